@@ -1,0 +1,3 @@
+from deliberation.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,109 @@
+"""Where state lives: the project root and the layout of `.claude/deliberation/`.
+
+State is anchored at CLAUDE_PROJECT_DIR (set by Claude Code for every hook), never at the
+payload's `cwd`, which follows the agent's `cd`. Every path that contains an id is built here,
+after `ids.check_id`, and checked to stay inside the state directory.
+"""
+
+import os
+
+from deliberation.ids import check_id
+
+STATE_DIRNAME = os.path.join(".claude", "deliberation")
+
+
+class UnsafePath(ValueError):
+    """A state path that would resolve outside the state directory."""
+
+
+def project_root(explicit: "str | None" = None) -> str:
+    """The project directory: explicit > CLAUDE_PROJECT_DIR > current directory."""
+    root = explicit or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    return os.path.abspath(root)
+
+
+class Layout:
+    """Paths of every state file of one project."""
+
+    __slots__ = ("project", "root")
+
+    def __init__(self, project: "str | None" = None) -> None:
+        self.project = project_root(project)
+        self.root = os.path.join(self.project, STATE_DIRNAME)
+
+    # project-wide files
+    @property
+    def config(self) -> str:
+        return os.path.join(self.root, "config.json")
+
+    @property
+    def config_cache(self) -> str:
+        return os.path.join(self.root, "cache", "config.resolved.json")
+
+    @property
+    def reversals(self) -> str:
+        return os.path.join(self.root, "reversals.json")
+
+    @property
+    def adjudications(self) -> str:
+        return os.path.join(self.root, "adjudications.jsonl")
+
+    @property
+    def escalations(self) -> str:
+        return os.path.join(self.root, "escalations.json")
+
+    @property
+    def errors_log(self) -> str:
+        return os.path.join(self.root, "errors.log")
+
+    @property
+    def gitignore(self) -> str:
+        return os.path.join(self.root, ".gitignore")
+
+    @property
+    def sessions_dir(self) -> str:
+        return os.path.join(self.root, "sessions")
+
+    @property
+    def deliberations_dir(self) -> str:
+        return os.path.join(self.root, "deliberations")
+
+    @property
+    def records_dir(self) -> str:
+        return os.path.join(self.root, "records")
+
+    # per-id files
+    def session_dir(self, session_id: str) -> str:
+        return self._inside(os.path.join(self.sessions_dir, check_id("session_id", session_id)))
+
+    def session_state(self, session_id: str) -> str:
+        return os.path.join(self.session_dir(session_id), "session.json")
+
+    def lineage(self, session_id: str) -> str:
+        return os.path.join(self.session_dir(session_id), "lineage.json")
+
+    def events(self, session_id: str) -> str:
+        return os.path.join(self.session_dir(session_id), "events.jsonl")
+
+    def deliberation(self, deliberation_id: str) -> str:
+        name = check_id("deliberation_id", deliberation_id) + ".json"
+        return self._inside(os.path.join(self.deliberations_dir, name))
+
+    def record(self, deliberation_id: str, ext: str = "md") -> str:
+        name = check_id("deliberation_id", deliberation_id) + "." + ext
+        return self._inside(os.path.join(self.records_dir, name))
+
+    def _inside(self, path: str) -> str:
+        """Refuse a path that escapes the state dir, also through a symlinked dir or file."""
+        expected_root = os.path.join(os.path.realpath(self.project), STATE_DIRNAME)
+        root = os.path.realpath(self.root)
+        if root != expected_root:
+            raise UnsafePath(f"refusing state dir {self.root}: it is a link to {root}")
+        real = os.path.realpath(path)
+        if not real.startswith(root + os.sep):
+            raise UnsafePath(f"refusing state path outside {self.root}: {path} resolves to {real}")
+        return path
+
+    def checked(self, path: str) -> str:
+        """`path` (any file under the state dir) after the same containment check."""
+        return self._inside(path)

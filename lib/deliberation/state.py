@@ -1,0 +1,325 @@
+"""Persisted state models — the source of truth for every state file's schema.
+
+Files (see docs/ARCHITECTURE.md): SessionState (`sessions/<sid>/session.json`), Lineage
+(`sessions/<sid>/lineage.json`), Deliberation (`deliberations/<id>.json`), EscalationIndex
+(`escalations.json`), ReversalRegistry (`reversals.json`), Adjudication (one line of
+`adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`).
+
+Every file model carries `schema_version`. Pure data: no I/O here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deliberation import SCHEMA_VERSION
+from deliberation.report import AgentReport
+
+Phase = Literal["IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED"]
+PHASE_ORDER = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE")
+Stage = Literal["research", "deliberation", "ranking"]
+AgentKind = Literal["persona", "debate", "synthesis", "red-team", "lens"]
+ID = r"^[A-Za-z0-9_-]{1,128}$"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class _File(_Model):
+    schema_version: int = SCHEMA_VERSION
+
+    @classmethod
+    def migrate(cls, data: dict) -> dict:
+        """Upgrade an older file. Version 1 is the first: anything else is refused."""
+        raise ValueError(f"schema_version {data.get('schema_version')!r} cannot be migrated")
+
+
+# --------------------------------------------------------------------------------------------
+# session
+
+
+class TriggerResult(_Model):
+    """The confidence module's verdict on one user prompt."""
+    dimensions: dict[str, float]  # ambiguity, complexity, stakes, context_dependence
+    confidence: float
+    threshold: float
+    triggered: bool
+    forced: bool = False
+    task_type: str = "default"
+    matched: dict[str, list[str]] = Field(default_factory=dict, description="Terms that fired per dimension.")
+
+
+class Notice(_Model):
+    """A message for the main agent that could not be delivered when it arose (background)."""
+    deliberation_id: str
+    kind: Literal["gate1", "depth", "escalation", "phase", "info"]
+    text: str
+    blocking: bool = False
+    created_at: float
+
+
+class SessionState(_File):
+    session_id: str = Field(pattern=ID)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    last_prompt: str = Field("", description="Latest real user prompt (task notifications excluded), truncated.")
+    trigger: "TriggerResult | None" = None
+    deliberate_forced: bool = False
+    active_deliberation: "str | None" = None
+    deliberations: list[str] = Field(default_factory=list)
+    consecutive_stop_blocks: int = 0
+    notices: list[Notice] = Field(default_factory=list)
+    events: int = Field(0, description="Events logged for this session.")
+
+
+# --------------------------------------------------------------------------------------------
+# lineage and spawn budget
+
+
+class Spawn(_Model):
+    tool_use_id: "str | None" = None
+    agent_id: "str | None" = None
+    parent: str = Field("main", description="'main' or the spawning subagent's agent_id.")
+    subagent_type: str
+    kind: "AgentKind | None" = None
+    deliberation_id: "str | None" = None
+    depth: int = 1
+    background: bool = True
+    status: Literal["requested", "running", "completed", "failed"] = "requested"
+    requested_at: float
+    started_at: "float | None" = None
+    finished_at: "float | None" = None
+
+
+class DeniedSpawn(_Model):
+    tool_use_id: "str | None" = None
+    parent: str = "main"
+    subagent_type: str
+    rule: str
+    reason: str
+    at: float
+
+
+class Lineage(_File):
+    session_id: str = Field(pattern=ID)
+    spawns: list[Spawn] = Field(default_factory=list)
+    denied: list[DeniedSpawn] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------
+# deliberation
+
+
+class PhaseChange(_Model):
+    from_phase: Phase
+    to_phase: Phase
+    at: float
+    why: str
+
+
+class GivenContext(_Model):
+    """What an agent was given at spawn (context isolation and depth-axis audit)."""
+    prompt_chars: int = 0
+    prompt_sha256: str = ""
+    hot_spots: list[str] = Field(default_factory=list)
+    fork: bool = False
+    isolation: str = Field("", description="Result of the isolation check at spawn.")
+
+
+class AgentRecord(_Model):
+    key: str = Field(description="agent_id once known, else the spawning tool_use_id.")
+    agent_id: "str | None" = None
+    tool_use_id: "str | None" = None
+    persona: str = Field(description="Normalised agent type: the persona or role slug.")
+    kind: AgentKind
+    stage: Stage
+    tier: Literal[1, 2] = 1
+    red_team_round: "int | None" = None
+    background: bool = True
+    status: Literal["spawned", "running", "reported", "invalid", "refused"] = "spawned"
+    spawned_at: float
+    reported_at: "float | None" = None
+    report: "AgentReport | None" = None
+    ignored_keys: list[str] = Field(default_factory=list)
+    problem: "str | None" = Field(None, description="Why the report is invalid or refused.")
+    send_backs: int = 0
+    tokens: int = 0
+    given: GivenContext = Field(default_factory=GivenContext)
+    superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
+
+
+class ApproachScore(_Model):
+    agent: str
+    persona: str
+    approach: str
+    dimensions: dict[str, float]
+    weighted: float
+
+
+class RankingResult(_Model):
+    dimensions: dict[str, float] = Field(description="Dimension → weight (normalised to sum 1).")
+    approaches: list[str]
+    scores: list[ApproachScore]
+    means: dict[str, float] = Field(description="Approach → mean weighted score (0-10).")
+    leading: "str | None"
+    leading_scores: dict[str, float] = Field(description="Agent → weighted score of the leading approach.")
+    consensus: float = Field(ge=0, le=1)
+    spread: float = Field(description="max - min of the leading approach's weighted scores.")
+    stdev: float
+    agents: int
+    approvals: int
+    rejections: int
+    abstentions: int
+
+
+class Check(_Model):
+    name: str
+    passed: bool
+    figure: str = Field(description="The number behind the result, e.g. '0.62 < 0.80'.")
+    detail: str = ""
+
+
+class GateResult(_Model):
+    gate: Literal["consensus", "quality"]
+    passed: bool
+    checks: list[Check]
+    at: float
+    next_step: str = ""
+
+
+class ConformityWarning(_Model):
+    detector: Literal["templated_dissent", "score_clustering", "missing_minority", "same_reasoning"]
+    agents: list[str]
+    evidence: str
+    recommendation: str = "re-run the affected agents with fresh isolation (new spawns, no shared findings)"
+
+
+class HotSpot(_Model):
+    id: str = Field(pattern=r"^H[0-9]{1,3}$")
+    kind: Literal["refuted", "contradiction", "missed_angle"]
+    statement: str
+    material: list[str] = Field(default_factory=list, description="Finding refs, red-team notes behind it.")
+    sources: list[str] = Field(default_factory=list, description="Agents whose reports produced it.")
+
+
+class DepthOverride(_Model):
+    hot_spot: str
+    target: str
+    by_agent: str
+    evidence: str
+    effect: str
+
+
+class DepthState(_Model):
+    posture: str = ""
+    enabled: bool = False
+    workers_per_wave: int = 0
+    hot_spots: list[HotSpot] = Field(default_factory=list)
+    status: Literal["not_needed", "pending", "deepening", "red_team_2", "done", "skipped", "off"] = "not_needed"
+    skipped_reason: str = ""
+    tier2_by_lens: dict[str, int] = Field(default_factory=dict)
+    overrides: list[DepthOverride] = Field(default_factory=list)
+    zeroed: list[str] = Field(default_factory=list, description="Tier-2 agents whose result was a paraphrase of tier 1.")
+    passes: int = 0
+    clamped: str = ""
+
+
+class RouteRule(_Model):
+    rule: Literal["T1", "T2", "D", "PROBE", "COLD_START"]
+    detail: str
+
+
+class ProbeRun(_Model):
+    name: str
+    passed: bool
+    exit_code: "int | None"
+    timed_out: bool = False
+    duration_s: float = 0.0
+    causal_warning: str = ""
+
+
+class Route(_Model):
+    route: Literal["auto-execute", "human-review", "hard-reject"]
+    decision_class: str
+    unanimous: bool
+    rules: list[RouteRule] = Field(default_factory=list)
+    probes: list[ProbeRun] = Field(default_factory=list)
+    review: Literal["not_needed", "pending", "approved", "rejected"] = "not_needed"
+
+
+class Deliberation(_File):
+    id: str = Field(pattern=ID)
+    session_id: str = Field(pattern=ID)
+    question: str = ""
+    task_type: str = "default"
+    task_type_overridden: bool = False
+    threshold: float = 0.70
+    phase: Phase = "IDLE"
+    phase_history: list[PhaseChange] = Field(default_factory=list)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    initial_confidence: "float | None" = None
+    agents: list[AgentRecord] = Field(default_factory=list)
+    refused_transitions: list[str] = Field(default_factory=list)
+    ranking: "RankingResult | None" = None
+    gate1: "GateResult | None" = None
+    gate2: "GateResult | None" = None
+    conformity: list[ConformityWarning] = Field(default_factory=list)
+    depth: DepthState = Field(default_factory=DepthState)
+    route: "Route | None" = None
+    warnings: list[str] = Field(default_factory=list)
+    failure_reasons: list[str] = Field(default_factory=list)
+    stop_blocks: int = 0
+    decision: "str | None" = None
+    record_path: "str | None" = None
+    tokens_used: int = 0
+
+
+# --------------------------------------------------------------------------------------------
+# project-wide files
+
+
+class OpenEscalation(_Model):
+    deliberation_id: str
+    session_id: str
+    route: Literal["human-review", "hard-reject"]
+    reason: str
+    opened_at: float
+
+
+class EscalationIndex(_File):
+    open: list[OpenEscalation] = Field(default_factory=list)
+
+
+class ReversalClass(_Model):
+    decision_class: str
+    reversals: int = 0
+    confirmations: int = 0
+    first_reversed_at: "float | None" = None
+    last_reversed_at: "float | None" = None
+    decisions: list[str] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=list)
+
+
+class ReversalRegistry(_File):
+    classes: dict[str, ReversalClass] = Field(default_factory=dict)
+
+
+class Adjudication(_File):
+    deliberation_id: str
+    action: Literal["approve", "reject", "reverse", "confirm"]
+    who: str
+    at: float
+    reason: str = ""
+
+
+class EventRecord(_File):
+    seq: int
+    at: float
+    event: str
+    payload: dict[str, Any]
+    answer: dict[str, Any] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)

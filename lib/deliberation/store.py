@@ -1,0 +1,229 @@
+"""The only module that writes state files.
+
+Guarantees:
+- atomic writes: a temp file in the same directory, fsync, rename (then fsync of the dir), so a
+  reader or a killed writer never leaves a half-written file behind;
+- every read-modify-write holds `<file>.lock` (filelock) with a timeout; on timeout a
+  `LockTimeout` is raised and the caller fails open — a hook never hangs the session;
+- every JSON file carries `schema_version`; an older version is migrated by the model's
+  `migrate` classmethod or refused with a clear message; a newer one is refused;
+- a file that does not parse or validate is moved aside to `NAME.corrupt-<timestamp>` and
+  reported through `Store.warnings` — never silently reset or overwritten;
+- files are created owner-only (0600, directories 0700).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import time
+from typing import Any, Callable, Iterator, TypeVar
+
+import orjson
+
+from deliberation import SCHEMA_VERSION
+from deliberation.paths import Layout
+
+M = TypeVar("M")
+R = TypeVar("R")
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+DEFAULT_LOCK_TIMEOUT_S = 10.0
+
+
+class StoreError(Exception):
+    """A state-file problem worth one clear sentence to the user."""
+
+
+class LockTimeout(StoreError):
+    pass
+
+
+class CorruptState(StoreError):
+    def __init__(self, path: str, moved_to: str, why: str) -> None:
+        super().__init__(f"state file {path} was unreadable ({why}); moved aside to {moved_to}")
+        self.path = path
+        self.moved_to = moved_to
+
+
+class SchemaVersionError(StoreError):
+    pass
+
+
+def ensure_dir(path: str) -> None:
+    os.makedirs(path, mode=DIR_MODE, exist_ok=True)
+
+
+def atomic_write_bytes(path: str, data: bytes) -> None:
+    """Write `data` to `path` atomically: temp file, fsync, rename, fsync the directory."""
+    directory = os.path.dirname(path)
+    ensure_dir(directory)
+    tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    dir_fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def dumps(obj: Any) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def append_jsonl(path: str, record: Any) -> None:
+    """Append one JSON line under an exclusive flock, so concurrent appends never interleave."""
+    ensure_dir(os.path.dirname(path))
+    line = orjson.dumps(record) + b"\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        view = memoryview(line)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    finally:
+        os.close(fd)
+
+
+def quarantine(path: str) -> str:
+    """Move a bad file aside to `path.corrupt-<timestamp>` and return the new path."""
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    target = f"{path}.corrupt-{stamp}"
+    n = 1
+    while os.path.exists(target):
+        n += 1
+        target = f"{path}.corrupt-{stamp}-{n}"
+    os.replace(path, target)
+    return target
+
+
+@contextlib.contextmanager
+def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+         blocked_cb: "Callable[[], None] | None" = None) -> Iterator[None]:
+    """Hold `<path>.lock`. Calls `blocked_cb` once if it has to wait; raises LockTimeout."""
+    import filelock
+
+    ensure_dir(os.path.dirname(path))
+    flock = filelock.FileLock(path + ".lock", mode=FILE_MODE)
+    try:
+        flock.acquire(timeout=0)
+    except filelock.Timeout:
+        if blocked_cb is not None:
+            blocked_cb()
+        try:
+            flock.acquire(timeout=timeout)
+        except filelock.Timeout:
+            raise LockTimeout(
+                f"another hook held {os.path.basename(path)}.lock for more than {timeout:g}s"
+            ) from None
+    try:
+        yield
+    finally:
+        flock.release()
+
+
+class Store:
+    """Reads and writes the state files of one project, collecting warnings for the user."""
+
+    def __init__(self, layout: Layout, lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S) -> None:
+        self.layout = layout
+        self.lock_timeout = lock_timeout
+        self.warnings: list[str] = []
+
+    # -- reading -----------------------------------------------------------------------------
+    def load(self, path: str, model: "type[M]", default: "Callable[[], M] | None" = None) -> "M | None":
+        """Load and validate `path` as `model`. Missing → `default()` (or None).
+
+        A file that does not parse or validate is quarantined, a warning is recorded, and
+        `default()` is returned so the session goes on.
+        """
+        path = self.layout.checked(path)
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            return default() if default else None
+        try:
+            data = orjson.loads(raw)
+            if not isinstance(data, dict):
+                raise ValueError("top level is not a JSON object")
+            data = self._migrate(path, model, data)
+            return model.model_validate(data)  # type: ignore[attr-defined]
+        except SchemaVersionError:
+            raise
+        except Exception as exc:  # orjson.JSONDecodeError, pydantic.ValidationError, ValueError
+            moved = quarantine(path)
+            why = _one_line(exc)
+            self.warnings.append(
+                f"deliberation: corrupt state file {os.path.relpath(path, self.layout.project)} "
+                f"moved aside to {os.path.basename(moved)} ({why}); starting that file afresh"
+            )
+            return default() if default else None
+
+    def _migrate(self, path: str, model: Any, data: dict) -> dict:
+        version = data.get("schema_version")
+        if version == SCHEMA_VERSION:
+            return data
+        if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{path} has schema_version {version}, newer than this plugin's {SCHEMA_VERSION}: "
+                "upgrade the plugin (install.sh) before using this state"
+            )
+        migrate = getattr(model, "migrate", None)
+        if isinstance(version, int) and not isinstance(version, bool) and migrate is not None:
+            return migrate(data)
+        raise ValueError(f"schema_version {version!r} is not supported")
+
+    # -- writing -----------------------------------------------------------------------------
+    def save(self, path: str, obj: Any) -> None:
+        path = self.layout.checked(path)
+        atomic_write_bytes(path, dumps(obj.model_dump(mode="json")))
+
+    def update(self, path: str, model: "type[M]", default: "Callable[[], M]",
+               fn: "Callable[[M], R]") -> R:
+        """Read-modify-write under the file's lock. `fn` mutates the model and returns a result;
+        the file is written only if the model changed."""
+        path = self.layout.checked(path)
+        with lock(path, self.lock_timeout):
+            current = self.load(path, model, default)
+            before = current.model_dump(mode="json")  # type: ignore[union-attr]
+            result = fn(current)  # type: ignore[arg-type]
+            after = current.model_dump(mode="json")  # type: ignore[union-attr]
+            if after != before or not os.path.exists(path):
+                atomic_write_bytes(path, dumps(after))
+        return result
+
+    def append(self, path: str, record: Any) -> None:
+        append_jsonl(self.layout.checked(path), record)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    return first[:200]
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
