@@ -144,6 +144,8 @@ class EscalationConfig(_Section):
     unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass at or above this confidence.")
     risky_tools: str = Field("Edit|Write|MultiEdit|Bash|NotebookEdit", description="Tools that need a person's yes while a decision awaits review.")
     probe_failure: Literal["escalate", "reject"] = "escalate"
+    known_reversal: Literal["review", "reject"] = Field(
+        "review", description="T1 (accepted decision in a class reversed before): human review, or the hard-reject path.")
     probes: list[ProbeConfig] = Field(default_factory=list)
     class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
 

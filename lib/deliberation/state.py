@@ -72,7 +72,6 @@ class SessionState(_File):
     deliberations: list[str] = Field(default_factory=list)
     consecutive_stop_blocks: int = 0
     notices: list[Notice] = Field(default_factory=list)
-    events: int = Field(0, description="Events logged for this session.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -239,6 +238,7 @@ class ProbeRun(_Model):
     timed_out: bool = False
     duration_s: float = 0.0
     causal_warning: str = ""
+    error: str = Field("", description="Why the probe could not run (not found, refused by validation).")
 
 
 class Route(_Model):
@@ -302,6 +302,7 @@ class ReversalClass(_Model):
     last_reversed_at: "float | None" = None
     decisions: list[str] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)
+    confirmed: list[str] = Field(default_factory=list, description="Decisions of this class labelled correct.")
 
 
 class ReversalRegistry(_File):
@@ -317,9 +318,9 @@ class Adjudication(_File):
 
 
 class EventRecord(_File):
-    seq: int
     at: float
     event: str
     payload: dict[str, Any]
     answer: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
+    trigger: "dict[str, Any] | None" = Field(None, description="The confidence module's result for a user prompt.")
