@@ -45,7 +45,7 @@ yourself yourselves
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)[^\n]*$", re.M)
 _LINE_MARKUP = re.compile(r"^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+•·]\s+|\d{1,3}[.)]\s+|\[[ xX]\]\s+)*", re.M)
 _CONTRACTION = re.compile(r"(\w)'(s|re|ve|ll|d|t|m)\b")
-_NON_WORD = re.compile(r"[^a-z0-9]+")
+_NON_WORD = re.compile(r"[\W_]+")  # keeps letters and digits of any script
 
 # (suffix, replacement), longest first; applied once, keeping a stem of at least 3 letters
 _SUFFIXES = (
@@ -93,14 +93,23 @@ def stem(word: str) -> str:
     return word
 
 
+_CACHE_CHARS = 20_000  # longer texts (whole prompts) are not kept in the caches
+
+
 def tokens(text: str) -> "tuple[str, ...]":
     """Content tokens of `text` in order: normalised, stop words dropped, stemmed."""
     return _tokens(text or "")
 
 
-@lru_cache(maxsize=8192)
 def _tokens(text: str) -> "tuple[str, ...]":
+    return _tokens_cached(text) if len(text) <= _CACHE_CHARS else _compute_tokens(text)
+
+
+def _compute_tokens(text: str) -> "tuple[str, ...]":
     return tuple(stem(w) for w in normalise(text).split() if w not in STOP_WORDS)
+
+
+_tokens_cached = lru_cache(maxsize=8192)(_compute_tokens)
 
 
 def shingles(text: str, n: int = 3) -> "frozenset[Shingle]":
@@ -111,17 +120,20 @@ def shingles(text: str, n: int = 3) -> "frozenset[Shingle]":
     """
     if n < 1:
         raise ValueError(f"shingle size must be >= 1, got {n}")
-    return _shingles(text or "", n)
+    text = text or ""
+    return _shingles_cached(text, n) if len(text) <= _CACHE_CHARS else _compute_shingles(text, n)
 
 
-@lru_cache(maxsize=8192)
-def _shingles(text: str, n: int) -> "frozenset[Shingle]":
+def _compute_shingles(text: str, n: int) -> "frozenset[Shingle]":
     toks = _tokens(text)
     if not toks:
         return frozenset()
     if len(toks) < n:
         return frozenset([toks])
     return frozenset(toks[i:i + n] for i in range(len(toks) - n + 1))
+
+
+_shingles_cached = lru_cache(maxsize=8192)(_compute_shingles)
 
 
 def token_set(text: str) -> "frozenset[str]":

@@ -109,3 +109,16 @@ def test_fast_enough_for_100_agents():
     print(f"\n4950 pairwise similarities of 100 texts: {elapsed * 1000:.0f} ms")
     assert n == 0
     assert elapsed < 2.0
+
+
+def test_non_ascii_words_are_kept():
+    assert normalise("Zażółć gęślą jaźń — ĐƯỜNG dẫn") == "zażółć gęślą jaźń đường dẫn"
+    assert similarity("Migracja tabeli zamówień", "migracja TABELI zamówień!") == 1.0
+
+
+def test_long_texts_bypass_the_cache_with_the_same_result():
+    unit = "the orders table migration needs a maintenance window because of locks "
+    long_text = unit * 400  # > 20,000 characters
+    assert len(long_text) > 20_000
+    assert shingles(long_text) == shingles(unit * 3)
+    assert containment(unit, long_text) == 1.0

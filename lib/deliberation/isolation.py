@@ -1,0 +1,92 @@
+"""Context isolation: a RESEARCH agent's spawn prompt must not carry another agent's findings.
+
+Pure and stdlib-only (it runs in PreToolUse on the spawn path). `check_prompt` compares the
+prompt with the findings already recorded and returns the refs of the ones it carries;
+`leak_reason` turns them into the deny reason.
+
+How a finding is measured against a prompt (`leak_score`):
+1. Its claim and its evidence are shingled separately (word trigrams and single content tokens
+   after `similarity.normalise`: case, bullets, quotes, line breaks and punctuation do not matter).
+2. Everything present in the shared context (L1: the question, a project README excerpt — what
+   every agent may be given) is subtracted from the finding first: quoting the question is fine.
+3. verbatim = share of the remaining trigrams found in the prompt (containment);
+   paraphrase = 0.75 × share of the remaining content tokens found in the prompt + 0.25 × verbatim
+   (only for findings with at least `MIN_TOKENS` content tokens left: a two-word claim is
+   judged on its wording alone).
+4. score = max(verbatim, paraphrase), over the claim alone and claim+evidence. A finding leaks
+   when its score ≥ threshold (0.5 by default, `isolation.leak_threshold`).
+
+Limits: lexical only — a paraphrase that swaps most content words for synonyms passes; a clean
+prompt that happens to use most of a short finding's distinctive words is flagged.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence, Tuple
+
+from deliberation.similarity import shingles, token_set
+
+MIN_TOKENS = 4          # content tokens a finding needs before the paraphrase measure applies
+TOKEN_WEIGHT = 0.75     # weight of the content-token share in the paraphrase measure
+
+Finding = Tuple[str, str, str]  # (ref, claim, evidence), e.g. ("security-analyst:F1", "...", "...")
+
+
+def _share(part: frozenset, whole: frozenset) -> float:
+    return len(part & whole) / len(part) if part else 0.0
+
+
+def _score(parts: Sequence[str], prompt3: frozenset, prompt1: frozenset,
+           shared3: frozenset, shared1: frozenset) -> float:
+    grams = frozenset().union(*(shingles(p, 3) for p in parts)) - shared3
+    words = frozenset().union(*(token_set(p) for p in parts)) - shared1
+    verbatim = _share(grams, prompt3)
+    if len(words) < MIN_TOKENS:
+        return verbatim
+    paraphrase = TOKEN_WEIGHT * _share(words, prompt1) + (1 - TOKEN_WEIGHT) * verbatim
+    return max(verbatim, paraphrase)
+
+
+def leak_score(prompt: str, claim: str, evidence: str = "", shared_context: str = "") -> float:
+    """How much of one finding the prompt carries, in [0, 1] (see the module docstring)."""
+    p3, p1 = shingles(prompt or "", 3), token_set(prompt or "")
+    s3, s1 = shingles(shared_context or "", 3), token_set(shared_context or "")
+    return _finding_score(claim, evidence, p3, p1, s3, s1)
+
+
+def _finding_score(claim, evidence, p3, p1, s3, s1) -> float:
+    candidates = [(claim,)]
+    if evidence and evidence.strip():
+        candidates.append((claim, evidence))
+    return max(_score(parts, p3, p1, s3, s1) for parts in candidates)
+
+
+def check_prompt(prompt: str, findings: Iterable[Finding], shared_context: str = "",
+                 threshold: float = 0.5) -> "list[str]":
+    """Refs of the recorded findings that `prompt` carries, in the order given.
+
+    `findings` are (ref, claim, evidence) of findings already recorded by other agents;
+    `shared_context` is L1 text every agent may get (it is subtracted before measuring).
+    """
+    if not prompt:
+        return []
+    p3, p1 = shingles(prompt, 3), token_set(prompt)
+    s3, s1 = shingles(shared_context or "", 3), token_set(shared_context or "")
+    return [ref for ref, claim, evidence in findings
+            if _finding_score(claim, evidence, p3, p1, s3, s1) >= threshold]
+
+
+def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = ()) -> str:
+    """The deny reason: which findings leaked (with a short quote) and what to do instead."""
+    claims = {ref: claim for ref, claim, _ in findings}
+    named = []
+    for ref in refs:
+        claim = " ".join((claims.get(ref) or "").split())
+        if len(claim) > 60:
+            claim = claim[:59] + "…"
+        named.append(f"{ref} (\"{claim}\")" if claim else ref)
+    noun = "finding" if len(refs) == 1 else "findings"
+    return (f"Context isolation: this RESEARCH prompt carries {len(refs)} {noun} of other agents: "
+            f"{'; '.join(named)}. Research agents must work independently: remove other agents' "
+            "findings from this research prompt; give only the question and shared project "
+            "context; findings are shared in DELIBERATION.")
