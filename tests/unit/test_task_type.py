@@ -1,0 +1,96 @@
+"""Task-type classification, its precedence, and the per-type thresholds."""
+
+from __future__ import annotations
+
+import pytest
+
+from deliberation import task_type as tt
+from deliberation.config import TASK_TYPES, Config
+
+
+@pytest.mark.parametrize("question, expected", [
+    # security
+    ("Should we replace session cookies with JWTs?", "security"),
+    ("Rotate the leaked API keys and revoke the old tokens", "security"),
+    ("Add CSRF protection to the settings form", "security"),
+    ("Who may call the admin endpoint? Tighten the permissions", "security"),
+    ("Encrypt the backups at rest", "security"),
+    # architecture
+    ("Should we split the monolith into microservices?", "architecture"),
+    ("Event sourcing or CRUD for the billing domain?", "architecture"),
+    ("Design the multi-tenant data model", "architecture"),
+    ("Which message queue fits our workload, Kafka or SQS?", "architecture"),
+    ("Pick a payment vendor for Europe", "architecture"),
+    # refactoring
+    ("Refactor the order service into smaller functions", "refactoring"),
+    ("Rename helpers.py to text_utils.py", "refactoring"),
+    ("Extract the retry loop into its own module", "refactoring"),
+    ("Remove the dead code in the importer", "refactoring"),
+    # documentation
+    ("Fix the typo in the README", "documentation"),
+    ("Add a docstring to parse_duration", "documentation"),
+    ("Update the CHANGELOG for 2.4.0", "documentation"),
+    ("Document the --dry-run option", "documentation"),
+    # default
+    ("Increase the HTTP timeout from 5 to 10 seconds", "default"),
+    ("Add a loading spinner to the dashboard", "default"),
+    ("", "default"),
+    # precedence: several types match, the strictest wins
+    ("Document the new OAuth login flow in the README", "security"),        # security > documentation
+    ("Refactor the auth middleware", "security"),                           # security > refactoring
+    ("Refactor the monolith into microservices", "architecture"),           # architecture > refactoring
+    ("Document the event sourcing architecture", "architecture"),           # architecture > documentation
+    ("Fix the typos while you refactor the parser", "refactoring"),         # refactoring > documentation
+    ("Shard the database and rotate the credentials", "security"),          # security > architecture
+])
+def test_classify_table(question, expected):
+    assert tt.classify(question) == expected
+
+
+def test_words_match_whole_words_only():
+    assert tt.classify("Update the author field in the footer") == "default"   # not "auth"
+    assert tt.classify("Fix the doctest runner") == "default"                    # not "doc"
+    assert tt.classify("Style the tokenizer output") == "default"                # not "token"
+
+
+def test_custom_keywords_replace_a_types_builtin_list():
+    custom = {"security": ["ledger"]}
+    assert tt.classify("Rework the ledger", custom) == "security"
+    # the replaced type no longer knows its built-in words; the other types keep theirs
+    assert tt.classify("Rotate the passwords", custom) == "default"
+    assert tt.classify("Fix the typo", custom) == "documentation"
+
+
+def test_matched_keywords_explains_a_classification():
+    m = tt.matched_keywords("Document the new OAuth login flow")
+    assert m["security"] == ["oauth", "login"]  # in vocabulary order
+    assert m["documentation"] == ["document"]
+    assert m["architecture"] == [] and m["refactoring"] == []
+
+
+@pytest.mark.parametrize("task_type, expected", [
+    ("security", 0.85), ("architecture", 0.80), ("default", 0.70),
+    ("refactoring", 0.65), ("documentation", 0.50), ("unknown-type", 0.70),
+])
+def test_default_thresholds(task_type, expected):
+    assert tt.threshold(task_type) == expected
+    assert tt.threshold(task_type, None) == expected
+
+
+def test_thresholds_are_configurable_and_partial_tables_fall_back():
+    assert tt.threshold("security", {"security": 0.9}) == 0.9
+    assert tt.threshold("documentation", {"security": 0.9}) == 0.50
+    assert tt.threshold("nope", {"default": 0.6}) == 0.6
+
+
+def test_defaults_agree_with_config():
+    cfg = Config()
+    assert set(tt.TASK_TYPES) == set(TASK_TYPES)
+    for t in TASK_TYPES:
+        assert tt.threshold(t, cfg.model_dump()["task_types"]["thresholds"]) == cfg.threshold_for(t)
+        assert tt.threshold(t) == cfg.threshold_for(t)
+
+
+def test_a_memory_leak_is_not_a_security_question():
+    assert tt.classify("Find the memory leak in the worker") == "default"
+    assert tt.classify("Rotate the leaked keys") == "security"
