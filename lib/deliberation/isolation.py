@@ -2,7 +2,8 @@
 
 Pure and stdlib-only (it runs in PreToolUse on the spawn path). `check_prompt` compares the
 prompt with the findings already recorded and returns the refs of the ones it carries;
-`leak_reason` turns them into the deny reason.
+`leak_reason` turns them into the deny reason; `recorded_findings` lists the findings of a
+deliberation's agent records in the (ref, claim, evidence) form both take.
 
 How a finding is measured against a prompt (`leak_score`):
 1. Its claim and its evidence are shingled separately (word trigrams and single content tokens
@@ -74,6 +75,21 @@ def check_prompt(prompt: str, findings: Iterable[Finding], shared_context: str =
     s3, s1 = shingles(shared_context or "", 3), token_set(shared_context or "")
     return [ref for ref, claim, evidence in findings
             if _finding_score(claim, evidence, p3, p1, s3, s1) >= threshold]
+
+
+def recorded_findings(agents: Iterable, exclude_persona: str = "") -> "list[Finding]":
+    """(ref, claim, evidence) of every finding in the valid reports of `agents` (AgentRecords,
+    duck-typed so this module stays free of pydantic), ref = "persona:finding id". Findings of
+    `exclude_persona` (the agent being spawned: its own earlier work) are left out."""
+    out: list = []
+    for a in agents:
+        report = getattr(a, "report", None)
+        if report is None or getattr(a, "superseded", False) or getattr(a, "status", "") in ("invalid", "refused"):
+            continue
+        if exclude_persona and a.persona == exclude_persona:
+            continue
+        out.extend((f"{a.persona}:{f.id}", f.claim, f.evidence) for f in report.findings)
+    return out
 
 
 def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = ()) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation.isolation import check_prompt, leak_reason, leak_score
+from deliberation.isolation import check_prompt, leak_reason, leak_score, recorded_findings
 
 TOPICS = {
     "auth": (
@@ -318,3 +318,23 @@ def test_known_limit_synonym_paraphrase_passes():
     disguised = ("The browser app saves the bearer credential in persistent web storage, where "
                  "injected script can grab it.")
     assert leak_score(disguised, claim, evidence, shared("auth")) == 0.0
+
+
+def test_recorded_findings_from_agent_records():
+    from deliberation.report import AgentReport, Finding
+    from deliberation.state import AgentRecord
+
+    def rec(key, persona, findings, **kw):
+        rep = AgentReport(phase="research", findings=[Finding(id=i, claim=c, evidence=e) for i, c, e in findings])
+        return AgentRecord(key=key, persona=persona, kind="persona", stage="research", status="reported",
+                           spawned_at=0.0, report=rep, **kw)
+
+    agents = [rec("a", "security-analyst", [("F1", "tokens in localStorage", "store.ts:42")]),
+              rec("b", "cost-analyst", [("F1", "backfill costs 2300 dollars", ""), ("F2", "x", "")]),
+              rec("c", "ux-advocate", [("F1", "old", "")], superseded=True),
+              AgentRecord(key="d", persona="test-engineer", kind="persona", stage="research",
+                          status="invalid", spawned_at=0.0)]
+    assert recorded_findings(agents) == [("security-analyst:F1", "tokens in localStorage", "store.ts:42"),
+                                         ("cost-analyst:F1", "backfill costs 2300 dollars", ""),
+                                         ("cost-analyst:F2", "x", "")]
+    assert [r for r, _, _ in recorded_findings(agents, exclude_persona="cost-analyst")] == ["security-analyst:F1"]
