@@ -227,3 +227,85 @@ def _one_line(exc: BaseException) -> str:
 
 def is_disk_full(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+class SessionTx:
+    """Everything one hook does to one session's state, under the session's lock.
+
+    The session lock orders all state-changing events of a session, so parallel hooks (15
+    spawns in one message, 32 SubagentStops at once) lose no update and cannot race past a
+    budget; the event-log line is appended under the same lock, so a replay sees the events
+    in the order their decisions were taken. Files are loaded lazily and written (each
+    atomically) only if changed.
+    """
+
+    def __init__(self, store: Store, session_id: str) -> None:
+        from deliberation.ids import check_id
+
+        self.store = store
+        self.session_id = check_id("session_id", session_id)
+        self._loaded: dict[str, tuple[Any, bytes]] = {}
+        self._lock_cm: Any = None
+        self._log: list[Any] = []
+
+    def __enter__(self) -> "SessionTx":
+        layout = self.store.layout
+        self._lock_cm = lock(os.path.join(layout.session_dir(self.session_id), "session"),
+                             self.store.lock_timeout)
+        self._lock_cm.__enter__()
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            if exc_type is None:
+                self.flush()
+                for record in self._log:
+                    self.store.append(self.store.layout.events(self.session_id), record)
+        finally:
+            self._lock_cm.__exit__(exc_type, exc, tb)
+
+    def _get(self, path: str, model: Any, default: Callable[[], Any]) -> Any:
+        if path not in self._loaded:
+            obj = self.store.load(path, model, default)
+            self._loaded[path] = (obj, b"" if not os.path.exists(path) else dumps(obj.model_dump(mode="json")))
+        return self._loaded[path][0]
+
+    @property
+    def session(self) -> Any:
+        from deliberation.state import SessionState
+
+        return self._get(self.store.layout.session_state(self.session_id), SessionState,
+                         lambda: SessionState(session_id=self.session_id))
+
+    @property
+    def lineage(self) -> Any:
+        from deliberation.state import Lineage
+
+        return self._get(self.store.layout.lineage(self.session_id), Lineage,
+                         lambda: Lineage(session_id=self.session_id))
+
+    def deliberation(self, deliberation_id: str) -> Any:
+        from deliberation.state import Deliberation
+
+        return self._get(self.store.layout.deliberation(deliberation_id), Deliberation, lambda: None)
+
+    def add_deliberation(self, delib: Any) -> None:
+        self._loaded[self.store.layout.deliberation(delib.id)] = (delib, b"")
+
+    def loaded_deliberations(self) -> "list[Any]":
+        from deliberation.state import Deliberation
+
+        return [obj for obj, _ in self._loaded.values() if isinstance(obj, Deliberation)]
+
+    def flush(self) -> None:
+        for path, (obj, before) in self._loaded.items():
+            if obj is None:
+                continue
+            data = dumps(obj.model_dump(mode="json"))
+            if data != before:
+                atomic_write_bytes(path, data)
+                self._loaded[path] = (obj, data)
+
+    def log(self, record: Any) -> None:
+        """Queue an event-log line; written after the state, still under the lock."""
+        self._log.append(record)

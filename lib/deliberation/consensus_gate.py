@@ -1,0 +1,79 @@
+"""Gate 1 — consensus validation, at the moment a deliberation would draw a conclusion.
+
+Four checks (DESIGN §3): the phase has reached RANKING; at least `min_agents` ranking reports
+completed; the consensus meets the task-adaptive threshold; every dissenting agent documented
+its concerns. Before that moment the hooks report progress instead of blocking.
+"""
+
+from __future__ import annotations
+
+from deliberation.phases import current, reached
+from deliberation.state import AgentRecord, Check, Deliberation, GateResult
+
+
+def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]":
+    """Ranking agents that reject, or prefer another approach than the leading one."""
+    out = []
+    for a in current(delib, "ranking"):
+        r = a.report
+        if r.verdict == "reject" or (r.preferred_approach and leading and r.preferred_approach != leading):  # type: ignore[union-attr]
+            out.append(a)
+    return out
+
+
+def undocumented(agents: "list[AgentRecord]") -> "list[AgentRecord]":
+    return [a for a in agents if not any(c.concern and c.reason for c in a.report.dissent)]  # type: ignore[union-attr]
+
+
+def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
+    ranking = delib.ranking
+    checks = []
+    at_ranking = reached(delib.phase, "RANKING")
+    checks.append(Check(name="phase", passed=at_ranking,
+                        figure=f"phase {delib.phase}" + ("" if at_ranking else " < RANKING"),
+                        detail="a conclusion needs the vote of the RANKING phase"))
+    done = len(current(delib, "ranking"))
+    checks.append(Check(name="agents_completed", passed=done >= min_agents,
+                        figure=f"{done} {'≥' if done >= min_agents else '<'} {min_agents}",
+                        detail="valid ranking reports"))
+    consensus = ranking.consensus if ranking else 0.0
+    ok = ranking is not None and ranking.leading is not None and consensus >= delib.threshold
+    checks.append(Check(name="consensus", passed=ok,
+                        figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
+                        detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet"))
+    dis = dissenters(delib, ranking.leading if ranking else None)
+    missing = undocumented(dis)
+    checks.append(Check(name="dissent_documented", passed=not missing,
+                        figure=f"{len(dis) - len(missing)} of {len(dis)} dissenters documented",
+                        detail=("undocumented: " + ", ".join(a.persona for a in missing)) if missing else ""))
+    passed = all(c.passed for c in checks)
+    return GateResult(gate="consensus", passed=passed, checks=checks, at=now,
+                      next_step="" if passed else next_step(delib, checks, missing))
+
+
+def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRecord]") -> str:
+    failed = {c.name: c for c in checks if not c.passed}
+    if "phase" in failed:
+        if delib.phase in ("IDLE", "RESEARCH"):
+            return ("finish RESEARCH (at least 2 independent persona reports), then DELIBERATION "
+                    "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "
+                    "again to RANK the approaches")
+        return "spawn the personas again to RANK every approach on the five dimensions"
+    if "agents_completed" in failed:
+        return f"spawn more personas to rank: {failed['agents_completed'].figure} ranking reports"
+    if "consensus" in failed:
+        return ("do not conclude: investigate the contested points (debate-moderator on the "
+                "disagreement, or the depth lenses), then re-rank — or stop and ask the user to decide")
+    if "dissent_documented" in failed:
+        names = ", ".join(a.persona for a in missing)
+        return (f"re-run {names} for ranking and have each document its concerns with reasons in "
+                "`dissent` (concern + reason) — a dissent without reasons cannot be weighed")
+    return ""
+
+
+def reason_text(delib: Deliberation, result: GateResult) -> str:
+    failed = [c for c in result.checks if not c.passed]
+    lines = [f"Deliberation {delib.id} — consensus gate FAILED:"]
+    lines += [f"- {c.name}: {c.figure}" + (f" ({c.detail})" if c.detail else "") for c in failed]
+    lines.append(f"Next: {result.next_step}.")
+    return "\n".join(lines)

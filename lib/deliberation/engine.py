@@ -1,0 +1,210 @@
+"""The deliberation engine: what follows from each recorded report, and the conclusion.
+
+Pure over `state.Deliberation` + `config.Config`; the handlers own the I/O. Each function
+returns a `Step` — what the main agent must be told: a `block` reason (a gate failed, or the
+depth axis needs tier-2 workers before ranking) or a progress `context`.
+
+    report recorded → after_report():  RESEARCH complete → DELIBERATION;
+                                       red-team pass done → depth plan (hot spots);
+                                       tier-2 done → red team 2 → depth-aware synthesis;
+                                       ranking complete → vote → Gate 1
+    Stop (nothing pending) → conclude(): Gate 1 + Gate 2 → ready for the route and the record
+"""
+
+from __future__ import annotations
+
+from deliberation import consensus_gate, phases, quality_gate, ranking
+from deliberation.config import Config
+from deliberation.state import Deliberation
+
+OPEN_DEPTH = ("pending", "deepening", "red_team_2")
+
+
+class Step:
+    __slots__ = ("block", "context")
+
+    def __init__(self, block: "str | None" = None, context: "str | None" = None) -> None:
+        self.block = block
+        self.context = context
+
+
+class Budget:
+    """What the depth axis may still spend (read from the lineage and the deliberation)."""
+    __slots__ = ("spawn_slots_left", "agents_used", "tokens_used")
+
+    def __init__(self, spawn_slots_left: int, agents_used: int, tokens_used: int) -> None:
+        self.spawn_slots_left = spawn_slots_left
+        self.agents_used = agents_used
+        self.tokens_used = tokens_used
+
+
+def weights(cfg: Config) -> "dict[str, float]":
+    return {d.name: d.weight for d in cfg.ranking.dimensions}
+
+
+def progress_text(delib: Deliberation) -> str:
+    done = {s: len(phases.current(delib, s)) for s in ("research", "deliberation", "ranking")}
+    waiting = phases.pending(delib)
+    text = (f"Deliberation {delib.id} ({delib.task_type}, threshold {delib.threshold:.2f}): phase "
+            f"{delib.phase}; reports research {done['research']}, deliberation {done['deliberation']}, "
+            f"ranking {done['ranking']}; running {len(waiting)}.")
+    if delib.phase == "DELIBERATION" and not waiting:
+        text += " " + next_in_deliberation(delib)
+    return text
+
+
+def next_in_deliberation(delib: Deliberation) -> str:
+    if delib.depth.status in OPEN_DEPTH:
+        return "Depth axis open: see the hot spots in the last gate reason."
+    approaches = phases.approaches(delib)
+    listed = ", ".join(f"{k} ({v})" for k, v in approaches.items()) or "none yet"
+    return (f"Approaches so far: {listed}. When deliberation is done, spawn the personas again to "
+            "RANK every approach (scores 0-10 on the five dimensions).")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def advance_research(delib: Deliberation, cfg: Config, now: float) -> None:
+    if delib.phase == "RESEARCH" and phases.research_shortfall(delib, cfg.deliberation.min_agents) is None:
+        n = len(phases.current(delib, "research"))
+        phases.transition(delib, "DELIBERATION", f"{n} research reports recorded, none pending", now)
+
+
+def depth_enabled(delib: Deliberation, cfg: Config) -> "tuple[bool, str]":
+    from deliberation.depth_axis import posture_for
+
+    return posture_for(delib.task_type, cfg.depth)
+
+
+def red_team_done(delib: Deliberation, round_: int) -> bool:
+    return any(a.kind == "red-team" and (a.red_team_round or 1) == round_
+               for a in phases.current(delib, "deliberation"))
+
+
+def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> "Step | None":
+    """Move the depth axis along; a Step when the main agent must act on it."""
+    if delib.phase != "DELIBERATION" or phases.pending(delib, "deliberation"):
+        return None
+    from deliberation import depth_axis
+
+    state = delib.depth
+    if state.status == "not_needed" and not state.posture and red_team_done(delib, 1):
+        plan = depth_axis.plan_depth(delib, cfg, budget)
+        depth_axis.apply_plan(delib, plan)
+        if plan.action == "deepen":
+            return Step(block=depth_axis.instruction(plan, delib))
+        if plan.action == "skipped":
+            return Step(context=f"DEPTH SKIPPED — {state.skipped_reason}. The breadth result stands; "
+                                 "the decision record says so.")
+        return None
+    if state.status == "deepening" and any(a.tier == 2 for a in phases.current(delib, "deliberation")):
+        state.status = "red_team_2"
+        return Step(block=depth_axis.red_team_2_instruction(delib))
+    if state.status == "red_team_2" and red_team_done(delib, 2):
+        outcome = depth_axis.synthesize(delib)
+        depth_axis.apply_outcome(delib, outcome)
+        state.status = "done"
+        return Step(context=depth_axis.outcome_text(delib, outcome))
+    return None
+
+
+def ranking_complete(delib: Deliberation, cfg: Config) -> bool:
+    return (delib.phase == "RANKING" and not phases.pending(delib, "ranking")
+            and len(phases.current(delib, "ranking")) >= 1)
+
+
+def struck_approaches(delib: Deliberation) -> "set[str]":
+    known = set()
+    for a in phases.current(delib, "ranking"):
+        known.update(a.report.scores)  # type: ignore[union-attr]
+    return {o.target for o in delib.depth.overrides if o.target in known}
+
+
+def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
+    """Ranking → consensus → conformity → Gate 1, recorded on the deliberation."""
+    from deliberation import conformity
+
+    delib.ranking = ranking.rank(delib.agents, weights(cfg), struck_approaches(delib))
+    delib.conformity = conformity.detect_all(delib.agents, delib.ranking, cfg.conformity) if delib.ranking else []
+    delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
+
+
+def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
+    advance_research(delib, cfg, now)
+    step = depth_after_report(delib, cfg, budget, now)
+    if step is not None:
+        return step
+    if ranking_complete(delib, cfg):
+        evaluate_vote(delib, cfg, now)
+        if not delib.gate1.passed:  # type: ignore[union-attr]
+            return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
+        r = delib.ranking
+        return Step(context=(f"Deliberation {delib.id}: consensus gate passed — leading approach "
+                             f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
+                             "Summarise the decision and its dissent, then finish; the quality gate "
+                             "runs when you stop."))
+    return Step(context=progress_text(delib))
+
+
+def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
+    """The depth axis' hold on DELIBERATION → RANKING."""
+    if delib.phase != "DELIBERATION":
+        return None
+    enabled, _why = depth_enabled(delib, cfg)
+    if not enabled:
+        return None
+    if not red_team_done(delib, 1):
+        return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
+                "red-team pass comes before ranking. Spawn red-team with all findings and approaches "
+                "(it lists refutations with evidence and missed angles); it may be the only pass if "
+                "nothing is contested.")
+    if delib.depth.status in OPEN_DEPTH:
+        from deliberation import depth_axis
+
+        return "DELIBERATION → RANKING refused: the depth step is open.\n" + depth_axis.open_step_text(delib)
+    return None
+
+
+class Conclusion:
+    __slots__ = ("ready", "block")
+
+    def __init__(self, ready: bool, block: "str | None" = None) -> None:
+        self.ready = ready
+        self.block = block
+
+
+def conclude(delib: Deliberation, cfg: Config, now: float) -> Conclusion:
+    """At Stop with nothing pending: may this deliberation conclude?"""
+    if delib.phase == "DELIBERATION":
+        refusal = ranking_spawn_refusal(delib, cfg)
+        if refusal:
+            return Conclusion(False, f"Deliberation {delib.id} cannot conclude yet.\n{refusal}")
+    if delib.phase == "RANKING":
+        evaluate_vote(delib, cfg, now)
+    else:
+        delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
+    if not delib.gate1.passed:  # type: ignore[union-attr]
+        return Conclusion(False, consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
+    g = cfg.gates
+    delib.gate2 = quality_gate.evaluate(
+        delib, min_distinct_personas=cfg.deliberation.min_distinct_personas,
+        min_alternatives=cfg.deliberation.min_alternatives, strong=g.strong, moderate=g.moderate,
+        require_improvement=g.require_improvement, conformity=delib.conformity,
+        conformity_blocks=cfg.conformity.blocking, now=now)
+    if not delib.gate2.passed:
+        return Conclusion(False, quality_gate.reason_text(delib, delib.gate2))
+    return Conclusion(True)
+
+
+def finalize(delib: Deliberation, now: float) -> None:
+    """Gates passed and the route is recorded: RANKING → PRD_GENERATION."""
+    r = delib.ranking
+    delib.decision = r.leading if r else None
+    phases.transition(delib, "PRD_GENERATION", "both gates passed", now)
+
+
+def fail(delib: Deliberation, reasons: "list[str]", now: float) -> None:
+    delib.failure_reasons.extend(reasons)
+    if delib.phase not in phases.CLOSED:
+        phases.transition(delib, "FAILED", "; ".join(r.splitlines()[0] for r in reasons)[:300], now)

@@ -1,0 +1,201 @@
+"""Stdlib-only answers for the routine events, so most hooks never import pydantic.
+
+A hook reaches the slow path (handlers/, pydantic models, locks) only when something is going
+on: a subagent spawn or report, an active deliberation in the session, an open escalation.
+Everything here reads at most a stat and one small JSON file; it never reads the event log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+
+from deliberation.paths import Layout
+
+
+def read_json(path: str) -> "dict | None":
+    """A small state file, or None when missing/unreadable (the slow path will report it)."""
+    try:
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def session_state(layout: Layout, session_id: str) -> "dict | None":
+    return read_json(layout.session_state(session_id))
+
+
+def config_dict(layout: Layout) -> "dict | None":
+    """The validated config as a plain dict, from the cache; None = 'validate on the slow path'.
+
+    Missing config.json → {} (all defaults)."""
+    try:
+        st = os.stat(layout.config)
+    except FileNotFoundError:
+        return {}
+    except OSError:
+        return None
+    cached = read_json(layout.config_cache)
+    if cached and cached.get("key") == [st.st_size, st.st_mtime_ns]:
+        value = cached.get("config")
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":
+    """Validate config.json with pydantic and refresh the cache; returns (dict, problems)."""
+    from deliberation.config import load_config
+    from deliberation.store import atomic_write_bytes, dumps
+
+    cfg, problems = load_config(layout.config)
+    data = cfg.model_dump(mode="json")
+    try:
+        st = os.stat(layout.config)
+        payload = {"key": [st.st_size, st.st_mtime_ns], "config": data, "problems": problems}
+        atomic_write_bytes(layout.checked(layout.config_cache), dumps(payload))
+    except OSError:
+        pass
+    return data, problems
+
+
+def section(cfg: "dict | None", name: str) -> dict:
+    value = (cfg or {}).get(name)
+    return value if isinstance(value, dict) else {}
+
+
+def is_strict(cfg: "dict | None") -> bool:
+    return bool((cfg or {}).get("strict"))
+
+
+def open_escalations(layout: Layout) -> "list[dict]":
+    data = read_json(layout.escalations)
+    entries = (data or {}).get("open")
+    return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+
+
+DEFAULT_RISKY = "Edit|Write|MultiEdit|Bash|NotebookEdit"
+
+
+def review_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tuple[str | None, str]":
+    """While a decision awaits a person: 'deny' for a hard reject, 'ask' for human review."""
+    try:
+        risky = re.fullmatch(risky_tools or DEFAULT_RISKY, tool_name) is not None
+    except re.error:
+        risky = re.fullmatch(DEFAULT_RISKY, tool_name) is not None
+    if not risky or not entries:
+        return None, ""
+    hard = [e for e in entries if e.get("route") == "hard-reject"]
+    chosen = hard or entries
+    lines = []
+    for e in chosen:
+        did = e.get("deliberation_id", "?")
+        lines.append(f"decision {did}: {e.get('reason', '')}".strip())
+    if hard:
+        return "deny", ("Deliberation plugin: a decision was HARD-REJECTED, so actions that carry it out "
+                        "are denied. " + " | ".join(lines) + " — revise the plan; a person can override with "
+                        f"`deliberation approve {hard[0].get('deliberation_id')}`.")
+    first = chosen[0].get("deliberation_id")
+    return "ask", ("Deliberation plugin: this decision is escalated to human review — unanimity on a "
+                   "reversal-prone class is not confidence. " + " | ".join(lines)
+                   + f" Approve with `deliberation approve {first}` or reject with "
+                   f"`deliberation reject {first}`; until then each such action needs a person's yes.")
+
+
+def log_line(layout: Layout, session_id: str, event: str, payload: dict, answer: dict,
+             notes: "list[str] | None" = None, trigger: "dict | None" = None) -> None:
+    """Append an event-log record without the session lock (fast-path events change no state)."""
+    from deliberation import SCHEMA_VERSION
+
+    path = layout.events(session_id)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    record = {"schema_version": SCHEMA_VERSION, "at": time.time(), "event": event,
+              "payload": payload, "answer": answer, "notes": notes or []}
+    if trigger is not None:
+        record["trigger"] = trigger
+    _append(path, record)
+
+
+def answer(event, layout: Layout, cfg: dict, now: float):
+    """The fast-path Answer, or None when the slow path must decide."""
+    from deliberation import hookio
+
+    sid = event.session_id
+    if isinstance(event, hookio.UserPromptSubmit):
+        sess = session_state(layout, sid)
+        busy = bool(sess and (sess.get("active_deliberation") or sess.get("notices")))
+        if event.is_task_notification:
+            if busy:
+                return None
+            log_line(layout, sid, "UserPromptSubmit", event.raw, {}, ["task-notification"])
+            return hookio.Answer()
+        if busy:
+            return None
+        return trigger_answer(event, layout, cfg)
+    if isinstance(event, hookio.PreToolUse):
+        if event.is_subagent_tool:
+            return None
+        entries = open_escalations(layout)
+        if not entries:
+            return hookio.Answer()
+        decision, reason = review_answer(entries, event.tool_name,
+                                         section(cfg, "escalation").get("risky_tools", DEFAULT_RISKY))
+        result = hookio.Answer(decision, reason) if decision else hookio.Answer()
+        log_line(layout, sid, "PreToolUse", _light(event.raw), result.summary())
+        return result
+    if isinstance(event, hookio.Stop):
+        sess = session_state(layout, sid)
+        if not sess or not (sess.get("active_deliberation") or sess.get("notices")):
+            log_line(layout, sid, "Stop", event.raw, {})
+            return hookio.Answer()
+        return None
+    if event.hook_event_name in ("SessionStart", "SessionEnd") or type(event) is hookio.SessionEvent:
+        sess = session_state(layout, sid)
+        if not sess or not sess.get("active_deliberation"):
+            return hookio.Answer()
+        return None
+    return None
+
+
+def _light(raw: dict) -> dict:
+    """A risky tool's payload without bulky content (file bodies) for the event log."""
+    tool_input = raw.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return raw
+    slim = {k: (v if not isinstance(v, str) or len(v) <= 512 else v[:512] + "…") for k, v in tool_input.items()}
+    return {**raw, "tool_input": slim}
+
+
+def trigger_answer(event, layout: Layout, cfg: dict):
+    """Score a real user prompt; below the threshold inject the deliberation protocol."""
+    from deliberation import confidence, hookio
+
+    trig = section(cfg, "trigger")
+    if trig.get("enabled") is False:
+        log_line(layout, event.session_id, "UserPromptSubmit", event.raw, {}, ["trigger disabled"])
+        return hookio.Answer()
+    result = confidence.evaluate(event.prompt, cfg or None)
+    context = None
+    if result["triggered"]:
+        from deliberation.protocol import protocol_text
+
+        context = protocol_text(event.prompt, result["task_type"], result["threshold"],
+                                result["confidence"], result["dimensions"])
+    out = hookio.Answer(context=context)
+    log_line(layout, event.session_id, "UserPromptSubmit", event.raw, out.summary(), trigger=result)
+    return out
+
+
+def _append(path: str, record: dict) -> None:
+    import fcntl
+
+    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "surrogatepass")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, line)
+    finally:
+        os.close(fd)

@@ -1,0 +1,160 @@
+"""What every event handler shares: the context, opening a deliberation, finding records."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from deliberation import SCHEMA_VERSION, fastpath, hookio, personas
+from deliberation.config import Config
+from deliberation.state import AgentRecord, Deliberation, Notice
+
+
+def load_config(layout) -> "tuple[Config, list[str]]":
+    data = fastpath.config_dict(layout)
+    problems: list[str] = []
+    if data is None:
+        data, problems = fastpath.resolve_config(layout)
+        problems = [f"deliberation config: {p}" for p in problems]
+    return (Config.model_validate(data) if data else Config()), problems
+
+
+class Ctx:
+    """One hook invocation: where state lives, the config, the session transaction, the clock."""
+
+    def __init__(self, layout, store, cfg: Config, tx, now: float) -> None:
+        self.layout = layout
+        self.store = store
+        self.cfg = cfg
+        self.tx = tx
+        self.now = now
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+        self.extra: dict[str, Any] = {}
+
+    # -- deliberations -------------------------------------------------------------------------
+    def active(self) -> "Deliberation | None":
+        did = self.tx.session.active_deliberation
+        if not did:
+            return None
+        delib = self.tx.deliberation(did)
+        if delib is None:
+            self.warnings.append(f"deliberation: active deliberation {did} has no state file; "
+                                 "it is closed and a new one will open with the next persona")
+            self.tx.session.active_deliberation = None
+        return delib
+
+    def open_deliberation(self, question: "str | None" = None, task_type: "str | None" = None) -> Deliberation:
+        from deliberation import phases, task_type as tt
+
+        sess = self.tx.session
+        n = len(sess.deliberations) + 1
+        did = f"d-{self.tx.session_id[:8]}-{n}"
+        prompt, trigger = last_user_prompt(self.layout, self.tx.session_id)
+        question = question or prompt or "(no user prompt recorded)"
+        kind = task_type or tt.classify(question, self.cfg.task_types.keywords)
+        delib = Deliberation(id=did, session_id=self.tx.session_id, question=question[:4000],
+                             task_type=kind, task_type_overridden=task_type is not None,
+                             threshold=self.cfg.threshold_for(kind), created_at=self.now,
+                             updated_at=self.now,
+                             initial_confidence=(trigger or {}).get("confidence"))
+        phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
+                          else "opened explicitly", self.now)
+        self.tx.add_deliberation(delib)
+        sess.deliberations.append(did)
+        sess.active_deliberation = did
+        self.notes.append(f"opened {did} ({kind}, threshold {delib.threshold:.2f})")
+        return delib
+
+    def notify(self, delib: Deliberation, kind: str, text: str, blocking: bool) -> None:
+        """Queue a message for the main agent (a background agent's news has no direct channel)."""
+        self.tx.session.notices.append(Notice(deliberation_id=delib.id, kind=kind, text=text,  # type: ignore[arg-type]
+                                              blocking=blocking, created_at=self.now))
+
+    # -- the event log -------------------------------------------------------------------------
+    def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
+        return {"schema_version": SCHEMA_VERSION, "at": self.now, "event": event.hook_event_name
+                or type(event).__name__, "payload": event.raw, "answer": answer.summary(),
+                "notes": self.notes, **self.extra}
+
+
+def find_record(delib: Deliberation, *, agent_id: "str | None" = None,
+                tool_use_id: "str | None" = None) -> "AgentRecord | None":
+    for rec in delib.agents:
+        if agent_id and rec.agent_id == agent_id:
+            return rec
+    for rec in delib.agents:
+        if tool_use_id and rec.tool_use_id == tool_use_id:
+            return rec
+    return None
+
+
+def link_record(rec: AgentRecord, agent_id: "str | None") -> None:
+    if agent_id and rec.agent_id != agent_id:
+        rec.agent_id = agent_id
+        rec.key = agent_id
+
+
+def record_for_agent(ctx: Ctx, agent_id: "str | None", agent_type: "str | None") -> "tuple[Deliberation | None, AgentRecord | None]":
+    """The deliberation record of a subagent, via the lineage (agent id → spawn → tool_use_id)."""
+    from deliberation import lineage as lin
+
+    spawn = lin.find_by_agent(ctx.tx.lineage, agent_id)
+    if spawn is None and agent_id and personas.is_deliberation_agent(agent_type):
+        spawn = lin.mark_started(ctx.tx.lineage, agent_id, agent_type, ctx.now)
+    if spawn is None or not spawn.deliberation_id:
+        return None, None
+    delib = ctx.tx.deliberation(spawn.deliberation_id)
+    if delib is None:
+        return None, None
+    rec = find_record(delib, agent_id=agent_id, tool_use_id=spawn.tool_use_id)
+    if rec is not None:
+        link_record(rec, agent_id)
+    return delib, rec
+
+
+def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
+    """The latest real user prompt (and its trigger result) from the tail of the event log."""
+    path = layout.events(session_id)
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            fh.seek(max(0, size - max_bytes))
+            tail = fh.read()
+    except OSError:
+        return "", None
+    for line in reversed(tail.splitlines()):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict) or rec.get("event") != "UserPromptSubmit":
+            continue
+        prompt = (rec.get("payload") or {}).get("prompt")
+        if isinstance(prompt, str) and not prompt.lstrip().startswith("<task-notification>"):
+            trig = rec.get("trigger")
+            return prompt, trig if isinstance(trig, dict) else None
+    return "", None
+
+
+def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
+    from deliberation import lineage as lin
+    from deliberation.engine import Budget
+
+    sb = ctx.cfg.spawn_budget
+    active = lin.active_children(ctx.tx.lineage, lin.MAIN, ctx.now, sb.stale_after_s)
+    tier2 = sum(1 for a in delib.agents if a.tier == 2 or (a.kind == "red-team" and a.red_team_round == 2))
+    return Budget(spawn_slots_left=sb.max_active_children - len(active), agents_used=tier2,
+                  tokens_used=delib.tokens_used)
+
+
+def deliver(ctx: Ctx, step, delib: Deliberation, background: bool) -> hookio.Answer:
+    """A foreground agent's step goes straight to the main agent; a background one is queued."""
+    if background:
+        if step.block:
+            ctx.notify(delib, "gate1", step.block, True)
+        return hookio.Answer()
+    if step.block:
+        return hookio.Answer.block(step.block, context=step.context)
+    return hookio.Answer(context=step.context)

@@ -1,0 +1,51 @@
+"""PostToolUse (`Task|Agent`): link the spawn to its agent id; foreground reports and Gate 1.
+
+Background launches (`async_launched`) only link and report progress; the report arrives in
+SubagentStop. A completed foreground agent's report is captured here if SubagentStop did not
+already record it (each report exactly once), then the engine decides what the main agent hears:
+a block (Gate 1 failed, or the depth axis needs tier-2 workers) or progress as context.
+"""
+
+from __future__ import annotations
+
+from deliberation import engine, hookio
+from deliberation import lineage as lin
+from deliberation.capture import capture
+from deliberation.handlers.common import Ctx, budget_view, deliver, find_record, link_record
+
+
+def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
+    if not event.is_subagent_tool:
+        return hookio.Answer()
+    spawn = lin.link(ctx.tx.lineage, event.tool_use_id, event.child_agent_id)
+    delib = ctx.tx.deliberation(spawn.deliberation_id) if spawn and spawn.deliberation_id else None
+    rec = find_record(delib, tool_use_id=event.tool_use_id) if delib else None
+    if rec is not None:
+        link_record(rec, event.child_agent_id)
+    status = event.status
+    if status == "async_launched":
+        if spawn is not None and spawn.status == "requested":
+            spawn.status = "running"
+            spawn.started_at = ctx.now
+        if rec is not None and rec.status == "spawned":
+            rec.status = "running"
+        return hookio.Answer(context=engine.progress_text(delib)) if delib else hookio.Answer()
+    lin.mark_finished(ctx.tx.lineage, agent_id=event.child_agent_id, tool_use_id=event.tool_use_id,
+                      now=ctx.now, failed=status != "completed")
+    if rec is None or delib is None:
+        return hookio.Answer()
+    if event.total_tokens and not rec.tokens:
+        rec.tokens = event.total_tokens
+        delib.tokens_used += event.total_tokens
+    if rec.status in ("spawned", "running"):
+        if status == "completed":
+            d = ctx.cfg.deliberation
+            capture(delib, rec, event.report_text, stop_hook_active=True, max_bytes=d.max_report_bytes,
+                    retries=d.report_retries, dimensions=[x.name for x in ctx.cfg.ranking.dimensions],
+                    now=ctx.now)
+        else:
+            rec.status = "invalid"
+            rec.problem = f"the agent ended with status {status!r} and no report"
+    delib.updated_at = ctx.now
+    step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
+    return deliver(ctx, step, delib, background=False)

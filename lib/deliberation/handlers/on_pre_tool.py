@@ -1,0 +1,141 @@
+"""PreToolUse (`Task|Agent`): spawn budget, phase order, context isolation, depth-axis rules.
+
+Every refusal is a `deny` whose reason tells Claude what to do next; an allowed spawn answers
+nothing (so the user's own permission settings still apply) and is recorded in the lineage and,
+for a deliberation agent, in the deliberation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from deliberation import engine, hookio, personas, phases, spawn_budget
+from deliberation import lineage as lin
+from deliberation.handlers.common import Ctx
+from deliberation.state import AgentRecord, DeniedSpawn, GivenContext
+
+HOT_SPOT_ID = re.compile(r"\bH[0-9]{1,3}\b")
+
+
+def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    if not event.is_subagent_tool:
+        return _review(ctx, event)
+    parent = event.agent_id or lin.MAIN
+    kind = personas.kind_of(event.subagent_type)
+    sb = ctx.cfg.spawn_budget
+    verdict = spawn_budget.decide(ctx.tx.lineage, parent, event.subagent_type, kind is not None,
+                                  sb.max_active_children, sb.max_depth, sb.stale_after_s, ctx.now)
+    if not verdict.allowed:
+        return _deny(ctx, event, parent, verdict.rule, verdict.reason)
+    delib = ctx.active()
+    if kind is None:
+        refusal = _fork_refusal(event, delib)
+        if refusal:
+            return _deny(ctx, event, parent, "depth", refusal)
+        _record_spawn(ctx, event, parent, None, None, verdict.depth)
+        return hookio.Answer()
+    if delib is None or delib.phase in phases.CLOSED:
+        delib = ctx.open_deliberation()
+    stage, refusal = phases.stage_for_spawn(delib, kind, ctx.cfg.deliberation.min_agents)
+    if refusal is None and stage == "ranking":
+        refusal = engine.ranking_spawn_refusal(delib, ctx.cfg)
+    if refusal is None and kind == "lens":
+        from deliberation.depth_axis import check_tier2_spawn
+
+        refusal = check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
+    isolation = "not checked"
+    if refusal is None and stage == "research" and ctx.cfg.isolation.enabled:
+        refusal, isolation = _isolation(ctx, event, delib)
+    if refusal:
+        delib.refused_transitions.append(refusal.splitlines()[0][:300])
+        delib.updated_at = ctx.now
+        return _deny(ctx, event, parent, "phase", refusal)
+    _enter_stage(ctx, delib, kind, stage)
+    rec = AgentRecord(
+        key=event.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=event.tool_use_id,
+        persona=personas.normalise_agent_type(event.subagent_type), kind=kind, stage=stage,  # type: ignore[arg-type]
+        tier=2 if kind == "lens" else 1,
+        red_team_round=(2 if delib.depth.status == "red_team_2" else 1) if kind == "red-team" else None,
+        background=event.run_in_background, spawned_at=ctx.now,
+        given=_given(event, delib, isolation))
+    delib.agents.append(rec)
+    delib.updated_at = ctx.now
+    if kind == "lens":
+        lens = rec.persona
+        delib.depth.tier2_by_lens[lens] = delib.depth.tier2_by_lens.get(lens, 0) + 1
+        if delib.depth.status == "pending":
+            delib.depth.status = "deepening"
+            delib.depth.passes += 1
+    if kind == "red-team" and rec.red_team_round == 2:
+        delib.depth.passes += 1
+    _record_spawn(ctx, event, parent, kind, delib.id, verdict.depth)
+    return hookio.Answer()
+
+
+def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    from deliberation import fastpath
+
+    decision, reason = fastpath.review_answer(fastpath.open_escalations(ctx.layout), event.tool_name,
+                                              ctx.cfg.escalation.risky_tools)
+    return hookio.Answer(decision, reason) if decision else hookio.Answer()
+
+
+def _fork_refusal(event: hookio.PreToolUse, delib) -> "str | None":
+    """A `fork` inherits the parent's context: never a fresh tier-2 worker."""
+    if delib is None or personas.normalise_agent_type(event.subagent_type) != "fork":
+        return None
+    if delib.depth.status not in engine.OPEN_DEPTH:
+        return None
+    from deliberation.depth_axis import check_tier2_spawn
+
+    return check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
+
+
+def _isolation(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, str]":
+    from deliberation import isolation
+
+    findings = [(f"{a.persona}:{f.id}", f.claim, f.evidence)
+                for a in phases.current(delib, "research") for f in a.report.findings]  # type: ignore[union-attr]
+    if not findings:
+        return None, "clean (no findings recorded yet)"
+    leaked = isolation.check_prompt(event.spawn_prompt, findings, shared_context=delib.question,
+                                    threshold=ctx.cfg.isolation.leak_threshold)
+    if not leaked:
+        return None, f"clean against {len(findings)} recorded findings"
+    return isolation.leak_reason(leaked, findings), "leak: " + ", ".join(leaked)
+
+
+def _enter_stage(ctx: Ctx, delib, kind: str, stage: str) -> None:
+    if stage == "deliberation" and delib.phase == "RESEARCH":
+        n = len(phases.current(delib, "research"))
+        phases.transition(delib, "DELIBERATION", f"{kind} spawned after {n} research reports", ctx.now)
+    elif stage == "ranking" and delib.phase == "DELIBERATION":
+        phases.transition(delib, "RANKING", "first ranking persona spawned", ctx.now)
+    elif stage == "ranking" and delib.phase == "RANKING" and not phases.pending(delib, "ranking") \
+            and phases.current(delib, "ranking"):
+        phases.transition(delib, "RANKING", "re-rank", ctx.now)
+
+
+def _given(event: hookio.PreToolUse, delib, isolation: str) -> GivenContext:
+    prompt = event.spawn_prompt
+    known = {h.id for h in delib.depth.hot_spots}
+    return GivenContext(prompt_chars=len(prompt),
+                        prompt_sha256=hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).hexdigest(),
+                        hot_spots=sorted(set(HOT_SPOT_ID.findall(prompt)) & known),
+                        fork=personas.normalise_agent_type(event.subagent_type) == "fork",
+                        isolation=isolation)
+
+
+def _record_spawn(ctx: Ctx, event: hookio.PreToolUse, parent: str, kind, delib_id, depth: int) -> None:
+    lin.record_request(ctx.tx.lineage, tool_use_id=event.tool_use_id, parent=parent,
+                       subagent_type=event.subagent_type, kind=kind, deliberation_id=delib_id,
+                       depth=depth, background=event.run_in_background, now=ctx.now)
+
+
+def _deny(ctx: Ctx, event: hookio.PreToolUse, parent: str, rule: str, reason: str) -> hookio.Answer:
+    ctx.tx.lineage.denied.append(DeniedSpawn(tool_use_id=event.tool_use_id, parent=parent,
+                                             subagent_type=event.subagent_type, rule=rule,
+                                             reason=reason, at=ctx.now))
+    ctx.notes.append(f"denied ({rule})")
+    return hookio.Answer.deny(reason)

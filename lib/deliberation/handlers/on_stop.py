@@ -1,0 +1,76 @@
+"""Stop: Gate 2, the depth-axis step, the escalation route and the decision record.
+
+While deliberation agents still run in the background the stop goes through and nothing is
+decided (their reports arrive later). Otherwise the deliberation must conclude: Gate 1, the
+depth step, Gate 2. A failure blocks the stop with the reason and the next step — at most
+`gates.stop_block_limit` times in a row; past that the stop goes through, the deliberation is
+marked FAILED with the reasons and the user sees a loud message. On success the route is
+computed (registry + probes), the decision record written, and the deliberation COMPLETE.
+"""
+
+from __future__ import annotations
+
+from deliberation import engine, hookio, phases
+from deliberation.handlers.common import Ctx, budget_view
+
+
+def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
+    sess = ctx.tx.session
+    delib = ctx.active()
+    sess.notices = []  # queued gate news is re-derived by the conclusion below
+    if delib is None:
+        return hookio.Answer()
+    if not event.stop_hook_active:
+        delib.stop_blocks = 0
+    _expire_lost_agents(ctx, delib)
+    running = phases.pending(delib)
+    if running:
+        ctx.notes.append(f"{len(running)} deliberation agent(s) pending: no verdict yet")
+        return hookio.Answer()
+    step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
+    block = step.block
+    if block is None:
+        conclusion = engine.conclude(delib, ctx.cfg, ctx.now)
+        if conclusion.ready:
+            return _complete(ctx, delib)
+        block = conclusion.block
+    delib.updated_at = ctx.now
+    limit = ctx.cfg.gates.stop_block_limit
+    if delib.stop_blocks >= limit:
+        engine.fail(delib, [block or "gates not met"], ctx.now)
+        sess.active_deliberation = None
+        return hookio.Answer(system_message=(
+            f"⚠ DELIBERATION {delib.id} FAILED — the stop was blocked {limit} times in a row and the "
+            f"gates are still not met; the decision is NOT validated.\n{(block or '').splitlines()[0]}\n"
+            f"See `deliberation show {delib.id}`."))
+    delib.stop_blocks += 1
+    return hookio.Answer.block(f"{block}\n(Stop blocked {delib.stop_blocks} of {limit}; after that the "
+                               "deliberation is marked FAILED.)")
+
+
+def _expire_lost_agents(ctx: Ctx, delib) -> None:
+    """A spawn never seen to run for `stale_after_s` will not report: stop waiting for it."""
+    stale = ctx.cfg.spawn_budget.stale_after_s
+    for rec in phases.pending(delib):
+        if ctx.now - rec.spawned_at > stale:
+            rec.status = "invalid"
+            rec.problem = f"no report within {stale}s of the spawn"
+
+
+def _complete(ctx: Ctx, delib) -> hookio.Answer:
+    from deliberation import adjudication, decision_record, store
+
+    route = adjudication.apply_route(ctx.store, delib, ctx.cfg.escalation)
+    engine.finalize(delib, ctx.now)
+    path = ctx.layout.record(delib.id)
+    store.atomic_write_bytes(ctx.layout.checked(path), decision_record.render_markdown(delib).encode())
+    delib.record_path = path
+    phases.transition(delib, "COMPLETE", f"decision record written ({route.route})", ctx.now)
+    ctx.tx.session.active_deliberation = None
+    r = delib.ranking
+    summary = (f"Deliberation {delib.id} COMPLETE: {r.leading if r else '-'} "
+               f"(consensus {r.consensus if r else 0:.2f} ≥ {delib.threshold:.2f}, {delib.task_type}); "
+               f"route {route.route}; record {path}")
+    if route.route == "auto-execute":
+        return hookio.Answer(system_message=summary)
+    return hookio.Answer(system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")

@@ -1,0 +1,35 @@
+"""SubagentStop: capture a deliberation agent's report; send an invalid one back once.
+
+The answer goes to the SUBAGENT: a block makes it continue with our reason (fix the report).
+Gate results for the main agent travel otherwise: a foreground agent's through PostToolUse
+(which fires next), a background agent's as a queued notice delivered with the next
+task notification or at Stop.
+"""
+
+from __future__ import annotations
+
+from deliberation import engine, hookio
+from deliberation import lineage as lin
+from deliberation.capture import capture
+from deliberation.handlers.common import Ctx, budget_view, deliver, record_for_agent
+
+
+def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
+    delib, rec = record_for_agent(ctx, event.agent_id, event.agent_type)
+    if rec is not None and delib is not None and rec.status in ("spawned", "running"):
+        d = ctx.cfg.deliberation
+        outcome = capture(delib, rec, event.last_assistant_message,
+                          stop_hook_active=event.stop_hook_active, max_bytes=d.max_report_bytes,
+                          retries=d.report_retries,
+                          dimensions=[x.name for x in ctx.cfg.ranking.dimensions], now=ctx.now)
+        delib.updated_at = ctx.now
+        ctx.notes.append(f"report {outcome.status}")
+        if outcome.send_back:
+            return hookio.Answer.block(outcome.send_back)
+    lin.mark_finished(ctx.tx.lineage, agent_id=event.agent_id, now=ctx.now)
+    if rec is None or delib is None or not rec.background:
+        return hookio.Answer()
+    step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
+    if step.context and not step.block:
+        ctx.notify(delib, "info", step.context, False)
+    return deliver(ctx, step, delib, background=True)

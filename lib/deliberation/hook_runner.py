@@ -1,0 +1,118 @@
+"""The one entry point of every hook process: stdin → answer on stdout, exit 0.
+
+    hooks/<event>.py  →  run(EVENT)  →  fast path (stdlib)  |  handlers.dispatch (slow path)
+
+One error handler wraps everything: an empty or invalid payload, a missing dependency, a lock
+timeout, a full disk or a bug becomes a one-line `systemMessage` and the session goes on
+(fail-open); the traceback goes to `.claude/deliberation/errors.log`. With `"strict": true` in
+the config, internal errors block (Stop only once in a row, so the block loop stays bounded).
+Imports here are stdlib-only; heavy modules load only on the slow path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+_PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _use_plugin_venv() -> None:
+    """In plugin mode the hooks may run under a bare python3: borrow the plugin venv's packages."""
+    site = os.path.join(_PLUGIN_ROOT, ".venv", "lib",
+                        f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+    if site not in sys.path and os.path.isdir(site):
+        sys.path.append(site)
+
+
+def run(event_name: str) -> None:
+    """Handle one hook event; never raises, always exits 0."""
+    out = ""
+    try:
+        data = sys.stdin.buffer.read()
+    except (OSError, ValueError):
+        data = b""
+    try:
+        out = handle(event_name, data, time.time())
+    except BaseException as exc:  # noqa: BLE001 - the one handler
+        if isinstance(exc, (SystemExit, KeyboardInterrupt)):
+            out = ""
+        else:
+            out = _fail(event_name, exc, data)
+    try:
+        if out:
+            sys.stdout.write(out + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(0)
+
+
+def handle(event_name: str, data: bytes, now: float) -> str:
+    """Parse, answer on the fast path if possible, else dispatch. Returns stdout text."""
+    from deliberation import fastpath, hookio
+    from deliberation.paths import Layout
+
+    event = hookio.parse(data, event_name)
+    layout = Layout()
+    cfg = fastpath.config_dict(layout)
+    answer = fastpath.answer(event, layout, cfg, now) if cfg is not None else None
+    if answer is None:
+        _use_plugin_venv()
+        from deliberation.handlers import dispatch
+
+        answer = dispatch(event, layout, now)
+    return answer.to_json(event_name)
+
+
+def _fail(event_name: str, exc: BaseException, data: bytes) -> str:
+    """Turn any failure into a visible warning (or, in strict mode, a bounded block)."""
+    from deliberation import hookio
+    from deliberation.error_handler import describe, known, log_error
+
+    try:
+        from deliberation.paths import Layout
+
+        layout = Layout()
+        errors_log = layout.errors_log
+    except Exception:  # noqa: BLE001
+        layout, errors_log = None, None
+    missing_dep = isinstance(exc, ImportError) and getattr(exc, "name", "") in (
+        "pydantic", "filelock", "orjson", "jsonschema", "pydantic_core")
+    if missing_dep:
+        message = (f"deliberation plugin: dependency missing ({exc}); run {_PLUGIN_ROOT}/install.sh "
+                   "to set up its environment — deliberation checks are off until then")
+    else:
+        path = None if known(exc) else log_error(errors_log, f"hook {event_name}", exc)
+        where = f" (details in {path})" if path else ""
+        message = f"deliberation plugin: {describe(exc)}{where} — continuing without deliberation checks"
+    strict = False
+    if layout is not None and not isinstance(exc, hookio.PayloadError):
+        from deliberation import fastpath
+
+        strict = fastpath.is_strict(fastpath.read_json(layout.config))
+    answer = hookio.Answer(system_message=message)
+    if strict:
+        answer = _strict_block(event_name, message, data)
+    return answer.to_json(event_name)
+
+
+def _strict_block(event_name: str, message: str, data: bytes) -> "object":
+    from deliberation import hookio
+
+    reason = message.replace("continuing without deliberation checks", "strict mode blocks until this is fixed")
+    if event_name == "PreToolUse":
+        return hookio.Answer.deny(reason, system_message=reason)
+    if event_name in ("Stop", "SubagentStop"):
+        try:
+            import json
+
+            if json.loads(data).get("stop_hook_active"):
+                return hookio.Answer(system_message=message)
+        except Exception:  # noqa: BLE001
+            pass
+        return hookio.Answer.block(reason, system_message=reason)
+    if event_name == "PostToolUse":
+        return hookio.Answer.block(reason, system_message=reason)
+    return hookio.Answer(system_message=reason)

@@ -1,0 +1,81 @@
+"""Shared fixtures: a temporary project with CLAUDE_PROJECT_DIR set, and a hook runner that
+executes the real hook scripts as subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LIB = ROOT / "lib"
+HOOKS = ROOT / "hooks"
+if str(LIB) not in sys.path:
+    sys.path.insert(0, str(LIB))
+
+HOOK_SCRIPTS = {
+    "SessionStart": "session_start.py",
+    "UserPromptSubmit": "user_prompt_submit.py",
+    "PreToolUse": "pre_tool_use.py",
+    "PostToolUse": "post_tool_use.py",
+    "SubagentStart": "subagent_start.py",
+    "SubagentStop": "subagent_stop.py",
+    "Stop": "stop.py",
+}
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """An empty project directory; CLAUDE_PROJECT_DIR points at it for in-process code too."""
+    proj = tmp_path / "project"
+    proj.mkdir()
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(proj))
+    return proj
+
+
+class HookResult:
+    def __init__(self, proc: subprocess.CompletedProcess) -> None:
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.json = json.loads(proc.stdout) if proc.stdout.strip() else None
+
+    @property
+    def system_message(self):
+        return (self.json or {}).get("systemMessage")
+
+    @property
+    def decision(self):
+        j = self.json or {}
+        return j.get("decision") or j.get("hookSpecificOutput", {}).get("permissionDecision")
+
+    @property
+    def reason(self):
+        j = self.json or {}
+        return j.get("reason") or j.get("hookSpecificOutput", {}).get("permissionDecisionReason")
+
+    @property
+    def context(self):
+        return (self.json or {}).get("hookSpecificOutput", {}).get("additionalContext")
+
+
+def run_hook(event: str, payload, project_dir, env=None, timeout=60) -> HookResult:
+    """Run hooks/<event>.py as Claude Code would: JSON on stdin, CLAUDE_PROJECT_DIR set."""
+    data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
+    if isinstance(data, str):
+        data = data.encode()
+    full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project_dir), **(env or {})}
+    proc = subprocess.run([sys.executable, str(HOOKS / HOOK_SCRIPTS[event])], input=data,
+                          capture_output=True, env=full_env, cwd=str(project_dir), timeout=timeout)
+    return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
+                                                  proc.stdout.decode(), proc.stderr.decode()))
+
+
+@pytest.fixture
+def hook(project):
+    """hook(event, payload) → HookResult, against the `project` fixture."""
+    return lambda event, payload, **kw: run_hook(event, payload, project, **kw)
