@@ -1,0 +1,309 @@
+"""Running the real Claude Code CLI against the scripted Messages API, with the plugin installed.
+
+Owns: locating/installing the client (`find_claude_bin`), the two install modes of the plugin
+into a temp project (`install_into_project`, `make_plugin_copy`), the isolated environment of a
+run (`client_env`), and one headless run (`run_claude_once` → `ClaudeRun`: the CLI's parsed JSON
+result, the API request log and readers for the plugin's state files).
+The pytest fixtures in conftest.py are thin wrappers around these functions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fake_api import ApiRequest, FakeApi, RequestLog, Scenario
+
+REPO = Path(__file__).resolve().parents[2]
+INSTALL_CLIENT = REPO / "scripts" / "install_claude_client.sh"
+STATE_DIR = Path(".claude") / "deliberation"
+DEFAULT_ALLOWED_TOOLS = "Agent Read"
+DEFAULT_TIMEOUT_S = 90.0
+PLUGIN_COPY_NAME = "deliberation plugin 0.1.0 (e2e copy)"
+# what a plugin copy leaves out: the client cache, VCS data, virtualenvs, test outputs
+COPY_IGNORE = shutil.ignore_patterns(".git", ".cache", ".venv", "venv", "__pycache__", "*.pyc",
+                                     ".pytest_cache", ".hypothesis", "node_modules", "build", "dist",
+                                     "*.egg-info")
+
+
+class ClientUnavailable(RuntimeError):
+    """The Claude Code client could not be found or installed; the message says why."""
+
+
+# --------------------------------------------------------------------------- the client
+
+
+def find_claude_bin() -> Path:
+    """$CLAUDE_BIN if set, else the pinned client from scripts/install_claude_client.sh
+    (installs it on first use; idempotent afterwards)."""
+    explicit = os.environ.get("CLAUDE_BIN")
+    if explicit:
+        path = Path(explicit)
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise ClientUnavailable(f"CLAUDE_BIN={explicit} is not an executable file")
+        return _checked(path)
+    try:
+        proc = subprocess.run(["bash", str(INSTALL_CLIENT)], capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ClientUnavailable(f"{INSTALL_CLIENT.name} did not run: {exc}") from None
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        raise ClientUnavailable(f"{INSTALL_CLIENT.name} failed (exit {proc.returncode}): "
+                                f"{proc.stderr.strip()[-800:]}")
+    return _checked(Path(lines[-1]))
+
+
+def _checked(path: Path) -> Path:
+    try:
+        proc = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ClientUnavailable(f"{path} --version failed: {exc}") from None
+    if proc.returncode != 0:
+        raise ClientUnavailable(f"{path} --version exited {proc.returncode}: {proc.stderr.strip()[-400:]}")
+    return path
+
+
+# --------------------------------------------------------------------------- install modes
+
+
+def plugin_name(plugin_root: Path = REPO) -> str:
+    """The plugin's name from .claude-plugin/plugin.json: the prefix of its agent types."""
+    manifest = plugin_root / ".claude-plugin" / "plugin.json"
+    try:
+        return json.loads(manifest.read_text(encoding="utf-8"))["name"]
+    except (OSError, ValueError, KeyError):
+        return "deliberation"
+
+
+def agent_type(slug: str, mode: str) -> str:
+    """The `subagent_type` that selects persona `slug` in an install mode: plugin agents carry
+    the plugin's name as a prefix (`deliberation:security-analyst`)."""
+    return f"{plugin_name()}:{slug}" if mode == "plugin" else slug
+
+
+def make_plugin_copy(dest_parent: Path) -> Path:
+    """Copy the repo (without caches, VCS data and venvs) into a folder with an unusual name —
+    a space and a version number, like the client's plugin cache — and return it."""
+    dest = dest_parent / PLUGIN_COPY_NAME
+    shutil.copytree(REPO, dest, ignore=COPY_IGNORE, symlinks=True)
+    return dest
+
+
+def make_hook_venv(dest: Path) -> Path:
+    """A venv that sees this interpreter's packages (pydantic, filelock, ...) without pip, for
+    install.sh's DELIBERATION_VENV: the plugin's dependencies are then importable, so install.sh
+    skips pip and nothing is downloaded at test time."""
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(dest)],
+                   check=True, capture_output=True, timeout=120)
+    return dest
+
+
+MINIMAL_PERSONAS = ("security-analyst", "performance-engineer", "red-team", "evidence-chase")
+
+
+def write_minimal_agents(folder: Path) -> "list[str]":
+    """Minimal persona definitions for slugs the repo's agents/ does not ship yet (temp folders
+    only); returns the slugs written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for slug in MINIMAL_PERSONAS:
+        target = folder / f"{slug}.md"
+        if not target.exists():
+            target.write_text(f"---\nname: {slug}\ndescription: {slug} persona (e2e minimal)\n"
+                              f"tools: Read\n---\nYou are the {slug} persona.\n", encoding="utf-8")
+            written.append(slug)
+    return written
+
+
+def install_into_project(project: Path, venv: Path) -> subprocess.CompletedProcess:
+    """Mode "install": the repo's own `install.sh <project>` (hooks merged into
+    <project>/.claude/settings.json, persona agents copied into <project>/.claude/agents/),
+    with DELIBERATION_VENV=`venv` (see make_hook_venv)."""
+    env = {**os.environ, "DELIBERATION_VENV": str(venv)}
+    proc = subprocess.run(["bash", str(REPO / "install.sh"), str(project)], capture_output=True,
+                          text=True, timeout=300, cwd=str(REPO), env=env)
+    if proc.returncode != 0:
+        raise AssertionError(f"install.sh {project} failed (exit {proc.returncode}):\n"
+                             f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return proc
+
+
+# --------------------------------------------------------------------------- one run
+
+
+def client_env(api: FakeApi, home: Path, tmp: Path, extra: "dict[str, str] | None" = None) -> "dict[str, str]":
+    """A minimal environment: nothing of the caller's ANTHROPIC_*/CLAUDE_* settings leaks in."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "HOME": str(home),
+        "TMPDIR": str(tmp),
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "ANTHROPIC_BASE_URL": api.base_url,
+        "ANTHROPIC_API_KEY": "test",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+    env.update(extra or {})
+    return env
+
+
+@dataclass
+class ClaudeRun:
+    """The outcome of one `claude -p` run."""
+
+    project: Path
+    argv: "list[str]"
+    returncode: int
+    stdout: str
+    stderr: str
+    result: "dict[str, Any]"
+    log: RequestLog
+    duration_s: float
+    log_path: "Path | None" = None
+    notes: "list[str]" = field(default_factory=list)
+
+    # -- the CLI's JSON result --------------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        return self.result.get("session_id", "")
+
+    @property
+    def num_turns(self) -> int:
+        return self.result.get("num_turns", 0)
+
+    @property
+    def subagent_stats(self) -> dict:
+        return self.result.get("subagent_stats") or {}
+
+    @property
+    def text(self) -> str:
+        """The final `result` text of the main agent."""
+        return self.result.get("result", "")
+
+    # -- what the model was shown -----------------------------------------------------
+
+    @property
+    def requests(self) -> "list[ApiRequest]":
+        """Every Messages request of this run (side requests included)."""
+        return self.log.requests
+
+    @property
+    def main_requests(self) -> "list[ApiRequest]":
+        return self.log.main_requests
+
+    def subagent_requests(self, prompt_contains: str = "") -> "list[ApiRequest]":
+        return self.log.subagent_requests(prompt_contains)
+
+    # -- the plugin's state -----------------------------------------------------------
+
+    @property
+    def state_dir(self) -> Path:
+        return self.project / STATE_DIR
+
+    @property
+    def session_dir(self) -> Path:
+        return self.state_dir / "sessions" / self.session_id
+
+    def events(self) -> "list[dict]":
+        """sessions/<session_id>/events.jsonl, parsed ([] when absent)."""
+        return read_jsonl(self.session_dir / "events.jsonl")
+
+    def event_names(self) -> "list[str]":
+        return [e.get("event", "") for e in self.events()]
+
+    def plugin_errors(self) -> str:
+        """The plugin's internal error log (errors.log), '' when absent."""
+        path = self.state_dir / "errors.log"
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+    def state_json(self, relative: str) -> Any:
+        """A JSON state file, e.g. `sessions/<sid>/lineage.json`; `{sid}` is substituted."""
+        path = self.state_dir / relative.format(sid=self.session_id)
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    def describe(self) -> str:
+        """Everything needed to understand a failure, for assertion messages."""
+        lines = [f"exit {self.returncode} after {self.duration_s:.1f}s: {' '.join(shlex.quote(a) for a in self.argv)}",
+                 f"result: {json.dumps(self.result)[:1500]}",
+                 f"stderr: {self.stderr[-1500:]}",
+                 f"api log: {self.log_path} ({len(self.log)} requests, {len(self.log.errors)} scenario errors)"]
+        lines.extend(f"scenario error: {e.error[-1500:]}" for e in self.log.errors)
+        lines.extend(self.notes)
+        return "\n".join(lines)
+
+
+def read_jsonl(path: Path) -> "list[dict]":
+    if not path.is_file():
+        return []
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line:
+            rows.append(json.loads(line))
+    return rows
+
+
+def parse_result(stdout: str) -> "dict[str, Any]":
+    """The CLI prints one JSON object (`type: result`); take the last JSON line to be safe."""
+    for line in reversed(stdout.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                continue
+    return {}
+
+
+def run_claude_once(claude_bin: Path, api: FakeApi, project: Path, home: Path, tmp: Path,
+                    prompt: str, scenario: Scenario, plugin_dir: "Path | None" = None,
+                    allowed_tools: str = DEFAULT_ALLOWED_TOOLS, timeout: float = DEFAULT_TIMEOUT_S,
+                    extra_args: "list[str] | None" = None, env: "dict[str, str] | None" = None,
+                    log_path: "Path | None" = None) -> ClaudeRun:
+    """Run `claude -p PROMPT --output-format json` in `project` against `api` with `scenario`.
+    The client runs in its own process group, killed whole on timeout (hooks included)."""
+    api.scenario = scenario
+    first_logged = len(api.log)
+    argv = [str(claude_bin), "-p", prompt, "--output-format", "json", "--allowedTools", allowed_tools]
+    if plugin_dir is not None:
+        argv += ["--plugin-dir", str(plugin_dir)]
+    argv += extra_args or []
+    started = time.monotonic()
+    proc = subprocess.Popen(argv, cwd=str(project), env=client_env(api, home, tmp, env),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    notes = []
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        stdout, stderr = proc.communicate()
+        notes.append(f"TIMEOUT after {timeout}s: the client was killed")
+    finally:
+        _kill_group(proc)  # stray hook or subagent processes of this run
+    duration = time.monotonic() - started
+    log = api.snapshot(since=first_logged)
+    if log_path is not None:
+        log.dump(str(log_path))
+    return ClaudeRun(project=project, argv=argv, returncode=proc.returncode, stdout=stdout,
+                     stderr=stderr, result=parse_result(stdout), log=log, duration_s=duration,
+                     log_path=log_path, notes=notes)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

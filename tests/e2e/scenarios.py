@@ -1,0 +1,189 @@
+"""Building blocks for scripted deliberations: who-is-asking dispatch, persona reports, and a
+ready-made persona panel.
+
+A scenario is any callable `scenario(ApiRequest) -> reply` (see fake_api). `Scenario` dispatches
+each request to `main`, `subagent` or `side`; subclass it and override what the test scripts.
+`PersonaPanel` is the common case: the main agent spawns one subagent per persona (foreground
+or background), each subagent answers with a report, the main agent waits for every report and
+ends its turn. Tests customise it by passing reports, or by overriding `main_after_reports` /
+`persona_reply`.
+
+Scenario code must be a function of the request (the client may retry a request, and subagents
+run concurrently): derive progress from `req.tool_uses`, `req.tool_results` and
+`req.task_notifications` rather than from counters.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fake_api import ApiRequest, ReplyLike, agent_call, text
+
+PERSONA_TAG = re.compile(r"^PERSONA: ([a-z0-9-]+)$", re.M)
+TOOL_USE_ID = re.compile(r"<tool-use-id>([^<]+)</tool-use-id>")
+BACKGROUND_LAUNCH = "Async agent launched successfully"
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def report(phase: str = "research", **fields: Any) -> dict:
+    """A valid agent report (lib/deliberation/report.py's AgentReport); fields override."""
+    base = {
+        "phase": phase,
+        "summary": "Reviewed the proposal from my perspective.",
+        "findings": [{"id": "F1", "claim": "Token revocation needs a server-side deny list.",
+                      "evidence": "src/auth/session.py:42", "severity": "high"}],
+        "approaches": [{"id": "A", "title": "Short-lived JWT plus deny list",
+                        "summary": "15-minute tokens, refresh rotation, deny list in Redis."},
+                       {"id": "B", "title": "Keep server sessions",
+                        "summary": "Status quo with a faster session store."}],
+        "scores": {},
+        "verdict": "approve",
+        "preferred_approach": "A",
+        "rationale": "A removes the session store from the hot path and keeps revocation.",
+        "dissent": [],
+        "confidence": 0.7,
+        "refutations": [], "conflicts": [], "missed_angles": [], "hot_spots": [],
+    }
+    base.update(fields)
+    return base
+
+
+def report_message(data: "dict | str", prose: str = "Here is my analysis.") -> str:
+    """A subagent's final message: prose, then ONE fenced JSON block (a dict is serialised; a
+    string is used verbatim, which lets a test send a malformed block)."""
+    body = data if isinstance(data, str) else json.dumps(data, indent=2)
+    return f"{prose}\n\n```json\n{body}\n```"
+
+
+# --------------------------------------------------------------------------- request questions
+
+
+def persona_of(req: ApiRequest) -> "str | None":
+    """The persona slug a `PersonaPanel` wrote into the subagent's prompt (`PERSONA: slug`)."""
+    match = PERSONA_TAG.search(req.agent_prompt)
+    return match.group(1) if match else None
+
+
+def agent_spawns(req: ApiRequest) -> "list[dict]":
+    """Every `Agent`/`Task` tool_use the agent issued so far."""
+    return [u for u in req.tool_uses if u.get("name") in ("Agent", "Task")]
+
+
+def notified_tool_use_ids(req: ApiRequest) -> "set[str]":
+    """tool_use ids of background agents announced finished by a <task-notification>."""
+    return {m for note in req.task_notifications for m in TOOL_USE_ID.findall(note)}
+
+
+def agent_outcomes(req: ApiRequest) -> "dict[str, str]":
+    """tool_use id of each spawn → 'background' (launched, report still to come), 'done'
+    (foreground report in the tool result, or background notification received), 'error'
+    (tool result flagged as error, e.g. a PreToolUse denial) or 'pending' (no result yet)."""
+    notified = notified_tool_use_ids(req)
+    outcomes = {}
+    for spawn in agent_spawns(req):
+        result = req.tool_result_for(spawn["id"])
+        if spawn["id"] in notified:
+            outcomes[spawn["id"]] = "done"
+        elif result is None:
+            outcomes[spawn["id"]] = "pending"
+        elif result.get("is_error"):
+            outcomes[spawn["id"]] = "error"
+        elif BACKGROUND_LAUNCH in result["text"]:
+            outcomes[spawn["id"]] = "background"
+        else:
+            outcomes[spawn["id"]] = "done"
+    return outcomes
+
+
+def waiting_for_background(req: ApiRequest) -> bool:
+    return any(v == "background" for v in agent_outcomes(req).values())
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+class Scenario:
+    """Dispatch by who is asking. Override `main` and `subagent`; `side` answers the client's
+    small side calls (no tools offered) with plain text."""
+
+    side_text = "Scripted deliberation"
+
+    def __call__(self, req: ApiRequest) -> ReplyLike:
+        if req.is_side_request:
+            return self.side(req)
+        if req.is_subagent:
+            return self.subagent(req)
+        return self.main(req)
+
+    def side(self, req: ApiRequest) -> ReplyLike:
+        return self.side_text
+
+    def main(self, req: ApiRequest) -> ReplyLike:
+        raise NotImplementedError(f"{type(self).__name__} has no main-agent script")
+
+    def subagent(self, req: ApiRequest) -> ReplyLike:
+        raise NotImplementedError(f"{type(self).__name__} has no subagent script")
+
+
+class PersonaPanel(Scenario):
+    """The main agent spawns one subagent per persona in ONE message, waits for every report
+    (foreground tool results or background task notifications) and ends its turn.
+
+    personas     slug → report dict (or a ready message string) the persona answers with
+    agent_types  slug → subagent_type to request (default: the slug; plugin mode needs the
+                 prefix, use harness.agent_type)
+    background   True → `run_in_background` omitted (the client's default: background);
+                 False → `run_in_background: false` (foreground)
+    """
+
+    question = "Should we replace server sessions with JWT access tokens?"
+    final_text = "Decision: approach A (short-lived JWT plus deny list); dissent recorded."
+    waiting_text = "The persona agents are running in the background; I will wait for their reports."
+
+    def __init__(self, personas: "dict[str, dict | str]", agent_types: "dict[str, str] | None" = None,
+                 background: bool = False) -> None:
+        self.personas = personas
+        self.agent_types = agent_types or {}
+        self.background = background
+
+    # -- main agent ------------------------------------------------------------------
+
+    def main(self, req: ApiRequest) -> ReplyLike:
+        if not agent_spawns(req):
+            return self.spawn_message(req)
+        if waiting_for_background(req):
+            return self.waiting_text
+        return self.main_after_reports(req)
+
+    def spawn_message(self, req: ApiRequest) -> list:
+        blocks: list = [text("I will consult the personas independently.")]
+        for slug in self.personas:
+            blocks.append(agent_call(
+                prompt=self.persona_prompt(slug),
+                subagent_type=self.agent_types.get(slug, slug),
+                description=f"{slug} research",
+                run_in_background=None if self.background else False))
+        return blocks
+
+    def persona_prompt(self, slug: str) -> str:
+        return (f"PERSONA: {slug}\nResearch phase. Question: {self.question}\n"
+                "Work independently. End with one fenced JSON report.")
+
+    def main_after_reports(self, req: ApiRequest) -> ReplyLike:
+        return self.final_text
+
+    # -- subagents -------------------------------------------------------------------
+
+    def subagent(self, req: ApiRequest) -> ReplyLike:
+        slug = persona_of(req)
+        if slug not in self.personas:
+            return f"I am not part of this panel (prompt: {req.agent_prompt[:80]!r})."
+        return self.persona_reply(slug, req)
+
+    def persona_reply(self, slug: str, req: ApiRequest) -> ReplyLike:
+        answer = self.personas[slug]
+        return answer if isinstance(answer, str) else report_message(answer, prose=f"{slug} findings.")
