@@ -1,0 +1,324 @@
+"""`deliberation doctor`: is this project's deliberation setup sound?
+
+Four checks, every problem on its own line, exit 1 on any problem (`--json` for machines):
+- install: the plugin folder, the interpreter the hooks use and its dependencies;
+- settings: `.claude/settings.json` wires every hook of settings.example.json (same event and
+  matcher) once, to an interpreter and a script that exist;
+- config: `config.validate_config`'s problems, each named by key;
+- state: every state file under `.claude/deliberation/` against the generated JSON Schemas
+  (`state_schema/`, see deliberation.schemas), JSONL files line by line; quarantined
+  `*.corrupt-*` files are problems too (inspect, then delete them).
+Read-only: doctor never changes a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+
+from deliberation import SCHEMA_VERSION, install_settings as ins
+from deliberation.paths import Layout
+
+PLUGIN_OF_THIS_CODE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+DEPENDENCIES = ("pydantic", "filelock", "orjson", "jsonschema")
+MAX_ERRORS_PER_FILE = 20
+SKIPPED_DIRS = ("records", "cache")
+SKIPPED_FILES = ("install-manifest.json", ".gitignore", "errors.log")
+
+
+@dataclass(frozen=True)
+class Finding:
+    area: str      # install | settings | config | state
+    status: str    # ok | problem | note
+    message: str
+
+
+def ok(area: str, message: str) -> Finding:
+    return Finding(area, "ok", message)
+
+
+def problem(area: str, message: str) -> Finding:
+    return Finding(area, "problem", message)
+
+
+def note(area: str, message: str) -> Finding:
+    return Finding(area, "note", message)
+
+
+# ---------------------------------------------------------------------------------------------
+# install
+
+
+def find_plugin(manifest: dict, explicit: "str | None" = None) -> str:
+    """The plugin folder: --plugin, else the one install recorded, else the one holding this code."""
+    if explicit:
+        return os.path.abspath(explicit)
+    recorded = manifest.get("plugin")
+    if isinstance(recorded, str) and os.path.isdir(recorded):
+        return recorded
+    return PLUGIN_OF_THIS_CODE
+
+
+def hook_python(plugin: str, manifest: dict) -> str:
+    recorded = manifest.get("python")
+    return recorded if isinstance(recorded, str) and recorded else os.path.join(plugin, ".venv", "bin", "python")
+
+
+def missing_dependencies(python: str) -> "str | None":
+    """None when `python` imports every dependency, else one line saying what failed."""
+    code = ("import importlib, sys\nbad = []\n"
+            f"for m in {DEPENDENCIES!r}:\n"
+            "    try:\n        importlib.import_module(m)\n"
+            "    except Exception as exc:\n        bad.append(f'{m} ({type(exc).__name__})')\n"
+            "print(', '.join(bad)); sys.exit(1 if bad else 0)")
+    try:
+        proc = subprocess.run([python, "-c", code], capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot run {python}: {exc}"
+    if proc.returncode == 0:
+        return None
+    what = proc.stdout.strip() or (proc.stderr.strip().splitlines() or ["unknown error"])[-1]
+    return f"missing in {python}: {what}"
+
+
+def check_install(plugin: str, manifest: dict) -> "list[Finding]":
+    out: list[Finding] = []
+    template = os.path.join(plugin, "settings.example.json")
+    if not os.path.isfile(template) or not os.path.isdir(os.path.join(plugin, "hooks")):
+        return [problem("install", f"plugin folder {plugin} is incomplete (no settings.example.json or hooks/)")]
+    python = hook_python(plugin, manifest)
+    if not manifest:
+        out.append(note("install", "no install manifest (.claude/deliberation/install-manifest.json): "
+                                   "install.sh has not run for this project"))
+    if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        out.append(problem("install", f"hook interpreter {python} does not exist: run {plugin}/install.sh"))
+        return out
+    missing = missing_dependencies(python)
+    if missing:
+        out.append(problem("install", f"dependencies {missing}: run {plugin}/install.sh"))
+    else:
+        out.append(ok("install", f"interpreter {python} imports {', '.join(DEPENDENCIES)}"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# settings
+
+
+def expected_wiring(plugin: str) -> "list[tuple[str, str | None, str]]":
+    """(event, matcher, script file name) for every handler of settings.example.json."""
+    hooks = ins.load_template(plugin)
+    return [(event, group.get("matcher"), os.path.basename(shlex.split(h["command"])[-1]))
+            for event, groups in hooks.items() for group in groups for h in group.get("hooks", [])]
+
+
+def _our_handlers(settings: dict, pred) -> "list[tuple[str, str | None, list[str]]]":
+    """(event, matcher, command tokens) of every handler of ours in settings."""
+    found = []
+    for event, groups in (settings.get("hooks") or {}).items():
+        for group in groups:
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            for h in group["hooks"]:
+                if pred(h):
+                    try:
+                        found.append((event, group.get("matcher"), shlex.split(h["command"])))
+                    except ValueError:
+                        continue
+    return found
+
+
+def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]":
+    proj = ins.Project(project)
+    rel = ins.SETTINGS_REL
+    try:
+        settings, _ = ins.read_settings(proj)
+    except ins.SettingsError as exc:
+        return [problem("settings", str(exc).replace(" Nothing was changed.", ""))]
+    if settings is None:
+        return [problem("settings", f"no {rel}: the hooks are not installed "
+                                    f"(run {plugin}/install.sh {project}, or load the plugin with claude --plugin-dir)")]
+    msettings = manifest.get("settings") if isinstance(manifest.get("settings"), dict) else {}
+    known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
+    pred = ins.ours_predicate(plugin, known)
+    handlers = _our_handlers(settings, pred)
+    out: list[Finding] = []
+    for event, matcher, script in expected_wiring(plugin):
+        hits = [t for e, m, t in handlers if e == event and m == matcher and os.path.basename(t[-1]) == script]
+        where = f"{event}" + (f" (matcher '{matcher}')" if matcher else "")
+        if not hits:
+            out.append(problem("settings", f"{rel}: no {where} hook runs hooks/{script}: re-run install.sh"))
+        elif len(hits) > 1:
+            out.append(problem("settings", f"{rel}: {where} runs hooks/{script} {len(hits)} times: re-run install.sh"))
+    for event, matcher, tokens in handlers:
+        for path in (tokens[0], tokens[-1]):
+            if os.path.isabs(path) and not os.path.exists(path):
+                out.append(problem("settings", f"{rel}: the {event} hook uses {path}, which does not exist: re-run install.sh"))
+    if not out:
+        out.append(ok("settings", f"{rel} wires {len(handlers)} hook handler(s) to existing scripts"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# config and state files
+
+
+def check_config(layout: Layout) -> "list[Finding]":
+    from deliberation.config import load_config
+
+    if not os.path.exists(layout.config):
+        return [ok("config", "no config.json: every default applies")]
+    _config, problems = load_config(layout.config)
+    if not problems:
+        return [ok("config", "config.json is valid")]
+    return [problem("config", p) for p in problems]
+
+
+def _errors(validator, doc: object) -> "list[str]":
+    from deliberation.schemas import explain
+
+    errs = [f"at {line}" for line in explain(validator, doc)]
+    if isinstance(doc, dict):
+        v = doc.get("schema_version")
+        if isinstance(v, int) and not isinstance(v, bool) and v > SCHEMA_VERSION:
+            errs.append(f"schema_version {v} is newer than this plugin's {SCHEMA_VERSION}: upgrade the plugin")
+    return errs
+
+
+def validate_state_file(path: str, rel: str, validator, jsonl: bool) -> "list[Finding]":
+    """One problem per schema violation (capped), or one ok."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        return [problem("state", f"{rel}: unreadable ({exc.strerror})")]
+    problems: list[str] = []
+    if jsonl:
+        for n, line in enumerate(raw.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                doc = json.loads(line)
+            except ValueError as exc:
+                problems.append(f"{rel} line {n}: not valid JSON ({exc})")
+                continue
+            problems += [f"{rel} line {n}: {e}" for e in _errors(validator, doc)]
+    else:
+        try:
+            doc = json.loads(raw)
+        except ValueError as exc:
+            return [problem("state", f"{rel}: not valid JSON ({exc})")]
+        problems += [f"{rel}: {e}" for e in _errors(validator, doc)]
+    if not problems:
+        return [ok("state", f"{rel} matches its schema")]
+    shown = [problem("state", p) for p in problems[:MAX_ERRORS_PER_FILE]]
+    if len(problems) > MAX_ERRORS_PER_FILE:
+        shown.append(problem("state", f"{rel}: … and {len(problems) - MAX_ERRORS_PER_FILE} more"))
+    return shown
+
+
+def state_files(root: str) -> "list[str]":
+    """Every file under the state dir, relative, sorted ('/' separated)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            out.append(os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/"))
+    return out
+
+
+def check_state(layout: Layout) -> "list[Finding]":
+    from deliberation import schemas
+
+    if not os.path.isdir(layout.root):
+        return [ok("state", f"no state dir yet ({os.path.relpath(layout.root, layout.project)})")]
+    out: list[Finding] = []
+    validators: dict = {}
+    checked = 0
+    for rel in state_files(layout.root):
+        base = rel.rsplit("/", 1)[-1]
+        if ".corrupt-" in base:
+            out.append(problem("state", f"{rel}: quarantined after it failed to parse or validate; "
+                                        "inspect it, then delete it"))
+            continue
+        if base.endswith(".lock") or rel in SKIPPED_FILES or rel.split("/", 1)[0] in SKIPPED_DIRS \
+                or rel == "config.json":  # config: check_config names each key
+            continue
+        if ".tmp-" in base:
+            out.append(note("state", f"{rel}: temp file left by an interrupted write; safe to delete"))
+            continue
+        found = schemas.schema_for_path(rel)
+        if found is None:
+            out.append(note("state", f"{rel}: not a file the plugin knows; not checked"))
+            continue
+        name, jsonl = found
+        if name not in validators:
+            validators[name] = schemas.validator(name)
+        results = validate_state_file(os.path.join(layout.root, rel), rel, validators[name], jsonl)
+        checked += 1
+        out += [f for f in results if f.status != "ok"]
+    if not any(f.status == "problem" for f in out):
+        out.append(ok("state", f"{checked} state file(s) match their schemas"))
+    errors_log = layout.errors_log
+    if os.path.exists(errors_log):
+        out.append(note("state", f"errors.log holds internal errors ({os.path.getsize(errors_log)} bytes): "
+                                 f"see {errors_log}"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# command
+
+
+def diagnose(project: "str | None" = None, plugin: "str | None" = None) -> "tuple[str, str, list[Finding]]":
+    """(project, plugin, findings) — every check, in order."""
+    layout = Layout(project)
+    try:
+        manifest = ins.load_manifest(ins.Project(layout.project))
+        findings: list[Finding] = []
+    except ins.SettingsError as exc:
+        manifest = {}
+        findings = [problem("install", str(exc).replace(" Nothing was changed.", ""))]
+    plugin_dir = find_plugin(manifest, plugin)
+    findings += check_install(plugin_dir, manifest)
+    findings += check_settings(layout.project, plugin_dir, manifest)
+    findings += check_config(layout)
+    findings += check_state(layout)
+    return layout.project, plugin_dir, findings
+
+
+def add_arguments(parser, name: str) -> None:
+    parser.add_argument("--plugin", metavar="DIR",
+                        help="plugin folder (default: the one install.sh recorded, else this code's)")
+
+
+LABEL = {"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}
+
+
+def run(args) -> int:
+    project, plugin, findings = diagnose(getattr(args, "project", None), getattr(args, "plugin", None))
+    problems = [f for f in findings if f.status == "problem"]
+    if getattr(args, "json", False):
+        print(json.dumps({"project": project, "plugin": plugin, "ok": not problems,
+                          "problems": len(problems), "findings": [asdict(f) for f in findings]}, indent=2))
+    else:
+        print(f"deliberation doctor: project {project}, plugin {plugin}")
+        for f in findings:
+            print(f"{LABEL[f.status]} {f.area:<8} {f.message}")
+        print(f"{len(problems)} problem(s)" if problems else "no problems found")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    import argparse
+
+    _parser = argparse.ArgumentParser(prog="deliberation doctor")
+    _parser.add_argument("--project")
+    _parser.add_argument("--json", action="store_true")
+    add_arguments(_parser, "doctor")
+    sys.exit(run(_parser.parse_args()))

@@ -1,0 +1,120 @@
+"""deliberation doctor: one line per problem, exit 1 on any, --json for machines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from deliberation import install_settings as ins
+from deliberation.cli import doctor
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_doctor(project, capsys, *extra):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--project")
+    parser.add_argument("--json", action="store_true")
+    doctor.add_arguments(parser, "doctor")
+    code = doctor.run(parser.parse_args(["--project", str(project), *extra]))
+    return code, capsys.readouterr().out
+
+
+def problems(out: str) -> "list[str]":
+    return [line.split(None, 2)[2] for line in out.splitlines() if line.startswith("PROBLEM")]
+
+
+@pytest.fixture
+def installed(tmp_path):
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    ins.apply(ins.Project(str(proj)), ins.plan_install(ins.Project(str(proj)), str(ROOT), sys.executable))
+    return proj
+
+
+def state(proj: Path) -> Path:
+    return proj / ".claude" / "deliberation"
+
+
+def test_clean_install_has_no_problems(installed, capsys):
+    code, out = run_doctor(installed, capsys)
+    assert problems(out) == [], out
+    assert code == 0
+    assert out.splitlines()[-1] == "no problems found"
+    assert "wires 8 hook handler(s)" in out
+
+
+def test_each_problem_on_its_own_line(installed, capsys):
+    settings_path = installed / ".claude" / "settings.json"
+    settings = json.loads(settings_path.read_text())
+    del settings["hooks"]["SubagentStop"]
+    settings["hooks"]["Stop"].append(settings["hooks"]["Stop"][0])  # wired twice
+    settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] = f"{sys.executable} {ROOT}/hooks/gone.py"
+    settings_path.write_text(json.dumps(settings))
+    sdir = state(installed)
+    (sdir / "config.json").write_text(json.dumps({"gates": {"stop_block_limit": 99}, "nonsense": 1}))
+    (sdir / "sessions" / "s-1").mkdir(parents=True)
+    (sdir / "sessions" / "s-1" / "lineage.json").write_text(json.dumps({"session_id": "s-1", "spawns": [{"x": 1}]}))
+    (sdir / "sessions" / "s-1" / "events.jsonl").write_text(
+        '{"at": 1.0, "event": "Stop", "payload": {}}\n\n{broken\n{"at": "later", "event": "Stop", "payload": {}}\n')
+    (sdir / "deliberations").mkdir()
+    (sdir / "deliberations" / "d-1.json").write_text("[]")
+    (sdir / "deliberations" / "d-1.json.corrupt-20261129T000000").write_text("garbage")
+    (sdir / "deliberations" / "d-1.json.lock").write_text("")
+    code, out = run_doctor(installed, capsys)
+    assert code == 1
+    got = problems(out)
+    assert got == [
+        ".claude/settings.json: no UserPromptSubmit hook runs hooks/user_prompt_submit.py: re-run install.sh",
+        ".claude/settings.json: no SubagentStop hook runs hooks/subagent_stop.py: re-run install.sh",
+        ".claude/settings.json: Stop runs hooks/stop.py 2 times: re-run install.sh",
+        f".claude/settings.json: the UserPromptSubmit hook uses {ROOT}/hooks/gone.py, which does not exist: re-run install.sh",
+        "config key 'gates.stop_block_limit': Input should be less than or equal to 7 — using the default",
+        "config key 'nonsense': Extra inputs are not permitted — using the default",
+        "deliberations/d-1.json: at /: [] is not of type 'object'",
+        "deliberations/d-1.json.corrupt-20261129T000000: quarantined after it failed to parse or validate; inspect it, then delete it",
+        "sessions/s-1/events.jsonl line 3: not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))",
+        "sessions/s-1/events.jsonl line 4: at /at: 'later' is not of type 'number'",
+        "sessions/s-1/lineage.json: at /spawns/0: 'requested_at' is a required property",
+        "sessions/s-1/lineage.json: at /spawns/0: 'subagent_type' is a required property",
+        "sessions/s-1/lineage.json: at /spawns/0: Additional properties are not allowed ('x' was unexpected)",
+    ]
+    assert out.splitlines()[-1] == f"{len(got)} problem(s)"
+
+
+def test_json_output(installed, capsys):
+    (state(installed) / "reversals.json").write_text(json.dumps({"schema_version": 9, "classes": {}}))
+    code, out = run_doctor(installed, capsys, "--json")
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False and doc["problems"] == 1
+    bad = [f for f in doc["findings"] if f["status"] == "problem"]
+    assert bad == [{"area": "state", "status": "problem",
+                    "message": "reversals.json: schema_version 9 is newer than this plugin's 1: upgrade the plugin"}]
+    assert {f["area"] for f in doc["findings"]} == {"install", "settings", "config", "state"}
+
+
+def test_not_installed(tmp_path, capsys):
+    code, out = run_doctor(tmp_path, capsys, "--plugin", str(ROOT))
+    assert code == 1
+    assert any(p.startswith("no .claude/settings.json: the hooks are not installed") for p in problems(out))
+
+
+def test_settings_that_are_not_json(tmp_path, capsys):
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text("{oops")
+    code, out = run_doctor(tmp_path, capsys)
+    assert code == 1
+    assert any("settings.json is not valid JSON" in p for p in problems(out))
+
+
+def test_missing_dependencies_names_them(tmp_path):
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\nexec {sys.executable} -S -I \"$@\"\n")  # -S: no site-packages
+    fake.chmod(0o755)
+    msg = doctor.missing_dependencies(str(fake))
+    assert msg is not None and "pydantic (ModuleNotFoundError)" in msg
+    assert doctor.missing_dependencies(sys.executable) is None
