@@ -139,6 +139,17 @@ class ProbeConfig(_Section):
     inputs: list[str] = Field(default_factory=list, description="Paths the probe reads (for the causal test).")
     timeout_s: float = Field(60, gt=0, le=3600)
 
+    @field_validator("command")
+    @classmethod
+    def _no_deliberation_content(cls, v: list[str]) -> list[str]:
+        """A probe that would receive deliberation text is refused here (see probes.py)."""
+        from deliberation.probes import command_problems
+
+        problems = command_problems(v)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return v
+
 
 class EscalationConfig(_Section):
     unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass at or above this confidence.")

@@ -1,0 +1,93 @@
+"""Decision classes: what kind of decision a deliberation took, as a short stable string.
+
+A class is the task type, optionally followed by ONE tag: `security/auth`,
+`architecture/schema-migration`, `refactoring` (no tag matched). The known-reversal registry,
+the T1/T2 rules and the probes' `classes` globs are all keyed by it, so it must be
+deterministic: the same question and reports always give the same class.
+
+How the tag is chosen (`decision_class`):
+- every tag has keywords (built-in `TAGS`, or `escalation.class_tags` in the config, which
+  REPLACES the built-in table);
+- a keyword matches as a whole word or phrase, case-insensitive, with an optional plural `s`;
+- a tag scores 2 per distinct keyword found in the question and 1 per distinct keyword found
+  only in the reports' text (the question says what is being decided; reports add colour);
+- the highest score wins; ties go to the tag listed first; a score of 0 means no tag.
+
+Pure and stdlib-only.
+"""
+
+from __future__ import annotations
+
+import re
+
+# tag → keywords; the order is the tie-break priority
+TAGS: "dict[str, tuple[str, ...]]" = {
+    "auth": ("auth", "authentication", "authorization", "login", "oauth", "jwt", "password",
+             "sso", "permission", "rbac", "session token", "access control"),
+    "secrets": ("secret", "api key", "credential", "vault", "private key"),
+    "crypto": ("encryption", "encrypt", "cipher", "tls", "ssl", "certificate", "hashing",
+               "signature", "key rotation"),
+    "injection": ("injection", "sql injection", "xss", "csrf", "sanitize", "sanitization",
+                  "escaping", "untrusted input"),
+    "data-deletion": ("delete", "deletion", "drop table", "purge", "retention", "gdpr",
+                      "erase"),
+    "schema-migration": ("migration", "migrate", "schema", "alter table", "column", "backfill",
+                         "database model"),
+    "api-contract": ("api", "endpoint", "breaking change", "versioning", "contract",
+                     "backward compatibility", "public interface"),
+    "dependency": ("dependency", "dependencies", "upgrade", "library", "package", "vendoring"),
+    "concurrency": ("race condition", "concurrency", "deadlock", "locking", "thread", "async"),
+    "caching": ("cache", "caching", "invalidation", "ttl"),
+    "deployment": ("deploy", "deployment", "rollout", "rollback", "infrastructure",
+                   "kubernetes", "terraform", "ci pipeline"),
+    "data-pipeline": ("export", "import", "etl", "ingestion", "data pipeline", "sensor"),
+    "performance": ("latency", "throughput", "performance", "slow", "optimize", "optimise"),
+}
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str) -> str:
+    """Lower-case, non-alphanumerics collapsed to '-', trimmed: 'Schema Migration' → 'schema-migration'."""
+    return _SLUG.sub("-", text.lower()).strip("-")
+
+
+def _pattern(keyword: str) -> "re.Pattern[str]":
+    words = [re.escape(w) for w in keyword.lower().split()]
+    return re.compile(r"(?<![a-z0-9])" + r"\s+".join(words) + r"s?(?![a-z0-9])")
+
+
+def _hits(keywords: "tuple[str, ...] | list[str]", text: str) -> "set[str]":
+    return {k for k in keywords if k.strip() and _pattern(k).search(text)}
+
+
+def tag_scores(question: str, reports_text: str,
+               class_tags: "dict[str, list[str]] | None" = None) -> "dict[str, int]":
+    """Score of every tag with at least one hit (see the module docstring)."""
+    table = TAGS if class_tags is None else class_tags
+    q, r = question.lower(), reports_text.lower()
+    scores: dict[str, int] = {}
+    for tag, keywords in table.items():
+        in_question = _hits(tuple(keywords), q)
+        in_reports = _hits(tuple(keywords), r) - in_question
+        score = 2 * len(in_question) + len(in_reports)
+        if score and slug(tag):
+            scores[slug(tag)] = max(score, scores.get(slug(tag), 0))
+    return scores
+
+
+def decision_class(task_type: str, question: str, reports_text: str = "",
+                   class_tags: "dict[str, list[str]] | None" = None) -> str:
+    """`task_type/tag` for the best-scoring tag, or just the task type when none matches."""
+    base = slug(task_type) or "default"
+    scores = tag_scores(question, reports_text, class_tags)
+    if not scores:
+        return base
+    best = max(scores.values())
+    tag = next(t for t in scores if scores[t] == best)  # dict order = priority
+    return f"{base}/{tag}"
+
+
+def task_type_of(cls: str) -> str:
+    """The task-type part of a class: 'security/auth' → 'security'."""
+    return cls.split("/", 1)[0]
