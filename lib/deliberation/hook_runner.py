@@ -51,6 +51,11 @@ def run(event_name: str) -> None:
 
 def handle(event_name: str, data: bytes, now: float) -> str:
     """Parse, answer on the fast path if possible, else dispatch. Returns stdout text."""
+    return answer_for(event_name, data, now).to_json(event_name)
+
+
+def answer_for(event_name: str, data: bytes, now: float):
+    """The Answer to one event (also used by `deliberation replay`)."""
     from deliberation import fastpath, hookio
     from deliberation.paths import Layout
 
@@ -63,7 +68,7 @@ def handle(event_name: str, data: bytes, now: float) -> str:
         from deliberation.handlers import dispatch
 
         answer = dispatch(event, layout, now)
-    return answer.to_json(event_name)
+    return answer
 
 
 def _fail(event_name: str, exc: BaseException, data: bytes) -> str:

@@ -1,0 +1,24 @@
+"""`deliberation config` — the effective configuration and any problems in config.json."""
+
+from __future__ import annotations
+
+import json
+
+
+def add_arguments(parser, name: str) -> None:
+    parser.add_argument("--defaults", action="store_true", help="print the defaults, ignoring config.json")
+
+
+def run(args) -> int:
+    from deliberation.config import Config, load_config
+    from deliberation.paths import Layout
+
+    cfg, problems = (Config(), []) if args.defaults else load_config(Layout(args.project).config)
+    data = cfg.model_dump(mode="json")
+    if args.json:
+        print(json.dumps({"config": data, "problems": problems}, indent=1))
+    else:
+        print(json.dumps(data, indent=2))
+        for p in problems:
+            print(f"problem: {p}")
+    return 1 if problems else 0

@@ -1,0 +1,40 @@
+"""`deliberation open` — open a deliberation explicitly (what /deliberate does from a prompt)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def add_arguments(parser, name: str) -> None:
+    parser.add_argument("--session", required=True, help="the Claude Code session id")
+    parser.add_argument("--question", help="the question (default: the session's latest prompt)")
+    parser.add_argument("--task-type", choices=["security", "architecture", "default", "refactoring", "documentation"],
+                        help="override the classified task type (and so the threshold)")
+
+
+def run(args) -> int:
+    from deliberation.handlers.common import Ctx, load_config
+    from deliberation.paths import Layout
+    from deliberation.store import SessionTx, Store
+
+    layout = Layout(args.project)
+    cfg, problems = load_config(layout)
+    store = Store(layout, cfg.lock_timeout_s)
+    with SessionTx(store, args.session) as tx:
+        ctx = Ctx(layout, store, cfg, tx, time.time())
+        current = ctx.active()
+        if current is not None and current.phase not in ("COMPLETE", "FAILED"):
+            print(f"deliberation: session {args.session} already has an active deliberation {current.id} "
+                  f"({current.phase})", file=sys.stderr)
+            return 1
+        delib = ctx.open_deliberation(args.question, args.task_type)
+    for p in problems + store.warnings:
+        print(p, file=sys.stderr)
+    if args.json:
+        print(json.dumps({"id": delib.id, "task_type": delib.task_type, "threshold": delib.threshold,
+                          "question": delib.question}))
+    else:
+        print(f"opened {delib.id}: {delib.task_type}, threshold {delib.threshold:.2f}\n  {delib.question}")
+    return 0

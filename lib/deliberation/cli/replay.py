@@ -1,0 +1,99 @@
+"""`deliberation replay EVENTS.jsonl` — run recorded hook events through the library.
+
+Each event of a session's log (or any file of hook payloads, one per line) is answered by the
+same code a hook process runs, in a fresh temporary state directory, at the recorded time. The
+decision is printed next to the one recorded; `--check` exits 1 when any differs, so replaying
+a session's own log proves its decisions reproduce exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+COMPARED = ("decision", "reason", "context")
+
+
+def add_arguments(parser, name: str) -> None:
+    parser.add_argument("events", help="events.jsonl (a session log) or a file of raw hook payloads")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a decision differs from the recorded one")
+    parser.add_argument("--config", metavar="FILE", help="config.json to use for the replay")
+    parser.add_argument("--keep", metavar="DIR", help="replay into DIR instead of a temporary directory")
+
+
+def load_events(path: str) -> "list[dict]":
+    out = []
+    with open(path, "rb") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as exc:
+                raise SystemExit(f"deliberation: {path}:{n}: not JSON ({exc})") from None
+            if not isinstance(rec, dict):
+                raise SystemExit(f"deliberation: {path}:{n}: not a JSON object")
+            if "payload" not in rec:  # a raw hook payload
+                rec = {"event": rec.get("hook_event_name"), "payload": rec, "answer": None, "at": None}
+            out.append(rec)
+    return out
+
+
+def replay(events: "list[dict]", project_dir: str, config: "str | None" = None) -> "list[dict]":
+    """Answer each event in `project_dir`; returns [{event, expected, got, same}]."""
+    from deliberation.hook_runner import answer_for
+
+    if config:
+        state = os.path.join(project_dir, ".claude", "deliberation")
+        os.makedirs(state, exist_ok=True)
+        with open(config, "rb") as src, open(os.path.join(state, "config.json"), "wb") as dst:
+            dst.write(src.read())
+    old = os.environ.get("CLAUDE_PROJECT_DIR")
+    os.environ["CLAUDE_PROJECT_DIR"] = project_dir
+    results = []
+    try:
+        for i, rec in enumerate(events):
+            name = rec.get("event") or (rec.get("payload") or {}).get("hook_event_name")
+            data = json.dumps(rec["payload"]).encode()
+            at = rec.get("at") if isinstance(rec.get("at"), (int, float)) else 1_800_000_000.0 + i
+            answer = answer_for(name, data, at)
+            got = {k: v for k, v in answer.summary().items() if k in COMPARED}
+            expected = rec.get("answer")
+            exp = None if expected is None else {k: v for k, v in expected.items() if k in COMPARED}
+            results.append({"n": i + 1, "event": name, "got": got, "expected": exp,
+                            "same": exp is None or exp == got})
+    finally:
+        if old is None:
+            os.environ.pop("CLAUDE_PROJECT_DIR", None)
+        else:
+            os.environ["CLAUDE_PROJECT_DIR"] = old
+    return results
+
+
+def _line(r: dict) -> str:
+    got = r["got"]
+    verdict = got.get("decision") or ("context" if got.get("context") else "-")
+    reason = (got.get("reason") or got.get("context") or "").splitlines()
+    mark = "" if r["expected"] is None else ("  = recorded" if r["same"] else "  ≠ RECORDED")
+    return f"{r['n']:>4}  {r['event']:<17} {verdict:<8} {reason[0][:90] if reason else ''}{mark}"
+
+
+def run(args) -> int:
+    events = load_events(args.events)
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        results = replay(events, os.path.abspath(args.keep), args.config)
+    else:
+        with tempfile.TemporaryDirectory(prefix="deliberation-replay-") as tmp:
+            results = replay(events, tmp, args.config)
+    differ = [r for r in results if not r["same"]]
+    if args.json:
+        json.dump({"events": len(results), "differ": len(differ), "results": results}, sys.stdout, indent=1)
+        print()
+    else:
+        for r in results:
+            print(_line(r))
+        print(f"{len(results)} events replayed, {len(differ)} decision(s) differ from the record")
+    return 1 if (args.check and differ) else 0

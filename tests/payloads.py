@@ -1,0 +1,172 @@
+"""Hook payloads shaped like the ones the real client (2.1.328) sends — see
+shared/claude-code-reference/payloads/. Used by the integration tests and the benchmark.
+
+`Session` drives a scripted deliberation through the real hook scripts and keeps the answers.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+TRANSCRIPT = "/home/dev/.claude/projects/-home-dev-myproject/{sid}.jsonl"
+
+
+def base(sid: str, event: str, **extra) -> dict:
+    d = {"session_id": sid, "transcript_path": TRANSCRIPT.format(sid=sid), "cwd": "/home/dev/myproject",
+         "prompt_id": "p-" + sid[:8], "permission_mode": "default", "hook_event_name": event}
+    d.update(extra)
+    return d
+
+
+def prompt(sid: str, text: str) -> dict:
+    return base(sid, "UserPromptSubmit", prompt=text)
+
+
+def pre_agent(sid: str, tool_use_id: str, subagent_type: str, prompt_text: str,
+              background: "bool | None" = False, parent: "tuple[str, str] | None" = None) -> dict:
+    tool_input = {"description": f"{subagent_type} review", "prompt": prompt_text,
+                  "subagent_type": subagent_type}
+    if background is not None:
+        tool_input["run_in_background"] = background
+    extra = {"agent_id": parent[0], "agent_type": parent[1]} if parent else {}
+    return base(sid, "PreToolUse", effort={"level": "medium"}, tool_name="Agent",
+                tool_input=tool_input, tool_use_id=tool_use_id, **extra)
+
+
+def pre_tool(sid: str, tool_name: str, tool_input: dict, tool_use_id: str = "toolu_x") -> dict:
+    return base(sid, "PreToolUse", tool_name=tool_name, tool_input=tool_input, tool_use_id=tool_use_id)
+
+
+def subagent_start(sid: str, agent_id: str, agent_type: str) -> dict:
+    d = base(sid, "SubagentStart", agent_id=agent_id, agent_type=agent_type)
+    d.pop("permission_mode")
+    return d
+
+
+def subagent_stop(sid: str, agent_id: str, agent_type: str, message: str, active: bool = False,
+                  background_tasks: "list | None" = None) -> dict:
+    return base(sid, "SubagentStop", agent_id=agent_id, agent_type=agent_type, effort={"level": "medium"},
+                stop_hook_active=active,
+                agent_transcript_path=f"/home/dev/.claude/projects/x/{sid}/subagents/agent-{agent_id}.jsonl",
+                last_assistant_message=message, background_tasks=background_tasks or [], session_crons=[])
+
+
+def post_agent_completed(sid: str, tool_use_id: str, agent_id: str, subagent_type: str,
+                         prompt_text: str, message: str, tokens: int = 1500) -> dict:
+    return base(sid, "PostToolUse", effort={"level": "medium"}, tool_name="Agent",
+                tool_input={"description": f"{subagent_type} review", "prompt": prompt_text,
+                            "subagent_type": subagent_type, "run_in_background": False},
+                tool_response={"status": "completed", "prompt": prompt_text, "agentId": agent_id,
+                               "agentType": subagent_type, "content": [{"type": "text", "text": message}],
+                               "totalDurationMs": 900, "totalTokens": tokens, "totalToolUseCount": 0,
+                               "usage": {"input_tokens": 10, "output_tokens": 5}},
+                tool_use_id=tool_use_id, duration_ms=901)
+
+
+def post_agent_async(sid: str, tool_use_id: str, agent_id: str, subagent_type: str, prompt_text: str) -> dict:
+    return base(sid, "PostToolUse", effort={"level": "medium"}, tool_name="Agent",
+                tool_input={"description": f"{subagent_type} review", "prompt": prompt_text,
+                            "subagent_type": subagent_type, "run_in_background": True},
+                tool_response={"isAsync": True, "status": "async_launched", "agentId": agent_id,
+                               "description": f"{subagent_type} review", "prompt": prompt_text,
+                               "outputFile": f"/tmp/claude-0/x/{sid}/tasks/{agent_id}.output",
+                               "canReadOutputFile": True, "canContinueAgent": True},
+                tool_use_id=tool_use_id, duration_ms=9)
+
+
+def task_notification(sid: str, agent_id: str, tool_use_id: str, result: str) -> dict:
+    text = (f"<task-notification>\n<task-id>{agent_id}</task-id>\n<tool-use-id>{tool_use_id}</tool-use-id>\n"
+            f"<output-file>/tmp/claude-0/x/{sid}/tasks/{agent_id}.output</output-file>\n"
+            f"<status>completed</status>\n<summary>Agent finished</summary>\n<result>{result}</result>\n"
+            "<usage><subagent_tokens>15</subagent_tokens><tool_uses>0</tool_uses><duration_ms>324</duration_ms></usage>\n"
+            "</task-notification>")
+    return prompt(sid, text)
+
+
+def stop(sid: str, active: bool = False, background_tasks: "list | None" = None, message: str = "Done.") -> dict:
+    return base(sid, "Stop", effort={"level": "medium"}, stop_hook_active=active,
+                last_assistant_message=message, background_tasks=background_tasks or [], session_crons=[])
+
+
+# ---------------------------------------------------------------------------------------------
+# reports
+
+DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
+
+
+def fenced(report: dict, preface: str = "Here is my report.") -> str:
+    return f"{preface}\n```json\n{json.dumps(report, indent=1)}\n```"
+
+
+def research_report(persona: str, claims: "list[str]", approaches: "list[tuple[str, str]]" = (),
+                    confidence: float = 0.55) -> str:
+    return fenced({
+        "phase": "research", "summary": f"{persona} view",
+        "findings": [{"id": f"F{i + 1}", "claim": c, "evidence": f"docs/{persona}-{i + 1}.md",
+                      "severity": "high" if i == 0 else "medium"} for i, c in enumerate(claims)],
+        "approaches": [{"id": a, "title": t} for a, t in approaches],
+        "verdict": "abstain", "confidence": confidence, "rationale": f"{persona} reasoning"})
+
+
+def synthesis_report(approaches: "list[tuple[str, str]]") -> str:
+    return fenced({"phase": "deliberation", "summary": "merged the non-conflicting findings",
+                   "approaches": [{"id": a, "title": t, "summary": t} for a, t in approaches],
+                   "confidence": 0.6})
+
+
+def red_team_report(refutations: "list[dict]" = (), missed: "list[str]" = (), round_: int = 1) -> str:
+    return fenced({"phase": "deliberation", "summary": f"red team round {round_}",
+                   "refutations": list(refutations), "missed_angles": list(missed), "confidence": 0.6})
+
+
+def lens_report(hot_spots: "list[str]", findings: "list[dict]", refutations: "list[dict]" = ()) -> str:
+    return fenced({"phase": "deliberation", "summary": "tier-2 dig", "hot_spots": hot_spots,
+                   "findings": findings, "refutations": list(refutations), "confidence": 0.6})
+
+
+def ranking_report(scores: "dict[str, tuple]", verdict: str = "approve", preferred: "str | None" = None,
+                   rationale: str = "", dissent: "list[dict]" = (), confidence: float = 0.8) -> str:
+    return fenced({"phase": "ranking",
+                   "scores": {a: dict(zip(DIMS, s)) for a, s in scores.items()},
+                   "verdict": verdict, "preferred_approach": preferred, "rationale": rationale,
+                   "dissent": list(dissent), "confidence": confidence})
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class Session:
+    """A scripted session: each call runs the real hook script and returns its HookResult."""
+
+    def __init__(self, hook, sid: "str | None" = None) -> None:
+        self.hook = hook
+        self.sid = sid or str(uuid.uuid4())
+        self.n = 0
+
+    def _ids(self, kind: str) -> "tuple[str, str]":
+        self.n += 1
+        return f"toolu_{kind.replace('-', '_')}_{self.n}", f"a{self.n:04d}{uuid.uuid4().hex[:12]}"
+
+    def prompt(self, text: str):
+        return self.hook("UserPromptSubmit", prompt(self.sid, text))
+
+    def foreground(self, agent_type: str, prompt_text: str, message: str, retry_message: "str | None" = None):
+        """PreToolUse → SubagentStart → SubagentStop (→ retry) → PostToolUse. Returns the answers."""
+        tuid, aid = self._ids(agent_type)
+        out = {"pre": self.hook("PreToolUse", pre_agent(self.sid, tuid, agent_type, prompt_text, False))}
+        if out["pre"].decision == "deny":
+            return out
+        out["start"] = self.hook("SubagentStart", subagent_start(self.sid, aid, agent_type))
+        out["stop"] = self.hook("SubagentStop", subagent_stop(self.sid, aid, agent_type, message))
+        final = message
+        if out["stop"].decision == "block":
+            final = retry_message if retry_message is not None else message
+            out["stop2"] = self.hook("SubagentStop", subagent_stop(self.sid, aid, agent_type, final, active=True))
+        out["post"] = self.hook("PostToolUse", post_agent_completed(self.sid, tuid, aid, agent_type,
+                                                                     prompt_text, final))
+        out["agent_id"] = aid
+        return out
+
+    def stop(self, active: bool = False, background_tasks=None):
+        return self.hook("Stop", stop(self.sid, active, background_tasks))
