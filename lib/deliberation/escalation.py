@@ -83,7 +83,7 @@ def vote_of(delib: Deliberation) -> Vote:
         return Vote(r.approvals, r.rejections, r.abstentions, r.consensus)
     reports = _ranking_reports(delib)
     verdicts = [rep.verdict for rep in reports]
-    conf = sum(rep.confidence for rep in reports) / len(reports) if reports else None
+    conf = round(sum(rep.confidence for rep in reports) / len(reports), 6) if reports else None
     return Vote(verdicts.count("approve"), verdicts.count("reject"), verdicts.count("abstain"), conf)
 
 

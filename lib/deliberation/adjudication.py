@@ -1,0 +1,196 @@
+"""Human review (L3) inside Claude Code: opening, answering and closing escalations.
+
+- `apply_route` (shell): at the end of ranking, compute the route of a deliberation — its class,
+  the registry, the probes that cover the class — set `delib.route`, and open an escalation
+  when the route is not auto-execute. The caller holds the deliberation's lock and saves it.
+- `escalations.json` is the PreToolUse fast path's only input: it lists the OPEN escalations.
+  When none is left the file is deleted, so "nothing escalated" costs one failed stat.
+- `review_answer` (pure): what PreToolUse answers for a tool call while escalations are open —
+  `deny` when any is a hard reject, `ask` when any awaits review, on tools matching
+  `escalation.risky_tools` (a full-match regex); nothing otherwise. The reason names the rule(s),
+  the decision and the two commands that settle it.
+- `adjudicate` (shell): `deliberation approve|reject ID` — set `route.review`, close the
+  escalation, append (who, when, what) to the append-only `adjudications.jsonl`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+from deliberation import escalation, probes, reversals
+from deliberation.config import EscalationConfig
+from deliberation.state import (Adjudication, Deliberation, EscalationIndex, OpenEscalation,
+                                Route)
+from deliberation.store import Store, StoreError, lock
+
+
+class AdjudicationError(StoreError):
+    """A review command that cannot be carried out; the message says why."""
+
+
+# -- texts ------------------------------------------------------------------------------------
+
+
+def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> str:
+    """Why a decision awaits a person: the rules that fired and the decision."""
+    rules = "; ".join(f"{r.rule}: {r.detail}" for r in route.rules if r.rule != "COLD_START")
+    cold = " (cold start: no reversal history for this class)" if any(
+        r.rule == "COLD_START" for r in route.rules) else ""
+    what = decision.strip() if decision and decision.strip() else "(decision not recorded)"
+    return (f"deliberation {delib_id} [{route.decision_class}] routed to {route.route}{cold} — "
+            f"{rules or 'no rule detail'} — decision: {what[:300]}")
+
+
+def commands_hint(delib_id: str) -> str:
+    return f"approve with `deliberation approve {delib_id}`, reject with `deliberation reject {delib_id}`"
+
+
+def escalation_message(delib: Deliberation) -> str:
+    """The loud systemMessage shown to the user when a deliberation is escalated."""
+    route = delib.route
+    if route is None or route.route == "auto-execute":
+        return ""
+    head = "HARD REJECT" if route.route == "hard-reject" else "HUMAN REVIEW NEEDED"
+    return (f"⚠ {head}: {escalation_reason(delib.id, route, delib.decision)}. "
+            f"Until a person decides, risky tools are gated. {commands_hint(delib.id)}.")
+
+
+# -- the PreToolUse answer (pure) -------------------------------------------------------------
+
+
+def _risky(tool_name: str, regex: str) -> bool:
+    """Full match of the configured regex; an invalid regex falls back to the default list."""
+    try:
+        return re.fullmatch(regex, tool_name) is not None
+    except re.error:
+        return re.fullmatch(EscalationConfig().risky_tools, tool_name) is not None
+
+
+def review_answer(index: "EscalationIndex | None", tool_name: str,
+                  risky_tools_regex: str) -> "tuple[str | None, str]":
+    """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through."""
+    if index is None or not index.open or not _risky(tool_name or "", risky_tools_regex):
+        return None, ""
+    rejects = [e for e in index.open if e.route == "hard-reject"]
+    shown = rejects or index.open
+    lines = [f"{e.reason}. {commands_hint(e.deliberation_id)}." for e in shown]
+    if rejects:
+        return "deny", (f"{tool_name} is denied: a deliberation was hard-rejected and nobody has "
+                        "overridden it.\n" + "\n".join(lines))
+    return "ask", (f"{tool_name} needs a person's yes: a deliberation awaits human review.\n"
+                   + "\n".join(lines))
+
+
+# -- escalations.json -------------------------------------------------------------------------
+
+
+def _write_index(store: Store, index: EscalationIndex) -> None:
+    """Save the index, or delete the file when nothing is open (the fast path's contract)."""
+    path = store.layout.checked(store.layout.escalations)
+    if index.open:
+        store.save(path, index)
+    else:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+def _edit_index(store: Store, fn) -> object:
+    path = store.layout.checked(store.layout.escalations)
+    with lock(path, store.lock_timeout):
+        index = store.load(path, EscalationIndex, EscalationIndex)
+        result = fn(index)
+        _write_index(store, index)
+    return result
+
+
+def open_escalation(store: Store, delib: Deliberation, at: "float | None" = None) -> "OpenEscalation | None":
+    """List `delib` in escalations.json when its route awaits review; returns the entry."""
+    route = delib.route
+    if route is None or route.route == "auto-execute" or route.review != "pending":
+        return None
+    entry = OpenEscalation(deliberation_id=delib.id, session_id=delib.session_id, route=route.route,
+                           reason=escalation_reason(delib.id, route, delib.decision),
+                           opened_at=time.time() if at is None else at)
+
+    def add(index: EscalationIndex) -> None:
+        index.open = [e for e in index.open if e.deliberation_id != delib.id] + [entry]
+    _edit_index(store, add)
+    return entry
+
+
+def close_escalation(store: Store, delib_id: str) -> bool:
+    """Remove `delib_id` from escalations.json; True if it was open."""
+    def remove(index: EscalationIndex) -> bool:
+        before = len(index.open)
+        index.open = [e for e in index.open if e.deliberation_id != delib_id]
+        return len(index.open) != before
+    return bool(_edit_index(store, remove))
+
+
+def open_index(store: Store) -> EscalationIndex:
+    return store.load(store.layout.escalations, EscalationIndex, EscalationIndex)
+
+
+# -- approve / reject -------------------------------------------------------------------------
+
+
+def who_default() -> str:
+    return os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
+
+
+def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str = "",
+               at: "float | None" = None) -> Deliberation:
+    """Approve or reject an escalated deliberation; returns it as saved."""
+    if action not in ("approve", "reject"):
+        raise ValueError(f"unknown action {action!r}")
+    at = time.time() if at is None else at
+    path = store.layout.deliberation(delib_id)
+
+    def missing() -> Deliberation:
+        raise AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
+
+    def settle(delib: Deliberation) -> Deliberation:
+        route = delib.route
+        if route is None or route.route == "auto-execute":
+            state = "has no route yet" if route is None else "was routed to auto-execute"
+            raise AdjudicationError(f"deliberation {delib_id} is not escalated (it {state}); nothing to {action}")
+        if route.review != "pending":
+            raise AdjudicationError(f"deliberation {delib_id} was already {route.review}")
+        route.review = "approved" if action == "approve" else "rejected"
+        delib.updated_at = at
+        return delib
+
+    delib = store.update(path, Deliberation, missing, settle)
+    close_escalation(store, delib_id)
+    store.append(store.layout.adjudications, Adjudication(
+        deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))
+    return delib
+
+
+def record_label(store: Store, delib_id: str, action: str, who: str, reason: str = "",
+                 at: "float | None" = None) -> None:
+    """Append a reverse/confirm line to the adjudication log."""
+    store.append(store.layout.adjudications, Adjudication(
+        deliberation_id=delib_id, action=action, who=who, at=time.time() if at is None else at,
+        reason=reason).model_dump(mode="json"))
+
+
+# -- the end of ranking (shell) ---------------------------------------------------------------
+
+
+def apply_route(store: Store, delib: Deliberation, cfg: EscalationConfig) -> Route:
+    """Compute and set `delib.route` (running the probes that cover its class) and open an
+    escalation when it is not auto-execute. The caller saves `delib`. A route a person has
+    already settled (approved/rejected) is kept as it is."""
+    if delib.route is not None and delib.route.review in ("approved", "rejected"):
+        return delib.route
+    cls = escalation.class_of(delib, cfg)
+    registry = reversals.load(store)
+    runs = probes.run_probes(cfg, cls, store.layout.project, probes.cited_evidence(delib))
+    delib.route = escalation.compute_route(cls, escalation.vote_of(delib), registry, runs, cfg)
+    open_escalation(store, delib)
+    return delib.route

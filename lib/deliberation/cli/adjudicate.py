@@ -1,0 +1,43 @@
+"""`deliberation approve ID` / `deliberation reject ID`: a person settles an escalated decision.
+
+Sets the deliberation's `route.review`, removes it from `escalations.json` (so PreToolUse stops
+asking) and appends who/when/what to `adjudications.jsonl`. Refuses an unknown id or a
+deliberation that is not awaiting review.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from deliberation.adjudication import AdjudicationError, adjudicate, who_default
+from deliberation.paths import Layout
+from deliberation.store import Store
+
+
+def add_arguments(parser, name: str) -> None:
+    parser.add_argument("id", metavar="ID", help="the deliberation id")
+    parser.add_argument("--reason", default="", help="why (kept in the adjudication log)")
+    parser.add_argument("--who", default=None, help="who decides (default: $USER)")
+
+
+def run(args) -> int:
+    action = "approve" if args.command == "approve" else "reject"
+    store = Store(Layout(args.project))
+    who = args.who or who_default()
+    try:
+        delib = adjudicate(store, args.id, action, who, args.reason)
+    except AdjudicationError as exc:
+        print(f"deliberation {args.command}: {exc}", file=sys.stderr)
+        return 1
+    for w in store.warnings:
+        print(w, file=sys.stderr)
+    route = delib.route
+    if args.json:
+        print(json.dumps({"id": delib.id, "action": action, "who": who, "reason": args.reason,
+                          "review": route.review, "route": route.route,
+                          "decision_class": route.decision_class}))
+    else:
+        print(f"{delib.id}: {route.route} decision ({route.decision_class}) {route.review} by {who}"
+              + (f" — {args.reason}" if args.reason else ""))
+    return 0

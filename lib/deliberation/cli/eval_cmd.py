@@ -1,0 +1,71 @@
+"""`deliberation eval HISTORY.jsonl`: routing policies D, T1, T2, D+T2 (and PROBE, D+T2+PROBE
+with probe data) on a labelled decision history. Definitions: evaluation.py's docstring.
+
+A malformed line fails the run with its line number (exit 1) unless `--skip-invalid`, which
+counts and lists what it skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from deliberation import evaluation
+from deliberation.paths import Layout
+from deliberation.state import ReversalRegistry
+from deliberation.store import Store
+
+
+def add_arguments(parser, name: str) -> None:
+    parser.add_argument("history", metavar="HISTORY.jsonl", help="labelled decisions, one JSON object a line ('-' = stdin)")
+    parser.add_argument("--registry", metavar="FILE", default=None,
+                        help="reversal registry in the project's reversals.json format")
+    parser.add_argument("--reversal-classes", metavar="GLOBS", default=None,
+                        help="comma-separated class globs that are reversal-prone, e.g. 'DF*,DS*'")
+    parser.add_argument("--holdout", metavar="CLASS", action="append", default=[],
+                        help="remove this class from the registry for the run (repeatable)")
+    parser.add_argument("--skip-invalid", action="store_true",
+                        help="skip malformed lines (counted and listed) instead of failing")
+
+
+def _read_registry(path: str) -> ReversalRegistry:
+    with open(path, "rb") as fh:
+        data = json.loads(fh.read())
+    return ReversalRegistry.model_validate(data)
+
+
+def _lines(path: str) -> "list[str]":
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    with open(path, encoding="utf-8") as fh:
+        return fh.read().splitlines()
+
+
+def run(args) -> int:
+    registry = None
+    if args.registry:
+        try:
+            registry = _read_registry(args.registry)
+        except (OSError, ValueError) as exc:
+            print(f"deliberation eval: cannot use registry {args.registry}: {str(exc).splitlines()[0]}", file=sys.stderr)
+            return 1
+    globs = evaluation.split_globs(args.reversal_classes)
+    try:
+        history = evaluation.parse_history(_lines(args.history), skip_invalid=args.skip_invalid)
+    except OSError as exc:
+        print(f"deliberation eval: cannot read {args.history}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except evaluation.HistoryError as exc:
+        print(f"deliberation eval: {args.history} {exc} (use --skip-invalid to skip malformed lines)", file=sys.stderr)
+        return 1
+    listed = evaluation.registry_predicate(registry, globs, args.holdout)
+    result = evaluation.evaluate(history, listed, args.holdout)
+    if args.json:
+        out = result.to_json()
+        out["registry"] = {"file": args.registry, "globs": globs}
+        print(json.dumps(out, indent=2))
+    else:
+        if registry is None and not globs:
+            print("note: no registry given (--registry or --reversal-classes): T1/T2 escalate nothing")
+        print(evaluation.render_table(result))
+    return 0

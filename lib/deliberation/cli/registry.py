@@ -1,0 +1,106 @@
+"""`deliberation reverse ID --reason TEXT`, `deliberation confirm ID`, `deliberation registry`.
+
+`reverse` labels a past decision reversed: its class gains a reversal (count, dates, linked
+decision, reason) and becomes reversal-prone, so T1/T2 watch it from now on. `confirm` labels a
+decision correct. Both are logged in `adjudications.jsonl`. The class is the one recorded in the
+decision's route, else computed from the deliberation, else `--class`. `registry` lists the
+classes and their history (`--json` prints reversals.json's content).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from deliberation import escalation, reversals
+from deliberation.adjudication import record_label, who_default
+from deliberation.config import load_config
+from deliberation.paths import Layout
+from deliberation.state import Deliberation
+from deliberation.store import Store
+
+
+def add_arguments(parser, name: str) -> None:
+    if name in ("reverse", "confirm"):
+        parser.add_argument("id", metavar="ID", help="the deliberation id")
+        parser.add_argument("--class", dest="cls", metavar="CLASS", default=None,
+                            help="decision class, when the deliberation file is not in this project")
+        parser.add_argument("--who", default=None, help="who labels it (default: $USER)")
+    if name == "reverse":
+        parser.add_argument("--reason", required=True, help="what went wrong with the decision")
+    elif name == "confirm":
+        parser.add_argument("--reason", default="", help="optional note for the adjudication log")
+
+
+def _class_of(store: Store, delib_id: str, explicit: "str | None") -> "str | None":
+    if explicit:
+        return explicit
+    delib = store.load(store.layout.deliberation(delib_id), Deliberation)
+    if delib is None:
+        return None
+    if delib.route is not None:
+        return delib.route.decision_class
+    cfg, _ = load_config(store.layout.config)
+    return escalation.class_of(delib, cfg.escalation)
+
+
+def _label(args, store: Store) -> int:
+    cls = _class_of(store, args.id, args.cls)
+    if cls is None:
+        print(f"deliberation {args.command}: no deliberation {args.id} in {store.layout.project} "
+              "(give --class CLASS to label a decision recorded elsewhere)", file=sys.stderr)
+        return 1
+    at = time.time()
+    if args.command == "reverse":
+        changed = reversals.update(store, lambda r: reversals.mark_reversed(r, args.id, cls, args.reason, at))
+    else:
+        changed = reversals.update(store, lambda r: reversals.mark_confirmed(r, args.id, cls))
+    who = args.who or who_default()
+    if changed:
+        record_label(store, args.id, args.command, who, args.reason, at)
+    registry = reversals.load(store)
+    entry = registry.classes[cls]
+    if args.json:
+        print(json.dumps({"id": args.id, "action": args.command, "changed": changed,
+                          "class": entry.model_dump(mode="json")}))
+    else:
+        label = "reversed" if args.command == "reverse" else "confirmed"
+        was = "" if changed else " (already labelled so: nothing changed)"
+        print(f"{args.id} {label} in class {cls}{was}: {entry.reversals} reversal(s), "
+              f"{entry.confirmations} confirmation(s)"
+              + ("; the class is reversal-prone" if entry.reversals else ""))
+    return 0
+
+
+def _date(t: "float | None") -> str:
+    return "-" if t is None else time.strftime("%Y-%m-%d", time.gmtime(t))
+
+
+def render(registry) -> str:
+    entries = reversals.listing(registry)
+    if not entries:
+        return "no decision classes yet (label decisions with `deliberation reverse ID --reason ...` or `confirm ID`)"
+    head = ("class", "reversals", "confirmed", "first reversed", "last reversed", "decisions")
+    body = [(e.decision_class, str(e.reversals), str(e.confirmations), _date(e.first_reversed_at),
+             _date(e.last_reversed_at), ", ".join(e.decisions) or "-") for e in entries]
+    widths = [max(len(x) for x in col) for col in zip(head, *body)]
+    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
+    for e in entries:
+        for d, why in zip(e.decisions, e.reasons):
+            lines.append(f"  {e.decision_class} {d}: {why}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    store = Store(Layout(args.project))
+    try:
+        if args.command in ("reverse", "confirm"):
+            return _label(args, store)
+        registry = reversals.load(store)
+        print(json.dumps(registry.model_dump(mode="json"), indent=2) if args.json else render(registry))
+        return 0
+    finally:
+        for w in store.warnings:
+            print(w, file=sys.stderr)
