@@ -1,0 +1,168 @@
+"""Shared helpers of the CLI's views: plain-text tables, times, numbers, JSON output, the one
+way to fail, and read-only look-ups of deliberations and sessions through `store.Store`.
+
+Output for people is aligned plain text (no colour, no terminal tricks: it pipes and diffs);
+output for machines is JSON on stdout. Messages and warnings go to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any, Iterable
+
+from deliberation.ids import is_valid_id
+
+
+# --------------------------------------------------------------------------------------------
+# formatting
+
+
+def one_line(text: Any, limit: int = 0) -> str:
+    """Whitespace collapsed to single spaces; cut to `limit` characters with an ellipsis."""
+    s = " ".join(("" if text is None else str(text)).split())
+    if limit and len(s) > limit:
+        s = s[: max(1, limit - 1)].rstrip() + "…"
+    return s
+
+
+def first_line(text: Any, limit: int = 0) -> str:
+    lines = ("" if text is None else str(text)).strip().splitlines()
+    return one_line(lines[0] if lines else "", limit)
+
+
+def fmt_time(ts: "float | None", with_date: bool = True) -> str:
+    """UTC: `2026-01-01 09:00:00` (or `09:00:00`); `-` when missing."""
+    if not ts:
+        return "-"
+    return time.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M:%S", time.gmtime(ts))
+
+
+def fmt_num(x: "float | None", digits: int = 2) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def table(headers: "list[str]", rows: "Iterable[Iterable[Any]]", align: "str | None" = None,
+          indent: str = "") -> str:
+    """Aligned columns separated by two spaces; `align` is one letter per column, l or r."""
+    body = [[one_line(c) for c in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in body:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+    align = align or "l" * len(headers)
+
+    def line(cells: "list[str]") -> str:
+        out = [c.rjust(widths[i]) if align[i] == "r" else c.ljust(widths[i]) for i, c in enumerate(cells)]
+        return (indent + "  ".join(out)).rstrip()
+
+    return "\n".join([line(headers)] + [line(r) for r in body])
+
+
+def print_json(obj: Any) -> None:
+    """Pretty, key-sorted JSON on stdout (pydantic models are dumped in JSON mode)."""
+    if hasattr(obj, "model_dump"):
+        obj = obj.model_dump(mode="json")
+    sys.stdout.write(json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n")
+
+
+def fail(message: str, code: int = 1) -> int:
+    """Print one clear line on stderr and return the exit code."""
+    print(f"deliberation: {message}", file=sys.stderr)
+    return code
+
+
+def show_store_warnings(store: Any) -> None:
+    for w in getattr(store, "warnings", []):
+        print(w, file=sys.stderr)
+
+
+# --------------------------------------------------------------------------------------------
+# read-only look-ups
+
+
+def open_store(args: Any):
+    """(layout, store) for `--project` (default: $CLAUDE_PROJECT_DIR or the current directory)."""
+    from deliberation.paths import Layout
+    from deliberation.store import Store
+
+    layout = Layout(getattr(args, "project", None))
+    return layout, Store(layout)
+
+
+def load_config(layout: Any):
+    """The project's effective config; problems are printed as warnings."""
+    from deliberation.config import load_config as _load
+
+    config, problems = _load(layout.config)
+    for p in problems:
+        print(f"deliberation: {p}", file=sys.stderr)
+    return config
+
+
+def deliberation_ids(layout: Any) -> "list[str]":
+    """Ids of the deliberation files present (quarantined, temp and lock files skipped)."""
+    try:
+        names = os.listdir(layout.deliberations_dir)
+    except FileNotFoundError:
+        return []
+    return sorted(n[:-5] for n in names if n.endswith(".json") and is_valid_id(n[:-5]))
+
+
+def load_deliberations(layout: Any, store: Any) -> list:
+    from deliberation.state import Deliberation
+
+    out = []
+    for did in deliberation_ids(layout):
+        d = store.load(layout.deliberation(did), Deliberation)
+        if d is not None:
+            out.append(d)
+    return out
+
+
+def find_deliberation(layout: Any, store: Any, deliberation_id: str):
+    """(deliberation, None) or (None, a sentence saying why not)."""
+    from deliberation.state import Deliberation
+
+    if not is_valid_id(deliberation_id):
+        return None, f"invalid deliberation id {deliberation_id!r}: ids contain only letters, digits, '-' and '_'"
+    d = store.load(layout.deliberation(deliberation_id), Deliberation)
+    if d is None:
+        known = deliberation_ids(layout)
+        hint = f" (known: {', '.join(known[-5:])})" if known else " (there are none yet)"
+        return None, f"no deliberation {deliberation_id!r} in {layout.deliberations_dir}{hint}"
+    return d, None
+
+
+def session_ids(layout: Any) -> "list[str]":
+    try:
+        names = os.listdir(layout.sessions_dir)
+    except FileNotFoundError:
+        return []
+    return sorted(n for n in names if is_valid_id(n) and os.path.isdir(os.path.join(layout.sessions_dir, n)))
+
+
+def latest_session(layout: Any, store: Any, need: str = "lineage") -> "str | None":
+    """The most recent session that has a `need` file ('lineage' or 'events'): by the latest
+    time recorded in its state, then by file modification time, then by id."""
+    from deliberation.state import Lineage, SessionState
+
+    best: "tuple[float, float, str] | None" = None
+    for sid in session_ids(layout):
+        path = layout.lineage(sid) if need == "lineage" else layout.events(sid)
+        if not os.path.exists(path):
+            continue
+        recorded = 0.0
+        session = store.load(layout.session_state(sid), SessionState)
+        if session is not None:
+            recorded = max(session.updated_at, session.created_at)
+        if need == "lineage":
+            lin = store.load(path, Lineage)
+            if lin is not None:
+                recorded = max([recorded] + [s.requested_at for s in lin.spawns])
+        key = (recorded, os.path.getmtime(path), sid)
+        if best is None or key > best:
+            best = key
+    return best[2] if best else None

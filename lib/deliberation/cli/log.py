@@ -1,0 +1,114 @@
+"""`deliberation log [SESSION]` — a session's event log (`sessions/<sid>/events.jsonl`), readable.
+
+One row per hook event: sequence number, time (UTC), event, the tool or agent it concerns, the
+answer's decision and the first line of its reason. An unreadable line is shown as such, never
+fatal. Default session: the most recent one with an event log. `--json` gives the rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deliberation.cli import _table as t
+
+
+def add_arguments(parser: Any, name: str) -> None:
+    parser.add_argument("session", metavar="SESSION", nargs="?", help="session id (default: the most recent)")
+    parser.add_argument("--event", metavar="NAME", action="append",
+                        help="only these events (repeatable), e.g. --event PreToolUse")
+    parser.add_argument("--tail", metavar="N", type=int, help="only the last N events")
+
+
+def _actor(event: str, payload: dict) -> str:
+    """What the event is about: the subagent spawned, the agent that stopped, the prompt."""
+    from deliberation.personas import normalise_agent_type
+
+    if event in ("PreToolUse", "PostToolUse"):
+        tool = str(payload.get("tool_name") or "?")
+        tin = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+        target = normalise_agent_type(tin.get("subagent_type")) if tin.get("subagent_type") else ""
+        caller = payload.get("agent_id")
+        text = f"{tool} -> {target}" if target else tool
+        return text + (f" (by {str(caller)[:10]})" if caller else "")
+    if event in ("SubagentStart", "SubagentStop"):
+        kind = normalise_agent_type(payload.get("agent_type")) or "?"
+        aid = str(payload.get("agent_id") or "")[:10]
+        return f"{kind} {aid}".strip()
+    if event == "UserPromptSubmit":
+        prompt = str(payload.get("prompt") or "")
+        if prompt.lstrip().startswith("<task-notification>"):
+            return "task notification"
+        return f'prompt "{t.one_line(prompt, 40)}"'
+    if event == "Stop" and payload.get("stop_hook_active"):
+        return "stop_hook_active"
+    return ""
+
+
+def _decision(answer: dict) -> "tuple[str, str]":
+    """(decision, first line of the reason) from either answer dialect (summary or rendered)."""
+    specific = answer.get("hookSpecificOutput") if isinstance(answer.get("hookSpecificOutput"), dict) else {}
+    decision = answer.get("decision") or specific.get("permissionDecision") or ""
+    reason = answer.get("reason") or specific.get("permissionDecisionReason") or ""
+    message = answer.get("system_message") or answer.get("systemMessage") or ""
+    context = answer.get("context") or specific.get("additionalContext") or ""
+    if not decision:
+        decision = "warn" if message else ("context" if context else "-")
+    return str(decision), t.first_line(reason or message or context, 100)
+
+
+def rows_from_lines(lines: "list[bytes]") -> "list[dict[str, Any]]":
+    """Parse event-log lines into display rows (pure); bad lines become 'unreadable' rows."""
+    import json
+
+    rows = []
+    for n, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+            if not isinstance(rec, dict):
+                raise ValueError("not an object")
+        except ValueError as exc:
+            rows.append({"seq": n, "at": None, "event": "(unreadable line)", "actor": "", "decision": "-",
+                         "reason": t.one_line(str(exc), 100), "notes": []})
+            continue
+        payload = rec.get("payload") if isinstance(rec.get("payload"), dict) else {}
+        answer = rec.get("answer") if isinstance(rec.get("answer"), dict) else {}
+        event = str(rec.get("event") or payload.get("hook_event_name") or "?")
+        decision, reason = _decision(answer)
+        at = rec.get("at")
+        rows.append({"seq": rec.get("seq", n), "at": at if isinstance(at, (int, float)) else None,
+                     "event": event, "actor": _actor(event, payload), "decision": decision, "reason": reason,
+                     "notes": [str(x) for x in rec.get("notes") or []]})
+    return rows
+
+
+def run(args: Any) -> int:
+    layout, store = t.open_store(args)
+    sid = args.session or t.latest_session(layout, store, "events")
+    if sid is None:
+        return t.fail(f"no session with an event log in {layout.sessions_dir}")
+    if not t.is_valid_id(sid):
+        return t.fail(f"invalid session id {sid!r}: ids contain only letters, digits, '-' and '_'")
+    path = layout.events(sid)
+    try:
+        with open(path, "rb") as fh:
+            lines = fh.read().splitlines()
+    except FileNotFoundError:
+        known = [s for s in t.session_ids(layout)]
+        hint = f" (known: {', '.join(known[-5:])})" if known else ""
+        return t.fail(f"no event log for session {sid!r} in {layout.sessions_dir}{hint}")
+    rows = rows_from_lines(lines)
+    if args.event:
+        wanted = {e.lower() for e in args.event}
+        rows = [r for r in rows if r["event"].lower() in wanted]
+    if args.tail is not None:
+        rows = rows[-args.tail:] if args.tail > 0 else []
+    if args.json:
+        t.print_json(rows)
+        return 0
+    print(f"session {sid}: {len(rows)} events ({path})")
+    print(t.table(["SEQ", "TIME (UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"],
+                  [[str(r["seq"]), t.fmt_time(r["at"]), r["event"], r["actor"], r["decision"], r["reason"]]
+                   for r in rows], "rlllll"))
+    return 0

@@ -1,0 +1,59 @@
+"""`deliberation report ID [--format md|html|json] [-o FILE]` — the decision record.
+
+md: the Markdown record; html: the self-contained HTML report (heatmap, gates, depth trail,
+route, lineage); json: the structured record. To stdout, or to FILE with `-o`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from deliberation.cli import _table as t
+
+
+def add_arguments(parser: Any, name: str) -> None:
+    parser.add_argument("id", metavar="ID", help="deliberation id (see `deliberation status`)")
+    parser.add_argument("--format", choices=("md", "html", "json"), default="md", help="output format (default md)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+
+
+def render(delib: Any, lineage: Any, fmt: str, strong: float, moderate: float) -> str:
+    """The report text in `fmt` (pure)."""
+    if fmt == "html":
+        from deliberation.html_report import render_html
+        return render_html(delib, lineage, strong, moderate)
+    if fmt == "json":
+        import json
+
+        from deliberation.decision_record import record_json
+        return json.dumps(record_json(delib, strong, moderate), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    from deliberation.decision_record import render_markdown
+    return render_markdown(delib, lineage, strong, moderate)
+
+
+def run(args: Any) -> int:
+    from deliberation.state import Lineage
+
+    layout, store = t.open_store(args)
+    delib, why = t.find_deliberation(layout, store, args.id)
+    if delib is None:
+        t.show_store_warnings(store)
+        return t.fail(why)
+    lineage = store.load(layout.lineage(delib.session_id), Lineage)
+    t.show_store_warnings(store)
+    config = t.load_config(layout)
+    fmt = "json" if args.json else args.format
+    text = render(delib, lineage, fmt, config.gates.strong, config.gates.moderate)
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    out = os.path.abspath(args.output)
+    try:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        return t.fail(f"cannot write {out}: {exc.strerror}")
+    print(f"wrote {out} ({len(text.encode('utf-8'))} bytes, {fmt})", file=sys.stderr)
+    return 0

@@ -1,0 +1,79 @@
+"""`deliberation status` — the deliberations of this project at a glance.
+
+One row each: id, phase, agents done/pending, consensus vs threshold, warnings, route. Newest
+first. `--json` gives the same rows as objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deliberation.cli import _table as t
+
+
+def add_arguments(parser: Any, name: str) -> None:
+    parser.add_argument("--session", metavar="SESSION", help="only this session's deliberations")
+    parser.add_argument("--open", dest="only_open", action="store_true", help="hide COMPLETE and FAILED ones")
+
+
+def summarise(d: Any) -> "dict[str, Any]":
+    """The status row of one deliberation (pure)."""
+    counts = {"done": 0, "pending": 0, "invalid": 0}
+    for a in d.agents:
+        if a.status == "reported":
+            counts["done"] += 1
+        elif a.status in ("spawned", "running"):
+            counts["pending"] += 1
+        else:
+            counts["invalid"] += 1
+    r = d.ranking
+    return {
+        "id": d.id, "session_id": d.session_id, "phase": d.phase, "task_type": d.task_type,
+        "question": d.question, "agents": {**counts, "total": len(d.agents)},
+        "consensus": r.consensus if r else None, "threshold": d.threshold,
+        "meets_threshold": bool(r and r.consensus >= d.threshold), "leading": r.leading if r else None,
+        "warnings": len(d.warnings) + len(d.conformity), "conformity": len(d.conformity),
+        "route": d.route.route if d.route else None, "review": d.route.review if d.route else None,
+        "created_at": d.created_at, "updated_at": d.updated_at,
+    }
+
+
+def _consensus_cell(row: dict) -> str:
+    if row["consensus"] is None:
+        return f"- / {row['threshold']:.2f}"
+    mark = "ok" if row["meets_threshold"] else "below"
+    return f"{row['consensus']:.2f} / {row['threshold']:.2f} {mark}"
+
+
+def _route_cell(row: dict) -> str:
+    if not row["route"]:
+        return "-"
+    if row["review"] in ("pending", "approved", "rejected"):
+        return f"{row['route']} ({row['review']})"
+    return row["route"]
+
+
+def run(args: Any) -> int:
+    layout, store = t.open_store(args)
+    rows = [summarise(d) for d in t.load_deliberations(layout, store)]
+    t.show_store_warnings(store)
+    if args.session:
+        rows = [r for r in rows if r["session_id"] == args.session]
+    if args.only_open:
+        rows = [r for r in rows if r["phase"] not in ("COMPLETE", "FAILED")]
+    rows.sort(key=lambda r: (-r["updated_at"], r["id"]))
+    if args.json:
+        t.print_json(rows)
+        return 0
+    if not rows:
+        print(f"no deliberations in {layout.root}")
+        return 0
+    body = []
+    for r in rows:
+        a = r["agents"]
+        agents = f"{a['done']}/{a['pending']}" + (f" ({a['invalid']} invalid)" if a["invalid"] else "")
+        body.append([r["id"], r["phase"], r["task_type"], agents, _consensus_cell(r), str(r["warnings"]),
+                     _route_cell(r), t.fmt_time(r["updated_at"]), t.one_line(r["question"], 48)])
+    print(t.table(["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE",
+                   "UPDATED (UTC)", "QUESTION"], body, "llllrrlll"))
+    return 0

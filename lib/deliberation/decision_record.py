@@ -1,0 +1,597 @@
+"""The decision record: a structured dict (`record_json`) and its Markdown rendering.
+
+Owns what a decision record says and in which order: question, task type and threshold, the
+decision (leading approach, consensus vs threshold, strong/moderate/weak band), the persona ×
+approach score table, the five-dimension breakdown of the leading approach, alternatives,
+dissent with reasons, gate checks with figures, conformity warnings, the depth-axis trail, the
+route and the rules that fired, warnings — and, given a `Lineage`, the spawn tree.
+
+Pure rendering over `state.Deliberation`: no I/O, no clock. The only times shown are those in
+the state, formatted as UTC, so the same state always renders byte-identically.
+`html_report` and the CLI views reuse the helpers here (labels, titles, lineage rows).
+Model-written text is escaped for Markdown (no raw HTML, no table breakage).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from deliberation import lineage as lin
+from deliberation import personas, ranking
+from deliberation.state import Deliberation, Lineage, Spawn
+
+STRONG = 0.85   # GatesConfig.strong default
+MODERATE = 0.70  # GatesConfig.moderate default
+MAIN = lin.MAIN
+
+
+# --------------------------------------------------------------------------------------------
+# small formatting helpers (shared with html_report and the CLI)
+
+
+def fmt_utc(ts: "float | None") -> str:
+    """`2026-01-01 09:00:00 UTC`, or an em dash for a missing/zero time."""
+    if not ts:
+        return "—"
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
+def fmt_score(x: "float | None", digits: int = 2) -> str:
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def one_line(text: "str | None", limit: int = 0) -> str:
+    """Collapse whitespace to single spaces; cut to `limit` characters with an ellipsis."""
+    s = " ".join((text or "").split())
+    if limit and len(s) > limit:
+        s = s[: max(1, limit - 1)].rstrip() + "…"
+    return s
+
+
+def band(consensus: float, strong: float = STRONG, moderate: float = MODERATE) -> str:
+    """strong (> strong), moderate (>= moderate), else weak — the brief's Gate 2 bands."""
+    return ranking.band(consensus, strong, moderate)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+
+
+def md(text: "str | None", limit: int = 0) -> str:
+    """Model-written text made safe for one Markdown line or table cell: whitespace collapsed,
+    Markdown/HTML punctuation backslash-escaped, so `</script>` or `|` stays literal text."""
+    return _MD_SPECIAL.sub(r"\\\1", one_line(text, limit))
+
+
+def md_code(text: "str | None") -> str:
+    """An id in backticks; backticks inside are removed (ids never legitimately hold them)."""
+    return "`" + one_line(text).replace("`", "'") + "`"
+
+
+# --------------------------------------------------------------------------------------------
+# views over the deliberation
+
+
+def approach_catalogue(delib: Deliberation) -> "dict[str, dict[str, str]]":
+    """Approach id → {title, summary, proposed_by} from the reports, first proposal wins
+    (agents in recorded order, superseded reports skipped). Ranked ids nobody described get
+    their id as title."""
+    out: dict[str, dict[str, str]] = {}
+    for agent in delib.agents:
+        if agent.report is None or agent.superseded:
+            continue
+        for ap in agent.report.approaches:
+            if ap.id not in out:
+                out[ap.id] = {"title": ap.title, "summary": ap.summary, "proposed_by": agent.persona}
+    for aid in (delib.ranking.approaches if delib.ranking else []):
+        out.setdefault(aid, {"title": aid, "summary": "", "proposed_by": ""})
+    return out
+
+
+def agent_labels(delib: Deliberation) -> "dict[str, str]":
+    """Agent key → a person-readable label: the persona's title, made unique by a suffix."""
+    seen: dict[str, int] = {}
+    for a in delib.agents:
+        seen[a.persona] = seen.get(a.persona, 0) + 1
+    labels: dict[str, str] = {}
+    for a in delib.agents:
+        base = personas.title(a.persona)
+        if a.tier == 2 and a.kind == "red-team":
+            base = f"{base} 2"
+        labels[a.key] = base
+    # scored agents must be distinguishable in the score table
+    ranked = [a for a in delib.agents if a.stage == "ranking"]
+    counts: dict[str, int] = {}
+    for a in ranked:
+        counts[labels[a.key]] = counts.get(labels[a.key], 0) + 1
+    for a in ranked:
+        if counts[labels[a.key]] > 1:
+            labels[a.key] = f"{labels[a.key]} ({a.key[:8]})"
+    return labels
+
+
+def _score_rows(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str, Any]]":
+    """One row per scoring agent (ranking order): {agent, persona, label, scores: {approach: weighted}}."""
+    r = delib.ranking
+    if r is None:
+        return []
+    rows: dict[str, dict[str, Any]] = {}
+    for s in r.scores:
+        row = rows.setdefault(s.agent, {"agent": s.agent, "persona": s.persona,
+                                        "label": labels.get(s.agent, personas.title(s.persona)), "scores": {}})
+        row["scores"][s.approach] = s.weighted
+    return list(rows.values())
+
+
+def _breakdown(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str, Any]]":
+    """Per dimension of the leading approach: weight, per-agent values, mean, weighted contribution."""
+    r = delib.ranking
+    if r is None or r.leading is None:
+        return []
+    lead = [s for s in r.scores if s.approach == r.leading]
+    out = []
+    for dim, weight in r.dimensions.items():
+        values = {labels.get(s.agent, s.persona): s.dimensions.get(dim) for s in lead}
+        present = [v for v in values.values() if v is not None]
+        mean = round(sum(present) / len(present), 4) if present else None
+        out.append({"dimension": dim, "weight": weight, "by_agent": values, "mean": mean,
+                    "contribution": round(weight * mean, 4) if mean is not None else None})
+    return out
+
+
+def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict], list[str]]":
+    """Documented concerns (current reports), and agents that rejected without documenting one."""
+    items: list[dict] = []
+    undocumented: list[str] = []
+    for a in delib.agents:
+        if a.report is None or a.superseded or a.status != "reported":
+            continue
+        for c in a.report.dissent:
+            items.append({"agent": a.key, "label": labels[a.key], "persona": a.persona, "stage": a.stage,
+                          "verdict": a.report.verdict, "target": c.target, "concern": c.concern,
+                          "reason": c.reason})
+        if a.report.verdict == "reject" and not a.report.dissent:
+            undocumented.append(labels[a.key])
+    return items, undocumented
+
+
+def _gate(g) -> "dict[str, Any] | None":
+    if g is None:
+        return None
+    return {"gate": g.gate, "passed": g.passed, "at": fmt_utc(g.at), "next_step": g.next_step,
+            "checks": [{"name": c.name, "passed": c.passed, "figure": c.figure, "detail": c.detail}
+                       for c in g.checks]}
+
+
+def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
+    d = delib.depth
+    tier2 = []
+    for a in delib.agents:
+        if a.tier != 2:
+            continue
+        rep = a.report
+        tier2.append({
+            "agent": a.key, "label": labels[a.key], "lens": a.persona, "kind": a.kind, "status": a.status,
+            "zeroed": a.key in d.zeroed,
+            "hot_spots": list(rep.hot_spots if rep else a.given.hot_spots),
+            "summary": rep.summary if rep else "",
+            "refutations": [{"target": x.target, "verdict": x.verdict, "claim": x.claim, "evidence": x.evidence}
+                            for x in (rep.refutations if rep else [])],
+        })
+    return {
+        "posture": d.posture, "enabled": d.enabled, "status": d.status, "passes": d.passes,
+        "workers_per_wave": d.workers_per_wave, "skipped_reason": d.skipped_reason, "clamped": d.clamped,
+        "hot_spots": [h.model_dump(mode="json") for h in d.hot_spots],
+        "tier2_by_lens": dict(d.tier2_by_lens),
+        "overrides": [o.model_dump(mode="json") for o in d.overrides],
+        "zeroed": [labels.get(z, z) for z in d.zeroed],
+        "tier2": tier2,
+    }
+
+
+def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE) -> "dict[str, Any]":
+    """The structured decision record (JSON-ready, deterministic) kept in the deliberation JSON."""
+    labels = agent_labels(delib)
+    cat = approach_catalogue(delib)
+    r = delib.ranking
+    leading = r.leading if r else None
+    decision: dict[str, Any] = {"approach": leading, "title": None, "summary": None, "consensus": None,
+                                "threshold": delib.threshold, "meets_threshold": False, "band": None,
+                                "text": delib.decision}
+    if r is not None:
+        decision.update(consensus=r.consensus, meets_threshold=r.consensus >= delib.threshold,
+                        band=band(r.consensus, strong, moderate), spread=r.spread, stdev=r.stdev,
+                        approvals=r.approvals, rejections=r.rejections, abstentions=r.abstentions,
+                        agents=r.agents)
+    if leading:
+        decision.update(title=cat[leading]["title"], summary=cat[leading]["summary"])
+    means = dict(r.means) if r else {}
+    approaches = [{"id": aid, "title": cat.get(aid, {}).get("title", aid),
+                   "summary": cat.get(aid, {}).get("summary", ""), "mean": means.get(aid),
+                   "leading": aid == leading,
+                   "struck": any(o.target == aid for o in delib.depth.overrides)}
+                  for aid in (r.approaches if r else sorted(cat))]
+    lead_mean = means.get(leading) if leading else None
+    alternatives = [{**a, "gap": round(a["mean"] - lead_mean, 4) if a["mean"] is not None and lead_mean is not None else None}
+                    for a in approaches if not a["leading"]]
+    alternatives.sort(key=lambda a: (-(a["mean"] if a["mean"] is not None else -1), a["id"]))
+    dissent, undocumented = _dissent(delib, labels)
+    route = None
+    if delib.route is not None:
+        route = delib.route.model_dump(mode="json")
+    return {
+        "deliberation_id": delib.id,
+        "session_id": delib.session_id,
+        "question": delib.question,
+        "task_type": delib.task_type,
+        "task_type_overridden": delib.task_type_overridden,
+        "threshold": delib.threshold,
+        "phase": delib.phase,
+        "created_at": fmt_utc(delib.created_at),
+        "updated_at": fmt_utc(delib.updated_at),
+        "initial_confidence": delib.initial_confidence,
+        "decision": decision,
+        "dimensions": dict(r.dimensions) if r else {},
+        "approaches": approaches,
+        "scores": _score_rows(delib, labels),
+        "leading_breakdown": _breakdown(delib, labels),
+        "alternatives": alternatives,
+        "dissent": dissent,
+        "undocumented_rejections": undocumented,
+        "gates": {"consensus": _gate(delib.gate1), "quality": _gate(delib.gate2)},
+        "conformity": [{"detector": w.detector, "agents": [labels.get(a, a) for a in w.agents],
+                        "evidence": w.evidence, "recommendation": w.recommendation} for w in delib.conformity],
+        "depth": _depth(delib, labels),
+        "route": route,
+        "warnings": list(delib.warnings),
+        "failure_reasons": list(delib.failure_reasons),
+        "phase_history": [{"from": p.from_phase, "to": p.to_phase, "at": fmt_utc(p.at), "why": p.why}
+                          for p in delib.phase_history],
+        "participants": [{"key": a.key, "label": labels[a.key], "persona": a.persona, "kind": a.kind,
+                          "stage": a.stage, "tier": a.tier, "status": a.status,
+                          "verdict": a.report.verdict if a.report else None,
+                          "preferred": a.report.preferred_approach if a.report else None,
+                          "confidence": a.report.confidence if a.report else None,
+                          "superseded": a.superseded, "problem": a.problem}
+                         for a in delib.agents],
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# lineage tree (shared by the Markdown record, the HTML report and `deliberation lineage`)
+
+
+@dataclass(frozen=True)
+class LineageRow:
+    level: int            # 0 = a child of main
+    spawn: Spawn
+    node: str             # agent_id, else tool_use_id, else a positional name
+    active: int           # this node's active children
+    total: int            # this node's children
+    last: bool            # last among its siblings (for tree drawing)
+    prefix: str           # box-drawing prefix for text rendering, e.g. "│   └── "
+    orphan: bool = False  # its parent is not in the lineage
+
+
+def _node_id(spawn: Spawn, index: int) -> str:
+    return spawn.agent_id or spawn.tool_use_id or f"#{index}"
+
+
+def is_active(spawn: Spawn, now: "float | None" = None, stale_after_s: "float | None" = None) -> bool:
+    """Active = requested or running; with `now`, a request never seen to start goes stale."""
+    if now is not None and stale_after_s is not None:
+        return lin.is_active(spawn, now, stale_after_s)
+    return spawn.status in lin.ACTIVE
+
+
+def children_counts(lineage: Lineage, now: "float | None" = None,
+                    stale_after_s: "float | None" = None) -> "dict[str, tuple[int, int]]":
+    """Parent → (active children, total children)."""
+    out: dict[str, tuple[int, int]] = {}
+    for s in lineage.spawns:
+        act, tot = out.get(s.parent, (0, 0))
+        out[s.parent] = (act + (1 if is_active(s, now, stale_after_s) else 0), tot + 1)
+    return out
+
+
+def lineage_rows(lineage: Lineage, now: "float | None" = None,
+                 stale_after_s: "float | None" = None) -> "list[LineageRow]":
+    """The spawn tree in depth-first order (spawn order among siblings). Spawns whose parent is
+    unknown hang under main, marked orphan; a cycle can never loop."""
+    nodes = {_node_id(s, i): s for i, s in enumerate(lineage.spawns)}
+    counts = children_counts(lineage, now, stale_after_s)
+    kids: dict[str, list[tuple[str, Spawn, bool]]] = {}
+    for i, s in enumerate(lineage.spawns):
+        parent, orphan = s.parent, False
+        if parent != MAIN and parent not in nodes:
+            parent, orphan = MAIN, True
+        kids.setdefault(parent, []).append((_node_id(s, i), s, orphan))
+    rows: list[LineageRow] = []
+    seen: set[str] = set()
+
+    def walk(parent: str, level: int, stem: str) -> None:
+        siblings = [k for k in kids.get(parent, []) if k[0] not in seen]
+        for j, (node, spawn, orphan) in enumerate(siblings):
+            if node in seen:
+                continue
+            seen.add(node)
+            last = j == len(siblings) - 1
+            act, tot = counts.get(node, (0, 0)) if spawn.agent_id else (0, 0)
+            rows.append(LineageRow(level, spawn, node, act, tot, last,
+                                   stem + ("└── " if last else "├── "), orphan))
+            walk(node, level + 1, stem + ("    " if last else "│   "))
+
+    walk(MAIN, 0, "")
+    # anything unreachable (a parent cycle): list it flat under main
+    for i, s in enumerate(lineage.spawns):
+        node = _node_id(s, i)
+        if node not in seen:
+            seen.add(node)
+            rows.append(LineageRow(0, s, node, 0, 0, True, "└── ", True))
+    return rows
+
+
+def spawn_label(spawn: Spawn) -> str:
+    """`Security Analyst` for a deliberation agent, else the raw subagent type."""
+    name = personas.normalise_agent_type(spawn.subagent_type)
+    if personas.is_deliberation_agent(name):
+        return personas.title(name)
+    return one_line(spawn.subagent_type, 60) or "unknown"
+
+
+# --------------------------------------------------------------------------------------------
+# Markdown
+
+
+def _table(headers: "list[str]", rows: "list[list[str]]", align: "list[str] | None" = None) -> "list[str]":
+    align = align or ["l"] * len(headers)
+    sep = ["---:" if a == "r" else ":---:" if a == "c" else "---" for a in align]
+    out = ["| " + " | ".join(headers) + " |", "| " + " | ".join(sep) + " |"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def _md_decision(rec: dict) -> "list[str]":
+    d = rec["decision"]
+    lines = ["## Decision", ""]
+    if d["approach"] is None:
+        lines += ["No approach has been ranked yet (phase " + rec["phase"] + ").", ""]
+        return lines
+    verdict = "meets" if d["meets_threshold"] else "is below"
+    lines.append(f"**{md(d['title'])}** (approach {md_code(d['approach'])})")
+    lines.append("")
+    lines.append(f"Consensus **{d['consensus']:.2f}** {verdict} the {md(rec['task_type'])} threshold "
+                 f"**{d['threshold']:.2f}** — **{d['band']}** consensus "
+                 f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents).")
+    lines.append("")
+    lines.append(f"Verdicts: {d['approvals']} approve · {d['rejections']} reject · {d['abstentions']} abstain.")
+    if d["summary"]:
+        lines += ["", f"> {md(d['summary'])}"]
+    lines.append("")
+    return lines
+
+
+def _md_scores(rec: dict) -> "list[str]":
+    if not rec["scores"]:
+        return []
+    ids = [a["id"] for a in rec["approaches"]]
+    lead = rec["decision"]["approach"]
+    headers = ["Persona"] + [f"{md(a)} ★" if a == lead else md(a) for a in ids]
+    rows = [[md(r["label"])] + [(f"**{r['scores'][a]:.2f}**" if a == lead else f"{r['scores'][a]:.2f}")
+                                if a in r["scores"] else "—" for a in ids]
+            for r in rec["scores"]]
+    means = {a["id"]: a["mean"] for a in rec["approaches"]}
+    rows.append(["*mean*"] + [f"*{fmt_score(means.get(a))}*" for a in ids])
+    lines = ["## Scores (weighted, 0–10)", ""]
+    lines += _table(headers, rows, ["l"] + ["r"] * len(ids))
+    lines.append("")
+    lines.append("★ leading approach. " + "; ".join(f"{md_code(a['id'])} {md(a['title'], 80)}"
+                                                      + (" (struck by the depth axis)" if a["struck"] else "")
+                                                      for a in rec["approaches"]) + ".")
+    lines.append("")
+    return lines
+
+
+def _md_breakdown(rec: dict) -> "list[str]":
+    rows_in = rec["leading_breakdown"]
+    if not rows_in:
+        return []
+    agents = list(rows_in[0]["by_agent"])
+    headers = ["Dimension", "Weight"] + [md(a) for a in agents] + ["Mean", "Weighted"]
+    rows = [[md(r["dimension"]), f"{r['weight']:.2f}"] + [fmt_score(r["by_agent"][a], 1) for a in agents]
+            + [fmt_score(r["mean"]), fmt_score(r["contribution"])] for r in rows_in]
+    total = sum(r["contribution"] or 0 for r in rows_in)
+    rows.append(["**total**", f"{sum(r['weight'] for r in rows_in):.2f}"] + [""] * len(agents) + ["", f"**{total:.2f}**"])
+    lines = [f"## Five-dimension breakdown of {md_code(rec['decision']['approach'])}", ""]
+    lines += _table(headers, rows, ["l", "r"] + ["r"] * len(agents) + ["r", "r"])
+    lines.append("")
+    return lines
+
+
+def _md_alternatives(rec: dict) -> "list[str]":
+    lines = ["## Alternatives", ""]
+    if not rec["alternatives"]:
+        return lines + ["None were ranked.", ""]
+    for a in rec["alternatives"]:
+        gap = f" ({a['gap']:+.2f} vs leading)" if a["gap"] is not None else ""
+        struck = " — struck by the depth axis" if a["struck"] else ""
+        summary = f": {md(a['summary'])}" if a["summary"] else ""
+        lines.append(f"- {md_code(a['id'])} **{md(a['title'])}** — mean {fmt_score(a['mean'])}{gap}{struck}{summary}")
+    lines.append("")
+    return lines
+
+
+def _md_dissent(rec: dict) -> "list[str]":
+    lines = ["## Dissent", ""]
+    if not rec["dissent"] and not rec["undocumented_rejections"]:
+        return lines + ["No agent dissented.", ""]
+    for c in rec["dissent"]:
+        lines.append(f"- **{md(c['label'])}** ({c['stage']}, verdict {c['verdict']}) on {md_code(c['target'])}: "
+                     f"{md(c['concern'])} — *reason:* {md(c['reason'])}")
+    for label in rec["undocumented_rejections"]:
+        lines.append(f"- **{md(label)}** rejected without documenting a concern.")
+    lines.append("")
+    return lines
+
+
+def _md_gates(rec: dict) -> "list[str]":
+    lines = ["## Gates", ""]
+    names = {"consensus": "Gate 1 — consensus", "quality": "Gate 2 — quality"}
+    for key in ("consensus", "quality"):
+        g = rec["gates"][key]
+        if g is None:
+            lines += [f"### {names[key]}: not run", ""]
+            continue
+        lines += [f"### {names[key]}: {'PASSED' if g['passed'] else 'FAILED'} ({g['at']})", ""]
+        for c in g["checks"]:
+            detail = f" — {md(c['detail'])}" if c["detail"] else ""
+            lines.append(f"- {'PASS' if c['passed'] else 'FAIL'} {md_code(c['name'])}: {md(c['figure'])}{detail}")
+        if g["next_step"]:
+            lines += ["", f"Next step: {md(g['next_step'])}"]
+        lines.append("")
+    return lines
+
+
+def _md_conformity(rec: dict) -> "list[str]":
+    lines = ["## Conformity warnings", ""]
+    if not rec["conformity"]:
+        return lines + ["None detected. (The detectors cannot prove independence; they flag herding patterns.)", ""]
+    for w in rec["conformity"]:
+        who = ", ".join(md(a) for a in w["agents"])
+        lines.append(f"- **{w['detector'].replace('_', ' ')}** ({who}): {md(w['evidence'])}. "
+                     f"Recommendation: {md(w['recommendation'])}.")
+    lines.append("")
+    return lines
+
+
+def _md_depth(rec: dict) -> "list[str]":
+    d = rec["depth"]
+    lines = ["## Depth axis", ""]
+    if not d["enabled"] and not d["hot_spots"] and not d["skipped_reason"]:
+        state = "off (breadth only)" if d["status"] == "off" else d["status"].replace("_", " ")
+        return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""]
+    lines.append(f"Posture **{md(d['posture']) or '—'}**, status **{d['status']}**, {d['passes']} additional "
+                 f"pass(es), {d['workers_per_wave']} workers per wave.")
+    if d["clamped"]:
+        lines.append(f"Clamped: {md(d['clamped'])}.")
+    if d["skipped_reason"]:
+        lines.append(f"**Deepening skipped:** {md(d['skipped_reason'])}")
+    lines.append("")
+    if d["hot_spots"]:
+        rows = [[md_code(h["id"]), h["kind"], md(h["statement"], 160), md(", ".join(h["sources"]))] for h in d["hot_spots"]]
+        lines += ["Hot spots:", ""] + _table(["Id", "Kind", "Statement", "Sources"], rows) + [""]
+    if d["tier2_by_lens"]:
+        lines.append("Tier-2 workers by lens: " + ", ".join(f"{md(k)} {v}" for k, v in sorted(d["tier2_by_lens"].items())) + ".")
+        lines.append("")
+    for t in d["tier2"]:
+        spots = " on " + ", ".join(md_code(h) for h in t["hot_spots"]) if t["hot_spots"] else ""
+        zero = " — **zero signal** (restated tier 1)" if t["zeroed"] else ""
+        lines.append(f"- **{md(t['label'])}**{spots}: {md(t['summary'], 200)}{zero}")
+        for x in t["refutations"]:
+            ev = md(x["evidence"], 160) or "*no evidence*"
+            lines.append(f"  - {x['verdict']} {md_code(x['target'])}: {md(x['claim'], 200)} (evidence: {ev})")
+    if d["tier2"]:
+        lines.append("")
+    for o in d["overrides"]:
+        lines.append(f"- **Override** {md_code(o['hot_spot'])} → {md_code(o['target'])}: {md(o['effect'])} "
+                     f"(evidence: {md(o['evidence'], 160)})")
+    if d["overrides"]:
+        lines.append("")
+    if d["zeroed"]:
+        lines += ["Zero-signal tier-2 results (tier 1 stands): " + ", ".join(md(z) for z in d["zeroed"]) + ".", ""]
+    return lines
+
+
+def _md_route(rec: dict) -> "list[str]":
+    lines = ["## Route", ""]
+    r = rec["route"]
+    if r is None:
+        return lines + ["Not routed yet.", ""]
+    lines.append(f"**{r['route']}** for decision class {md_code(r['decision_class'])} "
+                 f"(vote {'unanimous' if r['unanimous'] else 'split'}; review {r['review'].replace('_', ' ')}).")
+    lines.append("")
+    if r["rules"]:
+        lines.append("Rules that fired:")
+        lines += [f"- **{x['rule']}**: {md(x['detail'])}" for x in r["rules"]]
+    else:
+        lines.append("No escalation rule fired.")
+    lines.append("")
+    if r["probes"]:
+        rows = [[md(p["name"]), "pass" if p["passed"] else ("timeout" if p["timed_out"] else "FAIL"),
+                 "—" if p["exit_code"] is None else str(p["exit_code"]), f"{p['duration_s']:.1f}s",
+                 md(p["causal_warning"]) or "—"] for p in r["probes"]]
+        lines += ["Probes:", ""] + _table(["Probe", "Result", "Exit", "Time", "Causal warning"], rows,
+                                          ["l", "l", "r", "r", "l"]) + [""]
+    return lines
+
+
+def _md_list(title: str, items: "list[str]") -> "list[str]":
+    if not items:
+        return []
+    return [f"## {title}", ""] + [f"- {md(x)}" for x in items] + [""]
+
+
+def _md_history(rec: dict) -> "list[str]":
+    if not rec["phase_history"]:
+        return []
+    rows = [[p["at"], f"{p['from']} → {p['to']}", md(p["why"])] for p in rec["phase_history"]]
+    return ["## Phase history", ""] + _table(["When", "Transition", "Why"], rows) + [""]
+
+
+def _md_participants(rec: dict) -> "list[str]":
+    if not rec["participants"]:
+        return []
+    rows = [[md(p["label"]), p["kind"], p["stage"], str(p["tier"]), p["status"] + (" (superseded)" if p["superseded"] else ""),
+             p["verdict"] or "—", md(p["preferred"]) or "—", fmt_score(p["confidence"])]
+            for p in rec["participants"]]
+    return ["## Participants", ""] + _table(["Agent", "Kind", "Stage", "Tier", "Status", "Verdict", "Prefers", "Confidence"],
+                                            rows, ["l", "l", "l", "r", "l", "l", "l", "r"]) + [""]
+
+
+def _md_lineage(lineage: Lineage) -> "list[str]":
+    rows = lineage_rows(lineage)
+    counts = children_counts(lineage)
+    act, tot = counts.get(MAIN, (0, 0))
+    lines = ["## Lineage", "", "```", f"main  [{act} active / {tot} spawned]"]
+    for r in rows:
+        kids = f"  [{r.active} active / {r.total} spawned]" if r.total else ""
+        orphan = "  (parent unknown)" if r.orphan else ""
+        line = (f"{r.prefix}{spawn_label(r.spawn)} · {one_line(r.node, 40)} · depth {r.spawn.depth} · "
+                f"{r.spawn.status}{kids}{orphan}")
+        lines.append(line.replace("`", "'"))
+    lines.append("```")
+    for d in lineage.denied:
+        lines.append(f"- denied {md(d.subagent_type)} ({d.rule}) at {fmt_utc(d.at)}: {md(d.reason, 200)}")
+    lines.append("")
+    return lines
+
+
+def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
+                    strong: float = STRONG, moderate: float = MODERATE) -> str:
+    """The decision record as Markdown (deterministic)."""
+    rec = record_json(delib, strong, moderate)
+    lines = [f"# Decision record {md_code(rec['deliberation_id'])}", "",
+             f"**Question:** {md(rec['question']) or '—'}", ""]
+    overridden = " (overridden)" if rec["task_type_overridden"] else ""
+    lines += _table(["Task type", "Threshold", "Phase", "Session", "Opened", "Updated"],
+                    [[md(rec["task_type"]) + overridden, f"{rec['threshold']:.2f}", rec["phase"],
+                      md_code(rec["session_id"]), rec["created_at"], rec["updated_at"]]])
+    lines.append("")
+    lines += _md_decision(rec)
+    lines += _md_scores(rec)
+    lines += _md_breakdown(rec)
+    lines += _md_alternatives(rec)
+    lines += _md_dissent(rec)
+    lines += _md_gates(rec)
+    lines += _md_conformity(rec)
+    lines += _md_depth(rec)
+    lines += _md_route(rec)
+    lines += _md_list("Warnings", rec["warnings"])
+    lines += _md_list("Failure reasons", rec["failure_reasons"])
+    lines += _md_history(rec)
+    lines += _md_participants(rec)
+    if lineage is not None:
+        lines += _md_lineage(lineage)
+    return "\n".join(lines).rstrip("\n") + "\n"
