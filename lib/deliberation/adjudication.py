@@ -53,7 +53,7 @@ def escalation_message(delib: Deliberation) -> str:
     if route is None or route.route == "auto-execute":
         return ""
     head = "HARD REJECT" if route.route == "hard-reject" else "HUMAN REVIEW NEEDED"
-    return (f"⚠ {head}: {escalation_reason(delib.id, route, delib.decision)}. "
+    return (f"{head}: {escalation_reason(delib.id, route, delib.decision)}. "
             f"Until a person decides, risky tools are gated. {commands_hint(delib.id)}.")
 
 
@@ -164,7 +164,12 @@ def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str =
         delib.updated_at = at
         return delib
 
-    delib = store.update(path, Deliberation, missing, settle)
+    try:
+        delib = store.update(path, Deliberation, missing, settle)
+    except AdjudicationError as exc:
+        if "already" in str(exc):  # settled before: an entry left by an interrupted run must go
+            close_escalation(store, delib_id)
+        raise
     close_escalation(store, delib_id)
     store.append(store.layout.adjudications, Adjudication(
         deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))

@@ -165,3 +165,63 @@ def test_route_for_a_deliberation():
     assert class_of(d, CFG) == "security/auth"
     r = route_for(d, PRONE, [], CFG)
     assert (r.decision_class, r.route, rules(r)) == ("security/auth", "human-review", ["T1", "T2"])
+
+
+# -- the human-review side (adjudication.py) --------------------------------------------------
+
+from deliberation.adjudication import (AdjudicationError, adjudicate, close_escalation,  # noqa: E402
+                                       escalation_reason, open_escalation, open_index, review_answer)
+from deliberation.paths import Layout  # noqa: E402
+from deliberation.state import EscalationIndex, OpenEscalation  # noqa: E402
+from deliberation.store import Store  # noqa: E402
+
+
+def _entry(i, route="human-review"):
+    return OpenEscalation(deliberation_id=f"d{i}", session_id="s", route=route, reason=f"reason {i}",
+                          opened_at=0.0)
+
+
+def test_review_answer_ask_deny_and_pass_through():
+    risky = CFG.risky_tools
+    assert review_answer(None, "Edit", risky) == (None, "")
+    assert review_answer(EscalationIndex(), "Edit", risky) == (None, "")
+    idx = EscalationIndex(open=[_entry(1)])
+    assert review_answer(idx, "Read", risky) == (None, "")
+    assert review_answer(idx, "Editor", risky) == (None, "")  # full match only
+    d, why = review_answer(idx, "MultiEdit", risky)
+    assert d == "ask" and "reason 1" in why and "`deliberation approve d1`" in why
+    idx.open.append(_entry(2, "hard-reject"))
+    d, why = review_answer(idx, "Bash", risky)
+    assert d == "deny" and "reason 2" in why and "reason 1" not in why
+    assert review_answer(idx, "Write", "(unclosed")[0] == "deny"  # invalid regex → default list
+    assert review_answer(idx, "Read", "(unclosed") == (None, "")
+
+
+def test_escalation_reason_names_rules_class_and_decision():
+    r = compute_route("architecture/caching", SPLIT_PASS, EMPTY, [FAIL], CFG)
+    text = escalation_reason("d9", r, "Use Redis")
+    assert text.startswith("deliberation d9 [architecture/caching] routed to human-review (cold start")
+    assert "D: split vote" in text and "PROBE: probe failed: tests exited 1" in text
+    assert text.endswith("decision: Use Redis")
+    assert "(decision not recorded)" in escalation_reason("d9", r, None)
+
+
+def test_open_replace_close_and_stale_entry_cleanup(tmp_path):
+    store = Store(Layout(str(tmp_path)))
+    d = Deliberation(id="d1", session_id="s1", decision="X")
+    assert open_escalation(store, d) is None  # no route
+    d.route = compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)
+    open_escalation(store, d, at=1.0)
+    open_escalation(store, d, at=2.0)  # recomputed: replaced, not duplicated
+    assert [(e.deliberation_id, e.opened_at) for e in open_index(store).open] == [("d1", 2.0)]
+    assert close_escalation(store, "d1") and not close_escalation(store, "d1")
+    assert not (tmp_path / ".claude/deliberation/escalations.json").exists()
+
+    # approved, but an interrupted run left the entry behind: approving again refuses and cleans up
+    store.save(store.layout.deliberation("d1"), d)
+    adjudicate(store, "d1", "approve", "alice", at=3.0)
+    open_escalation(store, Deliberation(id="d1", session_id="s1", route=compute_route(
+        "security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)))
+    with pytest.raises(AdjudicationError, match="already approved"):
+        adjudicate(store, "d1", "reject", "bob")
+    assert open_index(store).open == []
