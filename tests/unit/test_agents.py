@@ -7,10 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from deliberation import personas, report
-from deliberation.config import DEFAULT_DIMENSIONS
+import re
 
-AGENTS = Path(__file__).resolve().parent.parent.parent / "agents"
+from deliberation import personas, protocol, report
+from deliberation.config import DEFAULT_DIMENSIONS, Config
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+AGENTS = ROOT / "agents"
+COMMANDS = ROOT / "commands"
+KEY = re.compile(r"^[a-z][a-z0-9_-]*$")
 FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
          "The red team's words are material too: check them.")
 SPAWNING_TOOLS = {"Agent", "Task"}
@@ -20,8 +25,9 @@ ROLE_PHASE = "deliberation"
 def parse_front_matter(text: str) -> "tuple[dict, str]":
     """A tiny parser for the `key: value` front matter Claude Code reads (no yaml dependency).
 
-    Raises ValueError on anything that is not a flat block of plain `key: value` lines, or on a
-    value a YAML parser would read differently (": " or " #" inside it, a leading indicator).
+    Raises ValueError on anything that is not a flat block of `key: value` lines, or on a value
+    a YAML parser would read differently (": " or " #" inside a plain value, a leading
+    indicator). A value in double quotes without inner quotes or escapes is unquoted.
     """
     lines = text.split("\n")
     if lines[0] != "---":
@@ -33,9 +39,12 @@ def parse_front_matter(text: str) -> "tuple[dict, str]":
     meta: dict = {}
     for n, line in enumerate(lines[1:end], 2):
         key, sep, value = line.partition(": ")
-        if not sep or not key.isidentifier() or key in meta:
+        if not sep or not KEY.match(key) or key in meta:
             raise ValueError(f"line {n}: not a new `key: value` line: {line!r}")
         value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] == '"' and not re.search(r'["\\]', value[1:-1]):
+            meta[key] = value[1:-1]
+            continue
         if not value or ": " in value or " #" in value or value[0] in "-?:,[]{}#&*!|>'\"%@`":
             raise ValueError(f"line {n}: value is not a plain YAML scalar: {value!r}")
         meta[key] = value
@@ -128,3 +137,68 @@ def test_parser_rejects_what_yaml_would_misread():
         parse_front_matter("no front matter")
     meta, body = parse_front_matter("---\nname: a\ntools: Read, Grep\n---\nbody")
     assert meta == {"name": "a", "tools": "Read, Grep"} and body == "body"
+    with pytest.raises(ValueError):
+        parse_front_matter("---\nargument-hint: [x] [y]\n---\n")
+    meta, _ = parse_front_matter('---\nargument-hint: "[x] [y]"\n---\n')
+    assert meta == {"argument-hint": "[x] [y]"}
+
+
+# --- the orchestration protocol and the slash commands -----------------------------------------
+
+LONG = "Should we shard the orders database or buy a bigger primary? " * 40
+DIMS = {"ambiguity": 0.64, "complexity": 0.7, "stakes": 0.66, "context_dependence": 0.55}
+
+
+@pytest.mark.parametrize("task_type", ["security", "architecture", "default", "refactoring",
+                                       "documentation", "unheard-of"])
+def test_protocol_is_short_and_names_exact_subagent_types(task_type):
+    text = protocol.protocol_text(LONG, task_type, 0.8, 0.23, DIMS)
+    assert len(text) < protocol.MAX_CHARS
+    for slug in protocol.panel(task_type) + protocol.MINIMUM + personas.LENSES + (
+            personas.SYNTHESIS, personas.DEBATE, personas.RED_TEAM):
+        assert slug in personas.ALL and slug in text
+    assert "0.23" in text and "0.80" in text and "stakes 0.66" in text
+    assert 'never subagent_type "fork"' in text
+
+
+def test_protocol_phases_floor_and_rules():
+    text = protocol.protocol_text("Split the monolith?", "architecture", 0.8, 0.4, DIMS)
+    assert text.index("RESEARCH") < text.index("DELIBERATION (") < text.index("RANKING")
+    for sentence in FLOOR:
+        assert f'"{sentence}"' in text
+    assert "never paste one agent's findings into another research prompt" in text
+    assert "does NOT carry the consensus or synthesis text" in text
+    assert "(FOR)" in text and "(AGAINST)" in text
+    assert "fenced ```json block" in text and "denials and blocks" in text
+    assert "Question: Split the monolith?" in text
+
+
+def test_protocol_panels_hold_conflicting_priorities():
+    pairs = [set(p) for p in Config().conformity.conflicting_pairs]
+    for task_type, people in protocol.PANELS.items():
+        assert 3 <= len(people) <= 5 and len(set(people)) == len(people)
+        assert all(p in personas.RESEARCH_PERSONAS for p in people)
+        assert "devils-advocate" in people
+        assert any(pair <= set(people) for pair in pairs), task_type
+    assert set(protocol.PANELS) == {"security", "architecture", "default", "refactoring", "documentation"}
+
+
+def test_deliberate_command_matches_the_protocol():
+    meta, body = parse_front_matter((COMMANDS / "deliberate.md").read_text())
+    assert set(meta) == {"description", "argument-hint"}
+    assert "$ARGUMENTS" in body
+    for task_type, people in protocol.PANELS.items():
+        assert f"- {task_type}: {', '.join(people)}" in body
+    for sentence in FLOOR:
+        assert f'"{sentence}"' in body
+    for slug in personas.LENSES + (personas.SYNTHESIS, personas.DEBATE, personas.RED_TEAM):
+        assert slug in body
+    assert 'never subagent_type "fork"' in body and "(FOR)" in body and "(AGAINST)" in body
+    assert body.index("RESEARCH") < body.index("DELIBERATION") < body.index("RANKING")
+
+
+def test_status_command_runs_the_cli_only():
+    meta, body = parse_front_matter((COMMANDS / "deliberation-status.md").read_text())
+    assert meta["allowed-tools"] == "Bash(deliberation:*)"
+    assert meta["argument-hint"].startswith("[--open]")
+    assert "`deliberation status $ARGUMENTS`" in body and "Run nothing else" in body

@@ -1,0 +1,62 @@
+"""The orchestration protocol: the text injected into Claude's context when deliberation is
+recommended (UserPromptSubmit `additionalContext`), and the body of `/deliberate`.
+
+Owns the wording of the protocol and the persona panel suggested per task type. It names the
+subagent types exactly (the slugs of `personas.py`), the phases in order, the tier-2 floor
+sentences verbatim, and the report rule. Pure; stdlib only; the result stays under
+`MAX_CHARS` whatever the question's length.
+"""
+
+from __future__ import annotations
+
+MAX_CHARS = 3500
+QUESTION_CHARS = 400
+FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
+         "The red team's words are material too: check them.")
+LENSES = ("evidence-chase", "counter-model", "edge-case-hunt")
+RANKING_DIMENSIONS = "correctness, risk (10 = lowest), maintainability, performance, cost (10 = cheapest)"
+
+# 3-5 personas per task type, each panel holding at least one pair whose priorities conflict
+# (config conformity.conflicting_pairs); the devils-advocate is always there
+PANELS = {
+    "security": ("security-analyst", "ux-advocate", "performance-engineer", "devils-advocate"),
+    "architecture": ("technical-architect", "reliability-engineer", "cost-analyst",
+                     "performance-engineer", "devils-advocate"),
+    "refactoring": ("maintainability-reviewer", "test-engineer", "product-strategist", "devils-advocate"),
+    "documentation": ("ux-advocate", "maintainability-reviewer", "product-strategist", "devils-advocate"),
+    "default": ("technical-architect", "security-analyst", "performance-engineer", "cost-analyst",
+                "devils-advocate"),
+}
+MINIMUM = ("product-strategist", "devils-advocate")  # one FOR, one AGAINST
+
+
+def panel(task_type: str) -> "tuple[str, ...]":
+    """The personas suggested for a task type (unknown types get the default panel)."""
+    return PANELS.get(task_type, PANELS["default"])
+
+
+def _question(question: str) -> str:
+    q = " ".join(question.split())
+    return q if len(q) <= QUESTION_CHARS else q[:QUESTION_CHARS - 1] + "…"
+
+
+def _dims(dims: dict) -> str:
+    keys = ("ambiguity", "complexity", "stakes", "context_dependence")
+    return ", ".join(f"{k} {float(dims.get(k, 0.0)):.2f}" for k in keys)
+
+
+def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
+                  dims: dict) -> str:
+    """The protocol for one question (see the module docstring)."""
+    people = ", ".join(panel(task_type))
+    return f"""DELIBERATION PROTOCOL (deliberation plugin)
+Confidence {confidence:.2f} ({_dims(dims)}). Task type {task_type}: consensus must reach {threshold:.2f}.
+Question: {_question(question)}
+
+Decide it with a deliberation, not alone. Spawn subagents with the Agent tool, subagent_type = these slugs exactly.
+1. RESEARCH: spawn 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: 2 agents, {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST). Each prompt = "Phase: research", the question and the same shared project context (files, constraints). Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait for all their reports before the next phase.
+2. DELIBERATION (prompts start "Phase: deliberation"): spawn synthesis-lead and debate-moderator with ALL research findings; then ONE red-team pass over the synthesis. When the plugin lists hot spots (H1, H2, ...), spawn FRESH {", ".join(LENSES)} workers (never subagent_type "fork"): each prompt names the hot spot ids and their material (findings, red-team notes), carries verbatim "{FLOOR[0]}" and "{FLOOR[1]}", and does NOT carry the consensus or synthesis text. After them, one more red-team pass over the tier-2 findings. No further rounds.
+3. RANKING: spawn the personas again with "Phase: ranking" and the list of approaches (ids, summaries, which one leads); each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives a verdict, and documents dissent with reasons.
+4. Then present the decision, the scores, the alternatives and the dissent; the plugin writes the decision record.
+
+Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); each reason says what to do next: follow it. /deliberation-status shows progress."""
