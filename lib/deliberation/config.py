@@ -158,6 +158,7 @@ class EscalationConfig(_Section):
     known_reversal: Literal["review", "reject"] = Field(
         "review", description="T1 (accepted decision in a class reversed before): human review, or the hard-reject path.")
     probes: list[ProbeConfig] = Field(default_factory=list)
+    probe_budget_s: float = Field(45, gt=0, le=3600, description="All probes of one route together; keep it under the Stop hook's timeout (60 s by default). A probe left without time fails.")
     class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
 
 

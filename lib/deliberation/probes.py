@@ -183,13 +183,16 @@ def _kill_group(proc: "subprocess.Popen") -> None:
         pass
 
 
-def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = ()) -> ProbeRun:
-    """Run one probe; a probe that fails validation is not run and fails with the reason."""
+def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = (),
+              timeout_s: "float | None" = None) -> ProbeRun:
+    """Run one probe (timeout: `timeout_s` if given, else its own); a probe that fails
+    validation is not run and fails with the reason."""
     warning = causal_overlap(p.inputs, list(evidence_texts))
     problems = validate_probe(p)
     if problems:
         return ProbeRun(name=p.name, passed=False, exit_code=None, causal_warning=warning,
                         error="refused: " + "; ".join(problems))
+    timeout = p.timeout_s if timeout_s is None else timeout_s
     start = time.monotonic()
     try:
         proc = subprocess.Popen(list(p.command), cwd=project_dir, env=probe_env(),
@@ -200,12 +203,12 @@ def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = ()
                         duration_s=round(time.monotonic() - start, 3),
                         error=f"could not start {p.command[0]!r}: {exc.strerror or exc}")
     try:
-        code = proc.wait(timeout=p.timeout_s)
+        code = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         return ProbeRun(name=p.name, passed=False, exit_code=None, timed_out=True,
                         duration_s=round(time.monotonic() - start, 3), causal_warning=warning,
-                        error=f"timed out after {p.timeout_s:g}s; process group killed")
+                        error=f"timed out after {timeout:.1f}s; process group killed")
     finally:
         if proc.poll() is None:  # interrupted while waiting: never leave the group behind
             _kill_group(proc)
@@ -215,6 +218,17 @@ def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = ()
 
 def run_probes(cfg: EscalationConfig, decision_class: str, project_dir: str,
                evidence_texts: "list[str]" = ()) -> "list[ProbeRun]":
-    """Run every probe that covers `decision_class`, in config order."""
-    return [run_probe(p, project_dir, evidence_texts)
-            for p in matching_probes(cfg.probes, decision_class)]
+    """Run every probe that covers `decision_class`, in config order, within
+    `cfg.probe_budget_s` altogether: a probe gets min(its timeout, what is left); one left with
+    no time is not started and fails (an unchecked claim must not pass as checked)."""
+    deadline = time.monotonic() + cfg.probe_budget_s
+    runs: list[ProbeRun] = []
+    for p in matching_probes(cfg.probes, decision_class):
+        left = deadline - time.monotonic()
+        if left <= 0.05:
+            runs.append(ProbeRun(name=p.name, passed=False, exit_code=None,
+                                 causal_warning=causal_overlap(p.inputs, list(evidence_texts)),
+                                 error=f"not run: the probe budget of {cfg.probe_budget_s:g}s was spent"))
+            continue
+        runs.append(run_probe(p, project_dir, evidence_texts, timeout_s=min(p.timeout_s, left)))
+    return runs

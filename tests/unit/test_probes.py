@@ -170,3 +170,17 @@ def test_run_probes_for_a_class_with_the_causal_warning(tmp_path):
     assert [(r.name, r.passed, r.exit_code) for r in runs] == [("recount", True, 0), ("schema", False, 1)]
     assert runs[0].causal_warning == f"{CAUSAL_WARNING} (shared: data/export.csv)"
     assert runs[1].causal_warning == ""
+
+
+def test_probe_budget_bounds_all_probes_together(tmp_path):
+    slow = [ProbeConfig(name=f"slow{i}", command=[PY, "-c", "import time; time.sleep(30)"], timeout_s=30)
+            for i in range(3)]
+    cfg = EscalationConfig(probes=slow, probe_budget_s=1.0)
+    t0 = time.monotonic()
+    runs = run_probes(cfg, "default", str(tmp_path))
+    elapsed = time.monotonic() - t0
+    print(f"\n3 probes of 30s under a 1s budget: {elapsed:.2f}s")
+    assert elapsed < 5
+    assert (runs[0].timed_out, runs[0].passed) == (True, False) and "timed out after 1.0s" in runs[0].error
+    assert [r.error for r in runs[1:]] == ["not run: the probe budget of 1s was spent"] * 2
+    assert all(not r.passed and r.exit_code is None for r in runs)
