@@ -18,10 +18,12 @@ def log_error(errors_log: "str | None", where: str, exc: BaseException) -> "str 
     if not errors_log:
         return None
     try:
-        os.makedirs(os.path.dirname(errors_log), mode=0o700, exist_ok=True)
+        from deliberation.paths import make_dirs
+
+        make_dirs(os.path.dirname(errors_log))
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        fd = os.open(errors_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(errors_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             os.write(fd, f"--- {stamp} pid={os.getpid()} {where}\n{text}".encode("utf-8", "replace"))
         finally:

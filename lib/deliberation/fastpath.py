@@ -110,8 +110,10 @@ def log_line(layout: Layout, session_id: str, event: str, payload: dict, answer:
     """Append an event-log record without the session lock (fast-path events change no state)."""
     from deliberation import SCHEMA_VERSION
 
-    path = layout.events(session_id)
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    from deliberation.paths import make_dirs
+
+    path = layout.checked(layout.events(session_id))  # a symlinked events.jsonl must not lead out
+    make_dirs(os.path.dirname(path))
     record = {"schema_version": SCHEMA_VERSION, "at": time.time(), "event": event,
               "payload": payload, "answer": answer, "notes": notes or []}
     if trigger is not None:
@@ -193,7 +195,7 @@ def _append(path: str, record: dict) -> None:
     import fcntl
 
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "surrogatepass")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         os.write(fd, line)

@@ -80,9 +80,12 @@ def _fail(event_name: str, exc: BaseException, data: bytes) -> str:
         from deliberation.paths import Layout
 
         layout = Layout()
-        errors_log = layout.errors_log
     except Exception:  # noqa: BLE001
-        layout, errors_log = None, None
+        layout = None
+    try:
+        errors_log = layout.checked(layout.errors_log) if layout is not None else None
+    except Exception:  # noqa: BLE001 - a state dir linked elsewhere gets no log written through it
+        errors_log = None
     missing_dep = isinstance(exc, ImportError) and getattr(exc, "name", "") in (
         "pydantic", "filelock", "orjson", "jsonschema", "pydantic_core")
     if missing_dep:

@@ -16,6 +16,21 @@ class UnsafePath(ValueError):
     """A state path that would resolve outside the state directory."""
 
 
+def make_dirs(path: str, mode: int = 0o700) -> None:
+    """`os.makedirs`, but every directory it creates gets `mode` (os.makedirs gives only the
+    leaf `mode`; intermediate ones would get the umask default, e.g. 0755)."""
+    if not path or os.path.isdir(path):
+        return
+    parent = os.path.dirname(path)
+    if parent and parent != path:
+        make_dirs(parent, mode)
+    try:
+        os.mkdir(path, mode)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
+
+
 def project_root(explicit: "str | None" = None) -> str:
     """The project directory: explicit > CLAUDE_PROJECT_DIR > current directory."""
     root = explicit or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator, TypeVar
 import orjson
 
 from deliberation import SCHEMA_VERSION
-from deliberation.paths import Layout
+from deliberation.paths import Layout, make_dirs
 
 M = TypeVar("M")
 R = TypeVar("R")
@@ -54,7 +54,7 @@ class SchemaVersionError(StoreError):
 
 
 def ensure_dir(path: str) -> None:
-    os.makedirs(path, mode=DIR_MODE, exist_ok=True)
+    make_dirs(path, DIR_MODE)
 
 
 def atomic_write_bytes(path: str, data: bytes) -> None:
@@ -96,7 +96,7 @@ def append_jsonl(path: str, record: Any) -> None:
     """Append one JSON line under an exclusive flock, so concurrent appends never interleave."""
     ensure_dir(os.path.dirname(path))
     line = orjson.dumps(record) + b"\n"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         view = memoryview(line)
