@@ -242,9 +242,11 @@ class ApiRequest:
 
     @property
     def task_notifications(self) -> "list[str]":
-        """Every `<task-notification>` block (finished background subagents) seen so far."""
+        """Every `<task-notification>` block (finished background subagents) seen so far. The
+        client sends one as a user message when the agent is idle, but as a `system` message
+        when it arrives while the agent is mid-turn: both count."""
         return TASK_NOTIFICATION.findall("\n".join(_content_text(m.get("content"))
-                                                   for m in self.messages if m.get("role") == "user"))
+                                                   for m in self.messages if m.get("role") != "assistant"))
 
     @staticmethod
     def _strip(value: str) -> str:

@@ -123,7 +123,8 @@ def test_agent_outcomes_follow_results_and_notifications():
         {"role": "assistant", "content": [tool_use("Agent", {"prompt": "a"}, id="t1"),
                                           tool_use("Agent", {"prompt": "b"}, id="t2"),
                                           tool_use("Agent", {"prompt": "c"}, id="t3"),
-                                          tool_use("Agent", {"prompt": "d"}, id="t4")]},
+                                          tool_use("Agent", {"prompt": "d"}, id="t4"),
+                                          tool_use("Agent", {"prompt": "e"}, id="t5")]},
         {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "REPORT A"}]},
             {"type": "tool_result", "tool_use_id": "t2", "is_error": True,
@@ -131,14 +132,20 @@ def test_agent_outcomes_follow_results_and_notifications():
             {"type": "tool_result", "tool_use_id": "t3", "content": [
                 {"type": "text", "text": "Async agent launched successfully. agentId: a1"}]},
             {"type": "tool_result", "tool_use_id": "t4", "content": [
-                {"type": "text", "text": "Async agent launched successfully. agentId: a2"}]}]},
+                {"type": "text", "text": "Async agent launched successfully. agentId: a2"}]},
+            {"type": "tool_result", "tool_use_id": "t5", "content": [
+                {"type": "text", "text": "Async agent launched successfully. agentId: a3"}]}]},
+        # a completion that arrives mid-turn comes as a system message
+        {"role": "system", "content": "[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification>\n"
+                                      "<task-id>a3</task-id>\n<tool-use-id>t5</tool-use-id>\n"
+                                      "<result>REPORT E</result>\n</task-notification>"},
         {"role": "assistant", "content": [{"type": "text", "text": "waiting"}]},
         {"role": "user", "content": "<system-reminder><task-notification>\n<task-id>a1</task-id>\n"
                                     "<tool-use-id>t3</tool-use-id>\n<result>REPORT C</result>\n"
                                     "</task-notification></system-reminder>"},
     ]
     req = ApiRequest({"system": "main", "tools": [{"name": "Agent"}], "messages": messages})
-    assert agent_outcomes(req) == {"t1": "done", "t2": "error", "t3": "done", "t4": "background"}
+    assert agent_outcomes(req) == {"t1": "done", "t2": "error", "t3": "done", "t4": "background", "t5": "done"}
     assert req.new_text.count("REPORT C") == 1 and "REPORT A" not in req.new_text
     assert req.saw("hook error: budget")
 
