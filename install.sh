@@ -23,7 +23,7 @@ DEPS_IMPORT='import pydantic, filelock, orjson, jsonschema'
 say() { printf '%s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 # --- arguments ---------------------------------------------------------------------------------
 MODE=install

@@ -304,14 +304,31 @@ def test_plugin_form_without_install_or_dependencies(plugin, tmp_path):
     env = {"CLAUDE_PLUGIN_ROOT": str(plugin), "PATH": f"{fakebin}:/usr/bin:/bin"}
     project = tmp_path / "proj"
     project.mkdir()
-    # a prompt that forces a deliberation: the slow path needs the dependencies
-    payload = json.dumps({"session_id": "s-1", "hook_event_name": "UserPromptSubmit", "cwd": str(project),
-                          "prompt": "/deliberate should we move session storage to a new database?"}).encode()
-    command = f'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/run.sh" user_prompt_submit.py'
-    answer = assert_no_block(run_command(command, project, payload, env=env))
-    assert answer is not None and "install.sh" in answer["systemMessage"], answer
+    # a forced deliberation and a spawn in it: somewhere on that way the dependencies are needed
+    base = {"session_id": "s-1", "cwd": str(project), "transcript_path": "/dev/null"}
+    spawn = {"tool_name": "Agent", "tool_use_id": "toolu_1",
+             "tool_input": {"subagent_type": "security-analyst", "description": "research",
+                            "prompt": "Phase: research\nShould we move session storage?"}}
+    sequence = [("UserPromptSubmit", {"prompt": "/deliberate should we move session storage to a new database?"}),
+                ("PreToolUse", spawn),
+                ("PostToolUse", {**spawn, "tool_response": {"status": "async_launched", "agentId": "a1"}}),
+                ("SubagentStop", {"agent_id": "a1", "agent_type": "security-analyst", "last_assistant_message": "x"}),
+                ("Stop", {"stop_hook_active": False})]
+    messages = []
+    for event, extra in sequence:
+        payload = json.dumps({**base, "hook_event_name": event, **extra}).encode()
+        command = f'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/run.sh" {EVENTS[event]}'
+        answer = assert_no_block(run_command(command, project, payload, env=env))
+        messages.append((answer or {}).get("systemMessage", ""))
+    hint = [m for m in messages if "install.sh" in m]
+    assert hint and hint[0].startswith("deliberation plugin: dependency missing"), messages
     # the launcher itself: no interpreter at all, or a name that is not a hook script
-    for cmd, env2 in ((command, {**env, "PATH": "/nonexistent"}),
+    bare = tmp_path / "bare"  # a PATH with a shell and coreutils but no python at all
+    bare.mkdir()
+    for tool in ("sh", "dirname", "cat"):
+        (bare / tool).symlink_to(shutil.which(tool))
+    command = 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" user_prompt_submit.py'
+    for cmd, env2 in ((command, {**env, "PATH": str(bare)}),
                       (f'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/run.sh" ../../etc/passwd', env),
                       (f'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/run.sh" nope.py', env)):
         proc = subprocess.run(["/bin/sh", "-c", cmd], input=payload, capture_output=True,
