@@ -53,7 +53,8 @@ AMBIGUITY = {
     "options": 0.25, "versus": 0.3, "vs": 0.3, "decide": 0.3, "decision": 0.25,
     "choose": 0.25, "which": 0.15, "strategy": 0.3, "unclear": 0.4, "not sure": 0.4,
     "figure out": 0.3, "rethink": 0.35, "design": 0.25, "redesign": 0.3, "evaluate": 0.25,
-    "worth it": 0.35, "where to start": 0.4, "consider": 0.25, "safest": 0.3, "plan": 0.15,
+    "worth it": 0.35, "where to start": 0.4, "consider*": 0.25, "safest": 0.3, "plan": 0.15,
+    "whether": 0.3, "build or buy": 0.4, "build our own": 0.3, "compare": 0.3, "or buy": 0.3,
 }
 
 COMPLEXITY = {
@@ -68,6 +69,7 @@ COMPLEXITY = {
     "backward compat*": 0.3, "all consumers": 0.3, "plugin system": 0.3, "out of process": 0.3,
     "in process": 0.2, "across all": 0.25, "row level security": 0.3, "sso": 0.2,
     "at the same time": 0.2, "split": 0.2, "jwt*": 0.15, "mobile app": 0.15,
+    "depend on": 0.25, "integrations": 0.2, "public api": 0.3, "new service": 0.2, "versioning": 0.25,
 }
 
 STAKES = {
@@ -82,6 +84,7 @@ STAKES = {
     "security": 0.35, "vulnerab*": 0.35, "cve": 0.3, "leaked": 0.35, "migrat*": 0.25,
     "lock in": 0.35, "all users": 0.35, "millions of users": 0.35, "breaking change*": 0.4,
     "reliable": 0.2, "reliability": 0.25, "isolation": 0.25, "money": 0.3, "legal": 0.35,
+    "public api": 0.35, "breaking": 0.3, "enterprise": 0.25,
 }
 
 CONTEXT_DEPENDENCE = {
@@ -93,6 +96,8 @@ CONTEXT_DEPENDENCE = {
     "requirements": 0.2, "constraints": 0.3, "stakeholder*": 0.35, "enterprise customers": 0.35,
     "operational": 0.25, "shared": 0.15, "given": 0.2, "effort": 0.2, "cost": 0.2,
     "we pay": 0.3, "saas": 0.25, "it depends": 0.4, "depends on": 0.3, "downstream": 0.3,
+    "team": 0.2, "experience": 0.2, "growth": 0.25, "expected": 0.2, "partners": 0.25,
+    "existing integrations": 0.35, "depend on": 0.25,
 }
 
 BUILTIN_VOCABULARIES = {
@@ -213,7 +218,8 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     """The trigger decision for one user prompt.
 
     `cfg` is `Config().model_dump()` (keys `trigger.*`, `task_types.*`) or None for defaults.
-    Returns {dimensions, confidence, threshold, triggered, forced, task_type, matched, reason}.
+    Returns {dimensions, confidence, threshold, triggered, forced, task_type, matched, reason,
+    consensus_threshold}: `threshold` is the trigger's, `consensus_threshold` the task type's.
     A force marker triggers even when the trigger is disabled (it is an explicit request); a
     `<task-notification>` prompt is never scored and never triggers.
     """
@@ -229,7 +235,8 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     if is_task_notification(prompt):
         return {"dimensions": zero, "confidence": 1.0, "threshold": threshold, "triggered": False,
                 "forced": False, "task_type": "default", "matched": {d: [] for d in DIMENSIONS},
-                "reason": "task notification: not a user prompt, not scored"}
+                "reason": "task notification: not a user prompt, not scored",
+                "consensus_threshold": tt.threshold("default", types.get("thresholds"))}
     scored = score(prompt, trig.get("vocabularies"), trig.get("extra_terms"))
     matched = scored.pop("matched")
     confidence = combine(scored, high)
@@ -247,4 +254,5 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
         triggered, reason = False, f"confidence {confidence:.2f} >= {threshold:.2f}"
     return {"dimensions": scored, "confidence": confidence, "threshold": threshold,
             "triggered": triggered, "forced": marker is not None, "task_type": task_type,
-            "matched": matched, "reason": reason}
+            "matched": matched, "reason": reason,
+            "consensus_threshold": tt.threshold(task_type, types.get("thresholds"))}

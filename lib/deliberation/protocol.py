@@ -46,11 +46,19 @@ def _dims(dims: dict) -> str:
 
 
 def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
-                  dims: dict) -> str:
-    """The protocol for one question (see the module docstring)."""
+                  dims: dict, consensus_threshold: "float | None" = None) -> str:
+    """The protocol for one question (see the module docstring).
+
+    `threshold` and `confidence` are the trigger's (as `confidence.evaluate` returns them);
+    `consensus_threshold` is the task type's consensus bar, by default the built-in one of
+    `task_type` (pass `evaluate(...)["consensus_threshold"]` to honour a configured table).
+    """
+    from deliberation.task_type import threshold as type_threshold
+
+    bar = type_threshold(task_type) if consensus_threshold is None else float(consensus_threshold)
     people = ", ".join(panel(task_type))
     return f"""DELIBERATION PROTOCOL (deliberation plugin)
-Confidence {confidence:.2f} ({_dims(dims)}). Task type {task_type}: consensus must reach {threshold:.2f}.
+Trigger confidence {confidence:.2f}, threshold {threshold:.2f} ({_dims(dims)}). Task type {task_type}: consensus must reach {bar:.2f}.
 Question: {_question(question)}
 
 Decide it with a deliberation, not alone. Spawn subagents with the Agent tool, subagent_type = these slugs exactly.

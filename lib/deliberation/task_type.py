@@ -45,8 +45,8 @@ KEYWORDS = {
         "f strings", "type hints", "unused imports",
     ],
     "documentation": [
-        "doc", "docs", "documentation", "document", "readme", "docstring*", "comment",
-        "comments", "changelog", "typo*", "spelling", "wording", "tutorial", "guide",
+        "doc", "docs", "documentation", "document", "readme", "docstring*", "comments",
+        "code comment*", "changelog", "typo*", "spelling", "wording", "tutorial", "guide",
         "contributing", "markdown", "man page", "api reference", "release notes",
     ],
 }

@@ -152,13 +152,23 @@ DIMS = {"ambiguity": 0.64, "complexity": 0.7, "stakes": 0.66, "context_dependenc
 @pytest.mark.parametrize("task_type", ["security", "architecture", "default", "refactoring",
                                        "documentation", "unheard-of"])
 def test_protocol_is_short_and_names_exact_subagent_types(task_type):
-    text = protocol.protocol_text(LONG, task_type, 0.8, 0.23, DIMS)
+    text = protocol.protocol_text(LONG, task_type, 0.7, 0.23, DIMS)
     assert len(text) < protocol.MAX_CHARS
     for slug in protocol.panel(task_type) + protocol.MINIMUM + personas.LENSES + (
             personas.SYNTHESIS, personas.DEBATE, personas.RED_TEAM):
         assert slug in personas.ALL and slug in text
-    assert "0.23" in text and "0.80" in text and "stakes 0.66" in text
+    assert "Trigger confidence 0.23, threshold 0.70" in text and "stakes 0.66" in text
     assert 'never subagent_type "fork"' in text
+
+
+@pytest.mark.parametrize("task_type, bar", [("security", "0.85"), ("architecture", "0.80"),
+                                            ("default", "0.70"), ("refactoring", "0.65"),
+                                            ("documentation", "0.50"), ("unheard-of", "0.70")])
+def test_protocol_states_the_task_types_consensus_bar(task_type, bar):
+    text = protocol.protocol_text("q", task_type, 0.7, 0.4, DIMS)
+    assert f"consensus must reach {bar}." in text
+    custom = protocol.protocol_text("q", task_type, 0.7, 0.4, DIMS, consensus_threshold=0.9)
+    assert "consensus must reach 0.90." in custom
 
 
 def test_protocol_phases_floor_and_rules():

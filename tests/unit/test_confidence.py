@@ -176,6 +176,15 @@ def test_config_threshold_markers_and_disable():
     assert c.evaluate("/deliberate " + MULTI, cfg)["triggered"]  # an explicit request wins
 
 
+def test_consensus_threshold_follows_the_task_type_and_config():
+    assert c.evaluate(MULTI, None)["consensus_threshold"] == 0.80
+    assert c.evaluate("Fix the typo in the README", None)["consensus_threshold"] == 0.50
+    cfg = Config().model_dump()
+    cfg["task_types"]["thresholds"]["architecture"] = 0.9
+    e = c.evaluate(MULTI, cfg)
+    assert e["consensus_threshold"] == 0.9 and e["threshold"] == 0.70
+
+
 def test_config_vocabularies_and_keywords_flow_through():
     cfg = Config().model_dump()
     cfg["trigger"]["extra_terms"] = {"stakes": {"ledger": 0.9}, "complexity": {"ledger": 0.9}}
