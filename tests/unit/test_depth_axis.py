@@ -1,0 +1,411 @@
+"""depth_axis: posture, plan (not_needed / off / skipped / deepen), the tier-2 instruction and
+spawn rules, depth-aware synthesis (override, zeroed, cancelled) and the telemetry."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from deliberation import depth_axis as da
+from deliberation import ranking
+from deliberation.config import Config, DepthConfig
+from deliberation.report import AgentReport
+from deliberation.state import AgentRecord, Deliberation, DepthState
+
+T = 1767258000.0
+WEIGHTS = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
+ROOMY = da.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=50_000)
+SYNTH_SUMMARY = ("The panel converges on the Postgres outbox with a relay worker: it keeps events "
+                 "transactional and the extra publish latency is acceptable for order events.")
+
+
+def rec(persona, kind, report, *, stage="research", tier=1, red_team_round=None, status="reported"):
+    key = f"a-{persona}-{stage}-{tier}"
+    return AgentRecord(key=key, agent_id=key, persona=persona, kind=kind, stage=stage, tier=tier,
+                       red_team_round=red_team_round, status=status, spawned_at=T, reported_at=T + 60,
+                       report=AgentReport.model_validate({"phase": stage, **report}) if report is not None else None)
+
+
+def scores(a: float, b: float) -> dict:
+    return {"A": {d: a for d in WEIGHTS}, "B": {d: b for d in WEIGHTS}}
+
+
+def contested(task_type: str = "architecture", red_team: "dict | None" = None) -> Deliberation:
+    sec = rec("security-analyst", "persona", {
+        "findings": [{"id": "F1", "claim": "The relay stores the bus credentials in plain text in the env file.",
+                      "evidence": "deploy/env:12"},
+                     {"id": "F2", "claim": "Webhook signatures are not verified by the order service.",
+                      "evidence": "api/hooks.py:40"}],
+        "approaches": [{"id": "A", "title": "Postgres outbox with a relay worker"}, {"id": "B", "title": "Dual write"}]})
+    perf = rec("performance-engineer", "persona", {
+        "findings": [{"id": "F1", "claim": "The outbox relay adds 40 ms of publish latency at p99.",
+                      "evidence": "bench/relay.txt"}]})
+    synth = rec("synthesis-lead", "synthesis", {
+        "summary": SYNTH_SUMMARY,
+        "approaches": [{"id": "A", "title": "Postgres outbox with a relay worker",
+                        "summary": "Write events to an outbox table in the same transaction and let a relay "
+                                   "worker publish them to the bus."},
+                       {"id": "B", "title": "Dual write", "summary": "Write to the database, then publish to "
+                                                                    "the bus and retry on failure."}]},
+                stage="deliberation")
+    rt = rec("red-team", "red-team", red_team if red_team is not None else {
+        "refutations": [
+            {"target": "performance-engineer:F1", "verdict": "refuted",
+             "claim": "The 40 ms was measured on a debug build.", "evidence": "bench/relay.txt header: DEBUG=1"},
+            {"target": "A", "verdict": "weakened", "claim": "The relay worker is a single point of failure.",
+             "evidence": "deploy/relay.yaml has replicas: 1"}],
+        "missed_angles": ["Ordering guarantees across bus partitions were never examined."]},
+        stage="deliberation", red_team_round=1)
+    return Deliberation(id="d-1", session_id="s-1", question="How should order events reach the bus?",
+                        task_type=task_type, phase="DELIBERATION", agents=[sec, perf, synth, rt], tokens_used=50_000)
+
+
+def planned(cfg: "Config | None" = None, **kw) -> "tuple[Deliberation, da.DepthPlan]":
+    d = contested(**kw)
+    plan = da.plan_depth(d, cfg or Config(), ROOMY)
+    da.apply_plan(d, plan)
+    return d, plan
+
+
+def good_prompt(d: Deliberation, lens: str = "evidence-chase") -> str:
+    return da.worker_prompt(lens, [h.id for h in d.depth.hot_spots], d)
+
+
+def add(d: Deliberation, persona, kind, report, **kw) -> AgentRecord:
+    r = rec(persona, kind, report, stage="deliberation", **kw)
+    d.agents.append(r)
+    return r
+
+
+# --------------------------------------------------------------------------------------------
+# posture
+
+
+@pytest.mark.parametrize("cfg, task_type, enabled, why", [
+    (DepthConfig(), "architecture", True, "ceiling: deepen whenever hot spots exist"),
+    (DepthConfig(), "documentation", False, "ceiling dialled down: task type 'documentation' is off in depth.per_task_type"),
+    (DepthConfig(max_lock=True), "documentation", True, "ceiling locked by MAX (overrides per_task_type documentation=off)"),
+    (DepthConfig(max_lock=True), "security", True, "ceiling locked by MAX"),
+    (DepthConfig(posture="opt-in"), "security", False, "opt-in: task type 'security' is not on in depth.per_task_type"),
+    (DepthConfig(posture="opt-in", per_task_type={"security": "on"}), "security", True,
+     "opt-in: task type 'security' is on in depth.per_task_type"),
+    (DepthConfig(posture="off", max_lock=True), "security", False, "depth axis off (posture off): breadth only"),
+])
+def test_posture(cfg, task_type, enabled, why):
+    assert da.posture_for(task_type, cfg) == (enabled, why)
+
+
+# --------------------------------------------------------------------------------------------
+# plan
+
+
+def test_contested_deliberation_is_deepened_by_three_lenses_on_named_hot_spots():
+    d, plan = planned()
+    assert plan.action == "deepen" and plan.workers == 3 and plan.clamped == ""
+    assert [(h.id, h.kind) for h in plan.hot_spots] == [("H1", "refuted"), ("H2", "refuted"), ("H3", "missed_angle")]
+    assert [(a.lens, a.hot_spots) for a in plan.assignments] == [
+        ("evidence-chase", ("H1", "H2", "H3")), ("counter-model", ("H1", "H2", "H3")),
+        ("edge-case-hunt", ("H3", "H1", "H2"))]
+    st = d.depth
+    assert (st.status, st.posture, st.enabled, st.workers_per_wave) == ("pending", "ceiling", True, 3)
+    assert st.tier2_by_lens == {"evidence-chase": 0, "counter-model": 0, "edge-case-hunt": 0}
+
+
+def test_no_hot_spots_means_not_needed():
+    upheld = {"refutations": [{"target": "performance-engineer:F1", "verdict": "upheld", "claim": "ok",
+                               "evidence": "bench"}]}
+    d, plan = planned(red_team=upheld)
+    assert plan.action == "not_needed" and plan.hot_spots == ()
+    assert d.depth == DepthState(posture="ceiling", enabled=True, status="not_needed")
+    assert da.instruction(plan, d) == ""
+
+
+def test_posture_off_changes_nothing_but_the_recorded_posture():
+    cfg = Config(depth=DepthConfig(posture="off"))
+    breadth = contested()
+    d = contested()
+    plan = da.plan_depth(d, cfg, ROOMY)
+    da.apply_plan(d, plan)
+    assert plan.action == "off" and da.instruction(plan, d) == ""
+    # state: identical to breadth-only except depth, which records posture "off" and nothing else
+    assert d.model_dump(exclude={"depth"}) == breadth.model_dump(exclude={"depth"})
+    assert d.depth == DepthState(posture="off", enabled=False, status="off")
+    # decisions: no fork is treated as tier 2, red-team spawns untouched, ranking unchanged
+    assert not da.is_tier2_spawn("fork", "dig into H1", d)
+    assert da.check_red_team_spawn(d) is None
+    assert da.struck_approaches(d) == frozenset()
+    voters = [rec("security-analyst", "persona", {"scores": scores(8, 6)}, stage="ranking"),
+              rec("cost-analyst", "persona", {"scores": scores(7, 7.5)}, stage="ranking")]
+    d.agents += copy.deepcopy(voters)
+    breadth.agents += copy.deepcopy(voters)
+    assert ranking.rank(d.agents, WEIGHTS, da.struck_approaches(d)) == ranking.rank(breadth.agents, WEIGHTS)
+    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d).startswith(
+        'Tier-2 spawn denied — rule "depth step open": the depth axis is off')
+
+
+def test_documentation_is_dialled_down_and_max_lock_overrides_it():
+    d, plan = planned(task_type="documentation")
+    assert plan.action == "off"
+    assert d.depth.status == "off" and d.depth.posture == "ceiling"
+    assert d.depth.skipped_reason == "ceiling dialled down: task type 'documentation' is off in depth.per_task_type"
+    _d2, plan2 = planned(Config(depth=DepthConfig(max_lock=True)), task_type="documentation")
+    assert plan2.action == "deepen"
+
+
+def test_budget_exhausted_skips_loudly_and_never_raises():
+    d = contested()
+    cfg = Config(depth=DepthConfig(token_budget=400_000))
+    plan = da.plan_depth(d, cfg, da.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=412_000))
+    assert plan.action == "skipped"
+    assert plan.message == ("depth skipped: budget — used 412000 of 400000 subagent tokens (depth.token_budget). "
+                            "3 hot spot(s) (H1, H2, H3) were NOT deepened; the breadth result stands.")
+    da.apply_plan(d, plan)
+    assert d.depth.status == "skipped" and d.depth.skipped_reason == plan.message
+    assert [h.id for h in d.depth.hot_spots] == ["H1", "H2", "H3"]  # telemetry keeps what was not deepened
+    assert da.instruction(plan, d) == ""
+    assert "depth skipped: budget" in da.check_tier2_spawn("evidence-chase", good_prompt(d), d)
+
+
+def test_agent_budget_and_spawn_slots_are_budgets_too():
+    d = contested()
+    plan = da.plan_depth(d, Config(depth=DepthConfig(agent_budget=3)), ROOMY)
+    assert plan.action == "skipped"
+    assert "used 0 of 3 tier-2 agents (depth.agent_budget); this step needs 4 more (3 worker(s) + red team 2)" in plan.message
+    plan = da.plan_depth(d, Config(), da.BudgetView(spawn_slots_left=2, agents_used=0, tokens_used=0))
+    assert "used 10 of 12 spawn slots (spawn_budget.max_active_children); 3 tier-2 worker(s) need 3 free" in plan.message
+
+
+def test_five_workers_are_clamped_to_three_and_reported():
+    d, plan = planned(Config(depth=DepthConfig(workers_per_wave=5)))
+    assert plan.workers == 3 and len(plan.assignments) == 3
+    assert plan.clamped == "depth.workers_per_wave 5 clamped to 3 (hard ceiling 3 tier-2 workers per wave)"
+    assert d.depth.clamped == plan.clamped
+    assert "Note: depth.workers_per_wave 5 clamped to 3" in da.instruction(plan, d)
+
+
+def test_fewer_workers_pick_the_lenses_the_hot_spots_call_for():
+    _d, plan = planned(Config(depth=DepthConfig(workers_per_wave=2)))
+    # two refuted hot spots (evidence-chase's favourite), one missed angle (edge-case-hunt's)
+    assert [a.lens for a in plan.assignments] == ["evidence-chase", "edge-case-hunt"]
+
+
+# --------------------------------------------------------------------------------------------
+# instruction and the PreToolUse rules
+
+
+def test_instruction_carries_floor_lenses_hot_spots_and_no_consensus():
+    d, plan = planned()
+    text = da.instruction(plan, d)
+    for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
+        assert f'subagent_type "{lens}"' in text
+    assert text.count(da.FLOOR[0]) == 3 and text.count(da.FLOOR[1]) == 3
+    assert "The 40 ms was measured on a debug build." in text  # the red team's notes are the map
+    assert SYNTH_SUMMARY not in text and "relay worker publish them" not in text
+    assert "red team 2" in text and 'never subagent_type "fork"' in text
+    for a in plan.assignments:  # the prompts the gate hands out pass the spawn rules
+        assert da.check_tier2_spawn(a.lens, da.worker_prompt(a.lens, a.hot_spots, d), d) is None
+
+
+def test_fork_is_denied():
+    d, _ = planned()
+    reason = da.check_tier2_spawn("fork", good_prompt(d), d)
+    assert reason.startswith("Tier-2 spawn denied (depth axis):")
+    assert 'rule "fresh worker": subagent_type "fork" inherits this conversation' in reason
+    assert da.is_tier2_spawn("fork", "Dig into H2 please", d)
+    assert not da.is_tier2_spawn("general-purpose", "refactor the parser", d)
+
+
+def test_missing_floor_is_denied_but_formatting_is_tolerated():
+    d, _ = planned()
+    prompt = good_prompt(d)
+    loose = prompt.replace(da.FLOOR[0], "TIER 1 is material,\n  not the answer;   agreeing again scores 0")
+    assert da.check_tier2_spawn("evidence-chase", loose, d) is None
+    one_missing = prompt.replace(da.FLOOR[1], "")
+    reason = da.check_tier2_spawn("evidence-chase", one_missing, d)
+    assert 'rule "anti-anchoring floor"' in reason and da.FLOOR[1] in reason and da.FLOOR[0] not in reason
+    both = prompt.replace(da.FLOOR[0], "").replace(da.FLOOR[1], "")
+    assert da.FLOOR[0] in da.check_tier2_spawn("evidence-chase", both, d)
+
+
+def test_prompt_without_a_listed_hot_spot_is_denied():
+    d, _ = planned()
+    prompt = f"{da.FLOOR[0]}\n{da.FLOOR[1]}\nLook into the relay latency claim and H9."
+    reason = da.check_tier2_spawn("counter-model", prompt, d)
+    assert 'rule "hot spots only": the prompt names none of the hot spots H1, H2, H3' in reason
+    assert da.check_tier2_spawn("counter-model", prompt + " Focus on H2.", d) is None
+
+
+def test_prompt_carrying_the_synthesis_is_denied():
+    d, _ = planned()
+    prompt = good_prompt(d, "counter-model") + "\nContext — the synthesis so far: " + SYNTH_SUMMARY
+    reason = da.check_tier2_spawn("counter-model", prompt, d)
+    assert 'rule "no consensus to flatter"' in reason and "synthesis-lead summary" in reason
+    reworded = good_prompt(d, "counter-model") + "\nApproach A: Write events to an outbox table in the same " \
+                                                  "transaction and let a relay worker publish them to the bus."
+    assert "synthesis-lead approach A" in da.check_tier2_spawn("counter-model", reworded, d)
+
+
+def test_step_not_open_is_denied_with_the_rule():
+    upheld = {"refutations": []}
+    d, _ = planned(red_team=upheld)
+    assert "no hot spots" in da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), d)
+    fresh = contested()  # depth never planned
+    assert "has not opened" in da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), fresh)
+    d, _ = planned(Config(depth=DepthConfig(workers_per_wave=1)))
+    add(d, "evidence-chase", "lens", None, tier=2, status="running")
+    reason = da.check_tier2_spawn("edge-case-hunt", good_prompt(d, "edge-case-hunt"), d)
+    assert reason == ('Tier-2 spawn denied — rule "depth step open": passes exhausted: 1 of 1 tier-2 workers '
+                      'already spawned (linear: one wave, k + 1 passes at most).')
+    d.depth.status = "done"
+    assert "never a second wave" in da.check_tier2_spawn("evidence-chase", good_prompt(d), d)
+
+
+def test_one_worker_per_lens_and_only_lens_types():
+    d, _ = planned()
+    add(d, "evidence-chase", "lens", None, tier=2, status="running")
+    assert 'rule "one worker per lens"' in da.check_tier2_spawn("evidence-chase", good_prompt(d), d)
+    assert 'rule "lens type"' in da.check_tier2_spawn("general-purpose", good_prompt(d), d)
+    assert da.check_tier2_spawn("deliberation:counter-model", good_prompt(d, "counter-model"), d) is None
+
+
+def test_red_team_spawn_follows_the_wave_once():
+    d, _ = planned()
+    assert "tier-2 workers come first" in da.check_red_team_spawn(d)
+    assert da.spawn_tier("red-team", d) == (1, 1)
+    for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
+        add(d, lens, "lens", {"findings": []}, tier=2)
+    assert da.check_red_team_spawn(d) is None and da.spawn_tier("red-team", d) == (2, 2)
+    d.depth.status = "red_team_2"
+    assert da.check_red_team_spawn(d) is None
+    add(d, "red-team", "red-team", {}, tier=2, red_team_round=2)
+    assert 'rule "linear, no ping-pong"' in da.check_red_team_spawn(d)
+    assert da.check_red_team_spawn(contested()) is None  # outside the depth step: untouched
+
+
+# --------------------------------------------------------------------------------------------
+# depth-aware synthesis
+
+
+def _wave(d: Deliberation, ec: dict, cm: dict, eh: dict, rt2: "dict | None" = None) -> None:
+    add(d, "evidence-chase", "lens", ec, tier=2)
+    add(d, "counter-model", "lens", cm, tier=2)
+    add(d, "edge-case-hunt", "lens", eh, tier=2)
+    d.depth.status = "red_team_2"
+    add(d, "red-team", "red-team", rt2 or {"refutations": []}, tier=2, red_team_round=2)
+
+
+REFUTE_F1 = {"hot_spots": ["H1"], "refutations": [{
+    "target": "performance-engineer:F1", "verdict": "refuted",
+    "claim": "A release build of the relay adds 3 ms at p99, within the bus client's own jitter.",
+    "evidence": "bench/relay-release.txt, 10k publishes, p99 3.1 ms"}]}
+STRIKE_A = {"hot_spots": ["H2"], "refutations": [{
+    "target": "H2", "verdict": "refuted",
+    "claim": "With one replica, a relay crash during deploy stops every order event for the rollout window.",
+    "evidence": "deploy/relay.yaml replicas: 1; rollout log 2025-12-02 shows 6 min without publishes"}]}
+PARAPHRASE = {"hot_spots": ["H1"], "findings": [
+    {"id": "F1", "claim": "The env file stores the relay's bus credentials in plain text.", "evidence": "env:12"}],
+    "refutations": [{"target": "performance-engineer:F1", "verdict": "refuted",
+                     "claim": "The order service does not verify webhook signatures.", "evidence": "api/hooks.py"}]}
+
+
+def test_tier2_refute_with_evidence_overrides_tier1_and_strikes_the_approach():
+    d, _ = planned()
+    _wave(d, REFUTE_F1, PARAPHRASE, STRIKE_A)
+    out = da.synthesize(d)
+    assert [(o.hot_spot, o.target, o.by_agent) for o in out.overrides] == [
+        ("H1", "performance-engineer:F1", "a-evidence-chase-deliberation-2"),
+        ("H2", "A", "a-edge-case-hunt-deliberation-2")]
+    assert out.overrides[0].effect.startswith("finding performance-engineer:F1 overturned: A release build")
+    assert out.overrides[1].effect.startswith("approach A struck from the leading position: With one replica")
+    assert out.zeroed == ("a-counter-model-deliberation-2",)
+    da.apply_outcome(d, out)
+    assert da.struck_approaches(d) == frozenset({"A"})
+    assert set(da.overturned_findings(d)) == {"performance-engineer:F1"}
+    d.agents += [rec("security-analyst", "persona", {"scores": scores(8.5, 6.0)}, stage="ranking"),
+                 rec("cost-analyst", "persona", {"scores": scores(8.0, 6.5)}, stage="ranking")]
+    assert ranking.rank(d.agents, WEIGHTS).leading == "A"
+    assert ranking.rank(d.agents, WEIGHTS, da.struck_approaches(d)).leading == "B"
+    text = da.outcome_text(d, out)
+    assert "OVERRIDE H2: approach A struck" in text and "Ranking will exclude A" in text
+
+
+def test_paraphrase_is_zeroed_and_tier1_stands():
+    d, _ = planned()
+    _wave(d, PARAPHRASE, {"hot_spots": ["H3"]}, PARAPHRASE)
+    out = da.synthesize(d)
+    assert out.overrides == ()
+    assert out.zeroed == ("a-evidence-chase-deliberation-2", "a-counter-model-deliberation-2",
+                          "a-edge-case-hunt-deliberation-2")
+    da.apply_outcome(d, out)
+    assert d.depth.overrides == [] and da.struck_approaches(d) == frozenset()
+    assert "tier-2 worker evidence-chase restated tier 1: zero signal" in d.warnings
+
+
+def test_refute_without_evidence_or_off_target_carries_no_weight():
+    d, _ = planned()
+    no_ev = {"refutations": [{"target": "performance-engineer:F1", "verdict": "refuted",
+                              "claim": "A release build adds only 3 ms at p99."}],
+             "findings": [{"id": "F1", "claim": "The relay binary is built with -O0 in CI.", "evidence": "ci.yml:30"}]}
+    off = {"refutations": [{"target": "security-analyst:F2", "verdict": "refuted",
+                            "claim": "The API gateway rejects unsigned webhooks before the service sees them.",
+                            "evidence": "gateway/policy.yaml:8"}]}
+    _wave(d, no_ev, off, {"refutations": [{"target": "H3", "verdict": "refuted",
+                                           "claim": "Partition keys hash by customer, so per-order ordering holds.",
+                                           "evidence": "producer.py:55"}]})
+    out = da.synthesize(d)
+    assert out.overrides == () and out.zeroed == ()
+    assert out.notes == (
+        "evidence-chase:R1 refutes performance-engineer:F1 without evidence: no weight",
+        "counter-model:R1: security-analyst:F2 is not part of any hot spot (tier 2 digs only into hot spots)",
+        "edge-case-hunt:R1: H3 (missed_angle) has no tier-1 finding or approach to overturn")
+
+
+def test_red_team_2_refuting_the_refute_cancels_the_override():
+    d, _ = planned()
+    _wave(d, REFUTE_F1, {"hot_spots": ["H3"]}, STRIKE_A)
+    assert "- edge-case-hunt:R1 — refuted H2: With one replica" in da.red_team_2_instruction(d)
+    d.agents[-1].report = AgentReport.model_validate({"phase": "deliberation", "refutations": [
+        {"target": "edge-case-hunt:R1", "verdict": "refuted",
+         "claim": "The rollout uses surge 1, so the new replica publishes before the old one stops.",
+         "evidence": "deploy/relay.yaml strategy.rollingUpdate.maxSurge: 1; rollout log shows overlap"}]})
+    out = da.synthesize(d)
+    assert [o.target for o in out.overrides] == ["performance-engineer:F1"]
+    assert [(o.target, why.split(":")[0]) for o, why in out.cancelled] == [
+        ("A", "red team 2 (a-red-team-deliberation-2) refuted edge-case-hunt")]
+    da.apply_outcome(d, out)
+    assert da.struck_approaches(d) == frozenset()
+    assert any(w.startswith("depth override on A (H2) cancelled") for w in d.warnings)
+
+
+def test_red_team_2_without_evidence_cancels_nothing():
+    d, _ = planned()
+    _wave(d, REFUTE_F1, {"hot_spots": ["H3"]}, STRIKE_A,
+          {"refutations": [{"target": "edge-case-hunt:R1", "verdict": "refuted", "claim": "Not convinced."}]})
+    assert [o.target for o in da.synthesize(d).overrides] == ["performance-engineer:F1", "A"]
+
+
+# --------------------------------------------------------------------------------------------
+# telemetry
+
+
+def test_telemetry_counts_passes_and_asserts_the_ceiling():
+    d, _ = planned()
+    _wave(d, REFUTE_F1, PARAPHRASE, STRIKE_A)
+    da.apply_outcome(d, da.synthesize(d))
+    st = d.depth
+    assert st.tier2_by_lens == {"evidence-chase": 1, "counter-model": 1, "edge-case-hunt": 1}
+    assert st.passes == 4 == da.pass_ceiling(st)
+    assert len(st.overrides) == 2 and st.zeroed == ["a-counter-model-deliberation-2"]
+    st.passes = 5
+    with pytest.raises(AssertionError, match="ceiling is 4"):
+        da.assert_within_ceiling(st)
+    assert da.pass_ceiling(DepthState(workers_per_wave=9)) == 4  # clamped even if the state says more
+
+
+def test_open_step_text_says_what_is_owed():
+    d, _ = planned()
+    add(d, "evidence-chase", "lens", None, tier=2, status="running")
+    text = da.open_step_text(d)
+    assert "1 of 3 tier-2 worker(s) spawned" in text and "Waiting for: evidence-chase." in text
+    assert "Still to spawn" in text and "counter-model, edge-case-hunt" in text and da.FLOOR[0] in text
