@@ -1,0 +1,283 @@
+"""Every hook script fails open: garbage on stdin or an internal error → exit 0, no block, one
+visible warning line, the traceback in errors.log; `"strict": true` turns internal errors into a
+bounded block. Real subprocesses through the `hook` fixture."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests import payloads as P
+from tests.conftest import HOOK_SCRIPTS
+
+SID = "5e1f0c2a-0000-4000-8000-000000000001"
+EVENTS = list(HOOK_SCRIPTS)
+
+
+def sample(event: str, sid: str = SID) -> dict:
+    """A well-formed payload of `event`, shaped like the real client's."""
+    if event == "SessionStart":
+        return {**P.base(sid, "SessionStart"), "source": "startup"}
+    if event == "UserPromptSubmit":
+        return P.prompt(sid, "rename the helper variable in utils.py")
+    if event == "PreToolUse":
+        return P.pre_agent(sid, "toolu_f1", "security-analyst", "Research the question.", background=False)
+    if event == "PostToolUse":
+        return P.post_agent_async(sid, "toolu_f1", "a0000000000000f1", "security-analyst", "Research.")
+    if event == "SubagentStart":
+        return P.subagent_start(sid, "a0000000000000f1", "security-analyst")
+    if event == "SubagentStop":
+        return P.subagent_stop(sid, "a0000000000000f1", "security-analyst", "no report")
+    if event == "Stop":
+        return P.stop(sid)
+    raise AssertionError(event)
+
+
+def other_event(event: str) -> str:
+    return "Stop" if event != "Stop" else "PreToolUse"
+
+
+GARBAGE = {
+    "empty stdin": lambda ev: b"",
+    "whitespace": lambda ev: b"  \n\t",
+    "invalid JSON": lambda ev: b'{"session_id": "x", ',
+    "binary": lambda ev: b"\xff\xfe\x00garbage",
+    "JSON array": lambda ev: json.dumps([sample(ev)]).encode(),
+    "JSON string": lambda ev: b'"hello"',
+    "session_id a number": lambda ev: json.dumps({**sample(ev), "session_id": 12345}).encode(),
+    "session_id missing": lambda ev: json.dumps({k: v for k, v in sample(ev).items() if k != "session_id"}).encode(),
+    "session_id a path": lambda ev: json.dumps({**sample(ev), "session_id": "../../etc"}).encode(),
+    "another event's payload": lambda ev: json.dumps(sample(other_event(ev))).encode(),
+}
+
+
+def state(project):
+    return project / ".claude" / "deliberation"
+
+
+def assert_fail_open(res, *expect_in_message):
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
+    assert res.json is not None, "a warning must be printed"
+    assert res.decision is None, res.json
+    assert "decision" not in res.json and "hookSpecificOutput" not in res.json
+    msg = res.system_message
+    assert isinstance(msg, str) and msg.startswith("deliberation plugin: ")
+    assert "\n" not in msg, msg
+    for text in expect_in_message:
+        assert text in msg, msg
+    return msg
+
+
+@pytest.mark.parametrize("garbage", list(GARBAGE))
+@pytest.mark.parametrize("event", EVENTS)
+def test_garbage_on_stdin_fails_open_with_one_warning_line(project, hook, event, garbage):
+    res = hook(event, GARBAGE[garbage](event))
+    assert_fail_open(res)
+    assert not (state(project) / "errors.log").exists()  # a bad payload is not an internal error
+    assert not (state(project) / "sessions").exists()
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_garbage_never_blocks_even_in_strict_mode(project, hook, event):
+    write_config(project, {"strict": True})
+    for garbage in ("empty stdin", "invalid JSON", "another event's payload"):
+        assert_fail_open(hook(event, GARBAGE[garbage](event)))
+
+
+def test_messages_say_what_was_wrong(hook):
+    assert "empty stdin" in hook("Stop", b"").system_message
+    assert "not JSON" in hook("Stop", b"{").system_message
+    assert "JSON list, not an object" in hook("Stop", b"[]").system_message
+    assert "no session_id" in hook("Stop", json.dumps({**P.stop(SID), "session_id": 7})).system_message
+    assert "payload is for 'PreToolUse', this hook handles 'Stop'" in hook("Stop", sample("PreToolUse")).system_message
+    assert "invalid session_id '../../etc'" in hook("Stop", GARBAGE["session_id a path"]("Stop")).system_message
+
+
+# -- internal errors ----------------------------------------------------------------------------
+
+
+def write_config(project, cfg: dict) -> None:
+    state(project).mkdir(parents=True, exist_ok=True)
+    (state(project) / "config.json").write_text(json.dumps(cfg))
+
+
+def corrupt_config_cache(project, cfg: dict) -> None:
+    """config.json plus a cache entry keyed to it whose content does not validate (a cache written
+    by another plugin version, or edited by hand): the slow path's Config validation raises."""
+    write_config(project, cfg)
+    st = os.stat(state(project) / "config.json")
+    (state(project) / "cache").mkdir(exist_ok=True)
+    bad = {**cfg, "spawn_budget": {"max_active_children": "many"}}
+    (state(project) / "cache" / "config.resolved.json").write_text(
+        json.dumps({"key": [st.st_size, st.st_mtime_ns], "config": bad, "problems": []}))
+
+
+def active_session(project, sid: str = SID) -> None:
+    """A session with an open deliberation, so every hook (SessionStart included) takes the slow path."""
+    d = state(project) / "sessions" / sid
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "session.json").write_text(json.dumps({"schema_version": 1, "session_id": sid,
+                                                "active_deliberation": "d-5e1f0c2a-1",
+                                                "deliberations": ["d-5e1f0c2a-1"]}))
+
+
+def errors_log(project) -> str:
+    p = state(project) / "errors.log"
+    return p.read_text() if p.exists() else ""
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_internal_error_from_a_corrupt_config_cache_fails_open_and_is_logged(project, hook, event):
+    corrupt_config_cache(project, {"depth": {"posture": "off"}})
+    active_session(project)
+    session_before = (state(project) / "sessions" / SID / "session.json").read_text()
+    res = hook(event, sample(event))
+    msg = assert_fail_open(res, "ValidationError", "details in ", "errors.log",
+                           "continuing without deliberation checks")
+    log = errors_log(project)
+    assert f"hook {event}" in log and "Traceback (most recent call last)" in log
+    assert "max_active_children" in log
+    assert str(state(project) / "errors.log") in msg
+    # nothing half-done: the session state is untouched
+    assert (state(project) / "sessions" / SID / "session.json").read_text() == session_before
+
+
+@pytest.mark.parametrize("event", [e for e in EVENTS if e != "SessionStart"])
+def test_internal_error_when_the_sessions_dir_is_a_file(project, hook, event):
+    """A botched copy left `sessions` as a regular file: writing any session state fails."""
+    state(project).mkdir(parents=True)
+    (state(project) / "sessions").write_text("not a directory")
+    res = hook(event, sample(event))
+    msg = assert_fail_open(res, "details in ")
+    assert "FileExistsError" in msg or "NotADirectoryError" in msg, msg
+    assert f"hook {event}" in errors_log(project)
+    assert (state(project) / "sessions").read_text() == "not a directory"
+
+
+def test_each_internal_error_appends_its_own_log_entry(project, hook):
+    corrupt_config_cache(project, {})
+    active_session(project)
+    for event in ("Stop", "PreToolUse", "Stop"):
+        hook(event, sample(event))
+    log = errors_log(project)
+    assert log.count("--- ") == 3
+    assert log.count("hook Stop") == 2 and log.count("hook PreToolUse") == 1
+    assert oct(os.stat(state(project) / "errors.log").st_mode & 0o777) == "0o600"
+
+
+def test_lock_timeout_fails_open_without_hanging(project, hook):
+    """Another hook holds the session lock longer than lock_timeout_s: warn, do not hang."""
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import LIB
+
+    write_config(project, {"lock_timeout_s": 0.5, "depth": {"posture": "off"}})
+    lock_path = state(project) / "sessions" / SID / "session"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        f"import sys,time; sys.path.insert(0, {str(LIB)!r})\n"
+        "from deliberation.store import lock\n"
+        f"with lock({str(lock_path)!r}):\n    print('held', flush=True); time.sleep(60)\n")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        t0 = time.monotonic()
+        res = hook("PreToolUse", sample("PreToolUse"))
+        took = time.monotonic() - t0
+    finally:
+        holder.kill()
+        holder.wait()
+    assert_fail_open(res, "LockTimeout", "more than 0.5s")
+    assert took < 10
+    assert errors_log(project) == ""  # a known failure: one clear line, no traceback pointer
+
+
+# -- strict mode ----------------------------------------------------------------------------------
+
+
+def test_strict_internal_error_denies_a_spawn(project, hook):
+    corrupt_config_cache(project, {"strict": True})
+    active_session(project)
+    res = hook("PreToolUse", sample("PreToolUse"))
+    assert res.returncode == 0
+    assert res.decision == "deny"
+    assert "strict mode blocks until this is fixed" in res.reason
+    assert "ValidationError" in res.reason
+    assert "hook PreToolUse" in errors_log(project)
+
+
+def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, hook):
+    corrupt_config_cache(project, {"strict": True})
+    active_session(project)
+    first = hook("Stop", P.stop(SID, active=False))
+    assert first.returncode == 0
+    assert first.json["decision"] == "block"
+    assert "strict mode blocks until this is fixed" in first.json["reason"]
+    second = hook("Stop", P.stop(SID, active=True))  # the client's retry after our block
+    assert second.returncode == 0
+    assert second.decision is None
+    assert second.system_message.startswith("deliberation plugin: ")
+    assert "continuing without deliberation checks" in second.system_message
+
+
+def test_strict_internal_error_blocks_subagent_stop_once(project, hook):
+    corrupt_config_cache(project, {"strict": True})
+    active_session(project)
+    payload = sample("SubagentStop")
+    assert hook("SubagentStop", payload).json["decision"] == "block"
+    assert hook("SubagentStop", {**payload, "stop_hook_active": True}).decision is None
+
+
+def test_strict_mode_off_by_default_and_false_is_fail_open(project, hook):
+    corrupt_config_cache(project, {"strict": False})
+    active_session(project)
+    assert hook("PreToolUse", sample("PreToolUse")).decision is None
+    assert hook("Stop", P.stop(SID)).decision is None
+
+
+# -- state dir links ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_symlinked_state_dir_writes_nothing_outside(project, hook, tmp_path, event):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (project / ".claude").mkdir()
+    os.symlink(outside, state(project))
+    active_session(project)  # written through the link on purpose: a state the attacker prepared
+    before = sorted(os.listdir(outside / "sessions" / SID))
+    res = hook(event, sample(event))
+    assert res.returncode == 0 and res.decision is None
+    if res.json is not None:
+        assert "UnsafePath" in res.system_message and "is a link to" in res.system_message
+    assert sorted(os.listdir(outside)) == ["sessions"]
+    assert sorted(os.listdir(outside / "sessions" / SID)) == before
+
+
+@pytest.mark.parametrize("event", ["Stop", "UserPromptSubmit", "PreToolUse"])
+def test_symlinked_event_log_is_not_written_through(project, hook, tmp_path, event):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    sdir = state(project) / "sessions" / SID
+    sdir.mkdir(parents=True)
+    os.symlink(outside / "stolen.jsonl", sdir / "events.jsonl")
+    res = hook(event, sample(event))
+    assert res.returncode == 0 and res.decision is None
+    assert "UnsafePath" in (res.system_message or "")
+    assert os.listdir(outside) == []
+
+
+def test_symlinked_errors_log_is_not_written_through(project, hook, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    corrupt_config_cache(project, {})
+    active_session(project)
+    os.symlink(outside / "errors.log", state(project) / "errors.log")
+    res = hook("Stop", sample("Stop"))
+    assert_fail_open(res, "ValidationError")
+    assert "details in" not in res.system_message  # it could not be written, so it is not promised
+    assert os.listdir(outside) == []

@@ -1,0 +1,194 @@
+"""hookio: every recorded payload of the real client parses; answers render the exact dialects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deliberation import hookio
+from deliberation.hookio import Answer, PayloadError, parse
+
+REF = Path("/work/shared/claude-code-reference/payloads")
+RECORDED = sorted(REF.glob("*.jsonl")) if REF.is_dir() else []
+CLASSES = {
+    "SessionStart": hookio.SessionEvent, "SessionEnd": hookio.SessionEvent,
+    "UserPromptSubmit": hookio.UserPromptSubmit, "PreToolUse": hookio.PreToolUse,
+    "PostToolUse": hookio.PostToolUse, "SubagentStart": hookio.SubagentStart,
+    "SubagentStop": hookio.SubagentStop, "Stop": hookio.Stop,
+}
+
+
+def recorded_lines() -> "list[dict]":
+    return [json.loads(line) for f in RECORDED for line in f.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.skipif(not RECORDED, reason="reference payloads not available")
+def test_every_recorded_payload_parses_into_its_event_class():
+    lines = recorded_lines()
+    assert len(lines) == 50
+    seen = set()
+    for raw in lines:
+        name = raw["hook_event_name"]
+        ev = parse(json.dumps(raw).encode(), name)
+        assert type(ev) is CLASSES[name]
+        assert ev.session_id == raw["session_id"] and ev.hook_event_name == name
+        assert ev.cwd == "/home/dev/myproject"
+        seen.add(name)
+    assert seen == set(CLASSES)
+
+
+@pytest.mark.skipif(not RECORDED, reason="reference payloads not available")
+def test_recorded_background_flow_fields():
+    lines = [json.loads(l) for l in (REF / "background-three-personas.jsonl").read_text().splitlines()]
+    pre = parse(json.dumps(lines[2]), "PreToolUse")
+    assert pre.is_subagent_tool and pre.tool_name == "Agent"
+    assert pre.agent_id is None  # fired by the main agent
+    post = parse(json.dumps(lines[6]), "PostToolUse")
+    assert post.status == "async_launched" and post.child_agent_id == "a48e50a0d29237dda"
+    assert post.tool_use_id == "toolu_security_0" and post.report_text == ""
+    stop = parse(json.dumps(lines[11]), "Stop")
+    assert stop.stop_hook_active is False
+    assert stop.running_background_ids == ["a48e50a0d29237dda", "aa36ae04616e40f95", "a100ca484414920d2"]
+    sub = parse(json.dumps(lines[12]), "SubagentStop")
+    assert sub.agent_id == "a48e50a0d29237dda" and sub.agent_type == "general-purpose"
+    assert sub.last_assistant_message.startswith("Findings from security.")
+    assert sub.agent_transcript_path.endswith("agent-a48e50a0d29237dda.jsonl")
+    note = parse(json.dumps(lines[15]), "UserPromptSubmit")
+    assert note.is_task_notification
+    first = parse(json.dumps(lines[1]), "UserPromptSubmit")
+    assert not first.is_task_notification
+
+
+@pytest.mark.skipif(not RECORDED, reason="reference payloads not available")
+def test_recorded_foreground_report_and_child_pretooluse():
+    fg = [json.loads(l) for l in (REF / "foreground-three-personas.jsonl").read_text().splitlines()]
+    post = parse(json.dumps(fg[11]), "PostToolUse")
+    assert post.status == "completed" and post.total_tokens == 15
+    assert post.report_text.startswith("Findings from architect.\n```json")
+    assert post.run_in_background is False
+    blk = [json.loads(l) for l in (REF / "blocking-responses.jsonl").read_text().splitlines()]
+    child = parse(json.dumps(blk[5]), "PreToolUse")
+    assert child.agent_id == "a6fdf1e26a28b2f1d" and child.agent_type == "security-analyst"
+    assert child.subagent_type == "general-purpose" and child.spawn_prompt == "CHILD-TASK: check"
+
+
+@pytest.mark.parametrize("tool", ["Agent", "Task"])
+def test_both_subagent_tool_names_are_accepted(tool):
+    raw = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": tool,
+           "tool_input": {"subagent_type": "P:security-analyst", "prompt": "go"}}
+    ev = parse(json.dumps(raw), "PreToolUse")
+    assert ev.is_subagent_tool
+    assert ev.subagent_type == "P:security-analyst" and ev.spawn_prompt == "go"
+    assert ev.run_in_background is True  # the client's default when the field is absent
+
+
+def test_other_tools_are_not_subagent_tools():
+    ev = parse('{"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}}', "PreToolUse")
+    assert not ev.is_subagent_tool
+
+
+def test_unknown_fields_are_tolerated_and_missing_optional_ones_are_fine():
+    raw = {"session_id": "s", "hook_event_name": "SubagentStop", "brand_new": {"x": [1]},
+           "stop_hook_active": "yes", "background_tasks": "nope"}
+    ev = parse(json.dumps(raw), "SubagentStop")
+    assert ev.stop_hook_active is False  # not a bool → default
+    assert ev.background_tasks == [] and ev.last_assistant_message == ""
+    assert ev.agent_id is None and ev.transcript_path is None and ev.prompt_id is None
+    minimal = {"session_id": "s"}  # no hook_event_name at all
+    for name in CLASSES:
+        assert type(parse(json.dumps(minimal), name)) is CLASSES[name]
+    post = parse(json.dumps({"session_id": "s", "tool_response": {"content": "plain text",
+                                                                   "totalTokens": True}}), "PostToolUse")
+    assert post.report_text == "plain text" and post.total_tokens == 0 and post.status is None
+    pre = parse(json.dumps({"session_id": "s", "tool_input": "not a dict"}), "PreToolUse")
+    assert pre.tool_input == {} and pre.subagent_type == "general-purpose"
+
+
+@pytest.mark.parametrize("data,why", [
+    (b"", "empty stdin"), (b"  \n", "empty stdin"), (b"{not json", "not JSON"),
+    (b"[1,2]", "JSON list, not an object"), (b'"x"', "JSON str"),
+    (b'{"hook_event_name": "PreToolUse"}', "no session_id"),
+    (b'{"session_id": 5, "hook_event_name": "PreToolUse"}', "no session_id"),
+    (b'{"session_id": "", "hook_event_name": "PreToolUse"}', "no session_id"),
+    (b'{"session_id": "s", "hook_event_name": "Stop"}', "payload is for 'Stop', this hook handles 'PreToolUse'"),
+])
+def test_bad_payloads_raise_payload_error(data, why):
+    with pytest.raises(PayloadError, match=why.replace("(", r"\(").replace(")", r"\)")):
+        parse(data, "PreToolUse")
+
+
+def test_oversized_payload_is_refused():
+    with pytest.raises(PayloadError, match="exceeds"):
+        parse(b'{"session_id": "s", "x": "' + b"a" * hookio.MAX_PAYLOAD_BYTES + b'"}', "Stop")
+
+
+# -- answer dialects (claude-code-reference README table) ---------------------------------------
+
+
+@pytest.mark.parametrize("decision", ["allow", "deny", "ask"])
+def test_pretooluse_permission_decision(decision):
+    assert Answer(decision, "R").render("PreToolUse") == {
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision,
+                               "permissionDecisionReason": "R"}}
+
+
+def test_pretooluse_deny_and_ask_constructors():
+    assert Answer.deny("over budget").to_json("PreToolUse") == json.dumps(
+        {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "over budget",
+                                "hookEventName": "PreToolUse"}})
+    assert Answer.ask("a person decides").render("PreToolUse")["hookSpecificOutput"]["permissionDecision"] == "ask"
+
+
+def test_posttooluse_block_with_reason_and_additional_context():
+    assert Answer.block("R", context="C").render("PostToolUse") == {
+        "decision": "block", "reason": "R",
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "C"}}
+
+
+@pytest.mark.parametrize("event", ["SubagentStop", "Stop"])
+def test_subagentstop_and_stop_block(event):
+    assert Answer.block("fix your report").render(event) == {"decision": "block", "reason": "fix your report"}
+
+
+@pytest.mark.parametrize("event", ["SubagentStop", "Stop"])
+def test_stop_events_carry_no_hook_specific_output(event):
+    # the client reads no additionalContext there: context must not leak into an unknown field
+    assert Answer(context="C").render(event) is None
+    assert Answer.block("R", context="C").render(event) == {"decision": "block", "reason": "R"}
+
+
+def test_userpromptsubmit_additional_context():
+    assert Answer(context="protocol").render("UserPromptSubmit") == {
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "protocol"}}
+
+
+@pytest.mark.parametrize("event", list(CLASSES))
+def test_system_message_in_every_event(event):
+    assert Answer(system_message="careful").render(event) == {"systemMessage": "careful"}
+
+
+def test_system_message_next_to_a_decision():
+    out = Answer.deny("R", system_message="W").render("PreToolUse")
+    assert out["systemMessage"] == "W" and out["hookSpecificOutput"]["permissionDecision"] == "deny"
+    out = Answer.block("R", system_message="W").render("Stop")
+    assert out == {"decision": "block", "reason": "R", "systemMessage": "W"}
+
+
+def test_empty_answer_prints_nothing():
+    assert Answer().render("PreToolUse") is None
+    assert Answer().to_json("Stop") == ""
+
+
+def test_block_is_not_rendered_for_pretooluse_and_deny_not_for_stop():
+    # a PreToolUse refusal must be a permissionDecision, never the generic block
+    assert Answer.block("R").render("PreToolUse") is None
+    assert Answer.deny("R").render("Stop") is None
+
+
+def test_warn_accumulates_lines_and_summary_is_compact():
+    a = Answer(context="C").warn("one").warn("two")
+    assert a.system_message == "one\ntwo"
+    assert a.summary() == {"context": "C", "system_message": "one\ntwo"}
+    assert json.loads(a.to_json("PostToolUse"))["systemMessage"] == "one\ntwo"
