@@ -275,6 +275,8 @@ class Deliberation(_File):
     stop_blocks: int = 0
     decision: "str | None" = None
     record_path: "str | None" = None
+    record: "dict[str, Any] | None" = Field(
+        None, description="The structured decision record (decision_record.record_json), kept with the Markdown one.")
     tokens_used: int = 0
 
 
