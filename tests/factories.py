@@ -243,8 +243,8 @@ def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberatio
                                          causal_warning="reads db/schema.sql, the same file finding F1 cites")],
                         review="pending" if route == "human-review" else "not_needed")
     d.warnings = ["tier-2 worker counter-model restated tier 1: zero signal" + (f" {inject}" if inject else "")] if depth else []
-    if d.ranking and d.ranking.leading:
-        d.decision = next(t for a, t, _ in approaches if a == d.ranking.leading)
+    if d.ranking and d.ranking.leading and d.phase in ("PRD_GENERATION", "COMPLETE"):
+        d.decision = d.ranking.leading  # as engine.finalize records it
     d.tokens_used = sum(a.tokens for a in d.agents)
     d.updated_at = max([d.updated_at] + [a.reported_at or 0 for a in d.agents])
     return d

@@ -132,7 +132,8 @@ def _breakdown(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str,
         return []
     lead = [s for s in r.scores if s.approach == r.leading]
     out = []
-    for dim, weight in r.dimensions.items():
+    # heaviest first, so the order does not depend on how the file stored the dict
+    for dim, weight in sorted(r.dimensions.items(), key=lambda kv: (-kv[1], kv[0])):
         values = {labels.get(s.agent, s.persona): s.dimensions.get(dim) for s in lead}
         present = [v for v in values.values() if v is not None]
         mean = round(sum(present) / len(present), 4) if present else None
@@ -205,9 +206,9 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
                         band=band(r.consensus, strong, moderate), spread=r.spread, stdev=r.stdev,
                         approvals=r.approvals, rejections=r.rejections, abstentions=r.abstentions,
                         agents=r.agents)
-    if leading:
-        decision.update(title=cat[leading]["title"], summary=cat[leading]["summary"])
     means = dict(r.means) if r else {}
+    if leading:
+        decision.update(title=cat[leading]["title"], summary=cat[leading]["summary"], mean=means.get(leading))
     approaches = [{"id": aid, "title": cat.get(aid, {}).get("title", aid),
                    "summary": cat.get(aid, {}).get("summary", ""), "mean": means.get(aid),
                    "leading": aid == leading,
@@ -233,7 +234,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "updated_at": fmt_utc(delib.updated_at),
         "initial_confidence": delib.initial_confidence,
         "decision": decision,
-        "dimensions": dict(r.dimensions) if r else {},
+        "dimensions": dict(sorted(r.dimensions.items(), key=lambda kv: (-kv[1], kv[0]))) if r else {},
         "approaches": approaches,
         "scores": _score_rows(delib, labels),
         "leading_breakdown": _breakdown(delib, labels),
@@ -402,7 +403,7 @@ def _md_breakdown(rec: dict) -> "list[str]":
     headers = ["Dimension", "Weight"] + [md(a) for a in agents] + ["Mean", "Weighted"]
     rows = [[md(r["dimension"]), f"{r['weight']:.2f}"] + [fmt_score(r["by_agent"][a], 1) for a in agents]
             + [fmt_score(r["mean"]), fmt_score(r["contribution"])] for r in rows_in]
-    total = sum(r["contribution"] or 0 for r in rows_in)
+    total = rec["decision"].get("mean") or 0.0  # = Σ contributions, without a second rounding
     rows.append(["**total**", f"{sum(r['weight'] for r in rows_in):.2f}"] + [""] * len(agents) + ["", f"**{total:.2f}**"])
     lines = [f"## Five-dimension breakdown of {md_code(rec['decision']['approach'])}", ""]
     lines += _table(headers, rows, ["l", "r"] + ["r"] * len(agents) + ["r", "r"])

@@ -177,7 +177,7 @@ def _decision(rec: dict) -> str:
         '<div class="meter-legend"><span>0</span><span>threshold marked</span><span>1</span></div>'
         f'<p class="note figures">spread {d["spread"]:.2f} · stdev {d["stdev"]:.2f} · {d["agents"]} scoring agents · '
         f'{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain</p>'
-        + (f'<p class="note">Recorded decision: {esc(d["text"])}</p>' if d["text"] and d["text"] != d["title"] else "")
+        + (f'<p class="note">Recorded decision: {esc(d["text"])}</p>' if d["text"] and d["text"] not in (d["title"], d["approach"]) else "")
         + "</section>")
 
 
@@ -193,7 +193,7 @@ def heatmap_svg(rec: dict) -> str:
     n = len(approaches)
     width = label_w + n * (cell_w + gap)
     height = head_h + (len(rows) + 1) * (cell_h + gap) + 4
-    parts = [f'<svg id="heatmap" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+    parts = [f'<svg id="heatmap" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="weighted score per persona and approach" '
              f'data-cells="{sum(len(r["scores"]) for r in rows)}">']
     for j, a in enumerate(approaches):
@@ -281,7 +281,7 @@ def _breakdown(rec: dict) -> str:
                     + f'<td class="num">{dr.fmt_score(r["mean"])}</td>'
                     f'<td><div class="bar" style="width:{mean * 10:.1f}%"></div></td>'
                     f'<td class="num">{dr.fmt_score(r["contribution"])}</td></tr>')
-    total = sum(r["contribution"] or 0 for r in rows)
+    total = rec["decision"].get("mean") or 0.0  # = Σ contributions, without a second rounding
     body.append(f'<tr><td><b>total</b></td><td class="num">{sum(r["weight"] for r in rows):.2f}</td>'
                 + "<td></td>" * len(agents) + f'<td></td><td></td><td class="num"><b>{total:.2f}</b></td></tr>')
     return (f'<section id="breakdown"><h2>Five-dimension breakdown of <code>{esc(rec["decision"]["approach"])}</code></h2>'

@@ -1,0 +1,171 @@
+"""status / show / lineage / log / report run as `python -m deliberation` subprocesses over state
+files written with tests/factories.py into a temporary project."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import LIB, ROOT
+from tests.factories import T0, agent_id, make_deliberation, make_events, make_lineage, write_project
+
+from deliberation.decision_record import record_json, render_markdown
+from deliberation.state import Deliberation
+
+D1, D2 = "d-20260101-ab12", "d-20260102-cd34"
+S1, S2 = "s-20260101-0001", "s-20260102-0002"
+
+
+def cli(project, *argv):
+    env = {**os.environ, "PYTHONPATH": str(LIB)}
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    proc = subprocess.run([sys.executable, "-m", "deliberation", *argv, "--project", str(project)],
+                          capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=60)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def proj(tmp_path):
+    """Two deliberations in two sessions: a COMPLETE 5×3 one and a 3×2 one still RANKING."""
+    d1 = make_deliberation(5, 3, deliberation_id=D1, session_id=S1)
+    d2 = make_deliberation(3, 2, deliberation_id=D2, session_id=S2, phase="RANKING", route=None, depth=False,
+                           t0=T0 + 86400)
+    d2.agents[-1].status, d2.agents[-1].report = "running", None  # one ranking agent still out
+    l1, l2 = make_lineage(d1), make_lineage(d2, nested=0, active=3)
+    root = tmp_path / "project"
+    root.mkdir()
+    write_project(root, [d1, d2], [l1, l2], {S1: make_events(d1, l1)})
+    return root, d1, d2, l1
+
+
+def test_status_table_and_json(proj):
+    root, d1, d2 = proj[:3]
+    code, out, err = cli(root, "status")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:7] == ["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE"]
+    assert lines[1].split()[:4] == [D2, "RANKING", "default", "6/1"]  # newest first
+    assert lines[2].split()[:4] == [D1, "COMPLETE", "default", "15/0"]
+    assert f"{d1.ranking.consensus:.2f} / 0.70 ok" in lines[2] and "human-review (pending)" in lines[2]
+    code, out, _ = cli(root, "status", "--json")
+    rows = {r["id"]: r for r in json.loads(out)}
+    assert rows[D1]["agents"] == {"done": 15, "pending": 0, "invalid": 0, "total": 15}
+    assert rows[D2]["agents"] == {"done": 6, "pending": 1, "invalid": 0, "total": 7}
+    assert rows[D1]["warnings"] == 3 and rows[D1]["route"] == "human-review"
+    assert rows[D2]["route"] is None and rows[D1]["consensus"] == d1.ranking.consensus
+    code, out, _ = cli(root, "status", "--open", "--json")
+    assert [r["id"] for r in json.loads(out)] == [D2]
+
+
+def test_status_of_an_empty_project(tmp_path):
+    code, out, err = cli(tmp_path, "status")
+    assert code == 0 and out.startswith("no deliberations in ")
+
+
+def test_show_text_and_json(proj):
+    root, d1 = proj[0], proj[1]
+    code, out, err = cli(root, "show", D1)
+    assert code == 0, err
+    assert out.startswith(f"deliberation {D1}  phase COMPLETE\n")
+    assert f"decision: Postgres outbox with a relay worker [A]" in out
+    for piece in ("agents:", "scores (weighted 0-10, * leading):", "gate 1 (consensus): PASSED",
+                  "gate 2 (quality): PASSED", "dissent:", "conformity warnings:", "depth axis: posture ceiling",
+                  "route: human-review", "phase history:", "  PROBE: probe 'outbox-schema' failed: exit 1"):
+        assert piece in out, piece
+    code, out, _ = cli(root, "show", D1, "--json")
+    assert Deliberation.model_validate(json.loads(out)) == d1
+
+
+def test_unknown_or_invalid_id_fails_clearly(proj):
+    root = proj[0]
+    for cmd in ("show", "report"):
+        code, out, err = cli(root, cmd, "d-nope")
+        assert code == 1 and out == ""
+        assert err.strip() == (f"deliberation: no deliberation 'd-nope' in {root}/.claude/deliberation/deliberations "
+                               f"(known: {D1}, {D2})")
+    code, out, err = cli(root, "show", "../etc/passwd")
+    assert code == 1 and "invalid deliberation id '../etc/passwd'" in err
+    code, _, err = cli(root, "lineage", "s-nope")
+    assert code == 1 and "no lineage for session 's-nope'" in err
+    code, _, err = cli(root, "log", "s-nope")
+    assert code == 1 and "no event log for session 's-nope'" in err
+
+
+def test_report_formats(proj, tmp_path):
+    root, d1, _, l1 = proj
+    code, out, err = cli(root, "report", D1)
+    assert code == 0, err
+    assert out == render_markdown(d1, l1)
+    code, out, _ = cli(root, "report", D1, "--format", "json")
+    assert json.loads(out) == json.loads(json.dumps(record_json(d1)))
+    code, out2, _ = cli(root, "report", D1, "--json")
+    assert out2 == out
+    target = tmp_path / "decision.html"
+    code, out, err = cli(root, "report", D1, "--format", "html", "-o", str(target))
+    assert code == 0 and out == ""
+    assert err.startswith(f"wrote {target} (") and err.rstrip().endswith("bytes, html)")
+    page = target.read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.count("data-score=") == 15
+    code, _, err = cli(root, "report", D1, "-o", str(tmp_path / "missing-dir" / "x.md"))
+    assert code == 1 and err.startswith("deliberation: cannot write ")
+
+
+def test_report_bands_follow_the_project_config(proj):
+    root, d1 = proj[0], proj[1]
+    (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"gates": {"strong": 0.5}}))
+    code, out, _ = cli(root, "report", D1, "--json")
+    assert json.loads(out)["decision"]["band"] == "strong"  # 0.74 > 0.5
+
+
+def test_lineage_default_session_and_budget(proj):
+    root = proj[0]
+    code, out, err = cli(root, "lineage")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent"
+    assert lines[1] == "main  [3/12 active, 7 spawned]"
+    (root / ".claude" / "deliberation" / "config.json").write_text(
+        json.dumps({"spawn_budget": {"max_active_children": 5}}))
+    code, out, _ = cli(root, "lineage", S1)
+    first = agent_id("technical-architect", "research")
+    assert f"├── Technical Architect · {first} · depth 1 · completed  [1/5 active, 2 spawned]" in out
+    assert "main  [0/5 active, 15 spawned]" in out
+    assert "denied spawns:" in out and "general-purpose (budget, parent main): Spawn budget:" in out
+    code, out, _ = cli(root, "lineage", S1, "--json")
+    tree = json.loads(out)
+    assert tree["budget"]["max_active_children"] == 5 and tree["spawned"] == 17 and tree["active"] == 1
+    assert tree["main"] == {"active": 0, "children": 15, "over_budget": False}
+    assert [s["level"] for s in tree["spawns"]][:3] == [0, 1, 1]
+
+
+def test_log_readable_rows(proj):
+    root = proj[0]
+    code, out, err = cli(root, "log", S1)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith(f"session {S1}: 13 events")
+    assert lines[1].split() == ["SEQ", "TIME", "(UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"]
+    deny = next(line for line in lines if " deny " in line)
+    assert deny.split()[:6] == ["8", "2026-01-01", "09:01:00", "PreToolUse", "Agent", "->"]
+    assert deny.rstrip().endswith("deny      Spawn budget: the main agent already has 12 of 12 active subagents.")
+    block = next(line for line in lines if " block " in line)
+    assert "PostToolUse" in block and block.rstrip().endswith("Gate 1: consensus 0.62 < 0.70 for default.")
+    assert "Next: re-rank" not in out  # only the reason's first line
+    code, out, _ = cli(root, "log", S1, "--json", "--event", "PreToolUse")
+    rows = json.loads(out)
+    assert [r["seq"] for r in rows] == [2, 4, 6, 8] and rows[-1]["decision"] == "deny"
+    code, out, _ = cli(root, "log", "--tail", "2", "--json")  # default: the only session with a log
+    assert [r["event"] for r in json.loads(out)] == ["PostToolUse", "Stop"]
+
+
+def test_log_survives_an_unreadable_line(proj):
+    root = proj[0]
+    with open(root / ".claude" / "deliberation" / "sessions" / S1 / "events.jsonl", "ab") as fh:
+        fh.write(b'{"at": 1767258100.0, "event": "Stop", "payl\n')
+    code, out, err = cli(root, "log", S1, "--tail", "1")
+    assert code == 0, err
+    assert out.splitlines()[-1].split()[:3] == ["14", "-", "(unreadable"]
