@@ -316,7 +316,7 @@ def read_json_file(path: str, what: str) -> "tuple[object, bytes] | None":
     except FileNotFoundError:
         return None
     try:
-        return json.loads(raw.decode("utf-8")), raw
+        return json.loads(raw.decode("utf-8-sig")), raw
     except (UnicodeDecodeError, ValueError) as exc:
         raise SettingsError(f"{path} is not valid JSON ({exc}); fix or remove it, then re-run. "
                             f"Nothing was changed.") from None

@@ -199,3 +199,13 @@ def test_template_file_matches_the_hook_scripts():
     for groups in plugin.values():
         for g in groups:
             assert g["hooks"][0]["command"].startswith('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" ')
+
+
+def test_read_tolerates_a_bom_and_refuses_garbage(tmp_path):
+    p = tmp_path / "settings.json"
+    p.write_bytes(b'\xef\xbb\xbf{"a": 1}')
+    assert ins.read_json_file(str(p), "settings") == ({"a": 1}, b'\xef\xbb\xbf{"a": 1}')
+    p.write_bytes(b'{"a": 1,}')
+    with pytest.raises(ins.SettingsError, match="is not valid JSON .*Nothing was changed"):
+        ins.read_json_file(str(p), "settings")
+    assert ins.read_json_file(str(tmp_path / "absent.json"), "settings") is None
