@@ -118,3 +118,13 @@ def test_missing_dependencies_names_them(tmp_path):
     msg = doctor.missing_dependencies(str(fake))
     assert msg is not None and "pydantic (ModuleNotFoundError)" in msg
     assert doctor.missing_dependencies(sys.executable) is None
+
+
+def test_settings_without_any_of_our_hooks_is_one_problem(tmp_path, capsys):
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text('{"hooks": {"Stop": []}}')
+    code, out = run_doctor(tmp_path, capsys, "--plugin", str(ROOT))
+    settings_problems = [p for p in problems(out) if "settings.json" in p]
+    assert settings_problems == [f".claude/settings.json has no deliberation hooks: run {ROOT}/install.sh "
+                                 f"{tmp_path} (or load the plugin with claude --plugin-dir)"]
+    assert code == 1

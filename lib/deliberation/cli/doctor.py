@@ -147,6 +147,9 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
     known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
     pred = ins.ours_predicate(plugin, known)
     handlers = _our_handlers(settings, pred)
+    if not handlers:
+        return [problem("settings", f"{rel} has no deliberation hooks: run {plugin}/install.sh {project} "
+                                    "(or load the plugin with claude --plugin-dir)")]
     out: list[Finding] = []
     for event, matcher, script in expected_wiring(plugin):
         hits = [t for e, m, t in handlers if e == event and m == matcher and os.path.basename(t[-1]) == script]
