@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_api import FakeApi  # noqa: E402
 from harness import (  # noqa: E402
     DEFAULT_ALLOWED_TOOLS, DEFAULT_TIMEOUT_S, STATE_DIR, ClaudeRun, ClientUnavailable,
-    find_claude_bin, install_into_project, make_hook_venv, make_plugin_copy, run_claude_once,
-    write_minimal_agents,
+    find_claude_bin, hook_python_prefix, install_into_project, make_plugin_copy, run_claude_once,
 )
 
 MODES = ("install", "plugin")
@@ -82,15 +81,13 @@ def e2e_project(tmp_path) -> E2EProject:
 @pytest.fixture(scope="session")
 def plugin_copy(tmp_path_factory) -> Path:
     """A copy of the repo in a folder whose name has a space and a version number."""
-    copy = make_plugin_copy(tmp_path_factory.mktemp("plugins"))
-    write_minimal_agents(copy / "agents")
-    return copy
+    return make_plugin_copy(tmp_path_factory.mktemp("plugins"))
 
 
 @pytest.fixture(scope="session")
-def hook_venv(tmp_path_factory) -> Path:
+def hook_python(tmp_path_factory) -> Path:
     """The Python prefix install.sh wires the hooks to (DELIBERATION_VENV): no pip at test time."""
-    return make_hook_venv(tmp_path_factory.mktemp("venv") / "hooks-venv")
+    return hook_python_prefix(tmp_path_factory.mktemp("venv") / "hooks-venv")
 
 
 @pytest.fixture
@@ -113,8 +110,7 @@ def run_claude(request, claude_bin, fake_api, tmp_path):
         plugin_dir = None
         if mode == "install":
             if project.path not in installed:
-                install_into_project(project.path, request.getfixturevalue("hook_venv"))
-                write_minimal_agents(project.path / ".claude" / "agents")
+                install_into_project(project.path, request.getfixturevalue("hook_python"))
                 installed.add(project.path)
         else:
             plugin_dir = request.getfixturevalue("plugin_copy")

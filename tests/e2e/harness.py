@@ -98,36 +98,23 @@ def make_plugin_copy(dest_parent: Path) -> Path:
     return dest
 
 
-def make_hook_venv(dest: Path) -> Path:
-    """A venv that sees this interpreter's packages (pydantic, filelock, ...) without pip, for
-    install.sh's DELIBERATION_VENV: the plugin's dependencies are then importable, so install.sh
-    skips pip and nothing is downloaded at test time."""
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(dest)],
+def hook_python_prefix(scratch: Path) -> Path:
+    """A Python prefix for install.sh's DELIBERATION_VENV in which the plugin's dependencies are
+    importable, so install.sh skips pip and nothing is downloaded at test time: the running
+    interpreter's own prefix when it has bin/python (a venv such as CI's .venv, or a pyenv
+    build), else a venv in `scratch` that sees the system packages."""
+    own = Path(sys.prefix)
+    if (own / "bin" / "python").is_file():
+        return own
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(scratch)],
                    check=True, capture_output=True, timeout=120)
-    return dest
-
-
-MINIMAL_PERSONAS = ("security-analyst", "performance-engineer", "red-team", "evidence-chase")
-
-
-def write_minimal_agents(folder: Path) -> "list[str]":
-    """Minimal persona definitions for slugs the repo's agents/ does not ship yet (temp folders
-    only); returns the slugs written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for slug in MINIMAL_PERSONAS:
-        target = folder / f"{slug}.md"
-        if not target.exists():
-            target.write_text(f"---\nname: {slug}\ndescription: {slug} persona (e2e minimal)\n"
-                              f"tools: Read\n---\nYou are the {slug} persona.\n", encoding="utf-8")
-            written.append(slug)
-    return written
+    return scratch
 
 
 def install_into_project(project: Path, venv: Path) -> subprocess.CompletedProcess:
     """Mode "install": the repo's own `install.sh <project>` (hooks merged into
     <project>/.claude/settings.json, persona agents copied into <project>/.claude/agents/),
-    with DELIBERATION_VENV=`venv` (see make_hook_venv)."""
+    with DELIBERATION_VENV=`venv` (see hook_python_prefix)."""
     env = {**os.environ, "DELIBERATION_VENV": str(venv)}
     proc = subprocess.run(["bash", str(REPO / "install.sh"), str(project)], capture_output=True,
                           text=True, timeout=300, cwd=str(REPO), env=env)
