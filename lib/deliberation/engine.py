@@ -4,8 +4,7 @@ Pure over `state.Deliberation` + `config.Config`; the handlers own the I/O. Each
 returns a `Step` — what the main agent must be told: a `block` reason (a gate failed, or the
 depth axis needs tier-2 workers before ranking) or a progress `context`.
 
-    report recorded → after_report():  RESEARCH complete → DELIBERATION;
-                                       red-team pass done → depth plan (hot spots);
+    report recorded → after_report():  red-team pass done → depth plan (hot spots);
                                        tier-2 done → red team 2 → depth-aware synthesis;
                                        ranking complete → vote → Gate 1
     Stop (nothing pending) → conclude(): Gate 1 + Gate 2 → ready for the route and the record
@@ -63,12 +62,6 @@ def next_in_deliberation(delib: Deliberation) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def advance_research(delib: Deliberation, cfg: Config, now: float) -> None:
-    if delib.phase == "RESEARCH" and phases.research_shortfall(delib, cfg.deliberation.min_agents) is None:
-        n = len(phases.current(delib, "research"))
-        phases.transition(delib, "DELIBERATION", f"{n} research reports recorded, none pending", now)
 
 
 def depth_enabled(delib: Deliberation, cfg: Config) -> "tuple[bool, str]":
@@ -131,7 +124,6 @@ def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
 
 
 def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
-    advance_research(delib, cfg, now)
     step = depth_after_report(delib, cfg, budget, now)
     if step is not None:
         return step
@@ -149,7 +141,7 @@ def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -
 
 def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
     """The depth axis' hold on DELIBERATION → RANKING."""
-    if delib.phase != "DELIBERATION":
+    if delib.phase not in ("RESEARCH", "DELIBERATION"):
         return None
     enabled, _why = depth_enabled(delib, cfg)
     if not enabled:

@@ -185,7 +185,8 @@ def trigger_answer(event, layout: Layout, cfg: dict):
         from deliberation.protocol import protocol_text
 
         context = protocol_text(event.prompt, result["task_type"], result["threshold"],
-                                result["confidence"], result["dimensions"])
+                                result["confidence"], result["dimensions"],
+                                consensus_threshold=result.get("consensus_threshold"))
     out = hookio.Answer(context=context)
     log_line(layout, event.session_id, "UserPromptSubmit", event.raw, out.summary(), trigger=result)
     return out

@@ -102,10 +102,23 @@ def approaches(delib: Deliberation) -> "dict[str, str]":
     return found
 
 
-def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int) -> "tuple[str, str | None]":
-    """(stage, refusal). `refusal` says what is missing when the spawn would skip a phase."""
+def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,
+                    persona: str = "") -> "tuple[str, str | None]":
+    """(stage, refusal). `refusal` says what is missing when the spawn would skip a phase.
+
+    In RESEARCH a persona that has not reported researches; one that already reported research
+    is spawned again to RANK — once research is complete, the research proposals stand as the
+    alternatives (a breadth-only DELIBERATION: the minimum viable deliberation of 2 agents).
+    """
     phase = delib.phase
     if kind == "persona":
+        if phase == "RESEARCH" and any(a.persona == persona for a in current(delib, "research")):
+            if research_shortfall(delib, min_agents) is None:
+                if not approaches(delib):
+                    return "ranking", ("RESEARCH → RANKING refused: no approach has been proposed. "
+                                       "Spawn synthesis-lead with all research findings to generate at "
+                                       "least 2 alternatives first")
+                return "ranking", None
         if phase in ("IDLE", "RESEARCH"):
             return "research", None
         if phase == "DELIBERATION":

@@ -59,7 +59,7 @@ def test_foreground_deliberation_passes_both_gates(project, hook):
     s.prompt(QUESTION)
     research(s)
     d = load_delib(project)
-    assert d["phase"] == "DELIBERATION"
+    assert d["phase"] == "RESEARCH"
     assert d["question"] == QUESTION
     out = s.foreground("synthesis-lead", "Merge all findings into alternatives", P.synthesis_report(APPROACHES))
     assert out["post"].decision is None

@@ -37,7 +37,8 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return hookio.Answer()
     if delib is None or delib.phase in phases.CLOSED:
         delib = ctx.open_deliberation()
-    stage, refusal = phases.stage_for_spawn(delib, kind, ctx.cfg.deliberation.min_agents)
+    stage, refusal = phases.stage_for_spawn(delib, kind, ctx.cfg.deliberation.min_agents,
+                                            personas.normalise_agent_type(event.subagent_type))
     if refusal is None and stage == "ranking":
         refusal = engine.ranking_spawn_refusal(delib, ctx.cfg)
     if refusal is None and kind == "lens":
@@ -110,7 +111,10 @@ def _enter_stage(ctx: Ctx, delib, kind: str, stage: str) -> None:
     if stage == "deliberation" and delib.phase == "RESEARCH":
         n = len(phases.current(delib, "research"))
         phases.transition(delib, "DELIBERATION", f"{kind} spawned after {n} research reports", ctx.now)
-    elif stage == "ranking" and delib.phase == "DELIBERATION":
+    elif stage == "ranking" and delib.phase in ("RESEARCH", "DELIBERATION"):
+        if delib.phase == "RESEARCH":
+            phases.transition(delib, "DELIBERATION", "breadth-only: the research proposals stand as "
+                              "the alternatives", ctx.now)
         phases.transition(delib, "RANKING", "first ranking persona spawned", ctx.now)
     elif stage == "ranking" and delib.phase == "RANKING" and not phases.pending(delib, "ranking") \
             and phases.current(delib, "ranking"):

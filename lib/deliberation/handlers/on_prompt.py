@@ -75,4 +75,5 @@ def _trigger(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     from deliberation.protocol import protocol_text
 
     return hookio.Answer(context=protocol_text(event.prompt, result["task_type"], result["threshold"],
-                                               result["confidence"], result["dimensions"]))
+                                               result["confidence"], result["dimensions"],
+                                consensus_threshold=result.get("consensus_threshold")))
