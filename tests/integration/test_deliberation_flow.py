@@ -77,3 +77,64 @@ def test_foreground_deliberation_passes_both_gates(project, hook):
     assert (project / ".claude" / "deliberation" / "records" / f"{d['id']}.md").exists()
     phases = [c["to_phase"] for c in d["phase_history"]]
     assert phases == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
+
+
+def background_spawn(s: P.Session, agent_type: str, prompt_text: str):
+    tuid, aid = s._ids(agent_type)
+    pre = s.hook("PreToolUse", P.pre_agent(s.sid, tuid, agent_type, prompt_text, background=None))
+    assert pre.decision is None, pre.reason
+    s.hook("SubagentStart", P.subagent_start(s.sid, aid, agent_type))
+    post = s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, agent_type, prompt_text))
+    assert post.decision is None
+    return tuid, aid
+
+
+def background_finish(s: P.Session, agent_type: str, tuid: str, aid: str, message: str, running=()):
+    stop = s.hook("SubagentStop", P.subagent_stop(s.sid, aid, agent_type, message,
+                                                  background_tasks=[{"id": r, "type": "subagent", "status": "running"} for r in running]))
+    note = s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, message))
+    return stop, note
+
+
+def test_background_deliberation_main_stop_before_subagents_finish(project, hook):
+    write_config(project, {"depth": {"posture": "off"}})
+    s = P.Session(hook)
+    s.prompt(QUESTION)
+    launched = []
+    for persona, claim in (("security-analyst", "Dual-write doubles the credentials surface"),
+                           ("performance-engineer", "Dual-write adds 8 ms p99 latency")):
+        launched.append((persona, *background_spawn(s, persona, f"Research: {QUESTION}"), claim))
+    # the main agent stops while both research agents still run: no verdict, no block
+    early = s.hook("Stop", P.stop(s.sid, background_tasks=[{"id": aid, "type": "subagent", "status": "running"}
+                                                          for _, _, aid, _ in launched]))
+    assert early.decision is None
+    assert load_delib(project)["phase"] == "RESEARCH"
+    for persona, tuid, aid, claim in launched:
+        stop, note = background_finish(s, persona, tuid, aid, P.research_report(persona, [claim], APPROACHES[:2]))
+        assert stop.decision is None, stop.reason
+    d = load_delib(project)
+    assert [a["status"] for a in d["agents"]] == ["reported", "reported"]
+    # ranking in background, a split vote below the architecture threshold reaches the main agent
+    ranks = {"security-analyst": ({"A": (9, 8, 8, 7, 6), "B": (4, 3, 5, 6, 6)}, "approve", "A", []),
+             "performance-engineer": ({"A": (3, 3, 4, 2, 5), "B": (8, 7, 7, 9, 8)}, "reject", "B",
+                                      [{"target": "A", "concern": "dual-write latency", "reason": "8 ms p99 on the hot path"}])}
+    launched = [(p, *background_spawn(s, p, "Rank approaches A and B")) for p in ranks]
+    notes = []
+    for persona, tuid, aid in launched:
+        scores, verdict, preferred, dissent = ranks[persona]
+        msg = P.ranking_report(scores, verdict, preferred, f"{persona} reasons", dissent)
+        stop, note = background_finish(s, persona, tuid, aid, msg)
+        assert stop.decision is None  # never blocks the subagent for a gate result
+        notes.append(note)
+    assert "consensus gate FAILED" in (notes[-1].context or "")
+    final = s.stop()
+    assert final.decision == "block"
+    assert "consensus" in final.reason and "Next:" in final.reason
+    d = load_delib(project)
+    assert d["gate1"]["passed"] is False
+    # B leads (means 6.08 vs 5.60): security-analyst prefers A without documenting why
+    assert d["ranking"]["leading"] == "B"
+    assert d["ranking"]["means"] == {"A": 5.6, "B": 6.075}
+    failed = {c["name"]: c["figure"] for c in d["gate1"]["checks"] if not c["passed"]}
+    assert set(failed) == {"consensus", "dissent_documented"}
+    assert failed["dissent_documented"] == "1 of 2 dissenters documented"
