@@ -409,3 +409,16 @@ def test_open_step_text_says_what_is_owed():
     text = da.open_step_text(d)
     assert "1 of 3 tier-2 worker(s) spawned" in text and "Waiting for: evidence-chase." in text
     assert "Still to spawn" in text and "counter-model, edge-case-hunt" in text and da.FLOOR[0] in text
+
+
+def test_a_pass_above_the_ceiling_is_a_warning_in_apply_outcome_and_an_error_in_the_check():
+    d, _ = planned()
+    _wave(d, REFUTE_F1, PARAPHRASE, STRIKE_A)
+    extra = rec("red-team", "red-team", {}, stage="deliberation", tier=2, red_team_round=3)
+    extra.key = "a-red-team-round-3"
+    d.agents.append(extra)
+    da.apply_outcome(d, da.synthesize(d))
+    assert d.depth.passes == 5
+    assert "depth axis ran 5 extra passes, above its ceiling of 4 (k workers + red team 2)" in d.warnings
+    with pytest.raises(AssertionError):
+        da.refresh_counts(d)
