@@ -170,3 +170,47 @@ class Session:
 
     def stop(self, active: bool = False, background_tasks=None):
         return self.hook("Stop", stop(self.sid, active, background_tasks))
+
+
+# ---------------------------------------------------------------------------------------------
+# in-process builders for the pure core's unit tests (records and deliberations, no hooks)
+
+
+def scores5(values: "tuple | list") -> "dict[str, float]":
+    """(correctness, risk, maintainability, performance, cost) → the report's dimension dict."""
+    return dict(zip(DIMS, (float(v) for v in values)))
+
+
+def agent_record(persona: str, stage: str, report: "dict | None" = None, *, kind: "str | None" = None,
+                 status: "str | None" = None, key: "str | None" = None, tier: int = 1,
+                 background: bool = False, spawned_at: float = 0.0):
+    """A state.AgentRecord as the hooks would have recorded it; `report` is the report's JSON."""
+    from deliberation import personas
+    from deliberation.report import AgentReport
+    from deliberation.state import AgentRecord
+
+    rep = AgentReport.model_validate({"phase": stage, **report}) if report is not None else None
+    return AgentRecord(key=key or f"{persona}-{stage}", agent_id=key, persona=persona,
+                       kind=kind or personas.kind_of(persona) or "persona", stage=stage, tier=tier,
+                       status=status or ("reported" if rep is not None else "running"),
+                       report=rep, background=background, spawned_at=spawned_at,
+                       reported_at=spawned_at + 1 if rep is not None else None)
+
+
+def ranking_json(scores: "dict[str, tuple]", verdict: str = "approve", preferred: "str | None" = None,
+                 dissent: "list[dict]" = (), rationale: str = "", confidence: float = 0.8) -> dict:
+    return {"scores": {a: scores5(s) for a, s in scores.items()}, "verdict": verdict,
+            "preferred_approach": preferred, "dissent": list(dissent), "rationale": rationale,
+            "confidence": confidence}
+
+
+def make_deliberation(agents: "list" = (), *, phase: str = "RANKING", task_type: str = "default",
+                      threshold: "float | None" = None, initial_confidence: "float | None" = None,
+                      did: str = "d-test-1", session_id: str = "s-test"):
+    from deliberation.state import Deliberation
+
+    thresholds = {"security": 0.85, "architecture": 0.80, "default": 0.70, "refactoring": 0.65,
+                  "documentation": 0.50}
+    return Deliberation(id=did, session_id=session_id, question="q", task_type=task_type,
+                        threshold=thresholds[task_type] if threshold is None else threshold,
+                        phase=phase, agents=list(agents), initial_confidence=initial_confidence)

@@ -1,0 +1,132 @@
+"""Gate 1 — consensus: each of the four checks failing alone, with its figure and next step."""
+
+from __future__ import annotations
+
+from deliberation import consensus_gate
+from deliberation.ranking import rank
+from tests import payloads as P
+
+W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
+HIGH = {"A": (9, 9, 9, 9, 9), "B": (6, 6, 6, 6, 6)}  # weighted A = 9.0, B = 6.0
+DOC = [{"target": "A", "concern": "migration window is optimistic", "reason": "last one took 9 h"}]
+
+
+def passing(task_type="architecture", phase="RANKING", extra=()):
+    agents = [P.agent_record(p, "ranking", P.ranking_json(HIGH, preferred="A"), key=f"k-{p}")
+              for p in ("security-analyst", "performance-engineer", "cost-analyst")] + list(extra)
+    d = P.make_deliberation(agents, phase=phase, task_type=task_type)
+    d.ranking = rank(d.agents, W)
+    return d
+
+
+def checks(result):
+    return {c.name: c for c in result.checks}
+
+
+def failed(result):
+    return [c.name for c in result.checks if not c.passed]
+
+
+def test_all_four_pass():
+    d = passing()
+    r = consensus_gate.evaluate(d, 2, now=5.0)
+    assert r.passed and r.gate == "consensus" and r.at == 5.0 and r.next_step == ""
+    c = checks(r)
+    assert list(c) == ["phase", "agents_completed", "consensus", "dissent_documented"]
+    assert c["phase"].figure == "phase RANKING"
+    assert c["agents_completed"].figure == "3 ≥ 2"
+    assert c["consensus"].figure == "0.90 ≥ 0.80 for architecture"  # all 9.0 → σ 0 → 0.90
+    assert c["dissent_documented"].figure == "0 of 0 dissenters documented"
+
+
+def test_phase_fails_alone():
+    d = passing(phase="DELIBERATION")
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert failed(r) == ["phase"]
+    assert checks(r)["phase"].figure == "phase DELIBERATION < RANKING"
+    assert r.next_step.startswith("spawn the personas again to RANK")
+    text = consensus_gate.reason_text(d, r)
+    assert text.splitlines()[0] == "Deliberation d-test-1 — consensus gate FAILED:"
+    assert "- phase: phase DELIBERATION < RANKING" in text
+
+
+def test_phase_in_research_tells_the_whole_way():
+    d = passing(phase="RESEARCH")
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert failed(r) == ["phase"]
+    assert r.next_step.startswith("finish RESEARCH (at least 2 independent persona reports)")
+
+
+def test_agents_completed_fails_alone():
+    d = passing()
+    r = consensus_gate.evaluate(d, 4, 0)
+    assert failed(r) == ["agents_completed"]
+    assert checks(r)["agents_completed"].figure == "3 < 4"
+    assert r.next_step == "spawn more personas to rank: 3 < 4 ranking reports"
+
+
+def test_consensus_fails_alone_with_the_numbers():
+    # every agent gives A 6.2 on all five dimensions → weighted 6.2, σ 0 → consensus 0.62
+    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (6.2,) * 5, "B": (5,) * 5}, preferred="A"),
+                             key=f"k-{p}") for p in ("security-analyst", "performance-engineer")]
+    d = P.make_deliberation(agents, task_type="architecture")
+    d.ranking = rank(d.agents, W)
+    assert d.ranking.consensus == 0.62
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert failed(r) == ["consensus"]
+    assert checks(r)["consensus"].figure == "0.62 < 0.80 for architecture"
+    assert checks(r)["consensus"].detail == "leading approach A"
+    text = consensus_gate.reason_text(d, r)
+    assert "- consensus: 0.62 < 0.80 for architecture (leading approach A)" in text
+    assert "Next: do not conclude: investigate the contested points" in text
+
+
+def test_consensus_check_is_task_adaptive():
+    # the same 0.62 passes the documentation bar of 0.50
+    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (6.2,) * 5}, preferred="A"), key=p)
+              for p in ("security-analyst", "performance-engineer")]
+    d = P.make_deliberation(agents, task_type="documentation")
+    d.ranking = rank(d.agents, W)
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert r.passed
+    assert checks(r)["consensus"].figure == "0.62 ≥ 0.50 for documentation"
+
+
+def test_consensus_fails_without_any_ranking():
+    d = passing()
+    d.ranking = None
+    c = checks(consensus_gate.evaluate(d, 2, 0))
+    assert c["consensus"].passed is False
+    assert c["consensus"].figure == "0.00 < 0.80 for architecture"
+    assert c["consensus"].detail == "no ranking yet"
+
+
+def test_undocumented_dissent_fails_alone():
+    # the reliability engineer prefers B but says nothing about why
+    bare = P.agent_record("reliability-engineer", "ranking", P.ranking_json(HIGH, preferred="B"), key="k-rel")
+    d = passing(extra=[bare])
+    assert d.ranking.leading == "A" and d.ranking.consensus == 0.9
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert failed(r) == ["dissent_documented"]
+    c = checks(r)["dissent_documented"]
+    assert c.figure == "0 of 1 dissenters documented"
+    assert c.detail == "undocumented: reliability-engineer"
+    assert r.next_step.startswith("re-run reliability-engineer for ranking")
+
+
+def test_a_reject_counts_as_dissent_and_documented_dissent_passes():
+    rejecter = P.agent_record("devils-advocate", "ranking",
+                              P.ranking_json(HIGH, verdict="reject", preferred="A", dissent=DOC), key="k-da")
+    d = passing(extra=[rejecter])
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert r.passed
+    assert checks(r)["dissent_documented"].figure == "1 of 1 dissenters documented"
+
+
+def test_dissenters_and_undocumented_helpers():
+    bare = P.agent_record("ux-advocate", "ranking", P.ranking_json(HIGH, verdict="reject"), key="k-ux")
+    doc = P.agent_record("test-engineer", "ranking", P.ranking_json(HIGH, preferred="B", dissent=DOC), key="k-te")
+    d = passing(extra=[bare, doc])
+    dis = consensus_gate.dissenters(d, "A")
+    assert [a.persona for a in dis] == ["ux-advocate", "test-engineer"]
+    assert [a.persona for a in consensus_gate.undocumented(dis)] == ["ux-advocate"]

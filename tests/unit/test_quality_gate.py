@@ -1,0 +1,149 @@
+"""Gate 2 — quality: each of the five checks failing alone, with its figure."""
+
+from __future__ import annotations
+
+from deliberation import quality_gate
+from deliberation.ranking import rank
+from deliberation.state import ConformityWarning
+from tests import payloads as P
+
+W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
+DOC = [{"target": "A", "concern": "rollback is untested", "reason": "no staging copy of the data"}]
+KW = dict(min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.70,
+          require_improvement=True, conformity=[], conformity_blocks=False, now=9.0)
+
+
+def research(persona, verdict="abstain", dissent=(), approaches=(("A", "outbox"), ("B", "dual write")),
+             confidence=0.5):
+    return P.agent_record(persona, "research", {
+        "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
+        "approaches": [{"id": i, "title": t} for i, t in approaches], "verdict": verdict,
+        "dissent": list(dissent), "confidence": confidence}, key=f"r-{persona}")
+
+
+def build(a_score=8.8, initial=0.5, scored=("A", "B"), approaches=(("A", "outbox"), ("B", "dual write")),
+          extra=(), personas=("security-analyst", "performance-engineer", "cost-analyst")):
+    agents = [research(p, approaches=approaches) for p in personas]
+    table = {"A": (a_score,) * 5, "B": (5,) * 5}
+    agents += [P.agent_record(p, "ranking", P.ranking_json({k: table[k] for k in scored}, preferred="A"),
+                              key=f"k-{p}") for p in personas]
+    d = P.make_deliberation(agents + list(extra), initial_confidence=initial)
+    d.ranking = rank(d.agents, W)
+    return d
+
+
+def checks(result):
+    return {c.name: c for c in result.checks}
+
+
+def failed(result):
+    return [c.name for c in result.checks if not c.passed]
+
+
+def test_all_five_pass_with_their_figures():
+    d = build()
+    r = quality_gate.evaluate(d, **KW)
+    assert r.passed and r.gate == "quality" and r.at == 9.0
+    c = checks(r)
+    assert list(c) == ["method_diversity", "contradiction_transparency", "complexity_handling",
+                       "consensus_confidence", "improvement_evidence"]
+    assert c["method_diversity"].figure == "3 distinct personas (need 2)"
+    assert c["method_diversity"].detail == "cost-analyst, performance-engineer, security-analyst"
+    assert c["contradiction_transparency"].figure == "0 of 0 dissents documented"
+    assert c["complexity_handling"].figure == "2 alternatives (need 2)"
+    assert c["consensus_confidence"].figure == "0.88 (strong)"
+    assert c["improvement_evidence"].figure == "final 0.88 > initial 0.50 (trigger)"
+
+
+def test_method_diversity_fails_alone():
+    r = quality_gate.evaluate(build(), **{**KW, "min_distinct_personas": 4})
+    assert failed(r) == ["method_diversity"]
+    assert checks(r)["method_diversity"].figure == "3 distinct personas (need 4)"
+    assert r.next_step.startswith("spawn research personas with different priorities")
+
+
+def test_same_persona_twice_is_one_perspective():
+    d = build(personas=("security-analyst",))
+    c = checks(quality_gate.evaluate(d, **{**KW}))
+    assert c["method_diversity"].passed is False
+    assert c["method_diversity"].figure == "1 distinct personas (need 2)"
+
+
+def test_contradiction_transparency_fails_alone():
+    bare = research("devils-advocate", verdict="reject")
+    d = build(extra=[bare])
+    r = quality_gate.evaluate(d, **{**KW, "min_distinct_personas": 2})
+    assert failed(r) == ["contradiction_transparency"]
+    c = checks(r)["contradiction_transparency"]
+    assert c.figure == "0 of 1 dissents documented"
+    assert c.detail == "without reasons: devils-advocate/research"
+    documented = research("devils-advocate", verdict="reject", dissent=DOC)
+    assert quality_gate.evaluate(build(extra=[documented]), **KW).passed
+
+
+def test_complexity_handling_fails_alone():
+    d = build(scored=("A",), approaches=(("A", "outbox"),))
+    r = quality_gate.evaluate(d, **KW)
+    assert failed(r) == ["complexity_handling"]
+    assert checks(r)["complexity_handling"].figure == "1 alternatives (need 2)"
+    assert "generate at least one more alternative" in r.next_step
+
+
+def test_consensus_confidence_fails_alone_when_weak():
+    d = build(a_score=6.5, initial=0.3)  # all 6.5 → consensus 0.65
+    r = quality_gate.evaluate(d, **KW)
+    assert failed(r) == ["consensus_confidence"]
+    c = checks(r)["consensus_confidence"]
+    assert c.figure == "0.65 (weak)"
+    assert c.detail == "strong > 0.85, moderate 0.70–0.85"
+
+
+def test_moderate_consensus_passes_and_says_so():
+    d = build(a_score=7.5)
+    assert checks(quality_gate.evaluate(d, **KW))["consensus_confidence"].figure == "0.75 (moderate)"
+    assert quality_gate.evaluate(d, **KW).passed
+
+
+def test_weak_consensus_passes_for_a_task_type_whose_own_bar_is_lower():
+    d = build(a_score=6.5, initial=0.3)
+    d.threshold = 0.50  # documentation
+    c = checks(quality_gate.evaluate(d, **KW))["consensus_confidence"]
+    assert c.passed and c.figure == "0.65 (weak)"
+
+
+def test_improvement_evidence_fails_alone():
+    d = build(initial=0.9)  # consensus 0.88 is strong but below where we started
+    r = quality_gate.evaluate(d, **KW)
+    assert failed(r) == ["improvement_evidence"]
+    assert checks(r)["improvement_evidence"].figure == "final 0.88 ≤ initial 0.90 (trigger)"
+    assert quality_gate.evaluate(d, **{**KW, "require_improvement": False}).passed
+
+
+def test_initial_confidence_falls_back_to_research_self_confidence():
+    d = build(initial=None)
+    assert quality_gate.initial_confidence(d) == (0.5, "research self-confidence")
+    c = checks(quality_gate.evaluate(d, **KW))["improvement_evidence"]
+    assert c.figure == "final 0.88 > initial 0.50 (research self-confidence)"
+    empty = P.make_deliberation([], initial_confidence=None)
+    assert quality_gate.initial_confidence(empty) == (None, "none")
+
+
+def test_conformity_warnings_are_listed_and_block_only_when_configured():
+    w = ConformityWarning(detector="score_clustering", agents=["a", "b", "c"], evidence="7.1-7.4")
+    d = build()
+    r = quality_gate.evaluate(d, **{**KW, "conformity": [w]})
+    assert r.passed
+    assert checks(r)["conformity"].figure == "1 warning(s)"
+    r = quality_gate.evaluate(d, **{**KW, "conformity": [w], "conformity_blocks": True})
+    assert failed(r) == ["conformity"]
+    assert "re-run the flagged agents with fresh isolation" in r.next_step
+
+
+def test_reason_text_lists_every_check():
+    d = build(initial=0.9)
+    r = quality_gate.evaluate(d, **KW)
+    lines = quality_gate.reason_text(d, r).splitlines()
+    assert lines[0] == "Deliberation d-test-1 — quality gate FAILED:"
+    assert "- improvement_evidence: FAIL — final 0.88 ≤ initial 0.90 (trigger)" in lines
+    assert "- method_diversity: pass — 3 distinct personas (need 2)" in lines
+    assert lines[-1].startswith("Next: the deliberation did not raise confidence")
