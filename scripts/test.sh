@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The test command (README): set up .venv with the test extras and the pinned Claude Code
+# client if they are missing, then run the whole suite. Arguments go to pytest.
+#
+#   ./scripts/test.sh            everything (unit, integration, reliability, end-to-end)
+#   ./scripts/test.sh -k budget  a selection
+#
+# Exits non-zero on any failure; pytest's "no tests collected" (exit 5) is a failure too.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+REPO="$(pwd -P)"
+export PIP_DISABLE_PIP_VERSION_CHECK=1 DEBIAN_FRONTEND=noninteractive
+
+section() { printf '\n==== %s ====\n' "$*"; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
+
+have() { command -v "$1" >/dev/null 2>&1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif have sudo; then sudo -n "$@"; else return 1; fi; }
+APT_UPDATED=0
+apt_install() {
+  have apt-get || return 2
+  if [ "$APT_UPDATED" = 0 ]; then as_root apt-get update -qq || return 1; APT_UPDATED=1; fi
+  as_root apt-get install -y -qq "$@"
+}
+
+# --- 1. python and venv --------------------------------------------------------------------
+section "python and venv"
+PY=""
+for c in python3.13 python3.12 python3.11 python3.10 python3; do
+  have "$c" || continue
+  exe="$("$c" -c 'import sys; print(sys.executable if sys.version_info >= (3, 10) else "")' 2>/dev/null)" || continue
+  if [ -n "$exe" ]; then PY="$exe"; break; fi
+done
+if [ -z "$PY" ]; then
+  apt_install python3 python3-venv python3-pip || true
+  PY="$(command -v python3 || true)"
+  [ -n "$PY" ] && "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || die "no Python >= 3.10"
+fi
+echo "python: $PY ($("$PY" --version 2>&1))"
+if ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+  rm -rf .venv
+  "$PY" -m venv .venv || { apt_install python3-venv && "$PY" -m venv .venv; } || die "cannot create .venv"
+fi
+.venv/bin/python -m pip install -q --upgrade pip || warn "pip upgrade failed; using the venv's pip"
+.venv/bin/python -m pip install -q -e ".[test]" || die "pip install -e .[test] failed"
+.venv/bin/python -c 'import pydantic, filelock, orjson, jsonschema, pytest, hypothesis, deliberation' \
+  || die "the venv lacks a dependency"
+echo "venv: $REPO/.venv ready"
+
+# --- 2. Claude Code client -----------------------------------------------------------------
+section "Claude Code client"
+if [ -n "${CLAUDE_BIN:-}" ] && [ -x "$CLAUDE_BIN" ]; then
+  echo "claude: $CLAUDE_BIN (from CLAUDE_BIN)"
+elif [ -f scripts/install_claude_client.sh ]; then
+  if ! have npm; then apt_install nodejs npm || warn "npm unavailable and could not be installed"; fi
+  if out="$(bash scripts/install_claude_client.sh)"; then
+    CLAUDE_BIN="$(printf '%s\n' "$out" | tail -n 1)"
+    export CLAUDE_BIN
+    echo "claude: $CLAUDE_BIN ($("$CLAUDE_BIN" --version 2>/dev/null || echo '?'))"
+  else
+    warn "scripts/install_claude_client.sh failed; the end-to-end tests will fail under CI=true"
+  fi
+else
+  echo "scripts/install_claude_client.sh not present: skipped"
+fi
+
+# --- 3. tests ------------------------------------------------------------------------------
+section "tests: .venv/bin/python -m pytest -q"
+rc=0
+.venv/bin/python -m pytest -q "$@" || rc=$?
+case "$rc" in
+  0) section "tests passed" ;;
+  5) die "pytest collected no tests (exit 5)" ;;
+  *) die "pytest failed (exit $rc)" ;;
+esac
