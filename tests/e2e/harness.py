@@ -210,6 +210,28 @@ class ClaudeRun:
     def event_names(self) -> "list[str]":
         return [e.get("event", "") for e in self.events()]
 
+    def deliberations(self) -> "list[dict]":
+        """Every deliberations/<id>.json of the project, oldest first by file name."""
+        folder = self.state_dir / "deliberations"
+        return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+
+    def undelivered_hook_output(self) -> "list[tuple[str, str]]":
+        """(event, text) for every model-facing text the plugin answered (a block/deny reason,
+        an additionalContext) that appears verbatim in no request of the agent it was meant for
+        (subagent for SubagentStart/SubagentStop and events fired inside a subagent, else the
+        main agent). A Stop block the client ended the run on (its block limit) shows up here
+        too: that one is expected to be undelivered."""
+        missing = []
+        for event in self.events():
+            name, answer, payload = event.get("event", ""), event.get("answer") or {}, event.get("payload") or {}
+            for text in _model_facing(name, answer):
+                needle = text.strip()
+                to_subagent = name in ("SubagentStop", "SubagentStart") or bool(payload.get("agent_id"))
+                audience = [r for r in self.requests if r.is_subagent == to_subagent and not r.is_side_request]
+                if needle and not any(r.saw(needle) for r in audience):
+                    missing.append((name, needle[:300]))
+        return missing
+
     def plugin_errors(self) -> str:
         """The plugin's internal error log (errors.log), '' when absent."""
         path = self.state_dir / "errors.log"
@@ -229,6 +251,19 @@ class ClaudeRun:
         lines.extend(f"scenario error: {e.error[-1500:]}" for e in self.log.errors)
         lines.extend(self.notes)
         return "\n".join(lines)
+
+
+CONTEXT_EVENTS = ("UserPromptSubmit", "PostToolUse", "SessionStart", "SubagentStart", "PreToolUse")
+
+
+def _model_facing(event: str, answer: dict) -> "list[str]":
+    """The texts of a logged answer (hookio.Answer.summary()) that the client shows the model."""
+    texts = []
+    if answer.get("decision") in ("block", "deny") and answer.get("reason"):
+        texts.append(answer["reason"])
+    if answer.get("context") and event in CONTEXT_EVENTS:
+        texts.append(answer["context"])
+    return texts
 
 
 def read_jsonl(path: Path) -> "list[dict]":

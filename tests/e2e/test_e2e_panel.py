@@ -12,7 +12,7 @@ import pytest
 from harness import REPO, ClaudeRun, agent_type
 from scenarios import BACKGROUND_LAUNCH, PersonaPanel, agent_outcomes, agent_spawns, report
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PERSONAS = ("security-analyst", "performance-engineer")
 PROMPT = ("Deliberate before deciding: should we replace server-side sessions with JWT access "
@@ -75,6 +75,13 @@ def assert_panel_ran(run: ClaudeRun, mode: str, plugin_root: "Path | None") -> N
     stopped = sorted(e["payload"].get("agent_type") for e in events if e.get("event") == "SubagentStop")
     assert stopped == sorted(agent_type(slug, mode) for slug in PERSONAS), stopped
     assert {e["payload"].get("session_id") for e in events} == {run.session_id}
+    # both reports were captured, attributed by agent type, in the mode they ran in
+    (delib,) = run.deliberations()
+    agents = {a["persona"]: (a["status"], a["stage"], a["background"]) for a in delib["agents"]}
+    background = run.subagent_stats["started_in_background"] == 2
+    assert agents == {slug: ("reported", "research", background) for slug in PERSONAS}, agents
+    # every reason and context the plugin answered reached the model it was meant for
+    assert run.undelivered_hook_output() == [], info
 
 
 @pytest.mark.parametrize("mode", ["install", "plugin"])
