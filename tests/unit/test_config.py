@@ -1,0 +1,118 @@
+"""config: documented defaults for every threshold; an invalid key is reported by name and its
+default used; the validated copy is cached keyed by config.json's size and mtime."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from deliberation import fastpath
+from deliberation.config import DEPTH_HARD_CEILING, Config, load_config, validate_config
+from deliberation.handlers.common import load_config as handler_load_config
+from deliberation.paths import Layout
+
+
+def test_defaults_are_the_briefs_numbers():
+    c = Config()
+    assert c.task_types.thresholds == {"security": 0.85, "architecture": 0.80, "default": 0.70,
+                                       "refactoring": 0.65, "documentation": 0.50}
+    assert c.trigger.threshold == 0.70
+    assert c.spawn_budget.max_active_children == 12 and c.spawn_budget.max_depth == 3
+    assert c.deliberation.min_agents == 2 and c.deliberation.min_alternatives == 2
+    assert (c.gates.strong, c.gates.moderate, c.gates.stop_block_limit) == (0.85, 0.70, 3)
+    assert c.conformity.clustering_window == 0.3
+    assert ["security-analyst", "performance-engineer"] in c.conformity.conflicting_pairs
+    assert c.strict is False and c.depth.posture == "ceiling"
+
+
+def test_every_setting_is_documented():
+    def walk(model, prefix=""):
+        for name, field in type(model).model_fields.items():
+            value = getattr(model, name)
+            if hasattr(type(value), "model_fields") and name not in ("schema_version",):
+                yield from walk(value, f"{prefix}{name}.")
+            else:
+                yield f"{prefix}{name}", field
+    # known gaps (not thresholds of the brief); a new undocumented setting fails here
+    known = ("schema_version", "isolation.enabled", "escalation.probe_failure", "escalation.probes",
+             "conformity.min_agents_for_clustering")
+    undocumented = [n for n, f in walk(Config()) if not f.description and n not in known]
+    assert undocumented == []
+
+
+def test_threshold_for_falls_back_to_default():
+    c = Config()
+    assert c.threshold_for("security") == 0.85 and c.threshold_for("unheard-of") == 0.70
+
+
+def test_partial_thresholds_keep_the_other_defaults():
+    c, problems = validate_config({"task_types": {"thresholds": {"security": 0.9}}})
+    assert problems == []
+    assert c.task_types.thresholds["security"] == 0.9 and c.task_types.thresholds["refactoring"] == 0.65
+
+
+def test_invalid_values_are_reported_by_name_and_defaults_used():
+    c, problems = validate_config({"spawn_budget": {"max_active_children": 0, "max_depth": 5},
+                                   "gates": {"strong": "high"}, "strict": True})
+    assert c.spawn_budget.max_active_children == 12  # default
+    assert c.spawn_budget.max_depth == 5 and c.strict is True  # valid neighbours are kept
+    assert c.gates.strong == 0.85
+    assert len(problems) == 2
+    assert any(p.startswith("config key 'spawn_budget.max_active_children': Input should be greater "
+                            "than or equal to 1") and p.endswith("— using the default") for p in problems)
+    assert any(p.startswith("config key 'gates.strong': ") for p in problems)
+
+
+def test_unknown_keys_are_reported_by_name():
+    c, problems = validate_config({"spawn_budget": {"max_children": 3}, "colour": "blue"})
+    assert c == Config()
+    assert sorted(problems) == sorted([
+        "config key 'spawn_budget.max_children': Extra inputs are not permitted — using the default",
+        "config key 'colour': Extra inputs are not permitted — using the default"])
+
+
+def test_unknown_task_type_threshold_is_reported():
+    c, problems = validate_config({"task_types": {"thresholds": {"frontend": 0.6}}})
+    assert c.task_types.thresholds["default"] == 0.70
+    assert len(problems) == 1 and "unknown task type 'frontend'" in problems[0]
+
+
+def test_a_non_object_config_uses_all_defaults():
+    c, problems = validate_config([1, 2])
+    assert c == Config() and problems == ["config is a JSON list, not an object: using defaults"]
+
+
+def test_load_config_missing_and_broken_files(tmp_path):
+    assert load_config(str(tmp_path / "nope.json")) == (Config(), [])
+    bad = tmp_path / "config.json"
+    bad.write_text("{nope")
+    c, problems = load_config(str(bad))
+    assert c == Config() and len(problems) == 1 and "is not valid JSON" in problems[0]
+
+
+def test_depth_workers_are_clamped_to_the_hard_ceiling():
+    c, _ = validate_config({"depth": {"workers_per_wave": 9}})
+    assert c.depth.workers_per_wave == 9 and c.depth_workers == DEPTH_HARD_CEILING == 3
+
+
+def test_strict_and_the_config_cache(project):
+    lay = Layout()
+    assert fastpath.config_dict(lay) == {}  # no config.json: all defaults, nothing to validate
+    os.makedirs(lay.root)
+    with open(lay.config, "w") as fh:
+        json.dump({"strict": True, "spawn_budget": {"max_active_children": "x"}}, fh)
+    assert fastpath.config_dict(lay) is None  # not cached yet → slow path validates
+    cfg, problems = handler_load_config(lay)
+    assert cfg.strict is True and cfg.spawn_budget.max_active_children == 12
+    assert problems == ["deliberation config: config key 'spawn_budget.max_active_children': Input "
+                        "should be a valid integer, unable to parse string as an integer — using the default"]
+    cached = fastpath.config_dict(lay)
+    assert cached["strict"] is True and cached["spawn_budget"]["max_active_children"] == 12
+    assert fastpath.is_strict(cached)
+    # the cache is used (no problems re-reported) until config.json changes
+    assert handler_load_config(lay)[1] == []
+    with open(lay.config, "w") as fh:
+        json.dump({"strict": False, "spawn_budget": {"max_active_children": 40}}, fh)
+    assert fastpath.config_dict(lay) is None
+    cfg, problems = handler_load_config(lay)
+    assert cfg.spawn_budget.max_active_children == 40 and not cfg.strict and problems == []
