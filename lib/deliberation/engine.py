@@ -88,8 +88,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         if plan.action == "deepen":
             return Step(block=depth_axis.instruction(plan, delib))
         if plan.action == "skipped":
-            return Step(context=f"DEPTH SKIPPED — {state.skipped_reason}. The breadth result stands; "
-                                 "the decision record says so.")
+            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.")
         return None
     if state.status == "deepening" and any(a.tier == 2 for a in phases.current(delib, "deliberation")):
         state.status = "red_team_2"

@@ -41,10 +41,12 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
                                             personas.normalise_agent_type(event.subagent_type))
     if refusal is None and stage == "ranking":
         refusal = engine.ranking_spawn_refusal(delib, ctx.cfg)
-    if refusal is None and kind == "lens":
-        from deliberation.depth_axis import check_tier2_spawn
+    from deliberation import depth_axis
 
-        refusal = check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
+    if refusal is None and kind == "lens":
+        refusal = depth_axis.check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
+    if refusal is None and kind == "red-team":
+        refusal = depth_axis.check_red_team_spawn(delib)
     isolation = "not checked"
     if refusal is None and stage == "research" and ctx.cfg.isolation.enabled:
         refusal, isolation = _isolation(ctx, event, delib)
@@ -53,23 +55,19 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         delib.updated_at = ctx.now
         return _deny(ctx, event, parent, "phase", refusal)
     _enter_stage(ctx, delib, kind, stage)
+    tier, red_team_round = depth_axis.spawn_tier(event.subagent_type, delib)
     rec = AgentRecord(
         key=event.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=event.tool_use_id,
         persona=personas.normalise_agent_type(event.subagent_type), kind=kind, stage=stage,  # type: ignore[arg-type]
-        tier=2 if kind == "lens" else 1,
-        red_team_round=(2 if delib.depth.status == "red_team_2" else 1) if kind == "red-team" else None,
+        tier=tier, red_team_round=red_team_round,
         background=event.run_in_background, spawned_at=ctx.now,
         given=_given(event, delib, isolation))
     delib.agents.append(rec)
     delib.updated_at = ctx.now
-    if kind == "lens":
-        lens = rec.persona
-        delib.depth.tier2_by_lens[lens] = delib.depth.tier2_by_lens.get(lens, 0) + 1
-        if delib.depth.status == "pending":
-            delib.depth.status = "deepening"
-            delib.depth.passes += 1
-    if kind == "red-team" and rec.red_team_round == 2:
-        delib.depth.passes += 1
+    if kind == "lens" and delib.depth.status == "pending":
+        delib.depth.status = "deepening"
+    if tier == 2:
+        depth_axis.refresh_counts(delib, check=False)
     _record_spawn(ctx, event, parent, kind, delib.id, verdict.depth)
     return hookio.Answer()
 
@@ -83,14 +81,15 @@ def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 
 
 def _fork_refusal(event: hookio.PreToolUse, delib) -> "str | None":
-    """A `fork` inherits the parent's context: never a fresh tier-2 worker."""
-    if delib is None or personas.normalise_agent_type(event.subagent_type) != "fork":
+    """While the depth step is open, a non-lens spawn aimed at a hot spot (a `fork`, which
+    inherits the parent's context, or a generic agent) is a tier-2 spawn breaking the rules."""
+    if delib is None or delib.depth.status not in engine.OPEN_DEPTH:
         return None
-    if delib.depth.status not in engine.OPEN_DEPTH:
-        return None
-    from deliberation.depth_axis import check_tier2_spawn
+    from deliberation import depth_axis
 
-    return check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
+    if not depth_axis.is_tier2_spawn(event.subagent_type, event.spawn_prompt, delib):
+        return None
+    return depth_axis.check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
 
 
 def _isolation(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, str]":
