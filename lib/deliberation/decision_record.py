@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deliberation import lineage as lin
-from deliberation import personas, ranking
+from deliberation import consensus_gate, personas, ranking
 from deliberation.state import Deliberation, Lineage, Spawn
 
 STRONG = 0.85   # GatesConfig.strong default
@@ -142,10 +142,18 @@ def _breakdown(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str,
     return out
 
 
-def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict], list[str]]":
-    """Documented concerns (current reports), and agents that rejected without documenting one."""
+def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict], list[dict]]":
+    """Documented concerns (current reports), and the dissenters — by Gate 1's definition: they
+    reject, or prefer another approach than the leading one — who documented none."""
     items: list[dict] = []
-    undocumented: list[str] = []
+    undocumented: list[dict] = []
+    leading = delib.ranking.leading if delib.ranking else None
+    for a in consensus_gate.dissenters(delib, leading):
+        if not any(c.concern and c.reason for c in a.report.dissent):  # type: ignore[union-attr]
+            rep = a.report
+            why = ("rejected" if rep.verdict == "reject"  # type: ignore[union-attr]
+                   else f"prefers {rep.preferred_approach} over the leading {leading}")  # type: ignore[union-attr]
+            undocumented.append({"agent": a.key, "label": labels[a.key], "why": why})
     for a in delib.agents:
         if a.report is None or a.superseded or a.status != "reported":
             continue
@@ -153,8 +161,6 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict]
             items.append({"agent": a.key, "label": labels[a.key], "persona": a.persona, "stage": a.stage,
                           "verdict": a.report.verdict, "target": c.target, "concern": c.concern,
                           "reason": c.reason})
-        if a.report.verdict == "reject" and not a.report.dissent:
-            undocumented.append(labels[a.key])
     return items, undocumented
 
 
@@ -240,7 +246,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "leading_breakdown": _breakdown(delib, labels),
         "alternatives": alternatives,
         "dissent": dissent,
-        "undocumented_rejections": undocumented,
+        "undocumented_dissent": undocumented,
         "gates": {"consensus": _gate(delib.gate1), "quality": _gate(delib.gate2)},
         "conformity": [{"detector": w.detector, "agents": [labels.get(a, a) for a in w.agents],
                         "evidence": w.evidence, "recommendation": w.recommendation} for w in delib.conformity],
@@ -426,13 +432,13 @@ def _md_alternatives(rec: dict) -> "list[str]":
 
 def _md_dissent(rec: dict) -> "list[str]":
     lines = ["## Dissent", ""]
-    if not rec["dissent"] and not rec["undocumented_rejections"]:
+    if not rec["dissent"] and not rec["undocumented_dissent"]:
         return lines + ["No agent dissented.", ""]
     for c in rec["dissent"]:
         lines.append(f"- **{md(c['label'])}** ({c['stage']}, verdict {c['verdict']}) on {md_code(c['target'])}: "
                      f"{md(c['concern'])} — *reason:* {md(c['reason'])}")
-    for label in rec["undocumented_rejections"]:
-        lines.append(f"- **{md(label)}** rejected without documenting a concern.")
+    for x in rec["undocumented_dissent"]:
+        lines.append(f"- **{md(x['label'])}** dissented ({md(x['why'])}) without documenting a concern.")
     lines.append("")
     return lines
 

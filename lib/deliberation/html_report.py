@@ -68,7 +68,8 @@ break-inside:avoid;page-break-inside:avoid}
 .meter{position:relative;height:12px;background:#ece8df;border-radius:6px;margin:10px 0 4px;max-width:520px}
 .meter .fill{position:absolute;left:0;top:0;bottom:0;border-radius:6px;background:var(--accent)}
 .meter .tick{position:absolute;top:-4px;bottom:-4px;width:2px;background:var(--ink)}
-.meter-legend{font-size:12px;color:var(--muted);max-width:520px;display:flex;justify-content:space-between}
+.meter-legend{position:relative;font-size:12px;color:var(--muted);max-width:520px;display:flex;justify-content:space-between}
+.meter-legend .at{position:absolute;top:0;transform:translateX(-50%);white-space:nowrap}
 .figures{font-variant-numeric:tabular-nums}
 table{border-collapse:collapse;width:100%;font-size:14px;font-variant-numeric:tabular-nums}
 th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
@@ -174,7 +175,8 @@ def _decision(rec: dict) -> str:
         f'<div class="meter" role="img" aria-label="consensus {cons:.2f}, threshold {thr:.2f}">'
         f'<div class="fill" style="width:{cons * 100:.1f}%"></div>'
         f'<div class="tick" style="left:calc({thr * 100:.1f}% - 1px)"></div></div>'
-        '<div class="meter-legend"><span>0</span><span>threshold marked</span><span>1</span></div>'
+        f'<div class="meter-legend"><span>0</span><span class="at" style="left:{thr * 100:.1f}%">'
+        f'threshold {thr:.2f}</span><span>1</span></div>'
         f'<p class="note figures">spread {d["spread"]:.2f} · stdev {d["stdev"]:.2f} · {d["agents"]} scoring agents · '
         f'{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain</p>'
         + (f'<p class="note">Recorded decision: {esc(d["text"])}</p>' if d["text"] and d["text"] not in (d["title"], d["approach"]) else "")
@@ -323,13 +325,14 @@ def _gates(rec: dict) -> str:
 
 
 def _dissent_conformity(rec: dict) -> str:
-    if rec["dissent"] or rec["undocumented_rejections"]:
+    if rec["dissent"] or rec["undocumented_dissent"]:
         items = "".join(
             f'<li><b>{esc(c["label"])}</b> <span class="detail">({esc(c["stage"])}, verdict {esc(c["verdict"])})</span> '
             f'on <code>{esc(c["target"])}</code>: {esc(c["concern"])}<div class="why">Reason: {esc(c["reason"])}</div></li>'
             for c in rec["dissent"])
-        items += "".join(f'<li><b>{esc(x)}</b> rejected without documenting a concern.</li>'
-                         for x in rec["undocumented_rejections"])
+        items += "".join(f'<li><b>{esc(x["label"])}</b> dissented ({esc(x["why"])}) '
+                         f'<span class="badge bad">without documenting a concern</span></li>'
+                         for x in rec["undocumented_dissent"])
         dissent = f'<ul class="items">{items}</ul>'
     else:
         dissent = '<p class="note">No agent dissented.</p>'

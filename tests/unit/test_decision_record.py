@@ -110,7 +110,7 @@ def test_gates_list_every_check_with_its_figure():
     assert text.count("- PASS ") + text.count("- FAIL ") == 9
 
 
-def test_dissent_with_reasons_and_undocumented_rejection():
+def test_dissent_with_reasons_and_undocumented_dissent():
     d = make_deliberation(5, 3)
     text = dr.render_markdown(d)
     assert ("- **Reliability Engineer** (ranking, verdict reject) on `A`: The relay worker is a new single point "
@@ -118,8 +118,14 @@ def test_dissent_with_reasons_and_undocumented_rejection():
     rejector = next(a for a in d.agents if a.stage == "ranking" and a.report.verdict == "reject")
     rejector.report.dissent = []
     rec = dr.record_json(d)
-    assert rec["undocumented_rejections"] == ["Reliability Engineer"]
-    assert "- **Reliability Engineer** rejected without documenting a concern." in dr.render_markdown(d)
+    assert rec["undocumented_dissent"] == [{"agent": rejector.key, "label": "Reliability Engineer", "why": "rejected"}]
+    assert ("- **Reliability Engineer** dissented (rejected) without documenting a concern."
+            in dr.render_markdown(d))
+    # Gate 1's definition: preferring another approach than the leading one is dissent too
+    other = next(a for a in d.agents if a.stage == "ranking" and a.report.verdict == "approve")
+    other.report.preferred_approach, other.report.dissent = "B", []
+    assert ("dissented (prefers B over the leading A) without documenting a concern."
+            in dr.render_markdown(d))
 
 
 def test_conformity_depth_and_route_sections():

@@ -88,13 +88,13 @@ def _gates(rec: dict) -> "list[str]":
 
 def _dissent_conformity(rec: dict) -> "list[str]":
     lines = []
-    if rec["dissent"] or rec["undocumented_rejections"]:
+    if rec["dissent"] or rec["undocumented_dissent"]:
         lines += ["", "dissent:"]
         for c in rec["dissent"]:
             lines.append(f"  {c['label']} ({c['verdict']}) on {c['target']}: {t.one_line(c['concern'], 120)}")
             lines.append(f"    reason: {t.one_line(c['reason'], 120)}")
-        for x in rec["undocumented_rejections"]:
-            lines.append(f"  {x} rejected without a documented concern")
+        for x in rec["undocumented_dissent"]:
+            lines.append(f"  {x['label']} dissented ({x['why']}) without a documented concern")
     if rec["conformity"]:
         lines += ["", "conformity warnings:"]
         for w in rec["conformity"]:
