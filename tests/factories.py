@@ -22,9 +22,9 @@ from deliberation import ranking
 from deliberation.config import DEFAULT_DIMENSIONS
 from deliberation.paths import Layout
 from deliberation.personas import LENSES, RED_TEAM, RESEARCH_PERSONAS
-from deliberation.report import AgentReport, Approach, Concern, Finding, Refutation
+from deliberation.report import AgentReport
 from deliberation.state import (
-    AgentRecord, Check, ConformityWarning, Deliberation, DepthOverride, DepthState, EventRecord,
+    AgentRecord, Check, ConformityWarning, DeniedSpawn, Deliberation, DepthOverride, DepthState, EventRecord,
     GateResult, HotSpot, Lineage, PhaseChange, ProbeRun, Route, RouteRule, SessionState, Spawn,
 )
 from deliberation.store import Store
@@ -316,7 +316,6 @@ def make_lineage(delib: Deliberation, *, nested: int = 2, active: int = 1, denie
     for spawn in lin.spawns[-active:] if active else []:
         spawn.status = "running"
         spawn.finished_at = None
-    from deliberation.state import DeniedSpawn
     for j in range(denied):
         lin.denied.append(DeniedSpawn(tool_use_id=f"toolu_denied{j}", parent="main", subagent_type="general-purpose",
                                       rule="budget", reason="Spawn budget: the main agent already has 12 of 12 active subagents.",

@@ -166,3 +166,17 @@ def test_heatmap_is_drawn_in_headless_chromium(tmp_path):
     print(f"\nchromium: dom {t_dom:.1f}s, screenshot {t_shot:.1f}s; 15/15 cells drawn; "
           f"scores {samples[0][0]:.2f}..{samples[-1][0]:.2f} -> RGB {samples[0][1]}..{samples[-1][1]}; "
           f"{len({c for _, c in samples})} distinct colours")
+
+
+def test_report_prints_to_a_few_pdf_pages(tmp_path):
+    chromium = _chromium()
+    d = make_deliberation(5, 3)
+    report = tmp_path / "report.html"
+    report.write_text(render_html(d, make_lineage(d)), encoding="utf-8")
+    pdf = tmp_path / "report.pdf"
+    _run(chromium, tmp_path / "profile-pdf", "--no-pdf-header-footer", f"--print-to-pdf={pdf}", report.as_uri())
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-")
+    pages = [int(n) for n in re.findall(rb"/Count (\d+)", data)]
+    assert pages and 2 <= max(pages) <= 10, pages
+    print(f"\nprinted: {max(pages)} A4/Letter pages, {len(data)} bytes")
