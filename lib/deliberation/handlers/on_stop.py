@@ -63,9 +63,12 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
     route = adjudication.apply_route(ctx.store, delib, ctx.cfg.escalation)
     engine.finalize(delib, ctx.now)
     path = ctx.layout.record(delib.id)
-    store.atomic_write_bytes(ctx.layout.checked(path), decision_record.render_markdown(delib).encode())
-    delib.record_path = path
     phases.transition(delib, "COMPLETE", f"decision record written ({route.route})", ctx.now)
+    gates = ctx.cfg.gates
+    delib.record_path = path
+    delib.record = decision_record.record_json(delib, gates.strong, gates.moderate)
+    text = decision_record.render_markdown(delib, ctx.tx.lineage, gates.strong, gates.moderate)
+    store.atomic_write_bytes(ctx.layout.checked(path), text.encode())
     ctx.tx.session.active_deliberation = None
     r = delib.ranking
     summary = (f"Deliberation {delib.id} COMPLETE: {r.leading if r else '-'} "
