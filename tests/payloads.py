@@ -214,3 +214,36 @@ def make_deliberation(agents: "list" = (), *, phase: str = "RANKING", task_type:
     return Deliberation(id=did, session_id=session_id, question="q", task_type=task_type,
                         threshold=thresholds[task_type] if threshold is None else threshold,
                         phase=phase, agents=list(agents), initial_confidence=initial_confidence)
+
+
+# ---------------------------------------------------------------------------------------------
+# many hook processes at once (concurrency tests)
+
+
+def fire_at_once(event: str, payload_list: "list", project_dir, env=None, timeout: float = 120):
+    """Start one real hook process per payload, then release them together: every process is
+    spawned and waiting on stdin before the first payload is written. Returns (HookResults in
+    payload order, wall seconds from the first write to the last exit)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import HOOK_SCRIPTS, HOOKS, HookResult
+
+    full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project_dir), **(env or {})}
+    procs = [subprocess.Popen([sys.executable, str(HOOKS / HOOK_SCRIPTS[event])], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
+                              cwd=str(project_dir)) for _ in payload_list]
+    datas = [p if isinstance(p, bytes) else json.dumps(p).encode() for p in payload_list]
+    t0 = time.monotonic()
+    for proc, data in zip(procs, datas):
+        proc.stdin.write(data)
+        proc.stdin.close()
+        proc.stdin = None  # so communicate() below only collects the output
+    results = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=timeout)
+        results.append(HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
+                                                              out.decode(), err.decode())))
+    return results, time.monotonic() - t0

@@ -1,0 +1,74 @@
+"""Parallel spawns cannot race past the budget: N simultaneous PreToolUse hook processes (real
+processes, released together) against a budget of 12 allow exactly 12."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deliberation.personas import RESEARCH_PERSONAS
+from tests import payloads as P
+
+SID = "b0d9e7a4-1c2d-4e5f-8a9b-000000000040"
+PERSONAS = list(RESEARCH_PERSONAS)
+BUDGET_REASON = "Spawn budget: the main agent already has 12 of 12 active subagents"
+
+
+def state(project):
+    return project / ".claude" / "deliberation"
+
+
+def spawn_payloads(n: int) -> "list[dict]":
+    return [P.pre_agent(SID, f"toolu_race_{i:02d}", PERSONAS[i % len(PERSONAS)],
+                        f"Research the migration question as {PERSONAS[i % len(PERSONAS)]} (#{i}).",
+                        background=True) for i in range(n)]
+
+
+@pytest.mark.parametrize("n,allowed", [(40, 12), (15, 12)])
+def test_parallel_spawns_allow_exactly_the_budget(project, n, allowed):
+    state(project).mkdir(parents=True)
+    (state(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
+    results, wall = P.fire_at_once("PreToolUse", spawn_payloads(n), project)
+    print(f"\n{n} simultaneous PreToolUse spawn hooks against a budget of 12: {wall:.2f}s wall")
+    assert all(r.returncode == 0 and r.stderr == "" for r in results), [r.stderr for r in results]
+    ok = [i for i, r in enumerate(results) if r.decision is None]
+    denied = [r for r in results if r.decision == "deny"]
+    assert len(ok) == allowed
+    assert len(denied) == n - allowed
+    assert len(ok) + len(denied) == n
+    for r in denied:
+        assert r.reason.startswith(BUDGET_REASON), r.reason
+        assert "raise spawn_budget.max_active_children" in r.reason
+
+    lineage = json.loads((state(project) / "sessions" / SID / "lineage.json").read_text())
+    assert len(lineage["spawns"]) == allowed
+    assert len(lineage["denied"]) == n - allowed
+    assert {d["rule"] for d in lineage["denied"]} == {"budget"}
+    allowed_ids = {f"toolu_race_{i:02d}" for i in ok}
+    assert {s["tool_use_id"] for s in lineage["spawns"]} == allowed_ids
+    assert {d["tool_use_id"] for d in lineage["denied"]} == {f"toolu_race_{i:02d}" for i in range(n)} - allowed_ids
+    assert all(s["status"] == "requested" and s["parent"] == "main" for s in lineage["spawns"])
+
+    [delib_file] = (state(project) / "deliberations").glob("*.json")
+    delib = json.loads(delib_file.read_text())
+    assert delib["phase"] == "RESEARCH"
+    assert {a["tool_use_id"] for a in delib["agents"]} == allowed_ids  # one deliberation, 12 agents
+    events = [json.loads(l) for l in (state(project) / "sessions" / SID / "events.jsonl").read_text().splitlines()]
+    assert [e["event"] for e in events].count("PreToolUse") == n
+
+
+def test_budget_frees_up_as_children_finish(project, hook):
+    state(project).mkdir(parents=True)
+    (state(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
+    results, _ = P.fire_at_once("PreToolUse", spawn_payloads(13), project)
+    assert sum(r.decision == "deny" for r in results) == 1
+    first_ok = next(i for i, r in enumerate(results) if r.decision is None)
+    persona = PERSONAS[first_ok % len(PERSONAS)]
+    aid = "a00000000000000f1"
+    hook("PostToolUse", P.post_agent_async(SID, f"toolu_race_{first_ok:02d}", aid, persona, "x"))
+    hook("SubagentStop", P.subagent_stop(SID, aid, persona, P.research_report(persona, ["a finding"])))
+    again = hook("PreToolUse", P.pre_agent(SID, "toolu_race_late", "ux-advocate", "Research it.", background=True))
+    assert again.decision is None, again.reason
+    blocked = hook("PreToolUse", P.pre_agent(SID, "toolu_race_later", "ux-advocate", "Research it.", background=True))
+    assert blocked.decision == "deny" and blocked.reason.startswith(BUDGET_REASON)
