@@ -104,11 +104,15 @@ def test_moderate_consensus_passes_and_says_so():
     assert quality_gate.evaluate(d, **KW).passed
 
 
-def test_weak_consensus_passes_for_a_task_type_whose_own_bar_is_lower():
+def test_weak_consensus_fails_even_where_gate_1_let_it_through():
     d = build(a_score=6.5, initial=0.3)
-    d.threshold = 0.50  # documentation
-    c = checks(quality_gate.evaluate(d, **KW))["consensus_confidence"]
-    assert c.passed and c.figure == "0.65 (weak)"
+    d.threshold = 0.50  # documentation: Gate 1 passes 0.65, the quality gate does not
+    d.task_type = "documentation"
+    r = quality_gate.evaluate(d, **KW)
+    c = checks(r)["consensus_confidence"]
+    assert not c.passed and c.figure == "0.65 (weak)"
+    assert "documentation threshold 0.50" in c.detail
+    assert failed(r) == ["consensus_confidence"]
 
 
 def test_improvement_evidence_fails_alone():
