@@ -95,7 +95,7 @@ def test_consensus_confidence_fails_alone_when_weak():
     assert failed(r) == ["consensus_confidence"]
     c = checks(r)["consensus_confidence"]
     assert c.figure == "0.65 (weak)"
-    assert c.detail == "strong > 0.85, moderate 0.70–0.85"
+    assert c.detail == "strong > 0.85, moderate 0.70–0.85; default threshold 0.70"
 
 
 def test_moderate_consensus_passes_and_says_so():
