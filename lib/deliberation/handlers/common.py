@@ -52,7 +52,7 @@ class Ctx:
         n = len(sess.deliberations) + 1
         did = f"d-{self.tx.session_id[:8]}-{n}"
         prompt, trigger = last_user_prompt(self.layout, self.tx.session_id)
-        question = question or prompt or "(no user prompt recorded)"
+        question = question or strip_markers(prompt, self.cfg.trigger.force_markers) or "(no user prompt recorded)"
         kind = task_type or tt.classify(question, self.cfg.task_types.keywords)
         delib = Deliberation(id=did, session_id=self.tx.session_id, question=question[:4000],
                              task_type=kind, task_type_overridden=task_type is not None,
@@ -77,6 +77,15 @@ class Ctx:
         return {"schema_version": SCHEMA_VERSION, "at": self.now, "event": event.hook_event_name
                 or type(event).__name__, "payload": event.raw, "answer": answer.summary(),
                 "notes": self.notes, **self.extra}
+
+
+def strip_markers(prompt: str, markers: "list[str]") -> str:
+    """`/deliberate Should we…?` → `Should we…?` (the marker is how, not what, to decide)."""
+    text = prompt.strip()
+    for marker in markers:
+        if marker and text.startswith(marker):
+            return text[len(marker):].lstrip(" :—-\n")
+    return text
 
 
 def find_record(delib: Deliberation, *, agent_id: "str | None" = None,
