@@ -193,12 +193,48 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
 
 def _append(path: str, record: dict) -> None:
+    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "surrogatepass")
+    append_line(path, line)
+
+
+def append_line(path: str, line: bytes) -> None:
+    """Append one newline-terminated record under an exclusive flock, all or nothing.
+
+    A writer killed mid-append (SIGKILL splits a large write) leaves an unterminated fragment,
+    which is never a record: the next append drops it first. A failed write (disk full) is
+    truncated back, so the file never keeps a partial line of ours."""
     import fcntl
 
-    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "surrogatepass")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        os.write(fd, line)
+        size = drop_torn_tail(fd)
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view):]
+        except BaseException:
+            try:
+                os.ftruncate(fd, size)
+            except OSError:
+                pass
+            raise
     finally:
         os.close(fd)
+
+
+def drop_torn_tail(fd: int) -> int:
+    """Truncate an unterminated last line (a killed writer's fragment); return the file size."""
+    size = os.fstat(fd).st_size
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return size
+    end = size
+    while end > 0:
+        start = max(0, end - 65536)
+        cut = os.pread(fd, end - start, start).rfind(b"\n")
+        if cut >= 0:
+            end = start + cut + 1
+            break
+        end = start
+    os.ftruncate(fd, end)
+    return end

@@ -33,13 +33,7 @@ def run(event_name: str) -> None:
         data = sys.stdin.buffer.read()
     except (OSError, ValueError):
         data = b""
-    try:
-        out = handle(event_name, data, time.time())
-    except BaseException as exc:  # noqa: BLE001 - the one handler
-        if isinstance(exc, (SystemExit, KeyboardInterrupt)):
-            out = ""
-        else:
-            out = _fail(event_name, exc, data)
+    out = respond(event_name, data, time.time())
     try:
         if out:
             sys.stdout.write(out + "\n")
@@ -47,6 +41,18 @@ def run(event_name: str) -> None:
     except (OSError, ValueError):
         pass
     sys.exit(0)
+
+
+def respond(event_name: str, data: bytes, now: float) -> str:
+    """`handle` inside the one error handler: the hook's stdout text; never raises.
+
+    This is the whole fail-open layer of `run` (tests call it in-process)."""
+    try:
+        return handle(event_name, data, now)
+    except BaseException as exc:  # noqa: BLE001 - the one handler
+        if isinstance(exc, (SystemExit, KeyboardInterrupt)):
+            return ""
+        return _fail(event_name, exc, data)
 
 
 def handle(event_name: str, data: bytes, now: float) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import time
 from typing import Any, Callable, Iterator, TypeVar
@@ -93,18 +92,12 @@ def dumps(obj: Any) -> bytes:
 
 
 def append_jsonl(path: str, record: Any) -> None:
-    """Append one JSON line under an exclusive flock, so concurrent appends never interleave."""
+    """Append one JSON line under an exclusive flock, so concurrent appends never interleave;
+    all or nothing (see fastpath.append_line: a killed writer's fragment is dropped)."""
+    from deliberation.fastpath import append_line
+
     ensure_dir(os.path.dirname(path))
-    line = orjson.dumps(record) + b"\n"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        view = memoryview(line)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-    finally:
-        os.close(fd)
+    append_line(path, orjson.dumps(record) + b"\n")
 
 
 def quarantine(path: str) -> str:

@@ -1,0 +1,12 @@
+"""The reliability suite's one-line summaries, repeated in pytest's terminal summary."""
+
+from __future__ import annotations
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    from tests.reliability.helpers import SUMMARIES
+
+    if SUMMARIES:
+        terminalreporter.section("reliability counts")
+        for line in SUMMARIES:
+            terminalreporter.write_line(line)
