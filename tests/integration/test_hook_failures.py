@@ -281,3 +281,31 @@ def test_symlinked_errors_log_is_not_written_through(project, hook, tmp_path):
     assert_fail_open(res, "ValidationError")
     assert "details in" not in res.system_message  # it could not be written, so it is not promised
     assert os.listdir(outside) == []
+
+
+def test_corrupt_state_file_is_quarantined_and_the_user_warned(project, hook):
+    write_config(project, {"depth": {"posture": "off"}})
+    sdir = state(project) / "sessions" / SID
+    sdir.mkdir(parents=True)
+    (sdir / "lineage.json").write_text('{"schema_version": 1, "session_id": "x", "spawns": [}')
+    res = hook("PreToolUse", sample("PreToolUse"))
+    assert res.returncode == 0 and res.decision is None
+    msg = res.system_message
+    assert "corrupt state file .claude/deliberation/sessions/" in msg and "lineage.json" in msg
+    assert "moved aside to lineage.json.corrupt-" in msg
+    [aside] = sdir.glob("lineage.json.corrupt-*")
+    assert aside.read_text() == '{"schema_version": 1, "session_id": "x", "spawns": [}'
+    assert len(json.loads((sdir / "lineage.json").read_text())["spawns"]) == 1  # fresh, with this spawn
+    assert errors_log(project) == ""
+
+
+def test_newer_schema_version_is_refused_visibly_and_left_alone(project, hook):
+    sdir = state(project) / "sessions" / SID
+    sdir.mkdir(parents=True)
+    body = json.dumps({"schema_version": 99, "session_id": SID, "active_deliberation": "d-x"})
+    (sdir / "session.json").write_text(body)
+    res = hook("Stop", sample("Stop"))
+    assert_fail_open(res, "SchemaVersionError", "schema_version 99, newer than this plugin's 1",
+                     "upgrade the plugin")
+    assert (sdir / "session.json").read_text() == body
+    assert not list(sdir.glob("session.json.corrupt-*"))

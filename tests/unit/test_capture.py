@@ -164,3 +164,44 @@ def test_lens_report_must_name_its_hot_spots():
     d = P.make_deliberation([rec], phase="DELIBERATION")
     out = capture(d, rec, P.lens_report([], [{"id": "F1", "claim": "c"}]), stop_hook_active=False, **KW)
     assert "A tier-2 report must list the hot spot ids" in out.send_back
+
+
+# -- the same rules through the real hook scripts ---------------------------------------------------
+
+
+def _delib(project):
+    [path] = (project / ".claude" / "deliberation" / "deliberations").glob("*.json")
+    return json.loads(path.read_text())
+
+
+def _events(project, sid):
+    path = project / ".claude" / "deliberation" / "sessions" / sid / "events.jsonl"
+    return [json.loads(l) for l in path.read_text().splitlines()]
+
+
+def test_hooks_record_a_foreground_report_once(project, hook):
+    (project / ".claude" / "deliberation").mkdir(parents=True)
+    (project / ".claude" / "deliberation" / "config.json").write_text('{"depth": {"posture": "off"}}')
+    s = P.Session(hook, sid="cap-once-1")
+    out = s.foreground("security-analyst", "Research the question.", GOOD_RESEARCH)
+    assert out["stop"].decision is None and out["post"].decision is None
+    [agent] = _delib(project)["agents"]
+    assert agent["status"] == "reported" and agent["agent_id"] == out["agent_id"]
+    notes = {e["event"]: e["notes"] for e in _events(project, s.sid)}
+    assert notes["SubagentStop"] == ["report recorded"]
+    assert notes["PostToolUse"] == []  # the second copy changed nothing
+
+
+def test_hooks_send_an_invalid_report_back_once_then_record_it_invalid(project, hook):
+    (project / ".claude" / "deliberation").mkdir(parents=True)
+    (project / ".claude" / "deliberation" / "config.json").write_text('{"depth": {"posture": "off"}}')
+    s = P.Session(hook, sid="cap-invalid-1")
+    out = s.foreground("cost-analyst", "Research the question.", "no report here",
+                       retry_message="still no report")
+    assert out["stop"].json["decision"] == "block"
+    assert out["stop"].json["reason"].startswith("Deliberation plugin: your report was not accepted. "
+                                                 "Your final message has no fenced JSON report.")
+    assert out["stop2"].decision is None  # stop_hook_active: recorded invalid, no second block
+    [agent] = _delib(project)["agents"]
+    assert agent["status"] == "invalid" and agent["send_backs"] == 1
+    assert _delib(project)["warnings"][0].startswith("cost-analyst (")
