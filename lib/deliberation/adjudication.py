@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import os
-import re
 import time
 
 from deliberation import escalation, probes, reversals
@@ -44,7 +43,9 @@ def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> st
 
 
 def commands_hint(delib_id: str) -> str:
-    return f"approve with `deliberation approve {delib_id}`, reject with `deliberation reject {delib_id}`"
+    from deliberation.fastpath import commands_hint as hint
+
+    return hint(delib_id)
 
 
 def escalation_message(delib: Deliberation) -> str:
@@ -60,27 +61,14 @@ def escalation_message(delib: Deliberation) -> str:
 # -- the PreToolUse answer (pure) -------------------------------------------------------------
 
 
-def _risky(tool_name: str, regex: str) -> bool:
-    """Full match of the configured regex; an invalid regex falls back to the default list."""
-    try:
-        return re.fullmatch(regex, tool_name) is not None
-    except re.error:
-        return re.fullmatch(EscalationConfig().risky_tools, tool_name) is not None
-
-
 def review_answer(index: "EscalationIndex | None", tool_name: str,
                   risky_tools_regex: str) -> "tuple[str | None, str]":
-    """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through."""
-    if index is None or not index.open or not _risky(tool_name or "", risky_tools_regex):
-        return None, ""
-    rejects = [e for e in index.open if e.route == "hard-reject"]
-    shown = rejects or index.open
-    lines = [f"{e.reason}. {commands_hint(e.deliberation_id)}." for e in shown]
-    if rejects:
-        return "deny", (f"{tool_name} is denied: a deliberation was hard-rejected and nobody has "
-                        "overridden it.\n" + "\n".join(lines))
-    return "ask", (f"{tool_name} needs a person's yes: a deliberation awaits human review.\n"
-                   + "\n".join(lines))
+    """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through —
+    the fast path's stdlib implementation over the index's entries."""
+    from deliberation import fastpath
+
+    entries = [e.model_dump(mode="json") for e in index.open] if index is not None else []
+    return fastpath.review_answer(entries, tool_name, risky_tools_regex)
 
 
 # -- escalations.json -------------------------------------------------------------------------

@@ -80,29 +80,28 @@ def open_escalations(layout: Layout) -> "list[dict]":
 DEFAULT_RISKY = "Edit|Write|MultiEdit|Bash|NotebookEdit"
 
 
+def commands_hint(delib_id: str) -> str:
+    return f"approve with `deliberation approve {delib_id}`, reject with `deliberation reject {delib_id}`"
+
+
 def review_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tuple[str | None, str]":
-    """While a decision awaits a person: 'deny' for a hard reject, 'ask' for human review."""
+    """PreToolUse while decisions await a person (entries of escalations.json's `open`):
+    ('deny', why) after a hard reject, ('ask', why) for human review, (None, '') otherwise.
+    The tool must fully match `risky_tools`; an invalid regex falls back to the default list."""
     try:
-        risky = re.fullmatch(risky_tools or DEFAULT_RISKY, tool_name) is not None
+        risky = re.fullmatch(risky_tools or DEFAULT_RISKY, tool_name or "") is not None
     except re.error:
-        risky = re.fullmatch(DEFAULT_RISKY, tool_name) is not None
+        risky = re.fullmatch(DEFAULT_RISKY, tool_name or "") is not None
     if not risky or not entries:
         return None, ""
-    hard = [e for e in entries if e.get("route") == "hard-reject"]
-    chosen = hard or entries
-    lines = []
-    for e in chosen:
-        did = e.get("deliberation_id", "?")
-        lines.append(f"decision {did}: {e.get('reason', '')}".strip())
-    if hard:
-        return "deny", ("Deliberation plugin: a decision was HARD-REJECTED, so actions that carry it out "
-                        "are denied. " + " | ".join(lines) + " — revise the plan; a person can override with "
-                        f"`deliberation approve {hard[0].get('deliberation_id')}`.")
-    first = chosen[0].get("deliberation_id")
-    return "ask", ("Deliberation plugin: this decision is escalated to human review — unanimity on a "
-                   "reversal-prone class is not confidence. " + " | ".join(lines)
-                   + f" Approve with `deliberation approve {first}` or reject with "
-                   f"`deliberation reject {first}`; until then each such action needs a person's yes.")
+    rejects = [e for e in entries if e.get("route") == "hard-reject"]
+    shown = rejects or entries
+    lines = [f"{e.get('reason', '')}. {commands_hint(str(e.get('deliberation_id', '?')))}." for e in shown]
+    if rejects:
+        return "deny", (f"{tool_name} is denied: a deliberation was hard-rejected and nobody has "
+                        "overridden it.\n" + "\n".join(lines))
+    return "ask", (f"{tool_name} needs a person's yes: a deliberation awaits human review "
+                   "(unanimity on a reversal-prone class is not confidence).\n" + "\n".join(lines))
 
 
 def log_line(layout: Layout, session_id: str, event: str, payload: dict, answer: dict,
