@@ -169,3 +169,38 @@ def inproc_hook(event: str, payload, **_kw) -> HookResult:
     """Same shape as the `hook` fixture (a HookResult), run in-process against CLAUDE_PROJECT_DIR."""
     out = respond(event, payload)
     return HookResult(subprocess.CompletedProcess([event], 0, out + "\n" if out else "", ""))
+
+
+def fork_respond(event: str, payload) -> "tuple[int, int]":
+    """Run `respond` in a forked child (a real separate process, no interpreter start);
+    returns (pid, read end of a pipe carrying its stdout text). See `collect`."""
+    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(rfd)
+            from deliberation import hook_runner
+
+            out = hook_runner.respond(event, data, time.time()).encode("utf-8", "surrogatepass")
+            while out:
+                out = out[os.write(wfd, out):]
+        except BaseException:  # noqa: BLE001 - the parent sees the exit code
+            code = 6
+        os._exit(code)
+    os.close(wfd)
+    return pid, rfd
+
+
+def collect(pid: int, rfd: int) -> HookResult:
+    chunks = []
+    while True:
+        chunk = os.read(rfd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(rfd)
+    _, status = os.waitpid(pid, 0)
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
+    return HookResult(subprocess.CompletedProcess([pid], code, b"".join(chunks).decode(), ""))
