@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
 
 from deliberation import schemas
 from tests import payloads as P

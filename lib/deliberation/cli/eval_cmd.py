@@ -11,9 +11,7 @@ import json
 import sys
 
 from deliberation import evaluation
-from deliberation.paths import Layout
 from deliberation.state import ReversalRegistry
-from deliberation.store import Store
 
 
 def add_arguments(parser, name: str) -> None:
