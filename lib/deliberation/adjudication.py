@@ -100,8 +100,10 @@ def open_escalation(store: Store, delib: Deliberation, at: "float | None" = None
     route = delib.route
     if route is None or route.route == "auto-execute" or route.review != "pending":
         return None
+    # the route is computed before the decision is finalised: the leading approach is the decision
+    decision = delib.decision or (delib.ranking.leading if delib.ranking else None)
     entry = OpenEscalation(deliberation_id=delib.id, session_id=delib.session_id, route=route.route,
-                           reason=escalation_reason(delib.id, route, delib.decision),
+                           reason=escalation_reason(delib.id, route, decision),
                            opened_at=time.time() if at is None else at)
 
     def add(index: EscalationIndex) -> None:
