@@ -77,6 +77,19 @@ def open_escalations(layout: Layout) -> "list[dict]":
     return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
 
 
+def _index_readable(path: str) -> bool:
+    """No escalations file, or one shaped like an EscalationIndex (the slow path validates fully)."""
+    from deliberation import SCHEMA_VERSION
+
+    if not os.path.exists(path):
+        return True
+    data = read_json(path)
+    if data is None or not set(data) <= {"schema_version", "open"}:
+        return False
+    version = data.get("schema_version")
+    return version == SCHEMA_VERSION and not isinstance(version, bool) and isinstance(data.get("open", []), list)
+
+
 DEFAULT_RISKY = "Edit|Write|MultiEdit|Bash|NotebookEdit"
 
 
@@ -141,7 +154,8 @@ def answer(event, layout: Layout, cfg: dict, now: float):
             return None
         entries = open_escalations(layout)
         if not entries:
-            return hookio.Answer()
+            # an escalations.json that does not read as an index goes to the slow path (quarantine + warning)
+            return hookio.Answer() if _index_readable(layout.escalations) else None
         decision, reason = review_answer(entries, event.tool_name,
                                          section(cfg, "escalation").get("risky_tools", DEFAULT_RISKY))
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()

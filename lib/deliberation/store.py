@@ -177,7 +177,7 @@ class Store:
 
     def _migrate(self, path: str, model: Any, data: dict) -> dict:
         version = data.get("schema_version")
-        if version == SCHEMA_VERSION:
+        if version == SCHEMA_VERSION and not isinstance(version, bool):  # `true == 1` is not version 1
             return data
         if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
             raise SchemaVersionError(

@@ -73,10 +73,11 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 
 
 def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
-    from deliberation import fastpath
+    from deliberation import adjudication
 
-    decision, reason = fastpath.review_answer(fastpath.open_escalations(ctx.layout), event.tool_name,
-                                              ctx.cfg.escalation.risky_tools)
+    # validated load: a corrupt escalations.json is quarantined and reported, never read as empty
+    decision, reason = adjudication.review_answer(adjudication.open_index(ctx.store), event.tool_name,
+                                                  ctx.cfg.escalation.risky_tools)
     return hookio.Answer(decision, reason) if decision else hookio.Answer()
 
 
