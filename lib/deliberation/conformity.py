@@ -22,7 +22,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterable, Literal, Sequence
 
-from deliberation.similarity import similarity
+from deliberation.similarity import profile, similarity, similarity_of
 from deliberation.state import AgentRecord, ConformityWarning, RankingResult
 
 TwoAgentVerdict = Literal["proceed", "investigate", "suspect_herding"]
@@ -81,11 +81,12 @@ def templated_dissent(agents: Sequence[AgentRecord], threshold: float) -> "list[
     linked by similar concerns, with the pairwise similarity figures and one quoted excerpt.
     """
     items = [(a, f"{c.concern} {c.reason}") for a in valid_records(agents) for c in a.report.dissent]
+    profiles = [profile(t) for _, t in items]  # each text shingled once, not once per pair
     pairs: dict[tuple[str, str], tuple[float, str]] = {}
-    for (a, ta), (b, tb) in combinations(items, 2):
+    for (i, (a, ta)), (j, (b, tb)) in combinations(enumerate(items), 2):
         if a.persona == b.persona or a.key == b.key:
             continue
-        s = similarity(ta, tb)
+        s = similarity_of(profiles[i], profiles[j])
         if s >= threshold - _EPS:
             key = tuple(sorted((a.key, b.key)))
             if key not in pairs or s > pairs[key][0]:
@@ -193,11 +194,15 @@ def same_reasoning(agents: Sequence[AgentRecord], ranking: "RankingResult | None
     """Agreeing ranking agents whose rationales are this similar or more: one warning per group."""
     leading = ranking.leading if ranking else None
     ranked = [a for a in valid_records(agents, "ranking") if a.report.rationale.strip()]
+    # all pairs are compared: position and shingles are computed once per agent, not per pair
+    positions = {a.key: _position(a.report, leading) for a in ranked}
+    profiles = {a.key: profile(a.report.rationale) for a in ranked}
     pairs: dict[tuple[str, str], tuple[float, str]] = {}
     for a, b in combinations(ranked, 2):
-        if not agree(a.report, b.report, leading):
+        pa = positions[a.key]
+        if pa[0] == "abstain" or pa != positions[b.key]:  # agree(), precomputed
             continue
-        s = similarity(a.report.rationale, b.report.rationale)
+        s = similarity_of(profiles[a.key], profiles[b.key])
         if s >= threshold - _EPS:
             pairs[(a.key, b.key)] = (s, a.report.rationale)
     return _group_warnings("same_reasoning", ranked, pairs, threshold,

@@ -25,9 +25,12 @@ from deliberation.state import AgentRecord, ApproachScore, RankingResult
 def weighted_score(scores: "dict[str, float]", weights: "dict[str, float]") -> "float | None":
     """Weighted mean of one agent's scores for one approach; None if a dimension is missing."""
     total = sum(weights.values())
-    if total <= 0 or any(d not in scores for d in weights):
+    if total <= 0:
         return None
-    return sum(weights[d] * float(scores[d]) for d in weights) / total
+    for d in weights:
+        if d not in scores:
+            return None
+    return sum([w * float(scores[d]) for d, w in weights.items()]) / total
 
 
 def consensus_score(values: "list[float]") -> "tuple[float, float, float]":
@@ -57,8 +60,11 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
             if w is None:
                 continue
             w = round(w, 4)
-            scores.append(ApproachScore(agent=agent.key, persona=agent.persona, approach=approach,
-                                        dimensions={d: float(dims[d]) for d in weights}, weighted=w))
+            # every value already has its field's exact type: construct without re-validating
+            # (one validation per agent × approach was half the cost of ranking 100 × 20)
+            scores.append(ApproachScore.model_construct(
+                agent=agent.key, persona=agent.persona, approach=approach,
+                dimensions={d: float(dims[d]) for d in weights}, weighted=w))
             per_approach.setdefault(approach, []).append(w)
     means = {a: round(sum(v) / len(v), 4) for a, v in sorted(per_approach.items())}
     candidates = [a for a in means if a not in struck]
