@@ -1,0 +1,143 @@
+"""Hook latency: each hook script per event, whole process, as a ratio to the bare interpreter.
+
+    python bench/hook_latency.py [--runs N] [--python PATH]
+
+Every round runs `python -c pass` and then each scenario once, interleaved, each scenario on a
+fresh copy of its prepared state. Printed per scenario: median wall time, the p25–p75 spread,
+median ÷ the bare interpreter's median, median CPU time, peak RSS — and the target (issue #9):
+fast paths ≤ 2.5×, lock-and-write paths ≤ 8×, the heavy path ≤ 12×, every process ≤ 60 MiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+
+import harness
+from harness import Series, Target, ms, table, verdict
+
+FAST, WRITE, HEAVY = "fast", "lock+write", "heavy"
+LIMITS = {FAST: 2.5, WRITE: 8.0, HEAVY: 12.0}
+PEAK_MIB = 60.0
+
+
+@dataclass
+class Scenario:
+    name: str
+    event: str
+    group: str
+    template: str
+    payload: bytes
+    expect: str = ""  # a substring the answer must contain (proves the intended path ran)
+
+
+def build_scenarios(base: str) -> "list[Scenario]":
+    """Prepare every scenario's state under `base` (one project directory per template)."""
+    import states
+
+    def project(name: str) -> str:
+        path = os.path.join(base, name)
+        os.makedirs(path)
+        return path
+
+    routine_dir = project("routine")
+    fast = states.routine(routine_dir)
+    spawn_dir, report_dir, conclude_dir, rank_dir = (project(n) for n in ("spawn", "report", "conclude", "rank"))
+    return [
+        Scenario("UserPromptSubmit, routine prompt", "UserPromptSubmit", FAST, routine_dir, fast["prompt"]),
+        Scenario("PreToolUse Edit, nothing escalated", "PreToolUse", FAST, routine_dir, fast["edit"]),
+        Scenario("PreToolUse Bash, nothing escalated", "PreToolUse", FAST, routine_dir, fast["bash"]),
+        Scenario("Stop, no active deliberation", "Stop", FAST, routine_dir, fast["stop"]),
+        Scenario("PreToolUse Agent, spawn a persona", "PreToolUse", WRITE, spawn_dir, states.spawn(spawn_dir)),
+        Scenario("SubagentStop, record a report", "SubagentStop", WRITE, report_dir, states.report(report_dir)),
+        Scenario("PostToolUse, last ranking of 10x5", "PostToolUse", HEAVY, rank_dir, states.last_ranking(rank_dir),
+                 expect="consensus gate passed"),
+        Scenario("Stop, conclude 10x5 (gates, route)", "Stop", HEAVY, conclude_dir, states.conclude(conclude_dir),
+                 expect="COMPLETE"),
+    ]
+
+
+def check_answer(sc: Scenario, stdout: bytes) -> None:
+    """A scenario that fell onto an error path measures the wrong thing: stop there."""
+    text = stdout.decode("utf-8", "replace")
+    if "deliberation plugin:" in text or (sc.expect and sc.expect not in text):
+        raise RuntimeError(f"scenario {sc.name!r} did not take its intended path; answer: {text[:400]}")
+
+
+def measure(python: str, scenarios: "list[Scenario]", runs: int, work: str,
+            warmup: int = 1, memory_runs: int = 2) -> "tuple[Series, dict[str, Series]]":
+    """`runs` interleaved rounds of bare + every scenario (after `warmup` unrecorded rounds),
+    then `memory_runs` rounds through the memory launcher (peak RSS)."""
+    bare = Series("bare interpreter (python -c pass)")
+    series = {sc.name: Series(sc.name) for sc in scenarios}
+    for i in range(warmup + runs):
+        rec = i >= warmup
+        sample = harness.bare(python)
+        if rec:
+            bare.samples.append(sample)
+        for j, sc in enumerate(scenarios):
+            project = os.path.join(work, f"s{j}")
+            harness.restore(sc.template, project)
+            sample = harness.run_hook(python, sc.event, sc.payload, project)
+            if sample.returncode != 0:
+                raise RuntimeError(f"scenario {sc.name!r}: hook exited {sample.returncode}")
+            if i == 0:
+                check_answer(sc, sample.stdout)
+            if rec:
+                series[sc.name].samples.append(sample)
+    for _ in range(memory_runs):
+        bare.peak_kib.append(harness.peak_rss_kib(harness.bare_argv(python), env=harness.clean_env(None)))
+        for j, sc in enumerate(scenarios):
+            project = os.path.join(work, f"s{j}")
+            harness.restore(sc.template, project)
+            series[sc.name].peak_kib.append(harness.peak_rss_kib(
+                harness.hook_argv(python, sc.event), sc.payload, env=harness.clean_env(project), cwd=project))
+    return bare, series
+
+
+def render(bare: Series, series: "dict[str, Series]", scenarios: "list[Scenario]") -> "tuple[str, list[Target]]":
+    base = bare.median()
+    lo, hi = bare.quartiles()
+    rows = [[bare.name, "-", ms(base), f"{ms(lo)}–{ms(hi)}", "1.00", ms(bare.cpu_median()),
+             f"{bare.peak_mib():.1f}", "", ""]]
+    targets: list[Target] = []
+    for sc in scenarios:
+        s = series[sc.name]
+        ratio = s.median() / base
+        lo, hi = s.quartiles()
+        limit = LIMITS[sc.group]
+        ok = ratio <= limit
+        rows.append([sc.name, sc.group, ms(s.median()), f"{ms(lo)}–{ms(hi)}", f"{ratio:.2f}",
+                     ms(s.cpu_median()), f"{s.peak_mib():.1f}", f"≤{limit:g}×", verdict(ok)])
+        targets.append(Target(f"latency: {sc.name}", f"{ratio:.2f}× bare", f"≤ {limit:g}×", ok))
+    peak = max(s.peak_mib() for s in series.values())
+    targets.append(Target("peak memory of a hook process", f"{peak:.1f} MiB", f"≤ {PEAK_MIB:g} MiB", peak <= PEAK_MIB))
+    text = table(["scenario", "path", "median ms", "p25–p75 ms", "×bare", "cpu ms", "peak MiB", "target", ""], rows)
+    return text, targets
+
+
+def run(python: str, runs: int, out=sys.stdout, warmup: int = 1, memory_runs: int = 2) -> "list[Target]":
+    with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
+        os.makedirs(os.path.join(tmp, "templates"))
+        scenarios = build_scenarios(os.path.join(tmp, "templates"))
+        bare, series = measure(python, scenarios, runs, tmp, warmup, memory_runs)
+    text, targets = render(bare, series, scenarios)
+    print(f"\nHook latency — {runs} interleaved runs per row, whole process, {python}", file=out)
+    print(text, file=out)
+    return targets
+
+
+def main(argv: "list[str] | None" = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=31)
+    ap.add_argument("--python", default=harness.default_python())
+    args = ap.parse_args(argv)
+    run(args.python, args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

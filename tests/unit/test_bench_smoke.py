@@ -1,0 +1,116 @@
+"""The benchmark scripts (bench/) run on tiny settings and print their tables.
+
+No wall-clock assertion here: timings belong to `python bench/run.py`. What is checked is that
+every scenario takes its intended path (the scripts raise otherwise), that the tables and the
+targets come out, and the facts that do not depend on speed: every concurrent report is
+recorded, the state builders produce the shapes the benchmark claims to measure.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+
+import pytest
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench")
+if BENCH not in sys.path:
+    sys.path.insert(0, BENCH)
+
+import harness  # noqa: E402
+
+PYTHON = sys.executable  # the interpreter running the tests has the dependencies
+
+
+def test_table_aligns_columns():
+    text = harness.table(["name", "ms"], [["a", "1.0"], ["longer", "12.5"]])
+    assert text.splitlines() == ["name      ms", "------  ----", "a        1.0", "longer  12.5"]
+
+
+def test_quartiles_of_known_values():
+    assert harness.quartiles([1.0, 2.0, 3.0, 4.0, 5.0]) == (2.0, 4.0)
+    assert harness.quartiles([3.0, 1.0]) == (1.0, 3.0)
+
+
+def test_peak_memory_is_the_child_not_the_parent():
+    big = harness.peak_rss_kib([PYTHON, "-c", "b = bytearray(64 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096])"])
+    small = harness.peak_rss_kib([PYTHON, "-c", "pass"])
+    assert big - small >= 60 * 1024  # the 64 MiB the child touched, seen in its own maxrss
+    assert small < 40 * 1024
+
+
+def test_states_build_what_they_claim(tmp_path):
+    import states
+
+    project = str(tmp_path / "p")
+    os.makedirs(project)
+    payloads = states.concurrent_reports(project, 3)
+    assert len(payloads) == 3
+    assert [json.loads(p)["hook_event_name"] for p in payloads] == ["SubagentStop"] * 3
+    assert states.recorded_reports(project) == 0
+    states.pad_events(project, states.SID, 50)
+    assert states.event_count(project, states.SID) >= 50 + 3
+
+
+def test_hook_latency_prints_every_scenario(capsys):
+    import hook_latency
+
+    out = io.StringIO()
+    targets = hook_latency.run(PYTHON, 1, out=out, warmup=0, memory_runs=1)
+    text = out.getvalue()
+    print(text)
+    for name in ("bare interpreter", "UserPromptSubmit, routine prompt", "PreToolUse Edit", "PreToolUse Bash",
+                 "Stop, no active deliberation", "spawn a persona", "record a report", "last ranking of 10x5",
+                 "conclude 10x5"):
+        assert name in text
+    assert len(targets) == 9  # 8 latency rows + peak memory
+    assert all(t.figure and t.target for t in targets)
+
+
+def test_concurrency_records_every_report():
+    import concurrency
+
+    out = io.StringIO()
+    targets = concurrency.run(PYTHON, agents=4, rounds=1, single_runs=1, out=out)
+    print(out.getvalue())
+    recorded = targets[0]
+    assert recorded.figure == "4" and recorded.ok  # every report of the burst is in the deliberation
+    assert "burst ÷ (N × one)" in out.getvalue()
+
+
+def test_scaling_prints_both_tables():
+    import scaling
+
+    out = io.StringIO()
+    targets = scaling.run(PYTHON, repeats=1, runs=1, out=out, sizes=(3, 6), events=50)
+    text = out.getvalue()
+    print(text)
+    assert "3 agents × 20" in text and "6 agents × 20" in text
+    assert "long ÷ short" in text
+    assert [t.name.split(":")[0] for t in targets] == ["scaling", "event log", "event log", "event log"]
+
+
+def test_gate_evaluation_panel_is_deterministic():
+    import scaling
+
+    harness.setup_paths()
+    from deliberation.config import Config
+
+    a, b = scaling.panel(12, 5), scaling.panel(12, 5)
+    cfg = Config()
+    scaling.evaluate_once(a, cfg)
+    scaling.evaluate_once(b, cfg)
+    assert a.ranking.model_dump() == b.ranking.model_dump()
+    assert a.ranking.agents == 12 and len(a.ranking.approaches) == 5
+    assert a.ranking.leading == "A1"
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_run_settings(quick):
+    import run
+
+    cfg = run.settings(quick)
+    assert cfg["agents"] == 32
+    assert cfg["runs"] >= 5
