@@ -148,6 +148,7 @@ class AgentRecord(_Model):
     tokens: int = 0
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
+    notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")
 
 
 class ApproachScore(_Model):

@@ -39,6 +39,8 @@ def _capture_notification(ctx: Ctx, prompt: str) -> None:
     if not task_id or result is None:
         return
     delib, rec = record_for_agent(ctx, task_id, None)
+    if rec is not None:
+        rec.notified = True  # the main agent has seen this agent's result (Stop waits for it)
     if rec is None or delib is None or rec.status not in ("spawned", "running"):
         return
     d = ctx.cfg.deliberation

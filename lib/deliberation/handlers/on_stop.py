@@ -1,7 +1,8 @@
 """Stop: Gate 2, the depth-axis step, the escalation route and the decision record.
 
-While deliberation agents still run in the background the stop goes through and nothing is
-decided (their reports arrive later). Otherwise the deliberation must conclude: Gate 1, the
+While deliberation agents still run in the background, or their task notifications have not
+reached the main agent yet, the stop goes through and nothing is decided (their reports
+arrive later; queued gate news waits for those notifications). Otherwise the deliberation must conclude: Gate 1, the
 depth step, Gate 2. A failure blocks the stop with the reason and the next step — at most
 `gates.stop_block_limit` times in a row; past that the stop goes through, the deliberation is
 marked FAILED with the reasons and the user sees a loud message. On success the route is
@@ -17,16 +18,22 @@ from deliberation.handlers.common import Ctx, budget_view
 def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
     sess = ctx.tx.session
     delib = ctx.active()
-    sess.notices = []  # queued gate news is re-derived by the conclusion below
     if delib is None:
+        sess.notices = []
         return hookio.Answer()
     if not event.stop_hook_active:
         delib.stop_blocks = 0
     _expire_lost_agents(ctx, delib)
     running = phases.pending(delib)
-    if running:
+    if running:  # queued gate news stays for the task notifications to come
         ctx.notes.append(f"{len(running)} deliberation agent(s) pending: no verdict yet")
         return hookio.Answer()
+    unannounced = _unannounced(ctx, delib)
+    if unannounced:
+        ctx.notes.append(f"{len(unannounced)} background report(s) not yet announced to the main "
+                         "agent: no verdict yet")
+        return hookio.Answer()
+    sess.notices = []  # queued gate news is re-derived by the conclusion below
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
     block = step.block
     if block is None:
@@ -55,6 +62,17 @@ def _expire_lost_agents(ctx: Ctx, delib) -> None:
         if ctx.now - rec.spawned_at > stale:
             rec.status = "invalid"
             rec.problem = f"no report within {stale}s of the spawn"
+
+
+def _unannounced(ctx: Ctx, delib) -> list:
+    """Background agents that finished but whose task notification has not reached the main
+    agent yet. The client delivers the notifications one turn at a time, each turn ending in a
+    Stop, and never while a Stop block keeps the turn open: blocking now would starve them and
+    judge a phase the main agent has not seen. So the stop goes through; the last notification's
+    turn ends in the Stop that decides. (Bounded: older than stale_after_s no longer waits.)"""
+    stale = ctx.cfg.spawn_budget.stale_after_s
+    return [a for a in delib.agents if a.background and not a.notified
+            and a.status in ("reported", "invalid") and ctx.now - (a.reported_at or a.spawned_at) <= stale]
 
 
 def _complete(ctx: Ctx, delib) -> hookio.Answer:
