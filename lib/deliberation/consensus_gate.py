@@ -62,8 +62,12 @@ def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRe
     if "agents_completed" in failed:
         return f"spawn more personas to rank: {failed['agents_completed'].figure} ranking reports"
     if "consensus" in failed:
-        return ("do not conclude: investigate the contested points (debate-moderator on the "
-                "disagreement, or the depth lenses), then re-rank — or stop and ask the user to decide")
+        # ranking has started: the phase machine refuses debate, synthesis and the depth lenses
+        # now, so the advice must be a re-rank
+        return ("do not conclude: investigate the contested points in a re-rank — spawn the "
+                "personas again for RANKING with the disagreement and its evidence named in their "
+                "prompts (debate, synthesis and the depth lenses cannot run once ranking has "
+                "started) — or stop and ask the user to decide")
     if "dissent_documented" in failed:
         names = ", ".join(a.persona for a in missing)
         return (f"re-run {names} for ranking and have each document its concerns with reasons in "
