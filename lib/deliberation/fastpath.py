@@ -206,8 +206,18 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
 
 def _append(path: str, record: dict) -> None:
-    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "surrogatepass")
-    append_line(path, line)
+    append_line(path, json_line(record))
+
+
+def json_line(record: dict) -> bytes:
+    """One JSONL line, valid UTF-8 whatever a payload holds: a lone surrogate becomes '?', and a
+    payload nested too deeply to encode is replaced by a note (the event and answer still log)."""
+    try:
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    except (RecursionError, ValueError):
+        text = json.dumps({**record, "payload": {"unloggable": "payload nested too deeply to log"}},
+                          ensure_ascii=False, separators=(",", ":"), default=str)
+    return (text + "\n").encode("utf-8", "replace")
 
 
 def append_line(path: str, line: bytes) -> None:

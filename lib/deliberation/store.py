@@ -98,7 +98,13 @@ def append_jsonl(path: str, record: Any) -> None:
     from deliberation.fastpath import append_line
 
     ensure_dir(os.path.dirname(path))
-    append_line(path, orjson.dumps(record) + b"\n")
+    try:
+        line = orjson.dumps(record) + b"\n"
+    except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
+        from deliberation.fastpath import json_line
+
+        line = json_line(record)
+    append_line(path, line)
 
 
 def quarantine(path: str) -> str:

@@ -71,6 +71,12 @@ class Validation:
                 f"temp={len(self.temp_files)}, torn={self.torn_tails}, quarantined={self.quarantined})")
 
 
+def strict_json(raw: bytes):
+    """JSON from bytes that must be valid UTF-8 (json.loads alone would accept CESU-encoded
+    surrogates, which strict readers such as orjson or jq reject)."""
+    return json.loads(raw.decode("utf-8"))
+
+
 def validate_file(path: str, name: str, jsonl: bool) -> "tuple[list[str], bool]":
     """(problems, torn tail) of one state file against its schema.
 
@@ -86,12 +92,12 @@ def validate_file(path: str, name: str, jsonl: bool) -> "tuple[list[str], bool]"
         torn = lines[-1] != b""
         for i, line in enumerate(lines[:-1], 1):
             try:
-                docs.append((f"line {i}", json.loads(line)))
+                docs.append((f"line {i}", strict_json(line)))
             except ValueError as exc:
                 return [f"line {i} does not parse: {exc}"], torn
     else:
         try:
-            docs.append(("", json.loads(raw)))
+            docs.append(("", strict_json(raw)))
         except ValueError as exc:
             return [f"does not parse: {exc}"], False
     problems = []
