@@ -131,11 +131,25 @@ def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -
         if not delib.gate1.passed:  # type: ignore[union-attr]
             return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
         r = delib.ranking
-        return Step(context=(f"Deliberation {delib.id}: consensus gate passed — leading approach "
-                             f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
-                             "Summarise the decision and its dissent, then finish; the quality gate "
-                             "runs when you stop."))
+        passed = (f"Deliberation {delib.id}: consensus gate passed — leading approach "
+                  f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
+                  "Summarise the decision and its dissent, then finish; the quality gate "
+                  "runs when you stop.")
+        note = conformity_note(delib)
+        return Step(context=f"{passed}\n{note}" if note else passed)
     return Step(context=progress_text(delib))
+
+
+def conformity_note(delib: Deliberation) -> str:
+    """The vote's conformity warnings for the main agent ('' when none): they warn, they do not
+    block (unless conformity.blocking, at the quality gate)."""
+    if not delib.conformity:
+        return ""
+    lines = [f"⚠ Conformity warning ({len(delib.conformity)}): agreement that may not come from "
+             "independent evaluation. A warning, not a proof — genuine agreement reached for "
+             "different reasons looks the same; say so in the summary."]
+    lines += [f"- {w.detector}: {w.evidence} Recommended: {w.recommendation}." for w in delib.conformity]
+    return "\n".join(lines)
 
 
 def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
