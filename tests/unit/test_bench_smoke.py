@@ -65,7 +65,8 @@ def test_hook_latency_prints_every_scenario(capsys):
                  "Stop, no active deliberation", "spawn a persona", "record a report", "last ranking of 10x5",
                  "conclude 10x5"):
         assert name in text
-    assert len(targets) == 9  # 8 latency rows + peak memory
+    assert len(targets) == 9  # 8 latency rows + peak memory (reference rows carry no target)
+    assert "reference: import the pydantic models" in text
     assert all(t.figure and t.target for t in targets)
 
 
