@@ -34,12 +34,16 @@ def run(event_name: str) -> None:
     and exits, and the collections triggered while pydantic builds the models cost a slow-path
     hook ~10% of its time (bench/README.md). Memory stays far below the 60 MiB bound."""
     gc.disable()
-    out = ""
+    from deliberation.hookio import MAX_PAYLOAD_BYTES, PayloadError
+
     try:
-        data = sys.stdin.buffer.read()
+        data, size = read_stdin(sys.stdin.buffer, MAX_PAYLOAD_BYTES)
     except (OSError, ValueError):
-        data = b""
-    out = respond(event_name, data, time.time())
+        data, size = b"", 0
+    if size > MAX_PAYLOAD_BYTES:
+        out = _fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b"")
+    else:
+        out = respond(event_name, data, time.time())
     try:
         if out:
             sys.stdout.write(out + "\n")
@@ -47,6 +51,20 @@ def run(event_name: str) -> None:
     except (OSError, ValueError):
         pass
     sys.exit(0)
+
+
+def read_stdin(stream, limit: int) -> "tuple[bytes, int]":
+    """(at most `limit` + 1 bytes of the payload, its full size): the rest of an oversized payload
+    is read and dropped, so memory stays bounded and the client's pipe never stalls."""
+    kept = stream.read(limit + 1) or b""
+    size = len(kept)
+    if size > limit:
+        while True:
+            chunk = stream.read(1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+    return kept, size
 
 
 def respond(event_name: str, data: bytes, now: float) -> str:
