@@ -17,6 +17,12 @@ HOOKS = ROOT / "hooks"
 if str(LIB) not in sys.path:
     sys.path.insert(0, str(LIB))
 
+# Hook subprocesses do their own work in the tests (faults injected into a hook process must hit
+# the code that writes); the warm worker has its own tests (test_warm_worker.py) and the
+# end-to-end suite runs with it on, as users do. Workers started by a test idle out quickly.
+os.environ.setdefault("DELIBERATION_WORKER", "0")
+os.environ.setdefault("DELIBERATION_WORKER_IDLE_S", "20")
+
 HOOK_SCRIPTS = {
     "SessionStart": "session_start.py",
     "UserPromptSubmit": "user_prompt_submit.py",

@@ -6,6 +6,7 @@ shared/claude-code-reference/payloads/. Used by the integration tests and the be
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 
@@ -146,7 +147,8 @@ class Session:
 
     def _ids(self, kind: str) -> "tuple[str, str]":
         self.n += 1
-        return f"toolu_{kind.replace('-', '_')}_{self.n}", f"a{self.n:04d}{uuid.uuid4().hex[:12]}"
+        digest = hashlib.sha256(f"{self.sid}:{self.n}".encode()).hexdigest()[:12]  # same run, same ids
+        return f"toolu_{kind.replace('-', '_')}_{self.n}", f"a{self.n:04d}{digest}"
 
     def prompt(self, text: str):
         return self.hook("UserPromptSubmit", prompt(self.sid, text))

@@ -43,7 +43,7 @@ def run(event_name: str) -> None:
     if size > MAX_PAYLOAD_BYTES:
         out = _fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b"")
     else:
-        out = respond(event_name, data, time.time())
+        out = respond(event_name, data, time.time(), worker=True)
     try:
         if out:
             sys.stdout.write(out + "\n")
@@ -67,41 +67,64 @@ def read_stdin(stream, limit: int) -> "tuple[bytes, int]":
     return kept, size
 
 
-def respond(event_name: str, data: bytes, now: float) -> str:
+def respond(event_name: str, data: bytes, now: float, project: "str | None" = None,
+            worker: bool = False) -> str:
     """`handle` inside the one error handler: the hook's stdout text; never raises.
 
-    This is the whole fail-open layer of `run` (tests call it in-process)."""
+    This is the whole fail-open layer of `run` (tests call it in-process; the warm worker calls
+    it with the hook's project). With `worker`, the slow path is asked of the warm worker."""
     try:
-        return handle(event_name, data, now)
+        return handle(event_name, data, now, project, worker)
     except BaseException as exc:  # noqa: BLE001 - the one handler
         if isinstance(exc, (SystemExit, KeyboardInterrupt)):
             return ""
-        return _fail(event_name, exc, data)
+        return _fail(event_name, exc, data, project)
 
 
-def handle(event_name: str, data: bytes, now: float) -> str:
-    """Parse, answer on the fast path if possible, else dispatch. Returns stdout text."""
-    return answer_for(event_name, data, now).to_json(event_name)
-
-
-def answer_for(event_name: str, data: bytes, now: float):
-    """The Answer to one event (also used by `deliberation replay`)."""
+def handle(event_name: str, data: bytes, now: float, project: "str | None" = None,
+           worker: bool = False) -> str:
+    """Parse, answer on the fast path if possible, else the slow path (through the warm worker
+    when `worker`, in-process otherwise). Returns stdout text."""
     from deliberation import fastpath, hookio
     from deliberation.paths import Layout
 
     event = hookio.parse(data, event_name)
-    layout = Layout()
+    layout = Layout(project)
     cfg = fastpath.config_dict(layout)
     answer = fastpath.answer(event, layout, cfg, now) if cfg is not None else None
-    if answer is None:
-        _use_plugin_venv()
-        from deliberation.handlers import dispatch
+    if answer is not None:
+        return answer.to_json(event_name)
+    if worker:
+        from deliberation import warm_worker
 
-        answer = dispatch(event, layout, now)
-    return answer
+        if warm_worker.enabled():
+            try:
+                return warm_worker.ask(event_name, data, now, layout.project)
+            except warm_worker.NotDelivered:
+                warm_worker.start()
+    return slow_answer(event, layout, now).to_json(event_name)
 
 
-def _fail(event_name: str, exc: BaseException, data: bytes) -> str:
+def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
+    """The Answer to one event, in-process (used by `deliberation replay`)."""
+    from deliberation import fastpath, hookio
+    from deliberation.paths import Layout
+
+    event = hookio.parse(data, event_name)
+    layout = Layout(project)
+    cfg = fastpath.config_dict(layout)
+    answer = fastpath.answer(event, layout, cfg, now) if cfg is not None else None
+    return answer if answer is not None else slow_answer(event, layout, now)
+
+
+def slow_answer(event, layout, now: float):
+    _use_plugin_venv()
+    from deliberation.handlers import dispatch
+
+    return dispatch(event, layout, now)
+
+
+def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None" = None) -> str:
     """Turn any failure into a visible warning (or, in strict mode, a bounded block)."""
     from deliberation import hookio
     from deliberation.error_handler import describe, known, log_error
@@ -109,7 +132,7 @@ def _fail(event_name: str, exc: BaseException, data: bytes) -> str:
     try:
         from deliberation.paths import Layout
 
-        layout = Layout()
+        layout = Layout(project)
     except Exception:  # noqa: BLE001
         layout = None
     try:

@@ -140,6 +140,9 @@ def client_env(api: FakeApi, home: Path, tmp: Path, extra: "dict[str, str] | Non
         "DISABLE_TELEMETRY": "1",
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
+        # hooks run as users run them: the slow path through the warm worker, which idles out soon
+        "DELIBERATION_WORKER": "1",
+        "DELIBERATION_WORKER_IDLE_S": "30",
     }
     env.update(extra or {})
     return env
