@@ -185,6 +185,20 @@ def _serve_one(conn: socket.socket) -> None:
         conn.close()
 
 
+PRELOAD = ("handlers", "handlers.on_prompt", "handlers.on_pre_tool", "handlers.on_post_tool",
+           "handlers.on_subagent_start", "handlers.on_subagent_stop", "handlers.on_stop",
+           "handlers.on_session", "engine", "capture", "conformity", "isolation", "depth_axis",
+           "hot_spots", "paraphrase", "adjudication", "decision_record", "confidence", "protocol")
+
+
+def preload() -> None:
+    """Pay the slow path's imports before the first request arrives."""
+    import importlib
+
+    for name in PRELOAD:
+        importlib.import_module(f"deliberation.{name}")
+
+
 def serve(name: str) -> int:
     """Bind `name`, answer requests in threads, exit after the idle timeout."""
     import threading
@@ -195,10 +209,7 @@ def serve(name: str) -> int:
     except OSError:
         return 0  # another worker for this code is already serving
     server.listen(128)
-    # pay the slow path's imports now, before the first request arrives
-    import deliberation.handlers  # noqa: F401
-    from deliberation.handlers import (common, on_post_tool, on_pre_tool, on_prompt,  # noqa: F401
-                                       on_session, on_stop, on_subagent_start, on_subagent_stop)
+    preload()
 
     idle = idle_seconds()
     server.settimeout(1.0)
