@@ -1,0 +1,72 @@
+"""Stop while finished background reports are still on their way to the main agent.
+
+The real client (2.1.328, seen in tests/e2e/test_e2e_deliberation.py) hands the task
+notifications of finished background agents to the main agent one turn at a time, each turn
+ending in a Stop, and none while a Stop block keeps the turn open. A Stop that judged the
+deliberation then would block on a phase the main agent has not seen and starve the remaining
+notifications until the block limit failed the deliberation. Such a Stop must go through.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests import payloads as P
+
+QUESTION = ("Should the order service cache product prices in each node? The latency and staleness "
+            "trade-offs are unclear and the choice is hard to reverse.")
+APPROACHES = [("A", "Per-node cache with a TTL"), ("B", "Keep reading from the pricing database")]
+PANEL = {"security-analyst": "A per-node cache serves withdrawn promotion prices",
+         "performance-engineer": "Price reads are 38 % of checkout p99",
+         "cost-analyst": "Two more read replicas cost 4.1k a month"}
+
+
+def load_delib(project) -> dict:
+    (path,) = sorted((project / ".claude" / "deliberation" / "deliberations").glob("*.json"))
+    return json.loads(path.read_text())
+
+
+def events(project, sid: str) -> "list[dict]":
+    path = project / ".claude" / "deliberation" / "sessions" / sid / "events.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_stop_goes_through_until_every_finished_report_was_announced(project, hook):
+    (project / ".claude" / "deliberation").mkdir(parents=True)
+    (project / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
+    s = P.Session(hook)
+    s.prompt(QUESTION)
+    launched = []
+    for persona in PANEL:
+        tuid, aid = s._ids(persona)
+        prompt = f"Research: {QUESTION}"
+        assert s.hook("PreToolUse", P.pre_agent(s.sid, tuid, persona, prompt, background=None)).decision is None
+        s.hook("SubagentStart", P.subagent_start(s.sid, aid, persona))
+        s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona, prompt))
+        launched.append((persona, tuid, aid))
+    # all three finish; their reports are recorded from SubagentStop
+    messages = {}
+    for persona, tuid, aid in launched:
+        messages[aid] = P.research_report(persona, [PANEL[persona]], APPROACHES)
+        assert s.hook("SubagentStop", P.subagent_stop(s.sid, aid, persona, messages[aid])).decision is None
+    assert [a["status"] for a in load_delib(project)["agents"]] == ["reported"] * 3
+    # the main agent has seen one notification: its Stop goes through, twice (one per turn)
+    first_persona, first_tuid, first_aid = launched[0]
+    s.hook("UserPromptSubmit", P.task_notification(s.sid, first_aid, first_tuid, messages[first_aid]))
+    assert s.stop().decision is None
+    _, tuid, aid = launched[1]
+    s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, messages[aid]))
+    assert s.stop().decision is None
+    d = load_delib(project)
+    assert (d["phase"], d["stop_blocks"], d["failure_reasons"]) == ("RESEARCH", 0, [])
+    assert [a["notified"] for a in d["agents"]] == [True, True, False]
+    notes = [e["notes"] for e in events(project, s.sid) if e["event"] == "Stop"]
+    assert notes == [["2 background report(s) not yet announced to the main agent: no verdict yet"],
+                     ["1 background report(s) not yet announced to the main agent: no verdict yet"]]
+    # the last notification: now the Stop judges (research only → Gate 1 blocks with the next step)
+    _, tuid, aid = launched[2]
+    s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, messages[aid]))
+    final = s.stop()
+    assert final.decision == "block"
+    assert "consensus gate FAILED" in final.reason and "phase RESEARCH < RANKING" in final.reason
+    assert load_delib(project)["stop_blocks"] == 1
