@@ -41,7 +41,23 @@ def load_events(path: str) -> "list[dict]":
     return out
 
 
-def replay(events: "list[dict]", project_dir: str, config: "str | None" = None) -> "list[dict]":
+def progress_printer(total: int, stream=None):
+    """A progress line on a terminal (every 25 events), nothing when output is redirected."""
+    stream = stream or sys.stderr
+    if not stream.isatty() or total < 50:
+        return lambda done: None
+
+    def show(done: int) -> None:
+        if done % 25 == 0 or done == total:
+            stream.write(f"\rreplaying {done}/{total} events")
+            if done == total:
+                stream.write("\n")
+            stream.flush()
+    return show
+
+
+def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
+           on_progress=None) -> "list[dict]":
     """Answer each event in `project_dir`; returns [{event, expected, got, same}]."""
     from deliberation.hook_runner import answer_for
 
@@ -64,6 +80,8 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None) 
             exp = None if expected is None else {k: v for k, v in expected.items() if k in COMPARED}
             results.append({"n": i + 1, "event": name, "got": got, "expected": exp,
                             "same": exp is None or exp == got})
+            if on_progress is not None:
+                on_progress(i + 1)
     finally:
         if old is None:
             os.environ.pop("CLAUDE_PROJECT_DIR", None)
@@ -82,12 +100,13 @@ def _line(r: dict) -> str:
 
 def run(args) -> int:
     events = load_events(args.events)
+    show = progress_printer(len(events))
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-        results = replay(events, os.path.abspath(args.keep), args.config)
+        results = replay(events, os.path.abspath(args.keep), args.config, show)
     else:
         with tempfile.TemporaryDirectory(prefix="deliberation-replay-") as tmp:
-            results = replay(events, tmp, args.config)
+            results = replay(events, tmp, args.config, show)
     differ = [r for r in results if not r["same"]]
     if args.json:
         json.dump({"events": len(results), "differ": len(differ), "results": results}, sys.stdout, indent=1)
