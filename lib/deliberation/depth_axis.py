@@ -392,6 +392,15 @@ def _planned_lenses(st: DepthState) -> "list[str]":
     return planned or choose_lenses(st.hot_spots, st.workers_per_wave or len(LENSES))
 
 
+def wave_done(delib: Deliberation) -> bool:
+    """Every planned lens of the wave was spawned and none still runs: red team 2 is next.
+    (Foreground workers report one by one; the first report must not close the wave.)"""
+    recs = _lens_records(delib)
+    spawned = {a.persona for a in recs}
+    return (bool(recs) and all(lens in spawned for lens in _planned_lenses(delib.depth))
+            and not any(a.status in ("spawned", "running") for a in recs))
+
+
 def is_tier2_spawn(subagent_type: str, prompt: str, delib: "Deliberation | None") -> bool:
     """Should PreToolUse treat this spawn as a tier-2 worker? A lens type always; a fork or any
     other agent only while the depth step is open and its prompt names a hot spot or a lens."""
@@ -687,6 +696,15 @@ def depth_state_for(plan: DepthPlan) -> DepthState:
     if plan.action == "skipped":
         return DepthState(**base, status="skipped", skipped_reason=plan.why)
     return DepthState(**base, status="pending", tier2_by_lens={a.lens: 0 for a in plan.assignments})
+
+
+def apply_posture(delib: Deliberation, cfg: Config) -> None:
+    """At open: a deliberation whose posture is off (or dialled down for its task type) records
+    that at once, so a tier-2 spawn is refused as "depth off" from the start and the state is
+    the same whether or not the rest of the depth machinery runs (the width-only escape)."""
+    enabled, why = posture_for(delib.task_type, cfg.depth)
+    if not enabled:
+        apply_plan(delib, DepthPlan("off", cfg.depth.posture, False, why))
 
 
 def _copy_into(target: DepthState, source: DepthState) -> None:

@@ -90,7 +90,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         if plan.action == "skipped":
             return Step(context=f"⚠ {state.skipped_reason} The decision record says so.")
         return None
-    if state.status == "deepening" and any(a.tier == 2 for a in phases.current(delib, "deliberation")):
+    if state.status == "deepening" and depth_axis.wave_done(delib):
         state.status = "red_team_2"
         return Step(block=depth_axis.red_team_2_instruction(delib))
     if state.status == "red_team_2" and red_team_done(delib, 2):
