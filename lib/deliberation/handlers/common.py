@@ -46,7 +46,7 @@ class Ctx:
         return delib
 
     def open_deliberation(self, question: "str | None" = None, task_type: "str | None" = None) -> Deliberation:
-        from deliberation import phases, task_type as tt
+        from deliberation import depth_axis, phases, task_type as tt
 
         sess = self.tx.session
         n = len(sess.deliberations) + 1
@@ -61,6 +61,7 @@ class Ctx:
                              initial_confidence=(trigger or {}).get("confidence"))
         phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
                           else "opened explicitly", self.now)
+        depth_axis.apply_posture(delib, self.cfg)
         self.tx.add_deliberation(delib)
         sess.deliberations.append(did)
         sess.active_deliberation = did
