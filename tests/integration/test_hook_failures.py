@@ -26,6 +26,11 @@ def sample(event: str, sid: str = SID) -> dict:
         return P.pre_agent(sid, "toolu_f1", "security-analyst", "Research the question.", background=False)
     if event == "PostToolUse":
         return P.post_agent_async(sid, "toolu_f1", "a0000000000000f1", "security-analyst", "Research.")
+    if event == "PostToolUseFailure":
+        return P.base(sid, "PostToolUseFailure", tool_name="Agent", tool_use_id="toolu_f1",
+                      tool_input={"description": "security review", "prompt": "Research.",
+                                  "subagent_type": "security-analyst", "run_in_background": False},
+                      error="Agent type 'security-analyst' not found.")
     if event == "SubagentStart":
         return P.subagent_start(sid, "a0000000000000f1", "security-analyst")
     if event == "SubagentStop":
