@@ -28,6 +28,7 @@ HOOK_SCRIPTS = {
     "UserPromptSubmit": "user_prompt_submit.py",
     "PreToolUse": "pre_tool_use.py",
     "PostToolUse": "post_tool_use.py",
+    "PostToolUseFailure": "post_tool_use_failure.py",
     "SubagentStart": "subagent_start.py",
     "SubagentStop": "subagent_stop.py",
     "Stop": "stop.py",

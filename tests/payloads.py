@@ -249,3 +249,12 @@ def fire_at_once(event: str, payload_list: "list", project_dir, env=None, timeou
         results.append(HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
                                                               out.decode(), err.decode())))
     return results, time.monotonic() - t0
+
+
+def post_agent_failure(sid: str, tool_use_id: str, subagent_type: str, prompt_text: str,
+                       error: str = "Agent type 'evidence-chase' not found.") -> dict:
+    """The client refused a spawn after PreToolUse allowed it (shape of 2.1.328's payload)."""
+    return base(sid, "PostToolUseFailure", tool_name="Agent",
+                tool_input={"description": f"{subagent_type} review", "prompt": prompt_text,
+                            "subagent_type": subagent_type},
+                tool_use_id=tool_use_id, error=error, is_interrupt=False)

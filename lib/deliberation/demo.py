@@ -35,6 +35,7 @@ HOOKS = os.path.join(PLUGIN_ROOT, "hooks")
 SCRIPTS = {
     "SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
     "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",
+    "PostToolUseFailure": "post_tool_use_failure.py",
     "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py",
 }
 COMPARED = ("decision", "reason", "context", "system_message")

@@ -301,7 +301,8 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
     blocks = []
     for i, a in enumerate(plan.assignments, start=1):
         prompt = worker_prompt(a.lens, a.hot_spots, delib, plan.hot_spots)
-        blocks.append(f"--- worker {i} of {k}: subagent_type \"{a.lens}\", hot spots {', '.join(a.hot_spots)} "
+        blocks.append(f"--- worker {i} of {k}: subagent_type \"{delib.agent_prefix}{a.lens}\", "
+                      f"hot spots {', '.join(a.hot_spots)} "
                       f"— prompt:\n{prompt}\n--- end of worker {i} prompt")
     return "\n".join(head) + "\n\n" + "\n\n".join(blocks)
 
@@ -326,7 +327,7 @@ def red_team_2_instruction(delib: Deliberation) -> str:
     items = _tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
     return "\n".join([
         "Depth axis — red team 2: the tier-2 workers have reported. Spawn ONE red-team agent now "
-        "(subagent_type \"red-team\", not a fork) over the tier-2 findings below, same shape as the "
+        f"(subagent_type \"{delib.agent_prefix}red-team\", not a fork) over the tier-2 findings below, same shape as the "
         "first red-team pass: for each item, a refutation with verdict refuted / weakened / upheld "
         "and evidence, its target the ref shown (e.g. \"evidence-chase:R1\"); missed angles too.",
         "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "

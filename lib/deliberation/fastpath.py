@@ -12,7 +12,7 @@ import os
 import re
 import time
 
-from deliberation.paths import Layout
+from deliberation.paths import Layout, plugin_agent_prefix
 
 
 def read_json(path: str) -> "dict | None":
@@ -161,6 +161,8 @@ def answer(event, layout: Layout, cfg: dict, now: float):
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
         log_line(layout, sid, "PreToolUse", _light(event.raw), result.summary())
         return result
+    if isinstance(event, hookio.PostToolUseFailure) and not event.is_subagent_tool:
+        return hookio.Answer()
     if isinstance(event, hookio.Stop):
         sess = session_state(layout, sid)
         if not sess or not (sess.get("active_deliberation") or sess.get("notices")):
@@ -199,7 +201,8 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
         context = protocol_text(event.prompt, result["task_type"], result["threshold"],
                                 result["confidence"], result["dimensions"],
-                                consensus_threshold=result.get("consensus_threshold"))
+                                consensus_threshold=result.get("consensus_threshold"),
+                                prefix=plugin_agent_prefix())
     out = hookio.Answer(context=context)
     log_line(layout, event.session_id, "UserPromptSubmit", event.raw, out.summary(), trigger=result)
     return out

@@ -18,7 +18,7 @@ import json
 
 SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
 EVENTS = (
-    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart",
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
     "SubagentStop", "Stop", "SessionEnd",
 )
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
@@ -141,6 +141,15 @@ class PostToolUse(ToolEvent):
         return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
 
 
+class PostToolUseFailure(ToolEvent):
+    """The tool call failed after PreToolUse allowed it (e.g. an unknown agent type)."""
+    __slots__ = ("error",)
+
+    def __init__(self, raw: dict) -> None:
+        super().__init__(raw)
+        self.error = _str(raw, "error") or ""
+
+
 class SubagentStart(Event):
     __slots__ = ()
 
@@ -181,6 +190,7 @@ _CLASSES = {
     "UserPromptSubmit": UserPromptSubmit,
     "PreToolUse": PreToolUse,
     "PostToolUse": PostToolUse,
+    "PostToolUseFailure": PostToolUseFailure,
     "SubagentStart": SubagentStart,
     "SubagentStop": SubagentStop,
     "Stop": Stop,

@@ -5,6 +5,8 @@ payload's `cwd`, which follows the agent's `cd`. Every path that contains an id 
 after `ids.check_id`, and checked to stay inside the state directory.
 """
 
+import contextvars
+import json
 import os
 
 from deliberation.ids import check_id
@@ -29,6 +31,29 @@ def make_dirs(path: str, mode: int = 0o700) -> None:
     except FileExistsError:
         if not os.path.isdir(path):
             raise
+
+
+# The environment of the hook being answered: the process's own, or — in the warm worker —
+# the one that travelled with the request.
+REQUEST_ENV: "contextvars.ContextVar[dict | None]" = contextvars.ContextVar("REQUEST_ENV", default=None)
+
+
+def hook_env() -> "dict[str, str]":
+    return REQUEST_ENV.get() or dict(os.environ)
+
+
+def plugin_agent_prefix() -> str:
+    """'deliberation:' when the hooks run from the plugin form (`claude --plugin-dir`), where
+    the client namespaces the plugin's agent types; '' for agents installed into .claude/agents."""
+    root = hook_env().get("CLAUDE_PLUGIN_ROOT")
+    if not root:
+        return ""
+    try:
+        with open(os.path.join(root, ".claude-plugin", "plugin.json"), "rb") as fh:
+            name = json.loads(fh.read()).get("name")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    return f"{name}:" if isinstance(name, str) and name else "deliberation:"
 
 
 def project_root(explicit: "str | None" = None) -> str:

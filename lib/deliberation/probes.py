@@ -28,7 +28,6 @@ its own process group, killed as a group (SIGKILL) at its timeout.
 
 from __future__ import annotations
 
-import contextvars
 import fnmatch
 import os
 import re
@@ -168,15 +167,13 @@ def cited_evidence(delib: Deliberation) -> "list[str]":
 # -- running ----------------------------------------------------------------------------------
 
 
-REQUEST_ENV: "contextvars.ContextVar[dict | None]" = contextvars.ContextVar("REQUEST_ENV", default=None)
-
-
 def probe_env() -> "dict[str, str]":
     """A copy of the hook's environment without DELIBERATION_* variables; nothing added.
 
-    In the warm worker the hook's own environment travels with the request (REQUEST_ENV)."""
-    env = REQUEST_ENV.get() or os.environ
-    return {k: v for k, v in env.items() if not k.upper().startswith("DELIBERATION_")}
+    In the warm worker the hook's own environment travels with the request (paths.REQUEST_ENV)."""
+    from deliberation.paths import hook_env
+
+    return {k: v for k, v in hook_env().items() if not k.upper().startswith("DELIBERATION_")}
 
 
 def _kill_group(proc: "subprocess.Popen") -> None:

@@ -45,13 +45,20 @@ def _dims(dims: dict) -> str:
     return ", ".join(f"{k} {float(dims.get(k, 0.0)):.2f}" for k in keys)
 
 
+def _namespace(prefix: str) -> str:
+    if not prefix:
+        return ""
+    return f", each written with the plugin's namespace: \"{prefix}<slug>\" (e.g. \"{prefix}security-analyst\")"
+
+
 def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
-                  dims: dict, consensus_threshold: "float | None" = None) -> str:
+                  dims: dict, consensus_threshold: "float | None" = None, prefix: str = "") -> str:
     """The protocol for one question (see the module docstring).
 
     `threshold` and `confidence` are the trigger's (as `confidence.evaluate` returns them);
     `consensus_threshold` is the task type's consensus bar, by default the built-in one of
     `task_type` (pass `evaluate(...)["consensus_threshold"]` to honour a configured table).
+    `prefix` is the agent-type namespace of the plugin form (e.g. "deliberation:").
     """
     from deliberation.task_type import threshold as type_threshold
 
@@ -61,7 +68,7 @@ def protocol_text(question: str, task_type: str, threshold: float, confidence: f
 Trigger confidence {confidence:.2f}, threshold {threshold:.2f} ({_dims(dims)}). Task type {task_type}: consensus must reach {bar:.2f}.
 Question: {_question(question)}
 
-Decide it with a deliberation, not alone. Spawn subagents with the Agent tool, subagent_type = these slugs exactly.
+Decide it with a deliberation, not alone. Spawn subagents with the Agent tool, subagent_type = these slugs exactly{_namespace(prefix)}.
 1. RESEARCH: spawn 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: 2 agents, {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST). Each prompt = "Phase: research", the question and the same shared project context (files, constraints). Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait for all their reports before the next phase.
 2. DELIBERATION (prompts start "Phase: deliberation"): spawn synthesis-lead and debate-moderator with ALL research findings; then ONE red-team pass over the synthesis. When the plugin lists hot spots (H1, H2, ...), spawn FRESH {", ".join(LENSES)} workers (never subagent_type "fork"): each prompt names the hot spot ids and their material (findings, red-team notes), carries verbatim "{FLOOR[0]}" and "{FLOOR[1]}", and does NOT carry the consensus or synthesis text. After them, one more red-team pass over the tier-2 findings. No further rounds.
 3. RANKING: spawn the personas again with "Phase: ranking" and the list of approaches (ids, summaries, which one leads); each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives a verdict, and documents dissent with reasons.

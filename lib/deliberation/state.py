@@ -257,6 +257,7 @@ class Deliberation(_File):
     question: str = ""
     task_type: str = "default"
     task_type_overridden: bool = False
+    agent_prefix: str = Field("", description="Namespace of the agent types in use, e.g. 'deliberation:' in the plugin form.")
     threshold: float = 0.70
     phase: Phase = "IDLE"
     phase_history: list[PhaseChange] = Field(default_factory=list)

@@ -165,19 +165,19 @@ def _peer_uid(conn: socket.socket) -> int:
 def _serve_one(conn: socket.socket) -> None:
     import json
 
-    from deliberation import hook_runner, probes
+    from deliberation import hook_runner, paths
 
     try:
         if _peer_uid(conn) != os.getuid():
             return
         conn.settimeout(30)
         request = json.loads(_recv(conn))
-        token = probes.REQUEST_ENV.set(request.get("env") or None)
+        token = paths.REQUEST_ENV.set(request.get("env") or None)
         try:
             out = hook_runner.respond(request["event"], request["data"].encode("latin-1"),
                                       float(request["now"]), project=request["project"])
         finally:
-            probes.REQUEST_ENV.reset(token)
+            paths.REQUEST_ENV.reset(token)
         _send(conn, out.encode("utf-8"))
     except Exception:  # noqa: BLE001 - the hook fails open on a missing answer
         pass
@@ -186,6 +186,7 @@ def _serve_one(conn: socket.socket) -> None:
 
 
 PRELOAD = ("handlers", "handlers.on_prompt", "handlers.on_pre_tool", "handlers.on_post_tool",
+           "handlers.on_post_tool_failure",
            "handlers.on_subagent_start", "handlers.on_subagent_stop", "handlers.on_stop",
            "handlers.on_session", "engine", "capture", "conformity", "isolation", "depth_axis",
            "hot_spots", "paraphrase", "adjudication", "decision_record", "confidence", "protocol")

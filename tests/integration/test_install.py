@@ -23,7 +23,7 @@ PLUGIN_PARTS = ("lib", "hooks", ".claude-plugin", "agents", "commands", "setting
                 "install.sh", "pyproject.toml", "README.md")
 EVENTS = {"SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
           "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",
-          "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py"}
+          "PostToolUseFailure": "post_tool_use_failure.py", "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py"}
 PREFIX = sys.prefix if (Path(sys.prefix) / "bin" / "python").exists() else None
 
 
@@ -110,7 +110,7 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     assert list(settings) == ["hooks"]
     assert list(settings["hooks"]) == list(EVENTS)
     commands = our_commands(settings, plugin)
-    assert len(commands) == 8  # PreToolUse twice: Task|Agent and the risky tools
+    assert len(commands) == 9  # PreToolUse twice: Task|Agent and the risky tools; PostToolUseFailure
     for event, command in commands:
         assert command.endswith(f"'{plugin}/hooks/{EVENTS[event]}'"), command  # quoted: the path has a space
         assert command.startswith(str(Path(PREFIX) / "bin" / "python"))

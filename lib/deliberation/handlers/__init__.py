@@ -12,14 +12,15 @@ from deliberation.handlers.common import Ctx, load_config
 
 
 def dispatch(event: hookio.Event, layout, now: float) -> hookio.Answer:
-    from deliberation.handlers import (on_post_tool, on_pre_tool, on_prompt, on_session,
-                                       on_stop, on_subagent_start, on_subagent_stop)
+    from deliberation.handlers import (on_post_tool, on_post_tool_failure, on_pre_tool, on_prompt,
+                                       on_session, on_stop, on_subagent_start, on_subagent_stop)
     from deliberation.store import SessionTx, Store
 
     handlers = {
         hookio.UserPromptSubmit: on_prompt.handle,
         hookio.PreToolUse: on_pre_tool.handle,
         hookio.PostToolUse: on_post_tool.handle,
+        hookio.PostToolUseFailure: on_post_tool_failure.handle,
         hookio.SubagentStart: on_subagent_start.handle,
         hookio.SubagentStop: on_subagent_stop.handle,
         hookio.Stop: on_stop.handle,

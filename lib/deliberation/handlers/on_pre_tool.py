@@ -37,6 +37,8 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return hookio.Answer()
     if delib is None or delib.phase in phases.CLOSED:
         delib = ctx.open_deliberation()
+    if ":" in event.subagent_type:  # plugin form: the client namespaces the agent types
+        delib.agent_prefix = event.subagent_type.rsplit(":", 1)[0] + ":"
     stage, refusal = phases.stage_for_spawn(delib, kind, ctx.cfg.deliberation.min_agents,
                                             personas.normalise_agent_type(event.subagent_type))
     if refusal is None and stage == "ranking":

@@ -74,8 +74,10 @@ def _trigger(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     ctx.extra["trigger"] = result
     if not result["triggered"]:
         return hookio.Answer()
+    from deliberation.paths import plugin_agent_prefix
     from deliberation.protocol import protocol_text
 
     return hookio.Answer(context=protocol_text(event.prompt, result["task_type"], result["threshold"],
                                                result["confidence"], result["dimensions"],
-                                consensus_threshold=result.get("consensus_threshold")))
+                                consensus_threshold=result.get("consensus_threshold"),
+                                prefix=plugin_agent_prefix()))
