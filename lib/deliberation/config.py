@@ -96,7 +96,7 @@ class GatesConfig(_Section):
 
 class ConformityConfig(_Section):
     clustering_window: float = Field(0.3, ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale).")
-    min_agents_for_clustering: int = Field(3, ge=2)
+    min_agents_for_clustering: int = Field(3, ge=2, description="Score clustering needs at least this many ranking agents.")
     templated_similarity: float = Field(0.6, ge=0, le=1, description="Concerns this similar across agents are templated.")
     same_reasoning_similarity: float = Field(0.6, ge=0, le=1, description="Agreeing rationales this similar are the same reasoning.")
     conflicting_pairs: list[list[str]] = Field(
@@ -110,7 +110,7 @@ class ConformityConfig(_Section):
 
 
 class IsolationConfig(_Section):
-    enabled: bool = True
+    enabled: bool = Field(True, description="Deny research spawns whose prompt carries another agent's findings.")
     leak_threshold: float = Field(0.5, ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
 
 
@@ -153,10 +153,11 @@ class ProbeConfig(_Section):
 class EscalationConfig(_Section):
     unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass at or above this confidence.")
     risky_tools: str = Field("Edit|Write|MultiEdit|Bash|NotebookEdit", description="Tools that need a person's yes while a decision awaits review.")
-    probe_failure: Literal["escalate", "reject"] = "escalate"
+    probe_failure: Literal["escalate", "reject"] = Field(
+        "escalate", description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
     known_reversal: Literal["review", "reject"] = Field(
         "review", description="T1 (accepted decision in a class reversed before): human review, or the hard-reject path.")
-    probes: list[ProbeConfig] = Field(default_factory=list)
+    probes: list[ProbeConfig] = Field(default_factory=list, description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
     probe_budget_s: float = Field(45, gt=0, le=3600, description="All probes of one route together; keep it under the Stop hook's timeout (60 s by default). A probe left without time fails.")
     class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
 
