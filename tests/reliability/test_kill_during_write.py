@@ -311,10 +311,17 @@ def test_sigkill_during_hooks_of_a_whole_deliberation(project):
         took = time.perf_counter() - t0
         after = snapshot(project)
         assert "deliberation plugin:" not in out, (event, out)  # the clean run raises no warning
+        # how long the same event takes in a forked child (copy-on-write makes it slower than
+        # in the parent): the kills are spread over that span
+        restore(project, before)
+        t0 = time.perf_counter()
+        _, status = os.waitpid(_run_child(event, payload, now), 0)
+        took = max(took, time.perf_counter() - t0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
         for _ in range(kills_per_event):
             restore(project, before)
             pid = _run_child(event, payload, now)
-            time.sleep(rng.uniform(0.0, took * 1.3))
+            time.sleep(rng.uniform(0.0, took * 1.1))
             os.kill(pid, signal.SIGKILL)
             _, status = os.waitpid(pid, 0)
             if os.WIFEXITED(status):
@@ -342,7 +349,7 @@ def test_sigkill_during_hooks_of_a_whole_deliberation(project):
             f"old and new files mixed {counts['mixed']}, finished before the kill "
             f"{counts['finished before the kill']}; corrupt files 0; torn event-log tails {torn_total}")
     assert kills >= 100
-    assert counts["new"] + counts["mixed"] >= 5 and counts["old"] >= 5, counts
+    assert counts["new"] + counts["mixed"] >= 3 and counts["old"] >= 5, counts  # kills on both sides of the renames
 
 
 # -- harness C: the event log (JSONL appends) -------------------------------------------------
