@@ -282,8 +282,8 @@ class StagedDeliberation(Scenario):
         return s.final_text
 
     def lens_type(self, slug: str) -> str:
-        """The instruction names the bare lens slug; in plugin mode the agent carries the prefix."""
-        return agent_type(slug.rsplit(":", 1)[-1], self.mode)
+        """The subagent_type exactly as the instruction wrote it (namespaced in plugin mode)."""
+        return slug
 
     # -- subagents -------------------------------------------------------------------------
 

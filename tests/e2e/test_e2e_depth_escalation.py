@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO, ClaudeRun
+from harness import REPO, ClaudeRun, agent_type
 from scenarios_depth import (
     CONSENSUS_BLOCK, DEPTH_INSTRUCTION, FLOORLESS_PROMPT, QUESTION, RED_TEAM_2_INSTRUCTION,
     BreadthDeliberation, EditFile, StagedDeliberation, breadth_script, demo_script, depth_script,
@@ -73,7 +73,8 @@ def test_contested_point_deepened_by_fresh_tier2_workers(mode, run_claude, e2e_p
     saw_instruction = [r for r in run.main_requests if r.saw(instruction)]
     assert saw_instruction, info
     workers = instruction_prompts(instruction)
-    assert [t for t, _p in workers] == list(LENSES), workers
+    # written with the namespace in use, so a copied subagent_type resolves in the plugin form too
+    assert [t for t, _p in workers] == [agent_type(lens, mode) for lens in LENSES], workers
     assert all(all(f in p for f in FLOOR) and "H1" in p for _t, p in workers), workers
 
     # a lens spawn without the anti-anchoring floor was denied, and the denial reached the model
