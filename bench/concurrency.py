@@ -20,8 +20,8 @@ import sys
 import tempfile
 import time
 
-import harness
-from harness import Target, ms, table, verdict
+import benchkit
+from benchkit import Target, ms, table, verdict
 
 SHARE_LIMIT = 0.40
 
@@ -31,8 +31,8 @@ def burst(python: str, payloads: "list[bytes]", project: str) -> "tuple[float, l
 
     Nothing else of ours runs meanwhile, so the caller can read the burst's CPU time as the
     change of RUSAGE_CHILDREN around it."""
-    argv = harness.hook_argv(python, "SubagentStop")
-    env = harness.clean_env(project)
+    argv = benchkit.hook_argv(python, "SubagentStop")
+    env = benchkit.clean_env(project)
     t0 = time.perf_counter()
     procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, env=env, cwd=project) for _ in payloads]
@@ -51,8 +51,8 @@ def single(python: str, template: str, payloads: "list[bytes]", work: str, runs:
     """One hook alone on the same prepared state, `runs` times (different agents in turn)."""
     walls = []
     for i in range(runs + 1):
-        harness.restore(template, work)
-        sample = harness.run_hook(python, "SubagentStop", payloads[i % len(payloads)], work)
+        benchkit.restore(template, work)
+        sample = benchkit.run_hook(python, "SubagentStop", payloads[i % len(payloads)], work)
         if i:  # the first run warms the page cache
             walls.append(sample.wall_s)
     return walls
@@ -69,7 +69,7 @@ def run(python: str, agents: int = 32, rounds: int = 3, single_runs: int = 9, ou
         one = statistics.median(single(python, template, payloads, work, single_runs))
         totals, cpus, recorded, problems = [], [], [], []
         for _ in range(rounds):
-            harness.restore(template, work)
+            benchkit.restore(template, work)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             total, outs, codes = burst(python, payloads, work)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -109,7 +109,7 @@ def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agents", type=int, default=32)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--python", default=harness.default_python())
+    ap.add_argument("--python", default=benchkit.default_python())
     args = ap.parse_args(argv)
     run(args.python, args.agents, args.rounds)
     return 0

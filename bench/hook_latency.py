@@ -16,8 +16,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
-import harness
-from harness import Series, Target, ms, table, verdict
+import benchkit
+from benchkit import Series, Target, ms, table, verdict
 
 FAST, WRITE, HEAVY, FLOOR = "fast", "lock+write", "heavy", "reference"
 LIMITS = {FAST: 2.5, WRITE: 8.0, HEAVY: 12.0}
@@ -71,8 +71,8 @@ def build_scenarios(base: str) -> "list[Scenario]":
 
 def argv_env(python: str, sc: Scenario, project: str) -> "tuple[list[str], dict[str, str]]":
     if sc.code:
-        return [python, "-c", f"import gc; gc.disable(); {sc.code}"], {**harness.clean_env(project), "PYTHONPATH": harness.LIB}
-    return harness.hook_argv(python, sc.event), harness.clean_env(project)
+        return [python, "-c", f"import gc; gc.disable(); {sc.code}"], {**benchkit.clean_env(project), "PYTHONPATH": benchkit.LIB}
+    return benchkit.hook_argv(python, sc.event), benchkit.clean_env(project)
 
 
 def check_answer(sc: Scenario, stdout: bytes) -> None:
@@ -90,14 +90,14 @@ def measure(python: str, scenarios: "list[Scenario]", runs: int, work: str,
     series = {sc.name: Series(sc.name) for sc in scenarios}
     for i in range(warmup + runs):
         rec = i >= warmup
-        sample = harness.bare(python)
+        sample = benchkit.bare(python)
         if rec:
             bare.samples.append(sample)
         for j, sc in enumerate(scenarios):
             project = os.path.join(work, f"s{j}")
-            harness.restore(sc.template, project)
+            benchkit.restore(sc.template, project)
             argv, env = argv_env(python, sc, project)
-            sample = harness.run_process(argv, sc.payload, env=env, cwd=project)
+            sample = benchkit.run_process(argv, sc.payload, env=env, cwd=project)
             if sample.returncode != 0:
                 raise RuntimeError(f"scenario {sc.name!r}: hook exited {sample.returncode}")
             if i == 0:
@@ -105,12 +105,12 @@ def measure(python: str, scenarios: "list[Scenario]", runs: int, work: str,
             if rec:
                 series[sc.name].samples.append(sample)
     for _ in range(memory_runs):
-        bare.peak_kib.append(harness.peak_rss_kib(harness.bare_argv(python), env=harness.clean_env(None)))
+        bare.peak_kib.append(benchkit.peak_rss_kib(benchkit.bare_argv(python), env=benchkit.clean_env(None)))
         for j, sc in enumerate(scenarios):
             project = os.path.join(work, f"s{j}")
-            harness.restore(sc.template, project)
+            benchkit.restore(sc.template, project)
             argv, env = argv_env(python, sc, project)
-            series[sc.name].peak_kib.append(harness.peak_rss_kib(argv, sc.payload, env=env, cwd=project))
+            series[sc.name].peak_kib.append(benchkit.peak_rss_kib(argv, sc.payload, env=env, cwd=project))
     return bare, series
 
 
@@ -154,7 +154,7 @@ def run(python: str, runs: int, out=sys.stdout, warmup: int = 1, memory_runs: in
 def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=31)
-    ap.add_argument("--python", default=harness.default_python())
+    ap.add_argument("--python", default=benchkit.default_python())
     args = ap.parse_args(argv)
     run(args.python, args.runs)
     return 0

@@ -20,8 +20,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import harness  # noqa: E402
-from harness import table  # noqa: E402
+import benchkit  # noqa: E402
+from benchkit import table  # noqa: E402
 
 
 def _has_dependencies() -> bool:
@@ -40,14 +40,14 @@ def settings(quick: bool) -> dict:
     return {"runs": 31, "agents": 32, "rounds": 3, "single": 9, "repeats": 15, "log_runs": 15}
 
 
-def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[harness.Target]":
+def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     import concurrency
     import hook_latency
     import scaling
 
-    harness.setup_paths()
-    print(f"Machine: {harness.machine()}", file=out)
-    print(f"Python under test: {python} ({harness.python_version(python)}); "
+    benchkit.setup_paths()
+    print(f"Machine: {benchkit.machine()}", file=out)
+    print(f"Python under test: {python} ({benchkit.python_version(python)}); "
           f"benchmark process: {sys.executable}", file=out)
     targets = hook_latency.run(python, cfg["runs"], out=out)
     targets += concurrency.run(python, cfg["agents"], cfg["rounds"], cfg["single"], out=out)
@@ -55,8 +55,8 @@ def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[harness.Target]":
     return targets
 
 
-def summary(targets: "list[harness.Target]") -> str:
-    rows = [[t.name, t.figure, t.target, harness.verdict(t.ok)] for t in targets]
+def summary(targets: "list[benchkit.Target]") -> str:
+    rows = [[t.name, t.figure, t.target, benchkit.verdict(t.ok)] for t in targets]
     passed = sum(t.ok for t in targets)
     return table(["target (issue #9)", "measured", "target", ""], rows) + f"\n{passed} of {len(targets)} targets met"
 
@@ -64,7 +64,7 @@ def summary(targets: "list[harness.Target]") -> str:
 def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="few runs: a rough look, not figures to quote")
-    ap.add_argument("--python", default=harness.default_python(), help="the interpreter the hooks run under")
+    ap.add_argument("--python", default=benchkit.default_python(), help="the interpreter the hooks run under")
     args = ap.parse_args(argv)
     if not _has_dependencies():
         if os.path.realpath(args.python) == os.path.realpath(sys.executable):

@@ -21,8 +21,8 @@ import sys
 import tempfile
 import time
 
-import harness
-from harness import Series, Target, ms, table, verdict
+import benchkit
+from benchkit import Series, Target, ms, table, verdict
 
 SIZES = (10, 50, 100)
 N_APPROACHES = 20
@@ -154,7 +154,7 @@ def log_scenarios(base: str, events: int = LOG_EVENTS) -> "list[tuple[str, str, 
         short, long = os.path.join(base, f"{event}-short"), os.path.join(base, f"{event}-long")
         os.makedirs(short)
         payload = build(short)
-        harness.restore(short, long)
+        benchkit.restore(short, long)
         states.pad_events(long, states.SID, events)
         out.append((name, event, short, long, payload))
     return out
@@ -174,8 +174,8 @@ def log_scaling(python: str, runs: int, events: int = LOG_EVENTS) -> "tuple[list
         for i in range(runs + 1):
             for name, event, short, long, payload in scen:
                 for which, template in (("short", short), ("long", long)):
-                    harness.restore(template, work)
-                    sample = harness.run_hook(python, event, payload, work)
+                    benchkit.restore(template, work)
+                    sample = benchkit.run_hook(python, event, payload, work)
                     if i:
                         series[(name, which)].samples.append(sample)
     for name, *_ in scen:
@@ -191,7 +191,7 @@ def log_scaling(python: str, runs: int, events: int = LOG_EVENTS) -> "tuple[list
 
 def run(python: str, repeats: int = 15, runs: int = 15, out=sys.stdout, sizes=SIZES,
         events: int = LOG_EVENTS) -> "list[Target]":
-    harness.setup_paths()
+    benchkit.setup_paths()
     rows, totals, _ = gate_scaling(repeats, sizes)
     print(f"\nScaling — in-process gate evaluation (median of {repeats}; ms)", file=out)
     print(table(["panel", "vote+Gate 1", "Gate 2", "hot spots", "total", "total, GC on", "conformity warnings",
@@ -215,7 +215,7 @@ def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--python", default=harness.default_python())
+    ap.add_argument("--python", default=benchkit.default_python())
     args = ap.parse_args(argv)
     run(args.python, args.repeats, args.runs)
     return 0

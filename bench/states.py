@@ -4,7 +4,7 @@ States are made the way a session makes them: the real hooks run in-process
 (`hook_runner.handle`) on payloads shaped like the client's (tests/payloads.py). The big
 deliberation of the heavy path (10 personas × 5 approaches, depth axis done) comes from the
 state builders of tests/factories.py, written through the store. Each builder returns the
-project directory; a measured run works on a fresh copy of it (`harness.restore`).
+project directory; a measured run works on a fresh copy of it (`benchkit.restore`).
 
 Builders (project directory in, the payload of the measured event out):
     routine(project)                → a session with a few routine events, no deliberation
@@ -23,7 +23,7 @@ import json
 import os
 import time
 
-from harness import setup_paths
+from benchkit import setup_paths
 
 setup_paths()
 

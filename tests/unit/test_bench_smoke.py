@@ -19,24 +19,24 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abs
 if BENCH not in sys.path:
     sys.path.insert(0, BENCH)
 
-import harness  # noqa: E402
+import benchkit  # noqa: E402
 
 PYTHON = sys.executable  # the interpreter running the tests has the dependencies
 
 
 def test_table_aligns_columns():
-    text = harness.table(["name", "ms"], [["a", "1.0"], ["longer", "12.5"]])
+    text = benchkit.table(["name", "ms"], [["a", "1.0"], ["longer", "12.5"]])
     assert text.splitlines() == ["name      ms", "------  ----", "a        1.0", "longer  12.5"]
 
 
 def test_quartiles_of_known_values():
-    assert harness.quartiles([1.0, 2.0, 3.0, 4.0, 5.0]) == (2.0, 4.0)
-    assert harness.quartiles([3.0, 1.0]) == (1.0, 3.0)
+    assert benchkit.quartiles([1.0, 2.0, 3.0, 4.0, 5.0]) == (2.0, 4.0)
+    assert benchkit.quartiles([3.0, 1.0]) == (1.0, 3.0)
 
 
 def test_peak_memory_is_the_child_not_the_parent():
-    big = harness.peak_rss_kib([PYTHON, "-c", "b = bytearray(64 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096])"])
-    small = harness.peak_rss_kib([PYTHON, "-c", "pass"])
+    big = benchkit.peak_rss_kib([PYTHON, "-c", "b = bytearray(64 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096])"])
+    small = benchkit.peak_rss_kib([PYTHON, "-c", "pass"])
     assert big - small >= 60 * 1024  # the 64 MiB the child touched, seen in its own maxrss
     assert small < 40 * 1024
 
@@ -96,7 +96,7 @@ def test_scaling_prints_both_tables():
 def test_gate_evaluation_panel_is_deterministic():
     import scaling
 
-    harness.setup_paths()
+    benchkit.setup_paths()
     from deliberation.config import Config
 
     a, b = scaling.panel(12, 5), scaling.panel(12, 5)
