@@ -22,12 +22,13 @@ only the imports are already paid.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import socket
 import struct
 import sys
 import time
+import zlib
+
+import _socket as socket  # the C module: the hook's side needs no enum/selectors machinery
 
 _LIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _PKG = os.path.join(_LIB, "deliberation")
@@ -48,6 +49,12 @@ def idle_seconds() -> float:
         return 600.0
 
 
+def _digest(text: str) -> str:
+    """A stable 64-bit digest (zlib is already loaded; hashlib's OpenSSL import costs ~2 ms)."""
+    data = text.encode()
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
 def code_stamp() -> str:
     """Sizes and mtimes of every module of the package: any edit gives a new worker."""
     parts = []
@@ -62,12 +69,12 @@ def code_stamp() -> str:
                     st = entry.stat()
                     parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
     parts.sort()
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+    return _digest("\n".join(parts))
 
 
 def socket_name() -> str:
     key = f"{os.getuid()}|{_LIB}|{sys.executable}|{code_stamp()}"
-    return "deliberation-worker-" + hashlib.sha256(key.encode()).hexdigest()[:24]
+    return "deliberation-worker-" + _digest(key)
 
 
 def _address(name: str) -> str:
@@ -202,9 +209,10 @@ def preload() -> None:
 
 def serve(name: str) -> int:
     """Bind `name`, answer requests in threads, exit after the idle timeout."""
+    import socket as stdsocket  # the worker accepts connections: the full module
     import threading
 
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server = stdsocket.socket(stdsocket.AF_UNIX, stdsocket.SOCK_STREAM)
     try:
         server.bind(_address(name))
     except OSError:
@@ -218,7 +226,7 @@ def serve(name: str) -> int:
     busy = [0]
     lock = threading.Lock()
 
-    def work(conn: socket.socket) -> None:
+    def work(conn: stdsocket.socket) -> None:
         try:
             _serve_one(conn)
         finally:
@@ -228,7 +236,7 @@ def serve(name: str) -> int:
     while True:
         try:
             conn, _ = server.accept()
-        except socket.timeout:
+        except stdsocket.timeout:
             with lock:
                 active = busy[0]
             if not active and time.monotonic() - last > idle:
