@@ -221,18 +221,25 @@ class Store:
         A file that does not parse or validate is quarantined, a warning is recorded, and
         `default()` is returned so the session goes on.
         """
+        return self.load_with_bytes(path, model, default)[0]
+
+    def load_with_bytes(self, path: str, model: "type[M]",
+                        default: "Callable[[], M] | None" = None) -> "tuple[M | None, bytes]":
+        """`load`, plus the bytes read (b'' when the file was missing or quarantined), so a
+        transaction can tell an unchanged model from a changed one without dumping it twice."""
         path = self.layout.checked(path)
         try:
             with open(path, "rb") as fh:
                 raw = fh.read()
         except FileNotFoundError:
-            return default() if default else None
+            return (default() if default else None), b""
         try:
             data = orjson.loads(raw)
             if not isinstance(data, dict):
                 raise ValueError("top level is not a JSON object")
-            data = self._migrate(path, model, data)
-            return model.model_validate(data)  # type: ignore[attr-defined]
+            migrated = self._migrate(path, model, data)
+            obj = model.model_validate(migrated)  # type: ignore[attr-defined]
+            return obj, (raw if migrated is data else b"")
         except SchemaVersionError:
             raise
         except Exception as exc:  # orjson.JSONDecodeError, pydantic.ValidationError, ValueError
@@ -242,7 +249,7 @@ class Store:
                 f"deliberation: corrupt state file {os.path.relpath(path, self.layout.project)} "
                 f"moved aside to {os.path.basename(moved)} ({why}); starting that file afresh"
             )
-            return default() if default else None
+            return (default() if default else None), b""
 
     def _migrate(self, path: str, model: Any, data: dict) -> dict:
         version = data.get("schema_version")
@@ -328,8 +335,8 @@ class SessionTx:
 
     def _get(self, path: str, model: Any, default: Callable[[], Any]) -> Any:
         if path not in self._loaded:
-            obj = self.store.load(path, model, default)
-            self._loaded[path] = (obj, b"" if not os.path.exists(path) else dumps(obj.model_dump(mode="json")))
+            obj, raw = self.store.load_with_bytes(path, model, default)
+            self._loaded[path] = (obj, raw)
         return self._loaded[path][0]
 
     @property
