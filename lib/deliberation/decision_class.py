@@ -11,6 +11,9 @@ How the tag is chosen (`decision_class`):
 - a keyword matches as a whole word or phrase, case-insensitive, with an optional plural `s`;
 - a tag scores 2 per distinct keyword found in the question and 1 per distinct keyword found
   only in the reports' text (the question says what is being decided; reports add colour);
+- when the question names any tag, only the tags it names compete (reports break ties between
+  them): a subagent's wording cannot move a decision out of the class the question is about,
+  e.g. out of a reversal-prone one; reports alone choose only when the question names none;
 - the highest score wins; ties go to the tag listed first; a score of 0 means no tag.
 
 Pure and stdlib-only.
@@ -81,6 +84,11 @@ def decision_class(task_type: str, question: str, reports_text: str = "",
     """`task_type/tag` for the best-scoring tag, or just the task type when none matches."""
     base = slug(task_type) or "default"
     scores = tag_scores(question, reports_text, class_tags)
+    asked = tag_scores(question, "", class_tags)
+    if asked:
+        # the question decides which tags are in play; reports only break ties between them,
+        # so a subagent cannot move a decision out of a reversal-prone class by its wording
+        scores = {t: s for t, s in scores.items() if t in asked}
     if not scores:
         return base
     best = max(scores.values())

@@ -471,3 +471,13 @@ def test_zz_injection_summary():
             f"{len(RESULTS) - len(changed)}/{len(RESULTS)}; send-backs only for the malformed ones "
             f"({sum(v[3] for v in RESULTS.values())} in all)")
     assert len(RESULTS) == 2 * len(ATTACKS) and not changed
+
+
+def test_report_wording_cannot_move_the_decision_class():
+    """A report stuffed with another tag's keywords leaves the class the question is about."""
+    from deliberation.decision_class import decision_class
+
+    question = "Should we run the orders schema migration with a dual-write period?"
+    stuffed = " ".join(["cache ttl eviction caching redis memcached"] * 20)
+    assert decision_class("architecture", question, "") == "architecture/schema-migration"
+    assert decision_class("architecture", question, stuffed) == "architecture/schema-migration"

@@ -15,8 +15,11 @@ def test_question_outweighs_reports_and_scores_are_counted():
     # question: 'cache' (2); reports: 'migration', 'schema' (1 + 1) -> tie 2:2 broken by order
     scores = tag_scores("add a cache", "the migration needs a schema change")
     assert scores == {"schema-migration": 2, "caching": 2}
-    # TAGS order: schema-migration comes before caching
+    # the question names only caching: reports cannot move the decision to another tag
     assert decision_class("architecture", "add a cache", "the migration needs a schema change") == \
+        "architecture/caching"
+    # reports decide only where the question names no tag at all
+    assert decision_class("architecture", "what should we do", "the migration needs a schema change") == \
         "architecture/schema-migration"
     assert decision_class("architecture", "add a cache with ttl", "the migration needs a schema") == \
         "architecture/caching"
