@@ -14,7 +14,7 @@ import pytest
 
 from harness import REPO, ClaudeRun, agent_type
 from scenarios_depth import (
-    CONSENSUS_BLOCK, DEPTH_INSTRUCTION, FLOORLESS_PROMPT, QUESTION, RED_TEAM_2_INSTRUCTION,
+    DEPTH_INSTRUCTION, FLOORLESS_PROMPT, QUESTION, RED_TEAM_2_INSTRUCTION,
     BreadthDeliberation, EditFile, StagedDeliberation, breadth_script, demo_script, depth_script,
     instruction_prompts,
     waves_done,

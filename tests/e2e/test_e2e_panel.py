@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO, ClaudeRun, agent_type
+from harness import ClaudeRun, agent_type
 from scenarios import BACKGROUND_LAUNCH, PersonaPanel, agent_outcomes, agent_spawns, report
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

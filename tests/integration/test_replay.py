@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 
-from tests import payloads as P
 from tests.conftest import LIB
 from tests.integration.test_gates_flow import HIGH, rank, research, start
 

@@ -21,9 +21,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

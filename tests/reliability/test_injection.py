@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -25,9 +24,8 @@ from pathlib import Path
 import pytest
 
 from tests import payloads as P
-from tests.conftest import HOOK_SCRIPTS, HOOKS, run_hook
-from tests.reliability.helpers import (inproc_hook, respond, snapshot, state_dir, summary,
-                                       validate_state, write_config)
+from tests.conftest import HOOK_SCRIPTS, HOOKS
+from tests.reliability.helpers import inproc_hook, state_dir, summary, validate_state, write_config
 
 SID = "1a7ec7ed-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "

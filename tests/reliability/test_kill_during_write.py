@@ -106,7 +106,6 @@ def _read_acks(rfd: int, timeout: float) -> "tuple[list[int], bool]":
 
 def test_sigkill_during_store_writes_leaves_old_or_new_version(project):
     from deliberation.paths import Layout
-    from deliberation.store import Store
 
     kills = 200
     rng = random.Random(20240610)

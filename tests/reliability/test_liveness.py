@@ -28,7 +28,7 @@ import pytest
 
 from tests import payloads as P
 from tests.conftest import HOOK_SCRIPTS, HOOKS, HookResult, run_hook
-from tests.reliability.helpers import inproc_hook, state_dir, summary, validate_state, write_config
+from tests.reliability.helpers import inproc_hook, state_dir, summary, write_config
 
 SID = "11fe0000-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
