@@ -106,16 +106,10 @@ def ranking_complete(delib: Deliberation, cfg: Config) -> bool:
             and len(phases.current(delib, "ranking")) >= 1)
 
 
-def struck_approaches(delib: Deliberation) -> "set[str]":
-    known = set()
-    for a in phases.current(delib, "ranking"):
-        known.update(a.report.scores)  # type: ignore[union-attr]
-    return {o.target for o in delib.depth.overrides if o.target in known}
-
-
 def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
     """Ranking → consensus → conformity → Gate 1, recorded on the deliberation."""
     from deliberation import conformity
+    from deliberation.depth_axis import struck_approaches
 
     delib.ranking = ranking.rank(delib.agents, weights(cfg), struck_approaches(delib))
     delib.conformity = conformity.detect_all(delib.agents, delib.ranking, cfg.conformity) if delib.ranking else []
