@@ -128,3 +128,16 @@ def test_settings_without_any_of_our_hooks_is_one_problem(tmp_path, capsys):
     assert settings_problems == [f".claude/settings.json has no deliberation hooks: run {ROOT}/install.sh "
                                  f"{tmp_path} (or load the plugin with claude --plugin-dir)"]
     assert code == 1
+
+
+def test_doctor_reports_probe_problems_by_name(tmp_path):
+    from deliberation.cli.doctor import check_config
+    from deliberation.paths import Layout
+
+    state = tmp_path / ".claude" / "deliberation"
+    state.mkdir(parents=True)
+    probe = {"name": "recount", "command": ["python3", "recount.py"], "inputs": [".claude/deliberation/x.json"]}
+    (state / "config.json").write_text(json.dumps({"escalation": {"probes": [probe, probe]}}))
+    found = check_config(Layout(str(tmp_path)))
+    text = "\n".join(f.message for f in found)
+    assert "probe 'recount' is configured twice" in text

@@ -176,7 +176,10 @@ def check_config(layout: Layout) -> "list[Finding]":
 
     if not os.path.exists(layout.config):
         return [ok("config", "no config.json: every default applies")]
-    _config, problems = load_config(layout.config)
+    from deliberation.probes import validate_probes
+
+    config, problems = load_config(layout.config)
+    problems = problems + validate_probes(config.escalation)
     if not problems:
         return [ok("config", "config.json is valid")]
     return [problem("config", p) for p in problems]
