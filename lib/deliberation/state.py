@@ -275,6 +275,7 @@ class Deliberation(_File):
     warnings: list[str] = Field(default_factory=list)
     failure_reasons: list[str] = Field(default_factory=list)
     stop_blocks: int = 0
+    last_delivered: str = Field("", description="Digest of the last gate/progress answer given to the main agent since the last spawn.")
     decision: "str | None" = None
     record_path: "str | None" = None
     record: "dict[str, Any] | None" = Field(

@@ -288,8 +288,10 @@ def test_demo_deliberation(run_claude, e2e_project, claude_bin):
     assert delib["phase"] == "COMPLETE", f"{delib['phase']}: {delib.get('failure_reasons')}\n{info}"
     post = answers(run, "PostToolUse")
     # foreground: the three ranking reports are captured at SubagentStop, then each of the three
-    # PostToolUse evaluates the complete vote, so the same gate block is answered three times
-    blocks = list(dict.fromkeys(a["reason"] for a in post if a.get("decision") == "block"))
+    # PostToolUse evaluates the complete vote; the gate block is answered once per batch
+    raw_blocks = [a["reason"] for a in post if a.get("decision") == "block"]
+    blocks = list(dict.fromkeys(raw_blocks))
+    assert len(raw_blocks) == len(blocks), raw_blocks  # no news repeated within a batch
     assert [b.splitlines()[0] for b in blocks] == [
         blocks[0].splitlines()[0], blocks[1].splitlines()[0], f"Deliberation {delib['id']} — consensus gate FAILED:"]
     assert blocks[0].startswith(DEPTH_INSTRUCTION) and blocks[1].startswith(RED_TEAM_2_INSTRUCTION), blocks

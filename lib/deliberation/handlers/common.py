@@ -165,6 +165,21 @@ def deliver(ctx: Ctx, step, delib: Deliberation, background: bool) -> hookio.Ans
         if step.block:
             ctx.notify(delib, "gate1", step.block, True)
         return hookio.Answer()
+    # Parallel foreground agents all report (SubagentStop) before the first PostToolUse, so each
+    # PostToolUse of the batch would repeat the same news in one model request: say it once per
+    # batch (a new spawn clears the memory, so the same verdict after a re-rank is said again).
+    digest = message_digest(step.block, step.context)
+    if digest and digest == delib.last_delivered:
+        ctx.notes.append("same news as the previous answer of this batch: not repeated")
+        return hookio.Answer()
+    delib.last_delivered = digest
     if step.block:
         return hookio.Answer.block(step.block, context=step.context)
     return hookio.Answer(context=step.context)
+
+
+def message_digest(*texts: "str | None") -> str:
+    import zlib
+
+    joined = "\x00".join(t or "" for t in texts)
+    return f"{zlib.crc32(joined.encode('utf-8', 'surrogatepass')):08x}" if joined.strip("\x00") else ""

@@ -65,6 +65,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         background=event.run_in_background, spawned_at=ctx.now,
         given=_given(event, delib, isolation))
     delib.agents.append(rec)
+    delib.last_delivered = ""  # a new spawn: the next gate or progress news is new again
     delib.updated_at = ctx.now
     if kind == "lens" and delib.depth.status == "pending":
         delib.depth.status = "deepening"
