@@ -190,10 +190,7 @@ def trigger_answer(event, layout: Layout, cfg: dict):
     """Score a real user prompt; below the threshold inject the deliberation protocol."""
     from deliberation import confidence, hookio
 
-    trig = section(cfg, "trigger")
-    if trig.get("enabled") is False:
-        log_line(layout, event.session_id, "UserPromptSubmit", event.raw, {}, ["trigger disabled"])
-        return hookio.Answer()
+    # with the trigger disabled, evaluate() still honours an explicit /deliberate
     result = confidence.evaluate(event.prompt, cfg or None)
     context = None
     if result["triggered"]:

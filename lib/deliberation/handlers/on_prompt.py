@@ -68,8 +68,7 @@ def _drain_notices(ctx: Ctx) -> "str | None":
 def _trigger(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     from deliberation import confidence
 
-    if not ctx.cfg.trigger.enabled:
-        return hookio.Answer()
+    # with the trigger disabled, evaluate() still honours an explicit /deliberate
     result = confidence.evaluate(event.prompt, ctx.cfg.model_dump(mode="json"))
     ctx.extra["trigger"] = result
     if not result["triggered"]:
