@@ -428,10 +428,33 @@ class SpawnFlood(Scenario):
 
     final_text = "Twelve agents reported; three spawns were refused by the spawn budget."
 
-    def __init__(self, personas: "tuple[str, ...]", helpers: int, mode: str = "install") -> None:
+    def __init__(self, personas: "tuple[str, ...]", helpers: int, mode: str = "install",
+                 project: "Path | None" = None) -> None:
         self.personas = personas
         self.helpers = helpers
         self.mode = mode
+        self.project = project
+
+    def all_spawns_decided(self, timeout: float = 20.0) -> None:
+        """Hold a subagent's answer until the plugin has decided every spawn of the flood.
+
+        The budget counts ACTIVE children: an agent that finished before the last PreToolUse
+        was decided frees its slot, and the client does start allowed agents while other
+        PreToolUse hooks are still running. Holding the replies makes the scenario test the
+        burst itself (15 requests against 12 free slots) on a machine of any speed."""
+        if self.project is None:
+            return
+        wanted = len(self.personas) + self.helpers
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            decided = 0
+            for log in (self.project / STATE_DIR / "sessions").glob("*/events.jsonl"):
+                decided += sum(1 for r in read_jsonl(log)
+                               if r.get("event") == "PreToolUse"
+                               and (r.get("payload") or {}).get("tool_name") in ("Agent", "Task"))
+            if decided >= wanted:
+                return
+            time.sleep(0.05)
 
     def main(self, req: ApiRequest) -> ReplyLike:
         if agent_spawns(req):
@@ -448,6 +471,7 @@ class SpawnFlood(Scenario):
         return blocks
 
     def subagent(self, req: ApiRequest) -> ReplyLike:
+        self.all_spawns_decided()
         slug = persona_of(req) or ""
         if slug.startswith("helper-"):
             return f"{slug}: orders/pricing_client.py is the only call site."

@@ -320,7 +320,7 @@ def test_fifteen_parallel_spawns_against_a_budget_of_twelve(run_claude, e2e_proj
     write_config(e2e_project.path, {**BREADTH_ONLY, "gates": {"stop_block_limit": 1}})
     personas = tuple(RESEARCH_PERSONAS)
     assert len(personas) == 10
-    scenario = SpawnFlood(personas, helpers=5)
+    scenario = SpawnFlood(personas, helpers=5, project=e2e_project.path)
 
     run = run_claude(e2e_project, PROMPT, scenario)
 
