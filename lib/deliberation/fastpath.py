@@ -186,20 +186,27 @@ def _light(raw: dict) -> dict:
     return {**raw, "tool_input": slim}
 
 
+def score_prompt(prompt: str, cfg: "dict | None") -> "tuple[dict, str | None]":
+    """The confidence module's result for a real user prompt, and the protocol to inject when
+    it triggers (None otherwise). With the trigger disabled, an explicit /deliberate still wins."""
+    from deliberation import confidence
+
+    result = confidence.evaluate(prompt, cfg or None)
+    if not result["triggered"]:
+        return result, None
+    from deliberation.protocol import protocol_text
+
+    return result, protocol_text(prompt, result["task_type"], result["threshold"],
+                                 result["confidence"], result["dimensions"],
+                                 consensus_threshold=result.get("consensus_threshold"),
+                                 prefix=plugin_agent_prefix())
+
+
 def trigger_answer(event, layout: Layout, cfg: dict):
     """Score a real user prompt; below the threshold inject the deliberation protocol."""
-    from deliberation import confidence, hookio
+    from deliberation import hookio
 
-    # with the trigger disabled, evaluate() still honours an explicit /deliberate
-    result = confidence.evaluate(event.prompt, cfg or None)
-    context = None
-    if result["triggered"]:
-        from deliberation.protocol import protocol_text
-
-        context = protocol_text(event.prompt, result["task_type"], result["threshold"],
-                                result["confidence"], result["dimensions"],
-                                consensus_threshold=result.get("consensus_threshold"),
-                                prefix=plugin_agent_prefix())
+    result, context = score_prompt(event.prompt, cfg)
     out = hookio.Answer(context=context)
     log_line(layout, event.session_id, "UserPromptSubmit", event.raw, out.summary(), trigger=result)
     return out

@@ -85,13 +85,7 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
            worker: bool = False) -> str:
     """Parse, answer on the fast path if possible, else the slow path (through the warm worker
     when `worker`, in-process otherwise). Returns stdout text."""
-    from deliberation import fastpath, hookio
-    from deliberation.paths import Layout
-
-    event = hookio.parse(data, event_name)
-    layout = Layout(project)
-    cfg = fastpath.config_dict(layout)
-    answer = fastpath.answer(event, layout, cfg, now) if cfg is not None else None
+    event, layout, answer = _fast(event_name, data, now, project)
     if answer is not None:
         return answer.to_json(event_name)
     if worker:
@@ -107,14 +101,19 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
 
 def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
     """The Answer to one event, in-process (used by `deliberation replay`)."""
+    event, layout, answer = _fast(event_name, data, now, project)
+    return answer if answer is not None else slow_answer(event, layout, now)
+
+
+def _fast(event_name: str, data: bytes, now: float, project: "str | None"):
+    """(event, layout, the fast path's Answer or None when the slow path must decide)."""
     from deliberation import fastpath, hookio
     from deliberation.paths import Layout
 
     event = hookio.parse(data, event_name)
     layout = Layout(project)
     cfg = fastpath.config_dict(layout)
-    answer = fastpath.answer(event, layout, cfg, now) if cfg is not None else None
-    return answer if answer is not None else slow_answer(event, layout, now)
+    return event, layout, (fastpath.answer(event, layout, cfg, now) if cfg is not None else None)
 
 
 def slow_answer(event, layout, now: float):

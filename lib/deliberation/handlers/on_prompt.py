@@ -66,17 +66,8 @@ def _drain_notices(ctx: Ctx) -> "str | None":
 
 
 def _trigger(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
-    from deliberation import confidence
+    from deliberation.fastpath import score_prompt
 
-    # with the trigger disabled, evaluate() still honours an explicit /deliberate
-    result = confidence.evaluate(event.prompt, ctx.cfg.model_dump(mode="json"))
+    result, context = score_prompt(event.prompt, ctx.cfg.model_dump(mode="json"))
     ctx.extra["trigger"] = result
-    if not result["triggered"]:
-        return hookio.Answer()
-    from deliberation.paths import plugin_agent_prefix
-    from deliberation.protocol import protocol_text
-
-    return hookio.Answer(context=protocol_text(event.prompt, result["task_type"], result["threshold"],
-                                               result["confidence"], result["dimensions"],
-                                consensus_threshold=result.get("consensus_threshold"),
-                                prefix=plugin_agent_prefix()))
+    return hookio.Answer(context=context)
