@@ -165,7 +165,17 @@ def bare_argv(python: str) -> "list[str]":
 
 
 def hook_argv(python: str, event: str) -> "list[str]":
-    return [python, os.path.join(HOOKS, HOOK_SCRIPTS[event])]
+    """The event's hook command exactly as install.sh writes it into settings.json (the
+    template settings.example.json with its placeholders filled), run with `python`."""
+    import json
+    import shlex
+
+    with open(os.path.join(ROOT, "settings.example.json"), encoding="utf-8") as fh:
+        command = json.load(fh)["hooks"][event][0]["hooks"][0]["command"]
+    argv = [t.replace("@PYTHON@", python).replace("@PLUGIN@", ROOT) for t in shlex.split(command)]
+    if argv[-1] != os.path.join(HOOKS, HOOK_SCRIPTS[event]):
+        raise RuntimeError(f"settings.example.json runs {argv[-1]} for {event}")
+    return argv
 
 
 def bare(python: str) -> Sample:

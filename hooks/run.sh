@@ -26,4 +26,4 @@ if [ ! -x "$python" ]; then
 fi
 [ -n "$python" ] || say "no python3 found; run install.sh in the plugin folder (hooks are inactive until then)"
 
-exec "$python" "$here/$1"
+exec "$python" -I -S "$here/$1"

@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """SessionStart hook: reminds Claude of an unfinished deliberation after a restart."""
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from deliberation.hook_runner import run  # noqa: E402
+sys.path.insert(0, (__file__.rpartition("/")[0] or ".") + "/../lib")  # no os.path: see hook_client
+from deliberation.hook_client import main  # noqa: E402
 
-run("SessionStart")
+main("SessionStart")

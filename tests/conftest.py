@@ -35,6 +35,16 @@ HOOK_SCRIPTS = {
 }
 
 
+# How install.sh (settings.example.json) and hooks/run.sh start a hook's interpreter: isolated
+# from the user's Python environment, without the site module (hook_client explains why).
+HOOK_FLAGS = ("-I", "-S")
+
+
+def hook_argv(event: str) -> "list[str]":
+    """The command line of one hook script, as Claude Code runs it after install.sh."""
+    return [sys.executable, *HOOK_FLAGS, str(HOOKS / HOOK_SCRIPTS[event])]
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """An empty project directory; CLAUDE_PROJECT_DIR points at it for in-process code too."""
@@ -76,7 +86,7 @@ def run_hook(event: str, payload, project_dir, env=None, timeout=60) -> HookResu
     if isinstance(data, str):
         data = data.encode()
     full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project_dir), **(env or {})}
-    proc = subprocess.run([sys.executable, str(HOOKS / HOOK_SCRIPTS[event])], input=data,
+    proc = subprocess.run(hook_argv(event), input=data,
                           capture_output=True, env=full_env, cwd=str(project_dir), timeout=timeout)
     return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
                                                   proc.stdout.decode(), proc.stderr.decode()))

@@ -231,10 +231,10 @@ def fire_at_once(event: str, payload_list: "list", project_dir, env=None, timeou
     import sys
     import time
 
-    from tests.conftest import HOOK_SCRIPTS, HOOKS, HookResult
+    from tests.conftest import HookResult, hook_argv
 
     full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project_dir), **(env or {})}
-    procs = [subprocess.Popen([sys.executable, str(HOOKS / HOOK_SCRIPTS[event])], stdin=subprocess.PIPE,
+    procs = [subprocess.Popen(hook_argv(event), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
                               cwd=str(project_dir)) for _ in payload_list]
     datas = [p if isinstance(p, bytes) else json.dumps(p).encode() for p in payload_list]

@@ -39,11 +39,31 @@ def config_dict(layout: Layout) -> "dict | None":
         return {}
     except OSError:
         return None
-    cached = read_json(layout.config_cache)
+    cached = _read_cache(layout.config_cache)
     if cached and cached.get("key") == [st.st_size, st.st_mtime_ns]:
         value = cached.get("config")
         return value if isinstance(value, dict) else None
     return None
+
+
+_CACHE_MEMO: "dict[str, tuple[tuple[int, int, int], dict | None]]" = {}
+
+
+def _read_cache(path: str) -> "dict | None":
+    """`read_json(path)`, remembered while the file stays the same (inode, size, mtime): the
+    warm worker answers many hooks and the config cache changes rarely. Callers never mutate
+    the dict. A file replaced between the stat and the read is read again next time."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (st.st_ino, st.st_size, st.st_mtime_ns)
+    hit = _CACHE_MEMO.get(path)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    data = read_json(path)
+    _CACHE_MEMO[path] = (key, data)
+    return data
 
 
 def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":

@@ -1,6 +1,8 @@
-"""The one entry point of every hook process: stdin → answer on stdout, exit 0.
+"""A hook event handled in this process: stdin → answer on stdout, exit 0.
 
-    hooks/<event>.py  →  run(EVENT)  →  fast path (stdlib)  |  handlers.dispatch (slow path)
+    hooks/<event>.py  →  hook_client.main(EVENT)  →  warm worker: respond(...) there
+                                                   →  run_here: respond(...) here
+    respond  →  fast path (stdlib)  |  handlers.dispatch (slow path)
 
 One error handler wraps everything: an empty or invalid payload, a missing dependency, a lock
 timeout, a full disk or a bug becomes a one-line `systemMessage` and the session goes on
@@ -14,67 +16,59 @@ from __future__ import annotations
 import gc
 import os
 import sys
-import time
 
 _PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _use_plugin_venv() -> None:
-    """In plugin mode the hooks may run under a bare python3: borrow the plugin venv's packages."""
-    site = os.path.join(_PLUGIN_ROOT, ".venv", "lib",
-                        f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
-    if site not in sys.path and os.path.isdir(site):
-        sys.path.append(site)
+def _load_site_packages() -> None:
+    """Make the slow path's dependencies importable.
+
+    The hook commands run the interpreter with `-S` (no site module: the warm-worker round trip
+    and the fast path need none of it), so the first slow path here loads site-packages the way
+    the interpreter would have. In plugin mode the hooks may also run under a bare python3:
+    then the plugin venv's packages are borrowed."""
+    if sys.flags.no_site and "site" not in sys.modules:
+        import site
+
+        site.main()
+    packages = os.path.join(_PLUGIN_ROOT, ".venv", "lib",
+                            f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+    if packages not in sys.path and os.path.isdir(packages):
+        sys.path.append(packages)
 
 
-def run(event_name: str) -> None:
-    """Handle one hook event; never raises, always exits 0.
+def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: bool = False) -> None:
+    """Handle one hook event in this process (no warm worker took it); never returns.
 
     The cyclic garbage collector is off for the process: a hook lives a fraction of a second
     and exits, and the collections triggered while pydantic builds the models cost a slow-path
-    hook ~10% of its time (bench/README.md). Memory stays far below the 60 MiB bound."""
+    hook ~10% of its time (bench/README.md). Memory stays far below the 60 MiB bound.
+    With `start_worker`, a slow-path event also starts the warm worker for the hooks after it."""
     gc.disable()
-    from deliberation.hookio import MAX_PAYLOAD_BYTES, PayloadError
+    from deliberation.hook_client import MAX_PAYLOAD_BYTES, finish
+    from deliberation.hookio import PayloadError
 
-    try:
-        data, size = read_stdin(sys.stdin.buffer, MAX_PAYLOAD_BYTES)
-    except (OSError, ValueError):
-        data, size = b"", 0
     if size > MAX_PAYLOAD_BYTES:
-        out = _fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b"")
-    else:
-        out = respond(event_name, data, time.time(), worker=True)
+        finish(_fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b""))
+    finish(respond(event_name, data, now, start_worker=start_worker))
+
+
+def failure(event_name: str, exc: BaseException, data: bytes) -> str:
+    """The stdout text of a hook whose event was lost on the way (fail-open, or strict block)."""
     try:
-        if out:
-            sys.stdout.write(out + "\n")
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        pass
-    sys.exit(0)
-
-
-def read_stdin(stream, limit: int) -> "tuple[bytes, int]":
-    """(at most `limit` + 1 bytes of the payload, its full size): the rest of an oversized payload
-    is read and dropped, so memory stays bounded and the client's pipe never stalls."""
-    kept = stream.read(limit + 1) or b""
-    size = len(kept)
-    if size > limit:
-        while True:
-            chunk = stream.read(1 << 20)
-            if not chunk:
-                break
-            size += len(chunk)
-    return kept, size
+        return _fail(event_name, exc, data)
+    except BaseException:  # noqa: BLE001 - the last resort
+        return '{"systemMessage": "deliberation plugin: internal error; continuing without deliberation checks"}'
 
 
 def respond(event_name: str, data: bytes, now: float, project: "str | None" = None,
-            worker: bool = False) -> str:
+            start_worker: bool = False) -> str:
     """`handle` inside the one error handler: the hook's stdout text; never raises.
 
-    This is the whole fail-open layer of `run` (tests call it in-process; the warm worker calls
-    it with the hook's project). With `worker`, the slow path is asked of the warm worker."""
+    This is the whole fail-open layer of a hook (tests call it in-process; the warm worker calls
+    it with the hook's project). With `start_worker`, a slow-path event starts the warm worker."""
     try:
-        return handle(event_name, data, now, project, worker)
+        return handle(event_name, data, now, project, start_worker)
     except BaseException as exc:  # noqa: BLE001 - the one handler
         if isinstance(exc, (SystemExit, KeyboardInterrupt)):
             return ""
@@ -82,20 +76,15 @@ def respond(event_name: str, data: bytes, now: float, project: "str | None" = No
 
 
 def handle(event_name: str, data: bytes, now: float, project: "str | None" = None,
-           worker: bool = False) -> str:
-    """Parse, answer on the fast path if possible, else the slow path (through the warm worker
-    when `worker`, in-process otherwise). Returns stdout text."""
+           start_worker: bool = False) -> str:
+    """Parse, answer on the fast path if possible, else on the slow path. Returns stdout text."""
     event, layout, answer = _fast(event_name, data, now, project)
     if answer is not None:
         return answer.to_json(event_name)
-    if worker:
+    if start_worker:
         from deliberation import warm_worker
 
-        if warm_worker.enabled():
-            try:
-                return warm_worker.ask(event_name, data, now, layout.project)
-            except warm_worker.NotDelivered:
-                warm_worker.start()
+        warm_worker.start()  # for the hooks after this one; this one does its own work
     return slow_answer(event, layout, now).to_json(event_name)
 
 
@@ -117,7 +106,7 @@ def _fast(event_name: str, data: bytes, now: float, project: "str | None"):
 
 
 def slow_answer(event, layout, now: float):
-    _use_plugin_venv()
+    _load_site_packages()
     from deliberation.handlers import dispatch
 
     return dispatch(event, layout, now)

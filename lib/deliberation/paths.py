@@ -8,6 +8,7 @@ after `ids.check_id`, and checked to stay inside the state directory.
 import contextvars
 import json
 import os
+import stat
 
 from deliberation.ids import check_id
 
@@ -135,6 +136,8 @@ class Layout:
 
     def _inside(self, path: str) -> str:
         """Refuse a path that escapes the state dir, also through a symlinked dir or file."""
+        if self._no_links(path):
+            return path  # every step from the project down is a real directory or file (or absent)
         expected_root = os.path.join(os.path.realpath(self.project), STATE_DIRNAME)
         root = os.path.realpath(self.root)
         if root != expected_root:
@@ -143,6 +146,32 @@ class Layout:
         if not real.startswith(root + os.sep):
             raise UnsafePath(f"refusing state path outside {self.root}: {path} resolves to {real}")
         return path
+
+    def _no_links(self, path: str) -> bool:
+        """True when `path` lies under the state dir and no step below the project — `.claude`,
+        the state dir, each folder and the file — is a symlink: then it cannot resolve elsewhere.
+        A few lstat calls instead of three realpath walks (a hook checks a dozen paths); any
+        link sends the caller to the full check."""
+        root = self.root + os.sep
+        if not path.startswith(root):
+            return False
+        steps = [os.path.dirname(self.root), self.root]
+        here = self.root
+        for part in path[len(root):].split(os.sep):
+            if part in ("", ".", ".."):
+                return False
+            here = here + os.sep + part
+            steps.append(here)
+        for step in steps:
+            try:
+                mode = os.lstat(step).st_mode
+            except FileNotFoundError:
+                return True  # nothing below a missing step exists, so nothing below is a link
+            except OSError:
+                return False
+            if stat.S_ISLNK(mode):
+                return False
+        return True
 
     def checked(self, path: str) -> str:
         """`path` (any file under the state dir) after the same containment check."""

@@ -14,6 +14,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import errno
 import fcntl
@@ -59,6 +60,27 @@ def ensure_dir(path: str) -> None:
 
 def atomic_write_bytes(path: str, data: bytes) -> None:
     """Write `data` to `path` atomically: temp file, fsync, rename, fsync the directory."""
+    atomic_write_many([(path, data)])
+
+
+def atomic_write_many(items: "list[tuple[str, bytes]]") -> None:
+    """Write each file atomically (temp file, fsync, rename), then fsync each directory once:
+    a transaction that changes three files of two folders pays two directory syncs, not three."""
+    folders: list[str] = []
+    for path, data in items:
+        _write_and_rename(path, data)
+        folder = os.path.dirname(path)
+        if folder not in folders:
+            folders.append(folder)
+    for folder in folders:
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def _write_and_rename(path: str, data: bytes) -> None:
     directory = os.path.dirname(path)
     ensure_dir(directory)
     tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
@@ -81,11 +103,6 @@ def atomic_write_bytes(path: str, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    dir_fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
 
 
 def dumps(obj: Any) -> bytes:
@@ -95,16 +112,23 @@ def dumps(obj: Any) -> bytes:
 def append_jsonl(path: str, record: Any) -> None:
     """Append one JSON line under an exclusive flock, so concurrent appends never interleave;
     all or nothing (see fastpath.append_line: a killed writer's fragment is dropped)."""
+    append_jsonl_many(path, [record])
+
+
+def append_jsonl_many(path: str, records: "list[Any]") -> None:
+    """Append several JSON lines in one locked write (a group commit's event-log lines)."""
     from deliberation.fastpath import append_line
 
     ensure_dir(os.path.dirname(path))
-    try:
-        line = orjson.dumps(record) + b"\n"
-    except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
-        from deliberation.fastpath import json_line
+    lines = []
+    for record in records:
+        try:
+            lines.append(orjson.dumps(record) + b"\n")
+        except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
+            from deliberation.fastpath import json_line
 
-        line = json_line(record)
-    append_line(path, line)
+            lines.append(json_line(record))
+    append_line(path, b"".join(lines))
 
 
 def quarantine(path: str) -> str:
@@ -123,6 +147,19 @@ LOCK_POLL_S = (0.001, 0.01)  # first and longest pause between tries while anoth
 _NO_FLOCK = (errno.ENOSYS, errno.ENOLCK, errno.EOPNOTSUPP)
 
 
+_THREAD_LOCKS: "dict[str, Any]" = {}
+_THREAD_LOCKS_GUARD = _thread.allocate_lock()
+
+
+def _thread_lock(name: str) -> Any:
+    """The in-process lock in front of `name`'s flock (one per lock file, kept for the process)."""
+    with _THREAD_LOCKS_GUARD:
+        held = _THREAD_LOCKS.get(name)
+        if held is None:
+            held = _THREAD_LOCKS[name] = _thread.allocate_lock()
+        return held
+
+
 @contextlib.contextmanager
 def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
          blocked_cb: "Callable[[], None] | None" = None) -> Iterator[None]:
@@ -132,9 +169,35 @@ def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
     UnixFileLock takes, so both interoperate), polled every 1–10 ms: a waiting hook takes
     the lock within milliseconds of its release, which keeps a burst of 32 hooks from
     queueing behind back-off sleeps. Importing filelock costs a hook ~10 ms; it is used only
-    where flock is not supported (some network filesystems), for its soft-lock fallback."""
-    ensure_dir(os.path.dirname(path))
+    where flock is not supported (some network filesystems), for its soft-lock fallback.
+
+    Threads of one process (the warm worker answers hooks in threads) first queue on an
+    in-process lock for the same file, woken the moment it is released instead of polling
+    the flock; only the thread holding it contends for the flock with other processes."""
     name = path + ".lock"
+    waited = [False]
+
+    def blocked() -> None:
+        if blocked_cb is not None and not waited[0]:
+            blocked_cb()
+        waited[0] = True
+
+    deadline = time.monotonic() + max(timeout, 0.0)
+    in_process = _thread_lock(name)
+    if not in_process.acquire(False):
+        blocked()
+        if not in_process.acquire(True, max(timeout, 0.0)):
+            raise LockTimeout(f"another hook held {os.path.basename(name)} for more than {timeout:g}s")
+    try:
+        with _flock(path, name, max(deadline - time.monotonic(), 0.0), timeout, blocked):
+            yield
+    finally:
+        in_process.release()
+
+
+@contextlib.contextmanager
+def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable[[], None]") -> Iterator[None]:
+    ensure_dir(os.path.dirname(path))
     fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
     try:
         try:
@@ -144,15 +207,13 @@ def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
                 raise
             os.close(fd)
             fd = -1
-            with _filelock(path, timeout, blocked_cb):
+            with _filelock(path, left, blocked):
                 yield
             return
         if not acquired:
-            if blocked_cb is not None:
-                blocked_cb()
-            if not _wait_flock(fd, timeout):
-                raise LockTimeout(
-                    f"another hook held {os.path.basename(path)}.lock for more than {timeout:g}s")
+            blocked()
+            if not _wait_flock(fd, left):
+                raise LockTimeout(f"another hook held {os.path.basename(name)} for more than {timeout:g}s")
         try:
             yield
         finally:
@@ -287,6 +348,9 @@ class Store:
     def append(self, path: str, record: Any) -> None:
         append_jsonl(self.layout.checked(path), record)
 
+    def append_many(self, path: str, records: "list[Any]") -> None:
+        append_jsonl_many(self.layout.checked(path), records)
+
 
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
@@ -316,6 +380,9 @@ class SessionTx:
         self._loaded: dict[str, tuple[Any, bytes]] = {}
         self._lock_cm: Any = None
         self._log: list[Any] = []
+        layout = store.layout
+        self._session_path = layout.session_state(self.session_id)
+        self._lineage_path = layout.lineage(self.session_id)
 
     def __enter__(self) -> "SessionTx":
         layout = self.store.layout
@@ -328,8 +395,8 @@ class SessionTx:
         try:
             if exc_type is None:
                 self.flush()
-                for record in self._log:
-                    self.store.append(self.store.layout.events(self.session_id), record)
+                if self._log:
+                    self.store.append_many(self.store.layout.events(self.session_id), self._log)
         finally:
             self._lock_cm.__exit__(exc_type, exc, tb)
 
@@ -343,14 +410,14 @@ class SessionTx:
     def session(self) -> Any:
         from deliberation.state import SessionState
 
-        return self._get(self.store.layout.session_state(self.session_id), SessionState,
+        return self._get(self._session_path, SessionState,
                          lambda: SessionState(session_id=self.session_id))
 
     @property
     def lineage(self) -> Any:
         from deliberation.state import Lineage
 
-        return self._get(self.store.layout.lineage(self.session_id), Lineage,
+        return self._get(self._lineage_path, Lineage,
                          lambda: Lineage(session_id=self.session_id))
 
     def deliberation(self, deliberation_id: str) -> Any:
@@ -367,13 +434,16 @@ class SessionTx:
         return [obj for obj, _ in self._loaded.values() if isinstance(obj, Deliberation)]
 
     def flush(self) -> None:
+        changed = []
         for path, (obj, before) in self._loaded.items():
             if obj is None:
                 continue
             data = dumps(obj.model_dump(mode="json"))
             if data != before:
-                atomic_write_bytes(path, data)
-                self._loaded[path] = (obj, data)
+                changed.append((path, obj, data))
+        atomic_write_many([(path, data) for path, _obj, data in changed])
+        for path, obj, data in changed:
+            self._loaded[path] = (obj, data)
 
     def log(self, record: Any) -> None:
         """Queue an event-log line; written after the state, still under the lock."""

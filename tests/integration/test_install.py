@@ -297,11 +297,13 @@ def test_plugin_form_from_an_unusual_folder(plugin, tmp_path):
 def test_plugin_form_without_install_or_dependencies(plugin, tmp_path):
     """No venv and a python3 without pydantic & co.: one clear message, exit 0, never a block."""
     assert not (plugin / ".venv").exists()
-    fakebin = tmp_path / "bin"
-    fakebin.mkdir()
-    (fakebin / "python3").write_text(f"#!/bin/sh\nexec {sys.executable} -S -I \"$@\"\n")
-    (fakebin / "python3").chmod(0o755)
-    env = {"CLAUDE_PLUGIN_ROOT": str(plugin), "PATH": f"{fakebin}:/usr/bin:/bin"}
+    # a real python3 with nothing installed: a fresh venv without site packages (not `-S`: the
+    # hooks load site-packages themselves when the slow path needs them)
+    bare_venv = tmp_path / "bare-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare_venv)], check=True)
+    assert subprocess.run([str(bare_venv / "bin" / "python3"), "-c", "import pydantic"],
+                          capture_output=True).returncode != 0
+    env = {"CLAUDE_PLUGIN_ROOT": str(plugin), "PATH": f"{bare_venv / 'bin'}:/usr/bin:/bin"}
     project = tmp_path / "proj"
     project.mkdir()
     # a forced deliberation and a spawn in it: somewhere on that way the dependencies are needed

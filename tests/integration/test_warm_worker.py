@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -24,9 +25,9 @@ def worker_env(idle="20"):
 
 def worker_name():
     sys.path.insert(0, LIB)
-    from deliberation import warm_worker
+    from deliberation import hook_client
 
-    return warm_worker.socket_name()
+    return hook_client.socket_name()
 
 
 def worker_pids(name):
@@ -105,14 +106,13 @@ def test_budget_race_through_the_worker_allows_exactly_twelve(project):
 
 def test_not_delivered_falls_back_in_process_and_starts_a_worker(project, monkeypatch):
     sys.path.insert(0, LIB)
-    from deliberation import warm_worker
+    from deliberation import hook_client
 
-    monkeypatch.setenv("DELIBERATION_WORKER_IDLE_S", "3")
     # a code stamp nobody serves yet: the request cannot be delivered
-    monkeypatch.setattr(warm_worker, "code_stamp", lambda: f"test-{os.getpid()}-{time.time_ns()}")
-    name = warm_worker.socket_name()
-    with pytest.raises(warm_worker.NotDelivered):
-        warm_worker.ask("Stop", b"{}", time.time(), str(project))
+    monkeypatch.setattr(hook_client, "code_stamp", lambda: f"test-{os.getpid()}-{time.time_ns()}")
+    name = hook_client.socket_name()
+    with pytest.raises(hook_client.NotDelivered):
+        hook_client.ask("Stop", b"{}", time.time())
     assert worker_pids(name) == []
 
 
@@ -139,3 +139,76 @@ def test_a_second_worker_for_the_same_code_exits_at_once():
     finally:
         first.kill()
         first.wait()
+
+
+class FakeWorker:
+    """A listener on this code's worker address that takes requests and never answers."""
+
+    def __init__(self):
+        import threading
+
+        name = worker_name()
+        subprocess.run(["pkill", "-f", name], capture_output=True)  # a real worker steps aside
+        time.sleep(0.3)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind("\0" + name)
+        self.sock.listen(8)
+        self.sock.settimeout(0.1)
+        self.stop = False
+        self.received: list[bytes] = []
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            conn.settimeout(5)
+            chunks = []
+            try:
+                while True:
+                    chunk = conn.recv(1 << 16)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    if sum(map(len, chunks)) >= 4 and len(b"".join(chunks)) >= 4 + int.from_bytes(b"".join(chunks)[:4], "big"):
+                        break
+            except OSError:
+                pass
+            self.received.append(b"".join(chunks))
+            conn.close()  # no answer
+
+    def close(self):
+        self.stop = True
+        self.thread.join(5)
+        self.sock.close()
+
+
+def test_a_delivered_request_without_an_answer_fails_open_and_is_not_run_again(project):
+    fake = FakeWorker()
+    try:
+        sid = "5e55a7c1-0000-4000-8000-000000000003"
+        res = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "security-analyst", "research"), project,
+                       env=worker_env())
+    finally:
+        fake.close()
+    assert res.returncode == 0 and res.decision is None
+    assert "did not answer" in res.system_message and "continuing without deliberation checks" in res.system_message
+    assert len(fake.received) == 1 and b"PreToolUse" in fake.received[0]
+    # the hook did not do the work itself after handing it over: no lineage, no deliberation
+    assert not (project / ".claude/deliberation/sessions" / sid / "lineage.json").exists()
+
+
+def test_an_oversized_payload_is_refused_here_even_with_a_worker_up(project):
+    fake = FakeWorker()
+    try:
+        big = b'{"session_id": "s", "hook_event_name": "Stop", "x": "' + b"a" * (9 << 20) + b'"}'
+        res = run_hook("Stop", big, project, env=worker_env())
+    finally:
+        fake.close()
+    assert res.returncode == 0 and "exceeds" in res.system_message
+    assert fake.received in ([], [b""])  # connected before stdin was read, then closed unused

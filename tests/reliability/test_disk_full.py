@@ -20,6 +20,7 @@ import json
 import os
 import resource
 import shutil
+import shlex
 import signal
 import subprocess
 import sys
@@ -27,7 +28,7 @@ import sys
 import pytest
 
 from tests import payloads as P
-from tests.conftest import HOOK_SCRIPTS, HOOKS, LIB, run_hook
+from tests.conftest import LIB, hook_argv, run_hook
 from tests.reliability.helpers import (inproc_hook, snapshot, state_dir, summary, validate_state,
                                        write_config)
 
@@ -104,7 +105,7 @@ def limit_fsize(limit: int):
 def run_limited(event: str, payload: dict, project, limit: int):
     """The real hook script with a file-size limit (SIGXFSZ ignored → EFBIG on the write)."""
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
-    proc = subprocess.run([sys.executable, str(HOOKS / HOOK_SCRIPTS[event])], input=json.dumps(payload).encode(),
+    proc = subprocess.run(hook_argv(event), input=json.dumps(payload).encode(),
                           capture_output=True, env=env, cwd=str(project), timeout=60,
                           preexec_fn=limit_fsize(limit))
     from tests.conftest import HookResult
@@ -134,9 +135,8 @@ def test_file_size_limit_mid_write_fails_open_and_loses_nothing(project):
 
 
 ENOSPC_CHILD = r"""
-import errno, os, sys
+import errno, os, posix, sys
 sys.path.insert(0, {lib!r})
-import atexit
 budget = [int(sys.argv[1])]
 total = [0]
 real_write = os.write
@@ -149,10 +149,15 @@ def write(fd, data):
     total[0] += n
     return n
 os.write = write
-if len(sys.argv) > 3:
-    atexit.register(lambda: open(sys.argv[3], "w").write(str(total[0])))
-from deliberation.hook_runner import run
-run(sys.argv[2])
+real_exit = posix._exit
+def _exit(code):  # the hook ends with posix._exit: report the byte count on the way out
+    if len(sys.argv) > 3:
+        with open(sys.argv[3], "w") as fh:
+            fh.write(str(total[0]))
+    real_exit(code)
+posix._exit = _exit
+from deliberation.hook_client import main
+main(sys.argv[2])
 """
 
 
@@ -237,7 +242,7 @@ def test_real_full_tmpfs_under_the_state_dir(project, tmp_path):
         f"set -e; mount -t tmpfs -o size={size_kb}k,mode=0700 tmpfs '{st}'; cp -a '{keep}/.' '{st}/'; "
         f"dd if=/dev/zero of='{st}/filler' bs=1k count=100000 2>/dev/null || true; "
         f"df -k '{st}' | tail -1 >&2; "
-        f"CLAUDE_PROJECT_DIR='{project}' '{sys.executable}' '{HOOKS / 'subagent_stop.py'}' < '{payload_file}' "
+        f"CLAUDE_PROJECT_DIR='{project}' {shlex.join(hook_argv('SubagentStop'))} < '{payload_file}' "
         f"> '{tmp_path}/stdout'; echo rc=$? >&2; rm -f '{st}/filler'; cp -a '{st}/.' '{out}/'")
     out.mkdir()
     proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],

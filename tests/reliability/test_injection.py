@@ -180,7 +180,7 @@ def test_state_files_are_owner_only(project):
 MEASURE = r"""
 import resource, subprocess, sys
 size = int(sys.argv[1])
-proc = subprocess.Popen([sys.executable, sys.argv[2]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+proc = subprocess.Popen([sys.executable, "-I", "-S", sys.argv[2]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 chunk = b'{"session_id": "s", "hook_event_name": "Stop", "x": "' + b"a" * (1 << 20)
 sent = 0
 while sent < size:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from tests import payloads as P
-from tests.conftest import HOOK_SCRIPTS, HOOKS, HookResult, run_hook
+from tests.conftest import HookResult, hook_argv, run_hook
 from tests.reliability.helpers import inproc_hook, state_dir, summary, write_config
 
 SID = "11fe0000-0000-4000-8000-000000000010"
@@ -176,7 +177,7 @@ def _ro_mount_runner():
         st = state_dir(project)
         data = json.dumps(payload).encode()
         script = (f"mount --bind '{st}' '{st}' && mount -o remount,bind,ro '{st}' '{st}' && "
-                  f"exec '{sys.executable}' '{HOOKS / HOOK_SCRIPTS[event]}'")
+                  f"exec {shlex.join(hook_argv(event))}")
         env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
         proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], input=data,
                               capture_output=True, env=env, cwd=str(project), timeout=60)

@@ -11,13 +11,29 @@ from deliberation.config import Config
 from deliberation.state import AgentRecord, Deliberation, Notice
 
 
+_VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
+
+
 def load_config(layout) -> "tuple[Config, list[str]]":
     data = fastpath.config_dict(layout)
     problems: list[str] = []
     if data is None:
         data, problems = fastpath.resolve_config(layout)
         problems = [f"deliberation config: {p}" for p in problems]
-    return (Config.model_validate(data) if data else Config()), problems
+    return _validated(data or {}), problems
+
+
+def _validated(data: dict) -> Config:
+    """`Config` of `data`. The warm worker gets the same cached dict object again and again
+    (fastpath keeps it while the cache file is unchanged), so the last one validated is kept;
+    Config objects are never mutated."""
+    global _VALIDATED
+    held_data, held_cfg = _VALIDATED
+    if held_cfg is not None and (held_data is data or (not data and not held_data)):
+        return held_cfg
+    cfg = Config.model_validate(data) if data else Config()
+    _VALIDATED = (data, cfg)
+    return cfg
 
 
 class Ctx:

@@ -1,0 +1,160 @@
+"""group_commit: events of one session that queue together share one transaction, with the
+result of applying them one after the other; a failing handler fails alone."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from deliberation import group_commit
+from deliberation.store import LockTimeout
+
+
+class FakeStore:
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+
+
+class Ledger:
+    """A stand-in for a session's files: transactions opened, state committed, order applied."""
+
+    def __init__(self) -> None:
+        self.committed: list[str] = []
+        self.transactions = 0
+        self.batch_sizes: list[int] = []
+
+    def open_tx(self):
+        ledger = self
+        store = FakeStore()
+
+        class Tx:
+            def __enter__(self):
+                ledger.transactions += 1
+                self.pending: list[str] = []
+                return self
+
+            def __exit__(self, exc_type, *_):
+                if exc_type is None:
+                    ledger.committed.extend(self.pending)
+                    ledger.batch_sizes.append(len(self.pending))
+
+        return store, Tx()
+
+
+def apply_named(name: str, fail: bool = False, warn: "str | None" = None, hold: float = 0.0):
+    def apply(store, tx):
+        if hold:
+            time.sleep(hold)
+        if fail:
+            raise RuntimeError(f"{name} broke")
+        if warn:
+            store.warnings.append(warn)
+        tx.pending.append(name)
+        return f"answer {name}", [f"ctx {name}"]
+    return apply
+
+
+def test_a_single_event_is_its_own_batch():
+    ledger = Ledger()
+    answer, warnings = group_commit.run(("/s", "a"), apply_named("e1", warn="quarantined"), ledger.open_tx, 5)
+    assert answer == "answer e1" and warnings == ["quarantined", "ctx e1"]
+    assert ledger.committed == ["e1"] and ledger.transactions == 1
+
+
+def test_events_queued_behind_a_leader_share_one_transaction_in_arrival_order():
+    ledger = Ledger()
+    key = ("/s", "burst")
+    results: dict[str, object] = {}
+    # the first event holds the session while the others queue behind it
+    first = threading.Thread(target=lambda: results.__setitem__(
+        "e0", group_commit.run(key, apply_named("e0", hold=0.3), ledger.open_tx, 5)))
+    first.start()
+    time.sleep(0.05)
+    others = []
+    for i in range(1, 9):
+        t = threading.Thread(target=lambda i=i: results.__setitem__(
+            f"e{i}", group_commit.run(key, apply_named(f"e{i}"), ledger.open_tx, 5)))
+        t.start()
+        others.append(t)
+        time.sleep(0.005)
+    for t in [first, *others]:
+        t.join(10)
+    assert ledger.committed == [f"e{i}" for i in range(9)]
+    assert ledger.transactions == 2 and ledger.batch_sizes == [1, 8]
+    assert all(results[f"e{i}"] == (f"answer e{i}", [f"ctx e{i}"]) for i in range(9))
+    assert group_commit._SESSIONS == {}  # nothing left behind
+
+
+def test_a_failing_handler_fails_alone_and_nobody_is_half_applied():
+    ledger = Ledger()
+    key = ("/s", "bad")
+    results: dict[str, object] = {}
+
+    def call(name, **kw):
+        try:
+            results[name] = group_commit.run(key, apply_named(name, **kw), ledger.open_tx, 5)
+        except RuntimeError as exc:
+            results[name] = exc
+
+    first = threading.Thread(target=call, args=("e0",), kwargs={"hold": 0.3})
+    first.start()
+    time.sleep(0.05)
+    rest = [threading.Thread(target=call, args=(n,), kwargs={"fail": n == "e2"}) for n in ("e1", "e2", "e3")]
+    for t in rest:
+        t.start()
+        time.sleep(0.005)
+    for t in [first, *rest]:
+        t.join(10)
+    assert isinstance(results["e2"], RuntimeError) and str(results["e2"]) == "e2 broke"
+    assert ledger.committed == ["e0", "e1", "e3"]  # the batch was redone one by one, without e2
+    assert results["e1"] == ("answer e1", ["ctx e1"]) and results["e3"] == ("answer e3", ["ctx e3"])
+
+
+def test_a_failure_outside_the_handlers_is_every_event_s():
+    key = ("/s", "disk")
+
+    def open_tx():
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        group_commit.run(key, apply_named("e1"), open_tx, 5)
+    assert group_commit._SESSIONS == {}
+
+
+def test_waiting_longer_than_the_lock_timeout_raises_and_leaves_the_queue():
+    ledger = Ledger()
+    key = ("/s", "slow")
+    holder = threading.Thread(target=group_commit.run, args=(key, apply_named("slow", hold=0.6), ledger.open_tx, 5))
+    holder.start()
+    time.sleep(0.1)
+    with pytest.raises(LockTimeout):
+        group_commit.run(key, apply_named("late"), ledger.open_tx, 0.1)
+    holder.join(5)
+    assert ledger.committed == ["slow"]  # the event that timed out was never applied
+    assert group_commit._SESSIONS == {}
+
+
+def test_a_leader_waits_for_requests_in_flight_but_not_when_alone(monkeypatch):
+    ledger = Ledger()
+    naps: list[float] = []
+    real_sleep = time.sleep
+    monkeypatch.setattr(group_commit.time, "sleep", lambda s: (naps.append(s), real_sleep(s)))
+    group_commit.run(("/s", "alone"), apply_named("e"), ledger.open_tx, 5)
+    assert naps == []  # its own request has landed: nothing else in flight, no wait
+    arrived, release = threading.Event(), threading.Event()
+
+    def other_request():  # accepted by the worker, still being read and parsed
+        with group_commit.incoming():
+            arrived.set()
+            release.wait(5)
+
+    other = threading.Thread(target=other_request)
+    other.start()
+    arrived.wait(5)
+    group_commit.run(("/s", "w"), apply_named("f"), ledger.open_tx, 5)
+    release.set()
+    other.join(5)
+    assert naps and len(naps) * group_commit._POLL_S <= group_commit.COMMIT_DELAY_S * 3  # bounded
+    assert ledger.committed == ["e", "f"] and group_commit._IN_FLIGHT == [0]

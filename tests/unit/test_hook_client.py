@@ -1,0 +1,82 @@
+"""hook_client: the hook's side of the warm worker — builtins only, a wire format the worker
+reads back exactly, a socket name that changes with the code, and the flags hooks run with."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+from deliberation import hook_client, warm_worker
+from tests.conftest import HOOK_FLAGS, HOOKS, ROOT
+
+
+def test_the_hook_side_imports_no_stdlib_module_beyond_the_interpreter_s_own():
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); "
+            "import deliberation.hook_client; print(sorted(set(sys.modules) - before))")
+    out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c", code, str(ROOT / "lib")],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out.replace("'", '"')) == ["_socket", "deliberation", "deliberation.hook_client"]
+
+
+def test_normpath_is_abspath(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for p in ("/a/b/../c", "/a/./b//c/", "rel/x/../y", "./z", "/..", "a/../../b", "/"):
+        assert hook_client._normpath(p) == os.path.abspath(p), p
+
+
+def test_a_request_reads_back_exactly_as_sent():
+    env = {b"CLAUDE_PROJECT_DIR": b"/proj ect", b"WEIRD": b"a=b=c", b"BYTES": b"\xff\xfe", b"EMPTY": b""}
+    data = b'{"session_id": "s", "x": "\xc3\xa9\x00"}'
+    message = hook_client.encode_request("SubagentStop", data, 1234.5678, b"/cwd", env)
+    req = warm_worker.Request(message)
+    assert (req.event, req.now, req.data) == ("SubagentStop", 1234.5678, data)
+    assert req.env["WEIRD"] == "a=b=c" and req.env["EMPTY"] == "" and os.fsencode(req.env["BYTES"]) == b"\xff\xfe"
+    assert req.project == "/proj ect"  # CLAUDE_PROJECT_DIR wins over the cwd
+    del env[b"CLAUDE_PROJECT_DIR"]
+    assert warm_worker.Request(hook_client.encode_request("Stop", b"", 1.0, b"/cwd/sub/..", env)).project == "/cwd"
+
+
+def test_a_malformed_request_is_refused():
+    for bad in (b"", b"\x00\x00\x00\x09abc", hook_client.pack_fields([b"1", b"Stop"])):
+        try:
+            warm_worker.Request(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"accepted {bad!r}")
+
+
+def test_the_socket_name_changes_with_the_code(tmp_path, monkeypatch):
+    pkg = tmp_path / "deliberation"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not code")
+    monkeypatch.setattr(hook_client, "_PKG", str(pkg))
+    first = hook_client.code_stamp()
+    assert first == hook_client.code_stamp()
+    (pkg / "notes.txt").write_text("still not code")
+    assert hook_client.code_stamp() == first
+    os.utime(pkg / "sub" / "b.py", ns=(time.time_ns(), time.time_ns() + 10**9))
+    second = hook_client.code_stamp()
+    (pkg / "c.py").write_text("")
+    third = hook_client.code_stamp()
+    assert len({first, second, third}) == 3
+    name = hook_client.socket_name()
+    assert name.startswith(f"deliberation-worker-{os.getuid()}-") and len(name) < 100
+
+
+def test_the_hooks_run_with_the_flags_the_tests_use():
+    settings = json.loads((ROOT / "settings.example.json").read_text())
+    commands = [h["command"] for groups in settings["hooks"].values() for g in groups for h in g["hooks"]]
+    assert commands and all(shlex.split(c)[1:3] == list(HOOK_FLAGS) for c in commands)
+    assert f'exec "$python" {" ".join(HOOK_FLAGS)} "$here/$1"' in (HOOKS / "run.sh").read_text()
+
+
+def test_worker_off_means_off():
+    assert hook_client.enabled({}) and hook_client.enabled({b"DELIBERATION_WORKER": b"1"})
+    for off in (b"0", b"off", b"FALSE", b" no "):
+        assert not hook_client.enabled({b"DELIBERATION_WORKER": off})
