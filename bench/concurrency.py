@@ -26,12 +26,16 @@ from benchkit import Target, ms, table, verdict
 SHARE_LIMIT = 0.40
 
 
-def burst(python: str, payloads: "list[bytes]", project: str) -> "tuple[float, list[bytes], list[int]]":
+READ_STDIN = "import sys; sys.stdin.buffer.read()"
+
+
+def burst(python: str, payloads: "list[bytes]", project: str,
+          argv: "list[str] | None" = None) -> "tuple[float, list[bytes], list[int]]":
     """Start one SubagentStop hook per payload at once; (total wall s, stdouts, return codes).
 
     Nothing else of ours runs meanwhile, so the caller can read the burst's CPU time as the
     change of RUSAGE_CHILDREN around it."""
-    argv = benchkit.hook_argv(python, "SubagentStop")
+    argv = argv or benchkit.hook_argv(python, "SubagentStop")
     env = benchkit.clean_env(project)
     t0 = time.perf_counter()
     procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -47,18 +51,46 @@ def burst(python: str, payloads: "list[bytes]", project: str) -> "tuple[float, l
     return total, outs, codes
 
 
-def single(python: str, template: str, payloads: "list[bytes]", work: str, runs: int) -> "list[float]":
+def single(python: str, template: str, payloads: "list[bytes]", work: str, runs: int,
+           start: int = 0) -> "list[float]":
     """One hook alone on the same prepared state, `runs` times (different agents in turn)."""
     walls = []
-    for i in range(runs + 1):
+    for i in range(start, start + runs):
         benchkit.restore(template, work)
-        sample = benchkit.run_hook(python, "SubagentStop", payloads[i % len(payloads)], work)
-        if i:  # the first run warms the page cache
-            walls.append(sample.wall_s)
+        walls.append(benchkit.run_hook(python, "SubagentStop", payloads[i % len(payloads)], work).wall_s)
     return walls
 
 
-def run(python: str, agents: int = 32, rounds: int = 3, single_runs: int = 9, out=sys.stdout) -> "list[Target]":
+def bare_share(python: str, payloads: "list[bytes]", work: str, rounds: int, single_runs: int) -> float:
+    """The same measure for a process that only starts the interpreter the way the hooks do
+    and reads its stdin: what the machine allows before any hook code runs."""
+    argv = [python, "-I", "-S", "-c", READ_STDIN]
+    one = statistics.median(benchkit.run_process(argv, payloads[0], env=benchkit.clean_env(work), cwd=work).wall_s
+                            for _ in range(single_runs))
+    total = statistics.median(burst(python, payloads, work, argv)[0] for _ in range(rounds))
+    return total / (len(payloads) * one)
+
+
+def worker_peak_mib(python: str) -> "float | None":
+    """Peak resident memory of the warm worker serving `python`'s hooks (VmHWM), if one is up."""
+    name = subprocess.run([python, "-I", "-S", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                           "from deliberation import hook_client; print(hook_client.socket_name())", benchkit.LIB],
+                          capture_output=True, text=True).stdout.strip()
+    pids = subprocess.run(["pgrep", "-f", name], capture_output=True, text=True).stdout.split() if name else []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return None
+
+
+def run(python: str, agents: int = 32, rounds: int = 7, single_runs: int = 3, out=sys.stdout) -> "list[Target]":
+    """`rounds` × (`single_runs` hooks alone, then one burst), interleaved so that a drift of
+    the machine moves both sides of the ratio; medians over all of them."""
     import states
 
     with tempfile.TemporaryDirectory(prefix="bench-concurrency-") as tmp:
@@ -66,9 +98,11 @@ def run(python: str, agents: int = 32, rounds: int = 3, single_runs: int = 9, ou
         os.makedirs(template)
         payloads = states.concurrent_reports(template, agents)
         work = os.path.join(tmp, "work")
-        one = statistics.median(single(python, template, payloads, work, single_runs))
+        single(python, template, payloads, work, 2)  # starts the warm worker, warms the page cache
+        alone: list[float] = []
         totals, cpus, recorded, problems = [], [], [], []
-        for _ in range(rounds):
+        for r in range(rounds):
+            alone += single(python, template, payloads, work, single_runs, start=r * single_runs)
             benchkit.restore(template, work)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             total, outs, codes = burst(python, payloads, work)
@@ -78,6 +112,9 @@ def run(python: str, agents: int = 32, rounds: int = 3, single_runs: int = 9, ou
             recorded.append(states.recorded_reports(work))
             problems += [o.decode("utf-8", "replace")[:200] for o in outs if b"deliberation plugin:" in o]
             problems += [f"exit {c}" for c in codes if c != 0]
+        bare = bare_share(python, payloads, work, rounds, rounds * single_runs)
+        worker_mib = worker_peak_mib(python)
+    one = statistics.median(alone)
     total = statistics.median(totals)
     share = total / (agents * one)
     cpu = statistics.median(cpus)
@@ -85,13 +122,15 @@ def run(python: str, agents: int = 32, rounds: int = 3, single_runs: int = 9, ou
     floor = cpu / cores / (agents * one)
     all_recorded = all(r == agents for r in recorded) and not problems
     rows = [
-        ["one SubagentStop alone (median ms)", ms(one)],
+        [f"one SubagentStop alone (median of {len(alone)} runs, ms)", ms(one)],
         [f"{agents} at once, total wall (median of {rounds} bursts, ms)", ms(total)],
         [f"{agents} × one alone (ms)", ms(agents * one)],
         ["burst ÷ (N × one)", f"{share:.0%}"],
         [f"CPU time of the burst (s) / {cores} CPUs", f"{cpu:.2f} / {cores}"],
         ["floor on this machine: burst CPU ÷ CPUs ÷ (N × one)", f"{floor:.0%}"],
         ["reports recorded per burst", ", ".join(f"{r}/{agents}" for r in recorded)],
+        ["reference: bare interpreter (-I -S, reads stdin), same measure", f"{bare:.0%}"],
+        ["warm worker's peak memory (MiB)", f"{worker_mib:.1f}" if worker_mib else "no worker found"],
     ]
     print(f"\nConcurrency — {agents} SubagentStop hooks of one deliberation at once, {python}", file=out)
     print(table(["figure", "value"], rows), file=out)
@@ -108,7 +147,7 @@ def run(python: str, agents: int = 32, rounds: int = 3, single_runs: int = 9, ou
 def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agents", type=int, default=32)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--python", default=benchkit.default_python())
     args = ap.parse_args(argv)
     run(args.python, args.agents, args.rounds)

@@ -33,6 +33,7 @@ class Scenario:
     payload: bytes
     expect: str = ""  # a substring the answer must contain (proves the intended path ran)
     code: str = ""  # a reference row: `python -c code` with lib/ on the path instead of a hook
+    cold: bool = False  # run where no warm worker is up (the hook works in its own process)
 
 
 # What a slow-path hook cannot avoid while the state models are pydantic models: importing
@@ -44,7 +45,12 @@ REFERENCES = (
 
 
 def build_scenarios(base: str) -> "list[Scenario]":
-    """Prepare every scenario's state under `base` (one project directory per template)."""
+    """Prepare every scenario's state under `base` (one project directory per template).
+
+    Each fast path is measured twice: with no warm worker up (the usual case outside a
+    deliberation: the hook tries the worker's socket, finds nobody, answers in-process) and
+    with one up (during a deliberation every hook goes to it). The slow paths run with the
+    worker up; one reference row shows a slow path with none (the first hook of a burst)."""
     import states
 
     def project(name: str) -> str:
@@ -54,25 +60,47 @@ def build_scenarios(base: str) -> "list[Scenario]":
 
     routine_dir = project("routine")
     fast = states.routine(routine_dir)
-    spawn_dir, report_dir, conclude_dir, rank_dir = (project(n) for n in ("spawn", "report", "conclude", "rank"))
+    spawn_dir, report_dir, conclude_dir, rank_dir, cold_report_dir = (
+        project(n) for n in ("spawn", "report", "conclude", "rank", "report-cold"))
+    fast_rows = [("UserPromptSubmit, routine prompt", "UserPromptSubmit", fast["prompt"]),
+                 ("PreToolUse Edit, nothing escalated", "PreToolUse", fast["edit"]),
+                 ("PreToolUse Bash, nothing escalated", "PreToolUse", fast["bash"]),
+                 ("Stop, no active deliberation", "Stop", fast["stop"])]
     return [
-        Scenario("UserPromptSubmit, routine prompt", "UserPromptSubmit", FAST, routine_dir, fast["prompt"]),
-        Scenario("PreToolUse Edit, nothing escalated", "PreToolUse", FAST, routine_dir, fast["edit"]),
-        Scenario("PreToolUse Bash, nothing escalated", "PreToolUse", FAST, routine_dir, fast["bash"]),
-        Scenario("Stop, no active deliberation", "Stop", FAST, routine_dir, fast["stop"]),
+        *(Scenario(f"{name} — no worker up", event, FAST, routine_dir, payload, cold=True)
+          for name, event, payload in fast_rows),
+        *(Scenario(f"{name} — worker up", event, FAST, routine_dir, payload) for name, event, payload in fast_rows),
         Scenario("PreToolUse Agent, spawn a persona", "PreToolUse", WRITE, spawn_dir, states.spawn(spawn_dir)),
         Scenario("SubagentStop, record a report", "SubagentStop", WRITE, report_dir, states.report(report_dir)),
         Scenario("PostToolUse, last ranking of 10x5", "PostToolUse", HEAVY, rank_dir, states.last_ranking(rank_dir),
                  expect="consensus gate passed"),
         Scenario("Stop, conclude 10x5 (gates, route)", "Stop", HEAVY, conclude_dir, states.conclude(conclude_dir),
                  expect="COMPLETE"),
+        Scenario("reference: SubagentStop, no worker (in-process)", "SubagentStop", FLOOR, cold_report_dir,
+                 states.report(cold_report_dir), cold=True),
     ] + [Scenario(name, "", FLOOR, routine_dir, b"", code=code) for name, code in REFERENCES]
 
 
-def argv_env(python: str, sc: Scenario, project: str) -> "tuple[list[str], dict[str, str]]":
+def argv_env(python: str, sc: Scenario, project: str, cold_python: str) -> "tuple[list[str], dict[str, str]]":
     if sc.code:
         return [python, "-c", f"import gc; gc.disable(); {sc.code}"], {**benchkit.clean_env(project), "PYTHONPATH": benchkit.LIB}
-    return benchkit.hook_argv(python, sc.event), benchkit.clean_env(project)
+    env = benchkit.clean_env(project)
+    if sc.cold:  # the same interpreter by another path: another worker address, nobody listening
+        if sc.group != FAST:
+            env["DELIBERATION_WORKER"] = "0"  # a slow path would start a worker: this row must not
+        return benchkit.hook_argv(cold_python, sc.event), env
+    return benchkit.hook_argv(python, sc.event), env
+
+
+def cold_interpreter(python: str, base: str) -> str:
+    """`python` under another path (a symlink): the warm worker's address includes the
+    interpreter's path, so hooks run by it find no worker — as before any deliberation."""
+    folder = os.path.join(base, "no-worker")
+    os.makedirs(folder, exist_ok=True)
+    link = os.path.join(folder, "python")
+    if not os.path.lexists(link):
+        os.symlink(os.path.realpath(python), link)
+    return link
 
 
 def check_answer(sc: Scenario, stdout: bytes) -> None:
@@ -88,6 +116,7 @@ def measure(python: str, scenarios: "list[Scenario]", runs: int, work: str,
     then `memory_runs` rounds through the memory launcher (peak RSS)."""
     bare = Series("bare interpreter (python -c pass)")
     series = {sc.name: Series(sc.name) for sc in scenarios}
+    cold = cold_interpreter(python, work)
     for i in range(warmup + runs):
         rec = i >= warmup
         sample = benchkit.bare(python)
@@ -96,7 +125,7 @@ def measure(python: str, scenarios: "list[Scenario]", runs: int, work: str,
         for j, sc in enumerate(scenarios):
             project = os.path.join(work, f"s{j}")
             benchkit.restore(sc.template, project)
-            argv, env = argv_env(python, sc, project)
+            argv, env = argv_env(python, sc, project, cold)
             sample = benchkit.run_process(argv, sc.payload, env=env, cwd=project)
             if sample.returncode != 0:
                 raise RuntimeError(f"scenario {sc.name!r}: hook exited {sample.returncode}")
@@ -109,7 +138,7 @@ def measure(python: str, scenarios: "list[Scenario]", runs: int, work: str,
         for j, sc in enumerate(scenarios):
             project = os.path.join(work, f"s{j}")
             benchkit.restore(sc.template, project)
-            argv, env = argv_env(python, sc, project)
+            argv, env = argv_env(python, sc, project, cold)
             series[sc.name].peak_kib.append(benchkit.peak_rss_kib(argv, sc.payload, env=env, cwd=project))
     return bare, series
 

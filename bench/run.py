@@ -36,8 +36,8 @@ def _has_dependencies() -> bool:
 
 def settings(quick: bool) -> dict:
     if quick:
-        return {"runs": 5, "agents": 32, "rounds": 1, "single": 3, "repeats": 5, "log_runs": 3}
-    return {"runs": 31, "agents": 32, "rounds": 3, "single": 9, "repeats": 15, "log_runs": 15}
+        return {"runs": 5, "agents": 32, "rounds": 2, "single": 3, "repeats": 5, "log_runs": 3}
+    return {"runs": 31, "agents": 32, "rounds": 9, "single": 3, "repeats": 15, "log_runs": 15}
 
 
 def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":

@@ -77,9 +77,17 @@ def respond(event_name: str, data: bytes, now: float, project: "str | None" = No
 
 def handle(event_name: str, data: bytes, now: float, project: "str | None" = None,
            start_worker: bool = False) -> str:
-    """Parse, answer on the fast path if possible, else on the slow path. Returns stdout text."""
+    """Parse, answer on the fast path if possible, else on the slow path. Returns stdout text.
+
+    With `start_worker` (no warm worker took this event), the worker is started when the slow
+    path is needed, and already when the trigger injects the protocol: the spawns that follow
+    then find it warm."""
     event, layout, answer = _fast(event_name, data, now, project)
     if answer is not None:
+        if start_worker and event_name == "UserPromptSubmit" and answer.context:
+            from deliberation import warm_worker
+
+            warm_worker.start()  # the protocol was injected: spawns follow, let them find it warm
         return answer.to_json(event_name)
     if start_worker:
         from deliberation import warm_worker

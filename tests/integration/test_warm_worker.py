@@ -212,3 +212,22 @@ def test_an_oversized_payload_is_refused_here_even_with_a_worker_up(project):
         fake.close()
     assert res.returncode == 0 and "exceeds" in res.system_message
     assert fake.received in ([], [b""])  # connected before stdin was read, then closed unused
+
+
+def test_the_trigger_starts_the_worker_so_the_spawns_find_it_warm(project):
+    name = worker_name()
+    subprocess.run(["pkill", "-f", name], capture_output=True)
+    time.sleep(0.3)
+    sid = "5e55a7c1-0000-4000-8000-000000000004"
+    routine = run_hook("UserPromptSubmit", P.prompt(sid, "rename the helper in utils.py"), project, env=worker_env())
+    assert routine.context is None
+    time.sleep(1.0)
+    assert worker_pids(name) == []  # a routine prompt starts nothing
+    risky = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=worker_env())
+    assert "deliberation" in (risky.context or "").lower()
+    assert wait_for_worker(name), "injecting the protocol did not start the worker"
+    spawn = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "security-analyst", "Phase: research\n" + QUESTION),
+                     project, env=worker_env())
+    assert spawn.decision is None or spawn.decision == "allow", spawn.json
+    lineage = json.loads((project / ".claude/deliberation/sessions" / sid / "lineage.json").read_text())
+    assert len(lineage["spawns"]) == 1
