@@ -141,16 +141,10 @@ def record_for_agent(ctx: Ctx, agent_id: "str | None", agent_type: "str | None")
 
 
 def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
-    """The latest real user prompt (and its trigger result) from the tail of the event log."""
+    """The latest real user prompt (and its trigger result) from the tail of the event log,
+    read backwards in blocks: the prompt is usually in the last one, however long the log."""
     path = layout.events(session_id)
-    try:
-        size = os.path.getsize(path)
-        with open(path, "rb") as fh:
-            fh.seek(max(0, size - max_bytes))
-            tail = fh.read()
-    except OSError:
-        return "", None
-    for line in reversed(tail.splitlines()):
+    for line in _lines_backwards(path, max_bytes):
         try:
             rec = json.loads(line)
         except ValueError:
@@ -162,6 +156,31 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
             trig = rec.get("trigger")
             return prompt, trig if isinstance(trig, dict) else None
     return "", None
+
+
+def _lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
+    """The lines of the last `max_bytes` of a file, last line first."""
+    try:
+        fh = open(path, "rb")
+    except OSError:
+        return
+    with fh:
+        try:
+            end = os.fstat(fh.fileno()).st_size
+        except OSError:
+            return
+        start_limit = max(0, end - max_bytes)
+        carry = b""
+        while end > start_limit:
+            start = max(start_limit, end - block)
+            fh.seek(start)
+            chunk = fh.read(end - start) + carry
+            end = start
+            lines = chunk.split(b"\n")
+            carry = lines.pop(0) if end > start_limit else b""
+            for line in reversed(lines):
+                if line.strip():
+                    yield line
 
 
 def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
