@@ -5,7 +5,7 @@ once, 32 SubagentStops of one session arrive within milliseconds; one after the 
 would take the session lock, load the session's files, and write them back (three fsyncs) —
 a serial chain that grows with the panel. Instead, the thread that gets the session's turn (the
 leader) applies every event queued for that session by then, in arrival order, each with its
-own handler call, context and answer; then it writes the changed files once and appends the
+own handler call, context (the hook's environment included) and answer; then it writes the changed files once and appends the
 event-log lines in that order. State, answers and log are what the same events applied one
 after the other under the session lock would give; only the loads and the writes are shared.
 Each event's warnings (a quarantined file, say) go to the event whose load met them.
@@ -26,6 +26,7 @@ Builtin `_thread` and `time` only: importing `threading` would cost a fresh hook
 from __future__ import annotations
 
 import _thread
+import contextvars
 import time
 from typing import Any, Callable
 
@@ -37,10 +38,11 @@ Apply = Callable[[Any, Any], "tuple[Any, list[str]]"]
 
 
 class _Job:
-    __slots__ = ("apply", "result", "error", "done")
+    __slots__ = ("apply", "context", "result", "error", "done")
 
     def __init__(self, apply: Apply) -> None:
         self.apply = apply
+        self.context = contextvars.copy_context()  # the hook's own (its env travels in one)
         self.result: Any = None
         self.error: "BaseException | None" = None
         self.done = False
@@ -165,7 +167,7 @@ def _apply_all(batch: "list[_Job]", open_tx: Callable[[], Any]) -> None:
         for job in batch:
             before = len(store.warnings)
             try:
-                answer, warnings = job.apply(store, tx)
+                answer, warnings = job.context.run(job.apply, store, tx)
             except BaseException as exc:  # noqa: BLE001 - abort the whole transaction
                 raise HandlerFailed(exc) from exc
             results.append((answer, store.warnings[before:] + warnings))

@@ -40,7 +40,10 @@ PROTOCOL = b"2"
 def _normpath(path: str) -> str:
     """posixpath.abspath without importing it: absolute, no '.', '..' or empty parts."""
     if not path.startswith("/"):
-        path = posix.getcwd() + "/" + path
+        try:
+            path = posix.getcwd() + "/" + path
+        except OSError:  # the working directory is gone: keep the path as it is
+            return path
     parts: "list[str]" = []
     for part in path.split("/"):
         if part == "..":

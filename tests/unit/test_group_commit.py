@@ -158,3 +158,36 @@ def test_a_leader_waits_for_requests_in_flight_but_not_when_alone(monkeypatch):
     other.join(5)
     assert naps and len(naps) * group_commit._POLL_S <= group_commit.COMMIT_DELAY_S * 3  # bounded
     assert ledger.committed == ["e", "f"] and group_commit._IN_FLIGHT == [0]
+
+
+def test_each_event_is_applied_in_its_own_context():
+    """The leader applies the others' events: each must still see its own hook's environment."""
+    import contextvars
+
+    env = contextvars.ContextVar("env", default="none")
+    ledger = Ledger()
+    key = ("/s", "ctx")
+    seen: dict[str, str] = {}
+
+    def apply_seeing(name, hold=0.0):
+        def apply(store, tx):
+            time.sleep(hold)
+            seen[name] = env.get()
+            tx.pending.append(name)
+            return name, []
+        return apply
+
+    def call(name, hold=0.0):
+        env.set(f"env of {name}")
+        group_commit.run(key, apply_seeing(name, hold), ledger.open_tx, 5)
+
+    first = threading.Thread(target=call, args=("e0", 0.3))
+    first.start()
+    time.sleep(0.05)
+    rest = [threading.Thread(target=call, args=(f"e{i}",)) for i in (1, 2, 3)]
+    for t in rest:
+        t.start()
+    for t in [first, *rest]:
+        t.join(10)
+    assert ledger.batch_sizes == [1, 3]  # e1..e3 were applied by one of them, for all three
+    assert seen == {f"e{i}": f"env of e{i}" for i in range(4)}
