@@ -66,18 +66,44 @@ def atomic_write_bytes(path: str, data: bytes) -> None:
 def atomic_write_many(items: "list[tuple[str, bytes]]") -> None:
     """Write each file atomically (temp file, fsync, rename), then fsync each directory once:
     a transaction that changes three files of two folders pays two directory syncs, not three."""
-    folders: list[str] = []
+    folders: dict[str, list[str]] = {}
     for path, data in items:
         _write_and_rename(path, data)
-        folder = os.path.dirname(path)
-        if folder not in folders:
-            folders.append(folder)
-    for folder in folders:
+        folders.setdefault(os.path.dirname(path), []).append(os.path.basename(path))
+    for folder, names in folders.items():
         dir_fd = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+        _sweep_temps(folder, names)
+
+
+def _sweep_temps(folder: str, names: "list[str]") -> None:
+    """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
+    gone). Callers hold the files' lock, so no live writer of ours is writing them now; a temp
+    file whose pid is alive (the pid reused by another process) is left alone."""
+    prefixes = tuple(f"{name}.tmp-" for name in names)
+    try:
+        entries = [e for e in os.listdir(folder) if e.startswith(prefixes)]
+    except OSError:
+        return
+    for entry in entries:
+        pid_text = entry.rpartition(".tmp-")[2].partition("-")[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, entry))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, not ours to signal
+    return True
 
 
 def _write_and_rename(path: str, data: bytes) -> None:

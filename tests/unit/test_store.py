@@ -283,3 +283,20 @@ def test_session_tx_refuses_an_unsafe_session_id(project, store):
     with pytest.raises(InvalidId):
         SessionTx(store, "../../etc")
     assert not os.path.exists(store.layout.root)
+
+
+def test_a_write_sweeps_temp_files_that_dead_writers_left(tmp_path):
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    path = tmp_path / "d-1.json"
+    left = tmp_path / f"d-1.json.tmp-{dead.pid}-123"  # a writer killed mid-write
+    live = tmp_path / f"d-1.json.tmp-{os.getppid()}-456"  # a live pid: not ours to judge
+    other = tmp_path / f"d-2.json.tmp-{dead.pid}-789"  # another file's: not locked by this writer
+    for f in (left, live, other):
+        f.write_bytes(b"{partial")
+    atomic_write_bytes(str(path), b'{"a": 1}\n')
+    assert path.read_bytes() == b'{"a": 1}\n'
+    assert not left.exists() and live.exists() and other.exists()
