@@ -29,6 +29,14 @@ def session_state(layout: Layout, session_id: str) -> "dict | None":
     return read_json(layout.session_state(session_id))
 
 
+def cache_key(st: os.stat_result) -> list:
+    """What the config cache is valid for: this config.json (size, mtime) and this code's
+    models — a cache written by another plugin version is resolved again."""
+    from deliberation import SCHEMA_VERSION, __version__
+
+    return [st.st_size, st.st_mtime_ns, f"{__version__}/{SCHEMA_VERSION}"]
+
+
 def config_dict(layout: Layout) -> "dict | None":
     """The validated config as a plain dict, from the cache; None = 'validate on the slow path'.
 
@@ -40,7 +48,7 @@ def config_dict(layout: Layout) -> "dict | None":
     except OSError:
         return None
     cached = _read_cache(layout.config_cache)
-    if cached and cached.get("key") == [st.st_size, st.st_mtime_ns]:
+    if cached and cached.get("key") == cache_key(st):
         value = cached.get("config")
         return value if isinstance(value, dict) else None
     return None
@@ -75,7 +83,7 @@ def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":
     data = cfg.model_dump(mode="json")
     try:
         st = os.stat(layout.config)
-        payload = {"key": [st.st_size, st.st_mtime_ns], "config": data, "problems": problems}
+        payload = {"key": cache_key(st), "config": data, "problems": problems}
         atomic_write_bytes(layout.checked(layout.config_cache), dumps(payload))
     except OSError:
         pass

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
 from tests import payloads as P
-from tests.conftest import HOOK_SCRIPTS
+from tests.conftest import HOOK_FLAGS, HOOK_SCRIPTS, HOOKS, LIB, HookResult
 
 SID = "5e1f0c2a-0000-4000-8000-000000000001"
 EVENTS = list(HOOK_SCRIPTS)
@@ -109,15 +111,42 @@ def write_config(project, cfg: dict) -> None:
     (state(project) / "config.json").write_text(json.dumps(cfg))
 
 
-def corrupt_config_cache(project, cfg: dict) -> None:
-    """config.json plus a cache entry keyed to it whose content does not validate (a cache written
-    by another plugin version, or edited by hand): the slow path's Config validation raises."""
+def corrupt_config_cache(project, cfg: dict, key=None) -> None:
+    """config.json plus a cache entry keyed to it (by default with this version's key) whose
+    content does not validate: edited by hand, or left by another build."""
+    from deliberation import fastpath
+
     write_config(project, cfg)
     st = os.stat(state(project) / "config.json")
     (state(project) / "cache").mkdir(exist_ok=True)
     bad = {**cfg, "spawn_budget": {"max_active_children": "many"}}
     (state(project) / "cache" / "config.resolved.json").write_text(
-        json.dumps({"key": [st.st_size, st.st_mtime_ns], "config": bad, "problems": []}))
+        json.dumps({"key": key or fastpath.cache_key(st), "config": bad, "problems": []}))
+
+
+# A bug, as far as the hook can tell: the real hook script, in a process whose slow path raises.
+FAULT = r"""
+import runpy, sys
+sys.path.insert(0, sys.argv[1])
+import deliberation.hook_runner as runner
+def slow_answer(*args, **kwargs):
+    raise RuntimeError("injected fault: a bug on the slow path")
+runner.slow_answer = slow_answer
+script = sys.argv[2]
+sys.argv = [script]
+runpy.run_path(script, run_name="__main__")
+"""
+
+
+@pytest.fixture
+def faulty(project):
+    def run(event: str, payload: dict) -> HookResult:
+        env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project), "DELIBERATION_WORKER": "0"}
+        proc = subprocess.run([sys.executable, *HOOK_FLAGS, "-c", FAULT, str(LIB), str(HOOKS / HOOK_SCRIPTS[event])],
+                              input=json.dumps(payload), capture_output=True, env=env,
+                              cwd=str(project), timeout=60, text=True)
+        return HookResult(proc)
+    return run
 
 
 def active_session(project, sid: str = SID) -> None:
@@ -135,19 +164,44 @@ def errors_log(project) -> str:
 
 
 @pytest.mark.parametrize("event", EVENTS)
-def test_internal_error_from_a_corrupt_config_cache_fails_open_and_is_logged(project, hook, event):
-    corrupt_config_cache(project, {"depth": {"posture": "off"}})
+def test_internal_error_fails_open_and_is_logged(project, faulty, event):
+    write_config(project, {"depth": {"posture": "off"}})
     active_session(project)
     session_before = (state(project) / "sessions" / SID / "session.json").read_text()
-    res = hook(event, sample(event))
-    msg = assert_fail_open(res, "ValidationError", "details in ", "errors.log",
+    res = faulty(event, sample(event))
+    msg = assert_fail_open(res, "RuntimeError", "details in ", "errors.log",
                            "continuing without deliberation checks")
     log = errors_log(project)
     assert f"hook {event}" in log and "Traceback (most recent call last)" in log
-    assert "max_active_children" in log
+    assert "injected fault: a bug on the slow path" in log
     assert str(state(project) / "errors.log") in msg
     # nothing half-done: the session state is untouched
     assert (state(project) / "sessions" / SID / "session.json").read_text() == session_before
+
+
+@pytest.mark.parametrize("key", ["this version's", "an older version's"])
+def test_a_config_cache_that_does_not_validate_is_rebuilt(project, hook, key):
+    """A cache keyed to this config.json whose content is wrong no longer disables the checks
+    until config.json changes: the slow path resolves config.json again and rewrites it."""
+    st_key = None
+    if key != "this version's":
+        write_config(project, {"depth": {"posture": "off"}})
+        st = os.stat(state(project) / "config.json")
+        st_key = [st.st_size, st.st_mtime_ns]  # the key before the plugin version was part of it
+    corrupt_config_cache(project, {"depth": {"posture": "off"}}, key=st_key)
+    res = hook("PreToolUse", sample("PreToolUse"))
+    assert res.returncode == 0 and res.decision is None, res.json
+    if key == "this version's":
+        assert "the cached config did not validate (1 error(s)); rebuilt from config.json" in res.system_message
+    else:
+        assert res.json is None  # a stale cache is simply resolved again
+    cache = json.loads((state(project) / "cache" / "config.resolved.json").read_text())
+    assert cache["config"]["spawn_budget"]["max_active_children"] == 12 and cache["config"]["depth"]["posture"] == "off"
+    lineage = json.loads((state(project) / "sessions" / SID / "lineage.json").read_text())
+    assert len(lineage["spawns"]) == 1  # the spawn went through the checks
+    assert errors_log(project) == ""
+    again = hook("PreToolUse", P.pre_agent(SID, "toolu_f2", "cost-analyst", "Research the question."))
+    assert again.json is None or "did not validate" not in (again.system_message or "")
 
 
 @pytest.mark.parametrize("event", [e for e in EVENTS if e != "SessionStart"])
@@ -162,11 +216,10 @@ def test_internal_error_when_the_sessions_dir_is_a_file(project, hook, event):
     assert (state(project) / "sessions").read_text() == "not a directory"
 
 
-def test_each_internal_error_appends_its_own_log_entry(project, hook):
-    corrupt_config_cache(project, {})
+def test_each_internal_error_appends_its_own_log_entry(project, faulty):
     active_session(project)
     for event in ("Stop", "PreToolUse", "Stop"):
-        hook(event, sample(event))
+        faulty(event, sample(event))
     log = errors_log(project)
     assert log.count("--- ") == 3
     assert log.count("hook Stop") == 2 and log.count("hook PreToolUse") == 1
@@ -204,44 +257,44 @@ def test_lock_timeout_fails_open_without_hanging(project, hook):
 # -- strict mode ----------------------------------------------------------------------------------
 
 
-def test_strict_internal_error_denies_a_spawn(project, hook):
-    corrupt_config_cache(project, {"strict": True})
+def test_strict_internal_error_denies_a_spawn(project, faulty):
+    write_config(project, {"strict": True})
     active_session(project)
-    res = hook("PreToolUse", sample("PreToolUse"))
+    res = faulty("PreToolUse", sample("PreToolUse"))
     assert res.returncode == 0
     assert res.decision == "deny"
     assert "strict mode blocks until this is fixed" in res.reason
-    assert "ValidationError" in res.reason
+    assert "RuntimeError" in res.reason
     assert "hook PreToolUse" in errors_log(project)
 
 
-def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, hook):
-    corrupt_config_cache(project, {"strict": True})
+def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, faulty):
+    write_config(project, {"strict": True})
     active_session(project)
-    first = hook("Stop", P.stop(SID, active=False))
+    first = faulty("Stop", P.stop(SID, active=False))
     assert first.returncode == 0
     assert first.json["decision"] == "block"
     assert "strict mode blocks until this is fixed" in first.json["reason"]
-    second = hook("Stop", P.stop(SID, active=True))  # the client's retry after our block
+    second = faulty("Stop", P.stop(SID, active=True))  # the client's retry after our block
     assert second.returncode == 0
     assert second.decision is None
     assert second.system_message.startswith("deliberation plugin: ")
     assert "continuing without deliberation checks" in second.system_message
 
 
-def test_strict_internal_error_blocks_subagent_stop_once(project, hook):
-    corrupt_config_cache(project, {"strict": True})
+def test_strict_internal_error_blocks_subagent_stop_once(project, faulty):
+    write_config(project, {"strict": True})
     active_session(project)
     payload = sample("SubagentStop")
-    assert hook("SubagentStop", payload).json["decision"] == "block"
-    assert hook("SubagentStop", {**payload, "stop_hook_active": True}).decision is None
+    assert faulty("SubagentStop", payload).json["decision"] == "block"
+    assert faulty("SubagentStop", {**payload, "stop_hook_active": True}).decision is None
 
 
-def test_strict_mode_off_by_default_and_false_is_fail_open(project, hook):
-    corrupt_config_cache(project, {"strict": False})
+def test_strict_mode_off_by_default_and_false_is_fail_open(project, faulty):
+    write_config(project, {"strict": False})
     active_session(project)
-    assert hook("PreToolUse", sample("PreToolUse")).decision is None
-    assert hook("Stop", P.stop(SID)).decision is None
+    assert faulty("PreToolUse", sample("PreToolUse")).decision is None
+    assert faulty("Stop", P.stop(SID)).decision is None
 
 
 # -- state dir links ------------------------------------------------------------------------------
@@ -276,14 +329,13 @@ def test_symlinked_event_log_is_not_written_through(project, hook, tmp_path, eve
     assert os.listdir(outside) == []
 
 
-def test_symlinked_errors_log_is_not_written_through(project, hook, tmp_path):
+def test_symlinked_errors_log_is_not_written_through(project, faulty, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
-    corrupt_config_cache(project, {})
     active_session(project)
     os.symlink(outside / "errors.log", state(project) / "errors.log")
-    res = hook("Stop", sample("Stop"))
-    assert_fail_open(res, "ValidationError")
+    res = faulty("Stop", sample("Stop"))
+    assert_fail_open(res, "RuntimeError")
     assert "details in" not in res.system_message  # it could not be written, so it is not promised
     assert os.listdir(outside) == []
 

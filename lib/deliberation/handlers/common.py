@@ -15,11 +15,21 @@ _VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) v
 
 
 def load_config(layout) -> "tuple[Config, list[str]]":
+    """The validated Config (from the cache the fast path reads, else config.json) and the
+    problems to show. A cache that no longer validates (edited by hand, or left by a plugin
+    version with the same version string) is resolved again from config.json and rewritten."""
+    from pydantic import ValidationError
+
     data = fastpath.config_dict(layout)
     problems: list[str] = []
-    if data is None:
-        data, problems = fastpath.resolve_config(layout)
-        problems = [f"deliberation config: {p}" for p in problems]
+    if data is not None:
+        try:
+            return _validated(data), problems
+        except ValidationError as exc:
+            problems.append("deliberation config: the cached config did not validate "
+                            f"({exc.error_count()} error(s)); rebuilt from config.json")
+    data, found = fastpath.resolve_config(layout)
+    problems += [f"deliberation config: {p}" for p in found]
     return _validated(data or {}), problems
 
 
