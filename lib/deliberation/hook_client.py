@@ -31,7 +31,8 @@ import time
 
 import _socket
 
-MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
+MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # a hook's stdin
+MAX_MESSAGE = 64 * 1024 * 1024  # one message between a hook and the warm worker
 CONNECT_TIMEOUT_S = 0.2
 ANSWER_TIMEOUT_S = 50.0  # under the client's 60 s hook timeout
 PROTOCOL = b"2"
@@ -180,16 +181,11 @@ def exchange(sock, event_name: str, data: bytes, now: float) -> str:
             raise NotDelivered(str(exc)) from None
         sock.settimeout(ANSWER_TIMEOUT_S)
         try:
-            return recv_message(sock, 64 * 1024 * 1024).decode("utf-8")
+            return recv_message(sock, MAX_MESSAGE).decode("utf-8")
         except (OSError, ConnectionError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
             raise AnswerLost(f"the warm worker did not answer ({exc})") from None
     finally:
         sock.close()
-
-
-def ask(event_name: str, data: bytes, now: float) -> str:
-    """The worker's stdout text for this event. Raises NotDelivered or AnswerLost."""
-    return exchange(connect(), event_name, data, now)
 
 
 def read_stdin(stream, limit: int) -> "tuple[bytes, int]":

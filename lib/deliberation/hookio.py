@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 
+from deliberation.hook_client import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
+
 SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
 EVENTS = (
     "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
     "SubagentStop", "Stop", "SessionEnd",
 )
-MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
 
 
 class PayloadError(ValueError):

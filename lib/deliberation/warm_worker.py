@@ -26,7 +26,6 @@ import time
 from deliberation import hook_client
 
 _LIB = hook_client.LIB
-MAX_MESSAGE = 64 * 1024 * 1024
 SWITCH_INTERVAL_S = 0.0005
 
 
@@ -97,7 +96,7 @@ def _answer(conn) -> None:
         if _peer_uid(conn) != os.getuid():
             return
         conn.settimeout(30)
-        request = Request(hook_client.recv_message(conn, MAX_MESSAGE))
+        request = Request(hook_client.recv_message(conn, hook_client.MAX_MESSAGE))
         token = paths.REQUEST_ENV.set(request.env)
         try:
             out = hook_runner.respond(request.event, request.data, request.now, project=request.project)

@@ -112,7 +112,7 @@ def test_not_delivered_falls_back_in_process_and_starts_a_worker(project, monkey
     monkeypatch.setattr(hook_client, "code_stamp", lambda: f"test-{os.getpid()}-{time.time_ns()}")
     name = hook_client.socket_name()
     with pytest.raises(hook_client.NotDelivered):
-        hook_client.ask("Stop", b"{}", time.time())
+        hook_client.connect()
     assert worker_pids(name) == []
 
 
