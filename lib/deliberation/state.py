@@ -3,7 +3,8 @@
 Files (see docs/ARCHITECTURE.md): SessionState (`sessions/<sid>/session.json`), Lineage
 (`sessions/<sid>/lineage.json`), Deliberation (`deliberations/<id>.json`), EscalationIndex
 (`escalations.json`), ReversalRegistry (`reversals.json`), Adjudication (one line of
-`adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`).
+`adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`), CommitJournal
+(`sessions/<sid>/commit.journal`, while a transaction commits).
 
 Every file model carries `schema_version`. Pure data: no I/O here.
 """
@@ -325,7 +326,40 @@ class Adjudication(_File):
 class EventRecord(_File):
     at: float
     event: str
+    eid: "str | None" = Field(None, description="The hook invocation's id: a hook whose warm worker died after "
+                                                "taking the event looks here to know whether it was committed.")
+    handled_by: "Literal['hook', 'worker'] | None" = Field(None, description="Which process applied the event: "
+                                                           "the hook itself or the warm worker.")
     payload: dict[str, Any]
     answer: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     trigger: "dict[str, Any] | None" = Field(None, description="The confidence module's result for a user prompt.")
+
+
+class JournalWrite(_Model):
+    path: str = Field(description="Relative to .claude/deliberation/.")
+    text: "str | None" = Field(description="The file's new content; null removes the file.")
+
+
+class JournalAppend(_Model):
+    path: str = Field(description="Relative to .claude/deliberation/.")
+    lines: str = Field(description="JSON lines to append, each ending in a newline.")
+
+
+class JournalUpsert(_Model):
+    path: str = Field(description="A project-wide index file, relative to .claude/deliberation/.")
+    list_field: str
+    key_field: str
+    key: str
+    item: "dict[str, Any] | None" = Field(description="The entry's new value; null removes it.")
+    template: dict[str, Any] = Field(description="The file's content when it is missing.")
+    drop_empty: bool = Field(False, description="Remove the file when its list becomes empty.")
+
+
+class CommitJournal(_File):
+    """A session transaction's redo journal: present only while it commits, or after a kill."""
+
+    session_id: str
+    writes: list[JournalWrite] = Field(default_factory=list)
+    appends: list[JournalAppend] = Field(default_factory=list)
+    upserts: list[JournalUpsert] = Field(default_factory=list)

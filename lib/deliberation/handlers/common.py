@@ -6,8 +6,9 @@ import json
 import os
 from typing import Any
 
-from deliberation import SCHEMA_VERSION, fastpath, hookio, personas
+from deliberation import SCHEMA_VERSION, event_log, fastpath, hookio, personas
 from deliberation.config import Config
+from deliberation.paths import handled_by
 from deliberation.state import AgentRecord, Deliberation, Notice
 
 
@@ -102,7 +103,7 @@ class Ctx:
     # -- the event log -------------------------------------------------------------------------
     def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
         return {"schema_version": SCHEMA_VERSION, "at": self.now, "event": event.hook_event_name
-                or type(event).__name__, "payload": event.raw, "answer": answer.summary(),
+                or type(event).__name__, "eid": event.event_id, "handled_by": handled_by(), "payload": event.raw, "answer": answer.summary(),
                 "notes": self.notes, **self.extra}
 
 
@@ -154,7 +155,7 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
     """The latest real user prompt (and its trigger result) from the tail of the event log,
     read backwards in blocks: the prompt is usually in the last one, however long the log."""
     path = layout.events(session_id)
-    for line in _lines_backwards(path, max_bytes):
+    for line in event_log.lines_backwards(path, max_bytes):
         try:
             rec = json.loads(line)
         except ValueError:
@@ -166,31 +167,6 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
             trig = rec.get("trigger")
             return prompt, trig if isinstance(trig, dict) else None
     return "", None
-
-
-def _lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
-    """The lines of the last `max_bytes` of a file, last line first."""
-    try:
-        fh = open(path, "rb")
-    except OSError:
-        return
-    with fh:
-        try:
-            end = os.fstat(fh.fileno()).st_size
-        except OSError:
-            return
-        start_limit = max(0, end - max_bytes)
-        carry = b""
-        while end > start_limit:
-            start = max(start_limit, end - block)
-            fh.seek(start)
-            chunk = fh.read(end - start) + carry
-            end = start
-            lines = chunk.split(b"\n")
-            carry = lines.pop(0) if end > start_limit else b""
-            for line in reversed(lines):
-                if line.strip():
-                    yield line
 
 
 def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
