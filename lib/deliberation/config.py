@@ -16,10 +16,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from deliberation import SCHEMA_VERSION
+from deliberation import SCHEMA_VERSION, deadlines
 
 DEPTH_HARD_CEILING = 3  # tier-2 workers per hot-spot wave, whatever the config says
 TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
+# One deadline per event (deadlines.py): the longest lock wait fits every event's time, and the
+# Stop hook's probes fit what is left of its own.
+LOCK_TIMEOUT_MAX_S = deadlines.budget_s("PreToolUse")
+PROBE_BUDGET_MAX_S = deadlines.budget_s("Stop") - LOCK_TIMEOUT_MAX_S
 
 
 class _Section(BaseModel):
@@ -136,7 +140,7 @@ class ProbeConfig(_Section):
     command: list[str] = Field(min_length=1, description="argv, run in the project directory, no shell.")
     classes: list[str] = Field(default_factory=lambda: ["*"], description="Decision-class globs this probe covers.")
     inputs: list[str] = Field(default_factory=list, description="Paths the probe reads (for the causal test).")
-    timeout_s: float = Field(60, gt=0, le=3600)
+    timeout_s: float = Field(60, gt=0, le=PROBE_BUDGET_MAX_S, description="This probe's own limit; the shared probe_budget_s bounds all of them.")
 
     @field_validator("command")
     @classmethod
@@ -158,14 +162,14 @@ class EscalationConfig(_Section):
     known_reversal: Literal["review", "reject"] = Field(
         "review", description="T1 (accepted decision in a class reversed before): human review, or the hard-reject path.")
     probes: list[ProbeConfig] = Field(default_factory=list, description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
-    probe_budget_s: float = Field(45, gt=0, le=3600, description="All probes of one route together; keep it under the Stop hook's timeout (60 s by default). A probe left without time fails.")
+    probe_budget_s: float = Field(45, gt=0, le=PROBE_BUDGET_MAX_S, description="All probes of one route together, run by the Stop hook. At most its timeout (300 s) less the margins and the longest lock wait, so the hook never gives up on a route that then completes unseen. A probe left without time fails.")
     class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
 
 
 class Config(_Section):
     schema_version: int = SCHEMA_VERSION
     strict: bool = Field(False, description="Fail closed: internal errors block instead of warning.")
-    lock_timeout_s: float = Field(10.0, gt=0, le=55, description="How long a hook waits for a state lock.")
+    lock_timeout_s: float = Field(10.0, gt=0, le=LOCK_TIMEOUT_MAX_S, description="How long a hook waits for a state lock. At most a hook's timeout (60 s) less the margins, so a hook never gives up on work that then completes unseen.")
     trigger: TriggerConfig = Field(default_factory=TriggerConfig)
     task_types: TaskTypeConfig = Field(default_factory=TaskTypeConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)
