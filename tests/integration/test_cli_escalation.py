@@ -13,7 +13,7 @@ from deliberation.config import load_config
 from deliberation.paths import Layout
 from deliberation.report import AgentReport, Finding
 from deliberation.state import AgentRecord, Deliberation
-from deliberation.store import Store
+from deliberation.store import SessionTx, Store
 
 MINE = ("approve", "reject", "reverse", "confirm", "registry", "eval", "history")
 
@@ -52,8 +52,9 @@ def make_delib(store, delib_id, verdicts, question="Move the login flow to OAuth
 
 
 def route_and_save(store, delib, cfg):
-    apply_route(store, delib, cfg.escalation)
-    store.save(store.layout.deliberation(delib.id), delib)
+    with SessionTx(store, delib.session_id) as tx:
+        tx.add_deliberation(delib)
+        apply_route(tx, delib, cfg.escalation)
     return delib.route
 
 
@@ -99,7 +100,7 @@ def test_review_round_trip(project, run_cli):
     assert log[1]["reason"] == "reviewed the token handling" and log[1]["at"] > 0
 
     # a settled route is kept when the route is computed again
-    assert apply_route(store, saved, cfg.escalation).review == "approved"
+    assert route_and_save(store, saved, cfg).review == "approved"
 
     code, _, err = run_cli("approve", "d1")
     assert code == 1 and "already approved" in err

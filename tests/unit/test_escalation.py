@@ -173,7 +173,7 @@ from deliberation.adjudication import (AdjudicationError, adjudicate, close_esca
                                        escalation_reason, open_escalation, open_index, review_answer)
 from deliberation.paths import Layout  # noqa: E402
 from deliberation.state import EscalationIndex, OpenEscalation  # noqa: E402
-from deliberation.store import Store  # noqa: E402
+from deliberation.store import SessionTx, Store  # noqa: E402
 
 
 def _entry(i, route="human-review"):
@@ -209,18 +209,24 @@ def test_escalation_reason_names_rules_class_and_decision():
 def test_open_replace_close_and_stale_entry_cleanup(tmp_path):
     store = Store(Layout(str(tmp_path)))
     d = Deliberation(id="d1", session_id="s1", decision="X")
-    assert open_escalation(store, d) is None  # no route
+
+    def in_tx(fn, *args, **kw):
+        with SessionTx(store, "s1") as tx:
+            return fn(tx, *args, **kw)
+
+    assert in_tx(open_escalation, d) is None  # no route
     d.route = compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)
-    open_escalation(store, d, at=1.0)
-    open_escalation(store, d, at=2.0)  # recomputed: replaced, not duplicated
+    in_tx(open_escalation, d, at=1.0)
+    in_tx(open_escalation, d, at=2.0)  # recomputed: replaced, not duplicated
     assert [(e.deliberation_id, e.opened_at) for e in open_index(store).open] == [("d1", 2.0)]
-    assert close_escalation(store, "d1") and not close_escalation(store, "d1")
+    in_tx(close_escalation, "d1")
+    in_tx(close_escalation, "d1")  # closing what is not open changes nothing
     assert not (tmp_path / ".claude/deliberation/escalations.json").exists()
 
     # approved, but an interrupted run left the entry behind: approving again refuses and cleans up
     store.save(store.layout.deliberation("d1"), d)
     adjudicate(store, "d1", "approve", "alice", at=3.0)
-    open_escalation(store, Deliberation(id="d1", session_id="s1", route=compute_route(
+    in_tx(open_escalation, Deliberation(id="d1", session_id="s1", route=compute_route(
         "security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)))
     with pytest.raises(AdjudicationError, match="already approved"):
         adjudicate(store, "d1", "reject", "bob")
