@@ -3,6 +3,9 @@
 Guarantees:
 - atomic writes: a temp file in the same directory, fsync, rename (then fsync of the dir), so a
   reader or a killed writer never leaves a half-written file behind;
+- a session's transaction commits all its files and its event-log lines together, through a
+  redo journal that the next transaction replays if a kill interrupted the commit
+  (`SessionTx`);
 - every read-modify-write holds `<file>.lock` (filelock) with a timeout; on timeout a
   `LockTimeout` is raised and the caller fails open — a hook never hangs the session;
 - every JSON file carries `schema_version`; an older version is migrated by the model's
@@ -79,6 +82,15 @@ def atomic_write_many(items: "list[tuple[str, bytes]]") -> None:
         _sweep_temps(folder, names)
 
 
+def write_journal(path: str, data: bytes) -> None:
+    """Write a transaction's redo journal atomically (temp file, rename) but without fsync: it
+    guards against a killed process, whose writes the kernel keeps, and lives a few
+    milliseconds. After a power loss each state file is still its old or its new version, every
+    one of them being fsync'd before its rename."""
+    _write_and_rename(path, data, durable=False)
+    _sweep_temps(os.path.dirname(path), [os.path.basename(path)])
+
+
 def _sweep_temps(folder: str, names: "list[str]") -> None:
     """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
     gone). Callers hold the files' lock, so no live writer of ours is writing them now; a temp
@@ -106,7 +118,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _write_and_rename(path: str, data: bytes) -> None:
+def _write_and_rename(path: str, data: bytes, durable: bool = True) -> None:
     directory = os.path.dirname(path)
     ensure_dir(directory)
     tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
@@ -116,7 +128,8 @@ def _write_and_rename(path: str, data: bytes) -> None:
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):
@@ -536,7 +549,7 @@ class SessionTx:
                    "appends": [{"path": self._rel(p), "lines": lines.decode("utf-8", "surrogateescape")}
                                for p, lines in change["appends"]],
                    "upserts": change["upserts"]}
-        atomic_write_bytes(self._journal_path, orjson.dumps(journal))  # the commit point
+        write_journal(self._journal_path, orjson.dumps(journal))  # the commit point
         try:
             self._apply(change["writes"], change["appends"], change["upserts"], replay=False)
         except OSError as exc:  # committed all the same: the next transaction finishes it
