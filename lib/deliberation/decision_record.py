@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deliberation import lineage as lin
-from deliberation import consensus_gate, personas, ranking
+from deliberation import consensus_gate, personas, quality_gate, ranking
 from deliberation.state import Deliberation, Lineage, Spawn
 
 STRONG = 0.85   # GatesConfig.strong default
@@ -239,6 +239,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "created_at": fmt_utc(delib.created_at),
         "updated_at": fmt_utc(delib.updated_at),
         "initial_confidence": delib.initial_confidence,
+        "improvement": quality_gate.improvement_evidence(delib).to_json(),
         "decision": decision,
         "dimensions": dict(sorted(r.dimensions.items(), key=lambda kv: (-kv[1], kv[0]))) if r else {},
         "approaches": approaches,

@@ -24,7 +24,8 @@ def _overview(d: Any, rec: dict) -> "list[str]":
         f"  session    {d.session_id}",
         f"  task type  {d.task_type}{over}, threshold {d.threshold:.2f}",
         f"  opened     {t.fmt_time(d.created_at)} UTC   updated {t.fmt_time(d.updated_at)} UTC",
-        f"  initial confidence {t.fmt_num(d.initial_confidence)}   tokens {d.tokens_used}   "
+        f"  trigger confidence {t.fmt_num(d.initial_confidence)}{' (forced)' if d.trigger_forced else ''}   "
+        f"tokens {d.tokens_used}   "
         f"stop blocks {d.stop_blocks}",
         f"  record     {d.record_path or '-'}",
     ]

@@ -84,7 +84,8 @@ class Ctx:
                              task_type=kind, task_type_overridden=task_type is not None,
                              threshold=self.cfg.threshold_for(kind), created_at=self.now,
                              updated_at=self.now,
-                             initial_confidence=(trigger or {}).get("confidence"))
+                             initial_confidence=(trigger or {}).get("confidence"),
+                             trigger_forced=bool((trigger or {}).get("forced")))
         phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
                           else "opened explicitly", self.now)
         depth_axis.apply_posture(delib, self.cfg)
