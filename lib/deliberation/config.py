@@ -151,12 +151,15 @@ class ProbeConfig(_Section):
 
 
 class EscalationConfig(_Section):
-    unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass at or above this confidence.")
+    policy: Literal["D+T2+PROBE", "T1+D+T2+PROBE"] = Field(
+        "D+T2+PROBE", description="The routing rule set: the seed's deployable D+T2 with probes, or the stricter "
+                                  "set that also runs T1 (every accepted decision of a reversed class goes to a person).")
+    unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
     risky_tools: str = Field("Edit|Write|MultiEdit|Bash|NotebookEdit", description="Tools that need a person's yes while a decision awaits review.")
     probe_failure: Literal["escalate", "reject"] = Field(
         "escalate", description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
     known_reversal: Literal["review", "reject"] = Field(
-        "review", description="T1 (accepted decision in a class reversed before): human review, or the hard-reject path.")
+        "review", description="T1 (accepted decision in a class reversed before; policy T1+D+T2+PROBE only): human review, or the hard-reject path.")
     probes: list[ProbeConfig] = Field(default_factory=list, description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
     probe_budget_s: float = Field(45, gt=0, le=3600, description="All probes of one route together; keep it under the Stop hook's timeout (60 s by default). A probe left without time fails.")
     class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")

@@ -8,6 +8,7 @@ its concerns. Before that moment the hooks report progress instead of blocking.
 from __future__ import annotations
 
 from deliberation.phases import current, reached
+from deliberation.ranking import REJECTED, unanimous_reject
 from deliberation.state import AgentRecord, Check, Deliberation, GateResult
 
 
@@ -37,10 +38,19 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
                         figure=f"{done} {'≥' if done >= min_agents else '<'} {min_agents}",
                         detail="valid ranking reports"))
     consensus = ranking.consensus if ranking else 0.0
-    ok = ranking is not None and ranking.leading is not None and consensus >= delib.threshold
-    checks.append(Check(name="consensus", passed=ok,
-                        figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
-                        detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet"))
+    if unanimous_reject(ranking):
+        # the panel agrees on the verdict itself: adopt nothing. The consensus score measures
+        # support for the top-scored approach, which a rejection does not need.
+        top = f"; the top-scored approach {ranking.leading} ({consensus:.2f}) is not adopted" if ranking.leading else ""  # type: ignore[union-attr]
+        checks.append(Check(name="consensus", passed=True,
+                            figure=f"unanimous reject: {ranking.rejections} of {ranking.rejections} voting "  # type: ignore[union-attr]
+                                   f"agents reject — {REJECTED}",
+                            detail=f"agreement on the verdict{top}"))
+    else:
+        ok = ranking is not None and ranking.leading is not None and consensus >= delib.threshold
+        checks.append(Check(name="consensus", passed=ok,
+                            figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
+                            detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet"))
     dis = dissenters(delib, ranking.leading if ranking else None)
     missing = undocumented(dis)
     checks.append(Check(name="dissent_documented", passed=not missing,

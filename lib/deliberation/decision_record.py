@@ -204,9 +204,13 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     cat = approach_catalogue(delib)
     r = delib.ranking
     leading = r.leading if r else None
+    outcome = delib.outcome or ranking.outcome(r)
     decision: dict[str, Any] = {"approach": leading, "title": None, "summary": None, "consensus": None,
                                 "threshold": delib.threshold, "meets_threshold": False, "band": None,
-                                "text": delib.decision}
+                                "text": delib.decision, "outcome": outcome,
+                                "adopted": leading if outcome == "adopted" else None}
+    if outcome == "rejected":
+        decision["text"] = ranking.REJECTED
     if r is not None:
         decision.update(consensus=r.consensus, meets_threshold=r.consensus >= delib.threshold,
                         band=band(r.consensus, strong, moderate), spread=r.spread, stdev=r.stdev,
@@ -368,6 +372,16 @@ def _md_decision(rec: dict) -> "list[str]":
         lines += ["No approach has been ranked yet (phase " + rec["phase"] + ").", ""]
         return lines
     verdict = "meets" if d["meets_threshold"] else "is below"
+    if d.get("outcome") == "rejected":
+        lines.append(f"**Rejected — no approach adopted.** Every agent that voted rejected "
+                     f"({d['rejections']} reject · {d['approvals']} approve · {d['abstentions']} abstain): "
+                     "the panel adopts none of the approaches (route auto-reject).")
+        lines.append("")
+        lines.append(f"Top-scored approach, not adopted: {md(d['title'])} ({md_code(d['approach'])}), "
+                     f"mean {fmt_score(d.get('mean'))}, consensus {d['consensus']:.2f} "
+                     f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents).")
+        lines.append("")
+        return lines
     lines.append(f"**{md(d['title'])}** (approach {md_code(d['approach'])})")
     lines.append("")
     lines.append(f"Consensus **{d['consensus']:.2f}** {verdict} the {md(rec['task_type'])} threshold "
@@ -520,12 +534,19 @@ def _md_route(rec: dict) -> "list[str]":
     lines.append(f"**{r['route']}** for decision class {md_code(r['decision_class'])} "
                  f"(vote {'unanimous' if r['unanimous'] else 'split'}; review {r['review'].replace('_', ' ')}).")
     lines.append("")
+    if r.get("policy"):
+        conf = r.get("judges_confidence")
+        lines.append(f"Policy **{md(r['policy'])}**; route decided by **{md(r.get('decided_by') or '—')}**; "
+                     f"judges' confidence {fmt_score(conf)} (what T2 reads).")
+        lines.append("")
     if r["rules"]:
         lines.append("Rules that fired:")
         lines += [f"- **{x['rule']}**: {md(x['detail'])}" for x in r["rules"]]
     else:
         lines.append("No escalation rule fired.")
     lines.append("")
+    for note in r.get("notes") or []:
+        lines += [f"Note: {md(note)}", ""]
     if r["probes"]:
         rows = [[md(p["name"]), "pass" if p["passed"] else ("timeout" if p["timed_out"] else "FAIL"),
                  "—" if p["exit_code"] is None else str(p["exit_code"]), f"{p['duration_s']:.1f}s",

@@ -124,14 +124,29 @@ def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -
         evaluate_vote(delib, cfg, now)
         if not delib.gate1.passed:  # type: ignore[union-attr]
             return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
-        r = delib.ranking
-        passed = (f"Deliberation {delib.id}: consensus gate passed — leading approach "
-                  f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
-                  "Summarise the decision and its dissent, then finish; the quality gate "
-                  "runs when you stop.")
+        passed = passed_text(delib)
         note = conformity_note(delib)
         return Step(context=f"{passed}\n{note}" if note else passed)
     return Step(context=progress_text(delib))
+
+
+def passed_text(delib: Deliberation) -> str:
+    """What the main agent is told when Gate 1 passes: the adopted approach, or the rejection."""
+    r = delib.ranking
+    if ranking.unanimous_reject(r):
+        concerns = [f"- {a.persona}: {c.concern} — {c.reason}" for a in phases.current(delib, "ranking")
+                    for c in a.report.dissent][:6]  # type: ignore[union-attr]
+        lines = [f"Deliberation {delib.id}: the panel unanimously REJECTED every approach "
+                 f"({r.rejections} of {r.rejections} voting agents reject) — {ranking.REJECTED}. "  # type: ignore[union-attr]
+                 "Do not implement any of the approaches. Tell the user that none is adopted and why "
+                 "(the rejecting agents' concerns below), then finish; the quality gate runs when you stop."]
+        if concerns:
+            lines += ["Their concerns:", *concerns]
+        return "\n".join(lines)
+    return (f"Deliberation {delib.id}: consensus gate passed — leading approach "
+            f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
+            "Summarise the decision and its dissent, then finish; the quality gate "
+            "runs when you stop.")
 
 
 def conformity_note(delib: Deliberation) -> str:
@@ -199,8 +214,10 @@ def conclude(delib: Deliberation, cfg: Config, now: float) -> Conclusion:
 def finalize(delib: Deliberation, now: float) -> None:
     """Gates passed and the route is recorded: RANKING → PRD_GENERATION."""
     r = delib.ranking
-    delib.decision = r.leading if r else None
-    phases.transition(delib, "PRD_GENERATION", "both gates passed", now)
+    delib.outcome = ranking.outcome(r)  # type: ignore[assignment]
+    delib.decision = r.leading if r and delib.outcome == "adopted" else None
+    phases.transition(delib, "PRD_GENERATION", "both gates passed" + (
+        f" ({ranking.REJECTED})" if delib.outcome == "rejected" else ""), now)
 
 
 def fail(delib: Deliberation, reasons: "list[str]", now: float) -> None:

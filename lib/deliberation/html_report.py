@@ -163,6 +163,13 @@ def _decision(rec: dict) -> str:
     if d["approach"] is None:
         return ('<section class="decision"><h2>Decision</h2>'
                 f"<p>No approach has been ranked yet (phase {esc(rec['phase'])}).</p></section>")
+    if d.get("outcome") == "rejected":
+        return ('<section class="decision"><h2>Decision</h2>'
+                f'<p class="title">Rejected — no approach adopted {_badge("unanimous reject", "bad")}</p>'
+                f'<p class="summary">Every agent that voted rejected: the panel adopts none of the approaches.</p>'
+                f'<p class="note figures">{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain · '
+                f'top-scored approach, not adopted: {esc(d["title"])} <code>{esc(d["approach"])}</code>, '
+                f'consensus {d["consensus"]:.2f}</p></section>')
     meets = d["meets_threshold"]
     cons, thr = d["consensus"], d["threshold"]
     verdict = _badge("meets threshold" if meets else "below threshold", "ok" if meets else "bad")
@@ -393,7 +400,7 @@ def _route(rec: dict) -> str:
     r = rec["route"]
     if r is None:
         return '<section id="route"><h2>Route</h2><p class="note">Not routed yet.</p></section>'
-    cls = {"auto-execute": "ok", "human-review": "mid", "hard-reject": "bad"}[r["route"]]
+    cls = {"auto-execute": "ok", "auto-reject": "ok", "human-review": "mid", "hard-reject": "bad"}[r["route"]]
     rules = "".join(f'<li><b>{esc(x["rule"])}</b> {esc(x["detail"])}</li>' for x in r["rules"]) \
         or "<li>No escalation rule fired.</li>"
     probes = ""
@@ -404,9 +411,12 @@ def _route(rec: dict) -> str:
             f'<td>{esc(p["causal_warning"]) or "—"}</td></tr>' for p in r["probes"])
         probes = ('<h3 style="margin-top:12px">Probes</h3><table><tr><th>Probe</th><th>Result</th><th class="num">Exit</th>'
                   f'<th class="num">Time</th><th>Causal warning</th></tr>{rows}</table>')
+    policy = (f' · policy <b>{esc(r["policy"])}</b> · decided by <b>{esc(r.get("decided_by") or "—")}</b>'
+              if r.get("policy") else "")
+    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in r.get("notes") or [])
     return (f'<section id="route"><h2>Route {_badge(r["route"], cls)}</h2>'
             f'<p>Decision class <code>{esc(r["decision_class"])}</code> · vote {"unanimous" if r["unanimous"] else "split"} · '
-            f'review {esc(r["review"].replace("_", " "))}</p><h3>Why</h3><ul class="items">{rules}</ul>{probes}</section>')
+            f'review {esc(r["review"].replace("_", " "))}{policy}</p><h3>Why</h3><ul class="items">{rules}</ul>{notes}{probes}</section>')
 
 
 def lineage_html(lineage: Lineage) -> str:

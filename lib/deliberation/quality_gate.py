@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deliberation.phases import approaches, current
-from deliberation.ranking import band
+from deliberation.ranking import REJECTED, band, unanimous_reject
 from deliberation.state import Check, ConformityWarning, Deliberation, GateResult
 
 SCALE = "the agents' own confidence in their conclusion (report field `confidence`, 0-1)"
@@ -132,10 +132,17 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
                         figure=f"{n_alt} alternatives (need {min_alternatives})"))
 
     consensus = delib.ranking.consensus if delib.ranking else 0.0
-    label = band(consensus, strong, moderate)
-    checks.append(Check(name="consensus_confidence", passed=label != "weak", figure=f"{consensus:.2f} ({label})",
-                        detail=f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; "
-                               f"{delib.task_type} threshold {delib.threshold:.2f}"))
+    if unanimous_reject(delib.ranking):
+        r = delib.ranking
+        checks.append(Check(name="consensus_confidence", passed=True,
+                            figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",  # type: ignore[union-attr]
+                            detail=f"agreement on the verdict; the consensus score {consensus:.2f} measures "
+                                   "support for the top-scored approach, which is not adopted"))
+    else:
+        label = band(consensus, strong, moderate)
+        checks.append(Check(name="consensus_confidence", passed=label != "weak", figure=f"{consensus:.2f} ({label})",
+                            detail=f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; "
+                                   f"{delib.task_type} threshold {delib.threshold:.2f}"))
 
     imp = improvement_evidence(delib)
     checks.append(Check(name="improvement_evidence", passed=imp.improved or not require_improvement,

@@ -243,11 +243,18 @@ class ProbeRun(_Model):
 
 
 class Route(_Model):
-    route: Literal["auto-execute", "human-review", "hard-reject"]
+    route: Literal["auto-execute", "auto-reject", "human-review", "hard-reject"] = Field(
+        description="auto-execute: a unanimous pass nothing flagged; auto-reject: a unanimous reject "
+                    "(nothing is adopted); human-review / hard-reject: escalated.")
     decision_class: str
     unanimous: bool
     rules: list[RouteRule] = Field(default_factory=list)
     probes: list[ProbeRun] = Field(default_factory=list)
+    policy: str = Field("", description="The rule set that ran (escalation.policy): D+T2+PROBE or T1+D+T2+PROBE.")
+    decided_by: str = Field("", description="What set the route: the deciding rule(s), or the unanimous vote.")
+    judges_confidence: "float | None" = Field(
+        None, description="Mean self-reported confidence of the ranking agents that voted pass (what T2 reads).")
+    notes: list[str] = Field(default_factory=list, description="What the policy knowingly left out.")
     review: Literal["not_needed", "pending", "approved", "rejected"] = "not_needed"
 
 
@@ -279,7 +286,10 @@ class Deliberation(_File):
     failure_reasons: list[str] = Field(default_factory=list)
     stop_blocks: int = 0
     last_delivered: str = Field("", description="Digest of the last gate/progress answer given to the main agent since the last spawn.")
-    decision: "str | None" = None
+    decision: "str | None" = Field(None, description="The adopted approach id; None when none was adopted.")
+    outcome: "Literal['adopted', 'rejected'] | None" = Field(
+        None, description="Set on conclusion: adopted (the leading approach) or rejected (a unanimous "
+                          "reject: no approach adopted).")
     record_path: "str | None" = None
     record: "dict[str, Any] | None" = Field(
         None, description="The structured decision record (decision_record.record_json), kept with the Markdown one.")

@@ -236,3 +236,33 @@ def test_invalid_report_recorded_invalid_after_retry(project, hook):
     assert rec["status"] == "invalid" and rec["send_backs"] == 1 and "no fenced JSON" in rec["problem"]
     assert any("recorded as invalid" in w for w in load_delib(project)["warnings"])
     validate_state(project)
+
+
+# --- a unanimous reject (issue #16 item 3) ---------------------------------------------------------
+
+def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, hook):
+    s = start(project, hook)
+    research(s)
+    why = [{"target": "A", "concern": "the cut-over loses in-flight sessions", "reason": "no dual-read window"},
+           {"target": "B", "concern": "replication does not fix the PII finding", "reason": "sessions stay unencrypted"}]
+    reject = {p: ({"A": (8, 8, 8, 8, 8), "B": (7, 7, 7, 7, 7)}, "reject", "A", why) for p in HIGH}
+    outs = rank(s, reject)
+    post = outs[-1]["post"]
+    assert post.decision is None
+    assert "unanimously REJECTED every approach (2 of 2 voting agents reject) — rejected — no approach adopted" \
+        in post.context
+    assert "Do not implement any of the approaches" in post.context
+    assert "the cut-over loses in-flight sessions — no dual-read window" in post.context
+    res, d = conclude(s, project)
+    assert res.decision is None and d["phase"] == "COMPLETE", (res.reason, d.get("gate2"))
+    assert (d["outcome"], d["decision"]) == ("rejected", None)
+    assert (d["route"]["route"], d["route"]["decided_by"], d["route"]["review"]) == \
+        ("auto-reject", "unanimous reject", "not_needed")
+    assert res.system_message.startswith(f"Deliberation {d['id']} COMPLETE: rejected — no approach adopted "
+                                         "(unanimous reject, 2 of 2 voting agents); route auto-reject")
+    assert d["record"]["decision"]["outcome"] == "rejected"
+    assert d["record"]["decision"]["text"] == "rejected — no approach adopted"
+    body = open(d["record_path"], encoding="utf-8").read()
+    assert "**Rejected — no approach adopted.**" in body and "Top-scored approach, not adopted" in body
+    assert not os.path.exists(project / ".claude" / "deliberation" / "escalations.json")
+    validate_state(project)

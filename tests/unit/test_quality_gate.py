@@ -188,3 +188,19 @@ def test_reason_text_lists_every_check():
     assert "- improvement_evidence: FAIL — final 0.80 ≤ initial 0.90 (panel self-confidence)" in lines
     assert "- method_diversity: pass — 3 distinct personas (need 2)" in lines
     assert lines[-1].startswith("Next: the panel is not more confident after deliberating")
+
+
+def test_unanimous_reject_is_not_weak_consensus():
+    """A panel that unanimously rejects agrees on the verdict: the consensus band of the
+    top-scored approach (which it rejects) is not the measure."""
+    d = build(a_score=4.0)
+    why = [{"target": "A", "concern": "breaks the retention rule", "reason": "policy §4.2"}]
+    for a in d.agents:
+        if a.stage == "ranking":
+            a.report.verdict, a.report.dissent = "reject", [P.agent_record("x", "ranking", {
+                "dissent": why}).report.dissent[0]]
+    d.ranking = rank(d.agents, W)
+    r = quality_gate.evaluate(d, **KW)
+    c = checks(r)["consensus_confidence"]
+    assert c.passed and c.figure == "unanimous reject (3 reject, 0 approve): rejected — no approach adopted"
+    assert r.passed, [(x.name, x.figure) for x in r.checks]

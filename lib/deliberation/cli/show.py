@@ -35,6 +35,10 @@ def _decision(rec: dict) -> "list[str]":
     x = rec["decision"]
     if x["approach"] is None:
         return ["", "decision: none yet (no ranking)"]
+    if x.get("outcome") == "rejected":
+        return ["", "decision: rejected — no approach adopted (unanimous reject)",
+                f"  {x['approvals']} approve, {x['rejections']} reject, {x['abstentions']} abstain; top-scored "
+                f"approach, not adopted: {t.one_line(x['title'])} [{x['approach']}], consensus {x['consensus']:.2f}"]
     verdict = "meets" if x["meets_threshold"] else "below"
     return ["", f"decision: {t.one_line(x['title'])} [{x['approach']}]",
             f"  consensus {x['consensus']:.2f} vs threshold {x['threshold']:.2f}: {verdict}, {x['band']} "
