@@ -96,7 +96,8 @@ class GatesConfig(_Section):
 
 class ConformityConfig(_Section):
     clustering_window: float = Field(0.3, ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale).")
-    min_agents_for_clustering: int = Field(3, ge=2, description="Score clustering needs at least this many ranking agents.")
+    min_agents_for_clustering: int = Field(3, ge=2, description="Score clustering (total, per dimension, near the threshold) needs at least this many ranking agents.")
+    near_threshold_margin: float = Field(0.5, ge=0, le=10, description="Near threshold: every agent's weighted score for the leading approach within this many points of threshold × 10.")
     templated_similarity: float = Field(0.6, ge=0, le=1, description="Concerns this similar across agents are templated.")
     same_reasoning_similarity: float = Field(0.6, ge=0, le=1, description="Agreeing rationales this similar are the same reasoning.")
     conflicting_pairs: list[list[str]] = Field(

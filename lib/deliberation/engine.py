@@ -112,7 +112,8 @@ def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
     from deliberation.depth_axis import struck_approaches
 
     delib.ranking = ranking.rank(delib.agents, weights(cfg), struck_approaches(delib))
-    delib.conformity = conformity.detect_all(delib.agents, delib.ranking, cfg.conformity) if delib.ranking else []
+    delib.conformity = (conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold)
+                        if delib.ranking else [])
     delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
 
 

@@ -191,7 +191,8 @@ class GateResult(_Model):
 
 
 class ConformityWarning(_Model):
-    detector: Literal["templated_dissent", "score_clustering", "missing_minority", "same_reasoning"]
+    detector: Literal["templated_dissent", "score_clustering", "dimension_clustering", "near_threshold",
+                      "missing_minority", "same_reasoning", "two_agent_rule"]
     agents: list[str]
     evidence: str
     recommendation: str = "re-run the affected agents with fresh isolation (new spawns, no shared findings)"
