@@ -113,6 +113,7 @@ class ConformityConfig(_Section):
 class IsolationConfig(_Section):
     enabled: bool = Field(True, description="Deny research spawns whose prompt carries another agent's findings.")
     leak_threshold: float = Field(0.5, ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
+    blind_ranking: bool = Field(True, description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.")
 
 
 class SpawnBudgetConfig(_Section):

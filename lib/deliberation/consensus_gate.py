@@ -13,7 +13,8 @@ from deliberation.state import AgentRecord, Check, Deliberation, GateResult
 
 
 def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]":
-    """Ranking agents that reject, or prefer another approach than the leading one."""
+    """Ranking agents that reject, or prefer another approach than the leading one — derived
+    after the vote, against the leader the ranking computed (rankers never see a leader)."""
     out = []
     for a in current(delib, "ranking"):
         r = a.report
@@ -22,8 +23,20 @@ def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]
     return out
 
 
-def undocumented(agents: "list[AgentRecord]") -> "list[AgentRecord]":
-    return [a for a in agents if not any(c.concern and c.reason for c in a.report.dissent)]  # type: ignore[union-attr]
+def documents(agent: AgentRecord, leading: "str | None" = None, approach_ids: "tuple | list" = ()) -> bool:
+    """Does a dissenter's report document its dissent? A rejecter (it would adopt none) needs a
+    concern with its reason; an agent that prefers another approach needs one about the leader
+    the vote produced (or a general one, not aimed at another approach) — it could not know the
+    leader when it ranked, so its concerns about each approach it would not adopt are read now."""
+    concerns = [c for c in agent.report.dissent if c.concern and c.reason]  # type: ignore[union-attr]
+    if agent.report.verdict == "reject" or leading is None:  # type: ignore[union-attr]
+        return bool(concerns)
+    return any(c.target.strip() == leading or c.target.strip() not in approach_ids for c in concerns)
+
+
+def undocumented(agents: "list[AgentRecord]", leading: "str | None" = None,
+                 approach_ids: "tuple | list" = ()) -> "list[AgentRecord]":
+    return [a for a in agents if not documents(a, leading, approach_ids)]
 
 
 def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
@@ -51,8 +64,9 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
         checks.append(Check(name="consensus", passed=ok,
                             figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
                             detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet"))
-    dis = dissenters(delib, ranking.leading if ranking else None)
-    missing = undocumented(dis)
+    leading = ranking.leading if ranking else None
+    dis = dissenters(delib, leading)
+    missing = undocumented(dis, leading, ranking.approaches if ranking else ())
     checks.append(Check(name="dissent_documented", passed=not missing,
                         figure=f"{len(dis) - len(missing)} of {len(dis)} dissenters documented",
                         detail=("undocumented: " + ", ".join(a.persona for a in missing)) if missing else ""))
@@ -75,13 +89,16 @@ def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRe
         # ranking has started: the phase machine refuses debate, synthesis and the depth lenses
         # now, so the advice must be a re-rank
         return ("do not conclude: investigate the contested points in a re-rank — spawn the "
-                "personas again for RANKING with the disagreement and its evidence named in their "
-                "prompts (debate, synthesis and the depth lenses cannot run once ranking has "
-                "started) — or stop and ask the user to decide")
+                "personas again for RANKING with the contested points and their evidence named in "
+                "their prompts, never who scored or voted what (ranking is blind; debate, synthesis "
+                "and the depth lenses cannot run once ranking has started) — or stop and ask the "
+                "user to decide")
     if "dissent_documented" in failed:
         names = ", ".join(a.persona for a in missing)
-        return (f"re-run {names} for ranking and have each document its concerns with reasons in "
-                "`dissent` (concern + reason) — a dissent without reasons cannot be weighed")
+        return (f"re-run {names} for ranking (the same blind prompt) and have each document, in "
+                "`dissent`, a concern with its reason for every approach it would not adopt — the "
+                "plugin reads dissent against the leader it computes after the vote; a dissent "
+                "without reasons cannot be weighed")
     return ""
 
 

@@ -148,8 +148,9 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict]
     items: list[dict] = []
     undocumented: list[dict] = []
     leading = delib.ranking.leading if delib.ranking else None
+    approach_ids = delib.ranking.approaches if delib.ranking else []
     for a in consensus_gate.dissenters(delib, leading):
-        if not any(c.concern and c.reason for c in a.report.dissent):  # type: ignore[union-attr]
+        if not consensus_gate.documents(a, leading, approach_ids):
             rep = a.report
             why = ("rejected" if rep.verdict == "reject"  # type: ignore[union-attr]
                    else f"prefers {rep.preferred_approach} over the leading {leading}")  # type: ignore[union-attr]

@@ -672,12 +672,15 @@ def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
     lines += [f"- OVERRIDE {o.hot_spot}: {o.effect} (by {o.by_agent}; evidence: {o.evidence})" for o in outcome.overrides]
     lines += [f"- cancelled {o.hot_spot} {o.target}: {why}" for o, why in outcome.cancelled]
     lines += [f"- {n}" for n in outcome.notes]
+    from deliberation.blind_ranking import ranking_instruction
+
     struck = sorted(o.target for o in outcome.overrides if o.target in approach_titles(current(delib.agents)))
     if struck:
         lines.append(f"Ranking will exclude {', '.join(struck)} from the leading position. Now rank every "
                      "approach (spawn the personas again).")
     else:
         lines.append("Now rank every approach (spawn the personas again).")
+    lines.append(ranking_instruction(delib))
     return "\n".join(lines)
 
 

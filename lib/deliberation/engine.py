@@ -55,10 +55,12 @@ def progress_text(delib: Deliberation) -> str:
 def next_in_deliberation(delib: Deliberation) -> str:
     if delib.depth.status in OPEN_DEPTH:
         return "Depth axis open: see the hot spots in the last gate reason."
-    approaches = phases.approaches(delib)
-    listed = ", ".join(f"{k} ({v})" for k, v in approaches.items()) or "none yet"
-    return (f"Approaches so far: {listed}. When deliberation is done, spawn the personas again to "
-            "RANK every approach (scores 0-10 on the five dimensions).")
+    from deliberation import blind_ranking
+
+    if not phases.approaches(delib):
+        return "No approach proposed yet: spawn synthesis-lead with all research findings."
+    return ("When deliberation is done, spawn the personas again to RANK every approach (scores 0-10 "
+            "on the five dimensions). " + blind_ranking.ranking_instruction(delib))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -266,3 +266,39 @@ def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, h
     assert "**Rejected — no approach adopted.**" in body and "Top-scored approach, not adopted" in body
     assert not os.path.exists(project / ".claude" / "deliberation" / "escalations.json")
     validate_state(project)
+
+
+# --- blind ranking (issue #16 item 2) ------------------------------------------------------------
+
+def test_a_ranking_prompt_carrying_the_vote_is_denied_like_a_leaking_research_prompt(project, hook):
+    s = start(project, hook)
+    research(s)
+    first = s.foreground("security-analyst", "Rank every approach on the five dimensions.",
+                         P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []))
+    assert first["pre"].decision is None
+    leaky = ("Rank every approach on the five dimensions. Leading: A. The security-analyst scored A 8.2 "
+             "and approved it.")
+    out = s.foreground("performance-engineer", leaky, P.ranking_report(HIGH["performance-engineer"][0]))
+    assert out["pre"].decision == "deny"
+    reason = out["pre"].reason
+    assert reason.startswith('Blind ranking: this RANKING prompt carries which approach leads: "Leading: A"; '
+                             'scores: "The security-analyst scored A 8.2 and approved it"; other agents\' '
+                             'verdicts or preferences: "The security-analyst scored A 8.2 and approved it"')
+    assert "Approaches to rank (neutral order; it ranks nothing):" in reason
+    lineage = json.loads((project / ".claude" / "deliberation" / "sessions" / s.sid / "lineage.json").read_text())
+    assert [x["rule"] for x in lineage["denied"]] == ["blind-ranking"]
+    d = load_delib(project)
+    assert [a["persona"] for a in d["agents"] if a["stage"] == "ranking"] == ["security-analyst"]
+    assert d["agents"][-1]["given"]["isolation"] == "blind ranking: clean"
+    # the same spawn without the vote goes through
+    again = s.foreground("performance-engineer", "Rank every approach on the five dimensions.",
+                         P.ranking_report(HIGH["performance-engineer"][0], "approve", "A", "A fits me", []))
+    assert again["pre"].decision is None
+
+
+def test_blind_ranking_can_be_switched_off(project, hook):
+    s = start(project, hook, {"isolation": {"blind_ranking": False}})
+    research(s)
+    out = s.foreground("security-analyst", "Leading: A. Rank every approach.",
+                       P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []))
+    assert out["pre"].decision is None

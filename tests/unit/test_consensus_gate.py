@@ -166,3 +166,25 @@ def test_one_approval_makes_it_a_split_not_a_rejection():
     d.ranking = rank(d.agents, W)
     r = consensus_gate.evaluate(d, 2, 0)
     assert failed(r) == ["consensus"] and checks(r)["consensus"].figure == "0.30 < 0.80 for architecture"
+
+
+def test_dissent_is_read_against_the_leader_the_vote_produced():
+    """Issue #16: rankers never see a leader, so a ranker that prefers B documents a concern for
+    each approach it would not adopt; after the vote, the one about the computed leader counts."""
+    about_c = [{"target": "C", "concern": "C is too slow", "reason": "bench/c.txt"}]
+    about_a = [{"target": "A", "concern": "A's migration window is optimistic", "reason": "last one took 9 h"}]
+    scores = {"A": (9, 9, 9, 9, 9), "B": (8, 8, 8, 8, 8), "C": (5, 5, 5, 5, 5)}
+    only_c = P.agent_record("reliability-engineer", "ranking", P.ranking_json(scores, preferred="B", dissent=about_c),
+                            key="k-rel")
+    d = passing(extra=[only_c])
+    assert d.ranking.leading == "A"
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert failed(r) == ["dissent_documented"] and "undocumented: reliability-engineer" in checks(r)["dissent_documented"].detail
+    assert "every approach it would not adopt" in r.next_step and "after the vote" in r.next_step
+    both = P.agent_record("reliability-engineer", "ranking",
+                          P.ranking_json(scores, preferred="B", dissent=about_c + about_a), key="k-rel")
+    assert consensus_gate.evaluate(passing(extra=[both]), 2, 0).passed
+    general = P.agent_record("reliability-engineer", "ranking", P.ranking_json(
+        scores, preferred="B", dissent=[{"concern": "none of the fast options is tested", "reason": "no load test"}]),
+        key="k-rel")  # target defaults to "leading": a general concern counts
+    assert consensus_gate.evaluate(passing(extra=[general]), 2, 0).passed

@@ -1,4 +1,5 @@
-"""PreToolUse (`Task|Agent`): spawn budget, phase order, context isolation, depth-axis rules.
+"""PreToolUse (`Task|Agent`): spawn budget, phase order, context isolation (research prompts carry
+no other agent's findings; ranking prompts carry nothing of the vote), depth-axis rules.
 
 Every refusal is a `deny` whose reason tells Claude what to do next; an allowed spawn answers
 nothing (so the user's own permission settings still apply) and is recorded in the lineage and,
@@ -52,6 +53,12 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     isolation = "not checked"
     if refusal is None and stage == "research" and ctx.cfg.isolation.enabled:
         refusal, isolation = _isolation(ctx, event, delib)
+    if refusal is None and stage == "ranking" and ctx.cfg.isolation.blind_ranking:
+        refusal, isolation = _blind_ranking(ctx, event, delib)
+        if refusal:
+            delib.refused_transitions.append(refusal.splitlines()[0][:300])
+            delib.updated_at = ctx.now
+            return _deny(ctx, event, parent, "blind-ranking", refusal)
     if refusal:
         delib.refused_transitions.append(refusal.splitlines()[0][:300])
         delib.updated_at = ctx.now
@@ -108,6 +115,16 @@ def _isolation(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, 
     if not leaked:
         return None, f"clean against {len(findings)} recorded findings"
     return isolation.leak_reason(leaked, findings), "leak: " + ", ".join(leaked)
+
+
+def _blind_ranking(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, str]":
+    from deliberation import blind_ranking
+
+    leaks = blind_ranking.check_prompt(event.spawn_prompt, delib, event.subagent_type,
+                                       [d.name for d in ctx.cfg.ranking.dimensions])
+    if not leaks:
+        return None, "blind ranking: clean"
+    return blind_ranking.deny_reason(leaks, delib), "blind ranking: " + ", ".join(k.kind for k in leaks)
 
 
 def _enter_stage(ctx: Ctx, delib, kind: str, stage: str) -> None:
