@@ -311,6 +311,34 @@ def test_no_hot_spots_no_depth_step(project, hook):
     assert "Posture **ceiling**, status **not_needed**, 0 additional pass(es)" in record_md(project, d["id"])
 
 
+def test_second_red_team_pass_is_refused_and_the_first_stands(project, hook):
+    """Issue #16 item 5a: a second red-team spawn after a clean first pass used to be allowed; its
+    report replaced the first and its evidence-backed "weakened" on A was never planned (depth
+    not_needed, no hot spots, while the hot-spot finder on the saved state returned H1)."""
+    from deliberation.hot_spots import find_hot_spots
+
+    s = P.Session(hook)
+    tier1(s, P.red_team_report([{"target": "A", "verdict": "upheld", "claim": "ids stay unique",
+                                 "evidence": "schema/orders.sql:12 uses one sequence"}]))
+    second = s.foreground("red-team", "Red-team again, harder.", P.red_team_report(
+        [{"target": "A", "verdict": "weakened", "claim": "the dual-write window doubles the write load",
+          "evidence": "bench/dual_write.txt: 2.1x write IOPS"}], round_=2))
+    assert second["pre"].decision == "deny"
+    reason = second["pre"].reason
+    assert reason.startswith('Red-team spawn denied — rule "one red-team pass, then the depth step": the first '
+                             "red-team pass (red-team (")
+    assert "found nothing contested" in reason and reason.endswith("Next: rank every approach (spawn the personas again).")
+    d = load_delib(project)
+    assert [a["persona"] for a in d["agents"] if a["kind"] == "red-team"] == ["red-team"]
+    assert not any(a["superseded"] for a in d["agents"])
+    for o in rank(s, "A"):
+        assert o["pre"].decision is None, o["pre"].reason
+    assert s.stop().decision is None
+    saved = load_model(project)
+    assert saved.phase == "COMPLETE" and saved.depth.status == "not_needed"
+    assert find_hot_spots(saved) == [] == saved.depth.hot_spots  # nothing was dropped on the way
+
+
 # ---------------------------------------------------------------------------------------------
 # budget exhausted → loud skip
 

@@ -49,7 +49,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     if refusal is None and kind == "lens":
         refusal = depth_axis.check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
     if refusal is None and kind == "red-team":
-        refusal = depth_axis.check_red_team_spawn(delib)
+        refusal = depth_axis.check_red_team_spawn(delib, ctx.cfg)
     isolation = "not checked"
     if refusal is None and stage == "research" and ctx.cfg.isolation.enabled:
         refusal, isolation = _isolation(ctx, event, delib)
