@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deliberation import lineage as lin
-from deliberation import consensus_gate, personas, quality_gate, ranking
+from deliberation import consensus_gate, personas, quality_gate, ranking, token_usage
 from deliberation.state import Deliberation, Lineage, Spawn
 
 STRONG = 0.85   # GatesConfig.strong default
@@ -196,6 +196,7 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
         "overrides": [o.model_dump(mode="json") for o in d.overrides],
         "zeroed": [labels.get(z, z) for z in d.zeroed],
         "tier2": tier2,
+        "tokens": token_usage.summary(delib),
     }
 
 
@@ -489,12 +490,23 @@ def _md_conformity(rec: dict) -> "list[str]":
     return lines
 
 
+def _md_tokens(d: dict) -> "list[str]":
+    t = d.get("tokens")
+    if not t:
+        return []
+    by = t["agents_by_source"]
+    return [f"Tokens counted for the depth budget: {t['used']} — {md(t['counted'])}; "
+            f"{by['transcript']} agent(s) from their transcripts, {by['totalTokens']} from the client's "
+            f"totalTokens, {by['task-notification']} from task notifications, {t['agents_not_counted']} "
+            "not counted.", ""]
+
+
 def _md_depth(rec: dict) -> "list[str]":
     d = rec["depth"]
     lines = ["## Depth axis", ""]
     if not d["enabled"] and not d["hot_spots"] and not d["skipped_reason"]:
         state = "off (breadth only)" if d["status"] == "off" else d["status"].replace("_", " ")
-        return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""]
+        return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""] + _md_tokens(d)
     lines.append(f"Posture **{md(d['posture']) or '—'}**, status **{d['status']}**, {d['passes']} additional "
                  f"pass(es), {d['workers_per_wave']} workers per wave.")
     if d["clamped"]:
@@ -502,6 +514,7 @@ def _md_depth(rec: dict) -> "list[str]":
     if d["skipped_reason"]:
         lines.append(f"**Deepening skipped:** {md(d['skipped_reason'])}")
     lines.append("")
+    lines += _md_tokens(d)
     if d["hot_spots"]:
         rows = [[md_code(h["id"]), h["kind"], md(h["statement"], 160), md(", ".join(h["sources"]))] for h in d["hot_spots"]]
         lines += ["Hot spots:", ""] + _table(["Id", "Kind", "Statement", "Sources"], rows) + [""]

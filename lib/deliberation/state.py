@@ -145,7 +145,9 @@ class AgentRecord(_Model):
     ignored_keys: list[str] = Field(default_factory=list)
     problem: "str | None" = Field(None, description="Why the report is invalid or refused.")
     send_backs: int = 0
-    tokens: int = 0
+    tokens: int = Field(0, description="Tokens counted for the depth budget (see token_usage.py).")
+    tokens_source: Literal["", "transcript", "totalTokens", "task-notification"] = Field(
+        "", description="Where `tokens` came from; '' = not counted.")
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
     notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")
