@@ -78,6 +78,10 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
 def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRecord]") -> str:
     failed = {c.name: c for c in checks if not c.passed}
     if "phase" in failed:
+        two = delib.two_agent
+        if delib.phase == "RESEARCH" and two is not None and two.verdict in ("proceed", "suspect_herding"):
+            return ("spawn both personas again to RANK every approach (the minimum viable deliberation: "
+                    "their research agreed), or continue with DELIBERATION for the full deliberation")
         if delib.phase in ("IDLE", "RESEARCH"):
             return ("finish RESEARCH (at least 2 independent persona reports), then DELIBERATION "
                     "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "

@@ -197,6 +197,7 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
         "zeroed": [labels.get(z, z) for z in d.zeroed],
         "tier2": tier2,
         "tokens": token_usage.summary(delib),
+        "basis": d.basis,
     }
 
 
@@ -258,6 +259,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "conformity": [{"detector": w.detector, "agents": [labels.get(a, a) for a in w.agents],
                         "evidence": w.evidence, "recommendation": w.recommendation} for w in delib.conformity],
         "depth": _depth(delib, labels),
+        "two_agent": delib.two_agent.model_dump(mode="json") if delib.two_agent else None,
         "route": route,
         "warnings": list(delib.warnings),
         "failure_reasons": list(delib.failure_reasons),
@@ -509,6 +511,9 @@ def _md_depth(rec: dict) -> "list[str]":
         return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""] + _md_tokens(d)
     lines.append(f"Posture **{md(d['posture']) or '—'}**, status **{d['status']}**, {d['passes']} additional "
                  f"pass(es), {d['workers_per_wave']} workers per wave.")
+    if d.get("basis"):
+        lines.append(f"Planned on the {md(d['basis'])}: in the minimum viable deliberation the AGAINST agent "
+                     "stands in for the first red-team pass.")
     if d["clamped"]:
         lines.append(f"Clamped: {md(d['clamped'])}.")
     if d["skipped_reason"]:
@@ -538,6 +543,16 @@ def _md_depth(rec: dict) -> "list[str]":
     if d["zeroed"]:
         lines += ["Zero-signal tier-2 results (tier 1 stands): " + ", ".join(md(z) for z in d["zeroed"]) + ".", ""]
     return lines
+
+
+def _md_two_agent(rec: dict) -> "list[str]":
+    c = rec.get("two_agent")
+    if not c:
+        return []
+    from deliberation.minimum_deliberation import OUTCOME_TEXT
+
+    return ["## Minimum viable deliberation (2 agents)", "",
+            f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}", ""]
 
 
 def _md_route(rec: dict) -> "list[str]":
@@ -629,6 +644,7 @@ def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
     lines += _md_dissent(rec)
     lines += _md_gates(rec)
     lines += _md_conformity(rec)
+    lines += _md_two_agent(rec)
     lines += _md_depth(rec)
     lines += _md_route(rec)
     lines += _md_list("Warnings", rec["warnings"])

@@ -197,13 +197,14 @@ def _assign(hot_spots, lenses: "list[str]") -> "tuple[LensAssignment, ...]":
     return tuple(out)
 
 
-def plan_depth(delib: Deliberation, cfg: Config, budget) -> DepthPlan:
-    """Decide the depth step after the first red-team pass. Never raises on a budget problem."""
+def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] | None" = None) -> DepthPlan:
+    """Decide the depth step after the first red-team pass (or on `spots` given by the caller:
+    the minimum viable deliberation's conflict). Never raises on a budget problem."""
     enabled, why = posture_for(delib.task_type, cfg.depth)
     posture = cfg.depth.posture
     if not enabled:
         return DepthPlan("off", posture, False, why)
-    spots = tuple(find_hot_spots(delib))
+    spots = tuple(find_hot_spots(delib) if spots is None else spots)
     if not spots:
         return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
     k, clamped = workers(cfg)

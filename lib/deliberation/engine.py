@@ -4,7 +4,9 @@ Pure over `state.Deliberation` + `config.Config`; the handlers own the I/O. Each
 returns a `Step` — what the main agent must be told: a `block` reason (a gate failed, or the
 depth axis needs tier-2 workers before ranking) or a progress `context`.
 
-    report recorded → after_report():  red-team pass done → depth plan (hot spots);
+    report recorded → after_report():  research done with exactly two personas → the 2-agent
+                                       rule (minimum viable deliberation) and its depth step;
+                                       red-team pass done → depth plan (hot spots);
                                        tier-2 done → red team 2 → depth-aware synthesis;
                                        ranking complete → vote → Gate 1
     Stop (nothing pending) → conclude(): Gate 1 + Gate 2 → ready for the route and the record
@@ -114,12 +116,60 @@ def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
     from deliberation.depth_axis import struck_approaches
 
     delib.ranking = ranking.rank(delib.agents, weights(cfg), struck_approaches(delib))
+    from deliberation.minimum_deliberation import herding_warning
+
     delib.conformity = (conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold)
-                        if delib.ranking else [])
+                        + herding_warning(delib) if delib.ranking else [])
     delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
 
 
+def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | None":
+    """Research has just ended with exactly two personas: the 2-agent rule's outcome, told to
+    the main agent, and how the form meets the depth axis (minimum_deliberation.py)."""
+    from deliberation import blind_ranking, depth_axis
+    from deliberation import minimum_deliberation as mvd
+    from deliberation.hot_spots import find_hot_spots
+
+    if delib.phase != "RESEARCH" or delib.two_agent is not None or not mvd.eligible(delib):
+        return None
+    c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
+    head = (f"Deliberation {delib.id} — minimum viable deliberation (2 agents: {c.agents[0]}, "
+            f"{c.agents[1]}): {mvd.OUTCOME_TEXT[c.verdict]}. {c.detail}.")
+    full = f"(For the full deliberation instead, spawn {mvd.FULL_FORM}.)"
+    rank = "Next: spawn both personas again to RANK. " + blind_ranking.ranking_instruction(delib)
+    if c.verdict == "no_position":
+        return Step(context=(f"{head} For the 2-agent form each research report states its position "
+                             "(preferred_approach, verdict approve/reject, rationale). Next: continue with "
+                             f"DELIBERATION — spawn {mvd.FULL_FORM}."))
+    enabled, why = depth_enabled(delib, cfg)
+    if c.verdict in ("proceed", "suspect_herding"):
+        if enabled:
+            depth_axis.apply_plan(delib, depth_axis.DepthPlan("not_needed", cfg.depth.posture, True, why))
+            delib.depth.basis = mvd.BASIS
+        warn = ("" if c.verdict == "proceed" else
+                " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
+                "weigh it as one opinion; the decision record carries the warning.")
+        return Step(context=f"{head}{warn} {full}\n{rank}")
+    if not enabled:
+        return Step(context=(f"{head} The depth axis is off for this deliberation ({why}): investigate "
+                             "that conflict yourself before ranking — check the evidence each agent cites "
+                             "— and name the contested point and its evidence (never their verdicts) in the "
+                             f"ranking prompts. {full}\n{rank}"))
+    plan = depth_axis.plan_depth(delib, cfg, budget, spots=find_hot_spots(delib, two_agent=True))
+    depth_axis.apply_plan(delib, plan)
+    delib.depth.basis = mvd.BASIS
+    if plan.action == "deepen":
+        return Step(block=(f"{head} Investigate that conflict before ranking: the depth axis digs into "
+                           "it, the AGAINST agent's objections standing in for the red-team pass.\n"
+                           + depth_axis.instruction(plan, delib)
+                           + f"\n\nThen both personas rank. {full}"))
+    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}\n{rank}")
+
+
 def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
+    step = minimum_step(delib, cfg, budget)
+    if step is not None:
+        return step
     step = depth_after_report(delib, cfg, budget, now)
     if step is not None:
         return step
@@ -168,14 +218,17 @@ def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
     """The depth axis' hold on DELIBERATION → RANKING."""
     if delib.phase not in ("RESEARCH", "DELIBERATION"):
         return None
+    from deliberation import minimum_deliberation
+
     enabled, _why = depth_enabled(delib, cfg)
     if not enabled:
         return None
-    if not red_team_done(delib, 1):
+    if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
         return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
                 "red-team pass comes before ranking. Spawn red-team with all findings and approaches "
                 "(it lists refutations with evidence and missed angles); it may be the only pass if "
-                "nothing is contested.")
+                "nothing is contested. (The minimum viable deliberation — exactly two research "
+                "personas, each stating its position — needs none: its AGAINST agent is that pass.)")
     if delib.depth.status in OPEN_DEPTH:
         from deliberation import depth_axis
 

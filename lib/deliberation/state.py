@@ -228,6 +228,17 @@ class DepthState(_Model):
     zeroed: list[str] = Field(default_factory=list, description="Tier-2 agents whose result was a paraphrase of tier 1.")
     passes: int = 0
     clamped: str = ""
+    basis: str = Field("", description="What the depth step was planned on: '' (the first red-team pass) or "
+                                       "'2-agent rule' (the minimum viable deliberation: the AGAINST agent stands "
+                                       "in for the red-team pass).")
+
+
+class TwoAgentCheck(_Model):
+    """The minimum viable deliberation's rule over its two research reports (seed 001)."""
+    verdict: Literal["proceed", "investigate", "suspect_herding", "no_position"]
+    agents: list[str]
+    similarity: "float | None" = Field(None, description="Similarity of the two rationales (0-1).")
+    detail: str = ""
 
 
 class RouteRule(_Model):
@@ -284,6 +295,8 @@ class Deliberation(_File):
     gate2: "GateResult | None" = None
     conformity: list[ConformityWarning] = Field(default_factory=list)
     depth: DepthState = Field(default_factory=DepthState)
+    two_agent: "TwoAgentCheck | None" = Field(
+        None, description="The 2-agent rule's outcome when research ended with exactly two personas.")
     route: "Route | None" = None
     warnings: list[str] = Field(default_factory=list)
     failure_reasons: list[str] = Field(default_factory=list)

@@ -40,6 +40,11 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         delib = ctx.open_deliberation()
     if ":" in event.subagent_type:  # plugin form: the client namespaces the agent types
         delib.agent_prefix = event.subagent_type.rsplit(":", 1)[0] + ":"
+    if delib.two_agent is not None and _goes_full(delib, kind, event.subagent_type):
+        from deliberation import minimum_deliberation
+
+        if minimum_deliberation.release(delib):
+            ctx.notes.append("2-agent form released: the full deliberation follows")
     stage, refusal = phases.stage_for_spawn(delib, kind, ctx.cfg.deliberation.min_agents,
                                             personas.normalise_agent_type(event.subagent_type))
     if refusal is None and stage == "ranking":
@@ -80,6 +85,16 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         depth_axis.refresh_counts(delib, check=False)
     _record_spawn(ctx, event, parent, kind, delib.id, verdict.depth)
     return hookio.Answer()
+
+
+def _goes_full(delib, kind: str, subagent_type: str) -> bool:
+    """A spawn that turns a 2-agent deliberation into the full one: a deliberation role, or a
+    third research persona while research is open."""
+    if kind in ("debate", "synthesis", "red-team"):
+        return True
+    researched = {a.persona for a in phases.current(delib, "research")}
+    return kind == "persona" and delib.phase == "RESEARCH" and \
+        personas.normalise_agent_type(subagent_type) not in researched
 
 
 def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
