@@ -148,6 +148,7 @@ class AgentRecord(_Model):
     tokens: int = Field(0, description="Tokens counted for the depth budget (see token_usage.py).")
     tokens_source: Literal["", "transcript", "totalTokens", "task-notification"] = Field(
         "", description="Where `tokens` came from; '' = not counted.")
+    transcript: str = Field("", description="The subagent's transcript path (agent_transcript_path), read for `tokens`.")
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
     notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")

@@ -7,15 +7,18 @@ its last answer. Measured on the client 2.1.328: a foreground agent that made th
 reported totalTokens 10363 = 10106 input + 257 output of its third call (the three calls' sum
 would be 28946). Tokens an agent re-read on earlier calls are not added up.
 
-Where the figure comes from, in order of preference (`AgentRecord.tokens_source`):
+Where the figure comes from (`AgentRecord.tokens_source`; each reading of the same quantity,
+the largest wins — it only grows while the agent works):
 - `transcript`: the subagent's transcript (`agent_transcript_path` in SubagentStop, which fires
   for background agents — the client's default — and foreground ones alike). JSON lines; every
   API response is an `assistant` entry whose `message` has an `id` and a `usage` (repeated on
   each content block's entry); the last such entry is read, scanning back from the end of the
-  file (at most `MAX_SCAN` bytes);
-- `totalTokens`: PostToolUse's `tool_response.totalTokens` (foreground agents only);
+  file (at most `MAX_SCAN` bytes). Measured on 2.1.328: at SubagentStop the client has often
+  not written the agent's LAST response yet (the file then holds the previous one, or none), so
+  the transcripts are read again when the depth step is planned (`plan_due`);
+- `totalTokens`: PostToolUse's `tool_response.totalTokens` (foreground agents, final);
 - `task-notification`: `<usage><subagent_tokens>N</subagent_tokens>` in a background agent's
-  task notification.
+  task notification (final; equal to the transcript's last response once written).
 An agent none of them covers is counted as 0 and the record says how many were not counted.
 
 `read_transcript` is the one place that reads the client's transcripts; the rest is pure.
@@ -110,21 +113,30 @@ def notified_tokens(notification: str) -> "int | None":
 
 
 def count(delib, rec, tokens: "int | None", source: str) -> bool:
-    """Record `tokens` from `source` for one agent and keep the deliberation's total in step.
-    A source lower in SOURCES never overrides a higher one; the same source only raises the
-    figure (an agent sent back to fix its report kept working). True if anything changed."""
-    if tokens is None or tokens < 0:
+    """Record a reading of an agent's figure and keep the deliberation's total in step. Every
+    source measures the same thing, and it only grows while the agent works, so the largest
+    reading wins (and names the source). True if the figure changed."""
+    if tokens is None or tokens < 0 or tokens <= rec.tokens:
         return False
-    held = rec.tokens_source
-    if held in SOURCES:
-        if SOURCES.index(source) > SOURCES.index(held):
-            return False
-        if source == held and tokens <= rec.tokens:
-            return False
     delib.tokens_used = max(0, delib.tokens_used - rec.tokens + tokens)
     rec.tokens = tokens
     rec.tokens_source = source
     return True
+
+
+def plan_due(delib) -> bool:
+    """Is the depth step about to be planned (the moment the budget is read)? Then the
+    transcripts of the agents that finished earlier are read again: at SubagentStop the client
+    may not have written an agent's last response to its transcript yet."""
+    from deliberation import minimum_deliberation, phases
+
+    st = delib.depth
+    if st.posture or st.status != "not_needed":
+        return False
+    if delib.phase == "RESEARCH":
+        return delib.two_agent is None and minimum_deliberation.eligible(delib)
+    return (delib.phase == "DELIBERATION" and not phases.pending(delib, "deliberation")
+            and any(a.kind == "red-team" for a in phases.current(delib, "deliberation")))
 
 
 def summary(delib) -> dict:

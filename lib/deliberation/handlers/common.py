@@ -198,6 +198,12 @@ def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
     from deliberation import lineage as lin
     from deliberation.engine import Budget
 
+    from deliberation import token_usage
+
+    if token_usage.plan_due(delib):  # the budget is about to be read: take the latest readings
+        for a in delib.agents:
+            if a.transcript and a.status in ("reported", "invalid"):
+                token_usage.count(delib, a, token_usage.read_transcript(a.transcript), "transcript")
     sb = ctx.cfg.spawn_budget
     active = lin.active_children(ctx.tx.lineage, lin.MAIN, ctx.now, sb.stale_after_s)
     tier2 = sum(1 for a in delib.agents if a.tier == 2 or (a.kind == "red-team" and a.red_team_round == 2))
