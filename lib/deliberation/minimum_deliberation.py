@@ -50,7 +50,9 @@ OUTCOME_TEXT = {
 
 
 def research_pair(delib: Deliberation) -> "list[AgentRecord]":
-    return [a for a in phases.current(delib, "research") if a.kind == "persona"]
+    """The research personas' current reports, by persona slug (the order of parallel reports
+    is not fixed; the rule is symmetric)."""
+    return sorted((a for a in phases.current(delib, "research") if a.kind == "persona"), key=lambda a: a.persona)
 
 
 def eligible(delib: Deliberation) -> bool:

@@ -12,7 +12,6 @@ from tests import payloads as P
 QUESTION = ("/deliberate Which structured logging library should the billing service adopt, structlog "
             "or loguru, for its new request logs?")
 STRUCTLOG, LOGURU = "Adopt structlog", "Adopt loguru"
-DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
 
 
 def research(persona, verdict, preferred, rationale, approaches=(("A", STRUCTLOG), ("B", LOGURU)), claim=""):
@@ -50,7 +49,7 @@ def test_agreement_for_different_reasons_proceeds_to_ranking_and_completes(proje
                                  approaches=(("A", LOGURU), ("B", STRUCTLOG))))
     context = last["post"].context
     assert last["post"].decision is None
-    assert "minimum viable deliberation (2 agents: product-strategist, devils-advocate): agreement with " \
+    assert "minimum viable deliberation (2 agents: devils-advocate, product-strategist): agreement with " \
            "different reasoning → proceed" in context
     assert "Next: spawn both personas again to RANK." in context
     d = load(project)

@@ -40,7 +40,7 @@ def test_agreement_with_different_reasoning_proceeds_and_meets_depth_without_a_r
     step = engine.after_report(d, Config(), ROOMY, 1.0)
     assert step.block is None
     assert step.context.startswith(f"Deliberation {d.id} — minimum viable deliberation (2 agents: "
-                                   "product-strategist, devils-advocate): agreement with different reasoning → proceed.")
+                                   "devils-advocate, product-strategist): agreement with different reasoning → proceed.")
     assert "Next: spawn both personas again to RANK." in step.context
     assert "Approaches to rank (neutral order; it ranks nothing):" in step.context
     assert (d.two_agent.verdict, d.depth.status, d.depth.posture, d.depth.basis) == \
@@ -56,7 +56,7 @@ def test_agreement_with_the_same_reasoning_is_a_herding_warning():
     assert "rationale similarity 1.00 ≥ 0.60" in step.context and "⚠ A warning, not a proof" in step.context
     assert d.two_agent.verdict == "suspect_herding" and engine.ranking_spawn_refusal(d, Config()) is None
     [w] = mvd.herding_warning(d)
-    assert w.detector == "two_agent_rule" and w.agents == ["r-product-strategist", "r-devils-advocate"]
+    assert w.detector == "two_agent_rule" and w.agents == ["r-devils-advocate", "r-product-strategist"]
 
 
 def test_disagreement_opens_the_depth_step_on_that_conflict():
@@ -64,13 +64,13 @@ def test_disagreement_opens_the_depth_step_on_that_conflict():
                "structlog's processor chain is another dependency nobody here has run in production.",
                ("B", "Keep the stdlib logging module")))
     step = engine.after_report(d, Config(), ROOMY, 1.0)
-    assert step.block.startswith(f"Deliberation {d.id} — minimum viable deliberation (2 agents: product-strategist, "
-                                 "devils-advocate): genuine disagreement → investigate that conflict. "
-                                 f"product-strategist approves \"{STRUCTLOG}\"")
-    assert "devils-advocate rejects, prefers \"Keep the stdlib logging module\"" in step.block
+    assert step.block.startswith(f"Deliberation {d.id} — minimum viable deliberation (2 agents: devils-advocate, "
+                                 "product-strategist): genuine disagreement → investigate that conflict. "
+                                 "devils-advocate rejects, prefers \"Keep the stdlib logging module\"")
+    assert f"product-strategist approves \"{STRUCTLOG}\"" in step.block
     assert "Depth axis: the red-team pass left 1 contested point(s)" in step.block
     [spot] = d.depth.hot_spots
-    assert spot.kind == "contradiction" and spot.statement.startswith("the two agents disagree: product-strategist approves")
+    assert spot.kind == "contradiction" and spot.statement.startswith("the two agents disagree: devils-advocate rejects")
     assert (d.depth.status, d.depth.basis) == ("pending", "2-agent rule")
     assert "depth step is open" in engine.ranking_spawn_refusal(d, Config())
 
