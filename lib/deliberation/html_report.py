@@ -353,6 +353,12 @@ def _dissent_conformity(rec: dict) -> str:
                  'reached for different reasons from herding.</p>')
     else:
         conf = '<p class="note">No herding pattern detected.</p>'
+    two = rec.get("two_agent")
+    if two:
+        from deliberation.minimum_deliberation import OUTCOME_TEXT
+
+        conf = (f'<p><b>Minimum viable deliberation (2 agents):</b> {esc(OUTCOME_TEXT.get(two["verdict"], two["verdict"]))}'
+                f' — {esc(two["detail"])}</p>') + conf
     return ('<div class="grid2" style="margin-bottom:16px">'
             f'<section id="dissent"><h2>Dissent</h2>{dissent}</section>'
             f'<section id="conformity"><h2>Conformity warnings</h2>{conf}</section></div>')
@@ -360,8 +366,15 @@ def _dissent_conformity(rec: dict) -> str:
 
 def _depth(rec: dict) -> str:
     d = rec["depth"]
+    t = d.get("tokens") or {}
+    by = t.get("agents_by_source") or {}
+    tokens = (f' · <span title="{esc(t.get("counted", ""))}">{t["used"]} subagent tokens counted '
+              f'({by.get("transcript", 0)} from transcripts, {by.get("totalTokens", 0)} totalTokens, '
+              f'{by.get("task-notification", 0)} task notifications, {t.get("agents_not_counted", 0)} not counted)</span>'
+              if t else "")
+    basis = f" · planned on the {esc(d['basis'])}" if d.get("basis") else ""
     head = (f'<p class="figures">posture <b>{esc(d["posture"] or "—")}</b> · status <b>{esc(d["status"])}</b> · '
-            f'{d["passes"]} additional pass(es) · {d["workers_per_wave"]} workers per wave</p>')
+            f'{d["passes"]} additional pass(es) · {d["workers_per_wave"]} workers per wave{basis}{tokens}</p>')
     if d["clamped"]:
         head += f'<p class="note">Clamped: {esc(d["clamped"])}</p>'
     if d["skipped_reason"]:

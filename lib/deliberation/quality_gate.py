@@ -161,7 +161,7 @@ _NEXT = {
     "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
     "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons (re-run it; its report's `dissent` needs concern + reason)",
     "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
-    "consensus_confidence": "consensus is weak: re-rank with the disagreement and its evidence named in the ranking prompts (deliberation roles cannot run once ranking has started), or hand the decision to the user",
+    "consensus_confidence": "consensus is weak: re-rank with the contested points and their evidence named in the ranking prompts, never who scored or voted what (ranking is blind; deliberation roles cannot run once ranking has started), or hand the decision to the user",
     "improvement_evidence": "the panel is not more confident after deliberating than before: investigate the open questions (re-rank with the contested points and their evidence in the ranking prompts), or tell the user the decision stays uncertain",
     "conformity": "re-run the flagged agents with fresh isolation (new spawns, no shared findings) and re-rank",
 }
