@@ -52,8 +52,8 @@ _LEADER = re.compile(
     r"\b(?:prefer|recommend|favou?r|back|pick|chose|choose|lean|settle|converge)\w*"
     r"|\bconsensus\b(?!\s+gate)", re.I)
 # a score-like number: 0-10 (decimals allowed), not a measurement with a unit
-_SCORE_NUMBER = (r"(?:10(?:\.0+)?|\d(?:\.\d+)?)(?![\d.])"
-                 r"(?!\s*(?:%|ms\b|s\b|sec|min|h\b|hours?|days?|weeks?|months?|[gmk]b\b|k\b|req|rps|usd|eur|\$|x\b|times))")
+_NO_UNIT = r"(?!\s*(?:%|ms\b|s\b|sec|min|h\b|hours?|days?|weeks?|months?|[gmk]b\b|k\b|req|rps|usd|eur|\$|x\b|times))"
+_SCORE_NUMBER = r"(?:10(?:\.0+)?|\d(?:\.\d+)?)(?![\d.])" + _NO_UNIT
 _SCORE_WORDS = (r"\b(?:scor(?:e|es|ed|ing)|rated|rating|mean|average|avg|weighted)\b\W{0,3}"
                 r"(?:of|at|is|was|=|:)?\s*" + _SCORE_NUMBER)
 _OUT_OF_TEN = r"\b\d{1,2}(?:\.\d+)?\s*(?:/\s*10\b|out of 10\b)"
@@ -240,7 +240,8 @@ def check_prompt(prompt: str, delib, persona: str = "",
     if dims:
         score_patterns.append(r"\b(?:" + dims + r")\b[\"']?\s*[:=]?\s*(?!0\.\d)" + _SCORE_NUMBER)
     if ids:
-        score_patterns.append(r"(?<![\w:-])(?:" + _id_alternation(ids) + r")(?![\w:-])\s*[:=(]?\s*\d{1,2}\.\d+\b")
+        score_patterns.append(r"(?<![\w:-])(?:" + _id_alternation(ids) + r")(?![\w:-])\s*[:=(]?\s*"
+                              r"(?:10\.0+|\d\.\d+)(?![\d.])" + _NO_UNIT)
     m = re.search("|".join(f"(?:{p})" for p in score_patterns), scan, re.I)
     if m:
         leaks.append(Leak("scores", _clip(_sentence_around(scan, m.start(), m.end()))))

@@ -112,6 +112,7 @@ def test_negations_the_question_own_persona_and_measurements_are_not_leaks():
     assert kinds("No approach is leading and you do not see the others' verdicts.") == []
     assert kinds("You are the Security Analyst: give your verdict (approve or reject) and your preferred approach.") == []
     assert kinds("Reads average 41 ms; the p99 is 108 ms; three replicas cost 4.1k a month.") == []
+    assert kinds("Option B (2.5 ms p99) and C: 3.5 GB of memory; A at 1.5x the cost.") == []
     assert kinds("Score the synthesis-lead's approaches; red-team notes: none.") == []
     d.question = "Which option do the reviewers favour, and should the leading vendor's cache be used?"
     assert B.check_prompt(f"Question: {d.question}\nRank every approach.", d, "security-analyst") == []
