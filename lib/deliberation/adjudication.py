@@ -39,7 +39,8 @@ def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> st
     cold = " (cold start: no reversal history for this class)" if any(
         r.rule == "COLD_START" for r in route.rules) else ""
     what = decision.strip() if decision and decision.strip() else "(decision not recorded)"
-    return (f"deliberation {delib_id} [{route.decision_class}] routed to {route.route}{cold} — "
+    policy = f" by policy {route.policy}" if route.policy else ""
+    return (f"deliberation {delib_id} [{route.decision_class}] routed to {route.route}{policy}{cold} — "
             f"{rules or 'no rule detail'} — decision: {what[:300]}")
 
 
@@ -52,7 +53,7 @@ def commands_hint(delib_id: str) -> str:
 def escalation_message(delib: Deliberation) -> str:
     """The loud systemMessage shown to the user when a deliberation is escalated."""
     route = delib.route
-    if route is None or route.route == "auto-execute":
+    if route is None or route.route in escalation.AUTOMATIC:
         return ""
     head = "HARD REJECT" if route.route == "hard-reject" else "HUMAN REVIEW NEEDED"
     return (f"{head}: {escalation_reason(delib.id, route, delib.decision)}. "
@@ -86,7 +87,7 @@ def _set_entry(tx: SessionTx, delib_id: str, entry: "OpenEscalation | None") -> 
 def open_escalation(tx: SessionTx, delib: Deliberation, at: "float | None" = None) -> "OpenEscalation | None":
     """List `delib` in escalations.json when its route awaits review; returns the entry."""
     route = delib.route
-    if route is None or route.route == "auto-execute" or route.review != "pending":
+    if route is None or route.route in escalation.AUTOMATIC or route.review != "pending":
         return None
     # the route is computed before the decision is finalised: the leading approach is the decision
     decision = delib.decision or (delib.ranking.leading if delib.ranking else None)
@@ -131,8 +132,8 @@ def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str =
         route = delib.route if delib is not None else None
         if delib is None:
             problem = AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
-        elif route is None or route.route == "auto-execute":
-            state = "has no route yet" if route is None else "was routed to auto-execute"
+        elif route is None or route.route in escalation.AUTOMATIC:
+            state = "has no route yet" if route is None else f"was routed to {route.route}"
             problem = AdjudicationError(f"deliberation {delib_id} is not escalated (it {state}); nothing to {action}")
         elif route.review != "pending":
             problem = AdjudicationError(f"deliberation {delib_id} was already {route.review}")

@@ -85,7 +85,8 @@ class Ctx:
                              task_type=kind, task_type_overridden=task_type is not None,
                              threshold=self.cfg.threshold_for(kind), created_at=self.now,
                              updated_at=self.now,
-                             initial_confidence=(trigger or {}).get("confidence"))
+                             initial_confidence=(trigger or {}).get("confidence"),
+                             trigger_forced=bool((trigger or {}).get("forced")))
         phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
                           else "opened explicitly", self.now)
         depth_axis.apply_posture(delib, self.cfg)
@@ -173,6 +174,12 @@ def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
     from deliberation import lineage as lin
     from deliberation.engine import Budget
 
+    from deliberation import token_usage
+
+    if token_usage.plan_due(delib):  # the budget is about to be read: take the latest readings
+        for a in delib.agents:
+            if a.transcript and a.status in ("reported", "invalid"):
+                token_usage.count(delib, a, token_usage.read_transcript(a.transcript), "transcript")
     sb = ctx.cfg.spawn_budget
     active = lin.active_children(ctx.tx.lineage, lin.MAIN, ctx.now, sb.stale_after_s)
     tier2 = sum(1 for a in delib.agents if a.tier == 2 or (a.kind == "red-team" and a.red_team_round == 2))

@@ -76,7 +76,7 @@ def _unannounced(ctx: Ctx, delib) -> list:
 
 
 def _complete(ctx: Ctx, delib) -> hookio.Answer:
-    from deliberation import adjudication, decision_record
+    from deliberation import adjudication, decision_record, escalation, ranking
 
     route = adjudication.apply_route(ctx.tx, delib, ctx.cfg.escalation)
     engine.finalize(delib, ctx.now)
@@ -89,9 +89,14 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
     ctx.tx.write_file(path, text.encode())
     ctx.tx.session.active_deliberation = None
     r = delib.ranking
-    summary = (f"Deliberation {delib.id} COMPLETE: {r.leading if r else '-'} "
-               f"(consensus {r.consensus if r else 0:.2f} ≥ {delib.threshold:.2f}, {delib.task_type}); "
-               f"route {route.route}; record {path}")
-    if route.route == "auto-execute":
+    if delib.outcome == "rejected":
+        summary = (f"Deliberation {delib.id} COMPLETE: {ranking.REJECTED} (unanimous reject, "
+                   f"{r.rejections if r else 0} of {r.rejections if r else 0} voting agents); "
+                   f"route {route.route}; record {path}")
+    else:
+        summary = (f"Deliberation {delib.id} COMPLETE: {r.leading if r else '-'} "
+                   f"(consensus {r.consensus if r else 0:.2f} ≥ {delib.threshold:.2f}, {delib.task_type}); "
+                   f"route {route.route}; record {path}")
+    if route.route in escalation.AUTOMATIC:
         return hookio.Answer(system_message=summary)
     return hookio.Answer(system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")
