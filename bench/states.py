@@ -242,13 +242,16 @@ def _heavy_deliberation(n_personas: int = 10, n_approaches: int = 5):
 
 def conclude(project: str) -> bytes:
     """10 × 5 in RANKING with every report in; the main agent's Stop concludes it: vote,
-    conformity, Gate 1, Gate 2, the escalation route and the decision record."""
+    conformity, Gate 1, Gate 2, the decision document, the escalation route and the decision
+    record."""
     from tests import factories as F
     from tests import payloads as P
 
     d = _heavy_deliberation()
     F.write_project(project, [d], [F.make_lineage(d, nested=0, active=0, denied=0)])
-    return payload_bytes(P.stop(HEAVY_SID))
+    # the concluding answer carries the decision document, citing two personas' findings
+    cites = [f"{a.persona}:F1" for a in d.agents if a.stage == "research"][:2]
+    return payload_bytes(P.stop(HEAVY_SID, message=P.prd_message(cites)))
 
 
 def last_ranking(project: str) -> bytes:

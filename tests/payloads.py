@@ -134,6 +134,30 @@ def ranking_report(scores: "dict[str, tuple]", verdict: str = "approve", preferr
                    "dissent": list(dissent), "confidence": confidence})
 
 
+def prd_document(cites: "list[str]", outcome: str = "adopted", decision: str = "Adopt the leading approach.") -> dict:
+    """A valid decision document (prd.DecisionDocument) citing `cites` (ids that exist in the
+    deliberation, e.g. 'security-analyst:F1'): one requirement, criterion and risk per
+    citation group; a rejection's document has risks only."""
+    first, rest = cites[0], (cites[1:] or cites[:1])
+    doc = {"document": "prd", "decision": decision,
+           "problem": "What the deliberation was asked to decide, for a reader who was not there.",
+           "non_goals": [{"text": "Changing anything outside the decided scope.", "sources": []}],
+           "risks": [{"id": "RISK1", "risk": "The cited concern materialises.", "mitigation": "Watch it in review.",
+                      "severity": "high", "sources": list(rest)}],
+           "open_questions": [{"question": "What would make us revisit this?", "sources": [first]}]}
+    if outcome != "rejected":
+        doc["requirements"] = [{"id": "R1", "text": "Implement the adopted approach as decided.", "priority": "must",
+                                "sources": [first]}]
+        doc["acceptance_criteria"] = [{"id": "AC1", "text": "The cited finding no longer reproduces.",
+                                       "verifies": ["R1"], "sources": [first]}]
+    return doc
+
+
+def prd_message(cites: "list[str]", outcome: str = "adopted", prose: str = "Decision summarised for the user.") -> str:
+    """The main agent's concluding answer: prose, then the decision document block."""
+    return fenced(prd_document(cites, outcome), preface=prose)
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -170,8 +194,8 @@ class Session:
         out["agent_id"] = aid
         return out
 
-    def stop(self, active: bool = False, background_tasks=None):
-        return self.hook("Stop", stop(self.sid, active, background_tasks))
+    def stop(self, active: bool = False, background_tasks=None, message: str = "Done."):
+        return self.hook("Stop", stop(self.sid, active, background_tasks, message))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -171,6 +171,24 @@ class EscalationConfig(_Section):
     class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
 
 
+class PriceTable(_Section):
+    """Token prices the user vouches for: the decision record shows money only with these."""
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="The date these prices were read (YYYY-MM-DD); shown with every amount.")
+    source: str = Field(min_length=1, max_length=200, description="Where the prices come from (a price page, a contract); shown with every amount.")
+    currency: str = Field("USD", pattern=r"^[A-Z]{3}$")
+    input_per_mtok: float = Field(ge=0, description="Per million uncached input tokens.")
+    output_per_mtok: float = Field(ge=0, description="Per million output tokens.")
+    cache_write_per_mtok: float = Field(ge=0, description="Per million input tokens written to the prompt cache.")
+    cache_read_per_mtok: float = Field(ge=0, description="Per million input tokens read from the prompt cache.")
+
+
+class CostConfig(_Section):
+    prices: "PriceTable | None" = Field(
+        None, description="Token prices for the decision record's cost section. Unset (the default): tokens only, "
+                          "no amounts — the plugin ships no prices of its own. One table for every agent: it assumes "
+                          "the subagents run one model.")
+
+
 class Config(_Section):
     schema_version: int = SCHEMA_VERSION
     strict: bool = Field(False, description="Fail closed: internal errors block instead of warning.")
@@ -185,6 +203,7 @@ class Config(_Section):
     spawn_budget: SpawnBudgetConfig = Field(default_factory=SpawnBudgetConfig)
     depth: DepthConfig = Field(default_factory=DepthConfig)
     escalation: EscalationConfig = Field(default_factory=EscalationConfig)
+    cost: CostConfig = Field(default_factory=CostConfig)
 
     def threshold_for(self, task_type: str) -> float:
         return self.task_types.thresholds.get(task_type, self.task_types.thresholds["default"])

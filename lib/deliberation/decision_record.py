@@ -1,10 +1,15 @@
 """The decision record: a structured dict (`record_json`) and its Markdown rendering.
 
 Owns what a decision record says and in which order: question, task type and threshold, the
-decision (leading approach, consensus vs threshold, strong/moderate/weak band), the persona ×
-approach score table, the five-dimension breakdown of the leading approach, alternatives,
-dissent with reasons, gate checks with figures, conformity warnings, the depth-axis trail, the
-route and the rules that fired, warnings — and, given a `Lineage`, the spawn tree.
+decision (leading approach, consensus vs threshold, strong/moderate/weak band), the decision
+document (PRD: requirements, non-goals, acceptance criteria, risks and mitigations, open
+questions — each item with the findings and dissent it cites, resolved), the persona × approach
+score table, the five-dimension breakdown of the leading approach, alternatives, the findings
+by persona with evidence and severity, dissent with reasons, gate checks with figures,
+conformity warnings, the depth-axis trail, the route and the rules that fired, the cost
+(agents, tokens per agent, wall time; money only at configured prices), warnings — and, given a
+`Lineage`, the spawn tree. Its JSON form follows `record_model.DecisionRecord`
+(`state_schema/decision_record.schema.json`).
 
 Pure rendering over `state.Deliberation`: no I/O, no clock. The only times shown are those in
 the state, formatted as UTC, so the same state always renders byte-identically.
@@ -20,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from deliberation import lineage as lin
-from deliberation import consensus_gate, personas, quality_gate, ranking, token_usage
+from deliberation import consensus_gate, cost, personas, prd, quality_gate, ranking, token_usage
+from deliberation.cost import duration
 from deliberation.state import Deliberation, Lineage, Spawn
 
 STRONG = 0.85   # GatesConfig.strong default
@@ -142,9 +148,16 @@ def _breakdown(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str,
     return out
 
 
-def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict], list[dict]]":
+def _source_ids(catalogue: "dict[str, prd.Source]") -> "dict[tuple[str, str, int], str]":
+    """(kind, agent key, index in its report's list) → the id a decision document cites it by."""
+    return {(src.kind, src.agent, src.index): sid for sid, src in catalogue.items() if src.agent}
+
+
+def _dissent(delib: Deliberation, labels: "dict[str, str]",
+             ids: "dict[tuple[str, str, int], str] | None" = None) -> "tuple[list[dict], list[dict]]":
     """Documented concerns (current reports), and the dissenters — by Gate 1's definition: they
     reject, or prefer another approach than the leading one — who documented none."""
+    ids = ids if ids is not None else _source_ids(prd.citable(delib))
     items: list[dict] = []
     undocumented: list[dict] = []
     leading = delib.ranking.leading if delib.ranking else None
@@ -158,11 +171,101 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict]
     for a in delib.agents:
         if a.report is None or a.superseded or a.status != "reported":
             continue
-        for c in a.report.dissent:
-            items.append({"agent": a.key, "label": labels[a.key], "persona": a.persona, "stage": a.stage,
-                          "verdict": a.report.verdict, "target": c.target, "concern": c.concern,
-                          "reason": c.reason})
+        for i, c in enumerate(a.report.dissent):
+            items.append({"id": ids.get(("dissent", a.key, i)), "agent": a.key, "label": labels[a.key],
+                          "persona": a.persona, "stage": a.stage, "verdict": a.report.verdict,
+                          "target": c.target, "concern": c.concern, "reason": c.reason})
     return items, undocumented
+
+
+def _findings(delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[str, str, int], str]",
+              cited_by: "dict[str, list[str]]") -> "list[dict[str, Any]]":
+    """The findings (and refutations) of every valid, current report, grouped by agent in record
+    order — research personas first — each with its evidence, severity, citable id and the
+    decision-document items that cite it."""
+    from deliberation.phases import current
+
+    groups = []
+    for a in current(delib):
+        rep = a.report
+        if not rep.findings and not rep.refutations:  # type: ignore[union-attr]
+            continue
+        findings = []
+        for i, f in enumerate(rep.findings):  # type: ignore[union-attr]
+            sid = ids.get(("finding", a.key, i))
+            findings.append({"id": sid, "local_id": f.id, "claim": f.claim, "evidence": f.evidence,
+                             "severity": f.severity, "cited_by": list(cited_by.get(sid or "", []))})
+        refutations = []
+        for i, r in enumerate(rep.refutations):  # type: ignore[union-attr]
+            sid = ids.get(("refutation", a.key, i))
+            refutations.append({"id": sid, "target": r.target, "verdict": r.verdict, "claim": r.claim,
+                                "evidence": r.evidence, "cited_by": list(cited_by.get(sid or "", []))})
+        groups.append({"agent": a.key, "label": labels[a.key], "persona": a.persona, "kind": a.kind,
+                       "stage": a.stage, "tier": a.tier, "findings": findings, "refutations": refutations})
+    return groups
+
+
+def _cited(doc: "prd.DecisionDocument | None", catalogue: "dict[str, prd.Source]") -> "dict[str, list[str]]":
+    """Source id → the document items that cite it."""
+    out: dict[str, list[str]] = {}
+    if doc is None:
+        return out
+    for _section, label, refs in prd._items(doc):
+        for ref in refs:
+            sid = prd.resolve(ref, catalogue)
+            if sid is not None and label not in out.setdefault(sid, []):
+                out[sid].append(label)
+    return out
+
+
+def _prd(delib: Deliberation, catalogue: "dict[str, prd.Source]") -> "dict[str, Any]":
+    """The decision document's state and content, every citation resolved to what it cites."""
+    st = delib.prd
+
+    def refs(raw: "list[str]") -> "list[dict[str, Any]]":
+        out = []
+        for ref in raw:
+            sid = prd.resolve(ref, catalogue)
+            if sid is None:
+                out.append({"id": ref, "kind": "unknown", "persona": "", "text": ""})
+            else:
+                src = catalogue[sid]
+                out.append({"id": sid, "kind": src.kind, "persona": src.persona, "text": src.text})
+        return out
+
+    doc = st.document
+    body = None
+    trace = None
+    if doc is not None:
+        verified_by: dict[str, list[str]] = {}
+        for a in doc.acceptance_criteria:
+            for v in a.verifies:
+                verified_by.setdefault(v, []).append(a.id)
+        body = {
+            "decision": doc.decision, "problem": doc.problem,
+            "requirements": [{"id": r.id, "text": r.text, "priority": r.priority, "sources": refs(r.sources),
+                              "verified_by": verified_by.get(r.id, [])} for r in doc.requirements],
+            "non_goals": [{"text": n.text, "sources": refs(n.sources)} for n in doc.non_goals],
+            "acceptance_criteria": [{"id": a.id, "text": a.text, "verifies": list(a.verifies),
+                                     "sources": refs(a.sources)} for a in doc.acceptance_criteria],
+            "risks": [{"id": k.id, "risk": k.risk, "mitigation": k.mitigation, "severity": k.severity,
+                       "sources": refs(k.sources)} for k in doc.risks],
+            "open_questions": [{"question": q.question, "sources": refs(q.sources)} for q in doc.open_questions],
+        }
+        t = prd.trace(doc, catalogue)
+        trace = {"items": t.items, "citations": t.citations, "by_kind": dict(t.by_kind),
+                 "untraced": list(t.untraced), "unknown": list(t.unknown), "uncovered": list(t.uncovered)}
+    return {"status": st.status, "due_at": fmt_utc(st.due_at) if st.due_at else None,
+            "closed_at": fmt_utc(st.closed_at) if st.closed_at else None, "send_backs": st.send_backs,
+            "problem": st.problem, "document": body, "trace": trace}
+
+
+def _usage(delib: Deliberation, labels: "dict[str, str]", prices) -> "dict[str, Any]":
+    u = cost.usage(delib, prices)
+    for row in u["per_agent"]:
+        row["label"] = labels.get(row["agent"], personas.title(row["persona"]))
+    u["summary"] = cost.summary_line(u)
+    return u
 
 
 def _gate(g) -> "dict[str, Any] | None":
@@ -201,9 +304,14 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
     }
 
 
-def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE) -> "dict[str, Any]":
-    """The structured decision record (JSON-ready, deterministic) kept in the deliberation JSON."""
+def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE,
+                prices=None) -> "dict[str, Any]":
+    """The structured decision record (JSON-ready, deterministic) kept in the deliberation JSON;
+    its shape is `record_model.DecisionRecord`. `prices` (config.PriceTable) adds money to the
+    cost section."""
     labels = agent_labels(delib)
+    catalogue = prd.citable(delib)
+    ids = _source_ids(catalogue)
     cat = approach_catalogue(delib)
     r = delib.ranking
     leading = r.leading if r else None
@@ -211,7 +319,9 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     decision: dict[str, Any] = {"approach": leading, "title": None, "summary": None, "consensus": None,
                                 "threshold": delib.threshold, "meets_threshold": False, "band": None,
                                 "text": delib.decision, "outcome": outcome,
-                                "adopted": leading if outcome == "adopted" else None}
+                                "adopted": leading if outcome == "adopted" else None,
+                                "spread": None, "stdev": None, "approvals": None, "rejections": None,
+                                "abstentions": None, "agents": None, "mean": None}
     if outcome == "rejected":
         decision["text"] = ranking.REJECTED
     if r is not None:
@@ -231,7 +341,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     alternatives = [{**a, "gap": round(a["mean"] - lead_mean, 4) if a["mean"] is not None and lead_mean is not None else None}
                     for a in approaches if not a["leading"]]
     alternatives.sort(key=lambda a: (-(a["mean"] if a["mean"] is not None else -1), a["id"]))
-    dissent, undocumented = _dissent(delib, labels)
+    dissent, undocumented = _dissent(delib, labels, ids)
     route = None
     if delib.route is not None:
         route = delib.route.model_dump(mode="json")
@@ -253,6 +363,8 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "scores": _score_rows(delib, labels),
         "leading_breakdown": _breakdown(delib, labels),
         "alternatives": alternatives,
+        "prd": _prd(delib, catalogue),
+        "findings": _findings(delib, labels, ids, _cited(delib.prd.document, catalogue)),
         "dissent": dissent,
         "undocumented_dissent": undocumented,
         "gates": {"consensus": _gate(delib.gate1), "quality": _gate(delib.gate2)},
@@ -261,6 +373,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "depth": _depth(delib, labels),
         "two_agent": delib.two_agent.model_dump(mode="json") if delib.two_agent else None,
         "route": route,
+        "usage": _usage(delib, labels, prices),
         "warnings": list(delib.warnings),
         "failure_reasons": list(delib.failure_reasons),
         "phase_history": [{"from": p.from_phase, "to": p.to_phase, "at": fmt_utc(p.at), "why": p.why}
@@ -449,13 +562,120 @@ def _md_alternatives(rec: dict) -> "list[str]":
     return lines
 
 
+def _md_refs(sources: "list[dict]") -> str:
+    if not sources:
+        return ""
+    return " ← " + ", ".join(md_code(x["id"]) + ("" if x["kind"] != "unknown" else " (unknown)") for x in sources)
+
+
+def _md_prd(rec: dict) -> "list[str]":
+    p = rec["prd"]
+    lines = ["## Decision document (PRD)", ""]
+    doc = p["document"]
+    if doc is None:
+        if p["status"] == "missing":
+            return lines + [f"**Missing** — recorded without a decision document after {p['send_backs']} "
+                            f"send-back(s): {md(p['problem'])}", ""]
+        state = {"due": "due: the vote passed, the main agent's concluding answer brings it",
+                 "not_due": "not due yet: the vote has not passed"}.get(p["status"], p["status"])
+        return lines + [f"Not written yet ({md(state)}).", ""]
+    lines += [f"**Decision.** {md(doc['decision'])}", ""]
+    if doc["problem"]:
+        lines += [f"**Problem.** {md(doc['problem'])}", ""]
+    lines.append("Each item cites (←) the findings (`persona:F1`), dissent (`persona:D1`), refutations "
+                 "(`persona:R1`) or hot spots (`H1`) it follows from; they are listed under *Findings by persona*, "
+                 "*Dissent* and *Depth axis*.")
+    lines.append("")
+    if doc["requirements"]:
+        lines += ["### Requirements", ""]
+        for r in doc["requirements"]:
+            by = f" (verified by {', '.join(md_code(x) for x in r['verified_by'])})" if r["verified_by"] else ""
+            lines.append(f"- {md_code(r['id'])} **{r['priority']}** — {md(r['text'])}{by}{_md_refs(r['sources'])}")
+        lines.append("")
+    if doc["non_goals"]:
+        lines += ["### Non-goals", ""] + [f"- {md(n['text'])}{_md_refs(n['sources'])}" for n in doc["non_goals"]] + [""]
+    if doc["acceptance_criteria"]:
+        lines += ["### Acceptance criteria", ""]
+        for a in doc["acceptance_criteria"]:
+            ver = f" (verifies {', '.join(md_code(x) for x in a['verifies'])})" if a["verifies"] else ""
+            lines.append(f"- {md_code(a['id'])} {md(a['text'])}{ver}{_md_refs(a['sources'])}")
+        lines.append("")
+    if doc["risks"]:
+        rows = [[md_code(k["id"]), k["severity"], md(k["risk"]), md(k["mitigation"]),
+                 ", ".join(md_code(x["id"]) for x in k["sources"])] for k in doc["risks"]]
+        lines += ["### Risks and mitigations", ""] + _table(["Id", "Severity", "Risk", "Mitigation", "Cites"], rows) + [""]
+    if doc["open_questions"]:
+        lines += ["### Open questions", ""] + [f"- {md(q['question'])}{_md_refs(q['sources'])}"
+                                               for q in doc["open_questions"]] + [""]
+    t = p["trace"]
+    if t:
+        kinds = ", ".join(f"{n} {k.replace('_', ' ')}(s)" for k, n in t["by_kind"].items() if n)
+        lines.append(f"Traceability: {t['citations']} citation(s) from {t['items']} item(s) resolve to {kinds or 'nothing'}"
+                     + (f"; untraced: {', '.join(t['untraced'] + t['unknown'])}" if t["untraced"] or t["unknown"] else "")
+                     + (f"; no acceptance criterion verifies {', '.join(t['uncovered'])}" if t["uncovered"] else "") + ".")
+        lines.append("")
+    return lines
+
+
+def _md_findings(rec: dict) -> "list[str]":
+    if not rec["findings"]:
+        return []
+    lines = ["## Findings by persona", ""]
+    for g in rec["findings"]:
+        tier = " tier 2" if g["tier"] == 2 else ""
+        lines += [f"### {md(g['label'])} ({g['stage']}{tier})", ""]
+        for f in g["findings"]:
+            cited = f" — cited by {', '.join(md_code(x) for x in f['cited_by'])}" if f["cited_by"] else ""
+            ev = md(f["evidence"]) or "*no evidence given*"
+            lines.append(f"- {md_code(f['id'] or f['local_id'])} **{f['severity']}** — {md(f['claim'])} "
+                         f"(evidence: {ev}){cited}")
+        for r in g["refutations"]:
+            cited = f" — cited by {', '.join(md_code(x) for x in r['cited_by'])}" if r["cited_by"] else ""
+            ev = md(r["evidence"]) or "*no evidence*"
+            lines.append(f"- {md_code(r['id'] or '-')} {r['verdict']} {md_code(r['target'])}: {md(r['claim'])} "
+                         f"(evidence: {ev}){cited}")
+        lines.append("")
+    return lines
+
+
+def _md_usage(rec: dict) -> "list[str]":
+    u = rec["usage"]
+    lines = ["## Cost and usage", "", md(u["summary"]), ""]
+    if not u["per_agent"]:
+        return lines
+    rows = []
+    for r in u["per_agent"]:
+        def n(key: str) -> str:
+            return "—" if r[key] is None else f"{r[key]:,}"
+        rows.append([md(r["label"]), r["stage"], "background" if r["background"] else "foreground",
+                     n("calls"), n("input_tokens"), n("cache_creation_input_tokens"), n("cache_read_input_tokens"),
+                     n("output_tokens"), f"{r['total_tokens']:,}", md(r["source"]),
+                     "—" if r["wall_s"] is None else duration(r["wall_s"])])
+    b = u["breakdown"]
+    rows.append(["**total**", "", "", f"{u['calls']:,}", f"{b['input_tokens']:,}", f"{b['cache_creation_input_tokens']:,}",
+                 f"{b['cache_read_input_tokens']:,}", f"{b['output_tokens']:,}", f"**{u['total_tokens']:,}**", "",
+                 duration(u["wall_time_s"]) + " wall"])
+    lines += _table(["Agent", "Stage", "Mode", "Calls", "Input", "Cache write", "Cache read", "Output", "Total",
+                     "Source", "Time"], rows, ["l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"])
+    lines.append("")
+    lines.append(f"Counted: {md(u['counted'])}.")
+    m = u["money"]
+    if m is not None:
+        r = m["rates_per_mtok"]
+        lines.append(f"Prices ({m['currency']} per million tokens, as of {md(m['as_of'])}, from {md(m['source'])}): "
+                     f"input {r['input']}, cache write {r['cache_write']}, cache read {r['cache_read']}, "
+                     f"output {r['output']}.")
+    lines.append("")
+    return lines
+
+
 def _md_dissent(rec: dict) -> "list[str]":
     lines = ["## Dissent", ""]
     if not rec["dissent"] and not rec["undocumented_dissent"]:
         return lines + ["No agent dissented.", ""]
     for c in rec["dissent"]:
-        lines.append(f"- **{md(c['label'])}** ({c['stage']}, verdict {c['verdict']}) on {md_code(c['target'])}: "
-                     f"{md(c['concern'])} — *reason:* {md(c['reason'])}")
+        lines.append(f"- {md_code(c['id'] or '-')} **{md(c['label'])}** ({c['stage']}, verdict {c['verdict']}) on "
+                     f"{md_code(c['target'])}: {md(c['concern'])} — *reason:* {md(c['reason'])}")
     for x in rec["undocumented_dissent"]:
         lines.append(f"- **{md(x['label'])}** dissented ({md(x['why'])}) without documenting a concern.")
     lines.append("")
@@ -627,9 +847,9 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
 
 
 def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
-                    strong: float = STRONG, moderate: float = MODERATE) -> str:
+                    strong: float = STRONG, moderate: float = MODERATE, prices=None) -> str:
     """The decision record as Markdown (deterministic)."""
-    rec = record_json(delib, strong, moderate)
+    rec = record_json(delib, strong, moderate, prices)
     lines = [f"# Decision record {md_code(rec['deliberation_id'])}", "",
              f"**Question:** {md(rec['question']) or '—'}", ""]
     overridden = " (overridden)" if rec["task_type_overridden"] else ""
@@ -638,15 +858,18 @@ def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
                       md_code(rec["session_id"]), rec["created_at"], rec["updated_at"]]])
     lines.append("")
     lines += _md_decision(rec)
+    lines += _md_prd(rec)
     lines += _md_scores(rec)
     lines += _md_breakdown(rec)
     lines += _md_alternatives(rec)
+    lines += _md_findings(rec)
     lines += _md_dissent(rec)
     lines += _md_gates(rec)
     lines += _md_conformity(rec)
     lines += _md_two_agent(rec)
     lines += _md_depth(rec)
     lines += _md_route(rec)
+    lines += _md_usage(rec)
     lines += _md_list("Warnings", rec["warnings"])
     lines += _md_list("Failure reasons", rec["failure_reasons"])
     lines += _md_history(rec)

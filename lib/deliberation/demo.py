@@ -294,9 +294,9 @@ def render_records(project: str) -> "dict[str, str]":
         g = cfg.gates
         md_path, html_path = layout.record(delib.id), layout.record(delib.id, "html")
         atomic_write_bytes(layout.checked(md_path),
-                           decision_record.render_markdown(delib, lineage, g.strong, g.moderate).encode())
+                           decision_record.render_markdown(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode())
         atomic_write_bytes(layout.checked(html_path),
-                           html_report.render_html(delib, lineage, g.strong, g.moderate).encode())
+                           html_report.render_html(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode())
         route = delib.route
         result = {"id": delib.id, "phase": delib.phase, "markdown": md_path, "html": html_path,
                   "route": route.route if route else None,

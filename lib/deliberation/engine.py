@@ -8,13 +8,16 @@ depth axis needs tier-2 workers before ranking) or a progress `context`.
                                        rule (minimum viable deliberation) and its depth step;
                                        red-team pass done → depth plan (hot spots);
                                        tier-2 done → red team 2 → depth-aware synthesis;
-                                       ranking complete → vote → Gate 1
-    Stop (nothing pending) → conclude(): Gate 1 + Gate 2 → ready for the route and the record
+                                       ranking complete → vote → Gate 1 → passed: PRD_GENERATION,
+                                       the decision document is asked for
+    Stop (nothing pending) → conclude(): Gate 1 + Gate 2 → the decision document read from the
+                                       concluding answer (accepted, sent back once, or recorded
+                                       missing) → ready for the route and the record
 """
 
 from __future__ import annotations
 
-from deliberation import consensus_gate, phases, quality_gate, ranking
+from deliberation import consensus_gate, phases, prd, quality_gate, ranking
 from deliberation.config import Config
 from deliberation.state import Deliberation
 
@@ -173,14 +176,47 @@ def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -
     step = depth_after_report(delib, cfg, budget, now)
     if step is not None:
         return step
+    if delib.phase == "PRD_GENERATION":  # the vote passed: the same news again (said once per batch)
+        return Step(context=document_due_text(delib))
     if ranking_complete(delib, cfg):
         evaluate_vote(delib, cfg, now)
         if not delib.gate1.passed:  # type: ignore[union-attr]
             return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
-        passed = passed_text(delib)
-        note = conformity_note(delib)
-        return Step(context=f"{passed}\n{note}" if note else passed)
+        open_document(delib, now)
+        return Step(context=document_due_text(delib))
     return Step(context=progress_text(delib))
+
+
+def open_document(delib: Deliberation, now: float) -> None:
+    """The vote passed the consensus gate: RANKING → PRD_GENERATION, the decision document is due.
+    The decision is what the vote adopted (or nothing, on a unanimous reject)."""
+    r = delib.ranking
+    delib.outcome = ranking.outcome(r)  # type: ignore[assignment]
+    delib.decision = r.leading if r and delib.outcome == "adopted" else None
+    phases.transition(delib, "PRD_GENERATION", "consensus gate passed" + (
+        f" ({ranking.REJECTED})" if delib.outcome == "rejected" else "") + ": the decision document is due", now)
+    delib.prd.status = "due"
+    delib.prd.due_at = now
+
+
+def reopen_vote(delib: Deliberation, now: float) -> None:
+    """A ranking spawn during PRD_GENERATION: a re-rank takes the vote again (PRD_GENERATION →
+    RANKING); the decision and its document wait for the new vote."""
+    phases.transition(delib, "RANKING", "re-rank: the vote is taken again; the decision document waits for it", now)
+    delib.outcome = None
+    delib.decision = None
+    prd.reset(delib)
+
+
+def document_due_text(delib: Deliberation) -> str:
+    """What the main agent is told once the vote passed: the outcome, the conformity warnings,
+    and the request for the decision document with its exact shape and the ids it may cite."""
+    parts = [passed_text(delib)]
+    note = conformity_note(delib)
+    if note:
+        parts.append(note)
+    parts.append(prd.request_text(delib))
+    return "\n".join(parts)
 
 
 def passed_text(delib: Deliberation) -> str:
@@ -191,15 +227,12 @@ def passed_text(delib: Deliberation) -> str:
                     for c in a.report.dissent][:6]  # type: ignore[union-attr]
         lines = [f"Deliberation {delib.id}: the panel unanimously REJECTED every approach "
                  f"({r.rejections} of {r.rejections} voting agents reject) — {ranking.REJECTED}. "  # type: ignore[union-attr]
-                 "Do not implement any of the approaches. Tell the user that none is adopted and why "
-                 "(the rejecting agents' concerns below), then finish; the quality gate runs when you stop."]
+                 "Do not implement any of the approaches."]
         if concerns:
-            lines += ["Their concerns:", *concerns]
+            lines += ["The rejecting agents' concerns:", *concerns]
         return "\n".join(lines)
     return (f"Deliberation {delib.id}: consensus gate passed — leading approach "
-            f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
-            "Summarise the decision and its dissent, then finish; the quality gate "
-            "runs when you stop.")
+            f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}.")  # type: ignore[union-attr]
 
 
 def conformity_note(delib: Deliberation) -> str:
@@ -237,15 +270,22 @@ def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
 
 
 class Conclusion:
-    __slots__ = ("ready", "block")
+    __slots__ = ("ready", "block", "kind")
 
-    def __init__(self, ready: bool, block: "str | None" = None) -> None:
+    def __init__(self, ready: bool, block: "str | None" = None, kind: str = "gate") -> None:
         self.ready = ready
         self.block = block
+        self.kind = kind  # "gate": a gate failed; "document": the decision document is sent back
 
 
-def conclude(delib: Deliberation, cfg: Config, now: float) -> Conclusion:
-    """At Stop with nothing pending: may this deliberation conclude?"""
+def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
+             may_block: bool = True) -> Conclusion:
+    """At Stop with nothing pending: may this deliberation conclude?
+
+    Gate 1 (the vote), then Gate 2's checks of the deliberation; once both pass the decision
+    document is read from the main agent's concluding `answer` — accepted, sent back once (a
+    block of kind "document", only while `may_block`), or recorded missing — and Gate 2 gets
+    its `decision_document` check. Ready = accepted or recorded missing."""
     if delib.phase == "DELIBERATION":
         refusal = ranking_spawn_refusal(delib, cfg)
         if refusal:
@@ -256,6 +296,8 @@ def conclude(delib: Deliberation, cfg: Config, now: float) -> Conclusion:
         delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
     if not delib.gate1.passed:  # type: ignore[union-attr]
         return Conclusion(False, consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
+    if delib.phase == "RANKING":
+        open_document(delib, now)
     g = cfg.gates
     delib.gate2 = quality_gate.evaluate(
         delib, min_distinct_personas=cfg.deliberation.min_distinct_personas,
@@ -264,16 +306,22 @@ def conclude(delib: Deliberation, cfg: Config, now: float) -> Conclusion:
         conformity_blocks=cfg.conformity.blocking, now=now)
     if not delib.gate2.passed:
         return Conclusion(False, quality_gate.reason_text(delib, delib.gate2))
+    d = cfg.deliberation
+    outcome = prd.capture(delib, answer, retries=d.report_retries, max_bytes=d.max_report_bytes,
+                          may_block=may_block, now=now)
+    delib.gate2 = quality_gate.with_document(delib.gate2, delib)
+    if outcome.send_back:
+        return Conclusion(False, outcome.send_back, kind="document")
     return Conclusion(True)
 
 
 def finalize(delib: Deliberation, now: float) -> None:
-    """Gates passed and the route is recorded: RANKING → PRD_GENERATION."""
-    r = delib.ranking
-    delib.outcome = ranking.outcome(r)  # type: ignore[assignment]
-    delib.decision = r.leading if r and delib.outcome == "adopted" else None
-    phases.transition(delib, "PRD_GENERATION", "both gates passed" + (
-        f" ({ranking.REJECTED})" if delib.outcome == "rejected" else ""), now)
+    """The route is recorded and the document closed: PRD_GENERATION → COMPLETE."""
+    st = delib.prd
+    what = (f"decision document accepted ({prd.counts_text(st.document)})" if st.status == "accepted" and st.document
+            else f"decision document missing after {st.send_backs} send-back(s)")
+    route = delib.route.route if delib.route else "no route"
+    phases.transition(delib, "COMPLETE", f"decision record written ({route}); {what}", now)
 
 
 def fail(delib: Deliberation, reasons: "list[str]", now: float) -> None:

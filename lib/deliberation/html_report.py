@@ -1,9 +1,14 @@
 """The HTML decision report: ONE self-contained file a person can open, print or attach.
 
-Owns the page: a persona × approach score heatmap (inline SVG, element `id="heatmap"`, each
+Owns the page: the decision document (`id="prd"`: requirements, non-goals, acceptance
+criteria, risks and mitigations, open questions, each item's citations linked to the finding or
+dissent they name), a persona × approach score heatmap (inline SVG, element `id="heatmap"`, each
 cell a `<rect data-score=...>` coloured by its weighted score, the number written on it), the
-five-dimension breakdown of the leading approach, both gates' checklists with figures, dissent
-and conformity warnings, the depth-axis trail, the route and why, and the lineage tree.
+five-dimension breakdown of the leading approach, the findings by persona with evidence and
+severity (`id="findings"`, each finding anchored by its citable id), both gates' checklists with
+figures, dissent and conformity warnings, the depth-axis trail, the route and why, the cost
+(`id="usage"`: tokens per agent, wall time, money only at configured prices), and the lineage
+tree.
 
 Self-contained: inline CSS, inline SVG, one tiny inline script (it only measures the drawn
 heatmap cells and writes `data-rendered` / `data-box`, for tests and tooling); no network, no
@@ -104,6 +109,11 @@ ul.tree li::after{content:"";position:absolute;left:0;top:13px;width:10px;border
 ul.tree li:last-child::before{bottom:auto;height:13px}
 .st-running,.st-requested{color:var(--accent);font-weight:600}.st-failed{color:var(--bad);font-weight:600}
 footer{color:var(--muted);font-size:12px;text-align:center;margin-top:20px}
+.cites{font-size:12px;color:var(--muted)}.cites a{color:var(--accent);text-decoration:none}
+.sev-critical,.sev-high{color:var(--bad);font-weight:600}.sev-medium{color:var(--mid);font-weight:600}
+.sev-low,.sev-info{color:var(--muted)}
+.prd h3{margin-top:14px}.prd .lead{font-size:16px;margin:0 0 8px}
+.missing{background:var(--bad-bg);border-left:3px solid var(--bad);padding:8px 12px;border-radius:6px}
 @media (max-width:760px){.grid2{grid-template-columns:1fr}}
 @media print{body{background:#fff;font-size:12px}main{max-width:none;padding:0}
 section{border-color:#ccc;padding:10px 12px;margin-bottom:10px}.grid2{grid-template-columns:1fr 1fr}
@@ -334,7 +344,8 @@ def _gates(rec: dict) -> str:
 def _dissent_conformity(rec: dict) -> str:
     if rec["dissent"] or rec["undocumented_dissent"]:
         items = "".join(
-            f'<li><b>{esc(c["label"])}</b> <span class="detail">({esc(c["stage"])}, verdict {esc(c["verdict"])})</span> '
+            (f'<li id="{_anchor(c["id"])}"><code>{esc(c["id"])}</code> ' if c["id"] else "<li>")
+            + f'<b>{esc(c["label"])}</b> <span class="detail">({esc(c["stage"])}, verdict {esc(c["verdict"])})</span> '
             f'on <code>{esc(c["target"])}</code>: {esc(c["concern"])}<div class="why">Reason: {esc(c["reason"])}</div></li>'
             for c in rec["dissent"])
         items += "".join(f'<li><b>{esc(x["label"])}</b> dissented ({esc(x["why"])}) '
@@ -460,6 +471,132 @@ def lineage_html(lineage: Lineage) -> str:
     return "".join(out)
 
 
+def _anchor(source_id: str) -> str:
+    """The element id of a citable item (findings, dissent): `src-` + its id, made id-safe."""
+    return "src-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in source_id)
+
+
+def _cites(sources: "list[dict]") -> str:
+    if not sources:
+        return ""
+    links = []
+    for x in sources:
+        if x["kind"] == "unknown":
+            links.append(f'<code>{esc(x["id"])}</code> {_badge("unknown", "bad")}')
+        elif x["kind"] == "hot_spot":
+            links.append(f'<code title="{esc(x["text"])}">{esc(x["id"])}</code>')
+        else:
+            links.append(f'<a href="#{_anchor(x["id"])}" title="{esc(x["text"])}"><code>{esc(x["id"])}</code></a>')
+    return f'<div class="cites">cites {", ".join(links)}</div>'
+
+
+def _prd(rec: dict) -> str:
+    p = rec["prd"]
+    doc = p["document"]
+    if doc is None:
+        if p["status"] == "missing":
+            return ('<section id="prd" class="prd"><h2>Decision document (PRD) ' + _badge("missing", "bad") + "</h2>"
+                    f'<div class="missing">Recorded without a decision document after {p["send_backs"]} send-back(s): '
+                    f'{esc(p["problem"])}</div></section>')
+        state = "the vote passed; the main agent's concluding answer brings it" if p["status"] == "due"             else "the vote has not passed yet"
+        return (f'<section id="prd" class="prd"><h2>Decision document (PRD) {_badge("not written yet", "plain")}</h2>'
+                f'<p class="note">{esc(state)}.</p></section>')
+    parts = [f'<p class="lead"><b>Decision.</b> {esc(doc["decision"])}</p>']
+    if doc["problem"]:
+        parts.append(f'<p><b>Problem.</b> {esc(doc["problem"])}</p>')
+    if doc["requirements"]:
+        rows = "".join(
+            f'<tr><td><code>{esc(r["id"])}</code></td><td>{esc(r["priority"])}</td><td>{esc(r["text"])}{_cites(r["sources"])}</td>'
+            f'<td>{esc(", ".join(r["verified_by"])) or "—"}</td></tr>' for r in doc["requirements"])
+        parts.append('<h3>Requirements</h3><table><tr><th>Id</th><th>Priority</th><th>Requirement</th>'
+                     f'<th>Verified by</th></tr>{rows}</table>')
+    if doc["non_goals"]:
+        items = "".join(f'<li>{esc(n["text"])}{_cites(n["sources"])}</li>' for n in doc["non_goals"])
+        parts.append(f'<h3>Non-goals</h3><ul class="items">{items}</ul>')
+    if doc["acceptance_criteria"]:
+        rows = "".join(
+            f'<tr><td><code>{esc(a["id"])}</code></td><td>{esc(a["text"])}{_cites(a["sources"])}</td>'
+            f'<td>{esc(", ".join(a["verifies"])) or "—"}</td></tr>' for a in doc["acceptance_criteria"])
+        parts.append('<h3>Acceptance criteria</h3><table><tr><th>Id</th><th>Criterion</th><th>Verifies</th></tr>'
+                     f'{rows}</table>')
+    if doc["risks"]:
+        rows = "".join(
+            f'<tr><td><code>{esc(k["id"])}</code></td><td class="sev-{esc(k["severity"])}">{esc(k["severity"])}</td>'
+            f'<td>{esc(k["risk"])}{_cites(k["sources"])}</td><td>{esc(k["mitigation"])}</td></tr>' for k in doc["risks"])
+        parts.append('<h3>Risks and mitigations</h3><table><tr><th>Id</th><th>Severity</th><th>Risk</th>'
+                     f'<th>Mitigation</th></tr>{rows}</table>')
+    if doc["open_questions"]:
+        items = "".join(f'<li>{esc(q["question"])}{_cites(q["sources"])}</li>' for q in doc["open_questions"])
+        parts.append(f'<h3>Open questions</h3><ul class="items">{items}</ul>')
+    t = p["trace"]
+    if t:
+        kinds = ", ".join(f'{n} {k.replace("_", " ")}(s)' for k, n in t["by_kind"].items() if n)
+        parts.append(f'<p class="note">Traceability: {t["citations"]} citation(s) from {t["items"]} item(s) resolve to '
+                     f'{esc(kinds) or "nothing"}'
+                     + (f'; no acceptance criterion verifies {esc(", ".join(t["uncovered"]))}' if t["uncovered"] else "")
+                     + ".</p>")
+    badge = _badge("accepted", "ok") if p["status"] == "accepted" else _badge(p["status"], "plain")
+    return f'<section id="prd" class="prd"><h2>Decision document (PRD) {badge}</h2>{"".join(parts)}</section>'
+
+
+def _findings(rec: dict) -> str:
+    if not rec["findings"]:
+        return ""
+    groups = []
+    for g in rec["findings"]:
+        items = []
+        for f in g["findings"]:
+            sid = f["id"] or f["local_id"]
+            cited = (f' <span class="cites">cited by {esc(", ".join(f["cited_by"]))}</span>' if f["cited_by"] else "")
+            items.append(f'<li id="{_anchor(sid)}"><code>{esc(sid)}</code> <span class="sev-{esc(f["severity"])}">'
+                         f'{esc(f["severity"])}</span> {esc(f["claim"])}{cited}'
+                         f'<div class="detail">evidence: {esc(f["evidence"]) or "none given"}</div></li>')
+        for r in g["refutations"]:
+            sid = r["id"] or "-"
+            cited = (f' <span class="cites">cited by {esc(", ".join(r["cited_by"]))}</span>' if r["cited_by"] else "")
+            items.append(f'<li id="{_anchor(sid)}"><code>{esc(sid)}</code> '
+                         f'{_badge(r["verdict"], "bad" if r["verdict"] == "refuted" else "plain")} '
+                         f'<code>{esc(r["target"])}</code> {esc(r["claim"])}{cited}'
+                         f'<div class="detail">evidence: {esc(r["evidence"]) or "none"}</div></li>')
+        tier = " · tier 2" if g["tier"] == 2 else ""
+        groups.append(f'<h3>{esc(g["label"])} <span class="detail">{esc(g["stage"])}{tier}</span></h3>'
+                      f'<ul class="items">{"".join(items)}</ul>')
+    return f'<section id="findings"><h2>Findings by persona</h2>{"".join(groups)}</section>'
+
+
+def _usage(rec: dict) -> str:
+    u = rec["usage"]
+
+    def n(v: "int | None") -> str:
+        return "—" if v is None else f"{v:,}"
+
+    rows = "".join(
+        f'<tr><td>{esc(r["label"])}</td><td>{esc(r["stage"])}</td><td>{"background" if r["background"] else "foreground"}</td>'
+        f'<td class="num">{n(r["calls"])}</td><td class="num">{n(r["input_tokens"])}</td>'
+        f'<td class="num">{n(r["cache_creation_input_tokens"])}</td><td class="num">{n(r["cache_read_input_tokens"])}</td>'
+        f'<td class="num">{n(r["output_tokens"])}</td><td class="num"><b>{r["total_tokens"]:,}</b></td>'
+        f'<td>{esc(r["source"])}</td><td class="num">{esc(dr.duration(r["wall_s"]))}</td></tr>' for r in u["per_agent"])
+    b = u["breakdown"]
+    rows += (f'<tr><td><b>total</b></td><td></td><td></td><td class="num">{u["calls"]:,}</td>'
+             f'<td class="num">{b["input_tokens"]:,}</td><td class="num">{b["cache_creation_input_tokens"]:,}</td>'
+             f'<td class="num">{b["cache_read_input_tokens"]:,}</td><td class="num">{b["output_tokens"]:,}</td>'
+             f'<td class="num"><b>{u["total_tokens"]:,}</b></td><td></td>'
+             f'<td class="num">{esc(dr.duration(u["wall_time_s"]))} wall</td></tr>')
+    m = u["money"]
+    prices = ""
+    if m is not None:
+        r = m["rates_per_mtok"]
+        prices = (f'<p class="note">Prices ({esc(m["currency"])} per million tokens, as of {esc(m["as_of"])}, from '
+                  f'{esc(m["source"])}): input {r["input"]}, cache write {r["cache_write"]}, cache read {r["cache_read"]}, '
+                  f'output {r["output"]}.</p>')
+    return ('<section id="usage"><h2>Cost and usage</h2>'
+            f'<p class="figures">{esc(u["summary"])}</p>'
+            '<table><tr><th>Agent</th><th>Stage</th><th>Mode</th><th class="num">Calls</th><th class="num">Input</th>'
+            '<th class="num">Cache write</th><th class="num">Cache read</th><th class="num">Output</th>'
+            f'<th class="num">Total</th><th>Source</th><th class="num">Time</th></tr>{rows}</table>'
+            f'<p class="note">Counted: {esc(u["counted"])}.</p>{prices}</section>')
+
+
 def _lineage(lineage: "Lineage | None") -> str:
     if lineage is None:
         return ""
@@ -491,12 +628,13 @@ def _lists(rec: dict) -> str:
 
 
 def render_html(delib: Deliberation, lineage: "Lineage | None" = None,
-                strong: float = dr.STRONG, moderate: float = dr.MODERATE) -> str:
+                strong: float = dr.STRONG, moderate: float = dr.MODERATE, prices=None) -> str:
     """The whole report as one self-contained HTML document (deterministic)."""
-    rec = dr.record_json(delib, strong, moderate)
+    rec = dr.record_json(delib, strong, moderate, prices)
     title = rec["decision"]["title"] or "no decision yet"
-    body = (_header(rec) + _decision(rec) + _scores(rec) + _breakdown(rec) + _alternatives(rec) + _gates(rec)
-            + _dissent_conformity(rec) + _depth(rec) + _route(rec) + _lineage(lineage) + _lists(rec))
+    body = (_header(rec) + _decision(rec) + _prd(rec) + _scores(rec) + _breakdown(rec) + _alternatives(rec)
+            + _findings(rec) + _gates(rec) + _dissent_conformity(rec) + _depth(rec) + _route(rec) + _usage(rec)
+            + _lineage(lineage) + _lists(rec))
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'

@@ -4,7 +4,10 @@
 
 Each phase requires the previous one; an illegal transition raises `IllegalTransition` whose
 message says what is missing. RANKING → RANKING (a re-rank) is allowed: a later ranking report
-of the same persona supersedes the earlier one.
+of the same persona supersedes the earlier one. PRD_GENERATION starts when the vote passes the
+consensus gate and ends when the decision document is accepted or recorded missing (prd.py);
+a re-rank from it (PRD_GENERATION → RANKING) takes the vote again, and the document waits for
+the new one.
 
 Which stage a spawned agent works in follows from its kind and the phase (`stage_for_spawn`):
 research personas spawned in RESEARCH do research, the same personas spawned after it rank;
@@ -21,7 +24,7 @@ EDGES = {
     "RESEARCH": ("DELIBERATION",),
     "DELIBERATION": ("RANKING",),
     "RANKING": ("RANKING", "PRD_GENERATION"),
-    "PRD_GENERATION": ("COMPLETE",),
+    "PRD_GENERATION": ("COMPLETE", "RANKING"),
     "COMPLETE": (),
     "FAILED": (),
 }
@@ -131,8 +134,8 @@ def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,
                                    "Spawn synthesis-lead (or debate-moderator) with all research findings "
                                    "to generate at least 2 alternatives first")
             return "ranking", None
-        if phase == "RANKING":
-            return "ranking", None
+        if phase in ("RANKING", "PRD_GENERATION"):
+            return "ranking", None  # from PRD_GENERATION: a re-rank, the vote is taken again
         return "ranking", f"the deliberation is {phase}: open a new one for a new question"
     if kind in ("debate", "synthesis", "red-team", "lens"):
         if phase in ("IDLE", "RESEARCH"):

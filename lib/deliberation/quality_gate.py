@@ -11,6 +11,10 @@ Five checks (DESIGN §3), each reported with its figure:
 5. improvement evidence — the panel's confidence after deliberating exceeds its confidence
    before, on ONE scale (`improvement_evidence`, below).
 Conformity warnings are listed with the result; they block only when configured to.
+Once those pass, the decision document is read (PRD_GENERATION, prd.py) and a sixth check joins
+them (`with_document`): decision_document — the document is present and traced (every
+requirement, acceptance criterion and risk cites ids that exist in the deliberation). It fails
+while the document is sent back, and stays failed in the record when it is recorded missing.
 
 What improvement evidence compares. Seed 001's initial confidence is the confidence an agent
 gave its own answer before deliberating (0.58 → deliberate); its final confidence is the same
@@ -157,6 +161,39 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
                       next_step="" if passed else next_step(checks))
 
 
+def document_check(delib: Deliberation) -> Check:
+    """Gate 2's decision_document check: the PRD is present and traced (prd.py)."""
+    from deliberation import prd
+
+    st = delib.prd
+    if st.status == "accepted" and st.document is not None:
+        t = prd.trace(st.document, prd.citable(delib))
+        traced = not t.untraced and not t.unknown
+        kinds = ", ".join(f"{n} {k.replace('_', ' ')}{'s' if n != 1 else ''}" for k, n in t.by_kind.items() if n)
+        detail = f"{t.citations} citation(s) resolve to {kinds or 'nothing'}"
+        if t.uncovered:
+            detail += f"; no acceptance criterion verifies {', '.join(t.uncovered)}"
+        return Check(name="decision_document", passed=traced,
+                     figure=f"present: {prd.counts_text(st.document)}; "
+                            + ("every requirement, criterion and risk traced" if traced
+                               else f"untraced: {', '.join(t.untraced + t.unknown)}"),
+                     detail=detail)
+    why = (st.problem or "no decision document").splitlines()[0]
+    if st.status == "missing":
+        return Check(name="decision_document", passed=False,
+                     figure=f"missing after {st.send_backs} send-back(s)", detail=why)
+    return Check(name="decision_document", passed=False,
+                 figure=f"not accepted yet (send-back {st.send_backs})", detail=why)
+
+
+def with_document(result: GateResult, delib: Deliberation) -> GateResult:
+    """`result` (the deliberation's checks) with the decision_document check added."""
+    checks = [c for c in result.checks if c.name != "decision_document"] + [document_check(delib)]
+    passed = all(c.passed for c in checks)
+    return GateResult(gate="quality", passed=passed, checks=checks, at=result.at,
+                      next_step="" if passed else next_step(checks))
+
+
 _NEXT = {
     "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
     "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons (re-run it; its report's `dissent` needs concern + reason)",
@@ -164,6 +201,7 @@ _NEXT = {
     "consensus_confidence": "consensus is weak: re-rank with the contested points and their evidence named in the ranking prompts, never who scored or voted what (ranking is blind; deliberation roles cannot run once ranking has started), or hand the decision to the user",
     "improvement_evidence": "the panel is not more confident after deliberating than before: investigate the open questions (re-rank with the contested points and their evidence in the ranking prompts), or tell the user the decision stays uncertain",
     "conformity": "re-run the flagged agents with fresh isolation (new spawns, no shared findings) and re-rank",
+    "decision_document": "end the concluding answer with the decision document block (PRD): requirements, acceptance criteria and risks, each citing the finding or dissent ids it follows from",
 }
 
 

@@ -1,4 +1,5 @@
-"""The published JSON Schemas of every state file, the config and the agent report.
+"""The published JSON Schemas of every state file, the config, the agent report, the decision
+document (PRD) and the decision record's JSON form.
 
 The pydantic models are the source of truth; `state_schema/<name>.schema.json` is generated from
 them, checked in, and a test fails when the two drift. This module also owns the map from a
@@ -34,6 +35,8 @@ MODELS: "dict[str, tuple[str, str]]" = {
     "event": ("deliberation.state", "EventRecord"),
     "journal": ("deliberation.state", "CommitJournal"),
     "agent_report": ("deliberation.report", "AgentReport"),
+    "prd": ("deliberation.prd", "DecisionDocument"),
+    "decision_record": ("deliberation.record_model", "DecisionRecord"),
     "config": ("deliberation.config", "Config"),
 }
 
@@ -60,6 +63,8 @@ DESCRIPTIONS = {
     "event": "One line of .claude/deliberation/sessions/<session_id>/events.jsonl",
     "journal": "A session transaction's redo journal: .claude/deliberation/sessions/<session_id>/commit.journal",
     "agent_report": "The fenced JSON report that ends every deliberation subagent's final message",
+    "prd": "The decision document (PRD): the fenced JSON block that ends the main agent's concluding answer once the vote has passed",
+    "decision_record": "The decision record as structured data: `deliberation report ID --format json`",
     "config": "User configuration: .claude/deliberation/config.json",
 }
 

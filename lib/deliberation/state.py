@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deliberation import SCHEMA_VERSION
+from deliberation.prd import DecisionDocument
 from deliberation.report import AgentReport
 
 Phase = Literal["IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED"]
@@ -129,6 +130,15 @@ class GivenContext(_Model):
     isolation: str = Field("", description="Result of the isolation check at spawn.")
 
 
+class TokenUsage(_Model):
+    """Every API response of one subagent, summed from its transcript (what it was billed for)."""
+    calls: int = Field(0, description="API responses (distinct message ids) in the transcript.")
+    input_tokens: int = Field(0, description="Uncached input tokens, all calls.")
+    cache_creation_input_tokens: int = Field(0, description="Input tokens written to the prompt cache, all calls.")
+    cache_read_input_tokens: int = Field(0, description="Input tokens read from the prompt cache, all calls.")
+    output_tokens: int = Field(0, description="Output tokens, all calls.")
+
+
 class AgentRecord(_Model):
     key: str = Field(description="agent_id once known, else the spawning tool_use_id.")
     agent_id: "str | None" = None
@@ -150,6 +160,9 @@ class AgentRecord(_Model):
     tokens_source: Literal["", "transcript", "totalTokens", "task-notification"] = Field(
         "", description="Where `tokens` came from; '' = not counted.")
     transcript: str = Field("", description="The subagent's transcript path (agent_transcript_path), read for `tokens`.")
+    usage: "TokenUsage | None" = Field(
+        None, description="All of the agent's API calls, read from its transcript when the deliberation "
+                          "concluded; None when the transcript could not be read (the record then shows `tokens`).")
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
     notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")
@@ -274,6 +287,19 @@ class Route(_Model):
     review: Literal["not_needed", "pending", "approved", "rejected"] = "not_needed"
 
 
+class PrdState(_Model):
+    """The PRD_GENERATION phase: the decision document the main agent writes (prd.py)."""
+    status: Literal["not_due", "due", "accepted", "missing"] = Field(
+        "not_due", description="due: the vote passed and the document is awaited; accepted: valid and traced; "
+                               "missing: absent or invalid after its send-back(s).")
+    due_at: "float | None" = Field(None, description="When the vote passed and the document was asked for.")
+    closed_at: "float | None" = Field(None, description="When it was accepted or recorded missing.")
+    send_backs: int = 0
+    problem: "str | None" = Field(None, description="Why the last document read was not accepted.")
+    document: "DecisionDocument | None" = None
+    ignored_keys: list[str] = Field(default_factory=list)
+
+
 class Deliberation(_File):
     id: str = Field(pattern=ID)
     session_id: str = Field(pattern=ID)
@@ -312,6 +338,7 @@ class Deliberation(_File):
     record: "dict[str, Any] | None" = Field(
         None, description="The structured decision record (decision_record.record_json), kept with the Markdown one.")
     tokens_used: int = 0
+    prd: PrdState = Field(default_factory=PrdState)
 
 
 # --------------------------------------------------------------------------------------------

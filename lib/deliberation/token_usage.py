@@ -21,7 +21,12 @@ the largest wins — it only grows while the agent works):
   task notification (final; equal to the transcript's last response once written).
 An agent none of them covers is counted as 0 and the record says how many were not counted.
 
-`read_transcript` is the one place that reads the client's transcripts; the rest is pure.
+What the decision record's cost section shows is another figure: everything the agent was
+billed for — every API response's usage summed (`read_usage`, one entry per message id), read
+once the deliberation concludes, when every subagent has finished and its transcript is whole.
+
+`read_transcript` and `read_usage` are the one place that reads the client's transcripts; the
+rest is pure.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import os
 import re
 
 MAX_SCAN = 8 << 20          # bytes read back from the end of a transcript, at most
+MAX_USAGE_FILE = 64 << 20   # a transcript larger than this is not summed (the record says so)
 BLOCK = 1 << 16
 USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 SOURCES = ("transcript", "totalTokens", "task-notification")
@@ -104,6 +110,66 @@ def read_transcript(path: "str | None") -> "int | None":
         if not stat.S_ISREG(st.st_mode):
             return None
         return last_usage(_lines_backwards(fh, st.st_size))
+
+
+def sum_usage(lines) -> "dict[str, int] | None":
+    """Every API response's usage among transcript lines (oldest first), one per message id
+    (the client writes one entry per content block, each repeating its response's usage):
+    {calls, input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens},
+    or None when no response is recorded."""
+    by_id: dict = {}
+    anonymous = 0
+    for line in lines:
+        if b'"usage"' not in line or b'"assistant"' not in line:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or entry.get("type") != "assistant":
+            continue
+        message = entry.get("message")
+        if not isinstance(message, dict) or usage_total(message.get("usage")) is None:
+            continue
+        mid = message.get("id")
+        if not isinstance(mid, str) or not mid:
+            anonymous += 1
+            mid = f"#anonymous-{anonymous}"
+        by_id[mid] = message["usage"]  # the last entry of a response wins (same usage repeated)
+    if not by_id:
+        return None
+    out = {"calls": len(by_id)}
+    for key in USAGE_KEYS:
+        out[key] = sum(v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
+                       for v in (u.get(key, 0) for u in by_id.values()))
+    return out
+
+
+def read_usage(path: "str | None"):
+    """The summed usage (`state.TokenUsage`) of a subagent transcript, or None when it cannot
+    be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no API
+    response recorded)."""
+    if not path or not path.endswith(".jsonl"):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    import stat
+
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            st = os.fstat(fh.fileno())
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_USAGE_FILE:
+            return None
+        summed = sum_usage(fh)
+    if summed is None:
+        return None
+    from deliberation.state import TokenUsage
+
+    return TokenUsage(**summed)
 
 
 def notified_tokens(notification: str) -> "int | None":

@@ -67,7 +67,7 @@ def test_foreground_deliberation_passes_both_gates(project, hook):
     last = outs[-1]["post"]
     assert last.decision is None, last.reason
     assert "consensus gate passed" in last.context
-    res = s.stop()
+    res = s.stop(message=P.prd_message(["security-analyst:F1", "cost-analyst:F1"]))
     assert res.decision is None, res.reason
     assert "COMPLETE" in res.system_message
     d = load_delib(project)

@@ -44,6 +44,7 @@ RANKS = {
     "security-analyst": {"A": (9, 9, 9, 9, 8), "B": (8, 8, 9, 8, 9)},
     "performance-engineer": {"A": (9, 9, 8, 9, 9), "B": (9, 8, 8, 8, 9)},
 }
+CITES = ["security-analyst:F1", "performance-engineer:F1"]  # what the concluding answers' documents cite
 LENS_PROMPT = re.compile(r'--- worker (\d+) of (\d+): subagent_type "([a-z-]+)", hot spots ([H0-9, ]+) '
                          r"— prompt:\n(.*?)\n--- end of worker \1 prompt", re.S)
 
@@ -179,7 +180,7 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
         assert o["pre"].decision is None, o["pre"].reason
     assert outs[-1]["post"].decision is None, outs[-1]["post"].reason
     assert "leading approach B" in outs[-1]["post"].context
-    done = s.stop()
+    done = s.stop(message=P.prd_message(CITES))
     assert done.decision is None, done.reason
     assert "COMPLETE: B" in done.system_message
 
@@ -260,7 +261,7 @@ def test_paraphrasing_tier2_is_zeroed_tier1_stands(project, hook):
     outs = rank(s, "A")
     assert outs[-1]["post"].decision is None, outs[-1]["post"].reason
     assert "leading approach A" in outs[-1]["post"].context
-    done = s.stop()
+    done = s.stop(message=P.prd_message(CITES))
     assert done.decision is None, done.reason
     assert "COMPLETE: A" in done.system_message
 
@@ -302,7 +303,7 @@ def test_no_hot_spots_no_depth_step(project, hook):
     for o in outs:
         assert o["pre"].decision is None, o["pre"].reason
     assert "consensus gate passed — leading approach A" in outs[-1]["post"].context
-    done = s.stop()
+    done = s.stop(message=P.prd_message(CITES))
     assert done.decision is None, done.reason
     d = load_delib(project)
     assert d["phase"] == "COMPLETE" and d["decision"] == "A"
@@ -333,7 +334,7 @@ def test_second_red_team_pass_is_refused_and_the_first_stands(project, hook):
     assert not any(a["superseded"] for a in d["agents"])
     for o in rank(s, "A"):
         assert o["pre"].decision is None, o["pre"].reason
-    assert s.stop().decision is None
+    assert s.stop(message=P.prd_message(CITES)).decision is None
     saved = load_model(project)
     assert saved.phase == "COMPLETE" and saved.depth.status == "not_needed"
     assert find_hot_spots(saved) == [] == saved.depth.hot_spots  # nothing was dropped on the way
@@ -359,7 +360,7 @@ def test_budget_exhausted_skips_loudly(project, hook):
     outs = rank(s, "A")
     for o in outs:
         assert o["pre"].decision is None, o["pre"].reason
-    done = s.stop()
+    done = s.stop(message=P.prd_message(CITES))
     assert done.decision is None, done.reason
     d = load_delib(project)
     assert d["phase"] == "COMPLETE" and d["decision"] == "A"
@@ -428,7 +429,7 @@ def test_background_agents_count_against_the_depth_budget(project, hook, tmp_pat
     assert loud in note.context  # delivered to the main agent with the red team's notification
     for o in rank(s, "A"):
         assert o["pre"].decision is None, o["pre"].reason
-    assert s.stop().decision is None
+    assert s.stop(message=P.prd_message(CITES)).decision is None
     d = load_delib(project)
     assert d["phase"] == "COMPLETE"
     tokens = d["record"]["depth"]["tokens"]
@@ -481,7 +482,7 @@ def test_depth_off_replays_identical_to_breadth_only(project, hook, tmp_path, mo
                                   "this deliberation (posture off): breadth only.")
     outs = rank(s, "A")
     assert "consensus gate passed — leading approach A" in outs[-1]["post"].context
-    assert s.stop().decision is None
+    assert s.stop(message=P.prd_message(CITES)).decision is None
     recorded = load_delib(project)
     assert recorded["phase"] == "COMPLETE" and recorded["decision"] == "A"
     assert recorded["depth"]["posture"] == "off" and recorded["depth"]["status"] == "off"

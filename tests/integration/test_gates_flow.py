@@ -121,8 +121,12 @@ def test_gate1_dissent_must_be_documented(project, hook):
 
 # --- Gate 2 ------------------------------------------------------------------------------------
 
-def conclude(s, project):
-    res = s.stop()
+CITES = ["security-analyst:F1", "performance-engineer:F1"]
+
+
+def conclude(s, project, outcome="adopted"):
+    """The main agent's concluding answer, with its decision document (PRD)."""
+    res = s.stop(message=P.prd_message(CITES, outcome))
     d = load_delib(project)
     return res, d
 
@@ -253,7 +257,7 @@ def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, h
         in post.context
     assert "Do not implement any of the approaches" in post.context
     assert "the cut-over loses in-flight sessions — no dual-read window" in post.context
-    res, d = conclude(s, project)
+    res, d = conclude(s, project, "rejected")
     assert res.decision is None and d["phase"] == "COMPLETE", (res.reason, d.get("gate2"))
     assert (d["outcome"], d["decision"]) == ("rejected", None)
     assert (d["route"]["route"], d["route"]["decided_by"], d["route"]["review"]) == \

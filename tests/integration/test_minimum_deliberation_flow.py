@@ -9,6 +9,7 @@ import json
 
 from tests import payloads as P
 
+CITES = ["product-strategist:F1", "devils-advocate:F1"]  # what the concluding answers' documents cite
 QUESTION = ("/deliberate Which structured logging library should the billing service adopt, structlog "
             "or loguru, for its new request logs?")
 STRUCTLOG, LOGURU = "Adopt structlog", "Adopt loguru"
@@ -58,7 +59,7 @@ def test_agreement_for_different_reasons_proceeds_to_ranking_and_completes(proje
     ranked(s, "product-strategist", 8.6, 6.0, "A")
     post = ranked(s, "devils-advocate", 8.2, 7.0, "A")["post"]
     assert "consensus gate passed — leading approach A" in post.context
-    done = s.stop()
+    done = s.stop(message=P.prd_message(CITES))
     assert done.decision is None, done.reason
     d = load(project)
     assert d["phase"] == "COMPLETE" and d["decision"] == "A"
@@ -81,7 +82,7 @@ def test_agreement_for_the_same_reasons_is_a_herding_warning(project, hook):
     ranked(s, "product-strategist", 8.6, 6.0, "A")
     post = ranked(s, "devils-advocate", 8.2, 7.0, "A")["post"]
     assert "- two_agent_rule: the two agents agree with the same reasoning" in post.context
-    assert s.stop().decision is None
+    assert s.stop(message=P.prd_message(CITES)).decision is None
     d = load(project)
     assert d["phase"] == "COMPLETE" and "two_agent_rule" in [w["detector"] for w in d["conformity"]]
     assert "**agreement with the same reasoning → suspect herding**" in open(d["record_path"]).read()
@@ -123,7 +124,7 @@ def test_disagreement_is_investigated_by_the_depth_step_before_ranking(project, 
     assert rt2["post"].context.startswith("Depth-aware synthesis")
     ranked(s, "product-strategist", 8.6, 6.0, "A")
     ranked(s, "devils-advocate", 7.8, 7.2, "A")
-    final = s.stop()
+    final = s.stop(message=P.prd_message(CITES))
     assert final.decision is None, final.reason
     d = load(project)
     assert d["phase"] == "COMPLETE", d["failure_reasons"]

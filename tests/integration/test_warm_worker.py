@@ -49,7 +49,7 @@ def full_run(project, env, sid):
     answers.append(out["post"].json)
     for o in rank(s, GOOD):
         answers.append(o["post"].json)
-    answers.append(s.stop().json)
+    answers.append(s.stop(message=P.prd_message(["security-analyst:F1", "cost-analyst:F1"])).json)
     return answers, load_delib(project)
 
 

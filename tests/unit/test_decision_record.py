@@ -89,9 +89,10 @@ def test_sections_in_order_for_a_full_deliberation():
     d = make_deliberation(5, 3)
     text = dr.render_markdown(d, make_lineage(d))
     heads = [line for line in text.splitlines() if line.startswith("## ")]
-    assert heads == ["## Decision", "## Scores (weighted, 0–10)", "## Five-dimension breakdown of `A`",
-                     "## Alternatives", "## Dissent", "## Gates", "## Conformity warnings", "## Depth axis",
-                     "## Route", "## Warnings", "## Phase history", "## Participants", "## Lineage"]
+    assert heads == ["## Decision", "## Decision document (PRD)", "## Scores (weighted, 0–10)",
+                     "## Five-dimension breakdown of `A`", "## Alternatives", "## Findings by persona",
+                     "## Dissent", "## Gates", "## Conformity warnings", "## Depth axis", "## Route",
+                     "## Cost and usage", "## Warnings", "## Phase history", "## Participants", "## Lineage"]
 
 
 def test_gates_list_every_check_with_its_figure():
@@ -113,8 +114,9 @@ def test_gates_list_every_check_with_its_figure():
 def test_dissent_with_reasons_and_undocumented_dissent():
     d = make_deliberation(5, 3)
     text = dr.render_markdown(d)
-    assert ("- **Reliability Engineer** (ranking, verdict reject) on `A`: The relay worker is a new single point "
-            "of failure. — *reason:* No failover is specified; a stuck relay delays every event.") in text
+    assert ("- `reliability-engineer:D1` **Reliability Engineer** (ranking, verdict reject) on `A`: The relay worker "
+            "is a new single point of failure. — *reason:* No failover is specified; a stuck relay delays every "
+            "event.") in text
     rejector = next(a for a in d.agents if a.stage == "ranking" and a.report.verdict == "reject")
     rejector.report.dissent = []
     rec = dr.record_json(d)

@@ -13,14 +13,15 @@ from tests import payloads as P
 
 ALL = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED")
 LEGAL = {("IDLE", "RESEARCH"), ("RESEARCH", "DELIBERATION"), ("DELIBERATION", "RANKING"),
-         ("RANKING", "RANKING"), ("RANKING", "PRD_GENERATION"), ("PRD_GENERATION", "COMPLETE")}
+         ("RANKING", "RANKING"), ("RANKING", "PRD_GENERATION"), ("PRD_GENERATION", "COMPLETE"),
+         ("PRD_GENERATION", "RANKING")}  # a re-rank while the decision document is due
 LEGAL |= {(p, "FAILED") for p in ALL if p not in ("COMPLETE", "FAILED")}
 ILLEGAL = sorted(set(itertools.product(ALL, ALL)) - LEGAL)
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 
 
 def test_the_illegal_set_is_what_the_brief_implies():
-    assert len(ILLEGAL) == 49 - len(LEGAL) == 49 - 11
+    assert len(ILLEGAL) == 49 - len(LEGAL) == 49 - 12
 
 
 @pytest.mark.parametrize("frm,to", ILLEGAL)
@@ -33,7 +34,7 @@ def test_every_illegal_transition_is_refused_with_a_reason(frm, to):
         assert msg == f"{frm} → FAILED: the deliberation is already closed"
     else:
         allowed = {"IDLE": "RESEARCH", "RESEARCH": "DELIBERATION", "DELIBERATION": "RANKING",
-                   "RANKING": "RANKING, PRD_GENERATION", "PRD_GENERATION": "COMPLETE",
+                   "RANKING": "RANKING, PRD_GENERATION", "PRD_GENERATION": "COMPLETE, RANKING",
                    "COMPLETE": "nothing", "FAILED": "nothing"}[frm]
         assert msg == (f"{frm} → {to} is not a legal transition (from {frm} only {allowed}, "
                        "or FAILED)")
@@ -119,10 +120,17 @@ def test_no_deliberating_after_ranking_started_and_nothing_after_close():
     stage, refusal = phases.stage_for_spawn(d, "debate", 2)
     assert refusal.startswith("RANKING → DELIBERATION is not a legal transition: ranking has started.")
     assert phases.stage_for_spawn(d, "persona", 2) == ("ranking", None)
-    for closed in ("COMPLETE", "FAILED", "PRD_GENERATION"):
+    for closed in ("COMPLETE", "FAILED"):
         d = P.make_deliberation(phase=closed)
         stage, refusal = phases.stage_for_spawn(d, "persona", 2)
         assert refusal == f"the deliberation is {closed}: open a new one for a new question"
+
+
+def test_while_the_document_is_due_a_persona_spawn_re_ranks_and_roles_are_refused():
+    d = P.make_deliberation(phase="PRD_GENERATION")
+    assert phases.stage_for_spawn(d, "persona", 2) == ("ranking", None)
+    stage, refusal = phases.stage_for_spawn(d, "synthesis", 2)
+    assert refusal.startswith("PRD_GENERATION → DELIBERATION is not a legal transition: ranking has started.")
 
 
 def test_personas_research_in_idle_and_research():

@@ -1,7 +1,9 @@
 """`deliberation report ID [--format md|html|json] [-o FILE]` — the decision record.
 
-md: the Markdown record; html: the self-contained HTML report (heatmap, gates, depth trail,
-route, lineage); json: the structured record. To stdout, or to FILE with `-o`.
+md: the Markdown record; html: the self-contained HTML report (decision document, heatmap,
+findings, gates, depth trail, route, cost, lineage); json: the structured record, checked against
+`record_model.DecisionRecord` (its schema: state_schema/decision_record.schema.json). To stdout,
+or to FILE with `-o`.
 """
 
 from __future__ import annotations
@@ -19,18 +21,20 @@ def add_arguments(parser: Any, name: str) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
 
-def render(delib: Any, lineage: Any, fmt: str, strong: float, moderate: float) -> str:
-    """The report text in `fmt` (pure)."""
+def render(delib: Any, lineage: Any, fmt: str, strong: float, moderate: float, prices: Any = None) -> str:
+    """The report text in `fmt` (pure); json follows state_schema/decision_record.schema.json."""
     if fmt == "html":
         from deliberation.html_report import render_html
-        return render_html(delib, lineage, strong, moderate)
+        return render_html(delib, lineage, strong, moderate, prices)
     if fmt == "json":
         import json
 
         from deliberation.decision_record import record_json
-        return json.dumps(record_json(delib, strong, moderate), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        from deliberation.record_model import publish
+        record = publish(record_json(delib, strong, moderate, prices))
+        return json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     from deliberation.decision_record import render_markdown
-    return render_markdown(delib, lineage, strong, moderate)
+    return render_markdown(delib, lineage, strong, moderate, prices)
 
 
 def run(args: Any) -> int:
@@ -45,7 +49,7 @@ def run(args: Any) -> int:
     t.show_store_warnings(store)
     config = t.load_config(layout)
     fmt = "json" if args.json else args.format
-    text = render(delib, lineage, fmt, config.gates.strong, config.gates.moderate)
+    text = render(delib, lineage, fmt, config.gates.strong, config.gates.moderate, config.cost.prices)
     if not args.output:
         sys.stdout.write(text)
         return 0

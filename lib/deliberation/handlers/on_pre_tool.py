@@ -154,6 +154,8 @@ def _enter_stage(ctx: Ctx, delib, kind: str, stage: str) -> None:
     elif stage == "ranking" and delib.phase == "RANKING" and not phases.pending(delib, "ranking") \
             and phases.current(delib, "ranking"):
         phases.transition(delib, "RANKING", "re-rank", ctx.now)
+    elif stage == "ranking" and delib.phase == "PRD_GENERATION":
+        engine.reopen_vote(delib, ctx.now)
 
 
 def _given(event: hookio.PreToolUse, delib, isolation: str) -> GivenContext:

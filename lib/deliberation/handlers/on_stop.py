@@ -1,12 +1,16 @@
-"""Stop: Gate 2, the depth-axis step, the escalation route and the decision record.
+"""Stop: Gate 2, the depth-axis step, the decision document, the route and the decision record.
 
 While deliberation agents still run in the background, or their task notifications have not
 reached the main agent yet, the stop goes through and nothing is decided (their reports
-arrive later; queued gate news waits for those notifications). Otherwise the deliberation must conclude: Gate 1, the
-depth step, Gate 2. A failure blocks the stop with the reason and the next step — at most
-`gates.stop_block_limit` times in a row; past that the stop goes through, the deliberation is
-marked FAILED with the reasons and the user sees a loud message. On success the route is
-computed (registry + probes), the decision record written, and the deliberation COMPLETE.
+arrive later; queued gate news waits for those notifications). Otherwise the deliberation must
+conclude: Gate 1, the depth step, Gate 2, then the decision document (PRD) in the main agent's
+concluding answer (`last_assistant_message`). A gate failure blocks the stop with the reason and
+the next step — at most `gates.stop_block_limit` times in a row; past that the stop goes through,
+the deliberation is marked FAILED with the reasons and the user sees a loud message. A missing or
+invalid document is sent back once (a block within the same bound), then recorded as missing:
+the decision stands, the record and the user's message say the document is missing. Then the
+route is computed (registry + probes), the usage read from the subagents' transcripts, the
+decision record written, and the deliberation COMPLETE.
 """
 
 from __future__ import annotations
@@ -36,13 +40,20 @@ def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
     sess.notices = []  # queued gate news is re-derived by the conclusion below
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
     block = step.block
+    limit = ctx.cfg.gates.stop_block_limit
+    kind = "gate"
     if block is None:
-        conclusion = engine.conclude(delib, ctx.cfg, ctx.now)
+        conclusion = engine.conclude(delib, ctx.cfg, ctx.now, answer=event.last_assistant_message,
+                                     may_block=delib.stop_blocks < limit)
         if conclusion.ready:
             return _complete(ctx, delib)
-        block = conclusion.block
+        block, kind = conclusion.block, conclusion.kind
     delib.updated_at = ctx.now
-    limit = ctx.cfg.gates.stop_block_limit
+    if kind == "document":  # the one send-back of the decision document (bounded by itself)
+        delib.stop_blocks += 1
+        ctx.notes.append(f"decision document sent back ({delib.prd.send_backs})")
+        return hookio.Answer.block(f"{block}\n(The document is sent back this once; without a valid one at "
+                                   "your next stop the decision is recorded without it.)")
     if delib.stop_blocks >= limit:
         engine.fail(delib, [block or "gates not met"], ctx.now)
         sess.active_deliberation = None
@@ -76,16 +87,18 @@ def _unannounced(ctx: Ctx, delib) -> list:
 
 
 def _complete(ctx: Ctx, delib) -> hookio.Answer:
-    from deliberation import adjudication, decision_record, escalation, ranking
+    from deliberation import adjudication, decision_record, escalation, prd, ranking, token_usage
 
     route = adjudication.apply_route(ctx.tx, delib, ctx.cfg.escalation)
+    for agent in delib.agents:  # every subagent has finished: its transcript holds all its calls
+        if agent.transcript:
+            agent.usage = token_usage.read_usage(agent.transcript) or agent.usage
     engine.finalize(delib, ctx.now)
     path = ctx.layout.record(delib.id)
-    phases.transition(delib, "COMPLETE", f"decision record written ({route.route})", ctx.now)
     gates = ctx.cfg.gates
     delib.record_path = path
-    delib.record = decision_record.record_json(delib, gates.strong, gates.moderate)
-    text = decision_record.render_markdown(delib, ctx.tx.lineage, gates.strong, gates.moderate)
+    delib.record = decision_record.record_json(delib, gates.strong, gates.moderate, ctx.cfg.cost.prices)
+    text = decision_record.render_markdown(delib, ctx.tx.lineage, gates.strong, gates.moderate, ctx.cfg.cost.prices)
     ctx.tx.write_file(path, text.encode())
     ctx.tx.session.active_deliberation = None
     r = delib.ranking
@@ -97,6 +110,14 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
         summary = (f"Deliberation {delib.id} COMPLETE: {r.leading if r else '-'} "
                    f"(consensus {r.consensus if r else 0:.2f} ≥ {delib.threshold:.2f}, {delib.task_type}); "
                    f"route {route.route}; record {path}")
+    st = delib.prd
+    if st.status == "accepted" and st.document is not None:
+        summary += f"\nDecision document: {prd.counts_text(st.document)}."
+    else:
+        summary = (f"⚠ Decision document MISSING (after {st.send_backs} send-back(s): "
+                   f"{(st.problem or 'none given').splitlines()[0]}) — the decision stands; write it up "
+                   f"by hand.\n{summary}")
+    summary += "\nThe record holds the findings by persona, the document and the cost (tokens per agent, wall time)."
     if route.route in escalation.AUTOMATIC:
         return hookio.Answer(system_message=summary)
     return hookio.Answer(system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")

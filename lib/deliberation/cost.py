@@ -1,0 +1,137 @@
+"""What a deliberation cost: agents, tokens per agent, wall time — and money only at prices the
+user vouches for.
+
+Seed 001 states the cost of a panel plainly (about 3× the tokens of one agent for a 3-agent run,
+$0.68–0.90); the decision record does the same with measured figures:
+
+- **tokens per agent**: everything the subagent was billed for — every API response's input
+  (uncached, cache writes, cache reads) and output tokens, summed from its transcript when the
+  deliberation concluded (`AgentRecord.usage`, token_usage.read_usage) — background agents
+  included, since every subagent's SubagentStop names its transcript. An agent whose transcript
+  could not be read is shown with the last-response figure the depth budget counted
+  (`tokens`, "last response only") or as not counted, and the totals say how many.
+- **× one agent**: the total over the mean of the research personas — each of them studied the
+  question alone, which is what one agent answering without a panel would do.
+- **wall time**: from the deliberation's first spawn to its conclusion, and each agent's own
+  (spawn to report).
+- **money**: only with `cost.prices` in the config (a table with its date and source, shown
+  with every amount); the plugin ships no prices, so by default the record shows tokens only.
+  The main agent's own tokens (orchestration, the write-up) are not counted, and the record
+  says so.
+
+Pure over `state.Deliberation`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+BREAKDOWN = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+NOT_COUNTED_NOTE = "the main agent's own tokens (orchestration, the decision document) are not counted"
+
+
+def _end(delib) -> float:
+    for change in reversed(delib.phase_history):
+        if change.to_phase in ("COMPLETE", "FAILED"):
+            return change.at
+    return delib.updated_at
+
+
+def agent_usage(a) -> "dict[str, Any]":
+    """One agent's tokens and where they come from."""
+    row: dict[str, Any] = {"agent": a.key, "persona": a.persona, "kind": a.kind, "stage": a.stage, "tier": a.tier,
+                           "background": a.background, "status": a.status, "calls": None,
+                           **{k: None for k in BREAKDOWN}, "total_tokens": 0, "source": "not counted",
+                           "complete": False,
+                           "wall_s": round(a.reported_at - a.spawned_at, 1) if a.reported_at else None}
+    if a.usage is not None:
+        u = a.usage
+        row.update(calls=u.calls, **{k: getattr(u, k) for k in BREAKDOWN},
+                   total_tokens=sum(getattr(u, k) for k in BREAKDOWN), source="transcript", complete=True)
+    elif a.tokens_source:
+        row.update(total_tokens=a.tokens, source=f"{a.tokens_source} (last response only)")
+    return row
+
+
+def money(rows: "list[dict]", prices) -> "dict[str, Any] | None":
+    """The amount at `prices` (config.PriceTable) over the agents whose calls are all known."""
+    if prices is None:
+        return None
+    rate = {"input_tokens": prices.input_per_mtok, "cache_creation_input_tokens": prices.cache_write_per_mtok,
+            "cache_read_input_tokens": prices.cache_read_per_mtok, "output_tokens": prices.output_per_mtok}
+    priced = [r for r in rows if r["complete"]]
+    amount = sum(r[k] * rate[k] for r in priced for k in BREAKDOWN) / 1_000_000
+    return {"amount": round(amount, 4), "currency": prices.currency, "as_of": prices.as_of, "source": prices.source,
+            "agents_priced": len(priced), "agents_not_priced": len(rows) - len(priced),
+            "rates_per_mtok": {"input": prices.input_per_mtok, "cache_write": prices.cache_write_per_mtok,
+                               "cache_read": prices.cache_read_per_mtok, "output": prices.output_per_mtok}}
+
+
+def usage(delib, prices=None) -> "dict[str, Any]":
+    """The deliberation's usage for the decision record (deterministic for the same state)."""
+    rows = [agent_usage(a) for a in delib.agents if a.status != "refused"]
+    total = sum(r["total_tokens"] for r in rows)
+    by_stage: dict[str, dict[str, int]] = {}
+    for r in rows:
+        s = by_stage.setdefault(r["stage"], {"agents": 0, "tokens": 0})
+        s["agents"] += 1
+        s["tokens"] += r["total_tokens"]
+    solo = [r["total_tokens"] for r in rows if r["stage"] == "research" and r["kind"] == "persona"
+            and r["total_tokens"] > 0]
+    one_agent = round(sum(solo) / len(solo)) if solo else None
+    walls = [r["wall_s"] for r in rows if r["wall_s"] is not None]
+    return {
+        "agents": len(rows),
+        "agents_from_transcripts": sum(1 for r in rows if r["complete"]),
+        "agents_last_response_only": sum(1 for r in rows if not r["complete"] and r["total_tokens"]),
+        "agents_not_counted": sum(1 for r in rows if not r["complete"] and not r["total_tokens"]),
+        "total_tokens": total,
+        "breakdown": {k: sum(r[k] or 0 for r in rows) for k in BREAKDOWN},
+        "calls": sum(r["calls"] or 0 for r in rows),
+        "by_stage": by_stage,
+        "one_agent_tokens": one_agent,
+        "multiple_of_one_agent": round(total / one_agent, 2) if one_agent else None,
+        "wall_time_s": round(_end(delib) - delib.created_at, 1) if delib.created_at else None,
+        "agent_time_s": round(sum(walls), 1),
+        "per_agent": rows,
+        "money": money(rows, prices),
+        "counted": ("every API call of each subagent (input, cache writes, cache reads, output), summed from its "
+                    "transcript when the deliberation concluded; " + NOT_COUNTED_NOTE),
+    }
+
+
+def duration(seconds: "float | None") -> str:
+    if seconds is None:
+        return "—"
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {(s % 3600) // 60} min"
+
+
+def summary_line(u: "dict[str, Any]", wall: bool = True) -> str:
+    """One sentence for the user and the record: agents, tokens, × one agent, wall time, money.
+    `wall=False` leaves the wall time out (the Stop hook's message: a replay of the same events
+    must give the same answers, and a clock reading would differ)."""
+    parts = [f"Cost: {u['agents']} subagent(s), {u['total_tokens']:,} tokens"]
+    if u["multiple_of_one_agent"] is not None:
+        parts[0] += (f" ({u['multiple_of_one_agent']:.1f}× one research agent's {u['one_agent_tokens']:,}, the "
+                     "cost of one agent studying the question alone)")
+    if wall:
+        parts.append(f"wall time {duration(u['wall_time_s'])}")
+    m = u["money"]
+    if m is not None:
+        parts.append(f"≈ {m['amount']:.2f} {m['currency']} at the configured prices of {m['as_of']} ({m['source']})"
+                     + (f", {m['agents_not_priced']} agent(s) not priced" if m["agents_not_priced"] else ""))
+    else:
+        parts.append("no amount: no prices configured")
+    gaps = []
+    if u["agents_last_response_only"]:
+        gaps.append(f"{u['agents_last_response_only']} counted from their last response only")
+    if u["agents_not_counted"]:
+        gaps.append(f"{u['agents_not_counted']} not counted")
+    if gaps:
+        parts.append("of the subagents " + " and ".join(gaps) + " (no readable transcript)")
+    return "; ".join(parts) + f". ({NOT_COUNTED_NOTE[0].upper() + NOT_COUNTED_NOTE[1:]}.)"
