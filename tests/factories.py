@@ -23,9 +23,11 @@ from deliberation.config import DEFAULT_DIMENSIONS
 from deliberation.paths import Layout
 from deliberation.personas import LENSES, RED_TEAM, RESEARCH_PERSONAS
 from deliberation.report import AgentReport
+from deliberation.prd import DecisionDocument
 from deliberation.state import (
     AgentRecord, Check, ConformityWarning, DeniedSpawn, Deliberation, DepthOverride, DepthState, EventRecord,
-    GateResult, HotSpot, Lineage, PhaseChange, ProbeRun, Route, RouteRule, SessionState, Spawn,
+    GateResult, HotSpot, Lineage, PhaseChange, PrdState, ProbeRun, Route, RouteRule, SessionState, Spawn,
+    TokenUsage,
 )
 from deliberation.store import Store
 
@@ -88,9 +90,13 @@ def make_report(phase: str = "research", **kw) -> AgentReport:
 def _agent(persona: str, kind: str, stage: str, report: AgentReport, at: float, *, tier: int = 1,
            red_team_round: "int | None" = None, tokens: int = 18000, hot_spots: "list[str] | None" = None) -> AgentRecord:
     aid = agent_id(persona, stage, tier)
+    n = int(aid[1:5], 16) % 7  # a stable spread of calls and tokens per agent
+    usage = TokenUsage(calls=2 + n % 3, input_tokens=900 + 37 * n, cache_creation_input_tokens=6000 + 410 * n,
+                       cache_read_input_tokens=14000 + 1900 * n, output_tokens=700 + 90 * n)
     rec = AgentRecord(key=aid, agent_id=aid, tool_use_id=f"toolu_{aid[1:9]}", persona=persona, kind=kind,
                       stage=stage, tier=tier, red_team_round=red_team_round, status="reported",
-                      spawned_at=at, reported_at=at + 95.0, report=report, tokens=tokens)
+                      spawned_at=at, reported_at=at + 95.0, report=report, tokens=tokens, usage=usage,
+                      transcript=f"/home/dev/.claude/projects/-home-dev-myproject/s/subagents/agent-{aid}.jsonl")
     rec.given.prompt_chars = 1800 + 40 * len(persona)
     rec.given.hot_spots = list(hot_spots or [])
     rec.given.isolation = "clean"
@@ -244,10 +250,43 @@ def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberatio
                         review="pending" if route == "human-review" else "not_needed")
     d.warnings = ["tier-2 worker counter-model restated tier 1: zero signal" + (f" {inject}" if inject else "")] if depth else []
     if d.ranking and d.ranking.leading and d.phase in ("PRD_GENERATION", "COMPLETE"):
-        d.decision = d.ranking.leading  # as engine.finalize records it
+        d.decision = d.ranking.leading  # as engine.open_document records it
+        d.outcome = "adopted"
+    if d.phase == "PRD_GENERATION":
+        d.prd = PrdState(status="due", due_at=t0 + 1000)
+    elif d.phase == "COMPLETE":
+        d.prd = PrdState(status="accepted", due_at=t0 + 1000, closed_at=t0 + 1200,
+                         document=_document(d, personas, depth, inject))
     d.tokens_used = sum(a.tokens for a in d.agents)
     d.updated_at = max([d.updated_at] + [a.reported_at or 0 for a in d.agents])
     return d
+
+
+def _document(d: Deliberation, personas: "list[str]", depth: bool, inject: str) -> DecisionDocument:
+    """The decision document the main agent wrote, citing the panel's findings and dissent."""
+    first, second = personas[0], personas[min(1, len(personas) - 1)]
+    rejecter = next((a.persona for a in d.agents if a.stage == "ranking" and a.report and a.report.dissent
+                     and a.report.verdict == "reject"), None)
+    dissent = [f"{rejecter}:D1"] if rejecter else []
+    lead = d.ranking.leading if d.ranking else "A"
+    return DecisionDocument.model_validate({
+        "decision": f"Adopt {lead}: it is the only approach that never loses an event when the bus is down."
+                    + (f" {inject}" if inject else ""),
+        "problem": "Order events are lost whenever the message bus is unavailable.",
+        "requirements": [
+            {"id": "R1", "text": "Every order event is written in the order's own transaction.", "priority": "must",
+             "sources": [f"{first}:F1"]},
+            {"id": "R2", "text": "Retries are bounded and observable.", "priority": "should",
+             "sources": [f"{second}:F2"]}],
+        "non_goals": [{"text": "Replacing the message bus.", "sources": []}],
+        "acceptance_criteria": [
+            {"id": "AC1", "text": "With the bus stopped for 10 minutes, no order event is lost.", "verifies": ["R1"],
+             "sources": [f"{first}:F1"] + (["H1"] if depth else [])}],
+        "risks": [{"id": "RISK1", "risk": "The relay worker becomes a single point of failure.",
+                   "mitigation": "Run two relays with leader election.", "severity": "high",
+                   "sources": dissent or [f"{second}:F1"]}],
+        "open_questions": [{"question": "Who owns the relay worker's on-call?", "sources": dissent}],
+    })
 
 
 def _add_depth(d: Deliberation, personas: "list[str]", ids: "list[str]", t: float) -> None:

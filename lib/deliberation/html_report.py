@@ -113,7 +113,7 @@ footer{color:var(--muted);font-size:12px;text-align:center;margin-top:20px}
 .sev-critical,.sev-high{color:var(--bad);font-weight:600}.sev-medium{color:var(--mid);font-weight:600}
 .sev-low,.sev-info{color:var(--muted)}
 .prd h3{margin-top:14px}.prd .lead{font-size:16px;margin:0 0 8px}
-.missing{background:var(--bad-bg);border-left:3px solid var(--bad);padding:8px 12px;border-radius:6px}
+.prd-missing{background:var(--bad-bg);border-left:3px solid var(--bad);padding:8px 12px;border-radius:6px}
 @media (max-width:760px){.grid2{grid-template-columns:1fr}}
 @media print{body{background:#fff;font-size:12px}main{max-width:none;padding:0}
 section{border-color:#ccc;padding:10px 12px;margin-bottom:10px}.grid2{grid-template-columns:1fr 1fr}
@@ -496,7 +496,7 @@ def _prd(rec: dict) -> str:
     if doc is None:
         if p["status"] == "missing":
             return ('<section id="prd" class="prd"><h2>Decision document (PRD) ' + _badge("missing", "bad") + "</h2>"
-                    f'<div class="missing">Recorded without a decision document after {p["send_backs"]} send-back(s): '
+                    f'<div class="prd-missing">Recorded without a decision document after {p["send_backs"]} send-back(s): '
                     f'{esc(p["problem"])}</div></section>')
         state = "the vote passed; the main agent's concluding answer brings it" if p["status"] == "due"             else "the vote has not passed yet"
         return (f'<section id="prd" class="prd"><h2>Decision document (PRD) {_badge("not written yet", "plain")}</h2>'

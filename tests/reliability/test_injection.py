@@ -276,7 +276,7 @@ def run_deliberation(hook, table: dict, attack) -> dict:
         text, retry = attack(persona, "ranking", ranking_json(persona, table))
         answers.append((f"rank {persona}", s.foreground(persona, "Rank approaches A, B, C on the five dimensions.",
                                                         text, retry)))
-    answers.append(("stop", s.stop()))
+    answers.append(("stop", s.stop(message=P.prd_message(["security-analyst:F1", "cost-analyst:F1"]))))
     project = Path(os.environ["CLAUDE_PROJECT_DIR"])
     delib = json.loads((state_dir(project) / "deliberations" / f"d-{SID[:8]}-1.json").read_text())
     return {"answers": answers, "delib": delib, "project": project}
@@ -341,7 +341,7 @@ ATTACKS = {"impersonate another persona": impersonate, "declare COMPLETE / conse
            "text addressed to the hook / Claude": addressed_to_hook, "quote others to fake agreement": quote_agreement}
 RETRYING = {"report phase COMPLETE", "two fenced JSON blocks"}
 TIMES = {"at", "created_at", "updated_at", "spawned_at", "reported_at", "opened_at", "requested_at",
-         "started_at", "finished_at"}
+         "started_at", "finished_at", "due_at", "closed_at"}
 VOLATILE = {"summary", "ignored_keys", "send_backs", "problem", "record", "record_path"} | TIMES
 
 

@@ -225,7 +225,7 @@ def script(sid: str) -> "list[tuple[str, dict]]":
     for persona, scores in RANKS.items():
         agent(persona, "Rank approaches A and B on the five dimensions.",
               P.ranking_report(scores, "approve", "A", f"{persona}: own reasons about A"))
-    events.append(("Stop", P.stop(sid)))
+    events.append(("Stop", P.stop(sid, message=P.prd_message(["security-analyst:F1", "cost-analyst:F1"]))))
     return events
 
 

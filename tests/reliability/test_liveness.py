@@ -142,7 +142,7 @@ def test_hanging_probe_is_killed_with_its_group_at_the_timeout(project, case):
     s = P.Session(inproc_hook, SID)
     deliberate(s)
     t0 = time.monotonic()
-    res = s.stop()
+    res = s.stop(message=P.prd_message([f"{p}:F1" for p in RESEARCH]))
     took = time.monotonic() - t0
     assert res.decision is None
     d = json.loads((state_dir(project) / "deliberations" / "d-11fe0000-1.json").read_text())

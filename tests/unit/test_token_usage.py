@@ -80,3 +80,38 @@ def test_count_keeps_the_largest_reading_and_the_total_in_step():
     d.agents.append(P.agent_record("ux-advocate", "research", None, key="k3"))  # still running: no reading
     assert T.summary(d) == {"used": 8659, "counted": T.COUNTED, "agents_not_counted": 1,
                             "agents_by_source": {"transcript": 0, "totalTokens": 1, "task-notification": 1}}
+
+
+# --------------------------------------------------------------------------- the record's cost: every call
+
+
+def test_every_api_call_is_summed_once_per_message_id(tmp_path):
+    """The same transcript as above: three calls, each content block repeating its usage. The
+    record's cost sums the three (the depth budget counts only the last: 10363)."""
+    lines = [json.dumps({"type": "user", "message": {"role": "user", "content": "prompt"}}),
+             entry("msg_2", 8486, 35, cache_read=100), entry("msg_2", 8486, 35, cache_read=100),
+             json.dumps({"type": "user", "message": {"role": "user", "content": [{"type": "tool_result"}]}}),
+             entry("msg_3", 10026, 36, cache_create=50), entry("msg_3", 10026, 36, cache_create=50),
+             entry("msg_4", 10106, 257)]
+    u = T.read_usage(transcript(tmp_path, lines))
+    assert (u.calls, u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, u.output_tokens) == \
+        (3, 8486 + 10026 + 10106, 50, 100, 35 + 36 + 257)
+    assert T.read_transcript(transcript(tmp_path, lines, "b.jsonl")) == 10363
+
+
+def test_responses_without_an_id_each_count(tmp_path):
+    anon = json.dumps({"type": "assistant", "message": {"usage": {"input_tokens": 7, "output_tokens": 3}}})
+    u = T.read_usage(transcript(tmp_path, [anon, anon, entry("m", 1, 1)]))
+    assert (u.calls, u.input_tokens, u.output_tokens) == (3, 15, 7)
+
+
+def test_an_unreadable_or_oversized_transcript_is_not_summed(tmp_path, monkeypatch):
+    assert T.read_usage(None) is None
+    assert T.read_usage(str(tmp_path / "missing.jsonl")) is None
+    assert T.read_usage(transcript(tmp_path, [json.dumps({"type": "user"})])) is None
+    assert T.read_usage(transcript(tmp_path, [entry("m", 5, 5)], "x.txt")) is None
+    target = transcript(tmp_path, [entry("m", 5, 5)], "real.jsonl")
+    os.symlink(target, tmp_path / "link.jsonl")
+    assert T.read_usage(str(tmp_path / "link.jsonl")) is None
+    monkeypatch.setattr(T, "MAX_USAGE_FILE", 10)
+    assert T.read_usage(target) is None  # partly read would understate: not summed at all

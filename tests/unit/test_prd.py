@@ -1,0 +1,336 @@
+"""prd: the decision document (PRD) — what may be cited, finding it in the concluding answer,
+traceability, the bounded capture, and what the main agent is told."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from deliberation import engine, prd, quality_gate
+from deliberation.config import Config
+from deliberation.ranking import rank
+from deliberation.state import HotSpot
+from tests import payloads as P
+
+W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
+
+
+def research(persona: str, *claims: str, refutations=(), dissent=()):
+    return P.agent_record(persona, "research", {
+        "findings": [{"id": f"F{i}", "claim": c, "evidence": f"src/{persona}.py:{i}", "severity": "high"}
+                     for i, c in enumerate(claims, start=1)],
+        "approaches": [{"id": "A", "title": "Outbox"}, {"id": "B", "title": "Dual write"}],
+        "refutations": list(refutations), "dissent": list(dissent), "confidence": 0.5})
+
+
+def ranker(persona: str, a: tuple, b: tuple, verdict="approve", preferred="A", dissent=()):
+    return P.agent_record(persona, "ranking", P.ranking_json({"A": a, "B": b}, verdict, preferred, list(dissent),
+                                                             confidence=0.8), key=f"{persona}-rank")
+
+
+def deliberation(outcome: str = "adopted"):
+    """Two personas researched and ranked; a red team (two rounds) and a hot spot."""
+    concern = {"target": "B", "concern": "dual write loses events", "reason": "no transaction spans both"}
+    agents = [research("security-analyst", "Tokens leak through logs", "Sessions are not encrypted"),
+              research("performance-engineer", "The outbox adds 3 ms p99"),
+              P.agent_record("red-team", "deliberation", {
+                  "refutations": [{"target": "performance-engineer:F1", "verdict": "refuted",
+                                   "claim": "It is 0.4 ms with batching", "evidence": "bench/outbox.txt"}]},
+                  key="rt1"),
+              P.agent_record("red-team", "deliberation", {
+                  "refutations": [{"target": "A", "verdict": "upheld", "claim": "The outbox holds",
+                                   "evidence": "test run 42"}]}, key="rt2")]
+    agents[2].red_team_round, agents[3].red_team_round = 1, 2
+    verdict = "reject" if outcome == "rejected" else "approve"
+    agents += [ranker("security-analyst", (9, 8, 8, 8, 8), (6, 6, 6, 6, 6), verdict,
+                      dissent=[concern] if verdict == "approve" else [concern, {"target": "A", "concern": "x",
+                                                                                "reason": "y"}]),
+               ranker("performance-engineer", (8, 8, 9, 8, 8), (6, 5, 6, 7, 6), verdict,
+                      dissent=[] if verdict == "approve" else [concern])]
+    d = P.make_deliberation(agents, phase="RANKING")
+    d.depth.hot_spots = [HotSpot(id="H1", kind="refuted", statement="the outbox latency",
+                                 material=["performance-engineer:F1"], sources=["red-team"])]
+    d.ranking = rank(d.agents, W)
+    engine.open_document(d, now=10.0)
+    return d
+
+
+def doc_text(**over) -> str:
+    doc = P.prd_document(["security-analyst:F1", "performance-engineer:F1"])
+    doc.update(over)
+    return "Decision: A.\n\n```json\n" + json.dumps(doc) + "\n```"
+
+
+# --------------------------------------------------------------------------- what may be cited
+
+
+def test_the_catalogue_names_findings_dissent_refutations_and_hot_spots():
+    d = deliberation()
+    cat = prd.citable(d)
+    assert list(cat) == ["security-analyst:F1", "security-analyst:F2", "performance-engineer:F1",
+                         "red-team:R1", "red-team-2:R1", "security-analyst:D1", "H1"]
+    assert (cat["security-analyst:F2"].kind, cat["security-analyst:F2"].detail) == ("finding", "high")
+    assert cat["security-analyst:D1"].kind == "dissent" and cat["security-analyst:D1"].detail == "B"
+    assert cat["red-team:R1"].text == "It is 0.4 ms with batching"
+    assert cat["red-team-2:R1"].detail == "upheld A"  # round 2 does not shadow round 1
+    assert cat["H1"].kind == "hot_spot" and cat["H1"].evidence == "performance-engineer:F1"
+
+
+def test_a_persona_s_dissent_is_numbered_across_its_reports():
+    d = deliberation()
+    d.agents[0].report.dissent = []
+    from deliberation.report import Concern
+    d.agents[0].report.dissent.append(Concern(target="A", concern="research doubt", reason="because"))
+    cat = prd.citable(d)
+    assert cat["security-analyst:D1"].stage == "research" and cat["security-analyst:D2"].stage == "ranking"
+
+
+def test_superseded_and_invalid_reports_cannot_be_cited():
+    d = deliberation()
+    d.agents[0].superseded = True
+    assert "security-analyst:F2" not in prd.citable(d)
+    d.agents[0].superseded, d.agents[1].status = False, "invalid"
+    cat = prd.citable(d)
+    assert "security-analyst:F2" in cat and "performance-engineer:F1" not in cat
+
+
+@pytest.mark.parametrize("raw", ["security-analyst:F1", " Security-Analyst:f1 ", "`security-analyst:F1`",
+                                 "deliberation:security-analyst:F1"])
+def test_citations_resolve_tolerantly(raw):
+    assert prd.resolve(raw, prd.citable(deliberation())) == "security-analyst:F1"
+
+
+@pytest.mark.parametrize("raw", ["F1", "security-analyst:F9", "R1", "ux-advocate:F1", ""])
+def test_unknown_citations_do_not_resolve(raw):
+    assert prd.resolve(raw, prd.citable(deliberation())) is None
+
+
+# --------------------------------------------------------------------------- the block
+
+
+def test_a_valid_document_is_found_among_other_fenced_json():
+    quoted = "The security analyst reported:\n```json\n{\"phase\": \"research\", \"findings\": []}\n```\n"
+    doc, ignored = prd.extract_document(quoted + doc_text(owner="me"), 65536)
+    assert doc.requirements[0].sources == ["security-analyst:F1"] and ignored == ["owner"]
+
+
+def test_an_unmarked_block_with_requirements_is_the_document():
+    data = P.prd_document(["security-analyst:F1"])
+    del data["document"]
+    doc, _ = prd.extract_document("```json\n" + json.dumps(data) + "\n```", 65536)
+    assert doc.document == "prd"
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("Decision: A. Done.", "Your concluding answer has no decision document block."),
+    ("```json\n{\"document\": \"prd\", \"decision\": \"A\",}\n```", "does not parse as JSON"),
+    (doc_text() + "\n" + doc_text(), "has 2 decision document blocks; end it with exactly ONE"),
+    (doc_text(requirements=[{"id": "R1", "text": "x", "sources": []}]),
+     "requirements.0.sources: List should have at least 1 item"),
+    (doc_text(risks=[{"id": "RISK1", "risk": "x", "sources": ["security-analyst:F1"]}]),
+     "risks.0.mitigation: Field required"),
+])
+def test_what_is_wrong_with_a_block_is_said(text, problem):
+    with pytest.raises(prd.DocumentProblem) as err:
+        prd.extract_document(text, 65536)
+    assert problem in str(err.value)
+
+
+def test_an_oversized_answer_is_refused():
+    with pytest.raises(prd.DocumentProblem, match="the limit is 1024"):
+        prd.extract_document(doc_text(problem="x" * 2000), 1024)
+
+
+# --------------------------------------------------------------------------- traceability
+
+
+def parse(**over):
+    return prd.extract_document(doc_text(**over), 65536)[0]
+
+
+def test_every_cited_id_must_exist():
+    d = deliberation()
+    bad = parse(requirements=[{"id": "R1", "text": "x", "sources": ["security-analyst:F9", "R1"]}])
+    problem = prd.trace_problem(bad, prd.citable(d), d.outcome)
+    assert "'security-analyst:F9' in R1" in problem
+    assert "'R1' in R1 (an item of this document, not a source)" in problem
+    assert prd.trace_problem(parse(), prd.citable(d), d.outcome) is None
+
+
+def test_item_ids_are_unique_and_criteria_verify_real_requirements():
+    cat = prd.citable(deliberation())
+    twice = parse(risks=[{"id": "R1", "risk": "x", "mitigation": "y", "sources": ["H1"]}])
+    assert prd.trace_problem(twice, cat, "adopted") == "Item ids must be unique within the document; repeated: R1."
+    wrong = parse(acceptance_criteria=[{"id": "AC1", "text": "x", "verifies": ["R7"], "sources": ["H1"]}])
+    assert "these are not among them: AC1 → R7" in prd.trace_problem(wrong, cat, "adopted")
+
+
+def test_an_adopted_decision_needs_requirements_criteria_and_risks_a_rejection_risks():
+    cat = prd.citable(deliberation())
+    bare = parse(requirements=[], acceptance_criteria=[])
+    assert prd.trace_problem(bare, cat, "adopted") == (
+        "The decision document of an adopted decision needs at least one requirement, one acceptance "
+        "criterion and one risk, each citing the ids it follows from; yours has no requirement and no "
+        "acceptance criterion.")
+    assert prd.trace_problem(bare, cat, "rejected") is None
+    assert "needs at least one risk" in prd.trace_problem(parse(requirements=[], acceptance_criteria=[],
+                                                               risks=[]), cat, "rejected")
+
+
+def test_trace_counts_what_is_cited_and_what_no_criterion_verifies():
+    d = deliberation()
+    doc = parse(requirements=[{"id": "R1", "text": "x", "sources": ["security-analyst:F1", "H1"]},
+                              {"id": "R2", "text": "y", "sources": ["security-analyst:D1"]}])
+    t = prd.trace(doc, prd.citable(d))
+    assert t.by_kind == {"finding": 2, "dissent": 1, "refutation": 0, "hot_spot": 1}
+    assert t.uncovered == ("R2",) and t.untraced == () and t.unknown == ()
+    assert t.citations == 2 + 1 + 1 + 1 + 1 + 0  # R1, R2, AC1, RISK1, open question, non-goal
+
+
+# --------------------------------------------------------------------------- capture
+
+
+def test_accepted_at_once():
+    d = deliberation()
+    out = prd.capture(d, doc_text(), retries=1, max_bytes=65536, may_block=True, now=20.0)
+    assert out.status == "accepted" and out.send_back is None
+    assert (d.prd.status, d.prd.closed_at, d.prd.send_backs) == ("accepted", 20.0, 0)
+    assert prd.capture(d, "anything", retries=1, max_bytes=65536, may_block=True, now=21.0).status == "already"
+
+
+def test_sent_back_once_then_recorded_missing():
+    d = deliberation()
+    first = prd.capture(d, "Decision: A.", retries=1, max_bytes=65536, may_block=True, now=20.0)
+    assert first.status == "send_back" and d.prd.status == "due" and d.prd.send_backs == 1
+    assert first.send_back.startswith(f"Deliberation {d.id}: both gates passed; the decision document is the "
+                                      "last step before it closes. Your concluding answer has no decision "
+                                      "document block.")
+    second = prd.capture(d, doc_text(risks=[]), retries=1, max_bytes=65536, may_block=True, now=30.0)
+    assert second.status == "missing" and second.send_back is None
+    assert (d.prd.status, d.prd.closed_at) == ("missing", 30.0)
+    assert "yours has no risk" in d.prd.problem
+    assert any(w.startswith("decision document recorded as missing after 1 send-back(s)") for w in d.warnings)
+
+
+def test_a_fixed_document_is_accepted_after_its_send_back():
+    d = deliberation()
+    prd.capture(d, doc_text(requirements=[{"id": "R1", "text": "x", "sources": ["nobody:F1"]}]),
+                retries=1, max_bytes=65536, may_block=True, now=20.0)
+    assert prd.capture(d, doc_text(), retries=1, max_bytes=65536, may_block=True, now=30.0).status == "accepted"
+    assert d.prd.problem is None and d.prd.send_backs == 1
+
+
+@pytest.mark.parametrize("retries,may_block", [(0, True), (1, False)])
+def test_no_send_back_without_budget_or_when_the_stop_may_not_block(retries, may_block):
+    d = deliberation()
+    out = prd.capture(d, "no document", retries=retries, max_bytes=65536, may_block=may_block, now=20.0)
+    assert out.status == "missing" and d.prd.send_backs == 0
+
+
+def test_a_rejection_s_document_is_checked_against_the_rejection():
+    d = deliberation("rejected")
+    assert d.outcome == "rejected"
+    text = P.prd_message(["security-analyst:D1", "performance-engineer:D1"], outcome="rejected")
+    assert prd.capture(d, text, retries=1, max_bytes=65536, may_block=True, now=20.0).status == "accepted"
+
+
+# --------------------------------------------------------------------------- what the main agent reads
+
+
+def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
+    d = deliberation()
+    text = engine.document_due_text(d)
+    first, rest = text.split("\n", 1)
+    assert first == f"Deliberation {d.id}: consensus gate passed — leading approach A, consensus {d.ranking.consensus:.2f} ≥ 0.70."
+    assert "Next: write the decision document (PRD) in your concluding answer — the deliberation closes with it." in rest
+    assert prd.EXAMPLE in rest
+    assert "It needs at least one requirement, one acceptance criterion and one risk." in rest
+    for sid in prd.citable(d):
+        assert f"- {sid} (" in rest
+    assert "- security-analyst:D1 (dissent on B): dual write loses events" in rest
+    assert "- red-team:R1 (refutation: refuted performance-engineer:F1): It is 0.4 ms with batching" in rest
+    # an instruction, not an error; no command line or path of the plugin
+    assert "error" not in text.lower() and "failed" not in text.lower()
+    assert not re.search(r"\.claude/|\.py\b|\$ |--format|deliberation (report|show|status|approve)", text)
+
+
+def test_the_request_for_a_rejection_says_nothing_is_adopted():
+    d = deliberation("rejected")
+    text = engine.document_due_text(d)
+    assert "unanimously REJECTED every approach" in text and "Do not implement any of the approaches." in text
+    assert "write the decision document of this rejection" in text and "It needs at least one risk." in text
+
+
+def test_a_long_catalogue_is_listed_up_to_its_limit():
+    d = deliberation()
+    d.agents[0].report.findings = d.agents[0].report.findings * 1
+    from deliberation.report import Finding
+    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i}", severity="low") for i in range(1, 71)]
+    lines = prd._listing(prd.citable(d))
+    assert len(lines) == prd.MAX_LISTED_SOURCES + 1
+    assert lines[-1].startswith(f"- … and {len(prd.citable(d)) - prd.MAX_LISTED_SOURCES} more")
+
+
+# --------------------------------------------------------------------------- Gate 2 and the engine
+
+
+def test_gate2_document_check_follows_the_document():
+    d = deliberation()
+    check = quality_gate.document_check(d)
+    assert (check.passed, check.figure) == (False, "not accepted yet (send-back 0)")
+    prd.capture(d, doc_text(), retries=1, max_bytes=65536, may_block=True, now=20.0)
+    check = quality_gate.document_check(d)
+    assert check.passed and check.figure.startswith("present: 1 requirement(s), 1 acceptance criteria, 1 risk(s)")
+    assert check.figure.endswith("every requirement, criterion and risk traced")
+    assert check.detail == "4 citation(s) resolve to 2 findings"
+    d2 = deliberation()
+    prd.capture(d2, "none", retries=0, max_bytes=65536, may_block=True, now=20.0)
+    check = quality_gate.document_check(d2)
+    assert (check.passed, check.figure) == (False, "missing after 0 send-back(s)")
+
+
+def test_gate2_fails_on_its_document_check_alone_and_names_the_next_step():
+    d = deliberation()
+    from deliberation.state import Check, GateResult
+    five = GateResult(gate="quality", passed=True, at=1.0, checks=[Check(name="method_diversity", passed=True, figure="2")])
+    result = quality_gate.with_document(five, d)
+    assert not result.passed and [c.name for c in result.checks] == ["method_diversity", "decision_document"]
+    assert result.next_step.startswith("end the concluding answer with the decision document block")
+    prd.capture(d, doc_text(), retries=1, max_bytes=65536, may_block=True, now=20.0)
+    assert quality_gate.with_document(result, d).passed
+
+
+def test_conclude_reads_the_document_from_the_concluding_answer():
+    cfg = Config.model_validate({"depth": {"posture": "off"}})
+    d = deliberation()
+    d.phase, d.prd = "RANKING", type(d.prd)()
+    d.phase_history.clear()
+    c = engine.conclude(d, cfg, now=50.0, answer="All done.")
+    assert not c.ready and c.kind == "document" and d.phase == "PRD_GENERATION"
+    assert [(h.from_phase, h.to_phase) for h in d.phase_history] == [("RANKING", "PRD_GENERATION")]
+    assert d.gate2.checks[-1].name == "decision_document" and not d.gate2.passed
+    c = engine.conclude(d, cfg, now=60.0, answer=doc_text())
+    assert c.ready and d.prd.status == "accepted" and d.gate2.passed
+    engine.finalize(d, now=61.0)
+    assert d.phase == "COMPLETE" and d.phase_history[-1].why.startswith("decision record written (no route); "
+                                                                        "decision document accepted (1 requirement(s)")
+
+
+def test_conclude_records_the_document_missing_when_the_stop_may_not_block():
+    cfg = Config.model_validate({"depth": {"posture": "off"}})
+    d = deliberation()
+    c = engine.conclude(d, cfg, now=50.0, answer="All done.", may_block=False)
+    assert c.ready and d.prd.status == "missing" and not d.gate2.passed
+    (check,) = [x for x in d.gate2.checks if x.name == "decision_document"]
+    assert check.figure == "missing after 0 send-back(s)"
+
+
+def test_a_re_rank_reopens_the_vote_and_voids_the_document_state():
+    d = deliberation()
+    prd.capture(d, "none", retries=1, max_bytes=65536, may_block=True, now=20.0)
+    engine.reopen_vote(d, now=30.0)
+    assert d.phase == "RANKING" and d.decision is None and d.outcome is None
+    assert (d.prd.status, d.prd.send_backs) == ("not_due", 0)
+    assert d.phase_history[-1].why == "re-rank: the vote is taken again; the decision document waits for it"
