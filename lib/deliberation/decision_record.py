@@ -622,8 +622,7 @@ def _md_findings(rec: dict) -> "list[str]":
         return []
     lines = ["## Findings by persona", ""]
     for g in rec["findings"]:
-        tier = " tier 2" if g["tier"] == 2 else ""
-        lines += [f"### {md(g['label'])} ({g['stage']}{tier})", ""]
+        lines += [f"### {md(g['label'])} ({g['stage']})", ""]
         for f in g["findings"]:
             cited = f" — cited by {', '.join(md_code(x) for x in f['cited_by'])}" if f["cited_by"] else ""
             ev = md(f["evidence"]) or "*no evidence given*"

@@ -558,8 +558,7 @@ def _findings(rec: dict) -> str:
                          f'{_badge(r["verdict"], "bad" if r["verdict"] == "refuted" else "plain")} '
                          f'<code>{esc(r["target"])}</code> {esc(r["claim"])}{cited}'
                          f'<div class="detail">evidence: {esc(r["evidence"]) or "none"}</div></li>')
-        tier = " · tier 2" if g["tier"] == 2 else ""
-        groups.append(f'<h3>{esc(g["label"])} <span class="detail">{esc(g["stage"])}{tier}</span></h3>'
+        groups.append(f'<h3>{esc(g["label"])} <span class="detail">{esc(g["stage"])}</span></h3>'
                       f'<ul class="items">{"".join(items)}</ul>')
     return f'<section id="findings"><h2>Findings by persona</h2>{"".join(groups)}</section>'
 

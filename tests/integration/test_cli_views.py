@@ -169,3 +169,29 @@ def test_log_survives_an_unreadable_line(proj):
     code, out, err = cli(root, "log", S1, "--tail", "1")
     assert code == 0, err
     assert out.splitlines()[-1].split()[:3] == ["14", "-", "(unreadable"]
+
+
+def test_report_json_follows_its_published_schema_and_shows_money_only_at_configured_prices(proj):
+    """`report --format json` is checked against record_model.DecisionRecord and validates
+    against state_schema/decision_record.schema.json; amounts appear only with prices in the
+    config, with their date and source."""
+    from deliberation import schemas
+
+    root, d1 = proj[0], proj[1]
+    code, out, err = cli(root, "report", D1, "--json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert schemas.explain(schemas.validator("decision_record"), rec) == []
+    assert rec["prd"]["status"] == "accepted" and rec["prd"]["document"]["requirements"][0]["id"] == "R1"
+    assert rec["usage"]["money"] is None and "no amount: no prices configured" in rec["usage"]["summary"]
+    assert rec["usage"]["agents"] == len(d1.agents) and rec["usage"]["agents_from_transcripts"] == len(d1.agents)
+    prices = {"as_of": "2026-11-30", "source": "the team's contract", "input_per_mtok": 3, "output_per_mtok": 15,
+              "cache_write_per_mtok": 3.75, "cache_read_per_mtok": 0.3}
+    (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"cost": {"prices": prices}}))
+    code, out, _ = cli(root, "report", D1, "--json")
+    money = json.loads(out)["usage"]["money"]
+    assert (money["as_of"], money["source"], money["currency"]) == ("2026-11-30", "the team's contract", "USD")
+    assert money["amount"] > 0 and money["agents_priced"] == len(d1.agents)
+    code, md_out, _ = cli(root, "report", D1)
+    assert f"≈ {money['amount']:.2f} USD at the configured prices of 2026-11-30 (the team's contract)" in md_out
+    assert "Prices (USD per million tokens, as of 2026-11-30, from the team's contract)" in md_out

@@ -242,3 +242,96 @@ def test_dimension_order_does_not_depend_on_storage_order(small):
     small.ranking.dimensions = dict(sorted(small.ranking.dimensions.items()))  # as a key-sorted file stores it
     assert dr.render_markdown(small) == before
     assert list(dr.record_json(small)["dimensions"]) == list(DIMS)
+
+
+# --------------------------------------------------------------------------- issue #19: PRD, findings, cost
+
+
+def test_the_record_validates_against_its_model_and_published_schema():
+    """Every shape the factories build — complete, still ranking, without depth or route, failed,
+    a PRD missing, 10 × 6 — is a DecisionRecord; the checked-in schema accepts it too."""
+    from deliberation import record_model, schemas
+
+    validator = schemas.validator("decision_record")
+    shapes = [make_deliberation(5, 3), make_deliberation(10, 6), make_deliberation(3, 2, phase="RANKING"),
+              make_deliberation(2, 2, phase="RESEARCH", route=None, depth=False, gates=False, conformity=False),
+              make_deliberation(4, 3, phase="FAILED"), make_deliberation(3, 3, phase="PRD_GENERATION")]
+    missing = make_deliberation(3, 2)
+    missing.prd.status, missing.prd.document, missing.prd.problem = "missing", None, "no decision document block"
+    for d in shapes + [missing]:
+        rec = json.loads(json.dumps(dr.record_json(d)))
+        assert record_model.publish(rec) == rec
+        assert schemas.explain(validator, rec) == [], d.phase
+
+
+def test_a_key_the_model_does_not_know_fails_the_contract():
+    from pydantic import ValidationError
+
+    from deliberation import record_model
+
+    rec = dr.record_json(make_deliberation(3, 2))
+    rec["usage"]["per_agent"][0]["surprise"] = 1
+    with pytest.raises(ValidationError):
+        record_model.publish(rec)
+
+
+def test_the_decision_document_section_resolves_every_citation():
+    d = make_deliberation(5, 3)
+    rec = dr.record_json(d)
+    doc = rec["prd"]["document"]
+    r1 = doc["requirements"][0]
+    assert r1["sources"] == [{"id": "technical-architect:F1", "kind": "finding", "persona": "technical-architect",
+                              "text": "Technical Architect: the current webhook path loses events when the bus is down"}]
+    assert r1["verified_by"] == ["AC1"]
+    assert doc["risks"][0]["sources"][0]["kind"] == "dissent"
+    assert rec["prd"]["trace"]["uncovered"] == ["R2"] and rec["prd"]["trace"]["unknown"] == []
+    text = dr.render_markdown(d)
+    assert "**Decision.** Adopt A: it is the only approach that never loses an event when the bus is down." in text
+    assert ("- `R1` **must** — Every order event is written in the order's own transaction. (verified by `AC1`) "
+            "← `technical-architect:F1`") in text
+    assert "### Non-goals" in text and "### Acceptance criteria" in text and "### Open questions" in text
+    assert "| `RISK1` | high | The relay worker becomes a single point of failure. | Run two relays with leader " \
+           "election. | `reliability-engineer:D1` |" in text
+    assert "; no acceptance criterion verifies R2." in text
+
+
+def test_a_missing_or_pending_document_is_said_so():
+    d = make_deliberation(3, 2)
+    d.prd.status, d.prd.document, d.prd.send_backs = "missing", None, 1
+    d.prd.problem = "Every cited id must exist in the deliberation; these do not: 'x:F9' in R1."
+    text = dr.render_markdown(d)
+    assert ("**Missing** — recorded without a decision document after 1 send-back(s): Every cited id must exist "
+            "in the deliberation; these do not: 'x:F9' in R1.") in text
+    pending = make_deliberation(3, 2, phase="PRD_GENERATION")
+    assert "Not written yet (due: the vote passed, the main agent's concluding answer brings it)." in \
+        dr.render_markdown(pending)
+
+
+def test_findings_by_persona_with_evidence_severity_and_who_cites_them():
+    d = make_deliberation(5, 3)
+    rec = dr.record_json(d)
+    groups = {(g["persona"], g["stage"]): g for g in rec["findings"]}
+    arch = groups[("technical-architect", "research")]
+    assert [(f["id"], f["severity"], f["evidence"], f["cited_by"]) for f in arch["findings"]] == [
+        ("technical-architect:F1", "high", "src/orders/publish.py:88", ["R1", "AC1"]),
+        ("technical-architect:F2", "medium", "ops runbook §4", [])]
+    assert groups[("red-team", "deliberation")]["refutations"][0]["id"] == "red-team:R1"
+    assert groups[("evidence-chase", "deliberation")]["tier"] == 2
+    text = dr.render_markdown(d)
+    assert "### Technical Architect (research)" in text and "### Evidence Chase (tier 2) (deliberation)" in text
+    assert ("- `technical-architect:F1` **high** — Technical Architect: the current webhook path loses events when "
+            "the bus is down (evidence: src/orders/publish.py:88) — cited by `R1`, `AC1`") in text
+
+
+def test_the_cost_section_lists_tokens_per_agent_and_the_wall_time():
+    d = make_deliberation(3, 2)
+    rec = dr.record_json(d)
+    u = rec["usage"]
+    assert u["agents"] == len(d.agents) == len(u["per_agent"])
+    assert u["total_tokens"] == sum(r["total_tokens"] for r in u["per_agent"]) > 0
+    assert all(r["source"] == "transcript" and r["calls"] >= 2 for r in u["per_agent"])
+    text = dr.render_markdown(d)
+    assert "## Cost and usage" in text and text.count(" | transcript | ") == len(d.agents)
+    assert f"| **total** |  |  | {u['calls']:,} |" in text
+    assert u["summary"] in text.replace("\\", "")
+    assert "Counted: every API call of each subagent" in text

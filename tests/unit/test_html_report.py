@@ -112,8 +112,8 @@ def test_model_text_is_escaped_everywhere():
 
 def test_all_sections_present_in_reading_order(full):
     _, page = full
-    ids = ["scores", "breakdown", "alternatives", "gates", "dissent", "conformity", "depth", "route",
-           "lineage", "warnings", "phases", "participants"]
+    ids = ["prd", "scores", "breakdown", "alternatives", "findings", "gates", "dissent", "conformity", "depth",
+           "route", "usage", "lineage", "warnings", "phases", "participants"]
     positions = [page.index(f'id="{i}"') for i in ids]
     assert positions == sorted(positions)
     assert "consensus <b>0.74</b> vs threshold <b>0.70</b>" in page
@@ -178,3 +178,35 @@ def test_a_unanimous_reject_and_the_two_agent_outcome_render():
     assert "Minimum viable deliberation (2 agents):</b> agreement with the same reasoning → suspect herding" in page
     md = render_markdown(d)
     assert "**Rejected — no approach adopted.**" in md and "## Minimum viable deliberation (2 agents)" in md
+
+
+def test_every_citation_of_the_decision_document_links_to_what_it_cites(full):
+    d, page = full
+    tags = _tags(page)
+    anchors = {a["id"] for _, a in tags if a.get("id", "").startswith("src-")}
+    links = [a["href"][1:] for t, a in tags if t == "a"]
+    assert links and set(links) <= anchors  # no dangling link
+    assert "src-technical-architect_F1" in links and "src-reliability-engineer_D1" in links
+    section = page[page.index('id="prd"'):page.index('id="scores"')]
+    for text in ("Requirements", "Non-goals", "Acceptance criteria", "Risks and mitigations", "Open questions",
+                 "Every order event is written in the order&#x27;s own transaction.", "Run two relays with leader election."):
+        assert text in section, text
+
+
+def test_findings_and_cost_sections(full):
+    d, page = full
+    findings = page[page.index('id="findings"'):page.index('id="gates"')]
+    assert "src/orders/publish.py:88" in findings and 'class="sev-high"' in findings
+    assert "cited by R1, AC1" in findings
+    usage = page[page.index('id="usage"'):page.index('id="lineage"')]
+    assert usage.count("<td>transcript</td>") == len(d.agents)
+    assert "no amount: no prices configured" in usage and "wall</td>" in usage
+
+
+def test_a_missing_document_is_shown_loudly():
+    d = make_deliberation(3, 2)
+    d.prd.status, d.prd.document, d.prd.send_backs, d.prd.problem = "missing", None, 1, "no decision document block"
+    page = hr.render_html(d)
+    section = page[page.index('id="prd"'):page.index('id="scores"')]
+    assert 'class="badge bad">missing</span>' in section
+    assert "Recorded without a decision document after 1 send-back(s): no decision document block" in section
