@@ -59,6 +59,65 @@ def report_message(data: "dict | str", prose: str = "Here is my analysis.") -> s
     return f"{prose}\n\n```json\n{body}\n```"
 
 
+# --------------------------------------------------------------------------- the decision document
+
+CITABLE_HEADER = "Ids you may cite ("
+CITABLE_LINE = re.compile(r"^- (\S+) \((finding|dissent|refutation|hot spot)[^)]*\): ")
+DOCUMENT_REQUEST = "write the decision document"        # the request, once the vote passed
+DOCUMENT_SEND_BACK = "the decision document is the last step"  # the Stop hook's send-back
+
+
+def citable_ids(seen: str) -> "list[tuple[str, str]]":
+    """(id, kind) of every item the plugin's LAST request for the decision document listed."""
+    at = seen.rfind(CITABLE_HEADER)
+    if at < 0:
+        return []
+    out = []
+    for line in seen[at:].splitlines()[1:]:
+        m = CITABLE_LINE.match(line.strip())
+        if not m:
+            break
+        out.append((m.group(1), m.group(2)))
+    return out
+
+
+def decision_document(ids: "list[tuple[str, str]]", rejected: bool = False, decision: str = "") -> dict:
+    """What a model that follows the request writes: requirements and criteria from the findings,
+    risks from the dissent (else the findings), open questions from the hot spots."""
+    findings = [i for i, k in ids if k == "finding"] or [i for i, _k in ids]
+    dissent = [i for i, k in ids if k == "dissent"] + [i for i, k in ids if k == "refutation"] or findings
+    spots = [i for i, k in ids if k == "hot spot"]
+    doc: dict = {
+        "document": "prd",
+        "decision": decision or ("Adopt none of the approaches: the panel rejected all of them." if rejected
+                                 else "Adopt the leading approach the panel ranked first."),
+        "problem": "The question the user asked the panel to decide.",
+        "non_goals": [{"text": "Anything outside the decided scope.", "sources": []}],
+        "risks": [{"id": "RISK1", "risk": "The dissenting concern materialises.", "mitigation": "Track it in review.",
+                   "severity": "high", "sources": dissent[:2]}],
+        "open_questions": [{"question": "What evidence would make us revisit this?",
+                            "sources": (spots or findings)[:1]}],
+    }
+    if not rejected:
+        doc["requirements"] = [{"id": f"R{n}", "text": f"Honour finding {f}.", "priority": "must", "sources": [f]}
+                               for n, f in enumerate(findings[:3], start=1)]
+        doc["acceptance_criteria"] = [{"id": "AC1", "text": "Each requirement is checked by a test.",
+                                       "verifies": [r["id"] for r in doc["requirements"]], "sources": findings[:1]}]
+    return doc
+
+
+def concluding_answer(prose: str, req: ApiRequest) -> str:
+    """`prose`, and the decision document block when the plugin asked for one (its request with
+    the vote's news, or the Stop hook's send-back): what a model that follows the request ends
+    its concluding answer with."""
+    seen = req.all_text
+    ids = citable_ids(seen)
+    if not ids:
+        return prose
+    rejected = "It needs at least one risk." in seen[max(0, seen.rfind(CITABLE_HEADER) - 1500):]
+    return f"{prose}\n\n```json\n{json.dumps(decision_document(ids, rejected), indent=1)}\n```"
+
+
 # --------------------------------------------------------------------------- request questions
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import agent_type
-from scenarios import Scenario, agent_outcomes, agent_spawns, report, report_message
+from scenarios import Scenario, agent_outcomes, agent_spawns, concluding_answer, report, report_message
 from scenarios_gates import approach_listing
 
 WAVE = re.compile(r"^wave:([a-z0-9-]+)")
@@ -286,7 +286,7 @@ class StagedDeliberation(Scenario):
                                                                         "reasons: a concern for each approach you "
                                                                         "would not adopt."))
                 for slug in s.rerank]
-        return s.final_text
+        return concluding_answer(s.final_text, req)
 
     def lens_type(self, slug: str) -> str:
         """The subagent_type exactly as the instruction wrote it (namespaced in plugin mode)."""
@@ -334,7 +334,7 @@ class BreadthDeliberation(StagedDeliberation):
             return [text("Ranking.")] + [
                 self.spawn("ranking", slug, self.tagged(slug, "ranking", "Score A and B."))
                 for slug in s.ranking]
-        return s.final_text
+        return concluding_answer(s.final_text, req)
 
 
 def breadth_script(b_scores: "tuple[float, float]" = (9.5, 9.5)) -> Script:

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import STATE_DIR, agent_type, read_jsonl
-from scenarios import Scenario, agent_outcomes, agent_spawns, persona_of, report, report_message
+from scenarios import (Scenario, agent_outcomes, agent_spawns, concluding_answer, persona_of, report,
+                       report_message)
 
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
@@ -282,7 +283,8 @@ class StagedDeliberation(Scenario):
         return list(self.waves)
 
     def final(self, req: ApiRequest) -> ReplyLike:
-        return self.final_text
+        """The concluding answer: the decision, and the decision document the plugin asked for."""
+        return concluding_answer(self.final_text, req)
 
     def spawn(self, wave: Wave, listing: str = "") -> list:
         blocks: list = [text(f"Spawning the {wave.phase} wave ({', '.join(wave.slugs)})." +
@@ -429,7 +431,7 @@ class QualityGateOnStop(StagedDeliberation):
         return plan
 
     def final(self, req: ApiRequest) -> ReplyLike:
-        return self.final_text if self.comply else self.ignoring_text
+        return concluding_answer(self.final_text, req) if self.comply else self.ignoring_text
 
 
 class SpawnFlood(Scenario):

@@ -9,7 +9,7 @@ import pytest
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text
 from harness import ClaudeRun, agent_type
-from scenarios import Scenario, agent_outcomes, persona_of, report, report_message
+from scenarios import Scenario, agent_outcomes, concluding_answer, persona_of, report, report_message
 from scenarios_depth import instruction_prompts, lens_of
 from scenarios_gates import STOP_FEEDBACK, approach_listing, phase_of, round_of
 from scenarios_outcomes import (
@@ -210,7 +210,7 @@ class PairDeliberation(Scenario):
             if not any(d.endswith(" ranking") for d in descs):
                 return [text("Ranking the pair, blind.")] + [
                     self.spawn(s, "ranking", approach_listing(seen) + "\nScore every approach 0-10.") for s in PAIR]
-        return "Decision recorded."
+        return concluding_answer("Decision recorded.", req)
 
     def subagent(self, req: ApiRequest) -> ReplyLike:
         lens = lens_of(req)
