@@ -9,7 +9,13 @@ subprocess with `CLAUDE_PROJECT_DIR` set, exactly as the client runs it — prin
 as it happens (deny / block / ask / context, first line of the reason, with the depth
 instruction, the conformity warning, the gate block and its fix and the route called out),
 checks that every answer equals the recorded one, and renders the Markdown and HTML decision
-records. No network, no API key.
+records; it ends with the decision document (PRD) the main agent wrote and what the
+deliberation cost. No network, no API key.
+
+The hooks also read the subagents' transcripts (their token usage, for the depth budget and the
+record's cost): `transcripts.jsonl` holds, per transcript the recording's hooks were given, the
+lines they read — each API response's message id and usage, nothing of the conversation — and
+the demo writes them back where the replayed payloads point.
 
 Recorded payloads carry placeholder paths (`recording.json`: project, home, tmp); they are
 replaced by this run's directories before a payload is replayed and before answers are compared.
@@ -47,6 +53,7 @@ MOMENTS = (
     ("DEPTH", lambda t: t.startswith("Tier-2 spawn denied")),
     ("DEPTH", lambda t: t.startswith("Depth axis — red team 2")),
     ("DEPTH", lambda t: t.startswith("Depth-aware synthesis")),
+    ("PRD", lambda t: "the decision document is the last step" in t.split("\n", 1)[0]),
     ("GATE", lambda t: "gate FAILED" in t.split("\n", 1)[0]),
     ("GATE", lambda t: "consensus gate passed" in t.split("\n", 1)[0]),
     ("ROUTE", lambda t: "COMPLETE" in t or "HUMAN REVIEW" in t or "HARD REJECT" in t),
@@ -55,7 +62,7 @@ WORKER_LINE = re.compile(r"^--- (worker \d+ of \d+: subagent_type \"[^\"]+\", ho
 DETAIL_LINE = re.compile(r"^(- (OVERRIDE|score_clustering|dimension_clustering|near_threshold|templated_dissent|"
                          r"missing_minority|same_reasoning|two_agent_rule|"
                          r"dissent_documented|consensus|agents_completed|phase)\b|⚠ Conformity|- .* restated tier 1|Next:|"
-                         r"Deliberation \S+ COMPLETE)")
+                         r"Deliberation \S+ COMPLETE|Decision document)")
 ROUTE_RULE = re.compile(r"(?:— |; )(T1|T2|D|PROBE): ([^;—]+)")
 
 
@@ -72,6 +79,7 @@ class Bundle:
     placeholders: "dict[str, str]"          # role (project/home/tmp) → placeholder path
     meta: dict = field(default_factory=dict)
     folder: str = BUNDLE
+    transcripts: "list[dict]" = field(default_factory=list)  # {"path": placeholder path, "lines": [...]}
 
 
 def load_bundle(folder: str = BUNDLE) -> Bundle:
@@ -85,7 +93,15 @@ def load_bundle(folder: str = BUNDLE) -> Bundle:
         raise DemoError(f"the bundled recording in {folder} is missing or unreadable: {exc}") from None
     events = [json.loads(line) for line in lines]
     placeholders = {k: meta[k] for k in ("project", "home", "tmp") if isinstance(meta.get(k), str)}
-    return Bundle(events, placeholders, meta, folder)
+    transcripts = []
+    try:
+        with open(os.path.join(folder, "transcripts.jsonl"), encoding="utf-8") as fh:
+            transcripts = [json.loads(line) for line in fh.read().splitlines() if line.strip()]
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:
+        raise DemoError(f"the bundled transcripts in {folder} are unreadable: {exc}") from None
+    return Bundle(events, placeholders, meta, folder, transcripts)
 
 
 def munged(path: str) -> str:
@@ -125,6 +141,23 @@ def prepare_project(bundle: Bundle, project: str) -> None:
         src = os.path.join(bundle.folder, name)
         if os.path.isfile(src):
             shutil.copyfile(src, os.path.join(state, name))
+
+
+def prepare_transcripts(bundle: Bundle, dirs: "dict[str, str]") -> int:
+    """Write the bundled transcript lines where the replayed SubagentStop payloads point (under
+    this run's HOME only); returns how many transcripts were written."""
+    pairs = substitutions(bundle, dirs)
+    home = os.path.realpath(dirs["home"]) + os.sep
+    written = 0
+    for item in bundle.transcripts:
+        path = os.path.realpath(localise(str(item.get("path", "")), pairs))
+        if not path.startswith(home) or not path.endswith(".jsonl"):
+            raise DemoError(f"a bundled transcript points outside the demo's HOME: {item.get('path')!r}")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(line) + "\n" for line in item.get("lines") or [])
+        written += 1
+    return written
 
 
 # --------------------------------------------------------------------------- one hook call
@@ -291,6 +324,7 @@ def render_records(project: str) -> "dict[str, str]":
         if delib is None:
             continue
         lineage = store.load(layout.lineage(delib.session_id), Lineage)
+        record = decision_record.record_json(delib, cfg.gates.strong, cfg.gates.moderate, cfg.cost.prices)
         g = cfg.gates
         md_path, html_path = layout.record(delib.id), layout.record(delib.id, "html")
         atomic_write_bytes(layout.checked(md_path),
@@ -301,8 +335,37 @@ def render_records(project: str) -> "dict[str, str]":
         result = {"id": delib.id, "phase": delib.phase, "markdown": md_path, "html": html_path,
                   "route": route.route if route else None,
                   "rules": [r.rule for r in route.rules] if route else [],
-                  "decision": delib.decision}
+                  "decision": delib.decision, "prd": record["prd"], "usage": record["usage"]}
     return result
+
+
+def document_lines(p: dict) -> "list[str]":
+    """The decision document as the demo prints it: each item with the ids it cites."""
+    doc = p.get("document")
+    if doc is None:
+        return [f"Decision document (PRD): {p['status']}" + (f" — {p['problem']}" if p.get("problem") else "")]
+    out = [f"\nDecision document (PRD), {p['status']}: {clip(doc['decision'], 300)}"]
+
+    def cites(sources: list) -> str:
+        return ("  ← " + ", ".join(s["id"] for s in sources)) if sources else ""
+
+    for r in doc["requirements"]:
+        out.append(f"  requirement {r['id']} ({r['priority']}): {clip(r['text'], 110)}{cites(r['sources'])}")
+    for n in doc["non_goals"]:
+        out.append(f"  non-goal: {clip(n['text'], 110)}{cites(n['sources'])}")
+    for a in doc["acceptance_criteria"]:
+        out.append(f"  acceptance {a['id']} (verifies {', '.join(a['verifies']) or '-'}): {clip(a['text'], 100)}"
+                   f"{cites(a['sources'])}")
+    for k in doc["risks"]:
+        out.append(f"  risk {k['id']} ({k['severity']}): {clip(k['risk'], 90)} → {clip(k['mitigation'], 70)}"
+                   f"{cites(k['sources'])}")
+    for q in doc["open_questions"]:
+        out.append(f"  open question: {clip(q['question'], 110)}{cites(q['sources'])}")
+    t = p.get("trace") or {}
+    if t:
+        kinds = ", ".join(f"{n} {k.replace('_', ' ')}(s)" for k, n in t["by_kind"].items() if n)
+        out.append(f"  traced: {t['citations']} citation(s) resolve to {kinds}\n")
+    return out
 
 
 # --------------------------------------------------------------------------- the command
@@ -338,6 +401,7 @@ def main(argv: "list[str] | None" = None) -> int:
         bundle = load_bundle(args.bundle)
         dirs = make_dirs(args.keep)
         prepare_project(bundle, dirs["project"])
+        prepare_transcripts(bundle, dirs)
         if not args.json:
             client = bundle.meta.get("client", "the Claude Code client")
             print(f"Replaying a deliberation recorded from {client} ({len(bundle.events)} hook events) "
@@ -377,6 +441,9 @@ def main(argv: "list[str] | None" = None) -> int:
     rules = ", ".join(records["rules"]) or "-"
     print(f"Deliberation {records['id']}: {records['phase']}, decision {records['decision']}, "
           f"route {records['route']} ({rules})")
+    for line in document_lines(records["prd"]):
+        print(line)
+    print(clip(records["usage"]["summary"], 400))
     print(f"Markdown decision record: {records['markdown']}")
     print(f"HTML decision record:     {records['html']}")
     return 1 if differ else 0

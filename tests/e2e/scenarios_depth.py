@@ -20,12 +20,13 @@ reads then edits one file (the risky tool a pending review gates).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import agent_type
-from scenarios import Scenario, agent_outcomes, agent_spawns, concluding_answer, report, report_message
+from scenarios import Scenario, agent_outcomes, agent_spawns, citable_ids, concluding_answer, report, report_message
 from scenarios_gates import approach_listing
 
 WAVE = re.compile(r"^wave:([a-z0-9-]+)")
@@ -60,6 +61,7 @@ class Script:
     rerank: "dict[str, dict]" = field(default_factory=dict)
     final_text: str = "Decision recorded with its dissent."
     probe_floorless: bool = True
+    document: "dict | None" = None  # the decision document the main agent writes when asked
 
 
 def scores(a: float, b: float) -> dict:
@@ -171,6 +173,41 @@ COST_CONCERN = [{"target": "B", "concern": "B keeps paying for the session store
                  "reason": "billing/2026-10.csv:17: 2,400 USD a month that approach A would have retired."}]
 
 
+DEMO_DOCUMENT = {
+    "document": "prd",
+    "decision": "Keep server sessions and enlarge the session store client's connection pool from 8 to 64 (B). "
+                "Short-lived JWT plus a deny list (A) is not adopted: its deny-list check stays on every request, "
+                "so it removes no latency while making revocation harder.",
+    "problem": "Every authenticated request pays about 4 ms at p99 for the session lookup; moving to JWT access "
+               "tokens was proposed to remove it, with revocation and migration cost unclear.",
+    "requirements": [
+        {"id": "R1", "text": "Raise the session store client's pool from 8 to 64 connections.", "priority": "must",
+         "sources": ["counter-model:F1", "performance-engineer:F1"]},
+        {"id": "R2", "text": "Revocation stays server-side: a revoked session is refused on its next request.",
+         "priority": "must", "sources": ["security-analyst:F1"]},
+        {"id": "R3", "text": "Report the session store cluster's monthly cost next to its p99 latency.",
+         "priority": "should", "sources": ["cost-analyst:F1", "cost-analyst:D1"]}],
+    "non_goals": [
+        {"text": "Stateless access tokens: the deny list would keep a store lookup on every request.",
+         "sources": ["evidence-chase:F1", "red-team:R1"]}],
+    "acceptance_criteria": [
+        {"id": "AC1", "text": "In the staging load test, the session lookup's p99 is at most 1 ms (today 4 ms).",
+         "verifies": ["R1"], "sources": ["counter-model:F1"]},
+        {"id": "AC2", "text": "An integration test revokes a session and gets 401 on the next request.",
+         "verifies": ["R2"], "sources": ["security-analyst:F1"]}],
+    "risks": [
+        {"id": "RISK1", "risk": "The pool fix was measured on staging only and may not hold at production load.",
+         "mitigation": "Roll out behind a canary with a p99 alert at 2 ms.", "severity": "medium",
+         "sources": ["counter-model:F1", "H1"]},
+        {"id": "RISK2", "risk": "The session store cluster keeps costing 2,400 USD a month.",
+         "mitigation": "Revisit at the next budget review with the measured p99.", "severity": "low",
+         "sources": ["cost-analyst:D1"]}],
+    "open_questions": [
+        {"question": "If stateless tokens are revisited, how would signing keys rotate, and how long would a "
+                     "leaked key stay valid?", "sources": ["H2"]}],
+}
+
+
 def demo_script() -> Script:
     """The issue #8 demo: three personas; depth overrides A; the cost analyst still prefers A and
     first ranks without saying why (consensus gate blocks), then documents its concern; the
@@ -189,7 +226,8 @@ def demo_script() -> Script:
         rerank={"cost-analyst": ranking_report(9.0, 9.5, preferred="A", dissent=COST_CONCERN,
                                                rationale="A is cheaper to run once the store is gone.")},
         final_text="Decision: keep server sessions on a pooled store (B). JWT plus deny list (A) was struck by "
-                   "the depth axis; the cost analyst's preference for A is recorded as dissent.")
+                   "the depth axis; the cost analyst's preference for A is recorded as dissent.",
+        document=DEMO_DOCUMENT)
 
 
 # --------------------------------------------------------------------------- request questions
@@ -286,6 +324,14 @@ class StagedDeliberation(Scenario):
                                                                         "reasons: a concern for each approach you "
                                                                         "would not adopt."))
                 for slug in s.rerank]
+        return self.conclude(req)
+
+    def conclude(self, req: ApiRequest) -> ReplyLike:
+        """The concluding answer: the decision, and — once the plugin asked for it — the decision
+        document (the script's own, or one built from the ids the request listed)."""
+        s = self.script
+        if s.document is not None and citable_ids(req.all_text):
+            return f"{s.final_text}\n\n```json\n{json.dumps(s.document, indent=1)}\n```"
         return concluding_answer(s.final_text, req)
 
     def lens_type(self, slug: str) -> str:
@@ -334,7 +380,7 @@ class BreadthDeliberation(StagedDeliberation):
             return [text("Ranking.")] + [
                 self.spawn("ranking", slug, self.tagged(slug, "ranking", "Score A and B."))
                 for slug in s.ranking]
-        return concluding_answer(s.final_text, req)
+        return self.conclude(req)
 
 
 def breadth_script(b_scores: "tuple[float, float]" = (9.5, 9.5)) -> Script:

@@ -259,11 +259,29 @@ def munged(path) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 
 
+def usage_lines(path: str) -> "list[dict]":
+    """What the plugin reads of a transcript: each API response's message id and usage."""
+    out = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line) if line.strip().startswith("{") else {}
+        message = entry.get("message") if entry.get("type") == "assistant" else None
+        if isinstance(message, dict) and isinstance(message.get("usage"), dict):
+            out.append({"type": "assistant", "message": {"id": message.get("id"), "usage": message["usage"]}})
+    return out
+
+
 def bundle_demo(run: ClaudeRun, project, dest: Path, client_version: str) -> None:
-    """Write the recording into `dest`: events.jsonl (scrubbed), reversals.json, recording.json."""
+    """Write the recording into `dest`: events.jsonl (scrubbed), reversals.json, recording.json,
+    and transcripts.jsonl (the usage lines of every subagent transcript the hooks were given)."""
     dest.mkdir(parents=True, exist_ok=True)
     events = (run.session_dir / "events.jsonl").read_text(encoding="utf-8")
     (dest / "events.jsonl").write_text(scrub(events, project.path, project.home, project.tmp), encoding="utf-8")
+    paths = sorted({e["payload"]["agent_transcript_path"] for e in run.events()
+                    if e.get("event") == "SubagentStop" and e["payload"].get("agent_transcript_path")})
+    with open(dest / "transcripts.jsonl", "w", encoding="utf-8") as fh:
+        for path in paths:
+            fh.write(json.dumps({"path": scrub(path, project.path, project.home, project.tmp),
+                                 "lines": usage_lines(path)}) + "\n")
     registry = (project.state_dir / "reversals.json").read_text(encoding="utf-8")
     (dest / "reversals.json").write_text(registry, encoding="utf-8")
     meta = {"scenario": "tests/e2e/test_e2e_depth_escalation.py::test_demo_deliberation (demo_script)",
@@ -305,6 +323,12 @@ def test_demo_deliberation(run_claude, e2e_project, claude_bin):
     route = delib["route"]
     assert (route["route"], [r["rule"] for r in route["rules"]]) == ("human-review", ["T2"]), route
     assert run.undelivered_hook_output() == [], info
+    # PRD_GENERATION: asked for with the passed vote, written in the concluding answer, accepted
+    assert "Next: write the decision document (PRD) in your concluding answer" in passed[0]
+    assert delib["prd"]["status"] == "accepted" and delib["prd"]["send_backs"] == 0, delib["prd"]
+    assert [r["id"] for r in delib["prd"]["document"]["requirements"]] == ["R1", "R2", "R3"]
+    assert [c["to_phase"] for c in delib["phase_history"]][-2:] == ["PRD_GENERATION", "COMPLETE"]
+    assert all(a["usage"] for a in delib["agents"]), [a["persona"] for a in delib["agents"] if not a["usage"]]
 
     target = os.environ.get("DELIBERATION_RECORD_DEMO")
     if target:

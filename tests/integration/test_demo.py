@@ -31,6 +31,11 @@ def test_bundle_is_scrubbed_and_complete():
     assert "pytest" not in text and "/work/" not in text and str(REPO) not in text
     assert meta["project"] in text
     assert (BUNDLE / "reversals.json").is_file() and (BUNDLE / "README.md").is_file()
+    # the transcripts' usage lines only: a message id and its usage, nothing of the conversation
+    for line in (BUNDLE / "transcripts.jsonl").read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        assert item["path"].startswith(meta["home"] + "/.claude/projects/") and item["lines"], item["path"]
+        assert all(set(x) == {"type", "message"} and set(x["message"]) == {"id", "usage"} for x in item["lines"])
 
 
 def test_demo_replays_the_bundled_deliberation(tmp_path):
@@ -76,10 +81,42 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     assert re.search(r"^✓ all \d+ answers match the recording", out, re.M), out
     summary = line_with("Deliberation d-", "COMPLETE, decision")
     assert "decision B, route human-review (T2)" in summary, summary
+    # PRD_GENERATION: asked for with the passed vote, then the document the main agent wrote
+    line_with("Next: write the decision document (PRD) in your concluding answer")
+    line_with("Decision document: 3 requirement(s), 2 acceptance criteria, 2 risk(s)")
+    assert line_with("Decision document (PRD), accepted:").endswith("so it removes no latency while making "
+                                                                    "revocation harder.")
+    line_with("requirement R1 (must): Raise the session store client's pool from 8 to 64 connections.",
+              "← counter-model:F1, performance-engineer:F1")
+    line_with("risk RISK2 (low):", "← cost-analyst:D1")
+    line_with("open question:", "← H2")
+    line_with("traced: 13 citation(s) resolve to 5 finding(s), 1 dissent(s), 1 refutation(s), 2 hot spot(s)")
+    # the cost, read from the bundled transcripts' usage lines: every subagent counted
+    cost = line_with("Cost: 13 subagent(s),")
+    assert "× one research agent's" in cost and "no amount: no prices configured" in cost, cost
+    assert "not counted (no readable transcript)" not in cost and "last response only" not in cost, cost
     md = Path(line_with("Markdown decision record:").split(": ", 1)[1].strip())
     html = Path(line_with("HTML decision record:").split(": ", 1)[1].strip())
     assert md.is_file() and html.is_file() and md.parent == html.parent and md.stem == html.stem
     assert md.is_relative_to(keep) and html.suffix == ".html"
-    assert "# Decision record" in md.read_text(encoding="utf-8")
+    body = md.read_text(encoding="utf-8")
+    assert "# Decision record" in body and "## Decision document (PRD)" in body and "## Cost and usage" in body
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "human-review" in page and "<svg" in page
+
+
+def test_a_bundled_transcript_is_written_only_under_the_demo_s_home(tmp_path):
+    import pytest
+
+    from deliberation import demo
+
+    dirs = {"home": str(tmp_path / "home"), "project": str(tmp_path / "home" / "p"), "tmp": str(tmp_path / "t")}
+    bundle = demo.Bundle([], {"home": "/home/dev", "project": "/home/dev/demo-project"}, folder=str(tmp_path),
+                         transcripts=[{"path": "/home/dev/.claude/projects/x/agent-a1.jsonl",
+                                       "lines": [{"type": "assistant", "message": {"id": "m", "usage": {}}}]}])
+    assert demo.prepare_transcripts(bundle, dirs) == 1
+    assert (tmp_path / "home" / ".claude" / "projects" / "x" / "agent-a1.jsonl").read_text().startswith('{"type"')
+    for bad in ("/etc/cron.d/agent.jsonl", "/home/dev/../../etc/agent.jsonl", "/home/dev/.bashrc"):
+        bundle.transcripts = [{"path": bad, "lines": []}]
+        with pytest.raises(demo.DemoError, match="outside the demo's HOME"):
+            demo.prepare_transcripts(bundle, dirs)
