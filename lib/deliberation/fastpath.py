@@ -168,7 +168,7 @@ def answer(event, layout: Layout, cfg: dict, now: float):
     sid = event.session_id
     if isinstance(event, hookio.UserPromptSubmit):
         sess = session_state(layout, sid)
-        busy = bool(sess and (sess.get("active_deliberation") or sess.get("notices")))
+        busy = bool(sess and (sess.get("active_deliberation") or sess.get("notices") or sess.get("open_workflows")))
         if event.is_task_notification:
             if busy:
                 return None
@@ -178,7 +178,7 @@ def answer(event, layout: Layout, cfg: dict, now: float):
             return None
         return trigger_answer(event, layout, cfg)
     if isinstance(event, hookio.PreToolUse):
-        if event.is_subagent_tool:
+        if event.is_channel_tool:
             return None
         entries = open_escalations(layout)
         if not entries:
@@ -189,11 +189,11 @@ def answer(event, layout: Layout, cfg: dict, now: float):
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
         log_line(layout, sid, "PreToolUse", _light(event.raw), result.summary())
         return result
-    if isinstance(event, hookio.PostToolUseFailure) and not event.is_subagent_tool:
+    if isinstance(event, hookio.PostToolUseFailure) and not event.is_channel_tool:
         return hookio.Answer()
     if isinstance(event, hookio.Stop):
         sess = session_state(layout, sid)
-        if not sess or not (sess.get("active_deliberation") or sess.get("notices")):
+        if not sess or not (sess.get("active_deliberation") or sess.get("notices") or sess.get("open_workflows")):
             log_line(layout, sid, "Stop", event.raw, {})
             return hookio.Answer()
         return None

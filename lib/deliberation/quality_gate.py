@@ -67,7 +67,9 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
     checks.append(Check(name="improvement_evidence", passed=improved or not require_improvement, figure=fig))
 
     if conformity:
-        checks.append(Check(name="conformity", passed=not conformity_blocks,
+        # a single-model panel is a property of the setup, not evidence of herding in this vote
+        herding = [w for w in conformity if w.detector != "single_model"]
+        checks.append(Check(name="conformity", passed=not (conformity_blocks and herding),
                             figure=f"{len(conformity)} warning(s)",
                             detail="; ".join(f"{w.detector}: {w.evidence}" for w in conformity)))
     passed = all(c.passed for c in checks)

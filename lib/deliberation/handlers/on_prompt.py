@@ -24,8 +24,9 @@ def _tag(text: str, name: str) -> "str | None":
 
 def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     if event.is_task_notification:
-        _capture_notification(ctx, event.prompt)
-        return hookio.Answer(context=_drain_notices(ctx))
+        summary = _capture_notification(ctx, event.prompt)
+        # a workflow's overrun summary goes to the user as well as (queued) to the main agent
+        return hookio.Answer(context=_drain_notices(ctx), system_message=summary)
     answer = _trigger(ctx, event)
     notices = _drain_notices(ctx)
     if notices:
@@ -33,16 +34,24 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     return answer
 
 
-def _capture_notification(ctx: Ctx, prompt: str) -> None:
+def _capture_notification(ctx: Ctx, prompt: str) -> "str | None":
+    """Capture what a task notification carries; returns a finished workflow's overrun summary."""
     task_id = _tag(prompt, "task-id")
     result = _tag(prompt, "result")
+    summary = None
+    if task_id:
+        from deliberation.handlers import workflow_tool
+
+        summary = workflow_tool.finished_notice(ctx, task_id, (_tag(prompt, "status") or "").lower())
+        if summary:
+            ctx.notify_budget(summary)
     if not task_id or result is None:
-        return
+        return summary
     delib, rec = record_for_agent(ctx, task_id, None)
     if rec is not None:
         rec.notified = True  # the main agent has seen this agent's result (Stop waits for it)
     if rec is None or delib is None or rec.status not in ("spawned", "running"):
-        return
+        return summary
     d = ctx.cfg.deliberation
     outcome = capture(delib, rec, result, stop_hook_active=True, max_bytes=d.max_report_bytes,
                       retries=d.report_retries, dimensions=[x.name for x in ctx.cfg.ranking.dimensions],
@@ -51,6 +60,7 @@ def _capture_notification(ctx: Ctx, prompt: str) -> None:
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
     if step.block or step.context:
         ctx.notify(delib, "gate1" if step.block else "info", step.block or step.context or "", bool(step.block))
+    return summary
 
 
 def _drain_notices(ctx: Ctx) -> "str | None":

@@ -16,6 +16,21 @@ from deliberation.handlers.common import Ctx, budget_view
 
 
 def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
+    """The Stop's answer, plus any spawn-budget notice the user has not been shown yet."""
+    sess = ctx.tx.session
+    if sess.open_workflows and event.lists_background_tasks:
+        from deliberation.handlers import workflow_tool
+
+        workflow_tool.reconcile(ctx, event.running_background_ids)
+    budget = [n.text for n in sess.notices if n.kind == "budget"]
+    sess.notices = [n for n in sess.notices if n.kind != "budget"]
+    answer = _conclude(ctx, event)
+    for text in dict.fromkeys(budget):
+        answer.warn(text)
+    return answer
+
+
+def _conclude(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
     sess = ctx.tx.session
     delib = ctx.active()
     if delib is None:
