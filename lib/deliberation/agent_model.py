@@ -92,20 +92,21 @@ def conflicting_partners(persona: str, pairs: Sequence[Sequence[str]]) -> "list[
 
 
 def diversity_refusal(persona: str, stage: str, requested: "str | None", agents: Iterable,
-                      pairs: Sequence[Sequence[str]], pool: Sequence[str]) -> "str | None":
+                      pairs: Sequence[Sequence[str]], pool: Sequence[str],
+                      session_model: "str | None" = None) -> "str | None":
     """With models.diverse on: the refusal of a spawn of `persona` for `stage` asking for
     `requested`, when a persona with conflicting priorities already runs that stage on the same
-    model family (no model on both sides = both on the session's model). `agents` are the
-    deliberation's AgentRecords (duck-typed)."""
+    model family. No model asked for means the session's model (`session_model`, when known).
+    `agents` are the deliberation's AgentRecords (duck-typed)."""
     partners = conflicting_partners(persona, pairs)
     if not partners:
         return None
-    mine = family(requested)
+    mine = family(requested) or family(session_model)
     clash, taken = [], set()
     for a in agents:
         if a.persona not in partners or a.stage != stage or a.superseded or a.status in ("invalid", "refused"):
             continue
-        theirs = family(a.model_requested) if a.model_requested else family(a.model) if a.model else None
+        theirs = family(a.model) or family(a.model_requested) or family(session_model)
         taken.add(theirs)
         if theirs == mine:
             clash.append(a)
@@ -117,8 +118,8 @@ def diversity_refusal(persona: str, stage: str, requested: "str | None", agents:
                   if free else f"Spawn {persona} with a model none of {', '.join(partners)} uses")
     return (f"Model diversity (models.diverse is on): {persona} and {other.persona} have conflicting "
             f"priorities, and {other.persona} already runs this {stage} stage on "
-            f"{label(other.model_requested or other.model)}; a panel on one model shares its priors. "
-            f"{suggestion}.")
+            f"{label(other.model or other.model_requested or session_model)}; a panel on one model shares "
+            f"its priors. {suggestion}.")
 
 
 def assignment(panel: Sequence[str], pairs: Sequence[Sequence[str]], pool: Sequence[str]) -> "dict[str, str]":

@@ -65,13 +65,16 @@ def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRe
         # ranking has started: the phase machine refuses debate, synthesis and the depth lenses
         # now, so the advice must be a re-rank
         return ("do not conclude: investigate the contested points in a re-rank — spawn the "
-                "personas again for RANKING with the disagreement and its evidence named in their "
-                "prompts (debate, synthesis and the depth lenses cannot run once ranking has "
+                "personas again with the Agent tool for RANKING with the disagreement and its evidence "
+                "named in their prompts (fresh agents: a re-rank is a blind vote, not a SendMessage to "
+                "the old rankers; debate, synthesis and the depth lenses cannot run once ranking has "
                 "started) — or stop and ask the user to decide")
     if "dissent_documented" in failed:
-        names = ", ".join(a.persona for a in missing)
-        return (f"re-run {names} for ranking and have each document its concerns with reasons in "
-                "`dissent` (concern + reason) — a dissent without reasons cannot be weighed")
+        names = ", ".join(f"{a.persona} (agent {a.agent_id or a.key})" for a in missing)
+        return (f"have {names} document its concerns with reasons in `dissent` (concern + reason): "
+                "resume each with SendMessage (to = its agent id) asking only for that — its new report "
+                "replaces the old one — or spawn it again for ranking; a dissent without reasons cannot "
+                "be weighed")
     return ""
 
 

@@ -222,12 +222,19 @@ def score_prompt(prompt: str, cfg: "dict | None") -> "tuple[dict, str | None]":
     result = confidence.evaluate(prompt, cfg or None)
     if not result["triggered"]:
         return result, None
-    from deliberation.protocol import protocol_text
+    from deliberation.protocol import panel, protocol_text
 
+    models = None
+    if section(cfg, "models").get("diverse"):
+        from deliberation.agent_model import assignment
+
+        pool = section(cfg, "models").get("pool") or ["opus", "sonnet"]
+        pairs = section(cfg, "conformity").get("conflicting_pairs") or []
+        models = assignment(panel(result["task_type"]), pairs, pool)
     return result, protocol_text(prompt, result["task_type"], result["threshold"],
                                  result["confidence"], result["dimensions"],
                                  consensus_threshold=result.get("consensus_threshold"),
-                                 prefix=plugin_agent_prefix())
+                                 prefix=plugin_agent_prefix(), models=models)
 
 
 def trigger_answer(event, layout: Layout, cfg: dict):

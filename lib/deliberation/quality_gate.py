@@ -79,7 +79,7 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
 
 _NEXT = {
     "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
-    "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons (re-run it; its report's `dissent` needs concern + reason)",
+    "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons: resume it with SendMessage (to = its agent id; its new report replaces the old one) or spawn it again; its report's `dissent` needs concern + reason",
     "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
     "consensus_confidence": "consensus is weak: re-rank with the disagreement and its evidence named in the ranking prompts (deliberation roles cannot run once ranking has started), or hand the decision to the user",
     "improvement_evidence": "the deliberation did not raise confidence above the starting point: investigate the open questions before concluding, or tell the user the decision stays uncertain",

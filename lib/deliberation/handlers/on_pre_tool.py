@@ -14,7 +14,7 @@ import re
 
 from deliberation import engine, hookio, personas, phases, spawn_budget
 from deliberation import lineage as lin
-from deliberation.handlers.common import Ctx, requested_model
+from deliberation.handlers.common import Ctx, requested_model, transcript_model
 from deliberation.state import AgentRecord, DeniedSpawn, GivenContext
 
 HOT_SPOT_ID = re.compile(r"\bH[0-9]{1,3}\b")
@@ -73,7 +73,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 
         clash = agent_model.diversity_refusal(personas.normalise_agent_type(event.subagent_type), stage, model,
                                               delib.agents, ctx.cfg.conformity.conflicting_pairs,
-                                              ctx.cfg.models.pool)
+                                              ctx.cfg.models.pool, transcript_model(event.transcript_path))
         if clash:
             return deny(ctx, event, parent, "model_diversity", clash)
     _enter_stage(ctx, delib, kind, stage)
