@@ -19,6 +19,10 @@ def handle(ctx: Ctx, event: hookio.SubagentStart) -> hookio.Answer:
     spawn, what = lin.start(ctx.tx.lineage, event.agent_id, event.agent_type, ctx.now, sb.stale_after_s)
     if what == "restarted" and spawn is not None:
         _restarted(ctx, spawn)
+    elif spawn is not None and spawn.resumes:
+        pending = lin.pending_resume(ctx.tx.lineage, spawn.agent_id)
+        if pending is not None and pending.status == "resumed":
+            pending.status = "started"  # the resume PostToolUse announced has begun
     delib, rec = record_for_agent(ctx, event.agent_id, event.agent_type)
     if rec is not None and rec.status == "spawned":
         rec.status = "running"
