@@ -6,7 +6,10 @@ one model shares the most priors. So every agent's model is recorded, from the b
   file's front matter `model:` (`inherit` = the parent's: recorded as None);
 - ran on: the client's `resolvedModel` in PostToolUse (foreground and background launches), else
   the agent's transcript (`agent_transcript_path` of SubagentStop: the `model` of its last
-  assistant entry) — the only source for a Workflow's agents.
+  assistant entry), else the `agent-<id>.meta.json` the client writes beside it (its `model`:
+  the resolved id, or the alias a Workflow's `agent(…, {model})` asked for). At SubagentStop the
+  transcript is sometimes not written yet (measured: 6 of 15 workflow agents); the meta file was
+  there every time. These files are the only source for a Workflow's agents.
 
 `diversity_refusal` is the hook side of `models.diverse` (off by default, see the README for
 what it costs): two personas whose priorities conflict (conformity.conflicting_pairs) may not run
@@ -71,6 +74,16 @@ def transcript_model(lines_newest_first: Iterable[bytes]) -> "str | None":
         if isinstance(model, str) and model and not model.startswith("<"):  # "<synthetic>" entries
             return model[:100]
     return None
+
+
+def meta_model(text: str) -> "str | None":
+    """The `model` of a subagent's `agent-<id>.meta.json` (written by the client at its start)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    model = data.get("model") if isinstance(data, dict) else None
+    return model[:100] if isinstance(model, str) and model and not model.startswith("<") else None
 
 
 def label(model: "str | None") -> str:

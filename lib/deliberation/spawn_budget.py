@@ -146,5 +146,6 @@ def overrun(lineage: Lineage, parent: str, max_active: int, max_total: int, now:
 def workflow_overrun_text(run: WorkflowRun, passed: str) -> str:
     name = f"workflow {run.name!r}" if run.name else "a workflow"
     return (f"⚠ SPAWN BUDGET PASSED by {name}: {passed}. Its agents were started by the workflow "
-            "script, which no hook can stop once it runs; they are counted in the lineage. Until the "
-            "session is back under budget, new Agent spawns, workflows and resumes are refused.")
+            "script, which no hook can stop once it runs; they are counted in the lineage. New Agent "
+            "spawns and workflows are refused while the budget is passed (running agents free their slots as "
+            "they finish; the session total does not come back).")

@@ -59,6 +59,7 @@ class Notice(_Model):
     text: str
     blocking: bool = False
     created_at: float
+    shown: bool = Field(False, description="A budget notice already shown to the user (systemMessage); it stays queued for the main agent.")
 
 
 class SessionState(_File):

@@ -114,7 +114,8 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     assert answers[12].system_message == (
         "⚠ SPAWN BUDGET PASSED by workflow 'fanout': the main agent has 13 subagents running at once (budget 12). "
         "Its agents were started by the workflow script, which no hook can stop once it runs; they are counted in "
-        "the lineage. Until the session is back under budget, new Agent spawns, workflows and resumes are refused.")
+        "the lineage. New Agent spawns and workflows are refused while the budget is passed (running agents free "
+        "their slots as they finish; the session total does not come back).")
     # what the hooks can still refuse is refused
     blocked = hook("PreToolUse", P.pre_agent(sid, "toolu_gp", "general-purpose", "scan", True))
     assert blocked.decision == "deny" and blocked.reason.startswith(
@@ -127,8 +128,9 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     note = hook("UserPromptSubmit", P.workflow_notification(sid, "wfan00001", "toolu_wf", "fanout", agents=15))
     summary = ("⚠ Spawn budget: workflow 'fanout' finished; 3 of its 15 agents started past the budget (12 active "
                "per parent, 60 per session). They are recorded in the lineage; keep further work within the budget.")
-    assert note.system_message == summary
-    assert summary in note.context and answers[12].system_message in note.context  # the model is told too
+    # the client shows a UserPromptSubmit's systemMessage (not a SubagentStart's): both notices, to the user and the model
+    assert note.system_message == f"{answers[12].system_message}\n{summary}"
+    assert summary in note.context and answers[12].system_message in note.context
     lin = lineage(project, sid)
     assert sum(x["over_budget"] for x in lin["spawns"]) == 3
     assert (lin["workflows"][0]["overrun"], lin["workflows"][0]["agents"], lin["workflows"][0]["status"]) == \

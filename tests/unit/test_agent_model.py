@@ -109,3 +109,21 @@ def test_a_single_model_note_does_not_block_even_with_blocking_conformity():
                               require_improvement=False, conformity=warnings, conformity_blocks=True, now=0)
     conf = next(c for c in g.checks if c.name == "conformity")
     assert conf.passed and "single_model" in conf.detail
+
+
+def test_the_meta_file_beside_the_transcript_gives_the_model_when_the_transcript_is_not_written_yet():
+    assert am.meta_model('{"agentType":"workflow-subagent","model":"claude-opus-5-5","inWorkflowRun":true}') == \
+        "claude-opus-5-5"
+    assert am.meta_model('{"agentType":"cost-analyst","model":"sonnet"}') == "sonnet"
+    assert am.meta_model("not json") is None and am.meta_model('{"model": 3}') is None
+
+
+def test_the_handler_reads_the_transcript_then_the_meta_file(tmp_path):
+    from deliberation.handlers.common import transcript_model
+
+    path = tmp_path / "agent-a1.jsonl"
+    (tmp_path / "agent-a1.meta.json").write_text('{"model": "claude-haiku-5-5"}')
+    assert transcript_model(str(path)) == "claude-haiku-5-5"  # no transcript yet
+    path.write_text(json.dumps({"type": "assistant", "message": {"model": "claude-sonnet-5-5"}}) + "\n")
+    assert transcript_model(str(path)) == "claude-sonnet-5-5"
+    assert transcript_model(None) is None

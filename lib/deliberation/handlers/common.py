@@ -100,9 +100,17 @@ class Ctx:
                                               blocking=blocking, created_at=self.now))
 
     def notify_budget(self, text: str) -> None:
-        """Queue a session-wide spawn-budget notice: delivered with the next task notification
-        (to the main agent) and at the next Stop (to the user)."""
+        """Queue a session-wide spawn-budget notice: shown to the user by the next hook whose
+        systemMessage the client displays (a task notification's or a prompt's UserPromptSubmit,
+        a Stop), and given to the main agent with the next UserPromptSubmit."""
         self.tx.session.notices.append(Notice(deliberation_id="", kind="budget", text=text, created_at=self.now))
+
+    def budget_for_user(self) -> "str | None":
+        """The budget notices not shown to the user yet (marked shown; still queued for the model)."""
+        fresh = [n for n in self.tx.session.notices if n.kind == "budget" and not n.shown]
+        for n in fresh:
+            n.shown = True
+        return "\n".join(dict.fromkeys(n.text for n in fresh)) or None
 
     # -- the event log -------------------------------------------------------------------------
     def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
@@ -240,12 +248,20 @@ def requested_model(ctx: Ctx, subagent_type: str, spawn_model: "str | None") -> 
 
 
 def transcript_model(path: "str | None") -> "str | None":
-    """The model of the last assistant entry of a subagent's transcript (its tail only)."""
+    """The model an agent ran on, from its transcript's tail (the last assistant entry), else
+    from the `.meta.json` the client keeps beside a subagent's transcript."""
     if not path:
         return None
     from deliberation import agent_model
 
-    return agent_model.transcript_model(_lines_backwards(path, 1 << 20))
+    found = agent_model.transcript_model(_lines_backwards(path, 1 << 20))
+    if found or not path.endswith(".jsonl"):
+        return found
+    try:
+        with open(path[:-len(".jsonl")] + ".meta.json", "rb") as fh:
+            return agent_model.meta_model(fh.read(65536).decode("utf-8", "replace"))
+    except OSError:
+        return None
 
 
 def deliver(ctx: Ctx, step, delib: Deliberation, background: bool) -> hookio.Answer:

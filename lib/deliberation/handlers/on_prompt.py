@@ -24,10 +24,15 @@ def _tag(text: str, name: str) -> "str | None":
 
 def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     if event.is_task_notification:
-        summary = _capture_notification(ctx, event.prompt)
-        # a workflow's overrun summary goes to the user as well as (queued) to the main agent
-        return hookio.Answer(context=_drain_notices(ctx), system_message=summary)
+        _capture_notification(ctx, event.prompt)
+        # spawn-budget notices go to the user too: the client shows a UserPromptSubmit's
+        # systemMessage, not a SubagentStart's (docs/CLIENT_CHANNELS.md)
+        budget = ctx.budget_for_user()
+        return hookio.Answer(context=_drain_notices(ctx), system_message=budget)
     answer = _trigger(ctx, event)
+    budget = ctx.budget_for_user()
+    if budget:
+        answer.warn(budget)
     notices = _drain_notices(ctx)
     if notices:
         answer.context = f"{answer.context}\n\n{notices}" if answer.context else notices

@@ -65,12 +65,15 @@ def post(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
         return hookio.Answer()
     resumed = event.resumed_agent_id
     if not event.message_sent:
-        entry.status = "failed"
+        if entry.status == "requested":
+            entry.status = "failed"
         return hookio.Answer()
     if not resumed:
-        entry.status = "delivered"  # queued for a running agent (it resumes if it finishes first)
+        if entry.status == "requested":
+            entry.status = "delivered"  # queued for a running agent (it resumes if it finishes first)
         return hookio.Answer()
-    entry.status = "resumed"
+    if entry.status == "requested":  # its SubagentStart may have come first and marked it started
+        entry.status = "resumed"
     spawn = lin.find_by_agent(lineage, resumed)
     if spawn is not None:
         lin.restart(spawn, ctx.now)
