@@ -8,7 +8,7 @@ one model shares the most priors. So every agent's model is recorded, from the b
   the agent's transcript (`agent_transcript_path` of SubagentStop: the `model` of its last
   assistant entry), else the `agent-<id>.meta.json` the client writes beside it (its `model`:
   the resolved id, or the alias a Workflow's `agent(…, {model})` asked for). At SubagentStop the
-  transcript is sometimes not written yet (measured: 6 of 15 workflow agents); the meta file was
+  transcript is sometimes not written yet (measured: 7 of 15 workflow agents); the meta file was
   there every time. These files are the only source for a Workflow's agents.
 
 `diversity_refusal` is the hook side of `models.diverse` (off by default, see the README for

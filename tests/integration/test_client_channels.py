@@ -311,3 +311,35 @@ def test_model_diversity_denies_conflicting_personas_on_one_model(project, hook)
     same["tool_use_id"] = "toolu_3"
     assert hook("PreToolUse", same).decision is None
     assert lineage(project, s.sid)["denied"][-1]["rule"] == "model_diversity"
+
+
+def test_a_deliberations_stop_waits_for_its_running_workflow(project, hook):
+    s = start(project, hook)
+    research(s)
+    script = fan_out(2)
+    assert hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf", script)).decision is None
+    hook("PostToolUse", P.post_workflow(s.sid, "toolu_wf", script, "wrun00001", "wf_run-0001", "fanout"))
+    running = [{"id": "wrun00001", "type": "workflow", "status": "running", "description": "x", "name": "fanout"}]
+    waiting = s.stop(background_tasks=running)
+    assert waiting.decision is None and waiting.json is None  # no verdict while it runs
+    hook("UserPromptSubmit", P.workflow_notification(s.sid, "wrun00001", "toolu_wf", "fanout", agents=0))
+    judged = s.stop()
+    assert judged.decision == "block" and "consensus gate FAILED" in judged.reason  # now it is judged
+
+
+def test_a_budget_notice_is_shown_at_stop_and_kept_for_the_main_agent(project, hook):
+    write_config(project, {"spawn_budget": {"max_session_total": 1}})
+    sid = "c0ffee00-1c2d-4e5f-8a9b-000000000021"
+    script = fan_out(2)
+    hook("PreToolUse", P.pre_workflow(sid, "toolu_wf", script))
+    hook("PostToolUse", P.post_workflow(sid, "toolu_wf", script, "wkeep0001", "wf_keep-0001", "fanout"))
+    hook("SubagentStart", P.subagent_start(sid, "aw00000000000001", "workflow-subagent"))
+    hook("SubagentStart", P.subagent_start(sid, "aw00000000000002", "workflow-subagent"))  # the 2nd of 1
+    running = [{"id": "wkeep0001", "type": "workflow", "status": "running", "description": "x", "name": "fanout"}]
+    first = hook("Stop", P.stop(sid, background_tasks=running))
+    assert first.system_message.startswith("⚠ SPAWN BUDGET PASSED by workflow 'fanout': this session has started "
+                                           "2 subagents (budget 1 in all).")
+    assert hook("Stop", P.stop(sid, background_tasks=running)).system_message is None  # shown once
+    note = hook("UserPromptSubmit", P.workflow_notification(sid, "wkeep0001", "toolu_wf", "fanout", agents=2))
+    assert first.system_message in note.context  # the main agent gets it with the next prompt
+    assert note.system_message.startswith("⚠ Spawn budget: workflow 'fanout' finished; 1 of its 2 agents")
