@@ -181,9 +181,24 @@ def workflow_launched(lineage: Lineage, tool_use_id: "str | None", *, task_id: "
 
 
 def workflow_finished(lineage: Lineage, run: WorkflowRun, now: float, failed: bool = False) -> None:
+    """The run ended: so did every agent of it (one whose SubagentStop was lost stops counting)."""
     if run.status in ("requested", "running"):
         run.status = "failed" if failed else "completed"
         run.finished_at = now
+    for spawn in lineage.spawns:
+        if spawn.workflow == run.tool_use_id and spawn.channel == "workflow" and spawn.status in ACTIVE:
+            spawn.status, spawn.finished_at = "completed", now
+
+
+def close_unlisted_starts(lineage: Lineage, running_ids: "list[str]", now: float) -> "list[Spawn]":
+    """A Stop lists the running background tasks: an agent whose start no hook announced and that
+    is not among them has ended (its SubagentStop was not seen) and stops counting as active."""
+    closed = []
+    for spawn in lineage.spawns:
+        if spawn.channel == "unlinked" and spawn.status == "running" and spawn.agent_id not in running_ids:
+            spawn.status, spawn.finished_at = "completed", now
+            closed.append(spawn)
+    return closed
 
 
 def close_missing_workflows(lineage: Lineage, running_task_ids: "list[str]", now: float) -> "list[WorkflowRun]":

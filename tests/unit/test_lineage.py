@@ -180,3 +180,16 @@ def test_resumes_are_kept_and_the_pending_one_found():
     assert lin.find_resume(l, "s1") is r1 and lin.pending_resume(l, "ag-1") is r1
     r1.status = "started"
     assert lin.pending_resume(l, "ag-1") is None
+
+
+def test_a_finished_run_ends_its_agents_and_a_stop_ends_unlisted_unannounced_starts():
+    l = Lineage(session_id="s")
+    run = workflow(l)
+    lin.workflow_launched(l, "wf1", task_id="w1", run_id="r1", name="x", now=2.0)
+    agent, _ = lin.start(l, "ag-w", "workflow-subagent", 3.0, STALE)  # its SubagentStop is lost
+    lin.workflow_finished(l, run, 9.0)
+    assert (agent.status, agent.finished_at) == ("completed", 9.0)
+    a, _ = lin.start(l, "ag-x", "Explore", 3.0, STALE)
+    b, _ = lin.start(l, "ag-y", "Explore", 3.0, STALE)
+    assert lin.close_unlisted_starts(l, ["ag-y"], 10.0) == [a]
+    assert (a.status, b.status) == ("completed", "running")

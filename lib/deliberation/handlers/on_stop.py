@@ -18,10 +18,14 @@ from deliberation.handlers.common import Ctx, budget_view
 def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
     """The Stop's answer, plus any spawn-budget notice the user has not been shown yet."""
     sess = ctx.tx.session
-    if sess.open_workflows and event.lists_background_tasks:
-        from deliberation.handlers import workflow_tool
+    if event.lists_background_tasks:
+        from deliberation import lineage as lin
 
-        workflow_tool.reconcile(ctx, event.running_background_ids)
+        lin.close_unlisted_starts(ctx.tx.lineage, event.running_background_ids, ctx.now)
+        if sess.open_workflows:
+            from deliberation.handlers import workflow_tool
+
+            workflow_tool.reconcile(ctx, event.running_background_ids)
     budget = ctx.budget_for_user()  # shown now; kept for the main agent's next prompt
     kept = [n for n in sess.notices if n.kind == "budget"]
     answer = _conclude(ctx, event)
