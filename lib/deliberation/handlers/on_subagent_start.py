@@ -2,8 +2,10 @@
 
 A start with no request before it is a Workflow's agent (or one no hook announced): it is
 recorded and counted, and since no hook can stop it, the first one that passes the spawn budget
-is said loudly — to the user now, to the main agent with the next task notification. A finished
-agent starting again is a SendMessage resume: its deliberation record reopens (resume.py).
+is said loudly. The client does not show a SubagentStart's systemMessage (docs/CLIENT_CHANNELS.md),
+so the notice is queued: the user sees it with the next task notification, prompt or Stop, the
+main agent with the next UserPromptSubmit. A finished agent starting again is a SendMessage
+resume: its deliberation record reopens (resume.py).
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return hookio.Answer()
     notes = []
     if bound is None or bound > left:
-        size = f"up to {bound} agents" if bound is not None else "an unbounded number of agents"
+        size = f"up to {bound} agents" if bound is not None else "any number of agents (the client stops at 1000)"
         notes.append(f"⚠ Spawn budget: this workflow can start {size} ({why}) and {left} spawn slot(s) are "
                      "left. Its agents run even past the budget — no hook can stop a workflow's agents — and "
                      "each is counted; if they pass it, new spawns are refused and you will be told.")
