@@ -250,6 +250,11 @@ class _Script:
                 self.parent[i] = stack[-1] if stack else None
         if stack:
             raise ValueError(f"line {toks[stack[-1]].line}: unclosed '{toks[stack[-1]].text}'")
+        self.by_name: dict[str, list[int]] = {}  # identifier → its token indices (one pass, not one per question)
+        for i, tok in enumerate(toks):
+            if tok.kind == "id":
+                self.by_name.setdefault(tok.text, []).append(i)
+        self._defs: dict[str, list] = {}
 
     # -- small helpers ----------------------------------------------------------------------
     def text(self, i: int) -> str:
@@ -321,37 +326,41 @@ class _Script:
 
     # -- definitions ----------------------------------------------------------------------------
     def definitions(self, name: str) -> "list[tuple[int, str]]":
-        """(index of the name token, 'const'/'let'/'var'/'function'/'param') of each binding."""
-        out = []
-        for i, tok in enumerate(self.t):
-            if tok.kind != "id" or tok.text != name or self.is_punc(i - 1, "."):
-                continue
-            prev = self.text(i - 1)
-            if prev in ("const", "let", "var", "function") and self.t[i - 1].kind == "id":
-                out.append((i, prev))
-        return out
+        """(index of the name token, 'const'/'let'/'var'/'function') of each binding."""
+        if name not in self._defs:
+            out = []
+            for i in self.by_name.get(name, ()):
+                if self.is_punc(i - 1, "."):
+                    continue
+                prev = self.text(i - 1)
+                if prev in ("const", "let", "var", "function") and self.t[i - 1].kind == "id":
+                    out.append((i, prev))
+            self._defs[name] = out
+        return self._defs[name]
 
     def initializer_end(self, name_i: int) -> "int | None":
-        """`const NAME = EXPR`: the index of EXPR's last item, or None."""
+        """`const NAME = EXPR`: the index of EXPR's last token, or None."""
         if not self.is_punc(name_i + 1, "="):
             return None
         level = self.parent[name_i]
-        end = self.match[level] if level is not None else len(self.t)
-        items = [i for i in self.level_items(level if level is not None else -1, end) if i > name_i + 1]
-        last = None
-        for i in items:
+        stop = self.match[level] if level is not None else len(self.t)
+        i, last, prev = name_i + 2, None, name_i + 1
+        while i < stop:
             tok = self.t[i]
             if tok.kind == "punc" and tok.text in (";", ","):
                 break
-            if tok.kind == "id" and tok.text in STATEMENT_WORDS and tok.text != "function" and last is not None \
-                    and not self.is_punc(i - 1, "."):
+            if last is not None and (self._asi_between(prev, i) or (
+                    tok.kind == "id" and tok.text in STATEMENT_WORDS and tok.text != "function"
+                    and not self.is_punc(i - 1, "."))):
                 break
-            last = self.match.get(i, i) if tok.text in "([{" and tok.kind == "punc" else i
+            last = self.end_of(i)
+            prev = i
+            i = last + 1
         return last
 
     def mutated(self, name: str) -> bool:
-        for i, tok in enumerate(self.t):
-            if tok.kind != "id" or tok.text != name or self.is_punc(i - 1, "."):
+        for i in self.by_name.get(name, ()):
+            if self.is_punc(i - 1, "."):
                 continue
             if self.is_punc(i + 1, ".") and self.text(i + 2) in MUTATORS:
                 return True
@@ -607,8 +616,8 @@ class _Script:
             raise _Unbounded(f"{name}() calls itself (recursion)")
         defs = {i for i, _ in self.definitions(name)}
         total, why = 0, []
-        for i, tok in enumerate(self.t):
-            if tok.kind != "id" or tok.text != name or i in defs:
+        for i in self.by_name.get(name, ()):
+            if i in defs:
                 continue
             if self.is_punc(i + 1, ":") and self.parent[i] is not None and self.is_punc(self.parent[i], "{") \
                     and not self.is_punc(i - 1, "?"):
