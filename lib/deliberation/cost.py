@@ -14,8 +14,10 @@ $0.68–0.90); the decision record does the same with measured figures:
   question alone, which is what one agent answering without a panel would do.
 - **wall time**: from the deliberation's first spawn to its conclusion, and each agent's own
   (spawn to report).
-- **money**: only with `cost.prices` in the config (a table with its date and source, shown
-  with every amount); the plugin ships no prices, so by default the record shows tokens only.
+- **money**: only with `cost.prices` in the config (prices per model, with their date and
+  source, shown with every amount); each agent is priced at the first model key matching the
+  model it ran on (else the one asked for), and an agent no key matches is left out and counted.
+  The plugin ships no prices, so by default the record shows tokens only.
   The main agent's own tokens (orchestration, the write-up) are not counted, and the record
   says so.
 
@@ -24,6 +26,7 @@ Pure over `state.Deliberation`.
 
 from __future__ import annotations
 
+import fnmatch
 from typing import Any
 
 BREAKDOWN = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
@@ -40,7 +43,8 @@ def _end(delib) -> float:
 def agent_usage(a) -> "dict[str, Any]":
     """One agent's tokens and where they come from."""
     row: dict[str, Any] = {"agent": a.key, "persona": a.persona, "kind": a.kind, "stage": a.stage, "tier": a.tier,
-                           "background": a.background, "status": a.status, "calls": None,
+                           "background": a.background, "status": a.status,
+                           "model": a.model or a.model_requested, "calls": None,
                            **{k: None for k in BREAKDOWN}, "total_tokens": 0, "source": "not counted",
                            "complete": False,
                            "wall_s": round(a.reported_at - a.spawned_at, 1) if a.reported_at else None}
@@ -53,23 +57,46 @@ def agent_usage(a) -> "dict[str, Any]":
     return row
 
 
+def price_key(model: "str | None", prices) -> "str | None":
+    """The first key of `prices.models` (a name or a glob) matching `model`; a bare `*` also
+    covers an agent whose model is not known."""
+    for key in prices.models:
+        if key == "*" or (model and fnmatch.fnmatchcase(model.lower(), key.lower())):
+            return key
+    return None
+
+
 def money(rows: "list[dict]", prices) -> "dict[str, Any] | None":
-    """The amount at `prices` (config.PriceTable) over the agents whose calls are all known."""
+    """The amount at `prices` (config.PriceTable) over the agents whose calls are all known and
+    whose model has prices; each row gets the key it was priced at."""
     if prices is None:
         return None
-    rate = {"input_tokens": prices.input_per_mtok, "cache_creation_input_tokens": prices.cache_write_per_mtok,
-            "cache_read_input_tokens": prices.cache_read_per_mtok, "output_tokens": prices.output_per_mtok}
-    priced = [r for r in rows if r["complete"]]
-    amount = sum(r[k] * rate[k] for r in priced for k in BREAKDOWN) / 1_000_000
+    amount, by_key, priced = 0.0, {}, 0
+    for r in rows:
+        key = price_key(r["model"], prices) if r["complete"] else None
+        r["priced_at"] = key
+        if key is None:
+            continue
+        p = prices.models[key]
+        rate = {"input_tokens": p.input_per_mtok, "cache_creation_input_tokens": p.cache_write_per_mtok,
+                "cache_read_input_tokens": p.cache_read_per_mtok, "output_tokens": p.output_per_mtok}
+        value = sum(r[k] * rate[k] for k in BREAKDOWN) / 1_000_000
+        amount += value
+        by_key[key] = by_key.get(key, 0.0) + value
+        priced += 1
     return {"amount": round(amount, 4), "currency": prices.currency, "as_of": prices.as_of, "source": prices.source,
-            "agents_priced": len(priced), "agents_not_priced": len(rows) - len(priced),
-            "rates_per_mtok": {"input": prices.input_per_mtok, "cache_write": prices.cache_write_per_mtok,
-                               "cache_read": prices.cache_read_per_mtok, "output": prices.output_per_mtok}}
+            "agents_priced": priced, "agents_not_priced": len(rows) - priced,
+            "by_model": {k: round(v, 4) for k, v in by_key.items()},
+            "rates_per_mtok": {k: {"input": p.input_per_mtok, "cache_write": p.cache_write_per_mtok,
+                                   "cache_read": p.cache_read_per_mtok, "output": p.output_per_mtok}
+                               for k, p in prices.models.items()}}
 
 
 def usage(delib, prices=None) -> "dict[str, Any]":
     """The deliberation's usage for the decision record (deterministic for the same state)."""
     rows = [agent_usage(a) for a in delib.agents if a.status != "refused"]
+    for r in rows:
+        r["priced_at"] = None
     total = sum(r["total_tokens"] for r in rows)
     by_stage: dict[str, dict[str, int]] = {}
     for r in rows:

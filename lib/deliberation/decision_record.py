@@ -383,9 +383,27 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
                           "verdict": a.report.verdict if a.report else None,
                           "preferred": a.report.preferred_approach if a.report else None,
                           "confidence": a.report.confidence if a.report else None,
-                          "superseded": a.superseded, "problem": a.problem}
+                          "superseded": a.superseded, "problem": a.problem,
+                          "model": a.model or a.model_requested, "resumes": a.resumes,
+                          "revisions": [{"status": v.status, "replaced_at": fmt_utc(v.replaced_at), "why": v.why}
+                                        for v in a.revisions]}
                          for a in delib.agents],
+        "models": _models(delib),
     }
+
+
+def _models(delib: Deliberation) -> "dict[str, Any]":
+    """Which models the agents ran on (the client's resolved model, else the one asked for)."""
+    ran: dict[str, int] = {}
+    unknown = 0
+    for a in delib.agents:
+        m = a.model or a.model_requested
+        if m:
+            ran[m] = ran.get(m, 0) + 1
+        else:
+            unknown += 1
+    return {"ran_on": dict(sorted(ran.items())), "unknown": unknown,
+            "single_model": any(w.detector == "single_model" for w in delib.conformity)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -463,11 +481,20 @@ def lineage_rows(lineage: Lineage, now: "float | None" = None,
 
 
 def spawn_label(spawn: Spawn) -> str:
-    """`Security Analyst` for a deliberation agent, else the raw subagent type."""
+    """`Security Analyst` for a deliberation agent, else the raw subagent type; how it started
+    when not through the Agent tool, its model, resumes and a start past the budget."""
     name = personas.normalise_agent_type(spawn.subagent_type)
-    if personas.is_deliberation_agent(name):
-        return personas.title(name)
-    return one_line(spawn.subagent_type, 60) or "unknown"
+    base = personas.title(name) if personas.is_deliberation_agent(name) else (one_line(spawn.subagent_type, 60) or "unknown")
+    extra = []
+    if spawn.channel != "agent":
+        extra.append("workflow" if spawn.channel == "workflow" else "unannounced start")
+    if spawn.model or spawn.model_requested:
+        extra.append(one_line(spawn.model or spawn.model_requested, 40))
+    if spawn.resumes:
+        extra.append(f"resumed {spawn.resumes}×")
+    if spawn.over_budget:
+        extra.append("PAST THE BUDGET")
+    return f"{base} ({', '.join(extra)})" if extra else base
 
 
 # --------------------------------------------------------------------------------------------
@@ -646,24 +673,24 @@ def _md_usage(rec: dict) -> "list[str]":
     for r in u["per_agent"]:
         def n(key: str) -> str:
             return "—" if r[key] is None else f"{r[key]:,}"
-        rows.append([md(r["label"]), r["stage"], "background" if r["background"] else "foreground",
+        rows.append([md(r["label"]), r["stage"], "background" if r["background"] else "foreground", md(r["model"]) or "—",
                      n("calls"), n("input_tokens"), n("cache_creation_input_tokens"), n("cache_read_input_tokens"),
                      n("output_tokens"), f"{r['total_tokens']:,}", md(r["source"]),
                      "—" if r["wall_s"] is None else duration(r["wall_s"])])
     b = u["breakdown"]
-    rows.append(["**total**", "", "", f"{u['calls']:,}", f"{b['input_tokens']:,}", f"{b['cache_creation_input_tokens']:,}",
+    rows.append(["**total**", "", "", "", f"{u['calls']:,}", f"{b['input_tokens']:,}", f"{b['cache_creation_input_tokens']:,}",
                  f"{b['cache_read_input_tokens']:,}", f"{b['output_tokens']:,}", f"**{u['total_tokens']:,}**", "",
                  duration(u["wall_time_s"]) + " wall"])
-    lines += _table(["Agent", "Stage", "Mode", "Calls", "Input", "Cache write", "Cache read", "Output", "Total",
-                     "Source", "Time"], rows, ["l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"])
+    lines += _table(["Agent", "Stage", "Mode", "Model", "Calls", "Input", "Cache write", "Cache read", "Output",
+                     "Total", "Source", "Time"], rows, ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"])
     lines.append("")
     lines.append(f"Counted: {md(u['counted'])}.")
     m = u["money"]
     if m is not None:
-        r = m["rates_per_mtok"]
+        rates = "; ".join(f"{md_code(k)} input {r['input']}, cache write {r['cache_write']}, cache read "
+                          f"{r['cache_read']}, output {r['output']}" for k, r in m["rates_per_mtok"].items())
         lines.append(f"Prices ({m['currency']} per million tokens, as of {md(m['as_of'])}, from {md(m['source'])}): "
-                     f"input {r['input']}, cache write {r['cache_write']}, cache read {r['cache_read']}, "
-                     f"output {r['output']}.")
+                     f"{rates}.")
     lines.append("")
     return lines
 
@@ -821,10 +848,24 @@ def _md_participants(rec: dict) -> "list[str]":
     if not rec["participants"]:
         return []
     rows = [[md(p["label"]), p["kind"], p["stage"], str(p["tier"]), p["status"] + (" (superseded)" if p["superseded"] else ""),
-             p["verdict"] or "—", md(p["preferred"]) or "—", fmt_score(p["confidence"])]
+             p["verdict"] or "—", md(p["preferred"]) or "—", fmt_score(p["confidence"]), md(p.get("model")) or "—",
+             str(len(p.get("revisions") or []))]
             for p in rec["participants"]]
-    return ["## Participants", ""] + _table(["Agent", "Kind", "Stage", "Tier", "Status", "Verdict", "Prefers", "Confidence"],
-                                            rows, ["l", "l", "l", "r", "l", "l", "l", "r"]) + [""]
+    lines = ["## Participants", ""] + _table(
+        ["Agent", "Kind", "Stage", "Tier", "Status", "Verdict", "Prefers", "Confidence", "Model", "Revisions"],
+        rows, ["l", "l", "l", "r", "l", "l", "l", "r", "l", "r"]) + [""]
+    models = rec.get("models") or {}
+    if models.get("ran_on"):
+        listed = ", ".join(f"{md(m)} × {n}" for m, n in models["ran_on"].items())
+        unknown = f"; not known for {models['unknown']}" if models.get("unknown") else ""
+        lines += [f"Models: {listed}{unknown}." + (" The ranking panel ran on a single model." if models.get("single_model") else ""), ""]
+    replaced = [(p, v) for p in rec["participants"] for v in p.get("revisions") or []]
+    if replaced:
+        lines += ["Reports replaced by a resumed run of the same agent (SendMessage):", ""]
+        lines += [f"- {md(p['label'])}: a {v['status']} report replaced at {v['replaced_at']} — {md(v['why'], 200)}"
+                  for p, v in replaced]
+        lines.append("")
+    return lines
 
 
 def _md_lineage(lineage: Lineage) -> "list[str]":
@@ -841,6 +882,11 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
     lines.append("```")
     for d in lineage.denied:
         lines.append(f"- denied {md(d.subagent_type)} ({d.rule}) at {fmt_utc(d.at)}: {md(d.reason, 200)}")
+    for w in lineage.workflows:
+        bound = f"bound {w.bound}" if w.bound is not None else "no bound"
+        past = f", {w.overrun} past the budget" if w.overrun else ""
+        lines.append(f"- workflow {md(w.name or w.task_id or w.tool_use_id)}: {w.status}, {bound}, "
+                     f"{w.agents} agent(s) started{past}")
     lines.append("")
     return lines
 

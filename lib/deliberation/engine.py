@@ -199,10 +199,13 @@ def open_document(delib: Deliberation, now: float) -> None:
     delib.prd.due_at = now
 
 
-def reopen_vote(delib: Deliberation, now: float) -> None:
-    """A ranking spawn during PRD_GENERATION: a re-rank takes the vote again (PRD_GENERATION →
-    RANKING); the decision and its document wait for the new vote."""
-    phases.transition(delib, "RANKING", "re-rank: the vote is taken again; the decision document waits for it", now)
+def reopen_vote(delib: Deliberation, now: float, persona: str = "") -> None:
+    """A ranking spawn during PRD_GENERATION: a re-rank — or a ranker that had not voted yet (a
+    panel spawned one by one) — takes the vote again (PRD_GENERATION → RANKING); the decision
+    and its document wait for the new vote."""
+    joins = persona and not any(a.persona == persona for a in phases.current(delib, "ranking"))
+    what = f"{persona} joins the vote" if joins else "re-rank"
+    phases.transition(delib, "RANKING", f"{what}: the vote is taken again; the decision document waits for it", now)
     delib.outcome = None
     delib.decision = None
     prd.reset(delib)

@@ -571,12 +571,13 @@ def _usage(rec: dict) -> str:
 
     rows = "".join(
         f'<tr><td>{esc(r["label"])}</td><td>{esc(r["stage"])}</td><td>{"background" if r["background"] else "foreground"}</td>'
+        f'<td>{esc(r["model"] or "—")}</td>'
         f'<td class="num">{n(r["calls"])}</td><td class="num">{n(r["input_tokens"])}</td>'
         f'<td class="num">{n(r["cache_creation_input_tokens"])}</td><td class="num">{n(r["cache_read_input_tokens"])}</td>'
         f'<td class="num">{n(r["output_tokens"])}</td><td class="num"><b>{r["total_tokens"]:,}</b></td>'
         f'<td>{esc(r["source"])}</td><td class="num">{esc(dr.duration(r["wall_s"]))}</td></tr>' for r in u["per_agent"])
     b = u["breakdown"]
-    rows += (f'<tr><td><b>total</b></td><td></td><td></td><td class="num">{u["calls"]:,}</td>'
+    rows += (f'<tr><td><b>total</b></td><td></td><td></td><td></td><td class="num">{u["calls"]:,}</td>'
              f'<td class="num">{b["input_tokens"]:,}</td><td class="num">{b["cache_creation_input_tokens"]:,}</td>'
              f'<td class="num">{b["cache_read_input_tokens"]:,}</td><td class="num">{b["output_tokens"]:,}</td>'
              f'<td class="num"><b>{u["total_tokens"]:,}</b></td><td></td>'
@@ -584,13 +585,14 @@ def _usage(rec: dict) -> str:
     m = u["money"]
     prices = ""
     if m is not None:
-        r = m["rates_per_mtok"]
+        rates = "; ".join(f'<code>{esc(k)}</code> input {r["input"]}, cache write {r["cache_write"]}, cache read '
+                          f'{r["cache_read"]}, output {r["output"]}' for k, r in m["rates_per_mtok"].items())
         prices = (f'<p class="note">Prices ({esc(m["currency"])} per million tokens, as of {esc(m["as_of"])}, from '
-                  f'{esc(m["source"])}): input {r["input"]}, cache write {r["cache_write"]}, cache read {r["cache_read"]}, '
-                  f'output {r["output"]}.</p>')
+                  f'{esc(m["source"])}): {rates}.</p>')
     return ('<section id="usage"><h2>Cost and usage</h2>'
             f'<p class="figures">{esc(u["summary"])}</p>'
-            '<table><tr><th>Agent</th><th>Stage</th><th>Mode</th><th class="num">Calls</th><th class="num">Input</th>'
+            '<table><tr><th>Agent</th><th>Stage</th><th>Mode</th><th>Model</th><th class="num">Calls</th>'
+            '<th class="num">Input</th>'
             '<th class="num">Cache write</th><th class="num">Cache read</th><th class="num">Output</th>'
             f'<th class="num">Total</th><th>Source</th><th class="num">Time</th></tr>{rows}</table>'
             f'<p class="note">Counted: {esc(u["counted"])}.</p>{prices}</section>')

@@ -291,6 +291,7 @@ class AgentUsageRow(_R):
     tier: int
     background: bool
     status: str
+    model: "str | None" = Field(description="The model it ran on (else the one asked for); null when not known.")
     calls: "int | None" = Field(description="API responses; null when the transcript could not be read.")
     input_tokens: "int | None"
     cache_creation_input_tokens: "int | None"
@@ -300,6 +301,7 @@ class AgentUsageRow(_R):
     source: str = Field(description="'transcript' (every call), '<source> (last response only)' or 'not counted'.")
     complete: bool = Field(description="All of the agent's calls are counted.")
     wall_s: "float | None" = Field(description="Spawn to report, seconds.")
+    priced_at: "str | None" = Field(description="The price key (cost.prices.models) it was priced at; null: not priced.")
 
 
 class StageUsage(_R):
@@ -314,7 +316,8 @@ class Money(_R):
     source: str = Field(description="Where the configured prices come from.")
     agents_priced: int
     agents_not_priced: int
-    rates_per_mtok: dict[str, float]
+    by_model: dict[str, float] = Field(description="Price key → amount.")
+    rates_per_mtok: dict[str, dict[str, float]] = Field(description="Price key → its rates per million tokens.")
 
 
 class Usage(_R):
@@ -344,6 +347,12 @@ class PhaseRow(_R):
     why: str
 
 
+class Revision(_R):
+    status: str
+    replaced_at: str
+    why: str
+
+
 class Participant(_R):
     key: str
     label: str
@@ -357,6 +366,15 @@ class Participant(_R):
     confidence: "float | None"
     superseded: bool
     problem: "str | None"
+    model: "str | None" = Field(description="The model it ran on, else the one asked for.")
+    resumes: int = Field(description="Times it was resumed with SendMessage.")
+    revisions: list[Revision] = Field(description="Earlier reports a resumed run replaced.")
+
+
+class ModelsUsed(_R):
+    ran_on: dict[str, int] = Field(description="Model → agents that ran on it.")
+    unknown: int
+    single_model: bool = Field(description="The ranking panel ran on a single model (a conformity warning).")
 
 
 class DecisionRecord(_R):
@@ -392,6 +410,7 @@ class DecisionRecord(_R):
     failure_reasons: list[str]
     phase_history: list[PhaseRow]
     participants: list[Participant]
+    models: ModelsUsed
 
 
 def publish(record: dict) -> dict:

@@ -126,7 +126,7 @@ def test_lineage_default_session_and_budget(proj):
     code, out, err = cli(root, "lineage")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent"
+    assert lines[0] == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent, 7 of 60 per session"
     assert lines[1] == "main  [3/12 active, 7 spawned]"
     (root / ".claude" / "deliberation" / "config.json").write_text(
         json.dumps({"spawn_budget": {"max_active_children": 5}}))
@@ -185,8 +185,9 @@ def test_report_json_follows_its_published_schema_and_shows_money_only_at_config
     assert rec["prd"]["status"] == "accepted" and rec["prd"]["document"]["requirements"][0]["id"] == "R1"
     assert rec["usage"]["money"] is None and "no amount: no prices configured" in rec["usage"]["summary"]
     assert rec["usage"]["agents"] == len(d1.agents) and rec["usage"]["agents_from_transcripts"] == len(d1.agents)
-    prices = {"as_of": "2026-11-30", "source": "the team's contract", "input_per_mtok": 3, "output_per_mtok": 15,
-              "cache_write_per_mtok": 3.75, "cache_read_per_mtok": 0.3}
+    prices = {"as_of": "2026-11-30", "source": "the team's contract",
+              "models": {"*": {"input_per_mtok": 3, "output_per_mtok": 15, "cache_write_per_mtok": 3.75,
+                               "cache_read_per_mtok": 0.3}}}
     (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"cost": {"prices": prices}}))
     code, out, _ = cli(root, "report", D1, "--json")
     money = json.loads(out)["usage"]["money"]

@@ -76,7 +76,12 @@ def test_foreground_deliberation_passes_both_gates(project, hook):
     assert d["gate1"]["passed"] and d["gate2"]["passed"]
     assert (project / ".claude" / "deliberation" / "records" / f"{d['id']}.md").exists()
     phases = [c["to_phase"] for c in d["phase_history"]]
-    assert phases == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
+    # the rankers are spawned one by one: with two votes in the vote passes (PRD_GENERATION),
+    # the third ranker joins and the vote is taken again
+    assert phases == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "RANKING", "PRD_GENERATION",
+                      "COMPLETE"]
+    assert d["phase_history"][4]["why"] == ("cost-analyst joins the vote: the vote is taken again; the decision "
+                                            "document waits for it")
 
 
 def background_spawn(s: P.Session, agent_type: str, prompt_text: str):

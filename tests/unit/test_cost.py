@@ -72,24 +72,47 @@ def test_totals_the_multiple_of_one_agent_and_the_wall_time():
     assert u["money"] is None
 
 
+SONNET = {"input_per_mtok": 3, "output_per_mtok": 15, "cache_write_per_mtok": 3.75, "cache_read_per_mtok": 0.3}
+OPUS = {"input_per_mtok": 15, "output_per_mtok": 75, "cache_write_per_mtok": 18.75, "cache_read_per_mtok": 1.5}
+
+
+def prices(models: dict):
+    return Config.model_validate({"cost": {"prices": {
+        "as_of": "2026-11-30", "source": "the team's price sheet", "models": models}}}).cost.prices
+
+
 def test_money_only_at_configured_prices_with_their_date_and_source():
-    prices = Config.model_validate({"cost": {"prices": {
-        "as_of": "2026-11-30", "source": "the team's price sheet", "input_per_mtok": 3, "output_per_mtok": 15,
-        "cache_write_per_mtok": 3.75, "cache_read_per_mtok": 0.3}}}).cost.prices
-    m = cost.usage(panel(), prices)["money"]
+    m = cost.usage(panel(), prices({"*": SONNET}))["money"]
     expected = (3000 * 3 + 24000 * 3.75 + 65000 * 0.3 + 2700 * 15) / 1e6  # transcripts only
     assert m["amount"] == pytest.approx(round(expected, 4))
     assert (m["currency"], m["as_of"], m["source"], m["agents_priced"], m["agents_not_priced"]) == \
         ("USD", "2026-11-30", "the team's price sheet", 3, 2)
-    line = cost.summary_line(cost.usage(panel(), prices))
+    line = cost.summary_line(cost.usage(panel(), prices({"*": SONNET})))
     assert f"≈ {expected:.2f} USD at the configured prices of 2026-11-30 (the team's price sheet), 2 agent(s) not priced" in line
 
 
-TABLE = {"as_of": "2026-11-30", "source": "sheet", "input_per_mtok": 3, "output_per_mtok": 15,
-         "cache_write_per_mtok": 3.75, "cache_read_per_mtok": 0.3}
+def test_each_agent_is_priced_at_its_own_model():
+    d = panel()
+    research = [a for a in d.agents if a.stage == "research"]
+    research[0].model = "claude-opus-4-5"            # ran on opus
+    research[1].model_requested = "claude-sonnet-4-5"  # only the model asked for is known
+    # research[2]: model unknown — no key matches it without a bare '*'
+    u = cost.usage(d, prices({"claude-opus-*": OPUS, "claude-sonnet-*": SONNET}))
+    rows = {r["agent"]: r for r in u["per_agent"]}
+    assert (rows[research[0].key]["priced_at"], rows[research[1].key]["priced_at"], rows[research[2].key]["priced_at"]) \
+        == ("claude-opus-*", "claude-sonnet-*", None)
+    m = u["money"]
+    opus = (1200 * 15 + 8000 * 18.75 + 21000 * 1.5 + 900 * 75) / 1e6
+    sonnet = (800 * 3 + 7000 * 3.75 + 14000 * 0.3 + 700 * 15) / 1e6
+    assert m["by_model"] == {"claude-opus-*": round(opus, 4), "claude-sonnet-*": round(sonnet, 4)}
+    assert m["amount"] == pytest.approx(round(opus + sonnet, 4)) and m["agents_not_priced"] == 3
 
 
-@pytest.mark.parametrize("bad", [{"as_of": "yesterday"}, {"source": ""}, {"input_per_mtok": -1}])
+TABLE = {"as_of": "2026-11-30", "source": "sheet", "models": {"*": SONNET}}
+
+
+@pytest.mark.parametrize("bad", [{"as_of": "yesterday"}, {"source": ""}, {"models": {}},
+                                 {"models": {"*": {**SONNET, "input_per_mtok": -1}}}])
 def test_a_price_table_without_a_date_a_source_or_a_valid_price_is_refused(bad):
     from deliberation.config import validate_config
 

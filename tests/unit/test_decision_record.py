@@ -332,6 +332,6 @@ def test_the_cost_section_lists_tokens_per_agent_and_the_wall_time():
     assert all(r["source"] == "transcript" and r["calls"] >= 2 for r in u["per_agent"])
     text = dr.render_markdown(d)
     assert "## Cost and usage" in text and text.count(" | transcript | ") == len(d.agents)
-    assert f"| **total** |  |  | {u['calls']:,} |" in text
+    assert f"| **total** |  |  |  | {u['calls']:,} |" in text
     assert u["summary"] in text.replace("\\", "")
     assert "Counted: every API call of each subagent" in text

@@ -334,3 +334,12 @@ def test_a_re_rank_reopens_the_vote_and_voids_the_document_state():
     assert d.phase == "RANKING" and d.decision is None and d.outcome is None
     assert (d.prd.status, d.prd.send_backs) == ("not_due", 0)
     assert d.phase_history[-1].why == "re-rank: the vote is taken again; the decision document waits for it"
+
+
+def test_a_ranker_who_had_not_voted_joins_the_vote():
+    d = deliberation()
+    engine.reopen_vote(d, now=30.0, persona="cost-analyst")
+    assert d.phase_history[-1].why == "cost-analyst joins the vote: the vote is taken again; the decision document waits for it"
+    d = deliberation()
+    engine.reopen_vote(d, now=30.0, persona="security-analyst")
+    assert d.phase_history[-1].why.startswith("re-rank: ")
