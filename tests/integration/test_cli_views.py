@@ -74,8 +74,15 @@ def test_show_text_and_json(proj):
     assert f"decision: Postgres outbox with a relay worker [A]" in out
     for piece in ("agents:", "scores (weighted 0-10, * leading):", "gate 1 (consensus): PASSED",
                   "gate 2 (quality): PASSED", "dissent:", "conformity warnings:", "depth axis: posture ceiling",
-                  "route: human-review", "phase history:", "  PROBE: probe 'outbox-schema' failed: exit 1"):
+                  "route: human-review", "phase history:", "  PROBE: probe 'outbox-schema' failed: exit 1",
+                  "decision document (accepted): Adopt A:",
+                  "  requirement R1 (must): Every order event is written in the order's own transaction. <- "
+                  "technical-architect:F1",
+                  "  risk RISK1 (high): The relay worker becomes a single point of failure. -> Run two relays with "
+                  "leader election. <- reliability-engineer:D1", f"Cost: {len(d1.agents)} subagent(s), "):
         assert piece in out, piece
+    code, out, _ = cli(root, "show", D2)
+    assert "decision document: not due yet (the vote has not passed)" in out
     code, out, _ = cli(root, "show", D1, "--json")
     assert Deliberation.model_validate(json.loads(out)) == d1
 

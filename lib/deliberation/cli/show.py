@@ -1,7 +1,7 @@
 """`deliberation show ID` — everything about one deliberation, as text; `--json` dumps the model.
 
-Sections: overview, decision, agents, scores, gates, conformity, depth axis, route, warnings,
-refused transitions, phase history. Built from `decision_record.record_json` so the terminal,
+Sections: overview, decision, decision document (PRD), agents, scores, gates, conformity, depth
+axis, route, cost, warnings, refused transitions, phase history. Built from `decision_record.record_json` so the terminal,
 the Markdown and the HTML say the same thing.
 """
 
@@ -44,6 +44,31 @@ def _decision(rec: dict) -> "list[str]":
             f"  consensus {x['consensus']:.2f} vs threshold {x['threshold']:.2f}: {verdict}, {x['band']} "
             f"(spread {x['spread']:.2f}, stdev {x['stdev']:.2f}; {x['approvals']} approve, "
             f"{x['rejections']} reject, {x['abstentions']} abstain)"]
+
+
+def _document(rec: dict) -> "list[str]":
+    p = rec["prd"]
+    doc = p["document"]
+    if doc is None:
+        state = {"not_due": "not due yet (the vote has not passed)",
+                 "due": f"due (the vote passed; {p['send_backs']} send-back(s) so far)",
+                 "missing": f"MISSING after {p['send_backs']} send-back(s)"}.get(p["status"], p["status"])
+        why = f"\n  why: {t.one_line(p['problem'], 160)}" if p.get("problem") else ""
+        return ["", f"decision document: {state}{why}"]
+
+    def cites(sources: list) -> str:
+        return " <- " + ", ".join(s["id"] for s in sources) if sources else ""
+
+    lines = ["", f"decision document ({p['status']}): {t.one_line(doc['decision'], 160)}"]
+    lines += [f"  requirement {r['id']} ({r['priority']}): {t.one_line(r['text'], 100)}{cites(r['sources'])}"
+              for r in doc["requirements"]]
+    lines += [f"  non-goal: {t.one_line(n['text'], 100)}{cites(n['sources'])}" for n in doc["non_goals"]]
+    lines += [f"  acceptance {a['id']}: {t.one_line(a['text'], 100)}{cites(a['sources'])}"
+              for a in doc["acceptance_criteria"]]
+    lines += [f"  risk {k['id']} ({k['severity']}): {t.one_line(k['risk'], 80)} -> {t.one_line(k['mitigation'], 60)}"
+              f"{cites(k['sources'])}" for k in doc["risks"]]
+    lines += [f"  open question: {t.one_line(q['question'], 100)}{cites(q['sources'])}" for q in doc["open_questions"]]
+    return lines
 
 
 def _agents(d: Any, rec: dict) -> "list[str]":
@@ -157,8 +182,9 @@ def render_text(d: Any, strong: float = 0.85, moderate: float = 0.70) -> str:
     from deliberation.decision_record import record_json
 
     rec = record_json(d, strong, moderate)
-    lines = (_overview(d, rec) + _decision(rec) + _agents(d, rec) + _scores(rec) + _gates(rec)
-             + _dissent_conformity(rec) + _depth(rec) + _route(rec) + _lists(d, rec))
+    lines = (_overview(d, rec) + _decision(rec) + _document(rec) + _agents(d, rec) + _scores(rec) + _gates(rec)
+             + _dissent_conformity(rec) + _depth(rec) + _route(rec)
+             + ["", t.one_line(rec["usage"]["summary"])] + _lists(d, rec))
     return "\n".join(lines) + "\n"
 
 
