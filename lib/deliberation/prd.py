@@ -96,7 +96,7 @@ class DecisionDocument(_Part):
 EXAMPLE = """```json
 {
   "document": "prd",
-  "decision": "Adopt B: ... because ...",
+  "decision": "what is decided and why, in one paragraph",
   "problem": "what the decision solves, for a reader who was not there",
   "requirements": [{"id": "R1", "text": "...", "priority": "must", "sources": ["security-analyst:F1"]}],
   "non_goals": [{"text": "...", "sources": []}],
@@ -321,7 +321,8 @@ def _rules(outcome: "str | None") -> str:
     return ("It needs at least " + _needs(outcome) + ". Every requirement, acceptance criterion and risk lists in "
             "`sources` the ids below that it follows from (at least one each); non-goals and open questions "
             "may cite them too; an acceptance criterion names in `verifies` the requirements it checks. The "
-            "decision, scores, dissent and route are recorded by the plugin: do not repeat them in the block.")
+            "scores, the dissent and the route are recorded by the plugin: the block holds only what needs "
+            "judgement.")
 
 
 def request_text(delib) -> str:
