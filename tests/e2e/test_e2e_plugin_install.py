@@ -34,6 +34,7 @@ from harness import REPO, STATE_DIR, ClaudeRun, run_claude_once
 from plugin_manager import (
     GitHttpServer, PluginCli, commit_all, leftovers, plugin_processes, read_proc, scratch_source,
 )
+from fake_api import tool_use
 from scenarios_gates import SpawnFlood, write_config
 
 pytestmark = pytest.mark.e2e
@@ -93,7 +94,7 @@ class Flow:
         self.data = self.home / ".claude" / "plugins" / "data" / f"{PLUGIN}-{MARKETPLACE}"
         self.runs = 0
 
-    def session(self, prompt: str, scenario, stream: bool = False) -> ClaudeRun:
+    def session(self, prompt: str, scenario, stream: bool = False, allowed_tools: str = "Agent Read") -> ClaudeRun:
         """One headless session in the project, with the user's environment; the hooks' warm
         worker keeps its default idle time, so only its own checks retire it."""
         self.runs += 1
@@ -101,7 +102,7 @@ class Flow:
         extra.update({"DELIBERATION_SELF_SETUP": "1", "DELIBERATION_WORKER_IDLE_S": "600"})
         args = ["--output-format", "stream-json", "--verbose"] if stream else None
         return run_claude_once(self.claude_bin, self.api, self.project, self.home, self.tmp, prompt, scenario,
-                               extra_args=args, env=extra, timeout=180,
+                               allowed_tools=allowed_tools, extra_args=args, env=extra, timeout=180,
                                log_path=self.tmp_path / f"api-log-{self.runs}.jsonl")
 
     def installed(self) -> dict:
@@ -162,6 +163,13 @@ def session_start_messages(run: ClaudeRun) -> "list[str]":
 
 def hello(req) -> str:
     return "Hello."
+
+
+def run_status_command(req):
+    """The main agent runs the plugin's command line with the Bash tool, then answers."""
+    if req.tool_results:
+        return "Shown."
+    return [tool_use("Bash", {"command": "deliberation status --json", "description": "the project's deliberations"})]
 
 
 def assert_budget_enforced(run: ClaudeRun) -> None:
@@ -302,6 +310,14 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         workers = flow.workers()
         assert workers and all(py == str(env2 / "bin" / "python") and lib == str(new_root / "lib")
                                for _, py, lib in workers), workers
+
+        # ---- the command line: the plugin's bin/ is on the Bash tool's PATH, in the plugin's environment
+        fifth = flow.session("Show this project's deliberations.", run_status_command,
+                             allowed_tools="Bash(deliberation:*)")
+        results = [r for req in fifth.main_requests for r in req.tool_results]
+        assert results and not results[-1].get("is_error"), fifth.describe()
+        shown = json.loads(results[-1]["text"])
+        assert sorted(d["id"] for d in shown) == sorted(d["id"] for d in fifth.deliberations()), shown
 
         # ---- uninstall: nothing keeps running, nothing is left outside the plugin's folders
         flow.cli.run("uninstall", PLUGIN_ID)

@@ -25,7 +25,6 @@ from deliberation import plugin_env as pe
 from test_install import copy_plugin  # noqa: E402 - the same plugin copy as install.sh's tests
 
 ROOT = Path(__file__).resolve().parents[2]
-NO_DEPS = 'dependencies = [\n]\n'
 
 
 def set_deps(plugin: Path, deps: "list[str]") -> None:
@@ -116,6 +115,50 @@ def test_run_sh_prefers_the_data_environment_then_the_plugin_venv_then_python3(p
     assert who().startswith("data-env ")
     assert who().startswith("data-env ") and run_hook(plugin, "session_start.py", {**env, "CLAUDE_PLUGIN_DATA": ""}) \
         ["systemMessage"].startswith("path-python3 ")
+
+
+def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
+    """bin/deliberation (on the Bash tool's PATH when the plugin is enabled; the Bash tool gets
+    no CLAUDE_PLUGIN_DATA): this session's data folder, else a data folder of the plugin under
+    ~/.claude/plugins/data, then <plugin>/.venv, then python3 — always with this plugin's lib/."""
+    home = tmp_path / "home"
+    data = home / ".claude" / "plugins" / "data" / "deliberation-deliberation-gates"
+    name = f"{'0' * 16}-1"
+    fake_python(data / "envs" / name / "bin" / "python", "data-env")
+    (data / "current").write_text(f"envs/{name}\n")
+    fake_python(plugin / ".venv" / "bin" / "python", "plugin-venv")
+    fake_python(tmp_path / "path" / "python3", "path-python3")
+    env = clean_env(HOME=str(home), PATH=f"{tmp_path / 'path'}:/usr/bin:/bin")
+
+    def who(**extra) -> str:
+        proc = subprocess.run([str(plugin / "bin" / "deliberation"), "status", "--json"], input=b"",
+                              capture_output=True, env={**env, **extra}, timeout=30)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)["systemMessage"]
+
+    assert who() == "data-env -m deliberation status --json"
+    other = tmp_path / "session-data"
+    fake_python(other / "envs" / f"{'1' * 16}-2" / "bin" / "python", "session-env")
+    (other / "current").write_text(f"envs/{'1' * 16}-2\n")
+    assert who(CLAUDE_PLUGIN_DATA=str(other)).startswith("session-env ")
+    assert who(CLAUDE_CONFIG_DIR=str(tmp_path / "elsewhere")).startswith("plugin-venv ")
+    (data / "current").write_text("envs/../../x\n")
+    assert who().startswith("plugin-venv ")
+    shutil.rmtree(plugin / ".venv")
+    assert who().startswith("path-python3 ")
+    # the real thing: lib/ of this plugin, the running interpreter (which has the dependencies)
+    fake_python(tmp_path / "path" / "python3", "unused")
+    (tmp_path / "path" / "python3").unlink()
+    (tmp_path / "path" / "python3").symlink_to(sys.executable)
+    project = tmp_path / "project"
+    project.mkdir()
+    proc = subprocess.run([str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True,
+                          env=env, cwd=str(project), timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"deliberation {pe_version(plugin)}", proc
+
+
+def pe_version(plugin: Path) -> str:
+    return json.loads((plugin / ".claude-plugin" / "plugin.json").read_text())["version"]
 
 
 # --------------------------------------------------------------------------- the set-up
