@@ -262,10 +262,11 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S):
                 "the deliberation checks run as soon as it is ready. Progress: %s"
                 % (_ago(now - _number(last.get("started")) if last.get("started") else 0), log))
     if step == FAILED:
-        return ("deliberation: could not set up the plugin's Python environment: %s. The "
-                "deliberation checks are off until it is set up; it is tried again at a session "
-                "start after %s. Details: %s"
-                % (last.get("reason") or "unknown error",
+        meanwhile = ("the previous environment serves until then" if status.current_ready
+                     else "the deliberation checks are off until it is set up")
+        return ("deliberation: could not set up the plugin's Python environment: %s. %s%s; it is "
+                "tried again at a session start after %s. Details: %s"
+                % (last.get("reason") or "unknown error", meanwhile[0].upper(), meanwhile[1:],
                    _clock(_number(last.get("finished")) + retry_after_s), log))
     if step == BUILD:
         if status.current_ready:

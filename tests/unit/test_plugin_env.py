@@ -114,10 +114,15 @@ def test_messages_say_what_happens_and_where_to_look(tmp_path):
     assert "updating" in update and "the current one serves until the new one is ready" in update
     running = pe.message(pe.RUNNING, status(running=True, last={"started": NOW - 42}), NOW, data)
     assert "still setting up" in running and "started 42 s ago" in running
-    failed = pe.message(pe.FAILED, status(last={"state": "failed", "reason": "pip could not download",
+    failed = pe.message(pe.FAILED, status(current=None, current_ready=False,
+                                          last={"state": "failed", "reason": "pip could not download",
                                                 "finished": NOW}), NOW, data)
     assert "could not set up the plugin's Python environment: pip could not download." in failed
-    assert "checks are off" in failed and "tried again at a session start after" in failed and log in failed
+    assert "The deliberation checks are off until it is set up" in failed
+    assert "tried again at a session start after" in failed and log in failed
+    failed_update = pe.message(pe.FAILED, status(current_key="k0", last={"state": "failed", "reason": "x",
+                                                                         "finished": NOW}), NOW, data)
+    assert "x. The previous environment serves until then; it is tried again" in failed_update
     ready = pe.message(pe.ANNOUNCE, status(last={"started": NOW - 14, "finished": NOW}), NOW, data)
     assert ready == "deliberation: the plugin's Python environment is ready (set up in 14 s); the deliberation checks run."
     assert pe.message(pe.READY, status(), NOW, data) is None
