@@ -52,8 +52,11 @@ def bare_python(tmp_path_factory) -> Path:
     return venv / "bin"
 
 
-def clean_env(**extra) -> "dict[str, str]":
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DELIBERATION_", "CLAUDE_", "PIP_"))}
+def clean_env(keep_pip: bool = True, **extra) -> "dict[str, str]":
+    """This process's environment without the plugin's and the client's variables (and, with
+    keep_pip=False, without pip's: the package index settings of this machine)."""
+    drop = ("DELIBERATION_", "CLAUDE_") + (() if keep_pip else ("PIP_",))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
     env.update(extra)
     return env
 
@@ -218,7 +221,7 @@ def test_one_set_up_at_a_time(plugin, tmp_path):
 
 def offline_env(tmp_path: Path) -> dict:
     """pip with no configuration, an index nobody listens on, no cache, no retries."""
-    return clean_env(PIP_CONFIG_FILE=os.devnull, PIP_INDEX_URL="http://127.0.0.1:9/simple",
+    return clean_env(keep_pip=False, PIP_CONFIG_FILE=os.devnull, PIP_INDEX_URL="http://127.0.0.1:9/simple",
                      PIP_RETRIES="0", PIP_TIMEOUT="2", PIP_CACHE_DIR=str(tmp_path / "empty-cache"))
 
 
