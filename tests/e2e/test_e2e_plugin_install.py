@@ -4,12 +4,15 @@ In a temporary HOME, with a bare python3 (a venv with no packages at all) first 
 machines' global python3 has pydantic, which would hide a missing environment:
 
     claude plugin marketplace add SOURCE → claude plugin install deliberation@deliberation-gates
-    → session 1 (the plugin sets up its environment in the background) → session 2: 15
-    background spawns, 12 run and 3 are denied by the spawn budget → a new version in the
-    source (and a changed dependency list) → claude plugin marketplace update + claude plugin
-    update → session 3 (a new environment is set up) → session 4: the new code and the new
-    environment serve, nothing runs the old ones → claude plugin uninstall: nothing of the
-    plugin keeps running, nothing is left outside its folders but the project's state.
+    → session 1: the plugin sets up its environment in the background
+    → session 2: 15 background spawns, 12 run and 3 are denied by the spawn budget
+    → release A (a changed dependency list): claude plugin marketplace update + update
+    → session 3: a new environment is set up, the old one goes, no worker of the old code or
+      environment keeps running → session 4: the new code in the new environment enforces
+    → release B (same dependencies, the usual update) → session 5: the same environment, the
+      new code, no worker of the old code → session 6: the command line through the Bash tool
+    → claude plugin uninstall: nothing of the plugin keeps running, nothing is left outside its
+      folders but the project's state.
 
 SOURCE is the scratch clone's path (the client then reads the plugin from that folder) or its
 git URL over HTTP (the client clones it, as from GitHub, and installs a copy per version).
@@ -130,6 +133,38 @@ class Flow:
     def current_env(self) -> Path:
         return self.data / (self.data / "current").read_text().strip()
 
+    def update_to(self, old: str, new: str) -> Path:
+        """`claude plugin marketplace update` + `claude plugin update`; the new plugin root."""
+        self.cli.run("marketplace", "update", MARKETPLACE)
+        updated = self.cli.run("update", PLUGIN_ID)
+        assert f"updated from {old} to {new}" in updated.stdout + updated.stderr, updated.stdout + updated.stderr
+        entry = self.installed()
+        assert entry["version"] == new, entry
+        root = Path(entry.get("readFromFolder") or entry["installPath"])
+        assert manifest_version(root) == new
+        return root
+
+    def resolved_by(self) -> str:
+        """The version of the code that last resolved the project's config (its cache key says)."""
+        resolved = json.loads((self.project / STATE_DIR / "cache" / "config.resolved.json").read_text())
+        found = re.findall(r'"(\d+\.\d+\.\d+)/\d+"', json.dumps(resolved))
+        assert len(found) == 1, resolved
+        return found[0]
+
+    def workers_not_of(self, env: Path, root: Path) -> "list[tuple[int, str, str]]":
+        return [w for w in self.workers() if w[1] != str(env / "bin" / "python") or w[2] != str(root / "lib")]
+
+    def assert_only_workers_of(self, env: Path, root: Path) -> None:
+        """Within RETIRE_TIMEOUT_S at most one warm worker runs (one per install), and none runs
+        other code or another environment. (With a marketplace read from a folder, old and new
+        code share the folder: only the count tells an old worker apart.)"""
+        deadline = time.monotonic() + RETIRE_TIMEOUT_S
+        while time.monotonic() < deadline and (self.workers_not_of(env, root) or len(self.workers()) > 1):
+            time.sleep(0.2)
+        stale = self.workers_not_of(env, root)
+        assert stale == [], f"warm workers of an old version or environment still run: {stale}"
+        assert len(self.workers()) <= 1, f"more than one warm worker runs: {self.workers()}"
+
     def workers(self) -> "list[tuple[int, str, str]]":
         """(pid, interpreter, lib folder) of every warm worker started under this HOME."""
         out = []
@@ -189,18 +224,21 @@ def assert_budget_enforced(run: ClaudeRun) -> None:
     assert run.plugin_errors() == "", run.plugin_errors()
 
 
-def bump_version(source: Path, version: str) -> None:
-    """A new release in the source: the version (scripts/set_version.py) and a changed
-    dependency list (a tighter bound that the current release of filelock still meets)."""
+def release(source: Path, server: "GitHttpServer | None", version: str, tighten_deps: bool) -> None:
+    """A new release in the marketplace source: the version (scripts/set_version.py) and, with
+    `tighten_deps`, a changed dependency list (a tighter bound the current filelock still meets)."""
     changelog = source / "CHANGELOG.md"
     changelog.write_text(changelog.read_text().replace("\n## ", "\n## Unreleased\n\n- e2e: a new release.\n\n## ", 1))
     subprocess.run([sys.executable, str(source / "scripts" / "set_version.py"), version], check=True,
                    capture_output=True, timeout=60)
-    pyproject = source / "pyproject.toml"
-    text = pyproject.read_text()
-    assert '"filelock>=3.12",' in text
-    pyproject.write_text(text.replace('"filelock>=3.12",', '"filelock>=3.12.2",'))
+    if tighten_deps:
+        pyproject = source / "pyproject.toml"
+        text = pyproject.read_text()
+        assert '"filelock>=3.12",' in text
+        pyproject.write_text(text.replace('"filelock>=3.12",', '"filelock>=3.12.2",'))
     commit_all(source, f"release {version}")
+    if server is not None:
+        server.publish(source, "deliberation")
 
 
 @pytest.fixture
@@ -269,20 +307,13 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         assert workers and all(py == str(env1 / "bin" / "python") and lib == str(root / "lib")
                                for _, py, lib in workers), workers
 
-        # ---- a new release in the marketplace source; update
-        new_version = "9.9.1"
-        bump_version(source, new_version)
-        if server is not None:
-            server.publish(source, "deliberation")
-        flow.cli.run("marketplace", "update", MARKETPLACE)
-        updated = flow.cli.run("update", PLUGIN_ID)
-        assert f"updated from {old_version} to {new_version}" in updated.stdout + updated.stderr
-        entry = flow.installed()
-        assert entry["version"] == new_version, entry
-        new_root = Path(entry.get("readFromFolder") or entry["installPath"])
-        assert (new_root / "lib").is_dir() and (source_kind == "path") == (new_root == root)
+        # ---- release A changes the dependency list; update
+        version_a = "9.9.1"
+        release(source, server, version_a, tighten_deps=True)
+        root_a = flow.update_to(old_version, version_a)
+        assert (source_kind == "path") == (root_a == root)
 
-        # ---- session 3: the dependency list changed: a new environment, the old one serves meanwhile
+        # ---- session 3: a new environment is set up; the old one serves meanwhile, then goes
         third = flow.session("Hello again.", hello, stream=True)
         assert any(m.startswith("deliberation: updating the plugin's Python environment in the background")
                    for m in session_start_messages(third)), session_start_messages(third)
@@ -290,34 +321,37 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         env2 = flow.current_env()
         assert env2 != env1 and not env1.exists(), (env1, env2)
         assert "filelock>=3.12.2" in json.loads((env2 / "env.json").read_text())["dependencies"]
+        # no warm worker of the old code or the old environment keeps running
+        flow.assert_only_workers_of(env2, root_a)
 
-        # ---- no process runs the old code or the old environment
-        deadline = time.monotonic() + RETIRE_TIMEOUT_S
-        while time.monotonic() < deadline and any(py != str(env2 / "bin" / "python") or lib != str(new_root / "lib")
-                                                  for _, py, lib in flow.workers()):
-            time.sleep(0.2)
-        stale = [w for w in flow.workers() if w[1] != str(env2 / "bin" / "python") or w[2] != str(new_root / "lib")]
-        assert stale == [], f"workers of the old version or environment still run: {stale}"
-
-        # ---- session 4: the new code and the new environment serve
+        # ---- session 4: the new code in the new environment enforces the budget
         fourth = flow.session("Deliberate: should the checkout service cache prices per node?",
                               SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project,
                                          background=True))
         assert_budget_enforced(fourth)
-        # the config cache records the version of the code that resolved it
-        resolved = json.loads((flow.project / STATE_DIR / "cache" / "config.resolved.json").read_text())
-        assert f"{new_version}/" in json.dumps(resolved), resolved
-        workers = flow.workers()
-        assert workers and all(py == str(env2 / "bin" / "python") and lib == str(new_root / "lib")
-                               for _, py, lib in workers), workers
+        assert flow.resolved_by() == version_a
+        assert flow.workers() and flow.workers_not_of(env2, root_a) == []
+
+        # ---- release B keeps the dependency list (the usual update): same environment, new code
+        version_b = "9.9.2"
+        release(source, server, version_b, tighten_deps=False)
+        root_b = flow.update_to(version_a, version_b)
+        fifth = flow.session("Deliberate: should the checkout service cache prices per node?",
+                             SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project,
+                                        background=True), stream=True)
+        assert not any("environment" in m for m in session_start_messages(fifth)), session_start_messages(fifth)
+        assert flow.current_env() == env2
+        assert_budget_enforced(fifth)
+        assert flow.resolved_by() == version_b
+        flow.assert_only_workers_of(env2, root_b)
 
         # ---- the command line: the plugin's bin/ is on the Bash tool's PATH, in the plugin's environment
-        fifth = flow.session("Show this project's deliberations.", run_status_command,
+        sixth = flow.session("Show this project's deliberations.", run_status_command,
                              allowed_tools="Bash(deliberation:*)")
-        results = [r for req in fifth.main_requests for r in req.tool_results]
-        assert results and not results[-1].get("is_error"), fifth.describe()
+        results = [r for req in sixth.main_requests for r in req.tool_results]
+        assert results and not results[-1].get("is_error"), sixth.describe()
         shown = json.loads(results[-1]["text"])
-        assert sorted(d["id"] for d in shown) == sorted(d["id"] for d in fifth.deliberations()), shown
+        assert sorted(d["id"] for d in shown) == sorted(d["id"] for d in sixth.deliberations()), shown
 
         # ---- uninstall: nothing keeps running, nothing is left outside the plugin's folders
         flow.cli.run("uninstall", PLUGIN_ID)
