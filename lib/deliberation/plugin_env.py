@@ -28,14 +28,13 @@ Stdlib only, and written so that an old python3 can import it: it runs before an
 exists, possibly under an interpreter too old for the rest of the plugin — and must say so.
 """
 
-import errno
-import hashlib
-import json
 import os
-import re
-import subprocess
 import sys
 import time
+
+# json, re, subprocess and the rest are imported where they are used: a session start that
+# finds its environment ready (nearly every one) reads two small files and stats a few more,
+# and the imports would cost it more than all of that.
 
 FORMAT = 1  # bump when the layout of an environment changes: every install builds a new one
 MIN_PYTHON = (3, 10)
@@ -52,6 +51,7 @@ CURRENT = "current"
 ENVS = "envs"
 MARKER = "env.json"
 BROKEN = "broken"
+ANNOUNCED = "announced"
 LOCK = "setup.lock"
 STATUS = "setup.json"
 LOG = "setup.log"
@@ -60,7 +60,8 @@ PIP_CACHE = "pip-cache"
 # the steps `session_start` can take
 READY, ANNOUNCE, RUNNING, FAILED, BUILD = "ready", "announce", "running", "failed", "build"
 
-_NAME_RE = re.compile(r"^[0-9a-f]{16}-[0-9]+$")
+_HEX = frozenset("0123456789abcdef")
+_DIGITS = frozenset("0123456789")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -77,21 +78,21 @@ def read_dependencies(pyproject_text):
     collecting = False
     items = []
     for raw in pyproject_text.splitlines():
-        line = _strip_comment(raw).strip()
+        strings, rest = _split_strings(raw)
         if collecting:
-            items.extend(_strings(line))
-            if "]" in _outside_strings(line):
+            items.extend(strings)
+            if "]" in rest:
                 return items
             continue
-        if line.startswith("["):
-            table = line.strip("[] ")
+        bare = rest.strip()
+        if bare.startswith("["):
+            table = bare.strip("[] ")
             continue
-        if table == "project":
-            m = re.match(r"^dependencies\s*=\s*\[(.*)$", line)
-            if m:
-                rest = m.group(1)
-                items.extend(_strings(rest))
-                if "]" in _outside_strings(rest):
+        if table == "project" and bare.startswith("dependencies"):
+            after = bare[len("dependencies"):].lstrip()
+            if after.startswith("=") and after[1:].lstrip().startswith("["):
+                items.extend(strings)
+                if "]" in after[1:].lstrip()[1:]:
                     return items
                 collecting = True
     if collecting:
@@ -99,40 +100,47 @@ def read_dependencies(pyproject_text):
     return []
 
 
-def _strings(text):
-    return [a if a else b for a, b in re.findall(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'', text)]
-
-
-def _outside_strings(text):
-    return re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'', "", text)
-
-
-def _strip_comment(line):
-    out, quote = [], None
-    for ch in line:
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#":
+def _split_strings(line):
+    """(the quoted strings of a TOML line, the line without them and without its comment)."""
+    strings, rest, i = [], [], 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "#":
             break
-        out.append(ch)
-    return "".join(out)
+        if ch in "\"'":
+            j, buf = i + 1, []
+            while j < len(line) and line[j] != ch:
+                if ch == '"' and line[j] == "\\" and j + 1 < len(line):
+                    j += 1
+                buf.append(line[j])
+                j += 1
+            strings.append("".join(buf))
+            i = j + 1
+            continue
+        rest.append(ch)
+        i += 1
+    return strings, "".join(rest)
 
 
 def normalized(deps):
     """Each requirement without spaces, lower-case, sorted: the same list however it is written."""
-    return sorted(re.sub(r"\s+", "", d).lower() for d in deps if d.strip())
+    return sorted("".join(d.split()).lower() for d in deps if d.strip())
 
 
 def dependency_key(deps):
-    """16 hex digits naming one dependency list (and this module's FORMAT)."""
+    """16 hex digits naming one dependency list (and this module's FORMAT): FNV-1a, 64 bits —
+    a name, not a defence (hashlib's import alone would cost a session start more than all the
+    rest)."""
     text = "deliberation-plugin-env/%d\n%s" % (FORMAT, "\n".join(normalized(deps)))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    h = 0xCBF29CE484222325
+    for byte in bytearray(text.encode("utf-8")):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
 
 
 def distribution_name(requirement):
+    import re
+
     m = re.match(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
     return m.group(1) if m else requirement.strip()
 
@@ -147,18 +155,35 @@ def plugin_dependencies(plugin_root):
 
 
 class Status(object):
-    """What a session start sees: the key wanted, the environment in `current`, a running
-    set-up, and the last set-up's record."""
+    """What a session start sees: the key wanted, the environment in `current`, whether it was
+    announced, a running set-up, and the last set-up's record (the last two read only when
+    asked for: a ready environment needs neither)."""
 
-    __slots__ = ("key", "current", "current_key", "current_ready", "running", "last")
+    __slots__ = ("key", "current", "current_key", "current_ready", "announced", "_running", "_last",
+                 "_data_dir")
 
-    def __init__(self, key, current=None, current_key=None, current_ready=False, running=False, last=None):
+    def __init__(self, key, current=None, current_key=None, current_ready=False, announced=False,
+                 running=None, last=None, data_dir=None):
         self.key = key
         self.current = current            # "envs/<name>" or None
-        self.current_key = current_key    # the key that environment was built for
+        self.current_key = current_key    # the key that environment was built for (its name says)
         self.current_ready = current_ready  # finished, its python runs, not marked broken
-        self.running = running
-        self.last = last or {}
+        self.announced = announced        # "ready" was said once
+        self._running = running
+        self._last = last
+        self._data_dir = data_dir
+
+    @property
+    def running(self):
+        if self._running is None:
+            self._running = bool(self._data_dir) and set_up_running(self._data_dir)
+        return self._running
+
+    @property
+    def last(self):
+        if self._last is None:
+            self._last = (read_json(os.path.join(self._data_dir, STATUS)) if self._data_dir else None) or {}
+        return self._last
 
 
 def read_current(data_dir):
@@ -169,10 +194,14 @@ def read_current(data_dir):
     except (OSError, ValueError):
         return None
     head, _, name = value.partition("/")
-    return value if head == ENVS and _NAME_RE.match(name) else None
+    key, dash, n = name.partition("-")
+    ok = head == ENVS and len(key) == 16 and set(key) <= _HEX and dash and n != "" and set(n) <= _DIGITS
+    return value if ok else None
 
 
 def read_json(path):
+    import json
+
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -205,14 +234,15 @@ def set_up_running(data_dir):
 def observe(plugin_root, data_dir):
     key = dependency_key(plugin_dependencies(plugin_root))
     current = read_current(data_dir)
-    current_key, ready = None, False
+    current_key, ready, announced = None, False, False
     if current is not None:
-        marker = read_json(os.path.join(data_dir, current, MARKER)) or {}
-        current_key = marker.get("key")
-        ready = (bool(marker) and os.path.exists(env_python(data_dir, current))  # a removed base python leaves a dangling link
-                 and not os.path.exists(os.path.join(data_dir, current, BROKEN)))
-    return Status(key, current, current_key, ready, set_up_running(data_dir),
-                  read_json(os.path.join(data_dir, STATUS)))
+        folder = os.path.join(data_dir, current)
+        current_key = current.partition("/")[2].partition("-")[0]
+        ready = (os.path.exists(os.path.join(folder, MARKER))
+                 and os.path.exists(env_python(data_dir, current))  # a removed base python leaves a dangling link
+                 and not os.path.exists(os.path.join(folder, BROKEN)))
+        announced = os.path.exists(os.path.join(folder, ANNOUNCED))
+    return Status(key, current, current_key, ready, announced, data_dir=data_dir)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,11 +251,12 @@ def observe(plugin_root, data_dir):
 
 def next_step(status, now, retry_after_s=RETRY_AFTER_S):
     """What a session start does, from what it sees."""
-    last = status.last
     if status.current_ready and status.current_key == status.key:
-        if last.get("state") == "ready" and last.get("key") == status.key and not last.get("announced"):
+        if (not status.announced and status.last.get("state") == "ready"
+                and status.last.get("key") == status.key):
             return ANNOUNCE
         return READY
+    last = status.last
     if status.running:
         return RUNNING
     if (last.get("state") == "failed" and last.get("key") == status.key and last.get("retry")
@@ -327,7 +358,11 @@ def session_start(plugin_root, data_dir, environ, now):
     if step == READY:
         return None
     if step == ANNOUNCE:
-        _update_status(data_dir, {"announced": True})
+        try:
+            with open(os.path.join(data_dir, status.current, ANNOUNCED), "w") as fh:
+                fh.write("%d\n" % now)
+        except OSError:
+            pass
         return message(step, status, now, data_dir)
     if step != BUILD:
         return message(step, status, now, data_dir)
@@ -344,6 +379,8 @@ def session_start(plugin_root, data_dir, environ, now):
 def find_python(environ):
     """(the first interpreter >= 3.10 among the candidates, what was found) — the base
     interpreter of a venv, so the plugin's environment does not hang on another venv."""
+    import subprocess
+
     probe = ("import sys; print('%d.%d.%d' % sys.version_info[:3]); "
              "print(getattr(sys, '_base_executable', None) or sys.executable)")
     names = []
@@ -387,6 +424,8 @@ def _which(name, path):
 
 def start_build(python, plugin_root, data_dir, environ):
     """Start `build` detached (its own session: it outlives the hook and the client's session)."""
+    import subprocess
+
     os.makedirs(data_dir, exist_ok=True)
     log = open(os.path.join(data_dir, LOG), "ab")
     try:
@@ -415,6 +454,8 @@ def hook_main():
             text = ("deliberation: checking the plugin's Python environment failed (%s: %s); "
                     "the session goes on" % (type(exc).__name__, exc))
     if text:
+        import json
+
         sys.stdout.write(json.dumps({"systemMessage": text}) + "\n")
     sys.stdout.flush()
 
@@ -463,7 +504,7 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
             _remove_stale(data_dir, keep="%s/%s" % (ENVS, name), shutil=shutil)
             finished = now()
             _write_status(data_dir, {"state": "ready", "key": key, "started": started, "finished": finished,
-                                     "env": "%s/%s" % (ENVS, name), "announced": False})
+                                     "env": "%s/%s" % (ENVS, name)})
             log.write("\nset-up done in %.1f s: %s\n" % (finished - started, target))
             return 0
     except BaseException as exc:  # noqa: BLE001 - the record must say what happened
@@ -481,6 +522,9 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
 
 def _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modules, log):
     """Create the venv, install the dependencies, verify; None, or the reason it failed."""
+    import errno
+    import subprocess
+
     steps = [("venv", [python, "-I", "-m", "venv", target] + ([] if deps else ["--without-pip"]), VENV_TIMEOUT_S)]
     env_py = os.path.join(target, "bin", "python")
     if deps:
@@ -555,6 +599,8 @@ def _remove_stale(data_dir, keep, shutil):
 
 
 def _write_json(path, data):
+    import json
+
     tmp = "%s.tmp-%d" % (path, os.getpid())
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=2, sort_keys=True)
@@ -568,15 +614,6 @@ def _write_status(data_dir, record):
     record = dict(record)
     record["schema_version"] = 1
     _write_json(os.path.join(data_dir, STATUS), record)
-
-
-def _update_status(data_dir, changes):
-    record = read_json(os.path.join(data_dir, STATUS)) or {}
-    record.update(changes)
-    try:
-        _write_status(data_dir, record)
-    except OSError:
-        pass
 
 
 # ---------------------------------------------------------------------------------------------

@@ -175,7 +175,7 @@ def test_set_up_builds_switches_and_cleans(plugin, tmp_path):
     assert first and first.startswith(f"envs/{key}-")
     marker = json.loads((data / first / "env.json").read_text())
     assert marker["key"] == key and marker["dependencies"] == []
-    assert status_of(data)["state"] == "ready" and status_of(data)["announced"] is False
+    assert status_of(data)["state"] == "ready" and not (data / first / "announced").exists()
     assert subprocess.run([str(data / first / "bin" / "python"), "-c", "import sys; print(sys.prefix)"],
                           capture_output=True, text=True).stdout.strip() == str(data / first)
     # up to date: nothing to do

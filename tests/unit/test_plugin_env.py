@@ -53,6 +53,7 @@ def test_the_key_names_the_list_not_its_spelling():
     assert key != pe.dependency_key(["pydantic>=2.6,<3", "filelock>=3.12.2"])
     assert key != pe.dependency_key(["pydantic>=2.6,<3"])
     assert len(key) == 16 and int(key, 16) >= 0
+    assert pe.dependency_key(["a"]) == pe.dependency_key(["a"]) != pe.dependency_key(["b"])
     assert pe.distribution_name("pydantic>=2.6,<3") == "pydantic"
     assert pe.distribution_name("c[extra]>=3") == "c"
 
@@ -73,7 +74,8 @@ def test_runs_on_an_interpreter_too_old_for_the_rest_of_the_plugin():
 
 
 def status(**kw):
-    base = dict(key="k1", current="envs/k1-1", current_key="k1", current_ready=True, running=False, last={})
+    base = dict(key="k1", current="envs/k1-1", current_key="k1", current_ready=True, announced=True,
+                running=False, last={})
     base.update(kw)
     return pe.Status(**base)
 
@@ -81,8 +83,9 @@ def status(**kw):
 @pytest.mark.parametrize("st, step", [
     (status(current=None, current_key=None, current_ready=False), pe.BUILD),
     (status(current=None, current_key=None, current_ready=False, running=True), pe.RUNNING),
-    (status(last={"state": "ready", "key": "k1", "announced": False}), pe.ANNOUNCE),
-    (status(last={"state": "ready", "key": "k1", "announced": True}), pe.READY),
+    (status(announced=False, last={"state": "ready", "key": "k1"}), pe.ANNOUNCE),
+    (status(announced=True, last={"state": "ready", "key": "k1"}), pe.READY),
+    (status(announced=False, last={"state": "ready", "key": "k0"}), pe.READY),
     (status(), pe.READY),
     # an update changed the dependency list: a new environment, the old one serves meanwhile
     (status(current_key="k0"), pe.BUILD),
@@ -179,7 +182,9 @@ def test_observe(tmp_path):
     assert (st.key, st.current, st.current_ready, st.running, st.last) == (key, None, False, False, {})
     current = make_env(data, f"{key}-1", key)
     st = pe.observe(str(root), str(data))
-    assert (st.current, st.current_key, st.current_ready) == (current, key, True)
+    assert (st.current, st.current_key, st.current_ready, st.announced) == (current, key, True, False)
+    (data / current / "announced").write_text("1\n")
+    assert pe.observe(str(root), str(data)).announced
     (data / current / "broken").write_text("No module named 'pydantic'\n")
     assert not pe.observe(str(root), str(data)).current_ready
     # a base interpreter that went away leaves a dangling link: not ready
@@ -240,3 +245,22 @@ def test_a_hook_that_misses_a_module_in_the_plugins_environment_marks_it_broken(
     text = pe.dependency_message(exc, {"CLAUDE_PLUGIN_DATA": str(data)}, NOW, prefix=str(data / current))
     assert "in the plugin's Python environment; it is set up again at the next session start" in text
     assert (data / current / "broken").read_text() == "No module named 'orjson'\n"
+
+
+def test_a_session_start_that_finds_its_environment_ready_stays_light(tmp_path):
+    """Nearly every session start finds the environment ready: it reads two small files and
+    stats a few, and imports none of json, re, subprocess, hashlib (each costs more than the
+    rest of the check)."""
+    import subprocess
+
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    current = make_env(data, f"{key}-1", key)
+    (data / current / "announced").write_text("1\n")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from deliberation import plugin_env as pe; "
+            "out = pe.session_start(sys.argv[2], sys.argv[3], {}, 0.0); "
+            "print(out, sorted(m for m in ('json', 're', 'subprocess', 'hashlib', 'fcntl') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib"), str(root), str(data)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "None []", proc.stdout + proc.stderr
