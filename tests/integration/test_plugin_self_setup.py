@@ -9,6 +9,7 @@ and in tests/e2e/test_e2e_plugin_install.py (which must succeed)."""
 from __future__ import annotations
 
 import fcntl
+import glob
 import json
 import os
 import re
@@ -349,3 +350,36 @@ def test_an_environment_that_lost_a_module_is_rebuilt_at_the_next_session_start(
     assert "in the plugin's Python environment; it is set up again at the next session start" in missing[0], missing
     assert (env_dir / "broken").is_file()
     assert pe.next_step(pe.observe(str(plugin), str(data)), time.time()) == pe.BUILD
+
+
+def old_pythons() -> "list[Path]":
+    """Real interpreters older than 3.10 on this machine (pyenv builds, distribution ones)."""
+    found = []
+    for pattern in (os.path.expanduser("~/.pyenv/versions/3.[6-9].*/bin/python3"), "/usr/bin/python3.[6-9]",
+                    "/usr/local/bin/python3.[6-9]"):
+        found.extend(Path(p) for p in sorted(glob.glob(pattern)))
+    return list(dict.fromkeys(p for p in found if os.access(p, os.X_OK)))
+
+
+@pytest.mark.parametrize("index", [0, -1])
+def test_an_old_python3_is_told_apart_by_the_hook_itself(plugin, tmp_path, index):
+    """The SessionStart step runs under whatever python3 PATH has: under a real 3.6-3.9 (the
+    oldest and the newest this machine has) it still says what is missing."""
+    olds = old_pythons()
+    if not olds:
+        pytest.skip("no Python older than 3.10 on this machine")
+    old = olds[index]
+    tools = tmp_path / "tools"  # a shell and what run.sh uses, but no other python
+    tools.mkdir()
+    for tool in ("sh", "dirname", "cat"):
+        (tools / tool).symlink_to(shutil.which(tool))
+    (tools / "python3").symlink_to(old)
+    version = subprocess.run([str(old), "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+                             capture_output=True, text=True).stdout.strip()
+    data = tmp_path / "data"
+    env = {"PATH": str(tools), "HOME": str(tmp_path), "CLAUDE_PLUGIN_ROOT": str(plugin), "CLAUDE_PLUGIN_DATA": str(data)}
+    answer = run_hook(plugin, "session_start_env.py", env)
+    assert answer["systemMessage"].startswith(
+        f"deliberation: cannot set up the plugin's Python environment: it needs Python 3.10 or newer "
+        f"(found: python3 {version})"), (old, answer)
+    assert status_of(data)["reason"] == "no Python >= 3.10"
