@@ -1,4 +1,4 @@
-"""The whole benchmark of issue #9 in one command: hook latency, concurrency, scaling.
+"""The whole benchmark in one command: hook latency, concurrency, scaling, a whole deliberation.
 
     python bench/run.py            # full (about 31 runs per latency row; a few minutes)
     python bench/run.py --quick    # a rough look in well under a minute
@@ -36,14 +36,15 @@ def _has_dependencies() -> bool:
 
 def settings(quick: bool) -> dict:
     if quick:
-        return {"runs": 5, "agents": 32, "rounds": 2, "single": 3, "repeats": 5, "log_runs": 3}
-    return {"runs": 31, "agents": 32, "rounds": 9, "single": 3, "repeats": 15, "log_runs": 15}
+        return {"runs": 5, "agents": 32, "rounds": 2, "single": 3, "repeats": 5, "log_runs": 3, "whole": 2}
+    return {"runs": 31, "agents": 32, "rounds": 9, "single": 3, "repeats": 15, "log_runs": 15, "whole": 7}
 
 
 def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     import concurrency
     import hook_latency
     import scaling
+    import whole_deliberation
 
     benchkit.setup_paths()
     print(f"Machine: {benchkit.machine()}", file=out)
@@ -52,6 +53,7 @@ def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     targets = hook_latency.run(python, cfg["runs"], out=out)
     targets += concurrency.run(python, cfg["agents"], cfg["rounds"], cfg["single"], out=out)
     targets += scaling.run(python, cfg["repeats"], cfg["log_runs"], out=out)
+    targets += whole_deliberation.run(cfg["whole"], out=out)
     return targets
 
 

@@ -2,7 +2,7 @@
 
 - `apply_route` (shell): at the end of ranking, compute the route of a deliberation — its class,
   the registry, the probes that cover the class — set `delib.route`, and open an escalation
-  when the route is not auto-execute. The caller holds the deliberation's lock and saves it.
+  when the route is not auto-execute, all within the session's transaction.
 - `escalations.json` is the PreToolUse fast path's only input: it lists the OPEN escalations.
   When none is left the file is deleted, so "nothing escalated" costs one failed stat.
 - `review_answer` (pure): what PreToolUse answers for a tool call while escalations are open —
@@ -10,7 +10,8 @@
   `escalation.risky_tools` (a full-match regex); nothing otherwise. The reason names the rule(s),
   the decision and the two commands that settle it.
 - `adjudicate` (shell): `deliberation approve|reject ID` — set `route.review`, close the
-  escalation, append (who, when, what) to the append-only `adjudications.jsonl`.
+  escalation, append (who, when, what) to the append-only `adjudications.jsonl`: one
+  transaction under the deliberation's session lock, the lock every writer of it takes.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from deliberation import escalation, probes, reversals
 from deliberation.config import EscalationConfig
 from deliberation.state import (Adjudication, Deliberation, EscalationIndex, OpenEscalation,
                                 Route)
-from deliberation.store import Store, StoreError, lock
+from deliberation.store import SessionTx, Store, StoreError
 
 
 class AdjudicationError(StoreError):
@@ -38,7 +39,8 @@ def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> st
     cold = " (cold start: no reversal history for this class)" if any(
         r.rule == "COLD_START" for r in route.rules) else ""
     what = decision.strip() if decision and decision.strip() else "(decision not recorded)"
-    return (f"deliberation {delib_id} [{route.decision_class}] routed to {route.route}{cold} — "
+    policy = f" by policy {route.policy}" if route.policy else ""
+    return (f"deliberation {delib_id} [{route.decision_class}] routed to {route.route}{policy}{cold} — "
             f"{rules or 'no rule detail'} — decision: {what[:300]}")
 
 
@@ -51,7 +53,7 @@ def commands_hint(delib_id: str) -> str:
 def escalation_message(delib: Deliberation) -> str:
     """The loud systemMessage shown to the user when a deliberation is escalated."""
     route = delib.route
-    if route is None or route.route == "auto-execute":
+    if route is None or route.route in escalation.AUTOMATIC:
         return ""
     head = "HARD REJECT" if route.route == "hard-reject" else "HUMAN REVIEW NEEDED"
     return (f"{head}: {escalation_reason(delib.id, route, delib.decision)}. "
@@ -74,51 +76,31 @@ def review_answer(index: "EscalationIndex | None", tool_name: str,
 # -- escalations.json -------------------------------------------------------------------------
 
 
-def _write_index(store: Store, index: EscalationIndex) -> None:
-    """Save the index, or delete the file when nothing is open (the fast path's contract)."""
-    path = store.layout.checked(store.layout.escalations)
-    if index.open:
-        store.save(path, index)
-    else:
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
+def _set_entry(tx: SessionTx, delib_id: str, entry: "OpenEscalation | None") -> None:
+    """Set or remove `delib_id`'s entry of escalations.json within `tx`. The file is deleted
+    when nothing is open (the fast path's contract: "nothing escalated" is one failed stat)."""
+    tx.upsert(tx.store.layout.escalations, "open", "deliberation_id", delib_id,
+              None if entry is None else entry.model_dump(mode="json"),
+              template=EscalationIndex().model_dump(mode="json"), drop_empty=True)
 
 
-def _edit_index(store: Store, fn) -> object:
-    path = store.layout.checked(store.layout.escalations)
-    with lock(path, store.lock_timeout):
-        index = store.load(path, EscalationIndex, EscalationIndex)
-        result = fn(index)
-        _write_index(store, index)
-    return result
-
-
-def open_escalation(store: Store, delib: Deliberation, at: "float | None" = None) -> "OpenEscalation | None":
+def open_escalation(tx: SessionTx, delib: Deliberation, at: "float | None" = None) -> "OpenEscalation | None":
     """List `delib` in escalations.json when its route awaits review; returns the entry."""
     route = delib.route
-    if route is None or route.route == "auto-execute" or route.review != "pending":
+    if route is None or route.route in escalation.AUTOMATIC or route.review != "pending":
         return None
     # the route is computed before the decision is finalised: the leading approach is the decision
     decision = delib.decision or (delib.ranking.leading if delib.ranking else None)
     entry = OpenEscalation(deliberation_id=delib.id, session_id=delib.session_id, route=route.route,
                            reason=escalation_reason(delib.id, route, decision),
                            opened_at=time.time() if at is None else at)
-
-    def add(index: EscalationIndex) -> None:
-        index.open = [e for e in index.open if e.deliberation_id != delib.id] + [entry]
-    _edit_index(store, add)
+    _set_entry(tx, delib.id, entry)
     return entry
 
 
-def close_escalation(store: Store, delib_id: str) -> bool:
-    """Remove `delib_id` from escalations.json; True if it was open."""
-    def remove(index: EscalationIndex) -> bool:
-        before = len(index.open)
-        index.open = [e for e in index.open if e.deliberation_id != delib_id]
-        return len(index.open) != before
-    return bool(_edit_index(store, remove))
+def close_escalation(tx: SessionTx, delib_id: str) -> None:
+    """Remove `delib_id` from escalations.json within `tx`."""
+    _set_entry(tx, delib_id, None)
 
 
 def open_index(store: Store) -> EscalationIndex:
@@ -134,35 +116,36 @@ def who_default() -> str:
 
 def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str = "",
                at: "float | None" = None) -> Deliberation:
-    """Approve or reject an escalated deliberation; returns it as saved."""
+    """Approve or reject an escalated deliberation; returns it as saved.
+
+    The deliberation is changed under its session's lock, like every hook's change to it, so
+    an approval and a hook's transaction never undo each other."""
     if action not in ("approve", "reject"):
         raise ValueError(f"unknown action {action!r}")
     at = time.time() if at is None else at
-    path = store.layout.deliberation(delib_id)
-
-    def missing() -> Deliberation:
+    peek = store.load(store.layout.deliberation(delib_id), Deliberation)
+    if peek is None:
         raise AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
-
-    def settle(delib: Deliberation) -> Deliberation:
-        route = delib.route
-        if route is None or route.route == "auto-execute":
-            state = "has no route yet" if route is None else "was routed to auto-execute"
-            raise AdjudicationError(f"deliberation {delib_id} is not escalated (it {state}); nothing to {action}")
-        if route.review != "pending":
-            raise AdjudicationError(f"deliberation {delib_id} was already {route.review}")
-        route.review = "approved" if action == "approve" else "rejected"
-        delib.updated_at = at
-        return delib
-
-    try:
-        delib = store.update(path, Deliberation, missing, settle)
-    except AdjudicationError as exc:
-        if "already" in str(exc):  # settled before: an entry left by an interrupted run must go
-            close_escalation(store, delib_id)
-        raise
-    close_escalation(store, delib_id)
-    store.append(store.layout.adjudications, Adjudication(
-        deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))
+    problem: "AdjudicationError | None" = None
+    with SessionTx(store, peek.session_id) as tx:
+        delib = tx.deliberation(delib_id)
+        route = delib.route if delib is not None else None
+        if delib is None:
+            problem = AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
+        elif route is None or route.route in escalation.AUTOMATIC:
+            state = "has no route yet" if route is None else f"was routed to {route.route}"
+            problem = AdjudicationError(f"deliberation {delib_id} is not escalated (it {state}); nothing to {action}")
+        elif route.review != "pending":
+            problem = AdjudicationError(f"deliberation {delib_id} was already {route.review}")
+            close_escalation(tx, delib_id)  # an entry left by an interrupted run must go
+        else:
+            route.review = "approved" if action == "approve" else "rejected"
+            delib.updated_at = at
+            close_escalation(tx, delib_id)
+            tx.append(store.layout.adjudications, Adjudication(
+                deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))
+    if problem is not None:
+        raise problem
     return delib
 
 
@@ -177,15 +160,15 @@ def record_label(store: Store, delib_id: str, action: str, who: str, reason: str
 # -- the end of ranking (shell) ---------------------------------------------------------------
 
 
-def apply_route(store: Store, delib: Deliberation, cfg: EscalationConfig) -> Route:
+def apply_route(tx: SessionTx, delib: Deliberation, cfg: EscalationConfig) -> Route:
     """Compute and set `delib.route` (running the probes that cover its class) and open an
-    escalation when it is not auto-execute. The caller saves `delib`. A route a person has
-    already settled (approved/rejected) is kept as it is."""
+    escalation when it is not auto-execute, within the session's transaction `tx`. A route a
+    person has already settled (approved/rejected) is kept as it is."""
     if delib.route is not None and delib.route.review in ("approved", "rejected"):
         return delib.route
     cls = escalation.class_of(delib, cfg)
-    registry = reversals.load(store)
-    runs = probes.run_probes(cfg, cls, store.layout.project, probes.cited_evidence(delib))
+    registry = reversals.load(tx.store)
+    runs = probes.run_probes(cfg, cls, tx.store.layout.project, probes.cited_evidence(delib))
     delib.route = escalation.compute_route(cls, escalation.vote_of(delib), registry, runs, cfg)
-    open_escalation(store, delib)
+    open_escalation(tx, delib)
     return delib.route

@@ -16,10 +16,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from deliberation import SCHEMA_VERSION
+from deliberation import SCHEMA_VERSION, deadlines
 
 DEPTH_HARD_CEILING = 3  # tier-2 workers per hot-spot wave, whatever the config says
 TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
+# One deadline per event (deadlines.py): the longest lock wait fits every event's time, and the
+# Stop hook's probes fit what is left of its own.
+LOCK_TIMEOUT_MAX_S = deadlines.budget_s("PreToolUse")
+PROBE_BUDGET_MAX_S = deadlines.budget_s("Stop") - LOCK_TIMEOUT_MAX_S
 
 
 class _Section(BaseModel):
@@ -96,7 +100,8 @@ class GatesConfig(_Section):
 
 class ConformityConfig(_Section):
     clustering_window: float = Field(0.3, ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale).")
-    min_agents_for_clustering: int = Field(3, ge=2, description="Score clustering needs at least this many ranking agents.")
+    min_agents_for_clustering: int = Field(3, ge=2, description="Score clustering (total, per dimension, near the threshold) needs at least this many ranking agents.")
+    near_threshold_margin: float = Field(0.5, ge=0, le=10, description="Near threshold: every agent's weighted score for the leading approach within this many points of threshold × 10.")
     templated_similarity: float = Field(0.6, ge=0, le=1, description="Concerns this similar across agents are templated.")
     same_reasoning_similarity: float = Field(0.6, ge=0, le=1, description="Agreeing rationales this similar are the same reasoning.")
     conflicting_pairs: list[list[str]] = Field(
@@ -112,6 +117,7 @@ class ConformityConfig(_Section):
 class IsolationConfig(_Section):
     enabled: bool = Field(True, description="Deny research spawns whose prompt carries another agent's findings.")
     leak_threshold: float = Field(0.5, ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
+    blind_ranking: bool = Field(True, description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.")
 
 
 class SpawnBudgetConfig(_Section):
@@ -136,7 +142,7 @@ class ProbeConfig(_Section):
     command: list[str] = Field(min_length=1, description="argv, run in the project directory, no shell.")
     classes: list[str] = Field(default_factory=lambda: ["*"], description="Decision-class globs this probe covers.")
     inputs: list[str] = Field(default_factory=list, description="Paths the probe reads (for the causal test).")
-    timeout_s: float = Field(60, gt=0, le=3600)
+    timeout_s: float = Field(60, gt=0, le=PROBE_BUDGET_MAX_S, description="This probe's own limit; the shared probe_budget_s bounds all of them.")
 
     @field_validator("command")
     @classmethod
@@ -151,21 +157,24 @@ class ProbeConfig(_Section):
 
 
 class EscalationConfig(_Section):
-    unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass at or above this confidence.")
+    policy: Literal["D+T2+PROBE", "T1+D+T2+PROBE"] = Field(
+        "D+T2+PROBE", description="The routing rule set: the seed's deployable D+T2 with probes, or the stricter "
+                                  "set that also runs T1 (every accepted decision of a reversed class goes to a person).")
+    unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
     risky_tools: str = Field("Edit|Write|MultiEdit|Bash|NotebookEdit", description="Tools that need a person's yes while a decision awaits review.")
     probe_failure: Literal["escalate", "reject"] = Field(
         "escalate", description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
     known_reversal: Literal["review", "reject"] = Field(
-        "review", description="T1 (accepted decision in a class reversed before): human review, or the hard-reject path.")
+        "review", description="T1 (accepted decision in a class reversed before; policy T1+D+T2+PROBE only): human review, or the hard-reject path.")
     probes: list[ProbeConfig] = Field(default_factory=list, description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
-    probe_budget_s: float = Field(45, gt=0, le=3600, description="All probes of one route together; keep it under the Stop hook's timeout (60 s by default). A probe left without time fails.")
+    probe_budget_s: float = Field(45, gt=0, le=PROBE_BUDGET_MAX_S, description="All probes of one route together, run by the Stop hook. At most its timeout (300 s) less the margins and the longest lock wait, so the hook never gives up on a route that then completes unseen. A probe left without time fails.")
     class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
 
 
 class Config(_Section):
     schema_version: int = SCHEMA_VERSION
     strict: bool = Field(False, description="Fail closed: internal errors block instead of warning.")
-    lock_timeout_s: float = Field(10.0, gt=0, le=55, description="How long a hook waits for a state lock.")
+    lock_timeout_s: float = Field(10.0, gt=0, le=LOCK_TIMEOUT_MAX_S, description="How long a hook waits for a state lock. At most a hook's timeout (60 s) less the margins, so a hook never gives up on work that then completes unseen.")
     trigger: TriggerConfig = Field(default_factory=TriggerConfig)
     task_types: TaskTypeConfig = Field(default_factory=TaskTypeConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)

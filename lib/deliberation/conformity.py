@@ -6,6 +6,13 @@ ranking (`state.RankingResult`) and `config.ConformityConfig`. Each detector ret
 
 - `templated_dissent`  dissent of DIFFERENT personas that repeats the same language;
 - `score_clustering`   every agent's weighted score for the leading approach within the window;
+- `dimension_clustering` the same on ONE dimension of the leading approach (seed 001's example:
+                       five agents rated the security RISK of an auth refactor 7.1–7.4 — one
+                       dimension; re-run with fresh isolation they spread to 5.8–8.9);
+- `near_threshold`     every agent's weighted score for the leading approach lies within
+                       `near_threshold_margin` points of the consensus bar (threshold × 10): the
+                       scores cluster where the decision barely passes (the seed's "scores
+                       suspiciously clustered near the threshold");
 - `missing_minority`   unanimous approval although personas whose priorities conflict took part;
 - `same_reasoning`     agents that agree (same verdict, same approach) for the same reasons;
 - `two_agent_rule`     the minimum viable deliberation's verdict for two agents.
@@ -121,11 +128,7 @@ def leading_scores(agents: Sequence[AgentRecord], ranking: RankingResult) -> "di
     """The ranking's per-agent scores for the leading approach, minus agents whose report does
     not count (invalid, superseded, not of the ranking stage). Scores of agents the list does
     not know are kept: the ranking computed them."""
-    known = {}
-    for a in agents:
-        for ident in (a.key, a.agent_id, a.tool_use_id):
-            if ident:
-                known[ident] = a
+    known = _counted(agents)
     return {k: v for k, v in ranking.leading_scores.items()
             if k not in known or (is_valid(known[k]) and known[k].stage == "ranking")}
 
@@ -147,6 +150,74 @@ def score_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult | No
         detector="score_clustering", agents=list(scores),
         evidence=(f"{len(scores)} agents scored leading approach {ranking.leading} within "
                   f"{low:.2f}–{high:.2f} (spread {spread:.2f} ≤ window {window:.2f}): {listed}"))]
+
+
+def _counted(agents: Sequence[AgentRecord]) -> "dict[str, AgentRecord]":
+    known = {}
+    for a in agents:
+        for ident in (a.key, a.agent_id, a.tool_use_id):
+            if ident:
+                known[ident] = a
+    return known
+
+
+def leading_dimension_scores(agents: Sequence[AgentRecord], ranking: RankingResult) -> "dict[str, dict[str, float]]":
+    """dimension → {agent: score} for the leading approach, over the reports that count."""
+    known = _counted(agents)
+    out: dict[str, dict[str, float]] = {}
+    for s in ranking.scores:
+        if s.approach != ranking.leading:
+            continue
+        if s.agent in known and not (is_valid(known[s.agent]) and known[s.agent].stage == "ranking"):
+            continue
+        for dim, value in s.dimensions.items():
+            out.setdefault(dim, {})[s.agent] = value
+    return out
+
+
+def dimension_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult | None",
+                         window: float, min_agents: int) -> "list[ConformityWarning]":
+    """Flag the dimensions of the leading approach on which at least `min_agents` scores span
+    ≤ `window` points. One warning naming every clustered dimension, with its scores."""
+    if ranking is None or ranking.leading is None:
+        return []
+    found = []
+    members: list[str] = []
+    for dim, scores in leading_dimension_scores(agents, ranking).items():
+        if len(scores) < min_agents:
+            continue
+        low, high = min(scores.values()), max(scores.values())
+        if high - low > window + _EPS:
+            continue
+        listed = ", ".join(f"{v:.2f}" for v in sorted(scores.values()))
+        found.append(f"{dim}: {len(scores)} agents within {low:.2f}–{high:.2f} (spread {high - low:.2f}): {listed}")
+        members += [k for k in scores if k not in members]
+    if not found:
+        return []
+    return [ConformityWarning(
+        detector="dimension_clustering", agents=members,
+        evidence=(f"leading approach {ranking.leading}, one dimension at a time (window {window:.2f}): "
+                  + "; ".join(found)))]
+
+
+def near_threshold(agents: Sequence[AgentRecord], ranking: "RankingResult | None",
+                   threshold: "float | None", margin: float, min_agents: int) -> "list[ConformityWarning]":
+    """Flag when at least `min_agents` weighted scores for the leading approach all lie within
+    `margin` points of the consensus bar, threshold × 10 on the 0-10 scale."""
+    if ranking is None or ranking.leading is None or threshold is None:
+        return []
+    scores = leading_scores(agents, ranking)
+    if len(scores) < min_agents:
+        return []
+    bar = threshold * 10
+    low, high = min(scores.values()), max(scores.values())
+    if low < bar - margin - _EPS or high > bar + margin + _EPS:
+        return []
+    listed = ", ".join(f"{v:.2f}" for v in sorted(scores.values()))
+    return [ConformityWarning(
+        detector="near_threshold", agents=list(scores),
+        evidence=(f"{len(scores)} agents scored leading approach {ranking.leading} within {low:.2f}–{high:.2f}, "
+                  f"all within {margin:.2f} of the bar {bar:.2f} (threshold {threshold:.2f} × 10): {listed}"))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,8 +299,10 @@ def two_agent_rule(a, b, threshold: float = 0.6, leading: "str | None" = None) -
 # all detectors
 
 
-def detect_all(agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg) -> "list[ConformityWarning]":
-    """Run every detector; `cfg` is the Config or its `conformity` section.
+def detect_all(agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg,
+               threshold: "float | None" = None) -> "list[ConformityWarning]":
+    """Run every detector; `cfg` is the Config or its `conformity` section; `threshold` is the
+    deliberation's consensus threshold (near_threshold is skipped without it).
 
     What this cannot do: agents that genuinely agree — reaching the same conclusion from
     independent evidence, or for different reasons worded alike — look exactly like herding to
@@ -241,6 +314,8 @@ def detect_all(agents: Sequence[AgentRecord], ranking: "RankingResult | None", c
     return [
         *templated_dissent(agents, c.templated_similarity),
         *score_clustering(agents, ranking, c.clustering_window, c.min_agents_for_clustering),
+        *dimension_clustering(agents, ranking, c.clustering_window, c.min_agents_for_clustering),
+        *near_threshold(agents, ranking, threshold, c.near_threshold_margin, c.min_agents_for_clustering),
         *missing_minority(agents, c.conflicting_pairs),
         *same_reasoning(agents, ranking, c.same_reasoning_similarity),
     ]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deliberation import lineage as lin
-from deliberation import consensus_gate, personas, ranking
+from deliberation import consensus_gate, personas, quality_gate, ranking, token_usage
 from deliberation.state import Deliberation, Lineage, Spawn
 
 STRONG = 0.85   # GatesConfig.strong default
@@ -148,8 +148,9 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]") -> "tuple[list[dict]
     items: list[dict] = []
     undocumented: list[dict] = []
     leading = delib.ranking.leading if delib.ranking else None
+    approach_ids = delib.ranking.approaches if delib.ranking else []
     for a in consensus_gate.dissenters(delib, leading):
-        if not any(c.concern and c.reason for c in a.report.dissent):  # type: ignore[union-attr]
+        if not consensus_gate.documents(a, leading, approach_ids):
             rep = a.report
             why = ("rejected" if rep.verdict == "reject"  # type: ignore[union-attr]
                    else f"prefers {rep.preferred_approach} over the leading {leading}")  # type: ignore[union-attr]
@@ -195,6 +196,8 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
         "overrides": [o.model_dump(mode="json") for o in d.overrides],
         "zeroed": [labels.get(z, z) for z in d.zeroed],
         "tier2": tier2,
+        "tokens": token_usage.summary(delib),
+        "basis": d.basis,
     }
 
 
@@ -204,9 +207,13 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     cat = approach_catalogue(delib)
     r = delib.ranking
     leading = r.leading if r else None
+    outcome = delib.outcome or ranking.outcome(r)
     decision: dict[str, Any] = {"approach": leading, "title": None, "summary": None, "consensus": None,
                                 "threshold": delib.threshold, "meets_threshold": False, "band": None,
-                                "text": delib.decision}
+                                "text": delib.decision, "outcome": outcome,
+                                "adopted": leading if outcome == "adopted" else None}
+    if outcome == "rejected":
+        decision["text"] = ranking.REJECTED
     if r is not None:
         decision.update(consensus=r.consensus, meets_threshold=r.consensus >= delib.threshold,
                         band=band(r.consensus, strong, moderate), spread=r.spread, stdev=r.stdev,
@@ -239,6 +246,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "created_at": fmt_utc(delib.created_at),
         "updated_at": fmt_utc(delib.updated_at),
         "initial_confidence": delib.initial_confidence,
+        "improvement": quality_gate.improvement_evidence(delib).to_json(),
         "decision": decision,
         "dimensions": dict(sorted(r.dimensions.items(), key=lambda kv: (-kv[1], kv[0]))) if r else {},
         "approaches": approaches,
@@ -251,6 +259,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "conformity": [{"detector": w.detector, "agents": [labels.get(a, a) for a in w.agents],
                         "evidence": w.evidence, "recommendation": w.recommendation} for w in delib.conformity],
         "depth": _depth(delib, labels),
+        "two_agent": delib.two_agent.model_dump(mode="json") if delib.two_agent else None,
         "route": route,
         "warnings": list(delib.warnings),
         "failure_reasons": list(delib.failure_reasons),
@@ -367,6 +376,16 @@ def _md_decision(rec: dict) -> "list[str]":
         lines += ["No approach has been ranked yet (phase " + rec["phase"] + ").", ""]
         return lines
     verdict = "meets" if d["meets_threshold"] else "is below"
+    if d.get("outcome") == "rejected":
+        lines.append(f"**Rejected — no approach adopted.** Every agent that voted rejected "
+                     f"({d['rejections']} reject · {d['approvals']} approve · {d['abstentions']} abstain): "
+                     "the panel adopts none of the approaches (route auto-reject).")
+        lines.append("")
+        lines.append(f"Top-scored approach, not adopted: {md(d['title'])} ({md_code(d['approach'])}), "
+                     f"mean {fmt_score(d.get('mean'))}, consensus {d['consensus']:.2f} "
+                     f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents).")
+        lines.append("")
+        return lines
     lines.append(f"**{md(d['title'])}** (approach {md_code(d['approach'])})")
     lines.append("")
     lines.append(f"Consensus **{d['consensus']:.2f}** {verdict} the {md(rec['task_type'])} threshold "
@@ -473,19 +492,34 @@ def _md_conformity(rec: dict) -> "list[str]":
     return lines
 
 
+def _md_tokens(d: dict) -> "list[str]":
+    t = d.get("tokens")
+    if not t:
+        return []
+    by = t["agents_by_source"]
+    return [f"Tokens counted for the depth budget: {t['used']} — {md(t['counted'])}; "
+            f"{by['transcript']} agent(s) from their transcripts, {by['totalTokens']} from the client's "
+            f"totalTokens, {by['task-notification']} from task notifications, {t['agents_not_counted']} "
+            "not counted.", ""]
+
+
 def _md_depth(rec: dict) -> "list[str]":
     d = rec["depth"]
     lines = ["## Depth axis", ""]
     if not d["enabled"] and not d["hot_spots"] and not d["skipped_reason"]:
         state = "off (breadth only)" if d["status"] == "off" else d["status"].replace("_", " ")
-        return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""]
+        return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""] + _md_tokens(d)
     lines.append(f"Posture **{md(d['posture']) or '—'}**, status **{d['status']}**, {d['passes']} additional "
                  f"pass(es), {d['workers_per_wave']} workers per wave.")
+    if d.get("basis"):
+        lines.append(f"Planned on the {md(d['basis'])}: in the minimum viable deliberation the AGAINST agent "
+                     "stands in for the first red-team pass.")
     if d["clamped"]:
         lines.append(f"Clamped: {md(d['clamped'])}.")
     if d["skipped_reason"]:
         lines.append(f"**Deepening skipped:** {md(d['skipped_reason'])}")
     lines.append("")
+    lines += _md_tokens(d)
     if d["hot_spots"]:
         rows = [[md_code(h["id"]), h["kind"], md(h["statement"], 160), md(", ".join(h["sources"]))] for h in d["hot_spots"]]
         lines += ["Hot spots:", ""] + _table(["Id", "Kind", "Statement", "Sources"], rows) + [""]
@@ -511,6 +545,16 @@ def _md_depth(rec: dict) -> "list[str]":
     return lines
 
 
+def _md_two_agent(rec: dict) -> "list[str]":
+    c = rec.get("two_agent")
+    if not c:
+        return []
+    from deliberation.minimum_deliberation import OUTCOME_TEXT
+
+    return ["## Minimum viable deliberation (2 agents)", "",
+            f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}", ""]
+
+
 def _md_route(rec: dict) -> "list[str]":
     lines = ["## Route", ""]
     r = rec["route"]
@@ -519,12 +563,19 @@ def _md_route(rec: dict) -> "list[str]":
     lines.append(f"**{r['route']}** for decision class {md_code(r['decision_class'])} "
                  f"(vote {'unanimous' if r['unanimous'] else 'split'}; review {r['review'].replace('_', ' ')}).")
     lines.append("")
+    if r.get("policy"):
+        conf = r.get("judges_confidence")
+        lines.append(f"Policy **{md(r['policy'])}**; route decided by **{md(r.get('decided_by') or '—')}**; "
+                     f"judges' confidence {fmt_score(conf)} (what T2 reads).")
+        lines.append("")
     if r["rules"]:
         lines.append("Rules that fired:")
         lines += [f"- **{x['rule']}**: {md(x['detail'])}" for x in r["rules"]]
     else:
         lines.append("No escalation rule fired.")
     lines.append("")
+    for note in r.get("notes") or []:
+        lines += [f"Note: {md(note)}", ""]
     if r["probes"]:
         rows = [[md(p["name"]), "pass" if p["passed"] else ("timeout" if p["timed_out"] else "FAIL"),
                  "—" if p["exit_code"] is None else str(p["exit_code"]), f"{p['duration_s']:.1f}s",
@@ -593,6 +644,7 @@ def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
     lines += _md_dissent(rec)
     lines += _md_gates(rec)
     lines += _md_conformity(rec)
+    lines += _md_two_agent(rec)
     lines += _md_depth(rec)
     lines += _md_route(rec)
     lines += _md_list("Warnings", rec["warnings"])

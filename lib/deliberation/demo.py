@@ -52,7 +52,8 @@ MOMENTS = (
     ("ROUTE", lambda t: "COMPLETE" in t or "HUMAN REVIEW" in t or "HARD REJECT" in t),
 )
 WORKER_LINE = re.compile(r"^--- (worker \d+ of \d+: subagent_type \"[^\"]+\", hot spots [^—]+)")
-DETAIL_LINE = re.compile(r"^(- (OVERRIDE|score_clustering|templated_dissent|missing_minority|same_reasoning|"
+DETAIL_LINE = re.compile(r"^(- (OVERRIDE|score_clustering|dimension_clustering|near_threshold|templated_dissent|"
+                         r"missing_minority|same_reasoning|two_agent_rule|"
                          r"dissent_documented|consensus|agents_completed|phase)\b|⚠ Conformity|- .* restated tier 1|Next:|"
                          r"Deliberation \S+ COMPLETE)")
 ROUTE_RULE = re.compile(r"(?:— |; )(T1|T2|D|PROBE): ([^;—]+)")

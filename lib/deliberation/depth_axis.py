@@ -197,13 +197,14 @@ def _assign(hot_spots, lenses: "list[str]") -> "tuple[LensAssignment, ...]":
     return tuple(out)
 
 
-def plan_depth(delib: Deliberation, cfg: Config, budget) -> DepthPlan:
-    """Decide the depth step after the first red-team pass. Never raises on a budget problem."""
+def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] | None" = None) -> DepthPlan:
+    """Decide the depth step after the first red-team pass (or on `spots` given by the caller:
+    the minimum viable deliberation's conflict). Never raises on a budget problem."""
     enabled, why = posture_for(delib.task_type, cfg.depth)
     posture = cfg.depth.posture
     if not enabled:
         return DepthPlan("off", posture, False, why)
-    spots = tuple(find_hot_spots(delib))
+    spots = tuple(find_hot_spots(delib) if spots is None else spots)
     if not spots:
         return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
     k, clamped = workers(cfg)
@@ -502,12 +503,15 @@ def check_tier2_spawn(subagent_type: str, prompt: str, delib: Deliberation) -> "
             + "\nRe-spawn with the exact prompt from the depth-axis gate reason.")
 
 
-def check_red_team_spawn(delib: Deliberation) -> "str | None":
-    """PreToolUse for a red-team spawn once the depth step has started: red team 2 comes after
-    the tier-2 workers, exactly once; never a third round. None outside the depth step."""
+def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "str | None":
+    """PreToolUse for a red-team spawn. Before the depth step: ONE red-team pass — a second
+    one, while the first runs or once it has reported, is refused (its report would replace the
+    first, and what it refutes would never be planned). In the depth step: red team 2 comes
+    after the tier-2 workers, exactly once; never a third round. With the depth axis off
+    (breadth only) red-team spawns are untouched."""
     st = delib.depth
     if st.status not in STARTED:
-        return None
+        return _second_pass_refusal(delib, cfg)
     if st.status in OPEN:
         lens_recs = _lens_records(delib)
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
@@ -522,6 +526,40 @@ def check_red_team_spawn(delib: Deliberation) -> "str | None":
         return None
     return ("Red-team spawn denied — rule \"linear, no ping-pong\": red team 2 has already run; the "
             "depth axis allows k + 1 extra passes and no further red-team rounds.")
+
+
+def _first_pass(delib: Deliberation) -> "list[AgentRecord]":
+    return [a for a in delib.agents if a.kind == "red-team" and a.tier == 1 and (a.red_team_round or 1) == 1
+            and a.status in ("spawned", "running", "reported") and not a.superseded]
+
+
+def _second_pass_refusal(delib: Deliberation, cfg: "Config | None") -> "str | None":
+    st = delib.depth
+    if st.status == "off" or (st.posture and not st.enabled):
+        return None
+    if not st.posture and cfg is not None and not posture_for(delib.task_type, cfg.depth)[0]:
+        return None
+    first = _first_pass(delib)
+    planned = bool(st.posture) and st.status in ("not_needed", "skipped")
+    if not first and not planned:
+        return None
+    head = "Red-team spawn denied — rule \"one red-team pass, then the depth step\": "
+    who = ", ".join(f"{a.persona} ({a.agent_id or a.key})" for a in first) or "none"
+    if any(a.status in ("spawned", "running") for a in first):
+        return (head + f"the first red-team pass ({who}) is still running. Wait for its report: the "
+                "depth step plans every point it refutes.")
+    tail = (" A second pass would replace the first report, and what it refutes would never be "
+            "planned (linear: one red-team pass, then the depth step, then at most red team 2).")
+    if not planned:
+        return (head + f"the first red-team pass ({who}) has reported; the depth step runs on it once "
+                "the other deliberation agents have reported." + tail + " Next: wait for them.")
+    if st.status == "skipped":
+        why = f"the depth step ran on it and was skipped: {st.skipped_reason}"
+    elif first:
+        why = f"the first red-team pass ({who}) found nothing contested, so the depth step had nothing to deepen"
+    else:
+        why = st.skipped_reason or "the depth step has run"
+    return (head + why + "." + tail + " Next: rank every approach (spawn the personas again).")
 
 
 def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[int, int | None]":
@@ -672,12 +710,15 @@ def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
     lines += [f"- OVERRIDE {o.hot_spot}: {o.effect} (by {o.by_agent}; evidence: {o.evidence})" for o in outcome.overrides]
     lines += [f"- cancelled {o.hot_spot} {o.target}: {why}" for o, why in outcome.cancelled]
     lines += [f"- {n}" for n in outcome.notes]
+    from deliberation.blind_ranking import ranking_instruction
+
     struck = sorted(o.target for o in outcome.overrides if o.target in approach_titles(current(delib.agents)))
     if struck:
         lines.append(f"Ranking will exclude {', '.join(struck)} from the leading position. Now rank every "
                      "approach (spawn the personas again).")
     else:
         lines.append("Now rank every approach (spawn the personas again).")
+    lines.append(ranking_instruction(delib))
     return "\n".join(lines)
 
 

@@ -4,7 +4,9 @@ Pure over `state.Deliberation` + `config.Config`; the handlers own the I/O. Each
 returns a `Step` — what the main agent must be told: a `block` reason (a gate failed, or the
 depth axis needs tier-2 workers before ranking) or a progress `context`.
 
-    report recorded → after_report():  red-team pass done → depth plan (hot spots);
+    report recorded → after_report():  research done with exactly two personas → the 2-agent
+                                       rule (minimum viable deliberation) and its depth step;
+                                       red-team pass done → depth plan (hot spots);
                                        tier-2 done → red team 2 → depth-aware synthesis;
                                        ranking complete → vote → Gate 1
     Stop (nothing pending) → conclude(): Gate 1 + Gate 2 → ready for the route and the record
@@ -55,10 +57,12 @@ def progress_text(delib: Deliberation) -> str:
 def next_in_deliberation(delib: Deliberation) -> str:
     if delib.depth.status in OPEN_DEPTH:
         return "Depth axis open: see the hot spots in the last gate reason."
-    approaches = phases.approaches(delib)
-    listed = ", ".join(f"{k} ({v})" for k, v in approaches.items()) or "none yet"
-    return (f"Approaches so far: {listed}. When deliberation is done, spawn the personas again to "
-            "RANK every approach (scores 0-10 on the five dimensions).")
+    from deliberation import blind_ranking
+
+    if not phases.approaches(delib):
+        return "No approach proposed yet: spawn synthesis-lead with all research findings."
+    return ("When deliberation is done, spawn the personas again to RANK every approach (scores 0-10 "
+            "on the five dimensions). " + blind_ranking.ranking_instruction(delib))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -112,11 +116,60 @@ def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
     from deliberation.depth_axis import struck_approaches
 
     delib.ranking = ranking.rank(delib.agents, weights(cfg), struck_approaches(delib))
-    delib.conformity = conformity.detect_all(delib.agents, delib.ranking, cfg.conformity) if delib.ranking else []
+    from deliberation.minimum_deliberation import herding_warning
+
+    delib.conformity = (conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold)
+                        + herding_warning(delib) if delib.ranking else [])
     delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
 
 
+def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | None":
+    """Research has just ended with exactly two personas: the 2-agent rule's outcome, told to
+    the main agent, and how the form meets the depth axis (minimum_deliberation.py)."""
+    from deliberation import blind_ranking, depth_axis
+    from deliberation import minimum_deliberation as mvd
+    from deliberation.hot_spots import find_hot_spots
+
+    if delib.phase != "RESEARCH" or delib.two_agent is not None or not mvd.eligible(delib):
+        return None
+    c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
+    head = (f"Deliberation {delib.id} — minimum viable deliberation (2 agents: {c.agents[0]}, "
+            f"{c.agents[1]}): {mvd.OUTCOME_TEXT[c.verdict]}. {c.detail}.")
+    full = f"(For the full deliberation instead, spawn {mvd.FULL_FORM}.)"
+    rank = "Next: spawn both personas again to RANK. " + blind_ranking.ranking_instruction(delib)
+    if c.verdict == "no_position":
+        return Step(context=(f"{head} For the 2-agent form each research report states its position "
+                             "(preferred_approach, verdict approve/reject, rationale). Next: continue with "
+                             f"DELIBERATION — spawn {mvd.FULL_FORM}."))
+    enabled, why = depth_enabled(delib, cfg)
+    if c.verdict in ("proceed", "suspect_herding"):
+        if enabled:
+            depth_axis.apply_plan(delib, depth_axis.DepthPlan("not_needed", cfg.depth.posture, True, why))
+            delib.depth.basis = mvd.BASIS
+        warn = ("" if c.verdict == "proceed" else
+                " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
+                "weigh it as one opinion; the decision record carries the warning.")
+        return Step(context=f"{head}{warn} {full}\n{rank}")
+    if not enabled:
+        return Step(context=(f"{head} The depth axis is off for this deliberation ({why}): investigate "
+                             "that conflict yourself before ranking — check the evidence each agent cites "
+                             "— and name the contested point and its evidence (never their verdicts) in the "
+                             f"ranking prompts. {full}\n{rank}"))
+    plan = depth_axis.plan_depth(delib, cfg, budget, spots=find_hot_spots(delib, two_agent=True))
+    depth_axis.apply_plan(delib, plan)
+    delib.depth.basis = mvd.BASIS
+    if plan.action == "deepen":
+        return Step(block=(f"{head} Investigate that conflict before ranking: the depth axis digs into "
+                           "it, the AGAINST agent's objections standing in for the red-team pass.\n"
+                           + depth_axis.instruction(plan, delib)
+                           + f"\n\nThen both personas rank. {full}"))
+    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}\n{rank}")
+
+
 def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
+    step = minimum_step(delib, cfg, budget)
+    if step is not None:
+        return step
     step = depth_after_report(delib, cfg, budget, now)
     if step is not None:
         return step
@@ -124,14 +177,29 @@ def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -
         evaluate_vote(delib, cfg, now)
         if not delib.gate1.passed:  # type: ignore[union-attr]
             return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
-        r = delib.ranking
-        passed = (f"Deliberation {delib.id}: consensus gate passed — leading approach "
-                  f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
-                  "Summarise the decision and its dissent, then finish; the quality gate "
-                  "runs when you stop.")
+        passed = passed_text(delib)
         note = conformity_note(delib)
         return Step(context=f"{passed}\n{note}" if note else passed)
     return Step(context=progress_text(delib))
+
+
+def passed_text(delib: Deliberation) -> str:
+    """What the main agent is told when Gate 1 passes: the adopted approach, or the rejection."""
+    r = delib.ranking
+    if ranking.unanimous_reject(r):
+        concerns = [f"- {a.persona}: {c.concern} — {c.reason}" for a in phases.current(delib, "ranking")
+                    for c in a.report.dissent][:6]  # type: ignore[union-attr]
+        lines = [f"Deliberation {delib.id}: the panel unanimously REJECTED every approach "
+                 f"({r.rejections} of {r.rejections} voting agents reject) — {ranking.REJECTED}. "  # type: ignore[union-attr]
+                 "Do not implement any of the approaches. Tell the user that none is adopted and why "
+                 "(the rejecting agents' concerns below), then finish; the quality gate runs when you stop."]
+        if concerns:
+            lines += ["Their concerns:", *concerns]
+        return "\n".join(lines)
+    return (f"Deliberation {delib.id}: consensus gate passed — leading approach "
+            f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
+            "Summarise the decision and its dissent, then finish; the quality gate "
+            "runs when you stop.")
 
 
 def conformity_note(delib: Deliberation) -> str:
@@ -150,14 +218,17 @@ def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
     """The depth axis' hold on DELIBERATION → RANKING."""
     if delib.phase not in ("RESEARCH", "DELIBERATION"):
         return None
+    from deliberation import minimum_deliberation
+
     enabled, _why = depth_enabled(delib, cfg)
     if not enabled:
         return None
-    if not red_team_done(delib, 1):
+    if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
         return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
                 "red-team pass comes before ranking. Spawn red-team with all findings and approaches "
                 "(it lists refutations with evidence and missed angles); it may be the only pass if "
-                "nothing is contested.")
+                "nothing is contested. (The minimum viable deliberation — exactly two research "
+                "personas, each stating its position — needs none: its AGAINST agent is that pass.)")
     if delib.depth.status in OPEN_DEPTH:
         from deliberation import depth_axis
 
@@ -199,8 +270,10 @@ def conclude(delib: Deliberation, cfg: Config, now: float) -> Conclusion:
 def finalize(delib: Deliberation, now: float) -> None:
     """Gates passed and the route is recorded: RANKING → PRD_GENERATION."""
     r = delib.ranking
-    delib.decision = r.leading if r else None
-    phases.transition(delib, "PRD_GENERATION", "both gates passed", now)
+    delib.outcome = ranking.outcome(r)  # type: ignore[assignment]
+    delib.decision = r.leading if r and delib.outcome == "adopted" else None
+    phases.transition(delib, "PRD_GENERATION", "both gates passed" + (
+        f" ({ranking.REJECTED})" if delib.outcome == "rejected" else ""), now)
 
 
 def fail(delib: Deliberation, reasons: "list[str]", now: float) -> None:

@@ -20,16 +20,21 @@ Policies (each escalates a set of rows; everything else auto-passes):
 - **T1** escalates every row whose class is in the registry — an oracle upper bound when every
   miss is in a listed class (in live routing T1 also needs the accept path, which changes no
   figure below: only pass decisions are measured);
-- **T2** escalates unanimous passes (pattern unanimous, decision pass — "high confidence" is
-  confidence ≥ 0.9 or unanimous votes) on registry classes;
+- **T2** escalates unanimous passes on registry classes whose confidence is high: pattern
+  unanimous, decision pass, and `confidence` ≥ 0.9 when the row gives one (the judges' own
+  confidence — live routing's T2 reads the same figure); a row with votes and no confidence
+  counts on its unanimity alone, as the seed's multi-judge table does;
 - **D+T2** = either: the deployable claim;
 - **PROBE** escalates rows whose probe failed; **D+T2+PROBE** = any of D, T2, PROBE. Both are
   reported only when some row carries probe data.
 
-For each policy: n (rows evaluated), MISS capture rate (escalated misses / misses), MISS still
-auto-passed (count), true-pass escalation rate (escalated true passes / true passes). A rate
-with a zero denominator is None. With a hold-out, the held-out class's misses and how many
-each policy caught are reported too — the recurrence arm catches none of them, a probe can.
+For each policy, as the seed's tables give them: n (rows evaluated), MISS capture rate
+(escalated misses / misses), MISS still auto-passed (rate and count), true passes escalated
+(escalated true passes / true passes). A rate with a zero denominator is None. With a
+hold-out, each policy's line for the held-out class's misses (the recurrence arm catches none,
+a probe can) and the CONTROL line: the other classes' misses caught and the true passes
+escalated — what the arm still does where history exists (seed 002: recurrence arm 61/61 on
+the non-held-out misses, probes 0 false rejects of legitimate runs).
 
 Reference tables (tests/unit/test_evaluation.py rebuilds them): 94 high-confidence misses, 92
 unanimous, all in reversal-prone classes → D 2.1%, T2 97.9%, D+T2 100%; a 6-miss run (4
@@ -185,7 +190,8 @@ def escalates(policy: str, row: Row, listed: "Callable[[str], bool]") -> bool:
     """Whether `policy` escalates `row` (see the module docstring)."""
     d = row.pattern == "split"
     t1 = listed(row.cls)
-    t2 = t1 and row.decision == "pass" and row.pattern == "unanimous"
+    high = row.confidence is None or row.confidence >= UNANIMOUS_CONFIDENCE
+    t2 = t1 and row.decision == "pass" and row.pattern == "unanimous" and high
     probe = row.probe == "fail"
     return {"D": d, "T1": t1, "T2": t2, "D+T2": d or t2, "PROBE": probe,
             "D+T2+PROBE": d or t2 or probe}[policy]
@@ -211,6 +217,23 @@ class PolicyResult:
         return self.misses - self.misses_escalated
 
     @property
+    def miss_auto_pass_rate(self) -> "float | None":
+        return self.misses_auto_passed / self.misses if self.misses else None
+
+    @property
+    def control_misses(self) -> int:
+        """Misses outside the hold-out classes (the control population)."""
+        return self.misses - self.holdout_misses
+
+    @property
+    def control_misses_escalated(self) -> int:
+        return self.misses_escalated - self.holdout_misses_escalated
+
+    @property
+    def control_capture_rate(self) -> "float | None":
+        return self.control_misses_escalated / self.control_misses if self.control_misses else None
+
+    @property
     def true_pass_escalation_rate(self) -> "float | None":
         return self.true_passes_escalated / self.true_passes if self.true_passes else None
 
@@ -219,10 +242,14 @@ class PolicyResult:
                 "misses_escalated": self.misses_escalated,
                 "miss_capture_rate": self.miss_capture_rate,
                 "misses_auto_passed": self.misses_auto_passed,
+                "miss_auto_pass_rate": self.miss_auto_pass_rate,
                 "true_passes": self.true_passes, "true_passes_escalated": self.true_passes_escalated,
                 "true_pass_escalation_rate": self.true_pass_escalation_rate,
                 "holdout_misses": self.holdout_misses,
-                "holdout_misses_escalated": self.holdout_misses_escalated}
+                "holdout_misses_escalated": self.holdout_misses_escalated,
+                "control_misses": self.control_misses,
+                "control_misses_escalated": self.control_misses_escalated,
+                "control_capture_rate": self.control_capture_rate}
 
 
 @dataclass
@@ -277,12 +304,17 @@ def pct(x: "float | None") -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
+def ratio(n: int, d: int) -> str:
+    """`97.9% (92/94)`, or `n/a (0/0)`."""
+    return f"{pct(n / d if d else None)} ({n}/{d})"
+
+
 def render_table(ev: Evaluation) -> str:
-    """The readable table."""
-    head = ("policy", "n", "MISS capture", "MISS auto-passed", "true passes escalated")
-    body = [(r.policy, str(r.n), f"{pct(r.miss_capture_rate)} ({r.misses_escalated}/{r.misses})",
-             str(r.misses_auto_passed),
-             f"{pct(r.true_pass_escalation_rate)} ({r.true_passes_escalated}/{r.true_passes})")
+    """The readable table, in the seed's terms: capture %, still auto-passed %, true passes
+    escalated %; with a hold-out, the hold-out line and the control line of each policy."""
+    head = ("policy", "n", "MISS capture", "MISS still auto-passed", "true passes escalated")
+    body = [(r.policy, str(r.n), ratio(r.misses_escalated, r.misses), ratio(r.misses_auto_passed, r.misses),
+             ratio(r.true_passes_escalated, r.true_passes))
             for r in ev.results]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
     fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
@@ -297,4 +329,8 @@ def render_table(ev: Evaluation) -> str:
         for r in ev.results:
             lines.append(f"  {r.policy}: caught {r.holdout_misses_escalated} of "
                          f"{r.holdout_misses} hold-out misses")
+        lines.append("control (the other classes, registry as given):")
+        for r in ev.results:
+            lines.append(f"  {r.policy}: misses caught {ratio(r.control_misses_escalated, r.control_misses)}, "
+                         f"true passes escalated {ratio(r.true_passes_escalated, r.true_passes)}")
     return "\n".join(lines)

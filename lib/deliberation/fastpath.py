@@ -145,20 +145,30 @@ def review_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "t
                    "(unanimity on a reversal-prone class is not confidence).\n" + "\n".join(lines))
 
 
-def log_line(layout: Layout, session_id: str, event: str, payload: dict, answer: dict,
+def log_line(layout: Layout, event, payload: dict, answer: dict,
              notes: "list[str] | None" = None, trigger: "dict | None" = None) -> None:
     """Append an event-log record without the session lock (fast-path events change no state)."""
-    from deliberation import SCHEMA_VERSION
+    from deliberation import SCHEMA_VERSION, event_log
 
-    from deliberation.paths import make_dirs
+    from deliberation.paths import handled_by, make_dirs
 
-    path = layout.checked(layout.events(session_id))  # a symlinked events.jsonl must not lead out
+    path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
     make_dirs(os.path.dirname(path))
-    record = {"schema_version": SCHEMA_VERSION, "at": time.time(), "event": event,
-              "payload": payload, "answer": answer, "notes": notes or []}
+    record = {"schema_version": SCHEMA_VERSION, "at": time.time(), "event": event.hook_event_name
+              or type(event).__name__, "eid": event.event_id, "handled_by": handled_by(), "payload": payload,
+              "answer": answer, "notes": notes or []}
     if trigger is not None:
         record["trigger"] = trigger
-    _append(path, record)
+    event_log.append_line(path, event_log.json_line(record))
+
+
+def commit_pending(layout: Layout, session_id: str) -> bool:
+    """A transaction of the session was killed mid-commit: its journal awaits replay (on the slow
+    path, under the session's lock), and until then session.json may be behind."""
+    try:
+        return os.path.exists(layout.journal(session_id))
+    except ValueError:  # an id that is not one: the slow path reports it
+        return True
 
 
 def answer(event, layout: Layout, cfg: dict, now: float):
@@ -166,13 +176,15 @@ def answer(event, layout: Layout, cfg: dict, now: float):
     from deliberation import hookio
 
     sid = event.session_id
+    if commit_pending(layout, sid):
+        return None
     if isinstance(event, hookio.UserPromptSubmit):
         sess = session_state(layout, sid)
         busy = bool(sess and (sess.get("active_deliberation") or sess.get("notices")))
         if event.is_task_notification:
             if busy:
                 return None
-            log_line(layout, sid, "UserPromptSubmit", event.raw, {}, ["task-notification"])
+            log_line(layout, event, event.raw, {}, ["task-notification"])
             return hookio.Answer()
         if busy:
             return None
@@ -187,14 +199,14 @@ def answer(event, layout: Layout, cfg: dict, now: float):
         decision, reason = review_answer(entries, event.tool_name,
                                          section(cfg, "escalation").get("risky_tools", DEFAULT_RISKY))
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
-        log_line(layout, sid, "PreToolUse", _light(event.raw), result.summary())
+        log_line(layout, event, _light(event.raw), result.summary())
         return result
     if isinstance(event, hookio.PostToolUseFailure) and not event.is_subagent_tool:
         return hookio.Answer()
     if isinstance(event, hookio.Stop):
         sess = session_state(layout, sid)
         if not sess or not (sess.get("active_deliberation") or sess.get("notices")):
-            log_line(layout, sid, "Stop", event.raw, {})
+            log_line(layout, event, event.raw, {})
             return hookio.Answer()
         return None
     if event.hook_event_name in ("SessionStart", "SessionEnd") or type(event) is hookio.SessionEvent:
@@ -236,63 +248,5 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
     result, context = score_prompt(event.prompt, cfg)
     out = hookio.Answer(context=context)
-    log_line(layout, event.session_id, "UserPromptSubmit", event.raw, out.summary(), trigger=result)
+    log_line(layout, event, event.raw, out.summary(), trigger=result)
     return out
-
-
-def _append(path: str, record: dict) -> None:
-    append_line(path, json_line(record))
-
-
-def json_line(record: dict) -> bytes:
-    """One JSONL line, valid UTF-8 whatever a payload holds: a lone surrogate becomes '?', and a
-    payload nested too deeply to encode is replaced by a note (the event and answer still log)."""
-    try:
-        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    except (RecursionError, ValueError):
-        text = json.dumps({**record, "payload": {"unloggable": "payload nested too deeply to log"}},
-                          ensure_ascii=False, separators=(",", ":"), default=str)
-    return (text + "\n").encode("utf-8", "replace")
-
-
-def append_line(path: str, line: bytes) -> None:
-    """Append one newline-terminated record under an exclusive flock, all or nothing.
-
-    A writer killed mid-append (SIGKILL splits a large write) leaves an unterminated fragment,
-    which is never a record: the next append drops it first. A failed write (disk full) is
-    truncated back, so the file never keeps a partial line of ours."""
-    import fcntl
-
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        size = drop_torn_tail(fd)
-        try:
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view):]
-        except BaseException:
-            try:
-                os.ftruncate(fd, size)
-            except OSError:
-                pass
-            raise
-    finally:
-        os.close(fd)
-
-
-def drop_torn_tail(fd: int) -> int:
-    """Truncate an unterminated last line (a killed writer's fragment); return the file size."""
-    size = os.fstat(fd).st_size
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return size
-    end = size
-    while end > 0:
-        start = max(0, end - 65536)
-        cut = os.pread(fd, end - start, start).rfind(b"\n")
-        if cut >= 0:
-            end = start + cut + 1
-            break
-        end = start
-    os.ftruncate(fd, end)
-    return end

@@ -171,8 +171,10 @@ def _apply_all(batch: "list[_Job]", open_tx: Callable[[], Any]) -> None:
             except BaseException as exc:  # noqa: BLE001 - abort the whole transaction
                 raise HandlerFailed(exc) from exc
             results.append((answer, store.warnings[before:] + warnings))
-    for job, result in zip(batch, results):
-        job.result = result
+        applied = len(store.warnings)
+    committing = store.warnings[applied:]  # the commit's own (the disk filled after the journal): every event's
+    for job, (answer, warnings) in zip(batch, results):
+        job.result = (answer, warnings + committing)
         job.done = True
 
 

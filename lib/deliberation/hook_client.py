@@ -10,19 +10,25 @@ the whole round trip). The hook commands start the interpreter with `-I -S` (no 
 environment), which saves the site module too; the in-process path loads site-packages itself
 when it needs them (hook_runner).
 
-- A warm worker for this code is listening: the raw payload, the clock, the working directory
-  and the environment go to it, its answer is printed, done. The worker runs exactly
-  `hook_runner.respond` — fast path and slow path, same code, same locks, same files.
-- None is (or the worker is off: `DELIBERATION_WORKER=0`), or the payload is oversized: the
-  event is handled in this process (`hook_runner.run_here`), which starts a worker when the
-  slow path is needed.
-- The worker took the request but gave no answer in time: the hook fails open with a warning
-  (never runs a delivered request twice).
+The exchange with the worker, and what the hook does at each fault:
 
-The socket lives in the abstract namespace (no file to clean up); its name is derived from the
-user id, the plugin's lib folder, the interpreter and a stamp of the code (count, sizes and
-mtimes of lib/deliberation/**/*.py): after an upgrade or an edit, hooks talk to a new worker
-and the old one idles out. The worker refuses connections from other user ids (SO_PEERCRED).
+    connect   the user's private folder checked, the worker's user id checked (worker_socket)
+              — anything wrong: no byte is sent, the event is handled here
+    request   event, clock, event id, deadline, code stamp, working directory, environment,
+              payload
+    ← ACK     the worker has the request whole (`S` instead: the worker runs other code —
+              handled here, and a new worker is started)
+    → GO      the hook commits to waiting; a worker never acts on a request without it, so a
+              hook that gave up before the ACK can safely do the work itself
+    ← answer  printed. The connection breaks instead (the worker died): the event is handled
+              here again under the same event id — a committed event is found in the event log
+              and answered as it was, an uncommitted one is applied (`handlers.dispatch`)
+    deadline  the worker commits nothing after the event's commit deadline (deadlines.py); the
+              hook stops waiting at its answer deadline and says so
+
+The socket is one file per install (lib folder + interpreter) in the user's private folder; the
+code stamp (count, sizes and mtimes of lib/deliberation/**/*.py) travels in each request, so a
+worker running older code never answers newer hooks.
 """
 
 import posix
@@ -31,11 +37,16 @@ import time
 
 import _socket
 
+from deliberation import deadlines, worker_socket
+
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # a hook's stdin
-MAX_MESSAGE = 64 * 1024 * 1024  # one message between a hook and the warm worker
+MAX_ENV_BYTES = 1024 * 1024  # the environment that travels with a request
+MAX_REQUEST = MAX_PAYLOAD_BYTES + MAX_ENV_BYTES + 64 * 1024  # payload + environment + the rest
+MAX_ANSWER = 16 * 1024 * 1024
 CONNECT_TIMEOUT_S = 0.2
-ANSWER_TIMEOUT_S = 50.0  # under the client's 60 s hook timeout
-PROTOCOL = b"2"
+ACK_TIMEOUT_S = 1.0  # the worker reads a request as soon as it arrives
+PROTOCOL = b"3"
+ACK, GO, STALE = b"A", b"G", b"S"
 
 
 def _normpath(path: str) -> str:
@@ -64,16 +75,9 @@ def enabled(environ: "dict[bytes, bytes] | None" = None) -> bool:
     return value.strip().lower() not in (b"0", b"off", b"false", b"no")
 
 
-def _fnv64(data: bytes) -> int:
-    h = 0xCBF29CE484222325
-    for byte in data:
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
-
-
 def code_stamp() -> str:
     """Count, total size, and sum and xor of the mtimes of every module of the package: any edit,
-    upgrade or added file gives a new stamp, hence a new worker."""
+    upgrade or added file gives a new stamp, and a worker with another stamp does not answer."""
     count = size = mtime_sum = mtime_xor = 0
     stack = [_PKG]
     while stack:
@@ -92,9 +96,15 @@ def code_stamp() -> str:
     return f"{count}.{size}.{mtime_sum & 0xFFFFFFFFFFFF:x}.{mtime_xor & 0xFFFFFFFFFFFF:x}"
 
 
-def socket_name() -> str:
-    place = _fnv64(f"{LIB}|{sys.executable}".encode("utf-8", "surrogateescape"))
-    return f"deliberation-worker-{posix.getuid()}-{place:016x}-{code_stamp()}"
+def socket_path(environ: "dict[bytes, bytes] | None" = None, create: bool = False) -> str:
+    """This install's worker socket in the user's private folder (raises worker_socket.Unsafe)."""
+    folder = worker_socket.private_dir(environ, create=create)
+    return worker_socket.socket_path(folder, LIB, sys.executable)
+
+
+def new_event_id() -> str:
+    """Unique per hook process (pid + clock): the key of an event's idempotent handling."""
+    return f"{posix.getpid():x}.{time.time_ns():x}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,10 +148,14 @@ def recv_message(sock, limit: int) -> bytes:
     return recv_exact(sock, size)
 
 
-def encode_request(event_name: str, data: bytes, now: float, cwd: bytes,
-                   environ: "dict[bytes, bytes]") -> bytes:
-    env_block = b"\0".join(k + b"=" + v for k, v in environ.items())
-    return pack_fields([PROTOCOL, event_name.encode(), repr(now).encode(), cwd, env_block, data])
+def env_block(environ: "dict[bytes, bytes]") -> bytes:
+    return b"\0".join(k + b"=" + v for k, v in environ.items())
+
+
+def encode_request(event_name: str, data: bytes, now: float, cwd: bytes, environ: "dict[bytes, bytes]",
+                   event_id: str = "", stamp: str = "") -> bytes:
+    return pack_fields([PROTOCOL, event_name.encode(), repr(now).encode(), cwd, env_block(environ),
+                        event_id.encode(), stamp.encode(), data])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,41 +163,80 @@ def encode_request(event_name: str, data: bytes, now: float, cwd: bytes,
 
 
 class NotDelivered(Exception):
-    """No worker took the request: the hook must do the work itself."""
+    """The worker did not take the request (or is not ours): the hook does the work itself."""
+
+    def __init__(self, why: str, stale: bool = False) -> None:
+        super().__init__(why)
+        self.stale = stale  # a worker of other code answered: start one for this code
 
 
 class AnswerLost(Exception):
-    """The worker took the request but gave no answer: the hook fails open."""
+    """The worker took the request and then broke the connection: the hook handles the event
+    again under the same event id (idempotent)."""
 
 
-def connect():
-    """A connection to this code's warm worker. Raises NotDelivered when none is listening."""
+class AnswerLate(Exception):
+    """The worker took the request but did not answer by the event's answer deadline."""
+
+
+def connect(environ: "dict[bytes, bytes] | None" = None):
+    """A connection to this install's warm worker, verified as this user's. Raises NotDelivered
+    when there is none, or when the folder or the listener cannot be trusted."""
+    try:
+        path = socket_path(environ)
+    except worker_socket.Unsafe as exc:
+        raise NotDelivered(str(exc)) from None
     try:
         sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     except OSError as exc:
         raise NotDelivered(str(exc)) from None
     try:
         sock.settimeout(CONNECT_TIMEOUT_S)
-        sock.connect("\0" + socket_name())
-    except OSError as exc:
+        worker_socket.connect(sock, path)
+        if not worker_socket.peer_is_me(sock):
+            raise NotDelivered("the listener is not this user's")
+    except BaseException as exc:
         sock.close()
+        if isinstance(exc, NotDelivered):
+            raise
         raise NotDelivered(str(exc)) from None
     return sock
 
 
-def exchange(sock, event_name: str, data: bytes, now: float) -> str:
-    """Send the event, return the worker's stdout text. Raises NotDelivered (the request did
-    not get through whole: the worker cannot have acted on it) or AnswerLost."""
+def exchange(sock, event_name: str, data: bytes, now: float, event_id: str, stamp: str,
+             environ: "dict[bytes, bytes] | None" = None) -> str:
+    """Send the event, return the worker's stdout text. Raises NotDelivered (the worker did not
+    take it, or runs other code), AnswerLost (taken, then the connection broke) or AnswerLate."""
+    environ = posix.environ if environ is None else environ
     try:
+        block = env_block(environ)
+        if len(block) > MAX_ENV_BYTES:
+            raise NotDelivered("environment too large to send")
         try:
-            sock.sendall(frame(encode_request(event_name, data, now, posix.getcwdb(), posix.environ)))
-        except OSError as exc:
+            sock.settimeout(ACK_TIMEOUT_S)
+            sock.sendall(frame(encode_request(event_name, data, now, posix.getcwdb(), environ,
+                                              event_id, stamp)))
+            reply = recv_message(sock, 16)
+        except (OSError, ConnectionError) as exc:
             raise NotDelivered(str(exc)) from None
-        sock.settimeout(ANSWER_TIMEOUT_S)
+        if reply == STALE:
+            raise NotDelivered("the worker runs other code", stale=True)
+        if reply != ACK:
+            raise NotDelivered("unexpected reply")
         try:
-            return recv_message(sock, MAX_MESSAGE).decode("utf-8")
+            sock.sendall(frame(GO))
+        except OSError as exc:  # the worker went away before GO: it never acts without GO
+            raise NotDelivered(str(exc)) from None
+        wait = deadlines.answer_by(event_name, now) - time.time()
+        if wait <= 0:
+            raise AnswerLate("no time left to wait for the warm worker")
+        sock.settimeout(wait)
+        try:
+            return recv_message(sock, MAX_ANSWER).decode("utf-8")
+        except TimeoutError:
+            raise AnswerLate(f"the warm worker did not answer within {deadlines.timeout_s(event_name):g}s") from None
         except (OSError, ConnectionError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
-            raise AnswerLost(f"the warm worker did not answer ({exc})") from None
+            raise AnswerLost(f"the warm worker broke off ({exc})") from None
     finally:
         sock.close()
 
@@ -216,31 +269,37 @@ def finish(out: str) -> None:
 def main(event_name: str) -> None:
     """Handle one hook event; never raises, always exits 0.
 
-    The connection is made before stdin is read: when many hooks start at once, the worker
-    meets each one while its payload is still on the way."""
+    The connection is made (and its peer verified) before stdin is read: when many hooks start
+    at once, the worker meets each one while its payload is still on the way."""
     now = time.time()
+    event_id = new_event_id()
     sock = None
-    if enabled():
+    use_worker = enabled()
+    if use_worker:
         try:
             sock = connect()
         except NotDelivered:
-            pass  # no worker for this code: the work is done here
+            pass  # no worker of ours: the work is done here
     try:
         data, size = read_stdin(sys.stdin.buffer, MAX_PAYLOAD_BYTES)
     except (OSError, ValueError):
         data, size = b"", 0
+    rerun = False
     if sock is not None:
         if size > MAX_PAYLOAD_BYTES:
             sock.close()  # refused here, in-process, with the usual message
         else:
             try:
-                finish(exchange(sock, event_name, data, now))
+                finish(exchange(sock, event_name, data, now, event_id, code_stamp()))
             except NotDelivered:
                 pass
-            except BaseException as exc:  # noqa: BLE001 - delivered (or unknown): never run it twice
+            except AnswerLost:
+                rerun = True
+            except BaseException as exc:  # noqa: BLE001 - AnswerLate: the worker commits nothing after its deadline
                 from deliberation import hook_runner
 
                 finish(hook_runner.failure(event_name, exc, data))
     from deliberation import hook_runner
 
-    hook_runner.run_here(event_name, data, size, now, start_worker=enabled())
+    hook_runner.run_here(event_name, data, size, now, start_worker=use_worker, event_id=event_id,
+                         rerun=rerun)

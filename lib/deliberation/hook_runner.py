@@ -37,20 +37,23 @@ def _load_site_packages() -> None:
         sys.path.append(packages)
 
 
-def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: bool = False) -> None:
+def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: bool = False,
+             event_id: "str | None" = None, rerun: bool = False) -> None:
     """Handle one hook event in this process (no warm worker took it); never returns.
 
     The cyclic garbage collector is off for the process: a hook lives a fraction of a second
     and exits, and the collections triggered while pydantic builds the models cost a slow-path
     hook ~10% of its time (bench/README.md). Memory stays far below the 60 MiB bound.
-    With `start_worker`, a slow-path event also starts the warm worker for the hooks after it."""
+    With `start_worker`, a slow-path event also starts the warm worker for the hooks after it.
+    With `rerun`, a worker took this event and died: it is answered from the event log if it
+    was committed, else applied (hook_client explains the exchange)."""
     gc.disable()
     from deliberation.hook_client import MAX_PAYLOAD_BYTES, finish
     from deliberation.hookio import PayloadError
 
     if size > MAX_PAYLOAD_BYTES:
         finish(_fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b""))
-    finish(respond(event_name, data, now, start_worker=start_worker))
+    finish(respond(event_name, data, now, start_worker=start_worker, event_id=event_id, rerun=rerun, started=now))
 
 
 def failure(event_name: str, exc: BaseException, data: bytes) -> str:
@@ -62,27 +65,45 @@ def failure(event_name: str, exc: BaseException, data: bytes) -> str:
 
 
 def respond(event_name: str, data: bytes, now: float, project: "str | None" = None,
-            start_worker: bool = False) -> str:
+            start_worker: bool = False, event_id: "str | None" = None, rerun: bool = False,
+            started: "float | None" = None) -> str:
     """`handle` inside the one error handler: the hook's stdout text; never raises.
 
     This is the whole fail-open layer of a hook (tests call it in-process; the warm worker calls
-    it with the hook's project). With `start_worker`, a slow-path event starts the warm worker."""
+    it with the hook's project). `now` is the event's clock (what state records); `started` is
+    when the hook process started (default: now), from which the event's commit deadline
+    (deadlines.py) holds for everything it does. With `start_worker`, a slow-path event starts
+    the warm worker."""
+    import time
+
+    from deliberation import deadlines, paths
+
+    token = paths.REQUEST_DEADLINE.set(deadlines.commit_by(event_name, time.time() if started is None else started))
     try:
-        return handle(event_name, data, now, project, start_worker)
+        return handle(event_name, data, now, project, start_worker, event_id, rerun)
     except BaseException as exc:  # noqa: BLE001 - the one handler
         if isinstance(exc, (SystemExit, KeyboardInterrupt)):
             return ""
         return _fail(event_name, exc, data, project)
+    finally:
+        paths.REQUEST_DEADLINE.reset(token)
 
 
 def handle(event_name: str, data: bytes, now: float, project: "str | None" = None,
-           start_worker: bool = False) -> str:
+           start_worker: bool = False, event_id: "str | None" = None, rerun: bool = False) -> str:
     """Parse, answer on the fast path if possible, else on the slow path. Returns stdout text.
 
     With `start_worker` (no warm worker took this event), the worker is started when the slow
     path is needed, and already when the trigger injects the protocol: the spawns that follow
-    then find it warm."""
-    event, layout, answer = _fast(event_name, data, now, project)
+    then find it warm. A `rerun` already in the event log is answered as it was logged."""
+    event, layout = _parse(event_name, data, project, event_id, rerun)
+    if rerun and not _commit_pending(layout, event.session_id):
+        from deliberation import event_log  # (a pending commit is finished on the slow path first)
+
+        logged = event_log.logged_answer(layout, event.session_id, event.event_id)
+        if logged is not None:
+            return logged.to_json(event_name)
+    answer = _fast(event, layout, now)
     if answer is not None:
         if start_worker and event_name == "UserPromptSubmit" and answer.context:
             from deliberation import warm_worker
@@ -98,19 +119,39 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
 
 def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
     """The Answer to one event, in-process (used by `deliberation replay`)."""
-    event, layout, answer = _fast(event_name, data, now, project)
+    event, layout = _parse(event_name, data, project, None, False)
+    answer = _fast(event, layout, now)
     return answer if answer is not None else slow_answer(event, layout, now)
 
 
-def _fast(event_name: str, data: bytes, now: float, project: "str | None"):
-    """(event, layout, the fast path's Answer or None when the slow path must decide)."""
-    from deliberation import fastpath, hookio
+def _parse(event_name: str, data: bytes, project: "str | None", event_id: "str | None", rerun: bool):
+    from deliberation import hookio
     from deliberation.paths import Layout
 
     event = hookio.parse(data, event_name)
-    layout = Layout(project)
+    event.event_id = event_id or _new_event_id()
+    event.rerun = rerun
+    return event, Layout(project)
+
+
+def _commit_pending(layout, session_id: str) -> bool:
+    from deliberation import fastpath
+
+    return fastpath.commit_pending(layout, session_id)
+
+
+def _new_event_id() -> str:
+    from deliberation.hook_client import new_event_id
+
+    return new_event_id()
+
+
+def _fast(event, layout, now: float):
+    """The fast path's Answer, or None when the slow path must decide."""
+    from deliberation import fastpath
+
     cfg = fastpath.config_dict(layout)
-    return event, layout, (fastpath.answer(event, layout, cfg, now) if cfg is not None else None)
+    return fastpath.answer(event, layout, cfg, now) if cfg is not None else None
 
 
 def slow_answer(event, layout, now: float):

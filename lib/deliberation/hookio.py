@@ -48,7 +48,7 @@ class Event:
     """Fields common to every hook payload."""
 
     __slots__ = ("raw", "hook_event_name", "session_id", "transcript_path", "cwd",
-                 "prompt_id", "permission_mode", "agent_id", "agent_type")
+                 "prompt_id", "permission_mode", "agent_id", "agent_type", "event_id", "rerun")
 
     def __init__(self, raw: dict) -> None:
         self.raw = raw
@@ -64,6 +64,9 @@ class Event:
         # present when the event fires inside a subagent (PreToolUse from a child, SubagentStop…)
         self.agent_id = _str(raw, "agent_id")
         self.agent_type = _str(raw, "agent_type")
+        # set by the runner: this hook invocation's id, and whether a worker took it and died
+        self.event_id: "str | None" = None
+        self.rerun = False
 
 
 class UserPromptSubmit(Event):

@@ -260,21 +260,38 @@ def _merge(cands: "list[_Candidate]") -> "list[_Candidate]":
 # the answer
 
 
-def find_hot_spots(delib: Deliberation) -> "list[HotSpot]":
+def _two_agent_conflict(delib: Deliberation) -> "list[_Candidate]":
+    """The minimum viable deliberation's disagreement itself (its 2-agent rule said investigate)."""
+    check = getattr(delib, "two_agent", None)
+    if check is None or check.verdict != "investigate":
+        return []
+    return [_Candidate(kind="contradiction", statement=f"the two agents disagree: {_clip(check.detail)}",
+                       core=check.detail, key="two-agent",
+                       material=[f"2-agent rule: {check.detail}"], sources=list(check.agents))]
+
+
+def find_hot_spots(delib: Deliberation, two_agent: bool = False) -> "list[HotSpot]":
     """The contested points of `delib`'s tier-1 reports, numbered H1, H2, … (see module doc).
 
-    Empty until a first red-team report exists: hot spots are computed after that pass.
+    Empty until a first red-team report exists: hot spots are computed after that pass. With
+    `two_agent` (the minimum viable deliberation, whose AGAINST agent stands in for the red
+    team) they are computed from the two research reports, the pair's disagreement included.
     """
-    if not red_team_agents(delib, 1):
+    if not two_agent and not red_team_agents(delib, 1):
         return []
     tier1 = tier1_agents(delib)
     findings = finding_index(tier1)
     approaches = approach_titles(tier1)
-    cands = (_refuted(delib, findings, approaches)
-             + _debate_conflicts(delib, findings, approaches)
-             + _cross_refutations(delib, findings, approaches)
-             + _opposed_approaches(delib, approaches)
-             + _missed(delib))
+    if two_agent:
+        # the pair's own refutations of each other, then their disagreement (by approach title:
+        # each research report numbers its own approaches, so ids are not compared)
+        cands = _two_agent_conflict(delib) + _cross_refutations(delib, findings, approaches)
+    else:
+        cands = (_refuted(delib, findings, approaches)
+                 + _debate_conflicts(delib, findings, approaches)
+                 + _cross_refutations(delib, findings, approaches)
+                 + _opposed_approaches(delib, approaches)
+                 + _missed(delib))
     merged = _merge(cands)[:MAX_HOT_SPOTS]
     return [HotSpot(id=f"H{i}", kind=c.kind, statement=c.statement, material=c.material, sources=c.sources)
             for i, c in enumerate(merged, start=1)]

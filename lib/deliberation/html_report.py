@@ -163,6 +163,13 @@ def _decision(rec: dict) -> str:
     if d["approach"] is None:
         return ('<section class="decision"><h2>Decision</h2>'
                 f"<p>No approach has been ranked yet (phase {esc(rec['phase'])}).</p></section>")
+    if d.get("outcome") == "rejected":
+        return ('<section class="decision"><h2>Decision</h2>'
+                f'<p class="title">Rejected — no approach adopted {_badge("unanimous reject", "bad")}</p>'
+                f'<p class="summary">Every agent that voted rejected: the panel adopts none of the approaches.</p>'
+                f'<p class="note figures">{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain · '
+                f'top-scored approach, not adopted: {esc(d["title"])} <code>{esc(d["approach"])}</code>, '
+                f'consensus {d["consensus"]:.2f}</p></section>')
     meets = d["meets_threshold"]
     cons, thr = d["consensus"], d["threshold"]
     verdict = _badge("meets threshold" if meets else "below threshold", "ok" if meets else "bad")
@@ -346,6 +353,12 @@ def _dissent_conformity(rec: dict) -> str:
                  'reached for different reasons from herding.</p>')
     else:
         conf = '<p class="note">No herding pattern detected.</p>'
+    two = rec.get("two_agent")
+    if two:
+        from deliberation.minimum_deliberation import OUTCOME_TEXT
+
+        conf = (f'<p><b>Minimum viable deliberation (2 agents):</b> {esc(OUTCOME_TEXT.get(two["verdict"], two["verdict"]))}'
+                f' — {esc(two["detail"])}</p>') + conf
     return ('<div class="grid2" style="margin-bottom:16px">'
             f'<section id="dissent"><h2>Dissent</h2>{dissent}</section>'
             f'<section id="conformity"><h2>Conformity warnings</h2>{conf}</section></div>')
@@ -353,8 +366,15 @@ def _dissent_conformity(rec: dict) -> str:
 
 def _depth(rec: dict) -> str:
     d = rec["depth"]
+    t = d.get("tokens") or {}
+    by = t.get("agents_by_source") or {}
+    tokens = (f' · <span title="{esc(t.get("counted", ""))}">{t["used"]} subagent tokens counted '
+              f'({by.get("transcript", 0)} from transcripts, {by.get("totalTokens", 0)} totalTokens, '
+              f'{by.get("task-notification", 0)} task notifications, {t.get("agents_not_counted", 0)} not counted)</span>'
+              if t else "")
+    basis = f" · planned on the {esc(d['basis'])}" if d.get("basis") else ""
     head = (f'<p class="figures">posture <b>{esc(d["posture"] or "—")}</b> · status <b>{esc(d["status"])}</b> · '
-            f'{d["passes"]} additional pass(es) · {d["workers_per_wave"]} workers per wave</p>')
+            f'{d["passes"]} additional pass(es) · {d["workers_per_wave"]} workers per wave{basis}{tokens}</p>')
     if d["clamped"]:
         head += f'<p class="note">Clamped: {esc(d["clamped"])}</p>'
     if d["skipped_reason"]:
@@ -393,7 +413,7 @@ def _route(rec: dict) -> str:
     r = rec["route"]
     if r is None:
         return '<section id="route"><h2>Route</h2><p class="note">Not routed yet.</p></section>'
-    cls = {"auto-execute": "ok", "human-review": "mid", "hard-reject": "bad"}[r["route"]]
+    cls = {"auto-execute": "ok", "auto-reject": "ok", "human-review": "mid", "hard-reject": "bad"}[r["route"]]
     rules = "".join(f'<li><b>{esc(x["rule"])}</b> {esc(x["detail"])}</li>' for x in r["rules"]) \
         or "<li>No escalation rule fired.</li>"
     probes = ""
@@ -404,9 +424,12 @@ def _route(rec: dict) -> str:
             f'<td>{esc(p["causal_warning"]) or "—"}</td></tr>' for p in r["probes"])
         probes = ('<h3 style="margin-top:12px">Probes</h3><table><tr><th>Probe</th><th>Result</th><th class="num">Exit</th>'
                   f'<th class="num">Time</th><th>Causal warning</th></tr>{rows}</table>')
+    policy = (f' · policy <b>{esc(r["policy"])}</b> · decided by <b>{esc(r.get("decided_by") or "—")}</b>'
+              if r.get("policy") else "")
+    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in r.get("notes") or [])
     return (f'<section id="route"><h2>Route {_badge(r["route"], cls)}</h2>'
             f'<p>Decision class <code>{esc(r["decision_class"])}</code> · vote {"unanimous" if r["unanimous"] else "split"} · '
-            f'review {esc(r["review"].replace("_", " "))}</p><h3>Why</h3><ul class="items">{rules}</ul>{probes}</section>')
+            f'review {esc(r["review"].replace("_", " "))}{policy}</p><h3>Why</h3><ul class="items">{rules}</ul>{notes}{probes}</section>')
 
 
 def lineage_html(lineage: Lineage) -> str:

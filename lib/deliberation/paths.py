@@ -37,10 +37,19 @@ def make_dirs(path: str, mode: int = 0o700) -> None:
 # The environment of the hook being answered: the process's own, or — in the warm worker —
 # the one that travelled with the request.
 REQUEST_ENV: "contextvars.ContextVar[dict | None]" = contextvars.ContextVar("REQUEST_ENV", default=None)
+# When the event being handled must have committed (time.time(); see deadlines.py); None = never.
+REQUEST_DEADLINE: "contextvars.ContextVar[float | None]" = contextvars.ContextVar("REQUEST_DEADLINE", default=None)
+
+
+def handled_by() -> str:
+    """'worker' inside the warm worker (a request's environment is set), else 'hook'."""
+    return "hook" if REQUEST_ENV.get() is None else "worker"
 
 
 def hook_env() -> "dict[str, str]":
-    return REQUEST_ENV.get() or dict(os.environ)
+    """The hook's own environment — in the worker, only the request's (even when empty)."""
+    env = REQUEST_ENV.get()
+    return dict(os.environ) if env is None else env
 
 
 def plugin_agent_prefix() -> str:
@@ -125,6 +134,10 @@ class Layout:
 
     def events(self, session_id: str) -> str:
         return os.path.join(self.session_dir(session_id), "events.jsonl")
+
+    def journal(self, session_id: str) -> str:
+        """A session transaction's redo journal, present only while (or if killed while) it commits."""
+        return os.path.join(self.session_dir(session_id), "commit.journal")
 
     def deliberation(self, deliberation_id: str) -> str:
         name = check_id("deliberation_id", deliberation_id) + ".json"

@@ -20,7 +20,7 @@ RESEARCH_PERSONAS: "dict[str, tuple[str, str]]" = {
     "maintainability-reviewer": ("Maintainability Reviewer", "readability, change cost, ownership"),
     "ux-advocate": ("UX Advocate", "what users and developers experience"),
     "product-strategist": ("Product Strategist", "value, scope, timing, reversibility of bets"),
-    "devils-advocate": ("Devil's Advocate", "the strongest case against the leading option"),
+    "devils-advocate": ("Devil's Advocate", "the strongest case against the proposal"),
 }
 
 # working roles of the DELIBERATION phase

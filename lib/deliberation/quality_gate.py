@@ -8,25 +8,104 @@ Five checks (DESIGN §3), each reported with its figure:
    reported as weak, also for task types whose own Gate-1 bar is lower (documentation 0.50,
    refactoring 0.65): Gate 1 lets such a consensus through early, the quality gate still asks for
    more before the deliberation may close;
-5. improvement evidence — the final confidence (consensus) exceeds the initial one (the
-   trigger's confidence for the question; without it, the research agents' mean self-confidence).
+5. improvement evidence — the panel's confidence after deliberating exceeds its confidence
+   before, on ONE scale (`improvement_evidence`, below).
 Conformity warnings are listed with the result; they block only when configured to.
+
+What improvement evidence compares. Seed 001's initial confidence is the confidence an agent
+gave its own answer before deliberating (0.58 → deliberate); its final confidence is the same
+kind of figure after. The plugin's figure of that kind is the `confidence` every report carries
+(0-1, the agent's confidence in its own conclusion). So:
+
+    before = mean research-stage `confidence` of the personas that also ranked   (independent,
+             before any agent saw another's work)
+    after  = mean ranking-stage `confidence` of the same personas                (after the
+             findings, the synthesis, the red team and the depth step)
+    pass   ⇔ after > before
+
+Paired by persona, so the same agents are compared with themselves; when no persona did both,
+the two panels' means are compared and the record says so. Not compared: the consensus score
+(a function of the 0-10 ranking scores, another scale) and the trigger's confidence (a word-list
+score of the prompt — for a question forced with /deliberate it says nothing about doubt); the
+record shows the trigger's figure beside the comparison for context.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deliberation.phases import approaches, current
-from deliberation.ranking import band
+from deliberation.ranking import REJECTED, band, unanimous_reject
 from deliberation.state import Check, ConformityWarning, Deliberation, GateResult
 
+SCALE = "the agents' own confidence in their conclusion (report field `confidence`, 0-1)"
 
-def initial_confidence(delib: Deliberation) -> "tuple[float | None, str]":
-    if delib.initial_confidence is not None:
-        return delib.initial_confidence, "trigger"
-    research = current(delib, "research")
-    if not research:
-        return None, "none"
-    return round(sum(a.report.confidence for a in research) / len(research), 4), "research self-confidence"  # type: ignore[union-attr]
+
+@dataclass(frozen=True)
+class Improvement:
+    """Before/after of improvement evidence, on one scale (see the module docstring)."""
+    before: "float | None"
+    after: "float | None"
+    pairs: "tuple[tuple[str, float, float], ...]" = ()   # (persona, research conf, ranking conf)
+    paired: bool = True                                  # False: two panels' means compared
+    trigger: "float | None" = None
+    trigger_forced: bool = False
+
+    @property
+    def measured(self) -> bool:
+        return self.before is not None and self.after is not None
+
+    @property
+    def improved(self) -> bool:
+        return self.measured and self.after > self.before  # type: ignore[operator]
+
+    def figure(self) -> str:
+        if not self.measured:
+            missing = "research" if self.before is None else "ranking"
+            return f"no {missing} confidence recorded: nothing to compare"
+        return (f"final {self.after:.2f} {'>' if self.improved else '≤'} initial {self.before:.2f} "
+                "(panel self-confidence)")
+
+    def detail(self) -> str:
+        if self.paired and self.pairs:
+            who = ", ".join(f"{p} {b:.2f}→{a:.2f}" for p, b, a in self.pairs)
+            text = (f"compared: {SCALE}, the same {len(self.pairs)} persona(s) at ranking (after) vs "
+                    f"at research (before): {who}")
+        elif self.measured:
+            text = (f"compared: {SCALE}, mean of the ranking panel (after) vs mean of the research "
+                    "panel (before) — no persona did both, so different agents are compared")
+        else:
+            text = f"compares {SCALE} at ranking vs at research"
+        if self.trigger is not None:
+            how = "forced by the user" if self.trigger_forced else "the trigger's score"
+            text += (f"; not compared: the trigger's {self.trigger:.2f} ({how}), a word-list score of "
+                     "the prompt on another scale")
+        return text
+
+    def to_json(self) -> dict:
+        return {"before": self.before, "after": self.after, "improved": self.improved,
+                "scale": SCALE, "paired": self.paired,
+                "pairs": [{"persona": p, "before": b, "after": a} for p, b, a in self.pairs],
+                "trigger_confidence": self.trigger, "trigger_forced": self.trigger_forced,
+                "compared": self.detail()}
+
+
+def _mean(values: "list[float]") -> "float | None":
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def improvement_evidence(delib: Deliberation) -> Improvement:
+    """The panel's self-confidence before (research) and after (ranking) deliberating."""
+    research = {a.persona: a.report.confidence for a in current(delib, "research")  # type: ignore[union-attr]
+                if a.kind == "persona"}
+    ranking = {a.persona: a.report.confidence for a in current(delib, "ranking")}  # type: ignore[union-attr]
+    both = [p for p in ranking if p in research]
+    trigger = dict(trigger=delib.initial_confidence, trigger_forced=delib.trigger_forced)
+    if both:
+        pairs = tuple((p, round(research[p], 4), round(ranking[p], 4)) for p in sorted(both))
+        return Improvement(_mean([research[p] for p in both]), _mean([ranking[p] for p in both]),
+                           pairs, True, **trigger)
+    return Improvement(_mean(list(research.values())), _mean(list(ranking.values())), (), False, **trigger)
 
 
 def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternatives: int,
@@ -53,18 +132,21 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
                         figure=f"{n_alt} alternatives (need {min_alternatives})"))
 
     consensus = delib.ranking.consensus if delib.ranking else 0.0
-    label = band(consensus, strong, moderate)
-    checks.append(Check(name="consensus_confidence", passed=label != "weak", figure=f"{consensus:.2f} ({label})",
-                        detail=f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; "
-                               f"{delib.task_type} threshold {delib.threshold:.2f}"))
-
-    initial, source = initial_confidence(delib)
-    if initial is None:
-        improved, fig = False, f"final {consensus:.2f}, no initial confidence recorded"
+    if unanimous_reject(delib.ranking):
+        r = delib.ranking
+        checks.append(Check(name="consensus_confidence", passed=True,
+                            figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",  # type: ignore[union-attr]
+                            detail=f"agreement on the verdict; the consensus score {consensus:.2f} measures "
+                                   "support for the top-scored approach, which is not adopted"))
     else:
-        improved = consensus > initial
-        fig = f"final {consensus:.2f} {'>' if improved else '≤'} initial {initial:.2f} ({source})"
-    checks.append(Check(name="improvement_evidence", passed=improved or not require_improvement, figure=fig))
+        label = band(consensus, strong, moderate)
+        checks.append(Check(name="consensus_confidence", passed=label != "weak", figure=f"{consensus:.2f} ({label})",
+                            detail=f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; "
+                                   f"{delib.task_type} threshold {delib.threshold:.2f}"))
+
+    imp = improvement_evidence(delib)
+    checks.append(Check(name="improvement_evidence", passed=imp.improved or not require_improvement,
+                        figure=imp.figure(), detail=imp.detail()))
 
     if conformity:
         checks.append(Check(name="conformity", passed=not conformity_blocks,
@@ -79,8 +161,8 @@ _NEXT = {
     "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
     "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons (re-run it; its report's `dissent` needs concern + reason)",
     "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
-    "consensus_confidence": "consensus is weak: re-rank with the disagreement and its evidence named in the ranking prompts (deliberation roles cannot run once ranking has started), or hand the decision to the user",
-    "improvement_evidence": "the deliberation did not raise confidence above the starting point: investigate the open questions before concluding, or tell the user the decision stays uncertain",
+    "consensus_confidence": "consensus is weak: re-rank with the contested points and their evidence named in the ranking prompts, never who scored or voted what (ranking is blind; deliberation roles cannot run once ranking has started), or hand the decision to the user",
+    "improvement_evidence": "the panel is not more confident after deliberating than before: investigate the open questions (re-rank with the contested points and their evidence in the ranking prompts), or tell the user the decision stays uncertain",
     "conformity": "re-run the flagged agents with fresh isolation (new spawns, no shared findings) and re-rank",
 }
 
@@ -91,6 +173,9 @@ def next_step(checks: "list[Check]") -> str:
 
 def reason_text(delib: Deliberation, result: GateResult) -> str:
     lines = [f"Deliberation {delib.id} — quality gate FAILED:"]
-    lines += [f"- {c.name}: {'pass' if c.passed else 'FAIL'} — {c.figure}" for c in result.checks]
+    for c in result.checks:
+        lines.append(f"- {c.name}: {'pass' if c.passed else 'FAIL'} — {c.figure}")
+        if not c.passed and c.name == "improvement_evidence" and c.detail:
+            lines.append(f"  ({c.detail})")
     lines.append(f"Next: {result.next_step}.")
     return "\n".join(lines)

@@ -13,6 +13,11 @@ Over the leading approach's per-agent scores s_1..s_n (mean m, population stdev 
 A 8.2, 7.6 and 8.8 → m = 8.2, σ = 0.4899 → consensus = 0.82 · 0.95101 = 0.7798.
 `spread` = max − min of the s_i (the conformity detector's clustering window reads it).
 Approaches struck by a depth-axis override are excluded from the lead.
+
+Verdicts: a ranking agent's `verdict` says whether the panel should adopt an approach at all —
+approve (adopt one: its `preferred_approach`), reject (adopt none of the listed approaches),
+abstain (no vote). When every agent that voted rejects (`unanimous_reject`), the outcome is
+"rejected — no approach adopted", whatever the scores of the top-scored approach.
 """
 
 from __future__ import annotations
@@ -82,6 +87,23 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
 def _neg(approach_id: str) -> "tuple[int, ...]":
     """Tie-break key that prefers the lexically smallest id under max()."""
     return tuple(-ord(c) for c in approach_id)
+
+
+def unanimous_reject(result: "RankingResult | None") -> bool:
+    """Every agent that voted rejected (abstentions do not vote): no approach is adopted."""
+    return result is not None and result.rejections > 0 and result.approvals == 0
+
+
+def outcome(result: "RankingResult | None") -> "str | None":
+    """'rejected' (unanimous reject), 'adopted' (a leading approach), or None (no vote yet)."""
+    if result is None:
+        return None
+    if unanimous_reject(result):
+        return "rejected"
+    return "adopted" if result.leading else None
+
+
+REJECTED = "rejected — no approach adopted"
 
 
 def band(consensus: float, strong: float, moderate: float) -> str:

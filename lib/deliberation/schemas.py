@@ -32,6 +32,7 @@ MODELS: "dict[str, tuple[str, str]]" = {
     "reversals": ("deliberation.state", "ReversalRegistry"),
     "adjudication": ("deliberation.state", "Adjudication"),
     "event": ("deliberation.state", "EventRecord"),
+    "journal": ("deliberation.state", "CommitJournal"),
     "agent_report": ("deliberation.report", "AgentReport"),
     "config": ("deliberation.config", "Config"),
 }
@@ -45,6 +46,7 @@ STATE_FILES: "tuple[tuple[str, str, bool], ...]" = (
     ("sessions/*/session.json", "session", False),
     ("sessions/*/lineage.json", "lineage", False),
     ("sessions/*/events.jsonl", "event", True),
+    ("sessions/*/commit.journal", "journal", False),
     ("deliberations/*.json", "deliberation", False),
 )
 
@@ -56,6 +58,7 @@ DESCRIPTIONS = {
     "reversals": "Known-reversal registry (commit it): .claude/deliberation/reversals.json",
     "adjudication": "One line of .claude/deliberation/adjudications.jsonl",
     "event": "One line of .claude/deliberation/sessions/<session_id>/events.jsonl",
+    "journal": "A session transaction's redo journal: .claude/deliberation/sessions/<session_id>/commit.journal",
     "agent_report": "The fenced JSON report that ends every deliberation subagent's final message",
     "config": "User configuration: .claude/deliberation/config.json",
 }

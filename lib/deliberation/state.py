@@ -3,7 +3,8 @@
 Files (see docs/ARCHITECTURE.md): SessionState (`sessions/<sid>/session.json`), Lineage
 (`sessions/<sid>/lineage.json`), Deliberation (`deliberations/<id>.json`), EscalationIndex
 (`escalations.json`), ReversalRegistry (`reversals.json`), Adjudication (one line of
-`adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`).
+`adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`), CommitJournal
+(`sessions/<sid>/commit.journal`, while a transaction commits).
 
 Every file model carries `schema_version`. Pure data: no I/O here.
 """
@@ -145,7 +146,10 @@ class AgentRecord(_Model):
     ignored_keys: list[str] = Field(default_factory=list)
     problem: "str | None" = Field(None, description="Why the report is invalid or refused.")
     send_backs: int = 0
-    tokens: int = 0
+    tokens: int = Field(0, description="Tokens counted for the depth budget (see token_usage.py).")
+    tokens_source: Literal["", "transcript", "totalTokens", "task-notification"] = Field(
+        "", description="Where `tokens` came from; '' = not counted.")
+    transcript: str = Field("", description="The subagent's transcript path (agent_transcript_path), read for `tokens`.")
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
     notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")
@@ -191,7 +195,8 @@ class GateResult(_Model):
 
 
 class ConformityWarning(_Model):
-    detector: Literal["templated_dissent", "score_clustering", "missing_minority", "same_reasoning"]
+    detector: Literal["templated_dissent", "score_clustering", "dimension_clustering", "near_threshold",
+                      "missing_minority", "same_reasoning", "two_agent_rule"]
     agents: list[str]
     evidence: str
     recommendation: str = "re-run the affected agents with fresh isolation (new spawns, no shared findings)"
@@ -225,6 +230,17 @@ class DepthState(_Model):
     zeroed: list[str] = Field(default_factory=list, description="Tier-2 agents whose result was a paraphrase of tier 1.")
     passes: int = 0
     clamped: str = ""
+    basis: str = Field("", description="What the depth step was planned on: '' (the first red-team pass) or "
+                                       "'2-agent rule' (the minimum viable deliberation: the AGAINST agent stands "
+                                       "in for the red-team pass).")
+
+
+class TwoAgentCheck(_Model):
+    """The minimum viable deliberation's rule over its two research reports (seed 001)."""
+    verdict: Literal["proceed", "investigate", "suspect_herding", "no_position"]
+    agents: list[str]
+    similarity: "float | None" = Field(None, description="Similarity of the two rationales (0-1).")
+    detail: str = ""
 
 
 class RouteRule(_Model):
@@ -243,11 +259,18 @@ class ProbeRun(_Model):
 
 
 class Route(_Model):
-    route: Literal["auto-execute", "human-review", "hard-reject"]
+    route: Literal["auto-execute", "auto-reject", "human-review", "hard-reject"] = Field(
+        description="auto-execute: a unanimous pass nothing flagged; auto-reject: a unanimous reject "
+                    "(nothing is adopted); human-review / hard-reject: escalated.")
     decision_class: str
     unanimous: bool
     rules: list[RouteRule] = Field(default_factory=list)
     probes: list[ProbeRun] = Field(default_factory=list)
+    policy: str = Field("", description="The rule set that ran (escalation.policy): D+T2+PROBE or T1+D+T2+PROBE.")
+    decided_by: str = Field("", description="What set the route: the deciding rule(s), or the unanimous vote.")
+    judges_confidence: "float | None" = Field(
+        None, description="Mean self-reported confidence of the ranking agents that voted pass (what T2 reads).")
+    notes: list[str] = Field(default_factory=list, description="What the policy knowingly left out.")
     review: Literal["not_needed", "pending", "approved", "rejected"] = "not_needed"
 
 
@@ -263,7 +286,10 @@ class Deliberation(_File):
     phase_history: list[PhaseChange] = Field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0
-    initial_confidence: "float | None" = None
+    initial_confidence: "float | None" = Field(
+        None, description="The trigger's confidence for the question (a word-list score of the prompt). "
+                          "Context only: improvement evidence compares the panel's own confidences.")
+    trigger_forced: bool = Field(False, description="The user forced the deliberation (/deliberate).")
     agents: list[AgentRecord] = Field(default_factory=list)
     refused_transitions: list[str] = Field(default_factory=list)
     ranking: "RankingResult | None" = None
@@ -271,12 +297,17 @@ class Deliberation(_File):
     gate2: "GateResult | None" = None
     conformity: list[ConformityWarning] = Field(default_factory=list)
     depth: DepthState = Field(default_factory=DepthState)
+    two_agent: "TwoAgentCheck | None" = Field(
+        None, description="The 2-agent rule's outcome when research ended with exactly two personas.")
     route: "Route | None" = None
     warnings: list[str] = Field(default_factory=list)
     failure_reasons: list[str] = Field(default_factory=list)
     stop_blocks: int = 0
     last_delivered: str = Field("", description="Digest of the last gate/progress answer given to the main agent since the last spawn.")
-    decision: "str | None" = None
+    decision: "str | None" = Field(None, description="The adopted approach id; None when none was adopted.")
+    outcome: "Literal['adopted', 'rejected'] | None" = Field(
+        None, description="Set on conclusion: adopted (the leading approach) or rejected (a unanimous "
+                          "reject: no approach adopted).")
     record_path: "str | None" = None
     record: "dict[str, Any] | None" = Field(
         None, description="The structured decision record (decision_record.record_json), kept with the Markdown one.")
@@ -325,7 +356,40 @@ class Adjudication(_File):
 class EventRecord(_File):
     at: float
     event: str
+    eid: "str | None" = Field(None, description="The hook invocation's id: a hook whose warm worker died after "
+                                                "taking the event looks here to know whether it was committed.")
+    handled_by: "Literal['hook', 'worker'] | None" = Field(None, description="Which process applied the event: "
+                                                           "the hook itself or the warm worker.")
     payload: dict[str, Any]
     answer: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     trigger: "dict[str, Any] | None" = Field(None, description="The confidence module's result for a user prompt.")
+
+
+class JournalWrite(_Model):
+    path: str = Field(description="Relative to .claude/deliberation/.")
+    text: "str | None" = Field(description="The file's new content; null removes the file.")
+
+
+class JournalAppend(_Model):
+    path: str = Field(description="Relative to .claude/deliberation/.")
+    lines: str = Field(description="JSON lines to append, each ending in a newline.")
+
+
+class JournalUpsert(_Model):
+    path: str = Field(description="A project-wide index file, relative to .claude/deliberation/.")
+    list_field: str
+    key_field: str
+    key: str
+    item: "dict[str, Any] | None" = Field(description="The entry's new value; null removes it.")
+    template: dict[str, Any] = Field(description="The file's content when it is missing.")
+    drop_empty: bool = Field(False, description="Remove the file when its list becomes empty.")
+
+
+class CommitJournal(_File):
+    """A session transaction's redo journal: present only while it commits, or after a kill."""
+
+    session_id: str
+    writes: list[JournalWrite] = Field(default_factory=list)
+    appends: list[JournalAppend] = Field(default_factory=list)
+    upserts: list[JournalUpsert] = Field(default_factory=list)

@@ -3,6 +3,9 @@
 Guarantees:
 - atomic writes: a temp file in the same directory, fsync, rename (then fsync of the dir), so a
   reader or a killed writer never leaves a half-written file behind;
+- a session's transaction commits all its files and its event-log lines together, through a
+  redo journal that the next transaction replays if a kill interrupted the commit
+  (`SessionTx`);
 - every read-modify-write holds `<file>.lock` (filelock) with a timeout; on timeout a
   `LockTimeout` is raised and the caller fails open — a hook never hangs the session;
 - every JSON file carries `schema_version`; an older version is migrated by the model's
@@ -79,6 +82,15 @@ def atomic_write_many(items: "list[tuple[str, bytes]]") -> None:
         _sweep_temps(folder, names)
 
 
+def write_journal(path: str, data: bytes) -> None:
+    """Write a transaction's redo journal atomically (temp file, rename) but without fsync: it
+    guards against a killed process, whose writes the kernel keeps, and lives a few
+    milliseconds. After a power loss each state file is still its old or its new version, every
+    one of them being fsync'd before its rename."""
+    _write_and_rename(path, data, durable=False)
+    _sweep_temps(os.path.dirname(path), [os.path.basename(path)])
+
+
 def _sweep_temps(folder: str, names: "list[str]") -> None:
     """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
     gone). Callers hold the files' lock, so no live writer of ours is writing them now; a temp
@@ -106,7 +118,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _write_and_rename(path: str, data: bytes) -> None:
+def _write_and_rename(path: str, data: bytes, durable: bool = True) -> None:
     directory = os.path.dirname(path)
     ensure_dir(directory)
     tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
@@ -116,7 +128,8 @@ def _write_and_rename(path: str, data: bytes) -> None:
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):
@@ -137,24 +150,8 @@ def dumps(obj: Any) -> bytes:
 
 def append_jsonl(path: str, record: Any) -> None:
     """Append one JSON line under an exclusive flock, so concurrent appends never interleave;
-    all or nothing (see fastpath.append_line: a killed writer's fragment is dropped)."""
-    append_jsonl_many(path, [record])
-
-
-def append_jsonl_many(path: str, records: "list[Any]") -> None:
-    """Append several JSON lines in one locked write (a group commit's event-log lines)."""
-    from deliberation.fastpath import append_line
-
-    ensure_dir(os.path.dirname(path))
-    lines = []
-    for record in records:
-        try:
-            lines.append(orjson.dumps(record) + b"\n")
-        except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
-            from deliberation.fastpath import json_line
-
-            lines.append(json_line(record))
-    append_line(path, b"".join(lines))
+    all or nothing (see event_log.append_line: a killed writer's fragment is dropped)."""
+    _append_lines(path, _jsonl(record))
 
 
 def quarantine(path: str) -> str:
@@ -374,9 +371,6 @@ class Store:
     def append(self, path: str, record: Any) -> None:
         append_jsonl(self.layout.checked(path), record)
 
-    def append_many(self, path: str, records: "list[Any]") -> None:
-        append_jsonl_many(self.layout.checked(path), records)
-
 
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
@@ -389,13 +383,28 @@ def is_disk_full(exc: BaseException) -> bool:
 
 
 class SessionTx:
-    """Everything one hook does to one session's state, under the session's lock.
+    """Everything one hook does to one session's state, under the session's lock, committed all
+    or nothing.
 
     The session lock orders all state-changing events of a session, so parallel hooks (15
     spawns in one message, 32 SubagentStops at once) lose no update and cannot race past a
-    budget; the event-log line is appended under the same lock, so a replay sees the events
-    in the order their decisions were taken. Files are loaded lazily and written (each
-    atomically) only if changed.
+    budget. Every writer of a session's files — its session.json, lineage.json and its
+    deliberations' files, the hooks and `deliberation approve|reject` alike — takes this lock.
+
+    Files are loaded lazily. At the end, what changed is committed through a redo journal:
+
+        1. the journal (every file's new bytes, the log lines, the index edits) is written and
+           renamed into place — the commit point; nothing is committed after the event's
+           deadline (`deadlines.py`), so a hook never gives up on work that then completes
+        2. the event-log lines (and other appends) are appended
+        3. shared index edits are applied, each under its file's lock (held since the edit)
+        4. each state file is renamed into place
+        5. the journal is removed
+
+    A process killed anywhere in 2-5 leaves the journal; the next transaction of the session
+    replays it (appends only what is missing, the rest is idempotent) before anything else.
+    Killed before 1, nothing of the transaction exists. So files never disagree, and an event
+    is in the event log exactly when its changes are in the state.
     """
 
     def __init__(self, store: Store, session_id: str) -> None:
@@ -404,28 +413,47 @@ class SessionTx:
         self.store = store
         self.session_id = check_id("session_id", session_id)
         self._loaded: dict[str, tuple[Any, bytes]] = {}
-        self._lock_cm: Any = None
+        self._writes: dict[str, "bytes | None"] = {}  # raw files: a decision record, say
+        self._upserts: list[dict] = []
+        self._appends: dict[str, list[bytes]] = {}
         self._log: list[Any] = []
+        self._stack: "contextlib.ExitStack | None" = None
+        self._held: set[str] = set()
+        self.commit_by: "float | None" = None
+        self.recovered = False
         layout = store.layout
         self._session_path = layout.session_state(self.session_id)
         self._lineage_path = layout.lineage(self.session_id)
+        self._journal_path = layout.journal(self.session_id)
 
+    # -- the transaction ---------------------------------------------------------------------
     def __enter__(self) -> "SessionTx":
-        layout = self.store.layout
-        self._lock_cm = lock(os.path.join(layout.session_dir(self.session_id), "session"),
-                             self.store.lock_timeout)
-        self._lock_cm.__enter__()
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(self._lock(os.path.join(self.store.layout.session_dir(self.session_id), "session")))
+            self._stack = stack
+            self._recover()
+            self._stack = stack.pop_all()
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        try:
+        assert self._stack is not None
+        with self._stack:  # the shared files' locks, then the session's, released in any case
             if exc_type is None:
-                self.flush()
-                if self._log:
-                    self.store.append_many(self.store.layout.events(self.session_id), self._log)
-        finally:
-            self._lock_cm.__exit__(exc_type, exc, tb)
+                self._commit()
 
+    def limit_commit(self, deadline: "float | None") -> None:
+        """No commit after `deadline` (the earliest of the events applied in this transaction)."""
+        if deadline is not None and (self.commit_by is None or deadline < self.commit_by):
+            self.commit_by = deadline
+
+    def _lock(self, path: str) -> Any:
+        """The lock of `path`, waited for no longer than the lock timeout or the deadline."""
+        timeout = self.store.lock_timeout
+        if self.commit_by is not None:
+            timeout = max(0.0, min(timeout, self.commit_by - time.time()))
+        return lock(path, timeout)
+
+    # -- state files -------------------------------------------------------------------------
     def _get(self, path: str, model: Any, default: Callable[[], Any]) -> Any:
         if path not in self._loaded:
             obj, raw = self.store.load_with_bytes(path, model, default)
@@ -454,23 +482,169 @@ class SessionTx:
     def add_deliberation(self, delib: Any) -> None:
         self._loaded[self.store.layout.deliberation(delib.id)] = (delib, b"")
 
-    def loaded_deliberations(self) -> "list[Any]":
-        from deliberation.state import Deliberation
+    def write_file(self, path: str, data: bytes) -> None:
+        """Write a file of the state dir (a decision record) as part of this transaction."""
+        self._writes[self.store.layout.checked(path)] = data
 
-        return [obj for obj, _ in self._loaded.values() if isinstance(obj, Deliberation)]
+    def upsert(self, path: str, list_field: str, key_field: str, key: str, item: "dict | None",
+               template: dict, drop_empty: bool = False) -> None:
+        """Set (or, with `item` None, remove) the entry `key` of a project-wide index file's list,
+        as part of this transaction. The file's lock is held from now to the end; the edit is
+        applied at commit (and replayed from the journal, so it survives a kill)."""
+        path = self.store.layout.checked(path)
+        if path not in self._held:
+            assert self._stack is not None
+            self._stack.enter_context(self._lock(path))
+            self._held.add(path)
+        self._upserts.append({"path": self._rel(path), "list_field": list_field, "key_field": key_field,
+                              "key": key, "item": item, "template": template, "drop_empty": drop_empty})
 
-    def flush(self) -> None:
-        changed = []
+    def append(self, path: str, record: Any) -> None:
+        """Append a JSON line to a log of the state dir as part of this transaction."""
+        self._appends.setdefault(self.store.layout.checked(path), []).append(_jsonl(record))
+
+    def log(self, record: Any) -> None:
+        """Queue an event-log line, committed with the state."""
+        self._log.append(record)
+
+    # -- commit and replay -------------------------------------------------------------------
+    def _rel(self, path: str) -> str:
+        return os.path.relpath(path, self.store.layout.root)
+
+    def _abs(self, rel: str) -> str:
+        if os.path.isabs(rel) or rel.split(os.sep)[0] == "..":
+            raise ValueError(f"journal path {rel!r} is not inside the state dir")
+        return self.store.layout.checked(os.path.join(self.store.layout.root, rel))
+
+    def _changes(self) -> dict:
+        writes = []
         for path, (obj, before) in self._loaded.items():
             if obj is None:
                 continue
             data = dumps(obj.model_dump(mode="json"))
             if data != before:
-                changed.append((path, obj, data))
-        atomic_write_many([(path, data) for path, _obj, data in changed])
-        for path, obj, data in changed:
-            self._loaded[path] = (obj, data)
+                writes.append((path, data))
+        writes += list(self._writes.items())
+        appends = dict(self._appends)
+        if self._log:
+            events = self.store.layout.checked(self.store.layout.events(self.session_id))
+            appends[events] = appends.get(events, []) + [_jsonl(r) for r in self._log]
+        return {"writes": writes, "appends": [(p, b"".join(lines)) for p, lines in appends.items()],
+                "upserts": self._upserts}
 
-    def log(self, record: Any) -> None:
-        """Queue an event-log line; written after the state, still under the lock."""
-        self._log.append(record)
+    def _commit(self) -> None:
+        from deliberation import deadlines
+
+        change = self._changes()
+        if not (change["writes"] or change["appends"] or change["upserts"]):
+            return
+        deadlines.check(self.commit_by)
+        if not change["writes"] and not change["upserts"] and len(change["appends"]) == 1:
+            path, lines = change["appends"][0]  # one append is all or nothing on its own
+            _append_lines(path, lines)
+            return
+        journal = {"schema_version": SCHEMA_VERSION, "session_id": self.session_id,
+                   "writes": [{"path": self._rel(p), "text": None if d is None else d.decode("utf-8", "surrogateescape")}
+                              for p, d in change["writes"]],
+                   "appends": [{"path": self._rel(p), "lines": lines.decode("utf-8", "surrogateescape")}
+                               for p, lines in change["appends"]],
+                   "upserts": change["upserts"]}
+        write_journal(self._journal_path, orjson.dumps(journal))  # the commit point
+        try:
+            self._apply(change["writes"], change["appends"], change["upserts"], replay=False)
+        except OSError as exc:  # committed all the same: the next transaction finishes it
+            self.store.warnings.append(
+                f"deliberation: {_one_line(exc)} while saving; this event is kept in the session's commit "
+                "journal and its files are completed by the session's next hook")
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._journal_path)
+        for path, data in change["writes"]:
+            if path in self._loaded:
+                self._loaded[path] = (self._loaded[path][0], data)
+
+    def _apply(self, writes: list, appends: list, upserts: list, replay: bool) -> None:
+        from deliberation import event_log
+
+        for path, lines in appends:
+            if not (replay and event_log.has_lines(path, lines)):
+                _append_lines(path, lines)
+        for spec in upserts:
+            self._apply_upsert(spec)
+        atomic_write_many([(p, d) for p, d in writes if d is not None])
+        for path, data in writes:
+            if data is None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+
+    def _apply_upsert(self, spec: dict) -> None:
+        path = self._abs(spec["path"])
+        data: Any = None
+        try:
+            with open(path, "rb") as fh:
+                data = orjson.loads(fh.read())
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError) as exc:
+            moved = quarantine(path)
+            self.store.warnings.append(f"deliberation: corrupt state file {os.path.relpath(path, self.store.layout.project)} "
+                                       f"moved aside to {os.path.basename(moved)} ({_one_line(exc)}); starting that file afresh")
+        field = spec["list_field"]
+        if not isinstance(data, dict) or not isinstance(data.get(field), list):
+            data = dict(spec["template"])
+        key_field, key = spec["key_field"], spec["key"]
+        items = [x for x in data[field] if not (isinstance(x, dict) and x.get(key_field) == key)]
+        if spec["item"] is not None:
+            items.append(spec["item"])
+        data[field] = items
+        if not items and spec["drop_empty"]:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        else:
+            atomic_write_bytes(path, dumps(data))
+
+    def _recover(self) -> None:
+        """Replay the journal a killed transaction of this session left, if any."""
+        try:
+            with open(self._journal_path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            return
+        from deliberation.state import CommitJournal
+
+        try:
+            journal = CommitJournal.model_validate_json(raw)
+            if journal.schema_version != SCHEMA_VERSION or journal.session_id != self.session_id:
+                raise ValueError("not a journal of this session and version")
+            writes = [(self._abs(w.path), None if w.text is None else w.text.encode("utf-8", "surrogateescape"))
+                      for w in journal.writes]
+            appends = [(self._abs(a.path), a.lines.encode("utf-8", "surrogateescape")) for a in journal.appends]
+            upserts = [u.model_dump() for u in journal.upserts]
+        except Exception as exc:  # noqa: BLE001 - a journal is whole or absent; report anything else
+            moved = quarantine(self._journal_path)
+            self.store.warnings.append(
+                f"deliberation: an unreadable commit journal was moved aside to {os.path.basename(moved)} "
+                f"({_one_line(exc)}); the session's files are as the last whole commit left them")
+            return
+        with contextlib.ExitStack() as locks:
+            for path in sorted({self._abs(spec["path"]) for spec in upserts}):
+                locks.enter_context(self._lock(path))
+            self._apply(writes, appends, upserts, replay=True)
+        os.unlink(self._journal_path)
+        self.recovered = True
+
+
+def _jsonl(record: Any) -> bytes:
+    try:
+        return orjson.dumps(record) + b"\n"
+    except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
+        from deliberation.event_log import json_line
+
+        return json_line(record)
+
+
+def _append_lines(path: str, lines: bytes) -> None:
+    from deliberation.event_log import append_line
+
+    ensure_dir(os.path.dirname(path))
+    append_line(path, lines)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import agent_type
 from scenarios import Scenario, agent_outcomes, agent_spawns, report, report_message
+from scenarios_gates import approach_listing
 
 WAVE = re.compile(r"^wave:([a-z0-9-]+)")
 TAG = re.compile(r"^(PERSONA|PHASE): ?([a-z0-9-]+)$", re.M)
@@ -140,10 +141,12 @@ RED_TEAM_2 = report(
 
 
 def ranking_report(a: float, b: float, preferred: str = "B", verdict: str = "approve",
-                   dissent: "list | None" = None, rationale: str = "B keeps revocation simple and is cheaper.") -> dict:
+                   dissent: "list | None" = None, rationale: str = "B keeps revocation simple and is cheaper.",
+                   confidence: float = 0.92) -> dict:
+    """A ranking report; `confidence` is the judge's own (T2 reads the approvers' mean)."""
     return report(phase="ranking", summary="Scored both approaches.", findings=[], approaches=[],
                   scores=scores(a, b), verdict=verdict, preferred_approach=preferred,
-                  dissent=dissent or [], confidence=0.85, rationale=rationale)
+                  dissent=dissent or [], confidence=confidence, rationale=rationale)
 
 
 QUESTION = ("Deliberate before deciding: should our public API move from server-side sessions to "
@@ -271,13 +274,17 @@ class StagedDeliberation(Scenario):
             return [text("Red team 2 over the tier-2 findings."), self.spawn(
                 "red-team-2", "red-team", self.tagged("red-team", "red-team-2",
                                                       "Review the tier-2 findings listed by the plugin."))]
+        listing = approach_listing(seen) or "Approaches: A and B."
         if "ranking" not in done and (RED_TEAM_2_INSTRUCTION in seen or not workers):
-            return [text("Ranking every approach.")] + [
-                self.spawn("ranking", slug, self.tagged(slug, "ranking", "Score A and B on the five dimensions."))
+            return [text("Ranking every approach (blind: the plugin's list, nothing of the vote).")] + [
+                self.spawn("ranking", slug, self.tagged(slug, "ranking",
+                                                        f"{listing}\nScore every approach on the five dimensions."))
                 for slug in s.ranking]
         if CONSENSUS_BLOCK in req.new_text and s.rerank and "rerank" not in done:
             return [text("Re-ranking the dissenters with their concerns documented.")] + [
-                self.spawn("rerank", slug, self.tagged(slug, "ranking", "Document your dissent with reasons."))
+                self.spawn("rerank", slug, self.tagged(slug, "ranking", f"{listing}\nDocument your dissent with "
+                                                                        "reasons: a concern for each approach you "
+                                                                        "would not adopt."))
                 for slug in s.rerank]
         return s.final_text
 

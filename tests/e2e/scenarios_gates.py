@@ -34,6 +34,7 @@ from harness import STATE_DIR, agent_type, read_jsonl
 from scenarios import Scenario, agent_outcomes, agent_spawns, persona_of, report, report_message
 
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
+APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
 ROUND_TAG = re.compile(r"^Round: ([0-9]+)$", re.M)
 DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
 
@@ -214,9 +215,16 @@ class Wave:
     note: str = ""
 
 
-def wave_prompt(wave: Wave, slug: str) -> str:
+def approach_listing(seen: str) -> str:
+    """The last approach list the plugin gave the model (blind ranking: copied verbatim)."""
+    found = APPROACH_LIST.findall(seen)
+    return found[-1].strip() if found else ""
+
+
+def wave_prompt(wave: Wave, slug: str, listing: str = "") -> str:
     """The prompt of one agent of a wave: the PERSONA/Phase/Round lines, the question, and the
-    stage's material (shared context; all findings; the approaches to score)."""
+    stage's material (shared context; all findings; the approaches to score — for ranking the
+    list the plugin gave, in its neutral order, and nothing of the vote)."""
     head = f"PERSONA: {slug}\nPhase: {wave.phase}\nRound: {wave.round}\nQuestion: {QUESTION}\n"
     if wave.phase == "research":
         body = ("Shared context: the order service (orders/), the pricing database and its "
@@ -226,9 +234,11 @@ def wave_prompt(wave: Wave, slug: str) -> str:
             f"{persona}:F1 {r['findings'][0]['claim']}" for persona, r in RESEARCH.items())
             + ". Approaches so far: A, B, C.")
     else:
-        body = (f"Approaches: {CACHE[0]} {CACHE[1]}; {DATABASE[0]} {DATABASE[1]}; {SHARED[0]} "
-                f"{SHARED[1]}. Leading: A. Score every approach 0-10 on {', '.join(DIMENSIONS)}; "
-                "document dissent with reasons." + (f" {wave.note}" if wave.note else ""))
+        listed = listing or (f"Approaches: {CACHE[0]} {CACHE[1]}; {DATABASE[0]} {DATABASE[1]}; {SHARED[0]} "
+                             f"{SHARED[1]}.")
+        body = (f"{listed}\nScore every approach 0-10 on {', '.join(DIMENSIONS)}; give your verdict and "
+                "a concern with its reason for each approach you would not adopt."
+                + (f" {wave.note}" if wave.note else ""))
     return head + body + "\nEnd with one fenced JSON report."
 
 
@@ -264,7 +274,7 @@ class StagedDeliberation(Scenario):
             return self.waiting_text
         plan = self.plan(req)
         if len(batches) < len(plan):
-            return self.spawn(plan[len(batches)])
+            return self.spawn(plan[len(batches)], approach_listing(req.all_text))
         return self.final(req)
 
     def plan(self, req: ApiRequest) -> "list[Wave]":
@@ -274,17 +284,17 @@ class StagedDeliberation(Scenario):
     def final(self, req: ApiRequest) -> ReplyLike:
         return self.final_text
 
-    def spawn(self, wave: Wave) -> list:
+    def spawn(self, wave: Wave, listing: str = "") -> list:
         blocks: list = [text(f"Spawning the {wave.phase} wave ({', '.join(wave.slugs)})." +
                              (f" {wave.note}" if wave.note else ""))]
         for slug in wave.slugs:
-            blocks.append(agent_call(self.prompt(wave, slug), agent_type(slug, self.mode),
+            blocks.append(agent_call(self.prompt(wave, slug, listing), agent_type(slug, self.mode),
                                      description=f"{slug} {wave.phase}",
                                      run_in_background=None if self.background else False))
         return blocks
 
-    def prompt(self, wave: Wave, slug: str) -> str:
-        return wave_prompt(wave, slug)
+    def prompt(self, wave: Wave, slug: str, listing: str = "") -> str:
+        return wave_prompt(wave, slug, listing)
 
     # -- subagents -------------------------------------------------------------------
 

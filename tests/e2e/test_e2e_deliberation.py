@@ -297,7 +297,8 @@ def test_invalid_report_is_sent_back_once_then_recorded_invalid(run_claude, e2e_
     assert any(w.startswith("cost-analyst (") and "recorded as invalid after 1 send-back(s)" in w
                for w in delib["warnings"]), delib["warnings"]
     stops = [e.get("notes") for e in run.events() if e.get("event") == "SubagentStop"]
-    assert sorted(n[0] for n in stops) == sorted(["report send_back"] * 2 + ["report invalid"]
+    assert sorted(next(x for x in n if x.startswith("report ")) for n in stops) == \
+        sorted(["report send_back"] * 2 + ["report invalid"]
                                                  + ["report recorded"] * 4), stops
     # the vote of the two valid personas: A 8.4 / 9.4 → m = 8.9, σ = 0.5, consensus 0.8455
     assert stage_status(delib) == sorted([("security-analyst", "research", "reported", False),

@@ -161,7 +161,8 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
     registry = json.loads((project.state_dir / "reversals.json").read_text())
     assert registry["classes"][cls]["decisions"] == [first["id"]]
 
-    # 3. the same question again passes unanimously with consensus 0.95: T1 + T2 → human review
+    # 3. the same question again passes unanimously, the judges 0.92 confident: under the default
+    # policy D+T2+PROBE, T2 → human review (T1 is not run)
     second = run_claude(project, QUESTION, BreadthDeliberation(breadth_script()),
                         extra_args=["--output-format", "stream-json", "--verbose"])
     assert_clean(second)
@@ -171,7 +172,8 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
     assert (d2["ranking"]["approvals"], d2["ranking"]["rejections"]) == (2, 0)
     route = d2["route"]
     assert (route["route"], route["review"], route["unanimous"]) == ("human-review", "pending", True), route
-    assert [r["rule"] for r in route["rules"]] == ["T1", "T2"], route
+    assert [r["rule"] for r in route["rules"]] == ["T2"], route
+    assert (route["policy"], route["decided_by"], route["judges_confidence"]) == ("D+T2+PROBE", "T2", 0.92), route
     escalations = json.loads((project.state_dir / "escalations.json").read_text())
     assert [e["deliberation_id"] for e in escalations["open"]] == [d2["id"]]
     # the user sees the escalation: the Stop hook's systemMessage, which the client prints as a
@@ -196,7 +198,7 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
     assert pre["payload"]["tool_name"] == "Edit" and pre["answer"]["decision"] == "ask", pre
     ask_reason = pre["answer"]["reason"]
     assert "human review" in ask_reason and f"deliberation approve {d2['id']}" in ask_reason, ask_reason
-    assert "T2: unanimous pass at confidence 0.95" in ask_reason and "decision: B" in ask_reason, ask_reason
+    assert "T2: unanimous pass at judges' confidence 0.92" in ask_reason and "decision: B" in ask_reason, ask_reason
     (denial,) = asked.result["permission_denials"]
     assert denial["tool_name"] == "Edit" and denial["tool_input"]["file_path"] == str(target), denial
     edit_id = denial["tool_use_id"]
@@ -301,7 +303,7 @@ def test_demo_deliberation(run_claude, e2e_project, claude_bin):
     assert any(r.saw(passed[0]) for r in run.main_requests), info
     assert delib["depth"]["overrides"][0]["target"] == "A" and delib["ranking"]["leading"] == "B"
     route = delib["route"]
-    assert (route["route"], [r["rule"] for r in route["rules"]]) == ("human-review", ["T1", "T2"]), route
+    assert (route["route"], [r["rule"] for r in route["rules"]]) == ("human-review", ["T2"]), route
     assert run.undelivered_hook_output() == [], info
 
     target = os.environ.get("DELIBERATION_RECORD_DEMO")

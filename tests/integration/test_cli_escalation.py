@@ -13,7 +13,7 @@ from deliberation.config import load_config
 from deliberation.paths import Layout
 from deliberation.report import AgentReport, Finding
 from deliberation.state import AgentRecord, Deliberation
-from deliberation.store import Store
+from deliberation.store import SessionTx, Store
 
 MINE = ("approve", "reject", "reverse", "confirm", "registry", "eval", "history")
 
@@ -52,8 +52,9 @@ def make_delib(store, delib_id, verdicts, question="Move the login flow to OAuth
 
 
 def route_and_save(store, delib, cfg):
-    apply_route(store, delib, cfg.escalation)
-    store.save(store.layout.deliberation(delib.id), delib)
+    with SessionTx(store, delib.session_id) as tx:
+        tx.add_deliberation(delib)
+        apply_route(tx, delib, cfg.escalation)
     return delib.route
 
 
@@ -71,7 +72,8 @@ def test_review_round_trip(project, run_cli):
     route = route_and_save(store, delib, cfg)
     assert route.decision_class == "security/auth"
     assert (route.route, [r.rule for r in route.rules], route.review) == \
-        ("human-review", ["T1", "T2", "PROBE"], "pending")
+        ("human-review", ["T2", "PROBE"], "pending")  # policy D+T2+PROBE: T1 is not run
+    assert (route.policy, route.decided_by, route.judges_confidence) == ("D+T2+PROBE", "T2, PROBE", 0.95)
     assert route.probes[0].exit_code == 1
     assert route.probes[0].causal_warning.startswith("probe shares an upstream with the claim")
     assert "src/auth ~ src/auth/session.py" in route.probes[0].causal_warning
@@ -81,7 +83,8 @@ def test_review_round_trip(project, run_cli):
     index = open_index(store)
     decision, reason = review_answer(index, "Edit", cfg.escalation.risky_tools)
     assert decision == "ask"
-    assert "T1:" in reason and "T2:" in reason and "PROBE:" in reason and "Adopt OAuth" in reason
+    assert "T2:" in reason and "PROBE:" in reason and "Adopt OAuth" in reason
+    assert "by policy D+T2+PROBE" in reason
     assert "`deliberation approve d1`" in reason and "`deliberation reject d1`" in reason
     assert review_answer(index, "Read", cfg.escalation.risky_tools) == (None, "")
 
@@ -99,7 +102,7 @@ def test_review_round_trip(project, run_cli):
     assert log[1]["reason"] == "reviewed the token handling" and log[1]["at"] > 0
 
     # a settled route is kept when the route is computed again
-    assert apply_route(store, saved, cfg.escalation).review == "approved"
+    assert route_and_save(store, saved, cfg).review == "approved"
 
     code, _, err = run_cli("approve", "d1")
     assert code == 1 and "already approved" in err
@@ -107,6 +110,26 @@ def test_review_round_trip(project, run_cli):
     assert code == 1 and "no deliberation nope" in err
     code, _, err = run_cli("approve", "../etc")
     assert code == 1 and "invalid deliberation_id" in err
+
+
+def test_strict_policy_runs_t1_and_the_record_names_it(project, run_cli):
+    store = Store(Layout(str(project)))
+    cfg = write_config(project, {"policy": "T1+D+T2+PROBE"})
+    run_cli("reverse", "d-old", "--class", "security/auth", "--reason", "token leak", "--who", "bob")
+    delib = make_delib(store, "d1", ["approve", "approve"], conf=0.7)  # below T2's 0.9
+    route = route_and_save(store, delib, cfg)
+    assert (route.route, [r.rule for r in route.rules], route.policy, route.decided_by) == \
+        ("human-review", ["T1"], "T1+D+T2+PROBE", "T1")
+    from deliberation.decision_record import render_markdown
+    body = render_markdown(delib)
+    assert "Policy **T1+D+T2+PROBE**; route decided by **T1**; judges' confidence 0.70" in body
+    # the same decision under the default policy passes, and the record says what was left out
+    default = write_config(project, {})
+    d2 = make_delib(store, "d2", ["approve", "approve"], conf=0.7)
+    route = route_and_save(store, d2, default)
+    assert (route.route, [r.rule for r in route.rules]) == ("auto-execute", [])
+    assert "T1 (escalate every accepted decision of a reversed class) is not in policy D+T2+PROBE" in \
+        render_markdown(d2)
 
 
 def test_hard_reject_denies_and_reject_closes_only_that_entry(project, run_cli, monkeypatch):

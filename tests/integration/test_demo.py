@@ -68,14 +68,14 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     # the route
     stop = line_with("Stop", "main agent", "message")
     assert "ROUTE: ⚠ HUMAN REVIEW NEEDED" in stop and "routed to human-review" in stop, stop
-    line_with("- T1: class security/auth was reversed 1 time(s) before")
-    line_with("- T2: unanimous pass at confidence 0.94 >= 0.90 on reversal-prone class security/auth")
+    assert "routed to human-review by policy D+T2+PROBE" in stop, stop
+    line_with("- T2: unanimous pass at judges' confidence 0.92 >= 0.90 on reversal-prone class security/auth")
     # every decision matched the recording
     decisions = [line for line in lines if re.match(r"^\s*\d+\s", line)]
     assert decisions and all(line.endswith("= recorded") for line in decisions), "\n".join(decisions)
     assert re.search(r"^✓ all \d+ answers match the recording", out, re.M), out
     summary = line_with("Deliberation d-", "COMPLETE, decision")
-    assert "decision B, route human-review (T1, T2)" in summary, summary
+    assert "decision B, route human-review (T2)" in summary, summary
     md = Path(line_with("Markdown decision record:").split(": ", 1)[1].strip())
     html = Path(line_with("HTML decision record:").split(": ", 1)[1].strip())
     assert md.is_file() and html.is_file() and md.parent == html.parent and md.stem == html.stem

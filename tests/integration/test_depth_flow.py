@@ -311,6 +311,34 @@ def test_no_hot_spots_no_depth_step(project, hook):
     assert "Posture **ceiling**, status **not_needed**, 0 additional pass(es)" in record_md(project, d["id"])
 
 
+def test_second_red_team_pass_is_refused_and_the_first_stands(project, hook):
+    """Issue #16 item 5a: a second red-team spawn after a clean first pass used to be allowed; its
+    report replaced the first and its evidence-backed "weakened" on A was never planned (depth
+    not_needed, no hot spots, while the hot-spot finder on the saved state returned H1)."""
+    from deliberation.hot_spots import find_hot_spots
+
+    s = P.Session(hook)
+    tier1(s, P.red_team_report([{"target": "A", "verdict": "upheld", "claim": "ids stay unique",
+                                 "evidence": "schema/orders.sql:12 uses one sequence"}]))
+    second = s.foreground("red-team", "Red-team again, harder.", P.red_team_report(
+        [{"target": "A", "verdict": "weakened", "claim": "the dual-write window doubles the write load",
+          "evidence": "bench/dual_write.txt: 2.1x write IOPS"}], round_=2))
+    assert second["pre"].decision == "deny"
+    reason = second["pre"].reason
+    assert reason.startswith('Red-team spawn denied — rule "one red-team pass, then the depth step": the first '
+                             "red-team pass (red-team (")
+    assert "found nothing contested" in reason and reason.endswith("Next: rank every approach (spawn the personas again).")
+    d = load_delib(project)
+    assert [a["persona"] for a in d["agents"] if a["kind"] == "red-team"] == ["red-team"]
+    assert not any(a["superseded"] for a in d["agents"])
+    for o in rank(s, "A"):
+        assert o["pre"].decision is None, o["pre"].reason
+    assert s.stop().decision is None
+    saved = load_model(project)
+    assert saved.phase == "COMPLETE" and saved.depth.status == "not_needed"
+    assert find_hot_spots(saved) == [] == saved.depth.hot_spots  # nothing was dropped on the way
+
+
 # ---------------------------------------------------------------------------------------------
 # budget exhausted → loud skip
 
@@ -338,6 +366,76 @@ def test_budget_exhausted_skips_loudly(project, hook):
     assert d["depth"]["status"] == "skipped" and d["depth"]["passes"] == 0 and d["depth"]["overrides"] == []
     assert d["record"]["depth"]["skipped_reason"] == loud
     assert "**Deepening skipped:** depth skipped: budget — used 6000 of 5000 subagent tokens" in record_md(project, d["id"])
+
+
+def background(s: P.Session, persona: str, prompt: str, message: str, transcript_dir, tokens: int,
+               notify: bool = True):
+    """A background agent (the client's default): launch, SubagentStop with its transcript, then
+    the task notification; the transcript's last API response totals `tokens`. As the client
+    does, the last response is written to the transcript only AFTER SubagentStop."""
+    tuid, aid = s._ids(persona)
+    pre = s.hook("PreToolUse", P.pre_agent(s.sid, tuid, persona, prompt, background=None))
+    assert pre.decision is None, pre.reason
+    s.hook("SubagentStart", P.subagent_start(s.sid, aid, persona))
+    s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona, prompt))
+    path = transcript_dir / f"agent-{aid}.jsonl"
+    calls = [{"type": "user", "message": {"role": "user", "content": prompt}},
+             {"type": "assistant", "message": {"id": f"msg_{aid}_1", "usage": {
+                 "input_tokens": 900, "cache_read_input_tokens": 0, "output_tokens": 40}}},
+             {"type": "assistant", "message": {"id": f"msg_{aid}_2", "usage": {
+                 "input_tokens": tokens - 300, "cache_creation_input_tokens": 100,
+                 "cache_read_input_tokens": 0, "output_tokens": 200}}}]
+    path.write_text("\n".join(json.dumps(c) for c in calls[:2]) + "\n")
+    payload = P.subagent_stop(s.sid, aid, persona, message)
+    payload["agent_transcript_path"] = str(path)
+    stop = s.hook("SubagentStop", payload)
+    assert stop.decision is None, stop.reason
+    with open(path, "a") as fh:
+        fh.write(json.dumps(calls[2]) + "\n")
+    note = P.task_notification(s.sid, aid, tuid, message)
+    note["prompt"] = note["prompt"].replace("<subagent_tokens>15<", f"<subagent_tokens>{tokens}<")
+    return s.hook("UserPromptSubmit", note) if notify else note
+
+
+def test_background_agents_count_against_the_depth_budget(project, hook, tmp_path):
+    """Issue #16 item 5b: background agents (the client's default) added 0 tokens, so the depth
+    budget never saw them. Their transcripts count now, and the record says what was counted."""
+    write_config(project, {"depth": {"token_budget": 9000}})
+    s = P.Session(hook)
+    s.prompt(QUESTION)
+    later = []  # task notifications the main agent has not seen yet
+    for persona, claims in RESEARCH:
+        later.append(background(s, persona, f"Research the question from your perspective: {QUESTION}",
+                                P.research_report(persona, claims, APPROACHES), tmp_path, 3000, notify=False))
+    synth = P.fenced({"phase": "deliberation", "summary": SYNTHESIS_SUMMARY,
+                      "approaches": [{"id": a, "title": t, "summary": t} for a, t in APPROACHES]})
+    later.append(background(s, "synthesis-lead", "Merge all research findings into alternatives.", synth,
+                            tmp_path, 3000, notify=False))
+    note = background(s, "red-team", "Red-team every finding and approach.",
+                      P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]), tmp_path, 3000)
+    for payload in later:
+        s.hook("UserPromptSubmit", payload)
+    d = load_delib(project)
+    # at the red team's SubagentStop (where the depth step is planned) the three earlier transcripts
+    # were read again, complete by then; the red team's own last response was not written yet
+    # (940 = its first response); its task notification then gave the final figure
+    loud = ("depth skipped: budget — used 9940 of 9000 subagent tokens (depth.token_budget). 2 hot spot(s) "
+            "(H1, H2) were NOT deepened; the breadth result stands.")
+    assert [(a["tokens"], a["tokens_source"]) for a in d["agents"]] == \
+        [(3000, "transcript")] * 3 + [(3000, "task-notification")]
+    assert d["tokens_used"] == 12000
+    assert d["depth"]["status"] == "skipped" and d["depth"]["skipped_reason"] == loud
+    assert loud in note.context  # delivered to the main agent with the red team's notification
+    for o in rank(s, "A"):
+        assert o["pre"].decision is None, o["pre"].reason
+    assert s.stop().decision is None
+    d = load_delib(project)
+    assert d["phase"] == "COMPLETE"
+    tokens = d["record"]["depth"]["tokens"]
+    assert tokens["agents_by_source"] == {"transcript": 3, "totalTokens": 2, "task-notification": 1}
+    assert tokens["used"] == 12000 + 2 * 1500 and tokens["agents_not_counted"] == 0
+    assert ("Tokens counted for the depth budget: 15000 — each subagent's final context plus its last output"
+            in record_md(project, d["id"]))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -169,15 +169,36 @@ def test_gate2_weak_consensus(project, hook):
     assert failed_checks(d["gate2"])["consensus_confidence"].endswith("(weak)")
 
 
-def test_gate2_improvement_evidence(project, hook):
-    # a routine prompt: the trigger's confidence is high, so the panel must beat it
-    s = start(project, hook, prompt="Rename the helper in utils.py")
+def test_gate2_improvement_evidence_fails_when_the_panel_grew_less_confident(project, hook):
+    s = start(project, hook)
+    research(s)  # research self-confidence 0.5
+    for persona, (scores, verdict, preferred, dissent) in HIGH.items():
+        s.foreground(persona, "Rank every approach on the five dimensions.",
+                     P.ranking_report(scores, verdict, preferred, f"{persona}: because {preferred}", dissent,
+                                      confidence=0.4))
+    res, d = conclude(s, project)
+    assert res.decision == "block"
+    assert failed_checks(d["gate2"]) == {"improvement_evidence": "final 0.40 ≤ initial 0.50 (panel self-confidence)"}
+    assert "security-analyst 0.50→0.40" in res.reason  # the block says what was compared
+
+
+def test_forced_plain_question_with_a_passing_consensus_completes(project, hook):
+    """Issue #16: `/deliberate` on a routine question scores ~0.9 on the trigger's word lists; the
+    panel's consensus is on another scale and must not be held to it."""
+    s = start(project, hook, prompt="/deliberate Rename the helper in utils.py")
     research(s)
     rank(s, HIGH)
     res, d = conclude(s, project)
-    assert d["initial_confidence"] is not None and d["initial_confidence"] > d["ranking"]["consensus"]
-    assert res.decision == "block"
-    assert set(failed_checks(d["gate2"])) == {"improvement_evidence"}
+    assert d["initial_confidence"] > d["ranking"]["consensus"] and d["trigger_forced"] is True
+    assert res.decision is None and d["phase"] == "COMPLETE", (res.reason, d["gate2"])
+    (imp,) = [c for c in d["gate2"]["checks"] if c["name"] == "improvement_evidence"]
+    assert imp["passed"] and imp["figure"] == "final 0.80 > initial 0.50 (panel self-confidence)"
+    assert f"not compared: the trigger's {d['initial_confidence']:.2f} (forced by the user)" in imp["detail"]
+    assert d["record"]["improvement"]["pairs"] == [
+        {"persona": "performance-engineer", "before": 0.5, "after": 0.8},
+        {"persona": "security-analyst", "before": 0.5, "after": 0.8}]
+    body = open(d["record_path"], encoding="utf-8").read()
+    assert "final 0.80 \\> initial 0.50 (panel self-confidence)" in body
 
 
 def test_stop_blocks_are_bounded_then_failed(project, hook):
@@ -215,3 +236,69 @@ def test_invalid_report_recorded_invalid_after_retry(project, hook):
     assert rec["status"] == "invalid" and rec["send_backs"] == 1 and "no fenced JSON" in rec["problem"]
     assert any("recorded as invalid" in w for w in load_delib(project)["warnings"])
     validate_state(project)
+
+
+# --- a unanimous reject (issue #16 item 3) ---------------------------------------------------------
+
+def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, hook):
+    s = start(project, hook)
+    research(s)
+    why = [{"target": "A", "concern": "the cut-over loses in-flight sessions", "reason": "no dual-read window"},
+           {"target": "B", "concern": "replication does not fix the PII finding", "reason": "sessions stay unencrypted"}]
+    reject = {p: ({"A": (8, 8, 8, 8, 8), "B": (7, 7, 7, 7, 7)}, "reject", "A", why) for p in HIGH}
+    outs = rank(s, reject)
+    post = outs[-1]["post"]
+    assert post.decision is None
+    assert "unanimously REJECTED every approach (2 of 2 voting agents reject) — rejected — no approach adopted" \
+        in post.context
+    assert "Do not implement any of the approaches" in post.context
+    assert "the cut-over loses in-flight sessions — no dual-read window" in post.context
+    res, d = conclude(s, project)
+    assert res.decision is None and d["phase"] == "COMPLETE", (res.reason, d.get("gate2"))
+    assert (d["outcome"], d["decision"]) == ("rejected", None)
+    assert (d["route"]["route"], d["route"]["decided_by"], d["route"]["review"]) == \
+        ("auto-reject", "unanimous reject", "not_needed")
+    assert res.system_message.startswith(f"Deliberation {d['id']} COMPLETE: rejected — no approach adopted "
+                                         "(unanimous reject, 2 of 2 voting agents); route auto-reject")
+    assert d["record"]["decision"]["outcome"] == "rejected"
+    assert d["record"]["decision"]["text"] == "rejected — no approach adopted"
+    body = open(d["record_path"], encoding="utf-8").read()
+    assert "**Rejected — no approach adopted.**" in body and "Top-scored approach, not adopted" in body
+    assert not os.path.exists(project / ".claude" / "deliberation" / "escalations.json")
+    validate_state(project)
+
+
+# --- blind ranking (issue #16 item 2) ------------------------------------------------------------
+
+def test_a_ranking_prompt_carrying_the_vote_is_denied_like_a_leaking_research_prompt(project, hook):
+    s = start(project, hook)
+    research(s)
+    first = s.foreground("security-analyst", "Rank every approach on the five dimensions.",
+                         P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []))
+    assert first["pre"].decision is None
+    leaky = ("Rank every approach on the five dimensions. Leading: A. The security-analyst scored A 8.2 "
+             "and approved it.")
+    out = s.foreground("performance-engineer", leaky, P.ranking_report(HIGH["performance-engineer"][0]))
+    assert out["pre"].decision == "deny"
+    reason = out["pre"].reason
+    assert reason.startswith('Blind ranking: this RANKING prompt carries which approach leads: "Leading: A"; '
+                             'scores: "The security-analyst scored A 8.2 and approved it"; other agents\' '
+                             'verdicts or preferences: "The security-analyst scored A 8.2 and approved it"')
+    assert "Approaches to rank (neutral order; it ranks nothing):" in reason
+    lineage = json.loads((project / ".claude" / "deliberation" / "sessions" / s.sid / "lineage.json").read_text())
+    assert [x["rule"] for x in lineage["denied"]] == ["blind-ranking"]
+    d = load_delib(project)
+    assert [a["persona"] for a in d["agents"] if a["stage"] == "ranking"] == ["security-analyst"]
+    assert d["agents"][-1]["given"]["isolation"] == "blind ranking: clean"
+    # the same spawn without the vote goes through
+    again = s.foreground("performance-engineer", "Rank every approach on the five dimensions.",
+                         P.ranking_report(HIGH["performance-engineer"][0], "approve", "A", "A fits me", []))
+    assert again["pre"].decision is None
+
+
+def test_blind_ranking_can_be_switched_off(project, hook):
+    s = start(project, hook, {"isolation": {"blind_ranking": False}})
+    research(s)
+    out = s.foreground("security-analyst", "Leading: A. Rank every approach.",
+                       P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []))
+    assert out["pre"].decision is None

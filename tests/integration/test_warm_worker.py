@@ -1,10 +1,13 @@
-"""The warm worker answers exactly what an in-process hook answers, races no budget, and steps
-aside cleanly (not delivered → in-process; new code → new worker; idle → exit)."""
+"""The warm worker answers exactly what an in-process hook answers, races no budget, serves one
+per install, steps aside cleanly (not delivered → in-process; other code → in-process and a new
+worker; replaced, uninstalled, upgraded or idle → it exits within seconds), and keeps only each
+request's own environment."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -13,36 +16,16 @@ import time
 import pytest
 
 from tests import payloads as P
-from tests.conftest import HOOKS, run_hook
+from tests.conftest import run_hook
 from tests.integration.test_deliberation_flow import GOOD, QUESTION, APPROACHES, load_delib, rank, research, write_config
-
-LIB = str(HOOKS.parent / "lib")
-
-
-def worker_env(idle="20"):
-    return {"DELIBERATION_WORKER": "1", "DELIBERATION_WORKER_IDLE_S": idle}
+from tests.workers import LIB, Workers, hook_client
 
 
-def worker_name():
-    sys.path.insert(0, LIB)
-    from deliberation import hook_client
-
-    return hook_client.socket_name()
-
-
-def worker_pids(name):
-    out = subprocess.run(["pgrep", "-f", name], capture_output=True, text=True).stdout.split()
-    return [int(p) for p in out]
-
-
-def wait_for_worker(name, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if worker_pids(name):
-            time.sleep(0.3)  # let it bind
-            return True
-        time.sleep(0.1)
-    return False
+@pytest.fixture
+def workers(tmp_path):
+    w = Workers(tmp_path / "home")
+    yield w
+    w.kill_all()
 
 
 def normalise(d: dict) -> dict:
@@ -70,17 +53,22 @@ def full_run(project, env, sid):
     return answers, load_delib(project)
 
 
-def test_worker_gives_the_same_decisions_and_state_as_in_process(tmp_path):
+def served(workers, project, sid) -> int:
+    """How many of the session's logged events the worker handled (its process is not the hook's)."""
+    log = project / ".claude/deliberation/sessions" / sid / "events.jsonl"
+    return sum(1 for line in log.read_text().splitlines() if json.loads(line).get("handled_by") == "worker")
+
+
+def test_worker_gives_the_same_decisions_and_state_as_in_process(tmp_path, workers):
     sid = "5e55a7c1-0000-4000-8000-000000000001"
     a, b = tmp_path / "inproc", tmp_path / "worker"
     a.mkdir()
     b.mkdir()
     answers_a, delib_a = full_run(a, {"DELIBERATION_WORKER": "0"}, sid)
     # warm the worker up first so the run below is served by it
-    run_hook("PreToolUse", P.pre_tool(sid, "Edit", {"file_path": "x"}), b, env=worker_env())
-    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), b, env=worker_env())
-    assert wait_for_worker(worker_name()), "the first slow-path hook did not start a worker"
-    answers_b, delib_b = full_run(b, worker_env(), sid)
+    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), b, env=workers.hook_env)
+    workers.wait_up()
+    answers_b, delib_b = full_run(b, workers.hook_env, sid)
     assert delib_a["phase"] == delib_b["phase"] == "COMPLETE"
     strip = lambda ans: [json.dumps(x).replace(str(a), "P").replace(str(b), "P") for x in ans]  # noqa: E731
     assert strip(answers_a) == strip(answers_b)
@@ -89,145 +77,175 @@ def test_worker_gives_the_same_decisions_and_state_as_in_process(tmp_path):
         d["record_path"] = os.path.basename(d["record_path"])
         d["record"] = None
     assert da == db
+    assert served(workers, b, sid) > 10  # the hooks' events did reach the worker
 
 
-def test_budget_race_through_the_worker_allows_exactly_twelve(project):
+def test_budget_race_through_the_worker_allows_exactly_twelve(project, workers):
     sid = "5e55a7c1-0000-4000-8000-000000000002"
-    env = worker_env()
-    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project, env=env)
-    assert wait_for_worker(worker_name())
+    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project, env=workers.hook_env)
+    workers.wait_up()
     payloads = [P.pre_agent(sid, f"toolu_{i}", "general-purpose", f"task {i}") for i in range(20)]
-    results, _wall = P.fire_at_once("PreToolUse", payloads, project, env=env)
+    results, _wall = P.fire_at_once("PreToolUse", payloads, project, env=workers.hook_env)
     denied = [r for r in results if r.decision == "deny"]
     assert len(results) - len(denied) == 12 and len(denied) == 8
     lineage = json.loads((project / ".claude/deliberation/sessions" / sid / "lineage.json").read_text())
     assert len(lineage["spawns"]) == 12 and len(lineage["denied"]) == 8
+    assert served(workers, project, sid) == 20
 
 
-def test_not_delivered_falls_back_in_process_and_starts_a_worker(project, monkeypatch):
-    sys.path.insert(0, LIB)
-    from deliberation import hook_client
-
-    # a code stamp nobody serves yet: the request cannot be delivered
-    monkeypatch.setattr(hook_client, "code_stamp", lambda: f"test-{os.getpid()}-{time.time_ns()}")
-    name = hook_client.socket_name()
+def test_not_delivered_falls_back_in_process_and_starts_a_worker(project, workers):
+    env = {b"HOME": str(workers.home).encode()}
     with pytest.raises(hook_client.NotDelivered):
-        hook_client.connect()
-    assert worker_pids(name) == []
+        hook_client.connect(env)  # nothing listens yet
+    assert workers.pids() == []
+    sid = "5e55a7c1-0000-4000-8000-000000000005"
+    res = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "general-purpose", "task"), project, env=workers.hook_env)
+    assert res.returncode == 0 and res.json is None  # allowed, by this hook itself
+    workers.wait_up()
+    hook_client.connect(env).close()
 
 
-def test_worker_idles_out(tmp_path):
-    env = {**os.environ, "PYTHONPATH": LIB, "DELIBERATION_WORKER_IDLE_S": "1"}
-    name = f"deliberation-worker-test-{os.getpid()}"
-    proc = subprocess.Popen([sys.executable, "-m", "deliberation.warm_worker", name], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def test_worker_idles_out(workers):
+    proc = workers.start(idle="1")
+    assert proc.wait(timeout=20) == 0  # bound, idle, gone
+    assert not os.path.exists(workers.socket_path())  # and its socket with it
+
+
+def test_a_second_worker_replaces_the_first_which_exits(workers):
+    first = workers.start()
+    pid = workers.wait_up()
+    assert pid == first.pid
+    second = workers.start()
+    took = workers.wait_gone(first.pid)
+    assert took < 5 and second.poll() is None  # one worker per install serves
+    assert workers.pids() == [second.pid]
+    second.kill()
+    second.wait()
+
+
+def test_a_worker_exits_when_its_code_changes_or_its_folder_is_gone(tmp_path, workers):
+    lib = tmp_path / "plugin" / "lib"
+    shutil.copytree(LIB, lib, ignore=shutil.ignore_patterns("__pycache__"))
+    proc = workers.start(lib=str(lib))
+    time.sleep(1.5)
+    assert proc.poll() is None
+    (lib / "deliberation" / "confidence.py").write_text((lib / "deliberation" / "confidence.py").read_text() + "\n# edited\n")
+    assert workers.wait_gone(proc.pid) < 5  # an edit: retired within seconds
+
+    proc = workers.start(lib=str(lib))
+    time.sleep(1.5)
+    assert proc.poll() is None
+    shutil.rmtree(tmp_path / "plugin")  # uninstalled
+    assert workers.wait_gone(proc.pid) < 5
+
+
+def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_path, workers):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)
+    py = str(venv / "bin" / "python")
+    site = subprocess.run([py, "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    from deliberation import warm_worker
+
+    stamp = hook_client.code_stamp()
+    path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)
+    proc = subprocess.Popen([py, "-I", "-c", warm_worker.BOOT, LIB, path, stamp, "30"], cwd="/", env={})
     try:
-        assert proc.wait(timeout=20) == 0  # bound, idle, gone
+        deadline = time.monotonic() + 20
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.2)
+        assert proc.poll() is None
+        os.mkdir(os.path.join(site, "newpkg-1.0.dist-info"))  # what pip install/upgrade does
+        assert workers.wait_gone(proc.pid) < 5
     finally:
         if proc.poll() is None:
             proc.kill()
+        proc.wait()
 
 
-def test_a_second_worker_for_the_same_code_exits_at_once():
-    env = {**os.environ, "PYTHONPATH": LIB, "DELIBERATION_WORKER_IDLE_S": "5"}
-    name = f"deliberation-worker-dup-{os.getpid()}"
-    first = subprocess.Popen([sys.executable, "-m", "deliberation.warm_worker", name], env=env)
-    try:
-        time.sleep(1.0)
-        second = subprocess.run([sys.executable, "-m", "deliberation.warm_worker", name], env=env, timeout=20)
-        assert second.returncode == 0 and first.poll() is None
-    finally:
-        first.kill()
-        first.wait()
+def test_a_hook_of_other_code_is_answered_in_process_and_replaces_the_worker(tmp_path, project, workers):
+    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project, env=workers.hook_env)
+    old = workers.wait_up()
+    env = {b"HOME": str(workers.home).encode()}
+    sock = hook_client.connect(env)
+    data = json.dumps(P.pre_agent("5e55a7c1-0000-4000-8000-000000000006", "toolu_1", "general-purpose", "x")).encode()
+    with pytest.raises(hook_client.NotDelivered) as refused:
+        hook_client.exchange(sock, "PreToolUse", data, time.time(), "e1", "another-code-stamp",
+                             {b"CLAUDE_PROJECT_DIR": str(project).encode()})
+    assert refused.value.stale
+    assert workers.wait_gone(old) < 5  # an older worker steps aside when newer code reaches it
+    assert not (project / ".claude/deliberation/sessions/5e55a7c1-0000-4000-8000-000000000006").exists()
 
 
-class FakeWorker:
-    """A listener on this code's worker address that takes requests and never answers."""
-
-    def __init__(self):
-        import threading
-
-        name = worker_name()
-        subprocess.run(["pkill", "-f", name], capture_output=True)  # a real worker steps aside
-        time.sleep(0.3)
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.bind("\0" + name)
-        self.sock.listen(8)
-        self.sock.settimeout(0.1)
-        self.stop = False
-        self.received: list[bytes] = []
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self):
-        while not self.stop:
-            try:
-                conn, _ = self.sock.accept()
-            except socket.timeout:
-                continue
-            except OSError:
-                return
-            conn.settimeout(5)
-            chunks = []
-            try:
-                while True:
-                    chunk = conn.recv(1 << 16)
-                    if not chunk:
-                        break
-                    chunks.append(chunk)
-                    if sum(map(len, chunks)) >= 4 and len(b"".join(chunks)) >= 4 + int.from_bytes(b"".join(chunks)[:4], "big"):
-                        break
-            except OSError:
-                pass
-            self.received.append(b"".join(chunks))
-            conn.close()  # no answer
-
-    def close(self):
-        self.stop = True
-        self.thread.join(5)
-        self.sock.close()
+def test_the_worker_keeps_no_environment_of_its_own(project, workers):
+    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project,
+             env={**workers.hook_env, "SECRET_TOKEN": "hunter2"})
+    pid = workers.wait_up()
+    with open(f"/proc/{pid}/environ", "rb") as fh:
+        environ = fh.read()
+    assert b"hunter2" not in environ and b"ANTHROPIC" not in environ
+    cmdline = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    assert b"-I" in cmdline
+    # each request's own environment decides: the plugin form namespaces agent types, a bare
+    # project install does not — answered by the same worker, one after the other
+    plugin = project / "plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "deliberation"}')
+    sid = "5e55a7c1-0000-4000-8000-000000000007"
+    with_root = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project,
+                         env={**workers.hook_env, "CLAUDE_PLUGIN_ROOT": str(plugin)})
+    without = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=workers.hook_env)
+    assert "deliberation:security-analyst" in with_root.context
+    assert "deliberation:security-analyst" not in without.context and "security-analyst" in without.context
 
 
-def test_a_delivered_request_without_an_answer_fails_open_and_is_not_run_again(project):
-    fake = FakeWorker()
-    try:
-        sid = "5e55a7c1-0000-4000-8000-000000000003"
-        res = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "security-analyst", "research"), project,
-                       env=worker_env())
-    finally:
-        fake.close()
-    assert res.returncode == 0 and res.decision is None
-    assert "did not answer" in res.system_message and "continuing without deliberation checks" in res.system_message
-    assert len(fake.received) == 1 and b"PreToolUse" in fake.received[0]
-    # the hook did not do the work itself after handing it over: no lineage, no deliberation
-    assert not (project / ".claude/deliberation/sessions" / sid / "lineage.json").exists()
-
-
-def test_an_oversized_payload_is_refused_here_even_with_a_worker_up(project):
-    fake = FakeWorker()
-    try:
-        big = b'{"session_id": "s", "hook_event_name": "Stop", "x": "' + b"a" * (9 << 20) + b'"}'
-        res = run_hook("Stop", big, project, env=worker_env())
-    finally:
-        fake.close()
+def test_an_oversized_payload_is_refused_here_even_with_a_worker_up(project, workers):
+    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project, env=workers.hook_env)
+    workers.wait_up()
+    big = b'{"session_id": "s", "hook_event_name": "Stop", "x": "' + b"a" * (9 << 20) + b'"}'
+    res = run_hook("Stop", big, project, env=workers.hook_env)
     assert res.returncode == 0 and "exceeds" in res.system_message
-    assert fake.received in ([], [b""])  # connected before stdin was read, then closed unused
 
 
-def test_the_trigger_starts_the_worker_so_the_spawns_find_it_warm(project):
-    name = worker_name()
-    subprocess.run(["pkill", "-f", name], capture_output=True)
-    time.sleep(0.3)
+def test_the_trigger_starts_the_worker_so_the_spawns_find_it_warm(project, workers):
     sid = "5e55a7c1-0000-4000-8000-000000000004"
-    routine = run_hook("UserPromptSubmit", P.prompt(sid, "rename the helper in utils.py"), project, env=worker_env())
+    routine = run_hook("UserPromptSubmit", P.prompt(sid, "rename the helper in utils.py"), project, env=workers.hook_env)
     assert routine.context is None
     time.sleep(1.0)
-    assert worker_pids(name) == []  # a routine prompt starts nothing
-    risky = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=worker_env())
+    assert workers.pids() == []  # a routine prompt starts nothing
+    risky = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=workers.hook_env)
     assert "deliberation" in (risky.context or "").lower()
-    assert wait_for_worker(name), "injecting the protocol did not start the worker"
+    workers.wait_up()
     spawn = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "security-analyst", "Phase: research\n" + QUESTION),
-                     project, env=worker_env())
+                     project, env=workers.hook_env)
     assert spawn.decision is None or spawn.decision == "allow", spawn.json
     lineage = json.loads((project / ".claude/deliberation/sessions" / sid / "lineage.json").read_text())
     assert len(lineage["spawns"]) == 1
+    assert served(workers, project, sid) == 1
+
+
+def test_a_flood_of_idle_connections_holds_no_more_threads_than_the_pool(project, workers):
+    from deliberation import warm_worker
+
+    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project, env=workers.hook_env)
+    pid = workers.wait_up()
+    path = workers.socket_path()
+    idle = []
+    for _ in range(300):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        hook_client.worker_socket.connect(s, path)
+        idle.append(s)
+    time.sleep(0.5)
+    threads = len(os.listdir(f"/proc/{pid}/task"))
+    sid = "5e55a7c1-0000-4000-8000-000000000008"
+    t0 = time.monotonic()
+    res = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "general-purpose", "task"), project, env=workers.hook_env)
+    took = time.monotonic() - t0
+    for s in idle:
+        s.close()
+    assert threads <= warm_worker.POOL_SIZE + 2, threads  # the pool, the accept loop, the main thread
+    assert res.returncode == 0 and res.json is None  # answered (in-process: the pool was busy)
+    lineage = json.loads((project / ".claude/deliberation/sessions" / sid / "lineage.json").read_text())
+    assert len(lineage["spawns"]) == 1
+    print(f"\nworker/flood: 300 idle connections → {threads} threads in the worker; a hook answered in {took:.2f} s")

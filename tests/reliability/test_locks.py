@@ -176,3 +176,41 @@ def test_fifteen_parallel_spawns_lose_nothing_and_respect_the_budget(project):
     assert validate_state(project).problems == []
     summary(f"locks/parallel: 15 simultaneous PreToolUse hook processes in {took:.1f} s → {len(allowed)} allowed, "
             f"{len(denied)} denied by the budget, lineage and event log complete (15/15)")
+
+
+def test_an_approval_waits_for_a_hook_transaction_and_survives_it(project):
+    """`deliberation approve` and the hooks write the same deliberation file under the same lock:
+    a hook that loaded the deliberation before the approval and saves after it cannot undo it."""
+    from deliberation.adjudication import open_escalation
+    from deliberation.config import EscalationConfig
+    from deliberation.escalation import Vote, compute_route
+    from deliberation.paths import Layout
+    from deliberation.state import Deliberation, ReversalRegistry
+    from deliberation.store import SessionTx, Store
+
+    store = Store(Layout(str(project)))
+    registry = ReversalRegistry.model_validate({"classes": {"security/auth": {"decision_class": "security/auth",
+                                                                              "reversals": 1}}})
+    vote = Vote(3, 0, 0, 0.95)
+    route = compute_route("security/auth", vote, registry, [], EscalationConfig())
+    assert route.route == "human-review" and route.review == "pending"
+    with SessionTx(store, SID) as tx:
+        delib = Deliberation(id="d-lock-1", session_id=SID, question="q", route=route, decision="A")
+        tx.add_deliberation(delib)
+        open_escalation(tx, delib)
+
+    approve = None
+    with SessionTx(store, SID) as tx:  # a hook's transaction: loaded before the approval...
+        tx.deliberation("d-lock-1").stop_blocks = 2
+        approve = subprocess.Popen([sys.executable, "-m", "deliberation", "approve", "d-lock-1", "--who", "alice",
+                                    "--project", str(project)], env={**os.environ, "PYTHONPATH": str(LIB)},
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        waited = approve.poll() is None  # ...the approval waits for the session lock
+    out, err = approve.communicate(timeout=60)  # ...and applies after the hook's save
+    assert waited and approve.returncode == 0, err
+    saved = store.load(store.layout.deliberation("d-lock-1"), Deliberation)
+    assert saved.route.review == "approved" and saved.stop_blocks == 2  # both changes survive
+    assert not os.path.exists(store.layout.escalations)
+    print("\nlocks/approval: `deliberation approve` during a hook transaction waited for the session lock; "
+          "the approval and the hook's change both survived")

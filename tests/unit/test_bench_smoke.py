@@ -116,3 +116,21 @@ def test_run_settings(quick):
     cfg = run.settings(quick)
     assert cfg["agents"] == 32
     assert cfg["runs"] >= 5
+
+
+def test_whole_deliberation_compares_with_and_without_the_plugin():
+    import whole_deliberation
+
+    out = io.StringIO()
+    targets = whole_deliberation.run(1, out=out)
+    text = out.getvalue()
+    print(text)
+    if not targets:  # no client on this machine: the part says so (CI installs one)
+        assert "skipped" in text and os.environ.get("CI", "").lower() not in ("1", "true", "yes")
+        return
+    assert "without the plugin" in text and "with the plugin (install.sh)" in text
+    assert "hook commands run: " in text and "added ÷ (hook commands × interpreter start)" in text
+    # the deliberation's hook commands, counted: one per event the plugin registers for
+    counted = text.split("hook commands run: ")[1].split(" ")[0]
+    assert int(counted) >= 30
+    assert len(targets) == 1 and targets[0].target == "≤ 1.3"

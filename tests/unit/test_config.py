@@ -115,3 +115,21 @@ def test_strict_and_the_config_cache(project):
     assert fastpath.config_dict(lay) is None
     cfg, problems = handler_load_config(lay)
     assert cfg.spawn_budget.max_active_children == 40 and not cfg.strict and problems == []
+
+
+def test_lock_and_probe_limits_fit_the_hooks_deadlines(tmp_path):
+    """A lock wait or a probe budget a hook could not wait for is refused by name (the hook would
+    give up on work that then completes unseen)."""
+    from deliberation import deadlines
+    from deliberation.config import LOCK_TIMEOUT_MAX_S, PROBE_BUDGET_MAX_S
+
+    shortest = min(deadlines.budget_s(e) for e in ("UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStop"))
+    assert LOCK_TIMEOUT_MAX_S <= shortest
+    assert LOCK_TIMEOUT_MAX_S + PROBE_BUDGET_MAX_S <= deadlines.budget_s("Stop")
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"lock_timeout_s": 55, "escalation": {"probe_budget_s": 3600}}))
+    cfg, problems = load_config(str(path))
+    assert cfg.lock_timeout_s == 10.0 and cfg.escalation.probe_budget_s == 45
+    assert any("lock_timeout_s" in p for p in problems) and any("probe_budget_s" in p for p in problems)
+    path.write_text(json.dumps({"lock_timeout_s": LOCK_TIMEOUT_MAX_S, "escalation": {"probe_budget_s": PROBE_BUDGET_MAX_S}}))
+    assert load_config(str(path))[1] == []

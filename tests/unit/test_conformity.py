@@ -255,3 +255,78 @@ def test_detect_all_on_a_herding_panel_and_a_healthy_one():
                record("test", "test-engineer", report(rationale=WHY_2, dissent=[TEMPLATE]))]
     assert detect_all(healthy, ranking({"sec": 8.1, "perf": 5.6, "test": 7.0}), Config()) == []
     assert "cannot" in detect_all.__doc__ and "herding" in detect_all.__doc__
+
+
+# --------------------------------------------------------------------------------------------
+# one dimension at a time, and near the threshold (issue #16 item 6)
+
+from deliberation.conformity import dimension_clustering, near_threshold  # noqa: E402
+from deliberation.ranking import rank  # noqa: E402
+
+DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
+W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
+
+
+def scored_panel(risk: "list[float]", others: "list[tuple]"):
+    """Five ranking agents scoring approach A: `risk[i]` on risk, `others[i]` on the other four."""
+    agents = []
+    for i, (r, rest) in enumerate(zip(risk, others)):
+        dims = dict(zip(("correctness", "maintainability", "performance", "cost"), rest), risk=r)
+        rep = AgentReport(phase="ranking", verdict="approve", preferred_approach="A",
+                          scores={"A": dims, "B": {d: 5.0 for d in DIMS}})
+        agents.append(record(f"ag{i}", PERSONAS[i], rep))
+    return agents, rank(agents, W)
+
+
+SPREAD_OTHERS = [(9, 4, 6, 8), (5, 8, 9, 3), (7, 6, 4, 9), (8, 9, 5, 6), (4, 5, 8, 7)]
+
+
+def test_seed_example_security_risk_7_1_to_7_4_is_one_dimension_and_flagged():
+    """Seed 001: five agents rated an auth refactor's security risk 7.1–7.4 — a cluster on ONE
+    dimension, invisible on the weighted totals (here 5.95–7.38)."""
+    agents, r = scored_panel([7.1, 7.2, 7.3, 7.3, 7.4], SPREAD_OTHERS)
+    assert score_clustering(agents, r, 0.3, 3) == []  # the totals spread: the old detector saw nothing
+    [w] = dimension_clustering(agents, r, 0.3, 3)
+    assert w.detector == "dimension_clustering" and w.agents == ["ag0", "ag1", "ag2", "ag3", "ag4"]
+    assert w.evidence == ("leading approach A, one dimension at a time (window 0.30): risk: 5 agents within "
+                          "7.10–7.40 (spread 0.30): 7.10, 7.20, 7.30, 7.30, 7.40")
+    assert {x.detector for x in detect_all(agents, r, Config())} >= {"dimension_clustering"}
+
+
+def test_seed_rerun_with_fresh_isolation_5_8_to_8_9_is_not_flagged():
+    agents, r = scored_panel([5.8, 6.9, 7.4, 8.1, 8.9], SPREAD_OTHERS)
+    assert dimension_clustering(agents, r, 0.3, 3) == []
+    assert not {x.detector for x in detect_all(agents, r, Config())} & {"dimension_clustering", "score_clustering"}
+
+
+def test_dimension_clustering_names_every_clustered_dimension_and_skips_invalid_reports():
+    others = [(8, 6, 6.1, 9), (8, 7, 6.2, 3), (8, 8, 6.0, 5), (8, 9, 6.3, 7), (8, 4, 6.1, 2)]
+    agents, r = scored_panel([5.8, 6.9, 7.4, 8.1, 8.9], others)
+    [w] = dimension_clustering(agents, r, 0.3, 3)
+    assert "correctness: 5 agents within 8.00–8.00" in w.evidence and "performance: 5 agents within 6.00–6.30" in w.evidence
+    assert "risk" not in w.evidence and "cost" not in w.evidence
+    for a in agents[2:]:
+        a.status = "invalid"
+    assert dimension_clustering(agents, r, 0.3, 3) == []  # 2 valid reports < 3
+
+
+@pytest.mark.parametrize("threshold,flagged", [(0.70, True), (0.75, True), (0.85, False), (0.60, False)])
+def test_scores_clustered_near_the_threshold(threshold, flagged):
+    """The seed's 7.1–7.4 sit at the default bar 0.70 (7.0 ± 0.5); at security's 0.85 they do not."""
+    agents = panel()
+    r = ranking(dict(zip([a.key for a in agents], [7.1, 7.2, 7.3, 7.3, 7.4])))
+    found = near_threshold(agents, r, threshold, 0.5, 3)
+    assert bool(found) is flagged
+    if flagged:
+        assert found[0].detector == "near_threshold"
+        assert f"all within 0.50 of the bar {threshold * 10:.2f} (threshold {threshold:.2f} × 10)" in found[0].evidence
+
+
+def test_near_threshold_not_for_a_wide_spread_or_without_a_threshold():
+    agents = panel()
+    r = ranking(dict(zip([a.key for a in agents], [5.8, 6.9, 7.4, 8.1, 8.9])))
+    assert near_threshold(agents, r, 0.70, 0.5, 3) == []
+    tight = ranking(dict(zip([a.key for a in agents], [7.1, 7.2, 7.3, 7.3, 7.4])))
+    assert near_threshold(agents, tight, None, 0.5, 3) == []
+    assert "near_threshold" in {w.detector for w in detect_all(agents, tight, Config(), 0.70)}
+    assert "near_threshold" not in {w.detector for w in detect_all(agents, tight, Config())}

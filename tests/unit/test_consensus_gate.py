@@ -130,3 +130,61 @@ def test_dissenters_and_undocumented_helpers():
     dis = consensus_gate.dissenters(d, "A")
     assert [a.persona for a in dis] == ["ux-advocate", "test-engineer"]
     assert [a.persona for a in consensus_gate.undocumented(dis)] == ["ux-advocate"]
+
+
+# --- a unanimous reject (issue #16 item 3) -----------------------------------------------------
+
+def unanimous_reject(scores=HIGH, documented=True):
+    why = [{"target": "A", "concern": "A cannot meet the retention rule", "reason": "policy §4.2"}]
+    agents = [P.agent_record(p, "ranking", P.ranking_json(scores, verdict="reject", preferred="A",
+                                                          dissent=why if documented else []), key=f"k-{p}")
+              for p in ("security-analyst", "performance-engineer", "cost-analyst")]
+    d = P.make_deliberation(agents, task_type="architecture")
+    d.ranking = rank(d.agents, W)
+    return d
+
+
+def test_unanimous_reject_concludes_rejected_whatever_the_top_score():
+    low = {"A": (3, 3, 3, 3, 3), "B": (2, 2, 2, 2, 2)}  # consensus 0.30: far below 0.80
+    for scores in (HIGH, low):
+        d = unanimous_reject(scores)
+        r = consensus_gate.evaluate(d, 2, 0)
+        assert r.passed, [(c.name, c.figure) for c in r.checks]
+        c = checks(r)["consensus"]
+        assert c.figure == "unanimous reject: 3 of 3 voting agents reject — rejected — no approach adopted"
+        assert "the top-scored approach A" in c.detail and "is not adopted" in c.detail
+
+
+def test_unanimous_reject_still_needs_the_reasons():
+    r = consensus_gate.evaluate(unanimous_reject(documented=False), 2, 0)
+    assert failed(r) == ["dissent_documented"]
+
+
+def test_one_approval_makes_it_a_split_not_a_rejection():
+    d = unanimous_reject({"A": (3, 3, 3, 3, 3), "B": (2, 2, 2, 2, 2)})
+    d.agents[0].report.verdict = "approve"
+    d.ranking = rank(d.agents, W)
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert failed(r) == ["consensus"] and checks(r)["consensus"].figure == "0.30 < 0.80 for architecture"
+
+
+def test_dissent_is_read_against_the_leader_the_vote_produced():
+    """Issue #16: rankers never see a leader, so a ranker that prefers B documents a concern for
+    each approach it would not adopt; after the vote, the one about the computed leader counts."""
+    about_c = [{"target": "C", "concern": "C is too slow", "reason": "bench/c.txt"}]
+    about_a = [{"target": "A", "concern": "A's migration window is optimistic", "reason": "last one took 9 h"}]
+    scores = {"A": (9, 9, 9, 9, 9), "B": (8, 8, 8, 8, 8), "C": (5, 5, 5, 5, 5)}
+    only_c = P.agent_record("reliability-engineer", "ranking", P.ranking_json(scores, preferred="B", dissent=about_c),
+                            key="k-rel")
+    d = passing(extra=[only_c])
+    assert d.ranking.leading == "A"
+    r = consensus_gate.evaluate(d, 2, 0)
+    assert failed(r) == ["dissent_documented"] and "undocumented: reliability-engineer" in checks(r)["dissent_documented"].detail
+    assert "every approach it would not adopt" in r.next_step and "after the vote" in r.next_step
+    both = P.agent_record("reliability-engineer", "ranking",
+                          P.ranking_json(scores, preferred="B", dissent=about_c + about_a), key="k-rel")
+    assert consensus_gate.evaluate(passing(extra=[both]), 2, 0).passed
+    general = P.agent_record("reliability-engineer", "ranking", P.ranking_json(
+        scores, preferred="B", dissent=[{"concern": "none of the fast options is tested", "reason": "no load test"}]),
+        key="k-rel")  # target defaults to "leading": a general concern counts
+    assert consensus_gate.evaluate(passing(extra=[general]), 2, 0).passed

@@ -280,7 +280,36 @@ def test_red_team_spawn_follows_the_wave_once():
     assert da.check_red_team_spawn(d) is None
     add(d, "red-team", "red-team", {}, tier=2, red_team_round=2)
     assert 'rule "linear, no ping-pong"' in da.check_red_team_spawn(d)
-    assert da.check_red_team_spawn(contested()) is None  # outside the depth step: untouched
+
+
+def test_one_red_team_pass_then_the_depth_step_a_second_pass_is_refused():
+    """Issue #16 item 5a: a second red-team pass after a first that refuted nothing replaced the
+    first report, and its evidence-backed refutation was never planned."""
+    upheld = {"refutations": [{"target": "performance-engineer:F1", "verdict": "upheld", "claim": "ok",
+                               "evidence": "bench"}]}
+    d, plan = planned(red_team=upheld)
+    assert plan.action == "not_needed"
+    reason = da.check_red_team_spawn(d, Config())
+    assert reason.startswith('Red-team spawn denied — rule "one red-team pass, then the depth step": the first '
+                             "red-team pass (red-team (a-red-team-deliberation-1)) found nothing contested")
+    assert "what it refutes would never be planned" in reason and reason.endswith(
+        "Next: rank every approach (spawn the personas again).")
+    # while the first pass runs, and once it reported but before the plan: refused too
+    fresh = contested(red_team=upheld)
+    assert "has reported; the depth step runs on it" in da.check_red_team_spawn(fresh, Config())
+    fresh.agents[-1].status, fresh.agents[-1].report = "running", None
+    assert "is still running" in da.check_red_team_spawn(fresh, Config())
+    # a first pass whose report was recorded invalid may be retried
+    fresh.agents[-1].status = "invalid"
+    assert da.check_red_team_spawn(fresh, Config()) is None
+    # the depth step was skipped on budget: no second pass either
+    tight = da.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=10_000_000)
+    s = contested()
+    da.apply_plan(s, da.plan_depth(s, Config(), tight))
+    assert s.depth.status == "skipped" and "was skipped: depth skipped: budget" in da.check_red_team_spawn(s, Config())
+    # depth off for the task type (documentation is dialled down): breadth only, untouched
+    doc = contested(task_type="documentation", red_team=upheld)
+    assert da.check_red_team_spawn(doc, Config()) is None
 
 
 # --------------------------------------------------------------------------------------------

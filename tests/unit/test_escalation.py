@@ -8,7 +8,8 @@ from deliberation.report import AgentReport, Finding
 from deliberation.state import (AgentRecord, Deliberation, ProbeRun, RankingResult, ReversalClass,
                                 ReversalRegistry)
 
-CFG = EscalationConfig()
+CFG = EscalationConfig()                                   # policy D+T2+PROBE (the default)
+STRICT = EscalationConfig(policy="T1+D+T2+PROBE")
 PRONE = ReversalRegistry(classes={"security/auth": ReversalClass(decision_class="security/auth", reversals=2)})
 CONFIRMED_ONLY = ReversalRegistry(classes={"security/auth": ReversalClass(decision_class="security/auth",
                                                                           confirmations=3)})
@@ -17,6 +18,7 @@ OK = ProbeRun(name="tests", passed=True, exit_code=0)
 FAIL = ProbeRun(name="tests", passed=False, exit_code=1)
 TIMEOUT = ProbeRun(name="slow", passed=False, exit_code=None, timed_out=True, duration_s=2.0)
 
+# Vote(approvals, rejections, abstentions, judges' confidence)
 UNANIMOUS_HIGH = Vote(3, 0, 0, 0.95)
 UNANIMOUS_LOW = Vote(3, 0, 1, 0.80)
 SPLIT_PASS = Vote(2, 1, 0, 0.95)
@@ -29,42 +31,64 @@ def rules(route):
     return [r.rule for r in route.rules]
 
 
+def test_default_policy_is_the_seeds_deployable_one():
+    assert CFG.policy == "D+T2+PROBE"
+
+
 def test_unanimous_on_a_class_with_clean_history_auto_executes():
     r = compute_route("security/auth", UNANIMOUS_HIGH, CONFIRMED_ONLY, [OK], CFG)
     assert (r.route, rules(r), r.review, r.unanimous) == ("auto-execute", [], "not_needed", True)
+    assert (r.policy, r.decided_by, r.notes) == ("D+T2+PROBE", "unanimous pass, no rule fired", [])
 
 
-def test_t1_and_t2_on_unanimous_high_confidence_pass_of_a_reversal_prone_class():
+def test_t2_changes_the_route_under_the_default_policy():
+    """Issue #16: T1 used to fire on every accepted decision of a reversed class, so T2 never
+    changed a route. Under D+T2+PROBE, T2 alone sends the unanimous confident pass to a person."""
     r = compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)
-    assert (r.route, rules(r), r.review) == ("human-review", ["T1", "T2"], "pending")
-    assert "reversed 2 time(s)" in r.rules[0].detail
-    assert "0.95 >= 0.90" in r.rules[1].detail
+    assert (r.route, rules(r), r.review, r.decided_by) == ("human-review", ["T2"], "pending", "T2")
+    assert "judges' confidence 0.95 >= 0.90" in r.rules[0].detail and "reversed 2 time(s)" in r.rules[0].detail
+    strict = compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], STRICT)
+    assert (strict.route, rules(strict), strict.policy, strict.decided_by) == \
+        ("human-review", ["T1", "T2"], "T1+D+T2+PROBE", "T1, T2")
+    assert "reversed 2 time(s)" in strict.rules[0].detail
 
 
 def test_t2_threshold_is_inclusive_and_configurable():
     at = Vote(2, 0, 0, 0.9)
-    assert rules(compute_route("security/auth", at, PRONE, [], CFG)) == ["T1", "T2"]
-    strict = EscalationConfig(unanimous_confidence=0.99)
-    assert rules(compute_route("security/auth", at, PRONE, [], strict)) == ["T1"]
+    assert rules(compute_route("security/auth", at, PRONE, [], CFG)) == ["T2"]
+    stricter = EscalationConfig(unanimous_confidence=0.99)
+    r = compute_route("security/auth", at, PRONE, [], stricter)
+    assert (r.route, rules(r)) == ("auto-execute", [])
+    assert rules(compute_route("security/auth", at, PRONE, [], STRICT.model_copy(
+        update={"unanimous_confidence": 0.99}))) == ["T1"]
 
 
-def test_t1_alone_on_unanimous_low_confidence_pass():
+def test_unanimous_low_confidence_pass_on_a_reversed_class_says_what_the_policy_left_out():
     r = compute_route("security/auth", UNANIMOUS_LOW, PRONE, [], CFG)
-    assert (r.route, rules(r)) == ("human-review", ["T1"])
+    assert (r.route, rules(r)) == ("auto-execute", [])
+    (note,) = r.notes
+    assert "reversed 2 time(s)" in note and "0.80 < 0.90" in note and "T1+D+T2+PROBE" in note
+    r = compute_route("security/auth", UNANIMOUS_LOW, PRONE, [], STRICT)
+    assert (r.route, rules(r), r.notes) == ("human-review", ["T1"], [])
 
 
 def test_t1_matches_the_task_type_entry_and_can_hard_reject():
     reg = ReversalRegistry(classes={"security": ReversalClass(decision_class="security", reversals=1)})
-    assert rules(compute_route("security/crypto", UNANIMOUS_HIGH, reg, [], CFG)) == ["T1", "T2"]
-    cfg = EscalationConfig(known_reversal="reject")
+    assert rules(compute_route("security/crypto", UNANIMOUS_HIGH, reg, [], STRICT)) == ["T1", "T2"]
+    cfg = EscalationConfig(policy="T1+D+T2+PROBE", known_reversal="reject")
     r = compute_route("security/crypto", UNANIMOUS_LOW, reg, [], cfg)
-    assert (r.route, rules(r), r.review) == ("hard-reject", ["T1"], "pending")
+    assert (r.route, rules(r), r.review, r.decided_by) == ("hard-reject", ["T1"], "pending", "T1")
+    # known_reversal acts through T1 only: the default policy does not run it
+    r = compute_route("security/crypto", UNANIMOUS_HIGH, reg, [], EscalationConfig(known_reversal="reject"))
+    assert (r.route, rules(r)) == ("human-review", ["T2"])
 
 
-def test_split_vote_is_d_and_the_accept_path_adds_t1():
+def test_split_vote_is_d_and_the_strict_accept_path_adds_t1():
     r = compute_route("security/auth", SPLIT_PASS, PRONE, [], CFG)
-    assert (r.route, rules(r), r.unanimous) == ("human-review", ["T1", "D"], False)
-    r = compute_route("security/auth", SPLIT_FAIL, PRONE, [], CFG)  # not on the accept path
+    assert (r.route, rules(r), r.unanimous) == ("human-review", ["D"], False)
+    r = compute_route("security/auth", SPLIT_PASS, PRONE, [], STRICT)
+    assert (r.route, rules(r)) == ("human-review", ["T1", "D"])
+    r = compute_route("security/auth", SPLIT_FAIL, PRONE, [], STRICT)  # not on the accept path
     assert (r.route, rules(r)) == ("human-review", ["D"])
     assert "1 approve / 2 reject / 0 abstain" in r.rules[0].detail
 
@@ -75,9 +99,11 @@ def test_no_vote_cannot_auto_execute():
     assert "no approve/reject vote" in r.rules[0].detail
 
 
-def test_unanimous_fail_stands_even_with_a_failing_probe_or_prone_class():
-    r = compute_route("security/auth", UNANIMOUS_FAIL, PRONE, [FAIL], CFG)
-    assert (r.route, rules(r)) == ("auto-execute", [])
+@pytest.mark.parametrize("cfg", [CFG, STRICT])
+def test_unanimous_fail_is_auto_reject_even_with_a_failing_probe_or_prone_class(cfg):
+    """Seed 002: unanimous → auto-pass or auto-REJECT; a unanimous reject adopts nothing."""
+    r = compute_route("security/auth", UNANIMOUS_FAIL, PRONE, [FAIL], cfg)
+    assert (r.route, rules(r), r.review, r.decided_by) == ("auto-reject", [], "not_needed", "unanimous reject")
 
 
 @pytest.mark.parametrize("probe,text", [(FAIL, "tests exited 1"), (TIMEOUT, "slow timed out after 2.0s")])
@@ -91,7 +117,7 @@ def test_failing_or_timed_out_probe_overrides_a_unanimous_pass(probe, text):
 def test_probe_failure_can_hard_reject():
     cfg = EscalationConfig(probe_failure="reject")
     r = compute_route("security/auth", UNANIMOUS_HIGH, CONFIRMED_ONLY, [FAIL], cfg)
-    assert (r.route, rules(r)) == ("hard-reject", ["PROBE"])
+    assert (r.route, rules(r), r.decided_by) == ("hard-reject", ["PROBE"], "PROBE")
 
 
 def test_cold_start_falls_back_to_d_and_says_so():
@@ -100,24 +126,28 @@ def test_cold_start_falls_back_to_d_and_says_so():
     assert "falls back to the split-vote rule D" in r.rules[0].detail
     r = compute_route("architecture/caching", SPLIT_PASS, EMPTY, [], CFG)
     assert (r.route, rules(r)) == ("human-review", ["D", "COLD_START"])
-    assert summary(r) == "human-review (D) for class architecture/caching [cold start: no reversal history]"
+    assert summary(r) == ("human-review (D) for class architecture/caching, policy D+T2+PROBE "
+                          "[cold start: no reversal history]")
 
 
 def test_every_rule_at_once_and_summary():
-    r = compute_route("security/auth", Vote(3, 0, 0, 1.0), PRONE, [FAIL], EscalationConfig(probe_failure="reject"))
+    r = compute_route("security/auth", Vote(3, 0, 0, 1.0), PRONE, [FAIL],
+                      EscalationConfig(policy="T1+D+T2+PROBE", probe_failure="reject"))
     assert (r.route, rules(r)) == ("hard-reject", ["T1", "T2", "PROBE"])
-    assert summary(r) == "hard-reject (T1, T2, PROBE) for class security/auth"
+    assert summary(r) == "hard-reject (T1, T2, PROBE) for class security/auth, policy T1+D+T2+PROBE"
 
 
-def test_combinations_table():
+@pytest.mark.parametrize("cfg", [CFG, STRICT])
+def test_combinations_table(cfg):
     """Every vote × registry × probe combination against the rules written out by hand."""
+    strict = cfg.policy == "T1+D+T2+PROBE"
     votes = {"uh": UNANIMOUS_HIGH, "ul": UNANIMOUS_LOW, "sp": SPLIT_PASS, "sf": SPLIT_FAIL,
              "uf": UNANIMOUS_FAIL, "nv": NO_VOTE}
     regs = {"prone": PRONE, "clean": CONFIRMED_ONLY, "none": EMPTY}
     probes = {"none": [], "ok": [OK], "fail": [FAIL]}
     for (vk, v), (rk, reg), (pk, pr) in itertools.product(votes.items(), regs.items(), probes.items()):
         expect = []
-        if rk == "prone" and vk in ("uh", "ul", "sp"):
+        if strict and rk == "prone" and vk in ("uh", "ul", "sp"):
             expect.append("T1")
         if rk == "prone" and vk == "uh":
             expect.append("T2")
@@ -127,10 +157,11 @@ def test_combinations_table():
             expect.append("PROBE")
         if rk == "none":
             expect.append("COLD_START")
-        r = compute_route("security/auth", v, reg, pr, CFG)
+        r = compute_route("security/auth", v, reg, pr, cfg)
         assert rules(r) == expect, (vk, rk, pk)
         escalated = bool(set(expect) - {"COLD_START"})
-        assert r.route == ("human-review" if escalated else "auto-execute"), (vk, rk, pk)
+        plain = "auto-reject" if vk == "uf" else "auto-execute"
+        assert r.route == ("human-review" if escalated else plain), (vk, rk, pk)
 
 
 def _report(verdict, evidence="src/auth.py:10", conf=0.9):
@@ -148,7 +179,7 @@ def test_vote_of_uses_the_ranking_result_when_present():
                      ranking=RankingResult(dimensions={}, approaches=["A"], scores=[], means={}, leading="A",
                                            leading_scores={}, consensus=0.92, spread=0.1, stdev=0.1, agents=4,
                                            approvals=3, rejections=0, abstentions=1))
-    assert vote_of(d) == Vote(3, 0, 1, 0.92)
+    assert vote_of(d) == Vote(3, 0, 1, None, 0.92)  # no ranking reports: no judges' confidence
 
 
 def test_vote_of_counts_ranking_verdicts_and_skips_superseded():
@@ -156,6 +187,7 @@ def test_vote_of_counts_ranking_verdicts_and_skips_superseded():
               _agent(4, "reject")]
     agents[3].superseded = True
     d = Deliberation(id="d1", session_id="s1", task_type="security", question="x", agents=agents)
+    # the judges' confidence is the approvers' mean self-reported confidence (0.8, 1.0)
     assert vote_of(d) == Vote(2, 0, 1, pytest.approx(0.9))
 
 
@@ -164,7 +196,20 @@ def test_route_for_a_deliberation():
                      agents=[_agent(1, "approve", conf=0.95), _agent(2, "approve", conf=0.95)])
     assert class_of(d, CFG) == "security/auth"
     r = route_for(d, PRONE, [], CFG)
-    assert (r.decision_class, r.route, rules(r)) == ("security/auth", "human-review", ["T1", "T2"])
+    assert (r.decision_class, r.route, rules(r)) == ("security/auth", "human-review", ["T2"])
+    assert r.judges_confidence == 0.95
+
+
+def test_judges_confidence_not_the_consensus_score():
+    """T2 reads the judges' own confidence; a unanimous panel at 8.5 ± 0.5 has consensus 0.81."""
+    agents = [_agent(1, "approve", conf=0.95), _agent(2, "approve", conf=0.93), _agent(3, "abstain", conf=0.1)]
+    d = Deliberation(id="d1", session_id="s1", task_type="security", question="Move login to OAuth?", agents=agents,
+                     ranking=RankingResult(dimensions={}, approaches=["A"], scores=[], means={}, leading="A",
+                                           leading_scores={}, consensus=0.81, spread=1.0, stdev=0.5, agents=3,
+                                           approvals=2, rejections=0, abstentions=1))
+    v = vote_of(d)
+    assert (v.confidence, v.consensus) == (0.94, 0.81)
+    assert rules(route_for(d, PRONE, [], CFG)) == ["T2"]
 
 
 # -- the human-review side (adjudication.py) --------------------------------------------------
@@ -173,7 +218,7 @@ from deliberation.adjudication import (AdjudicationError, adjudicate, close_esca
                                        escalation_reason, open_escalation, open_index, review_answer)
 from deliberation.paths import Layout  # noqa: E402
 from deliberation.state import EscalationIndex, OpenEscalation  # noqa: E402
-from deliberation.store import Store  # noqa: E402
+from deliberation.store import SessionTx, Store  # noqa: E402
 
 
 def _entry(i, route="human-review"):
@@ -200,7 +245,8 @@ def test_review_answer_ask_deny_and_pass_through():
 def test_escalation_reason_names_rules_class_and_decision():
     r = compute_route("architecture/caching", SPLIT_PASS, EMPTY, [FAIL], CFG)
     text = escalation_reason("d9", r, "Use Redis")
-    assert text.startswith("deliberation d9 [architecture/caching] routed to human-review (cold start")
+    assert text.startswith("deliberation d9 [architecture/caching] routed to human-review by policy "
+                           "D+T2+PROBE (cold start")
     assert "D: split vote" in text and "PROBE: probe failed: tests exited 1" in text
     assert text.endswith("decision: Use Redis")
     assert "(decision not recorded)" in escalation_reason("d9", r, None)
@@ -209,18 +255,24 @@ def test_escalation_reason_names_rules_class_and_decision():
 def test_open_replace_close_and_stale_entry_cleanup(tmp_path):
     store = Store(Layout(str(tmp_path)))
     d = Deliberation(id="d1", session_id="s1", decision="X")
-    assert open_escalation(store, d) is None  # no route
+
+    def in_tx(fn, *args, **kw):
+        with SessionTx(store, "s1") as tx:
+            return fn(tx, *args, **kw)
+
+    assert in_tx(open_escalation, d) is None  # no route
     d.route = compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)
-    open_escalation(store, d, at=1.0)
-    open_escalation(store, d, at=2.0)  # recomputed: replaced, not duplicated
+    in_tx(open_escalation, d, at=1.0)
+    in_tx(open_escalation, d, at=2.0)  # recomputed: replaced, not duplicated
     assert [(e.deliberation_id, e.opened_at) for e in open_index(store).open] == [("d1", 2.0)]
-    assert close_escalation(store, "d1") and not close_escalation(store, "d1")
+    in_tx(close_escalation, "d1")
+    in_tx(close_escalation, "d1")  # closing what is not open changes nothing
     assert not (tmp_path / ".claude/deliberation/escalations.json").exists()
 
     # approved, but an interrupted run left the entry behind: approving again refuses and cleans up
     store.save(store.layout.deliberation("d1"), d)
     adjudicate(store, "d1", "approve", "alice", at=3.0)
-    open_escalation(store, Deliberation(id="d1", session_id="s1", route=compute_route(
+    in_tx(open_escalation, Deliberation(id="d1", session_id="s1", route=compute_route(
         "security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)))
     with pytest.raises(AdjudicationError, match="already approved"):
         adjudicate(store, "d1", "reject", "bob")

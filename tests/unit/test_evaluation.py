@@ -39,6 +39,15 @@ def test_reference_table_a_94_high_confidence_misses():
     assert pct(p["T1"].miss_capture_rate) == "100.0%"  # the oracle: every miss is in a listed class
     assert [p[k].misses_auto_passed for k in ("D", "T1", "T2", "D+T2")] == [92, 0, 2, 0]
     assert all(r.n == 94 and r.true_pass_escalation_rate is None for r in ev.results)
+    # the seed's table, row by row: capture %, still auto-passed % (issue #16)
+    table = render_table(ev).splitlines()
+    assert table[0].split() == ["policy", "n", "MISS", "capture", "MISS", "still", "auto-passed",
+                                "true", "passes", "escalated"]
+    rows = {line.split()[0]: line for line in table[2:6]}
+    assert "2.1% (2/94)" in rows["D"] and "97.9% (92/94)" in rows["D"]
+    assert "97.9% (92/94)" in rows["T2"] and "2.1% (2/94)" in rows["T2"]
+    assert "100.0% (94/94)" in rows["D+T2"] and "0.0% (0/94)" in rows["D+T2"]
+    assert all("n/a (0/0)" in line for line in rows.values())  # no true passes in this table
 
 
 def test_reference_table_b_six_misses_and_true_passes():
@@ -58,6 +67,18 @@ def test_reference_table_b_six_misses_and_true_passes():
     assert {k: (v.true_passes_escalated, v.true_passes) for k, v in p.items()} == \
         {"D": (0, 12), "T1": (0, 12), "T2": (0, 12), "D+T2": (0, 12)}
     assert all(v.n == 21 and v.misses == 6 for v in p.values())
+    assert {k: pct(v.miss_auto_pass_rate) for k, v in p.items()} == \
+        {"D": "66.7%", "T1": "0.0%", "T2": "33.3%", "D+T2": "0.0%"}
+    line = next(x for x in render_table(ev).splitlines() if x.startswith("D+T2 "))
+    assert line.split("  ")[-1].strip() == "0.0% (0/12)"  # true passes escalated
+
+
+def test_t2_needs_the_judges_confidence_when_a_row_gives_it():
+    """Live T2 reads the judges' confidence (≥ 0.9); eval measures the same rule."""
+    lines = [row(1, "DF1", True, U, 0.95), row(2, "DF1", True, U, 0.7), row(3, "DF1", True, U, None)]
+    p = run(lines, "DF*").by_policy()
+    assert (p["T2"].misses_escalated, p["T2"].misses) == (2, 3)
+    assert p["T1"].misses_escalated == 3
 
 
 def test_true_passes_escalated_on_registry_classes():
@@ -87,6 +108,13 @@ def test_reference_c_holdout_recurrence_arm_blind_probe_catches():
     assert (p["T2"].misses_escalated, p["PROBE"].misses_escalated, p["D+T2+PROBE"].misses_escalated) == (2, 3, 4)
     assert (p["PROBE"].true_passes_escalated, p["D+T2"].true_passes_escalated) == (1, 0)
     assert "hold-out DF3" in render_table(ev) and "PROBE: caught 2 of 3 hold-out misses" in render_table(ev)
+    # the control line: the other classes' misses (DF1: rows 1, 2) and the true passes (rows 6, 7)
+    assert {k: (v.control_misses_escalated, v.control_misses) for k, v in p.items()} == \
+        {"D": (0, 2), "T1": (2, 2), "T2": (2, 2), "D+T2": (2, 2), "PROBE": (1, 2), "D+T2+PROBE": (2, 2)}
+    text = render_table(ev)
+    assert "control (the other classes, registry as given):" in text
+    assert "  D+T2: misses caught 100.0% (2/2), true passes escalated 0.0% (0/2)" in text
+    assert "  PROBE: misses caught 50.0% (1/2), true passes escalated 50.0% (1/2)" in text
 
 
 def test_holdout_removes_a_registry_file_class_too():
@@ -133,5 +161,7 @@ def test_json_shape():
     assert out["rows"] == 2 and out["evaluated"] == 2 and out["excluded"] == 0
     d = out["policies"][0]
     assert d == {"policy": "D", "n": 2, "misses": 1, "misses_escalated": 0, "miss_capture_rate": 0.0,
-                 "misses_auto_passed": 1, "true_passes": 1, "true_passes_escalated": 1,
-                 "true_pass_escalation_rate": 1.0, "holdout_misses": 0, "holdout_misses_escalated": 0}
+                 "misses_auto_passed": 1, "miss_auto_pass_rate": 1.0, "true_passes": 1,
+                 "true_passes_escalated": 1, "true_pass_escalation_rate": 1.0, "holdout_misses": 0,
+                 "holdout_misses_escalated": 0, "control_misses": 1, "control_misses_escalated": 0,
+                 "control_capture_rate": 0.0}

@@ -19,7 +19,8 @@ def test_the_hook_side_imports_no_stdlib_module_beyond_the_interpreter_s_own():
             "import deliberation.hook_client; print(sorted(set(sys.modules) - before))")
     out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c", code, str(ROOT / "lib")],
                          capture_output=True, text=True, check=True).stdout
-    assert json.loads(out.replace("'", '"')) == ["_socket", "deliberation", "deliberation.hook_client"]
+    assert json.loads(out.replace("'", '"')) == ["_socket", "deliberation", "deliberation.deadlines",
+                                                 "deliberation.hook_client", "deliberation.worker_socket"]
 
 
 def test_normpath_is_abspath(tmp_path, monkeypatch):
@@ -31,17 +32,21 @@ def test_normpath_is_abspath(tmp_path, monkeypatch):
 def test_a_request_reads_back_exactly_as_sent():
     env = {b"CLAUDE_PROJECT_DIR": b"/proj ect", b"WEIRD": b"a=b=c", b"BYTES": b"\xff\xfe", b"EMPTY": b""}
     data = b'{"session_id": "s", "x": "\xc3\xa9\x00"}'
-    message = hook_client.encode_request("SubagentStop", data, 1234.5678, b"/cwd", env)
+    message = hook_client.encode_request("SubagentStop", data, 1234.5678, b"/cwd", env, "e-1", "stamp-1")
     req = warm_worker.Request(message)
-    assert (req.event, req.now, req.data) == ("SubagentStop", 1234.5678, data)
+    assert (req.event, req.now, req.data, req.event_id, req.stamp) == ("SubagentStop", 1234.5678, data, "e-1", "stamp-1")
     assert req.env["WEIRD"] == "a=b=c" and req.env["EMPTY"] == "" and os.fsencode(req.env["BYTES"]) == b"\xff\xfe"
     assert req.project == "/proj ect"  # CLAUDE_PROJECT_DIR wins over the cwd
     del env[b"CLAUDE_PROJECT_DIR"]
     assert warm_worker.Request(hook_client.encode_request("Stop", b"", 1.0, b"/cwd/sub/..", env)).project == "/cwd"
+    # a relative CLAUDE_PROJECT_DIR is the hook's: resolved against the hook's cwd, not the worker's
+    env[b"CLAUDE_PROJECT_DIR"] = b"proj/./x"
+    assert warm_worker.Request(hook_client.encode_request("Stop", b"", 1.0, b"/home/u", env)).project == "/home/u/proj/x"
 
 
 def test_a_malformed_request_is_refused():
-    for bad in (b"", b"\x00\x00\x00\x09abc", hook_client.pack_fields([b"1", b"Stop"])):
+    for bad in (b"", b"\x00\x00\x00\x09abc", hook_client.pack_fields([b"1", b"Stop"]),
+                hook_client.pack_fields([b"2", b"Stop", b"1.0", b"/", b"", b"{}"])):  # the old protocol
         try:
             warm_worker.Request(bad)
         except ValueError:
@@ -49,7 +54,7 @@ def test_a_malformed_request_is_refused():
         raise AssertionError(f"accepted {bad!r}")
 
 
-def test_the_socket_name_changes_with_the_code(tmp_path, monkeypatch):
+def test_the_code_stamp_changes_with_the_code(tmp_path, monkeypatch):
     pkg = tmp_path / "deliberation"
     (pkg / "sub").mkdir(parents=True)
     (pkg / "a.py").write_text("x = 1\n")
@@ -65,8 +70,25 @@ def test_the_socket_name_changes_with_the_code(tmp_path, monkeypatch):
     (pkg / "c.py").write_text("")
     third = hook_client.code_stamp()
     assert len({first, second, third}) == 3
-    name = hook_client.socket_name()
-    assert name.startswith(f"deliberation-worker-{os.getuid()}-") and len(name) < 100
+
+
+def test_one_socket_per_install_in_the_user_s_private_folder(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    env = {b"HOME": str(home).encode()}
+    path = hook_client.socket_path(env, create=True)
+    assert path.startswith(str(home / ".cache" / "claude-deliberation") + "/w-") and path.endswith(".sock")
+    assert oct(os.stat(home / ".cache" / "claude-deliberation").st_mode & 0o777) == "0o700"
+    assert hook_client.socket_path(env) == path  # the same install, the same socket
+
+
+def test_event_ids_are_unique_per_hook_process():
+    ids = {hook_client.new_event_id() for _ in range(1000)}
+    out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c",
+                          "import sys; sys.path.insert(0, sys.argv[1]); from deliberation import hook_client; "
+                          "print(hook_client.new_event_id())", str(ROOT / "lib")],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert len(ids) == 1000 and out not in ids
 
 
 def test_the_hooks_run_with_the_flags_the_tests_use():

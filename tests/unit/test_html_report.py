@@ -149,3 +149,30 @@ def test_before_ranking_renders_without_heatmap():
     d = make_deliberation(3, 2, phase="RESEARCH")
     page = hr.render_html(d)
     assert 'id="heatmap"' not in page and "No ranking yet." in page and "No approach has been ranked yet" in page
+
+
+def test_a_unanimous_reject_and_the_two_agent_outcome_render():
+    """Issue #16: the HTML says 'Rejected — no approach adopted' and the 2-agent rule's outcome."""
+    from deliberation import escalation, ranking
+    from deliberation.config import EscalationConfig
+    from deliberation.decision_record import record_json, render_markdown
+    from deliberation.state import ReversalRegistry, TwoAgentCheck
+
+    d = make_deliberation(3, 2, route=None)
+    for a in d.agents:
+        if a.stage == "ranking" and a.report is not None:
+            a.report.verdict = "reject"
+    d.ranking = ranking.rank(d.agents, {"correctness": 0.3, "risk": 0.25, "maintainability": 0.2,
+                                        "performance": 0.15, "cost": 0.1})
+    d.route = escalation.route_for(d, ReversalRegistry(), [], EscalationConfig())
+    d.outcome, d.decision = "rejected", None
+    d.two_agent = TwoAgentCheck(verdict="suspect_herding", agents=["devils-advocate", "product-strategist"],
+                                similarity=0.9, detail="both say the same")
+    rec = record_json(d)
+    assert rec["decision"]["outcome"] == "rejected" and rec["decision"]["text"] == "rejected — no approach adopted"
+    assert d.route.route == "auto-reject"
+    page = hr.render_html(d)
+    assert "Rejected — no approach adopted" in page and "auto-reject" in page
+    assert "Minimum viable deliberation (2 agents):</b> agreement with the same reasoning → suspect herding" in page
+    md = render_markdown(d)
+    assert "**Rejected — no approach adopted.**" in md and "## Minimum viable deliberation (2 agents)" in md

@@ -16,7 +16,7 @@ from deliberation.state import (AgentRecord, Check, Deliberation, GateResult, Li
 
 EXPECTED_FILES = {"session.schema.json", "lineage.schema.json", "deliberation.schema.json",
                   "escalations.schema.json", "reversals.schema.json", "adjudication.schema.json",
-                  "event.schema.json", "agent_report.schema.json", "config.schema.json"}
+                  "event.schema.json", "journal.schema.json", "agent_report.schema.json", "config.schema.json"}
 
 
 def errors(name: str, doc: object) -> "list[str]":

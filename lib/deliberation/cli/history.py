@@ -3,7 +3,8 @@
 A decision is exported when its deliberation has a route and a label from `deliberation
 confirm` / `reverse` (bad = reversed), in `deliberation eval`'s input format: decision = the
 vote's outcome (pass when approvals outnumber rejections), votes from the ranking, confidence =
-the consensus score, probe = fail if any probe failed, pass if all passed, null if none ran.
+the judges' confidence (the approving agents' mean self-reported confidence — what live T2
+reads), probe = fail if any probe failed, pass if all passed, null if none ran.
 Without `--export` the same rows are shown as a table.
 """
 

@@ -24,7 +24,8 @@ def _overview(d: Any, rec: dict) -> "list[str]":
         f"  session    {d.session_id}",
         f"  task type  {d.task_type}{over}, threshold {d.threshold:.2f}",
         f"  opened     {t.fmt_time(d.created_at)} UTC   updated {t.fmt_time(d.updated_at)} UTC",
-        f"  initial confidence {t.fmt_num(d.initial_confidence)}   tokens {d.tokens_used}   "
+        f"  trigger confidence {t.fmt_num(d.initial_confidence)}{' (forced)' if d.trigger_forced else ''}   "
+        f"tokens {d.tokens_used}   "
         f"stop blocks {d.stop_blocks}",
         f"  record     {d.record_path or '-'}",
     ]
@@ -34,6 +35,10 @@ def _decision(rec: dict) -> "list[str]":
     x = rec["decision"]
     if x["approach"] is None:
         return ["", "decision: none yet (no ranking)"]
+    if x.get("outcome") == "rejected":
+        return ["", "decision: rejected — no approach adopted (unanimous reject)",
+                f"  {x['approvals']} approve, {x['rejections']} reject, {x['abstentions']} abstain; top-scored "
+                f"approach, not adopted: {t.one_line(x['title'])} [{x['approach']}], consensus {x['consensus']:.2f}"]
     verdict = "meets" if x["meets_threshold"] else "below"
     return ["", f"decision: {t.one_line(x['title'])} [{x['approach']}]",
             f"  consensus {x['consensus']:.2f} vs threshold {x['threshold']:.2f}: {verdict}, {x['band']} "

@@ -5,16 +5,21 @@ the pure core and mutates the loaded models — logs the event with the decision
 changed, and returns the Answer with any warnings (a quarantined file, config problems).
 Events of one session that reach the warm worker together share one transaction
 (`group_commit`): the same result as one after the other, with one load and one write.
+An event whose worker died after taking it (`event.rerun`) is answered from the event log when
+it was committed, and applied only when it was not: handling an event is idempotent.
 """
 
 from __future__ import annotations
+
+import time
 
 from deliberation import hookio
 from deliberation.handlers.common import Ctx, load_config
 
 
 def dispatch(event: hookio.Event, layout, now: float) -> hookio.Answer:
-    from deliberation import group_commit
+    from deliberation import event_log, group_commit
+    from deliberation.paths import REQUEST_DEADLINE
     from deliberation.handlers import (on_post_tool, on_post_tool_failure, on_pre_tool, on_prompt,
                                        on_session, on_stop, on_subagent_start, on_subagent_stop)
     from deliberation.store import SessionTx, Store
@@ -34,15 +39,26 @@ def dispatch(event: hookio.Event, layout, now: float) -> hookio.Answer:
 
     def open_tx():
         store = Store(layout, lock_timeout=cfg.lock_timeout_s)
-        return store, SessionTx(store, event.session_id)
+        tx = SessionTx(store, event.session_id)
+        tx.limit_commit(REQUEST_DEADLINE.get())
+        return store, tx
 
     def apply(store, tx):
+        tx.limit_commit(REQUEST_DEADLINE.get())
+        if event.rerun:  # its worker died: committed (maybe by the journal just replayed) or not
+            logged = event_log.logged_answer(layout, event.session_id, event.event_id)
+            if logged is not None:
+                return logged, []
         ctx = Ctx(layout, store, cfg, tx, now)
         answer = handler(ctx, event)
         tx.log(ctx.event_record(event, answer))
         return answer, ctx.warnings
 
-    answer, warnings = group_commit.run((layout.root, event.session_id), apply, open_tx, cfg.lock_timeout_s)
+    timeout = cfg.lock_timeout_s
+    deadline = REQUEST_DEADLINE.get()
+    if deadline is not None:
+        timeout = max(0.0, min(timeout, deadline - time.time()))
+    answer, warnings = group_commit.run((layout.root, event.session_id), apply, open_tx, timeout)
     for warning in problems + warnings:
         answer.warn(warning)
     return answer

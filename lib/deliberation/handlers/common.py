@@ -6,8 +6,9 @@ import json
 import os
 from typing import Any
 
-from deliberation import SCHEMA_VERSION, fastpath, hookio, personas
+from deliberation import SCHEMA_VERSION, event_log, fastpath, hookio, personas
 from deliberation.config import Config
+from deliberation.paths import handled_by
 from deliberation.state import AgentRecord, Deliberation, Notice
 
 
@@ -84,7 +85,8 @@ class Ctx:
                              task_type=kind, task_type_overridden=task_type is not None,
                              threshold=self.cfg.threshold_for(kind), created_at=self.now,
                              updated_at=self.now,
-                             initial_confidence=(trigger or {}).get("confidence"))
+                             initial_confidence=(trigger or {}).get("confidence"),
+                             trigger_forced=bool((trigger or {}).get("forced")))
         phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
                           else "opened explicitly", self.now)
         depth_axis.apply_posture(delib, self.cfg)
@@ -102,7 +104,7 @@ class Ctx:
     # -- the event log -------------------------------------------------------------------------
     def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
         return {"schema_version": SCHEMA_VERSION, "at": self.now, "event": event.hook_event_name
-                or type(event).__name__, "payload": event.raw, "answer": answer.summary(),
+                or type(event).__name__, "eid": event.event_id, "handled_by": handled_by(), "payload": event.raw, "answer": answer.summary(),
                 "notes": self.notes, **self.extra}
 
 
@@ -154,7 +156,7 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
     """The latest real user prompt (and its trigger result) from the tail of the event log,
     read backwards in blocks: the prompt is usually in the last one, however long the log."""
     path = layout.events(session_id)
-    for line in _lines_backwards(path, max_bytes):
+    for line in event_log.lines_backwards(path, max_bytes):
         try:
             rec = json.loads(line)
         except ValueError:
@@ -168,35 +170,16 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
     return "", None
 
 
-def _lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
-    """The lines of the last `max_bytes` of a file, last line first."""
-    try:
-        fh = open(path, "rb")
-    except OSError:
-        return
-    with fh:
-        try:
-            end = os.fstat(fh.fileno()).st_size
-        except OSError:
-            return
-        start_limit = max(0, end - max_bytes)
-        carry = b""
-        while end > start_limit:
-            start = max(start_limit, end - block)
-            fh.seek(start)
-            chunk = fh.read(end - start) + carry
-            end = start
-            lines = chunk.split(b"\n")
-            carry = lines.pop(0) if end > start_limit else b""
-            for line in reversed(lines):
-                if line.strip():
-                    yield line
-
-
 def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
     from deliberation import lineage as lin
     from deliberation.engine import Budget
 
+    from deliberation import token_usage
+
+    if token_usage.plan_due(delib):  # the budget is about to be read: take the latest readings
+        for a in delib.agents:
+            if a.transcript and a.status in ("reported", "invalid"):
+                token_usage.count(delib, a, token_usage.read_transcript(a.transcript), "transcript")
     sb = ctx.cfg.spawn_budget
     active = lin.active_children(ctx.tx.lineage, lin.MAIN, ctx.now, sb.stale_after_s)
     tier2 = sum(1 for a in delib.agents if a.tier == 2 or (a.kind == "red-team" and a.red_team_round == 2))

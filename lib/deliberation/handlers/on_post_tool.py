@@ -34,9 +34,10 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
                       now=ctx.now, failed=status != "completed")
     if rec is None or delib is None:
         return hookio.Answer()
-    if event.total_tokens and not rec.tokens:
-        rec.tokens = event.total_tokens
-        delib.tokens_used += event.total_tokens
+    if event.total_tokens:
+        from deliberation import token_usage
+
+        token_usage.count(delib, rec, event.total_tokens, "totalTokens")
     if rec.status in ("spawned", "running"):
         if status == "completed":
             d = ctx.cfg.deliberation

@@ -1,4 +1,5 @@
-"""PreToolUse (`Task|Agent`): spawn budget, phase order, context isolation, depth-axis rules.
+"""PreToolUse (`Task|Agent`): spawn budget, phase order, context isolation (research prompts carry
+no other agent's findings; ranking prompts carry nothing of the vote), depth-axis rules.
 
 Every refusal is a `deny` whose reason tells Claude what to do next; an allowed spawn answers
 nothing (so the user's own permission settings still apply) and is recorded in the lineage and,
@@ -39,6 +40,11 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         delib = ctx.open_deliberation()
     if ":" in event.subagent_type:  # plugin form: the client namespaces the agent types
         delib.agent_prefix = event.subagent_type.rsplit(":", 1)[0] + ":"
+    if delib.two_agent is not None and _goes_full(delib, kind, event.subagent_type):
+        from deliberation import minimum_deliberation
+
+        if minimum_deliberation.release(delib):
+            ctx.notes.append("2-agent form released: the full deliberation follows")
     stage, refusal = phases.stage_for_spawn(delib, kind, ctx.cfg.deliberation.min_agents,
                                             personas.normalise_agent_type(event.subagent_type))
     if refusal is None and stage == "ranking":
@@ -48,10 +54,16 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     if refusal is None and kind == "lens":
         refusal = depth_axis.check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
     if refusal is None and kind == "red-team":
-        refusal = depth_axis.check_red_team_spawn(delib)
+        refusal = depth_axis.check_red_team_spawn(delib, ctx.cfg)
     isolation = "not checked"
     if refusal is None and stage == "research" and ctx.cfg.isolation.enabled:
         refusal, isolation = _isolation(ctx, event, delib)
+    if refusal is None and stage == "ranking" and ctx.cfg.isolation.blind_ranking:
+        refusal, isolation = _blind_ranking(ctx, event, delib)
+        if refusal:
+            delib.refused_transitions.append(refusal.splitlines()[0][:300])
+            delib.updated_at = ctx.now
+            return _deny(ctx, event, parent, "blind-ranking", refusal)
     if refusal:
         delib.refused_transitions.append(refusal.splitlines()[0][:300])
         delib.updated_at = ctx.now
@@ -73,6 +85,16 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         depth_axis.refresh_counts(delib, check=False)
     _record_spawn(ctx, event, parent, kind, delib.id, verdict.depth)
     return hookio.Answer()
+
+
+def _goes_full(delib, kind: str, subagent_type: str) -> bool:
+    """A spawn that turns a 2-agent deliberation into the full one: a deliberation role, or a
+    third research persona while research is open."""
+    if kind in ("debate", "synthesis", "red-team"):
+        return True
+    researched = {a.persona for a in phases.current(delib, "research")}
+    return kind == "persona" and delib.phase == "RESEARCH" and \
+        personas.normalise_agent_type(subagent_type) not in researched
 
 
 def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
@@ -108,6 +130,16 @@ def _isolation(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, 
     if not leaked:
         return None, f"clean against {len(findings)} recorded findings"
     return isolation.leak_reason(leaked, findings), "leak: " + ", ".join(leaked)
+
+
+def _blind_ranking(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, str]":
+    from deliberation import blind_ranking
+
+    leaks = blind_ranking.check_prompt(event.spawn_prompt, delib, event.subagent_type,
+                                       [d.name for d in ctx.cfg.ranking.dimensions])
+    if not leaks:
+        return None, "blind ranking: clean"
+    return blind_ranking.deny_reason(leaks, delib), "blind ranking: " + ", ".join(k.kind for k in leaks)
 
 
 def _enter_stage(ctx: Ctx, delib, kind: str, stage: str) -> None:

@@ -41,6 +41,10 @@ def _capture_notification(ctx: Ctx, prompt: str) -> None:
     delib, rec = record_for_agent(ctx, task_id, None)
     if rec is not None:
         rec.notified = True  # the main agent has seen this agent's result (Stop waits for it)
+    if rec is not None and delib is not None:
+        from deliberation import token_usage
+
+        token_usage.count(delib, rec, token_usage.notified_tokens(prompt), "task-notification")
     if rec is None or delib is None or rec.status not in ("spawned", "running"):
         return
     d = ctx.cfg.deliberation

@@ -76,9 +76,9 @@ def _unannounced(ctx: Ctx, delib) -> list:
 
 
 def _complete(ctx: Ctx, delib) -> hookio.Answer:
-    from deliberation import adjudication, decision_record, store
+    from deliberation import adjudication, decision_record, escalation, ranking
 
-    route = adjudication.apply_route(ctx.store, delib, ctx.cfg.escalation)
+    route = adjudication.apply_route(ctx.tx, delib, ctx.cfg.escalation)
     engine.finalize(delib, ctx.now)
     path = ctx.layout.record(delib.id)
     phases.transition(delib, "COMPLETE", f"decision record written ({route.route})", ctx.now)
@@ -86,12 +86,17 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
     delib.record_path = path
     delib.record = decision_record.record_json(delib, gates.strong, gates.moderate)
     text = decision_record.render_markdown(delib, ctx.tx.lineage, gates.strong, gates.moderate)
-    store.atomic_write_bytes(ctx.layout.checked(path), text.encode())
+    ctx.tx.write_file(path, text.encode())
     ctx.tx.session.active_deliberation = None
     r = delib.ranking
-    summary = (f"Deliberation {delib.id} COMPLETE: {r.leading if r else '-'} "
-               f"(consensus {r.consensus if r else 0:.2f} ≥ {delib.threshold:.2f}, {delib.task_type}); "
-               f"route {route.route}; record {path}")
-    if route.route == "auto-execute":
+    if delib.outcome == "rejected":
+        summary = (f"Deliberation {delib.id} COMPLETE: {ranking.REJECTED} (unanimous reject, "
+                   f"{r.rejections if r else 0} of {r.rejections if r else 0} voting agents); "
+                   f"route {route.route}; record {path}")
+    else:
+        summary = (f"Deliberation {delib.id} COMPLETE: {r.leading if r else '-'} "
+                   f"(consensus {r.consensus if r else 0:.2f} ≥ {delib.threshold:.2f}, {delib.task_type}); "
+                   f"route {route.route}; record {path}")
+    if route.route in escalation.AUTOMATIC:
         return hookio.Answer(system_message=summary)
     return hookio.Answer(system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")

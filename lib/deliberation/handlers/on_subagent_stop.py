@@ -16,6 +16,14 @@ from deliberation.handlers.common import Ctx, budget_view, deliver, record_for_a
 
 def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
     delib, rec = record_for_agent(ctx, event.agent_id, event.agent_type)
+    if rec is not None and delib is not None:
+        from deliberation import token_usage
+
+        # background agents (the client's default) report no totalTokens anywhere else
+        if event.agent_transcript_path:
+            rec.transcript = event.agent_transcript_path
+        if token_usage.count(delib, rec, token_usage.read_transcript(event.agent_transcript_path), "transcript"):
+            ctx.notes.append(f"tokens {rec.tokens} from the transcript")
     if rec is not None and delib is not None and rec.status in ("spawned", "running"):
         d = ctx.cfg.deliberation
         outcome = capture(delib, rec, event.last_assistant_message,

@@ -1,0 +1,85 @@
+"""Warm-worker test helpers: a private HOME per test (its own socket folder, so tests never meet
+each other's or a user's worker), finding the worker's process, and cleaning it up."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+LIB = str(ROOT / "lib")
+if LIB not in sys.path:
+    sys.path.insert(0, LIB)
+
+from deliberation import hook_client  # noqa: E402
+
+
+class Workers:
+    """The worker side of one test: `env` turns the worker on with this test's HOME."""
+
+    def __init__(self, home: Path, idle: str = "30") -> None:
+        self.home = home
+        home.mkdir(mode=0o700, exist_ok=True)
+        self.env = {"DELIBERATION_WORKER": "1", "DELIBERATION_WORKER_IDLE_S": idle, "HOME": str(home)}
+        self.env.pop("XDG_RUNTIME_DIR", None)
+
+    @property
+    def hook_env(self) -> dict:
+        """For run_hook: the worker on, this HOME, no XDG_RUNTIME_DIR of the machine's."""
+        return {**self.env, "XDG_RUNTIME_DIR": ""}
+
+    def socket_path(self) -> str:
+        return hook_client.socket_path({b"HOME": str(self.home).encode()}, create=True)
+
+    def pids(self) -> "list[int]":
+        out = subprocess.run(["pgrep", "-f", f"warm_worker.*{self.socket_path()}"], capture_output=True,
+                             text=True).stdout.split()
+        return [int(p) for p in out if int(p) != os.getpid()]
+
+    def wait_up(self, timeout: float = 20.0) -> int:
+        """The pid of the worker serving this HOME's socket, once it is listening."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pids = self.pids()
+            if pids and os.path.exists(self.socket_path()):
+                return pids[0]
+            time.sleep(0.05)
+        raise AssertionError("no warm worker came up")
+
+    def wait_gone(self, pid: int, timeout: float = 10.0) -> float:
+        """Seconds until `pid` exited (raises when it did not)."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return time.monotonic() - t0
+            try:  # reap it if it is our child
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            time.sleep(0.02)
+        raise AssertionError(f"worker {pid} still running after {timeout}s")
+
+    def start(self, lib: str = LIB, idle: str = "30") -> subprocess.Popen:
+        """Start a worker the way warm_worker.start does (isolated, empty environment), as a child."""
+        from deliberation import warm_worker
+
+        stamp = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                "from deliberation import hook_client; print(hook_client.code_stamp())", lib],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        path = hook_client.worker_socket.socket_path(os.path.dirname(self.socket_path()), lib, sys.executable)
+        return subprocess.Popen([sys.executable, "-I", "-c", warm_worker.BOOT, lib, path, stamp, idle],
+                                cwd="/", env={}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def kill_all(self) -> None:
+        for pid in self.pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
