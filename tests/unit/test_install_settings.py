@@ -193,7 +193,7 @@ def test_template_file_matches_the_hook_scripts():
     # the plugin form alone sets up its own environment at session start (install.sh builds
     # <plugin>/.venv for the settings form)
     plugin_only = [w for w in wiring(plugin) if w[2] == "session_start_env.py"]
-    assert plugin_only == [("SessionStart", None, "session_start_env.py", 30)]
+    assert plugin_only == [("SessionStart", None, "session_start_env.py", None)]
     assert wiring(example) == [w for w in wiring(plugin) if w not in plugin_only]
     pre = [m for ev, m, _, _ in wiring(example) if ev == "PreToolUse"]
     assert pre == ["Task|Agent", "Edit|Write|MultiEdit|Bash|NotebookEdit"]
