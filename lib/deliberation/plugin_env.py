@@ -14,6 +14,8 @@ pyproject.toml lists:
       setup.json      the last set-up: state running / ready / failed, key, times, reason
       setup.log       what the last set-up did (pip's output)
       pip-cache/      pip's cache (unless PIP_CACHE_DIR names another)
+      root            the plugin's lib folder at the last session start: when an update moves
+                      it, the warm worker of the previous one is retired
 
 At every session start (hooks/session_start_env.py) `session_start` compares the dependency key
 of this plugin version with the key of the environment in `current`. When there is none, or it
@@ -56,6 +58,7 @@ LOCK = "setup.lock"
 STATUS = "setup.json"
 LOG = "setup.log"
 PIP_CACHE = "pip-cache"
+ROOT = "root"
 
 # the steps `session_start` can take
 READY, ANNOUNCE, RUNNING, FAILED, BUILD = "ready", "announce", "running", "failed", "build"
@@ -354,6 +357,7 @@ def enabled(environ):
 def session_start(plugin_root, data_dir, environ, now):
     """Check the environment, start a set-up when one is needed; the message to show, or None."""
     status = observe(plugin_root, data_dir)
+    retire_previous_version(plugin_root, data_dir, status, environ)
     step = next_step(status, now)
     if step == READY:
         return None
@@ -374,6 +378,40 @@ def session_start(plugin_root, data_dir, environ, now):
         return no_python_message(found)
     start_build(python, plugin_root, data_dir, environ)
     return message(step, status, now, data_dir)
+
+
+def retire_previous_version(plugin_root, data_dir, status, environ):
+    """After an update that moved the plugin to a new folder (a marketplace installs each
+    version in its own), retire the warm worker of the previous folder: remove its socket,
+    and it exits within a second. Its folder stays (the client keeps old versions), so nothing
+    else would tell it before it idles out. Best effort; the socket's place is worker_socket's."""
+    lib = os.path.normpath(os.path.join(os.path.abspath(plugin_root), "lib"))
+    path = os.path.join(data_dir, ROOT)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            previous = fh.readline().strip()
+    except (OSError, ValueError):
+        previous = ""
+    if previous == lib:
+        return
+    if previous and status.current is not None:
+        try:
+            from deliberation import worker_socket
+
+            python = os.path.normpath(os.path.abspath(env_python(data_dir, status.current)))
+            folder = worker_socket.private_dir({os.fsencode(k): os.fsencode(v) for k, v in environ.items()},
+                                               create=False)
+            os.unlink(worker_socket.socket_path(folder, previous, python))
+        except Exception:  # noqa: BLE001 - no folder, no socket, another platform: nothing to retire
+            pass
+    try:
+        os.makedirs(data_dir, exist_ok=True)
+        tmp = "%s.tmp-%d" % (path, os.getpid())
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(lib + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def find_python(environ):
@@ -591,7 +629,7 @@ def _remove_stale(data_dir, keep, shutil):
         if name != keep_name:
             shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
     for name in os.listdir(data_dir):
-        if name.startswith((CURRENT + ".tmp-", STATUS + ".tmp-")):
+        if name.startswith((CURRENT + ".tmp-", STATUS + ".tmp-", ROOT + ".tmp-")):
             try:
                 os.unlink(os.path.join(data_dir, name))
             except OSError:

@@ -146,9 +146,9 @@ def read_proc(pid: int, name: str) -> bytes:
         return b""
 
 
-def plugin_processes(markers: "list[Path]") -> "list[tuple[int, str]]":
-    """(pid, command line) of every process whose command line or environment names one of
-    `markers` (the temporary HOME, the plugin's source): what the plugin left running."""
+def plugin_processes(markers: "list[Path]") -> "list[tuple[int, list[str]]]":
+    """(pid, argv) of every process whose command line or environment names one of `markers`
+    (the temporary HOME, the plugin's source): what the plugin left running."""
     needles = [str(m).encode() for m in markers]
     found = []
     for entry in os.listdir("/proc"):
@@ -159,7 +159,7 @@ def plugin_processes(markers: "list[Path]") -> "list[tuple[int, str]]":
             continue  # a kernel thread, or gone
         environ = read_proc(int(entry), "environ")
         if any(n in cmdline or n in environ for n in needles):
-            found.append((int(entry), cmdline.replace(b"\0", b" ").decode("utf-8", "replace").strip()))
+            found.append((int(entry), [a.decode("utf-8", "replace") for a in cmdline.split(b"\0") if a]))
     return found
 
 

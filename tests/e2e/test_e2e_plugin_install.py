@@ -35,7 +35,7 @@ import pytest
 
 from harness import REPO, STATE_DIR, ClaudeRun, run_claude_once
 from plugin_manager import (
-    GitHttpServer, PluginCli, commit_all, leftovers, plugin_processes, read_proc, scratch_source,
+    GitHttpServer, PluginCli, commit_all, leftovers, plugin_processes, scratch_source,
 )
 from fake_api import tool_use
 from scenarios_gates import SpawnFlood, write_config
@@ -166,14 +166,12 @@ class Flow:
         assert len(self.workers()) <= 1, f"more than one warm worker runs: {self.workers()}"
 
     def workers(self) -> "list[tuple[int, str, str]]":
-        """(pid, interpreter, lib folder) of every warm worker started under this HOME."""
+        """(pid, interpreter, lib folder) of every warm worker started under this HOME
+        (`python -I -c BOOT LIB SOCKET STAMP IDLE`, see warm_worker.start)."""
         out = []
-        for pid, cmdline in plugin_processes([self.home]):
-            if "deliberation.warm_worker" not in cmdline:
-                continue
-            environ = read_proc(pid, "environ").split(b"\0")
-            lib = next((e.split(b"=", 1)[1].decode().split(":")[0] for e in environ if e.startswith(b"PYTHONPATH=")), "")
-            out.append((pid, cmdline.split()[0], lib))
+        for pid, argv in plugin_processes([self.home]):
+            if len(argv) >= 5 and argv[1:3] == ["-I", "-c"] and "deliberation.warm_worker" in argv[3]:
+                out.append((pid, argv[0], argv[4]))
         return out
 
 
@@ -362,7 +360,11 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         assert plugin_processes([flow.home, source]) == []
         plugins = flow.home / ".claude" / "plugins"
         allowed = [plugins / "cache" / MARKETPLACE, plugins / "marketplaces" / MARKETPLACE]
-        assert leftovers([flow.home, flow.tmp], allowed) == []
+        # the warm workers' per-user socket folder (worker_socket: $XDG_RUNTIME_DIR or ~/.cache)
+        # outlives them, empty: each worker removes its own socket, none removes the folder
+        sockets = flow.home / ".cache" / "claude-deliberation"
+        assert not sockets.exists() or list(sockets.iterdir()) == [], list(sockets.iterdir())
+        assert leftovers([flow.home, flow.tmp], allowed + [sockets]) == []
         created = sorted(str(p.relative_to(flow.project)) for p in flow.project.rglob("*")
                          if not (flow.project / STATE_DIR) in p.parents and p != flow.project / STATE_DIR)
         assert created == [".claude"], created

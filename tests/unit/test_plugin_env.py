@@ -67,7 +67,11 @@ def test_runs_on_an_interpreter_too_old_for_the_rest_of_the_plugin():
     assert not any(isinstance(n, ast.JoinedStr) for n in ast.walk(tree)), "no f-strings: 3.5 reads it too"
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert imported <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
+    # and, only to retire an old worker, the builtins-only worker_socket
+    assert imported - {"deliberation"} <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
+    ours = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "deliberation"
+            for a in n.names}
+    assert ours == {"worker_socket"}, ours
 
 
 # --------------------------------------------------------------------------- the decision
@@ -264,3 +268,33 @@ def test_a_session_start_that_finds_its_environment_ready_stays_light(tmp_path):
     proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib"), str(root), str(data)],
                           capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "None []", proc.stdout + proc.stderr
+
+
+def test_an_update_to_a_new_folder_retires_the_previous_versions_worker(tmp_path):
+    """A marketplace installs each version in its own folder and keeps the old one: the warm
+    worker of the previous folder is told to go by removing its socket."""
+    from deliberation import worker_socket
+
+    home = tmp_path / "home"
+    home.mkdir()
+    data = tmp_path / "data"
+    data.mkdir()
+    key = "a" * 16
+    current = make_env(data, f"{key}-1", key)
+    old_root, new_root = tmp_path / "cache" / "0.1.0", tmp_path / "cache" / "0.1.1"
+    environ = {b"HOME": str(home).encode()}
+    folder = worker_socket.private_dir(environ, create=True)
+    python = str(data / current / "bin" / "python")
+    old_socket = Path(worker_socket.socket_path(folder, str(old_root / "lib"), python))
+    other_socket = Path(worker_socket.socket_path(folder, str(tmp_path / "elsewhere" / "lib"), python))
+    for sock in (old_socket, other_socket):
+        sock.write_text("")  # stands in for a socket: only its name matters here
+    st = pe.Status(key, current, key, True, True)
+    env = {"HOME": str(home)}
+    pe.retire_previous_version(str(old_root), str(data), st, env)  # first session start: remembered only
+    assert old_socket.exists() and (data / "root").read_text() == f"{old_root / 'lib'}\n"
+    pe.retire_previous_version(str(old_root) + "/", str(data), st, env)  # the same folder, spelled otherwise
+    assert old_socket.exists()
+    pe.retire_previous_version(str(new_root), str(data), st, env)  # updated: the old worker goes
+    assert not old_socket.exists() and other_socket.exists()
+    assert (data / "root").read_text() == f"{new_root / 'lib'}\n"
