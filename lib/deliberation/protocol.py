@@ -51,14 +51,25 @@ def _namespace(prefix: str) -> str:
     return f", each written with the plugin's namespace: \"{prefix}<slug>\" (e.g. \"{prefix}security-analyst\")"
 
 
+def models_line(models: "dict[str, str] | None") -> str:
+    """The protocol's line for `models.diverse`: which model each suggested persona runs on."""
+    if not models:
+        return ""
+    listed = ", ".join(f"{p} \"{m}\"" for p, m in models.items())
+    return (f"\nModels (models.diverse is on): pass `model` in each persona's Agent call, e.g. {listed}; "
+            "personas with conflicting priorities must run on different models, or the spawn is denied.")
+
+
 def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
-                  dims: dict, consensus_threshold: "float | None" = None, prefix: str = "") -> str:
+                  dims: dict, consensus_threshold: "float | None" = None, prefix: str = "",
+                  models: "dict[str, str] | None" = None) -> str:
     """The protocol for one question (see the module docstring).
 
     `threshold` and `confidence` are the trigger's (as `confidence.evaluate` returns them);
     `consensus_threshold` is the task type's consensus bar, by default the built-in one of
     `task_type` (pass `evaluate(...)["consensus_threshold"]` to honour a configured table).
     `prefix` is the agent-type namespace of the plugin form (e.g. "deliberation:").
+    `models` (persona → model alias) is given when `models.diverse` is on.
     """
     from deliberation.task_type import threshold as type_threshold
 
@@ -73,5 +84,6 @@ Decide it with a deliberation, not alone. Spawn subagents with the Agent tool, s
 2. DELIBERATION (prompts start "Phase: deliberation"): spawn synthesis-lead and debate-moderator with ALL research findings; then ONE red-team pass over the synthesis. When the plugin lists hot spots (H1, H2, ...), spawn FRESH {", ".join(LENSES)} workers (never subagent_type "fork"): each prompt names the hot spot ids and their material (findings, red-team notes), carries verbatim "{FLOOR[0]}" and "{FLOOR[1]}", and does NOT carry the consensus or synthesis text. After them, one more red-team pass over the tier-2 findings. No further rounds.
 3. RANKING (blind): spawn the personas again with "Phase: ranking", the question and the approaches exactly as the plugin lists them (its neutral order). Never tell a ranker which approach leads or is preferred, nor any agent's scores, verdicts or rationale: a ranker that sees the vote herds toward it, and such a prompt is denied. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with its reason for each approach it would not adopt; the plugin computes the leader after the vote and reads dissent against it.
 4. Then present the decision, the scores, the alternatives and the dissent; the plugin writes the decision record.
+Spawn every deliberation agent with the Agent tool, never from a Workflow. Resume an agent with SendMessage only when the plugin asks for its new report (it then replaces the old one).{models_line(models)}
 
 Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); each reason says what to do next: follow it. /deliberation-status shows progress."""
