@@ -75,7 +75,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         if refusal:
             delib.refused_transitions.append(refusal.splitlines()[0][:300])
             delib.updated_at = ctx.now
-            return _deny(ctx, event, parent, "blind-ranking", refusal)
+            return deny(ctx, event, parent, "blind-ranking", refusal)
     if refusal:
         delib.refused_transitions.append(refusal.splitlines()[0][:300])
         delib.updated_at = ctx.now
