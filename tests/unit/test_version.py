@@ -68,6 +68,8 @@ def test_set_version_writes_every_place(tmp_path):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, root / rel)
     changelog = root / "CHANGELOG.md"
+    # the copy starts without pending changes (the repository's own may have an Unreleased section)
+    changelog.write_text(re.sub(r"(?ms)^## Unreleased\n.*?(?=^## )", "", changelog.read_text()))
     with pytest.raises(ValueError, match="neither a '## Unreleased' heading"):
         sv.set_version(root, "0.9.0")
     text = changelog.read_text()
