@@ -247,12 +247,12 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
     with `requirements`): other fenced JSON the answer quotes is left alone."""
     import orjson
 
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > max_bytes:
-        raise DocumentProblem(f"Your concluding answer is {size} bytes; the limit is {max_bytes}. "
-                              "Shorten the document's texts.")
     candidates, broken = [], 0
     for body in _blocks(text):
+        size = len(body.encode("utf-8", "surrogatepass"))
+        if size > max_bytes and (re.search(r'"document"\s*:\s*"prd"', body, re.I) or '"requirements"' in body):
+            raise DocumentProblem(f"Your decision document block is {size} bytes; the limit is {max_bytes}. "
+                                  "Shorten its texts (the rest of the answer is for the user and is not limited).")
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:

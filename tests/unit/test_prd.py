@@ -138,9 +138,11 @@ def test_what_is_wrong_with_a_block_is_said(text, problem):
     assert problem in str(err.value)
 
 
-def test_an_oversized_answer_is_refused():
-    with pytest.raises(prd.DocumentProblem, match="the limit is 1024"):
+def test_an_oversized_document_is_refused_but_not_a_long_answer():
+    with pytest.raises(prd.DocumentProblem, match="Your decision document block is [0-9]+ bytes; the limit is 1024"):
         prd.extract_document(doc_text(problem="x" * 2000), 1024)
+    long_prose = "A long explanation for the user. " * 200 + doc_text()
+    assert prd.extract_document(long_prose, 2048)[0].document == "prd"
 
 
 # --------------------------------------------------------------------------- traceability
