@@ -247,7 +247,7 @@ def fire_at_once(event: str, payload_list: "list", project_dir, env=None, timeou
     for proc in procs:
         out, err = proc.communicate(timeout=timeout)
         results.append(HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
-                                                              out.decode(), err.decode())))
+                                                              out.decode(), err.decode()), event))
     return results, time.monotonic() - t0
 
 

@@ -145,7 +145,7 @@ def faulty(project):
         proc = subprocess.run([sys.executable, *HOOK_FLAGS, "-c", FAULT, str(LIB), str(HOOKS / HOOK_SCRIPTS[event])],
                               input=json.dumps(payload), capture_output=True, env=env,
                               cwd=str(project), timeout=60, text=True)
-        return HookResult(proc)
+        return HookResult(proc, event)
     return run
 
 

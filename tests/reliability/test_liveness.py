@@ -182,7 +182,7 @@ def _ro_mount_runner():
         proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], input=data,
                               capture_output=True, env=env, cwd=str(project), timeout=60)
         return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
-                                                      proc.stderr.decode()))
+                                                      proc.stderr.decode()), event)
     return run
 
 
