@@ -236,7 +236,9 @@ def score_prompt(prompt: str, cfg: "dict | None") -> "tuple[dict, str | None]":
         return result, None
     from deliberation.protocol import protocol_text
 
-    return result, protocol_text(prompt, result["task_type"], result["threshold"],
+    markers = (section(cfg, "trigger").get("force_markers") or None)
+    question = confidence.question_of(prompt, markers)
+    return result, protocol_text(question, result["task_type"], result["threshold"],
                                  result["confidence"], result["dimensions"],
                                  consensus_threshold=result.get("consensus_threshold"),
                                  prefix=plugin_agent_prefix())

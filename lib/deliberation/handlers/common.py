@@ -109,12 +109,11 @@ class Ctx:
 
 
 def strip_markers(prompt: str, markers: "list[str]") -> str:
-    """`/deliberate Should we…?` → `Should we…?` (the marker is how, not what, to decide)."""
-    text = prompt.strip()
-    for marker in markers:
-        if marker and text.startswith(marker):
-            return text[len(marker):].lstrip(" :—-\n")
-    return text
+    """`/deliberate Should we…?` → `Should we…?` (confidence.question_of: one rule for the
+    recorded question and the protocol's question line)."""
+    from deliberation.confidence import question_of
+
+    return question_of(prompt, markers)
 
 
 def find_record(delib: Deliberation, *, agent_id: "str | None" = None,
