@@ -6,7 +6,9 @@ arrive later; queued gate news waits for those notifications). Otherwise the del
 depth step, Gate 2. A failure blocks the stop with the reason and the next step — at most
 `gates.stop_block_limit` times in a row; past that the stop goes through, the deliberation is
 marked FAILED with the reasons and the user sees a loud message. On success the route is
-computed (registry + probes), the decision record written, and the deliberation COMPLETE.
+computed (registry + probes), the decision record written, and the deliberation COMPLETE; a
+route that needs a person holds the stop once, so the main agent tells the user before its
+final answer that the decision awaits review and by which command it is settled.
 """
 
 from __future__ import annotations
@@ -51,8 +53,11 @@ def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
             f"gates are still not met; the decision is NOT validated.\n{(block or '').splitlines()[0]}\n"
             f"See `deliberation show {delib.id}`."))
     delib.stop_blocks += 1
+    first = (block or "").splitlines()[0] if block else ""
     return hookio.Answer.block(f"{block}\n(Stop blocked {delib.stop_blocks} of {limit}; after that the "
-                               "deliberation is marked FAILED.)")
+                               "deliberation is marked FAILED.)",
+                               system_message=(f"deliberation {delib.id}: Claude continues — stop held "
+                                               f"{delib.stop_blocks} of {limit}: {first[:200]}"))
 
 
 def _expire_lost_agents(ctx: Ctx, delib) -> None:
@@ -99,4 +104,10 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
                    f"route {route.route}; record {path}")
     if route.route in escalation.AUTOMATIC:
         return hookio.Answer(system_message=summary)
-    return hookio.Answer(system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")
+    # the main agent learns it before its final answer (one hold: the deliberation is closed, so
+    # the next Stop goes through); the user reads the loud message
+    from deliberation import human_review
+
+    notice = human_review.main_agent_notice(delib.id, route.route, adjudication.escalation_reason(
+        delib.id, route, delib.decision), delib.decision)
+    return hookio.Answer.block(notice, system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")
