@@ -22,11 +22,15 @@ OPEN_DEPTH = ("pending", "deepening", "red_team_2")
 
 
 class Step:
-    __slots__ = ("block", "context")
+    """What the main agent must be told. `block`: it must act before it may conclude (the
+    Stop is held on it); `context`: news or an instruction; `progress`: the context is only the
+    progress note (re-derived when it is delivered, never queued)."""
+    __slots__ = ("block", "context", "progress")
 
-    def __init__(self, block: "str | None" = None, context: "str | None" = None) -> None:
+    def __init__(self, block: "str | None" = None, context: "str | None" = None, progress: bool = False) -> None:
         self.block = block
         self.context = context
+        self.progress = progress
 
 
 class Budget:
@@ -43,26 +47,12 @@ def weights(cfg: Config) -> "dict[str, float]":
     return {d.name: d.weight for d in cfg.ranking.dimensions}
 
 
-def progress_text(delib: Deliberation) -> str:
-    done = {s: len(phases.current(delib, s)) for s in ("research", "deliberation", "ranking")}
-    waiting = phases.pending(delib)
-    text = (f"Deliberation {delib.id} ({delib.task_type}, threshold {delib.threshold:.2f}): phase "
-            f"{delib.phase}; reports research {done['research']}, deliberation {done['deliberation']}, "
-            f"ranking {done['ranking']}; running {len(waiting)}.")
-    if delib.phase == "DELIBERATION" and not waiting:
-        text += " " + next_in_deliberation(delib)
-    return text
+def progress_text(delib: Deliberation, cfg: Config) -> str:
+    """The progress note (next_step.py: what the main agent has, what is still to arrive, the
+    next step the plugin will accept)."""
+    from deliberation import next_step
 
-
-def next_in_deliberation(delib: Deliberation) -> str:
-    if delib.depth.status in OPEN_DEPTH:
-        return "Depth axis open: see the hot spots in the last gate reason."
-    from deliberation import blind_ranking
-
-    if not phases.approaches(delib):
-        return "No approach proposed yet: spawn synthesis-lead with all research findings."
-    return ("When deliberation is done, spawn the personas again to RANK every approach (scores 0-10 "
-            "on the five dimensions). " + blind_ranking.ranking_instruction(delib))
+    return next_step.progress_text(delib, cfg)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -92,7 +82,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         if plan.action == "deepen":
             return Step(block=depth_axis.instruction(plan, delib))
         if plan.action == "skipped":
-            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.")
+            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.\n" + _next(delib, cfg))
         return None
     if state.status == "deepening" and depth_axis.wave_done(delib):
         state.status = "red_team_2"
@@ -101,8 +91,14 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         outcome = depth_axis.synthesize(delib)
         depth_axis.apply_outcome(delib, outcome)
         state.status = "done"
-        return Step(context=depth_axis.outcome_text(delib, outcome))
+        return Step(context=depth_axis.outcome_text(delib, outcome) + "\n" + _next(delib, cfg))
     return None
+
+
+def _next(delib: Deliberation, cfg: Config) -> str:
+    from deliberation import next_step
+
+    return next_step.next_step(delib, cfg).text
 
 
 def ranking_complete(delib: Deliberation, cfg: Config) -> bool:
@@ -135,12 +131,18 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
     c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
     head = (f"Deliberation {delib.id} — minimum viable deliberation (2 agents: {c.agents[0]}, "
             f"{c.agents[1]}): {mvd.OUTCOME_TEXT[c.verdict]}. {c.detail}.")
+    from deliberation import next_step
+
     full = f"(For the full deliberation instead, spawn {mvd.FULL_FORM}.)"
-    rank = "Next: spawn both personas again to RANK. " + blind_ranking.ranking_instruction(delib)
+
+    def rank() -> str:  # asked of the spawn rules once the form's depth state is set
+        step = next_step.ranking_step(delib, cfg)
+        return step.text if step else "Next: spawn both personas again to RANK. " + blind_ranking.ranking_instruction(delib)
+
     if c.verdict == "no_position":
         return Step(context=(f"{head} For the 2-agent form each research report states its position "
-                             "(preferred_approach, verdict approve/reject, rationale). Next: continue with "
-                             f"DELIBERATION — spawn {mvd.FULL_FORM}."))
+                             "(preferred_approach, verdict approve/reject, rationale); the full deliberation "
+                             "follows.\n" + next_step.next_step(delib, cfg).text))
     enabled, why = depth_enabled(delib, cfg)
     if c.verdict in ("proceed", "suspect_herding"):
         if enabled:
@@ -149,12 +151,12 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
         warn = ("" if c.verdict == "proceed" else
                 " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
                 "weigh it as one opinion; the decision record carries the warning.")
-        return Step(context=f"{head}{warn} {full}\n{rank}")
+        return Step(context=f"{head}{warn} {full}\n{rank()}")
     if not enabled:
         return Step(context=(f"{head} The depth axis is off for this deliberation ({why}): investigate "
                              "that conflict yourself before ranking — check the evidence each agent cites "
                              "— and name the contested point and its evidence (never their verdicts) in the "
-                             f"ranking prompts. {full}\n{rank}"))
+                             f"ranking prompts. {full}\n{rank()}"))
     plan = depth_axis.plan_depth(delib, cfg, budget, spots=find_hot_spots(delib, two_agent=True))
     depth_axis.apply_plan(delib, plan)
     delib.depth.basis = mvd.BASIS
@@ -163,7 +165,7 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
                            "it, the AGAINST agent's objections standing in for the red-team pass.\n"
                            + depth_axis.instruction(plan, delib)
                            + f"\n\nThen both personas rank. {full}"))
-    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}\n{rank}")
+    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}\n{rank()}")
 
 
 def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
@@ -180,7 +182,7 @@ def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -
         passed = passed_text(delib)
         note = conformity_note(delib)
         return Step(context=f"{passed}\n{note}" if note else passed)
-    return Step(context=progress_text(delib))
+    return Step(context=progress_text(delib, cfg), progress=True)
 
 
 def passed_text(delib: Deliberation) -> str:
@@ -191,15 +193,17 @@ def passed_text(delib: Deliberation) -> str:
                     for c in a.report.dissent][:6]  # type: ignore[union-attr]
         lines = [f"Deliberation {delib.id}: the panel unanimously REJECTED every approach "
                  f"({r.rejections} of {r.rejections} voting agents reject) — {ranking.REJECTED}. "  # type: ignore[union-attr]
-                 "Do not implement any of the approaches. Tell the user that none is adopted and why "
-                 "(the rejecting agents' concerns below), then finish; the quality gate runs when you stop."]
+                 "Do not implement any of the approaches.",
+                 "Next: tell the user that none is adopted and why (the rejecting agents' concerns "
+                 "below), then finish; the quality gate runs when you stop."]
         if concerns:
             lines += ["Their concerns:", *concerns]
         return "\n".join(lines)
     return (f"Deliberation {delib.id}: consensus gate passed — leading approach "
-            f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}. "  # type: ignore[union-attr]
-            "Summarise the decision and its dissent, then finish; the quality gate "
-            "runs when you stop.")
+            f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}.\n"  # type: ignore[union-attr]
+            f"Next: present the decision ({r.leading}), its scores, the alternatives and the dissent, then "  # type: ignore[union-attr]
+            "finish; when you stop, the quality gate runs and the plugin says whether a person must "
+            "review the decision.")
 
 
 def conformity_note(delib: Deliberation) -> str:
@@ -225,10 +229,12 @@ def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
         return None
     if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
         return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
-                "red-team pass comes before ranking. Spawn red-team with all findings and approaches "
-                "(it lists refutations with evidence and missed angles); it may be the only pass if "
-                "nothing is contested. (The minimum viable deliberation — exactly two research "
-                "personas, each stating its position — needs none: its AGAINST agent is that pass.)")
+                "red-team pass comes before ranking; it may be the only pass if nothing is contested. "
+                "(The minimum viable deliberation — exactly two research personas, each stating its "
+                "position — needs none: its AGAINST agent is that pass.)\n"
+                f"Next: spawn ONE `{delib.agent_prefix}red-team` — prompt starting \"Phase: deliberation\" "
+                "with the question, the approaches and every research finding — to break the converged "
+                "points (refutations with evidence, missed angles).")
     if delib.depth.status in OPEN_DEPTH:
         from deliberation import depth_axis
 
@@ -245,15 +251,17 @@ class Conclusion:
 
 
 def conclude(delib: Deliberation, cfg: Config, now: float) -> Conclusion:
-    """At Stop with nothing pending: may this deliberation conclude?"""
-    if delib.phase == "DELIBERATION":
-        refusal = ranking_spawn_refusal(delib, cfg)
-        if refusal:
-            return Conclusion(False, f"Deliberation {delib.id} cannot conclude yet.\n{refusal}")
+    """At Stop with nothing pending: may this deliberation conclude? Before ranking it cannot:
+    the hold names the next step the plugin will accept (next_step.py)."""
     if delib.phase == "RANKING":
         evaluate_vote(delib, cfg, now)
     else:
         delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
+    if delib.phase in ("IDLE", "RESEARCH", "DELIBERATION"):
+        from deliberation import next_step
+
+        return Conclusion(False, (f"Deliberation {delib.id} is not finished (phase {delib.phase}): it "
+                                  "concludes after the blind ranking.\n" + next_step.progress_text(delib, cfg)))
     if not delib.gate1.passed:  # type: ignore[union-attr]
         return Conclusion(False, consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
     g = cfg.gates

@@ -53,7 +53,7 @@ def deliberate(s: P.Session, split: bool = False) -> list:
     for persona, claim in RESEARCH.items():
         answers += list(_results(s.foreground(persona, f"Research: {QUESTION}",
                                               P.research_report(persona, [claim], APPROACHES))))
-    answers += list(_results(s.foreground("synthesis-lead", "Merge the findings", P.synthesis_report(APPROACHES))))
+    answers += list(_results(s.foreground("synthesis-lead", "Merge the findings\n" + s.findings(), P.synthesis_report(APPROACHES))))
     for persona in RESEARCH:
         if split:
             scores, verdict, preferred, dissent = SPLIT[persona]

@@ -187,22 +187,34 @@ def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
 
 
 def deliver(ctx: Ctx, step, delib: Deliberation, background: bool) -> hookio.Answer:
-    """A foreground agent's step goes straight to the main agent; a background one is queued."""
+    """A foreground agent's step goes straight to the main agent; a background one is queued
+    until its task notification (a progress note is not queued: it is said fresh then)."""
     if background:
         if step.block:
             ctx.notify(delib, "gate1", step.block, True)
+        elif step.context and not step.progress:
+            ctx.notify(delib, "info", step.context, False)
         return hookio.Answer()
-    # Parallel foreground agents all report (SubagentStop) before the first PostToolUse, so each
-    # PostToolUse of the batch would repeat the same news in one model request: say it once per
-    # batch (a new spawn clears the memory, so the same verdict after a re-rank is said again).
-    digest = message_digest(step.block, step.context)
-    if digest and digest == delib.last_delivered:
-        ctx.notes.append("same news as the previous answer of this batch: not repeated")
-        return hookio.Answer()
-    delib.last_delivered = digest
     if step.block:
-        return hookio.Answer.block(step.block, context=step.context)
-    return hookio.Answer(context=step.context)
+        return say_once(ctx, delib, hookio.Answer.block(step.block, context=step.context))
+    return say_once(ctx, delib, hookio.Answer(context=step.context))
+
+
+def say_once(ctx: Ctx, delib: Deliberation, answer: hookio.Answer) -> hookio.Answer:
+    """Say a batch's news once. A batch's PreToolUse hooks all fire before its first PostToolUse;
+    parallel foreground agents all report (SubagentStop) before it too, and a parallel
+    background launch fires one PostToolUse per agent — so every PostToolUse of the batch would
+    put a note into the same model request, the later ones repeating the first (or re-saying
+    what it asked for as progress). The first answer since the last spawn speaks for the batch;
+    the rest stay silent (a new spawn clears the memory, so the same verdict after a re-rank is
+    said again)."""
+    digest = message_digest(answer.reason if answer.decision else None, answer.context)
+    if digest and delib.last_delivered:
+        ctx.notes.append("this batch's news was given by an earlier answer: not repeated")
+        return hookio.Answer()
+    if digest:
+        delib.last_delivered = digest
+    return answer
 
 
 def message_digest(*texts: "str | None") -> str:

@@ -1,7 +1,7 @@
 """PostToolUse (`Task|Agent`): link the spawn to its agent id; foreground reports and Gate 1.
 
-Background launches (`async_launched`) only link and report progress; the report arrives in
-SubagentStop. A completed foreground agent's report is captured here if SubagentStop did not
+Background launches (`async_launched`) only link and report progress — once per parallel
+launch, not once per agent; the report arrives in SubagentStop. A completed foreground agent's report is captured here if SubagentStop did not
 already record it (each report exactly once), then the engine decides what the main agent hears:
 a block (Gate 1 failed, or the depth axis needs tier-2 workers) or progress as context.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from deliberation import engine, hookio
 from deliberation import lineage as lin
 from deliberation.capture import capture
-from deliberation.handlers.common import Ctx, budget_view, deliver, find_record, link_record
+from deliberation.handlers.common import Ctx, budget_view, deliver, find_record, link_record, say_once
 
 
 def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
@@ -29,7 +29,9 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
             spawn.started_at = ctx.now
         if rec is not None and rec.status == "spawned":
             rec.status = "running"
-        return hookio.Answer(context=engine.progress_text(delib)) if delib else hookio.Answer()
+        if delib is None:
+            return hookio.Answer()
+        return say_once(ctx, delib, hookio.Answer(context=engine.progress_text(delib, ctx.cfg)))
     lin.mark_finished(ctx.tx.lineage, agent_id=event.child_agent_id, tool_use_id=event.tool_use_id,
                       now=ctx.now, failed=status != "completed")
     if rec is None or delib is None:

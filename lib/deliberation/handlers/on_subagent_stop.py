@@ -2,8 +2,8 @@
 
 The answer goes to the SUBAGENT: a block makes it continue with our reason (fix the report).
 Gate results for the main agent travel otherwise: a foreground agent's through PostToolUse
-(which fires next), a background agent's as a queued notice delivered with the next
-task notification or at Stop.
+(which fires next), a background agent's as a queued notice delivered once every result it
+follows from has reached the main agent (task notifications), or at Stop.
 """
 
 from __future__ import annotations
@@ -38,6 +38,4 @@ def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
     if rec is None or delib is None or not rec.background:
         return hookio.Answer()
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
-    if step.context and not step.block:
-        ctx.notify(delib, "info", step.context, False)
     return deliver(ctx, step, delib, background=True)
