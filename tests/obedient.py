@@ -35,7 +35,7 @@ APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothin
 WORKER_BLOCK = re.compile(r"--- worker (\d+) of (\d+): subagent_type \"([A-Za-z0-9:_-]+)\", hot spots ([^\n]*?) "
                           r"— prompt:\n(.*?)\n--- end of worker \1 prompt", re.S)
 TIER2_ITEMS = re.compile(r"Tier-2 items:\n(?:- [^\n]*(?:\n|$))+")
-TELL_USER = re.compile(r"tell the user: (.*?)(?:\n|$)", re.S)
+TELL_USER = re.compile(r"tell the user: \"?(.*?)\"?(?:\n|$)", re.S)
 JSON_BLOCK = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
 # how the client labels hook output (docs/HOOK_ANSWERS.md)
 HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:Agent|Stop|SessionStart) hook "

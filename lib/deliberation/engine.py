@@ -24,13 +24,17 @@ OPEN_DEPTH = ("pending", "deepening", "red_team_2")
 class Step:
     """What the main agent must be told. `block`: it must act before it may conclude (the
     Stop is held on it); `context`: news or an instruction; `progress`: the context is only the
-    progress note (re-derived when it is delivered, never queued)."""
-    __slots__ = ("block", "context", "progress")
+    progress note (re-derived when it is delivered, never queued); `then_next`: the news is said
+    with the next accepted step as it stands when it is delivered (a background agent's news
+    waits for its task notification, and the step may change by then)."""
+    __slots__ = ("block", "context", "progress", "then_next")
 
-    def __init__(self, block: "str | None" = None, context: "str | None" = None, progress: bool = False) -> None:
+    def __init__(self, block: "str | None" = None, context: "str | None" = None, progress: bool = False,
+                 then_next: bool = False) -> None:
         self.block = block
         self.context = context
         self.progress = progress
+        self.then_next = then_next
 
 
 class Budget:
@@ -82,7 +86,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         if plan.action == "deepen":
             return Step(block=depth_axis.instruction(plan, delib))
         if plan.action == "skipped":
-            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.\n" + _next(delib, cfg))
+            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.", then_next=True)
         return None
     if state.status == "deepening" and depth_axis.wave_done(delib):
         state.status = "red_team_2"
@@ -91,14 +95,8 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         outcome = depth_axis.synthesize(delib)
         depth_axis.apply_outcome(delib, outcome)
         state.status = "done"
-        return Step(context=depth_axis.outcome_text(delib, outcome) + "\n" + _next(delib, cfg))
+        return Step(context=depth_axis.outcome_text(delib, outcome), then_next=True)
     return None
-
-
-def _next(delib: Deliberation, cfg: Config) -> str:
-    from deliberation import next_step
-
-    return next_step.next_step(delib, cfg).text
 
 
 def ranking_complete(delib: Deliberation, cfg: Config) -> bool:
@@ -122,7 +120,7 @@ def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
 def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | None":
     """Research has just ended with exactly two personas: the 2-agent rule's outcome, told to
     the main agent, and how the form meets the depth axis (minimum_deliberation.py)."""
-    from deliberation import blind_ranking, depth_axis
+    from deliberation import depth_axis
     from deliberation import minimum_deliberation as mvd
     from deliberation.hot_spots import find_hot_spots
 
@@ -131,18 +129,11 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
     c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
     head = (f"Deliberation {delib.id} — minimum viable deliberation (2 agents: {c.agents[0]}, "
             f"{c.agents[1]}): {mvd.OUTCOME_TEXT[c.verdict]}. {c.detail}.")
-    from deliberation import next_step
-
     full = f"(For the full deliberation instead, spawn {mvd.FULL_FORM}.)"
-
-    def rank() -> str:  # asked of the spawn rules once the form's depth state is set
-        step = next_step.ranking_step(delib, cfg)
-        return step.text if step else "Next: spawn both personas again to RANK. " + blind_ranking.ranking_instruction(delib)
-
     if c.verdict == "no_position":
         return Step(context=(f"{head} For the 2-agent form each research report states its position "
                              "(preferred_approach, verdict approve/reject, rationale); the full deliberation "
-                             "follows.\n" + next_step.next_step(delib, cfg).text))
+                             "follows."), then_next=True)
     enabled, why = depth_enabled(delib, cfg)
     if c.verdict in ("proceed", "suspect_herding"):
         if enabled:
@@ -151,12 +142,12 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
         warn = ("" if c.verdict == "proceed" else
                 " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
                 "weigh it as one opinion; the decision record carries the warning.")
-        return Step(context=f"{head}{warn} {full}\n{rank()}")
+        return Step(context=f"{head}{warn} {full}", then_next=True)
     if not enabled:
         return Step(context=(f"{head} The depth axis is off for this deliberation ({why}): investigate "
                              "that conflict yourself before ranking — check the evidence each agent cites "
                              "— and name the contested point and its evidence (never their verdicts) in the "
-                             f"ranking prompts. {full}\n{rank()}"))
+                             f"ranking prompts. {full}"), then_next=True)
     plan = depth_axis.plan_depth(delib, cfg, budget, spots=find_hot_spots(delib, two_agent=True))
     depth_axis.apply_plan(delib, plan)
     delib.depth.basis = mvd.BASIS
@@ -165,7 +156,7 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
                            "it, the AGAINST agent's objections standing in for the red-team pass.\n"
                            + depth_axis.instruction(plan, delib)
                            + f"\n\nThen both personas rank. {full}"))
-    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}\n{rank()}")
+    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}", then_next=True)
 
 
 def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:

@@ -26,22 +26,34 @@ def settle_sentence(delib_id: str) -> str:
             f"decision) or `deliberation reject {delib_id}` (set it aside)")
 
 
-def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None") -> str:
+def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None", rules: str = "") -> str:
     """The Stop hold when a deliberation concludes on `route` (human-review or hard-reject):
-    the model must tell the user before its final answer. `why` is the escalation reason."""
+    what the model must tell the user in its final answer. `why` is the escalation reason,
+    `rules` the short form of the rules that fired (e.g. "T2: unanimous pass at …")."""
     what = f"approach {decision}" if decision else "the outcome"
+    because = f" ({rules})" if rules else ""
     if route == "hard-reject":
         head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is HARD-REJECTED: {why}. "
                 "Do not apply it. Edit, Write, Bash and the other risky tools are denied until a person "
                 "overrides: " + settle_sentence(delib_id) + ".")
+        message = (f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
+                   f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
+                   f"`deliberation reject {delib_id}`, in a terminal in this project.")
     else:
         head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is NOT final: it awaits "
                 f"HUMAN REVIEW — {why}. Until a person decides, Edit, Write, Bash and the other risky "
                 "tools ask for a person's yes (in a headless run they are refused); "
                 + settle_sentence(delib_id) + ".")
-    return (f"{head}\nNext: give your final answer now, and in it tell the user: the decision and that it "
-            f"awaits their review; why; and that they settle it with `deliberation approve {delib_id}` "
-            f"or `deliberation reject {delib_id}`. Do not implement it before then.")
+        message = (f"The deliberation chose {what}, but the decision is not final: it awaits your "
+                   f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
+                   f"`deliberation reject {delib_id}`, in a terminal in this project; until then I will not "
+                   "apply it.")
+    return f"{head}\nNext: give your final answer now, and tell the user: \"{message}\""
+
+
+def rules_text(route) -> str:
+    """'T2: unanimous pass at …; D: …' — the rules that sent a route to a person."""
+    return "; ".join(f"{r.rule}: {r.detail}" for r in route.rules if r.rule != "COLD_START")
 
 
 def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tuple[str | None, str]":

@@ -223,6 +223,12 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
     return NextStep("none", f"Next: {why}" if why else "")
 
 
+def with_next(delib: Deliberation, cfg: Config, text: str) -> str:
+    """`text` followed by the next accepted step as it stands now (news said with its step)."""
+    nxt = next_step(delib, cfg).text
+    return f"{text}\n{nxt}" if nxt else text
+
+
 def progress_text(delib: Deliberation, cfg: Config) -> str:
     """The progress note: where the deliberation is, what the main agent has, what is still to
     arrive, and the next step the plugin will accept."""

@@ -59,6 +59,7 @@ class Notice(_Model):
     kind: Literal["gate1", "depth", "escalation", "phase", "info"]
     text: str
     blocking: bool = False
+    then_next: bool = Field(False, description="Said with the next accepted step as it stands when delivered.")
     created_at: float
 
 

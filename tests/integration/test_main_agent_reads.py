@@ -119,8 +119,10 @@ def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, 
     assert first.decision == "block", "the main agent must hear it before its final answer"
     told = first.reason
     assert f"Deliberation {d['id']} is COMPLETE but its decision (approach A) is NOT final: it awaits HUMAN REVIEW" in told
-    assert f"tell the user: the decision and that it awaits their review; why; and that they settle it with " \
-           f"`deliberation approve {d['id']}` or `deliberation reject {d['id']}`" in told, told
+    assert ("Next: give your final answer now, and tell the user: \"The deliberation chose approach A, but the "
+            "decision is not final: it awaits your review (T2: unanimous pass at judges' confidence 0.92") in told, told
+    assert (f"Approve it with `deliberation approve {d['id']}` or reject it with `deliberation reject {d['id']}`, "
+            "in a terminal in this project; until then I will not apply it.\"") in told, told
     assert first.system_message.startswith("⚠ HUMAN REVIEW NEEDED")  # the user reads it too
     assert s.stop(active=True).decision is None  # once: the next Stop goes through
     # a risky tool afterwards: `ask`, whose reason (what a headless run reads as the error) says the same

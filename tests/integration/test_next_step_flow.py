@@ -74,13 +74,17 @@ class Walk:
             self.s.hook("SubagentStart", P.subagent_start(self.s.sid, aid, agent_type))
             launched.append((agent_type, tuid, aid, prompt, O.report_message(O.scripted_answer(prompt))))
         if not self.background:
-            for agent_type, tuid, aid, prompt, message in launched:  # all SubagentStop first, as measured
-                assert self.s.hook("SubagentStop", P.subagent_stop(self.s.sid, aid, agent_type, message)).decision is None
+            # each agent's PostToolUse fires as it finishes (measured: the first one may come
+            # before its siblings report), but the model gets the whole batch in one request
+            said = []
             for agent_type, tuid, aid, prompt, message in launched:
+                assert self.s.hook("SubagentStop", P.subagent_stop(self.s.sid, aid, agent_type, message)).decision is None
                 post = self.s.hook("PostToolUse", P.post_agent_completed(self.s.sid, tuid, aid, agent_type,
                                                                          prompt, message))
                 self.received.append(message)
-                self.tell(post.context)
+                said += [post.context] if post.context else []
+            assert len(said) == 1 and "Next: wait" not in said[0], said  # one note, of the whole batch
+            self.tell(said[0])
             return
         launches = [self.s.hook("PostToolUse", P.post_agent_async(self.s.sid, tuid, aid, t, prompt))
                     for t, tuid, aid, prompt, _m in launched]
@@ -99,6 +103,8 @@ class Walk:
             self.tell(note.context)
             if agent_type != launched[-1][0]:
                 assert self.s.stop().decision is None, "a Stop between notifications decides nothing"
+            else:  # everything has arrived: the note never says to wait (no stale step in queued news)
+                assert "Next: wait" not in (note.context or ""), note.context
 
     def run(self, prompt: str, max_steps: int = 20) -> str:
         ups = self.s.prompt(prompt)
@@ -144,7 +150,7 @@ def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(
     assert d["route"]["route"] == "human-review" and d["decision"] == "A"
     # point 7: the last thing the main agent was told before its final answer
     assert f"`deliberation approve {d['id']}`" in final and f"`deliberation reject {d['id']}`" in final, final
-    assert "awaits their review" in final
+    assert final.startswith("The deliberation chose approach A, but the decision is not final: it awaits your review")
     # point 1: after synthesis and debate the note named the red-team pass, not the ranking
     after_synthesis = next(t for t in walk.told if "(synthesis-lead, debate-moderator)" in t
                            or ("deliberation 2 of 2" in t))

@@ -96,10 +96,11 @@ class Ctx:
         self.notes.append(f"opened {did} ({kind}, threshold {delib.threshold:.2f})")
         return delib
 
-    def notify(self, delib: Deliberation, kind: str, text: str, blocking: bool) -> None:
-        """Queue a message for the main agent (a background agent's news has no direct channel)."""
+    def notify(self, delib: Deliberation, kind: str, text: str, blocking: bool, then_next: bool = False) -> None:
+        """Queue a message for the main agent (a background agent's news has no direct channel);
+        `then_next`: say it with the next step as it stands when it is delivered."""
         self.tx.session.notices.append(Notice(deliberation_id=delib.id, kind=kind, text=text,  # type: ignore[arg-type]
-                                              blocking=blocking, created_at=self.now))
+                                              blocking=blocking, then_next=then_next, created_at=self.now))
 
     # -- the event log -------------------------------------------------------------------------
     def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
@@ -190,14 +191,24 @@ def deliver(ctx: Ctx, step, delib: Deliberation, background: bool) -> hookio.Ans
     """A foreground agent's step goes straight to the main agent; a background one is queued
     until its task notification (a progress note is not queued: it is said fresh then)."""
     if background:
-        if step.block:
-            ctx.notify(delib, "gate1", step.block, True)
-        elif step.context and not step.progress:
-            ctx.notify(delib, "info", step.context, False)
+        queue(ctx, step, delib)
         return hookio.Answer()
+    context = step.context
+    if context and step.then_next:
+        from deliberation.next_step import with_next
+
+        context = with_next(delib, ctx.cfg, context)
     if step.block:
-        return say_once(ctx, delib, hookio.Answer.block(step.block, context=step.context))
-    return say_once(ctx, delib, hookio.Answer(context=step.context))
+        return say_once(ctx, delib, hookio.Answer.block(step.block, context=context))
+    return say_once(ctx, delib, hookio.Answer(context=context))
+
+
+def queue(ctx: Ctx, step, delib: Deliberation) -> None:
+    """Queue a background agent's news (never a bare progress note: that is said fresh)."""
+    if step.block:
+        ctx.notify(delib, "gate1", step.block, True)
+    elif step.context and not step.progress:
+        ctx.notify(delib, "info", step.context, False, then_next=step.then_next)
 
 
 def say_once(ctx: Ctx, delib: Deliberation, answer: hookio.Answer) -> hookio.Answer:

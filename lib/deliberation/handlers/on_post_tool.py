@@ -2,13 +2,15 @@
 
 Background launches (`async_launched`) only link and report progress — once per parallel
 launch, not once per agent; the report arrives in SubagentStop. A completed foreground agent's report is captured here if SubagentStop did not
-already record it (each report exactly once), then the engine decides what the main agent hears:
-a block (Gate 1 failed, or the depth axis needs tier-2 workers) or progress as context.
+already record it (each report exactly once), then the engine decides what the main agent hears
+— a gate result, a depth-axis instruction or the progress note — said once per parallel batch:
+the client fires a PostToolUse as each agent of the batch finishes but hands the model all their
+results in one request, so the progress note waits for the batch's last result.
 """
 
 from __future__ import annotations
 
-from deliberation import engine, hookio
+from deliberation import engine, hookio, phases
 from deliberation import lineage as lin
 from deliberation.capture import capture
 from deliberation.handlers.common import Ctx, budget_view, deliver, find_record, link_record, say_once
@@ -51,4 +53,10 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
             rec.problem = f"the agent ended with status {status!r} and no report"
     delib.updated_at = ctx.now
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
+    siblings = [a for a in phases.pending(delib) if not a.background]
+    if step.progress and siblings:
+        # the client hands the main agent a parallel batch's results together, in one request:
+        # the batch's last PostToolUse gives its note, counting them all
+        ctx.notes.append(f"progress left to the batch's last result ({len(siblings)} still running)")
+        return hookio.Answer()
     return deliver(ctx, step, delib, background=False)

@@ -16,7 +16,7 @@ import re
 
 from deliberation import engine, hookio, next_step
 from deliberation.capture import capture
-from deliberation.handlers.common import Ctx, budget_view, record_for_agent
+from deliberation.handlers.common import Ctx, budget_view, queue, record_for_agent
 
 _TAG = r"<{0}>(.*?)</{0}>"
 
@@ -57,9 +57,7 @@ def _capture_notification(ctx: Ctx, prompt: str):
                       retries=d.report_retries, dimensions=[x.name for x in ctx.cfg.ranking.dimensions],
                       now=ctx.now)
     ctx.notes.append(f"report from task notification: {outcome.status}")
-    step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
-    if step.block or (step.context and not step.progress):
-        ctx.notify(delib, "gate1" if step.block else "info", step.block or step.context or "", bool(step.block))
+    queue(ctx, engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now), delib)
     return delib
 
 
@@ -68,20 +66,29 @@ def _news(ctx: Ctx, notified) -> "str | None":
     reached the main agent (the rest stays queued), and for the deliberation of the agent just
     notified, its progress note when no news of it is said."""
     sess = ctx.tx.session
-    waiting = {}
+    delibs: dict = {}
+    waiting: dict = {}
     said: list[str] = []
     kept = []
+    then_next: list[str] = []
     for n in sess.notices:
         if n.deliberation_id not in waiting:
-            d = ctx.tx.deliberation(n.deliberation_id)
+            d = delibs[n.deliberation_id] = ctx.tx.deliberation(n.deliberation_id)
             waiting[n.deliberation_id] = bool(d is not None and d.phase not in ("COMPLETE", "FAILED")
                                               and next_step.to_arrive(d))
         if waiting[n.deliberation_id]:
             kept.append(n)
-        elif n.text not in said:
+            continue
+        if n.text not in said:
             said.append(n.text)
+        if n.then_next and n.deliberation_id not in then_next and delibs[n.deliberation_id] is not None:
+            then_next.append(n.deliberation_id)
     spoke_of = {n.deliberation_id for n in sess.notices if not waiting[n.deliberation_id]}
     sess.notices = kept
+    for did in then_next:  # the step as it stands now, after all of that deliberation's news
+        nxt = next_step.next_step(delibs[did], ctx.cfg).text
+        if nxt:
+            said.append(nxt)
     if notified is not None and notified.id not in spoke_of and notified.phase not in ("COMPLETE", "FAILED"):
         said.append(engine.progress_text(notified, ctx.cfg))
     if not said:

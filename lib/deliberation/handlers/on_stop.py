@@ -109,5 +109,5 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
     from deliberation import human_review
 
     notice = human_review.main_agent_notice(delib.id, route.route, adjudication.escalation_reason(
-        delib.id, route, delib.decision), delib.decision)
+        delib.id, route, delib.decision), delib.decision, human_review.rules_text(route))
     return hookio.Answer.block(notice, system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")
