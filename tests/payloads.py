@@ -286,3 +286,63 @@ def post_agent_failure(sid: str, tool_use_id: str, subagent_type: str, prompt_te
                 tool_input={"description": f"{subagent_type} review", "prompt": prompt_text,
                             "subagent_type": subagent_type},
                 tool_use_id=tool_use_id, error=error, is_interrupt=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# the client's other channels (docs/CLIENT_CHANNELS.md): Workflow and SendMessage, 2.1.328 shapes
+
+
+def pre_workflow(sid: str, tool_use_id: str, script: str, **extra) -> dict:
+    return base(sid, "PreToolUse", effort={"level": "medium"}, tool_name="Workflow",
+                tool_input={"script": script, **extra}, tool_use_id=tool_use_id)
+
+
+def post_workflow(sid: str, tool_use_id: str, script: str, task_id: str, run_id: str, name: str) -> dict:
+    transcripts = f"/home/dev/.claude/projects/x/{sid}/subagents/workflows/{run_id}"
+    return base(sid, "PostToolUse", effort={"level": "medium"}, tool_name="Workflow",
+                tool_input={"script": script},
+                tool_response={"status": "async_launched", "taskId": task_id, "taskType": "local_workflow",
+                               "workflowName": name, "runId": run_id, "summary": name, "transcriptDir": transcripts,
+                               "scriptPath": f"/home/dev/.claude/projects/x/{sid}/workflows/scripts/{name}-{run_id}.js"},
+                tool_use_id=tool_use_id, duration_ms=8)
+
+
+def workflow_agent_stop(sid: str, agent_id: str, run_id: str, message: "str | None",
+                        agent_type: str = "workflow-subagent") -> dict:
+    d = subagent_stop(sid, agent_id, agent_type, message or "")
+    d["agent_transcript_path"] = f"/home/dev/.claude/projects/x/{sid}/subagents/workflows/{run_id}/agent-{agent_id}.jsonl"
+    if message is None:  # an agent() call with a schema ends with a StructuredOutput call: no message
+        d.pop("last_assistant_message")
+    return d
+
+
+def workflow_notification(sid: str, task_id: str, tool_use_id: str, name: str, status: str = "completed",
+                          agents: int = 1) -> dict:
+    text = (f"<task-notification>\n<task-id>{task_id}</task-id>\n<tool-use-id>{tool_use_id}</tool-use-id>\n"
+            f"<output-file>/tmp/claude-0/x/{sid}/tasks/{task_id}.output</output-file>\n<status>{status}</status>\n"
+            f"<summary>Dynamic workflow \"{name}\" {status}</summary>\n<result>[]</result>\n"
+            f"<usage><agent_count>{agents}</agent_count></usage>\n</task-notification>")
+    return prompt(sid, text)
+
+
+def pre_send_message(sid: str, tool_use_id: str, to: str, message: str, sender: "tuple[str, str] | None" = None) -> dict:
+    extra = {"agent_id": sender[0], "agent_type": sender[1]} if sender else {}
+    return base(sid, "PreToolUse", effort={"level": "medium"}, tool_name="SendMessage",
+                tool_input={"to": to, "summary": "follow-up", "message": message, "type": "message",
+                            "recipient": to, "recipient_kind": "agent", "content": message},
+                tool_use_id=tool_use_id, **extra)
+
+
+def post_send_message(sid: str, tool_use_id: str, to: str, message: str, outcome: str = "resumed") -> dict:
+    """outcome: resumed (a finished agent runs again), queued (a running agent), failed."""
+    if outcome == "resumed":
+        response = {"success": True, "message": f"Resuming agent {to[:7]}", "resumedAgentId": to,
+                    "revivedAgentId": to, "pin": {"id": to, "name": to, "ref": "57285b"}}
+    elif outcome == "queued":
+        response = {"success": True, "message": f"Message queued for delivery to {to} at its next tool round.",
+                    "pin": {"id": to, "name": to, "ref": "57285b"}}
+    else:
+        response = {"success": False, "message": f"No agent named '{to}' is reachable."}
+    return base(sid, "PostToolUse", effort={"level": "medium"}, tool_name="SendMessage",
+                tool_input={"to": to, "summary": "follow-up", "message": message},
+                tool_response=response, tool_use_id=tool_use_id, duration_ms=3)

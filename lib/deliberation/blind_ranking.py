@@ -268,7 +268,7 @@ def check_prompt(prompt: str, delib, persona: str = "",
     return leaks
 
 
-_WHAT = {
+WHAT = {
     "leader": "which approach leads",
     "scores": "scores",
     "verdicts": "other agents' verdicts or preferences",
@@ -279,8 +279,8 @@ _WHAT = {
 
 def deny_reason(leaks: "list[Leak]", delib) -> str:
     """The deny reason: what leaked (quoted) and exactly what to send instead."""
-    found = "; ".join(f"{_WHAT.get(k.kind, k.kind)}: \"{k.snippet}\"" if k.kind not in ("rationale", "order")
-                      else f"{_WHAT[k.kind]}: {k.snippet}" for k in leaks)
+    found = "; ".join(f"{WHAT.get(k.kind, k.kind)}: \"{k.snippet}\"" if k.kind not in ("rationale", "order")
+                      else f"{WHAT[k.kind]}: {k.snippet}" for k in leaks)
     listed = approach_list(delib)
     return (f"Blind ranking: this RANKING prompt carries {found}. A ranker that sees the vote herds "
             "toward it. Re-spawn with the question, the shared context and the approaches below, in "

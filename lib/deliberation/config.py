@@ -12,6 +12,7 @@ does a hook pay for validation.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -123,6 +124,10 @@ class IsolationConfig(_Section):
 
 class SpawnBudgetConfig(_Section):
     max_active_children: int = Field(12, ge=1, le=100, description="Active children per parent.")
+    max_session_total: int = Field(
+        60, ge=1, le=10000, description="Subagents one session may start in all (Agent spawns and Workflow "
+        "agents; a SendMessage resume is not a new agent). 60 fits the largest deliberation the protocol "
+        "asks for (10 personas, full depth, one re-rank: 39) with room for other work (README).")
     max_depth: int = Field(3, ge=1, le=10, description="Nesting limit for non-deliberation agents.")
     stale_after_s: int = Field(1800, ge=60, description="A spawn never seen to start stops counting after this.")
 
@@ -157,6 +162,26 @@ class ProbeConfig(_Section):
         return v
 
 
+class ModelsConfig(_Section):
+    diverse: bool = Field(
+        False, description="Ask (and enforce) that personas whose priorities conflict (conformity.conflicting_pairs) "
+        "run on different models from `pool`. Off by default: it costs no extra agent or token, but the "
+        "personas moved to another model are billed at its price and answer with its ability (README).")
+    pool: list[str] = Field(
+        default_factory=lambda: ["opus", "sonnet"], min_length=2,
+        description="Model aliases of the Agent tool's `model` to spread conflicting personas over, in order.")
+
+    @field_validator("pool")
+    @classmethod
+    def _aliases(cls, v: list[str]) -> list[str]:
+        bad = [m for m in v if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._:\[\]-]{0,63}", m)]
+        if bad:
+            raise ValueError(f"not a model alias: {', '.join(map(repr, bad))}")
+        if len(set(v)) < 2:
+            raise ValueError("needs at least two different models")
+        return v
+
+
 class EscalationConfig(_Section):
     policy: Literal["D+T2+PROBE", "T1+D+T2+PROBE"] = Field(
         "D+T2+PROBE", description="The routing rule set: the seed's deployable D+T2 with probes, or the stricter "
@@ -186,6 +211,7 @@ class Config(_Section):
     spawn_budget: SpawnBudgetConfig = Field(default_factory=SpawnBudgetConfig)
     depth: DepthConfig = Field(default_factory=DepthConfig)
     escalation: EscalationConfig = Field(default_factory=EscalationConfig)
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
 
     def threshold_for(self, task_type: str) -> float:
         return self.task_types.thresholds.get(task_type, self.task_types.thresholds["default"])

@@ -15,7 +15,9 @@ ranking (`state.RankingResult`) and `config.ConformityConfig`. Each detector ret
                        suspiciously clustered near the threshold");
 - `missing_minority`   unanimous approval although personas whose priorities conflict took part;
 - `same_reasoning`     agents that agree (same verdict, same approach) for the same reasons;
-- `two_agent_rule`     the minimum viable deliberation's verdict for two agents.
+- `two_agent_rule`     the minimum viable deliberation's verdict for two agents;
+- `single_model`       every ranking agent ran on the same model (seed 002: judges who share
+                       priors vote unanimously and wrongly; one model shares the most).
 
 Only valid reports count: a record with no report, an invalid or refused status, or a report
 superseded by a later one of the same persona and stage is ignored. Clustering, missing minority
@@ -296,6 +298,28 @@ def two_agent_rule(a, b, threshold: float = 0.6, leading: "str | None" = None) -
 
 
 # --------------------------------------------------------------------------------------------
+# a panel on one model
+
+
+def single_model(agents: Sequence[AgentRecord]) -> "list[ConformityWarning]":
+    """Every valid ranking report came from an agent that ran on the same model (at least two
+    agents, the model known for each: the client's resolved model, else the one asked for)."""
+    ranked = valid_records(agents, "ranking")
+    if len(ranked) < 2:
+        return []
+    models = {a.key: a.model or a.model_requested for a in ranked}
+    if any(m is None for m in models.values()) or len(set(models.values())) != 1:
+        return []
+    model = next(iter(models.values()))
+    return [ConformityWarning(
+        detector="single_model", agents=list(models),
+        evidence=(f"all {len(ranked)} ranking agents ran on {model}: judges on one model share its "
+                  "priors, and a panel that shares priors can vote unanimously and wrongly"),
+        recommendation=("run personas whose priorities conflict on different models (models.diverse in "
+                        "the config, or the Agent tool's `model`) and re-rank"))]
+
+
+# --------------------------------------------------------------------------------------------
 # all detectors
 
 
@@ -318,4 +342,5 @@ def detect_all(agents: Sequence[AgentRecord], ranking: "RankingResult | None", c
         *near_threshold(agents, ranking, threshold, c.near_threshold_margin, c.min_agents_for_clustering),
         *missing_minority(agents, c.conflicting_pairs),
         *same_reasoning(agents, ranking, c.same_reasoning_similarity),
+        *single_model(agents),
     ]

@@ -93,16 +93,19 @@ def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRe
         # ranking has started: the phase machine refuses debate, synthesis and the depth lenses
         # now, so the advice must be a re-rank
         return ("do not conclude: investigate the contested points in a re-rank — spawn the "
-                "personas again for RANKING with the contested points and their evidence named in "
-                "their prompts, never who scored or voted what (ranking is blind; debate, synthesis "
-                "and the depth lenses cannot run once ranking has started) — or stop and ask the "
-                "user to decide")
+                "personas again with the Agent tool for RANKING (fresh agents: a re-rank is a blind "
+                "vote, not a SendMessage to the old rankers) with the contested points and their "
+                "evidence named in their prompts, never who scored or voted what (debate, synthesis "
+                "and the depth lenses cannot run once ranking has started) — or stop and ask the user "
+                "to decide")
     if "dissent_documented" in failed:
-        names = ", ".join(a.persona for a in missing)
-        return (f"re-run {names} for ranking (the same blind prompt) and have each document, in "
-                "`dissent`, a concern with its reason for every approach it would not adopt — the "
-                "plugin reads dissent against the leader it computes after the vote; a dissent "
-                "without reasons cannot be weighed")
+        names = ", ".join(f"{a.persona} (agent {a.agent_id or a.key})" for a in missing)
+        return (f"have {names} document, in `dissent`, a concern with its reason for every approach "
+                "it would not adopt: resume each with SendMessage (to = its agent id) asking only for "
+                "that, with no other agent's scores or verdicts and no leader — its new report replaces "
+                "the old one — or spawn it again for ranking with the same blind prompt; the plugin "
+                "reads dissent against the leader it computes after the vote, and a dissent without "
+                "reasons cannot be weighed")
     return ""
 
 

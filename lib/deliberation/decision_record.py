@@ -270,9 +270,27 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
                           "verdict": a.report.verdict if a.report else None,
                           "preferred": a.report.preferred_approach if a.report else None,
                           "confidence": a.report.confidence if a.report else None,
-                          "superseded": a.superseded, "problem": a.problem}
+                          "superseded": a.superseded, "problem": a.problem,
+                          "model": a.model or a.model_requested, "resumes": a.resumes,
+                          "revisions": [{"status": v.status, "replaced_at": fmt_utc(v.replaced_at), "why": v.why}
+                                        for v in a.revisions]}
                          for a in delib.agents],
+        "models": _models(delib),
     }
+
+
+def _models(delib: Deliberation) -> "dict[str, Any]":
+    """Which models the agents ran on (the client's resolved model, else the one asked for)."""
+    ran: dict[str, int] = {}
+    unknown = 0
+    for a in delib.agents:
+        m = a.model or a.model_requested
+        if m:
+            ran[m] = ran.get(m, 0) + 1
+        else:
+            unknown += 1
+    return {"ran_on": dict(sorted(ran.items())), "unknown": unknown,
+            "single_model": any(w.detector == "single_model" for w in delib.conformity)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -350,11 +368,20 @@ def lineage_rows(lineage: Lineage, now: "float | None" = None,
 
 
 def spawn_label(spawn: Spawn) -> str:
-    """`Security Analyst` for a deliberation agent, else the raw subagent type."""
+    """`Security Analyst` for a deliberation agent, else the raw subagent type; how it started
+    when not through the Agent tool, its model, resumes and a start past the budget."""
     name = personas.normalise_agent_type(spawn.subagent_type)
-    if personas.is_deliberation_agent(name):
-        return personas.title(name)
-    return one_line(spawn.subagent_type, 60) or "unknown"
+    base = personas.title(name) if personas.is_deliberation_agent(name) else (one_line(spawn.subagent_type, 60) or "unknown")
+    extra = []
+    if spawn.channel != "agent":
+        extra.append("workflow" if spawn.channel == "workflow" else "unannounced start")
+    if spawn.model or spawn.model_requested:
+        extra.append(one_line(spawn.model or spawn.model_requested, 40))
+    if spawn.resumes:
+        extra.append(f"resumed {spawn.resumes}×")
+    if spawn.over_budget:
+        extra.append("PAST THE BUDGET")
+    return f"{base} ({', '.join(extra)})" if extra else base
 
 
 # --------------------------------------------------------------------------------------------
@@ -602,10 +629,24 @@ def _md_participants(rec: dict) -> "list[str]":
     if not rec["participants"]:
         return []
     rows = [[md(p["label"]), p["kind"], p["stage"], str(p["tier"]), p["status"] + (" (superseded)" if p["superseded"] else ""),
-             p["verdict"] or "—", md(p["preferred"]) or "—", fmt_score(p["confidence"])]
+             p["verdict"] or "—", md(p["preferred"]) or "—", fmt_score(p["confidence"]), md(p.get("model")) or "—",
+             str(len(p.get("revisions") or []))]
             for p in rec["participants"]]
-    return ["## Participants", ""] + _table(["Agent", "Kind", "Stage", "Tier", "Status", "Verdict", "Prefers", "Confidence"],
-                                            rows, ["l", "l", "l", "r", "l", "l", "l", "r"]) + [""]
+    lines = ["## Participants", ""] + _table(
+        ["Agent", "Kind", "Stage", "Tier", "Status", "Verdict", "Prefers", "Confidence", "Model", "Revisions"],
+        rows, ["l", "l", "l", "r", "l", "l", "l", "r", "l", "r"]) + [""]
+    models = rec.get("models") or {}
+    if models.get("ran_on"):
+        listed = ", ".join(f"{md(m)} × {n}" for m, n in models["ran_on"].items())
+        unknown = f"; not known for {models['unknown']}" if models.get("unknown") else ""
+        lines += [f"Models: {listed}{unknown}." + (" The ranking panel ran on a single model." if models.get("single_model") else ""), ""]
+    replaced = [(p, v) for p in rec["participants"] for v in p.get("revisions") or []]
+    if replaced:
+        lines += ["Reports replaced by a resumed run of the same agent (SendMessage):", ""]
+        lines += [f"- {md(p['label'])}: a {v['status']} report replaced at {v['replaced_at']} — {md(v['why'], 200)}"
+                  for p, v in replaced]
+        lines.append("")
+    return lines
 
 
 def _md_lineage(lineage: Lineage) -> "list[str]":
@@ -622,6 +663,11 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
     lines.append("```")
     for d in lineage.denied:
         lines.append(f"- denied {md(d.subagent_type)} ({d.rule}) at {fmt_utc(d.at)}: {md(d.reason, 200)}")
+    for w in lineage.workflows:
+        bound = f"bound {w.bound}" if w.bound is not None else "no bound"
+        past = f", {w.overrun} past the budget" if w.overrun else ""
+        lines.append(f"- workflow {md(w.name or w.task_id or w.tool_use_id)}: {w.status}, {bound}, "
+                     f"{w.agents} agent(s) started{past}")
     lines.append("")
     return lines
 

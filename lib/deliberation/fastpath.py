@@ -163,7 +163,7 @@ def answer(event, layout: Layout, cfg: dict, now: float):
         return None
     if isinstance(event, hookio.UserPromptSubmit):
         sess = session_state(layout, sid)
-        busy = bool(sess and (sess.get("active_deliberation") or sess.get("notices")))
+        busy = bool(sess and (sess.get("active_deliberation") or sess.get("notices") or sess.get("open_workflows")))
         if event.is_task_notification:
             if busy:
                 return None
@@ -173,7 +173,7 @@ def answer(event, layout: Layout, cfg: dict, now: float):
             return None
         return trigger_answer(event, layout, cfg)
     if isinstance(event, hookio.PreToolUse):
-        if event.is_subagent_tool:
+        if event.is_channel_tool:
             return None
         entries = open_escalations(layout)
         if not entries:
@@ -184,11 +184,11 @@ def answer(event, layout: Layout, cfg: dict, now: float):
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
         log_line(layout, event, _light(event.raw), result.summary())
         return result
-    if isinstance(event, hookio.PostToolUseFailure) and not event.is_subagent_tool:
+    if isinstance(event, hookio.PostToolUseFailure) and not event.is_channel_tool:
         return hookio.Answer()
     if isinstance(event, hookio.Stop):
         sess = session_state(layout, sid)
-        if not sess or not (sess.get("active_deliberation") or sess.get("notices")):
+        if not sess or not (sess.get("active_deliberation") or sess.get("notices") or sess.get("open_workflows")):
             log_line(layout, event, event.raw, {})
             return hookio.Answer()
         return None
@@ -217,14 +217,21 @@ def score_prompt(prompt: str, cfg: "dict | None") -> "tuple[dict, str | None]":
     result = confidence.evaluate(prompt, cfg or None)
     if not result["triggered"]:
         return result, None
-    from deliberation.protocol import protocol_text
+    from deliberation.protocol import panel, protocol_text
 
+    models = None
+    if section(cfg, "models").get("diverse"):
+        from deliberation.agent_model import assignment
+
+        pool = section(cfg, "models").get("pool") or ["opus", "sonnet"]
+        pairs = section(cfg, "conformity").get("conflicting_pairs") or []
+        models = assignment(panel(result["task_type"]), pairs, pool)
     markers = (section(cfg, "trigger").get("force_markers") or None)
     question = confidence.question_of(prompt, markers)
     return result, protocol_text(question, result["task_type"], result["threshold"],
                                  result["confidence"], result["dimensions"],
                                  consensus_threshold=result.get("consensus_threshold"),
-                                 prefix=plugin_agent_prefix())
+                                 prefix=plugin_agent_prefix(), models=models)
 
 
 def trigger_answer(event, layout: Layout, cfg: dict):

@@ -30,6 +30,10 @@ import json
 from deliberation.hook_client import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
 
 SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
+# the client's other tools that start or resume subagents (docs/CLIENT_CHANNELS.md)
+WORKFLOW_TOOL = "Workflow"
+SEND_MESSAGE_TOOL = "SendMessage"
+CHANNEL_TOOLS = SUBAGENT_TOOLS | {WORKFLOW_TOOL, SEND_MESSAGE_TOOL}
 EVENTS = (
     "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
     "SubagentStop", "Stop", "SessionEnd",
@@ -107,6 +111,46 @@ class ToolEvent(Event):
         return self.tool_name in SUBAGENT_TOOLS
 
     @property
+    def is_channel_tool(self) -> bool:
+        """Any tool that starts or resumes a subagent: Agent/Task, Workflow, SendMessage."""
+        return self.tool_name in CHANNEL_TOOLS
+
+    @property
+    def spawn_model(self) -> "str | None":
+        """The Agent tool's `model` (an alias: sonnet, opus, haiku, …), when given."""
+        return _str(self.tool_input, "model") or None
+
+    # -- Workflow ---------------------------------------------------------------------------
+    @property
+    def workflow_script(self) -> "str | None":
+        return _str(self.tool_input, "script")
+
+    @property
+    def workflow_script_path(self) -> "str | None":
+        return _str(self.tool_input, "scriptPath")
+
+    @property
+    def workflow_name(self) -> "str | None":
+        return _str(self.tool_input, "name")
+
+    @property
+    def workflow_args(self):
+        return self.tool_input.get("args")
+
+    # -- SendMessage ------------------------------------------------------------------------
+    @property
+    def message_to(self) -> str:
+        """The recipient: an agent id, a name, "main" (a trailing " [ref]" dropped)."""
+        to = (_str(self.tool_input, "to") or _str(self.tool_input, "recipient") or "").strip()
+        if to.endswith("]") and " [" in to:
+            to = to.rsplit(" [", 1)[0].strip()
+        return to
+
+    @property
+    def message_text(self) -> str:
+        return _str(self.tool_input, "message") or _str(self.tool_input, "content") or ""
+
+    @property
     def subagent_type(self) -> str:
         return _str(self.tool_input, "subagent_type") or "general-purpose"
 
@@ -155,6 +199,27 @@ class PostToolUse(ToolEvent):
         v = self.tool_response.get("totalTokens")
         return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
 
+    @property
+    def resolved_model(self) -> "str | None":
+        """The model the client resolved for the spawned agent (foreground and background)."""
+        return _str(self.tool_response, "resolvedModel") or None
+
+    @property
+    def workflow_launch(self) -> "dict[str, str]":
+        """A Workflow launch: taskId, runId, workflowName (empty strings when absent)."""
+        return {k: _str(self.tool_response, k) or "" for k in ("taskId", "runId", "workflowName")}
+
+    @property
+    def resumed_agent_id(self) -> "str | None":
+        """SendMessage: the agent the message resumed (None when it was not sent)."""
+        if self.tool_response.get("success") is False:
+            return None
+        return _str(self.tool_response, "resumedAgentId") or _str(self.tool_response, "revivedAgentId")
+
+    @property
+    def message_sent(self) -> bool:
+        return self.tool_response.get("success") is True
+
 
 class PostToolUseFailure(ToolEvent):
     """The tool call failed after PreToolUse allowed it (e.g. an unknown agent type)."""
@@ -178,6 +243,11 @@ class StopEvent(Event):
         self.last_assistant_message = _str(raw, "last_assistant_message") or ""
         tasks = raw.get("background_tasks")
         self.background_tasks = [t for t in tasks if isinstance(t, dict)] if isinstance(tasks, list) else []
+
+    @property
+    def lists_background_tasks(self) -> bool:
+        """The payload says which background tasks run (2.1.x Stop / SubagentStop)."""
+        return isinstance(self.raw.get("background_tasks"), list)
 
     @property
     def running_background_ids(self) -> "list[str]":

@@ -97,8 +97,11 @@ def recorded_findings(agents: Iterable, exclude_persona: str = "") -> "list[Find
     return out
 
 
-def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = ()) -> str:
-    """The deny reason: which findings leaked (with a short quote) and what to do instead."""
+def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = (),
+                subject: str = "this RESEARCH prompt",
+                instead: str = "remove other agents' findings from this research prompt") -> str:
+    """The deny reason: which findings leaked (with a short quote) and what to do instead.
+    `subject` / `instead` name the text (a spawn prompt, a SendMessage to a research agent)."""
     claims = {ref: claim for ref, claim, _ in findings}
     named = []
     for ref in refs:
@@ -107,10 +110,9 @@ def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = ()) -> str:
             claim = claim[:59] + "…"
         named.append(f"{ref} (\"{claim}\")" if claim else ref)
     noun = "finding" if len(refs) == 1 else "findings"
-    return (f"Context isolation: this RESEARCH prompt carries {len(refs)} {noun} of other agents: "
-            f"{'; '.join(named)}. Research agents must work independently: remove other agents' "
-            "findings from this research prompt; give only the question and shared project "
-            "context; findings are shared in DELIBERATION.")
+    return (f"Context isolation: {subject} carries {len(refs)} {noun} of other agents: "
+            f"{'; '.join(named)}. Research agents must work independently: {instead}; give only the "
+            "question and shared project context; findings are shared in DELIBERATION.")
 
 
 def missing_reason(role: str, missing: Sequence[str], findings: Iterable[Finding],

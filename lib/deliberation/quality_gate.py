@@ -149,7 +149,9 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
                         figure=imp.figure(), detail=imp.detail()))
 
     if conformity:
-        checks.append(Check(name="conformity", passed=not conformity_blocks,
+        # a single-model panel is a property of the setup, not evidence of herding in this vote
+        herding = [w for w in conformity if w.detector != "single_model"]
+        checks.append(Check(name="conformity", passed=not (conformity_blocks and herding),
                             figure=f"{len(conformity)} warning(s)",
                             detail="; ".join(f"{w.detector}: {w.evidence}" for w in conformity)))
     passed = all(c.passed for c in checks)
@@ -159,7 +161,7 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
 
 _NEXT = {
     "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
-    "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons (re-run it; its report's `dissent` needs concern + reason)",
+    "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons: resume it with SendMessage (to = its agent id; its new report replaces the old one) or spawn it again; its report's `dissent` needs concern + reason",
     "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
     "consensus_confidence": "consensus is weak: re-rank with the contested points and their evidence named in the ranking prompts, never who scored or voted what (ranking is blind; deliberation roles cannot run once ranking has started), or hand the decision to the user",
     "improvement_evidence": "the panel is not more confident after deliberating than before: investigate the open questions (re-rank with the contested points and their evidence in the ranking prompts), or tell the user the decision stays uncertain",

@@ -55,12 +55,13 @@ class TriggerResult(_Model):
 
 class Notice(_Model):
     """A message for the main agent that could not be delivered when it arose (background)."""
-    deliberation_id: str
-    kind: Literal["gate1", "depth", "escalation", "phase", "info"]
+    deliberation_id: str = Field(description="The deliberation it is about ('' for a session-wide budget notice).")
+    kind: Literal["gate1", "depth", "escalation", "phase", "info", "budget"]
     text: str
     blocking: bool = False
     then_next: bool = Field(False, description="Said with the next accepted step as it stands when delivered.")
     created_at: float
+    shown: bool = Field(False, description="A budget notice already shown to the user (systemMessage); it stays queued for the main agent.")
 
 
 class SessionState(_File):
@@ -74,6 +75,9 @@ class SessionState(_File):
     deliberations: list[str] = Field(default_factory=list)
     consecutive_stop_blocks: int = 0
     notices: list[Notice] = Field(default_factory=list)
+    open_workflows: list[str] = Field(
+        default_factory=list, description="Workflow runs (their tool_use_id) not yet seen to finish: their "
+        "completion notice and the Stop go to the slow path, which closes them in the lineage.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -93,6 +97,49 @@ class Spawn(_Model):
     requested_at: float
     started_at: "float | None" = None
     finished_at: "float | None" = None
+    channel: Literal["agent", "workflow", "unlinked"] = Field(
+        "agent", description="How it started: the Agent tool (PreToolUse saw it), an agent() call of a "
+        "Workflow script (no PreToolUse), or a start no hook announced.")
+    workflow: "str | None" = Field(None, description="The Workflow call (its tool_use_id) that started it.")
+    model_requested: "str | None" = Field(
+        None, description="The model asked for: the spawn's `model`, else the agent file's `model:` (None = inherit).")
+    model: "str | None" = Field(None, description="The model it ran on (the client's resolvedModel, or its transcript).")
+    resumes: int = Field(0, description="Times a SendMessage resumed it after it had finished.")
+    over_budget: bool = Field(False, description="It started past the spawn budget (a workflow agent no hook could refuse).")
+
+
+class WorkflowRun(_Model):
+    """One call of the client's Workflow tool: a script whose agent() calls start subagents."""
+    tool_use_id: "str | None" = None
+    task_id: "str | None" = Field(None, description="The client's background task id (its completion notice names it).")
+    run_id: "str | None" = Field(None, description="The client's run id (its agents' transcripts live under it).")
+    name: str = ""
+    parent: str = "main"
+    deliberation_id: "str | None" = Field(None, description="The deliberation active when it was launched.")
+    bound: "int | None" = Field(None, description="The most agents its script can start (None: no bound from the text).")
+    bound_detail: str = Field("", description="How the bound was computed, or why there is none.")
+    agent_types: list[str] = Field(default_factory=list, description="agentType values its script names.")
+    status: Literal["requested", "running", "completed", "failed", "not_launched"] = "requested"
+    requested_at: float
+    started_at: "float | None" = None
+    finished_at: "float | None" = None
+    agents: int = Field(0, description="Its agents seen starting.")
+    overrun: int = Field(0, description="Its agents that started past the spawn budget.")
+    overrun_told: bool = Field(False, description="The user and the main agent were told of the overrun.")
+
+
+class Resume(_Model):
+    """A SendMessage to a subagent: it resumes a finished agent, or reaches a running one."""
+    tool_use_id: "str | None" = None
+    agent_id: str
+    sender: str = Field("main", description="'main' or the sending subagent's agent_id.")
+    deliberation_id: "str | None" = None
+    rule: str = Field(description="Why it was allowed: requested, revision, running, not_deliberation, unknown_target.")
+    why: str = Field("", description="What the agent's record keeps with a report this resume replaces.")
+    status: Literal["requested", "resumed", "started", "delivered", "failed"] = "requested"
+    at: float
+    message_chars: int = 0
+    message_sha256: str = ""
 
 
 class DeniedSpawn(_Model):
@@ -108,6 +155,8 @@ class Lineage(_File):
     session_id: str = Field(pattern=ID)
     spawns: list[Spawn] = Field(default_factory=list)
     denied: list[DeniedSpawn] = Field(default_factory=list)
+    workflows: list[WorkflowRun] = Field(default_factory=list)
+    resumes: list[Resume] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -128,6 +177,16 @@ class GivenContext(_Model):
     hot_spots: list[str] = Field(default_factory=list)
     fork: bool = False
     isolation: str = Field("", description="Result of the isolation check at spawn.")
+
+
+class Revision(_Model):
+    """An earlier report of an agent that a resumed run of the same agent replaced."""
+    status: Literal["reported", "invalid"]
+    report: "AgentReport | None" = None
+    problem: "str | None" = None
+    reported_at: "float | None" = None
+    replaced_at: float
+    why: str = Field(description="Why the resume was allowed: requested by the plugin, a revision, unannounced.")
 
 
 class AgentRecord(_Model):
@@ -154,6 +213,11 @@ class AgentRecord(_Model):
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
     notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")
+    model_requested: "str | None" = Field(
+        None, description="The model asked for: the spawn's `model`, else the agent file's `model:` (None = inherit).")
+    model: "str | None" = Field(None, description="The model the agent ran on (resolvedModel, or its transcript).")
+    resumes: int = Field(0, description="Times a SendMessage resumed this agent after it reported.")
+    revisions: list[Revision] = Field(default_factory=list, description="Earlier reports a resumed run replaced, oldest first.")
 
 
 class ApproachScore(_Model):
@@ -197,7 +261,7 @@ class GateResult(_Model):
 
 class ConformityWarning(_Model):
     detector: Literal["templated_dissent", "score_clustering", "dimension_clustering", "near_threshold",
-                      "missing_minority", "same_reasoning", "two_agent_rule"]
+                      "missing_minority", "same_reasoning", "two_agent_rule", "single_model"]
     agents: list[str]
     evidence: str
     recommendation: str = "re-run the affected agents with fresh isolation (new spawns, no shared findings)"

@@ -126,7 +126,7 @@ def test_lineage_default_session_and_budget(proj):
     code, out, err = cli(root, "lineage")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent"
+    assert lines[0] == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent, 7 of 60 per session"
     assert lines[1] == "main  [3/12 active, 7 spawned]"
     (root / ".claude" / "deliberation" / "config.json").write_text(
         json.dumps({"spawn_budget": {"max_active_children": 5}}))

@@ -351,7 +351,8 @@ def test_budget_exhausted_skips_loudly(project, hook):
     loud = ("depth skipped: budget — used 6000 of 5000 subagent tokens (depth.token_budget). 2 hot spot(s) "
             "(H1, H2) were NOT deepened; the breadth result stands.")
     assert post.decision is None, post.reason
-    assert post.context == f"⚠ {loud} The decision record says so."
+    assert post.context.startswith(f"⚠ {loud} The decision record says so.\nNext: spawn the research personas "
+                                   "again to RANK every approach"), post.context
     d = load_delib(project)
     assert d["depth"]["status"] == "skipped" and d["depth"]["skipped_reason"] == loud
     assert [h["id"] for h in d["depth"]["hot_spots"]] == ["H1", "H2"]

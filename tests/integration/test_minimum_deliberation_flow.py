@@ -51,7 +51,9 @@ def test_agreement_for_different_reasons_proceeds_to_ranking_and_completes(proje
     assert last["post"].decision is None
     assert "minimum viable deliberation (2 agents: devils-advocate, product-strategist): agreement with " \
            "different reasoning → proceed" in context
-    assert "Next: spawn both personas again to RANK." in context
+    assert "Next: spawn the research personas again to RANK every approach — `product-strategist` and " \
+           "`devils-advocate`" in context or "Next: spawn the research personas again to RANK every approach — " \
+           "`devils-advocate` and `product-strategist`" in context, context
     d = load(project)
     assert (d["two_agent"]["verdict"], d["depth"]["status"], d["depth"]["basis"]) == ("proceed", "not_needed", "2-agent rule")
     # ranking right after research: no red team is asked for

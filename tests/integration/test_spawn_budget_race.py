@@ -72,3 +72,50 @@ def test_budget_frees_up_as_children_finish(project, hook):
     assert again.decision is None, again.reason
     blocked = hook("PreToolUse", P.pre_agent(SID, "toolu_race_later", "ux-advocate", "Research it.", background=True))
     assert blocked.decision == "deny" and blocked.reason.startswith(BUDGET_REASON)
+
+
+# --------------------------------------------------------------------------- the session total (#16 item 7)
+
+TOTAL_SID = "b0d9e7a4-1c2d-4e5f-8a9b-000000000041"
+
+
+def helper_spawns(n: int, prefix: str) -> "list[dict]":
+    """Non-deliberation spawns (no phase rule in the way): only the budget decides."""
+    return [P.pre_agent(TOTAL_SID, f"toolu_{prefix}_{i:02d}", "general-purpose", f"Scan module {i}.",
+                        background=True) for i in range(n)]
+
+
+@pytest.mark.parametrize("total", [17, 40])
+def test_parallel_spawns_allow_exactly_the_session_total(project, total):
+    """40 simultaneous spawn requests against a session total (the per-parent limit out of the way)
+    → exactly the total allowed, whatever the interleaving of the 40 hook processes."""
+    state(project).mkdir(parents=True)
+    (state(project) / "config.json").write_text(json.dumps(
+        {"spawn_budget": {"max_active_children": 100, "max_session_total": total}}))
+    results, wall = P.fire_at_once("PreToolUse", helper_spawns(40, "tot"), project)
+    print(f"\n40 simultaneous PreToolUse spawn hooks against a session total of {total}: {wall:.2f}s wall")
+    assert all(r.returncode == 0 and r.stderr == "" for r in results), [r.stderr for r in results]
+    ok = [r for r in results if r.decision is None]
+    denied = [r for r in results if r.decision == "deny"]
+    assert (len(ok), len(denied)) == (total, 40 - total)
+    for r in denied:
+        assert r.reason.startswith(f"Spawn budget: this session has started {total} of the {total} subagents"), r.reason
+        assert "raise spawn_budget.max_session_total" in r.reason
+    lineage = json.loads((state(project) / "sessions" / TOTAL_SID / "lineage.json").read_text())
+    assert len(lineage["spawns"]) == total
+    assert {d["rule"] for d in lineage["denied"]} == ({"session_total"} if total < 40 else set())
+
+
+def test_finished_children_still_count_toward_the_session_total(project, hook):
+    """Per parent only, finished children free their slot; the total remembers them."""
+    state(project).mkdir(parents=True)
+    (state(project) / "config.json").write_text(json.dumps({"spawn_budget": {"max_session_total": 5}}))
+    for i, payload in enumerate(helper_spawns(5, "seq")):
+        assert hook("PreToolUse", payload).decision is None
+        aid = f"a0000000000000{i:03d}"
+        hook("SubagentStart", P.subagent_start(TOTAL_SID, aid, "general-purpose"))
+        hook("PostToolUse", P.post_agent_async(TOTAL_SID, payload["tool_use_id"], aid, "general-purpose", "x"))
+        hook("SubagentStop", P.subagent_stop(TOTAL_SID, aid, "general-purpose", "done"))
+    late = hook("PreToolUse", helper_spawns(6, "late")[5])
+    assert late.decision == "deny" and late.reason.startswith(
+        "Spawn budget: this session has started 5 of the 5 subagents it may start in all")

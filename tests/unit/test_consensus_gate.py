@@ -111,7 +111,11 @@ def test_undocumented_dissent_fails_alone():
     c = checks(r)["dissent_documented"]
     assert c.figure == "0 of 1 dissenters documented"
     assert c.detail == "undocumented: reliability-engineer"
-    assert r.next_step.startswith("re-run reliability-engineer for ranking")
+    # the advice says which way to re-run: a SendMessage resume (its new report replaces the old) or a spawn
+    assert r.next_step.startswith("have reliability-engineer (agent k-rel) document, in `dissent`, a concern")
+    assert "no other agent's scores or verdicts and no leader" in r.next_step  # a resume is blind too
+    assert "resume each with SendMessage (to = its agent id)" in r.next_step
+    assert "its new report replaces the old one" in r.next_step and "or spawn it again for ranking" in r.next_step
 
 
 def test_a_reject_counts_as_dissent_and_documented_dissent_passes():

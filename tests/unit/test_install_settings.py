@@ -192,8 +192,10 @@ def test_template_file_matches_the_hook_scripts():
 
     assert wiring(example) == wiring(plugin)
     pre = [m for ev, m, _, _ in wiring(example) if ev == "PreToolUse"]
-    assert pre == ["Task|Agent", "Edit|Write|MultiEdit|Bash|NotebookEdit"]
-    assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUse"] == ["Task|Agent"]
+    # every tool that starts or resumes a subagent (docs/CLIENT_CHANNELS.md), then the risky tools
+    assert pre == ["Task|Agent|Workflow|SendMessage", "Edit|Write|MultiEdit|Bash|NotebookEdit"]
+    assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUse"] == ["Task|Agent|Workflow|SendMessage"]
+    assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUseFailure"] == ["Task|Agent|Workflow|SendMessage"]
     for _, _, script, _ in wiring(example):
         assert (root / "hooks" / script).is_file(), script
     for groups in plugin.values():

@@ -94,3 +94,102 @@ def test_depth_of():
     assert lin.depth_of(l, None) == 0 and lin.depth_of(l, "main") == 0
     assert lin.depth_of(l, "ag-1") == 1 and lin.depth_of(l, "ag-2") == 2
     assert lin.depth_of(l, "unknown-agent") == 1
+
+
+# --------------------------------------------------------------------------- the client's other channels
+
+
+def workflow(l, tuid="wf1", bound=3, types=()):
+    return lin.record_workflow(l, tool_use_id=tuid, parent="main", deliberation_id=None, bound=bound,
+                               bound_detail="", agent_types=list(types), now=1.0)
+
+
+def test_a_workflow_agent_is_recorded_under_its_run_and_counted():
+    l = Lineage(session_id="s")
+    run = workflow(l)
+    lin.workflow_launched(l, "wf1", task_id="w123", run_id="wf_abc", name="fanout", now=2.0)
+    spawn, what = lin.start(l, "ag-w1", "workflow-subagent", 3.0, STALE)
+    assert what == "workflow" and spawn.channel == "workflow" and spawn.workflow == "wf1"
+    assert (spawn.parent, spawn.status, run.agents, run.status) == ("main", "running", 1, "running")
+    assert lin.workflow_reserve(run) == 2
+
+
+def test_an_agent_type_of_the_script_starts_under_the_workflow_unless_a_request_waits_for_it():
+    l = Lineage(session_id="s")
+    workflow(l, types=["security-analyst"])
+    waiting = req(l, "t1", "security-analyst", now=2)
+    spawn, what = lin.start(l, "ag-1", "security-analyst", 3.0, STALE)
+    assert what == "started" and spawn is waiting  # the Agent request first (PostToolUse corrects a wrong guess)
+    spawn, what = lin.start(l, "ag-2", "security-analyst", 4.0, STALE)
+    assert what == "workflow" and spawn.channel == "workflow"
+
+
+def test_a_start_nothing_announced_is_still_recorded():
+    l = Lineage(session_id="s")
+    spawn, what = lin.start(l, "ag-x", "Explore", 3.0, STALE)
+    assert what == "unlinked" and spawn.channel == "unlinked" and spawn.status == "running"
+    assert lin.counts_toward_total(spawn, 3.0, STALE)
+    assert lin.start(l, None, "Explore", 3.0, STALE) == (None, "ignored")
+
+
+def test_a_finished_agent_starting_again_is_a_resume_not_a_new_agent():
+    l = Lineage(session_id="s")
+    req(l, "t1")
+    lin.link(l, "t1", "ag-1")
+    lin.mark_finished(l, agent_id="ag-1", now=5.0)
+    spawn, what = lin.start(l, "ag-1", "security-analyst", 6.0, STALE)
+    assert what == "restarted" and spawn.status == "running" and spawn.resumes == 1 and spawn.finished_at is None
+    assert len(l.spawns) == 1
+    assert lin.start(l, "ag-1", "security-analyst", 6.5, STALE)[1] == "started"  # already running: no 2nd count
+    assert not lin.restart(spawn, 7.0) and spawn.resumes == 1
+
+
+def test_the_transcript_path_proves_a_workflow_agent_and_gives_the_request_back():
+    l = Lineage(session_id="s")
+    workflow(l, types=["security-analyst"])
+    lin.workflow_launched(l, "wf1", task_id="w1", run_id="wf_abc-123", name="x", now=2.0)
+    waiting = req(l, "t1", "security-analyst", now=2)
+    taken, _ = lin.start(l, "ag-w", "security-analyst", 3.0, STALE)  # taken for the Agent request
+    assert taken is waiting
+    path = "/home/u/.claude/projects/p/sid/subagents/workflows/wf_abc-123/agent-ag-w.jsonl"
+    assert lin.workflow_run_of_transcript(path) == "wf_abc-123"
+    assert lin.workflow_run_of_transcript("/home/u/.claude/projects/p/sid/subagents/agent-ag-1.jsonl") is None
+    settled = lin.settle_workflow_agent(l, taken, "wf_abc-123", 4.0)
+    assert settled.channel == "workflow" and settled.agent_id == "ag-w" and settled.workflow == "wf1"
+    assert (waiting.agent_id, waiting.status, waiting.started_at) == (None, "requested", None)
+
+
+def test_a_stop_closes_runs_it_no_longer_lists_and_frees_runs_never_launched():
+    l = Lineage(session_id="s")
+    a = workflow(l, "wfA")
+    lin.workflow_launched(l, "wfA", task_id="wA", run_id="r1", name="a", now=2.0)
+    b = workflow(l, "wfB")
+    lin.workflow_launched(l, "wfB", task_id="wB", run_id="r2", name="b", now=2.0)
+    never = workflow(l, "wfC")
+    closed = lin.close_missing_workflows(l, ["wB"], 9.0)
+    assert closed == [a, never]
+    assert (a.status, b.status, never.status) == ("completed", "running", "not_launched")
+    assert lin.active_workflows(l, 9.0, STALE) == [b]
+
+
+def test_resumes_are_kept_and_the_pending_one_found():
+    l = Lineage(session_id="s")
+    r1 = lin.record_resume(l, tool_use_id="s1", agent_id="ag-1", sender="main", deliberation_id="d", rule="revision",
+                           why="w", message="hello", now=1.0)
+    assert r1.message_chars == 5 and len(r1.message_sha256) == 64 and r1.status == "requested"
+    assert lin.find_resume(l, "s1") is r1 and lin.pending_resume(l, "ag-1") is r1
+    r1.status = "started"
+    assert lin.pending_resume(l, "ag-1") is None
+
+
+def test_a_finished_run_ends_its_agents_and_a_stop_ends_unlisted_unannounced_starts():
+    l = Lineage(session_id="s")
+    run = workflow(l)
+    lin.workflow_launched(l, "wf1", task_id="w1", run_id="r1", name="x", now=2.0)
+    agent, _ = lin.start(l, "ag-w", "workflow-subagent", 3.0, STALE)  # its SubagentStop is lost
+    lin.workflow_finished(l, run, 9.0)
+    assert (agent.status, agent.finished_at) == ("completed", 9.0)
+    a, _ = lin.start(l, "ag-x", "Explore", 3.0, STALE)
+    b, _ = lin.start(l, "ag-y", "Explore", 3.0, STALE)
+    assert lin.close_unlisted_starts(l, ["ag-y"], 10.0) == [a]
+    assert (a.status, b.status) == ("completed", "running")

@@ -81,3 +81,126 @@ def test_budget_applies_to_deliberation_agents_and_is_checked_before_depth():
     l = lineage_with(12)
     v = decide(l, delib=False, typ="general-purpose", max_depth=0)
     assert v.rule == "budget"
+
+
+# --------------------------------------------------------------------------- the session total (#16 item 7)
+
+
+def finished_tree(n: int) -> Lineage:
+    """n children that started and finished: none active, all counted in the session total."""
+    l = Lineage(session_id="s")
+    for i in range(n):
+        lin.record_request(l, tool_use_id=f"f{i}", parent="main", subagent_type="general-purpose", kind=None,
+                           deliberation_id=None, depth=1, background=True, now=1000)
+        lin.link(l, f"f{i}", f"ag-f{i}")
+        lin.mark_finished(l, agent_id=f"ag-f{i}", now=1001)
+    return l
+
+
+def test_the_session_total_counts_finished_children_too():
+    l = finished_tree(59)
+    assert decide(l, max_active=12).allowed  # no total given: the per-parent rule alone
+    v = spawn_budget.decide(l, "main", "general-purpose", False, 12, 3, STALE, 1500, max_total=59)
+    assert not v.allowed and v.rule == "session_total"
+    assert v.reason == (
+        "Spawn budget: this session has started 59 of the 59 subagents it may start in all, so a new "
+        "subagent is refused. Do the remaining work in this agent without spawning, or ask the user to raise "
+        "spawn_budget.max_session_total in .claude/deliberation/config.json (resuming a finished agent with "
+        "SendMessage is not a new subagent).")
+    assert spawn_budget.decide(l, "main", "general-purpose", False, 12, 3, STALE, 1500, max_total=60).allowed
+
+
+def test_a_tree_growing_sideways_and_down_stops_at_the_total():
+    """Per parent only, 12 per level down to depth 3 would allow 12 + 144 + 1728: the total caps the tree."""
+    l = Lineage(session_id="s")
+    allowed, frontier, n = 0, ["main"], 0
+    for depth in (1, 2, 3):
+        nxt = []
+        for parent in frontier:
+            for _ in range(12):
+                v = spawn_budget.decide(l, parent, "general-purpose", False, 12, 3, STALE, 1500, max_total=60)
+                if not v.allowed:
+                    assert v.rule == "session_total"
+                    continue
+                n += 1
+                lin.record_request(l, tool_use_id=f"t{n}", parent=parent, subagent_type="general-purpose",
+                                   kind=None, deliberation_id=None, depth=v.depth, background=True, now=1000)
+                lin.link(l, f"t{n}", f"ag-{n}")
+                allowed += 1
+                nxt.append(f"ag-{n}")
+        frontier = nxt
+    assert allowed == 60
+
+
+def test_refused_and_stale_requests_do_not_count_toward_the_total():
+    l = finished_tree(5)
+    lin.record_request(l, tool_use_id="gone", parent="main", subagent_type="x", kind=None, deliberation_id=None,
+                       depth=1, background=True, now=1000)
+    lin.mark_finished(l, tool_use_id="gone", now=1001, failed=True)  # PostToolUseFailure: never started
+    lin.record_request(l, tool_use_id="stale", parent="main", subagent_type="x", kind=None, deliberation_id=None,
+                       depth=1, background=True, now=0)
+    assert spawn_budget.usage(l, "main", 1500, STALE).session_used == 6  # 5 finished + the stale one, not yet stale
+    assert spawn_budget.usage(l, "main", 5000, STALE).session_used == 5
+
+
+# --------------------------------------------------------------------------- workflows
+
+
+def with_workflow(bound, agents_started=0, status="running", parent="main") -> Lineage:
+    l = Lineage(session_id="s")
+    run = lin.record_workflow(l, tool_use_id="wf1", parent=parent, deliberation_id=None, bound=bound,
+                              bound_detail="", agent_types=[], now=1000)
+    run.status = status
+    for i in range(agents_started):
+        lin.attach_to_workflow(l, run, f"wa{i}", "workflow-subagent", 1001)
+    return l
+
+
+def test_a_running_workflow_holds_what_it_may_still_start():
+    l = with_workflow(bound=10, agents_started=3)
+    use = spawn_budget.usage(l, "main", 1500, STALE)
+    assert (use.active, use.reserved, use.session_used, use.session_reserved) == (10, 7, 10, 7)
+    v = decide(l, max_active=10)
+    assert not v.allowed and v.reason.startswith(
+        "Spawn budget: the main agent already has 10 of 10 active subagents (workflow, workflow-subagent, "
+        "7 of them held for a running workflow).")
+    assert decide(l, max_active=11).allowed
+    l.workflows[0].status = "completed"
+    for s in l.spawns:
+        s.status = "completed"
+    assert spawn_budget.usage(l, "main", 1500, STALE).session_used == 3  # what really started
+
+
+def test_inside_a_deliberation_a_workflow_must_fit_the_budget_before_it_runs():
+    l = lineage_with(4)
+    kw = dict(strict=True, max_active=12, max_total=60, stale_after_s=STALE, now=1500)
+    assert spawn_budget.decide_workflow(l, "main", 8, "8 calls", **kw).allowed
+    v = spawn_budget.decide_workflow(l, "main", 9, "line 3: × 9", **kw)
+    assert not v.allowed and v.rule == "budget"
+    assert v.reason == ("it can start up to 9 agents (line 3: × 9); 8 spawn slot(s) are left (the main agent: "
+                        "4 of 12 active; this session: 4 of 60 started or held)")
+    v = spawn_budget.decide_workflow(l, "main", None, "line 4: an agent() call inside a while loop", **kw)
+    assert not v.allowed and v.rule == "workflow_unbounded"
+    assert v.reason.startswith("its agent count cannot be bounded before it runs (line 4: an agent() call inside")
+    v = spawn_budget.decide_workflow(finished_tree(55), "main", 6, "6", **kw)
+    assert not v.allowed and v.rule == "session_total" and "5 spawn slot(s) are left" in v.reason
+
+
+def test_outside_a_deliberation_a_workflow_is_refused_only_when_nothing_is_left():
+    kw = dict(strict=False, max_active=12, max_total=60, stale_after_s=STALE, now=1500)
+    assert spawn_budget.decide_workflow(lineage_with(11), "main", 15, "15", **kw).allowed
+    assert spawn_budget.decide_workflow(lineage_with(11), "main", None, "none", **kw).allowed
+    v = spawn_budget.decide_workflow(lineage_with(12), "main", 1, "1", **kw)
+    assert not v.allowed and v.rule == "budget"
+    v = spawn_budget.decide_workflow(finished_tree(60), "main", 1, "1", **kw)
+    assert not v.allowed and v.rule == "session_total" and "so a workflow is refused" in v.reason
+
+
+def test_overrun_counts_agents_that_really_run_not_reservations():
+    l = with_workflow(bound=None, agents_started=12)
+    assert spawn_budget.overrun(l, "main", 12, 60, 1500, STALE) is None
+    lin.attach_to_workflow(l, l.workflows[0], "wa12", "workflow-subagent", 1002)
+    assert spawn_budget.overrun(l, "main", 12, 60, 1500, STALE) == \
+        "the main agent has 13 subagents running at once (budget 12)"
+    assert spawn_budget.overrun(l, "main", 20, 10, 1500, STALE) == \
+        "this session has started 13 subagents (budget 10 in all)"

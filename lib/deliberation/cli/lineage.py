@@ -1,8 +1,11 @@
 """`deliberation lineage [SESSION]` — a session's spawn tree with the spawn budget used.
 
 Every parent (main or a subagent) shows its active / total children against
-`spawn_budget.max_active_children`; a request never seen to start stops counting after
-`spawn_budget.stale_after_s`, as in the budget decision itself. Denied spawns are listed.
+`spawn_budget.max_active_children`, and the session its subagents against
+`spawn_budget.max_session_total`; a request never seen to start stops counting after
+`spawn_budget.stale_after_s`, as in the budget decision itself. Each spawn says how it started
+(a Workflow's agent, a start no hook announced), the model it ran on, its resumes and whether it
+started past the budget. Denied spawns, workflow runs and SendMessage resumes are listed.
 Default session: the most recent one with a lineage.
 """
 
@@ -18,18 +21,26 @@ def add_arguments(parser: Any, name: str) -> None:
     parser.add_argument("session", metavar="SESSION", nargs="?", help="session id (default: the most recent)")
 
 
-def build(lineage: Any, max_active: int, stale_after_s: float, now: float) -> "dict[str, Any]":
+def build(lineage: Any, max_active: int, stale_after_s: float, now: float,
+          max_total: "int | None" = None) -> "dict[str, Any]":
     """The tree as data (pure): rows in depth-first order with per-parent budget use."""
     from deliberation import decision_record as dr
+    from deliberation import spawn_budget
 
     rows = dr.lineage_rows(lineage, now, stale_after_s)
     counts = dr.children_counts(lineage, now, stale_after_s)
     main_active, main_total = counts.get(dr.MAIN, (0, 0))
     active = sum(1 for s in lineage.spawns if dr.is_active(s, now, stale_after_s))
+    use = spawn_budget.usage(lineage, dr.MAIN, now, stale_after_s)
     return {
         "session_id": lineage.session_id,
-        "budget": {"max_active_children": max_active, "stale_after_s": stale_after_s},
+        "budget": {"max_active_children": max_active, "stale_after_s": stale_after_s,
+                   "max_session_total": max_total, "session_used": use.session_used,
+                   "session_reserved": use.session_reserved,
+                   "over_budget": sum(1 for s in lineage.spawns if s.over_budget)},
         "spawned": len(lineage.spawns), "active": active, "denied_count": len(lineage.denied),
+        "workflows": [w.model_dump(mode="json") for w in lineage.workflows],
+        "resumes": [r.model_dump(mode="json") for r in lineage.resumes],
         "main": {"active": main_active, "children": main_total, "over_budget": main_active > max_active},
         "spawns": [{
             "node": r.node, "parent": r.spawn.parent, "level": r.level, "prefix": r.prefix,
@@ -38,6 +49,9 @@ def build(lineage: Any, max_active: int, stale_after_s: float, now: float) -> "d
             "status": r.spawn.status, "background": r.spawn.background,
             "deliberation_id": r.spawn.deliberation_id, "requested_at": r.spawn.requested_at,
             "active_children": r.active, "children": r.total, "orphan": r.orphan,
+            "channel": r.spawn.channel, "workflow": r.spawn.workflow, "model": r.spawn.model,
+            "model_requested": r.spawn.model_requested, "resumes": r.spawn.resumes,
+            "over_budget": r.spawn.over_budget,
         } for r in rows],
         "denied": [d.model_dump(mode="json") for d in lineage.denied],
     }
@@ -45,9 +59,13 @@ def build(lineage: Any, max_active: int, stale_after_s: float, now: float) -> "d
 
 def render_text(tree: dict) -> str:
     cap = tree["budget"]["max_active_children"]
+    total = tree["budget"].get("max_session_total")
     m = tree["main"]
+    per_session = (f", {tree['budget']['session_used']} of {total} per session" if total else "")
+    past = tree["budget"].get("over_budget")
     lines = [f"session {tree['session_id']}: {tree['spawned']} spawned, {tree['active']} active, "
-             f"{tree['denied_count']} denied; budget {cap} active children per parent",
+             f"{tree['denied_count']} denied; budget {cap} active children per parent{per_session}"
+             + (f"; {past} started PAST THE BUDGET" if past else ""),
              f"main  [{m['active']}/{cap} active, {m['children']} spawned]"]
     for s in tree["spawns"]:
         kids = f"  [{s['active_children']}/{cap} active, {s['children']} spawned]" if s["children"] else ""
@@ -59,6 +77,17 @@ def render_text(tree: dict) -> str:
         for d in tree["denied"]:
             lines.append(f"  {t.fmt_time(d['at'])} UTC  {t.one_line(d['subagent_type'], 40)} ({d['rule']}, "
                          f"parent {d['parent']}): {t.first_line(d['reason'], 120)}")
+    if tree.get("workflows"):
+        lines += ["", "workflows:"]
+        for w in tree["workflows"]:
+            bound = f"bound {w['bound']}" if w["bound"] is not None else "no bound"
+            past = f", {w['overrun']} PAST THE BUDGET" if w["overrun"] else ""
+            lines.append(f"  {t.fmt_time(w['requested_at'])} UTC  {t.one_line(w['name'] or w['task_id'] or '?', 40)}: "
+                         f"{w['status']}, {bound}, {w['agents']} agent(s) started{past}")
+    if tree.get("resumes"):
+        lines += ["", "messages to subagents (SendMessage):"]
+        for r in tree["resumes"]:
+            lines.append(f"  {t.fmt_time(r['at'])} UTC  to {r['agent_id']} from {r['sender']}: {r['rule']}, {r['status']}")
     return "\n".join(lines) + "\n"
 
 
@@ -79,7 +108,8 @@ def run(args: Any) -> int:
         hint = f" (known: {', '.join(known[-5:])})" if known else ""
         return t.fail(f"no lineage for session {sid!r} in {layout.sessions_dir}{hint}")
     config = t.load_config(layout)
-    tree = build(lineage, config.spawn_budget.max_active_children, config.spawn_budget.stale_after_s, time.time())
+    sb = config.spawn_budget
+    tree = build(lineage, sb.max_active_children, sb.stale_after_s, time.time(), sb.max_session_total)
     if args.json:
         t.print_json(tree)
     else:

@@ -102,6 +102,19 @@ class Ctx:
         self.tx.session.notices.append(Notice(deliberation_id=delib.id, kind=kind, text=text,  # type: ignore[arg-type]
                                               blocking=blocking, then_next=then_next, created_at=self.now))
 
+    def notify_budget(self, text: str) -> None:
+        """Queue a session-wide spawn-budget notice: shown to the user by the next hook whose
+        systemMessage the client displays (a task notification's or a prompt's UserPromptSubmit,
+        a Stop), and given to the main agent with the next UserPromptSubmit."""
+        self.tx.session.notices.append(Notice(deliberation_id="", kind="budget", text=text, created_at=self.now))
+
+    def budget_for_user(self) -> "str | None":
+        """The budget notices not shown to the user yet (marked shown; still queued for the model)."""
+        fresh = [n for n in self.tx.session.notices if n.kind == "budget" and not n.shown]
+        for n in fresh:
+            n.shown = True
+        return "\n".join(dict.fromkeys(n.text for n in fresh)) or None
+
     # -- the event log -------------------------------------------------------------------------
     def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
         return {"schema_version": SCHEMA_VERSION, "at": self.now, "event": event.hook_event_name
@@ -172,6 +185,7 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
 
 def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
     from deliberation import lineage as lin
+    from deliberation import spawn_budget
     from deliberation.engine import Budget
 
     from deliberation import token_usage
@@ -181,10 +195,56 @@ def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
             if a.transcript and a.status in ("reported", "invalid"):
                 token_usage.count(delib, a, token_usage.read_transcript(a.transcript), "transcript")
     sb = ctx.cfg.spawn_budget
-    active = lin.active_children(ctx.tx.lineage, lin.MAIN, ctx.now, sb.stale_after_s)
+    use = spawn_budget.usage(ctx.tx.lineage, lin.MAIN, ctx.now, sb.stale_after_s)
     tier2 = sum(1 for a in delib.agents if a.tier == 2 or (a.kind == "red-team" and a.red_team_round == 2))
-    return Budget(spawn_slots_left=sb.max_active_children - len(active), agents_used=tier2,
+    return Budget(spawn_slots_left=use.left(sb.max_active_children, sb.max_session_total), agents_used=tier2,
                   tokens_used=delib.tokens_used)
+
+
+# --------------------------------------------------------------------------------------------
+# which model an agent ran on (agent_model.py decides; these read the files)
+
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def requested_model(ctx: Ctx, subagent_type: str, spawn_model: "str | None") -> "str | None":
+    """The model a spawn asks for: its `model` input, else its agent file's `model:` (the
+    project's .claude/agents/<slug>.md, else the plugin's agents/<slug>.md)."""
+    if spawn_model:
+        return spawn_model[:100]
+    from deliberation import agent_model
+
+    slug = personas.normalise_agent_type(subagent_type)
+    if not slug or "/" in slug or slug.startswith("."):
+        return None
+    dirs = [os.path.join(ctx.layout.project, ".claude", "agents"), os.path.join(_REPO, "agents")]
+    if ":" in subagent_type:
+        dirs.reverse()  # a namespaced type is the plugin's own agent
+    for folder in dirs:
+        try:
+            with open(os.path.join(folder, f"{slug}.md"), "rb") as fh:
+                head = fh.read(4096).decode("utf-8", "replace")
+        except OSError:
+            continue
+        return agent_model.frontmatter_model(head)
+    return None
+
+
+def transcript_model(path: "str | None") -> "str | None":
+    """The model an agent ran on, from its transcript's tail (the last assistant entry), else
+    from the `.meta.json` the client keeps beside a subagent's transcript."""
+    if not path:
+        return None
+    from deliberation import agent_model
+
+    found = agent_model.transcript_model(event_log.lines_backwards(path, 1 << 20))
+    if found or not path.endswith(".jsonl"):
+        return found
+    try:
+        with open(path[:-len(".jsonl")] + ".meta.json", "rb") as fh:
+            return agent_model.meta_model(fh.read(65536).decode("utf-8", "replace"))
+    except OSError:
+        return None
 
 
 def deliver(ctx: Ctx, step, delib: Deliberation, background: bool) -> hookio.Answer:

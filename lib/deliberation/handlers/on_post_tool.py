@@ -1,4 +1,6 @@
-"""PostToolUse (`Task|Agent`): link the spawn to its agent id; foreground reports and Gate 1.
+"""PostToolUse (`Task|Agent|Workflow|SendMessage`): link the spawn to its agent id and the model
+the client resolved for it; foreground reports and Gate 1. (Workflow and SendMessage: their
+modules record the launch and the resume.)
 
 Background launches (`async_launched`) only link and report progress — once per parallel
 launch, not once per agent; the report arrives in SubagentStop. A completed foreground agent's report is captured here if SubagentStop did not
@@ -17,6 +19,14 @@ from deliberation.handlers.common import Ctx, budget_view, deliver, find_record,
 
 
 def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
+    if event.tool_name == hookio.WORKFLOW_TOOL:
+        from deliberation.handlers import workflow_tool
+
+        return workflow_tool.post(ctx, event)
+    if event.tool_name == hookio.SEND_MESSAGE_TOOL:
+        from deliberation.handlers import send_message_tool
+
+        return send_message_tool.post(ctx, event)
     if not event.is_subagent_tool:
         return hookio.Answer()
     spawn = lin.link(ctx.tx.lineage, event.tool_use_id, event.child_agent_id)
@@ -24,6 +34,12 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
     rec = find_record(delib, tool_use_id=event.tool_use_id) if delib else None
     if rec is not None:
         link_record(rec, event.child_agent_id)
+    model = event.resolved_model
+    if model:
+        if spawn is not None:
+            spawn.model = model
+        if rec is not None:
+            rec.model = model
     status = event.status
     if status == "async_launched":
         if spawn is not None and spawn.status == "requested":

@@ -1,4 +1,4 @@
-"""PostToolUseFailure (`Task|Agent`): a spawn PreToolUse allowed did not happen.
+"""PostToolUseFailure (`Task|Agent|Workflow|SendMessage`): a spawn PreToolUse allowed did not happen.
 
 The client refused it after our hook (an unknown agent type — e.g. a plugin agent written
 without its namespace — or an invalid input). The spawn leaves the lineage's active set and its
@@ -14,6 +14,14 @@ from deliberation.handlers.common import Ctx, find_record
 
 
 def handle(ctx: Ctx, event: hookio.PostToolUseFailure) -> hookio.Answer:
+    if event.tool_name == hookio.WORKFLOW_TOOL:
+        from deliberation.handlers import workflow_tool
+
+        return workflow_tool.failed(ctx, event)
+    if event.tool_name == hookio.SEND_MESSAGE_TOOL:
+        from deliberation.handlers import send_message_tool
+
+        return send_message_tool.failed(ctx, event)
     if not event.is_subagent_tool:
         return hookio.Answer()
     spawn = lin.find_by_tool_use(ctx.tx.lineage, event.tool_use_id)

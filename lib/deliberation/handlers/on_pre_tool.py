@@ -1,11 +1,13 @@
-"""PreToolUse (`Task|Agent`): spawn budget, phase order, context isolation (research prompts carry
-no other agent's findings; synthesis and debate prompts carry every research agent's findings;
-ranking prompts carry nothing of the vote), depth-axis rules. The phase and depth rules are
-applied through next_step.spawn_refusal — the same call the notes name their next step with.
+"""PreToolUse (`Task|Agent|Workflow|SendMessage`): spawn budget, phase order, context isolation
+(research prompts carry no other agent's findings; synthesis and debate prompts carry every
+research agent's findings; ranking prompts carry nothing of the vote), depth-axis rules, model
+diversity. The phase and depth rules are applied through next_step.spawn_refusal — the same
+call the notes name their next step with.
 
 Every refusal is a `deny` whose reason tells Claude what to do next; an allowed spawn answers
 nothing (so the user's own permission settings still apply) and is recorded in the lineage and,
-for a deliberation agent, in the deliberation.
+for a deliberation agent, in the deliberation. The Workflow and SendMessage tools have their own
+modules (workflow_tool, send_message_tool); risky tools get the human-review answer.
 """
 
 from __future__ import annotations
@@ -15,28 +17,38 @@ import re
 
 from deliberation import engine, hookio, personas, phases, spawn_budget
 from deliberation import lineage as lin
-from deliberation.handlers.common import Ctx
+from deliberation.handlers.common import Ctx, requested_model, transcript_model
 from deliberation.state import AgentRecord, DeniedSpawn, GivenContext
 
 HOT_SPOT_ID = re.compile(r"\bH[0-9]{1,3}\b")
 
 
 def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    if event.tool_name == hookio.WORKFLOW_TOOL:
+        from deliberation.handlers import workflow_tool
+
+        return workflow_tool.pre(ctx, event)
+    if event.tool_name == hookio.SEND_MESSAGE_TOOL:
+        from deliberation.handlers import send_message_tool
+
+        return send_message_tool.pre(ctx, event)
     if not event.is_subagent_tool:
         return _review(ctx, event)
     parent = event.agent_id or lin.MAIN
     kind = personas.kind_of(event.subagent_type)
     sb = ctx.cfg.spawn_budget
     verdict = spawn_budget.decide(ctx.tx.lineage, parent, event.subagent_type, kind is not None,
-                                  sb.max_active_children, sb.max_depth, sb.stale_after_s, ctx.now)
+                                  sb.max_active_children, sb.max_depth, sb.stale_after_s, ctx.now,
+                                  max_total=sb.max_session_total)
     if not verdict.allowed:
-        return _deny(ctx, event, parent, verdict.rule, verdict.reason)
+        return deny(ctx, event, parent, verdict.rule, verdict.reason)
     delib = ctx.active()
+    model = requested_model(ctx, event.subagent_type, event.spawn_model)
     if kind is None:
         refusal = _fork_refusal(event, delib)
         if refusal:
-            return _deny(ctx, event, parent, "depth", refusal)
-        _record_spawn(ctx, event, parent, None, None, verdict.depth)
+            return deny(ctx, event, parent, "depth", refusal)
+        _record_spawn(ctx, event, parent, None, None, verdict.depth, model)
         return hookio.Answer()
     if delib is None or delib.phase in phases.CLOSED:
         delib = ctx.open_deliberation()
@@ -58,24 +70,32 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         if refusal:
             delib.refused_transitions.append(refusal.splitlines()[0][:300])
             delib.updated_at = ctx.now
-            return _deny(ctx, event, parent, "isolation", refusal)
+            return deny(ctx, event, parent, "isolation", refusal)
     if refusal is None and stage == "ranking" and ctx.cfg.isolation.blind_ranking:
         refusal, isolation = _blind_ranking(ctx, event, delib)
         if refusal:
             delib.refused_transitions.append(refusal.splitlines()[0][:300])
             delib.updated_at = ctx.now
-            return _deny(ctx, event, parent, "blind-ranking", refusal)
+            return deny(ctx, event, parent, "blind-ranking", refusal)
     if refusal:
         delib.refused_transitions.append(refusal.splitlines()[0][:300])
         delib.updated_at = ctx.now
-        return _deny(ctx, event, parent, "phase", refusal)
+        return deny(ctx, event, parent, "phase", refusal)
+    if kind == "persona" and ctx.cfg.models.diverse:
+        from deliberation import agent_model
+
+        clash = agent_model.diversity_refusal(personas.normalise_agent_type(event.subagent_type), stage, model,
+                                              delib.agents, ctx.cfg.conformity.conflicting_pairs,
+                                              ctx.cfg.models.pool, transcript_model(event.transcript_path))
+        if clash:
+            return deny(ctx, event, parent, "model_diversity", clash)
     _enter_stage(ctx, delib, kind, stage)
     tier, red_team_round = depth_axis.spawn_tier(event.subagent_type, delib)
     rec = AgentRecord(
         key=event.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=event.tool_use_id,
         persona=personas.normalise_agent_type(event.subagent_type), kind=kind, stage=stage,  # type: ignore[arg-type]
         tier=tier, red_team_round=red_team_round,
-        background=event.run_in_background, spawned_at=ctx.now,
+        background=event.run_in_background, spawned_at=ctx.now, model_requested=model,
         given=_given(event, delib, isolation))
     delib.agents.append(rec)
     delib.last_delivered = ""  # a new spawn: the next gate or progress news is new again
@@ -84,7 +104,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         delib.depth.status = "deepening"
     if tier == 2:
         depth_axis.refresh_counts(delib, check=False)
-    _record_spawn(ctx, event, parent, kind, delib.id, verdict.depth)
+    _record_spawn(ctx, event, parent, kind, delib.id, verdict.depth, model)
     return hookio.Answer()
 
 
@@ -187,15 +207,19 @@ def _given(event: hookio.PreToolUse, delib, isolation: str) -> GivenContext:
                         isolation=isolation)
 
 
-def _record_spawn(ctx: Ctx, event: hookio.PreToolUse, parent: str, kind, delib_id, depth: int) -> None:
-    lin.record_request(ctx.tx.lineage, tool_use_id=event.tool_use_id, parent=parent,
-                       subagent_type=event.subagent_type, kind=kind, deliberation_id=delib_id,
-                       depth=depth, background=event.run_in_background, now=ctx.now)
+def _record_spawn(ctx: Ctx, event: hookio.PreToolUse, parent: str, kind, delib_id, depth: int,
+                  model: "str | None") -> None:
+    spawn = lin.record_request(ctx.tx.lineage, tool_use_id=event.tool_use_id, parent=parent,
+                               subagent_type=event.subagent_type, kind=kind, deliberation_id=delib_id,
+                               depth=depth, background=event.run_in_background, now=ctx.now)
+    spawn.model_requested = model
 
 
-def _deny(ctx: Ctx, event: hookio.PreToolUse, parent: str, rule: str, reason: str) -> hookio.Answer:
+def deny(ctx: Ctx, event: hookio.PreToolUse, parent: str, rule: str, reason: str,
+         subagent_type: "str | None" = None) -> hookio.Answer:
+    """Refuse a tool call that would start or resume a subagent; the lineage keeps the refusal."""
     ctx.tx.lineage.denied.append(DeniedSpawn(tool_use_id=event.tool_use_id, parent=parent,
-                                             subagent_type=event.subagent_type, rule=rule,
+                                             subagent_type=subagent_type or event.subagent_type, rule=rule,
                                              reason=reason, at=ctx.now))
     ctx.notes.append(f"denied ({rule})")
     return hookio.Answer.deny(reason)

@@ -28,9 +28,15 @@ def _tag(text: str, name: str) -> "str | None":
 
 def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     if event.is_task_notification:
-        delib = _capture_notification(ctx, event.prompt)
-        return hookio.Answer(context=_news(ctx, delib))
+        delib, summary = _capture_notification(ctx, event.prompt)
+        # spawn-budget notices go to the user too: the client shows a UserPromptSubmit's
+        # systemMessage, not a SubagentStart's (docs/CLIENT_CHANNELS.md)
+        budget = ctx.budget_for_user()
+        return hookio.Answer(context=_news(ctx, delib), system_message=budget)
     answer = _trigger(ctx, event)
+    budget = ctx.budget_for_user()
+    if budget:
+        answer.warn(budget)
     news = _news(ctx, None)
     if news:
         answer.context = f"{answer.context}\n\n{news}" if answer.context else news
@@ -38,27 +44,35 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
 
 
 def _capture_notification(ctx: Ctx, prompt: str):
-    """The deliberation the notified agent belongs to (None: not a deliberation agent)."""
+    """Capture what a task notification carries: (the deliberation the notified agent belongs
+    to — None if it is no deliberation agent —, a finished workflow's overrun summary)."""
     task_id = _tag(prompt, "task-id")
     result = _tag(prompt, "result")
+    summary = None
+    if task_id:
+        from deliberation.handlers import workflow_tool
+
+        summary = workflow_tool.finished_notice(ctx, task_id, (_tag(prompt, "status") or "").lower())
+        if summary:
+            ctx.notify_budget(summary)
     if not task_id:
-        return None
+        return None, summary
     delib, rec = record_for_agent(ctx, task_id, None)
     if rec is None or delib is None:
-        return None
+        return None, summary
     rec.notified = True  # the main agent has this agent's result (notes and Stop count on it)
     from deliberation import token_usage
 
     token_usage.count(delib, rec, token_usage.notified_tokens(prompt), "task-notification")
     if result is None or rec.status not in ("spawned", "running"):
-        return delib
+        return delib, summary
     d = ctx.cfg.deliberation
     outcome = capture(delib, rec, result, stop_hook_active=True, max_bytes=d.max_report_bytes,
                       retries=d.report_retries, dimensions=[x.name for x in ctx.cfg.ranking.dimensions],
                       now=ctx.now)
     ctx.notes.append(f"report from task notification: {outcome.status}")
     queue(ctx, engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now), delib)
-    return delib
+    return delib, summary
 
 
 def _news(ctx: Ctx, notified) -> "str | None":
@@ -72,7 +86,9 @@ def _news(ctx: Ctx, notified) -> "str | None":
     kept = []
     then_next: list[str] = []
     for n in sess.notices:
-        if n.deliberation_id not in waiting:
+        if not n.deliberation_id:  # a session-wide notice (the spawn budget): nothing to wait for
+            waiting[""] = False
+        elif n.deliberation_id not in waiting:
             d = delibs[n.deliberation_id] = ctx.tx.deliberation(n.deliberation_id)
             waiting[n.deliberation_id] = bool(d is not None and d.phase not in ("COMPLETE", "FAILED")
                                               and next_step.to_arrive(d))
@@ -81,7 +97,7 @@ def _news(ctx: Ctx, notified) -> "str | None":
             continue
         if n.text not in said:
             said.append(n.text)
-        if n.then_next and n.deliberation_id not in then_next and delibs[n.deliberation_id] is not None:
+        if n.then_next and n.deliberation_id not in then_next and delibs.get(n.deliberation_id) is not None:
             then_next.append(n.deliberation_id)
     spoke_of = {n.deliberation_id for n in sess.notices if not waiting[n.deliberation_id]}
     sess.notices = kept

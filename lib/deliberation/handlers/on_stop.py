@@ -18,6 +18,26 @@ from deliberation.handlers.common import Ctx, budget_view
 
 
 def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
+    """The Stop's answer, plus any spawn-budget notice the user has not been shown yet."""
+    sess = ctx.tx.session
+    if event.lists_background_tasks:
+        from deliberation import lineage as lin
+
+        lin.close_unlisted_starts(ctx.tx.lineage, event.running_background_ids, ctx.now)
+        if sess.open_workflows:
+            from deliberation.handlers import workflow_tool
+
+            workflow_tool.reconcile(ctx, event.running_background_ids)
+    budget = ctx.budget_for_user()  # shown now; kept for the main agent's next prompt
+    kept = [n for n in sess.notices if n.kind == "budget"]
+    answer = _conclude(ctx, event)
+    sess.notices = [n for n in sess.notices if n.kind != "budget"] + kept
+    if budget:
+        answer.warn(budget)
+    return answer
+
+
+def _conclude(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
     sess = ctx.tx.session
     delib = ctx.active()
     if delib is None:
@@ -29,6 +49,9 @@ def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
     running = phases.pending(delib)
     if running:  # queued gate news stays for the task notifications to come
         ctx.notes.append(f"{len(running)} deliberation agent(s) pending: no verdict yet")
+        return hookio.Answer()
+    if _workflow_running(ctx, delib):  # its notification ends in the Stop that decides
+        ctx.notes.append("a workflow launched in this deliberation still runs: no verdict yet")
         return hookio.Answer()
     unannounced = _unannounced(ctx, delib)
     if unannounced:
@@ -58,6 +81,13 @@ def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
                                "deliberation is marked FAILED.)",
                                system_message=(f"deliberation {delib.id}: Claude continues — stop held "
                                                f"{delib.stop_blocks} of {limit}: {first[:200]}"))
+
+
+def _workflow_running(ctx: Ctx, delib) -> bool:
+    from deliberation import lineage as lin
+
+    return any(w.deliberation_id == delib.id for w in
+               lin.active_workflows(ctx.tx.lineage, ctx.now, ctx.cfg.spawn_budget.stale_after_s))
 
 
 def _expire_lost_agents(ctx: Ctx, delib) -> None:

@@ -3,7 +3,10 @@
 The answer goes to the SUBAGENT: a block makes it continue with our reason (fix the report).
 Gate results for the main agent travel otherwise: a foreground agent's through PostToolUse
 (which fires next), a background agent's as a queued notice delivered once every result it
-follows from has reached the main agent (task notifications), or at Stop.
+follows from has reached the main agent (task notifications), or at Stop. A resumed agent
+(SendMessage) reports in the background; its record was reopened, so this report replaces its
+earlier one. The model the agent ran on is read from its transcript when the launch did not say
+it (a Workflow's agents).
 """
 
 from __future__ import annotations
@@ -11,11 +14,17 @@ from __future__ import annotations
 from deliberation import engine, hookio
 from deliberation import lineage as lin
 from deliberation.capture import capture
-from deliberation.handlers.common import Ctx, budget_view, deliver, record_for_agent
+from deliberation.handlers.common import Ctx, budget_view, deliver, record_for_agent, transcript_model
 
 
 def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
+    spawn = _settle(ctx, event)
     delib, rec = record_for_agent(ctx, event.agent_id, event.agent_type)
+    spawn = spawn or lin.find_by_agent(ctx.tx.lineage, event.agent_id)
+    if spawn is not None and not spawn.model:
+        spawn.model = transcript_model(event.agent_transcript_path)
+    if rec is not None and not rec.model and spawn is not None:
+        rec.model = spawn.model
     if rec is not None and delib is not None:
         from deliberation import token_usage
 
@@ -39,3 +48,14 @@ def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
         return hookio.Answer()
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
     return deliver(ctx, step, delib, background=True)
+
+
+def _settle(ctx: Ctx, event: hookio.SubagentStop):
+    """The lineage spawn of this agent; a Workflow agent (its transcript lives under the run's
+    folder) is recorded as one even when its start was taken for an Agent request."""
+    spawn = lin.find_by_agent(ctx.tx.lineage, event.agent_id)
+    run_id = lin.workflow_run_of_transcript(event.agent_transcript_path)
+    if run_id and spawn is not None and spawn.channel != "workflow":
+        spawn = lin.settle_workflow_agent(ctx.tx.lineage, spawn, run_id, ctx.now)
+        ctx.notes.append(f"agent {event.agent_id} ran in workflow run {run_id}")
+    return spawn
