@@ -376,6 +376,21 @@ class Answer:
             out["systemMessage"] = self.system_message
         return out or None
 
+    @classmethod
+    def read(cls, event_name: str, out: "dict | None") -> "Answer":
+        """What a hook's stdout object means to the client (the inverse of `render` as far as
+        the client can tell): on Stop and SubagentStop additionalContext is a hold (block). A
+        PostToolUse block, said as context, reads back as context — as the model reads it."""
+        out = out if isinstance(out, dict) else {}
+        specific = out.get("hookSpecificOutput") if isinstance(out.get("hookSpecificOutput"), dict) else {}
+        context = specific.get("additionalContext")
+        if event_name == "PreToolUse":
+            return cls(specific.get("permissionDecision"), specific.get("permissionDecisionReason"),
+                       context, out.get("systemMessage"))
+        if event_name in ("Stop", "SubagentStop") and context:
+            return cls("block", context, None, out.get("systemMessage"))
+        return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"))
+
     def to_json(self, event_name: str) -> str:
         rendered = self.render(event_name)
         return "" if rendered is None else json.dumps(rendered, ensure_ascii=False)
