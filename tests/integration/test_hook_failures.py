@@ -275,6 +275,9 @@ def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, fa
     assert first.returncode == 0
     assert first.decision == "block" and "decision" not in first.json  # the hold is said as context
     assert "strict mode blocks until this is fixed" in first.reason
+    # the model reads no path of the plugin; the user's line names the log
+    assert "errors.log" not in first.reason and str(project) not in first.reason, first.reason
+    assert "details in" in first.system_message and "Next: tell the user" in first.reason
     second = faulty("Stop", P.stop(SID, active=True))  # the client's retry after our block
     assert second.returncode == 0
     assert second.decision is None
