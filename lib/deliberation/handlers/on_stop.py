@@ -66,8 +66,6 @@ def _conclude(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
         if conclusion.ready:
             return _complete(ctx, delib)
         block = conclusion.block
-        if block and step.context and not step.progress:  # news no earlier hook could give
-            block = f"{step.context}\n\n{block}"
     delib.updated_at = ctx.now
     limit = ctx.cfg.gates.stop_block_limit
     if delib.stop_blocks >= limit:
