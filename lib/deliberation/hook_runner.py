@@ -179,8 +179,14 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
     missing_dep = isinstance(exc, ImportError) and getattr(exc, "name", "") in (
         "pydantic", "filelock", "orjson", "jsonschema", "pydantic_core")
     if missing_dep:
-        message = (f"deliberation plugin: dependency missing ({exc}); run {_PLUGIN_ROOT}/install.sh "
-                   "to set up its environment — deliberation checks are off until then")
+        import time
+
+        from deliberation import plugin_env  # plugin form: the state of its own set-up
+        from deliberation.paths import hook_env
+
+        message = plugin_env.dependency_message(exc, hook_env(), time.time()) or (
+            f"deliberation plugin: dependency missing ({exc}); run {_PLUGIN_ROOT}/install.sh "
+            "to set up its environment — deliberation checks are off until then")
     else:
         path = None if known(exc) else log_error(errors_log, f"hook {event_name}", exc)
         where = f" (details in {path})" if path else ""

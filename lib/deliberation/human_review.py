@@ -22,8 +22,9 @@ def commands_hint(delib_id: str) -> str:
 
 def settle_sentence(delib_id: str) -> str:
     """How a person settles it — the user's own command, which the model must pass on."""
-    return (f"a person settles it in a terminal with `deliberation approve {delib_id}` (adopt the "
-            f"decision) or `deliberation reject {delib_id}` (set it aside)")
+    return (f"a person settles it with `deliberation approve {delib_id}` (adopt the decision) or "
+            f"`deliberation reject {delib_id}` (set it aside), run by the user — in Claude Code as "
+            f"`! deliberation approve {delib_id}`, or in a terminal")
 
 
 def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None", rules: str = "") -> str:
@@ -38,7 +39,7 @@ def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None
                 "overrides: " + settle_sentence(delib_id) + ".")
         message = (f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
                    f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
-                   f"`deliberation reject {delib_id}`, in a terminal in this project.")
+                   f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation reject {delib_id}`).")
     else:
         head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is NOT final: it awaits "
                 f"HUMAN REVIEW — {why}. Until a person decides, Edit, Write, Bash and the other risky "
@@ -46,8 +47,8 @@ def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None
                 + settle_sentence(delib_id) + ".")
         message = (f"The deliberation chose {what}, but the decision is not final: it awaits your "
                    f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
-                   f"`deliberation reject {delib_id}`, in a terminal in this project; until then I will not "
-                   "apply it.")
+                   f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation approve {delib_id}`); "
+                   "until then I will not apply it.")
     return f"{head}\nNext: give your final answer now, and tell the user: \"{message}\""
 
 

@@ -264,6 +264,10 @@ class Worker:
                 except OSError:
                     pass
             self.server.close()
+            try:  # the per-user folder goes with the last worker (a hook makes it again when needed)
+                os.rmdir(os.path.dirname(self.path))
+            except OSError:
+                pass
         deadline = time.monotonic() + RETIRE_WAIT_S
         while time.monotonic() < deadline:
             with self.lock:

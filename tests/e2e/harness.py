@@ -143,6 +143,10 @@ def client_env(api: FakeApi, home: Path, tmp: Path, extra: "dict[str, str] | Non
         # hooks run as users run them: the slow path through the warm worker, which idles out soon
         "DELIBERATION_WORKER": "1",
         "DELIBERATION_WORKER_IDLE_S": "30",
+        # plugin mode (--plugin-dir) would set up the plugin's own environment in each test's
+        # HOME at session start; these tests use python3's packages instead. The set-up itself
+        # is tested end to end in test_e2e_plugin_install.py.
+        "DELIBERATION_SELF_SETUP": "0",
     }
     env.update(extra or {})
     return env

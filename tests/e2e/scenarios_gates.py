@@ -437,16 +437,18 @@ class QualityGateOnStop(StagedDeliberation):
 
 class SpawnFlood(Scenario):
     """Scenario 5: ONE message with an Agent call per persona (research) plus `helpers`
-    general-purpose agents, all foreground; then the main agent reports what it got."""
+    general-purpose agents, all foreground (or, with `background`, all in the client's default
+    background mode); then the main agent reports what it got."""
 
     final_text = "Twelve agents reported; three spawns were refused by the spawn budget."
 
     def __init__(self, personas: "tuple[str, ...]", helpers: int, mode: str = "install",
-                 project: "Path | None" = None) -> None:
+                 project: "Path | None" = None, background: bool = False) -> None:
         self.personas = personas
         self.helpers = helpers
         self.mode = mode
         self.project = project
+        self.run_in_background = None if background else False  # None: the client's default
 
     def all_spawns_decided(self, timeout: float = 20.0) -> None:
         """Hold a subagent's answer until the plugin has decided every spawn of the flood.
@@ -477,10 +479,11 @@ class SpawnFlood(Scenario):
         for slug in self.personas:
             blocks.append(agent_call(wave_prompt(wave, slug), agent_type(slug, self.mode),
                                      description=f"{slug} research",
-                                     run_in_background=False))
+                                     run_in_background=self.run_in_background))
         for n in range(1, self.helpers + 1):
             blocks.append(agent_call(f"PERSONA: helper-{n}\nList the pricing call sites in orders/.",
-                                     "general-purpose", description=f"helper {n}", run_in_background=False))
+                                     "general-purpose", description=f"helper {n}",
+                                     run_in_background=self.run_in_background))
         return blocks
 
     def subagent(self, req: ApiRequest) -> ReplyLike:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PLUGIN_PARTS = ("lib", "hooks", ".claude-plugin", "agents", "commands", "settings.example.json",
+PLUGIN_PARTS = ("lib", "hooks", "bin", ".claude-plugin", "agents", "commands", "settings.example.json",
                 "install.sh", "pyproject.toml", "README.md")
 EVENTS = {"SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
           "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",

@@ -121,12 +121,13 @@ def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, 
     assert f"Deliberation {d['id']} is COMPLETE but its decision (approach A) is NOT final: it awaits HUMAN REVIEW" in told
     assert ("Next: give your final answer now, and tell the user: \"The deliberation chose approach A, but the "
             "decision is not final: it awaits your review (T2: unanimous pass at judges' confidence 0.92") in told, told
-    assert (f"Approve it with `deliberation approve {d['id']}` or reject it with `deliberation reject {d['id']}`, "
-            "in a terminal in this project; until then I will not apply it.\"") in told, told
+    assert (f"Approve it with `deliberation approve {d['id']}` or reject it with `deliberation reject {d['id']}` "
+            f"(in Claude Code: `! deliberation approve {d['id']}`); until then I will not apply it.\"") in told, told
     assert first.system_message.startswith("⚠ HUMAN REVIEW NEEDED")  # the user reads it too
     assert s.stop(active=True).decision is None  # once: the next Stop goes through
     # a risky tool afterwards: `ask`, whose reason (what a headless run reads as the error) says the same
     ask = s.hook("PreToolUse", P.pre_tool(s.sid, "Edit", {"file_path": "x.py", "old_string": "a", "new_string": "b"}))
     assert ask.decision == "ask"
     assert f"settle it with `deliberation approve {d['id']}` or `deliberation reject {d['id']}`" in ask.reason
+    assert f"settles it with `deliberation approve {d['id']}` (adopt the decision)" in ask.reason
     assert "Tell the user that the decision awaits their review" in ask.reason and "headless" in ask.reason

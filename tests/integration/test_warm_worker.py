@@ -106,9 +106,11 @@ def test_not_delivered_falls_back_in_process_and_starts_a_worker(project, worker
 
 
 def test_worker_idles_out(workers):
+    path = workers.socket_path()
     proc = workers.start(idle="1")
     assert proc.wait(timeout=20) == 0  # bound, idle, gone
-    assert not os.path.exists(workers.socket_path())  # and its socket with it
+    assert not os.path.exists(path)  # and its socket with it
+    assert not os.path.exists(os.path.dirname(path))  # the last worker takes the per-user folder along
 
 
 def test_a_second_worker_replaces_the_first_which_exits(workers):

@@ -1,0 +1,385 @@
+"""The plugin's self-set-up as processes: hooks/run.sh picking the interpreter, the SessionStart
+step starting a detached set-up, the set-up building, switching and cleaning, and what a hook
+says while there is no environment.
+
+Builds here use a plugin copy whose pyproject.toml lists no dependency (a venv without pip: a
+couple of seconds, no download); a real pip install runs in the offline test (which must fail)
+and in tests/e2e/test_e2e_plugin_install.py (which must succeed)."""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from deliberation import plugin_env as pe
+
+from test_install import copy_plugin  # noqa: E402 - the same plugin copy as install.sh's tests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def set_deps(plugin: Path, deps: "list[str]") -> None:
+    text = (plugin / "pyproject.toml").read_text()
+    body = "".join(f'    "{d}",\n' for d in deps)
+    text = re.sub(r"(?ms)^dependencies = \[.*?^\]\n", f"dependencies = [\n{body}]\n", text, count=1)
+    (plugin / "pyproject.toml").write_text(text)
+    assert pe.plugin_dependencies(str(plugin)) == deps
+
+
+@pytest.fixture
+def plugin(tmp_path) -> Path:
+    root = copy_plugin(tmp_path / "plugins", "deliberation 0.1.0")
+    set_deps(root, [])
+    return root
+
+
+@pytest.fixture
+def bare_python(tmp_path_factory) -> Path:
+    """A real python3 with no packages at all (these machines' global python3 has pydantic)."""
+    venv = tmp_path_factory.mktemp("bare") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    assert subprocess.run([str(venv / "bin" / "python3"), "-c", "import pydantic"],
+                          capture_output=True).returncode != 0
+    return venv / "bin"
+
+
+def clean_env(keep_pip: bool = True, **extra) -> "dict[str, str]":
+    """This process's environment without the plugin's and the client's variables (and, with
+    keep_pip=False, without pip's: the package index settings of this machine)."""
+    drop = ("DELIBERATION_", "CLAUDE_") + (() if keep_pip else ("PIP_",))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    env.update(extra)
+    return env
+
+
+def run_hook(plugin: Path, script: str, env: dict, payload: bytes = b"{}") -> "dict | None":
+    proc = subprocess.run(["sh", str(plugin / "hooks" / "run.sh"), script], input=payload,
+                          capture_output=True, env=env, timeout=60, cwd=env.get("CLAUDE_PROJECT_DIR", "/"))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode().strip()
+    return json.loads(out) if out else None
+
+
+def wait_for(predicate, timeout: float = 120.0, what: str = ""):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def status_of(data: Path) -> dict:
+    return pe.read_json(str(data / "setup.json")) or {}
+
+
+# --------------------------------------------------------------------------- hooks/run.sh
+
+
+def fake_python(path: Path, tag: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'#!/bin/sh\ncat >/dev/null\necho "{{\\"systemMessage\\": \\"{tag} $*\\"}}"\n')
+    path.chmod(0o755)
+
+
+def test_run_sh_prefers_the_data_environment_then_the_plugin_venv_then_python3(plugin, tmp_path):
+    data = tmp_path / "data"
+    name = f"{'0' * 16}-1"
+    fake_python(data / "envs" / name / "bin" / "python", "data-env")
+    fake_python(plugin / ".venv" / "bin" / "python", "plugin-venv")
+    fake_python(tmp_path / "path" / "python3", "path-python3")
+    env = clean_env(CLAUDE_PLUGIN_DATA=str(data), PATH=f"{tmp_path / 'path'}:/usr/bin:/bin")
+
+    def who() -> str:
+        return run_hook(plugin, "session_start.py", env)["systemMessage"]
+
+    (data / "current").write_text(f"envs/{name}\n")
+    assert who() == f"data-env -I -S {plugin}/hooks/session_start.py"
+    for wrong in ("envs/../../x\n", f"elsewhere/{name}\n", "envs/" + name + "/bin\n", "\n"):
+        (data / "current").write_text(wrong)
+        assert who().startswith("plugin-venv "), wrong
+    (data / "current").write_text(f"envs/{'1' * 16}-1\n")  # names an environment that is not there
+    assert who().startswith("plugin-venv ")
+    (data / "current").unlink()
+    assert who().startswith("plugin-venv ")
+    shutil.rmtree(plugin / ".venv")
+    assert who().startswith("path-python3 ")
+    (data / "current").write_text(f"envs/{name}\n")
+    assert who().startswith("data-env ")
+    assert who().startswith("data-env ") and run_hook(plugin, "session_start.py", {**env, "CLAUDE_PLUGIN_DATA": ""}) \
+        ["systemMessage"].startswith("path-python3 ")
+
+
+def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
+    """bin/deliberation (on the Bash tool's PATH when the plugin is enabled; the Bash tool gets
+    no CLAUDE_PLUGIN_DATA): this session's data folder, else a data folder of the plugin under
+    ~/.claude/plugins/data, then <plugin>/.venv, then python3 — always with this plugin's lib/."""
+    home = tmp_path / "home"
+    data = home / ".claude" / "plugins" / "data" / "deliberation-deliberation-gates"
+    name = f"{'0' * 16}-1"
+    fake_python(data / "envs" / name / "bin" / "python", "data-env")
+    (data / "current").write_text(f"envs/{name}\n")
+    fake_python(plugin / ".venv" / "bin" / "python", "plugin-venv")
+    fake_python(tmp_path / "path" / "python3", "path-python3")
+    env = clean_env(HOME=str(home), PATH=f"{tmp_path / 'path'}:/usr/bin:/bin")
+
+    def who(**extra) -> str:
+        proc = subprocess.run([str(plugin / "bin" / "deliberation"), "status", "--json"], input=b"",
+                              capture_output=True, env={**env, **extra}, timeout=30)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)["systemMessage"]
+
+    assert who() == "data-env -m deliberation status --json"
+    other = tmp_path / "session-data"
+    fake_python(other / "envs" / f"{'1' * 16}-2" / "bin" / "python", "session-env")
+    (other / "current").write_text(f"envs/{'1' * 16}-2\n")
+    assert who(CLAUDE_PLUGIN_DATA=str(other)).startswith("session-env ")
+    assert who(CLAUDE_CONFIG_DIR=str(tmp_path / "elsewhere")).startswith("plugin-venv ")
+    (data / "current").write_text("envs/../../x\n")
+    assert who().startswith("plugin-venv ")
+    shutil.rmtree(plugin / ".venv")
+    assert who().startswith("path-python3 ")
+    # the real thing: lib/ of this plugin, the running interpreter (which has the dependencies)
+    fake_python(tmp_path / "path" / "python3", "unused")
+    (tmp_path / "path" / "python3").unlink()
+    (tmp_path / "path" / "python3").symlink_to(sys.executable)
+    project = tmp_path / "project"
+    project.mkdir()
+    proc = subprocess.run([str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True,
+                          env=env, cwd=str(project), timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"deliberation {pe_version(plugin)}", proc
+
+
+def pe_version(plugin: Path) -> str:
+    return json.loads((plugin / ".claude-plugin" / "plugin.json").read_text())["version"]
+
+
+# --------------------------------------------------------------------------- the set-up
+
+
+def test_set_up_builds_switches_and_cleans(plugin, tmp_path):
+    data = tmp_path / "data"
+    assert pe.build(str(plugin), str(data), environ=clean_env(), verify_modules=("deliberation.plugin_env",)) == 0
+    first = pe.read_current(str(data))
+    key = pe.dependency_key([])
+    assert first and first.startswith(f"envs/{key}-")
+    marker = json.loads((data / first / "env.json").read_text())
+    assert marker["key"] == key and marker["dependencies"] == []
+    assert status_of(data)["state"] == "ready" and not (data / first / "announced").exists()
+    assert subprocess.run([str(data / first / "bin" / "python"), "-c", "import sys; print(sys.prefix)"],
+                          capture_output=True, text=True).stdout.strip() == str(data / first)
+    # up to date: nothing to do
+    assert pe.build(str(plugin), str(data), environ=clean_env()) == 0
+    assert pe.read_current(str(data)) == first
+    # the dependency list changed (an update): a new environment, then the old one goes
+    set_deps(plugin, ["pip"])  # pip is in every venv: installs without a download
+    assert pe.build(str(plugin), str(data), environ=clean_env(), verify_modules=()) == 0
+    second = pe.read_current(str(data))
+    assert second != first and second.startswith(f"envs/{pe.dependency_key(['pip'])}-")
+    assert sorted(os.listdir(data / "envs")) == [second.split("/")[1]]
+    assert not any(n.startswith(("current.tmp", "setup.json.tmp")) for n in os.listdir(data))
+    assert "set-up done in" in (data / "setup.log").read_text()
+
+
+def test_a_set_up_that_fails_leaves_the_current_environment_serving(plugin, tmp_path):
+    data = tmp_path / "data"
+    assert pe.build(str(plugin), str(data), environ=clean_env(), verify_modules=()) == 0
+    current = pe.read_current(str(data))
+    # the new environment does not import the plugin: refused, removed, current unchanged
+    set_deps(plugin, ["pip"])
+    assert pe.build(str(plugin), str(data), environ=clean_env(), verify_modules=("no_such_module",)) == 1
+    assert pe.read_current(str(data)) == current
+    assert sorted(os.listdir(data / "envs")) == [current.split("/")[1]]
+    st = status_of(data)
+    assert st["state"] == "failed" and st["key"] == pe.dependency_key(["pip"]) and st["retry"] is True
+    assert "does not import the plugin" in st["reason"] and "no_such_module" in st["reason"]
+
+
+def test_one_set_up_at_a_time(plugin, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    fd = os.open(data / "setup.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        assert pe.build(str(plugin), str(data), environ=clean_env()) == 0
+        assert not (data / "current").exists() and os.listdir(data / "envs") == []
+        text = pe.session_start(str(plugin), str(data), clean_env(), time.time())
+        assert text.startswith("deliberation: still setting up the plugin's Python environment")
+    finally:
+        os.close(fd)
+
+
+def offline_env(tmp_path: Path) -> dict:
+    """pip with no configuration, an index nobody listens on, no cache, no retries."""
+    return clean_env(keep_pip=False, PIP_CONFIG_FILE=os.devnull, PIP_INDEX_URL="http://127.0.0.1:9/simple",
+                     PIP_RETRIES="0", PIP_TIMEOUT="2", PIP_CACHE_DIR=str(tmp_path / "empty-cache"))
+
+
+@pytest.mark.slow
+def test_offline_set_up_fails_clearly_and_is_retried_later(plugin, tmp_path):
+    data = tmp_path / "data"
+    set_deps(plugin, ["pydantic>=2.6,<3"])
+    env = offline_env(tmp_path)
+    assert pe.build(str(plugin), str(data), environ=env) == 1
+    st = status_of(data)
+    assert st["state"] == "failed" and st["retry"] is True
+    assert st["reason"].startswith("pip could not download the dependencies — offline, or the package index is unreachable")
+    assert not (data / "current").exists() and os.listdir(data / "envs") == []
+    text = pe.session_start(str(plugin), str(data), env, time.time())
+    assert text.startswith("deliberation: could not set up the plugin's Python environment: pip could not download")
+    assert "checks are off until it is set up; it is tried again at a session start after" in text
+    # after the retry delay the next session start tries again
+    later = time.time() + pe.RETRY_AFTER_S + 1
+    assert pe.next_step(pe.observe(str(plugin), str(data)), later) == pe.BUILD
+
+
+def test_no_python_3_10_is_said_at_session_start(plugin, tmp_path):
+    fakebin = tmp_path / "old"
+    fakebin.mkdir()
+    for name in pe.PYTHON_CANDIDATES:
+        (fakebin / name).write_text("#!/bin/sh\necho 3.8.18\necho /usr/bin/python3.8\n")
+        (fakebin / name).chmod(0o755)
+    data = tmp_path / "data"
+    env = clean_env(PATH=f"{fakebin}:/usr/bin:/bin")
+    text = pe.session_start(str(plugin), str(data), env, time.time())
+    assert text.startswith("deliberation: cannot set up the plugin's Python environment: it needs Python 3.10 or newer")
+    assert "found: python3 3.8.18" in text
+    assert status_of(data)["state"] == "failed" and status_of(data)["retry"] is False
+    assert not (data / "current").exists()
+
+
+@pytest.mark.slow
+def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_path, bare_python):
+    """The SessionStart step through hooks/run.sh with a bare python3 first on PATH: it answers
+    at once, the detached set-up (a real pip install of the real dependency list) finishes on
+    its own, the next session start says it is ready, the one after says nothing; the hooks
+    then run in the new environment."""
+    plugin = copy_plugin(tmp_path / "plugins", "deliberation 0.1.0")
+    data = tmp_path / "data"
+    project = tmp_path / "project"
+    project.mkdir()
+    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
+                    PATH=f"{bare_python}:{os.environ['PATH']}", DELIBERATION_WORKER="0")
+    first = run_hook(plugin, "session_start_env.py", env)
+    assert first["systemMessage"].startswith("deliberation: setting up the plugin's Python environment in the background")
+    wait_for(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=600, what="the set-up")
+    assert status_of(data)["state"] == "ready", (data / "setup.log").read_text()[-3000:]
+    # the interpreter of the set-up was the base of the bare venv, not the bare venv itself
+    current = pe.read_current(str(data))
+    cfg = (data / current / "pyvenv.cfg").read_text()
+    assert str(bare_python) not in cfg
+    ready = run_hook(plugin, "session_start_env.py", env)
+    assert re.fullmatch(r"deliberation: the plugin's Python environment is ready \(set up in \d+ s\); "
+                        r"the deliberation checks run\.", ready["systemMessage"]), ready
+    assert run_hook(plugin, "session_start_env.py", env) is None
+    # the hooks now run in it (a hook script that prints its interpreter stands in)
+    probe = plugin / "hooks" / "which_python.py"
+    probe.write_text('import sys, json\nprint(json.dumps({"systemMessage": sys.executable}))\n')
+    assert run_hook(plugin, "which_python.py", env)["systemMessage"] == str(data / current / "bin" / "python")
+    # switched off: nothing is started, nothing said
+    other = tmp_path / "data-off"
+    assert run_hook(plugin, "session_start_env.py", {**env, "CLAUDE_PLUGIN_DATA": str(other),
+                                                      "DELIBERATION_SELF_SETUP": "0"}) is None
+    assert not other.exists()
+
+
+# --------------------------------------------------------------------------- hooks without the environment
+
+
+def spawn_sequence(project: Path):
+    base = {"session_id": "s-1", "cwd": str(project), "transcript_path": "/dev/null"}
+    spawn = {"tool_name": "Agent", "tool_use_id": "toolu_1",
+             "tool_input": {"subagent_type": "deliberation:security-analyst", "description": "research",
+                            "prompt": "Phase: research\nShould we move session storage?"}}
+    return [("UserPromptSubmit", "user_prompt_submit.py",
+             {**base, "hook_event_name": "UserPromptSubmit",
+              "prompt": "/deliberate should we move session storage to a new database?"}),
+            ("PreToolUse", "pre_tool_use.py", {**base, "hook_event_name": "PreToolUse", **spawn})]
+
+
+def hook_messages(plugin: Path, env: dict, project: Path) -> "list[str]":
+    out = []
+    for _event, script, payload in spawn_sequence(project):
+        answer = run_hook(plugin, script, env, json.dumps(payload).encode())
+        out.append((answer or {}).get("systemMessage", ""))
+    return out
+
+
+def test_hooks_without_the_environment_say_where_the_set_up_stands(plugin, tmp_path, bare_python):
+    data = tmp_path / "data"
+    data.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
+                    PATH=f"{bare_python}:/usr/bin:/bin", DELIBERATION_WORKER="0")
+    missing = [m for m in hook_messages(plugin, env, project) if "dependency missing" in m]
+    assert missing and "not set up yet; it is set up at the next session start" in missing[0], missing
+    assert "install.sh" not in missing[0]
+    (data / "setup.json").write_text(json.dumps({"state": "failed", "reason": "pip could not download the "
+                                                                           "dependencies — offline"}))
+    missing = [m for m in hook_messages(plugin, env, project) if "dependency missing" in m]
+    assert "could not be set up (pip could not download the dependencies — offline; details in" in missing[0]
+
+
+def test_an_environment_that_lost_a_module_is_rebuilt_at_the_next_session_start(plugin, tmp_path, bare_python):
+    """`current` names a finished environment, but it cannot import pydantic: the hook says so
+    and marks it; the next session start sets up a new one."""
+    data = tmp_path / "data"
+    key = pe.dependency_key([])
+    env_dir = data / "envs" / f"{key}-1"
+    subprocess.run([str(bare_python / "python3"), "-m", "venv", "--without-pip", str(env_dir)], check=True)
+    (env_dir / "env.json").write_text(json.dumps({"key": key}))
+    (data / "current").write_text(f"envs/{key}-1\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
+                    PATH=f"{bare_python}:/usr/bin:/bin", DELIBERATION_WORKER="0")
+    assert pe.next_step(pe.observe(str(plugin), str(data)), time.time()) == pe.READY
+    missing = [m for m in hook_messages(plugin, env, project) if "dependency missing" in m]
+    assert "in the plugin's Python environment; it is set up again at the next session start" in missing[0], missing
+    assert (env_dir / "broken").is_file()
+    assert pe.next_step(pe.observe(str(plugin), str(data)), time.time()) == pe.BUILD
+
+
+def old_pythons() -> "list[Path]":
+    """Real interpreters older than 3.10 on this machine (pyenv builds, distribution ones)."""
+    found = []
+    for pattern in (os.path.expanduser("~/.pyenv/versions/3.[6-9].*/bin/python3"), "/usr/bin/python3.[6-9]",
+                    "/usr/local/bin/python3.[6-9]"):
+        found.extend(Path(p) for p in sorted(glob.glob(pattern)))
+    return list(dict.fromkeys(p for p in found if os.access(p, os.X_OK)))
+
+
+@pytest.mark.parametrize("index", [0, -1])
+def test_an_old_python3_is_told_apart_by_the_hook_itself(plugin, tmp_path, index):
+    """The SessionStart step runs under whatever python3 PATH has: under a real 3.6-3.9 (the
+    oldest and the newest this machine has) it still says what is missing."""
+    olds = old_pythons()
+    if not olds:
+        pytest.skip("no Python older than 3.10 on this machine")
+    old = olds[index]
+    tools = tmp_path / "tools"  # a shell and what run.sh uses, but no other python
+    tools.mkdir()
+    for tool in ("sh", "dirname", "cat"):
+        (tools / tool).symlink_to(shutil.which(tool))
+    (tools / "python3").symlink_to(old)
+    version = subprocess.run([str(old), "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+                             capture_output=True, text=True).stdout.strip()
+    data = tmp_path / "data"
+    env = {"PATH": str(tools), "HOME": str(tmp_path), "CLAUDE_PLUGIN_ROOT": str(plugin), "CLAUDE_PLUGIN_DATA": str(data)}
+    answer = run_hook(plugin, "session_start_env.py", env)
+    assert answer["systemMessage"].startswith(
+        f"deliberation: cannot set up the plugin's Python environment: it needs Python 3.10 or newer "
+        f"(found: python3 {version})"), (old, answer)
+    assert status_of(data)["reason"] == "no Python >= 3.10"
