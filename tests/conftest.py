@@ -54,8 +54,14 @@ def project(tmp_path, monkeypatch):
     return proj
 
 
+# Where the plugin's block travels as additionalContext (hookio.HOLD_BY_CONTEXT): on Stop and
+# SubagentStop that context holds the turn, so it reads back here as decision "block" + reason.
+HELD_BY_CONTEXT = ("Stop", "SubagentStop")
+
+
 class HookResult:
-    def __init__(self, proc: subprocess.CompletedProcess) -> None:
+    def __init__(self, proc: subprocess.CompletedProcess, event: str = "") -> None:
+        self.event = event
         self.returncode = proc.returncode
         self.stdout = proc.stdout
         self.stderr = proc.stderr
@@ -68,11 +74,15 @@ class HookResult:
     @property
     def decision(self):
         j = self.json or {}
+        if self.event in HELD_BY_CONTEXT and self.context:
+            return "block"
         return j.get("decision") or j.get("hookSpecificOutput", {}).get("permissionDecision")
 
     @property
     def reason(self):
         j = self.json or {}
+        if self.event in HELD_BY_CONTEXT and self.context:
+            return self.context
         return j.get("reason") or j.get("hookSpecificOutput", {}).get("permissionDecisionReason")
 
     @property
@@ -89,7 +99,7 @@ def run_hook(event: str, payload, project_dir, env=None, timeout=60) -> HookResu
     proc = subprocess.run(hook_argv(event), input=data,
                           capture_output=True, env=full_env, cwd=str(project_dir), timeout=timeout)
     return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
-                                                  proc.stdout.decode(), proc.stderr.decode()))
+                                                  proc.stdout.decode(), proc.stderr.decode()), event)
 
 
 @pytest.fixture

@@ -110,6 +110,27 @@ def research_report(persona: str, claims: "list[str]", approaches: "list[tuple[s
         "verdict": "abstain", "confidence": confidence, "rationale": f"{persona} reasoning"})
 
 
+def findings_block(messages: "list[str]", head: str = "Findings of every research agent:") -> str:
+    """'- F1: claim (evidence: …)' for every finding of the research reports among
+    `messages` (final messages with a fenced JSON report whose phase is research)."""
+    import re
+
+    lines = [head]
+    for message in messages:
+        m = re.search(r"```json\s*(\{.*\})\s*```", message, re.S)
+        if not m:
+            continue
+        try:
+            data = json.loads(m.group(1))
+        except ValueError:
+            continue
+        if data.get("phase") != "research":
+            continue
+        for f in data.get("findings") or []:
+            lines.append(f"- {f.get('id')}: {f.get('claim')} (evidence: {f.get('evidence')})")
+    return "\n".join(lines)
+
+
 def synthesis_report(approaches: "list[tuple[str, str]]") -> str:
     return fenced({"phase": "deliberation", "summary": "merged the non-conflicting findings",
                    "approaches": [{"id": a, "title": t, "summary": t} for a, t in approaches],
@@ -168,6 +189,12 @@ class Session:
         self.hook = hook
         self.sid = sid or str(uuid.uuid4())
         self.n = 0
+        self.messages: "list[tuple[str, str]]" = []  # (agent type, final message) of every agent run
+
+    def findings(self, head: str = "Findings of every research agent:") -> str:
+        """The claim and evidence of every research finding the agents reported so far — what a
+        synthesis or debate prompt must carry (the main agent has them from the tool results)."""
+        return findings_block([m for _t, m in self.messages], head)
 
     def _ids(self, kind: str) -> "tuple[str, str]":
         self.n += 1
@@ -191,6 +218,7 @@ class Session:
             out["stop2"] = self.hook("SubagentStop", subagent_stop(self.sid, aid, agent_type, final, active=True))
         out["post"] = self.hook("PostToolUse", post_agent_completed(self.sid, tuid, aid, agent_type,
                                                                      prompt_text, final))
+        self.messages.append((agent_type, final))
         out["agent_id"] = aid
         return out
 
@@ -271,7 +299,7 @@ def fire_at_once(event: str, payload_list: "list", project_dir, env=None, timeou
     for proc in procs:
         out, err = proc.communicate(timeout=timeout)
         results.append(HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
-                                                              out.decode(), err.decode())))
+                                                              out.decode(), err.decode()), event))
     return results, time.monotonic() - t0
 
 

@@ -208,6 +208,17 @@ def forced_by(prompt: str, markers) -> "str | None":
     return None
 
 
+def question_of(prompt: str, markers=None) -> str:
+    """The question a prompt asks, without the force marker that made it a deliberation:
+    `/deliberate Should we…?` and `DELIBERATE: Should we…?` → `Should we…?` (the marker says
+    how to decide, not what)."""
+    text = prompt.strip()
+    marker = forced_by(text, markers or DEFAULT_FORCE_MARKERS)
+    if marker:
+        return text[len(marker):].lstrip(" :—-\n\t")
+    return text
+
+
 def _section(cfg, name: str) -> dict:
     if isinstance(cfg, dict) and isinstance(cfg.get(name), dict):
         return cfg[name]

@@ -119,6 +119,7 @@ class IsolationConfig(_Section):
     enabled: bool = Field(True, description="Deny research spawns whose prompt carries another agent's findings.")
     leak_threshold: float = Field(0.5, ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
     blind_ranking: bool = Field(True, description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.")
+    complete_findings: bool = Field(True, description="Deny synthesis-lead / debate-moderator spawns whose prompt lacks a finding of a research agent that reported (measured like a leak: leak_threshold), naming the missing findings.")
 
 
 class SpawnBudgetConfig(_Section):

@@ -164,23 +164,23 @@ def prepare_transcripts(bundle: Bundle, dirs: "dict[str, str]") -> int:
 
 
 def parse_hook_output(event: str, stdout: str) -> dict:
-    """The hook's stdout JSON as the event log's answer summary (decision, reason, context,
-    system_message — only what is set)."""
+    """The hook's stdout JSON as the client reads it (hookio.Answer.read), in the event log's
+    summary form (decision, reason, context, system_message — only what is set)."""
+    from deliberation.hookio import Answer
+
     text = stdout.strip()
     if not text:
         return {}
-    data = json.loads(text.splitlines()[-1])
-    specific = data.get("hookSpecificOutput") or {}
-    out = {}
-    if event == "PreToolUse":
-        out["decision"] = specific.get("permissionDecision")
-        out["reason"] = specific.get("permissionDecisionReason")
-    else:
-        out["decision"] = data.get("decision")
-        out["reason"] = data.get("reason")
-    out["context"] = specific.get("additionalContext")
-    out["system_message"] = data.get("systemMessage")
-    return {k: v for k, v in out.items() if v}
+    return Answer.read(event, json.loads(text.splitlines()[-1])).summary()
+
+
+def as_client_reads(event: str, recorded: "dict | None") -> dict:
+    """A recorded answer (the plugin's decision, from the event log) as the client reads it
+    once rendered: the form the replay's hooks print is compared with."""
+    from deliberation.hookio import Answer
+
+    known = {k: v for k, v in (recorded or {}).items() if k in COMPARED}
+    return parse_hook_output(event, Answer(**known).to_json(event))
 
 
 def run_hook(event: str, payload: dict, project: str, python: str = sys.executable) -> dict:
@@ -272,7 +272,7 @@ def replay(bundle: Bundle, project: str, dirs: "dict[str, str]", on_step=None) -
             continue
         payload = localise(rec.get("payload") or {}, pairs)
         got = run_hook(event, payload, project)
-        step = Step(n, event, who(event, payload), got, compared(localise(rec.get("answer"), pairs)))
+        step = Step(n, event, who(event, payload), got, compared(as_client_reads(event, localise(rec.get("answer"), pairs))))
         steps.append(step)
         if on_step is not None:
             on_step(step)
@@ -295,6 +295,9 @@ def print_step(step: Step, previous: "list[Step]", out=sys.stdout) -> None:
     if label:
         for line in details(text):
             print(f"{'':<54}{clip(line, 130)}", file=out)
+    user = step.got.get("system_message")
+    if user and user != text:  # what the user reads beside what the model reads
+        print(f"{'':<54}user sees: {clip(user.splitlines()[0], 120)}", file=out)
     if not step.same:
         print(f"{'':<54}recorded: {clip(main_text(step.expected).splitlines()[0] if main_text(step.expected) else '(nothing)', 110)}",
               file=out)

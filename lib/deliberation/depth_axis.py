@@ -287,10 +287,12 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
     if plan.action != "deepen":
         return ""
     k = len(plan.assignments)
+    types = " and ".join(", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in plan.assignments).rsplit(", ", 1))
     head = [
-        f"Depth axis: the red-team pass left {len(plan.hot_spots)} contested point(s) (hot spots). "
-        f"Before ranking, spawn {k} FRESH tier-2 worker(s) now — one per lens, each with the Agent "
-        "tool and exactly the subagent_type and prompt below.",
+        f"Depth axis: the red-team pass left {len(plan.hot_spots)} contested point(s) (hot spots), to dig "
+        "into before ranking.",
+        f"Next: spawn {k} FRESH tier-2 worker(s) — {types} — one per lens, each with the Agent tool and "
+        "exactly the subagent_type and prompt below.",
         "Rules (the PreToolUse hook enforces them): never subagent_type \"fork\" (a fork inherits "
         "this conversation, so it is not fresh); keep both anti-anchoring sentences; aim only at the "
         "listed hot spot ids; add NO synthesis, ranking or summary of what the panel concluded.",
@@ -299,13 +301,31 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
     ]
     if plan.clamped:
         head.append(f"Note: {plan.clamped}.")
+    return "\n".join(head) + "\n\n" + worker_blocks(delib, plan.assignments, plan.hot_spots)
+
+
+def worker_blocks(delib: Deliberation, assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
+                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, total: "int | None" = None) -> str:
+    """One block per tier-2 worker: its exact subagent_type and prompt (what the instruction and
+    a later note tell Claude to send; check_tier2_spawn accepts exactly these)."""
+    k = total or len(assignments)
     blocks = []
-    for i, a in enumerate(plan.assignments, start=1):
-        prompt = worker_prompt(a.lens, a.hot_spots, delib, plan.hot_spots)
+    for i, a in enumerate(assignments, start=1):
+        prompt = worker_prompt(a.lens, a.hot_spots, delib, spots)
         blocks.append(f"--- worker {i} of {k}: subagent_type \"{delib.agent_prefix}{a.lens}\", "
                       f"hot spots {', '.join(a.hot_spots)} "
                       f"— prompt:\n{prompt}\n--- end of worker {i} prompt")
-    return "\n".join(head) + "\n\n" + "\n\n".join(blocks)
+    return "\n\n".join(blocks)
+
+
+def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
+    """The planned tier-2 workers of the open wave not spawned yet, as the plan assigned them."""
+    st = delib.depth
+    if st.status not in OPEN:
+        return []
+    spawned = {a.persona for a in _lens_records(delib)}
+    planned = _planned_lenses(st)
+    return [a for a in _assign(st.hot_spots, planned) if a.lens not in spawned]
 
 
 def _tier2_items(delib: Deliberation) -> "list[str]":
@@ -327,8 +347,9 @@ def red_team_2_instruction(delib: Deliberation) -> str:
     """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
     items = _tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
     return "\n".join([
-        "Depth axis — red team 2: the tier-2 workers have reported. Spawn ONE red-team agent now "
-        f"(subagent_type \"{delib.agent_prefix}red-team\", not a fork) over the tier-2 findings below, same shape as the "
+        "Depth axis — red team 2: the tier-2 workers have reported.",
+        f"Next: spawn ONE `{delib.agent_prefix}red-team` (red team 2, not a fork), its prompt starting "
+        "\"Phase: deliberation\" with the question and the tier-2 items below; same shape as the "
         "first red-team pass: for each item, a refutation with verdict refuted / weakened / upheld "
         "and evidence, its target the ref shown (e.g. \"evidence-chase:R1\"); missed angles too.",
         "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "
@@ -352,7 +373,14 @@ def open_step_text(delib: Deliberation) -> str:
             parts.append(f"Waiting for: {', '.join(running)}.")
         if missing:
             parts.append(f"Still to spawn (fresh, one per lens, floor verbatim, aimed at {ids}): "
-                         f"{', '.join(missing)}. Each prompt must carry: \"{FLOOR[0]}\" and \"{FLOOR[1]}\"")
+                         f"{', '.join(missing)}. Each prompt must carry: \"{FLOOR[0]}\" and \"{FLOOR[1]}\".")
+            todo = missing_workers(delib)
+            if todo:
+                types = ", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in todo)
+                parts.append(f"\nNext: spawn {types} with exactly these prompts:\n"
+                             + worker_blocks(delib, todo, st.hot_spots))
+        elif running:
+            parts.append(f"Next: wait for {', '.join(running)}; then red team 2.")
         return " ".join(parts)
     if st.status == "red_team_2":
         if any(a.status in ("spawned", "running") for a in _red_team_2_records(delib)):
@@ -710,16 +738,10 @@ def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
     lines += [f"- OVERRIDE {o.hot_spot}: {o.effect} (by {o.by_agent}; evidence: {o.evidence})" for o in outcome.overrides]
     lines += [f"- cancelled {o.hot_spot} {o.target}: {why}" for o, why in outcome.cancelled]
     lines += [f"- {n}" for n in outcome.notes]
-    from deliberation.blind_ranking import ranking_instruction
-
     struck = sorted(o.target for o in outcome.overrides if o.target in approach_titles(current(delib.agents)))
     if struck:
-        lines.append(f"Ranking will exclude {', '.join(struck)} from the leading position. Now rank every "
-                     "approach (spawn the personas again).")
-    else:
-        lines.append("Now rank every approach (spawn the personas again).")
-    lines.append(ranking_instruction(delib))
-    return "\n".join(lines)
+        lines.append(f"Ranking will exclude {', '.join(struck)} from the leading position.")
+    return "\n".join(lines)  # the caller adds the next step (next_step.py)
 
 
 # --------------------------------------------------------------------------------------------

@@ -25,11 +25,19 @@ OPEN_DEPTH = ("pending", "deepening", "red_team_2")
 
 
 class Step:
-    __slots__ = ("block", "context")
+    """What the main agent must be told. `block`: it must act before it may conclude (the
+    Stop is held on it); `context`: news or an instruction; `progress`: the context is only the
+    progress note (re-derived when it is delivered, never queued); `then_next`: the news is said
+    with the next accepted step as it stands when it is delivered (a background agent's news
+    waits for its task notification, and the step may change by then)."""
+    __slots__ = ("block", "context", "progress", "then_next")
 
-    def __init__(self, block: "str | None" = None, context: "str | None" = None) -> None:
+    def __init__(self, block: "str | None" = None, context: "str | None" = None, progress: bool = False,
+                 then_next: bool = False) -> None:
         self.block = block
         self.context = context
+        self.progress = progress
+        self.then_next = then_next
 
 
 class Budget:
@@ -46,26 +54,12 @@ def weights(cfg: Config) -> "dict[str, float]":
     return {d.name: d.weight for d in cfg.ranking.dimensions}
 
 
-def progress_text(delib: Deliberation) -> str:
-    done = {s: len(phases.current(delib, s)) for s in ("research", "deliberation", "ranking")}
-    waiting = phases.pending(delib)
-    text = (f"Deliberation {delib.id} ({delib.task_type}, threshold {delib.threshold:.2f}): phase "
-            f"{delib.phase}; reports research {done['research']}, deliberation {done['deliberation']}, "
-            f"ranking {done['ranking']}; running {len(waiting)}.")
-    if delib.phase == "DELIBERATION" and not waiting:
-        text += " " + next_in_deliberation(delib)
-    return text
+def progress_text(delib: Deliberation, cfg: Config) -> str:
+    """The progress note (next_step.py: what the main agent has, what is still to arrive, the
+    next step the plugin will accept)."""
+    from deliberation import next_step
 
-
-def next_in_deliberation(delib: Deliberation) -> str:
-    if delib.depth.status in OPEN_DEPTH:
-        return "Depth axis open: see the hot spots in the last gate reason."
-    from deliberation import blind_ranking
-
-    if not phases.approaches(delib):
-        return "No approach proposed yet: spawn synthesis-lead with all research findings."
-    return ("When deliberation is done, spawn the personas again to RANK every approach (scores 0-10 "
-            "on the five dimensions). " + blind_ranking.ranking_instruction(delib))
+    return next_step.progress_text(delib, cfg)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,7 +89,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         if plan.action == "deepen":
             return Step(block=depth_axis.instruction(plan, delib))
         if plan.action == "skipped":
-            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.")
+            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.", then_next=True)
         return None
     if state.status == "deepening" and depth_axis.wave_done(delib):
         state.status = "red_team_2"
@@ -104,7 +98,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
         outcome = depth_axis.synthesize(delib)
         depth_axis.apply_outcome(delib, outcome)
         state.status = "done"
-        return Step(context=depth_axis.outcome_text(delib, outcome))
+        return Step(context=depth_axis.outcome_text(delib, outcome), then_next=True)
     return None
 
 
@@ -129,7 +123,7 @@ def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
 def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | None":
     """Research has just ended with exactly two personas: the 2-agent rule's outcome, told to
     the main agent, and how the form meets the depth axis (minimum_deliberation.py)."""
-    from deliberation import blind_ranking, depth_axis
+    from deliberation import depth_axis
     from deliberation import minimum_deliberation as mvd
     from deliberation.hot_spots import find_hot_spots
 
@@ -139,11 +133,10 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
     head = (f"Deliberation {delib.id} — minimum viable deliberation (2 agents: {c.agents[0]}, "
             f"{c.agents[1]}): {mvd.OUTCOME_TEXT[c.verdict]}. {c.detail}.")
     full = f"(For the full deliberation instead, spawn {mvd.FULL_FORM}.)"
-    rank = "Next: spawn both personas again to RANK. " + blind_ranking.ranking_instruction(delib)
     if c.verdict == "no_position":
         return Step(context=(f"{head} For the 2-agent form each research report states its position "
-                             "(preferred_approach, verdict approve/reject, rationale). Next: continue with "
-                             f"DELIBERATION — spawn {mvd.FULL_FORM}."))
+                             "(preferred_approach, verdict approve/reject, rationale); the full deliberation "
+                             "follows."), then_next=True)
     enabled, why = depth_enabled(delib, cfg)
     if c.verdict in ("proceed", "suspect_herding"):
         if enabled:
@@ -152,12 +145,12 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
         warn = ("" if c.verdict == "proceed" else
                 " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
                 "weigh it as one opinion; the decision record carries the warning.")
-        return Step(context=f"{head}{warn} {full}\n{rank}")
+        return Step(context=f"{head}{warn} {full}", then_next=True)
     if not enabled:
         return Step(context=(f"{head} The depth axis is off for this deliberation ({why}): investigate "
                              "that conflict yourself before ranking — check the evidence each agent cites "
                              "— and name the contested point and its evidence (never their verdicts) in the "
-                             f"ranking prompts. {full}\n{rank}"))
+                             f"ranking prompts. {full}"), then_next=True)
     plan = depth_axis.plan_depth(delib, cfg, budget, spots=find_hot_spots(delib, two_agent=True))
     depth_axis.apply_plan(delib, plan)
     delib.depth.basis = mvd.BASIS
@@ -166,7 +159,7 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
                            "it, the AGAINST agent's objections standing in for the red-team pass.\n"
                            + depth_axis.instruction(plan, delib)
                            + f"\n\nThen both personas rank. {full}"))
-    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}\n{rank}")
+    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}", then_next=True)
 
 
 def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
@@ -184,7 +177,7 @@ def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -
             return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
         open_document(delib, now)
         return Step(context=document_due_text(delib))
-    return Step(context=progress_text(delib))
+    return Step(context=progress_text(delib, cfg), progress=True)
 
 
 def open_document(delib: Deliberation, now: float) -> None:
@@ -261,10 +254,12 @@ def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
         return None
     if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
         return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
-                "red-team pass comes before ranking. Spawn red-team with all findings and approaches "
-                "(it lists refutations with evidence and missed angles); it may be the only pass if "
-                "nothing is contested. (The minimum viable deliberation — exactly two research "
-                "personas, each stating its position — needs none: its AGAINST agent is that pass.)")
+                "red-team pass comes before ranking; it may be the only pass if nothing is contested. "
+                "(The minimum viable deliberation — exactly two research personas, each stating its "
+                "position — needs none: its AGAINST agent is that pass.)\n"
+                f"Next: spawn ONE `{delib.agent_prefix}red-team` — prompt starting \"Phase: deliberation\" "
+                "with the question, the approaches and every research finding — to break the converged "
+                "points (refutations with evidence, missed angles).")
     if delib.depth.status in OPEN_DEPTH:
         from deliberation import depth_axis
 
@@ -285,18 +280,20 @@ def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
              may_block: bool = True) -> Conclusion:
     """At Stop with nothing pending: may this deliberation conclude?
 
-    Gate 1 (the vote), then Gate 2's checks of the deliberation; once both pass the decision
+    Before ranking it cannot: the hold names the next step the plugin will accept (next_step.py).
+    Then Gate 1 (the vote), then Gate 2's checks of the deliberation; once both pass the decision
     document is read from the main agent's concluding `answer` — accepted, sent back once (a
     block of kind "document", only while `may_block`), or recorded missing — and Gate 2 gets
     its `decision_document` check. Ready = accepted or recorded missing."""
-    if delib.phase == "DELIBERATION":
-        refusal = ranking_spawn_refusal(delib, cfg)
-        if refusal:
-            return Conclusion(False, f"Deliberation {delib.id} cannot conclude yet.\n{refusal}")
     if delib.phase == "RANKING":
         evaluate_vote(delib, cfg, now)
     else:
         delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
+    if delib.phase in ("IDLE", "RESEARCH", "DELIBERATION"):
+        from deliberation import next_step
+
+        return Conclusion(False, (f"Deliberation {delib.id} is not finished (phase {delib.phase}): it "
+                                  "concludes after the blind ranking.\n" + next_step.progress_text(delib, cfg)))
     if not delib.gate1.passed:  # type: ignore[union-attr]
         return Conclusion(False, consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
     if delib.phase == "RANKING":

@@ -118,31 +118,14 @@ def _index_readable(path: str) -> bool:
     return version == SCHEMA_VERSION and not isinstance(version, bool) and isinstance(data.get("open", []), list)
 
 
-DEFAULT_RISKY = "Edit|Write|MultiEdit|Bash|NotebookEdit"
-
-
-def commands_hint(delib_id: str) -> str:
-    return f"approve with `deliberation approve {delib_id}`, reject with `deliberation reject {delib_id}`"
+from deliberation.human_review import DEFAULT_RISKY, commands_hint  # noqa: E402,F401 (re-exported)
 
 
 def review_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tuple[str | None, str]":
-    """PreToolUse while decisions await a person (entries of escalations.json's `open`):
-    ('deny', why) after a hard reject, ('ask', why) for human review, (None, '') otherwise.
-    The tool must fully match `risky_tools`; an invalid regex falls back to the default list."""
-    try:
-        risky = re.fullmatch(risky_tools or DEFAULT_RISKY, tool_name or "") is not None
-    except re.error:
-        risky = re.fullmatch(DEFAULT_RISKY, tool_name or "") is not None
-    if not risky or not entries:
-        return None, ""
-    rejects = [e for e in entries if e.get("route") == "hard-reject"]
-    shown = rejects or entries
-    lines = [f"{e.get('reason', '')}. {commands_hint(str(e.get('deliberation_id', '?')))}." for e in shown]
-    if rejects:
-        return "deny", (f"{tool_name} is denied: a deliberation was hard-rejected and nobody has "
-                        "overridden it.\n" + "\n".join(lines))
-    return "ask", (f"{tool_name} needs a person's yes: a deliberation awaits human review "
-                   "(unanimity on a reversal-prone class is not confidence).\n" + "\n".join(lines))
+    """PreToolUse while decisions await a person: human_review.tool_answer (its words)."""
+    from deliberation.human_review import tool_answer
+
+    return tool_answer(entries, tool_name, risky_tools)
 
 
 def log_line(layout: Layout, event, payload: dict, answer: dict,
@@ -243,7 +226,9 @@ def score_prompt(prompt: str, cfg: "dict | None") -> "tuple[dict, str | None]":
         pool = section(cfg, "models").get("pool") or ["opus", "sonnet"]
         pairs = section(cfg, "conformity").get("conflicting_pairs") or []
         models = assignment(panel(result["task_type"]), pairs, pool)
-    return result, protocol_text(prompt, result["task_type"], result["threshold"],
+    markers = (section(cfg, "trigger").get("force_markers") or None)
+    question = confidence.question_of(prompt, markers)
+    return result, protocol_text(question, result["task_type"], result["threshold"],
                                  result["confidence"], result["dimensions"],
                                  consensus_threshold=result.get("consensus_threshold"),
                                  prefix=plugin_agent_prefix(), models=models)

@@ -205,9 +205,14 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
 def _strict_block(event_name: str, message: str, data: bytes) -> "object":
     from deliberation import hookio
 
+    import re
+
     reason = message.replace("continuing without deliberation checks", "strict mode blocks until this is fixed")
+    # the model reads no path of the plugin (docs/HOOK_ANSWERS.md); the user's line keeps them
+    told = (re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{_PLUGIN_ROOT}/install.sh", "the plugin's install.sh")
+            + ". Next: tell the user; `deliberation doctor` shows what is wrong.")
     if event_name == "PreToolUse":
-        return hookio.Answer.deny(reason, system_message=reason)
+        return hookio.Answer.deny(told, system_message=reason)
     if event_name in ("Stop", "SubagentStop"):
         try:
             import json
@@ -216,7 +221,7 @@ def _strict_block(event_name: str, message: str, data: bytes) -> "object":
                 return hookio.Answer(system_message=message)
         except Exception:  # noqa: BLE001
             pass
-        return hookio.Answer.block(reason, system_message=reason)
+        return hookio.Answer.block(told, system_message=reason)
     if event_name == "PostToolUse":
-        return hookio.Answer.block(reason, system_message=reason)
+        return hookio.Answer.block(told, system_message=reason)
     return hookio.Answer(system_message=reason)

@@ -6,10 +6,21 @@ Events tolerate unknown fields (the client adds them often) and missing optional
 payload that is not a JSON object, or lacks a usable `session_id`, raises `PayloadError`.
 Both tool names of the subagent tool are accepted: `Agent` (2.1.x) and `Task` (older).
 
-Answers are rendered in exactly the dialect the client reads for each event (see
-shared/claude-code-reference/README.md): PreToolUse `permissionDecision` allow/deny/ask with a
-reason; PostToolUse, SubagentStop and Stop `decision: block` with a reason; `additionalContext`
-for the model; `systemMessage` for the user.
+Answers are rendered here and only here (`Answer.render`), each in the form the real client
+shows the model as what it is — measured on 2.1.328, docs/HOOK_ANSWERS.md:
+- PreToolUse: `permissionDecision` allow/deny/ask with its reason (a refusal is the call's error
+  result; `ask` in headless runs becomes a denial with the reason verbatim), and
+  `additionalContext`.
+- PostToolUse: `additionalContext` only. The tool has already run, so `decision: block` holds
+  nothing there; it only relabels the text "hook blocking error from command: <the hook's
+  command line>". A gate failure is said as context, in words that say it failed.
+- Stop / SubagentStop: a block (the turn, or the subagent, must go on) is rendered as
+  `additionalContext`: the client keeps the turn open exactly as for `decision: block` (the next
+  Stop has `stop_hook_active`), and the model reads the text once, as a system reminder, without
+  the "Stop hook feedback" copy and the "blocking error from command: …" line a block adds.
+- UserPromptSubmit: `additionalContext`; `decision: block` drops the user's prompt (the model
+  never sees it; the user reads the reason).
+- `systemMessage` goes to the user only (never into a model request).
 """
 
 from __future__ import annotations
@@ -291,8 +302,20 @@ def parse(data: "bytes | str", expected_event: str) -> Event:
     return _CLASSES[expected_event](raw)
 
 
+# Events whose answer to the model is additionalContext, and those of them where a block is
+# said as context too (measured: docs/HOOK_ANSWERS.md). On Stop and SubagentStop any context
+# holds the turn: it is only ever given with a block.
+CONTEXT_EVENTS = ("UserPromptSubmit", "PostToolUse", "SessionStart", "SubagentStart", "PreToolUse",
+                  "Stop", "SubagentStop")
+HOLD_BY_CONTEXT = ("PostToolUse", "Stop", "SubagentStop")
+
+
 class Answer:
-    """What a hook tells the client. Empty answer → print nothing (proceed)."""
+    """What a hook tells the client. Empty answer → print nothing (proceed).
+
+    `decision` is what the plugin decided — deny / ask / allow a tool call, or block: the main
+    agent (or the subagent) must act before it goes on — and stays so in the event log;
+    `render` turns it into the event's dialect."""
 
     __slots__ = ("decision", "reason", "context", "system_message")
 
@@ -324,28 +347,49 @@ class Answer:
         return self
 
     def render(self, event_name: str) -> "dict | None":
+        """The hook's stdout object for `event_name` (None: print nothing). See the module
+        docstring for why each event gets the form it gets."""
         if self.is_empty():
             return None
         out: dict = {}
         specific: dict = {}
+        context = self.context
         if event_name == "PreToolUse":
             if self.decision in ("allow", "deny", "ask"):
                 specific["permissionDecision"] = self.decision
                 if self.reason:
                     specific["permissionDecisionReason"] = self.reason
-        elif self.decision == "block" and event_name in ("PostToolUse", "SubagentStop", "Stop",
-                                                          "UserPromptSubmit"):
+        elif event_name in HOLD_BY_CONTEXT:
+            # a block is said as context: the same hold (Stop/SubagentStop), read once, no command line
+            if self.decision == "block" or context:
+                reason = self.reason if self.decision == "block" else None
+                context = "\n\n".join(p for p in (reason, context) if p) or "The deliberation plugin holds this step."
+        elif self.decision == "block" and event_name == "UserPromptSubmit":
             out["decision"] = "block"
             out["reason"] = self.reason or "blocked by the deliberation plugin"
-        if self.context and event_name in ("UserPromptSubmit", "PostToolUse", "SessionStart",
-                                           "SubagentStart", "PreToolUse"):
-            specific["additionalContext"] = self.context
+        if context and event_name in CONTEXT_EVENTS:
+            specific["additionalContext"] = context
         if specific:
             specific["hookEventName"] = event_name
             out["hookSpecificOutput"] = specific
         if self.system_message:
             out["systemMessage"] = self.system_message
         return out or None
+
+    @classmethod
+    def read(cls, event_name: str, out: "dict | None") -> "Answer":
+        """What a hook's stdout object means to the client (the inverse of `render` as far as
+        the client can tell): on Stop and SubagentStop additionalContext is a hold (block). A
+        PostToolUse block, said as context, reads back as context — as the model reads it."""
+        out = out if isinstance(out, dict) else {}
+        specific = out.get("hookSpecificOutput") if isinstance(out.get("hookSpecificOutput"), dict) else {}
+        context = specific.get("additionalContext")
+        if event_name == "PreToolUse":
+            return cls(specific.get("permissionDecision"), specific.get("permissionDecisionReason"),
+                       context, out.get("systemMessage"))
+        if event_name in ("Stop", "SubagentStop") and context:
+            return cls("block", context, None, out.get("systemMessage"))
+        return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"))
 
     def to_json(self, event_name: str) -> str:
         rendered = self.render(event_name)

@@ -1,9 +1,14 @@
-"""Context isolation: a RESEARCH agent's spawn prompt must not carry another agent's findings.
+"""Context isolation: what a spawn prompt may and must carry of the findings recorded so far.
+
+A RESEARCH agent's prompt must not carry another agent's findings (L2 is private); a
+DELIBERATION synthesis or debate prompt must carry the findings of every research agent that
+reported (DELIBERATION sees all findings — one left out is a perspective silently dropped).
 
 Pure and stdlib-only (it runs in PreToolUse on the spawn path). `check_prompt` compares the
 prompt with the findings already recorded and returns the refs of the ones it carries;
-`leak_reason` turns them into the deny reason; `recorded_findings` lists the findings of a
-deliberation's agent records in the (ref, claim, evidence) form both take.
+`leak_reason` turns leaked ones into the research deny reason, `missing_reason` missing ones
+into the synthesis/debate deny reason; `recorded_findings` lists the findings of a
+deliberation's agent records in the (ref, claim, evidence) form they take.
 
 How a finding is measured against a prompt (`leak_score`):
 1. Its claim and its evidence are shingled separately (word trigrams and single content tokens
@@ -108,3 +113,35 @@ def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = (),
     return (f"Context isolation: {subject} carries {len(refs)} {noun} of other agents: "
             f"{'; '.join(named)}. Research agents must work independently: {instead}; give only the "
             "question and shared project context; findings are shared in DELIBERATION.")
+
+
+def missing_reason(role: str, missing: Sequence[str], findings: Iterable[Finding],
+                   not_arrived: "Iterable[str]" = ()) -> str:
+    """The deny reason of a synthesis/debate prompt that lacks findings of reported research
+    agents: which (with a short quote), which of them have not reached the main agent yet, and
+    what to send instead — the claim and evidence of every research finding."""
+    table = [(ref, claim, evidence) for ref, claim, evidence in findings]
+    claims = {ref: claim for ref, claim, _ in table}
+    late = set(not_arrived)
+    named = []
+    for ref in missing:
+        claim = " ".join((claims.get(ref) or "").split())
+        if len(claim) > 60:
+            claim = claim[:59] + "…"
+        named.append((f"{ref} (\"{claim}\")" if claim else ref)
+                     + (" — its report has not reached you yet" if ref.split(":", 1)[0] in late else ""))
+    noun = "finding" if len(missing) == 1 else "findings"
+    waiting = sorted({ref.split(":", 1)[0] for ref in missing} & late)
+    lines = [f"Deliberation input: this {role} prompt lacks {len(missing)} {noun} of the research agents: "
+             f"{'; '.join(named)}. DELIBERATION works from the findings of every research agent; a "
+             "perspective left out is silently dropped."]
+    if waiting:
+        lines.append(f"Next: wait for the task notification(s) of {', '.join(waiting)}, then spawn "
+                     f"{role} again with every finding below.")
+    else:
+        lines.append(f"Next: spawn {role} again with the claim and evidence of every finding below "
+                     "(summarise freely; keep each finding's claim and evidence).")
+    lines += [f"- {ref}: {' '.join(claim.split())}" + (f" (evidence: {' '.join(evidence.split())})"
+                                                        if evidence and evidence.strip() else "")
+              for ref, claim, evidence in table]
+    return "\n".join(lines)

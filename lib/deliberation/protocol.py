@@ -1,15 +1,19 @@
 """The orchestration protocol: the text injected into Claude's context when deliberation is
-recommended (UserPromptSubmit `additionalContext`), and the body of `/deliberate`.
+recommended or forced (UserPromptSubmit `additionalContext`) — the one source of it. The
+`/deliberate` command's body only asks for the deliberation and points here (the hook injects
+this text for its prompt too), so the protocol is said once.
 
 Owns the wording of the protocol and the persona panel suggested per task type. It names the
 subagent types exactly (the slugs of `personas.py`), the phases in order, the tier-2 floor
-sentences verbatim, and the report rule. Pure; stdlib only; the result stays under
-`MAX_CHARS` whatever the question's length.
+sentences verbatim, and the report rule. The question line holds the question without the
+force marker (`confidence.question_of`). Pure; stdlib only; the result stays under `MAX_CHARS`
+whatever the question's length.
 """
 
 from __future__ import annotations
 
-MAX_CHARS = 3500
+MAX_CHARS = 4000
+HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
 QUESTION_CHARS = 400
 FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
          "The red team's words are material too: check them.")
@@ -35,8 +39,13 @@ def panel(task_type: str) -> "tuple[str, ...]":
     return PANELS.get(task_type, PANELS["default"])
 
 
+NO_QUESTION = "(none given: state in one sentence the decision under discussion in this conversation, and deliberate on that)"
+
+
 def _question(question: str) -> str:
     q = " ".join(question.split())
+    if not q:
+        return NO_QUESTION
     return q if len(q) <= QUESTION_CHARS else q[:QUESTION_CHARS - 1] + "…"
 
 
@@ -75,15 +84,15 @@ def protocol_text(question: str, task_type: str, threshold: float, confidence: f
 
     bar = type_threshold(task_type) if consensus_threshold is None else float(consensus_threshold)
     people = ", ".join(panel(task_type))
-    return f"""DELIBERATION PROTOCOL (deliberation plugin)
+    return f"""{HEADER}
 Trigger confidence {confidence:.2f}, threshold {threshold:.2f} ({_dims(dims)}). Task type {task_type}: consensus must reach {bar:.2f}.
 Question: {_question(question)}
 
-Decide it with a deliberation, not alone. Spawn subagents with the Agent tool, subagent_type = these slugs exactly{_namespace(prefix)}.
-1. RESEARCH: spawn 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: only 2 agents, {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST), each stating its position (preferred approach, verdict, rationale), then the same two rank; the plugin compares them (different reasons → proceed, disagreement → investigate it, same reasons → herding warning). Each prompt = "Phase: research", the question and the same shared project context (files, constraints). Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait for all their reports before the next phase.
-2. DELIBERATION (prompts start "Phase: deliberation"): spawn synthesis-lead and debate-moderator with ALL research findings; then ONE red-team pass over the synthesis. When the plugin lists hot spots (H1, H2, ...), spawn FRESH {", ".join(LENSES)} workers (never subagent_type "fork"): each prompt names the hot spot ids and their material (findings, red-team notes), carries verbatim "{FLOOR[0]}" and "{FLOOR[1]}", and does NOT carry the consensus or synthesis text. After them, one more red-team pass over the tier-2 findings. No further rounds.
+Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete). Spawn subagents with the Agent tool, subagent_type = these slugs exactly{_namespace(prefix)} (never "general-purpose" for a persona).
+1. RESEARCH: spawn 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: only 2 agents, {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST), each stating its position (preferred approach, verdict, rationale), then the same two rank; the plugin compares them (different reasons → proceed, disagreement → investigate it, same reasons → herding warning). Each prompt = "Phase: research", the question and the same shared project context (files, constraints). Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you (a background agent's comes with its task notification) before the next phase.
+2. DELIBERATION (prompts start "Phase: deliberation"): spawn synthesis-lead and debate-moderator with ALL research findings (each one's claim and evidence); then ONE red-team pass over the synthesis. When the plugin lists hot spots (H1, H2, ...), spawn FRESH {", ".join(LENSES)} workers (never subagent_type "fork"): each prompt names the hot spot ids and their material (findings, red-team notes), carries verbatim "{FLOOR[0]}" and "{FLOOR[1]}", and does NOT carry the consensus or synthesis text. After them, one more red-team pass over the tier-2 findings. No further rounds.
 3. RANKING (blind): spawn the personas again with "Phase: ranking", the question and the approaches exactly as the plugin lists them (its neutral order). Never tell a ranker which approach leads or is preferred, nor any agent's scores, verdicts or rationale: a ranker that sees the vote herds toward it, and such a prompt is denied. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with its reason for each approach it would not adopt; the plugin computes the leader after the vote and reads dissent against it.
-4. PRD: when the vote passes, the plugin asks for the decision document; end your concluding answer with that block (items cite finding/dissent ids).
-Spawn every deliberation agent with the Agent tool, never from a Workflow. Resume an agent with SendMessage only when the plugin asks for its new report (it then replaces the old one).{models_line(models)}
+4. PRD: when the vote passes, the plugin asks for the decision document; present the decision, the scores, the alternatives and the dissent, and end your concluding answer with that block (items cite finding/dissent ids). The plugin writes the decision record and says if a person must review it.
+Spawn every deliberation agent with the Agent tool, never from a Workflow; a re-rank is a fresh spawn. Resume an agent with SendMessage only when the plugin asks for its new report (it then replaces the old one).{models_line(models)}
 
-Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); each reason says what to do next: follow it. /deliberation-status shows progress."""
+Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); its notes and reasons each name the next step it accepts: follow them. /deliberation-status shows progress."""

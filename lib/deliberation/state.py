@@ -60,6 +60,7 @@ class Notice(_Model):
     kind: Literal["gate1", "depth", "escalation", "phase", "info", "budget"]
     text: str
     blocking: bool = False
+    then_next: bool = Field(False, description="Said with the next accepted step as it stands when delivered.")
     created_at: float
     shown: bool = Field(False, description="A budget notice already shown to the user (systemMessage); it stays queued for the main agent.")
 

@@ -253,6 +253,13 @@ def instruction_prompts(text_seen: str) -> "list[tuple[str, str]]":
     return [(m.group(3), m.group(5)) for m in WORKER_BLOCK.finditer(text_seen)]
 
 
+def research_findings(script: Script) -> str:
+    """Every research finding with its evidence (what a synthesis prompt must carry)."""
+    return "Findings of every research agent:\n" + "\n".join(
+        f"- {slug}:{f['id']}: {f['claim']} (evidence: {f['evidence']})"
+        for slug, r in script.research.items() for f in r["findings"])
+
+
 def tags(req: ApiRequest) -> "dict[str, str]":
     return {k: v for k, v in TAG.findall(req.agent_prompt)}
 
@@ -296,7 +303,8 @@ class StagedDeliberation(Scenario):
         if "synthesis" not in done:
             return [text("Research is in; synthesising."), self.spawn(
                 "synthesis", "synthesis-lead", self.tagged("synthesis-lead", "deliberation",
-                                                           "Merge all research findings into alternatives."))]
+                                                           "Merge all research findings into alternatives.\n"
+                                                           + research_findings(s)))]
         if "red-team-1" not in done:
             return [text("One red-team pass over the synthesis."), self.spawn(
                 "red-team-1", "red-team", self.tagged("red-team", "red-team-1",

@@ -51,7 +51,10 @@ TRIGGER_CONFIDENCE = 0.4995
 PANEL = ("security-analyst", "performance-engineer", "cost-analyst")
 GATE1_FAILED = "consensus gate FAILED"
 GATE2_FAILED = "quality gate FAILED"
-STOP_FEEDBACK = "Stop hook feedback"
+# how the client shows the plugin's hold of a Stop (main agent) or SubagentStop (a subagent,
+# "SubagentStop hook additional context: …"): additionalContext, in a system reminder, once
+STOP_FEEDBACK = "Stop hook additional context: "
+MAIN_HOLD = "<system-reminder>\nStop hook additional context: "
 
 
 # --------------------------------------------------------------------------- reports
@@ -161,10 +164,10 @@ def unsettled(req: ApiRequest, batch: "list[dict]") -> bool:
 
 
 def stop_feedbacks(req: ApiRequest) -> int:
-    """How many Stop-hook feedback messages the conversation holds (user messages only)."""
+    """How many Stop holds of the main agent the conversation holds (user messages only)."""
     return sum(1 for m in req.messages if m.get("role") == "user"
                and any(isinstance(b, dict) and b.get("type") == "text"
-                       and b.get("text", "").startswith(STOP_FEEDBACK) for b in _blocks(m)))
+                       and b.get("text", "").startswith(MAIN_HOLD) for b in _blocks(m)))
 
 
 def _blocks(message: dict) -> list:

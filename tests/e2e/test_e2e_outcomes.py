@@ -206,7 +206,7 @@ class PairDeliberation(Scenario):
                 agent_call(p, t, description=f"lens {t}", run_in_background=False) for t, p in workers]
         if "Depth axis — red team 2:" in seen and "red-team deliberation" not in descs:
             return [text("Red team 2."), self.spawn("red-team", "deliberation", "Red team 2 over the tier-2 findings.")]
-        if "Next: spawn both personas again to RANK" in seen or "Now rank every approach" in seen:
+        if "to RANK every approach" in seen:
             if not any(d.endswith(" ranking") for d in descs):
                 return [text("Ranking the pair, blind.")] + [
                     self.spawn(s, "ranking", approach_listing(seen) + "\nScore every approach 0-10.") for s in PAIR]

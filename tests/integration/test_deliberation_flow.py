@@ -61,7 +61,7 @@ def test_foreground_deliberation_passes_both_gates(project, hook):
     d = load_delib(project)
     assert d["phase"] == "RESEARCH"
     assert d["question"] == QUESTION
-    out = s.foreground("synthesis-lead", "Merge all findings into alternatives", P.synthesis_report(APPROACHES))
+    out = s.foreground("synthesis-lead", "Merge all findings into alternatives\n" + s.findings(), P.synthesis_report(APPROACHES))
     assert out["post"].decision is None
     outs = rank(s, GOOD)
     last = outs[-1]["post"]

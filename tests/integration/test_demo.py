@@ -54,26 +54,29 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
         return found[0]
 
     # the contested point deepened: instruction → floorless lens denied → red team 2 → override
-    assert "block    DEPTH: Depth axis: the red-team pass left 2 contested point(s)" in line_with("red-team", "block")
+    # as the model reads them: the instructions are context, the failures a deny or a Stop hold
+    assert "context  DEPTH: Depth axis: the red-team pass left 2 contested point(s)" in line_with("red-team", "DEPTH")
     assert [line.strip() for line in lines if line.strip().startswith("worker ")] == [
         'worker 1 of 3: subagent_type "evidence-chase", hot spots H1, H2',
         'worker 2 of 3: subagent_type "counter-model", hot spots H1, H2',
         'worker 3 of 3: subagent_type "edge-case-hunt", hot spots H2, H1']
     assert "deny     DEPTH: Tier-2 spawn denied (depth axis):" in line_with("PreToolUse", "evidence-chase", "deny")
-    line_with("block    DEPTH: Depth axis — red team 2:")
+    line_with("context  DEPTH: Depth axis — red team 2:")
     line_with("DEPTH: Depth-aware synthesis", "1 override(s), 1 tier-2 result(s) zeroed, 0 cancelled")
     line_with("- OVERRIDE H1: approach A struck from the leading position")
     # the gate block and its fix
-    line_with("block    GATE:", "consensus gate FAILED")
+    line_with("context  GATE:", "consensus gate FAILED")
     line_with("- dissent_documented: 0 of 1 dissenters documented (undocumented: cost-analyst)")
     line_with("context  GATE:", "consensus gate passed — leading approach B, consensus 0.94 ≥ 0.85")
     # the conformity warning
     line_with("⚠ Conformity warning")
     line_with("- score_clustering:", "within")
     # the route
-    stop = line_with("Stop", "main agent", "message")
-    assert "ROUTE: ⚠ HUMAN REVIEW NEEDED" in stop and "routed to human-review" in stop, stop
-    assert "routed to human-review by policy D+T2+PROBE" in stop, stop
+    stop = line_with("Stop", "main agent", "block")
+    assert "block    ROUTE: Deliberation d-" in stop and "is COMPLETE but its decision (approach B) is NOT final" in stop, stop
+    line_with("Next: give your final answer now, and tell the user:")
+    user = line_with("user sees: ⚠ HUMAN REVIEW NEEDED")
+    assert "routed to human-review by policy D+T2+PROBE" in user, user
     line_with("- T2: unanimous pass at judges' confidence 0.92 >= 0.90 on reversal-prone class security/auth")
     # every decision matched the recording
     decisions = [line for line in lines if re.match(r"^\s*\d+\s", line)]

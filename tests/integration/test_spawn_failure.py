@@ -32,7 +32,8 @@ def test_a_failed_spawn_frees_the_budget_and_is_not_awaited(project, hook):
     assert again.decision is None
     hook("PostToolUseFailure", P.post_agent_failure(sid, "toolu_10", "cost-analyst", "Research: shard?"))
     stop = hook("Stop", P.stop(sid))
-    assert stop.decision == "block" and "phase RESEARCH < RANKING" in stop.reason
+    assert stop.decision == "block" and "is not finished (phase RESEARCH)" in stop.reason
+    assert "Next: 0 valid research report(s) recorded, at least 2 needed. Spawn 2 more" in stop.reason
 
 
 def test_other_tools_failing_are_ignored_on_the_fast_path(project, hook):

@@ -68,5 +68,6 @@ def test_stop_goes_through_until_every_finished_report_was_announced(project, ho
     s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, messages[aid]))
     final = s.stop()
     assert final.decision == "block"
-    assert "consensus gate FAILED" in final.reason and "phase RESEARCH < RANKING" in final.reason
+    assert "is not finished (phase RESEARCH)" in final.reason and "Reports you have: research 3 of 3" in final.reason
+    assert "Next: spawn `synthesis-lead` and `debate-moderator`" in final.reason
     assert load_delib(project)["stop_blocks"] == 1

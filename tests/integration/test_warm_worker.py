@@ -45,7 +45,7 @@ def full_run(project, env, sid):
     s = P.Session(hook, sid=sid)
     answers = [s.prompt(QUESTION).json]
     research(s)
-    out = s.foreground("synthesis-lead", "Merge all findings into alternatives", P.synthesis_report(APPROACHES))
+    out = s.foreground("synthesis-lead", "Merge all findings into alternatives\n" + s.findings(), P.synthesis_report(APPROACHES))
     answers.append(out["post"].json)
     for o in rank(s, GOOD):
         answers.append(o["post"].json)

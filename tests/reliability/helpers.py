@@ -174,7 +174,7 @@ def respond(event: str, payload, now: "float | None" = None) -> str:
 def inproc_hook(event: str, payload, **_kw) -> HookResult:
     """Same shape as the `hook` fixture (a HookResult), run in-process against CLAUDE_PROJECT_DIR."""
     out = respond(event, payload)
-    return HookResult(subprocess.CompletedProcess([event], 0, out + "\n" if out else "", ""))
+    return HookResult(subprocess.CompletedProcess([event], 0, out + "\n" if out else "", ""), event)
 
 
 def fork_respond(event: str, payload) -> "tuple[int, int]":

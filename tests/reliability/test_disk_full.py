@@ -113,7 +113,7 @@ def run_limited(event: str, payload: dict, project, limit: int):
     from tests.conftest import HookResult
 
     return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
-                                                  proc.stderr.decode()))
+                                                  proc.stderr.decode()), event)
 
 
 def test_file_size_limit_mid_write_fails_open_and_loses_nothing(project):
@@ -174,7 +174,7 @@ def run_enospc(event: str, payload: dict, project, budget: int, report: "str | N
     from tests.conftest import HookResult
 
     return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
-                                                  proc.stderr.decode()))
+                                                  proc.stderr.decode()), event)
 
 
 def test_enospc_at_every_point_of_a_hook_fails_open_and_loses_nothing(project, tmp_path):

@@ -271,7 +271,7 @@ def run_deliberation(hook, table: dict, attack) -> dict:
                                               text, retry)))
     syn = json.loads(P.synthesis_report(APPROACHES).split("```json\n")[1].split("```")[0])
     text, retry = attack("synthesis-lead", "deliberation", syn)
-    answers.append(("synthesis-lead", s.foreground("synthesis-lead", "Merge all findings into alternatives", text, retry)))
+    answers.append(("synthesis-lead", s.foreground("synthesis-lead", "Merge all findings into alternatives\n" + s.findings(), text, retry)))
     for persona in table:
         text, retry = attack(persona, "ranking", ranking_json(persona, table))
         answers.append((f"rank {persona}", s.foreground(persona, "Rank approaches A, B, C on the five dimensions.",

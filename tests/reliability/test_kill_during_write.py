@@ -218,10 +218,12 @@ def script(sid: str) -> "list[tuple[str, dict]]":
             ("PostToolUse", P.post_agent_completed(sid, tuid, aid, agent_type, prompt_text, message)),
         ])
 
+    research = []
     for persona in ("security-analyst", "performance-engineer", "cost-analyst"):
-        agent(persona, f"Research from your perspective: {QUESTION}",
-              P.research_report(persona, long_claims(persona), APPROACHES))
-    agent("synthesis-lead", "Merge the findings into alternatives", P.synthesis_report(APPROACHES))
+        research.append(P.research_report(persona, long_claims(persona), APPROACHES))
+        agent(persona, f"Research from your perspective: {QUESTION}", research[-1])
+    agent("synthesis-lead", "Merge the findings into alternatives\n" + P.findings_block(research),
+          P.synthesis_report(APPROACHES))
     for persona, scores in RANKS.items():
         agent(persona, "Rank approaches A and B on the five dimensions.",
               P.ranking_report(scores, "approve", "A", f"{persona}: own reasons about A"))

@@ -53,7 +53,7 @@ def deliberate(s: P.Session, split: bool = False) -> list:
     for persona, claim in RESEARCH.items():
         answers += list(_results(s.foreground(persona, f"Research: {QUESTION}",
                                               P.research_report(persona, [claim], APPROACHES))))
-    answers += list(_results(s.foreground("synthesis-lead", "Merge the findings", P.synthesis_report(APPROACHES))))
+    answers += list(_results(s.foreground("synthesis-lead", "Merge the findings\n" + s.findings(), P.synthesis_report(APPROACHES))))
     for persona in RESEARCH:
         if split:
             scores, verdict, preferred, dissent = SPLIT[persona]
@@ -144,7 +144,8 @@ def test_hanging_probe_is_killed_with_its_group_at_the_timeout(project, case):
     t0 = time.monotonic()
     res = s.stop(message=P.prd_message([f"{p}:F1" for p in RESEARCH]))
     took = time.monotonic() - t0
-    assert res.decision is None
+    # the route needs a person: the Stop holds once so the main agent tells the user
+    assert res.decision == "block" and "is COMPLETE but its decision" in res.reason, res.reason
     d = json.loads((state_dir(project) / "deliberations" / "d-11fe0000-1.json").read_text())
     runs = d["route"]["probes"]
     assert runs[0]["timed_out"] is True and runs[0]["passed"] is False
@@ -182,7 +183,7 @@ def _ro_mount_runner():
         proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], input=data,
                               capture_output=True, env=env, cwd=str(project), timeout=60)
         return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
-                                                      proc.stderr.decode()))
+                                                      proc.stderr.decode()), event)
     return run
 
 

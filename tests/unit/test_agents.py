@@ -193,18 +193,32 @@ def test_protocol_panels_hold_conflicting_priorities():
     assert set(protocol.PANELS) == {"security", "architecture", "default", "refactoring", "documentation"}
 
 
-def test_deliberate_command_matches_the_protocol():
+def test_deliberate_command_leaves_the_protocol_to_the_hook():
+    """One source of truth, said once: the hook injects protocol.protocol_text for a
+    `/deliberate` prompt, so the command's body must not restate any of it."""
     meta, body = parse_front_matter((COMMANDS / "deliberate.md").read_text())
     assert set(meta) == {"description", "argument-hint"}
-    assert "$ARGUMENTS" in body
-    for task_type, people in protocol.PANELS.items():
-        assert f"- {task_type}: {', '.join(people)}" in body
+    assert "$ARGUMENTS" in body and protocol.HEADER.split(" (")[0] in body
     for sentence in FLOOR:
-        assert f'"{sentence}"' in body
+        assert sentence not in body
+    for people in protocol.PANELS.values():
+        assert ", ".join(people) not in body
     for slug in personas.LENSES + (personas.SYNTHESIS, personas.DEBATE, personas.RED_TEAM):
-        assert slug in body
-    assert 'never subagent_type "fork"' in body and "(FOR)" in body and "(AGAINST)" in body
-    assert body.index("RESEARCH") < body.index("DELIBERATION") < body.index("RANKING")
+        assert slug not in body
+    for phase in ("RESEARCH", "RANKING", "fenced"):
+        assert phase not in body
+    assert len(body) < 800
+
+
+def test_protocol_question_line_holds_no_trigger_word():
+    from deliberation.fastpath import score_prompt
+
+    for prompt in ("/deliberate Should we shard the orders database?", "DELIBERATE Should we shard the orders database?",
+                   "DELIBERATE: Should we shard the orders database?"):
+        result, text = score_prompt(prompt, None)
+        assert result["forced"] and "Question: Should we shard the orders database?\n" in text, text
+    _result, text = score_prompt("/deliberate", None)
+    assert f"Question: {protocol.NO_QUESTION}" in text
 
 
 def test_status_command_runs_the_cli_only():

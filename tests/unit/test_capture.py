@@ -198,8 +198,9 @@ def test_hooks_send_an_invalid_report_back_once_then_record_it_invalid(project, 
     s = P.Session(hook, sid="cap-invalid-1")
     out = s.foreground("cost-analyst", "Research the question.", "no report here",
                        retry_message="still no report")
-    assert out["stop"].json["decision"] == "block"
-    assert out["stop"].json["reason"].startswith("Deliberation plugin: your report was not accepted. "
+    # said as context to the subagent (no "blocking error from command" line): the subagent goes on
+    assert "decision" not in out["stop"].json and out["stop"].decision == "block"
+    assert out["stop"].json["hookSpecificOutput"]["additionalContext"].startswith("Deliberation plugin: your report was not accepted. "
                                                  "Your final message has no fenced JSON report.")
     assert out["stop2"].decision is None  # stop_hook_active: recorded invalid, no second block
     [agent] = _delib(project)["agents"]

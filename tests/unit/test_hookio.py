@@ -141,22 +141,30 @@ def test_pretooluse_deny_and_ask_constructors():
     assert Answer.ask("a person decides").render("PreToolUse")["hookSpecificOutput"]["permissionDecision"] == "ask"
 
 
-def test_posttooluse_block_with_reason_and_additional_context():
+def test_posttooluse_block_is_said_as_context():
+    # measured (docs/HOOK_ANSWERS.md): a PostToolUse block holds nothing and reads "hook blocking
+    # error from command: <command line>"; the reason and the context go out as one context
     assert Answer.block("R", context="C").render("PostToolUse") == {
-        "decision": "block", "reason": "R",
-        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "C"}}
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "R\n\nC"}}
+    assert Answer.block("R").render("PostToolUse") == {
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "R"}}
 
 
 @pytest.mark.parametrize("event", ["SubagentStop", "Stop"])
-def test_subagentstop_and_stop_block(event):
-    assert Answer.block("fix your report").render(event) == {"decision": "block", "reason": "fix your report"}
+def test_subagentstop_and_stop_block_hold_by_context(event):
+    # measured: additionalContext keeps the turn (the subagent) going like decision:block, read once
+    assert Answer.block("fix your report").render(event) == {
+        "hookSpecificOutput": {"hookEventName": event, "additionalContext": "fix your report"}}
+    assert "decision" not in Answer.block("R", context="C").render(event)
+    assert Answer.block("R", context="C").render(event)["hookSpecificOutput"]["additionalContext"] == "R\n\nC"
 
 
-@pytest.mark.parametrize("event", ["SubagentStop", "Stop"])
-def test_stop_events_carry_no_hook_specific_output(event):
-    # the client reads no additionalContext there: context must not leak into an unknown field
-    assert Answer(context="C").render(event) is None
-    assert Answer.block("R", context="C").render(event) == {"decision": "block", "reason": "R"}
+@pytest.mark.parametrize("event", ["SubagentStop", "Stop", "PostToolUse"])
+def test_no_answer_carries_the_block_dialect_where_it_shows_a_command_line(event):
+    for answer in (Answer.block("R"), Answer.block("R", context="C"), Answer(context="C"),
+                   Answer.block("R", system_message="W")):
+        out = answer.render(event)
+        assert "decision" not in out and "reason" not in out, out
 
 
 def test_userpromptsubmit_additional_context():
@@ -173,7 +181,7 @@ def test_system_message_next_to_a_decision():
     out = Answer.deny("R", system_message="W").render("PreToolUse")
     assert out["systemMessage"] == "W" and out["hookSpecificOutput"]["permissionDecision"] == "deny"
     out = Answer.block("R", system_message="W").render("Stop")
-    assert out == {"decision": "block", "reason": "R", "systemMessage": "W"}
+    assert out == {"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "R"}, "systemMessage": "W"}
 
 
 def test_empty_answer_prints_nothing():

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from deliberation import engine
+from deliberation import engine, next_step
 from deliberation import minimum_deliberation as mvd
 from deliberation.config import Config, DepthConfig
 from deliberation.engine import Budget
@@ -41,8 +41,10 @@ def test_agreement_with_different_reasoning_proceeds_and_meets_depth_without_a_r
     assert step.block is None
     assert step.context.startswith(f"Deliberation {d.id} — minimum viable deliberation (2 agents: "
                                    "devils-advocate, product-strategist): agreement with different reasoning → proceed.")
-    assert "Next: spawn both personas again to RANK." in step.context
-    assert "Approaches to rank (neutral order; it ranks nothing):" in step.context
+    said = next_step.with_next(d, Config(), step.context)  # the step is said as it stands when delivered
+    assert step.then_next and "Next: spawn the research personas again to RANK every approach — " \
+        "`product-strategist` and `devils-advocate`" in said, said
+    assert "Approaches to rank (neutral order; it ranks nothing):" in said
     assert (d.two_agent.verdict, d.depth.status, d.depth.posture, d.depth.basis) == \
         ("proceed", "not_needed", "ceiling", "2-agent rule")
     assert mvd.applies(d) and engine.ranking_spawn_refusal(d, Config()) is None  # no red team needed
@@ -94,7 +96,8 @@ def test_a_report_without_a_position_leaves_the_full_flow():
     d = delib(("devils-advocate", "abstain", None, STRUCTLOG, ""))
     step = engine.after_report(d, Config(), ROOMY, 1.0)
     assert "the rule cannot compare them: a report states no position" in step.context
-    assert "Next: continue with DELIBERATION" in step.context
+    assert step.then_next and "the full deliberation follows" in step.context
+    assert "Next: spawn `synthesis-lead` and `debate-moderator`" in next_step.with_next(d, Config(), step.context)
     assert d.depth.basis == "" and "one red-team pass comes before ranking" in engine.ranking_spawn_refusal(d, Config())
 
 

@@ -96,10 +96,11 @@ class Ctx:
         self.notes.append(f"opened {did} ({kind}, threshold {delib.threshold:.2f})")
         return delib
 
-    def notify(self, delib: Deliberation, kind: str, text: str, blocking: bool) -> None:
-        """Queue a message for the main agent (a background agent's news has no direct channel)."""
+    def notify(self, delib: Deliberation, kind: str, text: str, blocking: bool, then_next: bool = False) -> None:
+        """Queue a message for the main agent (a background agent's news has no direct channel);
+        `then_next`: say it with the next step as it stands when it is delivered."""
         self.tx.session.notices.append(Notice(deliberation_id=delib.id, kind=kind, text=text,  # type: ignore[arg-type]
-                                              blocking=blocking, created_at=self.now))
+                                              blocking=blocking, then_next=then_next, created_at=self.now))
 
     def notify_budget(self, text: str) -> None:
         """Queue a session-wide spawn-budget notice: shown to the user by the next hook whose
@@ -122,12 +123,11 @@ class Ctx:
 
 
 def strip_markers(prompt: str, markers: "list[str]") -> str:
-    """`/deliberate Should we…?` → `Should we…?` (the marker is how, not what, to decide)."""
-    text = prompt.strip()
-    for marker in markers:
-        if marker and text.startswith(marker):
-            return text[len(marker):].lstrip(" :—-\n")
-    return text
+    """`/deliberate Should we…?` → `Should we…?` (confidence.question_of: one rule for the
+    recorded question and the protocol's question line)."""
+    from deliberation.confidence import question_of
+
+    return question_of(prompt, markers)
 
 
 def find_record(delib: Deliberation, *, agent_id: "str | None" = None,
@@ -248,22 +248,44 @@ def transcript_model(path: "str | None") -> "str | None":
 
 
 def deliver(ctx: Ctx, step, delib: Deliberation, background: bool) -> hookio.Answer:
-    """A foreground agent's step goes straight to the main agent; a background one is queued."""
+    """A foreground agent's step goes straight to the main agent; a background one is queued
+    until its task notification (a progress note is not queued: it is said fresh then)."""
     if background:
-        if step.block:
-            ctx.notify(delib, "gate1", step.block, True)
+        queue(ctx, step, delib)
         return hookio.Answer()
-    # Parallel foreground agents all report (SubagentStop) before the first PostToolUse, so each
-    # PostToolUse of the batch would repeat the same news in one model request: say it once per
-    # batch (a new spawn clears the memory, so the same verdict after a re-rank is said again).
-    digest = message_digest(step.block, step.context)
-    if digest and digest == delib.last_delivered:
-        ctx.notes.append("same news as the previous answer of this batch: not repeated")
-        return hookio.Answer()
-    delib.last_delivered = digest
+    context = step.context
+    if context and step.then_next:
+        from deliberation.next_step import with_next
+
+        context = with_next(delib, ctx.cfg, context)
     if step.block:
-        return hookio.Answer.block(step.block, context=step.context)
-    return hookio.Answer(context=step.context)
+        return say_once(ctx, delib, hookio.Answer.block(step.block, context=context))
+    return say_once(ctx, delib, hookio.Answer(context=context))
+
+
+def queue(ctx: Ctx, step, delib: Deliberation) -> None:
+    """Queue a background agent's news (never a bare progress note: that is said fresh)."""
+    if step.block:
+        ctx.notify(delib, "gate1", step.block, True)
+    elif step.context and not step.progress:
+        ctx.notify(delib, "info", step.context, False, then_next=step.then_next)
+
+
+def say_once(ctx: Ctx, delib: Deliberation, answer: hookio.Answer) -> hookio.Answer:
+    """Say a batch's news once. A batch's PreToolUse hooks all fire before its first PostToolUse;
+    parallel foreground agents all report (SubagentStop) before it too, and a parallel
+    background launch fires one PostToolUse per agent — so every PostToolUse of the batch would
+    put a note into the same model request, the later ones repeating the first (or re-saying
+    what it asked for as progress). The first answer since the last spawn speaks for the batch;
+    the rest stay silent (a new spawn clears the memory, so the same verdict after a re-rank is
+    said again)."""
+    digest = message_digest(answer.reason if answer.decision else None, answer.context)
+    if digest and delib.last_delivered:
+        ctx.notes.append("this batch's news was given by an earlier answer: not repeated")
+        return hookio.Answer()
+    if digest:
+        delib.last_delivered = digest
+    return answer
 
 
 def message_digest(*texts: "str | None") -> str:

@@ -2,18 +2,20 @@
 the client resolved for it; foreground reports and Gate 1. (Workflow and SendMessage: their
 modules record the launch and the resume.)
 
-Background launches (`async_launched`) only link and report progress; the report arrives in
-SubagentStop. A completed foreground agent's report is captured here if SubagentStop did not
-already record it (each report exactly once), then the engine decides what the main agent hears:
-a block (Gate 1 failed, or the depth axis needs tier-2 workers) or progress as context.
+Background launches (`async_launched`) only link and report progress — once per parallel
+launch, not once per agent; the report arrives in SubagentStop. A completed foreground agent's report is captured here if SubagentStop did not
+already record it (each report exactly once), then the engine decides what the main agent hears
+— a gate result, a depth-axis instruction or the progress note — said once per parallel batch:
+the client fires a PostToolUse as each agent of the batch finishes but hands the model all their
+results in one request, so the progress note waits for the batch's last result.
 """
 
 from __future__ import annotations
 
-from deliberation import engine, hookio
+from deliberation import engine, hookio, phases
 from deliberation import lineage as lin
 from deliberation.capture import capture
-from deliberation.handlers.common import Ctx, budget_view, deliver, find_record, link_record
+from deliberation.handlers.common import Ctx, budget_view, deliver, find_record, link_record, say_once
 
 
 def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
@@ -45,7 +47,9 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
             spawn.started_at = ctx.now
         if rec is not None and rec.status == "spawned":
             rec.status = "running"
-        return hookio.Answer(context=engine.progress_text(delib)) if delib else hookio.Answer()
+        if delib is None:
+            return hookio.Answer()
+        return say_once(ctx, delib, hookio.Answer(context=engine.progress_text(delib, ctx.cfg)))
     lin.mark_finished(ctx.tx.lineage, agent_id=event.child_agent_id, tool_use_id=event.tool_use_id,
                       now=ctx.now, failed=status != "completed")
     if rec is None or delib is None:
@@ -65,4 +69,10 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
             rec.problem = f"the agent ended with status {status!r} and no report"
     delib.updated_at = ctx.now
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
+    siblings = [a for a in phases.pending(delib) if not a.background]
+    if step.progress and siblings:
+        # the client hands the main agent a parallel batch's results together, in one request:
+        # the batch's last PostToolUse gives its note, counting them all
+        ctx.notes.append(f"progress left to the batch's last result ({len(siblings)} still running)")
+        return hookio.Answer()
     return deliver(ctx, step, delib, background=False)

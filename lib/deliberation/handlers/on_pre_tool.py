@@ -1,6 +1,8 @@
 """PreToolUse (`Task|Agent|Workflow|SendMessage`): spawn budget, phase order, context isolation
-(research prompts carry no other agent's findings; ranking prompts carry nothing of the vote),
-depth-axis rules, model diversity.
+(research prompts carry no other agent's findings; synthesis and debate prompts carry every
+research agent's findings; ranking prompts carry nothing of the vote), depth-axis rules, model
+diversity. The phase and depth rules are applied through next_step.spawn_refusal — the same
+call the notes name their next step with.
 
 Every refusal is a `deny` whose reason tells Claude what to do next; an allowed spawn answers
 nothing (so the user's own permission settings still apply) and is recorded in the lineage and,
@@ -57,19 +59,18 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 
         if minimum_deliberation.release(delib):
             ctx.notes.append("2-agent form released: the full deliberation follows")
-    stage, refusal = phases.stage_for_spawn(delib, kind, ctx.cfg.deliberation.min_agents,
-                                            personas.normalise_agent_type(event.subagent_type))
-    if refusal is None and stage == "ranking":
-        refusal = engine.ranking_spawn_refusal(delib, ctx.cfg)
-    from deliberation import depth_axis
+    from deliberation import depth_axis, next_step
 
-    if refusal is None and kind == "lens":
-        refusal = depth_axis.check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
-    if refusal is None and kind == "red-team":
-        refusal = depth_axis.check_red_team_spawn(delib, ctx.cfg)
+    stage, refusal = next_step.spawn_refusal(delib, ctx.cfg, event.subagent_type, event.spawn_prompt)
     isolation = "not checked"
     if refusal is None and stage == "research" and ctx.cfg.isolation.enabled:
         refusal, isolation = _isolation(ctx, event, delib)
+    if refusal is None and kind in ("synthesis", "debate") and ctx.cfg.isolation.complete_findings:
+        refusal, isolation = _complete_findings(ctx, event, delib)
+        if refusal:
+            delib.refused_transitions.append(refusal.splitlines()[0][:300])
+            delib.updated_at = ctx.now
+            return deny(ctx, event, parent, "isolation", refusal)
     if refusal is None and stage == "ranking" and ctx.cfg.isolation.blind_ranking:
         refusal, isolation = _blind_ranking(ctx, event, delib)
         if refusal:
@@ -150,6 +151,26 @@ def _isolation(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, 
     if not leaked:
         return None, f"clean against {len(findings)} recorded findings"
     return isolation.leak_reason(leaked, findings), "leak: " + ", ".join(leaked)
+
+
+def _complete_findings(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, str]":
+    """A synthesis or debate prompt carries the findings of every research agent that reported
+    (those of background agents whose notification has not come yet are named as such)."""
+    from deliberation import isolation, next_step
+
+    research = phases.current(delib, "research")
+    findings = isolation.recorded_findings(research)
+    if not findings:
+        return None, "complete: no research findings recorded"
+    carried = set(isolation.check_prompt(event.spawn_prompt, findings, shared_context="",
+                                         threshold=ctx.cfg.isolation.leak_threshold))
+    missing = [ref for ref, _c, _e in findings if ref not in carried]
+    if not missing:
+        return None, f"complete: carries all {len(findings)} research findings"
+    late = [a.persona for a in research if not next_step.arrived(a)]
+    role = f"`{event.subagent_type}`"
+    return (isolation.missing_reason(role, missing, findings, late),
+            "incomplete: lacks " + ", ".join(missing))
 
 
 def _blind_ranking(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, str]":

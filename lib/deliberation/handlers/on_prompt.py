@@ -1,18 +1,22 @@
 """UserPromptSubmit on the slow path (the session has an active deliberation or queued notices).
 
 A `<task-notification>` announces a finished background subagent: it is not a user's prompt
-and is never scored; a report it carries is captured if SubagentStop did not record it, and the
-queued notices (gate results, depth-axis instructions) are delivered as additional context.
-A real prompt is scored like on the fast path, with the notices appended.
+and is never scored; a report it carries is captured if SubagentStop did not record it, and
+the agent's result now counts as given to the main agent (`notified`). The context then says
+what the main agent has been given: while results of its deliberation are still to arrive, the
+progress note (what it has, what is still to come, what to do next); once everything has
+arrived, the queued news (gate results, depth-axis instructions) — or the progress note if
+there is none. Notes never run ahead of the results they follow from.
+A real prompt is scored like on the fast path, with the news that may be said appended.
 """
 
 from __future__ import annotations
 
 import re
 
-from deliberation import engine, hookio
+from deliberation import engine, hookio, next_step
 from deliberation.capture import capture
-from deliberation.handlers.common import Ctx, budget_view, record_for_agent
+from deliberation.handlers.common import Ctx, budget_view, queue, record_for_agent
 
 _TAG = r"<{0}>(.*?)</{0}>"
 
@@ -24,23 +28,24 @@ def _tag(text: str, name: str) -> "str | None":
 
 def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     if event.is_task_notification:
-        _capture_notification(ctx, event.prompt)
+        delib, summary = _capture_notification(ctx, event.prompt)
         # spawn-budget notices go to the user too: the client shows a UserPromptSubmit's
         # systemMessage, not a SubagentStart's (docs/CLIENT_CHANNELS.md)
         budget = ctx.budget_for_user()
-        return hookio.Answer(context=_drain_notices(ctx), system_message=budget)
+        return hookio.Answer(context=_news(ctx, delib), system_message=budget)
     answer = _trigger(ctx, event)
     budget = ctx.budget_for_user()
     if budget:
         answer.warn(budget)
-    notices = _drain_notices(ctx)
-    if notices:
-        answer.context = f"{answer.context}\n\n{notices}" if answer.context else notices
+    news = _news(ctx, None)
+    if news:
+        answer.context = f"{answer.context}\n\n{news}" if answer.context else news
     return answer
 
 
-def _capture_notification(ctx: Ctx, prompt: str) -> "str | None":
-    """Capture what a task notification carries; returns a finished workflow's overrun summary."""
+def _capture_notification(ctx: Ctx, prompt: str):
+    """Capture what a task notification carries: (the deliberation the notified agent belongs
+    to — None if it is no deliberation agent —, a finished workflow's overrun summary)."""
     task_id = _tag(prompt, "task-id")
     result = _tag(prompt, "result")
     summary = None
@@ -50,38 +55,61 @@ def _capture_notification(ctx: Ctx, prompt: str) -> "str | None":
         summary = workflow_tool.finished_notice(ctx, task_id, (_tag(prompt, "status") or "").lower())
         if summary:
             ctx.notify_budget(summary)
-    if not task_id or result is None:
-        return summary
+    if not task_id:
+        return None, summary
     delib, rec = record_for_agent(ctx, task_id, None)
-    if rec is not None:
-        rec.notified = True  # the main agent has seen this agent's result (Stop waits for it)
-    if rec is not None and delib is not None:
-        from deliberation import token_usage
+    if rec is None or delib is None:
+        return None, summary
+    rec.notified = True  # the main agent has this agent's result (notes and Stop count on it)
+    from deliberation import token_usage
 
-        token_usage.count(delib, rec, token_usage.notified_tokens(prompt), "task-notification")
-    if rec is None or delib is None or rec.status not in ("spawned", "running"):
-        return summary
+    token_usage.count(delib, rec, token_usage.notified_tokens(prompt), "task-notification")
+    if result is None or rec.status not in ("spawned", "running"):
+        return delib, summary
     d = ctx.cfg.deliberation
     outcome = capture(delib, rec, result, stop_hook_active=True, max_bytes=d.max_report_bytes,
                       retries=d.report_retries, dimensions=[x.name for x in ctx.cfg.ranking.dimensions],
                       now=ctx.now)
     ctx.notes.append(f"report from task notification: {outcome.status}")
-    step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
-    if step.block or step.context:
-        ctx.notify(delib, "gate1" if step.block else "info", step.block or step.context or "", bool(step.block))
-    return summary
+    queue(ctx, engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now), delib)
+    return delib, summary
 
 
-def _drain_notices(ctx: Ctx) -> "str | None":
-    notices = ctx.tx.session.notices
-    if not notices:
+def _news(ctx: Ctx, notified) -> "str | None":
+    """What may be said now: the queued news of every deliberation whose results have all
+    reached the main agent (the rest stays queued), and for the deliberation of the agent just
+    notified, its progress note when no news of it is said."""
+    sess = ctx.tx.session
+    delibs: dict = {}
+    waiting: dict = {}
+    said: list[str] = []
+    kept = []
+    then_next: list[str] = []
+    for n in sess.notices:
+        if not n.deliberation_id:  # a session-wide notice (the spawn budget): nothing to wait for
+            waiting[""] = False
+        elif n.deliberation_id not in waiting:
+            d = delibs[n.deliberation_id] = ctx.tx.deliberation(n.deliberation_id)
+            waiting[n.deliberation_id] = bool(d is not None and d.phase not in ("COMPLETE", "FAILED")
+                                              and next_step.to_arrive(d))
+        if waiting[n.deliberation_id]:
+            kept.append(n)
+            continue
+        if n.text not in said:
+            said.append(n.text)
+        if n.then_next and n.deliberation_id not in then_next and delibs.get(n.deliberation_id) is not None:
+            then_next.append(n.deliberation_id)
+    spoke_of = {n.deliberation_id for n in sess.notices if not waiting[n.deliberation_id]}
+    sess.notices = kept
+    for did in then_next:  # the step as it stands now, after all of that deliberation's news
+        nxt = next_step.next_step(delibs[did], ctx.cfg).text
+        if nxt:
+            said.append(nxt)
+    if notified is not None and notified.id not in spoke_of and notified.phase not in ("COMPLETE", "FAILED"):
+        said.append(engine.progress_text(notified, ctx.cfg))
+    if not said:
         return None
-    ctx.tx.session.notices = []
-    seen: list[str] = []
-    for n in notices:
-        if n.text not in seen:
-            seen.append(n.text)
-    return "Deliberation plugin:\n" + "\n\n".join(seen)
+    return "Deliberation plugin:\n" + "\n\n".join(said)
 
 
 def _trigger(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:

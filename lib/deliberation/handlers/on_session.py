@@ -13,4 +13,4 @@ def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
     if delib is None:
         return hookio.Answer()
     return hookio.Answer(context="An unfinished deliberation is open in this session. "
-                         + engine.progress_text(delib))
+                         + engine.progress_text(delib, ctx.cfg))

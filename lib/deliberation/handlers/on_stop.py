@@ -10,7 +10,9 @@ the deliberation is marked FAILED with the reasons and the user sees a loud mess
 invalid document is sent back once (a block within the same bound), then recorded as missing:
 the decision stands, the record and the user's message say the document is missing. Then the
 route is computed (registry + probes), the usage read from the subagents' transcripts, the
-decision record written, and the deliberation COMPLETE.
+decision record written, and the deliberation COMPLETE; a route that needs a person holds the
+stop once, so the main agent tells the user before its final answer that the decision awaits
+review and by which command it is settled.
 """
 
 from __future__ import annotations
@@ -85,8 +87,11 @@ def _conclude(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
             f"gates are still not met; the decision is NOT validated.\n{(block or '').splitlines()[0]}\n"
             f"See `deliberation show {delib.id}`."))
     delib.stop_blocks += 1
+    first = (block or "").splitlines()[0] if block else ""
     return hookio.Answer.block(f"{block}\n(Stop blocked {delib.stop_blocks} of {limit}; after that the "
-                               "deliberation is marked FAILED.)")
+                               "deliberation is marked FAILED.)",
+                               system_message=(f"deliberation {delib.id}: Claude continues — stop held "
+                                               f"{delib.stop_blocks} of {limit}: {first[:200]}"))
 
 
 def _workflow_running(ctx: Ctx, delib) -> bool:
@@ -150,4 +155,10 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
     summary += "\nThe record holds the findings by persona, the document and the cost (tokens per agent, wall time)."
     if route.route in escalation.AUTOMATIC:
         return hookio.Answer(system_message=summary)
-    return hookio.Answer(system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")
+    # the main agent learns it before its final answer (one hold: the deliberation is closed, so
+    # the next Stop goes through); the user reads the loud message
+    from deliberation import human_review
+
+    notice = human_review.main_agent_notice(delib.id, route.route, adjudication.escalation_reason(
+        delib.id, route, delib.decision), delib.decision, human_review.rules_text(route))
+    return hookio.Answer.block(notice, system_message=f"⚠ {adjudication.escalation_message(delib)}\n{summary}")

@@ -2,10 +2,11 @@
 
 The answer goes to the SUBAGENT: a block makes it continue with our reason (fix the report).
 Gate results for the main agent travel otherwise: a foreground agent's through PostToolUse
-(which fires next), a background agent's as a queued notice delivered with the next
-task notification or at Stop. A resumed agent (SendMessage) reports in the background; its
-record was reopened, so this report replaces its earlier one. The model the agent ran on is
-read from its transcript when the launch did not say it (a Workflow's agents).
+(which fires next), a background agent's as a queued notice delivered once every result it
+follows from has reached the main agent (task notifications), or at Stop. A resumed agent
+(SendMessage) reports in the background; its record was reopened, so this report replaces its
+earlier one. The model the agent ran on is read from its transcript when the launch did not say
+it (a Workflow's agents).
 """
 
 from __future__ import annotations
@@ -46,8 +47,6 @@ def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
     if rec is None or delib is None or not rec.background:
         return hookio.Answer()
     step = engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now)
-    if step.context and not step.block:
-        ctx.notify(delib, "info", step.context, False)
     return deliver(ctx, step, delib, background=True)
 
 

@@ -1,0 +1,272 @@
+"""How the real client shows each hook answer to the model (issue #18, point 3): measured.
+
+A probe hook (probe_hook.py, not the plugin) answers one event with one answer form; a scripted
+main agent spawns one subagent (or edits one file) and ends its turn; the request log then shows
+exactly what the model read, where, and whether the turn went on. docs/HOOK_ANSWERS.md is the
+table these tests hold true; hookio.Answer.render picks its dialects from it.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from fake_api import ApiRequest, agent_call, text, tool_use
+from harness import ClaudeRun, run_claude_once
+from scenarios import Scenario, agent_outcomes, agent_spawns
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+PROBE = Path(__file__).resolve().with_name("probe_hook.py")
+EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStop", "Stop")
+
+
+def command(event: str) -> str:
+    return f"python3 {shlex.quote(str(PROBE))} {event}"
+
+
+class ProbeAgent(Scenario):
+    """Main agent: spawn one subagent (foreground or background) or edit one file, then say
+    MAIN DONE; asked again (a hook kept the turn open), say MAIN AGAIN. Subagent: CHILD REPORT,
+    then CHILD AGAIN."""
+
+    def __init__(self, background: bool = False, edit: "str | None" = None) -> None:
+        self.background = background
+        self.edit = edit
+
+    def main(self, req: ApiRequest):
+        if not req.tool_uses:
+            if self.edit:
+                return [text("Editing."), tool_use("Edit", {"file_path": self.edit, "old_string": "a",
+                                                           "new_string": "b"})]
+            return [text("Spawning."), agent_call("PROBE CHILD", run_in_background=None if self.background else False)]
+        if any(v == "background" for v in agent_outcomes(req).values()):
+            return "MAIN WAITING"
+        return "MAIN AGAIN" if "MAIN DONE" in req.all_text else "MAIN DONE"
+
+    def subagent(self, req: ApiRequest):
+        return "CHILD AGAIN" if "CHILD REPORT" in req.all_text else "CHILD REPORT"
+
+
+def probe(claude_bin, fake_api, tmp_path, plan: dict, scenario: ProbeAgent,
+          allowed: str = "Agent Read Edit") -> "tuple[ClaudeRun, list[dict]]":
+    project, home, tmp = tmp_path / "project", tmp_path / "home", tmp_path / "tmp"
+    for folder in (project / ".claude", home, tmp):
+        folder.mkdir(parents=True)
+    hooks = {event: [{"hooks": [{"type": "command", "command": command(event)}]}] for event in EVENTS}
+    for event in ("PreToolUse", "PostToolUse"):
+        hooks[event][0]["matcher"] = "Agent|Edit"
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}), encoding="utf-8")
+    (project / "probe.json").write_text(json.dumps(plan), encoding="utf-8")
+    (project / "f.txt").write_text("a\n", encoding="utf-8")
+    if scenario.edit == "":
+        scenario.edit = str(project / "f.txt")
+    run = run_claude_once(claude_bin, fake_api, project, home, tmp, "PROBE PROMPT", scenario,
+                          allowed_tools=allowed, timeout=60, log_path=tmp_path / "api-log.jsonl")
+    log = project / "probe-log.jsonl"
+    calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
+    return run, calls
+
+
+def received(run: ClaudeRun, needle: str, subagent: bool = False) -> "list[tuple[str, bool, str]]":
+    """(role, is_error, text) of every content block holding `needle` that the main agent (or a
+    subagent) received, each once, in the order first seen."""
+    out: list = []
+    for req in run.requests:
+        if req.is_side_request or req.is_subagent != subagent:
+            continue
+        for message in req.messages:
+            if message.get("role") == "assistant":
+                continue
+            content = message.get("content")
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+            for b in blocks:
+                if b.get("type") == "tool_result":
+                    c = b.get("content")
+                    body = c if isinstance(c, str) else "\n".join(x.get("text", "") for x in c or [])
+                    item = (message["role"], bool(b.get("is_error")), body)
+                else:
+                    item = (message["role"], False, b.get("text", ""))
+                if needle in item[2] and item not in out:
+                    out.append(item)
+        if needle in req.system:
+            out.append(("system-prompt", False, needle))
+    return out
+
+
+def stops(calls: "list[dict]", event: str = "Stop") -> "list[bool]":
+    return [c["payload"].get("stop_hook_active") for c in calls if c["event"] == event]
+
+
+def answer(event: str, **out) -> dict:
+    return {event: [{"stdout": out}]}
+
+
+def specific(event: str, **fields) -> dict:
+    return {"hookEventName": event.split(":")[0], **fields}
+
+
+# --------------------------------------------------------------------------- PostToolUse
+
+
+def test_post_tool_use_block_reads_as_an_error_with_the_command_line(claude_bin, fake_api, tmp_path):
+    run, _ = probe(claude_bin, fake_api, tmp_path, answer("PostToolUse", decision="block", reason="R-POST"),
+                   ProbeAgent())
+    assert received(run, "R-POST") == [
+        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{command("PostToolUse")}": R-POST')]
+    assert run.text == "MAIN DONE"  # the tool had run: a PostToolUse block holds nothing
+
+
+def test_post_tool_use_context_reads_as_context(claude_bin, fake_api, tmp_path):
+    plan = answer("PostToolUse", hookSpecificOutput=specific("PostToolUse", additionalContext="C-POST"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    assert received(run, "C-POST") == [("system", False, "PostToolUse:Agent hook additional context: C-POST")]
+
+
+def test_post_tool_use_block_with_context_shows_both_in_one_message(claude_bin, fake_api, tmp_path):
+    plan = answer("PostToolUse", decision="block", reason="R-POST",
+                  hookSpecificOutput=specific("PostToolUse", additionalContext="C-POST"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    assert received(run, "C-POST") == [
+        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{command("PostToolUse")}": '
+                          "R-POST\n\nPostToolUse:Agent hook additional context: C-POST")]
+
+
+def test_post_tool_use_exit_2_shows_the_command_line_twice(claude_bin, fake_api, tmp_path):
+    plan = {"PostToolUse": [{"stderr": "E-POST", "exit": 2}]}
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    cmd = command("PostToolUse")
+    assert received(run, "E-POST") == [
+        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{cmd}": [{cmd}]: E-POST')]
+
+
+# --------------------------------------------------------------------------- Stop / SubagentStop
+
+
+def test_stop_block_is_shown_twice_and_names_the_command(claude_bin, fake_api, tmp_path):
+    run, calls = probe(claude_bin, fake_api, tmp_path, answer("Stop", decision="block", reason="R-STOP"),
+                       ProbeAgent())
+    assert received(run, "R-STOP") == [
+        ("user", False, "Stop hook feedback:\nR-STOP"),
+        ("system", False, f'Stop hook blocking error from command: "{command("Stop")}": R-STOP')]
+    assert run.text == "MAIN AGAIN" and stops(calls) == [False, True]
+
+
+def test_stop_context_keeps_the_turn_open_and_is_shown_once(claude_bin, fake_api, tmp_path):
+    plan = answer("Stop", hookSpecificOutput=specific("Stop", additionalContext="C-STOP"))
+    run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    assert received(run, "C-STOP") == [
+        ("user", False, "<system-reminder>\nStop hook additional context: C-STOP\n</system-reminder>")]
+    assert run.text == "MAIN AGAIN" and stops(calls) == [False, True]  # the same hold as a block
+
+
+def test_stop_context_after_background_agents_keeps_the_turn_open(claude_bin, fake_api, tmp_path):
+    # the first Stop comes while the agent runs (answered nothing); the second one holds
+    plan = {"Stop": [{}, {"stdout": {"hookSpecificOutput": specific("Stop", additionalContext="C-STOP")}}]}
+    run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(background=True))
+    assert received(run, "C-STOP") == [
+        ("user", False, "<system-reminder>\nStop hook additional context: C-STOP\n</system-reminder>")]
+    assert run.text == "MAIN AGAIN" and stops(calls)[-2:] == [False, True]
+
+
+def test_stop_exit_2_shows_the_command_line(claude_bin, fake_api, tmp_path):
+    run, _ = probe(claude_bin, fake_api, tmp_path, {"Stop": [{"stderr": "E-STOP", "exit": 2}]}, ProbeAgent())
+    assert received(run, "E-STOP") == [("user", False, f"Stop hook feedback:\n[{command('Stop')}]: E-STOP")]
+    assert run.text == "MAIN AGAIN"
+
+
+def test_subagent_stop_block_is_shown_twice_to_the_subagent(claude_bin, fake_api, tmp_path):
+    run, calls = probe(claude_bin, fake_api, tmp_path,
+                       answer("SubagentStop", decision="block", reason="R-SUB"), ProbeAgent())
+    assert received(run, "R-SUB", subagent=True) == [
+        ("user", False, "Stop hook feedback:\nR-SUB"),
+        ("system", False, f'SubagentStop hook blocking error from command: "{command("SubagentStop")}": R-SUB')]
+    assert received(run, "R-SUB") == []  # the main agent never sees it
+    assert stops(calls, "SubagentStop") == [False, True]
+
+
+def test_subagent_stop_context_keeps_the_subagent_going(claude_bin, fake_api, tmp_path):
+    plan = answer("SubagentStop", hookSpecificOutput=specific("SubagentStop", additionalContext="C-SUB"))
+    run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    assert received(run, "C-SUB", subagent=True) == [
+        ("user", False, "<system-reminder>\nSubagentStop hook additional context: C-SUB\n</system-reminder>")]
+    assert received(run, "C-SUB") == []
+    assert stops(calls, "SubagentStop") == [False, True]
+    assert received(run, "CHILD AGAIN")  # the main agent got the subagent's second answer
+
+
+# --------------------------------------------------------------------------- PreToolUse
+
+
+def test_pre_tool_use_deny_is_the_tool_error(claude_bin, fake_api, tmp_path):
+    plan = answer("PreToolUse:Agent", hookSpecificOutput=specific(
+        "PreToolUse", permissionDecision="deny", permissionDecisionReason="R-DENY"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    assert received(run, "R-DENY") == [("user", True, "PreToolUse:Agent hook error: R-DENY")]
+
+
+def test_pre_tool_use_deny_on_edit_is_the_tool_error(claude_bin, fake_api, tmp_path):
+    plan = answer("PreToolUse:Edit", hookSpecificOutput=specific(
+        "PreToolUse", permissionDecision="deny", permissionDecisionReason="R-DENY"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(edit=""))
+    assert received(run, "R-DENY") == [("user", True, "PreToolUse:Edit hook error: R-DENY")]
+
+
+@pytest.mark.parametrize("tool", ["Agent", "Edit"])
+def test_pre_tool_use_ask_headless_is_a_denial_with_the_reason_verbatim(tool, claude_bin, fake_api, tmp_path):
+    plan = answer(f"PreToolUse:{tool}", hookSpecificOutput=specific(
+        "PreToolUse", permissionDecision="ask", permissionDecisionReason="R-ASK"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(edit="" if tool == "Edit" else None))
+    assert received(run, "R-ASK") == [("user", True, "R-ASK")]
+    assert [d["tool_name"] for d in run.result["permission_denials"]] == ["Task" if tool == "Agent" else tool]
+
+
+def test_pre_tool_use_context_follows_the_tool_result(claude_bin, fake_api, tmp_path):
+    plan = answer("PreToolUse:Agent", hookSpecificOutput=specific("PreToolUse", additionalContext="C-PRE"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    assert received(run, "C-PRE") == [("system", False, "PreToolUse:Agent hook additional context: C-PRE")]
+    assert received(run, "CHILD REPORT")  # allowed: the subagent ran
+
+
+def test_pre_tool_use_exit_2_shows_the_command_line(claude_bin, fake_api, tmp_path):
+    plan = {"PreToolUse:Agent": [{"stderr": "E-PRE", "exit": 2}]}
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    assert received(run, "E-PRE") == [("user", True, f"PreToolUse:Agent hook error: [{command('PreToolUse')}]: E-PRE")]
+
+
+# --------------------------------------------------------------------------- UserPromptSubmit, systemMessage
+
+
+def test_user_prompt_context_lands_in_the_environment_message(claude_bin, fake_api, tmp_path):
+    plan = answer("UserPromptSubmit", hookSpecificOutput=specific("UserPromptSubmit", additionalContext="C-UPS"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    (hit,) = received(run, "C-UPS")
+    assert hit[0] == "system" and "\n\nUserPromptSubmit hook additional context: C-UPS\n\n" in hit[2]
+    assert hit[2].startswith("# Environment") or "# Environment" in hit[2]
+
+
+def test_task_notification_context_follows_the_notification(claude_bin, fake_api, tmp_path):
+    plan = {"UserPromptSubmit": [{}, {"stdout": {"hookSpecificOutput": specific(
+        "UserPromptSubmit", additionalContext="C-NOTE")}}]}
+    run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(background=True))
+    assert received(run, "C-NOTE") == [("system", False, "UserPromptSubmit hook additional context: C-NOTE")]
+    prompts = [c["payload"]["prompt"] for c in calls if c["event"] == "UserPromptSubmit"]
+    assert prompts[1].startswith("<task-notification>")
+
+
+def test_user_prompt_exit_2_drops_the_prompt_before_the_model(claude_bin, fake_api, tmp_path):
+    run, _ = probe(claude_bin, fake_api, tmp_path, {"UserPromptSubmit": [{"stderr": "E-UPS", "exit": 2}]},
+                   ProbeAgent())
+    assert run.main_requests == []
+    assert run.text == (f"UserPromptSubmit operation blocked by hook:\n[{command('UserPromptSubmit')}]: "
+                        "E-UPS\n\nOriginal prompt: PROBE PROMPT")
+
+
+@pytest.mark.parametrize("event", ["UserPromptSubmit", "PostToolUse", "Stop"])
+def test_system_message_never_reaches_the_model(event, claude_bin, fake_api, tmp_path):
+    run, _ = probe(claude_bin, fake_api, tmp_path, answer(event, systemMessage="S-USER-ONLY"), ProbeAgent())
+    assert run.text == "MAIN DONE"  # nothing held
+    assert not any("S-USER-ONLY" in json.dumps(r.body) for r in run.requests)

@@ -1,0 +1,176 @@
+"""Issue #18's acceptance against the real client: a scripted main agent that acts ONLY on what
+the plugin's answers say completes the deliberation, foreground and background.
+
+The main agent (`Obedient`) knows nothing of the protocol beyond what the plugin tells it
+(tests/obedient.py reads it): its first wave is the first three personas the injected protocol
+suggests, under the namespace the protocol names; every later step is the "Next:" directive of
+the newest plugin text it received — a PostToolUse or task-notification context, a Stop hold,
+a PreToolUse refusal — with each prompt built from what the directive asks for (the findings of
+the reports it received, the plugin's approach list, the tier-2 prompts and items verbatim).
+Its final answer is what the plugin tells it to tell the user. The panel (tests/obedient.py)
+finds one missed angle, so the whole flow runs: research, synthesis and debate, the red-team
+pass, three tier-2 workers, red team 2, blind ranking, the conclusion on a reversal-prone class
+(human review). Foreground runs in the install form with `/deliberate`, background (the client's
+default) in the plugin form with `DELIBERATE:`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from fake_api import ApiRequest, ReplyLike, agent_call, text
+from harness import REPO, ClaudeRun
+from scenarios import Scenario, agent_spawns
+from tests import obedient as O
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+QUESTION = ("should the order service cache product prices in each node or keep reading them from "
+            "the pricing database? The latency, cost and staleness trade-offs are unclear, the choice "
+            "is hard to reverse and depends on load we have not measured.")
+RESEARCH_HAVE = re.compile(r"Reports you have: research (\d+) of (\d+)")
+FLOOR = "Tier 1 is material, not the answer; agreeing again scores 0."
+LEADING = re.compile(r"consensus gate passed — leading approach ([A-Z][\w:-]*)")
+
+
+def message_texts(messages: "list[dict]") -> "list[str]":
+    """What the model reads in `messages`: every text block and tool result, in order."""
+    out = []
+    for m in messages:
+        if m.get("role") == "assistant":
+            continue
+        content = m.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        for b in blocks:
+            if b.get("type") == "text":
+                out.append(b.get("text", ""))
+            elif b.get("type") == "tool_result":
+                c = b.get("content")
+                out.append(c if isinstance(c, str) else "\n".join(x.get("text", "") for x in c or []))
+    return out
+
+
+class Obedient(Scenario):
+    def __init__(self, background: bool) -> None:
+        self.background = background
+
+    def main(self, req: ApiRequest) -> ReplyLike:
+        if not agent_spawns(req):
+            proto = O.read_protocol("\n".join(message_texts(req.messages)))
+            if proto is None:
+                return "No deliberation protocol reached me: I answer directly."
+            first = O.Directive(action="spawn", text="research", phase="research",
+                                agent_types=[proto.prefix + p for p in proto.panel[:3]])
+            return self.spawn(first, proto, req)
+        d = O.newest_directive(message_texts(req.new_messages))
+        if d is None or d.action == "wait":
+            return "Waiting for what the plugin says next."
+        if d.action == "spawn":
+            proto = O.read_protocol("\n".join(message_texts(req.messages)))
+            return self.spawn(d, proto, req)
+        said = "\n".join(message_texts(req.messages))
+        leading = LEADING.findall(said)
+        return (f"Decision: approach {leading[-1] if leading else '(none)'}."
+                + (f" {d.tell_user}" if d.tell_user else ""))
+
+    def spawn(self, d: O.Directive, proto: O.Protocol, req: ApiRequest) -> list:
+        reports = O.reports_in(message_texts(req.messages))
+        blocks: list = [text(f"As the plugin says: {d.text.splitlines()[0][:200]}")]
+        for agent_type in d.agent_types:
+            blocks.append(agent_call(O.prompt_for(d, agent_type, proto.question, reports), agent_type,
+                                     description=f"{O.slug_of(agent_type)} {d.phase}",
+                                     run_in_background=None if self.background else False))
+        return blocks
+
+    def subagent(self, req: ApiRequest) -> ReplyLike:
+        return O.report_message(O.scripted_answer(req.agent_prompt))
+
+
+def reverse_class(project, task_type: str) -> None:
+    from deliberation import SCHEMA_VERSION
+
+    path = project.state_dir / "reversals.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "classes": {task_type: {
+        "decision_class": task_type, "reversals": 1, "decisions": ["d-00000000-1"],
+        "reasons": ["rolled back after a stale-price incident"]}}}), encoding="utf-8")
+
+
+def plugin_said(req: ApiRequest) -> "list[str]":
+    return O.plugin_texts(message_texts(req.new_messages))
+
+
+@pytest.mark.parametrize("background", [False, True], ids=["foreground-install", "background-plugin"])
+def test_an_obedient_main_agent_completes_the_deliberation(background, run_claude, e2e_project, plugin_copy):
+    from deliberation import task_type
+
+    mode = "plugin" if background else "install"
+    prompt = ("DELIBERATE: " if background else "/deliberate ") + QUESTION
+    reverse_class(e2e_project, task_type.classify(QUESTION))
+
+    run = run_claude(e2e_project, prompt, Obedient(background), mode=mode, timeout=240)
+
+    info = run.describe()
+    assert run.returncode == 0 and run.result.get("is_error") is False, info
+    assert run.log.errors == [], info
+    assert run.plugin_errors() == "", run.plugin_errors()[-3000:]
+    assert run.undelivered_hook_output() == [], info
+    (d,) = run.deliberations()
+    assert d["phase"] == "COMPLETE", f"{d['phase']}: {d['failure_reasons']}\n{info}"
+    assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING",
+                                                          "PRD_GENERATION", "COMPLETE"]
+    roles = sorted((a["persona"], a["stage"], a["tier"]) for a in d["agents"])
+    assert len(roles) == 13 and ("red-team", "deliberation", 2) in roles and \
+        [r for r in roles if r[0] == "edge-case-hunt"] == [("edge-case-hunt", "deliberation", 2)], roles
+    assert all(a["background"] is background for a in d["agents"])
+    assert run.state_json("sessions/{sid}/lineage.json")["denied"] == []  # no step it was told was refused
+    assert d["decision"] == "A" and d["route"]["route"] == "human-review", d["route"]
+    holds = [e["answer"]["reason"] for e in run.events() if e.get("event") == "Stop"
+             and (e.get("answer") or {}).get("decision") == "block"]
+    assert len(holds) == 1 and "awaits HUMAN REVIEW" in holds[0], holds  # never held for a step it was not told
+    stats = run.subagent_stats
+    assert (stats["spawned"], stats["completed"]) == (13, 13), info
+
+    mains = run.main_requests
+    # points 5 and 6: the protocol once, its question line without the trigger word
+    first = "\n".join(message_texts(mains[0].messages))
+    assert first.count(O.HEADER) == 1 and first.count(FLOOR) == 1, first[-4000:]
+    assert f"\nQuestion: {QUESTION}\n" in first and "Question: /deliberate" not in first \
+        and "Question: DELIBERATE" not in first
+    # point 3: nothing reads as a failure by form, and no command line or path of the plugin
+    plugin_root = str(plugin_copy) if background else str(REPO)
+    for r in run.requests:
+        body = json.dumps(r.body)
+        assert "hook blocking error" not in body and "Stop hook feedback" not in body, r
+        assert plugin_root not in body and "hooks/run.sh" not in body and "/hooks/" not in body, r
+    # point 7: before its final answer the main agent read that the decision awaits review...
+    held = [r for r in mains if r.saw(f"Deliberation {d['id']} is COMPLETE but its decision (approach A) is NOT "
+                                      "final: it awaits HUMAN REVIEW")]
+    assert len(held) == 1 and held[0] is mains[-1], info
+    # ... and told the user, with the commands that settle it
+    assert run.text.startswith("Decision: approach A. The deliberation chose approach A, but the decision is not "
+                               "final: it awaits your review (T2: unanimous pass"), run.text
+    assert f"`deliberation approve {d['id']}`" in run.text and f"`deliberation reject {d['id']}`" in run.text
+    # point 1: after synthesis and debate the plugin named the red-team pass, and nothing asked
+    # for a ranking before it
+    notes = [t for r in mains for t in plugin_said(r)]
+    red = next(i for i, t in enumerate(notes) if "Next: spawn ONE `" in t and "red-team`" in t
+               and "red team 2" not in t)
+    assert not any("RANK" in t.split("Next:")[-1][:80] for t in notes[:red]), notes[:red + 1]
+    if background:
+        # point 2: a note never counts a research report the main agent has not received
+        for r in mains:
+            have = sum(1 for x in O.reports_in(message_texts(r.messages)) if x["phase"] == "research")
+            for t in plugin_said(r):
+                m = RESEARCH_HAVE.search(t)
+                if m:
+                    assert int(m.group(1)) <= have, (have, t)
+        # point 4: one note per parallel launch — six waves (research, synthesis + debate, red
+        # team, three workers, red team 2, ranking), thirteen launches
+        posts = [e for e in run.events() if e.get("event") == "PostToolUse"]
+        assert len(posts) == 13 and all(e["payload"]["tool_response"].get("status") == "async_launched" for e in posts)
+        launch_notes = [e["answer"]["context"] for e in posts if (e.get("answer") or {}).get("context")]
+        assert len(launch_notes) == 6, launch_notes

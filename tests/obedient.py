@@ -1,0 +1,275 @@
+"""An obedient main agent's reading of the plugin's answers (issue #18's acceptance).
+
+It knows nothing of the protocol beyond what the plugin says: the DELIBERATION PROTOCOL the
+prompt hook injected (the question, the suggested panel, the agent-type namespace) and, after
+that, the newest plugin text it received — a note, a hold or a refusal — whose "Next:" line
+says what to do. Pure text in, decisions out; used by the hook-level walk
+(tests/integration/test_next_step_flow.py) and the real-client runs (tests/e2e/
+test_e2e_obedient.py).
+
+A "Next:" line is read as:
+  "Next: spawn `a` and `b` …"  → spawn exactly those agent types, each prompt built from what
+                                 the directive asks: its "Phase: x" line, the question, the
+                                 findings of every research agent it has received, the
+                                 plugin's approach list verbatim, the tier-2 items verbatim —
+                                 or, for a tier-2 worker, exactly the prompt the plugin gave;
+  "Next: wait …"               → wait;
+  anything else                → finish: the final answer, with what the plugin says to tell
+                                 the user.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
+QUESTION_LINE = re.compile(r"^Question: (.*)$", re.M)
+SUGGESTED = re.compile(r"suggested: ([a-z, -]+)\.")
+NAMESPACE = re.compile(r'namespace: "([a-z0-9_.-]+:)<slug>"')
+BACKQUOTED = re.compile(r"`([A-Za-z0-9_.:-]+)`")
+PHASE = re.compile(r'"Phase: ([a-z-]+)"')
+APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
+WORKER_BLOCK = re.compile(r"--- worker (\d+) of (\d+): subagent_type \"([A-Za-z0-9:_-]+)\", hot spots ([^\n]*?) "
+                          r"— prompt:\n(.*?)\n--- end of worker \1 prompt", re.S)
+TIER2_ITEMS = re.compile(r"Tier-2 items:\n(?:- [^\n]*(?:\n|$))+")
+TELL_USER = re.compile(r"tell the user: \"?(.*?)\"?(?:\n|$)", re.S)
+JSON_BLOCK = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
+# how the client labels hook output (docs/HOOK_ANSWERS.md)
+HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:Agent|Stop|SessionStart) hook "
+                       r"(?:additional context|error): ")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    question: str
+    panel: "tuple[str, ...]"
+    prefix: str
+
+
+def read_protocol(text: str) -> "Protocol | None":
+    """The injected protocol's question, suggested panel and namespace ('' without one)."""
+    at = text.find(HEADER)
+    if at < 0:
+        return None
+    body = text[at:]
+    q = QUESTION_LINE.search(body)
+    panel = SUGGESTED.search(body)
+    ns = NAMESPACE.search(body)
+    return Protocol(question=q.group(1).strip() if q else "",
+                    panel=tuple(p.strip() for p in panel.group(1).split(",")) if panel else (),
+                    prefix=ns.group(1) if ns else "")
+
+
+@dataclass
+class Directive:
+    action: str                                   # spawn | wait | finish
+    text: str                                     # from "Next:" to the end of the plugin text
+    agent_types: "list[str]" = field(default_factory=list)
+    phase: str = "deliberation"
+    worker_prompts: "dict[str, str]" = field(default_factory=dict)
+    approach_list: str = ""
+    tier2_items: str = ""
+    tell_user: str = ""
+
+    @property
+    def wants_findings(self) -> bool:
+        return "finding" in self.text.split("\n", 1)[0]
+
+
+def plugin_texts(texts: "list[str]") -> "list[str]":
+    """The plugin's part of each model-visible text (after the client's 'hook … context: ' /
+    'hook error: ' label; a headless `ask` reason comes unlabelled), oldest first."""
+    out = []
+    for t in texts:
+        parts = HOOK_TEXT.split(t)
+        if len(parts) > 1:
+            out.extend(p for p in parts[1:] if p.strip())
+        elif "Next:" in t and ("deliberation" in t.lower()):
+            out.append(t)
+    return out
+
+
+def directive(plugin_text: str) -> "Directive | None":
+    """The directive of one plugin text: its last "Next:" line and what follows it."""
+    at = plugin_text.rfind("Next:")
+    if at < 0:
+        return None
+    rest = plugin_text[at:]
+    first = rest.split("\n", 1)[0]
+    d = Directive(action="finish", text=rest)
+    if first.startswith("Next: spawn") or first.startswith("Next: re-run"):
+        d.action = "spawn"
+        d.agent_types = [t for t in BACKQUOTED.findall(first) if re.fullmatch(r"[a-z0-9:_-]+", t)]
+        if not d.agent_types:
+            d.action = "finish"
+    elif first.startswith("Next: wait"):
+        d.action = "wait"
+    phase = PHASE.search(rest)
+    d.phase = phase.group(1) if phase else ("ranking" if "RANK" in first else "deliberation")
+    d.worker_prompts = {m.group(3): m.group(5) for m in WORKER_BLOCK.finditer(rest)}
+    listed = APPROACH_LIST.findall(rest)
+    d.approach_list = listed[-1].strip() if listed else ""
+    items = TIER2_ITEMS.findall(rest)
+    d.tier2_items = items[-1].strip() if items else ""
+    tell = TELL_USER.search(rest)
+    d.tell_user = tell.group(1).strip() if tell else ""
+    return d
+
+
+def newest_directive(texts: "list[str]", labelled: bool = True) -> "Directive | None":
+    """The directive of the newest plugin text that has one (`labelled`: `texts` are what the
+    model read, the client's labels included; else the plugin's own texts)."""
+    for t in reversed(plugin_texts(texts) if labelled else texts):
+        d = directive(t)
+        if d is not None:
+            return d
+    return None
+
+
+def reports_in(texts: "list[str]") -> "list[dict]":
+    """Every fenced JSON report in `texts` (tool results indent each line by two spaces)."""
+    out = []
+    for t in texts:
+        for m in JSON_BLOCK.finditer(textwrap.dedent(t)):
+            try:
+                data = json.loads(textwrap.dedent(m.group(1)))
+            except ValueError:
+                continue
+            if isinstance(data, dict) and "phase" in data:
+                out.append(data)
+    return out
+
+
+def findings_text(reports: "list[dict]") -> str:
+    lines = ["Findings of every research agent:"]
+    for r in reports:
+        if r.get("phase") != "research":
+            continue
+        for f in r.get("findings") or []:
+            lines.append(f"- {f.get('claim')} (evidence: {f.get('evidence')})")
+    return "\n".join(lines)
+
+
+def approaches_text(reports: "list[dict]") -> str:
+    seen: dict = {}
+    for r in reports:
+        if r.get("phase") == "deliberation":
+            for a in r.get("approaches") or []:
+                seen.setdefault(a.get("id"), a.get("title"))
+    return "Approaches: " + "; ".join(f"{k} {v}" for k, v in seen.items()) if seen else ""
+
+
+def slug_of(agent_type: str) -> str:
+    return agent_type.rsplit(":", 1)[-1]
+
+
+def prompt_for(d: Directive, agent_type: str, question: str, reports: "list[dict]") -> str:
+    """The prompt an obedient agent sends for one agent type of a spawn directive."""
+    if agent_type in d.worker_prompts:
+        return d.worker_prompts[agent_type]
+    lines = [f"PERSONA: {slug_of(agent_type)}", f"Phase: {d.phase}", f"Question: {question}"]
+    if d.approach_list:
+        lines.append(d.approach_list)
+        lines.append("Score every approach 0-10 on each dimension; give your verdict and a concern with "
+                     "its reason for each approach you would not adopt.")
+    elif d.phase != "research":
+        if d.wants_findings or "finding" in d.text:
+            lines.append(findings_text(reports))
+        approaches = approaches_text(reports)
+        if approaches and "approaches" in d.text.split("\n", 1)[0]:
+            lines.append(approaches)
+        if d.tier2_items:
+            lines.append(d.tier2_items)
+    lines.append("End with one fenced JSON report.")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# the panel's scripted answers (what the subagents say; nothing here drives the main agent)
+
+APPROACHES = [
+    {"id": "A", "title": "Per-node price cache with a 30 s TTL and invalidation events",
+     "summary": "Each node caches prices for 30 s; price changes publish an invalidation event."},
+    {"id": "B", "title": "Keep reading prices from the pricing database",
+     "summary": "The status quo, with one more read replica."},
+    {"id": "C", "title": "One shared cache in front of the pricing database",
+     "summary": "A shared cache cluster that every node reads."},
+]
+CLAIMS = {  # a distinct, concrete finding per persona (any persona the protocol may suggest)
+    "technical-architect": ("The order service reads prices in three modules; one pricing client wraps them all.",
+                            "orders/pricing_client.py:1-60"),
+    "security-analyst": ("A withdrawn promotion price stays valid until the cache entry expires.",
+                         "pricing/promotions.py:88"),
+    "performance-engineer": ("Price reads are 41 ms of the 108 ms checkout p99.", "bench/checkout_p99.txt"),
+    "cost-analyst": ("The pricing database needs two more read replicas at current growth: 4.1k a month.",
+                     "finance/infra-2026.csv:17"),
+    "devils-advocate": ("Invalidation events are lost when the bus is down, and nothing reconciles them.",
+                        "ops/bus-outages.md:4"),
+    "reliability-engineer": ("The pricing database failed over twice last quarter, 40 s each.",
+                             "ops/incidents-q3.md:12"),
+}
+RANK_A = {"technical-architect": 7.8, "security-analyst": 8.4, "performance-engineer": 8.9,
+          "cost-analyst": 8.6, "devils-advocate": 7.9, "reliability-engineer": 8.2}
+PERSONA_TAG = re.compile(r"^PERSONA: ([a-z-]+)$", re.M)
+PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
+LIST_ENTRY = re.compile(r"^- ([A-Z][A-Za-z0-9:_-]*): ", re.M)
+LENS_TITLES = {"Evidence Chase": "evidence-chase", "Counter-Model": "counter-model",
+               "Edge-Case Hunt": "edge-case-hunt"}
+DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+
+
+def _report(phase: str, **fields) -> dict:
+    base = {"phase": phase, "summary": "", "findings": [], "approaches": [], "scores": {}, "verdict": "abstain",
+            "preferred_approach": None, "rationale": "", "dissent": [], "confidence": 0.6,
+            "refutations": [], "conflicts": [], "missed_angles": [], "hot_spots": []}
+    base.update(fields)
+    return base
+
+
+def scripted_answer(prompt: str) -> dict:
+    """The report a subagent of the scripted panel returns for `prompt`."""
+    head = prompt.split("\n", 1)[0]
+    if head.startswith("You are a fresh tier-2 worker"):
+        lens = next((slug for title, slug in LENS_TITLES.items() if title in head), "evidence-chase")
+        return _report("deliberation", summary=f"{lens}: dug into H1.", hot_spots=["H1"], confidence=0.7,
+                       findings=[{"id": "F1", "claim": f"{lens}: the bus outage runbook replays events only "
+                                                       "for orders, never for prices", "evidence":
+                                  f"ops/bus-outages.md:{20 + len(lens)} ({lens} checked the runbook)",
+                                  "severity": "medium"}],
+                       rationale="New evidence on the missed angle.")
+    persona = (PERSONA_TAG.search(prompt) or [None, ""])[1]
+    phase = (PHASE_TAG.search(prompt) or [None, ""])[1]
+    if persona == "synthesis-lead":
+        return _report("deliberation", summary="Three alternatives from non-conflicting findings.",
+                       approaches=APPROACHES, preferred_approach="A",
+                       rationale="A takes the price read off the hot path; its stale window is bounded.")
+    if persona == "debate-moderator":
+        return _report("deliberation", summary="The personas weigh different aspects; no real conflict.")
+    if persona == "red-team":
+        if "Tier-2 items:" in prompt:
+            return _report("deliberation", summary="The tier-2 findings hold.", confidence=0.7,
+                           rationale="Checked the runbook lines the workers cite.")
+        return _report("deliberation", summary="The converged points held; one angle was missed.",
+                       refutations=[{"target": "A", "verdict": "upheld", "claim": "the invalidation path exists",
+                                     "evidence": "pricing/events.py:12 publishes price changes"}],
+                       missed_angles=["Nobody checked what happens to invalidation events during a bus outage."])
+    if phase == "ranking":
+        ids = LIST_ENTRY.findall(prompt) or ["A", "B", "C"]
+        a = RANK_A.get(persona, 8.0)
+        values = {"A": a, "B": 6.0, "C": 5.5}
+        return _report("ranking", summary=f"{persona} scored every approach.",
+                       scores={i: {d: values.get(i, 5.0) for d in DIMENSIONS} for i in ids},
+                       verdict="approve", preferred_approach="A", confidence=0.92,
+                       rationale=f"{persona}: A fits my priorities once the outage angle is covered.")
+    claim, evidence = CLAIMS.get(persona, (f"{persona}: prices change about 40 times a day.", "pricing/README.md:3"))
+    return _report("research", summary=claim, findings=[{"id": "F1", "claim": claim, "evidence": evidence,
+                                                           "severity": "high"}],
+                   approaches=APPROACHES, verdict="approve", preferred_approach="A", confidence=0.6,
+                   rationale=f"{persona}: A answers my finding F1.")
+
+
+def report_message(data: dict) -> str:
+    return f"Here is my report.\n\n```json\n{json.dumps(data, indent=2)}\n```"
