@@ -14,6 +14,9 @@ A "Next:" line is read as:
                                  plugin's approach list verbatim, the tier-2 items verbatim —
                                  or, for a tier-2 worker, exactly the prompt the plugin gave;
   "Next: wait …"               → wait;
+  "Next: write the decision document …" / "Next: end your concluding answer with … json block"
+                               → the concluding answer: the decision, then the document block
+                                 in the shape the plugin shows, citing only the ids it lists;
   anything else                → finish: the final answer, with what the plugin says to tell
                                  the user.
 """
@@ -37,6 +40,8 @@ WORKER_BLOCK = re.compile(r"--- worker (\d+) of (\d+): subagent_type \"([A-Za-z0
 TIER2_ITEMS = re.compile(r"Tier-2 items:\n(?:- [^\n]*(?:\n|$))+")
 TELL_USER = re.compile(r"tell the user: \"?(.*?)\"?(?:\n|$)", re.S)
 JSON_BLOCK = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
+CITABLE = re.compile(r"^- ([A-Za-z0-9_.:-]+) \((finding|dissent|refutation|hot spot)[^)]*\): ", re.M)
+DOCUMENT_ASKED = ("Next: write the decision document", "Next: end your concluding answer with exactly one fenced")
 # how the client labels hook output (docs/HOOK_ANSWERS.md)
 HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:Agent|Stop|SessionStart) hook "
                        r"(?:additional context|error): ")
@@ -65,7 +70,7 @@ def read_protocol(text: str) -> "Protocol | None":
 
 @dataclass
 class Directive:
-    action: str                                   # spawn | wait | finish
+    action: str                                   # spawn | wait | document | finish
     text: str                                     # from "Next:" to the end of the plugin text
     agent_types: "list[str]" = field(default_factory=list)
     phase: str = "deliberation"
@@ -107,6 +112,8 @@ def directive(plugin_text: str) -> "Directive | None":
             d.action = "finish"
     elif first.startswith("Next: wait"):
         d.action = "wait"
+    elif first.startswith(DOCUMENT_ASKED):
+        d.action = "document"
     phase = PHASE.search(rest)
     d.phase = phase.group(1) if phase else ("ranking" if "RANK" in first else "deliberation")
     d.worker_prompts = {m.group(3): m.group(5) for m in WORKER_BLOCK.finditer(rest)}
@@ -127,6 +134,40 @@ def newest_directive(texts: "list[str]", labelled: bool = True) -> "Directive | 
         if d is not None:
             return d
     return None
+
+
+def citable_ids(plugin_text: str) -> "dict[str, str]":
+    """The ids the plugin lists as citable, with their kind (finding, dissent, refutation, hot spot)."""
+    at = plugin_text.rfind("Ids you may cite")
+    return {m.group(1): m.group(2) for m in CITABLE.finditer(plugin_text[at:])} if at >= 0 else {}
+
+
+def decision_document(plugin_text: str, decision: str) -> dict:
+    """The document an obedient agent writes from the plugin's request: the shape it shows, every
+    requirement, criterion and risk citing ids it lists (findings first, then dissent)."""
+    ids = citable_ids(plugin_text)
+    findings = [i for i, k in ids.items() if k == "finding"] or list(ids)
+    concerns = [i for i, k in ids.items() if k in ("dissent", "refutation")] or findings
+    spots = [i for i, k in ids.items() if k == "hot spot"]
+    return {
+        "document": "prd",
+        "decision": f"Adopt approach {decision}: the panel's vote and its findings support it.",
+        "problem": "Price reads dominate the checkout latency the users wait for.",
+        "requirements": [{"id": f"R{n + 1}", "text": f"Address the finding {i}.", "priority": "must",
+                          "sources": [i]} for n, i in enumerate(findings[:3])],
+        "non_goals": [{"text": "Changing how prices are set.", "sources": []}],
+        "acceptance_criteria": [{"id": "AC1", "text": "The checkout p99 is measured before and after.",
+                                 "verifies": ["R1"], "sources": findings[:1]}],
+        "risks": [{"id": "RISK1", "risk": "A concern the panel raised comes true.",
+                   "mitigation": "Monitor it and roll back.", "severity": "high", "sources": concerns[:1]}],
+        "open_questions": [{"question": "Is the contested point settled?", "sources": spots[:1] or findings[:1]}],
+    }
+
+
+def concluding_answer(plugin_text: str, decision: str) -> str:
+    """The concluding answer to a document request: the decision for the user, then the block."""
+    doc = decision_document(plugin_text, decision)
+    return f"Decision: approach {decision}.\n\n```json\n{json.dumps(doc, indent=2)}\n```"
 
 
 def reports_in(texts: "list[str]") -> "list[dict]":

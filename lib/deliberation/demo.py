@@ -297,7 +297,11 @@ def print_step(step: Step, previous: "list[Step]", out=sys.stdout) -> None:
             print(f"{'':<54}{clip(line, 130)}", file=out)
     user = step.got.get("system_message")
     if user and user != text:  # what the user reads beside what the model reads
-        print(f"{'':<54}user sees: {clip(user.splitlines()[0], 120)}", file=out)
+        lines = user.splitlines()
+        print(f"{'':<54}user sees: {clip(lines[0], 120)}", file=out)
+        for line in lines[1:]:  # the outcome lines of a concluding message (the decision, its document)
+            if line.startswith(("Deliberation ", "Decision document", "⚠ Decision document")):
+                print(f"{'':<65}{clip(line, 120)}", file=out)
     if not step.same:
         print(f"{'':<54}recorded: {clip(main_text(step.expected).splitlines()[0] if main_text(step.expected) else '(nothing)', 110)}",
               file=out)

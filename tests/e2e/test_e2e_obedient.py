@@ -73,6 +73,8 @@ class Obedient(Scenario):
             return self.spawn(d, proto, req)
         said = "\n".join(message_texts(req.messages))
         leading = LEADING.findall(said)
+        if d.action == "document":
+            return O.concluding_answer(d.text, leading[-1] if leading else "(none)")
         return (f"Decision: approach {leading[-1] if leading else '(none)'}."
                 + (f" {d.tell_user}" if d.tell_user else ""))
 

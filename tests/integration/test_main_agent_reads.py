@@ -113,7 +113,9 @@ def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, 
         prompt = f"PERSONA: {persona}\nPhase: ranking\nQuestion: {QUESTION}\n{listing}"
         out = s.foreground(persona, prompt, O.report_message(O.scripted_answer(prompt)))
         assert out["pre"].decision is None, out["pre"].reason
-    first = s.stop()
+    asked = O.directive(out["post"].context)
+    assert asked is not None and asked.action == "document", out["post"].context
+    first = s.stop(message=O.concluding_answer(asked.text, "A"))
     d = load_delib(project)
     assert d["phase"] == "COMPLETE" and d["route"]["route"] == "human-review", d["route"]
     assert first.decision == "block", "the main agent must hear it before its final answer"

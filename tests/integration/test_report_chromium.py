@@ -29,7 +29,7 @@ from tests.factories import make_deliberation, make_lineage
 
 from deliberation.html_report import render_html, score_colour
 
-WINDOW = (1280, 1100)
+WINDOW = (1280, 1800)  # tall enough for the decision, its document and the heatmap below them
 EVIL = ("</script><script>document.body.setAttribute('data-pwned','script')</script>"
         "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
