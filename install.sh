@@ -13,7 +13,7 @@
 #   DELIBERATION_PYTHON  the interpreter to build the venv with (default: newest python3.1x)
 #
 # The project-side work (settings merge, copies, manifest) is
-# lib/deliberation/install_settings.py; this script only finds Python and builds the venv.
+# lib/deliberation/cli/install_settings.py; this script only finds Python and builds the venv.
 set -euo pipefail
 
 PLUGIN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -62,7 +62,7 @@ BASE_PY="$(find_python)" || {
 # Run the stdlib-only project module from this plugin's lib/ with a given interpreter.
 project_tool() {
   local py="$1"; shift
-  PYTHONPATH="$PLUGIN/lib${PYTHONPATH:+:$PYTHONPATH}" "$py" -m deliberation.install_settings "$@"
+  PYTHONPATH="$PLUGIN/lib${PYTHONPATH:+:$PYTHONPATH}" "$py" -m deliberation.cli.install_settings "$@"
 }
 
 # --- venv --------------------------------------------------------------------------------------
@@ -108,12 +108,12 @@ ensure_venv() {
 if [ "$MODE" = demo ]; then
   ensure_venv
   if ! PYTHONPATH="$PLUGIN/lib" "$VENV/bin/python" -c \
-      'import importlib.util, sys; sys.exit(importlib.util.find_spec("deliberation.demo") is None)' 2>/dev/null; then
-    die "the demo (python module deliberation.demo) is not part of this checkout; nothing to run"
+      'import importlib.util, sys; sys.exit(importlib.util.find_spec("deliberation.cli.demo") is None)' 2>/dev/null; then
+    die "the demo (python module deliberation.cli.demo) is not part of this checkout; nothing to run"
   fi
-  say "demo: $VENV/bin/python -m deliberation.demo $*"
+  say "demo: $VENV/bin/python -m deliberation.cli.demo $*"
   export PYTHONPATH="$PLUGIN/lib${PYTHONPATH:+:$PYTHONPATH}"
-  exec "$VENV/bin/python" -m deliberation.demo "$@"
+  exec "$VENV/bin/python" -m deliberation.cli.demo "$@"
 fi
 
 PROJECT="${PROJECT:-$PWD}"

@@ -40,7 +40,7 @@ class Scenario:
 # pydantic, then building the models (state, report, config) — no state read, no hook work.
 REFERENCES = (
     ("reference: import pydantic (BaseModel)", "from pydantic import BaseModel"),
-    ("reference: import the pydantic models", "import deliberation.state, deliberation.config"),
+    ("reference: import the pydantic models", "import deliberation.state.models, deliberation.state.config"),
 )
 
 

@@ -40,9 +40,9 @@ def panel(n_agents: int, n_approaches: int = N_APPROACHES, seed: int = 11):
     n_approaches each (personas cycle through the ten; texts vary so detectors must compare)."""
     import random
 
-    from deliberation.personas import RED_TEAM, RESEARCH_PERSONAS
-    from deliberation.report import AgentReport
-    from deliberation.state import AgentRecord, Deliberation
+    from deliberation.core.personas import RED_TEAM, RESEARCH_PERSONAS
+    from deliberation.state.agent_report import AgentReport
+    from deliberation.state.models import AgentRecord, Deliberation
 
     rng = random.Random(seed)
     personas = list(RESEARCH_PERSONAS)
@@ -90,7 +90,8 @@ def panel(n_agents: int, n_approaches: int = N_APPROACHES, seed: int = 11):
 
 def evaluate_once(delib, cfg) -> "dict[str, float]":
     """Seconds spent in each part of one gate evaluation."""
-    from deliberation import engine, hot_spots, quality_gate
+    from deliberation.core import engine, quality_gate
+    from deliberation.core.depth import hot_spots
 
     g = cfg.gates
     t0 = time.perf_counter()
@@ -122,7 +123,7 @@ def _median_runs(delib, cfg, repeats: int, collect: bool) -> "dict[str, float]":
 
 def gate_scaling(repeats: int, sizes=SIZES) -> "tuple[list[list[str]], dict[int, float], dict[int, int]]":
     """Rows of the table; totals (as in a hook: GC off) and conformity warnings per panel size."""
-    from deliberation.config import Config
+    from deliberation.state.config import Config
 
     cfg = Config()
     rows, totals, warnings = [], {}, {}

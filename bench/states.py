@@ -42,7 +42,7 @@ class InProcessHook:
         self.project = project
 
     def __call__(self, event: str, payload: dict) -> "Answer":
-        from deliberation import hook_runner
+        from deliberation.runtime import hook_runner
 
         old = os.environ.get("CLAUDE_PROJECT_DIR")
         os.environ["CLAUDE_PROJECT_DIR"] = self.project
@@ -180,7 +180,7 @@ def report(project: str) -> bytes:
 
 def concurrent_reports(project: str, n: int) -> "list[bytes]":
     """`n` background research agents of one deliberation running; their SubagentStops."""
-    from deliberation.personas import RESEARCH_PERSONAS
+    from deliberation.core.personas import RESEARCH_PERSONAS
     from tests import payloads as P
 
     write_config(project, {"spawn_budget": {"max_active_children": min(100, n + 8)}})

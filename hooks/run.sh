@@ -3,7 +3,7 @@
 #
 # Interpreter, the first that exists:
 #   1. the plugin's own environment in ${CLAUDE_PLUGIN_DATA}: `current` names it (envs/<name>),
-#      and names only a finished one (lib/deliberation/plugin_env.py sets it up at session start)
+#      and names only a finished one (lib/deliberation/runtime/plugin_env.py sets it up at session start)
 #   2. <plugin>/.venv/bin/python, when install.sh has run in the plugin folder
 #   3. python3 from PATH
 # No probing here (every hook is latency: one `read` and a few stats): the hook script and

@@ -18,18 +18,14 @@ import hashlib
 import random
 from typing import Iterable
 
-from deliberation import ranking
-from deliberation.config import DEFAULT_DIMENSIONS
-from deliberation.paths import Layout
-from deliberation.personas import LENSES, RED_TEAM, RESEARCH_PERSONAS
-from deliberation.report import AgentReport
-from deliberation.prd import DecisionDocument
-from deliberation.state import (
-    AgentRecord, Check, ConformityWarning, DeniedSpawn, Deliberation, DepthOverride, DepthState, EventRecord,
-    GateResult, HotSpot, Lineage, PhaseChange, PrdState, ProbeRun, Route, RouteRule, SessionState, Spawn,
-    TokenUsage,
-)
-from deliberation.store import Store
+from deliberation.core import ranking
+from deliberation.state.config import DEFAULT_DIMENSIONS
+from deliberation.state.paths import Layout
+from deliberation.core.personas import LENSES, RED_TEAM, RESEARCH_PERSONAS
+from deliberation.state.agent_report import AgentReport
+from deliberation.core.prd import DecisionDocument
+from deliberation.state.models import (AgentRecord, Check, ConformityWarning, DeniedSpawn, Deliberation, DepthOverride, DepthState, EventRecord, GateResult, HotSpot, Lineage, PhaseChange, PrdState, ProbeRun, Route, RouteRule, SessionState, Spawn, TokenUsage)
+from deliberation.state.store import Store
 
 T0 = 1767258000.0  # 2026-01-01 09:00:00 UTC
 PERSONAS = tuple(RESEARCH_PERSONAS)

@@ -239,9 +239,9 @@ def agent_record(persona: str, stage: str, report: "dict | None" = None, *, kind
                  status: "str | None" = None, key: "str | None" = None, tier: int = 1,
                  background: bool = False, spawned_at: float = 0.0):
     """A state.AgentRecord as the hooks would have recorded it; `report` is the report's JSON."""
-    from deliberation import personas
-    from deliberation.report import AgentReport
-    from deliberation.state import AgentRecord
+    from deliberation.core import personas
+    from deliberation.state.agent_report import AgentReport
+    from deliberation.state.models import AgentRecord
 
     rep = AgentReport.model_validate({"phase": stage, **report}) if report is not None else None
     return AgentRecord(key=key or f"{persona}-{stage}", agent_id=key, persona=persona,
@@ -261,7 +261,7 @@ def ranking_json(scores: "dict[str, tuple]", verdict: str = "approve", preferred
 def make_deliberation(agents: "list" = (), *, phase: str = "RANKING", task_type: str = "default",
                       threshold: "float | None" = None, initial_confidence: "float | None" = None,
                       did: str = "d-test-1", session_id: str = "s-test"):
-    from deliberation.state import Deliberation
+    from deliberation.state.models import Deliberation
 
     thresholds = {"security": 0.85, "architecture": 0.80, "default": 0.70, "refactoring": 0.65,
                   "documentation": 0.50}

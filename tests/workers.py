@@ -16,7 +16,7 @@ LIB = str(ROOT / "lib")
 if LIB not in sys.path:
     sys.path.insert(0, LIB)
 
-from deliberation import hook_client  # noqa: E402
+from deliberation.runtime import hook_client  # noqa: E402
 
 
 class Workers:
@@ -68,10 +68,10 @@ class Workers:
 
     def start(self, lib: str = LIB, idle: str = "30") -> subprocess.Popen:
         """Start a worker the way warm_worker.start does (isolated, empty environment), as a child."""
-        from deliberation import warm_worker
+        from deliberation.runtime import warm_worker
 
         stamp = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                                "from deliberation import hook_client; print(hook_client.code_stamp())", lib],
+                                "from deliberation.runtime import hook_client; print(hook_client.code_stamp())", lib],
                                capture_output=True, text=True, check=True).stdout.strip()
         path = hook_client.worker_socket.socket_path(os.path.dirname(self.socket_path()), lib, sys.executable)
         return subprocess.Popen([sys.executable, "-I", "-c", warm_worker.BOOT, lib, path, stamp, idle],

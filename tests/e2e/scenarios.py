@@ -30,7 +30,7 @@ BACKGROUND_LAUNCH = "Async agent launched successfully"
 
 
 def report(phase: str = "research", **fields: Any) -> dict:
-    """A valid agent report (lib/deliberation/report.py's AgentReport); fields override."""
+    """A valid agent report (lib/deliberation/state/agent_report.py's AgentReport); fields override."""
     base = {
         "phase": phase,
         "summary": "Reviewed the proposal from my perspective.",

@@ -15,7 +15,7 @@ import pytest
 
 from harness import ClaudeRun
 from scenarios import persona_of
-from deliberation.personas import RESEARCH_PERSONAS
+from deliberation.core.personas import RESEARCH_PERSONAS
 from scenarios_gates import (
     BREADTH, GATE1_FAILED, GATE2_FAILED, PAIR, PAIR_CONSENSUS, PANEL, PASS_CONSENSUS, PROMPT,
     RANKING_SPLIT, SINGLE_APPROACH, SPLIT_CONSENSUS, STOP_FEEDBACK, TASK_TYPE, THRESHOLD,

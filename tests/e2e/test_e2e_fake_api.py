@@ -164,7 +164,7 @@ def test_persona_panel_script():
 
 def test_report_message_is_a_valid_agent_report():
     pytest.importorskip("pydantic")
-    from deliberation.report import extract_report
+    from deliberation.state.agent_report import extract_report
 
     parsed, ignored = extract_report(report_message(report(phase="ranking", verdict="reject")), 64_000)
     assert (parsed.phase, parsed.verdict, ignored) == ("ranking", "reject", [])

@@ -107,7 +107,7 @@ def plugin_said(req: ApiRequest) -> "list[str]":
 
 @pytest.mark.parametrize("background", [False, True], ids=["foreground-install", "background-plugin"])
 def test_an_obedient_main_agent_completes_the_deliberation(background, run_claude, e2e_project, plugin_copy):
-    from deliberation import task_type
+    from deliberation.core import task_type
 
     mode = "plugin" if background else "install"
     prompt = ("DELIBERATE: " if background else "/deliberate ") + QUESTION

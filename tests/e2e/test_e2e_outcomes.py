@@ -151,8 +151,8 @@ def test_a_unanimous_reject_adopts_nothing(run_claude, e2e_project):
 
 
 def test_a_second_red_team_pass_is_refused_and_nothing_is_dropped(run_claude, e2e_project):
-    from deliberation.hot_spots import find_hot_spots
-    from deliberation.state import Deliberation as Model
+    from deliberation.core.depth.hot_spots import find_hot_spots
+    from deliberation.state.models import Deliberation as Model
 
     run = run_claude(e2e_project, PROMPT, SecondRedTeam(table(passing_ranking(0.75))))
     assert_clean(run)

@@ -170,7 +170,7 @@ class Flow:
         (`python -I -c BOOT LIB SOCKET STAMP IDLE`, see warm_worker.start)."""
         out = []
         for pid, argv in plugin_processes([self.home]):
-            if len(argv) >= 5 and argv[1:3] == ["-I", "-c"] and "deliberation.warm_worker" in argv[3]:
+            if len(argv) >= 5 and argv[1:3] == ["-I", "-c"] and "deliberation.runtime.warm_worker" in argv[3]:
                 out.append((pid, argv[0], argv[4]))
         return out
 

@@ -8,12 +8,12 @@ import sys
 import pytest
 
 from deliberation import cli
-from deliberation.adjudication import apply_route, escalation_message, open_index, review_answer
-from deliberation.config import load_config
-from deliberation.paths import Layout
-from deliberation.report import AgentReport, Finding
-from deliberation.state import AgentRecord, Deliberation
-from deliberation.store import SessionTx, Store
+from deliberation.app.adjudication import apply_route, escalation_message, open_index, review_answer
+from deliberation.state.config import load_config
+from deliberation.state.paths import Layout
+from deliberation.state.agent_report import AgentReport, Finding
+from deliberation.state.models import AgentRecord, Deliberation
+from deliberation.state.store import SessionTx, Store
 
 MINE = ("approve", "reject", "reverse", "confirm", "registry", "eval", "history")
 
@@ -120,7 +120,7 @@ def test_strict_policy_runs_t1_and_the_record_names_it(project, run_cli):
     route = route_and_save(store, delib, cfg)
     assert (route.route, [r.rule for r in route.rules], route.policy, route.decided_by) == \
         ("human-review", ["T1"], "T1+D+T2+PROBE", "T1")
-    from deliberation.decision_record import render_markdown
+    from deliberation.report.decision_record import render_markdown
     body = render_markdown(delib)
     assert "Policy **T1+D+T2+PROBE**; route decided by **T1**; judges' confidence 0.70" in body
     # the same decision under the default policy passes, and the record says what was left out

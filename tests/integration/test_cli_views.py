@@ -13,8 +13,8 @@ import pytest
 from tests.conftest import LIB, ROOT
 from tests.factories import T0, agent_id, make_deliberation, make_events, make_lineage, write_project
 
-from deliberation.decision_record import record_json, render_markdown
-from deliberation.state import Deliberation
+from deliberation.report.decision_record import record_json, render_markdown
+from deliberation.state.models import Deliberation
 
 D1, D2 = "d-20260101-ab12", "d-20260102-cd34"
 S1, S2 = "s-20260101-0001", "s-20260102-0002"
@@ -182,7 +182,7 @@ def test_report_json_follows_its_published_schema_and_shows_money_only_at_config
     """`report --format json` is checked against record_model.DecisionRecord and validates
     against state_schema/decision_record.schema.json; amounts appear only with prices in the
     config, with their date and source."""
-    from deliberation import schemas
+    from deliberation.state import schemas
 
     root, d1 = proj[0], proj[1]
     code, out, err = cli(root, "report", D1, "--json")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import time
 
-from deliberation import schemas
-from deliberation.personas import RESEARCH_PERSONAS
+from deliberation.state import schemas
+from deliberation.core.personas import RESEARCH_PERSONAS
 from tests import payloads as P
 
 SID = "c0c0c0c0-3232-4032-8032-000000000032"
@@ -97,9 +97,9 @@ def test_each_of_many_simultaneous_writers_lands(project):
     from tests.conftest import LIB
 
     code = (f"import sys; sys.path.insert(0, {str(LIB)!r})\n"
-            "from deliberation.paths import Layout\n"
-            "from deliberation.state import SessionState\n"
-            "from deliberation.store import Store\n"
+            "from deliberation.state.paths import Layout\n"
+            "from deliberation.state.models import SessionState\n"
+            "from deliberation.state.store import Store\n"
             "s = Store(Layout(), lock_timeout=30)\n"
             "sys.stdin.read()\n"
             "s.update(s.layout.session_state('s1'), SessionState, lambda: SessionState(session_id='s1'),\n"

@@ -1,4 +1,4 @@
-"""`python -m deliberation.demo`: the bundled recording replayed through the real hook scripts
+"""`python -m deliberation.cli.demo`: the bundled recording replayed through the real hook scripts
 prints the depth step, the conformity warning, the gate block and its fix and the route, every
 answer matches the recording, and both decision records are written."""
 
@@ -18,7 +18,7 @@ BUNDLE = REPO / "examples" / "demo"
 def run_demo(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO / "lib")}
     env.pop("CLAUDE_PROJECT_DIR", None)
-    return subprocess.run([sys.executable, "-m", "deliberation.demo", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "deliberation.cli.demo", *args], capture_output=True, text=True,
                           timeout=600, env=env, cwd=str(REPO))
 
 
@@ -111,7 +111,7 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
 def test_a_bundled_transcript_is_written_only_under_the_demo_s_home(tmp_path):
     import pytest
 
-    from deliberation import demo
+    from deliberation.cli import demo
 
     dirs = {"home": str(tmp_path / "home"), "project": str(tmp_path / "home" / "p"), "tmp": str(tmp_path / "t")}
     bundle = demo.Bundle([], {"home": "/home/dev", "project": "/home/dev/demo-project"}, folder=str(tmp_path),

@@ -70,7 +70,7 @@ def load_delib(project) -> dict:
 
 
 def load_model(project):
-    from deliberation.state import Deliberation
+    from deliberation.state.models import Deliberation
 
     return Deliberation.model_validate(load_delib(project))
 
@@ -107,7 +107,7 @@ def lens_prompts(reason: str) -> "list[tuple[str, list[str], str]]":
 
 def deepen(s: P.Session, reason: str, reports: "dict[str, str]", project) -> "list[dict]":
     """Spawn each lens with exactly the prompt of the instruction; the answers per worker."""
-    from deliberation import depth_axis
+    from deliberation.core.depth import axis as depth_axis
 
     workers = lens_prompts(reason)
     assert [w[0] for w in workers] == ["evidence-chase", "counter-model", "edge-case-hunt"]
@@ -135,9 +135,9 @@ def record_md(project, did: str) -> str:
 
 
 def test_refute_with_evidence_overrides_tier1(project, hook):
-    from deliberation import ranking
-    from deliberation.config import Config
-    from deliberation.engine import weights
+    from deliberation.core import ranking
+    from deliberation.state.config import Config
+    from deliberation.core.engine import weights
 
     s = P.Session(hook)
     rt1 = tier1(s, P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]))
@@ -316,7 +316,7 @@ def test_second_red_team_pass_is_refused_and_the_first_stands(project, hook):
     """Issue #16 item 5a: a second red-team spawn after a clean first pass used to be allowed; its
     report replaced the first and its evidence-backed "weakened" on A was never planned (depth
     not_needed, no hot spots, while the hot-spot finder on the saved state returned H1)."""
-    from deliberation.hot_spots import find_hot_spots
+    from deliberation.core.depth.hot_spots import find_hot_spots
 
     s = P.Session(hook)
     tier1(s, P.red_team_report([{"target": "A", "verdict": "upheld", "claim": "ids stay unique",
@@ -472,7 +472,7 @@ def replayed(tmp_path, name: str, events: "list[dict]", cfg: dict) -> "tuple[lis
 
 
 def test_depth_off_replays_identical_to_breadth_only(project, hook, tmp_path, monkeypatch):
-    from deliberation import engine
+    from deliberation.core import engine
 
     off = {"depth": {"posture": "off"}}
     write_config(project, off)

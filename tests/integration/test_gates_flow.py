@@ -7,7 +7,7 @@ import json
 import os
 
 
-from deliberation import schemas
+from deliberation.state import schemas
 from tests import payloads as P
 from tests.integration.test_deliberation_flow import load_delib, write_config
 

@@ -114,7 +114,7 @@ def write_config(project, cfg: dict) -> None:
 def corrupt_config_cache(project, cfg: dict, key=None) -> None:
     """config.json plus a cache entry keyed to it (by default with this version's key) whose
     content does not validate: edited by hand, or left by another build."""
-    from deliberation import fastpath
+    from deliberation.runtime import cheap_answers as fastpath
 
     write_config(project, cfg)
     st = os.stat(state(project) / "config.json")
@@ -128,7 +128,7 @@ def corrupt_config_cache(project, cfg: dict, key=None) -> None:
 FAULT = r"""
 import runpy, sys
 sys.path.insert(0, sys.argv[1])
-import deliberation.hook_runner as runner
+import deliberation.runtime.hook_runner as runner
 def slow_answer(*args, **kwargs):
     raise RuntimeError("injected fault: a bug on the slow path")
 runner.slow_answer = slow_answer
@@ -238,7 +238,7 @@ def test_lock_timeout_fails_open_without_hanging(project, hook):
     lock_path = state(project) / "sessions" / SID / "session"
     holder = subprocess.Popen([sys.executable, "-c", (
         f"import sys,time; sys.path.insert(0, {str(LIB)!r})\n"
-        "from deliberation.store import lock\n"
+        "from deliberation.state.store import lock\n"
         f"with lock({str(lock_path)!r}):\n    print('held', flush=True); time.sleep(60)\n")],
         stdout=subprocess.PIPE, text=True)
     try:

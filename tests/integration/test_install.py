@@ -355,11 +355,11 @@ def test_refuses_python_older_than_3_10(plugin, tmp_path):
 
 
 def test_demo_is_reported_clearly_when_absent(plugin, tmp_path):
-    if (plugin / "lib" / "deliberation" / "demo.py").exists() or (plugin / "lib" / "deliberation" / "demo").is_dir():
+    if (plugin / "lib" / "deliberation" / "cli" / "demo.py").exists() or (plugin / "lib" / "deliberation" / "demo").is_dir():
         pytest.skip("the demo exists in this checkout")
     proc = install(plugin, "--demo", venv=PREFIX)
     assert proc.returncode != 0
-    assert "deliberation.demo" in proc.stderr and "not part of this checkout" in proc.stderr
+    assert "deliberation.cli.demo" in proc.stderr and "not part of this checkout" in proc.stderr
 
 
 @pytest.mark.slow

@@ -94,7 +94,7 @@ def test_notes_speak_of_what_the_main_agent_has_been_given(project, hook):
 def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, hook):
     """Point 7: a human-review route was told to the user only (systemMessage); the main agent
     ended believing its decision final. The Stop now holds once with what to tell the user."""
-    from deliberation import task_type
+    from deliberation.core import task_type
 
     (state_dir(project)).mkdir(parents=True, exist_ok=True)
     (state_dir(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
@@ -106,8 +106,8 @@ def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, 
                  O.report_message(O.scripted_answer("PERSONA: synthesis-lead\nPhase: deliberation")))
     for persona in ("security-analyst", "performance-engineer", "cost-analyst"):
         d = load_delib(project)
-        from deliberation.blind_ranking import approach_list
-        from deliberation.state import Deliberation
+        from deliberation.core.blind_ranking import approach_list
+        from deliberation.state.models import Deliberation
 
         listing = approach_list(Deliberation.model_validate(d))
         prompt = f"PERSONA: {persona}\nPhase: ranking\nQuestion: {QUESTION}\n{listing}"

@@ -91,8 +91,8 @@ def test_agreement_for_the_same_reasons_is_a_herding_warning(project, hook):
 
 
 def test_disagreement_is_investigated_by_the_depth_step_before_ranking(project, hook):
-    from deliberation import depth_axis
-    from deliberation.state import Deliberation
+    from deliberation.core.depth import axis as depth_axis
+    from deliberation.state.models import Deliberation
 
     s = P.Session(hook)
     s.prompt(QUESTION)

@@ -129,7 +129,7 @@ class Walk:
 
 @pytest.mark.parametrize("background", [False, True], ids=["foreground", "background"])
 def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(project, hook, background):
-    from deliberation import task_type
+    from deliberation.core import task_type
 
     reverse_class(project, task_type.classify(QUESTION))
     walk = Walk(hook, background)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from deliberation import plugin_env as pe
+from deliberation.runtime import plugin_env as pe
 
 from test_install import copy_plugin  # noqa: E402 - the same plugin copy as install.sh's tests
 
@@ -170,7 +170,7 @@ def pe_version(plugin: Path) -> str:
 
 def test_set_up_builds_switches_and_cleans(plugin, tmp_path):
     data = tmp_path / "data"
-    assert pe.build(str(plugin), str(data), environ=clean_env(), verify_modules=("deliberation.plugin_env",)) == 0
+    assert pe.build(str(plugin), str(data), environ=clean_env(), verify_modules=("deliberation.runtime.plugin_env",)) == 0
     first = pe.read_current(str(data))
     key = pe.dependency_key([])
     assert first and first.startswith(f"envs/{key}-")

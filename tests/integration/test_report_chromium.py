@@ -27,7 +27,7 @@ import pytest
 
 from tests.factories import make_deliberation, make_lineage
 
-from deliberation.html_report import render_html, score_colour
+from deliberation.report.html_report import render_html, score_colour
 
 WINDOW = (1280, 1800)  # tall enough for the decision, its document and the heatmap below them
 EVIL = ("</script><script>document.body.setAttribute('data-pwned','script')</script>"

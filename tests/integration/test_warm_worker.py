@@ -131,7 +131,7 @@ def test_a_worker_exits_when_its_code_changes_or_its_folder_is_gone(tmp_path, wo
     proc = workers.start(lib=str(lib))
     time.sleep(1.5)
     assert proc.poll() is None
-    (lib / "deliberation" / "confidence.py").write_text((lib / "deliberation" / "confidence.py").read_text() + "\n# edited\n")
+    (lib / "deliberation" / "core" / "confidence.py").write_text((lib / "deliberation" / "core" / "confidence.py").read_text() + "\n# edited\n")
     assert workers.wait_gone(proc.pid) < 5  # an edit: retired within seconds
 
     proc = workers.start(lib=str(lib))
@@ -147,7 +147,7 @@ def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_pat
     py = str(venv / "bin" / "python")
     site = subprocess.run([py, "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
                           text=True, check=True).stdout.strip()
-    from deliberation import warm_worker
+    from deliberation.runtime import warm_worker
 
     stamp = hook_client.code_stamp()
     path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)
@@ -228,7 +228,7 @@ def test_the_trigger_starts_the_worker_so_the_spawns_find_it_warm(project, worke
 
 
 def test_a_flood_of_idle_connections_holds_no_more_threads_than_the_pool(project, workers):
-    from deliberation import warm_worker
+    from deliberation.runtime import warm_worker
 
     run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project, env=workers.hook_env)
     pid = workers.wait_up()

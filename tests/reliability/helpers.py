@@ -40,7 +40,7 @@ def write_config(project, cfg: dict) -> None:
 
 def _validator(name: str):
     if name not in _VALIDATORS:
-        from deliberation import schemas
+        from deliberation.state import schemas
 
         _VALIDATORS[name] = schemas.validator(name)
     return _VALIDATORS[name]
@@ -82,7 +82,7 @@ def validate_file(path: str, name: str, jsonl: bool) -> "tuple[list[str], bool]"
 
     A JSONL file's content is its newline-terminated lines; an unterminated last fragment is a
     writer killed mid-append (`torn`), dropped by the next append — never a record."""
-    from deliberation import schemas
+    from deliberation.state import schemas
 
     raw = Path(path).read_bytes()
     docs: list = []
@@ -109,7 +109,7 @@ def validate_file(path: str, name: str, jsonl: bool) -> "tuple[list[str], bool]"
 
 def validate_state(project, only: "set[str] | None" = None) -> Validation:
     """Check every state file that has a schema (or only the relative paths in `only`)."""
-    from deliberation import schemas
+    from deliberation.state import schemas
 
     v = Validation()
     root = state_dir(project)
@@ -164,7 +164,7 @@ def restore(project, snap: "dict[str, bytes]") -> None:
 
 def respond(event: str, payload, now: "float | None" = None) -> str:
     """The real hook code path minus the interpreter start: `hook_runner.respond` (fail-open)."""
-    from deliberation import hook_runner
+    from deliberation.runtime import hook_runner
 
     data = payload if isinstance(payload, bytes) else (
         payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
@@ -187,7 +187,7 @@ def fork_respond(event: str, payload) -> "tuple[int, int]":
         code = 0
         try:
             os.close(rfd)
-            from deliberation import hook_runner
+            from deliberation.runtime import hook_runner
 
             out = hook_runner.respond(event, data, time.time()).encode("utf-8", "surrogatepass")
             while out:

@@ -158,7 +158,7 @@ def _exit(code):  # the hook ends with posix._exit: report the byte count on the
             fh.write(str(total[0]))
     real_exit(code)
 posix._exit = _exit
-from deliberation.hook_client import main
+from deliberation.runtime.hook_client import main
 main(sys.argv[2])
 """
 

@@ -96,7 +96,7 @@ class Tracker:
         self.look()
 
     def look(self) -> "list[str]":
-        from deliberation import schemas
+        from deliberation.state import schemas
 
         problems = []
         for dirpath, _dirs, names in os.walk(self.root):
@@ -125,7 +125,7 @@ class Tracker:
         return problems
 
     def _lines(self, path: str, rel: str, schema: str, offset: int) -> "list[str]":
-        from deliberation import schemas
+        from deliberation.state import schemas
         from tests.reliability.helpers import _validator
 
         with open(path, "rb") as fh:
@@ -324,7 +324,7 @@ def check_answer(event: str, out: str) -> None:
 
 
 def run_case(tracker: Tracker, event: str, data: bytes) -> None:
-    from deliberation import hook_runner
+    from deliberation.runtime import hook_runner
 
     out = hook_runner.respond(event, data, 1_760_000_000.0 + STATS["cases"])
     check_answer(event, out)

@@ -473,7 +473,7 @@ def test_zz_injection_summary():
 
 def test_report_wording_cannot_move_the_decision_class():
     """A report stuffed with another tag's keywords leaves the class the question is about."""
-    from deliberation.decision_class import decision_class
+    from deliberation.core.decision_class import decision_class
 
     question = "Should we run the orders schema migration with a dual-write period?"
     stuffed = " ".join(["cache ttl eviction caching redis memcached"] * 20)

@@ -54,7 +54,7 @@ def bump(delib, n: int) -> None:
 
 
 def version_bytes(base, n: int) -> bytes:
-    from deliberation.store import dumps
+    from deliberation.state.store import dumps
 
     d = base.model_copy(deep=True)
     bump(d, n)
@@ -65,9 +65,9 @@ def _writer_child(path: str, wfd: int) -> None:
     """Runs in the forked child: write versions forever, ack each after its write returned."""
     code = 3
     try:
-        from deliberation.paths import Layout
-        from deliberation.state import Deliberation
-        from deliberation.store import Store
+        from deliberation.state.paths import Layout
+        from deliberation.state.models import Deliberation
+        from deliberation.state.store import Store
 
         store = Store(Layout())
         while True:
@@ -105,7 +105,7 @@ def _read_acks(rfd: int, timeout: float) -> "tuple[list[int], bool]":
 
 
 def test_sigkill_during_store_writes_leaves_old_or_new_version(project):
-    from deliberation.paths import Layout
+    from deliberation.state.paths import Layout
 
     kills = 200
     rng = random.Random(20240610)
@@ -232,7 +232,7 @@ def script(sid: str) -> "list[tuple[str, dict]]":
 
 
 def _run_child(event: str, payload: dict, now: float) -> int:
-    from deliberation import hook_runner
+    from deliberation.runtime import hook_runner
 
     data = json.dumps(payload).encode()
     pid = os.fork()
@@ -283,7 +283,7 @@ def classify(before: dict, after: dict, now_files: dict) -> "tuple[str, list[str
 
 
 def assert_next_append_repairs(project) -> None:
-    from deliberation.store import append_jsonl
+    from deliberation.state.store import append_jsonl
 
     for path in sorted(state_dir(project).rglob("*.jsonl")):
         if path.read_bytes().endswith(b"\n"):
@@ -300,15 +300,15 @@ JOURNAL = f"sessions/{SID}/commit.journal"
 
 def finish_from_journal(project) -> None:
     """What the session's next hook does first: replay a killed transaction's journal."""
-    from deliberation.paths import Layout
-    from deliberation.store import SessionTx, Store
+    from deliberation.state.paths import Layout
+    from deliberation.state.store import SessionTx, Store
 
     with SessionTx(Store(Layout(str(project))), SID):
         pass
 
 
 def test_sigkill_during_hooks_of_a_whole_deliberation(project):
-    from deliberation import hook_runner
+    from deliberation.runtime import hook_runner
 
     write_config(project, {"depth": {"posture": "off"}})
     rng = random.Random(77)
@@ -386,7 +386,7 @@ def test_sigkill_during_hooks_of_a_whole_deliberation(project):
 def _appender_child(path: str, wfd: int, start: int) -> None:
     code = 3
     try:
-        from deliberation.store import append_jsonl
+        from deliberation.state.store import append_jsonl
 
         n = start
         while True:
@@ -449,7 +449,7 @@ def test_sigkill_during_event_log_appends_leaves_only_whole_records(project):
         for line in complete.splitlines():
             assert json.loads(line)["schema_version"] == 1
         last = ns[-1] if ns else last
-    from deliberation.store import append_jsonl
+    from deliberation.state.store import append_jsonl
 
     append_jsonl(path, {"schema_version": 1, "at": 0.0, "event": "Stop", "payload": {"n": last + 1}})
     v = validate_state(project)

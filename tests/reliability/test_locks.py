@@ -35,8 +35,8 @@ def holder(project, hold_s: float, die_inside: bool = False) -> subprocess.Popen
     """A process that takes the session lock (inside a real SessionTx when `die_inside`, which
     then modifies the session and waits to be killed before it can save)."""
     code = (f"import sys, time; sys.path.insert(0, {str(LIB)!r})\n"
-            "from deliberation.paths import Layout\n"
-            "from deliberation.store import SessionTx, Store, lock\n")
+            "from deliberation.state.paths import Layout\n"
+            "from deliberation.state.store import SessionTx, Store, lock\n")
     if die_inside:
         code += (f"with SessionTx(Store(Layout()), {SID!r}) as tx:\n"
                  "    tx.session.last_prompt = 'half-done transaction'\n"
@@ -181,12 +181,12 @@ def test_fifteen_parallel_spawns_lose_nothing_and_respect_the_budget(project):
 def test_an_approval_waits_for_a_hook_transaction_and_survives_it(project):
     """`deliberation approve` and the hooks write the same deliberation file under the same lock:
     a hook that loaded the deliberation before the approval and saves after it cannot undo it."""
-    from deliberation.adjudication import open_escalation
-    from deliberation.config import EscalationConfig
-    from deliberation.escalation import Vote, compute_route
-    from deliberation.paths import Layout
-    from deliberation.state import Deliberation, ReversalRegistry
-    from deliberation.store import SessionTx, Store
+    from deliberation.app.adjudication import open_escalation
+    from deliberation.state.config import EscalationConfig
+    from deliberation.core.escalation import Vote, compute_route
+    from deliberation.state.paths import Layout
+    from deliberation.state.models import Deliberation, ReversalRegistry
+    from deliberation.state.store import SessionTx, Store
 
     store = Store(Layout(str(project)))
     registry = ReversalRegistry.model_validate({"classes": {"security/auth": {"decision_class": "security/auth",

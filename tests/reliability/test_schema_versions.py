@@ -197,7 +197,7 @@ def test_corrupt_config_is_reported_and_defaults_apply(project):
 
 def test_doctor_lists_every_quarantined_file(project):
     from deliberation.cli.doctor import check_state
-    from deliberation.paths import Layout
+    from deliberation.state.paths import Layout
 
     s = seed(project)
     for kind in ("session", "lineage"):

@@ -35,7 +35,7 @@ PERSONAS = ["technical-architect", "security-analyst", "performance-engineer", "
 
 def in_process(project, event: str, payload: dict, event_id: "str | None" = None, rerun: bool = False,
                now: "float | None" = None) -> str:
-    from deliberation import hook_runner
+    from deliberation.runtime import hook_runner
 
     now = time.time() if now is None else now
     return hook_runner.respond(event, json.dumps(payload).encode(), now, project=str(project), event_id=event_id,
@@ -157,7 +157,7 @@ def test_a_worker_killed_at_any_moment_of_a_burst_loses_no_report(base_project, 
 def test_a_commit_killed_after_its_journal_is_finished_by_the_next_transaction(base_project, tmp_path, monkeypatch):
     """Kill the commit right after its commit point (the journal), the log and one file written:
     the re-run of the same event answers as committed, applies nothing twice, and the files agree."""
-    from deliberation import store
+    from deliberation.state import store
 
     project = tmp_path / "p"
     shutil.copytree(base_project, project, symlinks=True)
@@ -173,7 +173,7 @@ def test_a_commit_killed_after_its_journal_is_finished_by_the_next_transaction(b
         raise Killed()
     monkeypatch.setattr(store, "atomic_write_many", die_after_first_file)
     with pytest.raises(Killed):
-        from deliberation import hook_runner
+        from deliberation.runtime import hook_runner
         hook_runner.handle("SubagentStop", json.dumps(payload).encode(), time.time(), str(project), event_id="e-kill")
     monkeypatch.setattr(store, "atomic_write_many", real)
     journal = state_dir(project) / "sessions" / SID / "commit.journal"
@@ -189,8 +189,8 @@ def test_a_commit_killed_after_its_journal_is_finished_by_the_next_transaction(b
 
 
 def test_a_journal_left_behind_is_replayed_before_the_fast_path_reads_the_session(base_project, tmp_path):
-    from deliberation import store
-    from deliberation.paths import Layout
+    from deliberation.state import store
+    from deliberation.state.paths import Layout
 
     project = tmp_path / "p"
     shutil.copytree(base_project, project, symlinks=True)
@@ -215,7 +215,7 @@ def test_past_its_commit_deadline_an_event_commits_nothing_and_says_so(base_proj
     root = state_dir(project)
     before = {p: p.read_bytes() for p in root.rglob("*.json")}
     log_before = (root / "sessions" / SID / "events.jsonl").read_bytes()
-    from deliberation import deadlines
+    from deliberation.wire import deadlines
 
     started = time.time() - deadlines.timeout_s("SubagentStop") + deadlines.ANSWER_MARGIN_S + 1  # 1 s past
     out = json.loads(in_process(project, "SubagentStop", stops()[0], now=started))
@@ -225,7 +225,7 @@ def test_past_its_commit_deadline_an_event_commits_nothing_and_says_so(base_proj
 
 
 def test_the_deadlines_are_the_hook_timeouts_of_hooks_json_and_the_settings(tmp_path):
-    from deliberation import deadlines
+    from deliberation.wire import deadlines
     from tests.conftest import ROOT
 
     for source in ("hooks/hooks.json", "settings.example.json"):

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from deliberation import agent_model as am
-from deliberation.conformity import detect_all, single_model
-from deliberation.config import Config
+from deliberation.core import agent_model as am
+from deliberation.core.conformity import detect_all, single_model
+from deliberation.state.config import Config
 from tests import payloads as P
 
 PAIRS = Config().conformity.conflicting_pairs
@@ -97,11 +97,11 @@ def test_conformity_notes_a_ranking_panel_on_a_single_model():
 
 
 def test_a_single_model_note_does_not_block_even_with_blocking_conformity():
-    from deliberation import quality_gate
+    from deliberation.core import quality_gate
 
     d = P.make_deliberation([ranker("security-analyst", "m"), ranker("performance-engineer", "m")],
                             initial_confidence=0.1)
-    from deliberation import ranking
+    from deliberation.core import ranking
 
     d.ranking = ranking.rank(d.agents, {x.name: x.weight for x in Config().ranking.dimensions})
     warnings = single_model(d.agents)
@@ -119,7 +119,7 @@ def test_the_meta_file_beside_the_transcript_gives_the_model_when_the_transcript
 
 
 def test_the_handler_reads_the_transcript_then_the_meta_file(tmp_path):
-    from deliberation.handlers.common import transcript_model
+    from deliberation.app.handlers.common import transcript_model
 
     path = tmp_path / "agent-a1.jsonl"
     (tmp_path / "agent-a1.meta.json").write_text('{"model": "claude-haiku-5-5"}')

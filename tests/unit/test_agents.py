@@ -9,8 +9,9 @@ import pytest
 
 import re
 
-from deliberation import personas, protocol, report
-from deliberation.config import DEFAULT_DIMENSIONS, Config
+from deliberation.core import personas, instructions as protocol
+from deliberation.state import agent_report as report
+from deliberation.state.config import DEFAULT_DIMENSIONS, Config
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 AGENTS = ROOT / "agents"
@@ -211,7 +212,7 @@ def test_deliberate_command_leaves_the_protocol_to_the_hook():
 
 
 def test_protocol_question_line_holds_no_trigger_word():
-    from deliberation.fastpath import score_prompt
+    from deliberation.runtime.cheap_answers import score_prompt
 
     for prompt in ("/deliberate Should we shard the orders database?", "DELIBERATE Should we shard the orders database?",
                    "DELIBERATE: Should we shard the orders database?"):

@@ -98,7 +98,7 @@ def test_gate_evaluation_panel_is_deterministic():
     import scaling
 
     benchkit.setup_paths()
-    from deliberation.config import Config
+    from deliberation.state.config import Config
 
     a, b = scaling.panel(12, 5), scaling.panel(12, 5)
     cfg = Config()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation import blind_ranking as B
+from deliberation.core import blind_ranking as B
 from tests import payloads as P
 
 QUESTION = "should the order service cache product prices in each node or keep reading them from the database?"

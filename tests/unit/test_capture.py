@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from deliberation.capture import capture
-from deliberation.ranking import rank
+from deliberation.core.capture import capture
+from deliberation.core.ranking import rank
 from tests import payloads as P
 
 DIMS = ["correctness", "risk", "maintainability", "performance", "cost"]

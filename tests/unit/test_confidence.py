@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deliberation import confidence as c
-from deliberation.config import Config
+from deliberation.core import confidence as c
+from deliberation.state.config import Config
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "prompts.jsonl"
 DIMS = c.DIMENSIONS

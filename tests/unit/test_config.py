@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import os
 
-from deliberation import fastpath
-from deliberation.config import DEPTH_HARD_CEILING, Config, load_config, validate_config
-from deliberation.handlers.common import load_config as handler_load_config
-from deliberation.paths import Layout
+from deliberation.runtime import cheap_answers as fastpath
+from deliberation.state.config import DEPTH_HARD_CEILING, Config, load_config, validate_config
+from deliberation.app.handlers.common import load_config as handler_load_config
+from deliberation.state.paths import Layout
 
 
 def test_defaults_are_the_briefs_numbers():
@@ -120,8 +120,8 @@ def test_strict_and_the_config_cache(project):
 def test_lock_and_probe_limits_fit_the_hooks_deadlines(tmp_path):
     """A lock wait or a probe budget a hook could not wait for is refused by name (the hook would
     give up on work that then completes unseen)."""
-    from deliberation import deadlines
-    from deliberation.config import LOCK_TIMEOUT_MAX_S, PROBE_BUDGET_MAX_S
+    from deliberation.wire import deadlines
+    from deliberation.state.config import LOCK_TIMEOUT_MAX_S, PROBE_BUDGET_MAX_S
 
     shortest = min(deadlines.budget_s(e) for e in ("UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStop"))
     assert LOCK_TIMEOUT_MAX_S <= shortest

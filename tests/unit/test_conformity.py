@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation.config import Config
-from deliberation.conformity import (
-    detect_all, missing_minority, same_reasoning, score_clustering, templated_dissent,
-    two_agent_rule,
-)
-from deliberation.report import AgentReport, Concern
-from deliberation.state import AgentRecord, RankingResult
+from deliberation.state.config import Config
+from deliberation.core.conformity import (detect_all, missing_minority, same_reasoning, score_clustering, templated_dissent, two_agent_rule)
+from deliberation.state.agent_report import AgentReport, Concern
+from deliberation.state.models import AgentRecord, RankingResult
 
 CFG = Config().conformity
 PERSONAS = ["security-analyst", "performance-engineer", "cost-analyst", "reliability-engineer",
@@ -224,7 +221,7 @@ def test_two_agent_rule():
 
 
 def test_evidence_figures_are_the_similarities():
-    from deliberation.similarity import dice, similarity
+    from deliberation.core.similarity import dice, similarity
 
     a, b = " ".join(TEMPLATE), " ".join(TEMPLATE_REWORDED)
     # by hand: a's 18 tokens are dual writ period leav ord pay inconsistent writ old new schema
@@ -260,8 +257,8 @@ def test_detect_all_on_a_herding_panel_and_a_healthy_one():
 # --------------------------------------------------------------------------------------------
 # one dimension at a time, and near the threshold (issue #16 item 6)
 
-from deliberation.conformity import dimension_clustering, near_threshold  # noqa: E402
-from deliberation.ranking import rank  # noqa: E402
+from deliberation.core.conformity import dimension_clustering, near_threshold  # noqa: E402
+from deliberation.core.ranking import rank  # noqa: E402
 
 DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from deliberation import consensus_gate
-from deliberation.ranking import rank
+from deliberation.core import consensus_gate
+from deliberation.core.ranking import rank
 from tests import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation import cost
-from deliberation.config import Config
-from deliberation.state import PhaseChange, TokenUsage
+from deliberation.core import cost
+from deliberation.state.config import Config
+from deliberation.state.models import PhaseChange, TokenUsage
 from tests import payloads as P
 
 
@@ -114,7 +114,7 @@ TABLE = {"as_of": "2026-11-30", "source": "sheet", "models": {"*": SONNET}}
 @pytest.mark.parametrize("bad", [{"as_of": "yesterday"}, {"source": ""}, {"models": {}},
                                  {"models": {"*": {**SONNET, "input_per_mtok": -1}}}])
 def test_a_price_table_without_a_date_a_source_or_a_valid_price_is_refused(bad):
-    from deliberation.config import validate_config
+    from deliberation.state.config import validate_config
 
     cfg, problems = validate_config({"cost": {"prices": {**TABLE, **bad}}})
     assert cfg.cost.prices is None and problems
@@ -122,7 +122,7 @@ def test_a_price_table_without_a_date_a_source_or_a_valid_price_is_refused(bad):
 
 
 def test_an_invalid_currency_falls_back_to_usd_and_is_reported():
-    from deliberation.config import validate_config
+    from deliberation.state.config import validate_config
 
     cfg, problems = validate_config({"cost": {"prices": {**TABLE, "currency": "dollars"}}})
     assert cfg.cost.prices.currency == "USD"

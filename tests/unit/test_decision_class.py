@@ -1,4 +1,4 @@
-from deliberation.decision_class import decision_class, slug, tag_scores, task_type_of
+from deliberation.core.decision_class import decision_class, slug, tag_scores, task_type_of
 
 
 def test_task_type_alone_when_no_tag_matches():

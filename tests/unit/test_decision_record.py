@@ -11,8 +11,8 @@ import pytest
 
 from tests.factories import T0, agent_id, make_deliberation, make_lineage
 
-from deliberation import decision_record as dr
-from deliberation.state import Deliberation, Lineage, Spawn
+from deliberation.report import decision_record as dr
+from deliberation.state.models import Deliberation, Lineage, Spawn
 
 # Two personas × two approaches, scores chosen so every figure can be computed by hand with the
 # default weights correctness .30, risk .25, maintainability .20, performance .15, cost .10:
@@ -250,7 +250,7 @@ def test_dimension_order_does_not_depend_on_storage_order(small):
 def test_the_record_validates_against_its_model_and_published_schema():
     """Every shape the factories build — complete, still ranking, without depth or route, failed,
     a PRD missing, 10 × 6 — is a DecisionRecord; the checked-in schema accepts it too."""
-    from deliberation import record_model, schemas
+    from deliberation.state import record_model, schemas
 
     validator = schemas.validator("decision_record")
     shapes = [make_deliberation(5, 3), make_deliberation(10, 6), make_deliberation(3, 2, phase="RANKING"),
@@ -267,7 +267,7 @@ def test_the_record_validates_against_its_model_and_published_schema():
 def test_a_key_the_model_does_not_know_fails_the_contract():
     from pydantic import ValidationError
 
-    from deliberation import record_model
+    from deliberation.state import record_model
 
     rec = dr.record_json(make_deliberation(3, 2))
     rec["usage"]["per_agent"][0]["surprise"] = 1

@@ -7,11 +7,11 @@ import copy
 
 import pytest
 
-from deliberation import depth_axis as da
-from deliberation import ranking
-from deliberation.config import Config, DepthConfig
-from deliberation.report import AgentReport
-from deliberation.state import AgentRecord, Deliberation, DepthState
+from deliberation.core.depth import axis as da
+from deliberation.core import ranking
+from deliberation.state.config import Config, DepthConfig
+from deliberation.state.agent_report import AgentReport
+from deliberation.state.models import AgentRecord, Deliberation, DepthState
 
 T = 1767258000.0
 WEIGHTS = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from deliberation import install_settings as ins
+from deliberation.cli import install_settings as ins
 from deliberation.cli import doctor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +132,7 @@ def test_settings_without_any_of_our_hooks_is_one_problem(tmp_path, capsys):
 
 def test_doctor_reports_probe_problems_by_name(tmp_path):
     from deliberation.cli.doctor import check_config
-    from deliberation.paths import Layout
+    from deliberation.state.paths import Layout
 
     state = tmp_path / ".claude" / "deliberation"
     state.mkdir(parents=True)

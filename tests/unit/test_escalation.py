@@ -2,11 +2,10 @@ import itertools
 
 import pytest
 
-from deliberation.config import EscalationConfig
-from deliberation.escalation import Vote, class_of, compute_route, route_for, summary, vote_of
-from deliberation.report import AgentReport, Finding
-from deliberation.state import (AgentRecord, Deliberation, ProbeRun, RankingResult, ReversalClass,
-                                ReversalRegistry)
+from deliberation.state.config import EscalationConfig
+from deliberation.core.escalation import Vote, class_of, compute_route, route_for, summary, vote_of
+from deliberation.state.agent_report import AgentReport, Finding
+from deliberation.state.models import (AgentRecord, Deliberation, ProbeRun, RankingResult, ReversalClass, ReversalRegistry)
 
 CFG = EscalationConfig()                                   # policy D+T2+PROBE (the default)
 STRICT = EscalationConfig(policy="T1+D+T2+PROBE")
@@ -214,11 +213,10 @@ def test_judges_confidence_not_the_consensus_score():
 
 # -- the human-review side (adjudication.py) --------------------------------------------------
 
-from deliberation.adjudication import (AdjudicationError, adjudicate, close_escalation,  # noqa: E402
-                                       escalation_reason, open_escalation, open_index, review_answer)
-from deliberation.paths import Layout  # noqa: E402
-from deliberation.state import EscalationIndex, OpenEscalation  # noqa: E402
-from deliberation.store import SessionTx, Store  # noqa: E402
+from deliberation.app.adjudication import (AdjudicationError, adjudicate, close_escalation, escalation_reason, open_escalation, open_index, review_answer)
+from deliberation.state.paths import Layout  # noqa: E402
+from deliberation.state.models import EscalationIndex, OpenEscalation  # noqa: E402
+from deliberation.state.store import SessionTx, Store  # noqa: E402
 
 
 def _entry(i, route="human-review"):

@@ -2,9 +2,8 @@ import json
 
 import pytest
 
-from deliberation.evaluation import (HistoryError, evaluate, parse_history, parse_row, pct,
-                                     registry_predicate, render_table, split_globs)
-from deliberation.state import ReversalClass, ReversalRegistry
+from deliberation.core.evaluation import (HistoryError, evaluate, parse_history, parse_row, pct, registry_predicate, render_table, split_globs)
+from deliberation.state.models import ReversalClass, ReversalRegistry
 
 
 def row(i, cls, bad, votes=None, conf=None, decision="pass", probe=None):

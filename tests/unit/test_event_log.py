@@ -6,8 +6,8 @@ import json
 import os
 import random
 
-from deliberation import event_log
-from deliberation.paths import Layout
+from deliberation.state import event_log
+from deliberation.state.paths import Layout
 
 
 def test_lines_backwards_matches_the_file_read_whole(tmp_path):

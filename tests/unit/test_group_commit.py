@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from deliberation import group_commit
-from deliberation.store import LockTimeout
+from deliberation.runtime import group_commit
+from deliberation.state.store import LockTimeout
 
 
 class FakeStore:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from deliberation.handlers import common
-from deliberation.paths import Layout
+from deliberation.app.handlers import common
+from deliberation.state.paths import Layout
 
 
 def test_last_user_prompt_skips_task_notifications_and_other_events(tmp_path):

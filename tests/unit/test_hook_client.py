@@ -10,17 +10,18 @@ import subprocess
 import sys
 import time
 
-from deliberation import hook_client, warm_worker
+from deliberation.runtime import hook_client, warm_worker
 from tests.conftest import HOOK_FLAGS, HOOKS, ROOT
 
 
 def test_the_hook_side_imports_no_stdlib_module_beyond_the_interpreter_s_own():
     code = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); "
-            "import deliberation.hook_client; print(sorted(set(sys.modules) - before))")
+            "import deliberation.runtime.hook_client; print(sorted(set(sys.modules) - before))")
     out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c", code, str(ROOT / "lib")],
                          capture_output=True, text=True, check=True).stdout
-    assert json.loads(out.replace("'", '"')) == ["_socket", "deliberation", "deliberation.deadlines",
-                                                 "deliberation.hook_client", "deliberation.worker_socket"]
+    assert json.loads(out.replace("'", '"')) == ["_socket", "deliberation", "deliberation.runtime",
+                                                 "deliberation.runtime.hook_client", "deliberation.wire",
+                                                 "deliberation.wire.deadlines", "deliberation.wire.worker_socket"]
 
 
 def test_normpath_is_abspath(tmp_path, monkeypatch):
@@ -85,7 +86,7 @@ def test_one_socket_per_install_in_the_user_s_private_folder(tmp_path):
 def test_event_ids_are_unique_per_hook_process():
     ids = {hook_client.new_event_id() for _ in range(1000)}
     out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c",
-                          "import sys; sys.path.insert(0, sys.argv[1]); from deliberation import hook_client; "
+                          "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import hook_client; "
                           "print(hook_client.new_event_id())", str(ROOT / "lib")],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert len(ids) == 1000 and out not in ids

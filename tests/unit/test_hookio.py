@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from deliberation import hookio
-from deliberation.hookio import Answer, PayloadError, parse
+from deliberation.wire import hookio
+from deliberation.wire.hookio import Answer, PayloadError, parse
 
 REF = Path("/work/shared/claude-code-reference/payloads")
 RECORDED = sorted(REF.glob("*.jsonl")) if REF.is_dir() else []

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from deliberation.hot_spots import find_hot_spots, resolve_target, finding_index, approach_titles, tier1_agents
-from deliberation.report import AgentReport
-from deliberation.state import AgentRecord, Deliberation
+from deliberation.core.depth.hot_spots import (find_hot_spots, resolve_target, finding_index, approach_titles, tier1_agents)
+from deliberation.state.agent_report import AgentReport
+from deliberation.state.models import AgentRecord, Deliberation
 
 T = 1767258000.0
 

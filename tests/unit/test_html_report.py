@@ -11,8 +11,8 @@ import pytest
 
 from tests.factories import make_deliberation, make_lineage
 
-from deliberation import html_report as hr
-from deliberation.state import Deliberation
+from deliberation.report import html_report as hr
+from deliberation.state.models import Deliberation
 
 EVIL = ("</script><script>document.body.dataset.pwned=1</script>"
         "<img src=x onerror=\"document.body.dataset.pwned=2\"> \" onmouseover=\"alert(3)")
@@ -155,10 +155,10 @@ def test_before_ranking_renders_without_heatmap():
 
 def test_a_unanimous_reject_and_the_two_agent_outcome_render():
     """Issue #16: the HTML says 'Rejected — no approach adopted' and the 2-agent rule's outcome."""
-    from deliberation import escalation, ranking
-    from deliberation.config import EscalationConfig
-    from deliberation.decision_record import record_json, render_markdown
-    from deliberation.state import ReversalRegistry, TwoAgentCheck
+    from deliberation.core import escalation, ranking
+    from deliberation.state.config import EscalationConfig
+    from deliberation.report.decision_record import record_json, render_markdown
+    from deliberation.state.models import ReversalRegistry, TwoAgentCheck
 
     d = make_deliberation(3, 2, route=None)
     for a in d.agents:

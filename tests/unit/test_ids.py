@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation.ids import MAX_ID_LENGTH, InvalidId, check_id, is_valid_id
+from deliberation.state.ids import MAX_ID_LENGTH, InvalidId, check_id, is_valid_id
 
 BAD = ["../x", "..", ".", "/etc/passwd", "/abs/path", "", "a" * 129, "a/b", "a\\b", "a\x00b",
        "\x00", "abc\n", " abc", "a b", "a.b", "é", None, 42, b"abc", ["abc"]]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from deliberation import install_settings as ins
+from deliberation.cli import install_settings as ins
 
 PLUGIN = "/opt/my plugins/deliberation-0.1.0"
 PY = "/opt/my plugins/deliberation-0.1.0/.venv/bin/python"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation.isolation import check_prompt, leak_reason, leak_score, recorded_findings
+from deliberation.core.isolation import check_prompt, leak_reason, leak_score, recorded_findings
 
 TOPICS = {
     "auth": (
@@ -321,8 +321,8 @@ def test_known_limit_synonym_paraphrase_passes():
 
 
 def test_recorded_findings_from_agent_records():
-    from deliberation.report import AgentReport, Finding
-    from deliberation.state import AgentRecord
+    from deliberation.state.agent_report import AgentReport, Finding
+    from deliberation.state.models import AgentRecord
 
     def rec(key, persona, findings, **kw):
         rep = AgentReport(phase="research", findings=[Finding(id=i, claim=c, evidence=e) for i, c, e in findings])

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from deliberation import lineage as lin
-from deliberation.state import Lineage
+from deliberation.core import lineage as lin
+from deliberation.state.models import Lineage
 
 STALE = 1800
 

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from deliberation import engine, next_step
-from deliberation import minimum_deliberation as mvd
-from deliberation.config import Config, DepthConfig
-from deliberation.engine import Budget
+from deliberation.core import engine, next_step
+from deliberation.core import minimum_deliberation as mvd
+from deliberation.state.config import Config, DepthConfig
+from deliberation.core.engine import Budget
 from tests import payloads as P
 
 ROOMY = Budget(spawn_slots_left=12, agents_used=0, tokens_used=0)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation import depth_axis, next_step
-from deliberation.config import Config
-from deliberation.state import HotSpot
+from deliberation.core.depth import axis as depth_axis
+from deliberation.core import next_step
+from deliberation.state.config import Config
+from deliberation.state.models import HotSpot
 from tests import payloads as P
 
 CFG = Config()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation.paraphrase import THRESHOLD, concepts, is_paraphrase, pair_score, paraphrase_score
+from deliberation.core.depth.paraphrase import (THRESHOLD, concepts, is_paraphrase, pair_score, paraphrase_score)
 
 PARAPHRASES = [
     ("The session cache has no eviction policy, so memory grows without bound under load.",

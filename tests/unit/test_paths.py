@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from deliberation.ids import InvalidId
-from deliberation.paths import Layout, UnsafePath, project_root
-from deliberation.state import SessionState
-from deliberation.store import Store
+from deliberation.state.ids import InvalidId
+from deliberation.state.paths import Layout, UnsafePath, project_root
+from deliberation.state.models import SessionState
+from deliberation.state.store import Store
 
 UNSAFE = ["../x", "/etc/passwd", "", "a" * 129, "a/b", "a\x00b", "..", "../../../../tmp/evil"]
 

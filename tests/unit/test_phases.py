@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from deliberation import consensus_gate, phases, quality_gate
-from deliberation.phases import IllegalTransition, transition
-from deliberation.ranking import rank
+from deliberation.core import consensus_gate, phases, quality_gate
+from deliberation.core.phases import IllegalTransition, transition
+from deliberation.core.ranking import rank
 from tests import payloads as P
 
 ALL = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from deliberation import plugin_env as pe
+from deliberation.runtime import plugin_env as pe
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = 1_800_000_000.0
@@ -61,7 +61,7 @@ def test_the_key_names_the_list_not_its_spelling():
 def test_runs_on_an_interpreter_too_old_for_the_rest_of_the_plugin():
     """The session-start step must be able to say "Python is too old": the module parses as
     Python 3.6 (no walrus, no positional-only parameters, no `X | Y` at run time)."""
-    source = (ROOT / "lib" / "deliberation" / "plugin_env.py").read_text(encoding="utf-8")
+    source = (ROOT / "lib" / "deliberation" / "runtime" / "plugin_env.py").read_text(encoding="utf-8")
     ast.parse(source, feature_version=(3, 6))
     tree = ast.parse(source)
     assert not any(isinstance(n, ast.JoinedStr) for n in ast.walk(tree)), "no f-strings: 3.5 reads it too"
@@ -69,7 +69,7 @@ def test_runs_on_an_interpreter_too_old_for_the_rest_of_the_plugin():
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     # and, only to retire an old worker, the builtins-only worker_socket
     assert imported - {"deliberation"} <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
-    ours = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "deliberation"
+    ours = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "deliberation.wire"
             for a in n.names}
     assert ours == {"worker_socket"}, ours
 
@@ -262,7 +262,7 @@ def test_a_session_start_that_finds_its_environment_ready_stays_light(tmp_path):
     key = pe.dependency_key(["a>=1"])
     current = make_env(data, f"{key}-1", key)
     (data / current / "announced").write_text("1\n")
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); from deliberation import plugin_env as pe; "
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import plugin_env as pe; "
             "out = pe.session_start(sys.argv[2], sys.argv[3], {}, 0.0); "
             "print(out, sorted(m for m in ('json', 're', 'subprocess', 'hashlib', 'fcntl') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib"), str(root), str(data)],
@@ -273,7 +273,7 @@ def test_a_session_start_that_finds_its_environment_ready_stays_light(tmp_path):
 def test_an_update_to_a_new_folder_retires_the_previous_versions_worker(tmp_path):
     """A marketplace installs each version in its own folder and keeps the old one: the warm
     worker of the previous folder is told to go by removing its socket."""
-    from deliberation import worker_socket
+    from deliberation.wire import worker_socket
 
     home = tmp_path / "home"
     home.mkdir()

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from deliberation import engine, prd, quality_gate
-from deliberation.config import Config
-from deliberation.ranking import rank
-from deliberation.state import HotSpot
+from deliberation.core import engine, prd, quality_gate
+from deliberation.state.config import Config
+from deliberation.core.ranking import rank
+from deliberation.state.models import HotSpot
 from tests import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
@@ -81,7 +81,7 @@ def test_the_catalogue_names_findings_dissent_refutations_and_hot_spots():
 def test_a_persona_s_dissent_is_numbered_across_its_reports():
     d = deliberation()
     d.agents[0].report.dissent = []
-    from deliberation.report import Concern
+    from deliberation.state.agent_report import Concern
     d.agents[0].report.dissent.append(Concern(target="A", concern="research doubt", reason="because"))
     cat = prd.citable(d)
     assert cat["security-analyst:D1"].stage == "research" and cat["security-analyst:D2"].stage == "ranking"
@@ -268,7 +268,7 @@ def test_the_request_for_a_rejection_says_nothing_is_adopted():
 def test_a_long_catalogue_is_listed_up_to_its_limit():
     d = deliberation()
     d.agents[0].report.findings = d.agents[0].report.findings * 1
-    from deliberation.report import Finding
+    from deliberation.state.agent_report import Finding
     d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i}", severity="low") for i in range(1, 71)]
     lines = prd._listing(prd.citable(d))
     assert len(lines) == prd.MAX_LISTED_SOURCES + 1
@@ -295,7 +295,7 @@ def test_gate2_document_check_follows_the_document():
 
 def test_gate2_fails_on_its_document_check_alone_and_names_the_next_step():
     d = deliberation()
-    from deliberation.state import Check, GateResult
+    from deliberation.state.models import Check, GateResult
     five = GateResult(gate="quality", passed=True, at=1.0, checks=[Check(name="method_diversity", passed=True, figure="2")])
     result = quality_gate.with_document(five, d)
     assert not result.passed and [c.name for c in result.checks] == ["method_diversity", "decision_document"]

@@ -6,12 +6,10 @@ import time
 import pytest
 from pydantic import ValidationError
 
-from deliberation.config import EscalationConfig, ProbeConfig, validate_config
-from deliberation.probes import (CAUSAL_WARNING, causal_overlap, cited_evidence, cited_paths,
-                                 matching_probes, probe_env, run_probe, run_probes, validate_probe,
-                                 validate_probes)
-from deliberation.report import AgentReport, Finding
-from deliberation.state import AgentRecord, Deliberation
+from deliberation.state.config import EscalationConfig, ProbeConfig, validate_config
+from deliberation.app.probes import (CAUSAL_WARNING, causal_overlap, cited_evidence, cited_paths, matching_probes, probe_env, run_probe, run_probes, validate_probe, validate_probes)
+from deliberation.state.agent_report import AgentReport, Finding
+from deliberation.state.models import AgentRecord, Deliberation
 
 PY = sys.executable
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from deliberation import quality_gate
-from deliberation.ranking import rank
-from deliberation.state import ConformityWarning
+from deliberation.core import quality_gate
+from deliberation.core.ranking import rank
+from deliberation.state.models import ConformityWarning
 from tests import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}

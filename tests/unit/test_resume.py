@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation import resume
-from deliberation.state import Check, GateResult
+from deliberation.core import resume
+from deliberation.state.models import Check, GateResult
 from tests import payloads as P
 
 FINDING = {"id": "F1", "claim": "The nightly export double-counts refunds across two ledgers.",
@@ -61,8 +61,8 @@ def ranking_delib(dissent_documented: bool):
     b = P.agent_record("cost-analyst", "ranking", P.ranking_json({"A": (6,) * 5, "B": (8,) * 5}, verdict="reject",
                                                                  preferred="B", dissent=dissent), key="ag-cost")
     d = delib_in("RANKING", [a, b])
-    from deliberation import consensus_gate, ranking
-    from deliberation.config import Config
+    from deliberation.core import consensus_gate, ranking
+    from deliberation.state.config import Config
 
     d.ranking = ranking.rank(d.agents, {x.name: x.weight for x in Config().ranking.dimensions})
     d.gate1 = consensus_gate.evaluate(d, 2, 0)

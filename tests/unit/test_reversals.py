@@ -1,5 +1,5 @@
-from deliberation import reversals as rv
-from deliberation.state import ReversalClass, ReversalRegistry
+from deliberation.app import reversals as rv
+from deliberation.state.models import ReversalClass, ReversalRegistry
 
 
 def reg(**classes):

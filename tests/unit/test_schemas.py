@@ -8,11 +8,10 @@ import os
 import pytest
 from jsonschema import Draft202012Validator
 
-from deliberation import schemas
-from deliberation.config import Config
-from deliberation.report import AgentReport
-from deliberation.state import (AgentRecord, Check, Deliberation, GateResult, Lineage, Notice,
-                                RankingResult, SessionState, Spawn, TriggerResult)
+from deliberation.state import schemas
+from deliberation.state.config import Config
+from deliberation.state.agent_report import AgentReport
+from deliberation.state.models import (AgentRecord, Check, Deliberation, GateResult, Lineage, Notice, RankingResult, SessionState, Spawn, TriggerResult)
 
 EXPECTED_FILES = {"session.schema.json", "lineage.schema.json", "deliberation.schema.json",
                   "escalations.schema.json", "reversals.schema.json", "adjudication.schema.json",
@@ -26,7 +25,7 @@ def errors(name: str, doc: object) -> "list[str]":
 
 def test_checked_in_schemas_match_the_models():
     problems = schemas.drift()
-    assert problems == [], "state_schema/ drifted from the models; run `python -m deliberation.schemas`: " + "; ".join(problems)
+    assert problems == [], "state_schema/ drifted from the models; run `python -m deliberation.state.schemas`: " + "; ".join(problems)
 
 
 def test_one_schema_file_per_model():

@@ -6,9 +6,7 @@ import time
 
 import pytest
 
-from deliberation.similarity import (
-    containment, dice, jaccard, normalise, shingles, similarity, stem, token_set, tokens,
-)
+from deliberation.core.similarity import (containment, dice, jaccard, normalise, shingles, similarity, stem, token_set, tokens)
 
 
 def test_normalise_strips_markdown_case_punctuation_and_whitespace():

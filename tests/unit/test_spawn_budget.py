@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from deliberation import lineage as lin
-from deliberation import spawn_budget
-from deliberation.state import Lineage
+from deliberation.core import lineage as lin
+from deliberation.core import spawn_budget
+from deliberation.state.models import Lineage
 
 STALE = 1800
 

@@ -13,10 +13,9 @@ import time
 import pytest
 
 from deliberation import SCHEMA_VERSION
-from deliberation.paths import Layout
-from deliberation.state import Lineage, SessionState
-from deliberation.store import (CorruptState, LockTimeout, SchemaVersionError, SessionTx, Store,
-                                append_jsonl, atomic_write_bytes, lock, quarantine)
+from deliberation.state.paths import Layout
+from deliberation.state.models import Lineage, SessionState
+from deliberation.state.store import (CorruptState, LockTimeout, SchemaVersionError, SessionTx, Store, append_jsonl, atomic_write_bytes, lock, quarantine)
 
 LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "lib")
 
@@ -184,7 +183,7 @@ def test_corrupt_state_error_names_both_paths():
 HOLDER = """
 import sys, time
 sys.path.insert(0, {lib!r})
-from deliberation.store import lock
+from deliberation.state.store import lock
 with lock({path!r}):
     print("held", flush=True)
     time.sleep(60)
@@ -278,7 +277,7 @@ def test_session_tx_writes_changes_and_log_only_on_success(project, store):
 
 
 def test_session_tx_refuses_an_unsafe_session_id(project, store):
-    from deliberation.ids import InvalidId
+    from deliberation.state.ids import InvalidId
 
     with pytest.raises(InvalidId):
         SessionTx(store, "../../etc")

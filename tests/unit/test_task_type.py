@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation import task_type as tt
-from deliberation.config import TASK_TYPES, Config
+from deliberation.core import task_type as tt
+from deliberation.state.config import TASK_TYPES, Config
 
 
 @pytest.mark.parametrize("question, expected", [

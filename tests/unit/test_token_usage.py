@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from deliberation import token_usage as T
+from deliberation.app import token_usage as T
 from tests import payloads as P
 
 

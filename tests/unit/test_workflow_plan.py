@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deliberation.workflow_plan import CLIENT_CAP, plan, tokenize
+from deliberation.core.workflow_plan import CLIENT_CAP, plan, tokenize
 
 META = "export const meta = {name: 'w', description: 'a workflow', phases: [{title: 'Research'}]}\n"
 

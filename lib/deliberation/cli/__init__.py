@@ -63,7 +63,7 @@ def _version() -> str:
 
 
 def main(argv: "list[str] | None" = None) -> int:
-    from deliberation.error_handler import describe, known, log_error
+    from deliberation.runtime.error_handler import describe, known, log_error
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -81,7 +81,7 @@ def main(argv: "list[str] | None" = None) -> int:
         if known(exc):
             print(f"deliberation: {describe(exc)}", file=sys.stderr)
             return 1
-        from deliberation.paths import Layout
+        from deliberation.state.paths import Layout
 
         path = log_error(Layout(getattr(args, "project", None)).errors_log, f"cli {args.command}", exc)
         where = f" (details in {path})" if path else ""

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any, Iterable
 
-from deliberation.ids import is_valid_id
+from deliberation.state.ids import is_valid_id
 
 
 # --------------------------------------------------------------------------------------------
@@ -85,8 +85,8 @@ def show_store_warnings(store: Any) -> None:
 
 def open_store(args: Any):
     """(layout, store) for `--project` (default: $CLAUDE_PROJECT_DIR or the current directory)."""
-    from deliberation.paths import Layout
-    from deliberation.store import Store
+    from deliberation.state.paths import Layout
+    from deliberation.state.store import Store
 
     layout = Layout(getattr(args, "project", None))
     return layout, Store(layout)
@@ -94,7 +94,7 @@ def open_store(args: Any):
 
 def load_config(layout: Any):
     """The project's effective config; problems are printed as warnings."""
-    from deliberation.config import load_config as _load
+    from deliberation.state.config import load_config as _load
 
     config, problems = _load(layout.config)
     for p in problems:
@@ -112,7 +112,7 @@ def deliberation_ids(layout: Any) -> "list[str]":
 
 
 def load_deliberations(layout: Any, store: Any) -> list:
-    from deliberation.state import Deliberation
+    from deliberation.state.models import Deliberation
 
     out = []
     for did in deliberation_ids(layout):
@@ -124,7 +124,7 @@ def load_deliberations(layout: Any, store: Any) -> list:
 
 def find_deliberation(layout: Any, store: Any, deliberation_id: str):
     """(deliberation, None) or (None, a sentence saying why not)."""
-    from deliberation.state import Deliberation
+    from deliberation.state.models import Deliberation
 
     if not is_valid_id(deliberation_id):
         return None, f"invalid deliberation id {deliberation_id!r}: ids contain only letters, digits, '-' and '_'"
@@ -147,7 +147,7 @@ def session_ids(layout: Any) -> "list[str]":
 def latest_session(layout: Any, store: Any, need: str = "lineage") -> "str | None":
     """The most recent session that has a `need` file ('lineage' or 'events'): by the latest
     time recorded in its state, then by file modification time, then by id."""
-    from deliberation.state import Lineage, SessionState
+    from deliberation.state.models import Lineage, SessionState
 
     best: "tuple[float, float, str] | None" = None
     for sid in session_ids(layout):

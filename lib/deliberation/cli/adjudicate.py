@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from deliberation.adjudication import AdjudicationError, adjudicate, who_default
-from deliberation.paths import Layout
-from deliberation.store import Store
+from deliberation.app.adjudication import AdjudicationError, adjudicate, who_default
+from deliberation.state.paths import Layout
+from deliberation.state.store import Store
 
 
 def add_arguments(parser, name: str) -> None:

@@ -10,8 +10,8 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    from deliberation.config import Config, load_config
-    from deliberation.paths import Layout
+    from deliberation.state.config import Config, load_config
+    from deliberation.state.paths import Layout
 
     cfg, problems = (Config(), []) if args.defaults else load_config(Layout(args.project).config)
     data = cfg.model_dump(mode="json")

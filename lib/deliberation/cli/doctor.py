@@ -6,7 +6,7 @@ Four checks, every problem on its own line, exit 1 on any problem (`--json` for 
   matcher) once, to an interpreter and a script that exist;
 - config: `config.validate_config`'s problems, each named by key;
 - state: every state file under `.claude/deliberation/` against the generated JSON Schemas
-  (`state_schema/`, see deliberation.schemas), JSONL files line by line; quarantined
+  (`state_schema/`, see deliberation.state.schemas), JSONL files line by line; quarantined
   `*.corrupt-*` files are problems too (inspect, then delete them).
 Read-only: doctor never changes a file.
 """
@@ -20,8 +20,9 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass
 
-from deliberation import SCHEMA_VERSION, install_settings as ins
-from deliberation.paths import Layout
+from deliberation import SCHEMA_VERSION
+from deliberation.cli import install_settings as ins
+from deliberation.state.paths import Layout
 
 PLUGIN_OF_THIS_CODE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEPENDENCIES = ("pydantic", "filelock", "orjson", "jsonschema")
@@ -172,11 +173,11 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
 
 
 def check_config(layout: Layout) -> "list[Finding]":
-    from deliberation.config import load_config
+    from deliberation.state.config import load_config
 
     if not os.path.exists(layout.config):
         return [ok("config", "no config.json: every default applies")]
-    from deliberation.probes import validate_probes
+    from deliberation.app.probes import validate_probes
 
     config, problems = load_config(layout.config)
     problems = problems + validate_probes(config.escalation)
@@ -186,7 +187,7 @@ def check_config(layout: Layout) -> "list[Finding]":
 
 
 def _errors(validator, doc: object) -> "list[str]":
-    from deliberation.schemas import explain
+    from deliberation.state.schemas import explain
 
     errs = [f"at {line}" for line in explain(validator, doc)]
     if isinstance(doc, dict):
@@ -239,7 +240,7 @@ def state_files(root: str) -> "list[str]":
 
 
 def check_state(layout: Layout) -> "list[Finding]":
-    from deliberation import schemas
+    from deliberation.state import schemas
 
     if not os.path.isdir(layout.root):
         return [ok("state", f"no state dir yet ({os.path.relpath(layout.root, layout.project)})")]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import sys
 
-from deliberation import evaluation
-from deliberation.state import ReversalRegistry
+from deliberation.core import evaluation
+from deliberation.state.models import ReversalRegistry
 
 
 def add_arguments(parser, name: str) -> None:

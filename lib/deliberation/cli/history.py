@@ -14,10 +14,11 @@ import json
 import os
 import sys
 
-from deliberation import escalation, reversals
-from deliberation.paths import Layout
-from deliberation.state import Deliberation
-from deliberation.store import Store, atomic_write_bytes
+from deliberation.core import escalation
+from deliberation.app import reversals
+from deliberation.state.paths import Layout
+from deliberation.state.models import Deliberation
+from deliberation.state.store import Store, atomic_write_bytes
 
 
 def add_arguments(parser, name: str) -> None:

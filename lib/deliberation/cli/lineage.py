@@ -24,8 +24,8 @@ def add_arguments(parser: Any, name: str) -> None:
 def build(lineage: Any, max_active: int, stale_after_s: float, now: float,
           max_total: "int | None" = None) -> "dict[str, Any]":
     """The tree as data (pure): rows in depth-first order with per-parent budget use."""
-    from deliberation import decision_record as dr
-    from deliberation import spawn_budget
+    from deliberation.report import decision_record as dr
+    from deliberation.core import spawn_budget
 
     rows = dr.lineage_rows(lineage, now, stale_after_s)
     counts = dr.children_counts(lineage, now, stale_after_s)
@@ -92,7 +92,7 @@ def render_text(tree: dict) -> str:
 
 
 def run(args: Any) -> int:
-    from deliberation.state import Lineage
+    from deliberation.state.models import Lineage
 
     layout, store = t.open_store(args)
     sid = args.session or t.latest_session(layout, store, "lineage")

@@ -21,7 +21,7 @@ def add_arguments(parser: Any, name: str) -> None:
 
 def _actor(event: str, payload: dict) -> str:
     """What the event is about: the subagent spawned, the agent that stopped, the prompt."""
-    from deliberation.personas import normalise_agent_type
+    from deliberation.core.personas import normalise_agent_type
 
     if event in ("PreToolUse", "PostToolUse"):
         tool = str(payload.get("tool_name") or "?")

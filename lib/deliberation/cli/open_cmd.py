@@ -15,9 +15,9 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    from deliberation.handlers.common import Ctx, load_config
-    from deliberation.paths import Layout
-    from deliberation.store import SessionTx, Store
+    from deliberation.app.handlers.common import Ctx, load_config
+    from deliberation.state.paths import Layout
+    from deliberation.state.store import SessionTx, Store
 
     layout = Layout(args.project)
     cfg, problems = load_config(layout)

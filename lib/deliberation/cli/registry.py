@@ -13,12 +13,13 @@ import json
 import sys
 import time
 
-from deliberation import escalation, reversals
-from deliberation.adjudication import record_label, who_default
-from deliberation.config import load_config
-from deliberation.paths import Layout
-from deliberation.state import Deliberation
-from deliberation.store import Store
+from deliberation.core import escalation
+from deliberation.app import reversals
+from deliberation.app.adjudication import record_label, who_default
+from deliberation.state.config import load_config
+from deliberation.state.paths import Layout
+from deliberation.state.models import Deliberation
+from deliberation.state.store import Store
 
 
 def add_arguments(parser, name: str) -> None:

@@ -59,7 +59,7 @@ def progress_printer(total: int, stream=None):
 def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
            on_progress=None) -> "list[dict]":
     """Answer each event in `project_dir`; returns [{event, expected, got, same}]."""
-    from deliberation.hook_runner import answer_for
+    from deliberation.runtime.hook_runner import answer_for
 
     if config:
         state = os.path.join(project_dir, ".claude", "deliberation")

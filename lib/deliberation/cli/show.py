@@ -179,7 +179,7 @@ def _lists(d: Any, rec: dict) -> "list[str]":
 
 
 def render_text(d: Any, strong: float = 0.85, moderate: float = 0.70) -> str:
-    from deliberation.decision_record import record_json
+    from deliberation.report.decision_record import record_json
 
     rec = record_json(d, strong, moderate)
     lines = (_overview(d, rec) + _decision(rec) + _document(rec) + _agents(d, rec) + _scores(rec) + _gates(rec)

@@ -1,0 +1,17 @@
+"""SessionStart: after a restart or resume, remind Claude of an unfinished deliberation."""
+
+from __future__ import annotations
+
+from deliberation.core import engine
+from deliberation.wire import hookio
+from deliberation.app.handlers.common import Ctx
+
+
+def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
+    if event.hook_event_name != "SessionStart":
+        return hookio.Answer()
+    delib = ctx.active()
+    if delib is None:
+        return hookio.Answer()
+    return hookio.Answer(context="An unfinished deliberation is open in this session. "
+                         + engine.progress_text(delib, ctx.cfg))

@@ -1,0 +1,238 @@
+"""The novelty arm: probes — independent second reads that do not share the judges' priors.
+
+A probe (config `escalation.probes`: name, command argv, classes globs, inputs, timeout_s) is a
+command that recomputes from source data or checks a structural invariant (tests, a schema, a
+checksum). Its verdict is its exit status: 0 = pass, anything else (or a timeout) = fail.
+
+The two tests of DESIGN.md §6:
+- **checksum test** (can the pass/fail criterion be written without the claim's reasoning?) —
+  holds by construction: a probe receives NO deliberation text. Its argv is fixed config, stdin
+  is /dev/null, its environment is a copy of this process's environment with every
+  `DELIBERATION_*` variable removed and nothing added. `validate_probe` rejects, at config-check
+  time, a command that tries to template deliberation content (`{question}`, `{report}`,
+  `{claim}` … any `{name}` placeholder, `$DELIBERATION_*` / `${DELIBERATION_*}` references), one
+  that reads the plugin's own state (`.claude/deliberation/`, where the reports live), and one
+  that is another LLM prompt (the `claude` CLI). `config.ProbeConfig` applies the same check
+  (`command_problems`), so such a probe is dropped from the config with a named error when the
+  config is loaded; `run_probe` checks again and never runs an invalid probe.
+- **causal test** (do the probe's inputs share an upstream with the claim's evidence?) —
+  `causal_overlap` compares the probe's declared `inputs` with the paths cited in the agents'
+  findings' evidence and returns a warning naming the shared paths.
+
+Matching (`matching_probes`): a probe covers a decision class when one of its `classes` globs
+matches the class or its task type (`security` covers `security/auth`).
+
+This is the one module that runs commands: in the project directory, argv without a shell, in
+its own process group, killed as a group (SIGKILL) at its timeout.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import signal
+import subprocess
+import time
+
+from deliberation.state.config import EscalationConfig, ProbeConfig
+from deliberation.core.decision_class import task_type_of
+from deliberation.state.models import Deliberation, ProbeRun
+
+CAUSAL_WARNING = "probe shares an upstream with the claim: not causally independent"
+_PLACEHOLDER = re.compile(r"(?<!\$)\{\{?\s*[A-Za-z_][A-Za-z0-9_.\-]*\s*\}?\}")
+_ENV_REF = re.compile(r"\$\{?\s*DELIBERATION_|%DELIBERATION_", re.I)
+_STATE_DIR = re.compile(r"(^|[\\/])\.claude[\\/]+deliberation([\\/]|$)")
+_LLM_CLIS = frozenset({"claude", "claude-code"})
+
+
+class ProbeConfigError(ValueError):
+    """A probe that must not run; the message lists every problem."""
+
+
+# -- config check -----------------------------------------------------------------------------
+
+
+def command_problems(argv: "list[str]") -> "list[str]":
+    """Why an argv would carry deliberation content or not be an independent check."""
+    problems: list[str] = []
+    for i, arg in enumerate(argv):
+        m = _PLACEHOLDER.search(arg)
+        if m:
+            problems.append(
+                f"command[{i}] contains the placeholder {m.group(0)!r}: probes take no deliberation "
+                "content (no templating of question, reports or claims), their pass/fail must be "
+                "computed without the claim's reasoning")
+        if _ENV_REF.search(arg):
+            problems.append(
+                f"command[{i}] references a DELIBERATION_* variable: probes receive no deliberation "
+                "content through their environment")
+        if _STATE_DIR.search(arg):
+            problems.append(
+                f"command[{i}] reads the plugin's state (.claude/deliberation), which holds the "
+                "agents' reports: the probe would not be independent of the claim")
+    if argv and os.path.basename(argv[0]).lower() in _LLM_CLIS:
+        problems.append(
+            f"{argv[0]!r} is an LLM prompt, not an independent check (checksum test: the verdict "
+            "must not come from another judge)")
+    return problems
+
+
+def validate_probe(p: ProbeConfig) -> "list[str]":
+    """Problems that make `p` unsafe to run (empty when it is fine). The config refuses a bad
+    command already (ProbeConfig's validator); this also checks the declared inputs and is
+    applied again before every run."""
+    problems = [f"probe {p.name!r}: {why}" for why in command_problems(list(p.command))]
+    for path in p.inputs:
+        if _STATE_DIR.search(path):
+            problems.append(
+                f"probe {p.name!r}: input {path!r} is the plugin's state (.claude/deliberation), "
+                "which holds the agents' reports")
+    return problems
+
+
+def validate_probes(cfg: EscalationConfig) -> "list[str]":
+    """Every problem of every configured probe, plus duplicate names."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for p in cfg.probes:
+        if p.name in seen:
+            problems.append(f"probe {p.name!r} is configured twice")
+        seen.add(p.name)
+        problems.extend(validate_probe(p))
+    return problems
+
+
+def matching_probes(probes: "list[ProbeConfig]", decision_class: str) -> "list[ProbeConfig]":
+    """Probes whose `classes` globs cover the class or its task type."""
+    names = {decision_class, task_type_of(decision_class)}
+    return [p for p in probes if any(fnmatch.fnmatchcase(n, g) for g in p.classes for n in names)]
+
+
+# -- the causal test --------------------------------------------------------------------------
+
+_LINE_SUFFIX = re.compile(r"(#L?\d+.*|(:\d+)+(-\d+)?)$")
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def _norm(path: str) -> str:
+    path = path.strip().strip("'\"`()[]<>,;").replace("\\", "/")
+    path = _LINE_SUFFIX.sub("", path)
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/") if path != "/" else path
+
+
+def cited_paths(evidence_texts: "list[str]") -> "list[str]":
+    """Path-like tokens (with a '/' or a file extension) cited in evidence, normalised:
+    'see ./data/export.csv:12' → 'data/export.csv'."""
+    found: dict[str, None] = {}
+    for text in evidence_texts:
+        for tok in re.split(r"[\s,;]+", text):
+            cand = _norm(tok)
+            if not cand or re.fullmatch(r"[\d./:-]+", cand):
+                continue
+            if "/" in cand or _EXTENSION.search(os.path.basename(cand)):
+                found.setdefault(cand, None)
+    return list(found)
+
+
+def _overlaps(declared: str, cited: str) -> bool:
+    if any(ch in declared for ch in "*?["):
+        return fnmatch.fnmatchcase(cited, declared) or fnmatch.fnmatchcase(cited, declared + "/*")
+    return cited == declared or cited.startswith(declared + "/") or declared.startswith(cited + "/")
+
+
+def causal_overlap(inputs: "list[str]", evidence_texts: "list[str]") -> str:
+    """The causal-test warning when a declared input overlaps a cited path, else ''."""
+    cited = cited_paths(evidence_texts)
+    shared: list[str] = []
+    for declared in (_norm(i) for i in inputs):
+        for c in cited:
+            if declared and _overlaps(declared, c):
+                pair = c if c == declared else f"{declared} ~ {c}"
+                if pair not in shared:
+                    shared.append(pair)
+    if not shared:
+        return ""
+    return f"{CAUSAL_WARNING} (shared: {', '.join(shared)})"
+
+
+def cited_evidence(delib: Deliberation) -> "list[str]":
+    """The evidence text of every finding of every (not superseded) report."""
+    return [f.evidence for a in delib.agents if a.report is not None and not a.superseded
+            for f in a.report.findings if f.evidence]
+
+
+# -- running ----------------------------------------------------------------------------------
+
+
+def probe_env() -> "dict[str, str]":
+    """A copy of the hook's environment without DELIBERATION_* variables; nothing added.
+
+    In the warm worker the hook's own environment travels with the request (paths.REQUEST_ENV)."""
+    from deliberation.state.paths import hook_env
+
+    return {k: v for k, v in hook_env().items() if not k.upper().startswith("DELIBERATION_")}
+
+
+def _kill_group(proc: "subprocess.Popen") -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a zombie we cannot reap
+        pass
+
+
+def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = (),
+              timeout_s: "float | None" = None) -> ProbeRun:
+    """Run one probe (timeout: `timeout_s` if given, else its own); a probe that fails
+    validation is not run and fails with the reason."""
+    warning = causal_overlap(p.inputs, list(evidence_texts))
+    problems = validate_probe(p)
+    if problems:
+        return ProbeRun(name=p.name, passed=False, exit_code=None, causal_warning=warning,
+                        error="refused: " + "; ".join(problems))
+    timeout = p.timeout_s if timeout_s is None else timeout_s
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(list(p.command), cwd=project_dir, env=probe_env(),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True, shell=False)
+    except OSError as exc:
+        return ProbeRun(name=p.name, passed=False, exit_code=None, causal_warning=warning,
+                        duration_s=round(time.monotonic() - start, 3),
+                        error=f"could not start {p.command[0]!r}: {exc.strerror or exc}")
+    try:
+        code = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return ProbeRun(name=p.name, passed=False, exit_code=None, timed_out=True,
+                        duration_s=round(time.monotonic() - start, 3), causal_warning=warning,
+                        error=f"timed out after {timeout:.1f}s; process group killed")
+    finally:
+        if proc.poll() is None:  # interrupted while waiting: never leave the group behind
+            _kill_group(proc)
+    return ProbeRun(name=p.name, passed=code == 0, exit_code=code,
+                    duration_s=round(time.monotonic() - start, 3), causal_warning=warning)
+
+
+def run_probes(cfg: EscalationConfig, decision_class: str, project_dir: str,
+               evidence_texts: "list[str]" = ()) -> "list[ProbeRun]":
+    """Run every probe that covers `decision_class`, in config order, within
+    `cfg.probe_budget_s` altogether: a probe gets min(its timeout, what is left); one left with
+    no time is not started and fails (an unchecked claim must not pass as checked)."""
+    deadline = time.monotonic() + cfg.probe_budget_s
+    runs: list[ProbeRun] = []
+    for p in matching_probes(cfg.probes, decision_class):
+        left = deadline - time.monotonic()
+        if left <= 0.05:
+            runs.append(ProbeRun(name=p.name, passed=False, exit_code=None,
+                                 causal_warning=causal_overlap(p.inputs, list(evidence_texts)),
+                                 error=f"not run: the probe budget of {cfg.probe_budget_s:g}s was spent"))
+            continue
+        runs.append(run_probe(p, project_dir, evidence_texts, timeout_s=min(p.timeout_s, left)))
+    return runs

@@ -1,0 +1,228 @@
+"""What a subagent used, in tokens — the figure the depth axis' loud budget counts.
+
+One figure for every subagent, foreground or background: the one the client itself reports as
+`totalTokens` for a foreground agent — its LAST API response's input tokens (uncached, cache
+creation and cache read) plus that response's output tokens, i.e. the agent's final context and
+its last answer. Measured on the client 2.1.328: a foreground agent that made three API calls
+reported totalTokens 10363 = 10106 input + 257 output of its third call (the three calls' sum
+would be 28946). Tokens an agent re-read on earlier calls are not added up.
+
+Where the figure comes from (`AgentRecord.tokens_source`; each reading of the same quantity,
+the largest wins — it only grows while the agent works):
+- `transcript`: the subagent's transcript (`agent_transcript_path` in SubagentStop, which fires
+  for background agents — the client's default — and foreground ones alike). JSON lines; every
+  API response is an `assistant` entry whose `message` has an `id` and a `usage` (repeated on
+  each content block's entry); the last such entry is read, scanning back from the end of the
+  file (at most `MAX_SCAN` bytes). Measured on 2.1.328: at SubagentStop the client has often
+  not written the agent's LAST response yet (the file then holds the previous one, or none), so
+  the transcripts are read again when the depth step is planned (`plan_due`);
+- `totalTokens`: PostToolUse's `tool_response.totalTokens` (foreground agents, final);
+- `task-notification`: `<usage><subagent_tokens>N</subagent_tokens>` in a background agent's
+  task notification (final; equal to the transcript's last response once written).
+An agent none of them covers is counted as 0 and the record says how many were not counted.
+
+What the decision record's cost section shows is another figure: everything the agent was
+billed for — every API response's usage summed (`read_usage`, one entry per message id), read
+once the deliberation concludes, when every subagent has finished and its transcript is whole.
+
+`read_transcript` and `read_usage` are the one place that reads the client's transcripts; the
+rest is pure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+MAX_SCAN = 8 << 20          # bytes read back from the end of a transcript, at most
+MAX_USAGE_FILE = 64 << 20   # a transcript larger than this is not summed (the record says so)
+BLOCK = 1 << 16
+USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+SOURCES = ("transcript", "totalTokens", "task-notification")
+COUNTED = ("each subagent's final context plus its last output (input, cache and output tokens of its "
+           "last API response — the figure the client reports as totalTokens)")
+_NOTIFIED = re.compile(r"<subagent_tokens>\s*([0-9]{1,12})\s*</subagent_tokens>")
+
+
+def usage_total(usage: object) -> "int | None":
+    """input + cache creation + cache read + output tokens of one API response's usage."""
+    if not isinstance(usage, dict):
+        return None
+    total = 0
+    for key in USAGE_KEYS:
+        value = usage.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            value = 0
+        total += value
+    return total
+
+
+def last_usage(lines) -> "int | None":
+    """The token figure of the last API response among transcript lines given LAST LINE FIRST."""
+    for line in lines:
+        if b'"usage"' not in line or b'"assistant"' not in line:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or entry.get("type") != "assistant":
+            continue
+        message = entry.get("message")
+        if isinstance(message, dict):
+            total = usage_total(message.get("usage"))
+            if total is not None:
+                return total
+    return None
+
+
+def _lines_backwards(fh, size: int):
+    end, start_limit, carry = size, max(0, size - MAX_SCAN), b""
+    while end > start_limit:
+        start = max(start_limit, end - BLOCK)
+        fh.seek(start)
+        chunk = fh.read(end - start) + carry
+        end = start
+        lines = chunk.split(b"\n")
+        carry = lines.pop(0) if end > start_limit else b""
+        for line in reversed(lines):
+            if line.strip():
+                yield line
+
+
+def read_transcript(path: "str | None") -> "int | None":
+    """The token figure of a subagent transcript, or None when it cannot be read (no path, not
+    a regular `.jsonl` file, no API response recorded yet)."""
+    if not path or not path.endswith(".jsonl"):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            st = os.fstat(fh.fileno())
+        except OSError:
+            return None
+        import stat
+
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return last_usage(_lines_backwards(fh, st.st_size))
+
+
+def sum_usage(lines) -> "dict[str, int] | None":
+    """Every API response's usage among transcript lines (oldest first), one per message id
+    (the client writes one entry per content block, each repeating its response's usage):
+    {calls, input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens},
+    or None when no response is recorded."""
+    by_id: dict = {}
+    anonymous = 0
+    for line in lines:
+        if b'"usage"' not in line or b'"assistant"' not in line:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or entry.get("type") != "assistant":
+            continue
+        message = entry.get("message")
+        if not isinstance(message, dict) or usage_total(message.get("usage")) is None:
+            continue
+        mid = message.get("id")
+        if not isinstance(mid, str) or not mid:
+            anonymous += 1
+            mid = f"#anonymous-{anonymous}"
+        by_id[mid] = message["usage"]  # the last entry of a response wins (same usage repeated)
+    if not by_id:
+        return None
+    out = {"calls": len(by_id)}
+    for key in USAGE_KEYS:
+        out[key] = sum(v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
+                       for v in (u.get(key, 0) for u in by_id.values()))
+    return out
+
+
+def read_usage(path: "str | None"):
+    """The summed usage (`state.TokenUsage`) of a subagent transcript, or None when it cannot
+    be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no API
+    response recorded)."""
+    if not path or not path.endswith(".jsonl"):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    import stat
+
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            st = os.fstat(fh.fileno())
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_USAGE_FILE:
+            return None
+        summed = sum_usage(fh)
+    if summed is None:
+        return None
+    from deliberation.state.models import TokenUsage
+
+    return TokenUsage(**summed)
+
+
+def notified_tokens(notification: str) -> "int | None":
+    """`<subagent_tokens>` of a task notification, if it carries one."""
+    m = _NOTIFIED.search(notification or "")
+    return int(m.group(1)) if m else None
+
+
+def count(delib, rec, tokens: "int | None", source: str) -> bool:
+    """Record a reading of an agent's figure and keep the deliberation's total in step. Every
+    source measures the same thing, and it only grows while the agent works, so the largest
+    reading wins (and names the source). True if the figure changed."""
+    if tokens is None or tokens < 0 or tokens <= rec.tokens:
+        return False
+    delib.tokens_used = max(0, delib.tokens_used - rec.tokens + tokens)
+    rec.tokens = tokens
+    rec.tokens_source = source
+    return True
+
+
+def plan_due(delib) -> bool:
+    """Is the depth step about to be planned (the moment the budget is read)? Then the
+    transcripts of the agents that finished earlier are read again: at SubagentStop the client
+    may not have written an agent's last response to its transcript yet."""
+    from deliberation.core import minimum_deliberation, phases
+
+    st = delib.depth
+    if st.posture or st.status != "not_needed":
+        return False
+    if delib.phase == "RESEARCH":
+        return delib.two_agent is None and minimum_deliberation.eligible(delib)
+    return (delib.phase == "DELIBERATION" and not phases.pending(delib, "deliberation")
+            and any(a.kind == "red-team" for a in phases.current(delib, "deliberation")))
+
+
+def summary(delib) -> dict:
+    """What the deliberation's token total counted, for the decision record."""
+    by: dict = {s: 0 for s in SOURCES}
+    not_counted = 0
+    for a in delib.agents:
+        if a.status in ("refused",):
+            continue
+        if a.tokens_source in by:
+            by[a.tokens_source] += 1
+        else:
+            not_counted += 1
+    return {"used": delib.tokens_used, "counted": COUNTED, "agents_by_source": by,
+            "agents_not_counted": not_counted}
+
+
+def summary_text(delib) -> str:
+    s = summary(delib)
+    by = s["agents_by_source"]
+    return (f"{s['used']} subagent tokens counted: {COUNTED}; {by['transcript']} agent(s) from their "
+            f"transcripts, {by['totalTokens']} from the client's totalTokens, {by['task-notification']} from "
+            f"task notifications, {s['agents_not_counted']} not counted")

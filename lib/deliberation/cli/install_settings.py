@@ -1,0 +1,629 @@
+"""The project side of install.sh: what it writes into a project, and how uninstall undoes it.
+
+Stdlib only: install.sh runs this with any Python >= 3.10 as
+`PYTHONPATH=<plugin>/lib python -m deliberation.cli.install_settings install|uninstall|check ...`,
+so uninstall works even when the venv is gone.
+
+What install writes — and uninstall removes, nothing else:
+- `.claude/settings.json`: our hook handlers, rendered from `settings.example.json` (the
+  placeholders @PYTHON@ and @PLUGIN@ become the venv's interpreter and the plugin's absolute path,
+  shell-quoted). A handler is "ours" when its command runs a file inside `<plugin>/hooks/` or is
+  a command recorded in the manifest (a plugin that moved). The `hooks` key and an event key are
+  removed on uninstall only if install created them. The original file is backed up once to
+  `settings.json.deliberation-backup`; uninstall restores it byte for byte when nothing else in
+  the file changed since.
+- copies of `agents/*.md` and `commands/*.md` under `.claude/`, and the state dir's
+  `.gitignore`, each recorded with its sha256 in `.claude/deliberation/install-manifest.json`;
+  a file the user changed (or had before) is never overwritten nor removed.
+- directories it created, removed again when they end up empty.
+
+Pure core (unit-tested): render_hooks, is_ours, strip_ours, merge, created_keys, unmerge,
+plan_copies, plan_removals, restore_choice. Thin shell below it: read/plan/apply and `main`.
+Writing is idempotent: a file whose new content equals the old is not touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import json
+import os
+import shlex
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+PYTHON_PLACEHOLDER = "@PYTHON@"
+PLUGIN_PLACEHOLDER = "@PLUGIN@"
+SETTINGS_REL = os.path.join(".claude", "settings.json")
+BACKUP_SUFFIX = ".deliberation-backup"
+STATE_REL = os.path.join(".claude", "deliberation")
+MANIFEST_REL = os.path.join(STATE_REL, "install-manifest.json")
+GITIGNORE_REL = os.path.join(STATE_REL, ".gitignore")
+COPIED_DIRS = ("agents", "commands")
+MANIFEST_VERSION = 1
+
+GITIGNORE = """\
+# Written by the deliberation plugin's install.sh. Runtime state stays on this machine;
+# config.json and reversals.json are NOT ignored: commit them, a team shares those.
+sessions/
+deliberations/
+records/
+cache/
+errors.log
+escalations.json
+install-manifest.json
+*.lock
+*.corrupt-*
+*.tmp-*
+"""
+
+
+class SettingsError(ValueError):
+    """settings.json cannot be merged safely; the message says what to fix. Nothing was changed."""
+
+
+Handler = dict
+Predicate = Callable[[Handler], bool]
+
+
+# ---------------------------------------------------------------------------------------------
+# pure core: settings
+
+
+def render_command(command: str, python: str, plugin: str) -> str:
+    """Substitute the placeholders token by token and shell-quote the result (paths may hold
+    spaces or quotes)."""
+    tokens = shlex.split(command)
+    out = [t.replace(PYTHON_PLACEHOLDER, python).replace(PLUGIN_PLACEHOLDER, plugin) for t in tokens]
+    return " ".join(shlex.quote(t) for t in out)
+
+
+def render_hooks(template_hooks: dict, python: str, plugin: str) -> dict:
+    """The `hooks` object of settings.example.json with every command rendered."""
+    hooks = copy.deepcopy(template_hooks)
+    for groups in hooks.values():
+        for group in groups:
+            for handler in group.get("hooks", []):
+                if isinstance(handler.get("command"), str):
+                    handler["command"] = render_command(handler["command"], python, plugin)
+    return hooks
+
+
+def is_ours(handler: object, plugin: str, known_commands: Iterable[str] = ()) -> bool:
+    """True when a hook handler was written by this plugin's installer."""
+    if not isinstance(handler, dict):
+        return False
+    command = handler.get("command")
+    if not isinstance(command, str):
+        return False
+    if command in set(known_commands):
+        return True
+    try:
+        tokens = shlex.split(command)
+    except ValueError:
+        return False
+    hooks_dir = os.path.normpath(os.path.join(plugin, "hooks")) + os.sep
+    return any(os.path.isabs(t) and os.path.normpath(t).startswith(hooks_dir) for t in tokens)
+
+
+def ours_predicate(plugin: str, known_commands: Iterable[str] = ()) -> Predicate:
+    known = frozenset(known_commands)
+    return lambda handler: is_ours(handler, plugin, known)
+
+
+def check_shape(settings: object) -> None:
+    """Refuse a settings document we cannot merge into without guessing."""
+    if not isinstance(settings, dict):
+        raise SettingsError(f"settings.json holds a JSON {type(settings).__name__}, not an object")
+    hooks = settings.get("hooks")
+    if hooks is None and "hooks" not in settings:
+        return
+    if not isinstance(hooks, dict):
+        raise SettingsError(f"'hooks' in settings.json is a JSON {type(hooks).__name__}, not an object")
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise SettingsError(f"'hooks.{event}' in settings.json is a JSON {type(groups).__name__}, not a list")
+
+
+def _strip_groups(groups: list, pred: Predicate) -> list:
+    """Groups with our handlers removed; a group left with no handler is dropped."""
+    kept = []
+    for group in groups:
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(handlers, list):
+            kept.append(group)
+            continue
+        remaining = [h for h in handlers if not pred(h)]
+        if len(remaining) == len(handlers):
+            kept.append(group)
+        elif remaining:
+            kept.append({**group, "hooks": remaining})
+    return kept
+
+
+def strip_ours(hooks: dict, pred: Predicate) -> dict:
+    """Every event's groups without our handlers; event keys are kept, even when emptied."""
+    return {event: _strip_groups(groups, pred) if isinstance(groups, list) else groups
+            for event, groups in hooks.items()}
+
+
+def _our_groups(groups: list, pred: Predicate) -> list:
+    return [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+            and any(pred(h) for h in g["hooks"])]
+
+
+def merge(settings: dict, ours: dict, pred: Predicate) -> dict:
+    """`settings` with our hook groups (`ours`: event → groups) in place of any earlier ones.
+
+    Everything that is not ours is kept, in order. When an event already carries exactly our
+    groups it is left as it is (so a second install changes nothing); otherwise our old
+    handlers are removed and the new groups appended after the user's.
+    """
+    check_shape(settings)
+    new = copy.deepcopy(settings)
+    hooks = new.setdefault("hooks", {})
+    for event, groups in list(hooks.items()):
+        if event not in ours and _our_groups(groups, pred):
+            hooks[event] = _strip_groups(groups, pred)  # stale: an event we no longer use
+    for event, groups in ours.items():
+        current = hooks.get(event, [])
+        if _our_groups(current, pred) == groups:  # a mixed group never equals one of ours
+            continue
+        hooks[event] = _strip_groups(current, pred) + copy.deepcopy(groups)
+    return new
+
+
+def created_keys(settings: dict, ours: dict) -> "list[str]":
+    """The keys merge() adds to `settings`: 'hooks' and 'hooks.<Event>'."""
+    hooks = settings.get("hooks") if isinstance(settings.get("hooks"), dict) else None
+    keys = [] if "hooks" in settings else ["hooks"]
+    keys += [f"hooks.{event}" for event in ours if hooks is None or event not in hooks]
+    return keys
+
+
+def unmerge(settings: dict, pred: Predicate, created: Iterable[str] = ()) -> dict:
+    """`settings` without our handlers; a key emptied by that goes only if install created it."""
+    check_shape(settings)
+    created = set(created)
+    new = copy.deepcopy(settings)
+    hooks = new.get("hooks")
+    if not isinstance(hooks, dict):
+        return new
+    stripped = strip_ours(hooks, pred)
+    for event in list(stripped):
+        if stripped[event] == [] and f"hooks.{event}" in created:
+            del stripped[event]
+    if stripped or "hooks" not in created:
+        new["hooks"] = stripped
+    else:
+        del new["hooks"]
+    return new
+
+
+def commands_of(hooks: dict) -> "list[str]":
+    """Every command string in a hooks object, in order, without repeats."""
+    seen: list[str] = []
+    for groups in hooks.values():
+        for group in groups:
+            for handler in group.get("hooks", []):
+                cmd = handler.get("command")
+                if isinstance(cmd, str) and cmd not in seen:
+                    seen.append(cmd)
+    return seen
+
+
+def dumps(settings: object) -> bytes:
+    """How we write settings.json: 2-space indent, UTF-8, trailing newline."""
+    return (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def restore_choice(current: dict, pred: Predicate, created: Iterable[str],
+                   created_file: bool, backup: "object | None") -> "tuple[str, dict]":
+    """What uninstall does with settings.json: ('restore-backup' | 'delete' | 'write' | 'keep', doc).
+
+    restore-backup — what remains equals the backed-up original: put its bytes back;
+    delete — install created the file and nothing else is in it;
+    write — the user changed other things since: write what remains, keep the backup;
+    keep — nothing of ours is in the file.
+    """
+    remaining = unmerge(current, pred, created)
+    if backup is not None and remaining == backup:
+        return "restore-backup", remaining
+    if created_file and remaining == {}:
+        return "delete", remaining
+    if remaining == current:
+        return "keep", remaining
+    return "write", remaining
+
+
+# ---------------------------------------------------------------------------------------------
+# pure core: copied files
+
+
+@dataclass(frozen=True)
+class FileAction:
+    kind: str  # copy | update | unchanged | keep-user | present | remove | forget
+    path: str  # relative to the project
+    detail: str = ""
+
+
+def plan_copies(sources: "dict[str, str]", dests: "dict[str, str | None]",
+                managed: "dict[str, str]") -> "tuple[list[FileAction], dict[str, str]]":
+    """Decide each copy. `sources`: rel path → sha256 of the plugin's file; `dests`: rel path →
+    sha256 of the file in the project (None when absent), for every path in sources or managed;
+    `managed`: rel path → sha256 we wrote last time. Returns actions and the new managed map."""
+    actions: list[FileAction] = []
+    new_managed: dict[str, str] = {}
+    for rel in sorted(sources):
+        src, dest, ours = sources[rel], dests.get(rel), managed.get(rel)
+        if dest is None:
+            actions.append(FileAction("copy", rel))
+            new_managed[rel] = src
+        elif ours is not None and dest == ours:
+            actions.append(FileAction("unchanged" if dest == src else "update", rel))
+            new_managed[rel] = src
+        elif ours is not None:
+            actions.append(FileAction("keep-user", rel, "changed since install; not overwritten"))
+            new_managed[rel] = ours
+        elif dest == src:
+            actions.append(FileAction("present", rel, "an identical file was already there; left as yours"))
+        else:
+            actions.append(FileAction("keep-user", rel, "exists and differs; not overwritten"))
+    for rel in sorted(set(managed) - set(sources)):  # the plugin no longer ships it
+        actions.extend(_removal(rel, dests.get(rel), managed[rel]))
+    return actions, new_managed
+
+
+def plan_removals(dests: "dict[str, str | None]", managed: "dict[str, str]") -> "list[FileAction]":
+    """Uninstall: remove every managed file that is still exactly what we wrote."""
+    actions: list[FileAction] = []
+    for rel in sorted(managed):
+        actions.extend(_removal(rel, dests.get(rel), managed[rel]))
+    return actions
+
+
+def _removal(rel: str, dest: "str | None", ours: str) -> "list[FileAction]":
+    if dest is None:
+        return []
+    if dest == ours:
+        return [FileAction("remove", rel)]
+    return [FileAction("forget", rel, "changed since install; left in place")]
+
+
+# ---------------------------------------------------------------------------------------------
+# shell: reading and writing the project
+
+
+def sha256_file(path: str) -> "str | None":
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_json_file(path: str, what: str) -> "tuple[object, bytes] | None":
+    """(document, raw bytes), None when absent; SettingsError when it is not valid JSON."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return None
+    try:
+        return json.loads(raw.decode("utf-8-sig")), raw
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SettingsError(f"{path} is not valid JSON ({exc}); fix or remove it, then re-run. "
+                            f"Nothing was changed.") from None
+
+
+def write_atomic(path: str, data: bytes, mode: "int | None" = None) -> None:
+    """Temp file in the same directory, fsync, rename; keeps the old file's permissions."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if mode is None:
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o644
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+@dataclass
+class Project:
+    """Paths of what install touches in one project."""
+    root: str
+
+    def path(self, rel: str) -> str:
+        return os.path.join(self.root, rel)
+
+    @property
+    def settings(self) -> str:
+        return self.path(SETTINGS_REL)
+
+    @property
+    def backup(self) -> str:
+        return self.settings + BACKUP_SUFFIX
+
+    @property
+    def manifest(self) -> str:
+        return self.path(MANIFEST_REL)
+
+
+def load_manifest(project: Project) -> dict:
+    found = read_json_file(project.manifest, "install manifest")
+    if found is None or not isinstance(found[0], dict):
+        return {}
+    return found[0]
+
+
+def load_template(plugin: str) -> dict:
+    path = os.path.join(plugin, "settings.example.json")
+    found = read_json_file(path, "template")
+    if found is None:
+        raise SettingsError(f"{path} is missing: the plugin folder is incomplete")
+    doc = found[0]
+    if not isinstance(doc, dict) or not isinstance(doc.get("hooks"), dict):
+        raise SettingsError(f"{path} has no 'hooks' object")
+    return doc["hooks"]
+
+
+def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
+    found = read_json_file(project.settings, "settings")
+    if found is None:
+        return None, None
+    doc, raw = found
+    check_shape(doc)
+    return doc, raw  # type: ignore[return-value]
+
+
+def plugin_files(plugin: str) -> "dict[str, bytes]":
+    """rel path in the project → content, for every file install copies."""
+    files: dict[str, bytes] = {}
+    for sub in COPIED_DIRS:
+        src_dir = os.path.join(plugin, sub)
+        if not os.path.isdir(src_dir):
+            continue
+        for name in sorted(os.listdir(src_dir)):
+            src = os.path.join(src_dir, name)
+            if name.endswith(".md") and os.path.isfile(src):
+                with open(src, "rb") as fh:
+                    files[os.path.join(".claude", sub, name)] = fh.read()
+    files[GITIGNORE_REL] = GITIGNORE.encode("utf-8")
+    return files
+
+
+def _missing_dirs(project: Project, rels: Iterable[str]) -> "list[str]":
+    """Directories (relative) that writing these files would create, shallowest first."""
+    out: list[str] = []
+    for rel in rels:
+        parts = rel.split(os.sep)[:-1]
+        for i in range(1, len(parts) + 1):
+            d = os.sep.join(parts[:i])
+            if d not in out and not os.path.isdir(project.path(d)):
+                out.append(d)
+    return sorted(out, key=lambda d: (d.count(os.sep), d))
+
+
+@dataclass
+class Plan:
+    """Everything install or uninstall is about to do; `lines` describe it for a person."""
+    lines: list[str] = field(default_factory=list)
+    writes: "dict[str, bytes]" = field(default_factory=dict)   # rel → content
+    deletes: list[str] = field(default_factory=list)            # rel files
+    rmdirs: list[str] = field(default_factory=list)             # rel dirs, if empty
+    mkdirs: list[str] = field(default_factory=list)
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+
+def plan_install(project: Project, plugin: str, python: str) -> Plan:
+    plan = Plan()
+    manifest = load_manifest(project)
+    msettings = manifest.get("settings", {}) if isinstance(manifest.get("settings"), dict) else {}
+    known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
+    pred = ours_predicate(plugin, known)
+    ours = render_hooks(load_template(plugin), python, plugin)
+    current, raw = read_settings(project)
+
+    # settings.json
+    base = current if current is not None else {}
+    merged = merge(base, ours, pred)
+    created_file = current is None or bool(msettings.get("created_file"))
+    keys = sorted(set(msettings.get("created_keys", [])) | set(created_keys(base, ours)))
+    if current is None:
+        plan.writes[SETTINGS_REL] = dumps(merged)
+        plan.say(f"settings: create {SETTINGS_REL} with the deliberation hooks")
+    elif merged != current:
+        if not created_file and not os.path.exists(project.backup):
+            plan.writes[SETTINGS_REL + BACKUP_SUFFIX] = raw  # type: ignore[assignment]
+            plan.say(f"settings: back up the original to {SETTINGS_REL}{BACKUP_SUFFIX}")
+        plan.writes[SETTINGS_REL] = dumps(merged)
+        plan.say(f"settings: merge the deliberation hooks into {SETTINGS_REL} (other keys and hooks kept)")
+    else:
+        plan.say(f"settings: {SETTINGS_REL} already has the deliberation hooks; unchanged")
+
+    # copied files and the state dir's .gitignore
+    contents = plugin_files(plugin)
+    managed = {k: v for k, v in manifest.get("files", {}).items() if isinstance(v, str)} \
+        if isinstance(manifest.get("files"), dict) else {}
+    dests = {rel: sha256_file(project.path(rel)) for rel in set(contents) | set(managed)}
+    sources = {rel: sha256_bytes(data) for rel, data in contents.items()}
+    actions, new_managed = plan_copies(sources, dests, managed)
+    for a in actions:
+        if a.kind in ("copy", "update"):
+            plan.writes[a.path] = contents[a.path]
+            plan.say(f"files: {a.kind} {a.path}")
+        elif a.kind == "remove":
+            plan.deletes.append(a.path)
+            plan.say(f"files: remove {a.path} (no longer shipped)")
+        elif a.kind in ("keep-user", "present", "forget"):
+            plan.say(f"files: keep your {a.path} ({a.detail})")
+    n_unchanged = sum(a.kind == "unchanged" for a in actions)
+    if n_unchanged:
+        plan.say(f"files: {n_unchanged} installed file(s) already up to date")
+
+    # the manifest: what uninstall will remove
+    new_dirs = _missing_dirs(project, list(plan.writes) + [MANIFEST_REL])
+    plan.mkdirs = new_dirs
+    dirs = list(dict.fromkeys([d for d in manifest.get("created_dirs", []) if isinstance(d, str)] + new_dirs))
+    doc = {
+        "schema_version": MANIFEST_VERSION,
+        "written_by": "deliberation install.sh",
+        "plugin": plugin,
+        "python": python,
+        "settings": {
+            "path": SETTINGS_REL,
+            "created_file": created_file,
+            "created_keys": keys,
+            "commands": commands_of(ours),
+            "backup": None if created_file else SETTINGS_REL + BACKUP_SUFFIX,
+        },
+        "files": dict(sorted(new_managed.items())),
+        "created_dirs": dirs,
+    }
+    data = (json.dumps(doc, indent=2) + "\n").encode("utf-8")
+    try:
+        with open(project.manifest, "rb") as fh:
+            same = fh.read() == data
+    except FileNotFoundError:
+        same = False
+    if not same:
+        plan.writes[MANIFEST_REL] = data
+        plan.say(f"manifest: record what was installed in {MANIFEST_REL}")
+    for d in new_dirs:
+        plan.say(f"dirs: create {d}/")
+    return plan
+
+
+def plan_uninstall(project: Project, plugin: str) -> Plan:
+    plan = Plan()
+    manifest = load_manifest(project)
+    if not manifest:
+        plan.say(f"manifest: none at {MANIFEST_REL}; removing only hook handlers that run files in {plugin}/hooks/")
+    msettings = manifest.get("settings", {}) if isinstance(manifest.get("settings"), dict) else {}
+    known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
+    pred = ours_predicate(manifest.get("plugin") or plugin, known)
+    if manifest.get("plugin") and manifest["plugin"] != plugin:
+        pred = (lambda a, b: lambda h: a(h) or b(h))(pred, ours_predicate(plugin))
+
+    current, _raw = read_settings(project)
+    if current is not None:
+        backup_doc = None
+        backup_raw = None
+        found = None
+        if os.path.exists(project.backup):
+            try:
+                found = read_json_file(project.backup, "backup")
+            except SettingsError:
+                found = None
+        if found is not None:
+            backup_doc, backup_raw = found
+        choice, remaining = restore_choice(current, pred, msettings.get("created_keys", []),
+                                           bool(msettings.get("created_file")), backup_doc)
+        if choice == "restore-backup":
+            plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]
+            plan.deletes.append(SETTINGS_REL + BACKUP_SUFFIX)
+            plan.say(f"settings: restore {SETTINGS_REL} byte for byte from its backup, remove the backup")
+        elif choice == "delete":
+            plan.deletes.append(SETTINGS_REL)
+            plan.say(f"settings: remove {SETTINGS_REL} (install created it; nothing else is in it)")
+        elif choice == "write":
+            plan.writes[SETTINGS_REL] = dumps(remaining)
+            extra = (f"; the original stays in {SETTINGS_REL}{BACKUP_SUFFIX} since the file changed since"
+                     if backup_doc is not None else "")
+            plan.say(f"settings: remove the deliberation hooks from {SETTINGS_REL}{extra}")
+        else:
+            plan.say(f"settings: no deliberation hooks in {SETTINGS_REL}; unchanged")
+    else:
+        plan.say(f"settings: no {SETTINGS_REL}; nothing to remove")
+
+    managed = {k: v for k, v in manifest.get("files", {}).items() if isinstance(v, str)} \
+        if isinstance(manifest.get("files"), dict) else {}
+    for a in plan_removals({rel: sha256_file(project.path(rel)) for rel in managed}, managed):
+        if a.kind == "remove":
+            plan.deletes.append(a.path)
+            plan.say(f"files: remove {a.path}")
+        else:
+            plan.say(f"files: keep {a.path} ({a.detail})")
+    if manifest:
+        plan.deletes.append(MANIFEST_REL)
+        plan.say(f"manifest: remove {MANIFEST_REL}")
+    dirs = [d for d in manifest.get("created_dirs", []) if isinstance(d, str)]
+    plan.rmdirs = sorted(dirs, key=lambda d: -d.count(os.sep))
+    return plan
+
+
+def apply(project: Project, plan: Plan) -> None:
+    for rel, data in plan.writes.items():
+        path = project.path(rel)
+        mode = None
+        if rel.endswith(BACKUP_SUFFIX):
+            try:
+                mode = os.stat(project.settings).st_mode & 0o7777
+            except FileNotFoundError:
+                pass
+        write_atomic(path, data, mode)
+    for rel in plan.deletes:
+        try:
+            os.unlink(project.path(rel))
+        except FileNotFoundError:
+            pass
+    for rel in plan.rmdirs:
+        try:
+            os.rmdir(project.path(rel))
+        except OSError:
+            pass  # not empty (the user's or runtime files) or already gone: keep it
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI for install.sh
+
+
+def main(argv: "list[str] | None" = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m deliberation.cli.install_settings",
+                                     description="project side of install.sh")
+    parser.add_argument("action", choices=("install", "uninstall", "check"))
+    parser.add_argument("--project", required=True)
+    parser.add_argument("--plugin", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    parser.add_argument("--python", help="interpreter the hook commands use (install)")
+    parser.add_argument("--dry-run", action="store_true")
+    args = parser.parse_args(argv)
+    project = Project(os.path.abspath(args.project))
+    plugin = os.path.abspath(args.plugin)
+    try:
+        if args.action == "check":
+            read_settings(project)
+            load_template(plugin)
+            return 0
+        if args.action == "install":
+            if not args.python:
+                parser.error("install needs --python")
+            plan = plan_install(project, plugin, args.python)
+        else:
+            plan = plan_uninstall(project, plugin)
+    except SettingsError as exc:
+        print(f"install.sh: refusing: {exc}", file=sys.stderr)
+        return 1
+    if args.dry_run:
+        print(f"  dry run: nothing is changed; {args.action} would do this:")
+    for line in plan.lines:
+        print(f"  {line}")
+    if not args.dry_run:
+        apply(project, plan)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

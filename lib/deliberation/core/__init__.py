@@ -1,0 +1,1 @@
+"""The pure decisions of a deliberation: functions over the typed models, no I/O."""

@@ -1,0 +1,289 @@
+"""Blind ranking: what a RANKING prompt may carry (DESIGN.md §9, seed 001).
+
+Seed 001 measured the cost of herding on a ranking: agent A rated a deployment's risk 0.45;
+agent B, seeing that, rated it 0.48 — without seeing it, 0.72 (the orchestration risk it had
+found vanished under visibility). So rankers see the approaches and nothing of the vote: no
+leader, no other agent's scores, verdicts or rationale, and the approaches in a neutral order.
+The leader is computed after the vote (`ranking.rank`) and dissent is read against it
+(`consensus_gate.dissenters`).
+
+- `neutral_order(delib)`: the approach ids in an order drawn from the deliberation id (a hash),
+  the same for every ranker and every re-rank — independent of who proposed an approach, which
+  one the synthesis prefers and how any agent scored it.
+- `approach_list(delib)`: the block the main agent puts in every ranking prompt.
+- `check_prompt(prompt, delib, persona, dimensions)`: what a ranking prompt leaks, as `Leak`s
+  (kind, quoted snippet): `leader` (an approach marked as leading, preferred or recommended, a
+  consensus), `scores` (numbers attached to score words, dimensions, approaches, or "/10"),
+  `verdicts` (another persona, the panel or "N of M" approving/rejecting/preferring),
+  `rationale` (another ranking agent's or the synthesis' rationale, ≥ 50 % of its word
+  trigrams), `order` (the approaches listed out of the neutral order, or some missing).
+- `deny_reason(leaks, delib)`: the PreToolUse deny reason — what leaked and what to send instead.
+
+What is not checked: the question itself (text of the question is removed before scanning),
+and the spawned persona's own name (a prompt may address "the Security Analyst"). Lexical, like
+the research-isolation check: a leak paraphrased into words none of the patterns know passes.
+Pure, stdlib only (PreToolUse imports it on the spawn path).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from deliberation.core import personas
+from deliberation.core.similarity import containment, tokens
+
+RATIONALE_CONTAINMENT = 0.5   # share of another agent's rationale trigrams found in the prompt
+RATIONALE_MIN_TOKENS = 6      # shorter rationales are not compared
+SNIPPET = 70
+
+_SCALE = re.compile(r"\b(?:0|1)\s*(?:-|–|—|to)\s*10\b|\b10\s*=\s*[a-z]+(?:\s+[a-z]+)?", re.I)
+_ROLE_NAMES = re.compile(r"\bsynthesis[- ]lead\b|\bdebate[- ]moderator\b|\bred[- ]team\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|never|without|nor|none|neither)\b|n't\b", re.I)
+_OWNER = r"(?<!your )(?<!its )(?<!own )(?<!my )(?<!their )"
+_LEADER = re.compile(
+    r"\blead(?:s|ing|er)\b(?!\s+(?:to|time|zeros?|whitespace)\b)"
+    r"|\bfront[- ]?runner\b|\bfavou?rite\b|\bwinn(?:er|ing)\b|\bbest so far\b"
+    r"|\btop[- ](?:ranked|rated|scored|choice|pick)\b"
+    r"|" + _OWNER + r"\b(?:recommended|preferred|favou?red|chosen|selected) (?:by|approach|option|choice)\b"
+    r"|\b(?:the synthesis|the panel|the majority|the others|other agents|the team)(?:['’]s)?\b(?:[^.\n]|\.(?=\d)){0,40}?"
+    r"\b(?:prefer|recommend|favou?r|back|pick|chose|choose|lean|settle|converge)\w*"
+    r"|\bconsensus\b(?!\s+gate)", re.I)
+# a score-like number: 0-10 (decimals allowed), not a measurement with a unit
+_NO_UNIT = r"(?!\s*(?:%|ms\b|s\b|sec|min|h\b|hours?|days?|weeks?|months?|[gmk]b\b|k\b|req|rps|usd|eur|\$|x\b|times))"
+_SCORE_NUMBER = r"(?:10(?:\.0+)?|\d(?:\.\d+)?)(?![\d.])" + _NO_UNIT
+_SCORE_WORDS = (r"\b(?:scor(?:e|es|ed|ing)|rated|rating|mean|average|avg|weighted)\b\W{0,3}"
+                r"(?:of|at|is|was|=|:)?\s*" + _SCORE_NUMBER)
+_OUT_OF_TEN = r"\b\d{1,2}(?:\.\d+)?\s*(?:/\s*10\b|out of 10\b)"
+_GROUPS = (r"\d+\s+of\s+\d+|unanimous(?:ly)?|the panel|the majority|everyone|all (?:the )?(?:agents|personas|rankers)"
+           r"|(?:the )?other(?:s| agents| personas| rankers)|most (?:agents|personas|rankers)")
+_VERBS = (r"(?:approv\w*|reject\w*|abstain\w*|vot(?:e|es|ed|ing)\b|endors\w*|veto\w*|verdicts?\b|back(?:s|ed)\b"
+          r"|prefer\w*|favou?r\w*|object\w*)")
+
+
+@dataclass(frozen=True)
+class Leak:
+    kind: str       # leader | scores | verdicts | rationale | order
+    snippet: str    # what was found (quoted in the deny reason)
+
+
+# --------------------------------------------------------------------------------------------
+# the neutral order and the list the rankers get
+
+
+def approaches(delib) -> "dict[str, str]":
+    """Approach id → title, as the phase machine collects them (synthesis, else research)."""
+    from deliberation.core.phases import approaches as collected
+
+    return collected(delib)
+
+
+def neutral_order(delib, ids: "Iterable[str] | None" = None) -> "list[str]":
+    """The approach ids in the deliberation's neutral order: sorted by a hash of (deliberation
+    id, approach id) — the same for every ranker, owed to no agent's preference or score."""
+    ids = list(approaches(delib)) if ids is None else list(ids)
+    return sorted(ids, key=lambda a: (hashlib.sha256(f"{delib.id}:{a}".encode()).hexdigest(), a))
+
+
+def _summaries(delib) -> "dict[str, str]":
+    from deliberation.core.phases import current
+
+    synth = [a for a in current(delib, "deliberation") if a.kind == "synthesis"]
+    source = synth or current(delib, "research") + current(delib, "deliberation")
+    out: dict[str, str] = {}
+    for agent in source:
+        for ap in agent.report.approaches:
+            out.setdefault(ap.id, ap.summary)
+    return out
+
+
+def approach_list(delib) -> str:
+    """The approaches to put in every ranking prompt, in the neutral order ('' when none)."""
+    titles = approaches(delib)
+    if not titles:
+        return ""
+    summaries = _summaries(delib)
+    lines = [f"Approaches to rank (neutral order; it ranks nothing):"]
+    for aid in neutral_order(delib, titles):
+        summary = " ".join((summaries.get(aid.rsplit(":", 1)[-1]) or "").split())
+        lines.append(f"- {aid}: {titles[aid]}" + (f" — {summary}" if summary and summary != titles[aid] else ""))
+    return "\n".join(lines)
+
+
+RULE = ("Ranking is blind: give each ranker the question, the shared context and the approaches "
+        "in the neutral order below — never which approach leads, is preferred or recommended, and "
+        "no agent's scores, verdicts or rationale; ask for its own scores on every approach, its "
+        "verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with "
+        "its reason for each approach it would not adopt. The plugin computes the leader after the "
+        "vote and reads dissent against it.")
+
+
+def ranking_instruction(delib) -> str:
+    """What the main agent is told when it is time to rank (the rule and the list)."""
+    listed = approach_list(delib)
+    return f"{RULE}\n{listed}" if listed else RULE
+
+
+# --------------------------------------------------------------------------------------------
+# the check
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+
+
+_BOUNDARY = re.compile(r"[.!?;](?=\s|$)|\n")
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence (or line) holding text[start:end]; a decimal point does not end it."""
+    left = max((m.end() for m in _BOUNDARY.finditer(text, 0, start)), default=0)
+    right = next((m.start() for m in _BOUNDARY.finditer(text, end)), len(text))
+    return text[left:right].strip()
+
+
+def _remove(text: str, pieces: "Iterable[str]") -> str:
+    """`text` without every occurrence of each piece (whitespace-insensitive; newlines kept)."""
+    for piece in sorted({p for p in pieces if len((p or "").split()) >= 3}, key=len, reverse=True):
+        pattern = r"\s+".join(re.escape(w) for w in piece.split())
+        text = re.sub(pattern, " ", text, flags=re.I)
+    return text
+
+
+def _allowed(delib) -> "list[str]":
+    """Texts a ranking prompt may quote freely: the question, the approaches' titles and
+    summaries, and the findings (claims and evidence) — the material, not the vote."""
+    out = [getattr(delib, "question", "") or ""]
+    for a in getattr(delib, "agents", []):
+        rep = a.report
+        if rep is None:
+            continue
+        out += [x for ap in rep.approaches for x in (ap.title, ap.summary)]
+        out += [x for f in rep.findings for x in (f.claim, f.evidence)]
+    return out
+
+
+def _first_unnegated(pattern: "re.Pattern[str]", text: str) -> "re.Match[str] | None":
+    for m in pattern.finditer(text):
+        floor = max(0, m.start() - 40)
+        left = max([floor] + [b.end() for b in _BOUNDARY.finditer(text, floor, m.start())])
+        if not _NEGATION.search(text[left:m.start()]):
+            return m
+    return None
+
+
+def _names(exclude: str) -> "list[str]":
+    """Persona/role slugs and titles as regex alternatives, the spawned persona's excluded."""
+    out = []
+    for slug, (title, _prio) in personas.ALL.items():
+        if slug == exclude:
+            continue
+        out += [re.escape(slug), re.escape(title).replace("\\ ", r"\s+"),
+                re.escape(title.replace("'", "’")).replace("\\ ", r"\s+")]
+    return sorted(set(out), key=len, reverse=True)
+
+
+def _id_alternation(ids: "Iterable[str]") -> str:
+    return "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+
+
+def _list_entries(prompt: str, ids: "list[str]") -> "list[str]":
+    """Approach ids in the order the prompt LISTS them (one per line, as list items)."""
+    if not ids:
+        return []
+    line = re.compile(r"^\s*(?:[-*•]|\d+[.)])?\s*(?:\*\*)?(?:approach\s+|option\s+)?[`\"']?(" + _id_alternation(ids)
+                      + r")[`\"']?(?:\*\*)?\s*(?:[:.)\]—–]|\s-\s|\s\(|$)", re.I | re.M)
+    seen: list[str] = []
+    by_lower = {i.lower(): i for i in ids}
+    for m in line.finditer(prompt):
+        aid = by_lower.get(m.group(1).lower(), m.group(1))
+        if aid not in seen:
+            seen.append(aid)
+    return seen
+
+
+def _rationales(delib, persona: str) -> "list[tuple[str, str]]":
+    """(label, text) of other agents' ranking rationales (every round) and the synthesis'."""
+    out = []
+    for a in delib.agents:
+        rep = a.report
+        if rep is None or a.persona == persona:
+            continue
+        if a.stage == "ranking":
+            out.append((f"{a.persona}'s ranking rationale", rep.rationale))
+        elif a.kind == "synthesis":
+            out.append((f"the {a.persona}'s rationale for its preferred approach", rep.rationale))
+    return [(label, text) for label, text in out if len(tokens(text)) >= RATIONALE_MIN_TOKENS]
+
+
+def check_prompt(prompt: str, delib, persona: str = "",
+                 dimensions: "Iterable[str]" = ("correctness", "risk", "maintainability", "performance", "cost")
+                 ) -> "list[Leak]":
+    """Everything `prompt` (a ranking spawn's prompt) carries that a blind ranker must not see."""
+    if not prompt:
+        return []
+    leaks: list[Leak] = []
+    own = personas.normalise_agent_type(persona)
+    text = _ROLE_NAMES.sub(" ", _remove(prompt, _allowed(delib)))
+    scan = _SCALE.sub(" ", text)
+
+    m = _first_unnegated(_LEADER, scan)
+    if m:
+        leaks.append(Leak("leader", _clip(_sentence_around(scan, m.start(), m.end()))))
+
+    ids = list(approaches(delib))
+    dims = "|".join(re.escape(d) for d in dimensions)
+    score_patterns = [_OUT_OF_TEN, _SCORE_WORDS]
+    if dims:
+        score_patterns.append(r"\b(?:" + dims + r")\b[\"']?\s*[:=]?\s*(?!0\.\d)" + _SCORE_NUMBER)
+    if ids:
+        score_patterns.append(r"(?<![\w:-])(?:" + _id_alternation(ids) + r")(?![\w:-])\s*[:=(]?\s*"
+                              r"(?:10\.0+|\d\.\d+)(?![\d.])" + _NO_UNIT)
+    m = re.search("|".join(f"(?:{p})" for p in score_patterns), scan, re.I)
+    if m:
+        leaks.append(Leak("scores", _clip(_sentence_around(scan, m.start(), m.end()))))
+
+    subject = r"(?:(?<![\w-])(?:" + "|".join(_names(own)) + r")(?![\w-]|:\w)|\b(?:" + _GROUPS + r")\b)"
+    m = _first_unnegated(re.compile(subject + r"(?:[^.\n]|\.(?=\d)){0,60}?\b" + _VERBS, re.I), scan)
+    if m:
+        leaks.append(Leak("verdicts", _clip(_sentence_around(scan, m.start(), m.end()))))
+
+    for label, body in _rationales(delib, own):
+        share = containment(body, prompt)
+        if share >= RATIONALE_CONTAINMENT:
+            leaks.append(Leak("rationale", f"{label} ({share:.0%} of its wording)"))
+
+    listed = _list_entries(prompt, ids)
+    if len(listed) >= 2:
+        order = neutral_order(delib, ids)
+        expected = [a for a in order if a in listed]
+        missing = [a for a in order if a not in listed]
+        if listed != expected:
+            leaks.append(Leak("order", f"listed {', '.join(listed)}; the neutral order is {', '.join(expected)}"))
+        if missing:
+            leaks.append(Leak("order", f"{len(listed)} of {len(ids)} approaches listed: {', '.join(missing)} missing"))
+    return leaks
+
+
+WHAT = {
+    "leader": "which approach leads",
+    "scores": "scores",
+    "verdicts": "other agents' verdicts or preferences",
+    "rationale": "another agent's words",
+    "order": "the approaches out of the neutral order",
+}
+
+
+def deny_reason(leaks: "list[Leak]", delib) -> str:
+    """The deny reason: what leaked (quoted) and exactly what to send instead."""
+    found = "; ".join(f"{WHAT.get(k.kind, k.kind)}: \"{k.snippet}\"" if k.kind not in ("rationale", "order")
+                      else f"{WHAT[k.kind]}: {k.snippet}" for k in leaks)
+    listed = approach_list(delib)
+    return (f"Blind ranking: this RANKING prompt carries {found}. A ranker that sees the vote herds "
+            "toward it. Re-spawn with the question, the shared context and the approaches below, in "
+            "this order, and nothing of the vote — no leader, no scores, verdicts or rationale of other "
+            "agents (the plugin computes the leader after the vote and reads dissent against it)."
+            + (f"\n{listed}" if listed else ""))

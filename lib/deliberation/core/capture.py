@@ -1,0 +1,84 @@
+"""Capturing a subagent's report into its deliberation (pure over `state.AgentRecord`).
+
+Foreground agents fire SubagentStop and then PostToolUse with the same text, and a background
+agent's report may also arrive in a `<task-notification>`: each report is recorded exactly once.
+A missing, unparsable or invalid report is sent back to the subagent (a SubagentStop block)
+with a reason that says precisely what is wrong; when it is still invalid on the retry
+(`stop_hook_active`, or the retry budget spent) it is recorded as invalid — never a loop.
+Only the documented fields count: the persona comes from the agent type recorded at spawn,
+the stage from the phase at spawn; a report cannot promote itself.
+"""
+
+from __future__ import annotations
+
+from deliberation.state.agent_report import ReportProblem, extract_report
+from deliberation.state.models import AgentRecord, Deliberation
+
+FIXED = ("recorded", "duplicate", "send_back", "invalid")
+
+
+class Outcome:
+    __slots__ = ("status", "send_back")
+
+    def __init__(self, status: str, send_back: "str | None" = None) -> None:
+        self.status = status  # one of FIXED
+        self.send_back = send_back
+
+
+def semantic_problem(agent: AgentRecord, report, dimensions: "list[str]") -> "str | None":
+    """Stage-specific requirements a schema cannot express."""
+    if report.phase != agent.stage:
+        return (f"You were spawned for the {agent.stage} stage, but your report says phase "
+                f"\"{report.phase}\". Set \"phase\": \"{agent.stage}\" and give what that stage needs.")
+    if agent.stage == "research" and not report.findings:
+        return "A research report needs at least one finding (id, claim, evidence, severity)."
+    if agent.stage == "ranking":
+        if not report.scores:
+            return ("A ranking report needs `scores`: every approach named in your prompt, each "
+                    f"scored 0-10 on {', '.join(dimensions)}.")
+        for approach, dims in sorted(report.scores.items()):
+            missing = [d for d in dimensions if d not in dims]
+            if missing:
+                return (f"Approach {approach!r} lacks the dimension(s) {', '.join(missing)}: score every "
+                        f"approach on all of {', '.join(dimensions)} (0-10).")
+            out = [d for d, v in dims.items() if not 0 <= v <= 10]
+            if out:
+                return f"Approach {approach!r}: scores must be within 0-10 ({', '.join(out)} is not)."
+        if report.verdict == "reject" and not report.dissent:
+            return ("You rejected, so document your dissent: `dissent` entries with concern AND reason.")
+    if agent.kind == "lens" and not report.hot_spots:
+        return ("A tier-2 report must list the hot spot ids it addressed in `hot_spots` (e.g. [\"H1\"]), "
+                "with refutations targeting them where you found counter-evidence.")
+    return None
+
+
+def capture(delib: Deliberation, agent: AgentRecord, text: str, *, stop_hook_active: bool,
+            max_bytes: int, retries: int, dimensions: "list[str]", now: float) -> Outcome:
+    if agent.status in ("reported", "invalid"):
+        return Outcome("duplicate")
+    try:
+        report, ignored = extract_report(text, max_bytes)
+        problem = semantic_problem(agent, report, dimensions)
+    except ReportProblem as exc:
+        report, ignored, problem = None, [], str(exc)
+    if problem is not None:
+        agent.problem = problem
+        if agent.send_backs < retries and not stop_hook_active:
+            agent.send_backs += 1
+            return Outcome("send_back", "Deliberation plugin: your report was not accepted. " + problem)
+        agent.status = "invalid"
+        agent.reported_at = now
+        delib.warnings.append(f"{agent.persona} ({agent.agent_id or agent.key}): report recorded as "
+                              f"invalid after {agent.send_backs} send-back(s): {problem.splitlines()[0]}")
+        return Outcome("invalid")
+    agent.report = report
+    agent.ignored_keys = ignored
+    agent.status = "reported"
+    agent.problem = None
+    agent.reported_at = now
+    for other in delib.agents:
+        if (other is not agent and other.persona == agent.persona and other.stage == agent.stage
+                and other.tier == agent.tier and other.red_team_round == agent.red_team_round
+                and other.status == "reported" and not other.superseded):
+            other.superseded = True
+    return Outcome("recorded")

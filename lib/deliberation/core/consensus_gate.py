@@ -1,0 +1,117 @@
+"""Gate 1 — consensus validation, at the moment a deliberation would draw a conclusion.
+
+Four checks (DESIGN §3): the phase has reached RANKING; at least `min_agents` ranking reports
+completed; the consensus meets the task-adaptive threshold; every dissenting agent documented
+its concerns. Before that moment the hooks report progress instead of blocking.
+"""
+
+from __future__ import annotations
+
+from deliberation.core.phases import current, reached
+from deliberation.core.ranking import REJECTED, unanimous_reject
+from deliberation.state.models import AgentRecord, Check, Deliberation, GateResult
+
+
+def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]":
+    """Ranking agents that reject, or prefer another approach than the leading one — derived
+    after the vote, against the leader the ranking computed (rankers never see a leader)."""
+    out = []
+    for a in current(delib, "ranking"):
+        r = a.report
+        if r.verdict == "reject" or (r.preferred_approach and leading and r.preferred_approach != leading):  # type: ignore[union-attr]
+            out.append(a)
+    return out
+
+
+def documents(agent: AgentRecord, leading: "str | None" = None, approach_ids: "tuple | list" = ()) -> bool:
+    """Does a dissenter's report document its dissent? A rejecter (it would adopt none) needs a
+    concern with its reason; an agent that prefers another approach needs one about the leader
+    the vote produced (or a general one, not aimed at another approach) — it could not know the
+    leader when it ranked, so its concerns about each approach it would not adopt are read now."""
+    concerns = [c for c in agent.report.dissent if c.concern and c.reason]  # type: ignore[union-attr]
+    if agent.report.verdict == "reject" or leading is None:  # type: ignore[union-attr]
+        return bool(concerns)
+    return any(c.target.strip() == leading or c.target.strip() not in approach_ids for c in concerns)
+
+
+def undocumented(agents: "list[AgentRecord]", leading: "str | None" = None,
+                 approach_ids: "tuple | list" = ()) -> "list[AgentRecord]":
+    return [a for a in agents if not documents(a, leading, approach_ids)]
+
+
+def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
+    ranking = delib.ranking
+    checks = []
+    at_ranking = reached(delib.phase, "RANKING")
+    checks.append(Check(name="phase", passed=at_ranking,
+                        figure=f"phase {delib.phase}" + ("" if at_ranking else " < RANKING"),
+                        detail="a conclusion needs the vote of the RANKING phase"))
+    done = len(current(delib, "ranking"))
+    checks.append(Check(name="agents_completed", passed=done >= min_agents,
+                        figure=f"{done} {'≥' if done >= min_agents else '<'} {min_agents}",
+                        detail="valid ranking reports"))
+    consensus = ranking.consensus if ranking else 0.0
+    if unanimous_reject(ranking):
+        # the panel agrees on the verdict itself: adopt nothing. The consensus score measures
+        # support for the top-scored approach, which a rejection does not need.
+        top = f"; the top-scored approach {ranking.leading} ({consensus:.2f}) is not adopted" if ranking.leading else ""  # type: ignore[union-attr]
+        checks.append(Check(name="consensus", passed=True,
+                            figure=f"unanimous reject: {ranking.rejections} of {ranking.rejections} voting "  # type: ignore[union-attr]
+                                   f"agents reject — {REJECTED}",
+                            detail=f"agreement on the verdict{top}"))
+    else:
+        ok = ranking is not None and ranking.leading is not None and consensus >= delib.threshold
+        checks.append(Check(name="consensus", passed=ok,
+                            figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
+                            detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet"))
+    leading = ranking.leading if ranking else None
+    dis = dissenters(delib, leading)
+    missing = undocumented(dis, leading, ranking.approaches if ranking else ())
+    checks.append(Check(name="dissent_documented", passed=not missing,
+                        figure=f"{len(dis) - len(missing)} of {len(dis)} dissenters documented",
+                        detail=("undocumented: " + ", ".join(a.persona for a in missing)) if missing else ""))
+    passed = all(c.passed for c in checks)
+    return GateResult(gate="consensus", passed=passed, checks=checks, at=now,
+                      next_step="" if passed else next_step(delib, checks, missing))
+
+
+def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRecord]") -> str:
+    failed = {c.name: c for c in checks if not c.passed}
+    if "phase" in failed:
+        two = delib.two_agent
+        if delib.phase == "RESEARCH" and two is not None and two.verdict in ("proceed", "suspect_herding"):
+            return ("spawn both personas again to RANK every approach (the minimum viable deliberation: "
+                    "their research agreed), or continue with DELIBERATION for the full deliberation")
+        if delib.phase in ("IDLE", "RESEARCH"):
+            return ("finish RESEARCH (at least 2 independent persona reports), then DELIBERATION "
+                    "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "
+                    "again to RANK the approaches")
+        return "spawn the personas again to RANK every approach on the five dimensions"
+    if "agents_completed" in failed:
+        return f"spawn more personas to rank: {failed['agents_completed'].figure} ranking reports"
+    if "consensus" in failed:
+        # ranking has started: the phase machine refuses debate, synthesis and the depth lenses
+        # now, so the advice must be a re-rank
+        return ("do not conclude: investigate the contested points in a re-rank — spawn the "
+                "personas again with the Agent tool for RANKING (fresh agents: a re-rank is a blind "
+                "vote, not a SendMessage to the old rankers) with the contested points and their "
+                "evidence named in their prompts, never who scored or voted what (debate, synthesis "
+                "and the depth lenses cannot run once ranking has started) — or stop and ask the user "
+                "to decide")
+    if "dissent_documented" in failed:
+        names = ", ".join(f"{a.persona} (agent {a.agent_id or a.key})" for a in missing)
+        return (f"have {names} document, in `dissent`, a concern with its reason for every approach "
+                "it would not adopt: resume each with SendMessage (to = its agent id) asking only for "
+                "that, with no other agent's scores or verdicts and no leader — its new report replaces "
+                "the old one — or spawn it again for ranking with the same blind prompt; the plugin "
+                "reads dissent against the leader it computes after the vote, and a dissent without "
+                "reasons cannot be weighed")
+    return ""
+
+
+def reason_text(delib: Deliberation, result: GateResult) -> str:
+    failed = [c for c in result.checks if not c.passed]
+    lines = [f"Deliberation {delib.id} — consensus gate FAILED:"]
+    lines += [f"- {c.name}: {c.figure}" + (f" ({c.detail})" if c.detail else "") for c in failed]
+    lines.append(f"Next: {result.next_step}.")
+    return "\n".join(lines)

@@ -1,0 +1,832 @@
+"""The depth axis (DESIGN.md §5): deepen on contested points, linearly, without anchoring.
+
+After the propose pass and ONE red-team pass (both left untouched), inside DELIBERATION:
+
+    plan_depth   → not_needed (no hot spots) | off (posture) | skipped (budget, loud) | deepen
+    instruction  → the gate's block reason: spawn k FRESH tier-2 workers, one per lens
+                   (evidence-chase, counter-model, edge-case-hunt), each aimed only at named hot
+                   spots, the red team's notes as their map, the anti-anchoring FLOOR verbatim,
+                   no synthesis/consensus text
+    check_tier2_spawn → the PreToolUse rule for a tier-2 spawn (fork, floor, hot spot,
+                   synthesis text, step open / passes left)
+    red_team_2_instruction → ONE red team over the tier-2 findings
+    synthesize   → depth-aware synthesis: a tier-2 REFUTE with evidence that is not a
+                   paraphrase of tier 1 overrides the tier-1 point (a struck approach leaves the
+                   lead); a tier-2 worker that only restates tier 1 is zeroed; red team 2
+                   refuting the refute cancels the override
+
+Linear, never ping-pong: k ≤ DEPTH_HARD_CEILING workers and one red team 2 → at most k + 1
+extra passes, one wave; `assert_within_ceiling` checks it. Posture "off" (or a task type dialled
+down) is the width-only escape: the plan is "off", nothing but the posture is recorded, no
+decision changes.
+
+Everything here is pure over `state.Deliberation` and `config.Config`, except the `apply_*`
+helpers that write the result into the Deliberation object the caller holds (no I/O).
+
+Wiring (handlers): after each report in DELIBERATION → `plan_depth` + `apply_plan` once the
+red-team pass is in; block with `instruction(plan, delib)` when `plan.action == "deepen"`; say
+`plan.message` when "skipped". PreToolUse for a lens (or a fork while the step is open) →
+`check_tier2_spawn`; for a red-team spawn → `check_red_team_spawn`. Tier-2 workers done →
+block with `red_team_2_instruction`. Red team 2 done → `synthesize` + `apply_outcome`, and rank
+with `struck_approaches(delib)` excluded from the lead (ranking.rank(..., struck=...)).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
+from deliberation.core.depth.hot_spots import (WEIGHTY, approach_titles, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
+from deliberation.core.depth.paraphrase import is_paraphrase
+from deliberation.core.personas import LENSES, ROLES, normalise_agent_type
+from deliberation.core.similarity import containment, tokens
+from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, DepthState, HotSpot
+
+FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
+         "The red team's words are material too: check them.")
+
+OPEN = ("pending", "deepening")              # lens workers may still be spawned
+STARTED = ("pending", "deepening", "red_team_2", "done")
+SYNTHESIS_CONTAINMENT = 0.5                  # share of a synthesis text's trigrams in a prompt
+SYNTHESIS_MIN_TOKENS = 6                     # shorter synthesis texts (titles) are not compared
+HOT_SPOT_REF = re.compile(r"\bH([0-9]{1,3})\b")
+
+# which hot-spot kinds each lens digs into first (also picks the lenses when k < 3)
+LENS_AFFINITY = {
+    "evidence-chase": ("refuted", "contradiction", "missed_angle"),
+    "counter-model": ("contradiction", "refuted", "missed_angle"),
+    "edge-case-hunt": ("missed_angle", "refuted", "contradiction"),
+}
+LENS_TASK = {
+    "evidence-chase": "trace each contested claim to its PRIMARY source (code, data, document, "
+                      "measurement) and say what that source actually shows",
+    "counter-model": "build the strongest ALTERNATIVE explanation of each contested point and test "
+                     "which explanation the evidence supports",
+    "edge-case-hunt": "find concrete inputs, loads, timings or states that BREAK the conclusion on "
+                      "each contested point, and show them",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# posture
+
+
+def posture_for(task_type: str, cfg: DepthConfig) -> "tuple[bool, str]":
+    """(enabled, why) for a task type under the configured posture.
+
+    off → never (the width-only escape, whatever else is set); ceiling → on unless
+    per_task_type dials the task type "off", and `max_lock` overrides that dial-down; opt-in →
+    only task types set "on" (or everything under `max_lock`).
+    """
+    dial = cfg.per_task_type.get(task_type)
+    if cfg.posture == "off":
+        return False, "depth axis off (posture off): breadth only"
+    if cfg.max_lock:
+        note = f" (overrides per_task_type {task_type}={dial})" if dial == "off" or (
+            cfg.posture == "opt-in" and dial != "on") else ""
+        return True, f"ceiling locked by MAX{note}"
+    if cfg.posture == "ceiling":
+        if dial == "off":
+            return False, f"ceiling dialled down: task type '{task_type}' is off in depth.per_task_type"
+        return True, "ceiling: deepen whenever hot spots exist"
+    if dial == "on":
+        return True, f"opt-in: task type '{task_type}' is on in depth.per_task_type"
+    return False, f"opt-in: task type '{task_type}' is not on in depth.per_task_type"
+
+
+def workers(cfg: Config) -> "tuple[int, str]":
+    """(k, clamp note): Config.depth_workers (≤ DEPTH_HARD_CEILING), and why when clamped."""
+    asked = cfg.depth.workers_per_wave
+    k = min(cfg.depth_workers, DEPTH_HARD_CEILING, len(LENSES))
+    note = (f"depth.workers_per_wave {asked} clamped to {k} (hard ceiling {DEPTH_HARD_CEILING} "
+            f"tier-2 workers per wave)") if asked > k else ""
+    return k, note
+
+
+# --------------------------------------------------------------------------------------------
+# budget and plan
+
+
+@dataclass(frozen=True)
+class BudgetView:
+    """What depth may still spend; limits come from the config (engine.Budget has the same fields).
+
+    spawn_slots_left: free active-child slots under spawn_budget.max_active_children;
+    agents_used: tier-2 agents already run in this deliberation (vs depth.agent_budget);
+    tokens_used: subagent tokens spent by this deliberation (vs depth.token_budget).
+    """
+    spawn_slots_left: int
+    agents_used: int
+    tokens_used: int
+
+
+def budget_view(delib: Deliberation, cfg: Config, active_children: int) -> BudgetView:
+    """The budget view from the main agent's active children and the deliberation's records."""
+    tier2 = sum(1 for a in delib.agents if _is_tier2_record(a) and a.status != "refused")
+    tokens_used = max(delib.tokens_used, sum(a.tokens for a in delib.agents))
+    return BudgetView(cfg.spawn_budget.max_active_children - active_children, tier2, tokens_used)
+
+
+@dataclass(frozen=True)
+class LensAssignment:
+    lens: str
+    hot_spots: "tuple[str, ...]"
+
+
+@dataclass(frozen=True)
+class DepthPlan:
+    action: str                                  # not_needed | off | skipped | deepen
+    posture: str                                 # the configured posture
+    enabled: bool
+    why: str                                     # posture sentence, or the loud skip reason
+    hot_spots: "tuple[HotSpot, ...]" = ()
+    assignments: "tuple[LensAssignment, ...]" = ()
+    workers: int = 0
+    clamped: str = ""
+
+    @property
+    def message(self) -> str:
+        """What to tell the user / Claude about this plan ('' when nothing happens)."""
+        if self.action == "skipped":
+            return self.why
+        if self.action == "deepen":
+            ids = ", ".join(h.id for h in self.hot_spots)
+            text = f"depth: deepening {len(self.hot_spots)} hot spot(s) ({ids}) with {self.workers} tier-2 worker(s)"
+            return text + (f"; {self.clamped}" if self.clamped else "")
+        return ""
+
+
+def _budget_problems(budget, cfg: Config, k: int) -> "list[str]":
+    d = cfg.depth
+    total_slots = cfg.spawn_budget.max_active_children
+    problems = []
+    if budget.tokens_used >= d.token_budget:
+        problems.append(f"used {budget.tokens_used} of {d.token_budget} subagent tokens (depth.token_budget)")
+    if budget.agents_used + k + 1 > d.agent_budget:
+        problems.append(f"used {budget.agents_used} of {d.agent_budget} tier-2 agents (depth.agent_budget); "
+                        f"this step needs {k + 1} more ({k} worker(s) + red team 2)")
+    if budget.spawn_slots_left < k:
+        used = total_slots - budget.spawn_slots_left
+        problems.append(f"used {used} of {total_slots} spawn slots (spawn_budget.max_active_children); "
+                        f"{k} tier-2 worker(s) need {k} free")
+    return problems
+
+
+def choose_lenses(hot_spots: "list[HotSpot] | tuple[HotSpot, ...]", k: int) -> "list[str]":
+    """The k lenses of the wave: all three at k = 3; otherwise those whose favourite hot-spot
+    kind is most common (ties in LENSES order). Deterministic."""
+    if k >= len(LENSES):
+        return list(LENSES)
+    count = {lens: sum(1 for h in hot_spots if h.kind == LENS_AFFINITY[lens][0]) for lens in LENSES}
+    ranked = sorted(LENSES, key=lambda lens: (-count[lens], LENSES.index(lens)))
+    return sorted(ranked[:k], key=LENSES.index)
+
+
+def _assign(hot_spots, lenses: "list[str]") -> "tuple[LensAssignment, ...]":
+    """Every worker aims at every hot spot (the lens is the independent angle), in the order of
+    its lens' affinity, then id order."""
+    out = []
+    for lens in lenses:
+        order = LENS_AFFINITY[lens]
+        ids = sorted(hot_spots, key=lambda h: (order.index(h.kind), int(h.id[1:])))
+        out.append(LensAssignment(lens, tuple(h.id for h in ids)))
+    return tuple(out)
+
+
+def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] | None" = None) -> DepthPlan:
+    """Decide the depth step after the first red-team pass (or on `spots` given by the caller:
+    the minimum viable deliberation's conflict). Never raises on a budget problem."""
+    enabled, why = posture_for(delib.task_type, cfg.depth)
+    posture = cfg.depth.posture
+    if not enabled:
+        return DepthPlan("off", posture, False, why)
+    spots = tuple(find_hot_spots(delib) if spots is None else spots)
+    if not spots:
+        return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
+    k, clamped = workers(cfg)
+    problems = _budget_problems(budget, cfg, k)
+    if problems:
+        ids = ", ".join(h.id for h in spots)
+        loud = (f"depth skipped: budget — {'; '.join(problems)}. {len(spots)} hot spot(s) ({ids}) were "
+                "NOT deepened; the breadth result stands.")
+        return DepthPlan("skipped", posture, True, loud, spots, (), k, clamped)
+    lenses = choose_lenses(spots, k)
+    return DepthPlan("deepen", posture, True, why, spots, _assign(spots, lenses), k, clamped)
+
+
+# --------------------------------------------------------------------------------------------
+# the instruction (gate block reason) and the worker prompt
+
+
+def _material_lines(spot: HotSpot, findings: dict, approaches: dict) -> "list[str]":
+    lines = []
+    for m in spot.material:
+        ref = resolve_target(m, findings, approaches) if len(m) <= 128 and "\n" not in m else None
+        if ref is not None and ref in findings:
+            _agent, f = findings[ref]
+            ev = f" (evidence given: {f.evidence})" if f.evidence else ""
+            lines.append(f"tier-1 finding {ref}: \"{f.claim}\"{ev}")
+        elif ref is not None:
+            lines.append(f"tier-1 approach {ref}: \"{approaches.get(ref, '')}\"")
+        else:
+            lines.append(m)
+    return lines
+
+
+def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
+                 spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+    """The map a tier-2 worker gets: each named hot spot with its tier-1 material and the red
+    team's notes — claims to test, never conclusions."""
+    spots = list(spots if spots is not None else delib.depth.hot_spots)
+    by_id = {h.id: h for h in spots}
+    tier1 = tier1_agents(delib)
+    findings, approaches = finding_index(tier1), approach_titles(tier1)
+    out = []
+    for hid in ids:
+        spot = by_id.get(hid)
+        if spot is None:
+            continue
+        out.append(f"{spot.id} [{spot.kind}] {spot.statement}")
+        out += [f"  - {line}" for line in _material_lines(spot, findings, approaches)]
+    return "\n".join(out)
+
+
+def worker_prompt(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]", delib: Deliberation,
+                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+    """The exact prompt for one tier-2 worker (what `instruction` tells Claude to send)."""
+    title = ROLES[lens][0]
+    ids = ", ".join(hot_spot_ids)
+    return "\n".join([
+        f"You are a fresh tier-2 worker of a deliberation: {title}. You have no other context "
+        "than this prompt.",
+        f"Question under deliberation: {delib.question}" if delib.question else "",
+        f"Your lens: {LENS_TASK[lens]}.",
+        f"Dig ONLY into these hot spots: {ids}. Nothing else is in scope.",
+        "",
+        FLOOR[0],
+        FLOOR[1],
+        "",
+        "Map of the hot spots (tier-1 material and the red team's notes: claims to test, not answers):",
+        hot_spot_map(delib, hot_spot_ids, spots),
+        "",
+        "Report: end with the fenced JSON report, phase \"deliberation\". In \"hot_spots\" list the "
+        "ids you addressed. In \"findings\" put only what is NEW, each with evidence you checked "
+        "yourself (file:line, source, measurement, reproduction): restating tier 1 counts as zero. "
+        "In \"refutations\" give, per point, the target (the finding ref such as "
+        "\"security-analyst:F1\", or the approach id), verdict refuted / weakened / upheld, your "
+        "counter-claim and its evidence; a refutation without evidence carries no weight.",
+    ]).replace("\n\n\n", "\n\n")
+
+
+def instruction(plan: DepthPlan, delib: Deliberation) -> str:
+    """The gate's block reason telling Claude to spawn the tier-2 wave (plan.action == 'deepen')."""
+    if plan.action != "deepen":
+        return ""
+    k = len(plan.assignments)
+    types = " and ".join(", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in plan.assignments).rsplit(", ", 1))
+    head = [
+        f"Depth axis: the red-team pass left {len(plan.hot_spots)} contested point(s) (hot spots), to dig "
+        "into before ranking.",
+        f"Next: spawn {k} FRESH tier-2 worker(s) — {types} — one per lens, each with the Agent tool and "
+        "exactly the subagent_type and prompt below.",
+        "Rules (the PreToolUse hook enforces them): never subagent_type \"fork\" (a fork inherits "
+        "this conversation, so it is not fresh); keep both anti-anchoring sentences; aim only at the "
+        "listed hot spot ids; add NO synthesis, ranking or summary of what the panel concluded.",
+        f"After all {k} report, spawn ONE red-team agent (red team 2) over their findings. That is "
+        "the last depth pass: no second wave.",
+    ]
+    if plan.clamped:
+        head.append(f"Note: {plan.clamped}.")
+    return "\n".join(head) + "\n\n" + worker_blocks(delib, plan.assignments, plan.hot_spots)
+
+
+def worker_blocks(delib: Deliberation, assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
+                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, total: "int | None" = None) -> str:
+    """One block per tier-2 worker: its exact subagent_type and prompt (what the instruction and
+    a later note tell Claude to send; check_tier2_spawn accepts exactly these)."""
+    k = total or len(assignments)
+    blocks = []
+    for i, a in enumerate(assignments, start=1):
+        prompt = worker_prompt(a.lens, a.hot_spots, delib, spots)
+        blocks.append(f"--- worker {i} of {k}: subagent_type \"{delib.agent_prefix}{a.lens}\", "
+                      f"hot spots {', '.join(a.hot_spots)} "
+                      f"— prompt:\n{prompt}\n--- end of worker {i} prompt")
+    return "\n\n".join(blocks)
+
+
+def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
+    """The planned tier-2 workers of the open wave not spawned yet, as the plan assigned them."""
+    st = delib.depth
+    if st.status not in OPEN:
+        return []
+    spawned = {a.persona for a in _lens_records(delib)}
+    planned = _planned_lenses(st)
+    return [a for a in _assign(st.hot_spots, planned) if a.lens not in spawned]
+
+
+def _tier2_items(delib: Deliberation) -> "list[str]":
+    lines = []
+    for agent in current(delib.agents):
+        if agent.kind != "lens":
+            continue
+        rep = agent.report
+        for f in rep.findings:  # type: ignore[union-attr]
+            ev = f" (evidence: {f.evidence})" if f.evidence else ""
+            lines.append(f"- {agent.persona}:{f.id} — {f.claim}{ev}")
+        for i, r in enumerate(rep.refutations, start=1):  # type: ignore[union-attr]
+            ev = f" (evidence: {r.evidence})" if r.evidence else " (no evidence)"
+            lines.append(f"- {agent.persona}:R{i} — {r.verdict} {r.target}: {r.claim}{ev}")
+    return lines
+
+
+def red_team_2_instruction(delib: Deliberation) -> str:
+    """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
+    items = _tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
+    return "\n".join([
+        "Depth axis — red team 2: the tier-2 workers have reported.",
+        f"Next: spawn ONE `{delib.agent_prefix}red-team` (red team 2, not a fork), its prompt starting "
+        "\"Phase: deliberation\" with the question and the tier-2 items below; same shape as the "
+        "first red-team pass: for each item, a refutation with verdict refuted / weakened / upheld "
+        "and evidence, its target the ref shown (e.g. \"evidence-chase:R1\"); missed angles too.",
+        "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "
+        "refutes with evidence is cancelled; one it cannot break overrides tier 1 on that point.",
+        "Tier-2 items:",
+        *items,
+    ])
+
+
+def open_step_text(delib: Deliberation) -> str:
+    """What is still owed while the depth step is open (for a refusal or a progress note)."""
+    st = delib.depth
+    ids = ", ".join(h.id for h in st.hot_spots)
+    if st.status in OPEN:
+        lens_recs = _lens_records(delib)
+        spawned = {a.persona for a in lens_recs}
+        running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
+        missing = [lens for lens in _planned_lenses(st) if lens not in spawned]
+        parts = [f"Hot spots {ids}: {len(spawned)} of {st.workers_per_wave} tier-2 worker(s) spawned."]
+        if running:
+            parts.append(f"Waiting for: {', '.join(running)}.")
+        if missing:
+            parts.append(f"Still to spawn (fresh, one per lens, floor verbatim, aimed at {ids}): "
+                         f"{', '.join(missing)}. Each prompt must carry: \"{FLOOR[0]}\" and \"{FLOOR[1]}\".")
+            todo = missing_workers(delib)
+            if todo:
+                types = ", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in todo)
+                parts.append(f"\nNext: spawn {types} with exactly these prompts:\n"
+                             + worker_blocks(delib, todo, st.hot_spots))
+        elif running:
+            parts.append(f"Next: wait for {', '.join(running)}; then red team 2.")
+        return " ".join(parts)
+    if st.status == "red_team_2":
+        if any(a.status in ("spawned", "running") for a in _red_team_2_records(delib)):
+            return "Waiting for red team 2 to report over the tier-2 findings."
+        return red_team_2_instruction(delib)
+    return ""
+
+
+# --------------------------------------------------------------------------------------------
+# PreToolUse rules
+
+
+def _norm_words(text: str) -> str:
+    text = (text or "").lower().replace("\u2019", "'").replace("\u2018", "'")
+    return " " + " ".join(re.sub(r"[^a-z0-9']+", " ", text).split()) + " "
+
+
+def has_floor(prompt: str) -> "list[str]":
+    """The FLOOR sentences missing from `prompt` (case, whitespace and punctuation tolerant)."""
+    words = _norm_words(prompt)
+    return [s for s in FLOOR if _norm_words(s) not in words]
+
+
+def _is_tier2_record(a: AgentRecord) -> bool:
+    return a.kind == "lens" or a.tier == 2 or (a.kind == "red-team" and (a.red_team_round or 1) >= 2)
+
+
+def _lens_records(delib: Deliberation) -> "list[AgentRecord]":
+    return [a for a in delib.agents if a.kind == "lens" and a.status != "refused"]
+
+
+def _red_team_2_records(delib: Deliberation) -> "list[AgentRecord]":
+    return [a for a in delib.agents if a.kind == "red-team" and a.status != "refused"
+            and ((a.red_team_round or 1) >= 2 or a.tier == 2)]
+
+
+def _planned_lenses(st: DepthState) -> "list[str]":
+    planned = [lens for lens in LENSES if lens in st.tier2_by_lens]
+    return planned or choose_lenses(st.hot_spots, st.workers_per_wave or len(LENSES))
+
+
+def wave_done(delib: Deliberation) -> bool:
+    """Every planned lens of the wave was spawned and none still runs: red team 2 is next.
+    (Foreground workers report one by one; the first report must not close the wave.)"""
+    recs = _lens_records(delib)
+    spawned = {a.persona for a in recs}
+    return (bool(recs) and all(lens in spawned for lens in _planned_lenses(delib.depth))
+            and not any(a.status in ("spawned", "running") for a in recs))
+
+
+def is_tier2_spawn(subagent_type: str, prompt: str, delib: "Deliberation | None") -> bool:
+    """Should PreToolUse treat this spawn as a tier-2 worker? A lens type always; a fork or any
+    other agent only while the depth step is open and its prompt names a hot spot or a lens."""
+    name = normalise_agent_type(subagent_type)
+    if name in LENSES:
+        return True
+    if delib is None or delib.depth.status not in OPEN:
+        return False
+    ids = {h.id for h in delib.depth.hot_spots}
+    named = {f"H{m}" for m in HOT_SPOT_REF.findall(prompt or "")} & ids
+    return bool(named) or any(lens in (prompt or "").lower() for lens in LENSES)
+
+
+def _step_closed(delib: Deliberation) -> "str | None":
+    st = delib.depth
+    if st.status == "off" or (st.posture and not st.enabled):
+        return f"the depth axis is off for this deliberation ({st.skipped_reason or 'posture ' + st.posture}): breadth only"
+    if not st.posture:
+        return ("the depth step has not opened: it opens only after the first red-team pass has "
+                "reported and found hot spots")
+    if st.status == "not_needed" or not st.hot_spots:
+        return "no hot spots: the red-team pass found nothing contested, so there is nothing to deepen"
+    if st.status == "skipped":
+        return st.skipped_reason or "depth was skipped"
+    if st.status in ("red_team_2", "done"):
+        return ("the deepen wave is over (linear: k workers + red team 2, at most k + 1 passes, "
+                "never a second wave)")
+    spawned = len(_lens_records(delib))
+    if spawned >= st.workers_per_wave:
+        return (f"passes exhausted: {spawned} of {st.workers_per_wave} tier-2 workers already spawned "
+                "(linear: one wave, k + 1 passes at most)")
+    return None
+
+
+def _synthesis_texts(delib: Deliberation) -> "list[tuple[str, str]]":
+    """(label, text) of the tier-1 consensus: synthesis-lead summary/rationale/approach summaries,
+    ranking rationales and the decision, when long enough to compare."""
+    out = []
+    for a in tier1_agents(delib):
+        rep = a.report
+        if a.kind == "synthesis":
+            out.append((f"{a.persona} summary", rep.summary))  # type: ignore[union-attr]
+            out.append((f"{a.persona} rationale", rep.rationale))  # type: ignore[union-attr]
+            out += [(f"{a.persona} approach {ap.id}", ap.summary) for ap in rep.approaches]  # type: ignore[union-attr]
+        elif a.stage == "ranking":
+            out.append((f"{a.persona} ranking rationale", rep.rationale))  # type: ignore[union-attr]
+    if delib.decision:
+        out.append(("decision", delib.decision))
+    return [(label, text) for label, text in out if len(tokens(text)) >= SYNTHESIS_MIN_TOKENS]
+
+
+def carried_synthesis(prompt: str, delib: Deliberation) -> "list[str]":
+    """Labels of tier-1 consensus texts found in `prompt` (containment of their word trigrams),
+    ignoring those that the permitted hot-spot map itself carries."""
+    allowed = hot_spot_map(delib, [h.id for h in delib.depth.hot_spots]) + " " + (delib.question or "")
+    hits = []
+    for label, text in _synthesis_texts(delib):
+        if containment(text, prompt) >= SYNTHESIS_CONTAINMENT and containment(text, allowed) < SYNTHESIS_CONTAINMENT:
+            hits.append(f"{label} ({containment(text, prompt):.0%} of its wording)")
+    return hits
+
+
+def check_tier2_spawn(subagent_type: str, prompt: str, delib: Deliberation) -> "str | None":
+    """PreToolUse for a tier-2 spawn: None to allow, else the denial reason naming each rule broken."""
+    closed = _step_closed(delib)
+    if closed:
+        return f"Tier-2 spawn denied — rule \"depth step open\": {closed}."
+    st = delib.depth
+    name = normalise_agent_type(subagent_type)
+    planned = _planned_lenses(st)
+    spawned = {a.persona for a in _lens_records(delib)}
+    broken: list[str] = []
+    if name == "fork":
+        broken.append("rule \"fresh worker\": subagent_type \"fork\" inherits this conversation (tier 1 "
+                      f"and its consensus), so it is not fresh; spawn one of {', '.join(planned)} instead")
+    elif name not in LENSES:
+        broken.append(f"rule \"lens type\": a tier-2 worker is one of {', '.join(LENSES)}, not "
+                      f"\"{subagent_type}\"")
+    elif name not in planned:
+        broken.append(f"rule \"planned lenses\": this wave has {len(planned)} worker(s): {', '.join(planned)}")
+    elif name in spawned:
+        broken.append(f"rule \"one worker per lens\": {name} was already spawned in this wave")
+    missing = has_floor(prompt)
+    if missing:
+        broken.append("rule \"anti-anchoring floor\": the prompt must carry, verbatim, "
+                      + " and ".join(f"\"{s}\"" for s in missing))
+    ids = [h.id for h in st.hot_spots]
+    named = sorted({f"H{m}" for m in HOT_SPOT_REF.findall(prompt or "")} & set(ids), key=lambda h: int(h[1:]))
+    if not named:
+        broken.append(f"rule \"hot spots only\": the prompt names none of the hot spots {', '.join(ids)}")
+    carried = carried_synthesis(prompt, delib)
+    if carried:
+        broken.append("rule \"no consensus to flatter\": the prompt carries the tier-1 synthesis/consensus ("
+                      + "; ".join(carried) + "); give only the hot spots and the red team's notes")
+    if not broken:
+        return None
+    return ("Tier-2 spawn denied (depth axis):\n- " + "\n- ".join(broken)
+            + "\nRe-spawn with the exact prompt from the depth-axis gate reason.")
+
+
+def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "str | None":
+    """PreToolUse for a red-team spawn. Before the depth step: ONE red-team pass — a second
+    one, while the first runs or once it has reported, is refused (its report would replace the
+    first, and what it refutes would never be planned). In the depth step: red team 2 comes
+    after the tier-2 workers, exactly once; never a third round. With the depth axis off
+    (breadth only) red-team spawns are untouched."""
+    st = delib.depth
+    if st.status not in STARTED:
+        return _second_pass_refusal(delib, cfg)
+    if st.status in OPEN:
+        lens_recs = _lens_records(delib)
+        running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
+        missing = [lens for lens in _planned_lenses(st) if lens not in {a.persona for a in lens_recs}]
+        if running or missing:
+            why = (f"still running: {', '.join(running)}" if running else
+                   f"not spawned yet: {', '.join(missing)}")
+            return ("Red-team spawn denied — rule \"red team 2 after tier 2\": red team 2 reviews the "
+                    f"tier-2 findings, so the tier-2 workers come first ({why}).")
+        return None
+    if st.status == "red_team_2" and not _red_team_2_records(delib):
+        return None
+    return ("Red-team spawn denied — rule \"linear, no ping-pong\": red team 2 has already run; the "
+            "depth axis allows k + 1 extra passes and no further red-team rounds.")
+
+
+def _first_pass(delib: Deliberation) -> "list[AgentRecord]":
+    return [a for a in delib.agents if a.kind == "red-team" and a.tier == 1 and (a.red_team_round or 1) == 1
+            and a.status in ("spawned", "running", "reported") and not a.superseded]
+
+
+def _second_pass_refusal(delib: Deliberation, cfg: "Config | None") -> "str | None":
+    st = delib.depth
+    if st.status == "off" or (st.posture and not st.enabled):
+        return None
+    if not st.posture and cfg is not None and not posture_for(delib.task_type, cfg.depth)[0]:
+        return None
+    first = _first_pass(delib)
+    planned = bool(st.posture) and st.status in ("not_needed", "skipped")
+    if not first and not planned:
+        return None
+    head = "Red-team spawn denied — rule \"one red-team pass, then the depth step\": "
+    who = ", ".join(f"{a.persona} ({a.agent_id or a.key})" for a in first) or "none"
+    if any(a.status in ("spawned", "running") for a in first):
+        return (head + f"the first red-team pass ({who}) is still running. Wait for its report: the "
+                "depth step plans every point it refutes.")
+    tail = (" A second pass would replace the first report, and what it refutes would never be "
+            "planned (linear: one red-team pass, then the depth step, then at most red team 2).")
+    if not planned:
+        return (head + f"the first red-team pass ({who}) has reported; the depth step runs on it once "
+                "the other deliberation agents have reported." + tail + " Next: wait for them.")
+    if st.status == "skipped":
+        why = f"the depth step ran on it and was skipped: {st.skipped_reason}"
+    elif first:
+        why = f"the first red-team pass ({who}) found nothing contested, so the depth step had nothing to deepen"
+    else:
+        why = st.skipped_reason or "the depth step has run"
+    return (head + why + "." + tail + " Next: rank every approach (spawn the personas again).")
+
+
+def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[int, int | None]":
+    """(tier, red_team_round) to record for an allowed spawn."""
+    name = normalise_agent_type(subagent_type)
+    if name in LENSES:
+        return 2, None
+    if name == "red-team":
+        if delib.depth.status == "red_team_2" or (
+                delib.depth.status in OPEN and _lens_records(delib)
+                and all(a.status not in ("spawned", "running") for a in _lens_records(delib))):
+            return 2, 2
+        return 1, 1
+    return 1, None
+
+
+# --------------------------------------------------------------------------------------------
+# depth-aware synthesis
+
+
+@dataclass(frozen=True)
+class DepthOutcome:
+    overrides: "tuple[DepthOverride, ...]" = ()
+    zeroed: "tuple[str, ...]" = ()                       # agent keys
+    cancelled: "tuple[tuple[DepthOverride, str], ...]" = ()  # (override, why)
+    notes: "tuple[str, ...]" = ()                         # refutes that carried no weight, and why
+
+
+@dataclass
+class _Candidate:
+    override: DepthOverride
+    refs: "set[str]" = field(default_factory=set)        # what red team 2 may target to cancel it
+    claim: str = ""
+
+
+def _spot_for(target: str, agent: AgentRecord, spots, findings, approaches) -> "HotSpot | None":
+    for spot in spots:
+        if any(resolve_target(m, findings, approaches) == target for m in spot.material):
+            return spot
+    named = list(agent.report.hot_spots) + list(agent.given.hot_spots)  # type: ignore[union-attr]
+    return next((s for s in spots if s.id in named), None)
+
+
+def _override_target(raw: str, agent, spots, findings, approaches) -> "tuple[str | None, HotSpot | None, str]":
+    """(target, hot spot, why-not) for a tier-2 refutation's target."""
+    by_id = {s.id: s for s in spots}
+    t = (raw or "").strip()
+    if t in by_id:
+        spot = by_id[t]
+        targets = {resolve_target(m, findings, approaches) for m in spot.material} - {None}
+        if len(targets) == 1:
+            return hot_spot_target(spot, findings, approaches), spot, ""
+        if not targets:
+            return None, spot, f"{t} ({spot.kind}) has no tier-1 finding or approach to overturn"
+        return None, spot, f"{t} is between {', '.join(sorted(targets))}: name the finding or approach refuted"
+    target = resolve_target(t, findings, approaches)
+    if target is None:
+        return None, None, f"target \"{t}\" is no tier-1 finding, approach or hot spot"
+    spot = _spot_for(target, agent, spots, findings, approaches)
+    if spot is None:
+        return None, None, f"{target} is not part of any hot spot (tier 2 digs only into hot spots)"
+    return target, spot, ""
+
+
+def _effect(target: str, findings: dict, claim: str) -> str:
+    if target in findings:
+        return f"finding {target} overturned: {claim}"
+    return f"approach {target} struck from the leading position: {claim}"
+
+
+def _cancels(r, cand: _Candidate) -> bool:
+    if not r.evidence.strip():
+        return False
+    t = (r.target or "").strip()
+    if r.verdict in WEIGHTY and t in cand.refs:
+        return True
+    return r.verdict == "upheld" and t == cand.override.target
+
+
+def synthesize(delib: Deliberation) -> DepthOutcome:
+    """Depth-aware synthesis after red team 2 (see module docstring)."""
+    tier1 = tier1_agents(delib)
+    findings, approaches = finding_index(tier1), approach_titles(tier1)
+    originals = [f.claim for _a, f in findings.values()]
+    spots = list(delib.depth.hot_spots) or find_hot_spots(delib)
+    cands: list[_Candidate] = []
+    zeroed: list[str] = []
+    notes: list[str] = []
+    for agent in current(delib.agents):
+        if agent.kind != "lens":
+            continue
+        rep = agent.report
+        texts = [f.claim for f in rep.findings] + [r.claim or r.evidence for r in rep.refutations]  # type: ignore[union-attr]
+        texts = [t for t in texts if t.strip()]
+        if not any(not is_paraphrase(t, originals) for t in texts):
+            zeroed.append(agent.key)
+            notes.append(f"{agent.persona} ({agent.key}) restated tier 1 ({len(texts)} item(s), no new "
+                         "finding): zero signal, tier 1 stands")
+            continue
+        for i, r in enumerate(rep.refutations, start=1):  # type: ignore[union-attr]
+            ref = f"{agent.persona}:R{i}"
+            if r.verdict != "refuted":
+                continue
+            if not r.evidence.strip():
+                notes.append(f"{ref} refutes {r.target} without evidence: no weight")
+                continue
+            if is_paraphrase(r.claim or r.evidence, originals):
+                notes.append(f"{ref} restates a tier-1 finding: zero signal")
+                continue
+            target, spot, why = _override_target(r.target, agent, spots, findings, approaches)
+            if target is None or spot is None:
+                notes.append(f"{ref}: {why}")
+                continue
+            ov = DepthOverride(hot_spot=spot.id, target=target, by_agent=agent.key, evidence=r.evidence,
+                               effect=_effect(target, findings, r.claim or r.evidence))
+            own = {f"{agent.persona}:{f.id}" for f in rep.findings  # type: ignore[union-attr]
+                   if is_paraphrase(f.claim, [r.claim or r.evidence]) or is_paraphrase(r.claim or r.evidence, [f.claim])}
+            cands.append(_Candidate(ov, {ref, agent.persona, agent.key} | own, r.claim))
+    kept, cancelled = [], []
+    rt2 = red_team_agents(delib, 2)
+    for cand in cands:
+        hit = next(((rt, r) for rt in rt2 for r in rt.report.refutations if _cancels(r, cand)), None)  # type: ignore[union-attr]
+        if hit is None:
+            kept.append(cand.override)
+        else:
+            rt, r = hit
+            cancelled.append((cand.override, f"red team 2 ({rt.key}) {r.verdict} {r.target}: {r.claim} "
+                                             f"— evidence: {r.evidence}"))
+    return DepthOutcome(tuple(kept), tuple(zeroed), tuple(cancelled), tuple(notes))
+
+
+def struck_approaches(delib: Deliberation) -> "frozenset[str]":
+    """Approach ids a recorded override strikes from the leading position — pass to
+    `ranking.rank(agents, weights, struck=...)`, which then leads with the best of the rest."""
+    approaches = approach_titles(current(delib.agents))
+    return frozenset(o.target for o in delib.depth.overrides if o.target in approaches)
+
+
+def overturned_findings(delib: Deliberation) -> "dict[str, DepthOverride]":
+    """Finding ref → the override that flipped it (for the decision record)."""
+    return {o.target: o for o in delib.depth.overrides if ":" in o.target}
+
+
+def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
+    """Progress note after depth-aware synthesis (what flipped, what was zeroed, what was cancelled)."""
+    lines = [f"Depth-aware synthesis for {delib.id}: {len(outcome.overrides)} override(s), "
+             f"{len(outcome.zeroed)} tier-2 result(s) zeroed, {len(outcome.cancelled)} cancelled by red team 2."]
+    lines += [f"- OVERRIDE {o.hot_spot}: {o.effect} (by {o.by_agent}; evidence: {o.evidence})" for o in outcome.overrides]
+    lines += [f"- cancelled {o.hot_spot} {o.target}: {why}" for o, why in outcome.cancelled]
+    lines += [f"- {n}" for n in outcome.notes]
+    struck = sorted(o.target for o in outcome.overrides if o.target in approach_titles(current(delib.agents)))
+    if struck:
+        lines.append(f"Ranking will exclude {', '.join(struck)} from the leading position.")
+    return "\n".join(lines)  # the caller adds the next step (next_step.py)
+
+
+# --------------------------------------------------------------------------------------------
+# telemetry (DepthState)
+
+
+def depth_state_for(plan: DepthPlan) -> DepthState:
+    """The DepthState a plan records. Posture off/dial-down records only posture and status."""
+    if plan.action == "off":
+        return DepthState(posture=plan.posture, enabled=False, status="off",
+                          skipped_reason="" if plan.posture == "off" else plan.why)
+    base = dict(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
+                workers_per_wave=plan.workers, clamped=plan.clamped)
+    if plan.action == "not_needed":
+        return DepthState(posture=plan.posture, enabled=True, status="not_needed")
+    if plan.action == "skipped":
+        return DepthState(**base, status="skipped", skipped_reason=plan.why)
+    return DepthState(**base, status="pending", tier2_by_lens={a.lens: 0 for a in plan.assignments})
+
+
+def apply_posture(delib: Deliberation, cfg: Config) -> None:
+    """At open: a deliberation whose posture is off (or dialled down for its task type) records
+    that at once, so a tier-2 spawn is refused as "depth off" from the start and the state is
+    the same whether or not the rest of the depth machinery runs (the width-only escape)."""
+    enabled, why = posture_for(delib.task_type, cfg.depth)
+    if not enabled:
+        apply_plan(delib, DepthPlan("off", cfg.depth.posture, False, why))
+
+
+def _copy_into(target: DepthState, source: DepthState) -> None:
+    for name in DepthState.model_fields:
+        setattr(target, name, getattr(source, name))
+
+
+def apply_plan(delib: Deliberation, plan: DepthPlan) -> None:
+    """Record the plan in `delib.depth` (in place: callers may hold a reference to it)."""
+    _copy_into(delib.depth, depth_state_for(plan))
+
+
+def apply_outcome(delib: Deliberation, outcome: DepthOutcome) -> None:
+    """Record the synthesis outcome in `delib.depth` and a warning per zeroed/cancelled result.
+
+    Never raises: a pass count above the ceiling (a red-team round the spawn rules should have
+    refused) becomes a warning here; `assert_within_ceiling` is the hard check."""
+    st = delib.depth
+    st.overrides = list(outcome.overrides)
+    st.zeroed = list(outcome.zeroed)
+    refresh_counts(delib, check=False)
+    if st.passes > pass_ceiling(st):
+        msg = (f"depth axis ran {st.passes} extra passes, above its ceiling of {pass_ceiling(st)} "
+               "(k workers + red team 2)")
+        if msg not in delib.warnings:
+            delib.warnings.append(msg)
+    by_key = {a.key: a.persona for a in delib.agents}
+    for key in outcome.zeroed:
+        msg = f"tier-2 worker {by_key.get(key, key)} restated tier 1: zero signal"
+        if msg not in delib.warnings:
+            delib.warnings.append(msg)
+    for o, why in outcome.cancelled:
+        msg = f"depth override on {o.target} ({o.hot_spot}) cancelled: {why}"
+        if msg not in delib.warnings:
+            delib.warnings.append(msg)
+
+
+def count_passes(delib: Deliberation) -> int:
+    """Extra passes the depth axis ran: each tier-2 worker and red team 2 (refused ones excluded)."""
+    return len(_lens_records(delib)) + len(_red_team_2_records(delib))
+
+
+def refresh_counts(delib: Deliberation, check: bool = True) -> None:
+    """Recompute tier2_by_lens and passes from the agent records, then (check) assert the ceiling."""
+    st = delib.depth
+    counts = {lens: 0 for lens in st.tier2_by_lens}
+    for a in _lens_records(delib):
+        counts[a.persona] = counts.get(a.persona, 0) + 1
+    st.tier2_by_lens = counts
+    st.passes = count_passes(delib)
+    if check:
+        assert_within_ceiling(st)
+
+
+def pass_ceiling(st: DepthState) -> int:
+    """k + 1: the wave's workers (≤ DEPTH_HARD_CEILING) and red team 2."""
+    return min(st.workers_per_wave, DEPTH_HARD_CEILING) + 1
+
+
+def assert_within_ceiling(st: DepthState) -> None:
+    """The linear-depth invariant: total extra passes ≤ k + 1 (raises AssertionError)."""
+    if st.passes > pass_ceiling(st):
+        raise AssertionError(f"depth axis ran {st.passes} passes, ceiling is {pass_ceiling(st)} "
+                             f"(k={st.workers_per_wave} + red team 2)")

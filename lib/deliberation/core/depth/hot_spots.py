@@ -1,0 +1,306 @@
+"""Hot spots: the contested points of a deliberation, computed from its tier-1 reports.
+
+The depth axis (DESIGN.md §5) digs only where tier 1 is contested. After the propose pass and
+the first red-team pass, `find_hot_spots(delib)` lists, in this order:
+
+1. `refuted`       — a finding (`"<persona>:<id>"`) or an approach the red team refuted or
+                     weakened WITH evidence (a refutation without evidence carries no weight);
+2. `contradiction` — conflicts named by the debate moderator; a tier-1 finding or approach
+                     another tier-1 agent refutes or weakens; an approach one persona prefers and
+                     approves while another rejects it or files a concern against it;
+3. `missed_angle`  — every angle the red team says was missed.
+
+Near-identical hot spots are merged (same target, or `similarity` ≥ DEDUP_SIMILARITY of their
+core text), then numbered H1, H2, … in that order: the same reports always give the same ids.
+
+The reading helpers (`current`, `tier1_agents`, `red_team_agents`, `finding_index`,
+`resolve_target`) are shared with depth_axis. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from deliberation.core.personas import normalise_agent_type
+from deliberation.state.agent_report import AgentReport, Finding
+from deliberation.core.similarity import similarity
+from deliberation.state.models import AgentRecord, Deliberation, HotSpot
+
+DEDUP_SIMILARITY = 0.8
+MAX_HOT_SPOTS = 999  # the id pattern allows H1..H999
+CLAIM_CHARS = 240
+HOT_SPOT_ID = re.compile(r"^H[0-9]{1,3}$")
+WEIGHTY = ("refuted", "weakened")
+
+
+# --------------------------------------------------------------------------------------------
+# reading the reports
+
+
+def current(agents: "list[AgentRecord]") -> "list[AgentRecord]":
+    """Agents with a valid report that no later report replaced, in recorded order."""
+    return [a for a in agents if a.status == "reported" and a.report is not None and not a.superseded]
+
+
+def red_team_round(agent: AgentRecord) -> int:
+    """1 for the first red-team pass, 2 for red team 2 (explicit round, else by tier)."""
+    if agent.red_team_round is not None:
+        return agent.red_team_round
+    return 2 if agent.tier == 2 else 1
+
+
+def is_tier2(agent: AgentRecord) -> bool:
+    """Lens workers and red team 2 form tier 2."""
+    if agent.kind == "lens" or agent.tier == 2:
+        return True
+    return agent.kind == "red-team" and red_team_round(agent) >= 2
+
+
+def tier1_agents(delib: Deliberation) -> "list[AgentRecord]":
+    return [a for a in current(delib.agents) if not is_tier2(a)]
+
+
+def red_team_agents(delib: Deliberation, round_: int) -> "list[AgentRecord]":
+    return [a for a in current(delib.agents) if a.kind == "red-team" and red_team_round(a) == round_]
+
+
+def finding_index(agents: "list[AgentRecord]") -> "dict[str, tuple[AgentRecord, Finding]]":
+    """`"<persona>:<finding id>"` → (agent, finding); the first report of a persona wins a clash."""
+    index: dict[str, tuple[AgentRecord, Finding]] = {}
+    for agent in agents:
+        for f in agent.report.findings:  # type: ignore[union-attr]
+            index.setdefault(f"{agent.persona}:{f.id}", (agent, f))
+    return index
+
+
+def approach_titles(agents: "list[AgentRecord]") -> "dict[str, str]":
+    """Approach id → title, first mention wins, in recorded order."""
+    titles: dict[str, str] = {}
+    for agent in agents:
+        for ap in agent.report.approaches:  # type: ignore[union-attr]
+            titles.setdefault(ap.id, ap.title)
+    return titles
+
+
+def resolve_target(target: str, findings: "dict[str, tuple[AgentRecord, Finding]]",
+                   approaches: "dict[str, str]") -> "str | None":
+    """A refutation target as a canonical finding ref or approach id; None if it names neither.
+
+    Accepts `persona:F1` (a plugin prefix such as `deliberation:` is dropped), an approach id,
+    or a bare finding id when exactly one persona has a finding with that id.
+    """
+    t = (target or "").strip()
+    if not t:
+        return None
+    if ":" in t:
+        who, fid = t.rsplit(":", 1)
+        ref = f"{normalise_agent_type(who)}:{fid.strip()}"
+        if ref in findings:
+            return ref
+    if t in approaches:
+        return t
+    bare = [ref for ref in findings if ref.rsplit(":", 1)[1] == t]
+    return bare[0] if len(bare) == 1 else None
+
+
+def _clip(text: str, n: int = CLAIM_CHARS) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+# --------------------------------------------------------------------------------------------
+# candidates
+
+
+@dataclass
+class _Candidate:
+    kind: str
+    statement: str
+    core: str                       # the text compared when merging near-identical hot spots
+    key: str = ""                   # same non-empty key → same point (e.g. the same target)
+    material: list = field(default_factory=list)
+    sources: list = field(default_factory=list)
+
+    def absorb(self, other: "_Candidate") -> None:
+        self.material += [m for m in other.material if m not in self.material]
+        self.sources += [s for s in other.sources if s not in self.sources]
+
+
+def _note(who: str, verdict: str, claim: str, evidence: str) -> str:
+    note = f"{who} ({verdict}): {_clip(claim) or '(no counter-claim)'}"
+    return note + (f" — evidence: {_clip(evidence)}" if evidence.strip() else "")
+
+
+def _describe_target(ref: str, findings: dict, approaches: dict) -> "tuple[str, str, str]":
+    """(label, claim/title, owner persona or '') for a resolved target."""
+    if ref in findings:
+        agent, f = findings[ref]
+        return ref, f.claim, agent.persona
+    return f"approach {ref}", approaches.get(ref, ""), ""
+
+
+def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Candidate]":
+    out = []
+    for rt in red_team_agents(delib, 1):
+        for r in rt.report.refutations:  # type: ignore[union-attr]
+            if r.verdict not in WEIGHTY or not r.evidence.strip():
+                continue
+            ref = resolve_target(r.target, findings, approaches)
+            if ref is None:
+                continue
+            label, text, owner = _describe_target(ref, findings, approaches)
+            out.append(_Candidate(
+                kind="refuted",
+                statement=f"{label} (\"{_clip(text)}\") was {r.verdict} by the red team: {_clip(r.claim)}",
+                core=f"{text} {r.claim}", key=f"target:{ref}",
+                material=[ref, _note(rt.persona, r.verdict, r.claim, r.evidence)],
+                sources=[s for s in (owner, rt.persona) if s]))
+    return out
+
+
+def _debate_conflicts(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Candidate]":
+    out = []
+    for agent in tier1_agents(delib):
+        if agent.kind != "debate":
+            continue
+        for c in agent.report.conflicts:  # type: ignore[union-attr]
+            refs = [resolve_target(b, findings, approaches) or b.strip() for b in c.between]
+            out.append(_Candidate(
+                kind="contradiction",
+                statement=f"conflict between {', '.join(refs)}: {_clip(c.about)}",
+                core=c.about, material=refs + [f"{agent.persona}: {_clip(c.about)}"],
+                sources=[agent.persona]))
+    return out
+
+
+def _cross_refutations(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Candidate]":
+    """A tier-1 agent (not the red team) refuting or weakening another agent's finding/approach."""
+    out = []
+    for agent in tier1_agents(delib):
+        if agent.kind == "red-team":
+            continue
+        for r in agent.report.refutations:  # type: ignore[union-attr]
+            if r.verdict not in WEIGHTY:
+                continue
+            ref = resolve_target(r.target, findings, approaches)
+            if ref is None:
+                continue
+            label, text, owner = _describe_target(ref, findings, approaches)
+            if owner == agent.persona:
+                continue
+            out.append(_Candidate(
+                kind="contradiction",
+                statement=f"{agent.persona} contradicts {label} (\"{_clip(text)}\"): {_clip(r.claim)}",
+                core=f"{text} {r.claim}", key=f"target:{ref}",
+                material=[ref, _note(agent.persona, r.verdict, r.claim, r.evidence)],
+                sources=[s for s in (owner, agent.persona) if s]))
+    return out
+
+
+def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candidate]":
+    """An approach a persona prefers and approves while another persona rejects or opposes it."""
+    personas = [a for a in tier1_agents(delib) if a.kind == "persona"]
+    out = []
+    for aid, title in approaches.items():
+        supporters = [a for a in personas
+                      if a.report.preferred_approach == aid and a.report.verdict == "approve"]  # type: ignore[union-attr]
+        if not supporters:
+            continue
+        backing = {s.persona for s in supporters}
+        notes: list[str] = []
+        opponents: list[str] = []
+        for a in personas:
+            rep: AgentReport = a.report  # type: ignore[assignment]
+            if a.persona in backing:
+                continue
+            reasons = [f"{a.persona} concern: {_clip(c.concern)} — {_clip(c.reason)}"
+                       for c in rep.dissent if c.target == aid]
+            if rep.verdict == "reject" and rep.preferred_approach not in (None, aid):
+                reasons.append(f"{a.persona} rejects and prefers {rep.preferred_approach}: {_clip(rep.rationale)}")
+            if reasons:
+                opponents.append(a.persona)
+                notes += [n for n in reasons if n not in notes]
+        if not opponents:
+            continue
+        names = sorted(backing)
+        out.append(_Candidate(
+            kind="contradiction",
+            statement=(f"approach {aid} (\"{_clip(title)}\") is preferred by {', '.join(names)} "
+                       f"and opposed by {', '.join(dict.fromkeys(opponents))}"),
+            core=f"{title} " + " ".join(notes), key=f"approach-split:{aid}",
+            material=[aid] + notes, sources=names + [p for p in dict.fromkeys(opponents)]))
+    return out
+
+
+def _missed(delib: Deliberation) -> "list[_Candidate]":
+    out = []
+    for rt in red_team_agents(delib, 1):
+        for angle in rt.report.missed_angles:  # type: ignore[union-attr]
+            if angle.strip():
+                out.append(_Candidate(kind="missed_angle", statement=f"missed angle: {_clip(angle)}",
+                                      core=angle, material=[f"{rt.persona} (missed angle): {_clip(angle)}"],
+                                      sources=[rt.persona]))
+    return out
+
+
+def _merge(cands: "list[_Candidate]") -> "list[_Candidate]":
+    kept: list[_Candidate] = []
+    for c in cands:
+        twin = next((k for k in kept if (c.key and c.key == k.key)
+                     or similarity(c.core, k.core) >= DEDUP_SIMILARITY), None)
+        if twin is None:
+            kept.append(c)
+        else:
+            twin.absorb(c)
+    return kept
+
+
+# --------------------------------------------------------------------------------------------
+# the answer
+
+
+def _two_agent_conflict(delib: Deliberation) -> "list[_Candidate]":
+    """The minimum viable deliberation's disagreement itself (its 2-agent rule said investigate)."""
+    check = getattr(delib, "two_agent", None)
+    if check is None or check.verdict != "investigate":
+        return []
+    return [_Candidate(kind="contradiction", statement=f"the two agents disagree: {_clip(check.detail)}",
+                       core=check.detail, key="two-agent",
+                       material=[f"2-agent rule: {check.detail}"], sources=list(check.agents))]
+
+
+def find_hot_spots(delib: Deliberation, two_agent: bool = False) -> "list[HotSpot]":
+    """The contested points of `delib`'s tier-1 reports, numbered H1, H2, … (see module doc).
+
+    Empty until a first red-team report exists: hot spots are computed after that pass. With
+    `two_agent` (the minimum viable deliberation, whose AGAINST agent stands in for the red
+    team) they are computed from the two research reports, the pair's disagreement included.
+    """
+    if not two_agent and not red_team_agents(delib, 1):
+        return []
+    tier1 = tier1_agents(delib)
+    findings = finding_index(tier1)
+    approaches = approach_titles(tier1)
+    if two_agent:
+        # the pair's own refutations of each other, then their disagreement (by approach title:
+        # each research report numbers its own approaches, so ids are not compared)
+        cands = _two_agent_conflict(delib) + _cross_refutations(delib, findings, approaches)
+    else:
+        cands = (_refuted(delib, findings, approaches)
+                 + _debate_conflicts(delib, findings, approaches)
+                 + _cross_refutations(delib, findings, approaches)
+                 + _opposed_approaches(delib, approaches)
+                 + _missed(delib))
+    merged = _merge(cands)[:MAX_HOT_SPOTS]
+    return [HotSpot(id=f"H{i}", kind=c.kind, statement=c.statement, material=c.material, sources=c.sources)
+            for i, c in enumerate(merged, start=1)]
+
+
+def hot_spot_target(spot: HotSpot, findings: dict, approaches: dict) -> "str | None":
+    """The finding ref or approach id a hot spot is about (its first resolvable material)."""
+    for m in spot.material:
+        ref = resolve_target(m, findings, approaches)
+        if ref is not None:
+            return ref
+    return None

@@ -1,0 +1,330 @@
+"""The deliberation engine: what follows from each recorded report, and the conclusion.
+
+Pure over `state.Deliberation` + `config.Config`; the handlers own the I/O. Each function
+returns a `Step` — what the main agent must be told: a `block` reason (a gate failed, or the
+depth axis needs tier-2 workers before ranking) or a progress `context`.
+
+    report recorded → after_report():  research done with exactly two personas → the 2-agent
+                                       rule (minimum viable deliberation) and its depth step;
+                                       red-team pass done → depth plan (hot spots);
+                                       tier-2 done → red team 2 → depth-aware synthesis;
+                                       ranking complete → vote → Gate 1 → passed: PRD_GENERATION,
+                                       the decision document is asked for
+    Stop (nothing pending) → conclude(): Gate 1 + Gate 2 → the decision document read from the
+                                       concluding answer (accepted, sent back once, or recorded
+                                       missing) → ready for the route and the record
+"""
+
+from __future__ import annotations
+
+from deliberation.core import consensus_gate, phases, prd, quality_gate, ranking
+from deliberation.state.config import Config
+from deliberation.state.models import Deliberation
+
+OPEN_DEPTH = ("pending", "deepening", "red_team_2")
+
+
+class Step:
+    """What the main agent must be told. `block`: it must act before it may conclude (the
+    Stop is held on it); `context`: news or an instruction; `progress`: the context is only the
+    progress note (re-derived when it is delivered, never queued); `then_next`: the news is said
+    with the next accepted step as it stands when it is delivered (a background agent's news
+    waits for its task notification, and the step may change by then)."""
+    __slots__ = ("block", "context", "progress", "then_next")
+
+    def __init__(self, block: "str | None" = None, context: "str | None" = None, progress: bool = False,
+                 then_next: bool = False) -> None:
+        self.block = block
+        self.context = context
+        self.progress = progress
+        self.then_next = then_next
+
+
+class Budget:
+    """What the depth axis may still spend (read from the lineage and the deliberation)."""
+    __slots__ = ("spawn_slots_left", "agents_used", "tokens_used")
+
+    def __init__(self, spawn_slots_left: int, agents_used: int, tokens_used: int) -> None:
+        self.spawn_slots_left = spawn_slots_left
+        self.agents_used = agents_used
+        self.tokens_used = tokens_used
+
+
+def weights(cfg: Config) -> "dict[str, float]":
+    return {d.name: d.weight for d in cfg.ranking.dimensions}
+
+
+def progress_text(delib: Deliberation, cfg: Config) -> str:
+    """The progress note (next_step.py: what the main agent has, what is still to arrive, the
+    next step the plugin will accept)."""
+    from deliberation.core import next_step
+
+    return next_step.progress_text(delib, cfg)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def depth_enabled(delib: Deliberation, cfg: Config) -> "tuple[bool, str]":
+    from deliberation.core.depth.axis import posture_for
+
+    return posture_for(delib.task_type, cfg.depth)
+
+
+def red_team_done(delib: Deliberation, round_: int) -> bool:
+    return any(a.kind == "red-team" and (a.red_team_round or 1) == round_
+               for a in phases.current(delib, "deliberation"))
+
+
+def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> "Step | None":
+    """Move the depth axis along; a Step when the main agent must act on it."""
+    if delib.phase != "DELIBERATION" or phases.pending(delib, "deliberation"):
+        return None
+    from deliberation.core.depth import axis as depth_axis
+
+    state = delib.depth
+    if state.status == "not_needed" and not state.posture and red_team_done(delib, 1):
+        plan = depth_axis.plan_depth(delib, cfg, budget)
+        depth_axis.apply_plan(delib, plan)
+        if plan.action == "deepen":
+            return Step(block=depth_axis.instruction(plan, delib))
+        if plan.action == "skipped":
+            return Step(context=f"⚠ {state.skipped_reason} The decision record says so.", then_next=True)
+        return None
+    if state.status == "deepening" and depth_axis.wave_done(delib):
+        state.status = "red_team_2"
+        return Step(block=depth_axis.red_team_2_instruction(delib))
+    if state.status == "red_team_2" and red_team_done(delib, 2):
+        outcome = depth_axis.synthesize(delib)
+        depth_axis.apply_outcome(delib, outcome)
+        state.status = "done"
+        return Step(context=depth_axis.outcome_text(delib, outcome), then_next=True)
+    return None
+
+
+def ranking_complete(delib: Deliberation, cfg: Config) -> bool:
+    return (delib.phase == "RANKING" and not phases.pending(delib, "ranking")
+            and len(phases.current(delib, "ranking")) >= 1)
+
+
+def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
+    """Ranking → consensus → conformity → Gate 1, recorded on the deliberation."""
+    from deliberation.core import conformity
+    from deliberation.core.depth.axis import struck_approaches
+
+    delib.ranking = ranking.rank(delib.agents, weights(cfg), struck_approaches(delib))
+    from deliberation.core.minimum_deliberation import herding_warning
+
+    delib.conformity = (conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold)
+                        + herding_warning(delib) if delib.ranking else [])
+    delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
+
+
+def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | None":
+    """Research has just ended with exactly two personas: the 2-agent rule's outcome, told to
+    the main agent, and how the form meets the depth axis (minimum_deliberation.py)."""
+    from deliberation.core.depth import axis as depth_axis
+    from deliberation.core import minimum_deliberation as mvd
+    from deliberation.core.depth.hot_spots import find_hot_spots
+
+    if delib.phase != "RESEARCH" or delib.two_agent is not None or not mvd.eligible(delib):
+        return None
+    c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
+    head = (f"Deliberation {delib.id} — minimum viable deliberation (2 agents: {c.agents[0]}, "
+            f"{c.agents[1]}): {mvd.OUTCOME_TEXT[c.verdict]}. {c.detail}.")
+    full = f"(For the full deliberation instead, spawn {mvd.FULL_FORM}.)"
+    if c.verdict == "no_position":
+        return Step(context=(f"{head} For the 2-agent form each research report states its position "
+                             "(preferred_approach, verdict approve/reject, rationale); the full deliberation "
+                             "follows."), then_next=True)
+    enabled, why = depth_enabled(delib, cfg)
+    if c.verdict in ("proceed", "suspect_herding"):
+        if enabled:
+            depth_axis.apply_plan(delib, depth_axis.DepthPlan("not_needed", cfg.depth.posture, True, why))
+            delib.depth.basis = mvd.BASIS
+        warn = ("" if c.verdict == "proceed" else
+                " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
+                "weigh it as one opinion; the decision record carries the warning.")
+        return Step(context=f"{head}{warn} {full}", then_next=True)
+    if not enabled:
+        return Step(context=(f"{head} The depth axis is off for this deliberation ({why}): investigate "
+                             "that conflict yourself before ranking — check the evidence each agent cites "
+                             "— and name the contested point and its evidence (never their verdicts) in the "
+                             f"ranking prompts. {full}"), then_next=True)
+    plan = depth_axis.plan_depth(delib, cfg, budget, spots=find_hot_spots(delib, two_agent=True))
+    depth_axis.apply_plan(delib, plan)
+    delib.depth.basis = mvd.BASIS
+    if plan.action == "deepen":
+        return Step(block=(f"{head} Investigate that conflict before ranking: the depth axis digs into "
+                           "it, the AGAINST agent's objections standing in for the red-team pass.\n"
+                           + depth_axis.instruction(plan, delib)
+                           + f"\n\nThen both personas rank. {full}"))
+    return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}", then_next=True)
+
+
+def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
+    step = minimum_step(delib, cfg, budget)
+    if step is not None:
+        return step
+    step = depth_after_report(delib, cfg, budget, now)
+    if step is not None:
+        return step
+    if delib.phase == "PRD_GENERATION":  # the vote passed: the same news again (said once per batch)
+        return Step(context=document_due_text(delib))
+    if ranking_complete(delib, cfg):
+        evaluate_vote(delib, cfg, now)
+        if not delib.gate1.passed:  # type: ignore[union-attr]
+            return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
+        open_document(delib, now)
+        return Step(context=document_due_text(delib))
+    return Step(context=progress_text(delib, cfg), progress=True)
+
+
+def open_document(delib: Deliberation, now: float) -> None:
+    """The vote passed the consensus gate: RANKING → PRD_GENERATION, the decision document is due.
+    The decision is what the vote adopted (or nothing, on a unanimous reject)."""
+    r = delib.ranking
+    delib.outcome = ranking.outcome(r)  # type: ignore[assignment]
+    delib.decision = r.leading if r and delib.outcome == "adopted" else None
+    phases.transition(delib, "PRD_GENERATION", "consensus gate passed" + (
+        f" ({ranking.REJECTED})" if delib.outcome == "rejected" else "") + ": the decision document is due", now)
+    delib.prd.status = "due"
+    delib.prd.due_at = now
+
+
+def reopen_vote(delib: Deliberation, now: float, persona: str = "") -> None:
+    """A ranking spawn during PRD_GENERATION: a re-rank — or a ranker that had not voted yet (a
+    panel spawned one by one) — takes the vote again (PRD_GENERATION → RANKING); the decision
+    and its document wait for the new vote."""
+    joins = persona and not any(a.persona == persona for a in phases.current(delib, "ranking"))
+    what = f"{persona} joins the vote" if joins else "re-rank"
+    phases.transition(delib, "RANKING", f"{what}: the vote is taken again; the decision document waits for it", now)
+    delib.outcome = None
+    delib.decision = None
+    prd.reset(delib)
+
+
+def document_due_text(delib: Deliberation) -> str:
+    """What the main agent is told once the vote passed: the outcome, the conformity warnings,
+    and the request for the decision document with its exact shape and the ids it may cite."""
+    parts = [passed_text(delib)]
+    note = conformity_note(delib)
+    if note:
+        parts.append(note)
+    parts.append(prd.request_text(delib))
+    return "\n".join(parts)
+
+
+def passed_text(delib: Deliberation) -> str:
+    """What the main agent is told when Gate 1 passes: the adopted approach, or the rejection."""
+    r = delib.ranking
+    if ranking.unanimous_reject(r):
+        concerns = [f"- {a.persona}: {c.concern} — {c.reason}" for a in phases.current(delib, "ranking")
+                    for c in a.report.dissent][:6]  # type: ignore[union-attr]
+        lines = [f"Deliberation {delib.id}: the panel unanimously REJECTED every approach "
+                 f"({r.rejections} of {r.rejections} voting agents reject) — {ranking.REJECTED}. "  # type: ignore[union-attr]
+                 "Do not implement any of the approaches."]
+        if concerns:
+            lines += ["The rejecting agents' concerns:", *concerns]
+        return "\n".join(lines)
+    return (f"Deliberation {delib.id}: consensus gate passed — leading approach "
+            f"{r.leading}, consensus {r.consensus:.2f} ≥ {delib.threshold:.2f}.")  # type: ignore[union-attr]
+
+
+def conformity_note(delib: Deliberation) -> str:
+    """The vote's conformity warnings for the main agent ('' when none): they warn, they do not
+    block (unless conformity.blocking, at the quality gate)."""
+    if not delib.conformity:
+        return ""
+    lines = [f"⚠ Conformity warning ({len(delib.conformity)}): agreement that may not come from "
+             "independent evaluation. A warning, not a proof — genuine agreement reached for "
+             "different reasons looks the same; say so in the summary."]
+    lines += [f"- {w.detector}: {w.evidence} Recommended: {w.recommendation}." for w in delib.conformity]
+    return "\n".join(lines)
+
+
+def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
+    """The depth axis' hold on DELIBERATION → RANKING."""
+    if delib.phase not in ("RESEARCH", "DELIBERATION"):
+        return None
+    from deliberation.core import minimum_deliberation
+
+    enabled, _why = depth_enabled(delib, cfg)
+    if not enabled:
+        return None
+    if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
+        return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
+                "red-team pass comes before ranking; it may be the only pass if nothing is contested. "
+                "(The minimum viable deliberation — exactly two research personas, each stating its "
+                "position — needs none: its AGAINST agent is that pass.)\n"
+                f"Next: spawn ONE `{delib.agent_prefix}red-team` — prompt starting \"Phase: deliberation\" "
+                "with the question, the approaches and every research finding — to break the converged "
+                "points (refutations with evidence, missed angles).")
+    if delib.depth.status in OPEN_DEPTH:
+        from deliberation.core.depth import axis as depth_axis
+
+        return "DELIBERATION → RANKING refused: the depth step is open.\n" + depth_axis.open_step_text(delib)
+    return None
+
+
+class Conclusion:
+    __slots__ = ("ready", "block", "kind")
+
+    def __init__(self, ready: bool, block: "str | None" = None, kind: str = "gate") -> None:
+        self.ready = ready
+        self.block = block
+        self.kind = kind  # "gate": a gate failed; "document": the decision document is sent back
+
+
+def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
+             may_block: bool = True) -> Conclusion:
+    """At Stop with nothing pending: may this deliberation conclude?
+
+    Before ranking it cannot: the hold names the next step the plugin will accept (next_step.py).
+    Then Gate 1 (the vote), then Gate 2's checks of the deliberation; once both pass the decision
+    document is read from the main agent's concluding `answer` — accepted, sent back once (a
+    block of kind "document", only while `may_block`), or recorded missing — and Gate 2 gets
+    its `decision_document` check. Ready = accepted or recorded missing."""
+    if delib.phase == "RANKING":
+        evaluate_vote(delib, cfg, now)
+    else:
+        delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
+    if delib.phase in ("IDLE", "RESEARCH", "DELIBERATION"):
+        from deliberation.core import next_step
+
+        return Conclusion(False, (f"Deliberation {delib.id} is not finished (phase {delib.phase}): it "
+                                  "concludes after the blind ranking.\n" + next_step.progress_text(delib, cfg)))
+    if not delib.gate1.passed:  # type: ignore[union-attr]
+        return Conclusion(False, consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]
+    if delib.phase == "RANKING":
+        open_document(delib, now)
+    g = cfg.gates
+    delib.gate2 = quality_gate.evaluate(
+        delib, min_distinct_personas=cfg.deliberation.min_distinct_personas,
+        min_alternatives=cfg.deliberation.min_alternatives, strong=g.strong, moderate=g.moderate,
+        require_improvement=g.require_improvement, conformity=delib.conformity,
+        conformity_blocks=cfg.conformity.blocking, now=now)
+    if not delib.gate2.passed:
+        return Conclusion(False, quality_gate.reason_text(delib, delib.gate2))
+    d = cfg.deliberation
+    outcome = prd.capture(delib, answer, retries=d.report_retries, max_bytes=d.max_report_bytes,
+                          may_block=may_block, now=now)
+    delib.gate2 = quality_gate.with_document(delib.gate2, delib)
+    if outcome.send_back:
+        return Conclusion(False, outcome.send_back, kind="document")
+    return Conclusion(True)
+
+
+def finalize(delib: Deliberation, now: float) -> None:
+    """The route is recorded and the document closed: PRD_GENERATION → COMPLETE."""
+    st = delib.prd
+    what = (f"decision document accepted ({prd.counts_text(st.document)})" if st.status == "accepted" and st.document
+            else f"decision document missing after {st.send_backs} send-back(s)")
+    route = delib.route.route if delib.route else "no route"
+    phases.transition(delib, "COMPLETE", f"decision record written ({route}); {what}", now)
+
+
+def fail(delib: Deliberation, reasons: "list[str]", now: float) -> None:
+    delib.failure_reasons.extend(reasons)
+    if delib.phase not in phases.CLOSED:
+        phases.transition(delib, "FAILED", "; ".join(r.splitlines()[0] for r in reasons)[:300], now)

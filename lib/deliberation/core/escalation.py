@@ -1,0 +1,253 @@
+"""The route after the vote: auto-execute, auto-reject, human review (L3) or hard reject
+(DESIGN.md §6, seed 002).
+
+Votes come from the ranking reports' verdicts: approve = pass, reject = fail, abstain is left
+out. The vote **passes** when approvals outnumber rejections (the accept path). Its pattern:
+unanimous pass (approvals only), unanimous fail (rejections only), split (both), or none (no
+vote at all, which cannot auto-execute and is treated like a split).
+
+**The judges' confidence** (what T2 reads) is the mean self-reported `confidence` of the
+ranking agents that voted pass — the seed's T2 is "unanimous AND high confidence", and its
+confidence is the judges' own (seed 002: 95.8 % of the misses had self-reported confidence
+≥ 0.9, mean 0.969). The ranking's consensus score is NOT used for T2: it is a function of the
+0-10 scores, and a consensus of 0.9 needs a mean near 9.5/10 with almost no spread, which a
+unanimous but ordinary panel (8.5 ± 0.5 → 0.80) never reaches, so T2 would never fire.
+
+**Policy** (`escalation.policy`) selects the rule set:
+- `D+T2+PROBE` (default): the seed's deployable policy — the split-vote rule D, the inverse
+  tripwire T2 and the novelty-arm probes. T1 is not run (the seed calls it an oracle upper
+  bound: on its test set every miss was in a listed class by construction).
+- `T1+D+T2+PROBE`: the stricter set — also T1, which escalates EVERY accepted decision of a
+  class reversed before, whatever the vote and confidence (more true passes escalated).
+
+Rules of the policy — every rule that fires is recorded in `Route.rules`, in this order:
+- **T1** (strict policy only) known-reversal class on the accept path: the vote passes and the
+  class is reversal-prone in the registry. → human review, or the hard-reject path when
+  `escalation.known_reversal = "reject"`.
+- **T2** unanimous pass with the judges' confidence ≥ `escalation.unanimous_confidence` (0.9)
+  on a reversal-prone class — unanimity is the warning. → human review.
+- **D** split vote (or no vote). → human review.
+- **PROBE** a probe failed or timed out on a vote that is not a unanimous fail; it overrides a
+  unanimous pass. → human review, or hard reject when `escalation.probe_failure = "reject"`.
+- **COLD_START** the class has no history in the registry: the recurrence arm is blind, the
+  route falls back to D. Informational: it never escalates by itself.
+Route: hard-reject if a fired rule asks for it, else human-review if any escalating rule
+fired, else — the vote was unanimous and nothing flagged it — auto-execute for a unanimous
+pass and **auto-reject** for a unanimous fail (the seed's "unanimous → auto-pass / auto-reject":
+a panel that unanimously rejects adopts nothing). Escalated routes start with
+`review = "pending"` until a person approves or rejects. `Route.decided_by` names what set the
+route; `Route.notes` says what the policy left out (a reversal-prone class passed without T2).
+
+Registry matching is `reversals.matching_entries` (exact class or its task type).
+Pure: no I/O. The store-backed wiring lives in `adjudication.apply_route`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from deliberation.app import reversals
+from deliberation.state.config import EscalationConfig
+from deliberation.core.decision_class import decision_class
+from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteRule
+
+Pattern = Literal["unanimous-pass", "unanimous-fail", "split", "none"]
+ESCALATING = ("T1", "T2", "D", "PROBE")
+POLICIES = {"D+T2+PROBE": ("D", "T2", "PROBE"), "T1+D+T2+PROBE": ("T1", "D", "T2", "PROBE")}
+DEFAULT_POLICY = "D+T2+PROBE"
+AUTOMATIC = ("auto-execute", "auto-reject")  # routes that need no person
+
+
+@dataclass(frozen=True)
+class Vote:
+    """The vote of a deliberation, as routing sees it. `confidence` is the judges' confidence
+    (mean self-reported confidence of the agents that voted pass, else of all voters);
+    `consensus` the ranking's consensus score, for the record."""
+    approvals: int
+    rejections: int
+    abstentions: int = 0
+    confidence: "float | None" = None
+    consensus: "float | None" = None
+
+    @property
+    def pattern(self) -> Pattern:
+        if self.approvals and self.rejections:
+            return "split"
+        if self.approvals:
+            return "unanimous-pass"
+        if self.rejections:
+            return "unanimous-fail"
+        return "none"
+
+    @property
+    def passes(self) -> bool:
+        return self.approvals > self.rejections
+
+    def describe(self) -> str:
+        conf = "" if self.confidence is None else f", judges' confidence {self.confidence:.2f}"
+        return f"{self.approvals} approve / {self.rejections} reject / {self.abstentions} abstain{conf}"
+
+
+# -- reading a deliberation -------------------------------------------------------------------
+
+
+def _ranking_reports(delib: Deliberation):
+    return [a.report for a in delib.agents
+            if a.stage == "ranking" and a.status == "reported" and not a.superseded and a.report]
+
+
+def judges_confidence(reports) -> "float | None":
+    """Mean self-reported confidence of the reports that voted pass (of all voters when none did)."""
+    voters = [r for r in reports if r.verdict in ("approve", "reject")]
+    chosen = [r for r in voters if r.verdict == "approve"] or voters
+    return round(sum(r.confidence for r in chosen) / len(chosen), 4) if chosen else None
+
+
+def vote_of(delib: Deliberation) -> Vote:
+    """The vote: the ranking result's counts when there is one, else the ranking reports'
+    verdicts; the judges' confidence from the current ranking reports."""
+    reports = _ranking_reports(delib)
+    conf = judges_confidence(reports)
+    r = delib.ranking
+    if r is not None:
+        return Vote(r.approvals, r.rejections, r.abstentions, conf, r.consensus)
+    verdicts = [rep.verdict for rep in reports]
+    return Vote(verdicts.count("approve"), verdicts.count("reject"), verdicts.count("abstain"), conf)
+
+
+def reports_text(delib: Deliberation) -> str:
+    """Summaries, findings, rationales and concerns of every report (for class tags)."""
+    parts: list[str] = []
+    for a in delib.agents:
+        rep = a.report
+        if rep is None or a.superseded:
+            continue
+        parts.append(rep.summary)
+        parts.extend(f"{f.claim} {f.evidence}" for f in rep.findings)
+        parts.extend(f"{x.title} {x.summary}" for x in rep.approaches)
+        parts.append(rep.rationale)
+        parts.extend(f"{c.concern} {c.reason}" for c in rep.dissent)
+    return "\n".join(p for p in parts if p)
+
+
+def class_of(delib: Deliberation, cfg: EscalationConfig) -> str:
+    """The deliberation's decision class (see decision_class.py)."""
+    return decision_class(delib.task_type, delib.question, reports_text(delib), cfg.class_tags)
+
+
+# -- the rules --------------------------------------------------------------------------------
+
+
+def _probe_failures(probes: "list[ProbeRun]") -> "list[str]":
+    out = []
+    for p in probes:
+        if p.passed:
+            continue
+        if p.timed_out:
+            out.append(f"{p.name} timed out after {p.duration_s:.1f}s")
+        elif p.exit_code is None:
+            out.append(f"{p.name} could not run ({p.error or 'no exit status'})")
+        else:
+            out.append(f"{p.name} exited {p.exit_code}")
+    return out
+
+
+def policy_rules(cfg: EscalationConfig) -> "tuple[str, ...]":
+    return POLICIES.get(cfg.policy, POLICIES[DEFAULT_POLICY])
+
+
+def fired_rules(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[ProbeRun]",
+                cfg: EscalationConfig) -> "list[RouteRule]":
+    """Every rule of the configured policy that fires, in the documented order."""
+    run = policy_rules(cfg)
+    rules: list[RouteRule] = []
+    prone = reversals.is_reversal_prone(registry, cls)
+    count = reversals.reversal_count(registry, cls)
+    pattern = vote.pattern
+    if "T1" in run and vote.passes and prone:
+        rules.append(RouteRule(rule="T1", detail=(
+            f"class {cls} was reversed {count} time(s) before and this decision is on the accept path")))
+    high = vote.confidence is not None and vote.confidence >= cfg.unanimous_confidence
+    if "T2" in run and pattern == "unanimous-pass" and high and prone:
+        rules.append(RouteRule(rule="T2", detail=(
+            f"unanimous pass at judges' confidence {vote.confidence:.2f} >= {cfg.unanimous_confidence:.2f} "
+            f"on reversal-prone class {cls} (reversed {count} time(s)): unanimity is the warning")))
+    if "D" in run and pattern in ("split", "none"):
+        what = "split vote" if pattern == "split" else "no approve/reject vote"
+        rules.append(RouteRule(rule="D", detail=f"{what} ({vote.describe()})"))
+    failures = _probe_failures(probes)
+    if "PROBE" in run and failures and pattern != "unanimous-fail":
+        over = " overrides the unanimous pass" if pattern == "unanimous-pass" else ""
+        rules.append(RouteRule(rule="PROBE", detail=f"probe failed{over}: " + "; ".join(failures)))
+    if not reversals.has_history(registry, cls):
+        rules.append(RouteRule(rule="COLD_START", detail=(
+            f"class {cls} has no history in the reversal registry: the recurrence arm (T1/T2) "
+            "is blind here, routing falls back to the split-vote rule D")))
+    return rules
+
+
+def policy_notes(cls: str, vote: Vote, registry: ReversalRegistry, rules: "list[RouteRule]",
+                 cfg: EscalationConfig) -> "list[str]":
+    """What the policy knowingly left out, for the record (a person reading it should know)."""
+    names = {r.rule for r in rules}
+    if "T1" in policy_rules(cfg) or not vote.passes or not reversals.is_reversal_prone(registry, cls) \
+            or names & set(ESCALATING):
+        return []
+    why = ("the vote is unanimous but the judges' confidence "
+           + (f"{vote.confidence:.2f} < {cfg.unanimous_confidence:.2f}" if vote.confidence is not None
+              else "is unknown")
+           if vote.pattern == "unanimous-pass" else f"the vote pattern is {vote.pattern}")
+    return [f"class {cls} was reversed {reversals.reversal_count(registry, cls)} time(s) before, yet this "
+            f"accepted decision is not escalated: {why}, so T2 does not fire, and T1 (escalate every "
+            f"accepted decision of a reversed class) is not in policy {cfg.policy}; set "
+            "escalation.policy to T1+D+T2+PROBE to escalate it"]
+
+
+def route_of(rules: "list[RouteRule]", cfg: EscalationConfig, pattern: str = "unanimous-pass") -> str:
+    names = {r.rule for r in rules}
+    if ("T1" in names and cfg.known_reversal == "reject") or \
+       ("PROBE" in names and cfg.probe_failure == "reject"):
+        return "hard-reject"
+    if names & set(ESCALATING):
+        return "human-review"
+    return "auto-reject" if pattern == "unanimous-fail" else "auto-execute"
+
+
+def decided_by(route: str, rules: "list[RouteRule]", cfg: EscalationConfig) -> str:
+    """What set the route: the deciding rule(s), or the unanimous vote nothing flagged."""
+    names = [r.rule for r in rules if r.rule in ESCALATING]
+    if route == "hard-reject":
+        return ", ".join(n for n in names if (n == "T1" and cfg.known_reversal == "reject")
+                         or (n == "PROBE" and cfg.probe_failure == "reject"))
+    if route == "human-review":
+        return ", ".join(names)
+    return "unanimous reject" if route == "auto-reject" else "unanimous pass, no rule fired"
+
+
+def compute_route(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[ProbeRun]",
+                  cfg: EscalationConfig) -> Route:
+    """The route of a decision of class `cls` with this vote, registry and probe results."""
+    rules = fired_rules(cls, vote, registry, probes, cfg)
+    route = route_of(rules, cfg, vote.pattern)
+    return Route(route=route, decision_class=cls, unanimous=vote.pattern.startswith("unanimous"),
+                 rules=rules, probes=list(probes), policy=cfg.policy,
+                 decided_by=decided_by(route, rules, cfg),
+                 judges_confidence=vote.confidence,
+                 notes=policy_notes(cls, vote, registry, rules, cfg),
+                 review="not_needed" if route in AUTOMATIC else "pending")
+
+
+def route_for(delib: Deliberation, registry: ReversalRegistry, probes: "list[ProbeRun]",
+              cfg: EscalationConfig, cls: "str | None" = None) -> Route:
+    """`compute_route` for a deliberation (its class computed unless given)."""
+    return compute_route(cls or class_of(delib, cfg), vote_of(delib), registry, probes, cfg)
+
+
+def summary(route: Route) -> str:
+    """One line: 'human-review (T2, PROBE) for class security/auth, policy D+T2+PROBE'."""
+    fired = [r.rule for r in route.rules if r.rule != "COLD_START"]
+    why = f" ({', '.join(fired)})" if fired else ""
+    cold = " [cold start: no reversal history]" if any(r.rule == "COLD_START" for r in route.rules) else ""
+    policy = f", policy {route.policy}" if route.policy else ""
+    return f"{route.route}{why} for class {route.decision_class}{policy}{cold}"

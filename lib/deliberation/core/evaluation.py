@@ -1,0 +1,336 @@
+"""`deliberation eval`: routing policies measured on a labelled decision history.
+
+Input: JSON Lines, one decision per line (blank lines are ignored):
+    {"id": str, "class": str, "decision": "pass"|"fail", "bad": bool,
+     "votes": ["pass"|"fail", ...] | null, "confidence": float | null, "probe": "pass"|"fail" | null}
+
+Definitions:
+- a **MISS** is a bad case whose decision is pass (it would have been carried out);
+  a **true pass** is a good case whose decision is pass;
+- the vote **pattern** comes from `votes` (all equal → unanimous, mixed → split); where `votes`
+  is null or empty, confidence ≥ 0.9 stands for unanimous and < 0.9 for split; a row with
+  neither is **excluded** (counted, reported, in no denominator);
+- the **registry** is the set of reversal-prone classes: from `--registry FILE` (the project's
+  reversals.json format, matched like live routing: exact class or its task type) and/or
+  `--reversal-classes 'DF*,DS*'` (glob patterns); `--holdout CLASS` removes a class from it for
+  the run (the class is then never "in the registry", whatever matched it).
+
+Policies (each escalates a set of rows; everything else auto-passes):
+- **D** escalates split votes;
+- **T1** escalates every row whose class is in the registry — an oracle upper bound when every
+  miss is in a listed class (in live routing T1 also needs the accept path, which changes no
+  figure below: only pass decisions are measured);
+- **T2** escalates unanimous passes on registry classes whose confidence is high: pattern
+  unanimous, decision pass, and `confidence` ≥ 0.9 when the row gives one (the judges' own
+  confidence — live routing's T2 reads the same figure); a row with votes and no confidence
+  counts on its unanimity alone, as the seed's multi-judge table does;
+- **D+T2** = either: the deployable claim;
+- **PROBE** escalates rows whose probe failed; **D+T2+PROBE** = any of D, T2, PROBE. Both are
+  reported only when some row carries probe data.
+
+For each policy, as the seed's tables give them: n (rows evaluated), MISS capture rate
+(escalated misses / misses), MISS still auto-passed (rate and count), true passes escalated
+(escalated true passes / true passes). A rate with a zero denominator is None. With a
+hold-out, each policy's line for the held-out class's misses (the recurrence arm catches none,
+a probe can) and the CONTROL line: the other classes' misses caught and the true passes
+escalated — what the arm still does where history exists (seed 002: recurrence arm 61/61 on
+the non-held-out misses, probes 0 false rejects of legitimate runs).
+
+Reference tables (tests/unit/test_evaluation.py rebuilds them): 94 high-confidence misses, 92
+unanimous, all in reversal-prone classes → D 2.1%, T2 97.9%, D+T2 100%; a 6-miss run (4
+unanimous, 2 split) plus unanimous true passes → D 33.3%, T2 66.7%, D+T2 100%, 0 true passes
+escalated.
+
+Pure: parsing takes lines, not files.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from deliberation.app import reversals
+from deliberation.state.models import ReversalRegistry
+
+UNANIMOUS_CONFIDENCE = 0.9
+BASE_POLICIES = ("D", "T1", "T2", "D+T2")
+PROBE_POLICIES = ("PROBE", "D+T2+PROBE")
+_KEYS = {"id", "class", "decision", "bad", "votes", "confidence", "probe"}
+
+
+class HistoryError(ValueError):
+    """A malformed history line; `line` is its 1-based number."""
+
+    def __init__(self, line: int, why: str) -> None:
+        super().__init__(f"line {line}: {why}")
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    cls: str
+    decision: str
+    bad: bool
+    votes: "tuple[str, ...] | None"
+    confidence: "float | None"
+    probe: "str | None"
+    line: int = 0
+
+    @property
+    def pattern(self) -> "str | None":
+        """'unanimous', 'split', or None (excluded)."""
+        if self.votes:
+            return "unanimous" if len(set(self.votes)) == 1 else "split"
+        if self.confidence is not None:
+            return "unanimous" if self.confidence >= UNANIMOUS_CONFIDENCE else "split"
+        return None
+
+    @property
+    def is_miss(self) -> bool:
+        return self.bad and self.decision == "pass"
+
+    @property
+    def is_true_pass(self) -> bool:
+        return not self.bad and self.decision == "pass"
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "class": self.cls, "decision": self.decision, "bad": self.bad,
+                "votes": list(self.votes) if self.votes is not None else None,
+                "confidence": self.confidence, "probe": self.probe}
+
+
+# -- parsing ----------------------------------------------------------------------------------
+
+
+def _check(cond: bool, line: int, why: str) -> None:
+    if not cond:
+        raise HistoryError(line, why)
+
+
+def parse_row(text: str, line: int) -> Row:
+    """One history line → Row, or HistoryError saying what is wrong."""
+    try:
+        d = json.loads(text)
+    except ValueError as exc:
+        raise HistoryError(line, f"not JSON ({exc})") from None
+    _check(isinstance(d, dict), line, f"a JSON {type(d).__name__}, not an object")
+    missing = sorted({"id", "class", "decision", "bad"} - d.keys())
+    _check(not missing, line, f"missing key(s): {', '.join(missing)}")
+    unknown = sorted(d.keys() - _KEYS)
+    _check(not unknown, line, f"unknown key(s): {', '.join(unknown)}")
+    _check(isinstance(d["id"], str) and d["id"] != "", line, "'id' must be a non-empty string")
+    _check(isinstance(d["class"], str) and d["class"] != "", line, "'class' must be a non-empty string")
+    _check(d["decision"] in ("pass", "fail"), line, f"'decision' must be \"pass\" or \"fail\", got {d['decision']!r}")
+    _check(isinstance(d["bad"], bool), line, f"'bad' must be true or false, got {d['bad']!r}")
+    votes = d.get("votes")
+    _check(votes is None or (isinstance(votes, list) and all(v in ("pass", "fail") for v in votes)),
+           line, "'votes' must be null or a list of \"pass\"/\"fail\"")
+    conf = d.get("confidence")
+    _check(conf is None or (isinstance(conf, (int, float)) and not isinstance(conf, bool)
+                            and math.isfinite(conf) and 0 <= conf <= 1),
+           line, f"'confidence' must be null or a number in [0, 1], got {conf!r}")
+    probe = d.get("probe")
+    _check(probe in (None, "pass", "fail"), line, f"'probe' must be null, \"pass\" or \"fail\", got {probe!r}")
+    return Row(d["id"], d["class"], d["decision"], d["bad"],
+               tuple(votes) if votes is not None else None,
+               float(conf) if conf is not None else None, probe, line)
+
+
+@dataclass
+class History:
+    rows: "list[Row]" = field(default_factory=list)
+    skipped: "list[HistoryError]" = field(default_factory=list)
+
+
+def parse_history(lines: Iterable[str], skip_invalid: bool = False) -> History:
+    """Parse every non-blank line; the first malformed one raises unless `skip_invalid`."""
+    out = History()
+    for n, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            out.rows.append(parse_row(text, n))
+        except HistoryError as exc:
+            if not skip_invalid:
+                raise
+            out.skipped.append(exc)
+    return out
+
+
+# -- the registry -----------------------------------------------------------------------------
+
+
+def registry_predicate(registry: "ReversalRegistry | None" = None, globs: "Iterable[str]" = (),
+                       holdout: "Iterable[str]" = ()) -> "Callable[[str], bool]":
+    """class → in the registry (reversal-prone), after removing the hold-out classes."""
+    patterns = [g.strip() for g in globs if g.strip()]
+    held = set(holdout)
+
+    def listed(cls: str) -> bool:
+        if cls in held:
+            return False
+        if registry is not None and reversals.is_reversal_prone(registry, cls):
+            return True
+        return any(fnmatch.fnmatchcase(cls, g) for g in patterns)
+    return listed
+
+
+def split_globs(spec: "str | None") -> "list[str]":
+    return [g.strip() for g in (spec or "").split(",") if g.strip()]
+
+
+# -- policies ---------------------------------------------------------------------------------
+
+
+def escalates(policy: str, row: Row, listed: "Callable[[str], bool]") -> bool:
+    """Whether `policy` escalates `row` (see the module docstring)."""
+    d = row.pattern == "split"
+    t1 = listed(row.cls)
+    high = row.confidence is None or row.confidence >= UNANIMOUS_CONFIDENCE
+    t2 = t1 and row.decision == "pass" and row.pattern == "unanimous" and high
+    probe = row.probe == "fail"
+    return {"D": d, "T1": t1, "T2": t2, "D+T2": d or t2, "PROBE": probe,
+            "D+T2+PROBE": d or t2 or probe}[policy]
+
+
+@dataclass
+class PolicyResult:
+    policy: str
+    n: int
+    misses: int
+    misses_escalated: int
+    true_passes: int
+    true_passes_escalated: int
+    holdout_misses: int = 0
+    holdout_misses_escalated: int = 0
+
+    @property
+    def miss_capture_rate(self) -> "float | None":
+        return self.misses_escalated / self.misses if self.misses else None
+
+    @property
+    def misses_auto_passed(self) -> int:
+        return self.misses - self.misses_escalated
+
+    @property
+    def miss_auto_pass_rate(self) -> "float | None":
+        return self.misses_auto_passed / self.misses if self.misses else None
+
+    @property
+    def control_misses(self) -> int:
+        """Misses outside the hold-out classes (the control population)."""
+        return self.misses - self.holdout_misses
+
+    @property
+    def control_misses_escalated(self) -> int:
+        return self.misses_escalated - self.holdout_misses_escalated
+
+    @property
+    def control_capture_rate(self) -> "float | None":
+        return self.control_misses_escalated / self.control_misses if self.control_misses else None
+
+    @property
+    def true_pass_escalation_rate(self) -> "float | None":
+        return self.true_passes_escalated / self.true_passes if self.true_passes else None
+
+    def to_json(self) -> dict:
+        return {"policy": self.policy, "n": self.n, "misses": self.misses,
+                "misses_escalated": self.misses_escalated,
+                "miss_capture_rate": self.miss_capture_rate,
+                "misses_auto_passed": self.misses_auto_passed,
+                "miss_auto_pass_rate": self.miss_auto_pass_rate,
+                "true_passes": self.true_passes, "true_passes_escalated": self.true_passes_escalated,
+                "true_pass_escalation_rate": self.true_pass_escalation_rate,
+                "holdout_misses": self.holdout_misses,
+                "holdout_misses_escalated": self.holdout_misses_escalated,
+                "control_misses": self.control_misses,
+                "control_misses_escalated": self.control_misses_escalated,
+                "control_capture_rate": self.control_capture_rate}
+
+
+@dataclass
+class Evaluation:
+    results: "list[PolicyResult]"
+    rows: int
+    excluded: "list[str]"
+    skipped: "list[str]"
+    holdout: "list[str]"
+
+    def by_policy(self) -> "dict[str, PolicyResult]":
+        return {r.policy: r for r in self.results}
+
+    def to_json(self) -> dict:
+        return {"rows": self.rows, "evaluated": self.rows - len(self.excluded),
+                "excluded": len(self.excluded), "excluded_ids": self.excluded,
+                "skipped": len(self.skipped), "skipped_lines": self.skipped,
+                "holdout": self.holdout, "policies": [r.to_json() for r in self.results]}
+
+
+def evaluate(history: History, listed: "Callable[[str], bool]",
+             holdout: "Iterable[str]" = ()) -> Evaluation:
+    """Every policy over the history's evaluable rows."""
+    held = set(holdout)
+    rows = [r for r in history.rows if r.pattern is not None]
+    excluded = [r.id for r in history.rows if r.pattern is None]
+    policies = BASE_POLICIES + (PROBE_POLICIES if any(r.probe for r in rows) else ())
+    results = []
+    for policy in policies:
+        res = PolicyResult(policy, n=len(rows), misses=0, misses_escalated=0, true_passes=0,
+                           true_passes_escalated=0)
+        for r in rows:
+            esc = escalates(policy, r, listed)
+            if r.is_miss:
+                res.misses += 1
+                res.misses_escalated += esc
+                if r.cls in held:
+                    res.holdout_misses += 1
+                    res.holdout_misses_escalated += esc
+            elif r.is_true_pass:
+                res.true_passes += 1
+                res.true_passes_escalated += esc
+        results.append(res)
+    return Evaluation(results, len(history.rows), excluded, [str(e) for e in history.skipped],
+                      sorted(held))
+
+
+# -- rendering --------------------------------------------------------------------------------
+
+
+def pct(x: "float | None") -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def ratio(n: int, d: int) -> str:
+    """`97.9% (92/94)`, or `n/a (0/0)`."""
+    return f"{pct(n / d if d else None)} ({n}/{d})"
+
+
+def render_table(ev: Evaluation) -> str:
+    """The readable table, in the seed's terms: capture %, still auto-passed %, true passes
+    escalated %; with a hold-out, the hold-out line and the control line of each policy."""
+    head = ("policy", "n", "MISS capture", "MISS still auto-passed", "true passes escalated")
+    body = [(r.policy, str(r.n), ratio(r.misses_escalated, r.misses), ratio(r.misses_auto_passed, r.misses),
+             ratio(r.true_passes_escalated, r.true_passes))
+            for r in ev.results]
+    widths = [max(len(x) for x in col) for col in zip(head, *body)]
+    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
+    lines.append(f"{ev.rows} rows, {ev.rows - len(ev.excluded)} evaluated, "
+                 f"{len(ev.excluded)} excluded (no votes and no confidence)"
+                 + (f", {len(ev.skipped)} malformed line(s) skipped" if ev.skipped else ""))
+    for s in ev.skipped:
+        lines.append(f"  skipped {s}")
+    if ev.holdout:
+        lines.append(f"hold-out {', '.join(ev.holdout)} (removed from the registry):")
+        for r in ev.results:
+            lines.append(f"  {r.policy}: caught {r.holdout_misses_escalated} of "
+                         f"{r.holdout_misses} hold-out misses")
+        lines.append("control (the other classes, registry as given):")
+        for r in ev.results:
+            lines.append(f"  {r.policy}: misses caught {ratio(r.control_misses_escalated, r.control_misses)}, "
+                         f"true passes escalated {ratio(r.true_passes_escalated, r.true_passes)}")
+    return "\n".join(lines)

@@ -1,0 +1,147 @@
+"""Context isolation: what a spawn prompt may and must carry of the findings recorded so far.
+
+A RESEARCH agent's prompt must not carry another agent's findings (L2 is private); a
+DELIBERATION synthesis or debate prompt must carry the findings of every research agent that
+reported (DELIBERATION sees all findings — one left out is a perspective silently dropped).
+
+Pure and stdlib-only (it runs in PreToolUse on the spawn path). `check_prompt` compares the
+prompt with the findings already recorded and returns the refs of the ones it carries;
+`leak_reason` turns leaked ones into the research deny reason, `missing_reason` missing ones
+into the synthesis/debate deny reason; `recorded_findings` lists the findings of a
+deliberation's agent records in the (ref, claim, evidence) form they take.
+
+How a finding is measured against a prompt (`leak_score`):
+1. Its claim and its evidence are shingled separately (word trigrams and single content tokens
+   after `similarity.normalise`: case, bullets, quotes, line breaks and punctuation do not matter).
+2. Everything present in the shared context (L1: the question, a project README excerpt — what
+   every agent may be given) is subtracted from the finding first: quoting the question is fine.
+3. verbatim = share of the remaining trigrams found in the prompt (containment);
+   paraphrase = 0.75 × share of the remaining content tokens found in the prompt + 0.25 × verbatim
+   (only for findings with at least `MIN_TOKENS` content tokens left: a two-word claim is
+   judged on its wording alone).
+4. score = max(verbatim, paraphrase), over the claim alone and claim+evidence. A finding leaks
+   when its score ≥ threshold (0.5 by default, `isolation.leak_threshold`).
+
+Limits: lexical only — a paraphrase that swaps most content words for synonyms passes; a clean
+prompt that happens to use most of a short finding's distinctive words is flagged.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence, Tuple
+
+from deliberation.core.similarity import shingles, token_set
+
+MIN_TOKENS = 4          # content tokens a finding needs before the paraphrase measure applies
+TOKEN_WEIGHT = 0.75     # weight of the content-token share in the paraphrase measure
+
+Finding = Tuple[str, str, str]  # (ref, claim, evidence), e.g. ("security-analyst:F1", "...", "...")
+
+
+def _share(part: frozenset, whole: frozenset) -> float:
+    return len(part & whole) / len(part) if part else 0.0
+
+
+def _score(parts: Sequence[str], prompt3: frozenset, prompt1: frozenset,
+           shared3: frozenset, shared1: frozenset) -> float:
+    grams = frozenset().union(*(shingles(p, 3) for p in parts)) - shared3
+    words = frozenset().union(*(token_set(p) for p in parts)) - shared1
+    verbatim = _share(grams, prompt3)
+    if len(words) < MIN_TOKENS:
+        return verbatim
+    paraphrase = TOKEN_WEIGHT * _share(words, prompt1) + (1 - TOKEN_WEIGHT) * verbatim
+    return max(verbatim, paraphrase)
+
+
+def leak_score(prompt: str, claim: str, evidence: str = "", shared_context: str = "") -> float:
+    """How much of one finding the prompt carries, in [0, 1] (see the module docstring)."""
+    p3, p1 = shingles(prompt or "", 3), token_set(prompt or "")
+    s3, s1 = shingles(shared_context or "", 3), token_set(shared_context or "")
+    return _finding_score(claim, evidence, p3, p1, s3, s1)
+
+
+def _finding_score(claim, evidence, p3, p1, s3, s1) -> float:
+    candidates = [(claim,)]
+    if evidence and evidence.strip():
+        candidates.append((claim, evidence))
+    return max(_score(parts, p3, p1, s3, s1) for parts in candidates)
+
+
+def check_prompt(prompt: str, findings: Iterable[Finding], shared_context: str = "",
+                 threshold: float = 0.5) -> "list[str]":
+    """Refs of the recorded findings that `prompt` carries, in the order given.
+
+    `findings` are (ref, claim, evidence) of findings already recorded by other agents;
+    `shared_context` is L1 text every agent may get (it is subtracted before measuring).
+    """
+    if not prompt:
+        return []
+    p3, p1 = shingles(prompt, 3), token_set(prompt)
+    s3, s1 = shingles(shared_context or "", 3), token_set(shared_context or "")
+    return [ref for ref, claim, evidence in findings
+            if _finding_score(claim, evidence, p3, p1, s3, s1) >= threshold]
+
+
+def recorded_findings(agents: Iterable, exclude_persona: str = "") -> "list[Finding]":
+    """(ref, claim, evidence) of every finding in the valid reports of `agents` (AgentRecords,
+    duck-typed so this module stays free of pydantic), ref = "persona:finding id". Findings of
+    `exclude_persona` (the agent being spawned: its own earlier work) are left out."""
+    out: list = []
+    for a in agents:
+        report = getattr(a, "report", None)
+        if report is None or getattr(a, "superseded", False) or getattr(a, "status", "") in ("invalid", "refused"):
+            continue
+        if exclude_persona and a.persona == exclude_persona:
+            continue
+        out.extend((f"{a.persona}:{f.id}", f.claim, f.evidence) for f in report.findings)
+    return out
+
+
+def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = (),
+                subject: str = "this RESEARCH prompt",
+                instead: str = "remove other agents' findings from this research prompt") -> str:
+    """The deny reason: which findings leaked (with a short quote) and what to do instead.
+    `subject` / `instead` name the text (a spawn prompt, a SendMessage to a research agent)."""
+    claims = {ref: claim for ref, claim, _ in findings}
+    named = []
+    for ref in refs:
+        claim = " ".join((claims.get(ref) or "").split())
+        if len(claim) > 60:
+            claim = claim[:59] + "…"
+        named.append(f"{ref} (\"{claim}\")" if claim else ref)
+    noun = "finding" if len(refs) == 1 else "findings"
+    return (f"Context isolation: {subject} carries {len(refs)} {noun} of other agents: "
+            f"{'; '.join(named)}. Research agents must work independently: {instead}; give only the "
+            "question and shared project context; findings are shared in DELIBERATION.")
+
+
+def missing_reason(role: str, missing: Sequence[str], findings: Iterable[Finding],
+                   not_arrived: "Iterable[str]" = ()) -> str:
+    """The deny reason of a synthesis/debate prompt that lacks findings of reported research
+    agents: which (with a short quote), which of them have not reached the main agent yet, and
+    what to send instead — the claim and evidence of every research finding."""
+    table = [(ref, claim, evidence) for ref, claim, evidence in findings]
+    claims = {ref: claim for ref, claim, _ in table}
+    late = set(not_arrived)
+    named = []
+    for ref in missing:
+        claim = " ".join((claims.get(ref) or "").split())
+        if len(claim) > 60:
+            claim = claim[:59] + "…"
+        named.append((f"{ref} (\"{claim}\")" if claim else ref)
+                     + (" — its report has not reached you yet" if ref.split(":", 1)[0] in late else ""))
+    noun = "finding" if len(missing) == 1 else "findings"
+    waiting = sorted({ref.split(":", 1)[0] for ref in missing} & late)
+    lines = [f"Deliberation input: this {role} prompt lacks {len(missing)} {noun} of the research agents: "
+             f"{'; '.join(named)}. DELIBERATION works from the findings of every research agent; a "
+             "perspective left out is silently dropped."]
+    if waiting:
+        lines.append(f"Next: wait for the task notification(s) of {', '.join(waiting)}, then spawn "
+                     f"{role} again with every finding below.")
+    else:
+        lines.append(f"Next: spawn {role} again with the claim and evidence of every finding below "
+                     "(summarise freely; keep each finding's claim and evidence).")
+    lines += [f"- {ref}: {' '.join(claim.split())}" + (f" (evidence: {' '.join(evidence.split())})"
+                                                        if evidence and evidence.strip() else "")
+              for ref, claim, evidence in table]
+    return "\n".join(lines)

@@ -1,0 +1,241 @@
+"""The next step the plugin will accept, and what the main agent has been given (pure).
+
+Every progress note, hold and refusal names the next step. That step is found by asking the
+rules that refuse steps, never restated beside them:
+
+- `spawn_refusal(delib, cfg, subagent_type, prompt)` applies PreToolUse's rules for a
+  deliberation spawn, in PreToolUse's order, each owned by its module — the phase order
+  (`phases.stage_for_spawn`), the depth axis' hold on DELIBERATION → RANKING
+  (`engine.ranking_spawn_refusal`), the tier-2 and red-team rules (`depth_axis.
+  check_tier2_spawn`, `check_red_team_spawn`). PreToolUse calls it; so does `next_step`.
+- `next_step(delib, cfg)` walks the protocol's candidates in order — more research, synthesis,
+  the red-team pass, the depth step's workers, red team 2, ranking, the conclusion — and names
+  the first one `spawn_refusal` accepts, with what its prompt must carry (the findings, the
+  tier-2 prompts, the approaches in the neutral order). The checks on a prompt's content
+  (research isolation, a synthesis' findings, blind ranking) are the note's instructions.
+
+What the main agent has been given (`arrived`): a foreground agent's report comes in its Agent
+tool result; a background agent's only with its task notification — the client delivers those
+one turn at a time, so a report SubagentStop recorded may still be on its way
+(`AgentRecord.notified`). Notes count what has arrived and name what is still to arrive.
+
+Spawn lines name agent types exactly as the Agent tool takes them (with the plugin's namespace
+when it is in use), in backquotes: "Next: spawn `synthesis-lead` and `debate-moderator` …".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deliberation.core import personas, phases
+from deliberation.state.config import Config
+from deliberation.state.models import AgentRecord, Deliberation
+
+DONE = ("reported", "invalid")
+
+
+# --------------------------------------------------------------------------------------------
+# what the main agent has been given
+
+
+def arrived(agent: AgentRecord) -> bool:
+    """The main agent has this agent's result (report or failure) in its conversation."""
+    return agent.status in DONE and (agent.notified or not agent.background)
+
+
+def to_arrive(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]":
+    """Spawned agents whose result the main agent does not have yet: still running, or finished
+    in the background with the task notification still to come."""
+    return [a for a in delib.agents if a.status != "refused" and not arrived(a)
+            and (stage is None or a.stage == stage)]
+
+
+def given(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]":
+    """Valid current reports the main agent has been given."""
+    return [a for a in phases.current(delib, stage) if arrived(a)]
+
+
+def _who(agents: "list[AgentRecord]") -> str:
+    return ", ".join(a.persona for a in agents)
+
+
+def given_summary(delib: Deliberation) -> str:
+    """'Reports you have: research 1 of 3 (security-analyst); …' — the stages begun so far."""
+    parts = []
+    for stage in ("research", "deliberation", "ranking"):
+        have = given(delib, stage)
+        coming = to_arrive(delib, stage)
+        if not have and not coming:
+            continue
+        part = f"{stage} {len(have)} of {len(have) + len(coming)}"
+        parts.append(part + (f" ({_who(have)})" if have else ""))
+    return "Reports you have: " + "; ".join(parts) + "." if parts else "No reports yet."
+
+
+def still_to_arrive_text(delib: Deliberation) -> str:
+    coming = to_arrive(delib)
+    if not coming:
+        return ""
+    background = [a for a in coming if a.background]
+    how = " (each background agent's report comes with its task notification)" if background else ""
+    return f"Still to arrive: {_who(coming)}{how}."
+
+
+# --------------------------------------------------------------------------------------------
+# the spawn rules, in PreToolUse's order
+
+
+def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
+                  prompt: str = "") -> "tuple[str, str | None]":
+    """(stage, refusal) for a deliberation spawn of `subagent_type`: the stage it would work in
+    and why the phase or depth rules refuse it (None: accepted). Budget and the checks on the
+    prompt's content are PreToolUse's own; `prompt` matters for tier-2 workers only."""
+    from deliberation.core.depth import axis as depth_axis
+    from deliberation.core import engine
+
+    kind = personas.kind_of(subagent_type)
+    if kind is None:
+        return "research", None
+    stage, refusal = phases.stage_for_spawn(delib, kind, cfg.deliberation.min_agents,
+                                            personas.normalise_agent_type(subagent_type))
+    if refusal is None and stage == "ranking":
+        refusal = engine.ranking_spawn_refusal(delib, cfg)
+    if refusal is None and kind == "lens":
+        refusal = depth_axis.check_tier2_spawn(subagent_type, prompt, delib)
+    if refusal is None and kind == "red-team":
+        refusal = depth_axis.check_red_team_spawn(delib, cfg)
+    return stage, refusal
+
+
+# --------------------------------------------------------------------------------------------
+# the next accepted step
+
+
+@dataclass(frozen=True)
+class NextStep:
+    action: str                        # wait | spawn | conclude | none
+    text: str                          # "Next: …" (empty for none)
+    agent_types: "tuple[str, ...]" = ()
+
+
+def agent_type(delib: Deliberation, slug: str) -> str:
+    return f"{delib.agent_prefix}{slug}"
+
+
+def spawn_phrase(types: "list[str] | tuple[str, ...]") -> str:
+    quoted = [f"`{t}`" for t in types]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> "list[str]":
+    """persona:finding-id of every finding of the research reports (or of `agents`)."""
+    src = phases.current(delib, "research") if agents is None else agents
+    return [f"{a.persona}:{f.id}" for a in src for f in a.report.findings]  # type: ignore[union-attr]
+
+
+def _accepted(delib: Deliberation, cfg: Config, slug: str, prompt: str = "") -> bool:
+    return spawn_refusal(delib, cfg, agent_type(delib, slug), prompt)[1] is None
+
+
+def _two_agent_form(delib: Deliberation) -> bool:
+    return delib.two_agent is not None and delib.two_agent.verdict != "no_position"
+
+
+def _rankers(delib: Deliberation) -> "list[str]":
+    seen: list[str] = []
+    for a in phases.current(delib, "research"):
+        if a.kind == "persona" and a.persona not in seen:
+            seen.append(a.persona)
+    return seen
+
+
+def ranking_step(delib: Deliberation, cfg: Config) -> "NextStep | None":
+    """Spawn the research personas again to rank — when the rules accept it."""
+    from deliberation.core import blind_ranking
+
+    rankers = [p for p in _rankers(delib) if _accepted(delib, cfg, p)]
+    if not rankers:
+        return None
+    types = tuple(agent_type(delib, p) for p in rankers)
+    return NextStep("spawn", (f"Next: spawn the research personas again to RANK every approach — {spawn_phrase(types)} — "
+                              "each prompt starting \"Phase: ranking\" with the question. "
+                              + blind_ranking.ranking_instruction(delib)), types)
+
+
+def next_step(delib: Deliberation, cfg: Config) -> NextStep:
+    """The step the plugin will accept next (see the module docstring)."""
+    from deliberation.core.depth import axis as depth_axis
+    from deliberation.core import engine
+
+    if delib.phase in phases.CLOSED:
+        return NextStep("none", "")
+    coming = to_arrive(delib)
+    if coming:
+        return NextStep("wait", f"Next: wait for {_who(coming)} — a step that needs their reports is "
+                                "refused or incomplete before they arrive.")
+    if delib.phase == "RANKING":
+        return NextStep("conclude", "Next: present the decision, the scores, the alternatives and the "
+                                    "dissent; the quality gate and the route follow when you stop.")
+    short = phases.research_shortfall(delib, cfg.deliberation.min_agents)
+    if delib.phase == "RESEARCH" and short:
+        return NextStep("spawn", f"Next: {short} (\"Phase: research\", the question and the shared "
+                                 "project context only).")
+    deliberated = {a.kind for a in phases.current(delib, "deliberation")}
+    challenged = any(a.kind in ("red-team", "lens") for a in delib.agents if a.status != "refused")
+    if (not _two_agent_form(delib) and "synthesis" not in deliberated and not challenged
+            and _accepted(delib, cfg, personas.SYNTHESIS)):
+        roles = [personas.SYNTHESIS] + ([personas.DEBATE] if "debate" not in deliberated else [])
+        types = tuple(agent_type(delib, r) for r in roles)
+        refs = ", ".join(finding_refs(delib)) or "none recorded"
+        return NextStep("spawn", (f"Next: spawn {spawn_phrase(types)} — each prompt starting \"Phase: "
+                                  "deliberation\" with the question and the findings of EVERY research agent "
+                                  f"(claim and evidence of {refs}); a prompt that lacks any of them is refused."),
+                        types)
+    from deliberation.core import minimum_deliberation
+
+    if (engine.depth_enabled(delib, cfg)[0] and not engine.red_team_done(delib, 1)
+            and not minimum_deliberation.applies(delib) and not _two_agent_form(delib)
+            and _accepted(delib, cfg, personas.RED_TEAM)):
+        types = (agent_type(delib, personas.RED_TEAM),)
+        return NextStep("spawn", (f"Next: spawn ONE {spawn_phrase(types)} — prompt starting \"Phase: "
+                                  "deliberation\" with the question, the approaches and every research finding — "
+                                  "to break the converged points (refutations with evidence, missed angles). "
+                                  "Ranking is refused until this red-team pass has reported; the plugin then "
+                                  "says whether the depth step opens."), types)
+    missing = depth_axis.missing_workers(delib)
+    if missing:
+        accepted = [a for a in missing if _accepted(delib, cfg, a.lens, depth_axis.worker_prompt(
+            a.lens, a.hot_spots, delib))]
+        if accepted:
+            types = tuple(agent_type(delib, a.lens) for a in accepted)
+            return NextStep("spawn", (f"Next: spawn the tier-2 worker(s) {spawn_phrase(types)} of the depth step, "
+                                      "fresh (never a fork), each with the Agent tool and exactly this "
+                                      "subagent_type and prompt:\n"
+                                      + depth_axis.worker_blocks(delib, accepted, delib.depth.hot_spots)),
+                            types)
+    if delib.depth.status == "red_team_2" and _accepted(delib, cfg, personas.RED_TEAM):
+        return NextStep("spawn", depth_axis.red_team_2_instruction(delib), (agent_type(delib, personas.RED_TEAM),))
+    step = ranking_step(delib, cfg)
+    if step is not None:
+        return step
+    # nothing the rules accept in protocol order: say what the ranking rule asks for
+    rankers = _rankers(delib)
+    why = (spawn_refusal(delib, cfg, agent_type(delib, rankers[0]))[1] if rankers else
+           phases.research_shortfall(delib, cfg.deliberation.min_agents))
+    return NextStep("none", f"Next: {why}" if why else "")
+
+
+def with_next(delib: Deliberation, cfg: Config, text: str) -> str:
+    """`text` followed by the next accepted step as it stands now (news said with its step)."""
+    nxt = next_step(delib, cfg).text
+    return f"{text}\n{nxt}" if nxt else text
+
+
+def progress_text(delib: Deliberation, cfg: Config) -> str:
+    """The progress note: where the deliberation is, what the main agent has, what is still to
+    arrive, and the next step the plugin will accept."""
+    head = (f"Deliberation {delib.id} ({delib.task_type}, threshold {delib.threshold:.2f}), phase "
+            f"{delib.phase}. {given_summary(delib)}")
+    coming = still_to_arrive_text(delib)
+    nxt = next_step(delib, cfg).text
+    return " ".join(p for p in (head, coming) if p) + (f"\n{nxt}" if nxt else "")

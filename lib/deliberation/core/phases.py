@@ -1,0 +1,150 @@
+"""The phase state machine of a deliberation (pure).
+
+    IDLE → RESEARCH → DELIBERATION → RANKING → PRD_GENERATION → COMPLETE,   any → FAILED
+
+Each phase requires the previous one; an illegal transition raises `IllegalTransition` whose
+message says what is missing. RANKING → RANKING (a re-rank) is allowed: a later ranking report
+of the same persona supersedes the earlier one. PRD_GENERATION starts when the vote passes the
+consensus gate and ends when the decision document is accepted or recorded missing (prd.py);
+a re-rank from it (PRD_GENERATION → RANKING) takes the vote again, and the document waits for
+the new one.
+
+Which stage a spawned agent works in follows from its kind and the phase (`stage_for_spawn`):
+research personas spawned in RESEARCH do research, the same personas spawned after it rank;
+debate / synthesis / red team work in DELIBERATION; the depth lenses are tier-2 workers of
+DELIBERATION (the depth axis decides whether they may run).
+"""
+
+from __future__ import annotations
+
+from deliberation.state.models import AgentRecord, Deliberation, PhaseChange
+
+EDGES = {
+    "IDLE": ("RESEARCH",),
+    "RESEARCH": ("DELIBERATION",),
+    "DELIBERATION": ("RANKING",),
+    "RANKING": ("RANKING", "PRD_GENERATION"),
+    "PRD_GENERATION": ("COMPLETE", "RANKING"),
+    "COMPLETE": (),
+    "FAILED": (),
+}
+ORDER = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE")
+CLOSED = ("COMPLETE", "FAILED")
+
+
+class IllegalTransition(Exception):
+    """A transition the machine refuses; str() says what is missing and what to do."""
+
+
+def reached(phase: str, target: str) -> bool:
+    """True when `phase` is `target` or later (FAILED reaches nothing)."""
+    return phase in ORDER and ORDER.index(phase) >= ORDER.index(target)
+
+
+def transition(delib: Deliberation, to: str, why: str, now: float) -> None:
+    frm = delib.phase
+    if to == "FAILED":
+        if frm in CLOSED:
+            raise IllegalTransition(f"{frm} → FAILED: the deliberation is already closed")
+    elif to not in EDGES.get(frm, ()):
+        raise IllegalTransition(f"{frm} → {to} is not a legal transition (from {frm} only "
+                                f"{', '.join(EDGES.get(frm, ())) or 'nothing'}, or FAILED)")
+    if frm == to:
+        return
+    delib.phase = to  # type: ignore[assignment]
+    delib.phase_history.append(PhaseChange(from_phase=frm, to_phase=to, at=now, why=why))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------
+# what the records say
+
+
+def current(delib: Deliberation, stage: "str | None" = None, tier: "int | None" = None) -> "list[AgentRecord]":
+    """Valid, non-superseded reports (optionally of one stage / tier)."""
+    return [a for a in delib.agents if a.status == "reported" and a.report is not None
+            and not a.superseded and (stage is None or a.stage == stage)
+            and (tier is None or a.tier == tier)]
+
+
+def pending(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]":
+    return [a for a in delib.agents if a.status in ("spawned", "running")
+            and (stage is None or a.stage == stage)]
+
+
+def names(agents: "list[AgentRecord]") -> str:
+    return ", ".join(f"{a.persona} ({a.agent_id or a.tool_use_id or a.key})" for a in agents) or "none"
+
+
+def research_shortfall(delib: Deliberation, min_agents: int) -> "str | None":
+    """Why research is not complete yet, or None when it is."""
+    done = current(delib, "research")
+    waiting = pending(delib, "research")
+    if waiting:
+        return (f"{len(done)} of {len(done) + len(waiting)} research reports are in; still running: "
+                f"{names(waiting)}. Wait for them to finish")
+    if len(done) < min_agents:
+        return (f"{len(done)} valid research report(s) recorded, at least {min_agents} needed. "
+                f"Spawn {min_agents - len(done)} more research persona(s) with independent prompts")
+    return None
+
+
+def approaches(delib: Deliberation) -> "dict[str, str]":
+    """Approaches generated so far: synthesis output when present, else the research proposals."""
+    synth = [a for a in current(delib, "deliberation") if a.kind == "synthesis"]
+    source = synth or current(delib, "research") + current(delib, "deliberation")
+    found: dict[str, str] = {}
+    seen_titles: set[str] = set()
+    for agent in source:
+        for ap in agent.report.approaches:  # type: ignore[union-attr]
+            title = ap.title.strip().lower()
+            if title in seen_titles:
+                continue
+            seen_titles.add(title)
+            key = ap.id if ap.id not in found else f"{agent.persona}:{ap.id}"
+            found[key] = ap.title
+    return found
+
+
+def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,
+                    persona: str = "") -> "tuple[str, str | None]":
+    """(stage, refusal). `refusal` says what is missing when the spawn would skip a phase.
+
+    In RESEARCH a persona that has not reported researches; one that already reported research
+    is spawned again to RANK — once research is complete, the research proposals stand as the
+    alternatives (a breadth-only DELIBERATION: the minimum viable deliberation of 2 agents).
+    """
+    phase = delib.phase
+    if kind == "persona":
+        if phase == "RESEARCH" and any(a.persona == persona for a in current(delib, "research")):
+            if research_shortfall(delib, min_agents) is None:
+                if not approaches(delib):
+                    return "ranking", ("RESEARCH → RANKING refused: no approach has been proposed. "
+                                       "Spawn synthesis-lead with all research findings to generate at "
+                                       "least 2 alternatives first")
+                return "ranking", None
+        if phase in ("IDLE", "RESEARCH"):
+            return "research", None
+        if phase == "DELIBERATION":
+            waiting = pending(delib, "deliberation")
+            if waiting:
+                return "ranking", (f"DELIBERATION → RANKING refused: deliberation agents still running: "
+                                   f"{names(waiting)}. Wait for their reports before ranking")
+            if not approaches(delib):
+                return "ranking", ("DELIBERATION → RANKING refused: no approach has been proposed yet. "
+                                   "Spawn synthesis-lead (or debate-moderator) with all research findings "
+                                   "to generate at least 2 alternatives first")
+            return "ranking", None
+        if phase in ("RANKING", "PRD_GENERATION"):
+            return "ranking", None  # from PRD_GENERATION: a re-rank, the vote is taken again
+        return "ranking", f"the deliberation is {phase}: open a new one for a new question"
+    if kind in ("debate", "synthesis", "red-team", "lens"):
+        if phase in ("IDLE", "RESEARCH"):
+            short = research_shortfall(delib, min_agents)
+            if short:
+                return "deliberation", f"RESEARCH → DELIBERATION refused: {short}"
+            return "deliberation", None
+        if phase == "DELIBERATION":
+            return "deliberation", None
+        return "deliberation", (f"{phase} → DELIBERATION is not a legal transition: ranking has started. "
+                                "Re-rank (spawn the personas again) instead of deliberating further")
+    return "research", None

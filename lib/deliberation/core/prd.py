@@ -1,0 +1,439 @@
+"""The decision document (PRD) that closes a deliberation: the PRD_GENERATION phase.
+
+Seed 001's fifth phase writes the outcome up as a document a team acts on. Its parts that need
+judgement — the requirements that follow from the findings, the non-goals, the acceptance
+criteria, the risks with their mitigations, the open questions — are written by the MAIN agent
+in its concluding answer (README, "Who writes the decision document", says why not a role
+subagent), as ONE fenced JSON block shaped by `DecisionDocument`
+(`state_schema/prd.schema.json`). The decision, the findings, the scores, the dissent, the
+route and the cost are not in it: the plugin records those itself, and the document cannot
+change them.
+
+Traceability is the contract: every requirement, acceptance criterion and risk cites in
+`sources` the ids it follows from — a finding (`persona:F1`), a documented dissent
+(`persona:D1`), a refutation (`persona:R1`) or a hot spot (`H1`) — and `citable` lists exactly
+the ids that exist. A document that cites an id that does not exist is refused like a
+malformed one: the write-up may not introduce what the deliberation never said.
+
+`capture` is the bounded loop, like an agent report's: a missing or invalid document is sent
+back once (a Stop block that names the exact problem and repeats the shape), then recorded as
+missing — never a loop. Pure over `state.Deliberation` (imported lazily: state.py imports the
+models of this module).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from deliberation.state.agent_report import REPORT_ID
+
+MARKER = "prd"
+MAX_LISTED_SOURCES = 60
+SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+
+def _sources(required: bool, what: str):
+    return Field(default_factory=list, min_length=1 if required else 0, max_length=20,
+                 description=f"The ids {what} follows from: findings (persona:F1), documented dissent "
+                             "(persona:D1), refutations (persona:R1) or hot spots (H1). "
+                             + ("At least one." if required else "Optional."))
+
+
+class Requirement(_Part):
+    id: str = Field(pattern=REPORT_ID, description="Unique within the document, e.g. R1.")
+    text: str = Field(min_length=1, max_length=2000, description="What must be true of the implementation.")
+    priority: Literal["must", "should", "could"] = "must"
+    sources: list[str] = _sources(True, "this requirement")
+
+
+class NonGoal(_Part):
+    text: str = Field(min_length=1, max_length=2000, description="What this decision deliberately does not do.")
+    sources: list[str] = _sources(False, "this non-goal")
+
+
+class AcceptanceCriterion(_Part):
+    id: str = Field(pattern=REPORT_ID, description="Unique within the document, e.g. AC1.")
+    text: str = Field(min_length=1, max_length=2000, description="An observable, checkable condition.")
+    verifies: list[str] = Field(default_factory=list, max_length=20,
+                                description="Ids of the requirements this criterion verifies.")
+    sources: list[str] = _sources(True, "this criterion")
+
+
+class Risk(_Part):
+    id: str = Field(pattern=REPORT_ID, description="Unique within the document, e.g. RISK1.")
+    risk: str = Field(min_length=1, max_length=2000)
+    mitigation: str = Field(min_length=1, max_length=2000, description="What is done about it.")
+    severity: Literal["info", "low", "medium", "high", "critical"] = "medium"
+    sources: list[str] = _sources(True, "this risk")
+
+
+class OpenQuestion(_Part):
+    question: str = Field(min_length=1, max_length=2000)
+    sources: list[str] = _sources(False, "this question")
+
+
+class DecisionDocument(_Part):
+    """The decision document the main agent ends its concluding answer with."""
+
+    document: Literal["prd"] = Field(MARKER, description="Marks the block as the decision document.")
+    decision: str = Field(min_length=1, max_length=4000, description="What is decided and why, in one paragraph.")
+    problem: str = Field("", max_length=4000, description="The problem the decision solves, for a reader who was not there.")
+    requirements: list[Requirement] = Field(default_factory=list, max_length=50)
+    non_goals: list[NonGoal] = Field(default_factory=list, max_length=30)
+    acceptance_criteria: list[AcceptanceCriterion] = Field(default_factory=list, max_length=50)
+    risks: list[Risk] = Field(default_factory=list, max_length=30)
+    open_questions: list[OpenQuestion] = Field(default_factory=list, max_length=30)
+
+
+EXAMPLE = """```json
+{
+  "document": "prd",
+  "decision": "what is decided and why, in one paragraph",
+  "problem": "what the decision solves, for a reader who was not there",
+  "requirements": [{"id": "R1", "text": "...", "priority": "must", "sources": ["security-analyst:F1"]}],
+  "non_goals": [{"text": "...", "sources": []}],
+  "acceptance_criteria": [{"id": "AC1", "text": "an observable check", "verifies": ["R1"], "sources": ["performance-engineer:F1"]}],
+  "risks": [{"id": "RISK1", "risk": "...", "mitigation": "...", "severity": "high", "sources": ["cost-analyst:D1"]}],
+  "open_questions": [{"question": "...", "sources": ["H1"]}]
+}
+```"""
+
+
+class DocumentProblem(ValueError):
+    """Why a concluding answer carries no valid decision document; str() says what to fix."""
+
+
+# --------------------------------------------------------------------------------------------
+# what may be cited
+
+
+@dataclass(frozen=True)
+class Source:
+    """One citable item of the deliberation."""
+
+    id: str
+    kind: str       # one of SOURCE_KINDS
+    persona: str    # who said it ('' for a hot spot)
+    stage: str      # research / deliberation / ranking ('' for a hot spot)
+    text: str       # the claim, concern, counter-claim or statement
+    detail: str     # severity of a finding; target of a dissent or refutation; kind of a hot spot
+    evidence: str = ""
+    agent: str = ""  # the agent record's key ('' for a hot spot)
+    index: int = 0   # position in that report's list (0-based)
+
+
+def cite_prefix(agent) -> str:
+    """How an agent's items are named: its persona slug — the second red-team pass as
+    `red-team-2`, so its refutations do not shadow the first pass'."""
+    if agent.kind == "red-team" and (agent.red_team_round or 1) > 1:
+        return f"{agent.persona}-{agent.red_team_round}"
+    return agent.persona
+
+
+def citable(delib) -> "dict[str, Source]":
+    """Every id a decision document may cite, in the order of the deliberation's records:
+    the findings, documented dissent and refutations of the valid, current reports, then the
+    hot spots. Findings are `persona:<its id>`; a persona's dissent entries are numbered
+    D1, D2… across its reports; refutations `persona:R<n>` per report (the depth axis' own
+    references). The first item wins an id two reports share."""
+    from deliberation.core.phases import current
+
+    out: dict[str, Source] = {}
+    dissent_n: dict[str, int] = {}
+    for agent in current(delib):
+        rep, who, key = agent.report, cite_prefix(agent), agent.key
+        for i, f in enumerate(rep.findings):
+            out.setdefault(f"{who}:{f.id}", Source(f"{who}:{f.id}", "finding", agent.persona, agent.stage, f.claim,
+                                                   f.severity, f.evidence, key, i))
+        for i, c in enumerate(rep.dissent):
+            dissent_n[who] = dissent_n.get(who, 0) + 1
+            sid = f"{who}:D{dissent_n[who]}"
+            out.setdefault(sid, Source(sid, "dissent", agent.persona, agent.stage, c.concern, c.target, c.reason,
+                                       key, i))
+        for i, r in enumerate(rep.refutations):
+            sid = f"{who}:R{i + 1}"
+            out.setdefault(sid, Source(sid, "refutation", agent.persona, agent.stage, r.claim or r.evidence,
+                                       f"{r.verdict} {r.target}", r.evidence, key, i))
+    for h in delib.depth.hot_spots:
+        out.setdefault(h.id, Source(h.id, "hot_spot", "", "", h.statement, h.kind, "; ".join(h.material)))
+    return out
+
+
+def resolve(raw: str, catalogue: "dict[str, Source]") -> "str | None":
+    """The catalogue id `raw` names, or None. Tolerant of case, backticks and the plugin's
+    agent-type namespace (`deliberation:security-analyst:F1`)."""
+    ref = raw.strip().strip("`'\"").strip()
+    if ref.count(":") >= 2:
+        ref = ":".join(ref.split(":")[-2:])
+    if ref in catalogue:
+        return ref
+    low = ref.lower()
+    for key in catalogue:
+        if key.lower() == low:
+            return key
+    return None
+
+
+def _items(doc: DecisionDocument) -> "list[tuple[str, str, list[str]]]":
+    """(section, item label, sources) of every item that may cite."""
+    out = [("requirements", r.id, r.sources) for r in doc.requirements]
+    out += [("acceptance_criteria", a.id, a.sources) for a in doc.acceptance_criteria]
+    out += [("risks", k.id, k.sources) for k in doc.risks]
+    out += [("non_goals", f"non-goal {i}", n.sources) for i, n in enumerate(doc.non_goals, start=1)]
+    out += [("open_questions", f"open question {i}", q.sources) for i, q in enumerate(doc.open_questions, start=1)]
+    return out
+
+
+def minimums(outcome: "str | None") -> "dict[str, int]":
+    """What a document must hold: an adopted decision needs requirements, acceptance criteria
+    and risks; a rejection (nothing adopted) needs the risks that sank the approaches."""
+    if outcome == "rejected":
+        return {"requirements": 0, "acceptance_criteria": 0, "risks": 1}
+    return {"requirements": 1, "acceptance_criteria": 1, "risks": 1}
+
+
+def trace_problem(doc: DecisionDocument, catalogue: "dict[str, Source]", outcome: "str | None") -> "str | None":
+    """What a parsed document lacks that its schema cannot say, or None: the minimum sections,
+    unique item ids, acceptance criteria that verify existing requirements, and every cited id
+    resolving to an item of the deliberation."""
+    short = [_SINGULAR[section] for section, n in minimums(outcome).items() if len(getattr(doc, section)) < n]
+    if short:
+        what = "a rejection" if outcome == "rejected" else "an adopted decision"
+        return (f"The decision document of {what} needs at least {_needs(outcome)}, each citing the ids it "
+                f"follows from; yours has no {' and no '.join(short)}.")
+    ids = [r.id for r in doc.requirements] + [a.id for a in doc.acceptance_criteria] + [k.id for k in doc.risks]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        return f"Item ids must be unique within the document; repeated: {', '.join(dupes)}."
+    req_ids = {r.id for r in doc.requirements}
+    bad_verify = [f"{a.id} → {v}" for a in doc.acceptance_criteria for v in a.verifies if v not in req_ids]
+    if bad_verify:
+        return ("`verifies` names requirement ids of this document; these are not among them: "
+                + ", ".join(bad_verify) + ".")
+    unknown: list[str] = []
+    for _section, label, refs in _items(doc):
+        for ref in refs:
+            if resolve(ref, catalogue) is None:
+                own = " (an item of this document, not a source)" if ref.strip() in ids else ""
+                unknown.append(f"{ref!r} in {label}{own}")
+    if unknown:
+        return ("Every cited id must exist in the deliberation; these do not: " + "; ".join(unknown[:12])
+                + (f"; and {len(unknown) - 12} more" if len(unknown) > 12 else "")
+                + ". Cite only the ids listed below.")
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# finding the document in the concluding answer
+
+
+def _blocks(text: str) -> "list[str]":
+    from deliberation.state.agent_report import _fenced_json_blocks
+
+    return _fenced_json_blocks(text)
+
+
+def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list[str]]":
+    """(document, ignored keys) from the main agent's concluding answer, or DocumentProblem.
+    The document is the fenced JSON block marked `"document": "prd"` (or, unmarked, the one
+    with `requirements`): other fenced JSON the answer quotes is left alone."""
+    import orjson
+
+    candidates, broken = [], 0
+    for body in _blocks(text):
+        size = len(body.encode("utf-8", "surrogatepass"))
+        if size > max_bytes and (re.search(r'"document"\s*:\s*"prd"', body, re.I) or '"requirements"' in body):
+            raise DocumentProblem(f"Your decision document block is {size} bytes; the limit is {max_bytes}. "
+                                  "Shorten its texts (the rest of the answer is for the user and is not limited).")
+        try:
+            data = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            if re.search(r'"document"\s*:\s*"prd"', body, re.I) or '"requirements"' in body:
+                broken += 1
+            continue
+        if isinstance(data, dict) and (str(data.get("document", "")).lower() == MARKER or "requirements" in data):
+            candidates.append(data)
+    if not candidates:
+        if broken:
+            raise DocumentProblem("Your decision document block does not parse as JSON. Use double quotes, "
+                                  "no comments, no trailing commas.")
+        raise DocumentProblem("Your concluding answer has no decision document block.")
+    if len(candidates) > 1:
+        raise DocumentProblem(f"Your concluding answer has {len(candidates)} decision document blocks; "
+                              "end it with exactly ONE.")
+    data = candidates[0]
+    if isinstance(data.get("document"), str):
+        data = {**data, "document": data["document"].lower()}
+    try:
+        doc = DecisionDocument.model_validate(data)
+    except ValidationError as exc:
+        from deliberation.state.agent_report import _describe
+
+        raise DocumentProblem("Your decision document is invalid:\n" + _describe(exc)) from None
+    ignored = sorted(k for k in data if k not in DecisionDocument.model_fields)
+    return doc, ignored
+
+
+# --------------------------------------------------------------------------------------------
+# what the main agent is told
+
+
+def _listing(catalogue: "dict[str, Source]") -> "list[str]":
+    lines = []
+    for src in list(catalogue.values())[:MAX_LISTED_SOURCES]:
+        if src.kind == "finding":
+            head = f"finding, {src.detail}"
+        elif src.kind == "dissent":
+            head = f"dissent on {src.detail}"
+        elif src.kind == "refutation":
+            head = f"refutation: {src.detail}"
+        else:
+            head = f"hot spot, {src.detail.replace('_', ' ')}"
+        text = " ".join(src.text.split())
+        if len(text) > 110:
+            text = text[:109].rstrip() + "…"
+        lines.append(f"- {src.id} ({head}): {text}")
+    more = len(catalogue) - MAX_LISTED_SOURCES
+    if more > 0:
+        lines.append(f"- … and {more} more, named the same way (persona:F1, persona:D1, persona:R1, H1)")
+    return lines
+
+
+_SINGULAR = {"requirements": "requirement", "acceptance_criteria": "acceptance criterion", "risks": "risk"}
+
+
+def _needs(outcome: "str | None") -> str:
+    """'one requirement, one acceptance criterion and one risk' (what `minimums` asks)."""
+    parts = [f"{'one' if n == 1 else n} {_SINGULAR[s] if n == 1 else s.replace('_', ' ')}"
+             for s, n in minimums(outcome).items() if n]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _rules(outcome: "str | None") -> str:
+    return ("It needs at least " + _needs(outcome) + ". Every requirement, acceptance criterion and risk lists in "
+            "`sources` the ids below that it follows from (at least one each); non-goals and open questions "
+            "may cite them too; an acceptance criterion names in `verifies` the requirements it checks. The "
+            "scores, the dissent and the route are recorded by the plugin: the block holds only what needs "
+            "judgement.")
+
+
+def request_text(delib) -> str:
+    """The instruction that asks for the decision document (once the vote has passed)."""
+    catalogue = citable(delib)
+    if delib.outcome == "rejected":
+        head = ("Next: write the decision document of this rejection in your concluding answer — the "
+                "deliberation closes with it. Tell the user that no approach is adopted and why, then end "
+                "the answer with exactly one fenced ```json block of this shape (requirements and acceptance "
+                "criteria may stay empty; the risks say what sank the approaches):")
+    else:
+        head = ("Next: write the decision document (PRD) in your concluding answer — the deliberation "
+                "closes with it. Present the decision, its dissent and the alternatives to the user, then end "
+                "the answer with exactly one fenced ```json block of this shape:")
+    return "\n".join([head, EXAMPLE, _rules(delib.outcome),
+                      f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue),
+                      "When you stop, the quality gate checks the document; one that is missing or cites an "
+                      "id not listed here is sent back once, then the decision is recorded without it."])
+
+
+def send_back_text(delib, problem: str) -> str:
+    """The Stop block that sends a missing or invalid document back (once)."""
+    catalogue = citable(delib)
+    return "\n".join([
+        f"Deliberation {delib.id}: both gates passed; the decision document is the last step before it "
+        f"closes. {problem}",
+        "Next: end your concluding answer with exactly one fenced ```json block of this shape (the rest of "
+        "the answer is for the user):", EXAMPLE, _rules(delib.outcome),
+        f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue)])
+
+
+# --------------------------------------------------------------------------------------------
+# capture: accepted, sent back once, or recorded missing
+
+
+class Outcome:
+    __slots__ = ("status", "send_back")
+
+    def __init__(self, status: str, send_back: "str | None" = None) -> None:
+        self.status = status  # accepted / send_back / missing / already
+        self.send_back = send_back
+
+
+def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, now: float) -> Outcome:
+    """Read the decision document from the concluding answer `text` into `delib.prd`.
+
+    Accepted when it parses, validates and every cited id exists. Otherwise it is sent back
+    while `retries` send-backs remain and a Stop block is still allowed (`may_block`: the
+    Stop hook's own bound), else recorded as missing with the reason."""
+    st = delib.prd
+    if st.status in ("accepted", "missing"):
+        return Outcome("already")
+    try:
+        doc, ignored = extract_document(text or "", max_bytes)
+        problem = trace_problem(doc, citable(delib), delib.outcome)
+    except DocumentProblem as exc:
+        doc, ignored, problem = None, [], str(exc)
+    if problem is None:
+        st.status, st.document, st.ignored_keys = "accepted", doc, ignored
+        st.problem, st.closed_at = None, now
+        return Outcome("accepted")
+    st.problem = problem
+    if st.send_backs < retries and may_block:
+        st.send_backs += 1
+        return Outcome("send_back", send_back_text(delib, problem))
+    st.status, st.closed_at = "missing", now
+    delib.warnings.append(f"decision document recorded as missing after {st.send_backs} send-back(s): "
+                          f"{problem.splitlines()[0]}")
+    return Outcome("missing")
+
+
+def reset(delib) -> None:
+    """A re-rank reopened the vote: the document waits for the new one."""
+    from deliberation.state.models import PrdState
+
+    delib.prd = PrdState()
+
+
+# --------------------------------------------------------------------------------------------
+# traceability (Gate 2 and the record)
+
+
+@dataclass(frozen=True)
+class Trace:
+    items: int                     # items that cite (requirements, criteria, risks, non-goals, questions)
+    citations: int
+    by_kind: "dict[str, int]"      # distinct cited sources per kind
+    untraced: "tuple[str, ...]"    # requirement / criterion / risk ids without a resolving source
+    unknown: "tuple[str, ...]"     # cited ids that do not resolve
+    uncovered: "tuple[str, ...]"   # requirement ids no acceptance criterion verifies
+
+
+def trace(doc: DecisionDocument, catalogue: "dict[str, Source]") -> Trace:
+    cited: dict[str, str] = {}
+    citations, untraced, unknown = 0, [], []
+    must_cite = {"requirements", "acceptance_criteria", "risks"}
+    for section, label, refs in _items(doc):
+        resolved = [resolve(r, catalogue) for r in refs]
+        citations += len(refs)
+        unknown += [r for r, x in zip(refs, resolved) if x is None]
+        for x in resolved:
+            if x is not None:
+                cited[x] = catalogue[x].kind
+        if section in must_cite and not any(resolved):
+            untraced.append(label)
+    by_kind = {k: sum(1 for v in cited.values() if v == k) for k in SOURCE_KINDS}
+    verified = {v for a in doc.acceptance_criteria for v in a.verifies}
+    uncovered = tuple(r.id for r in doc.requirements if r.id not in verified)
+    return Trace(len(_items(doc)), citations, by_kind, tuple(untraced), tuple(unknown), uncovered)
+
+
+def counts_text(doc: DecisionDocument) -> str:
+    return (f"{len(doc.requirements)} requirement(s), {len(doc.acceptance_criteria)} acceptance criteria, "
+            f"{len(doc.risks)} risk(s), {len(doc.non_goals)} non-goal(s), {len(doc.open_questions)} open question(s)")

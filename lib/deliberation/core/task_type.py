@@ -1,0 +1,78 @@
+"""Task type of a decision and its consensus threshold.
+
+Owns the built-in classification keywords, the precedence between types, and the default
+thresholds (security 0.85, architecture 0.80, default 0.70, refactoring 0.65, documentation
+0.50; all configurable through `task_types.thresholds`). Pure; stdlib only.
+
+Precedence when a question matches several types: security > architecture > refactoring >
+documentation, and `default` when none matches. The order follows the thresholds: a question
+that touches several concerns is held to the strictest bar among them, because the cost of a
+wrong decision is set by its riskiest part — "document the new auth flow" is a security
+decision, not a documentation one.
+"""
+
+from __future__ import annotations
+
+from deliberation.core.confidence import find_terms, normalise
+
+PRECEDENCE = ("security", "architecture", "refactoring", "documentation")
+DEFAULT = "default"
+TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
+DEFAULT_THRESHOLDS = {"security": 0.85, "architecture": 0.80, "default": 0.70,
+                      "refactoring": 0.65, "documentation": 0.50}
+
+KEYWORDS = {
+    "security": [
+        "security", "secure", "auth", "authn", "authz", "authenticat*", "authoriz*", "oauth",
+        "sso", "saml", "login", "logout", "password*", "credential*", "secret*", "api key*",
+        "token", "tokens", "access token*", "jwt*", "session cookie*", "csrf", "xss", "cors",
+        "injection", "sanitiz*", "escap* user input", "vulnerab*", "cve", "exploit*", "attack*",
+        "encrypt*", "decrypt*", "tls", "ssl", "certificate*", "permission*", "rbac", "acl",
+        "privilege*", "2fa", "mfa", "pii", "gdpr", "leaked", "data leak*", "rate limit*", "brute force",
+    ],
+    "architecture": [
+        "architecture", "architectur*", "microservice*", "monolith*", "service boundar*",
+        "event sourcing", "event driven", "message queue*", "message bus", "kafka", "cqrs",
+        "distributed", "shard*", "replicat*", "scalab*", "multi tenant*", "multi region",
+        "data model", "schema design", "system design", "plugin system", "infrastructure",
+        "caching layer", "cache layer", "database choice", "which database", "vendor*",
+        "provider", "framework", "platform", "crud model", "storage engine", "api design",
+    ],
+    "refactoring": [
+        "refactor*", "rename*", "extract", "inline", "clean up", "cleanup", "restructur*",
+        "reorganiz*", "simplif*", "dedup*", "duplicat* code", "dead code", "tech debt",
+        "technical debt", "modulari*", "split the function", "move the function", "tidy",
+        "f strings", "type hints", "unused imports",
+    ],
+    "documentation": [
+        "doc", "docs", "documentation", "document", "readme", "docstring*", "comments",
+        "code comment*", "changelog", "typo*", "spelling", "wording", "tutorial", "guide",
+        "contributing", "markdown", "man page", "api reference", "release notes",
+    ],
+}
+
+
+def classify(question: str, keywords: "dict | None" = None) -> str:
+    """One of security / architecture / default / refactoring / documentation.
+
+    `keywords` ({task_type: [terms]}) replaces the built-in keywords of the types it names.
+    """
+    norm = normalise(question)
+    table = {**KEYWORDS, **(keywords or {})}
+    for task_type in PRECEDENCE:
+        if find_terms(norm, table.get(task_type) or ()):
+            return task_type
+    return DEFAULT
+
+
+def matched_keywords(question: str, keywords: "dict | None" = None) -> "dict[str, list[str]]":
+    """Every type's matched keywords — to explain a classification."""
+    norm = normalise(question)
+    table = {**KEYWORDS, **(keywords or {})}
+    return {t: find_terms(norm, table.get(t) or ()) for t in PRECEDENCE}
+
+
+def threshold(task_type: str, thresholds: "dict | None" = None) -> float:
+    """The consensus threshold of `task_type`; unknown types get the default type's."""
+    table = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
+    return float(table.get(task_type, table[DEFAULT]))

@@ -1,0 +1,1 @@
+"""Outgoing records: the decision record (structured and Markdown) and the HTML report."""

@@ -1,0 +1,58 @@
+"""One error handler for hooks and the CLI (after pre-commit's error_handler).
+
+A known failure becomes one clear line; an unexpected one becomes one line plus "details in
+PATH", with the full traceback written to the state dir's `errors.log`. Hooks fail open: the
+answer is a visible `systemMessage` and nothing is blocked — unless the user configured
+`strict`, in which case the hook blocks (or denies) with the same sentence.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+
+
+def log_error(errors_log: "str | None", where: str, exc: BaseException) -> "str | None":
+    """Append the traceback to errors.log; return its path, or None if it could not be written."""
+    if not errors_log:
+        return None
+    try:
+        from deliberation.state.paths import make_dirs
+
+        make_dirs(os.path.dirname(errors_log))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        fd = os.open(errors_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, f"--- {stamp} pid={os.getpid()} {where}\n{text}".encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
+        return errors_log
+    except OSError:
+        return None
+
+
+def describe(exc: BaseException) -> str:
+    """One line for a person."""
+    text = str(exc).strip().splitlines()
+    msg = text[0] if text else ""
+    if isinstance(exc, OSError) and exc.strerror:
+        msg = f"{exc.strerror}" + (f": {exc.filename}" if exc.filename else "")
+    name = type(exc).__name__
+    return f"{name}: {msg}"[:300] if msg else name
+
+
+def known(exc: BaseException) -> bool:
+    """Failures we expect and explain without a traceback pointer."""
+    from deliberation.wire.hookio import PayloadError
+    from deliberation.state.ids import InvalidId
+    from deliberation.state.paths import UnsafePath
+
+    if isinstance(exc, (PayloadError, InvalidId, UnsafePath)):
+        return True
+    try:
+        from deliberation.state.store import StoreError
+    except Exception:  # pragma: no cover - missing dependency
+        return False
+    return isinstance(exc, StoreError)

@@ -1,0 +1,228 @@
+"""A hook event handled in this process: stdin → answer on stdout, exit 0.
+
+    hooks/<event>.py  →  hook_client.main(EVENT)  →  warm worker: respond(...) there
+                                                   →  run_here: respond(...) here
+    respond  →  fast path (stdlib)  |  handlers.dispatch (slow path)
+
+One error handler wraps everything: an empty or invalid payload, a missing dependency, a lock
+timeout, a full disk or a bug becomes a one-line `systemMessage` and the session goes on
+(fail-open); the traceback goes to `.claude/deliberation/errors.log`. With `"strict": true` in
+the config, internal errors block (Stop only once in a row, so the block loop stays bounded).
+Imports here are stdlib-only; heavy modules load only on the slow path.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+
+_PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def _load_site_packages() -> None:
+    """Make the slow path's dependencies importable.
+
+    The hook commands run the interpreter with `-S` (no site module: the warm-worker round trip
+    and the fast path need none of it), so the first slow path here loads site-packages the way
+    the interpreter would have. In plugin mode the hooks may also run under a bare python3:
+    then the plugin venv's packages are borrowed."""
+    if sys.flags.no_site and "site" not in sys.modules:
+        import site
+
+        site.main()
+    packages = os.path.join(_PLUGIN_ROOT, ".venv", "lib",
+                            f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+    if packages not in sys.path and os.path.isdir(packages):
+        sys.path.append(packages)
+
+
+def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: bool = False,
+             event_id: "str | None" = None, rerun: bool = False) -> None:
+    """Handle one hook event in this process (no warm worker took it); never returns.
+
+    The cyclic garbage collector is off for the process: a hook lives a fraction of a second
+    and exits, and the collections triggered while pydantic builds the models cost a slow-path
+    hook ~10% of its time (bench/README.md). Memory stays far below the 60 MiB bound.
+    With `start_worker`, a slow-path event also starts the warm worker for the hooks after it.
+    With `rerun`, a worker took this event and died: it is answered from the event log if it
+    was committed, else applied (hook_client explains the exchange)."""
+    gc.disable()
+    from deliberation.runtime.hook_client import MAX_PAYLOAD_BYTES, finish
+    from deliberation.wire.hookio import PayloadError
+
+    if size > MAX_PAYLOAD_BYTES:
+        finish(_fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b""))
+    finish(respond(event_name, data, now, start_worker=start_worker, event_id=event_id, rerun=rerun, started=now))
+
+
+def failure(event_name: str, exc: BaseException, data: bytes) -> str:
+    """The stdout text of a hook whose event was lost on the way (fail-open, or strict block)."""
+    try:
+        return _fail(event_name, exc, data)
+    except BaseException:  # noqa: BLE001 - the last resort
+        return '{"systemMessage": "deliberation plugin: internal error; continuing without deliberation checks"}'
+
+
+def respond(event_name: str, data: bytes, now: float, project: "str | None" = None,
+            start_worker: bool = False, event_id: "str | None" = None, rerun: bool = False,
+            started: "float | None" = None) -> str:
+    """`handle` inside the one error handler: the hook's stdout text; never raises.
+
+    This is the whole fail-open layer of a hook (tests call it in-process; the warm worker calls
+    it with the hook's project). `now` is the event's clock (what state records); `started` is
+    when the hook process started (default: now), from which the event's commit deadline
+    (deadlines.py) holds for everything it does. With `start_worker`, a slow-path event starts
+    the warm worker."""
+    import time
+
+    from deliberation.wire import deadlines
+    from deliberation.state import paths
+
+    token = paths.REQUEST_DEADLINE.set(deadlines.commit_by(event_name, time.time() if started is None else started))
+    try:
+        return handle(event_name, data, now, project, start_worker, event_id, rerun)
+    except BaseException as exc:  # noqa: BLE001 - the one handler
+        if isinstance(exc, (SystemExit, KeyboardInterrupt)):
+            return ""
+        return _fail(event_name, exc, data, project)
+    finally:
+        paths.REQUEST_DEADLINE.reset(token)
+
+
+def handle(event_name: str, data: bytes, now: float, project: "str | None" = None,
+           start_worker: bool = False, event_id: "str | None" = None, rerun: bool = False) -> str:
+    """Parse, answer on the fast path if possible, else on the slow path. Returns stdout text.
+
+    With `start_worker` (no warm worker took this event), the worker is started when the slow
+    path is needed, and already when the trigger injects the protocol: the spawns that follow
+    then find it warm. A `rerun` already in the event log is answered as it was logged."""
+    event, layout = _parse(event_name, data, project, event_id, rerun)
+    if rerun and not _commit_pending(layout, event.session_id):
+        from deliberation.state import event_log  # (a pending commit is finished on the slow path first)
+
+        logged = event_log.logged_answer(layout, event.session_id, event.event_id)
+        if logged is not None:
+            return logged.to_json(event_name)
+    answer = _fast(event, layout, now)
+    if answer is not None:
+        if start_worker and event_name == "UserPromptSubmit" and answer.context:
+            from deliberation.runtime import warm_worker
+
+            warm_worker.start()  # the protocol was injected: spawns follow, let them find it warm
+        return answer.to_json(event_name)
+    if start_worker:
+        from deliberation.runtime import warm_worker
+
+        warm_worker.start()  # for the hooks after this one; this one does its own work
+    return slow_answer(event, layout, now).to_json(event_name)
+
+
+def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
+    """The Answer to one event, in-process (used by `deliberation replay`)."""
+    event, layout = _parse(event_name, data, project, None, False)
+    answer = _fast(event, layout, now)
+    return answer if answer is not None else slow_answer(event, layout, now)
+
+
+def _parse(event_name: str, data: bytes, project: "str | None", event_id: "str | None", rerun: bool):
+    from deliberation.wire import hookio
+    from deliberation.state.paths import Layout
+
+    event = hookio.parse(data, event_name)
+    event.event_id = event_id or _new_event_id()
+    event.rerun = rerun
+    return event, Layout(project)
+
+
+def _commit_pending(layout, session_id: str) -> bool:
+    from deliberation.runtime import cheap_answers as fastpath
+
+    return fastpath.commit_pending(layout, session_id)
+
+
+def _new_event_id() -> str:
+    from deliberation.runtime.hook_client import new_event_id
+
+    return new_event_id()
+
+
+def _fast(event, layout, now: float):
+    """The fast path's Answer, or None when the slow path must decide."""
+    from deliberation.runtime import cheap_answers as fastpath
+
+    cfg = fastpath.config_dict(layout)
+    return fastpath.answer(event, layout, cfg, now) if cfg is not None else None
+
+
+def slow_answer(event, layout, now: float):
+    _load_site_packages()
+    from deliberation.app.handlers import dispatch
+
+    return dispatch(event, layout, now)
+
+
+def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None" = None) -> str:
+    """Turn any failure into a visible warning (or, in strict mode, a bounded block)."""
+    from deliberation.wire import hookio
+    from deliberation.runtime.error_handler import describe, known, log_error
+
+    try:
+        from deliberation.state.paths import Layout
+
+        layout = Layout(project)
+    except Exception:  # noqa: BLE001
+        layout = None
+    try:
+        errors_log = layout.checked(layout.errors_log) if layout is not None else None
+    except Exception:  # noqa: BLE001 - a state dir linked elsewhere gets no log written through it
+        errors_log = None
+    missing_dep = isinstance(exc, ImportError) and getattr(exc, "name", "") in (
+        "pydantic", "filelock", "orjson", "jsonschema", "pydantic_core")
+    if missing_dep:
+        import time
+
+        from deliberation.runtime import plugin_env  # plugin form: the state of its own set-up
+        from deliberation.state.paths import hook_env
+
+        message = plugin_env.dependency_message(exc, hook_env(), time.time()) or (
+            f"deliberation plugin: dependency missing ({exc}); run {_PLUGIN_ROOT}/install.sh "
+            "to set up its environment — deliberation checks are off until then")
+    else:
+        path = None if known(exc) else log_error(errors_log, f"hook {event_name}", exc)
+        where = f" (details in {path})" if path else ""
+        message = f"deliberation plugin: {describe(exc)}{where} — continuing without deliberation checks"
+    strict = False
+    if layout is not None and not isinstance(exc, hookio.PayloadError):
+        from deliberation.runtime import cheap_answers as fastpath
+
+        strict = fastpath.is_strict(fastpath.read_json(layout.config))
+    answer = hookio.Answer(system_message=message)
+    if strict:
+        answer = _strict_block(event_name, message, data)
+    return answer.to_json(event_name)
+
+
+def _strict_block(event_name: str, message: str, data: bytes) -> "object":
+    from deliberation.wire import hookio
+
+    import re
+
+    reason = message.replace("continuing without deliberation checks", "strict mode blocks until this is fixed")
+    # the model reads no path of the plugin (docs/HOOK_ANSWERS.md); the user's line keeps them
+    told = (re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{_PLUGIN_ROOT}/install.sh", "the plugin's install.sh")
+            + ". Next: tell the user; `deliberation doctor` shows what is wrong.")
+    if event_name == "PreToolUse":
+        return hookio.Answer.deny(told, system_message=reason)
+    if event_name in ("Stop", "SubagentStop"):
+        try:
+            import json
+
+            if json.loads(data).get("stop_hook_active"):
+                return hookio.Answer(system_message=message)
+        except Exception:  # noqa: BLE001
+            pass
+        return hookio.Answer.block(told, system_message=reason)
+    if event_name == "PostToolUse":
+        return hookio.Answer.block(told, system_message=reason)
+    return hookio.Answer(system_message=reason)

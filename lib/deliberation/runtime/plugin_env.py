@@ -1,0 +1,705 @@
+"""The plugin's own Python environment, kept in the folder Claude Code gives the plugin for data.
+
+Installed from a marketplace (or loaded with `--plugin-dir`) the plugin arrives as plain files,
+and the hooks that decide need pydantic, filelock, orjson and jsonschema. Claude Code gives
+plugin hooks `${CLAUDE_PLUGIN_DATA}`, a folder per plugin that survives updates and is removed
+at uninstall; this module keeps a virtual environment there with the dependencies that
+pyproject.toml lists:
+
+    ${CLAUDE_PLUGIN_DATA}/
+      current         one line, `envs/<name>`: the environment the hooks run in (hooks/run.sh
+                      reads it). Replaced atomically, and only ever by a finished environment.
+      envs/<name>/    a venv; <name> = <dependency key>-<n>. env.json in it is written last.
+      setup.lock      held (flock) by the one set-up process that is building
+      setup.json      the last set-up: state running / ready / failed, key, times, reason
+      setup.log       what the last set-up did (pip's output)
+      pip-cache/      pip's cache (unless PIP_CACHE_DIR names another)
+      root            the plugin's lib folder at the last session start: when an update moves
+                      it, the warm worker of the previous one is retired
+
+At every session start (hooks/session_start_env.py) `session_start` compares the dependency key
+of this plugin version with the key of the environment in `current`. When there is none, or it
+differs (an update changed the dependency list), it starts `build` in a detached process and
+answers at once with a message saying so: the session is never held up. Until the new
+environment is ready the hooks use the previous one (after an update) or python3 from PATH
+(the first session after an install); the hook after `current` switches runs in it. A failed
+set-up (offline, no Python >= 3.10, no venv module) is reported at every session start with
+its reason and tried again after `RETRY_AFTER_S`.
+
+Stdlib only, and written so that an old python3 can import it: it runs before any environment
+exists, possibly under an interpreter too old for the rest of the plugin — and must say so.
+"""
+
+import os
+import sys
+import time
+
+# json, re, subprocess and the rest are imported where they are used: a session start that
+# finds its environment ready (nearly every one) reads two small files and stats a few more,
+# and the imports would cost it more than all of that.
+
+FORMAT = 1  # bump when the layout of an environment changes: every install builds a new one
+MIN_PYTHON = (3, 10)
+PYTHON_CANDIDATES = ("python3", "python3.14", "python3.13", "python3.12", "python3.11", "python3.10")
+RETRY_AFTER_S = 600  # a failed pip install is tried again at a session start after this
+VENV_TIMEOUT_S = 300
+PIP_TIMEOUT_S = 900
+PROBE_TIMEOUT_S = 5
+OFF_VALUES = ("0", "off", "false", "no")
+# what the verification imports with the plugin's lib/ on the path: the hooks' slow path
+VERIFY_MODULES = ("deliberation.app.handlers",)
+
+CURRENT = "current"
+ENVS = "envs"
+MARKER = "env.json"
+BROKEN = "broken"
+ANNOUNCED = "announced"
+LOCK = "setup.lock"
+STATUS = "setup.json"
+LOG = "setup.log"
+PIP_CACHE = "pip-cache"
+ROOT = "root"
+
+# the steps `session_start` can take
+READY, ANNOUNCE, RUNNING, FAILED, BUILD = "ready", "announce", "running", "failed", "build"
+
+_HEX = frozenset("0123456789abcdef")
+_DIGITS = frozenset("0123456789")
+
+
+# ---------------------------------------------------------------------------------------------
+# the dependency list and its key
+
+
+def read_dependencies(pyproject_text):
+    """The `dependencies` array of pyproject.toml's [project] table, as written.
+
+    A small reader rather than tomllib (3.11+): the key must come out the same whatever
+    interpreter computes it, and this runs before any environment exists. It reads the one
+    shape the array has — quoted strings, commas, comments, spread over lines."""
+    table = None
+    collecting = False
+    items = []
+    for raw in pyproject_text.splitlines():
+        strings, rest = _split_strings(raw)
+        if collecting:
+            items.extend(strings)
+            if "]" in rest:
+                return items
+            continue
+        bare = rest.strip()
+        if bare.startswith("["):
+            table = bare.strip("[] ")
+            continue
+        if table == "project" and bare.startswith("dependencies"):
+            after = bare[len("dependencies"):].lstrip()
+            if after.startswith("=") and after[1:].lstrip().startswith("["):
+                items.extend(strings)
+                if "]" in after[1:].lstrip()[1:]:
+                    return items
+                collecting = True
+    if collecting:
+        raise ValueError("pyproject.toml: the dependencies array is not closed")
+    return []
+
+
+def _split_strings(line):
+    """(the quoted strings of a TOML line, the line without them and without its comment)."""
+    strings, rest, i = [], [], 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "#":
+            break
+        if ch in "\"'":
+            j, buf = i + 1, []
+            while j < len(line) and line[j] != ch:
+                if ch == '"' and line[j] == "\\" and j + 1 < len(line):
+                    j += 1
+                buf.append(line[j])
+                j += 1
+            strings.append("".join(buf))
+            i = j + 1
+            continue
+        rest.append(ch)
+        i += 1
+    return strings, "".join(rest)
+
+
+def normalized(deps):
+    """Each requirement without spaces, lower-case, sorted: the same list however it is written."""
+    return sorted("".join(d.split()).lower() for d in deps if d.strip())
+
+
+def dependency_key(deps):
+    """16 hex digits naming one dependency list (and this module's FORMAT): FNV-1a, 64 bits —
+    a name, not a defence (hashlib's import alone would cost a session start more than all the
+    rest)."""
+    text = "deliberation-plugin-env/%d\n%s" % (FORMAT, "\n".join(normalized(deps)))
+    h = 0xCBF29CE484222325
+    for byte in bytearray(text.encode("utf-8")):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+
+
+def distribution_name(requirement):
+    import re
+
+    m = re.match(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return m.group(1) if m else requirement.strip()
+
+
+def plugin_dependencies(plugin_root):
+    with open(os.path.join(plugin_root, "pyproject.toml"), encoding="utf-8") as fh:
+        return read_dependencies(fh.read())
+
+
+# ---------------------------------------------------------------------------------------------
+# what is there (reads only)
+
+
+class Status(object):
+    """What a session start sees: the key wanted, the environment in `current`, whether it was
+    announced, a running set-up, and the last set-up's record (the last two read only when
+    asked for: a ready environment needs neither)."""
+
+    __slots__ = ("key", "current", "current_key", "current_ready", "announced", "_running", "_last",
+                 "_data_dir")
+
+    def __init__(self, key, current=None, current_key=None, current_ready=False, announced=False,
+                 running=None, last=None, data_dir=None):
+        self.key = key
+        self.current = current            # "envs/<name>" or None
+        self.current_key = current_key    # the key that environment was built for (its name says)
+        self.current_ready = current_ready  # finished, its python runs, not marked broken
+        self.announced = announced        # "ready" was said once
+        self._running = running
+        self._last = last
+        self._data_dir = data_dir
+
+    @property
+    def running(self):
+        if self._running is None:
+            self._running = bool(self._data_dir) and set_up_running(self._data_dir)
+        return self._running
+
+    @property
+    def last(self):
+        if self._last is None:
+            self._last = (read_json(os.path.join(self._data_dir, STATUS)) if self._data_dir else None) or {}
+        return self._last
+
+
+def read_current(data_dir):
+    """'envs/<name>' from `current`, or None when there is none (or it is not one of ours)."""
+    try:
+        with open(os.path.join(data_dir, CURRENT), encoding="utf-8") as fh:
+            value = fh.readline().strip()
+    except (OSError, ValueError):
+        return None
+    head, _, name = value.partition("/")
+    key, dash, n = name.partition("-")
+    ok = head == ENVS and len(key) == 16 and set(key) <= _HEX and dash and n != "" and set(n) <= _DIGITS
+    return value if ok else None
+
+
+def read_json(path):
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def env_python(data_dir, current):
+    return os.path.join(data_dir, current, "bin", "python")
+
+
+def set_up_running(data_dir):
+    """True while a set-up process holds the lock (a killed one holds nothing)."""
+    import fcntl
+
+    try:
+        fd = os.open(os.path.join(data_dir, LOCK), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing releases a shared lock taken here
+    return False
+
+
+def observe(plugin_root, data_dir):
+    key = dependency_key(plugin_dependencies(plugin_root))
+    current = read_current(data_dir)
+    current_key, ready, announced = None, False, False
+    if current is not None:
+        folder = os.path.join(data_dir, current)
+        current_key = current.partition("/")[2].partition("-")[0]
+        ready = (os.path.exists(os.path.join(folder, MARKER))
+                 and os.path.exists(env_python(data_dir, current))  # a removed base python leaves a dangling link
+                 and not os.path.exists(os.path.join(folder, BROKEN)))
+        announced = os.path.exists(os.path.join(folder, ANNOUNCED))
+    return Status(key, current, current_key, ready, announced, data_dir=data_dir)
+
+
+# ---------------------------------------------------------------------------------------------
+# the decision (pure)
+
+
+def next_step(status, now, retry_after_s=RETRY_AFTER_S):
+    """What a session start does, from what it sees."""
+    if status.current_ready and status.current_key == status.key:
+        if (not status.announced and status.last.get("state") == "ready"
+                and status.last.get("key") == status.key):
+            return ANNOUNCE
+        return READY
+    last = status.last
+    if status.running:
+        return RUNNING
+    if (last.get("state") == "failed" and last.get("key") == status.key and last.get("retry")
+            and now < _number(last.get("finished")) + retry_after_s):
+        return FAILED
+    return BUILD
+
+
+def _number(value):
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def _ago(seconds):
+    seconds = max(0, int(seconds))
+    if seconds < 90:
+        return "%d s" % seconds
+    return "%d min" % round(seconds / 60.0)
+
+
+def _clock(ts):
+    return time.strftime("%H:%M", time.localtime(ts))
+
+
+def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S):
+    """The line the person sees at session start (a systemMessage: never read by the model)."""
+    log = os.path.join(data_dir, LOG)
+    last = status.last
+    if step == ANNOUNCE:
+        took = _number(last.get("finished")) - _number(last.get("started"))
+        return ("deliberation: the plugin's Python environment is ready (set up in %s); the "
+                "deliberation checks run." % _ago(took))
+    if step == RUNNING:
+        return ("deliberation: still setting up the plugin's Python environment (started %s ago); "
+                "the deliberation checks run as soon as it is ready. Progress: %s"
+                % (_ago(now - _number(last.get("started")) if last.get("started") else 0), log))
+    if step == FAILED:
+        meanwhile = ("the previous environment serves until then" if status.current_ready
+                     else "the deliberation checks are off until it is set up")
+        return ("deliberation: could not set up the plugin's Python environment: %s. %s%s; it is "
+                "tried again at a session start after %s. Details: %s"
+                % (last.get("reason") or "unknown error", meanwhile[0].upper(), meanwhile[1:],
+                   _clock(_number(last.get("finished")) + retry_after_s), log))
+    if step == BUILD:
+        if status.current_ready:
+            return ("deliberation: updating the plugin's Python environment in the background "
+                    "(its dependencies changed); the current one serves until the new one is "
+                    "ready. Progress: %s" % log)
+        return ("deliberation: setting up the plugin's Python environment in the background "
+                "(first session after an install, or the environment was missing or broken; "
+                "about a minute). The deliberation checks run as soon as it is ready. Progress: %s" % log)
+    return None
+
+
+def no_python_message(found):
+    seen = ", ".join(found) if found else "no python3 on PATH"
+    return ("deliberation: cannot set up the plugin's Python environment: it needs Python %d.%d "
+            "or newer (found: %s). Install one as python3 on PATH, or point DELIBERATION_PYTHON "
+            "at one; the deliberation checks are off until then." % (MIN_PYTHON + (seen,)))
+
+
+_NETWORK_SIGNS = ("Temporary failure in name resolution", "Name or service not known",
+                  "NewConnectionError", "Network is unreachable", "Connection refused",
+                  "ConnectTimeout", "Read timed out", "Max retries exceeded",
+                  "Could not fetch URL", "No matching distribution found",
+                  "Could not find a version that satisfies")
+
+
+def failure_reason(step, returncode, output):
+    """A short reason for a failed step, from the tool's exit code and output."""
+    lines = [line.strip() for line in (output or "").splitlines() if line.strip()]
+    last = next((line for line in reversed(lines) if line.startswith("ERROR")), lines[-1] if lines else "")
+    if step == "venv":
+        if "ensurepip" in (output or "") or "No module named venv" in (output or ""):
+            return ("Python's venv module cannot create environments here (on Debian/Ubuntu: "
+                    "install the python3-venv package)")
+        return "creating the virtual environment failed (exit %s): %s" % (returncode, last[:300])
+    if "No space left on device" in (output or ""):
+        return "the disk is full"
+    if step == "pip":
+        if any(sign in (output or "") for sign in _NETWORK_SIGNS):
+            return ("pip could not download the dependencies — offline, or the package index "
+                    "is unreachable (%s)" % last[:300])
+        return "pip install failed (exit %s): %s" % (returncode, last[:300])
+    return "%s failed (exit %s): %s" % (step, returncode, last[:300])
+
+
+# ---------------------------------------------------------------------------------------------
+# the session-start step (hooks/session_start_env.py)
+
+
+def enabled(environ):
+    return environ.get("DELIBERATION_SELF_SETUP", "1").strip().lower() not in OFF_VALUES
+
+
+def session_start(plugin_root, data_dir, environ, now):
+    """Check the environment, start a set-up when one is needed; the message to show, or None."""
+    status = observe(plugin_root, data_dir)
+    retire_previous_version(plugin_root, data_dir, status, environ)
+    step = next_step(status, now)
+    if step == READY:
+        return None
+    if step == ANNOUNCE:
+        try:
+            with open(os.path.join(data_dir, status.current, ANNOUNCED), "w") as fh:
+                fh.write("%d\n" % now)
+        except OSError:
+            pass
+        return message(step, status, now, data_dir)
+    if step != BUILD:
+        return message(step, status, now, data_dir)
+    python, found = find_python(environ)
+    os.makedirs(data_dir, exist_ok=True)
+    if python is None:
+        _write_status(data_dir, {"state": "failed", "key": status.key, "started": now, "finished": now,
+                                 "reason": "no Python >= %d.%d" % MIN_PYTHON, "retry": False})
+        return no_python_message(found)
+    start_build(python, plugin_root, data_dir, environ)
+    return message(step, status, now, data_dir)
+
+
+def retire_previous_version(plugin_root, data_dir, status, environ):
+    """After an update that moved the plugin to a new folder (a marketplace installs each
+    version in its own), retire the warm worker of the previous folder: remove its socket,
+    and it exits within a second. Its folder stays (the client keeps old versions), so nothing
+    else would tell it before it idles out. Best effort; the socket's place is worker_socket's."""
+    lib = os.path.normpath(os.path.join(os.path.abspath(plugin_root), "lib"))
+    path = os.path.join(data_dir, ROOT)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            previous = fh.readline().strip()
+    except (OSError, ValueError):
+        previous = ""
+    if previous == lib:
+        return
+    if previous and status.current is not None:
+        try:
+            from deliberation.wire import worker_socket
+
+            python = os.path.normpath(os.path.abspath(env_python(data_dir, status.current)))
+            folder = worker_socket.private_dir({os.fsencode(k): os.fsencode(v) for k, v in environ.items()},
+                                               create=False)
+            os.unlink(worker_socket.socket_path(folder, previous, python))
+        except Exception:  # noqa: BLE001 - no folder, no socket, another platform: nothing to retire
+            pass
+    try:
+        os.makedirs(data_dir, exist_ok=True)
+        tmp = "%s.tmp-%d" % (path, os.getpid())
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(lib + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def find_python(environ):
+    """(the first interpreter >= 3.10 among the candidates, what was found) — the base
+    interpreter of a venv, so the plugin's environment does not hang on another venv."""
+    import subprocess
+
+    probe = ("import sys; print('%d.%d.%d' % sys.version_info[:3]); "
+             "print(getattr(sys, '_base_executable', None) or sys.executable)")
+    names = []
+    if environ.get("DELIBERATION_PYTHON"):
+        names.append(environ["DELIBERATION_PYTHON"])
+    names.extend(PYTHON_CANDIDATES)
+    found, seen = [], set()
+    for name in names:
+        exe = _which(name, environ.get("PATH", os.defpath))
+        if exe is None or exe in seen:
+            continue
+        seen.add(exe)
+        try:
+            out = subprocess.run([exe, "-I", "-c", probe], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, timeout=PROBE_TIMEOUT_S).stdout.decode()
+        except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
+            continue
+        lines = out.split()
+        if len(lines) != 2:
+            continue
+        version, base = lines
+        found.append("%s %s" % (name, version))
+        try:
+            ok = tuple(int(p) for p in version.split(".")[:2]) >= MIN_PYTHON
+        except ValueError:
+            ok = False
+        if ok:
+            return (base if os.path.isabs(base) and os.access(base, os.X_OK) else exe), found
+    return None, found
+
+
+def _which(name, path):
+    if "/" in name:
+        return name if os.path.isfile(name) and os.access(name, os.X_OK) else None
+    for folder in path.split(os.pathsep):
+        candidate = os.path.join(folder or ".", name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def start_build(python, plugin_root, data_dir, environ):
+    """Start `build` detached (its own session: it outlives the hook and the client's session)."""
+    import subprocess
+
+    os.makedirs(data_dir, exist_ok=True)
+    log = open(os.path.join(data_dir, LOG), "ab")
+    try:
+        subprocess.Popen([python, "-I", "-S", os.path.abspath(__file__), "build", plugin_root, data_dir],
+                         stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=data_dir,
+                         env=dict(environ), close_fds=True, start_new_session=True)
+    finally:
+        log.close()
+
+
+def hook_main():
+    """The SessionStart hook: never blocks, never fails the session; one systemMessage or none."""
+    try:
+        sys.stdin.buffer.read()  # drain the payload: nothing in it is needed
+    except (OSError, ValueError):
+        pass
+    environ = dict(os.environ)
+    data_dir = environ.get("CLAUDE_PLUGIN_DATA")
+    root = environ.get("CLAUDE_PLUGIN_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    text = None
+    if data_dir and enabled(environ):
+        try:
+            text = session_start(root, data_dir, environ, time.time())
+        except Exception as exc:  # noqa: BLE001 - the session goes on
+            text = ("deliberation: checking the plugin's Python environment failed (%s: %s); "
+                    "the session goes on" % (type(exc).__name__, exc))
+    if text:
+        import json
+
+        sys.stdout.write(json.dumps({"systemMessage": text}) + "\n")
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------------------------
+# the set-up itself (a detached process)
+
+
+def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VERIFY_MODULES):
+    """Build the environment for this plugin version's dependencies, then switch `current` to
+    it and remove the others. One at a time (the lock); a failure leaves `current` as it was.
+    Returns 0 when the environment is ready (or another set-up is building), 1 on failure."""
+    import fcntl
+    import shutil
+
+    environ = dict(os.environ if environ is None else environ)
+    os.makedirs(os.path.join(data_dir, ENVS), exist_ok=True)
+    lock_fd = os.open(os.path.join(data_dir, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(lock_fd)
+        return 0  # another set-up is building
+    try:
+        deps = plugin_dependencies(plugin_root)
+        key = dependency_key(deps)
+        status = observe(plugin_root, data_dir)
+        if status.current_ready and status.current_key == key:
+            return 0
+        started = now()
+        _write_status(data_dir, {"state": "running", "key": key, "started": started, "pid": os.getpid()})
+        with open(os.path.join(data_dir, LOG), "w", encoding="utf-8") as log:
+            _remove_stale(data_dir, keep=status.current, shutil=shutil)
+            name = "%s-%d" % (key, int(started * 1000))
+            target = os.path.join(data_dir, ENVS, name)
+            python = sys.executable
+            failure = _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modules, log)
+            if failure is not None:
+                shutil.rmtree(target, ignore_errors=True)
+                _write_status(data_dir, {"state": "failed", "key": key, "started": started,
+                                         "finished": now(), "reason": failure, "retry": True})
+                log.write("\nset-up failed: %s\n" % failure)
+                return 1
+            _write_marker(target, key, deps, python, started)
+            _switch(data_dir, "%s/%s" % (ENVS, name))
+            _remove_stale(data_dir, keep="%s/%s" % (ENVS, name), shutil=shutil)
+            finished = now()
+            _write_status(data_dir, {"state": "ready", "key": key, "started": started, "finished": finished,
+                                     "env": "%s/%s" % (ENVS, name)})
+            log.write("\nset-up done in %.1f s: %s\n" % (finished - started, target))
+            return 0
+    except BaseException as exc:  # noqa: BLE001 - the record must say what happened
+        try:
+            _write_status(data_dir, {"state": "failed", "key": None, "finished": now(), "retry": True,
+                                     "reason": "the set-up stopped: %s: %s" % (type(exc).__name__, exc)})
+        except OSError:
+            pass  # the data folder is gone (an uninstall while building)
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        return 1
+    finally:
+        os.close(lock_fd)
+
+
+def _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modules, log):
+    """Create the venv, install the dependencies, verify; None, or the reason it failed."""
+    import errno
+    import subprocess
+
+    steps = [("venv", [python, "-I", "-m", "venv", target] + ([] if deps else ["--without-pip"]), VENV_TIMEOUT_S)]
+    env_py = os.path.join(target, "bin", "python")
+    if deps:
+        pip = [env_py, "-I", "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+               "--progress-bar", "off"]
+        if not environ.get("PIP_CACHE_DIR"):
+            pip += ["--cache-dir", os.path.join(data_dir, PIP_CACHE)]
+        steps.append(("pip", pip + list(deps), PIP_TIMEOUT_S))
+    verify = ("import importlib, importlib.metadata as md, sys\n"
+              "sys.path.insert(0, sys.argv[1])\n"
+              "for name in sys.argv[2].split():\n    md.distribution(name)\n"
+              "for name in sys.argv[3].split():\n    importlib.import_module(name)\n")
+    steps.append(("verify", [env_py, "-I", "-B", "-c", verify, os.path.join(plugin_root, "lib"),
+                             " ".join(distribution_name(d) for d in deps), " ".join(verify_modules)], 120))
+    env = {k: v for k, v in environ.items() if not k.startswith("PYTHON")}
+    for step, argv, timeout in steps:
+        log.write("$ %s\n" % " ".join(argv if step != "verify" else argv[:4] + ["<verify>"]))
+        log.flush()
+        try:
+            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, env=env, cwd=data_dir, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "%s did not finish within %d s" % (step, timeout)
+        except OSError as exc:
+            if exc.errno == errno.ENOSPC:
+                return "the disk is full"
+            return "%s could not run: %s" % (step, exc)
+        output = proc.stdout.decode("utf-8", "replace")
+        log.write(output)
+        log.flush()
+        if proc.returncode != 0:
+            if step == "verify":
+                lines = [line for line in output.splitlines() if line.strip()]
+                return "the new environment does not import the plugin: %s" % (lines[-1] if lines else proc.returncode)
+            return failure_reason(step, proc.returncode, output)
+    return None
+
+
+def _write_marker(target, key, deps, python, started):
+    _write_json(os.path.join(target, MARKER), {
+        "schema_version": 1, "key": key, "dependencies": list(deps), "base_python": python,
+        "python_version": "%d.%d.%d" % sys.version_info[:3], "created": started})
+
+
+def _switch(data_dir, relative):
+    tmp = os.path.join(data_dir, "%s.tmp-%d" % (CURRENT, os.getpid()))
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(relative + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, os.path.join(data_dir, CURRENT))
+
+
+def _remove_stale(data_dir, keep, shutil):
+    """Every environment but `keep` ('envs/<name>'), and temp files a killed set-up left. The
+    removal also retires the warm worker that ran in an old environment (it watches its own)."""
+    folder = os.path.join(data_dir, ENVS)
+    keep_name = keep.partition("/")[2] if keep else None
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        names = []
+    for name in names:
+        if name != keep_name:
+            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
+    for name in os.listdir(data_dir):
+        if name.startswith((CURRENT + ".tmp-", STATUS + ".tmp-", ROOT + ".tmp-")):
+            try:
+                os.unlink(os.path.join(data_dir, name))
+            except OSError:
+                pass
+
+
+def _write_json(path, data):
+    import json
+
+    tmp = "%s.tmp-%d" % (path, os.getpid())
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=2, sort_keys=True)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _write_status(data_dir, record):
+    record = dict(record)
+    record["schema_version"] = 1
+    _write_json(os.path.join(data_dir, STATUS), record)
+
+
+# ---------------------------------------------------------------------------------------------
+# a hook that lacks a dependency (hook_runner's error handler)
+
+
+def dependency_message(exc, environ, now, prefix=None):
+    """The warning of a hook whose interpreter lacks a dependency, in the plugin form (None
+    outside it: then install.sh is the way). When the hook ran in the plugin's own environment,
+    that environment is marked broken, so the next session start builds a new one."""
+    data_dir = environ.get("CLAUDE_PLUGIN_DATA")
+    if not data_dir:
+        return None
+    head = "deliberation plugin: dependency missing (%s)" % exc
+    current = read_current(data_dir)
+    if prefix is None:  # the environment this interpreter was started from (sys.prefix needs `site`)
+        prefix = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
+    prefix = os.path.realpath(prefix)
+    if current is not None and prefix == os.path.realpath(os.path.join(data_dir, current)):
+        try:
+            with open(os.path.join(data_dir, current, BROKEN), "w", encoding="utf-8") as fh:
+                fh.write("%s\n" % exc)
+        except OSError:
+            pass
+        return ("%s in the plugin's Python environment; it is set up again at the next session "
+                "start — deliberation checks are off until then" % head)
+    if not enabled(environ):
+        return ("%s; the plugin's own set-up is off (DELIBERATION_SELF_SETUP) — give python3 the "
+                "dependencies, or turn the set-up on; deliberation checks are off until then" % head)
+    last = read_json(os.path.join(data_dir, STATUS)) or {}
+    if set_up_running(data_dir):
+        return ("%s: the plugin's Python environment is still being set up (started %s ago) — "
+                "deliberation checks are off until it is ready"
+                % (head, _ago(now - _number(last.get("started")))))
+    if last.get("state") == "failed":
+        return ("%s: the plugin's Python environment could not be set up (%s; details in %s) — "
+                "deliberation checks are off; it is tried again at a session start"
+                % (head, last.get("reason") or "unknown error", os.path.join(data_dir, LOG)))
+    return ("%s: the plugin's Python environment is not set up yet; it is set up at the next "
+            "session start — deliberation checks are off until then" % head)
+
+
+def main(argv):
+    if len(argv) == 3 and argv[0] == "build":
+        return build(argv[1], argv[2])
+    sys.stderr.write("usage: plugin_env.py build PLUGIN_ROOT DATA_DIR\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,316 @@
+"""The warm worker: one long-lived process per install that keeps the slow path's imports loaded.
+
+Every hook is a fresh process, and the slow path (pydantic models, locks, the engine) costs
+~140 ms of imports before any work. So while a worker is up, a hook (`hook_client`) only sends
+it the event over a Unix socket and prints the answer. The worker runs exactly the code the
+hook would run in-process (`hook_runner.respond`: fast path and slow path, the same locks on
+the same files), so answers and state are identical; only the imports are already paid.
+
+Who can reach it, and what it trusts:
+- Its socket is a file in the user's private folder (`worker_socket`: owner and mode checked on
+  the way). Each connection's peer must be the same user (checked in the accept loop, before a
+  byte is read); each request carries its own environment, working directory and deadline, and
+  only those are used — the worker starts isolated (`-I`, an empty environment).
+- A bounded pool of threads answers; a request must arrive within READ_TIMEOUT_S of the
+  connect and fit the message limit (payload + environment).
+
+Losing nothing (`hook_client` has the hook's side): the worker acknowledges a request once it
+has read it whole, and acts on it only after the hook's GO. A worker that dies after GO leaves
+the hook to handle the event again under the same event id; the session transaction's journal
+and the event log make that idempotent (store.SessionTx, handlers.dispatch).
+
+Lifetime: the first hook that needs the slow path starts a worker (detached) and does its own
+work. The new worker binds a temporary name and renames it over the install's socket, so one
+serves per install. It retires — stops accepting, finishes what it took, exits — within
+CHECK_EVERY_S when its socket was replaced or removed, its lib folder is gone (uninstalled),
+its code changed, or a folder of its import path changed (packages upgraded); when a hook with
+other code reaches it; or after `DELIBERATION_WORKER_IDLE_S` seconds without a request
+(default 600). `DELIBERATION_WORKER=0` turns the worker off.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from deliberation.runtime import hook_client
+from deliberation.wire import worker_socket
+
+POOL_SIZE = 32  # threads answering requests; more wait in the queue, beyond that: in-process
+QUEUE_LIMIT = 256
+READ_TIMEOUT_S = 5.0  # a hook sends its request as soon as it has read its stdin
+CHECK_EVERY_S = 1.0
+RETIRE_WAIT_S = 300.0  # the longest event (Stop) may still be running when the worker retires
+SWITCH_INTERVAL_S = 0.0005
+BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
+        "from deliberation.runtime.warm_worker import main; sys.exit(main(sys.argv[2:]))")
+
+
+def idle_seconds(value: "str | None") -> float:
+    try:
+        return max(1.0, float(value if value is not None else "600"))
+    except ValueError:
+        return 600.0
+
+
+def start() -> None:
+    """Start a detached worker for this install: isolated interpreter, empty environment."""
+    import subprocess
+
+    try:
+        path = hook_client.socket_path(create=True)
+    except (worker_socket.Unsafe, OSError):
+        return  # no private folder we can trust: every hook keeps doing its own work
+    idle = str(idle_seconds(os.environ.get("DELIBERATION_WORKER_IDLE_S")))
+    try:
+        subprocess.Popen([sys.executable, "-I", "-c", BOOT, hook_client.LIB, path, hook_client.code_stamp(), idle],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         cwd="/", env={}, close_fds=True, start_new_session=True)
+    except OSError:
+        pass  # no worker: every hook keeps doing its own work
+
+
+# ---------------------------------------------------------------------------------------------
+# the worker's side
+
+
+class Request:
+    """One hook's event as it travelled: what `hook_runner.respond` needs, and the hook's env."""
+
+    __slots__ = ("event", "now", "project", "env", "event_id", "stamp", "data")
+
+    def __init__(self, message: bytes) -> None:
+        fields = hook_client.unpack_fields(message)
+        if len(fields) != 8 or fields[0] != hook_client.PROTOCOL:
+            raise ValueError("not a request of this protocol")
+        _version, event, now, cwd, env_block, event_id, stamp, self.data = fields
+        self.event = event.decode()
+        self.now = float(now)
+        self.event_id = event_id.decode() or None
+        self.stamp = stamp.decode()
+        self.env = {}
+        for item in env_block.split(b"\0") if env_block else ():
+            key, _, value = item.partition(b"=")
+            self.env[os.fsdecode(key)] = os.fsdecode(value)
+        # a relative CLAUDE_PROJECT_DIR is the hook's, relative to the hook's working directory
+        self.project = os.path.abspath(os.path.join(os.fsdecode(cwd), self.env.get("CLAUDE_PROJECT_DIR") or ""))
+
+
+def import_path_stamp() -> "tuple":
+    """The folders this process imports from (site-packages, lib) and their mtimes: installing,
+    upgrading or removing a package changes its site-packages folder."""
+    out = []
+    for entry in sys.path:
+        if not entry or not os.path.isabs(entry):
+            continue
+        try:
+            st = os.stat(entry)
+        except OSError:
+            continue
+        if os.path.isdir(entry):
+            out.append((entry, st.st_mtime_ns, st.st_ino))
+    return tuple(out)
+
+
+class Worker:
+    """The accept loop, the pool and the retirement checks of one worker process."""
+
+    def __init__(self, path: str, stamp: str, idle: float) -> None:
+        import queue
+        import threading
+
+        self.path = path
+        self.stamp = stamp
+        self.idle = idle
+        self.queue: "queue.Queue" = queue.Queue(QUEUE_LIMIT)
+        self.lock = threading.Lock()
+        self.busy = 0
+        self.retiring = ""
+        self.inode = 0
+        self.server = None
+        self.imports = ()
+
+    # -- binding -----------------------------------------------------------------------------
+    def bind(self) -> bool:
+        """Listen on the install's socket: bind a private name, then rename it into place."""
+        import socket
+
+        tmp = f"{self.path}.{os.getpid()}"
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            worker_socket.bind(server, tmp)
+            os.chmod(tmp, 0o600)
+            server.listen(128)
+            os.rename(tmp, self.path)
+            self.inode = os.stat(self.path).st_ino
+        except OSError:
+            server.close()
+            return False
+        self.server = server
+        return True
+
+    def still_mine(self) -> bool:
+        try:
+            return os.stat(self.path).st_ino == self.inode
+        except OSError:
+            return False
+
+    # -- serving -----------------------------------------------------------------------------
+    def serve(self) -> int:
+        import socket
+        import threading
+
+        for _ in range(POOL_SIZE):
+            threading.Thread(target=self._pool_thread, daemon=True).start()
+        self.imports = import_path_stamp()
+        self.server.settimeout(CHECK_EVERY_S)
+        last_request = last_check = time.monotonic()
+        while not self.retiring:
+            try:
+                conn, _ = self.server.accept()
+            except socket.timeout:
+                conn = None
+            except OSError:
+                self.retiring = "the socket failed"
+                break
+            now = time.monotonic()
+            if conn is not None:
+                last_request = now
+                self._take(conn)
+            if now - last_check >= CHECK_EVERY_S:
+                last_check = now
+                self.retiring = self.retiring or self._why_retire(now - last_request)
+        self._retire()
+        return 0
+
+    def _take(self, conn) -> None:
+        """Hand a connection to the pool — only when its peer is this user."""
+        import queue
+
+        if not worker_socket.peer_is_me(conn):
+            conn.close()
+            return
+        conn.settimeout(READ_TIMEOUT_S)
+        try:
+            with self.lock:
+                self.busy += 1
+            self.queue.put_nowait(conn)
+        except queue.Full:  # the hook sees no ACK and does its own work
+            with self.lock:
+                self.busy -= 1
+            conn.close()
+
+    def _pool_thread(self) -> None:
+        while True:
+            conn = self.queue.get()
+            try:
+                self._answer(conn)
+            finally:
+                with self.lock:
+                    self.busy -= 1
+
+    def _answer(self, conn) -> None:
+        from deliberation.runtime import group_commit, hook_runner
+        from deliberation.state import paths
+
+        try:
+            with group_commit.incoming():
+                request = Request(hook_client.recv_message(conn, hook_client.MAX_REQUEST))
+                if request.stamp != self.stamp:
+                    conn.sendall(hook_client.frame(hook_client.STALE))
+                    self.retiring = self.retiring or "a hook with other code reached it"
+                    return
+                conn.sendall(hook_client.frame(hook_client.ACK))
+                conn.settimeout(hook_client.ACK_TIMEOUT_S)
+                if hook_client.recv_message(conn, 16) != hook_client.GO:
+                    return  # the hook gave up before our ACK reached it: it does the work itself
+            token = paths.REQUEST_ENV.set(request.env)
+            try:
+                out = hook_runner.respond(request.event, request.data, request.now, project=request.project,
+                                          event_id=request.event_id, started=request.now)
+            finally:
+                paths.REQUEST_ENV.reset(token)
+            conn.sendall(hook_client.frame(out.encode("utf-8")))
+        except Exception:  # noqa: BLE001 - the hook handles what it did not get an answer to
+            pass
+        finally:
+            conn.close()
+
+    # -- retiring ----------------------------------------------------------------------------
+    def _why_retire(self, idle_for: float) -> str:
+        if not self.still_mine():
+            return "its socket was replaced or removed"
+        if not os.path.isdir(os.path.join(hook_client.LIB, "deliberation")):
+            return "its lib folder is gone"
+        if hook_client.code_stamp() != self.stamp:
+            return "its code changed"
+        if import_path_stamp() != self.imports:
+            return "its import path changed"
+        with self.lock:
+            busy = self.busy
+        if not busy and idle_for > self.idle:
+            return "idle"
+        return ""
+
+    def _retire(self) -> None:
+        """Stop accepting, let what was taken finish, exit."""
+        if self.server is not None:
+            if self.still_mine():
+                try:
+                    os.unlink(self.path)
+                except OSError:
+                    pass
+            self.server.close()
+            try:  # the per-user folder goes with the last worker (a hook makes it again when needed)
+                os.rmdir(os.path.dirname(self.path))
+            except OSError:
+                pass
+        deadline = time.monotonic() + RETIRE_WAIT_S
+        while time.monotonic() < deadline:
+            with self.lock:
+                if not self.busy:
+                    return
+            time.sleep(0.05)
+
+
+PRELOAD = ("app.handlers", "app.handlers.on_prompt", "app.handlers.on_pre_tool", "app.handlers.on_post_tool",
+           "app.handlers.on_post_tool_failure", "app.handlers.on_subagent_start", "app.handlers.on_subagent_stop",
+           "app.handlers.on_stop", "app.handlers.on_session", "core.engine", "core.capture", "core.conformity",
+           "core.isolation", "core.depth.axis", "core.depth.hot_spots", "core.depth.paraphrase",
+           "app.adjudication", "report.decision_record", "core.confidence", "core.instructions")
+
+
+def preload() -> None:
+    """Pay the slow path's imports before the first request arrives."""
+    import importlib
+
+    from deliberation.runtime import hook_runner
+
+    hook_runner._load_site_packages()
+    for name in PRELOAD:
+        importlib.import_module(f"deliberation.{name}")
+
+
+def main(argv: "list[str]") -> int:
+    """`python -I -c BOOT LIB SOCKET_PATH CODE_STAMP IDLE_S`: bind, serve, retire."""
+    os.environ["DELIBERATION_WORKER"] = "0"  # the worker itself never asks a worker
+    path, stamp, idle = argv[0], argv[1], idle_seconds(argv[2] if len(argv) > 2 else None)
+    if hook_client.code_stamp() != stamp:
+        return 0  # the code changed between the hook that started us and now
+    preload()  # before binding: no hook waits for a worker still importing
+    import gc
+
+    gc.freeze()  # the preloaded modules and models are permanent: collections skip them
+    # A thread that gives up the GIL for a syscall (a batch leader's fsync) waits for the
+    # running thread's switch interval to get it back: 5 ms by default, several times over in
+    # one batch while the other requests of a burst are being parsed.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    worker = Worker(path, stamp, idle)
+    if not worker.bind():
+        return 0
+    return worker.serve()

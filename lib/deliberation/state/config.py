@@ -1,0 +1,310 @@
+"""Configuration: `.claude/deliberation/config.json`.
+
+`Config` (pydantic) is the source of truth for every threshold and limit, with documented
+defaults; `state_schema/config.schema.json` is generated from it. An invalid key or value is
+reported by name and its default is used (`load_config`).
+
+Hooks on the fast path must not import pydantic, so `resolved_config` keeps a validated copy in
+`cache/config.resolved.json`, keyed by config.json's size and mtime; only when that key changes
+does a hook pay for validation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from deliberation import SCHEMA_VERSION
+from deliberation.wire import deadlines
+
+DEPTH_HARD_CEILING = 3  # tier-2 workers per hot-spot wave, whatever the config says
+TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
+# One deadline per event (deadlines.py): the longest lock wait fits every event's time, and the
+# Stop hook's probes fit what is left of its own.
+LOCK_TIMEOUT_MAX_S = deadlines.budget_s("PreToolUse")
+PROBE_BUDGET_MAX_S = deadlines.budget_s("Stop") - LOCK_TIMEOUT_MAX_S
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_default=True)
+
+
+class TriggerConfig(_Section):
+    enabled: bool = Field(True, description="Score every user prompt and inject the protocol below the threshold.")
+    threshold: float = Field(0.70, ge=0, le=1, description="Deliberation is recommended when confidence is below this.")
+    high_dimension: float = Field(0.6, ge=0, le=1, description="A dimension at or above this counts as high.")
+    force_markers: list[str] = Field(default_factory=lambda: ["/deliberate", "DELIBERATE"],
+                                     description="A prompt starting with one of these always triggers.")
+    vocabularies: "dict[str, dict[str, float]] | None" = Field(
+        None, description="Replace the built-in vocabulary of a dimension: {dimension: {term: weight}}.")
+    extra_terms: dict[str, dict[str, float]] = Field(
+        default_factory=dict, description="Add terms to the built-in vocabularies: {dimension: {term: weight}}.")
+
+
+class TaskTypeConfig(_Section):
+    thresholds: dict[str, float] = Field(
+        default_factory=lambda: {"security": 0.85, "architecture": 0.80, "default": 0.70,
+                                 "refactoring": 0.65, "documentation": 0.50},
+        description="Consensus threshold per task type.")
+    keywords: "dict[str, list[str]] | None" = Field(
+        None, description="Replace the built-in classification keywords: {task_type: [words]}.")
+
+    @field_validator("thresholds")
+    @classmethod
+    def _known_types(cls, v: dict[str, float]) -> dict[str, float]:
+        for k, x in v.items():
+            if k not in TASK_TYPES:
+                raise ValueError(f"unknown task type {k!r} (known: {', '.join(TASK_TYPES)})")
+            if not 0 <= x <= 1:
+                raise ValueError(f"threshold for {k} must be in [0, 1], got {x}")
+        return {**{"security": 0.85, "architecture": 0.80, "default": 0.70,
+                   "refactoring": 0.65, "documentation": 0.50}, **v}
+
+
+class Dimension(_Section):
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]{0,40}$")
+    weight: float = Field(gt=0)
+    description: str = ""
+
+
+DEFAULT_DIMENSIONS = [
+    {"name": "correctness", "weight": 0.30, "description": "Does it solve the problem as stated, without known defects?"},
+    {"name": "risk", "weight": 0.25, "description": "10 = lowest risk: security, data loss, irreversibility, blast radius."},
+    {"name": "maintainability", "weight": 0.20, "description": "Can the team understand, test and change it later?"},
+    {"name": "performance", "weight": 0.15, "description": "Latency, throughput and resource use under the expected load."},
+    {"name": "cost", "weight": 0.10, "description": "10 = cheapest: build, run and migration cost."},
+]
+
+
+class RankingConfig(_Section):
+    dimensions: list[Dimension] = Field(
+        default_factory=lambda: [Dimension(**d) for d in DEFAULT_DIMENSIONS],
+        min_length=5, max_length=5, description="The five weighted ranking dimensions (scores 0-10).")
+
+
+class DeliberationConfig(_Section):
+    min_agents: int = Field(2, ge=1, description="Completed agents needed per phase (research, ranking).")
+    min_distinct_personas: int = Field(2, ge=1, description="Gate 2 method diversity: distinct personas.")
+    min_alternatives: int = Field(2, ge=1, description="Gate 2 complexity handling: approaches generated.")
+    max_report_bytes: int = Field(64 * 1024, ge=1024, description="A report larger than this is refused.")
+    report_retries: int = Field(1, ge=0, le=3, description="SubagentStop send-backs of an invalid report.")
+
+
+class GatesConfig(_Section):
+    stop_block_limit: int = Field(3, ge=1, le=7, description="Consecutive Stop blocks before the stop goes through and the deliberation is marked FAILED (the client itself ends a turn after 8).")
+    strong: float = Field(0.85, ge=0, le=1, description="Consensus above this is strong.")
+    moderate: float = Field(0.70, ge=0, le=1, description="Consensus from this up to strong is moderate; below it weak.")
+    require_improvement: bool = Field(True, description="Gate 2: final confidence must exceed the initial one.")
+
+
+class ConformityConfig(_Section):
+    clustering_window: float = Field(0.3, ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale).")
+    min_agents_for_clustering: int = Field(3, ge=2, description="Score clustering (total, per dimension, near the threshold) needs at least this many ranking agents.")
+    near_threshold_margin: float = Field(0.5, ge=0, le=10, description="Near threshold: every agent's weighted score for the leading approach within this many points of threshold × 10.")
+    templated_similarity: float = Field(0.6, ge=0, le=1, description="Concerns this similar across agents are templated.")
+    same_reasoning_similarity: float = Field(0.6, ge=0, le=1, description="Agreeing rationales this similar are the same reasoning.")
+    conflicting_pairs: list[list[str]] = Field(
+        default_factory=lambda: [["security-analyst", "performance-engineer"],
+                                 ["cost-analyst", "reliability-engineer"],
+                                 ["ux-advocate", "security-analyst"],
+                                 ["product-strategist", "maintainability-reviewer"],
+                                 ["devils-advocate", "product-strategist"]],
+        description="Persona pairs whose priorities conflict; unanimous approval from both is suspicious.")
+    blocking: bool = Field(False, description="Make conformity warnings block Gate 2.")
+
+
+class IsolationConfig(_Section):
+    enabled: bool = Field(True, description="Deny research spawns whose prompt carries another agent's findings.")
+    leak_threshold: float = Field(0.5, ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
+    blind_ranking: bool = Field(True, description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.")
+    complete_findings: bool = Field(True, description="Deny synthesis-lead / debate-moderator spawns whose prompt lacks a finding of a research agent that reported (measured like a leak: leak_threshold), naming the missing findings.")
+
+
+class SpawnBudgetConfig(_Section):
+    max_active_children: int = Field(12, ge=1, le=100, description="Active children per parent.")
+    max_session_total: int = Field(
+        60, ge=1, le=10000, description="Subagents one session may start in all (Agent spawns and Workflow "
+        "agents; a SendMessage resume is not a new agent). 60 fits the largest deliberation the protocol "
+        "asks for (10 personas, full depth, one re-rank: 39) with room for other work (README).")
+    max_depth: int = Field(3, ge=1, le=10, description="Nesting limit for non-deliberation agents.")
+    stale_after_s: int = Field(1800, ge=60, description="A spawn never seen to start stops counting after this.")
+
+
+class DepthConfig(_Section):
+    posture: Literal["ceiling", "opt-in", "off"] = Field(
+        "ceiling", description="ceiling = deepen whenever hot spots exist; opt-in = only for task types listed in per_task_type as 'on'; off = breadth only.")
+    per_task_type: dict[str, Literal["on", "off"]] = Field(
+        default_factory=lambda: {"documentation": "off"}, description="Dial-down (or opt-in) per task type.")
+    max_lock: bool = Field(False, description="MAX: lock the ceiling whatever per_task_type says.")
+    workers_per_wave: int = Field(3, ge=1, description=f"Tier-2 workers per hot-spot wave, clamped to {DEPTH_HARD_CEILING}.")
+    agent_budget: int = Field(6, ge=0, description="Tier-2 agents allowed per deliberation (deepen + red team 2).")
+    token_budget: int = Field(400_000, ge=0, description="Subagent tokens per deliberation before depth is skipped.")
+
+
+class ProbeConfig(_Section):
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    command: list[str] = Field(min_length=1, description="argv, run in the project directory, no shell.")
+    classes: list[str] = Field(default_factory=lambda: ["*"], description="Decision-class globs this probe covers.")
+    inputs: list[str] = Field(default_factory=list, description="Paths the probe reads (for the causal test).")
+    timeout_s: float = Field(60, gt=0, le=PROBE_BUDGET_MAX_S, description="This probe's own limit; the shared probe_budget_s bounds all of them.")
+
+    @field_validator("command")
+    @classmethod
+    def _no_deliberation_content(cls, v: list[str]) -> list[str]:
+        """A probe that would receive deliberation text is refused here (see probes.py)."""
+        from deliberation.app.probes import command_problems
+
+        problems = command_problems(v)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return v
+
+
+class ModelsConfig(_Section):
+    diverse: bool = Field(
+        False, description="Ask (and enforce) that personas whose priorities conflict (conformity.conflicting_pairs) "
+        "run on different models from `pool`. Off by default: it costs no extra agent or token, but the "
+        "personas moved to another model are billed at its price and answer with its ability (README).")
+    pool: list[str] = Field(
+        default_factory=lambda: ["opus", "sonnet"], min_length=2,
+        description="Model aliases of the Agent tool's `model` to spread conflicting personas over, in order.")
+
+    @field_validator("pool")
+    @classmethod
+    def _aliases(cls, v: list[str]) -> list[str]:
+        bad = [m for m in v if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._:\[\]-]{0,63}", m)]
+        if bad:
+            raise ValueError(f"not a model alias: {', '.join(map(repr, bad))}")
+        if len(set(v)) < 2:
+            raise ValueError("needs at least two different models")
+        return v
+
+
+class EscalationConfig(_Section):
+    policy: Literal["D+T2+PROBE", "T1+D+T2+PROBE"] = Field(
+        "D+T2+PROBE", description="The routing rule set: the seed's deployable D+T2 with probes, or the stricter "
+                                  "set that also runs T1 (every accepted decision of a reversed class goes to a person).")
+    unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
+    risky_tools: str = Field("Edit|Write|MultiEdit|Bash|NotebookEdit", description="Tools that need a person's yes while a decision awaits review.")
+    probe_failure: Literal["escalate", "reject"] = Field(
+        "escalate", description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
+    known_reversal: Literal["review", "reject"] = Field(
+        "review", description="T1 (accepted decision in a class reversed before; policy T1+D+T2+PROBE only): human review, or the hard-reject path.")
+    probes: list[ProbeConfig] = Field(default_factory=list, description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
+    probe_budget_s: float = Field(45, gt=0, le=PROBE_BUDGET_MAX_S, description="All probes of one route together, run by the Stop hook. At most its timeout (300 s) less the margins and the longest lock wait, so the hook never gives up on a route that then completes unseen. A probe left without time fails.")
+    class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
+
+
+class ModelPrices(_Section):
+    input_per_mtok: float = Field(ge=0, description="Per million uncached input tokens.")
+    output_per_mtok: float = Field(ge=0, description="Per million output tokens.")
+    cache_write_per_mtok: float = Field(ge=0, description="Per million input tokens written to the prompt cache.")
+    cache_read_per_mtok: float = Field(ge=0, description="Per million input tokens read from the prompt cache.")
+
+
+class PriceTable(_Section):
+    """Token prices the user vouches for: the decision record shows money only with these."""
+    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="The date these prices were read (YYYY-MM-DD); shown with every amount.")
+    source: str = Field(min_length=1, max_length=200, description="Where the prices come from (a price page, a contract); shown with every amount.")
+    currency: str = Field("USD", pattern=r"^[A-Z]{3}$")
+    models: dict[str, ModelPrices] = Field(
+        min_length=1, description="Model name or glob → its prices, e.g. {\"claude-sonnet-*\": {...}, \"*\": {...}}: an "
+                                  "agent is priced by the first key matching the model it ran on (else the one asked "
+                                  "for); an agent no key matches is not priced, and the record says how many.")
+
+
+class CostConfig(_Section):
+    prices: "PriceTable | None" = Field(
+        None, description="Token prices for the decision record's cost section. Unset (the default): tokens only, "
+                          "no amounts — the plugin ships no prices of its own.")
+
+
+class Config(_Section):
+    schema_version: int = SCHEMA_VERSION
+    strict: bool = Field(False, description="Fail closed: internal errors block instead of warning.")
+    lock_timeout_s: float = Field(10.0, gt=0, le=LOCK_TIMEOUT_MAX_S, description="How long a hook waits for a state lock. At most a hook's timeout (60 s) less the margins, so a hook never gives up on work that then completes unseen.")
+    trigger: TriggerConfig = Field(default_factory=TriggerConfig)
+    task_types: TaskTypeConfig = Field(default_factory=TaskTypeConfig)
+    ranking: RankingConfig = Field(default_factory=RankingConfig)
+    deliberation: DeliberationConfig = Field(default_factory=DeliberationConfig)
+    gates: GatesConfig = Field(default_factory=GatesConfig)
+    conformity: ConformityConfig = Field(default_factory=ConformityConfig)
+    isolation: IsolationConfig = Field(default_factory=IsolationConfig)
+    spawn_budget: SpawnBudgetConfig = Field(default_factory=SpawnBudgetConfig)
+    depth: DepthConfig = Field(default_factory=DepthConfig)
+    escalation: EscalationConfig = Field(default_factory=EscalationConfig)
+    cost: CostConfig = Field(default_factory=CostConfig)
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
+
+    def threshold_for(self, task_type: str) -> float:
+        return self.task_types.thresholds.get(task_type, self.task_types.thresholds["default"])
+
+    @property
+    def depth_workers(self) -> int:
+        return min(self.depth.workers_per_wave, DEPTH_HARD_CEILING)
+
+
+def _drop(raw: Any, loc: tuple) -> bool:
+    """Remove the key at `loc` (a pydantic error location) from `raw`; True if removed."""
+    node = raw
+    for i, part in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(node, dict) and part in node:
+            if last:
+                del node[part]
+                return True
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            if last:
+                del node[part]
+                return True
+            node = node[part]
+        else:
+            # the error is about a missing/invalid container: drop the deepest existing parent
+            return False
+    return False
+
+
+def validate_config(raw: Any) -> "tuple[Config, list[str]]":
+    """Validate a raw config; return the config (defaults where invalid) and the problems."""
+    problems: list[str] = []
+    if not isinstance(raw, dict):
+        return Config(), [f"config is a JSON {type(raw).__name__}, not an object: using defaults"]
+    raw = json.loads(json.dumps(raw))  # private copy we may prune
+    for _ in range(50):
+        try:
+            return Config.model_validate(raw), problems
+        except ValidationError as exc:
+            progressed = False
+            for err in exc.errors():
+                loc = tuple(err["loc"])
+                name = ".".join(str(p) for p in loc) or "(root)"
+                problems.append(f"config key '{name}': {err['msg']} — using the default")
+                # drop the leaf, or its parent section entry when the leaf cannot be found
+                for cut in range(len(loc), 0, -1):
+                    if _drop(raw, loc[:cut]):
+                        progressed = True
+                        break
+            if not progressed:
+                break
+    problems.append("config could not be repaired: using all defaults")
+    return Config(), problems
+
+
+def load_config(path: str) -> "tuple[Config, list[str]]":
+    """Read and validate config.json; missing → defaults, no problems."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return Config(), []
+    except OSError as exc:
+        return Config(), [f"config {path} unreadable ({exc.strerror}): using defaults"]
+    try:
+        raw = json.loads(data)
+    except ValueError as exc:
+        return Config(), [f"config {path} is not valid JSON ({exc}): using defaults"]
+    return validate_config(raw)

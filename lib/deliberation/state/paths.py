@@ -1,0 +1,191 @@
+"""Where state lives: the project root and the layout of `.claude/deliberation/`.
+
+State is anchored at CLAUDE_PROJECT_DIR (set by Claude Code for every hook), never at the
+payload's `cwd`, which follows the agent's `cd`. Every path that contains an id is built here,
+after `ids.check_id`, and checked to stay inside the state directory.
+"""
+
+import contextvars
+import json
+import os
+import stat
+
+from deliberation.state.ids import check_id
+
+STATE_DIRNAME = os.path.join(".claude", "deliberation")
+
+
+class UnsafePath(ValueError):
+    """A state path that would resolve outside the state directory."""
+
+
+def make_dirs(path: str, mode: int = 0o700) -> None:
+    """`os.makedirs`, but every directory it creates gets `mode` (os.makedirs gives only the
+    leaf `mode`; intermediate ones would get the umask default, e.g. 0755)."""
+    if not path or os.path.isdir(path):
+        return
+    parent = os.path.dirname(path)
+    if parent and parent != path:
+        make_dirs(parent, mode)
+    try:
+        os.mkdir(path, mode)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
+
+
+# The environment of the hook being answered: the process's own, or — in the warm worker —
+# the one that travelled with the request.
+REQUEST_ENV: "contextvars.ContextVar[dict | None]" = contextvars.ContextVar("REQUEST_ENV", default=None)
+# When the event being handled must have committed (time.time(); see deadlines.py); None = never.
+REQUEST_DEADLINE: "contextvars.ContextVar[float | None]" = contextvars.ContextVar("REQUEST_DEADLINE", default=None)
+
+
+def handled_by() -> str:
+    """'worker' inside the warm worker (a request's environment is set), else 'hook'."""
+    return "hook" if REQUEST_ENV.get() is None else "worker"
+
+
+def hook_env() -> "dict[str, str]":
+    """The hook's own environment — in the worker, only the request's (even when empty)."""
+    env = REQUEST_ENV.get()
+    return dict(os.environ) if env is None else env
+
+
+def plugin_agent_prefix() -> str:
+    """'deliberation:' when the hooks run from the plugin form (`claude --plugin-dir`), where
+    the client namespaces the plugin's agent types; '' for agents installed into .claude/agents."""
+    root = hook_env().get("CLAUDE_PLUGIN_ROOT")
+    if not root:
+        return ""
+    try:
+        with open(os.path.join(root, ".claude-plugin", "plugin.json"), "rb") as fh:
+            name = json.loads(fh.read()).get("name")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    return f"{name}:" if isinstance(name, str) and name else "deliberation:"
+
+
+def project_root(explicit: "str | None" = None) -> str:
+    """The project directory: explicit > CLAUDE_PROJECT_DIR > current directory."""
+    root = explicit or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    return os.path.abspath(root)
+
+
+class Layout:
+    """Paths of every state file of one project."""
+
+    __slots__ = ("project", "root")
+
+    def __init__(self, project: "str | None" = None) -> None:
+        self.project = project_root(project)
+        self.root = os.path.join(self.project, STATE_DIRNAME)
+
+    # project-wide files
+    @property
+    def config(self) -> str:
+        return os.path.join(self.root, "config.json")
+
+    @property
+    def config_cache(self) -> str:
+        return os.path.join(self.root, "cache", "config.resolved.json")
+
+    @property
+    def reversals(self) -> str:
+        return os.path.join(self.root, "reversals.json")
+
+    @property
+    def adjudications(self) -> str:
+        return os.path.join(self.root, "adjudications.jsonl")
+
+    @property
+    def escalations(self) -> str:
+        return os.path.join(self.root, "escalations.json")
+
+    @property
+    def errors_log(self) -> str:
+        return os.path.join(self.root, "errors.log")
+
+    @property
+    def gitignore(self) -> str:
+        return os.path.join(self.root, ".gitignore")
+
+    @property
+    def sessions_dir(self) -> str:
+        return os.path.join(self.root, "sessions")
+
+    @property
+    def deliberations_dir(self) -> str:
+        return os.path.join(self.root, "deliberations")
+
+    @property
+    def records_dir(self) -> str:
+        return os.path.join(self.root, "records")
+
+    # per-id files
+    def session_dir(self, session_id: str) -> str:
+        return self._inside(os.path.join(self.sessions_dir, check_id("session_id", session_id)))
+
+    def session_state(self, session_id: str) -> str:
+        return os.path.join(self.session_dir(session_id), "session.json")
+
+    def lineage(self, session_id: str) -> str:
+        return os.path.join(self.session_dir(session_id), "lineage.json")
+
+    def events(self, session_id: str) -> str:
+        return os.path.join(self.session_dir(session_id), "events.jsonl")
+
+    def journal(self, session_id: str) -> str:
+        """A session transaction's redo journal, present only while (or if killed while) it commits."""
+        return os.path.join(self.session_dir(session_id), "commit.journal")
+
+    def deliberation(self, deliberation_id: str) -> str:
+        name = check_id("deliberation_id", deliberation_id) + ".json"
+        return self._inside(os.path.join(self.deliberations_dir, name))
+
+    def record(self, deliberation_id: str, ext: str = "md") -> str:
+        name = check_id("deliberation_id", deliberation_id) + "." + ext
+        return self._inside(os.path.join(self.records_dir, name))
+
+    def _inside(self, path: str) -> str:
+        """Refuse a path that escapes the state dir, also through a symlinked dir or file."""
+        if self._no_links(path):
+            return path  # every step from the project down is a real directory or file (or absent)
+        expected_root = os.path.join(os.path.realpath(self.project), STATE_DIRNAME)
+        root = os.path.realpath(self.root)
+        if root != expected_root:
+            raise UnsafePath(f"refusing state dir {self.root}: it is a link to {root}")
+        real = os.path.realpath(path)
+        if not real.startswith(root + os.sep):
+            raise UnsafePath(f"refusing state path outside {self.root}: {path} resolves to {real}")
+        return path
+
+    def _no_links(self, path: str) -> bool:
+        """True when `path` lies under the state dir and no step below the project — `.claude`,
+        the state dir, each folder and the file — is a symlink: then it cannot resolve elsewhere.
+        A few lstat calls instead of three realpath walks (a hook checks a dozen paths); any
+        link sends the caller to the full check."""
+        root = self.root + os.sep
+        if not path.startswith(root):
+            return False
+        steps = [os.path.dirname(self.root), self.root]
+        here = self.root
+        for part in path[len(root):].split(os.sep):
+            if part in ("", ".", ".."):
+                return False
+            here = here + os.sep + part
+            steps.append(here)
+        for step in steps:
+            try:
+                mode = os.lstat(step).st_mode
+            except FileNotFoundError:
+                return True  # nothing below a missing step exists, so nothing below is a link
+            except OSError:
+                return False
+            if stat.S_ISLNK(mode):
+                return False
+        return True
+
+    def checked(self, path: str) -> str:
+        """`path` (any file under the state dir) after the same containment check."""
+        return self._inside(path)

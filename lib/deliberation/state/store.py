@@ -1,0 +1,650 @@
+"""The only module that writes state files.
+
+Guarantees:
+- atomic writes: a temp file in the same directory, fsync, rename (then fsync of the dir), so a
+  reader or a killed writer never leaves a half-written file behind;
+- a session's transaction commits all its files and its event-log lines together, through a
+  redo journal that the next transaction replays if a kill interrupted the commit
+  (`SessionTx`);
+- every read-modify-write holds `<file>.lock` (filelock) with a timeout; on timeout a
+  `LockTimeout` is raised and the caller fails open — a hook never hangs the session;
+- every JSON file carries `schema_version`; an older version is migrated by the model's
+  `migrate` classmethod or refused with a clear message; a newer one is refused;
+- a file that does not parse or validate is moved aside to `NAME.corrupt-<timestamp>` and
+  reported through `Store.warnings` — never silently reset or overwritten;
+- files are created owner-only (0600, directories 0700).
+"""
+
+from __future__ import annotations
+
+import _thread
+import contextlib
+import errno
+import fcntl
+import os
+import time
+from typing import Any, Callable, Iterator, TypeVar
+
+import orjson
+
+from deliberation import SCHEMA_VERSION
+from deliberation.state.paths import Layout, make_dirs
+
+M = TypeVar("M")
+R = TypeVar("R")
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+DEFAULT_LOCK_TIMEOUT_S = 10.0
+
+
+class StoreError(Exception):
+    """A state-file problem worth one clear sentence to the user."""
+
+
+class LockTimeout(StoreError):
+    pass
+
+
+class CorruptState(StoreError):
+    def __init__(self, path: str, moved_to: str, why: str) -> None:
+        super().__init__(f"state file {path} was unreadable ({why}); moved aside to {moved_to}")
+        self.path = path
+        self.moved_to = moved_to
+
+
+class SchemaVersionError(StoreError):
+    pass
+
+
+def ensure_dir(path: str) -> None:
+    make_dirs(path, DIR_MODE)
+
+
+def atomic_write_bytes(path: str, data: bytes) -> None:
+    """Write `data` to `path` atomically: temp file, fsync, rename, fsync the directory."""
+    atomic_write_many([(path, data)])
+
+
+def atomic_write_many(items: "list[tuple[str, bytes]]") -> None:
+    """Write each file atomically (temp file, fsync, rename), then fsync each directory once:
+    a transaction that changes three files of two folders pays two directory syncs, not three."""
+    folders: dict[str, list[str]] = {}
+    for path, data in items:
+        _write_and_rename(path, data)
+        folders.setdefault(os.path.dirname(path), []).append(os.path.basename(path))
+    for folder, names in folders.items():
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+        _sweep_temps(folder, names)
+
+
+def write_journal(path: str, data: bytes) -> None:
+    """Write a transaction's redo journal atomically (temp file, rename) but without fsync: it
+    guards against a killed process, whose writes the kernel keeps, and lives a few
+    milliseconds. After a power loss each state file is still its old or its new version, every
+    one of them being fsync'd before its rename."""
+    _write_and_rename(path, data, durable=False)
+    _sweep_temps(os.path.dirname(path), [os.path.basename(path)])
+
+
+def _sweep_temps(folder: str, names: "list[str]") -> None:
+    """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
+    gone). Callers hold the files' lock, so no live writer of ours is writing them now; a temp
+    file whose pid is alive (the pid reused by another process) is left alone."""
+    prefixes = tuple(f"{name}.tmp-" for name in names)
+    try:
+        entries = [e for e in os.listdir(folder) if e.startswith(prefixes)]
+    except OSError:
+        return
+    for entry in entries:
+        pid_text = entry.rpartition(".tmp-")[2].partition("-")[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, entry))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, not ours to signal
+    return True
+
+
+def _write_and_rename(path: str, data: bytes, durable: bool = True) -> None:
+    directory = os.path.dirname(path)
+    ensure_dir(directory)
+    tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        if durable:
+            os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def dumps(obj: Any) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def append_jsonl(path: str, record: Any) -> None:
+    """Append one JSON line under an exclusive flock, so concurrent appends never interleave;
+    all or nothing (see event_log.append_line: a killed writer's fragment is dropped)."""
+    _append_lines(path, _jsonl(record))
+
+
+def quarantine(path: str) -> str:
+    """Move a bad file aside to `path.corrupt-<timestamp>` and return the new path."""
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    target = f"{path}.corrupt-{stamp}"
+    n = 1
+    while os.path.exists(target):
+        n += 1
+        target = f"{path}.corrupt-{stamp}-{n}"
+    os.replace(path, target)
+    return target
+
+
+LOCK_POLL_S = (0.001, 0.01)  # first and longest pause between tries while another hook holds a lock
+_NO_FLOCK = (errno.ENOSYS, errno.ENOLCK, errno.EOPNOTSUPP)
+
+
+_THREAD_LOCKS: "dict[str, Any]" = {}
+_THREAD_LOCKS_GUARD = _thread.allocate_lock()
+
+
+def _thread_lock(name: str) -> Any:
+    """The in-process lock in front of `name`'s flock (one per lock file, kept for the process)."""
+    with _THREAD_LOCKS_GUARD:
+        held = _THREAD_LOCKS.get(name)
+        if held is None:
+            held = _THREAD_LOCKS[name] = _thread.allocate_lock()
+        return held
+
+
+@contextlib.contextmanager
+def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+         blocked_cb: "Callable[[], None] | None" = None) -> Iterator[None]:
+    """Hold `<path>.lock`. Calls `blocked_cb` once if it has to wait; raises LockTimeout.
+
+    An exclusive `flock` on a lock file that stays in place (the same lock filelock's
+    UnixFileLock takes, so both interoperate), polled every 1–10 ms: a waiting hook takes
+    the lock within milliseconds of its release, which keeps a burst of 32 hooks from
+    queueing behind back-off sleeps. Importing filelock costs a hook ~10 ms; it is used only
+    where flock is not supported (some network filesystems), for its soft-lock fallback.
+
+    Threads of one process (the warm worker answers hooks in threads) first queue on an
+    in-process lock for the same file, woken the moment it is released instead of polling
+    the flock; only the thread holding it contends for the flock with other processes."""
+    name = path + ".lock"
+    waited = [False]
+
+    def blocked() -> None:
+        if blocked_cb is not None and not waited[0]:
+            blocked_cb()
+        waited[0] = True
+
+    deadline = time.monotonic() + max(timeout, 0.0)
+    in_process = _thread_lock(name)
+    if not in_process.acquire(False):
+        blocked()
+        if not in_process.acquire(True, max(timeout, 0.0)):
+            raise LockTimeout(f"another hook held {os.path.basename(name)} for more than {timeout:g}s")
+    try:
+        with _flock(path, name, max(deadline - time.monotonic(), 0.0), timeout, blocked):
+            yield
+    finally:
+        in_process.release()
+
+
+@contextlib.contextmanager
+def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable[[], None]") -> Iterator[None]:
+    ensure_dir(os.path.dirname(path))
+    fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+    try:
+        try:
+            acquired = _try_flock(fd)
+        except OSError as exc:
+            if exc.errno not in _NO_FLOCK:
+                raise
+            os.close(fd)
+            fd = -1
+            with _filelock(path, left, blocked):
+                yield
+            return
+        if not acquired:
+            blocked()
+            if not _wait_flock(fd, left):
+                raise LockTimeout(f"another hook held {os.path.basename(name)} for more than {timeout:g}s")
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _wait_flock(fd: int, timeout: float) -> bool:
+    deadline = time.monotonic() + max(timeout, 0.0)
+    pause, longest = LOCK_POLL_S
+    while True:
+        if _try_flock(fd):
+            return True
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, longest)
+
+
+@contextlib.contextmanager
+def _filelock(path: str, timeout: float, blocked_cb: "Callable[[], None] | None") -> Iterator[None]:
+    """The same lock through filelock, for filesystems without flock (its soft-lock fallback)."""
+    import filelock
+
+    flock = filelock.FileLock(path + ".lock", mode=FILE_MODE)
+    try:
+        flock.acquire(timeout=0)
+    except filelock.Timeout:
+        if blocked_cb is not None:
+            blocked_cb()
+        try:
+            flock.acquire(timeout=timeout)
+        except filelock.Timeout:
+            raise LockTimeout(
+                f"another hook held {os.path.basename(path)}.lock for more than {timeout:g}s"
+            ) from None
+    try:
+        yield
+    finally:
+        flock.release()
+
+
+class Store:
+    """Reads and writes the state files of one project, collecting warnings for the user."""
+
+    def __init__(self, layout: Layout, lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S) -> None:
+        self.layout = layout
+        self.lock_timeout = lock_timeout
+        self.warnings: list[str] = []
+
+    # -- reading -----------------------------------------------------------------------------
+    def load(self, path: str, model: "type[M]", default: "Callable[[], M] | None" = None) -> "M | None":
+        """Load and validate `path` as `model`. Missing → `default()` (or None).
+
+        A file that does not parse or validate is quarantined, a warning is recorded, and
+        `default()` is returned so the session goes on.
+        """
+        return self.load_with_bytes(path, model, default)[0]
+
+    def load_with_bytes(self, path: str, model: "type[M]",
+                        default: "Callable[[], M] | None" = None) -> "tuple[M | None, bytes]":
+        """`load`, plus the bytes read (b'' when the file was missing or quarantined), so a
+        transaction can tell an unchanged model from a changed one without dumping it twice."""
+        path = self.layout.checked(path)
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            return (default() if default else None), b""
+        try:
+            data = orjson.loads(raw)
+            if not isinstance(data, dict):
+                raise ValueError("top level is not a JSON object")
+            migrated = self._migrate(path, model, data)
+            obj = model.model_validate(migrated)  # type: ignore[attr-defined]
+            return obj, (raw if migrated is data else b"")
+        except SchemaVersionError:
+            raise
+        except Exception as exc:  # orjson.JSONDecodeError, pydantic.ValidationError, ValueError
+            moved = quarantine(path)
+            why = _one_line(exc)
+            self.warnings.append(
+                f"deliberation: corrupt state file {os.path.relpath(path, self.layout.project)} "
+                f"moved aside to {os.path.basename(moved)} ({why}); starting that file afresh"
+            )
+            return (default() if default else None), b""
+
+    def _migrate(self, path: str, model: Any, data: dict) -> dict:
+        version = data.get("schema_version")
+        if version == SCHEMA_VERSION and not isinstance(version, bool):  # `true == 1` is not version 1
+            return data
+        if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{path} has schema_version {version}, newer than this plugin's {SCHEMA_VERSION}: "
+                "upgrade the plugin (install.sh) before using this state"
+            )
+        migrate = getattr(model, "migrate", None)
+        if isinstance(version, int) and not isinstance(version, bool) and migrate is not None:
+            return migrate(data)
+        raise ValueError(f"schema_version {version!r} is not supported")
+
+    # -- writing -----------------------------------------------------------------------------
+    def save(self, path: str, obj: Any) -> None:
+        path = self.layout.checked(path)
+        atomic_write_bytes(path, dumps(obj.model_dump(mode="json")))
+
+    def update(self, path: str, model: "type[M]", default: "Callable[[], M]",
+               fn: "Callable[[M], R]") -> R:
+        """Read-modify-write under the file's lock. `fn` mutates the model and returns a result;
+        the file is written only if the model changed."""
+        path = self.layout.checked(path)
+        with lock(path, self.lock_timeout):
+            current = self.load(path, model, default)
+            before = current.model_dump(mode="json")  # type: ignore[union-attr]
+            result = fn(current)  # type: ignore[arg-type]
+            after = current.model_dump(mode="json")  # type: ignore[union-attr]
+            if after != before or not os.path.exists(path):
+                atomic_write_bytes(path, dumps(after))
+        return result
+
+    def append(self, path: str, record: Any) -> None:
+        append_jsonl(self.layout.checked(path), record)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    return first[:200]
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+class SessionTx:
+    """Everything one hook does to one session's state, under the session's lock, committed all
+    or nothing.
+
+    The session lock orders all state-changing events of a session, so parallel hooks (15
+    spawns in one message, 32 SubagentStops at once) lose no update and cannot race past a
+    budget. Every writer of a session's files — its session.json, lineage.json and its
+    deliberations' files, the hooks and `deliberation approve|reject` alike — takes this lock.
+
+    Files are loaded lazily. At the end, what changed is committed through a redo journal:
+
+        1. the journal (every file's new bytes, the log lines, the index edits) is written and
+           renamed into place — the commit point; nothing is committed after the event's
+           deadline (`deadlines.py`), so a hook never gives up on work that then completes
+        2. the event-log lines (and other appends) are appended
+        3. shared index edits are applied, each under its file's lock (held since the edit)
+        4. each state file is renamed into place
+        5. the journal is removed
+
+    A process killed anywhere in 2-5 leaves the journal; the next transaction of the session
+    replays it (appends only what is missing, the rest is idempotent) before anything else.
+    Killed before 1, nothing of the transaction exists. So files never disagree, and an event
+    is in the event log exactly when its changes are in the state.
+    """
+
+    def __init__(self, store: Store, session_id: str) -> None:
+        from deliberation.state.ids import check_id
+
+        self.store = store
+        self.session_id = check_id("session_id", session_id)
+        self._loaded: dict[str, tuple[Any, bytes]] = {}
+        self._writes: dict[str, "bytes | None"] = {}  # raw files: a decision record, say
+        self._upserts: list[dict] = []
+        self._appends: dict[str, list[bytes]] = {}
+        self._log: list[Any] = []
+        self._stack: "contextlib.ExitStack | None" = None
+        self._held: set[str] = set()
+        self.commit_by: "float | None" = None
+        self.recovered = False
+        layout = store.layout
+        self._session_path = layout.session_state(self.session_id)
+        self._lineage_path = layout.lineage(self.session_id)
+        self._journal_path = layout.journal(self.session_id)
+
+    # -- the transaction ---------------------------------------------------------------------
+    def __enter__(self) -> "SessionTx":
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(self._lock(os.path.join(self.store.layout.session_dir(self.session_id), "session")))
+            self._stack = stack
+            self._recover()
+            self._stack = stack.pop_all()
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        assert self._stack is not None
+        with self._stack:  # the shared files' locks, then the session's, released in any case
+            if exc_type is None:
+                self._commit()
+
+    def limit_commit(self, deadline: "float | None") -> None:
+        """No commit after `deadline` (the earliest of the events applied in this transaction)."""
+        if deadline is not None and (self.commit_by is None or deadline < self.commit_by):
+            self.commit_by = deadline
+
+    def _lock(self, path: str) -> Any:
+        """The lock of `path`, waited for no longer than the lock timeout or the deadline."""
+        timeout = self.store.lock_timeout
+        if self.commit_by is not None:
+            timeout = max(0.0, min(timeout, self.commit_by - time.time()))
+        return lock(path, timeout)
+
+    # -- state files -------------------------------------------------------------------------
+    def _get(self, path: str, model: Any, default: Callable[[], Any]) -> Any:
+        if path not in self._loaded:
+            obj, raw = self.store.load_with_bytes(path, model, default)
+            self._loaded[path] = (obj, raw)
+        return self._loaded[path][0]
+
+    @property
+    def session(self) -> Any:
+        from deliberation.state.models import SessionState
+
+        return self._get(self._session_path, SessionState,
+                         lambda: SessionState(session_id=self.session_id))
+
+    @property
+    def lineage(self) -> Any:
+        from deliberation.state.models import Lineage
+
+        return self._get(self._lineage_path, Lineage,
+                         lambda: Lineage(session_id=self.session_id))
+
+    def deliberation(self, deliberation_id: str) -> Any:
+        from deliberation.state.models import Deliberation
+
+        return self._get(self.store.layout.deliberation(deliberation_id), Deliberation, lambda: None)
+
+    def add_deliberation(self, delib: Any) -> None:
+        self._loaded[self.store.layout.deliberation(delib.id)] = (delib, b"")
+
+    def write_file(self, path: str, data: bytes) -> None:
+        """Write a file of the state dir (a decision record) as part of this transaction."""
+        self._writes[self.store.layout.checked(path)] = data
+
+    def upsert(self, path: str, list_field: str, key_field: str, key: str, item: "dict | None",
+               template: dict, drop_empty: bool = False) -> None:
+        """Set (or, with `item` None, remove) the entry `key` of a project-wide index file's list,
+        as part of this transaction. The file's lock is held from now to the end; the edit is
+        applied at commit (and replayed from the journal, so it survives a kill)."""
+        path = self.store.layout.checked(path)
+        if path not in self._held:
+            assert self._stack is not None
+            self._stack.enter_context(self._lock(path))
+            self._held.add(path)
+        self._upserts.append({"path": self._rel(path), "list_field": list_field, "key_field": key_field,
+                              "key": key, "item": item, "template": template, "drop_empty": drop_empty})
+
+    def append(self, path: str, record: Any) -> None:
+        """Append a JSON line to a log of the state dir as part of this transaction."""
+        self._appends.setdefault(self.store.layout.checked(path), []).append(_jsonl(record))
+
+    def log(self, record: Any) -> None:
+        """Queue an event-log line, committed with the state."""
+        self._log.append(record)
+
+    # -- commit and replay -------------------------------------------------------------------
+    def _rel(self, path: str) -> str:
+        return os.path.relpath(path, self.store.layout.root)
+
+    def _abs(self, rel: str) -> str:
+        if os.path.isabs(rel) or rel.split(os.sep)[0] == "..":
+            raise ValueError(f"journal path {rel!r} is not inside the state dir")
+        return self.store.layout.checked(os.path.join(self.store.layout.root, rel))
+
+    def _changes(self) -> dict:
+        writes = []
+        for path, (obj, before) in self._loaded.items():
+            if obj is None:
+                continue
+            data = dumps(obj.model_dump(mode="json"))
+            if data != before:
+                writes.append((path, data))
+        writes += list(self._writes.items())
+        appends = dict(self._appends)
+        if self._log:
+            events = self.store.layout.checked(self.store.layout.events(self.session_id))
+            appends[events] = appends.get(events, []) + [_jsonl(r) for r in self._log]
+        return {"writes": writes, "appends": [(p, b"".join(lines)) for p, lines in appends.items()],
+                "upserts": self._upserts}
+
+    def _commit(self) -> None:
+        from deliberation.wire import deadlines
+
+        change = self._changes()
+        if not (change["writes"] or change["appends"] or change["upserts"]):
+            return
+        deadlines.check(self.commit_by)
+        if not change["writes"] and not change["upserts"] and len(change["appends"]) == 1:
+            path, lines = change["appends"][0]  # one append is all or nothing on its own
+            _append_lines(path, lines)
+            return
+        journal = {"schema_version": SCHEMA_VERSION, "session_id": self.session_id,
+                   "writes": [{"path": self._rel(p), "text": None if d is None else d.decode("utf-8", "surrogateescape")}
+                              for p, d in change["writes"]],
+                   "appends": [{"path": self._rel(p), "lines": lines.decode("utf-8", "surrogateescape")}
+                               for p, lines in change["appends"]],
+                   "upserts": change["upserts"]}
+        write_journal(self._journal_path, orjson.dumps(journal))  # the commit point
+        try:
+            self._apply(change["writes"], change["appends"], change["upserts"], replay=False)
+        except OSError as exc:  # committed all the same: the next transaction finishes it
+            self.store.warnings.append(
+                f"deliberation: {_one_line(exc)} while saving; this event is kept in the session's commit "
+                "journal and its files are completed by the session's next hook")
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._journal_path)
+        for path, data in change["writes"]:
+            if path in self._loaded:
+                self._loaded[path] = (self._loaded[path][0], data)
+
+    def _apply(self, writes: list, appends: list, upserts: list, replay: bool) -> None:
+        from deliberation.state import event_log
+
+        for path, lines in appends:
+            if not (replay and event_log.has_lines(path, lines)):
+                _append_lines(path, lines)
+        for spec in upserts:
+            self._apply_upsert(spec)
+        atomic_write_many([(p, d) for p, d in writes if d is not None])
+        for path, data in writes:
+            if data is None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+
+    def _apply_upsert(self, spec: dict) -> None:
+        path = self._abs(spec["path"])
+        data: Any = None
+        try:
+            with open(path, "rb") as fh:
+                data = orjson.loads(fh.read())
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError) as exc:
+            moved = quarantine(path)
+            self.store.warnings.append(f"deliberation: corrupt state file {os.path.relpath(path, self.store.layout.project)} "
+                                       f"moved aside to {os.path.basename(moved)} ({_one_line(exc)}); starting that file afresh")
+        field = spec["list_field"]
+        if not isinstance(data, dict) or not isinstance(data.get(field), list):
+            data = dict(spec["template"])
+        key_field, key = spec["key_field"], spec["key"]
+        items = [x for x in data[field] if not (isinstance(x, dict) and x.get(key_field) == key)]
+        if spec["item"] is not None:
+            items.append(spec["item"])
+        data[field] = items
+        if not items and spec["drop_empty"]:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        else:
+            atomic_write_bytes(path, dumps(data))
+
+    def _recover(self) -> None:
+        """Replay the journal a killed transaction of this session left, if any."""
+        try:
+            with open(self._journal_path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            return
+        from deliberation.state.models import CommitJournal
+
+        try:
+            journal = CommitJournal.model_validate_json(raw)
+            if journal.schema_version != SCHEMA_VERSION or journal.session_id != self.session_id:
+                raise ValueError("not a journal of this session and version")
+            writes = [(self._abs(w.path), None if w.text is None else w.text.encode("utf-8", "surrogateescape"))
+                      for w in journal.writes]
+            appends = [(self._abs(a.path), a.lines.encode("utf-8", "surrogateescape")) for a in journal.appends]
+            upserts = [u.model_dump() for u in journal.upserts]
+        except Exception as exc:  # noqa: BLE001 - a journal is whole or absent; report anything else
+            moved = quarantine(self._journal_path)
+            self.store.warnings.append(
+                f"deliberation: an unreadable commit journal was moved aside to {os.path.basename(moved)} "
+                f"({_one_line(exc)}); the session's files are as the last whole commit left them")
+            return
+        with contextlib.ExitStack() as locks:
+            for path in sorted({self._abs(spec["path"]) for spec in upserts}):
+                locks.enter_context(self._lock(path))
+            self._apply(writes, appends, upserts, replay=True)
+        os.unlink(self._journal_path)
+        self.recovered = True
+
+
+def _jsonl(record: Any) -> bytes:
+    try:
+        return orjson.dumps(record) + b"\n"
+    except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
+        from deliberation.state.event_log import json_line
+
+        return json_line(record)
+
+
+def _append_lines(path: str, lines: bytes) -> None:
+    from deliberation.state.event_log import append_line
+
+    ensure_dir(os.path.dirname(path))
+    append_line(path, lines)

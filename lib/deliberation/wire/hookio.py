@@ -1,0 +1,400 @@
+"""Claude Code's hook protocol: typed events in, answer dialects out.
+
+Stdlib only — this module is imported on every hook's fast path.
+
+Events tolerate unknown fields (the client adds them often) and missing optional ones; a
+payload that is not a JSON object, or lacks a usable `session_id`, raises `PayloadError`.
+Both tool names of the subagent tool are accepted: `Agent` (2.1.x) and `Task` (older).
+
+Answers are rendered here and only here (`Answer.render`), each in the form the real client
+shows the model as what it is — measured on 2.1.328, docs/HOOK_ANSWERS.md:
+- PreToolUse: `permissionDecision` allow/deny/ask with its reason (a refusal is the call's error
+  result; `ask` in headless runs becomes a denial with the reason verbatim), and
+  `additionalContext`.
+- PostToolUse: `additionalContext` only. The tool has already run, so `decision: block` holds
+  nothing there; it only relabels the text "hook blocking error from command: <the hook's
+  command line>". A gate failure is said as context, in words that say it failed.
+- Stop / SubagentStop: a block (the turn, or the subagent, must go on) is rendered as
+  `additionalContext`: the client keeps the turn open exactly as for `decision: block` (the next
+  Stop has `stop_hook_active`), and the model reads the text once, as a system reminder, without
+  the "Stop hook feedback" copy and the "blocking error from command: …" line a block adds.
+- UserPromptSubmit: `additionalContext`; `decision: block` drops the user's prompt (the model
+  never sees it; the user reads the reason).
+- `systemMessage` goes to the user only (never into a model request).
+"""
+
+from __future__ import annotations
+
+import json
+
+from deliberation.runtime.hook_client import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
+
+SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
+# the client's other tools that start or resume subagents (docs/CLIENT_CHANNELS.md)
+WORKFLOW_TOOL = "Workflow"
+SEND_MESSAGE_TOOL = "SendMessage"
+CHANNEL_TOOLS = SUBAGENT_TOOLS | {WORKFLOW_TOOL, SEND_MESSAGE_TOOL}
+EVENTS = (
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
+    "SubagentStop", "Stop", "SessionEnd",
+)
+
+
+class PayloadError(ValueError):
+    """The hook's stdin is not a payload we can act on."""
+
+
+def _str(d: dict, key: str) -> "str | None":
+    v = d.get(key)
+    return v if isinstance(v, str) else None
+
+
+def _dict(d: dict, key: str) -> dict:
+    v = d.get(key)
+    return v if isinstance(v, dict) else {}
+
+
+def _bool(d: dict, key: str, default: bool = False) -> bool:
+    v = d.get(key)
+    return v if isinstance(v, bool) else default
+
+
+class Event:
+    """Fields common to every hook payload."""
+
+    __slots__ = ("raw", "hook_event_name", "session_id", "transcript_path", "cwd",
+                 "prompt_id", "permission_mode", "agent_id", "agent_type", "event_id", "rerun")
+
+    def __init__(self, raw: dict) -> None:
+        self.raw = raw
+        self.hook_event_name = _str(raw, "hook_event_name") or ""
+        sid = raw.get("session_id")
+        if not isinstance(sid, str) or not sid:
+            raise PayloadError("payload has no session_id")
+        self.session_id = sid
+        self.transcript_path = _str(raw, "transcript_path")
+        self.cwd = _str(raw, "cwd")
+        self.prompt_id = _str(raw, "prompt_id")
+        self.permission_mode = _str(raw, "permission_mode")
+        # present when the event fires inside a subagent (PreToolUse from a child, SubagentStop…)
+        self.agent_id = _str(raw, "agent_id")
+        self.agent_type = _str(raw, "agent_type")
+        # set by the runner: this hook invocation's id, and whether a worker took it and died
+        self.event_id: "str | None" = None
+        self.rerun = False
+
+
+class UserPromptSubmit(Event):
+    __slots__ = ("prompt",)
+
+    def __init__(self, raw: dict) -> None:
+        super().__init__(raw)
+        self.prompt = _str(raw, "prompt") or ""
+
+    @property
+    def is_task_notification(self) -> bool:
+        """A finished background subagent announced to the main agent — not a user's prompt."""
+        return self.prompt.lstrip().startswith("<task-notification>")
+
+
+class ToolEvent(Event):
+    __slots__ = ("tool_name", "tool_input", "tool_use_id")
+
+    def __init__(self, raw: dict) -> None:
+        super().__init__(raw)
+        self.tool_name = _str(raw, "tool_name") or ""
+        self.tool_input = _dict(raw, "tool_input")
+        self.tool_use_id = _str(raw, "tool_use_id")
+
+    @property
+    def is_subagent_tool(self) -> bool:
+        return self.tool_name in SUBAGENT_TOOLS
+
+    @property
+    def is_channel_tool(self) -> bool:
+        """Any tool that starts or resumes a subagent: Agent/Task, Workflow, SendMessage."""
+        return self.tool_name in CHANNEL_TOOLS
+
+    @property
+    def spawn_model(self) -> "str | None":
+        """The Agent tool's `model` (an alias: sonnet, opus, haiku, …), when given."""
+        return _str(self.tool_input, "model") or None
+
+    # -- Workflow ---------------------------------------------------------------------------
+    @property
+    def workflow_script(self) -> "str | None":
+        return _str(self.tool_input, "script")
+
+    @property
+    def workflow_script_path(self) -> "str | None":
+        return _str(self.tool_input, "scriptPath")
+
+    @property
+    def workflow_name(self) -> "str | None":
+        return _str(self.tool_input, "name")
+
+    @property
+    def workflow_args(self):
+        return self.tool_input.get("args")
+
+    # -- SendMessage ------------------------------------------------------------------------
+    @property
+    def message_to(self) -> str:
+        """The recipient: an agent id, a name, "main" (a trailing " [ref]" dropped)."""
+        to = (_str(self.tool_input, "to") or _str(self.tool_input, "recipient") or "").strip()
+        if to.endswith("]") and " [" in to:
+            to = to.rsplit(" [", 1)[0].strip()
+        return to
+
+    @property
+    def message_text(self) -> str:
+        return _str(self.tool_input, "message") or _str(self.tool_input, "content") or ""
+
+    @property
+    def subagent_type(self) -> str:
+        return _str(self.tool_input, "subagent_type") or "general-purpose"
+
+    @property
+    def spawn_prompt(self) -> str:
+        return _str(self.tool_input, "prompt") or ""
+
+    @property
+    def run_in_background(self) -> bool:
+        """The client's default is background (true) when the field is absent."""
+        return _bool(self.tool_input, "run_in_background", True)
+
+
+class PreToolUse(ToolEvent):
+    __slots__ = ()
+
+
+class PostToolUse(ToolEvent):
+    __slots__ = ("tool_response",)
+
+    def __init__(self, raw: dict) -> None:
+        super().__init__(raw)
+        self.tool_response = _dict(raw, "tool_response")
+
+    @property
+    def status(self) -> "str | None":
+        return _str(self.tool_response, "status")
+
+    @property
+    def child_agent_id(self) -> "str | None":
+        return _str(self.tool_response, "agentId")
+
+    @property
+    def report_text(self) -> str:
+        """The foreground subagent's final text (all text blocks of `content`)."""
+        content = self.tool_response.get("content")
+        if isinstance(content, str):
+            return content
+        if not isinstance(content, list):
+            return ""
+        parts = [b.get("text") for b in content if isinstance(b, dict)]
+        return "\n".join(p for p in parts if isinstance(p, str))
+
+    @property
+    def total_tokens(self) -> int:
+        v = self.tool_response.get("totalTokens")
+        return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
+
+    @property
+    def resolved_model(self) -> "str | None":
+        """The model the client resolved for the spawned agent (foreground and background)."""
+        return _str(self.tool_response, "resolvedModel") or None
+
+    @property
+    def workflow_launch(self) -> "dict[str, str]":
+        """A Workflow launch: taskId, runId, workflowName (empty strings when absent)."""
+        return {k: _str(self.tool_response, k) or "" for k in ("taskId", "runId", "workflowName")}
+
+    @property
+    def resumed_agent_id(self) -> "str | None":
+        """SendMessage: the agent the message resumed (None when it was not sent)."""
+        if self.tool_response.get("success") is False:
+            return None
+        return _str(self.tool_response, "resumedAgentId") or _str(self.tool_response, "revivedAgentId")
+
+    @property
+    def message_sent(self) -> bool:
+        return self.tool_response.get("success") is True
+
+
+class PostToolUseFailure(ToolEvent):
+    """The tool call failed after PreToolUse allowed it (e.g. an unknown agent type)."""
+    __slots__ = ("error",)
+
+    def __init__(self, raw: dict) -> None:
+        super().__init__(raw)
+        self.error = _str(raw, "error") or ""
+
+
+class SubagentStart(Event):
+    __slots__ = ()
+
+
+class StopEvent(Event):
+    __slots__ = ("stop_hook_active", "last_assistant_message", "background_tasks")
+
+    def __init__(self, raw: dict) -> None:
+        super().__init__(raw)
+        self.stop_hook_active = _bool(raw, "stop_hook_active")
+        self.last_assistant_message = _str(raw, "last_assistant_message") or ""
+        tasks = raw.get("background_tasks")
+        self.background_tasks = [t for t in tasks if isinstance(t, dict)] if isinstance(tasks, list) else []
+
+    @property
+    def lists_background_tasks(self) -> bool:
+        """The payload says which background tasks run (2.1.x Stop / SubagentStop)."""
+        return isinstance(self.raw.get("background_tasks"), list)
+
+    @property
+    def running_background_ids(self) -> "list[str]":
+        return [t["id"] for t in self.background_tasks
+                if isinstance(t.get("id"), str) and t.get("status") == "running"]
+
+
+class SubagentStop(StopEvent):
+    __slots__ = ("agent_transcript_path",)
+
+    def __init__(self, raw: dict) -> None:
+        super().__init__(raw)
+        self.agent_transcript_path = _str(raw, "agent_transcript_path")
+
+
+class Stop(StopEvent):
+    __slots__ = ()
+
+
+class SessionEvent(Event):
+    __slots__ = ()
+
+
+_CLASSES = {
+    "UserPromptSubmit": UserPromptSubmit,
+    "PreToolUse": PreToolUse,
+    "PostToolUse": PostToolUse,
+    "PostToolUseFailure": PostToolUseFailure,
+    "SubagentStart": SubagentStart,
+    "SubagentStop": SubagentStop,
+    "Stop": Stop,
+    "SessionStart": SessionEvent,
+    "SessionEnd": SessionEvent,
+}
+
+
+def parse(data: "bytes | str", expected_event: str) -> Event:
+    """Parse stdin into the event class of `expected_event` (the script's own event)."""
+    if not data or not data.strip():
+        raise PayloadError("empty stdin")
+    if len(data) > MAX_PAYLOAD_BYTES:
+        raise PayloadError(f"payload of {len(data)} bytes exceeds {MAX_PAYLOAD_BYTES}")
+    try:
+        raw = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise PayloadError(f"stdin is not JSON ({str(exc)[:80]})") from None
+    if not isinstance(raw, dict):
+        raise PayloadError(f"payload is a JSON {type(raw).__name__}, not an object")
+    name = raw.get("hook_event_name")
+    if name is not None and name != expected_event:
+        raise PayloadError(f"payload is for {name!r}, this hook handles {expected_event!r}")
+    return _CLASSES[expected_event](raw)
+
+
+# Events whose answer to the model is additionalContext, and those of them where a block is
+# said as context too (measured: docs/HOOK_ANSWERS.md). On Stop and SubagentStop any context
+# holds the turn: it is only ever given with a block.
+CONTEXT_EVENTS = ("UserPromptSubmit", "PostToolUse", "SessionStart", "SubagentStart", "PreToolUse",
+                  "Stop", "SubagentStop")
+HOLD_BY_CONTEXT = ("PostToolUse", "Stop", "SubagentStop")
+
+
+class Answer:
+    """What a hook tells the client. Empty answer → print nothing (proceed).
+
+    `decision` is what the plugin decided — deny / ask / allow a tool call, or block: the main
+    agent (or the subagent) must act before it goes on — and stays so in the event log;
+    `render` turns it into the event's dialect."""
+
+    __slots__ = ("decision", "reason", "context", "system_message")
+
+    def __init__(self, decision: "str | None" = None, reason: "str | None" = None,
+                 context: "str | None" = None, system_message: "str | None" = None) -> None:
+        self.decision = decision  # PreToolUse: allow|deny|ask; others: block
+        self.reason = reason
+        self.context = context
+        self.system_message = system_message
+
+    @classmethod
+    def block(cls, reason: str, **kw: "str | None") -> "Answer":
+        return cls("block", reason, **kw)
+
+    @classmethod
+    def deny(cls, reason: str, **kw: "str | None") -> "Answer":
+        return cls("deny", reason, **kw)
+
+    @classmethod
+    def ask(cls, reason: str, **kw: "str | None") -> "Answer":
+        return cls("ask", reason, **kw)
+
+    def is_empty(self) -> bool:
+        return not (self.decision or self.context or self.system_message)
+
+    def warn(self, message: str) -> "Answer":
+        """Add a line to the user-visible systemMessage."""
+        self.system_message = f"{self.system_message}\n{message}" if self.system_message else message
+        return self
+
+    def render(self, event_name: str) -> "dict | None":
+        """The hook's stdout object for `event_name` (None: print nothing). See the module
+        docstring for why each event gets the form it gets."""
+        if self.is_empty():
+            return None
+        out: dict = {}
+        specific: dict = {}
+        context = self.context
+        if event_name == "PreToolUse":
+            if self.decision in ("allow", "deny", "ask"):
+                specific["permissionDecision"] = self.decision
+                if self.reason:
+                    specific["permissionDecisionReason"] = self.reason
+        elif event_name in HOLD_BY_CONTEXT:
+            # a block is said as context: the same hold (Stop/SubagentStop), read once, no command line
+            if self.decision == "block" or context:
+                reason = self.reason if self.decision == "block" else None
+                context = "\n\n".join(p for p in (reason, context) if p) or "The deliberation plugin holds this step."
+        elif self.decision == "block" and event_name == "UserPromptSubmit":
+            out["decision"] = "block"
+            out["reason"] = self.reason or "blocked by the deliberation plugin"
+        if context and event_name in CONTEXT_EVENTS:
+            specific["additionalContext"] = context
+        if specific:
+            specific["hookEventName"] = event_name
+            out["hookSpecificOutput"] = specific
+        if self.system_message:
+            out["systemMessage"] = self.system_message
+        return out or None
+
+    @classmethod
+    def read(cls, event_name: str, out: "dict | None") -> "Answer":
+        """What a hook's stdout object means to the client (the inverse of `render` as far as
+        the client can tell): on Stop and SubagentStop additionalContext is a hold (block). A
+        PostToolUse block, said as context, reads back as context — as the model reads it."""
+        out = out if isinstance(out, dict) else {}
+        specific = out.get("hookSpecificOutput") if isinstance(out.get("hookSpecificOutput"), dict) else {}
+        context = specific.get("additionalContext")
+        if event_name == "PreToolUse":
+            return cls(specific.get("permissionDecision"), specific.get("permissionDecisionReason"),
+                       context, out.get("systemMessage"))
+        if event_name in ("Stop", "SubagentStop") and context:
+            return cls("block", context, None, out.get("systemMessage"))
+        return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"))
+
+    def to_json(self, event_name: str) -> str:
+        rendered = self.render(event_name)
+        return "" if rendered is None else json.dumps(rendered, ensure_ascii=False)
+
+    def summary(self) -> dict:
+        """A compact form for the event log (replay compares these)."""
+        return {k: getattr(self, k) for k in self.__slots__ if getattr(self, k)}
