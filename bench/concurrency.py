@@ -74,7 +74,7 @@ def bare_share(python: str, payloads: "list[bytes]", work: str, rounds: int, sin
 def worker_peak_mib(python: str) -> "float | None":
     """Peak resident memory of the warm worker serving `python`'s hooks (VmHWM), if one is up."""
     path = subprocess.run([python, "-I", "-S", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                           "from deliberation.runtime import hook_client; print(hook_client.socket_path())", benchkit.LIB],
+                           "from deliberation.wire import worker_protocol; print(worker_protocol.socket_path())", benchkit.LIB],
                           capture_output=True, text=True).stdout.strip()
     pids = subprocess.run(["pgrep", "-f", f"warm_worker.*{path}"], capture_output=True, text=True).stdout.split() if path else []
     for pid in pids:

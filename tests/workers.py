@@ -16,7 +16,8 @@ LIB = str(ROOT / "lib")
 if LIB not in sys.path:
     sys.path.insert(0, LIB)
 
-from deliberation.runtime import hook_client  # noqa: E402
+from deliberation.runtime import hook_client, worker_launch  # noqa: E402
+from deliberation.wire import worker_protocol  # noqa: E402
 
 
 class Workers:
@@ -34,7 +35,7 @@ class Workers:
         return {**self.env, "XDG_RUNTIME_DIR": ""}
 
     def socket_path(self) -> str:
-        return hook_client.socket_path({b"HOME": str(self.home).encode()}, create=True)
+        return worker_protocol.socket_path({b"HOME": str(self.home).encode()}, create=True)
 
     def pids(self) -> "list[int]":
         out = subprocess.run(["pgrep", "-f", f"warm_worker.*{self.socket_path()}"], capture_output=True,
@@ -67,14 +68,14 @@ class Workers:
         raise AssertionError(f"worker {pid} still running after {timeout}s")
 
     def start(self, lib: str = LIB, idle: str = "30") -> subprocess.Popen:
-        """Start a worker the way warm_worker.start does (isolated, empty environment), as a child."""
+        """Start a worker the way worker_launch.start does (isolated, empty environment), as a child."""
         from deliberation.runtime import warm_worker
 
         stamp = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                                "from deliberation.runtime import hook_client; print(hook_client.code_stamp())", lib],
+                                "from deliberation.wire import worker_protocol; print(worker_protocol.code_stamp())", lib],
                                capture_output=True, text=True, check=True).stdout.strip()
         path = hook_client.worker_socket.socket_path(os.path.dirname(self.socket_path()), lib, sys.executable)
-        return subprocess.Popen([sys.executable, "-I", "-c", warm_worker.BOOT, lib, path, stamp, idle],
+        return subprocess.Popen([sys.executable, "-I", "-c", worker_launch.BOOT, lib, path, stamp, idle],
                                 cwd="/", env={}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def kill_all(self) -> None:

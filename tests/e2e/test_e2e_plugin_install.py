@@ -167,7 +167,7 @@ class Flow:
 
     def workers(self) -> "list[tuple[int, str, str]]":
         """(pid, interpreter, lib folder) of every warm worker started under this HOME
-        (`python -I -c BOOT LIB SOCKET STAMP IDLE`, see warm_worker.start)."""
+        (`python -I -c BOOT LIB SOCKET STAMP IDLE`, see worker_launch.start)."""
         out = []
         for pid, argv in plugin_processes([self.home]):
             if len(argv) >= 5 and argv[1:3] == ["-I", "-c"] and "deliberation.runtime.warm_worker" in argv[3]:

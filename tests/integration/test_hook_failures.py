@@ -114,14 +114,14 @@ def write_config(project, cfg: dict) -> None:
 def corrupt_config_cache(project, cfg: dict, key=None) -> None:
     """config.json plus a cache entry keyed to it (by default with this version's key) whose
     content does not validate: edited by hand, or left by another build."""
-    from deliberation.runtime import cheap_answers as fastpath
+    from deliberation.state import plain_reads
 
     write_config(project, cfg)
     st = os.stat(state(project) / "config.json")
     (state(project) / "cache").mkdir(exist_ok=True)
     bad = {**cfg, "spawn_budget": {"max_active_children": "many"}}
     (state(project) / "cache" / "config.resolved.json").write_text(
-        json.dumps({"key": key or fastpath.cache_key(st), "config": bad, "problems": []}))
+        json.dumps({"key": key or plain_reads.cache_key(st), "config": bad, "problems": []}))
 
 
 # A bug, as far as the hook can tell: the real hook script, in a process whose slow path raises.

@@ -18,7 +18,7 @@ import pytest
 from tests import payloads as P
 from tests.conftest import run_hook
 from tests.integration.test_deliberation_flow import GOOD, QUESTION, APPROACHES, load_delib, rank, research, write_config
-from tests.workers import LIB, Workers, hook_client
+from tests.workers import LIB, Workers, hook_client, worker_launch, worker_protocol
 
 
 @pytest.fixture
@@ -149,9 +149,9 @@ def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_pat
                           text=True, check=True).stdout.strip()
     from deliberation.runtime import warm_worker
 
-    stamp = hook_client.code_stamp()
+    stamp = worker_protocol.code_stamp()
     path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)
-    proc = subprocess.Popen([py, "-I", "-c", warm_worker.BOOT, LIB, path, stamp, "30"], cwd="/", env={})
+    proc = subprocess.Popen([py, "-I", "-c", worker_launch.BOOT, LIB, path, stamp, "30"], cwd="/", env={})
     try:
         deadline = time.monotonic() + 20
         while not os.path.exists(path) and time.monotonic() < deadline:

@@ -22,7 +22,7 @@ import pytest
 
 from tests import payloads as P
 from tests.conftest import run_hook
-from tests.workers import LIB, Workers, hook_client
+from tests.workers import LIB, Workers, hook_client, worker_protocol
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a squatter as another user id "
                                 "(CI runs as root)")
@@ -102,7 +102,7 @@ def squatter_report(proc: subprocess.Popen) -> dict:
 def old_abstract_name() -> str:
     """The name the worker used to listen on, computable from world-readable facts."""
     place = hook_client.worker_socket._fnv64(f"{LIB}|{sys.executable}".encode())
-    return f"deliberation-worker-{os.getuid()}-{place:016x}-{hook_client.code_stamp()}"
+    return f"deliberation-worker-{os.getuid()}-{place:016x}-{worker_protocol.code_stamp()}"
 
 
 @pytest.fixture

@@ -212,7 +212,7 @@ def test_deliberate_command_leaves_the_protocol_to_the_hook():
 
 
 def test_protocol_question_line_holds_no_trigger_word():
-    from deliberation.runtime.cheap_answers import score_prompt
+    from deliberation.core.trigger import score_prompt
 
     for prompt in ("/deliberate Should we shard the orders database?", "DELIBERATE Should we shard the orders database?",
                    "DELIBERATE: Should we shard the orders database?"):

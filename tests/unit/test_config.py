@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from deliberation.runtime import cheap_answers as fastpath
+from deliberation.state import plain_reads
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, load_config, validate_config
 from deliberation.app.handlers.common import load_config as handler_load_config
 from deliberation.state.paths import Layout
@@ -96,23 +96,23 @@ def test_depth_workers_are_clamped_to_the_hard_ceiling():
 
 def test_strict_and_the_config_cache(project):
     lay = Layout()
-    assert fastpath.config_dict(lay) == {}  # no config.json: all defaults, nothing to validate
+    assert plain_reads.config_dict(lay) == {}  # no config.json: all defaults, nothing to validate
     os.makedirs(lay.root)
     with open(lay.config, "w") as fh:
         json.dump({"strict": True, "spawn_budget": {"max_active_children": "x"}}, fh)
-    assert fastpath.config_dict(lay) is None  # not cached yet → slow path validates
+    assert plain_reads.config_dict(lay) is None  # not cached yet → slow path validates
     cfg, problems = handler_load_config(lay)
     assert cfg.strict is True and cfg.spawn_budget.max_active_children == 12
     assert problems == ["deliberation config: config key 'spawn_budget.max_active_children': Input "
                         "should be a valid integer, unable to parse string as an integer — using the default"]
-    cached = fastpath.config_dict(lay)
+    cached = plain_reads.config_dict(lay)
     assert cached["strict"] is True and cached["spawn_budget"]["max_active_children"] == 12
-    assert fastpath.is_strict(cached)
+    assert plain_reads.is_strict(cached)
     # the cache is used (no problems re-reported) until config.json changes
     assert handler_load_config(lay)[1] == []
     with open(lay.config, "w") as fh:
         json.dump({"strict": False, "spawn_budget": {"max_active_children": 40}}, fh)
-    assert fastpath.config_dict(lay) is None
+    assert plain_reads.config_dict(lay) is None
     cfg, problems = handler_load_config(lay)
     assert cfg.spawn_budget.max_active_children == 40 and not cfg.strict and problems == []
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from deliberation.runtime import group_commit
+from deliberation.state import group_commit
 from deliberation.state.store import LockTimeout
 
 

@@ -11,6 +11,7 @@ import sys
 import time
 
 from deliberation.runtime import hook_client, warm_worker
+from deliberation.wire import worker_protocol
 from tests.conftest import HOOK_FLAGS, HOOKS, ROOT
 
 
@@ -21,33 +22,34 @@ def test_the_hook_side_imports_no_stdlib_module_beyond_the_interpreter_s_own():
                          capture_output=True, text=True, check=True).stdout
     assert json.loads(out.replace("'", '"')) == ["_socket", "deliberation", "deliberation.runtime",
                                                  "deliberation.runtime.hook_client", "deliberation.wire",
-                                                 "deliberation.wire.deadlines", "deliberation.wire.worker_socket"]
+                                                 "deliberation.wire.deadlines", "deliberation.wire.worker_protocol",
+                                                 "deliberation.wire.worker_socket"]
 
 
 def test_normpath_is_abspath(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for p in ("/a/b/../c", "/a/./b//c/", "rel/x/../y", "./z", "/..", "a/../../b", "/"):
-        assert hook_client._normpath(p) == os.path.abspath(p), p
+        assert worker_protocol._normpath(p) == os.path.abspath(p), p
 
 
 def test_a_request_reads_back_exactly_as_sent():
     env = {b"CLAUDE_PROJECT_DIR": b"/proj ect", b"WEIRD": b"a=b=c", b"BYTES": b"\xff\xfe", b"EMPTY": b""}
     data = b'{"session_id": "s", "x": "\xc3\xa9\x00"}'
-    message = hook_client.encode_request("SubagentStop", data, 1234.5678, b"/cwd", env, "e-1", "stamp-1")
+    message = worker_protocol.encode_request("SubagentStop", data, 1234.5678, b"/cwd", env, "e-1", "stamp-1")
     req = warm_worker.Request(message)
     assert (req.event, req.now, req.data, req.event_id, req.stamp) == ("SubagentStop", 1234.5678, data, "e-1", "stamp-1")
     assert req.env["WEIRD"] == "a=b=c" and req.env["EMPTY"] == "" and os.fsencode(req.env["BYTES"]) == b"\xff\xfe"
     assert req.project == "/proj ect"  # CLAUDE_PROJECT_DIR wins over the cwd
     del env[b"CLAUDE_PROJECT_DIR"]
-    assert warm_worker.Request(hook_client.encode_request("Stop", b"", 1.0, b"/cwd/sub/..", env)).project == "/cwd"
+    assert warm_worker.Request(worker_protocol.encode_request("Stop", b"", 1.0, b"/cwd/sub/..", env)).project == "/cwd"
     # a relative CLAUDE_PROJECT_DIR is the hook's: resolved against the hook's cwd, not the worker's
     env[b"CLAUDE_PROJECT_DIR"] = b"proj/./x"
-    assert warm_worker.Request(hook_client.encode_request("Stop", b"", 1.0, b"/home/u", env)).project == "/home/u/proj/x"
+    assert warm_worker.Request(worker_protocol.encode_request("Stop", b"", 1.0, b"/home/u", env)).project == "/home/u/proj/x"
 
 
 def test_a_malformed_request_is_refused():
-    for bad in (b"", b"\x00\x00\x00\x09abc", hook_client.pack_fields([b"1", b"Stop"]),
-                hook_client.pack_fields([b"2", b"Stop", b"1.0", b"/", b"", b"{}"])):  # the old protocol
+    for bad in (b"", b"\x00\x00\x00\x09abc", worker_protocol.pack_fields([b"1", b"Stop"]),
+                worker_protocol.pack_fields([b"2", b"Stop", b"1.0", b"/", b"", b"{}"])):  # the old protocol
         try:
             warm_worker.Request(bad)
         except ValueError:
@@ -61,15 +63,15 @@ def test_the_code_stamp_changes_with_the_code(tmp_path, monkeypatch):
     (pkg / "a.py").write_text("x = 1\n")
     (pkg / "sub" / "b.py").write_text("y = 2\n")
     (pkg / "notes.txt").write_text("not code")
-    monkeypatch.setattr(hook_client, "_PKG", str(pkg))
-    first = hook_client.code_stamp()
-    assert first == hook_client.code_stamp()
+    monkeypatch.setattr(worker_protocol, "_PKG", str(pkg))
+    first = worker_protocol.code_stamp()
+    assert first == worker_protocol.code_stamp()
     (pkg / "notes.txt").write_text("still not code")
-    assert hook_client.code_stamp() == first
+    assert worker_protocol.code_stamp() == first
     os.utime(pkg / "sub" / "b.py", ns=(time.time_ns(), time.time_ns() + 10**9))
-    second = hook_client.code_stamp()
+    second = worker_protocol.code_stamp()
     (pkg / "c.py").write_text("")
-    third = hook_client.code_stamp()
+    third = worker_protocol.code_stamp()
     assert len({first, second, third}) == 3
 
 
@@ -77,17 +79,17 @@ def test_one_socket_per_install_in_the_user_s_private_folder(tmp_path):
     home = tmp_path / "home"
     home.mkdir(mode=0o755)
     env = {b"HOME": str(home).encode()}
-    path = hook_client.socket_path(env, create=True)
+    path = worker_protocol.socket_path(env, create=True)
     assert path.startswith(str(home / ".cache" / "claude-deliberation") + "/w-") and path.endswith(".sock")
     assert oct(os.stat(home / ".cache" / "claude-deliberation").st_mode & 0o777) == "0o700"
-    assert hook_client.socket_path(env) == path  # the same install, the same socket
+    assert worker_protocol.socket_path(env) == path  # the same install, the same socket
 
 
 def test_event_ids_are_unique_per_hook_process():
-    ids = {hook_client.new_event_id() for _ in range(1000)}
+    ids = {worker_protocol.new_event_id() for _ in range(1000)}
     out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c",
-                          "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import hook_client; "
-                          "print(hook_client.new_event_id())", str(ROOT / "lib")],
+                          "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.wire import worker_protocol; "
+                          "print(worker_protocol.new_event_id())", str(ROOT / "lib")],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert len(ids) == 1000 and out not in ids
 
@@ -100,6 +102,6 @@ def test_the_hooks_run_with_the_flags_the_tests_use():
 
 
 def test_worker_off_means_off():
-    assert hook_client.enabled({}) and hook_client.enabled({b"DELIBERATION_WORKER": b"1"})
+    assert worker_protocol.enabled({}) and worker_protocol.enabled({b"DELIBERATION_WORKER": b"1"})
     for off in (b"0", b"off", b"FALSE", b" no "):
-        assert not hook_client.enabled({b"DELIBERATION_WORKER": off})
+        assert not worker_protocol.enabled({b"DELIBERATION_WORKER": off})

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from deliberation.core import engine, next_step
 from deliberation.core import minimum_deliberation as mvd
+from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config, DepthConfig
-from deliberation.core.engine import Budget
 from tests import payloads as P
 
-ROOMY = Budget(spawn_slots_left=12, agents_used=0, tokens_used=0)
+ROOMY = depth_axis.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=0)
 
 
 def position(persona, verdict, preferred, title, rationale, other=("B", "Keep the stdlib logging module")):
@@ -47,7 +47,7 @@ def test_agreement_with_different_reasoning_proceeds_and_meets_depth_without_a_r
     assert "Approaches to rank (neutral order; it ranks nothing):" in said
     assert (d.two_agent.verdict, d.depth.status, d.depth.posture, d.depth.basis) == \
         ("proceed", "not_needed", "ceiling", "2-agent rule")
-    assert mvd.applies(d) and engine.ranking_spawn_refusal(d, Config()) is None  # no red team needed
+    assert mvd.applies(d) and depth_axis.ranking_spawn_refusal(d, Config()) is None  # no red team needed
     assert engine.after_report(d, Config(), ROOMY, 2.0).context.startswith(f"Deliberation {d.id} (")  # said once
 
 
@@ -56,7 +56,7 @@ def test_agreement_with_the_same_reasoning_is_a_herding_warning():
     step = engine.after_report(d, Config(), ROOMY, 1.0)
     assert "agreement with the same reasoning → suspect herding" in step.context
     assert "rationale similarity 1.00 ≥ 0.60" in step.context and "⚠ A warning, not a proof" in step.context
-    assert d.two_agent.verdict == "suspect_herding" and engine.ranking_spawn_refusal(d, Config()) is None
+    assert d.two_agent.verdict == "suspect_herding" and depth_axis.ranking_spawn_refusal(d, Config()) is None
     [w] = mvd.herding_warning(d)
     assert w.detector == "two_agent_rule" and w.agents == ["r-devils-advocate", "r-product-strategist"]
 
@@ -74,7 +74,7 @@ def test_disagreement_opens_the_depth_step_on_that_conflict():
     [spot] = d.depth.hot_spots
     assert spot.kind == "contradiction" and spot.statement.startswith("the two agents disagree: devils-advocate rejects")
     assert (d.depth.status, d.depth.basis) == ("pending", "2-agent rule")
-    assert "depth step is open" in engine.ranking_spawn_refusal(d, Config())
+    assert "depth step is open" in depth_axis.ranking_spawn_refusal(d, Config())
 
 
 def test_disagreement_with_depth_off_is_named_for_the_main_agent_to_investigate():
@@ -82,14 +82,14 @@ def test_disagreement_with_depth_off_is_named_for_the_main_agent_to_investigate(
     d = delib(("devils-advocate", "reject", "B", STRUCTLOG, "Another dependency.", ("B", "Keep stdlib")))
     step = engine.after_report(d, cfg, ROOMY, 1.0)
     assert step.block is None and "investigate that conflict yourself before ranking" in step.context
-    assert d.depth.basis == "" and engine.ranking_spawn_refusal(d, cfg) is None
+    assert d.depth.basis == "" and depth_axis.ranking_spawn_refusal(d, cfg) is None
 
 
 def test_disagreement_over_budget_is_skipped_loudly():
     d = delib(("devils-advocate", "reject", "B", STRUCTLOG, "Another dependency.", ("B", "Keep stdlib")))
-    step = engine.after_report(d, Config(), Budget(12, 0, 10_000_000), 1.0)
+    step = engine.after_report(d, Config(), depth_axis.BudgetView(12, 0, 10_000_000), 1.0)
     assert step.block is None and "⚠ depth skipped: budget — used 10000000 of 400000" in step.context
-    assert d.depth.status == "skipped" and engine.ranking_spawn_refusal(d, Config()) is None
+    assert d.depth.status == "skipped" and depth_axis.ranking_spawn_refusal(d, Config()) is None
 
 
 def test_a_report_without_a_position_leaves_the_full_flow():
@@ -98,7 +98,7 @@ def test_a_report_without_a_position_leaves_the_full_flow():
     assert "the rule cannot compare them: a report states no position" in step.context
     assert step.then_next and "the full deliberation follows" in step.context
     assert "Next: spawn `synthesis-lead` and `debate-moderator`" in next_step.with_next(d, Config(), step.context)
-    assert d.depth.basis == "" and "one red-team pass comes before ranking" in engine.ranking_spawn_refusal(d, Config())
+    assert d.depth.basis == "" and "one red-team pass comes before ranking" in depth_axis.ranking_spawn_refusal(d, Config())
 
 
 def test_not_eligible_with_three_personas_or_a_deliberation_role():

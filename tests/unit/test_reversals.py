@@ -1,4 +1,4 @@
-from deliberation.app import reversals as rv
+from deliberation.core import reversals as rv
 from deliberation.state.models import ReversalClass, ReversalRegistry
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from deliberation.app import token_usage as T
+from deliberation.app import transcripts as R
+from deliberation.core import token_usage as T
 from tests import payloads as P
 
 
@@ -34,29 +35,29 @@ def test_the_last_api_response_counts_as_the_client_counts_totalTokens(tmp_path)
              entry("msg_3", 10026, 36), entry("msg_3", 10026, 36),
              entry("msg_4", 10106, 257),
              json.dumps({"type": "attachment"})]
-    assert T.read_transcript(transcript(tmp_path, lines)) == 10363
+    assert R.read_transcript(transcript(tmp_path, lines)) == 10363
 
 
 def test_cache_tokens_are_input_tokens_too(tmp_path):
-    assert T.read_transcript(transcript(tmp_path, [entry("m", 12, 300, cache_read=9000, cache_create=700)])) == 10012
+    assert R.read_transcript(transcript(tmp_path, [entry("m", 12, 300, cache_read=9000, cache_create=700)])) == 10012
 
 
 def test_unreadable_transcripts_count_nothing(tmp_path):
-    assert T.read_transcript(None) is None
-    assert T.read_transcript(str(tmp_path / "missing.jsonl")) is None
-    assert T.read_transcript(transcript(tmp_path, [json.dumps({"type": "user"})])) is None
-    assert T.read_transcript(transcript(tmp_path, ["{broken", entry("m", 5, 5, kind="user")], "b.jsonl")) is None
-    assert T.read_transcript(transcript(tmp_path, [entry("m", 5, 5)], "not-a-transcript.txt")) is None
+    assert R.read_transcript(None) is None
+    assert R.read_transcript(str(tmp_path / "missing.jsonl")) is None
+    assert R.read_transcript(transcript(tmp_path, [json.dumps({"type": "user"})])) is None
+    assert R.read_transcript(transcript(tmp_path, ["{broken", entry("m", 5, 5, kind="user")], "b.jsonl")) is None
+    assert R.read_transcript(transcript(tmp_path, [entry("m", 5, 5)], "not-a-transcript.txt")) is None
     target = transcript(tmp_path, [entry("m", 5, 5)], "real.jsonl")
     os.symlink(target, tmp_path / "link.jsonl")
-    assert T.read_transcript(str(tmp_path / "link.jsonl")) is None  # never follows a link
+    assert R.read_transcript(str(tmp_path / "link.jsonl")) is None  # never follows a link
     os.mkfifo(tmp_path / "fifo.jsonl")
-    assert T.read_transcript(str(tmp_path / "fifo.jsonl")) is None  # never blocks on a pipe
+    assert R.read_transcript(str(tmp_path / "fifo.jsonl")) is None  # never blocks on a pipe
 
 
 def test_a_long_transcript_is_read_from_its_end(tmp_path):
     filler = [entry(f"m{i}", 100 + i, 1) for i in range(3000)]
-    assert T.read_transcript(transcript(tmp_path, filler + [entry("last", 50_000, 900)])) == 50_900
+    assert R.read_transcript(transcript(tmp_path, filler + [entry("last", 50_000, 900)])) == 50_900
 
 
 def test_notified_tokens():
@@ -93,25 +94,25 @@ def test_every_api_call_is_summed_once_per_message_id(tmp_path):
              json.dumps({"type": "user", "message": {"role": "user", "content": [{"type": "tool_result"}]}}),
              entry("msg_3", 10026, 36, cache_create=50), entry("msg_3", 10026, 36, cache_create=50),
              entry("msg_4", 10106, 257)]
-    u = T.read_usage(transcript(tmp_path, lines))
+    u = R.read_usage(transcript(tmp_path, lines))
     assert (u.calls, u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, u.output_tokens) == \
         (3, 8486 + 10026 + 10106, 50, 100, 35 + 36 + 257)
-    assert T.read_transcript(transcript(tmp_path, lines, "b.jsonl")) == 10363
+    assert R.read_transcript(transcript(tmp_path, lines, "b.jsonl")) == 10363
 
 
 def test_responses_without_an_id_each_count(tmp_path):
     anon = json.dumps({"type": "assistant", "message": {"usage": {"input_tokens": 7, "output_tokens": 3}}})
-    u = T.read_usage(transcript(tmp_path, [anon, anon, entry("m", 1, 1)]))
+    u = R.read_usage(transcript(tmp_path, [anon, anon, entry("m", 1, 1)]))
     assert (u.calls, u.input_tokens, u.output_tokens) == (3, 15, 7)
 
 
 def test_an_unreadable_or_oversized_transcript_is_not_summed(tmp_path, monkeypatch):
-    assert T.read_usage(None) is None
-    assert T.read_usage(str(tmp_path / "missing.jsonl")) is None
-    assert T.read_usage(transcript(tmp_path, [json.dumps({"type": "user"})])) is None
-    assert T.read_usage(transcript(tmp_path, [entry("m", 5, 5)], "x.txt")) is None
+    assert R.read_usage(None) is None
+    assert R.read_usage(str(tmp_path / "missing.jsonl")) is None
+    assert R.read_usage(transcript(tmp_path, [json.dumps({"type": "user"})])) is None
+    assert R.read_usage(transcript(tmp_path, [entry("m", 5, 5)], "x.txt")) is None
     target = transcript(tmp_path, [entry("m", 5, 5)], "real.jsonl")
     os.symlink(target, tmp_path / "link.jsonl")
-    assert T.read_usage(str(tmp_path / "link.jsonl")) is None
-    monkeypatch.setattr(T, "MAX_USAGE_FILE", 10)
-    assert T.read_usage(target) is None  # partly read would understate: not summed at all
+    assert R.read_usage(str(tmp_path / "link.jsonl")) is None
+    monkeypatch.setattr(R, "MAX_USAGE_FILE", 10)
+    assert R.read_usage(target) is None  # partly read would understate: not summed at all

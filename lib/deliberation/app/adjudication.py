@@ -20,7 +20,8 @@ import os
 import time
 
 from deliberation.core import escalation
-from deliberation.app import probes, reversals
+from deliberation.app import probes
+from deliberation.core import reversals
 from deliberation.state.config import EscalationConfig
 from deliberation.state.models import (Adjudication, Deliberation, EscalationIndex, OpenEscalation, Route)
 from deliberation.state.store import SessionTx, Store, StoreError
@@ -45,7 +46,7 @@ def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> st
 
 
 def commands_hint(delib_id: str) -> str:
-    from deliberation.runtime.cheap_answers import commands_hint as hint
+    from deliberation.core.human_review import commands_hint as hint
 
     return hint(delib_id)
 
@@ -67,10 +68,10 @@ def review_answer(index: "EscalationIndex | None", tool_name: str,
                   risky_tools_regex: str) -> "tuple[str | None, str]":
     """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through —
     the fast path's stdlib implementation over the index's entries."""
-    from deliberation.runtime import cheap_answers as fastpath
+    from deliberation.core.human_review import tool_answer
 
     entries = [e.model_dump(mode="json") for e in index.open] if index is not None else []
-    return fastpath.review_answer(entries, tool_name, risky_tools_regex)
+    return tool_answer(entries, tool_name, risky_tools_regex)
 
 
 # -- escalations.json -------------------------------------------------------------------------
@@ -167,7 +168,7 @@ def apply_route(tx: SessionTx, delib: Deliberation, cfg: EscalationConfig) -> Ro
     if delib.route is not None and delib.route.review in ("approved", "rejected"):
         return delib.route
     cls = escalation.class_of(delib, cfg)
-    registry = reversals.load(tx.store)
+    registry = tx.store.reversals()
     runs = probes.run_probes(cfg, cls, tx.store.layout.project, probes.cited_evidence(delib))
     delib.route = escalation.compute_route(cls, escalation.vote_of(delib), registry, runs, cfg)
     open_escalation(tx, delib)

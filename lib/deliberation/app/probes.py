@@ -35,56 +35,18 @@ import signal
 import subprocess
 import time
 
-from deliberation.state.config import EscalationConfig, ProbeConfig
+from deliberation.state.config import STATE_DIR_PATTERN, EscalationConfig, ProbeConfig, command_problems
 from deliberation.core.decision_class import task_type_of
 from deliberation.state.models import Deliberation, ProbeRun
 
 CAUSAL_WARNING = "probe shares an upstream with the claim: not causally independent"
-_PLACEHOLDER = re.compile(r"(?<!\$)\{\{?\s*[A-Za-z_][A-Za-z0-9_.\-]*\s*\}?\}")
-_ENV_REF = re.compile(r"\$\{?\s*DELIBERATION_|%DELIBERATION_", re.I)
-_STATE_DIR = re.compile(r"(^|[\\/])\.claude[\\/]+deliberation([\\/]|$)")
-_LLM_CLIS = frozenset({"claude", "claude-code"})
-
-
-class ProbeConfigError(ValueError):
-    """A probe that must not run; the message lists every problem."""
-
-
-# -- config check -----------------------------------------------------------------------------
-
-
-def command_problems(argv: "list[str]") -> "list[str]":
-    """Why an argv would carry deliberation content or not be an independent check."""
-    problems: list[str] = []
-    for i, arg in enumerate(argv):
-        m = _PLACEHOLDER.search(arg)
-        if m:
-            problems.append(
-                f"command[{i}] contains the placeholder {m.group(0)!r}: probes take no deliberation "
-                "content (no templating of question, reports or claims), their pass/fail must be "
-                "computed without the claim's reasoning")
-        if _ENV_REF.search(arg):
-            problems.append(
-                f"command[{i}] references a DELIBERATION_* variable: probes receive no deliberation "
-                "content through their environment")
-        if _STATE_DIR.search(arg):
-            problems.append(
-                f"command[{i}] reads the plugin's state (.claude/deliberation), which holds the "
-                "agents' reports: the probe would not be independent of the claim")
-    if argv and os.path.basename(argv[0]).lower() in _LLM_CLIS:
-        problems.append(
-            f"{argv[0]!r} is an LLM prompt, not an independent check (checksum test: the verdict "
-            "must not come from another judge)")
-    return problems
-
-
 def validate_probe(p: ProbeConfig) -> "list[str]":
     """Problems that make `p` unsafe to run (empty when it is fine). The config refuses a bad
     command already (ProbeConfig's validator); this also checks the declared inputs and is
     applied again before every run."""
     problems = [f"probe {p.name!r}: {why}" for why in command_problems(list(p.command))]
     for path in p.inputs:
-        if _STATE_DIR.search(path):
+        if STATE_DIR_PATTERN.search(path):
             problems.append(
                 f"probe {p.name!r}: input {path!r} is the plugin's state (.claude/deliberation), "
                 "which holds the agents' reports")

@@ -15,7 +15,7 @@ import os
 import sys
 
 from deliberation.core import escalation
-from deliberation.app import reversals
+from deliberation.core import reversals
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation
 from deliberation.state.store import Store, atomic_write_bytes
@@ -38,7 +38,7 @@ def row_of(delib: Deliberation, bad: bool) -> dict:
 
 
 def labelled_rows(store: Store) -> "list[dict]":
-    registry = reversals.load(store)
+    registry = store.reversals()
     directory = store.layout.deliberations_dir
     names = sorted(n for n in os.listdir(directory) if n.endswith(".json")) if os.path.isdir(directory) else []
     rows = []

@@ -14,7 +14,7 @@ import sys
 import time
 
 from deliberation.core import escalation
-from deliberation.app import reversals
+from deliberation.core import reversals
 from deliberation.app.adjudication import record_label, who_default
 from deliberation.state.config import load_config
 from deliberation.state.paths import Layout
@@ -54,13 +54,13 @@ def _label(args, store: Store) -> int:
         return 1
     at = time.time()
     if args.command == "reverse":
-        changed = reversals.update(store, lambda r: reversals.mark_reversed(r, args.id, cls, args.reason, at))
+        changed = store.update_reversals(lambda r: reversals.mark_reversed(r, args.id, cls, args.reason, at))
     else:
-        changed = reversals.update(store, lambda r: reversals.mark_confirmed(r, args.id, cls))
+        changed = store.update_reversals(lambda r: reversals.mark_confirmed(r, args.id, cls))
     who = args.who or who_default()
     if changed:
         record_label(store, args.id, args.command, who, args.reason, at)
-    registry = reversals.load(store)
+    registry = store.reversals()
     entry = registry.classes[cls]
     if args.json:
         print(json.dumps({"id": args.id, "action": args.command, "changed": changed,
@@ -99,7 +99,7 @@ def run(args) -> int:
     try:
         if args.command in ("reverse", "confirm"):
             return _label(args, store)
-        registry = reversals.load(store)
+        registry = store.reversals()
         print(json.dumps(registry.model_dump(mode="json"), indent=2) if args.json else render(registry))
         return 0
     finally:

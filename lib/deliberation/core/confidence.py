@@ -31,7 +31,9 @@ matches "multi tenant"; a trailing `*` matches any word ending ("migrat*" → mi
 
 from __future__ import annotations
 
-import re
+
+from deliberation.core import task_type as tt
+from deliberation.core.terms import find_terms, normalise
 
 DIMENSIONS = ("ambiguity", "complexity", "stakes", "context_dependence")
 COMBINE_WEIGHT = 0.3      # cost of the top dimension, and of each further dimension at "high"
@@ -106,31 +108,6 @@ BUILTIN_VOCABULARIES = {
     "stakes": STAKES,
     "context_dependence": CONTEXT_DEPENDENCE,
 }
-
-_NON_WORD = re.compile(r"[^a-z0-9]+")
-
-
-def normalise(text: str) -> str:
-    """Lower-case words joined by single spaces, padded with one space at each end."""
-    return " " + " ".join(_NON_WORD.split(text.lower())).strip() + " "
-
-
-def _term_probe(term: str) -> str:
-    """The substring that marks `term` in normalised text (see the module docstring)."""
-    prefix = term.rstrip().endswith("*")
-    words = normalise(term.rstrip().rstrip("*")).strip()
-    return " " + words if prefix else " " + words + " "
-
-
-def find_terms(norm_text: str, terms) -> "list[str]":
-    """The terms of `terms` (an iterable of term strings) present in `norm_text`, in order."""
-    found = []
-    for term in terms:
-        probe = _term_probe(term)
-        if probe.strip() and probe in norm_text:
-            found.append(term)
-    return found
-
 
 def _vocabulary(dim: str, vocabularies, extra_terms) -> "dict[str, float]":
     base = BUILTIN_VOCABULARIES[dim]
@@ -219,7 +196,8 @@ def question_of(prompt: str, markers=None) -> str:
     return text
 
 
-def _section(cfg, name: str) -> dict:
+def section(cfg, name: str) -> dict:
+    """One section of a config dict ({} when missing)."""
     if isinstance(cfg, dict) and isinstance(cfg.get(name), dict):
         return cfg[name]
     return {}
@@ -234,10 +212,8 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     A force marker triggers even when the trigger is disabled (it is an explicit request); a
     `<task-notification>` prompt is never scored and never triggers.
     """
-    from deliberation.core import task_type as tt
-
-    trig = _section(cfg, "trigger")
-    types = _section(cfg, "task_types")
+    trig = section(cfg, "trigger")
+    types = section(cfg, "task_types")
     threshold = float(trig.get("threshold", DEFAULT_THRESHOLD))
     high = float(trig.get("high_dimension", DEFAULT_HIGH))
     enabled = bool(trig.get("enabled", True))

@@ -6,7 +6,7 @@ $0.68–0.90); the decision record does the same with measured figures:
 
 - **tokens per agent**: everything the subagent was billed for — every API response's input
   (uncached, cache writes, cache reads) and output tokens, summed from its transcript when the
-  deliberation concluded (`AgentRecord.usage`, token_usage.read_usage) — background agents
+  deliberation concluded (`AgentRecord.usage`, transcripts.read_usage) — background agents
   included, since every subagent's SubagentStop names its transcript. An agent whose transcript
   could not be read is shown with the last-response figure the depth budget counted
   (`tokens`, "last response only") or as not counted, and the totals say how many.

@@ -17,11 +17,13 @@ depth axis needs tier-2 workers before ranking) or a progress `context`.
 
 from __future__ import annotations
 
-from deliberation.core import consensus_gate, phases, prd, quality_gate, ranking
+from deliberation.core import conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking
+from deliberation.core import minimum_deliberation as mvd
+from deliberation.core.depth import axis as depth_axis
+from deliberation.core.depth.hot_spots import find_hot_spots
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
 
-OPEN_DEPTH = ("pending", "deepening", "red_team_2")
 
 
 class Step:
@@ -40,16 +42,6 @@ class Step:
         self.then_next = then_next
 
 
-class Budget:
-    """What the depth axis may still spend (read from the lineage and the deliberation)."""
-    __slots__ = ("spawn_slots_left", "agents_used", "tokens_used")
-
-    def __init__(self, spawn_slots_left: int, agents_used: int, tokens_used: int) -> None:
-        self.spawn_slots_left = spawn_slots_left
-        self.agents_used = agents_used
-        self.tokens_used = tokens_used
-
-
 def weights(cfg: Config) -> "dict[str, float]":
     return {d.name: d.weight for d in cfg.ranking.dimensions}
 
@@ -57,33 +49,18 @@ def weights(cfg: Config) -> "dict[str, float]":
 def progress_text(delib: Deliberation, cfg: Config) -> str:
     """The progress note (next_step.py: what the main agent has, what is still to arrive, the
     next step the plugin will accept)."""
-    from deliberation.core import next_step
-
     return next_step.progress_text(delib, cfg)
 
 
 # ---------------------------------------------------------------------------------------------
 
 
-def depth_enabled(delib: Deliberation, cfg: Config) -> "tuple[bool, str]":
-    from deliberation.core.depth.axis import posture_for
-
-    return posture_for(delib.task_type, cfg.depth)
-
-
-def red_team_done(delib: Deliberation, round_: int) -> bool:
-    return any(a.kind == "red-team" and (a.red_team_round or 1) == round_
-               for a in phases.current(delib, "deliberation"))
-
-
-def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> "Step | None":
+def depth_after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView, now: float) -> "Step | None":
     """Move the depth axis along; a Step when the main agent must act on it."""
     if delib.phase != "DELIBERATION" or phases.pending(delib, "deliberation"):
         return None
-    from deliberation.core.depth import axis as depth_axis
-
     state = delib.depth
-    if state.status == "not_needed" and not state.posture and red_team_done(delib, 1):
+    if state.status == "not_needed" and not state.posture and depth_axis.red_team_done(delib, 1):
         plan = depth_axis.plan_depth(delib, cfg, budget)
         depth_axis.apply_plan(delib, plan)
         if plan.action == "deepen":
@@ -94,7 +71,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: Budget, now: fl
     if state.status == "deepening" and depth_axis.wave_done(delib):
         state.status = "red_team_2"
         return Step(block=depth_axis.red_team_2_instruction(delib))
-    if state.status == "red_team_2" and red_team_done(delib, 2):
+    if state.status == "red_team_2" and depth_axis.red_team_done(delib, 2):
         outcome = depth_axis.synthesize(delib)
         depth_axis.apply_outcome(delib, outcome)
         state.status = "done"
@@ -109,24 +86,15 @@ def ranking_complete(delib: Deliberation, cfg: Config) -> bool:
 
 def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> None:
     """Ranking → consensus → conformity → Gate 1, recorded on the deliberation."""
-    from deliberation.core import conformity
-    from deliberation.core.depth.axis import struck_approaches
-
-    delib.ranking = ranking.rank(delib.agents, weights(cfg), struck_approaches(delib))
-    from deliberation.core.minimum_deliberation import herding_warning
-
+    delib.ranking = ranking.rank(delib.agents, weights(cfg), depth_axis.struck_approaches(delib))
     delib.conformity = (conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold)
-                        + herding_warning(delib) if delib.ranking else [])
+                        + mvd.herding_warning(delib) if delib.ranking else [])
     delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
 
 
-def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | None":
+def minimum_step(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView) -> "Step | None":
     """Research has just ended with exactly two personas: the 2-agent rule's outcome, told to
     the main agent, and how the form meets the depth axis (minimum_deliberation.py)."""
-    from deliberation.core.depth import axis as depth_axis
-    from deliberation.core import minimum_deliberation as mvd
-    from deliberation.core.depth.hot_spots import find_hot_spots
-
     if delib.phase != "RESEARCH" or delib.two_agent is not None or not mvd.eligible(delib):
         return None
     c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
@@ -137,7 +105,7 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
         return Step(context=(f"{head} For the 2-agent form each research report states its position "
                              "(preferred_approach, verdict approve/reject, rationale); the full deliberation "
                              "follows."), then_next=True)
-    enabled, why = depth_enabled(delib, cfg)
+    enabled, why = depth_axis.depth_enabled(delib, cfg)
     if c.verdict in ("proceed", "suspect_herding"):
         if enabled:
             depth_axis.apply_plan(delib, depth_axis.DepthPlan("not_needed", cfg.depth.posture, True, why))
@@ -162,7 +130,7 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: Budget) -> "Step | No
     return Step(context=f"{head} ⚠ {plan.why} The decision record says so. {full}", then_next=True)
 
 
-def after_report(delib: Deliberation, cfg: Config, budget: Budget, now: float) -> Step:
+def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView, now: float) -> Step:
     step = minimum_step(delib, cfg, budget)
     if step is not None:
         return step
@@ -243,30 +211,6 @@ def conformity_note(delib: Deliberation) -> str:
     return "\n".join(lines)
 
 
-def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
-    """The depth axis' hold on DELIBERATION → RANKING."""
-    if delib.phase not in ("RESEARCH", "DELIBERATION"):
-        return None
-    from deliberation.core import minimum_deliberation
-
-    enabled, _why = depth_enabled(delib, cfg)
-    if not enabled:
-        return None
-    if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
-        return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
-                "red-team pass comes before ranking; it may be the only pass if nothing is contested. "
-                "(The minimum viable deliberation — exactly two research personas, each stating its "
-                "position — needs none: its AGAINST agent is that pass.)\n"
-                f"Next: spawn ONE `{delib.agent_prefix}red-team` — prompt starting \"Phase: deliberation\" "
-                "with the question, the approaches and every research finding — to break the converged "
-                "points (refutations with evidence, missed angles).")
-    if delib.depth.status in OPEN_DEPTH:
-        from deliberation.core.depth import axis as depth_axis
-
-        return "DELIBERATION → RANKING refused: the depth step is open.\n" + depth_axis.open_step_text(delib)
-    return None
-
-
 class Conclusion:
     __slots__ = ("ready", "block", "kind")
 
@@ -290,9 +234,7 @@ def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
     else:
         delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
     if delib.phase in ("IDLE", "RESEARCH", "DELIBERATION"):
-        from deliberation.core import next_step
-
-        return Conclusion(False, (f"Deliberation {delib.id} is not finished (phase {delib.phase}): it "
+            return Conclusion(False, (f"Deliberation {delib.id} is not finished (phase {delib.phase}): it "
                                   "concludes after the blind ranking.\n" + next_step.progress_text(delib, cfg)))
     if not delib.gate1.passed:  # type: ignore[union-attr]
         return Conclusion(False, consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]

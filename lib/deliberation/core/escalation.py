@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from deliberation.app import reversals
+from deliberation.core import reversals
 from deliberation.state.config import EscalationConfig
 from deliberation.core.decision_class import decision_class
 from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteRule

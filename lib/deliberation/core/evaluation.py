@@ -52,7 +52,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from deliberation.app import reversals
+from deliberation.core import reversals
 from deliberation.state.models import ReversalRegistry
 
 UNANIMOUS_CONFIDENCE = 0.9

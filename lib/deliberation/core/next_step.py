@@ -6,7 +6,7 @@ rules that refuse steps, never restated beside them:
 - `spawn_refusal(delib, cfg, subagent_type, prompt)` applies PreToolUse's rules for a
   deliberation spawn, in PreToolUse's order, each owned by its module — the phase order
   (`phases.stage_for_spawn`), the depth axis' hold on DELIBERATION → RANKING
-  (`engine.ranking_spawn_refusal`), the tier-2 and red-team rules (`depth_axis.
+  (`depth_axis.ranking_spawn_refusal`), the tier-2 and red-team rules (`depth_axis.
   check_tier2_spawn`, `check_red_team_spawn`). PreToolUse calls it; so does `next_step`.
 - `next_step(delib, cfg)` walks the protocol's candidates in order — more research, synthesis,
   the red-team pass, the depth step's workers, red team 2, ranking, the conclusion — and names
@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deliberation.core import personas, phases
+from deliberation.core import blind_ranking, minimum_deliberation, personas, phases
+from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import AgentRecord, Deliberation
 
@@ -90,16 +91,13 @@ def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
     """(stage, refusal) for a deliberation spawn of `subagent_type`: the stage it would work in
     and why the phase or depth rules refuse it (None: accepted). Budget and the checks on the
     prompt's content are PreToolUse's own; `prompt` matters for tier-2 workers only."""
-    from deliberation.core.depth import axis as depth_axis
-    from deliberation.core import engine
-
     kind = personas.kind_of(subagent_type)
     if kind is None:
         return "research", None
     stage, refusal = phases.stage_for_spawn(delib, kind, cfg.deliberation.min_agents,
                                             personas.normalise_agent_type(subagent_type))
     if refusal is None and stage == "ranking":
-        refusal = engine.ranking_spawn_refusal(delib, cfg)
+        refusal = depth_axis.ranking_spawn_refusal(delib, cfg)
     if refusal is None and kind == "lens":
         refusal = depth_axis.check_tier2_spawn(subagent_type, prompt, delib)
     if refusal is None and kind == "red-team":
@@ -151,8 +149,6 @@ def _rankers(delib: Deliberation) -> "list[str]":
 
 def ranking_step(delib: Deliberation, cfg: Config) -> "NextStep | None":
     """Spawn the research personas again to rank — when the rules accept it."""
-    from deliberation.core import blind_ranking
-
     rankers = [p for p in _rankers(delib) if _accepted(delib, cfg, p)]
     if not rankers:
         return None
@@ -164,9 +160,6 @@ def ranking_step(delib: Deliberation, cfg: Config) -> "NextStep | None":
 
 def next_step(delib: Deliberation, cfg: Config) -> NextStep:
     """The step the plugin will accept next (see the module docstring)."""
-    from deliberation.core.depth import axis as depth_axis
-    from deliberation.core import engine
-
     if delib.phase in phases.CLOSED:
         return NextStep("none", "")
     coming = to_arrive(delib)
@@ -191,9 +184,7 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
                                   "deliberation\" with the question and the findings of EVERY research agent "
                                   f"(claim and evidence of {refs}); a prompt that lacks any of them is refused."),
                         types)
-    from deliberation.core import minimum_deliberation
-
-    if (engine.depth_enabled(delib, cfg)[0] and not engine.red_team_done(delib, 1)
+    if (depth_axis.depth_enabled(delib, cfg)[0] and not depth_axis.red_team_done(delib, 1)
             and not minimum_deliberation.applies(delib) and not _two_agent_form(delib)
             and _accepted(delib, cfg, personas.RED_TEAM)):
         types = (agent_type(delib, personas.RED_TEAM),)

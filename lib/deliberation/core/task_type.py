@@ -13,7 +13,7 @@ decision, not a documentation one.
 
 from __future__ import annotations
 
-from deliberation.core.confidence import find_terms, normalise
+from deliberation.core.terms import find_terms, normalise
 
 PRECEDENCE = ("security", "architecture", "refactoring", "documentation")
 DEFAULT = "default"

@@ -26,7 +26,7 @@ from typing import Any
 
 from deliberation.core import lineage as lin
 from deliberation.core import consensus_gate, cost, personas, prd, quality_gate, ranking
-from deliberation.app import token_usage
+from deliberation.core import token_usage
 from deliberation.core.cost import duration
 from deliberation.state.models import Deliberation, Lineage, Spawn
 

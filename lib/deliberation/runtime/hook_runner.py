@@ -38,8 +38,8 @@ def _load_site_packages() -> None:
 
 
 def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: bool = False,
-             event_id: "str | None" = None, rerun: bool = False) -> None:
-    """Handle one hook event in this process (no warm worker took it); never returns.
+             event_id: "str | None" = None, rerun: bool = False) -> str:
+    """Handle one hook event in this process (no warm worker took it): its stdout text.
 
     The cyclic garbage collector is off for the process: a hook lives a fraction of a second
     and exits, and the collections triggered while pydantic builds the models cost a slow-path
@@ -48,12 +48,12 @@ def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: 
     With `rerun`, a worker took this event and died: it is answered from the event log if it
     was committed, else applied (hook_client explains the exchange)."""
     gc.disable()
-    from deliberation.runtime.hook_client import MAX_PAYLOAD_BYTES, finish
     from deliberation.wire.hookio import PayloadError
+    from deliberation.wire.worker_protocol import MAX_PAYLOAD_BYTES
 
     if size > MAX_PAYLOAD_BYTES:
-        finish(_fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b""))
-    finish(respond(event_name, data, now, start_worker=start_worker, event_id=event_id, rerun=rerun, started=now))
+        return _fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b"")
+    return respond(event_name, data, now, start_worker=start_worker, event_id=event_id, rerun=rerun, started=now)
 
 
 def failure(event_name: str, exc: BaseException, data: bytes) -> str:
@@ -107,14 +107,14 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
     answer = _fast(event, layout, now)
     if answer is not None:
         if start_worker and event_name == "UserPromptSubmit" and answer.context:
-            from deliberation.runtime import warm_worker
+            from deliberation.runtime import worker_launch
 
-            warm_worker.start()  # the protocol was injected: spawns follow, let them find it warm
+            worker_launch.start()  # the protocol was injected: spawns follow, let them find it warm
         return answer.to_json(event_name)
     if start_worker:
-        from deliberation.runtime import warm_worker
+        from deliberation.runtime import worker_launch
 
-        warm_worker.start()  # for the hooks after this one; this one does its own work
+        worker_launch.start()  # for the hooks after this one; this one does its own work
     return slow_answer(event, layout, now).to_json(event_name)
 
 
@@ -136,23 +136,24 @@ def _parse(event_name: str, data: bytes, project: "str | None", event_id: "str |
 
 
 def _commit_pending(layout, session_id: str) -> bool:
-    from deliberation.runtime import cheap_answers as fastpath
+    from deliberation.state.plain_reads import commit_pending
 
-    return fastpath.commit_pending(layout, session_id)
+    return commit_pending(layout, session_id)
 
 
 def _new_event_id() -> str:
-    from deliberation.runtime.hook_client import new_event_id
+    from deliberation.wire.worker_protocol import new_event_id
 
     return new_event_id()
 
 
 def _fast(event, layout, now: float):
     """The fast path's Answer, or None when the slow path must decide."""
-    from deliberation.runtime import cheap_answers as fastpath
+    from deliberation.runtime import cheap_answers
+    from deliberation.state.plain_reads import config_dict
 
-    cfg = fastpath.config_dict(layout)
-    return fastpath.answer(event, layout, cfg, now) if cfg is not None else None
+    cfg = config_dict(layout)
+    return cheap_answers.answer(event, layout, cfg, now) if cfg is not None else None
 
 
 def slow_answer(event, layout, now: float):
@@ -194,9 +195,9 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         message = f"deliberation plugin: {describe(exc)}{where} — continuing without deliberation checks"
     strict = False
     if layout is not None and not isinstance(exc, hookio.PayloadError):
-        from deliberation.runtime import cheap_answers as fastpath
+        from deliberation.state.plain_reads import is_strict, read_json
 
-        strict = fastpath.is_strict(fastpath.read_json(layout.config))
+        strict = is_strict(read_json(layout.config))
     answer = hookio.Answer(system_message=message)
     if strict:
         answer = _strict_block(event_name, message, data)

@@ -34,8 +34,8 @@ import os
 import sys
 import time
 
-from deliberation.runtime import hook_client
-from deliberation.wire import worker_socket
+from deliberation.runtime.worker_launch import idle_seconds
+from deliberation.wire import worker_protocol, worker_socket
 
 POOL_SIZE = 32  # threads answering requests; more wait in the queue, beyond that: in-process
 QUEUE_LIMIT = 256
@@ -43,32 +43,6 @@ READ_TIMEOUT_S = 5.0  # a hook sends its request as soon as it has read its stdi
 CHECK_EVERY_S = 1.0
 RETIRE_WAIT_S = 300.0  # the longest event (Stop) may still be running when the worker retires
 SWITCH_INTERVAL_S = 0.0005
-BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-        "from deliberation.runtime.warm_worker import main; sys.exit(main(sys.argv[2:]))")
-
-
-def idle_seconds(value: "str | None") -> float:
-    try:
-        return max(1.0, float(value if value is not None else "600"))
-    except ValueError:
-        return 600.0
-
-
-def start() -> None:
-    """Start a detached worker for this install: isolated interpreter, empty environment."""
-    import subprocess
-
-    try:
-        path = hook_client.socket_path(create=True)
-    except (worker_socket.Unsafe, OSError):
-        return  # no private folder we can trust: every hook keeps doing its own work
-    idle = str(idle_seconds(os.environ.get("DELIBERATION_WORKER_IDLE_S")))
-    try:
-        subprocess.Popen([sys.executable, "-I", "-c", BOOT, hook_client.LIB, path, hook_client.code_stamp(), idle],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         cwd="/", env={}, close_fds=True, start_new_session=True)
-    except OSError:
-        pass  # no worker: every hook keeps doing its own work
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,8 +55,8 @@ class Request:
     __slots__ = ("event", "now", "project", "env", "event_id", "stamp", "data")
 
     def __init__(self, message: bytes) -> None:
-        fields = hook_client.unpack_fields(message)
-        if len(fields) != 8 or fields[0] != hook_client.PROTOCOL:
+        fields = worker_protocol.unpack_fields(message)
+        if len(fields) != 8 or fields[0] != worker_protocol.PROTOCOL:
             raise ValueError("not a request of this protocol")
         _version, event, now, cwd, env_block, event_id, stamp, self.data = fields
         self.event = event.decode()
@@ -215,19 +189,20 @@ class Worker:
                     self.busy -= 1
 
     def _answer(self, conn) -> None:
-        from deliberation.runtime import group_commit, hook_runner
+        from deliberation.runtime import hook_runner
+        from deliberation.state import group_commit
         from deliberation.state import paths
 
         try:
             with group_commit.incoming():
-                request = Request(hook_client.recv_message(conn, hook_client.MAX_REQUEST))
+                request = Request(worker_protocol.recv_message(conn, worker_protocol.MAX_REQUEST))
                 if request.stamp != self.stamp:
-                    conn.sendall(hook_client.frame(hook_client.STALE))
+                    conn.sendall(worker_protocol.frame(worker_protocol.STALE))
                     self.retiring = self.retiring or "a hook with other code reached it"
                     return
-                conn.sendall(hook_client.frame(hook_client.ACK))
-                conn.settimeout(hook_client.ACK_TIMEOUT_S)
-                if hook_client.recv_message(conn, 16) != hook_client.GO:
+                conn.sendall(worker_protocol.frame(worker_protocol.ACK))
+                conn.settimeout(worker_protocol.ACK_TIMEOUT_S)
+                if worker_protocol.recv_message(conn, 16) != worker_protocol.GO:
                     return  # the hook gave up before our ACK reached it: it does the work itself
             token = paths.REQUEST_ENV.set(request.env)
             try:
@@ -235,7 +210,7 @@ class Worker:
                                           event_id=request.event_id, started=request.now)
             finally:
                 paths.REQUEST_ENV.reset(token)
-            conn.sendall(hook_client.frame(out.encode("utf-8")))
+            conn.sendall(worker_protocol.frame(out.encode("utf-8")))
         except Exception:  # noqa: BLE001 - the hook handles what it did not get an answer to
             pass
         finally:
@@ -245,9 +220,9 @@ class Worker:
     def _why_retire(self, idle_for: float) -> str:
         if not self.still_mine():
             return "its socket was replaced or removed"
-        if not os.path.isdir(os.path.join(hook_client.LIB, "deliberation")):
+        if not os.path.isdir(os.path.join(worker_protocol.LIB, "deliberation")):
             return "its lib folder is gone"
-        if hook_client.code_stamp() != self.stamp:
+        if worker_protocol.code_stamp() != self.stamp:
             return "its code changed"
         if import_path_stamp() != self.imports:
             return "its import path changed"
@@ -300,7 +275,7 @@ def main(argv: "list[str]") -> int:
     """`python -I -c BOOT LIB SOCKET_PATH CODE_STAMP IDLE_S`: bind, serve, retire."""
     os.environ["DELIBERATION_WORKER"] = "0"  # the worker itself never asks a worker
     path, stamp, idle = argv[0], argv[1], idle_seconds(argv[2] if len(argv) > 2 else None)
-    if hook_client.code_stamp() != stamp:
+    if worker_protocol.code_stamp() != stamp:
         return 0  # the code changed between the hook that started us and now
     preload()  # before binding: no hook waits for a worker still importing
     import gc

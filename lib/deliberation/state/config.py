@@ -12,6 +12,7 @@ does a hook pay for validation.
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Any, Literal
 
@@ -144,6 +145,40 @@ class DepthConfig(_Section):
     token_budget: int = Field(400_000, ge=0, description="Subagent tokens per deliberation before depth is skipped.")
 
 
+# -- probes: what a probe command may not carry -------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"(?<!\$)\{\{?\s*[A-Za-z_][A-Za-z0-9_.\-]*\s*\}?\}")
+_ENV_REF = re.compile(r"\$\{?\s*DELIBERATION_|%DELIBERATION_", re.I)
+STATE_DIR_PATTERN = re.compile(r"(^|[\\/])\.claude[\\/]+deliberation([\\/]|$)")
+_LLM_CLIS = frozenset({"claude", "claude-code"})
+
+
+def command_problems(argv: "list[str]") -> "list[str]":
+    """Why a probe's argv would carry deliberation content or not be an independent check (the
+    config refuses such a probe; app/probes.py checks again before every run)."""
+    problems: list[str] = []
+    for i, arg in enumerate(argv):
+        m = _PLACEHOLDER.search(arg)
+        if m:
+            problems.append(
+                f"command[{i}] contains the placeholder {m.group(0)!r}: probes take no deliberation "
+                "content (no templating of question, reports or claims), their pass/fail must be "
+                "computed without the claim's reasoning")
+        if _ENV_REF.search(arg):
+            problems.append(
+                f"command[{i}] references a DELIBERATION_* variable: probes receive no deliberation "
+                "content through their environment")
+        if STATE_DIR_PATTERN.search(arg):
+            problems.append(
+                f"command[{i}] reads the plugin's state (.claude/deliberation), which holds the "
+                "agents' reports: the probe would not be independent of the claim")
+    if argv and os.path.basename(argv[0]).lower() in _LLM_CLIS:
+        problems.append(
+            f"{argv[0]!r} is an LLM prompt, not an independent check (checksum test: the verdict "
+            "must not come from another judge)")
+    return problems
+
+
 class ProbeConfig(_Section):
     name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     command: list[str] = Field(min_length=1, description="argv, run in the project directory, no shell.")
@@ -154,9 +189,7 @@ class ProbeConfig(_Section):
     @field_validator("command")
     @classmethod
     def _no_deliberation_content(cls, v: list[str]) -> list[str]:
-        """A probe that would receive deliberation text is refused here (see probes.py)."""
-        from deliberation.app.probes import command_problems
-
+        """A probe that would receive deliberation text is refused here."""
         problems = command_problems(v)
         if problems:
             raise ValueError("; ".join(problems))

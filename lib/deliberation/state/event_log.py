@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 RERUN_WINDOW_BYTES = 16 << 20  # how far back a re-run looks for its own event
 
@@ -143,3 +144,19 @@ def logged_answer(layout, session_id: str, event_id: "str | None"):
     fields = {k: v for k, v in (logged if isinstance(logged, dict) else {}).items()
               if k in ("decision", "reason", "context", "system_message") and isinstance(v, str)}
     return hookio.Answer(**fields)
+
+
+def log_line(layout, event, payload: dict, answer: dict,
+             notes: "list[str] | None" = None, trigger: "dict | None" = None) -> None:
+    """Append an event-log record without the session lock (fast-path events change no state)."""
+    from deliberation import SCHEMA_VERSION
+    from deliberation.state.paths import handled_by, make_dirs
+
+    path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
+    make_dirs(os.path.dirname(path))
+    record = {"schema_version": SCHEMA_VERSION, "at": time.time(), "event": event.hook_event_name
+              or type(event).__name__, "eid": event.event_id, "handled_by": handled_by(), "payload": payload,
+              "answer": answer, "notes": notes or []}
+    if trigger is not None:
+        record["trigger"] = trigger
+    append_line(path, json_line(record))

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deliberation import SCHEMA_VERSION
-from deliberation.core.prd import DecisionDocument
+from deliberation.state.decision_document import DecisionDocument
 from deliberation.state.agent_report import AgentReport
 
 Phase = Literal["IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED"]

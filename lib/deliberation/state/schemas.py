@@ -35,7 +35,7 @@ MODELS: "dict[str, tuple[str, str]]" = {
     "event": ("deliberation.state.models", "EventRecord"),
     "journal": ("deliberation.state.models", "CommitJournal"),
     "agent_report": ("deliberation.state.agent_report", "AgentReport"),
-    "prd": ("deliberation.core.prd", "DecisionDocument"),
+    "prd": ("deliberation.state.decision_document", "DecisionDocument"),
     "decision_record": ("deliberation.state.record_model", "DecisionRecord"),
     "config": ("deliberation.state.config", "Config"),
 }

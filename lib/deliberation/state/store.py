@@ -354,6 +354,18 @@ class Store:
         path = self.layout.checked(path)
         atomic_write_bytes(path, dumps(obj.model_dump(mode="json")))
 
+    def reversals(self) -> Any:
+        """The project's reversal registry, `reversals.json` (empty when it does not exist)."""
+        from deliberation.state.models import ReversalRegistry
+
+        return self.load(self.layout.reversals, ReversalRegistry, ReversalRegistry)
+
+    def update_reversals(self, fn: "Callable[[Any], Any]") -> Any:
+        """Read-modify-write `reversals.json` under its lock; returns fn's result."""
+        from deliberation.state.models import ReversalRegistry
+
+        return self.update(self.layout.reversals, ReversalRegistry, ReversalRegistry, fn)
+
     def update(self, path: str, model: "type[M]", default: "Callable[[], M]",
                fn: "Callable[[M], R]") -> R:
         """Read-modify-write under the file's lock. `fn` mutates the model and returns a result;

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 
-from deliberation.runtime.hook_client import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
+from deliberation.wire.worker_protocol import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
 
 SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
 # the client's other tools that start or resume subagents (docs/CLIENT_CHANNELS.md)

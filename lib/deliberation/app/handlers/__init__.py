@@ -19,7 +19,7 @@ from deliberation.app.handlers.common import Ctx, load_config
 
 def dispatch(event: hookio.Event, layout, now: float) -> hookio.Answer:
     from deliberation.state import event_log
-    from deliberation.runtime import group_commit
+    from deliberation.state import group_commit
     from deliberation.state.paths import REQUEST_DEADLINE
     from deliberation.app.handlers import (on_post_tool, on_post_tool_failure, on_pre_tool, on_prompt, on_session, on_stop, on_subagent_start, on_subagent_stop)
     from deliberation.state.store import SessionTx, Store

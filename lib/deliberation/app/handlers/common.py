@@ -8,12 +8,12 @@ from typing import Any
 
 from deliberation import SCHEMA_VERSION
 from deliberation.state import event_log
-from deliberation.runtime import cheap_answers as fastpath
+from deliberation.state import plain_reads
 from deliberation.wire import hookio
 from deliberation.core import personas
 from deliberation.state.config import Config
 from deliberation.state.paths import handled_by
-from deliberation.state.models import AgentRecord, Deliberation, Notice
+from deliberation.state.models import AgentRecord, DeniedSpawn, Deliberation, Notice
 
 
 _VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
@@ -25,7 +25,7 @@ def load_config(layout) -> "tuple[Config, list[str]]":
     version with the same version string) is resolved again from config.json and rewritten."""
     from pydantic import ValidationError
 
-    data = fastpath.config_dict(layout)
+    data = plain_reads.config_dict(layout)
     problems: list[str] = []
     if data is not None:
         try:
@@ -33,7 +33,7 @@ def load_config(layout) -> "tuple[Config, list[str]]":
         except ValidationError as exc:
             problems.append("deliberation config: the cached config did not validate "
                             f"({exc.error_count()} error(s)); rebuilt from config.json")
-    data, found = fastpath.resolve_config(layout)
+    data, found = plain_reads.resolve_config(layout)
     problems += [f"deliberation config: {p}" for p in found]
     return _validated(data or {}), problems
 
@@ -188,22 +188,32 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
     return "", None
 
 
-def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
+def deny(ctx: Ctx, event: hookio.PreToolUse, parent: str, rule: str, reason: str,
+         subagent_type: "str | None" = None) -> hookio.Answer:
+    """Refuse a tool call that would start or resume a subagent; the lineage keeps the refusal."""
+    ctx.tx.lineage.denied.append(DeniedSpawn(tool_use_id=event.tool_use_id, parent=parent,
+                                             subagent_type=subagent_type or event.subagent_type, rule=rule,
+                                             reason=reason, at=ctx.now))
+    ctx.notes.append(f"denied ({rule})")
+    return hookio.Answer.deny(reason)
+
+
+def budget_view(ctx: Ctx, delib: Deliberation) -> "depth_axis.BudgetView":
+    """What the depth axis may still spend, read from the lineage and the deliberation."""
+    from deliberation.app import transcripts
+    from deliberation.core import token_usage
     from deliberation.core import lineage as lin
     from deliberation.core import spawn_budget
-    from deliberation.core.engine import Budget
-
-    from deliberation.app import token_usage
+    from deliberation.core.depth import axis as depth_axis
 
     if token_usage.plan_due(delib):  # the budget is about to be read: take the latest readings
         for a in delib.agents:
             if a.transcript and a.status in ("reported", "invalid"):
-                token_usage.count(delib, a, token_usage.read_transcript(a.transcript), "transcript")
+                token_usage.count(delib, a, transcripts.read_transcript(a.transcript), "transcript")
     sb = ctx.cfg.spawn_budget
     use = spawn_budget.usage(ctx.tx.lineage, lin.MAIN, ctx.now, sb.stale_after_s)
-    tier2 = sum(1 for a in delib.agents if a.tier == 2 or (a.kind == "red-team" and a.red_team_round == 2))
-    return Budget(spawn_slots_left=use.left(sb.max_active_children, sb.max_session_total), agents_used=tier2,
-                  tokens_used=delib.tokens_used)
+    return depth_axis.BudgetView(spawn_slots_left=use.left(sb.max_active_children, sb.max_session_total),
+                                 agents_used=depth_axis.tier2_agents_used(delib), tokens_used=delib.tokens_used)
 
 
 # --------------------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
     if rec is None or delib is None:
         return hookio.Answer()
     if event.total_tokens:
-        from deliberation.app import token_usage
+        from deliberation.core import token_usage
 
         token_usage.count(delib, rec, event.total_tokens, "totalTokens")
     if rec.status in ("spawned", "running"):

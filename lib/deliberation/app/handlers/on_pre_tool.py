@@ -16,9 +16,10 @@ import hashlib
 import re
 
 from deliberation.core import engine, personas, phases, spawn_budget
+from deliberation.core.depth import axis as depth_axis
 from deliberation.wire import hookio
 from deliberation.core import lineage as lin
-from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
+from deliberation.app.handlers.common import Ctx, deny, requested_model, transcript_model
 from deliberation.state.models import AgentRecord, DeniedSpawn, GivenContext
 
 HOT_SPOT_ID = re.compile(r"\bH[0-9]{1,3}\b")
@@ -60,7 +61,6 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 
         if minimum_deliberation.release(delib):
             ctx.notes.append("2-agent form released: the full deliberation follows")
-    from deliberation.core.depth import axis as depth_axis
     from deliberation.core import next_step
 
     stage, refusal = next_step.spawn_refusal(delib, ctx.cfg, event.subagent_type, event.spawn_prompt)
@@ -132,10 +132,8 @@ def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 def _fork_refusal(event: hookio.PreToolUse, delib) -> "str | None":
     """While the depth step is open, a non-lens spawn aimed at a hot spot (a `fork`, which
     inherits the parent's context, or a generic agent) is a tier-2 spawn breaking the rules."""
-    if delib is None or delib.depth.status not in engine.OPEN_DEPTH:
+    if delib is None or delib.depth.status not in depth_axis.HOLDS_RANKING:
         return None
-    from deliberation.core.depth import axis as depth_axis
-
     if not depth_axis.is_tier2_spawn(event.subagent_type, event.spawn_prompt, delib):
         return None
     return depth_axis.check_tier2_spawn(event.subagent_type, event.spawn_prompt, delib)
@@ -217,13 +215,3 @@ def _record_spawn(ctx: Ctx, event: hookio.PreToolUse, parent: str, kind, delib_i
                                subagent_type=event.subagent_type, kind=kind, deliberation_id=delib_id,
                                depth=depth, background=event.run_in_background, now=ctx.now)
     spawn.model_requested = model
-
-
-def deny(ctx: Ctx, event: hookio.PreToolUse, parent: str, rule: str, reason: str,
-         subagent_type: "str | None" = None) -> hookio.Answer:
-    """Refuse a tool call that would start or resume a subagent; the lineage keeps the refusal."""
-    ctx.tx.lineage.denied.append(DeniedSpawn(tool_use_id=event.tool_use_id, parent=parent,
-                                             subagent_type=subagent_type or event.subagent_type, rule=rule,
-                                             reason=reason, at=ctx.now))
-    ctx.notes.append(f"denied ({rule})")
-    return hookio.Answer.deny(reason)

@@ -62,7 +62,7 @@ def _capture_notification(ctx: Ctx, prompt: str):
     if rec is None or delib is None:
         return None, summary
     rec.notified = True  # the main agent has this agent's result (notes and Stop count on it)
-    from deliberation.app import token_usage
+    from deliberation.core import token_usage
 
     token_usage.count(delib, rec, token_usage.notified_tokens(prompt), "task-notification")
     if result is None or rec.status not in ("spawned", "running"):
@@ -114,8 +114,9 @@ def _news(ctx: Ctx, notified) -> "str | None":
 
 
 def _trigger(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
-    from deliberation.runtime.cheap_answers import score_prompt
+    from deliberation.core.trigger import score_prompt
+    from deliberation.state.paths import plugin_agent_prefix
 
-    result, context = score_prompt(event.prompt, ctx.cfg.model_dump(mode="json"))
+    result, context = score_prompt(event.prompt, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
     ctx.extra["trigger"] = result
     return hookio.Answer(context=context)

@@ -123,14 +123,14 @@ def _unannounced(ctx: Ctx, delib) -> list:
 
 
 def _complete(ctx: Ctx, delib) -> hookio.Answer:
-    from deliberation.app import adjudication, token_usage
+    from deliberation.app import adjudication, transcripts
     from deliberation.report import decision_record
     from deliberation.core import escalation, prd, ranking
 
     route = adjudication.apply_route(ctx.tx, delib, ctx.cfg.escalation)
     for agent in delib.agents:  # every subagent has finished: its transcript holds all its calls
         if agent.transcript:
-            agent.usage = token_usage.read_usage(agent.transcript) or agent.usage
+            agent.usage = transcripts.read_usage(agent.transcript) or agent.usage
     engine.finalize(delib, ctx.now)
     path = ctx.layout.record(delib.id)
     gates = ctx.cfg.gates

@@ -27,12 +27,13 @@ def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
     if rec is not None and not rec.model and spawn is not None:
         rec.model = spawn.model
     if rec is not None and delib is not None:
-        from deliberation.app import token_usage
+        from deliberation.app import transcripts
+        from deliberation.core import token_usage
 
         # background agents (the client's default) report no totalTokens anywhere else
         if event.agent_transcript_path:
             rec.transcript = event.agent_transcript_path
-        if token_usage.count(delib, rec, token_usage.read_transcript(event.agent_transcript_path), "transcript"):
+        if token_usage.count(delib, rec, transcripts.read_transcript(event.agent_transcript_path), "transcript"):
             ctx.notes.append(f"tokens {rec.tokens} from the transcript")
     if rec is not None and delib is not None and rec.status in ("spawned", "running"):
         d = ctx.cfg.deliberation

@@ -14,12 +14,10 @@ from __future__ import annotations
 from deliberation.wire import hookio
 from deliberation.core import resume, spawn_budget
 from deliberation.core import lineage as lin
-from deliberation.app.handlers.common import Ctx, find_record
+from deliberation.app.handlers.common import Ctx, deny, find_record
 
 
 def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
-    from deliberation.app.handlers.on_pre_tool import deny
-
     to, sender = event.message_to, event.agent_id or lin.MAIN
     lineage = ctx.tx.lineage
     spawn = lin.find_by_agent(lineage, to) if to and to != lin.MAIN else None

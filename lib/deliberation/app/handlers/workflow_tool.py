@@ -22,15 +22,13 @@ import os
 from deliberation.wire import hookio
 from deliberation.core import personas, phases, spawn_budget
 from deliberation.core import lineage as lin
-from deliberation.app.handlers.common import Ctx
+from deliberation.app.handlers.common import Ctx, deny
 
 MAX_SCRIPT_BYTES = 512 * 1024
 
 
 def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     from deliberation.core import workflow_plan
-    from deliberation.app.handlers.on_pre_tool import deny
-
     parent = event.agent_id or lin.MAIN
     script, source = _script(ctx, event)
     plan = workflow_plan.plan(script or "", event.workflow_args)

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
 from deliberation.core.depth.hot_spots import (WEIGHTY, approach_titles, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
 from deliberation.core.depth.paraphrase import is_paraphrase
+from deliberation.core import minimum_deliberation, phases
 from deliberation.core.personas import LENSES, ROLES, normalise_agent_type
 from deliberation.core.similarity import containment, tokens
 from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, DepthState, HotSpot
@@ -48,6 +49,7 @@ FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
 
 OPEN = ("pending", "deepening")              # lens workers may still be spawned
 STARTED = ("pending", "deepening", "red_team_2", "done")
+HOLDS_RANKING = ("pending", "deepening", "red_team_2")  # DELIBERATION → RANKING waits for the step
 SYNTHESIS_CONTAINMENT = 0.5                  # share of a synthesis text's trigrams in a prompt
 SYNTHESIS_MIN_TOKENS = 6                     # shorter synthesis texts (titles) are not compared
 HOT_SPOT_REF = re.compile(r"\bH([0-9]{1,3})\b")
@@ -110,9 +112,9 @@ def workers(cfg: Config) -> "tuple[int, str]":
 
 @dataclass(frozen=True)
 class BudgetView:
-    """What depth may still spend; limits come from the config (engine.Budget has the same fields).
+    """What the depth axis may still spend; the limits come from the config.
 
-    spawn_slots_left: free active-child slots under spawn_budget.max_active_children;
+    spawn_slots_left: free spawn slots (spawn_budget: active children and the session total);
     agents_used: tier-2 agents already run in this deliberation (vs depth.agent_budget);
     tokens_used: subagent tokens spent by this deliberation (vs depth.token_budget).
     """
@@ -121,11 +123,10 @@ class BudgetView:
     tokens_used: int
 
 
-def budget_view(delib: Deliberation, cfg: Config, active_children: int) -> BudgetView:
-    """The budget view from the main agent's active children and the deliberation's records."""
-    tier2 = sum(1 for a in delib.agents if _is_tier2_record(a) and a.status != "refused")
-    tokens_used = max(delib.tokens_used, sum(a.tokens for a in delib.agents))
-    return BudgetView(cfg.spawn_budget.max_active_children - active_children, tier2, tokens_used)
+def tier2_agents_used(delib: Deliberation) -> int:
+    """Tier-2 agents (lens workers, red team 2) this deliberation has run: a spawn the client
+    refused ran nothing and does not count."""
+    return sum(1 for a in delib.agents if _is_tier2_record(a) and a.status != "refused")
 
 
 @dataclass(frozen=True)
@@ -830,3 +831,36 @@ def assert_within_ceiling(st: DepthState) -> None:
     if st.passes > pass_ceiling(st):
         raise AssertionError(f"depth axis ran {st.passes} passes, ceiling is {pass_ceiling(st)} "
                              f"(k={st.workers_per_wave} + red team 2)")
+
+
+# ---------------------------------------------------------------------------------------------
+# the hold on DELIBERATION → RANKING
+
+
+def depth_enabled(delib: Deliberation, cfg: Config) -> "tuple[bool, str]":
+    return posture_for(delib.task_type, cfg.depth)
+
+
+def red_team_done(delib: Deliberation, round_: int) -> bool:
+    return any(a.kind == "red-team" and (a.red_team_round or 1) == round_
+               for a in phases.current(delib, "deliberation"))
+
+
+def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
+    """The depth axis' hold on DELIBERATION → RANKING."""
+    if delib.phase not in ("RESEARCH", "DELIBERATION"):
+        return None
+    enabled, _why = depth_enabled(delib, cfg)
+    if not enabled:
+        return None
+    if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
+        return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
+                "red-team pass comes before ranking; it may be the only pass if nothing is contested. "
+                "(The minimum viable deliberation — exactly two research personas, each stating its "
+                "position — needs none: its AGAINST agent is that pass.)\n"
+                f"Next: spawn ONE `{delib.agent_prefix}red-team` — prompt starting \"Phase: deliberation\" "
+                "with the question, the approaches and every research finding — to break the converged "
+                "points (refutations with evidence, missed angles).")
+    if delib.depth.status in HOLDS_RANKING:
+        return "DELIBERATION → RANKING refused: the depth step is open.\n" + open_step_text(delib)
+    return None

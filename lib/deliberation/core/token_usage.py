@@ -22,22 +22,18 @@ the largest wins — it only grows while the agent works):
 An agent none of them covers is counted as 0 and the record says how many were not counted.
 
 What the decision record's cost section shows is another figure: everything the agent was
-billed for — every API response's usage summed (`read_usage`, one entry per message id), read
+billed for — every API response's usage summed (`sum_usage`, one entry per message id), read
 once the deliberation concludes, when every subagent has finished and its transcript is whole.
 
-`read_transcript` and `read_usage` are the one place that reads the client's transcripts; the
-rest is pure.
+Pure: app/transcripts.py is the one place that reads the client's transcripts (`read_transcript`,
+`read_usage`), with `last_usage` and `sum_usage` of this module.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 
-MAX_SCAN = 8 << 20          # bytes read back from the end of a transcript, at most
-MAX_USAGE_FILE = 64 << 20   # a transcript larger than this is not summed (the record says so)
-BLOCK = 1 << 16
 USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 SOURCES = ("transcript", "totalTokens", "task-notification")
 COUNTED = ("each subagent's final context plus its last output (input, cache and output tokens of its "
@@ -77,41 +73,6 @@ def last_usage(lines) -> "int | None":
     return None
 
 
-def _lines_backwards(fh, size: int):
-    end, start_limit, carry = size, max(0, size - MAX_SCAN), b""
-    while end > start_limit:
-        start = max(start_limit, end - BLOCK)
-        fh.seek(start)
-        chunk = fh.read(end - start) + carry
-        end = start
-        lines = chunk.split(b"\n")
-        carry = lines.pop(0) if end > start_limit else b""
-        for line in reversed(lines):
-            if line.strip():
-                yield line
-
-
-def read_transcript(path: "str | None") -> "int | None":
-    """The token figure of a subagent transcript, or None when it cannot be read (no path, not
-    a regular `.jsonl` file, no API response recorded yet)."""
-    if not path or not path.endswith(".jsonl"):
-        return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            st = os.fstat(fh.fileno())
-        except OSError:
-            return None
-        import stat
-
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        return last_usage(_lines_backwards(fh, st.st_size))
-
-
 def sum_usage(lines) -> "dict[str, int] | None":
     """Every API response's usage among transcript lines (oldest first), one per message id
     (the client writes one entry per content block, each repeating its response's usage):
@@ -143,33 +104,6 @@ def sum_usage(lines) -> "dict[str, int] | None":
         out[key] = sum(v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
                        for v in (u.get(key, 0) for u in by_id.values()))
     return out
-
-
-def read_usage(path: "str | None"):
-    """The summed usage (`state.TokenUsage`) of a subagent transcript, or None when it cannot
-    be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no API
-    response recorded)."""
-    if not path or not path.endswith(".jsonl"):
-        return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    import stat
-
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            st = os.fstat(fh.fileno())
-        except OSError:
-            return None
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_USAGE_FILE:
-            return None
-        summed = sum_usage(fh)
-    if summed is None:
-        return None
-    from deliberation.state.models import TokenUsage
-
-    return TokenUsage(**summed)
 
 
 def notified_tokens(notification: str) -> "int | None":

@@ -15,7 +15,7 @@ name, or an entry named after its task type — an entry `security` covers `secu
 - a class is **reversal-prone** when the matching entries hold at least one reversal.
 
 Pure functions over `ReversalRegistry` (they mutate the model passed in, as `Store.update`
-expects) plus two thin store-backed helpers at the end.
+expects); the file is read and written by `Store.reversals` and `Store.update_reversals`.
 """
 
 from __future__ import annotations
@@ -107,16 +107,3 @@ def mark_confirmed(registry: ReversalRegistry, delib_id: str, decision_class: st
 def listing(registry: ReversalRegistry) -> "list[ReversalClass]":
     """Entries for display: reversal-prone first (most reversals), then by name."""
     return sorted(registry.classes.values(), key=lambda e: (-e.reversals, e.decision_class))
-
-
-# -- store-backed helpers ---------------------------------------------------------------------
-
-
-def load(store) -> ReversalRegistry:
-    """The project's registry (empty when the file does not exist)."""
-    return store.load(store.layout.reversals, ReversalRegistry, ReversalRegistry)
-
-
-def update(store, fn):
-    """Read-modify-write `reversals.json` under its lock; returns fn's result."""
-    return store.update(store.layout.reversals, ReversalRegistry, ReversalRegistry, fn)

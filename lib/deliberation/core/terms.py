@@ -1,0 +1,34 @@
+"""Finding vocabulary terms in a prompt: the matching the trigger's dimensions (confidence.py)
+and the task types (task_type.py) share.
+
+A term matches whole words in the prompt's normalised text (lower case, one space between
+words); a term ending in `*` matches any word that starts with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def normalise(text: str) -> str:
+    """Lower-case words joined by single spaces, padded with one space at each end."""
+    return " " + " ".join(_NON_WORD.split(text.lower())).strip() + " "
+
+
+def _term_probe(term: str) -> str:
+    """The substring that marks `term` in normalised text (see the module docstring)."""
+    prefix = term.rstrip().endswith("*")
+    words = normalise(term.rstrip().rstrip("*")).strip()
+    return " " + words if prefix else " " + words + " "
+
+
+def find_terms(norm_text: str, terms) -> "list[str]":
+    """The terms of `terms` (an iterable of term strings) present in `norm_text`, in order."""
+    found = []
+    for term in terms:
+        probe = _term_probe(term)
+        if probe.strip() and probe in norm_text:
+            found.append(term)
+    return found

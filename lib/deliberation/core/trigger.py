@@ -1,0 +1,30 @@
+"""The trigger: score a real user prompt (confidence.py) and, when it triggers, the
+DELIBERATION PROTOCOL to inject (instructions.py), with a model per persona when
+`models.diverse` is on (agent_model.py). Standard library only: it runs on the fast path.
+"""
+
+from __future__ import annotations
+
+from deliberation.core import confidence
+from deliberation.core.agent_model import assignment
+from deliberation.core.instructions import panel, protocol_text
+
+
+def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "") -> "tuple[dict, str | None]":
+    """The confidence module's result for a real user prompt, and the protocol to inject when
+    it triggers (None otherwise). With the trigger disabled, an explicit /deliberate still wins.
+    `prefix` is the agent-type namespace of a plugin install ("" for a project install)."""
+    result = confidence.evaluate(prompt, cfg or None)
+    if not result["triggered"]:
+        return result, None
+    models = None
+    if confidence.section(cfg, "models").get("diverse"):
+        pool = confidence.section(cfg, "models").get("pool") or ["opus", "sonnet"]
+        pairs = confidence.section(cfg, "conformity").get("conflicting_pairs") or []
+        models = assignment(panel(result["task_type"]), pairs, pool)
+    markers = (confidence.section(cfg, "trigger").get("force_markers") or None)
+    question = confidence.question_of(prompt, markers)
+    return result, protocol_text(question, result["task_type"], result["threshold"],
+                                 result["confidence"], result["dimensions"],
+                                 consensus_threshold=result.get("consensus_threshold"),
+                                 prefix=prefix, models=models)

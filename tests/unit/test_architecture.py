@@ -1,0 +1,172 @@
+"""The architecture, kept by tests: the layers of lib/deliberation/ and the latency tiers.
+
+- Every import of the package — module level and inside functions — goes to the same layer or
+  a lower one, and no chain of imports comes back to where it started (no cycle).
+- The pure core touches no state file: it imports no store, path, event-log or schema module.
+- The latency tiers hold: the hook client imports nothing but builtin modules and `_socket`;
+  the stdlib tier imports no third-party package; a routine event answered on the fast path
+  leaves pydantic and orjson unimported.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from deliberation import LAYERS, TIERS
+from tests.conftest import HOOK_FLAGS, ROOT
+
+PKG = ROOT / "lib" / "deliberation"
+THIRD_PARTY = ("pydantic", "pydantic_core", "orjson", "filelock", "jsonschema")
+CORE_MAY_NOT = ("deliberation.state.store", "deliberation.state.paths", "deliberation.state.event_log",
+                "deliberation.state.schemas", "deliberation.state.queries")
+
+
+def modules() -> "dict[str, str]":
+    out = {}
+    for folder, dirs, files in os.walk(PKG):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                dotted = os.path.relpath(path, PKG.parent)[:-3].replace(os.sep, ".")
+                out[dotted.removesuffix(".__init__")] = path
+    return out
+
+
+MODULES = modules()
+
+
+def _resolve(name: str) -> "str | None":
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports_of(dotted: str) -> "set[str]":
+    """Every module of the package `dotted` imports, at any depth of its code."""
+    tree = ast.parse(open(MODULES[dotted], encoding="utf-8").read())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {_resolve(a.name) for a in node.names if a.name.startswith("deliberation")}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("deliberation"):
+            assert node.level == 0, f"{dotted}: relative import"
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                found.add(full if full in MODULES else _resolve(node.module))
+    found.discard(None)
+    found.discard(dotted)
+    return found
+
+
+GRAPH = {m: imports_of(m) for m in MODULES}
+
+
+def layer(dotted: str) -> "tuple[int, str]":
+    parts = dotted.split(".")
+    if len(parts) == 1:  # deliberation/__init__.py: constants only, below everything
+        return -1, "deliberation"
+    if parts[1] == "__main__":
+        return len(LAYERS), "__main__"
+    return LAYERS.index(parts[1]), parts[1]
+
+
+def test_every_module_belongs_to_a_declared_layer():
+    strays = [m for m in MODULES if len(m.split(".")) > 1 and m.split(".")[1] not in (*LAYERS, "__main__")]
+    assert strays == [], f"modules outside the layers {LAYERS}: {strays}"
+
+
+def test_no_import_goes_up_a_layer():
+    upward = sorted(f"{a} ({layer(a)[1]}) → {b} ({layer(b)[1]})" for a, deps in GRAPH.items() for b in deps
+                    if layer(b)[0] > layer(a)[0])
+    assert upward == [], "\n".join(upward)
+
+
+def test_no_import_cycle():
+    index, low, stack, on, cycles, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    assert cycles == [], cycles
+
+
+def test_the_core_touches_no_state_file():
+    touching = sorted(f"{a} → {b}" for a, deps in GRAPH.items() if layer(a)[1] == "core"
+                      for b in deps if b in CORE_MAY_NOT)
+    assert touching == [], touching
+
+
+def test_the_checks_above_can_fail():
+    """The walker sees function-level imports (where an upward import would hide)."""
+    deps = imports_of("deliberation.runtime.hook_client")
+    assert "deliberation.runtime.hook_runner" in deps  # imported inside main(), not at the top
+
+
+def _new_modules(code: str, flags=("-I", "-S")) -> "list[str]":
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules)\n" + code +
+             "\nafter = sorted(set(sys.modules) - before)\nimport json; print(json.dumps(after))")
+    out = subprocess.run([sys.executable, *flags, "-c", probe, str(ROOT / "lib")], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("dotted", TIERS["builtins"])
+def test_the_builtins_tier_imports_only_builtin_modules(dotted):
+    loaded = [m for m in _new_modules(f"import {dotted}") if not m.startswith("deliberation")
+              and m not in ("json", "json.decoder", "json.scanner", "json.encoder", "_json")]
+    allowed = set(sys.builtin_module_names) | {"_socket", "_contextvars"}
+    assert [m for m in loaded if m not in allowed] == [], dotted
+
+
+@pytest.mark.parametrize("dotted", TIERS["stdlib"])
+def test_the_stdlib_tier_imports_no_third_party_package(dotted):
+    loaded = _new_modules(f"import {dotted}")
+    assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == [], dotted
+
+
+def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    payloads = {
+        "PreToolUse": {"session_id": "s-fast", "hook_event_name": "PreToolUse", "tool_name": "Edit",
+                       "tool_input": {"file_path": "x.py"}, "cwd": str(project)},
+        "UserPromptSubmit": {"session_id": "s-fast", "hook_event_name": "UserPromptSubmit",
+                             "prompt": "rename the helper in utils.py", "cwd": str(project)},
+        "Stop": {"session_id": "s-fast", "hook_event_name": "Stop", "stop_hook_active": False, "cwd": str(project)},
+    }
+    for event, payload in payloads.items():
+        code = ("import time\nfrom deliberation.runtime import hook_runner\n"
+                f"out = hook_runner.respond({event!r}, {json.dumps(payload).encode()!r}, time.time(), "
+                f"project={str(project)!r})\nassert 'deliberation plugin' not in out, out")
+        loaded = _new_modules(code, flags=HOOK_FLAGS)
+        assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == [], event
+        assert "deliberation.state.models" not in loaded, event
