@@ -1,5 +1,5 @@
 """Hook payloads shaped like the ones the real client (2.1.328) sends — see
-shared/claude-code-reference/payloads/. Used by the integration tests and the benchmark.
+tests/data/recorded_payloads/ (recorded on the client 2.1.328). Used by the integration tests and the benchmark.
 
 `Session` drives a scripted deliberation through the real hook scripts and keeps the answers.
 """
@@ -280,7 +280,6 @@ def fire_at_once(event: str, payload_list: "list", project_dir, env=None, timeou
     payload order, wall seconds from the first write to the last exit)."""
     import os
     import subprocess
-    import sys
     import time
 
     from tests.conftest import HookResult, hook_argv

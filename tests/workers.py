@@ -69,7 +69,6 @@ class Workers:
 
     def start(self, lib: str = LIB, idle: str = "30") -> subprocess.Popen:
         """Start a worker the way worker_launch.start does (isolated, empty environment), as a child."""
-        from deliberation.runtime import warm_worker
 
         stamp = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
                                 "from deliberation.wire import worker_protocol; print(worker_protocol.code_stamp())", lib],

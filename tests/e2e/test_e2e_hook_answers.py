@@ -16,7 +16,7 @@ import pytest
 
 from fake_api import ApiRequest, agent_call, text, tool_use
 from harness import ClaudeRun, run_claude_once
-from scenarios import Scenario, agent_outcomes, agent_spawns
+from scenarios import Scenario, agent_outcomes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

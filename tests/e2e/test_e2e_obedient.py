@@ -22,7 +22,7 @@ import re
 import pytest
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text
-from harness import REPO, ClaudeRun
+from harness import REPO
 from scenarios import Scenario, agent_spawns
 from tests import obedient as O
 

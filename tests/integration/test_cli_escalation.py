@@ -9,7 +9,7 @@ import pytest
 
 from deliberation import cli
 from deliberation.app.adjudication import apply_route, escalation_message, open_index, review_answer
-from deliberation.state.config import load_config
+from deliberation.state.config import read_config_file
 from deliberation.state.paths import Layout
 from deliberation.state.agent_report import AgentReport, Finding
 from deliberation.state.models import AgentRecord, Deliberation
@@ -35,7 +35,7 @@ def write_config(project, escalation):
     os.makedirs(layout.root, exist_ok=True)
     with open(layout.config, "w") as fh:
         json.dump({"escalation": escalation}, fh)
-    cfg, problems = load_config(layout.config)
+    cfg, problems = read_config_file(layout.config)
     assert problems == []
     return cfg
 

@@ -71,7 +71,7 @@ def test_show_text_and_json(proj):
     code, out, err = cli(root, "show", D1)
     assert code == 0, err
     assert out.startswith(f"deliberation {D1}  phase COMPLETE\n")
-    assert f"decision: Postgres outbox with a relay worker [A]" in out
+    assert "decision: Postgres outbox with a relay worker [A]" in out
     for piece in ("agents:", "scores (weighted 0-10, * leading):", "gate 1 (consensus): PASSED",
                   "gate 2 (quality): PASSED", "dissent:", "conformity warnings:", "depth axis: posture ceiling",
                   "route: human-review", "phase history:", "  PROBE: probe 'outbox-schema' failed: exit 1",
@@ -122,7 +122,7 @@ def test_report_formats(proj, tmp_path):
 
 
 def test_report_bands_follow_the_project_config(proj):
-    root, d1 = proj[0], proj[1]
+    root = proj[0]
     (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"gates": {"strong": 0.5}}))
     code, out, _ = cli(root, "report", D1, "--json")
     assert json.loads(out)["decision"]["band"] == "strong"  # 0.74 > 0.5

@@ -331,8 +331,8 @@ def test_plugin_form_without_install_or_dependencies(plugin, tmp_path):
         (bare / tool).symlink_to(shutil.which(tool))
     command = 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" user_prompt_submit.py'
     for cmd, env2 in ((command, {**env, "PATH": str(bare)}),
-                      (f'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/run.sh" ../../etc/passwd', env),
-                      (f'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/run.sh" nope.py', env)):
+                      ('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" ../../etc/passwd', env),
+                      ('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" nope.py', env)):
         proc = subprocess.run(["/bin/sh", "-c", cmd], input=payload, capture_output=True,
                               env={**env2, "CLAUDE_PROJECT_DIR": str(project)}, timeout=30)
         answer = assert_no_block(proc)

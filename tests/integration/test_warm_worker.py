@@ -147,7 +147,6 @@ def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_pat
     py = str(venv / "bin" / "python")
     site = subprocess.run([py, "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
                           text=True, check=True).stdout.strip()
-    from deliberation.runtime import warm_worker
 
     stamp = worker_protocol.code_stamp()
     path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)

@@ -87,7 +87,7 @@ def test_older_schema_version_is_refused_by_name_and_the_session_goes_on(project
 
 @pytest.mark.parametrize("kind", ["session", "deliberation"])
 def test_newer_schema_version_is_refused_untouched_and_nothing_blocks(project, kind):
-    s = seed(project)
+    seed(project)
     path = files(project)[kind]
     doc = json.loads(path.read_text())
     doc["schema_version"] = 2
@@ -110,7 +110,7 @@ def test_newer_schema_version_is_refused_untouched_and_nothing_blocks(project, k
 
 @pytest.mark.parametrize("value", [True, "1", None, "missing", 1.5])
 def test_a_version_that_only_looks_like_1_is_never_read_as_1(project, value):
-    s = seed(project)
+    seed(project)
     path = files(project)["session"]
     doc = json.loads(path.read_text())
     if value == "missing":

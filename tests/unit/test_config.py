@@ -7,8 +7,8 @@ import json
 import os
 
 from deliberation.state import plain_reads
-from deliberation.state.config import DEPTH_HARD_CEILING, Config, load_config, validate_config
-from deliberation.app.handlers.common import load_config as handler_load_config
+from deliberation.state.config import DEPTH_HARD_CEILING, Config, read_config_file, validate_config
+from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 
 
@@ -82,10 +82,10 @@ def test_a_non_object_config_uses_all_defaults():
 
 
 def test_load_config_missing_and_broken_files(tmp_path):
-    assert load_config(str(tmp_path / "nope.json")) == (Config(), [])
+    assert read_config_file(str(tmp_path / "nope.json")) == (Config(), [])
     bad = tmp_path / "config.json"
     bad.write_text("{nope")
-    c, problems = load_config(str(bad))
+    c, problems = read_config_file(str(bad))
     assert c == Config() and len(problems) == 1 and "is not valid JSON" in problems[0]
 
 
@@ -101,7 +101,7 @@ def test_strict_and_the_config_cache(project):
     with open(lay.config, "w") as fh:
         json.dump({"strict": True, "spawn_budget": {"max_active_children": "x"}}, fh)
     assert plain_reads.config_dict(lay) is None  # not cached yet → slow path validates
-    cfg, problems = handler_load_config(lay)
+    cfg, problems = project_config(lay)
     assert cfg.strict is True and cfg.spawn_budget.max_active_children == 12
     assert problems == ["deliberation config: config key 'spawn_budget.max_active_children': Input "
                         "should be a valid integer, unable to parse string as an integer — using the default"]
@@ -109,11 +109,11 @@ def test_strict_and_the_config_cache(project):
     assert cached["strict"] is True and cached["spawn_budget"]["max_active_children"] == 12
     assert plain_reads.is_strict(cached)
     # the cache is used (no problems re-reported) until config.json changes
-    assert handler_load_config(lay)[1] == []
+    assert project_config(lay)[1] == []
     with open(lay.config, "w") as fh:
         json.dump({"strict": False, "spawn_budget": {"max_active_children": 40}}, fh)
     assert plain_reads.config_dict(lay) is None
-    cfg, problems = handler_load_config(lay)
+    cfg, problems = project_config(lay)
     assert cfg.spawn_budget.max_active_children == 40 and not cfg.strict and problems == []
 
 
@@ -128,8 +128,8 @@ def test_lock_and_probe_limits_fit_the_hooks_deadlines(tmp_path):
     assert LOCK_TIMEOUT_MAX_S + PROBE_BUDGET_MAX_S <= deadlines.budget_s("Stop")
     path = tmp_path / "config.json"
     path.write_text(json.dumps({"lock_timeout_s": 55, "escalation": {"probe_budget_s": 3600}}))
-    cfg, problems = load_config(str(path))
+    cfg, problems = read_config_file(str(path))
     assert cfg.lock_timeout_s == 10.0 and cfg.escalation.probe_budget_s == 45
     assert any("lock_timeout_s" in p for p in problems) and any("probe_budget_s" in p for p in problems)
     path.write_text(json.dumps({"lock_timeout_s": LOCK_TIMEOUT_MAX_S, "escalation": {"probe_budget_s": PROBE_BUDGET_MAX_S}}))
-    assert load_config(str(path))[1] == []
+    assert read_config_file(str(path))[1] == []

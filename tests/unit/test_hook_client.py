@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from deliberation.runtime import hook_client, warm_worker
+from deliberation.runtime import warm_worker
 from deliberation.wire import worker_protocol
 from tests.conftest import HOOK_FLAGS, HOOKS, ROOT
 

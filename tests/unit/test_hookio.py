@@ -10,8 +10,8 @@ import pytest
 from deliberation.wire import hookio
 from deliberation.wire.hookio import Answer, PayloadError, parse
 
-REF = Path("/work/shared/claude-code-reference/payloads")
-RECORDED = sorted(REF.glob("*.jsonl")) if REF.is_dir() else []
+REF = Path(__file__).resolve().parents[1] / "data" / "recorded_payloads"  # recorded on the client 2.1.328
+RECORDED = sorted(REF.glob("*.jsonl"))
 CLASSES = {
     "SessionStart": hookio.SessionEvent, "SessionEnd": hookio.SessionEvent,
     "UserPromptSubmit": hookio.UserPromptSubmit, "PreToolUse": hookio.PreToolUse,
@@ -24,7 +24,6 @@ def recorded_lines() -> "list[dict]":
     return [json.loads(line) for f in RECORDED for line in f.read_text().splitlines() if line.strip()]
 
 
-@pytest.mark.skipif(not RECORDED, reason="reference payloads not available")
 def test_every_recorded_payload_parses_into_its_event_class():
     lines = recorded_lines()
     assert len(lines) == 50
@@ -39,7 +38,6 @@ def test_every_recorded_payload_parses_into_its_event_class():
     assert seen == set(CLASSES)
 
 
-@pytest.mark.skipif(not RECORDED, reason="reference payloads not available")
 def test_recorded_background_flow_fields():
     lines = [json.loads(l) for l in (REF / "background-three-personas.jsonl").read_text().splitlines()]
     pre = parse(json.dumps(lines[2]), "PreToolUse")
@@ -61,7 +59,6 @@ def test_recorded_background_flow_fields():
     assert not first.is_task_notification
 
 
-@pytest.mark.skipif(not RECORDED, reason="reference payloads not available")
 def test_recorded_foreground_report_and_child_pretooluse():
     fg = [json.loads(l) for l in (REF / "foreground-three-personas.jsonl").read_text().splitlines()]
     post = parse(json.dumps(fg[11]), "PostToolUse")
@@ -124,7 +121,7 @@ def test_oversized_payload_is_refused():
         parse(b'{"session_id": "s", "x": "' + b"a" * hookio.MAX_PAYLOAD_BYTES + b'"}', "Stop")
 
 
-# -- answer dialects (claude-code-reference README table) ---------------------------------------
+# -- answer dialects (docs/HOOK_ANSWERS.md) ---------------------------------------
 
 
 @pytest.mark.parametrize("decision", ["allow", "deny", "ask"])

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from deliberation.cli import install_settings as ins
+from deliberation.wire import hookio
 
 PLUGIN = "/opt/my plugins/deliberation-0.1.0"
 PY = "/opt/my plugins/deliberation-0.1.0/.venv/bin/python"
@@ -197,7 +198,7 @@ def test_template_file_matches_the_hook_scripts():
     assert wiring(example) == [w for w in wiring(plugin) if w not in plugin_only]
     pre = [m for ev, m, _, _ in wiring(example) if ev == "PreToolUse"]
     # every tool that starts or resumes a subagent (docs/CLIENT_CHANNELS.md), then the risky tools
-    assert pre == ["Task|Agent|Workflow|SendMessage", "Edit|Write|MultiEdit|Bash|NotebookEdit"]
+    assert pre == ["Task|Agent|Workflow|SendMessage", hookio.RISKY_TOOLS]  # the one list of risky tools
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUse"] == ["Task|Agent|Workflow|SendMessage"]
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUseFailure"] == ["Task|Agent|Workflow|SendMessage"]
     for _, _, script, _ in wiring(example):

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 
 from deliberation.core import resume
-from deliberation.state.models import Check, GateResult
 from tests import payloads as P
 
 FINDING = {"id": "F1", "claim": "The nightly export double-counts refunds across two ledgers.",

@@ -15,7 +15,7 @@ import pytest
 from deliberation import SCHEMA_VERSION
 from deliberation.state.paths import Layout
 from deliberation.state.models import Lineage, SessionState
-from deliberation.state.store import (CorruptState, LockTimeout, SchemaVersionError, SessionTx, Store, append_jsonl, atomic_write_bytes, lock, quarantine)
+from deliberation.state.store import (LockTimeout, SchemaVersionError, SessionTx, Store, append_jsonl, atomic_write_bytes, lock, quarantine)
 
 LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "lib")
 
@@ -171,11 +171,6 @@ def test_newer_schema_version_is_refused_with_a_clear_message_and_left_alone(pro
     assert open(path).read() == body  # not quarantined, not reset
     assert os.listdir(os.path.dirname(path)) == ["session.json"]
     assert store.warnings == []
-
-
-def test_corrupt_state_error_names_both_paths():
-    e = CorruptState("/p/a.json", "/p/a.json.corrupt-1", "bad json")
-    assert "/p/a.json" in str(e) and "/p/a.json.corrupt-1" in str(e)
 
 
 # -- locks across processes ---------------------------------------------------------------------

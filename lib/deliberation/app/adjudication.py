@@ -21,7 +21,6 @@ import time
 
 from deliberation.core import escalation
 from deliberation.app import probes
-from deliberation.core import reversals
 from deliberation.state.config import EscalationConfig
 from deliberation.state.models import (Adjudication, Deliberation, EscalationIndex, OpenEscalation, Route)
 from deliberation.state.store import SessionTx, Store, StoreError

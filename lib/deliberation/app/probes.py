@@ -4,7 +4,7 @@ A probe (config `escalation.probes`: name, command argv, classes globs, inputs, 
 command that recomputes from source data or checks a structural invariant (tests, a schema, a
 checksum). Its verdict is its exit status: 0 = pass, anything else (or a timeout) = fail.
 
-The two tests of DESIGN.md §6:
+The two tests a probe must pass to count as independent evidence:
 - **checksum test** (can the pass/fail criterion be written without the claim's reasoning?) —
   holds by construction: a probe receives NO deliberation text. Its argv is fixed config, stdin
   is /dev/null, its environment is a copy of this process's environment with every

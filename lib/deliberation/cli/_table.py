@@ -92,11 +92,11 @@ def open_store(args: Any):
     return layout, Store(layout)
 
 
-def load_config(layout: Any):
-    """The project's effective config; problems are printed as warnings."""
-    from deliberation.state.config import load_config as _load
+def config_or_warn(layout: Any):
+    """The project's effective config; its problems are printed as warnings."""
+    from deliberation.state.config import project_config
 
-    config, problems = _load(layout.config)
+    config, problems = project_config(layout)
     for p in problems:
         print(f"deliberation: {p}", file=sys.stderr)
     return config

@@ -10,10 +10,10 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    from deliberation.state.config import Config, load_config
+    from deliberation.state.config import Config, read_config_file
     from deliberation.state.paths import Layout
 
-    cfg, problems = (Config(), []) if args.defaults else load_config(Layout(args.project).config)
+    cfg, problems = (Config(), []) if args.defaults else read_config_file(Layout(args.project).config)
     data = cfg.model_dump(mode="json")
     if args.json:
         print(json.dumps({"config": data, "problems": problems}, indent=1))

@@ -314,14 +314,14 @@ def render_records(project: str) -> "dict[str, str]":
     """Render the Markdown and HTML decision records of the replayed deliberation(s); returns
     {'id', 'markdown', 'html', 'route', 'phase'} of the last one."""
     from deliberation.report import decision_record, html_report
-    from deliberation.state.config import load_config
+    from deliberation.state.config import project_config
     from deliberation.state.paths import Layout
     from deliberation.state.models import Deliberation, Lineage
     from deliberation.state.store import Store, atomic_write_bytes
 
     layout = Layout(project)
     store = Store(layout)
-    cfg, _problems = load_config(layout.config)
+    cfg, _problems = project_config(layout)
     names = sorted(n for n in os.listdir(layout.deliberations_dir) if n.endswith(".json"))
     if not names:
         raise DemoError("the replay produced no deliberation")

@@ -173,13 +173,13 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
 
 
 def check_config(layout: Layout) -> "list[Finding]":
-    from deliberation.state.config import load_config
+    from deliberation.state.config import read_config_file
 
     if not os.path.exists(layout.config):
         return [ok("config", "no config.json: every default applies")]
     from deliberation.app.probes import validate_probes
 
-    config, problems = load_config(layout.config)
+    config, problems = read_config_file(layout.config)
     problems = problems + validate_probes(config.escalation)
     if not problems:
         return [ok("config", "config.json is valid")]

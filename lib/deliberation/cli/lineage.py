@@ -107,7 +107,7 @@ def run(args: Any) -> int:
         known = t.session_ids(layout)
         hint = f" (known: {', '.join(known[-5:])})" if known else ""
         return t.fail(f"no lineage for session {sid!r} in {layout.sessions_dir}{hint}")
-    config = t.load_config(layout)
+    config = t.config_or_warn(layout)
     sb = config.spawn_budget
     tree = build(lineage, sb.max_active_children, sb.stale_after_s, time.time(), sb.max_session_total)
     if args.json:

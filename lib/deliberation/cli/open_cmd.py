@@ -15,12 +15,13 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    from deliberation.app.handlers.common import Ctx, load_config
+    from deliberation.app.handlers.common import Ctx
+    from deliberation.state.config import project_config
     from deliberation.state.paths import Layout
     from deliberation.state.store import SessionTx, Store
 
     layout = Layout(args.project)
-    cfg, problems = load_config(layout)
+    cfg, problems = project_config(layout)
     store = Store(layout, cfg.lock_timeout_s)
     with SessionTx(store, args.session) as tx:
         ctx = Ctx(layout, store, cfg, tx, time.time())

@@ -16,7 +16,7 @@ import time
 from deliberation.core import escalation
 from deliberation.core import reversals
 from deliberation.app.adjudication import record_label, who_default
-from deliberation.state.config import load_config
+from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation
 from deliberation.state.store import Store
@@ -42,7 +42,7 @@ def _class_of(store: Store, delib_id: str, explicit: "str | None") -> "str | Non
         return None
     if delib.route is not None:
         return delib.route.decision_class
-    cfg, _ = load_config(store.layout.config)
+    cfg, _ = project_config(store.layout)
     return escalation.class_of(delib, cfg.escalation)
 
 

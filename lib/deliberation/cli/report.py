@@ -47,7 +47,7 @@ def run(args: Any) -> int:
         return t.fail(why)
     lineage = store.load(layout.lineage(delib.session_id), Lineage)
     t.show_store_warnings(store)
-    config = t.load_config(layout)
+    config = t.config_or_warn(layout)
     fmt = "json" if args.json else args.format
     text = render(delib, lineage, fmt, config.gates.strong, config.gates.moderate, config.cost.prices)
     if not args.output:

@@ -197,6 +197,6 @@ def run(args: Any) -> int:
     if args.json:
         t.print_json(delib)
         return 0
-    config = t.load_config(layout)
+    config = t.config_or_warn(layout)
     print(render_text(delib, config.gates.strong, config.gates.moderate), end="")
     return 0

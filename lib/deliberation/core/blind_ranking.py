@@ -1,4 +1,4 @@
-"""Blind ranking: what a RANKING prompt may carry (DESIGN.md §9, seed 001).
+"""Blind ranking: what a RANKING prompt may carry (seed 001: the rankers never see the vote).
 
 Seed 001 measured the cost of herding on a ranking: agent A rated a deployment's risk 0.45;
 agent B, seeing that, rated it 0.48 — without seeing it, 0.72 (the orchestration risk it had
@@ -105,7 +105,7 @@ def approach_list(delib) -> str:
     if not titles:
         return ""
     summaries = _summaries(delib)
-    lines = [f"Approaches to rank (neutral order; it ranks nothing):"]
+    lines = ["Approaches to rank (neutral order; it ranks nothing):"]
     for aid in neutral_order(delib, titles):
         summary = " ".join((summaries.get(aid.rsplit(":", 1)[-1]) or "").split())
         lines.append(f"- {aid}: {titles[aid]}" + (f" — {summary}" if summary and summary != titles[aid] else ""))

@@ -1,6 +1,6 @@
 """Gate 1 — consensus validation, at the moment a deliberation would draw a conclusion.
 
-Four checks (DESIGN §3): the phase has reached RANKING; at least `min_agents` ranking reports
+Four checks: the phase has reached RANKING; at least `min_agents` ranking reports
 completed; the consensus meets the task-adaptive threshold; every dissenting agent documented
 its concerns. Before that moment the hooks report progress instead of blocking.
 """

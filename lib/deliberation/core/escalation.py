@@ -1,5 +1,5 @@
 """The route after the vote: auto-execute, auto-reject, human review (L3) or hard reject
-(DESIGN.md §6, seed 002).
+(seed 002).
 
 Votes come from the ranking reports' verdicts: approve = pass, reject = fail, abstain is left
 out. The vote **passes** when approvals outnumber rejections (the accept path). Its pattern:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-DEFAULT_RISKY = "Edit|Write|MultiEdit|Bash|NotebookEdit"
+from deliberation.wire.hookio import RISKY_TOOLS
 
 
 def commands_hint(delib_id: str) -> str:
@@ -62,9 +62,9 @@ def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tup
     ('deny', why) after a hard reject, ('ask', why) for human review, (None, '') otherwise.
     The tool must fully match `risky_tools`; an invalid regex falls back to the default list."""
     try:
-        risky = re.fullmatch(risky_tools or DEFAULT_RISKY, tool_name or "") is not None
+        risky = re.fullmatch(risky_tools or RISKY_TOOLS, tool_name or "") is not None
     except re.error:
-        risky = re.fullmatch(DEFAULT_RISKY, tool_name or "") is not None
+        risky = re.fullmatch(RISKY_TOOLS, tool_name or "") is not None
     if not risky or not entries:
         return None, ""
     rejects = [e for e in entries if e.get("route") == "hard-reject"]

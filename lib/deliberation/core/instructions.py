@@ -12,12 +12,12 @@ whatever the question's length.
 
 from __future__ import annotations
 
+from deliberation.core.depth import FLOOR
+from deliberation.core.personas import LENSES
+
 MAX_CHARS = 4000
 HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
 QUESTION_CHARS = 400
-FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
-         "The red team's words are material too: check them.")
-LENSES = ("evidence-chase", "counter-model", "edge-case-hunt")
 RANKING_DIMENSIONS = "correctness, risk (10 = lowest), maintainability, performance, cost (10 = cheapest)"
 
 # 3-5 personas per task type, each panel holding at least one pair whose priorities conflict

@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 from pydantic import ValidationError
 
-from deliberation.state.decision_document import (MARKER, AcceptanceCriterion, DecisionDocument, NonGoal,
-                                                  OpenQuestion, Requirement, Risk)
+from deliberation.state.decision_document import (MARKER, DecisionDocument)
 
 MAX_LISTED_SOURCES = 60
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")

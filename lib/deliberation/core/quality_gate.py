@@ -1,6 +1,6 @@
 """Gate 2 — quality control on Stop, before a deliberation may close.
 
-Five checks (DESIGN §3), each reported with its figure:
+Five checks, each reported with its figure:
 1. method diversity — distinct personas took part (≥ min_distinct_personas);
 2. contradiction transparency — every dissent (any stage) has documented reasons;
 3. complexity handling — at least `min_alternatives` approaches were generated;

@@ -8,7 +8,7 @@ Everything here reads at most a stat and one small JSON file; it never reads the
 
 from __future__ import annotations
 
-from deliberation.core.human_review import DEFAULT_RISKY, tool_answer
+from deliberation.core.human_review import tool_answer
 from deliberation.state.event_log import log_line
 from deliberation.state.paths import Layout, plugin_agent_prefix
 from deliberation.state.plain_reads import (commit_pending, escalations_readable, open_escalations, section,
@@ -41,7 +41,7 @@ def answer(event, layout: Layout, cfg: dict, now: float):
             # an escalations.json that does not read as an index goes to the slow path (quarantine + warning)
             return hookio.Answer() if escalations_readable(layout.escalations) else None
         decision, reason = tool_answer(entries, event.tool_name,
-                                         section(cfg, "escalation").get("risky_tools", DEFAULT_RISKY))
+                                         section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS))
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
         log_line(layout, event, _light(event.raw), result.summary())
         return result

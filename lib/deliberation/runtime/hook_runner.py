@@ -42,17 +42,18 @@ def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: 
     """Handle one hook event in this process (no warm worker took it): its stdout text.
 
     The cyclic garbage collector is off for the process: a hook lives a fraction of a second
-    and exits, and the collections triggered while pydantic builds the models cost a slow-path
-    hook ~10% of its time (bench/README.md). Memory stays far below the 60 MiB bound.
+    and exits, and the collections triggered while pydantic builds the models are pure cost
+    (bench/README.md measures them). Memory stays far below the 60 MiB bound.
     With `start_worker`, a slow-path event also starts the warm worker for the hooks after it.
     With `rerun`, a worker took this event and died: it is answered from the event log if it
     was committed, else applied (hook_client explains the exchange)."""
     gc.disable()
-    from deliberation.wire.hookio import PayloadError
-    from deliberation.wire.worker_protocol import MAX_PAYLOAD_BYTES
+    from deliberation.wire.hookio import PayloadError, check_size
 
-    if size > MAX_PAYLOAD_BYTES:
-        return _fail(event_name, PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}"), b"")
+    try:
+        check_size(size)  # the payload was read up to the limit; its full size decides
+    except PayloadError as exc:
+        return _fail(event_name, exc, b"")
     return respond(event_name, data, now, start_worker=start_worker, event_id=event_id, rerun=rerun, started=now)
 
 

@@ -1,7 +1,7 @@
 """The warm worker: one long-lived process per install that keeps the slow path's imports loaded.
 
 Every hook is a fresh process, and the slow path (pydantic models, locks, the engine) costs
-~140 ms of imports before any work. So while a worker is up, a hook (`hook_client`) only sends
+more in imports than in work (bench/README.md has the figures). So while a worker is up, a hook (`hook_client`) only sends
 it the event over a Unix socket and prints the answer. The worker runs exactly the code the
 hook would run in-process (`hook_runner.respond`: fast path and slow path, the same locks on
 the same files), so answers and state are identical; only the imports are already paid.

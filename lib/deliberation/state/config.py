@@ -2,7 +2,8 @@
 
 `Config` (pydantic) is the source of truth for every threshold and limit, with documented
 defaults; `state_schema/config.schema.json` is generated from it. An invalid key or value is
-reported by name and its default is used (`load_config`).
+reported by name and its default is used (`read_config_file`). What a hook uses is
+`project_config`: the validated config from the cache the fast path reads, else config.json.
 
 Hooks on the fast path must not import pydantic, so `resolved_config` keeps a validated copy in
 `cache/config.resolved.json`, keyed by config.json's size and mtime; only when that key changes
@@ -19,7 +20,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from deliberation import SCHEMA_VERSION
+from deliberation.state import plain_reads
+from deliberation.state.paths import Layout
 from deliberation.wire import deadlines
+from deliberation.wire.hookio import RISKY_TOOLS
 
 DEPTH_HARD_CEILING = 3  # tier-2 workers per hot-spot wave, whatever the config says
 TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
@@ -221,7 +225,7 @@ class EscalationConfig(_Section):
         "D+T2+PROBE", description="The routing rule set: the seed's deployable D+T2 with probes, or the stricter "
                                   "set that also runs T1 (every accepted decision of a reversed class goes to a person).")
     unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
-    risky_tools: str = Field("Edit|Write|MultiEdit|Bash|NotebookEdit", description="Tools that need a person's yes while a decision awaits review.")
+    risky_tools: str = Field(RISKY_TOOLS, description="Tools that need a person's yes while a decision awaits review.")
     probe_failure: Literal["escalate", "reject"] = Field(
         "escalate", description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
     known_reversal: Literal["review", "reject"] = Field(
@@ -327,7 +331,7 @@ def validate_config(raw: Any) -> "tuple[Config, list[str]]":
     return Config(), problems
 
 
-def load_config(path: str) -> "tuple[Config, list[str]]":
+def read_config_file(path: str) -> "tuple[Config, list[str]]":
     """Read and validate config.json; missing → defaults, no problems."""
     try:
         with open(path, "rb") as fh:
@@ -341,3 +345,54 @@ def load_config(path: str) -> "tuple[Config, list[str]]":
     except ValueError as exc:
         return Config(), [f"config {path} is not valid JSON ({exc}): using defaults"]
     return validate_config(raw)
+
+
+# -- the project's config, as the hooks and the CLI use it ---------------------------------------
+
+
+def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":
+    """Validate config.json with pydantic and refresh the cache; returns (dict, problems)."""
+    from deliberation.state.store import atomic_write_bytes, dumps
+
+    cfg, problems = read_config_file(layout.config)
+    data = cfg.model_dump(mode="json")
+    try:
+        st = os.stat(layout.config)
+        payload = {"key": plain_reads.cache_key(st), "config": data, "problems": problems}
+        atomic_write_bytes(layout.checked(layout.config_cache), dumps(payload))
+    except OSError:
+        pass
+    return data, problems
+
+
+_VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
+
+
+def project_config(layout) -> "tuple[Config, list[str]]":
+    """The validated Config (from the cache the fast path reads, else config.json) and the
+    problems to show. A cache that no longer validates (edited by hand, or left by a plugin
+    version with the same version string) is resolved again from config.json and rewritten."""
+    data = plain_reads.config_dict(layout)
+    problems: list[str] = []
+    if data is not None:
+        try:
+            return _validated(data), problems
+        except ValidationError as exc:
+            problems.append("deliberation config: the cached config did not validate "
+                            f"({exc.error_count()} error(s)); rebuilt from config.json")
+    data, found = resolve_config(layout)
+    problems += [f"deliberation config: {p}" for p in found]
+    return _validated(data or {}), problems
+
+
+def _validated(data: dict) -> Config:
+    """`Config` of `data`. The warm worker gets the same cached dict object again and again
+    (plain_reads keeps it while the cache file is unchanged), so the last one validated is kept;
+    Config objects are never mutated."""
+    global _VALIDATED
+    held_data, held_cfg = _VALIDATED
+    if held_cfg is not None and (held_data is data or (not data and not held_data)):
+        return held_cfg
+    cfg = Config.model_validate(data) if data else Config()
+    _VALIDATED = (data, cfg)
+    return cfg

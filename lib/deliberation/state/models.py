@@ -280,8 +280,11 @@ class ConformityWarning(_Model):
     recommendation: str = "re-run the affected agents with fresh isolation (new spawns, no shared findings)"
 
 
+HOT_SPOT_ID = r"H[0-9]{1,3}"  # H1, H2, … — the id a hot spot is cited by
+
+
 class HotSpot(_Model):
-    id: str = Field(pattern=r"^H[0-9]{1,3}$")
+    id: str = Field(pattern=f"^{HOT_SPOT_ID}$")
     kind: Literal["refuted", "contradiction", "missed_angle"]
     statement: str
     material: list[str] = Field(default_factory=list, description="Finding refs, red-team notes behind it.")

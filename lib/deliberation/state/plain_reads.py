@@ -1,7 +1,7 @@
 """Reading state files as plain JSON, with the standard library only: what a routine event
 needs to know (is a deliberation active in this session, is a decision awaiting review, what
 does the config say) without loading the models. The config comes from a cache the slow path
-writes after validating config.json with pydantic (`resolve_config`), keyed by the file's size
+writes after validating config.json with pydantic (`config.resolve_config`), keyed by the file's size
 and mtime and this code's version; a missing or stale cache sends the event to the slow path.
 """
 
@@ -70,22 +70,6 @@ def _read_cache(path: str) -> "dict | None":
     data = read_json(path)
     _CACHE_MEMO[path] = (key, data)
     return data
-
-
-def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":
-    """Validate config.json with pydantic and refresh the cache; returns (dict, problems)."""
-    from deliberation.state.config import load_config
-    from deliberation.state.store import atomic_write_bytes, dumps
-
-    cfg, problems = load_config(layout.config)
-    data = cfg.model_dump(mode="json")
-    try:
-        st = os.stat(layout.config)
-        payload = {"key": cache_key(st), "config": data, "problems": problems}
-        atomic_write_bytes(layout.checked(layout.config_cache), dumps(payload))
-    except OSError:
-        pass
-    return data, problems
 
 
 def section(cfg: "dict | None", name: str) -> dict:

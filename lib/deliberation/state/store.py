@@ -46,13 +46,6 @@ class LockTimeout(StoreError):
     pass
 
 
-class CorruptState(StoreError):
-    def __init__(self, path: str, moved_to: str, why: str) -> None:
-        super().__init__(f"state file {path} was unreadable ({why}); moved aside to {moved_to}")
-        self.path = path
-        self.moved_to = moved_to
-
-
 class SchemaVersionError(StoreError):
     pass
 
@@ -388,10 +381,6 @@ def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     first = text[0] if text else type(exc).__name__
     return first[:200]
-
-
-def is_disk_full(exc: BaseException) -> bool:
-    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 class SessionTx:

@@ -34,6 +34,9 @@ SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
 WORKFLOW_TOOL = "Workflow"
 SEND_MESSAGE_TOOL = "SendMessage"
 CHANNEL_TOOLS = SUBAGENT_TOOLS | {WORKFLOW_TOOL, SEND_MESSAGE_TOOL}
+# the tools that act on the project: while a decision awaits review they need a person's yes
+# (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
+RISKY_TOOLS = "Edit|Write|MultiEdit|Bash|NotebookEdit"
 EVENTS = (
     "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
     "SubagentStop", "Stop", "SessionEnd",
@@ -284,12 +287,17 @@ _CLASSES = {
 }
 
 
+def check_size(size: int) -> None:
+    """The one payload limit: a hook's stdin of more than MAX_PAYLOAD_BYTES is refused."""
+    if size > MAX_PAYLOAD_BYTES:
+        raise PayloadError(f"payload of {size} bytes exceeds {MAX_PAYLOAD_BYTES}")
+
+
 def parse(data: "bytes | str", expected_event: str) -> Event:
     """Parse stdin into the event class of `expected_event` (the script's own event)."""
     if not data or not data.strip():
         raise PayloadError("empty stdin")
-    if len(data) > MAX_PAYLOAD_BYTES:
-        raise PayloadError(f"payload of {len(data)} bytes exceeds {MAX_PAYLOAD_BYTES}")
+    check_size(len(data))
     try:
         raw = json.loads(data)
     except (ValueError, RecursionError) as exc:

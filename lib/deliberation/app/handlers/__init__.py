@@ -14,7 +14,8 @@ from __future__ import annotations
 import time
 
 from deliberation.wire import hookio
-from deliberation.app.handlers.common import Ctx, load_config
+from deliberation.app.handlers.common import Ctx
+from deliberation.state.config import project_config
 
 
 def dispatch(event: hookio.Event, layout, now: float) -> hookio.Answer:
@@ -35,7 +36,7 @@ def dispatch(event: hookio.Event, layout, now: float) -> hookio.Answer:
         hookio.SessionEvent: on_session.handle,
     }
     handler = handlers[type(event)]
-    cfg, problems = load_config(layout)
+    cfg, problems = project_config(layout)
 
     def open_tx():
         store = Store(layout, lock_timeout=cfg.lock_timeout_s)

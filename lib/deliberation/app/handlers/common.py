@@ -8,47 +8,11 @@ from typing import Any
 
 from deliberation import SCHEMA_VERSION
 from deliberation.state import event_log
-from deliberation.state import plain_reads
 from deliberation.wire import hookio
 from deliberation.core import personas
 from deliberation.state.config import Config
 from deliberation.state.paths import handled_by
 from deliberation.state.models import AgentRecord, DeniedSpawn, Deliberation, Notice
-
-
-_VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
-
-
-def load_config(layout) -> "tuple[Config, list[str]]":
-    """The validated Config (from the cache the fast path reads, else config.json) and the
-    problems to show. A cache that no longer validates (edited by hand, or left by a plugin
-    version with the same version string) is resolved again from config.json and rewritten."""
-    from pydantic import ValidationError
-
-    data = plain_reads.config_dict(layout)
-    problems: list[str] = []
-    if data is not None:
-        try:
-            return _validated(data), problems
-        except ValidationError as exc:
-            problems.append("deliberation config: the cached config did not validate "
-                            f"({exc.error_count()} error(s)); rebuilt from config.json")
-    data, found = plain_reads.resolve_config(layout)
-    problems += [f"deliberation config: {p}" for p in found]
-    return _validated(data or {}), problems
-
-
-def _validated(data: dict) -> Config:
-    """`Config` of `data`. The warm worker gets the same cached dict object again and again
-    (fastpath keeps it while the cache file is unchanged), so the last one validated is kept;
-    Config objects are never mutated."""
-    global _VALIDATED
-    held_data, held_cfg = _VALIDATED
-    if held_cfg is not None and (held_data is data or (not data and not held_data)):
-        return held_cfg
-    cfg = Config.model_validate(data) if data else Config()
-    _VALIDATED = (data, cfg)
-    return cfg
 
 
 class Ctx:
@@ -198,7 +162,7 @@ def deny(ctx: Ctx, event: hookio.PreToolUse, parent: str, rule: str, reason: str
     return hookio.Answer.deny(reason)
 
 
-def budget_view(ctx: Ctx, delib: Deliberation) -> "depth_axis.BudgetView":
+def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
     """What the depth axis may still spend, read from the lineage and the deliberation."""
     from deliberation.app import transcripts
     from deliberation.core import token_usage

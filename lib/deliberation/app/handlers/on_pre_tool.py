@@ -20,9 +20,9 @@ from deliberation.core.depth import axis as depth_axis
 from deliberation.wire import hookio
 from deliberation.core import lineage as lin
 from deliberation.app.handlers.common import Ctx, deny, requested_model, transcript_model
-from deliberation.state.models import AgentRecord, DeniedSpawn, GivenContext
+from deliberation.state.models import HOT_SPOT_ID, AgentRecord, GivenContext
 
-HOT_SPOT_ID = re.compile(r"\bH[0-9]{1,3}\b")
+HOT_SPOT_CITED = re.compile(rf"\b{HOT_SPOT_ID}\b")
 
 
 def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
@@ -204,7 +204,7 @@ def _given(event: hookio.PreToolUse, delib, isolation: str) -> GivenContext:
     known = {h.id for h in delib.depth.hot_spots}
     return GivenContext(prompt_chars=len(prompt),
                         prompt_sha256=hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).hexdigest(),
-                        hot_spots=sorted(set(HOT_SPOT_ID.findall(prompt)) & known),
+                        hot_spots=sorted(set(HOT_SPOT_CITED.findall(prompt)) & known),
                         fork=personas.normalise_agent_type(event.subagent_type) == "fork",
                         isolation=isolation)
 

@@ -1,4 +1,4 @@
-"""The depth axis (DESIGN.md §5): deepen on contested points, linearly, without anchoring.
+"""The depth axis: deepen on contested points, linearly, without anchoring.
 
 After the propose pass and ONE red-team pass (both left untouched), inside DELIBERATION:
 
@@ -38,14 +38,12 @@ from dataclasses import dataclass, field
 
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
 from deliberation.core.depth.hot_spots import (WEIGHTY, approach_titles, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
+from deliberation.core.depth import FLOOR
 from deliberation.core.depth.paraphrase import is_paraphrase
 from deliberation.core import minimum_deliberation, phases
 from deliberation.core.personas import LENSES, ROLES, normalise_agent_type
 from deliberation.core.similarity import containment, tokens
 from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, DepthState, HotSpot
-
-FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
-         "The red team's words are material too: check them.")
 
 OPEN = ("pending", "deepening")              # lens workers may still be spawned
 STARTED = ("pending", "deepening", "red_team_2", "done")

@@ -1,6 +1,6 @@
 """Hot spots: the contested points of a deliberation, computed from its tier-1 reports.
 
-The depth axis (DESIGN.md §5) digs only where tier 1 is contested. After the propose pass and
+The depth axis digs only where tier 1 is contested. After the propose pass and
 the first red-team pass, `find_hot_spots(delib)` lists, in this order:
 
 1. `refuted`       — a finding (`"<persona>:<id>"`) or an approach the red team refuted or
@@ -19,7 +19,6 @@ The reading helpers (`current`, `tier1_agents`, `red_team_agents`, `finding_inde
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from deliberation.core.personas import normalise_agent_type
@@ -30,7 +29,6 @@ from deliberation.state.models import AgentRecord, Deliberation, HotSpot
 DEDUP_SIMILARITY = 0.8
 MAX_HOT_SPOTS = 999  # the id pattern allows H1..H999
 CLAIM_CHARS = 240
-HOT_SPOT_ID = re.compile(r"^H[0-9]{1,3}$")
 WEIGHTY = ("refuted", "weakened")
 
 

@@ -1,7 +1,7 @@
 """Paraphrase detection for the depth axis: does a tier-2 text only restate a tier-1 finding?
 
 Depth-aware synthesis counts a tier-2 result that merely restates tier 1 as zero signal
-(DESIGN.md §5, "agreeing again scores 0"), while a tier-2 text that adds a new finding on the
+("agreeing again scores 0"), while a tier-2 text that adds a new finding on the
 same topic counts. The two look alike lexically (same topic words), so plain overlap is not
 enough. The measure here asks a narrower question: *how much of the candidate's content is
 already in one original?*
