@@ -18,7 +18,7 @@ set -euo pipefail
 
 PLUGIN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 VENV="${DELIBERATION_VENV:-$PLUGIN/.venv}"
-DEPS_IMPORT='import pydantic, filelock, orjson, jsonschema'
+DEPS_IMPORT='import pydantic, orjson, jsonschema'
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }

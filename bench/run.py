@@ -26,7 +26,6 @@ from benchkit import table  # noqa: E402
 
 def _has_dependencies() -> bool:
     try:
-        import filelock  # noqa: F401
         import orjson  # noqa: F401
         import pydantic  # noqa: F401
     except ImportError:
@@ -70,7 +69,7 @@ def main(argv: "list[str] | None" = None) -> int:
     args = ap.parse_args(argv)
     if not _has_dependencies():
         if os.path.realpath(args.python) == os.path.realpath(sys.executable):
-            print("bench: this interpreter lacks pydantic/filelock/orjson; run install.sh or pass --python",
+            print("bench: this interpreter lacks pydantic/orjson; run install.sh or pass --python",
                   file=sys.stderr)
             return 0
         os.execv(args.python, [args.python, os.path.abspath(__file__), *(argv if argv is not None else sys.argv[1:])])

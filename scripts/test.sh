@@ -45,7 +45,7 @@ if ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/d
 fi
 .venv/bin/python -m pip install -q --upgrade pip || warn "pip upgrade failed; using the venv's pip"
 .venv/bin/python -m pip install -q -e ".[test]" || die "pip install -e .[test] failed"
-.venv/bin/python -c 'import pydantic, filelock, orjson, jsonschema, pytest, hypothesis, deliberation' \
+.venv/bin/python -c 'import pydantic, orjson, jsonschema, pytest, hypothesis, deliberation' \
   || die "the venv lacks a dependency"
 echo "venv: $REPO/.venv ready"
 

@@ -62,7 +62,7 @@ def manifest_version(root: Path) -> str:
 def bare_python(tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("bare-python") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
-    for module in ("pydantic", "orjson", "jsonschema", "filelock"):
+    for module in ("pydantic", "orjson", "jsonschema"):
         assert subprocess.run([str(venv / "bin" / "python3"), "-c", f"import {module}"],
                               capture_output=True).returncode != 0, module
     return venv / "bin"
@@ -224,7 +224,7 @@ def assert_budget_enforced(run: ClaudeRun) -> None:
 
 def release(source: Path, server: "GitHttpServer | None", version: str, tighten_deps: bool) -> None:
     """A new release in the marketplace source: the version (scripts/set_version.py) and, with
-    `tighten_deps`, a changed dependency list (a tighter bound the current filelock still meets)."""
+    `tighten_deps`, a changed dependency list (a tighter bound the current orjson still meets)."""
     changelog = source / "CHANGELOG.md"
     changelog.write_text(changelog.read_text().replace("\n## ", "\n## Unreleased\n\n- e2e: a new release.\n\n## ", 1))
     subprocess.run([sys.executable, str(source / "scripts" / "set_version.py"), version], check=True,
@@ -232,8 +232,8 @@ def release(source: Path, server: "GitHttpServer | None", version: str, tighten_
     if tighten_deps:
         pyproject = source / "pyproject.toml"
         text = pyproject.read_text()
-        assert '"filelock>=3.12",' in text
-        pyproject.write_text(text.replace('"filelock>=3.12",', '"filelock>=3.12.2",'))
+        assert '"orjson>=3.9",' in text
+        pyproject.write_text(text.replace('"orjson>=3.9",', '"orjson>=3.9.1",'))
     commit_all(source, f"release {version}")
     if server is not None:
         server.publish(source, "deliberation")
@@ -290,7 +290,7 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         status = flow.wait_for_set_up()
         env1 = flow.current_env()
         assert env1.parent == flow.data / "envs" and (env1 / "env.json").is_file()
-        got = subprocess.run([str(env1 / "bin" / "python"), "-c", "import pydantic, orjson, jsonschema, filelock"],
+        got = subprocess.run([str(env1 / "bin" / "python"), "-c", "import pydantic, orjson, jsonschema"],
                              capture_output=True, text=True)
         assert got.returncode == 0, got.stderr
         print(f"\n[{source_kind}] first set-up: {status['finished'] - status['started']:.1f} s")
@@ -318,7 +318,7 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         status = flow.wait_for_set_up(key_not=status["key"])
         env2 = flow.current_env()
         assert env2 != env1 and not env1.exists(), (env1, env2)
-        assert "filelock>=3.12.2" in json.loads((env2 / "env.json").read_text())["dependencies"]
+        assert "orjson>=3.9.1" in json.loads((env2 / "env.json").read_text())["dependencies"]
         # no warm worker of the old code or the old environment keeps running
         flow.assert_only_workers_of(env2, root_a)
 

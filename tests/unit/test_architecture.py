@@ -22,7 +22,7 @@ from deliberation import LAYERS, TIERS
 from tests.conftest import HOOK_FLAGS, ROOT
 
 PKG = ROOT / "lib" / "deliberation"
-THIRD_PARTY = ("pydantic", "pydantic_core", "orjson", "filelock", "jsonschema")
+THIRD_PARTY = ("pydantic", "pydantic_core", "orjson", "jsonschema")
 CORE_MAY_NOT = ("deliberation.state.store", "deliberation.state.paths", "deliberation.state.event_log",
                 "deliberation.state.schemas", "deliberation.state.queries")
 

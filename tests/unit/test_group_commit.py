@@ -138,11 +138,12 @@ def test_waiting_longer_than_the_lock_timeout_raises_and_leaves_the_queue():
 
 def test_a_leader_waits_for_requests_in_flight_but_not_when_alone(monkeypatch):
     ledger = Ledger()
-    naps: list[float] = []
-    real_sleep = time.sleep
-    monkeypatch.setattr(group_commit.time, "sleep", lambda s: (naps.append(s), real_sleep(s)))
+    waits: list = []
+    real_wait_for = group_commit._GUARD.wait_for
+    monkeypatch.setattr(group_commit._GUARD, "wait_for",
+                        lambda pred, timeout=None: (waits.append((pred(), timeout)), real_wait_for(pred, timeout))[1])
     group_commit.run(("/s", "alone"), apply_named("e"), ledger.open_tx, 5)
-    assert naps == []  # its own request has landed: nothing else in flight, no wait
+    assert waits == []  # its own request has landed: nothing else in flight, no wait
     arrived, release = threading.Event(), threading.Event()
 
     def other_request():  # accepted by the worker, still being read and parsed
@@ -156,7 +157,7 @@ def test_a_leader_waits_for_requests_in_flight_but_not_when_alone(monkeypatch):
     group_commit.run(("/s", "w"), apply_named("f"), ledger.open_tx, 5)
     release.set()
     other.join(5)
-    assert naps and len(naps) * group_commit._POLL_S <= group_commit.COMMIT_DELAY_S * 3  # bounded
+    assert waits == [(False, group_commit.COMMIT_DELAY_S)]  # one bounded wait, on a request in flight
     assert ledger.committed == ["e", "f"] and group_commit._IN_FLIGHT == [0]
 
 

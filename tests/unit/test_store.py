@@ -294,3 +294,24 @@ def test_a_write_sweeps_temp_files_that_dead_writers_left(tmp_path):
     atomic_write_bytes(str(path), b'{"a": 1}\n')
     assert path.read_bytes() == b'{"a": 1}\n'
     assert not left.exists() and live.exists() and other.exists()
+
+
+def test_without_flock_the_lock_is_a_posix_record_lock(tmp_path, monkeypatch):
+    """A filesystem without flock (ENOLCK): the same lock file takes a lockf lock, which another
+    process sees as held."""
+    import errno
+
+    from deliberation.state import store as store_mod
+
+    def no_flock(fd, op):
+        raise OSError(errno.ENOLCK, "no flock here")
+
+    monkeypatch.setattr(store_mod.fcntl, "flock", no_flock)
+    path = str(tmp_path / "state.json")
+    probe = ("import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+             "try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n    print('held')\n"
+             "else:\n    print('free')\n")
+    with lock(path, timeout=1):
+        inside = subprocess.run([sys.executable, "-c", probe, path + ".lock"], capture_output=True, text=True).stdout
+    after = subprocess.run([sys.executable, "-c", probe, path + ".lock"], capture_output=True, text=True).stdout
+    assert (inside.strip(), after.strip()) == ("held", "free")

@@ -25,7 +25,7 @@ from deliberation.cli import install_settings as ins
 from deliberation.state.paths import Layout
 
 PLUGIN_OF_THIS_CODE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-DEPENDENCIES = ("pydantic", "filelock", "orjson", "jsonschema")
+DEPENDENCIES = ("pydantic", "orjson", "jsonschema")
 MAX_ERRORS_PER_FILE = 20
 SKIPPED_DIRS = ("records", "cache")
 SKIPPED_FILES = ("install-manifest.json", ".gitignore", "errors.log")

@@ -14,7 +14,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from deliberation.cli import _table as t
+from deliberation.cli import views as t
+from deliberation.state import queries
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -95,7 +96,7 @@ def run(args: Any) -> int:
     from deliberation.state.models import Lineage
 
     layout, store = t.open_store(args)
-    sid = args.session or t.latest_session(layout, store, "lineage")
+    sid = args.session or queries.latest_session(layout, store, "lineage")
     if sid is None:
         t.show_store_warnings(store)
         return t.fail(f"no session with a lineage in {layout.sessions_dir}")
@@ -104,7 +105,7 @@ def run(args: Any) -> int:
     lineage = store.load(layout.lineage(sid), Lineage)
     t.show_store_warnings(store)
     if lineage is None:
-        known = t.session_ids(layout)
+        known = queries.session_ids(layout)
         hint = f" (known: {', '.join(known[-5:])})" if known else ""
         return t.fail(f"no lineage for session {sid!r} in {layout.sessions_dir}{hint}")
     config = t.config_or_warn(layout)

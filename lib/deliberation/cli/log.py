@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from deliberation.cli import _table as t
+from deliberation.cli import views as t
+from deliberation.state import queries
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -85,7 +86,7 @@ def rows_from_lines(lines: "list[bytes]") -> "list[dict[str, Any]]":
 
 def run(args: Any) -> int:
     layout, store = t.open_store(args)
-    sid = args.session or t.latest_session(layout, store, "events")
+    sid = args.session or queries.latest_session(layout, store, "events")
     if sid is None:
         return t.fail(f"no session with an event log in {layout.sessions_dir}")
     if not t.is_valid_id(sid):
@@ -95,7 +96,7 @@ def run(args: Any) -> int:
         with open(path, "rb") as fh:
             lines = fh.read().splitlines()
     except FileNotFoundError:
-        known = [s for s in t.session_ids(layout)]
+        known = [s for s in queries.session_ids(layout)]
         hint = f" (known: {', '.join(known[-5:])})" if known else ""
         return t.fail(f"no event log for session {sid!r} in {layout.sessions_dir}{hint}")
     rows = rows_from_lines(lines)

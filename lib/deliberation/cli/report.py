@@ -12,7 +12,8 @@ import os
 import sys
 from typing import Any
 
-from deliberation.cli import _table as t
+from deliberation.cli import views as t
+from deliberation.state import queries
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -41,7 +42,7 @@ def run(args: Any) -> int:
     from deliberation.state.models import Lineage
 
     layout, store = t.open_store(args)
-    delib, why = t.find_deliberation(layout, store, args.id)
+    delib, why = queries.find_deliberation(layout, store, args.id)
     if delib is None:
         t.show_store_warnings(store)
         return t.fail(why)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from deliberation.cli import _table as t
+from deliberation.cli import views as t
+from deliberation.state import queries
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -190,7 +191,7 @@ def render_text(d: Any, strong: float = 0.85, moderate: float = 0.70) -> str:
 
 def run(args: Any) -> int:
     layout, store = t.open_store(args)
-    delib, why = t.find_deliberation(layout, store, args.id)
+    delib, why = queries.find_deliberation(layout, store, args.id)
     t.show_store_warnings(store)
     if delib is None:
         return t.fail(why)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from deliberation.cli import _table as t
+from deliberation.cli import views as t
+from deliberation.state import queries
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -55,7 +56,7 @@ def _route_cell(row: dict) -> str:
 
 def run(args: Any) -> int:
     layout, store = t.open_store(args)
-    rows = [summarise(d) for d in t.load_deliberations(layout, store)]
+    rows = [summarise(d) for d in queries.load_deliberations(layout, store)]
     t.show_store_warnings(store)
     if args.session:
         rows = [r for r in rows if r["session_id"] == args.session]

@@ -180,7 +180,7 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
     except Exception:  # noqa: BLE001 - a state dir linked elsewhere gets no log written through it
         errors_log = None
     missing_dep = isinstance(exc, ImportError) and getattr(exc, "name", "") in (
-        "pydantic", "filelock", "orjson", "jsonschema", "pydantic_core")
+        "pydantic", "orjson", "jsonschema", "pydantic_core")
     if missing_dep:
         import time
 

@@ -1,7 +1,7 @@
 """The plugin's own Python environment, kept in the folder Claude Code gives the plugin for data.
 
 Installed from a marketplace (or loaded with `--plugin-dir`) the plugin arrives as plain files,
-and the hooks that decide need pydantic, filelock, orjson and jsonschema. Claude Code gives
+and the hooks that decide need pydantic, orjson and jsonschema. Claude Code gives
 plugin hooks `${CLAUDE_PLUGIN_DATA}`, a folder per plugin that survives updates and is removed
 at uninstall; this module keeps a virtual environment there with the dependencies that
 pyproject.toml lists:

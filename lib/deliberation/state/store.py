@@ -6,7 +6,7 @@ Guarantees:
 - a session's transaction commits all its files and its event-log lines together, through a
   redo journal that the next transaction replays if a kill interrupted the commit
   (`SessionTx`);
-- every read-modify-write holds `<file>.lock` (filelock) with a timeout; on timeout a
+- every read-modify-write holds `<file>.lock` (an exclusive flock) with a timeout; on timeout a
   `LockTimeout` is raised and the caller fails open — a hook never hangs the session;
 - every JSON file carries `schema_version`; an older version is migrated by the model's
   `migrate` classmethod or refused with a clear message; a newer one is refused;
@@ -181,11 +181,12 @@ def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
          blocked_cb: "Callable[[], None] | None" = None) -> Iterator[None]:
     """Hold `<path>.lock`. Calls `blocked_cb` once if it has to wait; raises LockTimeout.
 
-    An exclusive `flock` on a lock file that stays in place (the same lock filelock's
-    UnixFileLock takes, so both interoperate), polled every 1–10 ms: a waiting hook takes
-    the lock within milliseconds of its release, which keeps a burst of 32 hooks from
-    queueing behind back-off sleeps. Importing filelock costs a hook ~10 ms; it is used only
-    where flock is not supported (some network filesystems), for its soft-lock fallback.
+    An exclusive `flock` on a lock file that stays in place, polled every 1–10 ms (flock has
+    no timeout of its own): a waiting hook takes the lock within milliseconds of its release,
+    which keeps a burst of 32 hooks from queueing behind back-off sleeps. Where flock is not
+    supported (some network filesystems) the same file takes a POSIX record lock (`lockf`)
+    instead; record locks belong to the process, which is safe because threads queue on the
+    in-process lock first.
 
     Threads of one process (the warm worker answers hooks in threads) first queue on an
     in-process lock for the same file, woken the moment it is released instead of polling
@@ -216,71 +217,45 @@ def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable
     ensure_dir(os.path.dirname(path))
     fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
     try:
+        use = fcntl.flock
         try:
-            acquired = _try_flock(fd)
+            acquired = _try_lock(fd, use)
         except OSError as exc:
             if exc.errno not in _NO_FLOCK:
                 raise
-            os.close(fd)
-            fd = -1
-            with _filelock(path, left, blocked):
-                yield
-            return
+            use = fcntl.lockf  # no flock here (some network filesystems): POSIX record locks
+            acquired = _try_lock(fd, use)
         if not acquired:
             blocked()
-            if not _wait_flock(fd, left):
+            if not _wait_lock(fd, use, left):
                 raise LockTimeout(f"another hook held {os.path.basename(name)} for more than {timeout:g}s")
         try:
             yield
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            use(fd, fcntl.LOCK_UN)
     finally:
-        if fd >= 0:
-            os.close(fd)
+        os.close(fd)
 
 
-def _try_flock(fd: int) -> bool:
+def _try_lock(fd: int, use: "Callable[[int, int], Any]") -> bool:
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+        use(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (BlockingIOError, PermissionError):  # lockf says EACCES where flock says EWOULDBLOCK
         return False
     return True
 
 
-def _wait_flock(fd: int, timeout: float) -> bool:
+def _wait_lock(fd: int, use: "Callable[[int, int], Any]", timeout: float) -> bool:
     deadline = time.monotonic() + max(timeout, 0.0)
     pause, longest = LOCK_POLL_S
     while True:
-        if _try_flock(fd):
+        if _try_lock(fd, use):
             return True
         left = deadline - time.monotonic()
         if left <= 0:
             return False
         time.sleep(min(pause, left))
         pause = min(pause * 2, longest)
-
-
-@contextlib.contextmanager
-def _filelock(path: str, timeout: float, blocked_cb: "Callable[[], None] | None") -> Iterator[None]:
-    """The same lock through filelock, for filesystems without flock (its soft-lock fallback)."""
-    import filelock
-
-    flock = filelock.FileLock(path + ".lock", mode=FILE_MODE)
-    try:
-        flock.acquire(timeout=0)
-    except filelock.Timeout:
-        if blocked_cb is not None:
-            blocked_cb()
-        try:
-            flock.acquire(timeout=timeout)
-        except filelock.Timeout:
-            raise LockTimeout(
-                f"another hook held {os.path.basename(path)}.lock for more than {timeout:g}s"
-            ) from None
-    try:
-        yield
-    finally:
-        flock.release()
 
 
 class Store:
