@@ -11,18 +11,18 @@ the stage from the phase at spawn; a report cannot promote itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deliberation.state.agent_report import ReportProblem, extract_report
 from deliberation.state.models import AgentRecord, Deliberation
 
 FIXED = ("recorded", "duplicate", "send_back", "invalid")
 
 
+@dataclass
 class Outcome:
-    __slots__ = ("status", "send_back")
-
-    def __init__(self, status: str, send_back: "str | None" = None) -> None:
-        self.status = status  # one of FIXED
-        self.send_back = send_back
+    status: str  # one of FIXED
+    send_back: "str | None" = None
 
 
 def semantic_problem(agent: AgentRecord, report, dimensions: "list[str]") -> "str | None":

@@ -17,6 +17,8 @@ depth axis needs tier-2 workers before ranking) or a progress `context`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deliberation.core import conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking
 from deliberation.core import minimum_deliberation as mvd
 from deliberation.core.depth import axis as depth_axis
@@ -26,20 +28,17 @@ from deliberation.state.models import Deliberation
 
 
 
+@dataclass
 class Step:
     """What the main agent must be told. `block`: it must act before it may conclude (the
     Stop is held on it); `context`: news or an instruction; `progress`: the context is only the
     progress note (re-derived when it is delivered, never queued); `then_next`: the news is said
     with the next accepted step as it stands when it is delivered (a background agent's news
     waits for its task notification, and the step may change by then)."""
-    __slots__ = ("block", "context", "progress", "then_next")
-
-    def __init__(self, block: "str | None" = None, context: "str | None" = None, progress: bool = False,
-                 then_next: bool = False) -> None:
-        self.block = block
-        self.context = context
-        self.progress = progress
-        self.then_next = then_next
+    block: "str | None" = None
+    context: "str | None" = None
+    progress: bool = False
+    then_next: bool = False
 
 
 def weights(cfg: Config) -> "dict[str, float]":
@@ -211,13 +210,11 @@ def conformity_note(delib: Deliberation) -> str:
     return "\n".join(lines)
 
 
+@dataclass
 class Conclusion:
-    __slots__ = ("ready", "block", "kind")
-
-    def __init__(self, ready: bool, block: "str | None" = None, kind: str = "gate") -> None:
-        self.ready = ready
-        self.block = block
-        self.kind = kind  # "gate": a gate failed; "document": the decision document is sent back
+    ready: bool
+    block: "str | None" = None
+    kind: str = "gate"  # "gate": a gate failed; "document": the decision document is sent back
 
 
 def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",

@@ -299,12 +299,10 @@ def send_back_text(delib, problem: str) -> str:
 # capture: accepted, sent back once, or recorded missing
 
 
+@dataclass
 class Outcome:
-    __slots__ = ("status", "send_back")
-
-    def __init__(self, status: str, send_back: "str | None" = None) -> None:
-        self.status = status  # accepted / send_back / missing / already
-        self.send_back = send_back
+    status: str  # accepted / send_back / missing / already
+    send_back: "str | None" = None
 
 
 def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, now: float) -> Outcome:

@@ -28,6 +28,8 @@ revision with a warning: a new report is never silently dropped.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deliberation.core import consensus_gate, phases
 from deliberation.state.models import AgentRecord, Deliberation, Revision
 
@@ -35,14 +37,12 @@ STAGE_PHASE = {"research": "RESEARCH", "deliberation": "DELIBERATION", "ranking"
 INDEPENDENT = ("research", "ranking")
 
 
+@dataclass
 class Decision:
-    __slots__ = ("allowed", "rule", "reason", "why")
-
-    def __init__(self, allowed: bool, rule: str, reason: str = "", why: str = "") -> None:
-        self.allowed = allowed
-        self.rule = rule      # requested, revision, running, not_deliberation | the refusal's rule
-        self.reason = reason  # the refusal, for the model
-        self.why = why        # what the record keeps with the replaced report
+    allowed: bool
+    rule: str         # requested, revision, running, not_deliberation | the refusal's rule
+    reason: str = ""  # the refusal, for the model
+    why: str = ""     # what the record keeps with the replaced report
 
 
 def who(rec: AgentRecord) -> str:

@@ -18,34 +18,31 @@ cannot race past either limit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deliberation.core import lineage as lin
 from deliberation.state.models import Lineage, WorkflowRun
 
 CONFIG_HINT = ".claude/deliberation/config.json"
 
 
+@dataclass
 class Verdict:
-    __slots__ = ("allowed", "depth", "rule", "reason", "active")
-
-    def __init__(self, allowed: bool, depth: int, rule: str = "", reason: str = "", active: int = 0) -> None:
-        self.allowed = allowed
-        self.depth = depth
-        self.rule = rule
-        self.reason = reason
-        self.active = active
+    allowed: bool
+    depth: int
+    rule: str = ""
+    reason: str = ""
+    active: int = 0
 
 
+@dataclass
 class Usage:
     """What one parent and the session use of the budget now."""
-    __slots__ = ("active", "active_types", "reserved", "session_used", "session_reserved")
-
-    def __init__(self, active: int, active_types: "list[str]", reserved: int, session_used: int,
-                 session_reserved: int) -> None:
-        self.active = active                    # the parent's active children, reservations included
-        self.active_types = active_types
-        self.reserved = reserved                # of which: agents its running workflows may still start
-        self.session_used = session_used        # agents the session started or may still start
-        self.session_reserved = session_reserved
+    active: int                 # the parent's active children, reservations included
+    active_types: "list[str]"
+    reserved: int               # of which: agents its running workflows may still start
+    session_used: int           # agents the session started or may still start
+    session_reserved: int
 
     def left(self, max_active: int, max_total: int) -> int:
         """Spawn slots left: the smaller of the parent's and the session's."""
