@@ -141,7 +141,7 @@ def test_a_finished_agent_starting_again_is_a_resume_not_a_new_agent():
     assert what == "restarted" and spawn.status == "running" and spawn.resumes == 1 and spawn.finished_at is None
     assert len(l.spawns) == 1
     assert lin.start(l, "ag-1", "security-analyst", 6.5, STALE)[1] == "started"  # already running: no 2nd count
-    assert not lin.restart(spawn, 7.0) and spawn.resumes == 1
+    assert not lin.restart(spawn) and spawn.resumes == 1
 
 
 def test_the_transcript_path_proves_a_workflow_agent_and_gives_the_request_back():

@@ -54,7 +54,7 @@ def progress_text(delib: Deliberation, cfg: Config) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def depth_after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView, now: float) -> "Step | None":
+def depth_after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView) -> "Step | None":
     """Move the depth axis along; a Step when the main agent must act on it."""
     if delib.phase != "DELIBERATION" or phases.pending(delib, "deliberation"):
         return None
@@ -78,7 +78,7 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: depth_axis.Budg
     return None
 
 
-def ranking_complete(delib: Deliberation, cfg: Config) -> bool:
+def ranking_complete(delib: Deliberation) -> bool:
     return (delib.phase == "RANKING" and not phases.pending(delib, "ranking")
             and len(phases.current(delib, "ranking")) >= 1)
 
@@ -133,12 +133,12 @@ def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView
     step = minimum_step(delib, cfg, budget)
     if step is not None:
         return step
-    step = depth_after_report(delib, cfg, budget, now)
+    step = depth_after_report(delib, cfg, budget)
     if step is not None:
         return step
     if delib.phase == "PRD_GENERATION":  # the vote passed: the same news again (said once per batch)
         return Step(context=document_due_text(delib))
-    if ranking_complete(delib, cfg):
+    if ranking_complete(delib):
         evaluate_vote(delib, cfg, now)
         if not delib.gate1.passed:  # type: ignore[union-attr]
             return Step(block=consensus_gate.reason_text(delib, delib.gate1))  # type: ignore[arg-type]

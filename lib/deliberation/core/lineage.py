@@ -246,7 +246,7 @@ def start(lineage: Lineage, agent_id: "str | None", agent_type: "str | None", no
         if spawn.status == "requested":
             spawn.status, spawn.started_at = "running", now
             return spawn, "started"
-        if restart(spawn, now):
+        if restart(spawn):
             return spawn, "restarted"
         return spawn, "started"
     if normalise_agent_type(agent_type) != WORKFLOW_AGENT_TYPE:
@@ -342,7 +342,7 @@ def pending_resume(lineage: Lineage, agent_id: "str | None") -> "Resume | None":
                  if r.agent_id == agent_id and r.status in ("requested", "resumed", "delivered")), None)
 
 
-def restart(spawn: Spawn, now: float) -> bool:
+def restart(spawn: Spawn) -> bool:
     """A finished agent runs again (a SendMessage resume); True when this call changed it."""
     if spawn.status in ACTIVE:
         return False

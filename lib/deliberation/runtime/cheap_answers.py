@@ -15,7 +15,7 @@ from deliberation.state.plain_reads import (commit_pending, escalations_readable
                                             session_state)
 
 
-def answer(event, layout: Layout, cfg: dict, now: float):
+def answer(event, layout: Layout, cfg: dict):
     """The fast-path Answer, or None when the slow path must decide."""
     from deliberation.wire import hookio
 

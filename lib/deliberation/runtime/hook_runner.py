@@ -105,7 +105,7 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
         logged = event_log.logged_answer(layout, event.session_id, event.event_id)
         if logged is not None:
             return logged.to_json(event_name)
-    answer = _fast(event, layout, now)
+    answer = _fast(event, layout)
     if answer is not None:
         if start_worker and event_name == "UserPromptSubmit" and answer.context:
             from deliberation.runtime import worker_launch
@@ -122,7 +122,7 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
 def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
     """The Answer to one event, in-process (used by `deliberation replay`)."""
     event, layout = _parse(event_name, data, project, None, False)
-    answer = _fast(event, layout, now)
+    answer = _fast(event, layout)
     return answer if answer is not None else slow_answer(event, layout, now)
 
 
@@ -148,13 +148,13 @@ def _new_event_id() -> str:
     return new_event_id()
 
 
-def _fast(event, layout, now: float):
+def _fast(event, layout):
     """The fast path's Answer, or None when the slow path must decide."""
     from deliberation.runtime import cheap_answers
     from deliberation.state.plain_reads import config_dict
 
     cfg = config_dict(layout)
-    return cheap_answers.answer(event, layout, cfg, now) if cfg is not None else None
+    return cheap_answers.answer(event, layout, cfg) if cfg is not None else None
 
 
 def slow_answer(event, layout, now: float):

@@ -76,7 +76,7 @@ def post(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
         entry.status = "resumed"
     spawn = lin.find_by_agent(lineage, resumed)
     if spawn is not None:
-        lin.restart(spawn, ctx.now)
+        lin.restart(spawn)
         reopen(ctx, spawn, entry.why or "resumed by a SendMessage")
     return hookio.Answer()
 
