@@ -473,6 +473,7 @@ def replayed(tmp_path, name: str, events: "list[dict]", cfg: dict) -> "tuple[lis
 
 def test_depth_off_replays_identical_to_breadth_only(project, hook, tmp_path, monkeypatch):
     from deliberation.core import engine
+    from deliberation.core.depth import axis as depth_axis
 
     off = {"depth": {"posture": "off"}}
     write_config(project, off)
@@ -497,7 +498,7 @@ def test_depth_off_replays_identical_to_breadth_only(project, hook, tmp_path, mo
     with_off = replayed(tmp_path, "posture-off", events, off)
     with monkeypatch.context() as m:  # the breadth-only engine: no depth machinery at all
         m.setattr(engine, "depth_after_report", lambda *a, **k: None)
-        m.setattr(engine, "ranking_spawn_refusal", lambda *a, **k: None)
+        m.setattr(depth_axis, "ranking_spawn_refusal", lambda *a, **k: None)
         breadth = replayed(tmp_path, "breadth-only", events, off)
     assert with_off[0] == breadth[0]          # every decision, event by event
     assert with_off[1] == breadth[1]          # the final deliberation JSON
