@@ -1,13 +1,12 @@
 """The trigger: score a real user prompt (confidence.py) and, when it triggers, the
 DELIBERATION PROTOCOL to inject (instructions.py), with a model per persona when
-`models.diverse` is on (agent_model.py). Standard library only: it runs on the fast path.
+`models.diverse` is on (agent_model.py). Standard library only: it runs on the fast path, and
+the protocol's modules load only when a prompt triggers.
 """
 
 from __future__ import annotations
 
 from deliberation.core import confidence
-from deliberation.core.agent_model import assignment
-from deliberation.core.instructions import panel, protocol_text
 
 
 def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "") -> "tuple[dict, str | None]":
@@ -17,6 +16,10 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "") -> "tuple[di
     result = confidence.evaluate(prompt, cfg or None)
     if not result["triggered"]:
         return result, None
+    # loaded only for a prompt that triggers: most prompts are routine, and each is a fresh hook
+    from deliberation.core.agent_model import assignment
+    from deliberation.core.instructions import panel, protocol_text
+
     models = None
     if confidence.section(cfg, "models").get("diverse"):
         pool = confidence.section(cfg, "models").get("pool") or ["opus", "sonnet"]
