@@ -2,8 +2,10 @@
 
 `python3 probe_hook.py EVENT` logs its payload to `<project>/probe-log.jsonl` and answers from
 `<project>/probe.json`: {key: [answer, ...]}, the n-th call of a key taking the n-th answer (none
-left → no output, exit 0). The key is the event name, or `PreToolUse:<tool>` for PreToolUse. An
-answer is {"stdout": JSON object or text, "stderr": text, "exit": code}.
+left → no output, exit 0). The key is the event name, or `PreToolUse:<tool>` for PreToolUse, or
+`Stop:running` for a Stop while a background agent still runs (whether one does when the main
+agent first stops is a race the client decides). An answer is {"stdout": JSON object or text,
+"stderr": text, "exit": code}.
 Stdlib only; used by test_e2e_hook_answers.py (never by the plugin).
 """
 
@@ -20,6 +22,9 @@ def main() -> int:
     with open(os.path.join(root, "probe-log.jsonl"), "a", encoding="utf-8") as fh:
         fh.write(json.dumps({"event": event, "payload": payload}) + "\n")
     key = f"PreToolUse:{payload.get('tool_name')}" if event == "PreToolUse" else event
+    if event == "Stop" and any(isinstance(t, dict) and t.get("status") == "running"
+                               for t in payload.get("background_tasks") or []):
+        key = "Stop:running"
     try:
         with open(os.path.join(root, "probe.json"), encoding="utf-8") as fh:
             answers = json.load(fh).get(key) or []
