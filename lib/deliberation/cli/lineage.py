@@ -16,6 +16,7 @@ from typing import Any
 
 from deliberation.cli import views as t
 from deliberation.state import queries
+from deliberation.state.ids import is_valid_id
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -100,7 +101,7 @@ def run(args: Any) -> int:
     if sid is None:
         t.show_store_warnings(store)
         return t.fail(f"no session with a lineage in {layout.sessions_dir}")
-    if not t.is_valid_id(sid):
+    if not is_valid_id(sid):
         return t.fail(f"invalid session id {sid!r}: ids contain only letters, digits, '-' and '_'")
     lineage = store.load(layout.lineage(sid), Lineage)
     t.show_store_warnings(store)

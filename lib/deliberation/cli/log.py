@@ -11,6 +11,7 @@ from typing import Any
 
 from deliberation.cli import views as t
 from deliberation.state import queries
+from deliberation.state.ids import is_valid_id
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -89,7 +90,7 @@ def run(args: Any) -> int:
     sid = args.session or queries.latest_session(layout, store, "events")
     if sid is None:
         return t.fail(f"no session with an event log in {layout.sessions_dir}")
-    if not t.is_valid_id(sid):
+    if not is_valid_id(sid):
         return t.fail(f"invalid session id {sid!r}: ids contain only letters, digits, '-' and '_'")
     path = layout.events(sid)
     try:
