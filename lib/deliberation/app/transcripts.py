@@ -3,8 +3,9 @@
 A transcript is JSON lines; every API response is an `assistant` entry whose `message` has an
 `id` and a `usage`. `read_transcript` scans back from the end (at most `MAX_SCAN` bytes) for the
 last response's figure; `read_usage` sums every response once the agent has finished
-(core/token_usage.py says which figure is which and why). Only regular `.jsonl` files are
-opened, without following a symlink and without blocking on a FIFO.
+(core/token_usage.py says which figure is which and why); `read_model` finds the model the
+agent ran on. Only regular files are opened (the token figures read `.jsonl` files only),
+never through a symlink and never blocking on a FIFO.
 """
 
 from __future__ import annotations
@@ -12,25 +13,32 @@ from __future__ import annotations
 import os
 import stat
 
+from deliberation.core.agent_model import transcript_model
 from deliberation.core.token_usage import last_usage, sum_usage
+from deliberation.state.event_log import lines_backwards_of
 
 MAX_SCAN = 8 << 20          # bytes read back from the end of a transcript, at most
 MAX_USAGE_FILE = 64 << 20   # a transcript larger than this is not summed (the record says so)
+MODEL_SCAN = 1 << 20        # bytes read back for the model an agent ran on
 BLOCK = 1 << 16
 
 
-def _lines_backwards(fh, size: int):
-    end, start_limit, carry = size, max(0, size - MAX_SCAN), b""
-    while end > start_limit:
-        start = max(start_limit, end - BLOCK)
-        fh.seek(start)
-        chunk = fh.read(end - start) + carry
-        end = start
-        lines = chunk.split(b"\n")
-        carry = lines.pop(0) if end > start_limit else b""
-        for line in reversed(lines):
-            if line.strip():
-                yield line
+def _open(path: str, max_size: "int | None" = None):
+    """(the open file, its size) when `path` is a regular file no larger than `max_size`, else
+    None. Never through a symlink, never blocking on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    fh = os.fdopen(fd, "rb")
+    try:
+        st = os.fstat(fh.fileno())
+    except OSError:
+        st = None
+    if st is None or not stat.S_ISREG(st.st_mode) or (max_size is not None and st.st_size > max_size):
+        fh.close()
+        return None
+    return fh, st.st_size
 
 
 def read_transcript(path: "str | None") -> "int | None":
@@ -38,18 +46,12 @@ def read_transcript(path: "str | None") -> "int | None":
     a regular `.jsonl` file, no API response recorded yet)."""
     if not path or not path.endswith(".jsonl"):
         return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    opened = _open(path)
+    if opened is None:
         return None
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            st = os.fstat(fh.fileno())
-        except OSError:
-            return None
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        return last_usage(_lines_backwards(fh, st.st_size))
+    fh, size = opened
+    with fh:
+        return last_usage(lines_backwards_of(fh, size, MAX_SCAN, BLOCK))
 
 
 def read_usage(path: "str | None"):
@@ -58,20 +60,24 @@ def read_usage(path: "str | None"):
     response recorded)."""
     if not path or not path.endswith(".jsonl"):
         return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    opened = _open(path, MAX_USAGE_FILE)
+    if opened is None:
         return None
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            st = os.fstat(fh.fileno())
-        except OSError:
-            return None
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_USAGE_FILE:
-            return None
+    fh, _size = opened
+    with fh:
         summed = sum_usage(fh)
     if summed is None:
         return None
     from deliberation.state.models import TokenUsage
 
     return TokenUsage(**summed)
+
+
+def read_model(path: str) -> "str | None":
+    """The model of the newest assistant entry in the last MODEL_SCAN bytes of a transcript."""
+    opened = _open(path)
+    if opened is None:
+        return None
+    fh, size = opened
+    with fh:
+        return transcript_model(lines_backwards_of(fh, size, MODEL_SCAN, BLOCK))

@@ -24,6 +24,8 @@ import json
 import re
 from typing import Iterable, Sequence
 
+from deliberation.core.token_usage import assistant_messages
+
 ALIASES = ("opus", "sonnet", "haiku", "fable")
 _FAMILY = re.compile(r"claude-(?:[0-9.-]+-)?([a-z]+)")
 
@@ -60,17 +62,8 @@ def frontmatter_model(text: str) -> "str | None":
 
 def transcript_model(lines_newest_first: Iterable[bytes]) -> "str | None":
     """The model of the newest assistant entry of a transcript (lines given newest first)."""
-    for line in lines_newest_first:
-        if b'"assistant"' not in line or b'"model"' not in line:
-            continue
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(entry, dict) or entry.get("type") != "assistant":
-            continue
-        message = entry.get("message")
-        model = message.get("model") if isinstance(message, dict) else None
+    for message in assistant_messages(lines_newest_first, b'"model"'):
+        model = message.get("model")
         if isinstance(model, str) and model and not model.startswith("<"):  # "<synthetic>" entries
             return model[:100]
     return None

@@ -54,22 +54,26 @@ def usage_total(usage: object) -> "int | None":
     return total
 
 
-def last_usage(lines) -> "int | None":
-    """The token figure of the last API response among transcript lines given LAST LINE FIRST."""
+def assistant_messages(lines, key: bytes):
+    """The `message` objects of the client's assistant entries among transcript lines, in the
+    order given. A line without `key` (b'"usage"', b'"model"') is skipped before any parsing."""
     for line in lines:
-        if b'"usage"' not in line or b'"assistant"' not in line:
+        if key not in line or b'"assistant"' not in line:
             continue
         try:
             entry = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(entry, dict) or entry.get("type") != "assistant":
-            continue
-        message = entry.get("message")
-        if isinstance(message, dict):
-            total = usage_total(message.get("usage"))
-            if total is not None:
-                return total
+        if isinstance(entry, dict) and entry.get("type") == "assistant" and isinstance(entry.get("message"), dict):
+            yield entry["message"]
+
+
+def last_usage(lines) -> "int | None":
+    """The token figure of the last API response among transcript lines given LAST LINE FIRST."""
+    for message in assistant_messages(lines, b'"usage"'):
+        total = usage_total(message.get("usage"))
+        if total is not None:
+            return total
     return None
 
 
@@ -80,17 +84,8 @@ def sum_usage(lines) -> "dict[str, int] | None":
     or None when no response is recorded."""
     by_id: dict = {}
     anonymous = 0
-    for line in lines:
-        if b'"usage"' not in line or b'"assistant"' not in line:
-            continue
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(entry, dict) or entry.get("type") != "assistant":
-            continue
-        message = entry.get("message")
-        if not isinstance(message, dict) or usage_total(message.get("usage")) is None:
+    for message in assistant_messages(lines, b'"usage"'):
+        if usage_total(message.get("usage")) is None:
             continue
         mid = message.get("id")
         if not isinstance(mid, str) or not mid:

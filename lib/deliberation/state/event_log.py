@@ -81,21 +81,26 @@ def lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
         return
     with fh:
         try:
-            end = os.fstat(fh.fileno()).st_size
+            size = os.fstat(fh.fileno()).st_size
         except OSError:
             return
-        start_limit = max(0, end - max_bytes)
-        carry = b""
-        while end > start_limit:
-            start = max(start_limit, end - block)
-            fh.seek(start)
-            chunk = fh.read(end - start) + carry
-            end = start
-            lines = chunk.split(b"\n")
-            carry = lines.pop(0) if end > start_limit else b""
-            for line in reversed(lines):
-                if line.strip():
-                    yield line
+        yield from lines_backwards_of(fh, size, max_bytes, block)
+
+
+def lines_backwards_of(fh, size: int, max_bytes: int, block: int = 1 << 16):
+    """The complete lines of the last `max_bytes` of the open file `fh` of `size` bytes, last
+    line first, read in blocks from the end."""
+    end, start_limit, carry = size, max(0, size - max_bytes), b""
+    while end > start_limit:
+        start = max(start_limit, end - block)
+        fh.seek(start)
+        chunk = fh.read(end - start) + carry
+        end = start
+        lines = chunk.split(b"\n")
+        carry = lines.pop(0) if end > start_limit else b""
+        for line in reversed(lines):
+            if line.strip():
+                yield line
 
 
 def has_lines(path: str, lines: bytes, window: int = RERUN_WINDOW_BYTES) -> bool:

@@ -214,9 +214,10 @@ def transcript_model(path: "str | None") -> "str | None":
     from the `.meta.json` the client keeps beside a subagent's transcript."""
     if not path:
         return None
+    from deliberation.app import transcripts
     from deliberation.core import agent_model
 
-    found = agent_model.transcript_model(event_log.lines_backwards(path, 1 << 20))
+    found = transcripts.read_model(path)
     if found or not path.endswith(".jsonl"):
         return found
     try:
