@@ -53,16 +53,13 @@ def _trusted(path: str, uid: int, allow_root: bool) -> None:
         raise Unsafe(f"{path} is writable by other users")
 
 
-def _ensure_private(path: str, uid: int) -> None:
+def _mkdir(path: str) -> None:
     try:
         posix.mkdir(path, 0o700)
     except FileExistsError:
         pass
     except OSError as exc:
         raise Unsafe(f"cannot create {path}: {exc.strerror}") from None
-    _trusted(path, uid, allow_root=False)
-    if posix.lstat(path).st_mode & 0o077:  # ours, in a folder only we can write: tighten it
-        posix.chmod(path, 0o700)
 
 
 def _bases(environ: "dict[bytes, bytes]") -> "list[tuple[str, list[str]]]":
@@ -88,23 +85,13 @@ def private_dir(environ: "dict[bytes, bytes] | None" = None, create: bool = True
             path = base
             for name in inner:
                 path = f"{path}/{name}"
-                if name == DIRNAME:
-                    if create:
-                        _ensure_private(path, uid)
-                    else:
-                        _trusted(path, uid, allow_root=False)
-                        if posix.lstat(path).st_mode & 0o077:
-                            raise Unsafe(f"{path} is readable by other users")
-                elif create:
-                    try:
-                        posix.mkdir(path, 0o700)
-                    except FileExistsError:
-                        pass
-                    except OSError as exc:
-                        raise Unsafe(f"cannot create {path}: {exc.strerror}") from None
-                    _trusted(path, uid, allow_root=False)
-                else:
-                    _trusted(path, uid, allow_root=False)
+                if create:
+                    _mkdir(path)
+                _trusted(path, uid, allow_root=False)
+                if name == DIRNAME and posix.lstat(path).st_mode & 0o077:
+                    if not create:
+                        raise Unsafe(f"{path} is readable by other users")
+                    posix.chmod(path, 0o700)  # ours, in a folder only we can write: tighten it
             return path
         except Unsafe as exc:
             problems.append(str(exc))
