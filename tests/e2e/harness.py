@@ -263,6 +263,19 @@ class ClaudeRun:
 CONTEXT_EVENTS = ("UserPromptSubmit", "PostToolUse", "SessionStart", "SubagentStart", "PreToolUse")
 
 
+def assert_clean(run: ClaudeRun, undelivered_ok: int = 0) -> None:
+    """The run ended normally, the scenario never failed, the plugin logged no internal error,
+    and every reason/context the plugin answered reached the model (but `undelivered_ok`
+    Stop answers the client ended the run on)."""
+    info = run.describe()
+    assert run.returncode == 0, info
+    assert run.result.get("is_error") is False, info
+    assert run.log.errors == [], info
+    assert run.plugin_errors() == "", f"plugin errors:\n{run.plugin_errors()[-3000:]}"
+    missing = run.undelivered_hook_output()
+    assert len(missing) == undelivered_ok, f"{missing}\n{info}"
+
+
 def _model_facing(event: str, answer: dict) -> "list[str]":
     """The texts of a logged answer (hookio.Answer.summary()) that the client shows the model."""
     texts = []

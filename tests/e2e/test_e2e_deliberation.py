@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClaudeRun
+from harness import ClaudeRun, assert_clean
 from scenarios import persona_of
 from deliberation.core.personas import RESEARCH_PERSONAS
 from scenarios_gates import (
@@ -30,19 +30,6 @@ FULL_FLOW = ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"
 
 
 # --------------------------------------------------------------------------- shared checks
-
-
-def assert_clean(run: ClaudeRun, undelivered_ok: int = 0) -> None:
-    """The run ended normally, the scenario never failed, the plugin logged no internal error,
-    and every reason/context the plugin answered reached the model (but `undelivered_ok`
-    Stop answers the client ended the run on)."""
-    info = run.describe()
-    assert run.returncode == 0, info
-    assert run.result.get("is_error") is False, info
-    assert run.log.errors == [], info
-    assert run.plugin_errors() == "", f"plugin errors:\n{run.plugin_errors()[-3000:]}"
-    missing = run.undelivered_hook_output()
-    assert len(missing) == undelivered_ok, f"{missing}\n{info}"
 
 
 def only_deliberation(run: ClaudeRun) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text
-from harness import ClaudeRun, agent_type
+from harness import ClaudeRun, agent_type, assert_clean
 from scenarios import Scenario, agent_outcomes, concluding_answer, persona_of, report, report_message
 from scenarios_depth import instruction_prompts, lens_of
 from scenarios_gates import STOP_FEEDBACK, approach_listing, phase_of, round_of
@@ -19,14 +19,6 @@ from scenarios_outcomes import (
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
-
-def assert_clean(run: ClaudeRun) -> None:
-    info = run.describe()
-    assert run.returncode == 0 and run.result.get("is_error") is False, info
-    assert run.log.errors == [], info
-    assert run.plugin_errors() == "", run.plugin_errors()[-3000:]
-    assert run.undelivered_hook_output() == [], info
 
 
 def only(run: ClaudeRun) -> dict:

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from fake_api import estimate_tokens
-from harness import REPO, ClaudeRun
+from harness import REPO, ClaudeRun, assert_clean
 from scenarios import DOCUMENT_REQUEST, DOCUMENT_SEND_BACK
 from scenarios_gates import PANEL, PROMPT, STOP_FEEDBACK, WITH_RED_TEAM, standard_reports
 from scenarios_prd import DocumentOnRequest, DocumentWhenSentBack, UntracedDocument
@@ -26,14 +26,6 @@ FLOW = ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
 def only(run: ClaudeRun) -> dict:
     (delib,) = run.deliberations()
     return delib
-
-
-def assert_clean(run: ClaudeRun) -> None:
-    info = run.describe()
-    assert run.returncode == 0 and run.result.get("is_error") is False, info
-    assert run.log.errors == [], info
-    assert run.plugin_errors() == "", run.plugin_errors()[-3000:]
-    assert run.undelivered_hook_output() == [], info
 
 
 def stops(run: ClaudeRun) -> "list[dict]":
