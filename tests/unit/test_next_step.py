@@ -89,6 +89,15 @@ def test_open_depth_step_names_the_missing_workers_with_their_exact_prompts():
     assert_accepted(d, CFG, step)
 
 
+def test_once_the_vote_passed_the_step_is_the_decision_document_not_another_ranking():
+    d = delib(three(), phase="PRD_GENERATION")
+    step = next_step.next_step(d, OFF)
+    assert step.action == "document" and step.agent_types == ()
+    assert step.text.startswith("Next: write the decision document (PRD) in your concluding answer")
+    assert "Ids you may cite (3):" in step.text and "RANK" not in step.text
+    assert "Next: write the decision document" in next_step.progress_text(d, OFF)
+
+
 def test_waits_for_what_has_not_arrived():
     d = delib(three(background=True), phase="RESEARCH")
     d.agents[0].notified = True

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deliberation.core import blind_ranking, minimum_deliberation, personas, phases
+from deliberation.core import blind_ranking, minimum_deliberation, personas, phases, prd
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import AgentRecord, Deliberation
@@ -111,7 +111,7 @@ def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
 
 @dataclass(frozen=True)
 class NextStep:
-    action: str                        # wait | spawn | conclude | none
+    action: str                        # wait | spawn | conclude | document | none
     text: str                          # "Next: …" (empty for none)
     agent_types: "tuple[str, ...]" = ()
 
@@ -166,6 +166,8 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
     if coming:
         return NextStep("wait", f"Next: wait for {_who(coming)} — a step that needs their reports is "
                                 "refused or incomplete before they arrive.")
+    if delib.phase == "PRD_GENERATION":  # the vote passed: the decision document closes it
+        return NextStep("document", prd.request_text(delib))
     if delib.phase == "RANKING":
         return NextStep("conclude", "Next: present the decision, the scores, the alternatives and the "
                                     "dissent; the quality gate and the route follow when you stop.")
