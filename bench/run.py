@@ -20,8 +20,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import benchkit  # noqa: E402
-from benchkit import table  # noqa: E402
+import benchkit
+from benchkit import table
 
 
 def _has_dependencies() -> bool:

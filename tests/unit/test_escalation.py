@@ -2,7 +2,11 @@ import itertools
 
 import pytest
 
+from deliberation.app.adjudication import (AdjudicationError, adjudicate, close_escalation, escalation_reason, open_escalation, open_index, review_answer)
 from deliberation.state.config import EscalationConfig
+from deliberation.state.paths import Layout
+from deliberation.state.models import EscalationIndex, OpenEscalation
+from deliberation.state.store import SessionTx, Store
 from deliberation.core.escalation import Vote, class_of, compute_route, route_for, summary, vote_of
 from deliberation.state.agent_report import AgentReport, Finding
 from deliberation.state.models import (AgentRecord, Deliberation, ProbeRun, RankingResult, ReversalClass, ReversalRegistry)
@@ -213,10 +217,6 @@ def test_judges_confidence_not_the_consensus_score():
 
 # -- the human-review side (adjudication.py) --------------------------------------------------
 
-from deliberation.app.adjudication import (AdjudicationError, adjudicate, close_escalation, escalation_reason, open_escalation, open_index, review_answer)
-from deliberation.state.paths import Layout  # noqa: E402
-from deliberation.state.models import EscalationIndex, OpenEscalation  # noqa: E402
-from deliberation.state.store import SessionTx, Store  # noqa: E402
 
 
 def _entry(i, route="human-review"):

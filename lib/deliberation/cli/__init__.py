@@ -77,7 +77,7 @@ def main(argv: "list[str] | None" = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # one handler: a sentence for people, the traceback in the log
+    except Exception as exc:  # noqa: BLE001 - one handler: a sentence for people, the traceback in the log
         if known(exc):
             print(f"deliberation: {describe(exc)}", file=sys.stderr)
             return 1

@@ -159,7 +159,7 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
             out.append(problem("settings", f"{rel}: no {where} hook runs hooks/{script}: re-run install.sh"))
         elif len(hits) > 1:
             out.append(problem("settings", f"{rel}: {where} runs hooks/{script} {len(hits)} times: re-run install.sh"))
-    for event, matcher, tokens in handlers:
+    for event, _matcher, tokens in handlers:
         for path in (tokens[0], tokens[-1]):
             if os.path.isabs(path) and not os.path.exists(path):
                 out.append(problem("settings", f"{rel}: the {event} hook uses {path}, which does not exist: re-run install.sh"))

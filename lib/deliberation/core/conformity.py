@@ -92,7 +92,7 @@ def templated_dissent(agents: Sequence[AgentRecord], threshold: float) -> "list[
     items = [(a, f"{c.concern} {c.reason}") for a in valid_records(agents) for c in a.report.dissent]
     profiles = [profile(t) for _, t in items]  # each text shingled once, not once per pair
     pairs: dict[tuple[str, str], tuple[float, str]] = {}
-    for (i, (a, ta)), (j, (b, tb)) in combinations(enumerate(items), 2):
+    for (i, (a, ta)), (j, (b, _tb)) in combinations(enumerate(items), 2):
         if a.persona == b.persona or a.key == b.key:
             continue
         s = similarity_of(profiles[i], profiles[j])

@@ -317,7 +317,10 @@ def render_table(ev: Evaluation) -> str:
              ratio(r.true_passes_escalated, r.true_passes))
             for r in ev.results]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
-    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    def fmt(cells) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
     lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
     lines.append(f"{ev.rows} rows, {ev.rows - len(ev.excluded)} evaluated, "
                  f"{len(ev.excluded)} excluded (no votes and no confidence)"

@@ -672,7 +672,7 @@ def _md_usage(rec: dict) -> "list[str]":
         return lines
     rows = []
     for r in u["per_agent"]:
-        def n(key: str) -> str:
+        def n(key: str, r: dict = r) -> str:
             return "—" if r[key] is None else f"{r[key]:,}"
         rows.append([md(r["label"]), r["stage"], "background" if r["background"] else "foreground", md(r["model"]) or "—",
                      n("calls"), n("input_tokens"), n("cache_creation_input_tokens"), n("cache_read_input_tokens"),

@@ -545,7 +545,7 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
                                      "env": "%s/%s" % (ENVS, name)})
             log.write("\nset-up done in %.1f s: %s\n" % (finished - started, target))
             return 0
-    except BaseException as exc:  # noqa: BLE001 - the record must say what happened
+    except BaseException as exc:  # the record must say what happened
         try:
             _write_status(data_dir, {"state": "failed", "key": None, "finished": now(), "retry": True,
                                      "reason": "the set-up stopped: %s: %s" % (type(exc).__name__, exc)})

@@ -294,7 +294,7 @@ class Store:
             return obj, (raw if migrated is data else b"")
         except SchemaVersionError:
             raise
-        except Exception as exc:  # orjson.JSONDecodeError, pydantic.ValidationError, ValueError
+        except Exception as exc:  # noqa: BLE001 - orjson.JSONDecodeError, pydantic.ValidationError, ValueError: quarantined
             moved = quarantine(path)
             why = _one_line(exc)
             self.warnings.append(
