@@ -32,6 +32,7 @@ matches "multi tenant"; a trailing `*` matches any word ending ("migrat*" → mi
 from __future__ import annotations
 
 
+from deliberation import defaults
 from deliberation.core import task_type as tt
 from deliberation.core.terms import find_terms, normalise
 
@@ -44,9 +45,9 @@ LONG_PROMPT_WEIGHT = 0.15
 VERY_LONG_PROMPT_WORDS = 150
 VERY_LONG_PROMPT_WEIGHT = 0.3
 TASK_NOTIFICATION = "<task-notification>"
-DEFAULT_THRESHOLD = 0.70
-DEFAULT_HIGH = 0.6
-DEFAULT_FORCE_MARKERS = ("/deliberate", "DELIBERATE")
+DEFAULT_THRESHOLD = defaults.CONFIG["trigger"]["threshold"]
+DEFAULT_HIGH = defaults.CONFIG["trigger"]["high_dimension"]
+DEFAULT_FORCE_MARKERS = tuple(defaults.CONFIG["trigger"]["force_markers"])
 
 AMBIGUITY = {
     "should we": 0.35, "should i": 0.25, "how should": 0.35, "what should": 0.3,
