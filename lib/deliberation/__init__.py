@@ -11,6 +11,9 @@ SCHEMA_VERSION = 1
 # chain of imports comes back to where it started (tests/unit/test_architecture.py walks every
 # import, function-level ones included). docs/ARCHITECTURE.md says what each layer holds.
 LAYERS = ("wire", "state", "core", "report", "app", "runtime", "cli")
+# Below every layer: modules of the package itself that import nothing (the defaults of every
+# setting), so that any module of any tier may import them.
+BASE = ("defaults",)
 
 # The latency tiers: what a hook process may load before it knows it has work to do.
 #   builtins — the hook process itself: builtin modules and _socket only (not even os or json)
@@ -18,7 +21,7 @@ LAYERS = ("wire", "state", "core", "report", "app", "runtime", "cli")
 # Everything else may load pydantic (the slow path, or the warm worker that keeps it loaded).
 TIERS = {
     "builtins": ("deliberation.runtime.hook_client", "deliberation.wire.worker_socket",
-                 "deliberation.wire.deadlines"),
+                 "deliberation.wire.deadlines", "deliberation.defaults"),
     "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
                "deliberation.runtime.error_handler", "deliberation.wire.hookio", "deliberation.state.ids",
                "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env"),

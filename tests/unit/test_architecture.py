@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from deliberation import LAYERS, TIERS
+from deliberation import BASE, LAYERS, TIERS
 from tests.conftest import HOOK_FLAGS, ROOT
 
 PKG = ROOT / "lib" / "deliberation"
@@ -70,7 +70,7 @@ GRAPH = {m: imports_of(m) for m in MODULES}
 
 def layer(dotted: str) -> "tuple[int, str]":
     parts = dotted.split(".")
-    if len(parts) == 1:  # deliberation/__init__.py: constants only, below everything
+    if len(parts) == 1 or parts[1] in BASE:  # deliberation/__init__.py and BASE: below everything
         return -1, "deliberation"
     if parts[1] == "__main__":
         return len(LAYERS), "__main__"
@@ -78,7 +78,7 @@ def layer(dotted: str) -> "tuple[int, str]":
 
 
 def test_every_module_belongs_to_a_declared_layer():
-    strays = [m for m in MODULES if len(m.split(".")) > 1 and m.split(".")[1] not in (*LAYERS, "__main__")]
+    strays = [m for m in MODULES if len(m.split(".")) > 1 and m.split(".")[1] not in (*LAYERS, *BASE, "__main__")]
     assert strays == [], f"modules outside the layers {LAYERS}: {strays}"
 
 
@@ -170,3 +170,9 @@ def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
         loaded = _new_modules(code, flags=HOOK_FLAGS)
         assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == [], event
         assert "deliberation.state.models" not in loaded, event
+
+
+@pytest.mark.parametrize("dotted", [f"deliberation.{m}" for m in BASE])
+def test_the_base_modules_import_nothing(dotted):
+    tree = ast.parse(open(MODULES[dotted], encoding="utf-8").read())
+    assert [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))] == [], dotted

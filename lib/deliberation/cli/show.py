@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from deliberation.cli import views as t
+from deliberation import defaults
 from deliberation.state import queries
 
 
@@ -179,7 +180,8 @@ def _lists(d: Any, rec: dict) -> "list[str]":
     return lines
 
 
-def render_text(d: Any, strong: float = 0.85, moderate: float = 0.70) -> str:
+def render_text(d: Any, strong: float = defaults.CONFIG["gates"]["strong"],
+                moderate: float = defaults.CONFIG["gates"]["moderate"]) -> str:
     from deliberation.report.decision_record import record_json
 
     rec = record_json(d, strong, moderate)
