@@ -22,7 +22,7 @@ import time
 from deliberation.core import escalation
 from deliberation.app import probes
 from deliberation.state.config import EscalationConfig
-from deliberation.state.models import (Adjudication, Deliberation, EscalationIndex, OpenEscalation, Route)
+from deliberation.state.models import (Adjudication, AdjudicationAction, Deliberation, EscalationIndex, OpenEscalation, Route)
 from deliberation.state.store import SessionTx, Store, StoreError
 
 
@@ -87,7 +87,7 @@ def _set_entry(tx: SessionTx, delib_id: str, entry: "OpenEscalation | None") -> 
 def open_escalation(tx: SessionTx, delib: Deliberation, at: "float | None" = None) -> "OpenEscalation | None":
     """List `delib` in escalations.json when its route awaits review; returns the entry."""
     route = delib.route
-    if route is None or route.route in escalation.AUTOMATIC or route.review != "pending":
+    if route is None or route.route not in ("human-review", "hard-reject") or route.review != "pending":
         return None
     # the route is computed before the decision is finalised: the leading approach is the decision
     decision = delib.decision or (delib.ranking.leading if delib.ranking else None)
@@ -114,7 +114,7 @@ def who_default() -> str:
     return os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
 
 
-def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str = "",
+def adjudicate(store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "",
                at: "float | None" = None) -> Deliberation:
     """Approve or reject an escalated deliberation; returns it as saved.
 
@@ -144,12 +144,12 @@ def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str =
             close_escalation(tx, delib_id)
             tx.append(store.layout.adjudications, Adjudication(
                 deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))
-    if problem is not None:
-        raise problem
+    if problem is not None or delib is None:
+        raise problem or AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
     return delib
 
 
-def record_label(store: Store, delib_id: str, action: str, who: str, reason: str = "",
+def record_label(store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "",
                  at: "float | None" = None) -> None:
     """Append a reverse/confirm line to the adjudication log."""
     store.append(store.layout.adjudications, Adjudication(

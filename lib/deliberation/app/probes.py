@@ -34,6 +34,7 @@ import re
 import signal
 import subprocess
 import time
+from typing import Sequence
 
 from deliberation.state.config import STATE_DIR_PATTERN, EscalationConfig, ProbeConfig, command_problems
 from deliberation.core.decision_class import task_type_of
@@ -149,7 +150,7 @@ def _kill_group(proc: "subprocess.Popen") -> None:
         pass
 
 
-def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = (),
+def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "Sequence[str]" = (),
               timeout_s: "float | None" = None) -> ProbeRun:
     """Run one probe (timeout: `timeout_s` if given, else its own); a probe that fails
     validation is not run and fails with the reason."""
@@ -183,7 +184,7 @@ def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = ()
 
 
 def run_probes(cfg: EscalationConfig, decision_class: str, project_dir: str,
-               evidence_texts: "list[str]" = ()) -> "list[ProbeRun]":
+               evidence_texts: "Sequence[str]" = ()) -> "list[ProbeRun]":
     """Run every probe that covers `decision_class`, in config order, within
     `cfg.probe_budget_s` altogether: a probe gets min(its timeout, what is left); one left with
     no time is not started and fails (an unchecked claim must not pass as checked)."""

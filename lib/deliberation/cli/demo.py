@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 BUNDLE = os.path.join(PLUGIN_ROOT, "examples", "demo")
@@ -310,7 +311,7 @@ def print_step(step: Step, previous: "list[Step]", out=sys.stdout) -> None:
 # --------------------------------------------------------------------------- the records
 
 
-def render_records(project: str) -> "dict[str, str]":
+def render_records(project: str) -> "dict[str, Any]":
     """Render the Markdown and HTML decision records of the replayed deliberation(s); returns
     {'id', 'markdown', 'html', 'route', 'phase'} of the last one."""
     from deliberation.report import decision_record, html_report

@@ -144,7 +144,7 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
     if settings is None:
         return [problem("settings", f"no {rel}: the hooks are not installed "
                                     f"(run {plugin}/install.sh {project}, or load the plugin with claude --plugin-dir)")]
-    msettings = manifest.get("settings") if isinstance(manifest.get("settings"), dict) else {}
+    msettings = got if isinstance(got := manifest.get("settings"), dict) else {}
     known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
     pred = ins.ours_predicate(plugin, known)
     handlers = _our_handlers(settings, pred)

@@ -71,9 +71,9 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
     results = []
     try:
         for i, rec in enumerate(events):
-            name = rec.get("event") or (rec.get("payload") or {}).get("hook_event_name")
+            name = str(rec.get("event") or (rec.get("payload") or {}).get("hook_event_name") or "")
             data = json.dumps(rec["payload"]).encode()
-            at = rec.get("at") if isinstance(rec.get("at"), (int, float)) else 1_800_000_000.0 + i
+            at = float(got) if isinstance(got := rec.get("at"), (int, float)) else 1_800_000_000.0 + i
             answer = answer_for(name, data, at)
             got = {k: v for k, v in answer.summary().items() if k in COMPARED}
             expected = rec.get("answer")

@@ -94,7 +94,7 @@ def _summaries(delib) -> "dict[str, str]":
     source = synth or current(delib, "research") + current(delib, "deliberation")
     out: dict[str, str] = {}
     for agent in source:
-        for ap in agent.report.approaches:
+        for ap in agent.filed.approaches:
             out.setdefault(ap.id, ap.summary)
     return out
 

@@ -28,8 +28,8 @@ def documents(agent: AgentRecord, leading: "str | None" = None, approach_ids: "t
     concern with its reason; an agent that prefers another approach needs one about the leader
     the vote produced (or a general one, not aimed at another approach) — it could not know the
     leader when it ranked, so its concerns about each approach it would not adopt are read now."""
-    concerns = [c for c in agent.report.dissent if c.concern and c.reason]  # type: ignore[union-attr]
-    if agent.report.verdict == "reject" or leading is None:  # type: ignore[union-attr]
+    concerns = [c for c in agent.filed.dissent if c.concern and c.reason]
+    if agent.filed.verdict == "reject" or leading is None:
         return bool(concerns)
     return any(c.target.strip() == leading or c.target.strip() not in approach_ids for c in concerns)
 

@@ -71,7 +71,8 @@ def money(rows: "list[dict]", prices) -> "dict[str, Any] | None":
     whose model has prices; each row gets the key it was priced at."""
     if prices is None:
         return None
-    amount, by_key, priced = 0.0, {}, 0
+    amount, priced = 0.0, 0
+    by_key: dict[str, float] = {}
     for r in rows:
         key = price_key(r["model"], prices) if r["complete"] else None
         r["priced_at"] = key

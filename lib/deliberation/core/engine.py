@@ -187,7 +187,7 @@ def passed_text(delib: Deliberation) -> str:
     r = delib.ranking
     if ranking.unanimous_reject(r):
         concerns = [f"- {a.persona}: {c.concern} — {c.reason}" for a in phases.current(delib, "ranking")
-                    for c in a.report.dissent][:6]  # type: ignore[union-attr]
+                    for c in a.filed.dissent][:6]
         lines = [f"Deliberation {delib.id}: the panel unanimously REJECTED every approach "
                  f"({r.rejections} of {r.rejections} voting agents reject) — {ranking.REJECTED}. "  # type: ignore[union-attr]
                  "Do not implement any of the approaches."]

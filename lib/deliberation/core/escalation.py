@@ -50,7 +50,7 @@ from typing import Literal
 from deliberation.core import reversals
 from deliberation.state.config import EscalationConfig
 from deliberation.core.decision_class import decision_class
-from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteRule
+from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
 
 Pattern = Literal["unanimous-pass", "unanimous-fail", "split", "none"]
 ESCALATING = ("T1", "T2", "D", "PROBE")
@@ -204,7 +204,7 @@ def policy_notes(cls: str, vote: Vote, registry: ReversalRegistry, rules: "list[
             "escalation.policy to T1+D+T2+PROBE to escalate it"]
 
 
-def route_of(rules: "list[RouteRule]", cfg: EscalationConfig, pattern: str = "unanimous-pass") -> str:
+def route_of(rules: "list[RouteRule]", cfg: EscalationConfig, pattern: str = "unanimous-pass") -> RouteName:
     names = {r.rule for r in rules}
     if ("T1" in names and cfg.known_reversal == "reject") or \
        ("PROBE" in names and cfg.probe_failure == "reject"):

@@ -61,7 +61,7 @@ def leak_score(prompt: str, claim: str, evidence: str = "", shared_context: str 
 
 
 def _finding_score(claim, evidence, p3, p1, s3, s1) -> float:
-    candidates = [(claim,)]
+    candidates: list[tuple[str, ...]] = [(claim,)]
     if evidence and evidence.strip():
         candidates.append((claim, evidence))
     return max(_score(parts, p3, p1, s3, s1) for parts in candidates)

@@ -21,7 +21,7 @@ The client's other channels (docs/CLIENT_CHANNELS.md):
 from __future__ import annotations
 
 from deliberation.core.personas import normalise_agent_type
-from deliberation.state.models import Lineage, Resume, Spawn, WorkflowRun
+from deliberation.state.models import AgentKind, Lineage, Resume, Spawn, WorkflowRun
 
 MAIN = "main"
 ACTIVE = ("requested", "running")
@@ -68,7 +68,7 @@ def active_children(lineage: Lineage, parent: str, now: float, stale_after_s: fl
 
 
 def record_request(lineage: Lineage, *, tool_use_id: "str | None", parent: str, subagent_type: str,
-                   kind: "str | None", deliberation_id: "str | None", depth: int, background: bool,
+                   kind: "AgentKind | None", deliberation_id: "str | None", depth: int, background: bool,
                    now: float) -> Spawn:
     spawn = Spawn(tool_use_id=tool_use_id, parent=parent, subagent_type=subagent_type, kind=kind,
                   deliberation_id=deliberation_id, depth=depth, background=background,

@@ -128,7 +128,7 @@ def spawn_phrase(types: "list[str] | tuple[str, ...]") -> str:
 def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> "list[str]":
     """persona:finding-id of every finding of the research reports (or of `agents`)."""
     src = phases.current(delib, "research") if agents is None else agents
-    return [f"{a.persona}:{f.id}" for a in src for f in a.report.findings]  # type: ignore[union-attr]
+    return [f"{a.persona}:{f.id}" for a in src for f in a.filed.findings]
 
 
 def _accepted(delib: Deliberation, cfg: Config, slug: str, prompt: str = "") -> bool:

@@ -95,7 +95,7 @@ def approaches(delib: Deliberation) -> "dict[str, str]":
     found: dict[str, str] = {}
     seen_titles: set[str] = set()
     for agent in source:
-        for ap in agent.report.approaches:  # type: ignore[union-attr]
+        for ap in agent.filed.approaches:
             title = ap.title.strip().lower()
             if title in seen_titles:
                 continue

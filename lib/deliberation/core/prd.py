@@ -90,7 +90,7 @@ def citable(delib) -> "dict[str, Source]":
     out: dict[str, Source] = {}
     dissent_n: dict[str, int] = {}
     for agent in current(delib):
-        rep, who, key = agent.report, cite_prefix(agent), agent.key
+        rep, who, key = agent.filed, cite_prefix(agent), agent.key
         for i, f in enumerate(rep.findings):
             out.setdefault(f"{who}:{f.id}", Source(f"{who}:{f.id}", "finding", agent.persona, agent.stage, f.claim,
                                                    f.severity, f.evidence, key, i))

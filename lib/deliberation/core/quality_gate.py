@@ -61,7 +61,7 @@ class Improvement:
 
     @property
     def improved(self) -> bool:
-        return self.measured and self.after > self.before  # type: ignore[operator]
+        return self.before is not None and self.after is not None and self.after > self.before
 
     def figure(self) -> str:
         if not self.measured:
@@ -100,16 +100,16 @@ def _mean(values: "list[float]") -> "float | None":
 
 def improvement_evidence(delib: Deliberation) -> Improvement:
     """The panel's self-confidence before (research) and after (ranking) deliberating."""
-    research = {a.persona: a.report.confidence for a in current(delib, "research")  # type: ignore[union-attr]
+    research = {a.persona: a.filed.confidence for a in current(delib, "research")
                 if a.kind == "persona"}
-    ranking = {a.persona: a.report.confidence for a in current(delib, "ranking")}  # type: ignore[union-attr]
+    ranking = {a.persona: a.filed.confidence for a in current(delib, "ranking")}
     both = [p for p in ranking if p in research]
-    trigger = dict(trigger=delib.initial_confidence, trigger_forced=delib.trigger_forced)
+    trigger, forced = delib.initial_confidence, delib.trigger_forced
     if both:
         pairs = tuple((p, round(research[p], 4), round(ranking[p], 4)) for p in sorted(both))
         return Improvement(_mean([research[p] for p in both]), _mean([ranking[p] for p in both]),
-                           pairs, True, **trigger)
-    return Improvement(_mean(list(research.values())), _mean(list(ranking.values())), (), False, **trigger)
+                           pairs, True, trigger, forced)
+    return Improvement(_mean(list(research.values())), _mean(list(ranking.values())), (), False, trigger, forced)
 
 
 def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternatives: int,
@@ -123,10 +123,10 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
                         figure=f"{len(personas)} distinct personas (need {min_distinct_personas})",
                         detail=", ".join(personas)))
 
-    dissent = [a for a in valid if a.report.verdict == "reject"  # type: ignore[union-attr]
+    dissent = [a for a in valid if a.filed.verdict == "reject"
                or (a.stage == "ranking" and delib.ranking and delib.ranking.leading
-                   and a.report.preferred_approach and a.report.preferred_approach != delib.ranking.leading)]  # type: ignore[union-attr]
-    bare = [a for a in dissent if not a.report.dissent]  # type: ignore[union-attr]
+                   and a.filed.preferred_approach and a.filed.preferred_approach != delib.ranking.leading)]
+    bare = [a for a in dissent if not a.filed.dissent]
     checks.append(Check(name="contradiction_transparency", passed=not bare,
                         figure=f"{len(dissent) - len(bare)} of {len(dissent)} dissents documented",
                         detail=("without reasons: " + ", ".join(f"{a.persona}/{a.stage}" for a in bare)) if bare else ""))

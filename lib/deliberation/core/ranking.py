@@ -60,7 +60,7 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
     scores: list[ApproachScore] = []
     per_approach: dict[str, list[float]] = {}
     for agent in voters:
-        for approach, dims in sorted(agent.report.scores.items()):  # type: ignore[union-attr]
+        for approach, dims in sorted(agent.filed.scores.items()):
             w = weighted_score(dims, weights)
             if w is None:
                 continue
@@ -76,7 +76,7 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
     leading = max(candidates, key=lambda a: (means[a], len(per_approach[a]), _neg(a))) if candidates else None
     leading_scores = {s.agent: s.weighted for s in scores if s.approach == leading}
     consensus, sd, spread = consensus_score(list(leading_scores.values()))
-    verdicts = [a.report.verdict for a in voters]  # type: ignore[union-attr]
+    verdicts = [a.filed.verdict for a in voters]
     return RankingResult(
         dimensions=norm, approaches=sorted(per_approach), scores=scores, means=means,
         leading=leading, leading_scores=leading_scores, consensus=consensus, spread=spread,

@@ -174,7 +174,7 @@ def restart(delib: Deliberation, rec: AgentRecord, why: str, now: float) -> None
     """The agent runs again (a resume): its current report moves to `revisions`, and the report
     of this run replaces it when it arrives. A resumed run reports in the background."""
     if rec.status in ("reported", "invalid"):
-        rec.revisions.append(Revision(status=rec.status, report=rec.report, problem=rec.problem,  # type: ignore[arg-type]
+        rec.revisions.append(Revision(status=rec.status, report=rec.report, problem=rec.problem,
                                       reported_at=rec.reported_at, replaced_at=now, why=why))
         rec.report = None
         rec.problem = None

@@ -24,14 +24,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from deliberation import defaults
 from deliberation.core import lineage as lin
 from deliberation.core import consensus_gate, cost, personas, prd, quality_gate, ranking
 from deliberation.core import token_usage
 from deliberation.core.cost import duration
 from deliberation.state.models import Deliberation, Lineage, Spawn
 
-STRONG = 0.85   # GatesConfig.strong default
-MODERATE = 0.70  # GatesConfig.moderate default
+STRONG = defaults.CONFIG["gates"]["strong"]
+MODERATE = defaults.CONFIG["gates"]["moderate"]
 MAIN = lin.MAIN
 
 
@@ -333,7 +334,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     means = dict(r.means) if r else {}
     if leading:
         decision.update(title=cat[leading]["title"], summary=cat[leading]["summary"], mean=means.get(leading))
-    approaches = [{"id": aid, "title": cat.get(aid, {}).get("title", aid),
+    approaches: list[dict[str, Any]] = [{"id": aid, "title": cat.get(aid, {}).get("title", aid),
                    "summary": cat.get(aid, {}).get("summary", ""), "mean": means.get(aid),
                    "leading": aid == leading,
                    "struck": any(o.target == aid for o in delib.depth.overrides)}

@@ -16,6 +16,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from deliberation.wire import hookio
 
 _PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -205,7 +209,7 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
     return answer.to_json(event_name)
 
 
-def _strict_block(event_name: str, message: str, data: bytes) -> "object":
+def _strict_block(event_name: str, message: str, data: bytes) -> "hookio.Answer":
     from deliberation.wire import hookio
 
     import re

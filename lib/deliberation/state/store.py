@@ -23,14 +23,17 @@ import errno
 import fcntl
 import os
 import time
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, TypeVar, overload
 
 import orjson
+from pydantic import BaseModel
 
 from deliberation import SCHEMA_VERSION
+from deliberation.state.ids import check_id
+from deliberation.state.models import CommitJournal, Deliberation, Lineage, ReversalRegistry, SessionState
 from deliberation.state.paths import Layout, make_dirs
 
-M = TypeVar("M")
+M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R")
 
 FILE_MODE = 0o600
@@ -267,6 +270,12 @@ class Store:
         self.warnings: list[str] = []
 
     # -- reading -----------------------------------------------------------------------------
+    @overload
+    def load(self, path: str, model: "type[M]", default: "Callable[[], M]") -> M: ...
+
+    @overload
+    def load(self, path: str, model: "type[M]", default: None = None) -> "M | None": ...
+
     def load(self, path: str, model: "type[M]", default: "Callable[[], M] | None" = None) -> "M | None":
         """Load and validate `path` as `model`. Missing → `default()` (or None).
 
@@ -290,7 +299,7 @@ class Store:
             if not isinstance(data, dict):
                 raise ValueError("top level is not a JSON object")
             migrated = self._migrate(path, model, data)
-            obj = model.model_validate(migrated)  # type: ignore[attr-defined]
+            obj = model.model_validate(migrated)
             return obj, (raw if migrated is data else b"")
         except SchemaVersionError:
             raise
@@ -322,16 +331,12 @@ class Store:
         path = self.layout.checked(path)
         atomic_write_bytes(path, dumps(obj.model_dump(mode="json")))
 
-    def reversals(self) -> Any:
+    def reversals(self) -> ReversalRegistry:
         """The project's reversal registry, `reversals.json` (empty when it does not exist)."""
-        from deliberation.state.models import ReversalRegistry
-
         return self.load(self.layout.reversals, ReversalRegistry, ReversalRegistry)
 
-    def update_reversals(self, fn: "Callable[[Any], Any]") -> Any:
+    def update_reversals(self, fn: "Callable[[ReversalRegistry], R]") -> R:
         """Read-modify-write `reversals.json` under its lock; returns fn's result."""
-        from deliberation.state.models import ReversalRegistry
-
         return self.update(self.layout.reversals, ReversalRegistry, ReversalRegistry, fn)
 
     def update(self, path: str, model: "type[M]", default: "Callable[[], M]",
@@ -341,9 +346,9 @@ class Store:
         path = self.layout.checked(path)
         with lock(path, self.lock_timeout):
             current = self.load(path, model, default)
-            before = current.model_dump(mode="json")  # type: ignore[union-attr]
-            result = fn(current)  # type: ignore[arg-type]
-            after = current.model_dump(mode="json")  # type: ignore[union-attr]
+            before = current.model_dump(mode="json")
+            result = fn(current)
+            after = current.model_dump(mode="json")
             if after != before or not os.path.exists(path):
                 atomic_write_bytes(path, dumps(after))
         return result
@@ -384,8 +389,6 @@ class SessionTx:
     """
 
     def __init__(self, store: Store, session_id: str) -> None:
-        from deliberation.state.ids import check_id
-
         self.store = store
         self.session_id = check_id("session_id", session_id)
         self._loaded: dict[str, tuple[Any, bytes]] = {}
@@ -437,25 +440,19 @@ class SessionTx:
         return self._loaded[path][0]
 
     @property
-    def session(self) -> Any:
-        from deliberation.state.models import SessionState
-
+    def session(self) -> SessionState:
         return self._get(self._session_path, SessionState,
                          lambda: SessionState(session_id=self.session_id))
 
     @property
-    def lineage(self) -> Any:
-        from deliberation.state.models import Lineage
-
+    def lineage(self) -> Lineage:
         return self._get(self._lineage_path, Lineage,
                          lambda: Lineage(session_id=self.session_id))
 
-    def deliberation(self, deliberation_id: str) -> Any:
-        from deliberation.state.models import Deliberation
-
+    def deliberation(self, deliberation_id: str) -> "Deliberation | None":
         return self._get(self.store.layout.deliberation(deliberation_id), Deliberation, lambda: None)
 
-    def add_deliberation(self, delib: Any) -> None:
+    def add_deliberation(self, delib: Deliberation) -> None:
         self._loaded[self.store.layout.deliberation(delib.id)] = (delib, b"")
 
     def write_file(self, path: str, data: bytes) -> None:
@@ -500,7 +497,7 @@ class SessionTx:
             data = dumps(obj.model_dump(mode="json"))
             if data != before:
                 writes.append((path, data))
-        writes += list(self._writes.items())
+        writes += [(path, data) for path, data in self._writes.items() if data is not None]
         appends = dict(self._appends)
         if self._log:
             events = self.store.layout.checked(self.store.layout.events(self.session_id))
@@ -586,8 +583,6 @@ class SessionTx:
                 raw = fh.read()
         except FileNotFoundError:
             return
-        from deliberation.state.models import CommitJournal
-
         try:
             journal = CommitJournal.model_validate_json(raw)
             if journal.schema_version != SCHEMA_VERSION or journal.session_id != self.session_id:

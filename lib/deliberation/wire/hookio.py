@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 
+from deliberation import defaults
 from deliberation.wire.worker_protocol import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
 
 SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
@@ -36,7 +37,7 @@ SEND_MESSAGE_TOOL = "SendMessage"
 CHANNEL_TOOLS = SUBAGENT_TOOLS | {WORKFLOW_TOOL, SEND_MESSAGE_TOOL}
 # the tools that act on the project: while a decision awaits review they need a person's yes
 # (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
-RISKY_TOOLS = "Edit|Write|MultiEdit|Bash|NotebookEdit"
+RISKY_TOOLS = defaults.RISKY_TOOLS
 EVENTS = (
     "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
     "SubagentStop", "Stop", "SessionEnd",
@@ -390,7 +391,7 @@ class Answer:
         the client can tell): on Stop and SubagentStop additionalContext is a hold (block). A
         PostToolUse block, said as context, reads back as context — as the model reads it."""
         out = out if isinstance(out, dict) else {}
-        specific = out.get("hookSpecificOutput") if isinstance(out.get("hookSpecificOutput"), dict) else {}
+        specific = got if isinstance(got := out.get("hookSpecificOutput"), dict) else {}
         context = specific.get("additionalContext")
         if event_name == "PreToolUse":
             return cls(specific.get("permissionDecision"), specific.get("permissionDecisionReason"),

@@ -143,7 +143,7 @@ def _isolation(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | None, 
     from deliberation.core import isolation
 
     findings = [(f"{a.persona}:{f.id}", f.claim, f.evidence)
-                for a in phases.current(delib, "research") for f in a.report.findings]  # type: ignore[union-attr]
+                for a in phases.current(delib, "research") for f in a.filed.findings]
     if not findings:
         return None, "clean (no findings recorded yet)"
     leaked = isolation.check_prompt(event.spawn_prompt, findings, shared_context=delib.question,

@@ -54,7 +54,7 @@ def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     left = spawn_budget.usage(ctx.tx.lineage, parent, ctx.now, sb.stale_after_s).left(
         sb.max_active_children, sb.max_session_total)
     run = lin.record_workflow(ctx.tx.lineage, tool_use_id=event.tool_use_id, parent=parent,
-                              deliberation_id=delib.id if inside else None, bound=bound, bound_detail=why,
+                              deliberation_id=delib.id if inside and delib else None, bound=bound, bound_detail=why,
                               agent_types=plan.agent_types, now=ctx.now)
     key = run.tool_use_id or f"workflow-{len(ctx.tx.lineage.workflows)}"
     if key not in ctx.tx.session.open_workflows:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
 from deliberation.core.depth.hot_spots import (WEIGHTY, approach_titles, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
@@ -200,18 +201,18 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
     posture = cfg.depth.posture
     if not enabled:
         return DepthPlan("off", posture, False, why)
-    spots = tuple(find_hot_spots(delib) if spots is None else spots)
-    if not spots:
+    found = tuple(find_hot_spots(delib) if spots is None else spots)
+    if not found:
         return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
     k, clamped = workers(cfg)
     problems = _budget_problems(budget, cfg, k)
     if problems:
-        ids = ", ".join(h.id for h in spots)
-        loud = (f"depth skipped: budget — {'; '.join(problems)}. {len(spots)} hot spot(s) ({ids}) were "
+        ids = ", ".join(h.id for h in found)
+        loud = (f"depth skipped: budget — {'; '.join(problems)}. {len(found)} hot spot(s) ({ids}) were "
                 "NOT deepened; the breadth result stands.")
-        return DepthPlan("skipped", posture, True, loud, spots, (), k, clamped)
-    lenses = choose_lenses(spots, k)
-    return DepthPlan("deepen", posture, True, why, spots, _assign(spots, lenses), k, clamped)
+        return DepthPlan("skipped", posture, True, loud, found, (), k, clamped)
+    lenses = choose_lenses(found, k)
+    return DepthPlan("deepen", posture, True, why, found, _assign(found, lenses), k, clamped)
 
 
 # --------------------------------------------------------------------------------------------
@@ -586,7 +587,7 @@ def _second_pass_refusal(delib: Deliberation, cfg: "Config | None") -> "str | No
     return (head + why + "." + tail + " Next: rank every approach (spawn the personas again).")
 
 
-def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[int, int | None]":
+def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[Literal[1, 2], int | None]":
     """(tier, red_team_round) to record for an allowed spawn."""
     name = normalise_agent_type(subagent_type)
     if name in LENSES:
@@ -623,7 +624,7 @@ def _spot_for(target: str, agent: AgentRecord, spots, findings, approaches) -> "
     for spot in spots:
         if any(resolve_target(m, findings, approaches) == target for m in spot.material):
             return spot
-    named = list(agent.report.hot_spots) + list(agent.given.hot_spots)  # type: ignore[union-attr]
+    named = list(agent.filed.hot_spots) + list(agent.given.hot_spots)
     return next((s for s in spots if s.id in named), None)
 
 
@@ -633,7 +634,7 @@ def _override_target(raw: str, agent, spots, findings, approaches) -> "tuple[str
     t = (raw or "").strip()
     if t in by_id:
         spot = by_id[t]
-        targets = {resolve_target(m, findings, approaches) for m in spot.material} - {None}
+        targets = {hit for m in spot.material if (hit := resolve_target(m, findings, approaches)) is not None}
         if len(targets) == 1:
             return hot_spot_target(spot, findings, approaches), spot, ""
         if not targets:
@@ -749,13 +750,15 @@ def depth_state_for(plan: DepthPlan) -> DepthState:
     if plan.action == "off":
         return DepthState(posture=plan.posture, enabled=False, status="off",
                           skipped_reason="" if plan.posture == "off" else plan.why)
-    base = dict(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
-                workers_per_wave=plan.workers, clamped=plan.clamped)
     if plan.action == "not_needed":
         return DepthState(posture=plan.posture, enabled=True, status="not_needed")
     if plan.action == "skipped":
-        return DepthState(**base, status="skipped", skipped_reason=plan.why)
-    return DepthState(**base, status="pending", tier2_by_lens={a.lens: 0 for a in plan.assignments})
+        return DepthState(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
+                          workers_per_wave=plan.workers, clamped=plan.clamped, status="skipped",
+                          skipped_reason=plan.why)
+    return DepthState(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
+                      workers_per_wave=plan.workers, clamped=plan.clamped, status="pending",
+                      tier2_by_lens={a.lens: 0 for a in plan.assignments})
 
 
 def apply_posture(delib: Deliberation, cfg: Config) -> None:
