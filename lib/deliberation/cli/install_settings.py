@@ -384,7 +384,7 @@ def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
         return None, None
     doc, raw = found
     check_shape(doc)
-    return doc, raw  # type: ignore[return-value]
+    return doc, raw  # type: ignore[return-value]  # check_shape refused any doc that is not a dict
 
 
 def plugin_files(plugin: str) -> "dict[str, bytes]":
@@ -447,7 +447,7 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
         plan.say(f"settings: create {SETTINGS_REL} with the deliberation hooks")
     elif merged != current:
         if not created_file and not os.path.exists(project.backup):
-            plan.writes[SETTINGS_REL + BACKUP_SUFFIX] = raw  # type: ignore[assignment]
+            plan.writes[SETTINGS_REL + BACKUP_SUFFIX] = raw  # type: ignore[assignment]  # read with `current`: bytes
             plan.say(f"settings: back up the original to {SETTINGS_REL}{BACKUP_SUFFIX}")
         plan.writes[SETTINGS_REL] = dumps(merged)
         plan.say(f"settings: merge the deliberation hooks into {SETTINGS_REL} (other keys and hooks kept)")
@@ -533,7 +533,7 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
         choice, remaining = restore_choice(current, pred, msettings.get("created_keys", []),
                                            bool(msettings.get("created_file")), backup_doc)
         if choice == "restore-backup":
-            plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]
+            plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]  # a restore choice needs a backup read
             plan.deletes.append(SETTINGS_REL + BACKUP_SUFFIX)
             plan.say(f"settings: restore {SETTINGS_REL} byte for byte from its backup, remove the backup")
         elif choice == "delete":

@@ -17,8 +17,8 @@ def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]
     after the vote, against the leader the ranking computed (rankers never see a leader)."""
     out = []
     for a in current(delib, "ranking"):
-        r = a.report
-        if r.verdict == "reject" or (r.preferred_approach and leading and r.preferred_approach != leading):  # type: ignore[union-attr]
+        r = a.filed
+        if r.verdict == "reject" or (r.preferred_approach and leading and r.preferred_approach != leading):
             out.append(a)
     return out
 

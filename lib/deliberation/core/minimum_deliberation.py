@@ -75,12 +75,12 @@ def applies(delib: Deliberation) -> bool:
 def _position(agent: AgentRecord, titles: "dict[str, str]") -> SimpleNamespace:
     """The report's position with its preferred approach named by title (lower-cased): each
     research report numbers its own approaches, so 'A' of one may be 'B' of the other."""
-    rep = agent.report
-    pref = rep.preferred_approach  # type: ignore[union-attr]
-    own = {ap.id: ap.title for ap in rep.approaches}  # type: ignore[union-attr]
+    rep = agent.filed
+    pref = rep.preferred_approach
+    own = {ap.id: ap.title for ap in rep.approaches}
     title = own.get(pref or "") or titles.get(pref or "") or (pref or "")
-    return SimpleNamespace(verdict=rep.verdict, preferred_approach=" ".join(title.lower().split()) or None,  # type: ignore[union-attr]
-                           rationale=rep.rationale, title=title)  # type: ignore[union-attr]
+    return SimpleNamespace(verdict=rep.verdict, preferred_approach=" ".join(title.lower().split()) or None,
+                           rationale=rep.rationale, title=title)
 
 
 def check(delib: Deliberation, threshold: float) -> TwoAgentCheck:

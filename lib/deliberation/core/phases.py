@@ -17,7 +17,7 @@ DELIBERATION (the depth axis decides whether they may run).
 
 from __future__ import annotations
 
-from deliberation.state.models import AgentRecord, Deliberation, PhaseChange
+from deliberation.state.models import AgentRecord, Deliberation, Phase, PhaseChange
 
 EDGES = {
     "IDLE": ("RESEARCH",),
@@ -41,7 +41,7 @@ def reached(phase: str, target: str) -> bool:
     return phase in ORDER and ORDER.index(phase) >= ORDER.index(target)
 
 
-def transition(delib: Deliberation, to: str, why: str, now: float) -> None:
+def transition(delib: Deliberation, to: Phase, why: str, now: float) -> None:
     frm = delib.phase
     if to == "FAILED":
         if frm in CLOSED:
@@ -51,8 +51,8 @@ def transition(delib: Deliberation, to: str, why: str, now: float) -> None:
                                 f"{', '.join(EDGES.get(frm, ())) or 'nothing'}, or FAILED)")
     if frm == to:
         return
-    delib.phase = to  # type: ignore[assignment]
-    delib.phase_history.append(PhaseChange(from_phase=frm, to_phase=to, at=now, why=why))  # type: ignore[arg-type]
+    delib.phase = to
+    delib.phase_history.append(PhaseChange(from_phase=frm, to_phase=to, at=now, why=why))
 
 
 # ---------------------------------------------------------------------------------------------

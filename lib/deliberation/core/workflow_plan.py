@@ -718,15 +718,15 @@ def _options(s: _Script, out: Plan) -> None:
         if tok.kind != "id" or tok.text not in ("agentType", "model") or not s.is_punc(i + 1, ":"):
             continue
         value = s.t[i + 2] if i + 2 < len(s.t) else None
-        literal = value is not None and value.kind == "str" and not s.is_punc(i + 3, "(")
+        text = value.text if value is not None and value.kind == "str" and not s.is_punc(i + 3, "(") else None
         if tok.text == "agentType":
-            if literal:
-                if value.text not in out.agent_types:  # type: ignore[union-attr]
-                    out.agent_types.append(value.text)  # type: ignore[union-attr]
+            if text is not None:
+                if text not in out.agent_types:
+                    out.agent_types.append(text)
             else:
                 out.computed_agent_type = True
-        elif literal and value.text not in out.models:  # type: ignore[union-attr]
-            out.models.append(value.text)  # type: ignore[union-attr]
+        elif text is not None and text not in out.models:
+            out.models.append(text)
     if out.computed_agent_type:
         # a computed agentType may still be one of the script's string literals
         for tok in s.t:

@@ -166,9 +166,9 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]",
     approach_ids = delib.ranking.approaches if delib.ranking else []
     for a in consensus_gate.dissenters(delib, leading):
         if not consensus_gate.documents(a, leading, approach_ids):
-            rep = a.report
-            why = ("rejected" if rep.verdict == "reject"  # type: ignore[union-attr]
-                   else f"prefers {rep.preferred_approach} over the leading {leading}")  # type: ignore[union-attr]
+            rep = a.filed
+            why = ("rejected" if rep.verdict == "reject"
+                   else f"prefers {rep.preferred_approach} over the leading {leading}")
             undocumented.append({"agent": a.key, "label": labels[a.key], "why": why})
     for a in delib.agents:
         if a.report is None or a.superseded or a.status != "reported":
@@ -189,16 +189,16 @@ def _findings(delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[st
 
     groups = []
     for a in current(delib):
-        rep = a.report
-        if not rep.findings and not rep.refutations:  # type: ignore[union-attr]
+        rep = a.filed
+        if not rep.findings and not rep.refutations:
             continue
         findings = []
-        for i, f in enumerate(rep.findings):  # type: ignore[union-attr]
+        for i, f in enumerate(rep.findings):
             sid = ids.get(("finding", a.key, i))
             findings.append({"id": sid, "local_id": f.id, "claim": f.claim, "evidence": f.evidence,
                              "severity": f.severity, "cited_by": list(cited_by.get(sid or "", []))})
         refutations = []
-        for i, r in enumerate(rep.refutations):  # type: ignore[union-attr]
+        for i, r in enumerate(rep.refutations):
             sid = ids.get(("refutation", a.key, i))
             refutations.append({"id": sid, "target": r.target, "verdict": r.verdict, "claim": r.claim,
                                 "evidence": r.evidence, "cited_by": list(cited_by.get(sid or "", []))})

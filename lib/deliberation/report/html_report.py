@@ -132,7 +132,8 @@ def score_colour(score: float) -> "tuple[int, int, int]":
     for (x0, c0), (x1, c1) in zip(_STOPS, _STOPS[1:]):
         if x <= x1:
             t = (x - x0) / (x1 - x0)
-            return tuple(round(a + (b - a) * t) for a, b in zip(c0, c1))  # type: ignore[return-value]
+            r, g, b = (round(a + (z - a) * t) for a, z in zip(c0, c1))
+            return r, g, b
     return _STOPS[-1][1]
 
 

@@ -28,6 +28,7 @@ Detector = Literal["templated_dissent", "score_clustering", "dimension_clusterin
 HotSpotKind = Literal["refuted", "contradiction", "missed_angle"]
 RouteName = Literal["auto-execute", "auto-reject", "human-review", "hard-reject"]
 AdjudicationAction = Literal["approve", "reject", "reverse", "confirm"]
+NoticeKind = Literal["gate1", "depth", "escalation", "phase", "info", "budget"]
 ID = r"^[A-Za-z0-9_-]{1,128}$"
 
 
@@ -62,7 +63,7 @@ class TriggerResult(_Model):
 class Notice(_Model):
     """A message for the main agent that could not be delivered when it arose (background)."""
     deliberation_id: str = Field(description="The deliberation it is about ('' for a session-wide budget notice).")
-    kind: Literal["gate1", "depth", "escalation", "phase", "info", "budget"]
+    kind: NoticeKind
     text: str
     blocking: bool = False
     then_next: bool = Field(False, description="Said with the next accepted step as it stands when delivered.")

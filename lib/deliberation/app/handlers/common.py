@@ -12,7 +12,7 @@ from deliberation.wire import hookio
 from deliberation.core import personas
 from deliberation.state.config import Config
 from deliberation.state.paths import handled_by
-from deliberation.state.models import AgentRecord, DeniedSpawn, Deliberation, Notice
+from deliberation.state.models import AgentRecord, DeniedSpawn, Deliberation, Notice, NoticeKind
 
 
 class Ctx:
@@ -65,10 +65,10 @@ class Ctx:
         self.notes.append(f"opened {did} ({kind}, threshold {delib.threshold:.2f})")
         return delib
 
-    def notify(self, delib: Deliberation, kind: str, text: str, blocking: bool, then_next: bool = False) -> None:
+    def notify(self, delib: Deliberation, kind: NoticeKind, text: str, blocking: bool, then_next: bool = False) -> None:
         """Queue a message for the main agent (a background agent's news has no direct channel);
         `then_next`: say it with the next step as it stands when it is delivered."""
-        self.tx.session.notices.append(Notice(deliberation_id=delib.id, kind=kind, text=text,  # type: ignore[arg-type]
+        self.tx.session.notices.append(Notice(deliberation_id=delib.id, kind=kind, text=text,
                                               blocking=blocking, then_next=then_next, created_at=self.now))
 
     def notify_budget(self, text: str) -> None:

@@ -330,11 +330,11 @@ def _tier2_items(delib: Deliberation) -> "list[str]":
     for agent in current(delib.agents):
         if agent.kind != "lens":
             continue
-        rep = agent.report
-        for f in rep.findings:  # type: ignore[union-attr]
+        rep = agent.filed
+        for f in rep.findings:
             ev = f" (evidence: {f.evidence})" if f.evidence else ""
             lines.append(f"- {agent.persona}:{f.id} — {f.claim}{ev}")
-        for i, r in enumerate(rep.refutations, start=1):  # type: ignore[union-attr]
+        for i, r in enumerate(rep.refutations, start=1):
             ev = f" (evidence: {r.evidence})" if r.evidence else " (no evidence)"
             lines.append(f"- {agent.persona}:R{i} — {r.verdict} {r.target}: {r.claim}{ev}")
     return lines
@@ -467,13 +467,13 @@ def _synthesis_texts(delib: Deliberation) -> "list[tuple[str, str]]":
     ranking rationales and the decision, when long enough to compare."""
     out = []
     for a in tier1_agents(delib):
-        rep = a.report
+        rep = a.filed
         if a.kind == "synthesis":
-            out.append((f"{a.persona} summary", rep.summary))  # type: ignore[union-attr]
-            out.append((f"{a.persona} rationale", rep.rationale))  # type: ignore[union-attr]
-            out += [(f"{a.persona} approach {ap.id}", ap.summary) for ap in rep.approaches]  # type: ignore[union-attr]
+            out.append((f"{a.persona} summary", rep.summary))
+            out.append((f"{a.persona} rationale", rep.rationale))
+            out += [(f"{a.persona} approach {ap.id}", ap.summary) for ap in rep.approaches]
         elif a.stage == "ranking":
-            out.append((f"{a.persona} ranking rationale", rep.rationale))  # type: ignore[union-attr]
+            out.append((f"{a.persona} ranking rationale", rep.rationale))
     if delib.decision:
         out.append(("decision", delib.decision))
     return [(label, text) for label, text in out if len(tokens(text)) >= SYNTHESIS_MIN_TOKENS]
@@ -676,15 +676,15 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
     for agent in current(delib.agents):
         if agent.kind != "lens":
             continue
-        rep = agent.report
-        texts = [f.claim for f in rep.findings] + [r.claim or r.evidence for r in rep.refutations]  # type: ignore[union-attr]
+        rep = agent.filed
+        texts = [f.claim for f in rep.findings] + [r.claim or r.evidence for r in rep.refutations]
         texts = [t for t in texts if t.strip()]
         if not any(not is_paraphrase(t, originals) for t in texts):
             zeroed.append(agent.key)
             notes.append(f"{agent.persona} ({agent.key}) restated tier 1 ({len(texts)} item(s), no new "
                          "finding): zero signal, tier 1 stands")
             continue
-        for i, r in enumerate(rep.refutations, start=1):  # type: ignore[union-attr]
+        for i, r in enumerate(rep.refutations, start=1):
             ref = f"{agent.persona}:R{i}"
             if r.verdict != "refuted":
                 continue
@@ -700,13 +700,13 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
                 continue
             ov = DepthOverride(hot_spot=spot.id, target=target, by_agent=agent.key, evidence=r.evidence,
                                effect=_effect(target, findings, r.claim or r.evidence))
-            own = {f"{agent.persona}:{f.id}" for f in rep.findings  # type: ignore[union-attr]
+            own = {f"{agent.persona}:{f.id}" for f in rep.findings
                    if is_paraphrase(f.claim, [r.claim or r.evidence]) or is_paraphrase(r.claim or r.evidence, [f.claim])}
             cands.append(_Candidate(ov, {ref, agent.persona, agent.key} | own, r.claim))
     kept, cancelled = [], []
     rt2 = red_team_agents(delib, 2)
     for cand in cands:
-        hit = next(((rt, r) for rt in rt2 for r in rt.report.refutations if _cancels(r, cand)), None)  # type: ignore[union-attr]
+        hit = next(((rt, r) for rt in rt2 for r in rt.filed.refutations if _cancels(r, cand)), None)
         if hit is None:
             kept.append(cand.override)
         else:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deliberation.core.personas import normalise_agent_type
-from deliberation.state.agent_report import AgentReport, Finding
+from deliberation.state.agent_report import Finding
 from deliberation.core.similarity import similarity
 from deliberation.state.models import AgentRecord, Deliberation, HotSpot, HotSpotKind
 
@@ -141,7 +141,7 @@ def _describe_target(ref: str, findings: dict, approaches: dict) -> "tuple[str, 
 def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Candidate]":
     out = []
     for rt in red_team_agents(delib, 1):
-        for r in rt.report.refutations:  # type: ignore[union-attr]
+        for r in rt.filed.refutations:
             if r.verdict not in WEIGHTY or not r.evidence.strip():
                 continue
             ref = resolve_target(r.target, findings, approaches)
@@ -209,7 +209,7 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
         notes: list[str] = []
         opponents: list[str] = []
         for a in personas:
-            rep: AgentReport = a.report  # type: ignore[assignment]
+            rep = a.filed
             if a.persona in backing:
                 continue
             reasons = [f"{a.persona} concern: {_clip(c.concern)} — {_clip(c.reason)}"
@@ -234,7 +234,7 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
 def _missed(delib: Deliberation) -> "list[_Candidate]":
     out = []
     for rt in red_team_agents(delib, 1):
-        for angle in rt.report.missed_angles:  # type: ignore[union-attr]
+        for angle in rt.filed.missed_angles:
             if angle.strip():
                 out.append(_Candidate(kind="missed_angle", statement=f"missed angle: {_clip(angle)}",
                                       core=angle, material=[f"{rt.persona} (missed angle): {_clip(angle)}"],
