@@ -36,7 +36,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from deliberation.state.paths import plugin_root
+from deliberation.wire.hookio import is_task_notification
+
+PLUGIN_ROOT = plugin_root()
 BUNDLE = os.path.join(PLUGIN_ROOT, "examples", "demo")
 HOOKS = os.path.join(PLUGIN_ROOT, "hooks")
 SCRIPTS = {
@@ -211,7 +214,7 @@ def who(event: str, payload: dict) -> str:
     if event in ("SubagentStart", "SubagentStop"):
         return str(payload.get("agent_type") or "")
     if event == "UserPromptSubmit":
-        return "task notification" if "<task-notification>" in str(payload.get("prompt", "")) else "user prompt"
+        return "task notification" if is_task_notification(str(payload.get("prompt", ""))) else "user prompt"
     return "main agent" if event == "Stop" else ""
 
 

@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass
 
 from deliberation import SCHEMA_VERSION
 from deliberation.cli import install_settings as ins
-from deliberation.state.paths import Layout
+from deliberation.state.paths import Layout, plugin_root
 
-PLUGIN_OF_THIS_CODE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+PLUGIN_OF_THIS_CODE = plugin_root()
 DEPENDENCIES = ("pydantic", "orjson", "jsonschema")
 MAX_ERRORS_PER_FILE = 20
 SKIPPED_DIRS = ("records", "cache")

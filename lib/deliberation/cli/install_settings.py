@@ -34,6 +34,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from deliberation.state.paths import plugin_root
+
 PYTHON_PLACEHOLDER = "@PYTHON@"
 PLUGIN_PLACEHOLDER = "@PLUGIN@"
 SETTINGS_REL = os.path.join(".claude", "settings.json")
@@ -596,7 +598,7 @@ def main(argv: "list[str] | None" = None) -> int:
                                      description="project side of install.sh")
     parser.add_argument("action", choices=("install", "uninstall", "check"))
     parser.add_argument("--project", required=True)
-    parser.add_argument("--plugin", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    parser.add_argument("--plugin", default=plugin_root())
     parser.add_argument("--python", help="interpreter the hook commands use (install)")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)

@@ -12,6 +12,7 @@ from typing import Any
 from deliberation.cli import views as t
 from deliberation.state import queries
 from deliberation.state.ids import is_valid_id
+from deliberation.wire.hookio import is_task_notification
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -38,7 +39,7 @@ def _actor(event: str, payload: dict) -> str:
         return f"{kind} {aid}".strip()
     if event == "UserPromptSubmit":
         prompt = str(payload.get("prompt") or "")
-        if prompt.lstrip().startswith("<task-notification>"):
+        if is_task_notification(prompt):
             return "task notification"
         return f'prompt "{t.one_line(prompt, 40)}"'
     if event == "Stop" and payload.get("stop_hook_active"):

@@ -21,9 +21,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from deliberation.wire import hookio
 
-_PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-
 def _load_site_packages() -> None:
     """Make the slow path's dependencies importable.
 
@@ -35,7 +32,9 @@ def _load_site_packages() -> None:
         import site
 
         site.main()
-    packages = os.path.join(_PLUGIN_ROOT, ".venv", "lib",
+    from deliberation.state.paths import plugin_root
+
+    packages = os.path.join(plugin_root(), ".venv", "lib",
                             f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
     if packages not in sys.path and os.path.isdir(packages):
         sys.path.append(packages)
@@ -189,10 +188,10 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         import time
 
         from deliberation.runtime import plugin_env  # plugin form: the state of its own set-up
-        from deliberation.state.paths import hook_env
+        from deliberation.state.paths import hook_env, plugin_root
 
         message = plugin_env.dependency_message(exc, hook_env(), time.time()) or (
-            f"deliberation plugin: dependency missing ({exc}); run {_PLUGIN_ROOT}/install.sh "
+            f"deliberation plugin: dependency missing ({exc}); run {plugin_root()}/install.sh "
             "to set up its environment — deliberation checks are off until then")
     else:
         path = None if known(exc) else log_error(errors_log, f"hook {event_name}", exc)
@@ -210,13 +209,14 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
 
 
 def _strict_block(event_name: str, message: str, data: bytes) -> "hookio.Answer":
-    from deliberation.wire import hookio
-
     import re
+
+    from deliberation.state.paths import plugin_root
+    from deliberation.wire import hookio
 
     reason = message.replace("continuing without deliberation checks", "strict mode blocks until this is fixed")
     # the model reads no path of the plugin (docs/HOOK_ANSWERS.md); the user's line keeps them
-    told = (re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{_PLUGIN_ROOT}/install.sh", "the plugin's install.sh")
+    told = (re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{plugin_root()}/install.sh", "the plugin's install.sh")
             + ". Next: tell the user; `deliberation doctor` shows what is wrong.")
     if event_name == "PreToolUse":
         return hookio.Answer.deny(told, system_message=reason)

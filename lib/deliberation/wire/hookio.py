@@ -44,6 +44,15 @@ EVENTS = (
 )
 
 
+TASK_NOTIFICATION = "<task-notification>"
+
+
+def is_task_notification(prompt: str) -> bool:
+    """A UserPromptSubmit whose prompt announces a finished background subagent to the main
+    agent (the client writes `<task-notification>…`): it is not the user's prompt."""
+    return prompt.lstrip().startswith(TASK_NOTIFICATION)
+
+
 class PayloadError(ValueError):
     """The hook's stdin is not a payload we can act on."""
 
@@ -98,7 +107,7 @@ class UserPromptSubmit(Event):
     @property
     def is_task_notification(self) -> bool:
         """A finished background subagent announced to the main agent — not a user's prompt."""
-        return self.prompt.lstrip().startswith("<task-notification>")
+        return is_task_notification(self.prompt)
 
 
 class ToolEvent(Event):
