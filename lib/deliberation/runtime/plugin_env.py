@@ -482,8 +482,9 @@ def hook_main():
         pass
     environ = dict(os.environ)
     data_dir = environ.get("CLAUDE_PLUGIN_DATA")
-    root = environ.get("CLAUDE_PLUGIN_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
+    from deliberation.state.paths import plugin_root
+
+    root = environ.get("CLAUDE_PLUGIN_ROOT") or plugin_root()
     text = None
     if data_dir and enabled(environ):
         try:
