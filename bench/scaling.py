@@ -93,14 +93,10 @@ def evaluate_once(delib, cfg) -> "dict[str, float]":
     from deliberation.core import engine, quality_gate
     from deliberation.core.depth import hot_spots
 
-    g = cfg.gates
     t0 = time.perf_counter()
     engine.evaluate_vote(delib, cfg, 1000.0)
     t1 = time.perf_counter()
-    quality_gate.evaluate(delib, min_distinct_personas=cfg.deliberation.min_distinct_personas,
-                          min_alternatives=cfg.deliberation.min_alternatives, strong=g.strong,
-                          moderate=g.moderate, require_improvement=g.require_improvement,
-                          conformity=delib.conformity, conformity_blocks=cfg.conformity.blocking, now=1000.0)
+    quality_gate.evaluate(delib, cfg, 1000.0)
     t2 = time.perf_counter()
     hot_spots.find_hot_spots(delib)
     t3 = time.perf_counter()

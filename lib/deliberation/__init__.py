@@ -10,7 +10,7 @@ SCHEMA_VERSION = 1
 # The layers, lowest first. A module imports only from its own layer or a lower one, and no
 # chain of imports comes back to where it started (tests/unit/test_architecture.py walks every
 # import, function-level ones included). docs/ARCHITECTURE.md says what each layer holds.
-LAYERS = ("wire", "state", "core", "report", "app", "runtime", "cli")
+LAYERS = ("wire", "state", "text", "core", "report", "app", "runtime", "cli")
 # Below every layer: modules of the package itself that import nothing (the defaults of every
 # setting), so that any module of any tier may import them.
 BASE = ("defaults",)

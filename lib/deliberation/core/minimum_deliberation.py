@@ -40,13 +40,6 @@ from deliberation.core import phases
 from deliberation.state.models import (AgentRecord, ConformityWarning, Deliberation, DepthState, TwoAgentCheck)
 
 BASIS = "2-agent rule"
-FULL_FORM = ("synthesis-lead and debate-moderator with all findings, then one red-team pass")
-OUTCOME_TEXT = {
-    "proceed": "agreement with different reasoning → proceed",
-    "investigate": "genuine disagreement → investigate that conflict",
-    "suspect_herding": "agreement with the same reasoning → suspect herding",
-    "no_position": "the rule cannot compare them: a report states no position",
-}
 
 
 def research_pair(delib: Deliberation) -> "list[AgentRecord]":

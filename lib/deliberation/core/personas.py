@@ -9,6 +9,11 @@ Stdlib only: PreToolUse on the spawn path imports it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the models stay unloaded: the fast path reads personas
+    from deliberation.state.models import AgentKind
+
 # slug -> (title, evaluation priority)
 RESEARCH_PERSONAS: "dict[str, tuple[str, str]]" = {
     "technical-architect": ("Technical Architect", "structure, coupling, long-term evolvability"),
@@ -51,7 +56,7 @@ def normalise_agent_type(agent_type: "str | None") -> str:
     return name.lower()
 
 
-def kind_of(agent_type: "str | None") -> "str | None":
+def kind_of(agent_type: "str | None") -> "AgentKind | None":
     """'persona', 'debate', 'synthesis', 'red-team', 'lens' — or None for a non-deliberation agent."""
     name = normalise_agent_type(agent_type)
     if name in RESEARCH_PERSONAS:

@@ -17,7 +17,7 @@ DELIBERATION (the depth axis decides whether they may run).
 
 from __future__ import annotations
 
-from deliberation.state.models import AgentRecord, Deliberation, Phase, PhaseChange
+from deliberation.state.models import AgentRecord, Deliberation, Phase, PhaseChange, Stage
 
 EDGES = {
     "IDLE": ("RESEARCH",),
@@ -106,7 +106,7 @@ def approaches(delib: Deliberation) -> "dict[str, str]":
 
 
 def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,
-                    persona: str = "") -> "tuple[str, str | None]":
+                    persona: str = "") -> "tuple[Stage, str | None]":
     """(stage, refusal). `refusal` says what is missing when the spawn would skip a phase.
 
     In RESEARCH a persona that has not reported researches; one that already reported research

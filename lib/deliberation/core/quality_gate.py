@@ -40,7 +40,9 @@ from dataclasses import dataclass
 
 from deliberation.core.phases import approaches, current
 from deliberation.core.ranking import REJECTED, band, unanimous_reject
+from deliberation.state.config import Config
 from deliberation.state.models import Check, ConformityWarning, Deliberation, GateResult
+from deliberation.text.gates import quality_next_step
 
 SCALE = "the agents' own confidence in their conclusion (report field `confidence`, 0-1)"
 
@@ -112,9 +114,16 @@ def improvement_evidence(delib: Deliberation) -> Improvement:
     return Improvement(_mean(list(research.values())), _mean(list(ranking.values())), (), False, trigger, forced)
 
 
-def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternatives: int,
-             strong: float, moderate: float, require_improvement: bool,
-             conformity: "list[ConformityWarning]", conformity_blocks: bool, now: float) -> GateResult:
+def evaluate(delib: Deliberation, cfg: Config, now: float,
+             conformity: "list[ConformityWarning] | None" = None) -> GateResult:
+    """Gate 2 over `delib` with the config's bars (deliberation.min_distinct_personas,
+    min_alternatives; gates.strong, moderate, require_improvement; conformity.blocking) and the
+    vote's conformity warnings (default: the deliberation's)."""
+    min_distinct_personas = cfg.deliberation.min_distinct_personas
+    min_alternatives = cfg.deliberation.min_alternatives
+    strong, moderate, require_improvement = cfg.gates.strong, cfg.gates.moderate, cfg.gates.require_improvement
+    conformity = delib.conformity if conformity is None else conformity
+    conformity_blocks = cfg.conformity.blocking
     valid = current(delib)
     checks: list[Check] = []
 
@@ -139,7 +148,7 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
     if unanimous_reject(delib.ranking):
         r = delib.ranking
         checks.append(Check(name="consensus_confidence", passed=True,
-                            figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",  # type: ignore[union-attr]
+                            figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",
                             detail=f"agreement on the verdict; the consensus score {consensus:.2f} measures "
                                    "support for the top-scored approach, which is not adopted"))
     else:
@@ -196,26 +205,5 @@ def with_document(result: GateResult, delib: Deliberation) -> GateResult:
                       next_step="" if passed else next_step(checks))
 
 
-_NEXT = {
-    "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
-    "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons: resume it with SendMessage (to = its agent id; its new report replaces the old one) or spawn it again; its report's `dissent` needs concern + reason",
-    "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
-    "consensus_confidence": "consensus is weak: re-rank with the contested points and their evidence named in the ranking prompts, never who scored or voted what (ranking is blind; deliberation roles cannot run once ranking has started), or hand the decision to the user",
-    "improvement_evidence": "the panel is not more confident after deliberating than before: investigate the open questions (re-rank with the contested points and their evidence in the ranking prompts), or tell the user the decision stays uncertain",
-    "conformity": "re-run the flagged agents with fresh isolation (new spawns, no shared findings) and re-rank",
-    "decision_document": "end the concluding answer with the decision document block (PRD): requirements, acceptance criteria and risks, each citing the finding or dissent ids it follows from",
-}
-
-
 def next_step(checks: "list[Check]") -> str:
-    return "; then ".join(_NEXT[c.name] for c in checks if not c.passed and c.name in _NEXT)
-
-
-def reason_text(delib: Deliberation, result: GateResult) -> str:
-    lines = [f"Deliberation {delib.id} — quality gate FAILED:"]
-    for c in result.checks:
-        lines.append(f"- {c.name}: {'pass' if c.passed else 'FAIL'} — {c.figure}")
-        if not c.passed and c.name == "improvement_evidence" and c.detail:
-            lines.append(f"  ({c.detail})")
-    lines.append(f"Next: {result.next_step}.")
-    return "\n".join(lines)
+    return quality_next_step([c.name for c in checks if not c.passed])

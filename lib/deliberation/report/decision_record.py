@@ -797,7 +797,7 @@ def _md_two_agent(rec: dict) -> "list[str]":
     c = rec.get("two_agent")
     if not c:
         return []
-    from deliberation.core.minimum_deliberation import OUTCOME_TEXT
+    from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
     return ["## Minimum viable deliberation (2 agents)", "",
             f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}", ""]

@@ -367,7 +367,7 @@ def _dissent_conformity(rec: dict) -> str:
         conf = '<p class="note">No herding pattern detected.</p>'
     two = rec.get("two_agent")
     if two:
-        from deliberation.core.minimum_deliberation import OUTCOME_TEXT
+        from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
         conf = (f'<p><b>Minimum viable deliberation (2 agents):</b> {esc(OUTCOME_TEXT.get(two["verdict"], two["verdict"]))}'
                 f' — {esc(two["detail"])}</p>') + conf
