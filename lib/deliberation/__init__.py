@@ -7,6 +7,13 @@ See docs/ARCHITECTURE.md for the module map.
 __version__ = "0.1.0"
 SCHEMA_VERSION = 1
 
+
+def plugin_root() -> str:
+    """The folder of this copy of the plugin: hooks/, lib/, agents/, pyproject.toml."""
+    import os  # the package imports nothing when it loads: the hook process may not load os
+
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 # The layers, lowest first. A module imports only from its own layer or a lower one, and no
 # chain of imports comes back to where it started (tests/unit/test_architecture.py walks every
 # import, function-level ones included). docs/ARCHITECTURE.md says what each layer holds.

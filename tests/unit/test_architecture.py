@@ -170,6 +170,7 @@ def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
         loaded = _new_modules(code, flags=HOOK_FLAGS)
         assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == [], event
         assert "deliberation.state.models" not in loaded, event
+        assert "typing" not in loaded, event  # a type-only import costs every hook its load time
 
 
 @pytest.mark.parametrize("dotted", [f"deliberation.{m}" for m in BASE])

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from deliberation.state.paths import plugin_root
+from deliberation import plugin_root
 from deliberation.wire.hookio import is_task_notification
 
 PLUGIN_ROOT = plugin_root()

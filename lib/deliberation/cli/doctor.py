@@ -22,7 +22,8 @@ from dataclasses import asdict, dataclass
 
 from deliberation import SCHEMA_VERSION
 from deliberation.cli import install_settings as ins
-from deliberation.state.paths import Layout, plugin_root
+from deliberation import plugin_root
+from deliberation.state.paths import Layout
 
 PLUGIN_OF_THIS_CODE = plugin_root()
 DEPENDENCIES = ("pydantic", "orjson", "jsonschema")

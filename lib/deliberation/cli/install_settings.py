@@ -34,7 +34,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from deliberation.state.paths import plugin_root
+from deliberation import plugin_root
 
 PYTHON_PLACEHOLDER = "@PYTHON@"
 PLUGIN_PLACEHOLDER = "@PLUGIN@"

@@ -9,9 +9,8 @@ Stdlib only: PreToolUse on the spawn path imports it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the models stay unloaded: the fast path reads personas
+TYPE_CHECKING = False  # mypy reads the block below; the fast path loads neither `typing` nor the models
+if TYPE_CHECKING:
     from deliberation.state.models import AgentKind
 
 # slug -> (title, evaluation priority)

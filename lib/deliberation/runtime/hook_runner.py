@@ -16,8 +16,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from typing import TYPE_CHECKING
+from deliberation import plugin_root
 
+TYPE_CHECKING = False  # mypy reads the block below; the hook process does not load `typing`
 if TYPE_CHECKING:
     from deliberation.wire import hookio
 
@@ -32,8 +33,6 @@ def _load_site_packages() -> None:
         import site
 
         site.main()
-    from deliberation.state.paths import plugin_root
-
     packages = os.path.join(plugin_root(), ".venv", "lib",
                             f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
     if packages not in sys.path and os.path.isdir(packages):
@@ -188,7 +187,7 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         import time
 
         from deliberation.runtime import plugin_env  # plugin form: the state of its own set-up
-        from deliberation.state.paths import hook_env, plugin_root
+        from deliberation.state.paths import hook_env
 
         message = plugin_env.dependency_message(exc, hook_env(), time.time()) or (
             f"deliberation plugin: dependency missing ({exc}); run {plugin_root()}/install.sh "
@@ -211,7 +210,6 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
 def _strict_block(event_name: str, message: str, data: bytes) -> "hookio.Answer":
     import re
 
-    from deliberation.state.paths import plugin_root
     from deliberation.wire import hookio
 
     reason = message.replace("continuing without deliberation checks", "strict mode blocks until this is fixed")

@@ -482,7 +482,7 @@ def hook_main():
         pass
     environ = dict(os.environ)
     data_dir = environ.get("CLAUDE_PLUGIN_DATA")
-    from deliberation.state.paths import plugin_root
+    from deliberation import plugin_root
 
     root = environ.get("CLAUDE_PLUGIN_ROOT") or plugin_root()
     text = None

@@ -41,11 +41,6 @@ REQUEST_ENV: "contextvars.ContextVar[dict | None]" = contextvars.ContextVar("REQ
 REQUEST_DEADLINE: "contextvars.ContextVar[float | None]" = contextvars.ContextVar("REQUEST_DEADLINE", default=None)
 
 
-def plugin_root() -> str:
-    """The folder of this copy of the plugin: hooks/, lib/, agents/, pyproject.toml."""
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-
 def handled_by() -> str:
     """'worker' inside the warm worker (a request's environment is set), else 'hook'."""
     return "hook" if REQUEST_ENV.get() is None else "worker"

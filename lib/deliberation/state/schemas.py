@@ -19,7 +19,7 @@ import os
 import sys
 from typing import Any
 
-from deliberation.state.paths import plugin_root
+from deliberation import plugin_root
 
 SCHEMA_DIR = os.path.join(plugin_root(), "state_schema")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

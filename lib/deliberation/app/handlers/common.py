@@ -14,7 +14,8 @@ from deliberation.core.turn import Turn, spawn_slots
 from deliberation.state import event_log
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
-from deliberation.state.paths import Layout, handled_by, plugin_root
+from deliberation import plugin_root
+from deliberation.state.paths import Layout, handled_by
 from deliberation.state.store import SessionTx, Store
 from deliberation.wire import hookio
 
