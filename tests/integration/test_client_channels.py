@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import json
 
-from tests import payloads as P
-from tests.integration.test_deliberation_flow import load_delib, write_config
-from tests.integration.test_gates_flow import HIGH, QUESTION, failed_checks, rank, research, validate_state
+from tests.helpers import payloads as P
+from tests.helpers.flows import GATES_QUESTION as QUESTION
+from tests.helpers.flows import HIGH, failed_checks
+from tests.helpers.flows import gate_rank as rank
+from tests.helpers.flows import gate_research as research
+from tests.helpers.project import load_delib, write_config
+from tests.helpers.project import validate_schemas as validate_state
 
 META = "export const meta = {name: 'fanout', description: 'fan out research', phases: [{title: 'Research'}]}\n"
 

@@ -8,7 +8,7 @@ import time
 
 from deliberation.state import schemas
 from deliberation.core.personas import RESEARCH_PERSONAS
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 SID = "c0c0c0c0-3232-4032-8032-000000000032"
 PERSONAS = list(RESEARCH_PERSONAS)

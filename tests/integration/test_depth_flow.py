@@ -21,7 +21,9 @@ from __future__ import annotations
 import json
 import re
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.project import only_delib as load_delib
+from tests.helpers.project import state_dir, write_config
 
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
             "given the irreversible data migration and the production risk?")
@@ -51,22 +53,6 @@ LENS_PROMPT = re.compile(r'--- worker (\d+) of (\d+): subagent_type "([a-z-]+)",
 
 # ---------------------------------------------------------------------------------------------
 # helpers
-
-
-def write_config(project, cfg: dict) -> None:
-    d = project / ".claude" / "deliberation"
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "config.json").write_text(json.dumps(cfg))
-
-
-def state_dir(project):
-    return project / ".claude" / "deliberation"
-
-
-def load_delib(project) -> dict:
-    files = sorted((state_dir(project) / "deliberations").glob("*.json"))
-    assert len(files) == 1, files
-    return json.loads(files[0].read_text())
 
 
 def load_model(project):

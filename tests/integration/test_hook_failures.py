@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.project import write_config
 from tests.conftest import HOOK_FLAGS, HOOK_SCRIPTS, HOOKS, LIB, HookResult
 
 SID = "5e1f0c2a-0000-4000-8000-000000000001"
@@ -104,11 +105,6 @@ def test_messages_say_what_was_wrong(hook):
 
 
 # -- internal errors ----------------------------------------------------------------------------
-
-
-def write_config(project, cfg: dict) -> None:
-    state(project).mkdir(parents=True, exist_ok=True)
-    (state(project) / "config.json").write_text(json.dumps(cfg))
 
 
 def corrupt_config_cache(project, cfg: dict, key=None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 CITES = ["product-strategist:F1", "devils-advocate:F1"]  # what the concluding answers' documents cite
 QUESTION = ("/deliberate Which structured logging library should the billing service adopt, structlog "

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from deliberation.core.personas import RESEARCH_PERSONAS
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 SID = "b0d9e7a4-1c2d-4e5f-8a9b-000000000040"
 PERSONAS = list(RESEARCH_PERSONAS)

@@ -15,10 +15,11 @@ import time
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import run_hook
-from tests.integration.test_deliberation_flow import GOOD, QUESTION, APPROACHES, load_delib, rank, research, write_config
-from tests.workers import LIB, Workers, hook_client, worker_launch, worker_protocol
+from tests.helpers.flows import APPROACHES, GOOD, QUESTION, rank, research
+from tests.helpers.project import load_delib, write_config
+from tests.helpers.workers import LIB, Workers, hook_client, worker_launch, worker_protocol
 
 
 @pytest.fixture

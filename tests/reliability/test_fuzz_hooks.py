@@ -27,10 +27,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import run_hook
-from tests.reliability.helpers import (inproc_hook, state_dir, strict_json, summary, validate_file,
-                                       validate_state, write_config)
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, strict_json, summary, validate_file, validate_state
 
 SID = "f022f022-0000-4000-8000-000000000010"
 FRESH = "f022f022-0000-4000-8000-000000000099"
@@ -126,7 +126,7 @@ class Tracker:
 
     def _lines(self, path: str, rel: str, schema: str, offset: int) -> "list[str]":
         from deliberation.state import schemas
-        from tests.reliability.helpers import _validator
+        from tests.helpers.reliability import _validator
 
         with open(path, "rb") as fh:
             fh.seek(offset)

@@ -23,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import HOOK_SCRIPTS, HOOKS
-from tests.reliability.helpers import inproc_hook, state_dir, summary, validate_state, write_config
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, summary, validate_state
 
 SID = "1a7ec7ed-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "

@@ -25,9 +25,9 @@ import select
 import signal
 import time
 
-from tests import payloads as P
-from tests.reliability.helpers import (restore, snapshot, state_dir, summary, validate_file,
-                                       validate_state, write_config)
+from tests.helpers import payloads as P
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import restore, snapshot, summary, validate_file, validate_state
 
 SID = "9a1d0c2e-4b1f-4e61-9d0a-000000000010"
 DID = "d-kill-1"

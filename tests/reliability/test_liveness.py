@@ -27,9 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import HookResult, hook_argv, run_hook
-from tests.reliability.helpers import inproc_hook, state_dir, summary, write_config
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, summary
 
 SID = "11fe0000-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "

@@ -17,10 +17,10 @@ import subprocess
 import sys
 import time
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import LIB
-from tests.reliability.helpers import (collect, fork_respond, inproc_hook, snapshot, state_dir, summary, validate_state,
-                                       write_config)
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import collect, fork_respond, inproc_hook, snapshot, summary, validate_state
 
 SID = "10c4ed00-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "

@@ -17,9 +17,9 @@ import json
 
 import pytest
 
-from tests import payloads as P
-from tests.reliability.helpers import (inproc_hook, state_dir, summary, validate_state,
-                                       write_config)
+from tests.helpers import payloads as P
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, summary, validate_state
 
 SID = "5c4e0a00-0000-4000-8000-000000000010"
 DID = f"d-{SID[:8]}-1"

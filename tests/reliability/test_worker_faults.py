@@ -22,9 +22,10 @@ import time
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.project import state_dir
 from tests.conftest import hook_argv
-from tests.workers import Workers
+from tests.helpers.workers import Workers
 
 SID = "5e55a7c1-0000-4000-8000-0000000000f1"
 QUESTION = "Should we shard the orders table or move it to a managed Postgres cluster, given the irreversible cutover?"
@@ -60,10 +61,6 @@ def stops() -> "list[dict]":
     return [P.subagent_stop(SID, agent_id(i), persona,
                             P.research_report(persona, [f"{persona} finding {i}"], [("A", "Shard"), ("B", "Managed")]))
             for i, persona in enumerate(PERSONAS)]
-
-
-def state_dir(project):
-    return project / ".claude" / "deliberation"
 
 
 def check_whole(project) -> dict:

@@ -9,7 +9,7 @@ import pytest
 from deliberation.core import agent_model as am
 from deliberation.core.conformity import detect_all, single_model
 from deliberation.state.config import Config
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.helpers.gates import gate2
 
 PAIRS = Config().conformity.conflicting_pairs

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deliberation.core import blind_ranking as B
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 QUESTION = "should the order service cache product prices in each node or keep reading them from the database?"
 APPROACHES = [{"id": "A", "title": "Per-node price cache with a 30 s TTL",

@@ -8,7 +8,7 @@ import pytest
 from deliberation.core import cost
 from deliberation.state.config import Config
 from deliberation.state.models import PhaseChange, TokenUsage
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 
 def usage(calls, inp, cw, cr, out):

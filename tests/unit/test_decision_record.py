@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.factories import T0, agent_id, make_deliberation, make_lineage
+from tests.helpers.factories import T0, agent_id, make_deliberation, make_lineage
 
 from deliberation.report import decision_record as dr
 from deliberation.state.models import Deliberation, Lineage, Spawn

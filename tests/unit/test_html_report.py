@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.factories import make_deliberation, make_lineage
+from tests.helpers.factories import make_deliberation, make_lineage
 
 from deliberation.report import html_report as hr
 from deliberation.state.models import Deliberation

@@ -10,7 +10,7 @@ from deliberation.core import consensus_gate, phases
 from tests.helpers.gates import gate2
 from deliberation.core.phases import IllegalTransition, transition
 from deliberation.core.ranking import rank
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 ALL = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED")
 LEGAL = {("IDLE", "RESEARCH"), ("RESEARCH", "DELIBERATION"), ("DELIBERATION", "RANKING"),

@@ -13,7 +13,7 @@ from deliberation.state.config import Config
 from deliberation.core.ranking import rank
 from deliberation.state.models import HotSpot
 from deliberation.text.render import render
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 
