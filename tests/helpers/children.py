@@ -96,13 +96,14 @@ def stop(proc: subprocess.Popen) -> None:
 def has_open(pid: int, path: str) -> bool:
     """`pid` has `path` open (Linux: /proc/<pid>/fd)."""
     folder = f"/proc/{pid}/fd"
+    real = os.path.realpath(path)
     try:
         names = os.listdir(folder)
     except OSError:
         return False
     for name in names:
         try:
-            if os.readlink(os.path.join(folder, name)) == path:
+            if os.readlink(os.path.join(folder, name)) == real:
                 return True
         except OSError:
             continue

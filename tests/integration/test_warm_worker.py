@@ -17,6 +17,7 @@ import pytest
 
 from tests.helpers import payloads as P
 from tests.conftest import run_hook
+from tests.helpers.children import open_sockets, wait_until
 from tests.helpers.flows import APPROACHES, GOOD, QUESTION, rank, research
 from tests.helpers.project import load_delib, write_config
 from tests.helpers.workers import LIB, Workers, hook_client, worker_launch, worker_protocol
@@ -130,13 +131,13 @@ def test_a_worker_exits_when_its_code_changes_or_its_folder_is_gone(tmp_path, wo
     lib = tmp_path / "plugin" / "lib"
     shutil.copytree(LIB, lib, ignore=shutil.ignore_patterns("__pycache__"))
     proc = workers.start(lib=str(lib))
-    time.sleep(1.5)
+    workers.wait_up()  # listening: its code stamp is taken
     assert proc.poll() is None
     (lib / "deliberation" / "core" / "confidence.py").write_text((lib / "deliberation" / "core" / "confidence.py").read_text() + "\n# edited\n")
     assert workers.wait_gone(proc.pid) < 5  # an edit: retired within seconds
 
     proc = workers.start(lib=str(lib))
-    time.sleep(1.5)
+    workers.wait_up()
     assert proc.poll() is None
     shutil.rmtree(tmp_path / "plugin")  # uninstalled
     assert workers.wait_gone(proc.pid) < 5
@@ -153,10 +154,12 @@ def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_pat
     path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)
     proc = subprocess.Popen([py, "-I", "-c", worker_launch.BOOT, LIB, path, stamp, "30"], cwd="/", env={})
     try:
-        deadline = time.monotonic() + 20
-        while not os.path.exists(path) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(1.2)
+        wait_until(lambda: os.path.exists(path), 20, "the worker to listen")
+        # its import path's stamp (folder mtimes) was taken before it listened; the folder's next
+        # change must get a later mtime than the one stamped: wait until the clock has moved on
+        stamped = os.stat(site).st_mtime_ns
+        probe = tmp_path / "clock"
+        wait_until(lambda: (probe.write_text("x"), probe.stat().st_mtime_ns > stamped)[1], 10, "a later mtime")
         assert proc.poll() is None
         os.mkdir(os.path.join(site, "newpkg-1.0.dist-info"))  # what pip install/upgrade does
         assert workers.wait_gone(proc.pid) < 5
@@ -214,7 +217,7 @@ def test_the_trigger_starts_the_worker_so_the_spawns_find_it_warm(project, worke
     sid = "5e55a7c1-0000-4000-8000-000000000004"
     routine = run_hook("UserPromptSubmit", P.prompt(sid, "rename the helper in utils.py"), project, env=workers.hook_env)
     assert routine.context is None
-    time.sleep(1.0)
+    # a hook that starts a worker has started it before it exits (one Popen): none runs now
     assert workers.pids() == []  # a routine prompt starts nothing
     risky = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=workers.hook_env)
     assert "deliberation" in (risky.context or "").lower()
@@ -238,7 +241,9 @@ def test_a_flood_of_idle_connections_holds_no_more_threads_than_the_pool(project
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         hook_client.worker_socket.connect(s, path)
         idle.append(s)
-    time.sleep(0.5)
+    # the worker has taken enough of them to fill its pool (each one taken is a socket of its own;
+    # past the pool they queue, past the queue they are closed): more threads would show now
+    wait_until(lambda: open_sockets(pid) > warm_worker.POOL_SIZE, 30, "the worker's pool to fill")
     threads = len(os.listdir(f"/proc/{pid}/task"))
     sid = "5e55a7c1-0000-4000-8000-000000000008"
     t0 = time.monotonic()
