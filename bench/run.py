@@ -26,8 +26,8 @@ from benchkit import table
 
 def _has_dependencies() -> bool:
     try:
-        import orjson  # noqa: F401
-        import pydantic  # noqa: F401
+        import orjson  # noqa: F401 - imported to check it is installed
+        import pydantic  # noqa: F401 - imported to check it is installed
     except ImportError:
         return False
     return True

@@ -28,8 +28,24 @@ BASE = ("defaults",)
 # Everything else may load pydantic (the slow path, or the warm worker that keeps it loaded).
 TIERS = {
     "builtins": ("deliberation.runtime.hook_client", "deliberation.wire.worker_socket",
-                 "deliberation.wire.deadlines", "deliberation.defaults"),
+                 "deliberation.wire.worker_protocol", "deliberation.wire.deadlines", "deliberation.defaults"),
     "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
-               "deliberation.runtime.error_handler", "deliberation.wire.hookio", "deliberation.state.ids",
-               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env"),
+               "deliberation.runtime.error_handler", "deliberation.runtime.plugin_env",
+               "deliberation.runtime.worker_launch", "deliberation.wire.hookio", "deliberation.state.ids",
+               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.state.plain_reads",
+               # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
+               "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.core.terms",
+               "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
+               "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
+               "deliberation.core.human_review"),
+}
+
+# Imports inside a function, where a module defers what most of its callers never need. Allowed
+# in the tiers' modules (each defers what a routine event does not load) and in the modules
+# below, for the reason given; tests/unit/test_architecture.py fails on any other.
+DEFERRED_IMPORTS = {
+    "deliberation": "the package imports nothing when it loads: the hook process may not load os",
+    "deliberation.cli.doctor": "it reports a broken environment, so the models load after the interpreter is checked",
+    "deliberation.state.group_commit": "the warm worker imports it before site-packages: the store loads at a commit",
+    "deliberation.state.schemas": "jsonschema loads when a file is validated (doctor, the drift check), not with the store",
 }

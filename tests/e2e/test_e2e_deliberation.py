@@ -194,7 +194,7 @@ def test_background_deliberation_survives_the_early_stop(run_claude, e2e_project
                 and "<task-notification>" in e["payload"].get("prompt", "")}
     assert notified == {a["agent_id"] for a in delib["agents"]}, notified
     entered = {c["to_phase"]: c["at"] for c in delib["phase_history"]}
-    done = lambda stage: max(a["reported_at"] for a in delib["agents"] if a["stage"] == stage)  # noqa: E731
+    done = lambda stage: max(a["reported_at"] for a in delib["agents"] if a["stage"] == stage)  # noqa: E731 - a one-line reading of the record
     assert done("research") < entered["DELIBERATION"] < done("deliberation") < entered["RANKING"]
     # Gate 1's news, queued by the last ranking SubagentStop, came with a task notification
     passed = f"consensus gate passed — leading approach A, consensus {PASS_CONSENSUS:.2f}"

@@ -261,6 +261,11 @@ def test_task_notification_context_follows_the_notification(claude_bin, fake_api
     plan = {"UserPromptSubmit": [{}, {"stdout": {"hookSpecificOutput": specific(
         "UserPromptSubmit", additionalContext="C-NOTE")}}]}
     run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(background=True))
+    import os
+    if os.environ.get("PROBE_DUMP"):
+        with open(os.environ["PROBE_DUMP"], "a") as fh:
+            fh.write(repr(received(run, "C-NOTE")) + "\n")
+            fh.write(repr(received(run, "<task-notification>")) + "\n---\n")
     assert received(run, "C-NOTE") == [("system", False, "UserPromptSubmit hook additional context: C-NOTE")]
     prompts = [c["payload"]["prompt"] for c in calls if c["event"] == "UserPromptSubmit"]
     assert prompts[1].startswith("<task-notification>")

@@ -16,8 +16,8 @@ LIB = str(ROOT / "lib")
 if LIB not in sys.path:
     sys.path.insert(0, LIB)
 
-from deliberation.runtime import hook_client, worker_launch  # noqa: E402
-from deliberation.wire import worker_protocol  # noqa: E402
+from deliberation.runtime import hook_client, worker_launch  # noqa: E402 - lib/ is put first on sys.path above
+from deliberation.wire import worker_protocol  # noqa: E402 - lib/ is put first on sys.path above
 
 
 class Workers:

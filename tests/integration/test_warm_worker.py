@@ -43,7 +43,7 @@ def normalise(d: dict) -> dict:
 
 def full_run(project, env, sid):
     write_config(project, {"depth": {"posture": "off"}})
-    hook = lambda event, payload, **kw: run_hook(event, payload, project, env=env)  # noqa: E731
+    hook = lambda event, payload, **kw: run_hook(event, payload, project, env=env)  # noqa: E731 - the hook fixture's shape, with the worker on
     s = P.Session(hook, sid=sid)
     answers = [s.prompt(QUESTION).json]
     research(s)
@@ -72,7 +72,7 @@ def test_worker_gives_the_same_decisions_and_state_as_in_process(tmp_path, worke
     workers.wait_up()
     answers_b, delib_b = full_run(b, workers.hook_env, sid)
     assert delib_a["phase"] == delib_b["phase"] == "COMPLETE"
-    strip = lambda ans: [json.dumps(x).replace(str(a), "P").replace(str(b), "P") for x in ans]  # noqa: E731
+    strip = lambda ans: [json.dumps(x).replace(str(a), "P").replace(str(b), "P") for x in ans]  # noqa: E731 - a one-line normaliser
     assert strip(answers_a) == strip(answers_b)
     da, db = normalise(delib_a), normalise(delib_b)
     for d in (da, db):

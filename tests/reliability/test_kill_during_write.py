@@ -240,7 +240,7 @@ def _run_child(event: str, payload: dict, now: float) -> int:
         code = 0
         try:
             hook_runner.respond(event, data, now)
-        except BaseException:  # noqa: BLE001
+        except BaseException:  # noqa: BLE001 - the parent sees the exit code
             code = 5
         os._exit(code)
     return pid
@@ -394,7 +394,7 @@ def _appender_child(path: str, wfd: int, start: int) -> None:
             append_jsonl(path, {"schema_version": 1, "at": float(n), "event": "PostToolUse",
                                 "payload": {"n": n, "blob": "r" * (256 * 1024 + 37 * (n % 13))}})
             os.write(wfd, b"%d\n" % n)
-    except BaseException:  # noqa: BLE001
+    except BaseException:  # noqa: BLE001 - the parent sees the exit code
         code = 4
     finally:
         os._exit(code)

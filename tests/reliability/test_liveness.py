@@ -199,12 +199,12 @@ def test_whole_deliberation_completes_with_an_unwritable_state_dir(project, faul
             pytest.skip("mount namespaces are not allowed here (the 'state dir is a file' case still runs)")
         write_config(project, {"depth": {"posture": "off"}})
         before = sorted(os.listdir(st))
-        hook = lambda event, payload, **kw: runner(event, payload, project)  # noqa: E731
+        hook = lambda event, payload, **kw: runner(event, payload, project)  # noqa: E731 - one line per way of running the hooks
     else:
         st.parent.mkdir(parents=True)
         st.write_text("not a directory\n")
         before = None
-        hook = lambda event, payload, **kw: run_hook(event, payload, project)  # noqa: E731
+        hook = lambda event, payload, **kw: run_hook(event, payload, project)  # noqa: E731 - one line per way of running the hooks
     s = P.Session(hook, SID)
     t0 = time.monotonic()
     answers = deliberate(s) + [s.stop()]

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import json
 import os
 import subprocess
@@ -177,3 +178,51 @@ def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
 def test_the_base_modules_import_nothing(dotted):
     tree = ast.parse(open(MODULES[dotted], encoding="utf-8").read())
     assert [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))] == [], dotted
+
+
+def _function_imports(dotted: str) -> "list[str]":
+    tree = ast.parse(open(MODULES[dotted], encoding="utf-8").read())
+    found = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Import):
+                    found += [f"{fn.name}: import {a.name}" for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    found.append(f"{fn.name}: from {node.module} import {', '.join(a.name for a in node.names)}")
+    return found
+
+
+def test_imports_inside_functions_are_declared():
+    """An import deferred into a function is latency a tier saves, or a reason DEFERRED_IMPORTS
+    names; anywhere else it only hides a module's dependencies from its reader."""
+    from deliberation import DEFERRED_IMPORTS
+
+    allowed = {m for tier in TIERS.values() for m in tier} | set(DEFERRED_IMPORTS)
+    strays = {m: _function_imports(m) for m in MODULES if m not in allowed and _function_imports(m)}
+    assert strays == {}, strays
+    unused = [m for m in DEFERRED_IMPORTS if not _function_imports(m)]
+    assert unused == [], f"declared, but defers nothing: {unused}"
+    assert all(m in MODULES and reason for m, reason in DEFERRED_IMPORTS.items())
+
+
+IGNORE = re.compile(r"#\s*(type:\s*ignore(\[[^\]]*\])?|noqa(:\s*[A-Z0-9, ]+)?)(?P<rest>.*)$")
+
+
+def test_every_ignore_says_why():
+    """A `# type: ignore[...]` or `# noqa: ...` is followed by its reason (`# why` or `- why`),
+    and names the codes it silences: what it hides is a decision a reader can check."""
+    bare = []
+    for folder in ("lib", "tests", "hooks", "bench", "scripts"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if ".client" in path.parts:
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                m = IGNORE.search(line)
+                if m is None or "IGNORE = re.compile" in line:
+                    continue
+                codes = m.group(2) or m.group(3)
+                reason = m.group("rest").strip().lstrip("#-").strip()
+                if not codes or len(reason) < 8:
+                    bare.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert bare == [], "\n".join(bare)

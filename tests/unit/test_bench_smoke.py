@@ -19,7 +19,7 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abs
 if BENCH not in sys.path:
     sys.path.insert(0, BENCH)
 
-import benchkit  # noqa: E402
+import benchkit  # noqa: E402 - bench/ is put on sys.path above
 
 PYTHON = sys.executable  # the interpreter running the tests has the dependencies
 

@@ -9,6 +9,8 @@ from deliberation.state.config import Config
 from deliberation.core.conformity import (detect_all, missing_minority, same_reasoning, score_clustering, templated_dissent, two_agent_rule)
 from deliberation.state.agent_report import AgentReport, Concern
 from deliberation.state.models import AgentRecord, RankingResult
+from deliberation.core.conformity import dimension_clustering, near_threshold
+from deliberation.core.ranking import rank
 
 CFG = Config().conformity
 PERSONAS = ["security-analyst", "performance-engineer", "cost-analyst", "reliability-engineer",
@@ -257,8 +259,6 @@ def test_detect_all_on_a_herding_panel_and_a_healthy_one():
 # --------------------------------------------------------------------------------------------
 # one dimension at a time, and near the threshold (issue #16 item 6)
 
-from deliberation.core.conformity import dimension_clustering, near_threshold  # noqa: E402
-from deliberation.core.ranking import rank  # noqa: E402
 
 DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}

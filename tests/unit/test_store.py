@@ -53,7 +53,7 @@ def test_failed_atomic_write_keeps_the_old_file_and_no_temp(tmp_path):
 
 
     with pytest.raises(TypeError):
-        atomic_write_bytes(str(path), object())  # type: ignore[arg-type]
+        atomic_write_bytes(str(path), object())  # type: ignore[arg-type]  # the wrong type is the test
     assert path.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["f.json"]
 
@@ -87,7 +87,7 @@ def test_saved_file_is_readable_json_with_schema_version(project, store):
 
 def test_update_writes_only_when_the_model_changed(project, store):
     path = store.layout.session_state("s1")
-    new = lambda: SessionState(session_id="s1")  # noqa: E731
+    new = lambda: SessionState(session_id="s1")  # noqa: E731 - a one-line default factory
     store.update(path, SessionState, new, lambda s: None)  # missing file is created once
     first = os.stat(path)
     assert store.update(path, SessionState, new, lambda s: "same") == "same"

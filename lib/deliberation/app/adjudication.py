@@ -24,6 +24,8 @@ from deliberation.app import probes
 from deliberation.state.config import EscalationConfig
 from deliberation.state.models import (Adjudication, AdjudicationAction, Deliberation, EscalationIndex, OpenEscalation, Route)
 from deliberation.state.store import SessionTx, Store, StoreError
+from deliberation.core.human_review import commands_hint as hint
+from deliberation.core.human_review import tool_answer
 
 
 class AdjudicationError(StoreError):
@@ -45,8 +47,6 @@ def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> st
 
 
 def commands_hint(delib_id: str) -> str:
-    from deliberation.core.human_review import commands_hint as hint
-
     return hint(delib_id)
 
 
@@ -67,8 +67,6 @@ def review_answer(index: "EscalationIndex | None", tool_name: str,
                   risky_tools_regex: str) -> "tuple[str | None, str]":
     """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through —
     the fast path's stdlib implementation over the index's entries."""
-    from deliberation.core.human_review import tool_answer
-
     entries = [e.model_dump(mode="json") for e in index.open] if index is not None else []
     return tool_answer(entries, tool_name, risky_tools_regex)
 

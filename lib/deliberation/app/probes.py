@@ -39,6 +39,7 @@ from typing import Sequence
 from deliberation.state.config import STATE_DIR_PATTERN, EscalationConfig, ProbeConfig, command_problems
 from deliberation.core.decision_class import task_type_of
 from deliberation.state.models import Deliberation, ProbeRun
+from deliberation.state.paths import hook_env
 
 CAUSAL_WARNING = "probe shares an upstream with the claim: not causally independent"
 def validate_probe(p: ProbeConfig) -> "list[str]":
@@ -134,8 +135,6 @@ def probe_env() -> "dict[str, str]":
     """A copy of the hook's environment without DELIBERATION_* variables; nothing added.
 
     In the warm worker the hook's own environment travels with the request (paths.REQUEST_ENV)."""
-    from deliberation.state.paths import hook_env
-
     return {k: v for k, v in hook_env().items() if not k.upper().startswith("DELIBERATION_")}
 
 

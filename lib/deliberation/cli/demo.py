@@ -37,7 +37,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deliberation import plugin_root
-from deliberation.wire.hookio import is_task_notification
+from deliberation.wire.hookio import Answer, is_task_notification
+from deliberation.report import decision_record, html_report
+from deliberation.state.config import project_config
+from deliberation.state.paths import Layout
+from deliberation.state.models import Deliberation, Lineage
+from deliberation.state.store import Store, atomic_write_bytes
 
 PLUGIN_ROOT = plugin_root()
 BUNDLE = os.path.join(PLUGIN_ROOT, "examples", "demo")
@@ -170,8 +175,6 @@ def prepare_transcripts(bundle: Bundle, dirs: "dict[str, str]") -> int:
 def parse_hook_output(event: str, stdout: str) -> dict:
     """The hook's stdout JSON as the client reads it (hookio.Answer.read), in the event log's
     summary form (decision, reason, context, system_message — only what is set)."""
-    from deliberation.wire.hookio import Answer
-
     text = stdout.strip()
     if not text:
         return {}
@@ -181,8 +184,6 @@ def parse_hook_output(event: str, stdout: str) -> dict:
 def as_client_reads(event: str, recorded: "dict | None") -> dict:
     """A recorded answer (the plugin's decision, from the event log) as the client reads it
     once rendered: the form the replay's hooks print is compared with."""
-    from deliberation.wire.hookio import Answer
-
     known = {k: v for k, v in (recorded or {}).items() if k in COMPARED}
     return parse_hook_output(event, Answer(**known).to_json(event))
 
@@ -317,12 +318,6 @@ def print_step(step: Step, previous: "list[Step]", out=sys.stdout) -> None:
 def render_records(project: str) -> "dict[str, Any]":
     """Render the Markdown and HTML decision records of the replayed deliberation(s); returns
     {'id', 'markdown', 'html', 'route', 'phase'} of the last one."""
-    from deliberation.report import decision_record, html_report
-    from deliberation.state.config import project_config
-    from deliberation.state.paths import Layout
-    from deliberation.state.models import Deliberation, Lineage
-    from deliberation.state.store import Store, atomic_write_bytes
-
     layout = Layout(project)
     store = Store(layout)
     cfg, _problems = project_config(layout)

@@ -7,12 +7,14 @@ fatal. Default session: the most recent one with an event log. `--json` gives th
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from deliberation.cli import views as t
 from deliberation.state import queries
 from deliberation.state.ids import is_valid_id
 from deliberation.wire.hookio import is_task_notification
+from deliberation.core.personas import normalise_agent_type
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -24,8 +26,6 @@ def add_arguments(parser: Any, name: str) -> None:
 
 def _actor(event: str, payload: dict) -> str:
     """What the event is about: the subagent spawned, the agent that stopped, the prompt."""
-    from deliberation.core.personas import normalise_agent_type
-
     if event in ("PreToolUse", "PostToolUse"):
         tool = str(payload.get("tool_name") or "?")
         tin = got if isinstance(got := payload.get("tool_input"), dict) else {}
@@ -61,8 +61,6 @@ def _decision(answer: dict) -> "tuple[str, str]":
 
 def rows_from_lines(lines: "list[bytes]") -> "list[dict[str, Any]]":
     """Parse event-log lines into display rows (pure); bad lines become 'unreadable' rows."""
-    import json
-
     rows: list[dict[str, Any]] = []
     for n, raw in enumerate(lines, start=1):
         if not raw.strip():

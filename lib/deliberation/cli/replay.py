@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import tempfile
+from deliberation.runtime.hook_runner import answer_for
 
 COMPARED = ("decision", "reason", "context")
 
@@ -59,8 +60,6 @@ def progress_printer(total: int, stream=None):
 def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
            on_progress=None) -> "list[dict]":
     """Answer each event in `project_dir`; returns [{event, expected, got, same}]."""
-    from deliberation.runtime.hook_runner import answer_for
-
     if config:
         state = os.path.join(project_dir, ".claude", "deliberation")
         os.makedirs(state, exist_ok=True)

@@ -34,6 +34,8 @@ from typing import Iterable
 
 from deliberation.core import personas
 from deliberation.core.similarity import containment, tokens
+from deliberation.core.phases import approaches as collected
+from deliberation.core.phases import current
 
 RATIONALE_CONTAINMENT = 0.5   # share of another agent's rationale trigrams found in the prompt
 RATIONALE_MIN_TOKENS = 6      # shorter rationales are not compared
@@ -75,8 +77,6 @@ class Leak:
 
 def approaches(delib) -> "dict[str, str]":
     """Approach id → title, as the phase machine collects them (synthesis, else research)."""
-    from deliberation.core.phases import approaches as collected
-
     return collected(delib)
 
 
@@ -88,8 +88,6 @@ def neutral_order(delib, ids: "Iterable[str] | None" = None) -> "list[str]":
 
 
 def _summaries(delib) -> "dict[str, str]":
-    from deliberation.core.phases import current
-
     synth = [a for a in current(delib, "deliberation") if a.kind == "synthesis"]
     source = synth or current(delib, "research") + current(delib, "deliberation")
     out: dict[str, str] = {}

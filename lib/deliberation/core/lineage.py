@@ -20,6 +20,8 @@ The client's other channels (docs/CLIENT_CHANNELS.md):
 
 from __future__ import annotations
 
+import hashlib
+
 from deliberation.core.personas import normalise_agent_type
 from deliberation.state.models import AgentKind, Lineage, Resume, Spawn, WorkflowRun
 
@@ -318,8 +320,6 @@ def settle_workflow_agent(lineage: Lineage, spawn: Spawn, run_id: str, now: floa
 
 def record_resume(lineage: Lineage, *, tool_use_id: "str | None", agent_id: str, sender: str,
                   deliberation_id: "str | None", rule: str, why: str, message: str, now: float) -> Resume:
-    import hashlib
-
     resume = Resume(tool_use_id=tool_use_id, agent_id=agent_id, sender=sender, deliberation_id=deliberation_id,
                     rule=rule, why=why, at=now, message_chars=len(message),
                     message_sha256=hashlib.sha256(message.encode("utf-8", "surrogatepass")).hexdigest())

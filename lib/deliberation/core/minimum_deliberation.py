@@ -38,6 +38,8 @@ from types import SimpleNamespace
 
 from deliberation.core import phases
 from deliberation.state.models import (AgentRecord, ConformityWarning, Deliberation, DepthState, TwoAgentCheck)
+from deliberation.core.conformity import two_agent_rule
+from deliberation.core.similarity import similarity
 
 BASIS = "2-agent rule"
 
@@ -79,9 +81,6 @@ def _position(agent: AgentRecord, titles: "dict[str, str]") -> SimpleNamespace:
 def check(delib: Deliberation, threshold: float) -> TwoAgentCheck:
     """The 2-agent rule over the two research reports (`threshold`: rationale similarity that
     counts as the same reasoning, conformity.same_reasoning_similarity)."""
-    from deliberation.core.conformity import two_agent_rule
-    from deliberation.core.similarity import similarity
-
     a, b = research_pair(delib)
     titles = phases.approaches(delib)
     pa, pb = _position(a, titles), _position(b, titles)

@@ -43,6 +43,7 @@ from deliberation.core.ranking import REJECTED, band, unanimous_reject
 from deliberation.state.config import Config
 from deliberation.state.models import Check, ConformityWarning, Deliberation, GateResult
 from deliberation.text.gates import quality_next_step
+from deliberation.core import prd
 
 SCALE = "the agents' own confidence in their conclusion (report field `confidence`, 0-1)"
 
@@ -174,8 +175,6 @@ def evaluate(delib: Deliberation, cfg: Config, now: float,
 
 def document_check(delib: Deliberation) -> Check:
     """Gate 2's decision_document check: the PRD is present and traced (prd.py)."""
-    from deliberation.core import prd
-
     st = delib.prd
     if st.status == "accepted" and st.document is not None:
         t = prd.trace(st.document, prd.citable(delib))

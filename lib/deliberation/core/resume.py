@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 from deliberation.core import consensus_gate, phases
 from deliberation.state.models import AgentRecord, Deliberation, Revision
+from deliberation.core import blind_ranking
+from deliberation.core import isolation
 
 STAGE_PHASE = {"research": "RESEARCH", "deliberation": "DELIBERATION", "ranking": "RANKING"}
 INDEPENDENT = ("research", "ranking")
@@ -145,8 +147,6 @@ def _vote_seen(delib: Deliberation, rec: AgentRecord, message: str) -> "str | No
     """A message to a ranker carries nothing of the vote either (ranking is blind): no leader,
     no other agent's scores, verdicts or words. (The approach list's order is a spawn prompt's
     matter: a revision request need not list the approaches.)"""
-    from deliberation.core import blind_ranking
-
     leaks = [k for k in blind_ranking.check_prompt(message, delib, rec.persona) if k.kind != "order"]
     if not leaks:
         return None
@@ -158,8 +158,6 @@ def _vote_seen(delib: Deliberation, rec: AgentRecord, message: str) -> "str | No
 
 
 def _leak(delib: Deliberation, rec: AgentRecord, message: str, threshold: float) -> "str | None":
-    from deliberation.core import isolation
-
     findings = isolation.recorded_findings(phases.current(delib, "research"), exclude_persona=rec.persona)
     if not findings:
         return None

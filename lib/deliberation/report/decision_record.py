@@ -30,6 +30,8 @@ from deliberation.core import consensus_gate, cost, personas, prd, quality_gate,
 from deliberation.core import token_usage
 from deliberation.core.cost import duration
 from deliberation.state.models import Deliberation, Lineage, Spawn
+from deliberation.core.phases import current
+from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
 STRONG = defaults.CONFIG["gates"]["strong"]
 MODERATE = defaults.CONFIG["gates"]["moderate"]
@@ -185,8 +187,6 @@ def _findings(delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[st
     """The findings (and refutations) of every valid, current report, grouped by agent in record
     order — research personas first — each with its evidence, severity, citable id and the
     decision-document items that cite it."""
-    from deliberation.core.phases import current
-
     groups = []
     for a in current(delib):
         rep = a.filed
@@ -797,7 +797,6 @@ def _md_two_agent(rec: dict) -> "list[str]":
     c = rec.get("two_agent")
     if not c:
         return []
-    from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
     return ["## Minimum viable deliberation (2 agents)", "",
             f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}", ""]

@@ -175,7 +175,7 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         from deliberation.state.paths import Layout
 
         layout = Layout(project)
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - a log that cannot be written loses the traceback, not the answer
         layout = None
     try:
         errors_log = layout.checked(layout.errors_log) if layout is not None else None
@@ -224,7 +224,7 @@ def _strict_block(event_name: str, message: str, data: bytes) -> "hookio.Answer"
 
             if json.loads(data).get("stop_hook_active"):
                 return hookio.Answer(system_message=message)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - an unreadable payload: the strict block stands
             pass
         return hookio.Answer.block(told, system_message=reason)
     if event_name == "PostToolUse":

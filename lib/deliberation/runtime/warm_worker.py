@@ -41,6 +41,9 @@ import time
 
 from deliberation.runtime.worker_launch import idle_seconds
 from deliberation.wire import worker_protocol, worker_socket
+from deliberation.runtime import hook_runner
+from deliberation.state import group_commit
+from deliberation.state import paths
 
 POOL_SIZE = 32  # threads answering requests; more wait in the queue, beyond that: in-process
 QUEUE_LIMIT = 256
@@ -187,10 +190,6 @@ class Worker:
                     self.busy -= 1
 
     def _answer(self, conn) -> None:
-        from deliberation.runtime import hook_runner
-        from deliberation.state import group_commit
-        from deliberation.state import paths
-
         try:
             with group_commit.incoming():
                 request = Request(worker_protocol.recv_message(conn, worker_protocol.MAX_REQUEST))
@@ -260,8 +259,6 @@ PRELOAD = ("app.handlers", "app.handlers.on_prompt", "app.handlers.on_pre_tool",
 
 def preload() -> None:
     """Pay the slow path's imports before the first request arrives."""
-    from deliberation.runtime import hook_runner
-
     hook_runner._load_site_packages()
     for name in PRELOAD:
         importlib.import_module(f"deliberation.{name}")

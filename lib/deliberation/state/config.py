@@ -24,6 +24,7 @@ from deliberation.defaults import DEPTH_HARD_CEILING, TASK_TYPES
 from deliberation.state import plain_reads
 from deliberation.state.paths import Layout
 from deliberation.wire import deadlines
+from deliberation.state.store import atomic_write_bytes, dumps
 
 __all__ = ["DEPTH_HARD_CEILING", "TASK_TYPES"]  # re-exported: the config's names for them
 D = defaults.CONFIG
@@ -352,8 +353,6 @@ def read_config_file(path: str) -> "tuple[Config, list[str]]":
 
 def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":
     """Validate config.json with pydantic and refresh the cache; returns (dict, problems)."""
-    from deliberation.state.store import atomic_write_bytes, dumps
-
     cfg, problems = read_config_file(layout.config)
     data = cfg.model_dump(mode="json")
     try:

@@ -32,6 +32,10 @@ from deliberation import SCHEMA_VERSION
 from deliberation.state.ids import check_id
 from deliberation.state.models import CommitJournal, Deliberation, Lineage, ReversalRegistry, SessionState
 from deliberation.state.paths import Layout, make_dirs
+from deliberation.state.event_log import json_line
+from deliberation.state.event_log import append_line
+from deliberation.wire import deadlines
+from deliberation.state import event_log
 
 M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R")
@@ -506,8 +510,6 @@ class SessionTx:
                 "upserts": self._upserts}
 
     def _commit(self) -> None:
-        from deliberation.wire import deadlines
-
         change = self._changes()
         if not (change["writes"] or change["appends"] or change["upserts"]):
             return
@@ -537,8 +539,6 @@ class SessionTx:
                 self._loaded[path] = (self._loaded[path][0], data)
 
     def _apply(self, writes: list, appends: list, upserts: list, replay: bool) -> None:
-        from deliberation.state import event_log
-
         for path, lines in appends:
             if not (replay and event_log.has_lines(path, lines)):
                 _append_lines(path, lines)
@@ -609,13 +609,10 @@ def _jsonl(record: Any) -> bytes:
     try:
         return orjson.dumps(record) + b"\n"
     except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
-        from deliberation.state.event_log import json_line
 
         return json_line(record)
 
 
 def _append_lines(path: str, lines: bytes) -> None:
-    from deliberation.state.event_log import append_line
-
     ensure_dir(os.path.dirname(path))
     append_line(path, lines)
