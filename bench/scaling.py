@@ -6,7 +6,7 @@
    20 approaches, with as many research reports and a red-team pass: the vote
    (`engine.evaluate_vote`: ranking, conformity detectors, Gate 1), Gate 2
    (`quality_gate.evaluate`) and hot-spot detection (`hot_spots.find_hot_spots`). Target
-   (issue #9): 100 × 20 within 50 ms.
+  : 100 × 20 within 50 ms.
 2. The same hooks against a session whose event log holds a handful of events and one that
    holds 5,000 more (interleaved, whole process). Target: the same latency — the long log's
    median within 15% of the short one's (hooks never read the whole log).

@@ -1,4 +1,4 @@
-"""Issue #3, scenarios 1-6: whole deliberations through the real client, gates included.
+"""Scenarios 1-6: whole deliberations through the real client, gates included.
 
 Each test drives the real Claude Code CLI against the scripted API (scenarios_gates.py) in its
 own project and HOME, and asserts on three things: the CLI's JSON result, the plugin's state

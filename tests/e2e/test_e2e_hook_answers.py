@@ -1,4 +1,4 @@
-"""How the real client shows each hook answer to the model (issue #18, point 3): measured.
+"""How the real client shows each hook answer to the model: measured.
 
 A probe hook (probe_hook.py, not the plugin) answers one event with one answer form; a scripted
 main agent spawns one subagent (or edits one file) and ends its turn; the request log then shows

@@ -1,4 +1,4 @@
-"""Issue #18's acceptance against the real client: a scripted main agent that acts ONLY on what
+"""Against the real client: a scripted main agent that acts ONLY on what
 the plugin's answers say completes the deliberation, foreground and background.
 
 The main agent (`Obedient`) knows nothing of the protocol beyond what the plugin tells it

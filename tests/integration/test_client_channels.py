@@ -1,4 +1,4 @@
-"""The client's other channels to subagents through the real hook scripts (issue #20): a Workflow
+"""The client's other channels to subagents through the real hook scripts: a Workflow
 fan-out, a SendMessage resume, the model each agent ran on. Payloads have the shapes 2.1.328
 sends (docs/CLIENT_CHANNELS.md)."""
 
@@ -158,7 +158,7 @@ def test_a_workflow_the_client_never_launched_frees_its_reservation_at_stop(proj
 
 
 def test_a_resume_carrying_another_research_agents_finding_is_refused(project, hook):
-    """The issue's story: after two research personas reported, the main agent resumes the
+    """The measured case: after two research personas reported, the main agent resumes the
     cost-analyst with the technical-architect's finding pasted in."""
     s = start(project, hook)
     research(s, personas=("technical-architect", "cost-analyst"))

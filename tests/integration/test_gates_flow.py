@@ -1,5 +1,5 @@
 """Each check of both gates failing through the real hook scripts, report send-back through the
-hooks, and every state file validating against state_schema/ afterwards (issue #4)."""
+hooks, and every state file validating against state_schema/ afterwards."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_gate2_improvement_evidence_fails_when_the_panel_grew_less_confident(pro
 
 
 def test_forced_plain_question_with_a_passing_consensus_completes(project, hook):
-    """Issue #16: `/deliberate` on a routine question scores ~0.9 on the trigger's word lists; the
+    """`/deliberate` on a routine question scores ~0.9 on the trigger's word lists; the
     panel's consensus is on another scale and must not be held to it."""
     s = start(project, hook, prompt="/deliberate Rename the helper in utils.py")
     research(s)
@@ -188,7 +188,7 @@ def test_invalid_report_recorded_invalid_after_retry(project, hook):
     validate_state(project)
 
 
-# --- a unanimous reject (issue #16 item 3) ---------------------------------------------------------
+# --- a unanimous reject ---------------------------------------------------------
 
 def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, hook):
     s = start(project, hook)
@@ -218,7 +218,7 @@ def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, h
     validate_state(project)
 
 
-# --- blind ranking (issue #16 item 2) ------------------------------------------------------------
+# --- blind ranking ------------------------------------------------------------
 
 def test_a_ranking_prompt_carrying_the_vote_is_denied_like_a_leaking_research_prompt(project, hook):
     s = start(project, hook)

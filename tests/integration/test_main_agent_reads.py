@@ -1,4 +1,4 @@
-"""Issue #18, point by point, through the real hook scripts: what the main agent reads."""
+"""What the main agent reads, point by point, through the real hook scripts."""
 
 from __future__ import annotations
 

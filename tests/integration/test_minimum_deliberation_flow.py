@@ -1,5 +1,5 @@
 """The minimum viable deliberation — two agents, FOR and AGAINST — end to end through the REAL
-hook scripts under the DEFAULT config (issue #16 item 8). Its three outcomes come from the
+hook scripts under the DEFAULT config. Its three outcomes come from the
 hooks: agree for different reasons → proceed; disagree → investigate that conflict (the depth
 step opens on it); agree for the same reasons → herding warning."""
 

@@ -1,4 +1,4 @@
-"""Issue #18 through the real hook scripts: a main agent that does only what the plugin's answers
+"""Through the real hook scripts: a main agent that does only what the plugin's answers
 say (tests/helpers/obedient.py reads them) completes a whole deliberation — research, synthesis and
 debate, the red-team pass, the depth step's three workers, red team 2, blind ranking, the
 conclusion and the human-review route — with no spawn ever refused: every note, hold and

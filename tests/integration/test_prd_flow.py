@@ -1,4 +1,4 @@
-"""PRD_GENERATION through the REAL hook scripts (issue #19): the phase opens at the passed vote,
+"""PRD_GENERATION through the REAL hook scripts: the phase opens at the passed vote,
 the main agent is asked for the decision document, the Stop hook reads it from the concluding
 answer — accepted, sent back once, or recorded missing — and the record carries it with the
 findings and the cost, tokens read from every subagent's transcript (background ones too)."""

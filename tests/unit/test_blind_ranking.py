@@ -1,5 +1,5 @@
 """blind_ranking: a ranking prompt carries the approaches in a neutral order and nothing of the
-vote (issue #16 item 2; seed 001: B rated a risk 0.48 after seeing A's 0.45, 0.72 without)."""
+vote."""
 
 from __future__ import annotations
 

@@ -133,7 +133,7 @@ def test_dissenters_and_undocumented_helpers():
     assert [a.persona for a in consensus_gate.undocumented(dis)] == ["ux-advocate"]
 
 
-# --- a unanimous reject (issue #16 item 3) -----------------------------------------------------
+# --- a unanimous reject -----------------------------------------------------
 
 def unanimous_reject(scores=HIGH, documented=True):
     why = [{"target": "A", "concern": "A cannot meet the retention rule", "reason": "policy §4.2"}]
@@ -170,7 +170,7 @@ def test_one_approval_makes_it_a_split_not_a_rejection():
 
 
 def test_dissent_is_read_against_the_leader_the_vote_produced():
-    """Issue #16: rankers never see a leader, so a ranker that prefers B documents a concern for
+    """Rankers never see a leader, so a ranker that prefers B documents a concern for
     each approach it would not adopt; after the vote, the one about the computed leader counts."""
     about_c = [{"target": "C", "concern": "C is too slow", "reason": "bench/c.txt"}]
     about_a = [{"target": "A", "concern": "A's migration window is optimistic", "reason": "last one took 9 h"}]

@@ -244,7 +244,7 @@ def test_dimension_order_does_not_depend_on_storage_order(small):
     assert list(dr.record_json(small)["dimensions"]) == list(DIMS)
 
 
-# --------------------------------------------------------------------------- issue #19: PRD, findings, cost
+# --------------------------------------------------------------------------- PRD, findings, cost
 
 
 def test_the_record_validates_against_its_model_and_published_schema():

@@ -1,4 +1,4 @@
-"""The minimum viable deliberation (issue #16 item 8): two agents, FOR and AGAINST, and the
+"""The minimum viable deliberation: two agents, FOR and AGAINST, and the
 2-agent rule's three outcomes from the hooks' engine."""
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def test_unchanged_confidence_is_no_improvement():
 
 
 def test_a_forced_plain_question_is_not_held_to_the_trigger_score():
-    """Issue #16: /deliberate on a plain question scores 0.91 on the word lists; a passing
+    """/deliberate on a plain question scores 0.91 on the word lists; a passing
     consensus of 0.75 must not fail against that — the trigger's score is another scale."""
     d = build(a_score=7.5, initial=0.91, before=0.6, after=0.75)
     d.trigger_forced = True

@@ -91,7 +91,7 @@ def test_budget_applies_to_deliberation_agents_and_is_checked_before_depth():
     assert v.rule == "budget"
 
 
-# --------------------------------------------------------------------------- the session total (#16 item 7)
+# --------------------------------------------------------------------------- the session total
 
 
 def finished_tree(n: int) -> Lineage:

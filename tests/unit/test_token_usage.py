@@ -1,4 +1,4 @@
-"""token_usage: the depth budget's token figure, from a subagent's transcript (issue #16 item 5b)."""
+"""token_usage: the depth budget's token figure, from a subagent's transcript."""
 
 from __future__ import annotations
 

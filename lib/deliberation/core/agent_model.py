@@ -1,6 +1,6 @@
 """Which model each agent ran on, and the rule that puts conflicting personas on different models.
 
-Seed 002's core finding: judges who share priors vote unanimously and wrongly, and a panel on
+Judges who share priors vote unanimously and wrongly (docs/EVIDENCE.md, E3), and a panel on
 one model shares the most priors. So every agent's model is recorded, from the best source:
 - asked for: the Agent tool's `model` input (an alias: sonnet, opus, haiku, …), else the agent
   file's front matter `model:` (`inherit` = the parent's: recorded as None);

@@ -1,6 +1,6 @@
-"""Blind ranking: what a RANKING prompt may carry (seed 001: the rankers never see the vote).
+"""Blind ranking: what a RANKING prompt may carry (the rankers never see the vote).
 
-Seed 001 measured the cost of herding on a ranking: agent A rated a deployment's risk 0.45;
+The measured cost of herding on a ranking (docs/EVIDENCE.md, E1): agent A rated a deployment's risk 0.45;
 agent B, seeing that, rated it 0.48 — without seeing it, 0.72 (the orchestration risk it had
 found vanished under visibility). So rankers see the approaches and nothing of the vote: no
 leader, no other agent's scores, verdicts or rationale, and the approaches in a neutral order.

@@ -6,17 +6,17 @@ ranking (`state.RankingResult`) and `config.ConformityConfig`. Each detector ret
 
 - `templated_dissent`  dissent of DIFFERENT personas that repeats the same language;
 - `score_clustering`   every agent's weighted score for the leading approach within the window;
-- `dimension_clustering` the same on ONE dimension of the leading approach (seed 001's example:
+- `dimension_clustering` the same on ONE dimension of the leading approach (docs/EVIDENCE.md, E2:
                        five agents rated the security RISK of an auth refactor 7.1–7.4 — one
                        dimension; re-run with fresh isolation they spread to 5.8–8.9);
 - `near_threshold`     every agent's weighted score for the leading approach lies within
                        `near_threshold_margin` points of the consensus bar (threshold × 10): the
-                       scores cluster where the decision barely passes (the seed's "scores
-                       suspiciously clustered near the threshold");
+                       scores cluster where the decision barely passes (E2: 7.1–7.4 sits at the
+                       default bar 0.70, scores suspiciously clustered near the threshold);
 - `missing_minority`   unanimous approval although personas whose priorities conflict took part;
 - `same_reasoning`     agents that agree (same verdict, same approach) for the same reasons;
 - `two_agent_rule`     the minimum viable deliberation's verdict for two agents;
-- `single_model`       every ranking agent ran on the same model (seed 002: judges who share
+- `single_model`       every ranking agent ran on the same model (E3: judges who share
                        priors vote unanimously and wrongly; one model shares the most).
 
 Only valid reports count: a record with no report, an invalid or refused status, or a report

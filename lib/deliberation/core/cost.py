@@ -1,7 +1,7 @@
 """What a deliberation cost: agents, tokens per agent, wall time — and money only at prices the
 user vouches for.
 
-Seed 001 states the cost of a panel plainly (about 3× the tokens of one agent for a 3-agent run,
+A panel's cost is measured (docs/EVIDENCE.md, E6) (about 3× the tokens of one agent for a 3-agent run,
 $0.68–0.90); the decision record does the same with measured figures:
 
 - **tokens per agent**: everything the subagent was billed for — every API response's input

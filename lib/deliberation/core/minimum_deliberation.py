@@ -1,4 +1,4 @@
-"""The minimum viable deliberation (seed 001): two agents, one FOR and one AGAINST.
+"""The minimum viable deliberation (docs/EVIDENCE.md, E5): two agents, one FOR and one AGAINST.
 
     Spawn 2 agents (FOR, AGAINST) → compare their findings →
         agreement with different reasoning → proceed

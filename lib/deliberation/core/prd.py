@@ -1,6 +1,6 @@
 """The decision document (PRD) that closes a deliberation: the PRD_GENERATION phase.
 
-Seed 001's fifth phase writes the outcome up as a document a team acts on. Its parts that need
+The last phase writes the outcome up as a document a team acts on (docs/EVIDENCE.md, E7). Its parts that need
 judgement — the requirements that follow from the findings, the non-goals, the acceptance
 criteria, the risks with their mitigations, the open questions — are written by the MAIN agent
 in its concluding answer (README, "Who writes the decision document", says why not a role

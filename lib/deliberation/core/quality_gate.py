@@ -16,7 +16,7 @@ them (`with_document`): decision_document — the document is present and traced
 requirement, acceptance criterion and risk cites ids that exist in the deliberation). It fails
 while the document is sent back, and stays failed in the record when it is recorded missing.
 
-What improvement evidence compares. Seed 001's initial confidence is the confidence an agent
+What improvement evidence compares. The initial confidence (docs/EVIDENCE.md, E4) is the one an agent
 gave its own answer before deliberating (0.58 → deliberate); its final confidence is the same
 kind of figure after. The plugin's figure of that kind is the `confidence` every report carries
 (0-1, the agent's confidence in its own conclusion). So:

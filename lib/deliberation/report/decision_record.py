@@ -62,7 +62,7 @@ def one_line(text: "str | None", limit: int = 0) -> str:
 
 
 def band(consensus: float, strong: float = STRONG, moderate: float = MODERATE) -> str:
-    """strong (> strong), moderate (>= moderate), else weak — the brief's Gate 2 bands."""
+    """strong (> strong), moderate (>= moderate), else weak — Gate 2's bands (docs/EVIDENCE.md, E4)."""
     return ranking.band(consensus, strong, moderate)
 
 

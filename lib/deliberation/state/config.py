@@ -223,7 +223,7 @@ class ModelsConfig(_Section):
 
 class EscalationConfig(_Section):
     policy: Literal["D+T2+PROBE", "T1+D+T2+PROBE"] = Field(
-        _E["policy"], description="The routing rule set: the seed's deployable D+T2 with probes, or the stricter "
+        _E["policy"], description="The routing rule set: the deployable D+T2 with probes (docs/EVIDENCE.md, E8), or the stricter "
                                   "set that also runs T1 (every accepted decision of a reversed class goes to a person).")
     unanimous_confidence: float = Field(_E["unanimous_confidence"], ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
     risky_tools: str = Field(_E["risky_tools"], description="Tools that need a person's yes while a decision awaits review.")

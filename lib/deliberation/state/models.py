@@ -329,7 +329,7 @@ class DepthState(_Model):
 
 
 class TwoAgentCheck(_Model):
-    """The minimum viable deliberation's rule over its two research reports (seed 001)."""
+    """The minimum viable deliberation's rule over its two research reports (docs/EVIDENCE.md, E5)."""
     verdict: Literal["proceed", "investigate", "suspect_herding", "no_position"]
     agents: list[str]
     similarity: "float | None" = Field(None, description="Similarity of the two rationales (0-1).")
