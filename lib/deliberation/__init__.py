@@ -32,7 +32,8 @@ TIERS = {
     "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
                "deliberation.runtime.error_handler", "deliberation.runtime.plugin_env",
                "deliberation.runtime.worker_launch", "deliberation.wire.hookio", "deliberation.state.ids",
-               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.state.plain_reads",
+               "deliberation.state.paths", "deliberation.state.atomic", "deliberation.state.event_log",
+               "deliberation.state.plain_reads",
                # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
                "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.core.terms",
                "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",

@@ -29,6 +29,7 @@ import orjson
 from pydantic import BaseModel
 
 from deliberation import SCHEMA_VERSION
+from deliberation.state import atomic
 from deliberation.state.ids import check_id
 from deliberation.state.models import CommitJournal, Deliberation, Lineage, ReversalRegistry, SessionState
 from deliberation.state.paths import Layout, make_dirs
@@ -40,8 +41,8 @@ from deliberation.state import event_log
 M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R")
 
-FILE_MODE = 0o600
-DIR_MODE = 0o700
+FILE_MODE = atomic.FILE_MODE
+DIR_MODE = atomic.DIR_MODE
 DEFAULT_LOCK_TIMEOUT_S = 10.0
 
 
@@ -67,19 +68,10 @@ def atomic_write_bytes(path: str, data: bytes) -> None:
 
 
 def atomic_write_many(items: "list[tuple[str, bytes]]") -> None:
-    """Write each file atomically (temp file, fsync, rename), then fsync each directory once:
-    a transaction that changes three files of two folders pays two directory syncs, not three."""
-    folders: dict[str, list[str]] = {}
-    for path, data in items:
-        _write_and_rename(path, data)
-        folders.setdefault(os.path.dirname(path), []).append(os.path.basename(path))
-    for folder, names in folders.items():
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-        _sweep_temps(folder, names)
+    """Write each file atomically, each folder fsync'd once (state/atomic.py), then remove what a
+    killed writer of the same files left."""
+    for folder, names in atomic.write_many(items, FILE_MODE).items():
+        atomic.sweep_temps(folder, names)
 
 
 def write_journal(path: str, data: bytes) -> None:
@@ -87,61 +79,8 @@ def write_journal(path: str, data: bytes) -> None:
     guards against a killed process, whose writes the kernel keeps, and lives a few
     milliseconds. After a power loss each state file is still its old or its new version, every
     one of them being fsync'd before its rename."""
-    _write_and_rename(path, data, durable=False)
-    _sweep_temps(os.path.dirname(path), [os.path.basename(path)])
-
-
-def _sweep_temps(folder: str, names: "list[str]") -> None:
-    """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
-    gone). Callers hold the files' lock, so no live writer of ours is writing them now; a temp
-    file whose pid is alive (the pid reused by another process) is left alone."""
-    prefixes = tuple(f"{name}.tmp-" for name in names)
-    try:
-        entries = [e for e in os.listdir(folder) if e.startswith(prefixes)]
-    except OSError:
-        return
-    for entry in entries:
-        pid_text = entry.rpartition(".tmp-")[2].partition("-")[0]
-        if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
-            continue
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(folder, entry))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, not ours to signal
-    return True
-
-
-def _write_and_rename(path: str, data: bytes, durable: bool = True) -> None:
-    directory = os.path.dirname(path)
-    ensure_dir(directory)
-    tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        if durable:
-            os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    os.close(fd)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    atomic.write(path, data, FILE_MODE, durable=False)
+    atomic.sweep_temps(os.path.dirname(path), [os.path.basename(path)])
 
 
 def dumps(obj: Any) -> bytes:
