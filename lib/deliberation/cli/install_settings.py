@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from deliberation import plugin_root
+from deliberation.state import atomic
 
 PYTHON_PLACEHOLDER = "@PYTHON@"
 PLUGIN_PLACEHOLDER = "@PLUGIN@"
@@ -332,13 +333,7 @@ def write_atomic(path: str, data: bytes, mode: "int | None" = None) -> None:
             mode = os.stat(path).st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o644
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    atomic.write(path, data, mode=mode, make_parent=None, exact_mode=True)
 
 
 @dataclass

@@ -405,11 +405,7 @@ def retire_previous_version(plugin_root, data_dir, status, environ):
         except Exception:  # noqa: BLE001 - no folder, no socket, another platform: nothing to retire
             pass
     try:
-        os.makedirs(data_dir, exist_ok=True)
-        tmp = "%s.tmp-%d" % (path, os.getpid())
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(lib + "\n")
-        os.replace(tmp, path)
+        _write_text(path, lib + "\n", durable=False)
     except OSError:
         pass
 
@@ -609,12 +605,7 @@ def _write_marker(target, key, deps, python, started):
 
 
 def _switch(data_dir, relative):
-    tmp = os.path.join(data_dir, "%s.tmp-%d" % (CURRENT, os.getpid()))
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(relative + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, os.path.join(data_dir, CURRENT))
+    _write_text(os.path.join(data_dir, CURRENT), relative + "\n")
 
 
 def _remove_stale(data_dir, keep, shutil):
@@ -640,13 +631,18 @@ def _remove_stale(data_dir, keep, shutil):
 def _write_json(path, data):
     import json
 
-    tmp = "%s.tmp-%d" % (path, os.getpid())
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=2, sort_keys=True)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    _write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def _write_text(path, text, durable=True):
+    """The plugin data folder's files, written whole (state/atomic.py): the folder is created
+    as the user's umask makes it, the file readable as any file they write."""
+    from deliberation.state import atomic
+
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    atomic.write(path, text.encode("utf-8"), mode=0o666, durable=durable, make_parent=None)
 
 
 def _write_status(data_dir, record):
