@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from deliberation.text import budget
 from tests.helpers import payloads as P
 from tests.helpers.flows import GATES_QUESTION as QUESTION
 from tests.helpers.flows import HIGH, failed_checks
@@ -115,11 +116,9 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     hook("PostToolUse", P.post_workflow(sid, "toolu_wf", script, "wfan00001", "wf_fan-0001", "fanout"))
     answers = [hook("SubagentStart", P.subagent_start(sid, f"aw{i:014d}", "workflow-subagent")) for i in range(14)]
     assert [a.system_message is not None for a in answers] == [False] * 12 + [True, False]  # said once, loudly
-    assert answers[12].system_message == (
-        "⚠ SPAWN BUDGET PASSED by workflow 'fanout': the main agent has 13 subagents running at once (budget 12). "
-        "Its agents were started by the workflow script, which no hook can stop once it runs; they are counted in "
-        "the lineage. New Agent spawns and workflows are refused while the budget is passed (running agents free "
-        "their slots as they finish; the session total does not come back).")
+    # the overrun, with its figures (its words: tests/data/answers/budget/workflow_overrun.txt)
+    assert answers[12].system_message == budget.workflow_overrun(
+        "fanout", "the main agent has 13 subagents running at once (budget 12)")
     # what the hooks can still refuse is refused
     blocked = hook("PreToolUse", P.pre_agent(sid, "toolu_gp", "general-purpose", "scan", True))
     assert blocked.decision == "deny" and blocked.reason.startswith(
@@ -130,8 +129,7 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     for i in range(15):
         hook("SubagentStop", P.workflow_agent_stop(sid, f"aw{i:014d}", "wf_fan-0001", "done"))
     note = hook("UserPromptSubmit", P.workflow_notification(sid, "wfan00001", "toolu_wf", "fanout", agents=15))
-    summary = ("⚠ Spawn budget: workflow 'fanout' finished; 3 of its 15 agents started past the budget (12 active "
-               "per parent, 60 per session). They are recorded in the lineage; keep further work within the budget.")
+    summary = budget.workflow_finished("fanout", overrun=3, agents=15, max_active=12, max_total=60)
     # the client shows a UserPromptSubmit's systemMessage (not a SubagentStart's): both notices, to the user and the model
     assert note.system_message == f"{answers[12].system_message}\n{summary}"
     assert summary in note.context and answers[12].system_message in note.context
