@@ -54,6 +54,7 @@ def test_states_build_what_they_claim(tmp_path):
     assert states.event_count(project, states.SID) >= 50 + 3
 
 
+@pytest.mark.slow
 def test_hook_latency_prints_every_scenario(capsys):
     import hook_latency
 
@@ -118,6 +119,7 @@ def test_run_settings(quick):
     assert cfg["runs"] >= 5
 
 
+@pytest.mark.slow
 def test_whole_deliberation_compares_with_and_without_the_plugin():
     import whole_deliberation
 

@@ -28,18 +28,13 @@ Policies (each escalates a set of rows; everything else auto-passes):
 - **PROBE** escalates rows whose probe failed; **D+T2+PROBE** = any of D, T2, PROBE. Both are
   reported only when some row carries probe data.
 
-For each policy, as the reference tables give them (docs/EVIDENCE.md, E8): n (rows evaluated), MISS capture rate
+For each policy, as the reference tables give them: n (rows evaluated), MISS capture rate
 (escalated misses / misses), MISS still auto-passed (rate and count), true passes escalated
 (escalated true passes / true passes). A rate with a zero denominator is None. With a
 hold-out, each policy's line for the held-out class's misses (the recurrence arm catches none,
 a probe can) and the CONTROL line: the other classes' misses caught and the true passes
-escalated — what the arm still does where history exists (E9: recurrence arm 61/61 on
-the non-held-out misses, probes 0 false rejects of legitimate runs).
-
-Reference tables (tests/unit/test_evaluation.py rebuilds them): 94 high-confidence misses, 92
-unanimous, all in reversal-prone classes → D 2.1%, T2 97.9%, D+T2 100%; a 6-miss run (4
-unanimous, 2 split) plus unanimous true passes → D 33.3%, T2 66.7%, D+T2 100%, 0 true passes
-escalated.
+escalated — what the arm still does where history exists. The reference tables and the
+hold-out's figures are docs/EVIDENCE.md's E8 and E9; tests/unit/test_evaluation.py rebuilds them.
 
 Pure: parsing takes lines, not files.
 """
