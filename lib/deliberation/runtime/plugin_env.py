@@ -699,4 +699,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # run as a script (start_build): the package this file belongs to must be importable too
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     sys.exit(main(sys.argv[1:]))
