@@ -20,7 +20,7 @@ from tests.conftest import run_hook
 from tests.helpers.children import open_sockets, wait_until
 from tests.helpers.flows import APPROACHES, GOOD, QUESTION, rank, research
 from tests.helpers.project import load_delib, write_config
-from tests.helpers.workers import LIB, Workers, hook_client, worker_launch, worker_protocol
+from tests.helpers.workers import LIB, Workers, hook_client, wait_worker_serving, worker_launch, worker_protocol
 
 
 @pytest.fixture
@@ -131,13 +131,13 @@ def test_a_worker_exits_when_its_code_changes_or_its_folder_is_gone(tmp_path, wo
     lib = tmp_path / "plugin" / "lib"
     shutil.copytree(LIB, lib, ignore=shutil.ignore_patterns("__pycache__"))
     proc = workers.start(lib=str(lib))
-    workers.wait_up()  # listening: its code stamp is taken
+    workers.wait_serving(proc, str(lib))  # its code stamp is taken
     assert proc.poll() is None
     (lib / "deliberation" / "core" / "confidence.py").write_text((lib / "deliberation" / "core" / "confidence.py").read_text() + "\n# edited\n")
     assert workers.wait_gone(proc.pid) < 5  # an edit: retired within seconds
 
     proc = workers.start(lib=str(lib))
-    workers.wait_up()
+    workers.wait_serving(proc, str(lib))
     assert proc.poll() is None
     shutil.rmtree(tmp_path / "plugin")  # uninstalled
     assert workers.wait_gone(proc.pid) < 5
@@ -154,9 +154,9 @@ def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_pat
     path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)
     proc = subprocess.Popen([py, "-I", "-c", worker_launch.BOOT, LIB, path, stamp, "30"], cwd="/", env={})
     try:
-        wait_until(lambda: os.path.exists(path), 20, "the worker to listen")
-        # its import path's stamp (folder mtimes) was taken before it listened; the folder's next
-        # change must get a later mtime than the one stamped: wait until the clock has moved on
+        wait_worker_serving(proc.pid, path)  # its import path's stamp (folder mtimes) is taken
+        # the folder's next change must get a later mtime than the one stamped: wait until the
+        # file clock has moved on
         stamped = os.stat(site).st_mtime_ns
         probe = tmp_path / "clock"
         wait_until(lambda: (probe.write_text("x"), probe.stat().st_mtime_ns > stamped)[1], 10, "a later mtime")
