@@ -38,7 +38,7 @@ TIERS = {
                "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.core.terms",
                "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
                "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
-               "deliberation.core.human_review"),
+               "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals"),
 }
 
 # Imports inside a function, where a module defers what most of its callers never need. Allowed

@@ -192,6 +192,34 @@ def cases() -> "dict[str, tuple[str, Any]]":
             record="records/d-5e55a7c1-1.md", document="1 requirement, 1 acceptance criterion, 1 risk",
             review={"notice": "…what the main agent must tell the user (core/human_review.py)…",
                     "message": "HUMAN REVIEW NEEDED: …"})),
+        # a spawn or a message refused
+        "refusals/research_leak": ("refusals.research_leak", dict(
+            refs=["security-analyst:F1", "cost-analyst:F2"],
+            claims={"security-analyst:F1": "Dual-write doubles the credential surface for the orders database "
+                                           "during the whole migration window",
+                    "cost-analyst:F2": "A six-hour window costs 40k"})),
+        "refusals/research_leak_in_a_message": ("refusals.research_leak", dict(
+            refs=["cost-analyst:F2"], claims={"cost-analyst:F2": "A six-hour window costs 40k"},
+            subject="this message to research agent security-analyst (agent a1)",
+            instead="send it nothing of other agents' findings")),
+        "refusals/findings_missing": ("refusals.findings_missing", dict(
+            role="`synthesis-lead`", missing=["cost-analyst:F1"],
+            table=[["security-analyst:F1", "Sessions hold PII", "src/session.py:10"],
+                   ["cost-analyst:F1", "Replicas cost 4.1k a month", ""]])),
+        "refusals/findings_missing_not_arrived": ("refusals.findings_missing", dict(
+            role="`debate-moderator`", missing=["cost-analyst:F1"],
+            table=[["cost-analyst:F1", "Replicas cost 4.1k a month", "the price sheet"]], late=["cost-analyst"])),
+        "refusals/vote_in_ranking_prompt": ("refusals.vote_in_ranking_prompt", dict(
+            leaks=[["leader", "A leads"], ["scores", "8.6/10"], ["order", "B, A instead of A, B"]],
+            listed="Approaches, in this order:\n- A: outbox\n- B: dual write")),
+        "refusals/vote_in_message": ("refusals.vote_in_message", dict(
+            ranker="cost-analyst (agent a3)", leaks=[["verdicts", "security-analyst approves A"]])),
+        "refusals/model_clash": ("refusals.model_clash", dict(
+            persona="performance-engineer", other="security-analyst", stage="research", other_model="opus",
+            free_model="sonnet", partners=["security-analyst"])),
+        "refusals/model_clash_no_free_model": ("refusals.model_clash", dict(
+            persona="performance-engineer", other="security-analyst", stage="research", other_model="opus",
+            free_model=None, partners=["security-analyst", "ux-advocate"])),
         # the spawn budget and the Workflow tool
         "budget/active_refusal": ("budget.active_refusal", dict(parent="main", active=12, max_active=12,
                                                                 types=["security-analyst"], reserved=0)),

@@ -25,6 +25,7 @@ import re
 from typing import Iterable, Sequence
 
 from deliberation.core.token_usage import assistant_messages
+from deliberation.text import refusals
 
 ALIASES = ("opus", "sonnet", "haiku", "fable")
 _FAMILY = re.compile(r"claude-(?:[0-9.-]+-)?([a-z]+)")
@@ -120,12 +121,8 @@ def diversity_refusal(persona: str, stage: str, requested: "str | None", agents:
         return None
     other = clash[0]
     free = [m for m in pool if family(m) not in taken]
-    suggestion = (f"Spawn {persona} again with model: \"{free[0]}\" in the Agent call"
-                  if free else f"Spawn {persona} with a model none of {', '.join(partners)} uses")
-    return (f"Model diversity (models.diverse is on): {persona} and {other.persona} have conflicting "
-            f"priorities, and {other.persona} already runs this {stage} stage on "
-            f"{label(other.model or other.model_requested or session_model)}; a panel on one model shares "
-            f"its priors. {suggestion}.")
+    return refusals.model_clash(persona, other.persona, stage, label(other.model or other.model_requested or session_model),
+                                free[0] if free else None, partners)
 
 
 def assignment(panel: Sequence[str], pairs: Sequence[Sequence[str]], pool: Sequence[str]) -> "dict[str, str]":

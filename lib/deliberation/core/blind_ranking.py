@@ -36,6 +36,7 @@ from deliberation.core import personas
 from deliberation.core.similarity import containment, tokens
 from deliberation.core.phases import approaches as collected
 from deliberation.core.phases import current
+from deliberation.text import refusals
 
 RATIONALE_CONTAINMENT = 0.5   # share of another agent's rationale trigrams found in the prompt
 RATIONALE_MIN_TOKENS = 6      # shorter rationales are not compared
@@ -266,22 +267,6 @@ def check_prompt(prompt: str, delib, persona: str = "",
     return leaks
 
 
-WHAT = {
-    "leader": "which approach leads",
-    "scores": "scores",
-    "verdicts": "other agents' verdicts or preferences",
-    "rationale": "another agent's words",
-    "order": "the approaches out of the neutral order",
-}
-
-
 def deny_reason(leaks: "list[Leak]", delib) -> str:
     """The deny reason: what leaked (quoted) and exactly what to send instead."""
-    found = "; ".join(f"{WHAT.get(k.kind, k.kind)}: \"{k.snippet}\"" if k.kind not in ("rationale", "order")
-                      else f"{WHAT[k.kind]}: {k.snippet}" for k in leaks)
-    listed = approach_list(delib)
-    return (f"Blind ranking: this RANKING prompt carries {found}. A ranker that sees the vote herds "
-            "toward it. Re-spawn with the question, the shared context and the approaches below, in "
-            "this order, and nothing of the vote — no leader, no scores, verdicts or rationale of other "
-            "agents (the plugin computes the leader after the vote and reads dissent against it)."
-            + (f"\n{listed}" if listed else ""))
+    return refusals.vote_in_ranking_prompt([(k.kind, k.snippet) for k in leaks], approach_list(delib))

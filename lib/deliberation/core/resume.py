@@ -34,6 +34,7 @@ from deliberation.core import consensus_gate, phases
 from deliberation.state.models import AgentRecord, Deliberation, Revision
 from deliberation.core import blind_ranking
 from deliberation.core import isolation
+from deliberation.text import refusals
 
 STAGE_PHASE = {"research": "RESEARCH", "deliberation": "DELIBERATION", "ranking": "RANKING"}
 INDEPENDENT = ("research", "ranking")
@@ -150,11 +151,7 @@ def _vote_seen(delib: Deliberation, rec: AgentRecord, message: str) -> "str | No
     leaks = [k for k in blind_ranking.check_prompt(message, delib, rec.persona) if k.kind != "order"]
     if not leaks:
         return None
-    found = "; ".join(f"{blind_ranking.WHAT[k.kind]}: {k.snippet}" for k in leaks)
-    return (f"Blind ranking: this message to ranker {who(rec)} carries {found}. A ranker that sees the "
-            "vote herds toward it. Next: send it only what the plugin asked for (the concern and reason "
-            "to document, or the report to fix), with no leader and no other agent's scores, verdicts or "
-            "words — the plugin reads dissent against the leader it computes after the vote.")
+    return refusals.vote_in_message(who(rec), [(k.kind, k.snippet) for k in leaks])
 
 
 def _leak(delib: Deliberation, rec: AgentRecord, message: str, threshold: float) -> "str | None":

@@ -11,16 +11,28 @@ of wording is one module here and a reviewed diff there.
     notes.py   what follows a report: the vote passed, the 2-agent form, the depth step's news
     stop.py    the Stop: held, failed, the decision document sent back, the deliberation complete
     budget.py  the spawn budget and the Workflow tool: refusals, warnings, overruns
+    refusals.py  a spawn or message refused: isolation, missing findings, the vote, one model
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
 class Words:
     """One answer in the two forms the client passes on: what the model reads (a hook's reason
-    or additionalContext) and what the person sees (its systemMessage). Either may be absent."""
-    model: "str | None" = None
-    person: "str | None" = None
+    or additionalContext) and what the person sees (its systemMessage). Either may be absent.
+    (A __slots__ class: text/refusals.py is on the fast path, and dataclasses imports inspect.)"""
+
+    __slots__ = ("model", "person")
+
+    def __init__(self, model: "str | None" = None, person: "str | None" = None) -> None:
+        self.model = model
+        self.person = person
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Words) and (self.model, self.person) == (other.model, other.person)
+
+    def __hash__(self) -> int:
+        return hash((self.model, self.person))
+
+    def __repr__(self) -> str:
+        return f"Words(model={self.model!r}, person={self.person!r})"
