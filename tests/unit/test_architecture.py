@@ -226,3 +226,18 @@ def test_every_ignore_says_why():
                 if not codes or len(reason) < 8:
                     bare.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert bare == [], "\n".join(bare)
+
+
+def test_no_test_module_imports_another():
+    """What tests share lives in tests/helpers/ (and the e2e suite's harness modules); a test
+    module that imports another test module runs that module's tests' set-up by accident."""
+    tests = ROOT / "tests"
+    found = []
+    for path in sorted(tests.rglob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{path.relative_to(ROOT)} imports {n}" for n in names
+                      if n.rsplit(".", 1)[-1].startswith("test_")]
+    assert found == [], found
