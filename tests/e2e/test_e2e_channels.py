@@ -15,7 +15,7 @@ from scenarios_channels import (
     WorkflowInDeliberation, calls, resume_reports,
 )
 from scenarios_gates import PROMPT, standard_reports, write_config
-from test_e2e_deliberation import FULL_FLOW, assert_clean, only_deliberation
+from harness import FULL_FLOW, assert_clean, only_deliberation
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClaudeRun, assert_clean
+from harness import FULL_FLOW, ClaudeRun, assert_clean, only_deliberation
 from scenarios import persona_of
 from deliberation.core.personas import RESEARCH_PERSONAS
 from scenarios_gates import (
@@ -26,16 +26,7 @@ from scenarios_gates import (
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 BREADTH_ONLY = {"depth": {"posture": "off"}}
-FULL_FLOW = ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
-
-
 # --------------------------------------------------------------------------- shared checks
-
-
-def only_deliberation(run: ClaudeRun) -> dict:
-    delibs = run.deliberations()
-    assert len(delibs) == 1, f"{[d['id'] for d in delibs]}\n{run.describe()}"
-    return delibs[0]
 
 
 def stage_status(delib: dict) -> "list[tuple[str, str, str, bool]]":

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+
+from tests.conftest import ROOT
 
 STATE = Path(".claude") / "deliberation"
 
@@ -70,3 +73,22 @@ def validate_schemas(project) -> int:
                 assert not schemas.explain(v, doc), (rel, schemas.explain(v, doc))
                 checked += 1
     return checked
+
+
+# what a copy of the plugin holds (an install from a folder, the plugin cache)
+PLUGIN_PARTS = ("lib", "hooks", "bin", ".claude-plugin", "agents", "commands", "settings.example.json",
+                "install.sh", "pyproject.toml", "README.md")
+
+
+def copy_plugin(dest_parent: Path, name: str = "deliberation 0.1.0") -> Path:
+    dest = dest_parent / name
+    dest.mkdir(parents=True)
+    for part in PLUGIN_PARTS:
+        src = ROOT / part
+        if src.is_dir():
+            shutil.copytree(src, dest / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", ".venv"))
+        elif src.exists():
+            shutil.copy2(src, dest / part)
+    for sub in ("agents", "commands"):
+        (dest / sub).mkdir(exist_ok=True)
+    return dest

@@ -23,7 +23,7 @@ import pytest
 
 from deliberation.runtime import plugin_env as pe
 
-from test_install import copy_plugin
+from tests.helpers.project import copy_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 
