@@ -218,7 +218,12 @@ def test_protocol_question_line_holds_no_trigger_word():
                    "DELIBERATE: Should we shard the orders database?"):
         result, text = score_prompt(prompt, None)
         assert result["forced"] and "Question: Should we shard the orders database?\n" in text, text
+    result, text = score_prompt("/deliberation:deliberate Should we shard the orders database?", None,
+                                "deliberation:")
+    assert result["forced"] and "Question: Should we shard the orders database?\n" in text, text
+    assert "/deliberation:deliberation-status shows progress" in text
     _result, text = score_prompt("/deliberate", None)
+    assert "/deliberation:" not in text and "/deliberation-status shows progress" in text
     assert f"Question: {protocol.NO_QUESTION}" in text
 
 
