@@ -14,6 +14,19 @@ from deliberation.state.ids import check_id
 
 STATE_DIRNAME = os.path.join(".claude", "deliberation")
 
+# The state folder's .gitignore, written with the folder (make_dirs) and again at a session start
+# that finds the folder without one (a clone that committed config.json). It names what a team
+# shares and ignores everything else, itself included, so `git status` shows nothing the plugin
+# keeps on this machine. docs/STORAGE.md lists what that is.
+GITIGNORE = """\
+# Written by the deliberation plugin with this folder. What it keeps here stays on this machine
+# (session logs, deliberations, records, caches, errors.log, this file); a team shares only
+# config.json and reversals.json: commit those. docs/STORAGE.md in the plugin says what is kept.
+*
+!/config.json
+!/reversals.json
+"""
+
 
 class UnsafePath(ValueError):
     """A state path that would resolve outside the state directory."""
@@ -21,7 +34,10 @@ class UnsafePath(ValueError):
 
 def make_dirs(path: str, mode: int = 0o700) -> None:
     """`os.makedirs`, but every directory it creates gets `mode` (os.makedirs gives only the
-    leaf `mode`; intermediate ones would get the umask default, e.g. 0755)."""
+    leaf `mode`; intermediate ones would get the umask default, e.g. 0755).
+
+    The one place that creates the state folder: when it creates `.claude/deliberation` it
+    writes the folder's .gitignore at once, so no install form leaves the folder unignored."""
     if not path or os.path.isdir(path):
         return
     parent = os.path.dirname(path)
@@ -32,6 +48,39 @@ def make_dirs(path: str, mode: int = 0o700) -> None:
     except FileExistsError:
         if not os.path.isdir(path):
             raise
+        return
+    if path.endswith(os.sep + STATE_DIRNAME):
+        write_gitignore(path)
+
+
+def write_gitignore(state_root: str) -> bool:
+    """Create `state_root/.gitignore` unless a file of that name exists (the user may have
+    edited it); True when written. Never follows a symlink."""
+    try:
+        fd = os.open(os.path.join(state_root, ".gitignore"),
+                     os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError:  # present already (or a link), or the folder is not writable: nothing to do
+        return False
+    try:
+        os.write(fd, GITIGNORE.encode("utf-8"))
+    finally:
+        os.close(fd)
+    return True
+
+
+def ensure_gitignore(layout: "Layout") -> bool:
+    """At a session start: the state folder exists (a clone brought config.json) but has no
+    .gitignore → write it. One lstat when all is in place."""
+    try:
+        os.lstat(layout.gitignore)
+        return False
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    if not os.path.isdir(layout.root) or os.path.islink(layout.root):
+        return False
+    return write_gitignore(layout.root)
 
 
 # The environment of the hook being answered: the process's own, or — in the warm worker —
