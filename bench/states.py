@@ -300,5 +300,8 @@ def pad_events(project: str, sid: str, n: int) -> None:
 
 def event_count(project: str, sid: str) -> int:
     path = os.path.join(project, ".claude", "deliberation", "sessions", sid, "events.jsonl")
-    with open(path, "rb") as fh:
-        return sum(1 for _ in fh)
+    try:
+        with open(path, "rb") as fh:
+            return sum(1 for _ in fh)
+    except FileNotFoundError:  # a session of plain work logs nothing (docs/STORAGE.md)
+        return 0

@@ -4,12 +4,14 @@ pydantic.
 A hook reaches the slow path (handlers/, pydantic models, locks) only when something is going
 on: a subagent spawn or report, an active deliberation in the session, an open escalation.
 Everything here reads at most a stat and one small JSON file; it never reads the event log.
+A session without a deliberation keeps nothing of these events (docs/STORAGE.md): the turn's
+prompt waits in prompt.json until its Stop, a refusal under human review is logged.
 """
 
 from __future__ import annotations
 
 from deliberation.core.human_review import tool_answer
-from deliberation.state.event_log import log_line
+from deliberation.state.event_log import drop_pending_prompt, keep_pending_prompt, log_line, make_record
 from deliberation.state.paths import Layout, plugin_agent_prefix
 from deliberation.state.plain_reads import (commit_pending, escalations_readable, open_escalations, section,
                                             session_state)
@@ -28,7 +30,6 @@ def answer(event, layout: Layout, cfg: dict):
         if event.is_task_notification:
             if busy:
                 return None
-            log_line(layout, event, event.raw, {}, ["task-notification"])
             return hookio.Answer()
         if busy:
             return None
@@ -50,7 +51,7 @@ def answer(event, layout: Layout, cfg: dict):
     if isinstance(event, hookio.Stop):
         sess = session_state(layout, sid)
         if not sess or not (sess.get("active_deliberation") or sess.get("notices") or sess.get("open_workflows")):
-            log_line(layout, event, event.raw, {})
+            drop_pending_prompt(layout, sid)  # the turn ended without a deliberation
             return hookio.Answer()
         return None
     if event.hook_event_name in ("SessionStart", "SessionEnd") or type(event) is hookio.SessionEvent:
@@ -75,7 +76,14 @@ def trigger_answer(event, layout: Layout, cfg: dict):
     from deliberation.core.trigger import score_prompt
     from deliberation.wire import hookio
 
+    import time
+
+    from deliberation.state.paths import handled_by
+    from deliberation.state.storage_defaults import LOG_FIELD_CAP_CHARS
+
     result, context = score_prompt(event.prompt, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
-    log_line(layout, event, event.raw, out.summary(), trigger=result)
+    keep_pending_prompt(layout, event.session_id, make_record(
+        event, event.raw, out.summary(), [], "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
+        {"trigger": result}))
     return out

@@ -156,6 +156,11 @@ class Layout:
         return os.path.join(self.root, "errors.log")
 
     @property
+    def retention_stamp(self) -> str:
+        """When the state folder was last pruned, and what that did."""
+        return os.path.join(self.root, "cache", "retention.json")
+
+    @property
     def gitignore(self) -> str:
         return os.path.join(self.root, ".gitignore")
 
@@ -183,6 +188,14 @@ class Layout:
 
     def events(self, session_id: str) -> str:
         return os.path.join(self.session_dir(session_id), "events.jsonl")
+
+    def pending_prompt(self, session_id: str) -> str:
+        """The turn's prompt, kept only until the turn ends or a deliberation opens (STORAGE.md)."""
+        return os.path.join(self.session_dir(session_id), "prompt.json")
+
+    def switch(self, session_id: str) -> str:
+        """The session's off switch (`/deliberation:off`, `/deliberation:on`)."""
+        return os.path.join(self.session_dir(session_id), "switch.json")
 
     def journal(self, session_id: str) -> str:
         """A session transaction's redo journal, present only while (or if killed while) it commits."""

@@ -389,7 +389,8 @@ class SessionTx:
         self.store = store
         self.session_id = check_id("session_id", session_id)
         self._loaded: dict[str, tuple[Any, bytes]] = {}
-        self._writes: dict[str, "bytes | None"] = {}  # raw files: a decision record, say
+        self._blank: dict[str, bytes] = {}  # a missing file's default, which is not written (nothing to keep)
+        self._writes: dict[str, "bytes | None"] = {}  # raw files (a decision record); None removes one
         self._upserts: list[dict] = []
         self._appends: dict[str, list[bytes]] = {}
         self._log: list[Any] = []
@@ -434,6 +435,8 @@ class SessionTx:
         if path not in self._loaded:
             obj, raw = self.store.load_with_bytes(path, model, default)
             self._loaded[path] = (obj, raw)
+            if not raw and obj is not None:
+                self._blank[path] = dumps(obj.model_dump(mode="json"))
         return self._loaded[path][0]
 
     @property
@@ -461,6 +464,10 @@ class SessionTx:
     def write_file(self, path: str, data: bytes) -> None:
         """Write a file of the state dir (a decision record) as part of this transaction."""
         self._writes[self.store.layout.checked(path)] = data
+
+    def remove_file(self, path: str) -> None:
+        """Remove a file of the state dir as part of this transaction."""
+        self._writes[self.store.layout.checked(path)] = None
 
     def upsert(self, path: str, list_field: str, key_field: str, key: str, item: "dict | None",
                template: dict, drop_empty: bool = False) -> None:
@@ -498,7 +505,7 @@ class SessionTx:
             if obj is None:
                 continue
             data = dumps(obj.model_dump(mode="json"))
-            if data != before:
+            if data != before and not (not before and data == self._blank.get(path)):
                 writes.append((path, data))
         writes += list(self._writes.items())
         appends = dict(self._appends)

@@ -47,7 +47,11 @@ class Ctx:
         sess = self.tx.session
         n = len(sess.deliberations) + 1
         did = f"d-{self.tx.session_id[:8]}-{n}"
-        prompt, trigger = last_user_prompt(self.layout, self.tx.session_id)
+        pending = event_log.pending_prompt(self.layout, self.tx.session_id)
+        if pending is not None:  # the turn's prompt joins the log the deliberation now owns (replay needs it)
+            self.tx.log(pending)
+            self.tx.remove_file(self.layout.pending_prompt(self.tx.session_id))
+        prompt, trigger = last_user_prompt(self.layout, self.tx.session_id, pending)
         question = question or strip_markers(prompt, self.cfg.trigger.force_markers) or "(no user prompt recorded)"
         kind = task_type or tt.classify(question, self.cfg.task_types.keywords)
         delib = Deliberation(id=did, session_id=self.tx.session_id, question=question[:4000],
@@ -85,10 +89,23 @@ class Ctx:
         return "\n".join(dict.fromkeys(n.text for n in fresh)) or None
 
     # -- the event log -------------------------------------------------------------------------
-    def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
-        return {"schema_version": SCHEMA_VERSION, "at": self.now, "event": event.hook_event_name
-                or type(event).__name__, "eid": event.event_id, "handled_by": handled_by(), "payload": event.raw, "answer": answer.summary(),
-                "notes": self.notes, **self.extra}
+    def log_event(self, event: hookio.Event, answer: hookio.Answer) -> None:
+        """Queue the event's log record (docs/STORAGE.md). A session that has opened a
+        deliberation logs the payload (strings cut at the field cap, never below the report
+        limit, so replay gets every report whole); one without keeps only ids and flags, and a
+        real prompt's whole record waits in prompt.json for a deliberation this turn may open."""
+        from deliberation.state.storage_defaults import LOG_FIELD_CAP_CHARS
+
+        cap = max(LOG_FIELD_CAP_CHARS, self.cfg.deliberation.max_report_bytes)
+        in_deliberation = bool(self.tx.session.deliberations)
+        record = event_log.make_record(event, event.raw, answer.summary(), self.notes,
+                                       "full" if in_deliberation else "ids", cap, self.now, handled_by(), self.extra)
+        if not in_deliberation and isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification:
+            whole = event_log.make_record(event, event.raw, answer.summary(), self.notes, "full", cap, self.now,
+                                          handled_by(), self.extra)
+            self.tx.write_file(self.layout.pending_prompt(self.tx.session_id),
+                               event_log.json_line({"schema_version": SCHEMA_VERSION, "record": whole}))
+        self.tx.log(record)
 
 
 def strip_markers(prompt: str, markers: "list[str]") -> str:
@@ -134,13 +151,16 @@ def record_for_agent(ctx: Ctx, agent_id: "str | None", agent_type: "str | None")
     return delib, rec
 
 
-def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
-    """The latest real user prompt (and its trigger result) from the tail of the event log,
-    read backwards in blocks: the prompt is usually in the last one, however long the log."""
+def last_user_prompt(layout, session_id: str, pending: "dict | None" = None,
+                     max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
+    """The latest real user prompt (and its trigger result): the turn's pending prompt, else
+    the tail of the event log, read backwards in blocks (the prompt is usually in the last one,
+    however long the log)."""
     path = layout.events(session_id)
-    for line in event_log.lines_backwards(path, max_bytes):
+    records = [pending] if pending is not None else []
+    for line in records or event_log.lines_backwards(path, max_bytes):
         try:
-            rec = json.loads(line)
+            rec = line if isinstance(line, dict) else json.loads(line)
         except ValueError:
             continue
         if not isinstance(rec, dict) or rec.get("event") != "UserPromptSubmit":
