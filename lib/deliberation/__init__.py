@@ -18,8 +18,10 @@ LAYERS = ("wire", "state", "core", "report", "app", "runtime", "cli")
 # Everything else may load pydantic (the slow path, or the warm worker that keeps it loaded).
 TIERS = {
     "builtins": ("deliberation.runtime.hook_client", "deliberation.wire.worker_socket",
-                 "deliberation.wire.deadlines"),
+                 "deliberation.wire.deadlines", "deliberation.runtime.client_env"),
     "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
                "deliberation.runtime.error_handler", "deliberation.wire.hookio", "deliberation.state.ids",
-               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env"),
+               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env",
+               "deliberation.state.storage_defaults", "deliberation.state.session_switch",
+               "deliberation.core.off_switch"),
 }

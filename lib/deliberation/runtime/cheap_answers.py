@@ -87,3 +87,56 @@ def trigger_answer(event, layout: Layout, cfg: dict):
         event, event.raw, out.summary(), [], "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
         {"trigger": result}))
     return out
+
+
+def switch_answer(event, layout: Layout, now: float):
+    """The off switch (core/off_switch), before anything else: (answer, final) or None when the
+    checks apply. `final`: the hook answers this and does nothing more (the command's
+    confirmation, or silence while off); else the answer's note joins the usual answer."""
+    from deliberation.core import off_switch as sw
+    from deliberation.state.paths import hook_env
+    from deliberation.state.session_switch import clear_switch, read_switch, write_switch
+    from deliberation.wire import hookio
+
+    env = hook_env()
+    sid = event.session_id
+    try:
+        switch = read_switch(layout, sid)
+    except ValueError:  # not a session id: the usual path reports it
+        return None
+    value = env.get("DELIBERATION")
+    plugin_form = bool(env.get("CLAUDE_PLUGIN_ROOT"))
+    namespace = plugin_agent_prefix() if plugin_form else ""
+    off_cmd, on_cmd = sw.command_names(plugin_form, namespace or "deliberation:")
+    client_off = env.get("DELIBERATION_AT_CLIENT_START") == "off"
+    if isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification \
+            and event.prompt.lstrip()[:1] in ("/", "<"):
+        command = sw.command_of(event.prompt, namespace)
+        if command == "off":
+            was_off = sw.checks_off(value, switch)[0]
+            write_switch(layout, sid, "off", "command", now)
+            person, model = sw.switched_off("command", on_cmd, already=was_off)
+            return hookio.Answer(context=model, system_message=person), True
+        if command == "on":
+            over_env = sw.env_off(value) or client_off or (switch or {}).get("by") == "environment"
+            if over_env:
+                write_switch(layout, sid, "on", "command", now)
+            else:
+                clear_switch(layout, sid)
+            person, model = sw.switched_on(over_env)
+            return hookio.Answer(context=model, system_message=person), True
+    off, by = sw.checks_off(value, switch)
+    if event.hook_event_name == "SessionStart":
+        said = (event.raw or {}).get("source") != "compact"  # after a compaction it was said already
+        if not off and client_off and switch is None:  # a project's settings `env` replaced the user's off
+            write_switch(layout, sid, "off", "environment", now)
+            person, model = sw.switched_off("environment", on_cmd, project_env=True)
+            return hookio.Answer(context=model, system_message=person), True
+        if off:
+            person, model = sw.switched_off(by, on_cmd, already=by == "command" and switch is not None)
+            return (hookio.Answer(context=model, system_message=person) if said else hookio.Answer()), True
+        if env.get("DELIBERATION_AT_CLIENT_START") == "unknown" and value and switch is None and said:
+            return hookio.Answer(system_message=sw.hidden_env(value, off_cmd)), False
+    if off:
+        return hookio.Answer(), True
+    return None

@@ -99,29 +99,50 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
     path is needed, and already when the trigger injects the protocol: the spawns that follow
     then find it warm. A `rerun` already in the event log is answered as it was logged."""
     event, layout = _parse(event_name, data, project, event_id, rerun)
+    switched = _switch(event, layout, now)  # the session's off switch, before everything else
+    if switched is not None and switched[1]:
+        return switched[0].to_json(event_name)
+    answer = _answer(event, layout, now, event_name, start_worker, rerun)
+    if switched is not None and switched[0].system_message:
+        answer.warn(switched[0].system_message)
+    return answer.to_json(event_name)
+
+
+def _switch(event, layout, now: float):
+    from deliberation.runtime.cheap_answers import switch_answer
+
+    return switch_answer(event, layout, now)
+
+
+def _answer(event, layout, now: float, event_name: str, start_worker: bool, rerun: bool):
+    """The Answer of an event whose checks apply: the logged one of a re-run, the fast path's,
+    else the slow path's."""
     if rerun and not _commit_pending(layout, event.session_id):
         from deliberation.state import event_log  # (a pending commit is finished on the slow path first)
 
         logged = event_log.logged_answer(layout, event.session_id, event.event_id)
         if logged is not None:
-            return logged.to_json(event_name)
+            return logged
     answer = _fast(event, layout)
     if answer is not None:
         if start_worker and event_name == "UserPromptSubmit" and answer.context:
             from deliberation.runtime import worker_launch
 
             worker_launch.start()  # the protocol was injected: spawns follow, let them find it warm
-        return answer.to_json(event_name)
+        return answer
     if start_worker:
         from deliberation.runtime import worker_launch
 
         worker_launch.start()  # for the hooks after this one; this one does its own work
-    return slow_answer(event, layout, now).to_json(event_name)
+    return slow_answer(event, layout, now)
 
 
 def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
     """The Answer to one event, in-process (used by `deliberation replay`)."""
     event, layout = _parse(event_name, data, project, None, False)
+    switched = _switch(event, layout, now)
+    if switched is not None and switched[1]:
+        return switched[0]
     answer = _fast(event, layout)
     return answer if answer is not None else slow_answer(event, layout, now)
 

@@ -235,10 +235,10 @@ def log_line(layout, event, payload: dict, answer: dict,
     path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
     record = make_record(event, payload, answer, notes, "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
                          None if trigger is None else {"trigger": trigger})
-    _in_session_dir(path, lambda: append_line(path, json_line(record)))
+    in_session_dir(path, lambda: append_line(path, json_line(record)))
 
 
-def _in_session_dir(path: str, write) -> None:
+def in_session_dir(path: str, write) -> None:
     """Run `write` with the file's folder in place; once more if the folder vanished meanwhile
     (a prune of a session idle for weeks, racing this session's return)."""
     from deliberation.state.paths import make_dirs
@@ -256,26 +256,18 @@ def _in_session_dir(path: str, write) -> None:
 
 def keep_pending_prompt(layout, session_id: str, record: dict) -> None:
     """Keep a prompt's record in `sessions/<sid>/prompt.json` (replacing the last one) instead of
-    the log: it goes into the log only when a deliberation opens in this turn. Temp file and
-    rename (no fsync: a prompt lost to a power cut only loses the deliberation its question)."""
+    the log: it goes into the log only when a deliberation opens in this turn (paths.replace_file:
+    a prompt lost to a power cut only loses the deliberation its question)."""
     from deliberation import SCHEMA_VERSION
 
     path = layout.checked(layout.pending_prompt(session_id))
     data = json.dumps({"schema_version": SCHEMA_VERSION, "record": record}, ensure_ascii=False,
                       separators=(",", ":")).encode("utf-8", "replace")
 
-    def write() -> None:
-        tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+    from deliberation.state.paths import replace_file
 
-    _in_session_dir(path, write)
+    in_session_dir(path, lambda: replace_file(path, data))
+
 
 
 def pending_prompt(layout, session_id: str) -> "dict | None":

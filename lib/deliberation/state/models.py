@@ -4,7 +4,7 @@ Files (see docs/ARCHITECTURE.md): SessionState (`sessions/<sid>/session.json`), 
 (`sessions/<sid>/lineage.json`), Deliberation (`deliberations/<id>.json`), EscalationIndex
 (`escalations.json`), ReversalRegistry (`reversals.json`), Adjudication (one line of
 `adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`), PendingPrompt
-(`sessions/<sid>/prompt.json`, during a turn), CommitJournal (`sessions/<sid>/commit.journal`,
+(`sessions/<sid>/prompt.json`, during a turn), SessionSwitch (`sessions/<sid>/switch.json`), CommitJournal (`sessions/<sid>/commit.journal`,
 while a transaction commits).
 
 Every file model carries `schema_version`. Pure data: no I/O here.
@@ -464,6 +464,14 @@ class EventRecord(_File):
                                               "came before the session opened a deliberation (docs/STORAGE.md).")
     truncated: dict[str, int] = Field(default_factory=dict, description="Payload strings cut at the field cap: "
                                                                         "their path → their full length.")
+
+
+class SessionSwitch(_File):
+    """The session's off switch: the user typed `/deliberation:off` or `…:on` (or the session
+    start found DELIBERATION=off in the client's own environment, hidden by a project's settings)."""
+    checks: Literal["off", "on"]
+    by: Literal["command", "environment"] = "command"
+    at: float
 
 
 class PendingPrompt(_File):

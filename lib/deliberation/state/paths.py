@@ -53,6 +53,26 @@ def make_dirs(path: str, mode: int = 0o700) -> None:
         write_gitignore(path)
 
 
+def replace_file(path: str, data: bytes) -> None:
+    """Replace a small state file written on the fast path: a temp file (0600, never through a
+    link) renamed over it. No fsync: such a file (a turn's prompt, the off switch) is a hint that
+    a power cut may lose, never a state a decision rests on."""
+    import time
+
+    tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp)
+        raise
+    os.close(fd)
+    os.replace(tmp, path)
+
+
 def write_gitignore(state_root: str) -> bool:
     """Create `state_root/.gitignore` unless a file of that name exists (the user may have
     edited it); True when written. Never follows a symlink."""
