@@ -1,6 +1,6 @@
-"""What the plugin leaves in a project: bytes written by N sessions of plain work.
+"""What the plugin leaves in a project: bytes written by N sessions of plain work; what pruning costs.
 
-    python bench/footprint.py [--sessions 20] [--python PATH] [--keep DIR]
+    python bench/footprint.py [--sessions 20] [--python PATH] [--keep DIR] [--prune 100,1000]
 
 Each session runs the hook scripts as the client does (a process per event, the command of
 settings.example.json, no warm worker) in one temporary project: SessionStart, then three
@@ -9,6 +9,10 @@ subagent (an `Explore` agent: PreToolUse, SubagentStart, SubagentStop, PostToolU
 deliberation: plain work. Printed: the files under `.claude/deliberation/` and their bytes,
 whether any prompt, tool input or final message of the sessions is among them, and how long a
 SessionStart takes with that state in place.
+
+With --prune: for each count N, a project with N session folders past the age limit (each a
+lineage and a 2 KB log); the SessionStart hook process is timed when the hourly prune is due
+(it removes all N) and when it is not (one stat), with the prune's own time from its stamp.
 """
 
 from __future__ import annotations
@@ -123,13 +127,62 @@ def run(python: str, sessions: int, keep: "str | None", out=sys.stdout) -> dict:
             shutil.rmtree(work, ignore_errors=True)
 
 
+def prune_cost(python: str, counts: "list[int]", runs: int = 5, out=sys.stdout) -> "list[dict]":
+    """SessionStart (whole hook process) with a prune due over N old session folders, vs not due."""
+    rows = []
+    env_base = benchkit.clean_env(None)
+    for n in counts:
+        due_ms, prune_ms, idle_ms = [], [], []
+        for _ in range(runs):
+            work = tempfile.mkdtemp(prefix="bench-prune-")
+            try:
+                project = os.path.join(work, "project")
+                sessions = os.path.join(project, ".claude", "deliberation", "sessions")
+                old = time.time() - 60 * 86400
+                for i in range(n):
+                    folder = os.path.join(sessions, str(uuid.UUID(int=i + 1)))
+                    os.makedirs(folder)
+                    for name, size in (("lineage.json", 700), ("events.jsonl", 2048)):
+                        path = os.path.join(folder, name)
+                        with open(path, "wb") as fh:
+                            fh.write(b"x" * size)
+                        os.utime(path, (old, old))
+                env = {**env_base, "CLAUDE_PROJECT_DIR": project, "DELIBERATION_WORKER": "0"}
+                argv = benchkit.hook_argv(python, "SessionStart")
+                payload = json.dumps(base(str(uuid.uuid4()), "SessionStart", source="startup")).encode()
+                t0 = time.perf_counter()
+                benchkit.run_process(argv, payload, env=env, cwd=project)
+                due_ms.append((time.perf_counter() - t0) * 1000)
+                with open(os.path.join(project, ".claude", "deliberation", "cache", "retention.json")) as fh:
+                    stamp = json.load(fh)
+                assert stamp["removed"] == n, stamp
+                prune_ms.append(stamp["seconds"] * 1000)
+                t0 = time.perf_counter()
+                benchkit.run_process(argv, payload, env=env, cwd=project)
+                idle_ms.append((time.perf_counter() - t0) * 1000)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+        med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+        row = {"folders": n, "session_start_due_ms": med(due_ms), "prune_ms": med(prune_ms),
+               "session_start_not_due_ms": med(idle_ms)}
+        rows.append(row)
+        print(f"  prune of {n} old session folders: the prune {row['prune_ms']:.1f} ms; SessionStart "
+              f"{row['session_start_due_ms']:.1f} ms when due, {row['session_start_not_due_ms']:.1f} ms when not "
+              f"(median of {runs})", file=out)
+    return rows
+
+
 def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--python", default=benchkit.default_python())
     ap.add_argument("--keep", metavar="DIR", help="work in DIR and leave the project there")
+    ap.add_argument("--prune", metavar="N,N", help="also time the session start's prune over N old session folders")
     args = ap.parse_args(argv)
     run(args.python, args.sessions, args.keep)
+    if args.prune:
+        print("\nPruning at session start", file=sys.stdout)
+        prune_cost(args.python, [int(x) for x in args.prune.split(",")])
     return 0
 
 

@@ -23,5 +23,5 @@ TIERS = {
                "deliberation.runtime.error_handler", "deliberation.wire.hookio", "deliberation.state.ids",
                "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env",
                "deliberation.state.storage_defaults", "deliberation.state.session_switch",
-               "deliberation.core.off_switch"),
+               "deliberation.core.off_switch", "deliberation.app.retention", "deliberation.core.retention"),
 }

@@ -2,7 +2,9 @@
 
     hooks/<event>.py  →  hook_client.main(EVENT)  →  warm worker: respond(...) there
                                                    →  run_here: respond(...) here
-    respond  →  fast path (stdlib)  |  handlers.dispatch (slow path)
+    respond  →  the session's off switch (cheap_answers.switch_answer: off = answered here)
+             →  a session start's upkeep (.gitignore, the hourly prune: app/retention)
+             →  fast path (stdlib)  |  handlers.dispatch (slow path)
 
 One error handler wraps everything: an empty or invalid payload, a missing dependency, a lock
 timeout, a full disk or a bug becomes a one-line `systemMessage` and the session goes on
@@ -102,10 +104,31 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
     switched = _switch(event, layout, now)  # the session's off switch, before everything else
     if switched is not None and switched[1]:
         return switched[0].to_json(event_name)
+    upkeep = _upkeep(event, layout, now) if event_name == "SessionStart" else None
     answer = _answer(event, layout, now, event_name, start_worker, rerun)
-    if switched is not None and switched[0].system_message:
-        answer.warn(switched[0].system_message)
+    for note in (switched[0].system_message if switched is not None else None, upkeep):
+        if note:
+            answer.warn(note)
     return answer.to_json(event_name)
+
+
+def _upkeep(event, layout, now: float) -> "str | None":
+    """A session start's housekeeping (docs/STORAGE.md): the state folder's .gitignore when a
+    clone brought the folder without one, and the hourly prune. A failure is said, never fatal."""
+    try:
+        from deliberation.app import retention
+        from deliberation.state.paths import ensure_gitignore
+        from deliberation.state.plain_reads import config_dict
+
+        ensure_gitignore(layout)
+        cfg = config_dict(layout)
+        if cfg is not None:  # a config being changed is validated on the slow path first
+            retention.at_session_start(layout, cfg, event.session_id, now)
+    except Exception as exc:  # noqa: BLE001 - pruning is upkeep: the session goes on
+        from deliberation.runtime.error_handler import describe
+
+        return f"deliberation plugin: pruning the state folder failed ({describe(exc)}); `deliberation gc` retries"
+    return None
 
 
 def _switch(event, layout, now: float):

@@ -214,6 +214,29 @@ def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
 
 @contextlib.contextmanager
 def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable[[], None]") -> Iterator[None]:
+    """The flock of the lock file `name`. A lock taken on a file that is no longer at `name` (a
+    prune moved the session's folder aside while this hook waited, app/retention.py) is let go
+    and taken again on the file now there."""
+    deadline = time.monotonic() + left
+    while True:
+        fd = _lock_fd(path, name, max(deadline - time.monotonic(), 0.0), timeout, blocked)
+        try:
+            here = os.stat(name)
+            held = os.fstat(fd)
+            current = (here.st_ino, here.st_dev) == (held.st_ino, held.st_dev)
+        except FileNotFoundError:
+            current = False
+        if current:
+            break
+        os.close(fd)  # closing lets the lock go
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def _lock_fd(path: str, name: str, left: float, timeout: float, blocked: "Callable[[], None]") -> int:
+    """An fd of the lock file `name` holding its lock (flock, or lockf where flock is missing)."""
     ensure_dir(os.path.dirname(path))
     fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
     try:
@@ -229,12 +252,10 @@ def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable
             blocked()
             if not _wait_lock(fd, use, left):
                 raise LockTimeout(f"another hook held {os.path.basename(name)} for more than {timeout:g}s")
-        try:
-            yield
-        finally:
-            use(fd, fcntl.LOCK_UN)
-    finally:
+    except BaseException:
         os.close(fd)
+        raise
+    return fd
 
 
 def _try_lock(fd: int, use: "Callable[[int, int], Any]") -> bool:
