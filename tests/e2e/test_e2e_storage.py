@@ -86,6 +86,7 @@ def test_a_marketplace_install_leaves_an_ignored_folder_without_text(claude_bin,
     assert run.returncode == 0 and run.log.errors == [], run.describe()
     assert run.subagent_stats.get("spawned") == 1, run.describe()
     assert run.plugin_errors() == ""
+    assert run.state_json("sessions/{sid}/lineage.json")["spawns"]  # the plugin's hooks ran
     assert_private(project)
     assert git(project, "status", "--porcelain", "--untracked-files=all") == ""  # no `?? .claude/`
 

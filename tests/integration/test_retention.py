@@ -169,3 +169,20 @@ def test_status_shows_where_the_checks_are_off(project, hook):
     off = subprocess.run([sys.executable, "-m", "deliberation", "status", "--project", str(project)],
                          capture_output=True, text=True, env=env, timeout=120)
     assert "checks: OFF in this environment (DELIBERATION=off)" in off.stdout
+
+
+def test_a_session_start_s_prune_stops_at_its_budget_and_the_next_one_goes_on(project, monkeypatch):
+    from deliberation.app import retention
+    from deliberation.state.paths import Layout
+
+    layout = Layout(str(project))
+    old = [session_folder(project, age_days=40) for _ in range(5)]
+    monkeypatch.setattr(retention, "PRUNE_BUDGET_S", 0.0)
+    first = retention.at_session_start(layout, {}, "s-now", time.time())
+    assert first["removed"] <= 1 and first["left"] == 5 - first["removed"]
+    assert time.time() - os.stat(layout.retention_stamp).st_mtime >= retention.RETENTION_CHECK_EVERY_S  # due again
+    monkeypatch.setattr(retention, "PRUNE_BUDGET_S", 10.0)
+    second = retention.at_session_start(layout, {}, "s-next", time.time())
+    assert second["left"] == 0 and second["removed"] + first["removed"] == 5
+    assert not set(old) & set(os.listdir(layout.sessions_dir))
+    assert retention.at_session_start(layout, {}, "s-later", time.time()) is None  # not due for an hour

@@ -1,7 +1,8 @@
 """Pruning the state folder: list what is there, let core/retention plan, remove (stdlib only).
 
     at_session_start  a session start's check: one stat of cache/retention.json, and at most once
-                      an hour (RETENTION_CHECK_EVERY_S) a scan, the plan and the removals
+                      an hour (RETENTION_CHECK_EVERY_S) a scan, the plan and the removals — at most
+                      PRUNE_BUDGET_S of removing; what is left goes at the next session start
     scan / apply      what `deliberation gc` runs (and shows with --dry-run)
     storage           what is kept and its size, for `deliberation status`
 
@@ -16,16 +17,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import time
 
-from deliberation.core import retention as plan_rules
-from deliberation.core.retention import Item, Step
 from deliberation.state.ids import InvalidId, check_id
 from deliberation.state.paths import Layout, make_dirs, replace_file
 from deliberation.state.plain_reads import read_json, section
-from deliberation.state.storage_defaults import (ERRORS_LOG_MAX_BYTES, RETENTION_CHECK_EVERY_S,
+from deliberation.state.storage_defaults import (ERRORS_LOG_MAX_BYTES, PRUNE_BUDGET_S, RETENTION_CHECK_EVERY_S,
                                                  RETENTION_MAX_AGE_DAYS, RETENTION_MAX_TOTAL_MB)
 
 TRASH = ".trash-"
@@ -84,9 +82,11 @@ def session_busy(layout: Layout, sid: str, current: "str | None", reviews: "set[
     return None
 
 
-def scan(layout: Layout, current: "str | None" = None) -> "list[Item]":
-    """Everything pruning may touch. A missing or unreadable folder lists nothing."""
-    items: list[Item] = []
+def scan(layout: Layout, current: "str | None" = None) -> "list":
+    """Everything pruning may touch (core.retention.Item). A missing or unreadable folder lists nothing."""
+    from deliberation.core.retention import Item
+
+    items: list = []
     reviews = _open_reviews(layout)
     try:
         names = sorted(os.listdir(layout.sessions_dir))
@@ -142,7 +142,13 @@ def _try_lock(path: str) -> "int | None":
     return fd
 
 
-def _remove_session(layout: Layout, step: Step, current: "str | None", now: float, max_age_days: float) -> bool:
+def _rmtree(path: str) -> None:
+    import shutil  # (only when something goes: shutil's imports cost a session start 7 ms)
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _remove_session(layout: Layout, step, current: "str | None", now: float, max_age_days: float) -> bool:
     """Remove one session folder under its lock; False when it turned out to be in use."""
     sid = os.path.basename(step.item.name)
     folder = layout.session_dir(sid)
@@ -160,7 +166,7 @@ def _remove_session(layout: Layout, step: Step, current: "str | None", now: floa
         os.rename(folder, trash)
     finally:
         os.close(fd)  # a hook waiting for the lock now finds it moved and takes a new one
-    shutil.rmtree(trash, ignore_errors=True)
+    _rmtree(trash)
     return True
 
 
@@ -174,17 +180,22 @@ def _trim(path: str, keep_bytes: int) -> None:
     replace_file(path, tail[cut + 1:] if cut >= 0 else tail)
 
 
-def apply(layout: Layout, steps: "list[Step]", current: "str | None" = None, now: "float | None" = None,
-          max_age_days: float = RETENTION_MAX_AGE_DAYS) -> "list[Step]":
-    """Carry out the plan's removals; a step found in use is turned into a keep. Returns `steps`."""
+def apply(layout: Layout, steps: list, current: "str | None" = None, now: "float | None" = None,
+          max_age_days: float = RETENTION_MAX_AGE_DAYS, budget_s: "float | None" = None) -> list:
+    """Carry out the plan's removals, within `budget_s` seconds if given; a step found in use, or
+    left over when the budget is spent, is turned into a keep. Returns `steps`."""
     now = time.time() if now is None else now
+    stop_at = None if budget_s is None else time.monotonic() + budget_s
     for step in steps:
+        if stop_at is not None and step.action in ("remove", "trim") and time.monotonic() > stop_at:
+            step.action, step.reason = "keep", "left for the next session start (its time budget was spent)"
+            continue
         path = layout.checked(os.path.join(layout.root, step.item.name))
         try:
             if step.action == "remove" and step.item.kind == "session":
                 _remove_session(layout, step, current, now, max_age_days)
             elif step.action == "remove" and step.item.kind == "leftover":
-                shutil.rmtree(path, ignore_errors=True)
+                _rmtree(path)
             elif step.action == "remove":
                 os.unlink(path)
             elif step.action == "trim":
@@ -196,7 +207,9 @@ def apply(layout: Layout, steps: "list[Step]", current: "str | None" = None, now
     return steps
 
 
-def plan(layout: Layout, cfg: "dict | None", now: float, current: "str | None" = None) -> "list[Step]":
+def plan(layout: Layout, cfg: "dict | None", now: float, current: "str | None" = None) -> list:
+    from deliberation.core import retention as plan_rules
+
     _auto, age, total = limits(cfg)
     return plan_rules.plan(scan(layout, current), now, age, total, ERRORS_LOG_MAX_BYTES)
 
@@ -228,10 +241,15 @@ def at_session_start(layout: Layout, cfg: "dict | None", session_id: str, now: f
         return None  # another session start is pruning
     try:
         started = time.perf_counter()
-        steps = apply(layout, plan(layout, cfg, now, session_id), session_id, now, age)
-        result = {"schema_version": 1, "at": now, **plan_rules.summary(steps),
+        from deliberation.core.retention import summary
+
+        steps = apply(layout, plan(layout, cfg, now, session_id), session_id, now, age, PRUNE_BUDGET_S)
+        left = sum(1 for s in steps if s.reason.startswith("left for the next session start"))
+        result = {"schema_version": 1, "at": now, **summary(steps), "left": left,
                   "seconds": round(time.perf_counter() - started, 6)}
         replace_file(stamp, json.dumps(result).encode())
+        if left:  # more to do: the next session start is due at once
+            os.utime(stamp, (now - RETENTION_CHECK_EVERY_S, now - RETENTION_CHECK_EVERY_S))
         return result
     finally:
         os.close(fd)

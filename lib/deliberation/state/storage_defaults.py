@@ -19,5 +19,10 @@ RETENTION_MAX_TOTAL_MB = 100
 # otherwise): a scan of every session folder is not paid on every session start.
 RETENTION_CHECK_EVERY_S = 3600
 
+# A session start spends at most this long removing (folder removal costs 0.2-3 ms each,
+# depending on the filesystem); what is left goes at the next session start, which is then due
+# at once. `deliberation gc` has no budget.
+PRUNE_BUDGET_S = 0.1
+
 # errors.log beyond this size keeps its newest half (tracebacks of old failures are not kept whole).
 ERRORS_LOG_MAX_BYTES = 1 << 20
