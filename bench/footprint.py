@@ -40,6 +40,10 @@ MARKERS = ("parse_row to parse_record", "old fixture names", "Run the test suite
            "212 tests", "tests/test_io.py")
 
 
+
+def _median(xs: list) -> float:
+    return sorted(xs)[len(xs) // 2]
+
 def base(sid: str, event: str, **extra) -> dict:
     d = {"session_id": sid, "transcript_path": f"/home/dev/.claude/projects/p/{sid}.jsonl",
          "cwd": "/home/dev/project", "permission_mode": "default", "hook_event_name": event}
@@ -173,10 +177,9 @@ def prune_cost(python: str, counts: "list[int]", runs: int = 5, out=sys.stdout) 
                 idle_ms.append((time.perf_counter() - t0) * 1000)
             finally:
                 shutil.rmtree(work, ignore_errors=True)
-        med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
-        row = {"folders": n, "session_start_due_ms": med(due_ms), "prune_ms": med(prune_ms),
-               "removed_first": med(removed), "session_starts_to_clear": med(clear),
-               "session_start_not_due_ms": med(idle_ms)}
+        row = {"folders": n, "session_start_due_ms": _median(due_ms), "prune_ms": _median(prune_ms),
+               "removed_first": _median(removed), "session_starts_to_clear": _median(clear),
+               "session_start_not_due_ms": _median(idle_ms)}
         rows.append(row)
         print(f"  {n} old session folders: the first session start prunes {row['removed_first']} in "
               f"{row['prune_ms']:.1f} ms (the hook {row['session_start_due_ms']:.1f} ms), all gone after "

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fake_api import agent_call
-from harness import REPO, STATE_DIR, agent_type, install_into_project, run_claude_once
+from harness import STATE_DIR, agent_type, run_claude_once
 from plugin_manager import PluginCli, scratch_source
 
 pytestmark = pytest.mark.e2e

@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import hook_argv, run_hook
 
 RISKY = "Should we migrate all customer data irreversibly in production and redesign the auth architecture?"

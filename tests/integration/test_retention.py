@@ -11,8 +11,9 @@ import threading
 import time
 import uuid
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import LIB
+from tests.helpers.project import write_config
 
 DAY = 24 * 3600
 
@@ -65,7 +66,7 @@ def test_a_session_start_prunes_what_is_old_and_keeps_what_is_used(project, hook
     res = hook("SessionStart", {**P.base(resumed, "SessionStart"), "source": "resume"})
     assert res.returncode == 0 and res.json in (None, {}), res.stdout
     left = set(os.listdir(state(project) / "sessions"))
-    assert left == {recent, open_one, review, resumed}  # the old one went; the starting session stays
+    assert old not in left and left == {recent, open_one, review, resumed}  # the old one went; the starting session stays
     assert (state(project) / "deliberations" / "d-abc-1.json").exists()  # records stay until the user removes them
     assert (state(project) / "records" / "d-old-1.md").exists()
     stamp = json.loads((state(project) / "cache" / "retention.json").read_text())
@@ -78,8 +79,6 @@ def test_a_session_start_prunes_what_is_old_and_keeps_what_is_used(project, hook
 
 
 def test_no_prune_when_switched_off_in_the_config(project, hook):
-    from tests.integration.test_gates_flow import write_config
-
     write_config(project, {"retention": {"auto": False}})
     hook("UserPromptSubmit", P.prompt(str(uuid.uuid4()), "hi"))  # the slow path validates the config once
     old = session_folder(project, age_days=400)
@@ -141,7 +140,7 @@ def test_gc_dry_run_changes_nothing_then_gc_prunes_and_says_what_is_kept(project
     old = session_folder(project, age_days=35, files={"events.jsonl": "x" * 5000})
     keep = session_folder(project, age_days=1)
     old_file(state(project) / "errors.log", "--- old\ntraceback\n", 40)
-    from tests.factories import make_deliberation
+    from tests.helpers.factories import make_deliberation
 
     delib = make_deliberation(deliberation_id="d-k-1")
     old_file(state(project) / "deliberations" / "d-k-1.json", delib.model_dump_json(), 100)

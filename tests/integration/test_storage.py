@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import uuid
 
-from tests import payloads as P
-from tests.integration.test_gates_flow import QUESTION, research, start
+from tests.helpers import payloads as P
+from tests.helpers.flows import GATES_QUESTION as QUESTION
+from tests.helpers.flows import gate_research as research
+from tests.helpers.flows import start
 
 SECRET = "rotate the hunter2 credentials on the staging box"
 
@@ -69,7 +71,7 @@ def test_a_deliberation_log_starts_with_its_prompt_once(project, hook):
 
 
 def test_an_8_mb_prompt_is_kept_cut_at_the_field_cap(project, hook):
-    from deliberation.state.storage_defaults import LOG_FIELD_CAP_CHARS
+    from deliberation.defaults import LOG_FIELD_CAP_CHARS
 
     sid = str(uuid.uuid4())
     big = "Should we shard the orders database? " + "x" * 8_000_000

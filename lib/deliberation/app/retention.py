@@ -21,19 +21,19 @@ import stat
 import time
 
 from deliberation.state.ids import InvalidId, check_id
-from deliberation.state.paths import Layout, make_dirs, replace_file
+from deliberation.state import atomic
+from deliberation.state.paths import Layout, make_dirs
 from deliberation.state.plain_reads import read_json, section
-from deliberation.state.storage_defaults import (ERRORS_LOG_MAX_BYTES, PRUNE_BUDGET_S, RETENTION_CHECK_EVERY_S,
-                                                 RETENTION_MAX_AGE_DAYS, RETENTION_MAX_TOTAL_MB)
+from deliberation.defaults import CONFIG, ERRORS_LOG_MAX_BYTES, PRUNE_BUDGET_S, RETENTION_CHECK_EVERY_S
 
 TRASH = ".trash-"
 
 
 def limits(cfg: "dict | None") -> "tuple[bool, float, float]":
     """(auto, max_age_days, max_total_mb) from a validated config dict (its defaults otherwise)."""
-    r = section(cfg, "retention")
-    return (bool(r.get("auto", True)), float(r.get("max_age_days", RETENTION_MAX_AGE_DAYS)),
-            float(r.get("max_total_mb", RETENTION_MAX_TOTAL_MB)))
+    r, d = section(cfg, "retention"), CONFIG["retention"]
+    return (bool(r.get("auto", d["auto"])), float(r.get("max_age_days", d["max_age_days"])),
+            float(r.get("max_total_mb", d["max_total_mb"])))
 
 
 def _walk(path: str) -> "tuple[int, float]":
@@ -60,8 +60,10 @@ def _walk(path: str) -> "tuple[int, float]":
 
 def _open_reviews(layout: Layout) -> "set[str]":
     data = read_json(layout.escalations) or {}
-    entries = data.get("open") if isinstance(data.get("open"), list) else []
-    return {e.get("session_id") for e in entries if isinstance(e, dict) and isinstance(e.get("session_id"), str)}
+    entries = data.get("open")
+    if not isinstance(entries, list):
+        return set()
+    return {e["session_id"] for e in entries if isinstance(e, dict) and isinstance(e.get("session_id"), str)}
 
 
 def session_busy(layout: Layout, sid: str, current: "str | None", reviews: "set[str]") -> "str | None":
@@ -177,11 +179,11 @@ def _trim(path: str, keep_bytes: int) -> None:
         fh.seek(max(0, size - keep_bytes))
         tail = fh.read()
     cut = tail.find(b"\n--- ")
-    replace_file(path, tail[cut + 1:] if cut >= 0 else tail)
+    atomic.write(path, tail[cut + 1:] if cut >= 0 else tail, durable=False, make_parent=None)
 
 
 def apply(layout: Layout, steps: list, current: "str | None" = None, now: "float | None" = None,
-          max_age_days: float = RETENTION_MAX_AGE_DAYS, budget_s: "float | None" = None) -> list:
+          max_age_days: float = CONFIG["retention"]["max_age_days"], budget_s: "float | None" = None) -> list:
     """Carry out the plan's removals, within `budget_s` seconds if given; a step found in use, or
     left over when the budget is spent, is turned into a keep. Returns `steps`."""
     now = time.time() if now is None else now
@@ -247,7 +249,7 @@ def at_session_start(layout: Layout, cfg: "dict | None", session_id: str, now: f
         left = sum(1 for s in steps if s.reason.startswith("left for the next session start"))
         result = {"schema_version": 1, "at": now, **summary(steps), "left": left,
                   "seconds": round(time.perf_counter() - started, 6)}
-        replace_file(stamp, json.dumps(result).encode())
+        atomic.write(stamp, json.dumps(result).encode(), durable=False, make_parent=None)
         if left:  # more to do: the next session start is due at once
             os.utime(stamp, (now - RETENTION_CHECK_EVERY_S, now - RETENTION_CHECK_EVERY_S))
         return result

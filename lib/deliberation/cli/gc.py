@@ -13,6 +13,9 @@ import time
 from typing import Any
 
 from deliberation.cli import views as t
+from deliberation.app import retention
+from deliberation.core.retention import summary
+from deliberation.state.paths import Layout
 
 KINDS = ("sessions", "deliberations", "records", "errors.log", "quarantined", "project files")
 
@@ -34,8 +37,6 @@ NOUNS = {"sessions": "session folder(s)", "deliberations": "deliberation(s)", "r
 
 def kept_line(layout) -> str:
     """One line: what the state folder keeps, by kind, with sizes."""
-    from deliberation.app import retention
-
     kept = retention.storage(layout)
     parts = [f"{kept[k]['files']} {NOUNS[k]} {size(kept[k]['bytes'])}" if k in NOUNS else f"{k} {size(kept[k]['bytes'])}"
              for k in KINDS if k in kept]
@@ -43,9 +44,7 @@ def kept_line(layout) -> str:
     return f"kept in {layout.root}: {size(total)}" + (f" — {', '.join(parts)}" if parts else "")
 
 
-def last_run_line(layout) -> "str | None":
-    from deliberation.app import retention
-
+def last_run_line(layout) -> str:
     run = retention.last_run(layout)
     if not run or not isinstance(run.get("at"), (int, float)):
         return "never pruned yet (a session start prunes at most once an hour; `deliberation gc` now)"
@@ -54,9 +53,6 @@ def last_run_line(layout) -> "str | None":
 
 
 def run(args: Any) -> int:
-    from deliberation.app import retention
-    from deliberation.state.paths import Layout
-
     layout = Layout(getattr(args, "project", None))
     cfg = t.config_or_warn(layout)
     data = cfg.model_dump(mode="json")
@@ -66,12 +62,11 @@ def run(args: Any) -> int:
         steps = retention.apply(layout, steps, None, now, cfg.retention.max_age_days)
     rows = [{"path": s.item.name, "kind": s.item.kind, "bytes": s.item.size, "last_used": s.item.mtime,
              "action": s.action, "reason": s.reason} for s in steps]
-    from deliberation.core.retention import summary
-
-    result = {"dry_run": bool(args.dry_run), "state_dir": layout.root, "items": rows, **summary(steps),
-              "kept": retention.storage(layout),
-              "limits": {"max_age_days": cfg.retention.max_age_days, "max_total_mb": cfg.retention.max_total_mb,
-                         "auto": cfg.retention.auto}}
+    result: "dict[str, Any]" = {
+        "dry_run": bool(args.dry_run), "state_dir": layout.root, "items": rows, **summary(steps),
+        "kept": retention.storage(layout),
+        "limits": {"max_age_days": cfg.retention.max_age_days, "max_total_mb": cfg.retention.max_total_mb,
+                   "auto": cfg.retention.auto}}
     if args.json:
         t.print_json(result)
         return 0

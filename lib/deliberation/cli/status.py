@@ -7,9 +7,13 @@ the state folder keeps, with sizes and the last prune. `--json` gives the rows a
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from deliberation.cli import views as t
+from deliberation.cli import gc
+from deliberation.core.off_switch import env_off
+from deliberation.state.session_switch import read_switch
 from deliberation.state import queries
 
 
@@ -86,11 +90,6 @@ def run(args: Any) -> int:
 def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
     """Where the checks are off: this environment (the Bash tool's is the client's), and every
     session switched by its command (core/off_switch, docs/STORAGE.md)."""
-    import os
-
-    from deliberation.core.off_switch import env_off
-    from deliberation.state.session_switch import read_switch
-
     lines = []
     if env_off(environ.get("DELIBERATION")):
         lines.append("checks: OFF in this environment (DELIBERATION=off): sessions started with it run no checks")
@@ -116,10 +115,6 @@ def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
 
 
 def print_footer(layout) -> None:
-    import os
-
-    from deliberation.cli import gc
-
     print()
     for line in switch_lines(layout, dict(os.environ)):
         print(line)

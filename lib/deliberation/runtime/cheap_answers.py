@@ -79,7 +79,7 @@ def trigger_answer(event, layout: Layout, cfg: dict):
     import time
 
     from deliberation.state.paths import handled_by
-    from deliberation.state.storage_defaults import LOG_FIELD_CAP_CHARS
+    from deliberation.defaults import LOG_FIELD_CAP_CHARS
 
     result, context = score_prompt(event.prompt, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
@@ -96,7 +96,11 @@ def switch_answer(event, layout: Layout, now: float):
     from deliberation.core import off_switch as sw
     from deliberation.state.paths import hook_env
     from deliberation.state.session_switch import clear_switch, read_switch, write_switch
+    from deliberation.text import switch as words
     from deliberation.wire import hookio
+
+    def say(w):
+        return hookio.Answer(context=w.model, system_message=w.person)
 
     env = hook_env()
     sid = event.session_id
@@ -115,28 +119,25 @@ def switch_answer(event, layout: Layout, now: float):
         if command == "off":
             was_off = sw.checks_off(value, switch)[0]
             write_switch(layout, sid, "off", "command", now)
-            person, model = sw.switched_off("command", on_cmd, already=was_off)
-            return hookio.Answer(context=model, system_message=person), True
+            return say(words.switched_off("command", on_cmd, already=was_off)), True
         if command == "on":
             over_env = sw.env_off(value) or client_off or (switch or {}).get("by") == "environment"
             if over_env:
                 write_switch(layout, sid, "on", "command", now)
             else:
                 clear_switch(layout, sid)
-            person, model = sw.switched_on(over_env)
-            return hookio.Answer(context=model, system_message=person), True
+            return say(words.switched_on(over_env)), True
     off, by = sw.checks_off(value, switch)
     if event.hook_event_name == "SessionStart":
         said = (event.raw or {}).get("source") != "compact"  # after a compaction it was said already
         if not off and client_off and switch is None:  # a project's settings `env` replaced the user's off
             write_switch(layout, sid, "off", "environment", now)
-            person, model = sw.switched_off("environment", on_cmd, project_env=True)
-            return hookio.Answer(context=model, system_message=person), True
+            return say(words.switched_off("environment", on_cmd, project_env=True)), True
         if off:
-            person, model = sw.switched_off(by, on_cmd, already=by == "command" and switch is not None)
-            return (hookio.Answer(context=model, system_message=person) if said else hookio.Answer()), True
+            told = words.switched_off(by, on_cmd, already=by == "command" and switch is not None)
+            return (say(told) if said else hookio.Answer()), True
         if env.get("DELIBERATION_AT_CLIENT_START") == "unknown" and value and switch is None and said:
-            return hookio.Answer(system_message=sw.hidden_env(value, off_cmd)), False
+            return hookio.Answer(system_message=words.hidden_env(value, off_cmd)), False
     if off:
         return hookio.Answer(), True
     return None

@@ -230,7 +230,7 @@ def log_line(layout, event, payload: dict, answer: dict,
              notes: "list[str] | None" = None, trigger: "dict | None" = None) -> None:
     """Append an event-log record without the session lock (fast-path events change no state)."""
     from deliberation.state.paths import handled_by
-    from deliberation.state.storage_defaults import LOG_FIELD_CAP_CHARS
+    from deliberation.defaults import LOG_FIELD_CAP_CHARS
 
     path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
     record = make_record(event, payload, answer, notes, "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
@@ -256,7 +256,7 @@ def in_session_dir(path: str, write) -> None:
 
 def keep_pending_prompt(layout, session_id: str, record: dict) -> None:
     """Keep a prompt's record in `sessions/<sid>/prompt.json` (replacing the last one) instead of
-    the log: it goes into the log only when a deliberation opens in this turn (paths.replace_file:
+    the log: it goes into the log only when a deliberation opens in this turn (no fsync:
     a prompt lost to a power cut only loses the deliberation its question)."""
     from deliberation import SCHEMA_VERSION
 
@@ -264,9 +264,9 @@ def keep_pending_prompt(layout, session_id: str, record: dict) -> None:
     data = json.dumps({"schema_version": SCHEMA_VERSION, "record": record}, ensure_ascii=False,
                       separators=(",", ":")).encode("utf-8", "replace")
 
-    from deliberation.state.paths import replace_file
+    from deliberation.state import atomic
 
-    in_session_dir(path, lambda: replace_file(path, data))
+    in_session_dir(path, lambda: atomic.write(path, data, durable=False, make_parent=None))
 
 
 

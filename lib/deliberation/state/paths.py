@@ -10,82 +10,16 @@ import json
 import os
 import stat
 
+from deliberation.state.atomic import make_dirs as make_dirs  # the one folder maker: every level 0700
+from deliberation.state import gitignore
 from deliberation.state.ids import check_id
 
-STATE_DIRNAME = os.path.join(".claude", "deliberation")
-
-# The state folder's .gitignore, written with the folder (make_dirs) and again at a session start
-# that finds the folder without one (a clone that committed config.json). It names what a team
-# shares and ignores everything else, itself included, so `git status` shows nothing the plugin
-# keeps on this machine. docs/STORAGE.md lists what that is.
-GITIGNORE = """\
-# Written by the deliberation plugin with this folder. What it keeps here stays on this machine
-# (session logs, deliberations, records, caches, errors.log, this file); a team shares only
-# config.json and reversals.json: commit those. docs/STORAGE.md in the plugin says what is kept.
-*
-!/config.json
-!/reversals.json
-"""
+STATE_DIRNAME = gitignore.FOLDER
+GITIGNORE = gitignore.TEXT  # the state folder's .gitignore (state/gitignore.py)
 
 
 class UnsafePath(ValueError):
     """A state path that would resolve outside the state directory."""
-
-
-def make_dirs(path: str, mode: int = 0o700) -> None:
-    """`os.makedirs`, but every directory it creates gets `mode` (os.makedirs gives only the
-    leaf `mode`; intermediate ones would get the umask default, e.g. 0755).
-
-    The one place that creates the state folder: when it creates `.claude/deliberation` it
-    writes the folder's .gitignore at once, so no install form leaves the folder unignored."""
-    if not path or os.path.isdir(path):
-        return
-    parent = os.path.dirname(path)
-    if parent and parent != path:
-        make_dirs(parent, mode)
-    try:
-        os.mkdir(path, mode)
-    except FileExistsError:
-        if not os.path.isdir(path):
-            raise
-        return
-    if path.endswith(os.sep + STATE_DIRNAME):
-        write_gitignore(path)
-
-
-def replace_file(path: str, data: bytes) -> None:
-    """Replace a small state file written on the fast path: a temp file (0600, never through a
-    link) renamed over it. No fsync: such a file (a turn's prompt, the off switch) is a hint that
-    a power cut may lose, never a state a decision rests on."""
-    import time
-
-    tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-    except BaseException:
-        os.close(fd)
-        os.unlink(tmp)
-        raise
-    os.close(fd)
-    os.replace(tmp, path)
-
-
-def write_gitignore(state_root: str) -> bool:
-    """Create `state_root/.gitignore` unless a file of that name exists (the user may have
-    edited it); True when written. Never follows a symlink."""
-    try:
-        fd = os.open(os.path.join(state_root, ".gitignore"),
-                     os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    except OSError:  # present already (or a link), or the folder is not writable: nothing to do
-        return False
-    try:
-        os.write(fd, GITIGNORE.encode("utf-8"))
-    finally:
-        os.close(fd)
-    return True
 
 
 def ensure_gitignore(layout: "Layout") -> bool:
@@ -100,7 +34,7 @@ def ensure_gitignore(layout: "Layout") -> bool:
         return False
     if not os.path.isdir(layout.root) or os.path.islink(layout.root):
         return False
-    return write_gitignore(layout.root)
+    return gitignore.write(layout.root)
 
 
 # The environment of the hook being answered: the process's own, or — in the warm worker —

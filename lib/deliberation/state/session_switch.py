@@ -27,11 +27,11 @@ def read_switch(layout: Layout, session_id: str) -> "dict | None":
 def write_switch(layout: Layout, session_id: str, checks: str, by: str, at: float) -> None:
     from deliberation import SCHEMA_VERSION
     from deliberation.state.event_log import in_session_dir
-    from deliberation.state.paths import replace_file
+    from deliberation.state import atomic
 
     path = layout.checked(layout.switch(session_id))
     data = json.dumps({"schema_version": SCHEMA_VERSION, "checks": checks, "by": by, "at": at}).encode()
-    in_session_dir(path, lambda: replace_file(path, data))
+    in_session_dir(path, lambda: atomic.write(path, data, durable=False, make_parent=None))
 
 
 def clear_switch(layout: Layout, session_id: str) -> None:
