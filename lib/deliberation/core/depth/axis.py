@@ -45,6 +45,7 @@ from deliberation.core import minimum_deliberation, phases
 from deliberation.core.personas import LENSES, ROLES, normalise_agent_type
 from deliberation.core.similarity import containment, tokens
 from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, DepthState, HotSpot
+from deliberation.wire.hookio import ANSWER_BUDGET
 
 OPEN = ("pending", "deepening")              # lens workers may still be spawned
 STARTED = ("pending", "deepening", "red_team_2", "done")
@@ -219,25 +220,40 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
 # the instruction (gate block reason) and the worker prompt
 
 
-def _material_lines(spot: HotSpot, findings: dict, approaches: dict) -> "list[str]":
+# What the depth step's answers may take: the map of the hot spots is said once (the shared
+# part of every worker's prompt) and its quotes are shortened until it fits MAP_BUDGET, so the
+# whole instruction stays within what the client passes on (hookio.ANSWER_BUDGET).
+MAP_BUDGET = 5_000
+CLIPS: "tuple[int | None, ...]" = (None, 400, 240, 140, 80, 0)  # 0: the statements alone
+SHARED_HEAD = "--- the shared part, the same at the end of every worker's prompt:"
+SHARED_END = "--- end of the shared part"
+
+
+def _clip(text: str, limit: "int | None") -> str:
+    text = " ".join(text.split())
+    return text if limit is None or len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def _material_lines(spot: HotSpot, findings: dict, approaches: dict, clip: "int | None" = None) -> "list[str]":
     lines = []
     for m in spot.material:
         ref = resolve_target(m, findings, approaches) if len(m) <= 128 and "\n" not in m else None
         if ref is not None and ref in findings:
             _agent, f = findings[ref]
-            ev = f" (evidence given: {f.evidence})" if f.evidence else ""
-            lines.append(f"tier-1 finding {ref}: \"{f.claim}\"{ev}")
+            ev = f" (evidence given: {_clip(f.evidence, clip)})" if f.evidence else ""
+            lines.append(f"tier-1 finding {ref}: \"{_clip(f.claim, clip)}\"{ev}")
         elif ref is not None:
-            lines.append(f"tier-1 approach {ref}: \"{approaches.get(ref, '')}\"")
+            lines.append(f"tier-1 approach {ref}: \"{_clip(approaches.get(ref, ''), clip)}\"")
         else:
-            lines.append(m)
+            lines.append(_clip(m, clip))
     return lines
 
 
 def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
-                 spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+                 spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, clip: "int | None" = None) -> str:
     """The map a tier-2 worker gets: each named hot spot with its tier-1 material and the red
-    team's notes — claims to test, never conclusions."""
+    team's notes — claims to test, never conclusions. `clip` shortens each quote to that many
+    characters (0: the statements alone)."""
     spots = list(spots if spots is not None else delib.depth.hot_spots)
     by_id = {h.id: h for h in spots}
     tier1 = tier1_agents(delib)
@@ -247,36 +263,63 @@ def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
         spot = by_id.get(hid)
         if spot is None:
             continue
-        out.append(f"{spot.id} [{spot.kind}] {spot.statement}")
-        out += [f"  - {line}" for line in _material_lines(spot, findings, approaches)]
+        out.append(f"{spot.id} [{spot.kind}] {_clip(spot.statement, clip or None) if clip != 0 else _clip(spot.statement, 140)}")
+        if clip != 0:
+            out += [f"  - {line}" for line in _material_lines(spot, findings, approaches, clip)]
     return "\n".join(out)
 
 
-def worker_prompt(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]", delib: Deliberation,
-                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
-    """The exact prompt for one tier-2 worker (what `instruction` tells Claude to send)."""
-    title = ROLES[lens][0]
-    ids = ", ".join(hot_spot_ids)
+def _wave_ids(spots: "list[HotSpot] | tuple[HotSpot, ...]") -> "list[str]":
+    return [h.id for h in sorted(spots, key=lambda h: int(h.id[1:]))]
+
+
+def fitted_map(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+    """The map of every hot spot of the wave, with its quotes as long as MAP_BUDGET allows."""
+    spots = list(spots if spots is not None else delib.depth.hot_spots)
+    ids = _wave_ids(spots)
+    text = ""
+    for clip in CLIPS:
+        text = hot_spot_map(delib, ids, spots, clip)
+        if len(text) <= MAP_BUDGET:
+            break
+    return text
+
+
+def worker_header(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]") -> str:
+    """The lines of one worker's prompt that are its own (the shared part follows them)."""
     return "\n".join([
-        f"You are a fresh tier-2 worker of a deliberation: {title}. You have no other context "
+        f"You are a fresh tier-2 worker of a deliberation: {ROLES[lens][0]}. You have no other context "
         "than this prompt.",
-        f"Question under deliberation: {delib.question}" if delib.question else "",
         f"Your lens: {LENS_TASK[lens]}.",
-        f"Dig ONLY into these hot spots: {ids}. Nothing else is in scope.",
+        f"Dig ONLY into these hot spots: {', '.join(hot_spot_ids)}. Nothing else is in scope.",
+    ])
+
+
+def shared_part(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+    """What every worker's prompt ends with: the question, the floor, the map, the report."""
+    return "\n".join([
+        f"Question under deliberation: {delib.question}" if delib.question else "",
         "",
         FLOOR[0],
         FLOOR[1],
         "",
         "Map of the hot spots (tier-1 material and the red team's notes: claims to test, not answers):",
-        hot_spot_map(delib, hot_spot_ids, spots),
+        fitted_map(delib, spots),
         "",
         "Report: end with the fenced JSON report, phase \"deliberation\". In \"hot_spots\" list the "
         "ids you addressed. In \"findings\" put only what is NEW, each with evidence you checked "
         "yourself (file:line, source, measurement, reproduction): restating tier 1 counts as zero. "
-        "In \"refutations\" give, per point, the target (the finding ref such as "
-        "\"security-analyst:F1\", or the approach id), verdict refuted / weakened / upheld, your "
-        "counter-claim and its evidence; a refutation without evidence carries no weight.",
-    ]).replace("\n\n\n", "\n\n")
+        "In \"refutations\" give, per point, the target (the hot spot id, e.g. \"H1\"), verdict "
+        "refuted / weakened / upheld, your counter-claim and its evidence; a refutation without "
+        "evidence carries no weight.",
+    ]).lstrip("\n")
+
+
+def worker_prompt(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]", delib: Deliberation,
+                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+    """The exact prompt for one tier-2 worker (what `instruction` tells Claude to send): its own
+    lines, then the shared part."""
+    return worker_header(lens, hot_spot_ids) + "\n" + shared_part(delib, spots)
 
 
 def instruction(plan: DepthPlan, delib: Deliberation) -> str:
@@ -289,7 +332,8 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
         f"Depth axis: the red-team pass left {len(plan.hot_spots)} contested point(s) (hot spots), to dig "
         "into before ranking.",
         f"Next: spawn {k} FRESH tier-2 worker(s) — {types} — one per lens, each with the Agent tool and "
-        "exactly the subagent_type and prompt below.",
+        "exactly the subagent_type below; each prompt is that worker's own lines, then the shared part, "
+        "both word for word.",
         "Rules (the PreToolUse hook enforces them): never subagent_type \"fork\" (a fork inherits "
         "this conversation, so it is not fresh); keep both anti-anchoring sentences; aim only at the "
         "listed hot spot ids; add NO synthesis, ranking or summary of what the panel concluded.",
@@ -303,15 +347,16 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
 
 def worker_blocks(delib: Deliberation, assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
                   spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, total: "int | None" = None) -> str:
-    """One block per tier-2 worker: its exact subagent_type and prompt (what the instruction and
-    a later note tell Claude to send; check_tier2_spawn accepts exactly these)."""
+    """One block per tier-2 worker (its exact subagent_type and its own lines), then the shared
+    part once: worker_prompt = its lines + the shared part (check_tier2_spawn accepts these)."""
     k = total or len(assignments)
     blocks = []
     for i, a in enumerate(assignments, start=1):
-        prompt = worker_prompt(a.lens, a.hot_spots, delib, spots)
         blocks.append(f"--- worker {i} of {k}: subagent_type \"{delib.agent_prefix}{a.lens}\", "
                       f"hot spots {', '.join(a.hot_spots)} "
-                      f"— prompt:\n{prompt}\n--- end of worker {i} prompt")
+                      f"— prompt: these lines, then the shared part:\n{worker_header(a.lens, a.hot_spots)}\n"
+                      f"--- end of worker {i} prompt")
+    blocks.append(f"{SHARED_HEAD}\n{shared_part(delib, spots)}\n{SHARED_END}")
     return "\n\n".join(blocks)
 
 
@@ -325,25 +370,28 @@ def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
     return [a for a in _assign(st.hot_spots, planned) if a.lens not in spawned]
 
 
-def _tier2_items(delib: Deliberation) -> "list[str]":
+def _tier2_items(delib: Deliberation, clip: "int | None" = None) -> "list[str]":
     lines = []
     for agent in current(delib.agents):
         if agent.kind != "lens":
             continue
         rep = agent.filed
-        for f in rep.findings:
-            ev = f" (evidence: {f.evidence})" if f.evidence else ""
-            lines.append(f"- {agent.persona}:{f.id} — {f.claim}{ev}")
+        for f in rep.findings:  # clip 0: the refs alone (the main agent has read the reports)
+            ev = f" (evidence: {_clip(f.evidence, clip)})" if f.evidence and clip != 0 else ""
+            text = f" — {_clip(f.claim, clip)}" if clip != 0 else " — new finding"
+            lines.append(f"- {agent.persona}:{f.id}{text}{ev}")
         for i, r in enumerate(rep.refutations, start=1):
-            ev = f" (evidence: {r.evidence})" if r.evidence else " (no evidence)"
-            lines.append(f"- {agent.persona}:R{i} — {r.verdict} {r.target}: {r.claim}{ev}")
+            ev = ((f" (evidence: {_clip(r.evidence, clip)})" if r.evidence else " (no evidence)")
+                  if clip != 0 else ("" if r.evidence else " (no evidence)"))
+            text = f": {_clip(r.claim, clip)}" if clip != 0 else ""
+            lines.append(f"- {agent.persona}:R{i} — {r.verdict} {r.target}{text}{ev}")
     return lines
 
 
 def red_team_2_instruction(delib: Deliberation) -> str:
-    """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
-    items = _tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
-    return "\n".join([
+    """Block reason once the tier-2 workers have reported: ONE red team over their findings
+    (each item's quotes as long as the answer's budget allows)."""
+    head = "\n".join([
         "Depth axis — red team 2: the tier-2 workers have reported.",
         f"Next: spawn ONE `{delib.agent_prefix}red-team` (red team 2, not a fork), its prompt starting "
         "\"Phase: deliberation\" with the question and the tier-2 items below; same shape as the "
@@ -352,8 +400,13 @@ def red_team_2_instruction(delib: Deliberation) -> str:
         "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "
         "refutes with evidence is cancelled; one it cannot break overrides tier 1 on that point.",
         "Tier-2 items:",
-        *items,
     ])
+    items: "list[str]" = []
+    for clip in CLIPS:
+        items = _tier2_items(delib, clip)
+        if len(head) + sum(len(i) + 1 for i in items) <= ANSWER_BUDGET - 1_000:
+            break
+    return "\n".join([head, *(items or ["- (the tier-2 workers reported no findings or refutations)"])])
 
 
 def open_step_text(delib: Deliberation) -> str:
