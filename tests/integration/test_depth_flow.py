@@ -135,7 +135,10 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     assert gate.decision is None
     assert gate.context.startswith("Depth axis: the red-team pass left 2 contested point(s)")
     assert "H1 [refuted] approach A" in gate.context and "H2 [missed_angle]" in gate.context
-    assert gate.context.count("Tier 1 is material, not the answer; agreeing again scores 0.") == 3
+    # said once, in the shared part that ends each of the 3 workers' prompts
+    assert gate.context.count("Tier 1 is material, not the answer; agreeing again scores 0.") == 1
+    assert len(lens_prompts(gate.context)) == 3 and all(
+        "Tier 1 is material, not the answer; agreeing again scores 0." in p for _l, _i, p in lens_prompts(gate.context))
     assert SYNTHESIS_SUMMARY not in gate.context
     d = load_delib(project)
     assert d["depth"]["status"] == "pending" and d["depth"]["posture"] == "ceiling"
