@@ -21,7 +21,8 @@ down) is the width-only escape: the plan is "off", nothing but the posture is re
 decision changes.
 
 Everything here is pure over `state.Deliberation` and `config.Config`, except the `apply_*`
-helpers that write the result into the Deliberation object the caller holds (no I/O).
+helpers that write the result into the Deliberation object the caller holds (no I/O). What
+the axis says is worded in text/depth.py; the rules here pass it names, ids and figures.
 
 Wiring (handlers): after each report in DELIBERATION → `plan_depth` + `apply_plan` once the
 red-team pass is in; block with `instruction(plan, delib)` when `plan.action == "deepen"`; say
