@@ -53,6 +53,8 @@ QUESTION_WEIGHT = 0.15    # ambiguity added by a question mark
 OPTIONS_WEIGHT = 0.45     # ambiguity added by a question that offers alternatives
 DECISION_QUESTION_WEIGHT = 0.5  # ambiguity added by a question about doing something
 YES_NO_WEIGHT = 0.35      # … by another yes/no question of four words or more ("does it apply to us")
+SITUATION_WEIGHT = 0.45   # context dependence added by a choice asked about a described situation
+SITUATION_WORDS = 16      # … a question this long describes one by itself
 VERDICT_WEIGHT = 0.45     # … by a verdict asked in a few words after a situation ("Approve?")
 LONG_PROMPT_WORDS = 60    # complexity added from this many words on…
 LONG_PROMPT_WEIGHT = 0.15
@@ -164,9 +166,24 @@ def _structural(dim: str, prompt: str, norm: str, n_words: int) -> "list[tuple[s
             out.append(("(large quantity)", QUANTITY_WEIGHT))
     elif dim == "stakes" and weakens_protection(norm):
         out.append(("(weakens a protection)", vocab.WEAKENS_PROTECTION))
-    elif dim == "context_dependence" and irreversible_on_live(norm):
-        out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+    elif dim == "context_dependence":
+        if irreversible_on_live(norm):
+            out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+        if describes_a_situation(prompt, norm):
+            out.append(("(decision in a described situation)", SITUATION_WEIGHT))
     return out
+
+
+def describes_a_situation(prompt: str, norm: str) -> bool:
+    """A choice asked about a situation the prompt describes — "Our Redis holds sessions and
+    the job queue. Upgrade in place or stand up a new one?" — as opposed to a bare question
+    ("Should the flag be --out or --output?"): the answer turns on facts of that situation,
+    including those left unsaid."""
+    questions = _questions(prompt)
+    if not questions:
+        return False
+    sentences = [p for p in _SENTENCE_END.split(prompt)[::2] if len(p.split()) >= 3]
+    return (len(sentences) >= 2 or len(norm.split()) >= SITUATION_WORDS) and not find_terms(norm, vocab.CODE_LOCAL)
 
 
 def irreversible_on_live(norm: str) -> bool:

@@ -61,7 +61,8 @@ AMBIGUITY = {
     "or pay for": 0.4, "compare": 0.3, "which way": 0.45, "what s safe": 0.45, "s safe": 0.3,
     "evaluate": 0.25, "how to handle": 0.4, "how should we handle": 0.5, "treat it as": 0.35,
     "treat this as": 0.35, "what s the plan": 0.45, "the plan for": 0.35, "come up with": 0.3,
-    "propose": 0.3, "how far": 0.25, "how much": 0.15, "apply to us": 0.4,
+    "propose": 0.3, "how far": 0.25, "how much": 0.15, "any risk": 0.45, "risks": 0.3, "safe": 0.25,
+    "worst that": 0.4, "worst case": 0.35, "apply to us": 0.4,
     "what would we": 0.35, "have to change": 0.3, "double check my plan": 0.45, "check my plan": 0.45,
 }
 
@@ -212,6 +213,46 @@ STAKES = {
     "another account": 0.3, "allowlist": 0.25, "security questions": 0.4, "run twice": 0.35,
     "twice": 0.2, "duplicate charge*": 0.5, "duplicates": 0.2, "renewal charges": 0.45,
     "stored procedure*": 0.2, "business rules": 0.25,
+    # the same concepts in other word forms (prefixes) and neighbouring risks
+    "secur*": 0.3, "credent*": 0.45, "permiss*": 0.3, "authent*": 0.35, "authori*": 0.35,
+    "privac*": 0.35, "confidential*": 0.4, "sensitive": 0.35, "compliant": 0.35, "complian*": 0.35,
+    "financ*": 0.25, "invoic*": 0.25, "revenu*": 0.35, "fraud*": 0.45, "breach*": 0.5,
+    "leak*": 0.4, "expos*": 0.35, "malicious": 0.45, "delet*": 0.25, "destructive": 0.45,
+    "permanent*": 0.4, "restor*": 0.3, "recover*": 0.3, "outag*": 0.45, "incident*": 0.4,
+    "rollback*": 0.3, "rolled back": 0.3, "lost": 0.3, "missing data": 0.45, "data is gone": 0.5,
+    "wiped": 0.45, "overwritten": 0.45, "corrupted": 0.45, "can t recover": 0.5, "unrecoverable": 0.5,
+    "wrong amount*": 0.45, "overpaid": 0.4, "underpaid": 0.4, "owe": 0.35, "credit note*": 0.35,
+    "compensat*": 0.35, "charged": 0.35, "billing error*": 0.45, "spend": 0.2, "aws bill": 0.35,
+    "cost spike": 0.35, "mass email": 0.35, "email everyone": 0.4, "email all": 0.35,
+    "bulk email": 0.3, "spam": 0.25, "sender reputation": 0.35, "app store": 0.25,
+    "force update": 0.3, "old app versions": 0.35, "notify customers": 0.35, "tell customers": 0.35,
+    "status page": 0.25, "sla credit*": 0.4, "third party script*": 0.35, "pixel*": 0.2,
+    "prompt injection": 0.45, "customer data to": 0.4, "llm": 0.15, "pentest": 0.35,
+    "bug bounty": 0.35, "disclosure": 0.35, "patch": 0.15, "log4j": 0.45, "secrets in": 0.4,
+    "offboard*": 0.3, "access review": 0.3, "shipping": 0.15, "fulfil*": 0.2, "warehouse": 0.2,
+    "stock level*": 0.3, "orders table": 0.35, "order data": 0.35, "everything": 0.15,
+    "all data": 0.4, "all the data": 0.4, "whole database": 0.45, "entire database": 0.45,
+    "whole table": 0.35, "entire table": 0.35, "all records": 0.4, "every record": 0.4,
+    "all rows": 0.35, "mission critical": 0.45, "critical": 0.25, "dangerous": 0.4, "risky": 0.3,
+    "risk": 0.2, "safety": 0.3, "liability": 0.4,
+    # verbs in every form
+    "truncat*": 0.4, "purging": 0.4, "purged": 0.4, "wiping": 0.45, "dropping": 0.3, "dropped": 0.3, "flushing": 0.35,
+    "destroying": 0.4, "overwriting": 0.4, "rotating": 0.3, "revok*": 0.3, "disabling": 0.3,
+    "exposing": 0.35, "leaking": 0.45, "charging": 0.3, "refunding": 0.4, "deleting": 0.3,
+    # asking about the risk says there is one
+    "any risk": 0.35, "the risk": 0.25, "worst that": 0.4, "worst case": 0.4, "what could go wrong": 0.4,
+    "blast radius": 0.45, "is it safe": 0.3, "safe to": 0.25, "dangerous": 0.4,
+    # grants of access and who holds them
+    "rights": 0.25, "push rights": 0.45, "write access": 0.45, "commit access": 0.45, "merge rights": 0.4,
+    "admin role": 0.4, "owner role": 0.4, "intern": 0.25, "contractor": 0.3, "infra repo": 0.35,
+    "infrastructure repo": 0.35, "terraform": 0.25, "anon key": 0.4, "service key": 0.4,
+    "directly": 0.1,
+    # people harmed when it goes wrong
+    "hospital": 0.45, "clinic*": 0.4, "patients": 0.45, "health": 0.3, "emergency": 0.35,
+    "double booking*": 0.45, "abuse*": 0.35, "existing users": 0.3, "all accounts": 0.4,
+    # privacy in other words
+    "device id*": 0.35, "ad network*": 0.4, "advertis*": 0.25, "disclos*": 0.35, "never told": 0.35,
+    "without telling": 0.35, "without consent": 0.45, "tracking": 0.25, "mail server": 0.3,
 }
 
 CONTEXT_DEPENDENCE = {
@@ -260,8 +301,8 @@ BUILTIN_VOCABULARIES = {
 
 # A step that destroys, rewrites or weakens something…
 IRREVERSIBLE_ACTIONS = (
-    "delete*", "drop", "drop the", "truncate", "purge", "wipe", "flush", "destroy*", "erase",
-    "overwrit*", "force push*", "rewrite the git history", "rewrite history", "squash the whole",
+    "delet*", "drop", "drop the", "dropping", "truncat*", "purg*", "wipe*", "wiping", "flush*",
+    "destroy*", "destroying", "erase*", "erasing", "overwrit*", "force push*", "rewrite the git history", "rewrite history", "squash the whole",
     "rebase main", "renumber", "dedupe", "merges accounts", "clean up the", "get rid of",
     "disable*", "turn off", "switch off", "remove the", "skip", "bypass", "make the s3 bucket public",
     "make it public", "public so", "give the", "read access", "admin creds", "roll the new",
@@ -301,6 +342,15 @@ PROPOSING_VERBS = (
     "rollback", "revert", "restore", "keep", "use", "go", "merge", "skip", "ship", "deploy",
     "release", "expose", "open", "let", "store", "send", "charge", "refund", "pay", "force",
     "rewrite", "replace", "change", "stop", "pause", "kill", "fail", "failover", "rotate", "revoke",
+)
+
+# A choice about the code's own layout, names or tooling: cheap to change whatever the situation
+# (no "decision in a described situation" signal).
+CODE_LOCAL = (
+    "helper*", "function", "variable", "module", "file name", "folder", "name it", "naming",
+    "call it", "rename", "tabs", "spaces", "indent*", "lint*", "formatter", "style", "test data",
+    "fixtures", "mock", "component", "css", "icon*", "button", "toast", "dataclass", "namedtuple",
+    "enum*", "constants py", "utils py", "import*", "type hint*", "docstring*", "comment*",
 )
 
 # The decision is already made: ambiguity × (1 − factor), the strongest match only.
