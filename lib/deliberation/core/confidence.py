@@ -55,6 +55,7 @@ DECISION_QUESTION_WEIGHT = 0.5  # ambiguity added by a question about doing some
 YES_NO_WEIGHT = 0.35      # … by another yes/no question of four words or more ("does it apply to us")
 SITUATION_WEIGHT = 0.45   # context dependence added by a choice asked about a described situation
 SITUATION_WORDS = 16      # … a question this long describes one by itself
+SITUATION_NEEDS = 0.15    # … when something in it is at stake (stakes ≥ this, or complexity ≥ twice this)
 VERDICT_WEIGHT = 0.45     # … by a verdict asked in a few words after a situation ("Approve?")
 LONG_PROMPT_WORDS = 60    # complexity added from this many words on…
 LONG_PROMPT_WEIGHT = 0.15
@@ -143,7 +144,7 @@ def asks_whether(questions: "list[str]") -> bool:
                for q in questions)
 
 
-def _structural(dim: str, prompt: str, norm: str, n_words: int) -> "list[tuple[str, float]]":
+def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) -> "list[tuple[str, float]]":
     out: "list[tuple[str, float]]" = []
     if dim == "ambiguity":
         questions = _questions(prompt)
@@ -169,7 +170,8 @@ def _structural(dim: str, prompt: str, norm: str, n_words: int) -> "list[tuple[s
     elif dim == "context_dependence":
         if irreversible_on_live(norm):
             out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
-        if describes_a_situation(prompt, norm):
+        if (so_far.get("stakes", 0.0) >= SITUATION_NEEDS or so_far.get("complexity", 0.0) >= 2 * SITUATION_NEEDS) \
+                and describes_a_situation(prompt, norm):
             out.append(("(decision in a described situation)", SITUATION_WEIGHT))
     return out
 
@@ -223,7 +225,7 @@ def score(prompt: str, vocabularies=None, extra_terms=None) -> dict:
     for dim in DIMENSIONS:
         words = _vocabulary(dim, vocabularies, extra_terms)
         hits = [(t, words[t]) for t in find_terms(norm, words)]
-        hits += _structural(dim, text, norm, n_words)
+        hits += _structural(dim, text, norm, n_words, result)
         value = _noisy_or(w for _, w in hits)
         names = [t for t, _ in hits]
         damp = _damper(dim, norm) if value > 0 else None

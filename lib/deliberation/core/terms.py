@@ -24,11 +24,18 @@ def _term_probe(term: str) -> str:
     return " " + words if prefix else " " + words + " "
 
 
+_PROBES: "dict[str, str]" = {}  # term → probe: the vocabularies are matched on every prompt
+
+
 def find_terms(norm_text: str, terms) -> "list[str]":
     """The terms of `terms` (an iterable of term strings) present in `norm_text`, in order."""
     found = []
+    probes = _PROBES
     for term in terms:
-        probe = _term_probe(term)
-        if probe.strip() and probe in norm_text:
+        probe = probes.get(term)
+        if probe is None:
+            probe = _term_probe(term) if isinstance(term, str) else ""
+            probe = probes[term] = probe if probe.strip() else ""  # a term of no words matches nothing
+        if probe and probe in norm_text:
             found.append(term)
     return found

@@ -351,6 +351,7 @@ CODE_LOCAL = (
     "call it", "rename", "tabs", "spaces", "indent*", "lint*", "formatter", "style", "test data",
     "fixtures", "mock", "component", "css", "icon*", "button", "toast", "dataclass", "namedtuple",
     "enum*", "constants py", "utils py", "import*", "type hint*", "docstring*", "comment*",
+    "cli", "for internal use", "small project", "side project", "prototype", "toy", "theme",
 )
 
 # The decision is already made: ambiguity × (1 − factor), the strongest match only.
@@ -367,6 +368,6 @@ SETTLED = {
 DISPOSABLE = {
     "locally": 0.5, "my local": 0.6, "local dev": 0.6, "local environment": 0.6, "local database": 0.6,
     "local db": 0.6, "local copy": 0.6, "local postgres": 0.6, "dev": 0.4, "for local dev": 0.6, "staging": 0.4,
-    "test": 0.3, "tests": 0.3, "fixture*": 0.4, "sandbox": 0.4, "sqlite": 0.4, "tmp": 0.4,
+    "test": 0.3, "tests": 0.3, "fixture*": 0.4, "memory leak*": 0.6, "leak in memory": 0.6, "sandbox": 0.4, "sqlite": 0.4, "tmp": 0.4,
     "feature branch": 0.5, "my branch": 0.5, "mock": 0.4, "fake": 0.4,
 }
