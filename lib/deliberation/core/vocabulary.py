@@ -308,14 +308,16 @@ IRREVERSIBLE_ACTIONS = (
     "make it public", "public so", "give the", "read access", "admin creds", "roll the new",
     "roll out", "switch the", "migrate the", "update last", "recompute and overwrite", "hard delete",
     "auto refund", "apply arbitrary", "100 off", "merge*", "revert the", "rerun the", "re run the",
-    "reset", "upgrade", "replay",
+    "reset", "upgrade", "replay", "share", "send the", "grant*", "shrink*", "resiz*", "convert the",
+    "rename the", "replace the", "reimport", "re import", "reindex", "rebuild", "full refresh",
+    "mark all", "bulk", "stop the", "kill the", "restore", "rotate the",
 )
 # …aimed at systems someone relies on now.
 LIVE_TARGETS = (
     "production", "prod", "live", "in prod", "all existing customers", "all customers", "everyone",
     "all users", "existing customers", "real users", "real customer*", "main", "master",
     "release branch", "checkout", "public api", "customers", "payment*", "fraud checks", "is shared",
-    "on prod", "in production",
+    "on prod", "in production", "live system", "prod warehouse", "prod db", "production db",
     "shared with",
 )
 IRREVERSIBLE_ON_LIVE = 0.6  # context dependence added when both lists match
