@@ -26,7 +26,7 @@ from __future__ import annotations
 
 AMBIGUITY = {
     # asking whether / which
-    "should we": 0.5, "should i": 0.45, "shuld": 0.45, "shoud": 0.45, "should the": 0.35,
+    "should we": 0.5, "should i": 0.45, "shall we": 0.5, "shall i": 0.45, "shuld": 0.45, "shoud": 0.45, "should the": 0.35,
     "should it": 0.35, "should our": 0.4, "should they": 0.35, "do we need": 0.45, "do we have to": 0.45,
     "do we really": 0.45, "do i need": 0.35, "do we want": 0.25, "is it ok": 0.45, "is it okay": 0.45,
     "ok to": 0.45, "okay to": 0.45, "fine to": 0.4, "alright to": 0.4, "allowed to": 0.35,
@@ -234,7 +234,8 @@ STAKES = {
     "all data": 0.4, "all the data": 0.4, "whole database": 0.45, "entire database": 0.45,
     "whole table": 0.35, "entire table": 0.35, "all records": 0.4, "every record": 0.4,
     "all rows": 0.35, "mission critical": 0.45, "critical": 0.25, "dangerous": 0.4, "risky": 0.3,
-    "risk": 0.2, "safety": 0.3, "liability": 0.4,
+    "risk": 0.2, "safety": 0.3, "liability": 0.4, "purchased list": 0.45, "bought list": 0.45,
+    "contacts": 0.25, "start emailing": 0.3, "list price": 0.3, "resellers": 0.2, "marketplace": 0.2,
     # verbs in every form
     "truncat*": 0.4, "purging": 0.4, "purged": 0.4, "wiping": 0.45, "dropping": 0.3, "dropped": 0.3, "flushing": 0.35,
     "destroying": 0.4, "overwriting": 0.4, "rotating": 0.3, "revok*": 0.3, "disabling": 0.3,
@@ -310,13 +311,14 @@ IRREVERSIBLE_ACTIONS = (
     "auto refund", "apply arbitrary", "100 off", "merge*", "revert the", "rerun the", "re run the",
     "reset", "upgrade", "replay", "share", "send the", "grant*", "shrink*", "resiz*", "convert the",
     "rename the", "replace the", "reimport", "re import", "reindex", "rebuild", "full refresh",
-    "mark all", "bulk", "stop the", "kill the", "restore", "rotate the",
+    "mark all", "bulk", "stop the", "kill the", "restore", "rotate the", "apply the", "run the migration",
 )
 # …aimed at systems someone relies on now.
 LIVE_TARGETS = (
     "production", "prod", "live", "in prod", "all existing customers", "all customers", "everyone",
     "all users", "existing customers", "real users", "real customer*", "main", "master",
     "release branch", "checkout", "public api", "customers", "payment*", "fraud checks", "is shared",
+    "customer list", "customer data", "user data", "personal data", "customers data", "pii",
     "on prod", "in production", "live system", "prod warehouse", "prod db", "production db",
     "shared with",
 )
@@ -342,7 +344,7 @@ PROPOSING_VERBS = (
     "disable", "enable", "delete", "drop", "remove", "purge", "wipe", "truncate", "switch", "move",
     "migrate", "give", "grant", "make", "turn", "allow", "block", "upgrade", "downgrade", "roll",
     "rollback", "revert", "restore", "keep", "use", "go", "merge", "skip", "ship", "deploy",
-    "release", "expose", "open", "let", "store", "send", "charge", "refund", "pay", "force",
+    "release", "expose", "open", "let", "store", "send", "import", "start", "export", "publish", "charge", "refund", "pay", "force",
     "rewrite", "replace", "change", "stop", "pause", "kill", "fail", "failover", "rotate", "revoke",
 )
 
