@@ -55,6 +55,7 @@ DECISION_QUESTION_WEIGHT = 0.5  # ambiguity added by a question about doing some
 YES_NO_WEIGHT = 0.35      # … by another yes/no question of four words or more ("does it apply to us")
 SITUATION_WEIGHT = 0.45   # context dependence added by a choice asked about a described situation
 SITUATION_WORDS = 16      # … a question this long describes one by itself
+CHANGE_NEEDS = 0.5        # an order to change a live system counts when this much is at stake
 SITUATION_NEEDS = 0.15    # … when something in it is at stake (stakes ≥ this, or complexity ≥ twice this)
 VERDICT_WEIGHT = 0.45     # … by a verdict asked in a few words after a situation ("Approve?")
 LONG_PROMPT_WORDS = 60    # complexity added from this many words on…
@@ -170,6 +171,8 @@ def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) ->
     elif dim == "context_dependence":
         if irreversible_on_live(norm):
             out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+        elif so_far.get("stakes", 0.0) >= CHANGE_NEEDS and changes_a_live_system(prompt, norm):
+            out.append(("(change to a live system)", vocab.IRREVERSIBLE_ON_LIVE))
         if (so_far.get("stakes", 0.0) >= SITUATION_NEEDS or so_far.get("complexity", 0.0) >= 2 * SITUATION_NEEDS) \
                 and describes_a_situation(prompt, norm):
             out.append(("(decision in a described situation)", SITUATION_WEIGHT))
@@ -186,6 +189,15 @@ def describes_a_situation(prompt: str, norm: str) -> bool:
         return False
     sentences = [p for p in _SENTENCE_END.split(prompt)[::2] if len(p.split()) >= 3]
     return (len(sentences) >= 2 or len(norm.split()) >= SITUATION_WORDS) and not find_terms(norm, vocab.CODE_LOCAL)
+
+
+def changes_a_live_system(prompt: str, norm: str) -> bool:
+    """An order to change something ("Send the customer list to the agency", "I want to share
+    the prod credentials with…") that names a live target: whether it is safe depends on who
+    relies on that target, as for the destructive steps above."""
+    first = _first_word(prompt)
+    intends = find_terms(norm[:40], vocab.INTENT)
+    return (first in vocab.CHANGE_VERBS or bool(intends)) and bool(find_terms(norm, vocab.LIVE_SYSTEMS))
 
 
 def irreversible_on_live(norm: str) -> bool:

@@ -324,6 +324,28 @@ LIVE_TARGETS = (
 )
 IRREVERSIBLE_ON_LIVE = 0.6  # context dependence added when both lists match
 
+# An order that opens with one of these verbs (or says it intends to act) changes something;
+# aimed at a live target with enough at stake, it counts like the steps above. Verbs that only
+# add, read or explain (add, create, write, show, check, explain) are not among them.
+CHANGE_VERBS = (
+    "apply", "run", "send", "share", "set", "reset", "update", "import", "export", "enable",
+    "disable", "turn", "give", "grant", "change", "convert", "rename", "move", "mark", "start",
+    "stop", "drop", "delete", "remove", "switch", "migrate", "deploy", "release", "roll", "push",
+    "merge", "replace", "rewrite", "restore", "upgrade", "downgrade", "rotate", "revoke", "expose",
+    "open", "publish", "purge", "wipe", "flush", "truncate", "kill", "shut", "clean", "cleanup",
+    "overwrite", "reindex", "rebuild", "email", "charge", "refund", "pay", "transfer", "close",
+)
+# The live targets such an order must name (narrower than LIVE_TARGETS: "payments" or "customers"
+# alone say what the code is about, not that a live system is being changed).
+LIVE_SYSTEMS = (
+    "production", "prod", "live", "in prod", "on prod", "in production", "live system", "prod db",
+    "production db", "prod warehouse", "customer list", "customer data", "user data", "personal data",
+    "customers data", "pii", "all users", "all customers", "everyone", "every user", "every customer",
+    "all existing customers", "main", "master", "real users", "real customer*",
+)
+INTENT = ("i want to", "i d like to", "i m going to", "i will", "i ll", "let s", "we re going to",
+          "we will", "going to", "about to", "planning to", "i plan to")
+
 # Switching off or loosening…
 WEAKENING = (
     "disable*", "turn off", "switch off", "skip*", "bypass*", "remove the", "allow*", "relax*", "reset",
