@@ -21,13 +21,11 @@ A "production target" is a word of the command: prod, production, prd or live, s
 or inside a name (prod-db, $PROD_DATABASE_URL, shop-production) — never "product". What the
 net cannot see (a host alias, a branch left implicit) is in docs/TRIGGER.md.
 
-`note_text` and `ask_text` are what the model and the person read. Pure; stdlib only (`re`):
-it runs on every Bash and edit call of the fast path.
+`note_text` and `ask_text` are what the model and the person read. Pure; stdlib only (`re`,
+compiled only for a command that hints at risk): it runs on every Bash and edit call of the fast path.
 """
 
 from __future__ import annotations
-
-import re
 
 MODES = ("note", "ask", "off")
 DEFAULT_MODE = "note"
@@ -39,21 +37,36 @@ KINDS = ("force-push", "history-rewrite", "destroys-data", "destroys-infrastruct
 _HINTS = ("push", "filter-", "bfg", "drop", "truncate", "delete", "update", "rm ", "rm\t", "flush",
           "destroy", "migrat", "db:", "rb ", "uninstall", "--apply", "--execute", "--commit", "pg:reset",
           "apply", "upgrade", "flyway", "liquibase", "goose", "dbmate")
-_SEGMENT = re.compile(r"&&|\|\||[;|\n]")
-_PROD = re.compile(r"(?<![a-z0-9])(?:prod|production|prd|live)(?![a-z])")
-_SHARED_BRANCH = re.compile(r"^(?:refs/heads/)?(?:main|master|develop|trunk|release\S*|prod\S*|production\S*)$")
-_SQL_WRITE = re.compile(r"\b(?:drop\s+(?:table|database|schema|index|view)|truncate\b|delete\s+from|"
-                        r"alter\s+table\s+\S+\s+drop|update\s+\S+\s+set)\b")
-_STORE_WIPE = re.compile(r"\b(?:flushall|flushdb|dropdatabase|pg:reset)\b|\bdropdb\b|-x\s*delete\b|--request\s+delete\b")
-_MIGRATE = re.compile(r"\b(?:alembic\s+(?:upgrade|downgrade)|manage\.py\s+migrate|db:(?:migrate|rollback|schema:load|reset)|"
-                      r"prisma\s+migrate\s+deploy|flyway\b.*\bmigrate|knex\s+migrate|sequelize\s+db:migrate|"
-                      r"liquibase\b.*\bupdate|goose\b.*\bup\b|dbmate\s+up)")
-_DATA_SCRIPT = re.compile(r"--(?:apply|execute|commit|no-dry-run)\b")
-_INFRA = re.compile(r"\bterraform\s+destroy\b|\baws\s+rds\s+delete-|\baws\s+s3\s+rb\b|\bgcloud\s+sql\s+instances\s+delete\b")
-_INFRA_PROD = re.compile(r"\bkubectl\b.*\bdelete\b|\bhelm\s+(?:uninstall|delete)\b|\bterraform\s+apply\b.*-auto-approve")
-_BUCKET_WIPE = re.compile(r"\baws\s+s3\s+rm\b.*--recursive|\bgsutil\s+(?:-m\s+)?rm\s+-r|\bgcloud\s+storage\s+rm\s+-r|"
-                          r"\baz\s+storage\s+blob\s+delete-batch\b")
-_RM_RECURSIVE = re.compile(r"^(?:sudo\s+)?rm\s+(?:-\S*[rR]\S*|--recursive)\b")
+_SOURCES = {  # compiled on the first command that needs them (import time is latency)
+    "segment": r"&&|\|\||[;|\n]",
+    "prod": r"(?<![a-z0-9])(?:prod|production|prd|live)(?![a-z])",
+    "shared_branch": r"^(?:refs/heads/)?(?:main|master|develop|trunk|release\S*|prod\S*|production\S*)$",
+    "sql_write": (r"\b(?:drop\s+(?:table|database|schema|index|view)|truncate\b|delete\s+from|"
+                  r"alter\s+table\s+\S+\s+drop|update\s+\S+\s+set)\b"),
+    "store_wipe": r"\b(?:flushall|flushdb|dropdatabase|pg:reset)\b|\bdropdb\b|-x\s*delete\b|--request\s+delete\b",
+    "migrate": (r"\b(?:alembic\s+(?:upgrade|downgrade)|manage\.py\s+migrate|db:(?:migrate|rollback|schema:load|reset)|"
+                r"prisma\s+migrate\s+deploy|flyway\b.*\bmigrate|knex\s+migrate|sequelize\s+db:migrate|"
+                r"liquibase\b.*\bupdate|goose\b.*\bup\b|dbmate\s+up)"),
+    "data_script": r"--(?:apply|execute|commit|no-dry-run)\b",
+    "infra": r"\bterraform\s+destroy\b|\baws\s+rds\s+delete-|\baws\s+s3\s+rb\b|\bgcloud\s+sql\s+instances\s+delete\b",
+    "infra_prod": r"\bkubectl\b.*\bdelete\b|\bhelm\s+(?:uninstall|delete)\b|\bterraform\s+apply\b.*-auto-approve",
+    "bucket_wipe": (r"\baws\s+s3\s+rm\b.*--recursive|\bgsutil\s+(?:-m\s+)?rm\s+-r|\bgcloud\s+storage\s+rm\s+-r|"
+                    r"\baz\s+storage\s+blob\s+delete-batch\b"),
+    "rm_recursive": r"^(?:sudo\s+)?rm\s+(?:-\S*[rR]\S*|--recursive)\b",
+    "words": r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+",
+}
+_COMPILED: dict = {}
+
+
+def _re(name: str):
+    pattern = _COMPILED.get(name)
+    if pattern is None:
+        import re
+
+        pattern = _COMPILED[name] = re.compile(_SOURCES[name])
+    return pattern
+
+
 _RM_ROOTS = ("/", "/*", "~", "~/", "~/*", "$home", "${home}", "$home/", "..", "*", ".", "./")
 _RM_SYSTEM = ("/var/", "/srv/", "/data", "/opt/", "/home/", "/etc/", "/usr/", "/mnt/", "/backup")
 _RM_DATA_WORDS = ("uploads", "backup", "backups", "postgres", "postgresql", "mysql", "pgdata", ".git", "data")
@@ -65,7 +78,6 @@ _SENSITIVE_WORDS = frozenset((
     "migration", "migrations", "migrate", "alembic",
 ))
 _NOT_CODE = ("test", "tests", "spec", "specs", "docs", "doc", "__tests__", "fixtures")
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 class RiskyCall:
@@ -100,7 +112,7 @@ def is_sensitive_code(path: str) -> bool:
         return False
     words = []
     for part in parts:
-        found = [w.lower() for w in _WORDS.findall(part)]
+        found = [w.lower() for w in _re("words").findall(part)]
         if any(w in _NOT_CODE for w in found) or part.lower().startswith("test_"):
             return False
         words.extend(found)
@@ -112,11 +124,11 @@ def check_command(command: str) -> "RiskyCall | None":
     low = command.lower()
     if not any(h in low for h in _HINTS):
         return None
-    for segment in _SEGMENT.split(low):
+    for segment in _re("segment").split(low):
         seg = _strip_env(segment.strip())
         if not seg:
             continue
-        found = _segment_risk(seg, bool(_PROD.search(low)))
+        found = _segment_risk(seg, bool(_re("prod").search(low)))
         if found:
             return RiskyCall(found, " ".join(segment.split())[:160])
     return None
@@ -137,17 +149,17 @@ def _segment_risk(seg: str, prod: bool) -> "str | None":
     if words[:2] in (["git", "filter-branch"], ["git", "filter-repo"]) or words[:1] == ["bfg"] or \
             (words[:2] == ["java", "-jar"] and "bfg" in seg):
         return "history-rewrite"
-    if _RM_RECURSIVE.match(seg):
+    if _re("rm_recursive").match(seg):
         return "destroys-data" if _rm_hits_data(words) else None
-    if _INFRA.search(seg):
+    if _re("infra").search(seg):
         return "destroys-infrastructure"
-    if prod and _INFRA_PROD.search(seg):
+    if prod and _re("infra_prod").search(seg):
         return "destroys-infrastructure"
-    if _BUCKET_WIPE.search(seg):
+    if _re("bucket_wipe").search(seg):
         return "destroys-data"
-    if prod and (_SQL_WRITE.search(seg) or _STORE_WIPE.search(seg)):
+    if prod and (_re("sql_write").search(seg) or _re("store_wipe").search(seg)):
         return "destroys-data"
-    if prod and (_MIGRATE.search(seg) or _DATA_SCRIPT.search(seg)):
+    if prod and (_re("migrate").search(seg) or _re("data_script").search(seg)):
         return "production-migration"
     return None
 
@@ -163,7 +175,7 @@ def _force_push_to_shared(words: "list[str]") -> bool:
     for ref in refs:
         plus = ref.startswith("+")
         target = ref.lstrip("+:").split(":")[-1]
-        if _SHARED_BRANCH.match(target) and (force or plus or deleting or ref.startswith(":")):
+        if _re("shared_branch").match(target) and (force or plus or deleting or ref.startswith(":")):
             return True
     return False
 

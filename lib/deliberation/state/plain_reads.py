@@ -107,3 +107,64 @@ def commit_pending(layout: Layout, session_id: str) -> bool:
         return os.path.exists(layout.journal(session_id))
     except ValueError:  # an id that is not one: the slow path reports it
         return True
+
+
+class SinceLastPrompt:
+    """What the event log holds since the session's latest real user prompt (or since the
+    deliberate command was called through the Skill tool): that record's time and trigger
+    result, and the notes of the events logged after it."""
+
+    __slots__ = ("at", "trigger", "notes")
+
+    def __init__(self, at: float, trigger: "dict | None", notes: "list[str]") -> None:
+        self.at = at
+        self.trigger = trigger
+        self.notes = notes
+
+
+def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20) -> "SinceLastPrompt | None":
+    """The tail of the event log back to the latest real prompt, read backwards (None: no prompt
+    within `max_bytes` of the end). Read only when a tool call already looks risky."""
+    from deliberation.state.event_log import lines_backwards
+
+    notes: "list[str]" = []
+    try:
+        path = layout.checked(layout.events(session_id))
+    except ValueError:
+        return None
+    for line in lines_backwards(path, max_bytes):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict):
+            continue
+        payload = rec.get("payload") if isinstance(rec.get("payload"), dict) else {}
+        prompt = payload.get("prompt")
+        real_prompt = rec.get("event") == "UserPromptSubmit" and isinstance(prompt, str) \
+            and not prompt.lstrip().startswith("<task-notification>")
+        skill = rec.get("event") == "PreToolUse" and isinstance(rec.get("trigger"), dict)
+        if real_prompt or skill:
+            at = rec.get("at")
+            return SinceLastPrompt(float(at) if isinstance(at, (int, float)) else 0.0,
+                                   rec.get("trigger") if isinstance(rec.get("trigger"), dict) else None, notes)
+        notes.extend(n for n in rec.get("notes") or () if isinstance(n, str))
+    return None
+
+
+def deliberation_since(layout: Layout, sess: "dict | None", at: float) -> bool:
+    """A deliberation is on record for what the session is doing now: one is active, or the
+    latest one was opened at or after `at` (the latest prompt's time)."""
+    if not sess:
+        return False
+    if sess.get("active_deliberation"):
+        return True
+    ids = sess.get("deliberations")
+    if not isinstance(ids, list) or not ids or not isinstance(ids[-1], str):
+        return False
+    try:
+        delib = read_json(layout.checked(layout.deliberation(ids[-1])))
+    except ValueError:
+        return False
+    created = (delib or {}).get("created_at")
+    return isinstance(created, (int, float)) and created >= at

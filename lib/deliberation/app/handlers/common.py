@@ -136,14 +136,24 @@ def record_for_agent(ctx: Ctx, agent_id: "str | None", agent_type: "str | None")
 
 def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
     """The latest real user prompt (and its trigger result) from the tail of the event log,
-    read backwards in blocks: the prompt is usually in the last one, however long the log."""
+    read backwards in blocks: the prompt is usually in the last one, however long the log. A
+    later call of the deliberate command through the Skill tool counts as a prompt: its args."""
     path = layout.events(session_id)
     for line in event_log.lines_backwards(path, max_bytes):
         try:
             rec = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(rec, dict) or rec.get("event") != "UserPromptSubmit":
+        if not isinstance(rec, dict):
+            continue
+        if rec.get("event") == "PreToolUse" and isinstance(rec.get("trigger"), dict):
+            from deliberation.core.trigger import skill_question  # the deliberate command called via the Skill tool
+
+            payload = rec.get("payload") or {}
+            question = skill_question(payload.get("tool_name") or "", payload.get("tool_input") or {})
+            if question is not None:
+                return question, rec["trigger"]
+        if rec.get("event") != "UserPromptSubmit":
             continue
         prompt = (rec.get("payload") or {}).get("prompt")
         if isinstance(prompt, str) and not prompt.lstrip().startswith("<task-notification>"):

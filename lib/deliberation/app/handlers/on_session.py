@@ -1,4 +1,5 @@
-"""SessionStart: after a restart or resume, remind Claude of an unfinished deliberation."""
+"""SessionStart: the once-per-session self-rating instruction (as on the fast path), and after a
+restart or resume, a reminder of an unfinished deliberation."""
 
 from __future__ import annotations
 
@@ -10,8 +11,13 @@ from deliberation.app.handlers.common import Ctx
 def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
     if event.hook_event_name != "SessionStart":
         return hookio.Answer()
+    said = []
+    if ctx.cfg.trigger.enabled and ctx.cfg.trigger.self_rating:
+        from deliberation.core import self_rating
+        from deliberation.state.paths import plugin_agent_prefix
+
+        said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix()))
     delib = ctx.active()
-    if delib is None:
-        return hookio.Answer()
-    return hookio.Answer(context="An unfinished deliberation is open in this session. "
-                         + engine.progress_text(delib, ctx.cfg))
+    if delib is not None:
+        said.append("An unfinished deliberation is open in this session. " + engine.progress_text(delib, ctx.cfg))
+    return hookio.Answer(context="\n\n".join(said) or None)
