@@ -19,8 +19,12 @@ def normalise(text: str) -> str:
 
 def _term_probe(term: str) -> str:
     """The substring that marks `term` in normalised text (see the module docstring)."""
-    prefix = term.rstrip().endswith("*")
-    words = normalise(term.rstrip().rstrip("*")).strip()
+    term = term.rstrip()
+    prefix = term.endswith("*")
+    words = term.rstrip("*")
+    if not (words == words.lower() and words.replace(" ", "").isalnum() and "  " not in words
+            and words == words.strip()):  # most terms are written normalised already: no regex for them
+        words = normalise(words).strip()
     return " " + words if prefix else " " + words + " "
 
 
