@@ -66,7 +66,7 @@ def test_a_force_push_after_a_routine_prompt_gets_one_note(project, hook):
     hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
     out = hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, "toolu_b1"))
     assert out.decision is None  # the call runs
-    assert out.context.startswith("Deliberation plugin: This call ran") and "git push --force origin main" in out.context
+    assert out.context.startswith("Deliberation plugin: this call ran;") and "git push --force origin main" in out.context
     assert 'skill "deliberate"' in out.context and len(out.context.encode()) < 2048
     assert events(project)[-1]["notes"] == ["tool-net:force-push"]
     assert hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, "toolu_b2")).json is None  # said once per prompt

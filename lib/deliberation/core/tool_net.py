@@ -196,12 +196,12 @@ def _rm_hits_data(words: "list[str]") -> bool:
 # --------------------------------------------------------------------------- what is said
 
 WHAT = {
-    "force-push": "force-pushes a shared branch (its history changes for everyone who has it)",
+    "force-push": "force-pushes a shared branch, changing its history for everyone who has it",
     "history-rewrite": "rewrites the repository's history",
     "destroys-data": "destroys data that may not come back",
     "destroys-infrastructure": "destroys infrastructure",
     "production-migration": "changes production data or its schema",
-    "sensitive-edit": "edits auth, payment or migration code",
+    "sensitive-edit": "changes auth, payment or migration code",
 }
 
 
@@ -213,22 +213,23 @@ def note_text(call: RiskyCall, prefix: str = "", in_subagent: bool = False, conf
     """The note the model reads after the call ran (PreToolUse additionalContext)."""
     what = f"`{call.what}`" if call.kind != "sensitive-edit" else call.what
     if in_subagent:
-        return (f"Deliberation plugin: this call {WHAT[call.kind]} ({what}) and no deliberation is on record. "
+        return (f"Deliberation plugin: this call {WHAT[call.kind]} ({what}), and no deliberation is on record. "
                 "Take no further step of this kind: finish by reporting to the main agent that this step needs "
                 "the user's decision or a deliberation.")
-    why = ""
-    if call.kind == "sensitive-edit" and confidence is not None:
-        why = f", after a prompt the plugin rated a risky decision (confidence {confidence:.2f})"
-    ran = "You are making this edit" if call.kind == "sensitive-edit" else "This call ran"
-    return (f"Deliberation plugin: {ran} — it {WHAT[call.kind]} ({what}){why} — with no deliberation on record. "
-            "If the user did not explicitly decide this step, do not go on alone: call the Skill tool with "
-            f"skill \"{_skill(prefix)}\" and args = the decision in one sentence, and follow the protocol it "
-            "returns; or stop and ask the user to confirm. If the user did decide it, say so in one line and go on.")
+    if call.kind == "sensitive-edit":
+        rated = f" (confidence {confidence:.2f})" if confidence is not None else ""
+        head = (f"Deliberation plugin: this edit of auth, payment or migration code ({what}) came after a prompt "
+                f"the plugin rated a risky decision{rated}, and no deliberation is on record.")
+    else:
+        head = f"Deliberation plugin: this call ran; it {WHAT[call.kind]} ({what}). No deliberation is on record."
+    return (head + " If the user did not explicitly decide this step, do not go on alone: call the Skill tool "
+            f"with skill \"{_skill(prefix)}\" and args = the decision in one sentence, then follow the protocol "
+            "it returns; or stop and ask the user to confirm. If the user did decide it, say so in one line and go on.")
 
 
 def ask_text(call: RiskyCall, prefix: str = "") -> str:
     """The reason shown with a held call (PreToolUse ask): to the person, and to the model if refused."""
     what = f"`{call.what}`" if call.kind != "sensitive-edit" else call.what
-    return (f"Deliberation plugin: this call {WHAT[call.kind]} ({what}) and no deliberation is on record. "
+    return (f"Deliberation plugin: this call {WHAT[call.kind]} ({what}), and no deliberation is on record. "
             "Allow it only if this decision is already made. If it is refused: run the deliberation (Skill tool, "
             f"skill \"{_skill(prefix)}\", args = the decision in one sentence) or ask the user how to proceed.")
