@@ -50,7 +50,7 @@ def test_the_labelled_set_is_large_split_by_hash_and_well_formed():
 def test_held_out_half(figures):
     held = figures["heldout"]
     assert held.fp_rate <= 0.05, held.false_alarms
-    assert held.recall >= 0.78  # measured 131/168 = 78.0 %; the target (80 %) is not met, docs/TRIGGER.md says so
+    assert held.true_pos >= 131 and held.risky == 168  # 78.0 %: the target (80 %) is not met, docs/TRIGGER.md says so
     assert held.precision >= 0.95
 
 
