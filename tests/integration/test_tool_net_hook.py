@@ -121,3 +121,11 @@ def test_a_subagent_is_told_to_report_back_not_to_deliberate(project, hook):
 
 def test_every_kind_has_its_words():
     assert set(tool_net.WHAT) == set(tool_net.KINDS)
+
+
+def test_the_skill_call_on_the_slow_path_gives_the_protocol_too(project, hook):
+    write_config(project, {"strict": False})  # a config not yet validated: the slow path answers
+    out = hook("PreToolUse", P.pre_tool(SID, "Skill", {"skill": "deliberate", "args": "Should we?"}, "toolu_s9"))
+    assert out.context.startswith("DELIBERATION PROTOCOL") and "Question: Should we?" in out.context
+    logged = events(project)[-1]
+    assert logged["notes"] == ["deliberate command via Skill"] and logged["trigger"]["forced"]

@@ -34,6 +34,8 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         from deliberation.app.handlers import send_message_tool
 
         return send_message_tool.pre(ctx, event)
+    if event.tool_name == "Skill":
+        return _skill(ctx, event)
     if not event.is_subagent_tool:
         return _review(ctx, event)
     parent = event.agent_id or lin.MAIN
@@ -118,6 +120,20 @@ def _goes_full(delib, kind: str, subagent_type: str) -> bool:
     researched = {a.persona for a in phases.current(delib, "research")}
     return kind == "persona" and delib.phase == "RESEARCH" and \
         personas.normalise_agent_type(subagent_type) not in researched
+
+
+def _skill(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    """The deliberate command called through the Skill tool: its protocol, as on the fast path."""
+    from deliberation.core.trigger import score_skill, skill_question
+    from deliberation.state.paths import plugin_agent_prefix
+
+    question = skill_question(event.tool_name, event.tool_input)
+    if question is None:
+        return hookio.Answer()
+    result, context = score_skill(question, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
+    ctx.extra["trigger"] = result  # the first persona's deliberation takes its question from here
+    ctx.notes.append("deliberate command via Skill")
+    return hookio.Answer(context=context)
 
 
 def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
