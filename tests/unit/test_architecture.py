@@ -185,7 +185,7 @@ def test_the_mid_task_net_and_the_self_rating_stay_on_the_fast_path(tmp_path):
         ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Bash",
                         "tool_input": {"command": "python -m pytest -q"}}, None),
         ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                        "tool_input": {"command": "git push --force origin main"}}, "no deliberation on record"),
+                        "tool_input": {"command": "git push --force origin main"}}, "No deliberation is on record"),
         ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Edit",
                         "tool_input": {"file_path": "src/auth/login.py"}}, "rated a risky decision"),
         ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Skill",
