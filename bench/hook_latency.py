@@ -65,7 +65,8 @@ def build_scenarios(base: str) -> "list[Scenario]":
     fast_rows = [("UserPromptSubmit, routine prompt", "UserPromptSubmit", fast["prompt"]),
                  ("PreToolUse Edit, nothing escalated", "PreToolUse", fast["edit"]),
                  ("PreToolUse Bash, nothing escalated", "PreToolUse", fast["bash"]),
-                 ("Stop, no active deliberation", "Stop", fast["stop"])]
+                 ("Stop, no active deliberation", "Stop", fast["stop"]),
+                 ("SessionStart, self-rating instruction", "SessionStart", fast["session"])]
     return [
         *(Scenario(f"{name} — no worker up", event, FAST, routine_dir, payload, cold=True)
           for name, event, payload in fast_rows),

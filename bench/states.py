@@ -110,6 +110,7 @@ def routine(project: str) -> "dict[str, bytes]":
         "bash": payload_bytes(P.pre_tool(SID, "Bash", {
             "command": "python -m pytest tests/unit -q", "description": "Run the unit tests"}, "toolu_b1")),
         "stop": payload_bytes(P.stop(SID)),
+        "session": payload_bytes({**P.base(SID, "SessionStart"), "source": "startup"}),
     }
 
 
