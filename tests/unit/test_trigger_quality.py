@@ -44,7 +44,7 @@ def test_the_labelled_set_is_large_split_by_hash_and_well_formed():
         assert r["half"] == ("tuning" if r.get("pinned") else by_hash), r["prompt"]
     halves = Counter((r["half"], r["label"]) for r in rows)
     assert min(halves.values()) >= 100, halves
-    assert sum(bool(r.get("pinned")) for r in rows) == 20  # the issue-style decision prompts, tuning only
+    assert sum(bool(r.get("pinned")) for r in rows) == 20  # the pinned decision prompts, tuning only
 
 
 def test_held_out_half(figures):
@@ -72,7 +72,7 @@ def test_the_net_leaves_routine_tool_calls_alone(figures):
     assert net.recall == 1.0, [r["tool_input"] for _, r in net.misses]
 
 
-def test_the_issue_style_prompts_all_deliberate():
+def test_the_pinned_decision_prompts_all_deliberate():
     from deliberation.core import confidence
 
     pinned = [r for r in tq.load("labelled.jsonl") if r.get("pinned")]
