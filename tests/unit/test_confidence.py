@@ -164,7 +164,9 @@ def test_force_markers_need_a_word_boundary_and_come_first():
 def test_config_threshold_markers_and_disable():
     cfg = Config().model_dump()
     cfg["trigger"]["threshold"] = 0.05
-    assert not c.evaluate(MULTI, cfg)["triggered"]
+    middling = "Should we split the monolith into services?"  # deliberates at the default 0.70
+    assert c.evaluate(middling, None)["triggered"] and c.evaluate(middling, None)["confidence"] > 0.05
+    assert not c.evaluate(middling, cfg)["triggered"]
     cfg = Config().model_dump()
     cfg["trigger"]["force_markers"] = ["!think"]
     assert c.evaluate("!think about it", cfg)["forced"]

@@ -38,6 +38,23 @@ def test_a_weakened_protection_raises_stakes():
     assert "(weakens a protection)" not in matched("Add a CSRF token to the settings form", "stakes")
 
 
+def test_a_platform_named_in_a_decision_question_raises_stakes():
+    assert "(platform choice)" in matched("Postgres or DynamoDB for the bookings service?", "stakes")
+    assert "(platform choice)" in matched("Should we write the new chat service in Elixir?", "stakes")
+    # a question of fact, or an order that only names the platform, is no choice of it
+    assert "(platform choice)" not in matched("Which Postgres version are we on?", "stakes")
+    assert "(platform choice)" not in matched("Add an index to the orders table in Postgres", "stakes")
+
+
+def test_a_change_that_reaches_many_people_or_records_raises_stakes():
+    for prompt in ("We have 60k free accounts; delete the inactive ones?", "email 1.2M users about it",
+                   "update 400,000 rows", "notify 25000 customers"):
+        assert "(many affected)" in matched(prompt, "stakes"), prompt
+    for prompt in ("There are 3 users in the fixture", "In 2024 users asked for dark mode",
+                   "run it 2000 times in a loop"):
+        assert "(many affected)" not in matched(prompt, "stakes"), prompt
+
+
 def test_a_destructive_step_on_a_live_system_raises_context_dependence():
     assert "(irreversible step on a live system)" in matched("flush the production redis", "context_dependence")
     assert "(irreversible step on a live system)" not in matched("flush the redis on my laptop", "context_dependence")

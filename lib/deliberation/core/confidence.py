@@ -71,13 +71,17 @@ DEFAULT_HIGH = 0.6
 DEFAULT_FORCE_MARKERS = ("/deliberate", "DELIBERATE")
 
 BUILTIN_VOCABULARIES = vocab.BUILTIN_VOCABULARIES
-_QUANTITY = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:m|b|bn|tb|million|billion)\b(?!\w)|\b\d{1,3}(?:,\d{3}){2,}\b")
+_QUANTITY = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:k|m|b|bn|tb|million|billion)\b(?!\w)|\b\d{1,3}(?:,\d{3}){2,}\b")
 _SENTENCE_END = re.compile(r"([.!?\n])")
 _OR = re.compile(r"(?:,|\s)or\s", re.I)
 _OPENER = re.compile(r"\s*(?:should|shall|shuld|shoud|are we|do we|do i|can we|can i|"
                      r"could we|must we|would it|is there any reason)\b", re.I)
 _YES_NO = re.compile(r"\s*(?:is|are|was|were|do|does|did|can|could|would|will|must|may|might|need|has|have)\b", re.I)
 _REQUEST = re.compile(r"\s*(?:can|could|would|will)\s+(?:you|u)\b|\s*(?:please|pls)\b", re.I)
+_FACT = re.compile(r"\s*(?:what|which|why|how|where|when|who)(?:\s+[\w.-]+){0,2}?\s+"
+                   r"(?:is|are|was|were|does|do|did|version)\b", re.I)
+_MANY = re.compile(r"\b(?:\d{1,3}(?:,\d{3})+|(?!(?:19|20)\d\d\b)\d{4,}|\d+(?:\.\d+)?\s?(?:k|m|million|thousand))"
+                   r"((?:\s+[a-z-]+){1,3})")
 _LOOKUP = re.compile(r"\s*(?:is|are)\s+there\b(?!\s+(?:a|any)\s+(?:reason|risk|danger|downside|way\s+back))", re.I)
 
 def _vocabulary(dim: str, vocabularies, extra_terms) -> "dict[str, float]":
@@ -166,8 +170,13 @@ def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) ->
             out.append((f"(long prompt: {n_words} words)", LONG_PROMPT_WEIGHT))
         if _QUANTITY.search(prompt.lower()):
             out.append(("(large quantity)", QUANTITY_WEIGHT))
-    elif dim == "stakes" and weakens_protection(norm):
-        out.append(("(weakens a protection)", vocab.WEAKENS_PROTECTION))
+    elif dim == "stakes":
+        if weakens_protection(norm):
+            out.append(("(weakens a protection)", vocab.WEAKENS_PROTECTION))
+        if platform_choice(prompt):
+            out.append(("(platform choice)", vocab.PLATFORM_CHOICE))
+        if many_affected(prompt):
+            out.append(("(many affected)", vocab.MANY_AFFECTED))
     elif dim == "context_dependence":
         if irreversible_on_live(norm):
             out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
@@ -203,6 +212,25 @@ def changes_a_live_system(prompt: str, norm: str) -> bool:
 def irreversible_on_live(norm: str) -> bool:
     """A destructive or protection-weakening step named together with a live target."""
     return bool(find_terms(norm, vocab.IRREVERSIBLE_ACTIONS)) and bool(find_terms(norm, vocab.LIVE_TARGETS))
+
+
+def platform_choice(prompt: str) -> bool:
+    """A decision question (a "should we", a proposed step, alternatives offered) that names a
+    platform the system is built on: "Postgres or DynamoDB for the bookings?", "Elixir for the
+    new chat service?". Questions of fact ("which Postgres are we on?") are not decisions."""
+    questions = _questions(prompt)
+    decisive = [q for q in questions if _OPENER.match(q) or _OR.search(q)
+                or (q.rstrip().endswith("?") and _first_word(q) in vocab.PROPOSING_VERBS)]
+    if not decisive:
+        decisive = [q for q in questions if q.rstrip().endswith("?") and not _REQUEST.match(q)
+                    and not _FACT.match(q) and len(q.split()) <= 12]
+    return any(find_terms(normalise(q), vocab.PLATFORMS) for q in decisive)
+
+
+def many_affected(prompt: str) -> bool:
+    """A count in the thousands or more of people or records ("60k free accounts", "1.2M users",
+    "400,000 rows"): whatever the change, that many are reached by it."""
+    return any(find_terms(normalise(m.group(1)), vocab.AFFECTED) for m in _MANY.finditer(prompt.lower()))
 
 
 def weakens_protection(norm: str) -> bool:

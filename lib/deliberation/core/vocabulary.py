@@ -254,6 +254,17 @@ STAKES = {
     # privacy in other words
     "device id*": 0.35, "ad network*": 0.4, "advertis*": 0.25, "disclos*": 0.35, "never told": 0.35,
     "without telling": 0.35, "without consent": 0.45, "tracking": 0.25, "mail server": 0.3,
+    # trusting what a client sends, or reading untrusted input as code
+    "trusts the": 0.35, "trusts": 0.3, "pickle*": 0.4, "verify false": 0.5,
+    # behaviour traces that identify people
+    "clickstream": 0.35, "ips": 0.3, "user ids": 0.3, "user id": 0.2,
+    # what the public reaches: names, domains, certificates
+    "domain": 0.25, "apex": 0.35, "mx record*": 0.4, "load balancer": 0.25,
+    # money in other words: plans, captures, prizes, what we owe
+    "capture*": 0.3, "free plan": 0.35, "free users": 0.3, "prize*": 0.35, "payout": 0.4,
+    "in the contract": 0.4, "commit to": 0.3,
+    # live data stores named as such
+    "live db": 0.4,
 }
 
 CONTEXT_DEPENDENCE = {
@@ -291,6 +302,7 @@ CONTEXT_DEPENDENCE = {
     "in production for": 0.35, "for a year": 0.3, "for months": 0.3, "for weeks": 0.3,
     "half our": 0.3, "some of": 0.15, "some customers": 0.35, "a few customers": 0.35,
     "third party": 0.3, "third parties": 0.3, "vendor": 0.2, "external": 0.2, "partner": 0.2,
+    "nobody on the team": 0.4, "the team knows": 0.3, "this weekend": 0.2,
 }
 
 BUILTIN_VOCABULARIES = {
@@ -388,7 +400,8 @@ SETTLED = {
     "no behaviour change*": 0.6, "no behavior change*": 0.6, "behaviour identical": 0.6,
     "behavior identical": 0.6, "no logic changes": 0.6, "just a move": 0.6, "just describe": 0.7,
     "just explain": 0.7, "no changes just explain": 0.7, "just trying to understand": 0.7, "just reading": 0.7, "just curious": 0.6,
-    "explain the": 0.4, "walk me through": 0.5,
+    "explain the": 0.4, "walk me through": 0.5, "just want to understand": 0.7, "want to understand": 0.6,
+    "trying to understand": 0.6,
 }
 # The target is cheap to lose: stakes × (1 − factor) when no live target is named.
 DISPOSABLE = {
@@ -397,3 +410,23 @@ DISPOSABLE = {
     "test": 0.3, "tests": 0.3, "fixture*": 0.4, "memory leak*": 0.6, "leak in memory": 0.6, "sandbox": 0.4, "sqlite": 0.4, "tmp": 0.4,
     "feature branch": 0.5, "my branch": 0.5, "mock": 0.4, "fake": 0.4,
 }
+
+# Platforms a system is built on: a choice among them ("ECS, EKS or EC2?", "Postgres or
+# DynamoDB?", "Elixir for the new service?") is a commitment that lasts years and is costly to
+# reverse — stakes rise when one is named in a decision question (confidence.platform_choice).
+PLATFORMS = (
+    "aws", "heroku", "ecs", "eks", "ec2", "kubernetes", "on prem*", "region", "second region",
+    "postgres*", "mysql", "mongo*", "dynamodb", "cassandra", "redis", "elasticsearch", "opensearch",
+    "typesense", "bigquery", "kafka", "rabbitmq", "sqs", "kinesis", "rails", "django",
+    "react native", "swift", "kotlin", "elixir", "node", "graphql", "rest", "monolith*", "auth0",
+    "keycloak", "firebase", "stripe connect", "paddle", "s3", "terraform", "database", "queue",
+)
+PLATFORM_CHOICE = 0.45  # stakes added by a platform named in a decision question
+
+# Who or what a large count is of: "60k free accounts", "400k users", "2M jobs a day" — a
+# change that reaches that many raises the stakes (confidence.many_affected).
+AFFECTED = (
+    "users", "accounts", "customers", "subscriptions", "sellers", "orders", "payments", "invoices",
+    "records", "rows", "jobs", "emails", "devices", "people", "installs",
+)
+MANY_AFFECTED = 0.35
