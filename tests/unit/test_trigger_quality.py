@@ -10,7 +10,6 @@ a change that makes the trigger worse fails here and a better one updates the pa
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import sys
 from collections import Counter

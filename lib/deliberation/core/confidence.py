@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import re
 
+from deliberation import defaults
+from deliberation.wire.hookio import is_task_notification as is_task_notification  # never scored
 from deliberation.core import task_type as tt
 from deliberation.core import vocabulary as vocab
 from deliberation.core.terms import find_terms, normalise
@@ -65,10 +67,9 @@ VERY_LONG_PROMPT_WEIGHT = 0.3
 QUANTITY_WEIGHT = 0.3     # complexity added by a large quantity (millions of rows, terabytes)
 SCORED_HEAD = 12_000      # a pasted log is scored by its start and its end (the question is usually there)
 SCORED_TAIL = 4_000
-TASK_NOTIFICATION = "<task-notification>"
-DEFAULT_THRESHOLD = 0.70
-DEFAULT_HIGH = 0.6
-DEFAULT_FORCE_MARKERS = ("/deliberate", "DELIBERATE")
+DEFAULT_THRESHOLD = defaults.CONFIG["trigger"]["threshold"]
+DEFAULT_HIGH = defaults.CONFIG["trigger"]["high_dimension"]
+DEFAULT_FORCE_MARKERS = tuple(defaults.CONFIG["trigger"]["force_markers"])
 
 BUILTIN_VOCABULARIES = vocab.BUILTIN_VOCABULARIES
 _QUANTITY = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:k|m|b|bn|tb|million|billion)\b(?!\w)|\b\d{1,3}(?:,\d{3}){2,}\b")
@@ -290,11 +291,6 @@ def combine(dims: dict, high: float = DEFAULT_HIGH) -> float:
     values = sorted((min(max(float(dims.get(d, 0.0)), 0.0), 1.0) for d in DIMENSIONS), reverse=True)
     penalty = COMBINE_WEIGHT * values[0] + COMBINE_WEIGHT * sum(_ramp(v, high) for v in values[1:])
     return round(min(max(1.0 - penalty, 0.0), 1.0), 4)
-
-
-def is_task_notification(prompt: str) -> bool:
-    """A background subagent's completion notice, delivered as a prompt — never scored."""
-    return prompt.lstrip().startswith(TASK_NOTIFICATION)
 
 
 def forced_by(prompt: str, markers) -> "str | None":

@@ -239,10 +239,10 @@ STAKES = {
     # verbs in every form
     "truncat*": 0.4, "purging": 0.4, "purged": 0.4, "wiping": 0.45, "dropping": 0.3, "dropped": 0.3, "flushing": 0.35,
     "destroying": 0.4, "overwriting": 0.4, "rotating": 0.3, "revok*": 0.3, "disabling": 0.3,
-    "exposing": 0.35, "leaking": 0.45, "charging": 0.3, "refunding": 0.4, "deleting": 0.3,
+    "leaking": 0.45, "charging": 0.3, "refunding": 0.4, "deleting": 0.3,
     # asking about the risk says there is one
     "any risk": 0.35, "the risk": 0.25, "worst that": 0.4, "worst case": 0.4, "what could go wrong": 0.4,
-    "blast radius": 0.45, "is it safe": 0.3, "safe to": 0.25, "dangerous": 0.4,
+    "blast radius": 0.45, "is it safe": 0.3, "safe to": 0.25,
     # grants of access and who holds them
     "rights": 0.25, "push rights": 0.45, "write access": 0.45, "commit access": 0.45, "merge rights": 0.4,
     "admin role": 0.4, "owner role": 0.4, "intern": 0.25, "contractor": 0.3, "infra repo": 0.35,
@@ -253,7 +253,7 @@ STAKES = {
     "double booking*": 0.45, "abuse*": 0.35, "existing users": 0.3, "all accounts": 0.4,
     # privacy in other words
     "device id*": 0.35, "ad network*": 0.4, "advertis*": 0.25, "disclos*": 0.35, "never told": 0.35,
-    "without telling": 0.35, "without consent": 0.45, "tracking": 0.25, "mail server": 0.3,
+    "without telling": 0.35, "without consent": 0.45, "mail server": 0.3,
     # trusting what a client sends, or reading untrusted input as code
     "trusts the": 0.35, "trusts": 0.3, "pickle*": 0.4, "verify false": 0.5,
     # behaviour traces that identify people

@@ -139,7 +139,9 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
             continue
         if not isinstance(rec, dict):
             continue
-        payload = rec.get("payload") if isinstance(rec.get("payload"), dict) else {}
+        payload = rec.get("payload")
+        if not isinstance(payload, dict):
+            payload = {}
         prompt = payload.get("prompt")
         real_prompt = rec.get("event") == "UserPromptSubmit" and isinstance(prompt, str) \
             and not prompt.lstrip().startswith("<task-notification>")

@@ -3,9 +3,11 @@ restart or resume, a reminder of an unfinished deliberation."""
 
 from __future__ import annotations
 
-from deliberation.core import engine
-from deliberation.wire import hookio
 from deliberation.app.handlers.common import Ctx
+from deliberation.core import engine
+from deliberation.text import notes
+from deliberation.text.render import render
+from deliberation.wire import hookio
 
 
 def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
@@ -19,5 +21,5 @@ def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
         said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix()))
     delib = ctx.active()
     if delib is not None:
-        said.append("An unfinished deliberation is open in this session. " + engine.progress_text(delib, ctx.cfg))
+        said.append(render(notes.Reminder(progress=engine.progress_text(delib, ctx.cfg))))
     return hookio.Answer(context="\n\n".join(said) or None)
