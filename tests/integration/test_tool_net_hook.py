@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from deliberation.core import self_rating, tool_net
-from tests import payloads as P
-from tests.integration.test_deliberation_flow import write_config
+from deliberation.text import self_rating
+from tests.helpers import payloads as P
+from tests.helpers.project import write_config
 
 SID = "f0f0f0f0-0000-4000-8000-000000000027"
 RISKY = "Should we force-push the release branch to remove the leaked credentials commit, or rotate and leave history?"
@@ -117,10 +117,6 @@ def test_a_subagent_is_told_to_report_back_not_to_deliberate(project, hook):
     payload = {**P.pre_tool(SID, "Bash", FORCE_PUSH), "agent_id": "a1234", "agent_type": "general-purpose"}
     out = hook("PreToolUse", payload)
     assert out.decision is None and "report" in out.context and "Skill" not in out.context
-
-
-def test_every_kind_has_its_words():
-    assert set(tool_net.WHAT) == set(tool_net.KINDS)
 
 
 def test_the_skill_call_on_the_slow_path_gives_the_protocol_too(project, hook):

@@ -1,10 +1,11 @@
-"""The mid-task net's rule (core/tool_net.py): which tool calls are risky, and what is said."""
+"""The mid-task net: which tool calls are risky (core/tool_net.py), and what is said (text/net.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from deliberation.core import tool_net as tn
+from deliberation.text import net
 
 
 def bash(command: str):
@@ -85,19 +86,24 @@ def test_sensitive_code_by_its_words(path, sensitive):
 def test_other_tools_and_bad_inputs_are_never_risky():
     assert tn.check("Read", {"file_path": "/etc/passwd"}) is None
     assert tn.check("Bash", {"command": None}) is None
-    assert tn.check("Bash", "rm -rf /") is None  # type: ignore[arg-type]
+    assert tn.check("Bash", "rm -rf /") is None  # type: ignore[arg-type]  # a malformed payload, on purpose
     assert tn.check("Edit", {"file_path": 3}, risky_prompt=True) is None
 
 
 def test_what_is_said_is_short_and_names_the_next_step():
     for kind in tn.KINDS:
-        call = tn.RiskyCall(kind, "x" * 160)
-        for text in (tn.note_text(call), tn.note_text(call, "deliberation:", confidence=0.42),
-                     tn.note_text(call, in_subagent=True), tn.ask_text(call, "deliberation:")):
+        what = "x" * 160  # the longest part of a call the net quotes
+        for text in (net.note_text(kind, what), net.note_text(kind, what, "deliberation:", confidence=0.42),
+                     net.note_text(kind, what, in_subagent=True), net.ask_text(kind, what, "deliberation:")):
             assert len(text.encode()) < 2048 and text.startswith("Deliberation plugin:")
-        assert 'skill "deliberation:deliberate"' in tn.note_text(call, "deliberation:")
-        assert "ask the user" in tn.note_text(call)
-        assert "report" in tn.note_text(call, in_subagent=True)
+        assert 'skill "deliberation:deliberate"' in net.note_text(kind, what, "deliberation:")
+        assert 'skill "deliberation:deliberate"' in net.ask_text(kind, what, "deliberation:")
+        assert "ask the user" in net.note_text(kind, what) and "ask the user" in net.ask_text(kind, what)
+        assert "report" in net.note_text(kind, what, in_subagent=True)
+
+
+def test_every_kind_has_its_words():
+    assert set(net.WHAT) == set(tn.KINDS)
 
 
 def test_a_long_command_is_cut_in_the_note():

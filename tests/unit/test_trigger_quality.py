@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
-import trigger_quality as tq  # noqa: E402
+import trigger_quality as tq  # noqa: E402  # bench/ is put on sys.path just above
 
 DOC = ROOT / "docs" / "TRIGGER.md"
 

@@ -1,13 +1,14 @@
 """The trigger's structural signals and dampers (confidence.py), the deliberate command through
-the Skill tool (trigger.py) and the once-per-session self-rating text (self_rating.py)."""
+the Skill tool (trigger.py) and the once-per-session self-rating text (text/self_rating.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from deliberation.core import confidence as c
-from deliberation.core import self_rating, trigger
+from deliberation.core import trigger
 from deliberation.core.task_type import DEFAULT_THRESHOLDS
+from deliberation.text import self_rating
 
 
 def matched(prompt: str, dim: str) -> "list[str]":

@@ -21,14 +21,13 @@ A "production target" is a word of the command: prod, production, prd or live, s
 or inside a name (prod-db, $PROD_DATABASE_URL, shop-production) — never "product". What the
 net cannot see (a host alias, a branch left implicit) is in docs/TRIGGER.md.
 
-`note_text` and `ask_text` are what the model and the person read. Pure; stdlib only (`re`,
+What the model and the person read of a call found here is text/net.py. Pure; stdlib only (`re`,
 compiled only for a command that hints at risk): it runs on every Bash and edit call of the fast path.
 """
 
 from __future__ import annotations
 
 MODES = ("note", "ask", "off")
-DEFAULT_MODE = "note"
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 KINDS = ("force-push", "history-rewrite", "destroys-data", "destroys-infrastructure",
          "production-migration", "sensitive-edit")
@@ -191,45 +190,3 @@ def _rm_hits_data(words: "list[str]") -> bool:
         if any(p in _RM_DATA_WORDS for p in parts):
             return True
     return False
-
-
-# --------------------------------------------------------------------------- what is said
-
-WHAT = {
-    "force-push": "force-pushes a shared branch, changing its history for everyone who has it",
-    "history-rewrite": "rewrites the repository's history",
-    "destroys-data": "destroys data that may not come back",
-    "destroys-infrastructure": "destroys infrastructure",
-    "production-migration": "changes production data or its schema",
-    "sensitive-edit": "changes auth, payment or migration code",
-}
-
-
-def _skill(prefix: str) -> str:
-    return f"{prefix}deliberate"
-
-
-def note_text(call: RiskyCall, prefix: str = "", in_subagent: bool = False, confidence: "float | None" = None) -> str:
-    """The note the model reads after the call ran (PreToolUse additionalContext)."""
-    what = f"`{call.what}`" if call.kind != "sensitive-edit" else call.what
-    if in_subagent:
-        return (f"Deliberation plugin: this call {WHAT[call.kind]} ({what}), and no deliberation is on record. "
-                "Take no further step of this kind: finish by reporting to the main agent that this step needs "
-                "the user's decision or a deliberation.")
-    if call.kind == "sensitive-edit":
-        rated = f" (confidence {confidence:.2f})" if confidence is not None else ""
-        head = (f"Deliberation plugin: this edit of auth, payment or migration code ({what}) came after a prompt "
-                f"the plugin rated a risky decision{rated}, and no deliberation is on record.")
-    else:
-        head = f"Deliberation plugin: this call ran; it {WHAT[call.kind]} ({what}). No deliberation is on record."
-    return (head + " If the user did not explicitly decide this step, do not go on alone: call the Skill tool "
-            f"with skill \"{_skill(prefix)}\" and args = the decision in one sentence, then follow the protocol "
-            "it returns; or stop and ask the user to confirm. If the user did decide it, say so in one line and go on.")
-
-
-def ask_text(call: RiskyCall, prefix: str = "") -> str:
-    """The reason shown with a held call (PreToolUse ask): to the person, and to the model if refused."""
-    what = f"`{call.what}`" if call.kind != "sensitive-edit" else call.what
-    return (f"Deliberation plugin: this call {WHAT[call.kind]} ({what}), and no deliberation is on record. "
-            "Allow it only if this decision is already made. If it is refused: run the deliberation (Skill tool, "
-            f"skill \"{_skill(prefix)}\", args = the decision in one sentence) or ask the user how to proceed.")

@@ -41,7 +41,7 @@ COMMAND = "deliberate"
 def skill_question(tool_name: str, tool_input: dict) -> "str | None":
     """The question of a call of the plugin's command through the Skill tool — skill
     "deliberate", or "<plugin>:deliberate" in the plugin form; args = the question — or None for
-    any other call. This is how the agent starts a deliberation mid-task (self_rating.py)."""
+    any other call. This is how the agent starts a deliberation mid-task (text/self_rating.py)."""
     if tool_name != SKILL_TOOL or not isinstance(tool_input, dict):
         return None
     skill = tool_input.get("skill")

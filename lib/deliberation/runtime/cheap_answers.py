@@ -8,11 +8,14 @@ Everything here reads at most a stat and one small JSON file; it never reads the
 
 from __future__ import annotations
 
+from deliberation import defaults
 from deliberation.core.human_review import tool_answer
 from deliberation.state.event_log import log_line
 from deliberation.state.paths import Layout, plugin_agent_prefix
 from deliberation.state.plain_reads import (commit_pending, escalations_readable, open_escalations, section,
                                             session_state)
+
+TRIGGER = defaults.CONFIG["trigger"]  # what an absent setting means
 
 
 def answer(event, layout: Layout, cfg: dict):
@@ -84,12 +87,12 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
 
 def self_rating_text(cfg: dict) -> "str | None":
-    """The once-per-session instruction on rating a decision (core/self_rating.py), unless the
+    """The once-per-session instruction on rating a decision (text/self_rating.py), unless the
     trigger or the self-rating is switched off."""
     trig = section(cfg, "trigger")
-    if not trig.get("enabled", True) or not trig.get("self_rating", True):
+    if not trig.get("enabled", TRIGGER["enabled"]) or not trig.get("self_rating", TRIGGER["self_rating"]):
         return None
-    from deliberation.core import self_rating
+    from deliberation.text import self_rating
 
     return self_rating.text(section(cfg, "task_types").get("thresholds"), plugin_agent_prefix())
 
@@ -116,8 +119,8 @@ def net_answer(event, layout: Layout, cfg: dict):
     from deliberation.wire import hookio
 
     trig = section(cfg, "trigger")
-    mode = trig.get("tool_net", "note")
-    if mode not in ("note", "ask") or not trig.get("enabled", True):
+    mode = trig.get("tool_net", TRIGGER["tool_net"])
+    if mode not in ("note", "ask") or not trig.get("enabled", TRIGGER["enabled"]):
         return hookio.Answer()
     from deliberation.core import tool_net
 
@@ -129,6 +132,7 @@ def net_answer(event, layout: Layout, cfg: dict):
     elif tool_net.check(event.tool_name, event.tool_input) is None:
         return hookio.Answer()
     from deliberation.state.plain_reads import deliberation_since, since_last_prompt
+    from deliberation.text import net
 
     tail = since_last_prompt(layout, event.session_id)
     trigger = (tail.trigger if tail else None) or {}
@@ -140,9 +144,9 @@ def net_answer(event, layout: Layout, cfg: dict):
         return hookio.Answer()  # said once for this prompt; the model has it
     prefix = plugin_agent_prefix()
     if mode == "ask" and not event.agent_id:
-        out = hookio.Answer.ask(tool_net.ask_text(call, prefix))
+        out = hookio.Answer.ask(net.ask_text(call.kind, call.what, prefix))
     else:
-        out = hookio.Answer(context=tool_net.note_text(call, prefix, in_subagent=bool(event.agent_id),
+        out = hookio.Answer(context=net.note_text(call.kind, call.what, prefix, in_subagent=bool(event.agent_id),
                                                        confidence=trigger.get("confidence")))
     log_line(layout, event, _light(event.raw), out.summary(), [said])
     return out

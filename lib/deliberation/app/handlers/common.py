@@ -10,6 +10,7 @@ from deliberation import SCHEMA_VERSION
 from deliberation.app import transcripts
 from deliberation.core import agent_model, personas, token_usage
 from deliberation.core.depth.axis import BudgetView
+from deliberation.core.trigger import skill_question  # the deliberate command called via the Skill tool
 from deliberation.core.turn import Turn, spawn_slots
 from deliberation.state import event_log
 from deliberation.state.config import Config
@@ -50,8 +51,6 @@ def last_user_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20) 
         if not isinstance(rec, dict):
             continue
         if rec.get("event") == "PreToolUse" and isinstance(rec.get("trigger"), dict):
-            from deliberation.core.trigger import skill_question  # the deliberate command called via the Skill tool
-
             payload = rec.get("payload") or {}
             question = skill_question(payload.get("tool_name") or "", payload.get("tool_input") or {})
             if question is not None:

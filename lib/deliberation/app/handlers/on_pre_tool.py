@@ -13,6 +13,8 @@ from deliberation.app import adjudication
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
 from deliberation.core import spawn
+from deliberation.core.trigger import score_skill, skill_question
+from deliberation.state.paths import plugin_agent_prefix
 from deliberation.wire import hookio
 
 
@@ -33,9 +35,6 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 
 def _skill(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     """The deliberate command called through the Skill tool: its protocol, as on the fast path."""
-    from deliberation.core.trigger import score_skill, skill_question
-    from deliberation.state.paths import plugin_agent_prefix
-
     question = skill_question(event.tool_name, event.tool_input)
     if question is None:
         return hookio.Answer()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from deliberation.app.handlers.common import Ctx
 from deliberation.core import engine
-from deliberation.text import notes
+from deliberation.state.paths import plugin_agent_prefix
+from deliberation.text import notes, self_rating
 from deliberation.text.render import render
 from deliberation.wire import hookio
 
@@ -15,9 +16,6 @@ def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
         return hookio.Answer()
     said = []
     if ctx.cfg.trigger.enabled and ctx.cfg.trigger.self_rating:
-        from deliberation.core import self_rating
-        from deliberation.state.paths import plugin_agent_prefix
-
         said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix()))
     delib = ctx.active()
     if delib is not None:

@@ -6,12 +6,13 @@ hook as a prompt. So at session start the agent is told, in a few lines, to rate
 the way the trigger does — four dimensions, one combination — and, below its task type's bar,
 to start the deliberation itself through the plugin's command (the Skill tool), which the
 PreToolUse hook answers with the protocol. A self-rating is a suggestion; the hook's scorer and
-the mid-task net (tool_net.py) are the enforcement. Pure; stdlib only.
+the mid-task net (core/tool_net.py) are the enforcement. Imports only the defaults: it is said
+on the fast path of every SessionStart.
 """
 
 from __future__ import annotations
 
-from deliberation.core.task_type import DEFAULT_THRESHOLDS
+from deliberation import defaults
 
 MAX_BYTES = 1024  # always-on context: every session pays for it (docs/TRIGGER.md counts it)
 
@@ -19,7 +20,7 @@ MAX_BYTES = 1024  # always-on context: every session pays for it (docs/TRIGGER.m
 def text(thresholds: "dict | None" = None, prefix: str = "") -> str:
     """The instruction for this install: `thresholds` (task type → bar, the configured ones),
     `prefix` the plugin form's namespace ("" for a project install)."""
-    bars = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
+    bars = {**defaults.CONFIG["task_types"]["thresholds"], **(thresholds or {})}
     listed = ", ".join(f"{t} {float(bars[t]):.2f}" for t in ("security", "architecture", "refactoring", "documentation"))
     return (
         "Deliberation plugin: when you meet a decision (security, data, money, a migration, anything "
