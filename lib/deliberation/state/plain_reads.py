@@ -110,9 +110,9 @@ def commit_pending(layout: Layout, session_id: str) -> bool:
 
 
 class SinceLastPrompt:
-    """What the event log holds since the session's latest real user prompt (or since the
-    deliberate command was called through the Skill tool): that record's time and trigger
-    result, and the notes of the events logged after it."""
+    """What is on record since the session's latest real user prompt (or since the deliberate
+    command was called through the Skill tool): that record's time and trigger result, and the
+    notes of the events logged after it."""
 
     __slots__ = ("at", "trigger", "notes")
 
@@ -122,11 +122,24 @@ class SinceLastPrompt:
         self.notes = notes
 
 
-def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20) -> "SinceLastPrompt | None":
-    """The tail of the event log back to the latest real prompt, read backwards (None: no prompt
-    within `max_bytes` of the end). Read only when a tool call already looks risky."""
-    from deliberation.state.event_log import lines_backwards
+def _at(rec: dict) -> float:
+    at = rec.get("at")
+    return float(at) if isinstance(at, (int, float)) else 0.0
 
+
+def _trigger(rec: dict) -> "dict | None":
+    trig = rec.get("trigger")
+    return trig if isinstance(trig, dict) else None
+
+
+def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20) -> "SinceLastPrompt | None":
+    """The turn's prompt — kept aside in prompt.json while the session has no deliberation, else
+    in the event log — and the notes logged since, the log read backwards (None: no prompt
+    found). Read only when a tool call already looks risky."""
+    from deliberation.state.event_log import lines_backwards, pending_prompt
+
+    pending = pending_prompt(layout, session_id)
+    since = _at(pending) if pending is not None else None
     notes: "list[str]" = []
     try:
         path = layout.checked(layout.events(session_id))
@@ -139,18 +152,20 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
             continue
         if not isinstance(rec, dict):
             continue
+        if since is not None and _at(rec) < since:
+            break  # older than the turn's prompt
         payload = rec.get("payload")
         if not isinstance(payload, dict):
             payload = {}
         prompt = payload.get("prompt")
         real_prompt = rec.get("event") == "UserPromptSubmit" and isinstance(prompt, str) \
             and not prompt.lstrip().startswith("<task-notification>")
-        skill = rec.get("event") == "PreToolUse" and isinstance(rec.get("trigger"), dict)
+        skill = rec.get("event") == "PreToolUse" and _trigger(rec) is not None
         if real_prompt or skill:
-            at = rec.get("at")
-            return SinceLastPrompt(float(at) if isinstance(at, (int, float)) else 0.0,
-                                   rec.get("trigger") if isinstance(rec.get("trigger"), dict) else None, notes)
+            return SinceLastPrompt(_at(rec), _trigger(rec), notes)
         notes.extend(n for n in rec.get("notes") or () if isinstance(n, str))
+    if pending is not None:
+        return SinceLastPrompt(_at(pending), _trigger(pending), notes)
     return None
 
 
