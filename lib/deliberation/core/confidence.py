@@ -294,14 +294,35 @@ def combine(dims: dict, high: float = DEFAULT_HIGH) -> float:
 
 
 def forced_by(prompt: str, markers) -> "str | None":
-    """The force marker the prompt starts with (case-sensitive, then a non-word char), if any."""
+    """The force marker the prompt starts with (case-sensitive, then a non-word char), if any,
+    as the prompt spells it. A command marker (`/deliberate`) is also recognised in the client's
+    namespaced form, whatever the namespace: a plugin's command reaches the prompt hook as
+    `/<plugin>:deliberate …` (measured on Claude Code 2.1.328), so that is returned."""
     text = prompt.lstrip()
     for marker in markers:
-        if marker and text.startswith(marker):
-            rest = text[len(marker):]
+        if not marker:
+            continue
+        spelt = _namespaced(text, marker) if marker.startswith("/") else None
+        if spelt is None and text.startswith(marker):
+            spelt = marker
+        if spelt is not None:
+            rest = text[len(spelt):]
             if not rest or not (rest[0].isalnum() or rest[0] in "_-"):
-                return marker
+                return spelt
     return None
+
+
+def _namespaced(text: str, marker: str) -> "str | None":
+    """`/<namespace>:<command>` at the start of `text` for the command marker `/<command>`:
+    the namespace a run of letters, digits, `_`, `-` and `.` (a plugin's name)."""
+    colon = text.find(":", 1)
+    if not text.startswith("/") or colon < 2:
+        return None
+    namespace = text[1:colon]
+    if not all(ch.isalnum() or ch in "_-." for ch in namespace):
+        return None
+    spelt = text[:colon + 1] + marker[1:]
+    return spelt if text.startswith(spelt) else None
 
 
 def question_of(prompt: str, markers=None) -> str:
