@@ -21,5 +21,7 @@ TIERS = {
                  "deliberation.wire.deadlines"),
     "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
                "deliberation.runtime.error_handler", "deliberation.wire.hookio", "deliberation.state.ids",
-               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env"),
+               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env",
+               "deliberation.state.safe_read", "deliberation.state.seal", "deliberation.state.user_data",
+               "deliberation.state.project_env", "deliberation.state.consent", "deliberation.state.plain_reads"),
 }

@@ -4,6 +4,9 @@ pydantic.
 A hook reaches the slow path (handlers/, pydantic models, locks) only when something is going
 on: a subagent spawn or report, an active deliberation in the session, an open escalation.
 Everything here reads at most a stat and one small JSON file; it never reads the event log.
+A state file the fast path does not believe (plain_reads.Distrusted: not sealed by this user's
+plugin, a link, a FIFO, too large) sends the event to the slow path, which moves it aside and
+says so.
 """
 
 from __future__ import annotations
@@ -11,12 +14,19 @@ from __future__ import annotations
 from deliberation.core.human_review import tool_answer
 from deliberation.state.event_log import log_line
 from deliberation.state.paths import Layout, plugin_agent_prefix
-from deliberation.state.plain_reads import (commit_pending, escalations_readable, open_escalations, section,
-                                            session_state)
+from deliberation.state.plain_reads import (Distrusted, awaiting_approval, commit_pending, open_escalations,
+                                            section, session_state)
 
 
 def answer(event, layout: Layout, cfg: dict):
     """The fast-path Answer, or None when the slow path must decide."""
+    try:
+        return _answer(event, layout, cfg)
+    except Distrusted:
+        return None
+
+
+def _answer(event, layout: Layout, cfg: dict):
     from deliberation.wire import hookio
 
     sid = event.session_id
@@ -36,10 +46,9 @@ def answer(event, layout: Layout, cfg: dict):
     if isinstance(event, hookio.PreToolUse):
         if event.is_channel_tool:
             return None
-        entries = open_escalations(layout)
+        entries = open_escalations(layout)  # one the slow path must move aside raises Distrusted
         if not entries:
-            # an escalations.json that does not read as an index goes to the slow path (quarantine + warning)
-            return hookio.Answer() if escalations_readable(layout.escalations) else None
+            return hookio.Answer()
         decision, reason = tool_answer(entries, event.tool_name,
                                          section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS))
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
@@ -56,7 +65,10 @@ def answer(event, layout: Layout, cfg: dict):
     if event.hook_event_name in ("SessionStart", "SessionEnd") or type(event) is hookio.SessionEvent:
         sess = session_state(layout, sid)
         if not sess or not sess.get("active_deliberation"):
-            return hookio.Answer()
+            if event.hook_event_name != "SessionStart":
+                return hookio.Answer()
+            awaiting = awaiting_approval(layout)  # settings of config.json that wait for this user
+            return None if awaiting is None else hookio.Answer(system_message=awaiting or None)
         return None
     return None
 

@@ -196,9 +196,12 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         message = f"deliberation plugin: {describe(exc)}{where} — continuing without deliberation checks"
     strict = False
     if layout is not None and not isinstance(exc, hookio.PayloadError):
-        from deliberation.state.plain_reads import is_strict, read_json
+        from deliberation.state.plain_reads import config_dict, is_strict
 
-        strict = is_strict(read_json(layout.config))
+        try:  # the effective config: a committed `strict` waits for this user's approval (consent.py)
+            strict = is_strict(config_dict(layout))
+        except Exception:  # noqa: BLE001 - no config to be read: fail open
+            strict = False
     answer = hookio.Answer(system_message=message)
     if strict:
         answer = _strict_block(event_name, message, data)

@@ -12,8 +12,10 @@ with the decision taken. Stdlib only: the fast path writes here.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import time
 
 RERUN_WINDOW_BYTES = 16 << 20  # how far back a re-run looks for its own event
@@ -38,8 +40,10 @@ def append_line(path: str, line: bytes) -> None:
     truncated back, so the file never keeps a partial line of ours."""
     import fcntl
 
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device a repository planted
+            raise OSError(errno.EINVAL, "not a regular file: nothing appended", path)
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = drop_torn_tail(fd)
         try:
@@ -74,9 +78,12 @@ def drop_torn_tail(fd: int) -> int:
 
 
 def lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
-    """The complete lines of the last `max_bytes` of a file, last line first."""
+    """The complete lines of the last `max_bytes` of a file, last line first (opened through
+    safe_read: no link followed, a regular file only, never blocking)."""
+    from deliberation.state.safe_read import open_file
+
     try:
-        fh = open(path, "rb")
+        fh, _size = open_file(path)
     except OSError:
         return
     with fh:
@@ -116,14 +123,20 @@ def has_lines(path: str, lines: bytes, window: int = RERUN_WINDOW_BYTES) -> bool
     return False
 
 
-def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES) -> "dict | None":
-    """The logged record of event `event_id`, searched from the end."""
+def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES,
+               opener=None) -> "dict | None":
+    """The logged record of event `event_id`, searched from the end; with `opener`
+    (seal.line_opener), only a line this user's plugin sealed counts."""
     if not event_id:
         return None
     needle = json.dumps(event_id).encode()
     for line in lines_backwards(path, window):
         if needle not in line:
             continue
+        if opener is not None:
+            line = opener(line)
+            if line is None:
+                continue
         try:
             record = json.loads(line)
         except ValueError:
@@ -136,13 +149,14 @@ def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYT
 def logged_answer(layout, session_id: str, event_id: "str | None"):
     """The Answer an already-committed event was given, or None when it was not committed."""
     from deliberation.wire import hookio
+    from deliberation.state import seal
     from deliberation.state.ids import InvalidId
 
     try:
         path = layout.checked(layout.events(session_id))
     except (InvalidId, ValueError):
         return None
-    record = find_event(path, event_id)
+    record = find_event(path, event_id, opener=seal.line_opener(layout, path))
     if record is None:
         return None
     logged = record.get("answer")
@@ -155,6 +169,7 @@ def log_line(layout, event, payload: dict, answer: dict,
              notes: "list[str] | None" = None, trigger: "dict | None" = None) -> None:
     """Append an event-log record without the session lock (fast-path events change no state)."""
     from deliberation import SCHEMA_VERSION
+    from deliberation.state import seal
     from deliberation.state.paths import handled_by, make_dirs
 
     path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
@@ -164,4 +179,4 @@ def log_line(layout, event, payload: dict, answer: dict,
               "answer": answer, "notes": notes or []}
     if trigger is not None:
         record["trigger"] = trigger
-    append_line(path, json_line(record))
+    append_line(path, seal.seal_lines(layout, path, json_line(record)))

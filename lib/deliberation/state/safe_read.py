@@ -23,7 +23,6 @@ missing file raises FileNotFoundError as `open` does. Standard library only (the
 through it); the checks cost a few system calls.
 """
 
-from __future__ import annotations
 
 import errno
 import os
@@ -84,17 +83,17 @@ def _open_in(dir_fd: "int | None", name: str, shown: str) -> "tuple[int, os.stat
     except NotADirectoryError:
         raise FileNotFoundError(errno.ENOENT, "a folder on the way is a file", shown) from None
     if not stat.S_ISREG(st.st_mode):
-        raise Refused(shown, f"{kind_of(st.st_mode)}, not a regular file: not read")
+        raise Refused(shown, f"{kind_of(st.st_mode)}, not a regular file")
     try:
         fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno in _LINK_ERRNOS:
-            raise Refused(shown, "a symbolic link: not followed") from None
+            raise Refused(shown, "a symbolic link (not followed)") from None
         raise
     try:
         now = os.fstat(fd)
         if not stat.S_ISREG(now.st_mode) or (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev):
-            raise Refused(shown, "replaced while it was opened: not read")
+            raise Refused(shown, "replaced while it was opened")
     except BaseException:
         os.close(fd)
         raise
@@ -112,19 +111,19 @@ def open_fd(path: str, root: "str | None" = None) -> "tuple[int, os.stat_result]
     try:
         for part in parts[:-1]:
             if part in ("", ".", ".."):
-                raise Refused(path, "a path with '.' or '..' in it: not read")
+                raise Refused(path, "a path with '.' or '..' in it")
             try:
                 sub = os.open(part, _DIR_FLAGS, dir_fd=dir_fd)
             except OSError as exc:
                 if exc.errno in _LINK_ERRNOS:
-                    raise Refused(path, f"the folder {part!r} on the way is a symbolic link: not followed") from None
+                    raise Refused(path, f"the folder {part!r} on the way is a symbolic link (not followed)") from None
                 if exc.errno == errno.ENOTDIR:
                     try:
                         mode = os.stat(part, dir_fd=dir_fd, follow_symlinks=False).st_mode
                     except OSError:
                         mode = 0
                     if stat.S_ISLNK(mode):
-                        raise Refused(path, f"the folder {part!r} on the way is a symbolic link: not followed") from None
+                        raise Refused(path, f"the folder {part!r} on the way is a symbolic link (not followed)") from None
                     raise FileNotFoundError(errno.ENOENT, f"{part!r} on the way is not a folder", path) from None
                 raise
             os.close(dir_fd)
@@ -137,7 +136,7 @@ def open_fd(path: str, root: "str | None" = None) -> "tuple[int, os.stat_result]
 def read_fd(fd: int, size: int, limit: int, shown: str) -> bytes:
     """At most `limit` bytes from `fd` (Refused when there are more)."""
     if size > limit:
-        raise Refused(shown, f"{size} bytes, more than the {_human(limit)} a file of this kind may have: not read",
+        raise Refused(shown, f"{size} bytes, more than the {_human(limit)} a file of this kind may have",
                       errno.EFBIG)
     chunks = []
     got = 0
@@ -148,7 +147,7 @@ def read_fd(fd: int, size: int, limit: int, shown: str) -> bytes:
         chunks.append(chunk)
         got += len(chunk)
         if got > limit:
-            raise Refused(shown, f"grew past {_human(limit)} while it was read: not read", errno.EFBIG)
+            raise Refused(shown, f"grew past {_human(limit)} while it was read", errno.EFBIG)
     return b"".join(chunks)
 
 
@@ -168,8 +167,7 @@ def open_file(path: str, root: "str | None" = None, limit: "int | None" = None):
     fd, st = open_fd(path, root)
     if limit is not None and st.st_size > limit:
         os.close(fd)
-        raise Refused(path, f"{st.st_size} bytes, more than the {_human(limit)} a file of this kind may have: "
-                            "not read", errno.EFBIG)
+        raise Refused(path, f"{st.st_size} bytes, more than the {_human(limit)} a file of this kind may have", errno.EFBIG)
     return os.fdopen(fd, "rb"), st.st_size
 
 

@@ -199,12 +199,19 @@ def requested_model(ctx: Ctx, subagent_type: str, spawn_model: "str | None") -> 
     dirs = [os.path.join(ctx.layout.project, ".claude", "agents"), os.path.join(_REPO, "agents")]
     if ":" in subagent_type:
         dirs.reverse()  # a namespaced type is the plugin's own agent
+    from deliberation.state import safe_read
+
     for folder in dirs:
-        try:
-            with open(os.path.join(folder, f"{slug}.md"), "rb") as fh:
-                head = fh.read(4096).decode("utf-8", "replace")
+        try:  # a project file: a FIFO or a link to a device there must not hold the spawn
+            fd, _st = safe_read.open_fd(os.path.join(folder, f"{slug}.md"))
         except OSError:
             continue
+        try:
+            head = os.read(fd, 4096).decode("utf-8", "replace")
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
         return agent_model.frontmatter_model(head)
     return None
 
@@ -220,9 +227,11 @@ def transcript_model(path: "str | None") -> "str | None":
     found = transcripts.read_model(path)
     if found or not path.endswith(".jsonl"):
         return found
-    try:
-        with open(path[:-len(".jsonl")] + ".meta.json", "rb") as fh:
-            return agent_model.meta_model(fh.read(65536).decode("utf-8", "replace"))
+    from deliberation.state import safe_read
+
+    try:  # no link followed, a regular file only: a FIFO here must not hold the session's lock
+        return agent_model.meta_model(safe_read.read_bytes(path[:-len(".jsonl")] + ".meta.json",
+                                                           65536).decode("utf-8", "replace"))
     except OSError:
         return None
 

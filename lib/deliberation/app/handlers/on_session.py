@@ -1,4 +1,5 @@
-"""SessionStart: after a restart or resume, remind Claude of an unfinished deliberation."""
+"""SessionStart: after a restart or resume, remind Claude of an unfinished deliberation; tell the
+person which settings of config.json wait for their approval."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ from deliberation.app.handlers.common import Ctx
 def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
     if event.hook_event_name != "SessionStart":
         return hookio.Answer()
+    from deliberation.state.plain_reads import awaiting_approval
+
+    awaiting = awaiting_approval(ctx.layout)  # config.json settings that wait for this user (consent.py)
+    if awaiting:
+        ctx.warnings.append(awaiting)
     delib = ctx.active()
     if delib is None:
         return hookio.Answer()
