@@ -439,3 +439,11 @@ def write_state(path, data: "bytes | str | dict") -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as fh:
         fh.write(data)
+
+
+def approve_config(project) -> None:
+    """This user approves the project's config.json as it is now (`deliberation trust`): a test
+    whose own config runs probes or widens what runs (state/consent.py) is that config's user."""
+    from deliberation.state import consent
+
+    consent.approve(Layout(str(project)))

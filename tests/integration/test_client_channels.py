@@ -9,6 +9,7 @@ import json
 from tests import payloads as P
 from tests.integration.test_deliberation_flow import load_delib, write_config
 from tests.integration.test_gates_flow import HIGH, QUESTION, failed_checks, rank, research, validate_state
+from tests.factories import approve_config
 
 META = "export const meta = {name: 'fanout', description: 'fan out research', phases: [{title: 'Research'}]}\n"
 
@@ -33,6 +34,7 @@ def session(project, sid):
 
 def start(project, hook, cfg=None):
     write_config(project, {"depth": {"posture": "off"}, **(cfg or {})})
+    approve_config(project)  # this user's own config (models.diverse waits for approval: consent.py)
     s = P.Session(hook)
     s.prompt(QUESTION)
     return s

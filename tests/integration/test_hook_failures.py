@@ -13,6 +13,7 @@ import pytest
 
 from tests import payloads as P
 from tests.conftest import HOOK_FLAGS, HOOK_SCRIPTS, HOOKS, LIB, HookResult
+from tests.factories import approve_config
 
 SID = "5e1f0c2a-0000-4000-8000-000000000001"
 EVENTS = list(HOOK_SCRIPTS)
@@ -90,6 +91,7 @@ def test_garbage_on_stdin_fails_open_with_one_warning_line(project, hook, event,
 @pytest.mark.parametrize("event", EVENTS)
 def test_garbage_never_blocks_even_in_strict_mode(project, hook, event):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     for garbage in ("empty stdin", "invalid JSON", "another event's payload"):
         assert_fail_open(hook(event, GARBAGE[garbage](event)))
 
@@ -259,6 +261,7 @@ def test_lock_timeout_fails_open_without_hanging(project, hook):
 
 def test_strict_internal_error_denies_a_spawn(project, faulty):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     active_session(project)
     res = faulty("PreToolUse", sample("PreToolUse"))
     assert res.returncode == 0
@@ -270,6 +273,7 @@ def test_strict_internal_error_denies_a_spawn(project, faulty):
 
 def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, faulty):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     active_session(project)
     first = faulty("Stop", P.stop(SID, active=False))
     assert first.returncode == 0
@@ -287,6 +291,7 @@ def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, fa
 
 def test_strict_internal_error_blocks_subagent_stop_once(project, faulty):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     active_session(project)
     payload = sample("SubagentStop")
     assert faulty("SubagentStop", payload).decision == "block"

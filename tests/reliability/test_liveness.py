@@ -30,6 +30,7 @@ import pytest
 from tests import payloads as P
 from tests.conftest import HookResult, hook_argv, run_hook
 from tests.reliability.helpers import inproc_hook, state_dir, summary, write_config
+from tests.factories import approve_config
 
 SID = "11fe0000-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
@@ -139,6 +140,7 @@ def test_hanging_probe_is_killed_with_its_group_at_the_timeout(project, case):
         probes.append({"name": "hang2", "command": [sys.executable, "-c", HANG, str(pids)], "timeout_s": 30})
         esc["probe_budget_s"] = 2.0
     write_config(project, {"depth": {"posture": "off"}, "escalation": esc})
+    approve_config(project)  # a probe runs only once this user approved it (consent.py)
     s = P.Session(inproc_hook, SID)
     deliberate(s)
     t0 = time.monotonic()

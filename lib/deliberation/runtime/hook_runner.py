@@ -196,10 +196,10 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         message = f"deliberation plugin: {describe(exc)}{where} — continuing without deliberation checks"
     strict = False
     if layout is not None and not isinstance(exc, hookio.PayloadError):
-        from deliberation.state.plain_reads import config_dict, is_strict
+        from deliberation.state import consent
 
-        try:  # the effective config: a committed `strict` waits for this user's approval (consent.py)
-            strict = is_strict(config_dict(layout))
+        try:  # config.json's `strict`, once this user approved it (consent.py): a repository cannot block
+            strict = consent.is_strict(layout)
         except Exception:  # noqa: BLE001 - no config to be read: fail open
             strict = False
     answer = hookio.Answer(system_message=message)

@@ -225,6 +225,16 @@ def pending(layout, environ=None):
     return split(read_raw(layout), layout, environ)[1]
 
 
+def is_strict(layout, environ=None):
+    """config.json asks for strict mode and this user approved it (read without the models: a
+    hook that failed before its config was resolved decides with this)."""
+    raw = read_raw(layout)
+    if raw.get("strict") is not True:
+        return False
+    approved, _waiting = split(raw, layout, environ)
+    return any(i.name == "strict" for i in approved)
+
+
 def _write_trust(path, data):
     tmp = "%s.tmp-%d-%s" % (path, os.getpid(), os.urandom(4).hex())
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
