@@ -432,9 +432,11 @@ def write_state(path, data: "bytes | str | dict") -> None:
         data = dumps(data)
     elif isinstance(data, str):
         data = data.encode()
-    if path.endswith(".jsonl"):
+    if seal.rel_of(layout, path) in seal.SHARED:
+        pass
+    elif path.endswith(".jsonl"):
         data = seal.seal_lines(layout, path, data)
-    elif seal.rel_of(layout, path) not in seal.SHARED:
+    else:
         data = seal.seal_file(layout, path, data)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as fh:

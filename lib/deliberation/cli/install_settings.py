@@ -57,8 +57,11 @@ SHIPPED_DIRS = (".claude", os.path.join(".claude", "agents"), os.path.join(".cla
 READ_LIMIT = 16 << 20  # a settings file, a manifest, an agent file: far below this
 
 GITIGNORE = """\
-# Written by the deliberation plugin's install.sh. Runtime state stays on this machine;
-# config.json and reversals.json are NOT ignored: commit them, a team shares those.
+# Written by the deliberation plugin's install.sh. Runtime state stays on this machine (each
+# runtime file is sealed for the user who wrote it: a committed copy is ignored and reported).
+# config.json and reversals.json are NOT ignored: a team shares those. A setting of config.json
+# that runs a command or widens what runs takes effect for each user only after they approve it
+# (`deliberation trust`); see the plugin's docs/SECURITY.md.
 sessions/
 deliberations/
 records/

@@ -1,8 +1,7 @@
 """Seals: a runtime file is believed only if this user's plugin wrote it.
 
 The runtime files under `.claude/deliberation/` (escalations.json, each session's files, the
-deliberations, the config cache, the commit journal, every line of the event log and of
-adjudications.jsonl) decide what the hooks answer. A cloned repository can commit any of them —
+deliberations, the config cache, the commit journal, every line of the event log) decide what the hooks answer. A cloned repository can commit any of them —
 an open hard-reject that denies every Bash call, a reason addressed to the model, an id built to
 be pasted into a shell. So each document and each JSON line the plugin writes there ends with a
 field `"mac"`: 32 hex digits of keyed BLAKE2b over the file's place (its path relative to the
@@ -11,9 +10,9 @@ that field. The key is this user's (`user_data`: 0600, in the user's own folder,
 project), so nobody else — and no repository — can seal a file this user's plugin will believe.
 
 `unseal` gives back the bytes as they were before sealing, or None: the caller then treats the
-file as absent, moves it aside and says so (store.Store, plain_reads). `config.json` and
-`reversals.json` are the team's shared files: they are data, never sealed, and nothing in them
-is believed beyond what consent.py and the text frames allow.
+file as absent, moves it aside and says so (store.Store, plain_reads). `config.json`,
+`reversals.json` and `adjudications.jsonl` are the team's shared files: they are data, never
+sealed, and nothing in them is believed beyond what consent.py and the text frames allow.
 
 The seal sits where the serialiser put the last member, so the file stays valid JSON that
 people, jq and the published schemas read as before (the schemas list `mac`):
@@ -39,7 +38,9 @@ HEX = 32
 _CONTEXT = b"deliberation-seal/1\0"
 _FORMS = ((b',\n  "mac": "', b'\n}'), (b',"mac":"', b'}'))
 _HEXDIGITS = frozenset(b"0123456789abcdef")
-SHARED = frozenset({"config.json", "reversals.json"})  # the team's files: data, never sealed
+# the team's files: data, never sealed and never believed beyond what consent.py and the text
+# frames allow (adjudications.jsonl is an audit log nothing reads back)
+SHARED = frozenset({"config.json", "reversals.json", "adjudications.jsonl"})
 
 
 class Unsealed(ValueError):

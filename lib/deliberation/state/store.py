@@ -179,6 +179,11 @@ def sealed(layout: Layout, path: str, data: bytes) -> bytes:
     return data if seal.rel_of(layout, path) in seal.SHARED else seal.seal_file(layout, path, data)
 
 
+def sealed_lines(layout: Layout, path: str, lines: bytes) -> bytes:
+    """JSON lines as appended to `path`: each sealed, unless it is one of the team's shared files."""
+    return lines if seal.rel_of(layout, path) in seal.SHARED else seal.seal_lines(layout, path, lines)
+
+
 def distrust(layout: Layout, path: str, exc: BaseException, warnings: "list[str]") -> None:
     """Move aside a state file that is not believed (see read_runtime) and say why."""
     moved = quarantine(path)
@@ -406,7 +411,7 @@ class Store:
 
     def append(self, path: str, record: Any) -> None:
         path = self.layout.checked(path)
-        _append_lines(path, seal.seal_lines(self.layout, path, _jsonl(record)))
+        _append_lines(path, sealed_lines(self.layout, path, _jsonl(record)))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -536,7 +541,7 @@ class SessionTx:
     def append(self, path: str, record: Any) -> None:
         """Append a JSON line to a log of the state dir as part of this transaction."""
         path = self.store.layout.checked(path)
-        self._appends.setdefault(path, []).append(seal.seal_lines(self.store.layout, path, _jsonl(record)))
+        self._appends.setdefault(path, []).append(sealed_lines(self.store.layout, path, _jsonl(record)))
 
     def log(self, record: Any) -> None:
         """Queue an event-log line, committed with the state."""
