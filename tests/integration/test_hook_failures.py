@@ -14,6 +14,7 @@ import pytest
 from tests import payloads as P
 from tests.conftest import HOOK_FLAGS, HOOK_SCRIPTS, HOOKS, LIB, HookResult
 from tests.factories import approve_config
+from tests.factories import write_state
 
 SID = "5e1f0c2a-0000-4000-8000-000000000001"
 EVENTS = list(HOOK_SCRIPTS)
@@ -116,14 +117,17 @@ def write_config(project, cfg: dict) -> None:
 def corrupt_config_cache(project, cfg: dict, key=None) -> None:
     """config.json plus a cache entry keyed to it (by default with this version's key) whose
     content does not validate: edited by hand, or left by another build."""
-    from deliberation.state import plain_reads
+    from deliberation.state import consent, plain_reads
+    from deliberation.state.paths import Layout
 
     write_config(project, cfg)
     st = os.stat(state(project) / "config.json")
     (state(project) / "cache").mkdir(exist_ok=True)
     bad = {**cfg, "spawn_budget": {"max_active_children": "many"}}
-    (state(project) / "cache" / "config.resolved.json").write_text(
-        json.dumps({"key": key or plain_reads.cache_key(st), "config": bad, "problems": []}))
+    # as the plugin writes it: keyed to this user's approvals too, and sealed (a cache the plugin
+    # did not write is not believed at all: test_hostile_project)
+    write_state(state(project) / "cache" / "config.resolved.json", json.dumps(
+        {"key": key or plain_reads.cache_key(st, consent.stamp(Layout(str(project)))), "config": bad, "problems": []}))
 
 
 # A bug, as far as the hook can tell: the real hook script, in a process whose slow path raises.
@@ -155,7 +159,7 @@ def active_session(project, sid: str = SID) -> None:
     """A session with an open deliberation, so every hook (SessionStart included) takes the slow path."""
     d = state(project) / "sessions" / sid
     d.mkdir(parents=True, exist_ok=True)
-    (d / "session.json").write_text(json.dumps({"schema_version": 1, "session_id": sid,
+    write_state(d / "session.json", json.dumps({"schema_version": 1, "session_id": sid,
                                                 "active_deliberation": "d-5e1f0c2a-1",
                                                 "deliberations": ["d-5e1f0c2a-1"]}))
 
@@ -367,8 +371,8 @@ def test_corrupt_state_file_is_quarantined_and_the_user_warned(project, hook):
 def test_newer_schema_version_is_refused_visibly_and_left_alone(project, hook):
     sdir = state(project) / "sessions" / SID
     sdir.mkdir(parents=True)
-    body = json.dumps({"schema_version": 99, "session_id": SID, "active_deliberation": "d-x"})
-    (sdir / "session.json").write_text(body)
+    write_state(sdir / "session.json", json.dumps({"schema_version": 99, "session_id": SID, "active_deliberation": "d-x"}))
+    body = (sdir / "session.json").read_text()  # written by a newer plugin of this user: sealed
     res = hook("Stop", sample("Stop"))
     assert_fail_open(res, "SchemaVersionError", "schema_version 99, newer than this plugin's 1",
                      "upgrade the plugin")
