@@ -206,7 +206,7 @@ def check_config(layout: Layout) -> "list[Finding]":
     for item in waiting:
         out.append(problem("config", f"awaiting your approval: {item.name} = {' '.join(item.shown(200).split())} — "
                                      f"{item.why}; its default applies until you run, in a terminal: "
-                                     f"deliberation trust --project {consent._quote(layout.project)}"))
+                                     f"deliberation trust --project {consent.quote(layout.project)}"))
     if not out:
         approved = consent.requested(consent.read_raw(layout))
         extra = f" ({', '.join(i.name for i in approved)} approved by you)" if approved else ""

@@ -54,7 +54,7 @@ def run(args) -> int:
     if _inside_claude_code():
         print("deliberation trust: refused inside Claude Code — a command the model can run must not approve what "
               f"a repository asks for. Run it in a terminal outside Claude Code: deliberation trust --project "
-              f"{consent._quote(layout.project)}", file=sys.stderr)
+              f"{consent.quote(layout.project)}", file=sys.stderr)
         return 2
     if not args.yes:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -304,10 +304,11 @@ def message(items, project):
     return ("deliberation: this project's .claude/deliberation/config.json asks for %d setting(s) that take "
             "effect only after you approve them — %s. Until then their defaults apply. To approve exactly this "
             "content, run in a terminal: deliberation trust --project %s"
-            % (len(items), listed, _quote(project)))
+            % (len(items), listed, quote(project)))
 
 
-def _quote(path):
+def quote(path):
+    """A path as a shell word (for the command a person is told to run)."""
     import shlex
 
     return shlex.quote(path)
