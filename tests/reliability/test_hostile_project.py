@@ -336,3 +336,30 @@ def test_an_id_from_a_runtime_file_never_reaches_a_suggested_command():
                {"deliberation_id": "d-ok-1", "route": "human-review", "reason": "fine"}]
     decision, reason = tool_answer(entries, "Bash", "Bash")
     assert decision == "ask" and "pwned" not in reason and "`deliberation approve d-ok-1`" in reason
+
+
+@pytest.mark.parametrize("kind", ["a file", "a symlink", "another user's"])
+def test_an_unusable_user_folder_fails_open_in_one_line_that_names_the_way_out(project, tmp_path, kind):
+    """No runtime file can be sealed or believed without this user's folder: the hooks that
+    need it say so in one line and let the session go on."""
+    where = tmp_path / "user-data"
+    if kind == "a file":
+        where.write_text("")
+    elif kind == "a symlink":
+        (tmp_path / "real").mkdir(mode=0o700)
+        where.symlink_to(tmp_path / "real")
+    else:
+        if os.getuid() != 0:
+            pytest.skip("making a folder of another user needs root")
+        where.mkdir(mode=0o700)
+        os.chown(where, 65534, 65534)
+    env = {"DELIBERATION_USER_DATA": str(where)}
+    answers = [run_hook("UserPromptSubmit", P.prompt(SID, "/deliberate should we move to Redis?"), project, env=env),
+               run_hook("Stop", P.stop(SID), project, env=env)]
+    for res in answers:
+        assert res.returncode == 0 and "Traceback" not in res.stdout + res.stderr, res.stdout + res.stderr
+        assert res.decision is None and res.context is None, res.json
+        message = res.system_message or ""
+        assert "\n" not in message and "DELIBERATION_USER_DATA" in message, res.json
+    if kind == "a symlink":
+        assert list((tmp_path / "real").iterdir()) == []  # no key was made through the link

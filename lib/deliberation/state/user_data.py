@@ -57,9 +57,10 @@ def _check(path):
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
         raise Unavailable("%s is not a folder (a symlink or a file): the plugin keeps this user's key and "
-                          "approvals there; remove it" % path)
+                          "approvals there; remove it or set %s to a folder of yours" % (path, ENV))
     if st.st_uid != os.getuid():
-        raise Unavailable("%s belongs to user %d, not to you (%d)" % (path, st.st_uid, os.getuid()))
+        raise Unavailable("%s belongs to user %d, not to you (%d); set %s to a folder of yours"
+                          % (path, st.st_uid, os.getuid(), ENV))
     if st.st_mode & 0o077:
         os.chmod(path, 0o700)  # ours: tighten it
 
