@@ -14,9 +14,8 @@ import os
 import time
 from pathlib import Path
 
-from test_install import PREFIX, copy_plugin, install  # noqa: E402 - the same plugin copy and runner
-
-from tests.reliability.helpers import summary
+from tests.helpers.project import PREFIX, copy_plugin, install
+from tests.helpers.reliability import summary
 
 
 def manifest_listing(project: Path, files: dict, dirs: "list[str]" = ()) -> None:

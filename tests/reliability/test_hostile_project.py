@@ -25,10 +25,11 @@ import time
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import run_hook
-from tests.reliability.helpers import inproc_hook, state_dir, summary, write_config
-from tests.reliability.test_liveness import QUESTION, RESEARCH, deliberate
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, summary
+from tests.helpers.flows import QUESTION, RESEARCH_CLAIMS as RESEARCH, deliberate
 
 SID = "a77ac000-0000-4000-8000-000000000001"
 SID2 = "a77ac000-0000-4000-8000-000000000002"

@@ -27,48 +27,15 @@ from pathlib import Path
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import HookResult, hook_argv, run_hook
-from tests.reliability.helpers import inproc_hook, state_dir, summary, write_config
-from tests.factories import approve_config
+from tests.helpers.children import wait_until
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, summary
+from tests.helpers.factories import approve_config
+from tests.helpers.flows import QUESTION, RESEARCH_CLAIMS as RESEARCH, deliberate
 
 SID = "11fe0000-0000-4000-8000-000000000010"
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
-APPROACHES = [("A", "Dual-write for two weeks, then cut over"), ("B", "Big-bang migration in a window")]
-RESEARCH = {"security-analyst": "Dual-write doubles the credentials surface for the orders database",
-            "performance-engineer": "Dual-write adds about 8 ms p99 latency to order placement",
-            "cost-analyst": "A maintenance window of 6 hours costs about 40k in lost orders"}
-GOOD = {"security-analyst": {"A": (9, 8, 8, 7, 6), "B": (7, 4, 7, 8, 8)},
-        "performance-engineer": {"A": (8, 8, 8, 6, 7), "B": (7, 5, 7, 9, 8)},
-        "cost-analyst": {"A": (9, 9, 8, 8, 5), "B": (6, 4, 6, 7, 9)}}
-SPLIT = {"security-analyst": ({"A": (9, 8, 8, 7, 6), "B": (4, 3, 5, 6, 6)}, "approve", "A", []),
-         "performance-engineer": ({"A": (3, 3, 4, 2, 5), "B": (8, 7, 7, 9, 8)}, "reject", "B",
-                                  [{"target": "A", "concern": "dual-write latency", "reason": "8 ms p99"}]),
-         "cost-analyst": ({"A": (6, 5, 6, 6, 4), "B": (7, 6, 6, 7, 8)}, "approve", "B", [])}
-
-
-def deliberate(s: P.Session, split: bool = False) -> list:
-    """Prompt, 3 research reports, synthesis, 3 rankings (GOOD or SPLIT); returns every answer."""
-    answers = [s.prompt(QUESTION)]
-    for persona, claim in RESEARCH.items():
-        answers += list(_results(s.foreground(persona, f"Research: {QUESTION}",
-                                              P.research_report(persona, [claim], APPROACHES))))
-    answers += list(_results(s.foreground("synthesis-lead", "Merge the findings\n" + s.findings(), P.synthesis_report(APPROACHES))))
-    for persona in RESEARCH:
-        if split:
-            scores, verdict, preferred, dissent = SPLIT[persona]
-            text = P.ranking_report(scores, verdict, preferred, f"{persona} reasons", dissent)
-        else:
-            text = P.ranking_report(GOOD[persona], "approve", "A", f"{persona}: own reasons about A")
-        answers += list(_results(s.foreground(persona, "Rank approaches A and B.", text)))
-    return answers
-
-
-def _results(out: dict):
-    return (v for k, v in out.items() if k != "agent_id")
-
-
 # -- Stop and SubagentStop loops ----------------------------------------------------------------
 
 
@@ -152,9 +119,10 @@ def test_hanging_probe_is_killed_with_its_group_at_the_timeout(project, case):
     runs = d["route"]["probes"]
     assert runs[0]["timed_out"] is True and runs[0]["passed"] is False
     assert d["route"]["route"] != "auto-execute"  # a failing probe overrides the unanimous pass
-    time.sleep(0.2)
     started = [int(x) for x in pids.read_text().split()]
-    assert started and not [p for p in started if alive(p)], "a probe process survived its timeout"
+    assert started
+    # killed as a group: every probe process is gone once the kernel has delivered the SIGKILLs
+    wait_until(lambda: not [p for p in started if alive(p)], 10, "the probe processes to die (one survived its timeout)")
     limit = 1.5 if case == "own timeout" else 2.0
     assert took < limit + 8, took
     summary(f"liveness/probe ({case}): {len(started)} hanging probe processes (probe + forked grandchild) "
@@ -198,12 +166,12 @@ def test_whole_deliberation_completes_with_an_unwritable_state_dir(project, faul
             pytest.skip("mount namespaces are not allowed here (the 'state dir is a file' case still runs)")
         write_config(project, {"depth": {"posture": "off"}})
         before = sorted(os.listdir(st))
-        hook = lambda event, payload, **kw: runner(event, payload, project)  # noqa: E731
+        hook = lambda event, payload, **kw: runner(event, payload, project)  # noqa: E731 - one line per way of running the hooks
     else:
         st.parent.mkdir(parents=True)
         st.write_text("not a directory\n")
         before = None
-        hook = lambda event, payload, **kw: run_hook(event, payload, project)  # noqa: E731
+        hook = lambda event, payload, **kw: run_hook(event, payload, project)  # noqa: E731 - one line per way of running the hooks
     s = P.Session(hook, SID)
     t0 = time.monotonic()
     answers = deliberate(s) + [s.stop()]

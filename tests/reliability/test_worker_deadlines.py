@@ -21,10 +21,10 @@ import time
 
 import pytest
 
-from tests import payloads as P
-from tests.conftest import ROOT, run_hook
-from tests.reliability.helpers import summary
-from tests.workers import LIB, Workers, hook_client, worker_protocol
+from tests.helpers import payloads as P
+from tests.conftest import run_hook
+from tests.helpers.reliability import summary
+from tests.helpers.workers import LIB, Workers, hook_client, worker_protocol
 
 SID = "de7d11e0-0000-4000-8000-000000000001"
 
@@ -131,7 +131,7 @@ def test_a_worker_that_holds_an_event_past_its_deadline_is_not_trusted_and_the_h
 
 def test_no_file_can_hold_a_worker_thread(project, workers):
     from deliberation.runtime import warm_worker
-    from tests.factories import write_state
+    from tests.helpers.factories import write_state
 
     root = project / ".claude" / "deliberation"
     write_state(root / "config.json", b"{}")

@@ -6,7 +6,7 @@ import json
 import os
 import random
 
-from tests.factories import write_state
+from tests.helpers.factories import write_state
 from deliberation.state import event_log
 from deliberation.state.paths import Layout
 

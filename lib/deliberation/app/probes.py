@@ -36,10 +36,13 @@ import re
 import signal
 import subprocess
 import time
+from typing import Sequence
 
 from deliberation.state.config import STATE_DIR_PATTERN, EscalationConfig, ProbeConfig, command_problems
 from deliberation.core.decision_class import task_type_of
 from deliberation.state.models import Deliberation, ProbeRun
+from deliberation.state import project_env, user_data
+from deliberation.state.paths import hook_env
 
 CAUSAL_WARNING = "probe shares an upstream with the claim: not causally independent"
 def validate_probe(p: ProbeConfig) -> "list[str]":
@@ -142,9 +145,6 @@ def probe_env(project_dir: "str | None" = None) -> "dict[str, str]":
     key, token or other secret of the hook's environment, no DELIBERATION_* variable.
 
     In the warm worker the hook's own environment travels with the request (paths.REQUEST_ENV)."""
-    from deliberation.state import project_env, user_data
-    from deliberation.state.paths import hook_env
-
     env = hook_env()
     out = {k: env[k] for k in PROBE_ENV_KEEP if env.get(k)}
     out["HOME"] = user_data.home()
@@ -165,7 +165,7 @@ def _kill_group(proc: "subprocess.Popen") -> None:
         pass
 
 
-def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = (),
+def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "Sequence[str]" = (),
               timeout_s: "float | None" = None) -> ProbeRun:
     """Run one probe (timeout: `timeout_s` if given, else its own); a probe that fails
     validation is not run and fails with the reason."""
@@ -199,7 +199,7 @@ def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = ()
 
 
 def run_probes(cfg: EscalationConfig, decision_class: str, project_dir: str,
-               evidence_texts: "list[str]" = ()) -> "list[ProbeRun]":
+               evidence_texts: "Sequence[str]" = ()) -> "list[ProbeRun]":
     """Run every probe that covers `decision_class`, in config order, within
     `cfg.probe_budget_s` altogether: a probe gets min(its timeout, what is left); one left with
     no time is not started and fails (an unchecked claim must not pass as checked)."""

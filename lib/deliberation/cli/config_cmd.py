@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import json
 
+from deliberation.state import consent
+from deliberation.state.config import Config, read_config_file
+from deliberation.state.paths import Layout
+
 
 def add_arguments(parser, name: str) -> None:
     parser.add_argument("--defaults", action="store_true", help="print the defaults, ignoring config.json")
 
 
 def run(args) -> int:
-    from deliberation.state import consent
-    from deliberation.state.config import Config, read_config_file
-    from deliberation.state.paths import Layout
-
     layout = Layout(args.project)
     cfg, problems = (Config(), []) if args.defaults else read_config_file(layout.config, layout.project)
     data = cfg.model_dump(mode="json")

@@ -39,9 +39,15 @@ import hashlib
 import json
 import os
 import shlex
+import stat
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
+
+from deliberation import plugin_root
+from deliberation.state import atomic
+from deliberation.state import safe_read
+from deliberation.state.safe_read import kind_of
 
 PYTHON_PLACEHOLDER = "@PYTHON@"
 PLUGIN_PLACEHOLDER = "@PLUGIN@"
@@ -334,8 +340,6 @@ def _removal(rel: str, dest: "str | None", ours: str) -> "list[FileAction]":
 def _read_project_file(path: str, root: "str | None") -> bytes:
     """A file of the target project through safe_read; a link, a FIFO, a device or a huge file
     is refused with a SettingsError naming it (nothing was changed)."""
-    from deliberation.state import safe_read
-
     try:
         return safe_read.read_bytes(path, READ_LIMIT, root=root)
     except safe_read.Refused as exc:
@@ -377,14 +381,7 @@ def write_atomic(path: str, data: bytes, mode: "int | None" = None) -> None:
             mode = os.stat(path).st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o644
-    tmp = f"{path}.tmp-{os.getpid()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    atomic.write(path, data, mode=mode, make_parent=None, exact_mode=True)
 
 
 @dataclass
@@ -417,7 +414,7 @@ def load_manifest(project: Project) -> dict:
 
 def manifest_files(manifest: dict, plan: "Plan | None" = None) -> "dict[str, str]":
     """The manifest's files install itself writes (`shipped`); any other entry is said and ignored."""
-    files = manifest.get("files") if isinstance(manifest.get("files"), dict) else {}
+    files = got if isinstance(got := manifest.get("files"), dict) else {}
     out = {}
     for rel, digest in files.items():
         if shipped(rel) and isinstance(digest, str):
@@ -429,7 +426,7 @@ def manifest_files(manifest: dict, plan: "Plan | None" = None) -> "dict[str, str
 
 
 def manifest_dirs(manifest: dict, plan: "Plan | None" = None) -> "list[str]":
-    dirs = manifest.get("created_dirs") if isinstance(manifest.get("created_dirs"), list) else []
+    dirs = got if isinstance(got := manifest.get("created_dirs"), list) else []
     for d in dirs:
         if not shipped_dir(d) and plan is not None:
             plan.say(f"manifest: ignored folder {d!r}: not one install.sh creates; left alone")
@@ -439,8 +436,6 @@ def manifest_dirs(manifest: dict, plan: "Plan | None" = None) -> "list[str]":
 def check_target(project: Project) -> None:
     """Refuse a target whose folders install writes into are links (or not folders), or whose
     files install reads or replaces are links, FIFOs or devices: SettingsError, nothing changed."""
-    import stat
-
     for rel in SHIPPED_DIRS:
         path = project.path(rel)
         try:
@@ -467,8 +462,6 @@ def check_target(project: Project) -> None:
         except FileNotFoundError:
             continue
         if not stat.S_ISREG(mode):
-            from deliberation.state.safe_read import kind_of
-
             raise SettingsError(f"{path} is {kind_of(mode)}: install reads and replaces only regular files inside "
                                 "the project; remove it (or replace it with a regular file), then re-run. "
                                 "Nothing was changed.")
@@ -491,7 +484,7 @@ def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
         return None, None
     doc, raw = found
     check_shape(doc)
-    return doc, raw  # type: ignore[return-value]
+    return doc, raw  # type: ignore[return-value]  # check_shape refused any doc that is not a dict
 
 
 def plugin_files(plugin: str) -> "dict[str, bytes]":
@@ -554,7 +547,7 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
         plan.say(f"settings: create {SETTINGS_REL} with the deliberation hooks")
     elif merged != current:
         if not created_file and not os.path.exists(project.backup):
-            plan.writes[SETTINGS_REL + BACKUP_SUFFIX] = raw  # type: ignore[assignment]
+            plan.writes[SETTINGS_REL + BACKUP_SUFFIX] = raw  # type: ignore[assignment]  # read with `current`: bytes
             plan.say(f"settings: back up the original to {SETTINGS_REL}{BACKUP_SUFFIX}")
         plan.writes[SETTINGS_REL] = dumps(merged)
         plan.say(f"settings: merge the deliberation hooks into {SETTINGS_REL} (other keys and hooks kept)")
@@ -639,7 +632,7 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
         choice, remaining = restore_choice(current, pred, msettings.get("created_keys", []),
                                            bool(msettings.get("created_file")), backup_doc)
         if choice == "restore-backup":
-            plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]
+            plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]  # a restore choice needs a backup read
             plan.deletes.append(SETTINGS_REL + BACKUP_SUFFIX)
             plan.say(f"settings: restore {SETTINGS_REL} byte for byte from its backup, remove the backup")
         elif choice == "delete":
@@ -701,7 +694,7 @@ def main(argv: "list[str] | None" = None) -> int:
                                      description="project side of install.sh")
     parser.add_argument("action", choices=("install", "uninstall", "check"))
     parser.add_argument("--project", required=True)
-    parser.add_argument("--plugin", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    parser.add_argument("--plugin", default=plugin_root())
     parser.add_argument("--python", help="interpreter the hook commands use (install)")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)

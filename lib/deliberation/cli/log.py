@@ -8,11 +8,14 @@ shown as such too, without its content. Default session: the most recent one wit
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from deliberation.cli import views as t
-from deliberation.state import queries
+from deliberation.state import queries, safe_read, seal
 from deliberation.state.ids import is_valid_id
+from deliberation.wire.hookio import is_task_notification
+from deliberation.core.personas import normalise_agent_type
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -24,11 +27,9 @@ def add_arguments(parser: Any, name: str) -> None:
 
 def _actor(event: str, payload: dict) -> str:
     """What the event is about: the subagent spawned, the agent that stopped, the prompt."""
-    from deliberation.core.personas import normalise_agent_type
-
     if event in ("PreToolUse", "PostToolUse"):
         tool = str(payload.get("tool_name") or "?")
-        tin = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+        tin = got if isinstance(got := payload.get("tool_input"), dict) else {}
         target = normalise_agent_type(tin.get("subagent_type")) if tin.get("subagent_type") else ""
         caller = payload.get("agent_id")
         text = f"{tool} -> {target}" if target else tool
@@ -39,7 +40,7 @@ def _actor(event: str, payload: dict) -> str:
         return f"{kind} {aid}".strip()
     if event == "UserPromptSubmit":
         prompt = str(payload.get("prompt") or "")
-        if prompt.lstrip().startswith("<task-notification>"):
+        if is_task_notification(prompt):
             return "task notification"
         return f'prompt "{t.one_line(prompt, 40)}"'
     if event == "Stop" and payload.get("stop_hook_active"):
@@ -49,7 +50,7 @@ def _actor(event: str, payload: dict) -> str:
 
 def _decision(answer: dict) -> "tuple[str, str]":
     """(decision, first line of the reason) from either answer dialect (summary or rendered)."""
-    specific = answer.get("hookSpecificOutput") if isinstance(answer.get("hookSpecificOutput"), dict) else {}
+    specific = got if isinstance(got := answer.get("hookSpecificOutput"), dict) else {}
     decision = answer.get("decision") or specific.get("permissionDecision") or ""
     reason = answer.get("reason") or specific.get("permissionDecisionReason") or ""
     message = answer.get("system_message") or answer.get("systemMessage") or ""
@@ -62,9 +63,7 @@ def _decision(answer: dict) -> "tuple[str, str]":
 def rows_from_lines(lines: "list[bytes]", opener=None) -> "list[dict[str, Any]]":
     """Parse event-log lines into display rows (pure); bad lines become 'unreadable' rows; with
     `opener` (seal.line_opener), a line it does not open becomes a 'not written by' row."""
-    import json
-
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -81,8 +80,8 @@ def rows_from_lines(lines: "list[bytes]", opener=None) -> "list[dict[str, Any]]"
                          "reason": "not written by this user's plugin (no valid seal): not shown", "notes": []})
             continue
         rec.pop("mac", None)
-        payload = rec.get("payload") if isinstance(rec.get("payload"), dict) else {}
-        answer = rec.get("answer") if isinstance(rec.get("answer"), dict) else {}
+        payload = got if isinstance(got := rec.get("payload"), dict) else {}
+        answer = got if isinstance(got := rec.get("answer"), dict) else {}
         event = str(rec.get("event") or payload.get("hook_event_name") or "?")
         decision, reason = _decision(answer)
         at = rec.get("at")
@@ -99,8 +98,6 @@ def run(args: Any) -> int:
         return t.fail(f"no session with an event log in {layout.sessions_dir}")
     if not is_valid_id(sid):
         return t.fail(f"invalid session id {sid!r}: ids contain only letters, digits, '-' and '_'")
-    from deliberation.state import safe_read, seal
-
     path = layout.events(sid)
     try:
         fh, _size = safe_read.open_file(path, root=layout.project)

@@ -17,6 +17,9 @@ import json
 import os
 import sys
 
+from deliberation.state import consent
+from deliberation.state.paths import Layout
+
 
 def add_arguments(parser, name: str) -> None:
     parser.add_argument("--yes", action="store_true", help="approve without asking")
@@ -28,9 +31,6 @@ def _inside_claude_code() -> bool:
 
 
 def run(args) -> int:
-    from deliberation.state import consent
-    from deliberation.state.paths import Layout
-
     layout = Layout(args.project)
     if args.revoke:
         had = consent.revoke(layout)

@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 try:
     from _operator import _compare_digest as _same
 except ImportError:  # pragma: no cover
-    from hmac import compare_digest as _same
+    from hmac import compare_digest as _same  # type: ignore[no-redef]  # the same function, public name
 
 HEX = 32
 _CONTEXT = b"deliberation-seal/1\0"

@@ -80,7 +80,7 @@ def folder(environ, project=None, create=True):
     return path
 
 
-_KEYS = {}
+_KEYS: "dict[str, tuple[tuple[int, int, int], bytes]]" = {}  # path → (its stat, the key)
 
 
 def key(environ, project=None):
