@@ -33,6 +33,7 @@ COMMANDS: "dict[str, tuple[str, str]]" = {
     "history": ("history", "export the project's labelled decisions"),
     "config": ("config_cmd", "show the effective configuration and its problems"),
     "trust": ("trust", "approve the settings of config.json that run commands or widen what runs"),
+    "gc": ("gc", "prune old session folders and logs now (--dry-run: only show); what is kept and its size"),
 }
 
 EPILOG = """examples:
@@ -44,6 +45,7 @@ EPILOG = """examples:
   deliberation eval history.jsonl --reversal-classes 'security/*'
   deliberation doctor
   deliberation trust
+  deliberation gc --dry-run
 """
 
 
