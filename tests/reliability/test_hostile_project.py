@@ -357,10 +357,12 @@ def test_an_unusable_user_folder_fails_open_in_one_line_that_names_the_way_out(p
     env = {"DELIBERATION_USER_DATA": str(where)}
     answers = [run_hook("UserPromptSubmit", P.prompt(SID, "/deliberate should we move to Redis?"), project, env=env),
                run_hook("Stop", P.stop(SID), project, env=env)]
-    for res in answers:
+    for n, res in enumerate(answers):
         assert res.returncode == 0 and "Traceback" not in res.stdout + res.stderr, res.stdout + res.stderr
         assert res.decision is None and res.context is None, res.json
         message = res.system_message or ""
+        if n == 1 and not message:
+            continue  # a Stop of a session with nothing open seals and reads nothing: it needs no folder
         assert "\n" not in message and "DELIBERATION_USER_DATA" in message, res.json
     if kind == "a symlink":
         assert list((tmp_path / "real").iterdir()) == []  # no key was made through the link
