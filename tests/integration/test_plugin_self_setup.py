@@ -417,7 +417,8 @@ def test_the_set_up_ignores_the_interpreter_path_and_index_a_project_supplied(pl
     own, ignored, _by = pe.own_environment(env)
     assert set(ATTACK) <= set(ignored) and not set(ATTACK) - {"PATH"} & set(own)
     assert "./tools" not in own["PATH"] and own["PIP_FIND_LINKS"] == "/opt/the-users-own-wheels"  # the user's pip
-    wait_for(lambda: status_of(data).get("state") in ("ready", "failed"), what="the set-up")
+    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=120, what="the set-up",
+               interval=0.1)
     assert "PIP_INDEX_URL" in (data / "setup.log").read_text()  # said where the set-up's output goes
     assert not (project / "RAN").exists()
 
