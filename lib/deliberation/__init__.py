@@ -34,7 +34,8 @@ TIERS = {
                "deliberation.runtime.error_handler", "deliberation.runtime.plugin_env",
                "deliberation.runtime.worker_launch", "deliberation.wire.hookio", "deliberation.state.ids",
                "deliberation.state.paths", "deliberation.state.atomic", "deliberation.state.gitignore",
-               "deliberation.state.event_log",
+               "deliberation.state.event_log", "deliberation.state.safe_read", "deliberation.state.seal",
+               "deliberation.state.user_data", "deliberation.state.project_env", "deliberation.state.consent",
                "deliberation.state.plain_reads", "deliberation.state.session_switch",
                # a session start's upkeep and the off switch
                "deliberation.core.off_switch", "deliberation.app.retention", "deliberation.core.retention",
@@ -43,7 +44,9 @@ TIERS = {
                "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
                "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
                "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals",
-               "deliberation.text.switch"),
+               "deliberation.text.switch", "deliberation.core.vocabulary",
+               # the self-rating said at SessionStart; the mid-task net on a Bash or edit call
+               "deliberation.text.self_rating", "deliberation.core.tool_net", "deliberation.text.net"),
 }
 
 # Imports inside a function, where a module defers what most of its callers never need. Allowed

@@ -18,27 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.project import copy_plugin
+from tests.helpers.project import PREFIX, copy_plugin, install
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = {"SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
           "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",
           "PostToolUseFailure": "post_tool_use_failure.py", "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py"}
-PREFIX = sys.prefix if (Path(sys.prefix) / "bin" / "python").exists() else None
 
 
 @pytest.fixture(scope="module")
 def plugin(tmp_path_factory) -> Path:
     return copy_plugin(tmp_path_factory.mktemp("plugin cache"))
-
-
-def install(plugin: Path, *args, venv: "str | None" = PREFIX, env=None) -> subprocess.CompletedProcess:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("DELIBERATION_")}
-    if venv:
-        full_env["DELIBERATION_VENV"] = venv
-    full_env.update(env or {})
-    return subprocess.run(["bash", str(plugin / "install.sh"), *map(str, args)], capture_output=True,
-                          text=True, env=full_env, stdin=subprocess.DEVNULL, timeout=600)
 
 
 def snapshot(root: Path) -> dict:
@@ -96,7 +86,7 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     assert list(settings) == ["hooks"]
     assert list(settings["hooks"]) == list(EVENTS)
     commands = our_commands(settings, plugin)
-    assert len(commands) == 9  # PreToolUse twice: the subagent channels and the risky tools; PostToolUseFailure
+    assert len(commands) == 10  # PreToolUse three times: the subagent channels, the risky tools, the Skill tool; PostToolUseFailure
     for event, command in commands:
         assert command.endswith(f"'{plugin}/hooks/{EVENTS[event]}'"), command  # quoted: the path has a space
         assert command.startswith(str(Path(PREFIX) / "bin" / "python"))
@@ -147,7 +137,7 @@ def test_project_with_its_own_hooks_is_restored_byte_for_byte(plugin, tmp_path):
     assert merged["hooks"]["Stop"][0] == {"hooks": [{"type": "command", "command": "echo done > /dev/null"}]}
     assert merged["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     assert [g.get("matcher") for g in merged["hooks"]["PreToolUse"][1:]] == \
-        ["Task|Agent|Workflow|SendMessage", "Edit|Write|MultiEdit|Bash|NotebookEdit"]
+        ["Task|Agent|Workflow|SendMessage", "Edit|Write|MultiEdit|Bash|NotebookEdit", "Skill"]
     backup = project / ".claude" / "settings.json.deliberation-backup"
     assert backup.read_text(encoding="utf-8") == USER_SETTINGS
     assert settings_path.stat().st_mode & 0o777 == 0o640

@@ -183,7 +183,9 @@ def test_a_namespaced_marker_needs_a_plain_namespace_and_the_whole_command():
 def test_config_threshold_markers_and_disable():
     cfg = Config().model_dump()
     cfg["trigger"]["threshold"] = 0.05
-    assert not c.evaluate(MULTI, cfg)["triggered"]
+    middling = "Should we split the monolith into services?"  # deliberates at the default 0.70
+    assert c.evaluate(middling, None)["triggered"] and c.evaluate(middling, None)["confidence"] > 0.05
+    assert not c.evaluate(middling, cfg)["triggered"]
     cfg = Config().model_dump()
     cfg["trigger"]["force_markers"] = ["!think"]
     assert c.evaluate("!think about it", cfg)["forced"]

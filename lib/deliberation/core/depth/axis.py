@@ -21,7 +21,8 @@ down) is the width-only escape: the plan is "off", nothing but the posture is re
 decision changes.
 
 Everything here is pure over `state.Deliberation` and `config.Config`, except the `apply_*`
-helpers that write the result into the Deliberation object the caller holds (no I/O).
+helpers that write the result into the Deliberation object the caller holds (no I/O). What
+the axis says is worded in text/depth.py; the rules here pass it names, ids and figures.
 
 Wiring (handlers): after each report in DELIBERATION → `plan_depth` + `apply_plan` once the
 red-team pass is in; block with `instruction(plan, delib)` when `plan.action == "deepen"`; say
@@ -45,6 +46,7 @@ from deliberation.core import minimum_deliberation, phases
 from deliberation.core.personas import LENSES, ROLES, normalise_agent_type
 from deliberation.core.similarity import containment, tokens
 from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, DepthState, HotSpot
+from deliberation.text import depth as words
 from deliberation.wire.hookio import ANSWER_BUDGET
 
 OPEN = ("pending", "deepening")              # lens workers may still be spawned
@@ -60,14 +62,7 @@ LENS_AFFINITY = {
     "counter-model": ("contradiction", "refuted", "missed_angle"),
     "edge-case-hunt": ("missed_angle", "refuted", "contradiction"),
 }
-LENS_TASK = {
-    "evidence-chase": "trace each contested claim to its PRIMARY source (code, data, document, "
-                      "measurement) and say what that source actually shows",
-    "counter-model": "build the strongest ALTERNATIVE explanation of each contested point and test "
-                     "which explanation the evidence supports",
-    "edge-case-hunt": "find concrete inputs, loads, timings or states that BREAK the conclusion on "
-                      "each contested point, and show them",
-}
+LENS_TASK = words.LENS_TASK
 
 
 # --------------------------------------------------------------------------------------------
@@ -83,26 +78,24 @@ def posture_for(task_type: str, cfg: DepthConfig) -> "tuple[bool, str]":
     """
     dial = cfg.per_task_type.get(task_type)
     if cfg.posture == "off":
-        return False, "depth axis off (posture off): breadth only"
+        return False, words.posture("off")
     if cfg.max_lock:
-        note = f" (overrides per_task_type {task_type}={dial})" if dial == "off" or (
-            cfg.posture == "opt-in" and dial != "on") else ""
-        return True, f"ceiling locked by MAX{note}"
+        overrides = dial == "off" or (cfg.posture == "opt-in" and dial != "on")
+        return True, words.posture("max_lock", task_type, dial, overrides)
     if cfg.posture == "ceiling":
         if dial == "off":
-            return False, f"ceiling dialled down: task type '{task_type}' is off in depth.per_task_type"
-        return True, "ceiling: deepen whenever hot spots exist"
+            return False, words.posture("dialled_down", task_type)
+        return True, words.posture("ceiling")
     if dial == "on":
-        return True, f"opt-in: task type '{task_type}' is on in depth.per_task_type"
-    return False, f"opt-in: task type '{task_type}' is not on in depth.per_task_type"
+        return True, words.posture("opt_in_on", task_type)
+    return False, words.posture("opt_in_off", task_type)
 
 
 def workers(cfg: Config) -> "tuple[int, str]":
     """(k, clamp note): Config.depth_workers (≤ DEPTH_HARD_CEILING), and why when clamped."""
     asked = cfg.depth.workers_per_wave
     k = min(cfg.depth_workers, DEPTH_HARD_CEILING, len(LENSES))
-    note = (f"depth.workers_per_wave {asked} clamped to {k} (hard ceiling {DEPTH_HARD_CEILING} "
-            f"tier-2 workers per wave)") if asked > k else ""
+    note = words.clamped(asked, k, DEPTH_HARD_CEILING) if asked > k else ""
     return k, note
 
 
@@ -152,25 +145,21 @@ class DepthPlan:
         if self.action == "skipped":
             return self.why
         if self.action == "deepen":
-            ids = ", ".join(h.id for h in self.hot_spots)
-            text = f"depth: deepening {len(self.hot_spots)} hot spot(s) ({ids}) with {self.workers} tier-2 worker(s)"
-            return text + (f"; {self.clamped}" if self.clamped else "")
+            return words.deepening([h.id for h in self.hot_spots], self.workers, self.clamped)
         return ""
 
 
-def _budget_problems(budget, cfg: Config, k: int) -> "list[str]":
+def _budget_problems(budget, cfg: Config, k: int) -> "list[list]":
+    """Each short budget as [kind, used, limit, need] (text.depth.budget_skipped words them)."""
     d = cfg.depth
     total_slots = cfg.spawn_budget.max_active_children
-    problems = []
+    problems: "list[list]" = []
     if budget.tokens_used >= d.token_budget:
-        problems.append(f"used {budget.tokens_used} of {d.token_budget} subagent tokens (depth.token_budget)")
+        problems.append(["tokens", budget.tokens_used, d.token_budget, 0])
     if budget.agents_used + k + 1 > d.agent_budget:
-        problems.append(f"used {budget.agents_used} of {d.agent_budget} tier-2 agents (depth.agent_budget); "
-                        f"this step needs {k + 1} more ({k} worker(s) + red team 2)")
+        problems.append(["agents", budget.agents_used, d.agent_budget, k])
     if budget.spawn_slots_left < k:
-        used = total_slots - budget.spawn_slots_left
-        problems.append(f"used {used} of {total_slots} spawn slots (spawn_budget.max_active_children); "
-                        f"{k} tier-2 worker(s) need {k} free")
+        problems.append(["slots", total_slots - budget.spawn_slots_left, total_slots, k])
     return problems
 
 
@@ -204,13 +193,11 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
         return DepthPlan("off", posture, False, why)
     found = tuple(find_hot_spots(delib) if spots is None else spots)
     if not found:
-        return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
+        return DepthPlan("not_needed", posture, True, words.no_hot_spots(why))
     k, clamped = workers(cfg)
     problems = _budget_problems(budget, cfg, k)
     if problems:
-        ids = ", ".join(h.id for h in found)
-        loud = (f"depth skipped: budget — {'; '.join(problems)}. {len(found)} hot spot(s) ({ids}) were "
-                "NOT deepened; the breadth result stands.")
+        loud = words.budget_skipped([h.id for h in found], problems)
         return DepthPlan("skipped", posture, True, loud, found, (), k, clamped)
     lenses = choose_lenses(found, k)
     return DepthPlan("deepen", posture, True, why, found, _assign(found, lenses), k, clamped)
@@ -220,63 +207,47 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
 # the instruction (gate block reason) and the worker prompt
 
 
-# What the depth step's answers may take: the map of the hot spots is said once (the shared
-# part of every worker's prompt) and its quotes are shortened until it fits MAP_BUDGET, so the
-# whole instruction stays within what the client passes on (hookio.ANSWER_BUDGET).
-MAP_BUDGET = 5_000
-CLIPS: "tuple[int | None, ...]" = (None, 400, 240, 140, 80, 0)  # 0: the statements alone
-SHARED_HEAD = "--- the shared part, the same at the end of every worker's prompt:"
-SHARED_END = "--- end of the shared part"
-
-
-def _clip(text: str, limit: "int | None") -> str:
-    text = " ".join(text.split())
-    return text if limit is None or len(text) <= limit else text[:limit - 1].rstrip() + "…"
-
-
-def _material_lines(spot: HotSpot, findings: dict, approaches: dict, clip: "int | None" = None) -> "list[str]":
+def _material(spot: HotSpot, findings: dict, approaches: dict) -> "list[list[str]]":
+    """A hot spot's material as text.depth.hot_spot_map takes it: the tier-1 finding or approach
+    each entry names, else the entry itself (the red team's note)."""
     lines = []
     for m in spot.material:
         ref = resolve_target(m, findings, approaches) if len(m) <= 128 and "\n" not in m else None
         if ref is not None and ref in findings:
             _agent, f = findings[ref]
-            ev = f" (evidence given: {_clip(f.evidence, clip)})" if f.evidence else ""
-            lines.append(f"tier-1 finding {ref}: \"{_clip(f.claim, clip)}\"{ev}")
+            lines.append(["finding", ref, f.claim, f.evidence])
         elif ref is not None:
-            lines.append(f"tier-1 approach {ref}: \"{_clip(approaches.get(ref, ''), clip)}\"")
+            lines.append(["approach", ref, approaches.get(ref, "")])
         else:
-            lines.append(_clip(m, clip))
+            lines.append(["note", m])
     return lines
+
+
+# What the depth step's answers may take: the map of the hot spots is said once (the shared
+# part of every worker's prompt) and its quotes are shortened until it fits MAP_BUDGET, so the
+# whole instruction stays within what the client passes on (hookio.ANSWER_BUDGET).
+MAP_BUDGET = 5_000
+CLIPS: "tuple[int | None, ...]" = (None, 400, 240, 140, 80, 0)  # 0: the statements alone
+SHARED_HEAD, SHARED_END = words.SHARED_HEAD, words.SHARED_END
 
 
 def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, clip: "int | None" = None) -> str:
     """The map a tier-2 worker gets: each named hot spot with its tier-1 material and the red
-    team's notes — claims to test, never conclusions. `clip` shortens each quote to that many
-    characters (0: the statements alone)."""
+    team's notes — claims to test, never conclusions (`clip`: see text.depth.hot_spot_map)."""
     spots = list(spots if spots is not None else delib.depth.hot_spots)
     by_id = {h.id: h for h in spots}
     tier1 = tier1_agents(delib)
     findings, approaches = finding_index(tier1), approach_titles(tier1)
-    out = []
-    for hid in ids:
-        spot = by_id.get(hid)
-        if spot is None:
-            continue
-        out.append(f"{spot.id} [{spot.kind}] {_clip(spot.statement, clip or None) if clip != 0 else _clip(spot.statement, 140)}")
-        if clip != 0:
-            out += [f"  - {line}" for line in _material_lines(spot, findings, approaches, clip)]
-    return "\n".join(out)
-
-
-def _wave_ids(spots: "list[HotSpot] | tuple[HotSpot, ...]") -> "list[str]":
-    return [h.id for h in sorted(spots, key=lambda h: int(h.id[1:]))]
+    return words.hot_spot_map([{"id": s.id, "kind": s.kind, "statement": s.statement,
+                                "material": _material(s, findings, approaches)}
+                               for hid in ids if (s := by_id.get(hid)) is not None], clip)
 
 
 def fitted_map(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
-    """The map of every hot spot of the wave, with its quotes as long as MAP_BUDGET allows."""
+    """The map of every hot spot of the wave, its quotes as long as MAP_BUDGET allows."""
     spots = list(spots if spots is not None else delib.depth.hot_spots)
-    ids = _wave_ids(spots)
+    ids = [h.id for h in sorted(spots, key=lambda h: int(h.id[1:]))]
     text = ""
     for clip in CLIPS:
         text = hot_spot_map(delib, ids, spots, clip)
@@ -286,33 +257,13 @@ def fitted_map(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] 
 
 
 def worker_header(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]") -> str:
-    """The lines of one worker's prompt that are its own (the shared part follows them)."""
-    return "\n".join([
-        f"You are a fresh tier-2 worker of a deliberation: {ROLES[lens][0]}. You have no other context "
-        "than this prompt.",
-        f"Your lens: {LENS_TASK[lens]}.",
-        f"Dig ONLY into these hot spots: {', '.join(hot_spot_ids)}. Nothing else is in scope.",
-    ])
+    """The lines of one worker's prompt that are its own."""
+    return words.worker_header(ROLES[lens][0], lens, list(hot_spot_ids))
 
 
 def shared_part(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
-    """What every worker's prompt ends with: the question, the floor, the map, the report."""
-    return "\n".join([
-        f"Question under deliberation: {delib.question}" if delib.question else "",
-        "",
-        FLOOR[0],
-        FLOOR[1],
-        "",
-        "Map of the hot spots (tier-1 material and the red team's notes: claims to test, not answers):",
-        fitted_map(delib, spots),
-        "",
-        "Report: end with the fenced JSON report, phase \"deliberation\". In \"hot_spots\" list the "
-        "ids you addressed. In \"findings\" put only what is NEW, each with evidence you checked "
-        "yourself (file:line, source, measurement, reproduction): restating tier 1 counts as zero. "
-        "In \"refutations\" give, per point, the target (the hot spot id, e.g. \"H1\"), verdict "
-        "refuted / weakened / upheld, your counter-claim and its evidence; a refutation without "
-        "evidence carries no weight.",
-    ]).lstrip("\n")
+    """What every worker's prompt ends with (the question, the floor, the map, the report)."""
+    return words.shared_part(delib.question, list(FLOOR), fitted_map(delib, spots))
 
 
 def worker_prompt(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]", delib: Deliberation,
@@ -326,38 +277,17 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
     """The gate's block reason telling Claude to spawn the tier-2 wave (plan.action == 'deepen')."""
     if plan.action != "deepen":
         return ""
-    k = len(plan.assignments)
-    types = " and ".join(", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in plan.assignments).rsplit(", ", 1))
-    head = [
-        f"Depth axis: the red-team pass left {len(plan.hot_spots)} contested point(s) (hot spots), to dig "
-        "into before ranking.",
-        f"Next: spawn {k} FRESH tier-2 worker(s) — {types} — one per lens, each with the Agent tool and "
-        "exactly the subagent_type below; each prompt is that worker's own lines, then the shared part, "
-        "both word for word.",
-        "Rules (the PreToolUse hook enforces them): never subagent_type \"fork\" (a fork inherits "
-        "this conversation, so it is not fresh); keep both anti-anchoring sentences; aim only at the "
-        "listed hot spot ids; add NO synthesis, ranking or summary of what the panel concluded.",
-        f"After all {k} report, spawn ONE red-team agent (red team 2) over their findings. That is "
-        "the last depth pass: no second wave.",
-    ]
-    if plan.clamped:
-        head.append(f"Note: {plan.clamped}.")
-    return "\n".join(head) + "\n\n" + worker_blocks(delib, plan.assignments, plan.hot_spots)
+    return words.instruction(len(plan.hot_spots), [f"{delib.agent_prefix}{a.lens}" for a in plan.assignments],
+                             worker_blocks(delib, plan.assignments, plan.hot_spots), plan.clamped)
 
 
 def worker_blocks(delib: Deliberation, assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
                   spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, total: "int | None" = None) -> str:
     """One block per tier-2 worker (its exact subagent_type and its own lines), then the shared
     part once: worker_prompt = its lines + the shared part (check_tier2_spawn accepts these)."""
-    k = total or len(assignments)
-    blocks = []
-    for i, a in enumerate(assignments, start=1):
-        blocks.append(f"--- worker {i} of {k}: subagent_type \"{delib.agent_prefix}{a.lens}\", "
-                      f"hot spots {', '.join(a.hot_spots)} "
-                      f"— prompt: these lines, then the shared part:\n{worker_header(a.lens, a.hot_spots)}\n"
-                      f"--- end of worker {i} prompt")
-    blocks.append(f"{SHARED_HEAD}\n{shared_part(delib, spots)}\n{SHARED_END}")
-    return "\n\n".join(blocks)
+    return words.worker_blocks([[f"{delib.agent_prefix}{a.lens}", list(a.hot_spots),
+                                 worker_header(a.lens, a.hot_spots)] for a in assignments],
+                               shared_part(delib, spots), total)
 
 
 def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
@@ -370,71 +300,44 @@ def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
     return [a for a in _assign(st.hot_spots, planned) if a.lens not in spawned]
 
 
-def _tier2_items(delib: Deliberation, clip: "int | None" = None) -> "list[str]":
-    lines = []
+def _tier2_items(delib: Deliberation) -> "list[list[str]]":
+    """The tier-2 workers' findings and refutations, as text.depth.red_team_2_instruction takes them."""
+    items: "list[list[str]]" = []
     for agent in current(delib.agents):
         if agent.kind != "lens":
             continue
         rep = agent.filed
-        for f in rep.findings:  # clip 0: the refs alone (the main agent has read the reports)
-            ev = f" (evidence: {_clip(f.evidence, clip)})" if f.evidence and clip != 0 else ""
-            text = f" — {_clip(f.claim, clip)}" if clip != 0 else " — new finding"
-            lines.append(f"- {agent.persona}:{f.id}{text}{ev}")
-        for i, r in enumerate(rep.refutations, start=1):
-            ev = ((f" (evidence: {_clip(r.evidence, clip)})" if r.evidence else " (no evidence)")
-                  if clip != 0 else ("" if r.evidence else " (no evidence)"))
-            text = f": {_clip(r.claim, clip)}" if clip != 0 else ""
-            lines.append(f"- {agent.persona}:R{i} — {r.verdict} {r.target}{text}{ev}")
-    return lines
+        items += [["finding", f"{agent.persona}:{f.id}", f.claim, f.evidence] for f in rep.findings]
+        items += [["refutation", f"{agent.persona}:R{i}", r.verdict, r.target, r.claim, r.evidence]
+                  for i, r in enumerate(rep.refutations, start=1)]
+    return items
 
 
 def red_team_2_instruction(delib: Deliberation) -> str:
-    """Block reason once the tier-2 workers have reported: ONE red team over their findings
-    (each item's quotes as long as the answer's budget allows)."""
-    head = "\n".join([
-        "Depth axis — red team 2: the tier-2 workers have reported.",
-        f"Next: spawn ONE `{delib.agent_prefix}red-team` (red team 2, not a fork), its prompt starting "
-        "\"Phase: deliberation\" with the question and the tier-2 items below; same shape as the "
-        "first red-team pass: for each item, a refutation with verdict refuted / weakened / upheld "
-        "and evidence, its target the ref shown (e.g. \"evidence-chase:R1\"); missed angles too.",
-        "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "
-        "refutes with evidence is cancelled; one it cannot break overrides tier 1 on that point.",
-        "Tier-2 items:",
-    ])
-    items: "list[str]" = []
-    for clip in CLIPS:
-        items = _tier2_items(delib, clip)
-        if len(head) + sum(len(i) + 1 for i in items) <= ANSWER_BUDGET - 1_000:
+    """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
+    items, text = _tier2_items(delib), ""
+    for clip in CLIPS:  # each item's quotes as long as the answer's budget allows
+        text = words.red_team_2_instruction(f"{delib.agent_prefix}red-team", items, clip)
+        if len(text) <= ANSWER_BUDGET - 1_000:
             break
-    return "\n".join([head, *(items or ["- (the tier-2 workers reported no findings or refutations)"])])
+    return text
 
 
 def open_step_text(delib: Deliberation) -> str:
     """What is still owed while the depth step is open (for a refusal or a progress note)."""
     st = delib.depth
-    ids = ", ".join(h.id for h in st.hot_spots)
     if st.status in OPEN:
         lens_recs = _lens_records(delib)
         spawned = {a.persona for a in lens_recs}
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
         missing = [lens for lens in _planned_lenses(st) if lens not in spawned]
-        parts = [f"Hot spots {ids}: {len(spawned)} of {st.workers_per_wave} tier-2 worker(s) spawned."]
-        if running:
-            parts.append(f"Waiting for: {', '.join(running)}.")
-        if missing:
-            parts.append(f"Still to spawn (fresh, one per lens, floor verbatim, aimed at {ids}): "
-                         f"{', '.join(missing)}. Each prompt must carry: \"{FLOOR[0]}\" and \"{FLOOR[1]}\".")
-            todo = missing_workers(delib)
-            if todo:
-                types = ", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in todo)
-                parts.append(f"\nNext: spawn {types} with exactly these prompts:\n"
-                             + worker_blocks(delib, todo, st.hot_spots))
-        elif running:
-            parts.append(f"Next: wait for {', '.join(running)}; then red team 2.")
-        return " ".join(parts)
+        todo = missing_workers(delib) if missing else []
+        return words.wave_open([h.id for h in st.hot_spots], len(spawned), st.workers_per_wave, running, missing,
+                               list(FLOOR), [f"{delib.agent_prefix}{a.lens}" for a in todo],
+                               worker_blocks(delib, todo, st.hot_spots) if todo else "")
     if st.status == "red_team_2":
         if any(a.status in ("spawned", "running") for a in _red_team_2_records(delib)):
-            return "Waiting for red team 2 to report over the tier-2 findings."
+            return words.red_team_2_running()
         return red_team_2_instruction(delib)
     return ""
 
@@ -497,21 +400,18 @@ def is_tier2_spawn(subagent_type: str, prompt: str, delib: "Deliberation | None"
 def _step_closed(delib: Deliberation) -> "str | None":
     st = delib.depth
     if st.status == "off" or (st.posture and not st.enabled):
-        return f"the depth axis is off for this deliberation ({st.skipped_reason or 'posture ' + st.posture}): breadth only"
+        return words.step_closed("off", st.skipped_reason or "posture " + st.posture)
     if not st.posture:
-        return ("the depth step has not opened: it opens only after the first red-team pass has "
-                "reported and found hot spots")
+        return words.step_closed("not_open")
     if st.status == "not_needed" or not st.hot_spots:
-        return "no hot spots: the red-team pass found nothing contested, so there is nothing to deepen"
+        return words.step_closed("not_needed")
     if st.status == "skipped":
-        return st.skipped_reason or "depth was skipped"
+        return words.step_closed("skipped", st.skipped_reason)
     if st.status in ("red_team_2", "done"):
-        return ("the deepen wave is over (linear: k workers + red team 2, at most k + 1 passes, "
-                "never a second wave)")
+        return words.step_closed("over")
     spawned = len(_lens_records(delib))
     if spawned >= st.workers_per_wave:
-        return (f"passes exhausted: {spawned} of {st.workers_per_wave} tier-2 workers already spawned "
-                "(linear: one wave, k + 1 passes at most)")
+        return words.step_closed("exhausted", spawned=spawned, workers=st.workers_per_wave)
     return None
 
 
@@ -539,7 +439,7 @@ def carried_synthesis(prompt: str, delib: Deliberation) -> "list[str]":
     hits = []
     for label, text in _synthesis_texts(delib):
         if containment(text, prompt) >= SYNTHESIS_CONTAINMENT and containment(text, allowed) < SYNTHESIS_CONTAINMENT:
-            hits.append(f"{label} ({containment(text, prompt):.0%} of its wording)")
+            hits.append(words.carried(label, containment(text, prompt)))
     return hits
 
 
@@ -547,38 +447,33 @@ def check_tier2_spawn(subagent_type: str, prompt: str, delib: Deliberation) -> "
     """PreToolUse for a tier-2 spawn: None to allow, else the denial reason naming each rule broken."""
     closed = _step_closed(delib)
     if closed:
-        return f"Tier-2 spawn denied — rule \"depth step open\": {closed}."
+        return words.tier2_closed(closed)
     st = delib.depth
     name = normalise_agent_type(subagent_type)
     planned = _planned_lenses(st)
     spawned = {a.persona for a in _lens_records(delib)}
-    broken: list[str] = []
+    broken: list[list] = []                          # [rule, figures...] (text.depth.tier2_denied)
     if name == "fork":
-        broken.append("rule \"fresh worker\": subagent_type \"fork\" inherits this conversation (tier 1 "
-                      f"and its consensus), so it is not fresh; spawn one of {', '.join(planned)} instead")
+        broken.append(["fork", list(planned)])
     elif name not in LENSES:
-        broken.append(f"rule \"lens type\": a tier-2 worker is one of {', '.join(LENSES)}, not "
-                      f"\"{subagent_type}\"")
+        broken.append(["lens_type", list(LENSES), subagent_type])
     elif name not in planned:
-        broken.append(f"rule \"planned lenses\": this wave has {len(planned)} worker(s): {', '.join(planned)}")
+        broken.append(["planned", list(planned)])
     elif name in spawned:
-        broken.append(f"rule \"one worker per lens\": {name} was already spawned in this wave")
+        broken.append(["one_per_lens", name])
     missing = has_floor(prompt)
     if missing:
-        broken.append("rule \"anti-anchoring floor\": the prompt must carry, verbatim, "
-                      + " and ".join(f"\"{s}\"" for s in missing))
+        broken.append(["floor", missing])
     ids = [h.id for h in st.hot_spots]
     named = sorted({f"H{m}" for m in HOT_SPOT_REF.findall(prompt or "")} & set(ids), key=lambda h: int(h[1:]))
     if not named:
-        broken.append(f"rule \"hot spots only\": the prompt names none of the hot spots {', '.join(ids)}")
+        broken.append(["hot_spots", ids])
     carried = carried_synthesis(prompt, delib)
     if carried:
-        broken.append("rule \"no consensus to flatter\": the prompt carries the tier-1 synthesis/consensus ("
-                      + "; ".join(carried) + "); give only the hot spots and the red team's notes")
+        broken.append(["synthesis", carried])
     if not broken:
         return None
-    return ("Tier-2 spawn denied (depth axis):\n- " + "\n- ".join(broken)
-            + "\nRe-spawn with the exact prompt from the depth-axis gate reason.")
+    return words.tier2_denied(broken)
 
 
 def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "str | None":
@@ -595,15 +490,11 @@ def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "s
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
         missing = [lens for lens in _planned_lenses(st) if lens not in {a.persona for a in lens_recs}]
         if running or missing:
-            why = (f"still running: {', '.join(running)}" if running else
-                   f"not spawned yet: {', '.join(missing)}")
-            return ("Red-team spawn denied — rule \"red team 2 after tier 2\": red team 2 reviews the "
-                    f"tier-2 findings, so the tier-2 workers come first ({why}).")
+            return words.red_team_before_tier2(running, missing)
         return None
     if st.status == "red_team_2" and not _red_team_2_records(delib):
         return None
-    return ("Red-team spawn denied — rule \"linear, no ping-pong\": red team 2 has already run; the "
-            "depth axis allows k + 1 extra passes and no further red-team rounds.")
+    return words.red_team_after_red_team_2()
 
 
 def _first_pass(delib: Deliberation) -> "list[AgentRecord]":
@@ -621,23 +512,16 @@ def _second_pass_refusal(delib: Deliberation, cfg: "Config | None") -> "str | No
     planned = bool(st.posture) and st.status in ("not_needed", "skipped")
     if not first and not planned:
         return None
-    head = "Red-team spawn denied — rule \"one red-team pass, then the depth step\": "
     who = ", ".join(f"{a.persona} ({a.agent_id or a.key})" for a in first) or "none"
     if any(a.status in ("spawned", "running") for a in first):
-        return (head + f"the first red-team pass ({who}) is still running. Wait for its report: the "
-                "depth step plans every point it refutes.")
-    tail = (" A second pass would replace the first report, and what it refutes would never be "
-            "planned (linear: one red-team pass, then the depth step, then at most red team 2).")
+        return words.second_pass("running", who)
     if not planned:
-        return (head + f"the first red-team pass ({who}) has reported; the depth step runs on it once "
-                "the other deliberation agents have reported." + tail + " Next: wait for them.")
+        return words.second_pass("waiting", who)
     if st.status == "skipped":
-        why = f"the depth step ran on it and was skipped: {st.skipped_reason}"
-    elif first:
-        why = f"the first red-team pass ({who}) found nothing contested, so the depth step had nothing to deepen"
-    else:
-        why = st.skipped_reason or "the depth step has run"
-    return (head + why + "." + tail + " Next: rank every approach (spawn the personas again).")
+        return words.second_pass("skipped", who, st.skipped_reason)
+    if first:
+        return words.second_pass("nothing_contested", who)
+    return words.second_pass("ran", who, st.skipped_reason)
 
 
 def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[Literal[1, 2], int | None]":
@@ -691,21 +575,19 @@ def _override_target(raw: str, agent, spots, findings, approaches) -> "tuple[str
         if len(targets) == 1:
             return hot_spot_target(spot, findings, approaches), spot, ""
         if not targets:
-            return None, spot, f"{t} ({spot.kind}) has no tier-1 finding or approach to overturn"
-        return None, spot, f"{t} is between {', '.join(sorted(targets))}: name the finding or approach refuted"
+            return None, spot, words.target_problem("nothing", t, spot.kind)
+        return None, spot, words.target_problem("between", t, between=sorted(targets))
     target = resolve_target(t, findings, approaches)
     if target is None:
-        return None, None, f"target \"{t}\" is no tier-1 finding, approach or hot spot"
+        return None, None, words.target_problem("unknown", t)
     spot = _spot_for(target, agent, spots, findings, approaches)
     if spot is None:
-        return None, None, f"{target} is not part of any hot spot (tier 2 digs only into hot spots)"
+        return None, None, words.target_problem("outside", target)
     return target, spot, ""
 
 
 def _effect(target: str, findings: dict, claim: str) -> str:
-    if target in findings:
-        return f"finding {target} overturned: {claim}"
-    return f"approach {target} struck from the leading position: {claim}"
+    return words.effect(target, target in findings, claim)
 
 
 def _cancels(r, cand: _Candidate) -> bool:
@@ -734,22 +616,21 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
         texts = [t for t in texts if t.strip()]
         if not any(not is_paraphrase(t, originals) for t in texts):
             zeroed.append(agent.key)
-            notes.append(f"{agent.persona} ({agent.key}) restated tier 1 ({len(texts)} item(s), no new "
-                         "finding): zero signal, tier 1 stands")
+            notes.append(words.zeroed(agent.persona, agent.key, len(texts)))
             continue
         for i, r in enumerate(rep.refutations, start=1):
             ref = f"{agent.persona}:R{i}"
             if r.verdict != "refuted":
                 continue
             if not r.evidence.strip():
-                notes.append(f"{ref} refutes {r.target} without evidence: no weight")
+                notes.append(words.no_weight("no_evidence", ref, r.target))
                 continue
             if is_paraphrase(r.claim or r.evidence, originals):
-                notes.append(f"{ref} restates a tier-1 finding: zero signal")
+                notes.append(words.no_weight("restates", ref))
                 continue
             target, spot, why = _override_target(r.target, agent, spots, findings, approaches)
             if target is None or spot is None:
-                notes.append(f"{ref}: {why}")
+                notes.append(words.no_weight("target", ref, why=why))
                 continue
             ov = DepthOverride(hot_spot=spot.id, target=target, by_agent=agent.key, evidence=r.evidence,
                                effect=_effect(target, findings, r.claim or r.evidence))
@@ -764,8 +645,7 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
             kept.append(cand.override)
         else:
             rt, r = hit
-            cancelled.append((cand.override, f"red team 2 ({rt.key}) {r.verdict} {r.target}: {r.claim} "
-                                             f"— evidence: {r.evidence}"))
+            cancelled.append((cand.override, words.cancelled_by(rt.key, r.verdict, r.target, r.claim, r.evidence)))
     return DepthOutcome(tuple(kept), tuple(zeroed), tuple(cancelled), tuple(notes))
 
 
@@ -783,15 +663,10 @@ def overturned_findings(delib: Deliberation) -> "dict[str, DepthOverride]":
 
 def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
     """Progress note after depth-aware synthesis (what flipped, what was zeroed, what was cancelled)."""
-    lines = [f"Depth-aware synthesis for {delib.id}: {len(outcome.overrides)} override(s), "
-             f"{len(outcome.zeroed)} tier-2 result(s) zeroed, {len(outcome.cancelled)} cancelled by red team 2."]
-    lines += [f"- OVERRIDE {o.hot_spot}: {o.effect} (by {o.by_agent}; evidence: {o.evidence})" for o in outcome.overrides]
-    lines += [f"- cancelled {o.hot_spot} {o.target}: {why}" for o, why in outcome.cancelled]
-    lines += [f"- {n}" for n in outcome.notes]
     struck = sorted(o.target for o in outcome.overrides if o.target in approach_titles(current(delib.agents)))
-    if struck:
-        lines.append(f"Ranking will exclude {', '.join(struck)} from the leading position.")
-    return "\n".join(lines)  # the caller adds the next step (next_step.py)
+    return words.outcome(delib.id, [[o.hot_spot, o.effect, o.by_agent, o.evidence] for o in outcome.overrides],
+                         len(outcome.zeroed), [[o.hot_spot, o.target, why] for o, why in outcome.cancelled],
+                         list(outcome.notes), struck)  # the caller adds the next step (next_step.py)
 
 
 # --------------------------------------------------------------------------------------------
@@ -843,17 +718,16 @@ def apply_outcome(delib: Deliberation, outcome: DepthOutcome) -> None:
     st.zeroed = list(outcome.zeroed)
     refresh_counts(delib, check=False)
     if st.passes > pass_ceiling(st):
-        msg = (f"depth axis ran {st.passes} extra passes, above its ceiling of {pass_ceiling(st)} "
-               "(k workers + red team 2)")
+        msg = words.warning("above_ceiling", passes=st.passes, ceiling=pass_ceiling(st))
         if msg not in delib.warnings:
             delib.warnings.append(msg)
     by_key = {a.key: a.persona for a in delib.agents}
     for key in outcome.zeroed:
-        msg = f"tier-2 worker {by_key.get(key, key)} restated tier 1: zero signal"
+        msg = words.warning("zeroed", persona=by_key.get(key, key))
         if msg not in delib.warnings:
             delib.warnings.append(msg)
     for o, why in outcome.cancelled:
-        msg = f"depth override on {o.target} ({o.hot_spot}) cancelled: {why}"
+        msg = words.warning("cancelled", target=o.target, hot_spot=o.hot_spot, why=why)
         if msg not in delib.warnings:
             delib.warnings.append(msg)
 
@@ -883,8 +757,7 @@ def pass_ceiling(st: DepthState) -> int:
 def assert_within_ceiling(st: DepthState) -> None:
     """The linear-depth invariant: total extra passes ≤ k + 1 (raises AssertionError)."""
     if st.passes > pass_ceiling(st):
-        raise AssertionError(f"depth axis ran {st.passes} passes, ceiling is {pass_ceiling(st)} "
-                             f"(k={st.workers_per_wave} + red team 2)")
+        raise AssertionError(words.ceiling_broken(st.passes, pass_ceiling(st), st.workers_per_wave))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -908,13 +781,7 @@ def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
     if not enabled:
         return None
     if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
-        return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
-                "red-team pass comes before ranking; it may be the only pass if nothing is contested. "
-                "(The minimum viable deliberation — exactly two research personas, each stating its "
-                "position — needs none: its AGAINST agent is that pass.)\n"
-                f"Next: spawn ONE `{delib.agent_prefix}red-team` — prompt starting \"Phase: deliberation\" "
-                "with the question, the approaches and every research finding — to break the converged "
-                "points (refutations with evidence, missed angles).")
+        return words.ranking_needs_red_team(f"{delib.agent_prefix}red-team")
     if delib.depth.status in HOLDS_RANKING:
-        return "DELIBERATION → RANKING refused: the depth step is open.\n" + open_step_text(delib)
+        return words.ranking_waits_for_step(open_step_text(delib))
     return None
