@@ -140,7 +140,8 @@ def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)["systemMessage"]
 
-    assert who() == "data-env -m deliberation status --json"
+    assert who() == ("data-env -c import sys; from deliberation.cli import main; sys.exit(main()) "
+                     "status --json")
     other = tmp_path / "session-data"
     fake_python(other / "envs" / f"{'1' * 16}-2" / "bin" / "python", "session-env")
     (other / "current").write_text(f"envs/{'1' * 16}-2\n")
