@@ -100,9 +100,10 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     for event, command in commands:
         assert command.endswith(f"'{plugin}/hooks/{EVENTS[event]}'"), command  # quoted: the path has a space
         assert command.startswith(str(Path(PREFIX) / "bin" / "python"))
-    gitignore = (project / ".claude" / "deliberation" / ".gitignore").read_text().splitlines()
-    assert {"sessions/", "deliberations/", "records/", "cache/", "errors.log", "*.lock"} <= set(gitignore)
-    assert "config.json" not in gitignore and "reversals.json" not in gitignore
+    from deliberation.state.paths import GITIGNORE  # git's verdict on it: tests/unit/test_gitignore.py
+
+    assert (project / ".claude" / "deliberation" / ".gitignore").read_text() == GITIGNORE
+    assert oct((project / ".claude" / "deliberation").stat().st_mode & 0o777) == "0o700"
     manifest = json.loads((project / ".claude" / "deliberation" / "install-manifest.json").read_text())
     assert manifest["settings"]["created_file"] is True
     assert manifest["plugin"] == str(plugin)

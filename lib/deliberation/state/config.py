@@ -260,6 +260,19 @@ class CostConfig(_Section):
                           "no amounts — the plugin ships no prices of its own.")
 
 
+class RetentionConfig(_Section):
+    """How long session folders and logs stay (docs/STORAGE.md); deliberations and their records
+    stay until the user removes them."""
+    auto: bool = Field(D["retention"]["auto"], description="Prune at a session start (at most once an hour): session folders and logs "
+                                         "past max_age_days or beyond max_total_mb.")
+    max_age_days: float = Field(D["retention"]["max_age_days"], ge=1, le=3650,
+                                description="A session folder untouched this long is removed (never one whose "
+                                            "deliberation is open or awaits review).")
+    max_total_mb: float = Field(D["retention"]["max_total_mb"], gt=0, le=1_000_000,
+                                description="Beyond this total of session folders and logs, the oldest go first "
+                                            "(never one used in the last day).")
+
+
 class Config(_Section):
     schema_version: int = SCHEMA_VERSION
     strict: bool = Field(D["strict"], description="Fail closed: internal errors block instead of warning.")
@@ -276,6 +289,7 @@ class Config(_Section):
     escalation: EscalationConfig = Field(default_factory=EscalationConfig)
     cost: CostConfig = Field(default_factory=CostConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
+    retention: RetentionConfig = Field(default_factory=RetentionConfig)
 
     def threshold_for(self, task_type: str) -> float:
         return self.task_types.thresholds.get(task_type, self.task_types.thresholds["default"])
