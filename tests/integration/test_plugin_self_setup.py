@@ -384,3 +384,29 @@ def test_an_old_python3_is_told_apart_by_the_hook_itself(plugin, tmp_path, index
         f"deliberation: cannot set up the plugin's Python environment: it needs Python 3.10 or newer "
         f"(found: python3 {version})"), (old, answer)
     assert status_of(data)["reason"] == "no Python >= 3.10"
+
+
+def test_a_copy_of_the_command_on_the_path_finds_the_installed_plugin(plugin, tmp_path):
+    """docs/CLI.md: a copy of bin/deliberation outside any plugin folder (~/.local/bin) runs the
+    plugin the client ran last — the one its data folder's `root` names — and follows an update."""
+    home = tmp_path / "home"
+    data = home / ".claude" / "plugins" / "data" / "deliberation-deliberation-gates"
+    data.mkdir(parents=True)
+    on_path = tmp_path / "local-bin" / "deliberation"
+    on_path.parent.mkdir()
+    shutil.copy2(plugin / "bin" / "deliberation", on_path)
+    env = clean_env(HOME=str(home), PATH="/usr/bin:/bin")
+
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(on_path), *argv], capture_output=True, text=True, env=env, timeout=30,
+                              stdin=subprocess.DEVNULL)
+
+    proc = run("--version")
+    assert proc.returncode == 1 and "no installed plugin found" in proc.stderr
+    (data / "root").write_text(f"{plugin / 'lib'}\n")
+    fake_python(plugin / ".venv" / "bin" / "python", "old-version")
+    assert json.loads(run("status").stdout)["systemMessage"].startswith("old-version -c ")
+    newer = copy_plugin(tmp_path / "plugins", "deliberation 0.2.0")
+    fake_python(newer / ".venv" / "bin" / "python", "new-version")
+    (data / "root").write_text(f"{newer / 'lib'}\n")  # the session start after an update rewrites it
+    assert json.loads(run("status").stdout)["systemMessage"].startswith("new-version -c ")
