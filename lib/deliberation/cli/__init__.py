@@ -42,6 +42,7 @@ COMMANDS: "dict[str, tuple[str, str]]" = {
     "report": ("report", "the decision record as md, html or json"),
     "replay": ("replay", "run recorded hook events through the library and print each decision"),
     "doctor": ("doctor", "check install, settings, config and every state file"),
+    "setup": ("setup_cmd", "set up the plugin's Python environment now (--retry after a failure)"),
     "start": ("open_cmd", "start a deliberation explicitly (what /deliberate does from a prompt)"),
     "approve": ("adjudicate", "approve an escalated decision (human review)"),
     "reject": ("adjudicate", "reject an escalated decision (human review)"),
