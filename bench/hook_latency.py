@@ -67,7 +67,7 @@ def build_scenarios(base: str) -> "list[Scenario]":
                  ("PreToolUse Edit, nothing escalated", "PreToolUse", fast["edit"]),
                  ("PreToolUse Bash, nothing escalated", "PreToolUse", fast["bash"]),
                  ("Stop, no active deliberation", "Stop", fast["stop"]),
-                 ("SessionStart, no prune due", "SessionStart", fast["start"])]
+                 ("SessionStart, self-rating, no prune due", "SessionStart", fast["start"])]
     off = {"DELIBERATION": "off"}
     return [
         *(Scenario(f"{name} — no worker up", event, FAST, routine_dir, payload, cold=True)

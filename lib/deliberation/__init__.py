@@ -43,7 +43,9 @@ TIERS = {
                "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
                "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
                "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals",
-               "deliberation.text.switch"),
+               "deliberation.text.switch", "deliberation.core.vocabulary",
+               # the self-rating said at SessionStart; the mid-task net on a Bash or edit call
+               "deliberation.text.self_rating", "deliberation.core.tool_net", "deliberation.text.net"),
 }
 
 # Imports inside a function, where a module defers what most of its callers never need. Allowed

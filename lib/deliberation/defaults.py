@@ -26,6 +26,8 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "force_markers": ["/deliberate", "DELIBERATE"],
         "vocabularies": None,
         "extra_terms": {},
+        "self_rating": True,  # the once-per-session self-rating instruction at SessionStart
+        "tool_net": "note",   # a risky tool call with no deliberation on record: note | ask | off
     },
     "task_types": {
         # the consensus a decision of each type needs (Gate 1); the strictest type wins

@@ -39,6 +39,7 @@ from typing import Callable, Iterable
 from deliberation import plugin_root
 from deliberation.state import atomic
 from deliberation.state.paths import GITIGNORE, make_dirs
+from deliberation.text import commands as command_texts
 
 PYTHON_PLACEHOLDER = "@PYTHON@"
 PLUGIN_PLACEHOLDER = "@PLUGIN@"
@@ -394,7 +395,11 @@ def plugin_files(plugin: str) -> "dict[str, bytes]":
             src = os.path.join(src_dir, name)
             if name.endswith(".md") and os.path.isfile(src):
                 with open(src, "rb") as fh:
-                    files[os.path.join(".claude", sub, installed_name(sub, name))] = fh.read()
+                    data = fh.read()
+                # a command says what is true where it runs: here /<command>, hooks wired by install.sh
+                worded = command_texts.body(name, "project") if sub == "commands" else None
+                files[os.path.join(".claude", sub, installed_name(sub, name))] = (
+                    data if worded is None else worded.encode("utf-8"))
     files[GITIGNORE_REL] = GITIGNORE.encode("utf-8")
     return files
 

@@ -57,6 +57,15 @@ class TriggerConfig(_Section):
     extra_terms: dict[str, dict[str, float]] = Field(
         default_factory=_default("trigger", "extra_terms"),
         description="Add terms to the built-in vocabularies: {dimension: {term: weight}}.")
+    self_rating: bool = Field(
+        T["self_rating"], description="At session start, tell the agent how to rate a decision it meets (four "
+                                      "dimensions, the task type's bar) and to start the deliberation itself below "
+                                      "it (about 160 tokens).")
+    tool_net: Literal["note", "ask", "off"] = Field(
+        T["tool_net"], description="A risky tool call with no deliberation on record (force-push to a shared branch, "
+                                   "data or infrastructure destroyed in production, a production migration, an auth/"
+                                   "payment/migration edit after a risky prompt): note = the call runs and the model "
+                                   "is told to deliberate before going on; ask = the call waits for the user's yes; off.")
 
 
 class TaskTypeConfig(_Section):

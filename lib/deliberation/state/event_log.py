@@ -227,13 +227,14 @@ def logged_answer(layout, session_id: str, event_id: "str | None"):
 
 
 def log_line(layout, event, payload: dict, answer: dict,
-             notes: "list[str] | None" = None, trigger: "dict | None" = None) -> None:
-    """Append an event-log record without the session lock (fast-path events change no state)."""
+             notes: "list[str] | None" = None, trigger: "dict | None" = None, keep: str = "full") -> None:
+    """Append an event-log record without the session lock (fast-path events change no state);
+    `keep` as in make_record."""
     from deliberation.state.paths import handled_by
     from deliberation.defaults import LOG_FIELD_CAP_CHARS
 
     path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
-    record = make_record(event, payload, answer, notes, "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
+    record = make_record(event, payload, answer, notes, keep, LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
                          None if trigger is None else {"trigger": trigger})
     in_session_dir(path, lambda: append_line(path, json_line(record)))
 

@@ -10,6 +10,7 @@ from deliberation import SCHEMA_VERSION
 from deliberation.app import transcripts
 from deliberation.core import agent_model, personas, token_usage
 from deliberation.core.depth.axis import BudgetView
+from deliberation.core.trigger import skill_question  # the deliberate command called via the Skill tool
 from deliberation.core.turn import Turn, spawn_slots
 from deliberation.state import event_log
 from deliberation.defaults import LOG_FIELD_CAP_CHARS
@@ -65,21 +66,40 @@ def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = N
                      max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
     """The latest real user prompt (and its trigger result): the turn's pending prompt, else
     the tail of the event log, read backwards in blocks (the prompt is usually in the last one,
-    however long the log)."""
+    however long the log). A later call of the deliberate command through the Skill tool
+    (logged whole, with its trigger result) counts as a prompt: its args."""
     path = layout.events(session_id)
-    records = [pending] if pending is not None else []
-    for line in records or event_log.lines_backwards(path, max_bytes):
+    since = pending.get("at") if pending is not None else None
+    for line in event_log.lines_backwards(path, max_bytes):
         try:
-            rec = line if isinstance(line, dict) else json.loads(line)
+            rec = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(rec, dict) or rec.get("event") != "UserPromptSubmit":
+        if not isinstance(rec, dict):
             continue
-        prompt = (rec.get("payload") or {}).get("prompt")
-        if isinstance(prompt, str) and not hookio.is_task_notification(prompt):
-            trig = rec.get("trigger")
-            return prompt, trig if isinstance(trig, dict) else None
-    return "", None
+        at = rec.get("at")
+        if isinstance(since, (int, float)) and isinstance(at, (int, float)) and at < since:
+            break  # older than the turn's prompt
+        if rec.get("event") == "PreToolUse" and isinstance(rec.get("trigger"), dict):
+            payload = rec.get("payload") or {}
+            question = skill_question(payload.get("tool_name") or "", payload.get("tool_input") or {})
+            if question is not None:
+                return question, rec["trigger"]
+        if pending is None and rec.get("event") == "UserPromptSubmit":
+            found = _prompt_of(rec)
+            if found is not None:
+                return found
+    found = _prompt_of(pending) if pending is not None else None
+    return found if found is not None else ("", None)
+
+
+def _prompt_of(rec: dict) -> "tuple[str, dict | None] | None":
+    """A logged UserPromptSubmit's prompt and trigger result, unless it is a task notification."""
+    prompt = (rec.get("payload") or {}).get("prompt")
+    if isinstance(prompt, str) and not hookio.is_task_notification(prompt):
+        trig = rec.get("trigger")
+        return prompt, trig if isinstance(trig, dict) else None
+    return None
 
 
 def read_budget(turn: Turn, delib: Deliberation) -> BudgetView:
