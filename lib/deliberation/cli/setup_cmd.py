@@ -12,6 +12,7 @@ Standard library only: it runs before the environment with the dependencies exis
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sys
@@ -68,8 +69,6 @@ def run(args) -> int:
 
 def _wait_for_the_running_set_up(data: str) -> None:
     """Block until the set-up that holds the lock releases it (it ends, or its process dies)."""
-    import fcntl
-
     fd = os.open(os.path.join(data, penv.LOCK), os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_SH)
