@@ -22,12 +22,14 @@ import benchkit
 from benchkit import Series, Target, ms, table
 
 TARGET = 1.5
-ENTRY = "import sys; from deliberation.cli import main; sys.exit(main())"  # what bin/deliberation execs
+# what bin/deliberation execs: `python -E -c ENTRY <plugin>/lib ARGS`
+ENTRY = "import sys; sys.path[0] = sys.argv.pop(1); from deliberation.cli import main; sys.exit(main(sys.argv[1:]))"
+LAUNCH = ["-E", "-c", ENTRY, benchkit.LIB]
 ROWS = (("bare interpreter (python -c pass)", ["-c", "pass"], None),
-        ("deliberation --help", ["-c", ENTRY, "--help"], TARGET),
-        ("deliberation --version", ["-c", ENTRY, "--version"], TARGET),
+        ("deliberation --help", [*LAUNCH, "--help"], TARGET),
+        ("deliberation --version", [*LAUNCH, "--version"], TARGET),
         ("reference: python -m deliberation --version", ["-m", "deliberation", "--version"], None),
-        ("reference: deliberation status --help", ["-c", ENTRY, "status", "--help"], None))
+        ("reference: deliberation status --help", [*LAUNCH, "status", "--help"], None))
 
 
 def run(python: str, runs: int, out=sys.stdout) -> "list[Target]":

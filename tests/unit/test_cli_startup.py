@@ -53,4 +53,4 @@ def test_bin_deliberation_starts_the_cli_as_the_bench_measures_it():
     import cli_startup
 
     launcher = (LIB.parent / "bin" / "deliberation").read_text()
-    assert f"-c '{cli_startup.ENTRY}' \"$@\"" in launcher
+    assert f"-E -c '{cli_startup.ENTRY}' \"$plugin/lib\" \"$@\"" in launcher

@@ -52,6 +52,7 @@ COMMANDS: "dict[str, tuple[str, str]]" = {
     "eval": ("eval_cmd", "evaluate routing policies on a labelled decision history"),
     "history": ("history", "export the project's labelled decisions"),
     "config": ("config_cmd", "show the effective configuration and its problems"),
+    "trust": ("trust", "approve the settings of config.json that run commands or widen what runs"),
     "gc": ("gc", "prune old session folders and logs now (--dry-run: only show); what is kept and its size"),
 }
 
@@ -66,6 +67,7 @@ EPILOG = """examples:
   deliberation report d-20261129-ab12 --format html -o decision.html
   deliberation approve d-20261129-ab12 --reason "reviewed the migration plan"
   deliberation doctor
+  deliberation trust
   deliberation gc --dry-run
 
 Every command takes --project DIR and --json (errors then come as {"error": ..., "exit_code": ...}
