@@ -23,6 +23,7 @@ import pytest
 
 from deliberation.runtime import plugin_env as pe
 
+from tests.helpers.children import wait_until
 from tests.helpers.project import copy_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,16 +69,6 @@ def run_hook(plugin: Path, script: str, env: dict, payload: bytes = b"{}") -> "d
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.decode().strip()
     return json.loads(out) if out else None
-
-
-def wait_for(predicate, timeout: float = 120.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def status_of(data: Path) -> dict:
@@ -278,7 +269,9 @@ def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_pa
                     PATH=f"{bare_python}:{os.environ['PATH']}", DELIBERATION_WORKER="0")
     first = run_hook(plugin, "session_start_env.py", env)
     assert first["systemMessage"].startswith("deliberation: setting up the plugin's Python environment in the background")
-    wait_for(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=600, what="the set-up")
+    # the set-up is a detached process: its status file is the only event there is to wait on
+    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=600, what="the set-up",
+               interval=0.1)
     assert status_of(data)["state"] == "ready", (data / "setup.log").read_text()[-3000:]
     # the interpreter of the set-up was the base of the bare venv, not the bare venv itself
     current = pe.read_current(str(data))
@@ -424,7 +417,8 @@ def test_the_set_up_ignores_the_interpreter_path_and_index_a_project_supplied(pl
     own, ignored, _by = pe.own_environment(env)
     assert set(ATTACK) <= set(ignored) and not set(ATTACK) - {"PATH"} & set(own)
     assert "./tools" not in own["PATH"] and own["PIP_FIND_LINKS"] == "/opt/the-users-own-wheels"  # the user's pip
-    wait_for(lambda: status_of(data).get("state") in ("ready", "failed"), what="the set-up")
+    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=120, what="the set-up",
+               interval=0.1)
     assert "PIP_INDEX_URL" in (data / "setup.log").read_text()  # said where the set-up's output goes
     assert not (project / "RAN").exists()
 
