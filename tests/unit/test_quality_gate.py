@@ -23,14 +23,18 @@ def research(persona, verdict="abstain", dissent=(), approaches=(("A", "outbox")
 
 def build(a_score=8.8, initial=0.5, scored=("A", "B"), approaches=(("A", "outbox"), ("B", "dual write")),
           extra=(), personas=("security-analyst", "performance-engineer", "cost-analyst"),
-          before=0.5, after=0.8):
+          before=0.5, after=0.8, dissenting=()):
     """`before`/`after`: every persona's research / ranking self-confidence; `initial` is the
-    trigger's confidence (context only)."""
-    agents = [research(p, approaches=approaches, confidence=before) for p in personas]
+    trigger's confidence (context only). `dissenting` personas prefer B (A 6, B 7: one clear
+    point) and document why."""
+    agents = [research(p, approaches=approaches, confidence=before) for p in personas + tuple(dissenting)]
     table = {"A": (a_score,) * 5, "B": (5,) * 5}
     agents += [P.agent_record(p, "ranking", P.ranking_json({k: table[k] for k in scored}, preferred="A",
                                                            confidence=after),
                               key=f"k-{p}") for p in personas]
+    agents += [P.agent_record(p, "ranking", P.ranking_json({"A": (6,) * 5, "B": (7,) * 5}, preferred="B",
+                                                           dissent=DOC, confidence=after),
+                              key=f"k-{p}") for p in dissenting]
     d = P.make_deliberation(agents + list(extra), initial_confidence=initial)
     d.ranking = rank(d.agents, W)
     return d
@@ -55,7 +59,8 @@ def test_all_five_pass_with_their_figures():
     assert c["method_diversity"].detail == "cost-analyst, performance-engineer, security-analyst"
     assert c["contradiction_transparency"].figure == "0 of 0 dissents documented"
     assert c["complexity_handling"].figure == "2 alternatives (need 2)"
-    assert c["consensus_confidence"].figure == "0.88 (strong)"
+    # three rankers prefer A (8.8) over B (5) by 3.8 points: 3 / (3 + 0.2) = 0.9375
+    assert c["consensus_confidence"].figure == "0.94 (strong)"
     assert c["improvement_evidence"].figure == "final 0.80 > initial 0.50 (panel self-confidence)"
 
 
@@ -94,33 +99,35 @@ def test_complexity_handling_fails_alone():
 
 
 def test_consensus_confidence_fails_alone_when_weak():
-    d = build(a_score=6.5, initial=0.3)  # all 6.5 → consensus 0.65
+    # two rankers prefer A, two prefer B, each by a clear point or more: 2 / (2 + 2 + 0.2) = 0.48
+    d = build(a_score=9.0, initial=0.3, personas=("security-analyst", "performance-engineer"),
+              dissenting=("cost-analyst", "ux-advocate"))
     r = quality_gate.evaluate(d, **KW)
     assert failed(r) == ["consensus_confidence"]
     c = checks(r)["consensus_confidence"]
-    assert c.figure == "0.65 (weak)"
+    assert c.figure == "0.48 (weak)"
     assert c.detail == "strong > 0.85, moderate 0.70–0.85; default threshold 0.70"
 
 
 def test_moderate_consensus_passes_and_says_so():
-    d = build(a_score=7.5)
-    assert checks(quality_gate.evaluate(d, **KW))["consensus_confidence"].figure == "0.75 (moderate)"
+    d = build(a_score=7.5, dissenting=("ux-advocate",))  # one firm dissenter in four: 3 / 4.2
+    assert checks(quality_gate.evaluate(d, **KW))["consensus_confidence"].figure == "0.71 (moderate)"
     assert quality_gate.evaluate(d, **KW).passed
 
 
 def test_weak_consensus_fails_even_where_gate_1_let_it_through():
-    d = build(a_score=6.5, initial=0.3)
-    d.threshold = 0.50  # documentation: Gate 1 passes 0.65, the quality gate does not
+    d = build(initial=0.3, dissenting=("ux-advocate", "test-engineer"))  # 3 for A, 2 for B: 3 / 5.2
+    d.threshold = 0.50  # documentation: Gate 1 passes 0.58, the quality gate does not
     d.task_type = "documentation"
     r = quality_gate.evaluate(d, **KW)
     c = checks(r)["consensus_confidence"]
-    assert not c.passed and c.figure == "0.65 (weak)"
+    assert not c.passed and c.figure == "0.58 (weak)"
     assert "documentation threshold 0.50" in c.detail
     assert failed(r) == ["consensus_confidence"]
 
 
 def test_improvement_evidence_fails_alone_when_the_panel_grew_less_confident():
-    d = build(before=0.8, after=0.6)  # consensus 0.88 is strong, but the panel's confidence fell
+    d = build(before=0.8, after=0.6)  # consensus 0.94 is strong, but the panel's confidence fell
     r = quality_gate.evaluate(d, **KW)
     assert failed(r) == ["improvement_evidence"]
     c = checks(r)["improvement_evidence"]
