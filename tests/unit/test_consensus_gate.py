@@ -211,3 +211,17 @@ def test_dissent_is_read_against_the_leader_the_vote_produced():
         scores, preferred="B", dissent=[{"concern": "none of the fast options is tested", "reason": "no load test"}]),
         key="k-rel")  # target defaults to "leading": a general concern counts
     assert consensus_gate.evaluate(passing(extra=[general]), 2, 0).passed
+
+
+def test_a_dissenter_is_read_from_its_scores_when_it_names_no_approach():
+    # approves, names nothing, scores B above the leader A: it dissents and must say why
+    silent = P.agent_record("reliability-engineer", "ranking",
+                            P.ranking_json({"A": (6,) * 5, "B": (8,) * 5}), key="k-rel")
+    d = passing(task_type="default", extra=[silent])
+    assert d.ranking.leading == "A"
+    assert [a.persona for a in consensus_gate.dissenters(d, "A")] == ["reliability-engineer"]
+    assert failed(consensus_gate.evaluate(d, 2, 0)) == ["dissent_documented"]
+    # a ranker whose scores tie the leader with another approach prefers neither: no dissent
+    tied = P.agent_record("reliability-engineer", "ranking",
+                          P.ranking_json({"A": (7,) * 5, "B": (7,) * 5}), key="k-rel")
+    assert consensus_gate.dissenters(passing(extra=[tied]), "A") == []

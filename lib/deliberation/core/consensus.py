@@ -80,6 +80,11 @@ class Position:
     firmness: float                        # 0-1: the weight its position carries
     basis: Literal["stated", "scores", "reject", "verdict", "tie"]
 
+    @property
+    def abstained(self) -> bool:
+        """It expressed nothing: no usable scores, no approval, no reject."""
+        return self.stance == "indifferent" and self.basis == "verdict"
+
 
 @dataclass(frozen=True)
 class Driver:
@@ -122,8 +127,10 @@ class ConsensusOutcome:
 
     @property
     def unanimous(self) -> bool:
-        """Every ranker preferred the leader (none opposed it, none was indifferent)."""
-        return bool(self.positions) and all(p.stance == "support" for p in self.positions)
+        """Every ranker preferred the leader: none opposed it, none was indifferent (a ranker
+        that abstained and scored nothing expressed nothing and is left out, as in a vote)."""
+        voiced = [p for p in self.positions if not p.abstained]
+        return bool(voiced) and all(p.stance == "support" for p in voiced)
 
     @property
     def weak_options(self) -> bool:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deliberation.core import consensus_gate
 from deliberation.core.phases import approaches, current
 from deliberation.core.ranking import REJECTED, band, unanimous_reject
 from deliberation.state.models import Check, ConformityWarning, Deliberation, GateResult
@@ -123,9 +124,8 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
                         figure=f"{len(personas)} distinct personas (need {min_distinct_personas})",
                         detail=", ".join(personas)))
 
-    dissent = [a for a in valid if a.report.verdict == "reject"  # type: ignore[union-attr]
-               or (a.stage == "ranking" and delib.ranking and delib.ranking.leading
-                   and a.report.preferred_approach and a.report.preferred_approach != delib.ranking.leading)]  # type: ignore[union-attr]
+    ranked_dissent = {a.key for a in consensus_gate.dissenters(delib, delib.ranking.leading if delib.ranking else None)}
+    dissent = [a for a in valid if a.report.verdict == "reject" or a.key in ranked_dissent]  # type: ignore[union-attr]
     bare = [a for a in dissent if not a.report.dissent]  # type: ignore[union-attr]
     checks.append(Check(name="contradiction_transparency", passed=not bare,
                         figure=f"{len(dissent) - len(bare)} of {len(dissent)} dissents documented",

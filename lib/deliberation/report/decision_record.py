@@ -163,11 +163,14 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]",
     undocumented: list[dict] = []
     leading = delib.ranking.leading if delib.ranking else None
     approach_ids = delib.ranking.approaches if delib.ranking else []
+    positions = consensus_gate.positions(delib, leading)
     for a in consensus_gate.dissenters(delib, leading):
         if not consensus_gate.documents(a, leading, approach_ids):
             rep = a.report
+            pos = positions.get(a.key)
             why = ("rejected" if rep.verdict == "reject"  # type: ignore[union-attr]
-                   else f"prefers {rep.preferred_approach} over the leading {leading}")  # type: ignore[union-attr]
+                   else f"prefers {pos.preferred if pos and pos.preferred else rep.preferred_approach} "  # type: ignore[union-attr]
+                        f"over the leading {leading}")
             undocumented.append({"agent": a.key, "label": labels[a.key], "why": why})
     for a in delib.agents:
         if a.report is None or a.superseded or a.status != "reported":
