@@ -14,6 +14,12 @@ from deliberation.core.ranking import REJECTED, unanimous_reject
 from deliberation.state.models import AgentRecord, Check, Deliberation, GateResult
 
 
+def options_of(cfg) -> consensus.Options:
+    """The consensus options a Config sets (gates.strong, .moderate, .acceptable_level)."""
+    g = cfg.gates
+    return consensus.Options(acceptable_level=g.acceptable_level, strong=g.strong, moderate=g.moderate)
+
+
 def outcome_of(delib: Deliberation, options: consensus.Options = consensus.Options()) -> consensus.ConsensusOutcome:
     """The consensus outcome of the deliberation's vote: each ranker's position on the leader,
     the figures, the leader's level and what drove the band (consensus.py)."""

@@ -103,6 +103,7 @@ class GatesConfig(_Section):
     strong: float = Field(0.85, ge=0, le=1, description="Consensus above this is strong.")
     moderate: float = Field(0.70, ge=0, le=1, description="Consensus from this up to strong is moderate; below it weak.")
     require_improvement: bool = Field(True, description="Gate 2: final confidence must exceed the initial one.")
+    acceptable_level: float = Field(6.0, ge=0, le=10, description="The leading approach's mean weighted score (0-10) below which it is the best of weak options: a warning, and for security and architecture decisions a reason for human review (docs/CONSENSUS.md).")
 
 
 class ConformityConfig(_Section):
@@ -147,6 +148,7 @@ class DepthConfig(_Section):
     workers_per_wave: int = Field(3, ge=1, description=f"Tier-2 workers per hot-spot wave, clamped to {DEPTH_HARD_CEILING}.")
     agent_budget: int = Field(6, ge=0, description="Tier-2 agents allowed per deliberation (deepen + red team 2).")
     token_budget: int = Field(400_000, ge=0, description="Subagent tokens per deliberation before depth is skipped.")
+    max_hot_spots: int = Field(6, ge=1, le=999, description="Hot spots a depth wave deepens, highest priority first (each worker gets at most 3 it can work on); the rest are recorded, not deepened.")
 
 
 # -- probes: what a probe command may not carry -------------------------------------------------

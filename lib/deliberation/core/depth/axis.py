@@ -195,7 +195,8 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
     posture = cfg.depth.posture
     if not enabled:
         return DepthPlan("off", posture, False, why)
-    spots = tuple(find_hot_spots(delib) if spots is None else spots[:spots_of.MAX_HOT_SPOTS])
+    limit = cfg.depth.max_hot_spots
+    spots = tuple(find_hot_spots(delib, limit=limit) if spots is None else spots[:limit])
     if not spots:
         return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
     k, clamped = workers(cfg)
