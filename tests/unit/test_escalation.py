@@ -200,7 +200,7 @@ def test_route_for_a_deliberation():
 
 
 def test_judges_confidence_not_the_consensus_score():
-    """T2 reads the judges' own confidence; a unanimous panel at 8.5 ± 0.5 has consensus 0.81."""
+    """T2 reads the judges' own confidence, never the consensus figure (here 0.81)."""
     agents = [_agent(1, "approve", conf=0.95), _agent(2, "approve", conf=0.93), _agent(3, "abstain", conf=0.1)]
     d = Deliberation(id="d1", session_id="s1", task_type="security", question="Move login to OAuth?", agents=agents,
                      ranking=RankingResult(dimensions={}, approaches=["A"], scores=[], means={}, leading="A",

@@ -13,9 +13,9 @@ the three preferred C is a split, not a unanimous pass.
 **The judges' confidence** (what T2 reads) is the mean self-reported `confidence` of the
 ranking agents that voted pass — the seed's T2 is "unanimous AND high confidence", and its
 confidence is the judges' own (seed 002: 95.8 % of the misses had self-reported confidence
-≥ 0.9, mean 0.969). The ranking's consensus score is NOT used for T2: it is a function of the
-0-10 scores, and a consensus of 0.9 needs a mean near 9.5/10 with almost no spread, which a
-unanimous but ordinary panel (8.5 ± 0.5 → 0.80) never reaches, so T2 would never fire.
+≥ 0.9, mean 0.969). The ranking's consensus score is NOT used for T2: it measures how far the
+panel agrees on the leader (consensus.py), which a unanimous vote already says; T2 asks how sure
+the judges themselves were.
 
 **Policy** (`escalation.policy`) selects the rule set:
 - `D+T2+PROBE` (default): the seed's deployable policy — the split-vote rule D, the inverse
