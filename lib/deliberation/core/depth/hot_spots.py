@@ -29,9 +29,10 @@ skimmed them all and overturned nothing. Six points, at most HOT_SPOTS_PER_LENS 
 worker prompts with their hot-spot maps — readable in one hook answer.
 
 `assign` gives each lens the hot spots it can work on (`LENS_CAN`): evidence-chase traces
-claims (refuted or contradicted findings), counter-model builds alternative explanations (any
-refuted or contradicted point), edge-case hunt breaks conclusions (points about an approach,
-and missed angles — there is no claim there to trace or explain).
+claims to their source (a refuted point — the finding and the red team's counter-evidence — or
+contradicted findings), counter-model builds alternative explanations (any refuted or
+contradicted point), edge-case hunt breaks conclusions (points about an approach, and missed
+angles — there is no claim there to trace or explain).
 
 The reading helpers (`current`, `tier1_agents`, `red_team_agents`, `finding_index`,
 `resolve_target`) are shared with depth_axis. Pure: no I/O.
@@ -58,7 +59,7 @@ LENS_ORDER = ("evidence-chase", "counter-model", "edge-case-hunt")
 # the hot spots each lens can work on: (kind, what it is about) → lenses, the better fit first
 LENS_CAN = {
     ("refuted", "finding"): ("evidence-chase", "counter-model"),
-    ("refuted", "approach"): ("counter-model", "edge-case-hunt"),
+    ("refuted", "approach"): ("evidence-chase", "counter-model", "edge-case-hunt"),
     ("contradiction", "finding"): ("evidence-chase", "counter-model"),
     ("contradiction", "approach"): ("counter-model", "edge-case-hunt"),
     ("contradiction", "none"): ("evidence-chase", "counter-model"),
