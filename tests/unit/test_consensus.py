@@ -113,9 +113,10 @@ def test_stated_preference_names_the_dissenter_scores_weigh_it():
     assert (p.stance, p.preferred, p.basis, p.margin) == ("oppose", "B", "scores", -2.0)
 
 
-def test_a_struck_approach_is_no_alternative():
+def test_a_preference_for_a_struck_approach_is_still_dissent():
+    # the depth step struck B from the lead; a ranker that still prefers it dissents from A
     p = position(Ballot("k", "p", {"A": 6, "B": 9, "C": 5}, "approve", "B"), "A", struck={"B"})
-    assert (p.stance, p.margin, p.firmness, p.basis) == ("support", 1.0, 1.0, "scores")
+    assert (p.stance, p.preferred, p.margin, p.firmness) == ("oppose", "B", -3.0, 1.0)
 
 
 def test_single_approach_takes_the_verdict():

@@ -5,9 +5,9 @@ The leading approach L is the ranking's (highest mean weighted score, ranking.py
 verdict and its stated `preferred_approach`:
 
 - a `reject` verdict opposes L (it would adopt none), with full firmness;
-- otherwise its preferred approach is the one it states, when that is an approach it scored
-  and not one the depth step struck; else its top weighted score (a tie at the top is no
-  preference: it is *indifferent*);
+- otherwise its preferred approach is the one it states, when that is an approach it scored,
+  else its top weighted score (a tie at the top is no preference: it is *indifferent*); an
+  approach the depth step struck from the lead still counts — a ranker that prefers it dissents;
 - its **margin** is L's weighted score minus its best alternative's (signed, in points); its
   **firmness** is how clearly its scores back its position: |margin| / CLEAR_MARGIN, capped at 1
   (0 when its scores contradict the preference it states); a ranker that scored no alternative
@@ -168,8 +168,10 @@ def _clip01(x: float) -> float:
 
 def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = frozenset(),
              clear_margin: float = CLEAR_MARGIN) -> Position:
-    """`ballot`'s position on `leader` (see the module docstring)."""
-    live = {a: s for a, s in ballot.scores.items() if a not in struck or a == leader}
+    """`ballot`'s position on `leader` (see the module docstring). An approach the depth step
+    struck from the lead is still an approach a ranker may prefer: that ranker dissents (`struck`
+    is accepted for symmetry with `assess` and changes nothing here)."""
+    live = dict(ballot.scores)
     mk = dict(agent=ballot.agent, persona=ballot.persona)
     if ballot.verdict == "reject":
         return Position(**mk, stance="oppose", preferred=None, margin=_margin(live, leader),
