@@ -3,7 +3,7 @@
 Each test drives the real Claude Code CLI against the scripted API (scenarios_gates.py) in its
 own project and HOME, and asserts on three things: the CLI's JSON result, the plugin's state
 files, and what the model was shown (the request log). Figures asserted are hand-computed from
-the scripted scores (README formulas): weighted = the uniform score, consensus = (m/10)(1 − σ/10).
+the scripted scores (README formulas): weighted = the uniform score, consensus = S / (S + O + 0.2).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from harness import ClaudeRun, assert_clean
 from scenarios import persona_of
 from deliberation.core.personas import RESEARCH_PERSONAS
 from scenarios_gates import (
-    BREADTH, GATE1_FAILED, GATE2_FAILED, PAIR, PAIR_CONSENSUS, PANEL, PASS_CONSENSUS, PROMPT,
+    BREADTH, GATE1_FAILED, GATE2_FAILED, PAIR, PAIR_CONSENSUS, PAIR_FIRST_CONSENSUS, PANEL, PASS_CONSENSUS, PROMPT,
     RANKING_SPLIT, SINGLE_APPROACH, SPLIT_CONSENSUS, STOP_FEEDBACK, TASK_TYPE, THRESHOLD,
     TRIGGER_CONFIDENCE, WITH_RED_TEAM, EarlyStopDeliberation, InvalidReports, QualityGateOnStop,
     ReRankOnGate, SpawnFlood, StagedDeliberation, Wave, standard_reports, stop_feedbacks, write_config,
@@ -296,13 +296,13 @@ def test_invalid_report_is_sent_back_once_then_recorded_invalid(run_claude, e2e_
     assert sorted(next(x for x in n if x.startswith("report ")) for n in stops) == \
         sorted(["report send_back"] * 2 + ["report invalid"]
                                                  + ["report recorded"] * 4), stops
-    # the vote of the two valid personas: A 8.4 / 9.4 → m = 8.9, σ = 0.5, consensus 0.8455
+    # the vote of the two valid personas: A over the next best by 0.6 and 2.4 → 1.6 / 1.8 = 0.8889
     assert stage_status(delib) == sorted([("security-analyst", "research", "reported", False),
                                           ("performance-engineer", "research", "reported", False),
                                           ("cost-analyst", "research", "invalid", False),
                                           ("security-analyst", "ranking", "reported", False),
                                           ("performance-engineer", "ranking", "reported", False)])
-    assert_complete(run, delib, 0.8455)
+    assert_complete(run, delib, 0.8889)
     assert delib["ranking"]["stdev"] == pytest.approx(0.5)
 
 
@@ -370,13 +370,13 @@ def assert_quality_block(run: ClaudeRun, answer: dict, n: int) -> None:
     reason = answer.get("reason", "")
     assert answer.get("decision") == "block", answer
     assert GATE2_FAILED in reason and "- complexity_handling: FAIL — 1 alternatives (need 2)" in reason, reason
-    assert "- consensus_confidence: pass — 0.85 (moderate)" in reason, reason
+    assert f"- consensus_confidence: pass — {PAIR_FIRST_CONSENSUS:.2f} (strong)" in reason, reason
     assert reason.endswith(f"(Stop blocked {n} of 3; after that the deliberation is marked FAILED.)"), reason
     assert "Next: generate at least one more alternative" in reason, reason
 
 
 def test_quality_gate_blocks_stop_then_passes_after_a_second_alternative(run_claude, e2e_project):
-    """Scenario 6: one approach only → Gate 1 passes (0.8455) but Gate 2 blocks the Stop
+    """Scenario 6: one approach only → Gate 1 passes (0.9091) but Gate 2 blocks the Stop
     (complexity handling: 1 alternative); the model reads the Stop feedback, re-ranks with a
     second alternative, and the next Stop completes the deliberation."""
 
