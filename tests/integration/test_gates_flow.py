@@ -100,8 +100,10 @@ def test_gate1_agents_completed_fails_with_one_ranking_report(project, hook):
 def test_gate1_consensus_fails_below_threshold(project, hook):
     s = start(project, hook)
     research(s)
-    low = {"security-analyst": ({"A": (6, 5, 6, 6, 6), "B": (5, 5, 5, 5, 5)}, "approve", "A", []),
-           "performance-engineer": ({"A": (7, 6, 6, 5, 6), "B": (5, 5, 4, 5, 5)}, "approve", "A", [])}
+    # a split: one ranker prefers A, the other B (and says why) — no agreement on the decision
+    why = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/write.txt"}]
+    low = {"security-analyst": ({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
+           "performance-engineer": ({"A": (6, 6, 6, 6, 6), "B": (8, 8, 8, 8, 8)}, "approve", "B", why)}
     post = rank(s, low)[-1]["post"]
     assert "consensus gate FAILED" in post.context
     d = load_delib(project)
@@ -166,8 +168,9 @@ def test_gate2_weak_consensus(project, hook):
     s = start(project, hook, {"task_types": {"thresholds": {t: 0.6 for t in ("security", "architecture", "default")}}},
               prompt=HARD)  # triggers at confidence 0.06, so improvement holds
     research(s)
-    mid = {"security-analyst": ({"A": (7, 7, 7, 7, 7), "B": (5, 5, 5, 5, 5)}, "approve", "A", []),
-           "performance-engineer": ({"A": (7, 6, 7, 6, 7), "B": (5, 5, 5, 5, 5)}, "approve", "A", [])}
+    # both prefer A, each by 0.2 points only: 0.4 / (0.4 + 0.2) = 0.67 — over the 0.6 bar, weak
+    mid = {"security-analyst": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", []),
+           "performance-engineer": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", [])}
     rank(s, mid)
     res, d = conclude(s, project)
     assert d["gate1"]["passed"], d["gate1"]
