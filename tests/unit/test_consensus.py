@@ -218,3 +218,11 @@ def test_bounded_and_coherent(rows):
     assert o.consensus <= round(o.support / (o.support + o.opposition + DOUBT), 4) + 1e-9
     assert len(o.supporters) + len(o.dissenters) + len(o.indifferent) == len(rows)
     assert o.unanimous == (len(o.supporters) == len(rows))
+
+
+def test_a_supporter_is_not_weighed_against_a_struck_approach():
+    # it states the leader B; its only alternative A was struck by the depth step
+    p = position(Ballot("k", "p", {"A": 9, "B": 8}, "approve", "B"), "B", struck={"A"})
+    assert (p.stance, p.firmness, p.basis) == ("support", 1.0, "verdict")
+    p = position(Ballot("k", "p", {"A": 9, "B": 8, "C": 7.5}, "approve", "B"), "B", struck={"A"})
+    assert (p.stance, p.margin, p.firmness) == ("support", 0.5, 0.5)

@@ -209,7 +209,8 @@ def test_each_lens_gets_the_hot_spots_it_can_work_on_bounded():
     can = {h.id: hs.lenses_for(h, findings, approaches) for h in spots}
     assert can == {"H1": ("evidence-chase", "counter-model"),
                    "H2": ("evidence-chase", "counter-model", "edge-case-hunt"),
-                   "H3": ("evidence-chase", "counter-model"), "H4": ("counter-model", "edge-case-hunt"),
+                   "H3": ("evidence-chase", "counter-model"),
+                   "H4": ("evidence-chase", "counter-model", "edge-case-hunt"),
                    "H5": ("edge-case-hunt",), "H6": ("edge-case-hunt",)}
     lenses = hs.choose(spots, 3, can)
     got = hs.assign(spots, lenses, can)

@@ -101,7 +101,8 @@ def test_only_current_valid_ranking_reports_vote():
 def test_struck_approach_cannot_lead():
     r = rank(voters(), W, struck={"A"})
     assert r.leading == "B"
-    # A struck, B leads — but every ranker scored A above B: none prefers the leader
+    # A struck, B leads — but every ranker (naming no approach) scored A above B: each prefers the
+    # struck A, none the leader
     assert r.consensus == 0.0
     assert rank(voters(), W, struck={"A", "B"}).leading is None
 

@@ -7,7 +7,8 @@ verdict and its stated `preferred_approach`:
 - a `reject` verdict opposes L (it would adopt none), with full firmness;
 - otherwise its preferred approach is the one it states, when that is an approach it scored,
   else its top weighted score (a tie at the top is no preference: it is *indifferent*); an
-  approach the depth step struck from the lead still counts — a ranker that prefers it dissents;
+  approach the depth step struck from the lead still counts — a ranker that prefers it dissents
+  — but a ranker that prefers L is weighed against its best alternative that was not struck;
 - its **margin** is L's weighted score minus its best alternative's (signed, in points); its
   **firmness** is how clearly its scores back its position: |margin| / CLEAR_MARGIN, capped at 1
   (0 when its scores contradict the preference it states); a ranker that scored no alternative
@@ -168,40 +169,44 @@ def _clip01(x: float) -> float:
 
 def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = frozenset(),
              clear_margin: float = CLEAR_MARGIN) -> Position:
-    """`ballot`'s position on `leader` (see the module docstring). An approach the depth step
-    struck from the lead is still an approach a ranker may prefer: that ranker dissents (`struck`
-    is accepted for symmetry with `assess` and changes nothing here)."""
-    live = dict(ballot.scores)
+    """`ballot`'s position on `leader` (see the module docstring).
+
+    `struck`: approaches the depth step struck from the lead. A ranker may still prefer one —
+    it then dissents — but a ranker that prefers the leader is not weighed against a struck
+    approach: its margin is over its best remaining alternative."""
+    scores = dict(ballot.scores)
     mk = dict(agent=ballot.agent, persona=ballot.persona)
     if ballot.verdict == "reject":
-        return Position(**mk, stance="oppose", preferred=None, margin=_margin(live, leader),
+        return Position(**mk, stance="oppose", preferred=None, margin=_margin(scores, leader),
                         firmness=1.0, basis="reject")
-    others = {a: s for a, s in live.items() if a != leader}
-    stated = ballot.stated if ballot.stated in live else None
-    if leader not in live or not others:
+    others = {a: s for a, s in scores.items() if a != leader}
+    stated = ballot.stated if ballot.stated in scores else None
+    if leader not in scores or not others:
         # nothing to weigh the leader against: the verdict (and the stated approach) is the position
-        if leader not in live and others:
+        if leader not in scores and others:
             best = stated or _top(others)
             return Position(**mk, stance="oppose", preferred=best, margin=None, firmness=1.0, basis="verdict")
         if ballot.verdict == "approve" and stated in (None, leader):
             return Position(**mk, stance="support", preferred=leader, margin=None, firmness=1.0, basis="verdict")
         return Position(**mk, stance="indifferent", preferred=None, margin=None, firmness=0.0, basis="verdict")
-    margin = _margin(live, leader)
-    assert margin is not None
-    if stated is not None:
-        if stated == leader:
-            return Position(**mk, stance="support", preferred=leader, margin=margin,
-                            firmness=_clip01(margin / clear_margin), basis="stated")
-        against = live[stated] - live[leader]
-        return Position(**mk, stance="oppose", preferred=stated, margin=margin,
-                        firmness=_clip01(against / clear_margin), basis="stated")
-    if margin > 0:
+    if stated is None:
+        top = _top(scores)
+        if top is None and scores[leader] == max(scores.values()):
+            return Position(**mk, stance="indifferent", preferred=None, margin=0.0, firmness=0.0, basis="tie")
+        choice, basis = top, "scores"
+    else:
+        choice, basis = stated, "stated"
+    if choice == leader:
+        rest = {a: s for a, s in others.items() if a not in struck}
+        if not rest:  # every alternative was struck: nothing left to weigh it against
+            return Position(**mk, stance="support", preferred=leader, margin=None, firmness=1.0, basis="verdict")
+        margin = round(scores[leader] - max(rest.values()), 4)
         return Position(**mk, stance="support", preferred=leader, margin=margin,
-                        firmness=_clip01(margin / clear_margin), basis="scores")
-    if margin < 0:
-        return Position(**mk, stance="oppose", preferred=_top(others), margin=margin,
-                        firmness=_clip01(-margin / clear_margin), basis="scores")
-    return Position(**mk, stance="indifferent", preferred=None, margin=0.0, firmness=0.0, basis="tie")
+                        firmness=_clip01(margin / clear_margin), basis=basis)  # type: ignore[arg-type]
+    margin = _margin(scores, leader)
+    against = (scores[choice] if choice is not None else max(others.values())) - scores[leader]
+    return Position(**mk, stance="oppose", preferred=choice, margin=margin,
+                    firmness=_clip01(against / clear_margin), basis=basis)  # type: ignore[arg-type]
 
 
 def _margin(scores: "Mapping[str, float]", leader: str) -> "float | None":

@@ -30,9 +30,10 @@ worker prompts with their hot-spot maps — readable in one hook answer.
 
 `assign` gives each lens the hot spots it can work on (`LENS_CAN`): evidence-chase traces
 claims to their source (a refuted point — the finding and the red team's counter-evidence — or
-contradicted findings), counter-model builds alternative explanations (any refuted or
-contradicted point), edge-case hunt breaks conclusions (points about an approach, and missed
-angles — there is no claim there to trace or explain).
+contradicted findings; the concerns on either side of an approach in dispute), counter-model
+builds alternative explanations (any refuted or contradicted point), edge-case hunt breaks
+conclusions (points about an approach, and missed angles — there is no claim there to trace or
+explain).
 
 The reading helpers (`current`, `tier1_agents`, `red_team_agents`, `finding_index`,
 `resolve_target`) are shared with depth_axis. Pure: no I/O.
@@ -53,6 +54,7 @@ HOT_SPOTS_PER_LENS = 3     # hot spots one tier-2 worker gets
 ID_LIMIT = 999             # the id pattern allows H1..H999
 CLAIM_CHARS = 240
 WEIGHTY = ("refuted", "weakened")
+TWO_AGENT_NOTE = "2-agent rule: "   # the material line of the minimum viable deliberation's conflict
 SEVERITY = {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}
 KIND_ORDER = ("refuted", "contradiction", "missed_angle")
 LENS_ORDER = ("evidence-chase", "counter-model", "edge-case-hunt")
@@ -61,7 +63,7 @@ LENS_CAN = {
     ("refuted", "finding"): ("evidence-chase", "counter-model"),
     ("refuted", "approach"): ("evidence-chase", "counter-model", "edge-case-hunt"),
     ("contradiction", "finding"): ("evidence-chase", "counter-model"),
-    ("contradiction", "approach"): ("counter-model", "edge-case-hunt"),
+    ("contradiction", "approach"): ("evidence-chase", "counter-model", "edge-case-hunt"),
     ("contradiction", "none"): ("evidence-chase", "counter-model"),
     ("missed_angle", "none"): ("edge-case-hunt",),
 }
@@ -315,7 +317,7 @@ def _two_agent_conflict(delib: Deliberation) -> "list[_Candidate]":
         return []
     return [_Candidate(kind="contradiction", statement=f"the two agents disagree: {_clip(check.detail)}",
                        core=check.detail, key="two-agent",
-                       material=[f"2-agent rule: {check.detail}"], sources=list(check.agents))]
+                       material=[f"{TWO_AGENT_NOTE}{check.detail}"], sources=list(check.agents))]
 
 
 def upheld_targets(delib: Deliberation, findings: dict, approaches: dict) -> "set[str]":
@@ -390,7 +392,10 @@ def find_hot_spots(delib: Deliberation, two_agent: bool = False,
 
 
 def spot_about(spot: HotSpot, findings: dict, approaches: dict) -> str:
-    """'approach', 'finding' or 'none': what a hot spot is about (for the lenses)."""
+    """'approach', 'finding' or 'none': what a hot spot is about (for the lenses). The minimum
+    viable deliberation's disagreement is about the decision itself: an approach."""
+    if any(m.startswith(TWO_AGENT_NOTE) for m in spot.material):
+        return "approach"
     refs = {resolve_target(m, findings, approaches) for m in spot.material
             if len(m) <= 128 and "\n" not in m} - {None}
     if any(r in approaches for r in refs):
