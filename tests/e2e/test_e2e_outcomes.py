@@ -67,7 +67,11 @@ def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2
     assert d["record"]["improvement"]["before"] == 0.6 and d["record"]["improvement"]["after"] == 0.75
     body = open(d["record_path"], encoding="utf-8").read()
     assert "final 0.75 \\> initial 0.60 (panel self-confidence)" in body
-    assert not any(r.saw(STOP_FEEDBACK) for r in run.main_requests), info
+    # no gate held it; the performance engineer prefers B, so the vote is a split and the one
+    # Stop hold is the human-review notice (rule D), said before the final answer
+    assert not any(r.saw(STOP_FEEDBACK) and r.saw("gate FAILED") for r in run.main_requests), info
+    assert (d["route"]["route"], [r["rule"] for r in d["route"]["rules"] if r["rule"] != "COLD_START"]) == \
+        ("human-review", ["D"]), d["route"]
 
 
 def test_forced_question_whose_panel_grew_less_confident_still_fails(run_claude, e2e_project):

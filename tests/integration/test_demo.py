@@ -58,8 +58,8 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     assert "context  DEPTH: Depth axis: the red-team pass left 2 contested point(s)" in line_with("red-team", "DEPTH")
     assert [line.strip() for line in lines if line.strip().startswith("worker ")] == [
         # each lens gets the hot spots it can work on: the refuted approach (H1) is work for all
-        # three, the missed angle (H2) for edge-case hunt alone
-        'worker 1 of 3: subagent_type "evidence-chase", hot spots H1',
+        # three, the missed angle (H2) for edge-case hunt and evidence-chase, not counter-model
+        'worker 1 of 3: subagent_type "evidence-chase", hot spots H1, H2',
         'worker 2 of 3: subagent_type "counter-model", hot spots H1',
         'worker 3 of 3: subagent_type "edge-case-hunt", hot spots H1, H2']
     assert "deny     DEPTH: Tier-2 spawn denied (depth axis):" in line_with("PreToolUse", "evidence-chase", "deny")

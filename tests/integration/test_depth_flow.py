@@ -555,7 +555,7 @@ def test_denied_tier2_spawn_rules(project, hook):
                         "opens only after the first red-team pass has reported and found hot spots."]
     assert gate["post"].decision is None
     (lens, ids, prompt), *_rest = lens_prompts(gate["post"].context)
-    assert (lens, ids) == ("evidence-chase", ["H1"])  # H2, a missed angle, is edge-case hunt's
+    assert (lens, ids) == ("evidence-chase", ["H1", "H2"])
     head = "Tier-2 spawn denied (depth axis):\n- rule "
 
     # a fork inherits the conversation: not fresh (even with the exact prompt)

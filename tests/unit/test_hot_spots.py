@@ -211,7 +211,7 @@ def test_each_lens_gets_the_hot_spots_it_can_work_on_bounded():
                    "H2": ("evidence-chase", "counter-model", "edge-case-hunt"),
                    "H3": ("evidence-chase", "counter-model"),
                    "H4": ("evidence-chase", "counter-model", "edge-case-hunt"),
-                   "H5": ("edge-case-hunt",), "H6": ("edge-case-hunt",)}
+                   "H5": ("edge-case-hunt", "evidence-chase"), "H6": ("edge-case-hunt", "evidence-chase")}
     lenses = hs.choose(spots, 3, can)
     got = hs.assign(spots, lenses, can)
     # first every spot to the capable lens with the fewest (H4 to edge-case-hunt), then each
@@ -226,6 +226,7 @@ def test_each_lens_gets_the_hot_spots_it_can_work_on_bounded():
 
 def test_one_worker_covers_what_it_can_and_no_lens_is_spawned_for_nothing():
     spots = [spot(1, "missed_angle"), spot(2, "missed_angle")]
-    can = {h.id: ("edge-case-hunt",) for h in spots}
-    assert hs.choose(spots, 3, can) == ["edge-case-hunt"]
-    assert hs.assign(spots, ["evidence-chase", "edge-case-hunt"], can) == {"edge-case-hunt": ("H1", "H2")}
+    can = {h.id: hs.LENS_CAN[("missed_angle", "none")] for h in spots}
+    # counter-model has nothing to build an alternative to: two workers, not three
+    assert hs.choose(spots, 3, can) == ["evidence-chase", "edge-case-hunt"]
+    assert hs.assign(spots, ["counter-model", "edge-case-hunt"], can) == {"edge-case-hunt": ("H1", "H2")}

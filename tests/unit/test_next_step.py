@@ -98,8 +98,8 @@ def test_a_lens_with_nothing_to_dig_is_not_asked_for():
     d.depth.hot_spots = [HotSpot(id="H1", kind="missed_angle", statement="bus outages")]
     d.depth.tier2_by_lens = {"evidence-chase": 0, "counter-model": 0, "edge-case-hunt": 0}
     step = next_step.next_step(d, CFG)
-    # a missed angle has no claim to trace or explain: edge-case-hunt's work alone
-    assert step.agent_types == ("edge-case-hunt",)
+    # a missed angle has no explanation for counter-model to rival: it is not asked for
+    assert step.agent_types == ("evidence-chase", "edge-case-hunt")
     assert_accepted(d, CFG, step)
 
 

@@ -32,8 +32,9 @@ worker prompts with their hot-spot maps — readable in one hook answer.
 claims to their source (a refuted point — the finding and the red team's counter-evidence — or
 contradicted findings; the concerns on either side of an approach in dispute), counter-model
 builds alternative explanations (any refuted or contradicted point), edge-case hunt breaks
-conclusions (points about an approach, and missed angles — there is no claim there to trace or
-explain).
+conclusions (points about an approach) and finds the inputs a missed angle never examined;
+evidence-chase also reads the primary source on a missed angle. Counter-model does not take
+missed angles: there is no explanation there to build an alternative to.
 
 The reading helpers (`current`, `tier1_agents`, `red_team_agents`, `finding_index`,
 `resolve_target`) are shared with depth_axis. Pure: no I/O.
@@ -65,7 +66,7 @@ LENS_CAN = {
     ("contradiction", "finding"): ("evidence-chase", "counter-model"),
     ("contradiction", "approach"): ("evidence-chase", "counter-model", "edge-case-hunt"),
     ("contradiction", "none"): ("evidence-chase", "counter-model"),
-    ("missed_angle", "none"): ("edge-case-hunt",),
+    ("missed_angle", "none"): ("edge-case-hunt", "evidence-chase"),
 }
 
 
