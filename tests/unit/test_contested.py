@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deliberation.core import contested as ct
 from deliberation.core.ranking import rank
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 ABOUT_A = {"target": "A", "concern": "JWTs cannot be revoked before they expire", "reason": "no denylist planned"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deliberation.core.depth import hot_spots as hs
 from deliberation.core.depth.hot_spots import (find_hot_spots, resolve_target, finding_index, approach_titles, tier1_agents)
 from deliberation.state.agent_report import AgentReport
 from deliberation.state.models import AgentRecord, Deliberation
@@ -147,7 +148,6 @@ def test_resolve_target_accepts_plugin_prefix_and_unique_bare_ids():
 
 # -- what is contested, prioritised and bounded ------------------------------------------------
 
-from deliberation.core.depth import hot_spots as hs  # noqa: E402
 
 
 def test_a_point_the_red_team_upheld_is_not_contested():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from deliberation.core import improvement
 from deliberation.core.ranking import rank
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 OWN = (("A", "Keep the Redis sessions"), ("B", "Stateless JWTs"))

@@ -16,6 +16,7 @@ import stat
 from deliberation.core.agent_model import transcript_model
 from deliberation.core.token_usage import last_usage, sum_usage
 from deliberation.state.event_log import lines_backwards_of
+from deliberation.state.models import TokenUsage
 
 MAX_SCAN = 8 << 20          # bytes read back from the end of a transcript, at most
 MAX_USAGE_FILE = 64 << 20   # a transcript larger than this is not summed (the record says so)
@@ -68,7 +69,6 @@ def read_usage(path: "str | None"):
         summed = sum_usage(fh)
     if summed is None:
         return None
-    from deliberation.state.models import TokenUsage
 
     return TokenUsage(**summed)
 

@@ -70,6 +70,9 @@ class Ballot:
     stated: "str | None" = None            # its preferred_approach, as reported
 
 
+Basis = Literal["stated", "scores", "reject", "verdict", "tie"]
+
+
 @dataclass(frozen=True)
 class Position:
     """One ranker's position on the leader."""
@@ -79,7 +82,7 @@ class Position:
     preferred: "str | None"                # the approach it preferred (None: reject, or a tie)
     margin: "float | None"                 # leader minus its best alternative, in points
     firmness: float                        # 0-1: the weight its position carries
-    basis: Literal["stated", "scores", "reject", "verdict", "tie"]
+    basis: "Basis"
 
     @property
     def abstained(self) -> bool:
@@ -189,6 +192,7 @@ def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = 
         if ballot.verdict == "approve" and stated in (None, leader):
             return Position(**mk, stance="support", preferred=leader, margin=None, firmness=1.0, basis="verdict")
         return Position(**mk, stance="indifferent", preferred=None, margin=None, firmness=0.0, basis="verdict")
+    basis: Basis
     if stated is None:
         top = _top(scores)
         if top is None and scores[leader] == max(scores.values()):
@@ -200,13 +204,13 @@ def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = 
         rest = {a: s for a, s in others.items() if a not in struck}
         if not rest:  # every alternative was struck: nothing left to weigh it against
             return Position(**mk, stance="support", preferred=leader, margin=None, firmness=1.0, basis="verdict")
-        margin = round(scores[leader] - max(rest.values()), 4)
-        return Position(**mk, stance="support", preferred=leader, margin=margin,
-                        firmness=_clip01(margin / clear_margin), basis=basis)  # type: ignore[arg-type]
+        lead_by = round(scores[leader] - max(rest.values()), 4)
+        return Position(**mk, stance="support", preferred=leader, margin=lead_by,
+                        firmness=_clip01(lead_by / clear_margin), basis=basis)
     margin = _margin(scores, leader)
     against = (scores[choice] if choice is not None else max(others.values())) - scores[leader]
     return Position(**mk, stance="oppose", preferred=choice, margin=margin,
-                    firmness=_clip01(against / clear_margin), basis=basis)  # type: ignore[arg-type]
+                    firmness=_clip01(against / clear_margin), basis=basis)
 
 
 def _margin(scores: "Mapping[str, float]", leader: str) -> "float | None":

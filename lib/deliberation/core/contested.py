@@ -30,7 +30,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from deliberation.core import consensus, phases
+from deliberation.core import consensus, phases, ranking
+from deliberation.core.depth.axis import struck_approaches
 from deliberation.state.models import Deliberation
 
 DEFAULT_TOP = 5
@@ -117,11 +118,9 @@ def _ranked(items: "list[Divergence]", top: int) -> "tuple[Divergence, ...]":
 def contested(delib: Deliberation, outcome: "consensus.ConsensusOutcome | None" = None,
               top: int = DEFAULT_TOP) -> Contested:
     """What the vote of `delib` contests (see the module docstring). `outcome`: its consensus
-    outcome when the caller has it (consensus_gate.outcome_of)."""
-    from deliberation.core import consensus_gate
-
+    outcome when the caller has it (consensus_gate.outcome_of: the same computation)."""
     r = delib.ranking
-    out = outcome or consensus_gate.outcome_of(delib)
+    out = outcome or ranking.assess(delib.agents, r, struck_approaches(delib), delib.task_type)
     if r is None or out.leader is None:
         return Contested(None, 0.0, "weak")
     leader = out.leader
@@ -155,8 +154,8 @@ def contested(delib: Deliberation, outcome: "consensus.ConsensusOutcome | None" 
             continue
         agent = by_key.get(p.agent)
         concerns = []
-        if agent is not None and agent.report is not None:
-            mine = [c for c in agent.report.dissent if c.concern.strip()]
+        if agent is not None:
+            mine = [c for c in agent.filed.dissent if c.concern.strip()]
             mine.sort(key=lambda c: (c.target.strip() not in (leader, "leading"), ))
             concerns = [Concern(c.target.strip(), _clip(c.concern), _clip(c.reason)) for c in mine[:MAX_CONCERNS]]
         preferred = NONE if p.basis == "reject" else p.preferred

@@ -137,7 +137,7 @@ def assess(delib, outcome: "consensus.ConsensusOutcome | None" = None) -> Improv
     r = delib.ranking
     if r is None or (r.leading is None and not ranking.unanimous_reject(r)):
         return ImprovementOutcome(None, None, None, "unmeasured", False)
-    decision = NONE if ranking.unanimous_reject(r) else r.leading
+    decision: str = NONE if ranking.unanimous_reject(r) else (r.leading or NONE)
     out = outcome or ranking.assess(delib.agents, r)
     titles = phases.approaches(delib)
     catalogue = {aid: titles.get(aid, aid) for aid in r.approaches}
@@ -154,11 +154,11 @@ def assess(delib, outcome: "consensus.ConsensusOutcome | None" = None) -> Improv
     for a in phases.current(delib, "research"):
         if a.kind != "persona" or a.persona in before:
             continue
-        approach, matched = research_position(a, catalogue)
+        held, matched = research_position(a, catalogue)
         if not matched:
             unmatched.append(a.persona)
-        if approach is not None:
-            before[a.persona] = StagePosition(a.persona, "research", approach, approach == decision)
+        if held is not None:
+            before[a.persona] = StagePosition(a.persona, "research", held, held == decision)
     both = sorted(set(before) & set(after))
     paired = bool(both)
     pb = [before[p] for p in both] if paired else [before[p] for p in sorted(before)]

@@ -27,9 +27,11 @@ abstain (no vote). When every agent that voted rejects (`unanimous_reject`), the
 from __future__ import annotations
 
 import math
+from typing import Literal, TypeGuard
 
 from deliberation.core import consensus as agreement
 from deliberation.state.models import AgentRecord, ApproachScore, RankingResult
+from deliberation.text.notes import REJECTED as REJECTED  # the outcome of a unanimous reject, as texts name it
 
 
 def weighted_score(scores: "dict[str, float]", weights: "dict[str, float]") -> "float | None":
@@ -58,7 +60,7 @@ def ballots(agents: "list[AgentRecord]", scores: "list[ApproachScore]") -> "list
     for s in scores:
         per.setdefault(s.agent, {})[s.approach] = s.weighted
     return [agreement.Ballot(agent=a.key, persona=a.persona, scores=per.get(a.key, {}),
-                             verdict=a.report.verdict, stated=a.report.preferred_approach)  # type: ignore[union-attr]
+                             verdict=a.filed.verdict, stated=a.filed.preferred_approach)
             for a in agents]
 
 
@@ -90,7 +92,7 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
     scores: list[ApproachScore] = []
     per_approach: dict[str, list[float]] = {}
     for agent in voters:
-        for approach, dims in sorted(agent.report.scores.items()):  # type: ignore[union-attr]
+        for approach, dims in sorted(agent.filed.scores.items()):
             w = weighted_score(dims, weights)
             if w is None:
                 continue
@@ -107,7 +109,7 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
     leading_scores = {s.agent: s.weighted for s in scores if s.approach == leading}
     sd, spread = spread_of(list(leading_scores.values()))
     consensus = agreement.assess(ballots(voters, scores), leading, means, struck, options=options).consensus
-    verdicts = [a.report.verdict for a in voters]  # type: ignore[union-attr]
+    verdicts = [a.filed.verdict for a in voters]
     return RankingResult(
         dimensions=norm, approaches=sorted(per_approach), scores=scores, means=means,
         leading=leading, leading_scores=leading_scores, consensus=consensus, spread=spread,
@@ -120,12 +122,12 @@ def _neg(approach_id: str) -> "tuple[int, ...]":
     return tuple(-ord(c) for c in approach_id)
 
 
-def unanimous_reject(result: "RankingResult | None") -> bool:
+def unanimous_reject(result: "RankingResult | None") -> "TypeGuard[RankingResult]":
     """Every agent that voted rejected (abstentions do not vote): no approach is adopted."""
     return result is not None and result.rejections > 0 and result.approvals == 0
 
 
-def outcome(result: "RankingResult | None") -> "str | None":
+def outcome(result: "RankingResult | None") -> "Literal['adopted', 'rejected'] | None":
     """'rejected' (unanimous reject), 'adopted' (a leading approach), or None (no vote yet)."""
     if result is None:
         return None
@@ -134,7 +136,6 @@ def outcome(result: "RankingResult | None") -> "str | None":
     return "adopted" if result.leading else None
 
 
-REJECTED = "rejected — no approach adopted"
 
 
 def band(consensus: float, strong: float, moderate: float) -> str:

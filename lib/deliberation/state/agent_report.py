@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 REPORT_ID = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$"
@@ -120,8 +121,6 @@ def _describe(exc: ValidationError) -> str:
 
 def extract_report(text: str, max_bytes: int) -> "tuple[AgentReport, list[str]]":
     """Return (report, ignored keys) or raise ReportProblem saying what to fix."""
-    import orjson
-
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise ReportProblem(
