@@ -29,9 +29,9 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from deliberation.core import consensus_gate
+from deliberation.core import consensus_gate, ways_forward
 from deliberation.core.ranking import rank
-from deliberation.state.models import ConformityWarning
+from deliberation.state.models import ConformityWarning, WaysForward
 from deliberation.text import Words
 from tests.helpers import payloads as P
 from tests.helpers.gates import gate2
@@ -90,7 +90,8 @@ def parse(text: str) -> "tuple[str, Any, dict[str, str]]":
 # the cases
 
 
-def _gate1(phase="RANKING", task_type="architecture", table=None, extra=(), min_agents=2, two_agent=None):
+def _gate1(phase="RANKING", task_type="architecture", table=None, extra=(), min_agents=2, two_agent=None,
+           revision_used=False):
     table = table or {"A": (9, 9, 9, 9, 9), "B": (6, 6, 6, 6, 6)}
     agents = [P.agent_record(p, "ranking", P.ranking_json(table, preferred="A"), key=f"k-{p}")
               for p in ("security-analyst", "performance-engineer", "cost-analyst")] + list(extra)
@@ -102,7 +103,9 @@ def _gate1(phase="RANKING", task_type="architecture", table=None, extra=(), min_
         d.two_agent = TwoAgentCheck(verdict=two_agent, agents=["security-analyst", "performance-engineer"],
                                     detail="same position")
     r = consensus_gate.evaluate(d, min_agents, 0)
-    return {"deliberation": d.id, "result": r.model_dump(mode="json")}
+    if revision_used:
+        d.ways = WaysForward(offered_at=0.0, revision="used")
+    return ways_forward.failed_message(d, r, 0).model_dump(mode="json", exclude={"kind"}, exclude_none=True)
 
 
 def _gate2(before=0.5, after=0.8, a_score=8.8, personas=("security-analyst", "performance-engineer", "cost-analyst"),
@@ -119,7 +122,8 @@ def _gate2(before=0.5, after=0.8, a_score=8.8, personas=("security-analyst", "pe
     agents += [_dissenter(p, documented=True) for p in dissenting]
     d = P.make_deliberation(agents, initial_confidence=0.5, did=DID)
     d.ranking = rank(d.agents, W)
-    return {"deliberation": d.id, "result": gate2(d, **bars).model_dump(mode="json")}
+    return ways_forward.failed_message(d, gate2(d, **bars), 0).model_dump(mode="json", exclude={"kind"},
+                                                                           exclude_none=True)
 
 
 def _dissenter(persona="ux-advocate", documented=False):
@@ -147,6 +151,9 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "gate1/consensus_below_threshold": ("gates.gate_failed", _gate1(
             task_type="architecture", extra=[_dissenter(documented=True),
                                              _dissenter("reliability-engineer", documented=True)])),
+        "gate1/consensus_after_revision": ("gates.gate_failed", _gate1(
+            task_type="architecture", revision_used=True,
+            extra=[_dissenter(documented=True), _dissenter("reliability-engineer", documented=True)])),
         "gate1/dissent_undocumented": ("gates.gate_failed", _gate1(task_type="default", extra=[_dissenter()])),
         # Gate 2 — every check with pass/FAIL and its figure
         "gate2/improvement_evidence": ("gates.gate_failed", _gate2(before=0.9, after=0.8)),
@@ -185,6 +192,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
                                                   task_type="architecture", route="auto-execute",
                                                   record=".claude/deliberation/records/d-5e55a7c1-1.md",
                                                   document="2 requirements, 2 acceptance criteria, 1 risk")),
+        "stop/handed_over": ("stop.handed_over", dict(
+            deliberation=DID, leading="A", consensus=0.58, threshold=0.80, task_type="architecture",
+            record=".claude/deliberation/records/d-5e55a7c1-1.md")),
+        "stop/handed_over_after_revision": ("stop.handed_over", dict(
+            deliberation=DID, leading="B", consensus=0.48, threshold=0.85, task_type="security", revised=True,
+            record=".claude/deliberation/records/d-5e55a7c1-1.md")),
+        "gates/revision_in": ("gates.revision_in", dict(
+            deliberation=DID, titles={"A": "outbox, with a second relay worker", "B": "dual write behind a flag"})),
         "stop/completed_unanimous_reject": ("stop.completed", dict(
             deliberation=DID, rejected=True, rejections=3, route="auto-reject", record="records/d-5e55a7c1-1.md",
             document="1 risk")),

@@ -83,7 +83,7 @@ def test_consensus_fails_alone_with_the_numbers():
     assert failed(r) == ["consensus"]
     assert checks(r)["consensus"].figure == "0.62 < 0.80 for architecture"
     assert checks(r)["consensus"].detail == "leading approach A"
-    assert r.next_step.startswith("do not conclude: investigate the contested points")
+    assert r.next_step.startswith("the panel did not agree — two ways forward")
     # its hold, word for word: tests/data/answers/gate1/consensus_below_threshold.txt
 
 

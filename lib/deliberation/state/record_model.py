@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from deliberation.state.models import DepthOverride, HotSpot, Route, TwoAgentCheck
+from deliberation.state.models import DepthOverride, HotSpot, Route, TwoAgentCheck, WaysForward
 
 Severity = Literal["info", "low", "medium", "high", "critical"]
 Stage = Literal["research", "deliberation", "ranking"]
@@ -55,7 +55,7 @@ class Decision(_R):
     meets_threshold: bool
     band: "Literal['strong', 'moderate', 'weak'] | None"
     text: "str | None" = Field(description="The recorded decision: the adopted approach id, or the rejection.")
-    outcome: "Literal['adopted', 'rejected'] | None"
+    outcome: "Literal['adopted', 'rejected', 'no-consensus'] | None"
     adopted: "str | None" = Field(description="The adopted approach id; null when nothing was adopted.")
     spread: "float | None"
     stdev: "float | None"
@@ -404,6 +404,9 @@ class DecisionRecord(_R):
     conformity: list[ConformityRow]
     depth: Depth
     two_agent: "TwoAgentCheck | None"
+    ways: "WaysForward | None" = Field(
+        None, description="Set when a gate failed on agreement: the ways forward offered, the revision round "
+                          "and the vote it answered, and when the decision was handed to the user.")
     route: "Route | None"
     usage: Usage
     warnings: list[str]
