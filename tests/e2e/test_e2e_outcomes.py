@@ -5,6 +5,8 @@ second red-team pass is refused, and the two-agent minimum deliberation runs end
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text
@@ -74,20 +76,26 @@ def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2
         ("human-review", ["D"]), d["route"]
 
 
-def test_forced_question_whose_panel_grew_less_confident_still_fails(run_claude, e2e_project):
+def test_forced_question_whose_panel_grew_less_confident_is_handed_to_the_user(run_claude, e2e_project):
+    """Improvement evidence fails (an agreement check): the first Stop is held once with the
+    two ways forward; the model ends its turn again, and that Stop hands the decision to the
+    user — COMPLETE with outcome no-consensus and route human-review, never FAILED."""
     scenario = Deliberation(table(passing_ranking(0.45)), FULL)
     scenario.final_text = "I am done."
     run = run_claude(e2e_project, PROMPT, scenario)
     info = run.describe()
     assert run.returncode == 0 and run.plugin_errors() == "", info
     d = only(run)
-    assert d["phase"] == "FAILED", info
+    assert d["phase"] == "COMPLETE" and d["outcome"] == "no-consensus", info
     imp = checks(d["gate2"])["improvement_evidence"]
     assert not imp["passed"] and imp["figure"] == "final 0.45 ≤ initial 0.60 (panel self-confidence)"
     blocks = [e["answer"]["reason"] for e in run.events() if e.get("event") == "Stop"
               and (e.get("answer") or {}).get("decision") == "block"]
-    assert len(blocks) == 3 and all("- improvement_evidence: FAIL — final 0.45 ≤ initial 0.60" in b for b in blocks)
+    assert len(blocks) == 1 and "- improvement_evidence: FAIL — final 0.45 ≤ initial 0.60" in blocks[0], blocks
+    assert "Two ways forward — choose one" in blocks[0]
     assert any(r.saw("technical-architect 0.60→0.45") for r in run.main_requests), info
+    assert d["route"]["route"] == "human-review" and d["route"]["decided_by"] == "NO_CONSENSUS", d["route"]
+    assert d["record_path"] and os.path.exists(d["record_path"])
 
 
 # --------------------------------------------------------------------------- item 2
