@@ -109,14 +109,15 @@ def _gate1(phase="RANKING", task_type="architecture", table=None, extra=(), min_
 
 
 def _gate2(before=0.5, after=0.8, a_score=8.8, personas=("security-analyst", "performance-engineer", "cost-analyst"),
-           scored=("A", "B"), dissenting=(), **bars):
+           scored=("A", "B"), dissenting=(), held=None, **bars):
     def research(persona):
         return P.agent_record(persona, "research", {
             "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
             "approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "dual write"}],
-            "verdict": "abstain", "dissent": [], "confidence": before}, key=f"r-{persona}")
+            "verdict": "abstain", "preferred_approach": (held or {}).get(persona), "dissent": [],
+            "confidence": before}, key=f"r-{persona}")
     table = {"A": (a_score,) * 5, "B": (5,) * 5}
-    agents = [research(p) for p in personas]
+    agents = [research(p) for p in personas + tuple(dissenting)]
     agents += [P.agent_record(p, "ranking", P.ranking_json({k: table[k] for k in scored}, preferred="A",
                                                            confidence=after), key=f"k-{p}") for p in personas]
     agents += [_dissenter(p, documented=True) for p in dissenting]
@@ -156,7 +157,8 @@ def cases() -> "dict[str, tuple[str, Any]]":
             extra=[_dissenter(documented=True), _dissenter("reliability-engineer", documented=True)])),
         "gate1/dissent_undocumented": ("gates.gate_failed", _gate1(task_type="default", extra=[_dissenter()])),
         # Gate 2 — every check with pass/FAIL and its figure
-        "gate2/improvement_evidence": ("gates.gate_failed", _gate2(before=0.9, after=0.8)),
+        "gate2/improvement_evidence": ("gates.gate_failed", _gate2(dissenting=("ux-advocate",), held={
+            "security-analyst": "A", "performance-engineer": "A", "cost-analyst": "A", "ux-advocate": "A"})),
         "gate2/method_diversity": ("gates.gate_failed", _gate2(min_distinct_personas=4)),
         "gate2/complexity_handling": ("gates.gate_failed", _gate2(scored=("A",), min_alternatives=3)),
         "gate2/weak_consensus": ("gates.gate_failed", _gate2(

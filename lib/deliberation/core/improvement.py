@@ -31,12 +31,14 @@ The verdict (`status`):
 - `confirmed` after = before = 1: every position was the decision before the panel deliberated,
               and still is. Pass: the rule's "exceeds" cannot be met above unanimity, and
               holding the session for it would ask for a re-vote that can only repeat itself.
-- `flat`      after = before < 1: the deliberation moved nobody. Fails (blocks when
-              gates.require_improvement): the panel did not resolve the doubt that made it
-              deliberate; the ways forward are a revision round against the contested points —
-              revised approaches give the rankers something new — or the user's decision.
+- `flat`      after = before < 1: the deliberation moved nobody — the positions the personas took
+              alone are the ones they ranked blind. Passes, reported as flat: blind rankers
+              with no new evidence cannot move, holding the session for it costs a re-vote that
+              repeats itself, and the consensus check already judges whether they agree.
 - `fell`      after < before: the deliberation broke an agreement (the red team or the depth
-              step found something). Fails, with the same ways forward.
+              step found something). Fails (blocks when gates.require_improvement): a failure on
+              agreement with two ways forward — a revision round against the contested points,
+              or the user's decision (core/ways_forward.py).
 - `unmeasured` no research position (or no ranking position) to compare. Does not block — the
               research cannot be re-taken blind — and the record says it was not measured.
 
@@ -77,8 +79,8 @@ class ImprovementOutcome:
 
     @property
     def passes(self) -> bool:
-        """Pass unless the deliberation did not move the panel towards its decision."""
-        return self.status not in ("flat", "fell")
+        """Pass unless the deliberation moved the panel away from its decision."""
+        return self.status != "fell"
 
     def to_json(self) -> dict:
         return {"decision": self.decision, "before": self.before, "after": self.after,

@@ -409,7 +409,7 @@ class Deliberation(_File):
     updated_at: float = 0.0
     initial_confidence: "float | None" = Field(
         None, description="The trigger's confidence for the question (a word-list score of the prompt). "
-                          "Context only: improvement evidence compares the panel's own confidences.")
+                          "Context only: improvement evidence compares the panel's positions (core/improvement.py).")
     trigger_forced: bool = Field(False, description="The user forced the deliberation (/deliberate).")
     agents: list[AgentRecord] = Field(default_factory=list)
     refused_transitions: list[str] = Field(default_factory=list)

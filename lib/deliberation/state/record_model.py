@@ -29,15 +29,18 @@ class _R(BaseModel):
 
 class ImprovementPair(_R):
     persona: str
-    before: float
-    after: float
+    before: "str | None" = Field(description="The approach its research report preferred (null: none matched).")
+    after: "str | None" = Field(description="The approach it preferred as a blind ranker (null: no position).")
 
 
 class Improvement(_R):
-    """Gate 2's improvement evidence: the panel's self-confidence before and after deliberating."""
+    """Gate 2's improvement evidence: the share of the panel whose position is the decision, at
+    research (each persona alone) and at the blind ranking."""
     before: "float | None"
     after: "float | None"
-    improved: bool
+    improved: bool = Field(description="The check passes: improved, confirmed or unmeasured.")
+    status: "Literal['improved', 'confirmed', 'flat', 'fell', 'unmeasured']"
+    decision: "str | None"
     scale: str
     paired: bool
     pairs: list[ImprovementPair]
