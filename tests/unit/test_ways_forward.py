@@ -120,3 +120,23 @@ def test_a_revision_left_unranked_at_a_stop_is_a_hand_over():
             a.superseded = True
     d.gate1 = consensus_gate.evaluate(d, 2, 8.0)  # 0 ranking reports: a process failure now
     assert not ways_forward.on_agreement(d.gate1) and ways_forward.hands_over(d)
+
+
+def test_the_record_html_and_show_state_the_hand_over():
+    from deliberation.cli import show
+    from deliberation.report import decision_record, html_report
+    from deliberation.state import record_model
+
+    d = split()
+    ways_forward.failed_message(d, d.gate1, 5.0)
+    ways_forward.hand_over(d, 6.0)
+    d.route = ways_forward.route("architecture/schema-migration", d, "D+T2+PROBE")
+    engine.finalize(d, 7.0)
+    rec = decision_record.record_json(d)
+    record_model.publish(rec)  # the record's schema holds the outcome and the ways
+    assert rec["decision"]["outcome"] == "no-consensus" and rec["decision"]["adopted"] is None
+    assert rec["ways"]["handed_over_at"] == 6.0
+    md = decision_record.render_markdown(d)
+    assert "No consensus — the decision was handed to the user." in md and f"deliberation approve {d.id}" in md
+    assert "No consensus — handed to the user" in html_report.render_html(d)
+    assert "decision: none — no consensus, handed to the user (human review)" in show.render_text(d)
