@@ -140,3 +140,23 @@ def test_the_record_html_and_show_state_the_hand_over():
     assert "No consensus — the decision was handed to the user." in md and f"deliberation approve {d.id}" in md
     assert "No consensus — handed to the user" in html_report.render_html(d)
     assert "decision: none — no consensus, handed to the user (human review)" in show.render_text(d)
+
+
+def test_the_ways_fit_one_hook_answer_however_many_dissent():
+    """Bounded: 4 dissenters shown (the rest counted), 3 divergences, each text clipped — a large
+    split panel's answer stays far below the size at which the client replaces it by a preview."""
+    from deliberation.text.render import render
+
+    long = "x" * 2000
+    agents = [P.agent_record(f"persona-{i}", "ranking", P.ranking_json(
+        {"A": (8 - i % 2 * 2,) * 5, "B": (6 + i % 2 * 2,) * 5, "C": (i % 7,) * 5},
+        preferred="B" if i % 2 else "A",
+        dissent=[{"target": "A", "concern": long, "reason": long}] * 3), key=f"k-{i}", kind="persona")
+        for i in range(12)]
+    d = P.make_deliberation(agents, task_type="security")
+    d.ranking = rank(d.agents, W)
+    d.gate1 = consensus_gate.evaluate(d, 2, 1.0)
+    msg = ways_forward.failed_message(d, d.gate1, 2.0)
+    text = render(msg)
+    assert msg.ways is not None and len(msg.ways.dissent) == 4 and msg.ways.more_dissent == 2
+    assert len(text) < 6000, len(text)
