@@ -51,7 +51,7 @@ def saw_denial(run: ClaudeRun, event: dict) -> bool:
 
 
 def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2e_project):
-    """The measured case: /deliberate on a plainly worded question (trigger 0.91, forced), three
+    """The measured case: /deliberate on a plainly worded question (trigger 0.70, forced), three
     personas, synthesis-lead and debate-moderator, one red team, blind ranking at 0.75. It used to
     fail three Stops on "final 0.75 ≤ initial 0.91 (trigger)"; now it completes with a record that
     says what was compared with what."""
@@ -67,7 +67,7 @@ def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2
     # reported, not held (blind rankers without new evidence cannot move)
     assert imp["passed"] and imp["figure"] == "share for the decision 0.67 = 0.67 at research (flat)", imp
     assert "the same personas: " in imp["detail"] and "performance-engineer B→B" in imp["detail"]
-    assert "the trigger's 0.91 (forced by the user)" in imp["detail"]
+    assert "the trigger's 0.70 (forced by the user)" in imp["detail"]
     assert d["record"]["improvement"]["status"] == "flat"
     body = open(d["record_path"], encoding="utf-8").read()
     assert "share for the decision 0.67 = 0.67 at research (flat)" in body

@@ -269,6 +269,16 @@ def cases() -> "dict[str, tuple[str, Any]]":
             deliberation=DID, phase="RESEARCH", slugs="cost-analyst, security-analyst")),
         "budget/workflow_inside_refusal": ("budget.workflow_inside_refusal", dict(
             deliberation=DID, phase="RESEARCH", budget="it can start up to 9 agents (line 3: × 9); 8 spawn slot(s) are left")),
+        # the off switch for one session: the command's confirmation, the environment's note
+        "switch/off_by_command": ("switch.switched_off", dict(by="command", on_cmd="/deliberation:on")),
+        "switch/off_already": ("switch.switched_off", dict(by="command", on_cmd="/deliberation:on", already=True)),
+        "switch/off_by_environment": ("switch.switched_off", dict(by="environment", on_cmd="/deliberation-on")),
+        "switch/off_by_environment_a_project_replaced": ("switch.switched_off", dict(
+            by="environment", on_cmd="/deliberation:on", project_env=True)),
+        "switch/on": ("switch.switched_on", dict(over_env=False)),
+        "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
+        "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
+        "switch/prune_failed": ("switch.prune_failed", dict(reason="PermissionError: [Errno 13] sessions")),
     }
 
 

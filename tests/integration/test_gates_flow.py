@@ -109,7 +109,7 @@ def test_gate2_complexity_handling(project, hook):
 
 def test_gate2_weak_consensus(project, hook):
     s = start(project, hook, {"task_types": {"thresholds": {t: 0.6 for t in ("security", "architecture", "default")}}},
-              prompt=HARD)  # triggers at confidence 0.06, so improvement holds
+              prompt=HARD)  # triggers at confidence 0.00, so improvement holds
     research(s)
     # both prefer A, each by 0.2 points only: 0.4 / (0.4 + 0.2) = 0.67 — over the 0.6 bar, weak
     mid = {"security-analyst": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", []),
