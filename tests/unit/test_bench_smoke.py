@@ -136,3 +136,14 @@ def test_whole_deliberation_compares_with_and_without_the_plugin():
     counted = text.split("hook commands run: ")[1].split(" ")[0]
     assert int(counted) >= 30
     assert len(targets) == 1 and targets[0].target == "≤ 1.3"
+
+
+def test_cli_startup_prints_its_rows():
+    import cli_startup
+
+    out = io.StringIO()
+    targets = cli_startup.run(PYTHON, 1, out=out)
+    text = out.getvalue()
+    print(text)
+    assert "bare interpreter" in text and "deliberation --help" in text and "deliberation --version" in text
+    assert [t.name for t in targets] == ["cli: deliberation --help", "cli: deliberation --version"]

@@ -116,7 +116,8 @@ def unannounced_reports(turn: Turn, delib: Deliberation) -> list:
 
 def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish) -> hookio.Answer:
     """The stop-block limit: a gate's hold holds the stop `limit` times in a row; the next
-    stop goes through and the deliberation is FAILED, loudly — with its record written."""
+    stop goes through and the deliberation is FAILED, loudly — with a decision record that
+    says why, as a concluded one has."""
     if delib.stop_blocks >= limit:
         engine.fail(delib, [hold or "gates not met"], turn.now)
         finish.record(delib)
