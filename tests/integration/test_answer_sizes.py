@@ -5,7 +5,7 @@ a file path (measured: docs/HOOK_ANSWERS.md), so the plugin builds its long answ
 step's worker prompts, red team 2's items, the decision document's request with every citable
 id — to fit `hookio.ANSWER_BUDGET`. This drives a whole depth-axis deliberation of a large,
 verbose panel through the real hook scripts (5 research personas of 10 long findings each, a
-red team that contests 12 of them and names 6 missed angles, 3 tier-2 workers, red team 2, the
+red team that contests 12 of them and names 6 missed angles, the tier-2 workers, red team 2, the
 ranking, a concluding answer without the document, then with it) and asserts the largest answer
 the model read; the figure is printed.
 """
@@ -107,9 +107,9 @@ def test_a_whole_depth_flow_of_a_large_panel_fits_what_the_client_passes_on(proj
     assert gate.context.startswith("Depth axis: the red-team pass left"), gate.context[:300]
     (shared,) = SHARED.findall(gate.context)
     workers = WORKER.findall(gate.context)
-    assert [w[2] for w in workers] == ["evidence-chase", "counter-model", "edge-case-hunt"]
-    hot = [h.strip() for h in workers[0][3].split(",")]
-    assert len(hot) >= 12, hot
+    assert workers and {w[2] for w in workers} <= {"evidence-chase", "counter-model", "edge-case-hunt"}
+    hot = sorted({h.strip() for w in workers for h in w[3].split(",")}, key=lambda h: int(h[1:]))
+    assert len(hot) >= 6, hot  # the red team contested 12 findings and named 6 missed angles
     for _i, _k, lens, _ids, own in workers:
         report = P.lens_report(hot, [{"id": f"F{i}", "claim": f"{lens} new fact {i}: {WORDY}",
                                       "evidence": f"repro/{lens}-{i}.sh {WORDY[:100]}"} for i in range(1, 9)],
