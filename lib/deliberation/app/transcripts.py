@@ -81,3 +81,37 @@ def read_model(path: str) -> "str | None":
     fh, size = opened
     with fh:
         return transcript_model(lines_backwards_of(fh, size, MODEL_SCAN, BLOCK))
+
+
+MAX_JOURNAL = 16 << 20      # a workflow run's journal larger than this is not read
+
+
+def read_bounded(path: str, max_bytes: int) -> "bytes | None":
+    """A regular file of at most `max_bytes`, whole (None: missing, a symlink, not a regular
+    file, too large, unreadable). Used for workflow scripts the client will run."""
+    opened = _open(path, max_bytes)
+    if opened is None:
+        return None
+    fh, _size = opened
+    with fh:
+        try:
+            return fh.read(max_bytes + 1)
+        except OSError:
+            return None
+
+
+def journal_starts(run_dir: str) -> "list[dict]":
+    """The `started` entries of a workflow run's `journal.jsonl` (agentId, key, label, phase), in
+    the order the run started them ([] when it cannot be read)."""
+    import json
+
+    data = read_bounded(os.path.join(run_dir, "journal.jsonl"), MAX_JOURNAL) if run_dir else None
+    out = []
+    for line in (data or b"").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("type") == "started" and isinstance(entry.get("agentId"), str):
+            out.append(entry)
+    return out

@@ -12,7 +12,8 @@ What install writes — and uninstall removes, nothing else:
   removed on uninstall only if install created them. The original file is backed up once to
   `settings.json.deliberation-backup`; uninstall restores it byte for byte when nothing else in
   the file changed since.
-- copies of `agents/*.md` and `commands/*.md` under `.claude/`, and the state dir's
+- copies of `agents/*.md`, `commands/*.md` and `workflows/*.js` (the plugin's deliberation
+  workflow, which the client finds under `.claude/workflows/` by its name) under `.claude/`, and the state dir's
   `.gitignore`, each recorded with its sha256 in `.claude/deliberation/install-manifest.json`;
   a file the user changed (or had before) is never overwritten nor removed.
 - directories it created, removed again when they end up empty.
@@ -41,7 +42,7 @@ BACKUP_SUFFIX = ".deliberation-backup"
 STATE_REL = os.path.join(".claude", "deliberation")
 MANIFEST_REL = os.path.join(STATE_REL, "install-manifest.json")
 GITIGNORE_REL = os.path.join(STATE_REL, ".gitignore")
-COPIED_DIRS = ("agents", "commands")
+COPIED_DIRS = {"agents": ".md", "commands": ".md", "workflows": ".js"}  # folder → the files of it copied
 MANIFEST_VERSION = 1
 
 GITIGNORE = """\
@@ -390,13 +391,13 @@ def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
 def plugin_files(plugin: str) -> "dict[str, bytes]":
     """rel path in the project → content, for every file install copies."""
     files: dict[str, bytes] = {}
-    for sub in COPIED_DIRS:
+    for sub, ext in COPIED_DIRS.items():
         src_dir = os.path.join(plugin, sub)
         if not os.path.isdir(src_dir):
             continue
         for name in sorted(os.listdir(src_dir)):
             src = os.path.join(src_dir, name)
-            if name.endswith(".md") and os.path.isfile(src):
+            if name.endswith(ext) and os.path.isfile(src):
                 with open(src, "rb") as fh:
                     files[os.path.join(".claude", sub, name)] = fh.read()
     files[GITIGNORE_REL] = GITIGNORE.encode("utf-8")

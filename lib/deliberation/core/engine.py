@@ -17,6 +17,8 @@ depth axis needs tier-2 workers before ranking) or a progress `context`.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass
 
 from deliberation.core import conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking
@@ -24,7 +26,9 @@ from deliberation.core import minimum_deliberation as mvd
 from deliberation.core.depth import axis as depth_axis
 from deliberation.core.depth.hot_spots import find_hot_spots
 from deliberation.state.config import Config
-from deliberation.state.models import Deliberation
+from deliberation.state.models import HOT_SPOT_ID, AgentRecord, Deliberation, GivenContext
+
+HOT_SPOT_CITED = re.compile(rf"\b{HOT_SPOT_ID}\b")
 
 
 
@@ -157,6 +161,60 @@ def open_document(delib: Deliberation, now: float) -> None:
         f" ({ranking.REJECTED})" if delib.outcome == "rejected" else "") + ": the decision document is due", now)
     delib.prd.status = "due"
     delib.prd.due_at = now
+
+
+def enter_stage(delib: Deliberation, kind: str, stage: str, persona: str, now: float) -> None:
+    """An accepted spawn of `kind` working in `stage`: the phase moves with it (a deliberation role
+    after research, the first ranker, a re-rank, a ranker during PRD_GENERATION)."""
+    if stage == "deliberation" and delib.phase == "RESEARCH":
+        n = len(phases.current(delib, "research"))
+        phases.transition(delib, "DELIBERATION", f"{kind} spawned after {n} research reports", now)
+    elif stage == "ranking" and delib.phase in ("RESEARCH", "DELIBERATION"):
+        if delib.phase == "RESEARCH":
+            phases.transition(delib, "DELIBERATION", "breadth-only: the research proposals stand as "
+                              "the alternatives", now)
+        phases.transition(delib, "RANKING", "first ranking persona spawned", now)
+    elif stage == "ranking" and delib.phase == "RANKING" and not phases.pending(delib, "ranking") \
+            and phases.current(delib, "ranking"):
+        phases.transition(delib, "RANKING", "re-rank", now)
+    elif stage == "ranking" and delib.phase == "PRD_GENERATION":
+        reopen_vote(delib, now, persona)
+
+
+def add_agent(delib: Deliberation, *, key: str, tool_use_id: "str | None", agent_type: str, kind: str,
+              stage: str, background: bool, prompt: str, isolation: str, model: "str | None", now: float,
+              channel: str = "agent", label: str = "", wave: int = 0) -> AgentRecord:
+    """Record an accepted deliberation spawn (an Agent call, or an agent of a workflow wave): the
+    phase moves with it, its tier and red-team round, what it was given; a lens opens the wave."""
+    from deliberation.core.personas import normalise_agent_type
+
+    persona = normalise_agent_type(agent_type)
+    enter_stage(delib, kind, stage, persona, now)
+    tier, red_team_round = depth_axis.spawn_tier(agent_type, delib)
+    rec = AgentRecord(key=key, tool_use_id=tool_use_id, persona=persona, kind=kind, stage=stage,  # type: ignore[arg-type]
+                      tier=tier, red_team_round=red_team_round, background=background, spawned_at=now,
+                      model_requested=model, given=given_context(prompt, agent_type, delib, isolation),
+                      channel=channel, label=label, wave=wave)  # type: ignore[arg-type]
+    delib.agents.append(rec)
+    delib.last_delivered = ""  # a new spawn: the next gate or progress news is new again
+    delib.updated_at = now
+    if kind == "lens" and delib.depth.status == "pending":
+        delib.depth.status = "deepening"
+    if tier == 2:
+        depth_axis.refresh_counts(delib, check=False)
+    return rec
+
+
+def given_context(prompt: str, subagent_type: str, delib: Deliberation, isolation: str) -> GivenContext:
+    """What a spawned agent was given, for the audit: the prompt's size and hash, the hot spots
+    it cites, whether it was a fork, the isolation check's result."""
+    from deliberation.core.personas import normalise_agent_type
+
+    known = {h.id for h in delib.depth.hot_spots}
+    return GivenContext(prompt_chars=len(prompt),
+                        prompt_sha256=hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).hexdigest(),
+                        hot_spots=sorted(set(HOT_SPOT_CITED.findall(prompt)) & known),
+                        fork=normalise_agent_type(subagent_type) == "fork", isolation=isolation)
 
 
 def reopen_vote(delib: Deliberation, now: float, persona: str = "") -> None:

@@ -144,10 +144,27 @@ def extract_report(text: str, max_bytes: int) -> "tuple[AgentReport, list[str]]"
             "commas:\n" + EXAMPLE) from None
     if not isinstance(data, dict):
         raise ReportProblem("Your JSON report must be an object:\n" + EXAMPLE)
+    return _validated(data, "\nExpected shape:\n" + EXAMPLE)
+
+
+def _validated(data: dict, shape: str) -> "tuple[AgentReport, list[str]]":
     try:
         report = AgentReport.model_validate(data)
     except ValidationError as exc:
-        raise ReportProblem("Your JSON report is invalid:\n" + _describe(exc)
-                            + "\nExpected shape:\n" + EXAMPLE) from None
+        raise ReportProblem("Your JSON report is invalid:\n" + _describe(exc) + shape) from None
     ignored = sorted(k for k in data if k not in AgentReport.model_fields)
     return report, ignored
+
+
+def report_from_data(data: object, max_bytes: int) -> "tuple[AgentReport, list[str]]":
+    """A report given as data — a workflow agent's `StructuredOutput` input — validated by the
+    same model as a fenced report. Raises ReportProblem saying what to fix in that call."""
+    import orjson
+
+    if not isinstance(data, dict):
+        raise ReportProblem("Your StructuredOutput input must be one JSON object (the report).")
+    size = len(orjson.dumps(data))
+    if size > max_bytes:
+        raise ReportProblem(f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and "
+                            "evidence and call StructuredOutput again.")
+    return _validated(data, "\nFix these fields and call StructuredOutput again with the whole report.")

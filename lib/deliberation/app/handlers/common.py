@@ -135,6 +135,14 @@ def record_for_agent(ctx: Ctx, agent_id: "str | None", agent_type: "str | None")
 
 
 def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
+    """The latest real user prompt and its trigger result ('', None when none is logged)."""
+    entry = last_prompt_entry(layout, session_id, max_bytes)
+    if entry is None:
+        return "", None
+    return entry["prompt"], entry["trigger"]
+
+
+def last_prompt_entry(layout, session_id: str, max_bytes: int = 1 << 20) -> "dict | None":
     """The latest real user prompt (and its trigger result) from the tail of the event log,
     read backwards in blocks: the prompt is usually in the last one, however long the log."""
     path = layout.events(session_id)
@@ -148,8 +156,8 @@ def last_user_prompt(layout, session_id: str, max_bytes: int = 1 << 20) -> "tupl
         prompt = (rec.get("payload") or {}).get("prompt")
         if isinstance(prompt, str) and not prompt.lstrip().startswith("<task-notification>"):
             trig = rec.get("trigger")
-            return prompt, trig if isinstance(trig, dict) else None
-    return "", None
+            return {"prompt": prompt, "trigger": trig if isinstance(trig, dict) else None, "at": rec.get("at")}
+    return None
 
 
 def deny(ctx: Ctx, event: hookio.PreToolUse, parent: str, rule: str, reason: str,
@@ -183,7 +191,8 @@ def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
 # --------------------------------------------------------------------------------------------
 # which model an agent ran on (agent_model.py decides; these read the files)
 
-_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+# the plugin folder: <plugin>/lib/deliberation/app/handlers/common.py
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 
 
 def requested_model(ctx: Ctx, subagent_type: str, spawn_model: "str | None") -> "str | None":

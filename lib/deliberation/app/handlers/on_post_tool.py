@@ -28,6 +28,10 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
         from deliberation.app.handlers import send_message_tool
 
         return send_message_tool.post(ctx, event)
+    if event.tool_name == hookio.REPORT_TOOL:
+        from deliberation.app.handlers import plugin_workflow
+
+        return plugin_workflow.report_post(ctx, event)
     if not event.is_subagent_tool:
         return hookio.Answer()
     spawn = lin.link(ctx.tx.lineage, event.tool_use_id, event.child_agent_id)

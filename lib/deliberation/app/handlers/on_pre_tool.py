@@ -12,17 +12,11 @@ modules (workflow_tool, send_message_tool); risky tools get the human-review ans
 
 from __future__ import annotations
 
-import hashlib
-import re
-
 from deliberation.core import engine, personas, phases, spawn_budget
 from deliberation.core.depth import axis as depth_axis
 from deliberation.wire import hookio
 from deliberation.core import lineage as lin
 from deliberation.app.handlers.common import Ctx, deny, requested_model, transcript_model
-from deliberation.state.models import HOT_SPOT_ID, AgentRecord, GivenContext
-
-HOT_SPOT_CITED = re.compile(rf"\b{HOT_SPOT_ID}\b")
 
 
 def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
@@ -34,6 +28,10 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         from deliberation.app.handlers import send_message_tool
 
         return send_message_tool.pre(ctx, event)
+    if event.tool_name == hookio.REPORT_TOOL:
+        from deliberation.app.handlers import plugin_workflow
+
+        return plugin_workflow.report_pre(ctx, event)
     if not event.is_subagent_tool:
         return _review(ctx, event)
     parent = event.agent_id or lin.MAIN
@@ -54,6 +52,10 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return hookio.Answer()
     if delib is None or delib.phase in phases.CLOSED:
         delib = ctx.open_deliberation()
+    elif delib.workflow is not None:
+        from deliberation.app.handlers import plugin_workflow
+
+        plugin_workflow.release_unlaunched(ctx, delib)
     if ":" in event.subagent_type:  # plugin form: the client namespaces the agent types
         delib.agent_prefix = event.subagent_type.rsplit(":", 1)[0] + ":"
     if delib.two_agent is not None and _goes_full(delib, kind, event.subagent_type):
@@ -91,21 +93,9 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
                                               ctx.cfg.models.pool, transcript_model(event.transcript_path))
         if clash:
             return deny(ctx, event, parent, "model_diversity", clash)
-    _enter_stage(ctx, delib, kind, stage, personas.normalise_agent_type(event.subagent_type))
-    tier, red_team_round = depth_axis.spawn_tier(event.subagent_type, delib)
-    rec = AgentRecord(
-        key=event.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=event.tool_use_id,
-        persona=personas.normalise_agent_type(event.subagent_type), kind=kind, stage=stage,  # type: ignore[arg-type]
-        tier=tier, red_team_round=red_team_round,
-        background=event.run_in_background, spawned_at=ctx.now, model_requested=model,
-        given=_given(event, delib, isolation))
-    delib.agents.append(rec)
-    delib.last_delivered = ""  # a new spawn: the next gate or progress news is new again
-    delib.updated_at = ctx.now
-    if kind == "lens" and delib.depth.status == "pending":
-        delib.depth.status = "deepening"
-    if tier == 2:
-        depth_axis.refresh_counts(delib, check=False)
+    engine.add_agent(delib, key=event.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=event.tool_use_id,
+                     agent_type=event.subagent_type, kind=kind, stage=stage, background=event.run_in_background,
+                     prompt=event.spawn_prompt, isolation=isolation, model=model, now=ctx.now)
     _record_spawn(ctx, event, parent, kind, delib.id, verdict.depth, model)
     return hookio.Answer()
 
@@ -181,32 +171,6 @@ def _blind_ranking(ctx: Ctx, event: hookio.PreToolUse, delib) -> "tuple[str | No
     if not leaks:
         return None, "blind ranking: clean"
     return blind_ranking.deny_reason(leaks, delib), "blind ranking: " + ", ".join(k.kind for k in leaks)
-
-
-def _enter_stage(ctx: Ctx, delib, kind: str, stage: str, persona: str = "") -> None:
-    if stage == "deliberation" and delib.phase == "RESEARCH":
-        n = len(phases.current(delib, "research"))
-        phases.transition(delib, "DELIBERATION", f"{kind} spawned after {n} research reports", ctx.now)
-    elif stage == "ranking" and delib.phase in ("RESEARCH", "DELIBERATION"):
-        if delib.phase == "RESEARCH":
-            phases.transition(delib, "DELIBERATION", "breadth-only: the research proposals stand as "
-                              "the alternatives", ctx.now)
-        phases.transition(delib, "RANKING", "first ranking persona spawned", ctx.now)
-    elif stage == "ranking" and delib.phase == "RANKING" and not phases.pending(delib, "ranking") \
-            and phases.current(delib, "ranking"):
-        phases.transition(delib, "RANKING", "re-rank", ctx.now)
-    elif stage == "ranking" and delib.phase == "PRD_GENERATION":
-        engine.reopen_vote(delib, ctx.now, persona)
-
-
-def _given(event: hookio.PreToolUse, delib, isolation: str) -> GivenContext:
-    prompt = event.spawn_prompt
-    known = {h.id for h in delib.depth.hot_spots}
-    return GivenContext(prompt_chars=len(prompt),
-                        prompt_sha256=hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).hexdigest(),
-                        hot_spots=sorted(set(HOT_SPOT_CITED.findall(prompt)) & known),
-                        fork=personas.normalise_agent_type(event.subagent_type) == "fork",
-                        isolation=isolation)
 
 
 def _record_spawn(ctx: Ctx, event: hookio.PreToolUse, parent: str, kind, delib_id, depth: int,

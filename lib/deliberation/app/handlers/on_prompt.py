@@ -29,11 +29,14 @@ def _tag(text: str, name: str) -> "str | None":
 
 def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     if event.is_task_notification:
-        delib, summary = _capture_notification(ctx, event.prompt)
+        delib, outcome = _capture_notification(ctx, event.prompt)
         # spawn-budget notices go to the user too: the client shows a UserPromptSubmit's
         # systemMessage, not a SubagentStart's (docs/CLIENT_CHANNELS.md)
         budget = ctx.budget_for_user()
-        return hookio.Answer(context=_news(ctx, delib), system_message=budget)
+        news = _news(ctx, delib)
+        if outcome:  # the plugin's workflow ended: its outcome, then any other news
+            news = f"Deliberation plugin:\n{outcome}" + (f"\n\n{news}" if news else "")
+        return hookio.Answer(context=news, system_message=budget)
     answer = _trigger(ctx, event)
     budget = ctx.budget_for_user()
     if budget:
@@ -46,34 +49,35 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
 
 def _capture_notification(ctx: Ctx, prompt: str):
     """Capture what a task notification carries: (the deliberation the notified agent belongs
-    to — None if it is no deliberation agent —, a finished workflow's overrun summary)."""
+    to — None if it is no deliberation agent —, the outcome of the plugin's workflow when it was one of its runs)."""
     task_id = _tag(prompt, "task-id")
     result = _tag(prompt, "result")
-    summary = None
+    outcome = None
     if task_id:
         from deliberation.app.handlers import workflow_tool
 
-        summary = workflow_tool.finished_notice(ctx, task_id, (_tag(prompt, "status") or "").lower())
+        summary, outcome = workflow_tool.finished_notice(ctx, task_id, (_tag(prompt, "status") or "").lower(),
+                                                         prompt)
         if summary:
             ctx.notify_budget(summary)
     if not task_id:
-        return None, summary
+        return None, outcome
     delib, rec = record_for_agent(ctx, task_id, None)
     if rec is None or delib is None:
-        return None, summary
+        return None, outcome
     rec.notified = True  # the main agent has this agent's result (notes and Stop count on it)
     from deliberation.core import token_usage
 
     token_usage.count(delib, rec, token_usage.notified_tokens(prompt), "task-notification")
     if result is None or rec.status not in ("spawned", "running"):
-        return delib, summary
+        return delib, outcome
     d = ctx.cfg.deliberation
     outcome = capture(delib, rec, result, stop_hook_active=True, max_bytes=d.max_report_bytes,
                       retries=d.report_retries, dimensions=[x.name for x in ctx.cfg.ranking.dimensions],
                       now=ctx.now)
     ctx.notes.append(f"report from task notification: {outcome.status}")
     queue(ctx, engine.after_report(delib, ctx.cfg, budget_view(ctx, delib), ctx.now), delib)
-    return delib, summary
+    return delib, outcome
 
 
 def _news(ctx: Ctx, notified) -> "str | None":

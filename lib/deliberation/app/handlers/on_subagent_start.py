@@ -25,6 +25,10 @@ def handle(ctx: Ctx, event: hookio.SubagentStart) -> hookio.Answer:
         pending = lin.pending_resume(ctx.tx.lineage, spawn.agent_id)
         if pending is not None and pending.status == "resumed":
             pending.status = "started"  # the resume PostToolUse announced has begun
+    if what == "workflow" and spawn is not None:
+        from deliberation.app.handlers import plugin_workflow
+
+        plugin_workflow.started(ctx, spawn, event.agent_type)
     delib, rec = record_for_agent(ctx, event.agent_id, event.agent_type)
     if rec is not None and rec.status == "spawned":
         rec.status = "running"

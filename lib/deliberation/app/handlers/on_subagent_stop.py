@@ -35,6 +35,12 @@ def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
             rec.transcript = event.agent_transcript_path
         if token_usage.count(delib, rec, transcripts.read_transcript(event.agent_transcript_path), "transcript"):
             ctx.notes.append(f"tokens {rec.tokens} from the transcript")
+    if rec is not None and delib is not None and rec.channel == "workflow":
+        from deliberation.app.handlers import plugin_workflow
+
+        lin.mark_finished(ctx.tx.lineage, agent_id=event.agent_id, now=ctx.now)
+        plugin_workflow.stopped(ctx, delib, rec)  # its report came through StructuredOutput
+        return hookio.Answer()
     if rec is not None and delib is not None and rec.status in ("spawned", "running"):
         d = ctx.cfg.deliberation
         outcome = capture(delib, rec, event.last_assistant_message,

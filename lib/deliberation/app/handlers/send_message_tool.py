@@ -27,6 +27,11 @@ def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
                               deliberation_id=None, rule="unknown_target", why="", message=event.message_text,
                               now=ctx.now)
         return hookio.Answer()
+    from deliberation.app.handlers.plugin_workflow import refuse_message
+
+    refused = refuse_message(ctx, spawn)
+    if refused:
+        return deny(ctx, event, sender, "workflow_agent", refused, spawn.subagent_type)
     label = f"{spawn.subagent_type} (agent {spawn.agent_id})"
     sb = ctx.cfg.spawn_budget
     if spawn.status not in lin.ACTIVE:

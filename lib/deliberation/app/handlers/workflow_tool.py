@@ -2,14 +2,12 @@
 
 PreToolUse on the Workflow call is the one moment the plugin can stop a workflow's agents
 (docs/CLIENT_CHANNELS.md: they fire no PreToolUse, and a SubagentStart hook cannot stop them).
-So the script's agent bound is read from its text (workflow_plan.py) and:
-- inside an open deliberation, a workflow that names the deliberation's persona or role agents is
-  refused (those are spawned one by one with the Agent tool, where phase order and isolation are
-  checked), and one whose bound could pass what is left of the budget — or has no bound — is
-  refused with what to do instead;
-- outside one, the workflow is refused only when the budget is already spent (as one more spawn
-  would be); a bound that passes what is left is said at once, to the user and the model, and
-  its agents are counted as they start (on_subagent_start says loudly when they pass it).
+- The plugin's own deliberation workflow, and any other workflow while a deliberation is
+  requested or open (refused, the plugin's named), are plugin_workflow's (docs/WORKFLOW.md).
+- Any other workflow is refused only when the budget is already spent (as one more spawn would
+  be); its agent bound is read from its text (workflow_plan.py), and a bound that passes what is
+  left is said at once, to the user and the model; its agents are counted as they start
+  (on_subagent_start says loudly when they pass it).
 The allowed run is recorded in the lineage; its bound is held against the budget until it ends.
 PostToolUse records the launch (task id, run id); the run ends with its task notification or
 when a Stop no longer lists it as running.
@@ -20,7 +18,7 @@ from __future__ import annotations
 import os
 
 from deliberation.wire import hookio
-from deliberation.core import personas, phases, spawn_budget
+from deliberation.core import personas, spawn_budget
 from deliberation.core import lineage as lin
 from deliberation.app.handlers.common import Ctx, deny
 
@@ -28,7 +26,13 @@ MAX_SCRIPT_BYTES = 512 * 1024
 
 
 def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    from deliberation.app.handlers import plugin_workflow
     from deliberation.core import workflow_plan
+    from deliberation.state.paths import plugin_agent_prefix
+
+    decided = plugin_workflow.pre(ctx, event, plugin_agent_prefix())
+    if decided is not None:
+        return decided
     parent = event.agent_id or lin.MAIN
     script, source = _script(ctx, event)
     plan = workflow_plan.plan(script or "", event.workflow_args)
@@ -38,29 +42,23 @@ def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     elif event.tool_input.get("resumeFromRunId"):
         why += " (a resumed run: agents it replays from its cache count too)"
     bound = plan.bound if script is not None else None
-    delib = ctx.active()
-    inside = delib is not None and delib.phase not in phases.CLOSED
     named = [t for t in plan.agent_types if personas.is_deliberation_agent(t)]
     ctx.notes.append(f"workflow {why[:160]}")
-    if inside and named:
-        return deny(ctx, event, parent, "workflow_personas", _personas_reason(delib, named), "Workflow")
     sb = ctx.cfg.spawn_budget
     verdict = spawn_budget.decide_workflow(
-        ctx.tx.lineage, parent, bound, why, strict=inside, max_active=sb.max_active_children,
+        ctx.tx.lineage, parent, bound, why, strict=False, max_active=sb.max_active_children,
         max_total=sb.max_session_total, stale_after_s=sb.stale_after_s, now=ctx.now)
     if not verdict.allowed:
-        reason = verdict.reason if not inside else _inside_reason(delib, verdict.reason)
-        return deny(ctx, event, parent, verdict.rule, reason, "Workflow")
+        return deny(ctx, event, parent, verdict.rule, verdict.reason, "Workflow")
     left = spawn_budget.usage(ctx.tx.lineage, parent, ctx.now, sb.stale_after_s).left(
         sb.max_active_children, sb.max_session_total)
-    run = lin.record_workflow(ctx.tx.lineage, tool_use_id=event.tool_use_id, parent=parent,
-                              deliberation_id=delib.id if inside else None, bound=bound, bound_detail=why,
-                              agent_types=plan.agent_types, now=ctx.now)
+    run = lin.record_workflow(ctx.tx.lineage, tool_use_id=event.tool_use_id, parent=parent, deliberation_id=None,
+                              bound=bound, bound_detail=why, agent_types=plan.agent_types, now=ctx.now)
+    resumed = event.tool_input.get("resumeFromRunId")
+    run.resumed_from = resumed[:200] if isinstance(resumed, str) else None
     key = run.tool_use_id or f"workflow-{len(ctx.tx.lineage.workflows)}"
     if key not in ctx.tx.session.open_workflows:
         ctx.tx.session.open_workflows.append(key)
-    if inside:
-        return hookio.Answer()
     notes = []
     if bound is None or bound > left:
         size = f"up to {bound} agents" if bound is not None else "any number of agents (the client stops at 1000)"
@@ -82,6 +80,10 @@ def post(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
                                 run_id=launch["runId"] or None, name=launch["workflowName"], now=ctx.now)
     if run is not None:
         ctx.notes.append(f"workflow launched: task {run.task_id}, run {run.run_id}")
+        if run.plugin:
+            from deliberation.app.handlers import plugin_workflow
+
+            return plugin_workflow.post(ctx, event, run)
     return hookio.Answer()
 
 
@@ -91,6 +93,10 @@ def failed(ctx: Ctx, event: hookio.PostToolUseFailure) -> hookio.Answer:
     if run is not None and run.status in ("requested", "running"):
         run.status, run.finished_at = "not_launched", ctx.now
         close(ctx, run)
+        if run.plugin:
+            from deliberation.app.handlers import plugin_workflow
+
+            plugin_workflow.not_launched(ctx, run)
     return hookio.Answer()
 
 
@@ -100,22 +106,25 @@ def close(ctx: Ctx, run) -> None:
     ctx.tx.session.open_workflows = [k for k in ctx.tx.session.open_workflows if k != key]
 
 
-def finished_notice(ctx: Ctx, task_id: str, status: str) -> "str | None":
-    """A <task-notification> for a workflow: close the run; the overrun summary if it passed
-    the budget (None otherwise)."""
+def finished_notice(ctx: Ctx, task_id: str, status: str, notification: str = "") -> "tuple[str | None, str | None]":
+    """A <task-notification> for a workflow: close the run. Returns (the overrun summary if it
+    passed the budget, the outcome for the main agent of a plugin run) — each None when there is none."""
     run = lin.find_workflow(ctx.tx.lineage, task_id=task_id)
     if run is None:
-        return None
+        return None, None
     lin.workflow_finished(ctx.tx.lineage, run, ctx.now, failed=status not in ("completed", ""))
     close(ctx, run)
     ctx.notes.append(f"workflow {run.name or run.task_id} {run.status}: {run.agents} agent(s)")
+    from deliberation.app.handlers import plugin_workflow
+
+    outcome = plugin_workflow.finished(ctx, run, notification)
     if not run.overrun:
-        return None
+        return None, outcome
     sb = ctx.cfg.spawn_budget
     return (f"⚠ Spawn budget: workflow {run.name or run.task_id!r} finished; {run.overrun} of its {run.agents} "
             f"agents started past the budget ({sb.max_active_children} active per parent, "
             f"{sb.max_session_total} per session). They are recorded in the lineage; keep further work "
-            "within the budget.")
+            "within the budget."), outcome
 
 
 def reconcile(ctx: Ctx, running_task_ids: "list[str]") -> None:
@@ -123,6 +132,10 @@ def reconcile(ctx: Ctx, running_task_ids: "list[str]") -> None:
     (a permission refused it after our hook) frees its reservation."""
     for run in lin.close_missing_workflows(ctx.tx.lineage, running_task_ids, ctx.now):
         close(ctx, run)
+        if run.plugin and run.status == "not_launched":
+            from deliberation.app.handlers import plugin_workflow
+
+            plugin_workflow.not_launched(ctx, run)
     known = {w.tool_use_id for w in ctx.tx.lineage.workflows if w.status in ("requested", "running")}
     ctx.tx.session.open_workflows = [k for k in ctx.tx.session.open_workflows if k in known]
 
@@ -157,20 +170,3 @@ def _read(path: str, what: str) -> "tuple[str | None, str]":
     if len(data) > MAX_SCRIPT_BYTES:
         return None, f"{what} is larger than {MAX_SCRIPT_BYTES} bytes"
     return data.decode("utf-8", "replace"), what
-
-
-def _personas_reason(delib, named: "list[str]") -> str:
-    slugs = ", ".join(sorted({personas.normalise_agent_type(t) for t in named}))
-    return (f"Workflow refused: deliberation {delib.id} is open ({delib.phase}), and this script starts its "
-            f"persona or role agents ({slugs}). Deliberation agents are spawned with the Agent tool, one "
-            "call each, so that the plugin can check every prompt for phase order and context isolation; "
-            "a workflow's agents pass no such check. Next: spawn them with the Agent tool (subagent_type = "
-            "the slug, in parallel in one message); keep workflows for work outside the deliberation.")
-
-
-def _inside_reason(delib, budget: str) -> str:
-    return (f"Workflow refused: deliberation {delib.id} is open ({delib.phase}), and inside a deliberation a "
-            "workflow must fit the spawn budget before it starts — no hook can stop a workflow's agents once "
-            f"it runs. This script: {budget}. Next: spawn the agents with the Agent tool (each spawn is "
-            "checked on its own), or send a workflow whose agent() calls can be counted from its text (a "
-            "literal list or a fixed loop) and fit the slots left.")

@@ -324,7 +324,8 @@ def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
     return [a for a in _assign(st.hot_spots, planned) if a.lens not in spawned]
 
 
-def _tier2_items(delib: Deliberation) -> "list[str]":
+def tier2_items(delib: Deliberation) -> "list[str]":
+    """The tier-2 workers' findings and refutations, one line each, with the ref red team 2 targets."""
     lines = []
     for agent in current(delib.agents):
         if agent.kind != "lens":
@@ -341,7 +342,7 @@ def _tier2_items(delib: Deliberation) -> "list[str]":
 
 def red_team_2_instruction(delib: Deliberation) -> str:
     """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
-    items = _tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
+    items = tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
     return "\n".join([
         "Depth axis — red team 2: the tier-2 workers have reported.",
         f"Next: spawn ONE `{delib.agent_prefix}red-team` (red team 2, not a fork), its prompt starting "
