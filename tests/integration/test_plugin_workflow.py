@@ -113,3 +113,185 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     done = s.stop(message=P.prd_message(["security-analyst:F1", "performance-engineer:F1"]))
     d = load_delib(project)
     assert d["phase"] == "COMPLETE", (done.reason, d["prd"])
+
+
+def _lineage(project, sid):
+    return json.loads((project / ".claude/deliberation/sessions" / sid / "lineage.json").read_text())
+
+
+def conflicted(agent: dict):
+    """The debate finds a conflict: a hot spot for the depth step."""
+    wave, persona = agent["label"].split(":", 1)
+    if wave == "deliberation" and persona == "debate-moderator":
+        return {"phase": "deliberation", "summary": "one conflict",
+                "conflicts": [{"between": ["security-analyst:F1", "performance-engineer:F1"],
+                               "about": "whether the read path is the bottleneck"}], "confidence": 0.6}
+    if wave == "tier-2":
+        return {"phase": "deliberation", "summary": "dug", "hot_spots": ["H1"],
+                "findings": [{"id": "F1", "claim": f"{persona}: the replica lag measured at 300 ms under load",
+                              "evidence": "bench/lag.txt:4"}], "confidence": 0.6}
+    if wave == "red-team-2":
+        return {"phase": "deliberation", "summary": "held", "confidence": 0.6}
+    return answers(agent)
+
+
+def test_the_depth_step_runs_its_workers_and_red_team_2_when_the_rules_name_hot_spots(project, hook):
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
+    assert pre.decision is None, pre.reason
+    wf.run(args, conflicted)
+    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "red-team", "tier-2", "red-team-2", "ranking"]
+    lenses = wf.waves[3]["agents"]
+    assert [a["agentType"] for a in lenses] == ["evidence-chase", "counter-model", "edge-case-hunt"]
+    for a in lenses:  # the depth axis' own prompt: the floor verbatim, the hot spot, no synthesis
+        assert "Tier 1 is material, not the answer; agreeing again scores 0." in a["prompt"]
+        assert "The red team's words are material too: check them." in a["prompt"] and "H1" in a["prompt"]
+        assert "the cache removes the hot path" not in a["prompt"]
+        assert a["schema"]["properties"]["hot_spots"]["minItems"] == 1
+    assert "evidence-chase:F1" in wf.waves[4]["agents"][0]["prompt"]
+    d = load_delib(project)
+    assert d["depth"]["status"] == "done" and d["depth"]["passes"] == 4 and d["phase"] == "PRD_GENERATION"
+
+
+def test_depth_off_and_the_two_agent_form_run_the_same_loop(project, hook):
+    write_config(project, {"depth": {"posture": "off"}})
+    s = P.Session(hook)
+    s.prompt(f"/deliberate {QUESTION}")
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
+    wf.run(args, conflicted)
+    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "ranking"]  # breadth only
+    assert load_delib(project)["depth"]["status"] == "off"
+
+
+def test_the_two_agent_form(project, hook):
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION,
+                                                          "personas": ["product-strategist", "devils-advocate"]}})
+
+    def two(agent):
+        wave, persona = agent["label"].split(":", 1)
+        if wave == "research":
+            rep = research_report(persona)
+            rep["rationale"] = ("the cache pays for itself in a month" if persona == "product-strategist"
+                                else "staleness is bounded by the TTL, so the risk is small")
+            return rep
+        return answers(agent)
+
+    wf.run(args, two)
+    d = load_delib(project)
+    assert [w["name"] for w in wf.waves] == ["research", "ranking"], d["two_agent"]
+    assert d["two_agent"]["verdict"] == "proceed" and d["phase"] == "PRD_GENERATION"
+
+
+def test_a_report_is_checked_at_structured_output_and_an_agent_that_never_reports_is_recorded(project, hook):
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
+
+    def flaky(agent):
+        wave, persona = agent["label"].split(":", 1)
+        good = answers(agent)
+        if wave == "research" and persona == "security-analyst":
+            return [{**good, "findings": []}, good]          # fixed after the denial
+        if wave == "research" and persona == "cost-analyst":
+            return [{k: v for k, v in good.items() if k != "phase"}] * 5  # the client's cap
+        return good
+
+    out = wf.run(args, flaky)
+    assert wf.denials[0] == ("Deliberation plugin: your report was not accepted. A research report needs at least "
+                             "one finding (id, claim, evidence, severity).")
+    assert len(wf.denials) == 6 and wf.denials[1].startswith(
+        "Deliberation plugin: your report was not accepted. Your JSON report is invalid:\n- phase: Field required")
+    d = load_delib(project)
+    cost = next(a for a in d["agents"] if a["persona"] == "cost-analyst" and a["stage"] == "research")
+    assert (cost["status"], cost["send_backs"]) == ("invalid", 5) and "phase: Field required" in cost["problem"]
+    assert any(w.startswith("cost-analyst (") and "no accepted report after 5 refused call(s)" in w
+               for w in d["warnings"]), d["warnings"]
+    # research goes on with the two valid reports; cost-analyst does not rank
+    assert {a["persona"] for a in d["agents"] if a["stage"] == "ranking"} == {"security-analyst", "performance-engineer"}
+    assert "research 2/3" in out["notification"].context
+    assert "- no report from cost-analyst (research): Your JSON report is invalid:" in out["notification"].context
+
+
+def test_inside_a_requested_or_open_deliberation_any_other_workflow_is_refused(project, hook):
+    s = session(project, hook)
+    helper = ("export const meta = {name: 'helpers', description: 'x', phases: [{title: 'R'}]}\n"
+              "return await parallel(['a', 'b'].map(d => () => agent(`list ${d}`, {label: d})))\n")
+    asked = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h1", helper))
+    assert asked.decision == "deny" and asked.reason.startswith(
+        "Workflow refused: a deliberation was asked for in this prompt, and inside a deliberation the only workflow "
+        "that runs is the deliberation plugin's own")
+    assert asked.reason.endswith(f'Next: Workflow({{name: "deliberate", args: "<the question above, in one line>"}}) '
+                                 "— or deliberate turn by turn with the Agent tool.")
+    modified = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h2", P.PluginWorkflow(hook, s.sid, ROOT).script
+                                                 .replace("i < 8", "i < 80")))
+    assert modified.decision == "deny" and "only workflow that runs is the deliberation plugin's own" in modified.reason
+    folder = project / ".claude" / "workflows"
+    folder.mkdir(parents=True)
+    (folder / "deliberate.js").write_text((ROOT / "workflows/deliberate.js").read_text().replace("i < 8", "i < 80"))
+    copy = hook("PreToolUse", P.pre_tool(s.sid, "Workflow", {"name": "deliberate", "args": QUESTION}, "toolu_wf_h3"))
+    assert copy.decision == "deny" and copy.reason.startswith(
+        "Workflow refused: the project's .claude/workflows/deliberate.js is named like the deliberation plugin's "
+        "workflow but is not the plugin's script")
+    # once the deliberation is open, the same
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": QUESTION})
+    did = load_delib(project)["id"]
+    opened = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h4", helper))
+    assert opened.reason.startswith(f"Workflow refused: deliberation {did} is open (RESEARCH)")
+    twice = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h5", wf.script))
+    assert twice.reason == (f"Workflow refused: the plugin's workflow already runs deliberation {did}. Next: wait "
+                            "for its task notification.")
+    rules = [x["rule"] for x in _lineage(project, s.sid)["denied"]]
+    assert rules == ["workflow_other", "workflow_other", "workflow_foreign", "workflow_other", "workflow_running"]
+
+
+def test_a_resolved_script_that_is_not_the_shipped_one_gets_every_report_refused(project, hook):
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    wf.script = wf.script.replace("i < 8", "i < 80")  # what the client resolved differs
+    _pre, args = wf.launch({"script": ROOT.joinpath("workflows/deliberate.js").read_text(), "args": QUESTION})
+    post = wf.answers[-1]
+    assert post.context.startswith("⚠ The workflow that runs is NOT the deliberation plugin's script")
+    wf.run(args, answers)
+    assert wf.denials and all("this workflow is not the plugin's" in r for r in wf.denials)
+    d = load_delib(project)
+    assert d["workflow"]["status"] == "foreign" and not any(a["status"] == "reported" for a in d["agents"])
+
+
+def test_a_failed_script_is_told_and_recorded_and_a_relaunch_continues_from_the_record(project, hook):
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
+    for a in args["first"]["wave"]["agents"]:
+        wf.agent(a["agentType"], answers(a))
+    failed = hook("UserPromptSubmit", P.workflow_done(s.sid, wf.task_id, wf.tool_use_id, "failed", None,
+                                                     summary="Dynamic workflow failed: Error: out of memory"))
+    d = load_delib(project)
+    assert d["workflow"]["status"] == "failed" and "out of memory" in d["workflow"]["outcome"]
+    assert failed.context.startswith(f"Deliberation plugin:\nDeliberation {d['id']} — ⚠ the plugin's workflow FAILED "
+                                     "(waves, reports/agents: research 3/3).\nWhat happened: Dynamic workflow failed: "
+                                     "Error: out of memory")
+    assert 'Next: run the plugin\'s workflow again — Workflow({name: "deliberate"' in failed.context
+    again = P.PluginWorkflow(hook, s.sid, ROOT, run_id="wf_test-1", task_id="wtest2")
+    pre, args = again.launch({"script": again.script, "args": QUESTION, "resumeFromRunId": "wf_test-1"},
+                             tool_use_id="toolu_wf_plugin_2")
+    assert pre.decision is None and args["first"]["wave"]["name"] == "deliberation"  # research is not run again
+    again.run(args, answers)
+    d = load_delib(project)
+    assert d["phase"] == "PRD_GENERATION" and len(d["workflow"]["launches"]) == 2
+
+
+def test_send_message_to_a_workflow_agent_is_refused(project, hook):
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
+    wf.run(args, answers)
+    agent = next(a for a in load_delib(project)["agents"] if a["persona"] == "cost-analyst")
+    sent = hook("PreToolUse", P.pre_send_message(s.sid, "toolu_sm_1", agent["agent_id"], "reconsider"))
+    assert sent.decision == "deny" and sent.reason.startswith(
+        f"SendMessage refused: cost-analyst (agent {agent['agent_id']}) ran inside a workflow.")
+    assert "Next: for a new report from cost-analyst, spawn it again with the Agent tool" in sent.reason
