@@ -486,7 +486,10 @@ class PluginWorkflow:
                     result = {"status": "ran"}
                     break
                 step = self.agent(args["checkpoint"]["agentType"], {"checkpoint": wave["name"]})
-                if step is None or step.get("plugin") != "deliberation":
+                if step is None:
+                    result = {"status": "checkpoint_failed", "message": "the checkpoint did not report"}
+                    break
+                if step.get("plugin") != "deliberation":
                     result = {"status": "hooks_off"}
                     break
         done = self.hook("UserPromptSubmit", workflow_done(self.sid, self.task_id, self.tool_use_id, "completed", result))

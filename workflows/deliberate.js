@@ -21,8 +21,11 @@ const waves = []
 let step = A.first
 for (let i = 0; i < 8 && step && step.next === 'run'; i++) {
   const wave = step.wave
-  const reports = await parallel(wave.agents.map(a => () =>
-    agent(a.prompt, {label: a.label, phase: wave.phase, agentType: a.agentType, schema: a.schema})))
+  const reports = await parallel(wave.agents.map(a => () => {
+    const opts = {label: a.label, phase: wave.phase, agentType: a.agentType, schema: a.schema}
+    if (a.model) opts.model = a.model
+    return agent(a.prompt, opts)
+  }))
   waves.push({wave: wave.name, agents: wave.agents.length, reported: reports.filter(r => r !== null).length})
   if (wave.last) {
     return {status: 'ran', deliberation: A.deliberation, waves: waves}
@@ -30,7 +33,12 @@ for (let i = 0; i < 8 && step && step.next === 'run'; i++) {
   const [verdict] = await parallel([() =>
     agent(wave.checkpoint, {label: 'checkpoint:' + wave.name, phase: wave.phase,
       agentType: A.checkpoint.agentType, schema: A.checkpoint.schema})])
-  if (verdict === null || verdict.plugin !== 'deliberation') {
+  if (verdict === null) {
+    return {status: 'checkpoint_failed', deliberation: A.deliberation, waves: waves,
+      message: 'The checkpoint agent after the ' + wave.name + ' wave did not report (its agent type ' +
+        A.checkpoint.agentType + ' may be missing), so the workflow stopped there.'}
+  }
+  if (verdict.plugin !== 'deliberation') {
     return {status: 'hooks_off', deliberation: A.deliberation, waves: waves,
       message: 'The deliberation plugin did not answer the checkpoint after the ' + wave.name + ' wave: its ' +
         'hooks stopped answering while the workflow ran. What ran is in the waves listed; tell the user.'}

@@ -64,3 +64,28 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     mains = run.main_requests
     assert len(mains) == 3, [m.new_text[:200] for m in mains]
     assert "write the decision document" in mains[-1].new_text
+
+
+def test_without_the_hooks_the_workflow_starts_nothing_and_says_so(run_claude, e2e_project, claude_bin, fake_api,
+                                                                   tmp_path):
+    """The plugin's files without its hooks (the workflow and the agents copied, no settings):
+    `args` is the bare question, so the script starts no agent and returns why; the main agent
+    reads it in the task notification."""
+    import shutil
+
+    from harness import REPO, run_claude_once
+
+    claude = e2e_project.path / ".claude"
+    (claude / "workflows").mkdir(parents=True)
+    shutil.copy(REPO / "workflows" / "deliberate.js", claude / "workflows" / "deliberate.js")
+    shutil.copytree(REPO / "agents", claude / "agents")
+    scenario = WorkflowDeliberation(QUESTION, "install", args=QUESTION)
+    run = run_claude_once(claude_bin, fake_api, e2e_project.path, e2e_project.home, e2e_project.tmp, PROMPT,
+                          scenario, allowed_tools=TOOLS, timeout=120)
+    info = run.describe()
+    assert run.returncode == 0 and run.log.errors == [], info
+    assert [r for r in run.log.requests if r.is_subagent] == [], info  # no agent ran
+    last = run.main_requests[-1]
+    (note,) = last.task_notifications
+    assert '"status":"hooks_off"' in note and "its hooks are not running in this session" in note, note
+    assert not run.state_dir.exists()  # nothing could record it: the message is the record the user gets

@@ -295,3 +295,21 @@ def test_send_message_to_a_workflow_agent_is_refused(project, hook):
     assert sent.decision == "deny" and sent.reason.startswith(
         f"SendMessage refused: cost-analyst (agent {agent['agent_id']}) ran inside a workflow.")
     assert "Next: for a new report from cost-analyst, spawn it again with the Agent tool" in sent.reason
+
+
+def test_a_run_whose_checkpoint_went_unanswered_is_recorded_when_the_hooks_answer_again(project, hook):
+    """The hooks stopped answering mid-run (a checkpoint's report came back as the agent wrote it):
+    the script returns hooks_off; the notification's hook records it and tells the main agent."""
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
+    for a in args["first"]["wave"]["agents"]:
+        wf.agent(a["agentType"], answers(a))
+    result = {"status": "hooks_off", "message": "The deliberation plugin did not answer the checkpoint after the "
+              "research wave: its hooks stopped answering while the workflow ran."}
+    note = hook("UserPromptSubmit", P.workflow_done(s.sid, wf.task_id, wf.tool_use_id, "completed", result))
+    d = load_delib(project)
+    assert d["workflow"]["status"] == "hooks_off" and "stopped answering" in d["workflow"]["outcome"]
+    assert "⚠ the plugin's workflow ran without the plugin's hooks answering" in note.context
+    assert any("without the plugin's hooks answering" in w for w in d["warnings"])
+    assert 'Next: run the plugin\'s workflow again' in note.context

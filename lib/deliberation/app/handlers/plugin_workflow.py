@@ -450,6 +450,10 @@ def finished(ctx: Ctx, run, notification: str) -> "str | None":
         error = (_tag(notification, "summary") or "no error text").replace("&lt;", "<").replace("&gt;", ">")
         drive.status, drive.outcome = "failed", error[:2000]
         delib.warnings.append(f"the plugin's workflow failed: {error.splitlines()[0][:300]}")
+    elif isinstance(result, dict) and result.get("status") == "checkpoint_failed":
+        drive.status = "failed"
+        drive.outcome = str(result.get("message") or "a checkpoint did not report")[:2000]
+        delib.warnings.append("the plugin's workflow stopped: " + drive.outcome[:200])
     elif isinstance(result, dict) and result.get("status") == "hooks_off":
         drive.status = "hooks_off"
         drive.outcome = str(result.get("message") or "the hooks did not answer")[:2000]
