@@ -89,3 +89,58 @@ def test_without_the_hooks_the_workflow_starts_nothing_and_says_so(run_claude, e
     (note,) = last.task_notifications
     assert '"status":"hooks_off"' in note and "its hooks are not running in this session" in note, note
     assert not run.state_dir.exists()  # nothing could record it: the message is the record the user gets
+
+
+class Troubled(WorkflowDeliberation):
+    """security-analyst's first report is invalid (it reads the denial and fixes it); cost-analyst
+    never gives a valid one (the client gives up after 5 calls); after the outcome the main agent
+    tries to SendMessage a workflow agent and is refused."""
+
+    def __init__(self, question: str, project) -> None:
+        super().__init__(question, "plugin", first_bad={"security-analyst"}, never={"cost-analyst"})
+        self.project = project
+
+    def main(self, req):
+        from fake_api import tool_use
+        from scenarios_channels import load_send_message
+
+        flows = [u for u in req.tool_uses if u.get("name") == "Workflow"]
+        if flows and any(f"<tool-use-id>{flows[-1]['id']}</tool-use-id>" in n for n in req.task_notifications):
+            tools = [u.get("name") for u in req.tool_uses]
+            if "ToolSearch" not in tools:
+                return [load_send_message()]
+            if "SendMessage" not in tools:
+                from scenarios_gates import deliberation_files
+
+                agent = next(a for a in deliberation_files(self.project)[0]["agents"]
+                             if a["persona"] == "security-analyst" and a["stage"] == "research")
+                return [tool_use("SendMessage", {"to": agent["agent_id"], "summary": "follow-up",
+                                                 "message": "Add one more finding."})]
+        return super().main(req)
+
+
+def test_reports_are_checked_the_cap_is_recorded_and_workflow_agents_take_no_message(run_claude, e2e_project):
+    write_config(e2e_project.path, {"depth": {"posture": "off"}})
+    run = run_claude(e2e_project, PROMPT, Troubled(QUESTION, e2e_project.path), mode="plugin",
+                     allowed_tools="Agent Read Workflow ToolSearch SendMessage", timeout=240)
+    info = run.describe()
+    assert_clean(run)
+    d = only(run)
+    research = {a["persona"]: a for a in d["agents"] if a["stage"] == "research"}
+    assert research["security-analyst"]["status"] == "reported" and research["security-analyst"]["send_backs"] == 1
+    cost = research["cost-analyst"]
+    assert cost["status"] == "invalid" and cost["send_backs"] == 5, cost  # the client's cap: 5 calls
+    assert "phase: Field required" in cost["problem"]
+    # the agents read the exact problem
+    denied = [r for r in run.log.requests if r.is_subagent and "PreToolUse:StructuredOutput hook error: Deliberation "
+              "plugin: your report was not accepted. Your JSON report is invalid:\n- phase: Field required" in r.new_text]
+    # security-analyst's first call in research and in ranking; cost-analyst's calls 1-4 (the client ends the
+    # agent at the 5th refused call, without another request)
+    assert len(denied) == 2 + 4, info
+    # the deliberation went on without it, and the main agent was told
+    assert {a["persona"] for a in d["agents"] if a["stage"] == "ranking"} == {"security-analyst", "performance-engineer"}
+    outcome = next(r for r in run.main_requests if "the plugin's workflow has finished" in r.new_text)
+    assert "research 2/3" in outcome.new_text and "- no report from cost-analyst (research)" in outcome.new_text
+    refused = [r for r in run.main_requests[-1].tool_results if "SendMessage refused" in r["text"]]
+    assert refused and refused[0]["text"].startswith("SendMessage refused: deliberation:security-analyst (agent ")
+    assert d["phase"] == "COMPLETE", (d["phase"], d["failure_reasons"])
