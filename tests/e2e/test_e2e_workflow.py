@@ -64,6 +64,12 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     mains = run.main_requests
     assert len(mains) == 3, [m.new_text[:200] for m in mains]
     assert "write the decision document" in mains[-1].new_text
+    # the record's cost: the subagents, the checkpoints and the main agent's own calls, from their transcripts
+    u = d["record"]["usage"]
+    assert u["main_agent"]["calls"] == 3 and u["checkpoints"]["calls"] == 3, u
+    assert u["agents_from_transcripts"] == 9 and u["deliberation_tokens"] == (
+        u["total_tokens"] + u["main_agent"]["tokens"] + u["checkpoints"]["tokens"])
+    assert f"the main agent's share {u['main_share']:.0%}" in u["summary"]
 
 
 def test_without_the_hooks_the_workflow_starts_nothing_and_says_so(run_claude, e2e_project, claude_bin, fake_api,

@@ -54,10 +54,11 @@ def read_transcript(path: "str | None") -> "int | None":
         return last_usage(lines_backwards_of(fh, size, MAX_SCAN, BLOCK))
 
 
-def read_usage(path: "str | None"):
-    """The summed usage (`state.TokenUsage`) of a subagent transcript, or None when it cannot
-    be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no API
-    response recorded)."""
+def read_usage(path: "str | None", since: "float | None" = None):
+    """The summed usage (`state.TokenUsage`) of a transcript — of its entries from `since` (epoch
+    seconds) on, when given: the main agent's calls during a deliberation — or None when it
+    cannot be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no
+    API response recorded)."""
     if not path or not path.endswith(".jsonl"):
         return None
     opened = _open(path, MAX_USAGE_FILE)
@@ -65,7 +66,9 @@ def read_usage(path: "str | None"):
         return None
     fh, _size = opened
     with fh:
-        summed = sum_usage(fh)
+        from deliberation.core.token_usage import entries_since
+
+        summed = sum_usage(fh if since is None else entries_since(fh, since))
     if summed is None:
         return None
     from deliberation.state.models import TokenUsage

@@ -401,6 +401,8 @@ class WorkflowDrive(_Model):
     told: bool = Field(False, description="The main agent was told the outcome (the task notification).")
     answered: dict[str, Any] = Field(default_factory=dict, description="The last checkpoint answered: its agent "
                                      "id and the verdict it was given (a repeated call gets the same).")
+    checkpoint_transcripts: list[str] = Field(default_factory=list, description="The checkpoints' transcripts.")
+    checkpoint_usage: "TokenUsage | None" = Field(None, description="The checkpoints' API calls, summed at the conclusion.")
 
 
 class Deliberation(_File):
@@ -443,6 +445,10 @@ class Deliberation(_File):
     tokens_used: int = 0
     prd: PrdState = Field(default_factory=PrdState)
     workflow: "WorkflowDrive | None" = Field(None, description="Set when the plugin's workflow runs it.")
+    prompt_at: "float | None" = Field(None, description="When the user's prompt that asked for it was submitted.")
+    main_usage: "TokenUsage | None" = Field(
+        None, description="The main agent's own API calls from that prompt to the conclusion, read from its transcript "
+                          "when the deliberation concluded (None: not read).")
 
 
 # --------------------------------------------------------------------------------------------

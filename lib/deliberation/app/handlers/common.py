@@ -47,7 +47,8 @@ class Ctx:
         sess = self.tx.session
         n = len(sess.deliberations) + 1
         did = f"d-{self.tx.session_id[:8]}-{n}"
-        prompt, trigger = last_user_prompt(self.layout, self.tx.session_id)
+        entry = last_prompt_entry(self.layout, self.tx.session_id) or {}
+        prompt, trigger = entry.get("prompt", ""), entry.get("trigger")
         question = question or strip_markers(prompt, self.cfg.trigger.force_markers) or "(no user prompt recorded)"
         kind = task_type or tt.classify(question, self.cfg.task_types.keywords)
         delib = Deliberation(id=did, session_id=self.tx.session_id, question=question[:4000],
@@ -55,7 +56,8 @@ class Ctx:
                              threshold=self.cfg.threshold_for(kind), created_at=self.now,
                              updated_at=self.now,
                              initial_confidence=(trigger or {}).get("confidence"),
-                             trigger_forced=bool((trigger or {}).get("forced")))
+                             trigger_forced=bool((trigger or {}).get("forced")),
+                             prompt_at=entry.get("at") if isinstance(entry.get("at"), (int, float)) else None)
         phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
                           else "opened explicitly", self.now)
         depth_axis.apply_posture(delib, self.cfg)

@@ -72,7 +72,7 @@ def _conclude(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
         conclusion = engine.conclude(delib, ctx.cfg, ctx.now, answer=event.last_assistant_message,
                                      may_block=delib.stop_blocks < limit)
         if conclusion.ready:
-            return _complete(ctx, delib)
+            return _complete(ctx, delib, event.transcript_path)
         block, kind = conclusion.block, conclusion.kind
     delib.updated_at = ctx.now
     if kind == "document":  # the one send-back of the decision document (bounded by itself)
@@ -122,7 +122,7 @@ def _unannounced(ctx: Ctx, delib) -> list:
             and a.status in ("reported", "invalid") and ctx.now - (a.reported_at or a.spawned_at) <= stale]
 
 
-def _complete(ctx: Ctx, delib) -> hookio.Answer:
+def _complete(ctx: Ctx, delib, main_transcript: "str | None" = None) -> hookio.Answer:
     from deliberation.app import adjudication, transcripts
     from deliberation.report import decision_record
     from deliberation.core import escalation, prd, ranking
@@ -131,6 +131,15 @@ def _complete(ctx: Ctx, delib) -> hookio.Answer:
     for agent in delib.agents:  # every subagent has finished: its transcript holds all its calls
         if agent.transcript:
             agent.usage = transcripts.read_usage(agent.transcript) or agent.usage
+    if delib.workflow is not None and delib.workflow.checkpoint_transcripts:
+        from deliberation.state.models import TokenUsage
+
+        parts = [transcripts.read_usage(p) for p in delib.workflow.checkpoint_transcripts]
+        read = [p for p in parts if p is not None]
+        delib.workflow.checkpoint_usage = TokenUsage(**{k: sum(getattr(p, k) for p in read)
+                                                        for k in TokenUsage.model_fields}) if read else None
+    if main_transcript and delib.prompt_at:  # the main agent's own calls since the prompt that asked for it
+        delib.main_usage = transcripts.read_usage(main_transcript, since=delib.prompt_at) or delib.main_usage
     engine.finalize(delib, ctx.now)
     path = ctx.layout.record(delib.id)
     gates = ctx.cfg.gates

@@ -35,6 +35,10 @@ def handle(ctx: Ctx, event: hookio.SubagentStop) -> hookio.Answer:
             rec.transcript = event.agent_transcript_path
         if token_usage.count(delib, rec, transcripts.read_transcript(event.agent_transcript_path), "transcript"):
             ctx.notes.append(f"tokens {rec.tokens} from the transcript")
+    if spawn is not None and spawn.checkpoint:
+        from deliberation.app.handlers import plugin_workflow
+
+        plugin_workflow.checkpoint_stopped(ctx, spawn, event.agent_transcript_path)
     if rec is not None and delib is not None and rec.channel == "workflow":
         from deliberation.app.handlers import plugin_workflow
 

@@ -304,6 +304,13 @@ def started(ctx: Ctx, spawn, agent_type: "str | None") -> None:
     spawn.kind = rec.kind
 
 
+def checkpoint_stopped(ctx: Ctx, spawn, transcript: "str | None") -> None:
+    """SubagentStop of a checkpoint: its transcript is kept, its calls are part of the cost."""
+    delib = ctx.tx.deliberation(spawn.deliberation_id) if spawn.deliberation_id else None
+    if delib is not None and delib.workflow is not None and transcript:
+        delib.workflow.checkpoint_transcripts.append(transcript[:1000])
+
+
 def stopped(ctx: Ctx, delib, rec) -> None:
     """SubagentStop of a wave agent: without an accepted report it is recorded invalid (the
     client's 5-failure cap, or no StructuredOutput call); the engine moves on either way."""
