@@ -1,4 +1,4 @@
-"""The whole benchmark in one command: hook latency, concurrency, scaling, a whole deliberation.
+"""The whole benchmark in one command: hook latency, concurrency, scaling, a whole deliberation, its cost.
 
     python bench/run.py            # full (about 31 runs per latency row; a few minutes)
     python bench/run.py --quick    # a rough look in well under a minute
@@ -41,6 +41,7 @@ def settings(quick: bool) -> dict:
 
 def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     import concurrency
+    import deliberation_cost
     import hook_latency
     import scaling
     import whole_deliberation
@@ -53,6 +54,7 @@ def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     targets += concurrency.run(python, cfg["agents"], cfg["rounds"], cfg["single"], out=out)
     targets += scaling.run(python, cfg["repeats"], cfg["log_runs"], out=out)
     targets += whole_deliberation.run(cfg["whole"], out=out)
+    targets += deliberation_cost.run(out=out)
     return targets
 
 

@@ -161,15 +161,17 @@ def test_the_main_agent_and_the_checkpoints_make_the_whole_cost_and_the_main_sha
     research = 31100 + 22500 + 41100
     d.main_usage = usage(3, 30000, 0, 120000, 3000)                 # 153,000 tokens in 3 calls
     d.workflow = WorkflowDrive(checkpoint_usage=usage(3, 4500, 0, 0, 60))
+    d.main_first_call = 45000
     u = cost.usage(d)
     assert u["main_agent"] == {"calls": 3, "tokens": 153000} and u["checkpoints"] == {"calls": 3, "tokens": 4560}
     everything = research + 12000 + 153000 + 4560
     assert u["deliberation_tokens"] == everything
     assert u["main_share"] == round(153000 / everything, 3)
-    assert u["multiple_with_main"] == round(everything / 31567, 2)
+    assert u["multiple_with_main"] == round(everything / 45000, 2) and u["single_answer_tokens"] == 45000
     line = cost.summary_line(u, wall=False)
     assert (f"; with the main agent's 3 call(s) (153,000 tokens, the workflow's checkpoints 4,560) {everything:,} "
-            f"tokens in all, {everything / 31567:.1f}× one agent answering alone; the main agent's share "
+            f"tokens in all, {everything / 45000:.1f}× one agent answering alone (the main agent's first call on the "
+            f"question, 45,000); the main agent's share "
             f"{153000 / everything:.0%}") in line
     assert "are not counted" not in line and u["counted"].endswith("are counted from its transcript, apart")
 

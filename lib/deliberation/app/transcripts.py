@@ -76,6 +76,22 @@ def read_usage(path: "str | None", since: "float | None" = None):
     return TokenUsage(**summed)
 
 
+def read_main_usage(path: "str | None", since: float) -> "tuple[object, int | None]":
+    """The main agent's calls from `since` on (`state.TokenUsage`, or None) and the first of them's
+    tokens — the call that received the question: what one agent answering alone would make."""
+    usage = read_usage(path, since)
+    if usage is None:
+        return None, None
+    opened = _open(path, MAX_USAGE_FILE)  # type: ignore[arg-type]
+    if opened is None:
+        return usage, None
+    fh, _size = opened
+    with fh:
+        from deliberation.core.token_usage import entries_since, first_usage
+
+        return usage, first_usage(entries_since(fh, since))
+
+
 def read_model(path: str) -> "str | None":
     """The model of the newest assistant entry in the last MODEL_SCAN bytes of a transcript."""
     opened = _open(path)

@@ -116,6 +116,7 @@ def usage(delib, prices=None) -> "dict[str, Any]":
     drive = getattr(delib, "workflow", None)
     checkpoints = _calls(drive.checkpoint_usage if drive is not None else None)
     everything = total + (main["tokens"] if main else 0) + (checkpoints["tokens"] if checkpoints else 0)
+    alone = getattr(delib, "main_first_call", None) if main else None
     return {
         "agents": len(rows),
         "agents_from_transcripts": sum(1 for r in rows if r["complete"]),
@@ -131,7 +132,8 @@ def usage(delib, prices=None) -> "dict[str, Any]":
         "checkpoints": checkpoints,
         "deliberation_tokens": everything if main else None,
         "main_share": round(main["tokens"] / everything, 3) if main and everything else None,
-        "multiple_with_main": round(everything / one_agent, 2) if main and one_agent else None,
+        "single_answer_tokens": alone,
+        "multiple_with_main": round(everything / alone, 2) if alone else None,
         "wall_time_s": round(_end(delib) - delib.created_at, 1) if delib.created_at else None,
         "agent_time_s": round(sum(walls), 1),
         "per_agent": rows,
@@ -173,7 +175,8 @@ def summary_line(u: "dict[str, Any]", wall: bool = True) -> str:
         with_cp = f", the workflow's checkpoints {cps['tokens']:,}" if cps else ""
         parts.append(f"with the main agent's {main['calls']} call(s) ({main['tokens']:,} tokens{with_cp}) "
                      f"{u['deliberation_tokens']:,} tokens in all"
-                     + (f", {u['multiple_with_main']:.1f}× one agent answering alone" if u["multiple_with_main"] else "")
+                     + (f", {u['multiple_with_main']:.1f}× one agent answering alone (the main agent's first call "
+                        f"on the question, {u['single_answer_tokens']:,})" if u["multiple_with_main"] else "")
                      + f"; the main agent's share {u['main_share']:.0%}")
     if wall:
         parts.append(f"wall time {duration(u['wall_time_s'])}")

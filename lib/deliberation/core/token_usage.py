@@ -97,6 +97,15 @@ def entries_since(lines, since: float):
 _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.+Z-]{10,40})"')
 
 
+def first_usage(lines) -> "int | None":
+    """The token figure of the first API response among transcript lines given oldest first."""
+    for message in assistant_messages(lines, b'"usage"'):
+        total = usage_total(message.get("usage"))
+        if total is not None:
+            return total
+    return None
+
+
 def sum_usage(lines) -> "dict[str, int] | None":
     """Every API response's usage among transcript lines (oldest first), one per message id
     (the client writes one entry per content block, each repeating its response's usage):

@@ -449,6 +449,9 @@ class Deliberation(_File):
     main_usage: "TokenUsage | None" = Field(
         None, description="The main agent's own API calls from that prompt to the conclusion, read from its transcript "
                           "when the deliberation concluded (None: not read).")
+    main_first_call: "int | None" = Field(
+        None, description="Tokens of the first of those calls, the one that received the question: what one agent "
+                          "answering alone would make, the measure of the deliberation's multiple.")
 
 
 # --------------------------------------------------------------------------------------------

@@ -338,7 +338,9 @@ class Usage(_R):
     checkpoints: "dict[str, int] | None" = Field(None, description="The plugin workflow's checkpoint agents' calls and tokens.")
     deliberation_tokens: "int | None" = Field(None, description="Subagents, checkpoints and the main agent together.")
     main_share: "float | None" = Field(None, description="The main agent's share of deliberation_tokens.")
-    multiple_with_main: "float | None" = Field(None, description="deliberation_tokens ÷ one_agent_tokens.")
+    single_answer_tokens: "int | None" = Field(
+        None, description="The main agent's first call on the question: what one agent answering alone would make.")
+    multiple_with_main: "float | None" = Field(None, description="deliberation_tokens ÷ single_answer_tokens.")
     wall_time_s: "float | None" = Field(description="First spawn to conclusion.")
     agent_time_s: float = Field(description="Sum of the agents' own spawn-to-report times.")
     per_agent: list[AgentUsageRow]

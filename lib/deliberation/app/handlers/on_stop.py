@@ -139,7 +139,9 @@ def _complete(ctx: Ctx, delib, main_transcript: "str | None" = None) -> hookio.A
         delib.workflow.checkpoint_usage = TokenUsage(**{k: sum(getattr(p, k) for p in read)
                                                         for k in TokenUsage.model_fields}) if read else None
     if main_transcript and delib.prompt_at:  # the main agent's own calls since the prompt that asked for it
-        delib.main_usage = transcripts.read_usage(main_transcript, since=delib.prompt_at) or delib.main_usage
+        main, first = transcripts.read_main_usage(main_transcript, delib.prompt_at)
+        if main is not None:
+            delib.main_usage, delib.main_first_call = main, first
     engine.finalize(delib, ctx.now)
     path = ctx.layout.record(delib.id)
     gates = ctx.cfg.gates
