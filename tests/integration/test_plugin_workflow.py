@@ -313,3 +313,48 @@ def test_a_run_whose_checkpoint_went_unanswered_is_recorded_when_the_hooks_answe
     assert "⚠ the plugin's workflow ran without the plugin's hooks answering" in note.context
     assert any("without the plugin's hooks answering" in w for w in d["warnings"])
     assert 'Next: run the plugin\'s workflow again' in note.context
+
+
+def test_a_resumed_runs_cached_agents_are_recorded_from_its_journal(project, hook, tmp_path):
+    """Agents a resumeFromRunId run served from the client's cache fire no hook: the task
+    notification says how many, the run's journal which."""
+    write_config(project, {})
+    sid = "c0ffee00-1c2d-4e5f-8a9b-000000000040"
+    script = ("export const meta = {name: 'scan', description: 'x', phases: [{title: 'R'}]}\n"
+              "return await parallel(['a', 'b', 'c'].map(d => () => agent(`scan ${d}`, {label: d})))\n")
+    run_dir = tmp_path / "wf_scan-1"
+    run_dir.mkdir()
+    (run_dir / "journal.jsonl").write_text("\n".join(json.dumps(e) for e in [
+        {"type": "launched"},
+        {"type": "started", "key": "v2:k1", "agentId": "aold00000000000001", "label": "a", "phase": "R"},
+        {"type": "result", "key": "v2:k1", "agentId": "aold00000000000001", "result": "x"},
+        {"type": "started", "key": "v2:k2", "agentId": "aold00000000000002", "label": "b", "phase": "R"},
+        {"type": "result", "key": "v2:k2", "agentId": "aold00000000000002", "result": "y"},
+        {"type": "started", "key": "v2:k3", "agentId": "anew00000000000003", "label": "c", "phase": "R"},
+    ]) + "\n")
+    pre = hook("PreToolUse", P.pre_workflow(sid, "toolu_wf_r", script, resumeFromRunId="wf_scan-1"))
+    assert pre.decision is None
+    post = P.post_workflow(sid, "toolu_wf_r", script, "wscan0001", "wf_scan-1", "scan")
+    post["tool_response"]["transcriptDir"] = str(run_dir)
+    hook("PostToolUse", post)
+    hook("UserPromptSubmit", P.workflow_done(sid, "wscan0001", "toolu_wf_r", "completed", ["x", "y", "z"],
+                                             diagnostics="Resume: 2 of the journal's 3 saved results served from cache."))
+    (run,) = _lineage(project, sid)["workflows"]
+    assert (run["resumed_from"], run["cached"], run["cached_agents"]) == (
+        "wf_scan-1", 2, ["aold00000000000001", "aold00000000000002"])
+
+
+def test_a_plugin_workflow_the_client_did_not_launch_leaves_the_protocol_free(project, hook):
+    """No Workflow tool allowed (a permission refused it after the hook): no PostToolUse comes,
+    and the next Agent spawn finds the wave released — the per-turn protocol goes on."""
+    s = session(project, hook)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    pre = hook("PreToolUse", P.pre_tool(s.sid, "Workflow", {"script": wf.script, "args": QUESTION}, "toolu_wf_x"))
+    assert pre.decision is None
+    spawn = hook("PreToolUse", P.pre_agent(s.sid, "toolu_a1", "security-analyst",
+                                           f"Phase: research\nQuestion: {QUESTION}"))
+    assert spawn.decision is None, spawn.reason
+    d = load_delib(project)
+    assert d["workflow"]["status"] == "stopped" and {a["status"] for a in d["agents"] if a["channel"] == "workflow"} \
+        == {"refused"}
+    assert _lineage(project, s.sid)["workflows"][0]["status"] == "not_launched"

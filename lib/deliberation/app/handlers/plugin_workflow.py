@@ -233,9 +233,6 @@ def pre(ctx: Ctx, event: hookio.PreToolUse, prefix: str) -> "hookio.Answer | Non
 
 def post(ctx: Ctx, event: hookio.PostToolUse, run) -> hookio.Answer:
     """The launch of the plugin's workflow: the script that runs must be the shipped one."""
-    folder = event.tool_response.get("transcriptDir")
-    if isinstance(folder, str):
-        run.transcript_dir = folder[:1000]
     ok = _same(event.workflow_script, shipped())
     run.script_check = "shipped" if ok else "foreign"
     if ok:
@@ -440,8 +437,7 @@ def _tag(text: str, name: str) -> "str | None":
 def finished(ctx: Ctx, run, notification: str) -> "str | None":
     """The task notification of a plugin run: what happened is recorded, and the main agent is
     told the outcome with the next step (None when the run belongs to no deliberation)."""
-    if run.resumed_from is not None or run.plugin:
-        _cached(run, notification)
+    _cached(run, notification)
     delib = ctx.tx.deliberation(run.deliberation_id) if run.deliberation_id else None
     if not run.plugin or delib is None or delib.workflow is None:
         return None

@@ -80,6 +80,9 @@ def post(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
                                 run_id=launch["runId"] or None, name=launch["workflowName"], now=ctx.now)
     if run is not None:
         ctx.notes.append(f"workflow launched: task {run.task_id}, run {run.run_id}")
+        folder = event.tool_response.get("transcriptDir")
+        if isinstance(folder, str):
+            run.transcript_dir = folder[:1000]  # its journal says which agents a resumed run replayed
         if run.plugin:
             from deliberation.app.handlers import plugin_workflow
 
