@@ -6,6 +6,7 @@ the script passes (docs/WORKFLOW.md), and checks the report against it after the
 PreToolUse hook has validated it with the model itself. So the schema is generated from the
 model, never written by hand, and only ever narrows it:
 
+- only the fields the stage uses are listed (the model's defaults stand for the rest);
 - `phase` is the stage's one value;
 - research: at least one finding;
 - ranking: `scores` must name every approach under ranking, each with every configured
@@ -27,6 +28,15 @@ from typing import Any, Iterable
 from deliberation.state.agent_report import AgentReport
 
 STAGES = ("research", "deliberation", "ranking")
+# the report's fields each stage uses (the rest keep their defaults; an agent may still send them)
+FIELDS = {
+    "research": ("phase", "summary", "findings", "approaches", "verdict", "preferred_approach", "rationale",
+                 "dissent", "confidence", "missed_angles"),
+    "deliberation": ("phase", "summary", "findings", "approaches", "preferred_approach", "rationale", "confidence",
+                     "refutations", "conflicts", "missed_angles", "hot_spots"),
+    "ranking": ("phase", "summary", "scores", "verdict", "preferred_approach", "rationale", "dissent",
+                "confidence"),
+}
 
 
 @lru_cache(maxsize=1)
@@ -50,6 +60,7 @@ def stage_schema(stage: str, *, dimensions: "Iterable[str]" = (), approaches: "I
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}")
     schema = copy.deepcopy(_base())
+    schema["properties"] = {k: v for k, v in schema["properties"].items() if k in FIELDS[stage]}
     props = schema["properties"]
     props["phase"] = {"type": "string", "enum": [stage], "description": f"Always \"{stage}\"."}
     required = list(schema.get("required", []))
@@ -72,4 +83,17 @@ def stage_schema(stage: str, *, dimensions: "Iterable[str]" = (), approaches: "I
         props["hot_spots"]["minItems"] = 1
         required.append("hot_spots")
     schema["required"] = list(dict.fromkeys(required))
+    used = _refs(props)
+    schema["$defs"] = {k: v for k, v in schema.get("$defs", {}).items() if k in used}
+    if not schema["$defs"]:
+        del schema["$defs"]
     return schema
+
+
+def _refs(node: Any) -> "set[str]":
+    if isinstance(node, dict):
+        found = {node["$ref"].rsplit("/", 1)[-1]} if isinstance(node.get("$ref"), str) else set()
+        return found.union(*(_refs(v) for v in node.values())) if node else found
+    if isinstance(node, list):
+        return set().union(*(_refs(v) for v in node)) if node else set()
+    return set()
