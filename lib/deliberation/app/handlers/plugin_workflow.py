@@ -102,7 +102,7 @@ def identify(ctx: Ctx, event: hookio.ToolEvent, prefix: str) -> "tuple[bool, str
                            + ("run the plugin's own " + call_text(prefix) if prefix else
                               "re-run the plugin's install.sh for this project, which restores the shipped script")
                            + "; or deliberate turn by turn with the Agent tool.")
-        return bool(copies) and not prefix, None
+        return bool(copies), None  # the project's copy, byte-identical to the shipped script
     return False, None
 
 
