@@ -194,7 +194,7 @@ def budget_view(ctx: Ctx, delib: Deliberation) -> Any:
 # which model an agent ran on (agent_model.py decides; these read the files)
 
 # the plugin folder: <plugin>/lib/deliberation/app/handlers/common.py
-_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 
 
 def requested_model(ctx: Ctx, subagent_type: str, spawn_model: "str | None") -> "str | None":
@@ -207,7 +207,7 @@ def requested_model(ctx: Ctx, subagent_type: str, spawn_model: "str | None") -> 
     slug = personas.normalise_agent_type(subagent_type)
     if not slug or "/" in slug or slug.startswith("."):
         return None
-    dirs = [os.path.join(ctx.layout.project, ".claude", "agents"), os.path.join(_REPO, "agents")]
+    dirs = [os.path.join(ctx.layout.project, ".claude", "agents"), os.path.join(PLUGIN_ROOT, "agents")]
     if ":" in subagent_type:
         dirs.reverse()  # a namespaced type is the plugin's own agent
     for folder in dirs:

@@ -27,9 +27,9 @@ from deliberation.core import engine, personas, phases, workflow_prompts, workfl
 from deliberation.core.instructions import WORKFLOW_NAME as NAME, workflow_name
 from deliberation.core import lineage as lin
 from deliberation.wire import hookio
-from deliberation.app.handlers.common import _REPO, Ctx, budget_view, deny, find_record, record_for_agent
+from deliberation.app.handlers.common import PLUGIN_ROOT, Ctx, budget_view, deny, find_record, record_for_agent
 
-SHIPPED = os.path.join(_REPO, "workflows", "deliberate.js")
+SHIPPED = os.path.join(PLUGIN_ROOT, "workflows", "deliberate.js")
 MAX_SCRIPT = 512 * 1024
 QUESTION_CHARS = 4000
 META_NAME = re.compile(r"export\s+const\s+meta\s*=\s*\{[^}]*?\bname\s*:\s*['\"]([^'\"]+)['\"]", re.S)
