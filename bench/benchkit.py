@@ -118,19 +118,19 @@ def _feed_and_drain(proc: subprocess.Popen, stdin: bytes) -> bytes:
 
     def feed() -> None:
         try:
-            proc.stdin.write(stdin)  # type: ignore[union-attr]
+            proc.stdin.write(stdin)  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
         except (BrokenPipeError, OSError):
             pass
         finally:
             try:
-                proc.stdin.close()  # type: ignore[union-attr]
+                proc.stdin.close()  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
             except OSError:
                 pass
 
     writer = threading.Thread(target=feed)
     writer.start()
-    out = proc.stdout.read()  # type: ignore[union-attr]
-    proc.stdout.close()  # type: ignore[union-attr]
+    out = proc.stdout.read()  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
+    proc.stdout.close()  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
     writer.join()
     return out
 

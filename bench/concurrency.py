@@ -44,13 +44,13 @@ def burst(python: str, payloads: "list[bytes]", project: str,
     procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, env=env, cwd=project) for _ in payloads]
     for proc, data in zip(procs, payloads):
-        proc.stdin.write(data)  # type: ignore[union-attr]
-        proc.stdin.close()  # type: ignore[union-attr]
-    outs = [proc.stdout.read() for proc in procs]  # type: ignore[union-attr]
+        proc.stdin.write(data)  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
+        proc.stdin.close()  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
+    outs = [proc.stdout.read() for proc in procs]  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
     codes = [proc.wait() for proc in procs]
     total = time.perf_counter() - t0
     for proc in procs:
-        proc.stdout.close()  # type: ignore[union-attr]
+        proc.stdout.close()  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
     return total, outs, codes
 
 

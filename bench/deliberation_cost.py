@@ -37,8 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import benchkit  # noqa: E402
-from benchkit import Target, table  # noqa: E402
+import benchkit
+from benchkit import Target, table
 
 REPO = Path(__file__).resolve().parent.parent
 E2E = REPO / "tests" / "e2e"

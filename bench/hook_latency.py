@@ -4,7 +4,7 @@
 
 Every round runs `python -c pass` and then each scenario once, interleaved, each scenario on a
 fresh copy of its prepared state. Printed per scenario: median wall time, the p25–p75 spread,
-median ÷ the bare interpreter's median, median CPU time, peak RSS — and the target (issue #9):
+median ÷ the bare interpreter's median, median CPU time, peak RSS — and the target:
 fast paths ≤ 2.5×, lock-and-write paths ≤ 8×, the heavy path ≤ 12×, every process ≤ 60 MiB.
 """
 

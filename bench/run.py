@@ -20,14 +20,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import benchkit  # noqa: E402
-from benchkit import table  # noqa: E402
+import benchkit
+from benchkit import table
 
 
 def _has_dependencies() -> bool:
     try:
-        import orjson  # noqa: F401
-        import pydantic  # noqa: F401
+        import orjson  # noqa: F401 - imported to check it is installed
+        import pydantic  # noqa: F401 - imported to check it is installed
     except ImportError:
         return False
     return True
@@ -61,7 +61,7 @@ def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
 def summary(targets: "list[benchkit.Target]") -> str:
     rows = [[t.name, t.figure, t.target, benchkit.verdict(t.ok)] for t in targets]
     passed = sum(t.ok for t in targets)
-    return table(["target (issue #9)", "measured", "target", ""], rows) + f"\n{passed} of {len(targets)} targets met"
+    return table(["target", "measured", "target", ""], rows) + f"\n{passed} of {len(targets)} targets met"
 
 
 def main(argv: "list[str] | None" = None) -> int:

@@ -1,9 +1,9 @@
 """State directories for the benchmark: each scenario starts from a project captured on disk.
 
 States are made the way a session makes them: the real hooks run in-process
-(`hook_runner.handle`) on payloads shaped like the client's (tests/payloads.py). The big
+(`hook_runner.handle`) on payloads shaped like the client's (tests/helpers/payloads.py). The big
 deliberation of the heavy path (10 personas × 5 approaches, depth axis done) comes from the
-state builders of tests/factories.py, written through the store. Each builder returns the
+state builders of tests/helpers/factories.py, written through the store. Each builder returns the
 project directory; a measured run works on a fresh copy of it (`benchkit.restore`).
 
 Builders (project directory in, the payload of the measured event out):
@@ -96,7 +96,7 @@ def payload_bytes(payload: dict) -> bytes:
 def routine(project: str) -> "dict[str, bytes]":
     """A session that has seen a routine prompt and an edit; no deliberation, nothing escalated.
     Returns the payloads of the fast-path events keyed by scenario name."""
-    from tests import payloads as P
+    from tests.helpers import payloads as P
 
     hook = InProcessHook(project)
     hook("SessionStart", {**P.base(SID, "SessionStart"), "source": "startup"})
@@ -123,7 +123,7 @@ def _research_prompt(persona: str) -> str:
 
 
 def _spawn_background(hook: InProcessHook, sid: str, n: int, persona: str) -> "tuple[str, str]":
-    from tests import payloads as P
+    from tests.helpers import payloads as P
 
     tuid, aid = f"toolu_bg_{n:03d}", f"a{n:04d}{'c0ffee' * 2}"
     prompt = _research_prompt(persona)
@@ -135,7 +135,7 @@ def _spawn_background(hook: InProcessHook, sid: str, n: int, persona: str) -> "t
 
 
 def _research_message(persona: str, n: int) -> str:
-    from tests import payloads as P
+    from tests.helpers import payloads as P
 
     return P.research_report(persona, [f"{persona}: the outbox table needs an index on created_at ({n})",
                                        f"{persona}: the relay must be idempotent ({n})"], APPROACHES)
@@ -143,7 +143,7 @@ def _research_message(persona: str, n: int) -> str:
 
 def spawn(project: str) -> bytes:
     """A triggered question and two research agents running; the third persona's spawn."""
-    from tests import payloads as P
+    from tests.helpers import payloads as P
 
     hook = InProcessHook(project)
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
@@ -156,7 +156,7 @@ def spawn(project: str) -> bytes:
 def first_spawn(project: str) -> bytes:
     """A triggered question, nothing spawned yet; the first persona's spawn opens the deliberation
     (it reads the question back from the tail of the event log)."""
-    from tests import payloads as P
+    from tests.helpers import payloads as P
 
     hook = InProcessHook(project)
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
@@ -166,7 +166,7 @@ def first_spawn(project: str) -> bytes:
 
 def report(project: str) -> bytes:
     """Three research agents running in the background; the third one's SubagentStop with its report."""
-    from tests import payloads as P
+    from tests.helpers import payloads as P
 
     hook = InProcessHook(project)
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
@@ -181,7 +181,7 @@ def report(project: str) -> bytes:
 def concurrent_reports(project: str, n: int) -> "list[bytes]":
     """`n` background research agents of one deliberation running; their SubagentStops."""
     from deliberation.core.personas import RESEARCH_PERSONAS
-    from tests import payloads as P
+    from tests.helpers import payloads as P
 
     write_config(project, {"spawn_budget": {"max_active_children": min(100, n + 8)}})
     hook = InProcessHook(project)
@@ -218,7 +218,7 @@ HEAVY_DID = "d-bench-heavy-1"
 
 def heavy_scores(n_personas: int = 10, n_approaches: int = 5) -> "dict[str, dict[str, dict[str, float]]]":
     """Every persona prefers A, with varied scores (consensus passes; no dissent left undocumented)."""
-    from tests import factories as F
+    from tests.helpers import factories as F
 
     personas = list(F.PERSONAS[:n_personas])
     ids = [a for a, _, _ in F.APPROACHES[:n_approaches]]
@@ -230,7 +230,7 @@ def heavy_scores(n_personas: int = 10, n_approaches: int = 5) -> "dict[str, dict
 
 
 def _heavy_deliberation(n_personas: int = 10, n_approaches: int = 5):
-    from tests import factories as F
+    from tests.helpers import factories as F
 
     d = F.make_deliberation(n_personas, n_approaches, phase="RANKING", gates=False, conformity=False,
                             route=None, deliberation_id=HEAVY_DID, session_id=HEAVY_SID,
@@ -244,8 +244,8 @@ def conclude(project: str) -> bytes:
     """10 × 5 in RANKING with every report in; the main agent's Stop concludes it: vote,
     conformity, Gate 1, Gate 2, the decision document, the escalation route and the decision
     record."""
-    from tests import factories as F
-    from tests import payloads as P
+    from tests.helpers import factories as F
+    from tests.helpers import payloads as P
 
     d = _heavy_deliberation()
     F.write_project(project, [d], [F.make_lineage(d, nested=0, active=0, denied=0)])
@@ -257,8 +257,8 @@ def conclude(project: str) -> bytes:
 def last_ranking(project: str) -> bytes:
     """10 × 5 with the last ranking agent still running (foreground); its PostToolUse brings the
     report: capture, vote over 10 × 5, conformity, Gate 1."""
-    from tests import factories as F
-    from tests import payloads as P
+    from tests.helpers import factories as F
+    from tests.helpers import payloads as P
 
     d = _heavy_deliberation()
     last = d.agents[-1]

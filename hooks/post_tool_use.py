@@ -3,6 +3,6 @@
 import sys
 
 sys.path.insert(0, (__file__.rpartition("/")[0] or ".") + "/../lib")  # no os.path: see hook_client
-from deliberation.runtime.hook_client import main  # noqa: E402
+from deliberation.runtime.hook_client import main
 
 main("PostToolUse")

@@ -3,6 +3,6 @@
 import sys
 
 sys.path.insert(0, (__file__.rpartition("/")[0] or ".") + "/../lib")  # stdlib only: no environment exists yet
-from deliberation.runtime.plugin_env import hook_main  # noqa: E402
+from deliberation.runtime.plugin_env import hook_main
 
 hook_main()

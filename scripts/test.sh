@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The test command (README): set up .venv with the test extras and the pinned Claude Code
-# client if they are missing, then run the whole suite. Arguments go to pytest.
+# client if they are missing, then the static checks (ruff, mypy: pyproject.toml configures
+# both) and the suite. Other arguments go to pytest.
 #
-#   ./scripts/test.sh            everything (unit, integration, reliability, end-to-end)
+#   ./scripts/test.sh            everything (static checks, unit, integration, reliability, end-to-end)
+#   ./scripts/test.sh --quick    the edit-test loop: the static checks and the unit tests not marked
+#                                slow (well under 3 minutes on a loaded 2-CPU machine; CI runs everything)
 #   ./scripts/test.sh -k budget  a selection
 #
 # Exits non-zero on any failure; pytest's "no tests collected" (exit 5) is a failure too.
@@ -10,6 +13,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPO="$(pwd -P)"
+QUICK=0
+if [ "${1:-}" = "--quick" ]; then QUICK=1; shift; fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1 DEBIAN_FRONTEND=noninteractive
 
 section() { printf '\n==== %s ====\n' "$*"; }
@@ -45,13 +50,21 @@ if ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/d
 fi
 .venv/bin/python -m pip install -q --upgrade pip || warn "pip upgrade failed; using the venv's pip"
 .venv/bin/python -m pip install -q -e ".[test]" || die "pip install -e .[test] failed"
-.venv/bin/python -c 'import pydantic, orjson, jsonschema, pytest, hypothesis, deliberation' \
+.venv/bin/python -c 'import pydantic, orjson, jsonschema, pytest, hypothesis, mypy, deliberation' \
   || die "the venv lacks a dependency"
+.venv/bin/ruff --version >/dev/null 2>&1 || die "the venv lacks ruff"
 echo "venv: $REPO/.venv ready"
 
-# --- 2. Claude Code client -----------------------------------------------------------------
+# --- 2. static checks ----------------------------------------------------------------------
+section "static checks: ruff, mypy"
+.venv/bin/ruff check --quiet || die "ruff found problems (ruff check shows them)"
+.venv/bin/mypy || die "mypy found type errors"
+
+# --- 3. Claude Code client -----------------------------------------------------------------
 section "Claude Code client"
-if [ -n "${CLAUDE_BIN:-}" ] && [ -x "$CLAUDE_BIN" ]; then
+if [ "$QUICK" = 1 ]; then
+  echo "--quick: no client needed (the end-to-end tests are not run)"
+elif [ -n "${CLAUDE_BIN:-}" ] && [ -x "$CLAUDE_BIN" ]; then
   echo "claude: $CLAUDE_BIN (from CLAUDE_BIN)"
 elif [ -f scripts/install_claude_client.sh ]; then
   if ! have npm; then apt_install nodejs npm || warn "npm unavailable and could not be installed"; fi
@@ -66,10 +79,15 @@ else
   echo "scripts/install_claude_client.sh not present: skipped"
 fi
 
-# --- 3. tests ------------------------------------------------------------------------------
-section "tests: .venv/bin/python -m pytest -q"
+# --- 4. tests ------------------------------------------------------------------------------
 rc=0
-.venv/bin/python -m pytest -q "$@" || rc=$?
+if [ "$QUICK" = 1 ]; then
+  section "tests (--quick): pytest -m 'not slow' tests/unit"
+  .venv/bin/python -m pytest -q -m "not slow" tests/unit "$@" || rc=$?
+else
+  section "tests: .venv/bin/python -m pytest -q"
+  .venv/bin/python -m pytest -q "$@" || rc=$?
+fi
 case "$rc" in
   0) section "tests passed" ;;
   5) die "pytest collected no tests (exit 5)" ;;

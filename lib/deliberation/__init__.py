@@ -7,10 +7,20 @@ See docs/ARCHITECTURE.md for the module map.
 __version__ = "0.1.0"
 SCHEMA_VERSION = 1
 
+
+def plugin_root() -> str:
+    """The folder of this copy of the plugin: hooks/, lib/, agents/, pyproject.toml."""
+    import os  # the package imports nothing when it loads: the hook process may not load os
+
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 # The layers, lowest first. A module imports only from its own layer or a lower one, and no
 # chain of imports comes back to where it started (tests/unit/test_architecture.py walks every
 # import, function-level ones included). docs/ARCHITECTURE.md says what each layer holds.
-LAYERS = ("wire", "state", "core", "report", "app", "runtime", "cli")
+LAYERS = ("wire", "state", "text", "core", "report", "app", "runtime", "cli")
+# Below every layer: modules of the package itself that import nothing (the defaults of every
+# setting), so that any module of any tier may import them.
+BASE = ("defaults",)
 
 # The latency tiers: what a hook process may load before it knows it has work to do.
 #   builtins — the hook process itself: builtin modules and _socket only (not even os or json)
@@ -18,8 +28,25 @@ LAYERS = ("wire", "state", "core", "report", "app", "runtime", "cli")
 # Everything else may load pydantic (the slow path, or the warm worker that keeps it loaded).
 TIERS = {
     "builtins": ("deliberation.runtime.hook_client", "deliberation.wire.worker_socket",
-                 "deliberation.wire.deadlines"),
+                 "deliberation.wire.worker_protocol", "deliberation.wire.deadlines", "deliberation.defaults"),
     "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
-               "deliberation.runtime.error_handler", "deliberation.wire.hookio", "deliberation.state.ids",
-               "deliberation.state.paths", "deliberation.state.event_log", "deliberation.runtime.plugin_env"),
+               "deliberation.runtime.error_handler", "deliberation.runtime.plugin_env",
+               "deliberation.runtime.worker_launch", "deliberation.wire.hookio", "deliberation.state.ids",
+               "deliberation.state.paths", "deliberation.state.atomic", "deliberation.state.event_log",
+               "deliberation.state.plain_reads",
+               # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
+               "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.core.terms",
+               "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
+               "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
+               "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals"),
+}
+
+# Imports inside a function, where a module defers what most of its callers never need. Allowed
+# in the tiers' modules (each defers what a routine event does not load) and in the modules
+# below, for the reason given; tests/unit/test_architecture.py fails on any other.
+DEFERRED_IMPORTS = {
+    "deliberation": "the package imports nothing when it loads: the hook process may not load os",
+    "deliberation.cli.doctor": "it reports a broken environment, so the models load after the interpreter is checked",
+    "deliberation.state.group_commit": "the warm worker imports it before site-packages: the store loads at a commit",
+    "deliberation.state.schemas": "jsonschema loads when a file is validated (doctor, the drift check), not with the store",
 }

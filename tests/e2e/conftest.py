@@ -19,8 +19,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fake_api import FakeApi  # noqa: E402
-from harness import (  # noqa: E402
+from fake_api import FakeApi
+from harness import (
     DEFAULT_ALLOWED_TOOLS, DEFAULT_TIMEOUT_S, STATE_DIR, ClaudeRun, ClientUnavailable,
     find_claude_bin, hook_python_prefix, install_into_project, make_plugin_copy, run_claude_once,
 )

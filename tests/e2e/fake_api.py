@@ -496,16 +496,16 @@ def _make_handler(api: FakeApi) -> type:
             self._send_json(404, {"type": "error", "error": {
                 "type": "not_found_error", "message": f"no route {self.command} {self.path}"}})
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self._not_found(None)
 
-        def do_HEAD(self) -> None:  # noqa: N802
+        def do_HEAD(self) -> None:
             api._record(LoggedRequest("HEAD", self.path, None, 200))
             self.send_response(200)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = self._body()
             route = self.path.split("?")[0].rstrip("/")
             if route.endswith("/v1/messages/count_tokens"):
@@ -520,7 +520,7 @@ def _make_handler(api: FakeApi) -> type:
             req = ApiRequest(body, self.path)
             try:
                 reply = api._answer(req)
-            except Exception:  # the scenario's bug: make it visible to the test, not a hang
+            except Exception:  # noqa: BLE001 - the scenario's bug: make it visible to the test, not a hang
                 error = traceback.format_exc()
                 api._record(LoggedRequest("POST", self.path, body, 500, error=error))
                 self._send_json(500, {"type": "error", "error": {"type": "api_error", "message": error}})

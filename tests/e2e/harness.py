@@ -349,3 +349,13 @@ def _kill_group(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+FULL_FLOW = ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
+
+
+def only_deliberation(run: ClaudeRun) -> dict:
+    """The run's one deliberation (fails, describing the run, when there are none or several)."""
+    delibs = run.deliberations()
+    assert len(delibs) == 1, f"{[d['id'] for d in delibs]}\n{run.describe()}"
+    return delibs[0]

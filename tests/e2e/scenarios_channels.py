@@ -1,4 +1,4 @@
-"""Scripted sessions for the client's other channels to subagents (issue #20): a Workflow fan-out
+"""Scripted sessions for the client's other channels to subagents: a Workflow fan-out
 inside and outside a deliberation, and SendMessage resumes (the research leak through a resume,
 the gate's "document your dissent" followed by a resume).
 
@@ -33,7 +33,7 @@ META = "export const meta = {{name: '{name}', description: '{description}', phas
 
 
 def fan_out(n: int, name: str = "fan-out-research", prefix: str = "WF-RESEARCH") -> str:
-    """The issue's story: one agent() per item of a literal list, all in parallel."""
+    """The measured case: one agent() per item of a literal list, all in parallel."""
     items = ", ".join(f"'angle {i}'" for i in range(1, n + 1))
     return (META.format(name=name, description=f"research the question from {n} angles")
             + f"const ANGLES = [{items}]\n"
@@ -83,7 +83,7 @@ def load_send_message() -> dict:
 
 
 class WorkflowInDeliberation(StagedDeliberation):
-    """Research wave → the issue's story, a Workflow fanning out 15 research agents (refused: no
+    """Research wave → the measured case, a Workflow fanning out 15 research agents (refused: no
     agent of it runs) → a Workflow of 2 helper agents (refused too: inside a deliberation only the
     plugin's own workflow runs) → synthesis → ranking → final. With `early`, the fan-out comes
     right after the prompt, before any deliberation is open (the deliberation is requested)."""
@@ -161,7 +161,7 @@ LEAK_MARKER = "the security-analyst found:"
 
 class ResumeDeliberation(StagedDeliberation):
     """Research (3 personas) → SendMessage to cost-analyst carrying security-analyst's finding
-    (the issue's leak: denied) → synthesis → ranking, where cost-analyst dissents without reasons
+    (the leak: denied) → synthesis → ranking, where cost-analyst dissents without reasons
     → the consensus gate names it and says to resume it with SendMessage → the main agent does,
     the resumed cost-analyst documents its dissent, and its new report replaces the old one →
     the deliberation concludes."""

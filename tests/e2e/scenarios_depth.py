@@ -1,4 +1,4 @@
-"""Scripted deliberations for the depth axis and escalation (issue #3 scenario 7, issue #8 demo).
+"""Scripted deliberations for the depth axis and escalation.
 
 `StagedDeliberation` is a main agent that walks a deliberation one wave of FOREGROUND spawns at a
 time and a panel of subagents that answer from a `Script` of reports:
@@ -209,7 +209,7 @@ DEMO_DOCUMENT = {
 
 
 def demo_script() -> Script:
-    """The issue #8 demo: three personas; depth overrides A; the cost analyst still prefers A and
+    """The demo: three personas; depth overrides A; the cost analyst still prefers A and
     first ranks without saying why (consensus gate blocks), then documents its concern; the
     scores cluster within 0.3 (conformity warning); a unanimous pass on a reversal-prone class
     goes to human review."""

@@ -1,4 +1,4 @@
-"""Scripted deliberations for the gate scenarios of issue #3 (scenarios 1-6).
+"""Scripted deliberations for the gate scenarios (scenarios 1-6).
 
 `StagedDeliberation` is a main agent that walks a deliberation wave by wave — research
 personas, synthesis-lead, (red-team), the personas again to rank — spawning each wave's agents

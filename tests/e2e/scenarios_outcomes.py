@@ -1,5 +1,5 @@
-"""Scripted deliberations for issue #16: gates, ranking and routing that measure what the seeds
-mean — a forced plain question, blind ranking, a unanimous reject, one red-team pass, and the
+"""Scripted deliberations for gates, ranking and routing that measure what docs/EVIDENCE.md
+states — a forced plain question, blind ranking, a unanimous reject, one red-team pass, and the
 two-agent minimum deliberation.
 
 They reuse `scenarios_gates.StagedDeliberation` (one wave of agents per message, reports from a

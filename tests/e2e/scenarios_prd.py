@@ -1,4 +1,4 @@
-"""Scripted deliberations for issue #19 (PRD_GENERATION): how the main agent answers the
+"""Scripted deliberations for PRD_GENERATION: how the main agent answers the
 plugin's request for the decision document.
 
 They reuse `scenarios_gates.StagedDeliberation` (research → synthesis → red team → ranking, one

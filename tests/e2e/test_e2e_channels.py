@@ -1,4 +1,4 @@
-"""Issue #20 through the real client: a Workflow fan-out and SendMessage resumes, with the
+"""Through the real client: a Workflow fan-out and SendMessage resumes, with the
 deliberation's agents in the foreground and in the background (the client's default).
 
 What the client does on each channel (which hooks fire, what can be refused) is written down in
@@ -15,7 +15,7 @@ from scenarios_channels import (
     WorkflowInDeliberation, calls, resume_reports,
 )
 from scenarios_gates import PROMPT, standard_reports, write_config
-from test_e2e_deliberation import FULL_FLOW, assert_clean, only_deliberation
+from harness import FULL_FLOW, assert_clean, only_deliberation
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -127,7 +127,7 @@ def test_send_message_resumes_follow_the_stage_rules_and_replace_the_report(back
     delib = only_deliberation(run)
     agents = {(a["persona"], a["stage"]): a for a in delib["agents"]}
     cost_research, cost_ranking = agents[("cost-analyst", "research")], agents[("cost-analyst", "ranking")]
-    # the issue's leak through a resume: refused, and the message never reached the agent
+    # a leak through a resume: refused, and the message never reached the agent
     leak = tool_result(run, "SendMessage", 0)
     assert leak.get("is_error") is True, info
     assert leak["text"].startswith(f"Context isolation: this message to research agent cost-analyst "

@@ -1,4 +1,4 @@
-"""Issue #3, scenarios 1-6: whole deliberations through the real client, gates included.
+"""Scenarios 1-6: whole deliberations through the real client, gates included.
 
 Each test drives the real Claude Code CLI against the scripted API (scenarios_gates.py) in its
 own project and HOME, and asserts on three things: the CLI's JSON result, the plugin's state
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClaudeRun, assert_clean
+from harness import FULL_FLOW, ClaudeRun, assert_clean, only_deliberation
 from scenarios import persona_of
 from deliberation.core.personas import RESEARCH_PERSONAS
 from scenarios_gates import (
@@ -26,16 +26,7 @@ from scenarios_gates import (
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 BREADTH_ONLY = {"depth": {"posture": "off"}}
-FULL_FLOW = ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
-
-
 # --------------------------------------------------------------------------- shared checks
-
-
-def only_deliberation(run: ClaudeRun) -> dict:
-    delibs = run.deliberations()
-    assert len(delibs) == 1, f"{[d['id'] for d in delibs]}\n{run.describe()}"
-    return delibs[0]
 
 
 def stage_status(delib: dict) -> "list[tuple[str, str, str, bool]]":
@@ -194,7 +185,7 @@ def test_background_deliberation_survives_the_early_stop(run_claude, e2e_project
                 and "<task-notification>" in e["payload"].get("prompt", "")}
     assert notified == {a["agent_id"] for a in delib["agents"]}, notified
     entered = {c["to_phase"]: c["at"] for c in delib["phase_history"]}
-    done = lambda stage: max(a["reported_at"] for a in delib["agents"] if a["stage"] == stage)  # noqa: E731
+    done = lambda stage: max(a["reported_at"] for a in delib["agents"] if a["stage"] == stage)  # noqa: E731 - a one-line reading of the record
     assert done("research") < entered["DELIBERATION"] < done("deliberation") < entered["RANKING"]
     # Gate 1's news, queued by the last ranking SubagentStop, came with a task notification
     passed = f"consensus gate passed — leading approach A, consensus {PASS_CONSENSUS:.2f}"

@@ -1,4 +1,4 @@
-"""Issue #3 scenario 7 against the real client: a contested point deepened by fresh tier-2
+"""Scenario 7 against the real client: a contested point deepened by fresh tier-2
 workers, and a unanimous pass on a reversal-prone class answered with `ask` on Edit."""
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ def bundle_demo(run: ClaudeRun, project, dest: Path, client_version: str) -> Non
 
 
 def test_demo_deliberation(run_claude, e2e_project, claude_bin):
-    """The issue #8 demo, recorded from the real client: a contested point deepened, a conformity
+    """The demo, recorded from the real client: a contested point deepened, a conformity
     warning, a gate block and its fix, the route. DELIBERATION_RECORD_DEMO=1 writes the recording
     into examples/demo/ (any other value: that directory)."""
     project = e2e_project

@@ -1,4 +1,4 @@
-"""How the real client shows each hook answer to the model (issue #18, point 3): measured.
+"""How the real client shows each hook answer to the model: measured.
 
 A probe hook (probe_hook.py, not the plugin) answers one event with one answer form; a scripted
 main agent spawns one subagent (or edits one file) and ends its turn; the request log then shows
@@ -258,10 +258,19 @@ def test_user_prompt_context_lands_in_the_environment_message(claude_bin, fake_a
 
 
 def test_task_notification_context_follows_the_notification(claude_bin, fake_api, tmp_path):
+    """The context of a task notification's UserPromptSubmit reaches the main agent after the
+    notification, in one of the two forms the client is measured to produce: its own system
+    message (the notification in a user message before it; 5 runs of 6), or grouped with the
+    notification in one system message, the context last (1 of 6)."""
     plan = {"UserPromptSubmit": [{}, {"stdout": {"hookSpecificOutput": specific(
         "UserPromptSubmit", additionalContext="C-NOTE")}}]}
     run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(background=True))
-    assert received(run, "C-NOTE") == [("system", False, "UserPromptSubmit hook additional context: C-NOTE")]
+    line = "UserPromptSubmit hook additional context: C-NOTE"
+    got = received(run, "C-NOTE")
+    assert len(got) == 1 and got[0][:2] == ("system", False), got
+    text = got[0][2]
+    if text != line:  # grouped: the notification, then the context
+        assert text.endswith("\n\n" + line) and "<task-notification>" in text.split(line)[0], text
     prompts = [c["payload"]["prompt"] for c in calls if c["event"] == "UserPromptSubmit"]
     assert prompts[1].startswith("<task-notification>")
 

@@ -1,13 +1,13 @@
-"""Issue #18's acceptance against the real client: a scripted main agent that acts ONLY on what
+"""Against the real client: a scripted main agent that acts ONLY on what
 the plugin's answers say completes the deliberation, foreground and background.
 
 The main agent (`Obedient`) knows nothing of the protocol beyond what the plugin tells it
-(tests/obedient.py reads it): its first wave is the first three personas the injected protocol
+(tests/helpers/obedient.py reads it): its first wave is the first three personas the injected protocol
 suggests, under the namespace the protocol names; every later step is the "Next:" directive of
 the newest plugin text it received — a PostToolUse or task-notification context, a Stop hold,
 a PreToolUse refusal — with each prompt built from what the directive asks for (the findings of
 the reports it received, the plugin's approach list, the tier-2 prompts and items verbatim).
-Its final answer is what the plugin tells it to tell the user. The panel (tests/obedient.py)
+Its final answer is what the plugin tells it to tell the user. The panel (tests/helpers/obedient.py)
 finds one missed angle, so the whole flow runs: research, synthesis and debate, the red-team
 pass, three tier-2 workers, red team 2, blind ranking, the conclusion on a reversal-prone class
 (human review). Foreground runs in the install form with `/deliberate`, background (the client's
@@ -24,7 +24,7 @@ import pytest
 from fake_api import ApiRequest, ReplyLike, agent_call, text
 from harness import REPO
 from scenarios import Scenario, agent_spawns
-from tests import obedient as O
+from tests.helpers import obedient as O
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -1,4 +1,4 @@
-"""Issue #16 against the real client, default config: a forced plain question that reaches a
+"""Against the real client, default config: a forced plain question that reaches a
 passing consensus completes (and one whose panel grew less confident fails), a ranking prompt
 carrying the vote is denied and the model ranks blind, a unanimous reject adopts nothing, a
 second red-team pass is refused, and the two-agent minimum deliberation runs end to end."""
@@ -49,7 +49,7 @@ def saw_denial(run: ClaudeRun, event: dict) -> bool:
 
 
 def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2e_project):
-    """The issue's report: /deliberate on a plainly worded question (trigger 0.91, forced), three
+    """The measured case: /deliberate on a plainly worded question (trigger 0.91, forced), three
     personas, synthesis-lead and debate-moderator, one red team, blind ranking at 0.75. It used to
     fail three Stops on "final 0.75 ≤ initial 0.91 (trigger)"; now it completes with a record that
     says what was compared with what."""

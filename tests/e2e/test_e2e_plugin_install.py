@@ -379,7 +379,7 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         assert not sockets.exists(), list(sockets.iterdir())
         assert leftovers([flow.home, flow.tmp], allowed) == []
         created = sorted(str(p.relative_to(flow.project)) for p in flow.project.rglob("*")
-                         if not (flow.project / STATE_DIR) in p.parents and p != flow.project / STATE_DIR)
+                         if (flow.project / STATE_DIR) not in p.parents and p != flow.project / STATE_DIR)
         assert created == [".claude"], created
     finally:
         if server is not None:

@@ -1,4 +1,4 @@
-"""Issue #19 against the real client: PRD_GENERATION ends a deliberation with a decision document
+"""Against the real client: PRD_GENERATION ends a deliberation with a decision document
 in its record — asked for when the vote passes, read from the main agent's concluding answer,
 sent back once, or recorded missing — and the record's cost counts every subagent's tokens from
 its transcript, background agents (the client's default) included."""

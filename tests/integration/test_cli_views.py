@@ -1,5 +1,5 @@
 """status / show / lineage / log / report run as `python -m deliberation` subprocesses over state
-files written with tests/factories.py into a temporary project."""
+files written with tests/helpers/factories.py into a temporary project."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tests.conftest import LIB, ROOT
-from tests.factories import T0, agent_id, make_deliberation, make_events, make_lineage, write_project
+from tests.helpers.factories import T0, agent_id, make_deliberation, make_events, make_lineage, write_project
 
 from deliberation.report.decision_record import record_json, render_markdown
 from deliberation.state.models import Deliberation

@@ -1,4 +1,4 @@
-"""The client's other channels to subagents through the real hook scripts (issue #20): a Workflow
+"""The client's other channels to subagents through the real hook scripts: a Workflow
 fan-out, a SendMessage resume, the model each agent ran on. Payloads have the shapes 2.1.328
 sends (docs/CLIENT_CHANNELS.md)."""
 
@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import json
 
-from tests import payloads as P
-from tests.integration.test_deliberation_flow import load_delib, write_config
-from tests.integration.test_gates_flow import HIGH, QUESTION, failed_checks, rank, research, validate_state
+from deliberation.text import budget
+from tests.helpers import payloads as P
+from tests.helpers.flows import GATES_QUESTION as QUESTION
+from tests.helpers.flows import HIGH, failed_checks
+from tests.helpers.flows import gate_rank as rank
+from tests.helpers.flows import gate_research as research
+from tests.helpers.project import load_delib, write_config
+from tests.helpers.project import validate_schemas as validate_state
 
 META = "export const meta = {name: 'fanout', description: 'fan out research', phases: [{title: 'Research'}]}\n"
 
@@ -103,11 +108,9 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     hook("PostToolUse", P.post_workflow(sid, "toolu_wf", script, "wfan00001", "wf_fan-0001", "fanout"))
     answers = [hook("SubagentStart", P.subagent_start(sid, f"aw{i:014d}", "workflow-subagent")) for i in range(14)]
     assert [a.system_message is not None for a in answers] == [False] * 12 + [True, False]  # said once, loudly
-    assert answers[12].system_message == (
-        "⚠ SPAWN BUDGET PASSED by workflow 'fanout': the main agent has 13 subagents running at once (budget 12). "
-        "Its agents were started by the workflow script, which no hook can stop once it runs; they are counted in "
-        "the lineage. New Agent spawns and workflows are refused while the budget is passed (running agents free "
-        "their slots as they finish; the session total does not come back).")
+    # the overrun, with its figures (its words: tests/data/answers/budget/workflow_overrun.txt)
+    assert answers[12].system_message == budget.workflow_overrun(
+        "fanout", "the main agent has 13 subagents running at once (budget 12)")
     # what the hooks can still refuse is refused
     blocked = hook("PreToolUse", P.pre_agent(sid, "toolu_gp", "general-purpose", "scan", True))
     assert blocked.decision == "deny" and blocked.reason.startswith(
@@ -118,8 +121,7 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     for i in range(15):
         hook("SubagentStop", P.workflow_agent_stop(sid, f"aw{i:014d}", "wf_fan-0001", "done"))
     note = hook("UserPromptSubmit", P.workflow_notification(sid, "wfan00001", "toolu_wf", "fanout", agents=15))
-    summary = ("⚠ Spawn budget: workflow 'fanout' finished; 3 of its 15 agents started past the budget (12 active "
-               "per parent, 60 per session). They are recorded in the lineage; keep further work within the budget.")
+    summary = budget.workflow_finished("fanout", overrun=3, agents=15, max_active=12, max_total=60)
     # the client shows a UserPromptSubmit's systemMessage (not a SubagentStart's): both notices, to the user and the model
     assert note.system_message == f"{answers[12].system_message}\n{summary}"
     assert summary in note.context and answers[12].system_message in note.context
@@ -146,7 +148,7 @@ def test_a_workflow_the_client_never_launched_frees_its_reservation_at_stop(proj
 
 
 def test_a_resume_carrying_another_research_agents_finding_is_refused(project, hook):
-    """The issue's story: after two research personas reported, the main agent resumes the
+    """The measured case: after two research personas reported, the main agent resumes the
     cost-analyst with the technical-architect's finding pasted in."""
     s = start(project, hook)
     research(s, personas=("technical-architect", "cost-analyst"))

@@ -4,11 +4,10 @@ together) lose no update: all 32 reports are in the deliberation file, and it va
 from __future__ import annotations
 
 import json
-import time
 
 from deliberation.state import schemas
 from deliberation.core.personas import RESEARCH_PERSONAS
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 SID = "c0c0c0c0-3232-4032-8032-000000000032"
 PERSONAS = list(RESEARCH_PERSONAS)
@@ -101,13 +100,15 @@ def test_each_of_many_simultaneous_writers_lands(project):
             "from deliberation.state.models import SessionState\n"
             "from deliberation.state.store import Store\n"
             "s = Store(Layout(), lock_timeout=30)\n"
+            "print('ready', flush=True)\n"
             "sys.stdin.read()\n"
             "s.update(s.layout.session_state('s1'), SessionState, lambda: SessionState(session_id='s1'),\n"
             "         lambda st: st.deliberations.append(sys.argv[1]))\n")
-    procs = [subprocess.Popen([sys.executable, "-c", code, f"d-{i}"], stdin=subprocess.PIPE,
+    procs = [subprocess.Popen([sys.executable, "-c", code, f"d-{i}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               env={"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"})
              for i in range(N)]
-    time.sleep(0.5)
+    for p in procs:  # every writer is loaded and waits for the release
+        assert p.stdout.readline().strip() == b"ready"
     for p in procs:
         p.stdin.close()
     assert [p.wait(timeout=60) for p in procs] == [0] * N

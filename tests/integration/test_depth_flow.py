@@ -1,4 +1,4 @@
-"""The depth axis end to end through the REAL hook scripts (issue #6, "Done when").
+"""The depth axis end to end through the REAL hook scripts.
 
 Each test drives a complete foreground deliberation as the client would: research → synthesis →
 red team (round 1) → [deepen: tier-2 lenses → red team 2 → depth-aware synthesis] → ranking →
@@ -21,7 +21,9 @@ from __future__ import annotations
 import json
 import re
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.project import only_delib as load_delib
+from tests.helpers.project import state_dir, write_config
 
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
             "given the irreversible data migration and the production risk?")
@@ -51,22 +53,6 @@ LENS_PROMPT = re.compile(r'--- worker (\d+) of (\d+): subagent_type "([a-z-]+)",
 
 # ---------------------------------------------------------------------------------------------
 # helpers
-
-
-def write_config(project, cfg: dict) -> None:
-    d = project / ".claude" / "deliberation"
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "config.json").write_text(json.dumps(cfg))
-
-
-def state_dir(project):
-    return project / ".claude" / "deliberation"
-
-
-def load_delib(project) -> dict:
-    files = sorted((state_dir(project) / "deliberations").glob("*.json"))
-    assert len(files) == 1, files
-    return json.loads(files[0].read_text())
 
 
 def load_model(project):
@@ -313,7 +299,7 @@ def test_no_hot_spots_no_depth_step(project, hook):
 
 
 def test_second_red_team_pass_is_refused_and_the_first_stands(project, hook):
-    """Issue #16 item 5a: a second red-team spawn after a clean first pass used to be allowed; its
+    """A second red-team spawn after a clean first pass used to be allowed; its
     report replaced the first and its evidence-backed "weakened" on A was never planned (depth
     not_needed, no hot spots, while the hot-spot finder on the saved state returned H1)."""
     from deliberation.core.depth.hot_spots import find_hot_spots
@@ -401,7 +387,7 @@ def background(s: P.Session, persona: str, prompt: str, message: str, transcript
 
 
 def test_background_agents_count_against_the_depth_budget(project, hook, tmp_path):
-    """Issue #16 item 5b: background agents (the client's default) added 0 tokens, so the depth
+    """Background agents (the client's default) added 0 tokens, so the depth
     budget never saw them. Their transcripts count now, and the record says what was counted."""
     write_config(project, {"depth": {"token_budget": 9000}})
     s = P.Session(hook)

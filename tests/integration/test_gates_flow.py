@@ -1,5 +1,5 @@
 """Each check of both gates failing through the real hook scripts, report send-back through the
-hooks, and every state file validating against state_schema/ afterwards (issue #4)."""
+hooks, and every state file validating against state_schema/ afterwards."""
 
 from __future__ import annotations
 
@@ -7,70 +7,13 @@ import json
 import os
 
 
-from deliberation.state import schemas
-from tests import payloads as P
-from tests.integration.test_deliberation_flow import load_delib, write_config
-
-QUESTION = ("Should the payments service move its session store from Redis to Postgres, given "
-            "the irreversible cut-over and the production risk?")
-HARD = ("We are unsure which approach fits: should we redesign the architecture of our auth system and "
-        "migrate all customer data irreversibly in production, depending on how legacy clients behave?")
-TWO = [("A", "Move sessions to Postgres"), ("B", "Keep Redis with replication")]
-
-
-def validate_state(project) -> int:
-    """Every state file validates against its generated schema; returns how many were checked."""
-    root = project / ".claude" / "deliberation"
-    checked = 0
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            rel = os.path.relpath(os.path.join(dirpath, name), root)
-            found = schemas.schema_for_path(rel)
-            if not found:
-                continue
-            schema, jsonl = found
-            v = schemas.validator(schema)
-            text = open(os.path.join(dirpath, name), encoding="utf-8").read()
-            docs = [json.loads(line) for line in text.splitlines() if line.strip()] if jsonl else [json.loads(text)]
-            for doc in docs:
-                assert not schemas.explain(v, doc), (rel, schemas.explain(v, doc))
-                checked += 1
-    return checked
-
-
-def research(s, personas=("security-analyst", "performance-engineer"), approaches=TWO, verdicts=None):
-    for i, persona in enumerate(personas):
-        verdict = (verdicts or {}).get(persona, "abstain")
-        msg = P.fenced({"phase": "research", "findings": [{"id": "F1", "claim": f"{persona} claim {i}: sessions hold PII",
-                                                            "evidence": f"src/session_{i}.py:10"}],
-                        "approaches": [{"id": a, "title": t} for a, t in approaches],
-                        "verdict": verdict, "confidence": 0.5, "rationale": f"{persona} view"})
-        out = s.foreground(persona, f"Research independently: {QUESTION}", msg)
-        assert out["pre"].decision is None, out["pre"].reason
-
-
-def rank(s, table):
-    outs = []
-    for persona, (scores, verdict, preferred, dissent) in table.items():
-        outs.append(s.foreground(persona, "Rank every approach on the five dimensions.",
-                                 P.ranking_report(scores, verdict, preferred, f"{persona}: because {preferred}", dissent)))
-    return outs
-
-
-HIGH = {"security-analyst": ({"A": (9, 8, 8, 8, 7), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
-        "performance-engineer": ({"A": (8, 8, 9, 8, 8), "B": (6, 5, 6, 7, 6)}, "approve", "A", [])}
-
-
-def start(project, hook, cfg=None, prompt=QUESTION):
-    write_config(project, {"depth": {"posture": "off"}, **(cfg or {})})
-    s = P.Session(hook)
-    s.prompt(prompt)
-    return s
-
-
-def failed_checks(gate: dict) -> "dict[str, str]":
-    return {c["name"]: c["figure"] for c in gate["checks"] if not c["passed"]}
-
+from tests.helpers import payloads as P
+from tests.helpers.flows import GATES_QUESTION as QUESTION
+from tests.helpers.flows import HARD, HIGH, TWO, failed_checks, start
+from tests.helpers.flows import gate_rank as rank
+from tests.helpers.flows import gate_research as research
+from tests.helpers.project import load_delib
+from tests.helpers.project import validate_schemas as validate_state
 
 # --- Gate 1 ------------------------------------------------------------------------------------
 
@@ -190,7 +133,7 @@ def test_gate2_improvement_evidence_fails_when_the_panel_grew_less_confident(pro
 
 
 def test_forced_plain_question_with_a_passing_consensus_completes(project, hook):
-    """Issue #16: `/deliberate` on a routine question scores ~0.9 on the trigger's word lists; the
+    """`/deliberate` on a routine question scores ~0.9 on the trigger's word lists; the
     panel's consensus is on another scale and must not be held to it."""
     s = start(project, hook, prompt="/deliberate Rename the helper in utils.py")
     research(s)
@@ -245,7 +188,7 @@ def test_invalid_report_recorded_invalid_after_retry(project, hook):
     validate_state(project)
 
 
-# --- a unanimous reject (issue #16 item 3) ---------------------------------------------------------
+# --- a unanimous reject ---------------------------------------------------------
 
 def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, hook):
     s = start(project, hook)
@@ -275,7 +218,7 @@ def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, h
     validate_state(project)
 
 
-# --- blind ranking (issue #16 item 2) ------------------------------------------------------------
+# --- blind ranking ------------------------------------------------------------
 
 def test_a_ranking_prompt_carrying_the_vote_is_denied_like_a_leaking_research_prompt(project, hook):
     s = start(project, hook)

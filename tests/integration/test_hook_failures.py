@@ -11,7 +11,9 @@ import sys
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.children import lock_holder, stop
+from tests.helpers.project import write_config
 from tests.conftest import HOOK_FLAGS, HOOK_SCRIPTS, HOOKS, LIB, HookResult
 
 SID = "5e1f0c2a-0000-4000-8000-000000000001"
@@ -104,11 +106,6 @@ def test_messages_say_what_was_wrong(hook):
 
 
 # -- internal errors ----------------------------------------------------------------------------
-
-
-def write_config(project, cfg: dict) -> None:
-    state(project).mkdir(parents=True, exist_ok=True)
-    (state(project) / "config.json").write_text(json.dumps(cfg))
 
 
 def corrupt_config_cache(project, cfg: dict, key=None) -> None:
@@ -228,27 +225,16 @@ def test_each_internal_error_appends_its_own_log_entry(project, faulty):
 
 def test_lock_timeout_fails_open_without_hanging(project, hook):
     """Another hook holds the session lock longer than lock_timeout_s: warn, do not hang."""
-    import subprocess
-    import sys
     import time
 
-    from tests.conftest import LIB
-
     write_config(project, {"lock_timeout_s": 0.5, "depth": {"posture": "off"}})
-    lock_path = state(project) / "sessions" / SID / "session"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        f"import sys,time; sys.path.insert(0, {str(LIB)!r})\n"
-        "from deliberation.state.store import lock\n"
-        f"with lock({str(lock_path)!r}):\n    print('held', flush=True); time.sleep(60)\n")],
-        stdout=subprocess.PIPE, text=True)
+    holder = lock_holder(str(state(project) / "sessions" / SID / "session"))
     try:
-        assert holder.stdout.readline().strip() == "held"
         t0 = time.monotonic()
         res = hook("PreToolUse", sample("PreToolUse"))
         took = time.monotonic() - t0
     finally:
-        holder.kill()
-        holder.wait()
+        stop(holder)
     assert_fail_open(res, "LockTimeout", "more than 0.5s")
     assert took < 10
     assert errors_log(project) == ""  # a known failure: one clear line, no traceback pointer

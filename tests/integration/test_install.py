@@ -18,27 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.project import copy_plugin
+
 ROOT = Path(__file__).resolve().parents[2]
-PLUGIN_PARTS = ("lib", "hooks", "bin", ".claude-plugin", "agents", "commands", "workflows", "settings.example.json",
-                "install.sh", "pyproject.toml", "README.md")
 EVENTS = {"SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
           "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",
           "PostToolUseFailure": "post_tool_use_failure.py", "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py"}
 PREFIX = sys.prefix if (Path(sys.prefix) / "bin" / "python").exists() else None
-
-
-def copy_plugin(dest_parent: Path, name: str = "deliberation 0.1.0") -> Path:
-    dest = dest_parent / name
-    dest.mkdir(parents=True)
-    for part in PLUGIN_PARTS:
-        src = ROOT / part
-        if src.is_dir():
-            shutil.copytree(src, dest / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", ".venv"))
-        elif src.exists():
-            shutil.copy2(src, dest / part)
-    for sub in ("agents", "commands"):
-        (dest / sub).mkdir(exist_ok=True)
-    return dest
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,14 @@
-"""Issue #18, point by point, through the real hook scripts: what the main agent reads."""
+"""What the main agent reads, point by point, through the real hook scripts."""
 
 from __future__ import annotations
 
 import json
 
-from tests import obedient as O
-from tests import payloads as P
-from tests.integration.test_next_step_flow import QUESTION, load_delib, reverse_class, state_dir
+from tests.helpers import obedient as O
+from tests.helpers import payloads as P
+from tests.helpers.flows import OBEDIENT_QUESTION as QUESTION
+from tests.helpers.project import only_delib as load_delib
+from tests.helpers.project import reverse_class, state_dir
 
 
 def research_wave(s: P.Session, personas=("security-analyst", "performance-engineer", "cost-analyst")) -> "list[str]":

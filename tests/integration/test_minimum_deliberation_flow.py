@@ -1,5 +1,5 @@
 """The minimum viable deliberation — two agents, FOR and AGAINST — end to end through the REAL
-hook scripts under the DEFAULT config (issue #16 item 8). Its three outcomes come from the
+hook scripts under the DEFAULT config. Its three outcomes come from the
 hooks: agree for different reasons → proceed; disagree → investigate that conflict (the depth
 step opens on it); agree for the same reasons → herding warning."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 CITES = ["product-strategist:F1", "devils-advocate:F1"]  # what the concluding answers' documents cite
 QUESTION = ("/deliberate Which structured logging library should the billing service adopt, structlog "

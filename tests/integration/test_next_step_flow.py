@@ -1,5 +1,5 @@
-"""Issue #18 through the real hook scripts: a main agent that does only what the plugin's answers
-say (tests/obedient.py reads them) completes a whole deliberation — research, synthesis and
+"""Through the real hook scripts: a main agent that does only what the plugin's answers
+say (tests/helpers/obedient.py reads them) completes a whole deliberation — research, synthesis and
 debate, the red-team pass, the depth step's three workers, red team 2, blind ranking, the
 conclusion and the human-review route — with no spawn ever refused: every note, hold and
 refusal names a step the plugin then accepts. Foreground and background (the client's default).
@@ -12,35 +12,15 @@ import re
 
 import pytest
 
-from tests import obedient as O
-from tests import payloads as P
+from tests.helpers import obedient as O
+from tests.helpers import payloads as P
+from tests.helpers.flows import OBEDIENT_QUESTION as QUESTION
+from tests.helpers.project import only_delib as load_delib
+from tests.helpers.project import reverse_class, state_dir
 
-QUESTION = ("should the order service cache product prices in each node or keep reading them from "
-            "the pricing database? The latency, cost and staleness trade-offs are unclear, the choice "
-            "is hard to reverse and depends on load we have not measured.")
 FOREGROUND_PROMPT = "/deliberate " + QUESTION
 BACKGROUND_PROMPT = "DELIBERATE: " + QUESTION
 RESEARCH_TAG = re.compile(r"Reports you have: research (\d+) of (\d+)")
-
-
-def state_dir(project):
-    return project / ".claude" / "deliberation"
-
-
-def load_delib(project) -> dict:
-    (path,) = sorted((state_dir(project) / "deliberations").glob("*.json"))
-    return json.loads(path.read_text())
-
-
-def reverse_class(project, task_type: str) -> None:
-    """The decision class is reversal-prone (a person reversed one before): T2 routes to a person."""
-    from deliberation import SCHEMA_VERSION
-
-    path = state_dir(project) / "reversals.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "classes": {task_type: {
-        "decision_class": task_type, "reversals": 1, "decisions": ["d-00000000-1"],
-        "reasons": ["rolled back after a stale-price incident"]}}}))
 
 
 class Walk:

@@ -23,7 +23,7 @@ import pytest
 
 from deliberation.runtime import plugin_env as pe
 
-from test_install import copy_plugin  # noqa: E402 - the same plugin copy as install.sh's tests
+from tests.helpers.project import copy_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests import payloads as P
-from tests.integration.test_deliberation_flow import load_delib, write_config
+from tests.helpers import payloads as P
+from tests.helpers.project import load_delib, write_config
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "Should the checkout service cache product prices in Redis or keep reading the pricing database?"
@@ -224,7 +224,7 @@ def test_inside_a_requested_or_open_deliberation_any_other_workflow_is_refused(p
     assert asked.decision == "deny" and asked.reason.startswith(
         "Workflow refused: a deliberation was asked for in this prompt, and inside a deliberation the only workflow "
         "that runs is the deliberation plugin's own")
-    assert asked.reason.endswith(f'Next: Workflow({{name: "deliberate", args: "<the question above, in one line>"}}) '
+    assert asked.reason.endswith('Next: Workflow({name: "deliberate", args: "<the question above, in one line>"}) '
                                  "— or deliberate turn by turn with the Agent tool.")
     modified = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h2", P.PluginWorkflow(hook, s.sid, ROOT).script
                                                  .replace("i < 8", "i < 80")))

@@ -1,4 +1,4 @@
-"""PRD_GENERATION through the REAL hook scripts (issue #19): the phase opens at the passed vote,
+"""PRD_GENERATION through the REAL hook scripts: the phase opens at the passed vote,
 the main agent is asked for the decision document, the Stop hook reads it from the concluding
 answer — accepted, sent back once, or recorded missing — and the record carries it with the
 findings and the cost, tokens read from every subagent's transcript (background ones too)."""
@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.project import only_delib as load_delib
+from tests.helpers.project import write_config
 
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
             "given the irreversible data migration and the production risk?")
@@ -18,17 +20,6 @@ CITES = ["security-analyst:F1", "performance-engineer:F1"]
 GOOD = {"security-analyst": {"A": (9, 8, 8, 8, 7), "B": (6, 6, 6, 6, 6)},
         "performance-engineer": {"A": (8, 8, 9, 8, 8), "B": (6, 5, 6, 7, 6)}}
 LOW_CONFIDENCE = 0.4  # ranking confidence below research's 0.55: Gate 2's improvement evidence fails
-
-
-def write_config(project, cfg: dict) -> None:
-    d = project / ".claude" / "deliberation"
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "config.json").write_text(json.dumps(cfg))
-
-
-def load_delib(project) -> dict:
-    (path,) = sorted((project / ".claude" / "deliberation" / "deliberations").glob("*.json"))
-    return json.loads(path.read_text())
 
 
 def research(s: P.Session) -> None:

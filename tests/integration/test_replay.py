@@ -9,7 +9,9 @@ import subprocess
 import sys
 
 from tests.conftest import LIB
-from tests.integration.test_gates_flow import HIGH, rank, research, start
+from tests.helpers.flows import HIGH, start
+from tests.helpers.flows import gate_rank as rank
+from tests.helpers.flows import gate_research as research
 
 
 def run_cli(*args, cwd):

@@ -25,7 +25,7 @@ import zlib
 
 import pytest
 
-from tests.factories import make_deliberation, make_lineage
+from tests.helpers.factories import make_deliberation, make_lineage
 
 from deliberation.report.html_report import render_html, score_colour
 

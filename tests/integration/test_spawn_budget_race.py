@@ -8,7 +8,7 @@ import json
 import pytest
 
 from deliberation.core.personas import RESEARCH_PERSONAS
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 SID = "b0d9e7a4-1c2d-4e5f-8a9b-000000000040"
 PERSONAS = list(RESEARCH_PERSONAS)
@@ -74,7 +74,7 @@ def test_budget_frees_up_as_children_finish(project, hook):
     assert blocked.decision == "deny" and blocked.reason.startswith(BUDGET_REASON)
 
 
-# --------------------------------------------------------------------------- the session total (#16 item 7)
+# --------------------------------------------------------------------------- the session total
 
 TOTAL_SID = "b0d9e7a4-1c2d-4e5f-8a9b-000000000041"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests import payloads as P
-from tests.integration.test_deliberation_flow import load_delib, write_config
+from tests.helpers import payloads as P
+from tests.helpers.project import load_delib, write_config
 
 
 def test_a_failed_spawn_frees_the_budget_and_is_not_awaited(project, hook):

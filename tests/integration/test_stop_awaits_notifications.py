@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.project import only_delib as load_delib
 
 QUESTION = ("Should the order service cache product prices in each node? The latency and staleness "
             "trade-offs are unclear and the choice is hard to reverse.")
@@ -19,11 +20,6 @@ APPROACHES = [("A", "Per-node cache with a TTL"), ("B", "Keep reading from the p
 PANEL = {"security-analyst": "A per-node cache serves withdrawn promotion prices",
          "performance-engineer": "Price reads are 38 % of checkout p99",
          "cost-analyst": "Two more read replicas cost 4.1k a month"}
-
-
-def load_delib(project) -> dict:
-    (path,) = sorted((project / ".claude" / "deliberation" / "deliberations").glob("*.json"))
-    return json.loads(path.read_text())
 
 
 def events(project, sid: str) -> "list[dict]":

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests import payloads as P
-from tests.integration.test_deliberation_flow import write_config
+from tests.helpers import payloads as P
+from tests.helpers.project import write_config
 
 
 def test_trigger_off_still_honours_an_explicit_deliberate(project, hook):

@@ -15,10 +15,12 @@ import time
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import run_hook
-from tests.integration.test_deliberation_flow import GOOD, QUESTION, APPROACHES, load_delib, rank, research, write_config
-from tests.workers import LIB, Workers, hook_client, worker_launch, worker_protocol
+from tests.helpers.children import open_sockets, wait_until
+from tests.helpers.flows import APPROACHES, GOOD, QUESTION, rank, research
+from tests.helpers.project import load_delib, write_config
+from tests.helpers.workers import LIB, Workers, hook_client, wait_worker_serving, worker_launch, worker_protocol
 
 
 @pytest.fixture
@@ -41,7 +43,7 @@ def normalise(d: dict) -> dict:
 
 def full_run(project, env, sid):
     write_config(project, {"depth": {"posture": "off"}})
-    hook = lambda event, payload, **kw: run_hook(event, payload, project, env=env)  # noqa: E731
+    hook = lambda event, payload, **kw: run_hook(event, payload, project, env=env)  # noqa: E731 - the hook fixture's shape, with the worker on
     s = P.Session(hook, sid=sid)
     answers = [s.prompt(QUESTION).json]
     research(s)
@@ -70,7 +72,7 @@ def test_worker_gives_the_same_decisions_and_state_as_in_process(tmp_path, worke
     workers.wait_up()
     answers_b, delib_b = full_run(b, workers.hook_env, sid)
     assert delib_a["phase"] == delib_b["phase"] == "COMPLETE"
-    strip = lambda ans: [json.dumps(x).replace(str(a), "P").replace(str(b), "P") for x in ans]  # noqa: E731
+    strip = lambda ans: [json.dumps(x).replace(str(a), "P").replace(str(b), "P") for x in ans]  # noqa: E731 - a one-line normaliser
     assert strip(answers_a) == strip(answers_b)
     da, db = normalise(delib_a), normalise(delib_b)
     for d in (da, db):
@@ -129,13 +131,13 @@ def test_a_worker_exits_when_its_code_changes_or_its_folder_is_gone(tmp_path, wo
     lib = tmp_path / "plugin" / "lib"
     shutil.copytree(LIB, lib, ignore=shutil.ignore_patterns("__pycache__"))
     proc = workers.start(lib=str(lib))
-    time.sleep(1.5)
+    workers.wait_serving(proc, str(lib))  # its code stamp is taken
     assert proc.poll() is None
     (lib / "deliberation" / "core" / "confidence.py").write_text((lib / "deliberation" / "core" / "confidence.py").read_text() + "\n# edited\n")
     assert workers.wait_gone(proc.pid) < 5  # an edit: retired within seconds
 
     proc = workers.start(lib=str(lib))
-    time.sleep(1.5)
+    workers.wait_serving(proc, str(lib))
     assert proc.poll() is None
     shutil.rmtree(tmp_path / "plugin")  # uninstalled
     assert workers.wait_gone(proc.pid) < 5
@@ -152,10 +154,12 @@ def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_pat
     path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)
     proc = subprocess.Popen([py, "-I", "-c", worker_launch.BOOT, LIB, path, stamp, "30"], cwd="/", env={})
     try:
-        deadline = time.monotonic() + 20
-        while not os.path.exists(path) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(1.2)
+        wait_worker_serving(proc.pid, path)  # its import path's stamp (folder mtimes) is taken
+        # the folder's next change must get a later mtime than the one stamped: wait until the
+        # file clock has moved on
+        stamped = os.stat(site).st_mtime_ns
+        probe = tmp_path / "clock"
+        wait_until(lambda: (probe.write_text("x"), probe.stat().st_mtime_ns > stamped)[1], 10, "a later mtime")
         assert proc.poll() is None
         os.mkdir(os.path.join(site, "newpkg-1.0.dist-info"))  # what pip install/upgrade does
         assert workers.wait_gone(proc.pid) < 5
@@ -213,7 +217,7 @@ def test_the_trigger_starts_the_worker_so_the_spawns_find_it_warm(project, worke
     sid = "5e55a7c1-0000-4000-8000-000000000004"
     routine = run_hook("UserPromptSubmit", P.prompt(sid, "rename the helper in utils.py"), project, env=workers.hook_env)
     assert routine.context is None
-    time.sleep(1.0)
+    # a hook that starts a worker has started it before it exits (one Popen): none runs now
     assert workers.pids() == []  # a routine prompt starts nothing
     risky = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=workers.hook_env)
     assert "deliberation" in (risky.context or "").lower()
@@ -237,7 +241,9 @@ def test_a_flood_of_idle_connections_holds_no_more_threads_than_the_pool(project
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         hook_client.worker_socket.connect(s, path)
         idle.append(s)
-    time.sleep(0.5)
+    # the worker has taken enough of them to fill its pool (each one taken is a socket of its own;
+    # past the pool they queue, past the queue they are closed): more threads would show now
+    wait_until(lambda: open_sockets(pid) > warm_worker.POOL_SIZE, 30, "the worker's pool to fill")
     threads = len(os.listdir(f"/proc/{pid}/task"))
     sid = "5e55a7c1-0000-4000-8000-000000000008"
     t0 = time.monotonic()

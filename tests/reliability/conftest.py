@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    from tests.reliability.helpers import SUMMARIES
+    from tests.helpers.reliability import SUMMARIES
 
     if SUMMARIES:
         terminalreporter.section("reliability counts")

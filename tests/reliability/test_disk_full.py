@@ -29,10 +29,10 @@ import sys
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import LIB, hook_argv, run_hook
-from tests.reliability.helpers import (inproc_hook, snapshot, state_dir, summary, validate_state,
-                                       write_config)
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, snapshot, summary, validate_state
 
 SID = "d15cf011-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "

@@ -27,10 +27,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import run_hook
-from tests.reliability.helpers import (inproc_hook, state_dir, strict_json, summary, validate_file,
-                                       validate_state, write_config)
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, strict_json, summary, validate_file, validate_state
 
 SID = "f022f022-0000-4000-8000-000000000010"
 FRESH = "f022f022-0000-4000-8000-000000000099"
@@ -65,6 +65,13 @@ def fuzz_project(tmp_path_factory):
     assert validate_state(proj).problems == []
     yield proj, tracker
     mp.undo()
+    if STATS["cases"]:  # the module's figures, said once after its tests (each asserted its own)
+        summary(f"fuzz: {STATS['cases']} in-process cases over {len(EVENTS)} hook events + "
+                f"{STATS['subprocess cases']} through the real scripts → exceptions 0, tracebacks on stdout 0, "
+                f"answers: empty {STATS['empty']}, one-line warnings {STATS['warning']}, "
+                f"block/deny/ask {STATS['block/deny/ask']}, context/other {STATS['context']}; "
+                f"state-file changes validated {STATS['state files validated']}, invalid 0; warnings by kind "
+                f"{dict(sorted(WARNINGS.items(), key=lambda kv: -kv[1]))}")
 
 
 def seed(proj) -> None:
@@ -126,7 +133,7 @@ class Tracker:
 
     def _lines(self, path: str, rel: str, schema: str, offset: int) -> "list[str]":
         from deliberation.state import schemas
-        from tests.reliability.helpers import _validator
+        from tests.helpers.reliability import _validator
 
         with open(path, "rb") as fh:
             fh.seek(offset)
@@ -336,9 +343,17 @@ FUZZ = settings(max_examples=CASES_PER_EVENT, deadline=None, derandomize=True, d
                 suppress_health_check=list(HealthCheck), print_blob=True)
 
 
+def assert_whole(proj, before: int, wanted: int) -> None:
+    """This test ran its `wanted` cases and left every state file valid, no temp file behind."""
+    assert STATS["cases"] - before >= wanted
+    v = validate_state(proj)
+    assert v.problems == [] and v.temp_files == [], v
+
+
 @pytest.mark.parametrize("event", EVENTS)
 def test_fuzz_mutated_payloads_in_process(fuzz_project, event):
-    _proj, tracker = fuzz_project
+    proj, tracker = fuzz_project
+    before = STATS["cases"]
 
     @FUZZ
     @given(payload=mutated(event))
@@ -346,10 +361,12 @@ def test_fuzz_mutated_payloads_in_process(fuzz_project, event):
         run_case(tracker, event, payload)
 
     prop()
+    assert_whole(proj, before, CASES_PER_EVENT)  # 8 events × 230 + the mangled bytes' 260 ≥ 2000 in all
 
 
 def test_fuzz_mangled_bytes_in_process(fuzz_project):
-    _proj, tracker = fuzz_project
+    proj, tracker = fuzz_project
+    before = STATS["cases"]
 
     @settings(FUZZ, max_examples=RAW_CASES)
     @given(case=raw_bytes())
@@ -358,6 +375,7 @@ def test_fuzz_mangled_bytes_in_process(fuzz_project):
         run_case(tracker, event, data)
 
     prop()
+    assert_whole(proj, before, RAW_CASES)
 
 
 def test_fuzz_sample_through_the_real_hook_scripts(project):
@@ -395,16 +413,3 @@ def test_fuzz_sample_through_the_real_hook_scripts(project):
     assert v.problems == [] and v.temp_files == [] and v.torn_tails == [], v
     STATS["subprocess cases"] = len(results)
     assert len(results) >= 50
-
-
-def test_zz_fuzz_summary(fuzz_project):
-    proj, tracker = fuzz_project
-    v = validate_state(proj)
-    assert v.problems == [] and v.temp_files == [], v
-    summary(f"fuzz: {STATS['cases']} in-process cases over {len(EVENTS)} hook events + "
-            f"{STATS['subprocess cases']} through the real scripts → exceptions 0, tracebacks on stdout 0, "
-            f"answers: empty {STATS['empty']}, one-line warnings {STATS['warning']}, "
-            f"block/deny/ask {STATS['block/deny/ask']}, context/other {STATS['context']}; "
-            f"state-file changes validated {STATS['state files validated']}, invalid 0; warnings by kind "
-            f"{dict(sorted(WARNINGS.items(), key=lambda kv: -kv[1]))}")
-    assert STATS["cases"] >= 2000

@@ -23,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import HOOK_SCRIPTS, HOOKS
-from tests.reliability.helpers import inproc_hook, state_dir, summary, validate_state, write_config
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, summary, validate_state
 
 SID = "1a7ec7ed-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
@@ -383,7 +384,12 @@ def controls(tmp_path_factory):
     assert runs["GOOD"]["delib"]["phase"] == "COMPLETE" and runs["GOOD"]["delib"]["route"]["route"] == "auto-execute"
     assert runs["SPLIT"]["delib"]["phase"] == "RANKING" and runs["SPLIT"]["delib"]["gate1"]["passed"] is False
     assert runs["SPLIT"]["answers"][-1][1].decision == "block"
-    return runs
+    yield runs
+    if RESULTS:  # the module's figures, said once after its tests (each compared itself with the control)
+        summary(f"untrusted reports: {len(RESULTS)} attacked deliberations ({len(ATTACKS)} attacks × GOOD/SPLIT "
+                f"controls) → gate results, ranking, route, phases and hook answers identical to the control in "
+                f"{len(RESULTS)}/{len(RESULTS)}; send-backs only for the malformed ones "
+                f"({sum(v[3] for v in RESULTS.values())} in all)")
 
 
 RESULTS: dict = {}
@@ -460,15 +466,6 @@ def test_the_same_attack_through_the_real_hook_scripts(hook, project, controls):
     assert strip(run["delib"]["gate1"]) == strip(c["gate1"]) and run["delib"]["ranking"] == c["ranking"]
     assert run["answers"][-1][1].decision == "block"
     assert run["answers"][-1][1].reason == controls["SPLIT"]["answers"][-1][1].reason
-
-
-def test_zz_injection_summary():
-    changed = [k for k, v in RESULTS.items() if v[:3] != (RESULTS.get(("impersonate another persona", k[1])) or v)[:3]]
-    summary(f"untrusted reports: {len(RESULTS)} attacked deliberations ({len(ATTACKS)} attacks × GOOD/SPLIT "
-            f"controls) → gate results, ranking, route, phases and hook answers identical to the control in "
-            f"{len(RESULTS) - len(changed)}/{len(RESULTS)}; send-backs only for the malformed ones "
-            f"({sum(v[3] for v in RESULTS.values())} in all)")
-    assert len(RESULTS) == 2 * len(ATTACKS) and not changed
 
 
 def test_report_wording_cannot_move_the_decision_class():

@@ -25,9 +25,9 @@ import select
 import signal
 import time
 
-from tests import payloads as P
-from tests.reliability.helpers import (restore, snapshot, state_dir, summary, validate_file,
-                                       validate_state, write_config)
+from tests.helpers import payloads as P
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import restore, snapshot, summary, validate_file, validate_state
 
 SID = "9a1d0c2e-4b1f-4e61-9d0a-000000000010"
 DID = "d-kill-1"
@@ -240,7 +240,7 @@ def _run_child(event: str, payload: dict, now: float) -> int:
         code = 0
         try:
             hook_runner.respond(event, data, now)
-        except BaseException:  # noqa: BLE001
+        except BaseException:  # noqa: BLE001 - the parent sees the exit code
             code = 5
         os._exit(code)
     return pid
@@ -394,7 +394,7 @@ def _appender_child(path: str, wfd: int, start: int) -> None:
             append_jsonl(path, {"schema_version": 1, "at": float(n), "event": "PostToolUse",
                                 "payload": {"n": n, "blob": "r" * (256 * 1024 + 37 * (n % 13))}})
             os.write(wfd, b"%d\n" % n)
-    except BaseException:  # noqa: BLE001
+    except BaseException:  # noqa: BLE001 - the parent sees the exit code
         code = 4
     finally:
         os._exit(code)

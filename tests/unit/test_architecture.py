@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import json
 import os
 import subprocess
@@ -18,7 +19,7 @@ import sys
 
 import pytest
 
-from deliberation import LAYERS, TIERS
+from deliberation import BASE, LAYERS, TIERS
 from tests.conftest import HOOK_FLAGS, ROOT
 
 PKG = ROOT / "lib" / "deliberation"
@@ -70,7 +71,7 @@ GRAPH = {m: imports_of(m) for m in MODULES}
 
 def layer(dotted: str) -> "tuple[int, str]":
     parts = dotted.split(".")
-    if len(parts) == 1:  # deliberation/__init__.py: constants only, below everything
+    if len(parts) == 1 or parts[1] in BASE:  # deliberation/__init__.py and BASE: below everything
         return -1, "deliberation"
     if parts[1] == "__main__":
         return len(LAYERS), "__main__"
@@ -78,7 +79,7 @@ def layer(dotted: str) -> "tuple[int, str]":
 
 
 def test_every_module_belongs_to_a_declared_layer():
-    strays = [m for m in MODULES if len(m.split(".")) > 1 and m.split(".")[1] not in (*LAYERS, "__main__")]
+    strays = [m for m in MODULES if len(m.split(".")) > 1 and m.split(".")[1] not in (*LAYERS, *BASE, "__main__")]
     assert strays == [], f"modules outside the layers {LAYERS}: {strays}"
 
 
@@ -170,3 +171,73 @@ def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
         loaded = _new_modules(code, flags=HOOK_FLAGS)
         assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == [], event
         assert "deliberation.state.models" not in loaded, event
+        assert "typing" not in loaded, event  # a type-only import costs every hook its load time
+
+
+@pytest.mark.parametrize("dotted", [f"deliberation.{m}" for m in BASE])
+def test_the_base_modules_import_nothing(dotted):
+    tree = ast.parse(open(MODULES[dotted], encoding="utf-8").read())
+    assert [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))] == [], dotted
+
+
+def _function_imports(dotted: str) -> "list[str]":
+    tree = ast.parse(open(MODULES[dotted], encoding="utf-8").read())
+    found = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Import):
+                    found += [f"{fn.name}: import {a.name}" for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    found.append(f"{fn.name}: from {node.module} import {', '.join(a.name for a in node.names)}")
+    return found
+
+
+def test_imports_inside_functions_are_declared():
+    """An import deferred into a function is latency a tier saves, or a reason DEFERRED_IMPORTS
+    names; anywhere else it only hides a module's dependencies from its reader."""
+    from deliberation import DEFERRED_IMPORTS
+
+    allowed = {m for tier in TIERS.values() for m in tier} | set(DEFERRED_IMPORTS)
+    strays = {m: _function_imports(m) for m in MODULES if m not in allowed and _function_imports(m)}
+    assert strays == {}, strays
+    unused = [m for m in DEFERRED_IMPORTS if not _function_imports(m)]
+    assert unused == [], f"declared, but defers nothing: {unused}"
+    assert all(m in MODULES and reason for m, reason in DEFERRED_IMPORTS.items())
+
+
+IGNORE = re.compile(r"#\s*(type:\s*ignore(\[[^\]]*\])?|noqa(:\s*[A-Z0-9, ]+)?)(?P<rest>.*)$")
+
+
+def test_every_ignore_says_why():
+    """A `# type: ignore[...]` or `# noqa: ...` is followed by its reason (`# why` or `- why`),
+    and names the codes it silences: what it hides is a decision a reader can check."""
+    bare = []
+    for folder in ("lib", "tests", "hooks", "bench", "scripts"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if ".client" in path.parts:
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                m = IGNORE.search(line)
+                if m is None or "IGNORE = re.compile" in line:
+                    continue
+                codes = m.group(2) or m.group(3)
+                reason = m.group("rest").strip().lstrip("#-").strip()
+                if not codes or len(reason) < 8:
+                    bare.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert bare == [], "\n".join(bare)
+
+
+def test_no_test_module_imports_another():
+    """What tests share lives in tests/helpers/ (and the e2e suite's harness modules); a test
+    module that imports another test module runs that module's tests' set-up by accident."""
+    tests = ROOT / "tests"
+    found = []
+    for path in sorted(tests.rglob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{path.relative_to(ROOT)} imports {n}" for n in names
+                      if n.rsplit(".", 1)[-1].startswith("test_")]
+    assert found == [], found

@@ -19,7 +19,7 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abs
 if BENCH not in sys.path:
     sys.path.insert(0, BENCH)
 
-import benchkit  # noqa: E402
+import benchkit  # noqa: E402 - bench/ is put on sys.path above
 
 PYTHON = sys.executable  # the interpreter running the tests has the dependencies
 
@@ -54,6 +54,7 @@ def test_states_build_what_they_claim(tmp_path):
     assert states.event_count(project, states.SID) >= 50 + 3
 
 
+@pytest.mark.slow
 def test_hook_latency_prints_every_scenario(capsys):
     import hook_latency
 
@@ -118,6 +119,7 @@ def test_run_settings(quick):
     assert cfg["runs"] >= 5
 
 
+@pytest.mark.slow
 def test_whole_deliberation_compares_with_and_without_the_plugin():
     import whole_deliberation
 

@@ -1,12 +1,12 @@
 """blind_ranking: a ranking prompt carries the approaches in a neutral order and nothing of the
-vote (issue #16 item 2; seed 001: B rated a risk 0.48 after seeing A's 0.45, 0.72 without)."""
+vote."""
 
 from __future__ import annotations
 
 import pytest
 
 from deliberation.core import blind_ranking as B
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 QUESTION = "should the order service cache product prices in each node or keep reading them from the database?"
 APPROACHES = [{"id": "A", "title": "Per-node price cache with a 30 s TTL",

@@ -7,7 +7,7 @@ import json
 
 from deliberation.core.capture import capture
 from deliberation.core.ranking import rank
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 DIMS = ["correctness", "risk", "maintainability", "performance", "cost"]
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}

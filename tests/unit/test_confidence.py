@@ -50,7 +50,7 @@ def test_combine_ignores_extra_keys_like_matched():
     assert c.combine(scored) == c.combine({d: scored[d] for d in DIMS})
 
 
-# --- combine: the property of the brief, property-based ----------------------------------------
+# --- combine: two high dimensions drop below 0.70, property-based-------------------------------
 
 high_value = st.floats(min_value=0.6, max_value=1.0, allow_nan=False)
 low_value = st.floats(min_value=0.0, max_value=0.4, allow_nan=False, exclude_max=True)

@@ -12,7 +12,31 @@ from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 
 
-def test_defaults_are_the_briefs_numbers():
+def test_config_defaults_are_the_defaults_module():
+    """One home for every default: the pydantic Config takes each one from deliberation.defaults,
+    and the fast path (no pydantic) reads the same values."""
+    from deliberation import defaults
+    from deliberation.core import confidence, task_type
+    from deliberation.report import decision_record
+    from deliberation.wire import hookio
+
+    dumped = Config().model_dump(mode="json")
+    assert dumped.pop("schema_version") == 1
+    assert dumped == defaults.CONFIG
+    assert task_type.DEFAULT_THRESHOLDS is defaults.CONFIG["task_types"]["thresholds"]
+    assert (confidence.DEFAULT_THRESHOLD, confidence.DEFAULT_HIGH, list(confidence.DEFAULT_FORCE_MARKERS)) == \
+        (dumped["trigger"]["threshold"], dumped["trigger"]["high_dimension"], dumped["trigger"]["force_markers"])
+    assert (decision_record.STRONG, decision_record.MODERATE) == (dumped["gates"]["strong"], dumped["gates"]["moderate"])
+    assert hookio.RISKY_TOOLS == dumped["escalation"]["risky_tools"]
+    # a Config's lists and dicts are its own: changing one leaves the defaults as they were
+    c = Config()
+    c.task_types.thresholds["security"] = 0.1
+    c.models.pool.append("haiku")
+    assert defaults.CONFIG["task_types"]["thresholds"]["security"] == 0.85
+    assert defaults.CONFIG["models"]["pool"] == ["opus", "sonnet"]
+
+
+def test_the_documented_defaults():
     c = Config()
     assert c.task_types.thresholds == {"security": 0.85, "architecture": 0.80, "default": 0.70,
                                        "refactoring": 0.65, "documentation": 0.50}

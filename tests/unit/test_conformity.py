@@ -9,6 +9,8 @@ from deliberation.state.config import Config
 from deliberation.core.conformity import (detect_all, missing_minority, same_reasoning, score_clustering, templated_dissent, two_agent_rule)
 from deliberation.state.agent_report import AgentReport, Concern
 from deliberation.state.models import AgentRecord, RankingResult
+from deliberation.core.conformity import dimension_clustering, near_threshold
+from deliberation.core.ranking import rank
 
 CFG = Config().conformity
 PERSONAS = ["security-analyst", "performance-engineer", "cost-analyst", "reliability-engineer",
@@ -255,10 +257,8 @@ def test_detect_all_on_a_herding_panel_and_a_healthy_one():
 
 
 # --------------------------------------------------------------------------------------------
-# one dimension at a time, and near the threshold (issue #16 item 6)
+# one dimension at a time, and near the threshold
 
-from deliberation.core.conformity import dimension_clustering, near_threshold  # noqa: E402
-from deliberation.core.ranking import rank  # noqa: E402
 
 DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
@@ -279,7 +279,7 @@ SPREAD_OTHERS = [(9, 4, 6, 8), (5, 8, 9, 3), (7, 6, 4, 9), (8, 9, 5, 6), (4, 5, 
 
 
 def test_seed_example_security_risk_7_1_to_7_4_is_one_dimension_and_flagged():
-    """Seed 001: five agents rated an auth refactor's security risk 7.1–7.4 — a cluster on ONE
+    """docs/EVIDENCE.md, E2: five agents rated an auth refactor's security risk 7.1–7.4 — a cluster on ONE
     dimension, invisible on the weighted totals (here 5.95–7.38)."""
     agents, r = scored_panel([7.1, 7.2, 7.3, 7.3, 7.4], SPREAD_OTHERS)
     assert score_clustering(agents, r, 0.3, 3) == []  # the totals spread: the old detector saw nothing
@@ -309,7 +309,7 @@ def test_dimension_clustering_names_every_clustered_dimension_and_skips_invalid_
 
 @pytest.mark.parametrize("threshold,flagged", [(0.70, True), (0.75, True), (0.85, False), (0.60, False)])
 def test_scores_clustered_near_the_threshold(threshold, flagged):
-    """The seed's 7.1–7.4 sit at the default bar 0.70 (7.0 ± 0.5); at security's 0.85 they do not."""
+    """E2's 7.1–7.4 sit at the default bar 0.70 (7.0 ± 0.5); at security's 0.85 they do not."""
     agents = panel()
     r = ranking(dict(zip([a.key for a in agents], [7.1, 7.2, 7.3, 7.3, 7.4])))
     found = near_threshold(agents, r, threshold, 0.5, 3)

@@ -1,5 +1,5 @@
 """cost: what a deliberation cost — tokens per agent from the transcripts, × one agent, wall time,
-money only at prices the user configured (seed 001 states the cost of a panel plainly)."""
+money only at prices the user configured (docs/EVIDENCE.md, E6: what a panel costs)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from deliberation.core import cost
 from deliberation.state.config import Config
 from deliberation.state.models import PhaseChange, TokenUsage
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 
 def usage(calls, inp, cw, cr, out):

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.factories import T0, agent_id, make_deliberation, make_lineage
+from tests.helpers.factories import T0, agent_id, make_deliberation, make_lineage
 
 from deliberation.report import decision_record as dr
 from deliberation.state.models import Deliberation, Lineage, Spawn
@@ -244,7 +244,7 @@ def test_dimension_order_does_not_depend_on_storage_order(small):
     assert list(dr.record_json(small)["dimensions"]) == list(DIMS)
 
 
-# --------------------------------------------------------------------------- issue #19: PRD, findings, cost
+# --------------------------------------------------------------------------- PRD, findings, cost
 
 
 def test_the_record_validates_against_its_model_and_published_schema():

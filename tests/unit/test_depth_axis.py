@@ -283,7 +283,7 @@ def test_red_team_spawn_follows_the_wave_once():
 
 
 def test_one_red_team_pass_then_the_depth_step_a_second_pass_is_refused():
-    """Issue #16 item 5a: a second red-team pass after a first that refuted nothing replaced the
+    """A second red-team pass after a first that refuted nothing replaced the
     first report, and its evidence-backed refutation was never planned."""
     upheld = {"refutations": [{"target": "performance-engineer:F1", "verdict": "upheld", "claim": "ok",
                                "evidence": "bench"}]}

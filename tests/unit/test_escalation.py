@@ -2,7 +2,11 @@ import itertools
 
 import pytest
 
+from deliberation.app.adjudication import (AdjudicationError, adjudicate, close_escalation, escalation_reason, open_escalation, open_index, review_answer)
 from deliberation.state.config import EscalationConfig
+from deliberation.state.paths import Layout
+from deliberation.state.models import EscalationIndex, OpenEscalation
+from deliberation.state.store import SessionTx, Store
 from deliberation.core.escalation import Vote, class_of, compute_route, route_for, summary, vote_of
 from deliberation.state.agent_report import AgentReport, Finding
 from deliberation.state.models import (AgentRecord, Deliberation, ProbeRun, RankingResult, ReversalClass, ReversalRegistry)
@@ -41,7 +45,7 @@ def test_unanimous_on_a_class_with_clean_history_auto_executes():
 
 
 def test_t2_changes_the_route_under_the_default_policy():
-    """Issue #16: T1 used to fire on every accepted decision of a reversed class, so T2 never
+    """T1 used to fire on every accepted decision of a reversed class, so T2 never
     changed a route. Under D+T2+PROBE, T2 alone sends the unanimous confident pass to a person."""
     r = compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)
     assert (r.route, rules(r), r.review, r.decided_by) == ("human-review", ["T2"], "pending", "T2")
@@ -100,7 +104,7 @@ def test_no_vote_cannot_auto_execute():
 
 @pytest.mark.parametrize("cfg", [CFG, STRICT])
 def test_unanimous_fail_is_auto_reject_even_with_a_failing_probe_or_prone_class(cfg):
-    """Seed 002: unanimous → auto-pass or auto-REJECT; a unanimous reject adopts nothing."""
+    """Unanimous → auto-pass or auto-REJECT (docs/EVIDENCE.md, E10); a unanimous reject adopts nothing."""
     r = compute_route("security/auth", UNANIMOUS_FAIL, PRONE, [FAIL], cfg)
     assert (r.route, rules(r), r.review, r.decided_by) == ("auto-reject", [], "not_needed", "unanimous reject")
 
@@ -213,10 +217,6 @@ def test_judges_confidence_not_the_consensus_score():
 
 # -- the human-review side (adjudication.py) --------------------------------------------------
 
-from deliberation.app.adjudication import (AdjudicationError, adjudicate, close_escalation, escalation_reason, open_escalation, open_index, review_answer)
-from deliberation.state.paths import Layout  # noqa: E402
-from deliberation.state.models import EscalationIndex, OpenEscalation  # noqa: E402
-from deliberation.state.store import SessionTx, Store  # noqa: E402
 
 
 def _entry(i, route="human-review"):

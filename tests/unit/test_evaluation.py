@@ -38,7 +38,7 @@ def test_reference_table_a_94_high_confidence_misses():
     assert pct(p["T1"].miss_capture_rate) == "100.0%"  # the oracle: every miss is in a listed class
     assert [p[k].misses_auto_passed for k in ("D", "T1", "T2", "D+T2")] == [92, 0, 2, 0]
     assert all(r.n == 94 and r.true_pass_escalation_rate is None for r in ev.results)
-    # the seed's table, row by row: capture %, still auto-passed % (issue #16)
+    # the reference table (docs/EVIDENCE.md, E8), row by row: capture %, still auto-passed %
     table = render_table(ev).splitlines()
     assert table[0].split() == ["policy", "n", "MISS", "capture", "MISS", "still", "auto-passed",
                                 "true", "passes", "escalated"]

@@ -4,12 +4,12 @@ result of applying them one after the other; a failing handler fails alone."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
 from deliberation.state import group_commit
 from deliberation.state.store import LockTimeout
+from tests.helpers.children import wait_until
 
 
 class FakeStore:
@@ -43,10 +43,15 @@ class Ledger:
         return store, Tx()
 
 
-def apply_named(name: str, fail: bool = False, warn: "str | None" = None, hold: float = 0.0):
+def apply_named(name: str, fail: bool = False, warn: "str | None" = None,
+                hold: "threading.Event | None" = None, inside: "threading.Event | None" = None):
+    """An event's handler; with `hold`, it keeps the session (its turn) until `hold` is set,
+    and sets `inside` once it has it."""
     def apply(store, tx):
-        if hold:
-            time.sleep(hold)
+        if inside is not None:
+            inside.set()
+        if hold is not None:
+            assert hold.wait(10), "never released"
         if fail:
             raise RuntimeError(f"{name} broke")
         if warn:
@@ -54,6 +59,32 @@ def apply_named(name: str, fail: bool = False, warn: "str | None" = None, hold: 
         tx.pending.append(name)
         return f"answer {name}", [f"ctx {name}"]
     return apply
+
+
+def queued(key, n: int) -> None:
+    """Wait until `n` events wait in the queue of session `key` (behind its leader)."""
+    def count() -> int:
+        with group_commit._GUARD:
+            session = group_commit._SESSIONS.get(key)
+            return len(session.queue) if session is not None else 0
+    wait_until(lambda: count() >= n, 10, f"{n} queued events")
+
+
+def lead(key, ledger, name: str = "e0", **kw):
+    """A thread whose event holds the session until the returned `release` is set; returned
+    once its handler runs (the session's turn is taken)."""
+    release, inside = threading.Event(), threading.Event()
+    results: dict = {}
+
+    def run():
+        try:
+            results[name] = group_commit.run(key, apply_named(name, hold=release, inside=inside, **kw), ledger.open_tx, 5)
+        except Exception as exc:  # noqa: BLE001 - kept for the test to look at
+            results[name] = exc
+    thread = threading.Thread(target=run)
+    thread.start()
+    assert inside.wait(10)
+    return thread, release, results
 
 
 def test_a_single_event_is_its_own_batch():
@@ -66,19 +97,16 @@ def test_a_single_event_is_its_own_batch():
 def test_events_queued_behind_a_leader_share_one_transaction_in_arrival_order():
     ledger = Ledger()
     key = ("/s", "burst")
-    results: dict[str, object] = {}
-    # the first event holds the session while the others queue behind it
-    first = threading.Thread(target=lambda: results.__setitem__(
-        "e0", group_commit.run(key, apply_named("e0", hold=0.3), ledger.open_tx, 5)))
-    first.start()
-    time.sleep(0.05)
+    # the first event holds the session while the others queue behind it, one after the other
+    first, release, results = lead(key, ledger)
     others = []
     for i in range(1, 9):
         t = threading.Thread(target=lambda i=i: results.__setitem__(
             f"e{i}", group_commit.run(key, apply_named(f"e{i}"), ledger.open_tx, 5)))
         t.start()
         others.append(t)
-        time.sleep(0.005)
+        queued(key, i)  # arrival order: e1 is queued before e2 starts
+    release.set()
     for t in [first, *others]:
         t.join(10)
     assert ledger.committed == [f"e{i}" for i in range(9)]
@@ -98,15 +126,15 @@ def test_a_failing_handler_fails_alone_and_nobody_is_half_applied():
         except RuntimeError as exc:
             results[name] = exc
 
-    first = threading.Thread(target=call, args=("e0",), kwargs={"hold": 0.3})
-    first.start()
-    time.sleep(0.05)
+    first, release, led = lead(key, ledger)
     rest = [threading.Thread(target=call, args=(n,), kwargs={"fail": n == "e2"}) for n in ("e1", "e2", "e3")]
-    for t in rest:
+    for i, t in enumerate(rest, 1):
         t.start()
-        time.sleep(0.005)
+        queued(key, i)
+    release.set()
     for t in [first, *rest]:
         t.join(10)
+    results.update(led)
     assert isinstance(results["e2"], RuntimeError) and str(results["e2"]) == "e2 broke"
     assert ledger.committed == ["e0", "e1", "e3"]  # the batch was redone one by one, without e2
     assert results["e1"] == ("answer e1", ["ctx e1"]) and results["e3"] == ("answer e3", ["ctx e3"])
@@ -126,11 +154,10 @@ def test_a_failure_outside_the_handlers_is_every_event_s():
 def test_waiting_longer_than_the_lock_timeout_raises_and_leaves_the_queue():
     ledger = Ledger()
     key = ("/s", "slow")
-    holder = threading.Thread(target=group_commit.run, args=(key, apply_named("slow", hold=0.6), ledger.open_tx, 5))
-    holder.start()
-    time.sleep(0.1)
+    holder, release, _results = lead(key, ledger, "slow")
     with pytest.raises(LockTimeout):
         group_commit.run(key, apply_named("late"), ledger.open_tx, 0.1)
+    release.set()
     holder.join(5)
     assert ledger.committed == ["slow"]  # the event that timed out was never applied
     assert group_commit._SESSIONS == {}
@@ -170,24 +197,30 @@ def test_each_event_is_applied_in_its_own_context():
     key = ("/s", "ctx")
     seen: dict[str, str] = {}
 
-    def apply_seeing(name, hold=0.0):
+    release, inside = threading.Event(), threading.Event()
+
+    def apply_seeing(name, hold=False):
         def apply(store, tx):
-            time.sleep(hold)
+            if hold:
+                inside.set()
+                assert release.wait(10), "never released"
             seen[name] = env.get()
             tx.pending.append(name)
             return name, []
         return apply
 
-    def call(name, hold=0.0):
+    def call(name, hold=False):
         env.set(f"env of {name}")
         group_commit.run(key, apply_seeing(name, hold), ledger.open_tx, 5)
 
-    first = threading.Thread(target=call, args=("e0", 0.3))
+    first = threading.Thread(target=call, args=("e0", True))
     first.start()
-    time.sleep(0.05)
+    assert inside.wait(10)
     rest = [threading.Thread(target=call, args=(f"e{i}",)) for i in (1, 2, 3)]
     for t in rest:
         t.start()
+    queued(key, 3)
+    release.set()
     for t in [first, *rest]:
         t.join(10)
     assert ledger.batch_sizes == [1, 3]  # e1..e3 were applied by one of them, for all three

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.factories import make_deliberation, make_lineage
+from tests.helpers.factories import make_deliberation, make_lineage
 
 from deliberation.report import html_report as hr
 from deliberation.state.models import Deliberation
@@ -154,7 +154,7 @@ def test_before_ranking_renders_without_heatmap():
 
 
 def test_a_unanimous_reject_and_the_two_agent_outcome_render():
-    """Issue #16: the HTML says 'Rejected — no approach adopted' and the 2-agent rule's outcome."""
+    """The HTML says 'Rejected — no approach adopted' and the 2-agent rule's outcome."""
     from deliberation.core import escalation, ranking
     from deliberation.state.config import EscalationConfig
     from deliberation.report.decision_record import record_json, render_markdown

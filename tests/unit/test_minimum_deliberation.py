@@ -1,4 +1,4 @@
-"""The minimum viable deliberation (issue #16 item 8): two agents, FOR and AGAINST, and the
+"""The minimum viable deliberation: two agents, FOR and AGAINST, and the
 2-agent rule's three outcomes from the hooks' engine."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from deliberation.core import engine, next_step
 from deliberation.core import minimum_deliberation as mvd
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config, DepthConfig
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 ROOMY = depth_axis.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=0)
 

@@ -8,7 +8,7 @@ from deliberation.core.depth import axis as depth_axis
 from deliberation.core import next_step
 from deliberation.state.config import Config
 from deliberation.state.models import HotSpot
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 CFG = Config()
 OFF = Config.model_validate({"depth": {"posture": "off"}})

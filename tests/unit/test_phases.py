@@ -6,10 +6,11 @@ import itertools
 
 import pytest
 
-from deliberation.core import consensus_gate, phases, quality_gate
+from deliberation.core import consensus_gate, phases
+from tests.helpers.gates import gate2
 from deliberation.core.phases import IllegalTransition, transition
 from deliberation.core.ranking import rank
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 ALL = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED")
 LEGAL = {("IDLE", "RESEARCH"), ("RESEARCH", "DELIBERATION"), ("DELIBERATION", "RANKING"),
@@ -187,8 +188,8 @@ def test_two_agent_minimum_is_a_valid_deliberation():
     g1 = consensus_gate.evaluate(d, 2, 3)
     assert g1.passed, [c.figure for c in g1.checks]
     assert {c.name: c.figure for c in g1.checks}["dissent_documented"] == "1 of 1 dissenters documented"
-    g2 = quality_gate.evaluate(d, min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.70,
-                               require_improvement=True, conformity=[], conformity_blocks=False, now=4)
+    g2 = gate2(d, min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.70,
+               require_improvement=True, conformity=[], conformity_blocks=False, now=4)
     assert g2.passed, [c.figure for c in g2.checks]
     transition(d, "PRD_GENERATION", "both gates passed", 5)
     transition(d, "COMPLETE", "record written", 6)

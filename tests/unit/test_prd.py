@@ -12,7 +12,8 @@ from deliberation.core import engine, prd, quality_gate
 from deliberation.state.config import Config
 from deliberation.core.ranking import rank
 from deliberation.state.models import HotSpot
-from tests import payloads as P
+from deliberation.text.render import render
+from tests.helpers import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 
@@ -243,7 +244,7 @@ def test_a_rejection_s_document_is_checked_against_the_rejection():
 
 def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
     d = deliberation()
-    text = engine.document_due_text(d)
+    text = render(engine.document_due(d))
     first, rest = text.split("\n", 1)
     assert first == f"Deliberation {d.id}: consensus gate passed — leading approach A, consensus {d.ranking.consensus:.2f} ≥ 0.70."
     assert "Next: write the decision document (PRD) in your concluding answer — the deliberation closes with it." in rest
@@ -260,7 +261,7 @@ def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
 
 def test_the_request_for_a_rejection_says_nothing_is_adopted():
     d = deliberation("rejected")
-    text = engine.document_due_text(d)
+    text = render(engine.document_due(d))
     assert "unanimously REJECTED every approach" in text and "Do not implement any of the approaches." in text
     assert "write the decision document of this rejection" in text and "It needs at least one risk." in text
 

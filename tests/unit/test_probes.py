@@ -10,6 +10,7 @@ from deliberation.state.config import EscalationConfig, ProbeConfig, validate_co
 from deliberation.app.probes import (CAUSAL_WARNING, causal_overlap, cited_evidence, cited_paths, matching_probes, probe_env, run_probe, run_probes, validate_probe, validate_probes)
 from deliberation.state.agent_report import AgentReport, Finding
 from deliberation.state.models import AgentRecord, Deliberation
+from tests.helpers.children import wait_until
 
 PY = sys.executable
 
@@ -44,17 +45,16 @@ def test_timeout_kills_the_whole_process_group(tmp_path):
     assert "process group killed" in run.error
     assert elapsed < 10
     gpid = int(marker.read_text())
-    for _ in range(50):  # the grandchild is gone (or a zombie reaped by init)
+
+    def gone() -> bool:  # the grandchild is gone (or a zombie reaped by init)
         try:
             os.kill(gpid, 0)
             with open(f"/proc/{gpid}/stat") as fh:
-                if fh.read().split()[2] == "Z":
-                    break
+                return fh.read().split()[2] == "Z"
         except (ProcessLookupError, FileNotFoundError):
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail(f"grandchild {gpid} survived the probe's timeout")
+            return True
+
+    wait_until(gone, 5, f"grandchild {gpid} to die (it survived the probe's timeout)")
 
 
 def test_probe_gets_no_deliberation_text(tmp_path, monkeypatch):

@@ -5,12 +5,11 @@ from __future__ import annotations
 from deliberation.core import quality_gate
 from deliberation.core.ranking import rank
 from deliberation.state.models import ConformityWarning
-from tests import payloads as P
+from tests.helpers.gates import gate2
+from tests.helpers import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 DOC = [{"target": "A", "concern": "rollback is untested", "reason": "no staging copy of the data"}]
-KW = dict(min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.70,
-          require_improvement=True, conformity=[], conformity_blocks=False, now=9.0)
 
 
 def research(persona, verdict="abstain", dissent=(), approaches=(("A", "outbox"), ("B", "dual write")),
@@ -46,7 +45,7 @@ def failed(result):
 
 def test_all_five_pass_with_their_figures():
     d = build()
-    r = quality_gate.evaluate(d, **KW)
+    r = gate2(d)
     assert r.passed and r.gate == "quality" and r.at == 9.0
     c = checks(r)
     assert list(c) == ["method_diversity", "contradiction_transparency", "complexity_handling",
@@ -60,7 +59,7 @@ def test_all_five_pass_with_their_figures():
 
 
 def test_method_diversity_fails_alone():
-    r = quality_gate.evaluate(build(), **{**KW, "min_distinct_personas": 4})
+    r = gate2(build(), min_distinct_personas=4)
     assert failed(r) == ["method_diversity"]
     assert checks(r)["method_diversity"].figure == "3 distinct personas (need 4)"
     assert r.next_step.startswith("spawn research personas with different priorities")
@@ -68,7 +67,7 @@ def test_method_diversity_fails_alone():
 
 def test_same_persona_twice_is_one_perspective():
     d = build(personas=("security-analyst",))
-    c = checks(quality_gate.evaluate(d, **{**KW}))
+    c = checks(gate2(d))
     assert c["method_diversity"].passed is False
     assert c["method_diversity"].figure == "1 distinct personas (need 2)"
 
@@ -76,18 +75,18 @@ def test_same_persona_twice_is_one_perspective():
 def test_contradiction_transparency_fails_alone():
     bare = research("devils-advocate", verdict="reject")
     d = build(extra=[bare])
-    r = quality_gate.evaluate(d, **{**KW, "min_distinct_personas": 2})
+    r = gate2(d, min_distinct_personas=2)
     assert failed(r) == ["contradiction_transparency"]
     c = checks(r)["contradiction_transparency"]
     assert c.figure == "0 of 1 dissents documented"
     assert c.detail == "without reasons: devils-advocate/research"
     documented = research("devils-advocate", verdict="reject", dissent=DOC)
-    assert quality_gate.evaluate(build(extra=[documented]), **KW).passed
+    assert gate2(build(extra=[documented])).passed
 
 
 def test_complexity_handling_fails_alone():
     d = build(scored=("A",), approaches=(("A", "outbox"),))
-    r = quality_gate.evaluate(d, **KW)
+    r = gate2(d)
     assert failed(r) == ["complexity_handling"]
     assert checks(r)["complexity_handling"].figure == "1 alternatives (need 2)"
     assert "generate at least one more alternative" in r.next_step
@@ -95,7 +94,7 @@ def test_complexity_handling_fails_alone():
 
 def test_consensus_confidence_fails_alone_when_weak():
     d = build(a_score=6.5, initial=0.3)  # all 6.5 → consensus 0.65
-    r = quality_gate.evaluate(d, **KW)
+    r = gate2(d)
     assert failed(r) == ["consensus_confidence"]
     c = checks(r)["consensus_confidence"]
     assert c.figure == "0.65 (weak)"
@@ -104,15 +103,15 @@ def test_consensus_confidence_fails_alone_when_weak():
 
 def test_moderate_consensus_passes_and_says_so():
     d = build(a_score=7.5)
-    assert checks(quality_gate.evaluate(d, **KW))["consensus_confidence"].figure == "0.75 (moderate)"
-    assert quality_gate.evaluate(d, **KW).passed
+    assert checks(gate2(d))["consensus_confidence"].figure == "0.75 (moderate)"
+    assert gate2(d).passed
 
 
 def test_weak_consensus_fails_even_where_gate_1_let_it_through():
     d = build(a_score=6.5, initial=0.3)
     d.threshold = 0.50  # documentation: Gate 1 passes 0.65, the quality gate does not
     d.task_type = "documentation"
-    r = quality_gate.evaluate(d, **KW)
+    r = gate2(d)
     c = checks(r)["consensus_confidence"]
     assert not c.passed and c.figure == "0.65 (weak)"
     assert "documentation threshold 0.50" in c.detail
@@ -121,24 +120,24 @@ def test_weak_consensus_fails_even_where_gate_1_let_it_through():
 
 def test_improvement_evidence_fails_alone_when_the_panel_grew_less_confident():
     d = build(before=0.8, after=0.6)  # consensus 0.88 is strong, but the panel's confidence fell
-    r = quality_gate.evaluate(d, **KW)
+    r = gate2(d)
     assert failed(r) == ["improvement_evidence"]
     c = checks(r)["improvement_evidence"]
     assert c.figure == "final 0.60 ≤ initial 0.80 (panel self-confidence)"
     assert "cost-analyst 0.80→0.60" in c.detail and "the same 3 persona(s)" in c.detail
-    assert quality_gate.evaluate(d, **{**KW, "require_improvement": False}).passed
+    assert gate2(d, require_improvement=False).passed
 
 
 def test_unchanged_confidence_is_no_improvement():
-    assert failed(quality_gate.evaluate(build(before=0.7, after=0.7), **KW)) == ["improvement_evidence"]
+    assert failed(gate2(build(before=0.7, after=0.7))) == ["improvement_evidence"]
 
 
 def test_a_forced_plain_question_is_not_held_to_the_trigger_score():
-    """Issue #16: /deliberate on a plain question scores 0.91 on the word lists; a passing
+    """/deliberate on a plain question scores 0.91 on the word lists; a passing
     consensus of 0.75 must not fail against that — the trigger's score is another scale."""
     d = build(a_score=7.5, initial=0.91, before=0.6, after=0.75)
     d.trigger_forced = True
-    r = quality_gate.evaluate(d, **KW)
+    r = gate2(d)
     assert r.passed, [(c.name, c.figure) for c in r.checks]
     c = checks(r)["improvement_evidence"]
     assert c.figure == "final 0.75 > initial 0.60 (panel self-confidence)"
@@ -172,22 +171,12 @@ def test_improvement_without_a_shared_persona_compares_the_panels():
 def test_conformity_warnings_are_listed_and_block_only_when_configured():
     w = ConformityWarning(detector="score_clustering", agents=["a", "b", "c"], evidence="7.1-7.4")
     d = build()
-    r = quality_gate.evaluate(d, **{**KW, "conformity": [w]})
+    r = gate2(d, conformity=[w])
     assert r.passed
     assert checks(r)["conformity"].figure == "1 warning(s)"
-    r = quality_gate.evaluate(d, **{**KW, "conformity": [w], "conformity_blocks": True})
+    r = gate2(d, conformity=[w], conformity_blocks=True)
     assert failed(r) == ["conformity"]
     assert "re-run the flagged agents with fresh isolation" in r.next_step
-
-
-def test_reason_text_lists_every_check():
-    d = build(before=0.9, after=0.8)
-    r = quality_gate.evaluate(d, **KW)
-    lines = quality_gate.reason_text(d, r).splitlines()
-    assert lines[0] == "Deliberation d-test-1 — quality gate FAILED:"
-    assert "- improvement_evidence: FAIL — final 0.80 ≤ initial 0.90 (panel self-confidence)" in lines
-    assert "- method_diversity: pass — 3 distinct personas (need 2)" in lines
-    assert lines[-1].startswith("Next: the panel is not more confident after deliberating")
 
 
 def test_unanimous_reject_is_not_weak_consensus():
@@ -200,7 +189,7 @@ def test_unanimous_reject_is_not_weak_consensus():
             a.report.verdict, a.report.dissent = "reject", [P.agent_record("x", "ranking", {
                 "dissent": why}).report.dissent[0]]
     d.ranking = rank(d.agents, W)
-    r = quality_gate.evaluate(d, **KW)
+    r = gate2(d)
     c = checks(r)["consensus_confidence"]
     assert c.passed and c.figure == "unanimous reject (3 reject, 0 approve): rejected — no approach adopted"
     assert r.passed, [(x.name, x.figure) for x in r.checks]

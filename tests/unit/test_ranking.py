@@ -8,7 +8,7 @@ import pytest
 
 from deliberation.state.config import Config
 from deliberation.core.ranking import band, consensus_score, rank, weighted_score
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 

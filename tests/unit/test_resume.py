@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from deliberation.core import resume
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 FINDING = {"id": "F1", "claim": "The nightly export double-counts refunds across two ledgers.",
            "evidence": "billing/export.py:88", "severity": "high"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deliberation.core import lineage as lin
 from deliberation.core import spawn_budget
+from deliberation.state.config import SpawnBudgetConfig
 from deliberation.state.models import Lineage
 
 STALE = 1800
@@ -24,8 +25,15 @@ def lineage_with(n_active: int, parent="main", n_done=0, n_stale=0) -> Lineage:
     return l
 
 
+def limits(max_active=12, max_depth=3, max_total=10000):
+    """The spawn_budget section with these limits (10000, the largest total: none in effect), not
+    validated: a test may set a limit the config file could not (max_depth 0)."""
+    return SpawnBudgetConfig.model_construct(max_active_children=max_active, max_depth=max_depth,
+                                             max_session_total=max_total, stale_after_s=STALE)
+
+
 def decide(l, parent="main", typ="security-analyst", delib=True, max_active=12, max_depth=3, now=1500):
-    return spawn_budget.decide(l, parent, typ, delib, max_active, max_depth, STALE, now)
+    return spawn_budget.decide(l, parent, typ, delib, limits(max_active, max_depth), now)
 
 
 def test_eleven_active_allows_the_twelfth():
@@ -83,7 +91,7 @@ def test_budget_applies_to_deliberation_agents_and_is_checked_before_depth():
     assert v.rule == "budget"
 
 
-# --------------------------------------------------------------------------- the session total (#16 item 7)
+# --------------------------------------------------------------------------- the session total
 
 
 def finished_tree(n: int) -> Lineage:
@@ -100,14 +108,14 @@ def finished_tree(n: int) -> Lineage:
 def test_the_session_total_counts_finished_children_too():
     l = finished_tree(59)
     assert decide(l, max_active=12).allowed  # no total given: the per-parent rule alone
-    v = spawn_budget.decide(l, "main", "general-purpose", False, 12, 3, STALE, 1500, max_total=59)
+    v = spawn_budget.decide(l, "main", "general-purpose", False, limits(12, 3, 59), 1500)
     assert not v.allowed and v.rule == "session_total"
     assert v.reason == (
         "Spawn budget: this session has started 59 of the 59 subagents it may start in all, so a new "
         "subagent is refused. Do the remaining work in this agent without spawning, or ask the user to raise "
         "spawn_budget.max_session_total in .claude/deliberation/config.json (resuming a finished agent with "
         "SendMessage is not a new subagent).")
-    assert spawn_budget.decide(l, "main", "general-purpose", False, 12, 3, STALE, 1500, max_total=60).allowed
+    assert spawn_budget.decide(l, "main", "general-purpose", False, limits(12, 3, 60), 1500).allowed
 
 
 def test_a_tree_growing_sideways_and_down_stops_at_the_total():
@@ -118,7 +126,7 @@ def test_a_tree_growing_sideways_and_down_stops_at_the_total():
         nxt = []
         for parent in frontier:
             for _ in range(12):
-                v = spawn_budget.decide(l, parent, "general-purpose", False, 12, 3, STALE, 1500, max_total=60)
+                v = spawn_budget.decide(l, parent, "general-purpose", False, limits(12, 3, 60), 1500)
                 if not v.allowed:
                     assert v.rule == "session_total"
                     continue
@@ -173,7 +181,7 @@ def test_a_running_workflow_holds_what_it_may_still_start():
 
 def test_inside_a_deliberation_a_workflow_must_fit_the_budget_before_it_runs():
     l = lineage_with(4)
-    kw = dict(strict=True, max_active=12, max_total=60, stale_after_s=STALE, now=1500)
+    kw = dict(strict=True, limits=limits(12, max_total=60), now=1500)
     assert spawn_budget.decide_workflow(l, "main", 8, "8 calls", **kw).allowed
     v = spawn_budget.decide_workflow(l, "main", 9, "line 3: × 9", **kw)
     assert not v.allowed and v.rule == "budget"
@@ -187,7 +195,7 @@ def test_inside_a_deliberation_a_workflow_must_fit_the_budget_before_it_runs():
 
 
 def test_outside_a_deliberation_a_workflow_is_refused_only_when_nothing_is_left():
-    kw = dict(strict=False, max_active=12, max_total=60, stale_after_s=STALE, now=1500)
+    kw = dict(strict=False, limits=limits(12, max_total=60), now=1500)
     assert spawn_budget.decide_workflow(lineage_with(11), "main", 15, "15", **kw).allowed
     assert spawn_budget.decide_workflow(lineage_with(11), "main", None, "none", **kw).allowed
     v = spawn_budget.decide_workflow(lineage_with(12), "main", 1, "1", **kw)
@@ -198,9 +206,9 @@ def test_outside_a_deliberation_a_workflow_is_refused_only_when_nothing_is_left(
 
 def test_overrun_counts_agents_that_really_run_not_reservations():
     l = with_workflow(bound=None, agents_started=12)
-    assert spawn_budget.overrun(l, "main", 12, 60, 1500, STALE) is None
+    assert spawn_budget.overrun(l, "main", limits(12, max_total=60), 1500) is None
     lin.attach_to_workflow(l, l.workflows[0], "wa12", "workflow-subagent", 1002)
-    assert spawn_budget.overrun(l, "main", 12, 60, 1500, STALE) == \
+    assert spawn_budget.overrun(l, "main", limits(12, max_total=60), 1500) == \
         "the main agent has 13 subagents running at once (budget 12)"
-    assert spawn_budget.overrun(l, "main", 20, 10, 1500, STALE) == \
+    assert spawn_budget.overrun(l, "main", limits(20, max_total=10), 1500) == \
         "this session has started 13 subagents (budget 10 in all)"

@@ -1,4 +1,4 @@
-"""token_usage: the depth budget's token figure, from a subagent's transcript (issue #16 item 5b)."""
+"""token_usage: the depth budget's token figure, from a subagent's transcript."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 
 from deliberation.app import transcripts as R
 from deliberation.core import token_usage as T
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 
 def entry(msg_id, inp, out, cache_read=0, cache_create=0, kind="assistant"):

@@ -18,7 +18,7 @@ def bound(body: str, args=None):
 
 
 @pytest.mark.parametrize("body,expected", [
-    # the story: one call fanned out over a literal list of 15
+    # the measured case: one call fanned out over a literal list of 15
     ("const P = ['a','b','c','d','e','f','g','h','i','j','k','l','m','n','o']\n"
      "return await parallel(P.map(p => () => agent(`research as ${p}`)))", 15),
     ("return await parallel([1, 2, 3].map(i => () => agent(`r${i}`, {label: `r${i}`})))", 3),

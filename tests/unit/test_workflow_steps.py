@@ -13,7 +13,7 @@ from deliberation.core import blind_ranking, isolation, workflow_prompts, workfl
 from deliberation.state.agent_report import AgentReport, extract_report
 from deliberation.state.config import Config
 from deliberation.state.report_schema import stage_schema
-from tests import payloads as P
+from tests.helpers import payloads as P
 
 AGENTS = Path(__file__).resolve().parents[2] / "agents"
 DIMS = ["correctness", "risk", "maintainability", "performance", "cost"]

@@ -22,8 +22,10 @@ import time
 from deliberation.core import escalation
 from deliberation.app import probes
 from deliberation.state.config import EscalationConfig
-from deliberation.state.models import (Adjudication, Deliberation, EscalationIndex, OpenEscalation, Route)
+from deliberation.state.models import (Adjudication, AdjudicationAction, Deliberation, EscalationIndex, OpenEscalation, Route)
 from deliberation.state.store import SessionTx, Store, StoreError
+from deliberation.core.human_review import commands_hint as hint
+from deliberation.core.human_review import tool_answer
 
 
 class AdjudicationError(StoreError):
@@ -45,8 +47,6 @@ def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> st
 
 
 def commands_hint(delib_id: str) -> str:
-    from deliberation.core.human_review import commands_hint as hint
-
     return hint(delib_id)
 
 
@@ -67,8 +67,6 @@ def review_answer(index: "EscalationIndex | None", tool_name: str,
                   risky_tools_regex: str) -> "tuple[str | None, str]":
     """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through —
     the fast path's stdlib implementation over the index's entries."""
-    from deliberation.core.human_review import tool_answer
-
     entries = [e.model_dump(mode="json") for e in index.open] if index is not None else []
     return tool_answer(entries, tool_name, risky_tools_regex)
 
@@ -87,7 +85,7 @@ def _set_entry(tx: SessionTx, delib_id: str, entry: "OpenEscalation | None") -> 
 def open_escalation(tx: SessionTx, delib: Deliberation, at: "float | None" = None) -> "OpenEscalation | None":
     """List `delib` in escalations.json when its route awaits review; returns the entry."""
     route = delib.route
-    if route is None or route.route in escalation.AUTOMATIC or route.review != "pending":
+    if route is None or route.route not in ("human-review", "hard-reject") or route.review != "pending":
         return None
     # the route is computed before the decision is finalised: the leading approach is the decision
     decision = delib.decision or (delib.ranking.leading if delib.ranking else None)
@@ -114,7 +112,7 @@ def who_default() -> str:
     return os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
 
 
-def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str = "",
+def adjudicate(store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "",
                at: "float | None" = None) -> Deliberation:
     """Approve or reject an escalated deliberation; returns it as saved.
 
@@ -144,12 +142,12 @@ def adjudicate(store: Store, delib_id: str, action: str, who: str, reason: str =
             close_escalation(tx, delib_id)
             tx.append(store.layout.adjudications, Adjudication(
                 deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))
-    if problem is not None:
-        raise problem
+    if problem is not None or delib is None:
+        raise problem or AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
     return delib
 
 
-def record_label(store: Store, delib_id: str, action: str, who: str, reason: str = "",
+def record_label(store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "",
                  at: "float | None" = None) -> None:
     """Append a reverse/confirm line to the adjudication log."""
     store.append(store.layout.adjudications, Adjudication(

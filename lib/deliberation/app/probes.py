@@ -34,10 +34,12 @@ import re
 import signal
 import subprocess
 import time
+from typing import Sequence
 
 from deliberation.state.config import STATE_DIR_PATTERN, EscalationConfig, ProbeConfig, command_problems
 from deliberation.core.decision_class import task_type_of
 from deliberation.state.models import Deliberation, ProbeRun
+from deliberation.state.paths import hook_env
 
 CAUSAL_WARNING = "probe shares an upstream with the claim: not causally independent"
 def validate_probe(p: ProbeConfig) -> "list[str]":
@@ -133,8 +135,6 @@ def probe_env() -> "dict[str, str]":
     """A copy of the hook's environment without DELIBERATION_* variables; nothing added.
 
     In the warm worker the hook's own environment travels with the request (paths.REQUEST_ENV)."""
-    from deliberation.state.paths import hook_env
-
     return {k: v for k, v in hook_env().items() if not k.upper().startswith("DELIBERATION_")}
 
 
@@ -149,7 +149,7 @@ def _kill_group(proc: "subprocess.Popen") -> None:
         pass
 
 
-def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = (),
+def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "Sequence[str]" = (),
               timeout_s: "float | None" = None) -> ProbeRun:
     """Run one probe (timeout: `timeout_s` if given, else its own); a probe that fails
     validation is not run and fails with the reason."""
@@ -183,7 +183,7 @@ def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "list[str]" = ()
 
 
 def run_probes(cfg: EscalationConfig, decision_class: str, project_dir: str,
-               evidence_texts: "list[str]" = ()) -> "list[ProbeRun]":
+               evidence_texts: "Sequence[str]" = ()) -> "list[ProbeRun]":
     """Run every probe that covers `decision_class`, in config order, within
     `cfg.probe_budget_s` altogether: a probe gets min(its timeout, what is left); one left with
     no time is not started and fails (an unchecked claim must not pass as checked)."""

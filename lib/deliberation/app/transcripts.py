@@ -10,12 +10,14 @@ never through a symlink and never blocking on a FIFO.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 
 from deliberation.core.agent_model import transcript_model
-from deliberation.core.token_usage import last_usage, sum_usage
+from deliberation.core.token_usage import entries_since, first_usage, last_usage, sum_usage
 from deliberation.state.event_log import lines_backwards_of
+from deliberation.state.models import TokenUsage
 
 MAX_SCAN = 8 << 20          # bytes read back from the end of a transcript, at most
 MAX_USAGE_FILE = 64 << 20   # a transcript larger than this is not summed (the record says so)
@@ -66,29 +68,23 @@ def read_usage(path: "str | None", since: "float | None" = None):
         return None
     fh, _size = opened
     with fh:
-        from deliberation.core.token_usage import entries_since
-
         summed = sum_usage(fh if since is None else entries_since(fh, since))
     if summed is None:
         return None
-    from deliberation.state.models import TokenUsage
-
     return TokenUsage(**summed)
 
 
-def read_main_usage(path: "str | None", since: float) -> "tuple[object, int | None]":
+def read_main_usage(path: "str | None", since: float) -> "tuple[TokenUsage | None, int | None]":
     """The main agent's calls from `since` on (`state.TokenUsage`, or None) and the first of them's
     tokens — the call that received the question: what one agent answering alone would make."""
     usage = read_usage(path, since)
-    if usage is None:
+    if usage is None or path is None:
         return None, None
-    opened = _open(path, MAX_USAGE_FILE)  # type: ignore[arg-type]
+    opened = _open(path, MAX_USAGE_FILE)
     if opened is None:
         return usage, None
     fh, _size = opened
     with fh:
-        from deliberation.core.token_usage import entries_since, first_usage
-
         return usage, first_usage(entries_since(fh, since))
 
 
@@ -122,8 +118,6 @@ def read_bounded(path: str, max_bytes: int) -> "bytes | None":
 def journal_starts(run_dir: str) -> "list[dict]":
     """The `started` entries of a workflow run's `journal.jsonl` (agentId, key, label, phase), in
     the order the run started them ([] when it cannot be read)."""
-    import json
-
     data = read_bounded(os.path.join(run_dir, "journal.jsonl"), MAX_JOURNAL) if run_dir else None
     out = []
     for line in (data or b"").splitlines():

@@ -10,6 +10,10 @@ import argparse
 import importlib
 import sys
 
+from deliberation import __version__
+from deliberation.runtime.error_handler import describe, known, log_error
+from deliberation.state.paths import Layout
+
 # command → (module, one-line help)
 COMMANDS: "dict[str, tuple[str, str]]" = {
     "status": ("status", "deliberations in this project: phase, agents, consensus, route"),
@@ -41,31 +45,34 @@ EPILOG = """examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: "str | None" = None) -> argparse.ArgumentParser:
+    """The parser of every command; with `only`, the arguments of that command alone are added
+    (its module is the only one imported; the others are listed with their help line)."""
     parser = argparse.ArgumentParser(
-        prog="deliberation", description=__doc__.splitlines()[0],
+        prog="deliberation", description=(__doc__ or "").splitlines()[0],
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--version", action="version", version=f"deliberation {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.add_argument("--project", metavar="DIR", help="project directory (default: $CLAUDE_PROJECT_DIR or .)")
         p.add_argument("--json", action="store_true", help="machine-readable output")
-        mod = importlib.import_module(f"deliberation.cli.{module}")
-        mod.add_arguments(p, name)
-        p.set_defaults(_module=mod)
+        if only is None or name == only:
+            mod = importlib.import_module(f"deliberation.cli.{module}")
+            mod.add_arguments(p, name)
+            p.set_defaults(_module=mod)
     return parser
 
 
-def _version() -> str:
-    from deliberation import __version__
-    return f"deliberation {__version__}"
+def command_of(argv: "list[str]") -> "str | None":
+    """The command named on the command line (the first word that is no option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def main(argv: "list[str] | None" = None) -> int:
-    from deliberation.runtime.error_handler import describe, known, log_error
-
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    named = command_of(argv)
+    parser = build_parser(named if named in COMMANDS else None)
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
@@ -77,12 +84,10 @@ def main(argv: "list[str] | None" = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # one handler: a sentence for people, the traceback in the log
+    except Exception as exc:  # noqa: BLE001 - one handler: a sentence for people, the traceback in the log
         if known(exc):
             print(f"deliberation: {describe(exc)}", file=sys.stderr)
             return 1
-        from deliberation.state.paths import Layout
-
         path = log_error(Layout(getattr(args, "project", None)).errors_log, f"cli {args.command}", exc)
         where = f" (details in {path})" if path else ""
         print(f"deliberation: internal error: {describe(exc)}{where}", file=sys.stderr)

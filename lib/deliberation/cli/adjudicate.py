@@ -11,6 +11,7 @@ import json
 import sys
 
 from deliberation.app.adjudication import AdjudicationError, adjudicate, who_default
+from deliberation.state.models import AdjudicationAction
 from deliberation.state.paths import Layout
 from deliberation.state.store import Store
 
@@ -22,7 +23,7 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    action = "approve" if args.command == "approve" else "reject"
+    action: AdjudicationAction = "approve" if args.command == "approve" else "reject"
     store = Store(Layout(args.project))
     who = args.who or who_default()
     try:
@@ -33,6 +34,7 @@ def run(args) -> int:
     for w in store.warnings:
         print(w, file=sys.stderr)
     route = delib.route
+    assert route is not None  # adjudicate() refuses a deliberation that has no route
     if args.json:
         print(json.dumps({"id": delib.id, "action": action, "who": who, "reason": args.reason,
                           "review": route.review, "route": route.route,

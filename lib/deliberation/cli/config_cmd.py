@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from deliberation.state.config import Config, read_config_file
+from deliberation.state.paths import Layout
 
 
 def add_arguments(parser, name: str) -> None:
@@ -10,9 +12,6 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    from deliberation.state.config import Config, read_config_file
-    from deliberation.state.paths import Layout
-
     cfg, problems = (Config(), []) if args.defaults else read_config_file(Layout(args.project).config)
     data = cfg.model_dump(mode="json")
     if args.json:

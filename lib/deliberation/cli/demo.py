@@ -34,8 +34,17 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
-PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from deliberation import plugin_root
+from deliberation.wire.hookio import Answer, is_task_notification
+from deliberation.report import decision_record, html_report
+from deliberation.state.config import project_config
+from deliberation.state.paths import Layout
+from deliberation.state.models import Deliberation, Lineage
+from deliberation.state.store import Store, atomic_write_bytes
+
+PLUGIN_ROOT = plugin_root()
 BUNDLE = os.path.join(PLUGIN_ROOT, "examples", "demo")
 HOOKS = os.path.join(PLUGIN_ROOT, "hooks")
 SCRIPTS = {
@@ -166,8 +175,6 @@ def prepare_transcripts(bundle: Bundle, dirs: "dict[str, str]") -> int:
 def parse_hook_output(event: str, stdout: str) -> dict:
     """The hook's stdout JSON as the client reads it (hookio.Answer.read), in the event log's
     summary form (decision, reason, context, system_message — only what is set)."""
-    from deliberation.wire.hookio import Answer
-
     text = stdout.strip()
     if not text:
         return {}
@@ -177,8 +184,6 @@ def parse_hook_output(event: str, stdout: str) -> dict:
 def as_client_reads(event: str, recorded: "dict | None") -> dict:
     """A recorded answer (the plugin's decision, from the event log) as the client reads it
     once rendered: the form the replay's hooks print is compared with."""
-    from deliberation.wire.hookio import Answer
-
     known = {k: v for k, v in (recorded or {}).items() if k in COMPARED}
     return parse_hook_output(event, Answer(**known).to_json(event))
 
@@ -210,7 +215,7 @@ def who(event: str, payload: dict) -> str:
     if event in ("SubagentStart", "SubagentStop"):
         return str(payload.get("agent_type") or "")
     if event == "UserPromptSubmit":
-        return "task notification" if "<task-notification>" in str(payload.get("prompt", "")) else "user prompt"
+        return "task notification" if is_task_notification(str(payload.get("prompt", ""))) else "user prompt"
     return "main agent" if event == "Stop" else ""
 
 
@@ -310,15 +315,9 @@ def print_step(step: Step, previous: "list[Step]", out=sys.stdout) -> None:
 # --------------------------------------------------------------------------- the records
 
 
-def render_records(project: str) -> "dict[str, str]":
+def render_records(project: str) -> "dict[str, Any]":
     """Render the Markdown and HTML decision records of the replayed deliberation(s); returns
     {'id', 'markdown', 'html', 'route', 'phase'} of the last one."""
-    from deliberation.report import decision_record, html_report
-    from deliberation.state.config import project_config
-    from deliberation.state.paths import Layout
-    from deliberation.state.models import Deliberation, Lineage
-    from deliberation.state.store import Store, atomic_write_bytes
-
     layout = Layout(project)
     store = Store(layout)
     cfg, _problems = project_config(layout)

@@ -22,9 +22,10 @@ from dataclasses import asdict, dataclass
 
 from deliberation import SCHEMA_VERSION
 from deliberation.cli import install_settings as ins
+from deliberation import plugin_root
 from deliberation.state.paths import Layout
 
-PLUGIN_OF_THIS_CODE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+PLUGIN_OF_THIS_CODE = plugin_root()
 DEPENDENCIES = ("pydantic", "orjson", "jsonschema")
 MAX_ERRORS_PER_FILE = 20
 SKIPPED_DIRS = ("records", "cache")
@@ -144,7 +145,7 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
     if settings is None:
         return [problem("settings", f"no {rel}: the hooks are not installed "
                                     f"(run {plugin}/install.sh {project}, or load the plugin with claude --plugin-dir)")]
-    msettings = manifest.get("settings") if isinstance(manifest.get("settings"), dict) else {}
+    msettings = got if isinstance(got := manifest.get("settings"), dict) else {}
     known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
     pred = ins.ours_predicate(plugin, known)
     handlers = _our_handlers(settings, pred)
@@ -159,7 +160,7 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
             out.append(problem("settings", f"{rel}: no {where} hook runs hooks/{script}: re-run install.sh"))
         elif len(hits) > 1:
             out.append(problem("settings", f"{rel}: {where} runs hooks/{script} {len(hits)} times: re-run install.sh"))
-    for event, matcher, tokens in handlers:
+    for event, _matcher, tokens in handlers:
         for path in (tokens[0], tokens[-1]):
             if os.path.isabs(path) and not os.path.exists(path):
                 out.append(problem("settings", f"{rel}: the {event} hook uses {path}, which does not exist: re-run install.sh"))

@@ -28,8 +28,10 @@ def add_arguments(parser, name: str) -> None:
 
 def row_of(delib: Deliberation, bad: bool) -> dict:
     """One eval input line for a routed, labelled deliberation."""
+    if delib.route is None:
+        raise ValueError(f"deliberation {delib.id} has no route")
     vote = escalation.vote_of(delib)
-    probes = delib.route.probes if delib.route else []
+    probes = delib.route.probes
     probe = None if not probes else ("pass" if all(p.passed for p in probes) else "fail")
     votes = ["pass"] * vote.approvals + ["fail"] * vote.rejections
     return {"id": delib.id, "class": delib.route.decision_class,

@@ -35,6 +35,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from deliberation import plugin_root
+from deliberation.state import atomic
+
 PYTHON_PLACEHOLDER = "@PYTHON@"
 PLUGIN_PLACEHOLDER = "@PLUGIN@"
 SETTINGS_REL = os.path.join(".claude", "settings.json")
@@ -331,13 +334,7 @@ def write_atomic(path: str, data: bytes, mode: "int | None" = None) -> None:
             mode = os.stat(path).st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o644
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    atomic.write(path, data, mode=mode, make_parent=None, exact_mode=True)
 
 
 @dataclass
@@ -385,7 +382,7 @@ def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
         return None, None
     doc, raw = found
     check_shape(doc)
-    return doc, raw  # type: ignore[return-value]
+    return doc, raw  # type: ignore[return-value]  # check_shape refused any doc that is not a dict
 
 
 def plugin_files(plugin: str) -> "dict[str, bytes]":
@@ -448,7 +445,7 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
         plan.say(f"settings: create {SETTINGS_REL} with the deliberation hooks")
     elif merged != current:
         if not created_file and not os.path.exists(project.backup):
-            plan.writes[SETTINGS_REL + BACKUP_SUFFIX] = raw  # type: ignore[assignment]
+            plan.writes[SETTINGS_REL + BACKUP_SUFFIX] = raw  # type: ignore[assignment]  # read with `current`: bytes
             plan.say(f"settings: back up the original to {SETTINGS_REL}{BACKUP_SUFFIX}")
         plan.writes[SETTINGS_REL] = dumps(merged)
         plan.say(f"settings: merge the deliberation hooks into {SETTINGS_REL} (other keys and hooks kept)")
@@ -534,7 +531,7 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
         choice, remaining = restore_choice(current, pred, msettings.get("created_keys", []),
                                            bool(msettings.get("created_file")), backup_doc)
         if choice == "restore-backup":
-            plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]
+            plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]  # a restore choice needs a backup read
             plan.deletes.append(SETTINGS_REL + BACKUP_SUFFIX)
             plan.say(f"settings: restore {SETTINGS_REL} byte for byte from its backup, remove the backup")
         elif choice == "delete":
@@ -597,7 +594,7 @@ def main(argv: "list[str] | None" = None) -> int:
                                      description="project side of install.sh")
     parser.add_argument("action", choices=("install", "uninstall", "check"))
     parser.add_argument("--project", required=True)
-    parser.add_argument("--plugin", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    parser.add_argument("--plugin", default=plugin_root())
     parser.add_argument("--python", help="interpreter the hook commands use (install)")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)

@@ -17,6 +17,9 @@ from typing import Any
 from deliberation.cli import views as t
 from deliberation.state import queries
 from deliberation.state.ids import is_valid_id
+from deliberation.report import decision_record as dr
+from deliberation.core import spawn_budget
+from deliberation.state.models import Lineage
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -26,9 +29,6 @@ def add_arguments(parser: Any, name: str) -> None:
 def build(lineage: Any, max_active: int, stale_after_s: float, now: float,
           max_total: "int | None" = None) -> "dict[str, Any]":
     """The tree as data (pure): rows in depth-first order with per-parent budget use."""
-    from deliberation.report import decision_record as dr
-    from deliberation.core import spawn_budget
-
     rows = dr.lineage_rows(lineage, now, stale_after_s)
     counts = dr.children_counts(lineage, now, stale_after_s)
     main_active, main_total = counts.get(dr.MAIN, (0, 0))
@@ -94,8 +94,6 @@ def render_text(tree: dict) -> str:
 
 
 def run(args: Any) -> int:
-    from deliberation.state.models import Lineage
-
     layout, store = t.open_store(args)
     sid = args.session or queries.latest_session(layout, store, "lineage")
     if sid is None:

@@ -7,11 +7,14 @@ fatal. Default session: the most recent one with an event log. `--json` gives th
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from deliberation.cli import views as t
 from deliberation.state import queries
 from deliberation.state.ids import is_valid_id
+from deliberation.wire.hookio import is_task_notification
+from deliberation.core.personas import normalise_agent_type
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -23,11 +26,9 @@ def add_arguments(parser: Any, name: str) -> None:
 
 def _actor(event: str, payload: dict) -> str:
     """What the event is about: the subagent spawned, the agent that stopped, the prompt."""
-    from deliberation.core.personas import normalise_agent_type
-
     if event in ("PreToolUse", "PostToolUse"):
         tool = str(payload.get("tool_name") or "?")
-        tin = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+        tin = got if isinstance(got := payload.get("tool_input"), dict) else {}
         target = normalise_agent_type(tin.get("subagent_type")) if tin.get("subagent_type") else ""
         caller = payload.get("agent_id")
         text = f"{tool} -> {target}" if target else tool
@@ -38,7 +39,7 @@ def _actor(event: str, payload: dict) -> str:
         return f"{kind} {aid}".strip()
     if event == "UserPromptSubmit":
         prompt = str(payload.get("prompt") or "")
-        if prompt.lstrip().startswith("<task-notification>"):
+        if is_task_notification(prompt):
             return "task notification"
         return f'prompt "{t.one_line(prompt, 40)}"'
     if event == "Stop" and payload.get("stop_hook_active"):
@@ -48,7 +49,7 @@ def _actor(event: str, payload: dict) -> str:
 
 def _decision(answer: dict) -> "tuple[str, str]":
     """(decision, first line of the reason) from either answer dialect (summary or rendered)."""
-    specific = answer.get("hookSpecificOutput") if isinstance(answer.get("hookSpecificOutput"), dict) else {}
+    specific = got if isinstance(got := answer.get("hookSpecificOutput"), dict) else {}
     decision = answer.get("decision") or specific.get("permissionDecision") or ""
     reason = answer.get("reason") or specific.get("permissionDecisionReason") or ""
     message = answer.get("system_message") or answer.get("systemMessage") or ""
@@ -60,9 +61,7 @@ def _decision(answer: dict) -> "tuple[str, str]":
 
 def rows_from_lines(lines: "list[bytes]") -> "list[dict[str, Any]]":
     """Parse event-log lines into display rows (pure); bad lines become 'unreadable' rows."""
-    import json
-
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -74,8 +73,8 @@ def rows_from_lines(lines: "list[bytes]") -> "list[dict[str, Any]]":
             rows.append({"seq": n, "at": None, "event": "(unreadable line)", "actor": "", "decision": "-",
                          "reason": t.one_line(str(exc), 100), "notes": []})
             continue
-        payload = rec.get("payload") if isinstance(rec.get("payload"), dict) else {}
-        answer = rec.get("answer") if isinstance(rec.get("answer"), dict) else {}
+        payload = got if isinstance(got := rec.get("payload"), dict) else {}
+        answer = got if isinstance(got := rec.get("answer"), dict) else {}
         event = str(rec.get("event") or payload.get("hook_event_name") or "?")
         decision, reason = _decision(answer)
         at = rec.get("at")

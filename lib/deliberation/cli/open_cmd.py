@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import sys
 import time
+from deliberation.app.handlers.common import Ctx
+from deliberation.state.config import project_config
+from deliberation.state.paths import Layout
+from deliberation.state.store import SessionTx, Store
 
 
 def add_arguments(parser, name: str) -> None:
@@ -15,11 +19,6 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    from deliberation.app.handlers.common import Ctx
-    from deliberation.state.config import project_config
-    from deliberation.state.paths import Layout
-    from deliberation.state.store import SessionTx, Store
-
     layout = Layout(args.project)
     cfg, problems = project_config(layout)
     store = Store(layout, cfg.lock_timeout_s)

@@ -86,7 +86,10 @@ def render(registry) -> str:
     body = [(e.decision_class, str(e.reversals), str(e.confirmations), _date(e.first_reversed_at),
              _date(e.last_reversed_at), ", ".join(e.decisions) or "-") for e in entries]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
-    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    def fmt(cells) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
     lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
     for e in entries:
         for d, why in zip(e.decisions, e.reasons):

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import tempfile
+from deliberation.runtime.hook_runner import answer_for
 
 COMPARED = ("decision", "reason", "context")
 
@@ -59,8 +60,6 @@ def progress_printer(total: int, stream=None):
 def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
            on_progress=None) -> "list[dict]":
     """Answer each event in `project_dir`; returns [{event, expected, got, same}]."""
-    from deliberation.runtime.hook_runner import answer_for
-
     if config:
         state = os.path.join(project_dir, ".claude", "deliberation")
         os.makedirs(state, exist_ok=True)
@@ -71,9 +70,9 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
     results = []
     try:
         for i, rec in enumerate(events):
-            name = rec.get("event") or (rec.get("payload") or {}).get("hook_event_name")
+            name = str(rec.get("event") or (rec.get("payload") or {}).get("hook_event_name") or "")
             data = json.dumps(rec["payload"]).encode()
-            at = rec.get("at") if isinstance(rec.get("at"), (int, float)) else 1_800_000_000.0 + i
+            at = float(got) if isinstance(got := rec.get("at"), (int, float)) else 1_800_000_000.0 + i
             answer = answer_for(name, data, at)
             got = {k: v for k, v in answer.summary().items() if k in COMPARED}
             expected = rec.get("answer")

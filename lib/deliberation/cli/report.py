@@ -8,12 +8,17 @@ or to FILE with `-o`.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import Any
 
 from deliberation.cli import views as t
 from deliberation.state import queries
+from deliberation.report.decision_record import record_json, render_markdown
+from deliberation.report.html_report import render_html
+from deliberation.state.record_model import publish
+from deliberation.state.models import Lineage
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -25,22 +30,14 @@ def add_arguments(parser: Any, name: str) -> None:
 def render(delib: Any, lineage: Any, fmt: str, strong: float, moderate: float, prices: Any = None) -> str:
     """The report text in `fmt` (pure); json follows state_schema/decision_record.schema.json."""
     if fmt == "html":
-        from deliberation.report.html_report import render_html
         return render_html(delib, lineage, strong, moderate, prices)
     if fmt == "json":
-        import json
-
-        from deliberation.report.decision_record import record_json
-        from deliberation.state.record_model import publish
         record = publish(record_json(delib, strong, moderate, prices))
         return json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    from deliberation.report.decision_record import render_markdown
     return render_markdown(delib, lineage, strong, moderate, prices)
 
 
 def run(args: Any) -> int:
-    from deliberation.state.models import Lineage
-
     layout, store = t.open_store(args)
     delib, why = queries.find_deliberation(layout, store, args.id)
     if delib is None:

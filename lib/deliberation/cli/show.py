@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from deliberation.cli import views as t
+from deliberation import defaults
 from deliberation.state import queries
+from deliberation.report.decision_record import record_json
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -179,9 +181,8 @@ def _lists(d: Any, rec: dict) -> "list[str]":
     return lines
 
 
-def render_text(d: Any, strong: float = 0.85, moderate: float = 0.70) -> str:
-    from deliberation.report.decision_record import record_json
-
+def render_text(d: Any, strong: float = defaults.CONFIG["gates"]["strong"],
+                moderate: float = defaults.CONFIG["gates"]["moderate"]) -> str:
     rec = record_json(d, strong, moderate)
     lines = (_overview(d, rec) + _decision(rec) + _document(rec) + _agents(d, rec) + _scores(rec) + _gates(rec)
              + _dissent_conformity(rec) + _depth(rec) + _route(rec)

@@ -11,6 +11,9 @@ import json
 import sys
 import time
 from typing import Any, Iterable
+from deliberation.state.paths import Layout
+from deliberation.state.store import Store
+from deliberation.state.config import project_config
 
 
 
@@ -83,17 +86,12 @@ def show_store_warnings(store: Any) -> None:
 
 def open_store(args: Any):
     """(layout, store) for `--project` (default: $CLAUDE_PROJECT_DIR or the current directory)."""
-    from deliberation.state.paths import Layout
-    from deliberation.state.store import Store
-
     layout = Layout(getattr(args, "project", None))
     return layout, Store(layout)
 
 
 def config_or_warn(layout: Any):
     """The project's effective config; its problems are printed as warnings."""
-    from deliberation.state.config import project_config
-
     config, problems = project_config(layout)
     for p in problems:
         print(f"deliberation: {p}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """Which model each agent ran on, and the rule that puts conflicting personas on different models.
 
-Seed 002's core finding: judges who share priors vote unanimously and wrongly, and a panel on
+Judges who share priors vote unanimously and wrongly (docs/EVIDENCE.md, E3), and a panel on
 one model shares the most priors. So every agent's model is recorded, from the best source:
 - asked for: the Agent tool's `model` input (an alias: sonnet, opus, haiku, …), else the agent
   file's front matter `model:` (`inherit` = the parent's: recorded as None);
@@ -25,6 +25,7 @@ import re
 from typing import Iterable, Sequence
 
 from deliberation.core.token_usage import assistant_messages
+from deliberation.text import refusals
 
 ALIASES = ("opus", "sonnet", "haiku", "fable")
 _FAMILY = re.compile(r"claude-(?:[0-9.-]+-)?([a-z]+)")
@@ -120,12 +121,8 @@ def diversity_refusal(persona: str, stage: str, requested: "str | None", agents:
         return None
     other = clash[0]
     free = [m for m in pool if family(m) not in taken]
-    suggestion = (f"Spawn {persona} again with model: \"{free[0]}\" in the Agent call"
-                  if free else f"Spawn {persona} with a model none of {', '.join(partners)} uses")
-    return (f"Model diversity (models.diverse is on): {persona} and {other.persona} have conflicting "
-            f"priorities, and {other.persona} already runs this {stage} stage on "
-            f"{label(other.model or other.model_requested or session_model)}; a panel on one model shares "
-            f"its priors. {suggestion}.")
+    return refusals.model_clash(persona, other.persona, stage, label(other.model or other.model_requested or session_model),
+                                free[0] if free else None, partners)
 
 
 def assignment(panel: Sequence[str], pairs: Sequence[Sequence[str]], pool: Sequence[str]) -> "dict[str, str]":

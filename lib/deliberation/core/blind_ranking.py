@@ -1,6 +1,6 @@
-"""Blind ranking: what a RANKING prompt may carry (seed 001: the rankers never see the vote).
+"""Blind ranking: what a RANKING prompt may carry (the rankers never see the vote).
 
-Seed 001 measured the cost of herding on a ranking: agent A rated a deployment's risk 0.45;
+The measured cost of herding on a ranking (docs/EVIDENCE.md, E1): agent A rated a deployment's risk 0.45;
 agent B, seeing that, rated it 0.48 — without seeing it, 0.72 (the orchestration risk it had
 found vanished under visibility). So rankers see the approaches and nothing of the vote: no
 leader, no other agent's scores, verdicts or rationale, and the approaches in a neutral order.
@@ -34,6 +34,9 @@ from typing import Iterable
 
 from deliberation.core import personas
 from deliberation.core.similarity import containment, tokens
+from deliberation.core.phases import approaches as collected
+from deliberation.core.phases import current
+from deliberation.text import refusals
 
 RATIONALE_CONTAINMENT = 0.5   # share of another agent's rationale trigrams found in the prompt
 RATIONALE_MIN_TOKENS = 6      # shorter rationales are not compared
@@ -75,8 +78,6 @@ class Leak:
 
 def approaches(delib) -> "dict[str, str]":
     """Approach id → title, as the phase machine collects them (synthesis, else research)."""
-    from deliberation.core.phases import approaches as collected
-
     return collected(delib)
 
 
@@ -88,13 +89,11 @@ def neutral_order(delib, ids: "Iterable[str] | None" = None) -> "list[str]":
 
 
 def _summaries(delib) -> "dict[str, str]":
-    from deliberation.core.phases import current
-
     synth = [a for a in current(delib, "deliberation") if a.kind == "synthesis"]
     source = synth or current(delib, "research") + current(delib, "deliberation")
     out: dict[str, str] = {}
     for agent in source:
-        for ap in agent.report.approaches:
+        for ap in agent.filed.approaches:
             out.setdefault(ap.id, ap.summary)
     return out
 
@@ -268,22 +267,6 @@ def check_prompt(prompt: str, delib, persona: str = "",
     return leaks
 
 
-WHAT = {
-    "leader": "which approach leads",
-    "scores": "scores",
-    "verdicts": "other agents' verdicts or preferences",
-    "rationale": "another agent's words",
-    "order": "the approaches out of the neutral order",
-}
-
-
 def deny_reason(leaks: "list[Leak]", delib) -> str:
     """The deny reason: what leaked (quoted) and exactly what to send instead."""
-    found = "; ".join(f"{WHAT.get(k.kind, k.kind)}: \"{k.snippet}\"" if k.kind not in ("rationale", "order")
-                      else f"{WHAT[k.kind]}: {k.snippet}" for k in leaks)
-    listed = approach_list(delib)
-    return (f"Blind ranking: this RANKING prompt carries {found}. A ranker that sees the vote herds "
-            "toward it. Re-spawn with the question, the shared context and the approaches below, in "
-            "this order, and nothing of the vote — no leader, no scores, verdicts or rationale of other "
-            "agents (the plugin computes the leader after the vote and reads dissent against it)."
-            + (f"\n{listed}" if listed else ""))
+    return refusals.vote_in_ranking_prompt([(k.kind, k.snippet) for k in leaks], approach_list(delib))

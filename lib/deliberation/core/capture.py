@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deliberation.state.agent_report import ReportProblem, extract_report
+from deliberation.state.agent_report import ReportProblem, extract_report, report_from_data
 from deliberation.state.models import AgentRecord, Deliberation
 
 FIXED = ("recorded", "duplicate", "send_back", "invalid")
@@ -79,8 +79,6 @@ def check_data(agent: AgentRecord, data: object, *, max_bytes: int,
                dimensions: "list[str]") -> "tuple[object, list[str], str | None]":
     """A report given as data (a workflow agent's StructuredOutput): (report, ignored keys,
     problem) — the same model and the same stage rules as a fenced report; problem None = valid."""
-    from deliberation.state.agent_report import report_from_data
-
     try:
         report, ignored = report_from_data(data, max_bytes)
     except ReportProblem as exc:

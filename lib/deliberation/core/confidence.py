@@ -32,6 +32,8 @@ matches "multi tenant"; a trailing `*` matches any word ending ("migrat*" → mi
 from __future__ import annotations
 
 
+from deliberation import defaults
+from deliberation.wire.hookio import is_task_notification as is_task_notification  # never scored
 from deliberation.core import task_type as tt
 from deliberation.core.terms import find_terms, normalise
 
@@ -43,10 +45,9 @@ LONG_PROMPT_WORDS = 60    # complexity added from this many words on…
 LONG_PROMPT_WEIGHT = 0.15
 VERY_LONG_PROMPT_WORDS = 150
 VERY_LONG_PROMPT_WEIGHT = 0.3
-TASK_NOTIFICATION = "<task-notification>"
-DEFAULT_THRESHOLD = 0.70
-DEFAULT_HIGH = 0.6
-DEFAULT_FORCE_MARKERS = ("/deliberate", "DELIBERATE")
+DEFAULT_THRESHOLD = defaults.CONFIG["trigger"]["threshold"]
+DEFAULT_HIGH = defaults.CONFIG["trigger"]["high_dimension"]
+DEFAULT_FORCE_MARKERS = tuple(defaults.CONFIG["trigger"]["force_markers"])
 
 AMBIGUITY = {
     "should we": 0.35, "should i": 0.25, "how should": 0.35, "what should": 0.3,
@@ -167,11 +168,6 @@ def combine(dims: dict, high: float = DEFAULT_HIGH) -> float:
     values = sorted((min(max(float(dims.get(d, 0.0)), 0.0), 1.0) for d in DIMENSIONS), reverse=True)
     penalty = COMBINE_WEIGHT * values[0] + COMBINE_WEIGHT * sum(_ramp(v, high) for v in values[1:])
     return round(min(max(1.0 - penalty, 0.0), 1.0), 4)
-
-
-def is_task_notification(prompt: str) -> bool:
-    """A background subagent's completion notice, delivered as a prompt — never scored."""
-    return prompt.lstrip().startswith(TASK_NOTIFICATION)
 
 
 def forced_by(prompt: str, markers) -> "str | None":

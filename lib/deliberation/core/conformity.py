@@ -6,17 +6,17 @@ ranking (`state.RankingResult`) and `config.ConformityConfig`. Each detector ret
 
 - `templated_dissent`  dissent of DIFFERENT personas that repeats the same language;
 - `score_clustering`   every agent's weighted score for the leading approach within the window;
-- `dimension_clustering` the same on ONE dimension of the leading approach (seed 001's example:
+- `dimension_clustering` the same on ONE dimension of the leading approach (docs/EVIDENCE.md, E2:
                        five agents rated the security RISK of an auth refactor 7.1–7.4 — one
                        dimension; re-run with fresh isolation they spread to 5.8–8.9);
 - `near_threshold`     every agent's weighted score for the leading approach lies within
                        `near_threshold_margin` points of the consensus bar (threshold × 10): the
-                       scores cluster where the decision barely passes (the seed's "scores
-                       suspiciously clustered near the threshold");
+                       scores cluster where the decision barely passes (E2: 7.1–7.4 sits at the
+                       default bar 0.70, scores suspiciously clustered near the threshold);
 - `missing_minority`   unanimous approval although personas whose priorities conflict took part;
 - `same_reasoning`     agents that agree (same verdict, same approach) for the same reasons;
 - `two_agent_rule`     the minimum viable deliberation's verdict for two agents;
-- `single_model`       every ranking agent ran on the same model (seed 002: judges who share
+- `single_model`       every ranking agent ran on the same model (E3: judges who share
                        priors vote unanimously and wrongly; one model shares the most).
 
 Only valid reports count: a record with no report, an invalid or refused status, or a report
@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import Iterable, Literal, Sequence
 
 from deliberation.core.similarity import profile, similarity, similarity_of
-from deliberation.state.models import AgentRecord, ConformityWarning, RankingResult
+from deliberation.state.models import AgentRecord, ConformityWarning, Detector, RankingResult
 
 TwoAgentVerdict = Literal["proceed", "investigate", "suspect_herding"]
 _EPS = 1e-9  # 7.4 - 7.1 is 0.30000000000000071 in binary floating point
@@ -89,22 +89,23 @@ def templated_dissent(agents: Sequence[AgentRecord], threshold: float) -> "list[
     concerns of records with different personas are compared. One warning per group of agents
     linked by similar concerns, with the pairwise similarity figures and one quoted excerpt.
     """
-    items = [(a, f"{c.concern} {c.reason}") for a in valid_records(agents) for c in a.report.dissent]
+    items = [(a, f"{c.concern} {c.reason}") for a in valid_records(agents) for c in a.filed.dissent]
     profiles = [profile(t) for _, t in items]  # each text shingled once, not once per pair
     pairs: dict[tuple[str, str], tuple[float, str]] = {}
-    for (i, (a, ta)), (j, (b, tb)) in combinations(enumerate(items), 2):
+    for (i, (a, ta)), (j, (b, _tb)) in combinations(enumerate(items), 2):
         if a.persona == b.persona or a.key == b.key:
             continue
         s = similarity_of(profiles[i], profiles[j])
         if s >= threshold - _EPS:
-            key = tuple(sorted((a.key, b.key)))
+            lo, hi = sorted((a.key, b.key))
+            key = (lo, hi)
             if key not in pairs or s > pairs[key][0]:
                 pairs[key] = (s, ta)
     return _group_warnings("templated_dissent", agents, pairs, threshold,
                            "dissent repeats the same language")
 
 
-def _group_warnings(detector: str, agents: Sequence[AgentRecord],
+def _group_warnings(detector: Detector, agents: Sequence[AgentRecord],
                     pairs: "dict[tuple[str, str], tuple[float, str]]", threshold: float,
                     what: str) -> "list[ConformityWarning]":
     order = [a.key for a in agents]
@@ -233,7 +234,7 @@ def missing_minority(agents: Sequence[AgentRecord],
     ranked = valid_records(agents, "ranking")
     if len(ranked) < 2:
         return []
-    if any(a.report.verdict != "approve" or a.report.dissent for a in ranked):
+    if any(a.filed.verdict != "approve" or a.filed.dissent for a in ranked):
         return []
     present = {a.persona for a in ranked}
     pairs = [(p[0], p[1]) for p in conflicting_pairs if len(p) == 2 and p[0] in present and p[1] in present]
@@ -266,10 +267,10 @@ def same_reasoning(agents: Sequence[AgentRecord], ranking: "RankingResult | None
                    threshold: float) -> "list[ConformityWarning]":
     """Agreeing ranking agents whose rationales are this similar or more: one warning per group."""
     leading = ranking.leading if ranking else None
-    ranked = [a for a in valid_records(agents, "ranking") if a.report.rationale.strip()]
+    ranked = [a for a in valid_records(agents, "ranking") if a.filed.rationale.strip()]
     # all pairs are compared: position and shingles are computed once per agent, not per pair
     positions = {a.key: _position(a.report, leading) for a in ranked}
-    profiles = {a.key: profile(a.report.rationale) for a in ranked}
+    profiles = {a.key: profile(a.filed.rationale) for a in ranked}
     pairs: dict[tuple[str, str], tuple[float, str]] = {}
     for a, b in combinations(ranked, 2):
         pa = positions[a.key]
@@ -277,7 +278,7 @@ def same_reasoning(agents: Sequence[AgentRecord], ranking: "RankingResult | None
             continue
         s = similarity_of(profiles[a.key], profiles[b.key])
         if s >= threshold - _EPS:
-            pairs[(a.key, b.key)] = (s, a.report.rationale)
+            pairs[(a.key, b.key)] = (s, a.filed.rationale)
     return _group_warnings("same_reasoning", ranked, pairs, threshold,
                            "agree on the same position with the same reasoning")
 

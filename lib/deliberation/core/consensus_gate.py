@@ -2,7 +2,8 @@
 
 Four checks: the phase has reached RANKING; at least `min_agents` ranking reports
 completed; the consensus meets the task-adaptive threshold; every dissenting agent documented
-its concerns. Before that moment the hooks report progress instead of blocking.
+its concerns. Before that moment the hooks report progress instead of blocking. The result
+records each check with its figure and the next step (worded by text/gates.py).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from deliberation.core.phases import current, reached
 from deliberation.core.ranking import REJECTED, unanimous_reject
 from deliberation.state.models import AgentRecord, Check, Deliberation, GateResult
+from deliberation.text.gates import ConsensusNext, Dissenter, consensus_next_step
 
 
 def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]":
@@ -17,8 +19,8 @@ def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]
     after the vote, against the leader the ranking computed (rankers never see a leader)."""
     out = []
     for a in current(delib, "ranking"):
-        r = a.report
-        if r.verdict == "reject" or (r.preferred_approach and leading and r.preferred_approach != leading):  # type: ignore[union-attr]
+        r = a.filed
+        if r.verdict == "reject" or (r.preferred_approach and leading and r.preferred_approach != leading):
             out.append(a)
     return out
 
@@ -28,8 +30,8 @@ def documents(agent: AgentRecord, leading: "str | None" = None, approach_ids: "t
     concern with its reason; an agent that prefers another approach needs one about the leader
     the vote produced (or a general one, not aimed at another approach) — it could not know the
     leader when it ranked, so its concerns about each approach it would not adopt are read now."""
-    concerns = [c for c in agent.report.dissent if c.concern and c.reason]  # type: ignore[union-attr]
-    if agent.report.verdict == "reject" or leading is None:  # type: ignore[union-attr]
+    concerns = [c for c in agent.filed.dissent if c.concern and c.reason]
+    if agent.filed.verdict == "reject" or leading is None:
         return bool(concerns)
     return any(c.target.strip() == leading or c.target.strip() not in approach_ids for c in concerns)
 
@@ -54,9 +56,9 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
     if unanimous_reject(ranking):
         # the panel agrees on the verdict itself: adopt nothing. The consensus score measures
         # support for the top-scored approach, which a rejection does not need.
-        top = f"; the top-scored approach {ranking.leading} ({consensus:.2f}) is not adopted" if ranking.leading else ""  # type: ignore[union-attr]
+        top = f"; the top-scored approach {ranking.leading} ({consensus:.2f}) is not adopted" if ranking.leading else ""
         checks.append(Check(name="consensus", passed=True,
-                            figure=f"unanimous reject: {ranking.rejections} of {ranking.rejections} voting "  # type: ignore[union-attr]
+                            figure=f"unanimous reject: {ranking.rejections} of {ranking.rejections} voting "
                                    f"agents reject — {REJECTED}",
                             detail=f"agreement on the verdict{top}"))
     else:
@@ -76,42 +78,10 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
 
 
 def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRecord]") -> str:
+    """The next step of the failed checks, as this deliberation stands."""
     failed = {c.name: c for c in checks if not c.passed}
-    if "phase" in failed:
-        two = delib.two_agent
-        if delib.phase == "RESEARCH" and two is not None and two.verdict in ("proceed", "suspect_herding"):
-            return ("spawn both personas again to RANK every approach (the minimum viable deliberation: "
-                    "their research agreed), or continue with DELIBERATION for the full deliberation")
-        if delib.phase in ("IDLE", "RESEARCH"):
-            return ("finish RESEARCH (at least 2 independent persona reports), then DELIBERATION "
-                    "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "
-                    "again to RANK the approaches")
-        return "spawn the personas again to RANK every approach on the five dimensions"
-    if "agents_completed" in failed:
-        return f"spawn more personas to rank: {failed['agents_completed'].figure} ranking reports"
-    if "consensus" in failed:
-        # ranking has started: the phase machine refuses debate, synthesis and the depth lenses
-        # now, so the advice must be a re-rank
-        return ("do not conclude: investigate the contested points in a re-rank — spawn the "
-                "personas again with the Agent tool for RANKING (fresh agents: a re-rank is a blind "
-                "vote, not a SendMessage to the old rankers) with the contested points and their "
-                "evidence named in their prompts, never who scored or voted what (debate, synthesis "
-                "and the depth lenses cannot run once ranking has started) — or stop and ask the user "
-                "to decide")
-    if "dissent_documented" in failed:
-        names = ", ".join(f"{a.persona} (agent {a.agent_id or a.key})" for a in missing)
-        return (f"have {names} document, in `dissent`, a concern with its reason for every approach "
-                "it would not adopt: resume each with SendMessage (to = its agent id) asking only for "
-                "that, with no other agent's scores or verdicts and no leader — its new report replaces "
-                "the old one — or spawn it again for ranking with the same blind prompt; the plugin "
-                "reads dissent against the leader it computes after the vote, and a dissent without "
-                "reasons cannot be weighed")
-    return ""
-
-
-def reason_text(delib: Deliberation, result: GateResult) -> str:
-    failed = [c for c in result.checks if not c.passed]
-    lines = [f"Deliberation {delib.id} — consensus gate FAILED:"]
-    lines += [f"- {c.name}: {c.figure}" + (f" ({c.detail})" if c.detail else "") for c in failed]
-    lines.append(f"Next: {result.next_step}.")
-    return "\n".join(lines)
+    two = delib.two_agent
+    return consensus_next_step(ConsensusNext(
+        failed=list(failed), phase=delib.phase, two_agent=two.verdict if two is not None else None,
+        agents_figure=failed["agents_completed"].figure if "agents_completed" in failed else "",
+        undocumented=[Dissenter(persona=a.persona, agent=a.agent_id or a.key) for a in missing]))

@@ -1,7 +1,7 @@
 """What a deliberation cost: agents, tokens per agent, wall time — and money only at prices the
 user vouches for.
 
-Seed 001 states the cost of a panel plainly (about 3× the tokens of one agent for a 3-agent run,
+A panel's cost is measured (docs/EVIDENCE.md, E6) (about 3× the tokens of one agent for a 3-agent run,
 $0.68–0.90); the decision record does the same with measured figures:
 
 - **tokens per agent**: everything the subagent was billed for — every API response's input
@@ -76,7 +76,8 @@ def money(rows: "list[dict]", prices) -> "dict[str, Any] | None":
     whose model has prices; each row gets the key it was priced at."""
     if prices is None:
         return None
-    amount, by_key, priced = 0.0, {}, 0
+    amount, priced = 0.0, 0
+    by_key: dict[str, float] = {}
     for r in rows:
         key = price_key(r["model"], prices) if r["complete"] else None
         r["priced_at"] = key

@@ -1,5 +1,5 @@
 """The route after the vote: auto-execute, auto-reject, human review (L3) or hard reject
-(seed 002).
+(docs/EVIDENCE.md, E8–E10).
 
 Votes come from the ranking reports' verdicts: approve = pass, reject = fail, abstain is left
 out. The vote **passes** when approvals outnumber rejections (the accept path). Its pattern:
@@ -7,16 +7,16 @@ unanimous pass (approvals only), unanimous fail (rejections only), split (both),
 vote at all, which cannot auto-execute and is treated like a split).
 
 **The judges' confidence** (what T2 reads) is the mean self-reported `confidence` of the
-ranking agents that voted pass — the seed's T2 is "unanimous AND high confidence", and its
-confidence is the judges' own (seed 002: 95.8 % of the misses had self-reported confidence
+ranking agents that voted pass — T2 is "unanimous AND high confidence", and its confidence is
+the judges' own (E3: 95.8 % of the misses had self-reported confidence
 ≥ 0.9, mean 0.969). The ranking's consensus score is NOT used for T2: it is a function of the
 0-10 scores, and a consensus of 0.9 needs a mean near 9.5/10 with almost no spread, which a
 unanimous but ordinary panel (8.5 ± 0.5 → 0.80) never reaches, so T2 would never fire.
 
 **Policy** (`escalation.policy`) selects the rule set:
-- `D+T2+PROBE` (default): the seed's deployable policy — the split-vote rule D, the inverse
-  tripwire T2 and the novelty-arm probes. T1 is not run (the seed calls it an oracle upper
-  bound: on its test set every miss was in a listed class by construction).
+- `D+T2+PROBE` (default): the deployable policy (E8) — the split-vote rule D, the inverse
+  tripwire T2 and the novelty-arm probes. T1 is not run (an oracle upper bound on the reference
+  history: every miss there was in a listed class by construction).
 - `T1+D+T2+PROBE`: the stricter set — also T1, which escalates EVERY accepted decision of a
   class reversed before, whatever the vote and confidence (more true passes escalated).
 
@@ -33,7 +33,7 @@ Rules of the policy — every rule that fires is recorded in `Route.rules`, in t
   route falls back to D. Informational: it never escalates by itself.
 Route: hard-reject if a fired rule asks for it, else human-review if any escalating rule
 fired, else — the vote was unanimous and nothing flagged it — auto-execute for a unanimous
-pass and **auto-reject** for a unanimous fail (the seed's "unanimous → auto-pass / auto-reject":
+pass and **auto-reject** for a unanimous fail (E10, "unanimous → auto-pass / auto-reject":
 a panel that unanimously rejects adopts nothing). Escalated routes start with
 `review = "pending"` until a person approves or rejects. `Route.decided_by` names what set the
 route; `Route.notes` says what the policy left out (a reversal-prone class passed without T2).
@@ -50,7 +50,7 @@ from typing import Literal
 from deliberation.core import reversals
 from deliberation.state.config import EscalationConfig
 from deliberation.core.decision_class import decision_class
-from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteRule
+from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
 
 Pattern = Literal["unanimous-pass", "unanimous-fail", "split", "none"]
 ESCALATING = ("T1", "T2", "D", "PROBE")
@@ -204,7 +204,7 @@ def policy_notes(cls: str, vote: Vote, registry: ReversalRegistry, rules: "list[
             "escalation.policy to T1+D+T2+PROBE to escalate it"]
 
 
-def route_of(rules: "list[RouteRule]", cfg: EscalationConfig, pattern: str = "unanimous-pass") -> str:
+def route_of(rules: "list[RouteRule]", cfg: EscalationConfig, pattern: str = "unanimous-pass") -> RouteName:
     names = {r.rule for r in rules}
     if ("T1" in names and cfg.known_reversal == "reject") or \
        ("PROBE" in names and cfg.probe_failure == "reject"):

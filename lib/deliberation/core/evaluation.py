@@ -23,23 +23,18 @@ Policies (each escalates a set of rows; everything else auto-passes):
 - **T2** escalates unanimous passes on registry classes whose confidence is high: pattern
   unanimous, decision pass, and `confidence` ≥ 0.9 when the row gives one (the judges' own
   confidence — live routing's T2 reads the same figure); a row with votes and no confidence
-  counts on its unanimity alone, as the seed's multi-judge table does;
+  counts on its unanimity alone, as the multi-judge table of docs/EVIDENCE.md (E8) does;
 - **D+T2** = either: the deployable claim;
 - **PROBE** escalates rows whose probe failed; **D+T2+PROBE** = any of D, T2, PROBE. Both are
   reported only when some row carries probe data.
 
-For each policy, as the seed's tables give them: n (rows evaluated), MISS capture rate
+For each policy, as the reference tables give them: n (rows evaluated), MISS capture rate
 (escalated misses / misses), MISS still auto-passed (rate and count), true passes escalated
 (escalated true passes / true passes). A rate with a zero denominator is None. With a
 hold-out, each policy's line for the held-out class's misses (the recurrence arm catches none,
 a probe can) and the CONTROL line: the other classes' misses caught and the true passes
-escalated — what the arm still does where history exists (seed 002: recurrence arm 61/61 on
-the non-held-out misses, probes 0 false rejects of legitimate runs).
-
-Reference tables (tests/unit/test_evaluation.py rebuilds them): 94 high-confidence misses, 92
-unanimous, all in reversal-prone classes → D 2.1%, T2 97.9%, D+T2 100%; a 6-miss run (4
-unanimous, 2 split) plus unanimous true passes → D 33.3%, T2 66.7%, D+T2 100%, 0 true passes
-escalated.
+escalated — what the arm still does where history exists. The reference tables and the
+hold-out's figures are docs/EVIDENCE.md's E8 and E9; tests/unit/test_evaluation.py rebuilds them.
 
 Pure: parsing takes lines, not files.
 """
@@ -310,14 +305,17 @@ def ratio(n: int, d: int) -> str:
 
 
 def render_table(ev: Evaluation) -> str:
-    """The readable table, in the seed's terms: capture %, still auto-passed %, true passes
+    """The readable table, in the reference tables' terms: capture %, still auto-passed %, true passes
     escalated %; with a hold-out, the hold-out line and the control line of each policy."""
     head = ("policy", "n", "MISS capture", "MISS still auto-passed", "true passes escalated")
     body = [(r.policy, str(r.n), ratio(r.misses_escalated, r.misses), ratio(r.misses_auto_passed, r.misses),
              ratio(r.true_passes_escalated, r.true_passes))
             for r in ev.results]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
-    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+    def fmt(cells) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
     lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
     lines.append(f"{ev.rows} rows, {ev.rows - len(ev.excluded)} evaluated, "
                  f"{len(ev.excluded)} excluded (no votes and no confidence)"

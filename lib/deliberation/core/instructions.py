@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from deliberation.core.depth import FLOOR
 from deliberation.core.personas import LENSES
+from deliberation.core.task_type import threshold as type_threshold
 
 MAX_CHARS = 4000
 HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
@@ -96,8 +97,6 @@ def protocol_text(question: str, task_type: str, threshold: float, confidence: f
     `prefix` is the agent-type namespace of the plugin form (e.g. "deliberation:").
     `models` (persona → model alias) is given when `models.diverse` is on.
     """
-    from deliberation.core.task_type import threshold as type_threshold
-
     bar = type_threshold(task_type) if consensus_threshold is None else float(consensus_threshold)
     people = ", ".join(panel(task_type))
     return f"""{HEADER}

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence, Tuple
 
 from deliberation.core.similarity import shingles, token_set
+from deliberation.text import refusals
 
 MIN_TOKENS = 4          # content tokens a finding needs before the paraphrase measure applies
 TOKEN_WEIGHT = 0.75     # weight of the content-token share in the paraphrase measure
@@ -61,7 +62,7 @@ def leak_score(prompt: str, claim: str, evidence: str = "", shared_context: str 
 
 
 def _finding_score(claim, evidence, p3, p1, s3, s1) -> float:
-    candidates = [(claim,)]
+    candidates: list[tuple[str, ...]] = [(claim,)]
     if evidence and evidence.strip():
         candidates.append((claim, evidence))
     return max(_score(parts, p3, p1, s3, s1) for parts in candidates)
@@ -102,17 +103,7 @@ def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = (),
                 instead: str = "remove other agents' findings from this research prompt") -> str:
     """The deny reason: which findings leaked (with a short quote) and what to do instead.
     `subject` / `instead` name the text (a spawn prompt, a SendMessage to a research agent)."""
-    claims = {ref: claim for ref, claim, _ in findings}
-    named = []
-    for ref in refs:
-        claim = " ".join((claims.get(ref) or "").split())
-        if len(claim) > 60:
-            claim = claim[:59] + "…"
-        named.append(f"{ref} (\"{claim}\")" if claim else ref)
-    noun = "finding" if len(refs) == 1 else "findings"
-    return (f"Context isolation: {subject} carries {len(refs)} {noun} of other agents: "
-            f"{'; '.join(named)}. Research agents must work independently: {instead}; give only the "
-            "question and shared project context; findings are shared in DELIBERATION.")
+    return refusals.research_leak(list(refs), {ref: claim for ref, claim, _ in findings}, subject, instead)
 
 
 def missing_reason(role: str, missing: Sequence[str], findings: Iterable[Finding],
@@ -120,28 +111,4 @@ def missing_reason(role: str, missing: Sequence[str], findings: Iterable[Finding
     """The deny reason of a synthesis/debate prompt that lacks findings of reported research
     agents: which (with a short quote), which of them have not reached the main agent yet, and
     what to send instead — the claim and evidence of every research finding."""
-    table = [(ref, claim, evidence) for ref, claim, evidence in findings]
-    claims = {ref: claim for ref, claim, _ in table}
-    late = set(not_arrived)
-    named = []
-    for ref in missing:
-        claim = " ".join((claims.get(ref) or "").split())
-        if len(claim) > 60:
-            claim = claim[:59] + "…"
-        named.append((f"{ref} (\"{claim}\")" if claim else ref)
-                     + (" — its report has not reached you yet" if ref.split(":", 1)[0] in late else ""))
-    noun = "finding" if len(missing) == 1 else "findings"
-    waiting = sorted({ref.split(":", 1)[0] for ref in missing} & late)
-    lines = [f"Deliberation input: this {role} prompt lacks {len(missing)} {noun} of the research agents: "
-             f"{'; '.join(named)}. DELIBERATION works from the findings of every research agent; a "
-             "perspective left out is silently dropped."]
-    if waiting:
-        lines.append(f"Next: wait for the task notification(s) of {', '.join(waiting)}, then spawn "
-                     f"{role} again with every finding below.")
-    else:
-        lines.append(f"Next: spawn {role} again with the claim and evidence of every finding below "
-                     "(summarise freely; keep each finding's claim and evidence).")
-    lines += [f"- {ref}: {' '.join(claim.split())}" + (f" (evidence: {' '.join(evidence.split())})"
-                                                        if evidence and evidence.strip() else "")
-              for ref, claim, evidence in table]
-    return "\n".join(lines)
+    return refusals.findings_missing(role, list(missing), [(r, c, e) for r, c, e in findings], not_arrived)

@@ -20,8 +20,10 @@ The client's other channels (docs/CLIENT_CHANNELS.md):
 
 from __future__ import annotations
 
+import hashlib
+
 from deliberation.core.personas import normalise_agent_type
-from deliberation.state.models import Lineage, Resume, Spawn, WorkflowRun
+from deliberation.state.models import AgentKind, Lineage, Resume, Spawn, WorkflowRun
 
 MAIN = "main"
 ACTIVE = ("requested", "running")
@@ -68,7 +70,7 @@ def active_children(lineage: Lineage, parent: str, now: float, stale_after_s: fl
 
 
 def record_request(lineage: Lineage, *, tool_use_id: "str | None", parent: str, subagent_type: str,
-                   kind: "str | None", deliberation_id: "str | None", depth: int, background: bool,
+                   kind: "AgentKind | None", deliberation_id: "str | None", depth: int, background: bool,
                    now: float) -> Spawn:
     spawn = Spawn(tool_use_id=tool_use_id, parent=parent, subagent_type=subagent_type, kind=kind,
                   deliberation_id=deliberation_id, depth=depth, background=background,
@@ -318,8 +320,6 @@ def settle_workflow_agent(lineage: Lineage, spawn: Spawn, run_id: str, now: floa
 
 def record_resume(lineage: Lineage, *, tool_use_id: "str | None", agent_id: str, sender: str,
                   deliberation_id: "str | None", rule: str, why: str, message: str, now: float) -> Resume:
-    import hashlib
-
     resume = Resume(tool_use_id=tool_use_id, agent_id=agent_id, sender=sender, deliberation_id=deliberation_id,
                     rule=rule, why=why, at=now, message_chars=len(message),
                     message_sha256=hashlib.sha256(message.encode("utf-8", "surrogatepass")).hexdigest())

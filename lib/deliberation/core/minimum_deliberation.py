@@ -1,4 +1,4 @@
-"""The minimum viable deliberation (seed 001): two agents, one FOR and one AGAINST.
+"""The minimum viable deliberation (docs/EVIDENCE.md, E5): two agents, one FOR and one AGAINST.
 
     Spawn 2 agents (FOR, AGAINST) → compare their findings →
         agreement with different reasoning → proceed
@@ -38,15 +38,10 @@ from types import SimpleNamespace
 
 from deliberation.core import phases
 from deliberation.state.models import (AgentRecord, ConformityWarning, Deliberation, DepthState, TwoAgentCheck)
+from deliberation.core.conformity import two_agent_rule
+from deliberation.core.similarity import similarity
 
 BASIS = "2-agent rule"
-FULL_FORM = ("synthesis-lead and debate-moderator with all findings, then one red-team pass")
-OUTCOME_TEXT = {
-    "proceed": "agreement with different reasoning → proceed",
-    "investigate": "genuine disagreement → investigate that conflict",
-    "suspect_herding": "agreement with the same reasoning → suspect herding",
-    "no_position": "the rule cannot compare them: a report states no position",
-}
 
 
 def research_pair(delib: Deliberation) -> "list[AgentRecord]":
@@ -75,20 +70,17 @@ def applies(delib: Deliberation) -> bool:
 def _position(agent: AgentRecord, titles: "dict[str, str]") -> SimpleNamespace:
     """The report's position with its preferred approach named by title (lower-cased): each
     research report numbers its own approaches, so 'A' of one may be 'B' of the other."""
-    rep = agent.report
-    pref = rep.preferred_approach  # type: ignore[union-attr]
-    own = {ap.id: ap.title for ap in rep.approaches}  # type: ignore[union-attr]
+    rep = agent.filed
+    pref = rep.preferred_approach
+    own = {ap.id: ap.title for ap in rep.approaches}
     title = own.get(pref or "") or titles.get(pref or "") or (pref or "")
-    return SimpleNamespace(verdict=rep.verdict, preferred_approach=" ".join(title.lower().split()) or None,  # type: ignore[union-attr]
-                           rationale=rep.rationale, title=title)  # type: ignore[union-attr]
+    return SimpleNamespace(verdict=rep.verdict, preferred_approach=" ".join(title.lower().split()) or None,
+                           rationale=rep.rationale, title=title)
 
 
 def check(delib: Deliberation, threshold: float) -> TwoAgentCheck:
     """The 2-agent rule over the two research reports (`threshold`: rationale similarity that
     counts as the same reasoning, conformity.same_reasoning_similarity)."""
-    from deliberation.core.conformity import two_agent_rule
-    from deliberation.core.similarity import similarity
-
     a, b = research_pair(delib)
     titles = phases.approaches(delib)
     pa, pb = _position(a, titles), _position(b, titles)

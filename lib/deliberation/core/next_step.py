@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from deliberation.core import blind_ranking, minimum_deliberation, personas, phases, prd
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
-from deliberation.state.models import AgentRecord, Deliberation
+from deliberation.state.models import AgentRecord, Deliberation, Stage
 
 DONE = ("reported", "invalid")
 
@@ -87,7 +87,7 @@ def still_to_arrive_text(delib: Deliberation) -> str:
 
 
 def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
-                  prompt: str = "") -> "tuple[str, str | None]":
+                  prompt: str = "") -> "tuple[Stage, str | None]":
     """(stage, refusal) for a deliberation spawn of `subagent_type`: the stage it would work in
     and why the phase or depth rules refuse it (None: accepted). Budget and the checks on the
     prompt's content are PreToolUse's own; `prompt` matters for tier-2 workers only."""
@@ -128,7 +128,7 @@ def spawn_phrase(types: "list[str] | tuple[str, ...]") -> str:
 def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> "list[str]":
     """persona:finding-id of every finding of the research reports (or of `agents`)."""
     src = phases.current(delib, "research") if agents is None else agents
-    return [f"{a.persona}:{f.id}" for a in src for f in a.report.findings]  # type: ignore[union-attr]
+    return [f"{a.persona}:{f.id}" for a in src for f in a.filed.findings]
 
 
 def _accepted(delib: Deliberation, cfg: Config, slug: str, prompt: str = "") -> bool:

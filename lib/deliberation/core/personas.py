@@ -9,6 +9,10 @@ Stdlib only: PreToolUse on the spawn path imports it.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # mypy reads the block below; the fast path loads neither `typing` nor the models
+if TYPE_CHECKING:
+    from deliberation.state.models import AgentKind
+
 # slug -> (title, evaluation priority)
 RESEARCH_PERSONAS: "dict[str, tuple[str, str]]" = {
     "technical-architect": ("Technical Architect", "structure, coupling, long-term evolvability"),
@@ -55,7 +59,7 @@ def normalise_agent_type(agent_type: "str | None") -> str:
     return name.lower()
 
 
-def kind_of(agent_type: "str | None") -> "str | None":
+def kind_of(agent_type: "str | None") -> "AgentKind | None":
     """'persona', 'debate', 'synthesis', 'red-team', 'lens' — or None for a non-deliberation agent."""
     name = normalise_agent_type(agent_type)
     if name in RESEARCH_PERSONAS:

@@ -17,7 +17,7 @@ DELIBERATION (the depth axis decides whether they may run).
 
 from __future__ import annotations
 
-from deliberation.state.models import AgentRecord, Deliberation, PhaseChange
+from deliberation.state.models import AgentRecord, Deliberation, Phase, PhaseChange, Stage
 
 EDGES = {
     "IDLE": ("RESEARCH",),
@@ -41,7 +41,7 @@ def reached(phase: str, target: str) -> bool:
     return phase in ORDER and ORDER.index(phase) >= ORDER.index(target)
 
 
-def transition(delib: Deliberation, to: str, why: str, now: float) -> None:
+def transition(delib: Deliberation, to: Phase, why: str, now: float) -> None:
     frm = delib.phase
     if to == "FAILED":
         if frm in CLOSED:
@@ -51,8 +51,8 @@ def transition(delib: Deliberation, to: str, why: str, now: float) -> None:
                                 f"{', '.join(EDGES.get(frm, ())) or 'nothing'}, or FAILED)")
     if frm == to:
         return
-    delib.phase = to  # type: ignore[assignment]
-    delib.phase_history.append(PhaseChange(from_phase=frm, to_phase=to, at=now, why=why))  # type: ignore[arg-type]
+    delib.phase = to
+    delib.phase_history.append(PhaseChange(from_phase=frm, to_phase=to, at=now, why=why))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def approaches(delib: Deliberation) -> "dict[str, str]":
     found: dict[str, str] = {}
     seen_titles: set[str] = set()
     for agent in source:
-        for ap in agent.report.approaches:  # type: ignore[union-attr]
+        for ap in agent.filed.approaches:
             title = ap.title.strip().lower()
             if title in seen_titles:
                 continue
@@ -106,7 +106,7 @@ def approaches(delib: Deliberation) -> "dict[str, str]":
 
 
 def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,
-                    persona: str = "") -> "tuple[str, str | None]":
+                    persona: str = "") -> "tuple[Stage, str | None]":
     """(stage, refusal). `refusal` says what is missing when the spawn would skip a phase.
 
     In RESEARCH a persona that has not reported researches; one that already reported research

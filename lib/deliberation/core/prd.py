@@ -1,6 +1,6 @@
 """The decision document (PRD) that closes a deliberation: the PRD_GENERATION phase.
 
-Seed 001's fifth phase writes the outcome up as a document a team acts on. Its parts that need
+The last phase writes the outcome up as a document a team acts on (docs/EVIDENCE.md, E7). Its parts that need
 judgement — the requirements that follow from the findings, the non-goals, the acceptance
 criteria, the risks with their mitigations, the open questions — are written by the MAIN agent
 in its concluding answer (README, "Who writes the decision document", says why not a role
@@ -26,9 +26,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import orjson
 from pydantic import ValidationError
 
 from deliberation.state.decision_document import (MARKER, DecisionDocument)
+from deliberation.core.phases import current
+from deliberation.state.agent_report import _describe, _fenced_json_blocks
+from deliberation.state.models import PrdState
 
 MAX_LISTED_SOURCES = 60
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
@@ -85,12 +89,10 @@ def citable(delib) -> "dict[str, Source]":
     hot spots. Findings are `persona:<its id>`; a persona's dissent entries are numbered
     D1, D2… across its reports; refutations `persona:R<n>` per report (the depth axis' own
     references). The first item wins an id two reports share."""
-    from deliberation.core.phases import current
-
     out: dict[str, Source] = {}
     dissent_n: dict[str, int] = {}
     for agent in current(delib):
-        rep, who, key = agent.report, cite_prefix(agent), agent.key
+        rep, who, key = agent.filed, cite_prefix(agent), agent.key
         for i, f in enumerate(rep.findings):
             out.setdefault(f"{who}:{f.id}", Source(f"{who}:{f.id}", "finding", agent.persona, agent.stage, f.claim,
                                                    f.severity, f.evidence, key, i))
@@ -177,8 +179,6 @@ def trace_problem(doc: DecisionDocument, catalogue: "dict[str, Source]", outcome
 
 
 def _blocks(text: str) -> "list[str]":
-    from deliberation.state.agent_report import _fenced_json_blocks
-
     return _fenced_json_blocks(text)
 
 
@@ -186,8 +186,6 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
     """(document, ignored keys) from the main agent's concluding answer, or DocumentProblem.
     The document is the fenced JSON block marked `"document": "prd"` (or, unmarked, the one
     with `requirements`): other fenced JSON the answer quotes is left alone."""
-    import orjson
-
     candidates, broken = [], 0
     for body in _blocks(text):
         size = len(body.encode("utf-8", "surrogatepass"))
@@ -216,8 +214,6 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
     try:
         doc = DecisionDocument.model_validate(data)
     except ValidationError as exc:
-        from deliberation.state.agent_report import _describe
-
         raise DocumentProblem("Your decision document is invalid:\n" + _describe(exc)) from None
     ignored = sorted(k for k in data if k not in DecisionDocument.model_fields)
     return doc, ignored
@@ -335,8 +331,6 @@ def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, 
 
 def reset(delib) -> None:
     """A re-rank reopened the vote: the document waits for the new one."""
-    from deliberation.state.models import PrdState
-
     delib.prd = PrdState()
 
 

@@ -16,7 +16,7 @@ them (`with_document`): decision_document — the document is present and traced
 requirement, acceptance criterion and risk cites ids that exist in the deliberation). It fails
 while the document is sent back, and stays failed in the record when it is recorded missing.
 
-What improvement evidence compares. Seed 001's initial confidence is the confidence an agent
+What improvement evidence compares. The initial confidence (docs/EVIDENCE.md, E4) is the one an agent
 gave its own answer before deliberating (0.58 → deliberate); its final confidence is the same
 kind of figure after. The plugin's figure of that kind is the `confidence` every report carries
 (0-1, the agent's confidence in its own conclusion). So:
@@ -40,7 +40,10 @@ from dataclasses import dataclass
 
 from deliberation.core.phases import approaches, current
 from deliberation.core.ranking import REJECTED, band, unanimous_reject
+from deliberation.state.config import Config
 from deliberation.state.models import Check, ConformityWarning, Deliberation, GateResult
+from deliberation.text.gates import quality_next_step
+from deliberation.core import prd
 
 SCALE = "the agents' own confidence in their conclusion (report field `confidence`, 0-1)"
 
@@ -61,7 +64,7 @@ class Improvement:
 
     @property
     def improved(self) -> bool:
-        return self.measured and self.after > self.before  # type: ignore[operator]
+        return self.before is not None and self.after is not None and self.after > self.before
 
     def figure(self) -> str:
         if not self.measured:
@@ -100,21 +103,28 @@ def _mean(values: "list[float]") -> "float | None":
 
 def improvement_evidence(delib: Deliberation) -> Improvement:
     """The panel's self-confidence before (research) and after (ranking) deliberating."""
-    research = {a.persona: a.report.confidence for a in current(delib, "research")  # type: ignore[union-attr]
+    research = {a.persona: a.filed.confidence for a in current(delib, "research")
                 if a.kind == "persona"}
-    ranking = {a.persona: a.report.confidence for a in current(delib, "ranking")}  # type: ignore[union-attr]
+    ranking = {a.persona: a.filed.confidence for a in current(delib, "ranking")}
     both = [p for p in ranking if p in research]
-    trigger = dict(trigger=delib.initial_confidence, trigger_forced=delib.trigger_forced)
+    trigger, forced = delib.initial_confidence, delib.trigger_forced
     if both:
         pairs = tuple((p, round(research[p], 4), round(ranking[p], 4)) for p in sorted(both))
         return Improvement(_mean([research[p] for p in both]), _mean([ranking[p] for p in both]),
-                           pairs, True, **trigger)
-    return Improvement(_mean(list(research.values())), _mean(list(ranking.values())), (), False, **trigger)
+                           pairs, True, trigger, forced)
+    return Improvement(_mean(list(research.values())), _mean(list(ranking.values())), (), False, trigger, forced)
 
 
-def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternatives: int,
-             strong: float, moderate: float, require_improvement: bool,
-             conformity: "list[ConformityWarning]", conformity_blocks: bool, now: float) -> GateResult:
+def evaluate(delib: Deliberation, cfg: Config, now: float,
+             conformity: "list[ConformityWarning] | None" = None) -> GateResult:
+    """Gate 2 over `delib` with the config's bars (deliberation.min_distinct_personas,
+    min_alternatives; gates.strong, moderate, require_improvement; conformity.blocking) and the
+    vote's conformity warnings (default: the deliberation's)."""
+    min_distinct_personas = cfg.deliberation.min_distinct_personas
+    min_alternatives = cfg.deliberation.min_alternatives
+    strong, moderate, require_improvement = cfg.gates.strong, cfg.gates.moderate, cfg.gates.require_improvement
+    conformity = delib.conformity if conformity is None else conformity
+    conformity_blocks = cfg.conformity.blocking
     valid = current(delib)
     checks: list[Check] = []
 
@@ -123,10 +133,10 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
                         figure=f"{len(personas)} distinct personas (need {min_distinct_personas})",
                         detail=", ".join(personas)))
 
-    dissent = [a for a in valid if a.report.verdict == "reject"  # type: ignore[union-attr]
+    dissent = [a for a in valid if a.filed.verdict == "reject"
                or (a.stage == "ranking" and delib.ranking and delib.ranking.leading
-                   and a.report.preferred_approach and a.report.preferred_approach != delib.ranking.leading)]  # type: ignore[union-attr]
-    bare = [a for a in dissent if not a.report.dissent]  # type: ignore[union-attr]
+                   and a.filed.preferred_approach and a.filed.preferred_approach != delib.ranking.leading)]
+    bare = [a for a in dissent if not a.filed.dissent]
     checks.append(Check(name="contradiction_transparency", passed=not bare,
                         figure=f"{len(dissent) - len(bare)} of {len(dissent)} dissents documented",
                         detail=("without reasons: " + ", ".join(f"{a.persona}/{a.stage}" for a in bare)) if bare else ""))
@@ -139,7 +149,7 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
     if unanimous_reject(delib.ranking):
         r = delib.ranking
         checks.append(Check(name="consensus_confidence", passed=True,
-                            figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",  # type: ignore[union-attr]
+                            figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",
                             detail=f"agreement on the verdict; the consensus score {consensus:.2f} measures "
                                    "support for the top-scored approach, which is not adopted"))
     else:
@@ -165,8 +175,6 @@ def evaluate(delib: Deliberation, *, min_distinct_personas: int, min_alternative
 
 def document_check(delib: Deliberation) -> Check:
     """Gate 2's decision_document check: the PRD is present and traced (prd.py)."""
-    from deliberation.core import prd
-
     st = delib.prd
     if st.status == "accepted" and st.document is not None:
         t = prd.trace(st.document, prd.citable(delib))
@@ -196,26 +204,5 @@ def with_document(result: GateResult, delib: Deliberation) -> GateResult:
                       next_step="" if passed else next_step(checks))
 
 
-_NEXT = {
-    "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
-    "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons: resume it with SendMessage (to = its agent id; its new report replaces the old one) or spawn it again; its report's `dissent` needs concern + reason",
-    "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
-    "consensus_confidence": "consensus is weak: re-rank with the contested points and their evidence named in the ranking prompts, never who scored or voted what (ranking is blind; deliberation roles cannot run once ranking has started), or hand the decision to the user",
-    "improvement_evidence": "the panel is not more confident after deliberating than before: investigate the open questions (re-rank with the contested points and their evidence in the ranking prompts), or tell the user the decision stays uncertain",
-    "conformity": "re-run the flagged agents with fresh isolation (new spawns, no shared findings) and re-rank",
-    "decision_document": "end the concluding answer with the decision document block (PRD): requirements, acceptance criteria and risks, each citing the finding or dissent ids it follows from",
-}
-
-
 def next_step(checks: "list[Check]") -> str:
-    return "; then ".join(_NEXT[c.name] for c in checks if not c.passed and c.name in _NEXT)
-
-
-def reason_text(delib: Deliberation, result: GateResult) -> str:
-    lines = [f"Deliberation {delib.id} — quality gate FAILED:"]
-    for c in result.checks:
-        lines.append(f"- {c.name}: {'pass' if c.passed else 'FAIL'} — {c.figure}")
-        if not c.passed and c.name == "improvement_evidence" and c.detail:
-            lines.append(f"  ({c.detail})")
-    lines.append(f"Next: {result.next_step}.")
-    return "\n".join(lines)
+    return quality_next_step([c.name for c in checks if not c.passed])

@@ -23,8 +23,10 @@ abstain (no vote). When every agent that voted rejects (`unanimous_reject`), the
 from __future__ import annotations
 
 import math
+from typing import Literal, TypeGuard
 
 from deliberation.state.models import AgentRecord, ApproachScore, RankingResult
+from deliberation.text.notes import REJECTED as REJECTED  # the outcome of a unanimous reject, as texts name it
 
 
 def weighted_score(scores: "dict[str, float]", weights: "dict[str, float]") -> "float | None":
@@ -60,7 +62,7 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
     scores: list[ApproachScore] = []
     per_approach: dict[str, list[float]] = {}
     for agent in voters:
-        for approach, dims in sorted(agent.report.scores.items()):  # type: ignore[union-attr]
+        for approach, dims in sorted(agent.filed.scores.items()):
             w = weighted_score(dims, weights)
             if w is None:
                 continue
@@ -76,7 +78,7 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
     leading = max(candidates, key=lambda a: (means[a], len(per_approach[a]), _neg(a))) if candidates else None
     leading_scores = {s.agent: s.weighted for s in scores if s.approach == leading}
     consensus, sd, spread = consensus_score(list(leading_scores.values()))
-    verdicts = [a.report.verdict for a in voters]  # type: ignore[union-attr]
+    verdicts = [a.filed.verdict for a in voters]
     return RankingResult(
         dimensions=norm, approaches=sorted(per_approach), scores=scores, means=means,
         leading=leading, leading_scores=leading_scores, consensus=consensus, spread=spread,
@@ -89,12 +91,12 @@ def _neg(approach_id: str) -> "tuple[int, ...]":
     return tuple(-ord(c) for c in approach_id)
 
 
-def unanimous_reject(result: "RankingResult | None") -> bool:
+def unanimous_reject(result: "RankingResult | None") -> "TypeGuard[RankingResult]":
     """Every agent that voted rejected (abstentions do not vote): no approach is adopted."""
     return result is not None and result.rejections > 0 and result.approvals == 0
 
 
-def outcome(result: "RankingResult | None") -> "str | None":
+def outcome(result: "RankingResult | None") -> "Literal['adopted', 'rejected'] | None":
     """'rejected' (unanimous reject), 'adopted' (a leading approach), or None (no vote yet)."""
     if result is None:
         return None
@@ -103,7 +105,6 @@ def outcome(result: "RankingResult | None") -> "str | None":
     return "adopted" if result.leading else None
 
 
-REJECTED = "rejected — no approach adopted"
 
 
 def band(consensus: float, strong: float, moderate: float) -> str:

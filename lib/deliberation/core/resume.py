@@ -32,6 +32,9 @@ from dataclasses import dataclass
 
 from deliberation.core import consensus_gate, phases
 from deliberation.state.models import AgentRecord, Deliberation, Revision
+from deliberation.core import blind_ranking
+from deliberation.core import isolation
+from deliberation.text import refusals
 
 STAGE_PHASE = {"research": "RESEARCH", "deliberation": "DELIBERATION", "ranking": "RANKING"}
 INDEPENDENT = ("research", "ranking")
@@ -145,21 +148,13 @@ def _vote_seen(delib: Deliberation, rec: AgentRecord, message: str) -> "str | No
     """A message to a ranker carries nothing of the vote either (ranking is blind): no leader,
     no other agent's scores, verdicts or words. (The approach list's order is a spawn prompt's
     matter: a revision request need not list the approaches.)"""
-    from deliberation.core import blind_ranking
-
     leaks = [k for k in blind_ranking.check_prompt(message, delib, rec.persona) if k.kind != "order"]
     if not leaks:
         return None
-    found = "; ".join(f"{blind_ranking.WHAT[k.kind]}: {k.snippet}" for k in leaks)
-    return (f"Blind ranking: this message to ranker {who(rec)} carries {found}. A ranker that sees the "
-            "vote herds toward it. Next: send it only what the plugin asked for (the concern and reason "
-            "to document, or the report to fix), with no leader and no other agent's scores, verdicts or "
-            "words — the plugin reads dissent against the leader it computes after the vote.")
+    return refusals.vote_in_message(who(rec), [(k.kind, k.snippet) for k in leaks])
 
 
 def _leak(delib: Deliberation, rec: AgentRecord, message: str, threshold: float) -> "str | None":
-    from deliberation.core import isolation
-
     findings = isolation.recorded_findings(phases.current(delib, "research"), exclude_persona=rec.persona)
     if not findings:
         return None
@@ -174,7 +169,7 @@ def restart(delib: Deliberation, rec: AgentRecord, why: str, now: float) -> None
     """The agent runs again (a resume): its current report moves to `revisions`, and the report
     of this run replaces it when it arrives. A resumed run reports in the background."""
     if rec.status in ("reported", "invalid"):
-        rec.revisions.append(Revision(status=rec.status, report=rec.report, problem=rec.problem,  # type: ignore[arg-type]
+        rec.revisions.append(Revision(status=rec.status, report=rec.report, problem=rec.problem,
                                       reported_at=rec.reported_at, replaced_at=now, why=why))
         rec.report = None
         rec.problem = None

@@ -165,7 +165,7 @@ def containment(part: TextOrSet, whole: TextOrSet, n: int = 3) -> float:
     return len(sp & sw) / len(sp) if sp else 0.0
 
 
-Profile = "tuple[frozenset[Shingle], frozenset[Shingle]]"
+Profile = tuple[frozenset[Shingle], frozenset[Shingle]]
 
 
 def profile(text: str) -> Profile:

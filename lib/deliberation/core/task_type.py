@@ -1,8 +1,7 @@
 """Task type of a decision and its consensus threshold.
 
-Owns the built-in classification keywords, the precedence between types, and the default
-thresholds (security 0.85, architecture 0.80, default 0.70, refactoring 0.65, documentation
-0.50; all configurable through `task_types.thresholds`). Pure; stdlib only.
+Owns the built-in classification keywords and the precedence between types; the thresholds'
+defaults are `deliberation.defaults` (`task_types.thresholds`). Pure; stdlib only.
 
 Precedence when a question matches several types: security > architecture > refactoring >
 documentation, and `default` when none matches. The order follows the thresholds: a question
@@ -13,13 +12,13 @@ decision, not a documentation one.
 
 from __future__ import annotations
 
+from deliberation import defaults
 from deliberation.core.terms import find_terms, normalise
 
 PRECEDENCE = ("security", "architecture", "refactoring", "documentation")
 DEFAULT = "default"
-TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
-DEFAULT_THRESHOLDS = {"security": 0.85, "architecture": 0.80, "default": 0.70,
-                      "refactoring": 0.65, "documentation": 0.50}
+TASK_TYPES = defaults.TASK_TYPES
+DEFAULT_THRESHOLDS = defaults.CONFIG["task_types"]["thresholds"]
 
 KEYWORDS = {
     "security": [

@@ -6,6 +6,7 @@ the protocol's modules load only when a prompt triggers.
 
 from __future__ import annotations
 
+from deliberation import defaults
 from deliberation.core import confidence
 
 
@@ -22,7 +23,7 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "") -> "tuple[di
 
     models = None
     if confidence.section(cfg, "models").get("diverse"):
-        pool = confidence.section(cfg, "models").get("pool") or ["opus", "sonnet"]
+        pool = confidence.section(cfg, "models").get("pool") or defaults.section("models")["pool"]
         pairs = confidence.section(cfg, "conformity").get("conflicting_pairs") or []
         models = assignment(panel(result["task_type"]), pairs, pool)
     markers = (confidence.section(cfg, "trigger").get("force_markers") or None)

@@ -469,8 +469,8 @@ class _Script:
         if method == "slice":
             base = self.size_at(recv_end, seen)
             nums = [self.number(a, seen) for a in args]
-            if len(nums) == 2 and None not in nums:
-                width = max(0, nums[1] - nums[0])  # type: ignore[operator]
+            if len(nums) == 2 and nums[0] is not None and nums[1] is not None:
+                width = max(0, nums[1] - nums[0])
                 return width if base is None else min(base, width)
             if len(nums) == 1 and nums[0] is not None and base is not None:
                 return max(0, base - nums[0])
@@ -478,7 +478,8 @@ class _Script:
         if method == "concat":
             base = self.size_at(recv_end, seen)
             parts = [self.size_at(self.end_of(a[-1]), seen) for a in args]
-            return None if base is None or None in parts else base + sum(parts)  # type: ignore[arg-type]
+            known = [p for p in parts if p is not None]
+            return None if base is None or len(known) < len(parts) else base + sum(known)
         return None
 
     def _object_size_name(self, name: str) -> "int | None":
@@ -607,7 +608,7 @@ class _Script:
                 and self.is_punc(prefix[2], "="):
             return self.text(prefix[1])
         if len(prefix) >= 2 and self.is_id(prefix[0]) and self.is_punc(prefix[1], ":") \
-                and self.parent[prefix[0]] is not None and self.is_punc(self.parent[prefix[0]], "{"):
+                and (up := self.parent[prefix[0]]) is not None and self.is_punc(up, "{"):
             return self.text(prefix[0])  # an object property holding a function
         return None
 
@@ -619,7 +620,7 @@ class _Script:
         for i in self.by_name.get(name, ()):
             if i in defs:
                 continue
-            if self.is_punc(i + 1, ":") and self.parent[i] is not None and self.is_punc(self.parent[i], "{") \
+            if self.is_punc(i + 1, ":") and (up := self.parent[i]) is not None and self.is_punc(up, "{") \
                     and not self.is_punc(i - 1, "?"):
                 continue  # the property key of its own definition
             k, parts = self.times(i, visiting | {name})
@@ -717,15 +718,15 @@ def _options(s: _Script, out: Plan) -> None:
         if tok.kind != "id" or tok.text not in ("agentType", "model") or not s.is_punc(i + 1, ":"):
             continue
         value = s.t[i + 2] if i + 2 < len(s.t) else None
-        literal = value is not None and value.kind == "str" and not s.is_punc(i + 3, "(")
+        text = value.text if value is not None and value.kind == "str" and not s.is_punc(i + 3, "(") else None
         if tok.text == "agentType":
-            if literal:
-                if value.text not in out.agent_types:  # type: ignore[union-attr]
-                    out.agent_types.append(value.text)  # type: ignore[union-attr]
+            if text is not None:
+                if text not in out.agent_types:
+                    out.agent_types.append(text)
             else:
                 out.computed_agent_type = True
-        elif literal and value.text not in out.models:  # type: ignore[union-attr]
-            out.models.append(value.text)  # type: ignore[union-attr]
+        elif text is not None and text not in out.models:
+            out.models.append(text)
     if out.computed_agent_type:
         # a computed agentType may still be one of the script's string literals
         for tok in s.t:

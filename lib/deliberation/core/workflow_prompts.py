@@ -22,9 +22,13 @@ Pure text over the Deliberation.
 
 from __future__ import annotations
 
-from deliberation.core import blind_ranking, phases
+from deliberation.core import blind_ranking, engine, next_step, phases
 from deliberation.core.depth import axis as depth_axis
+from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
+from deliberation.text.gates import GateFailed
+from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
+from deliberation.text.render import render
 
 CONTEXT_CHARS = 4000
 REPORT = ("Report by calling the StructuredOutput tool once with your whole report as its input (its schema "
@@ -62,7 +66,7 @@ def findings_block(delib: Deliberation) -> str:
     """Every research finding, claim and evidence, by ref."""
     lines = []
     for a in phases.current(delib, "research"):
-        for f in a.report.findings:  # type: ignore[union-attr]
+        for f in a.filed.findings:
             ev = f" (evidence: {' '.join(f.evidence.split())})" if f.evidence.strip() else ""
             lines.append(f"- {a.persona}:{f.id} [{f.severity}]: {' '.join(f.claim.split())}{ev}")
     return "\n".join(lines) or "- (no research finding was recorded)"
@@ -74,7 +78,7 @@ def approaches_block(delib: Deliberation, agents=None) -> str:
         [a for a in phases.current(delib, "deliberation") if a.kind == "synthesis"] or phases.current(delib, "research"))
     lines = []
     for a in source:
-        for ap in a.report.approaches:  # type: ignore[union-attr]
+        for ap in a.filed.approaches:
             summary = " ".join(ap.summary.split())
             lines.append(f"- {a.persona}:{ap.id}: {ap.title}" + (f" — {summary}" if summary else ""))
     return "\n".join(lines) or "- (none proposed)"
@@ -108,7 +112,7 @@ def _conflicts(delib: Deliberation) -> str:
     for a in phases.current(delib, "deliberation"):
         if a.kind != "debate":
             continue
-        for c in a.report.conflicts:  # type: ignore[union-attr]
+        for c in a.filed.conflicts:
             lines.append(f"- between {', '.join(c.between)}: {' '.join(c.about.split())}")
     return "\n".join(lines)
 
@@ -120,8 +124,8 @@ def red_team(delib: Deliberation) -> str:
              "Approaches:", approaches_block(delib),
              "Findings of every research agent (claim and evidence):", findings_block(delib)]
     for a in synth:
-        rep = a.report
-        text = " ".join(f"{rep.summary} {rep.rationale}".split())  # type: ignore[union-attr]
+        rep = a.filed
+        text = " ".join(f"{rep.summary} {rep.rationale}".split())
         if text:
             parts += ["The synthesis:", text]
     conflicts = _conflicts(delib)
@@ -189,13 +193,10 @@ def _waves_line(delib: Deliberation) -> str:
     return ", ".join(parts) or "no wave"
 
 
-def outcome(delib: Deliberation, cfg, relaunch: str) -> str:
+def outcome(delib: Deliberation, cfg: Config, relaunch: str) -> str:
     """The main agent's note when the plugin's workflow has ended: what ran, what went wrong,
     what the rules found on the way, and the next step — the decision document when the vote
     passed, as after the per-turn protocol."""
-    from deliberation.core import consensus_gate, engine, next_step
-    from deliberation.core.minimum_deliberation import OUTCOME_TEXT
-
     drive = delib.workflow
     status = drive.status if drive else "done"
     head = {"failed": "⚠ the plugin's workflow FAILED", "hooks_off": "⚠ the plugin's workflow ran without the "
@@ -218,9 +219,9 @@ def outcome(delib: Deliberation, cfg, relaunch: str) -> str:
     elif st.status == "off":
         lines.append("Depth axis off for this deliberation: breadth only.")
     if delib.phase == "PRD_GENERATION":
-        lines.append(engine.document_due_text(delib))
+        lines.append(render(engine.document_due(delib)))
     elif delib.phase == "RANKING" and delib.gate1 is not None and not delib.gate1.passed:
-        lines.append(consensus_gate.reason_text(delib, delib.gate1))
+        lines.append(render(GateFailed(deliberation=delib.id, result=delib.gate1)))
     elif delib.phase not in ("COMPLETE", "FAILED"):
         why = (drive.outcome if drive and status == "done" else "") or "it ended before the vote"
         lines.append(f"The deliberation is not finished ({delib.phase}): {' '.join(why.split())[:600]}")

@@ -14,7 +14,7 @@ the same rules the per-turn protocol is held to — never restated:
 - whether it fits the spawn budget: the wave (and the checkpoint after it) must fit the slots
   left, else the run ends and says so.
 
-`issue` records the wave's agents as the Agent path records a spawn (`engine.add_agent`, which
+`issue` records the wave's agents as the Agent path records a spawn (`spawn.add_agent`, which
 moves the phase); `close_wave` records an agent that never reported. Pure over the Deliberation
 and the Config.
 """
@@ -24,9 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deliberation.core import blind_ranking, engine, isolation, next_step, personas, phases, workflow_prompts
+from deliberation.core import blind_ranking, isolation, next_step, personas, phases, spawn, workflow_prompts
+from deliberation.core.agent_model import assignment
+from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
-from deliberation.state.models import Deliberation, Wave as WaveRecord, WorkflowDrive
+from deliberation.state.models import AgentKind, Deliberation, Stage, Wave as WaveRecord, WorkflowDrive
+from deliberation.state.report_schema import stage_schema
 
 WAVE_LIMIT = 8            # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
@@ -40,8 +43,8 @@ MIN_PANEL, MAX_PANEL = 2, 5
 @dataclass(frozen=True)
 class WaveAgent:
     agent_type: str
-    kind: str
-    stage: str
+    kind: AgentKind
+    stage: Stage
     prompt: str
     schema: "dict[str, Any]"
     model: "str | None" = None
@@ -114,8 +117,6 @@ def panel_problem(chosen: "list[str]") -> "str | None":
 
 
 def _schema(stage: str, cfg: Config, delib: Deliberation, tier2: bool = False) -> "dict[str, Any]":
-    from deliberation.state.report_schema import stage_schema
-
     dims = [d.name for d in cfg.ranking.dimensions]
     ids = blind_ranking.neutral_order(delib) if stage == "ranking" else []
     return stage_schema(stage, dimensions=dims, approaches=ids, tier2=tier2)
@@ -125,8 +126,6 @@ def _models(delib: Deliberation, cfg: Config, slugs: "list[str]") -> "dict[str, 
     """models.diverse: the model of each persona (agent_model.assignment, as the protocol names it)."""
     if not cfg.models.diverse:
         return {}
-    from deliberation.core.agent_model import assignment
-
     return assignment(slugs, cfg.conformity.conflicting_pairs, cfg.models.pool)
 
 
@@ -154,8 +153,8 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
     schema = _schema("deliberation", cfg, delib)
     if kind in ("synthesis", "debate"):
         return Wave("deliberation", "deliberation", tuple(
-            WaveAgent(t, k or "", "deliberation", workflow_prompts.deliberation(delib, personas.normalise_agent_type(t)),
-                      schema) for t, k in zip(types, kinds)))
+            WaveAgent(t, k, "deliberation", workflow_prompts.deliberation(delib, personas.normalise_agent_type(t)),
+                      schema) for t, k in zip(types, kinds) if k is not None))
     if kind == "red-team":
         second = delib.depth.status == "red_team_2"
         return Wave("red-team-2" if second else "red-team", "deliberation",
@@ -163,8 +162,6 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
                                workflow_prompts.red_team_2(delib) if second else workflow_prompts.red_team(delib),
                                schema),))
     if kind == "lens":
-        from deliberation.core.depth import axis as depth_axis
-
         planned = {a.lens: a.hot_spots for a in depth_axis.missing_workers(delib)}
         tier2 = _schema("deliberation", cfg, delib, tier2=True)
         return Wave("tier-2", "deliberation", tuple(
@@ -264,9 +261,10 @@ def issue(delib: Deliberation, verdict: Verdict, launch: str, now: float) -> Non
     number = len(drive.waves) + 1
     for a in wave.agents:
         key = f"{launch or 'workflow'}:{number}:{a.persona}"
-        engine.add_agent(delib, key=key, tool_use_id=None, agent_type=a.agent_type, kind=a.kind, stage=a.stage,
-                         background=False, prompt=a.prompt, isolation=f"built by the plugin ({wave.name} wave)",
-                         model=a.model, now=now, channel="workflow", label=a.label(wave.name), wave=number)
+        spawn.enter_stage(delib, a.kind, a.stage, a.persona, now)
+        spawn.add_agent(delib, key=key, tool_use_id=None, agent_type=a.agent_type, kind=a.kind, stage=a.stage,
+                        background=False, prompt=a.prompt, checked=f"built by the plugin ({wave.name} wave)",
+                        model=a.model, now=now, channel="workflow", label=a.label(wave.name), wave=number)
     drive.waves.append(WaveRecord(name=wave.name, agents=len(wave.agents), last=wave.last, launch=launch,
                                   issued_at=now))
     delib.updated_at = now
@@ -288,10 +286,10 @@ def wave_agent(delib: Deliberation, agent_type: "str | None"):
     """The record of the open wave a starting workflow agent of `agent_type` is (its persona is
     its type, never its report): the first of that persona not linked to an agent yet."""
     wave = open_wave(delib)
-    if wave is None:
+    if wave is None or delib.workflow is None:
         return None
     persona = personas.normalise_agent_type(agent_type)
-    for a in wave_records(delib, len(delib.workflow.waves)):  # type: ignore[union-attr]
+    for a in wave_records(delib, len(delib.workflow.waves)):
         if a.persona == persona and a.agent_id is None and a.status == "spawned":
             return a
     return None
@@ -301,11 +299,11 @@ def close_wave(delib: Deliberation, now: float) -> "list[str]":
     """The open wave has ended (its checkpoint started, or the run ended): an agent of it that
     never reported is recorded invalid, with why. Returns their personas."""
     wave = open_wave(delib)
-    if wave is None:
+    if wave is None or delib.workflow is None:
         return []
     wave.closed_at = now
     missed = []
-    for a in wave_records(delib, len(delib.workflow.waves)):  # type: ignore[union-attr]
+    for a in wave_records(delib, len(delib.workflow.waves)):
         if a.status in ("spawned", "running"):
             never_started = a.agent_id is None
             a.status = "invalid"

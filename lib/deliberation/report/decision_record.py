@@ -24,14 +24,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from deliberation import defaults
 from deliberation.core import lineage as lin
 from deliberation.core import consensus_gate, cost, personas, prd, quality_gate, ranking
 from deliberation.core import token_usage
 from deliberation.core.cost import duration
 from deliberation.state.models import Deliberation, Lineage, Spawn
+from deliberation.core.phases import current
+from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
-STRONG = 0.85   # GatesConfig.strong default
-MODERATE = 0.70  # GatesConfig.moderate default
+STRONG = defaults.CONFIG["gates"]["strong"]
+MODERATE = defaults.CONFIG["gates"]["moderate"]
 MAIN = lin.MAIN
 
 
@@ -59,7 +62,7 @@ def one_line(text: "str | None", limit: int = 0) -> str:
 
 
 def band(consensus: float, strong: float = STRONG, moderate: float = MODERATE) -> str:
-    """strong (> strong), moderate (>= moderate), else weak — the brief's Gate 2 bands."""
+    """strong (> strong), moderate (>= moderate), else weak — Gate 2's bands (docs/EVIDENCE.md, E4)."""
     return ranking.band(consensus, strong, moderate)
 
 
@@ -165,9 +168,9 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]",
     approach_ids = delib.ranking.approaches if delib.ranking else []
     for a in consensus_gate.dissenters(delib, leading):
         if not consensus_gate.documents(a, leading, approach_ids):
-            rep = a.report
-            why = ("rejected" if rep.verdict == "reject"  # type: ignore[union-attr]
-                   else f"prefers {rep.preferred_approach} over the leading {leading}")  # type: ignore[union-attr]
+            rep = a.filed
+            why = ("rejected" if rep.verdict == "reject"
+                   else f"prefers {rep.preferred_approach} over the leading {leading}")
             undocumented.append({"agent": a.key, "label": labels[a.key], "why": why})
     for a in delib.agents:
         if a.report is None or a.superseded or a.status != "reported":
@@ -184,20 +187,18 @@ def _findings(delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[st
     """The findings (and refutations) of every valid, current report, grouped by agent in record
     order — research personas first — each with its evidence, severity, citable id and the
     decision-document items that cite it."""
-    from deliberation.core.phases import current
-
     groups = []
     for a in current(delib):
-        rep = a.report
-        if not rep.findings and not rep.refutations:  # type: ignore[union-attr]
+        rep = a.filed
+        if not rep.findings and not rep.refutations:
             continue
         findings = []
-        for i, f in enumerate(rep.findings):  # type: ignore[union-attr]
+        for i, f in enumerate(rep.findings):
             sid = ids.get(("finding", a.key, i))
             findings.append({"id": sid, "local_id": f.id, "claim": f.claim, "evidence": f.evidence,
                              "severity": f.severity, "cited_by": list(cited_by.get(sid or "", []))})
         refutations = []
-        for i, r in enumerate(rep.refutations):  # type: ignore[union-attr]
+        for i, r in enumerate(rep.refutations):
             sid = ids.get(("refutation", a.key, i))
             refutations.append({"id": sid, "target": r.target, "verdict": r.verdict, "claim": r.claim,
                                 "evidence": r.evidence, "cited_by": list(cited_by.get(sid or "", []))})
@@ -333,7 +334,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     means = dict(r.means) if r else {}
     if leading:
         decision.update(title=cat[leading]["title"], summary=cat[leading]["summary"], mean=means.get(leading))
-    approaches = [{"id": aid, "title": cat.get(aid, {}).get("title", aid),
+    approaches: list[dict[str, Any]] = [{"id": aid, "title": cat.get(aid, {}).get("title", aid),
                    "summary": cat.get(aid, {}).get("summary", ""), "mean": means.get(aid),
                    "leading": aid == leading,
                    "struck": any(o.target == aid for o in delib.depth.overrides)}
@@ -672,7 +673,7 @@ def _md_usage(rec: dict) -> "list[str]":
         return lines
     rows = []
     for r in u["per_agent"]:
-        def n(key: str) -> str:
+        def n(key: str, r: dict = r) -> str:
             return "—" if r[key] is None else f"{r[key]:,}"
         rows.append([md(r["label"]), r["stage"], "background" if r["background"] else "foreground", md(r["model"]) or "—",
                      n("calls"), n("input_tokens"), n("cache_creation_input_tokens"), n("cache_read_input_tokens"),
@@ -796,7 +797,6 @@ def _md_two_agent(rec: dict) -> "list[str]":
     c = rec.get("two_agent")
     if not c:
         return []
-    from deliberation.core.minimum_deliberation import OUTCOME_TEXT
 
     return ["## Minimum viable deliberation (2 agents)", "",
             f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}", ""]

@@ -29,6 +29,7 @@ from typing import Any
 
 from deliberation.report import decision_record as dr
 from deliberation.state.models import Deliberation, Lineage
+from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
 # score → colour: burnt orange (0) → warm paper (5) → steel blue → deep blue (10); colour-blind
 # safe, prints; the extra stop at 7.5 spreads the 5-10 range where most scores fall
@@ -132,7 +133,8 @@ def score_colour(score: float) -> "tuple[int, int, int]":
     for (x0, c0), (x1, c1) in zip(_STOPS, _STOPS[1:]):
         if x <= x1:
             t = (x - x0) / (x1 - x0)
-            return tuple(round(a + (b - a) * t) for a, b in zip(c0, c1))  # type: ignore[return-value]
+            r, g, b = (round(a + (z - a) * t) for a, z in zip(c0, c1))
+            return r, g, b
     return _STOPS[-1][1]
 
 
@@ -366,8 +368,6 @@ def _dissent_conformity(rec: dict) -> str:
         conf = '<p class="note">No herding pattern detected.</p>'
     two = rec.get("two_agent")
     if two:
-        from deliberation.core.minimum_deliberation import OUTCOME_TEXT
-
         conf = (f'<p><b>Minimum viable deliberation (2 agents):</b> {esc(OUTCOME_TEXT.get(two["verdict"], two["verdict"]))}'
                 f' — {esc(two["detail"])}</p>') + conf
     return ('<div class="grid2" style="margin-bottom:16px">'

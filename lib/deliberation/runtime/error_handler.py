@@ -53,6 +53,6 @@ def known(exc: BaseException) -> bool:
         return True
     try:
         from deliberation.state.store import StoreError
-    except Exception:  # pragma: no cover - missing dependency
+    except Exception:  # noqa: BLE001 - a missing dependency is not a store error  # pragma: no cover
         return False
     return isinstance(exc, StoreError)

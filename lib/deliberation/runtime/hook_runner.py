@@ -16,9 +16,11 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from deliberation import plugin_root
 
-_PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
+TYPE_CHECKING = False  # mypy reads the block below; the hook process does not load `typing`
+if TYPE_CHECKING:
+    from deliberation.wire import hookio
 
 def _load_site_packages() -> None:
     """Make the slow path's dependencies importable.
@@ -31,7 +33,7 @@ def _load_site_packages() -> None:
         import site
 
         site.main()
-    packages = os.path.join(_PLUGIN_ROOT, ".venv", "lib",
+    packages = os.path.join(plugin_root(), ".venv", "lib",
                             f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
     if packages not in sys.path and os.path.isdir(packages):
         sys.path.append(packages)
@@ -173,7 +175,7 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         from deliberation.state.paths import Layout
 
         layout = Layout(project)
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - a log that cannot be written loses the traceback, not the answer
         layout = None
     try:
         errors_log = layout.checked(layout.errors_log) if layout is not None else None
@@ -188,7 +190,7 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         from deliberation.state.paths import hook_env
 
         message = plugin_env.dependency_message(exc, hook_env(), time.time()) or (
-            f"deliberation plugin: dependency missing ({exc}); run {_PLUGIN_ROOT}/install.sh "
+            f"deliberation plugin: dependency missing ({exc}); run {plugin_root()}/install.sh "
             "to set up its environment — deliberation checks are off until then")
     else:
         path = None if known(exc) else log_error(errors_log, f"hook {event_name}", exc)
@@ -205,14 +207,14 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
     return answer.to_json(event_name)
 
 
-def _strict_block(event_name: str, message: str, data: bytes) -> "object":
-    from deliberation.wire import hookio
-
+def _strict_block(event_name: str, message: str, data: bytes) -> "hookio.Answer":
     import re
+
+    from deliberation.wire import hookio
 
     reason = message.replace("continuing without deliberation checks", "strict mode blocks until this is fixed")
     # the model reads no path of the plugin (docs/HOOK_ANSWERS.md); the user's line keeps them
-    told = (re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{_PLUGIN_ROOT}/install.sh", "the plugin's install.sh")
+    told = (re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{plugin_root()}/install.sh", "the plugin's install.sh")
             + ". Next: tell the user; `deliberation doctor` shows what is wrong.")
     if event_name == "PreToolUse":
         return hookio.Answer.deny(told, system_message=reason)
@@ -222,7 +224,7 @@ def _strict_block(event_name: str, message: str, data: bytes) -> "object":
 
             if json.loads(data).get("stop_hook_active"):
                 return hookio.Answer(system_message=message)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - an unreadable payload: the strict block stands
             pass
         return hookio.Answer.block(told, system_message=reason)
     if event_name == "PostToolUse":

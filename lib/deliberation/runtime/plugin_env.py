@@ -405,11 +405,7 @@ def retire_previous_version(plugin_root, data_dir, status, environ):
         except Exception:  # noqa: BLE001 - no folder, no socket, another platform: nothing to retire
             pass
     try:
-        os.makedirs(data_dir, exist_ok=True)
-        tmp = "%s.tmp-%d" % (path, os.getpid())
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(lib + "\n")
-        os.replace(tmp, path)
+        _write_text(path, lib + "\n", durable=False)
     except OSError:
         pass
 
@@ -482,8 +478,9 @@ def hook_main():
         pass
     environ = dict(os.environ)
     data_dir = environ.get("CLAUDE_PLUGIN_DATA")
-    root = environ.get("CLAUDE_PLUGIN_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
+    from deliberation import plugin_root
+
+    root = environ.get("CLAUDE_PLUGIN_ROOT") or plugin_root()
     text = None
     if data_dir and enabled(environ):
         try:
@@ -545,7 +542,7 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
                                      "env": "%s/%s" % (ENVS, name)})
             log.write("\nset-up done in %.1f s: %s\n" % (finished - started, target))
             return 0
-    except BaseException as exc:  # noqa: BLE001 - the record must say what happened
+    except BaseException as exc:  # the record must say what happened
         try:
             _write_status(data_dir, {"state": "failed", "key": None, "finished": now(), "retry": True,
                                      "reason": "the set-up stopped: %s: %s" % (type(exc).__name__, exc)})
@@ -608,12 +605,7 @@ def _write_marker(target, key, deps, python, started):
 
 
 def _switch(data_dir, relative):
-    tmp = os.path.join(data_dir, "%s.tmp-%d" % (CURRENT, os.getpid()))
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(relative + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, os.path.join(data_dir, CURRENT))
+    _write_text(os.path.join(data_dir, CURRENT), relative + "\n")
 
 
 def _remove_stale(data_dir, keep, shutil):
@@ -639,13 +631,18 @@ def _remove_stale(data_dir, keep, shutil):
 def _write_json(path, data):
     import json
 
-    tmp = "%s.tmp-%d" % (path, os.getpid())
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=2, sort_keys=True)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    _write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def _write_text(path, text, durable=True):
+    """The plugin data folder's files, written whole (state/atomic.py): the folder is created
+    as the user's umask makes it, the file readable as any file they write."""
+    from deliberation.state import atomic
+
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    atomic.write(path, text.encode("utf-8"), mode=0o666, durable=durable, make_parent=None)
 
 
 def _write_status(data_dir, record):
@@ -702,4 +699,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # run as a script (start_build): the package this file belongs to must be importable too
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     sys.exit(main(sys.argv[1:]))

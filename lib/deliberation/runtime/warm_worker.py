@@ -30,12 +30,20 @@ other code reaches it; or after `DELIBERATION_WORKER_IDLE_S` seconds without a r
 
 from __future__ import annotations
 
+import gc
+import importlib
 import os
+import queue
+import socket
 import sys
+import threading
 import time
 
 from deliberation.runtime.worker_launch import idle_seconds
 from deliberation.wire import worker_protocol, worker_socket
+from deliberation.runtime import hook_runner
+from deliberation.state import group_commit
+from deliberation.state import paths
 
 POOL_SIZE = 32  # threads answering requests; more wait in the queue, beyond that: in-process
 QUEUE_LIMIT = 256
@@ -91,25 +99,20 @@ class Worker:
     """The accept loop, the pool and the retirement checks of one worker process."""
 
     def __init__(self, path: str, stamp: str, idle: float) -> None:
-        import queue
-        import threading
-
         self.path = path
         self.stamp = stamp
         self.idle = idle
-        self.queue: "queue.Queue" = queue.Queue(QUEUE_LIMIT)
+        self.queue: queue.Queue = queue.Queue(QUEUE_LIMIT)
         self.lock = threading.Lock()
         self.busy = 0
         self.retiring = ""
         self.inode = 0
-        self.server = None
+        self.server: "socket.socket | None" = None
         self.imports = ()
 
     # -- binding -----------------------------------------------------------------------------
     def bind(self) -> bool:
         """Listen on the install's socket: bind a private name, then rename it into place."""
-        import socket
-
         tmp = f"{self.path}.{os.getpid()}"
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -136,17 +139,17 @@ class Worker:
 
     # -- serving -----------------------------------------------------------------------------
     def serve(self) -> int:
-        import socket
-        import threading
-
+        server = self.server
+        if server is None:
+            raise RuntimeError("serve() before bind()")
         for _ in range(POOL_SIZE):
             threading.Thread(target=self._pool_thread, daemon=True).start()
         self.imports = import_path_stamp()
-        self.server.settimeout(CHECK_EVERY_S)
+        server.settimeout(CHECK_EVERY_S)
         last_request = last_check = time.monotonic()
         while not self.retiring:
             try:
-                conn, _ = self.server.accept()
+                conn, _ = server.accept()
             except socket.timeout:
                 conn = None
             except OSError:
@@ -164,8 +167,6 @@ class Worker:
 
     def _take(self, conn) -> None:
         """Hand a connection to the pool — only when its peer is this user."""
-        import queue
-
         if not worker_socket.peer_is_me(conn):
             conn.close()
             return
@@ -189,10 +190,6 @@ class Worker:
                     self.busy -= 1
 
     def _answer(self, conn) -> None:
-        from deliberation.runtime import hook_runner
-        from deliberation.state import group_commit
-        from deliberation.state import paths
-
         try:
             with group_commit.incoming():
                 request = Request(worker_protocol.recv_message(conn, worker_protocol.MAX_REQUEST))
@@ -262,10 +259,6 @@ PRELOAD = ("app.handlers", "app.handlers.on_prompt", "app.handlers.on_pre_tool",
 
 def preload() -> None:
     """Pay the slow path's imports before the first request arrives."""
-    import importlib
-
-    from deliberation.runtime import hook_runner
-
     hook_runner._load_site_packages()
     for name in PRELOAD:
         importlib.import_module(f"deliberation.{name}")
@@ -278,8 +271,6 @@ def main(argv: "list[str]") -> int:
     if worker_protocol.code_stamp() != stamp:
         return 0  # the code changed between the hook that started us and now
     preload()  # before binding: no hook waits for a worker still importing
-    import gc
-
     gc.freeze()  # the preloaded modules and models are permanent: collections skip them
     # A thread that gives up the GIL for a syscall (a batch leader's fsync) waits for the
     # running thread's switch interval to get it back: 5 ms by default, several times over in

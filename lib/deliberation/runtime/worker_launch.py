@@ -8,6 +8,7 @@ injects the protocol, so the spawns that follow find the worker warm.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 from deliberation.wire import worker_protocol, worker_socket
@@ -25,8 +26,6 @@ def idle_seconds(value: "str | None") -> float:
 
 def start() -> None:
     """Start a detached worker for this install: isolated interpreter, empty environment."""
-    import subprocess
-
     try:
         path = worker_protocol.socket_path(create=True)
     except (worker_socket.Unsafe, OSError):

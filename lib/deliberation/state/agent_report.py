@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 REPORT_ID = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$"
@@ -120,8 +121,6 @@ def _describe(exc: ValidationError) -> str:
 
 def extract_report(text: str, max_bytes: int) -> "tuple[AgentReport, list[str]]":
     """Return (report, ignored keys) or raise ReportProblem saying what to fix."""
-    import orjson
-
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise ReportProblem(
@@ -159,8 +158,6 @@ def _validated(data: dict, shape: str) -> "tuple[AgentReport, list[str]]":
 def report_from_data(data: object, max_bytes: int) -> "tuple[AgentReport, list[str]]":
     """A report given as data — a workflow agent's `StructuredOutput` input — validated by the
     same model as a fenced report. Raises ReportProblem saying what to fix in that call."""
-    import orjson
-
     if not isinstance(data, dict):
         raise ReportProblem("Your StructuredOutput input must be one JSON object (the report).")
     size = len(orjson.dumps(data))

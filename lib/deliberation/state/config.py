@@ -1,7 +1,7 @@
 """Configuration: `.claude/deliberation/config.json`.
 
-`Config` (pydantic) is the source of truth for every threshold and limit, with documented
-defaults; `state_schema/config.schema.json` is generated from it. An invalid key or value is
+`Config` (pydantic) validates every threshold and limit and documents it; its defaults are
+`deliberation.defaults.CONFIG`; `state_schema/config.schema.json` is generated from it. An invalid key or value is
 reported by name and its default is used (`read_config_file`). What a hook uses is
 `project_config`: the validated config from the cache the fast path reads, else config.json.
 
@@ -19,14 +19,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from deliberation import SCHEMA_VERSION
+from deliberation import SCHEMA_VERSION, defaults
+from deliberation.defaults import DEPTH_HARD_CEILING, TASK_TYPES
 from deliberation.state import plain_reads
 from deliberation.state.paths import Layout
 from deliberation.wire import deadlines
-from deliberation.wire.hookio import RISKY_TOOLS
+from deliberation.state.store import atomic_write_bytes, dumps
 
-DEPTH_HARD_CEILING = 3  # tier-2 workers per hot-spot wave, whatever the config says
-TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
+__all__ = ["DEPTH_HARD_CEILING", "TASK_TYPES"]  # re-exported: the config's names for them
+D = defaults.CONFIG
 # One deadline per event (deadlines.py): the longest lock wait fits every event's time, and the
 # Stop hook's probes fit what is left of its own.
 LOCK_TIMEOUT_MAX_S = deadlines.budget_s("PreToolUse")
@@ -37,25 +38,32 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_default=True)
 
 
+def _default(section: str, key: str) -> Any:
+    """`Field(default_factory=...)` of a list or dict default: a fresh copy for every Config."""
+    return lambda: defaults.copy(D[section][key])
+
+
+T = D["trigger"]
+
+
 class TriggerConfig(_Section):
-    enabled: bool = Field(True, description="Score every user prompt and inject the protocol below the threshold.")
-    threshold: float = Field(0.70, ge=0, le=1, description="Deliberation is recommended when confidence is below this.")
-    high_dimension: float = Field(0.6, ge=0, le=1, description="A dimension at or above this counts as high.")
-    force_markers: list[str] = Field(default_factory=lambda: ["/deliberate", "DELIBERATE"],
+    enabled: bool = Field(T["enabled"], description="Score every user prompt and inject the protocol below the threshold.")
+    threshold: float = Field(T["threshold"], ge=0, le=1, description="Deliberation is recommended when confidence is below this.")
+    high_dimension: float = Field(T["high_dimension"], ge=0, le=1, description="A dimension at or above this counts as high.")
+    force_markers: list[str] = Field(default_factory=_default("trigger", "force_markers"),
                                      description="A prompt starting with one of these always triggers.")
     vocabularies: "dict[str, dict[str, float]] | None" = Field(
-        None, description="Replace the built-in vocabulary of a dimension: {dimension: {term: weight}}.")
+        T["vocabularies"], description="Replace the built-in vocabulary of a dimension: {dimension: {term: weight}}.")
     extra_terms: dict[str, dict[str, float]] = Field(
-        default_factory=dict, description="Add terms to the built-in vocabularies: {dimension: {term: weight}}.")
+        default_factory=_default("trigger", "extra_terms"),
+        description="Add terms to the built-in vocabularies: {dimension: {term: weight}}.")
 
 
 class TaskTypeConfig(_Section):
     thresholds: dict[str, float] = Field(
-        default_factory=lambda: {"security": 0.85, "architecture": 0.80, "default": 0.70,
-                                 "refactoring": 0.65, "documentation": 0.50},
-        description="Consensus threshold per task type.")
+        default_factory=_default("task_types", "thresholds"), description="Consensus threshold per task type.")
     keywords: "dict[str, list[str]] | None" = Field(
-        None, description="Replace the built-in classification keywords: {task_type: [words]}.")
+        D["task_types"]["keywords"], description="Replace the built-in classification keywords: {task_type: [words]}.")
 
     @field_validator("thresholds")
     @classmethod
@@ -65,8 +73,7 @@ class TaskTypeConfig(_Section):
                 raise ValueError(f"unknown task type {k!r} (known: {', '.join(TASK_TYPES)})")
             if not 0 <= x <= 1:
                 raise ValueError(f"threshold for {k} must be in [0, 1], got {x}")
-        return {**{"security": 0.85, "architecture": 0.80, "default": 0.70,
-                   "refactoring": 0.65, "documentation": 0.50}, **v}
+        return {**D["task_types"]["thresholds"], **v}
 
 
 class Dimension(_Section):
@@ -75,78 +82,72 @@ class Dimension(_Section):
     description: str = ""
 
 
-DEFAULT_DIMENSIONS = [
-    {"name": "correctness", "weight": 0.30, "description": "Does it solve the problem as stated, without known defects?"},
-    {"name": "risk", "weight": 0.25, "description": "10 = lowest risk: security, data loss, irreversibility, blast radius."},
-    {"name": "maintainability", "weight": 0.20, "description": "Can the team understand, test and change it later?"},
-    {"name": "performance", "weight": 0.15, "description": "Latency, throughput and resource use under the expected load."},
-    {"name": "cost", "weight": 0.10, "description": "10 = cheapest: build, run and migration cost."},
-]
+DEFAULT_DIMENSIONS = D["ranking"]["dimensions"]
 
 
 class RankingConfig(_Section):
     dimensions: list[Dimension] = Field(
-        default_factory=lambda: [Dimension(**d) for d in DEFAULT_DIMENSIONS],
+        default_factory=lambda: [Dimension.model_validate(d) for d in DEFAULT_DIMENSIONS],
         min_length=5, max_length=5, description="The five weighted ranking dimensions (scores 0-10).")
 
 
+_DL, _G, _C, _I, _SB, _DP, _E, _M = (D[k] for k in ("deliberation", "gates", "conformity", "isolation",
+                                                        "spawn_budget", "depth", "escalation", "models"))
+
+
 class DeliberationConfig(_Section):
-    min_agents: int = Field(2, ge=1, description="Completed agents needed per phase (research, ranking).")
-    min_distinct_personas: int = Field(2, ge=1, description="Gate 2 method diversity: distinct personas.")
-    min_alternatives: int = Field(2, ge=1, description="Gate 2 complexity handling: approaches generated.")
-    max_report_bytes: int = Field(64 * 1024, ge=1024, description="A report larger than this is refused.")
-    report_retries: int = Field(1, ge=0, le=3, description="SubagentStop send-backs of an invalid report.")
+    min_agents: int = Field(_DL["min_agents"], ge=1, description="Completed agents needed per phase (research, ranking).")
+    min_distinct_personas: int = Field(_DL["min_distinct_personas"], ge=1, description="Gate 2 method diversity: distinct personas.")
+    min_alternatives: int = Field(_DL["min_alternatives"], ge=1, description="Gate 2 complexity handling: approaches generated.")
+    max_report_bytes: int = Field(_DL["max_report_bytes"], ge=1024, description="A report larger than this is refused.")
+    report_retries: int = Field(_DL["report_retries"], ge=0, le=3, description="SubagentStop send-backs of an invalid report.")
 
 
 class GatesConfig(_Section):
-    stop_block_limit: int = Field(3, ge=1, le=7, description="Consecutive Stop blocks before the stop goes through and the deliberation is marked FAILED (the client itself ends a turn after 8).")
-    strong: float = Field(0.85, ge=0, le=1, description="Consensus above this is strong.")
-    moderate: float = Field(0.70, ge=0, le=1, description="Consensus from this up to strong is moderate; below it weak.")
-    require_improvement: bool = Field(True, description="Gate 2: final confidence must exceed the initial one.")
+    stop_block_limit: int = Field(_G["stop_block_limit"], ge=1, le=7, description="Consecutive Stop blocks before the stop goes through and the deliberation is marked FAILED (the client itself ends a turn after 8).")
+    strong: float = Field(_G["strong"], ge=0, le=1, description="Consensus above this is strong.")
+    moderate: float = Field(_G["moderate"], ge=0, le=1, description="Consensus from this up to strong is moderate; below it weak.")
+    require_improvement: bool = Field(_G["require_improvement"], description="Gate 2: final confidence must exceed the initial one.")
 
 
 class ConformityConfig(_Section):
-    clustering_window: float = Field(0.3, ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale).")
-    min_agents_for_clustering: int = Field(3, ge=2, description="Score clustering (total, per dimension, near the threshold) needs at least this many ranking agents.")
-    near_threshold_margin: float = Field(0.5, ge=0, le=10, description="Near threshold: every agent's weighted score for the leading approach within this many points of threshold × 10.")
-    templated_similarity: float = Field(0.6, ge=0, le=1, description="Concerns this similar across agents are templated.")
-    same_reasoning_similarity: float = Field(0.6, ge=0, le=1, description="Agreeing rationales this similar are the same reasoning.")
+    clustering_window: float = Field(_C["clustering_window"], ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale).")
+    min_agents_for_clustering: int = Field(_C["min_agents_for_clustering"], ge=2, description="Score clustering (total, per dimension, near the threshold) needs at least this many ranking agents.")
+    near_threshold_margin: float = Field(_C["near_threshold_margin"], ge=0, le=10, description="Near threshold: every agent's weighted score for the leading approach within this many points of threshold × 10.")
+    templated_similarity: float = Field(_C["templated_similarity"], ge=0, le=1, description="Concerns this similar across agents are templated.")
+    same_reasoning_similarity: float = Field(_C["same_reasoning_similarity"], ge=0, le=1, description="Agreeing rationales this similar are the same reasoning.")
     conflicting_pairs: list[list[str]] = Field(
-        default_factory=lambda: [["security-analyst", "performance-engineer"],
-                                 ["cost-analyst", "reliability-engineer"],
-                                 ["ux-advocate", "security-analyst"],
-                                 ["product-strategist", "maintainability-reviewer"],
-                                 ["devils-advocate", "product-strategist"]],
+        default_factory=_default("conformity", "conflicting_pairs"),
         description="Persona pairs whose priorities conflict; unanimous approval from both is suspicious.")
-    blocking: bool = Field(False, description="Make conformity warnings block Gate 2.")
+    blocking: bool = Field(_C["blocking"], description="Make conformity warnings block Gate 2.")
 
 
 class IsolationConfig(_Section):
-    enabled: bool = Field(True, description="Deny research spawns whose prompt carries another agent's findings.")
-    leak_threshold: float = Field(0.5, ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
-    blind_ranking: bool = Field(True, description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.")
-    complete_findings: bool = Field(True, description="Deny synthesis-lead / debate-moderator spawns whose prompt lacks a finding of a research agent that reported (measured like a leak: leak_threshold), naming the missing findings.")
+    enabled: bool = Field(_I["enabled"], description="Deny research spawns whose prompt carries another agent's findings.")
+    leak_threshold: float = Field(_I["leak_threshold"], ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
+    blind_ranking: bool = Field(_I["blind_ranking"], description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.")
+    complete_findings: bool = Field(_I["complete_findings"], description="Deny synthesis-lead / debate-moderator spawns whose prompt lacks a finding of a research agent that reported (measured like a leak: leak_threshold), naming the missing findings.")
 
 
 class SpawnBudgetConfig(_Section):
-    max_active_children: int = Field(12, ge=1, le=100, description="Active children per parent.")
+    max_active_children: int = Field(_SB["max_active_children"], ge=1, le=100, description="Active children per parent.")
     max_session_total: int = Field(
-        60, ge=1, le=10000, description="Subagents one session may start in all (Agent spawns and Workflow "
+        _SB["max_session_total"], ge=1, le=10000, description="Subagents one session may start in all (Agent spawns and Workflow "
         "agents; a SendMessage resume is not a new agent). 60 fits the largest deliberation the protocol "
         "asks for (10 personas, full depth, one re-rank: 39) with room for other work (README).")
-    max_depth: int = Field(3, ge=1, le=10, description="Nesting limit for non-deliberation agents.")
-    stale_after_s: int = Field(1800, ge=60, description="A spawn never seen to start stops counting after this.")
+    max_depth: int = Field(_SB["max_depth"], ge=1, le=10, description="Nesting limit for non-deliberation agents.")
+    stale_after_s: int = Field(_SB["stale_after_s"], ge=60, description="A spawn never seen to start stops counting after this.")
 
 
 class DepthConfig(_Section):
     posture: Literal["ceiling", "opt-in", "off"] = Field(
-        "ceiling", description="ceiling = deepen whenever hot spots exist; opt-in = only for task types listed in per_task_type as 'on'; off = breadth only.")
+        _DP["posture"], description="ceiling = deepen whenever hot spots exist; opt-in = only for task types listed in per_task_type as 'on'; off = breadth only.")
     per_task_type: dict[str, Literal["on", "off"]] = Field(
-        default_factory=lambda: {"documentation": "off"}, description="Dial-down (or opt-in) per task type.")
-    max_lock: bool = Field(False, description="MAX: lock the ceiling whatever per_task_type says.")
-    workers_per_wave: int = Field(3, ge=1, description=f"Tier-2 workers per hot-spot wave, clamped to {DEPTH_HARD_CEILING}.")
-    agent_budget: int = Field(6, ge=0, description="Tier-2 agents allowed per deliberation (deepen + red team 2).")
-    token_budget: int = Field(400_000, ge=0, description="Subagent tokens per deliberation before depth is skipped.")
+        default_factory=_default("depth", "per_task_type"), description="Dial-down (or opt-in) per task type.")
+    max_lock: bool = Field(_DP["max_lock"], description="MAX: lock the ceiling whatever per_task_type says.")
+    workers_per_wave: int = Field(_DP["workers_per_wave"], ge=1, description=f"Tier-2 workers per hot-spot wave, clamped to {DEPTH_HARD_CEILING}.")
+    agent_budget: int = Field(_DP["agent_budget"], ge=0, description="Tier-2 agents allowed per deliberation (deepen + red team 2).")
+    token_budget: int = Field(_DP["token_budget"], ge=0, description="Subagent tokens per deliberation before depth is skipped.")
 
 
 # -- probes: what a probe command may not carry -------------------------------------------------
@@ -202,11 +203,11 @@ class ProbeConfig(_Section):
 
 class ModelsConfig(_Section):
     diverse: bool = Field(
-        False, description="Ask (and enforce) that personas whose priorities conflict (conformity.conflicting_pairs) "
+        _M["diverse"], description="Ask (and enforce) that personas whose priorities conflict (conformity.conflicting_pairs) "
         "run on different models from `pool`. Off by default: it costs no extra agent or token, but the "
         "personas moved to another model are billed at its price and answer with its ability (README).")
     pool: list[str] = Field(
-        default_factory=lambda: ["opus", "sonnet"], min_length=2,
+        default_factory=_default("models", "pool"), min_length=2,
         description="Model aliases of the Agent tool's `model` to spread conflicting personas over, in order.")
 
     @field_validator("pool")
@@ -222,17 +223,17 @@ class ModelsConfig(_Section):
 
 class EscalationConfig(_Section):
     policy: Literal["D+T2+PROBE", "T1+D+T2+PROBE"] = Field(
-        "D+T2+PROBE", description="The routing rule set: the seed's deployable D+T2 with probes, or the stricter "
+        _E["policy"], description="The routing rule set: the deployable D+T2 with probes (docs/EVIDENCE.md, E8), or the stricter "
                                   "set that also runs T1 (every accepted decision of a reversed class goes to a person).")
-    unanimous_confidence: float = Field(0.9, ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
-    risky_tools: str = Field(RISKY_TOOLS, description="Tools that need a person's yes while a decision awaits review.")
+    unanimous_confidence: float = Field(_E["unanimous_confidence"], ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
+    risky_tools: str = Field(_E["risky_tools"], description="Tools that need a person's yes while a decision awaits review.")
     probe_failure: Literal["escalate", "reject"] = Field(
-        "escalate", description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
+        _E["probe_failure"], description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
     known_reversal: Literal["review", "reject"] = Field(
-        "review", description="T1 (accepted decision in a class reversed before; policy T1+D+T2+PROBE only): human review, or the hard-reject path.")
-    probes: list[ProbeConfig] = Field(default_factory=list, description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
-    probe_budget_s: float = Field(45, gt=0, le=PROBE_BUDGET_MAX_S, description="All probes of one route together, run by the Stop hook. At most its timeout (300 s) less the margins and the longest lock wait, so the hook never gives up on a route that then completes unseen. A probe left without time fails.")
-    class_tags: "dict[str, list[str]] | None" = Field(None, description="Replace the built-in tag keywords: {tag: [words]}.")
+        _E["known_reversal"], description="T1 (accepted decision in a class reversed before; policy T1+D+T2+PROBE only): human review, or the hard-reject path.")
+    probes: list[ProbeConfig] = Field(default_factory=_default("escalation", "probes"), description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
+    probe_budget_s: float = Field(_E["probe_budget_s"], gt=0, le=PROBE_BUDGET_MAX_S, description="All probes of one route together, run by the Stop hook. At most its timeout (300 s) less the margins and the longest lock wait, so the hook never gives up on a route that then completes unseen. A probe left without time fails.")
+    class_tags: "dict[str, list[str]] | None" = Field(_E["class_tags"], description="Replace the built-in tag keywords: {tag: [words]}.")
 
 
 class ModelPrices(_Section):
@@ -255,14 +256,14 @@ class PriceTable(_Section):
 
 class CostConfig(_Section):
     prices: "PriceTable | None" = Field(
-        None, description="Token prices for the decision record's cost section. Unset (the default): tokens only, "
+        D["cost"]["prices"], description="Token prices for the decision record's cost section. Unset (the default): tokens only, "
                           "no amounts — the plugin ships no prices of its own.")
 
 
 class Config(_Section):
     schema_version: int = SCHEMA_VERSION
-    strict: bool = Field(False, description="Fail closed: internal errors block instead of warning.")
-    lock_timeout_s: float = Field(10.0, gt=0, le=LOCK_TIMEOUT_MAX_S, description="How long a hook waits for a state lock. At most a hook's timeout (60 s) less the margins, so a hook never gives up on work that then completes unseen.")
+    strict: bool = Field(D["strict"], description="Fail closed: internal errors block instead of warning.")
+    lock_timeout_s: float = Field(D["lock_timeout_s"], gt=0, le=LOCK_TIMEOUT_MAX_S, description="How long a hook waits for a state lock. At most a hook's timeout (60 s) less the margins, so a hook never gives up on work that then completes unseen.")
     trigger: TriggerConfig = Field(default_factory=TriggerConfig)
     task_types: TaskTypeConfig = Field(default_factory=TaskTypeConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)
@@ -352,8 +353,6 @@ def read_config_file(path: str) -> "tuple[Config, list[str]]":
 
 def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":
     """Validate config.json with pydantic and refresh the cache; returns (dict, problems)."""
-    from deliberation.state.store import atomic_write_bytes, dumps
-
     cfg, problems = read_config_file(layout.config)
     data = cfg.model_dump(mode="json")
     try:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from deliberation.state.agent_report import REPORT_ID
 
-MARKER = "prd"
+MARKER: Literal["prd"] = "prd"
 
 
 class _Part(BaseModel):

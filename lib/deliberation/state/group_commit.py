@@ -167,7 +167,7 @@ def _apply_all(batch: "list[_Job]", open_tx: Callable[[], Any]) -> None:
             before = len(store.warnings)
             try:
                 answer, warnings = job.context.run(job.apply, store, tx)
-            except BaseException as exc:  # noqa: BLE001 - abort the whole transaction
+            except BaseException as exc:  # abort the whole transaction
                 raise HandlerFailed(exc) from exc
             results.append((answer, store.warnings[before:] + warnings))
         applied = len(store.warnings)

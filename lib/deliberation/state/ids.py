@@ -31,6 +31,6 @@ def is_valid_id(value: object) -> bool:
 
 def check_id(kind: str, value: object) -> str:
     """Return `value` if it is a safe id, else raise InvalidId naming `kind`."""
-    if not is_valid_id(value):
+    if not isinstance(value, str) or not is_valid_id(value):
         raise InvalidId(kind, value)
-    return value  # type: ignore[return-value]
+    return value

@@ -23,6 +23,12 @@ Phase = Literal["IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION",
 PHASE_ORDER = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE")
 Stage = Literal["research", "deliberation", "ranking"]
 AgentKind = Literal["persona", "debate", "synthesis", "red-team", "lens"]
+Detector = Literal["templated_dissent", "score_clustering", "dimension_clustering", "near_threshold",
+                   "missing_minority", "same_reasoning", "two_agent_rule", "single_model"]
+HotSpotKind = Literal["refuted", "contradiction", "missed_angle"]
+RouteName = Literal["auto-execute", "auto-reject", "human-review", "hard-reject"]
+AdjudicationAction = Literal["approve", "reject", "reverse", "confirm"]
+NoticeKind = Literal["gate1", "depth", "escalation", "phase", "info", "budget"]
 ID = r"^[A-Za-z0-9_-]{1,128}$"
 
 
@@ -57,7 +63,7 @@ class TriggerResult(_Model):
 class Notice(_Model):
     """A message for the main agent that could not be delivered when it arose (background)."""
     deliberation_id: str = Field(description="The deliberation it is about ('' for a session-wide budget notice).")
-    kind: Literal["gate1", "depth", "escalation", "phase", "info", "budget"]
+    kind: NoticeKind
     text: str
     blocking: bool = False
     then_next: bool = Field(False, description="Said with the next accepted step as it stands when delivered.")
@@ -244,6 +250,13 @@ class AgentRecord(_Model):
     label: str = Field("", description="Its label in the plugin's workflow (wave:persona).")
     wave: int = Field(0, description="The plugin workflow's wave it ran in (1-based; 0: not a wave agent).")
 
+    @property
+    def filed(self) -> AgentReport:
+        """The report of an agent counted in a stage (`phases.current` keeps only those)."""
+        if self.report is None:
+            raise ValueError(f"agent {self.key} ({self.persona}) has no report")
+        return self.report
+
 
 class ApproachScore(_Model):
     agent: str
@@ -285,8 +298,7 @@ class GateResult(_Model):
 
 
 class ConformityWarning(_Model):
-    detector: Literal["templated_dissent", "score_clustering", "dimension_clustering", "near_threshold",
-                      "missing_minority", "same_reasoning", "two_agent_rule", "single_model"]
+    detector: Detector
     agents: list[str]
     evidence: str
     recommendation: str = "re-run the affected agents with fresh isolation (new spawns, no shared findings)"
@@ -297,7 +309,7 @@ HOT_SPOT_ID = r"H[0-9]{1,3}"  # H1, H2, … — the id a hot spot is cited by
 
 class HotSpot(_Model):
     id: str = Field(pattern=f"^{HOT_SPOT_ID}$")
-    kind: Literal["refuted", "contradiction", "missed_angle"]
+    kind: HotSpotKind
     statement: str
     material: list[str] = Field(default_factory=list, description="Finding refs, red-team notes behind it.")
     sources: list[str] = Field(default_factory=list, description="Agents whose reports produced it.")
@@ -329,7 +341,7 @@ class DepthState(_Model):
 
 
 class TwoAgentCheck(_Model):
-    """The minimum viable deliberation's rule over its two research reports (seed 001)."""
+    """The minimum viable deliberation's rule over its two research reports (docs/EVIDENCE.md, E5)."""
     verdict: Literal["proceed", "investigate", "suspect_herding", "no_position"]
     agents: list[str]
     similarity: "float | None" = Field(None, description="Similarity of the two rationales (0-1).")
@@ -352,7 +364,7 @@ class ProbeRun(_Model):
 
 
 class Route(_Model):
-    route: Literal["auto-execute", "auto-reject", "human-review", "hard-reject"] = Field(
+    route: RouteName = Field(
         description="auto-execute: a unanimous pass nothing flagged; auto-reject: a unanimous reject "
                     "(nothing is adopted); human-review / hard-reject: escalated.")
     decision_class: str
@@ -487,7 +499,7 @@ class ReversalRegistry(_File):
 
 class Adjudication(_File):
     deliberation_id: str
-    action: Literal["approve", "reject", "reverse", "confirm"]
+    action: AdjudicationAction
     who: str
     at: float
     reason: str = ""

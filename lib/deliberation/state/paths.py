@@ -10,6 +10,7 @@ import json
 import os
 import stat
 
+from deliberation.state.atomic import make_dirs as make_dirs  # the one folder maker: every level 0700
 from deliberation.state.ids import check_id
 
 STATE_DIRNAME = os.path.join(".claude", "deliberation")
@@ -17,21 +18,6 @@ STATE_DIRNAME = os.path.join(".claude", "deliberation")
 
 class UnsafePath(ValueError):
     """A state path that would resolve outside the state directory."""
-
-
-def make_dirs(path: str, mode: int = 0o700) -> None:
-    """`os.makedirs`, but every directory it creates gets `mode` (os.makedirs gives only the
-    leaf `mode`; intermediate ones would get the umask default, e.g. 0755)."""
-    if not path or os.path.isdir(path):
-        return
-    parent = os.path.dirname(path)
-    if parent and parent != path:
-        make_dirs(parent, mode)
-    try:
-        os.mkdir(path, mode)
-    except FileExistsError:
-        if not os.path.isdir(path):
-            raise
 
 
 # The environment of the hook being answered: the process's own, or — in the warm worker —

@@ -8,6 +8,8 @@ import os
 from typing import Any
 
 from deliberation.state.ids import is_valid_id
+from deliberation.state.models import Deliberation
+from deliberation.state.models import Lineage, SessionState
 
 
 def deliberation_ids(layout: Any) -> "list[str]":
@@ -20,8 +22,6 @@ def deliberation_ids(layout: Any) -> "list[str]":
 
 
 def load_deliberations(layout: Any, store: Any) -> list:
-    from deliberation.state.models import Deliberation
-
     out = []
     for did in deliberation_ids(layout):
         d = store.load(layout.deliberation(did), Deliberation)
@@ -32,8 +32,6 @@ def load_deliberations(layout: Any, store: Any) -> list:
 
 def find_deliberation(layout: Any, store: Any, deliberation_id: str):
     """(deliberation, None) or (None, a sentence saying why not)."""
-    from deliberation.state.models import Deliberation
-
     if not is_valid_id(deliberation_id):
         return None, f"invalid deliberation id {deliberation_id!r}: ids contain only letters, digits, '-' and '_'"
     d = store.load(layout.deliberation(deliberation_id), Deliberation)
@@ -55,8 +53,6 @@ def session_ids(layout: Any) -> "list[str]":
 def latest_session(layout: Any, store: Any, need: str = "lineage") -> "str | None":
     """The most recent session that has a `need` file ('lineage' or 'events'): by the latest
     time recorded in its state, then by file modification time, then by id."""
-    from deliberation.state.models import Lineage, SessionState
-
     best: "tuple[float, float, str] | None" = None
     for sid in session_ids(layout):
         path = layout.lineage(sid) if need == "lineage" else layout.events(sid)

@@ -19,8 +19,9 @@ import os
 import sys
 from typing import Any
 
-SCHEMA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
-                          "state_schema")
+from deliberation import plugin_root
+
+SCHEMA_DIR = os.path.join(plugin_root(), "state_schema")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_BASE = "https://deliberation.invalid/state_schema/"  # a name, never fetched
 

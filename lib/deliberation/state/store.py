@@ -23,18 +23,26 @@ import errno
 import fcntl
 import os
 import time
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, TypeVar, overload
 
 import orjson
+from pydantic import BaseModel
 
 from deliberation import SCHEMA_VERSION
+from deliberation.state import atomic
+from deliberation.state.ids import check_id
+from deliberation.state.models import CommitJournal, Deliberation, Lineage, ReversalRegistry, SessionState
 from deliberation.state.paths import Layout, make_dirs
+from deliberation.state.event_log import json_line
+from deliberation.state.event_log import append_line
+from deliberation.wire import deadlines
+from deliberation.state import event_log
 
-M = TypeVar("M")
+M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R")
 
-FILE_MODE = 0o600
-DIR_MODE = 0o700
+FILE_MODE = atomic.FILE_MODE
+DIR_MODE = atomic.DIR_MODE
 DEFAULT_LOCK_TIMEOUT_S = 10.0
 
 
@@ -60,19 +68,10 @@ def atomic_write_bytes(path: str, data: bytes) -> None:
 
 
 def atomic_write_many(items: "list[tuple[str, bytes]]") -> None:
-    """Write each file atomically (temp file, fsync, rename), then fsync each directory once:
-    a transaction that changes three files of two folders pays two directory syncs, not three."""
-    folders: dict[str, list[str]] = {}
-    for path, data in items:
-        _write_and_rename(path, data)
-        folders.setdefault(os.path.dirname(path), []).append(os.path.basename(path))
-    for folder, names in folders.items():
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-        _sweep_temps(folder, names)
+    """Write each file atomically, each folder fsync'd once (state/atomic.py), then remove what a
+    killed writer of the same files left."""
+    for folder, names in atomic.write_many(items, FILE_MODE).items():
+        atomic.sweep_temps(folder, names)
 
 
 def write_journal(path: str, data: bytes) -> None:
@@ -80,61 +79,8 @@ def write_journal(path: str, data: bytes) -> None:
     guards against a killed process, whose writes the kernel keeps, and lives a few
     milliseconds. After a power loss each state file is still its old or its new version, every
     one of them being fsync'd before its rename."""
-    _write_and_rename(path, data, durable=False)
-    _sweep_temps(os.path.dirname(path), [os.path.basename(path)])
-
-
-def _sweep_temps(folder: str, names: "list[str]") -> None:
-    """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
-    gone). Callers hold the files' lock, so no live writer of ours is writing them now; a temp
-    file whose pid is alive (the pid reused by another process) is left alone."""
-    prefixes = tuple(f"{name}.tmp-" for name in names)
-    try:
-        entries = [e for e in os.listdir(folder) if e.startswith(prefixes)]
-    except OSError:
-        return
-    for entry in entries:
-        pid_text = entry.rpartition(".tmp-")[2].partition("-")[0]
-        if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
-            continue
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(folder, entry))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, not ours to signal
-    return True
-
-
-def _write_and_rename(path: str, data: bytes, durable: bool = True) -> None:
-    directory = os.path.dirname(path)
-    ensure_dir(directory)
-    tmp = f"{path}.tmp-{os.getpid()}-{time.monotonic_ns()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        if durable:
-            os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    os.close(fd)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    atomic.write(path, data, FILE_MODE, durable=False)
+    atomic.sweep_temps(os.path.dirname(path), [os.path.basename(path)])
 
 
 def dumps(obj: Any) -> bytes:
@@ -267,6 +213,12 @@ class Store:
         self.warnings: list[str] = []
 
     # -- reading -----------------------------------------------------------------------------
+    @overload
+    def load(self, path: str, model: "type[M]", default: "Callable[[], M]") -> M: ...
+
+    @overload
+    def load(self, path: str, model: "type[M]", default: None = None) -> "M | None": ...
+
     def load(self, path: str, model: "type[M]", default: "Callable[[], M] | None" = None) -> "M | None":
         """Load and validate `path` as `model`. Missing → `default()` (or None).
 
@@ -290,11 +242,11 @@ class Store:
             if not isinstance(data, dict):
                 raise ValueError("top level is not a JSON object")
             migrated = self._migrate(path, model, data)
-            obj = model.model_validate(migrated)  # type: ignore[attr-defined]
+            obj = model.model_validate(migrated)
             return obj, (raw if migrated is data else b"")
         except SchemaVersionError:
             raise
-        except Exception as exc:  # orjson.JSONDecodeError, pydantic.ValidationError, ValueError
+        except Exception as exc:  # noqa: BLE001 - orjson.JSONDecodeError, pydantic.ValidationError, ValueError: quarantined
             moved = quarantine(path)
             why = _one_line(exc)
             self.warnings.append(
@@ -322,16 +274,12 @@ class Store:
         path = self.layout.checked(path)
         atomic_write_bytes(path, dumps(obj.model_dump(mode="json")))
 
-    def reversals(self) -> Any:
+    def reversals(self) -> ReversalRegistry:
         """The project's reversal registry, `reversals.json` (empty when it does not exist)."""
-        from deliberation.state.models import ReversalRegistry
-
         return self.load(self.layout.reversals, ReversalRegistry, ReversalRegistry)
 
-    def update_reversals(self, fn: "Callable[[Any], Any]") -> Any:
+    def update_reversals(self, fn: "Callable[[ReversalRegistry], R]") -> R:
         """Read-modify-write `reversals.json` under its lock; returns fn's result."""
-        from deliberation.state.models import ReversalRegistry
-
         return self.update(self.layout.reversals, ReversalRegistry, ReversalRegistry, fn)
 
     def update(self, path: str, model: "type[M]", default: "Callable[[], M]",
@@ -341,9 +289,9 @@ class Store:
         path = self.layout.checked(path)
         with lock(path, self.lock_timeout):
             current = self.load(path, model, default)
-            before = current.model_dump(mode="json")  # type: ignore[union-attr]
-            result = fn(current)  # type: ignore[arg-type]
-            after = current.model_dump(mode="json")  # type: ignore[union-attr]
+            before = current.model_dump(mode="json")
+            result = fn(current)
+            after = current.model_dump(mode="json")
             if after != before or not os.path.exists(path):
                 atomic_write_bytes(path, dumps(after))
         return result
@@ -384,8 +332,6 @@ class SessionTx:
     """
 
     def __init__(self, store: Store, session_id: str) -> None:
-        from deliberation.state.ids import check_id
-
         self.store = store
         self.session_id = check_id("session_id", session_id)
         self._loaded: dict[str, tuple[Any, bytes]] = {}
@@ -437,25 +383,19 @@ class SessionTx:
         return self._loaded[path][0]
 
     @property
-    def session(self) -> Any:
-        from deliberation.state.models import SessionState
-
+    def session(self) -> SessionState:
         return self._get(self._session_path, SessionState,
                          lambda: SessionState(session_id=self.session_id))
 
     @property
-    def lineage(self) -> Any:
-        from deliberation.state.models import Lineage
-
+    def lineage(self) -> Lineage:
         return self._get(self._lineage_path, Lineage,
                          lambda: Lineage(session_id=self.session_id))
 
-    def deliberation(self, deliberation_id: str) -> Any:
-        from deliberation.state.models import Deliberation
-
+    def deliberation(self, deliberation_id: str) -> "Deliberation | None":
         return self._get(self.store.layout.deliberation(deliberation_id), Deliberation, lambda: None)
 
-    def add_deliberation(self, delib: Any) -> None:
+    def add_deliberation(self, delib: Deliberation) -> None:
         self._loaded[self.store.layout.deliberation(delib.id)] = (delib, b"")
 
     def write_file(self, path: str, data: bytes) -> None:
@@ -500,7 +440,7 @@ class SessionTx:
             data = dumps(obj.model_dump(mode="json"))
             if data != before:
                 writes.append((path, data))
-        writes += list(self._writes.items())
+        writes += [(path, data) for path, data in self._writes.items() if data is not None]
         appends = dict(self._appends)
         if self._log:
             events = self.store.layout.checked(self.store.layout.events(self.session_id))
@@ -509,8 +449,6 @@ class SessionTx:
                 "upserts": self._upserts}
 
     def _commit(self) -> None:
-        from deliberation.wire import deadlines
-
         change = self._changes()
         if not (change["writes"] or change["appends"] or change["upserts"]):
             return
@@ -540,8 +478,6 @@ class SessionTx:
                 self._loaded[path] = (self._loaded[path][0], data)
 
     def _apply(self, writes: list, appends: list, upserts: list, replay: bool) -> None:
-        from deliberation.state import event_log
-
         for path, lines in appends:
             if not (replay and event_log.has_lines(path, lines)):
                 _append_lines(path, lines)
@@ -586,8 +522,6 @@ class SessionTx:
                 raw = fh.read()
         except FileNotFoundError:
             return
-        from deliberation.state.models import CommitJournal
-
         try:
             journal = CommitJournal.model_validate_json(raw)
             if journal.schema_version != SCHEMA_VERSION or journal.session_id != self.session_id:
@@ -614,13 +548,10 @@ def _jsonl(record: Any) -> bytes:
     try:
         return orjson.dumps(record) + b"\n"
     except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
-        from deliberation.state.event_log import json_line
 
         return json_line(record)
 
 
 def _append_lines(path: str, lines: bytes) -> None:
-    from deliberation.state.event_log import append_line
-
     ensure_dir(os.path.dirname(path))
     append_line(path, lines)

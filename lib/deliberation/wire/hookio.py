@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 
+from deliberation import defaults
 from deliberation.wire.worker_protocol import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
 
 SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
@@ -38,11 +39,20 @@ CHANNEL_TOOLS = SUBAGENT_TOOLS | {WORKFLOW_TOOL, SEND_MESSAGE_TOOL}
 REPORT_TOOL = "StructuredOutput"
 # the tools that act on the project: while a decision awaits review they need a person's yes
 # (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
-RISKY_TOOLS = "Edit|Write|MultiEdit|Bash|NotebookEdit"
+RISKY_TOOLS = defaults.RISKY_TOOLS
 EVENTS = (
     "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
     "SubagentStop", "Stop", "SessionEnd",
 )
+
+
+TASK_NOTIFICATION = "<task-notification>"
+
+
+def is_task_notification(prompt: str) -> bool:
+    """A UserPromptSubmit whose prompt announces a finished background subagent to the main
+    agent (the client writes `<task-notification>…`): it is not the user's prompt."""
+    return prompt.lstrip().startswith(TASK_NOTIFICATION)
 
 
 class PayloadError(ValueError):
@@ -99,7 +109,7 @@ class UserPromptSubmit(Event):
     @property
     def is_task_notification(self) -> bool:
         """A finished background subagent announced to the main agent — not a user's prompt."""
-        return self.prompt.lstrip().startswith("<task-notification>")
+        return is_task_notification(self.prompt)
 
 
 class ToolEvent(Event):
@@ -340,16 +350,16 @@ class Answer:
         self.updated_input = updated_input
 
     @classmethod
-    def block(cls, reason: str, **kw: "str | None") -> "Answer":
-        return cls("block", reason, **kw)
+    def block(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
+        return cls("block", reason, context, system_message)
 
     @classmethod
-    def deny(cls, reason: str, **kw: "str | None") -> "Answer":
-        return cls("deny", reason, **kw)
+    def deny(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
+        return cls("deny", reason, context, system_message)
 
     @classmethod
-    def ask(cls, reason: str, **kw: "str | None") -> "Answer":
-        return cls("ask", reason, **kw)
+    def ask(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
+        return cls("ask", reason, context, system_message)
 
     def is_empty(self) -> bool:
         return not (self.decision or self.context or self.system_message or self.updated_input is not None)
@@ -397,7 +407,7 @@ class Answer:
         the client can tell): on Stop and SubagentStop additionalContext is a hold (block). A
         PostToolUse block, said as context, reads back as context — as the model reads it."""
         out = out if isinstance(out, dict) else {}
-        specific = out.get("hookSpecificOutput") if isinstance(out.get("hookSpecificOutput"), dict) else {}
+        specific = got if isinstance(got := out.get("hookSpecificOutput"), dict) else {}
         context = specific.get("additionalContext")
         if event_name == "PreToolUse":
             updated = specific.get("updatedInput")

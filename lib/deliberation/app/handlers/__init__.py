@@ -12,30 +12,31 @@ it was committed, and applied only when it was not: handling an event is idempot
 from __future__ import annotations
 
 import time
+from typing import Any, Callable
 
-from deliberation.wire import hookio
+from deliberation.app.handlers import (on_post_tool, on_post_tool_failure, on_pre_tool, on_prompt, on_session,
+                                       on_stop, on_subagent_start, on_subagent_stop)
 from deliberation.app.handlers.common import Ctx
+from deliberation.state import event_log, group_commit
 from deliberation.state.config import project_config
+from deliberation.state.paths import REQUEST_DEADLINE, Layout
+from deliberation.state.store import SessionTx, Store
+from deliberation.wire import hookio
+
+HANDLERS: "dict[type, Callable[[Ctx, Any], hookio.Answer]]" = {
+    hookio.UserPromptSubmit: on_prompt.handle,
+    hookio.PreToolUse: on_pre_tool.handle,
+    hookio.PostToolUse: on_post_tool.handle,
+    hookio.PostToolUseFailure: on_post_tool_failure.handle,
+    hookio.SubagentStart: on_subagent_start.handle,
+    hookio.SubagentStop: on_subagent_stop.handle,
+    hookio.Stop: on_stop.handle,
+    hookio.SessionEvent: on_session.handle,
+}
 
 
-def dispatch(event: hookio.Event, layout, now: float) -> hookio.Answer:
-    from deliberation.state import event_log
-    from deliberation.state import group_commit
-    from deliberation.state.paths import REQUEST_DEADLINE
-    from deliberation.app.handlers import (on_post_tool, on_post_tool_failure, on_pre_tool, on_prompt, on_session, on_stop, on_subagent_start, on_subagent_stop)
-    from deliberation.state.store import SessionTx, Store
-
-    handlers = {
-        hookio.UserPromptSubmit: on_prompt.handle,
-        hookio.PreToolUse: on_pre_tool.handle,
-        hookio.PostToolUse: on_post_tool.handle,
-        hookio.PostToolUseFailure: on_post_tool_failure.handle,
-        hookio.SubagentStart: on_subagent_start.handle,
-        hookio.SubagentStop: on_subagent_stop.handle,
-        hookio.Stop: on_stop.handle,
-        hookio.SessionEvent: on_session.handle,
-    }
-    handler = handlers[type(event)]
+def dispatch(event: hookio.Event, layout: Layout, now: float) -> hookio.Answer:
+    handler = HANDLERS[type(event)]
     cfg, problems = project_config(layout)
 
     def open_tx():

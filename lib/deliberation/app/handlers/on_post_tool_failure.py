@@ -1,4 +1,4 @@
-"""PostToolUseFailure (`Task|Agent|Workflow|SendMessage`): a spawn PreToolUse allowed did not happen.
+"""PostToolUseFailure (`Task|Agent|Workflow|SendMessage`): a call PreToolUse allowed did not happen.
 
 The client refused it after our hook (an unknown agent type — e.g. a plugin agent written
 without its namespace — or an invalid input). The spawn leaves the lineage's active set and its
@@ -8,36 +8,24 @@ agent that will never report, and a corrected retry is not counted twice.
 
 from __future__ import annotations
 
-from deliberation.wire import hookio
+from deliberation.app.handlers.common import Ctx
+from deliberation.core import agent_status, send_message, workflows
 from deliberation.core import lineage as lin
-from deliberation.app.handlers.common import Ctx, find_record
+from deliberation.core.turn import find_record
+from deliberation.wire import hookio
 
 
 def handle(ctx: Ctx, event: hookio.PostToolUseFailure) -> hookio.Answer:
     if event.tool_name == hookio.WORKFLOW_TOOL:
-        from deliberation.app.handlers import workflow_tool
-
-        return workflow_tool.failed(ctx, event)
+        return workflows.not_launched(ctx, event)
     if event.tool_name == hookio.SEND_MESSAGE_TOOL:
-        from deliberation.app.handlers import send_message_tool
-
-        return send_message_tool.failed(ctx, event)
+        return send_message.not_sent(ctx, event)
     if not event.is_subagent_tool:
         return hookio.Answer()
     spawn = lin.find_by_tool_use(ctx.tx.lineage, event.tool_use_id)
     lin.mark_finished(ctx.tx.lineage, tool_use_id=event.tool_use_id, now=ctx.now, failed=True)
-    if spawn is None or not spawn.deliberation_id:
-        return hookio.Answer()
-    delib = ctx.tx.deliberation(spawn.deliberation_id)
+    delib = ctx.tx.deliberation(spawn.deliberation_id) if spawn is not None and spawn.deliberation_id else None
     rec = find_record(delib, tool_use_id=event.tool_use_id) if delib else None
-    if rec is None or rec.status not in ("spawned", "running"):
-        return hookio.Answer()
-    rec.status = "refused"
-    rec.problem = f"the spawn failed: {event.error.strip()[:300] or 'no error text'}"
-    delib.updated_at = ctx.now
-    ctx.notes.append(f"spawn failed: {rec.persona}")
-    if rec.tier == 2:
-        from deliberation.core.depth import axis as depth_axis
-
-        depth_axis.refresh_counts(delib, check=False)
+    if delib is not None and rec is not None and agent_status.spawn_failed(delib, rec, event.error, ctx.now):
+        ctx.notes.append(f"spawn failed: {rec.persona}")
     return hookio.Answer()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from deliberation.core import engine
-from deliberation.wire import hookio
 from deliberation.app.handlers.common import Ctx
+from deliberation.core import engine
+from deliberation.text import notes
+from deliberation.text.render import render
+from deliberation.wire import hookio
 
 
 def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
@@ -13,5 +15,4 @@ def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
     delib = ctx.active()
     if delib is None:
         return hookio.Answer()
-    return hookio.Answer(context="An unfinished deliberation is open in this session. "
-                         + engine.progress_text(delib, ctx.cfg))
+    return hookio.Answer(context=render(notes.Reminder(progress=engine.progress_text(delib, ctx.cfg))))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
 from deliberation.core.depth.hot_spots import (WEIGHTY, approach_titles, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
@@ -200,18 +201,18 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
     posture = cfg.depth.posture
     if not enabled:
         return DepthPlan("off", posture, False, why)
-    spots = tuple(find_hot_spots(delib) if spots is None else spots)
-    if not spots:
+    found = tuple(find_hot_spots(delib) if spots is None else spots)
+    if not found:
         return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
     k, clamped = workers(cfg)
     problems = _budget_problems(budget, cfg, k)
     if problems:
-        ids = ", ".join(h.id for h in spots)
-        loud = (f"depth skipped: budget — {'; '.join(problems)}. {len(spots)} hot spot(s) ({ids}) were "
+        ids = ", ".join(h.id for h in found)
+        loud = (f"depth skipped: budget — {'; '.join(problems)}. {len(found)} hot spot(s) ({ids}) were "
                 "NOT deepened; the breadth result stands.")
-        return DepthPlan("skipped", posture, True, loud, spots, (), k, clamped)
-    lenses = choose_lenses(spots, k)
-    return DepthPlan("deepen", posture, True, why, spots, _assign(spots, lenses), k, clamped)
+        return DepthPlan("skipped", posture, True, loud, found, (), k, clamped)
+    lenses = choose_lenses(found, k)
+    return DepthPlan("deepen", posture, True, why, found, _assign(found, lenses), k, clamped)
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,11 +331,11 @@ def tier2_items(delib: Deliberation) -> "list[str]":
     for agent in current(delib.agents):
         if agent.kind != "lens":
             continue
-        rep = agent.report
-        for f in rep.findings:  # type: ignore[union-attr]
+        rep = agent.filed
+        for f in rep.findings:
             ev = f" (evidence: {f.evidence})" if f.evidence else ""
             lines.append(f"- {agent.persona}:{f.id} — {f.claim}{ev}")
-        for i, r in enumerate(rep.refutations, start=1):  # type: ignore[union-attr]
+        for i, r in enumerate(rep.refutations, start=1):
             ev = f" (evidence: {r.evidence})" if r.evidence else " (no evidence)"
             lines.append(f"- {agent.persona}:R{i} — {r.verdict} {r.target}: {r.claim}{ev}")
     return lines
@@ -467,13 +468,13 @@ def _synthesis_texts(delib: Deliberation) -> "list[tuple[str, str]]":
     ranking rationales and the decision, when long enough to compare."""
     out = []
     for a in tier1_agents(delib):
-        rep = a.report
+        rep = a.filed
         if a.kind == "synthesis":
-            out.append((f"{a.persona} summary", rep.summary))  # type: ignore[union-attr]
-            out.append((f"{a.persona} rationale", rep.rationale))  # type: ignore[union-attr]
-            out += [(f"{a.persona} approach {ap.id}", ap.summary) for ap in rep.approaches]  # type: ignore[union-attr]
+            out.append((f"{a.persona} summary", rep.summary))
+            out.append((f"{a.persona} rationale", rep.rationale))
+            out += [(f"{a.persona} approach {ap.id}", ap.summary) for ap in rep.approaches]
         elif a.stage == "ranking":
-            out.append((f"{a.persona} ranking rationale", rep.rationale))  # type: ignore[union-attr]
+            out.append((f"{a.persona} ranking rationale", rep.rationale))
     if delib.decision:
         out.append(("decision", delib.decision))
     return [(label, text) for label, text in out if len(tokens(text)) >= SYNTHESIS_MIN_TOKENS]
@@ -587,7 +588,7 @@ def _second_pass_refusal(delib: Deliberation, cfg: "Config | None") -> "str | No
     return (head + why + "." + tail + " Next: rank every approach (spawn the personas again).")
 
 
-def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[int, int | None]":
+def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[Literal[1, 2], int | None]":
     """(tier, red_team_round) to record for an allowed spawn."""
     name = normalise_agent_type(subagent_type)
     if name in LENSES:
@@ -624,7 +625,7 @@ def _spot_for(target: str, agent: AgentRecord, spots, findings, approaches) -> "
     for spot in spots:
         if any(resolve_target(m, findings, approaches) == target for m in spot.material):
             return spot
-    named = list(agent.report.hot_spots) + list(agent.given.hot_spots)  # type: ignore[union-attr]
+    named = list(agent.filed.hot_spots) + list(agent.given.hot_spots)
     return next((s for s in spots if s.id in named), None)
 
 
@@ -634,7 +635,7 @@ def _override_target(raw: str, agent, spots, findings, approaches) -> "tuple[str
     t = (raw or "").strip()
     if t in by_id:
         spot = by_id[t]
-        targets = {resolve_target(m, findings, approaches) for m in spot.material} - {None}
+        targets = {hit for m in spot.material if (hit := resolve_target(m, findings, approaches)) is not None}
         if len(targets) == 1:
             return hot_spot_target(spot, findings, approaches), spot, ""
         if not targets:
@@ -676,15 +677,15 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
     for agent in current(delib.agents):
         if agent.kind != "lens":
             continue
-        rep = agent.report
-        texts = [f.claim for f in rep.findings] + [r.claim or r.evidence for r in rep.refutations]  # type: ignore[union-attr]
+        rep = agent.filed
+        texts = [f.claim for f in rep.findings] + [r.claim or r.evidence for r in rep.refutations]
         texts = [t for t in texts if t.strip()]
         if not any(not is_paraphrase(t, originals) for t in texts):
             zeroed.append(agent.key)
             notes.append(f"{agent.persona} ({agent.key}) restated tier 1 ({len(texts)} item(s), no new "
                          "finding): zero signal, tier 1 stands")
             continue
-        for i, r in enumerate(rep.refutations, start=1):  # type: ignore[union-attr]
+        for i, r in enumerate(rep.refutations, start=1):
             ref = f"{agent.persona}:R{i}"
             if r.verdict != "refuted":
                 continue
@@ -700,13 +701,13 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
                 continue
             ov = DepthOverride(hot_spot=spot.id, target=target, by_agent=agent.key, evidence=r.evidence,
                                effect=_effect(target, findings, r.claim or r.evidence))
-            own = {f"{agent.persona}:{f.id}" for f in rep.findings  # type: ignore[union-attr]
+            own = {f"{agent.persona}:{f.id}" for f in rep.findings
                    if is_paraphrase(f.claim, [r.claim or r.evidence]) or is_paraphrase(r.claim or r.evidence, [f.claim])}
             cands.append(_Candidate(ov, {ref, agent.persona, agent.key} | own, r.claim))
     kept, cancelled = [], []
     rt2 = red_team_agents(delib, 2)
     for cand in cands:
-        hit = next(((rt, r) for rt in rt2 for r in rt.report.refutations if _cancels(r, cand)), None)  # type: ignore[union-attr]
+        hit = next(((rt, r) for rt in rt2 for r in rt.filed.refutations if _cancels(r, cand)), None)
         if hit is None:
             kept.append(cand.override)
         else:
@@ -750,13 +751,15 @@ def depth_state_for(plan: DepthPlan) -> DepthState:
     if plan.action == "off":
         return DepthState(posture=plan.posture, enabled=False, status="off",
                           skipped_reason="" if plan.posture == "off" else plan.why)
-    base = dict(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
-                workers_per_wave=plan.workers, clamped=plan.clamped)
     if plan.action == "not_needed":
         return DepthState(posture=plan.posture, enabled=True, status="not_needed")
     if plan.action == "skipped":
-        return DepthState(**base, status="skipped", skipped_reason=plan.why)
-    return DepthState(**base, status="pending", tier2_by_lens={a.lens: 0 for a in plan.assignments})
+        return DepthState(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
+                          workers_per_wave=plan.workers, clamped=plan.clamped, status="skipped",
+                          skipped_reason=plan.why)
+    return DepthState(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
+                      workers_per_wave=plan.workers, clamped=plan.clamped, status="pending",
+                      tier2_by_lens={a.lens: 0 for a in plan.assignments})
 
 
 def apply_posture(delib: Deliberation, cfg: Config) -> None:

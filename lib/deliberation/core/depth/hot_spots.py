@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deliberation.core.personas import normalise_agent_type
-from deliberation.state.agent_report import AgentReport, Finding
+from deliberation.state.agent_report import Finding
 from deliberation.core.similarity import similarity
-from deliberation.state.models import AgentRecord, Deliberation, HotSpot
+from deliberation.state.models import AgentRecord, Deliberation, HotSpot, HotSpotKind
 
 DEDUP_SIMILARITY = 0.8
 MAX_HOT_SPOTS = 999  # the id pattern allows H1..H999
@@ -67,7 +67,7 @@ def finding_index(agents: "list[AgentRecord]") -> "dict[str, tuple[AgentRecord, 
     """`"<persona>:<finding id>"` → (agent, finding); the first report of a persona wins a clash."""
     index: dict[str, tuple[AgentRecord, Finding]] = {}
     for agent in agents:
-        for f in agent.report.findings:  # type: ignore[union-attr]
+        for f in agent.filed.findings:
             index.setdefault(f"{agent.persona}:{f.id}", (agent, f))
     return index
 
@@ -76,7 +76,7 @@ def approach_titles(agents: "list[AgentRecord]") -> "dict[str, str]":
     """Approach id → title, first mention wins, in recorded order."""
     titles: dict[str, str] = {}
     for agent in agents:
-        for ap in agent.report.approaches:  # type: ignore[union-attr]
+        for ap in agent.filed.approaches:
             titles.setdefault(ap.id, ap.title)
     return titles
 
@@ -113,7 +113,7 @@ def _clip(text: str, n: int = CLAIM_CHARS) -> str:
 
 @dataclass
 class _Candidate:
-    kind: str
+    kind: HotSpotKind
     statement: str
     core: str                       # the text compared when merging near-identical hot spots
     key: str = ""                   # same non-empty key → same point (e.g. the same target)
@@ -141,7 +141,7 @@ def _describe_target(ref: str, findings: dict, approaches: dict) -> "tuple[str, 
 def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Candidate]":
     out = []
     for rt in red_team_agents(delib, 1):
-        for r in rt.report.refutations:  # type: ignore[union-attr]
+        for r in rt.filed.refutations:
             if r.verdict not in WEIGHTY or not r.evidence.strip():
                 continue
             ref = resolve_target(r.target, findings, approaches)
@@ -162,7 +162,7 @@ def _debate_conflicts(delib: Deliberation, findings: dict, approaches: dict) -> 
     for agent in tier1_agents(delib):
         if agent.kind != "debate":
             continue
-        for c in agent.report.conflicts:  # type: ignore[union-attr]
+        for c in agent.filed.conflicts:
             refs = [resolve_target(b, findings, approaches) or b.strip() for b in c.between]
             out.append(_Candidate(
                 kind="contradiction",
@@ -178,7 +178,7 @@ def _cross_refutations(delib: Deliberation, findings: dict, approaches: dict) ->
     for agent in tier1_agents(delib):
         if agent.kind == "red-team":
             continue
-        for r in agent.report.refutations:  # type: ignore[union-attr]
+        for r in agent.filed.refutations:
             if r.verdict not in WEIGHTY:
                 continue
             ref = resolve_target(r.target, findings, approaches)
@@ -202,14 +202,14 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
     out = []
     for aid, title in approaches.items():
         supporters = [a for a in personas
-                      if a.report.preferred_approach == aid and a.report.verdict == "approve"]  # type: ignore[union-attr]
+                      if a.filed.preferred_approach == aid and a.filed.verdict == "approve"]
         if not supporters:
             continue
         backing = {s.persona for s in supporters}
         notes: list[str] = []
         opponents: list[str] = []
         for a in personas:
-            rep: AgentReport = a.report  # type: ignore[assignment]
+            rep = a.filed
             if a.persona in backing:
                 continue
             reasons = [f"{a.persona} concern: {_clip(c.concern)} — {_clip(c.reason)}"
@@ -234,7 +234,7 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
 def _missed(delib: Deliberation) -> "list[_Candidate]":
     out = []
     for rt in red_team_agents(delib, 1):
-        for angle in rt.report.missed_angles:  # type: ignore[union-attr]
+        for angle in rt.filed.missed_angles:
             if angle.strip():
                 out.append(_Candidate(kind="missed_angle", statement=f"missed angle: {_clip(angle)}",
                                       core=angle, material=[f"{rt.persona} (missed angle): {_clip(angle)}"],

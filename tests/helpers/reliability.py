@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from tests.conftest import HookResult
+from tests.helpers.project import state_dir
 
-STATE = Path(".claude") / "deliberation"
 SUMMARIES: "list[str]" = []
 _VALIDATORS: dict = {}
 
@@ -26,16 +26,6 @@ def summary(line: str) -> None:
     """Print `line` now (pytest -s) and keep it for the terminal summary (pytest -rA or not)."""
     print(line)
     SUMMARIES.append(line)
-
-
-def state_dir(project) -> Path:
-    return Path(project) / STATE
-
-
-def write_config(project, cfg: dict) -> None:
-    d = state_dir(project)
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "config.json").write_text(json.dumps(cfg))
 
 
 def _validator(name: str):

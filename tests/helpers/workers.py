@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -16,8 +17,22 @@ LIB = str(ROOT / "lib")
 if LIB not in sys.path:
     sys.path.insert(0, LIB)
 
-from deliberation.runtime import hook_client, worker_launch  # noqa: E402
-from deliberation.wire import worker_protocol  # noqa: E402
+from deliberation.runtime import hook_client, worker_launch  # noqa: E402 - lib/ is put first on sys.path above
+from deliberation.wire import worker_protocol  # noqa: E402 - lib/ is put first on sys.path above
+
+
+def wait_worker_serving(pid: int, path: str, timeout: float = 30.0) -> None:
+    """Wait until the worker `pid` listening on `path` has accepted a connection: its accept loop
+    runs, so the stamps it retires on are taken."""
+    from tests.helpers.children import open_sockets, wait_until
+
+    wait_until(lambda: os.path.exists(path), timeout, "the worker to listen")
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        hook_client.worker_socket.connect(probe, path)
+        wait_until(lambda: open_sockets(pid) >= 2, timeout, "the worker to accept a connection")
+    finally:
+        probe.close()
 
 
 class Workers:
@@ -76,6 +91,13 @@ class Workers:
         path = hook_client.worker_socket.socket_path(os.path.dirname(self.socket_path()), lib, sys.executable)
         return subprocess.Popen([sys.executable, "-I", "-c", worker_launch.BOOT, lib, path, stamp, idle],
                                 cwd="/", env={}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def wait_serving(self, proc: subprocess.Popen, lib: str = LIB, python: str = sys.executable,
+                     timeout: float = 30.0) -> None:
+        """Wait until the worker `proc` (of `lib`, under `python`) runs its accept loop: it has taken
+        the stamps it retires on (its code, its import path) and accepted a connection of ours."""
+        path = hook_client.worker_socket.socket_path(os.path.dirname(self.socket_path()), lib, python)
+        wait_worker_serving(proc.pid, path, timeout)
 
     def kill_all(self) -> None:
         for pid in self.pids():

@@ -1,4 +1,4 @@
-"""An obedient main agent's reading of the plugin's answers (issue #18's acceptance).
+"""An obedient main agent's reading of the plugin's answers.
 
 It knows nothing of the protocol beyond what the plugin says: the DELIBERATION PROTOCOL the
 prompt hook injected (the question, the suggested panel, the agent-type namespace) and, after

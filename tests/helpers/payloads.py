@@ -263,8 +263,9 @@ def make_deliberation(agents: "list" = (), *, phase: str = "RANKING", task_type:
                       did: str = "d-test-1", session_id: str = "s-test"):
     from deliberation.state.models import Deliberation
 
-    thresholds = {"security": 0.85, "architecture": 0.80, "default": 0.70, "refactoring": 0.65,
-                  "documentation": 0.50}
+    from deliberation import defaults
+
+    thresholds = defaults.CONFIG["task_types"]["thresholds"]
     return Deliberation(id=did, session_id=session_id, question="q", task_type=task_type,
                         threshold=thresholds[task_type] if threshold is None else threshold,
                         phase=phase, agents=list(agents), initial_confidence=initial_confidence)

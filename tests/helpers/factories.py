@@ -18,6 +18,7 @@ import hashlib
 import random
 from typing import Iterable
 
+from deliberation import defaults
 from deliberation.core import ranking
 from deliberation.state.config import DEFAULT_DIMENSIONS
 from deliberation.state.paths import Layout
@@ -30,8 +31,7 @@ from deliberation.state.store import Store
 T0 = 1767258000.0  # 2026-01-01 09:00:00 UTC
 PERSONAS = tuple(RESEARCH_PERSONAS)
 WEIGHTS = {d["name"]: d["weight"] for d in DEFAULT_DIMENSIONS}
-THRESHOLDS = {"security": 0.85, "architecture": 0.80, "default": 0.70, "refactoring": 0.65,
-              "documentation": 0.50}
+THRESHOLDS = defaults.CONFIG["task_types"]["thresholds"]
 
 APPROACHES = (
     ("A", "Postgres outbox with a relay worker",
@@ -144,7 +144,7 @@ def _gate1(delib: Deliberation, at: float) -> GateResult:
 def _gate2(delib: Deliberation, at: float) -> GateResult:
     r = delib.ranking
     personas = sorted({a.persona for a in delib.agents if a.kind == "persona"})
-    band = ranking.band(r.consensus, 0.85, 0.70) if r else "weak"
+    band = ranking.band(r.consensus, defaults.CONFIG["gates"]["strong"], defaults.CONFIG["gates"]["moderate"]) if r else "weak"
     final = r.consensus if r else 0.0
     checks = [
         Check(name="method_diversity", passed=len(personas) >= 2, figure=f"{len(personas)} distinct personas >= 2"),

@@ -1,0 +1,166 @@
+"""The Stop: may the active deliberation conclude, and what the stop says (pure; the route,
+the transcripts and the record are the shell's, passed in as `Finish`).
+
+While deliberation agents still run in the background, or their task notifications have not
+reached the main agent yet, the stop goes through and nothing is decided (their reports arrive
+later; queued gate news waits for those notifications). Otherwise the deliberation must conclude:
+Gate 1, the depth step, Gate 2, then the decision document (PRD) in the main agent's concluding
+answer. A gate failure holds the stop with the reason and the next step — at most
+`gates.stop_block_limit` times in a row (`held`); past that the stop goes through, the
+deliberation is FAILED with the reasons and the user is told loudly. A missing or invalid
+document is sent back once, then recorded as missing: the decision stands. Then the route is
+computed, the usage read, the record written, and the deliberation is COMPLETE; a route that
+needs a person holds the stop once, so the main agent tells the user before its final answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from deliberation.core import agent_status, engine, escalation, human_review, phases, prd
+from deliberation.core import lineage as lin
+from deliberation.core.turn import Turn
+from deliberation.state.models import Deliberation, Route, TokenUsage
+from deliberation.text import Words
+from deliberation.text import stop as words
+from deliberation.wire import hookio
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What concluding needs from the shell: the route (registry, probes, escalations.json),
+    an agent's usage from its transcript, the decision record (rendered by report/, written in
+    the transaction; returns its path), and the escalation texts of app/adjudication."""
+    route: "Callable[[Deliberation], Route]"
+    usage: "Callable[[str], TokenUsage | None]"
+    record: "Callable[[Deliberation], str]"
+    escalation_reason: "Callable[[Deliberation, Route], str]"
+    escalation_message: "Callable[[Deliberation], str]"
+    # the main agent's own calls since a time (its transcript), and the first of them's tokens
+    main_usage: "Callable[[str | None, float], tuple[TokenUsage | None, int | None]]" = lambda _p, _t: (None, None)
+
+
+def at_stop(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
+    """The Stop's answer, plus any spawn-budget notice the user has not been shown yet."""
+    sess = turn.tx.session
+    budget = turn.budget_for_user()  # shown now; kept for the main agent's next prompt
+    kept = [n for n in sess.notices if n.kind == "budget"]
+    answer = conclude(turn, event, finish)
+    sess.notices = [n for n in sess.notices if n.kind != "budget"] + kept
+    if budget:
+        answer.warn(budget)
+    return answer
+
+
+def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
+    sess = turn.tx.session
+    delib = turn.active()
+    if delib is None:
+        sess.notices = []
+        return hookio.Answer()
+    if not event.stop_hook_active:
+        delib.stop_blocks = 0
+    agent_status.expired(delib, turn.now, turn.cfg.spawn_budget.stale_after_s)
+    wait = waiting_for(turn, delib)
+    if wait:  # queued gate news stays for the task notifications to come
+        turn.notes.append(wait)
+        return hookio.Answer()
+    sess.notices = []  # queued gate news is re-derived by the conclusion below
+    step = engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now)
+    hold, kind = step.block, "gate"
+    limit = turn.cfg.gates.stop_block_limit
+    if hold is None:
+        conclusion = engine.conclude(delib, turn.cfg, turn.now, answer=event.last_assistant_message,
+                                     may_block=delib.stop_blocks < limit)
+        if conclusion.ready:
+            return complete(turn, delib, finish, event.transcript_path)
+        hold, kind = conclusion.block or "", conclusion.kind
+    delib.updated_at = turn.now
+    if kind == "document":  # the one send-back of the decision document (bounded by itself)
+        delib.stop_blocks += 1
+        turn.notes.append(f"decision document sent back ({delib.prd.send_backs})")
+        return hookio.Answer.block(hold)
+    return held(turn, delib, hold, limit)
+
+
+def waiting_for(turn: Turn, delib: Deliberation) -> "str | None":
+    """Why no verdict can be given yet (None: the deliberation may be judged now)."""
+    running = phases.pending(delib)
+    if running:
+        return f"{len(running)} deliberation agent(s) pending: no verdict yet"
+    stale = turn.cfg.spawn_budget.stale_after_s
+    if any(w.deliberation_id == delib.id for w in lin.active_workflows(turn.tx.lineage, turn.now, stale)):
+        return "a workflow launched in this deliberation still runs: no verdict yet"  # its notification ends in the Stop that decides
+    unannounced = unannounced_reports(turn, delib)
+    if unannounced:
+        return f"{len(unannounced)} background report(s) not yet announced to the main agent: no verdict yet"
+    return None
+
+
+def unannounced_reports(turn: Turn, delib: Deliberation) -> list:
+    """Background agents that finished but whose task notification has not reached the main
+    agent yet. The client delivers the notifications one turn at a time, each turn ending in a
+    Stop, and never while a Stop block keeps the turn open: blocking now would starve them and
+    judge a phase the main agent has not seen. So the stop goes through; the last notification's
+    turn ends in the Stop that decides. (Bounded: older than stale_after_s no longer waits.)"""
+    stale = turn.cfg.spawn_budget.stale_after_s
+    return [a for a in delib.agents if a.background and not a.notified
+            and a.status in ("reported", "invalid") and turn.now - (a.reported_at or a.spawned_at) <= stale]
+
+
+def held(turn: Turn, delib: Deliberation, hold: str, limit: int) -> hookio.Answer:
+    """The stop-block limit: a gate's hold holds the stop `limit` times in a row; the next
+    stop goes through and the deliberation is FAILED, loudly."""
+    if delib.stop_blocks >= limit:
+        engine.fail(delib, [hold or "gates not met"], turn.now)
+        turn.tx.session.active_deliberation = None
+        return _answer(words.stop_failed(words.StopFailed(deliberation=delib.id, hold=hold, limit=limit)))
+    delib.stop_blocks += 1
+    said = words.stop_held(words.StopHeld(deliberation=delib.id, hold=hold, count=delib.stop_blocks, limit=limit))
+    return hookio.Answer.block(said.model or "", system_message=said.person)
+
+
+def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "str | None" = None) -> hookio.Answer:
+    """Route, usage, record: the deliberation is COMPLETE; a route that needs a person holds
+    this stop once (the deliberation is closed, so the next Stop goes through). The cost counts
+    every agent's calls, the plugin workflow's checkpoints' and the main agent's own since the
+    prompt that asked for the deliberation."""
+    route = finish.route(delib)
+    for agent in delib.agents:  # every subagent has finished: its transcript holds all its calls
+        if agent.transcript:
+            agent.usage = finish.usage(agent.transcript) or agent.usage
+    if delib.workflow is not None and delib.workflow.checkpoint_transcripts:
+        read = [u for u in (finish.usage(p) for p in delib.workflow.checkpoint_transcripts) if u is not None]
+        delib.workflow.checkpoint_usage = TokenUsage(**{k: sum(getattr(u, k) for u in read)
+                                                        for k in TokenUsage.model_fields}) if read else None
+    if main_transcript and delib.prompt_at:
+        main, first = finish.main_usage(main_transcript, delib.prompt_at)
+        if main is not None:
+            delib.main_usage, delib.main_first_call = main, first
+    engine.finalize(delib, turn.now)
+    finish.record(delib)
+    turn.tx.session.active_deliberation = None
+    r, st = delib.ranking, delib.prd
+    review = None
+    if route.route not in escalation.AUTOMATIC:
+        review = words.Review(
+            notice=human_review.main_agent_notice(delib.id, route.route, finish.escalation_reason(delib, route),
+                                                  delib.decision, human_review.rules_text(route)),
+            message=finish.escalation_message(delib))
+    accepted = st.status == "accepted" and st.document is not None
+    done = words.Completed(
+        deliberation=delib.id, rejected=delib.outcome == "rejected", rejections=r.rejections if r else 0,
+        leading=f"{r.leading}" if r else "-", consensus=r.consensus if r else 0.0, threshold=delib.threshold,
+        task_type=delib.task_type, route=route.route, record=delib.record_path or "",
+        document=prd.counts_text(st.document) if accepted and st.document is not None else None,
+        send_backs=st.send_backs, problem=(st.problem or "none given").splitlines()[0], review=review)
+    said = words.completed(done)
+    if review is None:
+        return hookio.Answer(system_message=said.person)
+    return hookio.Answer.block(said.model or "", system_message=said.person)
+
+
+def _answer(said: Words) -> hookio.Answer:
+    return hookio.Answer(context=said.model, system_message=said.person)
+

@@ -1,0 +1,127 @@
+"""Every default setting of the plugin, in the shape of `.claude/deliberation/config.json`.
+
+The one place a default is written. `state.config.Config` (pydantic: validation, the published
+schema, the descriptions) takes each field's default from here, and the fast path — which scores
+prompts and classifies task types without loading pydantic — reads the same values;
+tests/unit/test_config.py checks that `Config()` dumps to exactly `CONFIG`.
+
+Imports nothing: every tier may import it, the hook process's own included. The values are
+never mutated in place; `section()` and `copy()` hand out copies.
+"""
+
+# Tools that need a person's yes while a decision awaits review (a Claude Code tool-name pattern;
+# install.sh also writes it as the PreToolUse matcher of the review hook).
+RISKY_TOOLS = "Edit|Write|MultiEdit|Bash|NotebookEdit"
+
+TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
+DEPTH_HARD_CEILING = 3  # tier-2 workers per hot-spot wave, whatever the config says
+
+CONFIG: dict = {  # dict: any value type, as in the JSON file
+    "strict": False,
+    "lock_timeout_s": 10.0,
+    "trigger": {
+        "enabled": True,
+        "threshold": 0.70,
+        "high_dimension": 0.6,
+        "force_markers": ["/deliberate", "DELIBERATE"],
+        "vocabularies": None,
+        "extra_terms": {},
+    },
+    "task_types": {
+        # the consensus a decision of each type needs (Gate 1); the strictest type wins
+        "thresholds": {"security": 0.85, "architecture": 0.80, "default": 0.70,
+                       "refactoring": 0.65, "documentation": 0.50},
+        "keywords": None,
+    },
+    "ranking": {
+        "dimensions": [
+            {"name": "correctness", "weight": 0.30,
+             "description": "Does it solve the problem as stated, without known defects?"},
+            {"name": "risk", "weight": 0.25,
+             "description": "10 = lowest risk: security, data loss, irreversibility, blast radius."},
+            {"name": "maintainability", "weight": 0.20,
+             "description": "Can the team understand, test and change it later?"},
+            {"name": "performance", "weight": 0.15,
+             "description": "Latency, throughput and resource use under the expected load."},
+            {"name": "cost", "weight": 0.10, "description": "10 = cheapest: build, run and migration cost."},
+        ],
+    },
+    "deliberation": {
+        "min_agents": 2,
+        "min_distinct_personas": 2,
+        "min_alternatives": 2,
+        "max_report_bytes": 64 * 1024,
+        "report_retries": 1,
+    },
+    "gates": {
+        "stop_block_limit": 3,
+        # the consensus bands of Gate 2 and the record: strong > 0.85, moderate 0.70–0.85, else weak
+        "strong": 0.85,
+        "moderate": 0.70,
+        "require_improvement": True,
+    },
+    "conformity": {
+        "clustering_window": 0.3,
+        "min_agents_for_clustering": 3,
+        "near_threshold_margin": 0.5,
+        "templated_similarity": 0.6,
+        "same_reasoning_similarity": 0.6,
+        "conflicting_pairs": [["security-analyst", "performance-engineer"],
+                              ["cost-analyst", "reliability-engineer"],
+                              ["ux-advocate", "security-analyst"],
+                              ["product-strategist", "maintainability-reviewer"],
+                              ["devils-advocate", "product-strategist"]],
+        "blocking": False,
+    },
+    "isolation": {
+        "enabled": True,
+        "leak_threshold": 0.5,
+        "blind_ranking": True,
+        "complete_findings": True,
+    },
+    "spawn_budget": {
+        "max_active_children": 12,
+        "max_session_total": 60,
+        "max_depth": 3,
+        "stale_after_s": 1800,
+    },
+    "depth": {
+        "posture": "ceiling",
+        "per_task_type": {"documentation": "off"},
+        "max_lock": False,
+        "workers_per_wave": 3,
+        "agent_budget": 6,
+        "token_budget": 400_000,
+    },
+    "escalation": {
+        "policy": "D+T2+PROBE",
+        "unanimous_confidence": 0.9,
+        "risky_tools": RISKY_TOOLS,
+        "probe_failure": "escalate",
+        "known_reversal": "review",
+        "probes": [],
+        "probe_budget_s": 45,
+        "class_tags": None,
+    },
+    "cost": {
+        "prices": None,
+    },
+    "models": {
+        "diverse": False,
+        "pool": ["opus", "sonnet"],
+    },
+}
+
+
+def copy(value=CONFIG):
+    """A deep copy of `value` (default: the whole CONFIG) made of new dicts and lists."""
+    if isinstance(value, dict):
+        return {k: copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [copy(v) for v in value]
+    return value
+
+
+def section(name):
+    """A copy of one section of CONFIG (`section("gates")["strong"]`)."""
+    return copy(CONFIG[name])

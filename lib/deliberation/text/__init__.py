@@ -1,0 +1,38 @@
+"""What the model and the person read, rendered from the outcomes the rules return.
+
+Each module holds the outcomes of one kind of answer — plain data: which rule, which figures,
+which next step — and the words they are said in. A rule builds an outcome; the handler that
+answers the hook renders it (`render`), and the few sentences kept in state files (a gate's next
+step) are rendered by the same functions. The golden files under tests/data/answers/ hold one
+rendered answer per case (tests/data/answers/README.md says how to regenerate them), so a change
+of wording is one module here and a reviewed diff there.
+
+    gates.py   Gate 1 and Gate 2: the failed checks with their figures, and the next step
+    notes.py   what follows a report: the vote passed, the 2-agent form, the depth step's news
+    stop.py    the Stop: held, failed, the decision document sent back, the deliberation complete
+    budget.py  the spawn budget and the Workflow tool: refusals, warnings, overruns
+    refusals.py  a spawn or message refused: isolation, missing findings, the vote, one model
+"""
+
+from __future__ import annotations
+
+
+class Words:
+    """One answer in the two forms the client passes on: what the model reads (a hook's reason
+    or additionalContext) and what the person sees (its systemMessage). Either may be absent.
+    (A __slots__ class: text/refusals.py is on the fast path, and dataclasses imports inspect.)"""
+
+    __slots__ = ("model", "person")
+
+    def __init__(self, model: "str | None" = None, person: "str | None" = None) -> None:
+        self.model = model
+        self.person = person
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Words) and (self.model, self.person) == (other.model, other.person)
+
+    def __hash__(self) -> int:
+        return hash((self.model, self.person))
+
+    def __repr__(self) -> str:
+        return f"Words(model={self.model!r}, person={self.person!r})"

@@ -1,0 +1,93 @@
+"""The words of a refused spawn or message: context isolation, the findings a synthesis lacks,
+the vote a ranking prompt carries, two conflicting personas on one model.
+
+The rules (core/isolation.py, core/blind_ranking.py, core/agent_model.py, core/resume.py) find
+what leaked or clashed; the refusal they return is worded here. Standard library only: the
+trigger's modules (agent_model) load it on the fast path.
+"""
+
+CLIP = 60  # characters of a quoted claim
+
+# what a ranking prompt (or a message to a ranker) may not carry, as a refusal names it
+VOTE_LEAK = {
+    "leader": "which approach leads",
+    "scores": "scores",
+    "verdicts": "other agents' verdicts or preferences",
+    "rationale": "another agent's words",
+    "order": "the approaches out of the neutral order",
+}
+
+
+def quoted(ref, claim):
+    """`security-analyst:F1 ("the claim, clipped…")`, or the ref alone when it has no claim."""
+    claim = " ".join((claim or "").split())
+    if len(claim) > CLIP:
+        claim = claim[:CLIP - 1] + "…"
+    return '%s ("%s")' % (ref, claim) if claim else ref
+
+
+def research_leak(refs, claims, subject="this RESEARCH prompt",
+                  instead="remove other agents' findings from this research prompt"):
+    """A research prompt (or a message to a research agent, `subject`) carries other agents'
+    findings `refs` (`claims`: ref → claim)."""
+    named = [quoted(ref, claims.get(ref)) for ref in refs]
+    noun = "finding" if len(refs) == 1 else "findings"
+    return (f"Context isolation: {subject} carries {len(refs)} {noun} of other agents: "
+            f"{'; '.join(named)}. Research agents must work independently: {instead}; give only the "
+            "question and shared project context; findings are shared in DELIBERATION.")
+
+
+def findings_missing(role, missing, table, late=()):
+    """A synthesis or debate prompt (`role`) lacks the findings `missing` of research agents;
+    `table`: every (ref, claim, evidence) to send; `late`: personas whose report has not
+    reached the main agent yet."""
+    claims = {ref: claim for ref, claim, _evidence in table}
+    late = set(late)
+    named = [quoted(ref, claims.get(ref)) + (" — its report has not reached you yet"
+                                             if ref.split(":", 1)[0] in late else "") for ref in missing]
+    noun = "finding" if len(missing) == 1 else "findings"
+    waiting = sorted({ref.split(":", 1)[0] for ref in missing} & late)
+    lines = [f"Deliberation input: this {role} prompt lacks {len(missing)} {noun} of the research agents: "
+             f"{'; '.join(named)}. DELIBERATION works from the findings of every research agent; a "
+             "perspective left out is silently dropped."]
+    if waiting:
+        lines.append(f"Next: wait for the task notification(s) of {', '.join(waiting)}, then spawn "
+                     f"{role} again with every finding below.")
+    else:
+        lines.append(f"Next: spawn {role} again with the claim and evidence of every finding below "
+                     "(summarise freely; keep each finding's claim and evidence).")
+    lines += [f"- {ref}: {' '.join(claim.split())}" + (f" (evidence: {' '.join(evidence.split())})"
+                                                        if evidence and evidence.strip() else "")
+              for ref, claim, evidence in table]
+    return "\n".join(lines)
+
+
+def vote_in_ranking_prompt(leaks, listed=""):
+    """A ranking prompt carries the vote: `leaks` are (kind, snippet) pairs; `listed` is the
+    approach list to send instead (the neutral order)."""
+    found = "; ".join(f"{VOTE_LEAK.get(kind, kind)}: \"{snippet}\"" if kind not in ("rationale", "order")
+                      else f"{VOTE_LEAK[kind]}: {snippet}" for kind, snippet in leaks)
+    return (f"Blind ranking: this RANKING prompt carries {found}. A ranker that sees the vote herds "
+            "toward it. Re-spawn with the question, the shared context and the approaches below, in "
+            "this order, and nothing of the vote — no leader, no scores, verdicts or rationale of other "
+            "agents (the plugin computes the leader after the vote and reads dissent against it)."
+            + (f"\n{listed}" if listed else ""))
+
+
+def vote_in_message(ranker, leaks):
+    """A message to a ranker carries the vote: `leaks` are (kind, snippet) pairs."""
+    found = "; ".join(f"{VOTE_LEAK[kind]}: {snippet}" for kind, snippet in leaks)
+    return (f"Blind ranking: this message to ranker {ranker} carries {found}. A ranker that sees the "
+            "vote herds toward it. Next: send it only what the plugin asked for (the concern and reason "
+            "to document, or the report to fix), with no leader and no other agent's scores, verdicts or "
+            "words — the plugin reads dissent against the leader it computes after the vote.")
+
+
+def model_clash(persona, other, stage, other_model, free_model, partners):
+    """models.diverse: `persona` would run `stage` on the model (`other_model`, a label) its
+    conflicting partner `other` runs it on; `free_model`: a model of the pool no partner uses."""
+    suggestion = (f"Spawn {persona} again with model: \"{free_model}\" in the Agent call"
+                  if free_model else f"Spawn {persona} with a model none of {', '.join(partners)} uses")
+    return (f"Model diversity (models.diverse is on): {persona} and {other} have conflicting "
+            f"priorities, and {other} already runs this {stage} stage on "
+            f"{other_model}; a panel on one model shares its priors. {suggestion}.")

@@ -1,0 +1,30 @@
+"""Every outcome a hook answer says, and the one function that renders any of them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Callable, Union
+
+from pydantic import Field, TypeAdapter
+
+from deliberation.text import gates, notes, stop
+
+Message = Annotated[Union[gates.GateFailed, notes.Said, notes.VotePassed, notes.TwoAgentForm,
+                          notes.DepthSkipped, notes.NotFinished, notes.Reminder,
+                          stop.DocumentSentBack], Field(discriminator="kind")]
+MESSAGE = TypeAdapter(Message)
+
+_RENDER: "dict[type, Callable[[Any], str]]" = {
+    gates.GateFailed: gates.gate_failed,
+    notes.Said: notes.said,
+    notes.VotePassed: notes.vote_passed,
+    notes.TwoAgentForm: notes.two_agent_form,
+    notes.DepthSkipped: notes.depth_skipped,
+    notes.NotFinished: notes.not_finished,
+    notes.Reminder: notes.reminder,
+    stop.DocumentSentBack: stop.document_sent_back,
+}
+
+
+def render(message: Any) -> str:
+    """The words of `message` (one of `Message`)."""
+    return _RENDER[type(message)](message)

@@ -1,0 +1,107 @@
+"""What a Stop says: the hold while gates fail, the loud failure past the limit, the decision
+document sent back, and the summary of a completed deliberation (core/stop.py decides which)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from deliberation.text import Words
+from deliberation.text.notes import REJECTED
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DocumentSentBack(_Data):
+    """The decision document is missing or invalid: sent back this once (`problem`: what is wrong
+    and the block to write, composed by core/prd.py)."""
+    kind: Literal["document_sent_back"] = "document_sent_back"
+    problem: str
+
+
+def document_sent_back(o: DocumentSentBack) -> str:
+    return (f"{o.problem}\n(The document is sent back this once; without a valid one at "
+            "your next stop the decision is recorded without it.)")
+
+
+class StopHeld(_Data):
+    """A gate failed at Stop: the stop is held (`count` of `limit` in a row) with the gate's hold."""
+    kind: Literal["stop_held"] = "stop_held"
+    deliberation: str
+    hold: str
+    count: int
+    limit: int
+
+
+def stop_held(o: StopHeld) -> Words:
+    first = o.hold.splitlines()[0] if o.hold else ""
+    return Words(model=f"{o.hold}\n(Stop blocked {o.count} of {o.limit}; after that the deliberation is marked FAILED.)",
+                 person=(f"deliberation {o.deliberation}: Claude continues — stop held "
+                         f"{o.count} of {o.limit}: {first[:200]}"))
+
+
+class StopFailed(_Data):
+    """The stop was held `limit` times in a row and the gates still fail: the stop goes through,
+    the deliberation is FAILED, and the person is told loudly."""
+    kind: Literal["stop_failed"] = "stop_failed"
+    deliberation: str
+    hold: str
+    limit: int
+
+
+def stop_failed(o: StopFailed) -> Words:
+    return Words(person=(
+        f"⚠ DELIBERATION {o.deliberation} FAILED — the stop was blocked {o.limit} times in a row and the "
+        f"gates are still not met; the decision is NOT validated.\n{o.hold.splitlines()[0]}\n"
+        f"See `deliberation show {o.deliberation}`."))
+
+
+class Review(_Data):
+    """A route that needs a person: what the main agent must tell the user (composed by
+    core/human_review.py) and the loud line the user reads."""
+    notice: str
+    message: str
+
+
+class Completed(_Data):
+    """The deliberation concluded: its outcome, route and record, and its decision document."""
+    kind: Literal["completed"] = "completed"
+    deliberation: str
+    rejected: bool = False
+    rejections: int = 0
+    leading: str = "-"
+    consensus: float = 0.0
+    threshold: float = 0.0
+    task_type: str = "default"
+    route: str
+    record: str
+    document: "str | None" = None      # its counts when accepted ("3 requirements, …")
+    send_backs: int = 0
+    problem: str = "none given"        # why it is missing (first line)
+    review: "Review | None" = None
+
+
+def completed_summary(o: Completed) -> str:
+    if o.rejected:
+        summary = (f"Deliberation {o.deliberation} COMPLETE: {REJECTED} (unanimous reject, "
+                   f"{o.rejections} of {o.rejections} voting agents); route {o.route}; record {o.record}")
+    else:
+        summary = (f"Deliberation {o.deliberation} COMPLETE: {o.leading} "
+                   f"(consensus {o.consensus:.2f} ≥ {o.threshold:.2f}, {o.task_type}); "
+                   f"route {o.route}; record {o.record}")
+    if o.document is not None:
+        summary += f"\nDecision document: {o.document}."
+    else:
+        summary = (f"⚠ Decision document MISSING (after {o.send_backs} send-back(s): "
+                   f"{o.problem}) — the decision stands; write it up by hand.\n{summary}")
+    return summary + "\nThe record holds the findings by persona, the document and the cost (tokens per agent, wall time)."
+
+
+def completed(o: Completed) -> Words:
+    summary = completed_summary(o)
+    if o.review is None:
+        return Words(person=summary)
+    return Words(model=o.review.notice, person=f"⚠ {o.review.message}\n{summary}")
