@@ -34,6 +34,7 @@ class Scenario:
     expect: str = ""  # a substring the answer must contain (proves the intended path ran)
     code: str = ""  # a reference row: `python -c code` with lib/ on the path instead of a hook
     cold: bool = False  # run where no warm worker is up (the hook works in its own process)
+    env: "dict[str, str] | None" = None  # added to the hook's environment
 
 
 # What a slow-path hook cannot avoid while the state models are pydantic models: importing
@@ -65,10 +66,16 @@ def build_scenarios(base: str) -> "list[Scenario]":
     fast_rows = [("UserPromptSubmit, routine prompt", "UserPromptSubmit", fast["prompt"]),
                  ("PreToolUse Edit, nothing escalated", "PreToolUse", fast["edit"]),
                  ("PreToolUse Bash, nothing escalated", "PreToolUse", fast["bash"]),
-                 ("Stop, no active deliberation", "Stop", fast["stop"])]
+                 ("Stop, no active deliberation", "Stop", fast["stop"]),
+                 ("SessionStart, self-rating, no prune due", "SessionStart", fast["start"])]
+    off = {"DELIBERATION": "off"}
     return [
         *(Scenario(f"{name} — no worker up", event, FAST, routine_dir, payload, cold=True)
           for name, event, payload in fast_rows),
+        Scenario("UserPromptSubmit, checks off (DELIBERATION=off) — no worker up", "UserPromptSubmit", FAST,
+                 routine_dir, fast["risky"], cold=True, env=off),
+        Scenario("PreToolUse Agent, checks off (DELIBERATION=off) — no worker up", "PreToolUse", FAST,
+                 routine_dir, fast["agent"], cold=True, env=off),
         *(Scenario(f"{name} — worker up", event, FAST, routine_dir, payload) for name, event, payload in fast_rows),
         Scenario("PreToolUse Agent, spawn a persona", "PreToolUse", WRITE, spawn_dir, states.spawn(spawn_dir)),
         Scenario("SubagentStop, record a report", "SubagentStop", WRITE, report_dir, states.report(report_dir)),
@@ -84,7 +91,7 @@ def build_scenarios(base: str) -> "list[Scenario]":
 def argv_env(python: str, sc: Scenario, project: str, cold_python: str) -> "tuple[list[str], dict[str, str]]":
     if sc.code:
         return [python, "-c", f"import gc; gc.disable(); {sc.code}"], {**benchkit.clean_env(project), "PYTHONPATH": benchkit.LIB}
-    env = benchkit.clean_env(project)
+    env = {**benchkit.clean_env(project), **(sc.env or {})}
     if sc.cold:  # the same interpreter by another path: another worker address, nobody listening
         if sc.group != FAST:
             env["DELIBERATION_WORKER"] = "0"  # a slow path would start a worker: this row must not

@@ -110,6 +110,10 @@ def routine(project: str) -> "dict[str, bytes]":
         "bash": payload_bytes(P.pre_tool(SID, "Bash", {
             "command": "python -m pytest tests/unit -q", "description": "Run the unit tests"}, "toolu_b1")),
         "stop": payload_bytes(P.stop(SID)),
+        "start": payload_bytes({**P.base(SID, "SessionStart"), "source": "resume"}),
+        # answered while the checks are off: a prompt that would trigger, a persona spawn
+        "risky": payload_bytes(P.prompt(SID, "/deliberate " + QUESTION)),
+        "agent": payload_bytes(P.pre_agent(SID, "toolu_off1", "security-analyst", "Research it.")),
     }
 
 
@@ -300,5 +304,8 @@ def pad_events(project: str, sid: str, n: int) -> None:
 
 def event_count(project: str, sid: str) -> int:
     path = os.path.join(project, ".claude", "deliberation", "sessions", sid, "events.jsonl")
-    with open(path, "rb") as fh:
-        return sum(1 for _ in fh)
+    try:
+        with open(path, "rb") as fh:
+            return sum(1 for _ in fh)
+    except FileNotFoundError:  # a session of plain work logs nothing (docs/STORAGE.md)
+        return 0

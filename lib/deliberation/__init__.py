@@ -28,17 +28,24 @@ BASE = ("defaults",)
 # Everything else may load pydantic (the slow path, or the warm worker that keeps it loaded).
 TIERS = {
     "builtins": ("deliberation.runtime.hook_client", "deliberation.wire.worker_socket",
-                 "deliberation.wire.worker_protocol", "deliberation.wire.deadlines", "deliberation.defaults"),
+                 "deliberation.wire.worker_protocol", "deliberation.wire.deadlines", "deliberation.defaults",
+                 "deliberation.runtime.client_env"),
     "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
                "deliberation.runtime.error_handler", "deliberation.runtime.plugin_env",
                "deliberation.runtime.worker_launch", "deliberation.wire.hookio", "deliberation.state.ids",
-               "deliberation.state.paths", "deliberation.state.atomic", "deliberation.state.event_log",
-               "deliberation.state.plain_reads",
+               "deliberation.state.paths", "deliberation.state.atomic", "deliberation.state.gitignore",
+               "deliberation.state.event_log",
+               "deliberation.state.plain_reads", "deliberation.state.session_switch",
+               # a session start's upkeep and the off switch
+               "deliberation.core.off_switch", "deliberation.app.retention", "deliberation.core.retention",
                # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
                "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.core.terms",
                "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
                "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
-               "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals"),
+               "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals",
+               "deliberation.text.switch", "deliberation.core.vocabulary",
+               # the self-rating said at SessionStart; the mid-task net on a Bash or edit call
+               "deliberation.text.self_rating", "deliberation.core.tool_net", "deliberation.text.net"),
 }
 
 # Imports inside a function, where a module defers what most of its callers never need. Allowed

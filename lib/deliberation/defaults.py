@@ -26,6 +26,8 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "force_markers": ["/deliberate", "DELIBERATE"],
         "vocabularies": None,
         "extra_terms": {},
+        "self_rating": True,  # the once-per-session self-rating instruction at SessionStart
+        "tool_net": "note",   # a risky tool call with no deliberation on record: note | ask | off
     },
     "task_types": {
         # the consensus a decision of each type needs (Gate 1); the strictest type wins
@@ -110,7 +112,30 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "diverse": False,
         "pool": ["opus", "sonnet"],
     },
+    "retention": {
+        # session folders (event log, lineage, state) untouched this long are removed at a session
+        # start; beyond this total of session folders and logs, the oldest go first (docs/STORAGE.md)
+        "auto": True,
+        "max_age_days": 30,
+        "max_total_mb": 100,
+    },
 }
+
+# What the plugin keeps, how big and for how long, beyond config.json's settings (docs/STORAGE.md).
+# A string in a logged hook payload (a prompt, a tool input, an agent's final message) is kept up
+# to this many characters; the record names each cut field and its full length. It is at least
+# the report limit (`deliberation.max_report_bytes`), so every report a deliberation accepts stays
+# whole in its log and replays exactly.
+LOG_FIELD_CAP_CHARS = 64 * 1024
+# A session start looks for what to prune at most this often (one stat of the last run's stamp
+# otherwise): a scan of every session folder is not paid on every session start.
+RETENTION_CHECK_EVERY_S = 3600
+# A session start spends at most this long removing (folder removal costs 0.2-3 ms each,
+# depending on the filesystem); what is left goes at the next session start, which is then due
+# at once. `deliberation gc` has no budget.
+PRUNE_BUDGET_S = 0.1
+# errors.log beyond this size keeps its newest half (tracebacks of old failures are not kept whole).
+ERRORS_LOG_MAX_BYTES = 1 << 20
 
 
 def copy(value=CONFIG):

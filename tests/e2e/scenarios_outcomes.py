@@ -5,7 +5,7 @@ two-agent minimum deliberation.
 They reuse `scenarios_gates.StagedDeliberation` (one wave of agents per message, reports from a
 table, the ranking prompt carrying the approach list the plugin gave) with the question of the
 issue's report: a plainly worded choice the user forces with `/deliberate`, which the trigger's
-word lists score 0.91 (not a doubtful question: it triggered only because it was forced).
+word lists score 0.70 (not a doubtful question: it triggered only because it was forced).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from scenarios_gates import (
 QUESTION = ("Which structured logging library should the billing service adopt, structlog or loguru, "
             "for its new request logs?")
 PROMPT = "/deliberate " + QUESTION
-TRIGGER_CONFIDENCE = 0.91          # the trigger's word-list score of PROMPT (forced)
+TRIGGER_CONFIDENCE = 0.7025        # the trigger's word-list score of PROMPT (forced)
 PANEL = ("technical-architect", "security-analyst", "performance-engineer")
 STRUCTLOG = ("A", "Adopt structlog with a JSON renderer")
 LOGURU = ("B", "Adopt loguru with a JSON sink")

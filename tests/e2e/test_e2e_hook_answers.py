@@ -246,6 +246,19 @@ def test_pre_tool_use_exit_2_shows_the_command_line(claude_bin, fake_api, tmp_pa
     assert received(run, "E-PRE") == [("user", True, f"PreToolUse:Agent hook error: [{command('PreToolUse')}]: E-PRE")]
 
 
+# --------------------------------------------------------------------------- SessionStart
+
+
+def test_session_start_context_is_in_every_main_agent_request(claude_bin, fake_api, tmp_path):
+    plan = answer("SessionStart", hookSpecificOutput=specific("SessionStart", additionalContext="C-SESSION"))
+    run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
+    (hit,) = received(run, "C-SESSION")
+    assert hit[0] == "system" and hit[2].startswith("SessionStart hook additional context: C-SESSION\n\n")
+    main = [r for r in run.requests if not r.is_side_request and not r.is_subagent]
+    assert len(main) >= 2 and all("SessionStart hook additional context: C-SESSION" in json.dumps(r.body) for r in main)
+    assert not any("C-SESSION" in json.dumps(r.body) for r in run.requests if r.is_subagent)  # the main agent's only
+
+
 # --------------------------------------------------------------------------- UserPromptSubmit, systemMessage
 
 

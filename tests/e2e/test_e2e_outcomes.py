@@ -49,7 +49,7 @@ def saw_denial(run: ClaudeRun, event: dict) -> bool:
 
 
 def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2e_project):
-    """The measured case: /deliberate on a plainly worded question (trigger 0.91, forced), three
+    """The measured case: /deliberate on a plainly worded question (trigger 0.70, forced), three
     personas, synthesis-lead and debate-moderator, one red team, blind ranking at 0.75. It used to
     fail three Stops on "final 0.75 ≤ initial 0.91 (trigger)"; now it completes with a record that
     says what was compared with what."""
@@ -63,7 +63,7 @@ def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2
     imp = checks(d["gate2"])["improvement_evidence"]
     assert imp["passed"] and imp["figure"] == "final 0.75 > initial 0.60 (panel self-confidence)", imp
     assert "the same 3 persona(s) at ranking (after) vs at research (before)" in imp["detail"]
-    assert "not compared: the trigger's 0.91 (forced by the user)" in imp["detail"]
+    assert "not compared: the trigger's 0.70 (forced by the user)" in imp["detail"]
     assert d["record"]["improvement"]["before"] == 0.6 and d["record"]["improvement"]["after"] == 0.75
     body = open(d["record_path"], encoding="utf-8").read()
     assert "final 0.75 \\> initial 0.60 (panel self-confidence)" in body

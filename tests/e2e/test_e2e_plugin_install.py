@@ -39,6 +39,7 @@ from plugin_manager import (
     GitHttpServer, PluginCli, commit_all, leftovers, plugin_processes, scratch_source,
 )
 from fake_api import tool_use
+from scenarios_commands import CommandAsked, assert_command_forced, command_prompt
 from scenarios_gates import SpawnFlood, write_config
 from scenarios_workflow import WorkflowDeliberation
 
@@ -363,6 +364,11 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         assert results and not results[-1].get("is_error"), sixth.describe()
         shown = json.loads(results[-1]["text"])
         assert sorted(d["id"] for d in shown) == sorted(d["id"] for d in sixth.deliberations()), shown
+
+        # ---- the documented command starts a deliberation in this form too
+        seventh = flow.session(command_prompt("plugin"), CommandAsked("plugin"))
+        assert seventh.returncode == 0, seventh.describe()
+        assert_command_forced(seventh, "plugin")
 
         # ---- uninstall: nothing keeps running, nothing is left outside the plugin's folders
         flow.cli.run("uninstall", PLUGIN_ID)

@@ -265,6 +265,16 @@ def cases() -> "dict[str, tuple[str, Any]]":
             who="workflow-subagent (agent a2)", persona="", agent_type="", call="")),
         "workflow/outcome_news": ("workflow.outcome_news", dict(outcome="Deliberation d-1 — the plugin's workflow "
                                                                 "has finished.", news="Next: write the document.")),
+        # the off switch for one session: the command's confirmation, the environment's note
+        "switch/off_by_command": ("switch.switched_off", dict(by="command", on_cmd="/deliberation:on")),
+        "switch/off_already": ("switch.switched_off", dict(by="command", on_cmd="/deliberation:on", already=True)),
+        "switch/off_by_environment": ("switch.switched_off", dict(by="environment", on_cmd="/deliberation-on")),
+        "switch/off_by_environment_a_project_replaced": ("switch.switched_off", dict(
+            by="environment", on_cmd="/deliberation:on", project_env=True)),
+        "switch/on": ("switch.switched_on", dict(over_env=False)),
+        "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
+        "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
+        "switch/prune_failed": ("switch.prune_failed", dict(reason="PermissionError: [Errno 13] sessions")),
     }
 
 

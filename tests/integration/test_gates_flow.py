@@ -107,7 +107,7 @@ def test_gate2_complexity_handling(project, hook):
 
 def test_gate2_weak_consensus(project, hook):
     s = start(project, hook, {"task_types": {"thresholds": {t: 0.6 for t in ("security", "architecture", "default")}}},
-              prompt=HARD)  # triggers at confidence 0.06, so improvement holds
+              prompt=HARD)  # triggers at confidence 0.00, so improvement holds
     research(s)
     mid = {"security-analyst": ({"A": (7, 7, 7, 7, 7), "B": (5, 5, 5, 5, 5)}, "approve", "A", []),
            "performance-engineer": ({"A": (7, 6, 7, 6, 7), "B": (5, 5, 5, 5, 5)}, "approve", "A", [])}

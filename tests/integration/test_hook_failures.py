@@ -201,7 +201,7 @@ def test_a_config_cache_that_does_not_validate_is_rebuilt(project, hook, key):
     assert again.json is None or "did not validate" not in (again.system_message or "")
 
 
-@pytest.mark.parametrize("event", [e for e in EVENTS if e != "SessionStart"])
+@pytest.mark.parametrize("event", [e for e in EVENTS if e not in ("SessionStart", "Stop")])
 def test_internal_error_when_the_sessions_dir_is_a_file(project, hook, event):
     """A botched copy left `sessions` as a regular file: writing any session state fails."""
     state(project).mkdir(parents=True)
@@ -210,6 +210,22 @@ def test_internal_error_when_the_sessions_dir_is_a_file(project, hook, event):
     msg = assert_fail_open(res, "details in ")
     assert "FileExistsError" in msg or "NotADirectoryError" in msg, msg
     assert f"hook {event}" in errors_log(project)
+    assert (state(project) / "sessions").read_text() == "not a directory"
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "Stop"])
+def test_events_of_plain_work_that_write_nothing_do_not_fail_on_a_broken_sessions_dir(project, hook, event):
+    """A session start and a plain turn's Stop write no session state (docs/STORAGE.md)."""
+    state(project).mkdir(parents=True)
+    (state(project) / "sessions").write_text("not a directory")
+    res = hook(event, sample(event))
+    if event == "SessionStart":  # its answer is the self-rating instruction, and nothing else
+        from deliberation.text import self_rating
+
+        assert res.returncode == 0 and res.context == self_rating.text() and not res.system_message
+    else:
+        assert res.returncode == 0 and res.json in (None, {})
+    assert errors_log(project) == ""
     assert (state(project) / "sessions").read_text() == "not a directory"
 
 
@@ -311,8 +327,22 @@ def test_symlinked_event_log_is_not_written_through(project, hook, tmp_path, eve
     outside.mkdir()
     sdir = state(project) / "sessions" / SID
     sdir.mkdir(parents=True)
+    if event != "PreToolUse":
+        active_session(project)  # a prompt or a Stop of plain work logs nothing: in a deliberation they do
     os.symlink(outside / "stolen.jsonl", sdir / "events.jsonl")
     res = hook(event, sample(event))
+    assert res.returncode == 0 and res.decision is None
+    assert "UnsafePath" in (res.system_message or "")
+    assert os.listdir(outside) == []
+
+
+def test_symlinked_pending_prompt_is_not_written_through(project, hook, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    sdir = state(project) / "sessions" / SID
+    sdir.mkdir(parents=True)
+    os.symlink(outside / "stolen.json", sdir / "prompt.json")
+    res = hook("UserPromptSubmit", sample("UserPromptSubmit"))
     assert res.returncode == 0 and res.decision is None
     assert "UnsafePath" in (res.system_message or "")
     assert os.listdir(outside) == []

@@ -96,13 +96,14 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     assert list(settings) == ["hooks"]
     assert list(settings["hooks"]) == list(EVENTS)
     commands = our_commands(settings, plugin)
-    assert len(commands) == 9  # PreToolUse twice: the subagent channels and the risky tools; PostToolUseFailure
+    assert len(commands) == 10  # PreToolUse three times: the subagent channels, the risky tools, the Skill tool; PostToolUseFailure
     for event, command in commands:
         assert command.endswith(f"'{plugin}/hooks/{EVENTS[event]}'"), command  # quoted: the path has a space
         assert command.startswith(str(Path(PREFIX) / "bin" / "python"))
-    gitignore = (project / ".claude" / "deliberation" / ".gitignore").read_text().splitlines()
-    assert {"sessions/", "deliberations/", "records/", "cache/", "errors.log", "*.lock"} <= set(gitignore)
-    assert "config.json" not in gitignore and "reversals.json" not in gitignore
+    from deliberation.state.paths import GITIGNORE  # git's verdict on it: tests/unit/test_gitignore.py
+
+    assert (project / ".claude" / "deliberation" / ".gitignore").read_text() == GITIGNORE
+    assert oct((project / ".claude" / "deliberation").stat().st_mode & 0o777) == "0o700"
     manifest = json.loads((project / ".claude" / "deliberation" / "install-manifest.json").read_text())
     assert manifest["settings"]["created_file"] is True
     assert manifest["plugin"] == str(plugin)
@@ -149,7 +150,7 @@ def test_project_with_its_own_hooks_is_restored_byte_for_byte(plugin, tmp_path):
     assert merged["hooks"]["Stop"][0] == {"hooks": [{"type": "command", "command": "echo done > /dev/null"}]}
     assert merged["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     assert [g.get("matcher") for g in merged["hooks"]["PreToolUse"][1:]] == \
-        ["Task|Agent|Workflow|SendMessage|StructuredOutput", "Edit|Write|MultiEdit|Bash|NotebookEdit"]
+        ["Task|Agent|Workflow|SendMessage|StructuredOutput", "Edit|Write|MultiEdit|Bash|NotebookEdit", "Skill"]
     backup = project / ".claude" / "settings.json.deliberation-backup"
     assert backup.read_text(encoding="utf-8") == USER_SETTINGS
     assert settings_path.stat().st_mode & 0o777 == 0o640

@@ -285,14 +285,15 @@ def test_real_full_tmpfs_under_the_state_dir(project, tmp_path):
             f"{answer['systemMessage'][:60]!r}…, files changed {len(changed)} (valid), temp files 0")
 
 
-def test_disk_full_on_the_fast_path_event_log(project):
-    """A routine event (no deliberation) whose only write is its event-log line."""
-    stop = P.stop("f0f0f0f0-0000-4000-8000-000000000001")
-    assert run_hook("Stop", stop, project).returncode == 0  # creates the session's event log
+def test_disk_full_on_the_fast_path_write(project):
+    """A routine prompt (no deliberation) whose only write is the turn's prompt.json."""
+    sid = "f0f0f0f0-0000-4000-8000-000000000001"
+    assert run_hook("UserPromptSubmit", P.prompt(sid, "rename the helper"), project).returncode == 0
     before = snapshot(project)
-    res = run_enospc("Stop", stop, project, 10)
+    assert any(rel.endswith("/prompt.json") for rel in before)
+    res = run_enospc("UserPromptSubmit", P.prompt(sid, "and the other helper too"), project, 10)
     assert_fail_open(res, "No space left on device")
     assert_nothing_lost(project, before, "fast path")
     after = snapshot(project)
     assert after.pop("errors.log", b"") == b""  # the traceback could not be written either
-    assert after == before  # the partial line was truncated back
+    assert after == before  # the old prompt stays whole and no temp file is left

@@ -114,7 +114,10 @@ def test_live_holder_past_the_timeout_every_event_answers_with_a_warning(project
     finally:
         proc.kill()
         proc.wait()
-    assert snapshot(project) == before  # nothing written without the lock
+    after = snapshot(project)
+    for rel in (".gitignore", "cache/retention.json"):  # the session start's upkeep: project files, under their own lock
+        after.pop(rel, None)
+    assert after == before  # nothing of the session written without its lock
     summary(f"locks/timeout: a live holder kept the session lock; {len(took)} events answered with a "
             f"LockTimeout warning in {min(took.values()):.2f}-{max(took.values()):.2f} s "
             "(lock_timeout_s 0.5), state untouched")

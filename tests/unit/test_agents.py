@@ -3,6 +3,7 @@ matter, no spawning tools, and a report example that the plugin itself accepts."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -89,22 +90,48 @@ def test_front_matter(slug):
     assert 60 <= len(_text(slug).splitlines()) <= 120
 
 
+SCHEMA = json.loads((ROOT / "state_schema" / "agent_report.schema.json").read_text(encoding="utf-8"))
+JSON_BLOCK = re.compile(r"```json\n(.*?)\n```", re.S)
+
+
+def _shapes_of(slug: str) -> "list[str]":
+    """The report shapes an agent file must show, in order: a persona's research and ranking
+    reports, a role's own."""
+    if slug in personas.RESEARCH_PERSONAS:
+        return ["research", "ranking"]
+    kind = personas.kind_of(slug)
+    return [report.shape_of(kind, ROLE_PHASE)]
+
+
 @pytest.mark.parametrize("slug", sorted(personas.ALL))
-def test_report_block_is_the_last_thing_and_validates(slug):
+def test_report_examples_show_exactly_the_fields_of_the_schema_their_phase_needs(slug):
     text = _text(slug)
     assert text.rstrip().endswith("```")
-    rep, ignored = report.extract_report(text, max_bytes=1 << 20)
-    assert ignored == []
+    blocks = [json.loads(b) for b in JSON_BLOCK.findall(text)]
+    shapes = _shapes_of(slug)
+    assert len(blocks) == len(shapes), slug
+    props = SCHEMA["properties"]
+    for shape, data in zip(shapes, blocks):
+        assert tuple(data) == report.SHAPES[shape], (slug, shape, list(data))  # exactly its fields
+        assert set(data) <= set(props)
+        rep = report.AgentReport.model_validate(data)
+        for key, value in data.items():  # each entry carries every field of its part (no `title` left out)
+            ref = (props[key].get("items") or {}).get("$ref")
+            if ref and isinstance(value, list):
+                part = set(SCHEMA["$defs"][ref.rsplit("/", 1)[-1]]["properties"])
+                assert value and all(set(item) == part for item in value), (slug, key)
+        for field in report.SHAPES[shape]:
+            assert f"`{field}`" in text or f'"{field}"' in text
+        if shape == "ranking":
+            names = [d["name"] for d in DEFAULT_DIMENSIONS]
+            assert rep.scores and all(sorted(s) == sorted(names) for s in rep.scores.values())
+            assert rep.preferred_approach in rep.scores
+            if rep.verdict == "reject" or rep.dissent:
+                assert rep.dissent and all(c.reason for c in rep.dissent)
+        else:
+            assert rep.phase == ("research" if shape == "research" else ROLE_PHASE)
     if slug in personas.RESEARCH_PERSONAS:
-        assert rep.phase == "ranking"
-        names = [d["name"] for d in DEFAULT_DIMENSIONS]
-        assert rep.scores and all(sorted(s) == sorted(names) for s in rep.scores.values())
-        assert rep.preferred_approach in rep.scores
-        if rep.verdict == "reject" or rep.dissent:
-            assert rep.dissent and all(c.reason for c in rep.dissent)
-        assert "research" in text and '"phase": "research"' in text
-    else:
-        assert rep.phase == ROLE_PHASE
+        assert "`title`" in text.split("## Report format")[0]  # the research step names it too
 
 
 @pytest.mark.parametrize("slug", sorted(personas.ALL))
@@ -230,7 +257,12 @@ def test_protocol_question_line_holds_no_trigger_word():
                    "DELIBERATE: Should we shard the orders database?"):
         result, text = score_prompt(prompt, None)
         assert result["forced"] and "Question: Should we shard the orders database?\n" in text, text
+    result, text = score_prompt("/deliberation:deliberate Should we shard the orders database?", None,
+                                "deliberation:")
+    assert result["forced"] and "Question: Should we shard the orders database?\n" in text, text
+    assert "/deliberation:deliberation-status shows progress" in text
     _result, text = score_prompt("/deliberate", None)
+    assert "/deliberation:" not in text and "/deliberation-status shows progress" in text
     assert f"Question: {protocol.NO_QUESTION}" in text
 
 

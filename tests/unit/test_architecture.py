@@ -241,3 +241,33 @@ def test_no_test_module_imports_another():
             found += [f"{path.relative_to(ROOT)} imports {n}" for n in names
                       if n.rsplit(".", 1)[-1].startswith("test_")]
     assert found == [], found
+
+
+def test_the_mid_task_net_and_the_self_rating_stay_on_the_fast_path(tmp_path):
+    """Routine and risky Bash/Edit calls, a SessionStart and the deliberate command through the
+    Skill tool are answered without pydantic (the net reads plain JSON only)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    sid = "s-net"
+    prompt = {"session_id": sid, "hook_event_name": "UserPromptSubmit", "cwd": str(project),
+              "prompt": "Should we force-push main to drop the leaked key, or rotate it?"}
+    calls = [
+        ("SessionStart", {"session_id": sid, "hook_event_name": "SessionStart", "source": "startup"}, "rate it"),
+        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                        "tool_input": {"command": "python -m pytest -q"}}, None),
+        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                        "tool_input": {"command": "git push --force origin main"}}, "No deliberation is on record"),
+        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Edit",
+                        "tool_input": {"file_path": "src/auth/login.py"}}, "rated a risky decision"),
+        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Skill",
+                        "tool_input": {"skill": "deliberate", "args": "Should we?"}}, "DELIBERATION PROTOCOL"),
+    ]
+    code = ("import json, time\nfrom deliberation.runtime import hook_runner\n"
+            f"project = {str(project)!r}\n"
+            f"hook_runner.respond('UserPromptSubmit', {json.dumps(prompt).encode()!r}, time.time(), project=project)\n"
+            f"for event, payload, expect in {calls!r}:\n"
+            "    out = hook_runner.respond(event, json.dumps(payload).encode(), time.time(), project=project)\n"
+            "    assert (expect in out) if expect else out == '', (event, payload, out)\n")
+    loaded = _new_modules(code, flags=HOOK_FLAGS)
+    assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == []
+    assert "deliberation.state.models" not in loaded

@@ -7,6 +7,7 @@ import json
 
 from deliberation.core.capture import capture
 from deliberation.core.ranking import rank
+from deliberation.state.agent_report import AGAIN, example
 from tests.helpers import payloads as P
 
 DIMS = ["correctness", "risk", "maintainability", "performance", "cost"]
@@ -44,7 +45,7 @@ def test_missing_block_is_sent_back_once_then_recorded_invalid():
     assert rec.problem.startswith("Your final message has no fenced JSON report")
     assert d.warnings == [
         "security-analyst (a1): report recorded as invalid after 1 send-back(s): "
-        "Your final message has no fenced JSON report. End it with exactly one block like:"]
+        "Your final message has no fenced JSON report. The research report's fields:"]
     # anything arriving later is a duplicate, never a third round
     assert capture(d, rec, GOOD_RESEARCH, stop_hook_active=False, **KW).status == "duplicate"
 
@@ -79,7 +80,7 @@ def test_unparsable_and_invalid_reports_say_what_is_wrong():
     d, rec = setup()
     bad = P.fenced({"phase": "research", "findings": [{"id": "F1"}], "confidence": 3})
     out = capture(d, rec, bad, stop_hook_active=False, **KW)
-    assert "Your JSON report is invalid:" in out.send_back
+    assert "Your JSON report is invalid; fix these fields:" in out.send_back
     assert "- findings.0.claim: Field required" in out.send_back
     assert "- confidence: Input should be less than or equal to 1" in out.send_back
 
@@ -87,13 +88,15 @@ def test_unparsable_and_invalid_reports_say_what_is_wrong():
 def test_semantic_problems_are_sent_back():
     d, rec = setup()
     out = capture(d, rec, P.fenced({"phase": "research", "findings": []}), stop_hook_active=False, **KW)
-    assert out.send_back.endswith("A research report needs at least one finding (id, claim, evidence, severity).")
+    assert "A research report needs at least one finding (id, claim, evidence, severity).\n" in out.send_back
+    assert out.send_back.endswith(AGAIN) and example("research") in out.send_back
     d, rec = setup("ranking")
     out = capture(d, rec, P.ranking_report({"A": (9, 8, 7, 6)}), stop_hook_active=False, **KW)
     assert "Approach 'A' lacks the dimension(s) cost" in out.send_back
     d, rec = setup("ranking")
     out = capture(d, rec, P.ranking_report({"A": (9, 8, 7, 6, 5)}, verdict="reject"), stop_hook_active=False, **KW)
-    assert out.send_back.endswith("You rejected, so document your dissent: `dissent` entries with concern AND reason.")
+    assert "You rejected, so document your dissent: `dissent` entries with concern AND reason.\n" in out.send_back
+    assert out.send_back.endswith(AGAIN) and example("ranking") in out.send_back
 
 
 def test_oversized_report_is_refused():

@@ -161,10 +161,31 @@ def test_force_markers_need_a_word_boundary_and_come_first():
     assert not c.evaluate("deliberate on it", None)["forced"]  # case-sensitive
 
 
+@pytest.mark.parametrize("prompt, spelt", [
+    ("/deliberation:deliberate Should we cache this?", "/deliberation:deliberate"),
+    ("/my-fork.v2:deliberate Should we cache this?", "/my-fork.v2:deliberate"),
+    ("/deliberation:deliberate", "/deliberation:deliberate"),
+])
+def test_a_plugin_command_forces_whatever_its_namespace(prompt, spelt):
+    # the client passes a plugin's command to the prompt hook as `/<plugin>:<command> …`
+    e = c.evaluate(prompt, None)
+    assert e["forced"] and e["triggered"] and repr(spelt) in e["reason"]
+    assert c.question_of(prompt) == prompt[len(spelt):].strip()
+
+
+def test_a_namespaced_marker_needs_a_plain_namespace_and_the_whole_command():
+    for prompt in ("/deliberation:deliberately rename x", "/a b:deliberate x", "/:deliberate x",
+                   "/deliberation:status x", "deliberation:deliberate x", "DELIBERATION:DELIBERATE x"):
+        assert not c.evaluate(prompt, None)["forced"], prompt
+    assert c.question_of("/deliberation:deliberate Should we shard?") == "Should we shard?"
+
+
 def test_config_threshold_markers_and_disable():
     cfg = Config().model_dump()
     cfg["trigger"]["threshold"] = 0.05
-    assert not c.evaluate(MULTI, cfg)["triggered"]
+    middling = "Should we split the monolith into services?"  # deliberates at the default 0.70
+    assert c.evaluate(middling, None)["triggered"] and c.evaluate(middling, None)["confidence"] > 0.05
+    assert not c.evaluate(middling, cfg)["triggered"]
     cfg = Config().model_dump()
     cfg["trigger"]["force_markers"] = ["!think"]
     assert c.evaluate("!think about it", cfg)["forced"]

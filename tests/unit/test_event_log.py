@@ -62,3 +62,70 @@ def test_logged_answer_finds_the_event_by_its_id(tmp_path):
     assert event_log.logged_answer(layout, "s1", "e3") is None
     assert event_log.logged_answer(layout, "s1", None) is None
     assert event_log.logged_answer(layout, "../x", "e1") is None  # never a path out
+
+
+class _Event:
+    hook_event_name = "UserPromptSubmit"
+    event_id = "e1"
+    session_id = "s1"
+
+
+def test_bounded_cuts_long_strings_and_names_each_with_its_length():
+    payload = {"prompt": "p" * 100, "tool_response": {"content": [{"text": "t" * 11}, {"text": "short"}]}, "n": 5}
+    kept, cut = event_log.bounded(payload, 10)
+    assert kept == {"prompt": "p" * 10, "tool_response": {"content": [{"text": "t" * 10}, {"text": "short"}]}, "n": 5}
+    assert cut == {"prompt": 100, "tool_response.content[0].text": 11}
+    assert event_log.bounded({"a": "x"}, 10) == ({"a": "x"}, {})
+
+
+def test_ids_only_keeps_ids_flags_and_numbers_never_text():
+    payload = {"session_id": "s1", "prompt": "my secret plan", "tool_name": "Agent", "tool_use_id": "toolu_1",
+               "tool_input": {"subagent_type": "Explore", "prompt": "look for passwords", "description": "find",
+                              "run_in_background": True},
+               "tool_response": {"status": "completed", "content": [{"type": "text", "text": "found: hunter2"}],
+                                 "totalTokens": 12},
+               "last_assistant_message": "done", "transcript_path": "/home/me/.claude/x.jsonl", "cwd": "/home/me"}
+    slim = event_log.ids_only(payload)
+    assert slim == {"session_id": "s1", "tool_name": "Agent", "tool_use_id": "toolu_1",
+                    "tool_input": {"subagent_type": "Explore", "run_in_background": True},
+                    "tool_response": {"status": "completed", "totalTokens": 12}}
+    assert event_log.ids_only({"agent_id": "a" * 500})["agent_id"] == "a" * event_log.ID_CHARS
+
+
+def test_a_record_keeps_the_payload_bounded_or_its_ids_only():
+    payload = {"session_id": "s1", "prompt": "x" * 8_000_000}
+    whole = event_log.make_record(_Event(), payload, {}, None, "full", 65536, 1.0, "hook")
+    assert len(whole["payload"]["prompt"]) == 65536 and whole["truncated"] == {"prompt": 8_000_000}
+    assert len(event_log.json_line(whole)) < 70_000
+    slim = event_log.make_record(_Event(), payload, {}, None, "ids", 65536, 1.0, "hook")
+    assert slim["payload"] == {"session_id": "s1"} and slim["ids_only"] is True
+    many = {"session_id": "s1", "items": ["y" * 60000] * 40}  # every field under the cap, the record over its own
+    capped = event_log.make_record(_Event(), many, {}, None, "full", 65536, 1.0, "hook")
+    assert capped["ids_only"] is True and len(event_log.json_line(capped)) < 1000
+
+
+def test_a_pending_prompt_is_kept_read_back_and_dropped_with_its_empty_folder(tmp_path):
+    layout = Layout(str(tmp_path))
+    record = event_log.make_record(_Event(), {"session_id": "s1", "prompt": "hi"}, {}, None, "full", 100, 1.0, "hook")
+    event_log.keep_pending_prompt(layout, "s1", record)
+    path = layout.pending_prompt("s1")
+    assert oct(os.stat(path).st_mode & 0o777) == "0o600"
+    assert event_log.pending_prompt(layout, "s1") == record
+    assert sorted(os.listdir(os.path.dirname(path))) == ["prompt.json"]  # no temp file left
+    event_log.drop_pending_prompt(layout, "s1")
+    assert not os.path.exists(layout.session_dir("s1"))
+    event_log.keep_pending_prompt(layout, "s1", record)
+    with open(layout.lineage("s1"), "w") as fh:
+        fh.write("{}")
+    event_log.drop_pending_prompt(layout, "s1")
+    assert os.listdir(layout.session_dir("s1")) == ["lineage.json"]  # the folder stays for what it holds
+
+
+def test_a_pending_prompt_that_is_not_one_is_not_believed(tmp_path):
+    layout = Layout(str(tmp_path))
+    os.makedirs(layout.session_dir("s1"))
+    for text in ("not json", '{"record": {"event": "Stop", "payload": {}}}', '{"record": {"event": '
+                 '"UserPromptSubmit", "payload": {"prompt": 5}}}', "[]"):
+        with open(layout.pending_prompt("s1"), "w") as fh:
+            fh.write(text)
+        assert event_log.pending_prompt(layout, "s1") is None

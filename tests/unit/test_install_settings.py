@@ -172,12 +172,19 @@ def test_plan_removals_only_unchanged_files():
     assert [(a.kind, a.path) for a in acts] == [("remove", "a.md"), ("forget", "b.md")]
 
 
-def test_gitignore_ignores_runtime_not_shared_files():
-    lines = ins.GITIGNORE.splitlines()
-    for entry in ("sessions/", "deliberations/", "records/", "cache/", "errors.log", "*.lock",
-                  "*.corrupt-*", "*.tmp-*"):
-        assert entry in lines
-    assert not any(line.startswith(("config", "reversals")) for line in lines)
+def test_gitignore_is_the_one_the_hooks_write():
+    from deliberation.state import paths
+
+    files = ins.plugin_files(str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    assert files[ins.GITIGNORE_REL] == paths.GITIGNORE.encode()
+
+
+def test_commands_without_the_plugin_name_get_a_prefix_in_a_project():
+    assert ins.installed_name("commands", "off.md") == "deliberation-off.md"
+    assert ins.installed_name("commands", "on.md") == "deliberation-on.md"
+    assert ins.installed_name("commands", "deliberate.md") == "deliberate.md"
+    assert ins.installed_name("commands", "deliberation-status.md") == "deliberation-status.md"
+    assert ins.installed_name("agents", "cost-analyst.md") == "cost-analyst.md"
 
 
 def test_template_file_matches_the_hook_scripts():
@@ -198,9 +205,10 @@ def test_template_file_matches_the_hook_scripts():
     assert wiring(example) == [w for w in wiring(plugin) if w not in plugin_only]
     pre = [m for ev, m, _, _ in wiring(example) if ev == "PreToolUse"]
     # every tool that starts or resumes a subagent (docs/CLIENT_CHANNELS.md) and the report tool of
-    # the plugin's workflow (docs/WORKFLOW.md), then the risky tools
+    # the plugin's workflow (docs/WORKFLOW.md), then the risky tools, then the Skill tool (the agent
+    # starts a deliberation mid-task through the plugin's command)
     channels = "Task|Agent|Workflow|SendMessage|" + hookio.REPORT_TOOL
-    assert pre == [channels, hookio.RISKY_TOOLS]  # the one list of risky tools
+    assert pre == [channels, hookio.RISKY_TOOLS, "Skill"]  # the one list of risky tools
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUse"] == [channels]
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUseFailure"] == ["Task|Agent|Workflow|SendMessage"]
     for _, _, script, _ in wiring(example):

@@ -16,7 +16,7 @@ from deliberation.state.models import (AgentRecord, Check, Deliberation, GateRes
 EXPECTED_FILES = {"session.schema.json", "lineage.schema.json", "deliberation.schema.json",
                   "escalations.schema.json", "reversals.schema.json", "adjudication.schema.json",
                   "event.schema.json", "journal.schema.json", "agent_report.schema.json", "config.schema.json",
-                  "prd.schema.json", "decision_record.schema.json"}
+                  "prd.schema.json", "decision_record.schema.json", "pending_prompt.schema.json", "switch.schema.json"}
 
 
 def errors(name: str, doc: object) -> "list[str]":

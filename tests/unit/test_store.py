@@ -73,7 +73,7 @@ def test_state_files_are_0600_and_state_dirs_0700(project, store):
         assert mode(d) == 0o700, d
     assert set(files_under(root)) == {"sessions/s1/session.json", "sessions/s1/lineage.json",
                                       "sessions/s1/lineage.json.lock", "sessions/s1/events.jsonl",
-                                      "deliberations/d-1.json.lock"}
+                                      "deliberations/d-1.json.lock", ".gitignore"}  # written with the folder
 
 
 def test_saved_file_is_readable_json_with_schema_version(project, store):

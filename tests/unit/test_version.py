@@ -87,3 +87,21 @@ def test_set_version_writes_every_place(tmp_path):
     assert sv.set_version(root, "0.9.0") == []
     with pytest.raises(ValueError, match="not a semantic version"):
         sv.set_version(root, "1.0")
+
+
+def test_the_license_file_is_the_one_plugin_json_and_pyproject_name():
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n") and "Permission is hereby granted, free of charge" in text
+    assert manifest()["license"] == "MIT"
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["license"] == {"text": "MIT"}
+
+
+def test_plugin_json_links_are_real_addresses_or_absent():
+    # a homepage/repository field is only worth having with a real address in it
+    for key in ("homepage", "repository"):
+        value = manifest().get(key)
+        if value is not None:
+            url = value if isinstance(value, str) else value.get("url", "")
+            assert re.match(r"https://[^<>\s]+$", url) and "owner" not in url and "example" not in url, (key, value)

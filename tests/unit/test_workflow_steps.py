@@ -4,6 +4,7 @@ model), the waves the rules accept, the prompts they carry, and the budget (docs
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -19,8 +20,12 @@ AGENTS = Path(__file__).resolve().parents[2] / "agents"
 DIMS = ["correctness", "risk", "maintainability", "performance", "cost"]
 
 
-def example(slug: str) -> dict:
-    report, _ = extract_report((AGENTS / f"{slug}.md").read_text(), 1 << 20)
+def example(slug: str, stage: str) -> dict:
+    """The agent file's example report of `stage` (a persona's file shows one per stage)."""
+    text = (AGENTS / f"{slug}.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", text, re.S)
+    [block] = [b for b in blocks if json.loads(b).get("phase") == stage]
+    report, _ = extract_report(f"```json\n{block}```", 1 << 20)
     return report.model_dump(mode="json")
 
 
@@ -31,7 +36,7 @@ def example(slug: str) -> dict:
                                          ("synthesis-lead", "deliberation"), ("debate-moderator", "deliberation"),
                                          ("evidence-chase", "deliberation")])
 def test_the_agent_files_examples_satisfy_their_stage_schema(slug, stage):
-    data = example(slug)
+    data = example(slug, stage)
     ids = list(data.get("scores") or {}) if stage == "ranking" else []
     schema = stage_schema(stage, dimensions=DIMS, approaches=ids, tier2=slug == "evidence-chase")
     jsonschema.validate(data, schema)

@@ -13,9 +13,11 @@ What install writes — and uninstall removes, nothing else:
   `settings.json.deliberation-backup`; uninstall restores it byte for byte when nothing else in
   the file changed since.
 - copies of `agents/*.md`, `commands/*.md` and `workflows/*.js` (the plugin's deliberation
-  workflow, which the client finds under `.claude/workflows/` by its name) under `.claude/`, and the state dir's
-  `.gitignore`, each recorded with its sha256 in `.claude/deliberation/install-manifest.json`;
-  a file the user changed (or had before) is never overwritten nor removed.
+  workflow, which the client finds under `.claude/workflows/` by its name) under `.claude/`, and
+  the state dir's `.gitignore` (the same text the hooks write with the folder, `paths.GITIGNORE`),
+  each recorded with its sha256 in `.claude/deliberation/install-manifest.json`; a file the user
+  changed (or had before) is never overwritten nor removed, and the .gitignore stays while the
+  folder still holds state it keeps out of git.
 - directories it created, removed again when they end up empty.
 
 Pure core (unit-tested): render_hooks, is_ours, strip_ours, merge, created_keys, unmerge,
@@ -37,6 +39,8 @@ from typing import Callable, Iterable
 
 from deliberation import plugin_root
 from deliberation.state import atomic
+from deliberation.state.paths import GITIGNORE, make_dirs
+from deliberation.text import commands as command_texts
 
 PYTHON_PLACEHOLDER = "@PYTHON@"
 PLUGIN_PLACEHOLDER = "@PLUGIN@"
@@ -48,20 +52,6 @@ GITIGNORE_REL = os.path.join(STATE_REL, ".gitignore")
 COPIED_DIRS = {"agents": ".md", "commands": ".md", "workflows": ".js"}  # folder → the files of it copied
 MANIFEST_VERSION = 1
 
-GITIGNORE = """\
-# Written by the deliberation plugin's install.sh. Runtime state stays on this machine;
-# config.json and reversals.json are NOT ignored: commit them, a team shares those.
-sessions/
-deliberations/
-records/
-cache/
-errors.log
-escalations.json
-install-manifest.json
-*.lock
-*.corrupt-*
-*.tmp-*
-"""
 
 
 class SettingsError(ValueError):
@@ -385,6 +375,16 @@ def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
     return doc, raw  # type: ignore[return-value]  # check_shape refused any doc that is not a dict
 
 
+def installed_name(sub: str, name: str) -> str:
+    """The file name a copied command gets in a project. The plugin form namespaces its commands
+    (`commands/off.md` is `/deliberation:off`); a project's own commands are not, so a command
+    whose name does not already say deliberation gets the prefix (`/deliberation-off`), and no
+    bare `/off` or `/on` lands among the project's commands."""
+    if sub == "commands" and not name.startswith("deliberat"):
+        return "deliberation-" + name
+    return name
+
+
 def plugin_files(plugin: str) -> "dict[str, bytes]":
     """rel path in the project → content, for every file install copies."""
     files: dict[str, bytes] = {}
@@ -396,7 +396,11 @@ def plugin_files(plugin: str) -> "dict[str, bytes]":
             src = os.path.join(src_dir, name)
             if name.endswith(ext) and os.path.isfile(src):
                 with open(src, "rb") as fh:
-                    files[os.path.join(".claude", sub, name)] = fh.read()
+                    data = fh.read()
+                # a command says what is true where it runs: here /<command>, hooks wired by install.sh
+                worded = command_texts.body(name, "project") if sub == "commands" else None
+                files[os.path.join(".claude", sub, installed_name(sub, name))] = (
+                    data if worded is None else worded.encode("utf-8"))
     files[GITIGNORE_REL] = GITIGNORE.encode("utf-8")
     return files
 
@@ -555,6 +559,10 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
             plan.say(f"files: remove {a.path}")
         else:
             plan.say(f"files: keep {a.path} ({a.detail})")
+    if GITIGNORE_REL in plan.deletes and _state_left(project, plan.deletes):
+        plan.deletes.remove(GITIGNORE_REL)
+        plan.say(f"files: keep {GITIGNORE_REL} (the folder still holds the plugin's runtime state, "
+                 "which it keeps out of git)")
     if manifest:
         plan.deletes.append(MANIFEST_REL)
         plan.say(f"manifest: remove {MANIFEST_REL}")
@@ -563,7 +571,20 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
     return plan
 
 
+def _state_left(project: Project, deletes: "list[str]") -> bool:
+    """Whether the state folder keeps anything once `deletes`, the manifest and its .gitignore go."""
+    going = {os.path.normpath(rel) for rel in deletes} | {MANIFEST_REL, GITIGNORE_REL}
+    try:
+        names = os.listdir(project.path(STATE_REL))
+    except OSError:
+        return False
+    return any(os.path.join(STATE_REL, name) not in going for name in names)
+
+
 def apply(project: Project, plan: Plan) -> None:
+    if any(rel.startswith(STATE_REL + os.sep) for rel in plan.writes):
+        os.makedirs(project.path(os.path.dirname(STATE_REL)), exist_ok=True)
+        make_dirs(project.path(STATE_REL))  # the one place that creates the state folder (and its .gitignore)
     for rel, data in plan.writes.items():
         path = project.path(rel)
         mode = None

@@ -4,6 +4,10 @@ Each event of a session's log (or any file of hook payloads, one per line) is an
 same code a hook process runs, in a fresh temporary state directory, at the recorded time. The
 decision is printed next to the one recorded; `--check` exits 1 when any differs, so replaying
 a session's own log proves its decisions reproduce exactly.
+
+A record that does not hold its whole payload is replayed (its effect on the state counts) but
+not compared: one logged before the session opened a deliberation keeps only ids and flags, and
+one with a string beyond the field cap keeps it cut (docs/STORAGE.md).
 """
 
 from __future__ import annotations
@@ -39,7 +43,24 @@ def load_events(path: str) -> "list[dict]":
             if "payload" not in rec:  # a raw hook payload
                 rec = {"event": rec.get("hook_event_name"), "payload": rec, "answer": None, "at": None}
             out.append(rec)
-    return out
+    return latest_per_event(out)
+
+
+def latest_per_event(records: "list[dict]") -> "list[dict]":
+    """One record per event: a prompt logged with ids only, then whole when a deliberation
+    opened in its turn (common.Ctx.open_deliberation), replays once, from its whole record."""
+    last = {rec["eid"]: i for i, rec in enumerate(records) if isinstance(rec.get("eid"), str)}
+    return [rec for i, rec in enumerate(records) if not isinstance(rec.get("eid"), str) or last[rec["eid"]] == i]
+
+
+def partial_payload(rec: dict) -> "str | None":
+    """Why a logged record cannot be compared (its payload is not whole), or None."""
+    if rec.get("ids_only"):
+        return "logged before a deliberation opened: ids only"
+    cut = rec.get("truncated")
+    if isinstance(cut, dict) and cut:
+        return "cut at the field cap: " + ", ".join(sorted(cut))[:120]
+    return None
 
 
 def progress_printer(total: int, stream=None):
@@ -76,9 +97,10 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
             answer = answer_for(name, data, at)
             got = {k: v for k, v in answer.summary().items() if k in COMPARED}
             expected = rec.get("answer")
-            exp = None if expected is None else {k: v for k, v in expected.items() if k in COMPARED}
+            partial = partial_payload(rec)
+            exp = None if expected is None or partial else {k: v for k, v in expected.items() if k in COMPARED}
             results.append({"n": i + 1, "event": name, "got": got, "expected": exp,
-                            "same": exp is None or exp == got})
+                            "same": exp is None or exp == got, **({"not_compared": partial} if partial else {})})
             if on_progress is not None:
                 on_progress(i + 1)
     finally:
@@ -94,6 +116,8 @@ def _line(r: dict) -> str:
     verdict = got.get("decision") or ("context" if got.get("context") else "-")
     reason = (got.get("reason") or got.get("context") or "").splitlines()
     mark = "" if r["expected"] is None else ("  = recorded" if r["same"] else "  ≠ RECORDED")
+    if r.get("not_compared"):
+        mark = f"  (not compared: {r['not_compared']})"
     return f"{r['n']:>4}  {r['event']:<17} {verdict:<8} {reason[0][:90] if reason else ''}{mark}"
 
 
@@ -113,5 +137,7 @@ def run(args) -> int:
     else:
         for r in results:
             print(_line(r))
-        print(f"{len(results)} events replayed, {len(differ)} decision(s) differ from the record")
+        skipped = sum(1 for r in results if r.get("not_compared"))
+        print(f"{len(results)} events replayed, {len(differ)} decision(s) differ from the record"
+              + (f", {skipped} not compared (partial payloads)" if skipped else ""))
     return 1 if (args.check and differ) else 0

@@ -1,14 +1,19 @@
 """`deliberation status` — the deliberations of this project at a glance.
 
 One row each: id, phase, agents done/pending, consensus vs threshold, warnings, route. Newest
-first. `--json` gives the same rows as objects.
+first; then whether the checks are off (this environment, sessions switched by command) and what
+the state folder keeps, with sizes and the last prune. `--json` gives the rows as objects.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from deliberation.cli import views as t
+from deliberation.cli import gc
+from deliberation.core.off_switch import env_off
+from deliberation.state.session_switch import read_switch
 from deliberation.state import queries
 
 
@@ -68,6 +73,7 @@ def run(args: Any) -> int:
         return 0
     if not rows:
         print(f"no deliberations in {layout.root}")
+        print_footer(layout)
         return 0
     body = []
     for r in rows:
@@ -77,4 +83,40 @@ def run(args: Any) -> int:
                      _route_cell(r), t.fmt_time(r["updated_at"]), t.one_line(r["question"], 48)])
     print(t.table(["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE",
                    "UPDATED (UTC)", "QUESTION"], body, "llllrrlll"))
+    print_footer(layout)
     return 0
+
+
+def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
+    """Where the checks are off: this environment (the Bash tool's is the client's), and every
+    session switched by its command (core/off_switch, docs/STORAGE.md)."""
+    lines = []
+    if env_off(environ.get("DELIBERATION")):
+        lines.append("checks: OFF in this environment (DELIBERATION=off): sessions started with it run no checks")
+    try:
+        names = sorted(os.listdir(layout.sessions_dir))
+    except OSError:
+        names = []
+    switched = []
+    for name in names:
+        try:
+            sw = read_switch(layout, name)
+        except ValueError:
+            continue
+        if sw:
+            switched.append((sw.get("at") or 0, name, sw))
+    for at, name, sw in sorted(switched, reverse=True)[:10]:
+        how = "/deliberation:off" if sw.get("by") == "command" else "DELIBERATION=off at its start"
+        lines.append(f"checks: {sw['checks'].upper()} in session {name} since {t.fmt_time(at)} UTC "
+                     f"({how if sw['checks'] == 'off' else 'switched back on'})")
+    if not lines:
+        lines.append("checks: on (for one session: `DELIBERATION=off claude`, or /deliberation:off in it)")
+    return lines
+
+
+def print_footer(layout) -> None:
+    print()
+    for line in switch_lines(layout, dict(os.environ)):
+        print(line)
+    print(gc.kept_line(layout))
+    print(gc.last_run_line(layout) + "; `deliberation gc --dry-run` lists each item")

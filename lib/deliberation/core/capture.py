@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deliberation.state.agent_report import ReportProblem, extract_report, report_from_data
+from deliberation.state.agent_report import AGAIN, ReportProblem, example, extract_report, report_from_data, shape_of
 from deliberation.state.models import AgentRecord, Deliberation
 
 FIXED = ("recorded", "duplicate", "send_back", "invalid")
@@ -56,9 +56,12 @@ def capture(delib: Deliberation, agent: AgentRecord, text: str, *, stop_hook_act
             max_bytes: int, retries: int, dimensions: "list[str]", now: float) -> Outcome:
     if agent.status in ("reported", "invalid"):
         return Outcome("duplicate")
+    shape = shape_of(agent.kind, agent.stage)
     try:
-        report, ignored = extract_report(text, max_bytes)
+        report, ignored = extract_report(text, max_bytes, shape)
         problem = semantic_problem(agent, report, dimensions)
+        if problem is not None:  # the fix, and the whole message again (its prose reaches the main agent)
+            problem = f"{problem}\nThe {shape} report's fields:\n{example(shape)}\n{AGAIN}"
     except ReportProblem as exc:
         report, ignored, problem = None, [], str(exc)
     if problem is not None:

@@ -1,18 +1,26 @@
 """The trigger: score a user prompt on four dimensions and decide whether to deliberate.
 
-Owns the built-in vocabularies, the phrase matcher, the combination formula and the trigger
-decision. Pure and deterministic; stdlib only (`re`), because it runs on every user prompt.
+Owns the combination formula, the structural signals and the trigger decision; the words are
+in vocabulary.py, the matcher in terms.py. Pure and deterministic; stdlib only (`re`), because
+it runs on every user prompt. docs/TRIGGER.md says what it scores, how well, and what it cannot see.
 
 Dimensions, each in [0, 1]:
-    ambiguity           — the ask is open: options, trade-offs, "should we", "best way"
-    complexity          — many moving parts: distributed, concurrency, migrations, multi-tenant
+    ambiguity           — the ask is a choice: options, trade-offs, "should we", "is it ok to"
+    complexity          — many moving parts: distributed, concurrency, migrations, scale
     stakes              — the cost of being wrong: production, data loss, auth, payments
     context_dependence  — the answer depends on facts not in the prompt: our team, our traffic
 
-A dimension's score is the noisy-OR of the weights of the vocabulary terms found in the prompt,
-plus two structural signals (a question mark adds ambiguity, a long prompt adds complexity):
+A dimension's score is the noisy-OR of the weights of the vocabulary terms found in the prompt
+and of its structural signals, then scaled down by the strongest damper that applies:
 
-    d = 1 − Π (1 − w_t)   over the matched terms t
+    d = (1 − Π (1 − w_t)) · (1 − damp)
+
+Structural signals: a question mark (ambiguity), a question that offers alternatives ("…, or
+…?", ambiguity), a long prompt or a large quantity ("200M rows", complexity), a destructive or
+protection-weakening step aimed at a live system (context dependence: whether it is safe
+depends on who relies on that system and what can be restored). Dampers: words saying the
+decision is already made scale ambiguity down; a disposable target (local, staging, a fixture)
+scales stakes down when no live target is named.
 
 Combination, with d(1) ≥ d(2) ≥ d(3) ≥ d(4) the dimensions sorted, `high` the level at which a
 dimension counts as high (0.6) and `low = high − 0.2` (0.4):
@@ -27,88 +35,55 @@ a dimension rises.
 
 Terms: lower-case words or phrases; hyphens and punctuation count as spaces, so "multi-tenant"
 matches "multi tenant"; a trailing `*` matches any word ending ("migrat*" → migrate, migration).
+Only the first SCORED_HEAD and last SCORED_TAIL characters of a very long prompt are scored.
 """
 
 from __future__ import annotations
 
+import re
 
 from deliberation import defaults
 from deliberation.wire.hookio import is_task_notification as is_task_notification  # never scored
 from deliberation.core import task_type as tt
+from deliberation.core import vocabulary as vocab
 from deliberation.core.terms import find_terms, normalise
 
 DIMENSIONS = ("ambiguity", "complexity", "stakes", "context_dependence")
 COMBINE_WEIGHT = 0.3      # cost of the top dimension, and of each further dimension at "high"
 RAMP_WIDTH = 0.2          # low = high − RAMP_WIDTH
 QUESTION_WEIGHT = 0.15    # ambiguity added by a question mark
+OPTIONS_WEIGHT = 0.45     # ambiguity added by a question that offers alternatives
+DECISION_QUESTION_WEIGHT = 0.5  # ambiguity added by a question about doing something
+YES_NO_WEIGHT = 0.35      # … by another yes/no question of four words or more ("does it apply to us")
+SITUATION_WEIGHT = 0.45   # context dependence added by a choice asked about a described situation
+SITUATION_WORDS = 16      # … a question this long describes one by itself
+CHANGE_NEEDS = 0.5        # an order to change a live system counts when this much is at stake
+SITUATION_NEEDS = 0.15    # … when something in it is at stake (stakes ≥ this, or complexity ≥ twice this)
+VERDICT_WEIGHT = 0.45     # … by a verdict asked in a few words after a situation ("Approve?")
 LONG_PROMPT_WORDS = 60    # complexity added from this many words on…
 LONG_PROMPT_WEIGHT = 0.15
 VERY_LONG_PROMPT_WORDS = 150
 VERY_LONG_PROMPT_WEIGHT = 0.3
+QUANTITY_WEIGHT = 0.3     # complexity added by a large quantity (millions of rows, terabytes)
+SCORED_HEAD = 12_000      # a pasted log is scored by its start and its end (the question is usually there)
+SCORED_TAIL = 4_000
 DEFAULT_THRESHOLD = defaults.CONFIG["trigger"]["threshold"]
 DEFAULT_HIGH = defaults.CONFIG["trigger"]["high_dimension"]
 DEFAULT_FORCE_MARKERS = tuple(defaults.CONFIG["trigger"]["force_markers"])
 
-AMBIGUITY = {
-    "should we": 0.35, "should i": 0.25, "how should": 0.35, "what should": 0.3,
-    "best way": 0.35, "best approach": 0.4, "what s the best": 0.35, "right way": 0.3,
-    "trade off*": 0.35, "tradeoff*": 0.35, "pros and cons": 0.4, "alternatives": 0.3,
-    "options": 0.25, "versus": 0.3, "vs": 0.3, "decide": 0.3, "decision": 0.25,
-    "choose": 0.25, "which": 0.15, "strategy": 0.3, "unclear": 0.4, "not sure": 0.4,
-    "figure out": 0.3, "rethink": 0.35, "design": 0.25, "redesign": 0.3, "evaluate": 0.25,
-    "worth it": 0.35, "where to start": 0.4, "consider*": 0.25, "safest": 0.3, "plan": 0.15,
-    "whether": 0.3, "build or buy": 0.4, "build our own": 0.3, "compare": 0.3, "or buy": 0.3,
-}
-
-COMPLEXITY = {
-    "architecture": 0.35, "architectur*": 0.35, "distributed": 0.35, "microservice*": 0.4,
-    "monolith*": 0.3, "services": 0.2, "multiple": 0.15, "concurren*": 0.35,
-    "race condition*": 0.35, "consistency": 0.25, "replicat*": 0.3, "shard*": 0.4,
-    "scales": 0.3, "scale": 0.3, "scaling": 0.3, "scalab*": 0.3, "millions": 0.3,
-    "event sourcing": 0.4, "event driven": 0.35, "queue*": 0.2, "real time": 0.25,
-    "multi tenant*": 0.4, "per tenant": 0.3, "multi region": 0.4, "migrat*": 0.3,
-    "rewrite": 0.3, "redesign": 0.3, "infrastructure": 0.25, "orchestrat*": 0.25,
-    "without downtime": 0.35, "zero downtime": 0.4, "keeps running": 0.35, "backfill*": 0.3,
-    "backward compat*": 0.3, "all consumers": 0.3, "plugin system": 0.3, "out of process": 0.3,
-    "in process": 0.2, "across all": 0.25, "row level security": 0.3, "sso": 0.2,
-    "at the same time": 0.2, "split": 0.2, "jwt*": 0.15, "mobile app": 0.15,
-    "depend on": 0.25, "integrations": 0.2, "public api": 0.3, "new service": 0.2, "versioning": 0.25,
-}
-
-STAKES = {
-    "production": 0.35, "prod": 0.3, "downtime": 0.3, "outage": 0.4, "data loss": 0.5,
-    "irreversib*": 0.5, "purge": 0.45, "wipe": 0.45, "truncate": 0.4, "drop": 0.25, "drops": 0.25, "drop table": 0.35,
-    "delete": 0.2, "force push*": 0.4, "customer data": 0.45, "customer records": 0.45,
-    "customers": 0.25, "customer": 0.2, "pii": 0.45, "gdpr": 0.4, "compliance": 0.35,
-    "regulat*": 0.35, "audit*": 0.2, "payment*": 0.4, "billing": 0.3, "fees": 0.25,
-    "authenticat*": 0.35, "authoriz*": 0.35, "auth": 0.3, "oauth": 0.35, "sso": 0.3,
-    "login": 0.2, "locking users out": 0.4, "password*": 0.35, "secret*": 0.35,
-    "credential*": 0.35, "api key*": 0.3, "jwt*": 0.3, "session cookie*": 0.3, "encrypt*": 0.3,
-    "security": 0.35, "vulnerab*": 0.35, "cve": 0.3, "leaked": 0.35, "migrat*": 0.25,
-    "lock in": 0.35, "all users": 0.35, "millions of users": 0.35, "breaking change*": 0.4,
-    "reliable": 0.2, "reliability": 0.25, "isolation": 0.25, "money": 0.3, "legal": 0.35,
-    "public api": 0.35, "breaking": 0.3, "enterprise": 0.25,
-}
-
-CONTEXT_DEPENDENCE = {
-    "our": 0.2, "we have": 0.3, "for us": 0.35, "in our case": 0.4, "our use case": 0.4,
-    "our current": 0.35, "current traffic": 0.35, "our traffic": 0.35, "growing": 0.25,
-    "traffic": 0.2, "teams": 0.3, "other teams": 0.35, "other services": 0.35,
-    "consumers": 0.25, "still referenced": 0.35, "reference those": 0.3, "referenced by": 0.3,
-    "existing": 0.1, "legacy": 0.3, "roadmap": 0.35, "expansion": 0.3, "business": 0.25,
-    "requirements": 0.2, "constraints": 0.3, "stakeholder*": 0.35, "enterprise customers": 0.35,
-    "operational": 0.25, "shared": 0.15, "given": 0.2, "effort": 0.2, "cost": 0.2,
-    "we pay": 0.3, "saas": 0.25, "it depends": 0.4, "depends on": 0.3, "downstream": 0.3,
-    "team": 0.2, "experience": 0.2, "growth": 0.25, "expected": 0.2, "partners": 0.25,
-    "existing integrations": 0.35, "depend on": 0.25,
-}
-
-BUILTIN_VOCABULARIES = {
-    "ambiguity": AMBIGUITY,
-    "complexity": COMPLEXITY,
-    "stakes": STAKES,
-    "context_dependence": CONTEXT_DEPENDENCE,
-}
+BUILTIN_VOCABULARIES = vocab.BUILTIN_VOCABULARIES
+_QUANTITY = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:k|m|b|bn|tb|million|billion)\b(?!\w)|\b\d{1,3}(?:,\d{3}){2,}\b")
+_SENTENCE_END = re.compile(r"([.!?\n])")
+_OR = re.compile(r"(?:,|\s)or\s", re.I)
+_OPENER = re.compile(r"\s*(?:should|shall|shuld|shoud|are we|do we|do i|can we|can i|"
+                     r"could we|must we|would it|is there any reason)\b", re.I)
+_YES_NO = re.compile(r"\s*(?:is|are|was|were|do|does|did|can|could|would|will|must|may|might|need|has|have)\b", re.I)
+_REQUEST = re.compile(r"\s*(?:can|could|would|will)\s+(?:you|u)\b|\s*(?:please|pls)\b", re.I)
+_FACT = re.compile(r"\s*(?:what|which|why|how|where|when|who)(?:\s+[\w.-]+){0,2}?\s+"
+                   r"(?:is|are|was|were|does|do|did|version)\b", re.I)
+_MANY = re.compile(r"\b(?:\d{1,3}(?:,\d{3})+|(?!(?:19|20)\d\d\b)\d{4,}|\d+(?:\.\d+)?\s?(?:k|m|million|thousand))"
+                   r"((?:\s+[a-z-]+){1,3})")
+_LOOKUP = re.compile(r"\s*(?:is|are)\s+there\b(?!\s+(?:a|any)\s+(?:reason|risk|danger|downside|way\s+back))", re.I)
 
 def _vocabulary(dim: str, vocabularies, extra_terms) -> "dict[str, float]":
     base = BUILTIN_VOCABULARIES[dim]
@@ -126,32 +101,180 @@ def _noisy_or(weights) -> float:
     return 1.0 - miss
 
 
-def _structural(dim: str, prompt: str, n_words: int) -> "list[tuple[str, float]]":
-    if dim == "ambiguity" and "?" in prompt:
-        return [("(question)", QUESTION_WEIGHT)]
-    if dim == "complexity" and n_words >= VERY_LONG_PROMPT_WORDS:
-        return [(f"(long prompt: {n_words} words)", VERY_LONG_PROMPT_WEIGHT)]
-    if dim == "complexity" and n_words >= LONG_PROMPT_WORDS:
-        return [(f"(long prompt: {n_words} words)", LONG_PROMPT_WEIGHT)]
-    return []
+def _scored_text(prompt: str) -> str:
+    """The part of the prompt that is scored: all of it, or the start and end of a very long one."""
+    if len(prompt) <= SCORED_HEAD + SCORED_TAIL:
+        return prompt
+    return prompt[:SCORED_HEAD] + "\n" + prompt[-SCORED_TAIL:]
+
+
+def _questions(prompt: str) -> "list[str]":
+    """The prompt's questions: its sentences that end with "?", and its first sentence when
+    that opens like a decision question without the mark ("shuld we refund or …")."""
+    pieces = _SENTENCE_END.split(prompt)  # text, mark, text, mark, … (linear, unlike a findall)
+    found = [pieces[i] + "?" for i in range(0, len(pieces) - 1, 2) if pieces[i + 1] == "?"]
+    first = pieces[0] if pieces else ""
+    if first.strip() and _OPENER.match(first) and first + "?" not in found:
+        found.append(first)
+    return found
+
+
+def offers_alternatives(questions: "list[str]") -> bool:
+    """A question that names alternatives: "Block by IP, add a captcha, or force 2FA?"."""
+    return any(_OR.search(q) for q in questions)
+
+
+def asks_yes_or_no(questions: "list[str]") -> bool:
+    """A question about doing something: "Should the API require auth?", "Do we …?", or a
+    proposed step put as a question: "Disable SSO and allow password login for now?"."""
+    return any(_OPENER.match(q) or (q.rstrip().endswith("?") and _first_word(q) in vocab.PROPOSING_VERBS)
+               for q in questions)
+
+
+def _first_word(sentence: str) -> str:
+    words = sentence.split(None, 1)
+    return words[0].lower().strip("\"'`*(") if words else ""
+
+
+def asks_a_verdict(prompt: str, questions: "list[str]") -> bool:
+    """A situation described, then a verdict asked in a few words: "… Approve?", "… Good
+    enough for now?", "… Which one?", "… Thoughts?"."""
+    return any(len(q.split()) <= 4 and not _REQUEST.match(q) and prompt.strip() != q.strip()
+               for q in questions if q.rstrip().endswith("?"))
+
+
+def asks_whether(questions: "list[str]") -> bool:
+    """A yes/no question of another kind ("Does COPPA apply to us?", "Is that enough?"), not a
+    request ("Can you …?") or a look-up ("Is there a …?")."""
+    return any(_YES_NO.match(q) and not _REQUEST.match(q) and not _LOOKUP.match(q) and len(q.split()) >= 4
+               for q in questions)
+
+
+def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) -> "list[tuple[str, float]]":
+    out: "list[tuple[str, float]]" = []
+    if dim == "ambiguity":
+        questions = _questions(prompt)
+        if "?" in prompt:
+            out.append(("(question)", QUESTION_WEIGHT))
+        if asks_yes_or_no(questions):
+            out.append(("(decision question)", DECISION_QUESTION_WEIGHT))
+        elif asks_whether(questions):
+            out.append(("(yes/no question)", YES_NO_WEIGHT))
+        if asks_a_verdict(prompt, questions):
+            out.append(("(verdict asked)", VERDICT_WEIGHT))
+        if offers_alternatives(questions):
+            out.append(("(options)", OPTIONS_WEIGHT))
+    elif dim == "complexity":
+        if n_words >= VERY_LONG_PROMPT_WORDS:
+            out.append((f"(long prompt: {n_words} words)", VERY_LONG_PROMPT_WEIGHT))
+        elif n_words >= LONG_PROMPT_WORDS:
+            out.append((f"(long prompt: {n_words} words)", LONG_PROMPT_WEIGHT))
+        if _QUANTITY.search(prompt.lower()):
+            out.append(("(large quantity)", QUANTITY_WEIGHT))
+    elif dim == "stakes":
+        if weakens_protection(norm):
+            out.append(("(weakens a protection)", vocab.WEAKENS_PROTECTION))
+        if platform_choice(prompt):
+            out.append(("(platform choice)", vocab.PLATFORM_CHOICE))
+        if many_affected(prompt):
+            out.append(("(many affected)", vocab.MANY_AFFECTED))
+    elif dim == "context_dependence":
+        if irreversible_on_live(norm):
+            out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+        elif so_far.get("stakes", 0.0) >= CHANGE_NEEDS and changes_a_live_system(prompt, norm):
+            out.append(("(change to a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+        if (so_far.get("stakes", 0.0) >= SITUATION_NEEDS or so_far.get("complexity", 0.0) >= 2 * SITUATION_NEEDS) \
+                and describes_a_situation(prompt, norm):
+            out.append(("(decision in a described situation)", SITUATION_WEIGHT))
+    return out
+
+
+def describes_a_situation(prompt: str, norm: str) -> bool:
+    """A choice asked about a situation the prompt describes — "Our Redis holds sessions and
+    the job queue. Upgrade in place or stand up a new one?" — as opposed to a bare question
+    ("Should the flag be --out or --output?"): the answer turns on facts of that situation,
+    including those left unsaid."""
+    questions = _questions(prompt)
+    if not questions:
+        return False
+    sentences = [p for p in _SENTENCE_END.split(prompt)[::2] if len(p.split()) >= 3]
+    return (len(sentences) >= 2 or len(norm.split()) >= SITUATION_WORDS) and not find_terms(norm, vocab.CODE_LOCAL)
+
+
+def changes_a_live_system(prompt: str, norm: str) -> bool:
+    """An order to change something ("Send the customer list to the agency", "I want to share
+    the prod credentials with…") that names a live target: whether it is safe depends on who
+    relies on that target, as for the destructive steps above."""
+    first = _first_word(prompt)
+    intends = find_terms(norm[:40], vocab.INTENT)
+    return (first in vocab.CHANGE_VERBS or bool(intends)) and bool(find_terms(norm, vocab.LIVE_SYSTEMS))
+
+
+def irreversible_on_live(norm: str) -> bool:
+    """A destructive or protection-weakening step named together with a live target."""
+    return bool(find_terms(norm, vocab.IRREVERSIBLE_ACTIONS)) and bool(find_terms(norm, vocab.LIVE_TARGETS))
+
+
+def platform_choice(prompt: str) -> bool:
+    """A decision question (a "should we", a proposed step, alternatives offered) that names a
+    platform the system is built on: "Postgres or DynamoDB for the bookings?", "Elixir for the
+    new chat service?". Questions of fact ("which Postgres are we on?") are not decisions."""
+    questions = _questions(prompt)
+    decisive = [q for q in questions if _OPENER.match(q) or _OR.search(q)
+                or (q.rstrip().endswith("?") and _first_word(q) in vocab.PROPOSING_VERBS)]
+    if not decisive:
+        decisive = [q for q in questions if q.rstrip().endswith("?") and not _REQUEST.match(q)
+                    and not _FACT.match(q) and len(q.split()) <= 12]
+    return any(find_terms(normalise(q), vocab.PLATFORMS) for q in decisive)
+
+
+def many_affected(prompt: str) -> bool:
+    """A count in the thousands or more of people or records ("60k free accounts", "1.2M users",
+    "400,000 rows"): whatever the change, that many are reached by it."""
+    return any(find_terms(normalise(m.group(1)), vocab.AFFECTED) for m in _MANY.finditer(prompt.lower()))
+
+
+def weakens_protection(norm: str) -> bool:
+    """A protection named together with a word that switches it off or loosens it."""
+    return bool(find_terms(norm, vocab.WEAKENING)) and bool(find_terms(norm, vocab.PROTECTIONS))
+
+
+def _damper(dim: str, norm: str) -> "tuple[str, float] | None":
+    """The strongest damper of `dim` that applies (see the module docstring), or None."""
+    table = vocab.SETTLED if dim == "ambiguity" else vocab.DISPOSABLE if dim == "stakes" else None
+    if not table:
+        return None
+    found = find_terms(norm, table)
+    if not found or (dim == "stakes" and find_terms(norm, vocab.LIVE_TARGETS)):
+        return None
+    term = max(found, key=lambda t: table[t])
+    return term, table[term]
 
 
 def score(prompt: str, vocabularies=None, extra_terms=None) -> dict:
     """{ambiguity, complexity, stakes, context_dependence: float in [0,1], matched: {dim: [terms]}}.
 
     `vocabularies` replaces a dimension's built-in terms ({dim: {term: weight}}), `extra_terms`
-    adds to them.
+    adds to them. `matched` lists the terms, then the structural signals in parentheses, then a
+    damper as "×(1 − f) term".
     """
-    norm = normalise(prompt)
+    text = _scored_text(prompt)
+    norm = normalise(text)
     n_words = len(norm.split())
     result: dict = {}
     matched: dict = {}
     for dim in DIMENSIONS:
-        vocab = _vocabulary(dim, vocabularies, extra_terms)
-        hits = [(t, vocab[t]) for t in find_terms(norm, vocab)]
-        hits += _structural(dim, prompt, n_words)
-        result[dim] = round(_noisy_or(w for _, w in hits), 4)
-        matched[dim] = [t for t, _ in hits]
+        words = _vocabulary(dim, vocabularies, extra_terms)
+        hits = [(t, words[t]) for t in find_terms(norm, words)]
+        hits += _structural(dim, text, norm, n_words, result)
+        value = _noisy_or(w for _, w in hits)
+        names = [t for t, _ in hits]
+        damp = _damper(dim, norm) if value > 0 else None
+        if damp:
+            value *= 1.0 - damp[1]
+            names.append(f"×{1 - damp[1]:.2g} {damp[0]}")
+        result[dim] = round(value, 4)
+        matched[dim] = names
     result["matched"] = matched
     return result
 
@@ -171,14 +294,35 @@ def combine(dims: dict, high: float = DEFAULT_HIGH) -> float:
 
 
 def forced_by(prompt: str, markers) -> "str | None":
-    """The force marker the prompt starts with (case-sensitive, then a non-word char), if any."""
+    """The force marker the prompt starts with (case-sensitive, then a non-word char), if any,
+    as the prompt spells it. A command marker (`/deliberate`) is also recognised in the client's
+    namespaced form, whatever the namespace: a plugin's command reaches the prompt hook as
+    `/<plugin>:deliberate …` (measured on Claude Code 2.1.328), so that is returned."""
     text = prompt.lstrip()
     for marker in markers:
-        if marker and text.startswith(marker):
-            rest = text[len(marker):]
+        if not marker:
+            continue
+        spelt = _namespaced(text, marker) if marker.startswith("/") else None
+        if spelt is None and text.startswith(marker):
+            spelt = marker
+        if spelt is not None:
+            rest = text[len(spelt):]
             if not rest or not (rest[0].isalnum() or rest[0] in "_-"):
-                return marker
+                return spelt
     return None
+
+
+def _namespaced(text: str, marker: str) -> "str | None":
+    """`/<namespace>:<command>` at the start of `text` for the command marker `/<command>`:
+    the namespace a run of letters, digits, `_`, `-` and `.` (a plugin's name)."""
+    colon = text.find(":", 1)
+    if not text.startswith("/") or colon < 2:
+        return None
+    namespace = text[1:colon]
+    if not all(ch.isalnum() or ch in "_-." for ch in namespace):
+        return None
+    spelt = text[:colon + 1] + marker[1:]
+    return spelt if text.startswith(spelt) else None
 
 
 def question_of(prompt: str, markers=None) -> str:
@@ -224,7 +368,7 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     matched = scored.pop("matched")
     confidence = combine(scored, high)
     marker = forced_by(prompt, markers)
-    task_type = tt.classify(prompt, types.get("keywords"))
+    task_type = tt.classify(_scored_text(prompt), types.get("keywords"))
     if marker:
         triggered, reason = True, f"forced by {marker!r}"
     elif not enabled:

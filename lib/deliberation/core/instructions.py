@@ -112,4 +112,4 @@ Only without the Workflow tool (or if that call is not allowed), run it turn by 
 4. PRD: when the vote passes, end your concluding answer with the decision document the plugin asks for.
 Resume an agent with SendMessage only when the plugin asks for its new report.{models_line(models)}
 
-Every report ends with one fenced ```json block. The plugin enforces this with hook denials and blocks (spawn budget, isolation, phase order, the gates); its notes and reasons each name the next step it accepts: follow them. /deliberation-status shows progress."""
+Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); its notes and reasons each name the next step it accepts: follow them. /{prefix}deliberation-status shows progress."""

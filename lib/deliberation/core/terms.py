@@ -19,16 +19,27 @@ def normalise(text: str) -> str:
 
 def _term_probe(term: str) -> str:
     """The substring that marks `term` in normalised text (see the module docstring)."""
-    prefix = term.rstrip().endswith("*")
-    words = normalise(term.rstrip().rstrip("*")).strip()
+    term = term.rstrip()
+    prefix = term.endswith("*")
+    words = term.rstrip("*")
+    if not (words == words.lower() and words.replace(" ", "").isalnum() and "  " not in words
+            and words == words.strip()):  # most terms are written normalised already: no regex for them
+        words = normalise(words).strip()
     return " " + words if prefix else " " + words + " "
+
+
+_PROBES: "dict[str, str]" = {}  # term → probe: the vocabularies are matched on every prompt
 
 
 def find_terms(norm_text: str, terms) -> "list[str]":
     """The terms of `terms` (an iterable of term strings) present in `norm_text`, in order."""
     found = []
+    probes = _PROBES
     for term in terms:
-        probe = _term_probe(term)
-        if probe.strip() and probe in norm_text:
+        probe = probes.get(term)
+        if probe is None:
+            probe = _term_probe(term) if isinstance(term, str) else ""
+            probe = probes[term] = probe if probe.strip() else ""  # a term of no words matches nothing
+        if probe and probe in norm_text:
             found.append(term)
     return found

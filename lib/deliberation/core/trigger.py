@@ -32,3 +32,27 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "") -> "tuple[di
                                  result["confidence"], result["dimensions"],
                                  consensus_threshold=result.get("consensus_threshold"),
                                  prefix=prefix, models=models)
+
+
+SKILL_TOOL = "Skill"
+COMMAND = "deliberate"
+
+
+def skill_question(tool_name: str, tool_input: dict) -> "str | None":
+    """The question of a call of the plugin's command through the Skill tool — skill
+    "deliberate", or "<plugin>:deliberate" in the plugin form; args = the question — or None for
+    any other call. This is how the agent starts a deliberation mid-task (text/self_rating.py)."""
+    if tool_name != SKILL_TOOL or not isinstance(tool_input, dict):
+        return None
+    skill = tool_input.get("skill")
+    if not isinstance(skill, str) or skill.strip().lstrip("/").rsplit(":", 1)[-1] != COMMAND:
+        return None
+    args = tool_input.get("args")
+    return args.strip() if isinstance(args, str) else ""
+
+
+def score_skill(question: str, cfg: "dict | None", prefix: str = "") -> "tuple[dict, str | None]":
+    """`score_prompt` for a question the agent asked to deliberate through the Skill tool: an
+    explicit request, so forced as a force marker would (the first configured one)."""
+    markers = confidence.section(cfg, "trigger").get("force_markers") or confidence.DEFAULT_FORCE_MARKERS
+    return score_prompt(f"{markers[0]} {question}", cfg, prefix)

@@ -3,16 +3,22 @@ pydantic.
 
 A hook reaches the slow path (handlers/, pydantic models, locks) only when something is going
 on: a subagent spawn or report, an active deliberation in the session, an open escalation.
-Everything here reads at most a stat and one small JSON file; it never reads the event log.
+Everything here reads at most a stat and one small JSON file; only the mid-task net reads the
+event log's tail, and only for a tool call that already looks risky.
+A session without a deliberation keeps nothing of these events (docs/STORAGE.md): the turn's
+prompt waits in prompt.json until its Stop, a refusal under human review is logged.
 """
 
 from __future__ import annotations
 
+from deliberation import defaults
 from deliberation.core.human_review import tool_answer
-from deliberation.state.event_log import log_line
+from deliberation.state.event_log import drop_pending_prompt, keep_pending_prompt, log_line, make_record
 from deliberation.state.paths import Layout, plugin_agent_prefix
 from deliberation.state.plain_reads import (commit_pending, escalations_readable, open_escalations, section,
                                             session_state)
+
+TRIGGER = defaults.CONFIG["trigger"]  # what an absent setting means
 
 
 def answer(event, layout: Layout, cfg: dict):
@@ -28,7 +34,6 @@ def answer(event, layout: Layout, cfg: dict):
         if event.is_task_notification:
             if busy:
                 return None
-            log_line(layout, event, event.raw, {}, ["task-notification"])
             return hookio.Answer()
         if busy:
             return None
@@ -41,10 +46,12 @@ def answer(event, layout: Layout, cfg: dict):
     if isinstance(event, hookio.PreToolUse):
         if event.is_channel_tool:
             return None
+        if event.tool_name == "Skill":
+            return skill_answer(event, layout, cfg)
         entries = open_escalations(layout)
         if not entries:
             # an escalations.json that does not read as an index goes to the slow path (quarantine + warning)
-            return hookio.Answer() if escalations_readable(layout.escalations) else None
+            return net_answer(event, layout, cfg) if escalations_readable(layout.escalations) else None
         decision, reason = tool_answer(entries, event.tool_name,
                                          section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS))
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
@@ -55,13 +62,13 @@ def answer(event, layout: Layout, cfg: dict):
     if isinstance(event, hookio.Stop):
         sess = session_state(layout, sid)
         if not sess or not (sess.get("active_deliberation") or sess.get("notices") or sess.get("open_workflows")):
-            log_line(layout, event, event.raw, {})
+            drop_pending_prompt(layout, sid)  # the turn ended without a deliberation
             return hookio.Answer()
         return None
     if event.hook_event_name in ("SessionStart", "SessionEnd") or type(event) is hookio.SessionEvent:
         sess = session_state(layout, sid)
         if not sess or not sess.get("active_deliberation"):
-            return hookio.Answer()
+            return hookio.Answer(context=self_rating_text(cfg) if event.hook_event_name == "SessionStart" else None)
         return None
     return None
 
@@ -80,7 +87,136 @@ def trigger_answer(event, layout: Layout, cfg: dict):
     from deliberation.core.trigger import score_prompt
     from deliberation.wire import hookio
 
+    import time
+
+    from deliberation.state.paths import handled_by
+    from deliberation.defaults import LOG_FIELD_CAP_CHARS
+
     result, context = score_prompt(event.prompt, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
-    log_line(layout, event, event.raw, out.summary(), trigger=result)
+    keep_pending_prompt(layout, event.session_id, make_record(
+        event, event.raw, out.summary(), [], "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
+        {"trigger": result}))
     return out
+
+
+def self_rating_text(cfg: dict) -> "str | None":
+    """The once-per-session instruction on rating a decision (text/self_rating.py), unless the
+    trigger or the self-rating is switched off."""
+    trig = section(cfg, "trigger")
+    if not trig.get("enabled", TRIGGER["enabled"]) or not trig.get("self_rating", TRIGGER["self_rating"]):
+        return None
+    from deliberation.text import self_rating
+
+    return self_rating.text(section(cfg, "task_types").get("thresholds"), plugin_agent_prefix())
+
+
+def skill_answer(event, layout: Layout, cfg: dict):
+    """The deliberate command called through the Skill tool: the protocol for its question."""
+    from deliberation.core.trigger import score_skill, skill_question
+    from deliberation.wire import hookio
+
+    question = skill_question(event.tool_name, event.tool_input)
+    if question is None:
+        return hookio.Answer()
+    result, context = score_skill(question, cfg, plugin_agent_prefix())
+    out = hookio.Answer(context=context)
+    log_line(layout, event, event.raw, out.summary(), ["deliberate command via Skill"], trigger=result)
+    return out
+
+
+def net_answer(event, layout: Layout, cfg: dict):
+    """The mid-task net (core/tool_net.py) on a Bash or edit call: a note, a hold (`ask`) or nothing.
+
+    The call alone decides whether to look further; only a call that looks risky reads the
+    event log's tail (was the last prompt rated risky, was this already said) and the session."""
+    from deliberation.wire import hookio
+
+    trig = section(cfg, "trigger")
+    mode = trig.get("tool_net", TRIGGER["tool_net"])
+    if mode not in ("note", "ask") or not trig.get("enabled", TRIGGER["enabled"]):
+        return hookio.Answer()
+    from deliberation.core import tool_net
+
+    edit = event.tool_name in tool_net.EDIT_TOOLS
+    if edit:
+        path = event.tool_input.get("file_path") or event.tool_input.get("notebook_path")
+        if not isinstance(path, str) or not tool_net.is_sensitive_code(path):
+            return hookio.Answer()
+    elif tool_net.check(event.tool_name, event.tool_input) is None:
+        return hookio.Answer()
+    from deliberation.state.plain_reads import deliberation_since, since_last_prompt
+    from deliberation.text import net
+
+    tail = since_last_prompt(layout, event.session_id)
+    trigger = (tail.trigger if tail else None) or {}
+    call = tool_net.check(event.tool_name, event.tool_input, risky_prompt=bool(trigger.get("triggered")))
+    sess = session_state(layout, event.session_id)
+    if call is None or deliberation_since(layout, sess, tail.at if tail else 0.0):
+        return hookio.Answer()
+    said = f"tool-net:{call.kind}"
+    if mode == "note" and tail is not None and said in tail.notes:
+        return hookio.Answer()  # said once for this prompt; the model has it
+    prefix = plugin_agent_prefix()
+    if mode == "ask" and not event.agent_id:
+        out = hookio.Answer.ask(net.ask_text(call.kind, call.what, prefix))
+    else:
+        out = hookio.Answer(context=net.note_text(call.kind, call.what, prefix, in_subagent=bool(event.agent_id),
+                                                       confidence=trigger.get("confidence")))
+    # logged so it is said once per prompt; a session that never deliberated keeps the call's ids only
+    log_line(layout, event, _light(event.raw), out.summary(), [said], keep="full" if (sess or {}).get("deliberations") else "ids")
+    return out
+
+
+def switch_answer(event, layout: Layout, now: float):
+    """The off switch (core/off_switch), before anything else: (answer, final) or None when the
+    checks apply. `final`: the hook answers this and does nothing more (the command's
+    confirmation, or silence while off); else the answer's note joins the usual answer."""
+    from deliberation.core import off_switch as sw
+    from deliberation.state.paths import hook_env
+    from deliberation.state.session_switch import clear_switch, read_switch, write_switch
+    from deliberation.text import switch as words
+    from deliberation.wire import hookio
+
+    def say(w):
+        return hookio.Answer(context=w.model, system_message=w.person)
+
+    env = hook_env()
+    sid = event.session_id
+    try:
+        switch = read_switch(layout, sid)
+    except ValueError:  # not a session id: the usual path reports it
+        return None
+    value = env.get("DELIBERATION")
+    plugin_form = bool(env.get("CLAUDE_PLUGIN_ROOT"))
+    namespace = plugin_agent_prefix() if plugin_form else ""
+    off_cmd, on_cmd = sw.command_names(plugin_form, namespace or "deliberation:")
+    client_off = env.get("DELIBERATION_AT_CLIENT_START") == "off"
+    if isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification \
+            and event.prompt.lstrip()[:1] in ("/", "<"):
+        command = sw.command_of(event.prompt, namespace)
+        if command == "off":
+            was_off = sw.checks_off(value, switch)[0]
+            write_switch(layout, sid, "off", "command", now)
+            return say(words.switched_off("command", on_cmd, already=was_off)), True
+        if command == "on":
+            over_env = sw.env_off(value) or client_off or (switch or {}).get("by") == "environment"
+            if over_env:
+                write_switch(layout, sid, "on", "command", now)
+            else:
+                clear_switch(layout, sid)
+            return say(words.switched_on(over_env)), True
+    off, by = sw.checks_off(value, switch)
+    if event.hook_event_name == "SessionStart":
+        said = (event.raw or {}).get("source") != "compact"  # after a compaction it was said already
+        if not off and client_off and switch is None:  # a project's settings `env` replaced the user's off
+            write_switch(layout, sid, "off", "environment", now)
+            return say(words.switched_off("environment", on_cmd, project_env=True)), True
+        if off:
+            told = words.switched_off(by, on_cmd, already=by == "command" and switch is not None)
+            return (say(told) if said else hookio.Answer()), True
+        if env.get("DELIBERATION_AT_CLIENT_START") == "unknown" and value and switch is None and said:
+            return hookio.Answer(system_message=words.hidden_env(value, off_cmd)), False
+    if off:
+        return hookio.Answer(), True
+    return None

@@ -155,6 +155,10 @@ def main(event_name: str) -> None:
     at once, the worker meets each one while its payload is still on the way."""
     now = time.time()
     event_id = new_event_id()
+    if event_name == "SessionStart":  # the user's own DELIBERATION, which a project's settings may hide
+        from deliberation.runtime import client_env
+
+        client_env.mark(posix.environ)
     sock = None
     use_worker = enabled()
     if use_worker:

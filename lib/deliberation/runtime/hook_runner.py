@@ -2,7 +2,9 @@
 
     hooks/<event>.py  →  hook_client.main(EVENT)  →  warm worker: respond(...) there
                                                    →  run_here: respond(...) here
-    respond  →  fast path (stdlib)  |  handlers.dispatch (slow path)
+    respond  →  the session's off switch (cheap_answers.switch_answer: off = answered here)
+             →  a session start's upkeep (.gitignore, the hourly prune: app/retention)
+             →  fast path (stdlib)  |  handlers.dispatch (slow path)
 
 One error handler wraps everything: an empty or invalid payload, a missing dependency, a lock
 timeout, a full disk or a bug becomes a one-line `systemMessage` and the session goes on
@@ -101,29 +103,72 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
     path is needed, and already when the trigger injects the protocol: the spawns that follow
     then find it warm. A `rerun` already in the event log is answered as it was logged."""
     event, layout = _parse(event_name, data, project, event_id, rerun)
+    switched = _switch(event, layout, now)  # the session's off switch, before everything else
+    if switched is not None and switched[1]:
+        return switched[0].to_json(event_name)
+    upkeep = _upkeep(event, layout, now) if event_name == "SessionStart" else None
+    answer = _answer(event, layout, now, event_name, start_worker, rerun)
+    for note in (switched[0].system_message if switched is not None else None, upkeep):
+        if note:
+            answer.warn(note)
+    return answer.to_json(event_name)
+
+
+def _upkeep(event, layout, now: float) -> "str | None":
+    """A session start's housekeeping (docs/STORAGE.md): the state folder's .gitignore when a
+    clone brought the folder without one, and the hourly prune. A failure is said, never fatal."""
+    try:
+        from deliberation.app import retention
+        from deliberation.state.paths import ensure_gitignore
+        from deliberation.state.plain_reads import config_dict
+
+        ensure_gitignore(layout)
+        cfg = config_dict(layout)
+        if cfg is not None:  # a config being changed is validated on the slow path first
+            retention.at_session_start(layout, cfg, event.session_id, now)
+    except Exception as exc:  # noqa: BLE001 - pruning is upkeep: the session goes on
+        from deliberation.runtime.error_handler import describe
+        from deliberation.text.switch import prune_failed
+
+        return prune_failed(describe(exc))
+    return None
+
+
+def _switch(event, layout, now: float):
+    from deliberation.runtime.cheap_answers import switch_answer
+
+    return switch_answer(event, layout, now)
+
+
+def _answer(event, layout, now: float, event_name: str, start_worker: bool, rerun: bool):
+    """The Answer of an event whose checks apply: the logged one of a re-run, the fast path's,
+    else the slow path's."""
     if rerun and not _commit_pending(layout, event.session_id):
         from deliberation.state import event_log  # (a pending commit is finished on the slow path first)
 
         logged = event_log.logged_answer(layout, event.session_id, event.event_id)
         if logged is not None:
-            return logged.to_json(event_name)
+            return logged
     answer = _fast(event, layout)
     if answer is not None:
         if start_worker and event_name == "UserPromptSubmit" and answer.context:
             from deliberation.runtime import worker_launch
 
             worker_launch.start()  # the protocol was injected: spawns follow, let them find it warm
-        return answer.to_json(event_name)
+        return answer
     if start_worker:
         from deliberation.runtime import worker_launch
 
         worker_launch.start()  # for the hooks after this one; this one does its own work
-    return slow_answer(event, layout, now).to_json(event_name)
+    return slow_answer(event, layout, now)
 
 
 def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
     """The Answer to one event, in-process (used by `deliberation replay`)."""
     event, layout = _parse(event_name, data, project, None, False)
+    switched = _switch(event, layout, now)
+    if switched is not None and switched[1]:
+        return switched[0]
     answer = _fast(event, layout)
     return answer if answer is not None else slow_answer(event, layout, now)
 

@@ -254,7 +254,8 @@ PRELOAD = ("app.handlers", "app.handlers.on_prompt", "app.handlers.on_pre_tool",
            "app.handlers.on_post_tool_failure", "app.handlers.on_subagent_start", "app.handlers.on_subagent_stop",
            "app.handlers.on_stop", "app.handlers.on_session", "core.engine", "core.capture", "core.conformity",
            "core.isolation", "core.depth.axis", "core.depth.hot_spots", "core.depth.paraphrase",
-           "app.adjudication", "report.decision_record", "core.confidence", "core.instructions")
+           "app.adjudication", "report.decision_record", "core.confidence", "core.instructions", "core.tool_net",
+           "text.self_rating", "text.net")
 
 
 def preload() -> None:

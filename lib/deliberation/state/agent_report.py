@@ -11,6 +11,7 @@ both). Unknown keys are ignored and listed.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Literal
 
@@ -75,24 +76,68 @@ class AgentReport(_Part):
     hot_spots: list[str] = Field(default_factory=list, max_length=20, description="Tier 2: ids of the hot spots addressed.")
 
 
-EXAMPLE = """```json
-{
-  "phase": "research",
-  "summary": "one paragraph",
-  "findings": [{"id": "F1", "claim": "...", "evidence": "src/db.py:120", "severity": "high"}],
-  "approaches": [{"id": "A", "title": "...", "summary": "..."}],
-  "scores": {"A": {"correctness": 8, "risk": 6, "maintainability": 7, "performance": 7, "cost": 5}},
-  "verdict": "approve",
-  "preferred_approach": "A",
-  "rationale": "why, in your own words",
-  "dissent": [{"target": "B", "concern": "...", "reason": "..."}],
-  "confidence": 0.7,
-  "refutations": [{"target": "security-analyst:F1", "verdict": "refuted", "claim": "...", "evidence": "..."}],
-  "conflicts": [], "missed_angles": [], "hot_spots": []
+# What each kind of agent reports: exactly the fields its phase needs, in the order shown. The
+# agent files' examples and every send-back's example are these shapes (tests/unit/test_agents.py
+# and test_agent_report.py check both against state_schema/agent_report.schema.json).
+SHAPES: "dict[str, tuple[str, ...]]" = {
+    "research": ("phase", "summary", "findings", "approaches", "verdict", "preferred_approach", "rationale",
+                 "dissent", "confidence"),
+    "ranking": ("phase", "summary", "scores", "verdict", "preferred_approach", "rationale", "dissent", "confidence"),
+    "synthesis": ("phase", "summary", "approaches", "conflicts", "preferred_approach", "rationale", "verdict",
+                  "confidence"),
+    "debate": ("phase", "summary", "findings", "conflicts", "verdict", "confidence"),
+    "red-team": ("phase", "summary", "refutations", "missed_angles", "verdict", "confidence"),
+    "lens": ("phase", "hot_spots", "summary", "findings", "refutations", "confidence"),
 }
-```"""
+_FINDING = {"id": "F1", "claim": "...", "evidence": "src/db.py:120", "severity": "high"}
+_DISSENT = {"target": "B", "concern": "...", "reason": "the evidence or the argument"}
+EXAMPLES: "dict[str, dict]" = {
+    "research": {"phase": "research", "summary": "one paragraph", "findings": [_FINDING],
+                 "approaches": [{"id": "A", "title": "a short name", "summary": "what is done"},
+                                {"id": "B", "title": "a short name", "summary": "what is done"}],
+                 "verdict": "approve", "preferred_approach": "A", "rationale": "why, in your own words",
+                 "dissent": [_DISSENT], "confidence": 0.7},
+    "ranking": {"phase": "ranking", "summary": "",
+                "scores": {"A": {"correctness": 8, "risk": 6, "maintainability": 7, "performance": 7, "cost": 5},
+                           "B": {"correctness": 6, "risk": 7, "maintainability": 6, "performance": 5, "cost": 8}},
+                "verdict": "approve", "preferred_approach": "A", "rationale": "why, in your own words",
+                "dissent": [_DISSENT], "confidence": 0.7},
+    "synthesis": {"phase": "deliberation", "summary": "one paragraph",
+                  "approaches": [{"id": "A", "title": "a short name", "summary": "what is done (persona:F1)"},
+                                 {"id": "B", "title": "a short name", "summary": "what is done (persona:F2)"}],
+                  "conflicts": [{"between": ["A", "B"], "about": "the crux"}], "preferred_approach": "A",
+                  "rationale": "why, in your own words", "verdict": "abstain", "confidence": 0.6},
+    "debate": {"phase": "deliberation", "summary": "one paragraph", "findings": [_FINDING],
+               "conflicts": [{"between": ["persona:F1", "persona:F2"], "about": "the crux; what would settle it"}],
+               "verdict": "abstain", "confidence": 0.6},
+    "red-team": {"phase": "deliberation", "summary": "one paragraph",
+                 "refutations": [{"target": "persona:F1", "verdict": "refuted", "claim": "...", "evidence": "..."}],
+                 "missed_angles": ["what nobody examined"], "verdict": "abstain", "confidence": 0.6},
+    "lens": {"phase": "deliberation", "hot_spots": ["H1"], "summary": "one paragraph", "findings": [_FINDING],
+             "refutations": [{"target": "H1", "verdict": "weakened", "claim": "...", "evidence": "..."}],
+             "confidence": 0.7},
+}
+_KIND_SHAPES = {"synthesis": "synthesis", "debate": "debate", "red-team": "red-team", "lens": "lens"}
 
-_FENCE = re.compile(r"```[ \t]*(json|JSON)?[ \t]*\r?\n(.*?)```", re.S)
+
+def shape_of(kind: "str | None", stage: str) -> str:
+    """The report shape of an agent: a persona's is its stage's, a role's its own."""
+    if kind in _KIND_SHAPES:
+        return _KIND_SHAPES[kind]
+    return "ranking" if stage == "ranking" else "research"
+
+
+def example(shape: str) -> str:
+    """The shape's example as a fenced JSON block, one line per field."""
+    data = EXAMPLES[shape]
+    lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
+    return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
+
+
+# a fence of backticks or tildes (CommonMark allows both), closed by the same kind
+_FENCE = re.compile(r"(```|~~~)[ \t]*(json|JSON)?[ \t]*\r?\n(.*?)\1", re.S)
+AGAIN = ("Send your whole final message again: your analysis in prose as before, then this one "
+         "corrected JSON block as the last thing in it.")
 
 
 class ReportProblem(ValueError):
@@ -102,8 +147,8 @@ class ReportProblem(ValueError):
 def _fenced_json_blocks(text: str) -> "list[str]":
     blocks = []
     for m in _FENCE.finditer(text):
-        body = m.group(2)
-        if m.group(1) or body.lstrip().startswith("{"):
+        body = m.group(3)
+        if m.group(2) or body.lstrip().startswith("{"):
             blocks.append(body)
     return blocks
 
@@ -119,38 +164,90 @@ def _describe(exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
-def extract_report(text: str, max_bytes: int) -> "tuple[AgentReport, list[str]]":
-    """Return (report, ignored keys) or raise ReportProblem saying what to fix."""
+# ---- what a model plausibly writes where the meaning is plain
+_PARTS: "dict[str, type[BaseModel]]" = {"findings": Finding, "approaches": Approach, "dissent": Concern,
+                                         "refutations": Refutation, "conflicts": Conflict}
+_WORDS = {"phase", "verdict", "severity"}  # closed vocabularies, read in any case
+
+
+def _plain(value: object, model: "type[BaseModel]") -> object:
+    """One object with its `null`s for fields that have a default dropped and its vocabulary
+    words lower-cased."""
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        field = model.model_fields.get(key)
+        if item is None and field is not None and not field.is_required():
+            continue
+        if key in _WORDS and isinstance(item, str):
+            item = item.strip().lower()
+        out[key] = item
+    return out
+
+
+def _title_from(summary: object) -> "str | None":
+    """An approach's title from its summary: the first sentence, at most 80 characters."""
+    if not isinstance(summary, str) or not summary.strip():
+        return None
+    first = re.split(r"(?<=[.;:!?])\s", summary.strip(), maxsplit=1)[0].rstrip(".;:")
+    return first if len(first) <= 80 else first[:79].rstrip() + "…"
+
+
+def lenient(data: dict) -> dict:
+    """The report as meant: `null` for an optional field is its default, `"Approve"` is
+    `"approve"`, a confidence of 75 is 0.75 (above 10: a percentage; 1-10 could be a 0-10 scale
+    and is refused), an approach without a title takes it from its
+    summary. Anything else is validated as written."""
+    out = _plain(data, AgentReport)
+    assert isinstance(out, dict)
+    for key, model in _PARTS.items():
+        if isinstance(out.get(key), list):
+            out[key] = [_plain(item, model) for item in out[key]]
+    for item in out.get("approaches") or []:
+        if isinstance(item, dict) and not (isinstance(item.get("title"), str) and item["title"].strip()):
+            title = _title_from(item.get("summary"))
+            if title:
+                item["title"] = title
+    confidence = out.get("confidence")
+    if isinstance(confidence, (int, float)) and not isinstance(confidence, bool) and 10 < confidence <= 100:
+        out["confidence"] = confidence / 100
+    return out
+
+
+def extract_report(text: str, max_bytes: int, shape: str = "research") -> "tuple[AgentReport, list[str]]":
+    """Return (report, ignored keys) or raise ReportProblem saying what to fix, with the
+    example of the agent's `shape` (SHAPES)."""
+    shown = f"The {shape} report's fields:\n{example(shape)}\n{AGAIN}"
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise ReportProblem(
             f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and evidence "
-            f"and end your final message with exactly one fenced JSON block:\n{EXAMPLE}")
+            f"and end your final message with exactly one fenced JSON block. {shown}")
     blocks = _fenced_json_blocks(text)
     if not blocks:
-        raise ReportProblem(
-            "Your final message has no fenced JSON report. End it with exactly one block like:\n"
-            + EXAMPLE)
+        raise ReportProblem("Your final message has no fenced JSON report. " + shown)
     if len(blocks) > 1:
         raise ReportProblem(
             f"Your final message has {len(blocks)} fenced JSON blocks; end it with exactly ONE "
-            "report block (no quoted or example JSON elsewhere):\n" + EXAMPLE)
+            "report block (no quoted or example JSON elsewhere). " + shown)
     try:
         data = orjson.loads(blocks[0])
     except orjson.JSONDecodeError as exc:
         raise ReportProblem(
             f"Your JSON report does not parse ({exc}). Use double quotes, no comments, no trailing "
-            "commas:\n" + EXAMPLE) from None
+            "commas. " + shown) from None
     if not isinstance(data, dict):
-        raise ReportProblem("Your JSON report must be an object:\n" + EXAMPLE)
-    return _validated(data, "\nExpected shape:\n" + EXAMPLE)
+        raise ReportProblem("Your JSON report must be an object. " + shown)
+    return _validated(data, shown)
 
 
-def _validated(data: dict, shape: str) -> "tuple[AgentReport, list[str]]":
+def _validated(data: dict, shown: str) -> "tuple[AgentReport, list[str]]":
     try:
-        report = AgentReport.model_validate(data)
+        report = AgentReport.model_validate(lenient(data))
     except ValidationError as exc:
-        raise ReportProblem("Your JSON report is invalid:\n" + _describe(exc) + shape) from None
+        raise ReportProblem("Your JSON report is invalid; fix these fields:\n" + _describe(exc)
+                            + "\n" + shown) from None
     ignored = sorted(k for k in data if k not in AgentReport.model_fields)
     return report, ignored
 
@@ -164,4 +261,4 @@ def report_from_data(data: object, max_bytes: int) -> "tuple[AgentReport, list[s
     if size > max_bytes:
         raise ReportProblem(f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and "
                             "evidence and call StructuredOutput again.")
-    return _validated(data, "\nFix these fields and call StructuredOutput again with the whole report.")
+    return _validated(data, "Call StructuredOutput again with the whole report, these fields fixed.")

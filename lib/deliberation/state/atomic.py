@@ -14,6 +14,8 @@ import contextlib
 import os
 import time
 
+from deliberation.state import gitignore
+
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 
@@ -51,7 +53,8 @@ def write_many(items, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_
 
 def make_dirs(path, mode=DIR_MODE):
     """`os.makedirs`, but every folder it creates gets `mode` (os.makedirs gives only the
-    leaf `mode`; intermediate ones would get the umask default, e.g. 0755)."""
+    leaf `mode`; intermediate ones would get the umask default, e.g. 0755). The state folder
+    gets its .gitignore as it is created (state/gitignore.py), whoever creates it."""
     if not path or os.path.isdir(path):
         return
     parent = os.path.dirname(path)
@@ -62,6 +65,8 @@ def make_dirs(path, mode=DIR_MODE):
     except FileExistsError:
         if not os.path.isdir(path):
             raise
+        return
+    gitignore.created(path)
 
 
 def _write_and_rename(path, data, mode, durable, exact_mode=False):

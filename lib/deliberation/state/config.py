@@ -57,6 +57,15 @@ class TriggerConfig(_Section):
     extra_terms: dict[str, dict[str, float]] = Field(
         default_factory=_default("trigger", "extra_terms"),
         description="Add terms to the built-in vocabularies: {dimension: {term: weight}}.")
+    self_rating: bool = Field(
+        T["self_rating"], description="At session start, tell the agent how to rate a decision it meets (four "
+                                      "dimensions, the task type's bar) and to start the deliberation itself below "
+                                      "it (about 160 tokens).")
+    tool_net: Literal["note", "ask", "off"] = Field(
+        T["tool_net"], description="A risky tool call with no deliberation on record (force-push to a shared branch, "
+                                   "data or infrastructure destroyed in production, a production migration, an auth/"
+                                   "payment/migration edit after a risky prompt): note = the call runs and the model "
+                                   "is told to deliberate before going on; ask = the call waits for the user's yes; off.")
 
 
 class TaskTypeConfig(_Section):
@@ -260,6 +269,19 @@ class CostConfig(_Section):
                           "no amounts — the plugin ships no prices of its own.")
 
 
+class RetentionConfig(_Section):
+    """How long session folders and logs stay (docs/STORAGE.md); deliberations and their records
+    stay until the user removes them."""
+    auto: bool = Field(D["retention"]["auto"], description="Prune at a session start (at most once an hour): session folders and logs "
+                                         "past max_age_days or beyond max_total_mb.")
+    max_age_days: float = Field(D["retention"]["max_age_days"], ge=1, le=3650,
+                                description="A session folder untouched this long is removed (never one whose "
+                                            "deliberation is open or awaits review).")
+    max_total_mb: float = Field(D["retention"]["max_total_mb"], gt=0, le=1_000_000,
+                                description="Beyond this total of session folders and logs, the oldest go first "
+                                            "(never one used in the last day).")
+
+
 class Config(_Section):
     schema_version: int = SCHEMA_VERSION
     strict: bool = Field(D["strict"], description="Fail closed: internal errors block instead of warning.")
@@ -276,6 +298,7 @@ class Config(_Section):
     escalation: EscalationConfig = Field(default_factory=EscalationConfig)
     cost: CostConfig = Field(default_factory=CostConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
+    retention: RetentionConfig = Field(default_factory=RetentionConfig)
 
     def threshold_for(self, task_type: str) -> float:
         return self.task_types.thresholds.get(task_type, self.task_types.thresholds["default"])

@@ -8,6 +8,11 @@ with the decision taken. Stdlib only: the fast path writes here.
   which answer (`logged_answer`) — so an event is never applied twice.
 - The log is read backwards in blocks: what a hook needs (the latest prompt, an event just
   committed) is at the end, however long the log.
+- What a record keeps of its payload (docs/STORAGE.md): in a session that has opened a
+  deliberation, the whole payload with every string cut at the field cap (`bounded`: replay
+  needs it); in a session without one, only its ids and flags (`ids_only`: no prompt, tool input
+  or message text). A turn's prompt waits in `prompt.json` (`keep_pending_prompt`) until the turn
+  ends (dropped) or a deliberation opens (logged first in the deliberation's log).
 """
 
 from __future__ import annotations
@@ -17,6 +22,76 @@ import os
 import time
 
 RERUN_WINDOW_BYTES = 16 << 20  # how far back a re-run looks for its own event
+RECORD_CAP_BYTES = 1 << 20  # a record larger than this keeps only its payload's ids (each field is cut already)
+
+# The payload strings an ids-only record keeps: names and ids, never text a person or an agent wrote.
+ID_KEYS = frozenset({"session_id", "hook_event_name", "tool_name", "tool_use_id", "agent_id", "agent_type",
+                     "subagent_type", "source", "model", "status", "agentId", "agentType", "taskId", "runId",
+                     "reason", "to", "name"})
+ID_CHARS = 200
+
+
+def bounded(value, cap: int, path: str = "") -> "tuple[object, dict[str, int]]":
+    """`value` with every string longer than `cap` characters cut to `cap`, and {field path: full
+    length} of the cut ones (`tool_input.prompt`, `tool_response.content[0].text`)."""
+    cut: "dict[str, int]" = {}
+
+    def walk(v, where: str):
+        if isinstance(v, str):
+            if len(v) > cap:
+                cut[where or "(value)"] = len(v)
+                return v[:cap]
+            return v
+        if isinstance(v, dict):
+            return {k: walk(x, f"{where}.{k}" if where else str(k)) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x, f"{where}[{i}]") for i, x in enumerate(v)]
+        return v
+
+    return walk(value, path), cut
+
+
+def ids_only(value):
+    """What a session without a deliberation keeps of a payload: its ids, names, flags and numbers
+    (the strings of ID_KEYS, each at most ID_CHARS), nothing anyone wrote."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if isinstance(v, (dict, list)):
+                inner = ids_only(v)
+                if inner:
+                    out[k] = inner
+            elif isinstance(v, str):
+                if k in ID_KEYS:
+                    out[k] = v[:ID_CHARS]
+            else:
+                out[k] = v
+        return out
+    if isinstance(value, list):
+        return [x for x in (ids_only(v) for v in value if isinstance(v, (dict, list))) if x]
+    return value
+
+
+def make_record(event, payload: dict, answer: dict, notes: "list[str] | None", keep: str, cap: int,
+                at: float, handled_by: str, extra: "dict | None" = None) -> dict:
+    """One event-log record. `keep` is "full" (the payload, strings cut at `cap`) or "ids"."""
+    from deliberation import SCHEMA_VERSION
+
+    record = {"schema_version": SCHEMA_VERSION, "at": at, "event": event.hook_event_name or type(event).__name__,
+              "eid": event.event_id, "handled_by": handled_by}
+    if keep == "ids":
+        record.update(payload=ids_only(payload), ids_only=True)
+    else:
+        kept, cut = bounded(payload, cap)
+        record["payload"] = kept
+        if cut:
+            record["truncated"] = cut
+    record.update(answer=answer, notes=list(notes or []))
+    record.update(extra or {})
+    if keep != "ids" and len(json_line(record)) > RECORD_CAP_BYTES:
+        record.update(payload=ids_only(payload), ids_only=True)
+        record["truncated"] = {"(payload)": len(json_line({"payload": payload}))}
+    return record
 
 
 def json_line(record: dict) -> bytes:
@@ -157,16 +232,78 @@ def logged_answer(layout, session_id: str, event_id: "str | None"):
 
 
 def log_line(layout, event, payload: dict, answer: dict,
-             notes: "list[str] | None" = None, trigger: "dict | None" = None) -> None:
-    """Append an event-log record without the session lock (fast-path events change no state)."""
-    from deliberation import SCHEMA_VERSION
-    from deliberation.state.paths import handled_by, make_dirs
+             notes: "list[str] | None" = None, trigger: "dict | None" = None, keep: str = "full") -> None:
+    """Append an event-log record without the session lock (fast-path events change no state);
+    `keep` as in make_record."""
+    from deliberation.state.paths import handled_by
+    from deliberation.defaults import LOG_FIELD_CAP_CHARS
 
     path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
+    record = make_record(event, payload, answer, notes, keep, LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
+                         None if trigger is None else {"trigger": trigger})
+    in_session_dir(path, lambda: append_line(path, json_line(record)))
+
+
+def in_session_dir(path: str, write) -> None:
+    """Run `write` with the file's folder in place; once more if the folder vanished meanwhile
+    (a prune of a session idle for weeks, racing this session's return)."""
+    from deliberation.state.paths import make_dirs
+
     make_dirs(os.path.dirname(path))
-    record = {"schema_version": SCHEMA_VERSION, "at": time.time(), "event": event.hook_event_name
-              or type(event).__name__, "eid": event.event_id, "handled_by": handled_by(), "payload": payload,
-              "answer": answer, "notes": notes or []}
-    if trigger is not None:
-        record["trigger"] = trigger
-    append_line(path, json_line(record))
+    try:
+        write()
+    except FileNotFoundError:
+        make_dirs(os.path.dirname(path))
+        write()
+
+
+# -- the turn's prompt, kept aside ------------------------------------------------------------
+
+
+def keep_pending_prompt(layout, session_id: str, record: dict) -> None:
+    """Keep a prompt's record in `sessions/<sid>/prompt.json` (replacing the last one) instead of
+    the log: it goes into the log only when a deliberation opens in this turn (no fsync:
+    a prompt lost to a power cut only loses the deliberation its question)."""
+    from deliberation import SCHEMA_VERSION
+
+    path = layout.checked(layout.pending_prompt(session_id))
+    data = json.dumps({"schema_version": SCHEMA_VERSION, "record": record}, ensure_ascii=False,
+                      separators=(",", ":")).encode("utf-8", "replace")
+
+    from deliberation.state import atomic
+
+    in_session_dir(path, lambda: atomic.write(path, data, durable=False, make_parent=None))
+
+
+
+def pending_prompt(layout, session_id: str) -> "dict | None":
+    """The record `keep_pending_prompt` kept, when it reads as one (a UserPromptSubmit with a prompt)."""
+    try:
+        with open(layout.checked(layout.pending_prompt(session_id)), "rb") as fh:
+            data = json.loads(fh.read(RECORD_CAP_BYTES + 4096))
+    except (OSError, ValueError):
+        return None
+    record = data.get("record") if isinstance(data, dict) else None
+    if not (isinstance(record, dict) and record.get("event") == "UserPromptSubmit"
+            and isinstance(record.get("payload"), dict) and isinstance(record["payload"].get("prompt"), str)):
+        return None
+    return record
+
+
+def drop_pending_prompt(layout, session_id: str) -> None:
+    """The turn ended without a deliberation: forget its prompt, and the session's folder when
+    nothing else is in it (a session of plain work leaves nothing behind)."""
+    try:
+        path = layout.checked(layout.pending_prompt(session_id))
+    except ValueError:
+        return
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    except OSError:
+        return
+    try:
+        os.rmdir(os.path.dirname(path))
+    except OSError:
+        pass  # not empty: the session has a lineage, a log or a switch

@@ -3,8 +3,9 @@
 Files (see docs/ARCHITECTURE.md): SessionState (`sessions/<sid>/session.json`), Lineage
 (`sessions/<sid>/lineage.json`), Deliberation (`deliberations/<id>.json`), EscalationIndex
 (`escalations.json`), ReversalRegistry (`reversals.json`), Adjudication (one line of
-`adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`), CommitJournal
-(`sessions/<sid>/commit.journal`, while a transaction commits).
+`adjudications.jsonl`), EventRecord (one line of `sessions/<sid>/events.jsonl`), PendingPrompt
+(`sessions/<sid>/prompt.json`, during a turn), SessionSwitch (`sessions/<sid>/switch.json`), CommitJournal (`sessions/<sid>/commit.journal`,
+while a transaction commits).
 
 Every file model carries `schema_version`. Pure data: no I/O here.
 """
@@ -516,6 +517,24 @@ class EventRecord(_File):
     answer: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     trigger: "dict[str, Any] | None" = Field(None, description="The confidence module's result for a user prompt.")
+    ids_only: bool = Field(False, description="The payload keeps only its ids, names, flags and numbers: the event "
+                                              "came before the session opened a deliberation (docs/STORAGE.md).")
+    truncated: dict[str, int] = Field(default_factory=dict, description="Payload strings cut at the field cap: "
+                                                                        "their path → their full length.")
+
+
+class SessionSwitch(_File):
+    """The session's off switch: the user typed `/deliberation:off` or `…:on` (or the session
+    start found DELIBERATION=off in the client's own environment, hidden by a project's settings)."""
+    checks: Literal["off", "on"]
+    by: Literal["command", "environment"] = "command"
+    at: float
+
+
+class PendingPrompt(_File):
+    """The turn's prompt, kept aside until the turn ends (removed) or a deliberation opens (then
+    its record goes first into the session's log)."""
+    record: EventRecord
 
 
 class JournalWrite(_Model):

@@ -11,13 +11,30 @@ import os
 import stat
 
 from deliberation.state.atomic import make_dirs as make_dirs  # the one folder maker: every level 0700
+from deliberation.state import gitignore
 from deliberation.state.ids import check_id
 
-STATE_DIRNAME = os.path.join(".claude", "deliberation")
+STATE_DIRNAME = gitignore.FOLDER
+GITIGNORE = gitignore.TEXT  # the state folder's .gitignore (state/gitignore.py)
 
 
 class UnsafePath(ValueError):
     """A state path that would resolve outside the state directory."""
+
+
+def ensure_gitignore(layout: "Layout") -> bool:
+    """At a session start: the state folder exists (a clone brought config.json) but has no
+    .gitignore → write it. One lstat when all is in place."""
+    try:
+        os.lstat(layout.gitignore)
+        return False
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    if not os.path.isdir(layout.root) or os.path.islink(layout.root):
+        return False
+    return gitignore.write(layout.root)
 
 
 # The environment of the hook being answered: the process's own, or — in the warm worker —
@@ -93,6 +110,11 @@ class Layout:
         return os.path.join(self.root, "errors.log")
 
     @property
+    def retention_stamp(self) -> str:
+        """When the state folder was last pruned, and what that did."""
+        return os.path.join(self.root, "cache", "retention.json")
+
+    @property
     def gitignore(self) -> str:
         return os.path.join(self.root, ".gitignore")
 
@@ -120,6 +142,14 @@ class Layout:
 
     def events(self, session_id: str) -> str:
         return os.path.join(self.session_dir(session_id), "events.jsonl")
+
+    def pending_prompt(self, session_id: str) -> str:
+        """The turn's prompt, kept only until the turn ends or a deliberation opens (STORAGE.md)."""
+        return os.path.join(self.session_dir(session_id), "prompt.json")
+
+    def switch(self, session_id: str) -> str:
+        """The session's off switch (`/deliberation:off`, `/deliberation:on`)."""
+        return os.path.join(self.session_dir(session_id), "switch.json")
 
     def journal(self, session_id: str) -> str:
         """A session transaction's redo journal, present only while (or if killed while) it commits."""

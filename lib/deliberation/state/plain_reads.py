@@ -107,3 +107,81 @@ def commit_pending(layout: Layout, session_id: str) -> bool:
         return os.path.exists(layout.journal(session_id))
     except ValueError:  # an id that is not one: the slow path reports it
         return True
+
+
+class SinceLastPrompt:
+    """What is on record since the session's latest real user prompt (or since the deliberate
+    command was called through the Skill tool): that record's time and trigger result, and the
+    notes of the events logged after it."""
+
+    __slots__ = ("at", "trigger", "notes")
+
+    def __init__(self, at: float, trigger: "dict | None", notes: "list[str]") -> None:
+        self.at = at
+        self.trigger = trigger
+        self.notes = notes
+
+
+def _at(rec: dict) -> float:
+    at = rec.get("at")
+    return float(at) if isinstance(at, (int, float)) else 0.0
+
+
+def _trigger(rec: dict) -> "dict | None":
+    trig = rec.get("trigger")
+    return trig if isinstance(trig, dict) else None
+
+
+def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20) -> "SinceLastPrompt | None":
+    """The turn's prompt — kept aside in prompt.json while the session has no deliberation, else
+    in the event log — and the notes logged since, the log read backwards (None: no prompt
+    found). Read only when a tool call already looks risky."""
+    from deliberation.state.event_log import lines_backwards, pending_prompt
+
+    pending = pending_prompt(layout, session_id)
+    since = _at(pending) if pending is not None else None
+    notes: "list[str]" = []
+    try:
+        path = layout.checked(layout.events(session_id))
+    except ValueError:
+        return None
+    for line in lines_backwards(path, max_bytes):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict):
+            continue
+        if since is not None and _at(rec) < since:
+            break  # older than the turn's prompt
+        payload = rec.get("payload")
+        if not isinstance(payload, dict):
+            payload = {}
+        prompt = payload.get("prompt")
+        real_prompt = rec.get("event") == "UserPromptSubmit" and isinstance(prompt, str) \
+            and not prompt.lstrip().startswith("<task-notification>")
+        skill = rec.get("event") == "PreToolUse" and _trigger(rec) is not None
+        if real_prompt or skill:
+            return SinceLastPrompt(_at(rec), _trigger(rec), notes)
+        notes.extend(n for n in rec.get("notes") or () if isinstance(n, str))
+    if pending is not None:
+        return SinceLastPrompt(_at(pending), _trigger(pending), notes)
+    return None
+
+
+def deliberation_since(layout: Layout, sess: "dict | None", at: float) -> bool:
+    """A deliberation is on record for what the session is doing now: one is active, or the
+    latest one was opened at or after `at` (the latest prompt's time)."""
+    if not sess:
+        return False
+    if sess.get("active_deliberation"):
+        return True
+    ids = sess.get("deliberations")
+    if not isinstance(ids, list) or not ids or not isinstance(ids[-1], str):
+        return False
+    try:
+        delib = read_json(layout.checked(layout.deliberation(ids[-1])))
+    except ValueError:
+        return False
+    created = (delib or {}).get("created_at")
+    return isinstance(created, (int, float)) and created >= at

@@ -35,6 +35,8 @@ MODELS: "dict[str, tuple[str, str]]" = {
     "adjudication": ("deliberation.state.models", "Adjudication"),
     "event": ("deliberation.state.models", "EventRecord"),
     "journal": ("deliberation.state.models", "CommitJournal"),
+    "pending_prompt": ("deliberation.state.models", "PendingPrompt"),
+    "switch": ("deliberation.state.models", "SessionSwitch"),
     "agent_report": ("deliberation.state.agent_report", "AgentReport"),
     "prd": ("deliberation.state.decision_document", "DecisionDocument"),
     "decision_record": ("deliberation.state.record_model", "DecisionRecord"),
@@ -51,6 +53,8 @@ STATE_FILES: "tuple[tuple[str, str, bool], ...]" = (
     ("sessions/*/lineage.json", "lineage", False),
     ("sessions/*/events.jsonl", "event", True),
     ("sessions/*/commit.journal", "journal", False),
+    ("sessions/*/prompt.json", "pending_prompt", False),
+    ("sessions/*/switch.json", "switch", False),
     ("deliberations/*.json", "deliberation", False),
 )
 
@@ -63,6 +67,8 @@ DESCRIPTIONS = {
     "adjudication": "One line of .claude/deliberation/adjudications.jsonl",
     "event": "One line of .claude/deliberation/sessions/<session_id>/events.jsonl",
     "journal": "A session transaction's redo journal: .claude/deliberation/sessions/<session_id>/commit.journal",
+    "switch": "A session's off switch: .claude/deliberation/sessions/<session_id>/switch.json",
+    "pending_prompt": "The turn's prompt, kept until the turn ends or a deliberation opens: .claude/deliberation/sessions/<session_id>/prompt.json",
     "agent_report": "The fenced JSON report that ends every deliberation subagent's final message",
     "prd": "The decision document (PRD): the fenced JSON block that ends the main agent's concluding answer once the vote has passed",
     "decision_record": "The decision record as structured data: `deliberation report ID --format json`",

@@ -160,6 +160,29 @@ def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
 
 @contextlib.contextmanager
 def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable[[], None]") -> Iterator[None]:
+    """The flock of the lock file `name`. A lock taken on a file that is no longer at `name` (a
+    prune moved the session's folder aside while this hook waited, app/retention.py) is let go
+    and taken again on the file now there."""
+    deadline = time.monotonic() + left
+    while True:
+        fd = _lock_fd(path, name, max(deadline - time.monotonic(), 0.0), timeout, blocked)
+        try:
+            here = os.stat(name)
+            held = os.fstat(fd)
+            current = (here.st_ino, here.st_dev) == (held.st_ino, held.st_dev)
+        except FileNotFoundError:
+            current = False
+        if current:
+            break
+        os.close(fd)  # closing lets the lock go
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def _lock_fd(path: str, name: str, left: float, timeout: float, blocked: "Callable[[], None]") -> int:
+    """An fd of the lock file `name` holding its lock (flock, or lockf where flock is missing)."""
     ensure_dir(os.path.dirname(path))
     fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
     try:
@@ -175,12 +198,10 @@ def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable
             blocked()
             if not _wait_lock(fd, use, left):
                 raise LockTimeout(f"another hook held {os.path.basename(name)} for more than {timeout:g}s")
-        try:
-            yield
-        finally:
-            use(fd, fcntl.LOCK_UN)
-    finally:
+    except BaseException:
         os.close(fd)
+        raise
+    return fd
 
 
 def _try_lock(fd: int, use: "Callable[[int, int], Any]") -> bool:
@@ -335,7 +356,8 @@ class SessionTx:
         self.store = store
         self.session_id = check_id("session_id", session_id)
         self._loaded: dict[str, tuple[Any, bytes]] = {}
-        self._writes: dict[str, "bytes | None"] = {}  # raw files: a decision record, say
+        self._blank: dict[str, bytes] = {}  # a missing file's default, which is not written (nothing to keep)
+        self._writes: dict[str, "bytes | None"] = {}  # raw files (a decision record); None removes one
         self._upserts: list[dict] = []
         self._appends: dict[str, list[bytes]] = {}
         self._log: list[Any] = []
@@ -380,6 +402,8 @@ class SessionTx:
         if path not in self._loaded:
             obj, raw = self.store.load_with_bytes(path, model, default)
             self._loaded[path] = (obj, raw)
+            if not raw and obj is not None:
+                self._blank[path] = dumps(obj.model_dump(mode="json"))
         return self._loaded[path][0]
 
     @property
@@ -401,6 +425,10 @@ class SessionTx:
     def write_file(self, path: str, data: bytes) -> None:
         """Write a file of the state dir (a decision record) as part of this transaction."""
         self._writes[self.store.layout.checked(path)] = data
+
+    def remove_file(self, path: str) -> None:
+        """Remove a file of the state dir as part of this transaction."""
+        self._writes[self.store.layout.checked(path)] = None
 
     def upsert(self, path: str, list_field: str, key_field: str, key: str, item: "dict | None",
                template: dict, drop_empty: bool = False) -> None:
@@ -433,14 +461,14 @@ class SessionTx:
         return self.store.layout.checked(os.path.join(self.store.layout.root, rel))
 
     def _changes(self) -> dict:
-        writes = []
+        writes: "list[tuple[str, bytes | None]]" = []
         for path, (obj, before) in self._loaded.items():
             if obj is None:
                 continue
             data = dumps(obj.model_dump(mode="json"))
-            if data != before:
+            if data != before and not (not before and data == self._blank.get(path)):
                 writes.append((path, data))
-        writes += [(path, data) for path, data in self._writes.items() if data is not None]
+        writes += list(self._writes.items())  # None: the file is removed
         appends = dict(self._appends)
         if self._log:
             events = self.store.layout.checked(self.store.layout.events(self.session_id))

@@ -53,7 +53,7 @@ def dispatch(event: hookio.Event, layout: Layout, now: float) -> hookio.Answer:
                 return logged, []
         ctx = Ctx(layout, store, cfg, tx, now)
         answer = handler(ctx, event)
-        tx.log(ctx.event_record(event, answer))
+        ctx.log_event(event, answer)
         return answer, ctx.warnings
 
     timeout = cfg.lock_timeout_s

@@ -10,8 +10,10 @@ from deliberation import SCHEMA_VERSION
 from deliberation.app import transcripts, workflow_files
 from deliberation.core import agent_model, personas, token_usage
 from deliberation.core.depth.axis import BudgetView
+from deliberation.core.trigger import skill_question  # the deliberate command called via the Skill tool
 from deliberation.core.turn import Prompt, Turn, spawn_slots
 from deliberation.state import event_log
+from deliberation.defaults import LOG_FIELD_CAP_CHARS
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
 from deliberation import plugin_root
@@ -25,35 +27,85 @@ class Ctx(Turn):
     lives and the store (for the shells that read or write beyond the session's models)."""
 
     def __init__(self, layout: Layout, store: Store, cfg: Config, tx: SessionTx, now: float) -> None:
-        super().__init__(tx, cfg, now, last_prompt=lambda: last_user_prompt(layout, tx.session_id),
+        self._pending: "dict | None" = None  # the turn's prompt record, once open_deliberation took it
+        super().__init__(tx, cfg, now, last_prompt=lambda: last_user_prompt(
+            layout, tx.session_id, self._pending or event_log.pending_prompt(layout, tx.session_id)),
                          budget=read_budget, files=workflow_files.files(layout.project))
         self.layout = layout
         self.store = store
         self.tx: SessionTx = tx
 
-    def event_record(self, event: hookio.Event, answer: hookio.Answer) -> dict:
-        return {"schema_version": SCHEMA_VERSION, "at": self.now, "event": event.hook_event_name
-                or type(event).__name__, "eid": event.event_id, "handled_by": handled_by(), "payload": event.raw,
-                "answer": answer.summary(), "notes": self.notes, **self.extra}
+    def open_deliberation(self, question: "str | None" = None, task_type: "str | None" = None) -> Deliberation:
+        """The core's open_deliberation, after the turn's prompt — kept aside in prompt.json
+        while the session had no deliberation — joins the log the deliberation now owns
+        (replay needs the trigger and the question)."""
+        pending = event_log.pending_prompt(self.layout, self.tx.session_id)
+        if pending is not None:
+            self.tx.log(pending)
+            self.tx.remove_file(self.layout.pending_prompt(self.tx.session_id))
+        self._pending = pending
+        return super().open_deliberation(question, task_type)
+
+    def log_event(self, event: hookio.Event, answer: hookio.Answer) -> None:
+        """Queue the event's log record (docs/STORAGE.md). A session that has opened a
+        deliberation logs the payload (strings cut at the field cap, never below the report
+        limit, so replay gets every report whole); one without keeps only ids and flags, and a
+        real prompt's whole record waits in prompt.json for a deliberation this turn may open."""
+        cap = max(LOG_FIELD_CAP_CHARS, self.cfg.deliberation.max_report_bytes)
+        in_deliberation = bool(self.tx.session.deliberations)
+        record = event_log.make_record(event, event.raw, answer.summary(), self.notes,
+                                       "full" if in_deliberation else "ids", cap, self.now, handled_by(), self.extra)
+        if not in_deliberation and isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification:
+            whole = event_log.make_record(event, event.raw, answer.summary(), self.notes, "full", cap, self.now,
+                                          handled_by(), self.extra)
+            self.tx.write_file(self.layout.pending_prompt(self.tx.session_id),
+                               event_log.json_line({"schema_version": SCHEMA_VERSION, "record": whole}))
+        self.tx.log(record)
 
 
-def last_user_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20) -> Prompt:
-    """The latest real user prompt (its trigger result, when it was logged) from the tail of the event log,
-    read backwards in blocks: the prompt is usually in the last one, however long the log."""
+def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = None,
+                     max_bytes: int = 1 << 20) -> Prompt:
+    """The latest real user prompt (its trigger result, when it came): the turn's pending prompt, else
+    the tail of the event log, read backwards in blocks (the prompt is usually in the last one,
+    however long the log). A later call of the deliberate command through the Skill tool
+    (logged whole, with its trigger result) counts as a prompt: its args."""
     path = layout.events(session_id)
+    since = pending.get("at") if pending is not None else None
     for line in event_log.lines_backwards(path, max_bytes):
         try:
             rec = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(rec, dict) or rec.get("event") != "UserPromptSubmit":
+        if not isinstance(rec, dict):
             continue
-        prompt = (rec.get("payload") or {}).get("prompt")
-        if isinstance(prompt, str) and not hookio.is_task_notification(prompt):
-            trig, at = rec.get("trigger"), rec.get("at")
-            return Prompt(prompt, trig if isinstance(trig, dict) else None,
-                          float(at) if isinstance(at, (int, float)) else None)
-    return Prompt()
+        at = rec.get("at")
+        if isinstance(since, (int, float)) and isinstance(at, (int, float)) and at < since:
+            break  # older than the turn's prompt
+        if rec.get("event") == "PreToolUse" and isinstance(rec.get("trigger"), dict):
+            payload = rec.get("payload") or {}
+            question = skill_question(payload.get("tool_name") or "", payload.get("tool_input") or {})
+            if question is not None:
+                return Prompt(question, rec["trigger"], _at(rec))
+        if pending is None and rec.get("event") == "UserPromptSubmit":
+            found = _prompt_of(rec)
+            if found is not None:
+                return found
+    found = _prompt_of(pending) if pending is not None else None
+    return found if found is not None else Prompt()
+
+
+def _at(rec: dict) -> "float | None":
+    at = rec.get("at")
+    return float(at) if isinstance(at, (int, float)) else None
+
+
+def _prompt_of(rec: dict) -> "Prompt | None":
+    """A logged UserPromptSubmit's prompt, trigger result and time, unless it is a task notification."""
+    prompt = (rec.get("payload") or {}).get("prompt")
+    if isinstance(prompt, str) and not hookio.is_task_notification(prompt):
+        trig = rec.get("trigger")
+        return Prompt(prompt, trig if isinstance(trig, dict) else None, _at(rec))
+    return None
 
 
 def read_budget(turn: Turn, delib: Deliberation) -> BudgetView:

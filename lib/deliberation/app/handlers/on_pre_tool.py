@@ -14,6 +14,8 @@ from deliberation.app import adjudication
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
 from deliberation.core import plugin_workflow, spawn
+from deliberation.core.trigger import score_skill, skill_question
+from deliberation.state.paths import plugin_agent_prefix
 from deliberation.wire import hookio
 
 
@@ -24,6 +26,8 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return send_message_tool.pre(ctx, event)
     if event.tool_name == hookio.REPORT_TOOL:
         return plugin_workflow.report_checked(ctx, event)
+    if event.tool_name == "Skill":
+        return _skill(ctx, event)
     if not event.is_subagent_tool:
         return _review(ctx, event)
     plugin_workflow.before_spawn(ctx, event.subagent_type)
@@ -31,6 +35,17 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
                                caller_model=lambda: transcript_model(event.transcript_path))
     refused = spawn.decide(ctx, request)
     return hookio.Answer.deny(refused.reason) if refused else hookio.Answer()
+
+
+def _skill(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    """The deliberate command called through the Skill tool: its protocol, as on the fast path."""
+    question = skill_question(event.tool_name, event.tool_input)
+    if question is None:
+        return hookio.Answer()
+    result, context = score_skill(question, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
+    ctx.extra["trigger"] = result  # the first persona's deliberation takes its question from here
+    ctx.notes.append("deliberate command via Skill")
+    return hookio.Answer(context=context)
 
 
 def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:

@@ -1,10 +1,12 @@
-"""SessionStart: after a restart or resume, remind Claude of an unfinished deliberation."""
+"""SessionStart: the once-per-session self-rating instruction (as on the fast path), and after a
+restart or resume, a reminder of an unfinished deliberation."""
 
 from __future__ import annotations
 
 from deliberation.app.handlers.common import Ctx
 from deliberation.core import engine
-from deliberation.text import notes
+from deliberation.state.paths import plugin_agent_prefix
+from deliberation.text import notes, self_rating
 from deliberation.text.render import render
 from deliberation.wire import hookio
 
@@ -12,7 +14,10 @@ from deliberation.wire import hookio
 def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
     if event.hook_event_name != "SessionStart":
         return hookio.Answer()
+    said = []
+    if ctx.cfg.trigger.enabled and ctx.cfg.trigger.self_rating:
+        said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix()))
     delib = ctx.active()
-    if delib is None:
-        return hookio.Answer()
-    return hookio.Answer(context=render(notes.Reminder(progress=engine.progress_text(delib, ctx.cfg))))
+    if delib is not None:
+        said.append(render(notes.Reminder(progress=engine.progress_text(delib, ctx.cfg))))
+    return hookio.Answer(context="\n\n".join(said) or None)

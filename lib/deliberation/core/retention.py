@@ -1,0 +1,88 @@
+"""What to prune from the state folder: a pure plan over what is there (docs/STORAGE.md).
+
+The shell (app/retention.py) lists the folder as `Item`s; `plan` says what goes and why:
+- leftovers of an interrupted prune go at once;
+- an item that is in use is kept whatever its age or size — a session whose deliberation is open
+  or awaits a person's review, one whose commit awaits replay, the session that is starting;
+- an item untouched for longer than the age limit goes;
+- beyond the size limit the oldest go first, but never one used within `RECENT_S` (a live
+  session's lineage holds its spawn budget);
+- errors.log beyond its own limit is trimmed to its newest half.
+Deliberations and their records are never items: they stay until the user removes them.
+"""
+
+from __future__ import annotations
+
+RECENT_S = 24 * 3600
+DAY_S = 24 * 3600
+
+
+class Item:
+    """One prunable thing: a session folder, errors.log, a quarantined file, a leftover."""
+
+    __slots__ = ("kind", "name", "size", "mtime", "busy")
+
+    def __init__(self, kind: str, name: str, size: int, mtime: float, busy: "str | None" = None) -> None:
+        self.kind = kind  # session | errors_log | quarantined | leftover
+        self.name = name  # relative to the state folder
+        self.size = size
+        self.mtime = mtime
+        self.busy = busy  # why it must stay, whatever its age and size
+
+    def __repr__(self) -> str:
+        return f"Item({self.kind}, {self.name}, {self.size}, busy={self.busy!r})"
+
+
+class Step:
+    """One decision of the plan: `action` remove | trim | keep, with the reason said to the user."""
+
+    __slots__ = ("item", "action", "reason")
+
+    def __init__(self, item: Item, action: str, reason: str) -> None:
+        self.item, self.action, self.reason = item, action, reason
+
+
+def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: float,
+         errors_log_max: int) -> "list[Step]":
+    """A step for every item, oldest first."""
+    steps: dict[str, Step] = {}
+    max_age_s = max_age_days * DAY_S
+    for it in sorted(items, key=lambda i: (i.mtime, i.name)):
+        if it.kind == "leftover":
+            steps[it.name] = Step(it, "remove", "left by an interrupted prune")
+        elif it.busy:
+            steps[it.name] = Step(it, "keep", it.busy)
+        elif now - it.mtime > max_age_s:
+            steps[it.name] = Step(it, "remove", f"untouched for {int((now - it.mtime) // DAY_S)} days "
+                                                f"(the limit is {max_age_days:g})")
+        elif it.kind == "errors_log" and it.size > errors_log_max:
+            steps[it.name] = Step(it, "trim", f"{it.size} bytes, over its {errors_log_max}: its newest half stays")
+        else:
+            steps[it.name] = Step(it, "keep", "within the limits")
+    limit = int(max_total_mb * 1024 * 1024)
+    total = sum(s.item.size for s in steps.values() if s.action == "keep") + \
+        sum(s.item.size // 2 for s in steps.values() if s.action == "trim")
+    for s in steps.values():  # oldest first
+        if total <= limit:
+            break
+        if s.action == "keep" and not s.item.busy and now - s.item.mtime > RECENT_S:
+            s.action, s.reason = "remove", f"the oldest beyond the {max_total_mb:g} MB total"
+            total -= s.item.size
+    return list(steps.values())
+
+
+def summary(steps: "list[Step]") -> "dict[str, int]":
+    """Counts and bytes: removed, trimmed (bytes freed), kept."""
+    out = {"removed": 0, "freed_bytes": 0, "kept": 0, "kept_bytes": 0, "trimmed": 0}
+    for s in steps:
+        if s.action == "remove":
+            out["removed"] += 1
+            out["freed_bytes"] += s.item.size
+        elif s.action == "trim":
+            out["trimmed"] += 1
+            out["freed_bytes"] += s.item.size - s.item.size // 2
+            out["kept_bytes"] += s.item.size // 2
+        else:
+            out["kept"] += 1
+            out["kept_bytes"] += s.item.size
+    return out

@@ -1,0 +1,32 @@
+"""The model's own confidence: how the agent rates a decision it meets, told once per session.
+
+The hook's scorer sees only the user's prompt; a risky decision that comes up in the middle of
+a task (a migration the plan turns out to need, a permission model the code forces) reaches no
+hook as a prompt. So at session start the agent is told, in a few lines, to rate such a decision
+the way the trigger does — four dimensions, one combination — and, below its task type's bar,
+to start the deliberation itself through the plugin's command (the Skill tool), which the
+PreToolUse hook answers with the protocol. A self-rating is a suggestion; the hook's scorer and
+the mid-task net (core/tool_net.py) are the enforcement. Imports only the defaults: it is said
+on the fast path of every SessionStart.
+"""
+
+from __future__ import annotations
+
+from deliberation import defaults
+
+MAX_BYTES = 1024  # always-on context: every session pays for it (docs/TRIGGER.md counts it)
+
+
+def text(thresholds: "dict | None" = None, prefix: str = "") -> str:
+    """The instruction for this install: `thresholds` (task type → bar, the configured ones),
+    `prefix` the plugin form's namespace ("" for a project install)."""
+    bars = {**defaults.CONFIG["task_types"]["thresholds"], **(thresholds or {})}
+    listed = ", ".join(f"{t} {float(bars[t]):.2f}" for t in ("security", "architecture", "refactoring", "documentation"))
+    return (
+        "Deliberation plugin: when you meet a decision (security, data, money, a migration, anything "
+        "irreversible, architecture), in the prompt or mid-task, rate it 0-1 on ambiguity, complexity, "
+        "stakes and context dependence (facts you lack). Confidence = 1 - 0.3 x the highest - 0.3 x each "
+        "other one at 0.6 or more. Below its task type's bar "
+        f"({listed}, otherwise {float(bars['default']):.2f}) do not decide alone: call the Skill tool "
+        f"with skill \"{prefix}deliberate\" and args = the decision in one sentence, then follow the "
+        "protocol it returns. Routine edits, questions and docs need no rating.")
