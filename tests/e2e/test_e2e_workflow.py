@@ -139,7 +139,7 @@ def test_reports_are_checked_the_cap_is_recorded_and_workflow_agents_take_no_mes
     assert "phase: Field required" in cost["problem"]
     # the agents read the exact problem
     denied = [r for r in run.log.requests if r.is_subagent and "PreToolUse:StructuredOutput hook error: Deliberation "
-              "plugin: your report was not accepted. Your JSON report is invalid:\n- phase: Field required" in r.new_text]
+              "plugin: your report was not accepted. Your JSON report is invalid; fix these fields:\n- phase: Field required" in r.new_text]
     # security-analyst's first call in research and in ranking; cost-analyst's calls 1-4 (the client ends the
     # agent at the 5th refused call, without another request)
     assert len(denied) == 2 + 4, info

@@ -204,7 +204,7 @@ def test_a_report_is_checked_at_structured_output_and_an_agent_that_never_report
     assert wf.denials[0] == ("Deliberation plugin: your report was not accepted. A research report needs at least "
                              "one finding (id, claim, evidence, severity).")
     assert len(wf.denials) == 6 and wf.denials[1].startswith(
-        "Deliberation plugin: your report was not accepted. Your JSON report is invalid:\n- phase: Field required")
+        "Deliberation plugin: your report was not accepted. Your JSON report is invalid; fix these fields:\n- phase: Field required")
     d = load_delib(project)
     cost = next(a for a in d["agents"] if a["persona"] == "cost-analyst" and a["stage"] == "research")
     assert (cost["status"], cost["send_backs"]) == ("invalid", 5) and "phase: Field required" in cost["problem"]
@@ -213,7 +213,7 @@ def test_a_report_is_checked_at_structured_output_and_an_agent_that_never_report
     # research goes on with the two valid reports; cost-analyst does not rank
     assert {a["persona"] for a in d["agents"] if a["stage"] == "ranking"} == {"security-analyst", "performance-engineer"}
     assert "research 2/3" in out["notification"].context
-    assert "- no report from cost-analyst (research): Your JSON report is invalid:" in out["notification"].context
+    assert "- no report from cost-analyst (research): Your JSON report is invalid; fix these fields:" in out["notification"].context
 
 
 def test_inside_a_requested_or_open_deliberation_any_other_workflow_is_refused(project, hook):
