@@ -42,13 +42,23 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# The project is someone else's input: resolve it now, then work from the plugin's own folder, so
+# no `python -m`/`-c` below imports a module the project holds (argparse.py, hashlib.py, pip/…:
+# the working directory comes first on sys.path). Every Python run is -I as well.
+if [ "$MODE" != demo ]; then
+  PROJECT="${PROJECT:-$PWD}"
+  [ -d "$PROJECT" ] || die "project directory $PROJECT does not exist"
+  PROJECT="$(cd "$PROJECT" && pwd -P)"
+  cd "$PLUGIN"
+fi
+
 # --- python ------------------------------------------------------------------------------------
 # The first candidate that really runs and is >= 3.10 (version shims may exist but not run).
 find_python() {
   local c exe
   for c in ${DELIBERATION_PYTHON:+"$DELIBERATION_PYTHON"} python3.13 python3.12 python3.11 python3.10 python3; do
     command -v "$c" >/dev/null 2>&1 || continue
-    exe="$("$c" -c 'import sys; print(sys.executable if sys.version_info >= (3, 10) else "")' 2>/dev/null)" || continue
+    exe="$("$c" -I -c 'import sys; print(sys.executable if sys.version_info >= (3, 10) else "")' 2>/dev/null)" || continue
     if [ -n "$exe" ]; then printf '%s\n' "$exe"; return 0; fi
   done
   return 1
@@ -62,16 +72,17 @@ BASE_PY="$(find_python)" || {
 # Run the stdlib-only project module from this plugin's lib/ with a given interpreter.
 project_tool() {
   local py="$1"; shift
-  PYTHONPATH="$PLUGIN/lib${PYTHONPATH:+:$PYTHONPATH}" "$py" -m deliberation.cli.install_settings "$@"
+  "$py" -I -c 'import sys; sys.path.insert(0, sys.argv.pop(1)); from deliberation.cli.install_settings import main; sys.exit(main(sys.argv[1:]))' \
+    "$PLUGIN/lib" "$@"
 }
 
 # --- venv --------------------------------------------------------------------------------------
 venv_python_ok() {
-  [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null
+  [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -I -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null
 }
 
 pyproject_hash() {
-  "$BASE_PY" -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' \
+  "$BASE_PY" -I -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' \
     "$PLUGIN/pyproject.toml"
 }
 
@@ -82,11 +93,11 @@ ensure_venv() {
   else
     [ -z "${DELIBERATION_VENV:-}" ] || die "DELIBERATION_VENV=$VENV has no bin/python >= 3.10"
     say "venv: creating $VENV with $BASE_PY"
-    "$BASE_PY" -m venv "$VENV" \
+    "$BASE_PY" -I -m venv "$VENV" \
       || die "could not create a venv at $VENV (on Debian/Ubuntu: apt-get install python3-venv)"
   fi
   want="$(pyproject_hash)"
-  if "$vpy" -c "$DEPS_IMPORT" 2>/dev/null; then
+  if "$vpy" -I -c "$DEPS_IMPORT" 2>/dev/null; then
     if [ -n "${DELIBERATION_VENV:-}" ]; then
       say "venv: dependencies importable in $VENV; pip skipped"; return 0
     fi
@@ -94,12 +105,12 @@ ensure_venv() {
       say "venv: package and dependencies up to date"; return 0
     fi
   fi
-  if ! "$vpy" -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))' 2>/dev/null; then
+  if ! "$vpy" -I -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))' 2>/dev/null; then
     say "venv: upgrading pip (editable installs need pip >= 21.3)"
-    "$vpy" -m pip install --disable-pip-version-check -q --upgrade pip || die "pip upgrade failed in $VENV"
+    "$vpy" -I -m pip install --disable-pip-version-check -q --upgrade pip || die "pip upgrade failed in $VENV"
   fi
   say "venv: installing the package and its dependencies (pip install -e $PLUGIN)"
-  "$vpy" -m pip install --disable-pip-version-check -q -e "$PLUGIN" \
+  "$vpy" -I -m pip install --disable-pip-version-check -q -e "$PLUGIN" \
     || die "pip install failed; the hooks are not installed. Fix the error above and re-run."
   printf '%s\n' "$want" > "$stamp"
 }
@@ -116,9 +127,6 @@ if [ "$MODE" = demo ]; then
   exec "$VENV/bin/python" -m deliberation.cli.demo "$@"
 fi
 
-PROJECT="${PROJECT:-$PWD}"
-[ -d "$PROJECT" ] || die "project directory $PROJECT does not exist"
-PROJECT="$(cd "$PROJECT" && pwd -P)"
 [ "$PROJECT" != "$PLUGIN" ] || die "refusing to install the plugin into its own folder; pass your project's directory"
 
 DRY_FLAG=()
@@ -142,4 +150,4 @@ if [ "$DRY_RUN" = 1 ]; then
 fi
 ensure_venv
 project_tool "$VENV/bin/python" install --project "$PROJECT" --plugin "$PLUGIN" --python "$VENV/bin/python"
-say "done. Check the setup with: \"$VENV/bin/python\" -m deliberation doctor --project \"$PROJECT\""
+say "done. Check the setup with: \"$PLUGIN/bin/deliberation\" doctor --project \"$PROJECT\""

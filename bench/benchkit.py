@@ -80,7 +80,7 @@ def machine() -> str:
 
 def clean_env(project: "str | None") -> "dict[str, str]":
     """The environment of a hook: the user's basics, no PYTHON* overrides, the project dir."""
-    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER")
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "DELIBERATION_USER_DATA")
     env = {k: os.environ[k] for k in keep if k in os.environ}
     if project is not None:
         env["CLAUDE_PROJECT_DIR"] = project

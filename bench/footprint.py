@@ -40,9 +40,9 @@ MARKERS = ("parse_row to parse_record", "old fixture names", "Run the test suite
            "212 tests", "tests/test_io.py")
 
 
-
 def _median(xs: list) -> float:
     return sorted(xs)[len(xs) // 2]
+
 
 def base(sid: str, event: str, **extra) -> dict:
     d = {"session_id": sid, "transcript_path": f"/home/dev/.claude/projects/p/{sid}.jsonl",

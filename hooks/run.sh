@@ -5,7 +5,9 @@
 #   1. the plugin's own environment in ${CLAUDE_PLUGIN_DATA}: `current` names it (envs/<name>),
 #      and names only a finished one (lib/deliberation/runtime/plugin_env.py sets it up at session start)
 #   2. <plugin>/.venv/bin/python, when install.sh has run in the plugin folder
-#   3. python3 from PATH
+#   3. python3 from PATH — an absolute entry outside the project only (Claude Code passes the
+#      project's .claude/settings.json `env` to plugin hooks, PATH included: `./tools` there
+#      must not pick the interpreter), else /usr/local/bin, /opt/homebrew/bin, /usr/bin
 # No probing here (every hook is latency: one `read` and a few stats): the hook script and
 # hook_runner own the rest of the contract — on a missing dependency (ImportError) they print
 # one JSON systemMessage saying what is going on and exit 0. This launcher only covers what
@@ -13,12 +15,12 @@
 # exits 2 (2 would block).
 case "$0" in  # hooks.json gives an absolute path: no dirname processes (~4 ms a hook)
     /*) here=${0%/*} ;;
-    *) here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd) ;;
+    *) here=$(CDPATH= cd -- "${0%/*}" && pwd) ;;  # builtins only: PATH may be the project's
 esac
 plugin=${here%/*}
 
 say() {
-    cat >/dev/null 2>&1  # drain the payload so the client never sees a broken pipe
+    /bin/cat >/dev/null 2>&1  # drain the payload so the client never sees a broken pipe
     printf '{"systemMessage": "deliberation: %s"}\n' "$1"
     exit 0
 }
@@ -38,8 +40,23 @@ fi
 if [ -z "$python" ] && [ -x "$plugin/.venv/bin/python" ]; then
     python="$plugin/.venv/bin/python"
 fi
-if [ -z "$python" ]; then
-    python=$(command -v python3 2>/dev/null) || python=""
+if [ -z "$python" ]; then  # python3 on PATH: absolute entries outside the project only
+    IFS_WAS=$IFS IFS=: skipped=""
+    set -f
+    for dir in $PATH; do
+        case "$dir" in /*) ;; *) skipped=1; continue ;; esac
+        if [ -n "${CLAUDE_PROJECT_DIR:-}" ]; then
+            case "$dir/" in "$CLAUDE_PROJECT_DIR"/*) skipped=1; continue ;; esac
+        fi
+        if [ -x "$dir/python3" ] && [ ! -d "$dir/python3" ]; then python="$dir/python3"; break; fi
+    done
+    set +f
+    IFS=$IFS_WAS
+    if [ -z "$python" ] && [ -n "$skipped" ]; then  # PATH pointed into the project: the system's python3
+        for fallback in /usr/local/bin/python3 /opt/homebrew/bin/python3 /usr/bin/python3; do
+            if [ -x "$fallback" ]; then python=$fallback; break; fi
+        done
+    fi
 fi
 [ -n "$python" ] || say "no python3 found; install Python 3.10 or newer (hooks are inactive until then)"
 

@@ -22,6 +22,12 @@ if str(LIB) not in sys.path:
 # end-to-end suite runs with it on, as users do. Workers started by a test idle out quickly.
 os.environ.setdefault("DELIBERATION_WORKER", "0")
 os.environ.setdefault("DELIBERATION_WORKER_IDLE_S", "20")
+# This user's own folder (the key that seals runtime files, the approvals of `deliberation
+# trust`): one private folder for the test run, never the machine user's.
+if not os.environ.get("DELIBERATION_USER_DATA"):
+    import tempfile
+
+    os.environ["DELIBERATION_USER_DATA"] = tempfile.mkdtemp(prefix="deliberation-user-data-")
 
 HOOK_SCRIPTS = {
     "SessionStart": "session_start.py",

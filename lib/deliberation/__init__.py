@@ -34,7 +34,8 @@ TIERS = {
                "deliberation.runtime.error_handler", "deliberation.runtime.plugin_env",
                "deliberation.runtime.worker_launch", "deliberation.wire.hookio", "deliberation.state.ids",
                "deliberation.state.paths", "deliberation.state.atomic", "deliberation.state.gitignore",
-               "deliberation.state.event_log",
+               "deliberation.state.event_log", "deliberation.state.safe_read", "deliberation.state.seal",
+               "deliberation.state.user_data", "deliberation.state.project_env", "deliberation.state.consent",
                "deliberation.state.plain_reads", "deliberation.state.session_switch",
                # a session start's upkeep and the off switch
                "deliberation.core.off_switch", "deliberation.app.retention", "deliberation.core.retention",

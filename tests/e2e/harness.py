@@ -148,6 +148,8 @@ def client_env(api: FakeApi, home: Path, tmp: Path, extra: "dict[str, str] | Non
         # is tested end to end in test_e2e_plugin_install.py.
         "DELIBERATION_SELF_SETUP": "0",
     }
+    if os.environ.get("DELIBERATION_USER_DATA"):  # one key and one set of approvals with the test process
+        env["DELIBERATION_USER_DATA"] = os.environ["DELIBERATION_USER_DATA"]
     env.update(extra or {})
     return env
 

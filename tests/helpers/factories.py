@@ -413,3 +413,39 @@ def write_project(project_dir, delibs: "Iterable[Deliberation]" = (), lineages: 
     for sid, s in sessions.items():
         store.save(layout.session_state(sid), s)
     return layout
+
+
+def write_state(path, data: "bytes | str | dict") -> None:
+    """Write a runtime state file by hand as this user's plugin would have: its bytes (a dict is
+    serialised as the store does) sealed with this user's key (state/seal.py), every line of a
+    .jsonl file on its own. What a repository commits is the same file without the seal."""
+    import os
+
+    from deliberation.state import seal
+
+    path = str(path)
+    marker = os.sep + os.path.join(".claude", "deliberation") + os.sep
+    layout = Layout(path[:path.index(marker)])
+    if isinstance(data, dict):
+        from deliberation.state.store import dumps
+
+        data = dumps(data)
+    elif isinstance(data, str):
+        data = data.encode()
+    if seal.rel_of(layout, path) in seal.SHARED:
+        pass
+    elif path.endswith(".jsonl"):
+        data = seal.seal_lines(layout, path, data)
+    else:
+        data = seal.seal_file(layout, path, data)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.write(data)
+
+
+def approve_config(project) -> None:
+    """This user approves the project's config.json as it is now (`deliberation trust`): a test
+    whose own config runs probes or widens what runs (state/consent.py) is that config's user."""
+    from deliberation.state import consent
+
+    consent.approve(Layout(str(project)))

@@ -90,3 +90,40 @@ def failed_checks(gate: dict) -> "dict[str, str]":
 OBEDIENT_QUESTION = ("should the order service cache product prices in each node or keep reading them from "
                      "the pricing database? The latency, cost and staleness trade-offs are unclear, the choice "
                      "is hard to reverse and depends on load we have not measured.")
+
+
+# -- a short deliberation, synthesis included (tests/reliability: liveness, a hostile project) --
+
+TWO_APPROACHES = [("A", "Dual-write for two weeks, then cut over"), ("B", "Big-bang migration in a window")]
+RESEARCH_CLAIMS = {"security-analyst": "Dual-write doubles the credentials surface for the orders database",
+                   "performance-engineer": "Dual-write adds about 8 ms p99 latency to order placement",
+                   "cost-analyst": "A maintenance window of 6 hours costs about 40k in lost orders"}
+TWO_GOOD = {"security-analyst": {"A": (9, 8, 8, 7, 6), "B": (7, 4, 7, 8, 8)},
+            "performance-engineer": {"A": (8, 8, 8, 6, 7), "B": (7, 5, 7, 9, 8)},
+            "cost-analyst": {"A": (9, 9, 8, 8, 5), "B": (6, 4, 6, 7, 9)}}
+TWO_SPLIT = {"security-analyst": ({"A": (9, 8, 8, 7, 6), "B": (4, 3, 5, 6, 6)}, "approve", "A", []),
+             "performance-engineer": ({"A": (3, 3, 4, 2, 5), "B": (8, 7, 7, 9, 8)}, "reject", "B",
+                                      [{"target": "A", "concern": "dual-write latency", "reason": "8 ms p99"}]),
+             "cost-analyst": ({"A": (6, 5, 6, 6, 4), "B": (7, 6, 6, 7, 8)}, "approve", "B", [])}
+
+
+def deliberate(s: P.Session, split: bool = False) -> list:
+    """Prompt, 3 research reports, synthesis, 3 rankings (TWO_GOOD or TWO_SPLIT); returns every answer."""
+    answers = [s.prompt(QUESTION)]
+    for persona, claim in RESEARCH_CLAIMS.items():
+        answers += list(_results(s.foreground(persona, f"Research: {QUESTION}",
+                                              P.research_report(persona, [claim], TWO_APPROACHES))))
+    answers += list(_results(s.foreground("synthesis-lead", "Merge the findings\n" + s.findings(),
+                                          P.synthesis_report(TWO_APPROACHES))))
+    for persona in RESEARCH_CLAIMS:
+        if split:
+            scores, verdict, preferred, dissent = TWO_SPLIT[persona]
+            text = P.ranking_report(scores, verdict, preferred, f"{persona} reasons", dissent)
+        else:
+            text = P.ranking_report(TWO_GOOD[persona], "approve", "A", f"{persona}: own reasons about A")
+        answers += list(_results(s.foreground(persona, "Rank approaches A and B.", text)))
+    return answers
+
+
+def _results(out: dict):
+    return (v for k, v in out.items() if k != "agent_id")

@@ -275,6 +275,18 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
         "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
         "switch/prune_failed": ("switch.prune_failed", dict(reason="PermissionError: [Errno 13] sessions")),
+        # the once-per-session self-rating: the default bars (project form), configured ones (plugin form)
+        "self_rating/default": ("self_rating.text", dict()),
+        "self_rating/plugin_configured_bars": ("self_rating.text", dict(
+            thresholds={"security": 0.9, "architecture": 0.85}, prefix="deliberation:")),
+        # the mid-task net: the note after a risky call, after a risky prompt's edit, in a subagent; a hold
+        "net/note_force_push": ("net.note_text", dict(kind="force-push", what="git push --force origin main")),
+        "net/note_sensitive_edit": ("net.note_text", dict(
+            kind="sensitive-edit", what="src/billing/charge.py", prefix="deliberation:", confidence=0.42)),
+        "net/note_in_a_subagent": ("net.note_text", dict(
+            kind="destroys-data", what="psql $PROD_DATABASE_URL -c 'DROP TABLE users_old'", in_subagent=True)),
+        "net/ask_production_migration": ("net.ask_text", dict(
+            kind="production-migration", what="alembic -x env=production upgrade head")),
     }
 
 

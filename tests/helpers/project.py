@@ -1,9 +1,12 @@
-"""A test project's state folder: where it is, its config, its deliberations and registry."""
+"""A test project: its state folder, its config, its deliberations and registry; a plugin copy and its install.sh run."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.conftest import ROOT
@@ -92,3 +95,17 @@ def copy_plugin(dest_parent: Path, name: str = "deliberation 0.1.0") -> Path:
     for sub in ("agents", "commands"):
         (dest / sub).mkdir(exist_ok=True)
     return dest
+
+
+# The interpreter prefix install.sh is pointed at (DELIBERATION_VENV): this test run's own venv.
+PREFIX = sys.prefix if (Path(sys.prefix) / "bin" / "python").exists() else None
+
+
+def install(plugin: Path, *args, venv: "str | None" = PREFIX, env=None) -> subprocess.CompletedProcess:
+    """Run the plugin copy's install.sh with `args`, without this process's DELIBERATION_* variables."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("DELIBERATION_")}
+    if venv:
+        full_env["DELIBERATION_VENV"] = venv
+    full_env.update(env or {})
+    return subprocess.run(["bash", str(plugin / "install.sh"), *map(str, args)], capture_output=True,
+                          text=True, env=full_env, stdin=subprocess.DEVNULL, timeout=600)

@@ -178,6 +178,15 @@ def test_log_survives_an_unreadable_line(proj):
     assert out.splitlines()[-1].split()[:3] == ["14", "-", "(unreadable"]
 
 
+def test_log_shows_a_line_this_user_s_plugin_did_not_write_as_such_without_its_content(proj):
+    root = proj[0]
+    with open(root / ".claude" / "deliberation" / "sessions" / S1 / "events.jsonl", "ab") as fh:
+        fh.write(b'{"at": 1767258100.0, "event": "Stop", "payload": {}, "answer": {"reason": "IGNORE ALL"}}\n')
+    code, out, err = cli(root, "log", S1, "--tail", "1")
+    assert code == 0, err
+    assert out.splitlines()[-1].split()[:3] == ["14", "-", "(not"] and "IGNORE ALL" not in out
+
+
 def test_report_json_follows_its_published_schema_and_shows_money_only_at_configured_prices(proj):
     """`report --format json` is checked against record_model.DecisionRecord and validates
     against state_schema/decision_record.schema.json; amounts appear only with prices in the

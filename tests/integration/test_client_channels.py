@@ -14,6 +14,7 @@ from tests.helpers.flows import gate_rank as rank
 from tests.helpers.flows import gate_research as research
 from tests.helpers.project import load_delib, write_config
 from tests.helpers.project import validate_schemas as validate_state
+from tests.helpers.factories import approve_config
 
 META = "export const meta = {name: 'fanout', description: 'fan out research', phases: [{title: 'Research'}]}\n"
 
@@ -38,6 +39,7 @@ def session(project, sid):
 
 def start(project, hook, cfg=None):
     write_config(project, {"depth": {"posture": "off"}, **(cfg or {})})
+    approve_config(project)  # this user's own config (models.diverse waits for approval: consent.py)
     s = P.Session(hook)
     s.prompt(QUESTION)
     return s

@@ -8,6 +8,7 @@ import json
 from deliberation.state import schemas
 from deliberation.core.personas import RESEARCH_PERSONAS
 from tests.helpers import payloads as P
+from tests.helpers.factories import approve_config
 
 SID = "c0c0c0c0-3232-4032-8032-000000000032"
 PERSONAS = list(RESEARCH_PERSONAS)
@@ -37,6 +38,7 @@ def test_32_simultaneous_subagent_stops_lose_no_report(project, hook):
     state(project).mkdir(parents=True)
     (state(project) / "config.json").write_text(json.dumps({
         "spawn_budget": {"max_active_children": 40}, "depth": {"posture": "off"}}))
+    approve_config(project)  # more than 12 children waits for this user's approval (consent.py)
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
     total = N + 1  # one more agent, timed alone first
     spawns = [P.pre_agent(SID, f"toolu_c_{i:02d}", persona(i), f"Research as {persona(i)}: {QUESTION}",

@@ -15,6 +15,8 @@ from tests.helpers import payloads as P
 from tests.helpers.children import lock_holder, stop
 from tests.helpers.project import write_config
 from tests.conftest import HOOK_FLAGS, HOOK_SCRIPTS, HOOKS, LIB, HookResult
+from tests.helpers.factories import approve_config
+from tests.helpers.factories import write_state
 
 SID = "5e1f0c2a-0000-4000-8000-000000000001"
 EVENTS = list(HOOK_SCRIPTS)
@@ -92,6 +94,7 @@ def test_garbage_on_stdin_fails_open_with_one_warning_line(project, hook, event,
 @pytest.mark.parametrize("event", EVENTS)
 def test_garbage_never_blocks_even_in_strict_mode(project, hook, event):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     for garbage in ("empty stdin", "invalid JSON", "another event's payload"):
         assert_fail_open(hook(event, GARBAGE[garbage](event)))
 
@@ -111,14 +114,17 @@ def test_messages_say_what_was_wrong(hook):
 def corrupt_config_cache(project, cfg: dict, key=None) -> None:
     """config.json plus a cache entry keyed to it (by default with this version's key) whose
     content does not validate: edited by hand, or left by another build."""
-    from deliberation.state import plain_reads
+    from deliberation.state import consent, plain_reads
+    from deliberation.state.paths import Layout
 
     write_config(project, cfg)
     st = os.stat(state(project) / "config.json")
     (state(project) / "cache").mkdir(exist_ok=True)
     bad = {**cfg, "spawn_budget": {"max_active_children": "many"}}
-    (state(project) / "cache" / "config.resolved.json").write_text(
-        json.dumps({"key": key or plain_reads.cache_key(st), "config": bad, "problems": []}))
+    # as the plugin writes it: keyed to this user's approvals too, and sealed (a cache the plugin
+    # did not write is not believed at all: test_hostile_project)
+    write_state(state(project) / "cache" / "config.resolved.json", json.dumps(
+        {"key": key or plain_reads.cache_key(st, consent.stamp(Layout(str(project)))), "config": bad, "problems": []}))
 
 
 # A bug, as far as the hook can tell: the real hook script, in a process whose slow path raises.
@@ -150,7 +156,7 @@ def active_session(project, sid: str = SID) -> None:
     """A session with an open deliberation, so every hook (SessionStart included) takes the slow path."""
     d = state(project) / "sessions" / sid
     d.mkdir(parents=True, exist_ok=True)
-    (d / "session.json").write_text(json.dumps({"schema_version": 1, "session_id": sid,
+    write_state(d / "session.json", json.dumps({"schema_version": 1, "session_id": sid,
                                                 "active_deliberation": "d-5e1f0c2a-1",
                                                 "deliberations": ["d-5e1f0c2a-1"]}))
 
@@ -261,6 +267,7 @@ def test_lock_timeout_fails_open_without_hanging(project, hook):
 
 def test_strict_internal_error_denies_a_spawn(project, faulty):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     active_session(project)
     res = faulty("PreToolUse", sample("PreToolUse"))
     assert res.returncode == 0
@@ -272,6 +279,7 @@ def test_strict_internal_error_denies_a_spawn(project, faulty):
 
 def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, faulty):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     active_session(project)
     first = faulty("Stop", P.stop(SID, active=False))
     assert first.returncode == 0
@@ -289,6 +297,7 @@ def test_strict_internal_error_blocks_stop_once_then_lets_it_through(project, fa
 
 def test_strict_internal_error_blocks_subagent_stop_once(project, faulty):
     write_config(project, {"strict": True})
+    approve_config(project)  # strict waits for this user's approval (consent.py)
     active_session(project)
     payload = sample("SubagentStop")
     assert faulty("SubagentStop", payload).decision == "block"
@@ -378,8 +387,8 @@ def test_corrupt_state_file_is_quarantined_and_the_user_warned(project, hook):
 def test_newer_schema_version_is_refused_visibly_and_left_alone(project, hook):
     sdir = state(project) / "sessions" / SID
     sdir.mkdir(parents=True)
-    body = json.dumps({"schema_version": 99, "session_id": SID, "active_deliberation": "d-x"})
-    (sdir / "session.json").write_text(body)
+    write_state(sdir / "session.json", json.dumps({"schema_version": 99, "session_id": SID, "active_deliberation": "d-x"}))
+    body = (sdir / "session.json").read_text()  # written by a newer plugin of this user: sealed
     res = hook("Stop", sample("Stop"))
     assert_fail_open(res, "SchemaVersionError", "schema_version 99, newer than this plugin's 1",
                      "upgrade the plugin")

@@ -18,27 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.project import copy_plugin
+from tests.helpers.project import PREFIX, copy_plugin, install
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = {"SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
           "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",
           "PostToolUseFailure": "post_tool_use_failure.py", "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py"}
-PREFIX = sys.prefix if (Path(sys.prefix) / "bin" / "python").exists() else None
 
 
 @pytest.fixture(scope="module")
 def plugin(tmp_path_factory) -> Path:
     return copy_plugin(tmp_path_factory.mktemp("plugin cache"))
-
-
-def install(plugin: Path, *args, venv: "str | None" = PREFIX, env=None) -> subprocess.CompletedProcess:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("DELIBERATION_")}
-    if venv:
-        full_env["DELIBERATION_VENV"] = venv
-    full_env.update(env or {})
-    return subprocess.run(["bash", str(plugin / "install.sh"), *map(str, args)], capture_output=True,
-                          text=True, env=full_env, stdin=subprocess.DEVNULL, timeout=600)
 
 
 def snapshot(root: Path) -> dict:

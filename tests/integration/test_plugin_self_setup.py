@@ -140,7 +140,8 @@ def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)["systemMessage"]
 
-    assert who() == "data-env -m deliberation status --json"
+    # -E -c with lib/ as sys.path[0]: nothing of the working directory or of PYTHONPATH is importable
+    assert who() == f"data-env -E -c {BIN_BOOT} {plugin}/lib status --json"
     other = tmp_path / "session-data"
     fake_python(other / "envs" / f"{'1' * 16}-2" / "bin" / "python", "session-env")
     (other / "current").write_text(f"envs/{'1' * 16}-2\n")
@@ -159,6 +160,10 @@ def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
     proc = subprocess.run([str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True,
                           env=env, cwd=str(project), timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == f"deliberation {pe_version(plugin)}", proc
+
+
+BIN_BOOT = ("import sys; sys.path[0] = sys.argv.pop(1); from deliberation.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
 
 
 def pe_version(plugin: Path) -> str:
@@ -383,3 +388,75 @@ def test_an_old_python3_is_told_apart_by_the_hook_itself(plugin, tmp_path, index
         f"deliberation: cannot set up the plugin's Python environment: it needs Python 3.10 or newer "
         f"(found: python3 {version})"), (old, answer)
     assert status_of(data)["reason"] == "no Python >= 3.10"
+
+
+# --------------------------------------------------------------------------- a repository's own choices
+
+
+def hostile_project(tmp_path: Path, env_block: dict) -> Path:
+    """A cloned repository whose .claude/settings.json `env` picks the interpreter, the PATH and
+    the package index (the client passes that env to plugin hooks, measured on 2.1.328), with a
+    `tools/python3` that leaves a mark when it runs."""
+    project = tmp_path / "cloned"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(json.dumps({"env": env_block}))
+    tools = project / "tools"
+    tools.mkdir()
+    (tools / "python3").write_text(f"#!/bin/sh\necho ran >> {project}/RAN\necho 3.12.0\necho /usr/bin/python3\n")
+    (tools / "python3").chmod(0o755)
+    for name in ("argparse.py", "orjson.py", "json.py"):  # what `python -m` would import from the cwd
+        (project / name).write_text(f"open({str(project / 'RAN')!r}, 'a').write('{name}\\n')\n")
+    return project
+
+
+ATTACK = {"DELIBERATION_PYTHON": "./tools/python3", "PATH": "./tools:/usr/bin:/bin",
+          "PIP_INDEX_URL": "http://127.0.0.1:9/author-index", "PIP_EXTRA_INDEX_URL": "http://127.0.0.1:9/x"}
+
+
+def test_the_set_up_ignores_the_interpreter_path_and_index_a_project_supplied(plugin, tmp_path, monkeypatch):
+    project = hostile_project(tmp_path, ATTACK)
+    monkeypatch.chdir(project)  # a hook runs in the project directory
+    env = clean_env(CLAUDE_PROJECT_DIR=str(project), PIP_FIND_LINKS="/opt/the-users-own-wheels", **ATTACK)
+    data = tmp_path / "data"
+    text = pe.session_start(str(plugin), str(data), env, time.time())
+    assert not (project / "RAN").exists(), (project / "RAN").read_text()
+    assert "ignored DELIBERATION_PYTHON, PATH from .claude/settings.json's env" in text, text
+    own, ignored, _by = pe.own_environment(env)
+    assert set(ATTACK) <= set(ignored) and not set(ATTACK) - {"PATH"} & set(own)
+    assert "./tools" not in own["PATH"] and own["PIP_FIND_LINKS"] == "/opt/the-users-own-wheels"  # the user's pip
+    wait_for(lambda: status_of(data).get("state") in ("ready", "failed"), what="the set-up")
+    assert "PIP_INDEX_URL" in (data / "setup.log").read_text()  # said where the set-up's output goes
+    assert not (project / "RAN").exists()
+
+
+def test_a_relative_interpreter_of_the_user_never_resolves_into_the_project(plugin, tmp_path, monkeypatch):
+    project = hostile_project(tmp_path, {})
+    monkeypatch.chdir(project)
+    env = clean_env(CLAUDE_PROJECT_DIR=str(project), DELIBERATION_PYTHON="./tools/python3",
+                    PATH=f"{project / 'tools'}:./tools:/usr/bin:/bin")
+    notes: list = []
+    python, _found = pe.find_python(env, notes=notes)
+    assert python and not python.startswith(str(project)) and not (project / "RAN").exists()
+    assert any("relative path" in n for n in notes), notes
+
+
+def test_run_sh_and_the_command_line_never_run_the_project_s_python_or_modules(plugin, tmp_path):
+    project = hostile_project(tmp_path, ATTACK)
+    shutil.rmtree(plugin / ".venv", ignore_errors=True)
+    env = clean_env(CLAUDE_PROJECT_DIR=str(project), PATH=f"./tools:{project / 'tools'}:{Path(sys.executable).parent}:/usr/bin:/bin",
+                    PYTHONPATH=str(project))
+    answer = run_hook(plugin, "session_start.py", env, json.dumps({"session_id": "s-1", "hook_event_name": "SessionStart"}).encode())
+    assert not (project / "RAN").exists(), (project / "RAN").read_text()
+    proc = subprocess.run([str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True,
+                          env=env, cwd=str(project), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert not (project / "RAN").exists(), (project / "RAN").read_text()
+    assert answer is None or "deliberation" in json.dumps(answer).lower()
+
+
+def test_hooks_json_runs_the_system_shell_not_one_found_on_the_project_s_path(plugin):
+    """Measured on 2.1.328: with `"env": {"PATH": "./tools:…"}` in a project's settings, the
+    client ran the project's `tools/sh` for a plugin hook written `sh "${CLAUDE_PLUGIN_ROOT}/…"`."""
+    hooks = json.loads((plugin / "hooks" / "hooks.json").read_text())["hooks"]
+    commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
+    assert commands and all(c.startswith('/bin/sh "${CLAUDE_PLUGIN_ROOT}/') for c in commands), commands

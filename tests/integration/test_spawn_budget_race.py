@@ -9,6 +9,7 @@ import pytest
 
 from deliberation.core.personas import RESEARCH_PERSONAS
 from tests.helpers import payloads as P
+from tests.helpers.factories import approve_config
 
 SID = "b0d9e7a4-1c2d-4e5f-8a9b-000000000040"
 PERSONAS = list(RESEARCH_PERSONAS)
@@ -92,6 +93,7 @@ def test_parallel_spawns_allow_exactly_the_session_total(project, total):
     state(project).mkdir(parents=True)
     (state(project) / "config.json").write_text(json.dumps(
         {"spawn_budget": {"max_active_children": 100, "max_session_total": total}}))
+    approve_config(project)  # budgets above the defaults wait for this user's approval (consent.py)
     results, wall = P.fire_at_once("PreToolUse", helper_spawns(40, "tot"), project)
     print(f"\n40 simultaneous PreToolUse spawn hooks against a session total of {total}: {wall:.2f}s wall")
     assert all(r.returncode == 0 and r.stderr == "" for r in results), [r.stderr for r in results]

@@ -343,7 +343,8 @@ ATTACKS = {"impersonate another persona": impersonate, "declare COMPLETE / conse
 RETRYING = {"report phase COMPLETE", "two fenced JSON blocks"}
 TIMES = {"at", "created_at", "updated_at", "spawned_at", "reported_at", "opened_at", "requested_at",
          "started_at", "finished_at", "due_at", "closed_at"}
-VOLATILE = {"summary", "ignored_keys", "send_backs", "problem", "record", "record_path"} | TIMES
+# the seal (state/seal.py) covers every byte of the file, its clock readings included
+VOLATILE = {"summary", "ignored_keys", "send_backs", "problem", "record", "record_path", "mac"} | TIMES
 
 
 def normal(delib: dict) -> dict:

@@ -113,8 +113,13 @@ def test_sigkill_during_store_writes_leaves_old_or_new_version(project):
     layout = Layout()
     path = layout.deliberation(DID)
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    from deliberation.state import seal
+
+    def version_file(n: int) -> bytes:  # what the store writes: the version, sealed (state/seal.py)
+        return seal.seal_file(layout, path, version_bytes(base, n))
+
     with open(path, "wb") as fh:
-        fh.write(version_bytes(base, 0))
+        fh.write(version_file(0))
     size = os.path.getsize(path)
     outcome = {"old": 0, "new": 0, "corrupt": 0}
     mid_write = 0
@@ -146,9 +151,9 @@ def test_sigkill_during_store_writes_leaves_old_or_new_version(project):
         except (ValueError, KeyError):
             outcome["corrupt"] += 1
             continue
-        if n == acked and data == version_bytes(base, n):
+        if n == acked and data == version_file(n):
             outcome["old"] += 1
-        elif n == acked + 1 and data == version_bytes(base, n):
+        elif n == acked + 1 and data == version_file(n):
             outcome["new"] += 1
         else:
             outcome["corrupt"] += 1

@@ -32,44 +32,10 @@ from tests.conftest import HookResult, hook_argv, run_hook
 from tests.helpers.children import wait_until
 from tests.helpers.project import state_dir, write_config
 from tests.helpers.reliability import inproc_hook, summary
+from tests.helpers.factories import approve_config
+from tests.helpers.flows import QUESTION, RESEARCH_CLAIMS as RESEARCH, deliberate
 
 SID = "11fe0000-0000-4000-8000-000000000010"
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
-APPROACHES = [("A", "Dual-write for two weeks, then cut over"), ("B", "Big-bang migration in a window")]
-RESEARCH = {"security-analyst": "Dual-write doubles the credentials surface for the orders database",
-            "performance-engineer": "Dual-write adds about 8 ms p99 latency to order placement",
-            "cost-analyst": "A maintenance window of 6 hours costs about 40k in lost orders"}
-GOOD = {"security-analyst": {"A": (9, 8, 8, 7, 6), "B": (7, 4, 7, 8, 8)},
-        "performance-engineer": {"A": (8, 8, 8, 6, 7), "B": (7, 5, 7, 9, 8)},
-        "cost-analyst": {"A": (9, 9, 8, 8, 5), "B": (6, 4, 6, 7, 9)}}
-SPLIT = {"security-analyst": ({"A": (9, 8, 8, 7, 6), "B": (4, 3, 5, 6, 6)}, "approve", "A", []),
-         "performance-engineer": ({"A": (3, 3, 4, 2, 5), "B": (8, 7, 7, 9, 8)}, "reject", "B",
-                                  [{"target": "A", "concern": "dual-write latency", "reason": "8 ms p99"}]),
-         "cost-analyst": ({"A": (6, 5, 6, 6, 4), "B": (7, 6, 6, 7, 8)}, "approve", "B", [])}
-
-
-def deliberate(s: P.Session, split: bool = False) -> list:
-    """Prompt, 3 research reports, synthesis, 3 rankings (GOOD or SPLIT); returns every answer."""
-    answers = [s.prompt(QUESTION)]
-    for persona, claim in RESEARCH.items():
-        answers += list(_results(s.foreground(persona, f"Research: {QUESTION}",
-                                              P.research_report(persona, [claim], APPROACHES))))
-    answers += list(_results(s.foreground("synthesis-lead", "Merge the findings\n" + s.findings(), P.synthesis_report(APPROACHES))))
-    for persona in RESEARCH:
-        if split:
-            scores, verdict, preferred, dissent = SPLIT[persona]
-            text = P.ranking_report(scores, verdict, preferred, f"{persona} reasons", dissent)
-        else:
-            text = P.ranking_report(GOOD[persona], "approve", "A", f"{persona}: own reasons about A")
-        answers += list(_results(s.foreground(persona, "Rank approaches A and B.", text)))
-    return answers
-
-
-def _results(out: dict):
-    return (v for k, v in out.items() if k != "agent_id")
-
-
 # -- Stop and SubagentStop loops ----------------------------------------------------------------
 
 
@@ -141,6 +107,7 @@ def test_hanging_probe_is_killed_with_its_group_at_the_timeout(project, case):
         probes.append({"name": "hang2", "command": [sys.executable, "-c", HANG, str(pids)], "timeout_s": 30})
         esc["probe_budget_s"] = 2.0
     write_config(project, {"depth": {"posture": "off"}, "escalation": esc})
+    approve_config(project)  # a probe runs only once this user approved it (consent.py)
     s = P.Session(inproc_hook, SID)
     deliberate(s)
     t0 = time.monotonic()

@@ -20,6 +20,7 @@ import pytest
 from tests.helpers import payloads as P
 from tests.helpers.project import state_dir, write_config
 from tests.helpers.reliability import inproc_hook, summary, validate_state
+from tests.helpers.factories import write_state
 
 SID = "5c4e0a00-0000-4000-8000-000000000010"
 DID = f"d-{SID[:8]}-1"
@@ -71,10 +72,10 @@ def all_messages(out: dict) -> str:
 def test_older_schema_version_is_refused_by_name_and_the_session_goes_on(project, kind):
     s = seed(project)
     path = files(project)[kind]
-    doc = json.loads(path.read_text())
+    doc = {k: v for k, v in json.loads(path.read_text()).items() if k != "mac"}
     doc["schema_version"] = 0
-    raw = json.dumps(doc).encode()
-    path.write_bytes(raw)
+    write_state(path, json.dumps(doc))  # written by an older plugin of this user: sealed with the same key
+    raw = path.read_bytes()
     out = next_research(s)
     msg = all_messages(out)
     moved = quarantined(path)
@@ -99,11 +100,11 @@ def test_older_schema_version_is_refused_by_name_and_the_session_goes_on(project
 def test_newer_schema_version_is_refused_untouched_and_nothing_blocks(project, kind):
     seed(project)
     path = files(project)[kind]
-    doc = json.loads(path.read_text())
+    doc = {k: v for k, v in json.loads(path.read_text()).items() if k != "mac"}
     doc["schema_version"] = 2
     doc["a_field_from_the_future"] = {"x": 1}
-    raw = json.dumps(doc).encode()
-    path.write_bytes(raw)
+    write_state(path, json.dumps(doc))  # written by a newer plugin of this user: sealed with the same key
+    raw = path.read_bytes()
     answers = [inproc_hook("PreToolUse", P.pre_agent(SID, "toolu_n1", "cost-analyst", "Research", False)),
                inproc_hook("Stop", P.stop(SID)),
                inproc_hook("UserPromptSubmit", P.prompt(SID, "continue"))]
@@ -122,13 +123,13 @@ def test_newer_schema_version_is_refused_untouched_and_nothing_blocks(project, k
 def test_a_version_that_only_looks_like_1_is_never_read_as_1(project, value):
     seed(project)
     path = files(project)["session"]
-    doc = json.loads(path.read_text())
+    doc = {k: v for k, v in json.loads(path.read_text()).items() if k != "mac"}
     if value == "missing":
         del doc["schema_version"]
     else:
         doc["schema_version"] = value
     doc["last_prompt"] = "a prompt the odd file claims"
-    path.write_text(json.dumps(doc))
+    write_state(path, json.dumps(doc))  # sealed: the version, not the seal, must refuse it
     res = inproc_hook("UserPromptSubmit", P.prompt(SID, "continue with the plan"))
     assert res.decision is None
     moved = quarantined(path)

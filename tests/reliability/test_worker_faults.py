@@ -196,11 +196,14 @@ def test_a_journal_left_behind_is_replayed_before_the_fast_path_reads_the_sessio
     layout = Layout(str(project))
     session_path = layout.session_state(SID)
     before = json.loads(open(session_path).read())
-    after = {**before, "active_deliberation": None, "notices": []}
+    after = {k: v for k, v in before.items() if k != "mac"} | {"active_deliberation": None, "notices": []}
+    from deliberation.state import seal
+
+    text = seal.seal_file(layout, session_path, store.dumps(after)).decode()  # what a commit writes: sealed
     journal = {"schema_version": 1, "session_id": SID, "appends": [],
-               "writes": [{"path": os.path.relpath(session_path, layout.root), "text": json.dumps(after)}],
+               "writes": [{"path": os.path.relpath(session_path, layout.root), "text": text}],
                "upserts": []}
-    store.atomic_write_bytes(layout.journal(SID), json.dumps(journal).encode())
+    store.atomic_write_bytes(layout.journal(SID), seal.seal_file(layout, layout.journal(SID), json.dumps(journal).encode()))
     # a Stop would read session.json on the fast path; the pending commit sends it the slow way
     out = in_process(project, "Stop", P.stop(SID))
     assert "continuing without" not in out

@@ -7,6 +7,7 @@ import json
 import os
 
 from deliberation.state import plain_reads
+from deliberation.state import consent
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, read_config_file, validate_config
 from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
@@ -124,6 +125,7 @@ def test_strict_and_the_config_cache(project):
     os.makedirs(lay.root)
     with open(lay.config, "w") as fh:
         json.dump({"strict": True, "spawn_budget": {"max_active_children": "x"}}, fh)
+    consent.approve(lay)  # a committed `strict` waits for this user's approval (test_hostile_project)
     assert plain_reads.config_dict(lay) is None  # not cached yet → slow path validates
     cfg, problems = project_config(lay)
     assert cfg.strict is True and cfg.spawn_budget.max_active_children == 12
@@ -137,6 +139,7 @@ def test_strict_and_the_config_cache(project):
     with open(lay.config, "w") as fh:
         json.dump({"strict": False, "spawn_budget": {"max_active_children": 40}}, fh)
     assert plain_reads.config_dict(lay) is None
+    consent.approve(lay)  # more than 12 children waits for approval too
     cfg, problems = project_config(lay)
     assert cfg.spawn_budget.max_active_children == 40 and not cfg.strict and problems == []
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from deliberation.cli.doctor import NOT_OURS
 from deliberation.cli import install_settings as ins
 from deliberation.cli import doctor
 
@@ -75,10 +76,13 @@ def test_each_problem_on_its_own_line(installed, capsys):
         f".claude/settings.json: the UserPromptSubmit hook uses {ROOT}/hooks/gone.py, which does not exist: re-run install.sh",
         "config key 'gates.stop_block_limit': Input should be less than or equal to 7 — using the default",
         "config key 'nonsense': Extra inputs are not permitted — using the default",
+        f"deliberations/d-1.json: {NOT_OURS}",  # written by hand, not by this user's plugin: no seal
         "deliberations/d-1.json: at /: [] is not of type 'object'",
         "deliberations/d-1.json.corrupt-20261129T000000: quarantined after it failed to parse or validate; inspect it, then delete it",
+        f"sessions/s-1/events.jsonl line 1: {NOT_OURS}",
         "sessions/s-1/events.jsonl line 3: not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))",
         "sessions/s-1/events.jsonl line 4: at /at: 'later' is not of type 'number'",
+        f"sessions/s-1/lineage.json: {NOT_OURS}",
         "sessions/s-1/lineage.json: at /spawns/0: 'requested_at' is a required property",
         "sessions/s-1/lineage.json: at /spawns/0: 'subagent_type' is a required property",
         "sessions/s-1/lineage.json: at /spawns/0: Additional properties are not allowed ('x' was unexpected)",

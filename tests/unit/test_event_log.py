@@ -6,6 +6,7 @@ import json
 import os
 import random
 
+from tests.helpers.factories import write_state
 from deliberation.state import event_log
 from deliberation.state.paths import Layout
 
@@ -52,8 +53,7 @@ def test_logged_answer_finds_the_event_by_its_id(tmp_path):
     records = [{"eid": "e1", "answer": {"decision": "deny", "reason": "budget"}},
                {"eid": "e2", "answer": {}},
                {"eid": "e10", "answer": {"context": "ten", "system_message": "note", "junk": 1}}]
-    with open(path, "w") as fh:
-        fh.writelines(json.dumps(r) + "\n" for r in records)
+    write_state(path, "".join(json.dumps(r) + "\n" for r in records))  # as the plugin writes them: sealed
     first = event_log.logged_answer(layout, "s1", "e1")
     assert (first.decision, first.reason) == ("deny", "budget")
     assert event_log.logged_answer(layout, "s1", "e2").is_empty()

@@ -215,7 +215,8 @@ def test_template_file_matches_the_hook_scripts():
         assert (root / "hooks" / script).is_file(), script
     for groups in plugin.values():
         for g in groups:
-            assert g["hooks"][0]["command"].startswith('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" ')
+            # /bin/sh, not `sh`: the client looks `sh` up on a PATH the project's settings may set (measured)
+            assert g["hooks"][0]["command"].startswith('/bin/sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" ')
 
 
 def test_read_tolerates_a_bom_and_refuses_garbage(tmp_path):

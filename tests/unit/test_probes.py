@@ -57,15 +57,28 @@ def test_timeout_kills_the_whole_process_group(tmp_path):
     wait_until(gone, 5, f"grandchild {gpid} to die (it survived the probe's timeout)")
 
 
-def test_probe_gets_no_deliberation_text(tmp_path, monkeypatch):
+def test_probe_gets_no_deliberation_text_and_no_inherited_secret(tmp_path, monkeypatch):
     monkeypatch.setenv("DELIBERATION_QUESTION", "secret reasoning")
-    monkeypatch.setenv("KEEP_ME", "1")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-x")
+    monkeypatch.setenv("LANG", "C.UTF-8")
     code = ("import os, sys; d = sys.stdin.read(); "
             "sys.exit(0 if d == '' and 'DELIBERATION_QUESTION' not in os.environ "
-            "and os.environ.get('KEEP_ME') == '1' and len(sys.argv) == 1 else 5)")
+            "and 'ANTHROPIC_API_KEY' not in os.environ and os.environ.get('LANG') == 'C.UTF-8' "
+            "and len(sys.argv) == 1 else 5)")
     run = run_probe(probe(code), str(tmp_path), ["src/auth.py:10 the claim"])
     assert run.passed, run
-    assert "DELIBERATION_QUESTION" not in probe_env() and probe_env()["KEEP_ME"] == "1"
+    env = probe_env()
+    assert "DELIBERATION_QUESTION" not in env and "ANTHROPIC_API_KEY" not in env
+    assert set(env) <= {"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ",
+                        "TMPDIR", "TERM"}, env
+
+
+def test_a_probe_path_has_no_relative_entry_and_ignores_a_project_supplied_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", "./tools:bin:/usr/bin")
+    assert probe_env(str(tmp_path))["PATH"] == "/usr/bin"
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text('{"env": {"PATH": "./tools:bin:/usr/bin"}}')
+    assert "./tools" not in probe_env(str(tmp_path))["PATH"] and "/bin" in probe_env(str(tmp_path))["PATH"]
 
 
 def test_missing_command_fails_with_a_reason(tmp_path):

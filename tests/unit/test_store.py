@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from tests.helpers.factories import write_state
 from deliberation import SCHEMA_VERSION
 from deliberation.state.paths import Layout
 from deliberation.state.models import Lineage, SessionState
@@ -159,9 +160,8 @@ def test_quarantine_never_overwrites_an_earlier_corrupt_copy(tmp_path):
 def test_newer_schema_version_is_refused_with_a_clear_message_and_left_alone(project, store):
     path = store.layout.session_state("s1")
     os.makedirs(os.path.dirname(path))
-    body = json.dumps({"schema_version": SCHEMA_VERSION + 1, "session_id": "s1", "future": 1})
-    with open(path, "w") as fh:
-        fh.write(body)
+    write_state(path, json.dumps({"schema_version": SCHEMA_VERSION + 1, "session_id": "s1", "future": 1}))
+    body = open(path).read()  # written by a newer plugin of this user: sealed with the same key
     with pytest.raises(SchemaVersionError) as err:
         store.load(path, SessionState)
     msg = str(err.value)

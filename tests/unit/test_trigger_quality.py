@@ -49,13 +49,13 @@ def test_the_labelled_set_is_large_split_by_hash_and_well_formed():
 def test_held_out_half(figures):
     held = figures["heldout"]
     assert held.fp_rate <= 0.05, held.false_alarms
-    assert held.true_pos >= 131 and held.risky == 168  # 78.0 %: the target (80 %) is not met, docs/TRIGGER.md says so
+    assert held.risky == 195 and held.true_pos >= 160  # 82.1 %, measured once after the last change (target ≥ 80 %)
     assert held.precision >= 0.95
 
 
 def test_tuning_half(figures):
     tuning = figures["tuning"]
-    assert tuning.recall >= 0.93 and tuning.fp_rate <= 0.01
+    assert tuning.recall >= 0.96 and tuning.fp_rate <= 0.01
 
 
 def test_an_ordinary_day_deliberates_about_one_prompt_in_ten(figures):

@@ -125,3 +125,5 @@ def test_self_rating_text_is_short_and_says_the_next_step():
     assert 'call the Skill tool with skill "deliberate"' in text
     assert 'skill "deliberation:deliberate"' in self_rating.text(prefix="deliberation:")
     assert "security 0.90" in self_rating.text({"security": 0.9})
+    longest = self_rating.text({t: 0.123456 for t in DEFAULT_THRESHOLDS}, prefix="deliberation:")
+    assert len(longest.encode()) <= self_rating.MAX_BYTES and "follow the protocol it returns" in longest

@@ -7,8 +7,8 @@ checksum). Its verdict is its exit status: 0 = pass, anything else (or a timeout
 The two tests a probe must pass to count as independent evidence:
 - **checksum test** (can the pass/fail criterion be written without the claim's reasoning?) —
   holds by construction: a probe receives NO deliberation text. Its argv is fixed config, stdin
-  is /dev/null, its environment is a copy of this process's environment with every
-  `DELIBERATION_*` variable removed and nothing added. `validate_probe` rejects, at config-check
+  is /dev/null, and its environment is a minimal one (`probe_env`): no API keys, no tokens, none
+  of the hook's variables — only the locale, the user, a home and a PATH. `validate_probe` rejects, at config-check
   time, a command that tries to template deliberation content (`{question}`, `{report}`,
   `{claim}` … any `{name}` placeholder, `$DELIBERATION_*` / `${DELIBERATION_*}` references), one
   that reads the plugin's own state (`.claude/deliberation/`, where the reports live), and one
@@ -23,7 +23,9 @@ Matching (`matching_probes`): a probe covers a decision class when one of its `c
 matches the class or its task type (`security` covers `security/auth`).
 
 This is the one module that runs commands: in the project directory, argv without a shell, in
-its own process group, killed as a group (SIGKILL) at its timeout.
+its own process group, killed as a group (SIGKILL) at its timeout. A probe is a command from the
+project's config.json, so it runs only once this user has approved it (state/consent.py:
+`project_config` holds every unapproved probe back).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Sequence
 from deliberation.state.config import STATE_DIR_PATTERN, EscalationConfig, ProbeConfig, command_problems
 from deliberation.core.decision_class import task_type_of
 from deliberation.state.models import Deliberation, ProbeRun
+from deliberation.state import project_env, user_data
 from deliberation.state.paths import hook_env
 
 CAUSAL_WARNING = "probe shares an upstream with the claim: not causally independent"
@@ -131,11 +134,24 @@ def cited_evidence(delib: Deliberation) -> "list[str]":
 # -- running ----------------------------------------------------------------------------------
 
 
-def probe_env() -> "dict[str, str]":
-    """A copy of the hook's environment without DELIBERATION_* variables; nothing added.
+PROBE_ENV_KEEP = ("USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TMPDIR", "TERM")
+SYSTEM_PATH = ("/usr/local/bin", "/opt/homebrew/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin")
+
+
+def probe_env(project_dir: "str | None" = None) -> "dict[str, str]":
+    """The minimal environment a probe runs with: the locale and user variables of the hook's
+    environment, this user's home (from the password database), and a PATH without relative
+    entries — the user's own, or the system's when the project's settings supplied PATH. No API
+    key, token or other secret of the hook's environment, no DELIBERATION_* variable.
 
     In the warm worker the hook's own environment travels with the request (paths.REQUEST_ENV)."""
-    return {k: v for k, v in hook_env().items() if not k.upper().startswith("DELIBERATION_")}
+    env = hook_env()
+    out = {k: env[k] for k in PROBE_ENV_KEEP if env.get(k)}
+    out["HOME"] = user_data.home()
+    path = project_env.supplied(project_dir, env).own(env, "PATH")
+    entries = [p for p in (path or "").split(os.pathsep) if os.path.isabs(p)] or list(SYSTEM_PATH)
+    out["PATH"] = os.pathsep.join(dict.fromkeys(entries))
+    return out
 
 
 def _kill_group(proc: "subprocess.Popen") -> None:
@@ -161,7 +177,7 @@ def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "Sequence[str]" 
     timeout = p.timeout_s if timeout_s is None else timeout_s
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(list(p.command), cwd=project_dir, env=probe_env(),
+        proc = subprocess.Popen(list(p.command), cwd=project_dir, env=probe_env(project_dir),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True, shell=False)
     except OSError as exc:

@@ -21,9 +21,9 @@ import stat
 import time
 
 from deliberation.state.ids import InvalidId, check_id
-from deliberation.state import atomic
+from deliberation.state import atomic, safe_read
 from deliberation.state.paths import Layout, make_dirs
-from deliberation.state.plain_reads import read_json, section
+from deliberation.state.plain_reads import believed_json, read_json, section
 from deliberation.defaults import CONFIG, ERRORS_LOG_MAX_BYTES, PRUNE_BUDGET_S, RETENTION_CHECK_EVERY_S
 
 TRASH = ".trash-"
@@ -59,7 +59,7 @@ def _walk(path: str) -> "tuple[int, float]":
 
 
 def _open_reviews(layout: Layout) -> "set[str]":
-    data = read_json(layout.escalations) or {}
+    data = believed_json(layout, layout.escalations) or {}  # a committed one holds no session back
     entries = data.get("open")
     if not isinstance(entries, list):
         return set()
@@ -76,7 +76,7 @@ def session_busy(layout: Layout, sid: str, current: "str | None", reviews: "set[
         return "its decision awaits a person's review"
     path = layout.session_state(sid)
     if os.path.exists(path):
-        data = read_json(path)
+        data = believed_json(layout, path)
         if data is None:
             return "its session.json does not read (see `deliberation doctor`)"
         if data.get("active_deliberation"):
@@ -174,8 +174,8 @@ def _remove_session(layout: Layout, step, current: "str | None", now: float, max
 
 def _trim(path: str, keep_bytes: int) -> None:
     """Keep the newest `keep_bytes` of errors.log, from the start of an entry."""
-    with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
+    fh, size = safe_read.open_file(path)  # no link followed, a regular file only, never blocking
+    with fh:
         fh.seek(max(0, size - keep_bytes))
         tail = fh.read()
     cut = tail.find(b"\n--- ")

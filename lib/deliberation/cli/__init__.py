@@ -32,6 +32,7 @@ COMMANDS: "dict[str, tuple[str, str]]" = {
     "eval": ("eval_cmd", "evaluate routing policies on a labelled decision history"),
     "history": ("history", "export the project's labelled decisions"),
     "config": ("config_cmd", "show the effective configuration and its problems"),
+    "trust": ("trust", "approve the settings of config.json that run commands or widen what runs"),
     "gc": ("gc", "prune old session folders and logs now (--dry-run: only show); what is kept and its size"),
 }
 
@@ -43,6 +44,7 @@ EPILOG = """examples:
   deliberation approve d-20261129-ab12 --reason "reviewed the migration plan"
   deliberation eval history.jsonl --reversal-classes 'security/*'
   deliberation doctor
+  deliberation trust
   deliberation gc --dry-run
 """
 

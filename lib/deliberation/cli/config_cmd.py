@@ -1,8 +1,11 @@
-"""`deliberation config` — the effective configuration and any problems in config.json."""
+"""`deliberation config` — the effective configuration and any problems in config.json. Settings
+that wait for this user's approval (state/consent.py) show at their defaults, and are listed."""
 
 from __future__ import annotations
 
 import json
+
+from deliberation.state import consent
 from deliberation.state.config import Config, read_config_file
 from deliberation.state.paths import Layout
 
@@ -12,12 +15,21 @@ def add_arguments(parser, name: str) -> None:
 
 
 def run(args) -> int:
-    cfg, problems = (Config(), []) if args.defaults else read_config_file(Layout(args.project).config)
+    layout = Layout(args.project)
+    cfg, problems = (Config(), []) if args.defaults else read_config_file(layout.config, layout.project)
     data = cfg.model_dump(mode="json")
+    waiting = [] if args.defaults else consent.pending(layout)
+    if waiting:
+        data = consent.effective(data, Config().model_dump(mode="json"), waiting)
     if args.json:
-        print(json.dumps({"config": data, "problems": problems}, indent=1))
+        print(json.dumps({"config": data, "problems": problems,
+                          "awaiting_approval": [{"setting": i.name, "value": i.value, "why": i.why} for i in waiting]},
+                         indent=1))
     else:
         print(json.dumps(data, indent=2))
         for p in problems:
             print(f"problem: {p}")
+        for i in waiting:
+            print(f"awaiting approval: {i.name} = {' '.join(i.shown(200).split())} ({i.why}) — its default "
+                  "applies until you run `deliberation trust` in a terminal")
     return 1 if problems else 0

@@ -4,11 +4,16 @@ Four checks, every problem on its own line, exit 1 on any problem (`--json` for 
 - install: the plugin folder, the interpreter the hooks use and its dependencies;
 - settings: `.claude/settings.json` wires every hook of settings.example.json (same event and
   matcher) once, to an interpreter and a script that exist;
-- config: `config.validate_config`'s problems, each named by key;
+- config: `config.validate_config`'s problems, each named by key, and the settings that wait
+  for this user's approval (state/consent.py) with the command that approves them;
 - state: every state file under `.claude/deliberation/` against the generated JSON Schemas
-  (`state_schema/`, see deliberation.state.schemas), JSONL files line by line; quarantined
-  `*.corrupt-*` files are problems too (inspect, then delete them).
-Read-only: doctor never changes a file.
+  (`state_schema/`, see deliberation.state.schemas), JSONL files line by line, and its seal: a
+  runtime file this user's plugin did not write (committed to the repository, copied from
+  elsewhere) is a problem; quarantined `*.corrupt-*` files are problems too (inspect, then
+  delete them).
+Read-only: doctor never changes a file. It reads every project file through safe_read (no link
+followed, regular files only, bounded) and never runs an interpreter that lies in the project or
+is named by a relative path (the install manifest is a project file too).
 """
 
 from __future__ import annotations
@@ -55,12 +60,23 @@ def note(area: str, message: str) -> Finding:
 # install
 
 
-def find_plugin(manifest: dict, explicit: "str | None" = None) -> str:
-    """The plugin folder: --plugin, else the one install recorded, else the one holding this code."""
+def _in_project(path: str, project: "str | None") -> bool:
+    """A relative path, or one inside the project: written by whoever wrote the repository."""
+    if not os.path.isabs(path):
+        return True
+    if not project:
+        return False
+    root = os.path.realpath(project) + os.sep
+    return os.path.realpath(path).startswith(root) or os.path.abspath(path).startswith(os.path.abspath(project) + os.sep)
+
+
+def find_plugin(manifest: dict, explicit: "str | None" = None, project: "str | None" = None) -> str:
+    """The plugin folder: --plugin, else the one install recorded (unless it lies in the project),
+    else the one holding this code."""
     if explicit:
         return os.path.abspath(explicit)
     recorded = manifest.get("plugin")
-    if isinstance(recorded, str) and os.path.isdir(recorded):
+    if isinstance(recorded, str) and os.path.isdir(recorded) and not _in_project(recorded, project):
         return recorded
     return PLUGIN_OF_THIS_CODE
 
@@ -78,7 +94,7 @@ def missing_dependencies(python: str) -> "str | None":
             "    except Exception as exc:\n        bad.append(f'{m} ({type(exc).__name__})')\n"
             "print(', '.join(bad)); sys.exit(1 if bad else 0)")
     try:
-        proc = subprocess.run([python, "-c", code], capture_output=True,
+        proc = subprocess.run([python, "-I", "-c", code], capture_output=True, cwd="/",
                               text=True, timeout=60, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"cannot run {python}: {exc}"
@@ -88,12 +104,15 @@ def missing_dependencies(python: str) -> "str | None":
     return f"missing in {python}: {what}"
 
 
-def check_install(plugin: str, manifest: dict) -> "list[Finding]":
+def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> "list[Finding]":
     out: list[Finding] = []
     template = os.path.join(plugin, "settings.example.json")
     if not os.path.isfile(template) or not os.path.isdir(os.path.join(plugin, "hooks")):
         return [problem("install", f"plugin folder {plugin} is incomplete (no settings.example.json or hooks/)")]
     python = hook_python(plugin, manifest)
+    if _in_project(python, project):
+        return [problem("install", f"the install manifest names the hook interpreter {python!r}, which lies in the "
+                                   f"project (or is a relative path): not run — re-run {plugin}/install.sh")]
     if not manifest:
         out.append(note("install", "no install manifest (.claude/deliberation/install-manifest.json): "
                                    "install.sh has not run for this project"))
@@ -174,17 +193,26 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
 
 
 def check_config(layout: Layout) -> "list[Finding]":
+    from deliberation.state import consent
     from deliberation.state.config import read_config_file
 
-    if not os.path.exists(layout.config):
+    if not os.path.lexists(layout.config):
         return [ok("config", "no config.json: every default applies")]
     from deliberation.app.probes import validate_probes
 
-    config, problems = read_config_file(layout.config)
+    config, problems = read_config_file(layout.config, layout.project)
     problems = problems + validate_probes(config.escalation)
-    if not problems:
-        return [ok("config", "config.json is valid")]
-    return [problem("config", p) for p in problems]
+    out = [problem("config", p) for p in problems]
+    waiting = consent.pending(layout)
+    for item in waiting:
+        out.append(problem("config", f"awaiting your approval: {item.name} = {' '.join(item.shown(200).split())} — "
+                                     f"{item.why}; its default applies until you run, in a terminal: "
+                                     f"deliberation trust --project {consent.quote(layout.project)}"))
+    if not out:
+        approved = consent.requested(consent.read_raw(layout))
+        extra = f" ({', '.join(i.name for i in approved)} approved by you)" if approved else ""
+        return [ok("config", f"config.json is valid{extra}")]
+    return out
 
 
 def _errors(validator, doc: object) -> "list[str]":
@@ -198,18 +226,35 @@ def _errors(validator, doc: object) -> "list[str]":
     return errs
 
 
-def validate_state_file(path: str, rel: str, validator, jsonl: bool) -> "list[Finding]":
-    """One problem per schema violation (capped), or one ok."""
+NOT_OURS = ("not written by this user's plugin (no valid seal: committed to the repository, copied from "
+            "elsewhere, or damaged); the hooks ignore it")
+
+
+def validate_state_file(path: str, rel: str, validator, jsonl: bool, key: "bytes | None" = None) -> "list[Finding]":
+    """One problem per schema violation or missing seal (capped), or one ok. `key` None: the
+    seals are not checked (a shared file, or this user's key is not available)."""
+    from deliberation.state import safe_read, seal
+    from deliberation.state.store import STATE_LIMIT
+
+    root = path[:-len(rel)].rstrip(os.sep)
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        raw = safe_read.read_bytes(path, STATE_LIMIT * 16 if jsonl else STATE_LIMIT, root=root)
+    except safe_read.Refused as exc:
+        return [problem("state", f"{rel}: not read — {exc.why}")]
     except OSError as exc:
         return [problem("state", f"{rel}: unreadable ({exc.strerror})")]
     problems: list[str] = []
+    if key is not None and not jsonl and not seal.is_sealed_by(key, rel, raw):
+        problems.append(f"{rel}: {NOT_OURS}")
     if jsonl:
+        foreign = 0
         for n, line in enumerate(raw.splitlines(), 1):
             if not line.strip():
                 continue
+            if key is not None and not seal.is_sealed_by(key, rel, line):
+                foreign += 1
+                if foreign == 1:
+                    problems.append(f"{rel} line {n}: {NOT_OURS}")
             try:
                 doc = json.loads(line)
             except ValueError as exc:
@@ -245,7 +290,15 @@ def check_state(layout: Layout) -> "list[Finding]":
 
     if not os.path.isdir(layout.root):
         return [ok("state", f"no state dir yet ({os.path.relpath(layout.root, layout.project)})")]
+    from deliberation.state import seal, user_data
+    from deliberation.state.paths import hook_env
+
     out: list[Finding] = []
+    try:
+        key: "bytes | None" = user_data.key(hook_env(), layout.project)
+    except user_data.Unavailable as exc:
+        key = None
+        out.append(problem("state", f"the seals of the runtime files cannot be checked: {exc}"))
     validators: dict = {}
     checked = 0
     for rel in state_files(layout.root):
@@ -267,9 +320,20 @@ def check_state(layout: Layout) -> "list[Finding]":
         name, jsonl = found
         if name not in validators:
             validators[name] = schemas.validator(name)
-        results = validate_state_file(os.path.join(layout.root, rel), rel, validators[name], jsonl)
+        results = validate_state_file(os.path.join(layout.root, rel), rel, validators[name], jsonl,
+                                      None if rel in seal.SHARED else key)
         checked += 1
         out += [f for f in results if f.status != "ok"]
+    cache = layout.config_cache
+    if key is not None and os.path.lexists(cache):
+        from deliberation.state import safe_read
+
+        try:
+            sealed_ok = seal.is_sealed_by(key, seal.rel_of(layout, cache), safe_read.read_bytes(cache, 4 << 20))
+        except OSError:
+            sealed_ok = False
+        if not sealed_ok:
+            out.append(problem("state", f"cache/config.resolved.json: {NOT_OURS} and rebuild it from config.json"))
     if not any(f.status == "problem" for f in out):
         out.append(ok("state", f"{checked} state file(s) match their schemas"))
     errors_log = layout.errors_log
@@ -292,8 +356,8 @@ def diagnose(project: "str | None" = None, plugin: "str | None" = None) -> "tupl
     except ins.SettingsError as exc:
         manifest = {}
         findings = [problem("install", str(exc).replace(" Nothing was changed.", ""))]
-    plugin_dir = find_plugin(manifest, plugin)
-    findings += check_install(plugin_dir, manifest)
+    plugin_dir = find_plugin(manifest, plugin, layout.project)
+    findings += check_install(plugin_dir, manifest, layout.project)
     findings += check_settings(layout.project, plugin_dir, manifest)
     findings += check_config(layout)
     findings += check_state(layout)

@@ -20,9 +20,18 @@ What install writes — and uninstall removes, nothing else:
   folder still holds state it keeps out of git.
 - directories it created, removed again when they end up empty.
 
+The target is someone else's input (a cloned repository), so install acts only inside it:
+- the manifest is a project file: only entries install itself writes count (`shipped`: the
+  agent and command files, the state dir's .gitignore, the folders they live in); any other —
+  an absolute path, `../x`, one of the project's own files — is ignored with a line saying so;
+- a symlinked `.claude`, `.claude/agents`, `.claude/commands` or `.claude/deliberation`, and a
+  file install would read or replace that is a link, a FIFO or a device, are refused before
+  anything changes (`check_target`), with the path and what to do;
+- every project file is read through safe_read (no link followed, regular files only, bounded).
+
 Pure core (unit-tested): render_hooks, is_ours, strip_ours, merge, created_keys, unmerge,
-plan_copies, plan_removals, restore_choice. Thin shell below it: read/plan/apply and `main`.
-Writing is idempotent: a file whose new content equals the old is not touched.
+plan_copies, plan_removals, restore_choice, shipped. Thin shell below it: read/plan/apply and
+`main`. Writing is idempotent: a file whose new content equals the old is not touched.
 """
 
 from __future__ import annotations
@@ -33,12 +42,15 @@ import hashlib
 import json
 import os
 import shlex
+import stat
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from deliberation import plugin_root
 from deliberation.state import atomic
+from deliberation.state import safe_read
+from deliberation.state.safe_read import kind_of
 from deliberation.state.paths import GITIGNORE, make_dirs
 from deliberation.text import commands as command_texts
 
@@ -51,6 +63,9 @@ MANIFEST_REL = os.path.join(STATE_REL, "install-manifest.json")
 GITIGNORE_REL = os.path.join(STATE_REL, ".gitignore")
 COPIED_DIRS = {"agents": ".md", "commands": ".md", "workflows": ".js"}  # folder → the files of it copied
 MANIFEST_VERSION = 1
+# the folders install may create (and uninstall remove when empty), shallowest first
+SHIPPED_DIRS = (".claude", os.path.join(".claude", "agents"), os.path.join(".claude", "commands"), STATE_REL)
+READ_LIMIT = 16 << 20  # a settings file, a manifest, an agent file: far below this
 
 
 
@@ -233,6 +248,26 @@ def restore_choice(current: dict, pred: Predicate, created: Iterable[str],
 
 
 # ---------------------------------------------------------------------------------------------
+# pure core: what install may touch
+
+
+def shipped(rel: object) -> bool:
+    """A path install itself writes: `.claude/agents/<name>.md`, `.claude/commands/<name>.md` or
+    the state dir's .gitignore — relative, normalised, no '..'. Nothing else of a manifest counts."""
+    if not isinstance(rel, str) or not rel or os.path.isabs(rel) or os.path.normpath(rel) != rel:
+        return False
+    if rel == GITIGNORE_REL:
+        return True
+    parts = rel.split(os.sep)
+    return (len(parts) == 3 and parts[0] == ".claude" and parts[1] in COPIED_DIRS and parts[2].endswith(".md")
+            and not parts[2].startswith(".") and ".." not in parts)
+
+
+def shipped_dir(rel: object) -> bool:
+    return isinstance(rel, str) and rel in SHIPPED_DIRS
+
+
+# ---------------------------------------------------------------------------------------------
 # pure core: copied files
 
 
@@ -290,10 +325,20 @@ def _removal(rel: str, dest: "str | None", ours: str) -> "list[FileAction]":
 # shell: reading and writing the project
 
 
-def sha256_file(path: str) -> "str | None":
+def _read_project_file(path: str, root: "str | None") -> bytes:
+    """A file of the target project through safe_read; a link, a FIFO, a device or a huge file
+    is refused with a SettingsError naming it (nothing was changed)."""
     try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+        return safe_read.read_bytes(path, READ_LIMIT, root=root)
+    except safe_read.Refused as exc:
+        raise SettingsError(f"{path} is {exc.why}: install reads and replaces only regular files inside the "
+                            f"project; remove it (or replace it with a regular file), then re-run. "
+                            f"Nothing was changed.") from None
+
+
+def sha256_file(path: str, root: "str | None" = None) -> "str | None":
+    try:
+        return hashlib.sha256(_read_project_file(path, root)).hexdigest()
     except FileNotFoundError:
         return None
 
@@ -302,11 +347,11 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_json_file(path: str, what: str) -> "tuple[object, bytes] | None":
-    """(document, raw bytes), None when absent; SettingsError when it is not valid JSON."""
+def read_json_file(path: str, what: str, root: "str | None" = None) -> "tuple[object, bytes] | None":
+    """(document, raw bytes), None when absent; SettingsError when it is not valid JSON, or not
+    a regular file (with `root`: read only from inside it, see _read_project_file)."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        raw = _read_project_file(path, root)
     except FileNotFoundError:
         return None
     try:
@@ -349,10 +394,65 @@ class Project:
 
 
 def load_manifest(project: Project) -> dict:
-    found = read_json_file(project.manifest, "install manifest")
+    found = read_json_file(project.manifest, "install manifest", project.root)
     if found is None or not isinstance(found[0], dict):
         return {}
     return found[0]
+
+
+def manifest_files(manifest: dict, plan: "Plan | None" = None) -> "dict[str, str]":
+    """The manifest's files install itself writes (`shipped`); any other entry is said and ignored."""
+    files = got if isinstance(got := manifest.get("files"), dict) else {}
+    out = {}
+    for rel, digest in files.items():
+        if shipped(rel) and isinstance(digest, str):
+            out[rel] = digest
+        elif plan is not None:
+            plan.say(f"manifest: ignored entry {rel!r}: not a file install.sh writes (only .claude/agents/*.md, "
+                     f".claude/commands/*.md and {GITIGNORE_REL}); left alone")
+    return out
+
+
+def manifest_dirs(manifest: dict, plan: "Plan | None" = None) -> "list[str]":
+    dirs = got if isinstance(got := manifest.get("created_dirs"), list) else []
+    for d in dirs:
+        if not shipped_dir(d) and plan is not None:
+            plan.say(f"manifest: ignored folder {d!r}: not one install.sh creates; left alone")
+    return [d for d in dirs if shipped_dir(d)]
+
+
+def check_target(project: Project) -> None:
+    """Refuse a target whose folders install writes into are links (or not folders), or whose
+    files install reads or replaces are links, FIFOs or devices: SettingsError, nothing changed."""
+    for rel in SHIPPED_DIRS:
+        path = project.path(rel)
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(mode):
+            raise SettingsError(f"{path} is a symbolic link (to {os.readlink(path)}): install writes only inside "
+                                "the project, not through links; make it a real folder (or remove it), then re-run. "
+                                "Nothing was changed.")
+        if not stat.S_ISDIR(mode):
+            raise SettingsError(f"{path} is not a folder; move it away, then re-run. Nothing was changed.")
+    names = [SETTINGS_REL, SETTINGS_REL + BACKUP_SUFFIX, MANIFEST_REL, GITIGNORE_REL]
+    for sub in COPIED_DIRS:
+        folder = project.path(os.path.join(".claude", sub))
+        try:
+            names += [os.path.join(".claude", sub, n) for n in sorted(os.listdir(folder)) if n.endswith(".md")]
+        except OSError:
+            pass
+    for rel in names:
+        path = project.path(rel)
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise SettingsError(f"{path} is {kind_of(mode)}: install reads and replaces only regular files inside "
+                                "the project; remove it (or replace it with a regular file), then re-run. "
+                                "Nothing was changed.")
 
 
 def load_template(plugin: str) -> dict:
@@ -367,7 +467,7 @@ def load_template(plugin: str) -> dict:
 
 
 def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
-    found = read_json_file(project.settings, "settings")
+    found = read_json_file(project.settings, "settings", project.root)
     if found is None:
         return None, None
     doc, raw = found
@@ -458,9 +558,8 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
 
     # copied files and the state dir's .gitignore
     contents = plugin_files(plugin)
-    managed = {k: v for k, v in manifest.get("files", {}).items() if isinstance(v, str)} \
-        if isinstance(manifest.get("files"), dict) else {}
-    dests = {rel: sha256_file(project.path(rel)) for rel in set(contents) | set(managed)}
+    managed = manifest_files(manifest, plan)
+    dests = {rel: sha256_file(project.path(rel), project.root) for rel in set(contents) | set(managed)}
     sources = {rel: sha256_bytes(data) for rel, data in contents.items()}
     actions, new_managed = plan_copies(sources, dests, managed)
     for a in actions:
@@ -479,7 +578,7 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
     # the manifest: what uninstall will remove
     new_dirs = _missing_dirs(project, list(plan.writes) + [MANIFEST_REL])
     plan.mkdirs = new_dirs
-    dirs = list(dict.fromkeys([d for d in manifest.get("created_dirs", []) if isinstance(d, str)] + new_dirs))
+    dirs = list(dict.fromkeys(manifest_dirs(manifest, plan) + [d for d in new_dirs if shipped_dir(d)]))
     doc = {
         "schema_version": MANIFEST_VERSION,
         "written_by": "deliberation install.sh",
@@ -497,8 +596,7 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
     }
     data = (json.dumps(doc, indent=2) + "\n").encode("utf-8")
     try:
-        with open(project.manifest, "rb") as fh:
-            same = fh.read() == data
+        same = _read_project_file(project.manifest, project.root) == data
     except FileNotFoundError:
         same = False
     if not same:
@@ -516,8 +614,9 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
         plan.say(f"manifest: none at {MANIFEST_REL}; removing only hook handlers that run files in {plugin}/hooks/")
     msettings = manifest.get("settings", {}) if isinstance(manifest.get("settings"), dict) else {}
     known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
-    pred = ours_predicate(manifest.get("plugin") or plugin, known)
-    if manifest.get("plugin") and manifest["plugin"] != plugin:
+    recorded = manifest.get("plugin") if isinstance(manifest.get("plugin"), str) else None
+    pred = ours_predicate(recorded or plugin, known)
+    if recorded and recorded != plugin:
         pred = (lambda a, b: lambda h: a(h) or b(h))(pred, ours_predicate(plugin))
 
     current, _raw = read_settings(project)
@@ -527,7 +626,7 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
         found = None
         if os.path.exists(project.backup):
             try:
-                found = read_json_file(project.backup, "backup")
+                found = read_json_file(project.backup, "backup", project.root)
             except SettingsError:
                 found = None
         if found is not None:
@@ -551,9 +650,8 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
     else:
         plan.say(f"settings: no {SETTINGS_REL}; nothing to remove")
 
-    managed = {k: v for k, v in manifest.get("files", {}).items() if isinstance(v, str)} \
-        if isinstance(manifest.get("files"), dict) else {}
-    for a in plan_removals({rel: sha256_file(project.path(rel)) for rel in managed}, managed):
+    managed = manifest_files(manifest, plan)
+    for a in plan_removals({rel: sha256_file(project.path(rel), project.root) for rel in managed}, managed):
         if a.kind == "remove":
             plan.deletes.append(a.path)
             plan.say(f"files: remove {a.path}")
@@ -566,7 +664,7 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
     if manifest:
         plan.deletes.append(MANIFEST_REL)
         plan.say(f"manifest: remove {MANIFEST_REL}")
-    dirs = [d for d in manifest.get("created_dirs", []) if isinstance(d, str)]
+    dirs = manifest_dirs(manifest, plan)
     plan.rmdirs = sorted(dirs, key=lambda d: -d.count(os.sep))
     return plan
 
@@ -622,6 +720,7 @@ def main(argv: "list[str] | None" = None) -> int:
     project = Project(os.path.abspath(args.project))
     plugin = os.path.abspath(args.plugin)
     try:
+        check_target(project)
         if args.action == "check":
             read_settings(project)
             load_template(plugin)

@@ -2,7 +2,8 @@
 
 One row per hook event: sequence number, time (UTC), event, the tool or agent it concerns, the
 answer's decision and the first line of its reason. An unreadable line is shown as such, never
-fatal. Default session: the most recent one with an event log. `--json` gives the rows.
+fatal; a line without this user's seal (state/seal.py: not written by this user's plugin) is
+shown as such too, without its content. Default session: the most recent one with an event log. `--json` gives the rows.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from typing import Any
 
 from deliberation.cli import views as t
-from deliberation.state import queries
+from deliberation.state import queries, safe_read, seal
 from deliberation.state.ids import is_valid_id
 from deliberation.wire.hookio import is_task_notification
 from deliberation.core.personas import normalise_agent_type
@@ -59,8 +60,9 @@ def _decision(answer: dict) -> "tuple[str, str]":
     return str(decision), t.first_line(reason or message or context, 100)
 
 
-def rows_from_lines(lines: "list[bytes]") -> "list[dict[str, Any]]":
-    """Parse event-log lines into display rows (pure); bad lines become 'unreadable' rows."""
+def rows_from_lines(lines: "list[bytes]", opener=None) -> "list[dict[str, Any]]":
+    """Parse event-log lines into display rows (pure); bad lines become 'unreadable' rows; with
+    `opener` (seal.line_opener), a line it does not open becomes a 'not written by' row."""
     rows: list[dict[str, Any]] = []
     for n, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -73,6 +75,11 @@ def rows_from_lines(lines: "list[bytes]") -> "list[dict[str, Any]]":
             rows.append({"seq": n, "at": None, "event": "(unreadable line)", "actor": "", "decision": "-",
                          "reason": t.one_line(str(exc), 100), "notes": []})
             continue
+        if opener is not None and opener(raw) is None:
+            rows.append({"seq": n, "at": None, "event": "(not this user's)", "actor": "", "decision": "-",
+                         "reason": "not written by this user's plugin (no valid seal): not shown", "notes": []})
+            continue
+        rec.pop("mac", None)
         payload = got if isinstance(got := rec.get("payload"), dict) else {}
         answer = got if isinstance(got := rec.get("answer"), dict) else {}
         event = str(rec.get("event") or payload.get("hook_event_name") or "?")
@@ -93,13 +100,16 @@ def run(args: Any) -> int:
         return t.fail(f"invalid session id {sid!r}: ids contain only letters, digits, '-' and '_'")
     path = layout.events(sid)
     try:
-        with open(path, "rb") as fh:
+        fh, _size = safe_read.open_file(path, root=layout.project)
+        with fh:
             lines = fh.read().splitlines()
     except FileNotFoundError:
         known = [s for s in queries.session_ids(layout)]
         hint = f" (known: {', '.join(known[-5:])})" if known else ""
         return t.fail(f"no event log for session {sid!r} in {layout.sessions_dir}{hint}")
-    rows = rows_from_lines(lines)
+    except safe_read.Refused as exc:
+        return t.fail(f"the event log {path} is not read: {exc.why}")
+    rows = rows_from_lines(lines, seal.line_opener(layout, path))
     if args.event:
         wanted = {e.lower() for e in args.event}
         rows = [r for r in rows if r["event"].lower() in wanted]

@@ -91,9 +91,11 @@ def render(registry) -> str:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
     lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
-    for e in entries:
-        for d, why in zip(e.decisions, e.reasons):
-            lines.append(f"  {e.decision_class} {d}: {why}")
+    reasons = [(e.decision_class, d, why) for e in entries for d, why in zip(e.decisions, e.reasons)]
+    if reasons:  # reversals.json is the team's shared file: its text is theirs, quoted, never the plugin's
+        lines.append("reasons, quoted as written in reversals.json by whoever labelled the decision (the team's "
+                     "shared file — their words, not the plugin's):")
+        lines += [f"  {cls} {d}: {json.dumps(why, ensure_ascii=False)[:500]}" for cls, d, why in reasons]
     return "\n".join(lines)
 
 

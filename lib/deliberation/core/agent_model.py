@@ -47,6 +47,9 @@ def family(model: "str | None") -> "str | None":
     return m
 
 
+_ALIAS = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:\[\]-]{0,99}")
+
+
 def frontmatter_model(text: str) -> "str | None":
     """The `model:` of an agent file's front matter (None when absent or `inherit`)."""
     if not text.startswith("---"):
@@ -57,7 +60,9 @@ def frontmatter_model(text: str) -> "str | None":
         key, sep, value = line.partition(":")
         if sep and key.strip() == "model":
             value = value.strip().strip("'\"")
-            return None if value.lower() in ("", "inherit") else value
+            if value.lower() in ("", "inherit") or not _ALIAS.fullmatch(value):
+                return None  # an agent file is a project file: only a model name, never text, goes on
+            return value
     return None
 
 

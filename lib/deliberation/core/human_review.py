@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from deliberation.state.ids import is_valid_id
 from deliberation.wire.hookio import RISKY_TOOLS
 
 
@@ -65,6 +66,9 @@ def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tup
         risky = re.fullmatch(risky_tools or RISKY_TOOLS, tool_name or "") is not None
     except re.error:
         risky = re.fullmatch(RISKY_TOOLS, tool_name or "") is not None
+    # every id pasted into a suggested command is a valid id (letters, digits, '-', '_'): an entry
+    # with any other is not one this plugin wrote and is skipped
+    entries = [e for e in entries if is_valid_id(e.get("deliberation_id"))]
     if not risky or not entries:
         return None, ""
     rejects = [e for e in entries if e.get("route") == "hard-reject"]

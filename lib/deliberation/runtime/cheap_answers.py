@@ -7,6 +7,9 @@ Everything here reads at most a stat and one small JSON file; only the mid-task 
 event log's tail, and only for a tool call that already looks risky.
 A session without a deliberation keeps nothing of these events (docs/STORAGE.md): the turn's
 prompt waits in prompt.json until its Stop, a refusal under human review is logged.
+A state file the fast path does not believe (plain_reads.Distrusted: not sealed by this user's
+plugin, a link, a FIFO, too large) sends the event to the slow path, which moves it aside and
+says so.
 """
 
 from __future__ import annotations
@@ -15,14 +18,21 @@ from deliberation import defaults
 from deliberation.core.human_review import tool_answer
 from deliberation.state.event_log import drop_pending_prompt, keep_pending_prompt, log_line, make_record
 from deliberation.state.paths import Layout, plugin_agent_prefix
-from deliberation.state.plain_reads import (commit_pending, escalations_readable, open_escalations, section,
-                                            session_state)
+from deliberation.state.plain_reads import (Distrusted, awaiting_approval, commit_pending, open_escalations,
+                                            section, session_state)
 
 TRIGGER = defaults.CONFIG["trigger"]  # what an absent setting means
 
 
 def answer(event, layout: Layout, cfg: dict):
     """The fast-path Answer, or None when the slow path must decide."""
+    try:
+        return _answer(event, layout, cfg)
+    except Distrusted:
+        return None
+
+
+def _answer(event, layout: Layout, cfg: dict):
     from deliberation.wire import hookio
 
     sid = event.session_id
@@ -48,10 +58,9 @@ def answer(event, layout: Layout, cfg: dict):
             return None
         if event.tool_name == "Skill":
             return skill_answer(event, layout, cfg)
-        entries = open_escalations(layout)
+        entries = open_escalations(layout)  # one the slow path must move aside raises Distrusted
         if not entries:
-            # an escalations.json that does not read as an index goes to the slow path (quarantine + warning)
-            return net_answer(event, layout, cfg) if escalations_readable(layout.escalations) else None
+            return net_answer(event, layout, cfg)
         decision, reason = tool_answer(entries, event.tool_name,
                                          section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS))
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
@@ -68,7 +77,12 @@ def answer(event, layout: Layout, cfg: dict):
     if event.hook_event_name in ("SessionStart", "SessionEnd") or type(event) is hookio.SessionEvent:
         sess = session_state(layout, sid)
         if not sess or not sess.get("active_deliberation"):
-            return hookio.Answer(context=self_rating_text(cfg) if event.hook_event_name == "SessionStart" else None)
+            if event.hook_event_name != "SessionStart":
+                return hookio.Answer()
+            awaiting = awaiting_approval(layout)  # settings of config.json that wait for this user
+            if awaiting is None:
+                return None
+            return hookio.Answer(context=self_rating_text(cfg), system_message=awaiting or None)
         return None
     return None
 

@@ -23,8 +23,13 @@ def log_error(errors_log: "str | None", where: str, exc: BaseException) -> "str 
         make_dirs(os.path.dirname(errors_log))
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        fd = os.open(errors_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        # O_NONBLOCK: a FIFO a repository planted as errors.log fails here instead of holding the hook
+        fd = os.open(errors_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
         try:
+            import stat
+
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             os.write(fd, f"--- {stamp} pid={os.getpid()} {where}\n{text}".encode("utf-8", "replace"))
         finally:
             os.close(fd)
@@ -48,8 +53,9 @@ def known(exc: BaseException) -> bool:
     from deliberation.wire.hookio import PayloadError
     from deliberation.state.ids import InvalidId
     from deliberation.state.paths import UnsafePath
+    from deliberation.state.user_data import Unavailable
 
-    if isinstance(exc, (PayloadError, InvalidId, UnsafePath)):
+    if isinstance(exc, (PayloadError, InvalidId, UnsafePath, Unavailable)):
         return True
     try:
         from deliberation.state.store import StoreError

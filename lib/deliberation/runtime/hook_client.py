@@ -23,8 +23,12 @@ The exchange with the worker, and what the hook does at each fault:
     ← answer  printed. The connection breaks instead (the worker died): the event is handled
               here again under the same event id — a committed event is found in the event log
               and answered as it was, an uncommitted one is applied (`handlers.dispatch`)
-    deadline  the worker commits nothing after the event's commit deadline (deadlines.py); the
-              hook stops waiting at its answer deadline and says so
+    deadline  every message must arrive whole by its deadline (a peer that trickles bytes does
+              not stretch it). The worker commits nothing after `deadlines.worker_commit_by`;
+              a worker that holds the event past that without answering is not trusted with the
+              next one (its socket is removed: it retires, the next slow hook starts another)
+              and the hook does the event itself, the same way as after a break, in the time
+              the deadlines keep back for it
 
 The wire format, the limits and which worker is this install's: wire/worker_protocol.py.
 """
@@ -57,8 +61,12 @@ class AnswerLost(Exception):
     again under the same event id (idempotent)."""
 
 
-class AnswerLate(Exception):
-    """The worker took the request but did not answer by the event's answer deadline."""
+class WorkerHeld(Exception):
+    """The worker took the request (GO sent) but did not answer by its deadline: the hook
+    removes its socket and handles the event again here under the same event id."""
+
+
+_CONNECTED: "list" = []  # (path, inode) of the socket of the last connection made here
 
 
 def connect(environ: "dict[bytes, bytes] | None" = None):
@@ -77,6 +85,10 @@ def connect(environ: "dict[bytes, bytes] | None" = None):
         worker_socket.connect(sock, path)
         if not worker_socket.peer_is_me(sock):
             raise NotDelivered("the listener is not this user's")
+        try:
+            _CONNECTED[:] = [path, posix.stat(path).st_ino]
+        except OSError:
+            _CONNECTED[:] = []
     except BaseException as exc:
         sock.close()
         if isinstance(exc, NotDelivered):
@@ -88,7 +100,8 @@ def connect(environ: "dict[bytes, bytes] | None" = None):
 def exchange(sock, event_name: str, data: bytes, now: float, event_id: str, stamp: str,
              environ: "dict[bytes, bytes] | None" = None) -> str:
     """Send the event, return the worker's stdout text. Raises NotDelivered (the worker did not
-    take it, or runs other code), AnswerLost (taken, then the connection broke) or AnswerLate."""
+    take it, or runs other code, or too little time is left to give it), AnswerLost (taken, then
+    the connection broke) or WorkerHeld (taken, not answered by its deadline)."""
     environ = posix.environ if environ is None else environ
     try:
         block = env_block(environ)
@@ -98,29 +111,41 @@ def exchange(sock, event_name: str, data: bytes, now: float, event_id: str, stam
             sock.settimeout(ACK_TIMEOUT_S)
             sock.sendall(frame(encode_request(event_name, data, now, posix.getcwdb(), environ,
                                               event_id, stamp)))
-            reply = recv_message(sock, 16)
+            reply = recv_message(sock, 16, time.monotonic() + ACK_TIMEOUT_S)
         except (OSError, ConnectionError) as exc:
             raise NotDelivered(str(exc)) from None
         if reply == STALE:
             raise NotDelivered("the worker runs other code", stale=True)
         if reply != ACK:
             raise NotDelivered("unexpected reply")
+        wait = deadlines.worker_answer_by(event_name, now) - time.time()
+        if wait <= 0:  # no GO: the worker never acts on it, the hook does the work itself
+            raise NotDelivered("too little time left to hand the event to the warm worker")
         try:
             sock.sendall(frame(GO))
         except OSError as exc:  # the worker went away before GO: it never acts without GO
             raise NotDelivered(str(exc)) from None
-        wait = deadlines.answer_by(event_name, now) - time.time()
-        if wait <= 0:
-            raise AnswerLate("no time left to wait for the warm worker")
-        sock.settimeout(wait)
         try:
-            return recv_message(sock, MAX_ANSWER).decode("utf-8")
+            return recv_message(sock, MAX_ANSWER, time.monotonic() + wait).decode("utf-8")
         except TimeoutError:
-            raise AnswerLate(f"the warm worker did not answer within {deadlines.timeout_s(event_name):g}s") from None
+            raise WorkerHeld("the warm worker held the event past its deadline") from None
         except (OSError, ConnectionError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
             raise AnswerLost(f"the warm worker broke off ({exc})") from None
     finally:
         sock.close()
+
+
+def retire_held_worker() -> None:
+    """Remove the socket of the worker that held an event (if it is still that worker's): it
+    retires within a second, and no further hook hands it an event."""
+    if len(_CONNECTED) != 2:
+        return
+    path, inode = _CONNECTED
+    try:
+        if posix.stat(path).st_ino == inode:
+            posix.unlink(path)
+    except OSError:
+        pass
 
 
 def read_stdin(stream, limit: int) -> "tuple[bytes, int]":
@@ -181,7 +206,10 @@ def main(event_name: str) -> None:
                 pass
             except AnswerLost:
                 rerun = True
-            except BaseException as exc:  # noqa: BLE001 - AnswerLate: the worker commits nothing after its deadline
+            except WorkerHeld:  # it commits nothing more of this event; not trusted with the next
+                retire_held_worker()
+                rerun = True
+            except BaseException as exc:  # noqa: BLE001 - the last resort
                 from deliberation.runtime import hook_runner
 
                 finish(hook_runner.failure(event_name, exc, data))

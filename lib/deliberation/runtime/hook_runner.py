@@ -71,20 +71,22 @@ def failure(event_name: str, exc: BaseException, data: bytes) -> str:
 
 def respond(event_name: str, data: bytes, now: float, project: "str | None" = None,
             start_worker: bool = False, event_id: "str | None" = None, rerun: bool = False,
-            started: "float | None" = None) -> str:
+            started: "float | None" = None, commit_by: "float | None" = None) -> str:
     """`handle` inside the one error handler: the hook's stdout text; never raises.
 
     This is the whole fail-open layer of a hook (tests call it in-process; the warm worker calls
     it with the hook's project). `now` is the event's clock (what state records); `started` is
     when the hook process started (default: now), from which the event's commit deadline
     (deadlines.py) holds for everything it does. With `start_worker`, a slow-path event starts
-    the warm worker."""
+    the warm worker. `commit_by` overrides the commit deadline (the warm worker's is earlier)."""
     import time
 
     from deliberation.wire import deadlines
     from deliberation.state import paths
 
-    token = paths.REQUEST_DEADLINE.set(deadlines.commit_by(event_name, time.time() if started is None else started))
+    if commit_by is None:
+        commit_by = deadlines.commit_by(event_name, time.time() if started is None else started)
+    token = paths.REQUEST_DEADLINE.set(commit_by)
     try:
         return handle(event_name, data, now, project, start_worker, event_id, rerun)
     except BaseException as exc:  # noqa: BLE001 - the one handler
@@ -243,9 +245,12 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
         message = f"deliberation plugin: {describe(exc)}{where} — continuing without deliberation checks"
     strict = False
     if layout is not None and not isinstance(exc, hookio.PayloadError):
-        from deliberation.state.plain_reads import is_strict, read_json
+        from deliberation.state import consent
 
-        strict = is_strict(read_json(layout.config))
+        try:  # config.json's `strict`, once this user approved it (consent.py): a repository cannot block
+            strict = consent.is_strict(layout)
+        except Exception:  # noqa: BLE001 - no config to be read: fail open
+            strict = False
     answer = hookio.Answer(system_message=message)
     if strict:
         answer = _strict_block(event_name, message, data)

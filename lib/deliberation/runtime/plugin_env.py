@@ -26,6 +26,17 @@ environment is ready the hooks use the previous one (after an update) or python3
 set-up (offline, no Python >= 3.10, no venv module) is reported at every session start with
 its reason and tried again after `RETRY_AFTER_S`.
 
+Only the user's own choices build it. Claude Code passes the `env` of the project's
+`.claude/settings.json` to plugin hooks, so a cloned repository could otherwise pick the
+interpreter (`DELIBERATION_PYTHON=./tools/python3`), the PATH it is found on, or the package
+index pip installs from (`PIP_INDEX_URL`) — and the environment built from them serves every
+project of this user. So (`own_environment`, state/project_env.py): every variable the project's
+settings supplied is left out of the set-up's environment (PATH then falls back to the system's,
+HOME to the user's home from the password database), an interpreter is never a relative path nor
+a file inside the project, and the session start says what was ignored. The user's own pip
+configuration (~/.config/pip/pip.conf, PIP_* set in the shell or in ~/.claude/settings.json) is
+untouched.
+
 Stdlib only, and written so that an old python3 can import it: it runs before any environment
 exists, possibly under an interpreter too old for the rest of the plugin — and must say so.
 """
@@ -370,14 +381,71 @@ def session_start(plugin_root, data_dir, environ, now):
         return message(step, status, now, data_dir)
     if step != BUILD:
         return message(step, status, now, data_dir)
-    python, found = find_python(environ)
+    notes = []
+    python, found = find_python(environ, notes=notes)
     os.makedirs(data_dir, exist_ok=True)
     if python is None:
         _write_status(data_dir, {"state": "failed", "key": status.key, "started": now, "finished": now,
                                  "reason": "no Python >= %d.%d" % MIN_PYTHON, "retry": False})
-        return no_python_message(found)
+        return _with_notes(no_python_message(found), notes)
     start_build(python, plugin_root, data_dir, environ)
-    return message(step, status, now, data_dir)
+    return _with_notes(message(step, status, now, data_dir), notes)
+
+
+def _with_notes(text, notes):
+    notes = [n for n in dict.fromkeys(notes) if n]
+    if not notes:
+        return text
+    return "%s (%s)" % (text, "; ".join(notes))
+
+
+# what the set-up must not take from a project whose settings could not be read (project_env)
+SENSITIVE_PREFIXES = ("PIP_", "DELIBERATION_", "PYTHON", "UV_", "CONDA", "VIRTUAL_ENV")
+SENSITIVE_NAMES = ("PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "SSL_CERT_FILE",
+                   "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "http_proxy", "https_proxy",
+                   "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy")
+SYSTEM_PATH = ("/usr/local/bin", "/opt/homebrew/bin", "/usr/bin", "/bin")
+
+
+def _project_of(environ):
+    return environ.get("CLAUDE_PROJECT_DIR") or None
+
+
+def own_environment(environ, project=None):
+    """(the environment of the user's own choices, the names left out, what the project supplied):
+    `environ` without every variable the project's settings supplied (all of SENSITIVE_* when
+    they could not be read), PATH without relative entries or entries inside the project (the
+    system's PATH when the project chose it), HOME the user's own when the project chose it."""
+    from deliberation.state import project_env
+
+    project = project or _project_of(environ)
+    by = project_env.supplied(project, environ)
+    out, ignored = {}, []
+    for name, value in environ.items():
+        chose = name in by.names or (by.unknown and (name in SENSITIVE_NAMES or name.startswith(SENSITIVE_PREFIXES)))
+        if chose and not name.startswith("CLAUDE_"):
+            ignored.append(name)
+        else:
+            out[name] = value
+    out["PATH"] = safe_path(out.get("PATH"), project)
+    if "HOME" not in out:
+        from deliberation.state.user_data import home
+
+        out["HOME"] = home()
+    return out, sorted(ignored), by
+
+
+def safe_path(path, project):
+    """PATH's absolute entries outside the project (the system's when none is left)."""
+    root = os.path.realpath(project) + os.sep if project else None
+    keep = []
+    for entry in (path or "").split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue
+        if root and (os.path.realpath(entry) + os.sep).startswith(root):
+            continue
+        keep.append(entry)
+    return os.pathsep.join(keep or SYSTEM_PATH)
 
 
 def retire_previous_version(plugin_root, data_dir, status, environ):
@@ -410,20 +478,42 @@ def retire_previous_version(plugin_root, data_dir, status, environ):
         pass
 
 
-def find_python(environ):
+def find_python(environ, notes=None):
     """(the first interpreter >= 3.10 among the candidates, what was found) — the base
-    interpreter of a venv, so the plugin's environment does not hang on another venv."""
+    interpreter of a venv, so the plugin's environment does not hang on another venv. Only the
+    user's own choices count (own_environment): DELIBERATION_PYTHON from the project's settings
+    is ignored, a relative one is never used, nothing inside the project is run; why goes to
+    `notes`."""
     import subprocess
 
+    notes = [] if notes is None else notes
+    project = _project_of(environ)
+    env, ignored, by = own_environment(environ, project)
     probe = ("import sys; print('%d.%d.%d' % sys.version_info[:3]); "
              "print(getattr(sys, '_base_executable', None) or sys.executable)")
     names = []
-    if environ.get("DELIBERATION_PYTHON"):
-        names.append(environ["DELIBERATION_PYTHON"])
+    chosen = environ.get("DELIBERATION_PYTHON")
+    if chosen and "DELIBERATION_PYTHON" in ignored:
+        from deliberation.state import project_env
+
+        notes.append(project_env.note(["DELIBERATION_PYTHON"] + (["PATH"] if "PATH" in ignored else []), by))
+    elif chosen and "/" in chosen and not os.path.isabs(chosen):
+        notes.append("ignored DELIBERATION_PYTHON=%s: a relative path would resolve inside the project; give an "
+                     "absolute path" % chosen)
+    elif chosen and _inside(chosen, project):
+        notes.append("ignored DELIBERATION_PYTHON=%s: it lies inside the project" % chosen)
+    elif chosen:
+        names.append(chosen)
+    elif "PATH" in ignored:
+        from deliberation.state import project_env
+
+        notes.append(project_env.note(["PATH"], by))
     names.extend(PYTHON_CANDIDATES)
     found, seen = [], set()
     for name in names:
-        exe = _which(name, environ.get("PATH", os.defpath))
+        exe = _which(name, env["PATH"])
+        if exe is not None and _inside(exe, project):
+            continue
         if exe is None or exe in seen:
             continue
         seen.add(exe)
@@ -446,6 +536,12 @@ def find_python(environ):
     return None, found
 
 
+def _inside(path, project):
+    if not project:
+        return False
+    return (os.path.realpath(path) + os.sep).startswith(os.path.realpath(project) + os.sep)
+
+
 def _which(name, path):
     if "/" in name:
         return name if os.path.isfile(name) and os.access(name, os.X_OK) else None
@@ -461,11 +557,13 @@ def start_build(python, plugin_root, data_dir, environ):
     import subprocess
 
     os.makedirs(data_dir, exist_ok=True)
+    env, ignored, _by = own_environment(environ)
+    env["DELIBERATION_SETUP_IGNORED"] = ",".join(ignored)  # for the set-up's log (its env no longer has them)
     log = open(os.path.join(data_dir, LOG), "ab")
     try:
         subprocess.Popen([python, "-I", "-S", os.path.abspath(__file__), "build", plugin_root, data_dir],
                          stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=data_dir,
-                         env=dict(environ), close_fds=True, start_new_session=True)
+                         env=env, close_fds=True, start_new_session=True)
     finally:
         log.close()
 
@@ -506,7 +604,8 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
     import fcntl
     import shutil
 
-    environ = dict(os.environ if environ is None else environ)
+    environ, ignored, _by = own_environment(dict(os.environ if environ is None else environ))
+    ignored = sorted(set(ignored) | set(filter(None, environ.pop("DELIBERATION_SETUP_IGNORED", "").split(","))))
     os.makedirs(os.path.join(data_dir, ENVS), exist_ok=True)
     lock_fd = os.open(os.path.join(data_dir, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -523,6 +622,8 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
         started = now()
         _write_status(data_dir, {"state": "running", "key": key, "started": started, "pid": os.getpid()})
         with open(os.path.join(data_dir, LOG), "w", encoding="utf-8") as log:
+            if ignored:
+                log.write("ignored (set by the project's settings, not by you): %s\n" % ", ".join(ignored))
             _remove_stale(data_dir, keep=status.current, shutil=shutil)
             name = "%s-%d" % (key, int(started * 1000))
             target = os.path.join(data_dir, ENVS, name)
@@ -692,6 +793,9 @@ def dependency_message(exc, environ, now, prefix=None):
 
 
 def main(argv):
+    lib = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if lib not in sys.path:  # run as a script with -I: the package is not on the path yet
+        sys.path.insert(0, lib)
     if len(argv) == 3 and argv[0] == "build":
         return build(argv[1], argv[2])
     sys.stderr.write("usage: plugin_env.py build PLUGIN_ROOT DATA_DIR\n")

@@ -11,8 +11,12 @@ Who can reach it, and what it trusts:
   the way). Each connection's peer must be the same user (checked in the accept loop, before a
   byte is read); each request carries its own environment, working directory and deadline, and
   only those are used — the worker starts isolated (`-I`, an empty environment).
-- A bounded pool of threads answers; a request must arrive within READ_TIMEOUT_S of the
-  connect and fit the message limit (payload + environment).
+- A bounded pool of threads answers; a request must arrive whole within READ_TIMEOUT_S of the
+  thread taking it (a peer trickling bytes cannot stretch that) and fit the message limit
+  (payload + environment). No file can hold a thread: every project file is read through
+  state/safe_read (never blocking, bounded).
+- It commits nothing of an event after `deadlines.worker_commit_by`; the hook, which stops
+  waiting then, does the event itself and removes this worker's socket (hook_client).
 
 Losing nothing (`hook_client` has the hook's side): the worker acknowledges a request once it
 has read it whole, and acts on it only after the hook's GO. A worker that dies after GO leaves
@@ -40,7 +44,7 @@ import threading
 import time
 
 from deliberation.runtime.worker_launch import idle_seconds
-from deliberation.wire import worker_protocol, worker_socket
+from deliberation.wire import deadlines, worker_protocol, worker_socket
 from deliberation.runtime import hook_runner
 from deliberation.state import group_commit
 from deliberation.state import paths
@@ -192,19 +196,21 @@ class Worker:
     def _answer(self, conn) -> None:
         try:
             with group_commit.incoming():
-                request = Request(worker_protocol.recv_message(conn, worker_protocol.MAX_REQUEST))
+                request = Request(worker_protocol.recv_message(conn, worker_protocol.MAX_REQUEST,
+                                                               time.monotonic() + READ_TIMEOUT_S))
                 if request.stamp != self.stamp:
                     conn.sendall(worker_protocol.frame(worker_protocol.STALE))
                     self.retiring = self.retiring or "a hook with other code reached it"
                     return
                 conn.sendall(worker_protocol.frame(worker_protocol.ACK))
-                conn.settimeout(worker_protocol.ACK_TIMEOUT_S)
-                if worker_protocol.recv_message(conn, 16) != worker_protocol.GO:
+                if worker_protocol.recv_message(conn, 16, time.monotonic() + worker_protocol.ACK_TIMEOUT_S) \
+                        != worker_protocol.GO:
                     return  # the hook gave up before our ACK reached it: it does the work itself
             token = paths.REQUEST_ENV.set(request.env)
             try:
                 out = hook_runner.respond(request.event, request.data, request.now, project=request.project,
-                                          event_id=request.event_id, started=request.now)
+                                          event_id=request.event_id, started=request.now,
+                                          commit_by=deadlines.worker_commit_by(request.event, request.now))
             finally:
                 paths.REQUEST_ENV.reset(token)
             conn.sendall(worker_protocol.frame(out.encode("utf-8")))

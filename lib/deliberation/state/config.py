@@ -8,6 +8,11 @@ reported by name and its default is used (`read_config_file`). What a hook uses 
 Hooks on the fast path must not import pydantic, so `resolved_config` keeps a validated copy in
 `cache/config.resolved.json`, keyed by config.json's size and mtime; only when that key changes
 does a hook pay for validation.
+
+config.json is the team's shared file, written by whoever wrote the repository: it is read
+through `safe_read` (no link, a regular file, at most 1 MiB), and the settings that run a
+command or widen what runs keep their defaults until this user approves them (consent.py) — the
+cache holds the effective config, sealed like every runtime file (seal.py).
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ from deliberation.defaults import DEPTH_HARD_CEILING, TASK_TYPES
 from deliberation.state import plain_reads
 from deliberation.state.paths import Layout
 from deliberation.wire import deadlines
-from deliberation.state.store import atomic_write_bytes, dumps
+from deliberation.state import consent, safe_read
+from deliberation.state.store import atomic_write_bytes, dumps, sealed
 
 __all__ = ["DEPTH_HARD_CEILING", "TASK_TYPES"]  # re-exported: the config's names for them
 D = defaults.CONFIG
@@ -355,13 +361,16 @@ def validate_config(raw: Any) -> "tuple[Config, list[str]]":
     return Config(), problems
 
 
-def read_config_file(path: str) -> "tuple[Config, list[str]]":
-    """Read and validate config.json; missing → defaults, no problems."""
+def read_config_file(path: str, root: "str | None" = None) -> "tuple[Config, list[str]]":
+    """Read and validate config.json (with `root`: no link below it is followed); missing →
+    defaults, no problems; a link, a FIFO, a device or a file over 1 MiB → defaults, and the
+    problem says so."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = safe_read.read_bytes(path, consent.CONFIG_LIMIT, root=root)
     except FileNotFoundError:
         return Config(), []
+    except safe_read.Refused as exc:
+        return Config(), [f"config {path} not read: {exc.why}; using defaults"]
     except OSError as exc:
         return Config(), [f"config {path} unreadable ({exc.strerror}): using defaults"]
     try:
@@ -374,17 +383,24 @@ def read_config_file(path: str) -> "tuple[Config, list[str]]":
 # -- the project's config, as the hooks and the CLI use it ---------------------------------------
 
 
-def resolve_config(layout: Layout) -> "tuple[dict, list[str]]":
-    """Validate config.json with pydantic and refresh the cache; returns (dict, problems)."""
-    cfg, problems = read_config_file(layout.config)
+def resolve_config(layout: Layout) -> "tuple[dict, list[str], str]":
+    """Validate config.json with pydantic, hold back the settings that wait for this user's
+    approval, and refresh the cache; returns (effective dict, problems, the awaiting sentence)."""
+    cfg, problems = read_config_file(layout.config, layout.project)
     data = cfg.model_dump(mode="json")
+    _approved, waiting = consent.split(consent.read_raw(layout), layout)
+    if waiting:
+        data = consent.effective(data, Config().model_dump(mode="json"), waiting)
+    awaiting = consent.message(waiting, layout.project)
     try:
-        st = os.stat(layout.config)
-        payload = {"key": plain_reads.cache_key(st), "config": data, "problems": problems}
-        atomic_write_bytes(layout.checked(layout.config_cache), dumps(payload))
+        st = os.lstat(layout.config)
+        payload = {"key": plain_reads.cache_key(st, consent.stamp(layout)), "config": data, "problems": problems,
+                   "awaiting": awaiting}
+        path = layout.checked_parent(layout.config_cache)  # a planted link or FIFO there is renamed over
+        atomic_write_bytes(path, sealed(layout, path, dumps(payload)))
     except OSError:
         pass
-    return data, problems
+    return data, problems, awaiting
 
 
 _VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
@@ -402,8 +418,8 @@ def project_config(layout) -> "tuple[Config, list[str]]":
         except ValidationError as exc:
             problems.append("deliberation config: the cached config did not validate "
                             f"({exc.error_count()} error(s)); rebuilt from config.json")
-    data, found = resolve_config(layout)
-    problems += [f"deliberation config: {p}" for p in found]
+    data, found, awaiting = resolve_config(layout)
+    problems += [f"deliberation config: {p}" for p in found] + ([awaiting] if awaiting else [])
     return _validated(data or {}), problems
 
 

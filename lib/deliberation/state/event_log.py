@@ -17,8 +17,10 @@ with the decision taken. Stdlib only: the fast path writes here.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import time
 
 RERUN_WINDOW_BYTES = 16 << 20  # how far back a re-run looks for its own event
@@ -113,8 +115,10 @@ def append_line(path: str, line: bytes) -> None:
     truncated back, so the file never keeps a partial line of ours."""
     import fcntl
 
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device a repository planted
+            raise OSError(errno.EINVAL, "not a regular file: nothing appended", path)
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = drop_torn_tail(fd)
         try:
@@ -149,9 +153,12 @@ def drop_torn_tail(fd: int) -> int:
 
 
 def lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
-    """The complete lines of the last `max_bytes` of a file, last line first."""
+    """The complete lines of the last `max_bytes` of a file, last line first (opened through
+    safe_read: no link followed, a regular file only, never blocking)."""
+    from deliberation.state.safe_read import open_file
+
     try:
-        fh = open(path, "rb")
+        fh, _size = open_file(path)
     except OSError:
         return
     with fh:
@@ -178,6 +185,21 @@ def lines_backwards_of(fh, size: int, max_bytes: int, block: int = 1 << 16):
                 yield line
 
 
+def sealed_lines_backwards(layout, path: str, max_bytes: int):
+    """`lines_backwards`, only the lines this user's plugin sealed, each without its seal: a line
+    a repository committed (or anyone else wrote) is not this user's event and is skipped."""
+    from deliberation.state import seal, user_data
+
+    try:
+        opener = seal.line_opener(layout, path)
+    except user_data.Unavailable:
+        return
+    for line in lines_backwards(path, max_bytes):
+        body = opener(line)
+        if body is not None:
+            yield body
+
+
 def has_lines(path: str, lines: bytes, window: int = RERUN_WINDOW_BYTES) -> bool:
     """Whether every line of `lines` is a record of the last `window` bytes of the file (a
     transaction's appends, looked for when its journal is replayed)."""
@@ -191,14 +213,20 @@ def has_lines(path: str, lines: bytes, window: int = RERUN_WINDOW_BYTES) -> bool
     return False
 
 
-def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES) -> "dict | None":
-    """The logged record of event `event_id`, searched from the end."""
+def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES,
+               opener=None) -> "dict | None":
+    """The logged record of event `event_id`, searched from the end; with `opener`
+    (seal.line_opener), only a line this user's plugin sealed counts."""
     if not event_id:
         return None
     needle = json.dumps(event_id).encode()
     for line in lines_backwards(path, window):
         if needle not in line:
             continue
+        if opener is not None:
+            line = opener(line)
+            if line is None:
+                continue
         try:
             record = json.loads(line)
         except ValueError:
@@ -211,13 +239,14 @@ def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYT
 def logged_answer(layout, session_id: str, event_id: "str | None"):
     """The Answer an already-committed event was given, or None when it was not committed."""
     from deliberation.wire import hookio
+    from deliberation.state import seal
     from deliberation.state.ids import InvalidId
 
     try:
         path = layout.checked(layout.events(session_id))
     except (InvalidId, ValueError):
         return None
-    record = find_event(path, event_id)
+    record = find_event(path, event_id, opener=seal.line_opener(layout, path))
     if record is None:
         return None
     logged = record.get("answer")
@@ -235,13 +264,14 @@ def log_line(layout, event, payload: dict, answer: dict,
              notes: "list[str] | None" = None, trigger: "dict | None" = None, keep: str = "full") -> None:
     """Append an event-log record without the session lock (fast-path events change no state);
     `keep` as in make_record."""
+    from deliberation.state import seal
     from deliberation.state.paths import handled_by
     from deliberation.defaults import LOG_FIELD_CAP_CHARS
 
     path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
     record = make_record(event, payload, answer, notes, keep, LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
                          None if trigger is None else {"trigger": trigger})
-    in_session_dir(path, lambda: append_line(path, json_line(record)))
+    in_session_dir(path, lambda: append_line(path, seal.seal_lines(layout, path, json_line(record))))
 
 
 def in_session_dir(path: str, write) -> None:
@@ -264,24 +294,30 @@ def keep_pending_prompt(layout, session_id: str, record: dict) -> None:
     """Keep a prompt's record in `sessions/<sid>/prompt.json` (replacing the last one) instead of
     the log: it goes into the log only when a deliberation opens in this turn (no fsync:
     a prompt lost to a power cut only loses the deliberation its question)."""
-    from deliberation import SCHEMA_VERSION
-
-    path = layout.checked(layout.pending_prompt(session_id))
-    data = json.dumps({"schema_version": SCHEMA_VERSION, "record": record}, ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8", "replace")
-
     from deliberation.state import atomic
 
+    path = layout.checked(layout.pending_prompt(session_id))
+    data = pending_prompt_file(layout, path, record)
     in_session_dir(path, lambda: atomic.write(path, data, durable=False, make_parent=None))
 
+
+def pending_prompt_file(layout, path: str, record: dict) -> bytes:
+    """The bytes of prompt.json holding `record`, sealed for this user (a committed prompt.json
+    is not this user's prompt: `pending_prompt` ignores it)."""
+    from deliberation import SCHEMA_VERSION
+    from deliberation.state import seal
+
+    return seal.seal_file(layout, path, json_line({"schema_version": SCHEMA_VERSION, "record": record}))
 
 
 def pending_prompt(layout, session_id: str) -> "dict | None":
     """The record `keep_pending_prompt` kept, when it reads as one (a UserPromptSubmit with a prompt)."""
-    try:
-        with open(layout.checked(layout.pending_prompt(session_id)), "rb") as fh:
-            data = json.loads(fh.read(RECORD_CAP_BYTES + 4096))
-    except (OSError, ValueError):
+    from deliberation.state import seal, user_data
+
+    try:  # no link, no FIFO, bounded, and sealed by this user's plugin (seal.Unsealed is a ValueError)
+        data = json.loads(seal.read_runtime(layout, layout.checked(layout.pending_prompt(session_id)),
+                                            RECORD_CAP_BYTES + 4096))
+    except (OSError, ValueError, user_data.Unavailable):
         return None
     record = data.get("record") if isinstance(data, dict) else None
     if not (isinstance(record, dict) and record.get("event") == "UserPromptSubmit"

@@ -39,6 +39,10 @@ class _Model(BaseModel):
 
 class _File(_Model):
     schema_version: int = SCHEMA_VERSION
+    mac: "str | None" = Field(None, exclude=True, pattern=r"^[0-9a-f]{32}$", description=(
+        "The seal this user's plugin adds as the last member of every runtime file and line it writes "
+        "(state/seal.py): a file without a valid one was not written by this user's plugin and is not "
+        "believed. Absent from the shared files (reversals.json, adjudications.jsonl)."))
 
     @classmethod
     def migrate(cls, data: dict) -> dict:

@@ -61,9 +61,10 @@ def plugin_agent_prefix() -> str:
     root = hook_env().get("CLAUDE_PLUGIN_ROOT")
     if not root:
         return ""
+    from deliberation.state import safe_read
+
     try:
-        with open(os.path.join(root, ".claude-plugin", "plugin.json"), "rb") as fh:
-            name = json.loads(fh.read()).get("name")
+        name = json.loads(safe_read.read_bytes(os.path.join(root, ".claude-plugin", "plugin.json"), 1 << 20)).get("name")
     except (OSError, ValueError, AttributeError):
         name = None
     return f"{name}:" if isinstance(name, str) and name else "deliberation:"
@@ -205,3 +206,16 @@ class Layout:
     def checked(self, path: str) -> str:
         """`path` (any file under the state dir) after the same containment check."""
         return self._inside(path)
+
+    def checked_parent(self, path: str) -> str:
+        """`path` after the containment check of the folder it is in. The file itself may be a
+        link, a FIFO or a device a repository planted: nobody follows it — readers open it through
+        safe_read (refused, then moved aside) and every write renames a new file over it."""
+        folder = os.path.dirname(path)
+        if folder != self.root:
+            self._inside(folder)
+        elif not self._no_links(folder):
+            expected = os.path.join(os.path.realpath(self.project), STATE_DIRNAME)
+            if os.path.realpath(self.root) != expected:
+                raise UnsafePath(f"refusing state dir {self.root}: it is a link to {os.path.realpath(self.root)}")
+        return path

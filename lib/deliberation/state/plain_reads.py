@@ -1,8 +1,15 @@
 """Reading state files as plain JSON, with the standard library only: what a routine event
 needs to know (is a deliberation active in this session, is a decision awaiting review, what
 does the config say) without loading the models. The config comes from a cache the slow path
-writes after validating config.json with pydantic (`config.resolve_config`), keyed by the file's size
-and mtime and this code's version; a missing or stale cache sends the event to the slow path.
+writes after validating config.json with pydantic and holding back the settings that wait for
+this user's approval (`config.resolve_config`, consent.py), keyed by the file's size and mtime,
+the approvals file and this code's version; a missing or stale cache sends the event to the
+slow path.
+
+Every read goes through `seal.read_runtime` (no link followed, a regular file only, at most
+FAST_LIMIT bytes, this user's seal checked): a file that is missing reads as None; one that is
+not believed raises `Distrusted`, and the caller sends the event to the slow path, which moves
+the file aside and says why (store.Store).
 """
 
 from __future__ import annotations
@@ -12,62 +19,133 @@ import os
 
 from deliberation.state.paths import Layout
 
+FAST_LIMIT = 4 << 20  # larger state files are the slow path's (which has its own limit)
+
+
+class Distrusted(Exception):
+    """A state file the fast path does not believe (not sealed by this user's plugin, a link, a
+    FIFO, too large, not a JSON object): the slow path handles it."""
+
+
+def state_json(layout: Layout, path: str) -> "dict | None":
+    """A runtime state file as a dict; None when it does not exist; raises Distrusted."""
+    from deliberation.state import seal
+
+    try:
+        raw = seal.read_runtime(layout, path, FAST_LIMIT)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - Refused, Unsealed, Unavailable, an I/O error: not believed here
+        raise Distrusted(str(exc)) from None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise Distrusted(f"{path} is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise Distrusted(f"{path} is not a JSON object")
+    return data
+
+
+def believed_json(layout: Layout, path: str) -> "dict | None":
+    """`state_json`, with a file it does not believe read as absent (the session start's prune:
+    a committed escalations.json or session.json keeps nothing and removes nothing)."""
+    try:
+        return state_json(layout, path)
+    except Distrusted:
+        return None
+
 
 def read_json(path: str) -> "dict | None":
-    """A small state file, or None when missing/unreadable (the slow path will report it)."""
+    """A small file that decides nothing a repository could turn against the user (the prune's
+    stamp), read safely: None when it is missing, a link, a FIFO, larger than FAST_LIMIT, or not
+    a JSON object."""
+    from deliberation.state import safe_read
+
     try:
-        with open(path, "rb") as fh:
-            data = json.loads(fh.read())
+        data = json.loads(safe_read.read_bytes(path, FAST_LIMIT))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
 
 def session_state(layout: Layout, session_id: str) -> "dict | None":
-    return read_json(layout.session_state(session_id))
+    return state_json(layout, layout.session_state(session_id))
 
 
-def cache_key(st: os.stat_result) -> list:
-    """What the config cache is valid for: this config.json (size, mtime) and this code's
-    models — a cache written by another plugin version is resolved again."""
+def cache_key(st: os.stat_result, approvals=0) -> list:
+    """What the config cache is valid for: this config.json (size, mtime), this user's
+    approvals file (consent.stamp) and this code's models — a cache written by another plugin
+    version is resolved again."""
     from deliberation import SCHEMA_VERSION, __version__
 
-    return [st.st_size, st.st_mtime_ns, f"{__version__}/{SCHEMA_VERSION}"]
+    return [st.st_size, st.st_mtime_ns, f"{__version__}/{SCHEMA_VERSION}", approvals]
+
+
+def _cached(layout: Layout) -> "dict | None":
+    """The config cache when it is valid for config.json as it is now, else None."""
+    from deliberation.state import consent
+
+    try:
+        st = os.lstat(layout.config)
+    except OSError:
+        return None
+    try:
+        cached = _read_cache(layout)
+    except Distrusted:
+        return None
+    if cached and cached.get("key") == cache_key(st, consent.stamp(layout)):
+        return cached
+    return None
 
 
 def config_dict(layout: Layout) -> "dict | None":
-    """The validated config as a plain dict, from the cache; None = 'validate on the slow path'.
+    """The effective config as a plain dict, from the cache; None = 'validate on the slow path'.
 
     Missing config.json → {} (all defaults)."""
     try:
-        st = os.stat(layout.config)
+        os.lstat(layout.config)
     except FileNotFoundError:
         return {}
     except OSError:
         return None
-    cached = _read_cache(layout.config_cache)
-    if cached and cached.get("key") == cache_key(st):
-        value = cached.get("config")
-        return value if isinstance(value, dict) else None
-    return None
+    cached = _cached(layout)
+    value = cached.get("config") if cached else None
+    return value if isinstance(value, dict) else None
+
+
+def awaiting_approval(layout: Layout) -> "str | None":
+    """The sentence about settings that wait for this user's approval, from a valid cache ('' =
+    none wait; None = unknown, ask the slow path)."""
+    try:
+        os.lstat(layout.config)
+    except FileNotFoundError:
+        return ""
+    except OSError:
+        return None
+    cached = _cached(layout)
+    if cached is None:
+        return None
+    text = cached.get("awaiting")
+    return text if isinstance(text, str) else ""
 
 
 _CACHE_MEMO: "dict[str, tuple[tuple[int, int, int], dict | None]]" = {}
 
 
-def _read_cache(path: str) -> "dict | None":
-    """`read_json(path)`, remembered while the file stays the same (inode, size, mtime): the
-    warm worker answers many hooks and the config cache changes rarely. Callers never mutate
-    the dict. A file replaced between the stat and the read is read again next time."""
+def _read_cache(layout: Layout) -> "dict | None":
+    """`state_json` of the config cache, remembered while the file stays the same (inode, size,
+    mtime): the warm worker answers many hooks and the config cache changes rarely. Callers
+    never mutate the dict. A file replaced between the stat and the read is read again next time."""
+    path = layout.config_cache
     try:
-        st = os.stat(path)
+        st = os.lstat(path)
     except OSError:
         return None
     key = (st.st_ino, st.st_size, st.st_mtime_ns)
     hit = _CACHE_MEMO.get(path)
     if hit is not None and hit[0] == key:
         return hit[1]
-    data = read_json(path)
+    data = state_json(layout, path)
     _CACHE_MEMO[path] = (key, data)
     return data
 
@@ -82,29 +160,27 @@ def is_strict(cfg: "dict | None") -> bool:
 
 
 def open_escalations(layout: Layout) -> "list[dict]":
-    data = read_json(layout.escalations)
-    entries = (data or {}).get("open")
-    return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
-
-
-def escalations_readable(path: str) -> bool:
-    """No escalations file, or one shaped like an EscalationIndex (the slow path validates fully)."""
+    """The open escalations of escalations.json ([] when there is none); raises Distrusted when
+    the file is not one this user's plugin wrote, or not shaped like an EscalationIndex (the
+    slow path validates fully, moves it aside and says why)."""
     from deliberation import SCHEMA_VERSION
 
-    if not os.path.exists(path):
-        return True
-    data = read_json(path)
-    if data is None or not set(data) <= {"schema_version", "open"}:
-        return False
+    data = state_json(layout, layout.escalations)
+    if data is None:
+        return []
     version = data.get("schema_version")
-    return version == SCHEMA_VERSION and not isinstance(version, bool) and isinstance(data.get("open", []), list)
+    entries = data.get("open", [])
+    if (not set(data) <= {"schema_version", "open"} or version != SCHEMA_VERSION or isinstance(version, bool)
+            or not isinstance(entries, list)):
+        raise Distrusted("escalations.json is not shaped like an escalation index")
+    return [e for e in entries if isinstance(e, dict)]
 
 
 def commit_pending(layout: Layout, session_id: str) -> bool:
     """A transaction of the session was killed mid-commit: its journal awaits replay (on the slow
     path, under the session's lock), and until then session.json may be behind."""
     try:
-        return os.path.exists(layout.journal(session_id))
+        return os.path.lexists(layout.journal(session_id))
     except ValueError:  # an id that is not one: the slow path reports it
         return True
 
@@ -136,7 +212,7 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
     """The turn's prompt — kept aside in prompt.json while the session has no deliberation, else
     in the event log — and the notes logged since, the log read backwards (None: no prompt
     found). Read only when a tool call already looks risky."""
-    from deliberation.state.event_log import lines_backwards, pending_prompt
+    from deliberation.state.event_log import pending_prompt, sealed_lines_backwards
 
     pending = pending_prompt(layout, session_id)
     since = _at(pending) if pending is not None else None
@@ -145,7 +221,7 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
         path = layout.checked(layout.events(session_id))
     except ValueError:
         return None
-    for line in lines_backwards(path, max_bytes):
+    for line in sealed_lines_backwards(layout, path, max_bytes):  # only this user's events
         try:
             rec = json.loads(line)
         except ValueError:
@@ -180,7 +256,7 @@ def deliberation_since(layout: Layout, sess: "dict | None", at: float) -> bool:
     if not isinstance(ids, list) or not ids or not isinstance(ids[-1], str):
         return False
     try:
-        delib = read_json(layout.checked(layout.deliberation(ids[-1])))
+        delib = state_json(layout, layout.checked(layout.deliberation(ids[-1])))  # raises Distrusted
     except ValueError:
         return False
     created = (delib or {}).get("created_at")

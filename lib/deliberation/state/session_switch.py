@@ -16,9 +16,10 @@ from deliberation.state.paths import Layout
 
 def read_switch(layout: Layout, session_id: str) -> "dict | None":
     """{"checks": "off"|"on", "by": ..., "at": ...} or None (never switched, or not readable)."""
-    try:
-        with open(layout.switch(session_id), "rb") as fh:
-            data = json.loads(fh.read(4096))
+    from deliberation.state import safe_read
+
+    try:  # no link followed, a regular file only, never blocking (a FIFO there must not hold every hook)
+        data = json.loads(safe_read.read_bytes(layout.switch(session_id), 4096))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("checks") in ("off", "on") else None

@@ -12,6 +12,12 @@ Guarantees:
   `migrate` classmethod or refused with a clear message; a newer one is refused;
 - a file that does not parse or validate is moved aside to `NAME.corrupt-<timestamp>` and
   reported through `Store.warnings` — never silently reset or overwritten;
+- every runtime file and line is sealed with this user's key (seal.py) and read back only
+  through `safe_read` (no link followed, regular files only, at most STATE_LIMIT bytes): one
+  without a valid seal — committed to the repository, copied from elsewhere, damaged — or one
+  that is a link, a FIFO, a device or too large, is moved aside like a corrupt file, reported
+  with the reason, and the file starts afresh; the team's shared files (reversals.json) are
+  read the same way but carry no seal;
 - files are created owner-only (0600, directories 0700).
 """
 
@@ -22,6 +28,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import stat
 import time
 from typing import Any, Callable, Iterator, TypeVar, overload
 
@@ -29,6 +36,7 @@ import orjson
 from pydantic import BaseModel
 
 from deliberation import SCHEMA_VERSION
+from deliberation.state import safe_read, seal
 from deliberation.state import atomic
 from deliberation.state.ids import check_id
 from deliberation.state.models import CommitJournal, Deliberation, Lineage, ReversalRegistry, SessionState
@@ -44,6 +52,7 @@ R = TypeVar("R")
 FILE_MODE = atomic.FILE_MODE
 DIR_MODE = atomic.DIR_MODE
 DEFAULT_LOCK_TIMEOUT_S = 10.0
+STATE_LIMIT = 64 * safe_read.MIB  # a state file larger than this is not read (a deliberation of 40 agents: ~3 MB)
 
 
 class StoreError(Exception):
@@ -93,16 +102,45 @@ def append_jsonl(path: str, record: Any) -> None:
     _append_lines(path, _jsonl(record))
 
 
-def quarantine(path: str) -> str:
-    """Move a bad file aside to `path.corrupt-<timestamp>` and return the new path."""
+def quarantine(path: str, kind: str = "corrupt") -> str:
+    """Move a bad file aside to `path.<kind>-<timestamp>` and return the new path: a file that
+    did not parse or validate, had no valid seal, or was not a regular file."""
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-    target = f"{path}.corrupt-{stamp}"
+    target = f"{path}.{kind}-{stamp}"
     n = 1
-    while os.path.exists(target):
+    while os.path.lexists(target):
         n += 1
-        target = f"{path}.corrupt-{stamp}-{n}"
+        target = f"{path}.{kind}-{stamp}-{n}"
     os.replace(path, target)
     return target
+
+
+def read_runtime(layout: Layout, path: str, limit: int = STATE_LIMIT) -> bytes:
+    """seal.read_runtime with the store's size limit."""
+    return seal.read_runtime(layout, path, limit)
+
+
+def sealed(layout: Layout, path: str, data: bytes) -> bytes:
+    """`data` as written to `path`: sealed, unless it is one of the team's shared files."""
+    return data if seal.rel_of(layout, path) in seal.SHARED else seal.seal_file(layout, path, data)
+
+
+def sealed_lines(layout: Layout, path: str, lines: bytes) -> bytes:
+    """JSON lines as appended to `path`: each sealed, unless it is one of the team's shared files."""
+    return lines if seal.rel_of(layout, path) in seal.SHARED else seal.seal_lines(layout, path, lines)
+
+
+def distrust(layout: Layout, path: str, exc: BaseException, warnings: "list[str]") -> None:
+    """Move aside a state file that is not believed (see read_runtime) and say why."""
+    moved = quarantine(path)
+    rel = os.path.relpath(path, layout.project)
+    if isinstance(exc, seal.Unsealed):
+        why = ("not written by this user's plugin: no valid seal — committed to the repository, copied from "
+               "elsewhere, or damaged; ignored")
+    else:
+        why = f"{getattr(exc, 'why', None) or exc}; ignored"
+    warnings.append(f"deliberation: corrupt state file {rel} moved aside to {os.path.basename(moved)} ({why}); "
+                    "starting that file afresh")
 
 
 LOCK_POLL_S = (0.001, 0.01)  # first and longest pause between tries while another hook holds a lock
@@ -184,7 +222,7 @@ def _flock(path: str, name: str, left: float, timeout: float, blocked: "Callable
 def _lock_fd(path: str, name: str, left: float, timeout: float, blocked: "Callable[[], None]") -> int:
     """An fd of the lock file `name` holding its lock (flock, or lockf where flock is missing)."""
     ensure_dir(os.path.dirname(path))
-    fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+    fd = _open_lock_file(name)
     try:
         use = fcntl.flock
         try:
@@ -202,6 +240,27 @@ def _lock_fd(path: str, name: str, left: float, timeout: float, blocked: "Callab
         os.close(fd)
         raise
     return fd
+
+
+def _open_lock_file(name: str) -> int:
+    """The lock file, opened without following a link and without blocking; a link, a FIFO or
+    a device in its place (a repository can commit one) is moved aside and a regular file made."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+    for attempt in (0, 1):
+        try:
+            fd = os.open(name, flags, FILE_MODE)
+        except OSError as exc:
+            if attempt or exc.errno not in (errno.ELOOP, getattr(errno, "EMLINK", errno.ELOOP), errno.ENXIO):
+                raise
+        else:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                return fd
+            os.close(fd)
+            if attempt:
+                break
+        with contextlib.suppress(FileNotFoundError):
+            quarantine(name)
+    raise OSError(errno.EINVAL, "a lock file that is not a regular file keeps coming back", name)
 
 
 def _try_lock(fd: int, use: "Callable[[int, int], Any]") -> bool:
@@ -254,9 +313,11 @@ class Store:
         transaction can tell an unchanged model from a changed one without dumping it twice."""
         path = self.layout.checked(path)
         try:
-            with open(path, "rb") as fh:
-                raw = fh.read()
+            raw = read_runtime(self.layout, path)
         except FileNotFoundError:
+            return (default() if default else None), b""
+        except (safe_read.Refused, seal.Unsealed) as exc:
+            distrust(self.layout, path, exc, self.warnings)
             return (default() if default else None), b""
         try:
             data = orjson.loads(raw)
@@ -293,7 +354,7 @@ class Store:
     # -- writing -----------------------------------------------------------------------------
     def save(self, path: str, obj: Any) -> None:
         path = self.layout.checked(path)
-        atomic_write_bytes(path, dumps(obj.model_dump(mode="json")))
+        atomic_write_bytes(path, sealed(self.layout, path, dumps(obj.model_dump(mode="json"))))
 
     def reversals(self) -> ReversalRegistry:
         """The project's reversal registry, `reversals.json` (empty when it does not exist)."""
@@ -314,11 +375,12 @@ class Store:
             result = fn(current)
             after = current.model_dump(mode="json")
             if after != before or not os.path.exists(path):
-                atomic_write_bytes(path, dumps(after))
+                atomic_write_bytes(path, sealed(self.layout, path, dumps(after)))
         return result
 
     def append(self, path: str, record: Any) -> None:
-        append_jsonl(self.layout.checked(path), record)
+        path = self.layout.checked(path)
+        _append_lines(path, sealed_lines(self.layout, path, _jsonl(record)))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -356,6 +418,7 @@ class SessionTx:
         self.store = store
         self.session_id = check_id("session_id", session_id)
         self._loaded: dict[str, tuple[Any, bytes]] = {}
+        self._bodies: dict[str, bytes] = {}  # a changed file's new bytes before its seal
         self._blank: dict[str, bytes] = {}  # a missing file's default, which is not written (nothing to keep)
         self._writes: dict[str, "bytes | None"] = {}  # raw files (a decision record); None removes one
         self._upserts: list[dict] = []
@@ -445,7 +508,8 @@ class SessionTx:
 
     def append(self, path: str, record: Any) -> None:
         """Append a JSON line to a log of the state dir as part of this transaction."""
-        self._appends.setdefault(self.store.layout.checked(path), []).append(_jsonl(record))
+        path = self.store.layout.checked(path)
+        self._appends.setdefault(path, []).append(sealed_lines(self.store.layout, path, _jsonl(record)))
 
     def log(self, record: Any) -> None:
         """Queue an event-log line, committed with the state."""
@@ -462,17 +526,20 @@ class SessionTx:
 
     def _changes(self) -> dict:
         writes: "list[tuple[str, bytes | None]]" = []
+        layout = self.store.layout
         for path, (obj, before) in self._loaded.items():
             if obj is None:
                 continue
             data = dumps(obj.model_dump(mode="json"))
             if data != before and not (not before and data == self._blank.get(path)):
-                writes.append((path, data))
+                self._bodies[path] = data
+                writes.append((path, sealed(layout, path, data)))
         writes += list(self._writes.items())  # None: the file is removed
         appends = dict(self._appends)
         if self._log:
-            events = self.store.layout.checked(self.store.layout.events(self.session_id))
-            appends[events] = appends.get(events, []) + [_jsonl(r) for r in self._log]
+            events = layout.checked(layout.events(self.session_id))
+            appends[events] = appends.get(events, []) + [seal.seal_lines(layout, events, _jsonl(r))
+                                                         for r in self._log]
         return {"writes": writes, "appends": [(p, b"".join(lines)) for p, lines in appends.items()],
                 "upserts": self._upserts}
 
@@ -491,7 +558,8 @@ class SessionTx:
                    "appends": [{"path": self._rel(p), "lines": lines.decode("utf-8", "surrogateescape")}
                                for p, lines in change["appends"]],
                    "upserts": change["upserts"]}
-        write_journal(self._journal_path, orjson.dumps(journal))  # the commit point
+        write_journal(self._journal_path, sealed(self.store.layout, self._journal_path,
+                                                 orjson.dumps(journal)))  # the commit point
         try:
             self._apply(change["writes"], change["appends"], change["upserts"], replay=False)
         except OSError as exc:  # committed all the same: the next transaction finishes it
@@ -501,9 +569,9 @@ class SessionTx:
             return
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._journal_path)
-        for path, data in change["writes"]:
-            if path in self._loaded:
-                self._loaded[path] = (self._loaded[path][0], data)
+        for path, _data in change["writes"]:
+            if path in self._loaded and path in self._bodies:
+                self._loaded[path] = (self._loaded[path][0], self._bodies.pop(path))
 
     def _apply(self, writes: list, appends: list, upserts: list, replay: bool) -> None:
         for path, lines in appends:
@@ -519,15 +587,17 @@ class SessionTx:
 
     def _apply_upsert(self, spec: dict) -> None:
         path = self._abs(spec["path"])
+        layout = self.store.layout
         data: Any = None
         try:
-            with open(path, "rb") as fh:
-                data = orjson.loads(fh.read())
+            data = orjson.loads(read_runtime(layout, path))
         except FileNotFoundError:
             pass
+        except (safe_read.Refused, seal.Unsealed) as exc:
+            distrust(layout, path, exc, self.store.warnings)
         except (OSError, ValueError) as exc:
             moved = quarantine(path)
-            self.store.warnings.append(f"deliberation: corrupt state file {os.path.relpath(path, self.store.layout.project)} "
+            self.store.warnings.append(f"deliberation: corrupt state file {os.path.relpath(path, layout.project)} "
                                        f"moved aside to {os.path.basename(moved)} ({_one_line(exc)}); starting that file afresh")
         field = spec["list_field"]
         if not isinstance(data, dict) or not isinstance(data.get(field), list):
@@ -541,16 +611,19 @@ class SessionTx:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
         else:
-            atomic_write_bytes(path, dumps(data))
+            atomic_write_bytes(path, sealed(layout, path, dumps(data)))
 
     def _recover(self) -> None:
         """Replay the journal a killed transaction of this session left, if any."""
         try:
-            with open(self._journal_path, "rb") as fh:
-                raw = fh.read()
+            raw = safe_read.read_bytes(self._journal_path, STATE_LIMIT, root=self.store.layout.project)
         except FileNotFoundError:
             return
+        except safe_read.Refused as exc:
+            distrust(self.store.layout, self._journal_path, exc, self.store.warnings)
+            return
         try:
+            raw = seal.unseal_file(self.store.layout, self._journal_path, raw)
             journal = CommitJournal.model_validate_json(raw)
             if journal.schema_version != SCHEMA_VERSION or journal.session_id != self.session_id:
                 raise ValueError("not a journal of this session and version")

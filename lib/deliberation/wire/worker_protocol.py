@@ -107,9 +107,16 @@ def unpack_fields(message: bytes) -> "list[bytes]":
     return fields
 
 
-def recv_exact(sock, n: int) -> bytes:
+def recv_exact(sock, n: int, deadline: "float | None" = None) -> bytes:
+    """`n` bytes; with `deadline` (time.monotonic()), all of them by then — a peer that trickles
+    a byte at a time cannot stretch the wait (TimeoutError), whatever each recv's timeout."""
     chunks = []
     while n:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the message did not arrive whole in time")
+            sock.settimeout(left)
         chunk = sock.recv(min(n, 1 << 20))
         if not chunk:
             raise ConnectionError("connection closed mid-message")
@@ -118,11 +125,12 @@ def recv_exact(sock, n: int) -> bytes:
     return b"".join(chunks)
 
 
-def recv_message(sock, limit: int) -> bytes:
-    size = int.from_bytes(recv_exact(sock, 4), "big")
+def recv_message(sock, limit: int, deadline: "float | None" = None) -> bytes:
+    """One framed message, refused above `limit` bytes, whole by `deadline` (see recv_exact)."""
+    size = int.from_bytes(recv_exact(sock, 4, deadline), "big")
     if size > limit:
         raise ConnectionError(f"message of {size} bytes refused")
-    return recv_exact(sock, size)
+    return recv_exact(sock, size, deadline)
 
 
 def env_block(environ: "dict[bytes, bytes]") -> bytes:

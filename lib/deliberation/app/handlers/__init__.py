@@ -61,6 +61,6 @@ def dispatch(event: hookio.Event, layout: Layout, now: float) -> hookio.Answer:
     if deadline is not None:
         timeout = max(0.0, min(timeout, deadline - time.time()))
     answer, warnings = group_commit.run((layout.root, event.session_id), apply, open_tx, timeout)
-    for warning in problems + warnings:
+    for warning in dict.fromkeys(problems + warnings):
         answer.warn(warning)
     return answer

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 
-from deliberation import SCHEMA_VERSION
 from deliberation.app import transcripts, workflow_files
 from deliberation.core import agent_model, personas, token_usage
 from deliberation.core.depth.axis import BudgetView
@@ -14,6 +13,7 @@ from deliberation.core.trigger import skill_question  # the deliberate command c
 from deliberation.core.turn import Prompt, Turn, spawn_slots
 from deliberation.state import event_log
 from deliberation.defaults import LOG_FIELD_CAP_CHARS
+from deliberation.state import safe_read
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
 from deliberation import plugin_root
@@ -58,8 +58,8 @@ class Ctx(Turn):
         if not in_deliberation and isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification:
             whole = event_log.make_record(event, event.raw, answer.summary(), self.notes, "full", cap, self.now,
                                           handled_by(), self.extra)
-            self.tx.write_file(self.layout.pending_prompt(self.tx.session_id),
-                               event_log.json_line({"schema_version": SCHEMA_VERSION, "record": whole}))
+            path = self.layout.pending_prompt(self.tx.session_id)
+            self.tx.write_file(path, event_log.pending_prompt_file(self.layout, path, whole))
         self.tx.log(record)
 
 
@@ -71,7 +71,7 @@ def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = N
     (logged whole, with its trigger result) counts as a prompt: its args."""
     path = layout.events(session_id)
     since = pending.get("at") if pending is not None else None
-    for line in event_log.lines_backwards(path, max_bytes):
+    for line in event_log.sealed_lines_backwards(layout, path, max_bytes):  # only this user's events
         try:
             rec = json.loads(line)
         except ValueError:
@@ -134,11 +134,16 @@ def requested_model(ctx: Ctx, subagent_type: str, spawn_model: "str | None") -> 
     if ":" in subagent_type:
         dirs.reverse()  # a namespaced type is the plugin's own agent
     for folder in dirs:
-        try:
-            with open(os.path.join(folder, f"{slug}.md"), "rb") as fh:
-                head = fh.read(4096).decode("utf-8", "replace")
+        try:  # a project file: a FIFO or a link to a device there must not hold the spawn
+            fd, _st = safe_read.open_fd(os.path.join(folder, f"{slug}.md"))
         except OSError:
             continue
+        try:
+            head = os.read(fd, 4096).decode("utf-8", "replace")
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
         return agent_model.frontmatter_model(head)
     return None
 
@@ -151,8 +156,8 @@ def transcript_model(path: "str | None") -> "str | None":
     found = transcripts.read_model(path)
     if found or not path.endswith(".jsonl"):
         return found
-    try:
-        with open(path[:-len(".jsonl")] + ".meta.json", "rb") as fh:
-            return agent_model.meta_model(fh.read(65536).decode("utf-8", "replace"))
+    try:  # no link followed, a regular file only: a FIFO here must not hold the session's lock
+        return agent_model.meta_model(safe_read.read_bytes(path[:-len(".jsonl")] + ".meta.json",
+                                                           65536).decode("utf-8", "replace"))
     except OSError:
         return None

@@ -1,11 +1,13 @@
 """SessionStart: the once-per-session self-rating instruction (as on the fast path), and after a
-restart or resume, a reminder of an unfinished deliberation."""
+restart or resume, a reminder of an unfinished deliberation; the person is told which settings of
+config.json wait for their approval."""
 
 from __future__ import annotations
 
 from deliberation.app.handlers.common import Ctx
 from deliberation.core import engine
 from deliberation.state.paths import plugin_agent_prefix
+from deliberation.state.plain_reads import awaiting_approval
 from deliberation.text import notes, self_rating
 from deliberation.text.render import render
 from deliberation.wire import hookio
@@ -14,6 +16,9 @@ from deliberation.wire import hookio
 def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
     if event.hook_event_name != "SessionStart":
         return hookio.Answer()
+    awaiting = awaiting_approval(ctx.layout)  # config.json settings that wait for this user (consent.py)
+    if awaiting:
+        ctx.warnings.append(awaiting)
     said = []
     if ctx.cfg.trigger.enabled and ctx.cfg.trigger.self_rating:
         said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix()))

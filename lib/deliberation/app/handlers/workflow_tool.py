@@ -7,11 +7,13 @@ core/workflow_plan.py. PostToolUse and PostToolUseFailure go to core/workflows.p
 
 from __future__ import annotations
 
+import errno
 import os
 
 from deliberation.app.handlers.common import Ctx
 from deliberation.core import workflows
 from deliberation.state.paths import plugin_agent_prefix
+from deliberation.state import safe_read
 from deliberation.wire import hookio
 
 MAX_SCRIPT_BYTES = 512 * 1024
@@ -41,11 +43,12 @@ def _script(ctx: Ctx, event: hookio.PreToolUse) -> "tuple[str | None, str]":
 
 
 def _read(path: str, what: str) -> "tuple[str | None, str]":
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_SCRIPT_BYTES + 1)
+    try:  # a project file: never through a link, never a FIFO, bounded
+        data = safe_read.read_bytes(path, MAX_SCRIPT_BYTES)
+    except safe_read.Refused as exc:
+        if exc.errno == errno.EFBIG:
+            return None, f"{what} is larger than {MAX_SCRIPT_BYTES} bytes"
+        return None, f"{what} could not be read ({exc.why})"
     except OSError as exc:
         return None, f"{what} could not be read ({exc.strerror or exc})"
-    if len(data) > MAX_SCRIPT_BYTES:
-        return None, f"{what} is larger than {MAX_SCRIPT_BYTES} bytes"
     return data.decode("utf-8", "replace"), what

@@ -1,0 +1,143 @@
+"""Seals: a runtime file is believed only if this user's plugin wrote it.
+
+The runtime files under `.claude/deliberation/` (escalations.json, each session's files, the
+deliberations, the config cache, the commit journal, every line of the event log) decide what the hooks answer. A cloned repository can commit any of them —
+an open hard-reject that denies every Bash call, a reason addressed to the model, an id built to
+be pasted into a shell. So each document and each JSON line the plugin writes there ends with a
+field `"mac"`: 32 hex digits of keyed BLAKE2b over the file's place (its path relative to the
+state folder, so a sealed file cannot stand in for another) and the document's bytes without
+that field. The key is this user's (`user_data`: 0600, in the user's own folder, outside every
+project), so nobody else — and no repository — can seal a file this user's plugin will believe.
+
+`unseal` gives back the bytes as they were before sealing, or None: the caller then treats the
+file as absent, moves it aside and says so (store.Store, plain_reads). `config.json`,
+`reversals.json` and `adjudications.jsonl` are the team's shared files: they are data, never
+sealed, and nothing in them is believed beyond what consent.py and the text frames allow.
+
+The seal sits where the serialiser put the last member, so the file stays valid JSON that
+people, jq and the published schemas read as before (the schemas list `mac`):
+
+    indented   {\\n  "a": 1,\\n  "mac": "<32 hex>"\\n}\\n
+    compact    {"a":1,"mac":"<32 hex>"}\\n
+
+Standard library only (`_blake2`, a C module: the fast path checks seals).
+"""
+
+import os
+
+try:
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b as _blake2b
+try:
+    from _operator import _compare_digest as _same
+except ImportError:  # pragma: no cover
+    from hmac import compare_digest as _same  # type: ignore[no-redef]  # the same function, public name
+
+HEX = 32
+_CONTEXT = b"deliberation-seal/1\0"
+_FORMS = ((b',\n  "mac": "', b'\n}'), (b',"mac":"', b'}'))
+_HEXDIGITS = frozenset(b"0123456789abcdef")
+# the team's files: data, never sealed and never believed beyond what consent.py and the text
+# frames allow (adjudications.jsonl is an audit log nothing reads back)
+SHARED = frozenset({"config.json", "reversals.json", "adjudications.jsonl"})
+
+
+class Unsealed(ValueError):
+    """A runtime file without a valid seal: not written by this user's plugin."""
+
+
+def _mac(key, rel, body):
+    return _blake2b(_CONTEXT + rel.encode("utf-8", "surrogateescape") + b"\0" + body, key=key[:64],
+                    digest_size=HEX // 2).hexdigest().encode()
+
+
+def seal(key, rel, data):
+    """`data` (one JSON object, as serialised) with its seal for the place `rel`."""
+    stripped = data.rstrip(b" \t\r\n")
+    trail = data[len(stripped):]
+    mac = _mac(key, rel, data)
+    for sep, close in _FORMS:
+        if stripped.endswith(close) and not stripped[:-len(close)].rstrip().endswith(b"{"):
+            return stripped[:-len(close)] + sep + mac + b'"' + close + trail
+    raise ValueError("only a non-empty JSON object can be sealed")
+
+
+def split(data):
+    """(the seal's hex digits, the bytes without the seal), or (None, data) when there is none."""
+    stripped = data.rstrip(b" \t\r\n")
+    trail = data[len(stripped):]
+    for sep, close in _FORMS:
+        span = len(sep) + HEX + 1
+        if not stripped.endswith(close) or len(stripped) < span + len(close):
+            continue
+        part = stripped[-(span + len(close)):-len(close)]
+        if part.startswith(sep) and part.endswith(b'"'):
+            digits = part[len(sep):-1]
+            if _HEXDIGITS.issuperset(digits):
+                return digits, stripped[:-(span + len(close))] + close + trail
+    return None, data
+
+
+def unseal(key, rel, data):
+    """The bytes as written before sealing when `data` carries this key's seal for `rel`, else None."""
+    digits, body = split(data)
+    if digits is None or not _same(digits, _mac(key, rel, body)):
+        return None
+    return body
+
+
+def is_sealed_by(key, rel, data):
+    return unseal(key, rel, data) is not None
+
+
+def rel_of(layout, path):
+    """The place of `path` in the state folder ('/' separated), the seal's context."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(layout.root))
+    return rel.replace(os.sep, "/")
+
+
+def key_for(layout):
+    """This user's key (raises user_data.Unavailable); the hook's own environment decides where
+    it lives, in the warm worker the request's."""
+    from deliberation.state import user_data
+    from deliberation.state.paths import hook_env
+
+    return user_data.key(hook_env(), layout.project)
+
+
+def seal_file(layout, path, data):
+    return seal(key_for(layout), rel_of(layout, path), data)
+
+
+def unseal_file(layout, path, data):
+    """unseal() for a file of `layout`'s state folder; raises Unsealed."""
+    body = unseal(key_for(layout), rel_of(layout, path), data)
+    if body is None:
+        raise Unsealed(f"{rel_of(layout, path)} was not written by this user's plugin (no valid seal)")
+    return body
+
+
+def read_runtime(layout, path, limit):
+    """The bytes of a state file as its writer serialised them: read safely (safe_read, inside
+    the project, at most `limit` bytes) and, unless it is one of the team's shared files, with
+    its seal checked and removed. Raises FileNotFoundError, safe_read.Refused (an OSError),
+    Unsealed, or user_data.Unavailable."""
+    from deliberation.state import safe_read
+
+    raw = safe_read.read_bytes(path, limit, root=layout.project)
+    if rel_of(layout, path) in SHARED:
+        return raw
+    return unseal_file(layout, path, raw)
+
+
+def seal_lines(layout, path, lines):
+    """Every newline-terminated JSON line of `lines` sealed for the file `path`."""
+    key, rel = key_for(layout), rel_of(layout, path)
+    return b"".join(seal(key, rel, line) + b"\n" for line in lines.split(b"\n") if line.strip())
+
+
+def line_opener(layout, path):
+    """A function: one line of `path` (bytes, no newline) → its bytes without the seal, or None."""
+    key, rel = key_for(layout), rel_of(layout, path)
+    return lambda line: unseal(key, rel, line)
