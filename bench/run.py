@@ -40,6 +40,7 @@ def settings(quick: bool) -> dict:
 
 
 def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
+    import cli_startup
     import concurrency
     import deliberation_cost
     import hook_latency
@@ -53,6 +54,7 @@ def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     targets = hook_latency.run(python, cfg["runs"], out=out)
     targets += concurrency.run(python, cfg["agents"], cfg["rounds"], cfg["single"], out=out)
     targets += scaling.run(python, cfg["repeats"], cfg["log_runs"], out=out)
+    targets += cli_startup.run(python, cfg["runs"], out=out)
     targets += whole_deliberation.run(cfg["whole"], out=out)
     targets += deliberation_cost.run(out=out)
     return targets

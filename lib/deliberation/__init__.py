@@ -54,6 +54,7 @@ TIERS = {
 # below, for the reason given; tests/unit/test_architecture.py fails on any other.
 DEFERRED_IMPORTS = {
     "deliberation": "the package imports nothing when it loads: the hook process may not load os",
+    "deliberation.cli": "`deliberation --help` and `--version` load nothing but the dispatcher; argparse, the command and the store load when a command runs",
     "deliberation.cli.doctor": "it reports a broken environment, so the models load after the interpreter is checked",
     "deliberation.state.group_commit": "the warm worker imports it before site-packages: the store loads at a commit",
     "deliberation.state.schemas": "jsonschema loads when a file is validated (doctor, the drift check), not with the store",

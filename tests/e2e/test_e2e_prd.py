@@ -34,7 +34,7 @@ def stops(run: ClaudeRun) -> "list[dict]":
 
 def report_json(run: ClaudeRun, did: str) -> dict:
     env = {**os.environ, "PYTHONPATH": str(REPO / "lib")}
-    proc = subprocess.run([sys.executable, "-m", "deliberation", "report", did, "--format", "json",
+    proc = subprocess.run([sys.executable, "-m", "deliberation", "report", did, "--json",
                            "--project", str(run.project)], capture_output=True, text=True, timeout=60, env=env)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)

@@ -23,13 +23,14 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from deliberation.core import consensus_gate
+from deliberation.core import consensus_gate, depth
 from deliberation.core.ranking import rank
 from deliberation.state.models import ConformityWarning
 from deliberation.text import Words
@@ -76,14 +77,15 @@ def dump(name: str, data: Any) -> str:
     return f"{head}\n{body}"
 
 
+# a section's head line (a text may hold other lines starting "--- ", such as a worker block's)
+SECTION = re.compile(r"\n--- (text|model|person)\n")
+
+
 def parse(text: str) -> "tuple[str, Any, dict[str, str]]":
     """(render, input, sections) of a case file."""
-    head, sep, rest = text.partition("\n--- ")
-    doc = json.loads(head)
-    sections: dict[str, str] = {}
-    for chunk in ("--- " + rest).split("\n--- ") if sep else []:
-        key, _, value = chunk.removeprefix("--- ").partition("\n")
-        sections[key] = value[:-1] if value.endswith("\n") else value
+    parts = SECTION.split(text)  # [head, key, value, key, value, ...]
+    doc = json.loads(parts[0])
+    sections = {key: value[:-1] if value.endswith("\n") else value for key, value in zip(parts[1::2], parts[2::2])}
     return doc["render"], doc["input"], sections
 
 
@@ -132,6 +134,130 @@ CONFORMITY = [ConformityWarning(detector="score_clustering", agents=["k-a", "k-b
 REQUEST = "Next: write the decision document (PRD) in your concluding answer — the deliberation closes with it."
 TWO = dict(deliberation=DID, agents=["performance-engineer", "security-analyst"], detail="both prefer A")
 HOLD = "Deliberation d-5e55a7c1-1 — quality gate FAILED:\n- complexity_handling: FAIL — 1 alternatives (need 2)\nNext: generate at least one more alternative."
+
+
+FLOOR = list(depth.FLOOR)
+SPOTS = [{"id": "H1", "kind": "refuted", "statement": "performance-engineer:F1 is refuted by red-team:R1",
+          "material": [["finding", "performance-engineer:F1", "The outbox relay adds 40 ms of publish latency at p99.",
+                        "bench/relay.txt"],
+                       ["note", "red-team:R1: The 40 ms was measured on a debug build. (evidence: bench/relay.txt "
+                                "header: DEBUG=1)"]]},
+         {"id": "H2", "kind": "missed_angle", "statement": "Ordering guarantees across bus partitions were never "
+                                                           "examined.",
+          "material": [["approach", "A", "Postgres outbox with a relay worker"],
+                       ["note", "red-team missed angle: Ordering guarantees across bus partitions were never "
+                                "examined."]]}]
+MAP = ("H1 [refuted] performance-engineer:F1 is refuted by red-team:R1\n"
+       "  - tier-1 finding performance-engineer:F1: \"The outbox relay adds 40 ms of publish latency at p99.\" "
+       "(evidence given: bench/relay.txt)\n  - red-team:R1: The 40 ms was measured on a debug build.")
+PROMPT = "You are a fresh tier-2 worker of a deliberation: Evidence Chase. …the worker prompt…"
+BLOCKS = ("--- worker 1 of 2: subagent_type \"evidence-chase\", hot spots H1, H2 — prompt:\n…\n--- end of worker 1 prompt"
+          "\n\n--- worker 2 of 2: …")
+DEPTH = {
+    "depth/posture_off": ("depth.posture", dict(case="off")),
+    "depth/posture_max_lock": ("depth.posture", dict(case="max_lock", task_type="documentation", dial="off",
+                                                    overrides=True)),
+    "depth/posture_ceiling": ("depth.posture", dict(case="ceiling")),
+    "depth/posture_dialled_down": ("depth.posture", dict(case="dialled_down", task_type="documentation")),
+    "depth/posture_opt_in_on": ("depth.posture", dict(case="opt_in_on", task_type="security")),
+    "depth/posture_opt_in_off": ("depth.posture", dict(case="opt_in_off", task_type="default")),
+    "depth/clamped": ("depth.clamped", dict(asked=5, k=3, ceiling=3)),
+    "depth/no_hot_spots": ("depth.no_hot_spots", dict(why="ceiling: deepen whenever hot spots exist")),
+    "depth/budget_skipped": ("depth.budget_skipped", dict(
+        ids=["H1", "H2", "H3"], problems=[["tokens", 400000, 400000, 0], ["agents", 5, 6, 3], ["slots", 11, 12, 3]])),
+    "depth/deepening": ("depth.deepening", dict(ids=["H1", "H2", "H3"], workers=3)),
+    "depth/deepening_clamped": ("depth.deepening", dict(
+        ids=["H1"], workers=3, clamp="depth.workers_per_wave 5 clamped to 3 (hard ceiling 3 tier-2 workers per wave)")),
+    "depth/hot_spot_map": ("depth.hot_spot_map", dict(spots=SPOTS)),
+    "depth/worker_prompt": ("depth.worker_prompt", dict(
+        title="Evidence Chase", lens="evidence-chase", ids=["H1", "H2"],
+        question="How should order events reach the bus?", floor=FLOOR, spot_map=MAP)),
+    "depth/worker_prompt_no_question": ("depth.worker_prompt", dict(
+        title="Edge-Case Hunt", lens="edge-case-hunt", ids=["H2"], question="", floor=FLOOR, spot_map=MAP)),
+    "depth/worker_blocks": ("depth.worker_blocks", dict(
+        workers=[["deliberation:evidence-chase", ["H1", "H2"], PROMPT], ["deliberation:counter-model", ["H1"], PROMPT]])),
+    "depth/instruction": ("depth.instruction", dict(
+        hot_spots=3, types=["evidence-chase", "counter-model", "edge-case-hunt"], blocks=BLOCKS)),
+    "depth/instruction_clamped": ("depth.instruction", dict(
+        hot_spots=1, types=["evidence-chase"], blocks=BLOCKS,
+        clamp="depth.workers_per_wave 5 clamped to 3 (hard ceiling 3 tier-2 workers per wave)")),
+    "depth/red_team_2_instruction": ("depth.red_team_2_instruction", dict(red_team="red-team", items=[
+        ["finding", "evidence-chase:F1", "The release build publishes in 4 ms at p99.", "bench/release.txt"],
+        ["refutation", "evidence-chase:R1", "refuted", "performance-engineer:F1", "The 40 ms is a debug-build figure.",
+         "bench/relay.txt header: DEBUG=1"],
+        ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
+    "depth/red_team_2_instruction_no_items": ("depth.red_team_2_instruction", dict(red_team="red-team", items=[])),
+    "depth/wave_open_to_spawn": ("depth.wave_open", dict(
+        ids=["H1", "H2"], spawned=1, workers=3, running=["evidence-chase"], missing=["counter-model", "edge-case-hunt"],
+        floor=FLOOR, todo=["counter-model", "edge-case-hunt"], blocks=BLOCKS)),
+    "depth/wave_open_waiting": ("depth.wave_open", dict(
+        ids=["H1", "H2"], spawned=3, workers=3, running=["counter-model"], missing=[], floor=FLOOR)),
+    "depth/red_team_2_running": ("depth.red_team_2_running", {}),
+    "depth/step_closed_off": ("depth.step_closed", dict(case="off", reason="depth axis off (posture off): breadth only")),
+    "depth/step_closed_not_open": ("depth.step_closed", dict(case="not_open")),
+    "depth/step_closed_not_needed": ("depth.step_closed", dict(case="not_needed")),
+    "depth/step_closed_skipped": ("depth.step_closed", dict(case="skipped", reason="depth skipped: budget — …")),
+    "depth/step_closed_over": ("depth.step_closed", dict(case="over")),
+    "depth/step_closed_exhausted": ("depth.step_closed", dict(case="exhausted", spawned=3, workers=3)),
+    "depth/tier2_closed": ("depth.tier2_closed", dict(closed="no hot spots: the red-team pass found nothing "
+                                                             "contested, so there is nothing to deepen")),
+    "depth/tier2_denied": ("depth.tier2_denied", dict(broken=[
+        ["fork", ["evidence-chase", "counter-model"]], ["floor", FLOOR[1:]], ["hot_spots", ["H1", "H2", "H3"]],
+        ["synthesis", ["synthesis-lead summary (92% of its wording)"]]])),
+    "depth/tier2_denied_lens_rules": ("depth.tier2_denied", dict(broken=[
+        ["lens_type", ["evidence-chase", "counter-model", "edge-case-hunt"], "general-purpose"]])),
+    "depth/tier2_denied_planned": ("depth.tier2_denied", dict(broken=[["planned", ["evidence-chase"]]])),
+    "depth/tier2_denied_one_per_lens": ("depth.tier2_denied", dict(broken=[["one_per_lens", "evidence-chase"]])),
+    "depth/carried": ("depth.carried", dict(label="synthesis-lead summary", share=0.92)),
+    "depth/red_team_before_tier2_running": ("depth.red_team_before_tier2", dict(running=["counter-model"], missing=[])),
+    "depth/red_team_before_tier2_missing": ("depth.red_team_before_tier2", dict(running=[], missing=["edge-case-hunt"])),
+    "depth/red_team_after_red_team_2": ("depth.red_team_after_red_team_2", {}),
+    "depth/second_pass_running": ("depth.second_pass", dict(case="running", who="red-team (a-rt-1)")),
+    "depth/second_pass_waiting": ("depth.second_pass", dict(case="waiting", who="red-team (a-rt-1)")),
+    "depth/second_pass_skipped": ("depth.second_pass", dict(case="skipped", who="red-team (a-rt-1)",
+                                                            reason="depth skipped: budget — …")),
+    "depth/second_pass_nothing_contested": ("depth.second_pass", dict(case="nothing_contested",
+                                                                      who="red-team (a-rt-1)")),
+    "depth/second_pass_ran": ("depth.second_pass", dict(case="ran", who="none")),
+    "depth/ranking_needs_red_team": ("depth.ranking_needs_red_team", dict(red_team="red-team")),
+    "depth/ranking_waits_for_step": ("depth.ranking_waits_for_step", dict(
+        owed="Waiting for red team 2 to report over the tier-2 findings.")),
+    "depth/zeroed": ("depth.zeroed", dict(persona="counter-model", key="a-counter-model-1", items=2)),
+    "depth/no_weight_no_evidence": ("depth.no_weight", dict(case="no_evidence", ref="evidence-chase:R1",
+                                                            target="performance-engineer:F1")),
+    "depth/no_weight_restates": ("depth.no_weight", dict(case="restates", ref="evidence-chase:R2")),
+    "depth/no_weight_target": ("depth.no_weight", dict(case="target", ref="edge-case-hunt:R1",
+                                                       why="target \"Z\" is no tier-1 finding, approach or hot spot")),
+    "depth/target_problem_nothing": ("depth.target_problem", dict(case="nothing", target="H3", kind="missed_angle")),
+    "depth/target_problem_between": ("depth.target_problem", dict(case="between", target="H1",
+                                                                  between=["A", "performance-engineer:F1"])),
+    "depth/target_problem_unknown": ("depth.target_problem", dict(case="unknown", target="Z")),
+    "depth/target_problem_outside": ("depth.target_problem", dict(case="outside", target="security-analyst:F2")),
+    "depth/effect_on_a_finding": ("depth.effect", dict(target="performance-engineer:F1", finding=True,
+                                                       claim="The 40 ms is a debug-build figure.")),
+    "depth/effect_on_an_approach": ("depth.effect", dict(target="A", finding=False,
+                                                         claim="The relay loses events on failover.")),
+    "depth/cancelled_by": ("depth.cancelled_by", dict(key="a-red-team-2", verdict="refuted", target="evidence-chase:R1",
+                                                      claim="The release build was never deployed.",
+                                                      evidence="deploy/manifest.yaml: build=debug")),
+    "depth/outcome": ("depth.outcome", dict(
+        deliberation=DID,
+        overrides=[["H2", "approach A struck from the leading position: The relay loses events on failover.",
+                    "a-edge-case-hunt-1", "chaos/failover.log:88"]],
+        zeroed=1,
+        cancelled=[["H1", "performance-engineer:F1", "red team 2 (a-red-team-2) refuted evidence-chase:R1: The "
+                                                     "release build was never deployed. — evidence: deploy/manifest.yaml"]],
+        notes=["counter-model (a-counter-model-1) restated tier 1 (2 item(s), no new finding): zero signal, tier 1 "
+               "stands"],
+        struck=["A"])),
+    "depth/outcome_nothing": ("depth.outcome", dict(deliberation=DID, overrides=[], zeroed=0, cancelled=[], notes=[],
+                                                    struck=[])),
+    "depth/warning_above_ceiling": ("depth.warning", dict(case="above_ceiling", passes=5, ceiling=4)),
+    "depth/warning_zeroed": ("depth.warning", dict(case="zeroed", persona="counter-model")),
+    "depth/warning_cancelled": ("depth.warning", dict(case="cancelled", target="performance-engineer:F1",
+                                                      hot_spot="H1", why="red team 2 (a-red-team-2) refuted …")),
+    "depth/ceiling_broken": ("depth.ceiling_broken", dict(passes=5, ceiling=4, workers=3)),
+}
 
 
 def cases() -> "dict[str, tuple[str, Any]]":
@@ -221,6 +347,8 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "refusals/model_clash_no_free_model": ("refusals.model_clash", dict(
             persona="performance-engineer", other="security-analyst", stage="research", other_model="opus",
             free_model=None, partners=["security-analyst", "ux-advocate"])),
+        # the depth axis: posture, plan, the tier-2 wave, red team 2, its refusals, synthesis
+        **DEPTH,
         # the spawn budget and the Workflow tool
         "budget/active_refusal": ("budget.active_refusal", dict(parent="main", active=12, max_active=12,
                                                                 types=["security-analyst"], reserved=0)),

@@ -107,10 +107,12 @@ def test_report_formats(proj, tmp_path):
     code, out, err = cli(root, "report", D1)
     assert code == 0, err
     assert out == render_markdown(d1, l1)
-    code, out, _ = cli(root, "report", D1, "--format", "json")
+    code, out, err = cli(root, "report", D1, "--format", "json")
     assert json.loads(out) == json.loads(json.dumps(record_json(d1)))
-    code, out2, _ = cli(root, "report", D1, "--json")
-    assert out2 == out
+    # one way to ask for JSON: --json; the old --format json still works and says so
+    assert "`report --format json` is deprecated" in err and "use `report --json`" in err
+    code, out2, err = cli(root, "report", D1, "--json")
+    assert out2 == out and "deprecated" not in err
     target = tmp_path / "decision.html"
     code, out, err = cli(root, "report", D1, "--format", "html", "-o", str(target))
     assert code == 0 and out == ""
@@ -212,3 +214,78 @@ def test_report_json_follows_its_published_schema_and_shows_money_only_at_config
     code, md_out, _ = cli(root, "report", D1)
     assert f"≈ {money['amount']:.2f} USD at the configured prices of 2026-11-30 (the team's contract)" in md_out
     assert "Prices (USD per million tokens, as of 2026-11-30, from the team's contract)" in md_out
+
+
+def run_in(cwd, *argv, env_extra=None):
+    """`python -m deliberation ARGV` from the folder `cwd`, with no --project and no CLAUDE_PROJECT_DIR."""
+    env = {**os.environ, "PYTHONPATH": str(LIB)}
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    env.update(env_extra or {})
+    proc = subprocess.run([sys.executable, "-m", "deliberation", *argv], capture_output=True, text=True,
+                          env=env, cwd=str(cwd), timeout=60)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_the_project_is_found_upward_from_a_folder_inside_it(proj):
+    root = proj[0]
+    inner = root / "src" / "auth"
+    inner.mkdir(parents=True)
+    code, out, err = run_in(inner, "status", "--json")
+    assert code == 0, err
+    assert {r["id"] for r in json.loads(out)} == {D1, D2}
+    code, out, _ = run_in(inner, "latest", "--json", env_extra={"CI": "1"})
+    assert code == 0 and json.loads(out)["id"] == D2
+    # CLAUDE_PROJECT_DIR still wins over the search; --project over both
+    code, out, _ = run_in(inner, "status", env_extra={"CLAUDE_PROJECT_DIR": str(inner)})
+    assert out.startswith(f"no deliberations in {inner}/.claude/deliberation")
+
+
+def test_errors_under_json_are_json_on_stdout(proj):
+    root = proj[0]
+    for argv, code_wanted, words in (
+            (("show", "d-nope"), 1, "no deliberation 'd-nope'"),
+            (("report", "../etc/passwd"), 1, "invalid deliberation id"),
+            (("lineage", "s-nope"), 1, "no lineage for session 's-nope'"),
+            (("approve", "d-nope"), 1, "no deliberation d-nope"),
+            (("open",), 2, "the following arguments are required: ID"),
+            (("show", "--no-such-flag", D1), 2, "unrecognized arguments: --no-such-flag")):
+        code, out, err = cli(root, *argv, "--json")
+        assert code == code_wanted, (argv, out, err)
+        answer = json.loads(out)
+        assert set(answer) == {"error", "exit_code"} and answer["exit_code"] == code_wanted, answer
+        assert words in answer["error"], answer
+        assert err == "", err
+    code, out, err = cli(root, "show", "d-nope")  # without --json: one line on stderr, as before
+    assert code == 1 and out == "" and err.startswith("deliberation: no deliberation 'd-nope'")
+
+
+def test_open_and_latest_write_the_html_record_and_print_its_path_without_a_browser(proj):
+    root = proj[0]
+    records = root / ".claude" / "deliberation" / "records"
+    code, out, err = run_in(root, "open", D1, env_extra={"CI": "true"})
+    assert code == 0, err
+    assert out.strip() == f"{D1}: {records / (D1 + '.html')} (running under CI: open it yourself)"
+    page = (records / f"{D1}.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and D1 in page
+    code, out, err = run_in(root, "latest", "--print")
+    assert code == 0 and out.strip() == str(records / f"{D2}.html")
+    code, out, err = run_in(root, "open", "d-nope", "--print")
+    assert code == 1 and "no deliberation 'd-nope'" in err
+
+
+def test_no_browser_is_started_under_ci_or_without_a_display():
+    from deliberation.cli.record_view import no_browser_reason
+
+    assert no_browser_reason({"CI": "1", "DISPLAY": ":0"}, "linux") == "running under CI"
+    assert no_browser_reason({}, "linux") == "no display"
+    assert no_browser_reason({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert no_browser_reason({}, "darwin") is None
+
+
+def test_open_with_session_is_the_deprecated_spelling_of_start(tmp_path):
+    code, out, err = cli(tmp_path, "open", "--session", "s-20260101-0009", "--question", "Which cache?", "--json")
+    assert code == 0, err
+    assert "`open --session` is deprecated" in err and "deliberation start" in err
+    assert json.loads(out)["question"] == "Which cache?"
+    code, out, err = cli(tmp_path, "start", "--session", "s-20260101-0010", "--question", "Which queue?")
+    assert code == 0 and out.startswith("opened d-") and "deprecated" not in err

@@ -159,6 +159,12 @@ def test_stop_blocks_are_bounded_then_failed(project, hook):
     assert "FAILED" in blocks[-1].system_message
     d = load_delib(project)
     assert d["phase"] == "FAILED" and d["failure_reasons"]
+    # a FAILED deliberation has its record too, and it leads with why
+    assert d["record_path"] and d["record"]["phase"] == "FAILED"
+    body = open(d["record_path"], encoding="utf-8").read()
+    outcome = body.split("\n## ", 2)[1]
+    assert outcome.startswith("Outcome") and "**FAILED — no decision**" in outcome
+    assert d["failure_reasons"][0].splitlines()[0][:60] in outcome.replace("\\", "")
     after = s.stop()
     assert after.decision is None  # the session is free again
     validate_state(project)

@@ -23,6 +23,7 @@ import pytest
 
 from deliberation.runtime import plugin_env as pe
 
+from tests.helpers.children import wait_until
 from tests.helpers.project import copy_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,16 +69,6 @@ def run_hook(plugin: Path, script: str, env: dict, payload: bytes = b"{}") -> "d
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.decode().strip()
     return json.loads(out) if out else None
-
-
-def wait_for(predicate, timeout: float = 120.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def status_of(data: Path) -> dict:
@@ -278,7 +269,9 @@ def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_pa
                     PATH=f"{bare_python}:{os.environ['PATH']}", DELIBERATION_WORKER="0")
     first = run_hook(plugin, "session_start_env.py", env)
     assert first["systemMessage"].startswith("deliberation: setting up the plugin's Python environment in the background")
-    wait_for(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=600, what="the set-up")
+    # the set-up is a detached process: its status file is the only event there is to wait on
+    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=600, what="the set-up",
+               interval=0.1)
     assert status_of(data)["state"] == "ready", (data / "setup.log").read_text()[-3000:]
     # the interpreter of the set-up was the base of the bare venv, not the bare venv itself
     current = pe.read_current(str(data))
@@ -424,7 +417,8 @@ def test_the_set_up_ignores_the_interpreter_path_and_index_a_project_supplied(pl
     own, ignored, _by = pe.own_environment(env)
     assert set(ATTACK) <= set(ignored) and not set(ATTACK) - {"PATH"} & set(own)
     assert "./tools" not in own["PATH"] and own["PIP_FIND_LINKS"] == "/opt/the-users-own-wheels"  # the user's pip
-    wait_for(lambda: status_of(data).get("state") in ("ready", "failed"), what="the set-up")
+    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=120, what="the set-up",
+               interval=0.1)
     assert "PIP_INDEX_URL" in (data / "setup.log").read_text()  # said where the set-up's output goes
     assert not (project / "RAN").exists()
 
@@ -460,3 +454,55 @@ def test_hooks_json_runs_the_system_shell_not_one_found_on_the_project_s_path(pl
     hooks = json.loads((plugin / "hooks" / "hooks.json").read_text())["hooks"]
     commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
     assert commands and all(c.startswith('/bin/sh "${CLAUDE_PLUGIN_ROOT}/') for c in commands), commands
+
+
+def test_a_copy_of_the_command_on_the_path_finds_the_installed_plugin(plugin, tmp_path):
+    """docs/CLI.md: a copy of bin/deliberation outside any plugin folder (~/.local/bin) runs the
+    plugin the client ran last — the one its data folder's `root` names — and follows an update."""
+    home = tmp_path / "home"
+    data = home / ".claude" / "plugins" / "data" / "deliberation-deliberation-gates"
+    data.mkdir(parents=True)
+    on_path = tmp_path / "local-bin" / "deliberation"
+    on_path.parent.mkdir()
+    shutil.copy2(plugin / "bin" / "deliberation", on_path)
+    env = clean_env(HOME=str(home), PATH="/usr/bin:/bin")
+
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(on_path), *argv], capture_output=True, text=True, env=env, timeout=30,
+                              stdin=subprocess.DEVNULL)
+
+    proc = run("--version")
+    assert proc.returncode == 1 and "no installed plugin found" in proc.stderr
+    (data / "root").write_text(f"{plugin / 'lib'}\n")
+    fake_python(plugin / ".venv" / "bin" / "python", "old-version")
+    assert json.loads(run("status").stdout)["systemMessage"].startswith("old-version -E -c ")
+    newer = copy_plugin(tmp_path / "plugins", "deliberation 0.2.0")
+    fake_python(newer / ".venv" / "bin" / "python", "new-version")
+    (data / "root").write_text(f"{newer / 'lib'}\n")  # the session start after an update rewrites it
+    assert json.loads(run("status").stdout)["systemMessage"].startswith("new-version -E -c ")
+
+
+def test_setup_command_builds_now_and_says_how_it_went(plugin, tmp_path):
+    """`deliberation setup --retry` runs the set-up in the foreground at once (no waiting for a
+    session start 10 minutes later) and says where, how long and what went wrong."""
+    data = tmp_path / "data"
+
+    def setup(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", "import sys; from deliberation.cli import main; sys.exit(main())",
+                               "setup", *argv, "--data", str(data)], capture_output=True, text=True, timeout=600,
+                              env=clean_env(PYTHONPATH=str(plugin / "lib")), stdin=subprocess.DEVNULL)
+
+    # no dependencies listed: the venv is made, but the hooks' modules cannot load in it — a failure to report
+    proc = setup("--retry")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.startswith(f"setting up the plugin's Python environment in {data} with ")
+    assert "deliberation: set-up failed after " in proc.stderr and "setup --retry" in proc.stderr
+    assert str(data / "setup.log") in proc.stderr and status_of(data)["state"] == "failed"
+    # failed just now: a session start would wait 10 minutes; the command tries again at once
+    proc = setup("--retry", "--json")
+    assert proc.returncode == 1 and json.loads(proc.stdout)["error"].startswith("set-up failed after ")
+    # a ready environment: nothing to do
+    assert pe.build(str(plugin), str(data), environ=clean_env(), verify_modules=("deliberation.runtime.plugin_env",)) == 0
+    proc = setup("--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["state"] == "ready"
+    assert json.loads(proc.stdout)["message"].startswith("already set up: ")

@@ -29,7 +29,7 @@ from tests.helpers.factories import make_deliberation, make_lineage
 
 from deliberation.report.html_report import render_html, score_colour
 
-WINDOW = (1280, 1800)  # tall enough for the decision, its document and the heatmap below them
+WINDOW = (1280, 2400)  # tall enough for the outcome, the decision, its document and the heatmap below them
 EVIL = ("</script><script>document.body.setAttribute('data-pwned','script')</script>"
         "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -180,3 +180,85 @@ def test_report_prints_to_a_few_pdf_pages(tmp_path):
     pages = [int(n) for n in re.findall(rb"/Count (\d+)", data)]
     assert pages and 2 <= max(pages) <= 10, pages
     print(f"\nprinted: {max(pages)} A4/Letter pages, {len(data)} bytes")
+
+
+# ---- the record at a phone's width and a desktop's -------------------------------------------
+
+# Injected into a copy of the report (its CSP is replaced for that copy only): measures the
+# laid-out page and writes what it found on <body data-layout="…">, which --dump-dom returns.
+LAYOUT_PROBE = """
+(function(){
+  var W = document.documentElement.clientWidth, out = {vw: W, sw: document.documentElement.scrollWidth,
+      escapes: [], overlaps: [], tables: 0, boxed: 0, scrolls: 0, first: ""};
+  function boxOf(e){ for (var p = e.parentElement; p; p = p.parentElement) {
+      if (p.classList && (p.classList.contains('scroll') || p.classList.contains('heatwrap'))) return p; } return null; }
+  function inSvg(e){ return !!(e.closest && e.closest('svg')); }
+  function name(e){ return e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined && e.className
+      ? '.' + e.className : '') + ' "' + (e.textContent || '').trim().slice(0, 30) + '"'; }
+  var all = document.querySelectorAll('main *'), leaves = [];
+  for (var i = 0; i < all.length; i++) {
+    var e = all[i], r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (!boxOf(e) && !inSvg(e) && (r.right > W + 0.5 || r.left < -0.5))
+      out.escapes.push(name(e) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+    if (!inSvg(e) && ((e.children.length === 0 && (e.textContent || '').trim()) || e.classList.contains('meter')))
+      leaves.push([e, Array.prototype.slice.call(e.getClientRects())]);  // one box per line of text
+  }
+  function hit(p, q){ return Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1
+      && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1; }
+  for (var a = 0; a < leaves.length; a++) for (var b = a + 1; b < leaves.length; b++) {
+    if (leaves[a][0].contains(leaves[b][0]) || leaves[b][0].contains(leaves[a][0])) continue;
+    var found = false;
+    for (var x = 0; x < leaves[a][1].length && !found; x++)
+      for (var y = 0; y < leaves[b][1].length && !found; y++) found = hit(leaves[a][1][x], leaves[b][1][y]);
+    if (found) out.overlaps.push(name(leaves[a][0]) + ' x ' + name(leaves[b][0]));
+  }
+  var ts = document.querySelectorAll('table'); out.tables = ts.length;
+  for (var t = 0; t < ts.length; t++) { var box = ts[t].parentElement;
+    if (box.classList.contains('scroll') && box.getBoundingClientRect().right <= W + 0.5) out.boxed++;
+    if (box.scrollWidth > box.clientWidth + 1) out.scrolls++; }
+  var first = document.querySelector('main section'); out.first = first ? first.id : '';
+  document.body.setAttribute('data-layout', JSON.stringify(out));
+})();
+"""
+
+
+def _layout(chromium: str, tmp_path, page: str, width: int) -> dict:
+    """The probe's findings for `page` laid out in a viewport `width` px wide. Headless Chromium
+    will not make its window narrower than 500 px, so the page is laid out in an iframe of that
+    width (its own viewport: the media queries see `width`); the probe reports to the frame's parent."""
+    import html as html_lib
+    import json
+
+    probed = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    probe = LAYOUT_PROBE.replace("document.body.setAttribute('data-layout'", "parent.document.body.setAttribute('data-layout'")
+    probed = probed.replace("</body>", f"<script>{probe}</script></body>")
+    wrapper = (f'<!DOCTYPE html><html><body style="margin:0"><iframe style="border:0;display:block" width="{width}" '
+               f'height="900" srcdoc="{html_lib.escape(probed, quote=True)}"></iframe></body></html>')
+    path = tmp_path / f"layout-{width}.html"
+    path.write_text(wrapper, encoding="utf-8")
+    dom = _run(chromium, tmp_path / f"profile-{width}", f"--window-size={max(width, 500) + 100},1000", "--dump-dom",
+               path.as_uri()).stdout.decode()
+    found = re.search(r'data-layout="([^"]*)"', dom)
+    assert found, "the layout probe did not run"
+    return json.loads(html_lib.unescape(found.group(1)))
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_record_fits_a_phone_and_a_desktop(tmp_path, width):
+    """At 390 px (a phone) and 1280 px: the page is no wider than the window, every table sits
+    in its own scrolling box, no text box overlaps another (the threshold label and the meter
+    included), and the first card is the outcome."""
+    chromium = _chromium()
+    # a wide panel (the widest score, breakdown and cost tables) and a threshold near the meter's end
+    d = make_deliberation(10, 5, task_type="security", threshold=0.85)
+    got = _layout(chromium, tmp_path, render_html(d, make_lineage(d)), width)
+    print(f"\n{width}px: page {got['sw']}px in a {got['vw']}px viewport; {got['tables']} tables, "
+          f"{got['boxed']} in their own box, {got['scrolls']} of them scroll")
+    assert got["first"] == "outcome"
+    assert got["sw"] <= got["vw"], (got["sw"], got["vw"], got["escapes"][:10])
+    assert got["escapes"] == []
+    assert got["tables"] >= 5 and got["boxed"] == got["tables"]
+    assert got["overlaps"] == [], got["overlaps"][:10]
+    if width == 390:
+        assert got["scrolls"] >= 1  # the widest tables do not fit a phone: they scroll, the page does not

@@ -1,5 +1,12 @@
-"""Parallel spawns cannot race past the budget: N simultaneous PreToolUse hook processes (real
-processes, released together) against a budget of 12 allow exactly 12."""
+"""Parallel spawns cannot race past the budget: simultaneous PreToolUse hook processes (real
+processes, released together) against a budget of 12 allow exactly 12.
+
+The client runs at most 10 concurrency-safe tool calls of one agent at once (2.1.328:
+min(CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY ?? 10, 10)), so a burst larger than that reaches the
+hooks in waves. 15 at once is beyond the client; 40 as four waves of 10 is the most a main agent
+asking for 40 spawns in one message can produce. 40 at once is not tested: it is 40 interpreter
+starts (~0.42 CPU-s each) on the machine's CPUs before the first decision, which on a loaded
+2-CPU machine passes the hook's 52 s commit deadline, where every hook fails open by design."""
 
 from __future__ import annotations
 
@@ -26,16 +33,26 @@ def spawn_payloads(n: int) -> "list[dict]":
                         background=True) for i in range(n)]
 
 
-@pytest.mark.parametrize("n,allowed", [(40, 12), (15, 12)])
-def test_parallel_spawns_allow_exactly_the_budget(project, n, allowed):
+CLIENT_CONCURRENCY = 10
+
+
+@pytest.mark.parametrize("n,allowed,wave", [(40, 12, CLIENT_CONCURRENCY), (15, 12, 15)])
+def test_parallel_spawns_allow_exactly_the_budget(project, n, allowed, wave):
     state(project).mkdir(parents=True)
     (state(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
-    results, wall = P.fire_at_once("PreToolUse", spawn_payloads(n), project)
-    print(f"\n{n} simultaneous PreToolUse spawn hooks against a budget of 12: {wall:.2f}s wall")
+    payloads, results, wall = spawn_payloads(n), [], 0.0
+    for start in range(0, n, wave):
+        got, took = P.fire_at_once("PreToolUse", payloads[start:start + wave], project)
+        results += got
+        wall += took
+    print(f"\n{n} PreToolUse spawn hooks, {wave} at once, against a budget of 12: {wall:.2f}s wall")
     assert all(r.returncode == 0 and r.stderr == "" for r in results), [r.stderr for r in results]
     ok = [i for i, r in enumerate(results) if r.decision is None]
     denied = [r for r in results if r.decision == "deny"]
-    assert len(ok) == allowed
+    # a hook that ran out of time fails open (no decision, a warning): say so, with the wall time
+    failed_open = sorted({(r.json or {}).get("systemMessage", "")[:90] for r in results
+                          if r.decision is None and "deliberation plugin:" in (r.json or {}).get("systemMessage", "")})
+    assert len(ok) == allowed, (f"{wall:.1f}s wall", failed_open)
     assert len(denied) == n - allowed
     assert len(ok) + len(denied) == n
     for r in denied:

@@ -74,6 +74,15 @@ def test_a_force_push_after_a_routine_prompt_gets_one_note(project, hook):
     assert hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, "toolu_b3")).context  # a new prompt, said again
 
 
+def test_before_a_deliberation_the_note_is_logged_with_the_calls_ids_only(project, hook):
+    hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
+    hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, "toolu_b1"))
+    logged = events(project)
+    assert [r["event"] for r in logged] == ["PreToolUse"]  # the prompt waits in prompt.json
+    assert logged[0]["ids_only"] is True and "tool_input" not in logged[0]["payload"]
+    assert logged[0]["payload"]["tool_name"] == "Bash" and logged[0]["notes"] == ["tool-net:force-push"]
+
+
 def test_ask_mode_holds_every_risky_call_for_the_user(project, hook):
     write_config(project, {"trigger": {"tool_net": "ask"}})
     hook("UserPromptSubmit", P.prompt(SID, ROUTINE))

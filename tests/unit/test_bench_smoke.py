@@ -156,3 +156,14 @@ def test_deliberation_cost_prints_both_paths_and_the_single_agent():
     assert "workflow — the decision record's cost line: Cost: 9 subagent(s)" in text
     assert "the main agent's share" in text
     assert [t.target for t in targets] == ["≤ 4", "≤ 25%", "≤ 5×"]
+
+
+def test_cli_startup_prints_its_rows():
+    import cli_startup
+
+    out = io.StringIO()
+    targets = cli_startup.run(PYTHON, 1, out=out)
+    text = out.getvalue()
+    print(text)
+    assert "bare interpreter" in text and "deliberation --help" in text and "deliberation --version" in text
+    assert [t.name for t in targets] == ["cli: deliberation --help", "cli: deliberation --version"]

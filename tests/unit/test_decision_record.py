@@ -89,7 +89,7 @@ def test_sections_in_order_for_a_full_deliberation():
     d = make_deliberation(5, 3)
     text = dr.render_markdown(d, make_lineage(d))
     heads = [line for line in text.splitlines() if line.startswith("## ")]
-    assert heads == ["## Decision", "## Decision document (PRD)", "## Scores (weighted, 0–10)",
+    assert heads == ["## Outcome", "## Decision", "## Decision document (PRD)", "## Scores (weighted, 0–10)",
                      "## Five-dimension breakdown of `A`", "## Alternatives", "## Findings by persona",
                      "## Dissent", "## Gates", "## Conformity warnings", "## Depth axis", "## Route",
                      "## Cost and usage", "## Warnings", "## Phase history", "## Participants", "## Lineage"]

@@ -12,6 +12,7 @@ from deliberation.core import ranking
 from deliberation.state.config import Config, DepthConfig
 from deliberation.state.agent_report import AgentReport
 from deliberation.state.models import AgentRecord, Deliberation, DepthState
+from deliberation.text import depth as words
 
 T = 1767258000.0
 WEIGHTS = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
@@ -140,15 +141,15 @@ def test_posture_off_changes_nothing_but_the_recorded_posture():
     d.agents += copy.deepcopy(voters)
     breadth.agents += copy.deepcopy(voters)
     assert ranking.rank(d.agents, WEIGHTS, da.struck_approaches(d)) == ranking.rank(breadth.agents, WEIGHTS)
-    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d).startswith(
-        'Tier-2 spawn denied — rule "depth step open": the depth axis is off')
+    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d) == words.tier2_closed(
+        words.step_closed("off", "posture off"))
 
 
 def test_documentation_is_dialled_down_and_max_lock_overrides_it():
     d, plan = planned(task_type="documentation")
     assert plan.action == "off"
     assert d.depth.status == "off" and d.depth.posture == "ceiling"
-    assert d.depth.skipped_reason == "ceiling dialled down: task type 'documentation' is off in depth.per_task_type"
+    assert d.depth.skipped_reason == words.posture("dialled_down", "documentation")
     _d2, plan2 = planned(Config(depth=DepthConfig(max_lock=True)), task_type="documentation")
     assert plan2.action == "deepen"
 
@@ -158,30 +159,29 @@ def test_budget_exhausted_skips_loudly_and_never_raises():
     cfg = Config(depth=DepthConfig(token_budget=400_000))
     plan = da.plan_depth(d, cfg, da.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=412_000))
     assert plan.action == "skipped"
-    assert plan.message == ("depth skipped: budget — used 412000 of 400000 subagent tokens (depth.token_budget). "
-                            "3 hot spot(s) (H1, H2, H3) were NOT deepened; the breadth result stands.")
+    assert plan.message == words.budget_skipped(["H1", "H2", "H3"], [["tokens", 412_000, 400_000, 0]])
     da.apply_plan(d, plan)
     assert d.depth.status == "skipped" and d.depth.skipped_reason == plan.message
     assert [h.id for h in d.depth.hot_spots] == ["H1", "H2", "H3"]  # telemetry keeps what was not deepened
     assert da.instruction(plan, d) == ""
-    assert "depth skipped: budget" in da.check_tier2_spawn("evidence-chase", good_prompt(d), d)
+    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d) == words.tier2_closed(plan.message)
 
 
 def test_agent_budget_and_spawn_slots_are_budgets_too():
     d = contested()
     plan = da.plan_depth(d, Config(depth=DepthConfig(agent_budget=3)), ROOMY)
     assert plan.action == "skipped"
-    assert "used 0 of 3 tier-2 agents (depth.agent_budget); this step needs 4 more (3 worker(s) + red team 2)" in plan.message
+    assert plan.message == words.budget_skipped(["H1", "H2", "H3"], [["agents", 0, 3, 3]])
     plan = da.plan_depth(d, Config(), da.BudgetView(spawn_slots_left=2, agents_used=0, tokens_used=0))
-    assert "used 10 of 12 spawn slots (spawn_budget.max_active_children); 3 tier-2 worker(s) need 3 free" in plan.message
+    assert plan.message == words.budget_skipped(["H1", "H2", "H3"], [["slots", 10, 12, 3]])
 
 
 def test_five_workers_are_clamped_to_three_and_reported():
     d, plan = planned(Config(depth=DepthConfig(workers_per_wave=5)))
     assert plan.workers == 3 and len(plan.assignments) == 3
-    assert plan.clamped == "depth.workers_per_wave 5 clamped to 3 (hard ceiling 3 tier-2 workers per wave)"
+    assert plan.clamped == words.clamped(5, 3, 3)
     assert d.depth.clamped == plan.clamped
-    assert "Note: depth.workers_per_wave 5 clamped to 3" in da.instruction(plan, d)
+    assert f"Note: {words.clamped(5, 3, 3)}." in da.instruction(plan, d)
 
 
 def test_fewer_workers_pick_the_lenses_the_hot_spots_call_for():
@@ -210,8 +210,7 @@ def test_instruction_carries_floor_lenses_hot_spots_and_no_consensus():
 def test_fork_is_denied():
     d, _ = planned()
     reason = da.check_tier2_spawn("fork", good_prompt(d), d)
-    assert reason.startswith("Tier-2 spawn denied (depth axis):")
-    assert 'rule "fresh worker": subagent_type "fork" inherits this conversation' in reason
+    assert reason == words.tier2_denied([["fork", ["evidence-chase", "counter-model", "edge-case-hunt"]]])
     assert da.is_tier2_spawn("fork", "Dig into H2 please", d)
     assert not da.is_tier2_spawn("general-purpose", "refactor the parser", d)
 
@@ -223,16 +222,16 @@ def test_missing_floor_is_denied_but_formatting_is_tolerated():
     assert da.check_tier2_spawn("evidence-chase", loose, d) is None
     one_missing = prompt.replace(da.FLOOR[1], "")
     reason = da.check_tier2_spawn("evidence-chase", one_missing, d)
-    assert 'rule "anti-anchoring floor"' in reason and da.FLOOR[1] in reason and da.FLOOR[0] not in reason
+    assert reason == words.tier2_denied([["floor", [da.FLOOR[1]]]])
     both = prompt.replace(da.FLOOR[0], "").replace(da.FLOOR[1], "")
-    assert da.FLOOR[0] in da.check_tier2_spawn("evidence-chase", both, d)
+    assert da.check_tier2_spawn("evidence-chase", both, d) == words.tier2_denied([["floor", list(da.FLOOR)]])
 
 
 def test_prompt_without_a_listed_hot_spot_is_denied():
     d, _ = planned()
     prompt = f"{da.FLOOR[0]}\n{da.FLOOR[1]}\nLook into the relay latency claim and H9."
     reason = da.check_tier2_spawn("counter-model", prompt, d)
-    assert 'rule "hot spots only": the prompt names none of the hot spots H1, H2, H3' in reason
+    assert reason == words.tier2_denied([["hot_spots", ["H1", "H2", "H3"]]])
     assert da.check_tier2_spawn("counter-model", prompt + " Focus on H2.", d) is None
 
 
@@ -249,29 +248,33 @@ def test_prompt_carrying_the_synthesis_is_denied():
 def test_step_not_open_is_denied_with_the_rule():
     upheld = {"refutations": []}
     d, _ = planned(red_team=upheld)
-    assert "no hot spots" in da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), d)
+    assert da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), d) == words.tier2_closed(
+        words.step_closed("not_needed"))
     fresh = contested()  # depth never planned
-    assert "has not opened" in da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), fresh)
+    assert da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), fresh) == words.tier2_closed(
+        words.step_closed("not_open"))
     d, _ = planned(Config(depth=DepthConfig(workers_per_wave=1)))
     add(d, "evidence-chase", "lens", None, tier=2, status="running")
     reason = da.check_tier2_spawn("edge-case-hunt", good_prompt(d, "edge-case-hunt"), d)
-    assert reason == ('Tier-2 spawn denied — rule "depth step open": passes exhausted: 1 of 1 tier-2 workers '
-                      'already spawned (linear: one wave, k + 1 passes at most).')
+    assert reason == words.tier2_closed(words.step_closed("exhausted", spawned=1, workers=1))
     d.depth.status = "done"
-    assert "never a second wave" in da.check_tier2_spawn("evidence-chase", good_prompt(d), d)
+    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d) == words.tier2_closed(words.step_closed("over"))
 
 
 def test_one_worker_per_lens_and_only_lens_types():
     d, _ = planned()
     add(d, "evidence-chase", "lens", None, tier=2, status="running")
-    assert 'rule "one worker per lens"' in da.check_tier2_spawn("evidence-chase", good_prompt(d), d)
-    assert 'rule "lens type"' in da.check_tier2_spawn("general-purpose", good_prompt(d), d)
+    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d) == words.tier2_denied(
+        [["one_per_lens", "evidence-chase"]])
+    assert da.check_tier2_spawn("general-purpose", good_prompt(d), d) == words.tier2_denied(
+        [["lens_type", ["evidence-chase", "counter-model", "edge-case-hunt"], "general-purpose"]])
     assert da.check_tier2_spawn("deliberation:counter-model", good_prompt(d, "counter-model"), d) is None
 
 
 def test_red_team_spawn_follows_the_wave_once():
     d, _ = planned()
-    assert "tier-2 workers come first" in da.check_red_team_spawn(d)
+    assert da.check_red_team_spawn(d) == words.red_team_before_tier2([], ["evidence-chase", "counter-model",
+                                                                          "edge-case-hunt"])
     assert da.spawn_tier("red-team", d) == (1, 1)
     for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
         add(d, lens, "lens", {"findings": []}, tier=2)
@@ -279,7 +282,7 @@ def test_red_team_spawn_follows_the_wave_once():
     d.depth.status = "red_team_2"
     assert da.check_red_team_spawn(d) is None
     add(d, "red-team", "red-team", {}, tier=2, red_team_round=2)
-    assert 'rule "linear, no ping-pong"' in da.check_red_team_spawn(d)
+    assert da.check_red_team_spawn(d) == words.red_team_after_red_team_2()
 
 
 def test_one_red_team_pass_then_the_depth_step_a_second_pass_is_refused():
@@ -289,16 +292,13 @@ def test_one_red_team_pass_then_the_depth_step_a_second_pass_is_refused():
                                "evidence": "bench"}]}
     d, plan = planned(red_team=upheld)
     assert plan.action == "not_needed"
-    reason = da.check_red_team_spawn(d, Config())
-    assert reason.startswith('Red-team spawn denied — rule "one red-team pass, then the depth step": the first '
-                             "red-team pass (red-team (a-red-team-deliberation-1)) found nothing contested")
-    assert "what it refutes would never be planned" in reason and reason.endswith(
-        "Next: rank every approach (spawn the personas again).")
+    first = "red-team (a-red-team-deliberation-1)"
+    assert da.check_red_team_spawn(d, Config()) == words.second_pass("nothing_contested", first)
     # while the first pass runs, and once it reported but before the plan: refused too
     fresh = contested(red_team=upheld)
-    assert "has reported; the depth step runs on it" in da.check_red_team_spawn(fresh, Config())
+    assert da.check_red_team_spawn(fresh, Config()) == words.second_pass("waiting", first)
     fresh.agents[-1].status, fresh.agents[-1].report = "running", None
-    assert "is still running" in da.check_red_team_spawn(fresh, Config())
+    assert da.check_red_team_spawn(fresh, Config()) == words.second_pass("running", first)
     # a first pass whose report was recorded invalid may be retried
     fresh.agents[-1].status = "invalid"
     assert da.check_red_team_spawn(fresh, Config()) is None
@@ -306,7 +306,8 @@ def test_one_red_team_pass_then_the_depth_step_a_second_pass_is_refused():
     tight = da.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=10_000_000)
     s = contested()
     da.apply_plan(s, da.plan_depth(s, Config(), tight))
-    assert s.depth.status == "skipped" and "was skipped: depth skipped: budget" in da.check_red_team_spawn(s, Config())
+    assert s.depth.status == "skipped" and da.check_red_team_spawn(s, Config()) == words.second_pass(
+        "skipped", first, s.depth.skipped_reason)
     # depth off for the task type (documentation is dialled down): breadth only, untouched
     doc = contested(task_type="documentation", red_team=upheld)
     assert da.check_red_team_spawn(doc, Config()) is None
@@ -368,7 +369,7 @@ def test_paraphrase_is_zeroed_and_tier1_stands():
                           "a-edge-case-hunt-deliberation-2")
     da.apply_outcome(d, out)
     assert d.depth.overrides == [] and da.struck_approaches(d) == frozenset()
-    assert "tier-2 worker evidence-chase restated tier 1: zero signal" in d.warnings
+    assert words.warning("zeroed", persona="evidence-chase") in d.warnings
 
 
 def test_refute_without_evidence_or_off_target_carries_no_weight():
@@ -385,9 +386,9 @@ def test_refute_without_evidence_or_off_target_carries_no_weight():
     out = da.synthesize(d)
     assert out.overrides == () and out.zeroed == ()
     assert out.notes == (
-        "evidence-chase:R1 refutes performance-engineer:F1 without evidence: no weight",
-        "counter-model:R1: security-analyst:F2 is not part of any hot spot (tier 2 digs only into hot spots)",
-        "edge-case-hunt:R1: H3 (missed_angle) has no tier-1 finding or approach to overturn")
+        words.no_weight("no_evidence", "evidence-chase:R1", "performance-engineer:F1"),
+        words.no_weight("target", "counter-model:R1", why=words.target_problem("outside", "security-analyst:F2")),
+        words.no_weight("target", "edge-case-hunt:R1", why=words.target_problem("nothing", "H3", "missed_angle")))
 
 
 def test_red_team_2_refuting_the_refute_cancels_the_override():
@@ -448,6 +449,6 @@ def test_a_pass_above_the_ceiling_is_a_warning_in_apply_outcome_and_an_error_in_
     d.agents.append(extra)
     da.apply_outcome(d, da.synthesize(d))
     assert d.depth.passes == 5
-    assert "depth axis ran 5 extra passes, above its ceiling of 4 (k workers + red team 2)" in d.warnings
+    assert words.warning("above_ceiling", passes=5, ceiling=4) in d.warnings
     with pytest.raises(AssertionError):
         da.refresh_counts(d)

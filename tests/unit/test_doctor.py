@@ -145,3 +145,102 @@ def test_doctor_reports_probe_problems_by_name(tmp_path):
     found = check_config(Layout(str(tmp_path)))
     text = "\n".join(f.message for f in found)
     assert "probe 'recount' is configured twice" in text
+
+
+# -- one test per install form: install.sh (above), claude --plugin-dir, a marketplace install --
+
+
+def executable(path: Path, body: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+    return path
+
+
+def plugin_data(home: Path, folder: str, plugin: Path, with_env: bool = True) -> Path:
+    """A data folder as the plugin's session start leaves it: `root` naming the plugin's lib/,
+    and (with_env) a finished environment in `current` whose python has the dependencies."""
+    data = home / ".claude" / "plugins" / "data" / folder
+    data.mkdir(parents=True)
+    (data / "root").write_text(f"{plugin / 'lib'}\n")
+    if with_env:
+        name = f"{'a' * 16}-1"
+        executable(data / "envs" / name / "bin" / "python", f'exec {sys.executable} "$@"')
+        (data / "current").write_text(f"envs/{name}\n")
+    return data
+
+
+def form_env(home: Path, path_python: Path) -> "dict[str, str]":
+    """A terminal's environment: HOME, and a PATH whose python3 lacks the dependencies."""
+    return {"HOME": str(home), "PATH": f"{path_python.parent}:/usr/bin:/bin"}
+
+
+def bare_python3(tmp_path: Path) -> Path:
+    return executable(tmp_path / "bin" / "python3", f'exec {sys.executable} -S -I "$@"')
+
+
+FALSE_ALARMS = ("does not exist: run", "no .claude/settings.json", "the hooks are not installed")
+
+
+def test_plugin_dir_form_has_no_false_problems(tmp_path, capsys):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    project.mkdir()
+    plugin_data(home, "deliberation-inline", ROOT)
+    env = form_env(home, bare_python3(tmp_path))
+    _, plugin, findings = doctor.diagnose(str(project), None, env)
+    assert plugin == str(ROOT)
+    assert [f.message for f in findings if f.status == "problem"] == []
+    text = " ".join(f.message for f in findings)
+    assert "plugin-dir form" in text and "hooks/hooks.json wires the hooks" in text
+    assert not any(alarm in text for alarm in FALSE_ALARMS)
+    # a session's own variables say the same without a data folder's `root`
+    _, _, findings = doctor.diagnose(str(project), None, {**form_env(tmp_path / "other", bare_python3(tmp_path)),
+                                                         "CLAUDE_PLUGIN_ROOT": str(ROOT)})
+    assert "plugin-dir form" in findings[0].message
+    assert [f.message for f in findings if f.status == "problem"] == [
+        f"missing in {tmp_path / 'bin' / 'python3'}: pydantic (ModuleNotFoundError), orjson (ModuleNotFoundError), "
+        "jsonschema (ModuleNotFoundError): the plugin's environment is not set up yet; it is set up at the start "
+        "of a Claude Code session with the plugin enabled"]
+
+
+def test_marketplace_form_before_and_after_its_set_up(tmp_path, capsys):
+    from tests.helpers.project import copy_plugin
+
+    home, project = tmp_path / "home", tmp_path / "proj"
+    project.mkdir()
+    cache = home / ".claude" / "plugins" / "cache" / "deliberation-gates" / "deliberation"
+    plugin = copy_plugin(cache, "0.1.0")
+    env = form_env(home, bare_python3(tmp_path))
+    _, _, findings = doctor.diagnose(str(project), str(plugin), env)
+    assert findings[0].message == f"marketplace form: the client runs hooks/hooks.json of {plugin}"
+    bad = [f.message for f in findings if f.status == "problem"]
+    assert len(bad) == 1 and "the plugin's environment is not set up yet" in bad[0], bad
+    assert not any(alarm in m for m in bad for alarm in FALSE_ALARMS)
+    data = plugin_data(home, "deliberation-deliberation-gates", plugin)
+    (data / "setup.json").write_text(json.dumps({"state": "ready"}))
+    _, _, findings = doctor.diagnose(str(project), str(plugin), env)
+    assert [f.message for f in findings if f.status == "problem"] == []
+    assert any(f"the plugin's environment in {data}" in f.message for f in findings if f.status == "ok")
+    # a failed set-up says why
+    (data / "current").unlink()
+    (data / "setup.json").write_text(json.dumps({"state": "failed", "reason": "pip could not reach the index"}))
+    _, _, findings = doctor.diagnose(str(project), str(plugin), env)
+    assert ["could not be set up: pip could not reach the index" in f.message
+            for f in findings if f.status == "problem"] == [True]
+
+
+def test_plugin_form_with_the_hooks_also_in_settings_is_wired_twice(tmp_path, capsys):
+    from tests.helpers.project import copy_plugin
+
+    home, project, clone = tmp_path / "home", tmp_path / "proj", tmp_path / "clone"
+    project.mkdir()
+    plugin = copy_plugin(home / ".claude" / "plugins" / "cache" / "deliberation-gates" / "deliberation", "0.1.0")
+    plugin_data(home, "deliberation-deliberation-gates", plugin)
+    # settings.json wired to another copy (a clone), without its manifest: both forms run
+    other = copy_plugin(clone, "deliberation")
+    proj = ins.Project(str(project))
+    ins.apply(proj, ins.plan_install(proj, str(other), sys.executable))
+    Path(proj.manifest).unlink()
+    _, _, findings = doctor.diagnose(str(project), str(plugin), form_env(home, bare_python3(tmp_path)))
+    bad = [f.message for f in findings if f.status == "problem"]
+    assert len(bad) == 1 and "every hook runs twice" in bad[0] and "install.sh --uninstall" in bad[0], bad

@@ -82,8 +82,9 @@ def test_self_contained_no_external_resources(full):
     assert "//" not in page  # no URL of any scheme, not even protocol-relative
     for tag, attrs in _tags(page):
         assert "src" not in attrs, (tag, attrs)
-        # only in-page anchors (a decision-document citation → the finding it cites)
-        assert "href" not in attrs or (tag == "a" and attrs["href"].startswith("#src-")), (tag, attrs)
+        # only in-page anchors (a decision-document citation → the finding it cites; the contents → a section)
+        assert "href" not in attrs or (tag == "a" and (attrs["href"].startswith("#src-")
+                                                       or f'id="{attrs["href"][1:]}"' in page)), (tag, attrs)
         assert tag not in ("link", "iframe", "object", "embed", "img", "base")
     assert "@import" not in page and "url(" not in page and "@font-face" not in page
 
@@ -184,7 +185,7 @@ def test_every_citation_of_the_decision_document_links_to_what_it_cites(full):
     d, page = full
     tags = _tags(page)
     anchors = {a["id"] for _, a in tags if a.get("id", "").startswith("src-")}
-    links = [a["href"][1:] for t, a in tags if t == "a"]
+    links = [a["href"][1:] for t, a in tags if t == "a" and a["href"].startswith("#src-")]
     assert links and set(links) <= anchors  # no dangling link
     assert "src-technical-architect_F1" in links and "src-reliability-engineer_D1" in links
     section = page[page.index('id="prd"'):page.index('id="scores"')]

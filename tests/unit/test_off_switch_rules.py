@@ -61,10 +61,11 @@ def test_client_env_mirrors_the_off_words():
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc (Linux); elsewhere the value is unknown")
 def test_the_client_s_own_value_is_found_above_the_hook_s_shells(tmp_path):
     """client (DELIBERATION=off, no CLAUDE_PROJECT_DIR) → hook process (the project's value)."""
+    # the "hook" says it runs before its pid is handed on: read earlier, mid-exec, its environ is empty
     code = ("import subprocess, sys, os\n"
-            "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'],"
-            " env={'CLAUDE_PROJECT_DIR': '/p', 'DELIBERATION': 'on'})\n"
-            "print(p.pid, flush=True); sys.stdin.read(); p.kill()\n")
+            "p = subprocess.Popen([sys.executable, '-c', 'import time; print(1, flush=True); time.sleep(30)'],"
+            " env={'CLAUDE_PROJECT_DIR': '/p', 'DELIBERATION': 'on'}, stdout=subprocess.PIPE)\n"
+            "p.stdout.readline(); print(p.pid, flush=True); sys.stdin.read(); p.kill()\n")
     client = subprocess.Popen([sys.executable, "-c", code], env={"DELIBERATION": "off", "PATH": os.environ["PATH"]},
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:

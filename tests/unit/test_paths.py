@@ -115,3 +115,27 @@ def test_checked_accepts_plain_files_inside(project):
     lay = Layout()
     assert lay.checked(lay.config) == lay.config
     assert lay.checked(lay.errors_log) == lay.errors_log
+
+
+def test_find_project_walks_up_to_the_state_folder_then_the_git_root(tmp_path):
+    from deliberation.state.paths import find_project
+
+    outer = tmp_path / "work"
+    inner = outer / "repo" / "src" / "auth"
+    inner.mkdir(parents=True)
+    home = tmp_path / "home"
+    (home / ".claude" / "deliberation").mkdir(parents=True)
+    # nothing marks a project: the folder itself
+    assert find_project(str(inner), home=str(home)) == str(inner)
+    (outer / "repo" / ".git").mkdir()
+    assert find_project(str(inner), home=str(home)) == str(outer / "repo")
+    # a state folder further up wins over a nearer git root (a submodule of the project)
+    (outer / ".claude" / "deliberation").mkdir(parents=True)
+    assert find_project(str(inner), home=str(home)) == str(outer)
+    (outer / "repo" / ".claude" / "deliberation").mkdir(parents=True)
+    assert find_project(str(inner), home=str(home)) == str(outer / "repo")
+    # the home folder's .claude/ is the client's configuration: found only from home itself
+    below_home = home / "notes" / "x"
+    below_home.mkdir(parents=True)
+    assert find_project(str(below_home), home=str(home)) == str(below_home)
+    assert find_project(str(home), home=str(home)) == str(home)

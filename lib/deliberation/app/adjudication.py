@@ -21,7 +21,8 @@ import time
 
 from deliberation.core import escalation
 from deliberation.app import probes
-from deliberation.state.config import EscalationConfig
+from deliberation.report import decision_record, html_report
+from deliberation.state.config import EscalationConfig, project_config
 from deliberation.state.models import (Adjudication, AdjudicationAction, Deliberation, EscalationIndex, OpenEscalation, Route)
 from deliberation.state.store import SessionTx, Store, StoreError
 from deliberation.core.human_review import commands_hint as hint
@@ -138,13 +139,32 @@ def adjudicate(store: Store, delib_id: str, action: AdjudicationAction, who: str
             close_escalation(tx, delib_id)  # an entry left by an interrupted run must go
         else:
             route.review = "approved" if action == "approve" else "rejected"
+            route.reviewed_by, route.reviewed_at, route.review_reason = who, at, reason
             delib.updated_at = at
             close_escalation(tx, delib_id)
+            rewrite_records(tx, delib)
             tx.append(store.layout.adjudications, Adjudication(
                 deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))
     if problem is not None or delib is None:
         raise problem or AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
     return delib
+
+
+def rewrite_records(tx: SessionTx, delib: Deliberation) -> None:
+    """Render the saved records again within `tx` — the structured record on the deliberation,
+    its Markdown file and (when one was written) its HTML file — so that they say who settled
+    the review, when and why, instead of "review pending"."""
+    if not delib.record_path:
+        return
+    layout = tx.store.layout
+    cfg, _problems = project_config(layout)
+    g, prices = cfg.gates, cfg.cost.prices
+    delib.record = decision_record.record_json(delib, g.strong, g.moderate, prices)
+    tx.write_file(layout.record(delib.id),
+                  decision_record.render_markdown(delib, tx.lineage, g.strong, g.moderate, prices).encode())
+    html = layout.record(delib.id, "html")
+    if os.path.isfile(html):
+        tx.write_file(html, html_report.render_html(delib, tx.lineage, g.strong, g.moderate, prices).encode())
 
 
 def record_label(store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "",

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import sys
 
+from deliberation.cli import fail
+
 from deliberation.app.adjudication import AdjudicationError, adjudicate, who_default
 from deliberation.state.models import AdjudicationAction
 from deliberation.state.paths import Layout
@@ -29,8 +31,7 @@ def run(args) -> int:
     try:
         delib = adjudicate(store, args.id, action, who, args.reason)
     except AdjudicationError as exc:
-        print(f"deliberation {args.command}: {exc}", file=sys.stderr)
-        return 1
+        return fail(f"{args.command}: {exc}")
     for w in store.warnings:
         print(w, file=sys.stderr)
     route = delib.route

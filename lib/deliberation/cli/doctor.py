@@ -1,9 +1,14 @@
 """`deliberation doctor`: is this project's deliberation setup sound?
 
 Four checks, every problem on its own line, exit 1 on any problem (`--json` for machines):
-- install: the plugin folder, the interpreter the hooks use and its dependencies;
-- settings: `.claude/settings.json` wires every hook of settings.example.json (same event and
-  matcher) once, to an interpreter and a script that exist;
+- install: the plugin folder, the interpreter the hooks use and its dependencies — in the
+  install.sh form the one install.sh recorded (<plugin>/.venv); in the plugin form (a
+  marketplace install, or `claude --plugin-dir`) the one hooks/run.sh picks: the plugin's own
+  environment in its data folder, else <plugin>/.venv, else python3;
+- settings: in the install.sh form, `.claude/settings.json` wires every hook of
+  settings.example.json (same event and matcher) once, to an interpreter and a script that
+  exist; in the plugin form the plugin's hooks/hooks.json wires them, and the same hooks in
+  settings.json as well would run every hook twice;
 - config: `config.validate_config`'s problems, each named by key, and the settings that wait
   for this user's approval (state/consent.py) with the command that approves them;
 - state: every state file under `.claude/deliberation/` against the generated JSON Schemas
@@ -28,6 +33,7 @@ from dataclasses import asdict, dataclass
 from deliberation import SCHEMA_VERSION
 from deliberation.cli import install_settings as ins
 from deliberation import plugin_root
+from deliberation.runtime import plugin_env as penv
 from deliberation.state.paths import Layout
 
 PLUGIN_OF_THIS_CODE = plugin_root()
@@ -58,6 +64,74 @@ def note(area: str, message: str) -> Finding:
 
 # ---------------------------------------------------------------------------------------------
 # install
+
+
+def config_dir(environ: "dict[str, str]") -> str:
+    """The client's configuration folder: $CLAUDE_CONFIG_DIR, else ~/.claude."""
+    return environ.get("CLAUDE_CONFIG_DIR") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
+
+
+def plugin_data_dir(plugin: str, environ: "dict[str, str]") -> "str | None":
+    """The data folder of the plugin form that runs `plugin`: $CLAUDE_PLUGIN_DATA, else the
+    folder under <config>/plugins/data/ whose `root` (written at every session start) names
+    this plugin's lib/, else — for a copy in the client's cache — the folder of its marketplace."""
+    if environ.get("CLAUDE_PLUGIN_DATA"):
+        return environ["CLAUDE_PLUGIN_DATA"]
+    data = os.path.join(config_dir(environ), "plugins", "data")
+    lib = os.path.normpath(os.path.join(plugin, "lib"))
+    try:
+        names = sorted(n for n in os.listdir(data) if n.startswith("deliberation-"))
+    except OSError:
+        names = []
+    for name in names:
+        try:
+            with open(os.path.join(data, name, penv.ROOT), encoding="utf-8") as fh:
+                if fh.readline().strip() == lib:
+                    return os.path.join(data, name)
+        except (OSError, ValueError):
+            continue
+    cached = in_client_cache(plugin, environ)
+    return os.path.join(data, f"deliberation-{cached}") if cached else None
+
+
+def in_client_cache(plugin: str, environ: "dict[str, str]") -> "str | None":
+    """The marketplace's name when `plugin` is a copy in the client's plugin cache
+    (<config>/plugins/cache/<marketplace>/<plugin>/<version>/), else None."""
+    cache = os.path.normpath(os.path.join(config_dir(environ), "plugins", "cache")) + os.sep
+    path = os.path.normpath(os.path.abspath(plugin))
+    if not path.startswith(cache):
+        return None
+    parts = path[len(cache):].split(os.sep)
+    return parts[0] if len(parts) >= 3 and parts[0] else None
+
+
+def plugin_form(plugin: str, environ: "dict[str, str]") -> "str | None":
+    """'marketplace' or 'plugin-dir' when the client loads `plugin` as a plugin (its copy sits
+    in the client's cache, or a session of it has run: $CLAUDE_PLUGIN_ROOT, or a data folder
+    names it), else None."""
+    if in_client_cache(plugin, environ):
+        return "marketplace"
+    root = environ.get("CLAUDE_PLUGIN_ROOT")
+    if root and os.path.normpath(os.path.abspath(root)) == os.path.normpath(plugin):
+        return "plugin-dir"
+    data = plugin_data_dir(plugin, environ)
+    if data and not environ.get("CLAUDE_PLUGIN_DATA") and os.path.isfile(os.path.join(data, penv.ROOT)):
+        return "plugin-dir"
+    return None
+
+
+def plugin_python(plugin: str, data: "str | None", environ: "dict[str, str]") -> "tuple[str | None, str]":
+    """(interpreter, where it comes from) as hooks/run.sh chooses it in the plugin form."""
+    current = penv.read_current(data) if data else None
+    if data and current and os.access(penv.env_python(data, current), os.X_OK):
+        return penv.env_python(data, current), f"the plugin's environment in {data}"
+    venv = os.path.join(plugin, ".venv", "bin", "python")
+    if os.access(venv, os.X_OK):
+        return venv, "the plugin folder's .venv"
+    import shutil
+
+    found = shutil.which("python3", path=environ.get("PATH"))
+    return found, "python3 from PATH"
 
 
 def _in_project(path: str, project: "str | None") -> bool:
@@ -102,6 +176,35 @@ def missing_dependencies(python: str) -> "str | None":
         return None
     what = proc.stdout.strip() or (proc.stderr.strip().splitlines() or ["unknown error"])[-1]
     return f"missing in {python}: {what}"
+
+
+def check_plugin_install(plugin: str, form: str, environ: "dict[str, str]",
+                         project: "str | None" = None) -> "list[Finding]":
+    """The install check of the plugin form: the interpreter hooks/run.sh picks, and the
+    plugin's own environment (set up at session start) when that one is not ready."""
+    if not os.path.isfile(os.path.join(plugin, "hooks", "hooks.json")):
+        return [problem("install", f"plugin folder {plugin} has no hooks/hooks.json: reinstall the plugin")]
+    data = plugin_data_dir(plugin, environ)
+    python, where = plugin_python(plugin, data, environ)
+    status = (penv.read_json(os.path.join(data, penv.STATUS)) or {}) if data else {}
+    out = [note("install", f"{form} form: the client runs hooks/hooks.json of {plugin}")]
+    if python is None:
+        return out + [problem("install", "no python3 on PATH: install Python 3.10 or newer")]
+    if _in_project(python, project):
+        return out + [problem("install", f"the hooks' interpreter {python} lies in the project: not run "
+                                         "(put a python3 outside the project first on PATH)")]
+    missing = missing_dependencies(python)
+    if missing is None:
+        return out + [ok("install", f"interpreter {python} ({where}) imports {', '.join(DEPENDENCIES)}")]
+    log = os.path.join(data, penv.LOG) if data else "the plugin's data folder"
+    if data and penv.set_up_running(data):
+        return out + [problem("install", f"the plugin's environment is being set up now (see {log}); "
+                                         f"until it is ready the hooks use {python}, which lacks: {missing}")]
+    if status.get("state") == "failed":
+        return out + [problem("install", f"the plugin's environment could not be set up: "
+                                         f"{status.get('reason') or 'see ' + log}; {missing}")]
+    return out + [problem("install", f"{missing}: the plugin's environment is not set up yet; it is set up at the "
+                                     "start of a Claude Code session with the plugin enabled")]
 
 
 def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> "list[Finding]":
@@ -154,6 +257,41 @@ def _our_handlers(settings: dict, pred) -> "list[tuple[str, str | None, list[str
     return found
 
 
+def check_plugin_settings(project: str, plugin: str, form: str) -> "list[Finding]":
+    """The plugin form wires its hooks itself: settings.json must not wire them again."""
+    rel = ins.SETTINGS_REL
+    try:
+        settings, _ = ins.read_settings(ins.Project(project))
+    except ins.SettingsError as exc:
+        return [problem("settings", str(exc).replace(" Nothing was changed.", ""))]
+    wired = len(expected_wiring(plugin))
+    if settings is not None:
+        theirs = _our_handlers(settings, _runs_our_scripts(plugin))
+        if theirs:
+            return [problem("settings", f"{rel} wires {len(theirs)} deliberation hook handler(s) as well as the "
+                                        f"{form} form's hooks/hooks.json: every hook runs twice; remove them "
+                                        f"with install.sh --uninstall {project}")]
+    return [ok("settings", f"the plugin's hooks/hooks.json wires the hooks ({wired} handler(s)); "
+                           f"{rel} needs none")]
+
+
+def _runs_our_scripts(plugin: str):
+    """A handler that runs one of the plugin's hook scripts, from any copy of the plugin."""
+    scripts = {script for _e, _m, script in expected_wiring(plugin)}
+
+    def pred(handler: object) -> bool:
+        command = handler.get("command") if isinstance(handler, dict) else None
+        if not isinstance(command, str):
+            return False
+        try:
+            tokens = shlex.split(command)
+        except ValueError:
+            return False
+        return any(os.path.basename(t) in scripts and os.path.basename(os.path.dirname(t)) == "hooks"
+                   for t in tokens)
+    return pred
+
+
 def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]":
     proj = ins.Project(project)
     rel = ins.SETTINGS_REL
@@ -162,8 +300,9 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
     except ins.SettingsError as exc:
         return [problem("settings", str(exc).replace(" Nothing was changed.", ""))]
     if settings is None:
-        return [problem("settings", f"no {rel}: the hooks are not installed "
-                                    f"(run {plugin}/install.sh {project}, or load the plugin with claude --plugin-dir)")]
+        return [problem("settings", f"no {rel}: the hooks are not installed (install the plugin from its "
+                                    f"marketplace, or load it with claude --plugin-dir {plugin}, or run "
+                                    f"{plugin}/install.sh {project} — one of the three)")]
     msettings = got if isinstance(got := manifest.get("settings"), dict) else {}
     known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
     pred = ins.ours_predicate(plugin, known)
@@ -347,8 +486,12 @@ def check_state(layout: Layout) -> "list[Finding]":
 # command
 
 
-def diagnose(project: "str | None" = None, plugin: "str | None" = None) -> "tuple[str, str, list[Finding]]":
-    """(project, plugin, findings) — every check, in order."""
+def diagnose(project: "str | None" = None, plugin: "str | None" = None,
+             environ: "dict[str, str] | None" = None) -> "tuple[str, str, list[Finding]]":
+    """(project, plugin, findings) — every check, in order, for the install form found: the
+    install.sh form when install.sh recorded this project (or its hooks are in settings.json),
+    else the plugin form when the client loads this plugin folder, else neither (a problem)."""
+    environ = dict(os.environ) if environ is None else environ
     layout = Layout(project)
     try:
         manifest = ins.load_manifest(ins.Project(layout.project))
@@ -357,11 +500,25 @@ def diagnose(project: "str | None" = None, plugin: "str | None" = None) -> "tupl
         manifest = {}
         findings = [problem("install", str(exc).replace(" Nothing was changed.", ""))]
     plugin_dir = find_plugin(manifest, plugin, layout.project)
-    findings += check_install(plugin_dir, manifest, layout.project)
-    findings += check_settings(layout.project, plugin_dir, manifest)
+    form = None if manifest or _settings_wire_us(layout.project, plugin_dir) else plugin_form(plugin_dir, environ)
+    if form:
+        findings += check_plugin_install(plugin_dir, form, environ, layout.project)
+        findings += check_plugin_settings(layout.project, plugin_dir, form)
+    else:
+        findings += check_install(plugin_dir, manifest, layout.project)
+        findings += check_settings(layout.project, plugin_dir, manifest)
     findings += check_config(layout)
     findings += check_state(layout)
     return layout.project, plugin_dir, findings
+
+
+def _settings_wire_us(project: str, plugin: str) -> bool:
+    """True when the project's settings.json runs this plugin folder's hook scripts."""
+    try:
+        settings, _ = ins.read_settings(ins.Project(project))
+    except ins.SettingsError:
+        return False
+    return settings is not None and bool(_our_handlers(settings, ins.ours_predicate(plugin)))
 
 
 def add_arguments(parser, name: str) -> None:

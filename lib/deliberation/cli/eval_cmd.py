@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import sys
 
+from deliberation.cli import fail
+
 from deliberation.core import evaluation
 from deliberation.state.models import ReversalRegistry
 
@@ -45,17 +47,14 @@ def run(args) -> int:
         try:
             registry = _read_registry(args.registry)
         except (OSError, ValueError) as exc:
-            print(f"deliberation eval: cannot use registry {args.registry}: {str(exc).splitlines()[0]}", file=sys.stderr)
-            return 1
+            return fail(f"eval: cannot use registry {args.registry}: {str(exc).splitlines()[0]}")
     globs = evaluation.split_globs(args.reversal_classes)
     try:
         history = evaluation.parse_history(_lines(args.history), skip_invalid=args.skip_invalid)
     except OSError as exc:
-        print(f"deliberation eval: cannot read {args.history}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return fail(f"eval: cannot read {args.history}: {exc.strerror or exc}")
     except evaluation.HistoryError as exc:
-        print(f"deliberation eval: {args.history} {exc} (use --skip-invalid to skip malformed lines)", file=sys.stderr)
-        return 1
+        return fail(f"eval: {args.history} {exc} (use --skip-invalid to skip malformed lines)")
     listed = evaluation.registry_predicate(registry, globs, args.holdout)
     result = evaluation.evaluate(history, listed, args.holdout)
     if args.json:

@@ -1,10 +1,12 @@
-"""`deliberation open` — open a deliberation explicitly (what /deliberate does from a prompt)."""
+"""`deliberation start` — open a deliberation explicitly (what /deliberate does from a prompt)."""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
+
+from deliberation.cli import fail
 from deliberation.app.handlers.common import Ctx
 from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
@@ -26,9 +28,8 @@ def run(args) -> int:
         ctx = Ctx(layout, store, cfg, tx, time.time())
         current = ctx.active()
         if current is not None and current.phase not in ("COMPLETE", "FAILED"):
-            print(f"deliberation: session {args.session} already has an active deliberation {current.id} "
-                  f"({current.phase})", file=sys.stderr)
-            return 1
+            return fail(f"session {args.session} already has an active deliberation {current.id} "
+                        f"({current.phase})")
         delib = ctx.open_deliberation(args.question, args.task_type)
     for p in problems + store.warnings:
         print(p, file=sys.stderr)

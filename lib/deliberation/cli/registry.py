@@ -13,6 +13,8 @@ import json
 import sys
 import time
 
+from deliberation.cli import fail
+
 from deliberation.core import escalation
 from deliberation.core import reversals
 from deliberation.app.adjudication import record_label, who_default
@@ -49,9 +51,8 @@ def _class_of(store: Store, delib_id: str, explicit: "str | None") -> "str | Non
 def _label(args, store: Store) -> int:
     cls = _class_of(store, args.id, args.cls)
     if cls is None:
-        print(f"deliberation {args.command}: no deliberation {args.id} in {store.layout.project} "
-              "(give --class CLASS to label a decision recorded elsewhere)", file=sys.stderr)
-        return 1
+        return fail(f"{args.command}: no deliberation {args.id} in {store.layout.project} "
+                    "(give --class CLASS to label a decision recorded elsewhere)")
     at = time.time()
     if args.command == "reverse":
         changed = store.update_reversals(lambda r: reversals.mark_reversed(r, args.id, cls, args.reason, at))

@@ -16,6 +16,8 @@ import json
 import os
 import sys
 import tempfile
+
+from deliberation.cli import fail
 from deliberation.runtime.hook_runner import answer_for
 
 COMPARED = ("decision", "reason", "context")
@@ -37,9 +39,9 @@ def load_events(path: str) -> "list[dict]":
             try:
                 rec = json.loads(line)
             except ValueError as exc:
-                raise SystemExit(f"deliberation: {path}:{n}: not JSON ({exc})") from None
+                raise SystemExit(fail(f"{path}:{n}: not JSON ({exc})")) from None
             if not isinstance(rec, dict):
-                raise SystemExit(f"deliberation: {path}:{n}: not a JSON object")
+                raise SystemExit(fail(f"{path}:{n}: not a JSON object"))
             if "payload" not in rec:  # a raw hook payload
                 rec = {"event": rec.get("hook_event_name"), "payload": rec, "answer": None, "at": None}
             out.append(rec)

@@ -12,6 +12,7 @@ from typing import Any
 from deliberation.cli import views as t
 from deliberation import defaults
 from deliberation.state import queries
+from deliberation.report import outcome
 from deliberation.report.decision_record import record_json
 
 
@@ -21,8 +22,13 @@ def add_arguments(parser: Any, name: str) -> None:
 
 def _overview(d: Any, rec: dict) -> "list[str]":
     over = " (overridden)" if d.task_type_overridden else ""
+    o = outcome.outcome(rec)
+    todo = [f"  to do      {o['action']}"] + [f"               {c}" for c in o["commands"]]
     return [
         f"deliberation {d.id}  phase {d.phase}",
+        f"  outcome    {o['headline']}",
+        f"  route      {o['route']}",
+        *todo,
         f"  question   {t.one_line(d.question) or '-'}",
         f"  session    {d.session_id}",
         f"  task type  {d.task_type}{over}, threshold {d.threshold:.2f}",
@@ -110,10 +116,10 @@ def _gates(rec: dict) -> "list[str]":
         if g is None:
             lines.append(f"{name}: not run")
             continue
-        lines.append(f"{name}: {'PASSED' if g['passed'] else 'FAILED'} at {g['at']}")
+        lines.append(f"{name}: {outcome.gate_mark(g).upper()} at {g['at']}")
         for c in g["checks"]:
             detail = f" ({t.one_line(c['detail'], 80)})" if c["detail"] else ""
-            lines.append(f"  {'pass' if c['passed'] else 'FAIL'}  {c['name']}: {t.one_line(c['figure'])}{detail}")
+            lines.append(f"  {outcome.check_mark(c).replace('fail', 'FAIL')}  {c['name']}: {t.one_line(c['figure'])}{detail}")
         if g["next_step"]:
             lines.append(f"  next step: {t.one_line(g['next_step'])}")
     return lines

@@ -11,6 +11,7 @@ import json
 import sys
 import time
 from typing import Any, Iterable
+from deliberation import cli
 from deliberation.state.paths import Layout
 from deliberation.state.store import Store
 from deliberation.state.config import project_config
@@ -70,9 +71,8 @@ def print_json(obj: Any) -> None:
 
 
 def fail(message: str, code: int = 1) -> int:
-    """Print one clear line on stderr and return the exit code."""
-    print(f"deliberation: {message}", file=sys.stderr)
-    return code
+    """One clear line on stderr (under --json: a JSON error on stdout); returns the exit code."""
+    return cli.fail(message, code)
 
 
 def show_store_warnings(store: Any) -> None:

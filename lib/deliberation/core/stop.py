@@ -81,7 +81,7 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
         delib.stop_blocks += 1
         turn.notes.append(f"decision document sent back ({delib.prd.send_backs})")
         return hookio.Answer.block(hold)
-    return held(turn, delib, hold, limit)
+    return held(turn, delib, hold, limit, finish)
 
 
 def waiting_for(turn: Turn, delib: Deliberation) -> "str | None":
@@ -109,11 +109,13 @@ def unannounced_reports(turn: Turn, delib: Deliberation) -> list:
             and a.status in ("reported", "invalid") and turn.now - (a.reported_at or a.spawned_at) <= stale]
 
 
-def held(turn: Turn, delib: Deliberation, hold: str, limit: int) -> hookio.Answer:
+def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish) -> hookio.Answer:
     """The stop-block limit: a gate's hold holds the stop `limit` times in a row; the next
-    stop goes through and the deliberation is FAILED, loudly."""
+    stop goes through and the deliberation is FAILED, loudly — with a decision record that
+    says why, as a concluded one has."""
     if delib.stop_blocks >= limit:
         engine.fail(delib, [hold or "gates not met"], turn.now)
+        finish.record(delib)
         turn.tx.session.active_deliberation = None
         return _answer(words.stop_failed(words.StopFailed(deliberation=delib.id, hold=hold, limit=limit)))
     delib.stop_blocks += 1

@@ -26,6 +26,7 @@ from deliberation.core import blind_ranking, engine, next_step, phases
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
+from deliberation.text.depth import tier2_lines
 from deliberation.text.gates import GateFailed
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 from deliberation.text.render import render
@@ -144,7 +145,7 @@ def tier2(delib: Deliberation, lens: str, hot_spots: "tuple[str, ...] | list[str
 
 def red_team_2(delib: Deliberation) -> str:
     """Red team 2 over the tier-2 findings (the last depth pass)."""
-    items = depth_axis.tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
+    items = tier2_lines(depth_axis.tier2_items(delib))
     return "\n".join([
         "Phase: deliberation",
         "You are red team 2: the last pass of the depth axis, over what the tier-2 workers found.",

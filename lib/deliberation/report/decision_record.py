@@ -29,6 +29,7 @@ from deliberation.core import lineage as lin
 from deliberation.core import consensus_gate, cost, personas, prd, quality_gate, ranking
 from deliberation.core import token_usage
 from deliberation.core.cost import duration
+from deliberation.report import outcome
 from deliberation.state.models import Deliberation, Lineage, Spawn
 from deliberation.core.phases import current
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
@@ -718,10 +719,10 @@ def _md_gates(rec: dict) -> "list[str]":
         if g is None:
             lines += [f"### {names[key]}: not run", ""]
             continue
-        lines += [f"### {names[key]}: {'PASSED' if g['passed'] else 'FAILED'} ({g['at']})", ""]
+        lines += [f"### {names[key]}: {outcome.gate_mark(g).upper()} ({g['at']})", ""]
         for c in g["checks"]:
             detail = f" — {md(c['detail'])}" if c["detail"] else ""
-            lines.append(f"- {'PASS' if c['passed'] else 'FAIL'} {md_code(c['name'])}: {md(c['figure'])}{detail}")
+            lines.append(f"- {outcome.check_mark(c).upper()} {md_code(c['name'])}: {md(c['figure'])}{detail}")
         if g["next_step"]:
             lines += ["", f"Next step: {md(g['next_step'])}"]
         lines.append("")
@@ -810,6 +811,9 @@ def _md_route(rec: dict) -> "list[str]":
     lines.append(f"**{r['route']}** for decision class {md_code(r['decision_class'])} "
                  f"(vote {'unanimous' if r['unanimous'] else 'split'}; review {r['review'].replace('_', ' ')}).")
     lines.append("")
+    if r.get("reviewed_by"):
+        why = f" Reason: {md(r['review_reason'])}." if r.get("review_reason") else " No reason given."
+        lines += [f"{r['review'].capitalize()} by **{md(r['reviewed_by'])}** at {fmt_utc(r.get('reviewed_at'))}.{why}", ""]
     if r.get("policy"):
         conf = r.get("judges_confidence")
         lines.append(f"Policy **{md(r['policy'])}**; route decided by **{md(r.get('decided_by') or '—')}**; "
@@ -896,13 +900,15 @@ def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
                     strong: float = STRONG, moderate: float = MODERATE, prices=None) -> str:
     """The decision record as Markdown (deterministic)."""
     rec = record_json(delib, strong, moderate, prices)
-    lines = [f"# Decision record {md_code(rec['deliberation_id'])}", "",
-             f"**Question:** {md(rec['question']) or '—'}", ""]
+    lines = [f"# Decision record {md_code(rec['deliberation_id'])}", ""]
+    lines += _md_outcome(rec)
+    body = [f"**Question:** {md(rec['question']) or '—'}", ""]
     overridden = " (overridden)" if rec["task_type_overridden"] else ""
-    lines += _table(["Task type", "Threshold", "Phase", "Session", "Opened", "Updated"],
-                    [[md(rec["task_type"]) + overridden, f"{rec['threshold']:.2f}", rec["phase"],
-                      md_code(rec["session_id"]), rec["created_at"], rec["updated_at"]]])
-    lines.append("")
+    body += _table(["Task type", "Threshold", "Phase", "Session", "Opened", "Updated"],
+                   [[md(rec["task_type"]) + overridden, f"{rec['threshold']:.2f}", rec["phase"],
+                     md_code(rec["session_id"]), rec["created_at"], rec["updated_at"]]])
+    body.append("")
+    lines, outline = body, lines
     lines += _md_decision(rec)
     lines += _md_prd(rec)
     lines += _md_scores(rec)
@@ -922,4 +928,30 @@ def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
     lines += _md_participants(rec)
     if lineage is not None:
         lines += _md_lineage(lineage)
+    lines = outline + _md_contents(lines) + lines
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _md_outcome(rec: dict) -> "list[str]":
+    """The record's first section: outcome, route, what to do (with the commands), why."""
+    o = outcome.outcome(rec)
+    lines = ["## Outcome", "", f"**{md(o['headline'])}**", "", f"- **Route:** {md(o['route'])}",
+             f"- **What you must do:** {md(o['action'])}" if o["must_act"] else f"- **Action:** {md(o['action'])}"]
+    lines += [f"  - `{c}`" for c in o["commands"]]
+    if o["why"]:
+        lines.append("- **Why:** " + " ".join(md(w) for w in o["why"]))
+    return lines + [""]
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub (and most Markdown viewers) give a heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.replace("\\", "").lower())
+    return text.strip().replace(" ", "-")
+
+
+def _md_contents(lines: "list[str]") -> "list[str]":
+    """One line of links to the sections below (level-2 headings)."""
+    heads = [line[3:] for line in lines if line.startswith("## ")]
+    if not heads:
+        return []
+    return ["**Contents:** " + " · ".join(f"[{h.replace('`', '')}](#{_slug(h)})" for h in heads), ""]

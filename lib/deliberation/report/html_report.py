@@ -28,6 +28,7 @@ import html
 from typing import Any
 
 from deliberation.report import decision_record as dr
+from deliberation.report import outcome as oc
 from deliberation.state.models import Deliberation, Lineage
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
@@ -74,15 +75,26 @@ break-inside:avoid;page-break-inside:avoid}
 .meter{position:relative;height:12px;background:#ece8df;border-radius:6px;margin:10px 0 4px;max-width:520px}
 .meter .fill{position:absolute;left:0;top:0;bottom:0;border-radius:6px;background:var(--accent)}
 .meter .tick{position:absolute;top:-4px;bottom:-4px;width:2px;background:var(--ink)}
-.meter-legend{position:relative;font-size:12px;color:var(--muted);max-width:520px;display:flex;justify-content:space-between}
-.meter-legend .at{position:absolute;top:0;transform:translateX(-50%);white-space:nowrap}
+.meter-legend{position:relative;font-size:12px;color:var(--muted);max-width:520px;display:flex;justify-content:space-between;
+height:34px}
+.meter-legend .at{position:absolute;top:16px;white-space:nowrap}
 .figures{font-variant-numeric:tabular-nums}
 table{border-collapse:collapse;width:100%;font-size:14px;font-variant-numeric:tabular-nums}
 th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
 td.num,th.num{text-align:right}
 .bar{height:8px;background:var(--accent);border-radius:4px;min-width:1px}
-.heatwrap{overflow-x:auto}
+.heatwrap,.scroll{overflow-x:auto;max-width:100%}
+body{overflow-wrap:break-word}
+.outcome{border-width:2px}.outcome.act{border-color:#d9a21b;background:#fffaf0}.outcome.failed{border-color:var(--bad)}
+.outcome .headline{font-size:20px;font-weight:650;margin:0 0 10px}
+.outcome dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0}
+.outcome dt{font-weight:600;color:var(--muted)}.outcome dd{margin:0;min-width:0}
+.outcome pre{margin:6px 0 0;white-space:pre-wrap;word-break:break-all;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
+background:#f1efe9;padding:6px 8px;border-radius:6px}
+nav.toc{font-size:13px;margin:0 0 16px;color:var(--muted)}nav.toc a{color:var(--accent);text-decoration:none;margin-right:10px;
+display:inline-block}
+.warnc .mark{color:var(--mid)}
 #heatmap{display:block;max-width:100%;height:auto}
 #heatmap text{font-family:inherit}
 .legend{display:flex;align-items:center;gap:8px;font-size:12px;color:var(--muted);margin-top:8px}
@@ -115,9 +127,11 @@ footer{color:var(--muted);font-size:12px;text-align:center;margin-top:20px}
 .sev-low,.sev-info{color:var(--muted)}
 .prd h3{margin-top:14px}.prd .lead{font-size:16px;margin:0 0 8px}
 .prd-missing{background:var(--bad-bg);border-left:3px solid var(--bad);padding:8px 12px;border-radius:6px}
-@media (max-width:760px){.grid2{grid-template-columns:1fr}}
+@media (max-width:760px){.grid2{grid-template-columns:1fr}main{padding:16px 10px 32px}section{padding:14px 12px}
+.outcome dl{grid-template-columns:1fr}}
 @media print{body{background:#fff;font-size:12px}main{max-width:none;padding:0}
 section{border-color:#ccc;padding:10px 12px;margin-bottom:10px}.grid2{grid-template-columns:1fr 1fr}
+.scroll,.heatwrap{overflow:visible}nav.toc{display:none}
 @page{margin:14mm}}
 """
 
@@ -173,10 +187,10 @@ def _header(rec: dict) -> str:
 def _decision(rec: dict) -> str:
     d = rec["decision"]
     if d["approach"] is None:
-        return ('<section class="decision"><h2>Decision</h2>'
+        return ('<section id="decision" class="decision"><h2>Decision</h2>'
                 f"<p>No approach has been ranked yet (phase {esc(rec['phase'])}).</p></section>")
     if d.get("outcome") == "rejected":
-        return ('<section class="decision"><h2>Decision</h2>'
+        return ('<section id="decision" class="decision"><h2>Decision</h2>'
                 f'<p class="title">Rejected — no approach adopted {_badge("unanimous reject", "bad")}</p>'
                 f'<p class="summary">Every agent that voted rejected: the panel adopts none of the approaches.</p>'
                 f'<p class="note figures">{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain · '
@@ -186,7 +200,7 @@ def _decision(rec: dict) -> str:
     cons, thr = d["consensus"], d["threshold"]
     verdict = _badge("meets threshold" if meets else "below threshold", "ok" if meets else "bad")
     return (
-        '<section class="decision"><h2>Decision</h2>'
+        '<section id="decision" class="decision"><h2>Decision</h2>'
         f'<p class="title">{esc(d["title"])} <code>{esc(d["approach"])}</code></p>'
         + (f'<p class="summary">{esc(d["summary"])}</p>' if d["summary"] else "")
         + f'<div class="figures">consensus <b>{cons:.2f}</b> vs threshold <b>{thr:.2f}</b> '
@@ -194,12 +208,48 @@ def _decision(rec: dict) -> str:
         f'<div class="meter" role="img" aria-label="consensus {cons:.2f}, threshold {thr:.2f}">'
         f'<div class="fill" style="width:{cons * 100:.1f}%"></div>'
         f'<div class="tick" style="left:calc({thr * 100:.1f}% - 1px)"></div></div>'
-        f'<div class="meter-legend"><span>0</span><span class="at" style="left:{thr * 100:.1f}%">'
+        f'<div class="meter-legend"><span>0</span><span class="at" style="{_label_anchor(thr)}">'
         f'threshold {thr:.2f}</span><span>1</span></div>'
         f'<p class="note figures">spread {d["spread"]:.2f} · stdev {d["stdev"]:.2f} · {d["agents"]} scoring agents · '
         f'{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain</p>'
         + (f'<p class="note">Recorded decision: {esc(d["text"])}</p>' if d["text"] and d["text"] not in (d["title"], d["approach"]) else "")
         + "</section>")
+
+
+def _label_anchor(thr: float) -> str:
+    """The threshold label sits on its own line under the meter, anchored so that it stays
+    inside the meter's width: by its left edge near 0, its right edge near 1, else centred."""
+    if thr < 0.25:
+        return f"left:{thr * 100:.1f}%"
+    if thr > 0.75:
+        return f"right:{(1 - thr) * 100:.1f}%"
+    return f"left:{thr * 100:.1f}%;transform:translateX(-50%)"
+
+
+def _outcome(rec: dict) -> str:
+    """The first card: the outcome, the route, what the reader must do (the commands), why."""
+    o = oc.outcome(rec)
+    cls = "act" if o["must_act"] else ("failed" if o["kind"] == "failed" else "")
+    commands = "".join(f"<pre>{esc(c)}</pre>" for c in o["commands"])
+    why = "".join(f"<div>{esc(w)}</div>" for w in o["why"]) or "—"
+    label = "What you must do" if o["must_act"] else "Action"
+    return (f'<section id="outcome" class="outcome {cls}"><h2>Outcome</h2>'
+            f'<p class="headline">{esc(o["headline"])}</p><dl>'
+            f'<dt>Route</dt><dd>{esc(o["route"])}</dd>'
+            f'<dt>{label}</dt><dd>{esc(o["action"])}{commands}</dd>'
+            f'<dt>Why</dt><dd>{why}</dd></dl></section>')
+
+
+TOC = (("decision", "Decision"), ("prd", "Document"), ("scores", "Scores"), ("breakdown", "Breakdown"),
+       ("alternatives", "Alternatives"), ("findings", "Findings"), ("gates", "Gates"), ("dissent", "Dissent"),
+       ("conformity", "Conformity"), ("depth", "Depth"), ("route", "Route"), ("usage", "Cost"),
+       ("lineage", "Lineage"), ("warnings", "Warnings"), ("phases", "Phases"), ("participants", "Participants"))
+
+
+def _toc(body: str) -> str:
+    """Links to the sections the body holds, in the order of TOC."""
+    links = "".join(f'<a href="#{key}">{label}</a>' for key, label in TOC if f'id="{key}"' in body)
+    return f'<nav class="toc" aria-label="Contents">Contents: {links}</nav>' if links else ""
 
 
 def _cut(text: str, n: int) -> str:
@@ -326,13 +376,15 @@ def _alternatives(rec: dict) -> str:
 def _gate(title: str, g: "dict | None") -> str:
     if g is None:
         return f'<section><h3>{title} {_badge("not run", "plain")}</h3></section>'
+    marks = {"pass": ("pass", "✓"), "warn": ("warnc", "!"), "fail": ("fail", "✗")}
     items = "".join(
-        f'<li class="{"pass" if c["passed"] else "fail"}"><span class="mark">{"✓" if c["passed"] else "✗"}</span>'
+        f'<li class="{marks[oc.check_mark(c)][0]}"><span class="mark">{marks[oc.check_mark(c)][1]}</span>'
         f'<span><code>{esc(c["name"])}</code> <span class="figure">{esc(c["figure"])}</span>'
         + (f'<div class="detail">{esc(c["detail"])}</div>' if c["detail"] else "") + "</span></li>"
         for c in g["checks"])
     nxt = f'<div class="next">Next step: {esc(g["next_step"])}</div>' if g["next_step"] else ""
-    badge = _badge("passed", "ok") if g["passed"] else _badge("failed", "bad")
+    mark = oc.gate_mark(g)
+    badge = _badge(mark, {"passed": "ok", "passed with warnings": "mid", "failed": "bad"}[mark])
     return (f'<section><h3>{title} {badge}</h3><div class="detail">{esc(g["at"])}</div>'
             f'<ul class="checks">{items}</ul>{nxt}</section>')
 
@@ -438,6 +490,10 @@ def _route(rec: dict) -> str:
     policy = (f' · policy <b>{esc(r["policy"])}</b> · decided by <b>{esc(r.get("decided_by") or "—")}</b>'
               if r.get("policy") else "")
     notes = "".join(f'<p class="note">{esc(n)}</p>' for n in r.get("notes") or [])
+    if r.get("reviewed_by"):
+        reason = f' Reason: {esc(r["review_reason"])}' if r.get("review_reason") else " No reason given."
+        notes = (f'<p><b>{esc(r["review"].capitalize())}</b> by <b>{esc(r["reviewed_by"])}</b> at '
+                 f'{esc(dr.fmt_utc(r.get("reviewed_at")))}.{reason}</p>') + notes
     return (f'<section id="route"><h2>Route {_badge(r["route"], cls)}</h2>'
             f'<p>Decision class <code>{esc(r["decision_class"])}</code> · vote {"unanimous" if r["unanimous"] else "split"} · '
             f'review {esc(r["review"].replace("_", " "))}{policy}</p><h3>Why</h3><ul class="items">{rules}</ul>{notes}{probes}</section>')
@@ -633,9 +689,13 @@ def render_html(delib: Deliberation, lineage: "Lineage | None" = None,
     """The whole report as one self-contained HTML document (deterministic)."""
     rec = dr.record_json(delib, strong, moderate, prices)
     title = rec["decision"]["title"] or "no decision yet"
-    body = (_header(rec) + _decision(rec) + _prd(rec) + _scores(rec) + _breakdown(rec) + _alternatives(rec)
-            + _findings(rec) + _gates(rec) + _dissent_conformity(rec) + _depth(rec) + _route(rec) + _usage(rec)
-            + _lineage(lineage) + _lists(rec))
+    sections = (_decision(rec) + _prd(rec) + _scores(rec) + _breakdown(rec) + _alternatives(rec)
+                + _findings(rec) + _gates(rec) + _dissent_conformity(rec) + _depth(rec) + _route(rec) + _usage(rec)
+                + _lineage(lineage) + _lists(rec))
+    # every table scrolls inside its own box: a wide one never widens the page (user text is
+    # escaped, so these are the report's own tables)
+    sections = sections.replace("<table>", '<div class="scroll"><table>').replace("</table>", "</table></div>")
+    body = _header(rec) + _outcome(rec) + _toc(sections) + sections
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'

@@ -294,6 +294,21 @@ def _clock(ts):
     return time.strftime("%H:%M", time.localtime(ts))
 
 
+# A first set-up downloads and installs pydantic (with pydantic-core), orjson and jsonschema
+# (with its four dependencies) into a new venv: 13-25 s measured in real first sessions on an idle
+# machine with an empty pip cache; 107 s on a 2-CPU machine at load average 10.
+FIRST_SETUP_S = (13, 25)
+
+
+def estimate(last):
+    """How long the set-up about to start will take: the last one's time when there was one,
+    else the measured range of a first set-up."""
+    took = _number(last.get("finished")) - _number(last.get("started"))
+    if last.get("state") == "ready" and took > 0:
+        return "the last set-up took %s" % _ago(took)
+    return "usually %d-%d s, longer on a slow network or a busy machine" % FIRST_SETUP_S
+
+
 def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S):
     """The line the person sees at session start (a systemMessage: never read by the model)."""
     log = os.path.join(data_dir, LOG)
@@ -310,7 +325,8 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S):
         meanwhile = ("the previous environment serves until then" if status.current_ready
                      else "the deliberation checks are off until it is set up")
         return ("deliberation: could not set up the plugin's Python environment: %s. %s%s; it is "
-                "tried again at a session start after %s. Details: %s"
+                "tried again at a session start after %s, or now with `! deliberation setup --retry`. "
+                "Details: %s"
                 % (last.get("reason") or "unknown error", meanwhile[0].upper(), meanwhile[1:],
                    _clock(_number(last.get("finished")) + retry_after_s), log))
     if step == BUILD:
@@ -319,8 +335,9 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S):
                     "(its dependencies changed); the current one serves until the new one is "
                     "ready. Progress: %s" % log)
         return ("deliberation: setting up the plugin's Python environment in the background "
-                "(first session after an install, or the environment was missing or broken; "
-                "about a minute). The deliberation checks run as soon as it is ready. Progress: %s" % log)
+                "(first session after an install, or the environment was missing or broken; %s). "
+                "The deliberation checks run as soon as it is ready (the next session start says so; "
+                "`! deliberation setup` waits for it here). Progress: %s" % (estimate(last), log))
     return None
 
 

@@ -382,6 +382,9 @@ class Route(_Model):
         None, description="Mean self-reported confidence of the ranking agents that voted pass (what T2 reads).")
     notes: list[str] = Field(default_factory=list, description="What the policy knowingly left out.")
     review: Literal["not_needed", "pending", "approved", "rejected"] = "not_needed"
+    reviewed_by: "str | None" = Field(None, description="Who approved or rejected (`deliberation approve|reject --who`, default the user name).")
+    reviewed_at: "float | None" = Field(None, description="When they did.")
+    review_reason: str = Field("", description="The reason they gave (--reason).")
 
 
 class PrdState(_Model):

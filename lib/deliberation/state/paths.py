@@ -76,6 +76,26 @@ def project_root(explicit: "str | None" = None) -> str:
     return os.path.abspath(root)
 
 
+def find_project(start: str, home: "str | None" = None) -> str:
+    """The project a folder belongs to, found upward as git finds its repository: the nearest
+    folder from `start` up that holds `.claude/deliberation/`, else the nearest that holds
+    `.git`, else `start`. The home folder never counts for its `.claude/` (that is the client's
+    own configuration) unless `start` is the home folder itself."""
+    start = os.path.abspath(start)
+    home = os.path.abspath(home if home is not None else os.path.expanduser("~"))
+    git = None
+    here = start
+    while True:
+        if (here != home or here == start) and os.path.isdir(os.path.join(here, STATE_DIRNAME)):
+            return here
+        if git is None and os.path.exists(os.path.join(here, ".git")):
+            git = here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return git or start
+        here = parent
+
+
 class Layout:
     """Paths of every state file of one project."""
 

@@ -12,6 +12,7 @@ of wording is one module here and a reviewed diff there.
     stop.py    the Stop: held, failed, the decision document sent back, the deliberation complete
     budget.py  the spawn budget and the Workflow tool: refusals, warnings, overruns
     refusals.py  a spawn or message refused: isolation, missing findings, the vote, one model
+    depth.py   the depth axis: posture and plan, the tier-2 wave, red team 2, its refusals, synthesis
     self_rating.py  the once-per-session instruction: rate a decision, deliberate below the bar
     net.py     the mid-task net: the note after a risky call, the reason of a held one
     switch.py  the off switch for one session: off, on, already off; a failed prune

@@ -21,7 +21,8 @@ down) is the width-only escape: the plan is "off", nothing but the posture is re
 decision changes.
 
 Everything here is pure over `state.Deliberation` and `config.Config`, except the `apply_*`
-helpers that write the result into the Deliberation object the caller holds (no I/O).
+helpers that write the result into the Deliberation object the caller holds (no I/O). What
+the axis says is worded in text/depth.py; the rules here pass it names, ids and figures.
 
 Wiring (handlers): after each report in DELIBERATION → `plan_depth` + `apply_plan` once the
 red-team pass is in; block with `instruction(plan, delib)` when `plan.action == "deepen"`; say
@@ -45,6 +46,7 @@ from deliberation.core import minimum_deliberation, phases
 from deliberation.core.personas import LENSES, ROLES, normalise_agent_type
 from deliberation.core.similarity import containment, tokens
 from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, DepthState, HotSpot
+from deliberation.text import depth as words
 
 OPEN = ("pending", "deepening")              # lens workers may still be spawned
 STARTED = ("pending", "deepening", "red_team_2", "done")
@@ -59,14 +61,7 @@ LENS_AFFINITY = {
     "counter-model": ("contradiction", "refuted", "missed_angle"),
     "edge-case-hunt": ("missed_angle", "refuted", "contradiction"),
 }
-LENS_TASK = {
-    "evidence-chase": "trace each contested claim to its PRIMARY source (code, data, document, "
-                      "measurement) and say what that source actually shows",
-    "counter-model": "build the strongest ALTERNATIVE explanation of each contested point and test "
-                     "which explanation the evidence supports",
-    "edge-case-hunt": "find concrete inputs, loads, timings or states that BREAK the conclusion on "
-                      "each contested point, and show them",
-}
+LENS_TASK = words.LENS_TASK
 
 
 # --------------------------------------------------------------------------------------------
@@ -82,26 +77,24 @@ def posture_for(task_type: str, cfg: DepthConfig) -> "tuple[bool, str]":
     """
     dial = cfg.per_task_type.get(task_type)
     if cfg.posture == "off":
-        return False, "depth axis off (posture off): breadth only"
+        return False, words.posture("off")
     if cfg.max_lock:
-        note = f" (overrides per_task_type {task_type}={dial})" if dial == "off" or (
-            cfg.posture == "opt-in" and dial != "on") else ""
-        return True, f"ceiling locked by MAX{note}"
+        overrides = dial == "off" or (cfg.posture == "opt-in" and dial != "on")
+        return True, words.posture("max_lock", task_type, dial, overrides)
     if cfg.posture == "ceiling":
         if dial == "off":
-            return False, f"ceiling dialled down: task type '{task_type}' is off in depth.per_task_type"
-        return True, "ceiling: deepen whenever hot spots exist"
+            return False, words.posture("dialled_down", task_type)
+        return True, words.posture("ceiling")
     if dial == "on":
-        return True, f"opt-in: task type '{task_type}' is on in depth.per_task_type"
-    return False, f"opt-in: task type '{task_type}' is not on in depth.per_task_type"
+        return True, words.posture("opt_in_on", task_type)
+    return False, words.posture("opt_in_off", task_type)
 
 
 def workers(cfg: Config) -> "tuple[int, str]":
     """(k, clamp note): Config.depth_workers (≤ DEPTH_HARD_CEILING), and why when clamped."""
     asked = cfg.depth.workers_per_wave
     k = min(cfg.depth_workers, DEPTH_HARD_CEILING, len(LENSES))
-    note = (f"depth.workers_per_wave {asked} clamped to {k} (hard ceiling {DEPTH_HARD_CEILING} "
-            f"tier-2 workers per wave)") if asked > k else ""
+    note = words.clamped(asked, k, DEPTH_HARD_CEILING) if asked > k else ""
     return k, note
 
 
@@ -151,25 +144,21 @@ class DepthPlan:
         if self.action == "skipped":
             return self.why
         if self.action == "deepen":
-            ids = ", ".join(h.id for h in self.hot_spots)
-            text = f"depth: deepening {len(self.hot_spots)} hot spot(s) ({ids}) with {self.workers} tier-2 worker(s)"
-            return text + (f"; {self.clamped}" if self.clamped else "")
+            return words.deepening([h.id for h in self.hot_spots], self.workers, self.clamped)
         return ""
 
 
-def _budget_problems(budget, cfg: Config, k: int) -> "list[str]":
+def _budget_problems(budget, cfg: Config, k: int) -> "list[list]":
+    """Each short budget as [kind, used, limit, need] (text.depth.budget_skipped words them)."""
     d = cfg.depth
     total_slots = cfg.spawn_budget.max_active_children
-    problems = []
+    problems: "list[list]" = []
     if budget.tokens_used >= d.token_budget:
-        problems.append(f"used {budget.tokens_used} of {d.token_budget} subagent tokens (depth.token_budget)")
+        problems.append(["tokens", budget.tokens_used, d.token_budget, 0])
     if budget.agents_used + k + 1 > d.agent_budget:
-        problems.append(f"used {budget.agents_used} of {d.agent_budget} tier-2 agents (depth.agent_budget); "
-                        f"this step needs {k + 1} more ({k} worker(s) + red team 2)")
+        problems.append(["agents", budget.agents_used, d.agent_budget, k])
     if budget.spawn_slots_left < k:
-        used = total_slots - budget.spawn_slots_left
-        problems.append(f"used {used} of {total_slots} spawn slots (spawn_budget.max_active_children); "
-                        f"{k} tier-2 worker(s) need {k} free")
+        problems.append(["slots", total_slots - budget.spawn_slots_left, total_slots, k])
     return problems
 
 
@@ -203,13 +192,11 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
         return DepthPlan("off", posture, False, why)
     found = tuple(find_hot_spots(delib) if spots is None else spots)
     if not found:
-        return DepthPlan("not_needed", posture, True, f"{why}; no hot spots after the red-team pass")
+        return DepthPlan("not_needed", posture, True, words.no_hot_spots(why))
     k, clamped = workers(cfg)
     problems = _budget_problems(budget, cfg, k)
     if problems:
-        ids = ", ".join(h.id for h in found)
-        loud = (f"depth skipped: budget — {'; '.join(problems)}. {len(found)} hot spot(s) ({ids}) were "
-                "NOT deepened; the breadth result stands.")
+        loud = words.budget_skipped([h.id for h in found], problems)
         return DepthPlan("skipped", posture, True, loud, found, (), k, clamped)
     lenses = choose_lenses(found, k)
     return DepthPlan("deepen", posture, True, why, found, _assign(found, lenses), k, clamped)
@@ -219,18 +206,19 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
 # the instruction (gate block reason) and the worker prompt
 
 
-def _material_lines(spot: HotSpot, findings: dict, approaches: dict) -> "list[str]":
+def _material(spot: HotSpot, findings: dict, approaches: dict) -> "list[list[str]]":
+    """A hot spot's material as text.depth.hot_spot_map takes it: the tier-1 finding or approach
+    each entry names, else the entry itself (the red team's note)."""
     lines = []
     for m in spot.material:
         ref = resolve_target(m, findings, approaches) if len(m) <= 128 and "\n" not in m else None
         if ref is not None and ref in findings:
             _agent, f = findings[ref]
-            ev = f" (evidence given: {f.evidence})" if f.evidence else ""
-            lines.append(f"tier-1 finding {ref}: \"{f.claim}\"{ev}")
+            lines.append(["finding", ref, f.claim, f.evidence])
         elif ref is not None:
-            lines.append(f"tier-1 approach {ref}: \"{approaches.get(ref, '')}\"")
+            lines.append(["approach", ref, approaches.get(ref, "")])
         else:
-            lines.append(m)
+            lines.append(["note", m])
     return lines
 
 
@@ -242,77 +230,32 @@ def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
     by_id = {h.id: h for h in spots}
     tier1 = tier1_agents(delib)
     findings, approaches = finding_index(tier1), approach_titles(tier1)
-    out = []
-    for hid in ids:
-        spot = by_id.get(hid)
-        if spot is None:
-            continue
-        out.append(f"{spot.id} [{spot.kind}] {spot.statement}")
-        out += [f"  - {line}" for line in _material_lines(spot, findings, approaches)]
-    return "\n".join(out)
+    return words.hot_spot_map([{"id": s.id, "kind": s.kind, "statement": s.statement,
+                                "material": _material(s, findings, approaches)}
+                               for hid in ids if (s := by_id.get(hid)) is not None])
 
 
 def worker_prompt(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]", delib: Deliberation,
                   spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
     """The exact prompt for one tier-2 worker (what `instruction` tells Claude to send)."""
-    title = ROLES[lens][0]
-    ids = ", ".join(hot_spot_ids)
-    return "\n".join([
-        f"You are a fresh tier-2 worker of a deliberation: {title}. You have no other context "
-        "than this prompt.",
-        f"Question under deliberation: {delib.question}" if delib.question else "",
-        f"Your lens: {LENS_TASK[lens]}.",
-        f"Dig ONLY into these hot spots: {ids}. Nothing else is in scope.",
-        "",
-        FLOOR[0],
-        FLOOR[1],
-        "",
-        "Map of the hot spots (tier-1 material and the red team's notes: claims to test, not answers):",
-        hot_spot_map(delib, hot_spot_ids, spots),
-        "",
-        "Report: end with the fenced JSON report, phase \"deliberation\". In \"hot_spots\" list the "
-        "ids you addressed. In \"findings\" put only what is NEW, each with evidence you checked "
-        "yourself (file:line, source, measurement, reproduction): restating tier 1 counts as zero. "
-        "In \"refutations\" give, per point, the target (the finding ref such as "
-        "\"security-analyst:F1\", or the approach id), verdict refuted / weakened / upheld, your "
-        "counter-claim and its evidence; a refutation without evidence carries no weight.",
-    ]).replace("\n\n\n", "\n\n")
+    return words.worker_prompt(ROLES[lens][0], lens, list(hot_spot_ids), delib.question, list(FLOOR),
+                               hot_spot_map(delib, hot_spot_ids, spots))
 
 
 def instruction(plan: DepthPlan, delib: Deliberation) -> str:
     """The gate's block reason telling Claude to spawn the tier-2 wave (plan.action == 'deepen')."""
     if plan.action != "deepen":
         return ""
-    k = len(plan.assignments)
-    types = " and ".join(", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in plan.assignments).rsplit(", ", 1))
-    head = [
-        f"Depth axis: the red-team pass left {len(plan.hot_spots)} contested point(s) (hot spots), to dig "
-        "into before ranking.",
-        f"Next: spawn {k} FRESH tier-2 worker(s) — {types} — one per lens, each with the Agent tool and "
-        "exactly the subagent_type and prompt below.",
-        "Rules (the PreToolUse hook enforces them): never subagent_type \"fork\" (a fork inherits "
-        "this conversation, so it is not fresh); keep both anti-anchoring sentences; aim only at the "
-        "listed hot spot ids; add NO synthesis, ranking or summary of what the panel concluded.",
-        f"After all {k} report, spawn ONE red-team agent (red team 2) over their findings. That is "
-        "the last depth pass: no second wave.",
-    ]
-    if plan.clamped:
-        head.append(f"Note: {plan.clamped}.")
-    return "\n".join(head) + "\n\n" + worker_blocks(delib, plan.assignments, plan.hot_spots)
+    return words.instruction(len(plan.hot_spots), [f"{delib.agent_prefix}{a.lens}" for a in plan.assignments],
+                             worker_blocks(delib, plan.assignments, plan.hot_spots), plan.clamped)
 
 
 def worker_blocks(delib: Deliberation, assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
                   spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, total: "int | None" = None) -> str:
     """One block per tier-2 worker: its exact subagent_type and prompt (what the instruction and
     a later note tell Claude to send; check_tier2_spawn accepts exactly these)."""
-    k = total or len(assignments)
-    blocks = []
-    for i, a in enumerate(assignments, start=1):
-        prompt = worker_prompt(a.lens, a.hot_spots, delib, spots)
-        blocks.append(f"--- worker {i} of {k}: subagent_type \"{delib.agent_prefix}{a.lens}\", "
-                      f"hot spots {', '.join(a.hot_spots)} "
-                      f"— prompt:\n{prompt}\n--- end of worker {i} prompt")
-    return "\n\n".join(blocks)
+    return words.worker_blocks([[f"{delib.agent_prefix}{a.lens}", list(a.hot_spots),
+                                 worker_prompt(a.lens, a.hot_spots, delib, spots)] for a in assignments], total)
 
 
 def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
@@ -325,64 +268,39 @@ def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
     return [a for a in _assign(st.hot_spots, planned) if a.lens not in spawned]
 
 
-def tier2_items(delib: Deliberation) -> "list[str]":
-    """The tier-2 workers' findings and refutations, one line each, with the ref red team 2 targets."""
-    lines = []
+def tier2_items(delib: Deliberation) -> "list[list[str]]":
+    """The tier-2 workers' findings and refutations, as text.depth.red_team_2_instruction takes them."""
+    items: "list[list[str]]" = []
     for agent in current(delib.agents):
         if agent.kind != "lens":
             continue
         rep = agent.filed
-        for f in rep.findings:
-            ev = f" (evidence: {f.evidence})" if f.evidence else ""
-            lines.append(f"- {agent.persona}:{f.id} — {f.claim}{ev}")
-        for i, r in enumerate(rep.refutations, start=1):
-            ev = f" (evidence: {r.evidence})" if r.evidence else " (no evidence)"
-            lines.append(f"- {agent.persona}:R{i} — {r.verdict} {r.target}: {r.claim}{ev}")
-    return lines
+        items += [["finding", f"{agent.persona}:{f.id}", f.claim, f.evidence] for f in rep.findings]
+        items += [["refutation", f"{agent.persona}:R{i}", r.verdict, r.target, r.claim, r.evidence]
+                  for i, r in enumerate(rep.refutations, start=1)]
+    return items
 
 
 def red_team_2_instruction(delib: Deliberation) -> str:
     """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
-    items = tier2_items(delib) or ["- (the tier-2 workers reported no findings or refutations)"]
-    return "\n".join([
-        "Depth axis — red team 2: the tier-2 workers have reported.",
-        f"Next: spawn ONE `{delib.agent_prefix}red-team` (red team 2, not a fork), its prompt starting "
-        "\"Phase: deliberation\" with the question and the tier-2 items below; same shape as the "
-        "first red-team pass: for each item, a refutation with verdict refuted / weakened / upheld "
-        "and evidence, its target the ref shown (e.g. \"evidence-chase:R1\"); missed angles too.",
-        "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "
-        "refutes with evidence is cancelled; one it cannot break overrides tier 1 on that point.",
-        "Tier-2 items:",
-        *items,
-    ])
+    return words.red_team_2_instruction(f"{delib.agent_prefix}red-team", tier2_items(delib))
 
 
 def open_step_text(delib: Deliberation) -> str:
     """What is still owed while the depth step is open (for a refusal or a progress note)."""
     st = delib.depth
-    ids = ", ".join(h.id for h in st.hot_spots)
     if st.status in OPEN:
         lens_recs = _lens_records(delib)
         spawned = {a.persona for a in lens_recs}
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
         missing = [lens for lens in _planned_lenses(st) if lens not in spawned]
-        parts = [f"Hot spots {ids}: {len(spawned)} of {st.workers_per_wave} tier-2 worker(s) spawned."]
-        if running:
-            parts.append(f"Waiting for: {', '.join(running)}.")
-        if missing:
-            parts.append(f"Still to spawn (fresh, one per lens, floor verbatim, aimed at {ids}): "
-                         f"{', '.join(missing)}. Each prompt must carry: \"{FLOOR[0]}\" and \"{FLOOR[1]}\".")
-            todo = missing_workers(delib)
-            if todo:
-                types = ", ".join(f"`{delib.agent_prefix}{a.lens}`" for a in todo)
-                parts.append(f"\nNext: spawn {types} with exactly these prompts:\n"
-                             + worker_blocks(delib, todo, st.hot_spots))
-        elif running:
-            parts.append(f"Next: wait for {', '.join(running)}; then red team 2.")
-        return " ".join(parts)
+        todo = missing_workers(delib) if missing else []
+        return words.wave_open([h.id for h in st.hot_spots], len(spawned), st.workers_per_wave, running, missing,
+                               list(FLOOR), [f"{delib.agent_prefix}{a.lens}" for a in todo],
+                               worker_blocks(delib, todo, st.hot_spots) if todo else "")
     if st.status == "red_team_2":
         if any(a.status in ("spawned", "running") for a in _red_team_2_records(delib)):
-            return "Waiting for red team 2 to report over the tier-2 findings."
+            return words.red_team_2_running()
         return red_team_2_instruction(delib)
     return ""
 
@@ -445,21 +363,18 @@ def is_tier2_spawn(subagent_type: str, prompt: str, delib: "Deliberation | None"
 def _step_closed(delib: Deliberation) -> "str | None":
     st = delib.depth
     if st.status == "off" or (st.posture and not st.enabled):
-        return f"the depth axis is off for this deliberation ({st.skipped_reason or 'posture ' + st.posture}): breadth only"
+        return words.step_closed("off", st.skipped_reason or "posture " + st.posture)
     if not st.posture:
-        return ("the depth step has not opened: it opens only after the first red-team pass has "
-                "reported and found hot spots")
+        return words.step_closed("not_open")
     if st.status == "not_needed" or not st.hot_spots:
-        return "no hot spots: the red-team pass found nothing contested, so there is nothing to deepen"
+        return words.step_closed("not_needed")
     if st.status == "skipped":
-        return st.skipped_reason or "depth was skipped"
+        return words.step_closed("skipped", st.skipped_reason)
     if st.status in ("red_team_2", "done"):
-        return ("the deepen wave is over (linear: k workers + red team 2, at most k + 1 passes, "
-                "never a second wave)")
+        return words.step_closed("over")
     spawned = len(_lens_records(delib))
     if spawned >= st.workers_per_wave:
-        return (f"passes exhausted: {spawned} of {st.workers_per_wave} tier-2 workers already spawned "
-                "(linear: one wave, k + 1 passes at most)")
+        return words.step_closed("exhausted", spawned=spawned, workers=st.workers_per_wave)
     return None
 
 
@@ -487,7 +402,7 @@ def carried_synthesis(prompt: str, delib: Deliberation) -> "list[str]":
     hits = []
     for label, text in _synthesis_texts(delib):
         if containment(text, prompt) >= SYNTHESIS_CONTAINMENT and containment(text, allowed) < SYNTHESIS_CONTAINMENT:
-            hits.append(f"{label} ({containment(text, prompt):.0%} of its wording)")
+            hits.append(words.carried(label, containment(text, prompt)))
     return hits
 
 
@@ -495,38 +410,33 @@ def check_tier2_spawn(subagent_type: str, prompt: str, delib: Deliberation) -> "
     """PreToolUse for a tier-2 spawn: None to allow, else the denial reason naming each rule broken."""
     closed = _step_closed(delib)
     if closed:
-        return f"Tier-2 spawn denied — rule \"depth step open\": {closed}."
+        return words.tier2_closed(closed)
     st = delib.depth
     name = normalise_agent_type(subagent_type)
     planned = _planned_lenses(st)
     spawned = {a.persona for a in _lens_records(delib)}
-    broken: list[str] = []
+    broken: list[list] = []                          # [rule, figures...] (text.depth.tier2_denied)
     if name == "fork":
-        broken.append("rule \"fresh worker\": subagent_type \"fork\" inherits this conversation (tier 1 "
-                      f"and its consensus), so it is not fresh; spawn one of {', '.join(planned)} instead")
+        broken.append(["fork", list(planned)])
     elif name not in LENSES:
-        broken.append(f"rule \"lens type\": a tier-2 worker is one of {', '.join(LENSES)}, not "
-                      f"\"{subagent_type}\"")
+        broken.append(["lens_type", list(LENSES), subagent_type])
     elif name not in planned:
-        broken.append(f"rule \"planned lenses\": this wave has {len(planned)} worker(s): {', '.join(planned)}")
+        broken.append(["planned", list(planned)])
     elif name in spawned:
-        broken.append(f"rule \"one worker per lens\": {name} was already spawned in this wave")
+        broken.append(["one_per_lens", name])
     missing = has_floor(prompt)
     if missing:
-        broken.append("rule \"anti-anchoring floor\": the prompt must carry, verbatim, "
-                      + " and ".join(f"\"{s}\"" for s in missing))
+        broken.append(["floor", missing])
     ids = [h.id for h in st.hot_spots]
     named = sorted({f"H{m}" for m in HOT_SPOT_REF.findall(prompt or "")} & set(ids), key=lambda h: int(h[1:]))
     if not named:
-        broken.append(f"rule \"hot spots only\": the prompt names none of the hot spots {', '.join(ids)}")
+        broken.append(["hot_spots", ids])
     carried = carried_synthesis(prompt, delib)
     if carried:
-        broken.append("rule \"no consensus to flatter\": the prompt carries the tier-1 synthesis/consensus ("
-                      + "; ".join(carried) + "); give only the hot spots and the red team's notes")
+        broken.append(["synthesis", carried])
     if not broken:
         return None
-    return ("Tier-2 spawn denied (depth axis):\n- " + "\n- ".join(broken)
-            + "\nRe-spawn with the exact prompt from the depth-axis gate reason.")
+    return words.tier2_denied(broken)
 
 
 def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "str | None":
@@ -543,15 +453,11 @@ def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "s
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
         missing = [lens for lens in _planned_lenses(st) if lens not in {a.persona for a in lens_recs}]
         if running or missing:
-            why = (f"still running: {', '.join(running)}" if running else
-                   f"not spawned yet: {', '.join(missing)}")
-            return ("Red-team spawn denied — rule \"red team 2 after tier 2\": red team 2 reviews the "
-                    f"tier-2 findings, so the tier-2 workers come first ({why}).")
+            return words.red_team_before_tier2(running, missing)
         return None
     if st.status == "red_team_2" and not _red_team_2_records(delib):
         return None
-    return ("Red-team spawn denied — rule \"linear, no ping-pong\": red team 2 has already run; the "
-            "depth axis allows k + 1 extra passes and no further red-team rounds.")
+    return words.red_team_after_red_team_2()
 
 
 def _first_pass(delib: Deliberation) -> "list[AgentRecord]":
@@ -569,23 +475,16 @@ def _second_pass_refusal(delib: Deliberation, cfg: "Config | None") -> "str | No
     planned = bool(st.posture) and st.status in ("not_needed", "skipped")
     if not first and not planned:
         return None
-    head = "Red-team spawn denied — rule \"one red-team pass, then the depth step\": "
     who = ", ".join(f"{a.persona} ({a.agent_id or a.key})" for a in first) or "none"
     if any(a.status in ("spawned", "running") for a in first):
-        return (head + f"the first red-team pass ({who}) is still running. Wait for its report: the "
-                "depth step plans every point it refutes.")
-    tail = (" A second pass would replace the first report, and what it refutes would never be "
-            "planned (linear: one red-team pass, then the depth step, then at most red team 2).")
+        return words.second_pass("running", who)
     if not planned:
-        return (head + f"the first red-team pass ({who}) has reported; the depth step runs on it once "
-                "the other deliberation agents have reported." + tail + " Next: wait for them.")
+        return words.second_pass("waiting", who)
     if st.status == "skipped":
-        why = f"the depth step ran on it and was skipped: {st.skipped_reason}"
-    elif first:
-        why = f"the first red-team pass ({who}) found nothing contested, so the depth step had nothing to deepen"
-    else:
-        why = st.skipped_reason or "the depth step has run"
-    return (head + why + "." + tail + " Next: rank every approach (spawn the personas again).")
+        return words.second_pass("skipped", who, st.skipped_reason)
+    if first:
+        return words.second_pass("nothing_contested", who)
+    return words.second_pass("ran", who, st.skipped_reason)
 
 
 def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[Literal[1, 2], int | None]":
@@ -639,21 +538,19 @@ def _override_target(raw: str, agent, spots, findings, approaches) -> "tuple[str
         if len(targets) == 1:
             return hot_spot_target(spot, findings, approaches), spot, ""
         if not targets:
-            return None, spot, f"{t} ({spot.kind}) has no tier-1 finding or approach to overturn"
-        return None, spot, f"{t} is between {', '.join(sorted(targets))}: name the finding or approach refuted"
+            return None, spot, words.target_problem("nothing", t, spot.kind)
+        return None, spot, words.target_problem("between", t, between=sorted(targets))
     target = resolve_target(t, findings, approaches)
     if target is None:
-        return None, None, f"target \"{t}\" is no tier-1 finding, approach or hot spot"
+        return None, None, words.target_problem("unknown", t)
     spot = _spot_for(target, agent, spots, findings, approaches)
     if spot is None:
-        return None, None, f"{target} is not part of any hot spot (tier 2 digs only into hot spots)"
+        return None, None, words.target_problem("outside", target)
     return target, spot, ""
 
 
 def _effect(target: str, findings: dict, claim: str) -> str:
-    if target in findings:
-        return f"finding {target} overturned: {claim}"
-    return f"approach {target} struck from the leading position: {claim}"
+    return words.effect(target, target in findings, claim)
 
 
 def _cancels(r, cand: _Candidate) -> bool:
@@ -682,22 +579,21 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
         texts = [t for t in texts if t.strip()]
         if not any(not is_paraphrase(t, originals) for t in texts):
             zeroed.append(agent.key)
-            notes.append(f"{agent.persona} ({agent.key}) restated tier 1 ({len(texts)} item(s), no new "
-                         "finding): zero signal, tier 1 stands")
+            notes.append(words.zeroed(agent.persona, agent.key, len(texts)))
             continue
         for i, r in enumerate(rep.refutations, start=1):
             ref = f"{agent.persona}:R{i}"
             if r.verdict != "refuted":
                 continue
             if not r.evidence.strip():
-                notes.append(f"{ref} refutes {r.target} without evidence: no weight")
+                notes.append(words.no_weight("no_evidence", ref, r.target))
                 continue
             if is_paraphrase(r.claim or r.evidence, originals):
-                notes.append(f"{ref} restates a tier-1 finding: zero signal")
+                notes.append(words.no_weight("restates", ref))
                 continue
             target, spot, why = _override_target(r.target, agent, spots, findings, approaches)
             if target is None or spot is None:
-                notes.append(f"{ref}: {why}")
+                notes.append(words.no_weight("target", ref, why=why))
                 continue
             ov = DepthOverride(hot_spot=spot.id, target=target, by_agent=agent.key, evidence=r.evidence,
                                effect=_effect(target, findings, r.claim or r.evidence))
@@ -712,8 +608,7 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
             kept.append(cand.override)
         else:
             rt, r = hit
-            cancelled.append((cand.override, f"red team 2 ({rt.key}) {r.verdict} {r.target}: {r.claim} "
-                                             f"— evidence: {r.evidence}"))
+            cancelled.append((cand.override, words.cancelled_by(rt.key, r.verdict, r.target, r.claim, r.evidence)))
     return DepthOutcome(tuple(kept), tuple(zeroed), tuple(cancelled), tuple(notes))
 
 
@@ -731,15 +626,10 @@ def overturned_findings(delib: Deliberation) -> "dict[str, DepthOverride]":
 
 def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
     """Progress note after depth-aware synthesis (what flipped, what was zeroed, what was cancelled)."""
-    lines = [f"Depth-aware synthesis for {delib.id}: {len(outcome.overrides)} override(s), "
-             f"{len(outcome.zeroed)} tier-2 result(s) zeroed, {len(outcome.cancelled)} cancelled by red team 2."]
-    lines += [f"- OVERRIDE {o.hot_spot}: {o.effect} (by {o.by_agent}; evidence: {o.evidence})" for o in outcome.overrides]
-    lines += [f"- cancelled {o.hot_spot} {o.target}: {why}" for o, why in outcome.cancelled]
-    lines += [f"- {n}" for n in outcome.notes]
     struck = sorted(o.target for o in outcome.overrides if o.target in approach_titles(current(delib.agents)))
-    if struck:
-        lines.append(f"Ranking will exclude {', '.join(struck)} from the leading position.")
-    return "\n".join(lines)  # the caller adds the next step (next_step.py)
+    return words.outcome(delib.id, [[o.hot_spot, o.effect, o.by_agent, o.evidence] for o in outcome.overrides],
+                         len(outcome.zeroed), [[o.hot_spot, o.target, why] for o, why in outcome.cancelled],
+                         list(outcome.notes), struck)  # the caller adds the next step (next_step.py)
 
 
 # --------------------------------------------------------------------------------------------
@@ -791,17 +681,16 @@ def apply_outcome(delib: Deliberation, outcome: DepthOutcome) -> None:
     st.zeroed = list(outcome.zeroed)
     refresh_counts(delib, check=False)
     if st.passes > pass_ceiling(st):
-        msg = (f"depth axis ran {st.passes} extra passes, above its ceiling of {pass_ceiling(st)} "
-               "(k workers + red team 2)")
+        msg = words.warning("above_ceiling", passes=st.passes, ceiling=pass_ceiling(st))
         if msg not in delib.warnings:
             delib.warnings.append(msg)
     by_key = {a.key: a.persona for a in delib.agents}
     for key in outcome.zeroed:
-        msg = f"tier-2 worker {by_key.get(key, key)} restated tier 1: zero signal"
+        msg = words.warning("zeroed", persona=by_key.get(key, key))
         if msg not in delib.warnings:
             delib.warnings.append(msg)
     for o, why in outcome.cancelled:
-        msg = f"depth override on {o.target} ({o.hot_spot}) cancelled: {why}"
+        msg = words.warning("cancelled", target=o.target, hot_spot=o.hot_spot, why=why)
         if msg not in delib.warnings:
             delib.warnings.append(msg)
 
@@ -831,8 +720,7 @@ def pass_ceiling(st: DepthState) -> int:
 def assert_within_ceiling(st: DepthState) -> None:
     """The linear-depth invariant: total extra passes ≤ k + 1 (raises AssertionError)."""
     if st.passes > pass_ceiling(st):
-        raise AssertionError(f"depth axis ran {st.passes} passes, ceiling is {pass_ceiling(st)} "
-                             f"(k={st.workers_per_wave} + red team 2)")
+        raise AssertionError(words.ceiling_broken(st.passes, pass_ceiling(st), st.workers_per_wave))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -856,13 +744,7 @@ def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":
     if not enabled:
         return None
     if not red_team_done(delib, 1) and not minimum_deliberation.applies(delib):
-        return ("DELIBERATION → RANKING refused: the depth axis is on for this task type, so one "
-                "red-team pass comes before ranking; it may be the only pass if nothing is contested. "
-                "(The minimum viable deliberation — exactly two research personas, each stating its "
-                "position — needs none: its AGAINST agent is that pass.)\n"
-                f"Next: spawn ONE `{delib.agent_prefix}red-team` — prompt starting \"Phase: deliberation\" "
-                "with the question, the approaches and every research finding — to break the converged "
-                "points (refutations with evidence, missed angles).")
+        return words.ranking_needs_red_team(f"{delib.agent_prefix}red-team")
     if delib.depth.status in HOLDS_RANKING:
-        return "DELIBERATION → RANKING refused: the depth step is open.\n" + open_step_text(delib)
+        return words.ranking_waits_for_step(open_step_text(delib))
     return None
