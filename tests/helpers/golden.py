@@ -187,6 +187,10 @@ DEPTH = {
          "bench/relay.txt header: DEBUG=1"],
         ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
     "depth/red_team_2_instruction_no_items": ("depth.red_team_2_instruction", dict(red_team="red-team", items=[])),
+    "depth/tier2_lines": ("depth.tier2_lines", dict(items=[
+        ["finding", "evidence-chase:F1", "The release build publishes in 4 ms at p99.", "bench/release.txt"],
+        ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
+    "depth/tier2_lines_none": ("depth.tier2_lines", dict(items=[])),
     "depth/wave_open_to_spawn": ("depth.wave_open", dict(
         ids=["H1", "H2"], spawned=1, workers=3, running=["evidence-chase"], missing=["counter-model", "edge-case-hunt"],
         floor=FLOOR, todo=["counter-model", "edge-case-hunt"], blocks=BLOCKS)),

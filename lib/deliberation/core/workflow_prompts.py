@@ -151,7 +151,7 @@ def red_team_2(delib: Deliberation) -> str:
         "You are red team 2: the last pass of the depth axis, over what the tier-2 workers found.",
         f"Question: {delib.question}",
         "Tier-2 items:",
-        *items,
+        items,
         "",
         "For each item, a refutation with verdict refuted / weakened / upheld and your evidence, its target the "
         "ref shown (e.g. \"evidence-chase:R1\"); missed angles too. A tier-2 refute you break with evidence is "

@@ -158,7 +158,7 @@ def instruction(hot_spots: int, types: "list[str]", blocks: str, clamp: str = ""
     return "\n".join(head) + "\n\n" + blocks
 
 
-def tier2_lines(items: "list[list]") -> "list[str]":
+def tier2_lines(items: "list[list]") -> str:
     """The tier-2 items, one line each with the ref red team 2 targets (a placeholder when none)."""
     lines = []
     for item in items:
@@ -170,14 +170,13 @@ def tier2_lines(items: "list[list]") -> "list[str]":
             _kind, ref, verdict, target, claim, evidence = item
             ev = f" (evidence: {evidence})" if evidence else " (no evidence)"
             lines.append(f"- {ref} — {verdict} {target}: {claim}{ev}")
-    return lines or ["- (the tier-2 workers reported no findings or refutations)"]
+    return "\n".join(lines or ["- (the tier-2 workers reported no findings or refutations)"])
 
 
 def red_team_2_instruction(red_team: str, items: "list[list]") -> str:
     """The block reason once the tier-2 workers have reported: ONE red team (`red_team`: its
     subagent_type) over their items, each ["finding", ref, claim, evidence] or
     ["refutation", ref, verdict, target, claim, evidence]."""
-    lines = tier2_lines(items)
     return "\n".join([
         "Depth axis — red team 2: the tier-2 workers have reported.",
         f"Next: spawn ONE `{red_team}` (red team 2, not a fork), its prompt starting "
@@ -187,7 +186,7 @@ def red_team_2_instruction(red_team: str, items: "list[list]") -> str:
         "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "
         "refutes with evidence is cancelled; one it cannot break overrides tier 1 on that point.",
         "Tier-2 items:",
-        *lines,
+        tier2_lines(items),
     ])
 
 
