@@ -61,6 +61,8 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "strong": 0.85,
         "moderate": 0.70,
         "require_improvement": True,
+        # the leader's mean weighted score below which it is the best of weak options
+        "acceptable_level": 6.0,
     },
     "conformity": {
         "clustering_window": 0.3,
@@ -94,6 +96,7 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "workers_per_wave": 3,
         "agent_budget": 6,
         "token_budget": 400_000,
+        "max_hot_spots": 6,  # hot spots one depth wave deepens, highest priority first
     },
     "escalation": {
         "policy": "D+T2+PROBE",

@@ -149,7 +149,8 @@ class FanOutOutside(Scenario):
 
 
 # the ranking of the resume scenario: cost-analyst prefers C but documents nothing → Gate 1 fails on
-# dissent_documented alone (consensus 0.8566 as in RANKING_PASS: the scores are the same)
+# dissent_documented alone (consensus 1.6 / 1.8 = 0.8889: its scores put A first, so its stated C
+# carries no weight against A)
 UNDOCUMENTED = dict(RANKING_PASS)
 UNDOCUMENTED["cost-analyst"] = ranking_report({"A": 9.0, "B": 6.0, "C": 7.5}, preferred="C")
 DOCUMENTED_COST = ranking_report(

@@ -211,8 +211,8 @@ DEMO_DOCUMENT = {
 def demo_script() -> Script:
     """The demo: three personas; depth overrides A; the cost analyst still prefers A and
     first ranks without saying why (consensus gate blocks), then documents its concern; the
-    scores cluster within 0.3 (conformity warning); a unanimous pass on a reversal-prone class
-    goes to human review."""
+    scores cluster within 0.3 (conformity warning); the vote is split (the cost analyst's
+    dissent), so rule D sends the decision to human review."""
     return Script(
         question=QUESTION,
         research={"security-analyst": SECURITY_RESEARCH, "performance-engineer": PERFORMANCE_RESEARCH,
@@ -392,7 +392,8 @@ class BreadthDeliberation(StagedDeliberation):
 
 
 def breadth_script(b_scores: "tuple[float, float]" = (9.5, 9.5)) -> Script:
-    """A unanimous breadth-only pass on B (security/auth): consensus 0.95 with the default scores."""
+    """A unanimous breadth-only pass on B (security/auth): consensus 2 / 2.2 = 0.9091 with the
+    default scores (both prefer B by 4.5 points)."""
     return Script(
         question=QUESTION,
         research={"security-analyst": SECURITY_RESEARCH, "performance-engineer": PERFORMANCE_RESEARCH},

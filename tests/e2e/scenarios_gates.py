@@ -119,16 +119,18 @@ RED_TEAM_CLEAN = report(
                  {"target": "A", "verdict": "upheld", "claim": "the invalidation path exists",
                   "evidence": "pricing/events.py:12 publishes price changes"}])
 
-# the passing vote: A 8.4 / 9.4 / 9.0 → m = 8.9333, σ = 0.41096, consensus = 0.8566 (strong)
+# the passing vote: every ranker prefers A — by 0.6 (security-analyst, firmness 0.6), 2.4 and 1.5
+# points (firmness 1) → consensus = 2.6 / (2.6 + 0.2) = 0.9286 (strong); the security analyst's
+# concern about A is documented, not a dissent (it prefers A)
 RANKING_PASS = {
     "security-analyst": ranking_report(
-        {"A": 8.4, "B": 7.8, "C": 6.0}, preferred="B", verdict="approve",
+        {"A": 8.4, "B": 7.8, "C": 6.0}, preferred="A", verdict="approve",
         dissent=[concern("A", "stale promotion prices for up to 30 s",
                          "pricing/promotions.py:88 withdraws promotions without a version check")]),
     "performance-engineer": ranking_report({"A": 9.4, "B": 5.0, "C": 7.0}, preferred="A"),
     "cost-analyst": ranking_report({"A": 9.0, "B": 6.0, "C": 7.5}, preferred="A"),
 }
-PASS_CONSENSUS = 0.8566
+PASS_CONSENSUS = 0.9286
 
 
 # --------------------------------------------------------------------------- request questions
@@ -356,7 +358,8 @@ class EarlyStopDeliberation(StagedDeliberation):
 
 # --------------------------------------------------------------------------- gate scenarios
 
-# a split vote: A 9 / 4 / 5 → m = 6.0, σ = 2.1602, consensus = 0.6 · 0.78398 = 0.4704 < 0.70
+# a split vote: security-analyst prefers A by 3 points, performance-engineer rejects, cost-analyst
+# prefers B by 1 → consensus = 1 / (1 + 2 + 0.2) = 0.3125 < 0.70
 RANKING_SPLIT = {
     "security-analyst": ranking_report({"A": 9.0, "B": 5.0, "C": 6.0}, preferred="A"),
     "performance-engineer": ranking_report(
@@ -368,7 +371,7 @@ RANKING_SPLIT = {
         dissent=[concern("A", "the event bus needs a paid tier at this fan-out",
                          "finance/infra-2024.csv:31 quotes the next tier")]),
 }
-SPLIT_CONSENSUS = 0.4704
+SPLIT_CONSENSUS = 0.3125
 
 
 class ReRankOnGate(StagedDeliberation):
@@ -507,10 +510,13 @@ SINGLE_APPROACH = {
     ("performance-engineer", "research"): research_report(
         "Price reads are 38 % of the checkout p99 latency (41 ms of 108 ms).",
         "bench/checkout_p99.txt", [CACHE], preferred="A", confidence=0.65),
-    # A 8.4 / 9.4 → m = 8.9, σ = 0.5, consensus = 0.89 · 0.95 = 0.8455 (moderate): Gate 1 passes
+    # round 1, one approach: both approve it (nothing to weigh it against: the verdict is the
+    # position) → 2 / 2.2 = 0.9091 (strong): Gate 1 passes; round 2: A over B by 0.6 and 4.4 →
+    # 1.6 / 1.8 = 0.8889
     ("security-analyst", "ranking", 1): ranking_report({"A": 8.4}, preferred="A"),
     ("performance-engineer", "ranking", 1): ranking_report({"A": 9.4}, preferred="A"),
     ("security-analyst", "ranking", 2): ranking_report({"A": 8.4, "B": 7.8}, preferred="A"),
     ("performance-engineer", "ranking", 2): ranking_report({"A": 9.4, "B": 5.0}, preferred="A"),
 }
-PAIR_CONSENSUS = 0.8455
+PAIR_CONSENSUS = 0.8889
+PAIR_FIRST_CONSENSUS = 0.9091

@@ -74,7 +74,8 @@ RED_TEAM_SECOND = report(
 
 
 def passing_ranking(confidence: float) -> dict:
-    """A 7.4 / 7.6 / 7.8 → m = 7.6, σ = 0.1633, consensus = 0.76 · 0.98367 = 0.7476 (moderate)."""
+    """Two prefer A by 1.1 and 1.3 points, performance-engineer prefers B by 0.1: consensus =
+    2 / (2 + 0.1 + 0.2) = 0.8696 (strong; the near-tie dissent is still dissent)."""
     return {
         "technical-architect": ranking_report({"A": 7.6, "B": 6.5, "C": 5.5}, "A", confidence=confidence),
         "security-analyst": ranking_report({"A": 7.8, "B": 6.0, "C": 6.5}, "A", confidence=confidence),
@@ -85,7 +86,7 @@ def passing_ranking(confidence: float) -> dict:
     }
 
 
-PASS_CONSENSUS = 0.7476
+PASS_CONSENSUS = 0.8696
 
 WHY_NOT = {"A": ("structlog needs a migration of 40 call sites", "grep -c 'logging.getLogger' billing/ = 40"),
            "B": ("loguru's global logger cannot be isolated per test", "tests/conftest.py patches handlers"),

@@ -168,7 +168,7 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
     assert_clean(second)
     d2 = {d["session_id"]: d for d in second.deliberations()}[second.session_id]
     assert d2["phase"] == "COMPLETE", second.describe()
-    assert d2["ranking"]["consensus"] == pytest.approx(0.95), d2["ranking"]
+    assert d2["ranking"]["consensus"] == pytest.approx(0.9091), d2["ranking"]  # 2 / 2.2: both prefer B clearly
     assert (d2["ranking"]["approvals"], d2["ranking"]["rejections"]) == (2, 0)
     route = d2["route"]
     assert (route["route"], route["review"], route["unanimous"]) == ("human-review", "pending", True), route
@@ -321,7 +321,9 @@ def test_demo_deliberation(run_claude, e2e_project, claude_bin):
     assert any(r.saw(passed[0]) for r in run.main_requests), info
     assert delib["depth"]["overrides"][0]["target"] == "A" and delib["ranking"]["leading"] == "B"
     route = delib["route"]
-    assert (route["route"], [r["rule"] for r in route["rules"]]) == ("human-review", ["T2"]), route
+    # the cost analyst still prefers A: the vote is a split, not a unanimous pass — rule D, not T2
+    assert (route["route"], [r["rule"] for r in route["rules"]]) == ("human-review", ["D"]), route
+    assert route["unanimous"] is False and "1 not preferring the leader" in route["rules"][0]["detail"], route
     assert run.undelivered_hook_output() == [], info
     # PRD_GENERATION: asked for with the passed vote, written in the concluding answer, accepted
     assert "Next: write the decision document (PRD) in your concluding answer" in passed[0]

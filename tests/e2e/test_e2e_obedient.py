@@ -125,7 +125,9 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
     assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING",
                                                           "PRD_GENERATION", "COMPLETE"]
     roles = sorted((a["persona"], a["stage"], a["tier"]) for a in d["agents"])
-    assert len(roles) == 13 and ("red-team", "deliberation", 2) in roles and \
+    # the one hot spot is a missed angle: evidence-chase and edge-case-hunt dig into it, and
+    # counter-model (no explanation there to rival) is not spawned — 12 agents
+    assert len(roles) == 12 and ("red-team", "deliberation", 2) in roles and \
         [r for r in roles if r[0] == "edge-case-hunt"] == [("edge-case-hunt", "deliberation", 2)], roles
     assert all(a["background"] is background for a in d["agents"])
     assert run.state_json("sessions/{sid}/lineage.json")["denied"] == []  # no step it was told was refused
@@ -134,7 +136,7 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
              and (e.get("answer") or {}).get("decision") == "block"]
     assert len(holds) == 1 and "awaits HUMAN REVIEW" in holds[0], holds  # never held for a step it was not told
     stats = run.subagent_stats
-    assert (stats["spawned"], stats["completed"]) == (13, 13), info
+    assert (stats["spawned"], stats["completed"]) == (12, 12), info
 
     mains = run.main_requests
     # points 5 and 6: the protocol once, its question line without the trigger word
@@ -171,8 +173,8 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
                 if m:
                     assert int(m.group(1)) <= have, (have, t)
         # point 4: one note per parallel launch — six waves (research, synthesis + debate, red
-        # team, three workers, red team 2, ranking), thirteen launches
+        # team, two workers, red team 2, ranking), twelve launches
         posts = [e for e in run.events() if e.get("event") == "PostToolUse"]
-        assert len(posts) == 13 and all(e["payload"]["tool_response"].get("status") == "async_launched" for e in posts)
+        assert len(posts) == 12 and all(e["payload"]["tool_response"].get("status") == "async_launched" for e in posts)
         launch_notes = [e["answer"]["context"] for e in posts if (e.get("answer") or {}).get("context")]
         assert len(launch_notes) == 6, launch_notes

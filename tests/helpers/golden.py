@@ -30,9 +30,9 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from deliberation.core import consensus_gate, depth
+from deliberation.core import consensus_gate, depth, ways_forward
 from deliberation.core.ranking import rank
-from deliberation.state.models import ConformityWarning
+from deliberation.state.models import ConformityWarning, WaysForward
 from deliberation.text import Words
 from tests.helpers import payloads as P
 from tests.helpers.gates import gate2
@@ -93,7 +93,8 @@ def parse(text: str) -> "tuple[str, Any, dict[str, str]]":
 # the cases
 
 
-def _gate1(phase="RANKING", task_type="architecture", table=None, extra=(), min_agents=2, two_agent=None):
+def _gate1(phase="RANKING", task_type="architecture", table=None, extra=(), min_agents=2, two_agent=None,
+           revision_used=False):
     table = table or {"A": (9, 9, 9, 9, 9), "B": (6, 6, 6, 6, 6)}
     agents = [P.agent_record(p, "ranking", P.ranking_json(table, preferred="A"), key=f"k-{p}")
               for p in ("security-analyst", "performance-engineer", "cost-analyst")] + list(extra)
@@ -105,28 +106,35 @@ def _gate1(phase="RANKING", task_type="architecture", table=None, extra=(), min_
         d.two_agent = TwoAgentCheck(verdict=two_agent, agents=["security-analyst", "performance-engineer"],
                                     detail="same position")
     r = consensus_gate.evaluate(d, min_agents, 0)
-    return {"deliberation": d.id, "result": r.model_dump(mode="json")}
+    if revision_used:
+        d.ways = WaysForward(offered_at=0.0, revision="used")
+    return ways_forward.failed_message(d, r, 0).model_dump(mode="json", exclude={"kind"}, exclude_none=True)
 
 
 def _gate2(before=0.5, after=0.8, a_score=8.8, personas=("security-analyst", "performance-engineer", "cost-analyst"),
-           scored=("A", "B"), **bars):
+           scored=("A", "B"), dissenting=(), held=None, **bars):
     def research(persona):
         return P.agent_record(persona, "research", {
             "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
             "approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "dual write"}],
-            "verdict": "abstain", "dissent": [], "confidence": before}, key=f"r-{persona}")
+            "verdict": "abstain", "preferred_approach": (held or {}).get(persona), "dissent": [],
+            "confidence": before}, key=f"r-{persona}")
     table = {"A": (a_score,) * 5, "B": (5,) * 5}
-    agents = [research(p) for p in personas]
+    agents = [research(p) for p in personas + tuple(dissenting)]
     agents += [P.agent_record(p, "ranking", P.ranking_json({k: table[k] for k in scored}, preferred="A",
                                                            confidence=after), key=f"k-{p}") for p in personas]
+    agents += [_dissenter(p, documented=True) for p in dissenting]
     d = P.make_deliberation(agents, initial_confidence=0.5, did=DID)
     d.ranking = rank(d.agents, W)
-    return {"deliberation": d.id, "result": gate2(d, **bars).model_dump(mode="json")}
+    return ways_forward.failed_message(d, gate2(d, **bars), 0).model_dump(mode="json", exclude={"kind"},
+                                                                           exclude_none=True)
 
 
-def _dissenter():
-    return P.agent_record("ux-advocate", "ranking", P.ranking_json({"A": (9, 9, 9, 9, 9), "B": (10, 10, 10, 10, 10)},
-                                                                     preferred="B"), key="a-ux-1")
+def _dissenter(persona="ux-advocate", documented=False):
+    why = [{"target": "A", "concern": "the outbox relay is one more service to run",
+            "reason": "no one on call owns it"}] if documented else []
+    return P.agent_record(persona, "ranking", P.ranking_json({"A": (8, 8, 8, 8, 8), "B": (9.5, 9.5, 9.5, 9.5, 9.5)},
+                                                                 preferred="B", dissent=why), key=f"a-{persona}-1")
 
 
 CONFORMITY = [ConformityWarning(detector="score_clustering", agents=["k-a", "k-b", "k-c"],
@@ -273,13 +281,19 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "gate1/phase_two_agent_form": ("gates.gate_failed", _gate1(phase="RESEARCH", two_agent="proceed")),
         "gate1/too_few_rankers": ("gates.gate_failed", _gate1(min_agents=4)),
         "gate1/consensus_below_threshold": ("gates.gate_failed", _gate1(
-            table={"A": (6.2,) * 5, "B": (5,) * 5}, task_type="architecture")),
+            task_type="architecture", extra=[_dissenter(documented=True),
+                                             _dissenter("reliability-engineer", documented=True)])),
+        "gate1/consensus_after_revision": ("gates.gate_failed", _gate1(
+            task_type="architecture", revision_used=True,
+            extra=[_dissenter(documented=True), _dissenter("reliability-engineer", documented=True)])),
         "gate1/dissent_undocumented": ("gates.gate_failed", _gate1(task_type="default", extra=[_dissenter()])),
         # Gate 2 — every check with pass/FAIL and its figure
-        "gate2/improvement_evidence": ("gates.gate_failed", _gate2(before=0.9, after=0.8)),
+        "gate2/improvement_evidence": ("gates.gate_failed", _gate2(dissenting=("ux-advocate",), held={
+            "security-analyst": "A", "performance-engineer": "A", "cost-analyst": "A", "ux-advocate": "A"})),
         "gate2/method_diversity": ("gates.gate_failed", _gate2(min_distinct_personas=4)),
         "gate2/complexity_handling": ("gates.gate_failed", _gate2(scored=("A",), min_alternatives=3)),
-        "gate2/weak_consensus": ("gates.gate_failed", _gate2(a_score=6.0)),
+        "gate2/weak_consensus": ("gates.gate_failed", _gate2(
+            personas=("security-analyst", "performance-engineer"), dissenting=("ux-advocate", "reliability-engineer"))),
         # what follows a report
         "notes/vote_passed": ("notes.vote_passed", dict(deliberation=DID, leading="A", consensus=0.86,
                                                         threshold=0.80, request=REQUEST)),
@@ -311,6 +325,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
                                                   task_type="architecture", route="auto-execute",
                                                   record=".claude/deliberation/records/d-5e55a7c1-1.md",
                                                   document="2 requirements, 2 acceptance criteria, 1 risk")),
+        "stop/handed_over": ("stop.handed_over", dict(
+            deliberation=DID, leading="A", consensus=0.58, threshold=0.80, task_type="architecture",
+            record=".claude/deliberation/records/d-5e55a7c1-1.md")),
+        "stop/handed_over_after_revision": ("stop.handed_over", dict(
+            deliberation=DID, leading="B", consensus=0.48, threshold=0.85, task_type="security", revised=True,
+            record=".claude/deliberation/records/d-5e55a7c1-1.md")),
+        "gates/revision_in": ("gates.revision_in", dict(
+            deliberation=DID, titles={"A": "outbox, with a second relay worker", "B": "dual write behind a flag"})),
         "stop/completed_unanimous_reject": ("stop.completed", dict(
             deliberation=DID, rejected=True, rejections=3, route="auto-reject", record="records/d-5e55a7c1-1.md",
             document="1 risk")),

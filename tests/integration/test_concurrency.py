@@ -1,5 +1,11 @@
-"""32 SubagentStop hook processes for one deliberation at once (real processes, released
-together) lose no update: all 32 reports are in the deliberation file, and it validates."""
+"""16 SubagentStop hook processes for one deliberation at once (real processes, released
+together) lose no update: all 16 reports are in the deliberation file, and it validates.
+
+16 is more than can finish at once in a deliberation under the default budget (12 active
+children). The spawns before it reach the hooks as the client sends them, at most 10 tool calls
+at once (2.1.328: min(CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY ?? 10, 10)). Bursts of 32-40 hook
+processes at once are 32-40 interpreter starts before the first decision: on a loaded 2-CPU
+machine they pass the hook's 52 s commit deadline, where every hook fails open by design."""
 
 from __future__ import annotations
 
@@ -12,7 +18,8 @@ from tests.helpers.factories import approve_config
 
 SID = "c0c0c0c0-3232-4032-8032-000000000032"
 PERSONAS = list(RESEARCH_PERSONAS)
-N = 32
+N = 16
+CLIENT_CONCURRENCY = 10
 QUESTION = ("Should the order service move from synchronous webhooks to an outbox with a relay worker, "
             "given the risk of lost events during the migration?")
 
@@ -34,7 +41,12 @@ def report(i: int) -> str:
                              [("A", "outbox with relay"), ("B", "keep webhooks")])
 
 
-def test_32_simultaneous_subagent_stops_lose_no_report(project, hook):
+def failed_open(result) -> bool:
+    """A hook that ran out of time or lock answers with the plugin's warning and decides nothing."""
+    return "deliberation plugin:" in ((result.json or {}).get("systemMessage") or "")
+
+
+def test_16_simultaneous_subagent_stops_lose_no_report(project, hook):
     state(project).mkdir(parents=True)
     (state(project) / "config.json").write_text(json.dumps({
         "spawn_budget": {"max_active_children": 40}, "depth": {"posture": "off"}}))
@@ -43,13 +55,15 @@ def test_32_simultaneous_subagent_stops_lose_no_report(project, hook):
     total = N + 1  # one more agent, timed alone first
     spawns = [P.pre_agent(SID, f"toolu_c_{i:02d}", persona(i), f"Research as {persona(i)}: {QUESTION}",
                           background=True) for i in range(total)]
-    pre, _ = P.fire_at_once("PreToolUse", spawns, project)
-    assert [r.decision for r in pre] == [None] * total, [r.reason for r in pre if r.decision]
-    launched, _ = P.fire_at_once("PostToolUse", [
-        P.post_agent_async(SID, f"toolu_c_{i:02d}", agent_id(i), persona(i), "x") for i in range(total)], project)
-    assert all(r.returncode == 0 and r.decision is None for r in launched)
+    launches = [P.post_agent_async(SID, f"toolu_c_{i:02d}", agent_id(i), persona(i), "x") for i in range(total)]
+    for start in range(0, total, CLIENT_CONCURRENCY):
+        pre, _ = P.fire_at_once("PreToolUse", spawns[start:start + CLIENT_CONCURRENCY], project)
+        assert [r.decision for r in pre] == [None] * len(pre), [r.reason for r in pre if r.decision]
+        assert not [r.json for r in pre if failed_open(r)]
+        launched, _ = P.fire_at_once("PostToolUse", launches[start:start + CLIENT_CONCURRENCY], project)
+        assert all(r.returncode == 0 and r.decision is None for r in launched)
 
-    # one hook alone (the 33rd agent), measured the same way as the batch
+    # one hook alone (agent N, the last one), measured the same way as the batch
     alone, one = P.fire_at_once("SubagentStop", [P.subagent_stop(SID, agent_id(N), persona(N), report(N))], project)
     assert alone[0].returncode == 0 and alone[0].decision is None, alone[0].json
 
@@ -61,6 +75,7 @@ def test_32_simultaneous_subagent_stops_lose_no_report(project, hook):
 
     assert all(r.returncode == 0 and r.stderr == "" for r in results), [r.stderr for r in results]
     assert [r.decision for r in results] == [None] * N, [r.json for r in results if r.decision]
+    assert not [r.json for r in results if failed_open(r)], f"{wall:.1f}s wall"
 
     [path] = (state(project) / "deliberations").glob("*.json")
     delib = json.loads(path.read_text())
@@ -71,7 +86,7 @@ def test_32_simultaneous_subagent_stops_lose_no_report(project, hook):
         assert a["status"] == "reported", (i, a["status"], a.get("problem"))
         assert a["report"]["findings"][0]["claim"].startswith(f"Finding {i}:")
         assert a["persona"] == persona(i) and a["stage"] == "research"
-    # 33 reports from 10 personas: the latest report of each persona is current, the rest superseded
+    # N + 1 reports from 10 personas: the latest report of each persona is current, the rest superseded
     assert sum(not a["superseded"] for a in delib["agents"]) == len(PERSONAS)
     assert delib["phase"] == "RESEARCH"
     assert schemas.explain(schemas.validator("deliberation"), delib) == []

@@ -57,9 +57,11 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     # as the model reads them: the instructions are context, the failures a deny or a Stop hold
     assert "context  DEPTH: Depth axis: the red-team pass left 2 contested point(s)" in line_with("red-team", "DEPTH")
     assert [line.strip() for line in lines if line.strip().startswith("worker ")] == [
+        # each lens gets the hot spots it can work on: the refuted approach (H1) is work for all
+        # three, the missed angle (H2) for edge-case hunt and evidence-chase, not counter-model
         'worker 1 of 3: subagent_type "evidence-chase", hot spots H1, H2',
-        'worker 2 of 3: subagent_type "counter-model", hot spots H1, H2',
-        'worker 3 of 3: subagent_type "edge-case-hunt", hot spots H2, H1']
+        'worker 2 of 3: subagent_type "counter-model", hot spots H1',
+        'worker 3 of 3: subagent_type "edge-case-hunt", hot spots H1, H2']
     assert "deny     DEPTH: Tier-2 spawn denied (depth axis):" in line_with("PreToolUse", "evidence-chase", "deny")
     line_with("context  DEPTH: Depth axis — red team 2:")
     line_with("DEPTH: Depth-aware synthesis", "1 override(s), 1 tier-2 result(s) zeroed, 0 cancelled")
@@ -67,7 +69,7 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     # the gate block and its fix
     line_with("context  GATE:", "consensus gate FAILED")
     line_with("- dissent_documented: 0 of 1 dissenters documented (undocumented: cost-analyst)")
-    line_with("context  GATE:", "consensus gate passed — leading approach B, consensus 0.94 ≥ 0.85")
+    line_with("context  GATE:", "consensus gate passed — leading approach B, consensus 0.91 ≥ 0.85")
     # the conformity warning
     line_with("⚠ Conformity warning")
     line_with("- score_clustering:", "within")
@@ -77,13 +79,14 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     line_with("Next: give your final answer now, and tell the user:")
     user = line_with("user sees: ⚠ HUMAN REVIEW NEEDED")
     assert "routed to human-review by policy D+T2+PROBE" in user, user
-    line_with("- T2: unanimous pass at judges' confidence 0.92 >= 0.90 on reversal-prone class security/auth")
+    # the cost analyst still prefers A: a split vote, so rule D (not T2) sends it to a person
+    line_with("- D: split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader")
     # every decision matched the recording
     decisions = [line for line in lines if re.match(r"^\s*\d+\s", line)]
     assert decisions and all(line.endswith("= recorded") for line in decisions), "\n".join(decisions)
     assert re.search(r"^✓ all \d+ answers match the recording", out, re.M), out
     summary = line_with("Deliberation d-", "COMPLETE, decision")
-    assert "decision B, route human-review (T2)" in summary, summary
+    assert "decision B, route human-review (D)" in summary, summary
     # PRD_GENERATION: asked for with the passed vote, then the document the main agent wrote
     line_with("Next: write the decision document (PRD) in your concluding answer")
     line_with("Decision document: 3 requirement(s), 2 acceptance criteria, 2 risk(s)")

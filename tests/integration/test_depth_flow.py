@@ -175,7 +175,8 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     # tier 1 alone would lead with A; the recorded override strikes it and B leads
     assert ranking.rank(delib.agents, weights(Config())).leading == "A"
     assert d["ranking"]["means"] == {"A": 8.85, "B": 8.35}
-    assert d["ranking"]["consensus"] == 0.8308
+    # both state B; their only alternative, A, was struck: 2 / (2 + 0.2)
+    assert d["ranking"]["consensus"] == 0.9091
     assert d["ranking"]["leading"] == "B" and d["decision"] == "B" and d["phase"] == "COMPLETE"
     depth = d["depth"]
     assert depth["status"] == "done"

@@ -43,8 +43,10 @@ def test_gate1_agents_completed_fails_with_one_ranking_report(project, hook):
 def test_gate1_consensus_fails_below_threshold(project, hook):
     s = start(project, hook)
     research(s)
-    low = {"security-analyst": ({"A": (6, 5, 6, 6, 6), "B": (5, 5, 5, 5, 5)}, "approve", "A", []),
-           "performance-engineer": ({"A": (7, 6, 6, 5, 6), "B": (5, 5, 4, 5, 5)}, "approve", "A", [])}
+    # a split: one ranker prefers A, the other B (and says why) — no agreement on the decision
+    why = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/write.txt"}]
+    low = {"security-analyst": ({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
+           "performance-engineer": ({"A": (6, 6, 6, 6, 6), "B": (8, 8, 8, 8, 8)}, "approve", "B", why)}
     post = rank(s, low)[-1]["post"]
     assert "consensus gate FAILED" in post.context
     d = load_delib(project)
@@ -109,8 +111,9 @@ def test_gate2_weak_consensus(project, hook):
     s = start(project, hook, {"task_types": {"thresholds": {t: 0.6 for t in ("security", "architecture", "default")}}},
               prompt=HARD)  # triggers at confidence 0.00, so improvement holds
     research(s)
-    mid = {"security-analyst": ({"A": (7, 7, 7, 7, 7), "B": (5, 5, 5, 5, 5)}, "approve", "A", []),
-           "performance-engineer": ({"A": (7, 6, 7, 6, 7), "B": (5, 5, 5, 5, 5)}, "approve", "A", [])}
+    # both prefer A, each by 0.2 points only: 0.4 / (0.4 + 0.2) = 0.67 — over the 0.6 bar, weak
+    mid = {"security-analyst": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", []),
+           "performance-engineer": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", [])}
     rank(s, mid)
     res, d = conclude(s, project)
     assert d["gate1"]["passed"], d["gate1"]
@@ -119,17 +122,28 @@ def test_gate2_weak_consensus(project, hook):
     assert failed_checks(d["gate2"])["consensus_confidence"].endswith("(weak)")
 
 
-def test_gate2_improvement_evidence_fails_when_the_panel_grew_less_confident(project, hook):
-    s = start(project, hook)
-    research(s)  # research self-confidence 0.5
-    for persona, (scores, verdict, preferred, dissent) in HIGH.items():
-        s.foreground(persona, "Rank every approach on the five dimensions.",
-                     P.ranking_report(scores, verdict, preferred, f"{persona}: because {preferred}", dissent,
-                                      confidence=0.4))
+def test_gate2_improvement_evidence_fails_when_the_deliberation_broke_an_agreement(project, hook):
+    s = start(project, hook, {"task_types": {"thresholds": {t: 0.6 for t in ("security", "architecture", "default")}}})
+    four = ("security-analyst", "performance-engineer", "cost-analyst", "ux-advocate")
+    held = {"security-analyst": "A", "performance-engineer": "A", "cost-analyst": "A", "ux-advocate": "A"}
+    for i, persona in enumerate(four):  # each persona's position, stated alone
+        s.foreground(persona, f"Research independently: {QUESTION}", P.fenced({
+            "phase": "research", "findings": [{"id": "F1", "claim": f"{persona} claim {i}", "evidence": f"src/s{i}.py:1"}],
+            "approaches": [{"id": a, "title": t} for a, t in TWO], "verdict": "abstain",
+            "preferred_approach": held[persona], "confidence": 0.5, "rationale": f"{persona} view"}))
+    why = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/write.txt"}]
+    table = {p: ({"A": (9,) * 5, "B": (6,) * 5}, "approve", "A", []) for p in four[:3]}
+    table["ux-advocate"] = ({"A": (6,) * 5, "B": (8,) * 5}, "approve", "B", why)
+    rank(s, table)  # 4 of 4 for A at research, 3 of 4 at ranking: consensus 3 / 4.2, moderate
     res, d = conclude(s, project)
+    assert d["gate1"]["passed"], d["gate1"]
     assert res.decision == "block"
-    assert failed_checks(d["gate2"]) == {"improvement_evidence": "final 0.40 ≤ initial 0.50 (panel self-confidence)"}
-    assert "security-analyst 0.50→0.40" in res.reason  # the block says what was compared
+    assert failed_checks(d["gate2"]) == {"improvement_evidence": "share for the decision 0.75 < 1.00 at research (fell)"}
+    assert "ux-advocate A→B" in res.reason  # the block says what was compared
+    assert "Two ways forward — choose one" in res.reason  # a failure on agreement
+    # the next stop hands the decision to the user: accepted, never held again
+    res, d = conclude(s, project)
+    assert res.decision is None and d["phase"] == "COMPLETE" and d["outcome"] == "no-consensus", res.reason
 
 
 def test_forced_plain_question_with_a_passing_consensus_completes(project, hook):
@@ -142,13 +156,14 @@ def test_forced_plain_question_with_a_passing_consensus_completes(project, hook)
     assert d["initial_confidence"] > d["ranking"]["consensus"] and d["trigger_forced"] is True
     assert res.decision is None and d["phase"] == "COMPLETE", (res.reason, d["gate2"])
     (imp,) = [c for c in d["gate2"]["checks"] if c["name"] == "improvement_evidence"]
-    assert imp["passed"] and imp["figure"] == "final 0.80 > initial 0.50 (panel self-confidence)"
-    assert f"not compared: the trigger's {d['initial_confidence']:.2f} (forced by the user)" in imp["detail"]
+    assert imp["passed"] and imp["figure"] == "unmeasured: no research position to compare (does not block)"
+    assert f"the trigger's {d['initial_confidence']:.2f} (forced by the user)" in imp["detail"]
+    assert d["record"]["improvement"]["status"] == "unmeasured"
     assert d["record"]["improvement"]["pairs"] == [
-        {"persona": "performance-engineer", "before": 0.5, "after": 0.8},
-        {"persona": "security-analyst", "before": 0.5, "after": 0.8}]
+        {"persona": "performance-engineer", "before": None, "after": "A"},
+        {"persona": "security-analyst", "before": None, "after": "A"}]
     body = open(d["record_path"], encoding="utf-8").read()
-    assert "final 0.80 \\> initial 0.50 (panel self-confidence)" in body
+    assert "unmeasured: no research position to compare (does not block)" in body
 
 
 def test_stop_blocks_are_bounded_then_failed(project, hook):

@@ -125,8 +125,8 @@ def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(
                            + [(p, "ranking", 1) for p in walk.protocol.panel[:3]]
                            + [("synthesis-lead", "deliberation", 1), ("debate-moderator", "deliberation", 1),
                               ("red-team", "deliberation", 1), ("red-team", "deliberation", 2),
-                              ("evidence-chase", "deliberation", 2), ("counter-model", "deliberation", 2),
-                              ("edge-case-hunt", "deliberation", 2)]), kinds
+                              # the one hot spot is a missed angle: no work for counter-model
+                              ("evidence-chase", "deliberation", 2), ("edge-case-hunt", "deliberation", 2)]), kinds
     assert d["route"]["route"] == "human-review" and d["decision"] == "A"
     # point 7: the last thing the main agent was told before its final answer
     assert f"`deliberation approve {d['id']}`" in final and f"`deliberation reject {d['id']}`" in final, final

@@ -19,7 +19,6 @@ CLAIMS = {"security-analyst": "Dual-write doubles the credentials surface for th
 CITES = ["security-analyst:F1", "performance-engineer:F1"]
 GOOD = {"security-analyst": {"A": (9, 8, 8, 8, 7), "B": (6, 6, 6, 6, 6)},
         "performance-engineer": {"A": (8, 8, 9, 8, 8), "B": (6, 5, 6, 7, 6)}}
-LOW_CONFIDENCE = 0.4  # ranking confidence below research's 0.55: Gate 2's improvement evidence fails
 
 
 def research(s: P.Session) -> None:
@@ -119,14 +118,14 @@ def test_an_invalid_document_twice_is_recorded_missing_and_the_decision_stands(p
 def test_at_the_stop_block_limit_the_document_is_recorded_missing_without_a_send_back(project, hook):
     """The Stop hook's own bound comes first: with 1 block allowed and spent on Gate 2, the
     document is not sent back — the deliberation completes with it missing."""
-    s = start(project, hook, {"gates": {"stop_block_limit": 1}})
-    rank(s, confidence=LOW_CONFIDENCE)
+    s = start(project, hook, {"gates": {"stop_block_limit": 1}, "deliberation": {"min_distinct_personas": 3}})
+    rank(s)
     blocked = s.stop(message="Decision: A.")
     assert blocked.decision == "block" and "quality gate FAILED" in blocked.reason
-    assert "improvement_evidence: FAIL" in blocked.reason
+    assert "method_diversity: FAIL" in blocked.reason
     d = load_delib(project)
     assert d["phase"] == "PRD_GENERATION" and d["prd"]["send_backs"] == 0
-    write_config(project, {"depth": {"posture": "off"}, "gates": {"stop_block_limit": 1, "require_improvement": False}})
+    write_config(project, {"depth": {"posture": "off"}, "gates": {"stop_block_limit": 1}})
     done = s.stop(active=True, message="Decision: A.")
     assert done.decision is None
     d = load_delib(project)
@@ -134,12 +133,13 @@ def test_at_the_stop_block_limit_the_document_is_recorded_missing_without_a_send
 
 
 def test_a_re_rank_from_prd_generation_takes_the_vote_again(project, hook):
-    s = start(project, hook)
-    rank(s, confidence=LOW_CONFIDENCE)
+    s = start(project, hook, {"deliberation": {"min_distinct_personas": 3}})
+    rank(s)
     assert load_delib(project)["phase"] == "PRD_GENERATION"
     blocked = s.stop(message=P.prd_message(CITES))
     assert blocked.decision == "block" and "quality gate FAILED" in blocked.reason and "re-rank" in blocked.reason
-    outs = rank(s)  # the panel ranks again, more confident after the contested points
+    write_config(project, {"depth": {"posture": "off"}})  # the bar a third persona would have met
+    outs = rank(s)  # the panel ranks again
     d = load_delib(project)
     history = [c["to_phase"] for c in d["phase_history"]]
     assert history[-3:] == ["PRD_GENERATION", "RANKING", "PRD_GENERATION"], history

@@ -144,6 +144,22 @@ def test_a_worker_exits_when_its_code_changes_or_its_folder_is_gone(tmp_path, wo
     assert workers.wait_gone(proc.pid) < 5
 
 
+def test_a_worker_exits_when_its_plugins_data_folder_is_gone(tmp_path, project, workers):
+    """An uninstall removes the plugin's data folder at once, while the client may keep the
+    cached plugin folder (and so the worker's lib) for a while: the worker goes within seconds."""
+    data = tmp_path / "plugin-data"
+    data.mkdir()
+    proc = workers.start()
+    assert workers.wait_up() == proc.pid
+    sid = "5e55a7c1-0000-4000-8000-000000000009"
+    env = {**workers.hook_env, "CLAUDE_PLUGIN_DATA": str(data)}
+    res = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "general-purpose", "task"), project, env=env)
+    assert res.returncode == 0 and served(workers, project, sid) == 1  # the worker saw its data folder
+    assert proc.poll() is None
+    shutil.rmtree(data)  # uninstalled
+    assert workers.wait_gone(proc.pid) < 5
+
+
 def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_path, workers):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)

@@ -134,7 +134,7 @@ def test_report_cannot_claim_another_persona_phase_or_consensus():
     assert rec.ignored_keys == ["agent_type", "consensus", "gate1", "persona", "phase_status"]
     assert d.phase == "RANKING" and d.gate1 is None
     d.ranking = rank(d.agents, W)
-    assert d.ranking.consensus == 0.6  # computed from the scores, not the claimed 1.0
+    assert d.ranking.consensus == round(1 / 1.2, 4)  # computed from the vote, not the claimed 1.0
 
 
 def test_report_claiming_phase_complete_is_sent_back():

@@ -35,7 +35,8 @@ def test_all_four_pass():
     assert list(c) == ["phase", "agents_completed", "consensus", "dissent_documented"]
     assert c["phase"].figure == "phase RANKING"
     assert c["agents_completed"].figure == "3 ≥ 2"
-    assert c["consensus"].figure == "0.90 ≥ 0.80 for architecture"  # all 9.0 → σ 0 → 0.90
+    # each ranker prefers A (9.0) over B (6.0) by 3 points: firmness 1 each → 3 / 3.2 = 0.9375
+    assert c["consensus"].figure == "0.94 ≥ 0.80 for architecture"
     assert c["dissent_documented"].figure == "0 of 0 dissenters documented"
 
 
@@ -63,30 +64,44 @@ def test_agents_completed_fails_alone():
     assert r.next_step == "spawn more personas to rank: 3 < 4 ranking reports"
 
 
-def test_consensus_fails_alone_with_the_numbers():
-    # every agent gives A 6.2 on all five dimensions → weighted 6.2, σ 0 → consensus 0.62
-    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (6.2,) * 5, "B": (5,) * 5}, preferred="A"),
+def split_panel(task_type):
+    """Two rankers prefer A (8 vs 6), one prefers B (8 vs 6) and says why: A leads (7.33)."""
+    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (6,) * 5}, preferred="A"),
                              key=f"k-{p}") for p in ("security-analyst", "performance-engineer")]
-    d = P.make_deliberation(agents, task_type="architecture")
+    agents.append(P.agent_record("cost-analyst", "ranking", P.ranking_json(
+        {"A": (6,) * 5, "B": (8,) * 5}, preferred="B", dissent=DOC), key="k-cost-analyst"))
+    d = P.make_deliberation(agents, task_type=task_type)
     d.ranking = rank(d.agents, W)
-    assert d.ranking.consensus == 0.62
+    return d
+
+
+def test_consensus_fails_alone_with_the_numbers():
+    d = split_panel("architecture")
+    # support 1 + 1, opposition 1 → 2 / (3 + 0.2) = 0.625
+    assert d.ranking.leading == "A" and d.ranking.consensus == 0.625
     r = consensus_gate.evaluate(d, 2, 0)
     assert failed(r) == ["consensus"]
     assert checks(r)["consensus"].figure == "0.62 < 0.80 for architecture"
     assert checks(r)["consensus"].detail == "leading approach A"
-    assert r.next_step.startswith("do not conclude: investigate the contested points")
+    assert r.next_step.startswith("the panel did not agree — two ways forward")
     # its hold, word for word: tests/data/answers/gate1/consensus_below_threshold.txt
 
 
 def test_consensus_check_is_task_adaptive():
     # the same 0.62 passes the documentation bar of 0.50
-    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (6.2,) * 5}, preferred="A"), key=p)
-              for p in ("security-analyst", "performance-engineer")]
-    d = P.make_deliberation(agents, task_type="documentation")
-    d.ranking = rank(d.agents, W)
-    r = consensus_gate.evaluate(d, 2, 0)
+    r = consensus_gate.evaluate(split_panel("documentation"), 2, 0)
     assert r.passed
     assert checks(r)["consensus"].figure == "0.62 ≥ 0.50 for documentation"
+
+
+def test_a_panel_that_agrees_passes_whatever_the_leaders_level():
+    # every ranker prefers A, scored 6.2, over B at 5: the level is low, the agreement is not
+    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (6.2,) * 5, "B": (5,) * 5}, preferred="A"),
+                             key=f"k-{p}") for p in ("security-analyst", "performance-engineer")]
+    d = P.make_deliberation(agents, task_type="architecture")
+    d.ranking = rank(d.agents, W)
+    assert d.ranking.consensus == round(2 / 2.2, 4)
+    assert consensus_gate.evaluate(d, 2, 0).passed
 
 
 def test_consensus_fails_without_any_ranking():
@@ -102,7 +117,8 @@ def test_undocumented_dissent_fails_alone():
     # the reliability engineer prefers B but says nothing about why
     bare = P.agent_record("reliability-engineer", "ranking", P.ranking_json(HIGH, preferred="B"), key="k-rel")
     d = passing(extra=[bare])
-    assert d.ranking.leading == "A" and d.ranking.consensus == 0.9
+    # it states B but scores A higher: a dissenter whose scores weigh nothing against A
+    assert d.ranking.leading == "A" and d.ranking.consensus == round(3 / 3.2, 4)
     r = consensus_gate.evaluate(d, 2, 0)
     assert failed(r) == ["dissent_documented"]
     c = checks(r)["dissent_documented"]
@@ -118,8 +134,10 @@ def test_undocumented_dissent_fails_alone():
 def test_a_reject_counts_as_dissent_and_documented_dissent_passes():
     rejecter = P.agent_record("devils-advocate", "ranking",
                               P.ranking_json(HIGH, verdict="reject", preferred="A", dissent=DOC), key="k-da")
-    d = passing(extra=[rejecter])
+    d = passing(task_type="default", extra=[rejecter])
     r = consensus_gate.evaluate(d, 2, 0)
+    # a reject is firm opposition: 3 / (3 + 1 + 0.2) = 0.71, moderate, over the default bar
+    assert d.ranking.consensus == round(3 / 4.2, 4)
     assert r.passed
     assert checks(r)["dissent_documented"].figure == "1 of 1 dissenters documented"
 
@@ -166,7 +184,8 @@ def test_one_approval_makes_it_a_split_not_a_rejection():
     d.agents[0].report.verdict = "approve"
     d.ranking = rank(d.agents, W)
     r = consensus_gate.evaluate(d, 2, 0)
-    assert failed(r) == ["consensus"] and checks(r)["consensus"].figure == "0.30 < 0.80 for architecture"
+    # one approval against two firm rejections: 1 / (1 + 2 + 0.2) = 0.3125
+    assert failed(r) == ["consensus"] and checks(r)["consensus"].figure == "0.31 < 0.80 for architecture"
 
 
 def test_dissent_is_read_against_the_leader_the_vote_produced():
@@ -189,3 +208,17 @@ def test_dissent_is_read_against_the_leader_the_vote_produced():
         scores, preferred="B", dissent=[{"concern": "none of the fast options is tested", "reason": "no load test"}]),
         key="k-rel")  # target defaults to "leading": a general concern counts
     assert consensus_gate.evaluate(passing(extra=[general]), 2, 0).passed
+
+
+def test_a_dissenter_is_read_from_its_scores_when_it_names_no_approach():
+    # approves, names nothing, scores B above the leader A: it dissents and must say why
+    silent = P.agent_record("reliability-engineer", "ranking",
+                            P.ranking_json({"A": (6,) * 5, "B": (8,) * 5}), key="k-rel")
+    d = passing(task_type="default", extra=[silent])
+    assert d.ranking.leading == "A"
+    assert [a.persona for a in consensus_gate.dissenters(d, "A")] == ["reliability-engineer"]
+    assert failed(consensus_gate.evaluate(d, 2, 0)) == ["dissent_documented"]
+    # a ranker whose scores tie the leader with another approach prefers neither: no dissent
+    tied = P.agent_record("reliability-engineer", "ranking",
+                          P.ranking_json({"A": (7,) * 5, "B": (7,) * 5}), key="k-rel")
+    assert consensus_gate.dissenters(passing(extra=[tied]), "A") == []

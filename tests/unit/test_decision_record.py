@@ -19,7 +19,7 @@ from deliberation.state.models import Deliberation, Lineage, Spawn
 #   TA: A = 10,6,8,4,2 → 3.0+1.5+1.6+0.6+0.2 = 6.90     B = 5,5,5,5,5 → 5.00
 #   SA: A = 8,8,8,8,8  → 8.00                             B = 6,4,6,8,10 → 1.8+1.0+1.2+1.2+1.0 = 6.20
 # means A 7.45, B 5.60 → leading A; A's scores 6.9, 8.0: σ = 0.55
-# consensus = 0.745 · (1 − 0.055) = 0.704025 → 0.704 (moderate: 0.70 ≤ c ≤ 0.85)
+# both prefer A, by 1.9 and 1.8 points (firm): consensus = 2 / (2 + 0.2) = 0.9091 (strong)
 DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
 HAND = {
     "technical-architect": {"A": dict(zip(DIMS, (10, 6, 8, 4, 2))), "B": dict(zip(DIMS, (5,) * 5))},
@@ -39,8 +39,8 @@ def test_hand_computed_scores_and_consensus(small):
     assert {a["id"]: a["mean"] for a in rec["approaches"]} == {"A": 7.45, "B": 5.6}
     d = rec["decision"]
     assert d["approach"] == "A" and d["title"] == "Postgres outbox with a relay worker"
-    assert d["consensus"] == pytest.approx(0.704, abs=1e-4)
-    assert d["band"] == "moderate" and d["meets_threshold"] is True and d["threshold"] == 0.70
+    assert d["consensus"] == pytest.approx(0.9091, abs=1e-4)
+    assert d["band"] == "strong" and d["meets_threshold"] is True and d["threshold"] == 0.70
     assert [(a["id"], a["gap"]) for a in rec["alternatives"]] == [("B", pytest.approx(-1.85))]
 
 
@@ -68,10 +68,10 @@ def test_markdown_score_table_marks_the_leading_approach(small):
 def test_markdown_decision_line_against_threshold(small):
     text = dr.render_markdown(small)
     assert "**Postgres outbox with a relay worker** (approach `A`)" in text
-    assert "Consensus **0.70** meets the default threshold **0.70** — **moderate** consensus" in text
-    small.threshold, small.task_type = 0.80, "architecture"
+    assert "Consensus **0.91** meets the default threshold **0.70** — **strong** consensus" in text
+    small.threshold, small.task_type = 0.95, "security"
     text = dr.render_markdown(small)
-    assert "Consensus **0.70** is below the architecture threshold **0.80** — **moderate** consensus" in text
+    assert "Consensus **0.91** is below the security threshold **0.95** — **strong** consensus" in text
 
 
 @pytest.mark.parametrize("consensus,expected", [(0.86, "strong"), (0.85, "moderate"), (0.70, "moderate"),
@@ -82,7 +82,8 @@ def test_band_boundaries(consensus, expected):
 
 def test_band_uses_configured_limits(small):
     assert dr.record_json(small, strong=0.60, moderate=0.50)["decision"]["band"] == "strong"
-    assert dr.record_json(small, strong=0.95, moderate=0.90)["decision"]["band"] == "weak"
+    assert dr.record_json(small, strong=0.95, moderate=0.90)["decision"]["band"] == "moderate"
+    assert dr.record_json(small, strong=0.97, moderate=0.95)["decision"]["band"] == "weak"
 
 
 def test_sections_in_order_for_a_full_deliberation():

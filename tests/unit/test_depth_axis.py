@@ -105,9 +105,12 @@ def test_contested_deliberation_is_deepened_by_three_lenses_on_named_hot_spots()
     d, plan = planned()
     assert plan.action == "deepen" and plan.workers == 3 and plan.clamped == ""
     assert [(h.id, h.kind) for h in plan.hot_spots] == [("H1", "refuted"), ("H2", "refuted"), ("H3", "missed_angle")]
+    # each lens gets the hot spots it can work on: the refuted finding H1 is a claim to trace or
+    # explain, the weakened approach H2 a conclusion any lens can test, the missed angle H3 a
+    # source to read or an input to find (no explanation there for counter-model to rival)
     assert [(a.lens, a.hot_spots) for a in plan.assignments] == [
-        ("evidence-chase", ("H1", "H2", "H3")), ("counter-model", ("H1", "H2", "H3")),
-        ("edge-case-hunt", ("H3", "H1", "H2"))]
+        ("evidence-chase", ("H1", "H2", "H3")), ("counter-model", ("H1", "H2")),
+        ("edge-case-hunt", ("H2", "H3"))]
     st = d.depth
     assert (st.status, st.posture, st.enabled, st.workers_per_wave) == ("pending", "ceiling", True, 3)
     assert st.tier2_by_lens == {"evidence-chase": 0, "counter-model": 0, "edge-case-hunt": 0}
@@ -186,8 +189,9 @@ def test_five_workers_are_clamped_to_three_and_reported():
 
 def test_fewer_workers_pick_the_lenses_the_hot_spots_call_for():
     _d, plan = planned(Config(depth=DepthConfig(workers_per_wave=2)))
-    # two refuted hot spots (evidence-chase's favourite), one missed angle (edge-case-hunt's)
-    assert [a.lens for a in plan.assignments] == ["evidence-chase", "edge-case-hunt"]
+    # evidence-chase can work on all three; the second worker is the lens with most to do next
+    assert [(a.lens, a.hot_spots) for a in plan.assignments] == [
+        ("evidence-chase", ("H1", "H2", "H3")), ("counter-model", ("H1", "H2"))]
 
 
 # --------------------------------------------------------------------------------------------

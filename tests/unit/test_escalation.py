@@ -204,7 +204,7 @@ def test_route_for_a_deliberation():
 
 
 def test_judges_confidence_not_the_consensus_score():
-    """T2 reads the judges' own confidence; a unanimous panel at 8.5 ± 0.5 has consensus 0.81."""
+    """T2 reads the judges' own confidence, never the consensus figure (here 0.81)."""
     agents = [_agent(1, "approve", conf=0.95), _agent(2, "approve", conf=0.93), _agent(3, "abstain", conf=0.1)]
     d = Deliberation(id="d1", session_id="s1", task_type="security", question="Move login to OAuth?", agents=agents,
                      ranking=RankingResult(dimensions={}, approaches=["A"], scores=[], means={}, leading="A",
@@ -275,3 +275,48 @@ def test_open_replace_close_and_stale_entry_cleanup(tmp_path):
     with pytest.raises(AdjudicationError, match="already approved"):
         adjudicate(store, "d1", "reject", "bob")
     assert open_index(store).open == []
+
+
+# -- the vote stated truly ----------------------------------------------------------------------
+
+def _ranked(prefs, verdicts=None):
+    """Four ranking reports scoring B and C; `prefs` = each ranker's stated preferred approach."""
+    from deliberation.core.ranking import rank
+    from tests.helpers import payloads as P
+
+    verdicts = verdicts or {}
+    scores = {"B": {"B": (7.5,) * 5, "C": (6,) * 5}, "C": {"B": (6.9,) * 5, "C": (7,) * 5}}
+    agents = [P.agent_record(p, "ranking", P.ranking_json(scores[pref], verdict=verdicts.get(p, "approve"),
+                                                          preferred=pref, confidence=0.8), key=f"k-{p}")
+              for p, pref in prefs.items()]
+    d = Deliberation(id="d1", session_id="s1", task_type="default", agents=agents,
+                     question="Should the billing service switch its request logging to structured JSON logs?")
+    d.ranking = rank(d.agents, {"correctness": .3, "risk": .25, "maintainability": .2, "performance": .15,
+                                "cost": .1})
+    return d
+
+
+def test_a_ranker_that_approves_another_approach_makes_the_vote_split():
+    """Three prefer B, the reliability engineer prefers C (7.00 against B's 6.90): four approvals,
+    but not a unanimous vote — rule D sends it to a person, the route says split."""
+    d = _ranked({"security-analyst": "B", "performance-engineer": "B", "cost-analyst": "B",
+                 "reliability-engineer": "C"})
+    assert d.ranking.leading == "B" and d.ranking.approvals == 4
+    v = vote_of(d)
+    assert (v.pattern, v.dissents) == ("split", 1)
+    r = route_for(d, ReversalRegistry(), [], CFG)
+    assert (r.route, r.unanimous) == ("human-review", False) and "D" in rules(r)
+    assert "1 not preferring the leader" in r.rules[0].detail
+
+
+def test_every_ranker_preferring_the_leader_is_unanimous():
+    d = _ranked(dict.fromkeys(("security-analyst", "performance-engineer", "cost-analyst"), "B"))
+    v = vote_of(d)
+    assert (v.pattern, v.dissents) == ("unanimous-pass", 0)
+    assert route_for(d, ReversalRegistry(), [], CFG).unanimous
+
+
+def test_a_preference_read_from_the_scores_counts_too():
+    d = _ranked({"security-analyst": "B", "performance-engineer": "B", "cost-analyst": "C"})
+    d.agents[2].report.preferred_approach = None  # its scores prefer C
+    assert vote_of(d).pattern == "split"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deliberation.core.depth import hot_spots as hs
 from deliberation.core.depth.hot_spots import (find_hot_spots, resolve_target, finding_index, approach_titles, tier1_agents)
 from deliberation.state.agent_report import AgentReport
 from deliberation.state.models import AgentRecord, Deliberation
@@ -143,3 +144,89 @@ def test_resolve_target_accepts_plugin_prefix_and_unique_bare_ids():
     assert resolve_target("F1", findings, approaches) is None  # two personas have an F1
     assert resolve_target("B", findings, approaches) == "B"
     assert resolve_target("H1", findings, approaches) is None
+
+
+# -- what is contested, prioritised and bounded ------------------------------------------------
+
+
+
+def test_a_point_the_red_team_upheld_is_not_contested():
+    # the performance engineer contradicts security-analyst:F1, the red team checked and upheld it
+    perf = research("performance-engineer", [("F1", "Encrypting the env file costs nothing measurable.", "bench")],
+                    refutations=[{"target": "security-analyst:F1", "verdict": "refuted",
+                                  "claim": "The credentials are injected by the secret manager."}])
+    upheld = red_team(refutations=[{"target": "security-analyst:F1", "verdict": "upheld",
+                                    "claim": "They are in the env file.", "evidence": "deploy/env:12"}])
+    assert find_hot_spots(delib(SEC, perf, upheld)) == []
+    # an upheld without evidence settles nothing
+    bare = red_team(refutations=[{"target": "security-analyst:F1", "verdict": "upheld", "claim": "fine"}])
+    assert [h.kind for h in find_hot_spots(delib(SEC, perf, bare))] == ["contradiction"]
+
+
+def test_hot_spots_are_prioritised():
+    debate = rec("debate-moderator", "debate",
+                 {"conflicts": [{"between": ["A", "B"], "about": "Outbox against dual write for order events."}]},
+                 stage="deliberation")
+    rt = red_team(refutations=[
+        {"target": "security-analyst:F2", "verdict": "weakened", "claim": "The gateway checks some signatures.",
+         "evidence": "gateway.conf:8"},
+        {"target": "performance-engineer:F1", "verdict": "refuted", "claim": "The 40 ms came from a debug build.",
+         "evidence": "DEBUG=1"},
+        {"target": "B", "verdict": "weakened", "claim": "Dual write loses events on a crash.", "evidence": "crash test"},
+    ], missed=["Partition ordering was never examined."])
+    spots = find_hot_spots(delib(SEC, PERF, debate, rt))
+    # refuted (a refutation before weakenings; about an approach before a finding), then the
+    # contradiction, then the missed angle
+    assert [(h.id, h.kind, h.material[0]) for h in spots] == [
+        ("H1", "refuted", "performance-engineer:F1"), ("H2", "refuted", "B"),
+        ("H3", "refuted", "security-analyst:F2"), ("H4", "contradiction", "A"),
+        ("H5", "missed_angle", "red-team (missed angle): Partition ordering was never examined.")]
+
+
+def test_fourteen_contested_points_are_bounded_to_six():
+    missed = [f"Angle {i}: {w} was never examined." for i, w in enumerate(
+        ["clock skew", "disk full", "bus outage", "replay storms", "schema drift", "token expiry",
+         "cold caches", "partition ordering", "poison messages", "tenant limits", "rate limits",
+         "time zones", "leap seconds", "partial writes"])]
+    d = delib(SEC, PERF, red_team(missed=missed))
+    every = hs.all_hot_spots(d)
+    assert len(every) == 14 and [h.id for h in every] == [f"H{i}" for i in range(1, 15)]
+    deepened = find_hot_spots(d)
+    assert deepened == every[:hs.MAX_HOT_SPOTS] and len(deepened) == 6
+
+
+def spot(i, kind, material=()):
+    from deliberation.state.models import HotSpot
+    return HotSpot(id=f"H{i}", kind=kind, statement=f"point {i}", material=list(material))
+
+
+def test_each_lens_gets_the_hot_spots_it_can_work_on_bounded():
+    d = delib(SEC, PERF)
+    findings, approaches = finding_index(tier1_agents(d)), approach_titles(tier1_agents(d))
+    spots = [spot(1, "refuted", ["performance-engineer:F1"]), spot(2, "refuted", ["A"]),
+             spot(3, "contradiction", ["security-analyst:F1"]), spot(4, "contradiction", ["A", "B"]),
+             spot(5, "missed_angle"), spot(6, "missed_angle")]
+    can = {h.id: hs.lenses_for(h, findings, approaches) for h in spots}
+    assert can == {"H1": ("evidence-chase", "counter-model"),
+                   "H2": ("evidence-chase", "counter-model", "edge-case-hunt"),
+                   "H3": ("evidence-chase", "counter-model"),
+                   "H4": ("evidence-chase", "counter-model", "edge-case-hunt"),
+                   "H5": ("edge-case-hunt", "evidence-chase"), "H6": ("edge-case-hunt", "evidence-chase")}
+    lenses = hs.choose(spots, 3, can)
+    got = hs.assign(spots, lenses, can)
+    # first every spot to the capable lens with the fewest (H4 to edge-case-hunt), then each
+    # lens fills its room with a second angle on the top spots it can work on
+    assert got == {"evidence-chase": ("H1", "H2", "H3"), "counter-model": ("H1", "H2", "H3"),
+                   "edge-case-hunt": ("H4", "H5", "H6")}
+    assert all(len(ids) <= hs.HOT_SPOTS_PER_LENS for ids in got.values())
+    assert {i for ids in got.values() for i in ids} == {h.id for h in spots}  # every spot is dug into
+    for lens, ids in got.items():  # and only one that can work on it
+        assert all(lens in can[i] for i in ids)
+
+
+def test_one_worker_covers_what_it_can_and_no_lens_is_spawned_for_nothing():
+    spots = [spot(1, "missed_angle"), spot(2, "missed_angle")]
+    can = {h.id: hs.LENS_CAN[("missed_angle", "none")] for h in spots}
+    # counter-model has nothing to build an alternative to: two workers, not three
+    assert hs.choose(spots, 3, can) == ["evidence-chase", "edge-case-hunt"]
+    assert hs.assign(spots, ["counter-model", "edge-case-hunt"], can) == {"edge-case-hunt": ("H1", "H2")}

@@ -117,7 +117,7 @@ def test_all_sections_present_in_reading_order(full):
            "route", "usage", "lineage", "warnings", "phases", "participants"]
     positions = [page.index(f'id="{i}"') for i in ids]
     assert positions == sorted(positions)
-    assert "consensus <b>0.74</b> vs threshold <b>0.70</b>" in page
+    assert "consensus <b>0.75</b> vs threshold <b>0.70</b>" in page
     assert page.count('class="pass"') + page.count('class="fail"') == 9  # 4 + 5 gate checks
 
 

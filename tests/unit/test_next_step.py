@@ -81,11 +81,25 @@ def test_open_depth_step_names_the_missing_workers_with_their_exact_prompts():
                          role("red-team", {"missed_angles": ["bus outages"]})])
     d.agents[-1].red_team_round = 1
     d.depth.posture, d.depth.enabled, d.depth.status, d.depth.workers_per_wave = "ceiling", True, "pending", 3
-    d.depth.hot_spots = [HotSpot(id="H1", kind="missed_angle", statement="bus outages")]
+    d.depth.hot_spots = [HotSpot(id="H1", kind="contradiction", statement="the agents disagree on retries"),
+                         HotSpot(id="H2", kind="missed_angle", statement="bus outages")]
     d.depth.tier2_by_lens = {"evidence-chase": 0, "counter-model": 0, "edge-case-hunt": 0}
     step = next_step.next_step(d, CFG)
     assert step.agent_types == ("evidence-chase", "counter-model", "edge-case-hunt")
     assert step.text.count("--- end of worker") == 3 and depth_axis.FLOOR[0] in step.text
+    assert_accepted(d, CFG, step)
+
+
+def test_a_lens_with_nothing_to_dig_is_not_asked_for():
+    d = delib(three() + [role("synthesis-lead", {"approaches": APPROACHES}),
+                         role("red-team", {"missed_angles": ["bus outages"]})])
+    d.agents[-1].red_team_round = 1
+    d.depth.posture, d.depth.enabled, d.depth.status, d.depth.workers_per_wave = "ceiling", True, "pending", 3
+    d.depth.hot_spots = [HotSpot(id="H1", kind="missed_angle", statement="bus outages")]
+    d.depth.tier2_by_lens = {"evidence-chase": 0, "counter-model": 0, "edge-case-hunt": 0}
+    step = next_step.next_step(d, CFG)
+    # a missed angle has no explanation for counter-model to rival: it is not asked for
+    assert step.agent_types == ("evidence-chase", "edge-case-hunt")
     assert_accepted(d, CFG, step)
 
 

@@ -15,14 +15,15 @@ from tests.helpers import payloads as P
 ALL = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED")
 LEGAL = {("IDLE", "RESEARCH"), ("RESEARCH", "DELIBERATION"), ("DELIBERATION", "RANKING"),
          ("RANKING", "RANKING"), ("RANKING", "PRD_GENERATION"), ("PRD_GENERATION", "COMPLETE"),
-         ("PRD_GENERATION", "RANKING")}  # a re-rank while the decision document is due
+         ("PRD_GENERATION", "RANKING"),  # a re-rank while the decision document is due
+         ("RANKING", "COMPLETE")}  # the decision handed to the user after a vote without agreement
 LEGAL |= {(p, "FAILED") for p in ALL if p not in ("COMPLETE", "FAILED")}
 ILLEGAL = sorted(set(itertools.product(ALL, ALL)) - LEGAL)
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 
 
 def test_the_illegal_set_is_what_the_brief_implies():
-    assert len(ILLEGAL) == 49 - len(LEGAL) == 49 - 12
+    assert len(ILLEGAL) == 49 - len(LEGAL) == 49 - 13
 
 
 @pytest.mark.parametrize("frm,to", ILLEGAL)
@@ -35,7 +36,7 @@ def test_every_illegal_transition_is_refused_with_a_reason(frm, to):
         assert msg == f"{frm} → FAILED: the deliberation is already closed"
     else:
         allowed = {"IDLE": "RESEARCH", "RESEARCH": "DELIBERATION", "DELIBERATION": "RANKING",
-                   "RANKING": "RANKING, PRD_GENERATION", "PRD_GENERATION": "COMPLETE, RANKING",
+                   "RANKING": "RANKING, PRD_GENERATION, COMPLETE", "PRD_GENERATION": "COMPLETE, RANKING",
                    "COMPLETE": "nothing", "FAILED": "nothing"}[frm]
         assert msg == (f"{frm} → {to} is not a legal transition (from {frm} only {allowed}, "
                        "or FAILED)")
@@ -163,8 +164,8 @@ def test_current_excludes_superseded_invalid_and_pending():
 
 
 def test_two_agent_minimum_is_a_valid_deliberation():
-    """Advocate FOR (product-strategist, approve) and critic AGAINST (devils-advocate, reject with
-    documented dissent): both gates pass with 2 agents."""
+    """Advocate FOR (product-strategist) and critic AGAINST (devils-advocate, its concern about A
+    documented): when both prefer A at ranking, both gates pass with 2 agents."""
     d = P.make_deliberation(phase="IDLE", initial_confidence=0.55)
     transition(d, "RESEARCH", "opened", 0)
     for persona in ("product-strategist", "devils-advocate"):
@@ -178,22 +179,36 @@ def test_two_agent_minimum_is_a_valid_deliberation():
         {"A": (8.6,) * 5, "B": (5,) * 5}, verdict="approve", preferred="A",
         rationale="ships the guarantee customers asked for"), key="k-ps"))
     d.agents.append(P.agent_record("devils-advocate", "ranking", P.ranking_json(
-        {"A": (7.4,) * 5, "B": (6,) * 5}, verdict="reject", preferred="A",
+        {"A": (7.4,) * 5, "B": (6,) * 5}, verdict="approve", preferred="A",
         dissent=[{"target": "A", "concern": "the relay is a new single point of failure",
                   "reason": "no second relay worker is planned"}],
-        rationale="the relay worker adds an operational burden"), key="k-da"))
+        rationale="the relay worker adds an operational burden, webhooks lose events"), key="k-da"))
     d.ranking = rank(d.agents, W)
-    # A: 8.6 and 7.4 → m 8.0, σ 0.6 → 0.8 · 0.94 = 0.752 ≥ 0.70
-    assert d.ranking.leading == "A" and d.ranking.consensus == 0.752
+    # both prefer A, by 3.6 and 1.4 points: firmness 1 + 1 → 2 / 2.2 = 0.9091 ≥ 0.70
+    assert d.ranking.leading == "A" and d.ranking.consensus == 0.9091
     g1 = consensus_gate.evaluate(d, 2, 3)
     assert g1.passed, [c.figure for c in g1.checks]
-    assert {c.name: c.figure for c in g1.checks}["dissent_documented"] == "1 of 1 dissenters documented"
+    assert {c.name: c.figure for c in g1.checks}["dissent_documented"] == "0 of 0 dissenters documented"
     g2 = gate2(d, min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.70,
                require_improvement=True, conformity=[], conformity_blocks=False, now=4)
     assert g2.passed, [c.figure for c in g2.checks]
     transition(d, "PRD_GENERATION", "both gates passed", 5)
     transition(d, "COMPLETE", "record written", 6)
     assert d.phase == "COMPLETE"
+
+
+def test_two_agent_split_is_no_consensus():
+    """FOR approves A, AGAINST rejects: one for, one against — a split, weak, whatever the scores."""
+    d = P.make_deliberation([research("product-strategist"), research("devils-advocate")], phase="RANKING")
+    d.agents.append(P.agent_record("product-strategist", "ranking",
+                                   P.ranking_json({"A": (8.6,) * 5, "B": (5,) * 5}, preferred="A"), key="k1"))
+    d.agents.append(P.agent_record("devils-advocate", "ranking", P.ranking_json(
+        {"A": (7.4,) * 5, "B": (6,) * 5}, verdict="reject",
+        dissent=[{"target": "A", "concern": "single point of failure", "reason": "one relay worker"}]), key="k2"))
+    d.ranking = rank(d.agents, W)
+    assert d.ranking.consensus == round(1 / 2.2, 4)
+    g1 = consensus_gate.evaluate(d, 2, 0)
+    assert [c.name for c in g1.checks if not c.passed] == ["consensus"]
 
 
 def test_two_agent_critic_without_reasons_is_not_enough():
@@ -204,7 +219,8 @@ def test_two_agent_critic_without_reasons_is_not_enough():
                                    P.ranking_json({"A": (7.4,) * 5, "B": (6,) * 5}, verdict="reject"), key="k2"))
     d.ranking = rank(d.agents, W)
     g1 = consensus_gate.evaluate(d, 2, 0)
-    assert [c.name for c in g1.checks if not c.passed] == ["dissent_documented"]
+    # the split also fails the consensus check; the bare reject fails dissent_documented
+    assert [c.name for c in g1.checks if not c.passed] == ["consensus", "dissent_documented"]
 
 
 def test_a_persona_respawned_in_research_ranks_once_research_is_complete():

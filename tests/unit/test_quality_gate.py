@@ -13,23 +13,29 @@ DOC = [{"target": "A", "concern": "rollback is untested", "reason": "no staging 
 
 
 def research(persona, verdict="abstain", dissent=(), approaches=(("A", "outbox"), ("B", "dual write")),
-             confidence=0.5):
+             confidence=0.5, preferred=None):
     return P.agent_record(persona, "research", {
         "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
         "approaches": [{"id": i, "title": t} for i, t in approaches], "verdict": verdict,
-        "dissent": list(dissent), "confidence": confidence}, key=f"r-{persona}")
+        "preferred_approach": preferred, "dissent": list(dissent), "confidence": confidence}, key=f"r-{persona}")
 
 
 def build(a_score=8.8, initial=0.5, scored=("A", "B"), approaches=(("A", "outbox"), ("B", "dual write")),
           extra=(), personas=("security-analyst", "performance-engineer", "cost-analyst"),
-          before=0.5, after=0.8):
-    """`before`/`after`: every persona's research / ranking self-confidence; `initial` is the
-    trigger's confidence (context only)."""
-    agents = [research(p, approaches=approaches, confidence=before) for p in personas]
+          before=0.5, after=0.8, dissenting=(), held=None):
+    """`before`/`after`: every persona's research / ranking self-confidence (not compared);
+    `initial` is the trigger's confidence (context only). `dissenting` personas prefer B (A 6,
+    B 7: one clear point) and document why. `held`: persona → the approach its research report
+    preferred (its position before; none when absent)."""
+    agents = [research(p, approaches=approaches, confidence=before, preferred=(held or {}).get(p))
+              for p in personas + tuple(dissenting)]
     table = {"A": (a_score,) * 5, "B": (5,) * 5}
     agents += [P.agent_record(p, "ranking", P.ranking_json({k: table[k] for k in scored}, preferred="A",
                                                            confidence=after),
                               key=f"k-{p}") for p in personas]
+    agents += [P.agent_record(p, "ranking", P.ranking_json({"A": (6,) * 5, "B": (7,) * 5}, preferred="B",
+                                                           dissent=DOC, confidence=after),
+                              key=f"k-{p}") for p in dissenting]
     d = P.make_deliberation(agents + list(extra), initial_confidence=initial)
     d.ranking = rank(d.agents, W)
     return d
@@ -54,8 +60,9 @@ def test_all_five_pass_with_their_figures():
     assert c["method_diversity"].detail == "cost-analyst, performance-engineer, security-analyst"
     assert c["contradiction_transparency"].figure == "0 of 0 dissents documented"
     assert c["complexity_handling"].figure == "2 alternatives (need 2)"
-    assert c["consensus_confidence"].figure == "0.88 (strong)"
-    assert c["improvement_evidence"].figure == "final 0.80 > initial 0.50 (panel self-confidence)"
+    # three rankers prefer A (8.8) over B (5) by 3.8 points: 3 / (3 + 0.2) = 0.9375
+    assert c["consensus_confidence"].figure == "0.94 (strong)"
+    assert c["improvement_evidence"].figure == "unmeasured: no research position to compare (does not block)"
 
 
 def test_method_diversity_fails_alone():
@@ -93,79 +100,110 @@ def test_complexity_handling_fails_alone():
 
 
 def test_consensus_confidence_fails_alone_when_weak():
-    d = build(a_score=6.5, initial=0.3)  # all 6.5 → consensus 0.65
+    # two rankers prefer A, two prefer B, each by a clear point or more: 2 / (2 + 2 + 0.2) = 0.48
+    d = build(a_score=9.0, initial=0.3, personas=("security-analyst", "performance-engineer"),
+              dissenting=("cost-analyst", "ux-advocate"))
     r = gate2(d)
     assert failed(r) == ["consensus_confidence"]
     c = checks(r)["consensus_confidence"]
-    assert c.figure == "0.65 (weak)"
+    assert c.figure == "0.48 (weak)"
     assert c.detail == "strong > 0.85, moderate 0.70–0.85; default threshold 0.70"
 
 
 def test_moderate_consensus_passes_and_says_so():
-    d = build(a_score=7.5)
-    assert checks(gate2(d))["consensus_confidence"].figure == "0.75 (moderate)"
+    d = build(a_score=7.5, dissenting=("ux-advocate",))  # one firm dissenter in four: 3 / 4.2
+    assert checks(gate2(d))["consensus_confidence"].figure == "0.71 (moderate)"
     assert gate2(d).passed
 
 
 def test_weak_consensus_fails_even_where_gate_1_let_it_through():
-    d = build(a_score=6.5, initial=0.3)
-    d.threshold = 0.50  # documentation: Gate 1 passes 0.65, the quality gate does not
+    d = build(initial=0.3, dissenting=("ux-advocate", "test-engineer"))  # 3 for A, 2 for B: 3 / 5.2
+    d.threshold = 0.50  # documentation: Gate 1 passes 0.58, the quality gate does not
     d.task_type = "documentation"
     r = gate2(d)
     c = checks(r)["consensus_confidence"]
-    assert not c.passed and c.figure == "0.65 (weak)"
+    assert not c.passed and c.figure == "0.58 (weak)"
     assert "documentation threshold 0.50" in c.detail
     assert failed(r) == ["consensus_confidence"]
 
 
-def test_improvement_evidence_fails_alone_when_the_panel_grew_less_confident():
-    d = build(before=0.8, after=0.6)  # consensus 0.88 is strong, but the panel's confidence fell
+THREE = ("security-analyst", "performance-engineer", "cost-analyst")
+
+
+def test_improvement_evidence_fails_alone_when_the_deliberation_broke_an_agreement():
+    # all 4 preferred A at research, 3 of 4 at the blind ranking: consensus 3 / 4.2 is moderate,
+    # but the deliberation moved the panel away from its decision
+    held = {**{p: "A" for p in THREE}, "ux-advocate": "A"}
+    d = build(dissenting=("ux-advocate",), held=held)
     r = gate2(d)
     assert failed(r) == ["improvement_evidence"]
     c = checks(r)["improvement_evidence"]
-    assert c.figure == "final 0.60 ≤ initial 0.80 (panel self-confidence)"
-    assert "cost-analyst 0.80→0.60" in c.detail and "the same 3 persona(s)" in c.detail
+    assert c.figure == "share for the decision 0.75 < 1.00 at research (fell)"
+    assert "ux-advocate A→B" in c.detail and "security-analyst A→A" in c.detail
+    assert "not compared: the rankers' self-reported confidence" in c.detail
     assert gate2(d, require_improvement=False).passed
 
 
-def test_unchanged_confidence_is_no_improvement():
-    assert failed(gate2(build(before=0.7, after=0.7))) == ["improvement_evidence"]
+def test_a_panel_the_deliberation_moved_nobody_passes_reported_flat():
+    # blind rankers with no new evidence cannot move: flat is reported, not held
+    held = {**{p: "A" for p in THREE}, "ux-advocate": "B"}
+    c = checks(gate2(build(dissenting=("ux-advocate",), held=held)))["improvement_evidence"]
+    assert c.passed and c.figure == "share for the decision 0.75 = 0.75 at research (flat)"
+
+
+def test_a_panel_the_deliberation_moved_improves():
+    held = {"security-analyst": "A", "performance-engineer": "B", "cost-analyst": "B"}
+    c = checks(gate2(build(held=held)))["improvement_evidence"]
+    assert c.passed and c.figure == "share for the decision 1.00 > 0.33 at research (improved)"
+
+
+def test_a_panel_unanimous_throughout_is_confirmed_and_passes():
+    # fresh blind rankers cannot raise a unanimous share: the check does not hold them for it
+    d = build(held={p: "A" for p in THREE}, before=0.9, after=0.6)  # self-confidence fell: not compared
+    c = checks(gate2(d))["improvement_evidence"]
+    assert c.passed and c.figure == "share for the decision 1.00 = 1.00 at research (confirmed)"
+
+
+def test_no_research_position_is_unmeasured_and_does_not_block():
+    c = checks(gate2(build()))["improvement_evidence"]
+    assert c.passed and c.figure == "unmeasured: no research position to compare (does not block)"
 
 
 def test_a_forced_plain_question_is_not_held_to_the_trigger_score():
-    """/deliberate on a plain question scores 0.91 on the word lists; a passing
-    consensus of 0.75 must not fail against that — the trigger's score is another scale."""
-    d = build(a_score=7.5, initial=0.91, before=0.6, after=0.75)
+    """/deliberate on a plain question scores 0.91 on the word lists; the trigger's score is
+    another scale, shown for context only."""
+    d = build(a_score=7.5, initial=0.91, held={p: "A" for p in THREE})
     d.trigger_forced = True
     r = gate2(d)
     assert r.passed, [(c.name, c.figure) for c in r.checks]
     c = checks(r)["improvement_evidence"]
-    assert c.figure == "final 0.75 > initial 0.60 (panel self-confidence)"
-    assert "not compared: the trigger's 0.91 (forced by the user)" in c.detail
+    assert "the trigger's 0.91 (forced by the user)" in c.detail
     imp = quality_gate.improvement_evidence(d)
-    assert (imp.before, imp.after, imp.paired, imp.trigger, imp.trigger_forced) == (0.6, 0.75, True, 0.91, True)
-    assert imp.to_json()["pairs"][0] == {"persona": "cost-analyst", "before": 0.6, "after": 0.75}
+    assert (imp.before, imp.after, imp.trigger, imp.trigger_forced) == (1.0, 1.0, 0.91, True)
+    assert imp.to_json()["pairs"][0] == {"persona": "cost-analyst", "before": "A", "after": "A"}
+    assert imp.to_json()["status"] == "confirmed"
 
 
 def test_improvement_pairs_the_same_personas():
-    """A persona that only researched (or only ranked) does not move the figures."""
-    d = build(before=0.5, after=0.8)
-    d.agents.append(research("devils-advocate", confidence=0.1))  # researched, never ranked
+    """A persona that only researched does not move the figures."""
+    d = build(held={"security-analyst": "A", "performance-engineer": "A", "cost-analyst": "B"})
+    d.agents.append(research("devils-advocate", preferred="B"))  # researched, never ranked
     imp = quality_gate.improvement_evidence(d)
-    assert (imp.before, imp.after) == (0.5, 0.8) and [p for p, *_ in imp.pairs] == \
-        ["cost-analyst", "performance-engineer", "security-analyst"]
+    assert (imp.before, imp.after) == (0.6667, 1.0)
+    assert [p["persona"] for p in imp.pairs()] == ["cost-analyst", "performance-engineer", "security-analyst"]
 
 
 def test_improvement_without_a_shared_persona_compares_the_panels():
-    agents = [research("security-analyst", confidence=0.4), research("cost-analyst", confidence=0.6)]
-    agents += [P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5}, confidence=0.9), key=f"k-{p}")
-               for p in ("performance-engineer", "ux-advocate")]
-    imp = quality_gate.improvement_evidence(P.make_deliberation(agents))
-    assert (imp.before, imp.after, imp.paired, imp.improved) == (0.5, 0.9, False, True)
-    assert "different agents are compared" in imp.detail()
+    agents = [research("security-analyst", preferred="A"), research("cost-analyst", preferred="B")]
+    agents += [P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (5,) * 5}, preferred="A"),
+                              key=f"k-{p}") for p in ("performance-engineer", "ux-advocate")]
+    d = P.make_deliberation(agents)
+    d.ranking = rank(d.agents, W)
+    imp = quality_gate.improvement_evidence(d)
+    assert (imp.before, imp.after, imp.outcome.paired, imp.improved) == (0.5, 1.0, False, True)
+    assert "two panels" in imp.detail()
     empty = quality_gate.improvement_evidence(P.make_deliberation([]))
-    assert not empty.measured and not empty.improved
-    assert empty.figure() == "no research confidence recorded: nothing to compare"
+    assert empty.improved and empty.figure() == "unmeasured: no research position to compare (does not block)"
 
 
 def test_conformity_warnings_are_listed_and_block_only_when_configured():

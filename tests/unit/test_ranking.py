@@ -7,7 +7,7 @@ import math
 import pytest
 
 from deliberation.state.config import Config
-from deliberation.core.ranking import band, consensus_score, rank, weighted_score
+from deliberation.core.ranking import assess, band, rank, spread_of, weighted_score
 from tests.helpers import payloads as P
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
@@ -20,12 +20,13 @@ def test_default_weights_are_the_documented_ones():
 
 
 def test_readme_worked_example():
-    # three agents give the leading approach 8.2, 7.6 and 8.8:
-    # m = 8.2, σ = sqrt((0 + 0.36 + 0.36) / 3) = 0.48990, consensus = 0.82 · (1 − 0.04899) = 0.7798
-    consensus, sd, spread = consensus_score([8.2, 7.6, 8.8])
-    assert consensus == 0.7798
-    assert sd == 0.4899
-    assert spread == 1.2
+    # four agents prefer A over B by 0.8, 1.5, 2.0 and 2.7 weighted points (A at 7.0-7.2):
+    # firmness 0.8, 1, 1, 1 → S = 3.8, O = 0 → consensus = 3.8 / (3.8 + 0.2) = 0.95
+    table = {"security-analyst": ((7,) * 5, (6.2,) * 5), "performance-engineer": ((7.1,) * 5, (5.6,) * 5),
+             "cost-analyst": ((7.2,) * 5, (5.2,) * 5), "reliability-engineer": ((7,) * 5, (4.3,) * 5)}
+    r = rank(voters(table), W)
+    assert r.leading == "A" and r.consensus == 0.95
+    assert spread_of([8.2, 7.6, 8.8]) == (0.4899, 1.2)
 
 
 def test_weighted_score_by_hand():
@@ -70,9 +71,10 @@ def test_five_dimension_ranking_by_hand():
     assert r.leading == "A"
     assert r.leading_scores == {"ag-security-analyst": 7.5, "ag-performance-engineer": 8.0,
                                 "ag-cost-analyst": 7.6}
-    # σ = sqrt((0.04 + 0.09 + 0.01) / 3) = 0.21602; consensus = 0.77 · (1 − 0.021602) = 0.753366
+    # σ = sqrt((0.04 + 0.09 + 0.01) / 3) = 0.21602
     assert r.stdev == 0.216
-    assert r.consensus == 0.7534
+    # margins for A: 0.6, 0.7, 2.1 → firmness 0.6 + 0.7 + 1 = 2.3 → 2.3 / 2.5 = 0.92 (all prefer A)
+    assert r.consensus == 0.92
     assert r.spread == 0.5
     assert r.agents == 3 and r.approvals == 3 and r.rejections == 0
     assert r.approaches == ["A", "B"]
@@ -92,15 +94,16 @@ def test_only_current_valid_ranking_reports_vote():
                          key="old-cost")
     old.superseded = True
     r = rank(agents + [research, invalid, old], W)
-    assert r.agents == 3 and r.consensus == 0.7534
+    assert r.agents == 3 and r.consensus == 0.92
     assert rank([research, invalid], W) is None
 
 
 def test_struck_approach_cannot_lead():
     r = rank(voters(), W, struck={"A"})
     assert r.leading == "B"
-    # B: 6.9, 7.3, 5.5 → m = 6.5667, σ = sqrt(((.3333)^2 + (.7333)^2 + (1.0667)^2)/3) = 0.7717
-    assert r.consensus == round((6.5667 / 10) * (1 - 0.771722 / 10), 4) == 0.6060
+    # A struck, B leads — but every ranker (naming no approach) scored A above B: each prefers the
+    # struck A, none the leader
+    assert r.consensus == 0.0
     assert rank(voters(), W, struck={"A", "B"}).leading is None
 
 
@@ -113,10 +116,14 @@ def test_ties_prefer_more_scorers_then_the_smaller_id():
     assert rank(one, W).leading == "A"
 
 
-def test_unanimous_identical_scores_give_mean_over_ten():
-    assert consensus_score([6.2, 6.2, 6.2]) == (0.62, 0.0, 0.0)
-    assert consensus_score([]) == (0.0, 0.0, 0.0)
-    assert consensus_score([10, 0]) == (0.25, 5.0, 10.0)  # 0.5 · (1 − 0.5)
+def test_consensus_is_agreement_not_level():
+    # the same unanimous preference at 6.2 and at 9.2: the same consensus; the level differs
+    low = {p: ((6.2,) * 5, (5,) * 5) for p in TABLE}
+    high = {p: ((9.2,) * 5, (8,) * 5) for p in TABLE}
+    lo, hi = rank(voters(low), W), rank(voters(high), W)
+    assert lo.consensus == hi.consensus == round(3 / 3.2, 4)
+    assert (assess(voters(low), lo).level, assess(voters(high), hi).level) == (6.2, 9.2)
+    assert spread_of([]) == (0.0, 0.0)
 
 
 @pytest.mark.parametrize("value,label", [(0.86, "strong"), (0.85, "moderate"), (0.70, "moderate"),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import time
 
-from deliberation.core import escalation
+from deliberation.core import escalation, ways_forward
 from deliberation.app import probes
 from deliberation.report import decision_record, html_report
 from deliberation.state.config import EscalationConfig, project_config
@@ -89,7 +89,10 @@ def open_escalation(tx: SessionTx, delib: Deliberation, at: "float | None" = Non
     if route is None or route.route not in ("human-review", "hard-reject") or route.review != "pending":
         return None
     # the route is computed before the decision is finalised: the leading approach is the decision
-    decision = delib.decision or (delib.ranking.leading if delib.ranking else None)
+    leading = delib.ranking.leading if delib.ranking else None
+    decision = delib.decision or leading
+    if delib.outcome == "no-consensus":
+        decision = f"none — no consensus; approve adopts the leading approach {leading}" if leading else "none — no consensus"
     entry = OpenEscalation(deliberation_id=delib.id, session_id=delib.session_id, route=route.route,
                            reason=escalation_reason(delib.id, route, decision),
                            opened_at=time.time() if at is None else at)
@@ -140,6 +143,8 @@ def adjudicate(store: Store, delib_id: str, action: AdjudicationAction, who: str
         else:
             route.review = "approved" if action == "approve" else "rejected"
             route.reviewed_by, route.reviewed_at, route.review_reason = who, at, reason
+            if delib.outcome == "no-consensus" and action == "approve" and delib.ranking is not None:
+                delib.decision = delib.ranking.leading  # the person adopted what the panel could not agree on
             delib.updated_at = at
             close_escalation(tx, delib_id)
             rewrite_records(tx, delib)
@@ -185,6 +190,10 @@ def apply_route(tx: SessionTx, delib: Deliberation, cfg: EscalationConfig) -> Ro
     if delib.route is not None and delib.route.review in ("approved", "rejected"):
         return delib.route
     cls = escalation.class_of(delib, cfg)
+    if delib.outcome == "no-consensus":  # the panel did not agree: a person decides, no probe can
+        delib.route = ways_forward.route(cls, delib, cfg.policy)
+        open_escalation(tx, delib)
+        return delib.route
     registry = tx.store.reversals()
     runs = probes.run_probes(cfg, cls, tx.store.layout.project, probes.cited_evidence(delib))
     delib.route = escalation.compute_route(cls, escalation.vote_of(delib), registry, runs, cfg)

@@ -42,6 +42,10 @@ def _overview(d: Any, rec: dict) -> "list[str]":
 
 def _decision(rec: dict) -> "list[str]":
     x = rec["decision"]
+    if x.get("outcome") == "no-consensus":
+        lead = (f"; leading approach {t.one_line(x['title'])} [{x['approach']}], consensus {x['consensus']:.2f} "
+                f"< {x['threshold']:.2f}" if x["approach"] is not None and x["consensus"] is not None else "")
+        return ["", "decision: none — no consensus, handed to the user (human review)" + lead]
     if x["approach"] is None:
         return ["", "decision: none yet (no ranking)"]
     if x.get("outcome") == "rejected":

@@ -8,19 +8,47 @@ records each check with its figure and the next step (worded by text/gates.py).
 
 from __future__ import annotations
 
+from deliberation.core import consensus, ranking
+from deliberation.core.depth.axis import struck_approaches
 from deliberation.core.phases import current, reached
 from deliberation.core.ranking import REJECTED, unanimous_reject
 from deliberation.state.models import AgentRecord, Check, Deliberation, GateResult
 from deliberation.text.gates import ConsensusNext, Dissenter, consensus_next_step
 
 
+def options_of(cfg) -> consensus.Options:
+    """The consensus options a Config sets (gates.strong, .moderate, .acceptable_level)."""
+    g = cfg.gates
+    return consensus.Options(acceptable_level=g.acceptable_level, strong=g.strong, moderate=g.moderate)
+
+
+def outcome_of(delib: Deliberation, options: consensus.Options = consensus.Options()) -> consensus.ConsensusOutcome:
+    """The consensus outcome of the deliberation's vote: each ranker's position on the leader,
+    the figures, the leader's level and what drove the band (consensus.py)."""
+    return ranking.assess(delib.agents, delib.ranking, struck_approaches(delib), delib.task_type, options)
+
+
+def positions(delib: Deliberation, leading: "str | None") -> "dict[str, consensus.Position]":
+    """Agent key → its position on `leading` (consensus.position), for the current ranking reports."""
+    if leading is None:
+        return {}
+    voters = current(delib, "ranking")
+    struck = struck_approaches(delib)
+    return {b.agent: consensus.position(b, leading, struck)
+            for b in ranking.ballots(voters, delib.ranking.scores if delib.ranking else [])}
+
+
 def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]":
     """Ranking agents that reject, or prefer another approach than the leading one — derived
-    after the vote, against the leader the ranking computed (rankers never see a leader)."""
+    after the vote, against the leader the ranking computed (rankers never see a leader). Its
+    preferred approach is the one it states, else its top weighted score (consensus.position);
+    a ranker whose scores tie the leader with another approach prefers neither and dissents from
+    nothing."""
+    pos = positions(delib, leading)
     out = []
     for a in current(delib, "ranking"):
-        r = a.filed
-        if r.verdict == "reject" or (r.preferred_approach and leading and r.preferred_approach != leading):
+        p = pos.get(a.key)
+        if a.filed.verdict == "reject" or (p is not None and p.stance == "oppose"):
             out.append(a)
     return out
 

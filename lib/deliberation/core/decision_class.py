@@ -9,12 +9,13 @@ How the tag is chosen (`decision_class`):
 - every tag has keywords (built-in `TAGS`, or `escalation.class_tags` in the config, which
   REPLACES the built-in table);
 - a keyword matches as a whole word or phrase, case-insensitive, with an optional plural `s`;
-- a tag scores 2 per distinct keyword found in the question and 1 per distinct keyword found
-  only in the reports' text (the question says what is being decided; reports add colour);
-- when the question names any tag, only the tags it names compete (reports break ties between
-  them): a subagent's wording cannot move a decision out of the class the question is about,
-  e.g. out of a reversal-prone one; reports alone choose only when the question names none;
-- the highest score wins; ties go to the tag listed first; a score of 0 means no tag.
+- the question decides: only the tags it names compete. A tag scores 2 per distinct keyword
+  found in the question and 1 per distinct keyword found only in the reports' text, so reports
+  break ties between the tags the question names and never add one: a logging question whose
+  reports say "never log the password or the auth token" is about logging, not `auth`, and a
+  subagent's wording cannot move a decision into or out of a class (a reversal-prone one);
+- a question that names no tag gets the bare task type, whatever the reports say;
+- the highest score wins; ties go to the tag listed first.
 
 Pure and stdlib-only.
 """
@@ -41,10 +42,13 @@ TAGS: "dict[str, tuple[str, ...]]" = {
     "dependency": ("dependency", "dependencies", "upgrade", "library", "package", "vendoring"),
     "concurrency": ("race condition", "concurrency", "deadlock", "locking", "thread", "async"),
     "caching": ("cache", "caching", "invalidation", "ttl"),
-    "deployment": ("deploy", "deployment", "rollout", "rollback", "infrastructure",
-                   "kubernetes", "terraform", "ci pipeline"),
+    "deployment": ("deploy", "deployment", "rollout", "roll out", "rollback", "feature flag",
+                   "infrastructure", "kubernetes", "terraform", "ci pipeline"),
     "data-pipeline": ("export", "import", "etl", "ingestion", "data pipeline", "sensor"),
     "performance": ("latency", "throughput", "performance", "slow", "optimize", "optimise"),
+    "observability": ("logging", "logs", "logger", "log format", "log level", "structured logging",
+                      "structlog", "observability", "tracing", "metrics", "monitoring", "alerting",
+                      "telemetry", "opentelemetry"),
 }
 
 _SLUG = re.compile(r"[^a-z0-9]+")
@@ -83,14 +87,11 @@ def decision_class(task_type: str, question: str, reports_text: str = "",
                    class_tags: "dict[str, list[str]] | None" = None) -> str:
     """`task_type/tag` for the best-scoring tag, or just the task type when none matches."""
     base = slug(task_type) or "default"
-    scores = tag_scores(question, reports_text, class_tags)
     asked = tag_scores(question, "", class_tags)
-    if asked:
-        # the question decides which tags are in play; reports only break ties between them,
-        # so a subagent cannot move a decision out of a reversal-prone class by its wording
-        scores = {t: s for t, s in scores.items() if t in asked}
-    if not scores:
+    if not asked:
         return base
+    # the question decides which tags are in play; reports only break ties between them
+    scores = {t: s for t, s in tag_scores(question, reports_text, class_tags).items() if t in asked}
     best = max(scores.values())
     tag = next(t for t in scores if scores[t] == best)  # dict order = priority
     return f"{base}/{tag}"

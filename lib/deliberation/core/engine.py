@@ -21,14 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from deliberation.core import conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking
+from deliberation.core import conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking, ways_forward
 from deliberation.core import minimum_deliberation as mvd
 from deliberation.core.depth import axis as depth_axis
 from deliberation.core.depth.hot_spots import find_hot_spots
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation, GateResult
 from deliberation.text import notes, stop
-from deliberation.text.gates import GateFailed
+from deliberation.text.gates import RevisionIn
 from deliberation.text.render import Message, render
 
 
@@ -140,12 +140,15 @@ def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView
     step = depth_after_report(delib, cfg, budget)
     if step is not None:
         return step
+    if ways_forward.apply_revision(delib, now):  # the revision round's approaches: rank them afresh
+        return Step(news=RevisionIn(deliberation=delib.id, titles=phases.approaches(delib)), then_next=True)
     if delib.phase == "PRD_GENERATION":  # the vote passed: the same news again (said once per batch)
         return Step(news=document_due(delib))
     if ranking_complete(delib):
+        ways_forward.after_rerank(delib)
         gate1 = evaluate_vote(delib, cfg, now)
         if not gate1.passed:
-            return Step(hold=GateFailed(deliberation=delib.id, result=gate1))
+            return Step(hold=ways_forward.failed_message(delib, gate1, now))
         open_document(delib, now)
         return Step(news=document_due(delib))
     return Step(news=notes.Said(text=progress_text(delib, cfg)), progress=True)
@@ -219,12 +222,12 @@ def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
         return Conclusion(False, notes.NotFinished(deliberation=delib.id, phase=delib.phase,
                                                    progress=next_step.progress_text(delib, cfg)))
     if not gate1.passed:
-        return Conclusion(False, GateFailed(deliberation=delib.id, result=gate1))
+        return Conclusion(False, ways_forward.failed_message(delib, gate1, now))
     if delib.phase == "RANKING":
         open_document(delib, now)
     gate2 = delib.gate2 = quality_gate.evaluate(delib, cfg, now)
     if not gate2.passed:
-        return Conclusion(False, GateFailed(deliberation=delib.id, result=gate2))
+        return Conclusion(False, ways_forward.failed_message(delib, gate2, now))
     d = cfg.deliberation
     outcome = prd.capture(delib, answer, retries=d.report_retries, max_bytes=d.max_report_bytes,
                           may_block=may_block, now=now)
@@ -235,10 +238,15 @@ def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
 
 
 def finalize(delib: Deliberation, now: float) -> None:
-    """The route is recorded and the document closed: PRD_GENERATION → COMPLETE."""
+    """The route is recorded and the document closed: PRD_GENERATION → COMPLETE (RANKING →
+    COMPLETE when the decision was handed to the user)."""
     st = delib.prd
-    what = (f"decision document accepted ({prd.counts_text(st.document)})" if st.status == "accepted" and st.document
-            else f"decision document missing after {st.send_backs} send-back(s)")
+    if delib.outcome == "no-consensus":
+        what = "no consensus: the decision was handed to the user"
+    elif st.status == "accepted" and st.document:
+        what = f"decision document accepted ({prd.counts_text(st.document)})"
+    else:
+        what = f"decision document missing after {st.send_backs} send-back(s)"
     route = delib.route.route if delib.route else "no route"
     phases.transition(delib, "COMPLETE", f"decision record written ({route}); {what}", now)
 

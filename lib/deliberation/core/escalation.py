@@ -3,15 +3,18 @@
 
 Votes come from the ranking reports' verdicts: approve = pass, reject = fail, abstain is left
 out. The vote **passes** when approvals outnumber rejections (the accept path). Its pattern:
-unanimous pass (approvals only), unanimous fail (rejections only), split (both), or none (no
-vote at all, which cannot auto-execute and is treated like a split).
+unanimous pass (approvals only, and every ranker preferred the leading approach), unanimous
+fail (rejections only), split (approvals and rejections, or an approval beside a ranker that
+preferred another approach — or none, its scores tying the leader with another), or none (no
+vote at all, which cannot auto-execute and is treated like a split). A ranker's preference is
+the one it states, else its top weighted score (consensus.position): "3 approve" where one of
+the three preferred C is a split, not a unanimous pass.
 
 **The judges' confidence** (what T2 reads) is the mean self-reported `confidence` of the
 ranking agents that voted pass — T2 is "unanimous AND high confidence", and its confidence is
-the judges' own (E3: 95.8 % of the misses had self-reported confidence
-≥ 0.9, mean 0.969). The ranking's consensus score is NOT used for T2: it is a function of the
-0-10 scores, and a consensus of 0.9 needs a mean near 9.5/10 with almost no spread, which a
-unanimous but ordinary panel (8.5 ± 0.5 → 0.80) never reaches, so T2 would never fire.
+the judges' own (E3: 95.8 % of the misses had self-reported confidence ≥ 0.9, mean 0.969). The
+ranking's consensus score is NOT used for T2: it measures how far the panel agrees on the leader
+(consensus.py), which a unanimous vote already says; T2 asks how sure the judges themselves were.
 
 **Policy** (`escalation.policy`) selects the rule set:
 - `D+T2+PROBE` (default): the deployable policy (E8) — the split-vote rule D, the inverse
@@ -47,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from deliberation.core import reversals
+from deliberation.core import consensus_gate, reversals
 from deliberation.state.config import EscalationConfig
 from deliberation.core.decision_class import decision_class
 from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
@@ -69,10 +72,11 @@ class Vote:
     abstentions: int = 0
     confidence: "float | None" = None
     consensus: "float | None" = None
+    dissents: int = 0   # rankers that did not reject but did not prefer the leader either
 
     @property
     def pattern(self) -> Pattern:
-        if self.approvals and self.rejections:
+        if self.approvals and (self.rejections or self.dissents):
             return "split"
         if self.approvals:
             return "unanimous-pass"
@@ -86,7 +90,8 @@ class Vote:
 
     def describe(self) -> str:
         conf = "" if self.confidence is None else f", judges' confidence {self.confidence:.2f}"
-        return f"{self.approvals} approve / {self.rejections} reject / {self.abstentions} abstain{conf}"
+        other = f", {self.dissents} not preferring the leader" if self.dissents else ""
+        return f"{self.approvals} approve / {self.rejections} reject / {self.abstentions} abstain{other}{conf}"
 
 
 # -- reading a deliberation -------------------------------------------------------------------
@@ -111,7 +116,9 @@ def vote_of(delib: Deliberation) -> Vote:
     conf = judges_confidence(reports)
     r = delib.ranking
     if r is not None:
-        return Vote(r.approvals, r.rejections, r.abstentions, conf, r.consensus)
+        others = [p for p in consensus_gate.outcome_of(delib).positions
+                  if p.stance != "support" and p.basis != "reject" and not p.abstained]
+        return Vote(r.approvals, r.rejections, r.abstentions, conf, r.consensus, len(others))
     verdicts = [rep.verdict for rep in reports]
     return Vote(verdicts.count("approve"), verdicts.count("reject"), verdicts.count("abstain"), conf)
 

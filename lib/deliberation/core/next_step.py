@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deliberation.core import blind_ranking, minimum_deliberation, personas, phases, prd
+from deliberation.core import blind_ranking, minimum_deliberation, personas, phases, prd, ways_forward
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import AgentRecord, Deliberation, Stage
+from deliberation.text import gates as gates_text
 
 DONE = ("reported", "invalid")
 
@@ -94,6 +95,13 @@ def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
     kind = personas.kind_of(subagent_type)
     if kind is None:
         return "research", None
+    if kind == "synthesis" and delib.phase in ("RANKING", "PRD_GENERATION"):
+        if ways_forward.revision_allowed(delib):  # way (a): the one revision round
+            return "deliberation", None
+        if ways_forward.revision_used(delib):
+            return "deliberation", (f"{delib.phase} → revision refused: the one revision round of deliberation "
+                                    f"{delib.id} is used (a revision round is never repeated). Hand the decision "
+                                    "to the user: present the options and the split, then end your turn")
     stage, refusal = phases.stage_for_spawn(delib, kind, cfg.deliberation.min_agents,
                                             personas.normalise_agent_type(subagent_type))
     if refusal is None and stage == "ranking":
@@ -166,6 +174,14 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
     if coming:
         return NextStep("wait", f"Next: wait for {_who(coming)} — a step that needs their reports is "
                                 "refused or incomplete before they arrive.")
+    ways = delib.ways
+    if ways is not None and ways.revision == "reranking" and not phases.current(delib, "ranking"):
+        step = ranking_step(delib, cfg)  # the revision round's fresh, blind ranking
+        if step is not None:
+            return step
+    failed = ways_forward.failing(delib)
+    if failed is not None and ways is not None and ways.handed_over_at is None:
+        return NextStep("choose", "Next: the vote failed on agreement.\n" + gates_text.ways_forward(ways_forward.view(delib)))
     if delib.phase == "PRD_GENERATION":  # the vote passed: the decision document closes it
         return NextStep("document", prd.request_text(delib))
     if delib.phase == "RANKING":

@@ -7,7 +7,8 @@ message says what is missing. RANKING → RANKING (a re-rank) is allowed: a late
 of the same persona supersedes the earlier one. PRD_GENERATION starts when the vote passes the
 consensus gate and ends when the decision document is accepted or recorded missing (prd.py);
 a re-rank from it (PRD_GENERATION → RANKING) takes the vote again, and the document waits for
-the new one.
+the new one. RANKING → COMPLETE is the decision handed to the user after a vote that failed on
+agreement (core/ways_forward.py): no document, outcome no-consensus, human review.
 
 Which stage a spawned agent works in follows from its kind and the phase (`stage_for_spawn`):
 research personas spawned in RESEARCH do research, the same personas spawned after it rank;
@@ -23,7 +24,7 @@ EDGES = {
     "IDLE": ("RESEARCH",),
     "RESEARCH": ("DELIBERATION",),
     "DELIBERATION": ("RANKING",),
-    "RANKING": ("RANKING", "PRD_GENERATION"),
+    "RANKING": ("RANKING", "PRD_GENERATION", "COMPLETE"),
     "PRD_GENERATION": ("COMPLETE", "RANKING"),
     "COMPLETE": (),
     "FAILED": (),

@@ -8,36 +8,29 @@ Five checks, each reported with its figure:
    reported as weak, also for task types whose own Gate-1 bar is lower (documentation 0.50,
    refactoring 0.65): Gate 1 lets such a consensus through early, the quality gate still asks for
    more before the deliberation may close;
-5. improvement evidence — the panel's confidence after deliberating exceeds its confidence
-   before, on ONE scale (`improvement_evidence`, below).
+5. improvement evidence — the deliberation moved the panel towards its decision, on ONE scale
+   (`improvement_evidence`, below).
 Conformity warnings are listed with the result; they block only when configured to.
 Once those pass, the decision document is read (PRD_GENERATION, prd.py) and a sixth check joins
 them (`with_document`): decision_document — the document is present and traced (every
 requirement, acceptance criterion and risk cites ids that exist in the deliberation). It fails
 while the document is sent back, and stays failed in the record when it is recorded missing.
 
-What improvement evidence compares. The initial confidence (docs/EVIDENCE.md, E4) is the one an agent
-gave its own answer before deliberating (0.58 → deliberate); its final confidence is the same
-kind of figure after. The plugin's figure of that kind is the `confidence` every report carries
-(0-1, the agent's confidence in its own conclusion). So:
-
-    before = mean research-stage `confidence` of the personas that also ranked   (independent,
-             before any agent saw another's work)
-    after  = mean ranking-stage `confidence` of the same personas                (after the
-             findings, the synthesis, the red team and the depth step)
-    pass   ⇔ after > before
-
-Paired by persona, so the same agents are compared with themselves; when no persona did both,
-the two panels' means are compared and the record says so. Not compared: the consensus score
-(a function of the 0-10 ranking scores, another scale) and the trigger's confidence (a word-list
-score of the prompt — for a question forced with /deliberate it says nothing about doubt); the
-record shows the trigger's figure beside the comparison for context.
+What improvement evidence compares (core/improvement.py, docs/CONSENSUS.md §4): the share of the
+panel whose position is the decision — each research persona's preferred approach, stated alone
+before any agent saw another's work, against each blind ranker's preference — paired by persona.
+improved and confirmed (unanimous before and after) pass; flat and fell fail, and are a failure
+on agreement with two ways forward (core/ways_forward.py); unmeasured (no research position)
+does not block. Not compared: the rankers' self-reported confidence — fresh blind rankers get no
+new evidence, so an honest one's confidence cannot rise — and the trigger's confidence (a
+word-list score of the prompt), which the record shows for context.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deliberation.core import consensus_gate, improvement
 from deliberation.core.phases import approaches, current
 from deliberation.core.ranking import REJECTED, band, unanimous_reject
 from deliberation.state.config import Config
@@ -45,74 +38,75 @@ from deliberation.state.models import Check, ConformityWarning, Deliberation, Ga
 from deliberation.text.gates import quality_next_step
 from deliberation.core import prd
 
-SCALE = "the agents' own confidence in their conclusion (report field `confidence`, 0-1)"
+SCALE = ("the share of the panel whose position is the decision: each research persona's preferred "
+         "approach, stated alone (before), against each blind ranker's preference (after)")
+STATUS = {"improved": "improved: the deliberation moved the panel towards its decision",
+          "confirmed": "confirmed: every position was the decision before and after",
+          "flat": "flat: the deliberation moved nobody",
+          "fell": "fell: the deliberation broke an agreement",
+          "unmeasured": "unmeasured: no research position to compare (does not block)"}
 
 
 @dataclass(frozen=True)
 class Improvement:
-    """Before/after of improvement evidence, on one scale (see the module docstring)."""
-    before: "float | None"
-    after: "float | None"
-    pairs: "tuple[tuple[str, float, float], ...]" = ()   # (persona, research conf, ranking conf)
-    paired: bool = True                                  # False: two panels' means compared
+    """Gate 2's improvement evidence (core/improvement.py), with the trigger's figure for context."""
+    outcome: improvement.ImprovementOutcome
     trigger: "float | None" = None
     trigger_forced: bool = False
 
     @property
-    def measured(self) -> bool:
-        return self.before is not None and self.after is not None
+    def before(self) -> "float | None":
+        return self.outcome.before
+
+    @property
+    def after(self) -> "float | None":
+        return self.outcome.after
 
     @property
     def improved(self) -> bool:
-        return self.before is not None and self.after is not None and self.after > self.before
+        """Passes: improved, confirmed or unmeasured (flat and fell fail)."""
+        return self.outcome.passes
 
     def figure(self) -> str:
-        if not self.measured:
-            missing = "research" if self.before is None else "ranking"
-            return f"no {missing} confidence recorded: nothing to compare"
-        return (f"final {self.after:.2f} {'>' if self.improved else '≤'} initial {self.before:.2f} "
-                "(panel self-confidence)")
+        o = self.outcome
+        if o.before is None or o.after is None:
+            return STATUS["unmeasured"]
+        sign = {"improved": ">", "confirmed": "=", "flat": "=", "fell": "<"}[o.status]
+        return f"share for the decision {o.after:.2f} {sign} {o.before:.2f} at research ({o.status})"
+
+    def pairs(self) -> "list[dict]":
+        by: dict[str, dict] = {}
+        for p in self.outcome.positions:
+            by.setdefault(p.persona, {"persona": p.persona, "before": None, "after": None})[
+                "before" if p.stage == "research" else "after"] = p.approach
+        return [by[k] for k in sorted(by)]
 
     def detail(self) -> str:
-        if self.paired and self.pairs:
-            who = ", ".join(f"{p} {b:.2f}→{a:.2f}" for p, b, a in self.pairs)
-            text = (f"compared: {SCALE}, the same {len(self.pairs)} persona(s) at ranking (after) vs "
-                    f"at research (before): {who}")
-        elif self.measured:
-            text = (f"compared: {SCALE}, mean of the ranking panel (after) vs mean of the research "
-                    "panel (before) — no persona did both, so different agents are compared")
-        else:
-            text = f"compares {SCALE} at ranking vs at research"
+        o = self.outcome
+        who = ", ".join(f"{p['persona']} {p['before'] or '-'}→{p['after'] or '-'}" for p in self.pairs())
+        text = f"compared: {SCALE}; decision {o.decision or '-'}"
+        if who:
+            text += f"; {'the same personas' if o.paired else 'two panels'}: {who}"
+        if o.unmatched:
+            text += f"; research preference matched no ranked approach: {', '.join(o.unmatched)}"
+        text += "; not compared: the rankers' self-reported confidence (fresh blind rankers have no new evidence)"
         if self.trigger is not None:
             how = "forced by the user" if self.trigger_forced else "the trigger's score"
-            text += (f"; not compared: the trigger's {self.trigger:.2f} ({how}), a word-list score of "
-                     "the prompt on another scale")
+            text += (f", the trigger's {self.trigger:.2f} ({how}), a word-list score of the prompt on "
+                     "another scale")
         return text
 
     def to_json(self) -> dict:
-        return {"before": self.before, "after": self.after, "improved": self.improved,
-                "scale": SCALE, "paired": self.paired,
-                "pairs": [{"persona": p, "before": b, "after": a} for p, b, a in self.pairs],
+        o = self.outcome
+        return {"before": o.before, "after": o.after, "improved": self.improved, "status": o.status,
+                "decision": o.decision, "scale": SCALE, "paired": o.paired, "pairs": self.pairs(),
                 "trigger_confidence": self.trigger, "trigger_forced": self.trigger_forced,
                 "compared": self.detail()}
 
 
-def _mean(values: "list[float]") -> "float | None":
-    return round(sum(values) / len(values), 4) if values else None
-
-
 def improvement_evidence(delib: Deliberation) -> Improvement:
-    """The panel's self-confidence before (research) and after (ranking) deliberating."""
-    research = {a.persona: a.filed.confidence for a in current(delib, "research")
-                if a.kind == "persona"}
-    ranking = {a.persona: a.filed.confidence for a in current(delib, "ranking")}
-    both = [p for p in ranking if p in research]
-    trigger, forced = delib.initial_confidence, delib.trigger_forced
-    if both:
-        pairs = tuple((p, round(research[p], 4), round(ranking[p], 4)) for p in sorted(both))
-        return Improvement(_mean([research[p] for p in both]), _mean([ranking[p] for p in both]),
-                           pairs, True, trigger, forced)
-    return Improvement(_mean(list(research.values())), _mean(list(ranking.values())), (), False, trigger, forced)
+    """The share of the panel for the decision at research and at the blind ranking."""
+    return Improvement(improvement.assess(delib), delib.initial_confidence, delib.trigger_forced)
 
 
 def evaluate(delib: Deliberation, cfg: Config, now: float,
@@ -133,9 +127,8 @@ def evaluate(delib: Deliberation, cfg: Config, now: float,
                         figure=f"{len(personas)} distinct personas (need {min_distinct_personas})",
                         detail=", ".join(personas)))
 
-    dissent = [a for a in valid if a.filed.verdict == "reject"
-               or (a.stage == "ranking" and delib.ranking and delib.ranking.leading
-                   and a.filed.preferred_approach and a.filed.preferred_approach != delib.ranking.leading)]
+    ranked_dissent = {a.key for a in consensus_gate.dissenters(delib, delib.ranking.leading if delib.ranking else None)}
+    dissent = [a for a in valid if a.filed.verdict == "reject" or a.key in ranked_dissent]
     bare = [a for a in dissent if not a.filed.dissent]
     checks.append(Check(name="contradiction_transparency", passed=not bare,
                         figure=f"{len(dissent) - len(bare)} of {len(dissent)} dissents documented",

@@ -5,13 +5,17 @@ For every ranking report and every approach it scored on all five dimensions:
     weighted(agent, approach) = Σ_d w_d · score_d / Σ_d w_d                      (0-10)
 
 The leading approach has the highest mean weighted score (ties: more agents scored it, then id).
-Over the leading approach's per-agent scores s_1..s_n (mean m, population stdev σ):
+Its consensus is the panel's agreement on it (consensus.py, docs/CONSENSUS.md): each ranker's
+margin for or against the leader, capped at one clear margin, summed into support S and
+opposition O, and
 
-    consensus = (m / 10) · (1 − σ / 10)                                          (0-1)
+    consensus = S / (S + O + doubt)                                              (0-1)
 
-— the level of support, discounted by disagreement. Worked example (README): three agents give
-A 8.2, 7.6 and 8.8 → m = 8.2, σ = 0.4899 → consensus = 0.82 · 0.95101 = 0.7798.
-`spread` = max − min of the s_i (the conformity detector's clustering window reads it).
+Worked example (README): four rankers prefer A over B by 0.8, 1.5, 2.0 and 2.7 weighted points
+→ firmness 0.8, 1, 1, 1 → S = 3.8, O = 0 → consensus = 3.8 / 4.0 = 0.95, strong — whatever A's
+own level (its mean weighted score, reported beside the consensus).
+`spread` = max − min and `stdev` = population σ of the leader's per-agent weighted scores (the
+conformity detector's clustering window reads them).
 Approaches struck by a depth-axis override are excluded from the lead.
 
 Verdicts: a ranking agent's `verdict` says whether the panel should adopt an approach at all —
@@ -25,6 +29,7 @@ from __future__ import annotations
 import math
 from typing import Literal, TypeGuard
 
+from deliberation.core import consensus as agreement
 from deliberation.state.models import AgentRecord, ApproachScore, RankingResult
 from deliberation.text.notes import REJECTED as REJECTED  # the outcome of a unanimous reject, as texts name it
 
@@ -40,23 +45,48 @@ def weighted_score(scores: "dict[str, float]", weights: "dict[str, float]") -> "
     return sum([w * float(scores[d]) for d, w in weights.items()]) / total
 
 
-def consensus_score(values: "list[float]") -> "tuple[float, float, float]":
-    """(consensus, stdev, spread) of the leading approach's per-agent weighted scores."""
+def spread_of(values: "list[float]") -> "tuple[float, float]":
+    """(stdev, spread) of the leading approach's per-agent weighted scores."""
     if not values:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0
     m = sum(values) / len(values)
     sd = math.sqrt(sum((v - m) ** 2 for v in values) / len(values))
-    consensus = max(0.0, min(1.0, (m / 10.0) * (1.0 - sd / 10.0)))
-    return round(consensus, 4), round(sd, 4), round(max(values) - min(values), 4)
+    return round(sd, 4), round(max(values) - min(values), 4)
+
+
+def ballots(agents: "list[AgentRecord]", scores: "list[ApproachScore]") -> "list[agreement.Ballot]":
+    """Each voter's ballot (its weighted scores, verdict and stated preference) for consensus.py."""
+    per: dict[str, dict[str, float]] = {}
+    for s in scores:
+        per.setdefault(s.agent, {})[s.approach] = s.weighted
+    return [agreement.Ballot(agent=a.key, persona=a.persona, scores=per.get(a.key, {}),
+                             verdict=a.filed.verdict, stated=a.filed.preferred_approach)
+            for a in agents]
+
+
+def voters_of(agents: "list[AgentRecord]") -> "list[AgentRecord]":
+    """The valid, current ranking-stage reports: the agents whose vote counts."""
+    return [a for a in agents if a.stage == "ranking" and a.status == "reported"
+            and a.report is not None and not a.superseded]
+
+
+def assess(agents: "list[AgentRecord]", result: "RankingResult | None",
+           struck: "frozenset[str] | set[str]" = frozenset(), task_type: str = "default",
+           options: agreement.Options = agreement.Options()) -> agreement.ConsensusOutcome:
+    """The consensus outcome (figures, positions, level, drivers) of a ranking result."""
+    if result is None:
+        return agreement.assess([], None, {}, options=options)
+    return agreement.assess(ballots(voters_of(agents), result.scores), result.leading, result.means,
+                            struck, task_type, options)
 
 
 def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
-         struck: "frozenset[str] | set[str]" = frozenset()) -> "RankingResult | None":
+         struck: "frozenset[str] | set[str]" = frozenset(),
+         options: agreement.Options = agreement.Options()) -> "RankingResult | None":
     """Rank over the valid, current ranking-stage reports; None when there are none."""
     total = sum(weights.values()) or 1.0
     norm = {d: round(w / total, 6) for d, w in weights.items()}
-    voters = [a for a in agents if a.stage == "ranking" and a.status == "reported"
-              and a.report is not None and not a.superseded]
+    voters = voters_of(agents)
     if not voters:
         return None
     scores: list[ApproachScore] = []
@@ -77,7 +107,8 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
     candidates = [a for a in means if a not in struck]
     leading = max(candidates, key=lambda a: (means[a], len(per_approach[a]), _neg(a))) if candidates else None
     leading_scores = {s.agent: s.weighted for s in scores if s.approach == leading}
-    consensus, sd, spread = consensus_score(list(leading_scores.values()))
+    sd, spread = spread_of(list(leading_scores.values()))
+    consensus = agreement.assess(ballots(voters, scores), leading, means, struck, options=options).consensus
     verdicts = [a.filed.verdict for a in voters]
     return RankingResult(
         dimensions=norm, approaches=sorted(per_approach), scores=scores, means=means,
@@ -108,8 +139,4 @@ def outcome(result: "RankingResult | None") -> "Literal['adopted', 'rejected'] |
 
 
 def band(consensus: float, strong: float, moderate: float) -> str:
-    if consensus > strong:
-        return "strong"
-    if consensus >= moderate:
-        return "moderate"
-    return "weak"
+    return agreement.band(consensus, strong, moderate)

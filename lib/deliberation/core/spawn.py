@@ -20,7 +20,7 @@ from typing import Callable, Literal
 
 from deliberation.core import agent_model, blind_ranking, engine, isolation, minimum_deliberation, next_step
 from deliberation.core import lineage as lin
-from deliberation.core import personas, phases, spawn_budget
+from deliberation.core import personas, phases, spawn_budget, ways_forward
 from deliberation.core.depth import axis as depth_axis
 from deliberation.core.turn import Turn
 from deliberation.state.models import HOT_SPOT_ID, AgentKind, AgentRecord, Deliberation, GivenContext, Stage
@@ -134,6 +134,8 @@ def enter_stage(delib: Deliberation, kind: str, stage: str, persona: str, now: f
         phases.transition(delib, "RANKING", "re-rank", now)
     elif stage == "ranking" and delib.phase == "PRD_GENERATION":
         engine.reopen_vote(delib, now, persona)
+    elif stage == "deliberation" and kind == "synthesis" and delib.phase in ("RANKING", "PRD_GENERATION"):
+        ways_forward.start_revision(delib, now)  # way (a): the one revision round is taken
 
 
 def _add_record(turn: Turn, req: Request, delib: Deliberation, kind: AgentKind, stage: Stage, checked: str) -> None:

@@ -7,7 +7,10 @@ later; queued gate news waits for those notifications). Otherwise the deliberati
 Gate 1, the depth step, Gate 2, then the decision document (PRD) in the main agent's concluding
 answer. A gate failure holds the stop with the reason and the next step — at most
 `gates.stop_block_limit` times in a row (`held`); past that the stop goes through, the
-deliberation is FAILED with the reasons and the user is told loudly. A missing or invalid
+deliberation is FAILED with the reasons, its record is written and the user is told loudly. A
+gate failed on agreement offers two ways forward (core/ways_forward.py); a Stop after they were
+offered, the vote still failing, is the decision handed to the user: accepted, never held — the
+deliberation is COMPLETE with outcome no-consensus and route human-review. A missing or invalid
 document is sent back once, then recorded as missing: the decision stands. Then the route is
 computed, the usage read, the record written, and the deliberation is COMPLETE; a route that
 needs a person holds the stop once, so the main agent tells the user before its final answer.
@@ -18,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from deliberation.core import agent_status, engine, escalation, human_review, phases, prd
+from deliberation.core import agent_status, engine, escalation, human_review, phases, prd, ways_forward
 from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Deliberation, Route, TokenUsage
@@ -67,6 +70,7 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
         turn.notes.append(wait)
         return hookio.Answer()
     sess.notices = []  # queued gate news is re-derived by the conclusion below
+    offered = delib.ways is not None and delib.ways.offered_at is not None  # before this Stop
     step = engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now)
     hold, kind = step.block, "gate"
     limit = turn.cfg.gates.stop_block_limit
@@ -81,6 +85,9 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
         delib.stop_blocks += 1
         turn.notes.append(f"decision document sent back ({delib.prd.send_backs})")
         return hookio.Answer.block(hold)
+    if offered and ways_forward.hands_over(delib):  # told the two ways, it ended its turn: way (b)
+        ways_forward.hand_over(delib, turn.now)
+        return complete(turn, delib, finish)
     return held(turn, delib, hold, limit, finish)
 
 
@@ -144,6 +151,12 @@ def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "
     finish.record(delib)
     turn.tx.session.active_deliberation = None
     r, st = delib.ranking, delib.prd
+    if delib.outcome == "no-consensus":  # the main agent has presented the options: no hold
+        said = words.handed_over(words.HandedOver(
+            deliberation=delib.id, leading=r.leading if r else None, consensus=r.consensus if r else 0.0,
+            threshold=delib.threshold, task_type=delib.task_type, record=delib.record_path or "",
+            revised=delib.ways is not None and delib.ways.revision != "available"))
+        return hookio.Answer(system_message=said.person)
     review = None
     if route.route not in escalation.AUTOMATIC:
         review = words.Review(

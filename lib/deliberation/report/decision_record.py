@@ -167,11 +167,14 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]",
     undocumented: list[dict] = []
     leading = delib.ranking.leading if delib.ranking else None
     approach_ids = delib.ranking.approaches if delib.ranking else []
+    positions = consensus_gate.positions(delib, leading)
     for a in consensus_gate.dissenters(delib, leading):
         if not consensus_gate.documents(a, leading, approach_ids):
             rep = a.filed
+            pos = positions.get(a.key)
             why = ("rejected" if rep.verdict == "reject"
-                   else f"prefers {rep.preferred_approach} over the leading {leading}")
+                   else f"prefers {pos.preferred if pos and pos.preferred else rep.preferred_approach} "
+                        f"over the leading {leading}")
             undocumented.append({"agent": a.key, "label": labels[a.key], "why": why})
     for a in delib.agents:
         if a.report is None or a.superseded or a.status != "reported":
@@ -375,6 +378,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
                         "evidence": w.evidence, "recommendation": w.recommendation} for w in delib.conformity],
         "depth": _depth(delib, labels),
         "two_agent": delib.two_agent.model_dump(mode="json") if delib.two_agent else None,
+        "ways": delib.ways.model_dump(mode="json") if delib.ways else None,
         "route": route,
         "usage": _usage(delib, labels, prices),
         "warnings": list(delib.warnings),
@@ -515,10 +519,32 @@ def _table(headers: "list[str]", rows: "list[list[str]]", align: "list[str] | No
 def _md_decision(rec: dict) -> "list[str]":
     d = rec["decision"]
     lines = ["## Decision", ""]
-    if d["approach"] is None:
+    if d["approach"] is None and d.get("outcome") != "no-consensus":
         lines += ["No approach has been ranked yet (phase " + rec["phase"] + ").", ""]
         return lines
     verdict = "meets" if d["meets_threshold"] else "is below"
+    if d.get("outcome") == "no-consensus":
+        w = rec.get("ways") or {}
+        rnd = " after the revision round" if w.get("revision") not in (None, "available") else ""
+        lines.append(f"**No consensus{rnd} — the decision was handed to the user.** The panel did not agree "
+                     f"({'; '.join(md(f) for f in w.get('failed', [])) or 'the vote did not pass'}); nothing is "
+                     "adopted until a person settles it (route human-review): `deliberation approve "
+                     f"{rec['deliberation_id']}` adopts the leading approach, `deliberation reject "
+                     f"{rec['deliberation_id']}` sets it aside.")
+        if d["approach"] is not None and d["consensus"] is not None:
+            lines.append("")
+            lines.append(f"Leading approach: {md(d['title'])} ({md_code(d['approach'])}), consensus "
+                         f"{d['consensus']:.2f} {verdict} the {md(rec['task_type'])} threshold {d['threshold']:.2f} "
+                         f"— {d['band']}. Verdicts: {d['approvals']} approve · {d['rejections']} reject · "
+                         f"{d['abstentions']} abstain.")
+        before = w.get("before") or {}
+        if rnd and before.get("leader"):
+            lines.append("")
+            lines.append(f"Before the revision round: leading {md_code(before['leader'])}, consensus "
+                         f"{before.get('consensus', 0.0):.2f} ({before.get('band', '')}); split "
+                         + ", ".join(f"{md(s['approach'])} {s['rankers']}" for s in before.get("split", [])) + ".")
+        lines.append("")
+        return lines
     if d.get("outcome") == "rejected":
         lines.append(f"**Rejected — no approach adopted.** Every agent that voted rejected "
                      f"({d['rejections']} reject · {d['approvals']} approve · {d['abstentions']} abstain): "

@@ -186,9 +186,18 @@ def _header(rec: dict) -> str:
 
 def _decision(rec: dict) -> str:
     d = rec["decision"]
-    if d["approach"] is None:
+    if d["approach"] is None and d.get("outcome") != "no-consensus":
         return ('<section id="decision" class="decision"><h2>Decision</h2>'
                 f"<p>No approach has been ranked yet (phase {esc(rec['phase'])}).</p></section>")
+    if d.get("outcome") == "no-consensus":
+        lead = (f'leading approach, not adopted: {esc(d["title"])} <code>{esc(d["approach"])}</code>, '
+                f'consensus {d["consensus"]:.2f} vs threshold {d["threshold"]:.2f}') if d["consensus"] is not None else ""
+        return ('<section id="decision" class="decision"><h2>Decision</h2>'
+                f'<p class="title">No consensus — handed to the user {_badge("human review", "bad")}</p>'
+                '<p class="summary">The panel did not agree; nothing is adopted until a person settles it '
+                f'(<code>deliberation approve {esc(rec["deliberation_id"])}</code> adopts the leading approach, '
+                f'<code>deliberation reject {esc(rec["deliberation_id"])}</code> sets it aside).</p>'
+                f'<p class="note figures">{lead}</p></section>')
     if d.get("outcome") == "rejected":
         return ('<section id="decision" class="decision"><h2>Decision</h2>'
                 f'<p class="title">Rejected — no approach adopted {_badge("unanimous reject", "bad")}</p>'

@@ -27,6 +27,8 @@ Lifetime: the first hook that needs the slow path starts a worker (detached) and
 work. The new worker binds a temporary name and renames it over the install's socket, so one
 serves per install. It retires — stops accepting, finishes what it took, exits — within
 CHECK_EVERY_S when its socket was replaced or removed, its lib folder is gone (uninstalled),
+the plugin data folder its requests named is gone (the client removes it at an uninstall, while
+it may keep the plugin's cached folder for a while),
 its code changed, or a folder of its import path changed (packages upgraded); when a hook with
 other code reaches it; or after `DELIBERATION_WORKER_IDLE_S` seconds without a request
 (default 600). `DELIBERATION_WORKER=0` turns the worker off.
@@ -113,6 +115,7 @@ class Worker:
         self.inode = 0
         self.server: "socket.socket | None" = None
         self.imports = ()
+        self.plugin_data: "str | None" = None  # CLAUDE_PLUGIN_DATA of the first request that had one
 
     # -- binding -----------------------------------------------------------------------------
     def bind(self) -> bool:
@@ -206,6 +209,9 @@ class Worker:
                 if worker_protocol.recv_message(conn, 16, time.monotonic() + worker_protocol.ACK_TIMEOUT_S) \
                         != worker_protocol.GO:
                     return  # the hook gave up before our ACK reached it: it does the work itself
+            data = request.env.get("CLAUDE_PLUGIN_DATA")
+            if data and os.path.isabs(data) and self.plugin_data is None:
+                self.plugin_data = data  # the plugin form: its data folder goes at an uninstall
             token = paths.REQUEST_ENV.set(request.env)
             try:
                 out = hook_runner.respond(request.event, request.data, request.now, project=request.project,
@@ -225,6 +231,9 @@ class Worker:
             return "its socket was replaced or removed"
         if not os.path.isdir(os.path.join(worker_protocol.LIB, "deliberation")):
             return "its lib folder is gone"
+        data = self.plugin_data
+        if data and not os.path.isdir(data):
+            return "its plugin's data folder is gone (uninstalled)"
         if worker_protocol.code_stamp() != self.stamp:
             return "its code changed"
         if import_path_stamp() != self.imports:

@@ -122,7 +122,8 @@ class GatesConfig(_Section):
     stop_block_limit: int = Field(_G["stop_block_limit"], ge=1, le=7, description="Consecutive Stop blocks before the stop goes through and the deliberation is marked FAILED (the client itself ends a turn after 8).")
     strong: float = Field(_G["strong"], ge=0, le=1, description="Consensus above this is strong.")
     moderate: float = Field(_G["moderate"], ge=0, le=1, description="Consensus from this up to strong is moderate; below it weak.")
-    require_improvement: bool = Field(_G["require_improvement"], description="Gate 2: final confidence must exceed the initial one.")
+    require_improvement: bool = Field(_G["require_improvement"], description="Gate 2: the share of the panel whose position is the decision must rise from research to the blind ranking, unless it was unanimous throughout (docs/CONSENSUS.md).")
+    acceptable_level: float = Field(_G["acceptable_level"], ge=0, le=10, description="The leading approach's mean weighted score (0-10) below which it is the best of weak options: a warning, and for security and architecture decisions a reason for human review (docs/CONSENSUS.md).")
 
 
 class ConformityConfig(_Section):
@@ -163,6 +164,7 @@ class DepthConfig(_Section):
     workers_per_wave: int = Field(_DP["workers_per_wave"], ge=1, description=f"Tier-2 workers per hot-spot wave, clamped to {DEPTH_HARD_CEILING}.")
     agent_budget: int = Field(_DP["agent_budget"], ge=0, description="Tier-2 agents allowed per deliberation (deepen + red team 2).")
     token_budget: int = Field(_DP["token_budget"], ge=0, description="Subagent tokens per deliberation before depth is skipped.")
+    max_hot_spots: int = Field(_DP["max_hot_spots"], ge=1, le=999, description="Hot spots a depth wave deepens, highest priority first (each worker gets at most 3 it can work on); the rest are recorded, not deepened.")
 
 
 # -- probes: what a probe command may not carry -------------------------------------------------

@@ -354,7 +354,7 @@ class TwoAgentCheck(_Model):
 
 
 class RouteRule(_Model):
-    rule: Literal["T1", "T2", "D", "PROBE", "COLD_START"]
+    rule: Literal["T1", "T2", "D", "PROBE", "COLD_START", "NO_CONSENSUS"]
     detail: str
 
 
@@ -385,6 +385,21 @@ class Route(_Model):
     reviewed_by: "str | None" = Field(None, description="Who approved or rejected (`deliberation approve|reject --who`, default the user name).")
     reviewed_at: "float | None" = Field(None, description="When they did.")
     review_reason: str = Field("", description="The reason they gave (--reason).")
+
+
+class WaysForward(_Model):
+    """A gate failed on agreement: the two ways forward the main agent was offered
+    (core/ways_forward.py) — one revision round, or the decision handed to the user."""
+    offered_at: "float | None" = Field(None, description="When the ways forward were first offered.")
+    gate: str = Field("", description="The gate that failed on agreement: consensus or quality.")
+    failed: list[str] = Field(default_factory=list, description="Its failed checks, with their figures.")
+    revision: Literal["available", "revising", "reranking", "used"] = Field(
+        "available", description="The one revision round: available; revising (its synthesis-lead runs); "
+                                 "reranking (revised approaches, the fresh blind ranking is due); used.")
+    reviser: str = Field("", description="Record key of the revision round's synthesis-lead.")
+    before: "dict[str, Any] | None" = Field(
+        None, description="The vote the revision round answered: leader, consensus, split, contested points.")
+    handed_over_at: "float | None" = Field(None, description="When the stop handed the decision to the user.")
 
 
 class PrdState(_Model):
@@ -439,7 +454,7 @@ class Deliberation(_File):
     updated_at: float = 0.0
     initial_confidence: "float | None" = Field(
         None, description="The trigger's confidence for the question (a word-list score of the prompt). "
-                          "Context only: improvement evidence compares the panel's own confidences.")
+                          "Context only: improvement evidence compares the panel's positions (core/improvement.py).")
     trigger_forced: bool = Field(False, description="The user forced the deliberation (/deliberate).")
     agents: list[AgentRecord] = Field(default_factory=list)
     refused_transitions: list[str] = Field(default_factory=list)
@@ -456,9 +471,12 @@ class Deliberation(_File):
     stop_blocks: int = 0
     last_delivered: str = Field("", description="Digest of the last gate/progress answer given to the main agent since the last spawn.")
     decision: "str | None" = Field(None, description="The adopted approach id; None when none was adopted.")
-    outcome: "Literal['adopted', 'rejected'] | None" = Field(
-        None, description="Set on conclusion: adopted (the leading approach) or rejected (a unanimous "
-                          "reject: no approach adopted).")
+    outcome: "Literal['adopted', 'rejected', 'no-consensus'] | None" = Field(
+        None, description="Set on conclusion: adopted (the leading approach), rejected (a unanimous "
+                          "reject: no approach adopted) or no-consensus (the panel did not agree and the "
+                          "decision was handed to the user: human review settles it).")
+    ways: "WaysForward | None" = Field(
+        None, description="Set when a gate failed on agreement: the ways forward offered and taken.")
     record_path: "str | None" = None
     record: "dict[str, Any] | None" = Field(
         None, description="The structured decision record (decision_record.record_json), kept with the Markdown one.")

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from deliberation.state.models import DepthOverride, HotSpot, Route, TwoAgentCheck
+from deliberation.state.models import DepthOverride, HotSpot, Route, TwoAgentCheck, WaysForward
 
 Severity = Literal["info", "low", "medium", "high", "critical"]
 Stage = Literal["research", "deliberation", "ranking"]
@@ -29,15 +29,18 @@ class _R(BaseModel):
 
 class ImprovementPair(_R):
     persona: str
-    before: float
-    after: float
+    before: "str | None" = Field(description="The approach its research report preferred (null: none matched).")
+    after: "str | None" = Field(description="The approach it preferred as a blind ranker (null: no position).")
 
 
 class Improvement(_R):
-    """Gate 2's improvement evidence: the panel's self-confidence before and after deliberating."""
+    """Gate 2's improvement evidence: the share of the panel whose position is the decision, at
+    research (each persona alone) and at the blind ranking."""
     before: "float | None"
     after: "float | None"
-    improved: bool
+    improved: bool = Field(description="The check passes: improved, confirmed or unmeasured.")
+    status: "Literal['improved', 'confirmed', 'flat', 'fell', 'unmeasured']"
+    decision: "str | None"
     scale: str
     paired: bool
     pairs: list[ImprovementPair]
@@ -55,7 +58,7 @@ class Decision(_R):
     meets_threshold: bool
     band: "Literal['strong', 'moderate', 'weak'] | None"
     text: "str | None" = Field(description="The recorded decision: the adopted approach id, or the rejection.")
-    outcome: "Literal['adopted', 'rejected'] | None"
+    outcome: "Literal['adopted', 'rejected', 'no-consensus'] | None"
     adopted: "str | None" = Field(description="The adopted approach id; null when nothing was adopted.")
     spread: "float | None"
     stdev: "float | None"
@@ -413,6 +416,9 @@ class DecisionRecord(_R):
     conformity: list[ConformityRow]
     depth: Depth
     two_agent: "TwoAgentCheck | None"
+    ways: "WaysForward | None" = Field(
+        None, description="Set when a gate failed on agreement: the ways forward offered, the revision round "
+                          "and the vote it answered, and when the decision was handed to the user.")
     route: "Route | None"
     usage: Usage
     warnings: list[str]

@@ -45,14 +45,9 @@ def consensus_next_step(n: ConsensusNext) -> str:
     if "agents_completed" in n.failed:
         return f"spawn more personas to rank: {n.agents_figure} ranking reports"
     if "consensus" in n.failed:
-        # ranking has started: the phase machine refuses debate, synthesis and the depth lenses
-        # now, so the advice must be a re-rank
-        return ("do not conclude: investigate the contested points in a re-rank — spawn the "
-                "personas again with the Agent tool for RANKING (fresh agents: a re-rank is a blind "
-                "vote, not a SendMessage to the old rankers) with the contested points and their "
-                "evidence named in their prompts, never who scored or voted what (debate, synthesis "
-                "and the depth lenses cannot run once ranking has started) — or stop and ask the user "
-                "to decide")
+        # fresh blind rankers of the same approaches have nothing new to go on: a bare re-rank
+        # is not offered (core/ways_forward.py)
+        return "the panel did not agree — " + AGREEMENT_NEXT
     if "dissent_documented" in n.failed:
         names = ", ".join(f"{d.persona} (agent {d.agent})" for d in n.undocumented)
         return (f"have {names} document, in `dissent`, a concern with its reason for every approach "
@@ -64,27 +59,146 @@ def consensus_next_step(n: ConsensusNext) -> str:
     return ""
 
 
+AGREEMENT_NEXT = ("two ways forward, both naming what is contested: (a) one "
+                  "revision round (ONE synthesis-lead revises the approaches against the contested points, "
+                  "then the personas rank the revised approaches, fresh and blind; once per deliberation), "
+                  "or (b) hand the decision to the user (present the options and the split, then stop: "
+                  "recorded as no consensus, human review)")
+
 QUALITY_NEXT = {
     "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
     "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons: resume it with SendMessage (to = its agent id; its new report replaces the old one) or spawn it again; its report's `dissent` needs concern + reason",
     "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
-    "consensus_confidence": "consensus is weak: re-rank with the contested points and their evidence named in the ranking prompts, never who scored or voted what (ranking is blind; deliberation roles cannot run once ranking has started), or hand the decision to the user",
-    "improvement_evidence": "the panel is not more confident after deliberating than before: investigate the open questions (re-rank with the contested points and their evidence in the ranking prompts), or tell the user the decision stays uncertain",
+    "consensus_confidence": "consensus is weak: " + AGREEMENT_NEXT,
+    "improvement_evidence": "the deliberation did not move the panel towards its decision: " + AGREEMENT_NEXT,
     "conformity": "re-run the flagged agents with fresh isolation (new spawns, no shared findings) and re-rank",
     "decision_document": "end the concluding answer with the decision document block (PRD): requirements, acceptance criteria and risks, each citing the finding or dissent ids it follows from",
 }
 
 
 def quality_next_step(failed: "list[str]") -> str:
-    """The next steps of Gate 2's failed checks (by name, in the gate's order), joined."""
-    return "; then ".join(QUALITY_NEXT[name] for name in failed if name in QUALITY_NEXT)
+    """The next steps of Gate 2's failed checks (by name, in the gate's order), joined; the
+    agreement checks share one (the two ways forward), said once."""
+    steps: list[str] = []
+    agreement = [name for name in failed if name in ("consensus_confidence", "improvement_evidence")]
+    for name in failed:
+        if name in agreement[1:]:
+            continue
+        if name in QUALITY_NEXT:
+            steps.append(QUALITY_NEXT[name])
+    return "; then ".join(steps)
+
+
+# --------------------------------------------------------------------------------------------
+# the two ways forward of a gate failed on agreement (core/ways_forward.py)
+
+
+class Share(_Data):
+    approach: str          # an approach id, or "(adopt none)"
+    rankers: int
+
+
+class Divergence(_Data):
+    approach: str
+    dimension: str         # a ranking dimension, or "weighted"
+    low: float
+    high: float
+    low_by: list[str] = []
+    high_by: list[str] = []
+
+
+class Dissent(_Data):
+    persona: str
+    preferred: "str | None" = None     # "(adopt none)" for a reject; None for a tie
+    margin: "float | None" = None      # the leader's score minus its best alternative
+    target: str = ""
+    concern: str = ""
+    reason: str = ""
+
+
+class Ways(_Data):
+    """What the ways forward say: what is contested (bounded) and which ways are open."""
+    deliberation: str
+    leader: "str | None" = None
+    consensus: float = 0.0
+    band: str = "weak"
+    titles: dict[str, str] = {}
+    split: list[Share] = []
+    divergences: list[Divergence] = []
+    dissent: list[Dissent] = []
+    more_dissent: int = 0
+    revision: Literal["available", "used"] = "available"
+    synthesis_type: str = "synthesis-lead"
+
+
+def _title(w: Ways, aid: str) -> str:
+    t = w.titles.get(aid)
+    return f"{aid} ({t})" if t and t != aid else aid
+
+
+def _dimension(d: Divergence) -> str:
+    what = "weighted score" if d.dimension == "weighted" else d.dimension.replace("/", ", ")
+    low = f" (low: {', '.join(d.low_by)})" if d.low_by else ""
+    high = f" (high: {', '.join(d.high_by)})" if d.high_by else ""
+    return f"{d.approach} {what} {d.low:g}–{d.high:g}{low}{high}"
+
+
+def contested_lines(w: Ways) -> "list[str]":
+    """What is contested: the split, the scores that diverge most, each dissenter's concern."""
+    lines = ["What is contested:"]
+    if w.split:
+        lines.append("- the split: " + "; ".join(
+            f"{s.approach} preferred by {s.rankers} ranker{'s' if s.rankers != 1 else ''}" for s in w.split)
+            + (f" (leading: {w.leader}, consensus {w.consensus:.2f}, {w.band})" if w.leader else ""))
+    if w.divergences:
+        lines.append("- the scores diverge most on: " + "; ".join(_dimension(d) for d in w.divergences))
+    for d in w.dissent:
+        if d.preferred is None:
+            pos = "ties the leader with another approach"
+        elif d.preferred == "(adopt none)":
+            pos = "rejects every approach"
+        else:
+            by = f" by {-d.margin:.1f} points" if d.margin is not None and d.margin < 0 else ""
+            pos = f"prefers {d.preferred} over {w.leader}{by}"
+        said = f" — \"{d.concern}\"" + (f" ({d.reason})" if d.reason else "") if d.concern else " — no concern documented"
+        lines.append(f"- {d.persona} {pos}{said}")
+    if w.more_dissent:
+        lines.append(f"- and {w.more_dissent} more dissenter(s) (the record lists them)")
+    return lines
+
+
+def ways_forward(w: Ways) -> str:
+    """The contested points and the two ways forward, each with its exact next step."""
+    ids = ", ".join(_title(w, a) for a in w.titles) or "the approaches"
+    lead = f"adopt the leading approach {w.leader}" if w.leader else "adopt the leading approach"
+    handover = (f"hand the decision to the user: present the options — {ids} — and the split above, say the "
+                "panel did not agree, and end your turn. That stop is accepted: the deliberation completes "
+                f"with route human-review and outcome \"no consensus\", its record written; tell the user they "
+                f"settle it with `deliberation approve {w.deliberation}` ({lead}) or `deliberation reject "
+                f"{w.deliberation}` (set it aside) — in Claude Code `! deliberation approve {w.deliberation}`.")
+    lines = contested_lines(w)
+    if w.revision == "available":
+        lines += ["Two ways forward — choose one:",
+                  f"(a) one revision round (this deliberation has one; never a second): spawn ONE `{w.synthesis_type}` "
+                  "with the Agent tool, prompt starting \"Phase: deliberation\" with the question, every research "
+                  f"finding, the approaches {ids} and the contested points above, asking it to revise each approach "
+                  "against them (keep the ids; its report's `approaches` replace the list). When it has reported, "
+                  "spawn the research personas again, fresh, to rank the revised approaches blind — the contested "
+                  "points may be in the ranking prompts, never who scored or voted what.",
+                  f"(b) {handover}"]
+    else:
+        lines += ["The one revision round of this deliberation is used: the way forward is to "
+                  f"{handover}"]
+    return "\n".join(lines)
 
 
 class GateFailed(_Data):
-    """A gate failed: the hold names every failed check with its figure and the next step."""
+    """A gate failed: the hold names every failed check with its figure and the next step — for
+    a failure on agreement, what is contested and the two ways forward (`ways`)."""
     kind: Literal["gate_failed"] = "gate_failed"
     deliberation: str
     result: GateResult
+    ways: "Ways | None" = None
 
 
 def gate_failed(o: GateFailed) -> str:
@@ -99,5 +213,22 @@ def gate_failed(o: GateFailed) -> str:
             lines.append(f"- {c.name}: {'pass' if c.passed else 'FAIL'} — {c.figure}")
             if not c.passed and c.name == "improvement_evidence" and c.detail:
                 lines.append(f"  ({c.detail})")
-    lines.append(f"Next: {r.next_step}.")
+    if o.ways is not None:
+        lines.append(ways_forward(o.ways))
+    else:
+        lines.append(f"Next: {r.next_step}.")
     return "\n".join(lines)
+
+
+class RevisionIn(_Data):
+    """The revision round's synthesis has reported: its approaches stand, the fresh ranking is due."""
+    kind: Literal["revision_in"] = "revision_in"
+    deliberation: str
+    titles: dict[str, str] = {}
+
+
+def revision_in(o: RevisionIn) -> str:
+    listed = "; ".join(f"{a}: {t}" for a, t in o.titles.items()) or "none"
+    return (f"Deliberation {o.deliberation} — revision round: the revised approaches stand ({listed}); the "
+            "earlier ranking is set aside (the record keeps its figures). Rank the revised approaches with "
+            "fresh, blind rankers — this is the deliberation's one revision round.")

@@ -8,13 +8,14 @@ from pydantic import Field, TypeAdapter
 
 from deliberation.text import gates, notes, stop
 
-Message = Annotated[Union[gates.GateFailed, notes.Said, notes.VotePassed, notes.TwoAgentForm,
+Message = Annotated[Union[gates.GateFailed, gates.RevisionIn, notes.Said, notes.VotePassed, notes.TwoAgentForm,
                           notes.DepthSkipped, notes.NotFinished, notes.Reminder,
                           stop.DocumentSentBack], Field(discriminator="kind")]
 MESSAGE = TypeAdapter(Message)
 
 _RENDER: "dict[type, Callable[[Any], str]]" = {
     gates.GateFailed: gates.gate_failed,
+    gates.RevisionIn: gates.revision_in,
     notes.Said: notes.said,
     notes.VotePassed: notes.vote_passed,
     notes.TwoAgentForm: notes.two_agent_form,

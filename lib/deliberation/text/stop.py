@@ -105,3 +105,29 @@ def completed(o: Completed) -> Words:
     if o.review is None:
         return Words(person=summary)
     return Words(model=o.review.notice, person=f"⚠ {o.review.message}\n{summary}")
+
+
+class HandedOver(_Data):
+    """The vote failed on agreement and the main agent ended its turn: the decision is the
+    user's. The stop is accepted; the deliberation is COMPLETE with outcome no-consensus."""
+    kind: Literal["handed_over"] = "handed_over"
+    deliberation: str
+    leading: "str | None" = None
+    consensus: float = 0.0
+    threshold: float = 0.0
+    task_type: str = "default"
+    revised: bool = False               # after the one revision round
+    record: str
+
+
+def handed_over(o: HandedOver) -> Words:
+    lead = (f"the leading approach {o.leading} (consensus {o.consensus:.2f} < {o.threshold:.2f}, {o.task_type})"
+            if o.leading else "no leading approach")
+    after = " after its revision round" if o.revised else ""
+    approve = f"adopt {o.leading}" if o.leading else "adopt the leading approach"
+    return Words(person=(
+        f"⚠ Deliberation {o.deliberation} COMPLETE — NO CONSENSUS{after}: the panel did not agree; "
+        f"{lead}. The decision is yours (route human-review): `deliberation approve {o.deliberation}` "
+        f"({approve}) or `deliberation reject {o.deliberation}` (set it aside); in Claude Code "
+        f"`! deliberation approve {o.deliberation}`. Until then risky tools ask for your yes. "
+        f"Record: {o.record}"))

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
+from deliberation.core.depth import hot_spots as spots_of
 from deliberation.core.depth.hot_spots import (WEIGHTY, approach_titles, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
 from deliberation.core.depth import FLOOR
 from deliberation.core.depth.paraphrase import is_paraphrase
@@ -55,12 +56,6 @@ SYNTHESIS_CONTAINMENT = 0.5                  # share of a synthesis text's trigr
 SYNTHESIS_MIN_TOKENS = 6                     # shorter synthesis texts (titles) are not compared
 HOT_SPOT_REF = re.compile(r"\bH([0-9]{1,3})\b")
 
-# which hot-spot kinds each lens digs into first (also picks the lenses when k < 3)
-LENS_AFFINITY = {
-    "evidence-chase": ("refuted", "contradiction", "missed_angle"),
-    "counter-model": ("contradiction", "refuted", "missed_angle"),
-    "edge-case-hunt": ("missed_angle", "refuted", "contradiction"),
-}
 LENS_TASK = words.LENS_TASK
 
 
@@ -162,25 +157,25 @@ def _budget_problems(budget, cfg: Config, k: int) -> "list[list]":
     return problems
 
 
-def choose_lenses(hot_spots: "list[HotSpot] | tuple[HotSpot, ...]", k: int) -> "list[str]":
-    """The k lenses of the wave: all three at k = 3; otherwise those whose favourite hot-spot
-    kind is most common (ties in LENSES order). Deterministic."""
-    if k >= len(LENSES):
-        return list(LENSES)
-    count = {lens: sum(1 for h in hot_spots if h.kind == LENS_AFFINITY[lens][0]) for lens in LENSES}
-    ranked = sorted(LENSES, key=lambda lens: (-count[lens], LENSES.index(lens)))
-    return sorted(ranked[:k], key=LENSES.index)
+def capabilities(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...]") -> "dict[str, tuple[str, ...]]":
+    """Hot spot id → the lenses that can work on it (hot_spots.LENS_CAN)."""
+    tier1 = tier1_agents(delib)
+    findings, approaches = finding_index(tier1), approach_titles(tier1)
+    return {h.id: spots_of.lenses_for(h, findings, approaches) for h in spots}
 
 
-def _assign(hot_spots, lenses: "list[str]") -> "tuple[LensAssignment, ...]":
-    """Every worker aims at every hot spot (the lens is the independent angle), in the order of
-    its lens' affinity, then id order."""
-    out = []
-    for lens in lenses:
-        order = LENS_AFFINITY[lens]
-        ids = sorted(hot_spots, key=lambda h: (order.index(h.kind), int(h.id[1:])))
-        out.append(LensAssignment(lens, tuple(h.id for h in ids)))
-    return tuple(out)
+def choose_lenses(delib: Deliberation, hot_spots: "list[HotSpot] | tuple[HotSpot, ...]", k: int) -> "list[str]":
+    """The (at most k) lenses of the wave: those that can work on the hot spots, covering as
+    many as k workers can (hot_spots.choose); a lens no hot spot needs is not spawned."""
+    return spots_of.choose(hot_spots, k, capabilities(delib, hot_spots), tuple(LENSES))
+
+
+def _assign(delib: Deliberation, hot_spots, lenses: "list[str]",
+            per_lens: int = spots_of.HOT_SPOTS_PER_LENS) -> "tuple[LensAssignment, ...]":
+    """Each lens aims at the hot spots it can work on, at most `per_lens`, in priority (id)
+    order (hot_spots.assign)."""
+    got = spots_of.assign(hot_spots, lenses, capabilities(delib, hot_spots), per_lens)
+    return tuple(LensAssignment(lens, got[lens]) for lens in lenses if lens in got)
 
 
 def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] | None" = None) -> DepthPlan:
@@ -190,16 +185,18 @@ def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] |
     posture = cfg.depth.posture
     if not enabled:
         return DepthPlan("off", posture, False, why)
-    found = tuple(find_hot_spots(delib) if spots is None else spots)
+    limit = cfg.depth.max_hot_spots
+    found = tuple(find_hot_spots(delib, limit=limit) if spots is None else spots[:limit])
     if not found:
         return DepthPlan("not_needed", posture, True, words.no_hot_spots(why))
     k, clamped = workers(cfg)
+    lenses = choose_lenses(delib, found, k)
+    k = len(lenses) or k
     problems = _budget_problems(budget, cfg, k)
     if problems:
         loud = words.budget_skipped([h.id for h in found], problems)
         return DepthPlan("skipped", posture, True, loud, found, (), k, clamped)
-    lenses = choose_lenses(found, k)
-    return DepthPlan("deepen", posture, True, why, found, _assign(found, lenses), k, clamped)
+    return DepthPlan("deepen", posture, True, why, found, _assign(delib, found, lenses), k, clamped)
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,8 +261,8 @@ def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
     if st.status not in OPEN:
         return []
     spawned = {a.persona for a in _lens_records(delib)}
-    planned = _planned_lenses(st)
-    return [a for a in _assign(st.hot_spots, planned) if a.lens not in spawned]
+    planned = _planned_lenses(delib)
+    return [a for a in _assign(delib, st.hot_spots, planned) if a.lens not in spawned]
 
 
 def tier2_items(delib: Deliberation) -> "list[list[str]]":
@@ -293,7 +290,7 @@ def open_step_text(delib: Deliberation) -> str:
         lens_recs = _lens_records(delib)
         spawned = {a.persona for a in lens_recs}
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
-        missing = [lens for lens in _planned_lenses(st) if lens not in spawned]
+        missing = [lens for lens in _planned_lenses(delib) if lens not in spawned]
         todo = missing_workers(delib) if missing else []
         return words.wave_open([h.id for h in st.hot_spots], len(spawned), st.workers_per_wave, running, missing,
                                list(FLOOR), [f"{delib.agent_prefix}{a.lens}" for a in todo],
@@ -333,9 +330,13 @@ def _red_team_2_records(delib: Deliberation) -> "list[AgentRecord]":
             and ((a.red_team_round or 1) >= 2 or a.tier == 2)]
 
 
-def _planned_lenses(st: DepthState) -> "list[str]":
+def _planned_lenses(delib: Deliberation) -> "list[str]":
+    """The wave's lenses: those the plan recorded, less any that no hot spot gives work to."""
+    st = delib.depth
     planned = [lens for lens in LENSES if lens in st.tier2_by_lens]
-    return planned or choose_lenses(st.hot_spots, st.workers_per_wave or len(LENSES))
+    planned = planned or choose_lenses(delib, st.hot_spots, st.workers_per_wave or len(LENSES))
+    got = spots_of.assign(st.hot_spots, planned, capabilities(delib, st.hot_spots))
+    return [lens for lens in planned if lens in got] or planned
 
 
 def wave_done(delib: Deliberation) -> bool:
@@ -343,7 +344,7 @@ def wave_done(delib: Deliberation) -> bool:
     (Foreground workers report one by one; the first report must not close the wave.)"""
     recs = _lens_records(delib)
     spawned = {a.persona for a in recs}
-    return (bool(recs) and all(lens in spawned for lens in _planned_lenses(delib.depth))
+    return (bool(recs) and all(lens in spawned for lens in _planned_lenses(delib))
             and not any(a.status in ("spawned", "running") for a in recs))
 
 
@@ -413,7 +414,7 @@ def check_tier2_spawn(subagent_type: str, prompt: str, delib: Deliberation) -> "
         return words.tier2_closed(closed)
     st = delib.depth
     name = normalise_agent_type(subagent_type)
-    planned = _planned_lenses(st)
+    planned = _planned_lenses(delib)
     spawned = {a.persona for a in _lens_records(delib)}
     broken: list[list] = []                          # [rule, figures...] (text.depth.tier2_denied)
     if name == "fork":
@@ -451,7 +452,7 @@ def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "s
     if st.status in OPEN:
         lens_recs = _lens_records(delib)
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
-        missing = [lens for lens in _planned_lenses(st) if lens not in {a.persona for a in lens_recs}]
+        missing = [lens for lens in _planned_lenses(delib) if lens not in {a.persona for a in lens_recs}]
         if running or missing:
             return words.red_team_before_tier2(running, missing)
         return None

@@ -1,7 +1,7 @@
 """Hot spots: the contested points of a deliberation, computed from its tier-1 reports.
 
 The depth axis digs only where tier 1 is contested. After the propose pass and
-the first red-team pass, `find_hot_spots(delib)` lists, in this order:
+the first red-team pass, `find_hot_spots(delib)` lists:
 
 1. `refuted`       — a finding (`"<persona>:<id>"`) or an approach the red team refuted or
                      weakened WITH evidence (a refutation without evidence carries no weight);
@@ -10,8 +10,31 @@ the first red-team pass, `find_hot_spots(delib)` lists, in this order:
                      approves while another rejects it or files a concern against it;
 3. `missed_angle`  — every angle the red team says was missed.
 
+A point the red team UPHELD with evidence is settled, not contested: a contradiction whose every
+finding or approach the red team upheld is no hot spot (a refutation by the red team itself
+keeps its target contested).
+
 Near-identical hot spots are merged (same target, or `similarity` ≥ DEDUP_SIMILARITY of their
-core text), then numbered H1, H2, … in that order: the same reports always give the same ids.
+core text), then **prioritised** (`priority`): refuted before contradictions before missed
+angles; within a kind, a refutation before a weakening, a point about an approach (it can change
+the decision) before one about a finding, a more severe finding first, more agents involved
+first, then the order the reports gave them. They are numbered H1, H2, … in that order — the
+same reports always give the same ids — and **bounded**: the first MAX_HOT_SPOTS are deepened
+(`find_hot_spots`); `all_hot_spots` keeps the rest, numbered after them, for the record.
+
+The bound: one fresh worker digs each of its points to a primary source, an alternative model
+or a breaking input in ONE pass; a wave whose workers each got every point (14 in a real trial)
+skimmed them all and overturned nothing. Six points, at most HOT_SPOTS_PER_LENS (3) per worker
+(`assign`), keep each worker on few enough points to dig into and the wave's instruction — k
+worker prompts with their hot-spot maps — readable in one hook answer.
+
+`assign` gives each lens the hot spots it can work on (`LENS_CAN`): evidence-chase traces
+claims to their source (a refuted point — the finding and the red team's counter-evidence — or
+contradicted findings; the concerns on either side of an approach in dispute), counter-model
+builds alternative explanations (any refuted or contradicted point), edge-case hunt breaks
+conclusions (points about an approach) and finds the inputs a missed angle never examined;
+evidence-chase also reads the primary source on a missed angle. Counter-model does not take
+missed angles: there is no explanation there to build an alternative to.
 
 The reading helpers (`current`, `tier1_agents`, `red_team_agents`, `finding_index`,
 `resolve_target`) are shared with depth_axis. Pure: no I/O.
@@ -27,9 +50,24 @@ from deliberation.core.similarity import similarity
 from deliberation.state.models import AgentRecord, Deliberation, HotSpot, HotSpotKind
 
 DEDUP_SIMILARITY = 0.8
-MAX_HOT_SPOTS = 999  # the id pattern allows H1..H999
+MAX_HOT_SPOTS = 6          # hot spots a depth wave deepens (the rest are recorded, not dug into)
+HOT_SPOTS_PER_LENS = 3     # hot spots one tier-2 worker gets
+ID_LIMIT = 999             # the id pattern allows H1..H999
 CLAIM_CHARS = 240
 WEIGHTY = ("refuted", "weakened")
+TWO_AGENT_NOTE = "2-agent rule: "   # the material line of the minimum viable deliberation's conflict
+SEVERITY = {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}
+KIND_ORDER = ("refuted", "contradiction", "missed_angle")
+LENS_ORDER = ("evidence-chase", "counter-model", "edge-case-hunt")
+# the hot spots each lens can work on: (kind, what it is about) → lenses, the better fit first
+LENS_CAN = {
+    ("refuted", "finding"): ("evidence-chase", "counter-model"),
+    ("refuted", "approach"): ("evidence-chase", "counter-model", "edge-case-hunt"),
+    ("contradiction", "finding"): ("evidence-chase", "counter-model"),
+    ("contradiction", "approach"): ("evidence-chase", "counter-model", "edge-case-hunt"),
+    ("contradiction", "none"): ("evidence-chase", "counter-model"),
+    ("missed_angle", "none"): ("edge-case-hunt", "evidence-chase"),
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -102,6 +140,10 @@ def resolve_target(target: str, findings: "dict[str, tuple[AgentRecord, Finding]
     return bare[0] if len(bare) == 1 else None
 
 
+def _severity(ref: str, findings: dict) -> int:
+    return SEVERITY.get(findings[ref][1].severity, 2) if ref in findings else 0
+
+
 def _clip(text: str, n: int = CLAIM_CHARS) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
@@ -119,10 +161,18 @@ class _Candidate:
     key: str = ""                   # same non-empty key → same point (e.g. the same target)
     material: list = field(default_factory=list)
     sources: list = field(default_factory=list)
+    targets: list = field(default_factory=list)   # resolved finding refs / approach ids it is about
+    refuted: bool = False           # a refutation (not only a weakening) is behind it
+    severity: int = 0               # the most severe finding at stake (SEVERITY)
+    by_red_team: bool = False       # the red team itself contests it
 
     def absorb(self, other: "_Candidate") -> None:
         self.material += [m for m in other.material if m not in self.material]
         self.sources += [s for s in other.sources if s not in self.sources]
+        self.targets += [t for t in other.targets if t not in self.targets]
+        self.refuted = self.refuted or other.refuted
+        self.severity = max(self.severity, other.severity)
+        self.by_red_team = self.by_red_team or other.by_red_team
 
 
 def _note(who: str, verdict: str, claim: str, evidence: str) -> str:
@@ -153,7 +203,8 @@ def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Ca
                 statement=f"{label} (\"{_clip(text)}\") was {r.verdict} by the red team: {_clip(r.claim)}",
                 core=f"{text} {r.claim}", key=f"target:{ref}",
                 material=[ref, _note(rt.persona, r.verdict, r.claim, r.evidence)],
-                sources=[s for s in (owner, rt.persona) if s]))
+                sources=[s for s in (owner, rt.persona) if s], targets=[ref],
+                refuted=r.verdict == "refuted", severity=_severity(ref, findings), by_red_team=True))
     return out
 
 
@@ -168,7 +219,8 @@ def _debate_conflicts(delib: Deliberation, findings: dict, approaches: dict) -> 
                 kind="contradiction",
                 statement=f"conflict between {', '.join(refs)}: {_clip(c.about)}",
                 core=c.about, material=refs + [f"{agent.persona}: {_clip(c.about)}"],
-                sources=[agent.persona]))
+                sources=[agent.persona], targets=[t for t in refs if t in findings or t in approaches],
+                severity=max([_severity(t, findings) for t in refs] or [0])))
     return out
 
 
@@ -192,7 +244,8 @@ def _cross_refutations(delib: Deliberation, findings: dict, approaches: dict) ->
                 statement=f"{agent.persona} contradicts {label} (\"{_clip(text)}\"): {_clip(r.claim)}",
                 core=f"{text} {r.claim}", key=f"target:{ref}",
                 material=[ref, _note(agent.persona, r.verdict, r.claim, r.evidence)],
-                sources=[s for s in (owner, agent.persona) if s]))
+                sources=[s for s in (owner, agent.persona) if s], targets=[ref],
+                refuted=r.verdict == "refuted", severity=_severity(ref, findings)))
     return out
 
 
@@ -227,7 +280,7 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
             statement=(f"approach {aid} (\"{_clip(title)}\") is preferred by {', '.join(names)} "
                        f"and opposed by {', '.join(dict.fromkeys(opponents))}"),
             core=f"{title} " + " ".join(notes), key=f"approach-split:{aid}",
-            material=[aid] + notes, sources=names + [p for p in dict.fromkeys(opponents)]))
+            material=[aid] + notes, sources=names + [p for p in dict.fromkeys(opponents)], targets=[aid]))
     return out
 
 
@@ -265,18 +318,40 @@ def _two_agent_conflict(delib: Deliberation) -> "list[_Candidate]":
         return []
     return [_Candidate(kind="contradiction", statement=f"the two agents disagree: {_clip(check.detail)}",
                        core=check.detail, key="two-agent",
-                       material=[f"2-agent rule: {check.detail}"], sources=list(check.agents))]
+                       material=[f"{TWO_AGENT_NOTE}{check.detail}"], sources=list(check.agents))]
 
 
-def find_hot_spots(delib: Deliberation, two_agent: bool = False) -> "list[HotSpot]":
-    """The contested points of `delib`'s tier-1 reports, numbered H1, H2, … (see module doc).
+def upheld_targets(delib: Deliberation, findings: dict, approaches: dict) -> "set[str]":
+    """Findings and approaches the first red-team pass UPHELD with evidence (and did not also
+    refute or weaken): settled points."""
+    upheld, broken = set(), set()
+    for rt in red_team_agents(delib, 1):
+        for r in rt.filed.refutations:
+            ref = resolve_target(r.target, findings, approaches)
+            if ref is None:
+                continue
+            if r.verdict == "upheld" and r.evidence.strip():
+                upheld.add(ref)
+            elif r.verdict in WEIGHTY:
+                broken.add(ref)
+    return upheld - broken
 
-    Empty until a first red-team report exists: hot spots are computed after that pass. With
-    `two_agent` (the minimum viable deliberation, whose AGAINST agent stands in for the red
-    team) they are computed from the two research reports, the pair's disagreement included.
-    """
-    if not two_agent and not red_team_agents(delib, 1):
-        return []
+
+def _about(c: _Candidate, approaches: dict) -> str:
+    if any(t in approaches for t in c.targets):
+        return "approach"
+    return "finding" if c.targets else "none"
+
+
+def priority(c: _Candidate, approaches: dict, order: int) -> tuple:
+    """Sort key: kind, refuted before weakened, about an approach before a finding, severity,
+    agents involved, then the reports' order (see the module docstring)."""
+    about = {"approach": 0, "finding": 1, "none": 2}[_about(c, approaches)]
+    return (KIND_ORDER.index(c.kind), 0 if c.refuted or c.kind != "refuted" else 1, about,
+            -c.severity, -len(c.sources), order)
+
+
+def _candidates(delib: Deliberation, two_agent: bool) -> "list[_Candidate]":
     tier1 = tier1_agents(delib)
     findings = finding_index(tier1)
     approaches = approach_titles(tier1)
@@ -290,9 +365,103 @@ def find_hot_spots(delib: Deliberation, two_agent: bool = False) -> "list[HotSpo
                  + _cross_refutations(delib, findings, approaches)
                  + _opposed_approaches(delib, approaches)
                  + _missed(delib))
-    merged = _merge(cands)[:MAX_HOT_SPOTS]
+    settled = upheld_targets(delib, findings, approaches)
+    cands = [c for c in cands
+             if c.by_red_team or not c.targets or not all(t in settled for t in c.targets)]
+    merged = _merge(cands)
+    ranked = sorted(enumerate(merged), key=lambda ic: priority(ic[1], approaches, ic[0]))
+    return [c for _i, c in ranked][:ID_LIMIT]
+
+
+def all_hot_spots(delib: Deliberation, two_agent: bool = False) -> "list[HotSpot]":
+    """Every contested point, prioritised and numbered H1, H2, … (see the module docstring).
+
+    Empty until a first red-team report exists: hot spots are computed after that pass. With
+    `two_agent` (the minimum viable deliberation, whose AGAINST agent stands in for the red
+    team) they are computed from the two research reports, the pair's disagreement included.
+    """
+    if not two_agent and not red_team_agents(delib, 1):
+        return []
     return [HotSpot(id=f"H{i}", kind=c.kind, statement=c.statement, material=c.material, sources=c.sources)
-            for i, c in enumerate(merged, start=1)]
+            for i, c in enumerate(_candidates(delib, two_agent), start=1)]
+
+
+def find_hot_spots(delib: Deliberation, two_agent: bool = False,
+                   limit: int = MAX_HOT_SPOTS) -> "list[HotSpot]":
+    """The hot spots the depth step deepens: the first `limit` of `all_hot_spots`."""
+    return all_hot_spots(delib, two_agent)[:max(0, limit)]
+
+
+def spot_about(spot: HotSpot, findings: dict, approaches: dict) -> str:
+    """'approach', 'finding' or 'none': what a hot spot is about (for the lenses). The minimum
+    viable deliberation's disagreement is about the decision itself: an approach."""
+    if any(m.startswith(TWO_AGENT_NOTE) for m in spot.material):
+        return "approach"
+    refs = {resolve_target(m, findings, approaches) for m in spot.material
+            if len(m) <= 128 and "\n" not in m} - {None}
+    if any(r in approaches for r in refs):
+        return "approach"
+    return "finding" if refs else "none"
+
+
+def lenses_for(spot: HotSpot, findings: dict, approaches: dict) -> "tuple[str, ...]":
+    """The lenses that can work on `spot`, the better fit first (LENS_CAN)."""
+    about = spot_about(spot, findings, approaches)
+    if spot.kind == "missed_angle":
+        about = "none"
+    elif about == "none" and spot.kind == "refuted":
+        about = "finding"
+    return LENS_CAN.get((spot.kind, about), LENS_CAN[("contradiction", "none")])
+
+
+def choose(spots: "list[HotSpot] | tuple[HotSpot, ...]", k: int, can: "dict[str, tuple[str, ...]]",
+           lenses: "tuple[str, ...]" = LENS_ORDER) -> "list[str]":
+    """The (at most k) lenses of a wave: greedily, the lens that can work on the most hot spots
+    no chosen lens covers yet, then (every spot covered) the one that can work on the most —
+    a second angle, as the ceiling posture is the widest; ties: the one whose spots come first
+    in priority, then `lenses` order. A lens no hot spot gives work to is never chosen."""
+    chosen: list[str] = []
+    covered: set[str] = set()
+    order = {h.id: i for i, h in enumerate(spots)}
+    while len(chosen) < k:
+        best = None
+        for lens in lenses:
+            if lens in chosen:
+                continue
+            able = [h.id for h in spots if lens in can[h.id]]
+            if not able:
+                continue
+            new = [i for i in able if i not in covered]
+            key = (-len(new), -len(able), min(order[i] for i in (new or able)), lenses.index(lens))
+            if best is None or key < best[0]:
+                best = (key, lens, able)
+        if best is None:
+            break
+        chosen.append(best[1])
+        covered.update(best[2])
+    return sorted(chosen, key=lenses.index)
+
+
+def assign(spots: "list[HotSpot] | tuple[HotSpot, ...]", lenses: "list[str] | tuple[str, ...]",
+           can: "dict[str, tuple[str, ...]]", per_lens: int = HOT_SPOTS_PER_LENS) -> "dict[str, tuple[str, ...]]":
+    """lens → the hot spot ids it digs into, in priority order, at most `per_lens` each: first
+    every hot spot goes to the capable lens with the fewest so far (the better fit on a tie), so
+    that each is covered where the lenses have room; then each lens fills its room with the
+    other hot spots it can work on, highest priority first (a second angle on the top points)."""
+    got: dict[str, list[str]] = {lens: [] for lens in lenses}
+    order = {h.id: i for i, h in enumerate(spots)}
+    for h in spots:
+        able = [lens for lens in can[h.id] if lens in got and len(got[lens]) < per_lens]
+        if able:
+            pick = min(able, key=lambda lens: (len(got[lens]), can[h.id].index(lens)))
+            got[pick].append(h.id)
+    for lens in lenses:
+        for h in spots:
+            if len(got[lens]) >= per_lens:
+                break
+            if lens in can[h.id] and h.id not in got[lens]:
+                got[lens].append(h.id)
+    return {lens: tuple(sorted(ids, key=order.__getitem__)) for lens, ids in got.items() if ids}
 
 
 def hot_spot_target(spot: HotSpot, findings: dict, approaches: dict) -> "str | None":

@@ -1,0 +1,120 @@
+"""A vote that fails on agreement, through the real hook scripts: both ways forward.
+
+(a) one revision round — a synthesis-lead revises the approaches, the personas rank them afresh,
+    the vote passes and the deliberation completes with its document; a second round is refused.
+(b) the decision handed to the user — the main agent stops after the ways were offered: the stop
+    is accepted (never held), the deliberation is COMPLETE with outcome no-consensus, route
+    human-review (NO_CONSENSUS), its record written, and `deliberation approve` settles it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from deliberation import cli
+from tests.helpers import payloads as P
+from tests.helpers.flows import HIGH, failed_checks, start
+from tests.helpers.flows import gate_rank as rank
+from tests.helpers.flows import gate_research as research
+from tests.helpers.project import load_delib
+from tests.helpers.project import validate_schemas as validate_state
+
+WHY_A = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/write.txt"}]
+SPLIT = {"security-analyst": ({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
+         "performance-engineer": ({"A": (6, 6, 6, 6, 6), "B": (8, 8, 8, 8, 8)}, "approve", "B", WHY_A)}
+CITES = ["security-analyst:F1", "performance-engineer:F1"]
+
+
+def split_vote(project, hook):
+    s = start(project, hook)
+    research(s)
+    post = rank(s, SPLIT)[-1]["post"]
+    return s, post
+
+
+def test_a_split_vote_names_what_is_contested_and_both_ways(project, hook):
+    _s, post = split_vote(project, hook)
+    text = post.context
+    assert "consensus gate FAILED" in text and "What is contested:" in text
+    assert "the split: A preferred by 1 ranker; B preferred by 1 ranker" in text
+    assert "performance-engineer prefers B over A by 2.0 points — \"A doubles the write path\"" in text
+    assert "(a) one revision round" in text and "spawn ONE `synthesis-lead`" in text
+    assert "(b) hand the decision to the user" in text
+    assert "re-rank with the contested points" not in text  # a bare re-rank is not a way forward
+    d = load_delib(project)
+    assert d["ways"]["revision"] == "available" and d["ways"]["offered_at"] is not None
+
+
+def test_way_b_the_stop_hands_the_decision_to_the_user(project, hook, monkeypatch, capsys):
+    s, _post = split_vote(project, hook)
+    res = s.stop(message="The panel did not agree: A (Postgres) or B (Redis). Which do you prefer?")
+    assert res.decision is None, res.reason  # accepted, not held
+    assert "NO CONSENSUS" in res.system_message and "deliberation approve" in res.system_message
+    d = load_delib(project)
+    assert d["phase"] == "COMPLETE" and d["outcome"] == "no-consensus" and d["decision"] is None
+    assert d["stop_blocks"] == 0 and d["failure_reasons"] == []
+    route = d["route"]
+    assert route["route"] == "human-review" and route["decided_by"] == "NO_CONSENSUS"
+    assert route["review"] == "pending" and route["rules"][0]["rule"] == "NO_CONSENSUS"
+    body = open(d["record_path"], encoding="utf-8").read()
+    assert "No consensus — the decision was handed to the user." in body
+    escalations = json.load(open(os.path.join(project, ".claude", "deliberation", "escalations.json")))
+    (entry,) = escalations["open"]
+    assert entry["deliberation_id"] == d["id"] and "no consensus" in entry["reason"]
+    assert s.stop().decision is None  # the session is free again
+    validate_state(project)
+    # the person settles it: approve adopts the leading approach
+    code = cli.main(["approve", d["id"], "--project", str(project)])
+    capsys.readouterr()
+    assert code == 0
+    d = load_delib(project)
+    assert d["route"]["review"] == "approved" and d["decision"] == d["ranking"]["leading"]
+
+
+def test_way_a_one_revision_round_then_a_fresh_blind_ranking(project, hook):
+    s, _post = split_vote(project, hook)
+    revised = [("A", "Postgres sessions with a write-behind buffer"), ("B", "Redis sessions with AOF persistence")]
+    out = s.foreground("synthesis-lead", "Phase: deliberation. Revise each approach against the contested points "
+                                         "(A doubles the write path).\n" + s.findings(), P.synthesis_report(revised))
+    assert out["pre"].decision is None, out["pre"].reason
+    assert "revision round: the revised approaches stand" in (out["post"].context or "")
+    d = load_delib(project)
+    assert d["ways"]["revision"] == "reranking" and d["ranking"] is None
+    assert [a["superseded"] for a in d["agents"] if a["stage"] == "ranking"] == [True, True]
+    # a second revision round is refused: linear, never a loop
+    again = s.hook("PreToolUse", P.pre_agent(s.sid, "toolu_again", "synthesis-lead",
+                                             "Revise again.\n" + s.findings(), False))
+    assert again.decision == "deny" and "the one revision round" in again.reason
+    # the fresh, blind ranking of the revised approaches agrees
+    post = rank(s, HIGH)[-1]["post"]
+    assert "consensus gate FAILED" not in (post.context or "")
+    d = load_delib(project)
+    assert d["ways"]["revision"] == "used" and d["gate1"]["passed"], failed_checks(d["gate1"])
+    res = s.stop(message=P.prd_message(CITES, "adopted"))
+    d = load_delib(project)
+    assert res.decision is None and d["phase"] == "COMPLETE" and d["outcome"] == "adopted", (res.reason, d["gate2"])
+    assert d["record"]["ways"]["before"]["consensus"] < d["threshold"]
+    validate_state(project)
+
+
+def test_after_the_revision_round_only_the_hand_over_remains(project, hook):
+    s, _post = split_vote(project, hook)
+    s.foreground("synthesis-lead", "Phase: deliberation. Revise each approach.\n" + s.findings(),
+                 P.synthesis_report([("A", "Postgres sessions"), ("B", "Redis sessions")]))
+    post = rank(s, SPLIT)[-1]["post"]
+    assert "The one revision round of this deliberation is used" in post.context
+    assert "(a) one revision round" not in post.context
+    res = s.stop(message="Still split: A or B — your call.")
+    d = load_delib(project)
+    assert res.decision is None and d["outcome"] == "no-consensus" and d["route"]["route"] == "human-review"
+    assert "NO CONSENSUS after its revision round" in res.system_message
+
+
+def test_failed_writes_its_record(project, hook):
+    s = start(project, hook)
+    research(s)
+    blocks = [s.stop(active=i > 0) for i in range(4)]
+    assert [b.decision for b in blocks] == ["block", "block", "block", None]
+    d = load_delib(project)
+    assert d["phase"] == "FAILED" and d["record_path"] and os.path.exists(d["record_path"])
