@@ -63,6 +63,8 @@ def report_message(data: "dict | str", prose: str = "Here is my analysis.") -> s
 
 CITABLE_HEADER = "Ids you may cite ("
 CITABLE_LINE = re.compile(r"^- (\S+) \((finding|dissent|refutation|hot spot)[^)]*\): ")
+CITABLE_GROUPED = re.compile(r"^- ([A-Za-z0-9_.-]+|hot spots): (.+)$")
+GROUP_KINDS = {"findings": "finding", "dissent": "dissent", "refutations": "refutation"}
 DOCUMENT_REQUEST = "write the decision document"        # the request, once the vote passed
 DOCUMENT_SEND_BACK = "the decision document is the last step"  # the Stop hook's send-back
 
@@ -73,7 +75,19 @@ def citable_ids(seen: str) -> "list[tuple[str, str]]":
     if at < 0:
         return []
     out = []
-    for line in seen[at:].splitlines()[1:]:
+    lines = seen[at:].splitlines()[1:]
+    if lines and lines[0].startswith("(ids only, by agent"):  # a long catalogue: one line per agent
+        for line in lines[1:]:
+            m = CITABLE_GROUPED.match(line.strip())
+            if not m:
+                break
+            for group in m.group(2).split("; "):
+                ids, _, kind = group.partition(" (")
+                for local in ids.split(", "):
+                    sid = local if m.group(1) == "hot spots" else f"{m.group(1)}:{local}"
+                    out.append((sid, GROUP_KINDS.get(kind.rstrip(")"), "hot spot")))
+        return out
+    for line in lines:
         m = CITABLE_LINE.match(line.strip())
         if not m:
             break

@@ -32,8 +32,10 @@ from scenarios_gates import approach_listing
 WAVE = re.compile(r"^wave:([a-z0-9-]+)")
 TAG = re.compile(r"^(PERSONA|PHASE): ?([a-z0-9-]+)$", re.M)
 WORKER_BLOCK = re.compile(
-    r"--- worker (\d+) of (\d+): subagent_type \"([a-z:-]+)\", hot spots ([^\n]*?) — prompt:\n"
-    r"(.*?)\n--- end of worker \1 prompt", re.S)
+    r"--- worker (\d+) of (\d+): subagent_type \"([a-z:-]+)\", hot spots ([^\n]*?) — prompt: these lines, "
+    r"then the shared part:\n(.*?)\n--- end of worker \1 prompt", re.S)
+SHARED_PART = re.compile(r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
+                         r"--- end of the shared part", re.S)
 LENS_TITLES = {"Evidence Chase": "evidence-chase", "Counter-Model": "counter-model",
                "Edge-Case Hunt": "edge-case-hunt"}
 DEPTH_INSTRUCTION = "Depth axis: the red-team pass left"
@@ -250,7 +252,8 @@ def wave_outcomes(req: ApiRequest, wave: str) -> "list[str]":
 
 def instruction_prompts(text_seen: str) -> "list[tuple[str, str]]":
     """(subagent_type, prompt) of every worker block of the depth instruction in `text_seen`."""
-    return [(m.group(3), m.group(5)) for m in WORKER_BLOCK.finditer(text_seen)]
+    shared = SHARED_PART.findall(text_seen)  # each worker's prompt: its own lines, then the shared part
+    return [(m.group(3), m.group(5) + "\n" + (shared[-1] if shared else "")) for m in WORKER_BLOCK.finditer(text_seen)]
 
 
 def research_findings(script: Script) -> str:

@@ -158,9 +158,11 @@ SPOTS = [{"id": "H1", "kind": "refuted", "statement": "performance-engineer:F1 i
 MAP = ("H1 [refuted] performance-engineer:F1 is refuted by red-team:R1\n"
        "  - tier-1 finding performance-engineer:F1: \"The outbox relay adds 40 ms of publish latency at p99.\" "
        "(evidence given: bench/relay.txt)\n  - red-team:R1: The 40 ms was measured on a debug build.")
-PROMPT = "You are a fresh tier-2 worker of a deliberation: Evidence Chase. …the worker prompt…"
-BLOCKS = ("--- worker 1 of 2: subagent_type \"evidence-chase\", hot spots H1, H2 — prompt:\n…\n--- end of worker 1 prompt"
-          "\n\n--- worker 2 of 2: …")
+BLOCKS = ("--- worker 1 of 2: subagent_type \"evidence-chase\", hot spots H1, H2 — prompt: these lines, then the "
+          "shared part:\n…\n--- end of worker 1 prompt\n\n--- worker 2 of 2: …\n\n--- the shared part, the same at the "
+          "end of every worker's prompt:\n…\n--- end of the shared part")
+HEADER = "You are a fresh tier-2 worker of a deliberation: Evidence Chase. …its own lines…"
+SHARED = "Question under deliberation: … the floor, the map, the report …"
 DEPTH = {
     "depth/posture_off": ("depth.posture", dict(case="off")),
     "depth/posture_max_lock": ("depth.posture", dict(case="max_lock", task_type="documentation", dial="off",
@@ -183,7 +185,13 @@ DEPTH = {
     "depth/worker_prompt_no_question": ("depth.worker_prompt", dict(
         title="Edge-Case Hunt", lens="edge-case-hunt", ids=["H2"], question="", floor=FLOOR, spot_map=MAP)),
     "depth/worker_blocks": ("depth.worker_blocks", dict(
-        workers=[["deliberation:evidence-chase", ["H1", "H2"], PROMPT], ["deliberation:counter-model", ["H1"], PROMPT]])),
+        workers=[["deliberation:evidence-chase", ["H1", "H2"], HEADER], ["deliberation:counter-model", ["H1"], HEADER]],
+        shared=SHARED)),
+    "depth/worker_header": ("depth.worker_header", dict(title="Evidence Chase", lens="evidence-chase", ids=["H1", "H2"])),
+    "depth/shared_part": ("depth.shared_part", dict(question="How should order events reach the bus?", floor=FLOOR,
+                                                     spot_map=MAP)),
+    "depth/hot_spot_map_clipped": ("depth.hot_spot_map", dict(spots=SPOTS, limit=40)),
+    "depth/hot_spot_map_statements": ("depth.hot_spot_map", dict(spots=SPOTS, limit=0)),
     "depth/instruction": ("depth.instruction", dict(
         hot_spots=3, types=["evidence-chase", "counter-model", "edge-case-hunt"], blocks=BLOCKS)),
     "depth/instruction_clamped": ("depth.instruction", dict(
@@ -199,6 +207,9 @@ DEPTH = {
         ["finding", "evidence-chase:F1", "The release build publishes in 4 ms at p99.", "bench/release.txt"],
         ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
     "depth/tier2_lines_none": ("depth.tier2_lines", dict(items=[])),
+    "depth/red_team_2_instruction_refs": ("depth.red_team_2_instruction", dict(red_team="red-team", limit=0, items=[
+        ["finding", "evidence-chase:F1", "The release build publishes in 4 ms at p99.", "bench/release.txt"],
+        ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
     "depth/wave_open_to_spawn": ("depth.wave_open", dict(
         ids=["H1", "H2"], spawned=1, workers=3, running=["evidence-chase"], missing=["counter-model", "edge-case-hunt"],
         floor=FLOOR, todo=["counter-model", "edge-case-hunt"], blocks=BLOCKS)),

@@ -36,11 +36,15 @@ BACKQUOTED = re.compile(r"`([A-Za-z0-9_.:-]+)`")
 PHASE = re.compile(r'"Phase: ([a-z-]+)"')
 APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
 WORKER_BLOCK = re.compile(r"--- worker (\d+) of (\d+): subagent_type \"([A-Za-z0-9:_-]+)\", hot spots ([^\n]*?) "
-                          r"— prompt:\n(.*?)\n--- end of worker \1 prompt", re.S)
+                          r"— prompt: these lines, then the shared part:\n(.*?)\n--- end of worker \1 prompt", re.S)
+SHARED_PART = re.compile(r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
+                         r"--- end of the shared part", re.S)
 TIER2_ITEMS = re.compile(r"Tier-2 items:\n(?:- [^\n]*(?:\n|$))+")
 TELL_USER = re.compile(r"tell the user: \"?(.*?)\"?(?:\n|$)", re.S)
 JSON_BLOCK = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
 CITABLE = re.compile(r"^- ([A-Za-z0-9_.:-]+) \((finding|dissent|refutation|hot spot)[^)]*\): ", re.M)
+GROUPED = re.compile(r"^- ([A-Za-z0-9_.-]+|hot spots): ((?:[A-Za-z0-9_.-]+(?:, |(?: \([a-z]+\))?(?:; |$)))+)$")
+GROUP_KINDS = {"findings": "finding", "dissent": "dissent", "refutations": "refutation"}
 DOCUMENT_ASKED = ("Next: write the decision document", "Next: end your concluding answer with exactly one fenced")
 # how the client labels hook output (docs/HOOK_ANSWERS.md)
 HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:Agent|Stop|SessionStart) hook "
@@ -116,7 +120,9 @@ def directive(plugin_text: str) -> "Directive | None":
         d.action = "document"
     phase = PHASE.search(rest)
     d.phase = phase.group(1) if phase else ("ranking" if "RANK" in first else "deliberation")
-    d.worker_prompts = {m.group(3): m.group(5) for m in WORKER_BLOCK.finditer(rest)}
+    shared = SHARED_PART.search(rest)
+    d.worker_prompts = {m.group(3): m.group(5) + "\n" + (shared.group(1) if shared else "")
+                        for m in WORKER_BLOCK.finditer(rest)}
     listed = APPROACH_LIST.findall(rest)
     d.approach_list = listed[-1].strip() if listed else ""
     items = TIER2_ITEMS.findall(rest)
@@ -139,7 +145,19 @@ def newest_directive(texts: "list[str]", labelled: bool = True) -> "Directive | 
 def citable_ids(plugin_text: str) -> "dict[str, str]":
     """The ids the plugin lists as citable, with their kind (finding, dissent, refutation, hot spot)."""
     at = plugin_text.rfind("Ids you may cite")
-    return {m.group(1): m.group(2) for m in CITABLE.finditer(plugin_text[at:])} if at >= 0 else {}
+    if at < 0:
+        return {}
+    out = {m.group(1): m.group(2) for m in CITABLE.finditer(plugin_text[at:])}
+    for line in plugin_text[at:].splitlines()[1:]:  # a long catalogue: ids only, one line per agent
+        m = GROUPED.match(line)
+        if not m:
+            continue
+        who, groups = m.groups()
+        for group in groups.split("; "):
+            ids, _, kind = group.partition(" (")
+            for local in ids.split(", "):
+                out[local if who == "hot spots" else f"{who}:{local}"] = GROUP_KINDS.get(kind.rstrip(")"), "hot spot")
+    return out
 
 
 def decision_document(plugin_text: str, decision: str) -> dict:

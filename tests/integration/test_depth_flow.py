@@ -48,7 +48,9 @@ RANKS = {
 }
 CITES = ["security-analyst:F1", "performance-engineer:F1"]  # what the concluding answers' documents cite
 LENS_PROMPT = re.compile(r'--- worker (\d+) of (\d+): subagent_type "([a-z-]+)", hot spots ([H0-9, ]+) '
-                         r"— prompt:\n(.*?)\n--- end of worker \1 prompt", re.S)
+                         r"— prompt: these lines, then the shared part:\n(.*?)\n--- end of worker \1 prompt", re.S)
+SHARED_PART = re.compile(r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
+                         r"--- end of the shared part", re.S)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,8 +89,9 @@ def tier1(s: P.Session, red_team: str, before_red_team=None) -> dict:
 
 def lens_prompts(reason: str) -> "list[tuple[str, list[str], str]]":
     """(lens, hot spot ids, prompt) for each worker the deepen instruction names."""
-    return [(lens, [h.strip() for h in ids.split(",")], prompt)
-            for _i, _k, lens, ids, prompt in LENS_PROMPT.findall(reason)]
+    (shared,) = SHARED_PART.findall(reason)  # each prompt: the worker's own lines, then the shared part
+    return [(lens, [h.strip() for h in ids.split(",")], own + "\n" + shared)
+            for _i, _k, lens, ids, own in LENS_PROMPT.findall(reason)]
 
 
 def deepen(s: P.Session, reason: str, reports: "dict[str, str]", project) -> "list[dict]":
@@ -132,7 +135,10 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     assert gate.decision is None
     assert gate.context.startswith("Depth axis: the red-team pass left 2 contested point(s)")
     assert "H1 [refuted] approach A" in gate.context and "H2 [missed_angle]" in gate.context
-    assert gate.context.count("Tier 1 is material, not the answer; agreeing again scores 0.") == 3
+    # said once, in the shared part that ends each of the 3 workers' prompts
+    assert gate.context.count("Tier 1 is material, not the answer; agreeing again scores 0.") == 1
+    assert len(lens_prompts(gate.context)) == 3 and all(
+        "Tier 1 is material, not the answer; agreeing again scores 0." in p for _l, _i, p in lens_prompts(gate.context))
     assert SYNTHESIS_SUMMARY not in gate.context
     d = load_delib(project)
     assert d["depth"]["status"] == "pending" and d["depth"]["posture"] == "ceiling"

@@ -114,8 +114,9 @@ def test_disagreement_is_investigated_by_the_depth_step_before_ranking(project, 
     # the fresh lens workers, with the prompts the instruction gives
     delib = Deliberation.model_validate(load(project))
     for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
-        prompt = depth_axis.worker_prompt(lens, ["H1"], delib)
-        assert prompt in block.context
+        prompt = depth_axis.worker_prompt(lens, ["H1"], delib)  # its own lines, then the shared part
+        assert depth_axis.worker_header(lens, ["H1"]) in block.context
+        assert depth_axis.shared_part(delib) in block.context
         out = s.foreground(lens, prompt, P.lens_report(["H1"], [
             {"id": "F1", "claim": f"{lens}: loguru's sink format keeps the module name when configured",
              "evidence": "docs/loguru.md:40"}]))

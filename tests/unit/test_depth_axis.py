@@ -203,7 +203,13 @@ def test_instruction_carries_floor_lenses_hot_spots_and_no_consensus():
     text = da.instruction(plan, d)
     for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
         assert f'subagent_type "{lens}"' in text
-    assert text.count(da.FLOOR[0]) == 3 and text.count(da.FLOOR[1]) == 3
+    # the floor and the map are said once, in the shared part that ends every worker's prompt
+    assert text.count(da.FLOOR[0]) == 1 and text.count(da.FLOOR[1]) == 1
+    assert text.count(da.SHARED_HEAD) == 1 and text.rstrip().endswith(da.SHARED_END)
+    for a in plan.assignments:
+        prompt = da.worker_prompt(a.lens, a.hot_spots, d)
+        assert da.FLOOR[0] in prompt and da.FLOOR[1] in prompt and "The 40 ms was measured" in prompt
+        assert da.worker_header(a.lens, a.hot_spots) in text and da.shared_part(d, plan.hot_spots) in text
     assert "The 40 ms was measured on a debug build." in text  # the red team's notes are the map
     assert SYNTH_SUMMARY not in text and "relay worker publish them" not in text
     assert "red team 2" in text and 'never subagent_type "fork"' in text

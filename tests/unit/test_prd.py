@@ -266,14 +266,29 @@ def test_the_request_for_a_rejection_says_nothing_is_adopted():
     assert "write the decision document of this rejection" in text and "It needs at least one risk." in text
 
 
-def test_a_long_catalogue_is_listed_up_to_its_limit():
-    d = deliberation()
-    d.agents[0].report.findings = d.agents[0].report.findings * 1
+def test_a_long_catalogue_lists_every_id_within_its_budget():
     from deliberation.state.agent_report import Finding
-    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i}", severity="low") for i in range(1, 71)]
-    lines = prd._listing(prd.citable(d))
-    assert len(lines) == prd.MAX_LISTED_SOURCES + 1
-    assert lines[-1].startswith(f"- … and {len(prd.citable(d)) - prd.MAX_LISTED_SOURCES} more")
+
+    d = deliberation()
+    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i} " + "x" * 200, severity="low")
+                                   for i in range(1, 128)]
+    catalogue = prd.citable(d)
+    lines = prd._listing(catalogue)
+    assert sum(len(line) + 1 for line in lines) <= prd.LISTING_BUDGET
+    listed = "\n".join(lines)
+    assert "more, named the same way" not in listed
+    who = prd.cite_prefix(d.agents[0])
+    assert f"- {who}: " + ", ".join(f"F{i}" for i in range(1, 128)) + " (findings)" in listed
+    read = set()  # every id can be read off the listing
+    for line in lines[1:]:
+        agent, _, groups = line[2:].partition(": ")
+        for group in groups.split("; "):
+            for local in group.split(" (")[0].split(", "):
+                read.add(local if agent == "hot spots" else f"{agent}:{local}")
+    assert read == set(catalogue)
+    d.agents[0].report.findings = d.agents[0].report.findings[:5]  # a short catalogue keeps its texts
+    assert prd._listing(prd.citable(d))[0].startswith(f"- {who}:F1 (finding, low): claim 1 ")
+    assert all(not line.startswith("- hot spots:") for line in prd._listing(prd.citable(d)))
 
 
 # --------------------------------------------------------------------------- Gate 2 and the engine

@@ -34,7 +34,7 @@ from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
 from deliberation.state.models import PrdState
 
-MAX_LISTED_SOURCES = 60
+LISTING_BUDGET = 5_000  # the ids' share of an answer (hookio.ANSWER_BUDGET in all)
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
 
 
@@ -223,25 +223,52 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
 # what the main agent is told
 
 
-def _listing(catalogue: "dict[str, Source]") -> "list[str]":
+def _line(src: Source, clip: int) -> str:
+    if src.kind == "finding":
+        head = f"finding, {src.detail}"
+    elif src.kind == "dissent":
+        head = f"dissent on {src.detail}"
+    elif src.kind == "refutation":
+        head = f"refutation: {src.detail}"
+    else:
+        head = f"hot spot, {src.detail.replace('_', ' ')}"
+    text = " ".join(src.text.split())
+    if len(text) > clip:
+        text = text[:clip - 1].rstrip() + "…"
+    return f"- {src.id} ({head}): {text}"
+
+
+_GROUPS = (("finding", "findings"), ("dissent", "dissent"), ("refutation", "refutations"))
+
+
+def _grouped(catalogue: "dict[str, Source]") -> "list[str]":
+    """Every id, one line per agent: `- security-analyst: F1, F2 (findings); D1 (dissent)`."""
+    by_who: "dict[str, dict[str, list[str]]]" = {}
+    spots = []
+    for src in catalogue.values():
+        if src.kind == "hot_spot":
+            spots.append(src.id)
+            continue
+        who, _, local = src.id.rpartition(":")
+        by_who.setdefault(who, {}).setdefault(src.kind, []).append(local)
     lines = []
-    for src in list(catalogue.values())[:MAX_LISTED_SOURCES]:
-        if src.kind == "finding":
-            head = f"finding, {src.detail}"
-        elif src.kind == "dissent":
-            head = f"dissent on {src.detail}"
-        elif src.kind == "refutation":
-            head = f"refutation: {src.detail}"
-        else:
-            head = f"hot spot, {src.detail.replace('_', ' ')}"
-        text = " ".join(src.text.split())
-        if len(text) > 110:
-            text = text[:109].rstrip() + "…"
-        lines.append(f"- {src.id} ({head}): {text}")
-    more = len(catalogue) - MAX_LISTED_SOURCES
-    if more > 0:
-        lines.append(f"- … and {more} more, named the same way (persona:F1, persona:D1, persona:R1, H1)")
+    for who, kinds in by_who.items():
+        parts = [f"{', '.join(kinds[k])} ({label})" for k, label in _GROUPS if kinds.get(k)]
+        lines.append(f"- {who}: {'; '.join(parts)}")
+    if spots:
+        lines.append(f"- hot spots: {', '.join(spots)}")
     return lines
+
+
+def _listing(catalogue: "dict[str, Source]") -> "list[str]":
+    """Every citable id, each with the start of its text while that fits LISTING_BUDGET, else
+    grouped by agent (the main agent has read the reports they come from)."""
+    for clip in (110, 60):
+        lines = [_line(src, clip) for src in catalogue.values()]
+        if sum(len(line) + 1 for line in lines) <= LISTING_BUDGET:
+            return lines
+    return ["(ids only, by agent: write each as `agent:id`, e.g. `security-analyst:F1`; a hot spot as `H1`)",
+            *_grouped(catalogue)]
 
 
 _SINGULAR = {"requirements": "requirement", "acceptance_criteria": "acceptance criterion", "risks": "risk"}

@@ -79,34 +79,53 @@ def deepening(ids: "list[str]", workers: int, clamp: str = "") -> str:
 # the map, the worker prompt, the instruction
 
 
-def hot_spot_map(spots: "list[dict]") -> str:
+SHARED_HEAD = "--- the shared part, the same at the end of every worker's prompt:"
+SHARED_END = "--- end of the shared part"
+
+
+def clip(text: str, limit: "int | None") -> str:
+    """`text` on one line, at most `limit` characters (None: whole)."""
+    text = " ".join((text or "").split())
+    return text if limit is None or len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def hot_spot_map(spots: "list[dict]", limit: "int | None" = None) -> str:
     """The map a tier-2 worker gets. Each spot: id, kind, statement and `material`, a list of
     ["finding", ref, claim, evidence] | ["approach", id, title] | ["note", text] — the tier-1
-    material and the red team's notes, claims to test, never conclusions."""
+    material and the red team's notes, claims to test, never conclusions. `limit` shortens each
+    quote to that many characters (0: the statements alone)."""
     out = []
     for spot in spots:
-        out.append(f"{spot['id']} [{spot['kind']}] {spot['statement']}")
+        out.append(f"{spot['id']} [{spot['kind']}] {clip(spot['statement'], 140 if limit == 0 else limit)}")
+        if limit == 0:
+            continue
         for m in spot["material"]:
             if m[0] == "finding":
-                ev = f" (evidence given: {m[3]})" if m[3] else ""
-                line = f"tier-1 finding {m[1]}: \"{m[2]}\"{ev}"
+                ev = f" (evidence given: {clip(m[3], limit)})" if m[3] else ""
+                line = f"tier-1 finding {m[1]}: \"{clip(m[2], limit)}\"{ev}"
             elif m[0] == "approach":
-                line = f"tier-1 approach {m[1]}: \"{m[2]}\""
+                line = f"tier-1 approach {m[1]}: \"{clip(m[2], limit)}\""
             else:
-                line = m[1]
+                line = clip(m[1], limit)
             out.append(f"  - {line}")
     return "\n".join(out)
 
 
-def worker_prompt(title: str, lens: str, ids: "list[str]", question: str, floor: "list[str]", spot_map: str) -> str:
-    """The exact prompt of one tier-2 worker (`title`: its lens' role title; `floor`: the two
-    anti-anchoring sentences, verbatim; `spot_map`: hot_spot_map of its hot spots)."""
+def worker_header(title: str, lens: str, ids: "list[str]") -> str:
+    """The lines of one worker's prompt that are its own (the shared part follows them)."""
     return "\n".join([
         f"You are a fresh tier-2 worker of a deliberation: {title}. You have no other context "
         "than this prompt.",
-        f"Question under deliberation: {question}" if question else "",
         f"Your lens: {LENS_TASK[lens]}.",
         f"Dig ONLY into these hot spots: {', '.join(ids)}. Nothing else is in scope.",
+    ])
+
+
+def shared_part(question: str, floor: "list[str]", spot_map: str) -> str:
+    """What every worker's prompt ends with: the question, the floor (verbatim), the map of the
+    wave's hot spots, the report."""
+    return "\n".join([
+        f"Question under deliberation: {question}" if question else "",
         "",
         floor[0],
         floor[1],
@@ -117,20 +136,27 @@ def worker_prompt(title: str, lens: str, ids: "list[str]", question: str, floor:
         "Report: end with the fenced JSON report, phase \"deliberation\". In \"hot_spots\" list the "
         "ids you addressed. In \"findings\" put only what is NEW, each with evidence you checked "
         "yourself (file:line, source, measurement, reproduction): restating tier 1 counts as zero. "
-        "In \"refutations\" give, per point, the target (the finding ref such as "
-        "\"security-analyst:F1\", or the approach id), verdict refuted / weakened / upheld, your "
-        "counter-claim and its evidence; a refutation without evidence carries no weight.",
-    ]).replace("\n\n\n", "\n\n")
+        "In \"refutations\" give, per point, the target (the hot spot id, e.g. \"H1\"), verdict "
+        "refuted / weakened / upheld, your counter-claim and its evidence; a refutation without "
+        "evidence carries no weight.",
+    ]).lstrip("\n")
 
 
-def worker_blocks(workers: "list[list]", total: "int | None" = None) -> str:
-    """One block per tier-2 worker, [subagent_type, hot spot ids, prompt]: what Claude sends."""
+def worker_prompt(title: str, lens: str, ids: "list[str]", question: str, floor: "list[str]", spot_map: str) -> str:
+    """The exact prompt of one tier-2 worker: its own lines, then the shared part."""
+    return worker_header(title, lens, ids) + "\n" + shared_part(question, floor, spot_map)
+
+
+def worker_blocks(workers: "list[list]", shared: str, total: "int | None" = None) -> str:
+    """One block per tier-2 worker, [subagent_type, hot spot ids, its own lines], then the part
+    every worker's prompt ends with, once: what Claude sends."""
     k = total or len(workers)
     blocks = []
-    for i, (agent_type, ids, prompt) in enumerate(workers, start=1):
+    for i, (agent_type, ids, header) in enumerate(workers, start=1):
         blocks.append(f"--- worker {i} of {k}: subagent_type \"{agent_type}\", "
                       f"hot spots {', '.join(ids)} "
-                      f"— prompt:\n{prompt}\n--- end of worker {i} prompt")
+                      f"— prompt: these lines, then the shared part:\n{header}\n--- end of worker {i} prompt")
+    blocks.append(f"{SHARED_HEAD}\n{shared}\n{SHARED_END}")
     return "\n\n".join(blocks)
 
 
@@ -146,7 +172,8 @@ def instruction(hot_spots: int, types: "list[str]", blocks: str, clamp: str = ""
         f"Depth axis: the red-team pass left {hot_spots} contested point(s) (hot spots), to dig "
         "into before ranking.",
         f"Next: spawn {k} FRESH tier-2 worker(s) — {_listed(types)} — one per lens, each with the Agent tool and "
-        "exactly the subagent_type and prompt below.",
+        "exactly the subagent_type below; each prompt is that worker's own lines, then the shared part, "
+        "both word for word.",
         "Rules (the PreToolUse hook enforces them): never subagent_type \"fork\" (a fork inherits "
         "this conversation, so it is not fresh); keep both anti-anchoring sentences; aim only at the "
         "listed hot spot ids; add NO synthesis, ranking or summary of what the panel concluded.",
@@ -158,25 +185,25 @@ def instruction(hot_spots: int, types: "list[str]", blocks: str, clamp: str = ""
     return "\n".join(head) + "\n\n" + blocks
 
 
-def tier2_lines(items: "list[list]") -> str:
-    """The tier-2 items, one line each with the ref red team 2 targets (a placeholder when none)."""
+def red_team_2_instruction(red_team: str, items: "list[list]", limit: "int | None" = None) -> str:
+    """The block reason once the tier-2 workers have reported: ONE red team (`red_team`: its
+    subagent_type) over their items, each ["finding", ref, claim, evidence] or
+    ["refutation", ref, verdict, target, claim, evidence]; `limit` shortens each quote (0: the
+    refs, verdicts and targets alone — the main agent has read the workers' reports)."""
     lines = []
     for item in items:
         if item[0] == "finding":
             _kind, ref, claim, evidence = item
-            ev = f" (evidence: {evidence})" if evidence else ""
-            lines.append(f"- {ref} — {claim}{ev}")
+            ev = f" (evidence: {clip(evidence, limit)})" if evidence and limit != 0 else ""
+            lines.append(f"- {ref} — {clip(claim, limit) if limit != 0 else 'new finding'}{ev}")
         else:
             _kind, ref, verdict, target, claim, evidence = item
-            ev = f" (evidence: {evidence})" if evidence else " (no evidence)"
-            lines.append(f"- {ref} — {verdict} {target}: {claim}{ev}")
-    return "\n".join(lines or ["- (the tier-2 workers reported no findings or refutations)"])
-
-
-def red_team_2_instruction(red_team: str, items: "list[list]") -> str:
-    """The block reason once the tier-2 workers have reported: ONE red team (`red_team`: its
-    subagent_type) over their items, each ["finding", ref, claim, evidence] or
-    ["refutation", ref, verdict, target, claim, evidence]."""
+            if limit == 0:
+                lines.append(f"- {ref} — {verdict} {target}" + ("" if evidence else " (no evidence)"))
+                continue
+            ev = f" (evidence: {clip(evidence, limit)})" if evidence else " (no evidence)"
+            lines.append(f"- {ref} — {verdict} {target}: {clip(claim, limit)}{ev}")
+    lines = lines or ["- (the tier-2 workers reported no findings or refutations)"]
     return "\n".join([
         "Depth axis — red team 2: the tier-2 workers have reported.",
         f"Next: spawn ONE `{red_team}` (red team 2, not a fork), its prompt starting "
@@ -186,7 +213,7 @@ def red_team_2_instruction(red_team: str, items: "list[list]") -> str:
         "This is the last depth pass (linear: no further rounds). A tier-2 refute that red team 2 "
         "refutes with evidence is cancelled; one it cannot break overrides tier 1 on that point.",
         "Tier-2 items:",
-        tier2_lines(items),
+        *lines,
     ])
 
 
@@ -398,3 +425,19 @@ def warning(case: str, **fig: "str | int") -> str:
 def ceiling_broken(passes: int, ceiling: int, workers: int) -> str:
     """The linear-depth invariant broken (an AssertionError's message)."""
     return f"depth axis ran {passes} passes, ceiling is {ceiling} (k={workers} + red team 2)"
+
+
+def tier2_lines(items: "list[list]") -> str:
+    """The tier-2 items whole, one line each with the ref red team 2 targets (the workflow's red
+    team 2 prompt; a placeholder when none)."""
+    lines = []
+    for item in items:
+        if item[0] == "finding":
+            _kind, ref, claim, evidence = item
+            ev = f" (evidence: {evidence})" if evidence else ""
+            lines.append(f"- {ref} — {claim}{ev}")
+        else:
+            _kind, ref, verdict, target, claim, evidence = item
+            ev = f" (evidence: {evidence})" if evidence else " (no evidence)"
+            lines.append(f"- {ref} — {verdict} {target}: {claim}{ev}")
+    return "\n".join(lines or ["- (the tier-2 workers reported no findings or refutations)"])

@@ -325,6 +325,23 @@ def parse(data: "bytes | str", expected_event: str) -> Event:
 # Events whose answer to the model is additionalContext, and those of them where a block is
 # said as context too (measured: docs/HOOK_ANSWERS.md). On Stop and SubagentStop any context
 # holds the turn: it is only ever given with a block.
+# What the client passes on (measured on 2.1.328, docs/HOOK_ANSWERS.md): an additionalContext of
+# more than CONTEXT_LIMIT characters reaches the model as "Output too large … Preview (first
+# 2KB)" and a file path. The plugin's long answers are built to fit ANSWER_BUDGET (a 10 % margin);
+# `render` cuts anything longer at CUT_AT, saying so, rather than let the client replace it whole.
+CONTEXT_LIMIT = 10_000
+ANSWER_BUDGET = 9_000
+CUT_AT = 9_600
+
+
+def fitted(text: str, limit: int = CUT_AT) -> str:
+    """`text` as the client passes it on whole: at most `limit` characters, a cut said."""
+    if len(text) <= limit:
+        return text
+    note = f"\n… [{len(text) - limit} more characters cut: the client passes at most {CONTEXT_LIMIT} on]"
+    return text[:limit - len(note)] + note
+
+
 CONTEXT_EVENTS = ("UserPromptSubmit", "PostToolUse", "SessionStart", "SubagentStart", "PreToolUse",
                   "Stop", "SubagentStop")
 HOLD_BY_CONTEXT = ("PostToolUse", "Stop", "SubagentStop")
@@ -393,7 +410,7 @@ class Answer:
             out["decision"] = "block"
             out["reason"] = self.reason or "blocked by the deliberation plugin"
         if context and event_name in CONTEXT_EVENTS:
-            specific["additionalContext"] = context
+            specific["additionalContext"] = fitted(context)
         if specific:
             specific["hookEventName"] = event_name
             out["hookSpecificOutput"] = specific

@@ -48,6 +48,7 @@ from deliberation.core.personas import LENSES, ROLES, normalise_agent_type
 from deliberation.core.similarity import containment, tokens
 from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, DepthState, HotSpot
 from deliberation.text import depth as words
+from deliberation.wire.hookio import ANSWER_BUDGET
 
 OPEN = ("pending", "deepening")              # lens workers may still be spawned
 STARTED = ("pending", "deepening", "red_team_2", "done")
@@ -219,24 +220,54 @@ def _material(spot: HotSpot, findings: dict, approaches: dict) -> "list[list[str
     return lines
 
 
+# What the depth step's answers may take: the map of the hot spots is said once (the shared
+# part of every worker's prompt) and its quotes are shortened until it fits MAP_BUDGET, so the
+# whole instruction stays within what the client passes on (hookio.ANSWER_BUDGET).
+MAP_BUDGET = 5_000
+CLIPS: "tuple[int | None, ...]" = (None, 400, 240, 140, 80, 0)  # 0: the statements alone
+SHARED_HEAD, SHARED_END = words.SHARED_HEAD, words.SHARED_END
+
+
 def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
-                 spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+                 spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, clip: "int | None" = None) -> str:
     """The map a tier-2 worker gets: each named hot spot with its tier-1 material and the red
-    team's notes — claims to test, never conclusions."""
+    team's notes — claims to test, never conclusions (`clip`: see text.depth.hot_spot_map)."""
     spots = list(spots if spots is not None else delib.depth.hot_spots)
     by_id = {h.id: h for h in spots}
     tier1 = tier1_agents(delib)
     findings, approaches = finding_index(tier1), approach_titles(tier1)
     return words.hot_spot_map([{"id": s.id, "kind": s.kind, "statement": s.statement,
                                 "material": _material(s, findings, approaches)}
-                               for hid in ids if (s := by_id.get(hid)) is not None])
+                               for hid in ids if (s := by_id.get(hid)) is not None], clip)
+
+
+def fitted_map(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+    """The map of every hot spot of the wave, its quotes as long as MAP_BUDGET allows."""
+    spots = list(spots if spots is not None else delib.depth.hot_spots)
+    ids = [h.id for h in sorted(spots, key=lambda h: int(h.id[1:]))]
+    text = ""
+    for clip in CLIPS:
+        text = hot_spot_map(delib, ids, spots, clip)
+        if len(text) <= MAP_BUDGET:
+            break
+    return text
+
+
+def worker_header(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]") -> str:
+    """The lines of one worker's prompt that are its own."""
+    return words.worker_header(ROLES[lens][0], lens, list(hot_spot_ids))
+
+
+def shared_part(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+    """What every worker's prompt ends with (the question, the floor, the map, the report)."""
+    return words.shared_part(delib.question, list(FLOOR), fitted_map(delib, spots))
 
 
 def worker_prompt(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]", delib: Deliberation,
                   spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
-    """The exact prompt for one tier-2 worker (what `instruction` tells Claude to send)."""
-    return words.worker_prompt(ROLES[lens][0], lens, list(hot_spot_ids), delib.question, list(FLOOR),
-                               hot_spot_map(delib, hot_spot_ids, spots))
+    """The exact prompt for one tier-2 worker (what `instruction` tells Claude to send): its own
+    lines, then the shared part."""
+    return worker_header(lens, hot_spot_ids) + "\n" + shared_part(delib, spots)
 
 
 def instruction(plan: DepthPlan, delib: Deliberation) -> str:
@@ -249,10 +280,11 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
 
 def worker_blocks(delib: Deliberation, assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
                   spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, total: "int | None" = None) -> str:
-    """One block per tier-2 worker: its exact subagent_type and prompt (what the instruction and
-    a later note tell Claude to send; check_tier2_spawn accepts exactly these)."""
+    """One block per tier-2 worker (its exact subagent_type and its own lines), then the shared
+    part once: worker_prompt = its lines + the shared part (check_tier2_spawn accepts these)."""
     return words.worker_blocks([[f"{delib.agent_prefix}{a.lens}", list(a.hot_spots),
-                                 worker_prompt(a.lens, a.hot_spots, delib, spots)] for a in assignments], total)
+                                 worker_header(a.lens, a.hot_spots)] for a in assignments],
+                               shared_part(delib, spots), total)
 
 
 def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
@@ -280,7 +312,12 @@ def tier2_items(delib: Deliberation) -> "list[list[str]]":
 
 def red_team_2_instruction(delib: Deliberation) -> str:
     """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
-    return words.red_team_2_instruction(f"{delib.agent_prefix}red-team", tier2_items(delib))
+    items, text = tier2_items(delib), ""
+    for clip in CLIPS:  # each item's quotes as long as the answer's budget allows
+        text = words.red_team_2_instruction(f"{delib.agent_prefix}red-team", items, clip)
+        if len(text) <= ANSWER_BUDGET - 1_000:
+            break
+    return text
 
 
 def open_step_text(delib: Deliberation) -> str:
