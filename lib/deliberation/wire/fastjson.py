@@ -44,7 +44,7 @@ _scan = _SCANNER(_Context()) if _SCANNER is not None else None
 
 def loads(data: "bytes | bytearray | str"):
     """json.loads(data): the same value, or the same exception."""
-    text = data
+    text: "bytes | bytearray | str | None" = data
     if isinstance(data, (bytes, bytearray)):
         if b"\x00" in data[:4] or data[:3] == b"\xef\xbb\xbf":
             text = None  # UTF-16/32 or a BOM: json's own detection
