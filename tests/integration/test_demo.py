@@ -69,7 +69,7 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     # the gate block and its fix
     line_with("context  GATE:", "consensus gate FAILED")
     line_with("- dissent_documented: 0 of 1 dissenters documented (undocumented: cost-analyst)")
-    line_with("context  GATE:", "consensus gate passed — leading approach B, consensus 0.91 ≥ 0.85")
+    line_with("context  GATE:", "consensus gate passed — leading approach B, consensus 0.88 ≥ 0.85")
     # the conformity warning
     line_with("⚠ Conformity warning")
     line_with("- score_clustering:", "within")
