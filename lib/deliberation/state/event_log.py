@@ -250,9 +250,14 @@ def logged_answer(layout, session_id: str, event_id: "str | None"):
     if record is None:
         return None
     logged = record.get("answer")
-    fields = {k: v for k, v in (logged if isinstance(logged, dict) else {}).items()
-              if k in ("decision", "reason", "context", "system_message") and isinstance(v, str)}
-    return hookio.Answer(**fields)
+    logged = logged if isinstance(logged, dict) else {}
+    def text(key: str) -> "str | None":
+        v = logged.get(key)
+        return v if isinstance(v, str) else None
+
+    updated = logged.get("updated_input")  # the plugin workflow's filled-in args: answered again whole
+    return hookio.Answer(text("decision"), text("reason"), text("context"), text("system_message"),
+                         updated if isinstance(updated, dict) else None)
 
 
 def log_line(layout, event, payload: dict, answer: dict,
