@@ -310,8 +310,9 @@ def moment_lines(m: Moment, record: "dict[str, Any]") -> "list[str]":
             out += wrap(f"With a conformity warning ({len(warns)}):", INDENT * 2, INDENT)
             for w in warns:
                 out += wrap(f"{words(w['detector'])}: {sentence(w['evidence'])}", INDENT * 3, INDENT)
-        if nxt:
-            out += wrap(f"Next: {nxt.split(' — ', 1)[0]}.", INDENT * 2, INDENT)
+        if nxt:  # said to the model ("your concluding answer"); told here of the main agent
+            said = re.sub(r"^write (.*) in your ", r"the main agent writes \1 in its ", nxt.split(" — ", 1)[0])
+            out += wrap(f"Next: {said}.", INDENT * 2, INDENT)
         return out
     if m.kind == "route":
         route = record.get("route") or {}
