@@ -328,6 +328,18 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "notes/not_finished": ("notes.not_finished", dict(deliberation=DID, phase="DELIBERATION",
                                                           progress="…the progress note…")),
         "notes/reminder": ("notes.reminder", dict(progress="…the progress note…")),
+        # the PreToolUse hold while a decision awaits a person: its reason follows the route's rules
+        "review/hold_no_consensus": ("review.review_hold", dict(
+            tool="Bash", rules=["NO_CONSENSUS"], ids=[DID],
+            lines=[f"- deliberation {DID} [architecture] routed to human-review — NO_CONSENSUS: consensus 0.27 "
+                   "< 0.70 after 1 revision round — decision: …; a person settles it with …."])),
+        "review/hold_unanimous_pass": ("review.review_hold", dict(
+            tool="Edit", rules=["T2"], ids=[DID],
+            lines=[f"- deliberation {DID} [security] routed to human-review — T2: unanimous pass at "
+                   "confidence 0.95 — decision: approach A; a person settles it with …."])),
+        "review/hold_hard_reject": ("review.reject_hold", dict(
+            tool="Write", ids=[DID],
+            lines=[f"- deliberation {DID} [security] routed to hard-reject — …; a person settles it with …."])),
         # the Stop
         "stop/held": ("stop.stop_held", dict(deliberation=DID, hold=HOLD, count=2, limit=3)),
         "stop/failed": ("stop.stop_failed", dict(deliberation=DID, hold=HOLD, limit=3)),

@@ -65,11 +65,11 @@ def escalation_message(delib: Deliberation) -> str:
 
 
 def review_answer(index: "EscalationIndex | None", tool_name: str,
-                  risky_tools_regex: str) -> "tuple[str | None, str]":
+                  risky_tools_regex: str, command: "str | None" = None) -> "tuple[str | None, str]":
     """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through —
     the fast path's stdlib implementation over the index's entries."""
     entries = [e.model_dump(mode="json") for e in index.open] if index is not None else []
-    return tool_answer(entries, tool_name, risky_tools_regex)
+    return tool_answer(entries, tool_name, risky_tools_regex, command)
 
 
 # -- escalations.json -------------------------------------------------------------------------

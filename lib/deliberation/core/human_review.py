@@ -12,6 +12,7 @@ into a denial and the model reads them verbatim as the tool's error (docs/HOOK_A
 from __future__ import annotations
 
 from deliberation.state.ids import is_valid_id
+from deliberation.text import review
 from deliberation.wire.hookio import RISKY_TOOLS
 
 
@@ -56,10 +57,37 @@ def rules_text(route) -> str:
     return "; ".join(f"{r.rule}: {r.detail}" for r in route.rules if r.rule != "COLD_START")
 
 
-def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tuple[str | None, str]":
+def rules_named(reason: str) -> "list[str]":
+    """The rule names an escalation reason carries ("… routed to human-review — T2: …; D: … — …")."""
+    import re
+
+    return re.findall(r"(?:^|— |; )([A-Z][A-Z0-9_]*): ", reason)
+
+
+# the plugin's own CLI subcommands that only read state: the hold lets a Bash call through when
+# it is exactly one of these (the status answer tells the model to run `deliberation status`)
+READ_ONLY_COMMANDS = ("status", "show", "latest", "report", "lineage", "log")
+_SHELL_CONTROL = (";", "&", "|", "`", "$(", ">", "<", "\n", "\r")
+
+
+def read_only_cli(command: "str | None") -> bool:
+    """`command` is a single read-only invocation of the plugin's CLI (`deliberation status`,
+    `deliberation show ID`, …) with no shell control character: nothing else runs, nothing is
+    written (no `-o FILE`). approve, reject, trust and config are not read-only."""
+    if not isinstance(command, str) or any(c in command for c in _SHELL_CONTROL):
+        return False
+    words = command.split()
+    if any(w in ("-o", "--output") or w.startswith(("-o", "--output=")) for w in words):
+        return False  # `report -o FILE` writes a file
+    return len(words) >= 2 and words[0] == "deliberation" and words[1] in READ_ONLY_COMMANDS
+
+
+def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str,
+                command: "str | None" = None) -> "tuple[str | None, str]":
     """PreToolUse while decisions await a person (entries of escalations.json's `open`):
     ('deny', why) after a hard reject, ('ask', why) for human review, (None, '') otherwise.
-    The tool must fully match `risky_tools`; an invalid regex falls back to the default list."""
+    The tool must fully match `risky_tools`; an invalid regex falls back to the default list.
+    A Bash `command` that is a single read-only plugin CLI call (`read_only_cli`) is let through."""
     # every id pasted into a suggested command is a valid id (letters, digits, '-', '_'): an entry
     # with any other is not one this plugin wrote and is skipped
     entries = [e for e in entries if is_valid_id(e.get("deliberation_id"))]
@@ -71,18 +99,13 @@ def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tup
         risky = re.fullmatch(risky_tools or RISKY_TOOLS, tool_name or "") is not None
     except re.error:
         risky = re.fullmatch(RISKY_TOOLS, tool_name or "") is not None
-    if not risky:
+    if not risky or (tool_name == "Bash" and read_only_cli(command)):
         return None, ""
     rejects = [e for e in entries if e.get("route") == "hard-reject"]
     shown = rejects or entries
     ids = [str(e.get("deliberation_id", "?")) for e in shown]
     lines = [f"- {e.get('reason', '')}; {settle_sentence(str(e.get('deliberation_id', '?')))}." for e in shown]
-    tell = ("Tell the user that the decision awaits their review and that they settle it with "
-            + " / ".join(f"`deliberation approve {i}` or `deliberation reject {i}`" for i in ids)
-            + "; do not retry this call before a person has.")
     if rejects:
-        return "deny", (f"{tool_name} is denied: a deliberation's decision was hard-rejected and nobody "
-                        "has overridden it (human review).\n" + "\n".join(lines) + "\n" + tell)
-    return "ask", (f"{tool_name} needs a person's yes: a deliberation's decision awaits human review "
-                   "(unanimity on a reversal-prone class is not confidence). In a headless run this "
-                   "call is refused.\n" + "\n".join(lines) + "\n" + tell)
+        return "deny", review.reject_hold(tool_name, lines, ids)
+    rules = [r for e in shown for r in rules_named(str(e.get("reason", "")))]
+    return "ask", review.review_hold(tool_name, rules, lines, ids)

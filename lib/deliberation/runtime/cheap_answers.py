@@ -62,7 +62,8 @@ def _answer(event, layout: Layout, cfg: dict):
         if not entries:
             return net_answer(event, layout, cfg)
         decision, reason = tool_answer(entries, event.tool_name,
-                                         section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS))
+                                         section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS),
+                                         event.tool_input.get("command"))
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
         log_line(layout, event, _light(event.raw), result.summary())
         return result

@@ -51,5 +51,6 @@ def _skill(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     # validated load: a corrupt escalations.json is quarantined and reported, never read as empty
     decision, reason = adjudication.review_answer(adjudication.open_index(ctx.store), event.tool_name,
-                                                  ctx.cfg.escalation.risky_tools)
+                                                  ctx.cfg.escalation.risky_tools,
+                                                  event.tool_input.get("command"))
     return hookio.Answer(decision, reason) if decision else hookio.Answer()
