@@ -374,7 +374,11 @@ def no_weight(case: str, ref: str, target: str = "", why: str = "") -> str:
 
 def target_problem(case: str, target: str, kind: str = "", between: "list[str] | tuple[()]" = ()) -> str:
     """Why a refute's target cannot be overturned. case: nothing (hot spot `target` of `kind`
-    holds no tier-1 finding or approach) | between (it holds several) | unknown | outside."""
+    holds no tier-1 finding or approach) | between (it holds several) | unknown | outside |
+    unranked (`target` is one research persona's own approach, not one the rankers rank)."""
+    if case == "unranked":
+        return (f"{target} is one research persona's own approach, not one of the approaches "
+                "ranked: nothing is struck")
     if case == "nothing":
         return f"{target} ({kind}) has no tier-1 finding or approach to overturn"
     if case == "between":
