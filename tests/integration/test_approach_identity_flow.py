@@ -10,8 +10,10 @@ unanimously prefer the synthesis' B, and B leads and passes the consensus gate.
 from __future__ import annotations
 
 from tests.helpers import payloads as P
+import re
+
 from tests.helpers.project import only_delib as load_delib
-from tests.integration.test_depth_flow import lens_prompts, load_model, ok, record_md
+from tests.helpers.project import state_dir
 
 QUESTION = ("How should the deploy pipeline pin what reaches production, given the auth service's "
             "irreversible schema migrations and the production risk of a wrong build?")
@@ -24,6 +26,24 @@ SYNTHESIS = [("A", "Content hash per artefact", "Pin each build artefact by its 
              ("B", "Hash of the resolved lock file", "Pin the resolved dependency set by one hash."),
              ("C", "Version tags only", "Rely on the release tags.")]
 CITES = ["security-analyst:F1", "product-strategist:F1"]
+LENS_PROMPT = re.compile(r'--- worker (\d+) of (\d+): subagent_type "([a-z-]+)", hot spots ([H0-9, ]+) '
+                         r"— prompt: these lines, then the shared part:\n(.*?)\n--- end of worker \1 prompt", re.S)
+SHARED_PART = re.compile(r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
+                         r"--- end of the shared part", re.S)
+
+
+def lens_prompts(reason: str) -> "list[tuple[str, list[str], str]]":
+    """(lens, hot spot ids, prompt) for each worker the deepen instruction names."""
+    (shared,) = SHARED_PART.findall(reason)
+    return [(lens, [h.strip() for h in ids.split(",")], own + "\n" + shared)
+            for _i, _k, lens, ids, own in LENS_PROMPT.findall(reason)]
+
+
+def ok(out: dict) -> dict:
+    """A spawn that must have been allowed and whose report was accepted."""
+    assert out["pre"].decision is None, out["pre"].reason
+    assert out["stop"].decision is None, out["stop"].reason
+    return out
 
 
 def research(persona: str) -> str:
@@ -52,7 +72,7 @@ def test_colliding_research_letters_strike_nothing_ranked_and_the_unanimous_b_le
     gate = rt1["post"].context
     # the persona's own approach is named as its own; no cross-persona tally of "approach A"
     assert "approach security-analyst:A (\"Signed artefacts with manual promotion\")" in gate
-    assert "preferred by product-strategist" not in gate and "H1 [refuted] approach A " not in gate
+    assert "preferred by product-strategist" not in gate and "H1 [challenged] approach A " not in gate
     workers = lens_prompts(gate)
     assert workers
     for i, (lens, ids, prompt) in enumerate(workers):
@@ -68,7 +88,7 @@ def test_colliding_research_letters_strike_nothing_ranked_and_the_unanimous_b_le
     assert "0 override(s)" in synth_note, synth_note
     assert "security-analyst:A is one research persona's own approach" in synth_note
     assert "OVERRIDE" not in synth_note and "Ranking will exclude" not in synth_note
-    assert load_model(project).depth.overrides == []
+    assert load_delib(project)["depth"]["overrides"] == []
 
     scores = {"A": (6, 6, 6, 6, 6), "B": (9, 9, 9, 9, 9), "C": (5, 5, 5, 5, 5)}
     outs = [s.foreground(p, "Rank approaches A, B and C on the five dimensions.",
@@ -82,5 +102,5 @@ def test_colliding_research_letters_strike_nothing_ranked_and_the_unanimous_b_le
     d = load_delib(project)
     assert d["ranking"]["leading"] == "B" and d["decision"] == "B" and d["phase"] == "COMPLETE"
     assert d["ranking"]["consensus"] >= 0.85
-    md = record_md(project, d["id"])
+    md = (state_dir(project) / "records" / f"{d['id']}.md").read_text()
     assert "Hash of the resolved lock file" in md and "Weekly release train" not in md.split("## Depth axis")[0]

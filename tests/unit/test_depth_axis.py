@@ -505,7 +505,7 @@ def test_research_letters_are_namespaced_and_never_tallied_across_personas():
     # no "approach A preferred by product-strategist, security-analyst": their As differ
     assert not any("preferred by product-strategist, security-analyst" in s for s in statements)
     assert not any(s.startswith("approach A ") for s in statements)
-    assert statements[0].startswith("approach security-analyst:A (\"Signed artefacts with manual promotion\") was weakened")
+    assert statements[0].startswith("approach security-analyst:A (\"Signed artefacts with manual promotion\") is challenged by the red team")
     assert spots[0].sources == ["security-analyst", "red-team"]
 
 
@@ -548,3 +548,16 @@ def test_the_record_shows_the_ranked_approaches_titles_not_a_research_report_s()
     assert cat["A"] == {"title": "Content hash per artefact", "summary": "Hash each build artefact.",
                         "proposed_by": "synthesis-lead"}
     assert cat["B"]["title"] == "Hash of the lock file"
+
+
+def test_the_neutral_ranking_list_carries_no_red_team_verdict():
+    from deliberation.core.blind_ranking import approach_list, neutral
+    assert neutral("Hash of the lock file (weakened by devils-advocate:F2: misses vendored code)") == "Hash of the lock file"
+    assert neutral("Signed artefacts — refuted by the red team on promotion bypass") == "Signed artefacts"
+    assert neutral("Canary rollout. The red team upheld its rollback claim. Cheap to run.") == "Canary rollout. Cheap to run."
+    d = _colliding()
+    synth = next(a for a in d.agents if a.kind == "synthesis")
+    synth.report.approaches[1].summary = "Hash the resolved set (weakened by devils-advocate:F2 on vendored code)."
+    listed = approach_list(d)
+    assert "weakened" not in listed and "devils-advocate" not in listed
+    assert "- B: Hash of the lock file — Hash the resolved set." in listed

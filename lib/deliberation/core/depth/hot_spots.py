@@ -219,7 +219,8 @@ class _Candidate:
 
 
 def _note(who: str, verdict: str, claim: str, evidence: str) -> str:
-    note = f"{who} ({verdict}): {_clip(claim) or '(no counter-claim)'}"
+    """A challenger's point as the lenses read it: its claim and evidence, not its verdict."""
+    note = f"{who}: {_clip(claim) or '(no counter-claim)'}"
     return note + (f" — evidence: {_clip(evidence)}" if evidence.strip() else "")
 
 
@@ -244,7 +245,7 @@ def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Ca
             label, text, owner = _describe_target(ref, findings, approaches)
             out.append(_Candidate(
                 kind="refuted",
-                statement=f"{label} (\"{_clip(text)}\") was {r.verdict} by the red team: {_clip(r.claim)}",
+                statement=f"{label} (\"{_clip(text)}\") is challenged by the red team: {_clip(r.claim)}",
                 core=f"{text} {r.claim}", key=f"target:{ref}",
                 material=[ref, _note(rt.persona, r.verdict, r.claim, r.evidence)],
                 sources=[s for s in (owner, rt.persona) if s], targets=[ref],
