@@ -206,7 +206,7 @@ def test_template_file_matches_the_hook_scripts():
     pre = [m for ev, m, _, _ in wiring(example) if ev == "PreToolUse"]
     # every tool that starts or resumes a subagent (docs/CLIENT_CHANNELS.md), then the risky tools,
     # then the Skill tool (the agent starts a deliberation mid-task through the plugin's command)
-    assert pre == ["Task|Agent|Workflow|SendMessage", hookio.RISKY_TOOLS, "Skill"]  # the one list of risky tools
+    assert pre == ["Task|Agent|Workflow|SendMessage", hookio.RISKY_TOOLS, "Skill", "Read|Grep|Glob"]  # the one list of risky tools
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUse"] == ["Task|Agent|Workflow|SendMessage"]
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUseFailure"] == ["Task|Agent|Workflow|SendMessage"]
     for _, _, script, _ in wiring(example):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from deliberation.app import adjudication
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
-from deliberation.core import spawn
+from deliberation.core import spawn, state_guard
 from deliberation.core.trigger import score_skill, skill_question
 from deliberation.state.paths import plugin_agent_prefix
 from deliberation.wire import hookio
@@ -25,6 +25,11 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return send_message_tool.pre(ctx, event)
     if event.tool_name == "Skill":
         return _skill(ctx, event)
+    if event.tool_name in state_guard.TOOLS and event.agent_id:
+        why = state_guard.refusal(event.tool_name, event.tool_input, event.agent_type,
+                                  event.cwd or ctx.layout.project, ctx.layout.project)
+        if why is not None:
+            return hookio.Answer.deny(why)
     if not event.is_subagent_tool:
         return _review(ctx, event)
     request = spawn.Request.of(event, requested_model(ctx, event.subagent_type, event.spawn_model),
