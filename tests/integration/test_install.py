@@ -86,7 +86,7 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     assert list(settings) == ["hooks"]
     assert list(settings["hooks"]) == list(EVENTS)
     commands = our_commands(settings, plugin)
-    assert len(commands) == 10  # PreToolUse three times: the subagent channels, the risky tools, the Skill tool; PostToolUseFailure
+    assert len(commands) == 11  # PreToolUse four times: the subagent channels, the risky tools, the Skill tool, Read|Grep|Glob; PostToolUseFailure
     for event, command in commands:
         assert command.endswith(f"'{plugin}/hooks/{EVENTS[event]}'"), command  # quoted: the path has a space
         assert command.startswith(str(Path(PREFIX) / "bin" / "python"))
