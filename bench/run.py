@@ -1,4 +1,4 @@
-"""The whole benchmark in one command: hook latency, concurrency, scaling, a whole deliberation.
+"""The whole benchmark in one command: hook latency, concurrency, scaling, a whole deliberation, its cost.
 
     python bench/run.py            # full (about 31 runs per latency row; a few minutes)
     python bench/run.py --quick    # a rough look in well under a minute
@@ -42,6 +42,7 @@ def settings(quick: bool) -> dict:
 def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     import cli_startup
     import concurrency
+    import deliberation_cost
     import hook_latency
     import scaling
     import whole_deliberation
@@ -55,6 +56,7 @@ def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
     targets += scaling.run(python, cfg["repeats"], cfg["log_runs"], out=out)
     targets += cli_startup.run(python, cfg["runs"], out=out)
     targets += whole_deliberation.run(cfg["whole"], out=out)
+    targets += deliberation_cost.run(out=out)
     return targets
 
 

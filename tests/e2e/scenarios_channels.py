@@ -83,23 +83,32 @@ def load_send_message() -> dict:
 
 
 class WorkflowInDeliberation(StagedDeliberation):
-    """Research wave → the measured case, a Workflow fanning out 15 research agents (denied: no
-    agent of it runs) → a Workflow of 2 helper agents that fits (runs; the main agent waits for
-    its notification) → synthesis → ranking → final."""
+    """Research wave → the measured case, a Workflow fanning out 15 research agents (refused: no
+    agent of it runs) → a Workflow of 2 helper agents (refused too: inside a deliberation only the
+    plugin's own workflow runs) → synthesis → ranking → final. With `early`, the fan-out comes
+    right after the prompt, before any deliberation is open (the deliberation is requested)."""
+
+    def __init__(self, *args, early: bool = False, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.early = early
 
     def main(self, req: ApiRequest) -> ReplyLike:
+        flows = calls(req, "Workflow")
+        if self.early and not flows:
+            return [text("Fanning the research out over 15 angles with a workflow."),
+                    tool_use("Workflow", {"script": fan_out(15)})]
         batches = spawn_batches(req)
         if batches and unsettled(req, batches[-1]):
             return self.waiting_text
-        if len(batches) == 1:  # research is in: the workflows, before synthesis
-            flows = calls(req, "Workflow")
+        if len(batches) == 1 and not self.early:  # research is in: the workflows, before synthesis
             if not flows:
                 return [text("Fanning the research out over 15 angles with a workflow."),
                         tool_use("Workflow", {"script": fan_out(15)})]
             if len(flows) == 1:
                 return [text("The plugin refused that; a small helper workflow instead."),
                         tool_use("Workflow", {"script": HELPERS})]
-            if not notified(req, flows[1]["id"]):
+            result = req.tool_result_for(flows[1]["id"])
+            if not (result and result.get("is_error")) and not notified(req, flows[1]["id"]):
                 return "Waiting for the helper workflow."
         return super().main(req)
 

@@ -41,40 +41,46 @@ def answers(run: ClaudeRun, event: str) -> "list[dict]":
 
 
 @pytest.mark.parametrize("background", MODES)
-def test_a_workflow_inside_a_deliberation_must_fit_the_budget(background, run_claude, e2e_project):
+def test_inside_a_deliberation_no_other_workflow_runs(background, run_claude, e2e_project):
+    """The issue's story, 15 research agents against a budget of 12 — and a 2-agent helper that
+    would fit: inside an open deliberation both are refused before any of their agents ran, with
+    the plugin's own workflow named; the deliberation goes on and concludes."""
     write_config(e2e_project.path, {"depth": {"posture": "off"}})
     run = run_claude(e2e_project, PROMPT, WorkflowInDeliberation(standard_reports(), background=background),
                      allowed_tools=TOOLS)
     info = run.describe()
     assert_clean(run)
     delib = only_deliberation(run)
-    # the measured case, 15 research agents against a budget of 12: refused before any of them ran
-    refused = tool_result(run, "Workflow", 0)
-    assert refused.get("is_error") is True, info
-    assert refused["text"].startswith(f"{DENIED_WORKFLOW} Workflow refused: deliberation {delib['id']} is open "
-                                      "(RESEARCH)"), refused["text"]
-    assert "it can start up to 15 agents (at most 15 agent(s): line 3: × 15" in refused["text"]
-    assert "Next: spawn the agents with the Agent tool" in refused["text"]
-    assert run.subagent_requests("WF-RESEARCH") == [], info
-    # the helper workflow fits: it ran, its agents are in the lineage with the model they ran on
-    assert "Workflow launched in background" in tool_result(run, "Workflow", 1)["text"]
-    helpers = {r.agent_prompt for r in run.subagent_requests("WF-HELPER")}
-    assert len(helpers) == 2, info
+    for n in (0, 1):
+        refused = tool_result(run, "Workflow", n)
+        assert refused.get("is_error") is True, info
+        assert refused["text"].startswith(f"{DENIED_WORKFLOW} Workflow refused: deliberation {delib['id']} is open "
+                                          "(RESEARCH), and inside a deliberation the only workflow that runs is the "
+                                          "deliberation plugin's own"), refused["text"]
+        assert 'Next: Workflow({name: "deliberate", args: ' in refused["text"]
+    assert run.subagent_requests("WF-RESEARCH") == [] and run.subagent_requests("WF-HELPER") == [], info
     lin = lineage(run)
-    assert [(d["subagent_type"], d["rule"]) for d in lin["denied"]] == [("Workflow", "budget")]
-    [flow] = lin["workflows"]
-    assert (flow["name"], flow["bound"], flow["agents"], flow["status"], flow["deliberation_id"]) == \
-        ("pricing-call-sites", 2, 2, "completed", delib["id"]), flow
-    workers = [s for s in lin["spawns"] if s["channel"] == "workflow"]
-    assert [(s["subagent_type"], s["status"], s["over_budget"]) for s in workers] == \
-        [("workflow-subagent", "completed", False)] * 2
-    assert {s["model"] for s in workers} == {"claude-opus-5-5"}  # read from each agent's transcript
-    assert run.state_json("sessions/{sid}/session.json")["open_workflows"] == []
+    assert [(d["subagent_type"], d["rule"]) for d in lin["denied"]] == [("Workflow", "workflow_other")] * 2
+    assert lin["workflows"] == [] and run.state_json("sessions/{sid}/session.json")["open_workflows"] == []
     # the deliberation went on and concluded; its agents ran on the session's model
     assert delib["phase"] == "COMPLETE", (delib["phase"], delib["failure_reasons"])
     assert [c["to_phase"] for c in delib["phase_history"]] == FULL_FLOW
     assert {a["model"] for a in delib["agents"]} == {"claude-opus-5-5"}
     assert any(w["detector"] == "single_model" for w in delib["conformity"]), delib["conformity"]
+
+
+def test_a_fan_out_right_after_a_requested_deliberation_is_refused(run_claude, e2e_project):
+    """Before any deliberation is open — the prompt asked for one — a fan-out workflow is refused
+    too (it once ran 15 of 15 agents against a budget of 12 because nothing was open yet)."""
+    write_config(e2e_project.path, {"depth": {"posture": "off"}})
+    run = run_claude(e2e_project, PROMPT, WorkflowInDeliberation(standard_reports(), early=True),
+                     allowed_tools=TOOLS)
+    assert_clean(run)
+    refused = tool_result(run, "Workflow", 0)
+    assert refused["text"].startswith(f"{DENIED_WORKFLOW} Workflow refused: a deliberation was asked for in this "
+                                      "prompt"), refused["text"]
+    assert run.subagent_requests("WF-RESEARCH") == []
+    assert only_deliberation(run)["phase"] == "COMPLETE"
 
 
 @pytest.mark.parametrize("background", MODES)

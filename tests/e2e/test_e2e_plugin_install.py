@@ -5,7 +5,8 @@ machines' global python3 has pydantic, which would hide a missing environment:
 
     claude plugin marketplace add SOURCE → claude plugin install deliberation@deliberation-gates
     → session 1: the plugin sets up its environment in the background
-    → session 2: 15 background spawns, 12 run and 3 are denied by the spawn budget
+    → session 2: 15 background spawns, 12 run and 3 are denied by the spawn budget; then the
+      deliberation as the installed plugin's workflow (`deliberation:deliberate`), in one call
     → release A (a changed dependency list): claude plugin marketplace update + update
     → session 3: a new environment is set up, the old one goes, no worker of the old code or
       environment keeps running → session 4: the new code in the new environment enforces
@@ -40,6 +41,7 @@ from plugin_manager import (
 from fake_api import tool_use
 from scenarios_commands import CommandAsked, assert_command_forced, command_prompt
 from scenarios_gates import SpawnFlood, write_config
+from scenarios_workflow import WorkflowDeliberation
 
 pytestmark = pytest.mark.e2e
 
@@ -305,6 +307,17 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         workers = flow.workers()
         assert workers and all(py == str(env1 / "bin" / "python") and lib == str(root / "lib")
                                for _, py, lib in workers), workers
+
+        # ---- session 2b: the deliberation as the installed plugin's workflow, in one call
+        question = "should the checkout service cache prices per node?"
+        one_call = flow.session(f"Deliberate: {question}", WorkflowDeliberation(question, "plugin"),
+                                allowed_tools="Agent Read Workflow")
+        done = [d for d in one_call.deliberations() if d.get("workflow")]
+        assert len(done) == 1 and done[0]["phase"] == "COMPLETE", one_call.describe()
+        assert [w["name"] for w in done[0]["workflow"]["waves"]] == ["research", "deliberation", "ranking"]
+        assert [w["script_check"] for w in one_call.state_json("sessions/{sid}/lineage.json")["workflows"]] == \
+            ["shipped"]
+        assert len(one_call.main_requests) == 3, one_call.describe()
 
         # ---- release A changes the dependency list; update
         version_a = "9.9.1"

@@ -40,6 +40,7 @@ from tests.helpers.gates import gate2
 ROOT = Path(__file__).resolve().parents[1] / "data" / "answers"
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 DID = "d-5e55a7c1-1"
+CALL = 'Workflow({name: "deliberation:deliberate", args: {question: "Redis or the database?"}})'
 
 
 # --------------------------------------------------------------------------------------------
@@ -202,6 +203,10 @@ DEPTH = {
          "bench/relay.txt header: DEBUG=1"],
         ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
     "depth/red_team_2_instruction_no_items": ("depth.red_team_2_instruction", dict(red_team="red-team", items=[])),
+    "depth/tier2_lines": ("depth.tier2_lines", dict(items=[
+        ["finding", "evidence-chase:F1", "The release build publishes in 4 ms at p99.", "bench/release.txt"],
+        ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
+    "depth/tier2_lines_none": ("depth.tier2_lines", dict(items=[])),
     "depth/red_team_2_instruction_refs": ("depth.red_team_2_instruction", dict(red_team="red-team", limit=0, items=[
         ["finding", "evidence-chase:F1", "The release build publishes in 4 ms at p99.", "bench/release.txt"],
         ["refutation", "counter-model:R1", "weakened", "A", "One relay replica is enough at this volume.", ""]])),
@@ -412,10 +417,27 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "budget/workflow_size_warning": ("budget.workflow_size_warning", dict(bound=20, why="20 calls", left=8)),
         "budget/workflow_size_warning_unbounded": ("budget.workflow_size_warning", dict(bound=None, why="no bound: the call names no script", left=8)),
         "budget/workflow_named_agents": ("budget.workflow_named_agents", dict(named=["security-analyst"])),
-        "budget/workflow_personas_refusal": ("budget.workflow_personas_refusal", dict(
-            deliberation=DID, phase="RESEARCH", slugs="cost-analyst, security-analyst")),
-        "budget/workflow_inside_refusal": ("budget.workflow_inside_refusal", dict(
-            deliberation=DID, phase="RESEARCH", budget="it can start up to 9 agents (line 3: × 9); 8 spawn slot(s) are left")),
+        "workflow/foreign_copy": ("workflow.foreign_copy", dict(file="deliberate.js", call=CALL)),
+        "workflow/foreign_copy_installed": ("workflow.foreign_copy", dict(file="mine.js", call="")),
+        "workflow/other_workflow_open": ("workflow.other_workflow", dict(deliberation=DID, phase="RESEARCH", call=CALL)),
+        "workflow/other_workflow_requested": ("workflow.other_workflow", dict(deliberation="", phase="", call=CALL)),
+        "workflow/nested": ("workflow.nested", {}),
+        "workflow/already_running": ("workflow.already_running", dict(deliberation=DID)),
+        "workflow/panel_refused": ("workflow.panel_refused", dict(why="unknown persona: wizard", call=CALL)),
+        "workflow/nothing_to_run": ("workflow.nothing_to_run", dict(
+            deliberation=DID, why="the vote has passed", progress="Next: write the decision document.")),
+        "workflow/launched": ("workflow.launched", dict(deliberation=DID, wave="research",
+                                                        personas=["security-analyst", "cost-analyst"])),
+        "workflow/foreign_script": ("workflow.foreign_script", dict(name="deliberation:deliberate")),
+        "workflow/report_refused": ("workflow.report_refused", dict(problem="findings[0].evidence: required")),
+        "workflow/foreign_report": ("workflow.foreign_report", {}),
+        "workflow/message_refused": ("workflow.message_refused", dict(
+            who="deliberation:security-analyst (agent a1)", persona="security-analyst",
+            agent_type="deliberation:security-analyst", call=CALL)),
+        "workflow/message_refused_unknown": ("workflow.message_refused", dict(
+            who="workflow-subagent (agent a2)", persona="", agent_type="", call="")),
+        "workflow/outcome_news": ("workflow.outcome_news", dict(outcome="Deliberation d-1 — the plugin's workflow "
+                                                                "has finished.", news="Next: write the document.")),
         # the off switch for one session: the command's confirmation, the environment's note
         "switch/off_by_command": ("switch.switched_off", dict(by="command", on_cmd="/deliberation:on")),
         "switch/off_already": ("switch.switched_off", dict(by="command", on_cmd="/deliberation:on", already=True)),

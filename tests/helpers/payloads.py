@@ -370,3 +370,129 @@ def post_send_message(sid: str, tool_use_id: str, to: str, message: str, outcome
     return base(sid, "PostToolUse", effort={"level": "medium"}, tool_name="SendMessage",
                 tool_input={"to": to, "summary": "follow-up", "message": message},
                 tool_response=response, tool_use_id=tool_use_id, duration_ms=3)
+
+
+# ---------------------------------------------------------------------------------------------
+# the plugin's own workflow (docs/WORKFLOW.md), its client side played in Python
+
+
+def pre_report(sid: str, agent_id: str, agent_type: str, report: dict, tool_use_id: str) -> dict:
+    """PreToolUse of a workflow agent's StructuredOutput call (its input is the report)."""
+    return base(sid, "PreToolUse", agent_id=agent_id, agent_type=agent_type, effort={"level": "medium"},
+                tool_name="StructuredOutput", tool_input=report, tool_use_id=tool_use_id)
+
+
+def post_report(sid: str, agent_id: str, agent_type: str, report: dict, tool_use_id: str) -> dict:
+    return base(sid, "PostToolUse", agent_id=agent_id, agent_type=agent_type, effort={"level": "medium"},
+                tool_name="StructuredOutput", tool_input=report,
+                tool_response="Structured output provided successfully", tool_use_id=tool_use_id, duration_ms=0)
+
+
+def workflow_done(sid: str, task_id: str, tool_use_id: str, status: str, result: "dict | None",
+                  summary: str = "", diagnostics: str = "") -> dict:
+    body = f"<result>{json.dumps(result)}</result>\n" if result is not None else ""
+    text = (f"<task-notification>\n<task-id>{task_id}</task-id>\n<tool-use-id>{tool_use_id}</tool-use-id>\n"
+            f"<status>{status}</status>\n<summary>{summary or 'Dynamic workflow ' + status}</summary>\n{body}"
+            + (f"<diagnostics>{diagnostics}</diagnostics>\n" if diagnostics else "")
+            + "<usage><agent_count>1</agent_count></usage>\n</task-notification>")
+    return prompt(sid, text)
+
+
+class PluginWorkflow:
+    """The client's side of workflows/deliberate.js, as measured on 2.1.328: the Workflow call's
+    PreToolUse (whose `updatedInput` is what runs) and PostToolUse (with the resolved script), then
+    per wave SubagentStart → StructuredOutput PreToolUse (a deny is retried, at most 5 calls) →
+    PostToolUse → SubagentStop for each agent, the checkpoint the same way (its updatedInput is the
+    script's next step), and the task notification with the script's return value.
+
+    `answer(agent)` gives an agent's report: a dict, a list of dicts (one per call: later ones are
+    the retries after a deny), or None (the agent never calls the tool)."""
+
+    SCRIPT_PATH = "workflows/deliberate.js"
+
+    def __init__(self, hook, sid: str, root, run_id: str = "wf_test-1", task_id: str = "wtest1") -> None:
+        self.hook, self.sid, self.run_id, self.task_id = hook, sid, run_id, task_id
+        self.script = (root / self.SCRIPT_PATH).read_text(encoding="utf-8")
+        self.answers: list = []           # every hook answer, in order
+        self.denials: "list[str]" = []    # the reasons the agents read
+        self.waves: "list[dict]" = []
+        self.n = 0
+        self.tool_use_id = ""
+
+    def _id(self, what: str) -> str:
+        self.n += 1
+        return f"a{self.n:04d}{hashlib.sha256(f'{self.sid}:{what}:{self.n}'.encode()).hexdigest()[:12]}"
+
+    def launch(self, tool_input: dict, tool_use_id: str = "toolu_wf_plugin"):
+        """The Workflow call: (its PreToolUse answer, the args that run — None when denied)."""
+        self.tool_use_id = tool_use_id
+        pre = self.hook("PreToolUse", base(self.sid, "PreToolUse", effort={"level": "medium"}, tool_name="Workflow",
+                                           tool_input=tool_input, tool_use_id=tool_use_id))
+        self.answers.append(pre)
+        if pre.decision == "deny":
+            return pre, None
+        spec = (pre.json or {}).get("hookSpecificOutput") or {}
+        ran = spec.get("updatedInput") or tool_input
+        post = self.hook("PostToolUse", base(
+            self.sid, "PostToolUse", effort={"level": "medium"}, tool_name="Workflow",
+            tool_input={**ran, "script": self.script},
+            tool_response={"status": "async_launched", "taskId": self.task_id, "taskType": "local_workflow",
+                           "workflowName": "deliberate", "runId": self.run_id, "summary": "deliberate",
+                           "transcriptDir": f"/home/dev/.claude/projects/x/{self.sid}/subagents/workflows/{self.run_id}"},
+            tool_use_id=tool_use_id, duration_ms=8))
+        self.answers.append(post)
+        return pre, ran.get("args")
+
+    def agent(self, agent_type: str, report) -> "dict | None":
+        """One agent() call: what it returns (None: it threw — the client's cap, or no call)."""
+        aid = self._id(agent_type)
+        self.answers.append(self.hook("SubagentStart", subagent_start(self.sid, aid, agent_type)))
+        tries = report if isinstance(report, list) else [report]
+        got = None
+        for i, rep in enumerate(tries[:5]):
+            if rep is None:
+                break
+            tuid = f"toolu_so_{aid}_{i}"
+            pre = self.hook("PreToolUse", pre_report(self.sid, aid, agent_type, rep, tuid))
+            self.answers.append(pre)
+            if pre.decision == "deny":
+                self.denials.append(pre.reason)
+                continue
+            spec = (pre.json or {}).get("hookSpecificOutput") or {}
+            final = spec.get("updatedInput") or rep
+            self.answers.append(self.hook("PostToolUse", post_report(self.sid, aid, agent_type, final, tuid)))
+            got = final
+            break
+        self.answers.append(self.hook("SubagentStop", workflow_agent_stop(self.sid, aid, self.run_id, None, agent_type)))
+        return got
+
+    def run(self, args: "dict | None", answer) -> dict:
+        """The script: every wave, then the task notification. Returns its UserPromptSubmit answer
+        and the script's return value."""
+        result: dict
+        if not isinstance(args, dict) or args.get("plugin") != "deliberation":
+            result = {"status": "hooks_off"}
+        else:
+            step = args["first"]
+            result = {"status": "stopped"}
+            for _ in range(8):
+                if not step or step.get("next") != "run":
+                    result = {"status": step.get("status") if step else "stopped", "why": (step or {}).get("why", "")}
+                    break
+                wave = step["wave"]
+                self.waves.append(wave)
+                for a in wave["agents"]:
+                    self.agent(a["agentType"], answer(a))
+                if wave["last"]:
+                    result = {"status": "ran"}
+                    break
+                step = self.agent(args["checkpoint"]["agentType"], {"checkpoint": wave["name"]})
+                if step is None:
+                    result = {"status": "checkpoint_failed", "message": "the checkpoint did not report"}
+                    break
+                if step.get("plugin") != "deliberation":
+                    result = {"status": "hooks_off"}
+                    break
+        done = self.hook("UserPromptSubmit", workflow_done(self.sid, self.task_id, self.tool_use_id, "completed", result))
+        self.answers.append(done)
+        return {"notification": done, "result": result}

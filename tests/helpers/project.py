@@ -79,7 +79,7 @@ def validate_schemas(project) -> int:
 
 
 # what a copy of the plugin holds (an install from a folder, the plugin cache)
-PLUGIN_PARTS = ("lib", "hooks", "bin", ".claude-plugin", "agents", "commands", "settings.example.json",
+PLUGIN_PARTS = ("lib", "hooks", "bin", ".claude-plugin", "agents", "commands", "workflows", "settings.example.json",
                 "install.sh", "pyproject.toml", "README.md")
 
 

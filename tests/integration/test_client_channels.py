@@ -48,42 +48,34 @@ def start(project, hook, cfg=None):
 # --------------------------------------------------------------------------- Workflow
 
 
-def test_inside_a_deliberation_a_workflow_that_could_pass_the_budget_is_refused(project, hook):
+def test_inside_a_deliberation_any_other_workflow_is_refused_and_outside_its_bound_is_held(project, hook):
+    """Inside an open deliberation only the plugin's own workflow runs (docs/WORKFLOW.md): an
+    unbounded script, a fan-out past the budget, one naming the personas, one that would fit —
+    each is refused with the plugin's workflow named. Outside one, a fitting workflow runs and
+    holds its bound against the budget."""
     s = start(project, hook, {"spawn_budget": {"max_active_children": 4}})
     research(s)
     did = load_delib(project)["id"]
-    unbounded = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_1", UNBOUNDED))
-    assert unbounded.decision == "deny"
-    assert unbounded.reason == (
-        f"Workflow refused: deliberation {did} is open (RESEARCH), and inside a deliberation a workflow must fit "
-        "the spawn budget before it starts — no hook can stop a workflow's agents once it runs. This script: its "
-        "agent count cannot be bounded before it runs (no bound: line 3: an agent() call inside a while loop); 4 "
-        "spawn slot(s) are left (the main agent: 0 of 4 active; this session: 2 of 60 started or held). Next: "
-        "spawn the agents with the Agent tool (each spawn is checked on its own), or send a workflow whose agent() "
-        "calls can be counted from its text (a literal list or a fixed loop) and fit the slots left.")
-    too_big = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_2", fan_out(5)))
-    assert too_big.decision == "deny" and "it can start up to 5 agents" in too_big.reason
-    personas = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_3", fan_out(2, "cost-analyst")))
-    assert personas.decision == "deny" and personas.reason.startswith(
-        f"Workflow refused: deliberation {did} is open (RESEARCH), and this script starts its persona or role "
-        "agents (cost-analyst).")
-    assert "Next: spawn them with the Agent tool" in personas.reason
+    for n, script in enumerate((UNBOUNDED, fan_out(5), fan_out(2, "cost-analyst"), fan_out(3))):
+        refused = hook("PreToolUse", P.pre_workflow(s.sid, f"toolu_wf_{n}", script))
+        assert refused.decision == "deny" and refused.reason.startswith(
+            f"Workflow refused: deliberation {did} is open (RESEARCH), and inside a deliberation the only workflow "
+            "that runs is the deliberation plugin's own"), refused.reason
+        assert 'Next: Workflow({name: "deliberate", args: ' in refused.reason
+    assert [d["rule"] for d in lineage(project, s.sid)["denied"]] == ["workflow_other"] * 4
 
-    fits = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_4", fan_out(3)))
+    sid = "c0ffee00-1c2d-4e5f-8a9b-000000000030"  # no deliberation asked for in this session
+    fits = hook("PreToolUse", P.pre_workflow(sid, "toolu_wf_4", fan_out(3)))
     assert fits.decision is None and fits.json is None
     # the workflow holds its 3 agents: one Agent spawn fits, the next does not
-    assert hook("PreToolUse", P.pre_agent(s.sid, "toolu_gp_1", "general-purpose", "scan", True)).decision is None
-    full = hook("PreToolUse", P.pre_agent(s.sid, "toolu_gp_2", "general-purpose", "scan", True))
+    assert hook("PreToolUse", P.pre_agent(sid, "toolu_gp_1", "general-purpose", "scan", True)).decision is None
+    full = hook("PreToolUse", P.pre_agent(sid, "toolu_gp_2", "general-purpose", "scan", True))
     assert full.decision == "deny" and full.reason.startswith(
         "Spawn budget: the main agent already has 4 of 4 active subagents (general-purpose, workflow, 3 of them "
         "held for a running workflow).")
-    lin = lineage(project, s.sid)
-    assert [(d["subagent_type"], d["rule"]) for d in lin["denied"]] == [
-        ("Workflow", "workflow_unbounded"), ("Workflow", "budget"), ("Workflow", "workflow_personas"),
-        ("general-purpose", "budget")]
-    [run] = lin["workflows"]
-    assert (run["bound"], run["status"], run["deliberation_id"]) == (3, "requested", did)
-    assert session(project, s.sid)["open_workflows"] == ["toolu_wf_4"]
+    [run] = lineage(project, sid)["workflows"]
+    assert (run["bound"], run["status"], run["deliberation_id"]) == (3, "requested", None)
+    assert session(project, sid)["open_workflows"] == ["toolu_wf_4"]
 
 
 def test_a_workflows_agents_are_recorded_and_its_run_closed_by_its_notification(project, hook):
@@ -143,15 +135,15 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
 
 
 def test_a_workflow_the_client_never_launched_frees_its_reservation_at_stop(project, hook):
-    s = start(project, hook, {"spawn_budget": {"max_active_children": 3}})
-    research(s)
-    assert hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf", fan_out(3))).decision is None
+    write_config(project, {"spawn_budget": {"max_active_children": 3}})
+    sid = "c0ffee00-1c2d-4e5f-8a9b-000000000031"
+    assert hook("PreToolUse", P.pre_workflow(sid, "toolu_wf", fan_out(3))).decision is None
     # a permission refused it after our hook: no PostToolUse; the turn ends
-    s.stop()
-    lin = lineage(project, s.sid)
+    hook("Stop", P.stop(sid))
+    lin = lineage(project, sid)
     assert lin["workflows"][0]["status"] == "not_launched"
-    assert session(project, s.sid)["open_workflows"] == []
-    assert hook("PreToolUse", P.pre_agent(s.sid, "toolu_gp", "general-purpose", "scan", True)).decision is None
+    assert session(project, sid)["open_workflows"] == []
+    assert hook("PreToolUse", P.pre_agent(sid, "toolu_gp", "general-purpose", "scan", True)).decision is None
 
 
 # --------------------------------------------------------------------------- SendMessage
@@ -334,15 +326,16 @@ def test_model_diversity_denies_conflicting_personas_on_one_model(project, hook)
 
 
 def test_a_deliberations_stop_waits_for_its_running_workflow(project, hook):
+    from pathlib import Path
+
     s = start(project, hook)
-    research(s)
-    script = fan_out(2)
-    assert hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf", script)).decision is None
-    hook("PostToolUse", P.post_workflow(s.sid, "toolu_wf", script, "wrun00001", "wf_run-0001", "fanout"))
-    running = [{"id": "wrun00001", "type": "workflow", "status": "running", "description": "x", "name": "fanout"}]
+    wf = P.PluginWorkflow(hook, s.sid, Path(__file__).resolve().parents[2], task_id="wrun00001")
+    _pre, args = wf.launch({"script": wf.script, "args": QUESTION})
+    assert args["first"]["wave"]["name"] == "research"
+    running = [{"id": "wrun00001", "type": "workflow", "status": "running", "description": "x", "name": "deliberate"}]
     waiting = s.stop(background_tasks=running)
     assert waiting.decision is None and waiting.json is None  # no verdict while it runs
-    hook("UserPromptSubmit", P.workflow_notification(s.sid, "wrun00001", "toolu_wf", "fanout", agents=0))
+    hook("UserPromptSubmit", P.workflow_done(s.sid, "wrun00001", wf.tool_use_id, "completed", {"status": "ran"}))
     judged = s.stop()
     assert judged.decision == "block" and "is not finished (phase RESEARCH)" in judged.reason  # now it is judged
 

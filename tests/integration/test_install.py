@@ -97,6 +97,9 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     manifest = json.loads((project / ".claude" / "deliberation" / "install-manifest.json").read_text())
     assert manifest["settings"]["created_file"] is True
     assert manifest["plugin"] == str(plugin)
+    # the plugin's workflow, where the client finds it by its name (meta.name "deliberate")
+    shipped = (plugin / "workflows" / "deliberate.js").read_bytes()
+    assert (project / ".claude" / "workflows" / "deliberate.js").read_bytes() == shipped
 
     before = snapshot(project)
     second = install(plugin, project)
@@ -137,7 +140,7 @@ def test_project_with_its_own_hooks_is_restored_byte_for_byte(plugin, tmp_path):
     assert merged["hooks"]["Stop"][0] == {"hooks": [{"type": "command", "command": "echo done > /dev/null"}]}
     assert merged["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     assert [g.get("matcher") for g in merged["hooks"]["PreToolUse"][1:]] == \
-        ["Task|Agent|Workflow|SendMessage", "Edit|Write|MultiEdit|Bash|NotebookEdit", "Skill", "Read|Grep|Glob"]
+        ["Task|Agent|Workflow|SendMessage|StructuredOutput", "Edit|Write|MultiEdit|Bash|NotebookEdit", "Skill", "Read|Grep|Glob"]
     backup = project / ".claude" / "settings.json.deliberation-backup"
     assert backup.read_text(encoding="utf-8") == USER_SETTINGS
     assert settings_path.stat().st_mode & 0o777 == 0o640

@@ -63,8 +63,18 @@ def _text(slug: str) -> str:
 
 def test_every_slug_has_a_file_and_there_are_no_strays():
     slugs = {p.stem for p in _agent_files()}
-    assert slugs == set(personas.ALL)
+    assert slugs == set(personas.ALL) | {personas.CHECKPOINT}
     assert len(personas.RESEARCH_PERSONAS) == 10 and len(personas.ROLES) == 6
+
+
+def test_the_checkpoint_agent_can_only_report():
+    """The workflow's step marker: its only tool is StructuredOutput (one small request per
+    checkpoint), it is no persona, and it says it is the workflow's."""
+    meta, body = parse_front_matter(_text(personas.CHECKPOINT))
+    assert meta["name"] == personas.CHECKPOINT and meta["tools"] == "StructuredOutput"
+    assert personas.kind_of(personas.CHECKPOINT) is None
+    assert "workflows/deliberate.js" in meta["description"] and "StructuredOutput" in body
+    assert len(body) < 600
 
 
 @pytest.mark.parametrize("slug", sorted(personas.ALL))
@@ -205,7 +215,9 @@ def test_protocol_phases_floor_and_rules():
     for sentence in FLOOR:
         assert f'"{sentence}"' in text
     assert "never paste one agent's findings into another research prompt" in text
-    assert "does NOT carry the consensus or synthesis text" in text
+    assert "NOT the consensus or synthesis text" in text
+    assert 'Workflow({name: "deliberate", args: "Split the monolith?"})' in text  # the one-call form first
+    assert text.index("Workflow({") < text.index("1. RESEARCH")
     assert "(FOR)" in text and "(AGAINST)" in text
     assert "fenced ```json block" in text and "denials and blocks" in text
     assert "Question: Split the monolith?" in text

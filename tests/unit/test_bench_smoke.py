@@ -138,6 +138,26 @@ def test_whole_deliberation_compares_with_and_without_the_plugin():
     assert len(targets) == 1 and targets[0].target == "≤ 1.3"
 
 
+def test_deliberation_cost_prints_both_paths_and_the_single_agent():
+    import deliberation_cost
+
+    out = io.StringIO()
+    targets = deliberation_cost.run(out=out)
+    text = out.getvalue()
+    print(text)
+    if not targets:  # no client on this machine: the part says so (CI installs one)
+        assert "skipped" in text and os.environ.get("CI", "").lower() not in ("1", "true", "yes")
+        return
+    lines = text.splitlines()
+    workflow = next(line for line in lines if line.startswith("workflow "))
+    protocol = next(line for line in lines if line.startswith("protocol "))
+    assert workflow.split()[1] == "3" and int(protocol.split()[1]) > 3  # the main agent's requests
+    assert any(line.startswith("one agent answering alone") for line in lines)
+    assert "workflow — the decision record's cost line: Cost: 9 subagent(s)" in text
+    assert "the main agent's share" in text
+    assert [t.target for t in targets] == ["≤ 4", "≤ 25%", "≤ 5×"]
+
+
 def test_cli_startup_prints_its_rows():
     import cli_startup
 

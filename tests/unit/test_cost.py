@@ -152,3 +152,39 @@ def test_no_research_agent_no_multiple():
                                           (3725, "1 h 2 min")])
 def test_durations_read_like_durations(seconds, text):
     assert cost.duration(seconds) == text
+
+
+def test_the_main_agent_and_the_checkpoints_make_the_whole_cost_and_the_main_share():
+    from deliberation.state.models import WorkflowDrive
+
+    d = panel()
+    research = 31100 + 22500 + 41100
+    d.main_usage = usage(3, 30000, 0, 120000, 3000)                 # 153,000 tokens in 3 calls
+    d.workflow = WorkflowDrive(checkpoint_usage=usage(3, 4500, 0, 0, 60))
+    d.main_first_call = 45000
+    u = cost.usage(d)
+    assert u["main_agent"] == {"calls": 3, "tokens": 153000} and u["checkpoints"] == {"calls": 3, "tokens": 4560}
+    everything = research + 12000 + 153000 + 4560
+    assert u["deliberation_tokens"] == everything
+    assert u["main_share"] == round(153000 / everything, 3)
+    assert u["multiple_with_main"] == round(everything / 45000, 2) and u["single_answer_tokens"] == 45000
+    line = cost.summary_line(u, wall=False)
+    assert (f"; with the main agent's 3 call(s) (153,000 tokens, the workflow's checkpoints 4,560) {everything:,} "
+            f"tokens in all, {everything / 45000:.1f}× one agent answering alone (the main agent's first call on the "
+            f"question, 45,000); the main agent's share "
+            f"{153000 / everything:.0%}") in line
+    assert "are not counted" not in line and u["counted"].endswith("are counted from its transcript, apart")
+
+
+def test_the_main_agents_calls_are_those_since_the_prompt():
+    from deliberation.core.token_usage import entries_since, sum_usage
+
+    def entry(ts, mid, n):
+        return (f'{{"type":"assistant","timestamp":"{ts}","message":{{"id":"{mid}","usage":'
+                f'{{"input_tokens":{n},"output_tokens":1}}}}}}').encode()
+
+    lines = [entry("2026-12-01T11:48:40.607Z", "m1", 100), entry("2026-12-01T11:48:41.494Z", "m2", 200),
+             entry("2026-12-01T11:48:49.875Z", "m3", 300), b'{"type":"assistant","message":{}}']
+    since = 1796125721.0  # 2026-12-01T11:48:41Z
+    assert sum_usage(entries_since(lines, since)) == {"calls": 2, "input_tokens": 500, "output_tokens": 2,
+                                                     "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}

@@ -183,19 +183,23 @@ FALSE_ALARMS = ("does not exist: run", "no .claude/settings.json", "the hooks ar
 
 
 def test_plugin_dir_form_has_no_false_problems(tmp_path, capsys):
+    from tests.helpers.project import copy_plugin
+
     home, project = tmp_path / "home", tmp_path / "proj"
     project.mkdir()
-    plugin_data(home, "deliberation-inline", ROOT)
+    # a copy: this checkout may hold the .venv the test command made, which the plugin-dir form uses
+    root = copy_plugin(tmp_path / "checkout", "deliberation")
+    plugin_data(home, "deliberation-inline", root)
     env = form_env(home, bare_python3(tmp_path))
-    _, plugin, findings = doctor.diagnose(str(project), None, env)
-    assert plugin == str(ROOT)
+    _, plugin, findings = doctor.diagnose(str(project), str(root), env)
+    assert plugin == str(root)
     assert [f.message for f in findings if f.status == "problem"] == []
     text = " ".join(f.message for f in findings)
     assert "plugin-dir form" in text and "hooks/hooks.json wires the hooks" in text
     assert not any(alarm in text for alarm in FALSE_ALARMS)
     # a session's own variables say the same without a data folder's `root`
-    _, _, findings = doctor.diagnose(str(project), None, {**form_env(tmp_path / "other", bare_python3(tmp_path)),
-                                                         "CLAUDE_PLUGIN_ROOT": str(ROOT)})
+    _, _, findings = doctor.diagnose(str(project), str(root), {**form_env(tmp_path / "other", bare_python3(tmp_path)),
+                                                              "CLAUDE_PLUGIN_ROOT": str(root)})
     assert "plugin-dir form" in findings[0].message
     assert [f.message for f in findings if f.status == "problem"] == [
         f"missing in {tmp_path / 'bin' / 'python3'}: pydantic (ModuleNotFoundError), orjson (ModuleNotFoundError), "

@@ -14,14 +14,15 @@ def test_last_user_prompt_skips_task_notifications_and_other_events(tmp_path):
     log = tmp_path / ".claude/deliberation/sessions/s1/events.jsonl"
     log.parent.mkdir(parents=True)
     records = [{"event": "UserPromptSubmit", "payload": {"prompt": "first question"}, "trigger": {"confidence": 0.4}},
-               {"event": "UserPromptSubmit", "payload": {"prompt": "the real question"}, "trigger": {"confidence": 0.3}},
+               {"event": "UserPromptSubmit", "payload": {"prompt": "the real question"}, "trigger": {"confidence": 0.3},
+                "at": 1700000000.5},
                *({"event": "PreToolUse", "payload": {"tool_name": "Edit"}} for _ in range(3000)),
                {"event": "UserPromptSubmit", "payload": {"prompt": "<task-notification>done</task-notification>"}}]
     write_state(log, "".join(json.dumps(r) + "\n" for r in records))
     with open(log, "ab") as fh:
         fh.write(b'{"torn')
-    assert common.last_user_prompt(layout, "s1") == ("the real question", {"confidence": 0.3})
-    assert common.last_user_prompt(layout, "s1", max_bytes=1000) == ("", None)  # beyond the window
+    assert common.last_user_prompt(layout, "s1") == ("the real question", {"confidence": 0.3}, 1700000000.5)
+    assert common.last_user_prompt(layout, "s1", max_bytes=1000) == ("", None, None)  # beyond the window
 
 
 def test_a_prompt_line_without_this_users_seal_is_not_the_question(tmp_path):
@@ -34,4 +35,4 @@ def test_a_prompt_line_without_this_users_seal_is_not_the_question(tmp_path):
                "trigger": {"confidence": 0.0}}
     with open(log, "a") as fh:
         fh.write(json.dumps(planted) + "\n")
-    assert common.last_user_prompt(layout, "s1") == ("the user's question", None)
+    assert common.last_user_prompt(layout, "s1") == ("the user's question", None, None)

@@ -10,11 +10,12 @@ never through a symlink and never blocking on a FIFO.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 
 from deliberation.core.agent_model import transcript_model
-from deliberation.core.token_usage import last_usage, sum_usage
+from deliberation.core.token_usage import entries_since, first_usage, last_usage, sum_usage
 from deliberation.state.event_log import lines_backwards_of
 from deliberation.state.models import TokenUsage
 
@@ -55,10 +56,11 @@ def read_transcript(path: "str | None") -> "int | None":
         return last_usage(lines_backwards_of(fh, size, MAX_SCAN, BLOCK))
 
 
-def read_usage(path: "str | None"):
-    """The summed usage (`state.TokenUsage`) of a subagent transcript, or None when it cannot
-    be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no API
-    response recorded)."""
+def read_usage(path: "str | None", since: "float | None" = None):
+    """The summed usage (`state.TokenUsage`) of a transcript — of its entries from `since` (epoch
+    seconds) on, when given: the main agent's calls during a deliberation — or None when it
+    cannot be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no
+    API response recorded)."""
     if not path or not path.endswith(".jsonl"):
         return None
     opened = _open(path, MAX_USAGE_FILE)
@@ -66,11 +68,24 @@ def read_usage(path: "str | None"):
         return None
     fh, _size = opened
     with fh:
-        summed = sum_usage(fh)
+        summed = sum_usage(fh if since is None else entries_since(fh, since))
     if summed is None:
         return None
-
     return TokenUsage(**summed)
+
+
+def read_main_usage(path: "str | None", since: float) -> "tuple[TokenUsage | None, int | None]":
+    """The main agent's calls from `since` on (`state.TokenUsage`, or None) and the first of them's
+    tokens — the call that received the question: what one agent answering alone would make."""
+    usage = read_usage(path, since)
+    if usage is None or path is None:
+        return None, None
+    opened = _open(path, MAX_USAGE_FILE)
+    if opened is None:
+        return usage, None
+    fh, _size = opened
+    with fh:
+        return usage, first_usage(entries_since(fh, since))
 
 
 def read_model(path: str) -> "str | None":
@@ -81,3 +96,35 @@ def read_model(path: str) -> "str | None":
     fh, size = opened
     with fh:
         return transcript_model(lines_backwards_of(fh, size, MODEL_SCAN, BLOCK))
+
+
+MAX_JOURNAL = 16 << 20      # a workflow run's journal larger than this is not read
+
+
+def read_bounded(path: str, max_bytes: int) -> "bytes | None":
+    """A regular file of at most `max_bytes`, whole (None: missing, a symlink, not a regular
+    file, too large, unreadable). Used for workflow scripts the client will run."""
+    opened = _open(path, max_bytes)
+    if opened is None:
+        return None
+    fh, _size = opened
+    with fh:
+        try:
+            return fh.read(max_bytes + 1)
+        except OSError:
+            return None
+
+
+def journal_starts(run_dir: str) -> "list[dict]":
+    """The `started` entries of a workflow run's `journal.jsonl` (agentId, key, label, phase), in
+    the order the run started them ([] when it cannot be read)."""
+    data = read_bounded(os.path.join(run_dir, "journal.jsonl"), MAX_JOURNAL) if run_dir else None
+    out = []
+    for line in (data or b"").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("type") == "started" and isinstance(entry.get("agentId"), str):
+            out.append(entry)
+    return out

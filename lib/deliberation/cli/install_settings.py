@@ -12,11 +12,12 @@ What install writes — and uninstall removes, nothing else:
   removed on uninstall only if install created them. The original file is backed up once to
   `settings.json.deliberation-backup`; uninstall restores it byte for byte when nothing else in
   the file changed since.
-- copies of `agents/*.md` and `commands/*.md` under `.claude/`, and the state dir's
-  `.gitignore` (the same text the hooks write with the folder, `paths.GITIGNORE`), each recorded
-  with its sha256 in `.claude/deliberation/install-manifest.json`; a file the user changed (or
-  had before) is never overwritten nor removed, and the .gitignore stays while the folder still
-  holds state it keeps out of git.
+- copies of `agents/*.md`, `commands/*.md` and `workflows/*.js` (the plugin's deliberation
+  workflow, which the client finds under `.claude/workflows/` by its name) under `.claude/`, and
+  the state dir's `.gitignore` (the same text the hooks write with the folder, `paths.GITIGNORE`),
+  each recorded with its sha256 in `.claude/deliberation/install-manifest.json`; a file the user
+  changed (or had before) is never overwritten nor removed, and the .gitignore stays while the
+  folder still holds state it keeps out of git.
 - directories it created, removed again when they end up empty.
 
 The target is someone else's input (a cloned repository), so install acts only inside it:
@@ -60,7 +61,7 @@ BACKUP_SUFFIX = ".deliberation-backup"
 STATE_REL = os.path.join(".claude", "deliberation")
 MANIFEST_REL = os.path.join(STATE_REL, "install-manifest.json")
 GITIGNORE_REL = os.path.join(STATE_REL, ".gitignore")
-COPIED_DIRS = ("agents", "commands")
+COPIED_DIRS = {"agents": ".md", "commands": ".md", "workflows": ".js"}  # folder → the files of it copied
 MANIFEST_VERSION = 1
 # the folders install may create (and uninstall remove when empty), shallowest first
 SHIPPED_DIRS = (".claude", os.path.join(".claude", "agents"), os.path.join(".claude", "commands"), STATE_REL)
@@ -487,13 +488,13 @@ def installed_name(sub: str, name: str) -> str:
 def plugin_files(plugin: str) -> "dict[str, bytes]":
     """rel path in the project → content, for every file install copies."""
     files: dict[str, bytes] = {}
-    for sub in COPIED_DIRS:
+    for sub, ext in COPIED_DIRS.items():
         src_dir = os.path.join(plugin, sub)
         if not os.path.isdir(src_dir):
             continue
         for name in sorted(os.listdir(src_dir)):
             src = os.path.join(src_dir, name)
-            if name.endswith(".md") and os.path.isfile(src):
+            if name.endswith(ext) and os.path.isfile(src):
                 with open(src, "rb") as fh:
                     data = fh.read()
                 # a command says what is true where it runs: here /<command>, hooks wired by install.sh

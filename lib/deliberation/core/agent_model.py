@@ -11,7 +11,7 @@ one model shares the most priors. So every agent's model is recorded, from the b
   transcript is sometimes not written yet (measured: 7 of 15 workflow agents); the meta file was
   there every time. These files are the only source for a Workflow's agents.
 
-`diversity_refusal` is the hook side of `models.diverse` (off by default, see the README for
+`diversity_refusal` is the hook side of `models.diverse` (off by default, see docs/CONFIGURATION.md for
 what it costs): two personas whose priorities conflict (conformity.conflicting_pairs) may not run
 the same stage on the same model; `assignment` is what the protocol asks for.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from deliberation.core import agent_status, engine, phases, token_usage
+from deliberation.core import agent_status, engine, phases, plugin_workflow, token_usage
 from deliberation.core import lineage as lin
 from deliberation.core.capture import Outcome, capture
 from deliberation.core.delivery import deliver, queue, say_once
@@ -46,6 +46,8 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
         spawn.model = read.model(event.agent_transcript_path)
     if rec is not None and not rec.model and spawn is not None:
         rec.model = spawn.model
+    if spawn is not None and spawn.checkpoint:
+        plugin_workflow.checkpoint_stopped(turn, spawn, event.agent_transcript_path)
     if rec is None or delib is None:
         lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
         return hookio.Answer()
@@ -54,6 +56,10 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
         rec.transcript = event.agent_transcript_path
     if token_usage.count(delib, rec, read.tokens(event.agent_transcript_path), "transcript"):
         turn.notes.append(f"tokens {rec.tokens} from the transcript")
+    if rec.channel == "workflow":  # its report came through StructuredOutput
+        lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
+        plugin_workflow.stopped(turn, delib, rec)
+        return hookio.Answer()
     if rec.status in agent_status.RUNNING:
         outcome = file_report(turn, delib, rec, event.last_assistant_message, stop_hook_active=event.stop_hook_active)
         delib.updated_at = turn.now

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deliberation.state.agent_report import AGAIN, ReportProblem, example, extract_report, shape_of
+from deliberation.state.agent_report import AGAIN, ReportProblem, example, extract_report, report_from_data, shape_of
 from deliberation.state.models import AgentRecord, Deliberation
 
 FIXED = ("recorded", "duplicate", "send_back", "invalid")
@@ -74,6 +74,24 @@ def capture(delib: Deliberation, agent: AgentRecord, text: str, *, stop_hook_act
         delib.warnings.append(f"{agent.persona} ({agent.agent_id or agent.key}): report recorded as "
                               f"invalid after {agent.send_backs} send-back(s): {problem.splitlines()[0]}")
         return Outcome("invalid")
+    file_report(delib, agent, report, ignored, now)
+    return Outcome("recorded")
+
+
+def check_data(agent: AgentRecord, data: object, *, max_bytes: int,
+               dimensions: "list[str]") -> "tuple[object, list[str], str | None]":
+    """A report given as data (a workflow agent's StructuredOutput): (report, ignored keys,
+    problem) — the same model and the same stage rules as a fenced report; problem None = valid."""
+    try:
+        report, ignored = report_from_data(data, max_bytes)
+    except ReportProblem as exc:
+        return None, [], str(exc)
+    return report, ignored, semantic_problem(agent, report, dimensions)
+
+
+def file_report(delib: Deliberation, agent: AgentRecord, report, ignored: "list[str]", now: float) -> None:
+    """Record a valid report on its agent; an earlier report of the same persona and stage (and
+    tier, and red-team round) is superseded."""
     agent.report = report
     agent.ignored_keys = ignored
     agent.status = "reported"
@@ -84,4 +102,3 @@ def capture(delib: Deliberation, agent: AgentRecord, text: str, *, stop_hook_act
                 and other.tier == agent.tier and other.red_team_round == agent.red_team_round
                 and other.status == "reported" and not other.superseded):
             other.superseded = True
-    return Outcome("recorded")

@@ -18,8 +18,11 @@ $0.68–0.90); the decision record does the same with measured figures:
   source, shown with every amount); each agent is priced at the first model key matching the
   model it ran on (else the one asked for), and an agent no key matches is left out and counted.
   The plugin ships no prices, so by default the record shows tokens only.
-  The main agent's own tokens (orchestration, the write-up) are not counted, and the record
-  says so.
+- **the main agent**: its own calls from the prompt that asked for the deliberation to the
+  conclusion (orchestration, the decision document), summed from its transcript at the
+  conclusion — with the plugin workflow's checkpoints, the deliberation's whole cost, its
+  multiple of one agent and the main agent's share. Without a readable transcript they are not
+  counted, and the record says so.
 
 Pure over `state.Deliberation`.
 """
@@ -31,6 +34,8 @@ from typing import Any
 
 BREAKDOWN = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 NOT_COUNTED_NOTE = "the main agent's own tokens (orchestration, the decision document) are not counted"
+MAIN_COUNTED_NOTE = ("the main agent's own calls from the prompt that asked for the deliberation to its conclusion "
+                     "(orchestration, the decision document) are counted from its transcript, apart")
 
 
 def _end(delib) -> float:
@@ -108,6 +113,11 @@ def usage(delib, prices=None) -> "dict[str, Any]":
             and r["total_tokens"] > 0]
     one_agent = round(sum(solo) / len(solo)) if solo else None
     walls = [r["wall_s"] for r in rows if r["wall_s"] is not None]
+    main = _calls(getattr(delib, "main_usage", None))
+    drive = getattr(delib, "workflow", None)
+    checkpoints = _calls(drive.checkpoint_usage if drive is not None else None)
+    everything = total + (main["tokens"] if main else 0) + (checkpoints["tokens"] if checkpoints else 0)
+    alone = getattr(delib, "main_first_call", None) if main else None
     return {
         "agents": len(rows),
         "agents_from_transcripts": sum(1 for r in rows if r["complete"]),
@@ -119,13 +129,27 @@ def usage(delib, prices=None) -> "dict[str, Any]":
         "by_stage": by_stage,
         "one_agent_tokens": one_agent,
         "multiple_of_one_agent": round(total / one_agent, 2) if one_agent else None,
+        "main_agent": main,
+        "checkpoints": checkpoints,
+        "deliberation_tokens": everything if main else None,
+        "main_share": round(main["tokens"] / everything, 3) if main and everything else None,
+        "single_answer_tokens": alone,
+        "multiple_with_main": round(everything / alone, 2) if alone else None,
         "wall_time_s": round(_end(delib) - delib.created_at, 1) if delib.created_at else None,
         "agent_time_s": round(sum(walls), 1),
         "per_agent": rows,
         "money": money(rows, prices),
         "counted": ("every API call of each subagent (input, cache writes, cache reads, output), summed from its "
-                    "transcript when the deliberation concluded; " + NOT_COUNTED_NOTE),
+                    "transcript when the deliberation concluded; "
+                    + (MAIN_COUNTED_NOTE if main else NOT_COUNTED_NOTE)),
     }
+
+
+def _calls(u) -> "dict[str, int] | None":
+    """{calls, tokens} of a TokenUsage (None when not read)."""
+    if u is None:
+        return None
+    return {"calls": u.calls, "tokens": sum(getattr(u, k) for k in BREAKDOWN)}
 
 
 def duration(seconds: "float | None") -> str:
@@ -147,6 +171,14 @@ def summary_line(u: "dict[str, Any]", wall: bool = True) -> str:
     if u["multiple_of_one_agent"] is not None:
         parts[0] += (f" ({u['multiple_of_one_agent']:.1f}× one research agent's {u['one_agent_tokens']:,}, the "
                      "cost of one agent studying the question alone)")
+    main, cps = u.get("main_agent"), u.get("checkpoints")
+    if main is not None:
+        with_cp = f", the workflow's checkpoints {cps['tokens']:,}" if cps else ""
+        parts.append(f"with the main agent's {main['calls']} call(s) ({main['tokens']:,} tokens{with_cp}) "
+                     f"{u['deliberation_tokens']:,} tokens in all"
+                     + (f", {u['multiple_with_main']:.1f}× one agent answering alone (the main agent's first call "
+                        f"on the question, {u['single_answer_tokens']:,})" if u["multiple_with_main"] else "")
+                     + f"; the main agent's share {u['main_share']:.0%}")
     if wall:
         parts.append(f"wall time {duration(u['wall_time_s'])}")
     m = u["money"]
@@ -162,4 +194,6 @@ def summary_line(u: "dict[str, Any]", wall: bool = True) -> str:
         gaps.append(f"{u['agents_not_counted']} not counted")
     if gaps:
         parts.append("of the subagents " + " and ".join(gaps) + " (no readable transcript)")
+    if main is not None:
+        return "; ".join(parts) + "."
     return "; ".join(parts) + f". ({NOT_COUNTED_NOTE[0].upper() + NOT_COUNTED_NOTE[1:]}.)"

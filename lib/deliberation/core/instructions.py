@@ -33,6 +33,22 @@ PANELS = {
                 "devils-advocate"),
 }
 MINIMUM = ("product-strategist", "devils-advocate")  # one FOR, one AGAINST
+WORKFLOW_NAME = "deliberate"  # meta.name of the plugin's workflows/deliberate.js (docs/WORKFLOW.md)
+
+
+def workflow_name(prefix: str) -> str:
+    """The name the plugin's workflow is run by: `deliberation:deliberate` in the plugin form (the
+    client namespaces a plugin's workflows), `deliberate` when install.sh copied it into the project."""
+    return f"{prefix}{WORKFLOW_NAME}"
+
+
+def workflow_call(prefix: str, question: str = "") -> str:
+    """The exact Workflow call, the question as its args (one line, bounded)."""
+    import json
+
+    q = " ".join((question or "").split())
+    q = q if q and len(q) <= 160 else "<the question above, in one line>"
+    return f"Workflow({{name: \"{workflow_name(prefix)}\", args: {json.dumps(q, ensure_ascii=False)}}})"
 
 
 def panel(task_type: str) -> "tuple[str, ...]":
@@ -87,11 +103,13 @@ def protocol_text(question: str, task_type: str, threshold: float, confidence: f
 Trigger confidence {confidence:.2f}, threshold {threshold:.2f} ({_dims(dims)}). Task type {task_type}: consensus must reach {bar:.2f}.
 Question: {_question(question)}
 
-Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete). Spawn subagents with the Agent tool, subagent_type = these slugs exactly{_namespace(prefix)} (never "general-purpose" for a persona).
-1. RESEARCH: spawn 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: only 2 agents, {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST), each stating its position (preferred approach, verdict, rationale), then the same two rank; the plugin compares them (different reasons → proceed, disagreement → investigate it, same reasons → herding warning). Each prompt = "Phase: research", the question and the same shared project context (files, constraints). Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you (a background agent's comes with its task notification) before the next phase.
-2. DELIBERATION (prompts start "Phase: deliberation"): spawn synthesis-lead and debate-moderator with ALL research findings (each one's claim and evidence); then ONE red-team pass over the synthesis. When the plugin lists hot spots (H1, H2, ...), spawn FRESH {", ".join(LENSES)} workers (never subagent_type "fork"): each prompt names the hot spot ids and their material (findings, red-team notes), carries verbatim "{FLOOR[0]}" and "{FLOOR[1]}", and does NOT carry the consensus or synthesis text. After them, one more red-team pass over the tier-2 findings. No further rounds.
-3. RANKING (blind): spawn the personas again with "Phase: ranking", the question and the approaches exactly as the plugin lists them (its neutral order). Never tell a ranker which approach leads or is preferred, nor any agent's scores, verdicts or rationale: a ranker that sees the vote herds toward it, and such a prompt is denied. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with its reason for each approach it would not adopt; the plugin computes the leader after the vote and reads dissent against it.
-4. PRD: when the vote passes, the plugin asks for the decision document; present the decision, the scores, the alternatives and the dissent, and end your concluding answer with that block (items cite finding/dissent ids). The plugin writes the decision record and says if a person must review it.
-Spawn every deliberation agent with the Agent tool, never from a Workflow; a re-rank is a fresh spawn. Resume an agent with SendMessage only when the plugin asks for its new report (it then replaces the old one).{models_line(models)}
+Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete).
+Run it as ONE call: {workflow_call(prefix, question)} — the plugin's own workflow runs every phase below with prompts it builds and checks every report; args may be an object {{"question": …, "context": "<shared project context: files, constraints>", "personas": [2-5 persona slugs]}}. Then end your turn: its task notification brings the outcome, and the plugin asks you for the decision document. No other workflow runs in a deliberation.
+Only without the Workflow tool (or if that call is not allowed), run it turn by turn with the Agent tool, subagent_type = these slugs exactly{_namespace(prefix)} (never "general-purpose" for a persona):
+1. RESEARCH: 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST), each stating its position; the plugin compares them. Each prompt = "Phase: research", the question and the same shared project context. Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you before the next phase.
+2. DELIBERATION ("Phase: deliberation"): synthesis-lead and debate-moderator with ALL research findings (claim and evidence); then ONE red-team pass. When the plugin lists hot spots, spawn the FRESH {", ".join(LENSES)} workers its note gives (never subagent_type "fork"), each prompt carrying verbatim "{FLOOR[0]}" and "{FLOOR[1]}" and NOT the consensus or synthesis text; then one red team 2. No further rounds.
+3. RANKING (blind): the personas again, "Phase: ranking", the question and the approaches exactly as the plugin lists them; never which approach leads nor any agent's scores, verdicts or rationale. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict and a concern with its reason for each approach it would not adopt.
+4. PRD: when the vote passes, end your concluding answer with the decision document the plugin asks for.
+Resume an agent with SendMessage only when the plugin asks for its new report.{models_line(models)}
 
 Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); its notes and reasons each name the next step it accepts: follow them. /{prefix}deliberation-status shows progress."""

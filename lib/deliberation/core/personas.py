@@ -44,6 +44,10 @@ ROLES: "dict[str, tuple[str, str]]" = {
 
 ALL = {**RESEARCH_PERSONAS, **ROLES}
 
+# not a deliberation agent: the step marker of the plugin's workflow between two waves, whose
+# report the plugin's hook replaces with its verdict (docs/WORKFLOW.md)
+CHECKPOINT = "checkpoint"
+
 
 def normalise_agent_type(agent_type: "str | None") -> str:
     """`deliberation:security-analyst` → `security-analyst`; lower-cased, stripped."""

@@ -3,7 +3,7 @@
 The last phase writes the outcome up as a document a team acts on (docs/EVIDENCE.md, E7). Its parts that need
 judgement — the requirements that follow from the findings, the non-goals, the acceptance
 criteria, the risks with their mitigations, the open questions — are written by the MAIN agent
-in its concluding answer (README, "Who writes the decision document", says why not a role
+in its concluding answer (docs/FLOW.md, "Who writes it", says why not a role
 subagent), as ONE fenced JSON block shaped by `DecisionDocument`
 (`state_schema/prd.schema.json`). The decision, the findings, the scores, the dissent, the
 route and the cost are not in it: the plugin records those itself, and the document cannot

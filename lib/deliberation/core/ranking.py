@@ -11,7 +11,7 @@ opposition O, and
 
     consensus = S / (S + O + doubt)                                              (0-1)
 
-Worked example (README): four rankers prefer A over B by 0.8, 1.5, 2.0 and 2.7 weighted points
+Worked example (docs/FORMULAS.md): four rankers prefer A over B by 0.8, 1.5, 2.0 and 2.7 weighted points
 → firmness 0.8, 1, 1, 1 → S = 3.8, O = 0 → consensus = 3.8 / 4.0 = 0.95, strong — whatever A's
 own level (its mean weighted score, reported beside the consensus).
 `spread` = max − min and `stdev` = population σ of the leader's per-agent weighted scores (the

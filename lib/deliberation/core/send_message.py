@@ -11,7 +11,7 @@ new report replaces the old one when it arrives (resume.restart).
 
 from __future__ import annotations
 
-from deliberation.core import agent_status, resume, spawn_budget
+from deliberation.core import agent_status, plugin_workflow, resume, spawn_budget
 from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn, find_record
 from deliberation.state.models import Spawn
@@ -29,6 +29,9 @@ def requested(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
                               deliberation_id=None, rule="unknown_target", why="", message=event.message_text,
                               now=turn.now)
         return hookio.Answer()
+    refused = plugin_workflow.message_refusal(turn, spawn)
+    if refused:
+        return _refuse(turn, event, sender, spawn.subagent_type, "workflow_agent", refused)
     label = f"{spawn.subagent_type} (agent {spawn.agent_id})"
     sb = turn.cfg.spawn_budget
     if spawn.status not in lin.ACTIVE:

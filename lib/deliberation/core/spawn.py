@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Literal
 
 from deliberation.core import agent_model, blind_ranking, engine, isolation, minimum_deliberation, next_step
 from deliberation.core import lineage as lin
@@ -139,19 +139,30 @@ def enter_stage(delib: Deliberation, kind: str, stage: str, persona: str, now: f
 
 
 def _add_record(turn: Turn, req: Request, delib: Deliberation, kind: AgentKind, stage: Stage, checked: str) -> None:
-    """The deliberation's record of the new agent; a lens starts the depth step's wave."""
-    tier, red_team_round = depth_axis.spawn_tier(req.subagent_type, delib)
-    delib.agents.append(AgentRecord(
-        key=req.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=req.tool_use_id,
-        persona=req.persona, kind=kind, stage=stage, tier=tier, red_team_round=red_team_round,
-        background=req.background, spawned_at=turn.now, model_requested=req.model,
-        given=_given(req, delib, checked)))
+    add_agent(delib, key=req.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=req.tool_use_id,
+              agent_type=req.subagent_type, kind=kind, stage=stage, background=req.background, prompt=req.prompt,
+              checked=checked, model=req.model, now=turn.now)
+
+
+def add_agent(delib: Deliberation, *, key: str, tool_use_id: "str | None", agent_type: str, kind: AgentKind,
+              stage: Stage, background: bool, prompt: str, checked: str, model: "str | None", now: float,
+              channel: Literal["agent", "workflow"] = "agent", label: str = "", wave: int = 0) -> AgentRecord:
+    """The deliberation's record of a new agent (an Agent call, or an agent of the plugin
+    workflow's wave): its tier and red-team round, what it was given; a lens starts the depth
+    step's wave."""
+    tier, red_team_round = depth_axis.spawn_tier(agent_type, delib)
+    rec = AgentRecord(key=key, tool_use_id=tool_use_id, persona=personas.normalise_agent_type(agent_type), kind=kind,
+                      stage=stage, tier=tier, red_team_round=red_team_round, background=background, spawned_at=now,
+                      model_requested=model, given=given_context(prompt, agent_type, delib, checked),
+                      channel=channel, label=label, wave=wave)
+    delib.agents.append(rec)
     delib.last_delivered = ""  # a new spawn: the next gate or progress news is new again
-    delib.updated_at = turn.now
+    delib.updated_at = now
     if kind == "lens" and delib.depth.status == "pending":
         delib.depth.status = "deepening"
     if tier == 2:
         depth_axis.refresh_counts(delib, check=False)
+    return rec
 
 
 def _refuse(turn: Turn, req: Request, rule: str, reason: str) -> Refused:
@@ -216,13 +227,14 @@ def _blind_ranking(turn: Turn, req: Request, delib: Deliberation) -> "tuple[str 
     return blind_ranking.deny_reason(leaks, delib), "blind ranking: " + ", ".join(k.kind for k in leaks)
 
 
-def _given(req: Request, delib: Deliberation, checked: str) -> GivenContext:
-    prompt = req.prompt
+def given_context(prompt: str, subagent_type: str, delib: Deliberation, checked: str) -> GivenContext:
+    """What a spawned agent was given, for the audit: the prompt's size and hash, the hot spots
+    it cites, whether it was a fork, what its prompt was checked for."""
     known = {h.id for h in delib.depth.hot_spots}
     return GivenContext(prompt_chars=len(prompt),
                         prompt_sha256=hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).hexdigest(),
                         hot_spots=sorted(set(HOT_SPOT_CITED.findall(prompt)) & known),
-                        fork=req.persona == "fork", isolation=checked)
+                        fork=personas.normalise_agent_type(subagent_type) == "fork", isolation=checked)
 
 
 def _record_spawn(turn: Turn, req: Request, kind: "AgentKind | None", delib_id: "str | None", depth: int) -> None:

@@ -10,7 +10,7 @@ resume: its deliberation record reopens (resume.py).
 
 from __future__ import annotations
 
-from deliberation.core import agent_status, send_message, spawn_budget
+from deliberation.core import agent_status, plugin_workflow, send_message, spawn_budget
 from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Spawn
@@ -25,6 +25,8 @@ def started(turn: Turn, event: hookio.SubagentStart) -> hookio.Answer:
         _restarted(turn, spawn)
     elif spawn is not None and spawn.resumes:
         agent_status.resume_started(lin.pending_resume(turn.tx.lineage, spawn.agent_id))
+    if what == "workflow" and spawn is not None:
+        plugin_workflow.started(turn, spawn, event.agent_type)  # a wave agent of the plugin's workflow
     _delib, rec = turn.record_for_agent(event.agent_id, event.agent_type)
     agent_status.started(rec)
     if what in ("workflow", "unlinked") and spawn is not None:

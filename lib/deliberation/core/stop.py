@@ -40,6 +40,8 @@ class Finish:
     record: "Callable[[Deliberation], str]"
     escalation_reason: "Callable[[Deliberation, Route], str]"
     escalation_message: "Callable[[Deliberation], str]"
+    # the main agent's own calls since a time (its transcript), and the first of them's tokens
+    main_usage: "Callable[[str | None, float], tuple[TokenUsage | None, int | None]]" = lambda _p, _t: (None, None)
 
 
 def at_stop(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
@@ -76,7 +78,7 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
         conclusion = engine.conclude(delib, turn.cfg, turn.now, answer=event.last_assistant_message,
                                      may_block=delib.stop_blocks < limit)
         if conclusion.ready:
-            return complete(turn, delib, finish)
+            return complete(turn, delib, finish, event.transcript_path)
         hold, kind = conclusion.block or "", conclusion.kind
     delib.updated_at = turn.now
     if kind == "document":  # the one send-back of the decision document (bounded by itself)
@@ -128,13 +130,23 @@ def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish)
     return hookio.Answer.block(said.model or "", system_message=said.person)
 
 
-def complete(turn: Turn, delib: Deliberation, finish: Finish) -> hookio.Answer:
+def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "str | None" = None) -> hookio.Answer:
     """Route, usage, record: the deliberation is COMPLETE; a route that needs a person holds
-    this stop once (the deliberation is closed, so the next Stop goes through)."""
+    this stop once (the deliberation is closed, so the next Stop goes through). The cost counts
+    every agent's calls, the plugin workflow's checkpoints' and the main agent's own since the
+    prompt that asked for the deliberation."""
     route = finish.route(delib)
     for agent in delib.agents:  # every subagent has finished: its transcript holds all its calls
         if agent.transcript:
             agent.usage = finish.usage(agent.transcript) or agent.usage
+    if delib.workflow is not None and delib.workflow.checkpoint_transcripts:
+        read = [u for u in (finish.usage(p) for p in delib.workflow.checkpoint_transcripts) if u is not None]
+        delib.workflow.checkpoint_usage = TokenUsage(**{k: sum(getattr(u, k) for u in read)
+                                                        for k in TokenUsage.model_fields}) if read else None
+    if main_transcript and delib.prompt_at:
+        main, first = finish.main_usage(main_transcript, delib.prompt_at)
+        if main is not None:
+            delib.main_usage, delib.main_first_call = main, first
     engine.finalize(delib, turn.now)
     finish.record(delib)
     turn.tx.session.active_deliberation = None

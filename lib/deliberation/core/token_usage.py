@@ -77,6 +77,35 @@ def last_usage(lines) -> "int | None":
     return None
 
 
+def entries_since(lines, since: float):
+    """The lines whose entry's `timestamp` (ISO 8601, as the client writes it) is at or after
+    `since` (epoch seconds); a line without a readable timestamp is left out."""
+    from datetime import datetime
+
+    for line in lines:
+        m = _TIMESTAMP.search(line)
+        if not m:
+            continue
+        try:
+            at = datetime.fromisoformat(m.group(1).decode().replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            continue
+        if at >= since:
+            yield line
+
+
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.+Z-]{10,40})"')
+
+
+def first_usage(lines) -> "int | None":
+    """The token figure of the first API response among transcript lines given oldest first."""
+    for message in assistant_messages(lines, b'"usage"'):
+        total = usage_total(message.get("usage"))
+        if total is not None:
+            return total
+    return None
+
+
 def sum_usage(lines) -> "dict[str, int] | None":
     """Every API response's usage among transcript lines (oldest first), one per message id
     (the client writes one entry per content block, each repeating its response's usage):

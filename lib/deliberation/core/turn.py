@@ -2,15 +2,17 @@
 
 A `Turn` holds the session's loaded models (through `Session`, which the store's transaction
 satisfies), the config, the clock, and what the event leaves behind for the event log (notes)
-and the user (warnings). The two reads a decision may need halfway — the latest user prompt
-(for the question of a deliberation it opens) and the budget the depth axis may still spend (it
-reads token figures from transcripts when due) — come in as functions, so the decisions stay
-pure and the shell decides how they are read.
+and the user (warnings). The reads a decision may need halfway — the latest user prompt (for
+the question of a deliberation it opens), the budget the depth axis may still spend (it reads
+token figures from transcripts when due), and the scripts the plugin's workflow is checked
+against (`WorkflowFiles`) — come in as functions, so the decisions stay pure and the shell
+decides how they are read.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple, Protocol
 
 from deliberation.core import lineage as lin
 from deliberation.core import personas, phases, spawn_budget
@@ -39,16 +41,35 @@ class Session(Protocol):
     def add_deliberation(self, delib: Deliberation) -> None: ...
 
 
-def _no_prompt() -> "tuple[str, dict | None]":
-    return "", None
+@dataclass(frozen=True)
+class WorkflowFiles:
+    """What the shell reads for the plugin's workflow (core/plugin_workflow.py), each bounded:
+    the shipped script, the project's saved workflows (file name, text), a script file a call
+    names, and the `started` entries of a run folder's journal."""
+    shipped: "Callable[[], bytes | None]" = lambda: None
+    project_workflows: "Callable[[], list[tuple[str, bytes]]]" = lambda: []
+    script: "Callable[[str], bytes | None]" = lambda _path: None
+    journal_starts: "Callable[[str], list[dict]]" = lambda _folder: []
+
+
+class Prompt(NamedTuple):
+    """The latest real user prompt: its text, the trigger's result on it, when it was submitted."""
+    text: str = ""
+    trigger: "dict | None" = None
+    at: "float | None" = None
+
+
+def _no_prompt() -> Prompt:
+    return Prompt()
 
 
 class Turn:
     """One hook event over its session: the models, the config, the clock, the notes."""
 
     def __init__(self, tx: Session, cfg: Config, now: float, *,
-                 last_prompt: "Callable[[], tuple[str, dict | None]]" = _no_prompt,
-                 budget: "Callable[[Turn, Deliberation], BudgetView] | None" = None) -> None:
+                 last_prompt: "Callable[[], Prompt]" = _no_prompt,
+                 budget: "Callable[[Turn, Deliberation], BudgetView] | None" = None,
+                 files: "WorkflowFiles | None" = None) -> None:
         self.tx = tx
         self.cfg = cfg
         self.now = now
@@ -57,6 +78,7 @@ class Turn:
         self.extra: dict[str, Any] = {}
         self._last_prompt = last_prompt
         self._budget = budget
+        self.files = files or WorkflowFiles()
 
     # -- the session's deliberations -----------------------------------------------------------
     def active(self) -> "Deliberation | None":
@@ -76,7 +98,7 @@ class Turn:
         sess = self.tx.session
         n = len(sess.deliberations) + 1
         did = f"d-{self.tx.session_id[:8]}-{n}"
-        prompt, trigger = self._last_prompt()
+        prompt, trigger, at = self.last_prompt()
         question = question or question_of(prompt, self.cfg.trigger.force_markers) or "(no user prompt recorded)"
         kind = task_type or tt.classify(question, self.cfg.task_types.keywords)
         delib = Deliberation(id=did, session_id=self.tx.session_id, question=question[:4000],
@@ -84,7 +106,7 @@ class Turn:
                              threshold=self.cfg.threshold_for(kind), created_at=self.now,
                              updated_at=self.now,
                              initial_confidence=(trigger or {}).get("confidence"),
-                             trigger_forced=bool((trigger or {}).get("forced")))
+                             trigger_forced=bool((trigger or {}).get("forced")), prompt_at=at)
         phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
                           else "opened explicitly", self.now)
         depth_axis.apply_posture(delib, self.cfg)
@@ -93,6 +115,10 @@ class Turn:
         sess.active_deliberation = did
         self.notes.append(f"opened {did} ({kind}, threshold {delib.threshold:.2f})")
         return delib
+
+    def last_prompt(self) -> Prompt:
+        """The latest real user prompt of the session (read when asked)."""
+        return self._last_prompt()
 
     def budget_view(self, delib: Deliberation) -> BudgetView:
         """What the depth axis may still spend (the spawn slots, tier-2 agents and tokens)."""

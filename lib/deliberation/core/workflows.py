@@ -3,14 +3,13 @@ the shell reads the script).
 
 PreToolUse on the Workflow call is the one moment the plugin can stop a workflow's agents
 (docs/CLIENT_CHANNELS.md: they fire no PreToolUse, and a SubagentStart hook cannot stop them).
-So the script's agent bound is read from its text (workflow_plan.py) and:
-- inside an open deliberation, a workflow that names the deliberation's persona or role agents is
-  refused (those are spawned one by one with the Agent tool, where phase order and isolation are
-  checked), and one whose bound could pass what is left of the budget — or has no bound — is
-  refused with what to do instead;
-- outside one, the workflow is refused only when the budget is already spent (as one more spawn
-  would be); a bound that passes what is left is said at once, to the user and the model, and
-  its agents are counted as they start (starts.py says loudly when they pass it).
+So:
+- the plugin's own deliberation workflow, and any other workflow while a deliberation is
+  requested or open (refused, the plugin's named), are plugin_workflow.py's (docs/WORKFLOW.md);
+- any other workflow is refused only when the budget is already spent (as one more spawn would
+  be); its agent bound is read from its text (workflow_plan.py), and a bound that passes what is
+  left is said at once, to the user and the model; its agents are counted as they start
+  (starts.py says loudly when they pass it).
 The allowed run is recorded in the lineage; its bound is held against the budget until it ends.
 PostToolUse records the launch (task id, run id); the run ends with its task notification or
 when a Stop no longer lists it as running.
@@ -18,7 +17,7 @@ when a Stop no longer lists it as running.
 
 from __future__ import annotations
 
-from deliberation.core import agent_status, personas, phases, spawn_budget, workflow_plan
+from deliberation.core import agent_status, personas, plugin_workflow, spawn_budget, workflow_plan
 from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import WorkflowRun
@@ -26,9 +25,13 @@ from deliberation.text import budget as words
 from deliberation.wire import hookio
 
 
-def requested(turn: Turn, event: hookio.PreToolUse, script: "str | None", source: str) -> hookio.Answer:
+def requested(turn: Turn, event: hookio.PreToolUse, script: "str | None", source: str, prefix: str) -> hookio.Answer:
     """PreToolUse of a Workflow call whose script the shell read (None: it could not; `source`
-    says where it came from, or why not)."""
+    says where it came from, or why not); `prefix`: the plugin's agent namespace ('' when the
+    hooks do not run as the plugin)."""
+    decided = plugin_workflow.requested(turn, event, prefix)
+    if decided is not None:
+        return decided
     parent = event.agent_id or lin.MAIN
     plan = workflow_plan.plan(script or "", event.workflow_args)
     why = plan.describe()
@@ -37,29 +40,21 @@ def requested(turn: Turn, event: hookio.PreToolUse, script: "str | None", source
     elif event.tool_input.get("resumeFromRunId"):
         why += " (a resumed run: agents it replays from its cache count too)"
     bound = plan.bound if script is not None else None
-    active = turn.active()
-    delib = active if active is not None and active.phase not in phases.CLOSED else None
     named = [t for t in plan.agent_types if personas.is_deliberation_agent(t)]
     turn.notes.append(f"workflow {why[:160]}")
-    if delib is not None and named:
-        slugs = ", ".join(sorted({personas.normalise_agent_type(t) for t in named}))
-        return _refuse(turn, event, parent, "workflow_personas", words.workflow_personas_refusal(delib.id, delib.phase, slugs))
     sb = turn.cfg.spawn_budget
-    verdict = spawn_budget.decide_workflow(turn.tx.lineage, parent, bound, why, strict=delib is not None,
-                                           limits=sb, now=turn.now)
+    verdict = spawn_budget.decide_workflow(turn.tx.lineage, parent, bound, why, strict=False, limits=sb, now=turn.now)
     if not verdict.allowed:
-        reason = verdict.reason if delib is None else words.workflow_inside_refusal(delib.id, delib.phase, verdict.reason)
-        return _refuse(turn, event, parent, verdict.rule, reason)
+        return _refuse(turn, event, parent, verdict.rule, verdict.reason)
     left = spawn_budget.usage(turn.tx.lineage, parent, turn.now, sb.stale_after_s).left(
         sb.max_active_children, sb.max_session_total)
-    run = lin.record_workflow(turn.tx.lineage, tool_use_id=event.tool_use_id, parent=parent,
-                              deliberation_id=delib.id if delib is not None else None, bound=bound, bound_detail=why,
-                              agent_types=plan.agent_types, now=turn.now)
+    run = lin.record_workflow(turn.tx.lineage, tool_use_id=event.tool_use_id, parent=parent, deliberation_id=None,
+                              bound=bound, bound_detail=why, agent_types=plan.agent_types, now=turn.now)
+    resumed = event.tool_input.get("resumeFromRunId")
+    run.resumed_from = resumed[:200] if isinstance(resumed, str) else None
     key = run.tool_use_id or f"workflow-{len(turn.tx.lineage.workflows)}"
     if key not in turn.tx.session.open_workflows:
         turn.tx.session.open_workflows.append(key)
-    if delib is not None:
-        return hookio.Answer()
     notes = []
     if bound is None or bound > left:
         notes.append(words.workflow_size_warning(bound, why, left))
@@ -80,8 +75,14 @@ def launched(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     launch = event.workflow_launch
     run = lin.workflow_launched(turn.tx.lineage, event.tool_use_id, task_id=launch["taskId"] or None,
                                 run_id=launch["runId"] or None, name=launch["workflowName"], now=turn.now)
-    if run is not None:
-        turn.notes.append(f"workflow launched: task {run.task_id}, run {run.run_id}")
+    if run is None:
+        return hookio.Answer()
+    turn.notes.append(f"workflow launched: task {run.task_id}, run {run.run_id}")
+    folder = event.tool_response.get("transcriptDir")
+    if isinstance(folder, str):
+        run.transcript_dir = folder[:1000]  # its journal says which agents a resumed run replayed
+    if run.plugin:
+        return plugin_workflow.launched(turn, event, run)
     return hookio.Answer()
 
 
@@ -90,6 +91,8 @@ def not_launched(turn: Turn, event: hookio.PostToolUseFailure) -> hookio.Answer:
     run = lin.find_workflow(turn.tx.lineage, tool_use_id=event.tool_use_id)
     if agent_status.workflow_not_launched(run, turn.now) and run is not None:
         close(turn, run)
+        if run.plugin:
+            plugin_workflow.not_launched(turn, run)
     return hookio.Answer()
 
 
@@ -99,20 +102,21 @@ def close(turn: Turn, run: WorkflowRun) -> None:
     turn.tx.session.open_workflows = [k for k in turn.tx.session.open_workflows if k != key]
 
 
-def finished(turn: Turn, task_id: str, status: str) -> "str | None":
-    """A <task-notification> for a workflow: close the run; the overrun summary if it passed
-    the budget (None otherwise)."""
+def finished(turn: Turn, task_id: str, status: str, notification: str = "") -> "tuple[str | None, str | None]":
+    """A <task-notification> for a workflow: close the run. Returns (the overrun summary if it
+    passed the budget, the outcome for the main agent of a plugin run) — each None when there is none."""
     run = lin.find_workflow(turn.tx.lineage, task_id=task_id)
     if run is None:
-        return None
+        return None, None
     lin.workflow_finished(turn.tx.lineage, run, turn.now, failed=status not in ("completed", ""))
     close(turn, run)
     turn.notes.append(f"workflow {run.name or run.task_id} {run.status}: {run.agents} agent(s)")
+    outcome = plugin_workflow.finished(turn, run, notification)
     if not run.overrun:
-        return None
+        return None, outcome
     sb = turn.cfg.spawn_budget
     return words.workflow_finished(run.name or run.task_id or "", run.overrun, run.agents,
-                                   sb.max_active_children, sb.max_session_total)
+                                   sb.max_active_children, sb.max_session_total), outcome
 
 
 def reconcile(turn: Turn, running_task_ids: "list[str]") -> None:
@@ -120,5 +124,7 @@ def reconcile(turn: Turn, running_task_ids: "list[str]") -> None:
     (a permission refused it after our hook) frees its reservation."""
     for run in lin.close_missing_workflows(turn.tx.lineage, running_task_ids, turn.now):
         close(turn, run)
+        if run.plugin and run.status == "not_launched":
+            plugin_workflow.not_launched(turn, run)
     known = {w.tool_use_id for w in turn.tx.lineage.workflows if w.status in ("requested", "running")}
     turn.tx.session.open_workflows = [k for k in turn.tx.session.open_workflows if k in known]

@@ -48,6 +48,11 @@ def _answer(event, layout: Layout, cfg: dict):
         if busy:
             return None
         return trigger_answer(event, layout, cfg)
+    if isinstance(event, (hookio.PreToolUse, hookio.PostToolUse)) and event.tool_name == hookio.REPORT_TOOL:
+        # a workflow agent's report: the plugin's business only while its session deliberates
+        sess = session_state(layout, sid)
+        busy = bool(sess and (sess.get("active_deliberation") or sess.get("open_workflows")))
+        return None if busy else hookio.Answer()
     if isinstance(event, hookio.PreToolUse):
         if event.is_channel_tool:
             return None

@@ -239,6 +239,10 @@ def extract_report(text: str, max_bytes: int, shape: str = "research") -> "tuple
             "commas. " + shown) from None
     if not isinstance(data, dict):
         raise ReportProblem("Your JSON report must be an object. " + shown)
+    return _validated(data, shown)
+
+
+def _validated(data: dict, shown: str) -> "tuple[AgentReport, list[str]]":
     try:
         report = AgentReport.model_validate(lenient(data))
     except ValidationError as exc:
@@ -246,3 +250,15 @@ def extract_report(text: str, max_bytes: int, shape: str = "research") -> "tuple
                             + "\n" + shown) from None
     ignored = sorted(k for k in data if k not in AgentReport.model_fields)
     return report, ignored
+
+
+def report_from_data(data: object, max_bytes: int) -> "tuple[AgentReport, list[str]]":
+    """A report given as data — a workflow agent's `StructuredOutput` input — validated by the
+    same model as a fenced report. Raises ReportProblem saying what to fix in that call."""
+    if not isinstance(data, dict):
+        raise ReportProblem("Your StructuredOutput input must be one JSON object (the report).")
+    size = len(orjson.dumps(data))
+    if size > max_bytes:
+        raise ReportProblem(f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and "
+                            "evidence and call StructuredOutput again.")
+    return _validated(data, "Call StructuredOutput again with the whole report, these fields fixed.")

@@ -150,7 +150,7 @@ class SpawnBudgetConfig(_Section):
     max_session_total: int = Field(
         _SB["max_session_total"], ge=1, le=10000, description="Subagents one session may start in all (Agent spawns and Workflow "
         "agents; a SendMessage resume is not a new agent). 60 fits the largest deliberation the protocol "
-        "asks for (10 personas, full depth, one re-rank: 39) with room for other work (README).")
+        "asks for (10 personas, full depth, one re-rank: 39) with room for other work (docs/CONFIGURATION.md).")
     max_depth: int = Field(_SB["max_depth"], ge=1, le=10, description="Nesting limit for non-deliberation agents.")
     stale_after_s: int = Field(_SB["stale_after_s"], ge=60, description="A spawn never seen to start stops counting after this.")
 
@@ -222,7 +222,7 @@ class ModelsConfig(_Section):
     diverse: bool = Field(
         _M["diverse"], description="Ask (and enforce) that personas whose priorities conflict (conformity.conflicting_pairs) "
         "run on different models from `pool`. Off by default: it costs no extra agent or token, but the "
-        "personas moved to another model are billed at its price and answer with its ability (README).")
+        "personas moved to another model are billed at its price and answer with its ability (docs/CONFIGURATION.md).")
     pool: list[str] = Field(
         default_factory=_default("models", "pool"), min_length=2,
         description="Model aliases of the Agent tool's `model` to spread conflicting personas over, in order.")

@@ -118,6 +118,7 @@ class Spawn(_Model):
     model: "str | None" = Field(None, description="The model it ran on (the client's resolvedModel, or its transcript).")
     resumes: int = Field(0, description="Times a SendMessage resumed it after it had finished.")
     over_budget: bool = Field(False, description="It started past the spawn budget (a workflow agent no hook could refuse).")
+    checkpoint: bool = Field(False, description="A checkpoint agent of the plugin's workflow (its report is the plugin's verdict).")
 
 
 class WorkflowRun(_Model):
@@ -138,6 +139,13 @@ class WorkflowRun(_Model):
     agents: int = Field(0, description="Its agents seen starting.")
     overrun: int = Field(0, description="Its agents that started past the spawn budget.")
     overrun_told: bool = Field(False, description="The user and the main agent were told of the overrun.")
+    plugin: bool = Field(False, description="The plugin's own deliberation workflow (docs/WORKFLOW.md).")
+    script_check: Literal["", "shipped", "foreign"] = Field(
+        "", description="The resolved script compared with the shipped one at PostToolUse ('' = not checked).")
+    transcript_dir: str = Field("", description="The run's folder (its agents' transcripts and journal.jsonl).")
+    resumed_from: "str | None" = Field(None, description="The run id a resumeFromRunId call replays.")
+    cached: int = Field(0, description="Agent results the client served from the run's cache (they fired no hook).")
+    cached_agents: list[str] = Field(default_factory=list, description="Their agent ids, read from the run's journal.")
 
 
 class Resume(_Model):
@@ -242,6 +250,10 @@ class AgentRecord(_Model):
     model: "str | None" = Field(None, description="The model the agent ran on (resolvedModel, or its transcript).")
     resumes: int = Field(0, description="Times a SendMessage resumed this agent after it reported.")
     revisions: list[Revision] = Field(default_factory=list, description="Earlier reports a resumed run replaced, oldest first.")
+    channel: Literal["agent", "workflow"] = Field(
+        "agent", description="How it was spawned: an Agent call, or a wave of the plugin's workflow.")
+    label: str = Field("", description="Its label in the plugin's workflow (wave:persona).")
+    wave: int = Field(0, description="The plugin workflow's wave it ran in (1-based; 0: not a wave agent).")
 
     @property
     def filed(self) -> AgentReport:
@@ -403,6 +415,31 @@ class PrdState(_Model):
     ignored_keys: list[str] = Field(default_factory=list)
 
 
+class Wave(_Model):
+    """One wave the plugin's workflow ran: agents started in parallel on the plugin's verdict."""
+    name: str
+    agents: int = Field(0, description="Agents it started (their records carry its number in `wave`).")
+    last: bool = Field(False, description="The run ends after it (no checkpoint follows).")
+    launch: str = Field("", description="The Workflow call (tool_use_id) that ran it.")
+    issued_at: float
+    closed_at: "float | None" = None
+
+
+class WorkflowDrive(_Model):
+    """The plugin's own workflow running this deliberation (docs/WORKFLOW.md)."""
+    launches: list[str] = Field(default_factory=list, description="Its Workflow calls (tool_use_ids), oldest first.")
+    status: Literal["running", "done", "failed", "foreign", "hooks_off", "stopped"] = "running"
+    waves: list[Wave] = Field(default_factory=list)
+    checkpoints: int = Field(0, description="Verdicts given to the script.")
+    outcome: str = Field("", description="Why the run ended: the last verdict's status, or the failure.")
+    context: str = Field("", description="The shared project context every research prompt carried.")
+    told: bool = Field(False, description="The main agent was told the outcome (the task notification).")
+    answered: dict[str, Any] = Field(default_factory=dict, description="The last checkpoint answered: its agent "
+                                     "id and the verdict it was given (a repeated call gets the same).")
+    checkpoint_transcripts: list[str] = Field(default_factory=list, description="The checkpoints' transcripts.")
+    checkpoint_usage: "TokenUsage | None" = Field(None, description="The checkpoints' API calls, summed at the conclusion.")
+
+
 class Deliberation(_File):
     id: str = Field(pattern=ID)
     session_id: str = Field(pattern=ID)
@@ -445,6 +482,14 @@ class Deliberation(_File):
         None, description="The structured decision record (decision_record.record_json), kept with the Markdown one.")
     tokens_used: int = 0
     prd: PrdState = Field(default_factory=PrdState)
+    workflow: "WorkflowDrive | None" = Field(None, description="Set when the plugin's workflow runs it.")
+    prompt_at: "float | None" = Field(None, description="When the user's prompt that asked for it was submitted.")
+    main_usage: "TokenUsage | None" = Field(
+        None, description="The main agent's own API calls from that prompt to the conclusion, read from its transcript "
+                          "when the deliberation concluded (None: not read).")
+    main_first_call: "int | None" = Field(
+        None, description="Tokens of the first of those calls, the one that received the question: what one agent "
+                          "answering alone would make, the measure of the deliberation's multiple.")
 
 
 # --------------------------------------------------------------------------------------------

@@ -335,6 +335,15 @@ class Usage(_R):
     by_stage: dict[str, StageUsage]
     one_agent_tokens: "int | None" = Field(description="Mean tokens of a research persona: one agent studying the question alone.")
     multiple_of_one_agent: "float | None"
+    main_agent: "dict[str, int] | None" = Field(
+        None, description="The main agent's own calls and tokens from the prompt that asked for the deliberation to its "
+                          "conclusion (its transcript); null when not read.")
+    checkpoints: "dict[str, int] | None" = Field(None, description="The plugin workflow's checkpoint agents' calls and tokens.")
+    deliberation_tokens: "int | None" = Field(None, description="Subagents, checkpoints and the main agent together.")
+    main_share: "float | None" = Field(None, description="The main agent's share of deliberation_tokens.")
+    single_answer_tokens: "int | None" = Field(
+        None, description="The main agent's first call on the question: what one agent answering alone would make.")
+    multiple_with_main: "float | None" = Field(None, description="deliberation_tokens ÷ single_answer_tokens.")
     wall_time_s: "float | None" = Field(description="First spawn to conclusion.")
     agent_time_s: float = Field(description="Sum of the agents' own spawn-to-report times.")
     per_agent: list[AgentUsageRow]

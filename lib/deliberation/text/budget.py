@@ -96,19 +96,3 @@ def workflow_named_agents(named: "list[str]") -> str:
     """Outside a deliberation: a workflow that starts persona or role agents (not recorded)."""
     return (f"Note: its agents of type {', '.join(named)} are not part of any deliberation (their "
             "reports are not recorded); to deliberate, spawn the personas with the Agent tool.")
-
-
-def workflow_personas_refusal(deliberation: str, phase: str, slugs: str) -> str:
-    return (f"Workflow refused: deliberation {deliberation} is open ({phase}), and this script starts its "
-            f"persona or role agents ({slugs}). Deliberation agents are spawned with the Agent tool, one "
-            "call each, so that the plugin can check every prompt for phase order and context isolation; "
-            "a workflow's agents pass no such check. Next: spawn them with the Agent tool (subagent_type = "
-            "the slug, in parallel in one message); keep workflows for work outside the deliberation.")
-
-
-def workflow_inside_refusal(deliberation: str, phase: str, budget: str) -> str:
-    return (f"Workflow refused: deliberation {deliberation} is open ({phase}), and inside a deliberation a "
-            "workflow must fit the spawn budget before it starts — no hook can stop a workflow's agents once "
-            f"it runs. This script: {budget}. Next: spawn the agents with the Agent tool (each spawn is "
-            "checked on its own), or send a workflow whose agent() calls can be counted from its text (a "
-            "literal list or a fixed loop) and fit the slots left.")

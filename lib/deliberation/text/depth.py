@@ -434,3 +434,19 @@ def warning(case: str, **fig: "str | int") -> str:
 def ceiling_broken(passes: int, ceiling: int, workers: int) -> str:
     """The linear-depth invariant broken (an AssertionError's message)."""
     return f"depth axis ran {passes} passes, ceiling is {ceiling} (k={workers} + red team 2)"
+
+
+def tier2_lines(items: "list[list]") -> str:
+    """The tier-2 items whole, one line each with the ref red team 2 targets (the workflow's red
+    team 2 prompt; a placeholder when none)."""
+    lines = []
+    for item in items:
+        if item[0] == "finding":
+            _kind, ref, claim, evidence = item
+            ev = f" (evidence: {evidence})" if evidence else ""
+            lines.append(f"- {ref} — {claim}{ev}")
+        else:
+            _kind, ref, verdict, target, claim, evidence = item
+            ev = f" (evidence: {evidence})" if evidence else " (no evidence)"
+            lines.append(f"- {ref} — {verdict} {target}: {claim}{ev}")
+    return "\n".join(lines or ["- (the tier-2 workers reported no findings or refutations)"])

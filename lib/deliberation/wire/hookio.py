@@ -25,7 +25,7 @@ shows the model as what it is — measured on 2.1.328, docs/HOOK_ANSWERS.md:
 
 from __future__ import annotations
 
-import json
+from deliberation.wire import fastjson
 
 from deliberation import defaults
 from deliberation.wire.worker_protocol import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
@@ -35,6 +35,8 @@ SUBAGENT_TOOLS = frozenset({"Agent", "Task"})
 WORKFLOW_TOOL = "Workflow"
 SEND_MESSAGE_TOOL = "SendMessage"
 CHANNEL_TOOLS = SUBAGENT_TOOLS | {WORKFLOW_TOOL, SEND_MESSAGE_TOOL}
+# the tool a workflow agent given a schema reports with (its input is the report)
+REPORT_TOOL = "StructuredOutput"
 # the tools that act on the project: while a decision awaits review they need a person's yes
 # (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
 RISKY_TOOLS = defaults.RISKY_TOOLS
@@ -309,7 +311,7 @@ def parse(data: "bytes | str", expected_event: str) -> Event:
         raise PayloadError("empty stdin")
     check_size(len(data))
     try:
-        raw = json.loads(data)
+        raw = fastjson.loads(data)
     except (ValueError, RecursionError) as exc:
         raise PayloadError(f"stdin is not JSON ({str(exc)[:80]})") from None
     if not isinstance(raw, dict):
@@ -352,29 +354,32 @@ class Answer:
     agent (or the subagent) must act before it goes on — and stays so in the event log;
     `render` turns it into the event's dialect."""
 
-    __slots__ = ("decision", "reason", "context", "system_message")
+    __slots__ = ("decision", "reason", "context", "system_message", "updated_input")
 
     def __init__(self, decision: "str | None" = None, reason: "str | None" = None,
-                 context: "str | None" = None, system_message: "str | None" = None) -> None:
+                 context: "str | None" = None, system_message: "str | None" = None,
+                 updated_input: "dict | None" = None) -> None:
         self.decision = decision  # PreToolUse: allow|deny|ask; others: block
         self.reason = reason
         self.context = context
         self.system_message = system_message
+        # PreToolUse: the tool runs with this input instead (the user's permission rules still apply)
+        self.updated_input = updated_input
 
     @classmethod
-    def block(cls, reason: str, **kw: "str | None") -> "Answer":
-        return cls("block", reason, **kw)
+    def block(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
+        return cls("block", reason, context, system_message)
 
     @classmethod
-    def deny(cls, reason: str, **kw: "str | None") -> "Answer":
-        return cls("deny", reason, **kw)
+    def deny(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
+        return cls("deny", reason, context, system_message)
 
     @classmethod
-    def ask(cls, reason: str, **kw: "str | None") -> "Answer":
-        return cls("ask", reason, **kw)
+    def ask(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
+        return cls("ask", reason, context, system_message)
 
     def is_empty(self) -> bool:
-        return not (self.decision or self.context or self.system_message)
+        return not (self.decision or self.context or self.system_message or self.updated_input is not None)
 
     def warn(self, message: str) -> "Answer":
         """Add a line to the user-visible systemMessage."""
@@ -394,6 +399,8 @@ class Answer:
                 specific["permissionDecision"] = self.decision
                 if self.reason:
                     specific["permissionDecisionReason"] = self.reason
+            if self.updated_input is not None and self.decision != "deny":
+                specific["updatedInput"] = self.updated_input
         elif event_name in HOLD_BY_CONTEXT:
             # a block is said as context: the same hold (Stop/SubagentStop), read once, no command line
             if self.decision == "block" or context:
@@ -420,15 +427,16 @@ class Answer:
         specific = got if isinstance(got := out.get("hookSpecificOutput"), dict) else {}
         context = specific.get("additionalContext")
         if event_name == "PreToolUse":
+            updated = specific.get("updatedInput")
             return cls(specific.get("permissionDecision"), specific.get("permissionDecisionReason"),
-                       context, out.get("systemMessage"))
+                       context, out.get("systemMessage"), updated if isinstance(updated, dict) else None)
         if event_name in ("Stop", "SubagentStop") and context:
             return cls("block", context, None, out.get("systemMessage"))
         return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"))
 
     def to_json(self, event_name: str) -> str:
         rendered = self.render(event_name)
-        return "" if rendered is None else json.dumps(rendered, ensure_ascii=False)
+        return "" if rendered is None else fastjson.dumps(rendered, ensure_ascii=False)
 
     def summary(self) -> dict:
         """A compact form for the event log (replay compares these)."""

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import os
 
-from deliberation.app import transcripts
+from deliberation.app import transcripts, workflow_files
 from deliberation.core import agent_model, personas, token_usage
 from deliberation.core.depth.axis import BudgetView
 from deliberation.core.trigger import skill_question  # the deliberate command called via the Skill tool
-from deliberation.core.turn import Turn, spawn_slots
+from deliberation.core.turn import Prompt, Turn, spawn_slots
 from deliberation.state import event_log
 from deliberation.defaults import LOG_FIELD_CAP_CHARS
 from deliberation.state import safe_read
@@ -28,8 +28,9 @@ class Ctx(Turn):
 
     def __init__(self, layout: Layout, store: Store, cfg: Config, tx: SessionTx, now: float) -> None:
         self._pending: "dict | None" = None  # the turn's prompt record, once open_deliberation took it
-        super().__init__(tx, cfg, now, last_prompt=lambda: last_user_prompt(layout, tx.session_id, self._pending),
-                         budget=read_budget)
+        super().__init__(tx, cfg, now, last_prompt=lambda: last_user_prompt(
+            layout, tx.session_id, self._pending or event_log.pending_prompt(layout, tx.session_id)),
+                         budget=read_budget, files=workflow_files.files(layout.project))
         self.layout = layout
         self.store = store
         self.tx: SessionTx = tx
@@ -63,8 +64,8 @@ class Ctx(Turn):
 
 
 def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = None,
-                     max_bytes: int = 1 << 20) -> "tuple[str, dict | None]":
-    """The latest real user prompt (and its trigger result): the turn's pending prompt, else
+                     max_bytes: int = 1 << 20) -> Prompt:
+    """The latest real user prompt (its trigger result, when it came): the turn's pending prompt, else
     the tail of the event log, read backwards in blocks (the prompt is usually in the last one,
     however long the log). A later call of the deliberate command through the Skill tool
     (logged whole, with its trigger result) counts as a prompt: its args."""
@@ -84,21 +85,26 @@ def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = N
             payload = rec.get("payload") or {}
             question = skill_question(payload.get("tool_name") or "", payload.get("tool_input") or {})
             if question is not None:
-                return question, rec["trigger"]
+                return Prompt(question, rec["trigger"], _at(rec))
         if pending is None and rec.get("event") == "UserPromptSubmit":
             found = _prompt_of(rec)
             if found is not None:
                 return found
     found = _prompt_of(pending) if pending is not None else None
-    return found if found is not None else ("", None)
+    return found if found is not None else Prompt()
 
 
-def _prompt_of(rec: dict) -> "tuple[str, dict | None] | None":
-    """A logged UserPromptSubmit's prompt and trigger result, unless it is a task notification."""
+def _at(rec: dict) -> "float | None":
+    at = rec.get("at")
+    return float(at) if isinstance(at, (int, float)) else None
+
+
+def _prompt_of(rec: dict) -> "Prompt | None":
+    """A logged UserPromptSubmit's prompt, trigger result and time, unless it is a task notification."""
     prompt = (rec.get("payload") or {}).get("prompt")
     if isinstance(prompt, str) and not hookio.is_task_notification(prompt):
         trig = rec.get("trigger")
-        return prompt, trig if isinstance(trig, dict) else None
+        return Prompt(prompt, trig if isinstance(trig, dict) else None, _at(rec))
     return None
 
 

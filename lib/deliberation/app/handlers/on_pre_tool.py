@@ -1,10 +1,11 @@
-"""PreToolUse (`Task|Agent|Workflow|SendMessage`, and the risky tools): may this call run?
+"""PreToolUse (`Task|Agent|Workflow|SendMessage|StructuredOutput`, and the risky tools): may this call run?
 
 An Agent spawn is decided by core/spawn.py (the budget, phase order, context isolation, blind
 ranking, the depth axis' rules, model diversity); every refusal is a `deny` whose reason says
 what to do next, and an allowed spawn answers nothing (so the user's own permission settings
 still apply). The Workflow and SendMessage tools have their own modules (workflow_tool,
-send_message_tool); a risky tool gets the human-review answer while a decision awaits a person.
+send_message_tool); a workflow agent's report (StructuredOutput) is checked by
+core/plugin_workflow.py; a risky tool gets the human-review answer while a decision awaits a person.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from deliberation.app import adjudication
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
-from deliberation.core import spawn, state_guard
+from deliberation.core import plugin_workflow, spawn, state_guard
 from deliberation.core.trigger import score_skill, skill_question
 from deliberation.state.paths import plugin_agent_prefix
 from deliberation.wire import hookio
@@ -23,6 +24,8 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return workflow_tool.pre(ctx, event)
     if event.tool_name == hookio.SEND_MESSAGE_TOOL:
         return send_message_tool.pre(ctx, event)
+    if event.tool_name == hookio.REPORT_TOOL:
+        return plugin_workflow.report_checked(ctx, event)
     if event.tool_name == "Skill":
         return _skill(ctx, event)
     if event.tool_name in state_guard.TOOLS and event.agent_id:
@@ -32,6 +35,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
             return hookio.Answer.deny(why)
     if not event.is_subagent_tool:
         return _review(ctx, event)
+    plugin_workflow.before_spawn(ctx, event.subagent_type)
     request = spawn.Request.of(event, requested_model(ctx, event.subagent_type, event.spawn_model),
                                caller_model=lambda: transcript_model(event.transcript_path))
     refused = spawn.decide(ctx, request)

@@ -17,6 +17,7 @@ from deliberation.app.handlers.common import Ctx
 from deliberation.core import arrival, news, token_usage, workflows
 from deliberation.core.trigger import score_prompt
 from deliberation.state.paths import plugin_agent_prefix
+from deliberation.text import workflow as workflow_words
 from deliberation.wire import hookio
 
 _TAG = r"<{0}>(.*?)</{0}>"
@@ -29,12 +30,14 @@ def _tag(text: str, name: str) -> "str | None":
 
 def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     if event.is_task_notification:
-        delib = _notification(ctx, event.prompt)
         # spawn-budget notices go to the user too: the client shows a UserPromptSubmit's
         # systemMessage, not a SubagentStart's (docs/CLIENT_CHANNELS.md); the model reads them
         # with the news below, which empties the queue
+        delib, outcome = _notification(ctx, event.prompt)
         budget = ctx.budget_for_user()
-        return hookio.Answer(context=news.due(ctx, delib), system_message=budget)
+        said = news.due(ctx, delib)
+        return hookio.Answer(context=workflow_words.outcome_news(outcome, said) if outcome else said,
+                             system_message=budget)
     result, context = score_prompt(event.prompt, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
     ctx.extra["trigger"] = result
     answer = hookio.Answer(context=context)
@@ -49,10 +52,12 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
 
 def _notification(ctx: Ctx, prompt: str):
     """What a task notification carries: a finished workflow's overrun summary (queued for the
-    user), a deliberation agent's result. Returns that agent's deliberation (None: none)."""
+    user) and, for the plugin's workflow, its outcome; a deliberation agent's result. Returns
+    (that agent's deliberation — None: none —, the plugin workflow's outcome or None)."""
     task_id = _tag(prompt, "task-id")
+    outcome = None
     if task_id:
-        summary = workflows.finished(ctx, task_id, (_tag(prompt, "status") or "").lower())
+        summary, outcome = workflows.finished(ctx, task_id, (_tag(prompt, "status") or "").lower(), prompt)
         if summary:
             ctx.notify_budget(summary)
-    return arrival.notified(ctx, task_id, _tag(prompt, "result"), token_usage.notified_tokens(prompt))
+    return arrival.notified(ctx, task_id, _tag(prompt, "result"), token_usage.notified_tokens(prompt)), outcome

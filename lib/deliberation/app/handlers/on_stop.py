@@ -25,7 +25,7 @@ def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
     finish = stop.Finish(route=lambda d: adjudication.apply_route(ctx.tx, d, ctx.cfg.escalation),
                          usage=transcripts.read_usage, record=lambda d: _write_record(ctx, d),
                          escalation_reason=lambda d, r: adjudication.escalation_reason(d.id, r, d.decision),
-                         escalation_message=adjudication.escalation_message)
+                         escalation_message=adjudication.escalation_message, main_usage=transcripts.read_main_usage)
     return stop.at_stop(ctx, event, finish)
 
 

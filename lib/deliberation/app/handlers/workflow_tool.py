@@ -12,6 +12,7 @@ import os
 
 from deliberation.app.handlers.common import Ctx
 from deliberation.core import workflows
+from deliberation.state.paths import plugin_agent_prefix
 from deliberation.state import safe_read
 from deliberation.wire import hookio
 
@@ -20,7 +21,7 @@ MAX_SCRIPT_BYTES = 512 * 1024
 
 def pre(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     script, source = _script(ctx, event)
-    return workflows.requested(ctx, event, script, source)
+    return workflows.requested(ctx, event, script, source, plugin_agent_prefix())
 
 
 def _script(ctx: Ctx, event: hookio.PreToolUse) -> "tuple[str | None, str]":

@@ -297,7 +297,7 @@ def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
     return [a for a in _assign(delib, st.hot_spots, planned) if a.lens not in spawned]
 
 
-def _tier2_items(delib: Deliberation) -> "list[list[str]]":
+def tier2_items(delib: Deliberation) -> "list[list[str]]":
     """The tier-2 workers' findings and refutations, as text.depth.red_team_2_instruction takes them."""
     items: "list[list[str]]" = []
     for agent in current(delib.agents):
@@ -312,7 +312,7 @@ def _tier2_items(delib: Deliberation) -> "list[list[str]]":
 
 def red_team_2_instruction(delib: Deliberation) -> str:
     """Block reason once the tier-2 workers have reported: ONE red team over their findings."""
-    items, text = _tier2_items(delib), ""
+    items, text = tier2_items(delib), ""
     for clip in CLIPS:  # each item's quotes as long as the answer's budget allows
         text = words.red_team_2_instruction(f"{delib.agent_prefix}red-team", items, clip)
         if len(text) <= ANSWER_BUDGET - 1_000:

@@ -1,0 +1,87 @@
+"""The plugin's own workflow (docs/WORKFLOW.md): what the hooks say when a Workflow call is
+refused or allowed, when the script that runs is not the shipped one, when a workflow agent's
+report or a message to it is refused (core/plugin_workflow.py decides)."""
+
+from __future__ import annotations
+
+from deliberation.text import Words
+
+
+def foreign_copy(file: str, call: str) -> str:
+    """A project's saved workflow named like the plugin's, whose text differs (`call`: the
+    plugin's own Workflow call, '' when the hooks do not run as the plugin)."""
+    fix = (f"run the plugin's own {call}" if call else
+           "re-run the plugin's install.sh for this project, which restores the shipped script")
+    return (f"Workflow refused: the project's .claude/workflows/{file} is named like the deliberation "
+            "plugin's workflow but is not the plugin's script (a project's files are its author's; this "
+            f"one would run deliberation agents unchecked). Next: {fix}; or deliberate turn by turn with "
+            "the Agent tool.")
+
+
+def other_workflow(deliberation: str, phase: str, call: str) -> str:
+    """Any other workflow while a deliberation is open (`deliberation` its id) or was asked for
+    in this prompt (`deliberation` '')."""
+    which = (f"deliberation {deliberation} is open ({phase})" if deliberation
+             else "a deliberation was asked for in this prompt")
+    return (f"Workflow refused: {which}, and inside a deliberation the only workflow that runs is the deliberation "
+            f"plugin's own — its agents are started from the plugin's recorded state, each prompt and report "
+            f"checked; any other workflow's agents (a modified copy, a fan-out) would pass no check and no hook "
+            f"can stop them. Next: {call} — or deliberate turn by turn with the Agent tool.")
+
+
+def nested() -> str:
+    return ("Workflow refused: the deliberation plugin's workflow is run by the main agent, not from inside "
+            "a subagent.")
+
+
+def already_running(deliberation: str) -> str:
+    return (f"Workflow refused: the plugin's workflow already runs deliberation {deliberation}. Next: wait for "
+            "its task notification.")
+
+
+def panel_refused(why: str, call: str) -> str:
+    return (f"Workflow refused: args.personas — {why}. Next: {call} (the plugin picks the panel), or name 2-5 "
+            "research personas.")
+
+
+def nothing_to_run(deliberation: str, why: str, progress: str) -> str:
+    return f"Workflow refused: it has nothing to run for deliberation {deliberation} — {why}\n{progress}"
+
+
+def launched(deliberation: str, wave: str, personas: "list[str]") -> str:
+    """The allowed call's context: the main agent waits for the run's task notification."""
+    return (f"Deliberation {deliberation}: the plugin's workflow runs it ({wave} first: {', '.join(personas)}). "
+            "Wait for its task notification; the plugin then gives you the outcome.")
+
+
+def foreign_script(name: str) -> Words:
+    """The client resolved the plugin's workflow to other text than the shipped script."""
+    text = (f"⚠ The workflow that runs is NOT the deliberation plugin's script (the client resolved "
+            f"{name or 'it'} to other text than the shipped workflows/deliberate.js): every report of its "
+            "agents is refused and nothing of it counts for the deliberation.")
+    return Words(model=text + " Next: wait for its task notification, then tell the user (the plugin's "
+                 "installation may have been modified).", person=text)
+
+
+def report_refused(problem: str) -> str:
+    """A wave agent's StructuredOutput call denied: the agent fixes the report and calls again."""
+    return "Deliberation plugin: your report was not accepted. " + problem
+
+
+def foreign_report() -> str:
+    return ("Deliberation plugin: this workflow is not the plugin's (its script differs from the shipped one), so "
+            "its reports are refused. Stop here.")
+
+
+def message_refused(who: str, persona: str, agent_type: str, call: str) -> str:
+    """SendMessage to an agent a workflow started (`persona` '' when it is no deliberation agent)."""
+    instead = (f" Next: for a new report from {persona}, spawn it again with the Agent tool "
+               f"(subagent_type \"{agent_type}\") with the same kind of prompt, or run the plugin's workflow: "
+               f"{call}." if persona else " Next: spawn a fresh agent with the Agent tool instead.")
+    return (f"SendMessage refused: {who} ran inside a workflow. A message would revive a copy of it outside the "
+            "workflow — a background general-purpose agent with the same id — whose work no check covers." + instead)
+
+
+def outcome_news(outcome: str, news: "str | None") -> str:
+    """A task notification of the plugin's workflow: its outcome, then any other news."""
+    return f"Deliberation plugin:\n{outcome}" + (f"\n\n{news}" if news else "")
