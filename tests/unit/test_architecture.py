@@ -172,6 +172,9 @@ def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
         assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == [], event
         assert "deliberation.state.models" not in loaded, event
         assert "typing" not in loaded, event  # a type-only import costs every hook its load time
+        assert [m for m in ("json", "contextlib") if m in loaded] == [], event  # wire/fastjson instead
+        if event == "Stop":  # the trigger's and the mid-task net's patterns need re; a Stop has none
+            assert [m for m in ("re", "enum") if m in loaded] == [], event
 
 
 @pytest.mark.parametrize("dotted", [f"deliberation.{m}" for m in BASE])

@@ -15,7 +15,7 @@ fast-path writers recreate a folder that vanished under them (event_log.in_sessi
 
 from __future__ import annotations
 
-import json
+from deliberation.wire import fastjson
 import os
 import stat
 import time
@@ -249,7 +249,7 @@ def at_session_start(layout: Layout, cfg: "dict | None", session_id: str, now: f
         left = sum(1 for s in steps if s.reason.startswith("left for the next session start"))
         result = {"schema_version": 1, "at": now, **summary(steps), "left": left,
                   "seconds": round(time.perf_counter() - started, 6)}
-        atomic.write(stamp, json.dumps(result).encode(), durable=False, make_parent=None)
+        atomic.write(stamp, fastjson.dumps(result).encode(), durable=False, make_parent=None)
         if left:  # more to do: the next session start is due at once
             os.utime(stamp, (now - RETENTION_CHECK_EVERY_S, now - RETENTION_CHECK_EVERY_S))
         return result

@@ -48,6 +48,10 @@ from deliberation.core import task_type as tt
 from deliberation.core import vocabulary as vocab
 from deliberation.core.terms import find_terms, normalise
 
+TYPE_CHECKING = False  # mypy reads the block below; the fast path does not load `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 DIMENSIONS = ("ambiguity", "complexity", "stakes", "context_dependence")
 COMBINE_WEIGHT = 0.3      # cost of the top dimension, and of each further dimension at "high"
 RAMP_WIDTH = 0.2          # low = high − RAMP_WIDTH
@@ -72,18 +76,46 @@ DEFAULT_HIGH = defaults.CONFIG["trigger"]["high_dimension"]
 DEFAULT_FORCE_MARKERS = tuple(defaults.CONFIG["trigger"]["force_markers"])
 
 BUILTIN_VOCABULARIES = vocab.BUILTIN_VOCABULARIES
-_QUANTITY = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:k|m|b|bn|tb|million|billion)\b(?!\w)|\b\d{1,3}(?:,\d{3}){2,}\b")
-_SENTENCE_END = re.compile(r"([.!?\n])")
-_OR = re.compile(r"(?:,|\s)or\s", re.I)
-_OPENER = re.compile(r"\s*(?:should|shall|shuld|shoud|are we|do we|do i|can we|can i|"
+class _Lazy:
+    """A regular expression compiled at its first use: a routine prompt needs few of these, and
+    each compile is a hook's latency."""
+
+    __slots__ = ("_source", "_flags", "_compiled")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source, self._flags = source, flags
+        self._compiled: "re.Pattern[str] | None" = None
+
+    def _get(self) -> "re.Pattern[str]":
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return self._compiled
+
+    def search(self, text: str) -> "re.Match[str] | None":
+        return self._get().search(text)
+
+    def match(self, text: str) -> "re.Match[str] | None":
+        return self._get().match(text)
+
+    def split(self, text: str) -> "list[str]":
+        return self._get().split(text)
+
+    def finditer(self, text: str) -> "Iterator[re.Match[str]]":
+        return self._get().finditer(text)
+
+
+_QUANTITY = _Lazy(r"\b\d+(?:[.,]\d+)?\s?(?:k|m|b|bn|tb|million|billion)\b(?!\w)|\b\d{1,3}(?:,\d{3}){2,}\b")
+_SENTENCE_END = _Lazy(r"([.!?\n])")
+_OR = _Lazy(r"(?:,|\s)or\s", re.I)
+_OPENER = _Lazy(r"\s*(?:should|shall|shuld|shoud|are we|do we|do i|can we|can i|"
                      r"could we|must we|would it|is there any reason)\b", re.I)
-_YES_NO = re.compile(r"\s*(?:is|are|was|were|do|does|did|can|could|would|will|must|may|might|need|has|have)\b", re.I)
-_REQUEST = re.compile(r"\s*(?:can|could|would|will)\s+(?:you|u)\b|\s*(?:please|pls)\b", re.I)
-_FACT = re.compile(r"\s*(?:what|which|why|how|where|when|who)(?:\s+[\w.-]+){0,2}?\s+"
+_YES_NO = _Lazy(r"\s*(?:is|are|was|were|do|does|did|can|could|would|will|must|may|might|need|has|have)\b", re.I)
+_REQUEST = _Lazy(r"\s*(?:can|could|would|will)\s+(?:you|u)\b|\s*(?:please|pls)\b", re.I)
+_FACT = _Lazy(r"\s*(?:what|which|why|how|where|when|who)(?:\s+[\w.-]+){0,2}?\s+"
                    r"(?:is|are|was|were|does|do|did|version)\b", re.I)
-_MANY = re.compile(r"\b(?:\d{1,3}(?:,\d{3})+|(?!(?:19|20)\d\d\b)\d{4,}|\d+(?:\.\d+)?\s?(?:k|m|million|thousand))"
+_MANY = _Lazy(r"\b(?:\d{1,3}(?:,\d{3})+|(?!(?:19|20)\d\d\b)\d{4,}|\d+(?:\.\d+)?\s?(?:k|m|million|thousand))"
                    r"((?:\s+[a-z-]+){1,3})")
-_LOOKUP = re.compile(r"\s*(?:is|are)\s+there\b(?!\s+(?:a|any)\s+(?:reason|risk|danger|downside|way\s+back))", re.I)
+_LOOKUP = _Lazy(r"\s*(?:is|are)\s+there\b(?!\s+(?:a|any)\s+(?:reason|risk|danger|downside|way\s+back))", re.I)
 
 def _vocabulary(dim: str, vocabularies, extra_terms) -> "dict[str, float]":
     base = BUILTIN_VOCABULARIES[dim]

@@ -11,8 +11,6 @@ into a denial and the model reads them verbatim as the tool's error (docs/HOOK_A
 
 from __future__ import annotations
 
-import re
-
 from deliberation.state.ids import is_valid_id
 from deliberation.wire.hookio import RISKY_TOOLS
 
@@ -62,14 +60,18 @@ def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str) -> "tup
     """PreToolUse while decisions await a person (entries of escalations.json's `open`):
     ('deny', why) after a hard reject, ('ask', why) for human review, (None, '') otherwise.
     The tool must fully match `risky_tools`; an invalid regex falls back to the default list."""
+    # every id pasted into a suggested command is a valid id (letters, digits, '-', '_'): an entry
+    # with any other is not one this plugin wrote and is skipped
+    entries = [e for e in entries if is_valid_id(e.get("deliberation_id"))]
+    if not entries:  # nothing awaits a person: no pattern to match (and no `re` to load)
+        return None, ""
+    import re
+
     try:
         risky = re.fullmatch(risky_tools or RISKY_TOOLS, tool_name or "") is not None
     except re.error:
         risky = re.fullmatch(RISKY_TOOLS, tool_name or "") is not None
-    # every id pasted into a suggested command is a valid id (letters, digits, '-', '_'): an entry
-    # with any other is not one this plugin wrote and is skipped
-    entries = [e for e in entries if is_valid_id(e.get("deliberation_id"))]
-    if not risky or not entries:
+    if not risky:
         return None, ""
     rejects = [e for e in entries if e.get("route") == "hard-reject"]
     shown = rejects or entries

@@ -10,7 +10,6 @@ Temp files are named `<target>.tmp-<pid>-<ns>`, so a sweep can tell a dead write
 plugin_env runs before any environment of the plugin exists.
 """
 
-import contextlib
 import os
 import time
 
@@ -83,16 +82,22 @@ def _write_and_rename(path, data, mode, durable, exact_mode=False):
             os.fsync(fd)
     except BaseException:
         os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        _unlink(tmp)
         raise
     os.close(fd)
     try:
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        _unlink(tmp)
         raise
+
+
+def _unlink(path):
+    """Remove `path` if it is there (no contextlib: its imports are a hook's latency)."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def sweep_temps(folder, names):
@@ -108,8 +113,7 @@ def sweep_temps(folder, names):
         pid_text = entry.rpartition(".tmp-")[2].partition("-")[0]
         if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
             continue
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(folder, entry))
+        _unlink(os.path.join(folder, entry))
 
 
 def _alive(pid):

@@ -18,7 +18,7 @@ with the decision taken. Stdlib only: the fast path writes here.
 from __future__ import annotations
 
 import errno
-import json
+from deliberation.wire import fastjson
 import os
 import stat
 import time
@@ -100,8 +100,10 @@ def json_line(record: dict) -> bytes:
     """One JSONL line, valid UTF-8 whatever a payload holds: a lone surrogate becomes '?', and a
     payload nested too deeply to encode is replaced by a note (the event and answer still log)."""
     try:
-        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        text = fastjson.dumps(record, ensure_ascii=False, separators=(",", ":"))
     except (RecursionError, ValueError):
+        import json  # the rare case needs json's `default`
+
         text = json.dumps({**record, "payload": {"unloggable": "payload nested too deeply to log"}},
                           ensure_ascii=False, separators=(",", ":"), default=str)
     return (text + "\n").encode("utf-8", "replace")
@@ -219,7 +221,7 @@ def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYT
     (seal.line_opener), only a line this user's plugin sealed counts."""
     if not event_id:
         return None
-    needle = json.dumps(event_id).encode()
+    needle = fastjson.dumps(event_id).encode()
     for line in lines_backwards(path, window):
         if needle not in line:
             continue
@@ -228,7 +230,7 @@ def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYT
             if line is None:
                 continue
         try:
-            record = json.loads(line)
+            record = fastjson.loads(line)
         except ValueError:
             continue
         if isinstance(record, dict) and record.get("eid") == event_id:
@@ -315,7 +317,7 @@ def pending_prompt(layout, session_id: str) -> "dict | None":
     from deliberation.state import seal, user_data
 
     try:  # no link, no FIFO, bounded, and sealed by this user's plugin (seal.Unsealed is a ValueError)
-        data = json.loads(seal.read_runtime(layout, layout.checked(layout.pending_prompt(session_id)),
+        data = fastjson.loads(seal.read_runtime(layout, layout.checked(layout.pending_prompt(session_id)),
                                             RECORD_CAP_BYTES + 4096))
     except (OSError, ValueError, user_data.Unavailable):
         return None

@@ -5,10 +5,9 @@ client (or by a model). Only letters, digits, '-' and '_' are accepted, 1..128 c
 `../x`, `/etc/passwd`, `a/b` or an empty id can never reach the file system.
 """
 
-import re
-
 MAX_ID_LENGTH = 128
-_ID = re.compile(r"[A-Za-z0-9_-]{1,%d}" % MAX_ID_LENGTH)
+# the accepted characters, as a set: no `re` on the fast path (its import costs more than every check)
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 class InvalidId(ValueError):
@@ -26,7 +25,7 @@ class InvalidId(ValueError):
 
 
 def is_valid_id(value: object) -> bool:
-    return isinstance(value, str) and _ID.fullmatch(value) is not None
+    return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(value)
 
 
 def check_id(kind: str, value: object) -> str:

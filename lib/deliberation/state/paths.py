@@ -6,7 +6,7 @@ after `ids.check_id`, and checked to stay inside the state directory.
 """
 
 import contextvars
-import json
+from deliberation.wire import fastjson
 import os
 import stat
 
@@ -64,7 +64,7 @@ def plugin_agent_prefix() -> str:
     from deliberation.state import safe_read
 
     try:
-        name = json.loads(safe_read.read_bytes(os.path.join(root, ".claude-plugin", "plugin.json"), 1 << 20)).get("name")
+        name = fastjson.loads(safe_read.read_bytes(os.path.join(root, ".claude-plugin", "plugin.json"), 1 << 20)).get("name")
     except (OSError, ValueError, AttributeError):
         name = None
     return f"{name}:" if isinstance(name, str) and name else "deliberation:"

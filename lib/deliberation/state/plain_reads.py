@@ -14,7 +14,7 @@ the file aside and says why (store.Store).
 
 from __future__ import annotations
 
-import json
+from deliberation.wire import fastjson
 import os
 
 from deliberation.state.paths import Layout
@@ -38,7 +38,7 @@ def state_json(layout: Layout, path: str) -> "dict | None":
     except Exception as exc:  # noqa: BLE001 - Refused, Unsealed, Unavailable, an I/O error: not believed here
         raise Distrusted(str(exc)) from None
     try:
-        data = json.loads(raw)
+        data = fastjson.loads(raw)
     except ValueError:
         raise Distrusted(f"{path} is not valid JSON") from None
     if not isinstance(data, dict):
@@ -62,7 +62,7 @@ def read_json(path: str) -> "dict | None":
     from deliberation.state import safe_read
 
     try:
-        data = json.loads(safe_read.read_bytes(path, FAST_LIMIT))
+        data = fastjson.loads(safe_read.read_bytes(path, FAST_LIMIT))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -223,7 +223,7 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
         return None
     for line in sealed_lines_backwards(layout, path, max_bytes):  # only this user's events
         try:
-            rec = json.loads(line)
+            rec = fastjson.loads(line)
         except ValueError:
             continue
         if not isinstance(rec, dict):

@@ -20,7 +20,7 @@ Standard library only, and importable by an old python3 (plugin_env runs before 
 environment exists).
 """
 
-import json
+from deliberation.wire import fastjson
 import os
 
 SETTINGS_FILES = (os.path.join(".claude", "settings.json"), os.path.join(".claude", "settings.local.json"))
@@ -62,7 +62,7 @@ def settings_env(project, rel):
     except OSError as exc:
         return None, "%s could not be read (%s)" % (rel, getattr(exc, "why", None) or exc.strerror or exc)
     try:
-        doc = json.loads(raw.decode("utf-8-sig"))
+        doc = fastjson.loads(raw.decode("utf-8-sig"))
     except ValueError:
         return None, "%s is not valid JSON" % rel
     env = doc.get("env") if isinstance(doc, dict) else None

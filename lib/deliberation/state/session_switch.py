@@ -8,7 +8,7 @@ switch only narrows unless the user typed `on`.
 
 from __future__ import annotations
 
-import json
+from deliberation.wire import fastjson
 import os
 
 from deliberation.state.paths import Layout
@@ -19,7 +19,7 @@ def read_switch(layout: Layout, session_id: str) -> "dict | None":
     from deliberation.state import safe_read
 
     try:  # no link followed, a regular file only, never blocking (a FIFO there must not hold every hook)
-        data = json.loads(safe_read.read_bytes(layout.switch(session_id), 4096))
+        data = fastjson.loads(safe_read.read_bytes(layout.switch(session_id), 4096))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("checks") in ("off", "on") else None
@@ -31,7 +31,7 @@ def write_switch(layout: Layout, session_id: str, checks: str, by: str, at: floa
     from deliberation.state import atomic
 
     path = layout.checked(layout.switch(session_id))
-    data = json.dumps({"schema_version": SCHEMA_VERSION, "checks": checks, "by": by, "at": at}).encode()
+    data = fastjson.dumps({"schema_version": SCHEMA_VERSION, "checks": checks, "by": by, "at": at}).encode()
     in_session_dir(path, lambda: atomic.write(path, data, durable=False, make_parent=None))
 
 

@@ -25,7 +25,7 @@ shows the model as what it is — measured on 2.1.328, docs/HOOK_ANSWERS.md:
 
 from __future__ import annotations
 
-import json
+from deliberation.wire import fastjson
 
 from deliberation import defaults
 from deliberation.wire.worker_protocol import MAX_PAYLOAD_BYTES  # the one limit, applied where stdin is read
@@ -311,7 +311,7 @@ def parse(data: "bytes | str", expected_event: str) -> Event:
         raise PayloadError("empty stdin")
     check_size(len(data))
     try:
-        raw = json.loads(data)
+        raw = fastjson.loads(data)
     except (ValueError, RecursionError) as exc:
         raise PayloadError(f"stdin is not JSON ({str(exc)[:80]})") from None
     if not isinstance(raw, dict):
@@ -436,7 +436,7 @@ class Answer:
 
     def to_json(self, event_name: str) -> str:
         rendered = self.render(event_name)
-        return "" if rendered is None else json.dumps(rendered, ensure_ascii=False)
+        return "" if rendered is None else fastjson.dumps(rendered, ensure_ascii=False)
 
     def summary(self) -> dict:
         """A compact form for the event log (replay compares these)."""
