@@ -66,10 +66,20 @@ class Script:
     document: "dict | None" = None  # the decision document the main agent writes when asked
 
 
-def scores(a: float, b: float) -> dict:
-    """Every dimension of approach A scored `a`, of B scored `b` (weighted score = a and b)."""
-    dims = ("correctness", "risk", "maintainability", "performance", "cost")
-    return {"A": {d: a for d in dims}, "B": {d: b for d in dims}}
+DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+
+
+def scores(a: "float | dict", b: "float | dict") -> dict:
+    """Approach A's and B's scores: a number scores every dimension alike (weighted score = that
+    number), a dict gives each dimension its own."""
+    def per(x: "float | dict") -> dict:
+        return dict(x) if isinstance(x, dict) else {d: x for d in DIMENSIONS}
+    return {"A": per(a), "B": per(b)}
+
+
+def dims(correctness: float, risk: float, maintainability: float, performance: float, cost: float) -> dict:
+    return {"correctness": correctness, "risk": risk, "maintainability": maintainability,
+            "performance": performance, "cost": cost}
 
 
 APPROACHES = [{"id": "A", "title": "Short-lived JWT plus deny list",
@@ -144,10 +154,11 @@ RED_TEAM_2 = report(
                   "evidence": "services/*/main.py mount src/auth/middleware.py"}])
 
 
-def ranking_report(a: float, b: float, preferred: str = "B", verdict: str = "approve",
+def ranking_report(a: "float | dict", b: "float | dict", preferred: str = "B", verdict: str = "approve",
                    dissent: "list | None" = None, rationale: str = "B keeps revocation simple and is cheaper.",
                    confidence: float = 0.92) -> dict:
-    """A ranking report; `confidence` is the judge's own (T2 reads the approvers' mean)."""
+    """A ranking report; `a` and `b` are one score for every dimension or a score per dimension;
+    `confidence` is the judge's own (T2 reads the approvers' mean)."""
     return report(phase="ranking", summary="Scored both approaches.", findings=[], approaches=[],
                   scores=scores(a, b), verdict=verdict, preferred_approach=preferred,
                   dissent=dissent or [], confidence=confidence, rationale=rationale)
@@ -210,6 +221,24 @@ DEMO_DOCUMENT = {
 }
 
 
+# The demo's panel scores each dimension on its own (weights for security: correctness 0.30,
+# risk 0.25, maintainability 0.20, performance 0.15, cost 0.10). Weighted scores: the security
+# analyst A 5.65 / B 8.70, the performance engineer A 6.13 / B 8.60, the cost analyst A 8.60 /
+# B 8.53 — it prefers A, as it says, by a hair (cost 9.5 against 6), so it dissents with little
+# weight (consensus 2 / (2 + 0.075 + 0.2) = 0.88 ≥ 0.85), and B's three scores lie within 0.3.
+DEMO_COST_SCORES = (dims(8.5, 8.5, 8.5, 8.5, 9.5), dims(9.0, 9.0, 8.5, 8.5, 6.0))
+DEMO_COST_RATIONALE = "A is cheaper to run once the store is gone; on the rest B is as good or slightly better."
+DEMO_RANKING = {
+    "security-analyst": ranking_report(dims(6.0, 4.0, 6.0, 7.0, 6.0), dims(9.5, 9.0, 8.5, 8.0, 7.0),
+                                       rationale="B keeps revocation server-side; A's deny list is a second "
+                                                 "store with the same lookup."),
+    "performance-engineer": ranking_report(dims(6.5, 5.5, 6.0, 6.0, 7.0), dims(9.0, 8.5, 8.0, 9.5, 7.5),
+                                           rationale="The pool fix removes the queueing that makes the p99; "
+                                                     "A keeps a lookup per request."),
+    "cost-analyst": ranking_report(*DEMO_COST_SCORES, preferred="A", rationale=DEMO_COST_RATIONALE),
+}
+
+
 def demo_script() -> Script:
     """The demo: three personas; depth overrides A; the cost analyst still prefers A and
     first ranks without saying why (consensus gate blocks), then documents its concern; the
@@ -222,11 +251,9 @@ def demo_script() -> Script:
         synthesis=SYNTHESIS, red_team_1=RED_TEAM_1,
         lenses={"evidence-chase": EVIDENCE_CHASE, "counter-model": COUNTER_MODEL, "edge-case-hunt": EDGE_CASE_HUNT},
         red_team_2=RED_TEAM_2,
-        ranking={"security-analyst": ranking_report(5.5, 9.5), "performance-engineer": ranking_report(6.0, 9.4),
-                 "cost-analyst": ranking_report(9.0, 9.5, preferred="A",
-                                                rationale="A is cheaper to run once the store is gone.")},
-        rerank={"cost-analyst": ranking_report(9.0, 9.5, preferred="A", dissent=COST_CONCERN,
-                                               rationale="A is cheaper to run once the store is gone.")},
+        ranking=DEMO_RANKING,
+        rerank={"cost-analyst": ranking_report(*DEMO_COST_SCORES, preferred="A", dissent=COST_CONCERN,
+                                               rationale=DEMO_COST_RATIONALE)},
         final_text="Decision: keep server sessions on a pooled store (B). JWT plus deny list (A) was struck by "
                    "the depth axis; the cost analyst's preference for A is recorded as dissent.",
         document=DEMO_DOCUMENT)

@@ -1,6 +1,7 @@
 """`python -m deliberation.cli.demo`: the bundled recording replayed through the real hook scripts
-prints the depth step, the conformity warning, the gate block and its fix and the route, every
-answer matches the recording, and both decision records are written."""
+tells its story in 100 columns — the question, what the panel found, each gate's decision and
+why, what happens next, the terms it used — every answer matches the recording, and both
+decision records are written; `--verbose` keeps the full log of the hooks' answers."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def test_bundle_is_scrubbed_and_complete():
         assert all(set(x) == {"type", "message"} and set(x["message"]) == {"id", "usage"} for x in item["lines"])
 
 
-def test_demo_replays_the_bundled_deliberation(tmp_path):
+def test_demo_tells_the_story_in_100_columns(tmp_path):
     keep = tmp_path / "demo run"  # a space in the path, like a user's folder
     proc = run_demo("--keep", str(keep))
     out = proc.stdout
@@ -47,6 +48,90 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
     assert proc.stderr == ""
     lines = out.splitlines()
     assert lines[0].startswith("Replaying a deliberation recorded from @anthropic-ai/claude-code 2.1.328")
+    # every line fits 100 columns, save the project's path on its own line
+    project = str(keep / "project")
+    wide = [line for line in lines if len(line) > 100 and line.strip() != project]
+    assert wide == [], "\n".join(wide)
+    # the story's parts, in order; no log columns, no event numbers
+    headings = [line for line in lines if line and line == line.upper() and line[0].isalpha()]
+    assert headings == ["THE QUESTION", "WHAT THE PANEL FOUND", "WHAT EACH GATE DECIDED, AND WHY",
+                        "WHAT HAPPENS NEXT", "TERMS USED ABOVE"], headings
+    assert "= recorded" not in out and not [line for line in lines if re.match(r"^\s*\d+\s+[A-Z][a-z]+[A-Z]", line)]
+    assert "…" not in out.split("TERMS USED ABOVE")[0].replace("H1, H2…", ""), "a sentence is cut"
+    text = re.sub(r"\s+", " ", out)  # the story with its wrapping (and its columns) undone
+
+    def told(*needles: str) -> None:
+        missing = [n for n in needles if n not in text]
+        assert not missing, f"not told: {missing}\n{out}"
+
+    told("Deliberate before deciding: should our public API move from server-side sessions to short-lived "
+         "JWT access tokens?")
+    # what the panel found, stage by stage
+    told("Research: 3 personas worked alone, all preferred A (Short-lived JWT plus deny list).",
+         "Red Team refuted A: Approach A still consults the deny list",
+         "Tier 2: 3 lenses worked on the hot spots H1 and H2:",
+         "Edge-Case Hunt (tier 2): only restated tier 1 (zero signal: not counted).",
+         "So approach A is struck from the lead (override of hot spot H1).")
+    # the ranking: different scores per dimension, and each stated preference matches the scores
+    rows = {m.group(1): (float(m.group(2)), float(m.group(3)), m.group(4))
+            for m in re.finditer(r"^    (\w[\w ]+?)\s+(\d+\.\d\d)\s+(\d+\.\d\d)\s+([AB])$", out, re.M)}
+    assert set(rows) == {"Security Analyst", "Performance Engineer", "Cost Analyst"}, rows
+    for who, (a, b, prefers) in rows.items():
+        assert prefers == ("A" if a > b else "B"), (who, a, b, prefers)
+    assert rows["Cost Analyst"][2] == "A"
+    told("its dissent on B: B keeps paying for the session store cluster.",
+         "Approach B leads; its mean score per dimension: correctness 9.17, risk 8.83, maintainability 8.33, "
+         "performance 8.67, cost 6.83.")
+    # each gate's decision and why, with its figures
+    told("Depth step, after the red team (told the model): 2 hot spots to dig into before ranking",
+         "spawn 3 fresh tier-2 workers, one per lens: evidence-chase (H1, H2), counter-model (H1) and "
+         "edge-case-hunt (H1, H2).",
+         'Spawn check, evidence-chase (refused the spawn): its prompt was the model\'s own. Rule '
+         '"anti-anchoring floor": the prompt must carry, verbatim,',
+         "spawn one red team 2 to check their 4 items.",
+         "Depth synthesis, after red team 2 (told the model): 1 override(s), 1 tier-2 result(s) zeroed",
+         "Consensus gate, after the vote (told the model): FAILED on dissent documented: 0 of 1 dissenters "
+         "documented (undocumented: cost-analyst).",
+         "Consensus gate, after the vote again (told the model): passed, leading approach B, consensus 0.88 "
+         "≥ 0.85, strong;",
+         "With a conformity warning (3):", "score clustering: 3 agents scored leading approach B within",
+         "Quality gate, at the stop: passed its 7 checks",
+         "Route, at the stop (held the main agent's stop once): human-review by policy D+T2+PROBE — rule D: "
+         "split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader")
+    # what happens next: the review, its commands, the document, the cost, the records
+    did = re.search(r"deliberation approve (d-[0-9a-f]+-\d+)", out).group(1)
+    told(f"deliberation approve {did} adopt the decision", f"deliberation reject {did} set it aside",
+         "Decision document (PRD), accepted: Keep server sessions and enlarge the session store client's "
+         "connection pool from 8 to 64 (B).",
+         "R1 (must): Raise the session store client's pool from 8 to 64 connections. "
+         "[counter-model:F1, performance-engineer:F1]",
+         "RISK2 (low):", "[cost-analyst:D1]", "open question:", "[H2]",
+         "13 citations resolve to 5 findings, 1 dissent, 1 refutation and 2 hot spots.",
+         "Cost: 13 subagents,", "× one research agent's", "no prices configured")
+    records = re.findall(r"^    (\.claude/deliberation/records/\S+)  [(]", out, re.M)
+    md, html = (Path(project) / r for r in records)
+    assert md.is_file() and html.is_file() and md.stem == html.stem and html.suffix == ".html"
+    body = md.read_text(encoding="utf-8")
+    assert "# Decision record" in body and "## Decision document (PRD)" in body and "## Cost and usage" in body
+    page = html.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "human-review" in page and "<svg" in page
+    # every term explained once, the route codes among them
+    glossary = out.split("TERMS USED ABOVE\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    terms = [line[2:].split("  ", 1)[0] for line in glossary if not line.startswith("   ")]
+    assert len(terms) == len(set(terms))
+    for term in ("persona", "red team", "hot spot", "tier 1 / tier 2", "lens", "zero signal", "override",
+                 "consensus", "dissent", "conformity warning", "consensus gate", "quality gate", "route",
+                 "D+T2+PROBE", "D", "T2", "PROBE", "decision document (PRD)"):
+        assert term in terms, (term, terms)
+    # the replay's proof: every answer matched the recording
+    assert re.search(r"^✓ all 55 answers match the recording", out, re.M), out
+
+
+def test_demo_verbose_keeps_the_full_log(tmp_path):
+    proc = run_demo("--verbose", "--keep", str(tmp_path / "run"))
+    out = proc.stdout
+    assert proc.returncode == 0, f"{out}\n{proc.stderr}"
+    lines = out.splitlines()
 
     def line_with(*needles: str) -> str:
         found = [line for line in lines if all(n in line for n in needles)]
@@ -54,7 +139,6 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
         return found[0]
 
     # the contested point deepened: instruction → floorless lens denied → red team 2 → override
-    # as the model reads them: the instructions are context, the failures a deny or a Stop hold
     assert "context  DEPTH: Depth axis: the red-team pass left 2 contested point(s)" in line_with("red-team", "DEPTH")
     assert [line.strip() for line in lines if line.strip().startswith("worker ")] == [
         # each lens gets the hot spots it can work on: the refuted approach (H1) is work for all
@@ -63,52 +147,19 @@ def test_demo_replays_the_bundled_deliberation(tmp_path):
         'worker 2 of 3: subagent_type "counter-model", hot spots H1',
         'worker 3 of 3: subagent_type "edge-case-hunt", hot spots H1, H2']
     assert "deny     DEPTH: Tier-2 spawn denied (depth axis):" in line_with("PreToolUse", "evidence-chase", "deny")
-    line_with("context  DEPTH: Depth axis — red team 2:")
     line_with("DEPTH: Depth-aware synthesis", "1 override(s), 1 tier-2 result(s) zeroed, 0 cancelled")
     line_with("- OVERRIDE H1: approach A struck from the leading position")
-    # the gate block and its fix
-    line_with("context  GATE:", "consensus gate FAILED")
     line_with("- dissent_documented: 0 of 1 dissenters documented (undocumented: cost-analyst)")
-    line_with("context  GATE:", "consensus gate passed — leading approach B, consensus 0.91 ≥ 0.85")
-    # the conformity warning
-    line_with("⚠ Conformity warning")
+    line_with("context  GATE:", "consensus gate passed — leading approach B, consensus 0.88 ≥ 0.85")
     line_with("- score_clustering:", "within")
-    # the route
     stop = line_with("Stop", "main agent", "block")
-    assert "block    ROUTE: Deliberation d-" in stop and "is COMPLETE but its decision (approach B) is NOT final" in stop, stop
-    line_with("Next: give your final answer now, and tell the user:")
-    user = line_with("user sees: ⚠ HUMAN REVIEW NEEDED")
-    assert "routed to human-review by policy D+T2+PROBE" in user, user
-    # the cost analyst still prefers A: a split vote, so rule D (not T2) sends it to a person
-    line_with("- D: split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader")
-    # every decision matched the recording
+    assert "block    ROUTE: Deliberation d-" in stop and "is COMPLETE but its decision (approach B) is NOT final" in stop
+    assert "routed to human-review by policy D+T2+PROBE" in line_with("user sees: ⚠ HUMAN REVIEW NEEDED")
     decisions = [line for line in lines if re.match(r"^\s*\d+\s", line)]
     assert decisions and all(line.endswith("= recorded") for line in decisions), "\n".join(decisions)
-    assert re.search(r"^✓ all \d+ answers match the recording", out, re.M), out
-    summary = line_with("Deliberation d-", "COMPLETE, decision")
-    assert "decision B, route human-review (D)" in summary, summary
-    # PRD_GENERATION: asked for with the passed vote, then the document the main agent wrote
-    line_with("Next: write the decision document (PRD) in your concluding answer")
-    line_with("Decision document: 3 requirement(s), 2 acceptance criteria, 2 risk(s)")
-    assert line_with("Decision document (PRD), accepted:").endswith("so it removes no latency while making "
-                                                                    "revocation harder.")
-    line_with("requirement R1 (must): Raise the session store client's pool from 8 to 64 connections.",
-              "← counter-model:F1, performance-engineer:F1")
-    line_with("risk RISK2 (low):", "← cost-analyst:D1")
-    line_with("open question:", "← H2")
-    line_with("traced: 13 citation(s) resolve to 5 finding(s), 1 dissent(s), 1 refutation(s), 2 hot spot(s)")
-    # the cost, read from the bundled transcripts' usage lines: every subagent counted
-    cost = line_with("Cost: 13 subagent(s),")
-    assert "× one research agent's" in cost and "no amount: no prices configured" in cost, cost
-    assert "not counted (no readable transcript)" not in cost and "last response only" not in cost, cost
-    md = Path(line_with("Markdown decision record:").split(": ", 1)[1].strip())
-    html = Path(line_with("HTML decision record:").split(": ", 1)[1].strip())
-    assert md.is_file() and html.is_file() and md.parent == html.parent and md.stem == html.stem
-    assert md.is_relative_to(keep) and html.suffix == ".html"
-    body = md.read_text(encoding="utf-8")
-    assert "# Decision record" in body and "## Decision document (PRD)" in body and "## Cost and usage" in body
-    page = html.read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>") and "human-review" in page and "<svg" in page
+    assert "decision B, route human-review (D)" in line_with("Deliberation d-", "COMPLETE, decision")
+    # and the story after it
+    assert "WHAT HAPPENS NEXT" in lines and re.search(r"^✓ all \d+ answers match the recording", out, re.M)
 
 
 def test_a_bundled_transcript_is_written_only_under_the_demo_s_home(tmp_path):

@@ -43,6 +43,7 @@ from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation, Lineage
 from deliberation.state.store import Store, atomic_write_bytes
+from deliberation.text import demo as story
 
 PLUGIN_ROOT = plugin_root()
 BUNDLE = os.path.join(PLUGIN_ROOT, "examples", "demo")
@@ -56,16 +57,16 @@ SCRIPTS = {
 COMPARED = ("decision", "reason", "context", "system_message")
 HOOK_TIMEOUT_S = 120
 
-# moments the demo calls out: (label, test on the answer's text)
+# moments the demo calls out: (label, kind in the story, test on the answer's text)
 MOMENTS = (
-    ("DEPTH", lambda t: t.startswith("Depth axis: the red-team pass left")),
-    ("DEPTH", lambda t: t.startswith("Tier-2 spawn denied")),
-    ("DEPTH", lambda t: t.startswith("Depth axis — red team 2")),
-    ("DEPTH", lambda t: t.startswith("Depth-aware synthesis")),
-    ("PRD", lambda t: "the decision document is the last step" in t.split("\n", 1)[0]),
-    ("GATE", lambda t: "gate FAILED" in t.split("\n", 1)[0]),
-    ("GATE", lambda t: "consensus gate passed" in t.split("\n", 1)[0]),
-    ("ROUTE", lambda t: "COMPLETE" in t or "HUMAN REVIEW" in t or "HARD REJECT" in t),
+    ("DEPTH", "depth_instruction", lambda t: t.startswith("Depth axis: the red-team pass left")),
+    ("DEPTH", "spawn_denied", lambda t: t.startswith("Tier-2 spawn denied")),
+    ("DEPTH", "red_team_2", lambda t: t.startswith("Depth axis — red team 2")),
+    ("DEPTH", "depth_synthesis", lambda t: t.startswith("Depth-aware synthesis")),
+    ("PRD", "", lambda t: "the decision document is the last step" in t.split("\n", 1)[0]),
+    ("GATE", "gate_failed", lambda t: "gate FAILED" in t.split("\n", 1)[0]),
+    ("GATE", "gate_passed", lambda t: "consensus gate passed" in t.split("\n", 1)[0]),
+    ("ROUTE", "route", lambda t: "COMPLETE" in t or "HUMAN REVIEW" in t or "HARD REJECT" in t),
 )
 WORKER_LINE = re.compile(r"^--- (worker \d+ of \d+: subagent_type \"[^\"]+\", hot spots [^—]+)")
 DETAIL_LINE = re.compile(r"^(- (OVERRIDE|score_clustering|dimension_clustering|near_threshold|templated_dissent|"
@@ -232,7 +233,24 @@ def main_text(answer: dict) -> str:
 
 
 def label_of(text: str) -> str:
-    return next((label for label, test in MOMENTS if test(text)), "")
+    return next((label for label, _kind, test in MOMENTS if test(text)), "")
+
+
+def kind_of(text: str) -> str:
+    return next((kind for _label, kind, test in MOMENTS if test(text)), "")
+
+
+def moments_of(steps: "list[Step]") -> "list[story.Moment]":
+    """The decisions the story tells, in order (an answer repeated by the next hook told once)."""
+    out: list[story.Moment] = []
+    seen: set[str] = set()
+    for s in steps:
+        text = main_text(s.got)
+        kind = kind_of(text) if text else ""
+        if kind and text not in seen:
+            seen.add(text)
+            out.append(story.Moment(kind=kind, verdict=verdict_of(s.got), who=s.who, text=text))
+    return out
 
 
 def details(text: str) -> "list[str]":
@@ -341,7 +359,7 @@ def render_records(project: str) -> "dict[str, Any]":
         result = {"id": delib.id, "phase": delib.phase, "markdown": md_path, "html": html_path,
                   "route": route.route if route else None,
                   "rules": [r.rule for r in route.rules] if route else [],
-                  "decision": delib.decision, "prd": record["prd"], "usage": record["usage"]}
+                  "decision": delib.decision, "prd": record["prd"], "usage": record["usage"], "record": record}
     return result
 
 
@@ -381,7 +399,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m deliberation.cli.demo", description=__doc__.splitlines()[0])
     p.add_argument("--keep", metavar="DIR", help="replay into DIR (created; must be empty) instead of a new "
                                                  "temporary directory")
-    p.add_argument("--json", action="store_true", help="print one JSON summary instead of the narration")
+    p.add_argument("--json", action="store_true", help="print one JSON summary instead of the story")
+    p.add_argument("--verbose", "-v", action="store_true", help="also print every answer the hooks gave, "
+                                                                "one line each (the full log)")
     p.add_argument("--bundle", metavar="DIR", default=BUNDLE, help=argparse.SUPPRESS)
     return p
 
@@ -401,6 +421,24 @@ def make_dirs(keep: "str | None") -> "dict[str, str]":
     return dirs
 
 
+def print_log(steps: "list[Step]", records: "dict[str, Any]", elapsed: float, out=sys.stdout) -> None:
+    """The full log (`--verbose`): every decision the hooks answered, then the outcome."""
+    print(f"{'#':>4}  {'event':<16} {'agent':<22} {'answer':<8} first line of the reason / context", file=out)
+    shown: list[Step] = []
+    for step in steps:
+        print_step(step, shown, out)
+        shown.append(step)
+    print(file=out)
+    rules = ", ".join(records["rules"]) or "-"
+    print(f"Deliberation {records['id']}: {records['phase']}, decision {records['decision']}, "
+          f"route {records['route']} ({rules})", file=out)
+    for line in document_lines(records["prd"]):
+        print(line, file=out)
+    print(clip(records["usage"]["summary"], 400), file=out)
+    print(f"Markdown decision record: {records['markdown']}", file=out)
+    print(f"HTML decision record:     {records['html']}", file=out)
+
+
 def main(argv: "list[str] | None" = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -409,26 +447,19 @@ def main(argv: "list[str] | None" = None) -> int:
         prepare_project(bundle, dirs["project"])
         prepare_transcripts(bundle, dirs)
         if not args.json:
-            client = bundle.meta.get("client", "the Claude Code client")
-            print(f"Replaying a deliberation recorded from {client} ({len(bundle.events)} hook events) "
-                  f"through the real hook scripts\nin {dirs['project']} — no network, no API key.\n")
-            print(f"{'#':>4}  {'event':<16} {'agent':<22} {'answer':<8} first line of the reason / context")
-        shown: list[Step] = []
-
-        def on_step(step: Step) -> None:
-            if not args.json:
-                print_step(step, shown)
-                sys.stdout.flush()
-            shown.append(step)
-
+            for line in story.header(story.Replay(client=bundle.meta.get("client", "the Claude Code client"),
+                                                  events=len(bundle.events), project=dirs["project"], answers=0)):
+                print(line)
+            sys.stdout.flush()
         started = time.monotonic()
-        steps = replay(bundle, dirs["project"], dirs, on_step)
+        steps = replay(bundle, dirs["project"], dirs)
         records = render_records(dirs["project"])
     except DemoError as exc:
         print(f"deliberation demo: {exc}", file=sys.stderr)
         return 2
     differ = [s for s in steps if not s.same]
     elapsed = time.monotonic() - started
+    record = records.pop("record")
     if args.json:
         json.dump({"project": dirs["project"], "events": len(steps), "matched": len(steps) - len(differ),
                    "differ": [{"n": s.n, "event": s.event, "got": s.got, "expected": s.expected} for s in differ],
@@ -438,20 +469,17 @@ def main(argv: "list[str] | None" = None) -> int:
                    "records": records, "seconds": round(elapsed, 1)}, sys.stdout, indent=1, ensure_ascii=False)
         print()
         return 1 if differ else 0
-    print()
-    if differ:
-        print(f"✗ {len(differ)} of {len(steps)} answers differ from the recording: events "
-              + ", ".join(str(s.n) for s in differ))
-    else:
-        print(f"✓ all {len(steps)} answers match the recording ({elapsed:.1f}s)")
-    rules = ", ".join(records["rules"]) or "-"
-    print(f"Deliberation {records['id']}: {records['phase']}, decision {records['decision']}, "
-          f"route {records['route']} ({rules})")
-    for line in document_lines(records["prd"]):
+    if args.verbose:
+        print()
+        print_log(steps, records, elapsed)
+        print()
+    facts = story.Replay(client=bundle.meta.get("client", "the Claude Code client"), events=len(bundle.events),
+                         project=dirs["project"], answers=len(steps), differ=tuple(s.n for s in differ),
+                         seconds=elapsed)
+    files = {kind: os.path.relpath(records[key], dirs["project"]) for kind, key in
+             (("Markdown", "markdown"), ("HTML: open it in a browser", "html"))}
+    for line in story.story(record, moments_of(steps), facts, files)[len(story.header(facts)):]:
         print(line)
-    print(clip(records["usage"]["summary"], 400))
-    print(f"Markdown decision record: {records['markdown']}")
-    print(f"HTML decision record:     {records['html']}")
     return 1 if differ else 0
 
 
