@@ -7,7 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deliberation.core.consensus import (ACCEPTABLE_LEVEL, CLEAR_MARGIN, DOUBT, Ballot, Options,
-                                         assess, band, position)
+                                         assess, band, lead, position, preference, votes)
 
 APPROACHES = ("A", "B", "C")
 
@@ -23,14 +23,14 @@ def means_of(rows):
     return {a: round(sum(r[a] for r in rows if a in r) / sum(1 for r in rows if a in r), 4) for a in names}
 
 
-def leader_of(means):
-    return max(sorted(means), key=lambda a: means[a])
+def leader_of(means, bs=()):
+    return lead(sorted(means), bs, means)
 
 
 def outcome(rows, verdicts=None, stated=None, task_type="default", **opts):
     means = means_of(rows)
-    return assess(ballots(rows, verdicts, stated), leader_of(means), means, task_type=task_type,
-                  options=Options(**opts))
+    bs = ballots(rows, verdicts, stated)
+    return assess(bs, leader_of(means, bs), means, task_type=task_type, options=Options(**opts))
 
 
 # -- the trials a unanimous panel failed under the old formula ---------------------------------
@@ -87,11 +87,49 @@ def test_two_rankers():
 
 
 def test_a_tie_for_the_lead_takes_the_lower_consensus():
-    rows = [{"A": 8, "B": 7.9}, {"A": 8, "B": 7.9}, {"A": 7, "B": 7.2}]  # means A 7.6667, B 7.6667
+    # one ranker prefers A, one prefers B, and the means tie (A 7.5, B 7.5): a tie for the lead
+    rows = [{"A": 8, "B": 7.9}, {"A": 7, "B": 7.1}]
     o = outcome(rows)
     assert o.leader == "A" and [a for a, _ in o.tied] == ["A", "B"]
     assert o.consensus == min(c for _, c in o.tied)
     assert "tie_for_lead" in [d.name for d in o.drivers]
+
+
+def test_equal_means_are_no_tie_when_more_rankers_prefer_one():
+    rows = [{"A": 8, "B": 7.9}, {"A": 8, "B": 7.9}, {"A": 7, "B": 7.2}]  # means A 7.6667, B 7.6667
+    o = outcome(rows)
+    assert o.leader == "A" and o.tied == ()            # 2 prefer A, 1 prefers B
+
+
+# -- the leader is the approach the most rankers prefer ----------------------------------------
+
+def test_the_leader_is_the_approach_most_rankers_prefer_not_the_top_mean():
+    # 3 of 5 prefer B (by a little), 1 prefers A by far, 1 prefers C: A has the top mean, B leads
+    rows = [{"A": 7.0, "B": 7.3, "C": 6.0}, {"A": 7.1, "B": 7.4, "C": 6.0}, {"A": 6.9, "B": 7.2, "C": 6.0},
+            {"A": 9.5, "B": 4.0, "C": 5.0}, {"A": 6.0, "B": 5.0, "C": 7.0}]
+    means = means_of(rows)
+    assert max(means, key=lambda a: means[a]) == "A"
+    b = ballots(rows)
+    assert votes(b) == {"B": 3, "A": 1, "C": 1}
+    assert lead(means, b, means) == "B"
+    o = assess(b, "B", means)
+    assert o.leader == "B" and o.support > 0 and o.opposition > 0
+
+
+def test_a_stated_preference_is_the_vote_and_a_reject_votes_for_none():
+    b = ballots([{"A": 8, "B": 6}, {"A": 8, "B": 6}, {"A": 8, "B": 6}],
+                verdicts={2: "reject"}, stated={0: "B"})
+    assert [preference(x) for x in b] == ["B", "A", None]
+    assert votes(b) == {"A": 1, "B": 1}
+    # a 1/1 tie on votes: the higher mean decides
+    assert lead({"A": 8.0, "B": 6.0}, b, {"A": 8.0, "B": 6.0}) == "A"
+
+
+def test_a_vote_for_a_struck_approach_counts_for_no_candidate():
+    b = ballots([{"A": 6, "B": 9}, {"A": 6, "B": 9}, {"A": 7, "B": 6, "C": 5}])
+    means = {"A": 6.3333, "B": 8.0, "C": 5.0}
+    assert lead(["A", "C"], b, means) == "A"
+    assert lead([], b, means) is None
 
 
 def test_a_reject_is_firm_opposition_and_abstain_counts_its_scores():

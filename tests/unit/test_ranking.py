@@ -130,3 +130,18 @@ def test_consensus_is_agreement_not_level():
                                          (0.6999, "weak"), (0.0, "weak")])
 def test_band(value, label):
     assert band(value, 0.85, 0.70) == label
+
+
+def test_the_leader_is_what_most_rankers_prefer_3_of_5_over_the_top_mean():
+    # 3 of 5 prefer B by 0.3, 1 prefers A by 5.5, 1 prefers C: A has the top mean, B leads
+    rows = {"security-analyst": (7.0, 7.3, 6.0), "performance-engineer": (7.1, 7.4, 6.0),
+            "cost-analyst": (6.9, 7.2, 6.0), "ux-advocate": (9.5, 4.0, 5.0), "test-engineer": (6.0, 5.0, 7.0)}
+    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (a,) * 5, "B": (b,) * 5, "C": (c,) * 5}),
+                             key=f"ag-{p}") for p, (a, b, c) in rows.items()]
+    r = rank(agents, W)
+    assert r.means["A"] > r.means["B"] > r.means["C"]
+    assert r.leading == "B"
+    o = assess(agents, r)
+    assert o.leader == "B"
+    assert sorted(p.agent for p in o.positions if p.stance == "support") == [
+        "ag-cost-analyst", "ag-performance-engineer", "ag-security-analyst"]

@@ -1,6 +1,7 @@
 """Consensus: how far the blind ranking panel agrees on the decision (docs/CONSENSUS.md).
 
-The leading approach L is the ranking's (highest mean weighted score, ranking.py). Each ranker's
+The leading approach L is the one the most rankers prefer (`lead`; ties: the highest mean
+weighted score, then the most rankers that scored it, then id). Each ranker's
 **position** on L is read from its own ballot — its weighted scores (0-10) per approach, its
 verdict and its stated `preferred_approach`:
 
@@ -213,6 +214,44 @@ def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = 
                     firmness=_clip01(against / clear_margin), basis=basis)
 
 
+def preference(ballot: Ballot) -> "str | None":
+    """The approach `ballot` prefers, independent of any leader: none for a reject, else the one
+    it states when it scored it, else its single top weighted score (None on a tie at the top)."""
+    if ballot.verdict == "reject" or not ballot.scores:
+        return None
+    if ballot.stated in ballot.scores:
+        return ballot.stated
+    return _top(ballot.scores)
+
+
+def votes(ballots: "Iterable[Ballot]") -> "dict[str, int]":
+    """Approach → how many rankers prefer it (`preference`)."""
+    out: dict[str, int] = {}
+    for b in ballots:
+        p = preference(b)
+        if p is not None:
+            out[p] = out.get(p, 0) + 1
+    return out
+
+
+def lead(candidates: "Iterable[str]", ballots: "Iterable[Ballot]", means: "Mapping[str, float]",
+         scored: "Mapping[str, int] | None" = None) -> "str | None":
+    """The leading approach among `candidates`: the one the most rankers prefer; ties broken by
+    the highest mean weighted score, then the most rankers that scored it, then the lexically smallest
+    id. A vote for a non-candidate (a struck approach) counts for none of them."""
+    cands = [a for a in candidates if a in means]
+    if not cands:
+        return None
+    v = votes(ballots)
+    n = scored or {}
+    return max(cands, key=lambda a: (v.get(a, 0), means[a], n.get(a, 0), _neg_id(a)))
+
+
+def _neg_id(approach_id: str) -> "tuple[int, ...]":
+    """Tie-break key that prefers the lexically smallest id under max()."""
+    return tuple(-ord(c) for c in approach_id)
+
+
 def _margin(scores: "Mapping[str, float]", leader: str) -> "float | None":
     others = [s for a, s in scores.items() if a != leader]
     if leader not in scores or not others:
@@ -247,8 +286,8 @@ def assess(ballots: "Iterable[Ballot]", leader: "str | None", means: "Mapping[st
            options: Options = Options()) -> ConsensusOutcome:
     """The panel's consensus on `leader`, with its level and what drove the band.
 
-    `means`: approach → mean weighted score (the ranking's); approaches whose mean ties the
-    leader's (and are not struck) are tied for the lead, and the consensus is the lowest of
+    `means`: approach → mean weighted score (the ranking's); approaches that as many rankers
+    prefer as the leader and whose mean ties the leader's (and are not struck) are tied for the lead, and the consensus is the lowest of
     theirs, so that relabelling approaches never changes it."""
     ballots = list(ballots)
     if leader is None:
@@ -260,7 +299,9 @@ def assess(ballots: "Iterable[Ballot]", leader: "str | None", means: "Mapping[st
     tied: list[tuple[str, float]] = []
     top = means.get(leader)
     if top is not None:
-        for other in sorted(a for a, m in means.items() if m == top and a != leader and a not in struck):
+        v = votes(ballots)
+        for other in sorted(a for a, m in means.items() if m == top and a != leader and a not in struck
+                            and v.get(a, 0) == v.get(leader, 0)):
             oc = _figures([position(b, other, struck, options.clear_margin) for b in ballots], options.doubt)[2]
             tied.append((other, oc))
     consensus = min([c] + [oc for _, oc in tied])

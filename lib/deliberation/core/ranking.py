@@ -4,7 +4,9 @@ For every ranking report and every approach it scored on all five dimensions:
 
     weighted(agent, approach) = Σ_d w_d · score_d / Σ_d w_d                      (0-10)
 
-The leading approach has the highest mean weighted score (ties: more agents scored it, then id).
+The leading approach is the one the most rankers prefer (a ranker's preference: the approach it
+states, else its top weighted score — consensus.preference); ties: the highest mean weighted
+score, then more agents scored it, then id.
 Its consensus is the panel's agreement on it (consensus.py, docs/CONSENSUS.md): each ranker's
 margin for or against the leader, capped at one clear margin, summed into support S and
 opposition O, and
@@ -105,7 +107,8 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
             per_approach.setdefault(approach, []).append(w)
     means = {a: round(sum(v) / len(v), 4) for a, v in sorted(per_approach.items())}
     candidates = [a for a in means if a not in struck]
-    leading = max(candidates, key=lambda a: (means[a], len(per_approach[a]), _neg(a))) if candidates else None
+    leading = agreement.lead(candidates, ballots(voters, scores), means,
+                             {a: len(v) for a, v in per_approach.items()})
     leading_scores = {s.agent: s.weighted for s in scores if s.approach == leading}
     sd, spread = spread_of(list(leading_scores.values()))
     consensus = agreement.assess(ballots(voters, scores), leading, means, struck, options=options).consensus
@@ -115,11 +118,6 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
         leading=leading, leading_scores=leading_scores, consensus=consensus, spread=spread,
         stdev=sd, agents=len(voters), approvals=verdicts.count("approve"),
         rejections=verdicts.count("reject"), abstentions=verdicts.count("abstain"))
-
-
-def _neg(approach_id: str) -> "tuple[int, ...]":
-    """Tie-break key that prefers the lexically smallest id under max()."""
-    return tuple(-ord(c) for c in approach_id)
 
 
 def unanimous_reject(result: "RankingResult | None") -> "TypeGuard[RankingResult]":
