@@ -17,7 +17,7 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "lib"))
 
-from deliberation.cli import demo  # noqa: E402
+from deliberation.cli import demo  # noqa: E402 - lib/ goes on sys.path first, above
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
          "--no-first-run", "--no-default-browser-check"]
