@@ -66,6 +66,8 @@ def build_scenarios(base: str) -> "list[Scenario]":
     fast_rows = [("UserPromptSubmit, routine prompt", "UserPromptSubmit", fast["prompt"]),
                  ("PreToolUse Edit, nothing escalated", "PreToolUse", fast["edit"]),
                  ("PreToolUse Bash, nothing escalated", "PreToolUse", fast["bash"]),
+                 ("PreToolUse Read, main agent", "PreToolUse", fast["read"]),
+                 ("PreToolUse Grep, research agent over the root (refused)", "PreToolUse", fast["grep_agent"]),
                  ("Stop, no active deliberation", "Stop", fast["stop"]),
                  ("SessionStart, self-rating, no prune due", "SessionStart", fast["start"])]
     off = {"DELIBERATION": "off"}

@@ -113,6 +113,10 @@ def routine(project: str) -> "dict[str, bytes]":
             "new_string": "pip install", "replace_all": False}, "toolu_e1")),
         "bash": payload_bytes(P.pre_tool(SID, "Bash", {
             "command": "python -m pytest tests/unit -q", "description": "Run the unit tests"}, "toolu_b1")),
+        "read": payload_bytes(P.pre_tool(SID, "Read", {"file_path": os.path.join(project, "src", "app.py")}, "toolu_r1")),
+        "grep_agent": payload_bytes({**P.pre_tool(SID, "Grep", {"pattern": "password|revoke"}, "toolu_g1"),
+                                     "agent_id": "a-research-1", "agent_type": "deliberation:security-analyst",
+                                     "cwd": project}),
         "stop": payload_bytes(P.stop(SID)),
         "start": payload_bytes({**P.base(SID, "SessionStart"), "source": "resume"}),
         # answered while the checks are off: a prompt that would trigger, a persona spawn

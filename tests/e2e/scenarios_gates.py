@@ -14,7 +14,7 @@ Every spawned prompt starts with `PERSONA: <slug>`, `Phase: <phase>` and `Round:
 
 Also here: report builders for ranking (`scores`: the same value on all five dimensions, so the
 weighted score is that value), the question of these scenarios (task type `default`, threshold
-0.70, trigger confidence 0.2608), state readers that work while the client runs (a scenario
+0.70, trigger confidence 0.1296), state readers that work while the client runs (a scenario
 may look at the plugin's state between two requests), and the scenarios of each gate test.
 A scenario must never wait inside its call: the API answers one request at a time, so a
 subagent that waits would stall the main agent too — `EarlyStopDeliberation` polls with a
@@ -46,7 +46,7 @@ PROMPT = "Deliberate before deciding: " + QUESTION
 # what the plugin computes for PROMPT (confidence module, task_type.classify) — checked in tests
 TASK_TYPE = "default"
 THRESHOLD = 0.70
-TRIGGER_CONFIDENCE = 0.2608
+TRIGGER_CONFIDENCE = 0.1296
 
 PANEL = ("security-analyst", "performance-engineer", "cost-analyst")
 GATE1_FAILED = "consensus gate FAILED"

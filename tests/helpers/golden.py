@@ -256,6 +256,7 @@ DEPTH = {
                                                                   between=["A", "performance-engineer:F1"])),
     "depth/target_problem_unknown": ("depth.target_problem", dict(case="unknown", target="Z")),
     "depth/target_problem_outside": ("depth.target_problem", dict(case="outside", target="security-analyst:F2")),
+    "depth/target_problem_unranked": ("depth.target_problem", dict(case="unranked", target="security-analyst:A")),
     "depth/effect_on_a_finding": ("depth.effect", dict(target="performance-engineer:F1", finding=True,
                                                        claim="The 40 ms is a debug-build figure.")),
     "depth/effect_on_an_approach": ("depth.effect", dict(target="A", finding=False,
@@ -369,6 +370,13 @@ def cases() -> "dict[str, tuple[str, Any]]":
             review={"notice": "…what the main agent must tell the user (core/human_review.py)…",
                     "message": "HUMAN REVIEW NEEDED: …"})),
         # a spawn or a message refused
+        "refusals/state_folder_read": ("refusals.state_folder", dict(
+            case="read", path="/home/u/proj/.claude/deliberation/records/d-1.md")),
+        "refusals/state_folder_search_in": ("refusals.state_folder", dict(
+            case="search_in", path="/home/u/proj/.claude/deliberation")),
+        "refusals/state_folder_search_over": ("refusals.state_folder", dict(case="search_over", path="/home/u/proj")),
+        "refusals/state_folder_bash_names": ("refusals.state_folder", dict(case="bash_names")),
+        "refusals/state_folder_bash_over": ("refusals.state_folder", dict(case="bash_over")),
         "refusals/research_leak": ("refusals.research_leak", dict(
             refs=["security-analyst:F1", "cost-analyst:F2"],
             claims={"security-analyst:F1": "Dual-write doubles the credential surface for the orders database "

@@ -134,7 +134,7 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     # the red team's PostToolUse gives the deepen instruction, as context: hot spots, lenses, floor
     assert gate.decision is None
     assert gate.context.startswith("Depth axis: the red-team pass left 2 contested point(s)")
-    assert "H1 [refuted] approach A" in gate.context and "H2 [missed_angle]" in gate.context
+    assert "H1 [challenged] approach A" in gate.context and "H2 [missed_angle]" in gate.context
     # said once, in the shared part that ends each of the 3 workers' prompts
     assert gate.context.count("Tier 1 is material, not the answer; agreeing again scores 0.") == 1
     assert len(lens_prompts(gate.context)) == 3 and all(

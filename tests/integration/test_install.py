@@ -86,7 +86,7 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     assert list(settings) == ["hooks"]
     assert list(settings["hooks"]) == list(EVENTS)
     commands = our_commands(settings, plugin)
-    assert len(commands) == 10  # PreToolUse three times: the subagent channels, the risky tools, the Skill tool; PostToolUseFailure
+    assert len(commands) == 11  # PreToolUse four times: the subagent channels, the risky tools, the Skill tool, Read|Grep|Glob; PostToolUseFailure
     for event, command in commands:
         assert command.endswith(f"'{plugin}/hooks/{EVENTS[event]}'"), command  # quoted: the path has a space
         assert command.startswith(str(Path(PREFIX) / "bin" / "python"))
@@ -140,7 +140,7 @@ def test_project_with_its_own_hooks_is_restored_byte_for_byte(plugin, tmp_path):
     assert merged["hooks"]["Stop"][0] == {"hooks": [{"type": "command", "command": "echo done > /dev/null"}]}
     assert merged["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     assert [g.get("matcher") for g in merged["hooks"]["PreToolUse"][1:]] == \
-        ["Task|Agent|Workflow|SendMessage|StructuredOutput", "Edit|Write|MultiEdit|Bash|NotebookEdit", "Skill"]
+        ["Task|Agent|Workflow|SendMessage|StructuredOutput", "Edit|Write|MultiEdit|Bash|NotebookEdit", "Skill", "Read|Grep|Glob"]
     backup = project / ".claude" / "settings.json.deliberation-backup"
     assert backup.read_text(encoding="utf-8") == USER_SETTINGS
     assert settings_path.stat().st_mode & 0o777 == 0o640

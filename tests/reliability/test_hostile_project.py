@@ -38,6 +38,10 @@ MARKER = ("import os, sys, json\n"
           " open(sys.argv[1], 'w'))\n")
 
 
+# A read that blocks (a device, a FIFO) blocks for ever: the subprocess timeout is the hang detector.
+# It is the client's own limit for a hook, so a slow answer on a loaded machine is not taken for one.
+HANG = 60
+
 def cli(*argv, env=None):
     """`deliberation ARGV` as a subprocess (what a person runs in a terminal)."""
     full = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}
@@ -214,12 +218,11 @@ def test_a_planted_file_never_hangs_nor_exhausts_a_hook(project, rel, kind):
     took = {}
     for event, payload in EVENTS.items():
         t0 = time.monotonic()
-        res = run_hook(event, payload(), project, timeout=20)
+        res = run_hook(event, payload(), project, timeout=HANG)
         took[event] = time.monotonic() - t0
         assert res.returncode == 0 and "Traceback" not in res.stdout + res.stderr, res.stdout + res.stderr
         assert res.decision != "deny", res.json
         assert "MemoryError" not in res.stdout
-    assert max(took.values()) < 10, took
     summary(f"hostile/{rel} → {kind}: every hook answered, slowest {max(took.values()):.2f} s")
 
 
@@ -254,8 +257,8 @@ def test_a_fifo_at_an_agent_s_meta_file_loses_no_report(project, tmp_path):
     payload = P.subagent_stop(SID, "a1", "security-analyst", P.research_report("security-analyst", ["x"]))
     payload["agent_transcript_path"] = str(transcript)
     t0 = time.monotonic()
-    res = run_hook("SubagentStop", payload, project, timeout=20)
-    assert time.monotonic() - t0 < 10 and res.returncode == 0
+    res = run_hook("SubagentStop", payload, project, timeout=HANG)
+    assert res.returncode == 0, f"{time.monotonic() - t0:.1f}s"
     d = json.loads(next((state_dir(project) / "deliberations").glob("*.json")).read_text())
     assert d["agents"][0]["status"] == "reported", d["agents"][0]
 
@@ -266,15 +269,15 @@ def test_a_fifo_at_a_project_agent_file_does_not_hold_a_spawn(project):
     os.mkfifo(agents / "security-analyst.md")
     t0 = time.monotonic()
     res = run_hook("PreToolUse", P.pre_agent(SID, "toolu_1", "security-analyst", f"Research: {QUESTION}"), project,
-                   timeout=20)
-    assert time.monotonic() - t0 < 10 and res.returncode == 0 and res.decision != "deny", res.json
+                   timeout=HANG)
+    assert res.returncode == 0 and res.decision != "deny", (f"{time.monotonic() - t0:.1f}s", res.json)
 
 
 @pytest.mark.parametrize("kind", ["fifo", "/dev/ptmx"])
 def test_a_planted_session_file_is_reported_and_a_fifo_moved_aside(project, kind):
     sdir = state_dir(project) / "sessions" / SID
     _plant(sdir / "session.json", kind)
-    res = run_hook("Stop", P.stop(SID), project, timeout=20)
+    res = run_hook("Stop", P.stop(SID), project, timeout=HANG)
     assert res.returncode == 0 and "session.json" in (res.system_message or ""), res.json
     if kind == "fifo":  # a link out of the state folder is refused every time (paths.Layout)
         import stat

@@ -462,3 +462,102 @@ def test_a_pass_above_the_ceiling_is_a_warning_in_apply_outcome_and_an_error_in_
     assert words.warning("above_ceiling", passes=5, ceiling=4) in d.warnings
     with pytest.raises(AssertionError):
         da.refresh_counts(d)
+
+
+# --------------------------------------------------------------------------------------------
+# one identity per approach: research letters are each persona's own
+
+
+def _colliding() -> Deliberation:
+    """Three research personas each numbering their own approaches A/B (different options), a
+    synthesis whose A/B/C are the ranked list, and a red team that weakens one persona's own A."""
+    def research(persona: str, a: str, b: str, verdict: str, prefers: str, dissent=()) -> AgentRecord:
+        return rec(persona, "persona", {
+            "findings": [{"id": "F1", "claim": f"{persona} finding about {a}.", "evidence": f"{persona}.md:1"}],
+            "approaches": [{"id": "A", "title": a}, {"id": "B", "title": b}],
+            "verdict": verdict, "preferred_approach": prefers, "dissent": list(dissent)})
+    ps = research("product-strategist", "Full auto-deploy on merge", "Release train", "approve", "A")
+    sa = research("security-analyst", "Signed artefacts with manual promotion", "Deploy freeze windows", "approve", "A")
+    re_ = research("reliability-engineer", "Canary with automatic rollback", "Blue-green", "reject", "B",
+                   dissent=[{"target": "A", "concern": "Canary needs traffic splitting we lack.",
+                             "reason": "The load balancer has no weighted routing."}])
+    synth = rec("synthesis-lead", "synthesis", {"summary": "Three ways to pin what is deployed.", "approaches": [
+        {"id": "A", "title": "Content hash per artefact", "summary": "Hash each build artefact."},
+        {"id": "B", "title": "Hash of the lock file", "summary": "Hash the resolved dependency set."},
+        {"id": "C", "title": "Version tags only", "summary": "Rely on tags."}]}, stage="deliberation")
+    rt = rec("red-team", "red-team", {"refutations": [
+        {"target": "security-analyst:A", "verdict": "weakened", "claim": "Manual promotion is skipped under pressure.",
+         "evidence": "incident log 2026-03: 4 of 9 promotions bypassed"}]}, stage="deliberation", red_team_round=1)
+    return Deliberation(id="d-ident", session_id="s-1", question="How do we pin what is deployed?",
+                        task_type="architecture", phase="DELIBERATION", agents=[ps, sa, re_, synth, rt],
+                        tokens_used=50_000)
+
+
+def test_research_letters_are_namespaced_and_never_tallied_across_personas():
+    from deliberation.core.depth.hot_spots import all_hot_spots, approach_index
+    d = _colliding()
+    index = approach_index(d)
+    assert index.ranked == frozenset({"A", "B", "C"})
+    assert index["A"] == "Content hash per artefact"
+    assert index["security-analyst:A"] == "Signed artefacts with manual promotion"
+    spots = all_hot_spots(d)
+    statements = [h.statement for h in spots]
+    # no "approach A preferred by product-strategist, security-analyst": their As differ
+    assert not any("preferred by product-strategist, security-analyst" in s for s in statements)
+    assert not any(s.startswith("approach A ") for s in statements)
+    assert statements[0].startswith("approach security-analyst:A (\"Signed artefacts with manual promotion\") is challenged by the red team")
+    assert spots[0].sources == ["security-analyst", "red-team"]
+
+
+def test_a_refutation_of_one_persona_s_approach_strikes_nothing_ranked_and_b_leads():
+    d = _colliding()
+    plan = da.plan_depth(d, Config(), ROOMY)
+    da.apply_plan(d, plan)
+    h1 = d.depth.hot_spots[0].id
+    refute = {"hot_spots": [h1], "refutations": [{
+        "target": h1, "verdict": "refuted",
+        "claim": "The tally mixes different approaches: the personas' As are different options.",
+        "evidence": "research reports: product-strategist A = auto-deploy, security-analyst A = signed artefacts"}]}
+    _wave(d, refute, {"hot_spots": [h1]}, {"hot_spots": [h1]})
+    out = da.synthesize(d)
+    assert out.overrides == ()
+    assert any("security-analyst:A is one research persona's own approach" in n for n in out.notes)
+    da.apply_outcome(d, out)
+    assert da.struck_approaches(d) == frozenset()
+    assert "OVERRIDE" not in da.outcome_text(d, out) and "Ranking will exclude" not in da.outcome_text(d, out)
+    # four blind rankers all prefer the synthesis' B
+    three = {"A": {k: 6.0 for k in WEIGHTS}, "B": {k: 8.5 for k in WEIGHTS}, "C": {k: 5.0 for k in WEIGHTS}}
+    for p in ("product-strategist", "security-analyst", "reliability-engineer", "cost-analyst"):
+        d.agents.append(rec(p, "persona", {"scores": three, "verdict": "approve", "preferred_approach": "B"},
+                            stage="ranking"))
+    result = ranking.rank(d.agents, WEIGHTS, da.struck_approaches(d))
+    assert result is not None and result.leading == "B"
+    assert result.consensus >= 0.85
+
+
+def test_an_override_still_strikes_a_ranked_approach_it_is_about():
+    d, _ = planned()
+    _wave(d, REFUTE_F1, PARAPHRASE, STRIKE_A)
+    da.apply_outcome(d, da.synthesize(d))
+    assert da.struck_approaches(d) == frozenset({"A"})
+
+
+def test_the_record_shows_the_ranked_approaches_titles_not_a_research_report_s():
+    from deliberation.report.decision_record import approach_catalogue
+    cat = approach_catalogue(_colliding())
+    assert cat["A"] == {"title": "Content hash per artefact", "summary": "Hash each build artefact.",
+                        "proposed_by": "synthesis-lead"}
+    assert cat["B"]["title"] == "Hash of the lock file"
+
+
+def test_the_neutral_ranking_list_carries_no_red_team_verdict():
+    from deliberation.core.blind_ranking import approach_list, neutral
+    assert neutral("Hash of the lock file (weakened by devils-advocate:F2: misses vendored code)") == "Hash of the lock file"
+    assert neutral("Signed artefacts — refuted by the red team on promotion bypass") == "Signed artefacts"
+    assert neutral("Canary rollout. The red team upheld its rollback claim. Cheap to run.") == "Canary rollout. Cheap to run."
+    d = _colliding()
+    synth = next(a for a in d.agents if a.kind == "synthesis")
+    synth.report.approaches[1].summary = "Hash the resolved set (weakened by devils-advocate:F2 on vendored code)."
+    listed = approach_list(d)
+    assert "weakened" not in listed and "devils-advocate" not in listed
+    assert "- B: Hash of the lock file — Hash the resolved set." in listed

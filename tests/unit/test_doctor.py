@@ -46,7 +46,7 @@ def test_clean_install_has_no_problems(installed, capsys):
     assert problems(out) == [], out
     assert code == 0
     assert out.splitlines()[-1] == "no problems found"
-    assert "wires 10 hook handler(s)" in out
+    assert "wires 11 hook handler(s)" in out
 
 
 def test_each_problem_on_its_own_line(installed, capsys):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deliberation.core.depth import hot_spots as hs
-from deliberation.core.depth.hot_spots import (find_hot_spots, resolve_target, finding_index, approach_titles, tier1_agents)
+from deliberation.core.depth.hot_spots import (find_hot_spots, resolve_target, finding_index, approach_index, tier1_agents)
 from deliberation.state.agent_report import AgentReport
 from deliberation.state.models import AgentRecord, Deliberation
 
@@ -138,7 +138,7 @@ def test_ids_are_deterministic_and_tier2_is_ignored():
 
 def test_resolve_target_accepts_plugin_prefix_and_unique_bare_ids():
     d = delib(SEC, PERF)
-    findings, approaches = finding_index(tier1_agents(d)), approach_titles(tier1_agents(d))
+    findings, approaches = finding_index(tier1_agents(d)), approach_index(d)
     assert resolve_target("deliberation:security-analyst:F2", findings, approaches) == "security-analyst:F2"
     assert resolve_target("F2", findings, approaches) == "security-analyst:F2"
     assert resolve_target("F1", findings, approaches) is None  # two personas have an F1
@@ -202,7 +202,7 @@ def spot(i, kind, material=()):
 
 def test_each_lens_gets_the_hot_spots_it_can_work_on_bounded():
     d = delib(SEC, PERF)
-    findings, approaches = finding_index(tier1_agents(d)), approach_titles(tier1_agents(d))
+    findings, approaches = finding_index(tier1_agents(d)), approach_index(d)
     spots = [spot(1, "refuted", ["performance-engineer:F1"]), spot(2, "refuted", ["A"]),
              spot(3, "contradiction", ["security-analyst:F1"]), spot(4, "contradiction", ["A", "B"]),
              spot(5, "missed_angle"), spot(6, "missed_angle")]

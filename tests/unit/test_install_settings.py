@@ -208,7 +208,7 @@ def test_template_file_matches_the_hook_scripts():
     # the plugin's workflow (docs/WORKFLOW.md), then the risky tools, then the Skill tool (the agent
     # starts a deliberation mid-task through the plugin's command)
     channels = "Task|Agent|Workflow|SendMessage|" + hookio.REPORT_TOOL
-    assert pre == [channels, hookio.RISKY_TOOLS, "Skill"]  # the one list of risky tools
+    assert pre == [channels, hookio.RISKY_TOOLS, "Skill", "Read|Grep|Glob"]  # the one list of risky tools
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUse"] == [channels]
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUseFailure"] == ["Task|Agent|Workflow|SendMessage"]
     for _, _, script, _ in wiring(example):

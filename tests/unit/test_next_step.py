@@ -146,3 +146,19 @@ def test_every_named_spawn_is_accepted_along_a_whole_flow(cfg):
             break
     else:
         pytest.fail("no ranking step reached")
+
+
+def test_the_ranking_counter_counts_each_ranker_once_through_a_re_rank():
+    scores = {"A": {"correctness": 8, "risk": 8, "maintainability": 8, "performance": 8, "cost": 8}}
+    rankers = ("security-analyst", "performance-engineer", "cost-analyst", "ux-advocate")
+    first = [P.agent_record(p, "ranking", {"scores": scores, "verdict": "approve"}, key=f"r1-{p}") for p in rankers]
+    d = delib(three() + first, phase="RANKING")
+    assert "ranking 4 of 4 (" in next_step.given_summary(d)
+    # a re-rank: every ranker spawned again, two back so far — never "4 of 8" or "2 of 4"
+    d.agents += [P.agent_record(p, "ranking", None, key=f"r2-{p}") for p in rankers]
+    assert "ranking 0 of 4." in next_step.given_summary(d)
+    for p in rankers[:2]:
+        d.agents = [a for a in d.agents if a.key != f"r2-{p}"]
+        d.agents.append(P.agent_record(p, "ranking", {"scores": scores, "verdict": "approve"}, key=f"r2-{p}"))
+        next(a for a in d.agents if a.key == f"r1-{p}").superseded = True
+    assert "ranking 2 of 4 (security-analyst, performance-engineer)" in next_step.given_summary(d)

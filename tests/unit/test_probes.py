@@ -43,7 +43,7 @@ def test_timeout_kills_the_whole_process_group(tmp_path):
     print(f"\nprobe timeout 1.0s: returned after {elapsed:.2f}s")
     assert (run.passed, run.exit_code, run.timed_out) == (False, None, True)
     assert "process group killed" in run.error
-    assert elapsed < 10
+    assert elapsed < 30  # the probe sleeps 60 s: only a kill at the timeout returns before that
     gpid = int(marker.read_text())
 
     def gone() -> bool:  # the grandchild is gone (or a zombie reaped by init)
@@ -191,7 +191,7 @@ def test_probe_budget_bounds_all_probes_together(tmp_path):
     runs = run_probes(cfg, "default", str(tmp_path))
     elapsed = time.monotonic() - t0
     print(f"\n3 probes of 30s under a 1s budget: {elapsed:.2f}s")
-    assert elapsed < 5
+    assert elapsed < 20  # 3 probes of 30 s: only the budget's kill returns before that
     assert (runs[0].timed_out, runs[0].passed) == (True, False) and "timed out after 1.0s" in runs[0].error
     assert [r.error for r in runs[1:]] == ["not run: the probe budget of 1s was spent"] * 2
     assert all(not r.passed and r.exit_code is None for r in runs)

@@ -98,6 +98,22 @@ def _summaries(delib) -> "dict[str, str]":
     return out
 
 
+_VERDICT = r"\b(?:refuted|weakened|upheld|struck|overturned|rebutted|debunked)\b"
+_VERDICT_ASIDE = re.compile(r"\s*[(\[][^()\[\]]*" + _VERDICT + r"[^()\[\]]*[)\]]", re.I)
+_VERDICT_CLAUSE = re.compile(r"\s*[—–;,-]\s*(?:since |now |but |and )?(?:was |is |been |partly |partially )*"
+                             + _VERDICT + r"\b[^.;]*", re.I)
+_VERDICT_SENTENCE = re.compile(r"[^.!?]*" + _VERDICT + r"[^.!?]*(?:[.!?]|$)", re.I)
+
+
+def neutral(text: str) -> str:
+    """`text` without the red team's verdicts on it ("(weakened by devils-advocate:F2 …)", "— refuted
+    by the red team", a sentence saying what was upheld): rankers see the approach, not the vote."""
+    text = _VERDICT_ASIDE.sub("", text or "")
+    text = _VERDICT_CLAUSE.sub("", text)
+    text = _VERDICT_SENTENCE.sub("", text)
+    return " ".join(text.split()).strip(" ;,—–-")
+
+
 def approach_list(delib) -> str:
     """The approaches to put in every ranking prompt, in the neutral order ('' when none)."""
     titles = approaches(delib)
@@ -106,8 +122,9 @@ def approach_list(delib) -> str:
     summaries = _summaries(delib)
     lines = ["Approaches to rank (neutral order; it ranks nothing):"]
     for aid in neutral_order(delib, titles):
-        summary = " ".join((summaries.get(aid.rsplit(":", 1)[-1]) or "").split())
-        lines.append(f"- {aid}: {titles[aid]}" + (f" — {summary}" if summary and summary != titles[aid] else ""))
+        summary = neutral(summaries.get(aid.rsplit(":", 1)[-1]) or "")
+        title = neutral(titles[aid]) or titles[aid]
+        lines.append(f"- {aid}: {title}" + (f" — {summary}" if summary and summary != title else ""))
     return "\n".join(lines)
 
 

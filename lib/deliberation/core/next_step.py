@@ -61,15 +61,27 @@ def _who(agents: "list[AgentRecord]") -> str:
     return ", ".join(a.persona for a in agents)
 
 
+def _slots(delib: Deliberation, stage: str) -> "list[AgentRecord]":
+    """The stage's agents, one per persona and pass (a persona spawned again — a re-rank, a
+    resend — is its latest spawn), in the order first spawned; refused spawns are none."""
+    latest: dict[tuple, AgentRecord] = {}
+    for a in delib.agents:
+        if a.stage == stage and a.status != "refused":
+            latest[(a.persona, a.tier, a.red_team_round)] = a
+    return list(latest.values())
+
+
 def given_summary(delib: Deliberation) -> str:
-    """'Reports you have: research 1 of 3 (security-analyst); …' — the stages begun so far."""
+    """'Reports you have: research 1 of 3 (security-analyst); …' — per stage begun so far, how
+    many of its agents (one per persona and pass: a re-ranked persona counts once) the main agent
+    has a counted report of, of how many agents."""
     parts = []
     for stage in ("research", "deliberation", "ranking"):
-        have = given(delib, stage)
-        coming = to_arrive(delib, stage)
-        if not have and not coming:
+        slots = _slots(delib, stage)
+        if not slots:
             continue
-        part = f"{stage} {len(have)} of {len(have) + len(coming)}"
+        have = [a for a in slots if a.status == "reported" and not a.superseded and arrived(a)]
+        part = f"{stage} {len(have)} of {len(slots)}"
         parts.append(part + (f" ({_who(have)})" if have else ""))
     return "Reports you have: " + "; ".join(parts) + "." if parts else "No reports yet."
 

@@ -90,20 +90,34 @@ def research_shortfall(delib: Deliberation, min_agents: int) -> "str | None":
 
 
 def approaches(delib: Deliberation) -> "dict[str, str]":
-    """Approaches generated so far: synthesis output when present, else the research proposals."""
-    synth = [a for a in current(delib, "deliberation") if a.kind == "synthesis"]
-    source = synth or current(delib, "research") + current(delib, "deliberation")
+    """Approaches generated so far: synthesis output when present, else the research proposals.
+    These are the approaches the rankers rank; their ids are the one identity of each."""
+    return ranked_identities(delib)[0]
+
+
+def ranked_identities(delib: Deliberation, source: "list[AgentRecord] | None" = None
+                      ) -> "tuple[dict[str, str], dict[tuple[str, str], str]]":
+    """(ranked id → title, (persona, its own approach id) → ranked id) for the reports the ranked
+    list comes from (the synthesis, else research): a research report's letters are its own, so a
+    second persona's colliding `A` becomes `<persona>:A`, and a title already listed is the same
+    approach. `source`: other reports to read the same way (default: the synthesis, else research)."""
+    if source is None:
+        synth = [a for a in current(delib, "deliberation") if a.kind == "synthesis"]
+        source = synth or current(delib, "research") + current(delib, "deliberation")
     found: dict[str, str] = {}
-    seen_titles: set[str] = set()
+    owners: dict[tuple[str, str], str] = {}
+    by_title: dict[str, str] = {}
     for agent in source:
         for ap in agent.filed.approaches:
             title = ap.title.strip().lower()
-            if title in seen_titles:
+            if title in by_title:
+                owners.setdefault((agent.persona, ap.id), by_title[title])
                 continue
-            seen_titles.add(title)
             key = ap.id if ap.id not in found else f"{agent.persona}:{ap.id}"
             found[key] = ap.title
-    return found
+            by_title[title] = key
+            owners.setdefault((agent.persona, ap.id), key)
+    return found, owners
 
 
 def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,

@@ -31,7 +31,7 @@ from deliberation.core import token_usage
 from deliberation.core.cost import duration
 from deliberation.report import outcome
 from deliberation.state.models import Deliberation, Lineage, Spawn
-from deliberation.core.phases import current
+from deliberation.core.phases import current, ranked_identities
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
 STRONG = defaults.CONFIG["gates"]["strong"]
@@ -86,10 +86,19 @@ def md_code(text: "str | None") -> str:
 
 
 def approach_catalogue(delib: Deliberation) -> "dict[str, dict[str, str]]":
-    """Approach id → {title, summary, proposed_by} from the reports, first proposal wins
-    (agents in recorded order, superseded reports skipped). Ranked ids nobody described get
-    their id as title."""
+    """Approach id → {title, summary, proposed_by}: the approaches the rankers ranked under
+    their ranked ids (the synthesis' list, else research's, as phases.ranked_identities names
+    them), then any other report's approach under an id not yet taken (first proposal wins;
+    superseded reports skipped). Ranked ids nobody described get their id as title."""
     out: dict[str, dict[str, str]] = {}
+    titles, owners = ranked_identities(delib)
+    for agent in delib.agents:
+        if agent.report is None or agent.superseded:
+            continue
+        for ap in agent.report.approaches:
+            key = owners.get((agent.persona, ap.id))
+            if key is not None and key in titles and key not in out:
+                out[key] = {"title": titles[key], "summary": ap.summary, "proposed_by": agent.persona}
     for agent in delib.agents:
         if agent.report is None or agent.superseded:
             continue

@@ -58,6 +58,10 @@ def _answer(event, layout: Layout, cfg: dict):
             return None
         if event.tool_name == "Skill":
             return skill_answer(event, layout, cfg)
+        if event.tool_name in READ_TOOLS:
+            guarded = guard_answer(event, layout)
+            if guarded is not None or event.tool_name != "Bash":
+                return guarded or hookio.Answer()
         entries = open_escalations(layout)  # one the slow path must move aside raises Distrusted
         if not entries:
             return net_answer(event, layout, cfg)
@@ -86,6 +90,24 @@ def _answer(event, layout: Layout, cfg: dict):
             return hookio.Answer(context=self_rating_text(cfg), system_message=awaiting or None)
         return None
     return None
+
+
+READ_TOOLS = ("Read", "Grep", "Glob", "Bash")
+
+
+def guard_answer(event, layout: Layout):
+    """A deliberation subagent's read of the state folder: refused (core/state_guard.py)."""
+    if not event.agent_id:
+        return None
+    from deliberation.core.state_guard import refusal
+    from deliberation.wire import hookio
+
+    why = refusal(event.tool_name, event.tool_input, event.agent_type, event.cwd or layout.project, layout.project)
+    if why is None:
+        return None
+    result = hookio.Answer.deny(why)
+    log_line(layout, event, _light(event.raw), result.summary())
+    return result
 
 
 def _light(raw: dict) -> dict:

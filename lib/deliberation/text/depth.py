@@ -89,6 +89,10 @@ def clip(text: str, limit: "int | None") -> str:
     return text if limit is None or len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
+# how a hot spot's kind reads: the point, not the red team's verdict ("refuted" covers weakened)
+KIND_LABEL = {"refuted": "challenged", "missed_angle": "missed_angle", "contradiction": "contradiction"}
+
+
 def hot_spot_map(spots: "list[dict]", limit: "int | None" = None) -> str:
     """The map a tier-2 worker gets. Each spot: id, kind, statement and `material`, a list of
     ["finding", ref, claim, evidence] | ["approach", id, title] | ["note", text] — the tier-1
@@ -96,7 +100,8 @@ def hot_spot_map(spots: "list[dict]", limit: "int | None" = None) -> str:
     quote to that many characters (0: the statements alone)."""
     out = []
     for spot in spots:
-        out.append(f"{spot['id']} [{spot['kind']}] {clip(spot['statement'], 140 if limit == 0 else limit)}")
+        kind = KIND_LABEL.get(spot["kind"], spot["kind"])
+        out.append(f"{spot['id']} [{kind}] {clip(spot['statement'], 140 if limit == 0 else limit)}")
         if limit == 0:
             continue
         for m in spot["material"]:
@@ -374,7 +379,11 @@ def no_weight(case: str, ref: str, target: str = "", why: str = "") -> str:
 
 def target_problem(case: str, target: str, kind: str = "", between: "list[str] | tuple[()]" = ()) -> str:
     """Why a refute's target cannot be overturned. case: nothing (hot spot `target` of `kind`
-    holds no tier-1 finding or approach) | between (it holds several) | unknown | outside."""
+    holds no tier-1 finding or approach) | between (it holds several) | unknown | outside |
+    unranked (`target` is one research persona's own approach, not one the rankers rank)."""
+    if case == "unranked":
+        return (f"{target} is one research persona's own approach, not one of the approaches "
+                "ranked: nothing is struck")
     if case == "nothing":
         return f"{target} ({kind}) has no tier-1 finding or approach to overturn"
     if case == "between":

@@ -91,3 +91,26 @@ def model_clash(persona, other, stage, other_model, free_model, partners):
     return (f"Model diversity (models.diverse is on): {persona} and {other} have conflicting "
             f"priorities, and {other} already runs this {stage} stage on "
             f"{other_model}; a panel on one model shares its priors. {suggestion}.")
+
+
+def state_folder(case, path=""):
+    """A deliberation agent's Read/Grep/Glob/Bash call on the plugin's state folder. case: read
+    (`path` inside it) | search_in (a search root inside it) | search_over (a search root that
+    contains it) | bash_names (a command naming it) | bash_over (a recursive command over the
+    project root)."""
+    why = ("Refused: .claude/deliberation/ holds this plugin's state (earlier deliberations' "
+           "findings, votes and rationale); a deliberation agent does not read it — an earlier "
+           "decision enters only as context the main agent gives in your prompt.")
+    if case == "read":
+        return f"{why} ({path})\nNext: work from your prompt and the project's own files."
+    if case == "search_in":
+        return f"{why} ({path})\nNext: search the project's own folders instead (e.g. path \"src\")."
+    if case == "search_over":
+        return (f"{why} The search root {path} contains it.\nNext: run the same search with `path` "
+                "set to the project's source folders (e.g. \"src\", \"app\", \"tests\"), or Grep with "
+                "`type` (e.g. \"py\") or a `glob` such as \"*.py\".")
+    if case == "bash_names":
+        return f"{why}\nNext: run the command without that folder."
+    return (f"{why} This recursive command would walk it from the project root.\nNext: name the "
+            "folders to search (e.g. `grep -rn PATTERN src/ tests/`) or exclude it "
+            "(`--exclude-dir=.claude`).")

@@ -36,7 +36,6 @@ class _Context:
     parse_float = float
     parse_int = int
     parse_constant = _CONSTANTS.__getitem__
-    memo: "dict" = {}
 
 
 _scan = _SCANNER(_Context()) if _SCANNER is not None else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from deliberation.app import adjudication
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
-from deliberation.core import plugin_workflow, spawn
+from deliberation.core import plugin_workflow, spawn, state_guard
 from deliberation.core.trigger import score_skill, skill_question
 from deliberation.state.paths import plugin_agent_prefix
 from deliberation.wire import hookio
@@ -28,6 +28,11 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return plugin_workflow.report_checked(ctx, event)
     if event.tool_name == "Skill":
         return _skill(ctx, event)
+    if event.tool_name in state_guard.TOOLS and event.agent_id:
+        why = state_guard.refusal(event.tool_name, event.tool_input, event.agent_type,
+                                  event.cwd or ctx.layout.project, ctx.layout.project)
+        if why is not None:
+            return hookio.Answer.deny(why)
     if not event.is_subagent_tool:
         return _review(ctx, event)
     plugin_workflow.before_spawn(ctx, event.subagent_type)

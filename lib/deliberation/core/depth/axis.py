@@ -40,7 +40,7 @@ from typing import Literal
 
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
 from deliberation.core.depth import hot_spots as spots_of
-from deliberation.core.depth.hot_spots import (WEIGHTY, approach_titles, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
+from deliberation.core.depth.hot_spots import (WEIGHTY, approach_index, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
 from deliberation.core.depth import FLOOR
 from deliberation.core.depth.paraphrase import is_paraphrase
 from deliberation.core import minimum_deliberation, phases
@@ -161,7 +161,7 @@ def _budget_problems(budget, cfg: Config, k: int) -> "list[list]":
 def capabilities(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...]") -> "dict[str, tuple[str, ...]]":
     """Hot spot id → the lenses that can work on it (hot_spots.LENS_CAN)."""
     tier1 = tier1_agents(delib)
-    findings, approaches = finding_index(tier1), approach_titles(tier1)
+    findings, approaches = finding_index(tier1), approach_index(delib)
     return {h.id: spots_of.lenses_for(h, findings, approaches) for h in spots}
 
 
@@ -235,7 +235,7 @@ def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
     spots = list(spots if spots is not None else delib.depth.hot_spots)
     by_id = {h.id: h for h in spots}
     tier1 = tier1_agents(delib)
-    findings, approaches = finding_index(tier1), approach_titles(tier1)
+    findings, approaches = finding_index(tier1), approach_index(delib)
     return words.hot_spot_map([{"id": s.id, "kind": s.kind, "statement": s.statement,
                                 "material": _material(s, findings, approaches)}
                                for hid in ids if (s := by_id.get(hid)) is not None], clip)
@@ -603,7 +603,7 @@ def _cancels(r, cand: _Candidate) -> bool:
 def synthesize(delib: Deliberation) -> DepthOutcome:
     """Depth-aware synthesis after red team 2 (see module docstring)."""
     tier1 = tier1_agents(delib)
-    findings, approaches = finding_index(tier1), approach_titles(tier1)
+    findings, approaches = finding_index(tier1), approach_index(delib)
     originals = [f.claim for _a, f in findings.values()]
     spots = list(delib.depth.hot_spots) or find_hot_spots(delib)
     cands: list[_Candidate] = []
@@ -633,6 +633,10 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
             if target is None or spot is None:
                 notes.append(words.no_weight("target", ref, why=why))
                 continue
+            if target in approaches and target not in approaches.ranked:
+                # a research persona's own approach: the rankers rank the synthesis' list
+                notes.append(words.no_weight("target", ref, why=words.target_problem("unranked", target)))
+                continue
             ov = DepthOverride(hot_spot=spot.id, target=target, by_agent=agent.key, evidence=r.evidence,
                                effect=_effect(target, findings, r.claim or r.evidence))
             own = {f"{agent.persona}:{f.id}" for f in rep.findings
@@ -653,8 +657,8 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
 def struck_approaches(delib: Deliberation) -> "frozenset[str]":
     """Approach ids a recorded override strikes from the leading position — pass to
     `ranking.rank(agents, weights, struck=...)`, which then leads with the best of the rest."""
-    approaches = approach_titles(current(delib.agents))
-    return frozenset(o.target for o in delib.depth.overrides if o.target in approaches)
+    ranked = approach_index(delib).ranked
+    return frozenset(o.target for o in delib.depth.overrides if o.target in ranked)
 
 
 def overturned_findings(delib: Deliberation) -> "dict[str, DepthOverride]":
@@ -664,7 +668,7 @@ def overturned_findings(delib: Deliberation) -> "dict[str, DepthOverride]":
 
 def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
     """Progress note after depth-aware synthesis (what flipped, what was zeroed, what was cancelled)."""
-    struck = sorted(o.target for o in outcome.overrides if o.target in approach_titles(current(delib.agents)))
+    struck = sorted(o.target for o in outcome.overrides if o.target in approach_index(delib).ranked)
     return words.outcome(delib.id, [[o.hot_spot, o.effect, o.by_agent, o.evidence] for o in outcome.overrides],
                          len(outcome.zeroed), [[o.hot_spot, o.target, why] for o, why in outcome.cancelled],
                          list(outcome.notes), struck)  # the caller adds the next step (next_step.py)

@@ -45,6 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deliberation.core.personas import normalise_agent_type
+from deliberation.core.phases import ranked_identities
 from deliberation.state.agent_report import Finding
 from deliberation.core.similarity import similarity
 from deliberation.state.models import AgentRecord, Deliberation, HotSpot, HotSpotKind
@@ -110,29 +111,71 @@ def finding_index(agents: "list[AgentRecord]") -> "dict[str, tuple[AgentRecord, 
     return index
 
 
-def approach_titles(agents: "list[AgentRecord]") -> "dict[str, str]":
-    """Approach id → title, first mention wins, in recorded order."""
-    titles: dict[str, str] = {}
-    for agent in agents:
+class Approaches(dict):
+    """Approach key → title: the ranked approaches under their ranked ids (phases.approaches),
+    every other tier-1 report's approaches under `<persona>:<its id>` — a research report's
+    letters are that persona's own, so `A` of two personas are two approaches. `ranked`: the
+    keys the rankers rank; `own`: (persona, the id it wrote) → key."""
+
+    def __init__(self, titles: "dict[str, str]", ranked: "frozenset[str]",
+                 own: "dict[tuple[str, str], str]") -> None:
+        super().__init__(titles)
+        self.ranked = ranked
+        self.own = own
+
+    def owner(self, key: str) -> str:
+        """The persona whose own approach `key` is ('' for a ranked one)."""
+        if key in self.ranked:
+            return ""
+        return next((p for (p, _i), k in self.own.items() if k == key), "")
+
+    def of(self, agent: AgentRecord, raw: "str | None") -> "str | None":
+        """The key of the approach `agent` means by `raw` (its own id first, then a ranked id)."""
+        t = (raw or "").strip()
+        if not t:
+            return None
+        if (agent.persona, t) in self.own:
+            return self.own[(agent.persona, t)]
+        return t if t in self else None
+
+
+def approach_index(delib: Deliberation) -> Approaches:
+    """Every tier-1 approach with one identity each (see Approaches)."""
+    titles, own = ranked_identities(delib)
+    if not titles:   # no recorded proposal stage: the tier-1 reports' approaches are the list
+        titles, own = ranked_identities(delib, tier1_agents(delib))
+    index = dict(titles)
+    owned = dict(own)
+    for agent in tier1_agents(delib):
         for ap in agent.filed.approaches:
-            titles.setdefault(ap.id, ap.title)
-    return titles
+            if (agent.persona, ap.id) in owned:
+                continue
+            key = f"{agent.persona}:{ap.id}"
+            index.setdefault(key, ap.title)
+            owned[(agent.persona, ap.id)] = key
+    return Approaches(index, frozenset(titles), owned)
 
 
 def resolve_target(target: str, findings: "dict[str, tuple[AgentRecord, Finding]]",
                    approaches: "dict[str, str]") -> "str | None":
-    """A refutation target as a canonical finding ref or approach id; None if it names neither.
+    """A refutation target as a canonical finding ref or approach key; None if it names neither.
 
-    Accepts `persona:F1` (a plugin prefix such as `deliberation:` is dropped), an approach id,
-    or a bare finding id when exactly one persona has a finding with that id.
+    Accepts `persona:F1` or `persona:A` (a plugin prefix such as `deliberation:` is dropped), a
+    ranked approach id, or a bare finding id when exactly one persona has a finding with that id.
     """
     t = (target or "").strip()
     if not t:
         return None
+    own = getattr(approaches, "own", {})
     if ":" in t:
         who, fid = t.rsplit(":", 1)
-        ref = f"{normalise_agent_type(who)}:{fid.strip()}"
+        persona, fid = normalise_agent_type(who), fid.strip()
+        ref = f"{persona}:{fid}"
         if ref in findings:
+            return ref
+        if (persona, fid) in own:
+            return own[(persona, fid)]
+        if ref in approaches:
             return ref
     if t in approaches:
         return t
@@ -176,7 +219,8 @@ class _Candidate:
 
 
 def _note(who: str, verdict: str, claim: str, evidence: str) -> str:
-    note = f"{who} ({verdict}): {_clip(claim) or '(no counter-claim)'}"
+    """A challenger's point as the lenses read it: its claim and evidence, not its verdict."""
+    note = f"{who}: {_clip(claim) or '(no counter-claim)'}"
     return note + (f" — evidence: {_clip(evidence)}" if evidence.strip() else "")
 
 
@@ -185,7 +229,8 @@ def _describe_target(ref: str, findings: dict, approaches: dict) -> "tuple[str, 
     if ref in findings:
         agent, f = findings[ref]
         return ref, f.claim, agent.persona
-    return f"approach {ref}", approaches.get(ref, ""), ""
+    owner = approaches.owner(ref) if isinstance(approaches, Approaches) else ""
+    return f"approach {ref}", approaches.get(ref, ""), owner
 
 
 def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Candidate]":
@@ -200,7 +245,7 @@ def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Ca
             label, text, owner = _describe_target(ref, findings, approaches)
             out.append(_Candidate(
                 kind="refuted",
-                statement=f"{label} (\"{_clip(text)}\") was {r.verdict} by the red team: {_clip(r.claim)}",
+                statement=f"{label} (\"{_clip(text)}\") is challenged by the red team: {_clip(r.claim)}",
                 core=f"{text} {r.claim}", key=f"target:{ref}",
                 material=[ref, _note(rt.persona, r.verdict, r.claim, r.evidence)],
                 sources=[s for s in (owner, rt.persona) if s], targets=[ref],
@@ -233,7 +278,7 @@ def _cross_refutations(delib: Deliberation, findings: dict, approaches: dict) ->
         for r in agent.filed.refutations:
             if r.verdict not in WEIGHTY:
                 continue
-            ref = resolve_target(r.target, findings, approaches)
+            ref = _resolve_by(agent, r.target, findings, approaches)
             if ref is None:
                 continue
             label, text, owner = _describe_target(ref, findings, approaches)
@@ -249,13 +294,28 @@ def _cross_refutations(delib: Deliberation, findings: dict, approaches: dict) ->
     return out
 
 
+def _resolve_by(agent: AgentRecord, target: str, findings: dict, approaches: dict) -> "str | None":
+    """`target` as `agent` means it: its own approach letter before a ranked id."""
+    if isinstance(approaches, Approaches):
+        mine = approaches.own.get((agent.persona, (target or "").strip()))
+        if mine is not None:
+            return mine
+    return resolve_target(target, findings, approaches)
+
+
 def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candidate]":
-    """An approach a persona prefers and approves while another persona rejects or opposes it."""
+    """An approach a persona prefers and approves while another persona rejects or opposes it.
+    Each persona's letters are read as its own approaches (Approaches.of): a tally of `A` across
+    personas whose `A`s are different approaches is no split."""
     personas = [a for a in tier1_agents(delib) if a.kind == "persona"]
+
+    def of(agent: AgentRecord, raw: "str | None") -> "str | None":
+        return approaches.of(agent, raw) if isinstance(approaches, Approaches) else raw
+
     out = []
     for aid, title in approaches.items():
         supporters = [a for a in personas
-                      if a.filed.preferred_approach == aid and a.filed.verdict == "approve"]
+                      if of(a, a.filed.preferred_approach) == aid and a.filed.verdict == "approve"]
         if not supporters:
             continue
         backing = {s.persona for s in supporters}
@@ -266,9 +326,10 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
             if a.persona in backing:
                 continue
             reasons = [f"{a.persona} concern: {_clip(c.concern)} — {_clip(c.reason)}"
-                       for c in rep.dissent if c.target == aid]
-            if rep.verdict == "reject" and rep.preferred_approach not in (None, aid):
-                reasons.append(f"{a.persona} rejects and prefers {rep.preferred_approach}: {_clip(rep.rationale)}")
+                       for c in rep.dissent if of(a, c.target) == aid]
+            other = of(a, rep.preferred_approach) if rep.preferred_approach else None
+            if rep.verdict == "reject" and rep.preferred_approach and other != aid:
+                reasons.append(f"{a.persona} rejects and prefers {other or rep.preferred_approach}: {_clip(rep.rationale)}")
             if reasons:
                 opponents.append(a.persona)
                 notes += [n for n in reasons if n not in notes]
@@ -354,7 +415,7 @@ def priority(c: _Candidate, approaches: dict, order: int) -> tuple:
 def _candidates(delib: Deliberation, two_agent: bool) -> "list[_Candidate]":
     tier1 = tier1_agents(delib)
     findings = finding_index(tier1)
-    approaches = approach_titles(tier1)
+    approaches = approach_index(delib)
     if two_agent:
         # the pair's own refutations of each other, then their disagreement (by approach title:
         # each research report numbers its own approaches, so ids are not compared)
