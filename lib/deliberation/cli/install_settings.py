@@ -64,7 +64,7 @@ GITIGNORE_REL = os.path.join(STATE_REL, ".gitignore")
 COPIED_DIRS = {"agents": ".md", "commands": ".md", "workflows": ".js"}  # folder → the files of it copied
 MANIFEST_VERSION = 1
 # the folders install may create (and uninstall remove when empty), shallowest first
-SHIPPED_DIRS = (".claude", os.path.join(".claude", "agents"), os.path.join(".claude", "commands"), STATE_REL)
+SHIPPED_DIRS = (".claude", *(os.path.join(".claude", sub) for sub in COPIED_DIRS), STATE_REL)
 READ_LIMIT = 16 << 20  # a settings file, a manifest, an agent file: far below this
 
 
@@ -252,14 +252,16 @@ def restore_choice(current: dict, pred: Predicate, created: Iterable[str],
 
 
 def shipped(rel: object) -> bool:
-    """A path install itself writes: `.claude/agents/<name>.md`, `.claude/commands/<name>.md` or
-    the state dir's .gitignore — relative, normalised, no '..'. Nothing else of a manifest counts."""
+    """A path install itself writes: `.claude/agents/<name>.md`, `.claude/commands/<name>.md`,
+    `.claude/workflows/<name>.js` or the state dir's .gitignore — relative, normalised, no '..'.
+    Nothing else of a manifest counts."""
     if not isinstance(rel, str) or not rel or os.path.isabs(rel) or os.path.normpath(rel) != rel:
         return False
     if rel == GITIGNORE_REL:
         return True
     parts = rel.split(os.sep)
-    return (len(parts) == 3 and parts[0] == ".claude" and parts[1] in COPIED_DIRS and parts[2].endswith(".md")
+    return (len(parts) == 3 and parts[0] == ".claude" and parts[1] in COPIED_DIRS
+            and parts[2].endswith(COPIED_DIRS[parts[1]])
             and not parts[2].startswith(".") and ".." not in parts)
 
 
@@ -440,7 +442,8 @@ def check_target(project: Project) -> None:
     for sub in COPIED_DIRS:
         folder = project.path(os.path.join(".claude", sub))
         try:
-            names += [os.path.join(".claude", sub, n) for n in sorted(os.listdir(folder)) if n.endswith(".md")]
+            names += [os.path.join(".claude", sub, n) for n in sorted(os.listdir(folder))
+                      if n.endswith(COPIED_DIRS[sub])]
         except OSError:
             pass
     for rel in names:
