@@ -105,7 +105,7 @@ def test_100_agents_pairwise():
     n = sum(1 for i in range(100) for j in range(i + 1, 100) if similarity(texts[i], texts[j]) > 0.99)
     elapsed = time.perf_counter() - start
     print(f"\n4950 pairwise similarities of 100 texts: {elapsed * 1000:.0f} ms")
-    assert n == 0  # the time is printed, not asserted: a loaded machine is no bug (bench/ measures it)
+    assert n == 0  # the time is printed, not asserted: a loaded machine is no bug
 
 
 def test_non_ascii_words_are_kept():
