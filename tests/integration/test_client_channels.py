@@ -37,11 +37,14 @@ def session(project, sid):
     return json.loads((project / ".claude" / "deliberation" / "sessions" / sid / "session.json").read_text())
 
 
-def start(project, hook, cfg=None):
+ROUTINE = "Add a --verbose flag to the export command and print one line per exported file."
+
+
+def start(project, hook, cfg=None, question=QUESTION):
     write_config(project, {"depth": {"posture": "off"}, **(cfg or {})})
     approve_config(project)  # this user's own config (models.diverse waits for approval: consent.py)
     s = P.Session(hook)
-    s.prompt(QUESTION)
+    s.prompt(question)
     return s
 
 
@@ -79,7 +82,8 @@ def test_inside_a_deliberation_any_other_workflow_is_refused_and_outside_its_bou
 
 
 def test_a_workflows_agents_are_recorded_and_its_run_closed_by_its_notification(project, hook):
-    s = start(project, hook)
+    # outside a deliberation (a routine prompt): inside one, only the plugin's own workflow runs
+    s = start(project, hook, question=ROUTINE)
     script = fan_out(2)
     assert hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf", script)).decision is None
     hook("PostToolUse", P.post_workflow(s.sid, "toolu_wf", script, "wabc12345", "wf_1234-abc", "fanout"))
