@@ -54,8 +54,10 @@ def loads(data: "bytes | bytearray | str"):
     start = len(text) - len(text.lstrip(_WS))
     try:
         value, end = _scan(text, start)
-    except (StopIteration, ValueError):
-        return _json_loads(data)  # json raises its JSONDecodeError with its message
+    except (StopIteration, ValueError, SystemError):
+        # json raises its JSONDecodeError with its message (in a hook process the C scanner's own
+        # error path can fail to build that error and return NULL: SystemError, measured)
+        return _json_loads(data)
     if end != len(text) and text[end:].strip(_WS):
         return _json_loads(data)  # "Extra data"
     return value
