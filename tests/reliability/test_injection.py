@@ -341,8 +341,9 @@ ATTACKS = {"impersonate another persona": impersonate, "declare COMPLETE / conse
            "report phase COMPLETE": phase_complete, "two fenced JSON blocks": two_blocks,
            "text addressed to the hook / Claude": addressed_to_hook, "quote others to fake agreement": quote_agreement}
 RETRYING = {"report phase COMPLETE", "two fenced JSON blocks"}
-TIMES = {"at", "created_at", "updated_at", "spawned_at", "reported_at", "opened_at", "requested_at",
-         "started_at", "finished_at", "due_at", "closed_at"}
+# a clock reading: "at" or any "<what>_at" (prompt_at, offered_at, handed_over_at, ...), by name so
+# that a time field added later is not mistaken for a change a report made
+TIMES = frozenset({"at"})
 # the seal (state/seal.py) covers every byte of the file, its clock readings included
 VOLATILE = {"summary", "ignored_keys", "send_backs", "problem", "record", "record_path", "mac"} | TIMES
 
@@ -354,7 +355,7 @@ def normal(delib: dict) -> dict:
 
 def strip(x, keys=TIMES):
     if isinstance(x, dict):
-        return {k: strip(v, keys) for k, v in x.items() if k not in keys}
+        return {k: strip(v, keys) for k, v in x.items() if k not in keys and not k.endswith("_at")}
     if isinstance(x, list):
         return [strip(v, keys) for v in x]
     return x

@@ -291,9 +291,11 @@ def classify(before: dict, after: dict, now_files: dict) -> "tuple[str, list[str
 
 def _sans_run(raw: bytes) -> bytes:
     """A pending prompt without what differs from one hook run to the next (its event id, its
-    clock): the rest must be exactly the old or the new version. Unparsable stays as it is."""
+    clock, and so its seal): the rest must be exactly the old or the new version. Unparsable
+    stays as it is."""
     try:
         doc = json.loads(raw)
+        doc.pop("mac", None)
         for key in ("eid", "at"):
             doc["record"].pop(key, None)
     except (ValueError, KeyError, TypeError, AttributeError):

@@ -66,7 +66,7 @@ def test_hook_latency_prints_every_scenario(capsys):
                  "Stop, no active deliberation", "spawn a persona", "record a report", "last ranking of 10x5",
                  "conclude 10x5", "SessionStart, self-rating, no prune due", "checks off (DELIBERATION=off)"):
         assert name in text
-    assert len(targets) == 17  # 5 fast paths × (no worker, worker up) + 2 with the checks off + 4 slow + peak memory
+    assert len(targets) == 21  # 7 fast paths × (no worker, worker up) + 2 with the checks off + 4 slow + peak memory
     assert "no worker up" in text and "worker up" in text
     assert "reference: import the pydantic models" in text and "no worker (in-process)" in text
     assert all(t.figure and t.target for t in targets)
