@@ -271,3 +271,57 @@ def test_status_command_runs_the_cli_only():
     assert meta["allowed-tools"] == "Bash(deliberation:*)"
     assert meta["argument-hint"].startswith("[--open]")
     assert "`deliberation status $ARGUMENTS`" in body and "Run nothing else" in body
+
+
+# --- what each agent is told, for the form it runs in ------------------------------------------
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("slug", sorted(personas.ALL))
+def test_each_agent_is_told_one_way_to_deliver_its_report_in_each_form(slug):
+    """A workflow agent has StructuredOutput among its tools, a spawned one does not: the file says
+    which delivery each case takes, so no prompt needs to overrule it."""
+    meta, body = parse_front_matter(_text(slug))
+    part = _flat(body.split("## Report format (required)")[1])
+    assert "How you deliver it depends only on your tools. When `StructuredOutput` is one of them (a workflow " \
+           "run), call it once with the report as its input and write no fenced JSON" in part
+    assert "Otherwise end your final message with exactly ONE fenced ```json block" in part
+    assert "StructuredOutput" not in meta["tools"]  # only the workflow's agent() adds it
+
+
+def test_the_workflow_prompts_say_what_the_agent_files_say():
+    from deliberation.core import workflow_prompts
+    from deliberation.text.depth import shared_part
+
+    report = workflow_prompts.REPORT.format(stage="research")
+    assert "StructuredOutput" in report and "fenced" not in report and "replaces" not in report
+    part = shared_part("q?", list(FLOOR), "H1 …")  # a tier-2 prompt, in either form
+    assert "fenced" not in part and "StructuredOutput" not in part
+
+
+LENS_FILES = personas.LENSES
+
+
+@pytest.mark.parametrize("slug", LENS_FILES)
+def test_a_tier2_lens_is_asked_only_what_its_tools_can_do(slug):
+    from deliberation.text.depth import LENS_TASK, shared_part
+
+    meta, body = parse_front_matter(_text(slug))
+    assert {t.strip() for t in meta["tools"].split(",")} == {"Read", "Grep", "Glob"}
+    asks = re.compile(r"re-?run|\breproducible\b|\bexecute\b|\brun (?:a|the|it)\b|\bbenchmark it\b", re.I)
+    for text in (body, LENS_TASK[slug], shared_part("q?", list(FLOOR), "H1 …")):
+        assert not asks.search(text), asks.search(text)
+    assert "run nothing" in _flat(body)
+
+
+def test_the_devils_advocate_is_told_what_to_argue_against_when_there_is_no_single_proposal():
+    meta, body = parse_front_matter(_text("devils-advocate"))
+    text = _flat(body)
+    assert "argues AGAINST the proposal." not in meta["description"] and "AGAINST" in meta["description"]
+    assert "two or more options and favours none, there is no single proposal: do not guess one" in text
+    assert "find each option's weakest point" in text and "none marked as leading" in text
+    assert "when your prompt names a leading or preferred approach, argue against that one" in text
+    assert "against the proposal" not in text.replace("argue against it", "")  # no undefined "the proposal"
+    assert "do not guess a favourite" in _flat(_text("product-strategist"))

@@ -24,7 +24,7 @@ RESEARCH_PERSONAS: "dict[str, tuple[str, str]]" = {
     "maintainability-reviewer": ("Maintainability Reviewer", "readability, change cost, ownership"),
     "ux-advocate": ("UX Advocate", "what users and developers experience"),
     "product-strategist": ("Product Strategist", "value, scope, timing, reversibility of bets"),
-    "devils-advocate": ("Devil's Advocate", "the strongest case against the proposal"),
+    "devils-advocate": ("Devil's Advocate", "the strongest case against each option"),
 }
 
 # working roles of the DELIBERATION phase

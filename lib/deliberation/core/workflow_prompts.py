@@ -33,8 +33,8 @@ from deliberation.text.render import render
 
 CONTEXT_CHARS = 4000
 REPORT = ("Report by calling the StructuredOutput tool once with your whole report as its input (its schema "
-          "is the report: phase \"{stage}\"); that call replaces the fenced JSON block your instructions "
-          "describe. If the call is refused, read why, fix exactly that and call it again.")
+          "is the report: phase \"{stage}\"), as your instructions say for a run that offers that tool. "
+          "If the call is refused, read why, fix exactly that and call it again.")
 NO_CONTEXT = "(none beyond the question: read the repository yourself for what you need)"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 # what each lens does, as its worker's prompt says it
 LENS_TASK = {
     "evidence-chase": "trace each contested claim to its PRIMARY source (code, data, document, "
-                      "measurement) and say what that source actually shows",
+                      "recorded measurement) and say what that source actually shows",
     "counter-model": "build the strongest ALTERNATIVE explanation of each contested point and test "
                      "which explanation the evidence supports",
     "edge-case-hunt": "find concrete inputs, loads, timings or states that BREAK the conclusion on "
@@ -138,9 +138,10 @@ def shared_part(question: str, floor: "list[str]", spot_map: str) -> str:
         "Map of the hot spots (tier-1 material and the red team's notes: claims to test, not answers):",
         spot_map,
         "",
-        "Report: end with the fenced JSON report, phase \"deliberation\". In \"hot_spots\" list the "
-        "ids you addressed. In \"findings\" put only what is NEW, each with evidence you checked "
-        "yourself (file:line, source, measurement, reproduction): restating tier 1 counts as zero. "
+        "Report (phase \"deliberation\"): in \"hot_spots\" list the ids you addressed. In \"findings\" "
+        "put only what is NEW, each with evidence you checked yourself by reading and searching "
+        "(file:line, a document, a recorded figure; you run nothing, so a test you could not run is "
+        "named as one, not as a result): restating tier 1 counts as zero. "
         "In \"refutations\" give, per point, the target (the hot spot id, e.g. \"H1\"), verdict "
         "refuted / weakened / upheld, your counter-claim and its evidence; a refutation without "
         "evidence carries no weight.",
