@@ -472,6 +472,62 @@ def cases() -> "dict[str, tuple[str, Any]]":
             kind="destroys-data", what="psql $PROD_DATABASE_URL -c 'DROP TABLE users_old'", in_subagent=True)),
         "net/ask_production_migration": ("net.ask_text", dict(
             kind="production-migration", what="alembic -x env=production upgrade head")),
+        # the phase machine: the reasons its changes record, illegal transitions, spawns that skip a phase
+        "phases/opened": ("phases.opened", dict(explicitly=False)),
+        "phases/opened_explicitly": ("phases.opened", dict(explicitly=True)),
+        "phases/research_ended": ("phases.research_ended", dict(kind="synthesis", reports=3)),
+        "phases/vote_passed": ("phases.vote_passed", dict()),
+        "phases/vote_passed_rejected": ("phases.vote_passed", dict(rejected="rejected")),
+        "phases/vote_reopened": ("phases.vote_reopened", dict()),
+        "phases/vote_reopened_joins": ("phases.vote_reopened", dict(joins="cost-analyst")),
+        "phases/document_accepted": ("phases.document_accepted", dict(
+            counts="3 requirement(s), 2 acceptance criteria, 1 risk(s), 0 non-goal(s), 0 open question(s)")),
+        "phases/document_missing": ("phases.document_missing", dict(send_backs=1)),
+        "phases/completed": ("phases.completed", dict(route="auto-approve", what="decision document accepted (…)")),
+        "phases/completed_no_route": ("phases.completed", dict(route=None, what="decision document missing after 1 send-back(s)")),
+        "phases/already_closed": ("phases.already_closed", dict(frm="COMPLETE")),
+        "phases/not_legal": ("phases.not_legal", dict(frm="RESEARCH", to="RANKING", legal=["DELIBERATION"])),
+        "phases/not_legal_from_closed": ("phases.not_legal", dict(frm="COMPLETE", to="RANKING", legal=[])),
+        "phases/research_waiting": ("phases.research_waiting", dict(
+            done=1, total=3, running="cost-analyst (a-2), ux-advocate (a-3)")),
+        "phases/research_short": ("phases.research_short", dict(done=1, needed=3)),
+        "phases/deliberators_running": ("phases.deliberators_running", dict(running="synthesis-lead (a-4)")),
+        "phases/closed": ("phases.closed", dict(phase="COMPLETE")),
+        "phases/research_incomplete": ("phases.research_incomplete", dict(
+            short="1 valid research report(s) recorded, at least 2 needed. Spawn 1 more research persona(s) with "
+                  "independent prompts")),
+        "phases/ranking_started": ("phases.ranking_started", dict(phase="RANKING")),
+        "phases/revision_used": ("phases.revision_used", dict(phase="RANKING", deliberation=DID)),
+        # the progress note and the next accepted step
+        "progress/given_summary": ("progress.given_summary", dict(stages=[
+            ["research", 2, 3, ["security-analyst", "cost-analyst"]], ["deliberation", 0, 1, []]])),
+        "progress/given_summary_none": ("progress.given_summary", dict(stages=[])),
+        "progress/still_to_arrive": ("progress.still_to_arrive", dict(who=["ux-advocate"], background=True)),
+        "progress/still_to_arrive_foreground": ("progress.still_to_arrive", dict(who=["ux-advocate"], background=False)),
+        "progress/progress": ("progress.progress", dict(
+            deliberation=DID, task_type="architecture", threshold=0.85, phase="RESEARCH",
+            summary="Reports you have: research 2 of 3 (security-analyst, cost-analyst).",
+            coming="Still to arrive: ux-advocate.", next_text="Next: wait for ux-advocate — …")),
+        "progress/progress_nothing_next": ("progress.progress", dict(
+            deliberation=DID, task_type="default", threshold=0.7, phase="IDLE", summary="No reports yet.",
+            coming="", next_text="")),
+        "progress/wait_for": ("progress.wait_for", dict(who=["ux-advocate", "cost-analyst"])),
+        "progress/rank": ("progress.rank", dict(types=["deliberation:security-analyst", "deliberation:cost-analyst"],
+                                                instruction="List the approaches in this order: B, A.")),
+        "progress/choose": ("progress.choose", dict(ways="(a) a revision round …\n(b) hand the decision to the user …")),
+        "progress/more_research": ("progress.more_research", dict(
+            short="1 valid research report(s) recorded, at least 2 needed. Spawn 1 more research persona(s) with "
+                  "independent prompts")),
+        "progress/synthesise": ("progress.synthesise", dict(
+            types=["synthesis-lead", "debate-moderator"], refs=["security-analyst:F1", "cost-analyst:F1"])),
+        "progress/synthesise_no_findings": ("progress.synthesise", dict(types=["synthesis-lead"], refs=[])),
+        "progress/red_team": ("progress.red_team", dict(types=["red-team"])),
+        "progress/tier2_workers": ("progress.tier2_workers", dict(
+            types=["evidence-chase", "counter-model", "edge-case-hunt"], blocks="--- evidence-chase …")),
+        "progress/with_next": ("progress.with_next", dict(text="security-analyst's report is in.",
+                                                          next_text="Next: wait for cost-analyst — …")),
+        "progress/with_next_nothing": ("progress.with_next", dict(text="The deliberation is complete.", next_text="")),
+        "progress/refused": ("progress.refused", dict(why="RESEARCH → RANKING refused: …")),
     }
 
 

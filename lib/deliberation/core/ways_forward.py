@@ -34,6 +34,7 @@ from deliberation.core import escalation, phases
 from deliberation.core.personas import SYNTHESIS
 from deliberation.state.models import Deliberation, GateResult, Route, RouteRule, WaysForward
 from deliberation.text import gates as words
+from deliberation.text import phases as phase_words
 
 SHOWN_DIVERGENCES = 3   # the hold must fit one hook answer: the record has the rest
 SHOWN_DISSENT = 4
@@ -98,8 +99,7 @@ def start_revision(delib: Deliberation, now: float) -> None:
         return
     w.revision = "revising"
     if delib.phase == "PRD_GENERATION":
-        phases.transition(delib, "RANKING", "revision round: the approaches are revised against the "
-                                            "contested points; the vote is taken again", now)
+        phases.transition(delib, "RANKING", phase_words.REVISION, now)
         delib.outcome = None
         delib.decision = None
         delib.prd.status = "not_due"
