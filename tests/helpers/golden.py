@@ -338,6 +338,15 @@ def cases() -> "dict[str, tuple[str, Any]]":
             tool="Edit", rules=["T2"], ids=[DID],
             lines=[f"- deliberation {DID} [security] routed to human-review — T2: unanimous pass at "
                    "confidence 0.95 — decision: approach A; a person settles it with …."])),
+        "review/stop_notice_human_review": ("review.main_agent_notice", dict(
+            delib_id=DID, route="human-review", decision="B", rules="T2: unanimous pass at confidence 0.93 ≥ 0.90",
+            why=f"deliberation {DID} [security] routed to human-review — T2: unanimous pass at confidence 0.93 ≥ 0.90 "
+                "— decision: B")),
+        "review/stop_notice_hard_reject": ("review.main_agent_notice", dict(
+            delib_id=DID, route="hard-reject", decision=None, rules="",
+            why=f"deliberation {DID} [security] routed to hard-reject by policy strict — no rule detail — decision: "
+                "(decision not recorded)")),
+        "review/commands_hint": ("review.commands_hint", dict(delib_id=DID)),
         "review/hold_hard_reject": ("review.reject_hold", dict(
             tool="Write", ids=[DID],
             lines=[f"- deliberation {DID} [security] routed to hard-reject — …; a person settles it with …."])),
@@ -472,6 +481,19 @@ def cases() -> "dict[str, tuple[str, Any]]":
             kind="destroys-data", what="psql $PROD_DATABASE_URL -c 'DROP TABLE users_old'", in_subagent=True)),
         "net/ask_production_migration": ("net.ask_text", dict(
             kind="production-migration", what="alembic -x env=production upgrade head")),
+        # a report sent back to its agent, and the warning of one recorded invalid
+        "reports/wrong_phase": ("reports.wrong_phase", dict(stage="ranking", reported="research")),
+        "reports/no_scores": ("reports.no_scores", dict(dimensions=list(W))),
+        "reports/dimensions_missing": ("reports.dimensions_missing", dict(
+            approach="B", missing=["risk", "cost"], dimensions=list(W))),
+        "reports/out_of_range": ("reports.out_of_range", dict(approach="A", dimensions=["risk"])),
+        "reports/with_shape": ("reports.with_shape", dict(
+            problem="A research report needs at least one finding (id, claim, evidence, severity).",
+            shape="research", example='```json\n{"phase": "research", "findings": […]}\n```',
+            again="End your answer with the corrected report.")),
+        "reports/send_back": ("reports.send_back", dict(problem="No fenced ```json report block found.")),
+        "reports/recorded_invalid": ("reports.recorded_invalid", dict(
+            who="cost-analyst (a-2)", send_backs=1, problem="No fenced ```json report block found.")),
         # the phase machine: the reasons its changes record, illegal transitions, spawns that skip a phase
         "phases/opened": ("phases.opened", dict(explicitly=False)),
         "phases/opened_explicitly": ("phases.opened", dict(explicitly=True)),
