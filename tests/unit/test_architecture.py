@@ -396,3 +396,43 @@ def test_the_prose_check_can_fail():
     finally:
         os.unlink(fh.name)
     assert set(PROSE_IS_DATA) | set(PROSE_NOT_MOVED_YET) <= set(CORE_MODULES)
+
+
+# --------------------------------------------------------------------------------------------
+# the repository stands alone: nothing in it points at a document its reader does not have
+
+ELSEWHERE = re.compile("|".join((
+    r"\bseeds? ?0\d\d\b", r"\bthe seeds?\b", r"\bthe brief\b", r"\bthe issue\b", r"\bissue ?#\d+",
+    r"(?<![\w-])DESIGN\.md\b", r"(?<![\w-])STYLE\.md\b", r"\.\./shared\b", r"/work/shared\b", r"claude-code-reference",
+)), re.IGNORECASE)
+STANDS_ALONE = ("lib", "hooks", "tests", "docs", "scripts", "bench", "state_schema", "agents", "commands",
+                "workflows", "bin", "examples")
+STANDS_ALONE_FILES = ("README.md", "CHANGELOG.md", "install.sh", "settings.example.json", "pyproject.toml")
+
+
+def elsewhere_references(text: str) -> "list[tuple[int, str]]":
+    """(line, line's text) of each line of `text` that points at a document outside the repository."""
+    return [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if ELSEWHERE.search(line)]
+
+
+def test_nothing_cites_a_document_the_reader_does_not_have():
+    """Docstrings, comments, docs and tests state facts; none cites a design note, a task or a
+    folder beside the repository (a reader of the repository has none of them)."""
+    this = os.path.abspath(__file__)
+    paths = [ROOT / f for f in STANDS_ALONE_FILES if (ROOT / f).is_file()]
+    for top in STANDS_ALONE:
+        paths += sorted(p for p in (ROOT / top).rglob("*") if p.is_file() and p.suffix in
+                        (".py", ".md", ".sh", ".json", ".toml", ".txt", ".js", ".mjs"))
+    found = []
+    for path in paths:
+        if os.path.abspath(path) == this or "__pycache__" in path.parts:
+            continue
+        found += [f"{path.relative_to(ROOT)}:{n}: {line[:100]}"
+                  for n, line in elsewhere_references(path.read_text(encoding="utf-8", errors="replace"))]
+    assert found == [], "\n".join(found)
+
+
+def test_the_reference_check_can_fail():
+    text = ("A docstring.\nAs seed 001 says, the cap is 12.\nSee ../shared/DESIGN.md.\n"
+            "The budget is 12 (docs/CONFIGURATION.md).\nThe issue's story.\nSee docs/queue-design.md.\n")
+    assert [n for n, _l in elsewhere_references(text)] == [2, 3, 5]
