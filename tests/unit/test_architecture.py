@@ -293,13 +293,11 @@ PROSE_IS_DATA = {
 # to text/ lowers its figure, and a module not listed here may have none
 PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.agent_status": 2,
-    "deliberation.core.arrival": 1,
     "deliberation.core.blind_ranking": 3,
     "deliberation.core.confidence": 2,
     "deliberation.core.conformity": 7,
     "deliberation.core.consensus_gate": 3,
     "deliberation.core.cost": 7,
-    "deliberation.core.delivery": 1,
     "deliberation.core.depth": 2,
     "deliberation.core.depth.hot_spots": 2,
     "deliberation.core.escalation": 5,
@@ -308,13 +306,11 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.isolation": 1,
     "deliberation.core.lineage": 1,
     "deliberation.core.minimum_deliberation": 2,
-    "deliberation.core.plugin_workflow": 10,
+    "deliberation.core.plugin_workflow": 7,
     "deliberation.core.prd": 20,
     "deliberation.core.quality_gate": 11,
     "deliberation.core.resume": 14,
     "deliberation.core.retention": 3,
-    "deliberation.core.send_message": 1,
-    "deliberation.core.spawn": 1,
     "deliberation.core.starts": 1,
     "deliberation.core.stop": 3,
     "deliberation.core.token_usage": 2,
@@ -329,8 +325,8 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
 
 def prose_literals(path: str) -> "list[tuple[int, str]]":
     """(line, text) of each string literal of `path` with PROSE_WORDS words or more — an f-string
-    counts its literal parts, a placeholder counts as none; docstrings, annotations and regular
-    expressions are left out."""
+    counts its literal parts, a placeholder counts as none; docstrings, annotations, regular
+    expressions and a turn's event-log notes (`turn.notes.append(...)`) are left out."""
     tree = ast.parse(open(path, encoding="utf-8").read())
     skip: "set[int]" = set()
     for node in ast.walk(tree):
@@ -339,6 +335,9 @@ def prose_literals(path: str) -> "list[tuple[int, str]]":
                 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             skip.add(id(body[0].value))
         notes = [getattr(node, "returns", None), getattr(node, "annotation", None)]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "notes":
+            notes += node.args  # a turn's notes: event-log lines for a maintainer, not an answer
         for note in notes:
             if note is not None:
                 skip |= {id(n) for n in ast.walk(note)}
@@ -388,11 +387,12 @@ def test_the_prose_check_can_fail():
             '    key = "research" if x else "deliberation"\n'
             '    rx = re.compile(r"\\b(?:should|shall|can we|could we|must we)\\b")\n'
             '    said = f"Next: wait for {x} — a step that needs their reports is refused."\n'
+            '    turn.notes.append(f"progress left to the batch\'s last result ({x} still running)")\n'
             '    return "the deliberation is closed: open a new one for a new question"\n')
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, encoding="utf-8") as fh:
         fh.write(code)
     try:
-        assert [n for n, _t in prose_literals(fh.name)] == [7, 8]
+        assert [n for n, _t in prose_literals(fh.name)] == [7, 9]
     finally:
         os.unlink(fh.name)
     assert set(PROSE_IS_DATA) | set(PROSE_NOT_MOVED_YET) <= set(CORE_MODULES)
