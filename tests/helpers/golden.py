@@ -494,6 +494,29 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "reports/send_back": ("reports.send_back", dict(problem="No fenced ```json report block found.")),
         "reports/recorded_invalid": ("reports.recorded_invalid", dict(
             who="cost-analyst (a-2)", send_backs=1, problem="No fenced ```json report block found.")),
+        "reports/ended_without_report": ("reports.ended_without_report", dict(status="failed")),
+        "reports/spawn_failed": ("reports.spawn_failed", dict(error="Agent type 'deliberation:cost-analist' not found")),
+        "reports/spawn_failed_silently": ("reports.spawn_failed", dict(error="")),
+        "reports/no_report_within": ("reports.no_report_within", dict(seconds=1800.0)),
+        # smaller pieces other answers are made of
+        "progress/ranking_instruction": ("progress.ranking_instruction", dict(
+            listed="Approaches to rank (neutral order; it ranks nothing):\n- B: Outbox table\n- A: Direct publish")),
+        "progress/ranking_instruction_nothing_listed": ("progress.ranking_instruction", dict(listed="")),
+        "refusals/rationale_label_ranking": ("refusals.rationale_label", dict(persona="cost-analyst", stage="ranking")),
+        "refusals/rationale_label_synthesis": ("refusals.rationale_label", dict(persona="synthesis-lead",
+                                                                               stage="synthesis")),
+        "notes/herding_evidence": ("notes.herding_evidence", dict(
+            detail='security-analyst prefers A — "simplest"; cost-analyst prefers A — "simplest"; rationale '
+                   "similarity 0.91 ≥ 0.80")),
+        "gates/no_consensus_detail": ("gates.no_consensus_detail", dict(
+            failed=["consensus 0.41 < 0.85 for architecture"], leading="B", after_revision=False)),
+        "gates/no_consensus_detail_after_revision": ("gates.no_consensus_detail", dict(
+            failed=[], leading=None, after_revision=True)),
+        "gates/unanimous_reject_figure": ("gates.unanimous_reject_figure", dict(
+            rejections=3, outcome="rejected — no approach adopted")),
+        "gates/unanimous_reject_detail": ("gates.unanimous_reject_detail", dict(leading="A", consensus=0.62)),
+        "gates/unanimous_reject_detail_unranked": ("gates.unanimous_reject_detail", dict(leading=None, consensus=0.0)),
+        "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # the phase machine: the reasons its changes record, illegal transitions, spawns that skip a phase
         "phases/opened": ("phases.opened", dict(explicitly=False)),
         "phases/opened_explicitly": ("phases.opened", dict(explicitly=True)),

@@ -88,8 +88,7 @@ class Turn:
             return None
         delib = self.tx.deliberation(did)
         if delib is None:
-            self.warnings.append(f"deliberation: active deliberation {did} has no state file; "
-                                 "it is closed and a new one will open with the next persona")
+            self.warnings.append(phase_words.lost(did))
             self.tx.session.active_deliberation = None
         return delib
 

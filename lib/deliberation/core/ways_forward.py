@@ -172,11 +172,9 @@ def hand_over(delib: Deliberation, now: float) -> None:
 def detail(delib: Deliberation) -> str:
     """The NO_CONSENSUS rule's detail: what failed and who holds the decision now."""
     w = delib.ways
-    failed = "; ".join(w.failed) if w is not None and w.failed else "the vote did not pass"
     r = delib.ranking
-    lead = f"; leading approach {r.leading}" if r is not None and r.leading else ""
-    rnd = " after the revision round" if w is not None and w.revision == "used" else ""
-    return f"no consensus{rnd} ({failed}{lead}): the decision was handed to the user"
+    return words.no_consensus_detail(list(w.failed) if w is not None else [], r.leading if r is not None else None,
+                                     w is not None and w.revision == "used")
 
 
 def route(cls: str, delib: Deliberation, policy: str = "") -> Route:

@@ -201,6 +201,29 @@ class GateFailed(_Data):
     ways: "Ways | None" = None
 
 
+PHASE_DETAIL = "a conclusion needs the vote of the RANKING phase"  # Gate 1's phase check
+
+
+def unanimous_reject_figure(rejections: int, outcome: str) -> str:
+    """Gate 1's consensus check on a unanimous reject: every voter rejects (`outcome`: its name)."""
+    return f"unanimous reject: {rejections} of {rejections} voting agents reject — {outcome}"
+
+
+def unanimous_reject_detail(leading: "str | None", consensus: float) -> str:
+    """The panel agrees on the verdict; the top-scored approach, if any, is not adopted."""
+    top = f"; the top-scored approach {leading} ({consensus:.2f}) is not adopted" if leading else ""
+    return f"agreement on the verdict{top}"
+
+
+def no_consensus_detail(failed: "list[str]", leading: "str | None", after_revision: bool) -> str:
+    """The NO_CONSENSUS rule's detail: what failed (the failed checks), the leading approach, who
+    holds the decision now."""
+    what = "; ".join(failed) if failed else "the vote did not pass"
+    lead = f"; leading approach {leading}" if leading else ""
+    rnd = " after the revision round" if after_revision else ""
+    return f"no consensus{rnd} ({what}{lead}): the decision was handed to the user"
+
+
 def gate_failed(o: GateFailed) -> str:
     r = o.result
     if r.gate == "consensus":

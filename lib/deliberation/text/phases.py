@@ -54,6 +54,12 @@ def completed(route: "str | None", what: str) -> str:
     return f"decision record written ({route or 'no route'}); {what}"
 
 
+
+def lost(deliberation: str) -> str:
+    """The session's active deliberation has no state file: the warning that closes it."""
+    return (f"deliberation: active deliberation {deliberation} has no state file; "
+            "it is closed and a new one will open with the next persona")
+
 # --------------------------------------------------------------------------------------------
 # illegal transitions
 

@@ -107,3 +107,20 @@ def tier2_workers(types: "tuple[str, ...]", blocks: str) -> str:
 def refused(why: str) -> str:
     """Nothing the rules accept in protocol order: what the ranking rule asks for."""
     return f"Next: {why}"
+
+
+# --------------------------------------------------------------------------------------------
+# the blind ranking's instruction
+
+RANKING_RULE = ("Ranking is blind: give each ranker the question, the shared context and the approaches "
+                "in the neutral order below — never which approach leads, is preferred or recommended, and "
+                "no agent's scores, verdicts or rationale; ask for its own scores on every approach, its "
+                "verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with "
+                "its reason for each approach it would not adopt. The plugin computes the leader after the "
+                "vote and reads dissent against it.")
+APPROACH_LIST_HEAD = "Approaches to rank (neutral order; it ranks nothing):"
+
+
+def ranking_instruction(listed: str) -> str:
+    """The rule of blind ranking, then the approaches in the neutral order (`listed`, may be empty)."""
+    return f"{RANKING_RULE}\n{listed}" if listed else RANKING_RULE

@@ -48,3 +48,22 @@ def send_back(problem: str) -> str:
 def recorded_invalid(who: str, send_backs: int, problem: str) -> str:
     """The deliberation's warning when a report stays invalid (`problem`: its first line)."""
     return f"{who}: report recorded as invalid after {send_backs} send-back(s): {problem}"
+
+
+# --------------------------------------------------------------------------------------------
+# an agent that will not report: what its record says
+
+
+def ended_without_report(status: "str | None") -> str:
+    """A foreground agent's tool call ended other than completed."""
+    return f"the agent ended with status {status!r} and no report"
+
+
+def spawn_failed(error: str) -> str:
+    """The client refused a spawn the plugin allowed (`error`: the client's error text)."""
+    return f"the spawn failed: {error or 'no error text'}"
+
+
+def no_report_within(seconds: float) -> str:
+    """A spawn never seen to run within the configured time."""
+    return f"no report within {seconds}s of the spawn"
