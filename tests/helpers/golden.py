@@ -517,6 +517,24 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "gates/unanimous_reject_detail": ("gates.unanimous_reject_detail", dict(leading="A", consensus=0.62)),
         "gates/unanimous_reject_detail_unranked": ("gates.unanimous_reject_detail", dict(leading=None, consensus=0.0)),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
+        # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
+        "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),
+        "messages/recorded_invalid": ("messages.recorded_invalid", dict(problem="No fenced ```json report block found.")),
+        "messages/requested": ("messages.requested", dict(asked="the consensus gate asked it to document its dissent "
+                                                                "(concern + reason)")),
+        "messages/closed": ("messages.closed", dict(deliberation=DID, phase="COMPLETE", rec="security-analyst (agent a-1)")),
+        "messages/independence": ("messages.independence", dict(
+            sender="cost-analyst (agent a-2)", sender_stage="research", rec="security-analyst (agent a-1)", rec_stage="research")),
+        **{f"messages/stage_over_{case}": ("messages.stage_over", dict(
+            rec="security-analyst (agent a-1)", stage=stage, deliberation=DID, phase=phase, case=case)) for case, stage, phase in (
+            ("rank_fresh", "research", "RANKING"), ("share_findings", "research", "DELIBERATION"),
+            ("re_rank", "deliberation", "RANKING"), ("document", "ranking", "PRD_GENERATION"),
+            ("re_rank_blind", "ranking", "COMPLETE"))},
+        "messages/ranker_steered_running": ("messages.ranker_steered", dict(rec="security-analyst (agent a-1)", running=True)),
+        "messages/ranker_steered_ranked": ("messages.ranker_steered", dict(rec="security-analyst (agent a-1)", running=False)),
+        "messages/one_pass": ("messages.one_pass", dict(rec="red-team (agent a-5)")),
+        "messages/reviewed": ("messages.reviewed", dict(rec="synthesis-lead (agent a-4)")),
+        "messages/leak_subject": ("messages.leak_subject", dict(rec="security-analyst (agent a-1)")),
         # the phase machine: the reasons its changes record, illegal transitions, spawns that skip a phase
         "phases/opened": ("phases.opened", dict(explicitly=False)),
         "phases/opened_explicitly": ("phases.opened", dict(explicitly=True)),
