@@ -516,6 +516,19 @@ def cases() -> "dict[str, tuple[str, Any]]":
             rejections=3, outcome="rejected — no approach adopted")),
         "gates/unanimous_reject_detail": ("gates.unanimous_reject_detail", dict(leading="A", consensus=0.62)),
         "gates/unanimous_reject_detail_unranked": ("gates.unanimous_reject_detail", dict(leading=None, consensus=0.0)),
+        "gates/improvement_figure": ("gates.improvement_figure", dict(after=1.0, before=0.67, status="improved")),
+        "gates/improvement_figure_fell": ("gates.improvement_figure", dict(after=0.33, before=0.67, status="fell")),
+        "gates/improvement_detail": ("gates.improvement_detail", dict(
+            decision="A", paired=True, pairs=[{"persona": "cost-analyst", "before": "B", "after": "A"},
+                                              {"persona": "security-analyst", "before": "A", "after": "A"}],
+            unmatched=[], trigger=0.72, forced=False)),
+        "gates/improvement_detail_two_panels": ("gates.improvement_detail", dict(
+            decision=None, paired=False, pairs=[{"persona": "ux-advocate", "before": None, "after": "C"}],
+            unmatched=["cost-analyst"], trigger=1.0, forced=True)),
+        "gates/reject_confidence_detail": ("gates.reject_confidence_detail", dict(consensus=0.58)),
+        "gates/document_figure": ("gates.document_figure", dict(
+            counts="3 requirement(s), 2 acceptance criteria, 1 risk(s), 0 non-goal(s), 0 open question(s)", untraced=[])),
+        "gates/document_figure_untraced": ("gates.document_figure", dict(counts="1 requirement(s), …", untraced=["R2", "K1"])),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),

@@ -303,7 +303,6 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.lineage": 1,
     "deliberation.core.plugin_workflow": 7,
     "deliberation.core.prd": 20,
-    "deliberation.core.quality_gate": 11,
     "deliberation.core.retention": 3,
     "deliberation.core.starts": 1,
     "deliberation.core.stop": 3,
