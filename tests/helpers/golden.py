@@ -529,6 +529,25 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "gates/document_figure": ("gates.document_figure", dict(
             counts="3 requirement(s), 2 acceptance criteria, 1 risk(s), 0 non-goal(s), 0 open question(s)", untraced=[])),
         "gates/document_figure_untraced": ("gates.document_figure", dict(counts="1 requirement(s), …", untraced=["R2", "K1"])),
+        # the conformity warnings: what each herding detector saw
+        "conformity/same_reasoning": ("conformity.similar_group", dict(
+            size=3, what="agree on the same position with the same reasoning", threshold=0.8,
+            pairs=[["security-analyst", "cost-analyst", 0.93], ["cost-analyst", "ux-advocate", 0.88]], more=0,
+            excerpt="the outbox keeps one transaction per event")),
+        "conformity/templated_dissent_many_pairs": ("conformity.similar_group", dict(
+            size=5, what="dissent repeats the same language", threshold=0.8,
+            pairs=[["a", "b", 0.99]], more=4, excerpt="too risky")),
+        "conformity/score_clustering": ("conformity.score_clustering", dict(
+            n=3, leading="A", low=8.1, high=8.3, window=0.5, scores=[8.1, 8.2, 8.3])),
+        "conformity/dimension_cluster": ("conformity.dimension_cluster", dict(
+            dimension="risk", n=3, low=7.0, high=7.0, scores=[7.0, 7.0, 7.0])),
+        "conformity/dimension_clustering": ("conformity.dimension_clustering", dict(
+            leading="A", window=0.5, found=["risk: 3 agents within 7.00–7.00 (spread 0.00): 7.00, 7.00, 7.00"])),
+        "conformity/near_threshold": ("conformity.near_threshold", dict(
+            n=3, leading="B", low=8.4, high=8.6, margin=0.3, threshold=0.85, scores=[8.4, 8.5, 8.6])),
+        "conformity/missing_minority": ("conformity.missing_minority", dict(
+            n=4, pairs=[["security-analyst", "performance-engineer"], ["cost-analyst", "ux-advocate"]])),
+        "conformity/single_model": ("conformity.single_model", dict(n=3, model="claude-sonnet-4-5")),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),
