@@ -548,6 +548,23 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "conformity/missing_minority": ("conformity.missing_minority", dict(
             n=4, pairs=[["security-analyst", "performance-engineer"], ["cost-analyst", "ux-advocate"]])),
         "conformity/single_model": ("conformity.single_model", dict(n=3, model="claude-sonnet-4-5")),
+        # what a deliberation cost, as the user and the decision record read it
+        "cost/counted": ("cost.counted", dict(main_counted=False)),
+        "cost/counted_with_main": ("cost.counted", dict(main_counted=True)),
+        "cost/duration_seconds": ("cost.duration", dict(seconds=42.4)),
+        "cost/duration_minutes": ("cost.duration", dict(seconds=754.0)),
+        "cost/duration_hours": ("cost.duration", dict(seconds=7385.0)),
+        "cost/duration_unknown": ("cost.duration", dict(seconds=None)),
+        "cost/summary_line": ("cost.summary_line", dict(u=dict(
+            agents=6, total_tokens=412345, multiple_of_one_agent=5.8, one_agent_tokens=71000, main_agent=None,
+            checkpoints=None, wall_time_s=754.0, money=dict(amount=1.234, currency="USD", as_of="2026-11-01",
+                                                             source="config", agents_not_priced=0),
+            agents_last_response_only=1, agents_not_counted=0))),
+        "cost/summary_line_with_main": ("cost.summary_line", dict(wall=False, u=dict(
+            agents=4, total_tokens=200000, multiple_of_one_agent=None, one_agent_tokens=None,
+            main_agent=dict(calls=9, tokens=150000), checkpoints=dict(tokens=12000), deliberation_tokens=362000,
+            multiple_with_main=7.2, single_answer_tokens=50000, main_share=0.414, wall_time_s=None, money=None,
+            agents_last_response_only=0, agents_not_counted=2))),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),

@@ -293,7 +293,6 @@ PROSE_IS_DATA = {
 # to text/ lowers its figure, and a module not listed here may have none
 PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.confidence": 2,
-    "deliberation.core.cost": 7,
     "deliberation.core.depth": 2,
     "deliberation.core.depth.hot_spots": 2,
     "deliberation.core.escalation": 5,
