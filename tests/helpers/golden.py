@@ -565,6 +565,33 @@ def cases() -> "dict[str, tuple[str, Any]]":
             main_agent=dict(calls=9, tokens=150000), checkpoints=dict(tokens=12000), deliberation_tokens=362000,
             multiple_with_main=7.2, single_answer_tokens=50000, main_share=0.414, wall_time_s=None, money=None,
             agents_last_response_only=0, agents_not_counted=2))),
+        # the route after the vote: each fired rule's detail, what the policy left out, the summary
+        "route/vote": ("route.vote", dict(approvals=3, rejections=1, abstentions=0, dissents=1, confidence=0.91)),
+        "route/vote_plain": ("route.vote", dict(approvals=2, rejections=0, abstentions=1, dissents=0, confidence=None)),
+        "route/probe_timed_out": ("route.probe_timed_out", dict(name="pytest", seconds=30.04)),
+        "route/probe_not_run": ("route.probe_not_run", dict(name="mypy", error="not found on PATH")),
+        "route/probe_not_run_silently": ("route.probe_not_run", dict(name="mypy", error="")),
+        "route/probe_exited": ("route.probe_exited", dict(name="pytest", code=1)),
+        "route/t1": ("route.t1", dict(cls="security/auth", count=2)),
+        "route/t2": ("route.t2", dict(confidence=0.95, bar=0.9, cls="security/auth", count=2)),
+        "route/split": ("route.split", dict(pattern="split", vote="2 approve / 1 reject / 0 abstain")),
+        "route/no_vote": ("route.split", dict(pattern="none", vote="0 approve / 0 reject / 3 abstain")),
+        "route/probe_failed": ("route.probe_failed", dict(overrides_pass=True, failures=["pytest exited 1"])),
+        "route/probe_failed_on_a_split": ("route.probe_failed", dict(overrides_pass=False, failures=[
+            "pytest exited 1", "mypy could not run (not found on PATH)"])),
+        "route/cold_start": ("route.cold_start", dict(cls="architecture/storage")),
+        "route/not_escalated": ("route.not_escalated", dict(
+            cls="security/auth", count=2, pattern="unanimous-pass", confidence=0.81, bar=0.9, policy="D+T2+PROBE")),
+        "route/not_escalated_unknown_confidence": ("route.not_escalated", dict(
+            cls="security/auth", count=1, pattern="unanimous-pass", confidence=None, bar=0.9, policy="D+T2+PROBE")),
+        "route/not_escalated_split": ("route.not_escalated", dict(
+            cls="security/auth", count=1, pattern="split", confidence=0.7, bar=0.9, policy="D+T2+PROBE")),
+        "route/unanimous_pass": ("route.unanimous", dict(route="auto-execute")),
+        "route/unanimous_reject": ("route.unanimous", dict(route="auto-reject")),
+        "route/summary": ("route.summary", dict(route="human-review", fired=["T2", "PROBE"], cls="security/auth",
+                                                policy="D+T2+PROBE", cold=False)),
+        "route/summary_cold": ("route.summary", dict(route="auto-execute", fired=[], cls="docs/readme", policy="",
+                                                     cold=True)),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),

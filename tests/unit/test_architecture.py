@@ -295,7 +295,6 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.confidence": 2,
     "deliberation.core.depth": 2,
     "deliberation.core.depth.hot_spots": 2,
-    "deliberation.core.escalation": 5,
     "deliberation.core.evaluation": 10,
     "deliberation.core.instructions": 6,
     "deliberation.core.lineage": 1,
