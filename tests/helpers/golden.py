@@ -338,15 +338,6 @@ def cases() -> "dict[str, tuple[str, Any]]":
             tool="Edit", rules=["T2"], ids=[DID],
             lines=[f"- deliberation {DID} [security] routed to human-review — T2: unanimous pass at "
                    "confidence 0.95 — decision: approach A; a person settles it with …."])),
-        "review/stop_notice_human_review": ("review.main_agent_notice", dict(
-            delib_id=DID, route="human-review", decision="B", rules="T2: unanimous pass at confidence 0.93 ≥ 0.90",
-            why=f"deliberation {DID} [security] routed to human-review — T2: unanimous pass at confidence 0.93 ≥ 0.90 "
-                "— decision: B")),
-        "review/stop_notice_hard_reject": ("review.main_agent_notice", dict(
-            delib_id=DID, route="hard-reject", decision=None, rules="",
-            why=f"deliberation {DID} [security] routed to hard-reject by policy strict — no rule detail — decision: "
-                "(decision not recorded)")),
-        "review/commands_hint": ("review.commands_hint", dict(delib_id=DID)),
         "review/hold_hard_reject": ("review.reject_hold", dict(
             tool="Write", ids=[DID],
             lines=[f"- deliberation {DID} [security] routed to hard-reject — …; a person settles it with …."])),

@@ -296,6 +296,7 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.depth": 2,
     "deliberation.core.depth.hot_spots": 2,
     "deliberation.core.evaluation": 10,
+    "deliberation.core.human_review": 7,
     "deliberation.core.instructions": 6,
     "deliberation.core.lineage": 1,
     "deliberation.core.plugin_workflow": 7,

@@ -19,7 +19,7 @@ of wording is one module here and a reviewed diff there.
     phases.py  the phase machine: the reason a change records, an illegal step, a skipped phase
     progress.py  the progress note and the next accepted step; the blind ranking's instruction
     reports.py  a report sent back to its agent; an agent that will not report
-    review.py  while a decision awaits a person: the Stop's hold, a risky tool's hold
+    review.py  while a decision awaits a person: a risky tool's hold
 """
 
 from __future__ import annotations

@@ -1,49 +1,11 @@
-"""What the main agent and the user are told while a decision awaits a person: the Stop's hold
-when a deliberation concludes on a route that needs one, and a risky tool call's hold.
+"""What a risky tool call is told while a decision awaits a person (the PreToolUse hold).
 
-Stdlib only: PreToolUse's fast path words the tool hold (core/human_review.tool_answer). The
-hold's short reason follows the rules that routed the decision to a person — a split vote is
-not told what a unanimous pass on a reversal-prone class is told.
+Stdlib only: PreToolUse's fast path words it (core/human_review.tool_answer). The hold's short
+reason follows the rules that routed the decision to a person — a split vote is not told what a
+unanimous pass on a reversal-prone class is told.
 """
 
 from __future__ import annotations
-
-
-def commands_hint(delib_id: str) -> str:
-    return f"approve with `deliberation approve {delib_id}`, reject with `deliberation reject {delib_id}`"
-
-
-def settle_sentence(delib_id: str) -> str:
-    """How a person settles it — the user's own command, which the model must pass on."""
-    return (f"a person settles it with `deliberation approve {delib_id}` (adopt the decision) or "
-            f"`deliberation reject {delib_id}` (set it aside), run by the user — in Claude Code as "
-            f"`! deliberation approve {delib_id}`, or in a terminal")
-
-
-def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None", rules: str = "") -> str:
-    """The Stop hold when a deliberation concludes on `route` (human-review or hard-reject):
-    what the model must tell the user in its final answer. `why` is the escalation reason,
-    `rules` the short form of the rules that fired (e.g. "T2: unanimous pass at …")."""
-    what = f"approach {decision}" if decision else "the outcome"
-    because = f" ({rules})" if rules else ""
-    if route == "hard-reject":
-        head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is HARD-REJECTED: {why}. "
-                "Do not apply it. Edit, Write, Bash and the other risky tools are denied until a person "
-                "overrides: " + settle_sentence(delib_id) + ".")
-        message = (f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
-                   f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
-                   f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation reject {delib_id}`).")
-    else:
-        head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is NOT final: it awaits "
-                f"HUMAN REVIEW — {why}. Until a person decides, Edit, Write, Bash and the other risky "
-                "tools ask for a person's yes (in a headless run they are refused); "
-                + settle_sentence(delib_id) + ".")
-        message = (f"The deliberation chose {what}, but the decision is not final: it awaits your "
-                   f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
-                   f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation approve {delib_id}`); "
-                   "until then I will not apply it.")
-    return f"{head}\nNext: give your final answer now, and tell the user: \"{message}\""
-
 
 # why each escalating rule hands the decision to a person, in the order they are named
 RULE_WHY = {
