@@ -583,6 +583,21 @@ def cases() -> "dict[str, tuple[str, Any]]":
                                                 policy="D+T2+PROBE", cold=False)),
         "route/summary_cold": ("route.summary", dict(route="auto-execute", fired=[], cls="docs/readme", policy="",
                                                      cold=True)),
+        # the plugin workflow's waves: why one is not run, an agent that left no report
+        "workflow/unknown_personas": ("workflow.unknown_personas", dict(
+            unknown=["red-team"], least=2, most=5, known=["security-analyst", "cost-analyst", "ux-advocate"])),
+        "workflow/panel_size": ("workflow.panel_size", dict(n=7, least=2, most=5)),
+        "workflow/wave_too_big": ("workflow.wave_too_big", dict(wave="ranking", size=4, agents=3, checkpoint=True,
+                                                                slots_left=2)),
+        "workflow/wave_too_big_last": ("workflow.wave_too_big", dict(wave="ranking", size=3, agents=3,
+                                                                     checkpoint=False, slots_left=1)),
+        "workflow/wave_refused": ("workflow.wave_refused", dict(wave="synthesis", why="RESEARCH → DELIBERATION "
+                                                                "refused: …")),
+        "workflow/stuck": ("workflow.stuck", dict(phase="DELIBERATION")),
+        "workflow/no_output_never_started": ("workflow.no_output", dict(never_started=True)),
+        "workflow/no_output": ("workflow.no_output", dict(never_started=False)),
+        "workflow/wave_agent_missed": ("workflow.wave_agent_missed", dict(
+            who="cost-analyst (a-2)", wave="research", problem="it never started")),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),

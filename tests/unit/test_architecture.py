@@ -307,7 +307,6 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.token_usage": 2,
     "deliberation.core.workflow_plan": 10,
     "deliberation.core.workflow_prompts": 19,
-    "deliberation.core.workflow_steps": 7,
     "deliberation.core.workflows": 1,
 }
 
