@@ -598,6 +598,19 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "workflow/no_output": ("workflow.no_output", dict(never_started=False)),
         "workflow/wave_agent_missed": ("workflow.wave_agent_missed", dict(
             who="cost-analyst (a-2)", wave="research", problem="it never started")),
+        # each hot spot's statement, by what made the point contested
+        "depth/spot_challenged": ("depth.spot_challenged", dict(
+            label="security-analyst:F1", text="tokens leak through the logs", claim="the logs are redacted at source")),
+        "depth/spot_conflict": ("depth.spot_conflict", dict(refs=["security-analyst:F1", "cost-analyst:F2"],
+                                                            about="whether redaction costs a second pass")),
+        "depth/spot_contradicts": ("depth.spot_contradicts", dict(
+            persona="cost-analyst", label="approach B", text="Outbox table", claim="it doubles the writes")),
+        "depth/spot_split": ("depth.spot_split", dict(approach="A", title="Direct publish",
+                                                      backing=["performance-engineer"], opposing=["reliability-engineer",
+                                                                                                   "cost-analyst"])),
+        "depth/spot_missed": ("depth.spot_missed", dict(angle="no one measured the broker's failover time")),
+        "depth/spot_two_agents": ("depth.spot_two_agents", dict(
+            detail='product-strategist approves A — "ship it"; devils-advocate rejects — "not yet"')),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),

@@ -288,26 +288,23 @@ PROSE_IS_DATA = {
     "deliberation.core.depth.paraphrase": "word lists (synonyms, hedges, negations) the paraphrase check matches",
     "deliberation.core.personas": "each persona's focus, the persona's definition that the instructions quote",
     "deliberation.core.similarity": "the stop words the similarity measure leaves out",
+    "deliberation.core.depth": "FLOOR, the two sentences a tier-2 prompt must carry verbatim: the spawn rule matches "
+                               "them word for word",
 }
 # modules whose sentences are still written in them, at most this many literals each: moving one
 # to text/ lowers its figure, and a module not listed here may have none
 PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.confidence": 2,
-    "deliberation.core.depth": 2,
-    "deliberation.core.depth.hot_spots": 2,
     "deliberation.core.evaluation": 10,
     "deliberation.core.human_review": 7,
     "deliberation.core.instructions": 6,
-    "deliberation.core.lineage": 1,
     "deliberation.core.plugin_workflow": 7,
     "deliberation.core.prd": 20,
     "deliberation.core.retention": 3,
-    "deliberation.core.starts": 1,
     "deliberation.core.stop": 3,
     "deliberation.core.token_usage": 2,
     "deliberation.core.workflow_plan": 10,
     "deliberation.core.workflow_prompts": 19,
-    "deliberation.core.workflows": 1,
 }
 
 

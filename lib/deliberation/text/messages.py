@@ -31,6 +31,8 @@ def requested(asked: str) -> str:
 
 
 UNASKED = "a revision the plugin did not ask for (SendMessage resume)"
+UNSEEN_RESUME = ("resumed without the plugin seeing a SendMessage (its hook does not match that tool): "
+                 "recorded as a revision")
 
 
 # --------------------------------------------------------------------------------------------
