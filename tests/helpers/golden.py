@@ -611,6 +611,11 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "depth/spot_missed": ("depth.spot_missed", dict(angle="no one measured the broker's failover time")),
         "depth/spot_two_agents": ("depth.spot_two_agents", dict(
             detail='product-strategist approves A — "ship it"; devils-advocate rejects — "not yet"')),
+        # `deliberation eval`'s figures
+        "evaluation/pct": ("evaluation.pct", dict(x=0.9787)),
+        "evaluation/pct_none": ("evaluation.pct", dict(x=None)),
+        "evaluation/ratio": ("evaluation.ratio", dict(n=92, d=94)),
+        "evaluation/ratio_empty": ("evaluation.ratio", dict(n=0, d=0)),
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),
