@@ -506,3 +506,61 @@ def test_setup_command_builds_now_and_says_how_it_went(plugin, tmp_path):
     proc = setup("--json")
     assert proc.returncode == 0 and json.loads(proc.stdout)["state"] == "ready"
     assert json.loads(proc.stdout)["message"].startswith("already set up: ")
+
+
+# --------------------------------------------------------------------------- the end of the set-up, in the same session
+
+
+def test_the_end_of_the_set_up_is_said_once_by_the_next_hook_that_reaches_the_user(plugin, tmp_path):
+    """Through hooks/run.sh: a session start while a set-up runs (its lock held here) says so;
+    the UserPromptSubmit before it ends says nothing of it; the set-up finishes between two
+    events (a finished environment, `current` switched, the record ready, the lock released);
+    the next Stop says it finished and in how long, once; the next session start is quiet."""
+    data = tmp_path / "data"
+    data.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
+                    DELIBERATION_WORKER="0")
+    key = pe.dependency_key(pe.plugin_dependencies(str(plugin)))
+    started = time.time()
+
+    def payload(event: str, sid: str = "s-1", **kw) -> bytes:
+        return json.dumps({"session_id": sid, "cwd": str(project), "transcript_path": "/dev/null",
+                           "hook_event_name": event, **kw}).encode()
+
+    prompt = payload("UserPromptSubmit", prompt="What does this function return?")
+    stop = payload("Stop", stop_hook_active=False)
+    (data / "setup.json").write_text(json.dumps({"state": "running", "key": key, "started": started, "pid": 1}))
+    lock = os.open(data / "setup.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        start = run_hook(plugin, "session_start_env.py", env, payload("SessionStart", source="startup"))
+        assert start["systemMessage"].startswith("deliberation: still setting up the plugin's Python environment")
+        assert "a later message in this session says when it is ready" in start["systemMessage"]
+        # python3 from PATH has the dependencies on this machine: the message says the checks run meanwhile
+        assert "Meanwhile the deliberation checks run with " in start["systemMessage"], start
+        before = run_hook(plugin, "user_prompt_submit.py", env, prompt)
+        assert "set-up finished" not in json.dumps(before)
+    finally:
+        # the set-up finishes: a finished environment (its python runs this interpreter), then
+        # `current`, then the record, then the lock goes
+        name = f"{key}-1"
+        python = data / "envs" / name / "bin" / "python"
+        python.parent.mkdir(parents=True)
+        python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+        python.chmod(0o755)
+        (data / "envs" / name / "env.json").write_text(json.dumps({"key": key}))
+        (data / "current").write_text(f"envs/{name}\n")
+        (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": started,
+                                                     "finished": started + 21, "env": f"envs/{name}"}))
+        os.close(lock)
+    other = run_hook(plugin, "stop.py", env, payload("Stop", sid="s-2", stop_hook_active=False))
+    assert "set-up finished" not in json.dumps(other)  # a session that was never told
+    after = run_hook(plugin, "stop.py", env, stop)
+    assert after["systemMessage"] == ("deliberation: set-up finished in 21 s; the deliberation checks are on "
+                                      "(the plugin's Python environment is ready)."), after
+    again = run_hook(plugin, "user_prompt_submit.py", env, prompt)
+    assert "set-up finished" not in json.dumps(again)
+    assert run_hook(plugin, "session_start_env.py", env, payload("SessionStart", sid="s-3")) is None
+    assert not (data / "told").exists()
