@@ -380,3 +380,21 @@ def test_the_hook_runner_checks_the_folder_plugin_env_writes():
 
     source = Path(hook_runner.__file__).read_text()
     assert f'"{pe.TOLD}", session_id' in source
+
+
+def test_the_end_names_the_step_that_puts_the_command_on_a_terminal_s_path(tmp_path):
+    last = {"state": "ready", "started": NOW, "finished": NOW + 12}
+    bare = {"PATH": str(tmp_path / "empty"), "HOME": str(tmp_path)}
+    assert pe.finished_message(last, bare).endswith(
+        "For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, doctor) on "
+        "your PATH.")
+    own = tmp_path / "bin" / "deliberation"
+    own.parent.mkdir()
+    own.write_text("#!/bin/sh\n")
+    own.chmod(0o755)
+    assert pe.finished_message(last, {**bare, "PATH": str(own.parent)}) == (
+        "deliberation: set-up finished in 12 s; the deliberation checks are on (the plugin's Python environment is "
+        "ready).")
+    ready = pe.message(pe.ANNOUNCE, status(last=last), NOW, str(tmp_path), environ=bare)
+    assert ready.startswith("deliberation: the plugin's Python environment is ready (set up in 12 s)")
+    assert "setup --command" in ready

@@ -127,7 +127,8 @@ def setup_notice(event_name: str, session_id: str, now: float) -> "str | None":
     fast path otherwise) is imported only when this session was told a set-up runs."""
     from deliberation.state.paths import hook_env
 
-    data = hook_env().get("CLAUDE_PLUGIN_DATA")
+    environ = hook_env()
+    data = environ.get("CLAUDE_PLUGIN_DATA")
     if not data or not session_id or "/" in session_id or session_id.startswith("."):
         return None
     if not os.path.exists(os.path.join(data, "told", session_id)):  # plugin_env.TOLD
@@ -135,7 +136,7 @@ def setup_notice(event_name: str, session_id: str, now: float) -> "str | None":
     from deliberation.runtime import plugin_env
 
     try:
-        return plugin_env.later_notice(data, session_id, now)
+        return plugin_env.later_notice(data, session_id, now, environ)
     except Exception:  # noqa: BLE001 - a notice is never worth an error
         return None
 

@@ -328,14 +328,14 @@ def meanwhile(status, deps_here):
     return "The deliberation checks run as soon as it is ready"
 
 
-def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here=False):
+def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here=False, environ=None):
     """The line the person sees at session start (a systemMessage: never read by the model)."""
     log = os.path.join(data_dir, LOG)
     last = status.last
     if step == ANNOUNCE:
         took = _number(last.get("finished")) - _number(last.get("started"))
         return ("deliberation: the plugin's Python environment is ready (set up in %s); the "
-                "deliberation checks run." % _ago(took))
+                "deliberation checks run.%s" % (_ago(took), command_hint(environ)))
     if step == RUNNING:
         return ("deliberation: still setting up the plugin's Python environment (started %s ago). "
                 "%s (a later message in this session says when it is ready). Progress: %s"
@@ -362,11 +362,26 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here=
     return None
 
 
-def finished_message(last):
+def finished_message(last, environ=None):
     """The line of `later_notice` when the set-up of this session's start has finished."""
     took = _number(last.get("finished")) - _number(last.get("started"))
     return ("deliberation: set-up finished in %s; the deliberation checks are on (the plugin's Python "
-            "environment is ready)." % _ago(took))
+            "environment is ready).%s" % (_ago(took), command_hint(environ)))
+
+
+def command_hint(environ):
+    """' <the step that puts `deliberation` on a terminal's PATH>' when a terminal has none, else ''."""
+    if environ is None:
+        return ""
+    try:
+        from deliberation.cli import command_path
+
+        if command_path.on_path(environ):
+            return ""
+    except Exception:  # noqa: BLE001 - a hint is never worth an error
+        return ""
+    return (" For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, "
+            "doctor) on your PATH.")
 
 
 def no_python_message(found):
@@ -428,7 +443,7 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
                 fh.write("%d\n" % now)
         except OSError:
             pass
-        return message(step, status, now, data_dir)
+        return message(step, status, now, data_dir, environ=environ)
     if deps_here is None and step in (RUNNING, BUILD) and not status.current_ready:
         deps_here = has_dependencies(plugin_root)
     if step != BUILD:
@@ -503,7 +518,7 @@ def _forget_told(data_dir, now, keep_s=TOLD_KEEP_S):
         pass  # not empty: a running session has still to hear it
 
 
-def later_notice(data_dir, session_id, now):
+def later_notice(data_dir, session_id, now, environ=None):
     """The line that tells a session whose start said "setting up" how the set-up ended — once,
     from the first hook that asks after it ended (hook_runner.setup_notice: UserPromptSubmit,
     PostToolUse and Stop, whose systemMessage reaches the user); None while it runs, or when this
@@ -532,7 +547,7 @@ def later_notice(data_dir, session_id, now):
                 fh.write("%d\n" % now)  # the next session start says nothing more of it
         except OSError:
             pass
-        return finished_message(last)
+        return finished_message(last, environ)
     ready = current is not None and os.path.exists(os.path.join(data_dir, current, MARKER))
     return message(FAILED, Status(last.get("key"), current, current_ready=ready, last=last, data_dir=data_dir),
                    now, data_dir)
