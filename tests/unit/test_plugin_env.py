@@ -398,3 +398,22 @@ def test_the_end_names_the_step_that_puts_the_command_on_a_terminal_s_path(tmp_p
     ready = pe.message(pe.ANNOUNCE, status(last=last), NOW, str(tmp_path), environ=bare)
     assert ready.startswith("deliberation: the plugin's Python environment is ready (set up in 12 s)")
     assert "setup --command" in ready
+
+
+def test_a_resumed_session_that_hears_the_end_at_its_start_is_not_told_again(tmp_path):
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    current = make_env(data, f"{key}-1", key)
+    (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": NOW, "finished": NOW + 9,
+                                                 "env": current}))
+    (data / "told").mkdir()
+    (data / "told" / "s-1").write_text("")
+    (data / "told" / "s-2").write_text("")
+    for name in ("s-1", "s-2"):
+        os.utime(data / "told" / name, (NOW, NOW))
+    said = pe.session_start(str(root), str(data), {}, NOW + 20, session_id="s-1")  # `claude --resume` of s-1
+    assert said.startswith("deliberation: the plugin's Python environment is ready (set up in 9 s)")
+    assert pe.later_notice(str(data), "s-1", NOW + 21) is None
+    # s-2, still running, was promised a message: it still gets it
+    assert pe.later_notice(str(data), "s-2", NOW + 22).startswith("deliberation: set-up finished in 9 s")

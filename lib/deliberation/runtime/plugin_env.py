@@ -443,6 +443,7 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
                 fh.write("%d\n" % now)
         except OSError:
             pass
+        _untell(data_dir, session_id)  # a resumed session hears it here, not once more later
         return message(step, status, now, data_dir, environ=environ)
     if deps_here is None and step in (RUNNING, BUILD) and not status.current_ready:
         deps_here = has_dependencies(plugin_root)
@@ -497,6 +498,15 @@ def _tell(data_dir, session_id):
             pass
     except OSError:
         pass  # the end is said at the next session start instead
+
+
+def _untell(data_dir, session_id):
+    sid = safe_session_id(session_id)
+    if sid is not None:
+        try:
+            os.unlink(os.path.join(data_dir, TOLD, sid))
+        except OSError:
+            pass
 
 
 def _forget_told(data_dir, now, keep_s=TOLD_KEEP_S):
