@@ -110,7 +110,7 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
         return switched[0].to_json(event_name)
     upkeep = _upkeep(event, layout, now) if event_name == "SessionStart" else None
     answer = _answer(event, layout, now, event_name, start_worker, rerun)
-    told = setup_notice(event_name, event.session_id, now) if event_name in NOTICE_EVENTS else None
+    told = setup_notice(event.session_id, now) if event_name in NOTICE_EVENTS else None
     for note in (switched[0].system_message if switched is not None else None, upkeep, told):
         if note:
             answer.warn(note)
@@ -121,7 +121,7 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
 NOTICE_EVENTS = frozenset(("UserPromptSubmit", "PostToolUse", "Stop"))
 
 
-def setup_notice(event_name: str, session_id: str, now: float) -> "str | None":
+def setup_notice(session_id: str, now: float) -> "str | None":
     """Plugin form: the end of the set-up this session's start announced, said once
     (plugin_env.later_notice). One stat when there is nothing to say: plugin_env (not on the
     fast path otherwise) is imported only when this session was told a set-up runs."""
