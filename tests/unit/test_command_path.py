@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from deliberation.cli import command_path as cp
+from deliberation.runtime import command_path as cp
 from deliberation.cli.doctor import check_command
 
 ROOT = Path(__file__).resolve().parents[2]

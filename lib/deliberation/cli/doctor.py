@@ -516,8 +516,8 @@ def diagnose(project: "str | None" = None, plugin: "str | None" = None,
 
 def check_command(plugin: str, environ: "dict[str, str]") -> Finding:
     """Whether a terminal with this PATH has a `deliberation` of its own, else the one step
-    that gives it one, with this machine's paths (cli/command_path.py)."""
-    from deliberation.cli import command_path
+    that gives it one, with this machine's paths (runtime/command_path.py)."""
+    from deliberation.runtime import command_path
 
     found = command_path.on_path(environ)
     if found:

@@ -8,7 +8,7 @@ how long it took and what to do on a failure. The same lock as the session start
 when one is already building, it says so and leaves it be.
 
 `deliberation setup --command [--bin DIR]` instead puts the `deliberation` command on a
-terminal's PATH (a launcher in ~/.local/bin that outlives updates: cli/command_path.py).
+terminal's PATH (a launcher in ~/.local/bin that outlives updates: runtime/command_path.py).
 
 Standard library only: it runs before the environment with the dependencies exists.
 """
@@ -24,6 +24,7 @@ import time
 from deliberation import plugin_root
 from deliberation.cli import fail
 from deliberation.cli.doctor import plugin_data_dir
+from deliberation.runtime import command_path
 from deliberation.runtime import plugin_env as penv
 
 
@@ -77,8 +78,6 @@ def run(args) -> int:
 
 
 def _command(args, plugin: str, environ: "dict[str, str]") -> int:
-    from deliberation.cli import command_path
-
     code, lines = command_path.install(plugin, environ, args.bin)
     if code != 0:
         return fail("; ".join(lines))

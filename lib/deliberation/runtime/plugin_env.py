@@ -374,7 +374,7 @@ def command_hint(environ):
     if environ is None:
         return ""
     try:
-        from deliberation.cli import command_path
+        from deliberation.runtime import command_path
 
         if command_path.on_path(environ):
             return ""
