@@ -31,7 +31,7 @@ from deliberation.runtime import plugin_env as penv
 def add_arguments(parser, name: str) -> None:
     parser.add_argument("--retry", action="store_true",
                         help="build now even though the last set-up failed (no waiting for the next session start)")
-    parser.add_argument("--command", action="store_true",
+    parser.add_argument("--command", action="store_true", dest="put_on_path",  # `command` names the subcommand
                         help="instead: put the `deliberation` command on your terminal's PATH (a launcher in "
                              "~/.local/bin, or --bin DIR, that keeps working across plugin updates)")
     parser.add_argument("--bin", metavar="DIR", help="with --command: the folder for the launcher")
@@ -43,7 +43,7 @@ def add_arguments(parser, name: str) -> None:
 def run(args) -> int:
     plugin = plugin_root()
     environ = dict(os.environ)
-    if args.command:
+    if args.put_on_path:
         return _command(args, plugin, environ)
     data = args.data or plugin_data_dir(plugin, environ)
     if not data:
