@@ -113,20 +113,21 @@ def config_dict(layout: Layout) -> "dict | None":
     return value if isinstance(value, dict) else None
 
 
-def awaiting_approval(layout: Layout) -> "str | None":
-    """The sentence about settings that wait for this user's approval, from a valid cache ('' =
+def awaiting_approval(layout: Layout) -> "list | None":
+    """The settings (consent.Item) that wait for this user's approval, from a valid cache ([] =
     none wait; None = unknown, ask the slow path)."""
+    from deliberation.state import consent
+
     try:
         os.lstat(layout.config)
     except FileNotFoundError:
-        return ""
+        return []
     except OSError:
         return None
     cached = _cached(layout)
     if cached is None:
         return None
-    text = cached.get("awaiting")
-    return text if isinstance(text, str) else ""
+    return consent.items_of(cached.get("awaiting"))
 
 
 _CACHE_MEMO: "dict[str, tuple[tuple[int, int, int], dict | None]]" = {}
