@@ -55,19 +55,6 @@ def believed_json(layout: Layout, path: str) -> "dict | None":
         return None
 
 
-def read_json(path: str) -> "dict | None":
-    """A small file that decides nothing a repository could turn against the user (the prune's
-    stamp), read safely: None when it is missing, a link, a FIFO, larger than FAST_LIMIT, or not
-    a JSON object."""
-    from deliberation.state import safe_read
-
-    try:
-        data = fastjson.loads(safe_read.read_bytes(path, FAST_LIMIT))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
 def session_state(layout: Layout, session_id: str) -> "dict | None":
     return state_json(layout, layout.session_state(session_id))
 
