@@ -20,8 +20,13 @@ import os
 
 from deliberation.state import seal
 from deliberation.state.paths import Layout
+from tests.conftest import ROOT
 from tests.helpers.factories import write_state
-from tests.unit.test_architecture import MODULES
+
+PKG = ROOT / "lib" / "deliberation"
+MODULES = {os.path.relpath(os.path.join(folder, name), PKG.parent)[:-3].replace(os.sep, "."): os.path.join(folder, name)
+           for folder, _dirs, names in os.walk(PKG) if "__pycache__" not in folder
+           for name in names if name.endswith(".py")}
 
 # the functions that read a file's content (a stat or an existence check reads none)
 READERS = {"state_json", "believed_json", "read_runtime", "read_bytes", "open_file", "lines_backwards",
