@@ -302,7 +302,6 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.retention": 3,
     "deliberation.core.stop": 3,
     "deliberation.core.token_usage": 2,
-    "deliberation.core.workflow_plan": 10,
     "deliberation.core.workflow_prompts": 19,
 }
 
