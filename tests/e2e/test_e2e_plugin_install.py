@@ -101,7 +101,8 @@ class Flow:
         self.data = self.home / ".claude" / "plugins" / "data" / f"{PLUGIN}-{MARKETPLACE}"
         self.runs = 0
 
-    def session(self, prompt: str, scenario, stream: bool = False, allowed_tools: str = "Agent Read") -> ClaudeRun:
+    def session(self, prompt: str, scenario, stream: bool = False, allowed_tools: str = "Agent Read",
+                timeout: float = 180) -> ClaudeRun:
         """One headless session in the project, with the user's environment; the hooks' warm
         worker keeps its default idle time, so only its own checks retire it."""
         self.runs += 1
@@ -109,7 +110,7 @@ class Flow:
         extra.update({"DELIBERATION_SELF_SETUP": "1", "DELIBERATION_WORKER_IDLE_S": "600"})
         args = ["--output-format", "stream-json", "--verbose"] if stream else None
         return run_claude_once(self.claude_bin, self.api, self.project, self.home, self.tmp, prompt, scenario,
-                               allowed_tools=allowed_tools, extra_args=args, env=extra, timeout=180,
+                               allowed_tools=allowed_tools, extra_args=args, env=extra, timeout=timeout,
                                log_path=self.tmp_path / f"api-log-{self.runs}.jsonl")
 
     def installed(self) -> dict:
@@ -500,3 +501,38 @@ def test_a_clone_with_its_venv_added_as_a_marketplace(flow, tmp_path):
              if "set-up finished in" in m or "the plugin's Python environment is ready" in m]
     assert len(ended) == 1, (said, informational(second))
     assert second.returncode == 0 and second.plugin_errors() == "", second.describe()
+
+
+@pytest.mark.slow
+def test_the_end_of_the_set_up_reaches_the_session_that_started_it(flow, tmp_path):
+    """The first session after an install says the set-up runs; the model's answer comes only
+    once the set-up has finished (the scripted API waits for its record), so the Stop hook of
+    the same session is the first hook after it: it says the set-up finished, once, and the
+    next session start says nothing more of it."""
+    source = scratch_source(tmp_path / "source")
+    pip_conf = Path.home() / ".config" / "pip" / "pip.conf"
+    if pip_conf.is_file():
+        (flow.home / ".config" / "pip").mkdir(parents=True)
+        shutil.copy2(pip_conf, flow.home / ".config" / "pip" / "pip.conf")
+    flow.cli.run("marketplace", "add", str(source))
+    flow.cli.run("install", PLUGIN_ID)
+
+    def after_the_set_up(req) -> str:
+        deadline = time.monotonic() + SET_UP_TIMEOUT_S
+        while time.monotonic() < deadline and flow.setup_status().get("state") not in ("ready", "failed"):
+            time.sleep(0.2)
+        return "Hello."
+
+    first = flow.session("Hello there.", after_the_set_up, stream=True, timeout=SET_UP_TIMEOUT_S + 60)
+    assert first.returncode == 0, first.describe()
+    status = flow.wait_for_set_up()
+    said = informational(first)
+    assert any(m.startswith("deliberation: setting up the plugin's Python environment") for m in said), said
+    ended = [m for m in said if "set-up finished in" in m]
+    took = round(status["finished"] - status["started"])
+    assert len(ended) == 1 and ended[0].startswith("Stop says: deliberation: set-up finished in "), said
+    assert "; the deliberation checks are on" in ended[0], ended
+    print(f"\nset-up {took} s, announced by the same session's Stop hook: {ended[0]}")
+    second = flow.session("Hello again.", hello, stream=True)
+    assert not any("environment is ready" in m or "set-up finished" in m for m in informational(second)), \
+        informational(second)
