@@ -628,6 +628,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "evaluation/pct_none": ("evaluation.pct", dict(x=None)),
         "evaluation/ratio": ("evaluation.ratio", dict(n=92, d=94)),
         "evaluation/ratio_empty": ("evaluation.ratio", dict(n=0, d=0)),
+        "workflow/no_accepted_report": ("workflow.no_accepted_report", dict(
+            who="cost-analyst (a-2)", refused=2, problem="findings[0].evidence: required")),
+        "workflow/hooks_off": ("workflow.hooks_off", dict(outcome="checkpoint answered nothing")),
+        "workflow/cached": ("workflow.cached", dict(count=3, run="r-7f2c")),
+        # why a Workflow script's agent count has no bound
+        **{f"script/unbounded_{case}": ("script.unbounded", dict(line=12, case=case, name=name)) for case, name in (
+            ("spread", ""), ("for", ""), ("array_from", ""), ("pipeline", ""), ("workflow", ""), ("while", ""),
+            ("nested", ""), ("renamed", ""), ("loop", "do-while"), ("over", "map"), ("callback", "retry"))},
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),

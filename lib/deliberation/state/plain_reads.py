@@ -102,9 +102,7 @@ def config_dict(layout: Layout) -> "dict | None":
 
 def awaiting_approval(layout: Layout) -> "list | None":
     """The settings (consent.Item) that wait for this user's approval, from a valid cache ([] =
-    none wait; None = unknown, ask the slow path)."""
-    from deliberation.state import consent
-
+    none wait; None = unknown, ask the slow path). Without a config.json nothing is imported."""
     try:
         os.lstat(layout.config)
     except FileNotFoundError:
@@ -114,6 +112,8 @@ def awaiting_approval(layout: Layout) -> "list | None":
     cached = _cached(layout)
     if cached is None:
         return None
+    from deliberation.state import consent
+
     return consent.items_of(cached.get("awaiting"))
 
 

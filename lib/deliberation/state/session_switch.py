@@ -19,13 +19,13 @@ def read_switch(layout: Layout, session_id: str) -> "dict | None":
     """{"checks": "off"|"on", "by": ..., "at": ...} or None (never switched, or not readable)."""
     from deliberation.state import safe_read
 
-    from deliberation.state import seal, user_data
-
     path = layout.switch(session_id)
     try:  # no link followed, a regular file only, never blocking (a FIFO there must not hold every hook)
         raw = safe_read.read_bytes(path, 4096, root=layout.project)
     except OSError:
         return None
+    from deliberation.state import seal, user_data  # only when there is a switch: the key is read then
+
     try:  # sealed by this user's plugin (seal.Unsealed is a ValueError)
         data = fastjson.loads(seal.unseal_file(layout, path, raw))
     except (ValueError, user_data.Unavailable):
