@@ -183,9 +183,12 @@ def decision_document(plugin_text: str, decision: str) -> dict:
 
 
 def concluding_answer(plugin_text: str, decision: str) -> str:
-    """The concluding answer to a document request: the decision for the user, then the block."""
+    """The concluding answer to a document request: the decision for the user — with what the
+    request says to tell the user (a route that needs a person) — then the block."""
     doc = decision_document(plugin_text, decision)
-    return f"Decision: approach {decision}.\n\n```json\n{json.dumps(doc, indent=2)}\n```"
+    asked = directive(plugin_text)
+    told = f"\n\n{asked.tell_user}" if asked is not None and asked.tell_user else ""
+    return f"Decision: approach {decision}.{told}\n\n```json\n{json.dumps(doc, indent=2)}\n```"
 
 
 def reports_in(texts: "list[str]") -> "list[dict]":

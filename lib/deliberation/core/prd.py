@@ -30,6 +30,7 @@ import orjson
 from pydantic import ValidationError
 
 from deliberation.state.decision_document import (MARKER, DecisionDocument)
+from deliberation.core import human_review
 from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
 from deliberation.state.models import PrdState
@@ -304,7 +305,16 @@ def request_text(delib) -> str:
     return "\n".join([head, EXAMPLE, _rules(delib.outcome),
                       f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue),
                       "When you stop, the quality gate checks the document; one that is missing or cites an "
-                      "id not listed here is sent back once, then the decision is recorded without it."])
+                      "id not listed here is sent back once, then the decision is recorded without it.",
+                      *route_notice(delib)])
+
+
+def route_notice(delib) -> "list[str]":
+    """The announced route, when it needs a person: what to tell the user (core/announce.py)."""
+    a = delib.prd.announced
+    if a is None or a.route in ("auto-execute", "auto-reject"):
+        return []
+    return [human_review.request_notice(delib.id, a.route, a.rules, a.why, delib.decision, a.probes)]
 
 
 def send_back_text(delib, problem: str) -> str:
@@ -315,7 +325,7 @@ def send_back_text(delib, problem: str) -> str:
         f"closes. {problem}",
         "Next: end your concluding answer with exactly one fenced ```json block of this shape (the rest of "
         "the answer is for the user):", EXAMPLE, _rules(delib.outcome),
-        f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue)])
+        f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue), *route_notice(delib)])
 
 
 # --------------------------------------------------------------------------------------------
