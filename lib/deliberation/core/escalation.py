@@ -47,6 +47,7 @@ Pure: no I/O. The store-backed wiring lives in `adjudication.apply_route`.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 from typing import Literal
 
@@ -253,8 +254,6 @@ def route_for(delib: Deliberation, registry: ReversalRegistry, probes: "list[Pro
 
 def matching_probes(probes: "list[ProbeConfig]", cls: str) -> "list[ProbeConfig]":
     """Probes whose `classes` globs cover the class or its task type (app/probes.py runs them)."""
-    import fnmatch
-
     names = {cls, task_type_of(cls)}
     return [p for p in probes if any(fnmatch.fnmatchcase(n, g) for g in p.classes for n in names)]
 
