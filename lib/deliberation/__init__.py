@@ -48,7 +48,7 @@ TIERS = {
                "deliberation.text.switch", "deliberation.core.vocabulary",
                # the self-rating said at SessionStart; the mid-task net on a Bash or edit call
                "deliberation.text.self_rating", "deliberation.core.tool_net", "deliberation.text.net",
-               "deliberation.core.state_guard"),
+               "deliberation.core.state_guard", "deliberation.core.document_call"),
 }
 
 # Imports inside a function, where a module defers what most of its callers never need. Allowed

@@ -45,7 +45,7 @@ JSON_BLOCK = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
 CITABLE = re.compile(r"^- ([A-Za-z0-9_.:-]+) \((finding|dissent|refutation|hot spot)[^)]*\): ", re.M)
 GROUPED = re.compile(r"^- ([A-Za-z0-9_.-]+|hot spots): ((?:[A-Za-z0-9_.-]+(?:, |(?: \([a-z]+\))?(?:; |$)))+)$")
 GROUP_KINDS = {"findings": "finding", "dissent": "dissent", "refutations": "refutation"}
-DOCUMENT_ASKED = ("Next: write the decision document", "Next: end your concluding answer with exactly one fenced")
+DOCUMENT_ASKED = ("Next: write the decision document", "Next: hand the decision document")
 # how the client labels hook output (docs/HOOK_ANSWERS.md)
 HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:Agent|Stop|SessionStart) hook "
                        r"(?:additional context|error): ")

@@ -247,7 +247,9 @@ def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
     text = render(engine.document_due(d))
     first, rest = text.split("\n", 1)
     assert first == f"Deliberation {d.id}: consensus gate passed — leading approach A, consensus {d.ranking.consensus:.2f} ≥ 0.70."
-    assert "Next: write the decision document (PRD) in your concluding answer — the deliberation closes with it." in rest
+    assert ("Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it. "
+            f"Call the Write tool with file_path `<project>/.claude/deliberation/documents/{d.id}.json`") in rest
+    assert "Then give the user your concluding answer in prose" in rest
     assert prd.EXAMPLE in rest
     assert "It needs at least one requirement, one acceptance criterion and one risk." in rest
     for sid in prd.citable(d):
@@ -256,7 +258,9 @@ def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
     assert "- red-team:R1 (refutation: refuted performance-engineer:F1): It is 0.4 ms with batching" in rest
     # an instruction, not an error; no command line or path of the plugin
     assert "error" not in text.lower() and "failed" not in text.lower()
-    assert not re.search(r"\.claude/|\.py\b|\$ |--format|deliberation (report|show|status|approve)", text)
+    assert not re.search(r"\.py\b|\$ |--format|deliberation (report|show|status|approve)", text)
+    # of the state folder, only the path the document is handed over at (no file is written there)
+    assert re.findall(r"\.claude/[\w/.-]*", text) == [f".claude/deliberation/documents/{d.id}.json"]
 
 
 def test_the_request_for_a_rejection_says_nothing_is_adopted():

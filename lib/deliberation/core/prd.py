@@ -30,7 +30,7 @@ import orjson
 from pydantic import ValidationError
 
 from deliberation.state.decision_document import (MARKER, DecisionDocument)
-from deliberation.core import human_review
+from deliberation.core import document_call, human_review
 from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
 from deliberation.state.models import PrdState
@@ -209,7 +209,11 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
     if len(candidates) > 1:
         raise DocumentProblem(f"Your concluding answer has {len(candidates)} decision document blocks; "
                               "end it with exactly ONE.")
-    data = candidates[0]
+    return parse_document(candidates[0])
+
+
+def parse_document(data: dict) -> "tuple[DecisionDocument, list[str]]":
+    """(document, ignored keys) of one parsed JSON object, or DocumentProblem."""
     if isinstance(data.get("document"), str):
         data = {**data, "document": data["document"].lower()}
     try:
@@ -218,6 +222,27 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
         raise DocumentProblem("Your decision document is invalid:\n" + _describe(exc)) from None
     ignored = sorted(k for k in data if k not in DecisionDocument.model_fields)
     return doc, ignored
+
+
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*)\n\s*```\s*$", re.S)
+
+
+def read_content(content: str, max_bytes: int) -> "tuple[DecisionDocument, list[str]]":
+    """(document, ignored keys) from a Write call's `content` (core/document_call.py): one JSON
+    object — a fenced block around it is forgiven — or DocumentProblem."""
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise DocumentProblem(f"Your decision document is {size} bytes; the limit is {max_bytes}. Shorten its texts.")
+    fenced = _FENCE.match(content)
+    try:
+        data = orjson.loads(fenced.group(1) if fenced else content)
+    except orjson.JSONDecodeError:
+        raise DocumentProblem("Your decision document does not parse as JSON. Use double quotes, no comments, "
+                              "no trailing commas.") from None
+    if not isinstance(data, dict):
+        raise DocumentProblem("Your decision document must be ONE JSON object (the shape below), not "
+                              f"a JSON {type(data).__name__}.")
+    return parse_document(data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -290,18 +315,26 @@ def _rules(outcome: "str | None") -> str:
             "judgement.")
 
 
+def _hand_over(delib) -> str:
+    """How the document reaches the plugin: a Write call it reads and records (document_call)."""
+    return (f"Call the Write tool with file_path `<project>/{document_call.relative(delib.id)}` (`<project>` is "
+            "the project's folder, absolute) and as content ONE JSON object of this shape. The plugin checks the "
+            "content from the call and records it — it writes no file: the tool's result says recorded, or what "
+            "to fix.")
+
+
 def request_text(delib) -> str:
     """The instruction that asks for the decision document (once the vote has passed)."""
     catalogue = citable(delib)
     if delib.outcome == "rejected":
-        head = ("Next: write the decision document of this rejection in your concluding answer — the "
-                "deliberation closes with it. Tell the user that no approach is adopted and why, then end "
-                "the answer with exactly one fenced ```json block of this shape (requirements and acceptance "
-                "criteria may stay empty; the risks say what sank the approaches):")
+        head = ("Next: write the decision document of this rejection and hand it to the plugin — the "
+                "deliberation closes with it. " + _hand_over(delib) + " Requirements and acceptance criteria "
+                "may stay empty; the risks say what sank the approaches. Then tell the user, in prose, that no "
+                "approach is adopted and why.")
     else:
-        head = ("Next: write the decision document (PRD) in your concluding answer — the deliberation "
-                "closes with it. Present the decision, its dissent and the alternatives to the user, then end "
-                "the answer with exactly one fenced ```json block of this shape:")
+        head = ("Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes "
+                "with it. " + _hand_over(delib) + " Then give the user your concluding answer in prose: the "
+                "decision, its dissent and the alternatives (the document is for the record: do not paste it).")
     return "\n".join([head, EXAMPLE, _rules(delib.outcome),
                       f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue),
                       "When you stop, the quality gate checks the document; one that is missing or cites an "
@@ -317,14 +350,40 @@ def route_notice(delib) -> "list[str]":
     return [human_review.request_notice(delib.id, a.route, a.rules, a.why, delib.decision, a.probes)]
 
 
+def shape_text(delib) -> str:
+    """The document's shape, its rules and the ids it may cite (said again with a refusal)."""
+    catalogue = citable(delib)
+    return "\n".join([EXAMPLE, _rules(delib.outcome), f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue)])
+
+
+def submit(delib, content: str, *, max_bytes: int, now: float) -> "str | None":
+    """A document handed over by a Write call (core/document_handover.py): recorded — None — when
+    it parses, validates and every cited id exists; else the problem (the call is refused and
+    may be made again: the main agent's own retries, no Stop is held)."""
+    st = delib.prd
+    try:
+        doc, ignored = read_content(content, max_bytes)
+        problem = trace_problem(doc, citable(delib), delib.outcome)
+    except DocumentProblem as exc:
+        doc, ignored, problem = None, [], str(exc)
+    if problem is not None:
+        if st.status != "accepted":
+            st.problem = problem
+        return problem
+    st.status, st.document, st.ignored_keys, st.via = "accepted", doc, ignored, "write"
+    st.problem, st.closed_at = None, now
+    return None
+
+
 def send_back_text(delib, problem: str) -> str:
     """The Stop block that sends a missing or invalid document back (once)."""
     catalogue = citable(delib)
     return "\n".join([
         f"Deliberation {delib.id}: both gates passed; the decision document is the last step before it "
         f"closes. {problem}",
-        "Next: end your concluding answer with exactly one fenced ```json block of this shape (the rest of "
-        "the answer is for the user):", EXAMPLE, _rules(delib.outcome),
+        "Next: hand the decision document to the plugin, then end your turn. " + _hand_over(delib)
+        + " (Ending your answer with exactly one fenced ```json block of this shape is accepted too.)",
+        EXAMPLE, _rules(delib.outcome),
         f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue), *route_notice(delib)])
 
 
@@ -353,7 +412,7 @@ def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, 
     except DocumentProblem as exc:
         doc, ignored, problem = None, [], str(exc)
     if problem is None:
-        st.status, st.document, st.ignored_keys = "accepted", doc, ignored
+        st.status, st.document, st.ignored_keys, st.via = "accepted", doc, ignored, "answer"
         st.problem, st.closed_at = None, now
         return Outcome("accepted")
     st.problem = problem

@@ -425,6 +425,9 @@ class PrdState(_Model):
     problem: "str | None" = Field(None, description="Why the last document read was not accepted.")
     document: "DecisionDocument | None" = None
     ignored_keys: list[str] = Field(default_factory=list)
+    via: "Literal['write', 'answer'] | None" = Field(
+        None, description="How the accepted document arrived: a Write call the plugin read (core/document_call.py) "
+                          "or a fenced block ending the concluding answer.")
     announced: "AnnouncedRoute | None" = Field(
         None, description="The route announced with the request (None: not announced; the Stop holds once "
                           "when the final route needs a person).")
