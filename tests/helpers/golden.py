@@ -139,7 +139,7 @@ def _dissenter(persona="ux-advocate", documented=False):
 
 CONFORMITY = [ConformityWarning(detector="score_clustering", agents=["k-a", "k-b", "k-c"],
                                 evidence="3 agents within 0.3 points on A (8.4–8.6).").model_dump(mode="json")]
-REQUEST = "Next: write the decision document (PRD) in your concluding answer — the deliberation closes with it."
+REQUEST = "Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it."
 T2_WHY = ("T2: unanimous pass at judges' confidence 0.95 >= 0.90 on reversal-prone class security/auth "
           "(reversed 1 time(s)): unanimity is the warning")
 REVIEW_REQUEST = REQUEST + "\n" + human_review.request_notice(DID, "human-review", ["T2"], T2_WHY, "A", ["auth-tests"])
@@ -347,6 +347,24 @@ def cases() -> "dict[str, tuple[str, Any]]":
             tool="Write", ids=[DID],
             lines=[f"- deliberation {DID} [security] routed to hard-reject — …; a person settles it with …."])),
         # the Stop
+        # the Write call that hands over the decision document
+        "document/recorded": ("document.document_recorded", dict(
+            deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "
+                                     "1 open question(s)")),
+        "document/recorded_awaits_review": ("document.document_recorded", dict(
+            deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "
+                                     "1 open question(s)",
+            route=human_review.request_notice(DID, "human-review", ["T2"], T2_WHY, "A", []))),
+        "document/refused": ("document.document_refused", dict(
+            deliberation=DID, problem="Every cited id must exist in the deliberation; these do not: 'nobody:F9' in "
+                                      "R1. Cite only the ids listed below.",
+            shape="…the shape, the rules and the ids it may cite, as the request gave them (core/prd.py)…")),
+        "document/not_due_no_deliberation": ("document.document_not_due", dict(asked=DID)),
+        "document/not_due_yet": ("document.document_not_due", dict(
+            asked=DID, active=DID, phase="RANKING", next="Next: …the step the plugin accepts next…")),
+        "document/not_due_other_deliberation": ("document.document_not_due", dict(
+            asked="d-5e55a7c1-2", active=DID, phase="PRD_GENERATION",
+            path=f".claude/deliberation/documents/{DID}.json")),
         "stop/held": ("stop.stop_held", dict(deliberation=DID, hold=HOLD, count=2, limit=3)),
         "stop/failed": ("stop.stop_failed", dict(deliberation=DID, hold=HOLD, limit=3)),
         "stop/document_sent_back": ("stop.document_sent_back", dict(problem="…what is wrong, and the block to write…")),

@@ -14,7 +14,7 @@ A "Next:" line is read as:
                                  plugin's approach list verbatim, the tier-2 items verbatim —
                                  or, for a tier-2 worker, exactly the prompt the plugin gave;
   "Next: wait …"               → wait;
-  "Next: write the decision document …" / "Next: end your concluding answer with … json block"
+  "Next: write the decision document …" / "Next: hand the decision document …"
                                → the concluding answer: the decision, then the document block
                                  in the shape the plugin shows, citing only the ids it lists;
   anything else                → finish: the final answer, with what the plugin says to tell
@@ -47,7 +47,7 @@ GROUPED = re.compile(r"^- ([A-Za-z0-9_.-]+|hot spots): ((?:[A-Za-z0-9_.-]+(?:, |
 GROUP_KINDS = {"findings": "finding", "dissent": "dissent", "refutations": "refutation"}
 DOCUMENT_ASKED = ("Next: write the decision document", "Next: hand the decision document")
 # how the client labels hook output (docs/HOOK_ANSWERS.md)
-HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:Agent|Stop|SessionStart) hook "
+HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:(?:Agent|Write)|Stop|SessionStart) hook "
                        r"(?:additional context|error): ")
 
 
@@ -180,6 +180,19 @@ def decision_document(plugin_text: str, decision: str) -> dict:
                    "mitigation": "Monitor it and roll back.", "severity": "high", "sources": concerns[:1]}],
         "open_questions": [{"question": "Is the contested point settled?", "sources": spots[:1] or findings[:1]}],
     }
+
+
+HANDOVER = re.compile(r"file_path `<project>/(\.claude/deliberation/documents/[A-Za-z0-9_-]+\.json)`")
+
+
+def handover_call(plugin_text: str, decision: str, project: str) -> "dict | None":
+    """The Write call's input that hands the document over where the request names (None: the
+    request names no such call)."""
+    named = HANDOVER.findall(plugin_text)
+    if not named:
+        return None
+    return {"file_path": f"{project}/{named[-1]}", "content": json.dumps(decision_document(plugin_text, decision),
+                                                                         indent=1)}
 
 
 def concluding_answer(plugin_text: str, decision: str) -> str:

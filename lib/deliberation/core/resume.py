@@ -76,8 +76,8 @@ def _stage_over(delib: Deliberation, rec: AgentRecord) -> "str | None":
     elif rec.stage == "deliberation":
         step = "re-rank instead: spawn the personas again for RANKING"
     elif delib.phase == "PRD_GENERATION":
-        step = ("the vote has passed: end your concluding answer with the decision document the plugin asked "
-                "for — or, to change the vote, spawn the ranking personas again for a fresh, blind re-rank")
+        step = ("the vote has passed: hand the plugin the decision document it asked for (the Write call it "
+                "named) — or, to change the vote, spawn the ranking personas again for a fresh, blind re-rank")
     else:
         step = "spawn the ranking personas again for a fresh, blind re-rank"
     return (f"{who(rec)} worked in the {rec.stage.upper()} stage, and deliberation {delib.id} is now in "
