@@ -8,7 +8,7 @@ import json
 from deliberation.core import document_call, prd
 from deliberation.core.document_call import target
 from tests.helpers import payloads as P
-from tests.unit.test_prd import deliberation
+from tests.helpers.payloads import prd_deliberation as deliberation
 
 CITES = ["security-analyst:F1", "performance-engineer:F1"]
 
