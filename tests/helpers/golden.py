@@ -396,12 +396,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
                     "message": "HUMAN REVIEW NEEDED: …"})),
         # a spawn or a message refused
         "refusals/state_folder_read": ("refusals.state_folder", dict(
-            case="read", path="/home/u/proj/.claude/deliberation/records/d-1.md")),
+            case="read", how="/home/u/proj/.claude/deliberation/records/d-1.md")),
         "refusals/state_folder_search_in": ("refusals.state_folder", dict(
-            case="search_in", path="/home/u/proj/.claude/deliberation")),
-        "refusals/state_folder_search_over": ("refusals.state_folder", dict(case="search_over", path="/home/u/proj")),
+            case="search_in", how="/home/u/proj/.claude/deliberation")),
+        "refusals/state_folder_grep_over": ("refusals.state_folder", dict(case="grep_over", how="/home/u/proj")),
+        "refusals/state_folder_glob_over": ("refusals.state_folder", dict(case="glob_over", how="/home/u/proj")),
         "refusals/state_folder_bash_names": ("refusals.state_folder", dict(case="bash_names")),
-        "refusals/state_folder_bash_over": ("refusals.state_folder", dict(case="bash_over")),
+        **{f"refusals/state_folder_bash_over_{how}": ("refusals.state_folder", dict(case="bash_over", how=how))
+           for how in ("grep", "rg", "ag", "find", "git", "other")},
         "refusals/research_leak": ("refusals.research_leak", dict(
             refs=["security-analyst:F1", "cost-analyst:F2"],
             claims={"security-analyst:F1": "Dual-write doubles the credential surface for the orders database "

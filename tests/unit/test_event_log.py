@@ -129,3 +129,49 @@ def test_a_pending_prompt_that_is_not_one_is_not_believed(tmp_path):
         with open(layout.pending_prompt("s1"), "w") as fh:
             fh.write(text)
         assert event_log.pending_prompt(layout, "s1") is None
+
+
+def test_the_turn_s_records_skip_a_sealed_line_without_a_time_and_stop_at_an_older_one(tmp_path):
+    """One reader serves the question a deliberation opens with and the mid-task net: the writer
+    gives every record a numeric `at` (the schema requires it), so a sealed record without one —
+    no `at`, a bool, a string, inf — is malformed and skipped: it neither ends the walk nor counts. A record older than the turn's prompt ends it."""
+    layout = Layout(str(tmp_path))
+    log = layout.events("s1")
+    lines = [{"event": "UserPromptSubmit", "at": 10.0, "n": "before the turn"},
+             {"event": "UserPromptSubmit", "at": 20.0, "n": "the prompt"},
+             {"event": "PreToolUse", "n": "no at"}, {"event": "PreToolUse", "at": True, "n": "bool"},
+             {"event": "PreToolUse", "at": "30", "n": "string"}, {"event": "PreToolUse", "at": 25, "n": "int"}]
+    body = "".join(json.dumps(r) + "\n" for r in lines) + '{"event": "PreToolUse", "at": Infinity, "n": "inf"}\n'
+    write_state(log, body)
+    assert [r["n"] for r in event_log.turn_records(layout, log, None, 1 << 20)] == \
+        ["int", "the prompt", "before the turn"]
+    assert [r["n"] for r in event_log.turn_records(layout, log, 20.0, 1 << 20)] == ["int", "the prompt"]
+    assert [r["n"] for r in event_log.turn_records(layout, log, 26.0, 1 << 20)] == []
+    assert (event_log.record_time({"at": 3}), event_log.record_time({"at": float("nan")}),
+            event_log.record_time({})) == (3.0, None, None)
+
+
+def test_both_readers_of_the_turn_agree_on_a_record_without_a_time(tmp_path):
+    """The net's view of the turn (plain_reads.since_last_prompt) and the question a deliberation
+    opens with (handlers.common.last_user_prompt) read the same records: a sealed record with no
+    `at` after the turn's prompt is skipped by both; it does not hide what was said since."""
+    from deliberation.app.handlers import common
+    from deliberation.state import plain_reads
+
+    layout = Layout(str(tmp_path))
+    records = [{"event": "PreToolUse", "at": 6.0, "payload": {}, "notes": ["tool-net:push"]},
+               {"event": "PreToolUse", "payload": {}, "notes": ["from a record with no time"]}]
+    write_state(layout.events("s1"), "".join(json.dumps(r) + "\n" for r in records))
+    pending = event_log.make_record(_Event(), {"session_id": "s1", "prompt": "the question"}, {}, None, "full",
+                                    100, 5.0, "hook")
+    event_log.keep_pending_prompt(layout, "s1", pending)  # the turn's prompt, kept aside
+    tail = plain_reads.since_last_prompt(layout, "s1")
+    assert tail is not None and (tail.at, tail.notes) == (5.0, ["tool-net:push"])
+    assert common.last_user_prompt(layout, "s1", pending) == ("the question", None, 5.0)
+    event_log.drop_pending_prompt(layout, "s1")
+    prompt = {"event": "UserPromptSubmit", "at": 5.0, "payload": {"prompt": "the question"},
+              "trigger": {"triggered": True}, "notes": []}
+    write_state(layout.events("s1"), "".join(json.dumps(r) + "\n" for r in [prompt, *records]))
+    tail = plain_reads.since_last_prompt(layout, "s1")
+    assert tail is not None and (tail.at, tail.trigger, tail.notes) == (5.0, {"triggered": True}, ["tool-net:push"])
+    assert common.last_user_prompt(layout, "s1") == ("the question", {"triggered": True}, 5.0)

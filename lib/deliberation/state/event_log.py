@@ -202,6 +202,40 @@ def sealed_lines_backwards(layout, path: str, max_bytes: int):
             yield body
 
 
+def record_time(record: dict) -> "float | None":
+    """A record's `at`, when it is a finite number (a bool is not one)."""
+    at = record.get("at")
+    if isinstance(at, bool) or not isinstance(at, (int, float)):
+        return None
+    at = float(at)
+    return at if at - at == 0.0 else None  # not inf, not nan
+
+
+def turn_records(layout, path: str, since: "float | None", max_bytes: int):
+    """The records of this user's event log back to the turn's prompt, last first: each line this
+    user's plugin sealed that decodes to an object with a numeric `at`, until the first one older
+    than `since` (the turn's pending prompt's time; None: no bound but `max_bytes`).
+
+    The writer (`make_record`) gives every record its time and the event schema requires it, so a
+    sealed line that is not an object or has no numeric `at` is malformed: it is skipped, like a
+    line that does not decode. It does not end the walk (one bad line would hide the turn's prompt
+    and the notes said since) and it is never taken for the prompt (a prompt with no time cannot
+    be placed in the turn)."""
+    for line in sealed_lines_backwards(layout, path, max_bytes):
+        try:
+            record = fastjson.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict):
+            continue
+        at = record_time(record)
+        if at is None:
+            continue
+        if since is not None and at < since:
+            return  # older than the turn's prompt
+        yield record
+
+
 def has_lines(path: str, lines: bytes, window: int = RERUN_WINDOW_BYTES) -> bool:
     """Whether every line of `lines` is a record of the last `window` bytes of the file (a
     transaction's appends, looked for when its journal is replayed)."""

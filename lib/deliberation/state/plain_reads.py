@@ -212,24 +212,16 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
     """The turn's prompt — kept aside in prompt.json while the session has no deliberation, else
     in the event log — and the notes logged since, the log read backwards (None: no prompt
     found). Read only when a tool call already looks risky."""
-    from deliberation.state.event_log import pending_prompt, sealed_lines_backwards
+    from deliberation.state.event_log import pending_prompt, record_time, turn_records
 
     pending = pending_prompt(layout, session_id)
-    since = _at(pending) if pending is not None else None
+    since = record_time(pending) if pending is not None else None
     notes: "list[str]" = []
     try:
         path = layout.checked(layout.events(session_id))
     except ValueError:
         return None
-    for line in sealed_lines_backwards(layout, path, max_bytes):  # only this user's events
-        try:
-            rec = fastjson.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(rec, dict):
-            continue
-        if since is not None and _at(rec) < since:
-            break  # older than the turn's prompt
+    for rec in turn_records(layout, path, since, max_bytes):  # only this user's events, back to the prompt
         payload = rec.get("payload")
         if not isinstance(payload, dict):
             payload = {}

@@ -3,7 +3,6 @@ reads the core asks for (the latest prompt, token figures, models), and deliveri
 
 from __future__ import annotations
 
-import json
 import os
 
 from deliberation.app import transcripts, workflow_files
@@ -70,17 +69,8 @@ def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = N
     however long the log). A later call of the deliberate command through the Skill tool
     (logged whole, with its trigger result) counts as a prompt: its args."""
     path = layout.events(session_id)
-    since = pending.get("at") if pending is not None else None
-    for line in event_log.sealed_lines_backwards(layout, path, max_bytes):  # only this user's events
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(rec, dict):
-            continue
-        at = rec.get("at")
-        if isinstance(since, (int, float)) and isinstance(at, (int, float)) and at < since:
-            break  # older than the turn's prompt
+    since = event_log.record_time(pending) if pending is not None else None
+    for rec in event_log.turn_records(layout, path, since, max_bytes):  # only this user's events, back to the prompt
         if rec.get("event") == "PreToolUse" and isinstance(rec.get("trigger"), dict):
             payload = rec.get("payload") or {}
             question = skill_question(payload.get("tool_name") or "", payload.get("tool_input") or {})
