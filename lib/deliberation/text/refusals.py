@@ -26,8 +26,11 @@ def quoted(ref, claim):
     return '%s ("%s")' % (ref, claim) if claim else ref
 
 
-def research_leak(refs, claims, subject="this RESEARCH prompt",
-                  instead="remove other agents' findings from this research prompt"):
+LEAK_SUBJECT = "this RESEARCH prompt"
+LEAK_INSTEAD = "remove other agents' findings from this research prompt"
+
+
+def research_leak(refs, claims, subject=LEAK_SUBJECT, instead=LEAK_INSTEAD):
     """A research prompt (or a message to a research agent, `subject`) carries other agents'
     findings `refs` (`claims`: ref → claim)."""
     named = [quoted(ref, claims.get(ref)) for ref in refs]
@@ -132,3 +135,11 @@ def state_folder(case, how=""):
     }
     return (f"{why} This command would walk it from the project root.\nNext: "
             + ways.get(how, "name the folders to walk (e.g. `src/ tests/`)."))
+
+
+def rationale_label(persona, stage):
+    """How a vote-leak refusal names the rationale a prompt quotes: a ranker's (`stage` ranking)
+    or the synthesis' for its preferred approach."""
+    if stage == "ranking":
+        return f"{persona}'s ranking rationale"
+    return f"the {persona}'s rationale for its preferred approach"
