@@ -347,6 +347,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
             tool="Write", ids=[DID],
             lines=[f"- deliberation {DID} [security] routed to hard-reject — …; a person settles it with …."])),
         # the Stop
+        "review/route_notice_hard_reject": ("review.route_notice", dict(
+            delid=DID, hard=True, short="every accepted decision of this class goes to a person",
+            why="T1: class security/auth was reversed 2 time(s) before and this decision is on the accept path",
+            probes=["auth-tests"], message="…what to tell the user (core/human_review.user_message)…")),
         # the Write call that hands over the decision document
         "document/recorded": ("document.document_recorded", dict(
             deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "

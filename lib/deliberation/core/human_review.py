@@ -67,15 +67,9 @@ def request_notice(delib_id: str, route: str, rules: "list[str]", why: str, deci
     """Said with the request for the decision document when the route is known to need a person
     (core/announce.py; `why` the details of the `rules` that fired): the main agent tells the
     user in its concluding answer, so the Stop that completes the deliberation goes through."""
-    what = "HARD-REJECTED" if route == "hard-reject" else "goes to HUMAN REVIEW"
     short = review.rule_why(rules)
-    detail = f" ({why})" if why else ""
-    ran = (f" Probes {', '.join(probes)} run when you stop; if one changes the route, the Stop tells you."
-           if probes else "")
-    message = user_message(delib_id, route, decision, short)
-    return (f"Route: when deliberation {delib_id} closes, its decision {what} — {short}{detail}.{ran} "
-            "Say so in your concluding answer, with the deliberation id and the `deliberation approve` "
-            f"command (then your stop goes through without a hold); tell the user: \"{message}\"")
+    return review.route_notice(delid=delib_id, hard=route == "hard-reject", short=short, why=why, probes=probes,
+                               message=user_message(delib_id, route, decision, short))
 
 
 def rules_text(route) -> str:

@@ -34,6 +34,7 @@ from deliberation.core import document_call, human_review
 from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
 from deliberation.state.models import PrdState
+from deliberation.text import document as doc_words
 
 LISTING_BUDGET = 5_000  # the ids' share of an answer (hookio.ANSWER_BUDGET in all)
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
@@ -232,16 +233,14 @@ def read_content(content: str, max_bytes: int) -> "tuple[DecisionDocument, list[
     object — a fenced block around it is forgiven — or DocumentProblem."""
     size = len(content.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        raise DocumentProblem(f"Your decision document is {size} bytes; the limit is {max_bytes}. Shorten its texts.")
+        raise DocumentProblem(doc_words.content_too_large(size, max_bytes))
     fenced = _FENCE.match(content)
     try:
         data = orjson.loads(fenced.group(1) if fenced else content)
     except orjson.JSONDecodeError:
-        raise DocumentProblem("Your decision document does not parse as JSON. Use double quotes, no comments, "
-                              "no trailing commas.") from None
+        raise DocumentProblem(doc_words.content_not_json()) from None
     if not isinstance(data, dict):
-        raise DocumentProblem("Your decision document must be ONE JSON object (the shape below), not "
-                              f"a JSON {type(data).__name__}.")
+        raise DocumentProblem(doc_words.content_not_object(type(data).__name__))
     return parse_document(data)
 
 
@@ -315,26 +314,10 @@ def _rules(outcome: "str | None") -> str:
             "judgement.")
 
 
-def _hand_over(delib) -> str:
-    """How the document reaches the plugin: a Write call it reads and records (document_call)."""
-    return (f"Call the Write tool with file_path `<project>/{document_call.relative(delib.id)}` (`<project>` is "
-            "the project's folder, absolute) and as content ONE JSON object of this shape. The plugin checks the "
-            "content from the call and records it — it writes no file: the tool's result says recorded, or what "
-            "to fix.")
-
-
 def request_text(delib) -> str:
     """The instruction that asks for the decision document (once the vote has passed)."""
     catalogue = citable(delib)
-    if delib.outcome == "rejected":
-        head = ("Next: write the decision document of this rejection and hand it to the plugin — the "
-                "deliberation closes with it. " + _hand_over(delib) + " Requirements and acceptance criteria "
-                "may stay empty; the risks say what sank the approaches. Then tell the user, in prose, that no "
-                "approach is adopted and why.")
-    else:
-        head = ("Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes "
-                "with it. " + _hand_over(delib) + " Then give the user your concluding answer in prose: the "
-                "decision, its dissent and the alternatives (the document is for the record: do not paste it).")
+    head = doc_words.request_head(delib.outcome == "rejected", document_call.relative(delib.id))
     return "\n".join([head, EXAMPLE, _rules(delib.outcome),
                       f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue),
                       "When you stop, the quality gate checks the document; one that is missing or cites an "
@@ -381,9 +364,7 @@ def send_back_text(delib, problem: str) -> str:
     return "\n".join([
         f"Deliberation {delib.id}: both gates passed; the decision document is the last step before it "
         f"closes. {problem}",
-        "Next: hand the decision document to the plugin, then end your turn. " + _hand_over(delib)
-        + " (Ending your answer with exactly one fenced ```json block of this shape is accepted too.)",
-        EXAMPLE, _rules(delib.outcome),
+        doc_words.send_back_next(document_call.relative(delib.id)), EXAMPLE, _rules(delib.outcome),
         f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue), *route_notice(delib)])
 
 

@@ -1,6 +1,7 @@
 """What the Write call that hands over the decision document is told (core/document_handover.py
 decides): recorded, not recorded with what to fix, or not due. The model reads it as the
-tool's result (a PreToolUse deny: nothing is written either way)."""
+tool's result (a PreToolUse deny: nothing is written either way). Also the words of the request
+that names that call, and of a content that is no document (core/prd.py)."""
 
 from __future__ import annotations
 
@@ -67,3 +68,43 @@ def document_not_due(o: DocumentNotDue) -> str:
                 f"Next: call Write again with file_path `<project>/{o.path}`.")
     return (f"The decision document of deliberation {o.active} is not due yet (phase {o.phase}); nothing is "
             f"written.\n{o.next}")
+
+
+# -- the request that names the Write call (core/prd.py), and a content that is no document
+
+
+def hand_over(path: str) -> str:
+    """How the document reaches the plugin: the Write call it reads (`path` under the project)."""
+    return (f"Call the Write tool with file_path `<project>/{path}` (`<project>` is the project's folder, "
+            "absolute) and as content ONE JSON object of this shape. The plugin checks the content from the "
+            "call and records it — it writes no file: the tool's result says recorded, or what to fix.")
+
+
+def request_head(rejected: bool, path: str) -> str:
+    """The first line of the request for the decision document."""
+    if rejected:
+        return ("Next: write the decision document of this rejection and hand it to the plugin — the "
+                "deliberation closes with it. " + hand_over(path) + " Requirements and acceptance criteria "
+                "may stay empty; the risks say what sank the approaches. Then tell the user, in prose, that no "
+                "approach is adopted and why.")
+    return ("Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes "
+            "with it. " + hand_over(path) + " Then give the user your concluding answer in prose: the "
+            "decision, its dissent and the alternatives (the document is for the record: do not paste it).")
+
+
+def send_back_next(path: str) -> str:
+    """The next step of the Stop's send-back of a missing or invalid document."""
+    return ("Next: hand the decision document to the plugin, then end your turn. " + hand_over(path)
+            + " (Ending your answer with exactly one fenced ```json block of this shape is accepted too.)")
+
+
+def content_too_large(size: int, limit: int) -> str:
+    return f"Your decision document is {size} bytes; the limit is {limit}. Shorten its texts."
+
+
+def content_not_json() -> str:
+    return "Your decision document does not parse as JSON. Use double quotes, no comments, no trailing commas."
+
+
+def content_not_object(kind: str) -> str:
+    return f"Your decision document must be ONE JSON object (the shape below), not a JSON {kind}."
