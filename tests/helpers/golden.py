@@ -491,6 +491,16 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
         "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
         "switch/prune_failed": ("switch.prune_failed", dict(reason="PermissionError: [Errno 13] sessions")),
+        # a committed setting held back until this user approves it: the session start's line, doctor's,
+        # `deliberation config`'s, `deliberation trust`'s listing of a probe
+        "consent/awaiting_net_off_and_a_shorter_retention": ("consent.awaiting", dict(
+            waiting=[["trigger.tool_net", "off"], ["retention.max_age_days", 1]], project="/home/dev/my project")),
+        "consent/doctor_self_rating_off": ("consent.doctor_line", dict(
+            name="trigger.self_rating", value=False, project="/home/dev/shop")),
+        "consent/config_trigger_off": ("consent.config_line", dict(
+            name="trigger.enabled", value=False, project="/home/dev/shop")),
+        "consent/trust_a_probe": ("consent.trust_item", dict(
+            name="escalation.probes", value=[{"name": "tests", "command": ["make", "check"]}])),
         # the once-per-session self-rating: the default bars (project form), configured ones (plugin form)
         "self_rating/default": ("self_rating.text", dict()),
         "self_rating/plugin_configured_bars": ("self_rating.text", dict(
@@ -647,6 +657,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "evaluation/pct_none": ("evaluation.pct", dict(x=None)),
         "evaluation/ratio": ("evaluation.ratio", dict(n=92, d=94)),
         "evaluation/ratio_empty": ("evaluation.ratio", dict(n=0, d=0)),
+        "workflow/no_accepted_report": ("workflow.no_accepted_report", dict(
+            who="cost-analyst (a-2)", refused=2, problem="findings[0].evidence: required")),
+        "workflow/hooks_off": ("workflow.hooks_off", dict(outcome="checkpoint answered nothing")),
+        "workflow/cached": ("workflow.cached", dict(count=3, run="r-7f2c")),
+        # why a Workflow script's agent count has no bound
+        **{f"script/unbounded_{case}": ("script.unbounded", dict(line=12, case=case, name=name)) for case, name in (
+            ("spread", ""), ("for", ""), ("array_from", ""), ("pipeline", ""), ("workflow", ""), ("while", ""),
+            ("nested", ""), ("renamed", ""), ("loop", "do-while"), ("over", "map"), ("callback", "retry"))},
         "phases/lost": ("phases.lost", dict(deliberation=DID)),
         # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
         "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),

@@ -298,12 +298,10 @@ PROSE_NOT_MOVED_YET: "dict[str, int]" = {
     "deliberation.core.evaluation": 7,
     "deliberation.core.human_review": 7,
     "deliberation.core.instructions": 6,
-    "deliberation.core.plugin_workflow": 7,
     "deliberation.core.prd": 20,
     "deliberation.core.retention": 3,
     "deliberation.core.stop": 3,
     "deliberation.core.token_usage": 2,
-    "deliberation.core.workflow_plan": 10,
     "deliberation.core.workflow_prompts": 19,
 }
 

@@ -417,3 +417,39 @@ def test_a_resumed_session_that_hears_the_end_at_its_start_is_not_told_again(tmp
     assert pe.later_notice(str(data), "s-1", NOW + 21) is None
     # s-2, still running, was promised a message: it still gets it
     assert pe.later_notice(str(data), "s-2", NOW + 22).startswith("deliberation: set-up finished in 9 s")
+
+
+def test_the_session_id_is_parsed_only_when_a_step_needs_it(tmp_path):
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    current = make_env(data, f"{key}-1", key)
+    (data / current / "announced").write_text("1\n")
+    asked = []
+    assert pe.session_start(str(root), str(data), {}, NOW, session_id=lambda: asked.append(1) or "s-1") is None
+    assert asked == []  # ready: nothing to note, no payload parsed
+    (data / "setup.json").write_text(json.dumps({"state": "running", "key": "other", "started": NOW}))
+    (data / "current").unlink()
+    fd = hold_lock(data)
+    try:
+        pe.session_start(str(root), str(data), {}, NOW, session_id=lambda: asked.append(1) or "s-1", deps_here=False)
+    finally:
+        os.close(fd)
+    assert asked == [1] and (data / "told" / "s-1").exists()
+
+
+def test_the_session_start_hook_that_finds_its_environment_ready_parses_no_json(tmp_path):
+    import subprocess
+
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    current = make_env(data, f"{key}-1", key)
+    (data / current / "announced").write_text("1\n")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import plugin_env as pe; "
+            "pe.hook_main(); sys.stderr.write(repr(sorted(m for m in ('json', 're', 'subprocess') if m in sys.modules)))")
+    env = {"CLAUDE_PLUGIN_DATA": str(data), "CLAUDE_PLUGIN_ROOT": str(root), "PATH": os.environ.get("PATH", "")}
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib")], capture_output=True, text=True,
+                          input=json.dumps({"session_id": "s-1", "hook_event_name": "SessionStart"}), env=env,
+                          timeout=60)
+    assert (proc.stdout, proc.stderr) == ("", "[]"), proc.stdout + proc.stderr

@@ -335,6 +335,7 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
 def check_config(layout: Layout) -> "list[Finding]":
     from deliberation.state import consent
     from deliberation.state.config import read_config_file
+    from deliberation.text import consent as words
 
     if not os.path.lexists(layout.config):
         return [ok("config", "no config.json: every default applies")]
@@ -345,9 +346,7 @@ def check_config(layout: Layout) -> "list[Finding]":
     out = [problem("config", p) for p in problems]
     waiting = consent.pending(layout)
     for item in waiting:
-        out.append(problem("config", f"awaiting your approval: {item.name} = {' '.join(item.shown(200).split())} — "
-                                     f"{item.why}; its default applies until you run, in a terminal: "
-                                     f"deliberation trust --project {consent.quote(layout.project)}"))
+        out.append(problem("config", words.doctor_line(item.name, item.value, layout.project)))
     if not out:
         approved = consent.requested(consent.read_raw(layout))
         extra = f" ({', '.join(i.name for i in approved)} approved by you)" if approved else ""

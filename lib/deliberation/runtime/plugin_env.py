@@ -429,7 +429,10 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
     """Check the environment, start a set-up when one is needed; the message to show, or None.
     A session told that a set-up runs is noted in told/ (`later_notice` tells it the end).
     `deps_here`: whether this interpreter (the one hooks/run.sh picks for every hook) already
-    has the dependencies; None = look (only when a set-up is said to be running)."""
+    has the dependencies; None = look (only when a set-up is said to be running).
+    `session_id` may be a function that returns it (called only when a step needs it)."""
+    if callable(session_id):
+        session_id = _Lazy(session_id)
     status = observe(plugin_root, data_dir)
     retire_previous_version(plugin_root, data_dir, status, environ)
     step = next_step(status, now)
@@ -481,8 +484,24 @@ def has_dependencies(plugin_root):
         return False
 
 
+class _Lazy(object):
+    """A session id computed the first time it is asked for."""
+
+    __slots__ = ("_get", "_value", "_done")
+
+    def __init__(self, get):
+        self._get, self._value, self._done = get, None, False
+
+    def __call__(self):
+        if not self._done:
+            self._value, self._done = self._get(), True
+        return self._value
+
+
 def safe_session_id(session_id):
     """The session id when it can name a file (the client's are UUIDs), else None."""
+    if isinstance(session_id, _Lazy):
+        session_id = session_id()
     if not isinstance(session_id, str) or not 0 < len(session_id) <= 128 or session_id.startswith("."):
         return None
     return session_id if set(session_id) <= _ID_CHARS else None
@@ -753,7 +772,8 @@ def hook_main():
     text = None
     if data_dir and enabled(environ):
         try:
-            text = session_start(root, data_dir, environ, time.time(), session_id=_session_id(payload))
+            # the id is parsed only when a step needs it: nearly every start needs no json
+            text = session_start(root, data_dir, environ, time.time(), session_id=lambda: _session_id(payload))
         except Exception as exc:  # noqa: BLE001 - the session goes on
             text = ("deliberation: checking the plugin's Python environment failed (%s: %s); "
                     "the session goes on" % (type(exc).__name__, exc))

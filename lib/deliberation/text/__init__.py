@@ -24,6 +24,8 @@ of wording is one module here and a reviewed diff there.
     conformity.py  what each herding detector saw
     route.py   the route after the vote: each fired rule's detail, its summary
     cost.py    what a deliberation cost, in one sentence
+    evaluation.py  `deliberation eval`'s table
+    script.py  why a Workflow script's agent count has no bound
     review.py  while a decision awaits a person: a risky tool's hold
 """
 

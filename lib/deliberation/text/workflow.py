@@ -125,3 +125,28 @@ def no_output(never_started: bool) -> str:
 def wave_agent_missed(who: str, wave: str, problem: str) -> str:
     """The deliberation's warning for an agent of a wave that left no report (`problem`: its first line)."""
     return f"{who} of the workflow's {wave} wave: no report — {problem}"
+
+
+# --------------------------------------------------------------------------------------------
+# what the plugin's workflow records (core/plugin_workflow.py): its run, its end, its agents
+
+NEXT_WAVE = "the plugin's workflow: its next wave"   # the bound a wave's run is recorded with
+NOT_SHIPPED = "the resolved script is not the shipped one"
+NOT_THE_PLUGINS = "the workflow's script is not the plugin's"
+LOST = "the deliberation of this workflow is not recorded"
+NO_OUTPUT_CALL = "it ended without calling StructuredOutput"
+
+
+def no_accepted_report(who: str, refused: int, problem: str) -> str:
+    """A workflow agent's report was refused every time (`problem`: the last reason's first line)."""
+    return f"{who}: no accepted report after {refused} refused call(s) — {problem}"
+
+
+def hooks_off(outcome: str) -> str:
+    """The workflow ran and no hook of the plugin answered it (`outcome`: the workflow's own message)."""
+    return "the plugin's workflow ran without the plugin's hooks answering: " + outcome
+
+
+def cached(count: int, run: "str | None") -> str:
+    """Agent results the client served from its cache: no hook saw them run again."""
+    return f"{count} agent result(s) of workflow run {run} were served from the client's cache (no hook saw them run again)"
