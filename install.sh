@@ -7,6 +7,9 @@
 #   ./install.sh --uninstall [PROJECT_DIR]  remove exactly what install added
 #   ./install.sh --demo [ARGS...]           set up the venv, then run the bundled demo
 #
+# <plugin>/.venv is a symlink to the venv, which lives in
+# ${XDG_DATA_HOME:-~/.local/share}/deliberation/venvs/ (see venv_home below).
+#
 # Environment (mostly for tests):
 #   DELIBERATION_VENV    use this existing venv (or Python prefix) instead of <plugin>/.venv;
 #                        pip runs only when the dependencies are not importable there
@@ -77,6 +80,43 @@ project_tool() {
 }
 
 # --- venv --------------------------------------------------------------------------------------
+# The venv lives outside the plugin folder and <plugin>/.venv is a symlink to it. Claude Code
+# copies a plugin folder that is added as a marketplace by its path into its cache, untracked
+# and git-ignored files included, but leaves out symlinks that lead outside the folder: a venv
+# inside would be copied (40 MB) at every install and update, the link is not. One venv per
+# plugin folder: its name is the folder's name and a hash of its path. No HOME and no
+# XDG_DATA_HOME: the venv is made in the folder, as before.
+venv_home() {
+  local base="${XDG_DATA_HOME:-${HOME:+$HOME/.local/share}}"
+  [ -n "$base" ] || return 1
+  "$BASE_PY" -I -c 'import hashlib, os, re, sys
+path = sys.argv[2]
+name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(path)).strip("._") or "plugin"
+print(os.path.join(sys.argv[1], "deliberation", "venvs", "%s-%s" % (name[:40], hashlib.sha256(path.encode()).hexdigest()[:12])))' \
+    "$base" "$PLUGIN"
+}
+
+# Create the venv: outside the folder with <plugin>/.venv linking to it (when .venv is absent or
+# a link), else (an existing .venv folder of an earlier install, or no HOME) in place.
+create_venv() {
+  local home=""
+  if [ "$VENV" = "$PLUGIN/.venv" ] && { [ -L "$VENV" ] || [ ! -e "$VENV" ]; }; then
+    home="$(venv_home)" || home=""
+  fi
+  if [ -n "$home" ]; then
+    say "venv: creating $home with $BASE_PY (linked as $VENV)"
+    mkdir -p "$(dirname "$home")"
+    "$BASE_PY" -I -m venv --clear "$home" \
+      || die "could not create a venv at $home (on Debian/Ubuntu: apt-get install python3-venv)"
+    rm -f "$VENV"
+    ln -s "$home" "$VENV" || die "could not link $VENV to $home"
+  else
+    say "venv: creating $VENV with $BASE_PY"
+    "$BASE_PY" -I -m venv "$VENV" \
+      || die "could not create a venv at $VENV (on Debian/Ubuntu: apt-get install python3-venv)"
+  fi
+}
+
 venv_python_ok() {
   [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -I -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null
 }
@@ -92,9 +132,11 @@ ensure_venv() {
     say "venv: reusing $VENV"
   else
     [ -z "${DELIBERATION_VENV:-}" ] || die "DELIBERATION_VENV=$VENV has no bin/python >= 3.10"
-    say "venv: creating $VENV with $BASE_PY"
-    "$BASE_PY" -I -m venv "$VENV" \
-      || die "could not create a venv at $VENV (on Debian/Ubuntu: apt-get install python3-venv)"
+    create_venv
+  fi
+  if [ "$VENV" = "$PLUGIN/.venv" ] && [ -d "$VENV" ] && [ ! -L "$VENV" ]; then
+    say "venv: note: $VENV is a folder inside the plugin folder (an earlier install made it); a marketplace" \
+        "added from this folder copies it into Claude Code's cache. To move it out: rm -rf \"$VENV\" and re-run."
   fi
   want="$(pyproject_hash)"
   if "$vpy" -I -c "$DEPS_IMPORT" 2>/dev/null; then
@@ -138,13 +180,16 @@ project_tool "$BASE_PY" check --project "$PROJECT" --plugin "$PLUGIN"
 if [ "$MODE" = uninstall ]; then
   say "uninstalling deliberation from $PROJECT"
   project_tool "$BASE_PY" uninstall --project "$PROJECT" --plugin "$PLUGIN" ${DRY_FLAG[@]+"${DRY_FLAG[@]}"}
-  [ "$DRY_RUN" = 1 ] || say "done. The plugin's venv ($VENV) is left in place: other projects may use it."
+  if [ "$DRY_RUN" = 0 ]; then
+    where="$VENV"; [ -L "$VENV" ] && where="$VENV -> $(readlink "$VENV")"
+    say "done. The plugin's venv ($where) is left in place: other projects may use it."
+  fi
   exit 0
 fi
 
 say "installing deliberation into $PROJECT"
 if [ "$DRY_RUN" = 1 ]; then
-  if venv_python_ok; then say "venv: would reuse $VENV"; else say "venv: would create $VENV and pip install the package"; fi
+  if venv_python_ok; then say "venv: would reuse $VENV"; else say "venv: would create $VENV (a link to a venv in ${XDG_DATA_HOME:-~/.local/share}/deliberation/venvs/) and pip install the package"; fi
   project_tool "$BASE_PY" install --project "$PROJECT" --plugin "$PLUGIN" --python "$VENV/bin/python" --dry-run
   exit 0
 fi

@@ -106,6 +106,8 @@ def routine(project: str) -> "dict[str, bytes]":
     hook("SessionStart", {**P.base(SID, "SessionStart"), "source": "startup"})
     hook("UserPromptSubmit", P.prompt(SID, ROUTINE_PROMPT))
     hook("PreToolUse", P.pre_tool(SID, "Read", {"file_path": "/home/dev/myproject/README.md"}, "toolu_r1"))
+    # the hourly prune has run (the first start found no session folder to prune): no prune is due
+    hook("SessionStart", {**P.base(SID, "SessionStart"), "source": "resume"})
     return {
         "prompt": payload_bytes(P.prompt(SID, ROUTINE_PROMPT)),
         "edit": payload_bytes(P.pre_tool(SID, "Edit", {

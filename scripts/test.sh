@@ -44,16 +44,33 @@ if [ -z "$PY" ]; then
   [ -n "$PY" ] && "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || die "no Python >= 3.10"
 fi
 echo "python: $PY ($("$PY" --version 2>&1))"
+# .venv is a link to a venv outside the folder, as install.sh makes it (its venv_home): a
+# marketplace added from this folder's path copies the folder into Claude Code's cache but not a
+# link that leads outside it. No HOME: a venv in the folder.
 if ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
-  rm -rf .venv
-  "$PY" -m venv .venv || { apt_install python3-venv && "$PY" -m venv .venv; } || die "cannot create .venv"
+  base="${XDG_DATA_HOME:-${HOME:+$HOME/.local/share}}"
+  if [ -n "$base" ] && { [ -L .venv ] || [ ! -e .venv ]; }; then
+    home="$("$PY" -I -c 'import hashlib, os, re, sys
+path = sys.argv[2]
+name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(path)).strip("._") or "plugin"
+print(os.path.join(sys.argv[1], "deliberation", "venvs", "%s-%s" % (name[:40], hashlib.sha256(path.encode()).hexdigest()[:12])))' \
+      "$base" "$REPO")"
+    mkdir -p "$(dirname "$home")"
+    "$PY" -m venv --clear "$home" || { apt_install python3-venv && "$PY" -m venv --clear "$home"; } \
+      || die "cannot create the venv $home"
+    rm -f .venv
+    ln -s "$home" .venv || die "cannot link .venv to $home"
+  else
+    rm -rf .venv
+    "$PY" -m venv .venv || { apt_install python3-venv && "$PY" -m venv .venv; } || die "cannot create .venv"
+  fi
 fi
 .venv/bin/python -m pip install -q --upgrade pip || warn "pip upgrade failed; using the venv's pip"
 .venv/bin/python -m pip install -q -e ".[test]" || die "pip install -e .[test] failed"
 .venv/bin/python -c 'import pydantic, orjson, jsonschema, pytest, hypothesis, mypy, deliberation' \
   || die "the venv lacks a dependency"
 .venv/bin/ruff --version >/dev/null 2>&1 || die "the venv lacks ruff"
-echo "venv: $REPO/.venv ready"
+echo "venv: $REPO/.venv ready$([ -L .venv ] && echo " (a link to $(readlink .venv))")"
 
 # --- 2. static checks ----------------------------------------------------------------------
 section "static checks: ruff, mypy"

@@ -46,8 +46,10 @@ TIERS = {
                "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
                "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals",
                "deliberation.text.switch", "deliberation.core.vocabulary",
-               # the self-rating said at SessionStart; the mid-task net on a Bash or edit call
-               "deliberation.text.self_rating", "deliberation.core.tool_net", "deliberation.text.net",
+               # the self-rating (and the settings awaiting approval) said at SessionStart; the mid-task
+               # net on a Bash or edit call
+               "deliberation.text.self_rating", "deliberation.text.consent", "deliberation.core.tool_net",
+               "deliberation.text.net",
                "deliberation.core.state_guard"),
 }
 

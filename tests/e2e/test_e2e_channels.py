@@ -42,7 +42,7 @@ def answers(run: ClaudeRun, event: str) -> "list[dict]":
 
 @pytest.mark.parametrize("background", MODES)
 def test_inside_a_deliberation_no_other_workflow_runs(background, run_claude, e2e_project):
-    """The issue's story, 15 research agents against a budget of 12 — and a 2-agent helper that
+    """A workflow of 15 research agents against a spawn budget of 12, and a 2-agent helper that
     would fit: inside an open deliberation both are refused before any of their agents ran, with
     the plugin's own workflow named; the deliberation goes on and concludes."""
     write_config(e2e_project.path, {"depth": {"posture": "off"}})

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,7 +101,8 @@ class Flow:
         self.data = self.home / ".claude" / "plugins" / "data" / f"{PLUGIN}-{MARKETPLACE}"
         self.runs = 0
 
-    def session(self, prompt: str, scenario, stream: bool = False, allowed_tools: str = "Agent Read") -> ClaudeRun:
+    def session(self, prompt: str, scenario, stream: bool = False, allowed_tools: str = "Agent Read",
+                timeout: float = 180) -> ClaudeRun:
         """One headless session in the project, with the user's environment; the hooks' warm
         worker keeps its default idle time, so only its own checks retire it."""
         self.runs += 1
@@ -108,7 +110,7 @@ class Flow:
         extra.update({"DELIBERATION_SELF_SETUP": "1", "DELIBERATION_WORKER_IDLE_S": "600"})
         args = ["--output-format", "stream-json", "--verbose"] if stream else None
         return run_claude_once(self.claude_bin, self.api, self.project, self.home, self.tmp, prompt, scenario,
-                               allowed_tools=allowed_tools, extra_args=args, env=extra, timeout=180,
+                               allowed_tools=allowed_tools, extra_args=args, env=extra, timeout=timeout,
                                log_path=self.tmp_path / f"api-log-{self.runs}.jsonl")
 
     def installed(self) -> dict:
@@ -430,3 +432,107 @@ def test_plugin_tag_in_a_scratch_clone(claude_bin, tmp_path):
     assert re.search(rf"^{re.escape(PLUGIN)}--v{re.escape(version)}\s+deliberation {re.escape(version)}$", tags, re.M), tags
     again = tag()
     assert again.returncode != 0 and "already exists" in (again.stdout + again.stderr)
+
+
+def informational(run: ClaudeRun) -> "list[str]":
+    """Every hook message the client showed the user (stream-json --verbose): the SessionStart
+    hooks' systemMessages and the `<Event> says: …` notices of the others."""
+    out = session_start_messages(run)
+    for line in run.stdout.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if item.get("type") == "system" and item.get("subtype") == "informational":
+            out.append(str(item.get("content") or ""))
+    return out
+
+
+def tree_size(root: Path) -> int:
+    return sum(p.lstat().st_size for p in root.rglob("*") if not p.is_dir() or p.is_symlink())
+
+
+@pytest.mark.slow
+def test_a_clone_with_its_venv_added_as_a_marketplace(flow, tmp_path):
+    """The README's order on a user's machine: clone, `./install.sh --demo` (a venv for the
+    demo), then the clone added as a marketplace by its path. The client copies the folder into
+    its cache — untracked and git-ignored files included — but not a symlink that leads out of
+    it, and `.venv` is one: no venv in the cache. The first session (while the plugin sets up
+    its own environment) enforces the checks in the clone's venv and says so; the end of the
+    set-up is announced once, in that session or at the next start."""
+    source = scratch_source(tmp_path / "source")
+    pip_conf = Path.home() / ".config" / "pip" / "pip.conf"  # this machine's package index
+    if pip_conf.is_file():
+        (flow.home / ".config" / "pip").mkdir(parents=True)
+        shutil.copy2(pip_conf, flow.home / ".config" / "pip" / "pip.conf")
+    started = time.monotonic()
+    demo = subprocess.run(["./install.sh", "--demo"], cwd=str(source), env=flow.env, capture_output=True, text=True,
+                          timeout=900, stdin=subprocess.DEVNULL)
+    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    link = source / ".venv"
+    venv = Path(os.readlink(link))
+    assert link.is_symlink() and venv.parent == flow.home / ".local" / "share" / "deliberation" / "venvs", venv
+    print(f"\n./install.sh --demo: {time.monotonic() - started:.0f} s; venv {tree_size(venv) / 1e6:.0f} MB at {venv}")
+
+    flow.cli.run("marketplace", "add", str(source))
+    flow.cli.run("install", PLUGIN_ID)
+    entry = flow.installed()
+    cache = flow.home / ".claude" / "plugins" / "cache" / MARKETPLACE / PLUGIN / entry["version"]
+    assert cache.is_dir(), entry
+    assert (cache / "install.sh").is_file() and not (cache / ".git").exists()
+    copied_venvs = [str(p) for p in cache.rglob("*") if p.name == ".venv"]
+    assert copied_venvs == [], copied_venvs
+    size = tree_size(cache)
+    assert size < 20e6, size  # the plugin itself: a few MB (the venv alone is about 40)
+    print(f"cache copy: {size / 1e6:.1f} MB, no .venv")
+
+    write_config(flow.project, {"depth": {"posture": "off"}, "gates": {"stop_block_limit": 1}})
+    flood = SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project, background=True)
+    first = flow.session("Deliberate: should the checkout service cache prices per node?", flood, stream=True)
+    said = informational(first)
+    start = [m for m in said if "setting up the plugin's Python environment" in m]
+    assert start and f"Meanwhile the deliberation checks run with {link}/bin/python" in start[0], said
+    assert not any("dependency missing" in m or "checks are off" in m for m in said), said
+    assert_budget_enforced(first)  # the checks ran, in the clone's venv, while the set-up ran
+    status = flow.wait_for_set_up()
+    print(f"set-up during session 1: {status['finished'] - status['started']:.1f} s")
+    second = flow.session("Hello again.", hello, stream=True)
+    ended = [m for m in said + informational(second)
+             if "set-up finished in" in m or "the plugin's Python environment is ready" in m]
+    assert len(ended) == 1, (said, informational(second))
+    assert second.returncode == 0 and second.plugin_errors() == "", second.describe()
+
+
+@pytest.mark.slow
+def test_the_end_of_the_set_up_reaches_the_session_that_started_it(flow, tmp_path):
+    """The first session after an install says the set-up runs; the model's answer comes only
+    once the set-up has finished (the scripted API waits for its record), so the Stop hook of
+    the same session is the first hook after it: it says the set-up finished, once, and the
+    next session start says nothing more of it."""
+    source = scratch_source(tmp_path / "source")
+    pip_conf = Path.home() / ".config" / "pip" / "pip.conf"
+    if pip_conf.is_file():
+        (flow.home / ".config" / "pip").mkdir(parents=True)
+        shutil.copy2(pip_conf, flow.home / ".config" / "pip" / "pip.conf")
+    flow.cli.run("marketplace", "add", str(source))
+    flow.cli.run("install", PLUGIN_ID)
+
+    def after_the_set_up(req) -> str:
+        deadline = time.monotonic() + SET_UP_TIMEOUT_S
+        while time.monotonic() < deadline and flow.setup_status().get("state") not in ("ready", "failed"):
+            time.sleep(0.2)
+        return "Hello."
+
+    first = flow.session("Hello there.", after_the_set_up, stream=True, timeout=SET_UP_TIMEOUT_S + 60)
+    assert first.returncode == 0, first.describe()
+    status = flow.wait_for_set_up()
+    said = informational(first)
+    assert any(m.startswith("deliberation: setting up the plugin's Python environment") for m in said), said
+    ended = [m for m in said if "set-up finished in" in m]
+    took = round(status["finished"] - status["started"])
+    assert len(ended) == 1 and ended[0].startswith("Stop says: deliberation: set-up finished in "), said
+    assert "; the deliberation checks are on" in ended[0], ended
+    print(f"\nset-up {took} s, announced by the same session's Stop hook: {ended[0]}")
+    second = flow.session("Hello again.", hello, stream=True)
+    assert not any("environment is ready" in m or "set-up finished" in m for m in informational(second)), \
+        informational(second)

@@ -371,12 +371,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
                     "message": "HUMAN REVIEW NEEDED: …"})),
         # a spawn or a message refused
         "refusals/state_folder_read": ("refusals.state_folder", dict(
-            case="read", path="/home/u/proj/.claude/deliberation/records/d-1.md")),
+            case="read", how="/home/u/proj/.claude/deliberation/records/d-1.md")),
         "refusals/state_folder_search_in": ("refusals.state_folder", dict(
-            case="search_in", path="/home/u/proj/.claude/deliberation")),
-        "refusals/state_folder_search_over": ("refusals.state_folder", dict(case="search_over", path="/home/u/proj")),
+            case="search_in", how="/home/u/proj/.claude/deliberation")),
+        "refusals/state_folder_grep_over": ("refusals.state_folder", dict(case="grep_over", how="/home/u/proj")),
+        "refusals/state_folder_glob_over": ("refusals.state_folder", dict(case="glob_over", how="/home/u/proj")),
         "refusals/state_folder_bash_names": ("refusals.state_folder", dict(case="bash_names")),
-        "refusals/state_folder_bash_over": ("refusals.state_folder", dict(case="bash_over")),
+        **{f"refusals/state_folder_bash_over_{how}": ("refusals.state_folder", dict(case="bash_over", how=how))
+           for how in ("grep", "rg", "ag", "find", "git", "other")},
         "refusals/research_leak": ("refusals.research_leak", dict(
             refs=["security-analyst:F1", "cost-analyst:F2"],
             claims={"security-analyst:F1": "Dual-write doubles the credential surface for the orders database "
@@ -460,6 +462,16 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
         "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
         "switch/prune_failed": ("switch.prune_failed", dict(reason="PermissionError: [Errno 13] sessions")),
+        # a committed setting held back until this user approves it: the session start's line, doctor's,
+        # `deliberation config`'s, `deliberation trust`'s listing of a probe
+        "consent/awaiting_net_off_and_a_shorter_retention": ("consent.awaiting", dict(
+            waiting=[["trigger.tool_net", "off"], ["retention.max_age_days", 1]], project="/home/dev/my project")),
+        "consent/doctor_self_rating_off": ("consent.doctor_line", dict(
+            name="trigger.self_rating", value=False, project="/home/dev/shop")),
+        "consent/config_trigger_off": ("consent.config_line", dict(
+            name="trigger.enabled", value=False, project="/home/dev/shop")),
+        "consent/trust_a_probe": ("consent.trust_item", dict(
+            name="escalation.probes", value=[{"name": "tests", "command": ["make", "check"]}])),
         # the once-per-session self-rating: the default bars (project form), configured ones (plugin form)
         "self_rating/default": ("self_rating.text", dict()),
         "self_rating/plugin_configured_bars": ("self_rating.text", dict(
@@ -472,6 +484,233 @@ def cases() -> "dict[str, tuple[str, Any]]":
             kind="destroys-data", what="psql $PROD_DATABASE_URL -c 'DROP TABLE users_old'", in_subagent=True)),
         "net/ask_production_migration": ("net.ask_text", dict(
             kind="production-migration", what="alembic -x env=production upgrade head")),
+        # a report sent back to its agent, and the warning of one recorded invalid
+        "reports/wrong_phase": ("reports.wrong_phase", dict(stage="ranking", reported="research")),
+        "reports/no_scores": ("reports.no_scores", dict(dimensions=list(W))),
+        "reports/dimensions_missing": ("reports.dimensions_missing", dict(
+            approach="B", missing=["risk", "cost"], dimensions=list(W))),
+        "reports/out_of_range": ("reports.out_of_range", dict(approach="A", dimensions=["risk"])),
+        "reports/with_shape": ("reports.with_shape", dict(
+            problem="A research report needs at least one finding (id, claim, evidence, severity).",
+            shape="research", example='```json\n{"phase": "research", "findings": […]}\n```',
+            again="End your answer with the corrected report.")),
+        "reports/send_back": ("reports.send_back", dict(problem="No fenced ```json report block found.")),
+        "reports/recorded_invalid": ("reports.recorded_invalid", dict(
+            who="cost-analyst (a-2)", send_backs=1, problem="No fenced ```json report block found.")),
+        "reports/ended_without_report": ("reports.ended_without_report", dict(status="failed")),
+        "reports/spawn_failed": ("reports.spawn_failed", dict(error="Agent type 'deliberation:cost-analist' not found")),
+        "reports/spawn_failed_silently": ("reports.spawn_failed", dict(error="")),
+        "reports/no_report_within": ("reports.no_report_within", dict(seconds=1800.0)),
+        # smaller pieces other answers are made of
+        "progress/ranking_instruction": ("progress.ranking_instruction", dict(
+            listed="Approaches to rank (neutral order; it ranks nothing):\n- B: Outbox table\n- A: Direct publish")),
+        "progress/ranking_instruction_nothing_listed": ("progress.ranking_instruction", dict(listed="")),
+        "refusals/rationale_label_ranking": ("refusals.rationale_label", dict(persona="cost-analyst", stage="ranking")),
+        "refusals/rationale_label_synthesis": ("refusals.rationale_label", dict(persona="synthesis-lead",
+                                                                               stage="synthesis")),
+        "notes/herding_evidence": ("notes.herding_evidence", dict(
+            detail='security-analyst prefers A — "simplest"; cost-analyst prefers A — "simplest"; rationale '
+                   "similarity 0.91 ≥ 0.80")),
+        "gates/no_consensus_detail": ("gates.no_consensus_detail", dict(
+            failed=["consensus 0.41 < 0.85 for architecture"], leading="B", after_revision=False)),
+        "gates/no_consensus_detail_after_revision": ("gates.no_consensus_detail", dict(
+            failed=[], leading=None, after_revision=True)),
+        "gates/unanimous_reject_figure": ("gates.unanimous_reject_figure", dict(
+            rejections=3, outcome="rejected — no approach adopted")),
+        "gates/unanimous_reject_detail": ("gates.unanimous_reject_detail", dict(leading="A", consensus=0.62)),
+        "gates/unanimous_reject_detail_unranked": ("gates.unanimous_reject_detail", dict(leading=None, consensus=0.0)),
+        "gates/improvement_figure": ("gates.improvement_figure", dict(after=1.0, before=0.67, status="improved")),
+        "gates/improvement_figure_fell": ("gates.improvement_figure", dict(after=0.33, before=0.67, status="fell")),
+        "gates/improvement_detail": ("gates.improvement_detail", dict(
+            decision="A", paired=True, pairs=[{"persona": "cost-analyst", "before": "B", "after": "A"},
+                                              {"persona": "security-analyst", "before": "A", "after": "A"}],
+            unmatched=[], trigger=0.72, forced=False)),
+        "gates/improvement_detail_two_panels": ("gates.improvement_detail", dict(
+            decision=None, paired=False, pairs=[{"persona": "ux-advocate", "before": None, "after": "C"}],
+            unmatched=["cost-analyst"], trigger=1.0, forced=True)),
+        "gates/reject_confidence_detail": ("gates.reject_confidence_detail", dict(consensus=0.58)),
+        "gates/document_figure": ("gates.document_figure", dict(
+            counts="3 requirement(s), 2 acceptance criteria, 1 risk(s), 0 non-goal(s), 0 open question(s)", untraced=[])),
+        "gates/document_figure_untraced": ("gates.document_figure", dict(counts="1 requirement(s), …", untraced=["R2", "K1"])),
+        # the conformity warnings: what each herding detector saw
+        "conformity/same_reasoning": ("conformity.similar_group", dict(
+            size=3, what="agree on the same position with the same reasoning", threshold=0.8,
+            pairs=[["security-analyst", "cost-analyst", 0.93], ["cost-analyst", "ux-advocate", 0.88]], more=0,
+            excerpt="the outbox keeps one transaction per event")),
+        "conformity/templated_dissent_many_pairs": ("conformity.similar_group", dict(
+            size=5, what="dissent repeats the same language", threshold=0.8,
+            pairs=[["a", "b", 0.99]], more=4, excerpt="too risky")),
+        "conformity/score_clustering": ("conformity.score_clustering", dict(
+            n=3, leading="A", low=8.1, high=8.3, window=0.5, scores=[8.1, 8.2, 8.3])),
+        "conformity/dimension_cluster": ("conformity.dimension_cluster", dict(
+            dimension="risk", n=3, low=7.0, high=7.0, scores=[7.0, 7.0, 7.0])),
+        "conformity/dimension_clustering": ("conformity.dimension_clustering", dict(
+            leading="A", window=0.5, found=["risk: 3 agents within 7.00–7.00 (spread 0.00): 7.00, 7.00, 7.00"])),
+        "conformity/near_threshold": ("conformity.near_threshold", dict(
+            n=3, leading="B", low=8.4, high=8.6, margin=0.3, threshold=0.85, scores=[8.4, 8.5, 8.6])),
+        "conformity/missing_minority": ("conformity.missing_minority", dict(
+            n=4, pairs=[["security-analyst", "performance-engineer"], ["cost-analyst", "ux-advocate"]])),
+        "conformity/single_model": ("conformity.single_model", dict(n=3, model="claude-sonnet-4-5")),
+        # what a deliberation cost, as the user and the decision record read it
+        "cost/counted": ("cost.counted", dict(main_counted=False)),
+        "cost/counted_with_main": ("cost.counted", dict(main_counted=True)),
+        "cost/duration_seconds": ("cost.duration", dict(seconds=42.4)),
+        "cost/duration_minutes": ("cost.duration", dict(seconds=754.0)),
+        "cost/duration_hours": ("cost.duration", dict(seconds=7385.0)),
+        "cost/duration_unknown": ("cost.duration", dict(seconds=None)),
+        "cost/summary_line": ("cost.summary_line", dict(u=dict(
+            agents=6, total_tokens=412345, multiple_of_one_agent=5.8, one_agent_tokens=71000, main_agent=None,
+            checkpoints=None, wall_time_s=754.0, money=dict(amount=1.234, currency="USD", as_of="2026-11-01",
+                                                             source="config", agents_not_priced=0),
+            agents_last_response_only=1, agents_not_counted=0))),
+        "cost/summary_line_with_main": ("cost.summary_line", dict(wall=False, u=dict(
+            agents=4, total_tokens=200000, multiple_of_one_agent=None, one_agent_tokens=None,
+            main_agent=dict(calls=9, tokens=150000), checkpoints=dict(tokens=12000), deliberation_tokens=362000,
+            multiple_with_main=7.2, single_answer_tokens=50000, main_share=0.414, wall_time_s=None, money=None,
+            agents_last_response_only=0, agents_not_counted=2))),
+        # the route after the vote: each fired rule's detail, what the policy left out, the summary
+        "route/vote": ("route.vote", dict(approvals=3, rejections=1, abstentions=0, dissents=1, confidence=0.91)),
+        "route/vote_plain": ("route.vote", dict(approvals=2, rejections=0, abstentions=1, dissents=0, confidence=None)),
+        "route/probe_timed_out": ("route.probe_timed_out", dict(name="pytest", seconds=30.04)),
+        "route/probe_not_run": ("route.probe_not_run", dict(name="mypy", error="not found on PATH")),
+        "route/probe_not_run_silently": ("route.probe_not_run", dict(name="mypy", error="")),
+        "route/probe_exited": ("route.probe_exited", dict(name="pytest", code=1)),
+        "route/t1": ("route.t1", dict(cls="security/auth", count=2)),
+        "route/t2": ("route.t2", dict(confidence=0.95, bar=0.9, cls="security/auth", count=2)),
+        "route/split": ("route.split", dict(pattern="split", vote="2 approve / 1 reject / 0 abstain")),
+        "route/no_vote": ("route.split", dict(pattern="none", vote="0 approve / 0 reject / 3 abstain")),
+        "route/probe_failed": ("route.probe_failed", dict(overrides_pass=True, failures=["pytest exited 1"])),
+        "route/probe_failed_on_a_split": ("route.probe_failed", dict(overrides_pass=False, failures=[
+            "pytest exited 1", "mypy could not run (not found on PATH)"])),
+        "route/cold_start": ("route.cold_start", dict(cls="architecture/storage")),
+        "route/not_escalated": ("route.not_escalated", dict(
+            cls="security/auth", count=2, pattern="unanimous-pass", confidence=0.81, bar=0.9, policy="D+T2+PROBE")),
+        "route/not_escalated_unknown_confidence": ("route.not_escalated", dict(
+            cls="security/auth", count=1, pattern="unanimous-pass", confidence=None, bar=0.9, policy="D+T2+PROBE")),
+        "route/not_escalated_split": ("route.not_escalated", dict(
+            cls="security/auth", count=1, pattern="split", confidence=0.7, bar=0.9, policy="D+T2+PROBE")),
+        "route/unanimous_pass": ("route.unanimous", dict(route="auto-execute")),
+        "route/unanimous_reject": ("route.unanimous", dict(route="auto-reject")),
+        "route/summary": ("route.summary", dict(route="human-review", fired=["T2", "PROBE"], cls="security/auth",
+                                                policy="D+T2+PROBE", cold=False)),
+        "route/summary_cold": ("route.summary", dict(route="auto-execute", fired=[], cls="docs/readme", policy="",
+                                                     cold=True)),
+        # the plugin workflow's waves: why one is not run, an agent that left no report
+        "workflow/unknown_personas": ("workflow.unknown_personas", dict(
+            unknown=["red-team"], least=2, most=5, known=["security-analyst", "cost-analyst", "ux-advocate"])),
+        "workflow/panel_size": ("workflow.panel_size", dict(n=7, least=2, most=5)),
+        "workflow/wave_too_big": ("workflow.wave_too_big", dict(wave="ranking", size=4, agents=3, checkpoint=True,
+                                                                slots_left=2)),
+        "workflow/wave_too_big_last": ("workflow.wave_too_big", dict(wave="ranking", size=3, agents=3,
+                                                                     checkpoint=False, slots_left=1)),
+        "workflow/wave_refused": ("workflow.wave_refused", dict(wave="synthesis", why="RESEARCH → DELIBERATION "
+                                                                "refused: …")),
+        "workflow/stuck": ("workflow.stuck", dict(phase="DELIBERATION")),
+        "workflow/no_output_never_started": ("workflow.no_output", dict(never_started=True)),
+        "workflow/no_output": ("workflow.no_output", dict(never_started=False)),
+        "workflow/wave_agent_missed": ("workflow.wave_agent_missed", dict(
+            who="cost-analyst (a-2)", wave="research", problem="it never started")),
+        # each hot spot's statement, by what made the point contested
+        "depth/spot_challenged": ("depth.spot_challenged", dict(
+            label="security-analyst:F1", text="tokens leak through the logs", claim="the logs are redacted at source")),
+        "depth/spot_conflict": ("depth.spot_conflict", dict(refs=["security-analyst:F1", "cost-analyst:F2"],
+                                                            about="whether redaction costs a second pass")),
+        "depth/spot_contradicts": ("depth.spot_contradicts", dict(
+            persona="cost-analyst", label="approach B", text="Outbox table", claim="it doubles the writes")),
+        "depth/spot_split": ("depth.spot_split", dict(approach="A", title="Direct publish",
+                                                      backing=["performance-engineer"], opposing=["reliability-engineer",
+                                                                                                   "cost-analyst"])),
+        "depth/spot_missed": ("depth.spot_missed", dict(angle="no one measured the broker's failover time")),
+        "depth/spot_two_agents": ("depth.spot_two_agents", dict(
+            detail='product-strategist approves A — "ship it"; devils-advocate rejects — "not yet"')),
+        # `deliberation eval`'s figures
+        "evaluation/pct": ("evaluation.pct", dict(x=0.9787)),
+        "evaluation/pct_none": ("evaluation.pct", dict(x=None)),
+        "evaluation/ratio": ("evaluation.ratio", dict(n=92, d=94)),
+        "evaluation/ratio_empty": ("evaluation.ratio", dict(n=0, d=0)),
+        "workflow/no_accepted_report": ("workflow.no_accepted_report", dict(
+            who="cost-analyst (a-2)", refused=2, problem="findings[0].evidence: required")),
+        "workflow/hooks_off": ("workflow.hooks_off", dict(outcome="checkpoint answered nothing")),
+        "workflow/cached": ("workflow.cached", dict(count=3, run="r-7f2c")),
+        # why a Workflow script's agent count has no bound
+        **{f"script/unbounded_{case}": ("script.unbounded", dict(line=12, case=case, name=name)) for case, name in (
+            ("spread", ""), ("for", ""), ("array_from", ""), ("pipeline", ""), ("workflow", ""), ("while", ""),
+            ("nested", ""), ("renamed", ""), ("loop", "do-while"), ("over", "map"), ("callback", "retry"))},
+        "phases/lost": ("phases.lost", dict(deliberation=DID)),
+        # a SendMessage to a deliberation agent: refused with its next step, or the revision it records
+        "messages/who": ("messages.who", dict(persona="security-analyst", agent="a-1")),
+        "messages/recorded_invalid": ("messages.recorded_invalid", dict(problem="No fenced ```json report block found.")),
+        "messages/requested": ("messages.requested", dict(asked="the consensus gate asked it to document its dissent "
+                                                                "(concern + reason)")),
+        "messages/closed": ("messages.closed", dict(deliberation=DID, phase="COMPLETE", rec="security-analyst (agent a-1)")),
+        "messages/independence": ("messages.independence", dict(
+            sender="cost-analyst (agent a-2)", sender_stage="research", rec="security-analyst (agent a-1)", rec_stage="research")),
+        **{f"messages/stage_over_{case}": ("messages.stage_over", dict(
+            rec="security-analyst (agent a-1)", stage=stage, deliberation=DID, phase=phase, case=case)) for case, stage, phase in (
+            ("rank_fresh", "research", "RANKING"), ("share_findings", "research", "DELIBERATION"),
+            ("re_rank", "deliberation", "RANKING"), ("document", "ranking", "PRD_GENERATION"),
+            ("re_rank_blind", "ranking", "COMPLETE"))},
+        "messages/ranker_steered_running": ("messages.ranker_steered", dict(rec="security-analyst (agent a-1)", running=True)),
+        "messages/ranker_steered_ranked": ("messages.ranker_steered", dict(rec="security-analyst (agent a-1)", running=False)),
+        "messages/one_pass": ("messages.one_pass", dict(rec="red-team (agent a-5)")),
+        "messages/reviewed": ("messages.reviewed", dict(rec="synthesis-lead (agent a-4)")),
+        "messages/leak_subject": ("messages.leak_subject", dict(rec="security-analyst (agent a-1)")),
+        # the phase machine: the reasons its changes record, illegal transitions, spawns that skip a phase
+        "phases/opened": ("phases.opened", dict(explicitly=False)),
+        "phases/opened_explicitly": ("phases.opened", dict(explicitly=True)),
+        "phases/research_ended": ("phases.research_ended", dict(kind="synthesis", reports=3)),
+        "phases/vote_passed": ("phases.vote_passed", dict()),
+        "phases/vote_passed_rejected": ("phases.vote_passed", dict(rejected="rejected")),
+        "phases/vote_reopened": ("phases.vote_reopened", dict()),
+        "phases/vote_reopened_joins": ("phases.vote_reopened", dict(joins="cost-analyst")),
+        "phases/document_accepted": ("phases.document_accepted", dict(
+            counts="3 requirement(s), 2 acceptance criteria, 1 risk(s), 0 non-goal(s), 0 open question(s)")),
+        "phases/document_missing": ("phases.document_missing", dict(send_backs=1)),
+        "phases/completed": ("phases.completed", dict(route="auto-approve", what="decision document accepted (…)")),
+        "phases/completed_no_route": ("phases.completed", dict(route=None, what="decision document missing after 1 send-back(s)")),
+        "phases/already_closed": ("phases.already_closed", dict(frm="COMPLETE")),
+        "phases/not_legal": ("phases.not_legal", dict(frm="RESEARCH", to="RANKING", legal=["DELIBERATION"])),
+        "phases/not_legal_from_closed": ("phases.not_legal", dict(frm="COMPLETE", to="RANKING", legal=[])),
+        "phases/research_waiting": ("phases.research_waiting", dict(
+            done=1, total=3, running="cost-analyst (a-2), ux-advocate (a-3)")),
+        "phases/research_short": ("phases.research_short", dict(done=1, needed=3)),
+        "phases/deliberators_running": ("phases.deliberators_running", dict(running="synthesis-lead (a-4)")),
+        "phases/closed": ("phases.closed", dict(phase="COMPLETE")),
+        "phases/research_incomplete": ("phases.research_incomplete", dict(
+            short="1 valid research report(s) recorded, at least 2 needed. Spawn 1 more research persona(s) with "
+                  "independent prompts")),
+        "phases/ranking_started": ("phases.ranking_started", dict(phase="RANKING")),
+        "phases/revision_used": ("phases.revision_used", dict(phase="RANKING", deliberation=DID)),
+        # the progress note and the next accepted step
+        "progress/given_summary": ("progress.given_summary", dict(stages=[
+            ["research", 2, 3, ["security-analyst", "cost-analyst"]], ["deliberation", 0, 1, []]])),
+        "progress/given_summary_none": ("progress.given_summary", dict(stages=[])),
+        "progress/still_to_arrive": ("progress.still_to_arrive", dict(who=["ux-advocate"], background=True)),
+        "progress/still_to_arrive_foreground": ("progress.still_to_arrive", dict(who=["ux-advocate"], background=False)),
+        "progress/progress": ("progress.progress", dict(
+            deliberation=DID, task_type="architecture", threshold=0.85, phase="RESEARCH",
+            summary="Reports you have: research 2 of 3 (security-analyst, cost-analyst).",
+            coming="Still to arrive: ux-advocate.", next_text="Next: wait for ux-advocate — …")),
+        "progress/progress_nothing_next": ("progress.progress", dict(
+            deliberation=DID, task_type="default", threshold=0.7, phase="IDLE", summary="No reports yet.",
+            coming="", next_text="")),
+        "progress/wait_for": ("progress.wait_for", dict(who=["ux-advocate", "cost-analyst"])),
+        "progress/rank": ("progress.rank", dict(types=["deliberation:security-analyst", "deliberation:cost-analyst"],
+                                                instruction="List the approaches in this order: B, A.")),
+        "progress/choose": ("progress.choose", dict(ways="(a) a revision round …\n(b) hand the decision to the user …")),
+        "progress/more_research": ("progress.more_research", dict(
+            short="1 valid research report(s) recorded, at least 2 needed. Spawn 1 more research persona(s) with "
+                  "independent prompts")),
+        "progress/synthesise": ("progress.synthesise", dict(
+            types=["synthesis-lead", "debate-moderator"], refs=["security-analyst:F1", "cost-analyst:F1"])),
+        "progress/synthesise_no_findings": ("progress.synthesise", dict(types=["synthesis-lead"], refs=[])),
+        "progress/red_team": ("progress.red_team", dict(types=["red-team"])),
+        "progress/tier2_workers": ("progress.tier2_workers", dict(
+            types=["evidence-chase", "counter-model", "edge-case-hunt"], blocks="--- evidence-chase …")),
+        "progress/with_next": ("progress.with_next", dict(text="security-analyst's report is in.",
+                                                          next_text="Next: wait for cost-analyst — …")),
+        "progress/with_next_nothing": ("progress.with_next", dict(text="The deliberation is complete.", next_text="")),
+        "progress/refused": ("progress.refused", dict(why="RESEARCH → RANKING refused: …")),
     }
 
 

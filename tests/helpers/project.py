@@ -102,10 +102,14 @@ PREFIX = sys.prefix if (Path(sys.prefix) / "bin" / "python").exists() else None
 
 
 def install(plugin: Path, *args, venv: "str | None" = PREFIX, env=None) -> subprocess.CompletedProcess:
-    """Run the plugin copy's install.sh with `args`, without this process's DELIBERATION_* variables."""
+    """Run the plugin copy's install.sh with `args`, without this process's DELIBERATION_* variables.
+    Without `venv` install.sh makes its own, outside the plugin folder: under XDG_DATA_HOME, which
+    is then a folder beside the plugin copy (never this user's ~/.local/share)."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DELIBERATION_")}
     if venv:
         full_env["DELIBERATION_VENV"] = venv
+    else:
+        full_env["XDG_DATA_HOME"] = str(plugin.parent / "xdg-data")
     full_env.update(env or {})
     return subprocess.run(["bash", str(plugin / "install.sh"), *map(str, args)], capture_output=True,
                           text=True, env=full_env, stdin=subprocess.DEVNULL, timeout=600)

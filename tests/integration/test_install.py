@@ -352,7 +352,13 @@ def test_fresh_venv_from_a_folder_with_a_space_and_version(tmp_path):
     proc = install(plugin, project, venv=None)
     fresh = time.perf_counter() - t0
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert f"venv: creating {plugin}/.venv" in proc.stdout
+    # the venv lives outside the plugin folder, <plugin>/.venv links to it (a marketplace added
+    # from the folder's path copies the folder into the client's cache, but no link leading out)
+    link = plugin / ".venv"
+    home = Path(os.readlink(link))
+    assert link.is_symlink() and home.parent == tmp_path / "my plugins" / "xdg-data" / "deliberation" / "venvs"
+    assert home.name.startswith("deliberation_0.1.0-") and (home / "pyvenv.cfg").is_file()
+    assert f"venv: creating {home} with " in proc.stdout and f"(linked as {link})" in proc.stdout
     venv_python = plugin / ".venv" / "bin" / "python"
     assert (plugin / ".venv" / "bin" / "deliberation").exists()
     for _, command in our_commands(settings_of(project), plugin):

@@ -278,8 +278,9 @@ def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_pa
     cfg = (data / current / "pyvenv.cfg").read_text()
     assert str(bare_python) not in cfg
     ready = run_hook(plugin, "session_start_env.py", env)
+    hint = "" if pe.command_hint(env) == "" else re.escape(pe.command_hint(env))
     assert re.fullmatch(r"deliberation: the plugin's Python environment is ready \(set up in \d+ s\); "
-                        r"the deliberation checks run\.", ready["systemMessage"]), ready
+                        r"the deliberation checks run\." + hint, ready["systemMessage"]), ready
     assert run_hook(plugin, "session_start_env.py", env) is None
     # the hooks now run in it (a hook script that prints its interpreter stands in)
     probe = plugin / "hooks" / "which_python.py"
@@ -506,3 +507,131 @@ def test_setup_command_builds_now_and_says_how_it_went(plugin, tmp_path):
     proc = setup("--json")
     assert proc.returncode == 0 and json.loads(proc.stdout)["state"] == "ready"
     assert json.loads(proc.stdout)["message"].startswith("already set up: ")
+
+
+# --------------------------------------------------------------------------- the end of the set-up, in the same session
+
+
+def test_the_end_of_the_set_up_is_said_once_by_the_next_hook_that_reaches_the_user(plugin, tmp_path):
+    """Through hooks/run.sh: a session start while a set-up runs (its lock held here) says so;
+    the UserPromptSubmit before it ends says nothing of it; the set-up finishes between two
+    events (a finished environment, `current` switched, the record ready, the lock released);
+    the next Stop says it finished and in how long, once; the next session start is quiet."""
+    data = tmp_path / "data"
+    data.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    # no `deliberation` on this PATH: the notice names the step that adds one
+    path = os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep) if not os.path.exists(os.path.join(d, "deliberation")))
+    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
+                    DELIBERATION_WORKER="0", PATH=path)
+    key = pe.dependency_key(pe.plugin_dependencies(str(plugin)))
+    started = time.time()
+
+    def payload(event: str, sid: str = "s-1", **kw) -> bytes:
+        return json.dumps({"session_id": sid, "cwd": str(project), "transcript_path": "/dev/null",
+                           "hook_event_name": event, **kw}).encode()
+
+    prompt = payload("UserPromptSubmit", prompt="What does this function return?")
+    stop = payload("Stop", stop_hook_active=False)
+    (data / "setup.json").write_text(json.dumps({"state": "running", "key": key, "started": started, "pid": 1}))
+    lock = os.open(data / "setup.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        start = run_hook(plugin, "session_start_env.py", env, payload("SessionStart", source="startup"))
+        assert start["systemMessage"].startswith("deliberation: still setting up the plugin's Python environment")
+        assert "a later message in this session says when it is ready" in start["systemMessage"]
+        # python3 from PATH has the dependencies on this machine: the message says the checks run meanwhile
+        assert "Meanwhile the deliberation checks run with " in start["systemMessage"], start
+        before = run_hook(plugin, "user_prompt_submit.py", env, prompt)
+        assert "set-up finished" not in json.dumps(before)
+    finally:
+        # the set-up finishes: a finished environment (its python runs this interpreter), then
+        # `current`, then the record, then the lock goes
+        name = f"{key}-1"
+        python = data / "envs" / name / "bin" / "python"
+        python.parent.mkdir(parents=True)
+        python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+        python.chmod(0o755)
+        (data / "envs" / name / "env.json").write_text(json.dumps({"key": key}))
+        (data / "current").write_text(f"envs/{name}\n")
+        (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": started,
+                                                     "finished": started + 21, "env": f"envs/{name}"}))
+        os.close(lock)
+    other = run_hook(plugin, "stop.py", env, payload("Stop", sid="s-2", stop_hook_active=False))
+    assert "set-up finished" not in json.dumps(other)  # a session that was never told
+    after = run_hook(plugin, "stop.py", env, stop)
+    assert after["systemMessage"] == ("deliberation: set-up finished in 21 s; the deliberation checks are on "
+                                      "(the plugin's Python environment is ready). For a terminal: `! deliberation "
+                                      "setup --command` puts the `deliberation` command (status, doctor) on your "
+                                      "PATH."), after
+    again = run_hook(plugin, "user_prompt_submit.py", env, prompt)
+    assert "set-up finished" not in json.dumps(again)
+    assert run_hook(plugin, "session_start_env.py", env, payload("SessionStart", sid="s-3")) is None
+    assert not (data / "told").exists()
+
+
+# --------------------------------------------------------------------------- the command on a terminal's PATH
+
+
+def test_setup_command_puts_a_launcher_on_the_path_that_follows_updates(tmp_path):
+    """`deliberation setup --command` in a marketplace install (a copy in the client's cache,
+    named after its version) writes ~/.local/bin/deliberation, which runs the version the
+    client ran last — before and after an update — and says the PATH line when ~/.local/bin
+    is not on PATH."""
+    home = tmp_path / "home"
+    cache = home / ".claude" / "plugins" / "cache" / "deliberation-gates" / "deliberation"
+    old = copy_plugin(cache, "0.1.0")
+    data = home / ".claude" / "plugins" / "data" / "deliberation-deliberation-gates"
+    data.mkdir(parents=True)
+    (data / "root").write_text(f"{old / 'lib'}\n")
+    env = clean_env(HOME=str(home), PATH="/usr/bin:/bin", SHELL="/bin/bash")
+    made = subprocess.run([str(old / "bin" / "deliberation"), "setup", "--command"], capture_output=True, text=True,
+                          env=env, timeout=60, stdin=subprocess.DEVNULL)
+    assert made.returncode == 0, made.stdout + made.stderr
+    launcher = home / ".local" / "bin" / "deliberation"
+    assert made.stdout.splitlines() == [
+        f"wrote {launcher}: it finds the installed plugin at each run, so it keeps working across updates",
+        f"{launcher.parent} is not on your PATH yet: export PATH=\"$HOME/.local/bin:$PATH\"   (add it to ~/.bashrc, "
+        "then open a new terminal)"]
+    assert not launcher.is_symlink() and os.access(launcher, os.X_OK)
+    on_path = {**env, "PATH": f"{launcher.parent}:/usr/bin:/bin"}
+
+    def version() -> str:
+        proc = subprocess.run(["deliberation", "--version"], capture_output=True, text=True, env=on_path, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    current = pe_version(old)
+    assert version() == f"deliberation {current}\n"
+    new = copy_plugin(cache, "9.9.9")
+    init = new / "lib" / "deliberation" / "__init__.py"
+    init.write_text(init.read_text().replace(f'__version__ = "{current}"', '__version__ = "9.9.9"'))
+    (data / "root").write_text(f"{new / 'lib'}\n")  # the first session start after the update
+    shutil.rmtree(old)  # the client removes the old version's folder
+    assert version() == "deliberation 9.9.9\n"
+    # again: the launcher is replaced; a file of someone else's is left alone
+    again = subprocess.run([str(new / "bin" / "deliberation"), "setup", "--command"], capture_output=True, text=True,
+                           env=on_path, timeout=60, stdin=subprocess.DEVNULL)
+    assert again.returncode == 0 and "`deliberation status` now works in a terminal" in again.stdout, again.stderr
+    launcher.write_text("#!/bin/sh\necho mine\n")
+    refused = subprocess.run([str(new / "bin" / "deliberation"), "setup", "--command"], capture_output=True, text=True,
+                             env=on_path, timeout=60, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 1 and "is not a deliberation launcher: left alone" in refused.stderr
+    assert launcher.read_text() == "#!/bin/sh\necho mine\n"
+
+
+def test_setup_command_for_a_plugin_folder_runs_that_folder(plugin, tmp_path):
+    """A plugin folder outside the client's cache (a clone: a marketplace added from its path,
+    --plugin-dir, install.sh) stays put: the launcher runs its bin/deliberation."""
+    bin_dir = tmp_path / "my bin"
+    env = clean_env(HOME=str(tmp_path / "home"), PATH="/usr/bin:/bin")
+    made = subprocess.run([str(plugin / "bin" / "deliberation"), "setup", "--command", "--bin", str(bin_dir)],
+                          capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith(f"wrote {bin_dir / 'deliberation'}: it runs {plugin / 'bin' / 'deliberation'}")
+    fake_python(plugin / ".venv" / "bin" / "python", "the-clone")
+    proc = subprocess.run([str(bin_dir / "deliberation"), "status"], capture_output=True, text=True, env=env,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert json.loads(proc.stdout)["systemMessage"].startswith("the-clone -E -c "), proc.stdout + proc.stderr

@@ -7,6 +7,7 @@ import json
 
 from deliberation.text import self_rating
 from tests.helpers import payloads as P
+from tests.helpers.factories import approve_config
 from tests.helpers.project import write_config
 
 SID = "f0f0f0f0-0000-4000-8000-000000000027"
@@ -35,8 +36,10 @@ def test_session_start_follows_the_configured_bars_and_switches(project, hook):
     write_config(project, {"task_types": {"thresholds": {"security": 0.9}}})
     assert "security 0.90" in hook("SessionStart", {**P.base(SID, "SessionStart"), "source": "startup"}).context
     write_config(project, {"trigger": {"self_rating": False}})
+    approve_config(project)  # switching a catch off waits for this user's approval (test_committed_settings)
     assert hook("SessionStart", {**P.base(SID, "SessionStart"), "source": "startup"}).json is None
     write_config(project, {"trigger": {"enabled": False}})
+    approve_config(project)
     assert hook("SessionStart", {**P.base(SID, "SessionStart"), "source": "compact"}).json is None
 
 
@@ -95,6 +98,7 @@ def test_ask_mode_holds_every_risky_call_for_the_user(project, hook):
 def test_off_and_a_disabled_trigger_leave_risky_calls_alone(project, hook):
     for cfg in ({"trigger": {"tool_net": "off"}}, {"trigger": {"enabled": False}}):
         write_config(project, cfg)
+        approve_config(project)  # this user's own choice: a committed one waits (test_committed_settings)
         hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
         assert hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH)).json is None
 

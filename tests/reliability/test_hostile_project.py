@@ -114,6 +114,11 @@ SETTINGS = [  # (dotted name, committed value, how it shows on the Config)
     ("depth.agent_budget", 500, lambda c: c.depth.agent_budget),
     ("depth.token_budget", 90_000_000, lambda c: c.depth.token_budget),
     ("models.diverse", True, lambda c: c.models.diverse),
+    ("trigger.enabled", False, lambda c: c.trigger.enabled),  # the trigger, the self-rating, the net: off
+    ("trigger.self_rating", False, lambda c: c.trigger.self_rating),
+    ("trigger.tool_net", "off", lambda c: c.trigger.tool_net),
+    ("retention.max_age_days", 1, lambda c: c.retention.max_age_days),  # deletes session folders sooner
+    ("retention.max_total_mb", 0.5, lambda c: c.retention.max_total_mb),
 ]
 
 
@@ -124,8 +129,9 @@ def _nested(dotted: str, value) -> dict:
 
 @pytest.mark.parametrize("name,value,read", SETTINGS, ids=[s[0] for s in SETTINGS])
 def test_each_setting_that_runs_or_widens_waits_for_approval(project, name, value, read):
+    from deliberation.app.settings import project_config  # with what waits, in the person's words
     from deliberation.state import consent
-    from deliberation.state.config import Config, project_config
+    from deliberation.state.config import Config
     from deliberation.state.paths import Layout
 
     layout = Layout(str(project))
@@ -153,11 +159,14 @@ def test_a_narrowing_setting_needs_no_approval(project):
     from deliberation.state.config import project_config
     from deliberation.state.paths import Layout
 
-    write_config(project, {"trigger": {"threshold": 0.5, "force_markers": ["/deliberate"]},
-                           "spawn_budget": {"max_active_children": 4}, "gates": {"stop_block_limit": 2}})
+    write_config(project, {"trigger": {"threshold": 0.5, "force_markers": ["/deliberate"], "tool_net": "ask"},
+                           "spawn_budget": {"max_active_children": 4}, "gates": {"stop_block_limit": 2},
+                           "retention": {"auto": False, "max_age_days": 90, "max_total_mb": 500}})
     cfg, _ = project_config(Layout(str(project)))
     assert consent.pending(Layout(str(project))) == []
     assert (cfg.trigger.threshold, cfg.spawn_budget.max_active_children) == (0.5, 4)
+    # a held call waits for the user; a prune that keeps more deletes nothing sooner
+    assert (cfg.trigger.tool_net, cfg.retention.auto, cfg.retention.max_age_days) == ("ask", False, 90)
 
 
 def test_committed_force_markers_start_no_deliberation_until_approved(project):

@@ -274,3 +274,148 @@ def test_the_mid_task_net_and_the_self_rating_stay_on_the_fast_path(tmp_path):
     loaded = _new_modules(code, flags=HOOK_FLAGS)
     assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == []
     assert "deliberation.state.models" not in loaded
+
+
+# --------------------------------------------------------------------------------------------
+# the core decides, text/ words: no sentence the model or the person reads is written in core/
+
+PROSE_WORDS = 6  # a literal of this many words or more is a sentence, not a token or a key
+_WORD = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+_PATTERN = re.compile(r"\\[bsdwSDW\[]|\(\?|\[\^|\{\d+,\d*\}")  # a regular expression's syntax
+
+# modules whose long literals are data, not text: each with why
+PROSE_IS_DATA = {
+    "deliberation.core.depth.paraphrase": "word lists (synonyms, hedges, negations) the paraphrase check matches",
+    "deliberation.core.personas": "each persona's focus, the persona's definition that the instructions quote",
+    "deliberation.core.similarity": "the stop words the similarity measure leaves out",
+    "deliberation.core.depth": "FLOOR, the two sentences a tier-2 prompt must carry verbatim: the spawn rule matches "
+                               "them word for word",
+}
+# modules whose sentences are still written in them, at most this many literals each: moving one
+# to text/ lowers its figure, and a module not listed here may have none
+PROSE_NOT_MOVED_YET: "dict[str, int]" = {
+    "deliberation.core.confidence": 2,
+    "deliberation.core.evaluation": 7,
+    "deliberation.core.human_review": 7,
+    "deliberation.core.instructions": 6,
+    "deliberation.core.prd": 20,
+    "deliberation.core.retention": 3,
+    "deliberation.core.stop": 3,
+    "deliberation.core.token_usage": 2,
+    "deliberation.core.workflow_prompts": 19,
+}
+
+
+def prose_literals(path: str) -> "list[tuple[int, str]]":
+    """(line, text) of each string literal of `path` with PROSE_WORDS words or more — an f-string
+    counts its literal parts, a placeholder counts as none; docstrings, annotations, regular
+    expressions and a turn's event-log notes (`turn.notes.append(...)`) are left out."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    skip: "set[int]" = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            skip.add(id(body[0].value))
+        notes = [getattr(node, "returns", None), getattr(node, "annotation", None)]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "notes":
+            notes += node.args  # a turn's notes: event-log lines for a maintainer, not an answer
+        for note in notes:
+            if note is not None:
+                skip |= {id(n) for n in ast.walk(note)}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            skip |= {id(v) for v in node.values}
+            text = " ".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if len(_WORD.findall(text)) >= PROSE_WORDS and not _PATTERN.search(text):
+            found.append((node.lineno, text))
+    return found
+
+
+CORE_MODULES = {m: p for m, p in MODULES.items() if m.startswith("deliberation.core.") or m == "deliberation.core"}
+
+
+def test_the_core_writes_no_sentence():
+    """Rules return outcomes as data and text/ words them, so a change of wording is one text
+    module and a reviewed golden diff, never an edit inside a rule."""
+    over = []
+    for dotted, path in sorted(CORE_MODULES.items()):
+        if dotted in PROSE_IS_DATA:
+            continue
+        found = prose_literals(path)
+        allowed = PROSE_NOT_MOVED_YET.get(dotted, 0)
+        if len(found) > allowed:
+            over.append(f"{dotted}: {len(found)} sentence literal(s), {allowed} allowed — first: "
+                        + "; ".join(f"line {n}: {t[:60]!r}" for n, t in found[:3]))
+    assert over == [], "\n".join(over)
+
+
+def test_the_prose_check_can_fail():
+    """The scanner finds a sentence, an f-string's sentence, and leaves tokens, annotations,
+    docstrings and patterns alone."""
+    import tempfile
+
+    code = ('"""A docstring of many words that explains the module in front of it."""\n'
+            'import re\n'
+            'def f(x: "tuple[str, int, str | None, list[str], dict[str, int]]") -> "str | None":\n'
+            '    """Another docstring, long enough to count were it not a docstring."""\n'
+            '    key = "research" if x else "deliberation"\n'
+            '    rx = re.compile(r"\\b(?:should|shall|can we|could we|must we)\\b")\n'
+            '    said = f"Next: wait for {x} — a step that needs their reports is refused."\n'
+            '    turn.notes.append(f"progress left to the batch\'s last result ({x} still running)")\n'
+            '    return "the deliberation is closed: open a new one for a new question"\n')
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, encoding="utf-8") as fh:
+        fh.write(code)
+    try:
+        assert [n for n, _t in prose_literals(fh.name)] == [7, 9]
+    finally:
+        os.unlink(fh.name)
+    assert set(PROSE_IS_DATA) | set(PROSE_NOT_MOVED_YET) <= set(CORE_MODULES)
+
+
+# --------------------------------------------------------------------------------------------
+# the repository stands alone: nothing in it points at a document its reader does not have
+
+ELSEWHERE = re.compile("|".join((
+    r"\bseeds? ?0\d\d\b", r"\bthe seeds?\b", r"\bthe brief\b", r"\bthe issue\b", r"\bissue ?#\d+",
+    r"(?<![\w-])DESIGN\.md\b", r"(?<![\w-])STYLE\.md\b", r"\.\./shared\b", r"/work/shared\b", r"claude-code-reference",
+)), re.IGNORECASE)
+STANDS_ALONE = ("lib", "hooks", "tests", "docs", "scripts", "bench", "state_schema", "agents", "commands",
+                "workflows", "bin", "examples")
+STANDS_ALONE_FILES = ("README.md", "CHANGELOG.md", "install.sh", "settings.example.json", "pyproject.toml")
+
+
+def elsewhere_references(text: str) -> "list[tuple[int, str]]":
+    """(line, line's text) of each line of `text` that points at a document outside the repository."""
+    return [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if ELSEWHERE.search(line)]
+
+
+def test_nothing_cites_a_document_the_reader_does_not_have():
+    """Docstrings, comments, docs and tests state facts; none cites a design note, a task or a
+    folder beside the repository (a reader of the repository has none of them)."""
+    this = os.path.abspath(__file__)
+    paths = [ROOT / f for f in STANDS_ALONE_FILES if (ROOT / f).is_file()]
+    for top in STANDS_ALONE:
+        paths += sorted(p for p in (ROOT / top).rglob("*") if p.is_file() and p.suffix in
+                        (".py", ".md", ".sh", ".json", ".toml", ".txt", ".js", ".mjs"))
+    found = []
+    for path in paths:
+        if os.path.abspath(path) == this or "__pycache__" in path.parts:
+            continue
+        found += [f"{path.relative_to(ROOT)}:{n}: {line[:100]}"
+                  for n, line in elsewhere_references(path.read_text(encoding="utf-8", errors="replace"))]
+    assert found == [], "\n".join(found)
+
+
+def test_the_reference_check_can_fail():
+    text = ("A docstring.\nAs seed 001 says, the cap is 12.\nSee ../shared/DESIGN.md.\n"
+            "The budget is 12 (docs/CONFIGURATION.md).\nThe issue's story.\nSee docs/queue-design.md.\n")
+    assert [n for n, _l in elsewhere_references(text)] == [2, 3, 5]

@@ -13,19 +13,21 @@ import pytest
 from deliberation.state import consent, project_env, seal, user_data
 from deliberation.state.config import Config
 from deliberation.state.paths import Layout
+from deliberation.text import consent as words
 
 
 def test_the_defaults_consent_compares_with_are_the_config_s():
     c = Config()
     assert tuple(c.trigger.force_markers) == consent.DEFAULT_FORCE_MARKERS
     assert (c.trigger.threshold, c.trigger.high_dimension) == (consent.DEFAULT_THRESHOLD, consent.DEFAULT_HIGH_DIMENSION)
-    for name, value in consent.DEFAULT_LIMITS.items():
+    for name, value in {**consent.DEFAULT_LIMITS, **consent.DEFAULT_RETENTION}.items():
         section, key = name.split(".")
         assert getattr(getattr(c, section), key) == value, name
     assert consent.requested(c.model_dump(mode="json")) == []  # the defaults never wait
     sections = {s: type(getattr(c, s)) for s in Config.model_fields if hasattr(type(getattr(c, s)), "model_fields")}
     fields = {f"{s}.{k}" for s, cls in sections.items() for k in cls.model_fields} | set(Config.model_fields)
     assert set(consent.GATED_NAMES) <= fields  # every gated name is a real setting
+    assert set(consent.GATED_NAMES) == set(words.WHY)  # and the person is told why it waits
 
 
 @pytest.mark.parametrize("raw,names", [
@@ -37,6 +39,17 @@ def test_the_defaults_consent_compares_with_are_the_config_s():
     ({"escalation": {"probes": []}}, []),
     ({"spawn_budget": {"max_active_children": 13}}, ["spawn_budget.max_active_children"]),
     ({"trigger": {"extra_terms": {"stakes": {}}}}, []),
+    # a catch switched off waits; one made stricter, or left on, applies
+    ({"trigger": {"tool_net": "off"}}, ["trigger.tool_net"]),
+    ({"trigger": {"tool_net": "ask"}}, []),
+    ({"trigger": {"tool_net": "note", "enabled": True, "self_rating": True}}, []),
+    ({"trigger": {"enabled": False}}, ["trigger.enabled"]),
+    ({"trigger": {"self_rating": False}}, ["trigger.self_rating"]),
+    ({"trigger": {"enabled": 0, "self_rating": "no"}}, []),  # invalid: validation drops them
+    # the prune deleting sooner waits; keeping more, or not pruning, applies
+    ({"retention": {"max_age_days": 7}}, ["retention.max_age_days"]),
+    ({"retention": {"max_total_mb": 10}}, ["retention.max_total_mb"]),
+    ({"retention": {"auto": False, "max_age_days": 365, "max_total_mb": 100}}, []),
 ])
 def test_what_waits(raw, names):
     assert [i.name for i in consent.requested(raw)] == names
@@ -64,7 +77,7 @@ def test_effective_holds_back_only_what_waits():
     items = consent.requested(cfg)
     out = consent.effective(cfg, Config().model_dump(mode="json"), [i for i in items if i.name == "strict"])
     assert out["strict"] is False and out["trigger"]["force_markers"] == ["hi"]
-    assert "deliberation trust --project '/p q'" in consent.message(items, "/p q")
+    assert "deliberation trust --project '/p q'" in words.awaiting([i.pair() for i in items], "/p q")
 
 
 def test_a_seal_is_bound_to_its_key_its_place_and_every_byte():
@@ -117,3 +130,25 @@ def test_which_variables_the_project_supplied(tmp_path):
     (project / ".claude" / "settings.json").unlink()
     os.mkfifo(project / ".claude" / "settings.json")
     assert project_env.supplied(str(project), env).chose("ANYTHING")  # unreadable: assume the worst
+
+
+def test_the_config_cache_keeps_what_waits_as_data_and_the_text_layer_words_it(tmp_path):
+    """The cache the fast path reads holds the waiting settings as [name, value] pairs (no
+    sentence): the session start words them (text/consent.py); a cache entry that is not such a
+    list is not believed (unknown: the slow path asks config.json)."""
+    from deliberation.state import plain_reads
+    from deliberation.state.config import project_config_and_waiting
+
+    lay = Layout(str(tmp_path))
+    os.makedirs(lay.root)
+    with open(lay.config, "w") as fh:
+        json.dump({"trigger": {"tool_net": "off"}, "retention": {"max_total_mb": 5}}, fh)
+    _cfg, problems, waiting = project_config_and_waiting(lay)
+    assert problems == [] and [i.pair() for i in waiting] == [("trigger.tool_net", "off"), ("retention.max_total_mb", 5)]
+    cached = plain_reads.awaiting_approval(lay)
+    assert cached is not None and [i.pair() for i in cached] == [i.pair() for i in waiting]
+    assert project_config_and_waiting(lay)[2] == []  # from the cache: said when it was written
+    said = words.awaiting([i.pair() for i in cached], lay.project)
+    assert "trigger.tool_net" in said and "retention.max_total_mb" in said and words.command(lay.project) in said
+    assert consent.items_of("a sentence") is None and consent.items_of([["not.a.setting", 1]]) is None
+    assert consent.items_of([]) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deliberation.core import cost
+from deliberation.text import cost as cost_words
 from deliberation.state.config import Config
 from deliberation.state.models import PhaseChange, TokenUsage
 from tests.helpers import payloads as P
@@ -87,7 +88,7 @@ def test_money_only_at_configured_prices_with_their_date_and_source():
     assert m["amount"] == pytest.approx(round(expected, 4))
     assert (m["currency"], m["as_of"], m["source"], m["agents_priced"], m["agents_not_priced"]) == \
         ("USD", "2026-11-30", "the team's price sheet", 3, 2)
-    line = cost.summary_line(cost.usage(panel(), prices({"*": SONNET})))
+    line = cost_words.summary_line(cost.usage(panel(), prices({"*": SONNET})))
     assert f"≈ {expected:.2f} USD at the configured prices of 2026-11-30 (the team's price sheet), 2 agent(s) not priced" in line
 
 
@@ -130,12 +131,12 @@ def test_an_invalid_currency_falls_back_to_usd_and_is_reported():
 
 
 def test_the_summary_says_what_is_and_is_not_counted():
-    line = cost.summary_line(cost.usage(panel()))
+    line = cost_words.summary_line(cost.usage(panel()))
     assert line.startswith("Cost: 5 subagent(s), 106,700 tokens (3.4× one research agent's 31,567, the cost of "
                            "one agent studying the question alone); wall time 5 min 0 s; no amount: no prices "
                            "configured; of the subagents 1 counted from their last response only and 1 not counted")
     assert line.endswith("(The main agent's own tokens (orchestration, the decision document) are not counted.)")
-    assert "wall time" not in cost.summary_line(cost.usage(panel()), wall=False)
+    assert "wall time" not in cost_words.summary_line(cost.usage(panel()), wall=False)
 
 
 def test_no_research_agent_no_multiple():
@@ -145,13 +146,13 @@ def test_no_research_agent_no_multiple():
             a.usage = None
     u = cost.usage(d)
     assert u["one_agent_tokens"] is None and u["multiple_of_one_agent"] is None
-    assert "×" not in cost.summary_line(u)
+    assert "×" not in cost_words.summary_line(u)
 
 
 @pytest.mark.parametrize("seconds,text", [(None, "—"), (4.4, "4 s"), (59.6, "1 min 0 s"), (754, "12 min 34 s"),
                                           (3725, "1 h 2 min")])
 def test_durations_read_like_durations(seconds, text):
-    assert cost.duration(seconds) == text
+    assert cost_words.duration(seconds) == text
 
 
 def test_the_main_agent_and_the_checkpoints_make_the_whole_cost_and_the_main_share():
@@ -168,7 +169,7 @@ def test_the_main_agent_and_the_checkpoints_make_the_whole_cost_and_the_main_sha
     assert u["deliberation_tokens"] == everything
     assert u["main_share"] == round(153000 / everything, 3)
     assert u["multiple_with_main"] == round(everything / 45000, 2) and u["single_answer_tokens"] == 45000
-    line = cost.summary_line(u, wall=False)
+    line = cost_words.summary_line(u, wall=False)
     assert (f"; with the main agent's 3 call(s) (153,000 tokens, the workflow's checkpoints 4,560) {everything:,} "
             f"tokens in all, {everything / 45000:.1f}× one agent answering alone (the main agent's first call on the "
             f"question, 45,000); the main agent's share "

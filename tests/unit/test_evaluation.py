@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from deliberation.core.evaluation import (HistoryError, evaluate, parse_history, parse_row, pct, registry_predicate, render_table, split_globs)
+from deliberation.core.evaluation import HistoryError, evaluate, parse_history, parse_row, registry_predicate, split_globs
+from deliberation.text.evaluation import pct, render_table
 from deliberation.state.models import ReversalClass, ReversalRegistry
 
 

@@ -298,3 +298,158 @@ def test_an_update_to_a_new_folder_retires_the_previous_versions_worker(tmp_path
     pe.retire_previous_version(str(new_root), str(data), st, env)  # updated: the old worker goes
     assert not old_socket.exists() and other_socket.exists()
     assert (data / "root").read_text() == f"{new_root / 'lib'}\n"
+
+
+# --------------------------------------------------------------------------- the end of a set-up, in the same session
+
+
+def hold_lock(data: Path) -> int:
+    fd = os.open(data / "setup.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def test_a_session_told_that_a_set_up_runs_hears_its_end_once(tmp_path):
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    (data / "setup.json").write_text(json.dumps({"state": "running", "key": key, "started": NOW - 5}))
+    fd = hold_lock(data)
+    try:
+        said = pe.session_start(str(root), str(data), {}, NOW, session_id="s-1", deps_here=False)
+        assert "still setting up" in said and "a later message in this session says when it is ready" in said
+        assert (data / "told" / "s-1").exists()
+        assert pe.later_notice(str(data), "s-1", NOW + 1) is None  # still running
+    finally:
+        os.close(fd)
+    current = make_env(data, f"{key}-1", key)
+    # `current` switched, the record not yet: nothing said until it says ready
+    assert pe.later_notice(str(data), "s-1", NOW + 2) is None
+    (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": NOW - 5,
+                                                 "finished": NOW + 25, "env": current}))
+    assert pe.later_notice(str(data), "s-2", NOW + 30) is None  # a session never told
+    assert pe.later_notice(str(data), "s-1", NOW + 30) == (
+        "deliberation: set-up finished in 30 s; the deliberation checks are on (the plugin's Python "
+        "environment is ready).")
+    assert pe.later_notice(str(data), "s-1", NOW + 31) is None  # once
+    # the next session start does not say it again, and clears what is left
+    assert (data / current / "announced").exists()
+    assert pe.session_start(str(root), str(data), {}, NOW + 40, session_id="s-3") is None
+
+
+def test_a_failed_set_up_is_told_once_with_the_way_to_retry(tmp_path):
+    data = tmp_path / "data"
+    (data / "told").mkdir(parents=True)
+    (data / "told" / "s-1").write_text("")
+    (data / "setup.json").write_text(json.dumps({"state": "failed", "key": "k", "started": NOW, "finished": NOW + 9,
+                                                 "reason": "pip could not download the dependencies", "retry": True}))
+    said = pe.later_notice(str(data), "s-1", NOW + 10)
+    assert said.startswith("deliberation: could not set up the plugin's Python environment: pip could not download")
+    assert "`! deliberation setup --retry`" in said and "checks are off until it is set up" in said
+    assert pe.later_notice(str(data), "s-1", NOW + 11) is None
+
+
+@pytest.mark.parametrize("sid", ["", "../x", "a/b", ".hidden", "x" * 129, None, 7, "é"])
+def test_a_session_id_that_cannot_name_a_file_is_not_used(tmp_path, sid):
+    assert pe.safe_session_id(sid) is None
+    pe._tell(str(tmp_path), sid)
+    assert not (tmp_path / "told").exists()
+    assert pe.later_notice(str(tmp_path), sid, NOW) is None
+
+
+def test_told_entries_of_sessions_that_ended_are_removed(tmp_path):
+    (tmp_path / "told").mkdir()
+    for name, age in (("old", pe.TOLD_KEEP_S + 5), ("new", 5)):
+        (tmp_path / "told" / name).write_text("")
+        os.utime(tmp_path / "told" / name, (NOW - age, NOW - age))
+    pe._forget_told(str(tmp_path), NOW)
+    assert sorted(os.listdir(tmp_path / "told")) == ["new"]
+    os.utime(tmp_path / "told" / "new", (NOW - pe.TOLD_KEEP_S - 1,) * 2)
+    pe._forget_told(str(tmp_path), NOW)
+    assert not (tmp_path / "told").exists()
+
+
+def test_the_start_message_says_when_checks_already_run_meanwhile(tmp_path):
+    first = pe.message(pe.BUILD, status(current=None, current_ready=False), NOW, str(tmp_path), deps_here=True)
+    assert f"Meanwhile the deliberation checks run with {sys.executable}, which has the dependencies" in first
+    assert "checks run as soon as it is ready" not in first
+
+
+def test_the_hook_runner_checks_the_folder_plugin_env_writes():
+    from deliberation.runtime import hook_runner
+
+    source = Path(hook_runner.__file__).read_text()
+    assert f'"{pe.TOLD}", session_id' in source
+
+
+def test_the_end_names_the_step_that_puts_the_command_on_a_terminal_s_path(tmp_path):
+    last = {"state": "ready", "started": NOW, "finished": NOW + 12}
+    bare = {"PATH": str(tmp_path / "empty"), "HOME": str(tmp_path)}
+    assert pe.finished_message(last, bare).endswith(
+        "For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, doctor) on "
+        "your PATH.")
+    own = tmp_path / "bin" / "deliberation"
+    own.parent.mkdir()
+    own.write_text("#!/bin/sh\n")
+    own.chmod(0o755)
+    assert pe.finished_message(last, {**bare, "PATH": str(own.parent)}) == (
+        "deliberation: set-up finished in 12 s; the deliberation checks are on (the plugin's Python environment is "
+        "ready).")
+    ready = pe.message(pe.ANNOUNCE, status(last=last), NOW, str(tmp_path), environ=bare)
+    assert ready.startswith("deliberation: the plugin's Python environment is ready (set up in 12 s)")
+    assert "setup --command" in ready
+
+
+def test_a_resumed_session_that_hears_the_end_at_its_start_is_not_told_again(tmp_path):
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    current = make_env(data, f"{key}-1", key)
+    (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": NOW, "finished": NOW + 9,
+                                                 "env": current}))
+    (data / "told").mkdir()
+    (data / "told" / "s-1").write_text("")
+    (data / "told" / "s-2").write_text("")
+    for name in ("s-1", "s-2"):
+        os.utime(data / "told" / name, (NOW, NOW))
+    said = pe.session_start(str(root), str(data), {}, NOW + 20, session_id="s-1")  # `claude --resume` of s-1
+    assert said.startswith("deliberation: the plugin's Python environment is ready (set up in 9 s)")
+    assert pe.later_notice(str(data), "s-1", NOW + 21) is None
+    # s-2, still running, was promised a message: it still gets it
+    assert pe.later_notice(str(data), "s-2", NOW + 22).startswith("deliberation: set-up finished in 9 s")
+
+
+def test_the_session_id_is_parsed_only_when_a_step_needs_it(tmp_path):
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    current = make_env(data, f"{key}-1", key)
+    (data / current / "announced").write_text("1\n")
+    asked = []
+    assert pe.session_start(str(root), str(data), {}, NOW, session_id=lambda: asked.append(1) or "s-1") is None
+    assert asked == []  # ready: nothing to note, no payload parsed
+    (data / "setup.json").write_text(json.dumps({"state": "running", "key": "other", "started": NOW}))
+    (data / "current").unlink()
+    fd = hold_lock(data)
+    try:
+        pe.session_start(str(root), str(data), {}, NOW, session_id=lambda: asked.append(1) or "s-1", deps_here=False)
+    finally:
+        os.close(fd)
+    assert asked == [1] and (data / "told" / "s-1").exists()
+
+
+def test_the_session_start_hook_that_finds_its_environment_ready_parses_no_json(tmp_path):
+    import subprocess
+
+    root, data = plugin_root(tmp_path), tmp_path / "data"
+    data.mkdir()
+    key = pe.dependency_key(["a>=1"])
+    current = make_env(data, f"{key}-1", key)
+    (data / current / "announced").write_text("1\n")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import plugin_env as pe; "
+            "pe.hook_main(); sys.stderr.write(repr(sorted(m for m in ('json', 're', 'subprocess') if m in sys.modules)))")
+    env = {"CLAUDE_PLUGIN_DATA": str(data), "CLAUDE_PLUGIN_ROOT": str(root), "PATH": os.environ.get("PATH", "")}
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib")], capture_output=True, text=True,
+                          input=json.dumps({"session_id": "s-1", "hook_event_name": "SessionStart"}), env=env,
+                          timeout=60)
+    assert (proc.stdout, proc.stderr) == ("", "[]"), proc.stdout + proc.stderr

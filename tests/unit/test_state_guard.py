@@ -55,3 +55,123 @@ def test_the_main_agent_and_other_subagents_are_not_refused():
     assert ask("Read", args, agent="Explore") is None
     assert ask("Read", args, agent="evidence-chase") is not None
     assert ask("Edit", args) is None
+
+
+# The client's Grep is ripgrep with --hidden; `glob` becomes --glob flags (.gitignore semantics).
+@pytest.mark.parametrize("args", [
+    {"pattern": "x", "path": P, "glob": "*.py"},                  # the refusal's own advice, with the root
+    {"pattern": "x", "path": P, "glob": "**/*.py"},
+    {"pattern": "x", "glob": "*.{py,ts}"},
+    {"pattern": "x", "glob": "*.py *.ts"},
+    {"pattern": "x", "glob": "*.py,*.toml"},
+    {"pattern": "x", "glob": "!.claude"},                         # every file but that folder
+    {"pattern": "x", "glob": "!.claude/**"},
+    {"pattern": "x", "glob": "!**/.claude/**"},
+    {"pattern": "x", "glob": "*.md !.claude"},                    # an excluded folder is not walked
+    {"pattern": "x", "glob": "src/*"},
+    {"pattern": "x", "glob": "Makefile"},
+    {"pattern": "x", "type": "py"},
+    {"pattern": "x", "type": "rust"},
+    {"pattern": "x", "path": "/home/u", "glob": "!.claude"},      # from above the project too
+])
+def test_a_grep_over_the_root_kept_out_of_the_state_runs(args):
+    assert ask("Grep", args) is None
+
+
+@pytest.mark.parametrize("args", [
+    {"pattern": "x", "path": P},
+    {"pattern": "x", "glob": "*"},
+    {"pattern": "x", "glob": "**/*"},
+    {"pattern": "x", "glob": "*.json"},
+    {"pattern": "x", "glob": "*.{py,md}"},
+    {"pattern": "x", "glob": "*.py,*.jsonl"},
+    {"pattern": "x", "glob": "*.py *.log"},
+    {"pattern": "x", "glob": "**/records/*"},
+    {"pattern": "x", "glob": ".claude/**"},
+    {"pattern": "x", "glob": "*/*/sessions/**"},
+    {"pattern": "x", "glob": "!*.py"},                            # an exclusion alone admits the rest
+    {"pattern": "x", "glob": "!.claude *"},                       # a later glob re-admits the folder
+    {"pattern": "x", "glob": "!.claude/deliberation/records/**"},
+    {"pattern": "x", "glob": "*.lock"},
+    {"pattern": "x", "glob": "*.tmp-*"},
+    {"pattern": "x", "glob": "d-1?"},
+    {"pattern": "x", "type": "json"},
+    {"pattern": "x", "type": "md"},
+    {"pattern": "x", "type": "py", "glob": "*.md"},              # a positive glob overrides the type
+    {"pattern": "x", "path": "/home/u", "glob": "*.json"},
+])
+def test_a_grep_that_could_read_the_state_is_refused(args):
+    assert ask("Grep", args) is not None
+
+
+@pytest.mark.parametrize("args, refused", [
+    ({"pattern": "*.py"}, False),           # the client's Glob: one --glob, so *.json matches at any depth
+    ({"pattern": "**/*.ts", "path": P}, False),
+    ({"pattern": "*.json"}, True),
+    ({"pattern": "*.md"}, True),
+    ({"pattern": "!*.py"}, True),
+    ({"pattern": "**"}, True),
+    ({"pattern": f"{P}/**/*.py"}, False),    # an absolute pattern searches from its folder part
+    ({"pattern": f"{P}/**/*.json"}, True),
+    ({"pattern": f"{P}/.claude/deliberation/*"}, True),
+    ({"pattern": f"{P}/src/**/*.json"}, False),
+])
+def test_a_glob_is_refused_exactly_when_it_could_list_the_state(args, refused):
+    assert (ask("Glob", args) is not None) is refused
+
+
+@pytest.mark.parametrize("command", [
+    "rg password",                              # rg skips hidden folders by default
+    "rg -n 'revoke|password' --type py",
+    "rg --hidden -g '!.claude' password",
+    "rg -uu password src/",
+    "grep -rn password . --exclude-dir=.claude",
+    "grep -rn --exclude-dir={.git,.claude} password .",
+    "grep -rn password src/ tests/",
+    "find . -path ./.claude -prune -o -name '*.py' -print",
+    "find . -not -path '*/.claude/*' -name '*.md'",
+    "find src tests -name '*.py'",
+    "git grep password -- . ':!.claude'",
+    "git merge main", "git worktree list", "git tag v1", "ls -la", "ls -R src", "du -sh .",
+    "pytest -q tests/ 2>&1 | grep -n FAIL",
+])
+def test_a_command_that_does_not_walk_the_state_runs(command):
+    assert ask("Bash", {"command": command}) is None
+
+
+@pytest.mark.parametrize("command", [
+    "rg --hidden password", "rg -uu password", "rg -. password", "rg -g '*' password",
+    "rg password .claude", "grep -rn password .", "grep -r -A 3 password", "grep -R password",
+    "egrep -ri 'a|b' .", "find . -name '*.json'", "tree -a", "ls -aR", "du -a .",
+    "cd .claude && cat deliberation/records/d-1.md", "cat .claude/*/records/*",
+    "git grep password -- .", "git grep password",  # config.json and reversals.json are committed
+    "cd src && grep -rn x .. ",
+])
+def test_a_command_that_walks_the_state_is_refused(command):
+    assert ask("Bash", {"command": command}) is not None
+
+
+def test_every_step_a_refusal_names_passes_the_guard():
+    grep = ask("Grep", {"pattern": "x"})
+    assert '`glob` "!.claude"' in grep and '"*.py"' in grep and 'type "py"' in grep and '"src"' in grep
+    for args in ({"pattern": "x", "glob": "!.claude"}, {"pattern": "x", "glob": "*.py"},
+                 {"pattern": "x", "type": "py"}, {"pattern": "x", "path": "src"}):
+        assert ask("Grep", args) is None, args
+    glob = ask("Glob", {"pattern": "**/*"})
+    assert '"**/*.py"' in glob and '"src"' in glob
+    assert ask("Glob", {"pattern": "**/*.py"}) is None and ask("Glob", {"pattern": "**/*", "path": "src"}) is None
+    for refused, advised in (("grep -rn x .", ("grep -rn PATTERN . --exclude-dir=.claude", "grep -rn PATTERN src/ tests/")),
+                             ("rg --hidden x", ("rg PATTERN src/ tests/", "rg --hidden -g '!.claude' PATTERN")),
+                             ("find . -name '*.md'", ("find . -path ./.claude -prune -o -name '*.py' -print",
+                                                      "find src tests -name '*.py'")),
+                             ("git grep x -- .", ("git grep PATTERN -- . ':!.claude'", "git grep PATTERN -- src tests"))):
+        why = ask("Bash", {"command": refused})
+        assert why is not None and "\nNext: " in why, refused
+        for step in advised:
+            assert ask("Bash", {"command": step}) is None, step
+        assert all(s in why for s in advised if "--hidden" not in s), (refused, why)
+
+
+def test_the_exclusion_the_grep_refusal_advises_works_at_the_end_of_any_glob():
+    assert ask("Grep", {"pattern": "x", "glob": "* !.claude"}) is None
+    assert ask("Grep", {"pattern": "x", "glob": "*.json !.claude"}) is None

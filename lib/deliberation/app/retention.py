@@ -23,7 +23,7 @@ import time
 from deliberation.state.ids import InvalidId, check_id
 from deliberation.state import atomic, safe_read
 from deliberation.state.paths import Layout, make_dirs
-from deliberation.state.plain_reads import believed_json, read_json, section
+from deliberation.state.plain_reads import believed_json, section
 from deliberation.defaults import CONFIG, ERRORS_LOG_MAX_BYTES, PRUNE_BUDGET_S, RETENTION_CHECK_EVERY_S
 
 TRASH = ".trash-"
@@ -217,7 +217,8 @@ def plan(layout: Layout, cfg: "dict | None", now: float, current: "str | None" =
 
 
 def last_run(layout: Layout) -> "dict | None":
-    return read_json(layout.retention_stamp)
+    """The last prune's summary, when this user's plugin wrote it (sealed)."""
+    return believed_json(layout, layout.retention_stamp)
 
 
 def at_session_start(layout: Layout, cfg: "dict | None", session_id: str, now: float) -> "dict | None":
@@ -249,12 +250,25 @@ def at_session_start(layout: Layout, cfg: "dict | None", session_id: str, now: f
         left = sum(1 for s in steps if s.reason.startswith("left for the next session start"))
         result = {"schema_version": 1, "at": now, **summary(steps), "left": left,
                   "seconds": round(time.perf_counter() - started, 6)}
-        atomic.write(stamp, fastjson.dumps(result).encode(), durable=False, make_parent=None)
+        atomic.write(stamp, _sealed_stamp(layout, stamp, fastjson.dumps(result).encode()), durable=False,
+                     make_parent=None)
         if left:  # more to do: the next session start is due at once
             os.utime(stamp, (now - RETENTION_CHECK_EVERY_S, now - RETENTION_CHECK_EVERY_S))
         return result
     finally:
         os.close(fd)
+
+
+def _sealed_stamp(layout: Layout, path: str, data: bytes) -> bytes:
+    """The stamp sealed for this user. Without this user's folder (user_data.Unavailable, said by
+    every other hook) it stays unsealed: its age still spaces the prunes an hour apart, and its
+    summary is not believed (`last_run`)."""
+    from deliberation.state import seal, user_data
+
+    try:
+        return seal.seal_file(layout, path, data)
+    except user_data.Unavailable:
+        return data
 
 
 def storage(layout: Layout) -> "dict[str, dict[str, int]]":

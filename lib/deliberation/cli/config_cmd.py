@@ -8,6 +8,7 @@ import json
 from deliberation.state import consent
 from deliberation.state.config import Config, read_config_file
 from deliberation.state.paths import Layout
+from deliberation.text import consent as words
 
 
 def add_arguments(parser, name: str) -> None:
@@ -23,13 +24,13 @@ def run(args) -> int:
         data = consent.effective(data, Config().model_dump(mode="json"), waiting)
     if args.json:
         print(json.dumps({"config": data, "problems": problems,
-                          "awaiting_approval": [{"setting": i.name, "value": i.value, "why": i.why} for i in waiting]},
+                          "awaiting_approval": [{"setting": i.name, "value": i.value, "why": words.why(i.name)}
+                                                for i in waiting]},
                          indent=1))
     else:
         print(json.dumps(data, indent=2))
         for p in problems:
             print(f"problem: {p}")
         for i in waiting:
-            print(f"awaiting approval: {i.name} = {' '.join(i.shown(200).split())} ({i.why}) — its default "
-                  "applies until you run `deliberation trust` in a terminal")
+            print(words.config_line(i.name, i.value, layout.project))
     return 1 if problems else 0

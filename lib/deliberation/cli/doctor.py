@@ -1,7 +1,8 @@
 """`deliberation doctor`: is this project's deliberation setup sound?
 
 Four checks, every problem on its own line, exit 1 on any problem (`--json` for machines):
-- install: the plugin folder, the interpreter the hooks use and its dependencies — in the
+- install: the plugin folder, the interpreter the hooks use and its dependencies, and whether a
+  terminal has a `deliberation` command (else the step that adds one) — in the
   install.sh form the one install.sh recorded (<plugin>/.venv); in the plugin form (a
   marketplace install, or `claude --plugin-dir`) the one hooks/run.sh picks: the plugin's own
   environment in its data folder, else <plugin>/.venv, else python3;
@@ -334,6 +335,7 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
 def check_config(layout: Layout) -> "list[Finding]":
     from deliberation.state import consent
     from deliberation.state.config import read_config_file
+    from deliberation.text import consent as words
 
     if not os.path.lexists(layout.config):
         return [ok("config", "no config.json: every default applies")]
@@ -344,9 +346,7 @@ def check_config(layout: Layout) -> "list[Finding]":
     out = [problem("config", p) for p in problems]
     waiting = consent.pending(layout)
     for item in waiting:
-        out.append(problem("config", f"awaiting your approval: {item.name} = {' '.join(item.shown(200).split())} — "
-                                     f"{item.why}; its default applies until you run, in a terminal: "
-                                     f"deliberation trust --project {consent.quote(layout.project)}"))
+        out.append(problem("config", words.doctor_line(item.name, item.value, layout.project)))
     if not out:
         approved = consent.requested(consent.read_raw(layout))
         extra = f" ({', '.join(i.name for i in approved)} approved by you)" if approved else ""
@@ -507,9 +507,24 @@ def diagnose(project: "str | None" = None, plugin: "str | None" = None,
     else:
         findings += check_install(plugin_dir, manifest, layout.project)
         findings += check_settings(layout.project, plugin_dir, manifest)
+    findings.append(check_command(plugin_dir, environ))
     findings += check_config(layout)
     findings += check_state(layout)
     return layout.project, plugin_dir, findings
+
+
+def check_command(plugin: str, environ: "dict[str, str]") -> Finding:
+    """Whether a terminal with this PATH has a `deliberation` of its own, else the one step
+    that gives it one, with this machine's paths (runtime/command_path.py)."""
+    from deliberation.runtime import command_path
+
+    found = command_path.on_path(environ)
+    if found:
+        return ok("install", f"command: `deliberation` in a terminal runs {found}")
+    line = command_path.path_line(command_path.default_bin(environ), environ)
+    return note("install", "command: no `deliberation` on this PATH outside a plugin folder (Claude Code's Bash "
+                           f"tool has the plugin's own): {command_path.advice(plugin, environ)}"
+                           + (f"; then {line}" if line else ""))
 
 
 def _settings_wire_us(project: str, plugin: str) -> bool:

@@ -14,6 +14,7 @@ from deliberation.cli import fail
 
 from deliberation.core import evaluation
 from deliberation.state.models import ReversalRegistry
+from deliberation.text.evaluation import render_table
 
 
 def add_arguments(parser, name: str) -> None:
@@ -64,5 +65,5 @@ def run(args) -> int:
     else:
         if registry is None and not globs:
             print("note: no registry given (--registry or --reversal-classes): T1/T2 escalate nothing")
-        print(evaluation.render_table(result))
+        print(render_table(result))
     return 0

@@ -8,7 +8,7 @@ import time
 
 from deliberation.cli import fail
 from deliberation.app.handlers.common import Ctx
-from deliberation.state.config import project_config
+from deliberation.app.settings import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.store import SessionTx, Store
 

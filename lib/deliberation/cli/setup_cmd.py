@@ -7,6 +7,9 @@ said (`--retry` names that intent; the build is the same): it prints where, what
 how long it took and what to do on a failure. The same lock as the session start's set-up:
 when one is already building, it says so and leaves it be.
 
+`deliberation setup --command [--bin DIR]` instead puts the `deliberation` command on a
+terminal's PATH (a launcher in ~/.local/bin that outlives updates: runtime/command_path.py).
+
 Standard library only: it runs before the environment with the dependencies exists.
 """
 
@@ -21,12 +24,17 @@ import time
 from deliberation import plugin_root
 from deliberation.cli import fail
 from deliberation.cli.doctor import plugin_data_dir
+from deliberation.runtime import command_path
 from deliberation.runtime import plugin_env as penv
 
 
 def add_arguments(parser, name: str) -> None:
     parser.add_argument("--retry", action="store_true",
                         help="build now even though the last set-up failed (no waiting for the next session start)")
+    parser.add_argument("--command", action="store_true", dest="put_on_path",  # `command` names the subcommand
+                        help="instead: put the `deliberation` command on your terminal's PATH (a launcher in "
+                             "~/.local/bin, or --bin DIR, that keeps working across plugin updates)")
+    parser.add_argument("--bin", metavar="DIR", help="with --command: the folder for the launcher")
     parser.add_argument("--data", metavar="DIR",
                         help="the plugin's data folder (default: $CLAUDE_PLUGIN_DATA, else the one under "
                              "~/.claude/plugins/data that names this plugin)")
@@ -35,6 +43,8 @@ def add_arguments(parser, name: str) -> None:
 def run(args) -> int:
     plugin = plugin_root()
     environ = dict(os.environ)
+    if args.put_on_path:
+        return _command(args, plugin, environ)
     data = args.data or plugin_data_dir(plugin, environ)
     if not data:
         return fail("no data folder of this plugin: the set-up lives in the folder Claude Code gives an installed "
@@ -65,6 +75,17 @@ def run(args) -> int:
     reason = last.get("reason") or "see the log"
     return fail(f"set-up failed after {took:.0f} s: {reason}; details: {os.path.join(data, penv.LOG)}; "
                 "run `deliberation setup --retry` again once that is fixed")
+
+
+def _command(args, plugin: str, environ: "dict[str, str]") -> int:
+    code, lines = command_path.install(plugin, environ, args.bin)
+    if code != 0:
+        return fail("; ".join(lines))
+    if args.json:
+        print(json.dumps({"state": "command", "message": "; ".join(lines)}))
+    else:
+        print("\n".join(lines))
+    return 0
 
 
 def _wait_for_the_running_set_up(data: str) -> None:

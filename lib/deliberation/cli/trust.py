@@ -19,6 +19,7 @@ import sys
 
 from deliberation.state import consent
 from deliberation.state.paths import Layout
+from deliberation.text import consent as words
 
 
 def add_arguments(parser, name: str) -> None:
@@ -41,7 +42,7 @@ def run(args) -> int:
     waiting = consent.pending(layout)
     if args.json and not args.yes:
         print(json.dumps({"project": layout.project, "requested": [i.name for i in items],
-                          "pending": [{"setting": i.name, "value": i.value, "why": i.why} for i in waiting]},
+                          "pending": [{"setting": i.name, "value": i.value, "why": words.why(i.name)} for i in waiting]},
                          indent=1, ensure_ascii=False))
         return 1 if waiting else 0
     if not waiting:
@@ -50,11 +51,11 @@ def run(args) -> int:
         return 0
     print(f"{layout.config} asks for {len(waiting)} setting(s) that take effect only with your approval:")
     for item in waiting:
-        print(f"  {item.name} = {item.shown()}\n      why it needs approval: {item.why}")
+        print(words.trust_item(item.name, item.value))
     if _inside_claude_code():
         print("deliberation trust: refused inside Claude Code — a command the model can run must not approve what "
-              f"a repository asks for. Run it in a terminal outside Claude Code: deliberation trust --project "
-              f"{consent.quote(layout.project)}", file=sys.stderr)
+              f"a repository asks for. Run it in a terminal outside Claude Code: {words.command(layout.project)}",
+              file=sys.stderr)
         return 2
     if not args.yes:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from deliberation import cli
 from deliberation.state.paths import Layout
 from deliberation.state.store import Store
-from deliberation.state.config import project_config
+from deliberation.app.settings import project_config
 
 
 

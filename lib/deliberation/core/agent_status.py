@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.models import AgentRecord, Deliberation, Resume, Spawn, WorkflowRun
+from deliberation.text import reports as report_words
 
 RUNNING = ("spawned", "running")
 
@@ -35,7 +36,7 @@ def launched(spawn: "Spawn | None", rec: "AgentRecord | None", now: float) -> No
 def ended_without_report(rec: AgentRecord, status: "str | None") -> None:
     """A foreground agent's tool call ended other than completed: it will not report."""
     rec.status = "invalid"
-    rec.problem = f"the agent ended with status {status!r} and no report"
+    rec.problem = report_words.ended_without_report(status)
 
 
 def spawn_failed(delib: Deliberation, rec: AgentRecord, error: str, now: float) -> bool:
@@ -44,7 +45,7 @@ def spawn_failed(delib: Deliberation, rec: AgentRecord, error: str, now: float) 
     if rec.status not in RUNNING:
         return False
     rec.status = "refused"
-    rec.problem = f"the spawn failed: {error.strip()[:300] or 'no error text'}"
+    rec.problem = report_words.spawn_failed(error.strip()[:300])
     delib.updated_at = now
     if rec.tier == 2:
         depth_axis.refresh_counts(delib, check=False)
@@ -56,7 +57,7 @@ def expired(delib: Deliberation, now: float, stale_after_s: float) -> None:
     for rec in delib.agents:
         if rec.status in RUNNING and now - rec.spawned_at > stale_after_s:
             rec.status = "invalid"
-            rec.problem = f"no report within {stale_after_s}s of the spawn"
+            rec.problem = report_words.no_report_within(stale_after_s)
 
 
 def resume_started(entry: "Resume | None") -> None:

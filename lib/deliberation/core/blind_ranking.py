@@ -36,7 +36,7 @@ from deliberation.core import personas
 from deliberation.core.similarity import containment, tokens
 from deliberation.core.phases import approaches as collected
 from deliberation.core.phases import current
-from deliberation.text import refusals
+from deliberation.text import progress, refusals
 
 RATIONALE_CONTAINMENT = 0.5   # share of another agent's rationale trigrams found in the prompt
 RATIONALE_MIN_TOKENS = 6      # shorter rationales are not compared
@@ -120,7 +120,7 @@ def approach_list(delib) -> str:
     if not titles:
         return ""
     summaries = _summaries(delib)
-    lines = ["Approaches to rank (neutral order; it ranks nothing):"]
+    lines = [progress.APPROACH_LIST_HEAD]
     for aid in neutral_order(delib, titles):
         summary = neutral(summaries.get(aid.rsplit(":", 1)[-1]) or "")
         title = neutral(titles[aid]) or titles[aid]
@@ -128,18 +128,9 @@ def approach_list(delib) -> str:
     return "\n".join(lines)
 
 
-RULE = ("Ranking is blind: give each ranker the question, the shared context and the approaches "
-        "in the neutral order below — never which approach leads, is preferred or recommended, and "
-        "no agent's scores, verdicts or rationale; ask for its own scores on every approach, its "
-        "verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with "
-        "its reason for each approach it would not adopt. The plugin computes the leader after the "
-        "vote and reads dissent against it.")
-
-
 def ranking_instruction(delib) -> str:
     """What the main agent is told when it is time to rank (the rule and the list)."""
-    listed = approach_list(delib)
-    return f"{RULE}\n{listed}" if listed else RULE
+    return progress.ranking_instruction(approach_list(delib))
 
 
 # --------------------------------------------------------------------------------------------
@@ -229,9 +220,9 @@ def _rationales(delib, persona: str) -> "list[tuple[str, str]]":
         if rep is None or a.persona == persona:
             continue
         if a.stage == "ranking":
-            out.append((f"{a.persona}'s ranking rationale", rep.rationale))
+            out.append((refusals.rationale_label(a.persona, "ranking"), rep.rationale))
         elif a.kind == "synthesis":
-            out.append((f"the {a.persona}'s rationale for its preferred approach", rep.rationale))
+            out.append((refusals.rationale_label(a.persona, "synthesis"), rep.rationale))
     return [(label, text) for label, text in out if len(tokens(text)) >= RATIONALE_MIN_TOKENS]
 
 

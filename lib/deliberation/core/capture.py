@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from deliberation.state.agent_report import AGAIN, ReportProblem, example, extract_report, report_from_data, shape_of
 from deliberation.state.models import AgentRecord, Deliberation
+from deliberation.text import reports as words
 
 FIXED = ("recorded", "duplicate", "send_back", "invalid")
 
@@ -28,27 +29,23 @@ class Outcome:
 def semantic_problem(agent: AgentRecord, report, dimensions: "list[str]") -> "str | None":
     """Stage-specific requirements a schema cannot express."""
     if report.phase != agent.stage:
-        return (f"You were spawned for the {agent.stage} stage, but your report says phase "
-                f"\"{report.phase}\". Set \"phase\": \"{agent.stage}\" and give what that stage needs.")
+        return words.wrong_phase(agent.stage, report.phase)
     if agent.stage == "research" and not report.findings:
-        return "A research report needs at least one finding (id, claim, evidence, severity)."
+        return words.NO_FINDING
     if agent.stage == "ranking":
         if not report.scores:
-            return ("A ranking report needs `scores`: every approach named in your prompt, each "
-                    f"scored 0-10 on {', '.join(dimensions)}.")
+            return words.no_scores(dimensions)
         for approach, dims in sorted(report.scores.items()):
             missing = [d for d in dimensions if d not in dims]
             if missing:
-                return (f"Approach {approach!r} lacks the dimension(s) {', '.join(missing)}: score every "
-                        f"approach on all of {', '.join(dimensions)} (0-10).")
+                return words.dimensions_missing(approach, missing, dimensions)
             out = [d for d, v in dims.items() if not 0 <= v <= 10]
             if out:
-                return f"Approach {approach!r}: scores must be within 0-10 ({', '.join(out)} is not)."
+                return words.out_of_range(approach, out)
         if report.verdict == "reject" and not report.dissent:
-            return ("You rejected, so document your dissent: `dissent` entries with concern AND reason.")
+            return words.UNDOCUMENTED_REJECT
     if agent.kind == "lens" and not report.hot_spots:
-        return ("A tier-2 report must list the hot spot ids it addressed in `hot_spots` (e.g. [\"H1\"]), "
-                "with refutations targeting them where you found counter-evidence.")
+        return words.NO_HOT_SPOTS
     return None
 
 
@@ -61,18 +58,18 @@ def capture(delib: Deliberation, agent: AgentRecord, text: str, *, stop_hook_act
         report, ignored = extract_report(text, max_bytes, shape)
         problem = semantic_problem(agent, report, dimensions)
         if problem is not None:  # the fix, and the whole message again (its prose reaches the main agent)
-            problem = f"{problem}\nThe {shape} report's fields:\n{example(shape)}\n{AGAIN}"
+            problem = words.with_shape(problem, shape, example(shape), AGAIN)
     except ReportProblem as exc:
         report, ignored, problem = None, [], str(exc)
     if problem is not None:
         agent.problem = problem
         if agent.send_backs < retries and not stop_hook_active:
             agent.send_backs += 1
-            return Outcome("send_back", "Deliberation plugin: your report was not accepted. " + problem)
+            return Outcome("send_back", words.send_back(problem))
         agent.status = "invalid"
         agent.reported_at = now
-        delib.warnings.append(f"{agent.persona} ({agent.agent_id or agent.key}): report recorded as "
-                              f"invalid after {agent.send_backs} send-back(s): {problem.splitlines()[0]}")
+        delib.warnings.append(words.recorded_invalid(f"{agent.persona} ({agent.agent_id or agent.key})",
+                                                     agent.send_backs, problem.splitlines()[0]))
         return Outcome("invalid")
     file_report(delib, agent, report, ignored, now)
     return Outcome("recorded")

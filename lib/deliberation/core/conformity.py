@@ -33,6 +33,7 @@ from typing import Iterable, Literal, Sequence
 
 from deliberation.core.similarity import profile, similarity, similarity_of
 from deliberation.state.models import AgentRecord, ConformityWarning, Detector, RankingResult
+from deliberation.text import conformity as words
 
 TwoAgentVerdict = Literal["proceed", "investigate", "suspect_herding"]
 _EPS = 1e-9  # 7.4 - 7.1 is 0.30000000000000071 in binary floating point
@@ -101,8 +102,7 @@ def templated_dissent(agents: Sequence[AgentRecord], threshold: float) -> "list[
             key = (lo, hi)
             if key not in pairs or s > pairs[key][0]:
                 pairs[key] = (s, ta)
-    return _group_warnings("templated_dissent", agents, pairs, threshold,
-                           "dissent repeats the same language")
+    return _group_warnings("templated_dissent", agents, pairs, threshold, words.TEMPLATED_DISSENT)
 
 
 def _group_warnings(detector: Detector, agents: Sequence[AgentRecord],
@@ -114,12 +114,11 @@ def _group_warnings(detector: Detector, agents: Sequence[AgentRecord],
     for group in _components(order, pairs):
         members = set(group)
         figures = sorted(((s, k, t) for k, (s, t) in pairs.items() if k[0] in members), reverse=True)
-        shown = "; ".join(f"{persona[k[0]]} × {persona[k[1]]} {s:.2f}" for s, k, _ in figures[:6])
-        more = f"; … {len(figures) - 6} more pairs" if len(figures) > 6 else ""
+        shown = [(persona[k[0]], persona[k[1]], s) for s, k, _ in figures[:6]]
         warnings.append(ConformityWarning(
             detector=detector, agents=group,
-            evidence=(f"{len(group)} agents: {what} (similarity ≥ {threshold:.2f}): {shown}{more}; "
-                      f"e.g. \"{_excerpt(figures[0][2])}\"")))
+            evidence=words.similar_group(len(group), what, threshold, shown, len(figures) - 6,
+                                         _excerpt(figures[0][2]))))
     return warnings
 
 
@@ -148,11 +147,9 @@ def score_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult | No
     spread = high - low
     if spread > window + _EPS:
         return []
-    listed = ", ".join(f"{v:.2f}" for v in sorted(scores.values()))
     return [ConformityWarning(
         detector="score_clustering", agents=list(scores),
-        evidence=(f"{len(scores)} agents scored leading approach {ranking.leading} within "
-                  f"{low:.2f}–{high:.2f} (spread {spread:.2f} ≤ window {window:.2f}): {listed}"))]
+        evidence=words.score_clustering(len(scores), ranking.leading, low, high, window, sorted(scores.values())))]
 
 
 def _counted(agents: Sequence[AgentRecord]) -> "dict[str, AgentRecord]":
@@ -192,15 +189,13 @@ def dimension_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult 
         low, high = min(scores.values()), max(scores.values())
         if high - low > window + _EPS:
             continue
-        listed = ", ".join(f"{v:.2f}" for v in sorted(scores.values()))
-        found.append(f"{dim}: {len(scores)} agents within {low:.2f}–{high:.2f} (spread {high - low:.2f}): {listed}")
+        found.append(words.dimension_cluster(dim, len(scores), low, high, sorted(scores.values())))
         members += [k for k in scores if k not in members]
     if not found:
         return []
     return [ConformityWarning(
         detector="dimension_clustering", agents=members,
-        evidence=(f"leading approach {ranking.leading}, one dimension at a time (window {window:.2f}): "
-                  + "; ".join(found)))]
+        evidence=words.dimension_clustering(ranking.leading, window, found))]
 
 
 def near_threshold(agents: Sequence[AgentRecord], ranking: "RankingResult | None",
@@ -216,11 +211,10 @@ def near_threshold(agents: Sequence[AgentRecord], ranking: "RankingResult | None
     low, high = min(scores.values()), max(scores.values())
     if low < bar - margin - _EPS or high > bar + margin + _EPS:
         return []
-    listed = ", ".join(f"{v:.2f}" for v in sorted(scores.values()))
     return [ConformityWarning(
         detector="near_threshold", agents=list(scores),
-        evidence=(f"{len(scores)} agents scored leading approach {ranking.leading} within {low:.2f}–{high:.2f}, "
-                  f"all within {margin:.2f} of the bar {bar:.2f} (threshold {threshold:.2f} × 10): {listed}"))]
+        evidence=words.near_threshold(len(scores), ranking.leading, low, high, margin, threshold,
+                                      sorted(scores.values())))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,11 +235,9 @@ def missing_minority(agents: Sequence[AgentRecord],
     if not pairs:
         return []
     involved = {p for pair in pairs for p in pair}
-    shown = ", ".join(f"{a} × {b}" for a, b in pairs)
     return [ConformityWarning(
         detector="missing_minority", agents=[a.key for a in ranked if a.persona in involved],
-        evidence=(f"unanimous approval: {len(ranked)} of {len(ranked)} ranking agents approve with 0 "
-                  f"dissent, including conflicting personas {shown}"))]
+        evidence=words.missing_minority(len(ranked), pairs))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -279,8 +271,7 @@ def same_reasoning(agents: Sequence[AgentRecord], ranking: "RankingResult | None
         s = similarity_of(profiles[a.key], profiles[b.key])
         if s >= threshold - _EPS:
             pairs[(a.key, b.key)] = (s, a.filed.rationale)
-    return _group_warnings("same_reasoning", ranked, pairs, threshold,
-                           "agree on the same position with the same reasoning")
+    return _group_warnings("same_reasoning", ranked, pairs, threshold, words.SAME_REASONING)
 
 
 def two_agent_rule(a, b, threshold: float = 0.6, leading: "str | None" = None) -> TwoAgentVerdict:
@@ -314,10 +305,7 @@ def single_model(agents: Sequence[AgentRecord]) -> "list[ConformityWarning]":
     model = next(iter(models.values()))
     return [ConformityWarning(
         detector="single_model", agents=list(models),
-        evidence=(f"all {len(ranked)} ranking agents ran on {model}: judges on one model share its "
-                  "priors, and a panel that shares priors can vote unanimously and wrongly"),
-        recommendation=("run personas whose priorities conflict on different models (models.diverse in "
-                        "the config, or the Agent tool's `model`) and re-rank"))]
+        evidence=words.single_model(len(ranked), model), recommendation=words.SINGLE_MODEL_FIX)]
 
 
 # --------------------------------------------------------------------------------------------

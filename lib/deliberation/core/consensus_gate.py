@@ -13,6 +13,7 @@ from deliberation.core.depth.axis import struck_approaches
 from deliberation.core.phases import current, reached
 from deliberation.core.ranking import REJECTED, unanimous_reject
 from deliberation.state.models import AgentRecord, Check, Deliberation, GateResult
+from deliberation.text import gates as words
 from deliberation.text.gates import ConsensusNext, Dissenter, consensus_next_step
 
 
@@ -75,7 +76,7 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
     at_ranking = reached(delib.phase, "RANKING")
     checks.append(Check(name="phase", passed=at_ranking,
                         figure=f"phase {delib.phase}" + ("" if at_ranking else " < RANKING"),
-                        detail="a conclusion needs the vote of the RANKING phase"))
+                        detail=words.PHASE_DETAIL))
     done = len(current(delib, "ranking"))
     checks.append(Check(name="agents_completed", passed=done >= min_agents,
                         figure=f"{done} {'≥' if done >= min_agents else '<'} {min_agents}",
@@ -84,11 +85,8 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
     if unanimous_reject(ranking):
         # the panel agrees on the verdict itself: adopt nothing. The consensus score measures
         # support for the top-scored approach, which a rejection does not need.
-        top = f"; the top-scored approach {ranking.leading} ({consensus:.2f}) is not adopted" if ranking.leading else ""
-        checks.append(Check(name="consensus", passed=True,
-                            figure=f"unanimous reject: {ranking.rejections} of {ranking.rejections} voting "
-                                   f"agents reject — {REJECTED}",
-                            detail=f"agreement on the verdict{top}"))
+        checks.append(Check(name="consensus", passed=True, figure=words.unanimous_reject_figure(ranking.rejections, REJECTED),
+                            detail=words.unanimous_reject_detail(ranking.leading, consensus)))
     else:
         ok = ranking is not None and ranking.leading is not None and consensus >= delib.threshold
         checks.append(Check(name="consensus", passed=ok,

@@ -28,6 +28,7 @@ from deliberation.core.depth.hot_spots import find_hot_spots
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation, GateResult
 from deliberation.text import notes, stop
+from deliberation.text import phases as phase_words
 from deliberation.text.gates import RevisionIn
 from deliberation.text.render import Message, render
 
@@ -160,8 +161,8 @@ def open_document(delib: Deliberation, now: float) -> None:
     r = delib.ranking
     delib.outcome = ranking.outcome(r)
     delib.decision = r.leading if r and delib.outcome == "adopted" else None
-    phases.transition(delib, "PRD_GENERATION", "consensus gate passed" + (
-        f" ({ranking.REJECTED})" if delib.outcome == "rejected" else "") + ": the decision document is due", now)
+    phases.transition(delib, "PRD_GENERATION", phase_words.vote_passed(
+        ranking.REJECTED if delib.outcome == "rejected" else None), now)
     delib.prd.status = "due"
     delib.prd.due_at = now
 
@@ -171,8 +172,7 @@ def reopen_vote(delib: Deliberation, now: float, persona: str = "") -> None:
     panel spawned one by one) — takes the vote again (PRD_GENERATION → RANKING); the decision
     and its document wait for the new vote."""
     joins = persona and not any(a.persona == persona for a in phases.current(delib, "ranking"))
-    what = f"{persona} joins the vote" if joins else "re-rank"
-    phases.transition(delib, "RANKING", f"{what}: the vote is taken again; the decision document waits for it", now)
+    phases.transition(delib, "RANKING", phase_words.vote_reopened(persona if joins else ""), now)
     delib.outcome = None
     delib.decision = None
     prd.reset(delib)
@@ -242,13 +242,12 @@ def finalize(delib: Deliberation, now: float) -> None:
     COMPLETE when the decision was handed to the user)."""
     st = delib.prd
     if delib.outcome == "no-consensus":
-        what = "no consensus: the decision was handed to the user"
+        what = phase_words.HANDED_OVER
     elif st.status == "accepted" and st.document:
-        what = f"decision document accepted ({prd.counts_text(st.document)})"
+        what = phase_words.document_accepted(prd.counts_text(st.document))
     else:
-        what = f"decision document missing after {st.send_backs} send-back(s)"
-    route = delib.route.route if delib.route else "no route"
-    phases.transition(delib, "COMPLETE", f"decision record written ({route}); {what}", now)
+        what = phase_words.document_missing(st.send_backs)
+    phases.transition(delib, "COMPLETE", phase_words.completed(delib.route.route if delib.route else None, what), now)
 
 
 def fail(delib: Deliberation, reasons: "list[str]", now: float) -> None:

@@ -54,6 +54,7 @@ from deliberation.core import consensus_gate, reversals
 from deliberation.state.config import EscalationConfig
 from deliberation.core.decision_class import decision_class
 from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
+from deliberation.text import route as words
 
 Pattern = Literal["unanimous-pass", "unanimous-fail", "split", "none"]
 ESCALATING = ("T1", "T2", "D", "PROBE")
@@ -89,9 +90,7 @@ class Vote:
         return self.approvals > self.rejections
 
     def describe(self) -> str:
-        conf = "" if self.confidence is None else f", judges' confidence {self.confidence:.2f}"
-        other = f", {self.dissents} not preferring the leader" if self.dissents else ""
-        return f"{self.approvals} approve / {self.rejections} reject / {self.abstentions} abstain{other}{conf}"
+        return words.vote(self.approvals, self.rejections, self.abstentions, self.dissents, self.confidence)
 
 
 # -- reading a deliberation -------------------------------------------------------------------
@@ -152,11 +151,11 @@ def _probe_failures(probes: "list[ProbeRun]") -> "list[str]":
         if p.passed:
             continue
         if p.timed_out:
-            out.append(f"{p.name} timed out after {p.duration_s:.1f}s")
+            out.append(words.probe_timed_out(p.name, p.duration_s))
         elif p.exit_code is None:
-            out.append(f"{p.name} could not run ({p.error or 'no exit status'})")
+            out.append(words.probe_not_run(p.name, p.error))
         else:
-            out.append(f"{p.name} exited {p.exit_code}")
+            out.append(words.probe_exited(p.name, p.exit_code))
     return out
 
 
@@ -173,24 +172,17 @@ def fired_rules(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[
     count = reversals.reversal_count(registry, cls)
     pattern = vote.pattern
     if "T1" in run and vote.passes and prone:
-        rules.append(RouteRule(rule="T1", detail=(
-            f"class {cls} was reversed {count} time(s) before and this decision is on the accept path")))
+        rules.append(RouteRule(rule="T1", detail=words.t1(cls, count)))
     high = vote.confidence is not None and vote.confidence >= cfg.unanimous_confidence
     if "T2" in run and pattern == "unanimous-pass" and high and prone:
-        rules.append(RouteRule(rule="T2", detail=(
-            f"unanimous pass at judges' confidence {vote.confidence:.2f} >= {cfg.unanimous_confidence:.2f} "
-            f"on reversal-prone class {cls} (reversed {count} time(s)): unanimity is the warning")))
+        rules.append(RouteRule(rule="T2", detail=words.t2(vote.confidence, cfg.unanimous_confidence, cls, count)))
     if "D" in run and pattern in ("split", "none"):
-        what = "split vote" if pattern == "split" else "no approve/reject vote"
-        rules.append(RouteRule(rule="D", detail=f"{what} ({vote.describe()})"))
+        rules.append(RouteRule(rule="D", detail=words.split(pattern, vote.describe())))
     failures = _probe_failures(probes)
     if "PROBE" in run and failures and pattern != "unanimous-fail":
-        over = " overrides the unanimous pass" if pattern == "unanimous-pass" else ""
-        rules.append(RouteRule(rule="PROBE", detail=f"probe failed{over}: " + "; ".join(failures)))
+        rules.append(RouteRule(rule="PROBE", detail=words.probe_failed(pattern == "unanimous-pass", failures)))
     if not reversals.has_history(registry, cls):
-        rules.append(RouteRule(rule="COLD_START", detail=(
-            f"class {cls} has no history in the reversal registry: the recurrence arm (T1/T2) "
-            "is blind here, routing falls back to the split-vote rule D")))
+        rules.append(RouteRule(rule="COLD_START", detail=words.cold_start(cls)))
     return rules
 
 
@@ -201,14 +193,8 @@ def policy_notes(cls: str, vote: Vote, registry: ReversalRegistry, rules: "list[
     if "T1" in policy_rules(cfg) or not vote.passes or not reversals.is_reversal_prone(registry, cls) \
             or names & set(ESCALATING):
         return []
-    why = ("the vote is unanimous but the judges' confidence "
-           + (f"{vote.confidence:.2f} < {cfg.unanimous_confidence:.2f}" if vote.confidence is not None
-              else "is unknown")
-           if vote.pattern == "unanimous-pass" else f"the vote pattern is {vote.pattern}")
-    return [f"class {cls} was reversed {reversals.reversal_count(registry, cls)} time(s) before, yet this "
-            f"accepted decision is not escalated: {why}, so T2 does not fire, and T1 (escalate every "
-            f"accepted decision of a reversed class) is not in policy {cfg.policy}; set "
-            "escalation.policy to T1+D+T2+PROBE to escalate it"]
+    return [words.not_escalated(cls, reversals.reversal_count(registry, cls), vote.pattern, vote.confidence,
+                                cfg.unanimous_confidence, cfg.policy)]
 
 
 def route_of(rules: "list[RouteRule]", cfg: EscalationConfig, pattern: str = "unanimous-pass") -> RouteName:
@@ -229,7 +215,7 @@ def decided_by(route: str, rules: "list[RouteRule]", cfg: EscalationConfig) -> s
                          or (n == "PROBE" and cfg.probe_failure == "reject"))
     if route == "human-review":
         return ", ".join(names)
-    return "unanimous reject" if route == "auto-reject" else "unanimous pass, no rule fired"
+    return words.unanimous(route)
 
 
 def compute_route(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[ProbeRun]",
@@ -254,7 +240,5 @@ def route_for(delib: Deliberation, registry: ReversalRegistry, probes: "list[Pro
 def summary(route: Route) -> str:
     """One line: 'human-review (T2, PROBE) for class security/auth, policy D+T2+PROBE'."""
     fired = [r.rule for r in route.rules if r.rule != "COLD_START"]
-    why = f" ({', '.join(fired)})" if fired else ""
-    cold = " [cold start: no reversal history]" if any(r.rule == "COLD_START" for r in route.rules) else ""
-    policy = f", policy {route.policy}" if route.policy else ""
-    return f"{route.route}{why} for class {route.decision_class}{policy}{cold}"
+    return words.summary(route.route, fired, route.decision_class, route.policy,
+                         any(r.rule == "COLD_START" for r in route.rules))

@@ -98,9 +98,8 @@ def recorded_findings(agents: Iterable, exclude_persona: str = "") -> "list[Find
     return out
 
 
-def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = (),
-                subject: str = "this RESEARCH prompt",
-                instead: str = "remove other agents' findings from this research prompt") -> str:
+def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = (), subject: str = refusals.LEAK_SUBJECT,
+                instead: str = refusals.LEAK_INSTEAD) -> str:
     """The deny reason: which findings leaked (with a short quote) and what to do instead.
     `subject` / `instead` name the text (a spawn prompt, a SendMessage to a research agent)."""
     return refusals.research_leak(list(refs), {ref: claim for ref, claim, _ in findings}, subject, instead)

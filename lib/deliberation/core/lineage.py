@@ -24,6 +24,7 @@ import hashlib
 
 from deliberation.core.personas import normalise_agent_type
 from deliberation.state.models import AgentKind, Lineage, Resume, Spawn, WorkflowRun
+from deliberation.text import budget as words
 
 MAIN = "main"
 ACTIVE = ("requested", "running")
@@ -304,7 +305,7 @@ def settle_workflow_agent(lineage: Lineage, spawn: Spawn, run_id: str, now: floa
     if target is None:
         if run is None:
             run = WorkflowRun(run_id=run_id, status="running", requested_at=now, started_at=now,
-                              bound_detail="seen only through its agents' transcripts")
+                              bound_detail=words.UNSEEN_RUN)
             lineage.workflows.append(run)
         return attach_to_workflow(lineage, run, agent_id, spawn.subagent_type, now)
     target.channel = "workflow"

@@ -40,6 +40,7 @@ from deliberation.core import phases
 from deliberation.state.models import (AgentRecord, ConformityWarning, Deliberation, DepthState, TwoAgentCheck)
 from deliberation.core.conformity import two_agent_rule
 from deliberation.core.similarity import similarity
+from deliberation.text import notes as words
 
 BASIS = "2-agent rule"
 
@@ -111,9 +112,7 @@ def herding_warning(delib: Deliberation) -> "list[ConformityWarning]":
     keys = [a.key for a in research_pair(delib)] or list(c.agents)
     return [ConformityWarning(
         detector="two_agent_rule", agents=keys,
-        evidence=f"the two agents agree with the same reasoning: {c.detail}",
-        recommendation="verify independently: treat the agreement as one opinion, or start a new "
-                       "deliberation with fresh, independent prompts")]
+        evidence=words.herding_evidence(c.detail), recommendation=words.HERDING_RECOMMENDATION)]
 
 
 def release(delib: Deliberation) -> bool:

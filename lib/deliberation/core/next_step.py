@@ -32,6 +32,8 @@ from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import AgentRecord, Deliberation, Stage
 from deliberation.text import gates as gates_text
+from deliberation.text import phases as phase_words
+from deliberation.text import progress as words
 
 DONE = ("reported", "invalid")
 
@@ -57,8 +59,8 @@ def given(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]
     return [a for a in phases.current(delib, stage) if arrived(a)]
 
 
-def _who(agents: "list[AgentRecord]") -> str:
-    return ", ".join(a.persona for a in agents)
+def _who(agents: "list[AgentRecord]") -> "list[str]":
+    return [a.persona for a in agents]
 
 
 def _slots(delib: Deliberation, stage: str) -> "list[AgentRecord]":
@@ -75,24 +77,19 @@ def given_summary(delib: Deliberation) -> str:
     """'Reports you have: research 1 of 3 (security-analyst); …' — per stage begun so far, how
     many of its agents (one per persona and pass: a re-ranked persona counts once) the main agent
     has a counted report of, of how many agents."""
-    parts = []
+    stages = []
     for stage in ("research", "deliberation", "ranking"):
         slots = _slots(delib, stage)
         if not slots:
             continue
         have = [a for a in slots if a.status == "reported" and not a.superseded and arrived(a)]
-        part = f"{stage} {len(have)} of {len(slots)}"
-        parts.append(part + (f" ({_who(have)})" if have else ""))
-    return "Reports you have: " + "; ".join(parts) + "." if parts else "No reports yet."
+        stages.append((stage, len(have), len(slots), _who(have)))
+    return words.given_summary(stages)
 
 
 def still_to_arrive_text(delib: Deliberation) -> str:
     coming = to_arrive(delib)
-    if not coming:
-        return ""
-    background = [a for a in coming if a.background]
-    how = " (each background agent's report comes with its task notification)" if background else ""
-    return f"Still to arrive: {_who(coming)}{how}."
+    return words.still_to_arrive(_who(coming), any(a.background for a in coming))
 
 
 # --------------------------------------------------------------------------------------------
@@ -111,9 +108,7 @@ def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
         if ways_forward.revision_allowed(delib):  # way (a): the one revision round
             return "deliberation", None
         if ways_forward.revision_used(delib):
-            return "deliberation", (f"{delib.phase} → revision refused: the one revision round of deliberation "
-                                    f"{delib.id} is used (a revision round is never repeated). Hand the decision "
-                                    "to the user: present the options and the split, then end your turn")
+            return "deliberation", phase_words.revision_used(delib.phase, delib.id)
     stage, refusal = phases.stage_for_spawn(delib, kind, cfg.deliberation.min_agents,
                                             personas.normalise_agent_type(subagent_type))
     if refusal is None and stage == "ranking":
@@ -138,11 +133,6 @@ class NextStep:
 
 def agent_type(delib: Deliberation, slug: str) -> str:
     return f"{delib.agent_prefix}{slug}"
-
-
-def spawn_phrase(types: "list[str] | tuple[str, ...]") -> str:
-    quoted = [f"`{t}`" for t in types]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> "list[str]":
@@ -173,9 +163,7 @@ def ranking_step(delib: Deliberation, cfg: Config) -> "NextStep | None":
     if not rankers:
         return None
     types = tuple(agent_type(delib, p) for p in rankers)
-    return NextStep("spawn", (f"Next: spawn the research personas again to RANK every approach — {spawn_phrase(types)} — "
-                              "each prompt starting \"Phase: ranking\" with the question. "
-                              + blind_ranking.ranking_instruction(delib)), types)
+    return NextStep("spawn", words.rank(types, blind_ranking.ranking_instruction(delib)), types)
 
 
 def next_step(delib: Deliberation, cfg: Config) -> NextStep:
@@ -184,8 +172,7 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
         return NextStep("none", "")
     coming = to_arrive(delib)
     if coming:
-        return NextStep("wait", f"Next: wait for {_who(coming)} — a step that needs their reports is "
-                                "refused or incomplete before they arrive.")
+        return NextStep("wait", words.wait_for(_who(coming)))
     ways = delib.ways
     if ways is not None and ways.revision == "reranking" and not phases.current(delib, "ranking"):
         step = ranking_step(delib, cfg)  # the revision round's fresh, blind ranking
@@ -193,47 +180,34 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
             return step
     failed = ways_forward.failing(delib)
     if failed is not None and ways is not None and ways.handed_over_at is None:
-        return NextStep("choose", "Next: the vote failed on agreement.\n" + gates_text.ways_forward(ways_forward.view(delib)))
+        return NextStep("choose", words.choose(gates_text.ways_forward(ways_forward.view(delib))))
     if delib.phase == "PRD_GENERATION":  # the vote passed: the decision document closes it
         return NextStep("document", prd.request_text(delib))
     if delib.phase == "RANKING":
-        return NextStep("conclude", "Next: present the decision, the scores, the alternatives and the "
-                                    "dissent; the quality gate and the route follow when you stop.")
+        return NextStep("conclude", words.CONCLUDE)
     short = phases.research_shortfall(delib, cfg.deliberation.min_agents)
     if delib.phase == "RESEARCH" and short:
-        return NextStep("spawn", f"Next: {short} (\"Phase: research\", the question and the shared "
-                                 "project context only).")
+        return NextStep("spawn", words.more_research(short))
     deliberated = {a.kind for a in phases.current(delib, "deliberation")}
     challenged = any(a.kind in ("red-team", "lens") for a in delib.agents if a.status != "refused")
     if (not _two_agent_form(delib) and "synthesis" not in deliberated and not challenged
             and _accepted(delib, cfg, personas.SYNTHESIS)):
         roles = [personas.SYNTHESIS] + ([personas.DEBATE] if "debate" not in deliberated else [])
         types = tuple(agent_type(delib, r) for r in roles)
-        refs = ", ".join(finding_refs(delib)) or "none recorded"
-        return NextStep("spawn", (f"Next: spawn {spawn_phrase(types)} — each prompt starting \"Phase: "
-                                  "deliberation\" with the question and the findings of EVERY research agent "
-                                  f"(claim and evidence of {refs}); a prompt that lacks any of them is refused."),
-                        types)
+        return NextStep("spawn", words.synthesise(types, finding_refs(delib)), types)
     if (depth_axis.depth_enabled(delib, cfg)[0] and not depth_axis.red_team_done(delib, 1)
             and not minimum_deliberation.applies(delib) and not _two_agent_form(delib)
             and _accepted(delib, cfg, personas.RED_TEAM)):
         types = (agent_type(delib, personas.RED_TEAM),)
-        return NextStep("spawn", (f"Next: spawn ONE {spawn_phrase(types)} — prompt starting \"Phase: "
-                                  "deliberation\" with the question, the approaches and every research finding — "
-                                  "to break the converged points (refutations with evidence, missed angles). "
-                                  "Ranking is refused until this red-team pass has reported; the plugin then "
-                                  "says whether the depth step opens."), types)
+        return NextStep("spawn", words.red_team(types), types)
     missing = depth_axis.missing_workers(delib)
     if missing:
         accepted = [a for a in missing if _accepted(delib, cfg, a.lens, depth_axis.worker_prompt(
             a.lens, a.hot_spots, delib))]
         if accepted:
             types = tuple(agent_type(delib, a.lens) for a in accepted)
-            return NextStep("spawn", (f"Next: spawn the tier-2 worker(s) {spawn_phrase(types)} of the depth step, "
-                                      "fresh (never a fork), each with the Agent tool and exactly this "
-                                      "subagent_type and prompt:\n"
-                                      + depth_axis.worker_blocks(delib, accepted, delib.depth.hot_spots)),
-                            types)
+            return NextStep("spawn", words.tier2_workers(
+                types, depth_axis.worker_blocks(delib, accepted, delib.depth.hot_spots)), types)
     if delib.depth.status == "red_team_2" and _accepted(delib, cfg, personas.RED_TEAM):
         return NextStep("spawn", depth_axis.red_team_2_instruction(delib), (agent_type(delib, personas.RED_TEAM),))
     step = ranking_step(delib, cfg)
@@ -243,20 +217,16 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
     rankers = _rankers(delib)
     why = (spawn_refusal(delib, cfg, agent_type(delib, rankers[0]))[1] if rankers else
            phases.research_shortfall(delib, cfg.deliberation.min_agents))
-    return NextStep("none", f"Next: {why}" if why else "")
+    return NextStep("none", words.refused(why) if why else "")
 
 
 def with_next(delib: Deliberation, cfg: Config, text: str) -> str:
     """`text` followed by the next accepted step as it stands now (news said with its step)."""
-    nxt = next_step(delib, cfg).text
-    return f"{text}\n{nxt}" if nxt else text
+    return words.with_next(text, next_step(delib, cfg).text)
 
 
 def progress_text(delib: Deliberation, cfg: Config) -> str:
     """The progress note: where the deliberation is, what the main agent has, what is still to
     arrive, and the next step the plugin will accept."""
-    head = (f"Deliberation {delib.id} ({delib.task_type}, threshold {delib.threshold:.2f}), phase "
-            f"{delib.phase}. {given_summary(delib)}")
-    coming = still_to_arrive_text(delib)
-    nxt = next_step(delib, cfg).text
-    return " ".join(p for p in (head, coming) if p) + (f"\n{nxt}" if nxt else "")
+    return words.progress(delib.id, delib.task_type, delib.threshold, delib.phase, given_summary(delib),
+                          still_to_arrive_text(delib), next_step(delib, cfg).text)

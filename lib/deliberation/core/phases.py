@@ -19,6 +19,7 @@ DELIBERATION (the depth axis decides whether they may run).
 from __future__ import annotations
 
 from deliberation.state.models import AgentRecord, Deliberation, Phase, PhaseChange, Stage
+from deliberation.text import phases as words
 
 EDGES = {
     "IDLE": ("RESEARCH",),
@@ -46,10 +47,9 @@ def transition(delib: Deliberation, to: Phase, why: str, now: float) -> None:
     frm = delib.phase
     if to == "FAILED":
         if frm in CLOSED:
-            raise IllegalTransition(f"{frm} → FAILED: the deliberation is already closed")
+            raise IllegalTransition(words.already_closed(frm))
     elif to not in EDGES.get(frm, ()):
-        raise IllegalTransition(f"{frm} → {to} is not a legal transition (from {frm} only "
-                                f"{', '.join(EDGES.get(frm, ())) or 'nothing'}, or FAILED)")
+        raise IllegalTransition(words.not_legal(frm, to, EDGES.get(frm, ())))
     if frm == to:
         return
     delib.phase = to
@@ -81,11 +81,9 @@ def research_shortfall(delib: Deliberation, min_agents: int) -> "str | None":
     done = current(delib, "research")
     waiting = pending(delib, "research")
     if waiting:
-        return (f"{len(done)} of {len(done) + len(waiting)} research reports are in; still running: "
-                f"{names(waiting)}. Wait for them to finish")
+        return words.research_waiting(len(done), len(done) + len(waiting), names(waiting))
     if len(done) < min_agents:
-        return (f"{len(done)} valid research report(s) recorded, at least {min_agents} needed. "
-                f"Spawn {min_agents - len(done)} more research persona(s) with independent prompts")
+        return words.research_short(len(done), min_agents)
     return None
 
 
@@ -133,33 +131,27 @@ def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,
         if phase == "RESEARCH" and any(a.persona == persona for a in current(delib, "research")):
             if research_shortfall(delib, min_agents) is None:
                 if not approaches(delib):
-                    return "ranking", ("RESEARCH → RANKING refused: no approach has been proposed. "
-                                       "Spawn synthesis-lead with all research findings to generate at "
-                                       "least 2 alternatives first")
+                    return "ranking", words.NO_APPROACH_AFTER_RESEARCH
                 return "ranking", None
         if phase in ("IDLE", "RESEARCH"):
             return "research", None
         if phase == "DELIBERATION":
             waiting = pending(delib, "deliberation")
             if waiting:
-                return "ranking", (f"DELIBERATION → RANKING refused: deliberation agents still running: "
-                                   f"{names(waiting)}. Wait for their reports before ranking")
+                return "ranking", words.deliberators_running(names(waiting))
             if not approaches(delib):
-                return "ranking", ("DELIBERATION → RANKING refused: no approach has been proposed yet. "
-                                   "Spawn synthesis-lead (or debate-moderator) with all research findings "
-                                   "to generate at least 2 alternatives first")
+                return "ranking", words.NO_APPROACH_YET
             return "ranking", None
         if phase in ("RANKING", "PRD_GENERATION"):
             return "ranking", None  # from PRD_GENERATION: a re-rank, the vote is taken again
-        return "ranking", f"the deliberation is {phase}: open a new one for a new question"
+        return "ranking", words.closed(phase)
     if kind in ("debate", "synthesis", "red-team", "lens"):
         if phase in ("IDLE", "RESEARCH"):
             short = research_shortfall(delib, min_agents)
             if short:
-                return "deliberation", f"RESEARCH → DELIBERATION refused: {short}"
+                return "deliberation", words.research_incomplete(short)
             return "deliberation", None
         if phase == "DELIBERATION":
             return "deliberation", None
-        return "deliberation", (f"{phase} → DELIBERATION is not a legal transition: ranking has started. "
-                                "Re-rank (spawn the personas again) instead of deliberating further")
+        return "deliberation", words.ranking_started(phase)
     return "research", None

@@ -172,7 +172,7 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
     workflow_steps.start_drive(delib, launch, context)
     workflow_steps.issue(delib, verdict, launch, turn.now)
     run = lin.record_workflow(turn.tx.lineage, tool_use_id=event.tool_use_id, parent=parent, deliberation_id=delib.id,
-                              bound=verdict.wave.size, bound_detail="the plugin's workflow: its next wave",
+                              bound=verdict.wave.size, bound_detail=words.NEXT_WAVE,
                               agent_types=[a.agent_type for a in verdict.wave.agents], now=turn.now)
     run.plugin, run.name = True, NAME
     resumed = event.tool_input.get("resumeFromRunId")
@@ -198,7 +198,7 @@ def launched(turn: Turn, event: hookio.PostToolUse, run: WorkflowRun) -> hookio.
     delib = turn.tx.deliberation(run.deliberation_id) if run.deliberation_id else None
     said = words.foreign_script(run.name or "")
     if delib is not None and delib.workflow is not None:
-        delib.workflow.status, delib.workflow.outcome = "foreign", "the resolved script is not the shipped one"
+        delib.workflow.status, delib.workflow.outcome = "foreign", words.NOT_SHIPPED
         delib.warnings.append((said.person or "").lstrip("⚠ "))
     return hookio.Answer(context=said.model, system_message=said.person)
 
@@ -276,9 +276,9 @@ def stopped(turn: Turn, delib: Deliberation, rec: AgentRecord) -> None:
     client's 5-failure cap, or no StructuredOutput call); the engine moves on either way."""
     if rec.status in ("spawned", "running"):
         rec.status, rec.reported_at = "invalid", turn.now
-        rec.problem = rec.problem or "it ended without calling StructuredOutput"
-        delib.warnings.append(f"{rec.persona} ({rec.agent_id or rec.key}): no accepted report after "
-                              f"{rec.send_backs} refused call(s) — {rec.problem.splitlines()[0][:200]}")
+        rec.problem = rec.problem or words.NO_OUTPUT_CALL
+        delib.warnings.append(words.no_accepted_report(f"{rec.persona} ({rec.agent_id or rec.key})", rec.send_backs,
+                                                       rec.problem.splitlines()[0][:200]))
         turn.notes.append(f"workflow agent {rec.persona} ended without a report")
     _move(turn, delib)
 
@@ -351,7 +351,7 @@ def _checkpoint(turn: Turn, spawn: Spawn) -> hookio.Answer:
     drive = delib.workflow if delib is not None else None
     if delib is None or drive is None:
         return hookio.Answer(updated_input={"checkpoint": "", "plugin": "deliberation", "next": "done",
-                                            "status": "lost", "why": "the deliberation of this workflow is not recorded"})
+                                            "status": "lost", "why": words.LOST})
     if drive.answered.get("agent") == spawn.agent_id:
         return hookio.Answer(updated_input=drive.answered.get("payload") or {})
     wave = workflow_steps.open_wave(delib)
@@ -362,7 +362,7 @@ def _checkpoint(turn: Turn, spawn: Spawn) -> hookio.Answer:
     _move(turn, delib)
     run = _run_of(turn, spawn)
     if drive.status == "foreign":
-        verdict = workflow_steps.done("foreign", "the workflow's script is not the plugin's")
+        verdict = workflow_steps.done("foreign", words.NOT_THE_PLUGINS)
     else:
         # the checkpoint itself still runs and frees its slot as this call returns
         verdict = workflow_steps.next_verdict(delib, turn.cfg, slots(turn) + 1)
@@ -420,13 +420,12 @@ def finished(turn: Turn, run: WorkflowRun, notification: str) -> "str | None":
     elif isinstance(result, dict) and result.get("status") == "hooks_off":
         drive.status = "hooks_off"
         drive.outcome = str(result.get("message") or "the hooks did not answer")[:2000]
-        delib.warnings.append("the plugin's workflow ran without the plugin's hooks answering: " + drive.outcome[:200])
+        delib.warnings.append(words.hooks_off(drive.outcome[:200]))
     elif drive.status == "running":
         drive.status = "done"
         drive.outcome = drive.outcome or "ran its last wave"
     if run.cached:
-        delib.warnings.append(f"{run.cached} agent result(s) of workflow run {run.run_id} were served from the "
-                              "client's cache (no hook saw them run again)")
+        delib.warnings.append(words.cached(run.cached, run.run_id))
     for a in delib.agents:
         if a.channel == "workflow":
             a.notified = True

@@ -35,16 +35,11 @@ from deliberation.core.phases import approaches, current
 from deliberation.core.ranking import REJECTED, band, unanimous_reject
 from deliberation.state.config import Config
 from deliberation.state.models import Check, ConformityWarning, Deliberation, GateResult
+from deliberation.text import gates as words
 from deliberation.text.gates import quality_next_step
 from deliberation.core import prd
 
-SCALE = ("the share of the panel whose position is the decision: each research persona's preferred "
-         "approach, stated alone (before), against each blind ranker's preference (after)")
-STATUS = {"improved": "improved: the deliberation moved the panel towards its decision",
-          "confirmed": "confirmed: every position was the decision before and after",
-          "flat": "flat: the deliberation moved nobody",
-          "fell": "fell: the deliberation broke an agreement",
-          "unmeasured": "unmeasured: no research position to compare (does not block)"}
+SCALE = words.IMPROVEMENT_SCALE
 
 
 @dataclass(frozen=True)
@@ -70,9 +65,8 @@ class Improvement:
     def figure(self) -> str:
         o = self.outcome
         if o.before is None or o.after is None:
-            return STATUS["unmeasured"]
-        sign = {"improved": ">", "confirmed": "=", "flat": "=", "fell": "<"}[o.status]
-        return f"share for the decision {o.after:.2f} {sign} {o.before:.2f} at research ({o.status})"
+            return words.IMPROVEMENT_STATUS["unmeasured"]
+        return words.improvement_figure(o.after, o.before, o.status)
 
     def pairs(self) -> "list[dict]":
         by: dict[str, dict] = {}
@@ -83,18 +77,8 @@ class Improvement:
 
     def detail(self) -> str:
         o = self.outcome
-        who = ", ".join(f"{p['persona']} {p['before'] or '-'}→{p['after'] or '-'}" for p in self.pairs())
-        text = f"compared: {SCALE}; decision {o.decision or '-'}"
-        if who:
-            text += f"; {'the same personas' if o.paired else 'two panels'}: {who}"
-        if o.unmatched:
-            text += f"; research preference matched no ranked approach: {', '.join(o.unmatched)}"
-        text += "; not compared: the rankers' self-reported confidence (fresh blind rankers have no new evidence)"
-        if self.trigger is not None:
-            how = "forced by the user" if self.trigger_forced else "the trigger's score"
-            text += (f", the trigger's {self.trigger:.2f} ({how}), a word-list score of the prompt on "
-                     "another scale")
-        return text
+        return words.improvement_detail(o.decision, o.paired, self.pairs(), list(o.unmatched), self.trigger,
+                                        self.trigger_forced)
 
     def to_json(self) -> dict:
         o = self.outcome
@@ -143,8 +127,7 @@ def evaluate(delib: Deliberation, cfg: Config, now: float,
         r = delib.ranking
         checks.append(Check(name="consensus_confidence", passed=True,
                             figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",
-                            detail=f"agreement on the verdict; the consensus score {consensus:.2f} measures "
-                                   "support for the top-scored approach, which is not adopted"))
+                            detail=words.reject_confidence_detail(consensus)))
     else:
         label = band(consensus, strong, moderate)
         checks.append(Check(name="consensus_confidence", passed=label != "weak", figure=f"{consensus:.2f} ({label})",
@@ -177,9 +160,7 @@ def document_check(delib: Deliberation) -> Check:
         if t.uncovered:
             detail += f"; no acceptance criterion verifies {', '.join(t.uncovered)}"
         return Check(name="decision_document", passed=traced,
-                     figure=f"present: {prd.counts_text(st.document)}; "
-                            + ("every requirement, criterion and risk traced" if traced
-                               else f"untraced: {', '.join(t.untraced + t.unknown)}"),
+                     figure=words.document_figure(prd.counts_text(st.document), t.untraced + t.unknown),
                      detail=detail)
     why = (st.problem or "no decision document").splitlines()[0]
     if st.status == "missing":

@@ -34,6 +34,7 @@ from deliberation.core import consensus_gate, phases
 from deliberation.state.models import AgentRecord, Deliberation, Revision
 from deliberation.core import blind_ranking
 from deliberation.core import isolation
+from deliberation.text import messages as words
 from deliberation.text import refusals
 
 STAGE_PHASE = {"research": "RESEARCH", "deliberation": "DELIBERATION", "ranking": "RANKING"}
@@ -49,19 +50,19 @@ class Decision:
 
 
 def who(rec: AgentRecord) -> str:
-    return f"{rec.persona} (agent {rec.agent_id or rec.key})"
+    return words.who(rec.persona, rec.agent_id or rec.key)
 
 
 def requested_revision(delib: Deliberation, rec: AgentRecord) -> "str | None":
     """Why the plugin asked for this agent's new report, or None when it did not."""
     if rec.status == "invalid":
-        return f"its report was recorded invalid ({(rec.problem or 'no valid report').splitlines()[0][:160]})"
+        return words.recorded_invalid((rec.problem or 'no valid report').splitlines()[0][:160])
     gate = delib.gate1
     if rec.stage == "ranking" and gate is not None and not gate.passed and delib.ranking is not None \
             and rec.status == "reported" and not rec.superseded:
         missing = consensus_gate.undocumented(consensus_gate.dissenters(delib, delib.ranking.leading))
         if any(a is rec for a in missing):
-            return "the consensus gate asked it to document its dissent (concern + reason)"
+            return words.DISSENT_ASKED
     return None
 
 
@@ -69,33 +70,24 @@ def _stage_over(delib: Deliberation, rec: AgentRecord) -> "str | None":
     if delib.phase == STAGE_PHASE[rec.stage]:
         return None
     if rec.stage == "research":
-        step = ("spawn it again with the Agent tool for ranking (a fresh agent given only the approaches)"
-                if delib.phase == "RANKING" or rec.kind != "persona"
-                else "give its findings to the deliberation roles in their spawn prompts, or spawn it again to "
-                     "rank when deliberation is done")
+        case = "rank_fresh" if delib.phase == "RANKING" or rec.kind != "persona" else "share_findings"
     elif rec.stage == "deliberation":
-        step = "re-rank instead: spawn the personas again for RANKING"
+        case = "re_rank"
     elif delib.phase == "PRD_GENERATION":
-        step = ("the vote has passed: end your concluding answer with the decision document the plugin asked "
-                "for — or, to change the vote, spawn the ranking personas again for a fresh, blind re-rank")
+        case = "document"
     else:
-        step = "spawn the ranking personas again for a fresh, blind re-rank"
-    return (f"{who(rec)} worked in the {rec.stage.upper()} stage, and deliberation {delib.id} is now in "
-            f"{delib.phase}; a resumed agent continues in its own stage, which is over. Next: {step}.")
+        case = "re_rank_blind"
+    return words.stage_over(who(rec), rec.stage, delib.id, delib.phase, case)
 
 
 def _one_pass_refusal(delib: Deliberation, rec: AgentRecord) -> "str | None":
     """Red team and tier-2 lenses run one pass each; synthesis and debate are settled once the red
     team has read them."""
     if rec.kind in ("red-team", "lens"):
-        return (f"{who(rec)} already reported, and the red team and the tier-2 lenses run one pass each "
-                "(the depth axis is linear, never rounds). Next: continue with the step the last gate "
-                "reason named — or, to repair a report the plugin recorded as invalid, resume it then.")
+        return words.one_pass(who(rec))
     red_team_in = any(a.kind == "red-team" for a in phases.current(delib, "deliberation"))
     if rec.kind in ("synthesis", "debate") and red_team_in:
-        return (f"{who(rec)} already reported, and the red team has reviewed that work: a revision now "
-                "would leave the red-team pass behind it. Next: rank the approaches as they stand "
-                "(spawn the personas again for RANKING).")
+        return words.reviewed(who(rec))
     return None
 
 
@@ -108,24 +100,16 @@ def decide(delib: "Deliberation | None", rec: "AgentRecord | None", message: str
     if rec is None or delib is None:
         return Decision(True, "not_deliberation")
     if delib.phase in phases.CLOSED:
-        return Decision(False, "closed",
-                        f"Deliberation {delib.id} is {delib.phase}: the reports of {who(rec)} are final. Next: for "
-                        "a new question spawn fresh personas with the Agent tool (a new deliberation opens).")
+        return Decision(False, "closed", words.closed(delib.id, delib.phase, who(rec)))
     if sender is not None and sender is not rec and (sender.stage in INDEPENDENT or rec.stage in INDEPENDENT):
-        return Decision(False, "independence",
-                        f"{who(sender)} may not message {who(rec)}: {sender.stage} and {rec.stage} agents of a "
-                        "deliberation work independently. Next: put what you found in your own report; the "
-                        "main agent shares findings in DELIBERATION.")
+        return Decision(False, "independence", words.independence(who(sender), sender.stage, who(rec), rec.stage))
     over = _stage_over(delib, rec)
     if over:
         return Decision(False, "phase", over)
     asked = requested_revision(delib, rec)
     if rec.stage == "ranking" and asked is None:
-        state = "is ranking" if rec.status in ("spawned", "running") else "already ranked"
         return Decision(False, "ranking_independence",
-                        f"{who(rec)} {state}; a ranker's vote changes only when the plugin asks for it "
-                        "(a dissent to document, an invalid report), so no message may steer it. Next: to "
-                        "re-rank, spawn the ranking personas again with the Agent tool (fresh, blind votes).")
+                        words.ranker_steered(who(rec), rec.status in ("spawned", "running")))
     if rec.stage == "research" and isolation_enabled:
         leak = _leak(delib, rec, message, leak_threshold)
         if leak:
@@ -137,11 +121,11 @@ def decide(delib: "Deliberation | None", rec: "AgentRecord | None", message: str
     if rec.status in ("spawned", "running"):
         return Decision(True, "running")
     if asked is not None:
-        return Decision(True, "requested", why=f"requested by the plugin: {asked}")
+        return Decision(True, "requested", why=words.requested(asked))
     refusal = _one_pass_refusal(delib, rec)
     if refusal:
         return Decision(False, "one_pass", refusal)
-    return Decision(True, "revision", why="a revision the plugin did not ask for (SendMessage resume)")
+    return Decision(True, "revision", why=words.UNASKED)
 
 
 def _vote_seen(delib: Deliberation, rec: AgentRecord, message: str) -> "str | None":
@@ -161,8 +145,7 @@ def _leak(delib: Deliberation, rec: AgentRecord, message: str, threshold: float)
     leaked = isolation.check_prompt(message, findings, shared_context=delib.question, threshold=threshold)
     if not leaked:
         return None
-    return isolation.leak_reason(leaked, findings, subject=f"this message to research agent {who(rec)}",
-                                 instead="send it nothing of other agents' findings")
+    return isolation.leak_reason(leaked, findings, subject=words.leak_subject(who(rec)), instead=words.LEAK_INSTEAD)
 
 
 def restart(delib: Deliberation, rec: AgentRecord, why: str, now: float) -> None:

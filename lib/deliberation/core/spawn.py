@@ -25,6 +25,7 @@ from deliberation.core.depth import axis as depth_axis
 from deliberation.core.turn import Turn
 from deliberation.state.models import HOT_SPOT_ID, AgentKind, AgentRecord, Deliberation, GivenContext, Stage
 from deliberation.wire import hookio
+from deliberation.text import phases as phase_words
 
 HOT_SPOT_CITED = re.compile(rf"\b{HOT_SPOT_ID}\b")
 
@@ -123,15 +124,14 @@ def enter_stage(delib: Deliberation, kind: str, stage: str, persona: str, now: f
     reopens it."""
     if stage == "deliberation" and delib.phase == "RESEARCH":
         n = len(phases.current(delib, "research"))
-        phases.transition(delib, "DELIBERATION", f"{kind} spawned after {n} research reports", now)
+        phases.transition(delib, "DELIBERATION", phase_words.research_ended(kind, n), now)
     elif stage == "ranking" and delib.phase in ("RESEARCH", "DELIBERATION"):
         if delib.phase == "RESEARCH":
-            phases.transition(delib, "DELIBERATION", "breadth-only: the research proposals stand as "
-                              "the alternatives", now)
-        phases.transition(delib, "RANKING", "first ranking persona spawned", now)
+            phases.transition(delib, "DELIBERATION", phase_words.BREADTH_ONLY, now)
+        phases.transition(delib, "RANKING", phase_words.FIRST_RANKER, now)
     elif stage == "ranking" and delib.phase == "RANKING" and not phases.pending(delib, "ranking") \
             and phases.current(delib, "ranking"):
-        phases.transition(delib, "RANKING", "re-rank", now)
+        phases.transition(delib, "RANKING", phase_words.RE_RANK, now)
     elif stage == "ranking" and delib.phase == "PRD_GENERATION":
         engine.reopen_vote(delib, now, persona)
     elif stage == "deliberation" and kind == "synthesis" and delib.phase in ("RANKING", "PRD_GENERATION"):

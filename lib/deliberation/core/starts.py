@@ -15,6 +15,7 @@ from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Spawn
 from deliberation.text import budget as words
+from deliberation.text import messages
 from deliberation.wire import hookio
 
 
@@ -40,8 +41,7 @@ def _restarted(turn: Turn, spawn: Spawn) -> None:
     if pending is not None:
         why = pending.why or "resumed by a SendMessage"
     else:
-        why = ("resumed without the plugin seeing a SendMessage (its hook does not match that tool): "
-               "recorded as a revision")
+        why = messages.UNSEEN_RESUME
     turn.notes.append(f"{spawn.subagent_type} restarted ({why[:60]})")
     send_message.reopen(turn, spawn, why)
 

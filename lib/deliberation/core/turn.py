@@ -23,6 +23,7 @@ from deliberation.core.depth.axis import BudgetView
 from deliberation.state.config import Config
 from deliberation.state.models import (AgentRecord, DeniedSpawn, Deliberation, Lineage, Notice, NoticeKind,
                                        SessionState)
+from deliberation.text import phases as phase_words
 
 
 class Session(Protocol):
@@ -87,8 +88,7 @@ class Turn:
             return None
         delib = self.tx.deliberation(did)
         if delib is None:
-            self.warnings.append(f"deliberation: active deliberation {did} has no state file; "
-                                 "it is closed and a new one will open with the next persona")
+            self.warnings.append(phase_words.lost(did))
             self.tx.session.active_deliberation = None
         return delib
 
@@ -107,8 +107,7 @@ class Turn:
                              updated_at=self.now,
                              initial_confidence=(trigger or {}).get("confidence"),
                              trigger_forced=bool((trigger or {}).get("forced")), prompt_at=at)
-        phases.transition(delib, "RESEARCH", "first deliberation agent spawned" if task_type is None
-                          else "opened explicitly", self.now)
+        phases.transition(delib, "RESEARCH", phase_words.opened(task_type is not None), self.now)
         depth_axis.apply_posture(delib, self.cfg)
         self.tx.add_deliberation(delib)
         sess.deliberations.append(did)

@@ -34,6 +34,7 @@ from deliberation.core import escalation, phases
 from deliberation.core.personas import SYNTHESIS
 from deliberation.state.models import Deliberation, GateResult, Route, RouteRule, WaysForward
 from deliberation.text import gates as words
+from deliberation.text import phases as phase_words
 
 SHOWN_DIVERGENCES = 3   # the hold must fit one hook answer: the record has the rest
 SHOWN_DISSENT = 4
@@ -98,8 +99,7 @@ def start_revision(delib: Deliberation, now: float) -> None:
         return
     w.revision = "revising"
     if delib.phase == "PRD_GENERATION":
-        phases.transition(delib, "RANKING", "revision round: the approaches are revised against the "
-                                            "contested points; the vote is taken again", now)
+        phases.transition(delib, "RANKING", phase_words.REVISION, now)
         delib.outcome = None
         delib.decision = None
         delib.prd.status = "not_due"
@@ -172,11 +172,9 @@ def hand_over(delib: Deliberation, now: float) -> None:
 def detail(delib: Deliberation) -> str:
     """The NO_CONSENSUS rule's detail: what failed and who holds the decision now."""
     w = delib.ways
-    failed = "; ".join(w.failed) if w is not None and w.failed else "the vote did not pass"
     r = delib.ranking
-    lead = f"; leading approach {r.leading}" if r is not None and r.leading else ""
-    rnd = " after the revision round" if w is not None and w.revision == "used" else ""
-    return f"no consensus{rnd} ({failed}{lead}): the decision was handed to the user"
+    return words.no_consensus_detail(list(w.failed) if w is not None else [], r.leading if r is not None else None,
+                                     w is not None and w.revision == "used")
 
 
 def route(cls: str, delib: Deliberation, policy: str = "") -> Route:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from deliberation.text import script as words
+
 CLIENT_CAP = 1000  # the client's own cap on agents over one workflow's lifetime
 ITERATING = frozenset({"map", "flatMap", "forEach", "filter", "some", "every", "find", "findIndex",
                        "findLast", "findLastIndex", "reduce", "reduceRight", "sort", "toSorted"})
@@ -410,7 +412,7 @@ class _Script:
                 count += current
                 current = False
             elif self.is_punc(i, "..."):
-                raise _Unbounded(f"line {self.t[i].line}: an object spread of unknown size")
+                raise _Unbounded(words.unbounded(self.t[i].line, "spread"))
             else:
                 current = True
         return count + current
@@ -532,14 +534,14 @@ class _Script:
                 continue
             line = self.t[i].line
             if word in ("while", "do"):
-                raise _Unbounded(f"line {line}: an agent() call inside a {word} loop")
+                raise _Unbounded(words.unbounded(line, "loop", word))
             k = j + 2 if j + 1 < len(prefix) and self.is_id(prefix[j + 1], "await") else j + 1
             header = prefix[k] if k < len(prefix) else None
             if header is None or not self.is_punc(header, "(") or self.match[header] > pos:
                 return None  # pos is inside the header itself
             count = self._for_count(header)
             if count is None:
-                raise _Unbounded(f"line {line}: a for loop whose iteration count is not known")
+                raise _Unbounded(words.unbounded(line, "for"))
             return count, f"for loop × {count} (line {line})"
         return None
 
@@ -639,29 +641,27 @@ class _Script:
                 recv = callee - 2
                 size = self.size_at(recv)
                 if size is None:
-                    raise _Unbounded(f"line {line}: .{name}() over a list whose size is not known "
-                                     "before the script runs")
+                    raise _Unbounded(words.unbounded(line, "over", name))
                 return size, f".{name}() × {size} (line {line})"
             if name == "from" and self.is_id(callee - 2, "Array") and argi >= 1:
                 size = self.arraylike(self.args_of(open_i)[0], frozenset())
                 if size is None:
-                    raise _Unbounded(f"line {line}: Array.from() of unknown length")
+                    raise _Unbounded(words.unbounded(line, "array_from"))
                 return size, f"Array.from × {size} (line {line})"
             return None
         if name == "pipeline" and argi >= 1:
             first = self.args_of(open_i)[0]
             size = self.size_at(self.end_of(first[-1]))
             if size is None:
-                raise _Unbounded(f"line {line}: pipeline() over items whose number is not known "
-                                 "before the script runs")
+                raise _Unbounded(words.unbounded(line, "pipeline"))
             return size, f"pipeline stage × {size} items (line {line})"
         if name == "workflow":
-            raise _Unbounded(f"line {line}: a nested workflow() call")
+            raise _Unbounded(words.unbounded(line, "workflow"))
         if name == "while":
-            raise _Unbounded(f"line {line}: an agent() call in a while condition")
+            raise _Unbounded(words.unbounded(line, "while"))
         if self.definitions(name) and any(self.text(i) in ("=>", "function")
                                           for i in self.args_of(open_i)[argi] if argi < len(self.args_of(open_i))):
-            raise _Unbounded(f"line {line}: a function handed to {name}(), which may call it more than once")
+            raise _Unbounded(words.unbounded(line, "callback", name))
         return None
 
 
@@ -690,11 +690,11 @@ def plan(script: str, args: Any = None) -> Plan:
             if tok.kind != "id" or s.is_punc(i - 1, ".") or s.is_punc(i - 1, "?."):
                 continue
             if tok.text == "workflow" and s.is_punc(i + 1, "("):
-                raise _Unbounded(f"line {tok.line}: a nested workflow() call (its agents share this run)")
+                raise _Unbounded(words.unbounded(tok.line, "nested"))
             if tok.text == "agent" and not s.is_punc(i + 1, "(") and not s.is_punc(i + 1, ":") \
                     and not s.is_id(i - 1, "function"):
                 if s.is_punc(i - 1, "=") or s.text(i - 1) in ("const", "let", "var"):
-                    raise _Unbounded(f"line {tok.line}: agent is given another name")
+                    raise _Unbounded(words.unbounded(tok.line, "renamed"))
                 calls.append(i)  # passed as a function value, e.g. `.map(agent)`
         out.calls = len(calls)
         for i in calls:

@@ -30,6 +30,7 @@ from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import AgentKind, Deliberation, Stage, Wave as WaveRecord, WorkflowDrive
 from deliberation.state.report_schema import stage_schema
+from deliberation.text import workflow as words
 
 WAVE_LIMIT = 8            # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
@@ -103,12 +104,11 @@ def panel_problem(chosen: "list[str]") -> "str | None":
     """Why a panel the caller asked for cannot research (None: it can)."""
     unknown = [p for p in chosen if p not in personas.RESEARCH_PERSONAS]
     if unknown:
-        return (f"{', '.join(unknown)} is no research persona; choose {MIN_PANEL}-{MAX_PANEL} of "
-                f"{', '.join(personas.RESEARCH_PERSONAS)}")
+        return words.unknown_personas(unknown, MIN_PANEL, MAX_PANEL, list(personas.RESEARCH_PERSONAS))
     if len(set(chosen)) != len(chosen):
-        return "a persona is named twice"
+        return words.PERSONA_TWICE
     if not MIN_PANEL <= len(chosen) <= MAX_PANEL:
-        return f"{len(chosen)} personas: a workflow panel has {MIN_PANEL}-{MAX_PANEL}"
+        return words.panel_size(len(chosen), MIN_PANEL, MAX_PANEL)
     return None
 
 
@@ -208,14 +208,13 @@ def _content_refusal(delib: Deliberation, cfg: Config, a: WaveAgent) -> "str | N
 def _fits(wave: Wave, slots_left: int) -> "str | None":
     if wave.size <= slots_left:
         return None
-    return (f"spawn budget: the {wave.name} wave needs {wave.size} agent(s) ({len(wave.agents)}"
-            + ("" if wave.last else " and its checkpoint") + f") and {slots_left} spawn slot(s) are left")
+    return words.wave_too_big(wave.name, wave.size, len(wave.agents), not wave.last, slots_left)
 
 
 def _checked(delib: Deliberation, cfg: Config, wave: Wave, slots_left: int) -> Verdict:
     why = refusal(delib, cfg, wave)
     if why:
-        return done("refused", f"the plugin's rules refuse the {wave.name} wave — {why}")
+        return done("refused", words.wave_refused(wave.name, why))
     why = _fits(wave, slots_left)
     if why:
         return done("budget", why)
@@ -248,7 +247,7 @@ def next_verdict(delib: Deliberation, cfg: Config, slots_left: int) -> Verdict:
         return done("ranked", nxt.text)
     if nxt.action == "wait":
         return done("waiting", nxt.text)
-    return done("stuck", nxt.text or f"nothing the rules accept in phase {delib.phase}")
+    return done("stuck", nxt.text or words.stuck(delib.phase))
 
 
 def issue(delib: Deliberation, verdict: Verdict, launch: str, now: float) -> None:
@@ -308,11 +307,10 @@ def close_wave(delib: Deliberation, now: float) -> "list[str]":
             never_started = a.agent_id is None
             a.status = "invalid"
             a.reported_at = now
-            a.problem = a.problem or ("it never started" if never_started else
-                                      "it ended without an accepted StructuredOutput report")
+            a.problem = a.problem or words.no_output(never_started)
             missed.append(a.persona)
-            delib.warnings.append(f"{a.persona} ({a.agent_id or a.key}) of the workflow's {wave.name} wave: no "
-                                  f"report — {a.problem.splitlines()[0]}")
+            delib.warnings.append(words.wave_agent_missed(f"{a.persona} ({a.agent_id or a.key})", wave.name,
+                                                          a.problem.splitlines()[0]))
     return missed
 
 

@@ -38,7 +38,7 @@ def requested(turn: Turn, event: hookio.PreToolUse, script: "str | None", source
     if script is None:
         why = f"no bound: {source}"
     elif event.tool_input.get("resumeFromRunId"):
-        why += " (a resumed run: agents it replays from its cache count too)"
+        why += words.RESUMED_RUN
     bound = plan.bound if script is not None else None
     named = [t for t in plan.agent_types if personas.is_deliberation_agent(t)]
     turn.notes.append(f"workflow {why[:160]}")

@@ -28,7 +28,7 @@ from deliberation import defaults
 from deliberation.core import lineage as lin
 from deliberation.core import consensus_gate, cost, personas, prd, quality_gate, ranking
 from deliberation.core import token_usage
-from deliberation.core.cost import duration
+from deliberation.text.cost import duration, summary_line
 from deliberation.report import outcome
 from deliberation.state.models import Deliberation, Lineage, Spawn
 from deliberation.core.phases import current, ranked_identities
@@ -279,7 +279,7 @@ def _usage(delib: Deliberation, labels: "dict[str, str]", prices) -> "dict[str, 
     u = cost.usage(delib, prices)
     for row in u["per_agent"]:
         row["label"] = labels.get(row["agent"], personas.title(row["persona"]))
-    u["summary"] = cost.summary_line(u)
+    u["summary"] = summary_line(u)
     return u
 
 

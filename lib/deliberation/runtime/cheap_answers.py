@@ -84,10 +84,10 @@ def _answer(event, layout: Layout, cfg: dict):
         if not sess or not sess.get("active_deliberation"):
             if event.hook_event_name != "SessionStart":
                 return hookio.Answer()
-            awaiting = awaiting_approval(layout)  # settings of config.json that wait for this user
-            if awaiting is None:
+            waiting = awaiting_approval(layout)  # settings of config.json that wait for this user
+            if waiting is None:
                 return None
-            return hookio.Answer(context=self_rating_text(cfg), system_message=awaiting or None)
+            return hookio.Answer(context=self_rating_text(cfg), system_message=awaiting_text(waiting, layout))
         return None
     return None
 
@@ -135,6 +135,15 @@ def trigger_answer(event, layout: Layout, cfg: dict):
         event, event.raw, out.summary(), [], "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
         {"trigger": result}))
     return out
+
+
+def awaiting_text(waiting: list, layout: Layout) -> "str | None":
+    """The person's line about settings that wait for their approval (text/consent.py), if any."""
+    if not waiting:
+        return None
+    from deliberation.text import consent as words
+
+    return words.awaiting([i.pair() for i in waiting], layout.project)
 
 
 def self_rating_text(cfg: dict) -> "str | None":

@@ -110,10 +110,35 @@ def handle(event_name: str, data: bytes, now: float, project: "str | None" = Non
         return switched[0].to_json(event_name)
     upkeep = _upkeep(event, layout, now) if event_name == "SessionStart" else None
     answer = _answer(event, layout, now, event_name, start_worker, rerun)
-    for note in (switched[0].system_message if switched is not None else None, upkeep):
+    told = setup_notice(event.session_id, now) if event_name in NOTICE_EVENTS else None
+    for note in (switched[0].system_message if switched is not None else None, upkeep, told):
         if note:
             answer.warn(note)
     return answer.to_json(event_name)
+
+
+# the events whose systemMessage reaches the user (docs/HOOK_ANSWERS.md)
+NOTICE_EVENTS = frozenset(("UserPromptSubmit", "PostToolUse", "Stop"))
+
+
+def setup_notice(session_id: str, now: float) -> "str | None":
+    """Plugin form: the end of the set-up this session's start announced, said once
+    (plugin_env.later_notice). One stat when there is nothing to say: plugin_env (not on the
+    fast path otherwise) is imported only when this session was told a set-up runs."""
+    from deliberation.state.paths import hook_env
+
+    environ = hook_env()
+    data = environ.get("CLAUDE_PLUGIN_DATA")
+    if not data or not session_id or "/" in session_id or session_id.startswith("."):
+        return None
+    if not os.path.exists(os.path.join(data, "told", session_id)):  # plugin_env.TOLD
+        return None
+    from deliberation.runtime import plugin_env
+
+    try:
+        return plugin_env.later_notice(data, session_id, now, environ)
+    except Exception:  # noqa: BLE001 - a notice is never worth an error
+        return None
 
 
 def _upkeep(event, layout, now: float) -> "str | None":

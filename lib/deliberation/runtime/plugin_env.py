@@ -16,13 +16,18 @@ pyproject.toml lists:
       pip-cache/      pip's cache (unless PIP_CACHE_DIR names another)
       root            the plugin's lib folder at the last session start: when an update moves
                       it, the warm worker of the previous one is retired
+      told/<session>  a session whose start said "setting up": the first hook of that session
+                      that reaches the user after the set-up ends says how it went, once
 
 At every session start (hooks/session_start_env.py) `session_start` compares the dependency key
 of this plugin version with the key of the environment in `current`. When there is none, or it
 differs (an update changed the dependency list), it starts `build` in a detached process and
 answers at once with a message saying so: the session is never held up. Until the new
 environment is ready the hooks use the previous one (after an update) or python3 from PATH
-(the first session after an install); the hook after `current` switches runs in it. A failed
+(the first session after an install); the hook after `current` switches runs in it, and the
+first hook of that session whose message reaches the user (UserPromptSubmit, PostToolUse, Stop:
+`later_notice`) says the set-up finished, in how long — once; a session that ended before
+hears it at the next session start. A failed
 set-up (offline, no Python >= 3.10, no venv module) is reported at every session start with
 its reason and tried again after `RETRY_AFTER_S`.
 
@@ -70,6 +75,9 @@ STATUS = "setup.json"
 LOG = "setup.log"
 PIP_CACHE = "pip-cache"
 ROOT = "root"
+TOLD = "told"  # hook_runner.setup_notice checks told/<session id> with one stat
+TOLD_KEEP_S = 6 * 3600  # a told/ entry this old is of a session that ended without hearing it
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
 # the steps `session_start` can take
 READY, ANNOUNCE, RUNNING, FAILED, BUILD = "ready", "announce", "running", "failed", "build"
@@ -309,25 +317,37 @@ def estimate(last):
     return "usually %d-%d s, longer on a slow network or a busy machine" % FIRST_SETUP_S
 
 
-def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S):
+def meanwhile(status, deps_here):
+    """What serves while a set-up runs, as a sentence: the previous environment (an update), the
+    interpreter this hook runs in when it already has the dependencies (a clone's own .venv, a
+    python3 that has them), else nothing — the checks wait."""
+    if status.current_ready:
+        return "The previous environment serves until then"
+    if deps_here:
+        return "Meanwhile the deliberation checks run with %s, which has the dependencies" % sys.executable
+    return "The deliberation checks run as soon as it is ready"
+
+
+def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here=False, environ=None):
     """The line the person sees at session start (a systemMessage: never read by the model)."""
     log = os.path.join(data_dir, LOG)
     last = status.last
     if step == ANNOUNCE:
         took = _number(last.get("finished")) - _number(last.get("started"))
         return ("deliberation: the plugin's Python environment is ready (set up in %s); the "
-                "deliberation checks run." % _ago(took))
+                "deliberation checks run.%s" % (_ago(took), command_hint(environ)))
     if step == RUNNING:
-        return ("deliberation: still setting up the plugin's Python environment (started %s ago); "
-                "the deliberation checks run as soon as it is ready. Progress: %s"
-                % (_ago(now - _number(last.get("started")) if last.get("started") else 0), log))
+        return ("deliberation: still setting up the plugin's Python environment (started %s ago). "
+                "%s (a later message in this session says when it is ready). Progress: %s"
+                % (_ago(now - _number(last.get("started")) if last.get("started") else 0),
+                   meanwhile(status, deps_here), log))
     if step == FAILED:
-        meanwhile = ("the previous environment serves until then" if status.current_ready
-                     else "the deliberation checks are off until it is set up")
+        serves = ("the previous environment serves until then" if status.current_ready
+                  else "the deliberation checks are off until it is set up")
         return ("deliberation: could not set up the plugin's Python environment: %s. %s%s; it is "
                 "tried again at a session start after %s, or now with `! deliberation setup --retry`. "
                 "Details: %s"
-                % (last.get("reason") or "unknown error", meanwhile[0].upper(), meanwhile[1:],
+                % (last.get("reason") or "unknown error", serves[0].upper(), serves[1:],
                    _clock(_number(last.get("finished")) + retry_after_s), log))
     if step == BUILD:
         if status.current_ready:
@@ -336,9 +356,32 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S):
                     "ready. Progress: %s" % log)
         return ("deliberation: setting up the plugin's Python environment in the background "
                 "(first session after an install, or the environment was missing or broken; %s). "
-                "The deliberation checks run as soon as it is ready (the next session start says so; "
-                "`! deliberation setup` waits for it here). Progress: %s" % (estimate(last), log))
+                "%s (a later message in this session says when it is ready; "
+                "`! deliberation setup` waits for it here). Progress: %s"
+                % (estimate(last), meanwhile(status, deps_here), log))
     return None
+
+
+def finished_message(last, environ=None):
+    """The line of `later_notice` when the set-up of this session's start has finished."""
+    took = _number(last.get("finished")) - _number(last.get("started"))
+    return ("deliberation: set-up finished in %s; the deliberation checks are on (the plugin's Python "
+            "environment is ready).%s" % (_ago(took), command_hint(environ)))
+
+
+def command_hint(environ):
+    """' <the step that puts `deliberation` on a terminal's PATH>' when a terminal has none, else ''."""
+    if environ is None:
+        return ""
+    try:
+        from deliberation.runtime import command_path
+
+        if command_path.on_path(environ):
+            return ""
+    except Exception:  # noqa: BLE001 - a hint is never worth an error
+        return ""
+    return (" For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, "
+            "doctor) on your PATH.")
 
 
 def no_python_message(found):
@@ -382,11 +425,19 @@ def enabled(environ):
     return environ.get("DELIBERATION_SELF_SETUP", "1").strip().lower() not in OFF_VALUES
 
 
-def session_start(plugin_root, data_dir, environ, now):
-    """Check the environment, start a set-up when one is needed; the message to show, or None."""
+def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_here=None):
+    """Check the environment, start a set-up when one is needed; the message to show, or None.
+    A session told that a set-up runs is noted in told/ (`later_notice` tells it the end).
+    `deps_here`: whether this interpreter (the one hooks/run.sh picks for every hook) already
+    has the dependencies; None = look (only when a set-up is said to be running).
+    `session_id` may be a function that returns it (called only when a step needs it)."""
+    if callable(session_id):
+        session_id = _Lazy(session_id)
     status = observe(plugin_root, data_dir)
     retire_previous_version(plugin_root, data_dir, status, environ)
     step = next_step(status, now)
+    if step in (READY, ANNOUNCE):
+        _forget_told(data_dir, now)
     if step == READY:
         return None
     if step == ANNOUNCE:
@@ -395,9 +446,14 @@ def session_start(plugin_root, data_dir, environ, now):
                 fh.write("%d\n" % now)
         except OSError:
             pass
-        return message(step, status, now, data_dir)
+        _untell(data_dir, session_id)  # a resumed session hears it here, not once more later
+        return message(step, status, now, data_dir, environ=environ)
+    if deps_here is None and step in (RUNNING, BUILD) and not status.current_ready:
+        deps_here = has_dependencies(plugin_root)
     if step != BUILD:
-        return message(step, status, now, data_dir)
+        if step == RUNNING:
+            _tell(data_dir, session_id)
+        return message(step, status, now, data_dir, deps_here=bool(deps_here))
     notes = []
     python, found = find_python(environ, notes=notes)
     os.makedirs(data_dir, exist_ok=True)
@@ -406,7 +462,124 @@ def session_start(plugin_root, data_dir, environ, now):
                                  "reason": "no Python >= %d.%d" % MIN_PYTHON, "retry": False})
         return _with_notes(no_python_message(found), notes)
     start_build(python, plugin_root, data_dir, environ)
-    return _with_notes(message(step, status, now, data_dir), notes)
+    _tell(data_dir, session_id)
+    return _with_notes(message(step, status, now, data_dir, deps_here=bool(deps_here)), notes)
+
+
+def has_dependencies(plugin_root):
+    """Whether this interpreter finds the dependencies where hook_runner's slow path looks for
+    them (its site-packages, then <plugin>/.venv's): then the checks already run."""
+    import importlib.util
+
+    try:
+        if sys.flags.no_site and "site" not in sys.modules:
+            import site
+
+            site.main()
+        packages = os.path.join(plugin_root, ".venv", "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
+        if packages not in sys.path and os.path.isdir(packages):
+            sys.path.append(packages)
+        return all(importlib.util.find_spec(name) is not None for name in ("pydantic", "orjson", "jsonschema"))
+    except Exception:  # noqa: BLE001 - a message's wording: not worth failing over
+        return False
+
+
+class _Lazy(object):
+    """A session id computed the first time it is asked for."""
+
+    __slots__ = ("_get", "_value", "_done")
+
+    def __init__(self, get):
+        self._get, self._value, self._done = get, None, False
+
+    def __call__(self):
+        if not self._done:
+            self._value, self._done = self._get(), True
+        return self._value
+
+
+def safe_session_id(session_id):
+    """The session id when it can name a file (the client's are UUIDs), else None."""
+    if isinstance(session_id, _Lazy):
+        session_id = session_id()
+    if not isinstance(session_id, str) or not 0 < len(session_id) <= 128 or session_id.startswith("."):
+        return None
+    return session_id if set(session_id) <= _ID_CHARS else None
+
+
+def _tell(data_dir, session_id):
+    sid = safe_session_id(session_id)
+    if sid is None:
+        return
+    try:
+        os.makedirs(os.path.join(data_dir, TOLD), exist_ok=True)
+        with open(os.path.join(data_dir, TOLD, sid), "w", encoding="utf-8"):
+            pass
+    except OSError:
+        pass  # the end is said at the next session start instead
+
+
+def _untell(data_dir, session_id):
+    sid = safe_session_id(session_id)
+    if sid is not None:
+        try:
+            os.unlink(os.path.join(data_dir, TOLD, sid))
+        except OSError:
+            pass
+
+
+def _forget_told(data_dir, now, keep_s=TOLD_KEEP_S):
+    """Remove the told/ entries of sessions that never asked again (they ended): older than
+    `keep_s`; the folder goes when it is empty. Nearly every session start finds no folder."""
+    folder = os.path.join(data_dir, TOLD)
+    if not os.path.isdir(folder):
+        return
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        try:
+            if now - os.stat(path).st_mtime > keep_s:
+                os.unlink(path)
+        except OSError:
+            pass
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass  # not empty: a running session has still to hear it
+
+
+def later_notice(data_dir, session_id, now, environ=None):
+    """The line that tells a session whose start said "setting up" how the set-up ended — once,
+    from the first hook that asks after it ended (hook_runner.setup_notice: UserPromptSubmit,
+    PostToolUse and Stop, whose systemMessage reaches the user); None while it runs, or when this
+    session was not told or was told already. The told/ file is the claim: the one hook that
+    removes it says it."""
+    sid = safe_session_id(session_id)
+    if sid is None:
+        return None
+    told = os.path.join(data_dir, TOLD, sid)
+    if not os.path.exists(told):
+        return None
+    last = read_json(os.path.join(data_dir, STATUS)) or {}
+    state = last.get("state")
+    if state not in ("ready", "failed") or set_up_running(data_dir):
+        return None  # still running (a killed one: the next session start sees to it)
+    current = read_current(data_dir)
+    if state == "ready" and current != last.get("env"):
+        return None  # `current` switches just before the record says ready
+    try:
+        os.unlink(told)
+    except OSError:
+        return None  # another hook of this session said it
+    if state == "ready":
+        try:
+            with open(os.path.join(data_dir, current, ANNOUNCED), "w") as fh:
+                fh.write("%d\n" % now)  # the next session start says nothing more of it
+        except OSError:
+            pass
+        return finished_message(last, environ)
+    ready = current is not None and os.path.exists(os.path.join(data_dir, current, MARKER))
+    return message(FAILED, Status(last.get("key"), current, current_ready=ready, last=last, data_dir=data_dir),
+                   now, data_dir)
 
 
 def _with_notes(text, notes):
@@ -588,9 +761,9 @@ def start_build(python, plugin_root, data_dir, environ):
 def hook_main():
     """The SessionStart hook: never blocks, never fails the session; one systemMessage or none."""
     try:
-        sys.stdin.buffer.read()  # drain the payload: nothing in it is needed
+        payload = sys.stdin.buffer.read()  # drained whole; only the session id is needed
     except (OSError, ValueError):
-        pass
+        payload = b""
     environ = dict(os.environ)
     data_dir = environ.get("CLAUDE_PLUGIN_DATA")
     from deliberation import plugin_root
@@ -599,7 +772,8 @@ def hook_main():
     text = None
     if data_dir and enabled(environ):
         try:
-            text = session_start(root, data_dir, environ, time.time())
+            # the id is parsed only when a step needs it: nearly every start needs no json
+            text = session_start(root, data_dir, environ, time.time(), session_id=lambda: _session_id(payload))
         except Exception as exc:  # noqa: BLE001 - the session goes on
             text = ("deliberation: checking the plugin's Python environment failed (%s: %s); "
                     "the session goes on" % (type(exc).__name__, exc))
@@ -608,6 +782,18 @@ def hook_main():
 
         sys.stdout.write(json.dumps({"systemMessage": text}) + "\n")
     sys.stdout.flush()
+
+
+def _session_id(payload):
+    if b'"session_id"' not in payload:
+        return None
+    import json
+
+    try:
+        value = json.loads(payload).get("session_id")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 # ---------------------------------------------------------------------------------------------

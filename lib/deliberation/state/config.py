@@ -385,24 +385,23 @@ def read_config_file(path: str, root: "str | None" = None) -> "tuple[Config, lis
 # -- the project's config, as the hooks and the CLI use it ---------------------------------------
 
 
-def resolve_config(layout: Layout) -> "tuple[dict, list[str], str]":
+def resolve_config(layout: Layout) -> "tuple[dict, list[str], list[consent.Item]]":
     """Validate config.json with pydantic, hold back the settings that wait for this user's
-    approval, and refresh the cache; returns (effective dict, problems, the awaiting sentence)."""
+    approval, and refresh the cache; returns (effective dict, problems, the settings held back)."""
     cfg, problems = read_config_file(layout.config, layout.project)
     data = cfg.model_dump(mode="json")
     _approved, waiting = consent.split(consent.read_raw(layout), layout)
     if waiting:
         data = consent.effective(data, Config().model_dump(mode="json"), waiting)
-    awaiting = consent.message(waiting, layout.project)
     try:
         st = os.lstat(layout.config)
         payload = {"key": plain_reads.cache_key(st, consent.stamp(layout)), "config": data, "problems": problems,
-                   "awaiting": awaiting}
+                   "awaiting": [list(i.pair()) for i in waiting]}
         path = layout.checked_parent(layout.config_cache)  # a planted link or FIFO there is renamed over
         atomic_write_bytes(path, sealed(layout, path, dumps(payload)))
     except OSError:
         pass
-    return data, problems, awaiting
+    return data, problems, waiting
 
 
 _VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
@@ -410,19 +409,27 @@ _VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) v
 
 def project_config(layout) -> "tuple[Config, list[str]]":
     """The validated Config (from the cache the fast path reads, else config.json) and the
-    problems to show. A cache that no longer validates (edited by hand, or left by a plugin
-    version with the same version string) is resolved again from config.json and rewritten."""
+    problems to show (app/settings.py adds the settings that wait, in the text layer's words)."""
+    cfg, problems, _waiting = project_config_and_waiting(layout)
+    return cfg, problems
+
+
+def project_config_and_waiting(layout) -> "tuple[Config, list[str], list[consent.Item]]":
+    """`project_config`, and the settings held back for this user's approval when config.json
+    was resolved just now ([] when the cache was used: they were said when it was written, and
+    every session start says them again). A cache that no longer validates (edited by hand, or
+    left by a plugin version with the same version string) is resolved again and rewritten."""
     data = plain_reads.config_dict(layout)
     problems: list[str] = []
     if data is not None:
         try:
-            return _validated(data), problems
+            return _validated(data), problems, []
         except ValidationError as exc:
             problems.append("deliberation config: the cached config did not validate "
                             f"({exc.error_count()} error(s)); rebuilt from config.json")
-    data, found, awaiting = resolve_config(layout)
-    problems += [f"deliberation config: {p}" for p in found] + ([awaiting] if awaiting else [])
-    return _validated(data or {}), problems
+    data, found, waiting = resolve_config(layout)
+    problems += [f"deliberation config: {p}" for p in found]
+    return _validated(data or {}), problems, waiting
 
 
 def _validated(data: dict) -> Config:

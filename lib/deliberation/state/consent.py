@@ -2,12 +2,12 @@
 
 `config.json` is the team's shared file: a cloned repository's copy was written by its author,
 and a pull request can change it. Most of its settings only tune how a deliberation the user
-started is checked. The ones below make the plugin run something, start deliberations the
-defaults would not start, let more agents run, or block the user where the defaults would not —
-so, as git never runs a repository's hooks and direnv asks before it loads an `.envrc`, each of
-them takes effect only after this user approves that exact value:
+started is checked. The rule: nothing a repository commits runs, or widens what runs, or deletes
+this user's data sooner, or switches off one of the plugin's catches, without this user's consent.
+So, as git never runs a repository's hooks and direnv asks before it loads an `.envrc`, each
+setting below takes effect only after this user approves that exact value:
 
-| setting | why it waits for approval (when it differs from the default like this) |
+| setting | waits when its committed value is |
 |---|---|
 | escalation.probes | any probe: it is a command run on this machine, as this user |
 | trigger.force_markers | a marker other than /deliberate, DELIBERATE: such prompts always deliberate |
@@ -15,19 +15,25 @@ them takes effect only after this user approves that exact value:
 | trigger.high_dimension | below 0.6: more prompts count as high on a dimension and trigger |
 | trigger.vocabularies | any: it replaces the words that make a prompt trigger |
 | trigger.extra_terms | any term: more prompts trigger |
+| trigger.enabled | false: the trigger, the self-rating and the mid-task net are all off |
+| trigger.self_rating | false: the agent is not told to deliberate on a decision it meets mid-task |
+| trigger.tool_net | off: the mid-task net says nothing of a force-push or a production delete |
 | strict | true: the plugin's own errors block and deny instead of warning |
 | spawn_budget.max_active_children / max_session_total / max_depth | above 12 / 60 / 3: more subagents may run |
 | depth.agent_budget / depth.token_budget | above 6 / 400000: the depth axis may spend more |
 | models.diverse | true: personas run on the models of `models.pool`, billed at their price |
+| retention.max_age_days / max_total_mb | below 30 / 100: the prune deletes session folders sooner |
 
-Every other setting — lower thresholds, fewer agents, stricter gates, the ranking dimensions,
-the conformity windows — can only make the plugin do less or judge differently, and takes effect
-as committed (`docs/SECURITY.md`).
+Every other setting — lower thresholds, fewer agents, stricter gates, `trigger.tool_net: ask`
+(a held call waits for the user), `retention.auto: false` or longer retention (nothing is
+deleted), the ranking dimensions, the conformity windows — only tunes a catch that stays on,
+makes the plugin do less, keep more or ask more, and takes effect as committed
+(`docs/SECURITY.md`). What the person is told about a waiting setting is text/consent.py.
 
 Approval (`deliberation trust`, run by a person in a terminal) stores, per project (its real
 path) and per setting, a SHA-256 of the value in this user's own folder (`user_data`:
 trusted.json), never in the project. A changed value is a new question. Until approved, the
-setting keeps its default, `deliberation doctor` and every session start say what waits and
+setting keeps its default; `deliberation doctor` and every session start say what waits and
 the command that approves it.
 
 Standard library only: the fast path stats the approvals file (`stamp`) to know when the config
@@ -44,6 +50,7 @@ DEFAULT_THRESHOLD = 0.70
 DEFAULT_HIGH_DIMENSION = 0.6
 DEFAULT_LIMITS = {"spawn_budget.max_active_children": 12, "spawn_budget.max_session_total": 60,
                   "spawn_budget.max_depth": 3, "depth.agent_budget": 6, "depth.token_budget": 400_000}
+DEFAULT_RETENTION = {"retention.max_age_days": 30, "retention.max_total_mb": 100}
 CONFIG_LIMIT = 1 << 20  # config.json: a real one is a few KiB
 TRUST_LIMIT = 8 << 20
 TRUST_VERSION = 1
@@ -65,64 +72,56 @@ def _above(limit):
     return lambda v: _number(v) and v > limit
 
 
-# (dotted name, why it needs approval, does this committed value widen what the plugin does?)
+def _below(limit):
+    return lambda v: _number(v) and v < limit
+
+
+# (dotted name, does this committed value run something, widen what runs, delete sooner or switch
+# a catch off?) — why, in the person's words: text/consent.WHY
 GATED = (
-    ("escalation.probes", "runs commands on this machine as you, at the Stop that completes a deliberation",
-     lambda v: isinstance(v, list) and len(v) > 0),
-    ("trigger.force_markers", "every prompt that starts with one of these words starts a deliberation",
-     _markers),
-    ("trigger.threshold", "above 0.70 prompts the default leaves alone start a deliberation",
-     lambda v: _number(v) and v > DEFAULT_THRESHOLD),
-    ("trigger.high_dimension", "below 0.6 more prompts count as high on a dimension and trigger",
-     lambda v: _number(v) and v < DEFAULT_HIGH_DIMENSION),
-    ("trigger.vocabularies", "replaces the words that make a prompt start a deliberation",
-     lambda v: v is not None),
-    ("trigger.extra_terms", "adds words that make a prompt start a deliberation", _any_terms),
-    ("strict", "turns the plugin's own errors into blocks and denials of your session", lambda v: v is True),
-    ("spawn_budget.max_active_children", "lets more than 12 subagents run at once per parent",
-     _above(DEFAULT_LIMITS["spawn_budget.max_active_children"])),
-    ("spawn_budget.max_session_total", "lets one session start more than 60 subagents",
-     _above(DEFAULT_LIMITS["spawn_budget.max_session_total"])),
-    ("spawn_budget.max_depth", "lets agents nest deeper than 3 levels",
-     _above(DEFAULT_LIMITS["spawn_budget.max_depth"])),
-    ("depth.agent_budget", "lets the depth axis start more than 6 extra agents per deliberation",
-     _above(DEFAULT_LIMITS["depth.agent_budget"])),
-    ("depth.token_budget", "lets the depth axis spend more than 400000 subagent tokens per deliberation",
-     _above(DEFAULT_LIMITS["depth.token_budget"])),
-    ("models.diverse", "runs personas on the models of models.pool, billed at their price",
-     lambda v: v is True),
+    ("escalation.probes", lambda v: isinstance(v, list) and len(v) > 0),
+    ("trigger.force_markers", _markers),
+    ("trigger.threshold", lambda v: _number(v) and v > DEFAULT_THRESHOLD),
+    ("trigger.high_dimension", lambda v: _number(v) and v < DEFAULT_HIGH_DIMENSION),
+    ("trigger.vocabularies", lambda v: v is not None),
+    ("trigger.extra_terms", _any_terms),
+    ("trigger.enabled", lambda v: v is False),
+    ("trigger.self_rating", lambda v: v is False),
+    ("trigger.tool_net", lambda v: v == "off"),
+    ("strict", lambda v: v is True),
+    ("spawn_budget.max_active_children", _above(DEFAULT_LIMITS["spawn_budget.max_active_children"])),
+    ("spawn_budget.max_session_total", _above(DEFAULT_LIMITS["spawn_budget.max_session_total"])),
+    ("spawn_budget.max_depth", _above(DEFAULT_LIMITS["spawn_budget.max_depth"])),
+    ("depth.agent_budget", _above(DEFAULT_LIMITS["depth.agent_budget"])),
+    ("depth.token_budget", _above(DEFAULT_LIMITS["depth.token_budget"])),
+    ("models.diverse", lambda v: v is True),
+    ("retention.max_age_days", _below(DEFAULT_RETENTION["retention.max_age_days"])),
+    ("retention.max_total_mb", _below(DEFAULT_RETENTION["retention.max_total_mb"])),
 )
-GATED_NAMES = tuple(name for name, _why, _widens in GATED)
+GATED_NAMES = tuple(name for name, _widens in GATED)
+
 
 
 class Item(object):
-    """One committed setting that waits for (or has) approval."""
+    """One committed setting that waits for (or has) approval: its name and value."""
 
-    __slots__ = ("name", "value", "why")
+    __slots__ = ("name", "value")
 
-    def __init__(self, name, value, why):
-        self.name, self.value, self.why = name, value, why
+    def __init__(self, name, value):
+        self.name, self.value = name, value
 
     def __repr__(self):
         return "Item(%r, %r)" % (self.name, self.value)
+
+    def pair(self):
+        """(name, value): what the config cache keeps and the text layer words."""
+        return (self.name, self.value)
 
     def digest(self):
         import hashlib
 
         text = json.dumps(self.value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(("%s=%s" % (self.name, text)).encode("utf-8", "surrogatepass")).hexdigest()
-
-    def shown(self, width=300):
-        """The value as a person reads it before approving it (commands in full, one per line)."""
-        if self.name == "escalation.probes" and isinstance(self.value, list):
-            lines = []
-            for p in self.value:
-                cmd = p.get("command") if isinstance(p, dict) else p
-                name = p.get("name") if isinstance(p, dict) else "?"
-                lines.append("      probe %s: %s" % (json.dumps(name), json.dumps(cmd, ensure_ascii=False)))
-            return "\n" + "\n".join(lines)
-        text = json.dumps(self.value, ensure_ascii=False)
-        return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def get(raw, dotted):
@@ -139,12 +138,24 @@ def requested(raw):
     if not isinstance(raw, dict):
         return []
     out = []
-    for name, why, widens in GATED:
+    for name, widens in GATED:
         value = get(raw, name)
         if value is not None and widens(value):
             if name == "models.diverse":
                 value = {"diverse": True, "pool": get(raw, "models.pool")}
-            out.append(Item(name, value, why))
+            out.append(Item(name, value))
+    return out
+
+
+def items_of(pairs):
+    """The Items of what the config cache keeps ([[name, value], ...]); None when it is not that."""
+    if not isinstance(pairs, list):
+        return None
+    out = []
+    for p in pairs:
+        if not (isinstance(p, list) and len(p) == 2 and p[0] in GATED_NAMES):
+            return None
+        out.append(Item(p[0], p[1]))
     return out
 
 
@@ -294,21 +305,3 @@ def effective(cfg, defaults, items):
             else:
                 node.pop(leaf, None)
     return out
-
-
-def message(items, project):
-    """What a person reads while settings wait (doctor, the session start): which, why, the command."""
-    if not items:
-        return ""
-    listed = "; ".join("%s = %s (%s)" % (i.name, " ".join(i.shown(160).split()), i.why) for i in items)
-    return ("deliberation: this project's .claude/deliberation/config.json asks for %d setting(s) that take "
-            "effect only after you approve them — %s. Until then their defaults apply. To approve exactly this "
-            "content, run in a terminal: deliberation trust --project %s"
-            % (len(items), listed, quote(project)))
-
-
-def quote(path):
-    """A path as a shell word (for the command a person is told to run)."""
-    import shlex
-
-    return shlex.quote(path)

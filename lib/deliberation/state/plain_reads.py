@@ -55,19 +55,6 @@ def believed_json(layout: Layout, path: str) -> "dict | None":
         return None
 
 
-def read_json(path: str) -> "dict | None":
-    """A small file that decides nothing a repository could turn against the user (the prune's
-    stamp), read safely: None when it is missing, a link, a FIFO, larger than FAST_LIMIT, or not
-    a JSON object."""
-    from deliberation.state import safe_read
-
-    try:
-        data = fastjson.loads(safe_read.read_bytes(path, FAST_LIMIT))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
 def session_state(layout: Layout, session_id: str) -> "dict | None":
     return state_json(layout, layout.session_state(session_id))
 
@@ -113,20 +100,21 @@ def config_dict(layout: Layout) -> "dict | None":
     return value if isinstance(value, dict) else None
 
 
-def awaiting_approval(layout: Layout) -> "str | None":
-    """The sentence about settings that wait for this user's approval, from a valid cache ('' =
-    none wait; None = unknown, ask the slow path)."""
+def awaiting_approval(layout: Layout) -> "list | None":
+    """The settings (consent.Item) that wait for this user's approval, from a valid cache ([] =
+    none wait; None = unknown, ask the slow path). Without a config.json nothing is imported."""
     try:
         os.lstat(layout.config)
     except FileNotFoundError:
-        return ""
+        return []
     except OSError:
         return None
     cached = _cached(layout)
     if cached is None:
         return None
-    text = cached.get("awaiting")
-    return text if isinstance(text, str) else ""
+    from deliberation.state import consent
+
+    return consent.items_of(cached.get("awaiting"))
 
 
 _CACHE_MEMO: "dict[str, tuple[tuple[int, int, int], dict | None]]" = {}

@@ -38,9 +38,34 @@ HEX = 32
 _CONTEXT = b"deliberation-seal/1\0"
 _FORMS = ((b',\n  "mac": "', b'\n}'), (b',"mac":"', b'}'))
 _HEXDIGITS = frozenset(b"0123456789abcdef")
-# the team's files: data, never sealed and never believed beyond what consent.py and the text
-# frames allow (adjudications.jsonl is an audit log nothing reads back)
-SHARED = frozenset({"config.json", "reversals.json", "adjudications.jsonl"})
+# Every file of the state folder, by its place (fnmatch patterns, '/' separated), is of one of
+# three kinds; tests/unit/test_seal_coverage.py holds each file the plugin reads back to SEALED or
+# SHARED, and tests/integration/test_state_files_sealed.py each SEALED file a session writes to
+# its seal.
+# Sealed: runtime files the plugin writes and reads back to decide an answer or what it shows.
+SEALED = ("escalations.json", "cache/config.resolved.json", "cache/retention.json",
+          "sessions/*/session.json", "sessions/*/lineage.json", "sessions/*/events.jsonl",
+          "sessions/*/prompt.json", "sessions/*/switch.json", "sessions/*/commit.journal",
+          "deliberations/*.json")
+# The team's files: data, never sealed and never believed beyond what consent.py and the text
+# frames allow.
+SHARED = {
+    "config.json": "the team's settings, committed on purpose: read through consent.py (what runs, widens "
+                   "what runs, deletes sooner or switches a catch off waits for this user's approval)",
+    "reversals.json": "the team's registry of reversed decisions, committed on purpose: its labels are "
+                      "checked identifiers and its reasons reach the model only quoted as the team's words",
+    "adjudications.jsonl": "the audit log of people's approvals and rejections: appended, never read back "
+                           "to decide anything (doctor checks its schema only)",
+}
+# Written for people and never read back by the plugin: nothing to believe.
+UNREAD = {
+    "records/*.md": "the decision record for people; its structured form lives in the sealed deliberation",
+    "records/*.html": "the rendered report for people, rewritten from the sealed deliberation each time",
+    "errors.log": "internal errors for people; the prune only trims it, by size",
+    ".gitignore": "written once if absent; only its existence is checked",
+    "install-manifest.json": "install.sh's own list, checked by install's rules (entries must stay inside "
+                             "the target)",
+}
 
 
 class Unsealed(ValueError):

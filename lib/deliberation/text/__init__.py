@@ -16,6 +16,16 @@ of wording is one module here and a reviewed diff there.
     self_rating.py  the once-per-session instruction: rate a decision, deliberate below the bar
     net.py     the mid-task net: the note after a risky call, the reason of a held one
     switch.py  the off switch for one session: off, on, already off; a failed prune
+    phases.py  the phase machine: the reason a change records, an illegal step, a skipped phase
+    progress.py  the progress note and the next accepted step; the blind ranking's instruction
+    reports.py  a report sent back to its agent; an agent that will not report
+    messages.py  a SendMessage to a deliberation agent refused, with its next step
+    conformity.py  what each herding detector saw
+    route.py   the route after the vote: each fired rule's detail, its summary
+    cost.py    what a deliberation cost, in one sentence
+    evaluation.py  `deliberation eval`'s table
+    script.py  why a Workflow script's agent count has no bound
+    review.py  while a decision awaits a person: a risky tool's hold
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@ when agents no hook could refuse passed it (core/spawn_budget.py holds the figur
 
 from __future__ import annotations
 
+# how a Workflow run is described when the plugin did not see its call, or when it is resumed
+UNSEEN_RUN = "seen only through its agents' transcripts"
+RESUMED_RUN = " (a resumed run: agents it replays from its cache count too)"
+
 CONFIG_HINT = ".claude/deliberation/config.json"
 
 

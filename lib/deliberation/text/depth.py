@@ -93,6 +93,39 @@ def clip(text: str, limit: "int | None") -> str:
 KIND_LABEL = {"refuted": "challenged", "missed_angle": "missed_angle", "contradiction": "contradiction"}
 
 
+# each hot spot's statement, by what made the point contested (core/depth/hot_spots.py); the
+# quoted texts arrive clipped
+
+
+def spot_challenged(label: str, text: str, claim: str) -> str:
+    """A red-team refutation of a finding or approach (`label`, its `text`)."""
+    return f"{label} (\"{text}\") is challenged by the red team: {claim}"
+
+
+def spot_conflict(refs: "list[str]", about: str) -> str:
+    """A conflict the debate named between findings or approaches."""
+    return f"conflict between {', '.join(refs)}: {about}"
+
+
+def spot_contradicts(persona: str, label: str, text: str, claim: str) -> str:
+    """A tier-1 agent refutes another agent's finding or approach."""
+    return f"{persona} contradicts {label} (\"{text}\"): {claim}"
+
+
+def spot_split(approach: str, title: str, backing: "list[str]", opposing: "list[str]") -> str:
+    """An approach some agents prefer and others oppose."""
+    return f"approach {approach} (\"{title}\") is preferred by {', '.join(backing)} and opposed by {', '.join(opposing)}"
+
+
+def spot_missed(angle: str) -> str:
+    return f"missed angle: {angle}"
+
+
+def spot_two_agents(detail: str) -> str:
+    """The 2-agent form's disagreement itself."""
+    return f"the two agents disagree: {detail}"
+
+
 def hot_spot_map(spots: "list[dict]", limit: "int | None" = None) -> str:
     """The map a tier-2 worker gets. Each spot: id, kind, statement and `material`, a list of
     ["finding", ref, claim, evidence] | ["approach", id, title] | ["note", text] — the tier-1

@@ -201,6 +201,78 @@ class GateFailed(_Data):
     ways: "Ways | None" = None
 
 
+PHASE_DETAIL = "a conclusion needs the vote of the RANKING phase"  # Gate 1's phase check
+
+
+def unanimous_reject_figure(rejections: int, outcome: str) -> str:
+    """Gate 1's consensus check on a unanimous reject: every voter rejects (`outcome`: its name)."""
+    return f"unanimous reject: {rejections} of {rejections} voting agents reject — {outcome}"
+
+
+def unanimous_reject_detail(leading: "str | None", consensus: float) -> str:
+    """The panel agrees on the verdict; the top-scored approach, if any, is not adopted."""
+    top = f"; the top-scored approach {leading} ({consensus:.2f}) is not adopted" if leading else ""
+    return f"agreement on the verdict{top}"
+
+
+# Gate 2's figures: improvement evidence, the consensus on a reject, the decision document
+
+IMPROVEMENT_SCALE = ("the share of the panel whose position is the decision: each research persona's preferred "
+                     "approach, stated alone (before), against each blind ranker's preference (after)")
+IMPROVEMENT_STATUS = {"improved": "improved: the deliberation moved the panel towards its decision",
+                      "confirmed": "confirmed: every position was the decision before and after",
+                      "flat": "flat: the deliberation moved nobody",
+                      "fell": "fell: the deliberation broke an agreement",
+                      "unmeasured": "unmeasured: no research position to compare (does not block)"}
+
+
+def improvement_figure(after: float, before: float, status: str) -> str:
+    """The share for the decision after the blind ranking against research (status: improved,
+    confirmed, flat or fell)."""
+    sign = {"improved": ">", "confirmed": "=", "flat": "=", "fell": "<"}[status]
+    return f"share for the decision {after:.2f} {sign} {before:.2f} at research ({status})"
+
+
+def improvement_detail(decision: "str | None", paired: bool, pairs: "list[dict]", unmatched: "list[str]",
+                       trigger: "float | None", forced: bool) -> str:
+    """What the improvement check compared: the scale, the decision, each persona's position
+    before and after (`pairs`: persona, before, after; `paired`: the same personas took both),
+    the research preferences that matched no ranked approach, and what it did not compare."""
+    who = ", ".join(f"{p['persona']} {p['before'] or '-'}→{p['after'] or '-'}" for p in pairs)
+    text = f"compared: {IMPROVEMENT_SCALE}; decision {decision or '-'}"
+    if who:
+        text += f"; {'the same personas' if paired else 'two panels'}: {who}"
+    if unmatched:
+        text += f"; research preference matched no ranked approach: {', '.join(unmatched)}"
+    text += "; not compared: the rankers' self-reported confidence (fresh blind rankers have no new evidence)"
+    if trigger is not None:
+        how = "forced by the user" if forced else "the trigger's score"
+        text += (f", the trigger's {trigger:.2f} ({how}), a word-list score of the prompt on "
+                 "another scale")
+    return text
+
+
+def reject_confidence_detail(consensus: float) -> str:
+    """Gate 2's consensus check on a unanimous reject: the score measures what is not adopted."""
+    return (f"agreement on the verdict; the consensus score {consensus:.2f} measures "
+            "support for the top-scored approach, which is not adopted")
+
+
+def document_figure(counts: str, untraced: "list[str] | tuple[str, ...]") -> str:
+    """The decision document is present (`counts`: its parts); every item traced, or the untraced ones."""
+    return f"present: {counts}; " + ("every requirement, criterion and risk traced" if not untraced
+                                     else f"untraced: {', '.join(untraced)}")
+
+
+def no_consensus_detail(failed: "list[str]", leading: "str | None", after_revision: bool) -> str:
+    """The NO_CONSENSUS rule's detail: what failed (the failed checks), the leading approach, who
+    holds the decision now."""
+    what = "; ".join(failed) if failed else "the vote did not pass"
+    lead = f"; leading approach {leading}" if leading else ""
+    rnd = " after the revision round" if after_revision else ""
+    return f"no consensus{rnd} ({what}{lead}): the decision was handed to the user"
+
+
 def gate_failed(o: GateFailed) -> str:
     r = o.result
     if r.gate == "consensus":

@@ -22,6 +22,14 @@ TWO_AGENT_OUTCOME = {
     "no_position": "the rule cannot compare them: a report states no position",
 }
 
+HERDING_RECOMMENDATION = ("verify independently: treat the agreement as one opinion, or start a new "
+                          "deliberation with fresh, independent prompts")
+
+
+def herding_evidence(detail: str) -> str:
+    """The 2-agent rule's conformity warning: both agents agree with the same reasoning (`detail`)."""
+    return f"the two agents agree with the same reasoning: {detail}"
+
 
 class _Data(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -26,8 +26,11 @@ def quoted(ref, claim):
     return '%s ("%s")' % (ref, claim) if claim else ref
 
 
-def research_leak(refs, claims, subject="this RESEARCH prompt",
-                  instead="remove other agents' findings from this research prompt"):
+LEAK_SUBJECT = "this RESEARCH prompt"
+LEAK_INSTEAD = "remove other agents' findings from this research prompt"
+
+
+def research_leak(refs, claims, subject=LEAK_SUBJECT, instead=LEAK_INSTEAD):
     """A research prompt (or a message to a research agent, `subject`) carries other agents'
     findings `refs` (`claims`: ref → claim)."""
     named = [quoted(ref, claims.get(ref)) for ref in refs]
@@ -93,24 +96,50 @@ def model_clash(persona, other, stage, other_model, free_model, partners):
             f"{other_model}; a panel on one model shares its priors. {suggestion}.")
 
 
-def state_folder(case, path=""):
+def state_folder(case, how=""):
     """A deliberation agent's Read/Grep/Glob/Bash call on the plugin's state folder. case: read
-    (`path` inside it) | search_in (a search root inside it) | search_over (a search root that
-    contains it) | bash_names (a command naming it) | bash_over (a recursive command over the
-    project root)."""
+    (`how` is the path inside it) | search_in (a search root inside it: `how`) | grep_over /
+    glob_over (a Grep or Glob whose root `how` contains it, with no glob, type or pattern that
+    keeps it out) | bash_names (a command naming it) | bash_over (a recursive walk over it; `how`
+    the program: grep, rg, ag, find, git, other). Every command or argument named in a Next
+    passes core/state_guard (tests/unit/test_state_guard.py)."""
     why = ("Refused: .claude/deliberation/ holds this plugin's state (earlier deliberations' "
            "findings, votes and rationale); a deliberation agent does not read it — an earlier "
            "decision enters only as context the main agent gives in your prompt.")
     if case == "read":
-        return f"{why} ({path})\nNext: work from your prompt and the project's own files."
+        return f"{why} ({how})\nNext: work from your prompt and the project's own files."
     if case == "search_in":
-        return f"{why} ({path})\nNext: search the project's own folders instead (e.g. path \"src\")."
-    if case == "search_over":
-        return (f"{why} The search root {path} contains it.\nNext: run the same search with `path` "
-                "set to the project's source folders (e.g. \"src\", \"app\", \"tests\"), or Grep with "
-                "`type` (e.g. \"py\") or a `glob` such as \"*.py\".")
+        return f"{why} ({how})\nNext: search the project's own folders instead (e.g. path \"src\")."
+    if case == "grep_over":
+        return (f"{why} The search root {how} contains it.\nNext: run the same Grep with `glob` "
+                "\"!.claude\" (or \" !.claude\" at the end of your glob: every file but that folder), "
+                "or with `path` set to a source folder (e.g. \"src\"), or with a `glob` or `type` for files that folder never holds "
+                "(e.g. \"*.py\" or type \"py\"; it holds .json, .jsonl, .md, .html, .log and .lock files).")
+    if case == "glob_over":
+        return (f"{why} The search root {how} contains it.\nNext: run the same Glob with `path` set to "
+                "a source folder (e.g. \"src\"), or with a `pattern` for files that folder never holds "
+                "(e.g. \"**/*.py\"; it holds .json, .jsonl, .md, .html, .log and .lock files).")
     if case == "bash_names":
         return f"{why}\nNext: run the command without that folder."
-    return (f"{why} This recursive command would walk it from the project root.\nNext: name the "
-            "folders to search (e.g. `grep -rn PATTERN src/ tests/`) or exclude it "
-            "(`--exclude-dir=.claude`).")
+    ways = {
+        "grep": "add `--exclude-dir=.claude` (e.g. `grep -rn PATTERN . --exclude-dir=.claude`) or name "
+                "the folders (`grep -rn PATTERN src/ tests/`).",
+        "rg": "drop --hidden/-uu (rg skips hidden folders such as .claude by default), or add "
+              "`-g '!.claude'`, or name the folders (`rg PATTERN src/ tests/`).",
+        "ag": "drop --hidden/-u (ag skips hidden folders such as .claude by default) or name the "
+              "folders (`ag PATTERN src/ tests/`).",
+        "find": "leave it out (`find . -path ./.claude -prune -o -name '*.py' -print`) or name the "
+                "folders (`find src tests -name '*.py'`).",
+        "git": "leave it out with a pathspec (`git grep PATTERN -- . ':!.claude'`) or name the folders "
+               "(`git grep PATTERN -- src tests`).",
+    }
+    return (f"{why} This command would walk it from the project root.\nNext: "
+            + ways.get(how, "name the folders to walk (e.g. `src/ tests/`)."))
+
+
+def rationale_label(persona, stage):
+    """How a vote-leak refusal names the rationale a prompt quotes: a ranker's (`stage` ranking)
+    or the synthesis' for its preferred approach."""
+    if stage == "ranking":
+        return f"{persona}'s ranking rationale"
+    return f"the {persona}'s rationale for its preferred approach"

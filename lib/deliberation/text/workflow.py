@@ -85,3 +85,68 @@ def message_refused(who: str, persona: str, agent_type: str, call: str) -> str:
 def outcome_news(outcome: str, news: "str | None") -> str:
     """A task notification of the plugin's workflow: its outcome, then any other news."""
     return f"Deliberation plugin:\n{outcome}" + (f"\n\n{news}" if news else "")
+
+
+# --------------------------------------------------------------------------------------------
+# the plugin workflow's waves (core/workflow_steps.py): why one is not run, an agent that missed
+
+
+def unknown_personas(unknown: "list[str]", least: int, most: int, known: "list[str]") -> str:
+    """A panel asked for names personas that do not research."""
+    return f"{', '.join(unknown)} is no research persona; choose {least}-{most} of {', '.join(known)}"
+
+
+PERSONA_TWICE = "a persona is named twice"
+
+
+def panel_size(n: int, least: int, most: int) -> str:
+    return f"{n} personas: a workflow panel has {least}-{most}"
+
+
+def wave_too_big(wave: str, size: int, agents: int, checkpoint: bool, slots_left: int) -> str:
+    """The next wave needs more spawn slots than are left (`checkpoint`: it has one besides its agents)."""
+    return (f"spawn budget: the {wave} wave needs {size} agent(s) ({agents}"
+            + (" and its checkpoint" if checkpoint else "") + f") and {slots_left} spawn slot(s) are left")
+
+
+def wave_refused(wave: str, why: str) -> str:
+    return f"the plugin's rules refuse the {wave} wave — {why}"
+
+
+def stuck(phase: str) -> str:
+    return f"nothing the rules accept in phase {phase}"
+
+
+def no_output(never_started: bool) -> str:
+    """Why a workflow agent has no report: it never started, or its output was not accepted."""
+    return "it never started" if never_started else "it ended without an accepted StructuredOutput report"
+
+
+def wave_agent_missed(who: str, wave: str, problem: str) -> str:
+    """The deliberation's warning for an agent of a wave that left no report (`problem`: its first line)."""
+    return f"{who} of the workflow's {wave} wave: no report — {problem}"
+
+
+# --------------------------------------------------------------------------------------------
+# what the plugin's workflow records (core/plugin_workflow.py): its run, its end, its agents
+
+NEXT_WAVE = "the plugin's workflow: its next wave"   # the bound a wave's run is recorded with
+NOT_SHIPPED = "the resolved script is not the shipped one"
+NOT_THE_PLUGINS = "the workflow's script is not the plugin's"
+LOST = "the deliberation of this workflow is not recorded"
+NO_OUTPUT_CALL = "it ended without calling StructuredOutput"
+
+
+def no_accepted_report(who: str, refused: int, problem: str) -> str:
+    """A workflow agent's report was refused every time (`problem`: the last reason's first line)."""
+    return f"{who}: no accepted report after {refused} refused call(s) — {problem}"
+
+
+def hooks_off(outcome: str) -> str:
+    """The workflow ran and no hook of the plugin answered it (`outcome`: the workflow's own message)."""
+    return "the plugin's workflow ran without the plugin's hooks answering: " + outcome
+
+
+def cached(count: int, run: "str | None") -> str:
+    """Agent results the client served from its cache: no hook saw them run again."""
+    return f"{count} agent result(s) of workflow run {run} were served from the client's cache (no hook saw them run again)"

@@ -17,8 +17,8 @@ from typing import Any, Callable
 from deliberation.app.handlers import (on_post_tool, on_post_tool_failure, on_pre_tool, on_prompt, on_session,
                                        on_stop, on_subagent_start, on_subagent_stop)
 from deliberation.app.handlers.common import Ctx
+from deliberation.app.settings import project_config
 from deliberation.state import event_log, group_commit
-from deliberation.state.config import project_config
 from deliberation.state.paths import REQUEST_DEADLINE, Layout
 from deliberation.state.store import SessionTx, Store
 from deliberation.wire import hookio

@@ -7,7 +7,9 @@ from __future__ import annotations
 from deliberation.app.handlers.common import Ctx
 from deliberation.core import engine
 from deliberation.state.paths import plugin_agent_prefix
+from deliberation.state import consent
 from deliberation.state.plain_reads import awaiting_approval
+from deliberation.text import consent as consent_words
 from deliberation.text import notes, self_rating
 from deliberation.text.render import render
 from deliberation.wire import hookio
@@ -16,9 +18,11 @@ from deliberation.wire import hookio
 def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
     if event.hook_event_name != "SessionStart":
         return hookio.Answer()
-    awaiting = awaiting_approval(ctx.layout)  # config.json settings that wait for this user (consent.py)
-    if awaiting:
-        ctx.warnings.append(awaiting)
+    waiting = awaiting_approval(ctx.layout)  # config.json settings that wait for this user (consent.py)
+    if waiting is None:  # no valid cache to say it: ask config.json
+        waiting = consent.pending(ctx.layout)
+    if waiting:
+        ctx.warnings.append(consent_words.awaiting([i.pair() for i in waiting], ctx.layout.project))
     said = []
     if ctx.cfg.trigger.enabled and ctx.cfg.trigger.self_rating:
         said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix()))

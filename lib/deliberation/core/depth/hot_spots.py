@@ -49,6 +49,7 @@ from deliberation.core.phases import ranked_identities
 from deliberation.state.agent_report import Finding
 from deliberation.core.similarity import similarity
 from deliberation.state.models import AgentRecord, Deliberation, HotSpot, HotSpotKind
+from deliberation.text import depth as words
 
 DEDUP_SIMILARITY = 0.8
 MAX_HOT_SPOTS = 6          # hot spots a depth wave deepens (the rest are recorded, not dug into)
@@ -245,7 +246,7 @@ def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Ca
             label, text, owner = _describe_target(ref, findings, approaches)
             out.append(_Candidate(
                 kind="refuted",
-                statement=f"{label} (\"{_clip(text)}\") is challenged by the red team: {_clip(r.claim)}",
+                statement=words.spot_challenged(label, _clip(text), _clip(r.claim)),
                 core=f"{text} {r.claim}", key=f"target:{ref}",
                 material=[ref, _note(rt.persona, r.verdict, r.claim, r.evidence)],
                 sources=[s for s in (owner, rt.persona) if s], targets=[ref],
@@ -262,7 +263,7 @@ def _debate_conflicts(delib: Deliberation, findings: dict, approaches: dict) -> 
             refs = [resolve_target(b, findings, approaches) or b.strip() for b in c.between]
             out.append(_Candidate(
                 kind="contradiction",
-                statement=f"conflict between {', '.join(refs)}: {_clip(c.about)}",
+                statement=words.spot_conflict(refs, _clip(c.about)),
                 core=c.about, material=refs + [f"{agent.persona}: {_clip(c.about)}"],
                 sources=[agent.persona], targets=[t for t in refs if t in findings or t in approaches],
                 severity=max([_severity(t, findings) for t in refs] or [0])))
@@ -286,7 +287,7 @@ def _cross_refutations(delib: Deliberation, findings: dict, approaches: dict) ->
                 continue
             out.append(_Candidate(
                 kind="contradiction",
-                statement=f"{agent.persona} contradicts {label} (\"{_clip(text)}\"): {_clip(r.claim)}",
+                statement=words.spot_contradicts(agent.persona, label, _clip(text), _clip(r.claim)),
                 core=f"{text} {r.claim}", key=f"target:{ref}",
                 material=[ref, _note(agent.persona, r.verdict, r.claim, r.evidence)],
                 sources=[s for s in (owner, agent.persona) if s], targets=[ref],
@@ -338,8 +339,7 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
         names = sorted(backing)
         out.append(_Candidate(
             kind="contradiction",
-            statement=(f"approach {aid} (\"{_clip(title)}\") is preferred by {', '.join(names)} "
-                       f"and opposed by {', '.join(dict.fromkeys(opponents))}"),
+            statement=words.spot_split(aid, _clip(title), names, list(dict.fromkeys(opponents))),
             core=f"{title} " + " ".join(notes), key=f"approach-split:{aid}",
             material=[aid] + notes, sources=names + [p for p in dict.fromkeys(opponents)], targets=[aid]))
     return out
@@ -350,7 +350,7 @@ def _missed(delib: Deliberation) -> "list[_Candidate]":
     for rt in red_team_agents(delib, 1):
         for angle in rt.filed.missed_angles:
             if angle.strip():
-                out.append(_Candidate(kind="missed_angle", statement=f"missed angle: {_clip(angle)}",
+                out.append(_Candidate(kind="missed_angle", statement=words.spot_missed(_clip(angle)),
                                       core=angle, material=[f"{rt.persona} (missed angle): {_clip(angle)}"],
                                       sources=[rt.persona]))
     return out
@@ -377,7 +377,7 @@ def _two_agent_conflict(delib: Deliberation) -> "list[_Candidate]":
     check = getattr(delib, "two_agent", None)
     if check is None or check.verdict != "investigate":
         return []
-    return [_Candidate(kind="contradiction", statement=f"the two agents disagree: {_clip(check.detail)}",
+    return [_Candidate(kind="contradiction", statement=words.spot_two_agents(_clip(check.detail)),
                        core=check.detail, key="two-agent",
                        material=[f"{TWO_AGENT_NOTE}{check.detail}"], sources=list(check.agents))]
 
