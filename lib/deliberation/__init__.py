@@ -50,7 +50,7 @@ TIERS = {
                # net on a Bash or edit call
                "deliberation.text.self_rating", "deliberation.text.consent", "deliberation.core.tool_net",
                "deliberation.text.net",
-               "deliberation.core.state_guard"),
+               "deliberation.core.state_guard", "deliberation.core.document_call"),
 }
 
 # Imports inside a function, where a module defers what most of its callers never need. Allowed

@@ -326,7 +326,7 @@ def test_demo_deliberation(run_claude, e2e_project, claude_bin):
     assert route["unanimous"] is False and "1 not preferring the leader" in route["rules"][0]["detail"], route
     assert run.undelivered_hook_output() == [], info
     # PRD_GENERATION: asked for with the passed vote, written in the concluding answer, accepted
-    assert "Next: write the decision document (PRD) in your concluding answer" in passed[0]
+    assert "Next: write the decision document (PRD) and hand it to the plugin" in passed[0]
     assert delib["prd"]["status"] == "accepted" and delib["prd"]["send_backs"] == 0, delib["prd"]
     assert [r["id"] for r in delib["prd"]["document"]["requirements"]] == ["R1", "R2", "R3"]
     assert [c["to_phase"] for c in delib["phase_history"]][-2:] == ["PRD_GENERATION", "COMPLETE"]

@@ -58,7 +58,7 @@ def probe(claude_bin, fake_api, tmp_path, plan: dict, scenario: ProbeAgent,
         folder.mkdir(parents=True)
     hooks = {event: [{"hooks": [{"type": "command", "command": command(event)}]}] for event in EVENTS}
     for event in ("PreToolUse", "PostToolUse"):
-        hooks[event][0]["matcher"] = "Agent|Edit"
+        hooks[event][0]["matcher"] = "Agent|Edit|Write"
     (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}), encoding="utf-8")
     (project / "probe.json").write_text(json.dumps(plan), encoding="utf-8")
     (project / "f.txt").write_text("a\n", encoding="utf-8")
@@ -301,3 +301,56 @@ def test_system_message_never_reaches_the_model(event, claude_bin, fake_api, tmp
     run, _ = probe(claude_bin, fake_api, tmp_path, answer(event, systemMessage="S-USER-ONLY"), ProbeAgent())
     assert run.text == "MAIN DONE"  # nothing held
     assert not any("S-USER-ONLY" in json.dumps(r.body) for r in run.requests)
+
+
+class WriteAgent(ProbeAgent):
+    """Main agent: write one file (`path`, relative to the project), then say MAIN DONE."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def main(self, req: ApiRequest):
+        if not req.tool_uses:
+            return [text("Writing."), tool_use("Write", {"file_path": self.path, "content": "W-CONTENT\n"})]
+        return "MAIN AGAIN" if "MAIN DONE" in req.all_text else "MAIN DONE"
+
+
+def write_probe(claude_bin, fake_api, tmp_path, rel: str, decision: str) -> "tuple[ClaudeRun, list[dict], Path]":
+    """The main agent writes `rel` (under the project); PreToolUse:Write answers `decision`.
+    Write is not among the allowed tools: a headless run refuses it unless a hook allows it."""
+    plan = answer("PreToolUse:Write", hookSpecificOutput=specific(
+        "PreToolUse", permissionDecision=decision, permissionDecisionReason=f"R-{decision.upper()}",
+        additionalContext=f"C-{decision.upper()}"))
+    target = tmp_path / "project" / rel
+    run, calls = probe(claude_bin, fake_api, tmp_path, plan, WriteAgent(str(target)), allowed="Agent Read")
+    pre = [c["payload"]["tool_input"] for c in calls if c["event"] == "PreToolUse"]
+    assert pre == [{"file_path": str(target), "content": "W-CONTENT\n"}], pre  # the hook sees the whole content
+    return run, calls, target
+
+
+def test_pre_tool_use_allow_on_write_in_the_project_writes_without_a_permission_prompt(claude_bin, fake_api, tmp_path):
+    run, _, target = write_probe(claude_bin, fake_api, tmp_path, "notes/d-x-1.json", "allow")
+    assert run.result["permission_denials"] == [], run.describe()
+    assert target.read_text() == "W-CONTENT\n"
+    assert received(run, "C-ALLOW") == [("system", False, "PreToolUse:Write hook additional context: C-ALLOW")]
+
+
+def test_pre_tool_use_allow_cannot_open_the_dot_claude_folder_to_a_write(claude_bin, fake_api, tmp_path):
+    """`.claude/` is a sensitive folder: a hook's allow does not lift the client's own check, so a
+    headless Write there is refused (interactively the person is asked) — the plugin's state
+    folder is no place for the main agent to write into."""
+    run, _, target = write_probe(claude_bin, fake_api, tmp_path, ".claude/deliberation/documents/d-x-1.json", "allow")
+    assert [d["tool_name"] for d in run.result["permission_denials"]] == ["Write"], run.describe()
+    assert not target.exists()
+    (said,) = [r for r in received(run, "sensitive file")]
+    assert said == ("user", True, f"Claude requested permissions to edit {target} which is a sensitive file.")
+
+
+def test_pre_tool_use_deny_on_a_write_gives_the_model_the_reason_and_writes_nothing(claude_bin, fake_api, tmp_path):
+    """What the decision document's channel relies on: the hook reads the content from the call,
+    and its deny is the tool's result — no prompt, no file, the reason verbatim."""
+    run, _, target = write_probe(claude_bin, fake_api, tmp_path, ".claude/deliberation/documents/d-x-1.json", "deny")
+    assert not target.exists()
+    assert received(run, "R-DENY") == [("user", True, "PreToolUse:Write hook error: R-DENY")]
+    assert [d["tool_name"] for d in run.result["permission_denials"]] == ["Write"]

@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-from fake_api import ApiRequest, ReplyLike, agent_call, text
+from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import REPO
 from scenarios import Scenario, agent_spawns
 from tests.helpers import obedient as O
@@ -54,8 +54,9 @@ def message_texts(messages: "list[dict]") -> "list[str]":
 
 
 class Obedient(Scenario):
-    def __init__(self, background: bool) -> None:
+    def __init__(self, background: bool, project: str = "") -> None:
         self.background = background
+        self.project = project
 
     def main(self, req: ApiRequest) -> ReplyLike:
         if not agent_spawns(req):
@@ -74,7 +75,11 @@ class Obedient(Scenario):
         said = "\n".join(message_texts(req.messages))
         leading = LEADING.findall(said)
         if d.action == "document":
-            return O.concluding_answer(d.text, leading[-1] if leading else "(none)")
+            decision = leading[-1] if leading else "(none)"
+            call = O.handover_call(d.text, decision, self.project)
+            if call is None:  # a request that names no Write call: the block ends the answer
+                return O.concluding_answer(d.text, decision)
+            return [text("Handing the decision document to the plugin, as it asks."), tool_use("Write", call)]
         return (f"Decision: approach {leading[-1] if leading else '(none)'}."
                 + (f" {d.tell_user}" if d.tell_user else ""))
 
@@ -113,7 +118,7 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
     prompt = ("DELIBERATE: " if background else "/deliberate ") + QUESTION
     reverse_class(e2e_project, task_type.classify(QUESTION))
 
-    run = run_claude(e2e_project, prompt, Obedient(background), mode=mode, timeout=240)
+    run = run_claude(e2e_project, prompt, Obedient(background, str(e2e_project.path)), mode=mode, timeout=240)
 
     info = run.describe()
     assert run.returncode == 0 and run.result.get("is_error") is False, info
@@ -134,7 +139,13 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
     assert d["decision"] == "A" and d["route"]["route"] == "human-review", d["route"]
     holds = [e["answer"]["reason"] for e in run.events() if e.get("event") == "Stop"
              and (e.get("answer") or {}).get("decision") == "block"]
-    assert len(holds) == 1 and "awaits HUMAN REVIEW" in holds[0], holds  # never held for a step it was not told
+    assert holds == [], holds  # told with the request, the answer carried the review notice: no hold
+    # the document went over the Write call the request named (both install forms reach the hook),
+    # was recorded from the call and never written; the answer the user read is prose
+    assert (d["prd"]["status"], d["prd"]["via"], d["prd"]["send_backs"]) == ("accepted", "write", 0), d["prd"]
+    assert [x["tool_name"] for x in run.result["permission_denials"]] == ["Write"]
+    assert not (run.state_dir / "documents").exists()
+    assert "```" not in run.text and '"document"' not in run.text, run.text
     stats = run.subagent_stats
     assert (stats["spawned"], stats["completed"]) == (12, 12), info
 
@@ -150,13 +161,17 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
         body = json.dumps(r.body)
         assert "hook blocking error" not in body and "Stop hook feedback" not in body, r
         assert plugin_root not in body and "hooks/run.sh" not in body and "/hooks/" not in body, r
-    # point 7: before its final answer the main agent read that the decision awaits review...
-    held = [r for r in mains if r.saw(f"Deliberation {d['id']} is COMPLETE but its decision (approach A) is NOT "
-                                      "final: it awaits HUMAN REVIEW")]
-    assert len(held) == 1 and held[0] is mains[-1], info
+    # point 7: before its final answer the main agent read that the decision awaits review — with
+    # the request for the document, and again when the plugin recorded it ...
+    told = [r for r in mains if r.saw(f"Route: when deliberation {d['id']} closes, its decision goes to HUMAN REVIEW")]
+    assert told and told[-1] is mains[-1], info
+    recorded = [r for r in mains if r.saw(f"PreToolUse:Write hook error: Decision document of deliberation {d['id']} "
+                                          "RECORDED (")]
+    assert len(recorded) == 1 and recorded[0] is mains[-1], info
     # ... and told the user, with the commands that settle it
     assert run.text.startswith("Decision: approach A. The deliberation chose approach A, but the decision is not "
-                               "final: it awaits your review (T2: unanimous pass"), run.text
+                               "final: it awaits your review (unanimity on a reversal-prone class is not "
+                               "confidence)"), run.text
     assert f"`deliberation approve {d['id']}`" in run.text and f"`deliberation reject {d['id']}`" in run.text
     # point 1: after synthesis and debate the plugin named the red-team pass, and nothing asked
     # for a ranking before it

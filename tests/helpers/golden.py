@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from deliberation.core import consensus_gate, depth, ways_forward
+from deliberation.core import consensus_gate, depth, human_review, ways_forward
 from deliberation.core.ranking import rank
 from deliberation.state.models import ConformityWarning, WaysForward
 from deliberation.text import Words
@@ -139,7 +139,10 @@ def _dissenter(persona="ux-advocate", documented=False):
 
 CONFORMITY = [ConformityWarning(detector="score_clustering", agents=["k-a", "k-b", "k-c"],
                                 evidence="3 agents within 0.3 points on A (8.4–8.6).").model_dump(mode="json")]
-REQUEST = "Next: write the decision document (PRD) in your concluding answer — the deliberation closes with it."
+REQUEST = "Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it."
+T2_WHY = ("T2: unanimous pass at judges' confidence 0.95 >= 0.90 on reversal-prone class security/auth "
+          "(reversed 1 time(s)): unanimity is the warning")
+REVIEW_REQUEST = REQUEST + "\n" + human_review.request_notice(DID, "human-review", ["T2"], T2_WHY, "A", ["auth-tests"])
 TWO = dict(deliberation=DID, agents=["performance-engineer", "security-analyst"], detail="both prefer A")
 HOLD = "Deliberation d-5e55a7c1-1 — quality gate FAILED:\n- complexity_handling: FAIL — 1 alternatives (need 2)\nNext: generate at least one more alternative."
 
@@ -309,6 +312,8 @@ def cases() -> "dict[str, tuple[str, Any]]":
         # what follows a report
         "notes/vote_passed": ("notes.vote_passed", dict(deliberation=DID, leading="A", consensus=0.86,
                                                         threshold=0.80, request=REQUEST)),
+        "notes/vote_passed_awaits_review": ("notes.vote_passed", dict(
+            deliberation=DID, leading="A", consensus=0.91, threshold=0.85, request=REVIEW_REQUEST)),
         "notes/vote_passed_with_conformity": ("notes.vote_passed", dict(
             deliberation=DID, leading="A", consensus=0.86, threshold=0.80, conformity=CONFORMITY, request=REQUEST)),
         "notes/unanimous_reject": ("notes.vote_passed", dict(
@@ -342,6 +347,28 @@ def cases() -> "dict[str, tuple[str, Any]]":
             tool="Write", ids=[DID],
             lines=[f"- deliberation {DID} [security] routed to hard-reject — …; a person settles it with …."])),
         # the Stop
+        "review/route_notice_hard_reject": ("review.route_notice", dict(
+            delid=DID, hard=True, short="every accepted decision of this class goes to a person",
+            why="T1: class security/auth was reversed 2 time(s) before and this decision is on the accept path",
+            probes=["auth-tests"], message="…what to tell the user (core/human_review.user_message)…")),
+        # the Write call that hands over the decision document
+        "document/recorded": ("document.document_recorded", dict(
+            deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "
+                                     "1 open question(s)")),
+        "document/recorded_awaits_review": ("document.document_recorded", dict(
+            deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "
+                                     "1 open question(s)",
+            route=human_review.request_notice(DID, "human-review", ["T2"], T2_WHY, "A", []))),
+        "document/refused": ("document.document_refused", dict(
+            deliberation=DID, problem="Every cited id must exist in the deliberation; these do not: 'nobody:F9' in "
+                                      "R1. Cite only the ids listed below.",
+            shape="…the shape, the rules and the ids it may cite, as the request gave them (core/prd.py)…")),
+        "document/not_due_no_deliberation": ("document.document_not_due", dict(asked=DID)),
+        "document/not_due_yet": ("document.document_not_due", dict(
+            asked=DID, active=DID, phase="RANKING", next="Next: …the step the plugin accepts next…")),
+        "document/not_due_other_deliberation": ("document.document_not_due", dict(
+            asked="d-5e55a7c1-2", active=DID, phase="PRD_GENERATION",
+            path=f".claude/deliberation/documents/{DID}.json")),
         "stop/held": ("stop.stop_held", dict(deliberation=DID, hold=HOLD, count=2, limit=3)),
         "stop/failed": ("stop.stop_failed", dict(deliberation=DID, hold=HOLD, limit=3)),
         "stop/document_sent_back": ("stop.document_sent_back", dict(problem="…what is wrong, and the block to write…")),
@@ -367,7 +394,9 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "stop/completed_awaits_review": ("stop.completed", dict(
             deliberation=DID, leading="A", consensus=0.91, threshold=0.85, task_type="security", route="human-review",
             record="records/d-5e55a7c1-1.md", document="1 requirement, 1 acceptance criterion, 1 risk",
-            review={"notice": "…what the main agent must tell the user (core/human_review.py)…",
+            review={"notice": human_review.main_agent_notice(
+                        DID, "human-review", f"deliberation {DID} [security/auth] routed to human-review by policy "
+                        f"D+T2+PROBE — {T2_WHY} — decision: A", "A", T2_WHY),
                     "message": "HUMAN REVIEW NEEDED: …"})),
         # a spawn or a message refused
         "refusals/state_folder_read": ("refusals.state_folder", dict(

@@ -14,7 +14,7 @@ A "Next:" line is read as:
                                  plugin's approach list verbatim, the tier-2 items verbatim —
                                  or, for a tier-2 worker, exactly the prompt the plugin gave;
   "Next: wait …"               → wait;
-  "Next: write the decision document …" / "Next: end your concluding answer with … json block"
+  "Next: write the decision document …" / "Next: hand the decision document …"
                                → the concluding answer: the decision, then the document block
                                  in the shape the plugin shows, citing only the ids it lists;
   anything else                → finish: the final answer, with what the plugin says to tell
@@ -45,9 +45,9 @@ JSON_BLOCK = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
 CITABLE = re.compile(r"^- ([A-Za-z0-9_.:-]+) \((finding|dissent|refutation|hot spot)[^)]*\): ", re.M)
 GROUPED = re.compile(r"^- ([A-Za-z0-9_.-]+|hot spots): ((?:[A-Za-z0-9_.-]+(?:, |(?: \([a-z]+\))?(?:; |$)))+)$")
 GROUP_KINDS = {"findings": "finding", "dissent": "dissent", "refutations": "refutation"}
-DOCUMENT_ASKED = ("Next: write the decision document", "Next: end your concluding answer with exactly one fenced")
+DOCUMENT_ASKED = ("Next: write the decision document", "Next: hand the decision document")
 # how the client labels hook output (docs/HOOK_ANSWERS.md)
-HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:Agent|Stop|SessionStart) hook "
+HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:(?:Agent|Write)|Stop|SessionStart) hook "
                        r"(?:additional context|error): ")
 
 
@@ -182,10 +182,26 @@ def decision_document(plugin_text: str, decision: str) -> dict:
     }
 
 
+HANDOVER = re.compile(r"file_path `<project>/(\.claude/deliberation/documents/[A-Za-z0-9_-]+\.json)`")
+
+
+def handover_call(plugin_text: str, decision: str, project: str) -> "dict | None":
+    """The Write call's input that hands the document over where the request names (None: the
+    request names no such call)."""
+    named = HANDOVER.findall(plugin_text)
+    if not named:
+        return None
+    return {"file_path": f"{project}/{named[-1]}", "content": json.dumps(decision_document(plugin_text, decision),
+                                                                         indent=1)}
+
+
 def concluding_answer(plugin_text: str, decision: str) -> str:
-    """The concluding answer to a document request: the decision for the user, then the block."""
+    """The concluding answer to a document request: the decision for the user — with what the
+    request says to tell the user (a route that needs a person) — then the block."""
     doc = decision_document(plugin_text, decision)
-    return f"Decision: approach {decision}.\n\n```json\n{json.dumps(doc, indent=2)}\n```"
+    asked = directive(plugin_text)
+    told = f"\n\n{asked.tell_user}" if asked is not None and asked.tell_user else ""
+    return f"Decision: approach {decision}.{told}\n\n```json\n{json.dumps(doc, indent=2)}\n```"
 
 
 def reports_in(texts: "list[str]") -> "list[dict]":

@@ -496,3 +496,53 @@ class PluginWorkflow:
         done = self.hook("UserPromptSubmit", workflow_done(self.sid, self.task_id, self.tool_use_id, "completed", result))
         self.answers.append(done)
         return {"notification": done, "result": result}
+
+
+# ---------------------------------------------------------------------------------------------
+# a deliberation whose vote has passed: the decision document is due (tests of core/prd.py)
+
+PRD_WEIGHTS = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
+
+
+def prd_research(persona: str, *claims: str, refutations=(), dissent=()):
+    return agent_record(persona, "research", {
+        "findings": [{"id": f"F{i}", "claim": c, "evidence": f"src/{persona}.py:{i}", "severity": "high"}
+                     for i, c in enumerate(claims, start=1)],
+        "approaches": [{"id": "A", "title": "Outbox"}, {"id": "B", "title": "Dual write"}],
+        "refutations": list(refutations), "dissent": list(dissent), "confidence": 0.5})
+
+
+def prd_ranker(persona: str, a: tuple, b: tuple, verdict="approve", preferred="A", dissent=()):
+    return agent_record(persona, "ranking", ranking_json({"A": a, "B": b}, verdict, preferred, list(dissent),
+                                                         confidence=0.8), key=f"{persona}-rank")
+
+
+def prd_deliberation(outcome: str = "adopted"):
+    """Two personas researched and ranked; a red team (two rounds) and a hot spot."""
+    concern = {"target": "B", "concern": "dual write loses events", "reason": "no transaction spans both"}
+    agents = [prd_research("security-analyst", "Tokens leak through logs", "Sessions are not encrypted"),
+              prd_research("performance-engineer", "The outbox adds 3 ms p99"),
+              agent_record("red-team", "deliberation", {
+                  "refutations": [{"target": "performance-engineer:F1", "verdict": "refuted",
+                                   "claim": "It is 0.4 ms with batching", "evidence": "bench/outbox.txt"}]},
+                  key="rt1"),
+              agent_record("red-team", "deliberation", {
+                  "refutations": [{"target": "A", "verdict": "upheld", "claim": "The outbox holds",
+                                   "evidence": "test run 42"}]}, key="rt2")]
+    agents[2].red_team_round, agents[3].red_team_round = 1, 2
+    verdict = "reject" if outcome == "rejected" else "approve"
+    agents += [prd_ranker("security-analyst", (9, 8, 8, 8, 8), (6, 6, 6, 6, 6), verdict,
+                          dissent=[concern] if verdict == "approve" else [concern, {"target": "A", "concern": "x",
+                                                                                    "reason": "y"}]),
+               prd_ranker("performance-engineer", (8, 8, 9, 8, 8), (6, 5, 6, 7, 6), verdict,
+                          dissent=[] if verdict == "approve" else [concern])]
+    from deliberation.core import engine
+    from deliberation.core.ranking import rank
+    from deliberation.state.models import HotSpot
+
+    d = make_deliberation(agents, phase="RANKING")
+    d.depth.hot_spots = [HotSpot(id="H1", kind="refuted", statement="the outbox latency",
+                                 material=["performance-engineer:F1"], sources=["red-team"])]
+    d.ranking = rank(d.agents, PRD_WEIGHTS)
+    engine.open_document(d, now=10.0)
+    return d

@@ -6,7 +6,8 @@ step's worker prompts, red team 2's items, the decision document's request with 
 id — to fit `hookio.ANSWER_BUDGET`. This drives a whole depth-axis deliberation of a large,
 verbose panel through the real hook scripts (5 research personas of 10 long findings each, a
 red team that contests 12 of them and names 6 missed angles, the tier-2 workers, red team 2, the
-ranking, a concluding answer without the document, then with it) and asserts the largest answer
+ranking, a refused hand-over of the document, a concluding answer without the document, then
+with it) and asserts the largest answer
 the model read; the figure is printed.
 """
 
@@ -129,6 +130,11 @@ def test_a_whole_depth_flow_of_a_large_panel_fits_what_the_client_passes_on(proj
                            P.ranking_report({"A": (9, 9, 9, 9, 9), "B": (5, 6, 6, 5, 6), "C": (6, 5, 5, 6, 5)},
                                             "approve", "A", WORDY, dissent))
         assert out["pre"].decision is None, out["pre"].reason
+    did = only_delib(project)["id"]
+    refused = s.hook("PreToolUse", P.pre_tool(s.sid, "Write", {  # a document citing nothing listed: refused
+        "file_path": f"{project}/.claude/deliberation/documents/{did}.json",
+        "content": '{"document": "prd", "decision": "A", "problem": "p", "requirements": []}'}))
+    assert refused.decision == "deny" and "Ids you may cite (" in refused.reason, refused.reason[:500]
     held = s.stop(message="Decision: approach A.")  # no document: the send-back with every id
     assert held.decision == "block" and "Ids you may cite (" in held.reason, held.reason[:500]
     done = s.stop(active=True, message=P.prd_message(["security-analyst:F1", "performance-engineer:F1"]))

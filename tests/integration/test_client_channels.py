@@ -244,7 +244,7 @@ def test_once_the_vote_passed_a_ranker_is_not_resumed_the_document_is_the_next_s
     assert late.decision == "deny" and late.reason == (
         f"security-analyst (agent {sec_rank['agent_id']}) worked in the RANKING stage, and deliberation {d['id']} is "
         "now in PRD_GENERATION; a resumed agent continues in its own stage, which is over. Next: the vote has "
-        "passed: end your concluding answer with the decision document the plugin asked for — or, to change the "
+        "passed: hand the plugin the decision document it asked for (the Write call it named) — or, to change the "
         "vote, spawn the ranking personas again for a fresh, blind re-rank.")
 
 

@@ -93,9 +93,8 @@ def test_notes_speak_of_what_the_main_agent_has_been_given(project, hook):
     assert all("Next: wait for" in n for n in notes[:2])
 
 
-def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, hook):
-    """Point 7: a human-review route was told to the user only (systemMessage); the main agent
-    ended believing its decision final. The Stop now holds once with what to tell the user."""
+def review_requested(project, hook) -> "tuple[P.Session, O.Directive]":
+    """A deliberation whose vote passed on a reversal-prone class (T2): the document is asked for."""
     from deliberation.core import task_type
 
     (state_dir(project)).mkdir(parents=True, exist_ok=True)
@@ -117,7 +116,35 @@ def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, 
         assert out["pre"].decision is None, out["pre"].reason
     asked = O.directive(out["post"].context)
     assert asked is not None and asked.action == "document", out["post"].context
-    first = s.stop(message=O.concluding_answer(asked.text, "A"))
+    return s, asked
+
+
+def test_the_document_request_announces_human_review_and_a_told_answer_completes_without_a_hold(project, hook):
+    """A route that needs a person is known when the document is asked for: the request says so,
+    with the sentence to tell the user; an answer carrying it completes with NO Stop hold."""
+    s, asked = review_requested(project, hook)
+    d = load_delib(project)
+    assert d["prd"]["announced"]["route"] == "human-review" and d["prd"]["announced"]["rules"] == ["T2"]
+    assert (f"Route: when deliberation {d['id']} closes, its decision goes to HUMAN REVIEW — unanimity on a "
+            "reversal-prone class is not confidence (T2: unanimous pass at judges' confidence 0.92") in asked.text
+    assert asked.tell_user.startswith("The deliberation chose approach A, but the decision is not final: it awaits "
+                                      "your review (unanimity on a reversal-prone class is not confidence).")
+    assert f"`deliberation approve {d['id']}`" in asked.tell_user
+    done = s.stop(message=O.concluding_answer(asked.text, "A"))
+    d = load_delib(project)
+    assert d["phase"] == "COMPLETE" and d["route"]["route"] == "human-review", d["route"]
+    assert done.decision is None, done.reason  # told in the answer: no hold
+    assert done.system_message.startswith("⚠ HUMAN REVIEW NEEDED")  # the user reads it at once
+    assert d["prd"]["status"] == "accepted"
+
+
+def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, hook):
+    """Point 7: a human-review route was told to the user only (systemMessage); the main agent
+    ended believing its decision final. An answer that does not tell the user (no deliberation
+    id with the approve command) is held ONCE with what to tell the user."""
+    s, asked = review_requested(project, hook)
+    answer = O.concluding_answer(asked.text, "A").replace(asked.tell_user, "The panel chose A.")
+    first = s.stop(message=answer)
     d = load_delib(project)
     assert d["phase"] == "COMPLETE" and d["route"]["route"] == "human-review", d["route"]
     assert first.decision == "block", "the main agent must hear it before its final answer"

@@ -54,7 +54,7 @@ def test_the_vote_opens_prd_generation_and_asks_for_the_document(project, hook):
     assert (d["decision"], d["outcome"]) == ("A", "adopted")
     ctx = last.context
     assert ctx.startswith(f"Deliberation {d['id']}: consensus gate passed — leading approach A, consensus ")
-    assert "Next: write the decision document (PRD) in your concluding answer" in ctx
+    assert "Next: write the decision document (PRD) and hand it to the plugin" in ctx
     assert '"document": "prd"' in ctx and "Ids you may cite (2):" in ctx
     assert f"- security-analyst:F1 (finding, high): {CLAIMS['security-analyst']}" in ctx
     # the phase is real: it spans from the vote to the concluding Stop
@@ -73,6 +73,65 @@ def test_the_vote_opens_prd_generation_and_asks_for_the_document(project, hook):
     assert "- `R1` **must** — Implement the adopted approach as decided. (verified by `AC1`) ← `security-analyst:F1`" \
         in record
     assert d["record"]["findings"][0]["findings"][0]["cited_by"] == ["R1", "AC1", "open question 1"]
+
+
+def handover(s: P.Session, project, content: str, did: "str | None" = None):
+    """The main agent's Write call that hands the decision document over (PreToolUse)."""
+    did = did or load_delib(project)["id"]
+    path = f"{project}/.claude/deliberation/documents/{did}.json"
+    return s.hook("PreToolUse", P.pre_tool(s.sid, "Write", {"file_path": path, "content": content}))
+
+
+def test_the_document_handed_over_by_a_write_is_recorded_and_the_answer_is_prose(project, hook):
+    """The request asks for a Write call whose content is the document: the hook reads it from the
+    call (refused with what to fix until it is valid), records it and writes nothing; the
+    concluding answer is prose and the Stop completes without a send-back."""
+    s = start(project, hook)
+    ctx = rank(s)[-1]["post"].context
+    d = load_delib(project)
+    assert (f"Call the Write tool with file_path `<project>/.claude/deliberation/documents/{d['id']}.json`"
+            in ctx), ctx
+    refused = handover(s, project, json.dumps(P.prd_document(["security-analyst:F7"])))
+    assert refused.decision == "deny"
+    assert refused.reason.startswith(f"Decision document of deliberation {d['id']} NOT recorded (nothing is "
+                                     "written): Every cited id must exist in the deliberation; these do not: "
+                                     "'security-analyst:F7' in R1")
+    assert "Next: call Write again with the same file_path and the corrected document as content." in refused.reason
+    assert "Ids you may cite (2):" in refused.reason
+    assert load_delib(project)["prd"]["status"] == "due"
+    recorded = handover(s, project, json.dumps(P.prd_document(CITES)))
+    assert recorded.decision == "deny"
+    assert recorded.reason.startswith(f"Decision document of deliberation {d['id']} RECORDED (1 requirement(s), "
+                                      "1 acceptance criteria, 1 risk(s), 1 non-goal(s), 1 open question(s)). This "
+                                      "result is the plugin's answer, not a failure")
+    assert "Next: give the user your concluding answer in prose" in recorded.reason
+    d = load_delib(project)
+    assert (d["prd"]["status"], d["prd"]["via"]) == ("accepted", "write")
+    assert not (project / ".claude" / "deliberation" / "documents").exists()  # nothing is written
+    done = s.stop(message="We adopt A: dual-write for two weeks, then cut over. The security analyst's concern "
+                          "about the credentials surface is the main risk; B was the alternative.")
+    assert done.decision is None and "COMPLETE" in done.system_message
+    d = load_delib(project)
+    assert d["phase"] == "COMPLETE" and d["prd"]["send_backs"] == 0 and d["stop_blocks"] == 0
+    assert "## Decision document (PRD)" in open(d["record_path"], encoding="utf-8").read()
+
+
+def test_a_document_handed_over_when_none_is_due_is_refused_with_the_next_step(project, hook):
+    s = start(project, hook)
+    d = load_delib(project)
+    early = handover(s, project, json.dumps(P.prd_document(CITES)))
+    assert early.decision == "deny"
+    assert early.reason.startswith(f"The decision document of deliberation {d['id']} is not due yet (phase "
+                                   "RESEARCH); nothing is written.\nNext:"), early.reason
+    rank(s)
+    wrong = handover(s, project, json.dumps(P.prd_document(CITES)), did="d-other-1")
+    assert wrong.reason == (f"The decision document due is deliberation {d['id']}'s, not d-other-1's; nothing is "
+                            f"written.\nNext: call Write again with file_path `<project>/.claude/deliberation/"
+                            f"documents/{d['id']}.json`.")
+    other = P.Session(hook)  # a session with no deliberation: the fast path sends the call on
+    alone = other.hook("PreToolUse", P.pre_tool(other.sid, "Write", {
+        "file_path": f"{project}/.claude/deliberation/documents/d-x-1.json", "content": "{}"}))
+    assert alone.decision == "deny" and alone.reason.startswith("No deliberation is open in this session")
 
 
 def test_a_missing_document_is_sent_back_once_then_accepted(project, hook):
@@ -188,7 +247,7 @@ def test_background_panel_the_request_travels_with_the_notifications_and_the_cos
         background(persona, f"Research: {QUESTION}", P.research_report(persona, [claim], APPROACHES), persona + "-r")
     notes = [background(p, "Rank approaches A and B", P.ranking_report(sc, "approve", "A", f"{p} reasons"),
                         p + "-k") for p, sc in GOOD.items()]
-    assert "Next: write the decision document (PRD) in your concluding answer" in (notes[-1].context or "")
+    assert "Next: write the decision document (PRD) and hand it to the plugin" in (notes[-1].context or "")
     res = s.stop(message=P.prd_message(CITES))
     assert res.decision is None and "COMPLETE" in res.system_message
     d = load_delib(project)

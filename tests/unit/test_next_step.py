@@ -107,7 +107,7 @@ def test_once_the_vote_passed_the_step_is_the_decision_document_not_another_rank
     d = delib(three(), phase="PRD_GENERATION")
     step = next_step.next_step(d, OFF)
     assert step.action == "document" and step.agent_types == ()
-    assert step.text.startswith("Next: write the decision document (PRD) in your concluding answer")
+    assert step.text.startswith("Next: write the decision document (PRD) and hand it to the plugin")
     assert "Ids you may cite (3):" in step.text and "RANK" not in step.text
     assert "Next: write the decision document" in next_step.progress_text(d, OFF)
 

@@ -10,52 +10,11 @@ import pytest
 
 from deliberation.core import engine, prd, quality_gate
 from deliberation.state.config import Config
-from deliberation.core.ranking import rank
-from deliberation.state.models import HotSpot
 from deliberation.text.render import render
 from tests.helpers import payloads as P
+from tests.helpers.payloads import prd_deliberation as deliberation
 
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
-
-
-def research(persona: str, *claims: str, refutations=(), dissent=()):
-    return P.agent_record(persona, "research", {
-        "findings": [{"id": f"F{i}", "claim": c, "evidence": f"src/{persona}.py:{i}", "severity": "high"}
-                     for i, c in enumerate(claims, start=1)],
-        "approaches": [{"id": "A", "title": "Outbox"}, {"id": "B", "title": "Dual write"}],
-        "refutations": list(refutations), "dissent": list(dissent), "confidence": 0.5})
-
-
-def ranker(persona: str, a: tuple, b: tuple, verdict="approve", preferred="A", dissent=()):
-    return P.agent_record(persona, "ranking", P.ranking_json({"A": a, "B": b}, verdict, preferred, list(dissent),
-                                                             confidence=0.8), key=f"{persona}-rank")
-
-
-def deliberation(outcome: str = "adopted"):
-    """Two personas researched and ranked; a red team (two rounds) and a hot spot."""
-    concern = {"target": "B", "concern": "dual write loses events", "reason": "no transaction spans both"}
-    agents = [research("security-analyst", "Tokens leak through logs", "Sessions are not encrypted"),
-              research("performance-engineer", "The outbox adds 3 ms p99"),
-              P.agent_record("red-team", "deliberation", {
-                  "refutations": [{"target": "performance-engineer:F1", "verdict": "refuted",
-                                   "claim": "It is 0.4 ms with batching", "evidence": "bench/outbox.txt"}]},
-                  key="rt1"),
-              P.agent_record("red-team", "deliberation", {
-                  "refutations": [{"target": "A", "verdict": "upheld", "claim": "The outbox holds",
-                                   "evidence": "test run 42"}]}, key="rt2")]
-    agents[2].red_team_round, agents[3].red_team_round = 1, 2
-    verdict = "reject" if outcome == "rejected" else "approve"
-    agents += [ranker("security-analyst", (9, 8, 8, 8, 8), (6, 6, 6, 6, 6), verdict,
-                      dissent=[concern] if verdict == "approve" else [concern, {"target": "A", "concern": "x",
-                                                                                "reason": "y"}]),
-               ranker("performance-engineer", (8, 8, 9, 8, 8), (6, 5, 6, 7, 6), verdict,
-                      dissent=[] if verdict == "approve" else [concern])]
-    d = P.make_deliberation(agents, phase="RANKING")
-    d.depth.hot_spots = [HotSpot(id="H1", kind="refuted", statement="the outbox latency",
-                                 material=["performance-engineer:F1"], sources=["red-team"])]
-    d.ranking = rank(d.agents, W)
-    engine.open_document(d, now=10.0)
-    return d
 
 
 def doc_text(**over) -> str:
@@ -247,7 +206,9 @@ def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
     text = render(engine.document_due(d))
     first, rest = text.split("\n", 1)
     assert first == f"Deliberation {d.id}: consensus gate passed — leading approach A, consensus {d.ranking.consensus:.2f} ≥ 0.70."
-    assert "Next: write the decision document (PRD) in your concluding answer — the deliberation closes with it." in rest
+    assert ("Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it. "
+            f"Call the Write tool with file_path `<project>/.claude/deliberation/documents/{d.id}.json`") in rest
+    assert "Then give the user your concluding answer in prose" in rest
     assert prd.EXAMPLE in rest
     assert "It needs at least one requirement, one acceptance criterion and one risk." in rest
     for sid in prd.citable(d):
@@ -256,7 +217,9 @@ def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
     assert "- red-team:R1 (refutation: refuted performance-engineer:F1): It is 0.4 ms with batching" in rest
     # an instruction, not an error; no command line or path of the plugin
     assert "error" not in text.lower() and "failed" not in text.lower()
-    assert not re.search(r"\.claude/|\.py\b|\$ |--format|deliberation (report|show|status|approve)", text)
+    assert not re.search(r"\.py\b|\$ |--format|deliberation (report|show|status|approve)", text)
+    # of the state folder, only the path the document is handed over at (no file is written there)
+    assert re.findall(r"\.claude/[\w/.-]*", text) == [f".claude/deliberation/documents/{d.id}.json"]
 
 
 def test_the_request_for_a_rejection_says_nothing_is_adopted():

@@ -39,7 +39,7 @@ import time
 from typing import Sequence
 
 from deliberation.state.config import STATE_DIR_PATTERN, EscalationConfig, ProbeConfig, command_problems
-from deliberation.core.decision_class import task_type_of
+from deliberation.core.escalation import matching_probes
 from deliberation.state.models import Deliberation, ProbeRun
 from deliberation.state import project_env, user_data
 from deliberation.state.paths import hook_env
@@ -70,10 +70,6 @@ def validate_probes(cfg: EscalationConfig) -> "list[str]":
     return problems
 
 
-def matching_probes(probes: "list[ProbeConfig]", decision_class: str) -> "list[ProbeConfig]":
-    """Probes whose `classes` globs cover the class or its task type."""
-    names = {decision_class, task_type_of(decision_class)}
-    return [p for p in probes if any(fnmatch.fnmatchcase(n, g) for g in p.classes for n in names)]
 
 
 # -- the causal test --------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
     lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
     if not rec.background:
         return hookio.Answer()
-    return deliver(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now), delib, background=True)
+    return deliver(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals), delib, background=True)
 
 
 def _settle(turn: Turn, event: hookio.SubagentStop):
@@ -117,7 +117,7 @@ def agent_returned(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
         else:
             agent_status.ended_without_report(rec, event.status)
     delib.updated_at = turn.now
-    step = engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now)
+    step = engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals)
     siblings = [a for a in phases.pending(delib) if not a.background]
     if step.progress and siblings:
         # the client hands the main agent a parallel batch's results together, in one request:
@@ -142,5 +142,5 @@ def notified(turn: Turn, task_id: "str | None", result: "str | None", tokens: "i
         return delib
     outcome = file_report(turn, delib, rec, result, stop_hook_active=True)
     turn.notes.append(f"report from task notification: {outcome.status}")
-    queue(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now), delib)
+    queue(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals), delib)
     return delib

@@ -19,14 +19,14 @@ before ranking) or news (the progress note, the vote's outcome, the depth step's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 
-from deliberation.core import conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking, ways_forward
+from deliberation.core import announce, conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking, ways_forward
 from deliberation.core import minimum_deliberation as mvd
 from deliberation.core.depth import axis as depth_axis
 from deliberation.core.depth.hot_spots import find_hot_spots
 from deliberation.state.config import Config
-from deliberation.state.models import Deliberation, GateResult
+from deliberation.state.models import Deliberation, GateResult, ReversalRegistry
 from deliberation.text import notes, stop
 from deliberation.text import phases as phase_words
 from deliberation.text.gates import RevisionIn
@@ -134,7 +134,15 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView
     return Step(news=form("skipped", why=plan.why), then_next=True)
 
 
-def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView, now: float) -> Step:
+Reversals = Callable[[], ReversalRegistry]  # the project's reversal registry, read when the route is announced
+
+
+def _no_history() -> ReversalRegistry:
+    return ReversalRegistry()
+
+
+def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView, now: float,
+                 reversals: Reversals = _no_history) -> Step:
     step = minimum_step(delib, cfg, budget)
     if step is not None:
         return step
@@ -150,14 +158,16 @@ def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView
         gate1 = evaluate_vote(delib, cfg, now)
         if not gate1.passed:
             return Step(hold=ways_forward.failed_message(delib, gate1, now))
-        open_document(delib, now)
+        open_document(delib, now, cfg, reversals)
         return Step(news=document_due(delib))
     return Step(news=notes.Said(text=progress_text(delib, cfg)), progress=True)
 
 
-def open_document(delib: Deliberation, now: float) -> None:
+def open_document(delib: Deliberation, now: float, cfg: "Config | None" = None,
+                  reversals: Reversals = _no_history) -> None:
     """The vote passed the consensus gate: RANKING → PRD_GENERATION, the decision document is due.
-    The decision is what the vote adopted (or nothing, on a unanimous reject)."""
+    The decision is what the vote adopted (or nothing, on a unanimous reject); the route it will
+    take is announced with the request (core/announce.py)."""
     r = delib.ranking
     delib.outcome = ranking.outcome(r)
     delib.decision = r.leading if r and delib.outcome == "adopted" else None
@@ -165,6 +175,7 @@ def open_document(delib: Deliberation, now: float) -> None:
         ranking.REJECTED if delib.outcome == "rejected" else None), now)
     delib.prd.status = "due"
     delib.prd.due_at = now
+    delib.prd.announced = announce.announce(delib, (cfg or Config()).escalation, reversals())
 
 
 def reopen_vote(delib: Deliberation, now: float, persona: str = "") -> None:
@@ -206,7 +217,7 @@ class Conclusion:
 
 
 def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
-             may_block: bool = True) -> Conclusion:
+             may_block: bool = True, reversals: Reversals = _no_history) -> Conclusion:
     """At Stop with nothing pending: may this deliberation conclude?
 
     Before ranking it cannot: the hold names the next step the plugin will accept (next_step.py).
@@ -224,7 +235,7 @@ def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
     if not gate1.passed:
         return Conclusion(False, ways_forward.failed_message(delib, gate1, now))
     if delib.phase == "RANKING":
-        open_document(delib, now)
+        open_document(delib, now, cfg, reversals)
     gate2 = delib.gate2 = quality_gate.evaluate(delib, cfg, now)
     if not gate2.passed:
         return Conclusion(False, ways_forward.failed_message(delib, gate2, now))

@@ -47,12 +47,13 @@ Pure: no I/O. The store-backed wiring lives in `adjudication.apply_route`.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 from typing import Literal
 
 from deliberation.core import consensus_gate, reversals
-from deliberation.state.config import EscalationConfig
-from deliberation.core.decision_class import decision_class
+from deliberation.state.config import EscalationConfig, ProbeConfig
+from deliberation.core.decision_class import decision_class, task_type_of
 from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
 from deliberation.text import route as words
 
@@ -235,6 +236,12 @@ def route_for(delib: Deliberation, registry: ReversalRegistry, probes: "list[Pro
               cfg: EscalationConfig, cls: "str | None" = None) -> Route:
     """`compute_route` for a deliberation (its class computed unless given)."""
     return compute_route(cls or class_of(delib, cfg), vote_of(delib), registry, probes, cfg)
+
+
+def matching_probes(probes: "list[ProbeConfig]", cls: str) -> "list[ProbeConfig]":
+    """Probes whose `classes` globs cover the class or its task type (app/probes.py runs them)."""
+    names = {cls, task_type_of(cls)}
+    return [p for p in probes if any(fnmatch.fnmatchcase(n, g) for g in p.classes for n in names)]
 
 
 def summary(route: Route) -> str:

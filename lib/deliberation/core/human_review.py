@@ -1,11 +1,12 @@
 """What the main agent and the user are told while a decision awaits a person (L3).
 
 Stdlib only and pure: PreToolUse's fast path answers risky tools from escalations.json with
-`tool_answer`, and the Stop hook holds the main agent once with `main_agent_notice` when a
-deliberation concludes on a route that needs a person — so the model learns, before its final
-answer, that the decision is not final, why, by which command a person settles it, and what to
-tell the user. The same words reach it when a risky tool is asked about: interactively a person
-reads them in the permission prompt; in a headless run (`claude -p`) the client turns `ask`
+`tool_answer`. The request for the decision document carries `request_notice` when the route
+is known to need a person, so the model tells the user in its concluding answer that the
+decision is not final, why, and by which command a person settles it (`user_message`); the Stop
+holds the main agent once with `main_agent_notice` only when that answer lacks it or the route
+changed at the close (core/announce.py). The same words reach it when a risky tool is asked
+about: interactively a person reads them in the permission prompt; in a headless run (`claude -p`) the client turns `ask`
 into a denial and the model reads them verbatim as the tool's error (docs/HOOK_ANSWERS.md).
 """
 
@@ -27,29 +28,48 @@ def settle_sentence(delib_id: str) -> str:
             f"`! deliberation approve {delib_id}`, or in a terminal")
 
 
-def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None", rules: str = "") -> str:
-    """The Stop hold when a deliberation concludes on `route` (human-review or hard-reject):
-    what the model must tell the user in its final answer. `why` is the escalation reason,
-    `rules` the short form of the rules that fired (e.g. "T2: unanimous pass at …")."""
+def user_message(delib_id: str, route: str, decision: "str | None", rules: str = "") -> str:
+    """What the main agent tells the user of a decision on `route` (human-review or
+    hard-reject): that it is not final, and the commands that settle it."""
     what = f"approach {decision}" if decision else "the outcome"
     because = f" ({rules})" if rules else ""
+    if route == "hard-reject":
+        return (f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
+                f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
+                f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation reject {delib_id}`).")
+    return (f"The deliberation chose {what}, but the decision is not final: it awaits your "
+            f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
+            f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation approve {delib_id}`); "
+            "until then I will not apply it.")
+
+
+def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None", rules: str = "") -> str:
+    """The Stop hold when a deliberation concludes on `route` (human-review or hard-reject) and
+    the concluding answer did not tell the user (core/announce.py): what the model must tell
+    the user in its final answer. `why` is the escalation reason, `rules` the short form of the
+    rules that fired (e.g. "T2: unanimous pass at …")."""
+    what = f"approach {decision}" if decision else "the outcome"
     if route == "hard-reject":
         head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is HARD-REJECTED: {why}. "
                 "Do not apply it. Edit, Write, Bash and the other risky tools are denied until a person "
                 "overrides: " + settle_sentence(delib_id) + ".")
-        message = (f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
-                   f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
-                   f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation reject {delib_id}`).")
     else:
         head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is NOT final: it awaits "
                 f"HUMAN REVIEW — {why}. Until a person decides, Edit, Write, Bash and the other risky "
                 "tools ask for a person's yes (in a headless run they are refused); "
                 + settle_sentence(delib_id) + ".")
-        message = (f"The deliberation chose {what}, but the decision is not final: it awaits your "
-                   f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
-                   f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation approve {delib_id}`); "
-                   "until then I will not apply it.")
+    message = user_message(delib_id, route, decision, rules)
     return f"{head}\nNext: give your final answer now, and tell the user: \"{message}\""
+
+
+def request_notice(delib_id: str, route: str, rules: "list[str]", why: str, decision: "str | None",
+                   probes: "list[str]") -> str:
+    """Said with the request for the decision document when the route is known to need a person
+    (core/announce.py; `why` the details of the `rules` that fired): the main agent tells the
+    user in its concluding answer, so the Stop that completes the deliberation goes through."""
+    short = review.rule_why(rules)
+    return review.route_notice(delid=delib_id, hard=route == "hard-reject", short=short, why=why, probes=probes,
+                               message=user_message(delib_id, route, decision, short))
 
 
 def rules_text(route) -> str:

@@ -286,7 +286,7 @@ def stopped(turn: Turn, delib: Deliberation, rec: AgentRecord) -> None:
 def _move(turn: Turn, delib: Deliberation) -> None:
     """What follows a report, as on the per-turn path; the workflow's verdicts carry the next
     step, so the Step meant for the main agent is not said (the outcome is, at the end)."""
-    engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now)
+    engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals)
     delib.updated_at = turn.now
 
 

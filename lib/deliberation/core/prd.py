@@ -30,9 +30,11 @@ import orjson
 from pydantic import ValidationError
 
 from deliberation.state.decision_document import (MARKER, DecisionDocument)
+from deliberation.core import document_call, human_review
 from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
 from deliberation.state.models import PrdState
+from deliberation.text import document as doc_words
 
 LISTING_BUDGET = 5_000  # the ids' share of an answer (hookio.ANSWER_BUDGET in all)
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
@@ -208,7 +210,11 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
     if len(candidates) > 1:
         raise DocumentProblem(f"Your concluding answer has {len(candidates)} decision document blocks; "
                               "end it with exactly ONE.")
-    data = candidates[0]
+    return parse_document(candidates[0])
+
+
+def parse_document(data: dict) -> "tuple[DecisionDocument, list[str]]":
+    """(document, ignored keys) of one parsed JSON object, or DocumentProblem."""
     if isinstance(data.get("document"), str):
         data = {**data, "document": data["document"].lower()}
     try:
@@ -217,6 +223,25 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
         raise DocumentProblem("Your decision document is invalid:\n" + _describe(exc)) from None
     ignored = sorted(k for k in data if k not in DecisionDocument.model_fields)
     return doc, ignored
+
+
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*)\n\s*```\s*$", re.S)
+
+
+def read_content(content: str, max_bytes: int) -> "tuple[DecisionDocument, list[str]]":
+    """(document, ignored keys) from a Write call's `content` (core/document_call.py): one JSON
+    object — a fenced block around it is forgiven — or DocumentProblem."""
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise DocumentProblem(doc_words.content_too_large(size, max_bytes))
+    fenced = _FENCE.match(content)
+    try:
+        data = orjson.loads(fenced.group(1) if fenced else content)
+    except orjson.JSONDecodeError:
+        raise DocumentProblem(doc_words.content_not_json()) from None
+    if not isinstance(data, dict):
+        raise DocumentProblem(doc_words.content_not_object(type(data).__name__))
+    return parse_document(data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -292,19 +317,45 @@ def _rules(outcome: "str | None") -> str:
 def request_text(delib) -> str:
     """The instruction that asks for the decision document (once the vote has passed)."""
     catalogue = citable(delib)
-    if delib.outcome == "rejected":
-        head = ("Next: write the decision document of this rejection in your concluding answer — the "
-                "deliberation closes with it. Tell the user that no approach is adopted and why, then end "
-                "the answer with exactly one fenced ```json block of this shape (requirements and acceptance "
-                "criteria may stay empty; the risks say what sank the approaches):")
-    else:
-        head = ("Next: write the decision document (PRD) in your concluding answer — the deliberation "
-                "closes with it. Present the decision, its dissent and the alternatives to the user, then end "
-                "the answer with exactly one fenced ```json block of this shape:")
+    head = doc_words.request_head(delib.outcome == "rejected", document_call.relative(delib.id))
     return "\n".join([head, EXAMPLE, _rules(delib.outcome),
                       f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue),
                       "When you stop, the quality gate checks the document; one that is missing or cites an "
-                      "id not listed here is sent back once, then the decision is recorded without it."])
+                      "id not listed here is sent back once, then the decision is recorded without it.",
+                      *route_notice(delib)])
+
+
+def route_notice(delib) -> "list[str]":
+    """The announced route, when it needs a person: what to tell the user (core/announce.py)."""
+    a = delib.prd.announced
+    if a is None or a.route in ("auto-execute", "auto-reject"):
+        return []
+    return [human_review.request_notice(delib.id, a.route, a.rules, a.why, delib.decision, a.probes)]
+
+
+def shape_text(delib) -> str:
+    """The document's shape, its rules and the ids it may cite (said again with a refusal)."""
+    catalogue = citable(delib)
+    return "\n".join([EXAMPLE, _rules(delib.outcome), f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue)])
+
+
+def submit(delib, content: str, *, max_bytes: int, now: float) -> "str | None":
+    """A document handed over by a Write call (core/document_handover.py): recorded — None — when
+    it parses, validates and every cited id exists; else the problem (the call is refused and
+    may be made again: the main agent's own retries, no Stop is held)."""
+    st = delib.prd
+    try:
+        doc, ignored = read_content(content, max_bytes)
+        problem = trace_problem(doc, citable(delib), delib.outcome)
+    except DocumentProblem as exc:
+        doc, ignored, problem = None, [], str(exc)
+    if problem is not None:
+        if st.status != "accepted":
+            st.problem = problem
+        return problem
+    st.status, st.document, st.ignored_keys, st.via = "accepted", doc, ignored, "write"
+    st.problem, st.closed_at = None, now
+    return None
 
 
 def send_back_text(delib, problem: str) -> str:
@@ -313,9 +364,8 @@ def send_back_text(delib, problem: str) -> str:
     return "\n".join([
         f"Deliberation {delib.id}: both gates passed; the decision document is the last step before it "
         f"closes. {problem}",
-        "Next: end your concluding answer with exactly one fenced ```json block of this shape (the rest of "
-        "the answer is for the user):", EXAMPLE, _rules(delib.outcome),
-        f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue)])
+        doc_words.send_back_next(document_call.relative(delib.id)), EXAMPLE, _rules(delib.outcome),
+        f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue), *route_notice(delib)])
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,7 +393,7 @@ def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, 
     except DocumentProblem as exc:
         doc, ignored, problem = None, [], str(exc)
     if problem is None:
-        st.status, st.document, st.ignored_keys = "accepted", doc, ignored
+        st.status, st.document, st.ignored_keys, st.via = "accepted", doc, ignored, "answer"
         st.problem, st.closed_at = None, now
         return Outcome("accepted")
     st.problem = problem

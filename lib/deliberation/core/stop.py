@@ -12,8 +12,10 @@ gate failed on agreement offers two ways forward (core/ways_forward.py); a Stop 
 offered, the vote still failing, is the decision handed to the user: accepted, never held — the
 deliberation is COMPLETE with outcome no-consensus and route human-review. A missing or invalid
 document is sent back once, then recorded as missing: the decision stands. Then the route is
-computed, the usage read, the record written, and the deliberation is COMPLETE; a route that
-needs a person holds the stop once, so the main agent tells the user before its final answer.
+computed, the usage read, the record written, and the deliberation is COMPLETE. A route that
+needs a person was announced with the document's request, with the sentence to tell the user;
+when the concluding answer carries it the stop goes through, else (or when a probe changed the
+route at the close) it is held once so the main agent tells the user (core/announce.py).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from deliberation.core import agent_status, engine, escalation, human_review, phases, prd, ways_forward
+from deliberation.core import agent_status, announce, engine, escalation, human_review, phases, prd, ways_forward
 from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Deliberation, Route, TokenUsage
@@ -71,14 +73,14 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
         return hookio.Answer()
     sess.notices = []  # queued gate news is re-derived by the conclusion below
     offered = delib.ways is not None and delib.ways.offered_at is not None  # before this Stop
-    step = engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now)
+    step = engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals)
     hold, kind = step.block, "gate"
     limit = turn.cfg.gates.stop_block_limit
     if hold is None:
         conclusion = engine.conclude(delib, turn.cfg, turn.now, answer=event.last_assistant_message,
-                                     may_block=delib.stop_blocks < limit)
+                                     may_block=delib.stop_blocks < limit, reversals=turn.reversals)
         if conclusion.ready:
-            return complete(turn, delib, finish, event.transcript_path)
+            return complete(turn, delib, finish, event.transcript_path, event.last_assistant_message)
         hold, kind = conclusion.block or "", conclusion.kind
     delib.updated_at = turn.now
     if kind == "document":  # the one send-back of the decision document (bounded by itself)
@@ -130,9 +132,12 @@ def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish)
     return hookio.Answer.block(said.model or "", system_message=said.person)
 
 
-def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "str | None" = None) -> hookio.Answer:
-    """Route, usage, record: the deliberation is COMPLETE; a route that needs a person holds
-    this stop once (the deliberation is closed, so the next Stop goes through). The cost counts
+def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "str | None" = None,
+             answer: "str | None" = None) -> hookio.Answer:
+    """Route, usage, record: the deliberation is COMPLETE. A route that needs a person was
+    announced with the document's request; the stop holds once only when the concluding
+    `answer` does not tell the user or the route is not the one announced (core/announce.py;
+    the deliberation is closed, so the next Stop goes through). The cost counts
     every agent's calls, the plugin workflow's checkpoints' and the main agent's own since the
     prompt that asked for the deliberation."""
     route = finish.route(delib)
@@ -171,7 +176,9 @@ def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "
         document=prd.counts_text(st.document) if accepted and st.document is not None else None,
         send_backs=st.send_backs, problem=(st.problem or "none given").splitlines()[0], review=review)
     said = words.completed(done)
-    if review is None:
+    if review is None or not announce.needs_hold(route, st.announced, answer, delib.id):
+        if review is not None:
+            turn.notes.append(f"route {route.route} announced and told in the answer: no hold")
         return hookio.Answer(system_message=said.person)
     return hookio.Answer.block(said.model or "", system_message=said.person)
 

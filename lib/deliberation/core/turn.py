@@ -22,7 +22,7 @@ from deliberation.core.depth import axis as depth_axis
 from deliberation.core.depth.axis import BudgetView
 from deliberation.state.config import Config
 from deliberation.state.models import (AgentRecord, DeniedSpawn, Deliberation, Lineage, Notice, NoticeKind,
-                                       SessionState)
+                                       ReversalRegistry, SessionState)
 from deliberation.text import phases as phase_words
 
 
@@ -70,7 +70,8 @@ class Turn:
     def __init__(self, tx: Session, cfg: Config, now: float, *,
                  last_prompt: "Callable[[], Prompt]" = _no_prompt,
                  budget: "Callable[[Turn, Deliberation], BudgetView] | None" = None,
-                 files: "WorkflowFiles | None" = None) -> None:
+                 files: "WorkflowFiles | None" = None,
+                 reversals: "Callable[[], ReversalRegistry] | None" = None) -> None:
         self.tx = tx
         self.cfg = cfg
         self.now = now
@@ -80,6 +81,8 @@ class Turn:
         self._last_prompt = last_prompt
         self._budget = budget
         self.files = files or WorkflowFiles()
+        self._reversals = reversals
+        self._registry: "ReversalRegistry | None" = None
 
     # -- the session's deliberations -----------------------------------------------------------
     def active(self) -> "Deliberation | None":
@@ -118,6 +121,12 @@ class Turn:
     def last_prompt(self) -> Prompt:
         """The latest real user prompt of the session (read when asked)."""
         return self._last_prompt()
+
+    def reversals(self) -> ReversalRegistry:
+        """The project's reversal registry (read once, when a route is announced)."""
+        if self._registry is None:
+            self._registry = self._reversals() if self._reversals is not None else ReversalRegistry()
+        return self._registry
 
     def budget_view(self, delib: Deliberation) -> BudgetView:
         """What the depth axis may still spend (the spawn slots, tier-2 agents and tokens)."""

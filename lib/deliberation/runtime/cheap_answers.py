@@ -15,6 +15,7 @@ says so.
 from __future__ import annotations
 
 from deliberation import defaults
+from deliberation.core.document_call import target
 from deliberation.core.human_review import tool_answer
 from deliberation.state.event_log import drop_pending_prompt, keep_pending_prompt, log_line, make_record
 from deliberation.state.paths import Layout, plugin_agent_prefix
@@ -62,6 +63,8 @@ def _answer(event, layout: Layout, cfg: dict):
             guarded = guard_answer(event, layout)
             if guarded is not None or event.tool_name != "Bash":
                 return guarded or hookio.Answer()
+        if not event.agent_id and target(event.tool_name, event.tool_input, event.cwd or layout.project):
+            return None  # the main agent hands over the decision document: read and recorded there
         entries = open_escalations(layout)  # one the slow path must move aside raises Distrusted
         if not entries:
             return net_answer(event, layout, cfg)

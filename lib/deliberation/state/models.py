@@ -402,6 +402,18 @@ class WaysForward(_Model):
     handed_over_at: "float | None" = Field(None, description="When the stop handed the decision to the user.")
 
 
+class AnnouncedRoute(_Model):
+    """The route a decision was expected to take when its document was asked for
+    (core/announce.py): the vote, the decision class and the reversal registry are known then;
+    the probes run when it closes. A route that needs a person is announced in the request, so
+    the main agent tells the user in its concluding answer and the Stop need not hold it."""
+    route: RouteName
+    rules: list[str] = Field(default_factory=list, description="The escalating rules that fired (T1, T2, D).")
+    why: str = Field("", description="Why, in one line (the rules' details).")
+    probes: list[str] = Field(default_factory=list, description="Probes that cover the class: they run at the close "
+                                                                 "and may change the route.")
+
+
 class PrdState(_Model):
     """The PRD_GENERATION phase: the decision document the main agent writes (prd.py)."""
     status: Literal["not_due", "due", "accepted", "missing"] = Field(
@@ -413,6 +425,12 @@ class PrdState(_Model):
     problem: "str | None" = Field(None, description="Why the last document read was not accepted.")
     document: "DecisionDocument | None" = None
     ignored_keys: list[str] = Field(default_factory=list)
+    via: "Literal['write', 'answer'] | None" = Field(
+        None, description="How the accepted document arrived: a Write call the plugin read (core/document_call.py) "
+                          "or a fenced block ending the concluding answer.")
+    announced: "AnnouncedRoute | None" = Field(
+        None, description="The route announced with the request (None: not announced; the Stop holds once "
+                          "when the final route needs a person).")
 
 
 class Wave(_Model):

@@ -10,6 +10,7 @@ of wording is one module here and a reviewed diff there.
     gates.py   Gate 1 and Gate 2: the failed checks with their figures, and the next step
     notes.py   what follows a report: the vote passed, the 2-agent form, the depth step's news
     stop.py    the Stop: held, failed, the decision document sent back, the deliberation complete
+    document.py  the Write call that hands over the decision document: recorded, refused, not due
     budget.py  the spawn budget and the Workflow tool: refusals, warnings, overruns
     refusals.py  a spawn or message refused: isolation, missing findings, the vote, one model
     depth.py   the depth axis: posture and plan, the tier-2 wave, red team 2, its refusals, synthesis

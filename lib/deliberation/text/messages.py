@@ -61,8 +61,8 @@ def stage_over(rec: str, stage: str, deliberation: str, phase: str, case: str) -
         "share_findings": "give its findings to the deliberation roles in their spawn prompts, or spawn it again "
                           "to rank when deliberation is done",
         "re_rank": "re-rank instead: spawn the personas again for RANKING",
-        "document": "the vote has passed: end your concluding answer with the decision document the plugin asked "
-                    "for — or, to change the vote, spawn the ranking personas again for a fresh, blind re-rank",
+        "document": "the vote has passed: hand the plugin the decision document it asked for (the Write call it "
+                    "named) — or, to change the vote, spawn the ranking personas again for a fresh, blind re-rank",
         "re_rank_blind": "spawn the ranking personas again for a fresh, blind re-rank",
     }[case]
     return (f"{rec} worked in the {stage.upper()} stage, and deliberation {deliberation} is now in "

@@ -43,3 +43,16 @@ def _tell(ids: "list[str]") -> str:
     return ("Tell the user that the decision awaits their review and that they settle it with "
             + " / ".join(f"`deliberation approve {i}` or `deliberation reject {i}`" for i in ids)
             + "; do not retry this call before a person has.")
+
+
+def route_notice(delid: str, hard: bool, short: str, why: str, probes: "list[str]", message: str) -> str:
+    """Said with the request for the decision document when its route will need a person
+    (core/human_review.request_notice): why (`short`, the rules' details `why`), the probes still
+    to run, and `message`, the sentence to tell the user."""
+    what = "is HARD-REJECTED" if hard else "goes to HUMAN REVIEW"
+    detail = f" ({why})" if why else ""
+    ran = (f" Probes {', '.join(probes)} run when you stop; if one changes the route, the Stop tells you."
+           if probes else "")
+    return (f"Route: when deliberation {delid} closes, its decision {what} — {short}{detail}.{ran} "
+            "Say so in your concluding answer, with the deliberation id and the `deliberation approve` "
+            f"command (then your stop goes through without a hold); tell the user: \"{message}\"")

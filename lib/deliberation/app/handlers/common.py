@@ -29,7 +29,7 @@ class Ctx(Turn):
         self._pending: "dict | None" = None  # the turn's prompt record, once open_deliberation took it
         super().__init__(tx, cfg, now, last_prompt=lambda: last_user_prompt(
             layout, tx.session_id, self._pending or event_log.pending_prompt(layout, tx.session_id)),
-                         budget=read_budget, files=workflow_files.files(layout.project))
+                         budget=read_budget, files=workflow_files.files(layout.project), reversals=store.reversals)
         self.layout = layout
         self.store = store
         self.tx: SessionTx = tx

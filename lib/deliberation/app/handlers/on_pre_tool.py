@@ -5,7 +5,8 @@ ranking, the depth axis' rules, model diversity); every refusal is a `deny` whos
 what to do next, and an allowed spawn answers nothing (so the user's own permission settings
 still apply). The Workflow and SendMessage tools have their own modules (workflow_tool,
 send_message_tool); a workflow agent's report (StructuredOutput) is checked by
-core/plugin_workflow.py; a risky tool gets the human-review answer while a decision awaits a person.
+core/plugin_workflow.py; the main agent's Write of the decision document is read and recorded by
+core/document_handover.py; a risky tool gets the human-review answer while a decision awaits a person.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from deliberation.app import adjudication
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
-from deliberation.core import plugin_workflow, spawn, state_guard
+from deliberation.core import document_call, document_handover, plugin_workflow, spawn, state_guard
 from deliberation.core.trigger import score_skill, skill_question
 from deliberation.state.paths import plugin_agent_prefix
 from deliberation.wire import hookio
@@ -28,6 +29,9 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return plugin_workflow.report_checked(ctx, event)
     if event.tool_name == "Skill":
         return _skill(ctx, event)
+    asked = document_call.target(event.tool_name, event.tool_input, event.cwd or ctx.layout.project)
+    if asked is not None and not event.agent_id:  # the main agent hands over the decision document
+        return document_handover.handed(ctx, asked, event.tool_input.get("content"))
     if event.tool_name in state_guard.TOOLS and event.agent_id:
         why = state_guard.refusal(event.tool_name, event.tool_input, event.agent_type,
                                   event.cwd or ctx.layout.project, ctx.layout.project)
