@@ -74,8 +74,9 @@ RED_TEAM_SECOND = report(
 
 
 def passing_ranking(confidence: float) -> dict:
-    """Two prefer A by 1.1 and 1.3 points, performance-engineer prefers B by 0.1: consensus =
-    2 / (2 + 0.1 + 0.2) = 0.8696 (strong; the near-tie dissent is still dissent)."""
+    """Two prefer A by 1.1 and 1.3 points, performance-engineer states B, ahead by 0.1: a stated
+    dissent weighs at least 0.5, so consensus = 2 / (2 + 0.5 + 0.2) = 0.7407 (moderate; the
+    near-tie dissent is still dissent)."""
     return {
         "technical-architect": ranking_report({"A": 7.6, "B": 6.5, "C": 5.5}, "A", confidence=confidence),
         "security-analyst": ranking_report({"A": 7.8, "B": 6.0, "C": 6.5}, "A", confidence=confidence),
@@ -86,7 +87,7 @@ def passing_ranking(confidence: float) -> dict:
     }
 
 
-PASS_CONSENSUS = 0.8696
+PASS_CONSENSUS = 0.7407
 
 WHY_NOT = {"A": ("structlog needs a migration of 40 call sites", "grep -c 'logging.getLogger' billing/ = 40"),
            "B": ("loguru's global logger cannot be isolated per test", "tests/conftest.py patches handlers"),

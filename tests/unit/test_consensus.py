@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from deliberation.core.consensus import (ACCEPTABLE_LEVEL, CLEAR_MARGIN, DOUBT, Ballot, Options,
+from deliberation.core.consensus import (ACCEPTABLE_LEVEL, CLEAR_MARGIN, DOUBT, STATED_DISSENT, Ballot, Options,
                                          assess, band, lead, position, preference, votes)
 
 APPROACHES = ("A", "B", "C")
@@ -140,9 +140,15 @@ def test_a_reject_is_firm_opposition_and_abstain_counts_its_scores():
 
 
 def test_stated_preference_names_the_dissenter_scores_weigh_it():
-    # states B but scores A higher: a dissenter whose scores carry no weight against A
+    # states B but scores A higher: a dissenter all the same, with the stated-dissent floor
     p = position(Ballot("k", "p", {"A": 8, "B": 6}, "approve", "B"), "A")
-    assert (p.stance, p.preferred, p.firmness, p.basis) == ("oppose", "B", 0.0, "stated")
+    assert (p.stance, p.preferred, p.firmness, p.basis) == ("oppose", "B", STATED_DISSENT, "stated")
+    # states B with a narrow margin: the floor, not the margin's 0.2
+    p = position(Ballot("k", "p", {"A": 6, "B": 6.2}, "approve", "B"), "A")
+    assert p.firmness == STATED_DISSENT
+    # states B with a wide margin: its scores' full weight
+    p = position(Ballot("k", "p", {"A": 5, "B": 8}, "approve", "B"), "A")
+    assert p.firmness == 1.0
     # states A but scores B higher: a supporter with no firmness
     p = position(Ballot("k", "p", {"A": 6, "B": 8}, "approve", "A"), "A")
     assert (p.stance, p.firmness) == ("support", 0.0)
@@ -269,3 +275,16 @@ def test_a_supporter_is_not_weighed_against_a_struck_approach():
     assert (p.stance, p.firmness, p.basis) == ("support", 1.0, "verdict")
     p = position(Ballot("k", "p", {"A": 9, "B": 8, "C": 7.5}, "approve", "B"), "B", struck={"A"})
     assert (p.stance, p.margin, p.firmness) == ("support", 0.5, 0.5)
+
+
+def test_a_stated_two_two_split_is_weak_even_when_the_dissenters_scores_contradict_them():
+    # a real panel: rankers stated B, C, B, C; the two C rankers scored B higher (7.65 > 7.0,
+    # 7.65 > 7.2). A contradicted dissent that weighed nothing read 0.91, "strong".
+    rows = [{"A": 5.5, "B": 7.65, "C": 7.0}, {"A": 4.85, "B": 7.5, "C": 6.15},
+            {"A": 5.2, "B": 7.65, "C": 7.2}, {"A": 4.9, "B": 7.65, "C": 6.3}]
+    ballots = [Ballot(f"k{i}", f"p{i}", r, "approve", s) for i, (r, s) in enumerate(zip(rows, "CBCB"))]
+    means = {a: sum(r[a] for r in rows) / 4 for a in "ABC"}
+    o = assess(ballots, "B", means)
+    assert o.dissenters == ("k0", "k2") and o.opposition == 2 * STATED_DISSENT
+    assert o.band == "weak" and o.consensus == round(2 / (2 + 1 + 0.2), 4)
+

@@ -117,8 +117,9 @@ def test_undocumented_dissent_fails_alone():
     # the reliability engineer prefers B but says nothing about why
     bare = P.agent_record("reliability-engineer", "ranking", P.ranking_json(HIGH, preferred="B"), key="k-rel")
     d = passing(extra=[bare])
-    # it states B but scores A higher: a dissenter whose scores weigh nothing against A
-    assert d.ranking.leading == "A" and d.ranking.consensus == round(3 / 3.2, 4)
+    # it states B but scores A higher: a dissenter with the stated-dissent floor (0.5), the
+    # consensus still above the architecture threshold (0.80), so the undocumented dissent fails alone
+    assert d.ranking.leading == "A" and d.ranking.consensus == round(3 / 3.7, 4)
     r = consensus_gate.evaluate(d, 2, 0)
     assert failed(r) == ["dissent_documented"]
     c = checks(r)["dissent_documented"]

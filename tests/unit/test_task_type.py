@@ -94,3 +94,18 @@ def test_defaults_agree_with_config():
 def test_a_memory_leak_is_not_a_security_question():
     assert tt.classify("Find the memory leak in the worker") == "default"
     assert tt.classify("Rotate the leaked keys") == "security"
+
+
+def test_a_lenient_type_never_lowers_the_bar_of_a_question_that_names_what_is_at_stake():
+    # a real data-safety question: "see README" made it documentation (0.50), "temp file +
+    # rename" refactoring (0.65); it names lost data and breaking 300 users' scripts
+    q = ("Two users lost data because csvtool rewrites the input file in place (see README). "
+         "That breaks scripts of ~300 external users. Keep in-place and make the write atomic "
+         "(temp file + rename) with a backup instead?")
+    assert tt.classify(q) == "default"
+    assert tt.classify("make the write atomic (temp file + rename) with a backup") == "default"
+    # without a stake the lenient types stand
+    assert tt.classify("fix the typo in the README") == "documentation"
+    assert tt.classify("rename the helper function to parse_config") == "refactoring"
+    # the strict types are never lowered
+    assert tt.classify("document the new auth flow, the old one lost data") == "security"

@@ -11,9 +11,11 @@ verdict and its stated `preferred_approach`:
   approach the depth step struck from the lead still counts — a ranker that prefers it dissents
   — but a ranker that prefers L is weighed against its best alternative that was not struck;
 - its **margin** is L's weighted score minus its best alternative's (signed, in points); its
-  **firmness** is how clearly its scores back its position: |margin| / CLEAR_MARGIN, capped at 1
-  (0 when its scores contradict the preference it states); a ranker that scored no alternative
-  (or not L) takes its verdict as its position, with full firmness.
+  **firmness** is how clearly its scores back its position: |margin| / CLEAR_MARGIN, capped at 1;
+  a ranker that *states* it prefers another approach dissents with at least STATED_DISSENT,
+  even when its scores are narrow or contradict what it says (its words are a vote; the gate
+  errs towards dissent); a ranker that scored no alternative (or not L) takes its verdict as its
+  position, with full firmness.
 
     S = Σ firmness of the rankers that prefer L          (support)
     O = Σ firmness of the rankers that prefer another approach or reject   (opposition)
@@ -40,6 +42,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Iterable, Literal, Mapping
 
 CLEAR_MARGIN = 1.0       # weighted points: a preference this wide (or wider) is fully firm
+STATED_DISSENT = 0.5     # the least weight of a dissent the ranker states in preferred_approach
 DOUBT = 0.2              # the prior weight of doubt in S / (S + O + DOUBT)
 ACCEPTABLE_LEVEL = 6.0   # a leader whose mean weighted score is below this: best of weak options
 STRONG = 0.85            # GatesConfig.strong default
@@ -210,8 +213,11 @@ def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = 
                         firmness=_clip01(lead_by / clear_margin), basis=basis)
     margin = _margin(scores, leader)
     against = (scores[choice] if choice is not None else max(others.values())) - scores[leader]
+    firmness = _clip01(against / clear_margin)
+    if basis == "stated":  # said in so many words: never a dissent of no weight
+        firmness = max(firmness, STATED_DISSENT)
     return Position(**mk, stance="oppose", preferred=choice, margin=margin,
-                    firmness=_clip01(against / clear_margin), basis=basis)
+                    firmness=firmness, basis=basis)
 
 
 def preference(ballot: Ballot) -> "str | None":

@@ -7,15 +7,22 @@ Precedence when a question matches several types: security > architecture > refa
 documentation, and `default` when none matches. The order follows the thresholds: a question
 that touches several concerns is held to the strictest bar among them, because the cost of a
 wrong decision is set by its riskiest part — "document the new auth flow" is a security
-decision, not a documentation one.
+decision, not a documentation one. For the same reason the two lenient types, whose bars lie
+below the default's, apply only to a question that names nothing at stake: one that also says
+what can be lost or broken ("two users lost data", "breaks scripts of 300 users", "keep a
+backup") is held to the default bar however much it mentions a README or a rename — a real
+data-safety question ("…make the write atomic (temp file + rename) with a backup…") was
+classed refactoring (0.65) by its "rename" and documentation (0.50) by its "see README".
 """
 
 from __future__ import annotations
 
 from deliberation import defaults
+from deliberation.core import vocabulary
 from deliberation.core.terms import find_terms, normalise
 
 PRECEDENCE = ("security", "architecture", "refactoring", "documentation")
+LENIENT = ("refactoring", "documentation")  # bars below the default's
 DEFAULT = "default"
 TASK_TYPES = defaults.TASK_TYPES
 DEFAULT_THRESHOLDS = defaults.CONFIG["task_types"]["thresholds"]
@@ -60,8 +67,21 @@ def classify(question: str, keywords: "dict | None" = None) -> str:
     table = {**KEYWORDS, **(keywords or {})}
     for task_type in PRECEDENCE:
         if find_terms(norm, table.get(task_type) or ()):
+            if task_type in LENIENT and at_stake(norm):
+                return DEFAULT
             return task_type
     return DEFAULT
+
+
+STAKES_FLOOR = 0.3
+_STAKES = tuple(t for t, w in vocabulary.STAKES.items() if w >= STAKES_FLOOR) + (
+    "breaking change*", "breaks", "breaking", "lost data", "lose data", "lost their")
+
+
+def at_stake(norm: str) -> "list[str]":
+    """The terms of a normalised question that say something can be lost or broken (the
+    trigger's stakes words of weight ≥ STAKES_FLOOR, and the breaking-change words)."""
+    return find_terms(norm, _STAKES)
 
 
 def matched_keywords(question: str, keywords: "dict | None" = None) -> "dict[str, list[str]]":
