@@ -154,7 +154,7 @@ RED_TEAM_2 = report(
                   "evidence": "services/*/main.py mount src/auth/middleware.py"}])
 
 
-def ranking_report(a: "float | dict", b: "float | dict", preferred: str = "B", verdict: str = "approve",
+def ranking_report(a: "float | dict", b: "float | dict", preferred: "str | None" = "B", verdict: str = "approve",
                    dissent: "list | None" = None, rationale: str = "B keeps revocation simple and is cheaper.",
                    confidence: float = 0.92) -> dict:
     """A ranking report; `a` and `b` are one score for every dimension or a score per dimension;
@@ -224,8 +224,9 @@ DEMO_DOCUMENT = {
 # The demo's panel scores each dimension on its own (weights for security: correctness 0.30,
 # risk 0.25, maintainability 0.20, performance 0.15, cost 0.10). Weighted scores: the security
 # analyst A 5.65 / B 8.70, the performance engineer A 6.13 / B 8.60, the cost analyst A 8.60 /
-# B 8.53 — it prefers A, as it says, by a hair (cost 9.5 against 6), so it dissents with little
-# weight (consensus 2 / (2 + 0.075 + 0.2) = 0.88 ≥ 0.85), and B's three scores lie within 0.3.
+# B 8.53 — it prefers A by its scores, by a hair (cost 9.5 against 6), and names no preferred
+# approach, so it dissents with little weight (consensus 2 / (2 + 0.075 + 0.2) = 0.88 ≥ 0.85; a
+# dissent it stated would weigh at least 0.5), and B's three scores lie within 0.3.
 DEMO_COST_SCORES = (dims(8.5, 8.5, 8.5, 8.5, 9.5), dims(9.0, 9.0, 8.5, 8.5, 6.0))
 DEMO_COST_RATIONALE = "A is cheaper to run once the store is gone; on the rest B is as good or slightly better."
 DEMO_RANKING = {
@@ -235,7 +236,7 @@ DEMO_RANKING = {
     "performance-engineer": ranking_report(dims(6.5, 5.5, 6.0, 6.0, 7.0), dims(9.0, 8.5, 8.0, 9.5, 7.5),
                                            rationale="The pool fix removes the queueing that makes the p99; "
                                                      "A keeps a lookup per request."),
-    "cost-analyst": ranking_report(*DEMO_COST_SCORES, preferred="A", rationale=DEMO_COST_RATIONALE),
+    "cost-analyst": ranking_report(*DEMO_COST_SCORES, preferred=None, rationale=DEMO_COST_RATIONALE),
 }
 
 
@@ -252,7 +253,7 @@ def demo_script() -> Script:
         lenses={"evidence-chase": EVIDENCE_CHASE, "counter-model": COUNTER_MODEL, "edge-case-hunt": EDGE_CASE_HUNT},
         red_team_2=RED_TEAM_2,
         ranking=DEMO_RANKING,
-        rerank={"cost-analyst": ranking_report(*DEMO_COST_SCORES, preferred="A", dissent=COST_CONCERN,
+        rerank={"cost-analyst": ranking_report(*DEMO_COST_SCORES, preferred=None, dissent=COST_CONCERN,
                                                rationale=DEMO_COST_RATIONALE)},
         final_text="Decision: keep server sessions on a pooled store (B). JWT plus deny list (A) was struck by "
                    "the depth axis; the cost analyst's preference for A is recorded as dissent.",

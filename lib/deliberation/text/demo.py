@@ -212,6 +212,15 @@ def found_part(record: "dict[str, Any]") -> "list[str]":
     return out
 
 
+def _top(scores: "dict[str, Any]") -> "str | None":
+    """The approach a ranker that named none prefers, as the consensus reads it: its single top
+    weighted score (None on a tie at the top)."""
+    got = {a: v for a, v in scores.items() if v is not None}
+    best = max(got.values(), default=None)
+    top = [a for a, v in got.items() if v == best]
+    return top[0] if len(top) == 1 else None
+
+
 def ranking_lines(record: "dict[str, Any]") -> "list[str]":
     dims = record.get("dimensions") or {}
     rows = record.get("scores") or []
@@ -229,7 +238,7 @@ def ranking_lines(record: "dict[str, Any]") -> "list[str]":
     out.append(f"{INDENT * 2}{'weighted score':<{width}}  " + "  ".join(f"{i:>5}" for i in ids) + "  prefers")
     for r in rows:
         cells = "  ".join(f"{r['scores'][i]:>5.2f}" if r["scores"].get(i) is not None else f"{'-':>5}" for i in ids)
-        line = f"{INDENT * 2}{label[r['agent']]:<{width}}  {cells}  {prefs.get(r['agent']) or '-'}"
+        line = f"{INDENT * 2}{label[r['agent']]:<{width}}  {cells}  {prefs.get(r['agent']) or _top(r['scores']) or '-'}"
         out.append(line)
         d = dissent.get(r["agent"])
         if d:
