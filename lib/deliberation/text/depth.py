@@ -126,6 +126,9 @@ def spot_two_agents(detail: str) -> str:
     return f"the two agents disagree: {detail}"
 
 
+STATEMENT_CHARS = 560  # a hot spot's statement: its label and two claims of hot_spots.CLAIM_CHARS (240)
+
+
 def hot_spot_map(spots: "list[dict]", limit: "int | None" = None) -> str:
     """The map a tier-2 worker gets. Each spot: id, kind, statement and `material`, a list of
     ["finding", ref, claim, evidence] | ["approach", id, title] | ["note", text] — the tier-1
@@ -134,7 +137,9 @@ def hot_spot_map(spots: "list[dict]", limit: "int | None" = None) -> str:
     out = []
     for spot in spots:
         kind = KIND_LABEL.get(spot["kind"], spot["kind"])
-        out.append(f"{spot['id']} [{kind}] {clip(spot['statement'], 140 if limit == 0 else limit)}")
+        # the statement whole (up to STATEMENT_CHARS: the label and the challenger's claim, each
+        # already bounded): a cut one left workers guessing the claim from "The stde…"
+        out.append(f"{spot['id']} [{kind}] {clip(spot['statement'], None if limit is None else STATEMENT_CHARS)}")
         if limit == 0:
             continue
         for m in spot["material"]:
