@@ -152,9 +152,11 @@ class FanOutOutside(Scenario):
 # dissent_documented alone (consensus 1.6 / 1.8 = 0.8889: its scores put A first, so its stated C
 # carries no weight against A)
 UNDOCUMENTED = dict(RANKING_PASS)
-UNDOCUMENTED["cost-analyst"] = ranking_report({"A": 9.0, "B": 6.0, "C": 7.5}, preferred="C")
+# a light dissent by its scores (C ahead of A by 0.1, no stated preference): the consensus holds
+# and only the undocumented dissent fails (a stated dissent weighs at least 0.5)
+UNDOCUMENTED["cost-analyst"] = ranking_report({"A": 9.0, "B": 6.0, "C": 9.1}, preferred=None)
 DOCUMENTED_COST = ranking_report(
-    {"A": 9.0, "B": 6.0, "C": 7.5}, preferred="C",
+    {"A": 9.0, "B": 6.0, "C": 9.1}, preferred=None,
     dissent=[concern("A", "the invalidation events need a paid bus tier", "finance/infra-2024.csv:31 quotes it")])
 DISSENT_REQUEST = "Document your dissent: give a concern and its reason in `dissent`."
 LEAK_MARKER = "the security-analyst found:"

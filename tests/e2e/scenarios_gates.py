@@ -70,7 +70,7 @@ def concern(target: str, concern_text: str, reason: str) -> dict:
     return {"target": target, "concern": concern_text, "reason": reason}
 
 
-def ranking_report(values: "dict[str, float]", preferred: str, verdict: str = "approve",
+def ranking_report(values: "dict[str, float]", preferred: "str | None", verdict: str = "approve",
                    dissent: "list[dict] | tuple" = (), confidence: float = 0.7,
                    rationale: str = "") -> dict:
     """A valid ranking report scoring each approach `values[approach]` on every dimension."""
