@@ -66,7 +66,10 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     assert "write the decision document" in mains[-1].new_text
     # the record's cost: the subagents, the checkpoints and the main agent's own calls, from their transcripts
     u = d["record"]["usage"]
-    assert u["main_agent"]["calls"] == 3 and u["checkpoints"]["calls"] == 3, u
+    # the client may write the main agent's last entry to its transcript after the Stop hook has
+    # read it (measured on 2.1.328: 1 run in 3 on this machine counted 2 calls): the concluding call is
+    # then missing from the record's cost, never counted twice
+    assert u["main_agent"]["calls"] in (2, 3) and u["checkpoints"]["calls"] == 3, u
     assert u["agents_from_transcripts"] == 9 and u["deliberation_tokens"] == (
         u["total_tokens"] + u["main_agent"]["tokens"] + u["checkpoints"]["tokens"])
     assert f"the main agent's share {u['main_share']:.0%}" in u["summary"]
