@@ -98,12 +98,9 @@ _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.+Z-]{10,40})"')
 
 
 def first_usage(lines) -> "int | None":
-    """The token figure of the first API response among transcript lines given oldest first."""
-    for message in assistant_messages(lines, b'"usage"'):
-        total = usage_total(message.get("usage"))
-        if total is not None:
-            return total
-    return None
+    """The token figure of the first API response among transcript lines given oldest first
+    (`last_usage` reads the first figure in the order the lines come, whichever that is)."""
+    return last_usage(lines)
 
 
 def sum_usage(lines) -> "dict[str, int] | None":
