@@ -406,6 +406,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "refusals/state_folder_grep_over": ("refusals.state_folder", dict(case="grep_over", how="/home/u/proj")),
         "refusals/state_folder_glob_over": ("refusals.state_folder", dict(case="glob_over", how="/home/u/proj")),
         "refusals/state_folder_bash_names": ("refusals.state_folder", dict(case="bash_names")),
+        "refusals/state_folder_ahead": ("refusals.state_folder_ahead", dict()),
         **{f"refusals/state_folder_bash_over_{how}": ("refusals.state_folder", dict(case="bash_over", how=how))
            for how in ("grep", "rg", "ag", "find", "git", "other")},
         "refusals/research_leak": ("refusals.research_leak", dict(

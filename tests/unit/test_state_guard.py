@@ -175,3 +175,17 @@ def test_every_step_a_refusal_names_passes_the_guard():
 def test_the_exclusion_the_grep_refusal_advises_works_at_the_end_of_any_glob():
     assert ask("Grep", {"pattern": "x", "glob": "* !.claude"}) is None
     assert ask("Grep", {"pattern": "x", "glob": "*.json !.claude"}) is None
+
+
+def test_every_step_the_start_advice_names_passes_the_guard():
+    """What each deliberation agent is told at its start: the searches it names are not refused,
+    and the ones it warns about are."""
+    from deliberation.text.refusals import state_folder_ahead
+
+    told = state_folder_ahead()
+    assert '`glob` "!.claude"' in told and '"*.py"' in told and '"**/*.py"' in told
+    for tool, args in (("Grep", {"pattern": "x", "glob": "!.claude"}), ("Grep", {"pattern": "x", "glob": "*.py"}),
+                       ("Grep", {"pattern": "x", "type": "py"}), ("Glob", {"pattern": "**/*.py"}),
+                       ("Glob", {"pattern": "**/*", "path": "src"})):
+        assert ask(tool, args) is None, (tool, args)
+    assert ask("Grep", {"pattern": "x"}) is not None and ask("Glob", {"pattern": "**/*"}) is not None

@@ -10,12 +10,12 @@ resume: its deliberation record reopens (resume.py).
 
 from __future__ import annotations
 
-from deliberation.core import agent_status, plugin_workflow, send_message, spawn_budget
+from deliberation.core import agent_status, personas, plugin_workflow, send_message, spawn_budget
 from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Spawn
 from deliberation.text import budget as words
-from deliberation.text import messages
+from deliberation.text import messages, refusals
 from deliberation.wire import hookio
 
 
@@ -30,9 +30,13 @@ def started(turn: Turn, event: hookio.SubagentStart) -> hookio.Answer:
         plugin_workflow.started(turn, spawn, event.agent_type)  # a wave agent of the plugin's workflow
     _delib, rec = turn.record_for_agent(event.agent_id, event.agent_type)
     agent_status.started(rec)
+    answer = hookio.Answer()
     if what in ("workflow", "unlinked") and spawn is not None:
-        return _unrefusable_start(turn, spawn, what)
-    return hookio.Answer()
+        answer = _unrefusable_start(turn, spawn, what)
+    if rec is not None or personas.is_deliberation_agent(event.agent_type):
+        # the state folder is refused to a deliberation agent (core/state_guard.py): say so first
+        answer.context = refusals.state_folder_ahead()
+    return answer
 
 
 def _restarted(turn: Turn, spawn: Spawn) -> None:

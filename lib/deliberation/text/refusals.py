@@ -96,6 +96,17 @@ def model_clash(persona, other, stage, other_model, free_model, partners):
             f"{other_model}; a panel on one model shares its priors. {suggestion}.")
 
 
+def state_folder_ahead():
+    """Told to every deliberation agent at its start (SubagentStart context), so its first search
+    from the project root keeps the state folder out instead of being refused for it. Every step
+    it names passes core/state_guard (tests/unit/test_state_guard.py)."""
+    return ("Deliberation plugin: .claude/deliberation/ holds this plugin's state; a deliberation agent "
+            "may not read or search it (such calls are refused). From the project root, search so that it "
+            "stays out: Grep with `glob` \"!.claude\" (or a `type` or `glob` such as \"*.py\"), Glob with "
+            "a `pattern` for files that folder never holds (e.g. \"**/*.py\"; it holds .json, .jsonl, .md, "
+            ".html, .log and .lock files) or a `path` below the root; in Bash, leave .claude out.")
+
+
 def state_folder(case, how=""):
     """A deliberation agent's Read/Grep/Glob/Bash call on the plugin's state folder. case: read
     (`how` is the path inside it) | search_in (a search root inside it: `how`) | grep_over /
