@@ -84,8 +84,9 @@ def conformity_note(warnings: "list[ConformityWarning]") -> str:
         return ""
     lines = [f"⚠ Conformity warning ({len(warnings)}): agreement that may not come from "
              "independent evaluation. A warning, not a proof — genuine agreement reached for "
-             "different reasons looks the same; say so in the summary."]
-    lines += [f"- {w.detector}: {w.evidence} Recommended: {w.recommendation}." for w in warnings]
+             "different reasons looks the same. Tell the user in your answer, with what would test it; "
+             "it is not a step of this deliberation (go on as Next says)."]
+    lines += [f"- {w.detector}: {w.evidence} What would test it: {w.recommendation}." for w in warnings]
     return "\n".join(lines)
 
 
