@@ -55,6 +55,10 @@ def function(name: str) -> Callable[..., Any]:
 def render(name: str, data: Any) -> "dict[str, str]":
     """The sections a case renders to: {'text': …} or {'model': …, 'person': …} (absent ones left out)."""
     fn = function(name)
+    if isinstance(fn, str):  # a fixed text: its case has no input
+        return {"text": fn}
+    if isinstance(fn, dict):  # fixed texts by key: the case names its key
+        return {"text": fn[data["key"]]}
     params = list(inspect.signature(fn).parameters.values())
     hint = fn.__annotations__.get(params[0].name) if len(params) == 1 else None
     model = _model(fn, hint)
@@ -369,6 +373,9 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "document/not_due_other_deliberation": ("document.document_not_due", dict(
             asked="d-5e55a7c1-2", active=DID, phase="PRD_GENERATION",
             path=f".claude/deliberation/documents/{DID}.json")),
+        "stop/not_yet_agents": ("stop.not_yet", dict(why="agents", count=2)),
+        "stop/not_yet_workflow": ("stop.not_yet", dict(why="workflow")),
+        "stop/not_yet_unannounced": ("stop.not_yet", dict(why="unannounced", count=1)),
         "stop/held": ("stop.stop_held", dict(deliberation=DID, hold=HOLD, count=2, limit=3)),
         "stop/failed": ("stop.stop_failed", dict(deliberation=DID, hold=HOLD, limit=3)),
         "stop/document_sent_back": ("stop.document_sent_back", dict(problem="…what is wrong, and the block to write…")),
@@ -490,6 +497,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "switch/on": ("switch.switched_on", dict(over_env=False)),
         "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
         "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
+        "prune/too_old": ("prune.too_old", dict(days=31, limit=30.0)),
+        "prune/too_old_fraction": ("prune.too_old", dict(days=0, limit=0.5)),
+        "prune/trimmed": ("prune.trimmed", dict(size=1200000, limit=1048576)),
+        "prune/beyond_total": ("prune.beyond_total", dict(limit_mb=200.0)),
         "switch/prune_failed": ("switch.prune_failed", dict(reason="PermissionError: [Errno 13] sessions")),
         # a committed setting held back until this user approves it: the session start's line, doctor's,
         # `deliberation config`'s, `deliberation trust`'s listing of a probe
@@ -653,6 +664,32 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "depth/spot_two_agents": ("depth.spot_two_agents", dict(
             detail='product-strategist approves A — "ship it"; devils-advocate rejects — "not yet"')),
         # `deliberation eval`'s figures
+        "evaluation/bad_row_not_json": ("evaluation.bad_row", dict(rule="not_json", got="Expecting value: line 1 column 1 (char 0)")),
+        "evaluation/bad_row_not_object": ("evaluation.bad_row", dict(rule="not_object", got="list")),
+        "evaluation/bad_row_missing": ("evaluation.bad_row", dict(rule="missing", got=["bad", "class"])),
+        "evaluation/bad_row_unknown": ("evaluation.bad_row", dict(rule="unknown", got=["score"])),
+        "evaluation/bad_row_id": ("evaluation.bad_row", dict(rule="id")),
+        "evaluation/bad_row_class": ("evaluation.bad_row", dict(rule="class")),
+        "evaluation/bad_row_decision": ("evaluation.bad_row", dict(rule="decision", got="maybe")),
+        "evaluation/bad_row_bad": ("evaluation.bad_row", dict(rule="bad", got="yes")),
+        "evaluation/bad_row_votes": ("evaluation.bad_row", dict(rule="votes")),
+        "evaluation/bad_row_confidence": ("evaluation.bad_row", dict(rule="confidence", got=1.5)),
+        "evaluation/bad_row_probe": ("evaluation.bad_row", dict(rule="probe", got="maybe")),
+        "trigger/notification": ("trigger.NOTIFICATION", {}),
+        "trigger/disabled": ("trigger.DISABLED", {}),
+        **{f"trigger/cue_{k}": ("trigger.CUES", dict(key=k)) for k in (
+            "question", "decision_question", "yes_no_question", "verdict", "options", "quantity",
+            "weakens_protection", "platform_choice", "many_affected", "irreversible_on_live", "change_to_live",
+            "situation")},
+        "trigger/long_prompt": ("trigger.long_prompt", dict(words=412)),
+        "trigger/damped": ("trigger.damped", dict(factor=0.4, by="already decided")),
+        "trigger/forced": ("trigger.forced", dict(marker="/deliberate")),
+        "trigger/below": ("trigger.below", dict(confidence=0.52, threshold=0.7, highs=["stakes", "complexity"])),
+        "trigger/below_no_high": ("trigger.below", dict(confidence=0.68, threshold=0.7, highs=[])),
+        "trigger/at_or_above": ("trigger.at_or_above", dict(confidence=0.91, threshold=0.7)),
+        "tokens/counted": ("tokens.COUNTED", {}),
+        "prune/leftover": ("prune.LEFTOVER", {}),
+        "prune/within": ("prune.WITHIN", {}),
         "evaluation/pct": ("evaluation.pct", dict(x=0.9787)),
         "evaluation/pct_none": ("evaluation.pct", dict(x=None)),
         "evaluation/ratio": ("evaluation.ratio", dict(n=92, d=94)),

@@ -47,6 +47,7 @@ from deliberation.wire.hookio import is_task_notification as is_task_notificatio
 from deliberation.core import task_type as tt
 from deliberation.core import vocabulary as vocab
 from deliberation.core.terms import find_terms, normalise
+from deliberation.text import trigger as said
 
 TYPE_CHECKING = False  # mypy reads the block below; the fast path does not load `typing`
 if TYPE_CHECKING:
@@ -187,37 +188,37 @@ def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) ->
     if dim == "ambiguity":
         questions = _questions(prompt)
         if "?" in prompt:
-            out.append(("(question)", QUESTION_WEIGHT))
+            out.append((said.CUES["question"], QUESTION_WEIGHT))
         if asks_yes_or_no(questions):
-            out.append(("(decision question)", DECISION_QUESTION_WEIGHT))
+            out.append((said.CUES["decision_question"], DECISION_QUESTION_WEIGHT))
         elif asks_whether(questions):
-            out.append(("(yes/no question)", YES_NO_WEIGHT))
+            out.append((said.CUES["yes_no_question"], YES_NO_WEIGHT))
         if asks_a_verdict(prompt, questions):
-            out.append(("(verdict asked)", VERDICT_WEIGHT))
+            out.append((said.CUES["verdict"], VERDICT_WEIGHT))
         if offers_alternatives(questions):
-            out.append(("(options)", OPTIONS_WEIGHT))
+            out.append((said.CUES["options"], OPTIONS_WEIGHT))
     elif dim == "complexity":
         if n_words >= VERY_LONG_PROMPT_WORDS:
-            out.append((f"(long prompt: {n_words} words)", VERY_LONG_PROMPT_WEIGHT))
+            out.append((said.long_prompt(n_words), VERY_LONG_PROMPT_WEIGHT))
         elif n_words >= LONG_PROMPT_WORDS:
-            out.append((f"(long prompt: {n_words} words)", LONG_PROMPT_WEIGHT))
+            out.append((said.long_prompt(n_words), LONG_PROMPT_WEIGHT))
         if _QUANTITY.search(prompt.lower()):
-            out.append(("(large quantity)", QUANTITY_WEIGHT))
+            out.append((said.CUES["quantity"], QUANTITY_WEIGHT))
     elif dim == "stakes":
         if weakens_protection(norm):
-            out.append(("(weakens a protection)", vocab.WEAKENS_PROTECTION))
+            out.append((said.CUES["weakens_protection"], vocab.WEAKENS_PROTECTION))
         if platform_choice(prompt):
-            out.append(("(platform choice)", vocab.PLATFORM_CHOICE))
+            out.append((said.CUES["platform_choice"], vocab.PLATFORM_CHOICE))
         if many_affected(prompt):
-            out.append(("(many affected)", vocab.MANY_AFFECTED))
+            out.append((said.CUES["many_affected"], vocab.MANY_AFFECTED))
     elif dim == "context_dependence":
         if irreversible_on_live(norm):
-            out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+            out.append((said.CUES["irreversible_on_live"], vocab.IRREVERSIBLE_ON_LIVE))
         elif so_far.get("stakes", 0.0) >= CHANGE_NEEDS and changes_a_live_system(prompt, norm):
-            out.append(("(change to a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+            out.append((said.CUES["change_to_live"], vocab.IRREVERSIBLE_ON_LIVE))
         if (so_far.get("stakes", 0.0) >= SITUATION_NEEDS or so_far.get("complexity", 0.0) >= 2 * SITUATION_NEEDS) \
                 and describes_a_situation(prompt, norm):
-            out.append(("(decision in a described situation)", SITUATION_WEIGHT))
+            out.append((said.CUES["situation"], SITUATION_WEIGHT))
     return out
 
 
@@ -304,7 +305,7 @@ def score(prompt: str, vocabularies=None, extra_terms=None) -> dict:
         damp = _damper(dim, norm) if value > 0 else None
         if damp:
             value *= 1.0 - damp[1]
-            names.append(f"×{1 - damp[1]:.2g} {damp[0]}")
+            names.append(said.damped(1 - damp[1], damp[0]))
         result[dim] = round(value, 4)
         matched[dim] = names
     result["matched"] = matched
@@ -394,7 +395,7 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     if is_task_notification(prompt):
         return {"dimensions": zero, "confidence": 1.0, "threshold": threshold, "triggered": False,
                 "forced": False, "task_type": "default", "matched": {d: [] for d in DIMENSIONS},
-                "reason": "task notification: not a user prompt, not scored",
+                "reason": said.NOTIFICATION,
                 "consensus_threshold": tt.threshold("default", types.get("thresholds"))}
     scored = score(prompt, trig.get("vocabularies"), trig.get("extra_terms"))
     matched = scored.pop("matched")
@@ -402,15 +403,15 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     marker = forced_by(prompt, markers)
     task_type = tt.classify(_scored_text(prompt), types.get("keywords"))
     if marker:
-        triggered, reason = True, f"forced by {marker!r}"
+        triggered, reason = True, said.forced(marker)
     elif not enabled:
-        triggered, reason = False, "trigger disabled in config"
+        triggered, reason = False, said.DISABLED
     elif confidence < threshold:
         highs = [d for d in DIMENSIONS if scored[d] >= high]
         triggered = True
-        reason = f"confidence {confidence:.2f} < {threshold:.2f} (high: {', '.join(highs) or 'none'})"
+        reason = said.below(confidence, threshold, highs)
     else:
-        triggered, reason = False, f"confidence {confidence:.2f} >= {threshold:.2f}"
+        triggered, reason = False, said.at_or_above(confidence, threshold)
     return {"dimensions": scored, "confidence": confidence, "threshold": threshold,
             "triggered": triggered, "forced": marker is not None, "task_type": task_type,
             "matched": matched, "reason": reason,

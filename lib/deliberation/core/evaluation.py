@@ -49,6 +49,7 @@ from typing import Callable, Iterable
 
 from deliberation.core import reversals
 from deliberation.state.models import ReversalRegistry
+from deliberation.text import evaluation as words
 
 UNANIMOUS_CONFIDENCE = 0.9
 BASE_POLICIES = ("D", "T1", "T2", "D+T2")
@@ -101,9 +102,9 @@ class Row:
 # -- parsing ----------------------------------------------------------------------------------
 
 
-def _check(cond: bool, line: int, why: str) -> None:
+def _check(cond: bool, line: int, rule: str, got: object = None) -> None:
     if not cond:
-        raise HistoryError(line, why)
+        raise HistoryError(line, words.bad_row(rule, got))
 
 
 def parse_row(text: str, line: int) -> Row:
@@ -111,25 +112,23 @@ def parse_row(text: str, line: int) -> Row:
     try:
         d = json.loads(text)
     except ValueError as exc:
-        raise HistoryError(line, f"not JSON ({exc})") from None
-    _check(isinstance(d, dict), line, f"a JSON {type(d).__name__}, not an object")
+        raise HistoryError(line, words.bad_row("not_json", str(exc))) from None
+    _check(isinstance(d, dict), line, "not_object", type(d).__name__)
     missing = sorted({"id", "class", "decision", "bad"} - d.keys())
-    _check(not missing, line, f"missing key(s): {', '.join(missing)}")
+    _check(not missing, line, "missing", missing)
     unknown = sorted(d.keys() - _KEYS)
-    _check(not unknown, line, f"unknown key(s): {', '.join(unknown)}")
-    _check(isinstance(d["id"], str) and d["id"] != "", line, "'id' must be a non-empty string")
-    _check(isinstance(d["class"], str) and d["class"] != "", line, "'class' must be a non-empty string")
-    _check(d["decision"] in ("pass", "fail"), line, f"'decision' must be \"pass\" or \"fail\", got {d['decision']!r}")
-    _check(isinstance(d["bad"], bool), line, f"'bad' must be true or false, got {d['bad']!r}")
+    _check(not unknown, line, "unknown", unknown)
+    _check(isinstance(d["id"], str) and d["id"] != "", line, "id")
+    _check(isinstance(d["class"], str) and d["class"] != "", line, "class")
+    _check(d["decision"] in ("pass", "fail"), line, "decision", d["decision"])
+    _check(isinstance(d["bad"], bool), line, "bad", d["bad"])
     votes = d.get("votes")
-    _check(votes is None or (isinstance(votes, list) and all(v in ("pass", "fail") for v in votes)),
-           line, "'votes' must be null or a list of \"pass\"/\"fail\"")
+    _check(votes is None or (isinstance(votes, list) and all(v in ("pass", "fail") for v in votes)), line, "votes")
     conf = d.get("confidence")
     _check(conf is None or (isinstance(conf, (int, float)) and not isinstance(conf, bool)
-                            and math.isfinite(conf) and 0 <= conf <= 1),
-           line, f"'confidence' must be null or a number in [0, 1], got {conf!r}")
+                            and math.isfinite(conf) and 0 <= conf <= 1), line, "confidence", conf)
     probe = d.get("probe")
-    _check(probe in (None, "pass", "fail"), line, f"'probe' must be null, \"pass\" or \"fail\", got {probe!r}")
+    _check(probe in (None, "pass", "fail"), line, "probe", probe)
     return Row(d["id"], d["class"], d["decision"], d["bad"],
                tuple(votes) if votes is not None else None,
                float(conf) if conf is not None else None, probe, line)

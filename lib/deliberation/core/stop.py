@@ -97,13 +97,13 @@ def waiting_for(turn: Turn, delib: Deliberation) -> "str | None":
     """Why no verdict can be given yet (None: the deliberation may be judged now)."""
     running = phases.pending(delib)
     if running:
-        return f"{len(running)} deliberation agent(s) pending: no verdict yet"
+        return words.not_yet("agents", len(running))
     stale = turn.cfg.spawn_budget.stale_after_s
     if any(w.deliberation_id == delib.id for w in lin.active_workflows(turn.tx.lineage, turn.now, stale)):
-        return "a workflow launched in this deliberation still runs: no verdict yet"  # its notification ends in the Stop that decides
+        return words.not_yet("workflow")  # its notification ends in the Stop that decides
     unannounced = unannounced_reports(turn, delib)
     if unannounced:
-        return f"{len(unannounced)} background report(s) not yet announced to the main agent: no verdict yet"
+        return words.not_yet("unannounced", len(unannounced))
     return None
 
 

@@ -34,10 +34,10 @@ from __future__ import annotations
 import json
 import re
 
+from deliberation.text.tokens import COUNTED
+
 USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 SOURCES = ("transcript", "totalTokens", "task-notification")
-COUNTED = ("each subagent's final context plus its last output (input, cache and output tokens of its "
-           "last API response — the figure the client reports as totalTokens)")
 _NOTIFIED = re.compile(r"<subagent_tokens>\s*([0-9]{1,12})\s*</subagent_tokens>")
 
 
@@ -174,10 +174,3 @@ def summary(delib) -> dict:
     return {"used": delib.tokens_used, "counted": COUNTED, "agents_by_source": by,
             "agents_not_counted": not_counted}
 
-
-def summary_text(delib) -> str:
-    s = summary(delib)
-    by = s["agents_by_source"]
-    return (f"{s['used']} subagent tokens counted: {COUNTED}; {by['transcript']} agent(s) from their "
-            f"transcripts, {by['totalTokens']} from the client's totalTokens, {by['task-notification']} from "
-            f"task notifications, {s['agents_not_counted']} not counted")

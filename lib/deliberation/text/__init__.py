@@ -27,6 +27,9 @@ of wording is one module here and a reviewed diff there.
     evaluation.py  `deliberation eval`'s table
     script.py  why a Workflow script's agent count has no bound
     review.py  while a decision awaits a person: a risky tool's hold
+    trigger.py  the trigger's cue labels and the reason of its decision
+    tokens.py  what the subagent token figure counts
+    prune.py   why a prune removes, trims or keeps an item
 """
 
 from __future__ import annotations
