@@ -44,7 +44,8 @@ TIERS = {
                # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
                "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.text.trigger",
                "deliberation.core.terms",
-               "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
+               "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.text.protocol",
+               "deliberation.core.depth",
                "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.text.tokens",
                "deliberation.core.personas",
                "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals",

@@ -34,6 +34,7 @@ from deliberation.core import consensus_gate, depth, human_review, ways_forward
 from deliberation.core.ranking import rank
 from deliberation.state.models import ConformityWarning, WaysForward
 from deliberation.text import Words
+from deliberation.text import review as review_words
 from tests.helpers import payloads as P
 from tests.helpers.gates import gate2
 
@@ -339,6 +340,18 @@ def cases() -> "dict[str, tuple[str, Any]]":
                                                           progress="…the progress note…")),
         "notes/reminder": ("notes.reminder", dict(progress="…the progress note…")),
         # the PreToolUse hold while a decision awaits a person: its reason follows the route's rules
+        "review/commands_hint": ("review.commands_hint", dict(delib_id=DID)),
+        "review/settle_sentence": ("review.settle_sentence", dict(delib_id=DID)),
+        "review/user_message_human_review": ("review.user_message", dict(
+            delib_id=DID, route="human-review", decision="A", rules="T2: unanimous pass")),
+        "review/user_message_no_decision": ("review.user_message", dict(
+            delib_id=DID, route="human-review", decision=None)),
+        "review/user_message_hard_reject": ("review.user_message", dict(
+            delib_id=DID, route="hard-reject", decision="B", rules="T1: every accepted decision of this class")),
+        "review/main_agent_notice_human_review": ("review.main_agent_notice", dict(
+            delib_id=DID, route="human-review", why=T2_WHY, decision="A", rules="T2: unanimous pass")),
+        "review/main_agent_notice_hard_reject": ("review.main_agent_notice", dict(
+            delib_id=DID, route="hard-reject", why="T1: the class security/auth is hard-rejected", decision=None)),
         "review/hold_no_consensus": ("review.review_hold", dict(
             tool="Bash", rules=["NO_CONSENSUS"], ids=[DID],
             lines=[f"- deliberation {DID} [architecture] routed to human-review — NO_CONSENSUS: consensus 0.27 "
@@ -401,7 +414,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "stop/completed_awaits_review": ("stop.completed", dict(
             deliberation=DID, leading="A", consensus=0.91, threshold=0.85, task_type="security", route="human-review",
             record="records/d-5e55a7c1-1.md", document="1 requirement, 1 acceptance criterion, 1 risk",
-            review={"notice": human_review.main_agent_notice(
+            review={"notice": review_words.main_agent_notice(
                         DID, "human-review", f"deliberation {DID} [security/auth] routed to human-review by policy "
                         f"D+T2+PROBE — {T2_WHY} — decision: A", "A", T2_WHY),
                     "message": "HUMAN REVIEW NEEDED: …"})),
@@ -675,6 +688,28 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "evaluation/bad_row_votes": ("evaluation.bad_row", dict(rule="votes")),
         "evaluation/bad_row_confidence": ("evaluation.bad_row", dict(rule="confidence", got=1.5)),
         "evaluation/bad_row_probe": ("evaluation.bad_row", dict(rule="probe", got="maybe")),
+        "protocol/protocol_plugin": ("protocol.protocol", dict(
+            confidence=0.41, threshold=0.7, dims="ambiguity 0.70, complexity 0.55, stakes 0.80, context_dependence 0.30",
+            task_type="architecture", bar=0.8, question="Redis or the database for the session store?",
+            call='Workflow({name: "deliberation:deliberate", args: "Redis or the database for the session store?"})',
+            prefix="deliberation:", people="technical-architect, reliability-engineer, cost-analyst, "
+                                           "performance-engineer, devils-advocate",
+            minimum=["product-strategist", "devils-advocate"], lenses=["evidence-chase", "counter-model", "edge-case-hunt"],
+            floor=FLOOR, models={"cost-analyst": "sonnet", "technical-architect": "opus"})),
+        "protocol/protocol_installed_no_question": ("protocol.protocol", dict(
+            confidence=1.0, threshold=0.7, dims="ambiguity 0.00, complexity 0.00, stakes 0.00, context_dependence 0.00",
+            task_type="default", bar=0.75, question="(none given: …)",
+            call='Workflow({name: "deliberate", args: "<the question above, in one line>"})', prefix="",
+            people="technical-architect, security-analyst", minimum=["product-strategist", "devils-advocate"],
+            lenses=["evidence-chase"], floor=FLOOR)),
+        "protocol/namespace": ("protocol.namespace", dict(prefix="deliberation:")),
+        "protocol/namespace_none": ("protocol.namespace", dict(prefix="")),
+        "protocol/models_line": ("protocol.models_line", dict(models={"security-analyst": "opus", "ux-advocate": "haiku"})),
+        "protocol/models_line_off": ("protocol.models_line", dict(models=None)),
+        "protocol/header": ("protocol.HEADER", {}),
+        "protocol/ranking_dimensions": ("protocol.RANKING_DIMENSIONS", {}),
+        "protocol/no_question": ("protocol.NO_QUESTION", {}),
+        "protocol/question_placeholder": ("protocol.QUESTION_PLACEHOLDER", {}),
         "trigger/notification": ("trigger.NOTIFICATION", {}),
         "trigger/disabled": ("trigger.DISABLED", {}),
         **{f"trigger/cue_{k}": ("trigger.CUES", dict(key=k)) for k in (

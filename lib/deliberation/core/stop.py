@@ -28,6 +28,7 @@ from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Deliberation, Route, TokenUsage
 from deliberation.text import Words
+from deliberation.text import review as review_words
 from deliberation.text import stop as words
 from deliberation.wire import hookio
 
@@ -165,8 +166,8 @@ def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "
     review = None
     if route.route not in escalation.AUTOMATIC:
         review = words.Review(
-            notice=human_review.main_agent_notice(delib.id, route.route, finish.escalation_reason(delib, route),
-                                                  delib.decision, human_review.rules_text(route)),
+            notice=review_words.main_agent_notice(delib.id, route.route, finish.escalation_reason(delib, route),
+                                                        delib.decision, human_review.rules_text(route)),
             message=finish.escalation_message(delib))
     accepted = st.status == "accepted" and st.document is not None
     done = words.Completed(
