@@ -386,6 +386,44 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "document/not_due_other_deliberation": ("document.document_not_due", dict(
             asked="d-5e55a7c1-2", active=DID, phase="PRD_GENERATION",
             path=f".claude/deliberation/documents/{DID}.json")),
+        "document/hand_over": ("document.hand_over", dict(path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/request_head": ("document.request_head", dict(
+            rejected=False, path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/request_head_rejected": ("document.request_head", dict(
+            rejected=True, path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/send_back_next": ("document.send_back_next", dict(path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/content_too_large": ("document.content_too_large", dict(size=70000, limit=65536)),
+        "document/content_not_json": ("document.content_not_json", {}),
+        "document/content_not_object": ("document.content_not_object", dict(kind="list")),
+        "document/example": ("document.EXAMPLE", {}),
+        "document/stop_check": ("document.STOP_CHECK", {}),
+        "document/ids_only": ("document.IDS_ONLY", {}),
+        "document/needs_adopted": ("document.needs", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
+        "document/needs_rejected": ("document.needs", dict(minimums=[["requirements", 0], ["acceptance_criteria", 0], ["risks", 1]])),
+        "document/needs_many": ("document.needs", dict(minimums=[["requirements", 2], ["risks", 3]])),
+        "document/rules": ("document.rules", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
+        "document/cite_head": ("document.cite_head", dict(n=7)),
+        "document/too_few_adopted": ("document.too_few", dict(
+            rejected=False, minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]],
+            short=["acceptance_criteria", "risks"])),
+        "document/too_few_rejected": ("document.too_few", dict(
+            rejected=True, minimums=[["requirements", 0], ["acceptance_criteria", 0], ["risks", 1]], short=["risks"])),
+        "document/repeated_ids": ("document.repeated_ids", dict(ids=["R1", "RISK2"])),
+        "document/bad_verifies": ("document.bad_verifies", dict(pairs=[["AC1", "R9"], ["AC2", "R3"]])),
+        "document/unknown_ids": ("document.unknown_ids", dict(refs=[
+            ["security-analyst:F9", "R1", False], ["R2", "AC1", True], ["H7", "open question 1", False]])),
+        "document/unknown_ids_many": ("document.unknown_ids", dict(
+            refs=[[f"x:F{i}", "R1", False] for i in range(14)])),
+        "document/block_too_large": ("document.block_too_large", dict(size=70000, limit=65536)),
+        "document/block_not_json": ("document.block_not_json", {}),
+        "document/no_block": ("document.no_block", {}),
+        "document/many_blocks": ("document.many_blocks", dict(n=2)),
+        "document/invalid": ("document.invalid", dict(detail="- requirements[0].sources: required")),
+        "document/send_back_head": ("document.send_back_head", dict(
+            deliberation=DID, problem="Your concluding answer has no decision document block.")),
+        "document/recorded_missing": ("document.recorded_missing", dict(
+            send_backs=1, problem="Your concluding answer has no decision document block.")),
+        "document/counts": ("document.counts", dict(requirements=3, criteria=2, risks=1, non_goals=0, questions=2)),
         "stop/not_yet_agents": ("stop.not_yet", dict(why="agents", count=2)),
         "stop/not_yet_workflow": ("stop.not_yet", dict(why="workflow")),
         "stop/not_yet_unannounced": ("stop.not_yet", dict(why="unannounced", count=1)),
