@@ -142,6 +142,8 @@ def _dissenter(persona="ux-advocate", documented=False):
                                                                  preferred="B", dissent=why), key=f"a-{persona}-1")
 
 
+PROMPT_FINDINGS = [["security-analyst:F1", "high", "Sessions  must survive a\nrestart.", "incident 2024-03"],
+                   ["cost-analyst:F1", "low", "Redis adds a node.", " "]]
 CONFORMITY = [ConformityWarning(detector="score_clustering", agents=["k-a", "k-b", "k-c"],
                                 evidence="3 agents within 0.3 points on A (8.4–8.6).").model_dump(mode="json")]
 REQUEST = "Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it."
@@ -518,6 +520,51 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "budget/workflow_size_warning": ("budget.workflow_size_warning", dict(bound=20, why="20 calls", left=8)),
         "budget/workflow_size_warning_unbounded": ("budget.workflow_size_warning", dict(bound=None, why="no bound: the call names no script", left=8)),
         "budget/workflow_named_agents": ("budget.workflow_named_agents", dict(named=["security-analyst"])),
+        "prompts/report": ("prompts.report", dict(stage="research")),
+        "prompts/no_context": ("prompts.NO_CONTEXT", {}),
+        "prompts/findings_block": ("prompts.findings_block", dict(findings=PROMPT_FINDINGS)),
+        "prompts/findings_block_none": ("prompts.findings_block", dict(findings=[])),
+        "prompts/approaches_block": ("prompts.approaches_block", dict(approaches=[
+            ["synthesis-lead:A", "Postgres outbox", "a relay  worker\npublishes"], ["synthesis-lead:B", "dual write", ""]])),
+        "prompts/approaches_block_none": ("prompts.approaches_block", dict(approaches=[])),
+        "prompts/conflicts_block": ("prompts.conflicts_block", dict(conflicts=[
+            [["security-analyst", "cost-analyst"], "whether a  second store is worth it"]])),
+        "prompts/research": ("prompts.research", dict(question="Redis or the database?", context="src/session.py")),
+        "prompts/research_no_context": ("prompts.research", dict(question="Redis or the database?", context="")),
+        "prompts/deliberation_synthesis": ("prompts.deliberation", dict(
+            question="Redis or the database?", findings="- security-analyst:F1 [high]: …", approaches="- a:A: x",
+            role="synthesis-lead")),
+        "prompts/deliberation_debate": ("prompts.deliberation", dict(
+            question="Redis or the database?", findings="- f", approaches="- a", role="debate-moderator")),
+        "prompts/deliberation_other_role": ("prompts.deliberation", dict(
+            question="Redis or the database?", findings="- f", approaches="- a", role="ux-advocate")),
+        "prompts/red_team": ("prompts.red_team", dict(
+            question="Redis or the database?", approaches="- synthesis-lead:A: outbox", findings="- f",
+            synthesis=["Both stores work; the outbox is simpler."], conflicts="- between a, b: c")),
+        "prompts/red_team_bare": ("prompts.red_team", dict(
+            question="Redis or the database?", approaches="- (none proposed)", findings="- f", synthesis=[],
+            conflicts="")),
+        "prompts/red_team_2": ("prompts.red_team_2", dict(question="Redis or the database?",
+                                                          items="- evidence-chase:R1 [refuted] …")),
+        "prompts/ranking": ("prompts.ranking", dict(question="Redis or the database?",
+                                                    approaches="Approaches (in this order): B, A …",
+                                                    dimensions=["correctness", "risk", "cost"])),
+        "prompts/checkpoint": ("prompts.checkpoint", dict(wave="research")),
+        "workflow/run_ended": ("workflow.run_ended", dict(deliberation=DID, status="done",
+                                                          waves=[["research", 3, 3], ["deliberation", 2, 3]])),
+        "workflow/run_ended_failed_no_wave": ("workflow.run_ended", dict(deliberation=DID, status="failed", waves=[])),
+        "workflow/run_ended_hooks_off": ("workflow.run_ended", dict(deliberation=DID, status="hooks_off", waves=[])),
+        "workflow/run_ended_foreign": ("workflow.run_ended", dict(deliberation=DID, status="foreign", waves=[])),
+        "workflow/what_happened": ("workflow.what_happened", dict(outcome="the ranking  wave\nreturned nothing")),
+        "workflow/no_report_from": ("workflow.no_report_from", dict(persona="cost-analyst", stage="research",
+                                                                    problem="findings[0].evidence: required")),
+        "workflow/two_agent_rule": ("workflow.two_agent_rule", dict(agents=["product-strategist", "devils-advocate"],
+                                                                    said="the two positions differ")),
+        "workflow/depth_skipped": ("workflow.depth_skipped", dict(reason="depth step skipped: the budget is spent")),
+        "workflow/depth_done": ("workflow.depth_done", dict(hot_spots=2, overrides=1, zeroed=0)),
+        "workflow/depth_off": ("workflow.DEPTH_OFF", {}),
+        "workflow/not_finished": ("workflow.not_finished", dict(phase="DELIBERATION", why="it ended before  the vote")),
+        "workflow/run_again": ("workflow.run_again", dict(relaunch=CALL, next_text="Next: spawn the red team.")),
         "workflow/foreign_copy": ("workflow.foreign_copy", dict(file="deliberate.js", call=CALL)),
         "workflow/foreign_copy_installed": ("workflow.foreign_copy", dict(file="mine.js", call="")),
         "workflow/other_workflow_open": ("workflow.other_workflow", dict(deliberation=DID, phase="RESEARCH", call=CALL)),

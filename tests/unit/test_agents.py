@@ -293,7 +293,7 @@ def test_each_agent_is_told_one_way_to_deliver_its_report_in_each_form(slug):
 
 
 def test_the_workflow_prompts_say_what_the_agent_files_say():
-    from deliberation.core import workflow_prompts
+    from deliberation.text import prompts as workflow_prompts
     from deliberation.text.depth import shared_part
 
     report = workflow_prompts.REPORT.format(stage="research")

@@ -28,6 +28,7 @@ of wording is one module here and a reviewed diff there.
     script.py  why a Workflow script's agent count has no bound
     review.py  while a decision awaits a person: a risky tool's hold, the Stop's, the user's notice
     protocol.py  the DELIBERATION PROTOCOL injected when a prompt triggers
+    prompts.py  what the plugin's workflow tells each of its agents
     trigger.py  the trigger's cue labels and the reason of its decision
     tokens.py  what the subagent token figure counts
     prune.py   why a prune removes, trims or keeps an item
