@@ -1,41 +1,14 @@
-"""The trigger: score a user prompt on four dimensions and decide whether to deliberate.
+"""The trigger: score a user prompt on four dimensions (ambiguity, complexity, stakes, context
+dependence) and decide whether to deliberate (docs/TRIGGER.md states the formula, the signals
+and how well it does).
 
-Owns the combination formula, the structural signals and the trigger decision; the words are
-in vocabulary.py, the matcher in terms.py. Pure and deterministic; stdlib only (`re`), because
-it runs on every user prompt. docs/TRIGGER.md says what it scores, how well, and what it cannot see.
-
-Dimensions, each in [0, 1]:
-    ambiguity           — the ask is a choice: options, trade-offs, "should we", "is it ok to"
-    complexity          — many moving parts: distributed, concurrency, migrations, scale
-    stakes              — the cost of being wrong: production, data loss, auth, payments
-    context_dependence  — the answer depends on facts not in the prompt: our team, our traffic
-
-A dimension's score is the noisy-OR of the weights of the vocabulary terms found in the prompt
-and of its structural signals, then scaled down by the strongest damper that applies:
-
-    d = (1 − Π (1 − w_t)) · (1 − damp)
-
-Structural signals: a question mark (ambiguity), a question that offers alternatives ("…, or
-…?", ambiguity), a long prompt or a large quantity ("200M rows", complexity), a destructive or
-protection-weakening step aimed at a live system (context dependence: whether it is safe
-depends on who relies on that system and what can be restored). Dampers: words saying the
-decision is already made scale ambiguity down; a disposable target (local, staging, a fixture)
-scales stakes down when no live target is named.
-
-Combination, with d(1) ≥ d(2) ≥ d(3) ≥ d(4) the dimensions sorted, `high` the level at which a
-dimension counts as high (0.6) and `low = high − 0.2` (0.4):
-
-    ramp(x)    = clamp((x − low) / (high − low), 0, 1)
-    confidence = clamp(1 − 0.3·d(1) − 0.3·Σ_{i≥2} ramp(d(i)), 0, 1)
-
-The single hardest dimension costs at most 0.3, so one high dimension with the others low keeps
-confidence ≥ 0.70; every further dimension that climbs from low to high costs another 0.3, so
-two high dimensions give confidence ≤ 1 − 0.18 − 0.3 = 0.52 < 0.70. Confidence never rises when
-a dimension rises.
-
-Terms: lower-case words or phrases; hyphens and punctuation count as spaces, so "multi-tenant"
-matches "multi tenant"; a trailing `*` matches any word ending ("migrat*" → migrate, migration).
-Only the first SCORED_HEAD and last SCORED_TAIL characters of a very long prompt are scored.
+`score` gives each dimension the noisy-OR of the weights of the vocabulary terms (vocabulary.py,
+matched by terms.py) and structural signals found, scaled down by the strongest damper; `combine`
+turns the four into a confidence that never rises when a dimension rises; `evaluate` applies the
+threshold, the force markers and the config, and never scores a task notification. Only the
+first SCORED_HEAD and last SCORED_TAIL characters of a long prompt are scored. Pure and
+deterministic; stdlib only (`re`), because it runs on every user prompt; text/trigger.py words
+its cue labels and reasons.
 """
 
 from __future__ import annotations

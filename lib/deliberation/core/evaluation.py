@@ -1,42 +1,13 @@
-"""`deliberation eval`: routing policies measured on a labelled decision history.
+"""`deliberation eval`: the routing policies D, T1, T2, D+T2 (and PROBE, D+T2+PROBE when a row has
+probe data) measured on a labelled decision history (docs/ESCALATION.md, "Evaluation", gives the
+line format and the definitions).
 
-Input: JSON Lines, one decision per line (blank lines are ignored):
-    {"id": str, "class": str, "decision": "pass"|"fail", "bad": bool,
-     "votes": ["pass"|"fail", ...] | null, "confidence": float | null, "probe": "pass"|"fail" | null}
-
-Definitions:
-- a **MISS** is a bad case whose decision is pass (it would have been carried out);
-  a **true pass** is a good case whose decision is pass;
-- the vote **pattern** comes from `votes` (all equal → unanimous, mixed → split); where `votes`
-  is null or empty, confidence ≥ 0.9 stands for unanimous and < 0.9 for split; a row with
-  neither is **excluded** (counted, reported, in no denominator);
-- the **registry** is the set of reversal-prone classes: from `--registry FILE` (the project's
-  reversals.json format, matched like live routing: exact class or its task type) and/or
-  `--reversal-classes 'DF*,DS*'` (glob patterns); `--holdout CLASS` removes a class from it for
-  the run (the class is then never "in the registry", whatever matched it).
-
-Policies (each escalates a set of rows; everything else auto-passes):
-- **D** escalates split votes;
-- **T1** escalates every row whose class is in the registry — an oracle upper bound when every
-  miss is in a listed class (in live routing T1 also needs the accept path, which changes no
-  figure below: only pass decisions are measured);
-- **T2** escalates unanimous passes on registry classes whose confidence is high: pattern
-  unanimous, decision pass, and `confidence` ≥ 0.9 when the row gives one (the judges' own
-  confidence — live routing's T2 reads the same figure); a row with votes and no confidence
-  counts on its unanimity alone, as the multi-judge table of docs/EVIDENCE.md (E8) does;
-- **D+T2** = either: the deployable claim;
-- **PROBE** escalates rows whose probe failed; **D+T2+PROBE** = any of D, T2, PROBE. Both are
-  reported only when some row carries probe data.
-
-For each policy, as the reference tables give them: n (rows evaluated), MISS capture rate
-(escalated misses / misses), MISS still auto-passed (rate and count), true passes escalated
-(escalated true passes / true passes). A rate with a zero denominator is None. With a
-hold-out, each policy's line for the held-out class's misses (the recurrence arm catches none,
-a probe can) and the CONTROL line: the other classes' misses caught and the true passes
-escalated — what the arm still does where history exists. The reference tables and the
-hold-out's figures are docs/EVIDENCE.md's E8 and E9; tests/unit/test_evaluation.py rebuilds them.
-
-Pure: parsing takes lines, not files.
+`parse_history` reads JSON Lines into `Row`s (a malformed line raises `HistoryError` with its line
+number, or is skipped); `evaluate` classes each row's vote pattern, escalates the rows each policy
+catches against the registry of reversal-prone classes (minus a hold-out) and returns the
+figures as an `Evaluation` — misses caught and still auto-passed, true passes escalated, and with
+a hold-out its line and the control line. text/evaluation.py lays them out. Pure: parsing takes
+lines, not files.
 """
 
 from __future__ import annotations
