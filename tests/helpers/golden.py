@@ -460,6 +460,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "budget/workflow_size_warning": ("budget.workflow_size_warning", dict(bound=20, why="20 calls", left=8)),
         "budget/workflow_size_warning_unbounded": ("budget.workflow_size_warning", dict(bound=None, why="no bound: the call names no script", left=8)),
         "budget/workflow_named_agents": ("budget.workflow_named_agents", dict(named=["security-analyst"])),
+        "workflow/how_to_run_asked_by_the_user": ("workflow.how_to_run", dict(
+            asked="user", call=CALL, namespace=', each written with the plugin\'s namespace: "deliberation:<slug>"')),
+        "workflow/how_to_run_chosen_by_the_trigger": ("workflow.how_to_run", dict(asked="trigger", call=CALL, namespace="")),
+        "workflow/how_to_run_chosen_by_the_agent": ("workflow.how_to_run", dict(asked="agent", call=CALL, namespace="")),
         "workflow/foreign_copy": ("workflow.foreign_copy", dict(file="deliberate.js", call=CALL)),
         "workflow/foreign_copy_installed": ("workflow.foreign_copy", dict(file="mine.js", call="")),
         "workflow/other_workflow_open": ("workflow.other_workflow", dict(deliberation=DID, phase="RESEARCH", call=CALL)),

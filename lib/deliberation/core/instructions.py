@@ -15,6 +15,7 @@ from __future__ import annotations
 from deliberation.core.depth import FLOOR
 from deliberation.core.personas import LENSES
 from deliberation.core.task_type import threshold as type_threshold
+from deliberation.text.workflow import how_to_run
 
 MAX_CHARS = 4000
 HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
@@ -89,28 +90,6 @@ def models_line(models: "dict[str, str] | None") -> str:
 ASKED = ("user", "trigger", "agent")  # who asked for the deliberation (protocol_text's `asked`)
 
 
-def _how_to_run(asked: str, prefix: str, question: str) -> str:
-    """The way to run it. The client's Workflow tool may be called only when the user opted in to
-    a multi-agent run (its own description says so): the user's own request for the deliberation
-    (a force marker, the command) is that; a prompt the trigger scored, or the agent's own Skill
-    call, is not — then the turn-by-turn path with the Agent tool, with the call named for when
-    the user opts in."""
-    call = workflow_call(prefix, question)
-    args = ('args may be an object {"question": …, "context": "<shared project context: files, constraints>", '
-            '"personas": [2-5 persona slugs]}')
-    agents = f"with the Agent tool, subagent_type = these slugs exactly{_namespace(prefix)} (never \"general-purpose\" for a persona)"
-    if asked == "user":
-        return (f"The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as ONE "
-                f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
-                f"every report; {args}. Then end your turn: its task notification brings the outcome, and the "
-                "plugin asks you for the decision document. No other workflow runs in a deliberation.\n"
-                f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:")
-    who = "You chose this deliberation" if asked == "agent" else "The plugin chose this deliberation from the prompt's words"
-    return (f"{who}, not the user: the Workflow tool is for multi-agent runs the user opted in to, so do not call it "
-            f"unasked (if the user asks for it, the one call is {call}; no other workflow runs in a deliberation). "
-            f"Run it turn by turn {agents}:")
-
-
 def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
                   dims: dict, consensus_threshold: "float | None" = None, prefix: str = "",
                   models: "dict[str, str] | None" = None, asked: str = "trigger") -> str:
@@ -122,7 +101,7 @@ def protocol_text(question: str, task_type: str, threshold: float, confidence: f
     `prefix` is the agent-type namespace of the plugin form (e.g. "deliberation:").
     `models` (persona → model alias) is given when `models.diverse` is on. `asked` (ASKED): who
     asked for it — the user (a force marker or the command), the trigger's score, or the agent's
-    own Skill call; only the user's request runs the Workflow tool (`_how_to_run`).
+    own Skill call; only the user's request runs the Workflow tool (text/workflow.how_to_run).
     """
     if asked not in ASKED:
         raise ValueError(f"asked: one of {ASKED}, not {asked!r}")
@@ -133,7 +112,7 @@ Trigger confidence {confidence:.2f}, threshold {threshold:.2f} ({_dims(dims)}). 
 Question: {_question(question)}
 
 Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete).
-{_how_to_run(asked, prefix, question)}
+{how_to_run(asked, workflow_call(prefix, question), _namespace(prefix))}
 1. RESEARCH: 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST), each stating its position; the plugin compares them. Each prompt = "Phase: research", the question and the same shared project context. Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you before the next phase.
 2. DELIBERATION ("Phase: deliberation"): synthesis-lead and debate-moderator with ALL research findings (claim and evidence); then ONE red-team pass. When the plugin lists hot spots, spawn the FRESH {", ".join(LENSES)} workers its note gives (never subagent_type "fork"), each prompt carrying verbatim "{FLOOR[0]}" and "{FLOOR[1]}" and NOT the consensus or synthesis text; then one red team 2. No further rounds.
 3. RANKING (blind): the personas again, "Phase: ranking", the question and the approaches exactly as the plugin lists them; never which approach leads nor any agent's scores, verdicts or rationale. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict and a concern with its reason for each approach it would not adopt.

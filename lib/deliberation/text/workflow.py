@@ -7,6 +7,30 @@ from __future__ import annotations
 from deliberation.text import Words
 
 
+def how_to_run(asked: str, call: str, namespace: str) -> str:
+    """How the protocol says to run the deliberation (`call`: the plugin's Workflow call;
+    `namespace`: how the agent types are written, '' in the project form). The client's Workflow
+    tool may be called only when the user opted in to a multi-agent run (its own description
+    says so): the user's request for the deliberation (`asked` "user": a force marker, the
+    command) is that opt-in and gets the one call; one the trigger chose from the prompt's words
+    ("trigger") or the agent started itself ("agent") runs turn by turn with the Agent tool, the
+    call named for when the user asks for it."""
+    agents = (f"with the Agent tool, subagent_type = these slugs exactly{namespace} (never \"general-purpose\" "
+              "for a persona)")
+    if asked == "user":
+        return (f"The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as ONE "
+                f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
+                "every report; args may be an object {\"question\": …, \"context\": \"<shared project context: "
+                "files, constraints>\", \"personas\": [2-5 persona slugs]}. Then end your turn: its task "
+                "notification brings the outcome, and the plugin asks you for the decision document. No other "
+                "workflow runs in a deliberation.\n"
+                f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:")
+    who = "You chose this deliberation" if asked == "agent" else "The plugin chose this deliberation from the prompt's words"
+    return (f"{who}, not the user: the Workflow tool is for multi-agent runs the user opted in to, so do not call it "
+            f"unasked (if the user asks for it, the one call is {call}; no other workflow runs in a deliberation). "
+            f"Run it turn by turn {agents}:")
+
+
 def foreign_copy(file: str, call: str) -> str:
     """A project's saved workflow named like the plugin's, whose text differs (`call`: the
     plugin's own Workflow call, '' when the hooks do not run as the plugin)."""
