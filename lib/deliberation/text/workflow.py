@@ -1,34 +1,11 @@
 """The plugin's own workflow (docs/WORKFLOW.md): what the hooks say when a Workflow call is
 refused or allowed, when the script that runs is not the shipped one, when a workflow agent's
-report or a message to it is refused (core/plugin_workflow.py decides)."""
+report or a message to it is refused (core/plugin_workflow.py decides), and the main agent's
+note when the run ends (core/workflow_prompts.outcome picks its lines)."""
 
 from __future__ import annotations
 
 from deliberation.text import Words
-
-
-def how_to_run(asked: str, call: str, namespace: str) -> str:
-    """How the protocol says to run the deliberation (`call`: the plugin's Workflow call;
-    `namespace`: how the agent types are written, '' in the project form). The client's Workflow
-    tool may be called only when the user opted in to a multi-agent run (its own description
-    says so): the user's request for the deliberation (`asked` "user": a force marker, the
-    command) is that opt-in and gets the one call; one the trigger chose from the prompt's words
-    ("trigger") or the agent started itself ("agent") runs turn by turn with the Agent tool, the
-    call named for when the user asks for it."""
-    agents = (f"with the Agent tool, subagent_type = these slugs exactly{namespace} (never \"general-purpose\" "
-              "for a persona)")
-    if asked == "user":
-        return (f"The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as ONE "
-                f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
-                "every report; args may be an object {\"question\": …, \"context\": \"<shared project context: "
-                "files, constraints>\", \"personas\": [2-5 persona slugs]}. Then end your turn: its task "
-                "notification brings the outcome, and the plugin asks you for the decision document. No other "
-                "workflow runs in a deliberation.\n"
-                f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:")
-    who = "You chose this deliberation" if asked == "agent" else "The plugin chose this deliberation from the prompt's words"
-    return (f"{who}, not the user: the Workflow tool is for multi-agent runs the user opted in to, so do not call it "
-            f"unasked (if the user asks for it, the one call is {call}; no other workflow runs in a deliberation). "
-            f"Run it turn by turn {agents}:")
 
 
 def foreign_copy(file: str, call: str) -> str:
@@ -174,3 +151,51 @@ def hooks_off(outcome: str) -> str:
 def cached(count: int, run: "str | None") -> str:
     """Agent results the client served from its cache: no hook saw them run again."""
     return f"{count} agent result(s) of workflow run {run} were served from the client's cache (no hook saw them run again)"
+
+
+# -- the main agent's note when the plugin's workflow has ended (core/workflow_prompts.outcome)
+
+RUN_HEADS = {"failed": "⚠ the plugin's workflow FAILED",
+             "hooks_off": "⚠ the plugin's workflow ran without the plugin's hooks answering",
+             "foreign": "⚠ the workflow that ran is NOT the plugin's"}
+DEPTH_OFF = "Depth axis off for this deliberation: breadth only."
+
+
+def run_ended(deliberation: str, status: str, waves: "list[list]") -> str:
+    """The note's first line: how the run ended (`status`) and each wave's [name, reported, agents]."""
+    head = RUN_HEADS.get(status, "the plugin's workflow has finished")
+    line = ", ".join(f"{name} {ok}/{n}" for name, ok, n in waves) or "no wave"
+    return f"Deliberation {deliberation} — {head} (waves, reports/agents: {line})."
+
+
+def what_happened(outcome: str) -> str:
+    return f"What happened: {' '.join(outcome.split())[:600]}"
+
+
+def no_report_from(persona: str, stage: str, problem: str) -> str:
+    """A workflow agent whose report was refused (`problem`: the first line of why)."""
+    return f"- no report from {persona} ({stage}): {problem[:200]}"
+
+
+def two_agent_rule(agents: "list[str]", said: str) -> str:
+    """The 2-agent form's outcome (`said`: its verdict as notes.TWO_AGENT_OUTCOME words it)."""
+    return f"2-agent rule ({', '.join(agents)}): {said}."
+
+
+def depth_skipped(reason: str) -> str:
+    return f"⚠ {reason}"
+
+
+def depth_done(hot_spots: int, overrides: int, zeroed: int) -> str:
+    return (f"Depth step: {hot_spots} hot spot(s) deepened, {overrides} override(s), "
+            f"{zeroed} tier-2 result(s) zeroed.")
+
+
+def not_finished(phase: str, why: str) -> str:
+    return f"The deliberation is not finished ({phase}): {' '.join(why.split())[:600]}"
+
+
+def run_again(relaunch: str, next_text: str) -> str:
+    """The next step of a run that ended before the vote: the relaunch call, else turn by turn."""
+    return (f"Next: run the plugin's workflow again — {relaunch} — it continues from what is recorded; "
+            "or continue turn by turn. " + next_text)
