@@ -19,7 +19,10 @@ shows the model as what it is — measured on 2.1.328, docs/HOOK_ANSWERS.md:
   Stop has `stop_hook_active`), and the model reads the text once, as a system reminder, without
   the "Stop hook feedback" copy and the "blocking error from command: …" line a block adds.
 - UserPromptSubmit: `additionalContext`; `decision: block` drops the user's prompt (the model
-  never sees it; the user reads the reason).
+  never sees it; the user reads the reason). `stop_reason` renders `{"continue": false,
+  "stopReason": …}`: on a task notification the client asks the model for no turn and keeps the
+  notification, with "Operation stopped by hook: <reason>", for the next request (the plugin's
+  quiet wait, core/quiet_wait.py).
 - `systemMessage` goes to the user only (never into a model request).
 """
 
@@ -354,17 +357,19 @@ class Answer:
     agent (or the subagent) must act before it goes on — and stays so in the event log;
     `render` turns it into the event's dialect."""
 
-    __slots__ = ("decision", "reason", "context", "system_message", "updated_input")
+    __slots__ = ("decision", "reason", "context", "system_message", "updated_input", "stop_reason")
 
     def __init__(self, decision: "str | None" = None, reason: "str | None" = None,
                  context: "str | None" = None, system_message: "str | None" = None,
-                 updated_input: "dict | None" = None) -> None:
+                 updated_input: "dict | None" = None, stop_reason: "str | None" = None) -> None:
         self.decision = decision  # PreToolUse: allow|deny|ask; others: block
         self.reason = reason
         self.context = context
         self.system_message = system_message
         # PreToolUse: the tool runs with this input instead (the user's permission rules still apply)
         self.updated_input = updated_input
+        # UserPromptSubmit of a task notification: no model turn now (`continue: false`), said so
+        self.stop_reason = stop_reason
 
     @classmethod
     def block(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
@@ -379,7 +384,8 @@ class Answer:
         return cls("ask", reason, context, system_message)
 
     def is_empty(self) -> bool:
-        return not (self.decision or self.context or self.system_message or self.updated_input is not None)
+        return not (self.decision or self.context or self.system_message or self.updated_input is not None
+                    or self.stop_reason)
 
     def warn(self, message: str) -> "Answer":
         """Add a line to the user-visible systemMessage."""
@@ -409,6 +415,9 @@ class Answer:
         elif self.decision == "block" and event_name == "UserPromptSubmit":
             out["decision"] = "block"
             out["reason"] = self.reason or "blocked by the deliberation plugin"
+        if self.stop_reason and event_name == "UserPromptSubmit":
+            out["continue"] = False
+            out["stopReason"] = self.stop_reason
         if context and event_name in CONTEXT_EVENTS:
             specific["additionalContext"] = fitted(context)
         if specific:
@@ -432,7 +441,8 @@ class Answer:
                        context, out.get("systemMessage"), updated if isinstance(updated, dict) else None)
         if event_name in ("Stop", "SubagentStop") and context:
             return cls("block", context, None, out.get("systemMessage"))
-        return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"))
+        stop_reason = (out.get("stopReason") or "stopped") if out.get("continue") is False else None
+        return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"), stop_reason=stop_reason)
 
     def to_json(self, event_name: str) -> str:
         rendered = self.render(event_name)
