@@ -285,6 +285,8 @@ def _model_facing(event: str, answer: dict) -> "list[str]":
         texts.append(answer["reason"])
     if answer.get("context") and event in CONTEXT_EVENTS:
         texts.append(answer["context"])
+    if answer.get("stop_reason") and event == "UserPromptSubmit":  # read after "Operation stopped by hook: "
+        texts.append(answer["stop_reason"])
     return texts
 
 
