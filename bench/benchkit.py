@@ -45,6 +45,27 @@ def setup_paths() -> None:
             sys.path.insert(0, p)
 
 
+def e2e_modules(*names: str) -> list:
+    """The end-to-end suite's modules by name (tests/e2e: the scripted Messages-API stand-in, the
+    client harness, the scenarios), for the benches that drive the real client."""
+    import importlib
+
+    for p in (os.path.join(ROOT, "tests", "e2e"), ROOT, LIB):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    return [importlib.import_module(name) for name in names]
+
+
+def client_or_skip(title: str, out) -> "str | None":
+    """The Claude Code client's path, or None after printing why `title` is skipped."""
+    (harness,) = e2e_modules("harness")
+    try:
+        return harness.find_claude_bin()
+    except harness.ClientUnavailable as exc:
+        print(f"\n{title} — skipped: {exc}", file=out)
+        return None
+
+
 def default_python() -> str:
     """The plugin's own interpreter (<plugin>/.venv/bin/python, what hooks/run.sh uses), else ours.
 

@@ -41,22 +41,9 @@ import benchkit
 from benchkit import Target, table
 
 REPO = Path(__file__).resolve().parent.parent
-E2E = REPO / "tests" / "e2e"
 MAIN_REQUESTS_TARGET = 4
 MAIN_SHARE_TARGET = 0.25
 MULTIPLE_TARGET = 5.0
-
-
-def _e2e():
-    for path in (str(E2E), str(REPO), str(REPO / "lib")):
-        if path not in sys.path:
-            sys.path.insert(0, path)
-    import fake_api
-    import harness
-    import scenarios_gates
-    import scenarios_workflow
-
-    return fake_api, harness, scenarios_gates, scenarios_workflow
 
 
 def figures(run) -> dict:
@@ -90,12 +77,9 @@ def protocol_scenario(scenarios_gates, scenarios_workflow):
 
 
 def run(out=sys.stdout) -> "list[Target]":
-    fake_api, harness, sg, sw = _e2e()
-    try:
-        claude = harness.find_claude_bin()
-    except harness.ClientUnavailable as exc:
-        print(f"\nCost of a deliberation through the real client — skipped: {exc}", file=out)
+    if (claude := benchkit.client_or_skip("Cost of a deliberation through the real client", out)) is None:
         return []
+    fake_api, harness, sg, sw = benchkit.e2e_modules("fake_api", "harness", "scenarios_gates", "scenarios_workflow")
     api = fake_api.FakeApi().start()
     results: dict = {}
     try:

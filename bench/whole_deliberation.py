@@ -38,19 +38,7 @@ import benchkit
 from benchkit import Target, table
 
 REPO = Path(__file__).resolve().parent.parent
-E2E = REPO / "tests" / "e2e"
 RATIO_TARGET = 1.3
-
-
-def _e2e():
-    for path in (str(E2E), str(REPO), str(REPO / "lib")):
-        if path not in sys.path:
-            sys.path.insert(0, path)
-    import fake_api
-    import harness
-    import scenarios_gates
-
-    return fake_api, harness, scenarios_gates
 
 
 class Variant:
@@ -91,12 +79,9 @@ NO_OP = "import sys; sys.stdin.buffer.read()"
 
 
 def run(rounds: int = 5, out=sys.stdout) -> "list[Target]":
-    fake_api, harness, sg = _e2e()
-    try:
-        claude = harness.find_claude_bin()
-    except harness.ClientUnavailable as exc:
-        print(f"\nWhole deliberation through the real client — skipped: {exc}", file=out)
+    if (claude := benchkit.client_or_skip("Whole deliberation through the real client", out)) is None:
         return []
+    fake_api, harness, sg = benchkit.e2e_modules("fake_api", "harness", "scenarios_gates")
     api = fake_api.FakeApi().start()
     try:
         with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:

@@ -423,14 +423,20 @@ def manifest_dirs(manifest: dict, plan: "Plan | None" = None) -> "list[str]":
     return [d for d in dirs if shipped_dir(d)]
 
 
+def _lstat_mode(path: str) -> "int | None":
+    """The mode of `path` itself (a link is not followed), None when nothing is there."""
+    try:
+        return os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+
+
 def check_target(project: Project) -> None:
     """Refuse a target whose folders install writes into are links (or not folders), or whose
     files install reads or replaces are links, FIFOs or devices: SettingsError, nothing changed."""
     for rel in SHIPPED_DIRS:
         path = project.path(rel)
-        try:
-            mode = os.lstat(path).st_mode
-        except FileNotFoundError:
+        if (mode := _lstat_mode(path)) is None:
             continue
         if stat.S_ISLNK(mode):
             raise SettingsError(f"{path} is a symbolic link (to {os.readlink(path)}): install writes only inside "
@@ -448,11 +454,7 @@ def check_target(project: Project) -> None:
             pass
     for rel in names:
         path = project.path(rel)
-        try:
-            mode = os.lstat(path).st_mode
-        except FileNotFoundError:
-            continue
-        if not stat.S_ISREG(mode):
+        if (mode := _lstat_mode(path)) is not None and not stat.S_ISREG(mode):
             raise SettingsError(f"{path} is {kind_of(mode)}: install reads and replaces only regular files inside "
                                 "the project; remove it (or replace it with a regular file), then re-run. "
                                 "Nothing was changed.")
