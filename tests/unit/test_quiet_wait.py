@@ -48,12 +48,12 @@ def test_agents_that_finished_with_their_notification_pending_count_as_coming():
 
 def test_the_last_notification_of_the_wave_is_a_turn():
     d, rec = wave(notified=4, running=())
-    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("the last result of the wave")
+    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("wave_done")
 
 
 def test_the_switch_turns_it_off():
     d, rec = wave()
-    assert quiet_wait.decide(False, d, rec, FIRST, client()) == Speak("quiet waiting is off")
+    assert quiet_wait.decide(False, d, rec, FIRST, client()) == Speak("switch_off")
 
 
 def test_a_notification_the_plugin_cannot_attribute_is_a_turn():
@@ -77,7 +77,7 @@ def test_only_a_first_single_completed_notification_may_be_quiet(note):
 def test_a_report_sent_back_or_not_recorded_is_a_turn(status):
     d, rec = wave()
     rec.status = status
-    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak(f"its report is {status}")
+    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("report_not_accepted")
 
 
 def test_a_superseded_or_foreground_report_is_a_turn():
@@ -91,23 +91,23 @@ def test_a_superseded_or_foreground_report_is_a_turn():
 
 def test_news_for_the_main_agent_or_an_open_workflow_is_a_turn():
     d, rec = wave()
-    assert quiet_wait.decide(True, d, rec, FIRST, client(news_due=True)) == Speak("news for the main agent")
-    assert quiet_wait.decide(True, d, rec, FIRST, client(open_workflows=True)) == Speak("news for the main agent")
+    assert quiet_wait.decide(True, d, rec, FIRST, client(news_due=True)) == Speak("news_due")
+    assert quiet_wait.decide(True, d, rec, FIRST, client(open_workflows=True)) == Speak("news_due")
 
 
 def test_while_the_main_agents_turn_is_open_it_is_a_turn():
     """Mid-turn a notification costs no request of its own, and a quiet answer only defers it."""
     d, rec = wave()
-    assert quiet_wait.decide(True, d, rec, FIRST, client(idle_since=None)) == Speak("the main agent's turn is open")
+    assert quiet_wait.decide(True, d, rec, FIRST, client(idle_since=None)) == Speak("turn_open")
     # an agent spawned after the last Stop: that turn has not ended yet
     d.agents[3].spawned_at = 25.0
-    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("the main agent's turn is open")
+    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("turn_open")
 
 
 def test_an_agent_the_client_did_not_list_running_may_never_notify():
     d, rec = wave()
     out = quiet_wait.decide(True, d, rec, FIRST, client(running_at_stop=["a0", "a1", "a2"]))
-    assert out == Speak("no notification is sure to come from ux-advocate")
+    assert out == Speak("may_not_notify", ("ux-advocate",))
     assert isinstance(quiet_wait.decide(True, d, rec, FIRST, client(running_at_stop=None)), Speak)
 
 
@@ -123,7 +123,7 @@ def test_a_spawn_never_seen_to_launch_or_a_foreground_one_is_not_counted_on():
 def test_a_pending_notification_older_than_the_stale_bound_is_not_counted_on():
     d, rec = wave(running=())
     out = quiet_wait.decide(True, d, rec, FIRST, client(now=5000.0))
-    assert out == Speak("no notification is sure to come from performance-engineer, cost-analyst, ux-advocate")
+    assert out == Speak("may_not_notify", PERSONAS[1:])
 
 
 def test_refused_spawns_are_not_waited_for():
@@ -131,4 +131,4 @@ def test_refused_spawns_are_not_waited_for():
     for a in d.agents[1:3]:
         a.notified = True
     d.agents[3].status = "refused"  # the client refused it after PreToolUse: nothing to wait for
-    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("the last result of the wave")
+    assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("wave_done")

@@ -65,8 +65,11 @@ class Quiet:
 
 @dataclass(frozen=True)
 class Speak:
-    """A turn with the normal answer; `why` is for the event log."""
+    """A turn with the normal answer. `why` (for the event log): switch_off, unattributed,
+    not_first_single_completed, report_not_accepted, news_due, turn_open, wave_done,
+    may_not_notify (`who`: the agents no notification is sure to come from)."""
     why: str
+    who: "tuple[str, ...]" = ()
 
 
 Outcome = Quiet | Speak
@@ -76,23 +79,23 @@ def decide(enabled: bool, delib: "Deliberation | None", rec: "AgentRecord | None
            client: Client) -> Outcome:
     """Quiet when the notification changes nothing the main agent must act on (module docstring)."""
     if not enabled:
-        return Speak("quiet waiting is off")
+        return Speak("switch_off")
     if delib is None or rec is None:
-        return Speak("not a deliberation agent's notification")
+        return Speak("unattributed")
     if note.count != 1 or note.status != "completed" or note.repeat:
-        return Speak("not a first, single, completed notification")
+        return Speak("not_first_single_completed")
     if not rec.background or rec.status != "reported" or rec.superseded:
-        return Speak(f"its report is {rec.status}")
+        return Speak("report_not_accepted")
     if client.news_due or client.open_workflows:
-        return Speak("news for the main agent")
+        return Speak("news_due")
     if client.idle_since is None or any(a.spawned_at > client.idle_since for a in delib.agents):
-        return Speak("the main agent's turn is open")
+        return Speak("turn_open")
     coming = next_step.to_arrive(delib)
     if not coming:
-        return Speak("the last result of the wave")
+        return Speak("wave_done")
     unsure = [a for a in coming if not _will_notify(a, client)]
     if unsure:
-        return Speak(f"no notification is sure to come from {', '.join(a.persona for a in unsure)}")
+        return Speak("may_not_notify", tuple(a.persona for a in unsure))
     have, of = next_step.stage_given(delib, rec.stage)
     return Quiet(deliberation=delib.id, persona=rec.persona, stage=rec.stage, have=len(have), of=of,
                  waiting_for=tuple(dict.fromkeys(a.persona for a in coming)))

@@ -42,7 +42,7 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
                 ctx.notes.append(f"no turn asked: {', '.join(quiet.waiting_for)} still to arrive")
                 return hookio.Answer(stop_reason=progress_words.waiting_quietly(
                     quiet.deliberation, quiet.persona, quiet.stage, quiet.have, quiet.of, quiet.waiting_for))
-            ctx.notes.append(f"a turn: {quiet.why}")
+            ctx.notes.append(f"a turn: {quiet.why} {' '.join(quiet.who)}".rstrip())
         ctx.tx.session.main_idle_since = None
         budget = ctx.budget_for_user()
         said = news.due(ctx, arrived.delib)
