@@ -5,7 +5,8 @@ was handled (the main agent is idle each time). Without the quiet wait every not
 model request that can only say "waiting"; with it the first three answer `continue: false` and
 the last one's request carries all four notifications, the three stop reasons and the plugin's
 progress note. A second run lets three agents finish at once (the client hands their
-notifications over together): the last of them still gives the turn, nothing stalls.
+notifications over together): the last of them still gives the turn, nothing stalls. The same
+wave in an interactive session (a pseudo-terminal) costs the same requests as with `-p`.
 Each child is released by the plugin's event log (synchronised on events, never on sleeps).
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from fake_api import as_reply
-from harness import agent_type, assert_clean, read_jsonl
+from harness import agent_type, assert_clean, install_into_project, read_jsonl, run_claude_interactive
 from scenarios import PersonaPanel, report, report_message
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -84,10 +85,20 @@ def waiting_requests(run) -> "tuple[int, object]":
     return count, None
 
 
-def run_panel(run_claude, e2e_project, release, config=None):
-    state = e2e_project.path / ".claude" / "deliberation"
+def configure(project: Path, config: "dict | None") -> None:
+    state = project / ".claude" / "deliberation"
     state.mkdir(parents=True, exist_ok=True)
     (state / "config.json").write_text(json.dumps({"depth": {"posture": "off"}, **(config or {})}))
+
+
+def all_notified(log) -> bool:
+    """A main-agent request carries all four task notifications."""
+    return any(len(set(re.findall(r"<task-id>([^<]+)</task-id>", r.all_text))) >= len(PERSONAS)
+               for r in log.main_requests)
+
+
+def run_panel(run_claude, e2e_project, release, config=None):
+    configure(e2e_project.path, config)
     scenario = Staggered(e2e_project.path, "install", release)
     run = run_claude(e2e_project, PROMPT, scenario, timeout=300)
     assert scenario.late == [], f"children released by timeout: {scenario.late}\n{run.describe()}"
@@ -142,3 +153,23 @@ def test_notifications_handed_over_together_still_end_in_a_turn(run_claude, e2e_
     assert last is not None, info
     assert "Reports you have: research 4 of 4" in last.all_text, info
     assert count <= 2, info
+
+
+@pytest.mark.parametrize("quiet", [True, False], ids=["quiet", "switch-off"])
+def test_an_interactive_session_waits_the_same_way(claude_bin, fake_api, e2e_project, hook_python, quiet):
+    install_into_project(e2e_project.path, hook_python)
+    configure(e2e_project.path, {"deliberation": {"quiet_waiting": quiet}})
+    scenario = Staggered(e2e_project.path, "install", (0, 1, 2, 3))
+    run = run_claude_interactive(claude_bin, fake_api, e2e_project.path, e2e_project.home, e2e_project.tmp,
+                                 PROMPT, scenario, done=all_notified, timeout=300)
+    info = run.describe()
+    assert run.notes == [] and scenario.late == [], info
+    assert run.plugin_errors() == "", run.plugin_errors()[-3000:]
+    count, last = waiting_requests(run)
+    quiet_said = quiet_answers(run)
+    print(f"\nQUIET interactive ({'on' if quiet else 'off'}) staggered 4: main requests with notifications "
+          f"{count}, quiet answers {len(quiet_said)}")
+    assert last is not None and "Reports you have: research 4 of 4" in last.all_text, info
+    assert count == (1 if quiet else 4), info
+    assert len(quiet_said) == (3 if quiet else 0)
+    assert all(STOPPED + reason in last.all_text for reason in quiet_said), info
