@@ -165,8 +165,9 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
     # the request for the document, and again when the plugin recorded it ...
     told = [r for r in mains if r.saw(f"Route: when deliberation {d['id']} closes, its decision goes to HUMAN REVIEW")]
     assert told and told[-1] is mains[-1], info
-    recorded = [r for r in mains if r.saw(f"PreToolUse:Write hook error: Decision document of deliberation {d['id']} "
-                                          "RECORDED (")]
+    recorded = [r for r in mains if r.saw("PreToolUse:Write hook error: RECORDED — this refusal is the expected "
+                                          f"receipt, not an error: the plugin took the decision document of "
+                                          f"deliberation {d['id']} (")]
     assert len(recorded) == 1 and recorded[0] is mains[-1], info
     # ... and told the user, with the commands that settle it
     assert run.text.startswith("Decision: approach A. The deliberation chose approach A, but the decision is not "

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from deliberation import cli
 from tests.helpers import payloads as P
-from tests.helpers.flows import HIGH, failed_checks, start
+from tests.helpers.flows import GATES_QUESTION, HIGH, failed_checks, start
 from tests.helpers.flows import gate_rank as rank
 from tests.helpers.flows import gate_research as research
 from tests.helpers.project import load_delib
@@ -96,6 +97,44 @@ def test_way_a_one_revision_round_then_a_fresh_blind_ranking(project, hook):
     assert res.decision is None and d["phase"] == "COMPLETE" and d["outcome"] == "adopted", (res.reason, d["gate2"])
     assert d["record"]["ways"]["before"]["consensus"] < d["threshold"]
     validate_state(project)
+
+
+REF = re.compile(r"\b([a-z][a-z-]+:F\d+)\b")
+
+
+def literal_revision_prompt(s, told: str) -> str:
+    """The revision synthesis prompt of a model that follows way (a) to the letter from the
+    answer alone: its "Phase: …" opening and the question, the claim and evidence of each research
+    finding the answer names (from the reports it was given), the approaches and the contested
+    points as the answer words them. Where the answer names no finding, the contested points stand
+    in for them — what the model sent in three real-model trials, refused each time."""
+    way = told[told.index("(a) one revision round"):told.index("(b) ")]
+    named = set(REF.findall(way))
+    carried = []
+    for persona, message in s.messages:  # the research reports the main agent was given
+        m = re.search(r"```json\s*(\{.*\})\s*```", message, re.S)
+        data = json.loads(m.group(1)) if m else {}
+        if data.get("phase") == "research":
+            carried += [f"- {persona}:{f['id']}: {f['claim']} (evidence: {f['evidence']})"
+                        for f in data.get("findings") or [] if f"{persona}:{f['id']}" in named]
+    contested = told[told.index("What is contested:"):told.index("Two ways forward")]
+    phase = re.search(r'prompt starting "(Phase: [a-z-]+)"', way).group(1)
+    return "\n".join([phase, f"Question: {GATES_QUESTION}", *carried, contested,
+                      "Revise each approach against these points; keep the ids."])
+
+
+def test_way_a_as_worded_is_accepted_the_first_time(project, hook):
+    """An obedient model that builds the revision synthesis prompt from way (a) alone is not
+    refused: the answer names every research finding the prompt must carry."""
+    s, post = split_vote(project, hook)
+    told = post.context
+    revised = [("A", "Postgres sessions with a write-behind buffer"), ("B", "Redis sessions with AOF persistence")]
+    out = s.foreground("synthesis-lead", literal_revision_prompt(s, told), P.synthesis_report(revised))
+    assert out["pre"].decision is None, out["pre"].reason
+    assert "revision round: the revised approaches stand" in (out["post"].context or "")
+    way = told[told.index("(a) one revision round"):told.index("(b) ")]
+    assert set(REF.findall(way)) == {"security-analyst:F1", "performance-engineer:F1"}, way
+    assert "claim and evidence of EVERY research finding" in way and "is refused" in way, way
 
 
 def test_after_the_revision_round_only_the_hand_over_remains(project, hook):

@@ -41,6 +41,25 @@ def test_each_shape_is_fields_of_the_schema_and_its_example_shows_every_one(shap
     assert json.loads(r.example(shape).removeprefix("```json\n").removesuffix("\n```")) == example
 
 
+STAGE_OF_SHAPE = {"research": "research", "ranking": "ranking", "synthesis": "deliberation", "debate": "deliberation",
+                  "red-team": "deliberation", "lens": "deliberation"}
+
+
+@pytest.mark.parametrize("shape", sorted(r.SHAPES))
+def test_each_shape_is_what_the_workflow_form_offers_its_stage(shape):
+    """What an agent is told (its shape) is what each delivery form accepts: the workflow's
+    StructuredOutput schema for the stage lists every field of it — a deliberation-phase role
+    is never asked for a `verdict` or `scores` that schema does not have."""
+    from deliberation.state.report_schema import stage_schema
+
+    stage = STAGE_OF_SHAPE[shape]
+    offered = stage_schema(stage, dimensions=["risk"], approaches=["A"], tier2=shape == "lens")["properties"]
+    assert set(r.SHAPES[shape]) <= set(offered), (shape, set(r.SHAPES[shape]) - set(offered))
+    if stage == "deliberation":
+        assert "verdict" not in r.SHAPES[shape] and "scores" not in r.SHAPES[shape]
+        assert "verdict" not in r.EXAMPLES[shape]  # a refutation keeps its own `verdict`
+
+
 def test_the_shape_of_each_kind_of_agent():
     assert [r.shape_of("persona", s) for s in ("research", "ranking")] == ["research", "ranking"]
     assert [r.shape_of(k, "deliberation") for k in ("synthesis", "debate", "red-team", "lens")] == [

@@ -134,6 +134,16 @@ def test_report_examples_show_exactly_the_fields_of_the_schema_their_phase_needs
         assert "`title`" in text.split("## Report format")[0]  # the research step names it too
 
 
+@pytest.mark.parametrize("slug", sorted(personas.ROLES))
+def test_a_deliberation_role_is_not_asked_for_a_vote_or_scores(slug):
+    """A deliberation-phase role's report has no `verdict` or `scores` (its workflow schema has
+    neither): its file never asks for an abstention or empty scores."""
+    text = _text(slug)
+    assert "abstain" not in text and "leave `scores` empty" not in text.lower()
+    for data in (json.loads(b) for b in JSON_BLOCK.findall(text)):
+        assert "verdict" not in data and "scores" not in data, slug
+
+
 @pytest.mark.parametrize("slug", sorted(personas.ALL))
 def test_isolation_and_no_spawning_are_stated(slug):
     text = _text(slug)

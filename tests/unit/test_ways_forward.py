@@ -160,3 +160,40 @@ def test_the_ways_fit_one_hook_answer_however_many_dissent():
     text = render(msg)
     assert msg.ways is not None and len(msg.ways.dissent) == 4 and msg.ways.more_dissent == 2
     assert len(text) < 6000, len(text)
+
+
+def test_the_revision_way_names_every_research_finding_its_prompt_must_carry():
+    """Way (a) says which findings the revision synthesis prompt must carry (claim and evidence,
+    refused without them) — the refusal is not the first place a model learns it — and a panel of
+    5 personas × 10 findings with 12 long dissents still fits one hook answer."""
+    from deliberation.text.render import render
+
+    long = "x" * 2000
+    names = ("security-analyst", "performance-engineer", "maintainability-reviewer", "reliability-engineer",
+             "technical-architect")
+    agents = [P.agent_record(n, "research", {
+        "findings": [{"id": f"F{k}", "claim": f"claim {k} of {n}", "evidence": "e"} for k in range(1, 11)],
+        "approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "dual write"}],
+        "verdict": "abstain", "confidence": 0.5}, key=f"r-{n}") for n in names]
+    agents += [P.agent_record(f"persona-{i}", "ranking", P.ranking_json(
+        {"A": (8 - i % 2 * 2,) * 5, "B": (6 + i % 2 * 2,) * 5}, preferred="B" if i % 2 else "A",
+        dissent=[{"target": "A", "concern": long, "reason": long}] * 3), key=f"k-{i}", kind="persona")
+        for i in range(12)]
+    d = P.make_deliberation(agents, task_type="security")
+    d.ranking = rank(d.agents, W)
+    d.gate1 = consensus_gate.evaluate(d, 2, 1.0)
+    text = render(ways_forward.failed_message(d, d.gate1, 2.0))
+    way = text[text.index("(a) one revision round"):text.index("(b) ")]
+    refs = [f"{n}:F{k}" for n in names for k in range(1, 11)]
+    assert f"the claim and evidence of EVERY research finding ({', '.join(refs)};" in way, way
+    assert "a prompt that lacks any of them is refused" in way
+    assert len(text) < 6000, len(text)
+    # without research findings there is nothing to carry, and nothing is named
+    bare = render(ways_forward.failed_message(split_without_research(), result("consensus"), 1.0))
+    assert "EVERY research finding" not in bare and "spawn ONE `synthesis-lead`" in bare
+
+
+def split_without_research():
+    d = split()
+    d.agents = [a for a in d.agents if a.stage != "research"]
+    return d

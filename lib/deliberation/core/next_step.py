@@ -139,10 +139,7 @@ def agent_type(delib: Deliberation, slug: str) -> str:
     return f"{delib.agent_prefix}{slug}"
 
 
-def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> "list[str]":
-    """persona:finding-id of every finding of the research reports (or of `agents`)."""
-    src = phases.current(delib, "research") if agents is None else agents
-    return [f"{a.persona}:{f.id}" for a in src for f in a.filed.findings]
+finding_refs = phases.finding_refs  # persona:finding-id of every research finding
 
 
 def _accepted(delib: Deliberation, cfg: Config, slug: str, prompt: str = "") -> bool:

@@ -67,6 +67,13 @@ def current(delib: Deliberation, stage: "str | None" = None, tier: "int | None" 
             and (tier is None or a.tier == tier)]
 
 
+def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> "list[str]":
+    """persona:finding-id of every finding of the research reports (or of `agents`): what a
+    synthesis or debate prompt must carry (core/isolation.py checks it)."""
+    src = current(delib, "research") if agents is None else agents
+    return [f"{a.persona}:{f.id}" for a in src for f in a.filed.findings]
+
+
 def pending(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]":
     return [a for a in delib.agents if a.status in ("spawned", "running")
             and (stage is None or a.stage == stage)]

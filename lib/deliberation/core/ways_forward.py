@@ -213,7 +213,7 @@ def view(delib: Deliberation) -> words.Ways:
                      for x in shown[:SHOWN_DIVERGENCES]],
         dissent=dissent, more_dissent=max(0, len(c.dissenters) - SHOWN_DISSENT) + c.more_dissenters,
         revision="available" if not revision_used(delib) else "used",
-        synthesis_type=f"{delib.agent_prefix}{SYNTHESIS}")
+        synthesis_type=f"{delib.agent_prefix}{SYNTHESIS}", findings=phases.finding_refs(delib))
 
 
 def failed_message(delib: Deliberation, result: GateResult, now: float) -> words.GateFailed:

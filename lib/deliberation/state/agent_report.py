@@ -76,17 +76,18 @@ class AgentReport(_Part):
     hot_spots: list[str] = Field(default_factory=list, max_length=20, description="Tier 2: ids of the hot spots addressed.")
 
 
-# What each kind of agent reports: exactly the fields its phase needs, in the order shown. The
-# agent files' examples and every send-back's example are these shapes (tests/unit/test_agents.py
-# and test_agent_report.py check both against state_schema/agent_report.schema.json).
+# What each kind of agent reports: exactly the fields its phase needs, in the order shown — each
+# one a field of its stage's workflow schema too (report_schema.FIELDS: a deliberation-phase role
+# has no verdict and no scores to give). The agent files' examples and every send-back's example
+# are these shapes (tests/unit/test_agents.py and test_agent_report.py check both against
+# state_schema/agent_report.schema.json and the stage schemas).
 SHAPES: "dict[str, tuple[str, ...]]" = {
     "research": ("phase", "summary", "findings", "approaches", "verdict", "preferred_approach", "rationale",
                  "dissent", "confidence"),
     "ranking": ("phase", "summary", "scores", "verdict", "preferred_approach", "rationale", "dissent", "confidence"),
-    "synthesis": ("phase", "summary", "approaches", "conflicts", "preferred_approach", "rationale", "verdict",
-                  "confidence"),
-    "debate": ("phase", "summary", "findings", "conflicts", "verdict", "confidence"),
-    "red-team": ("phase", "summary", "refutations", "missed_angles", "verdict", "confidence"),
+    "synthesis": ("phase", "summary", "approaches", "conflicts", "preferred_approach", "rationale", "confidence"),
+    "debate": ("phase", "summary", "findings", "conflicts", "confidence"),
+    "red-team": ("phase", "summary", "refutations", "missed_angles", "confidence"),
     "lens": ("phase", "hot_spots", "summary", "findings", "refutations", "confidence"),
 }
 _FINDING = {"id": "F1", "claim": "...", "evidence": "src/db.py:120", "severity": "high"}
@@ -106,13 +107,13 @@ EXAMPLES: "dict[str, dict]" = {
                   "approaches": [{"id": "A", "title": "a short name", "summary": "what is done (persona:F1)"},
                                  {"id": "B", "title": "a short name", "summary": "what is done (persona:F2)"}],
                   "conflicts": [{"between": ["A", "B"], "about": "the crux"}], "preferred_approach": "A",
-                  "rationale": "why, in your own words", "verdict": "abstain", "confidence": 0.6},
+                  "rationale": "why, in your own words", "confidence": 0.6},
     "debate": {"phase": "deliberation", "summary": "one paragraph", "findings": [_FINDING],
                "conflicts": [{"between": ["persona:F1", "persona:F2"], "about": "the crux; what would settle it"}],
-               "verdict": "abstain", "confidence": 0.6},
+               "confidence": 0.6},
     "red-team": {"phase": "deliberation", "summary": "one paragraph",
                  "refutations": [{"target": "persona:F1", "verdict": "refuted", "claim": "...", "evidence": "..."}],
-                 "missed_angles": ["what nobody examined"], "verdict": "abstain", "confidence": 0.6},
+                 "missed_angles": ["what nobody examined"], "confidence": 0.6},
     "lens": {"phase": "deliberation", "hot_spots": ["H1"], "summary": "one paragraph", "findings": [_FINDING],
              "refutations": [{"target": "H1", "verdict": "weakened", "claim": "...", "evidence": "..."}],
              "confidence": 0.7},

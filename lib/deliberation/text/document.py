@@ -1,6 +1,8 @@
 """What the Write call that hands over the decision document is told (core/document_handover.py
 decides): recorded, not recorded with what to fix, or not due. The model reads it as the
-tool's result (a PreToolUse deny: nothing is written either way). Also the words of the request
+tool's result (a PreToolUse deny: nothing is written either way), which the client labels
+"PreToolUse:Write hook error: …" and lists among the permission denials — so a recorded
+document's answer says in its first words that the refusal is the expected receipt. Also the words of the request
 that names that call, and of a content that is no document (core/prd.py)."""
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ class DocumentRecorded(_Data):
 
 def document_recorded(o: DocumentRecorded) -> str:
     again = " It replaces the one handed over before." if o.replaced else ""
-    lines = [f"Decision document of deliberation {o.deliberation} RECORDED ({o.counts}).{again} This result is "
-             "the plugin's answer, not a failure: the plugin keeps the document in the decision record, so no "
-             "file is written.",
+    lines = [f"RECORDED — this refusal is the expected receipt, not an error: the plugin took the decision "
+             f"document of deliberation {o.deliberation} ({o.counts}) from this Write call and keeps it in the "
+             f"decision record, so no file is written.{again} (The client shows every such receipt as a hook "
+             "error and a permission denial; do not call Write again.)",
              "Next: give the user your concluding answer in prose — the decision, its dissent and the "
              "alternatives; do not paste the document. The deliberation closes when you stop."]
     return "\n".join(lines + ([o.route] if o.route else []))

@@ -129,6 +129,7 @@ class Ways(_Data):
     more_dissent: int = 0
     revision: Literal["available", "used"] = "available"
     synthesis_type: str = "synthesis-lead"
+    findings: list[str] = []  # persona:finding-id of every research finding the revision prompt carries
 
 
 def _title(w: Ways, aid: str) -> str:
@@ -177,11 +178,13 @@ def ways_forward(w: Ways) -> str:
                 f"settle it with `deliberation approve {w.deliberation}` ({lead}) or `deliberation reject "
                 f"{w.deliberation}` (set it aside) — in Claude Code `! deliberation approve {w.deliberation}`.")
     lines = contested_lines(w)
+    carry = (f"the claim and evidence of EVERY research finding ({', '.join(w.findings)}; the contested points "
+             "do not replace them: a prompt that lacks any of them is refused), " if w.findings else "")
     if w.revision == "available":
         lines += ["Two ways forward — choose one:",
                   f"(a) one revision round (this deliberation has one; never a second): spawn ONE `{w.synthesis_type}` "
-                  "with the Agent tool, prompt starting \"Phase: deliberation\" with the question, every research "
-                  f"finding, the approaches {ids} and the contested points above, asking it to revise each approach "
+                  f"with the Agent tool, prompt starting \"Phase: deliberation\" with the question, {carry}the "
+                  f"approaches {ids} and the contested points above, asking it to revise each approach "
                   "against them (keep the ids; its report's `approaches` replace the list). When it has reported, "
                   "spawn the research personas again, fresh, to rank the revised approaches blind — the contested "
                   "points may be in the ranking prompts, never who scored or voted what.",
