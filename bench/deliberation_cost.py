@@ -1,27 +1,14 @@
-"""What a deliberation costs, on both paths, through the real Claude Code client.
+"""What a deliberation costs, on both paths, through the real Claude Code client:
+`python bench/deliberation_cost.py` (bench/README.md and docs/PERFORMANCE.md give the figures).
 
-    python bench/deliberation_cost.py
-
-The same scripted 9-agent deliberation — three research personas (security-analyst,
-performance-engineer, cost-analyst), synthesis-lead and debate-moderator with every finding, one
-red team, the three personas again to rank, both gates passing and the decision document at the
-first Stop — runs against the scripted Messages-API stand-in (tests/e2e/fake_api.py) in a project
-wired by install.sh:
-
-- as the plugin's workflow: one `Workflow({name: "deliberate", args})` call (docs/WORKFLOW.md);
-- through the per-turn protocol: the main agent spawns each wave with the Agent tool (foreground);
-
-and, for the comparison, the same model answers the same question alone, in a project without
-the plugin. Every agent of the script answers at once, without reading files, on every path: the
-figures are the orchestration's cost, not the research's.
-
-Printed per path: the main agent's API requests and request bytes, all agents' request bytes
-(the main agent's and every subagent's, checkpoints included), the main agent's share, the
-multiple of the single agent's answer in request bytes, and the decision record's own cost line
-(tokens, from the transcripts). Request bytes are the JSON bodies as the stand-in received them.
-Targets: main agent ≤ 4 requests and ≤ 25 % of the request bytes (workflow), the default
-deliberation ≤ 5× a single agent's answer. Needs the client (`$CLAUDE_BIN` or
-scripts/install_claude_client.sh); without one this part is skipped.
+The same scripted 9-agent deliberation runs against the Messages-API stand-in
+(tests/e2e/fake_api.py) in a project wired by install.sh, as the plugin's workflow (one Workflow
+call) and through the per-turn protocol, and the same model answers alone in a project without
+the plugin; every scripted agent answers at once, so the figures are the orchestration's cost.
+Printed per path: the main agent's requests and request bytes, all agents' request bytes, the
+main agent's share, the multiple of the single answer, and the record's cost line. Targets:
+main agent ≤ 4 requests and ≤ 25 % of the bytes (workflow), ≤ 5× a single answer. Without the
+client (`$CLAUDE_BIN` or scripts/install_claude_client.sh) this part is skipped.
 """
 
 from __future__ import annotations

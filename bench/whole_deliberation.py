@@ -1,23 +1,12 @@
-"""A whole scripted deliberation through the real Claude Code client, with and without the plugin.
+"""A whole scripted deliberation through the real Claude Code client, with and without the plugin:
+`python bench/whole_deliberation.py [--rounds N]` (bench/README.md and docs/PERFORMANCE.md).
 
-    python bench/whole_deliberation.py [--rounds N]
-
-The end-to-end suite's foreground deliberation — three research personas, synthesis-lead, one
-red team, the three personas again to rank: 8 subagents, both gates passing at the first Stop —
-runs against the scripted Messages-API stand-in (tests/e2e/fake_api.py, a model that answers
-instantly), alternately in a project with the plugin installed (install.sh), in one with only
-the persona agent files, and in one whose hooks (same events, same matchers) are no-op
-interpreters that start, read stdin and exit — the floor of any command hook. After one
-warm-up round of each, N rounds of each, interleaved.
-
-Printed: the median wall time of each, the plugin's added time, the number of hook commands
-the client ran in one deliberation (counted in a separate run whose hooks only count), one
-interpreter start the way the hooks start it (`python -I -S -c pass`), and the ratio
-
-    added time ÷ (hook commands × interpreter start)
-
-— 1.0 would mean each hook costs exactly one interpreter start. Needs the Claude Code client
-(`$CLAUDE_BIN` or `scripts/install_claude_client.sh`); without one this part is skipped.
+The end-to-end suite's 8-subagent foreground deliberation runs against the Messages-API stand-in
+(tests/e2e/fake_api.py), interleaved after one warm-up round each: with the plugin installed,
+with only the persona agent files, and with no-op hooks on the same events (the floor of any
+command hook). Printed: each median wall time, the plugin's added time, the hook commands one
+deliberation ran, one interpreter start as the hooks start it, and added time ÷ (hook commands ×
+interpreter start). Without the client this part is skipped.
 """
 
 from __future__ import annotations

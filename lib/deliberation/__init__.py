@@ -40,10 +40,14 @@ TIERS = {
                "deliberation.state.plain_reads", "deliberation.state.session_switch",
                # a session start's upkeep and the off switch
                "deliberation.core.off_switch", "deliberation.app.retention", "deliberation.core.retention",
+               "deliberation.text.prune",
                # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
-               "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.core.terms",
-               "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.core.depth",
-               "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.core.personas",
+               "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.text.trigger",
+               "deliberation.core.terms",
+               "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.text.protocol",
+               "deliberation.core.depth",
+               "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.text.tokens",
+               "deliberation.core.personas",
                "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals",
                "deliberation.text.switch", "deliberation.core.vocabulary",
                # the self-rating (and the settings awaiting approval) said at SessionStart; the mid-task

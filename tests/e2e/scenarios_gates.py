@@ -1,24 +1,14 @@
-"""Scripted deliberations for the gate scenarios (scenarios 1-6).
+"""Scripted deliberations for the gate scenarios (1-6).
 
-`StagedDeliberation` is a main agent that walks a deliberation wave by wave — research
-personas, synthesis-lead, (red-team), the personas again to rank — spawning each wave's agents
-in ONE message, foreground (`run_in_background: false`) or background (the client's default),
-and moving on only when every agent of the wave has answered (tool result or task
-notification). Its subagents answer from a table of reports keyed by (slug, phase, round).
-Where it is (which wave) follows from the request alone: the number of assistant messages that
-spawned agents so far. Tests adapt it by overriding `plan` (the waves, which may grow with what
-the model has read, e.g. a gate's reason), `answer` (a subagent's reply) and `final`.
-
-Every spawned prompt starts with `PERSONA: <slug>`, `Phase: <phase>` and `Round: <n>` lines, so
-`persona_of`, `phase_of` and `round_of` tell the subagents apart.
-
-Also here: report builders for ranking (`scores`: the same value on all five dimensions, so the
-weighted score is that value), the question of these scenarios (task type `default`, threshold
-0.70, trigger confidence 0.1296), state readers that work while the client runs (a scenario
-may look at the plugin's state between two requests), and the scenarios of each gate test.
-A scenario must never wait inside its call: the API answers one request at a time, so a
-subagent that waits would stall the main agent too — `EarlyStopDeliberation` polls with a
-Read tool call instead.
+`StagedDeliberation` walks a deliberation wave by wave (research, synthesis-lead, red team,
+ranking), spawning each wave in ONE message, foreground or background, and moves on when every
+agent of the wave has answered; where it is follows from the request alone (the assistant
+messages that spawned so far). Tests override `plan`, `answer` and `final`. Each spawned prompt
+starts with `PERSONA:`, `Phase:` and `Round:` lines (`persona_of`, `phase_of`, `round_of`). Also:
+ranking report builders (`scores`: one value on all five dimensions), the scenarios' question
+(task type default, threshold 0.70, trigger confidence 0.1296), state readers usable while the
+client runs, and the scenarios. A scenario never waits inside its call (the API answers one
+request at a time): `EarlyStopDeliberation` polls with a Read call instead.
 """
 
 from __future__ import annotations

@@ -1,24 +1,14 @@
-"""Installing the plugin as Claude Code users do: marketplace, self-set-up, update, uninstall.
+"""Installing the plugin as Claude Code users do — marketplace, self-set-up, update, uninstall —
+in a temporary HOME with a bare python3 first on PATH (this machine's global one has pydantic,
+which would hide a missing environment).
 
-In a temporary HOME, with a bare python3 (a venv with no packages at all) first on PATH — these
-machines' global python3 has pydantic, which would hide a missing environment:
-
-    claude plugin marketplace add SOURCE → claude plugin install deliberation@deliberation-gates
-    → session 1: the plugin sets up its environment in the background
-    → session 2: 15 background spawns, 12 run and 3 are denied by the spawn budget; then the
-      deliberation as the installed plugin's workflow (`deliberation:deliberate`), in one call
-    → release A (a changed dependency list): claude plugin marketplace update + update
-    → session 3: a new environment is set up, the old one goes, no worker of the old code or
-      environment keeps running → session 4: the new code in the new environment enforces
-    → release B (same dependencies, the usual update) → session 5: the same environment, the
-      new code, no worker of the old code → session 6: the command line through the Bash tool
-    → claude plugin uninstall: nothing of the plugin keeps running, nothing is left outside its
-      folders but the project's state.
-
-SOURCE is the scratch clone's path (the client then reads the plugin from that folder) or its
-git URL over HTTP (the client clones it, as from GitHub, and installs a copy per version).
-pip reaches the package registry during the set-up; its cache is the repo's .cache/pip (or
-PIP_CACHE_DIR) so later runs download nothing.
+The story: marketplace add + install → session 1 sets the environment up in the background →
+session 2: 15 background spawns (12 run, 3 denied by the budget), then the plugin's workflow in
+one call → release A (new dependencies): a new environment, the old one and its workers gone,
+the new code enforces → release B (same dependencies): same environment, new code → the command
+line through the Bash tool → uninstall: nothing keeps running, nothing left but the project's
+state. SOURCE is the scratch clone's path or its git URL over HTTP; pip's cache is the repo's
+.cache/pip (or PIP_CACHE_DIR), so later runs download nothing.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from deliberation.core import consensus_gate, depth, human_review, ways_forward
 from deliberation.core.ranking import rank
 from deliberation.state.models import ConformityWarning, WaysForward
 from deliberation.text import Words
+from deliberation.text import review as review_words
 from tests.helpers import payloads as P
 from tests.helpers.gates import gate2
 
@@ -55,6 +56,10 @@ def function(name: str) -> Callable[..., Any]:
 def render(name: str, data: Any) -> "dict[str, str]":
     """The sections a case renders to: {'text': …} or {'model': …, 'person': …} (absent ones left out)."""
     fn = function(name)
+    if isinstance(fn, str):  # a fixed text: its case has no input
+        return {"text": fn}
+    if isinstance(fn, dict):  # fixed texts by key: the case names its key
+        return {"text": fn[data["key"]]}
     params = list(inspect.signature(fn).parameters.values())
     hint = fn.__annotations__.get(params[0].name) if len(params) == 1 else None
     model = _model(fn, hint)
@@ -137,6 +142,8 @@ def _dissenter(persona="ux-advocate", documented=False):
                                                                  preferred="B", dissent=why), key=f"a-{persona}-1")
 
 
+PROMPT_FINDINGS = [["security-analyst:F1", "high", "Sessions  must survive a\nrestart.", "incident 2024-03"],
+                   ["cost-analyst:F1", "low", "Redis adds a node.", " "]]
 CONFORMITY = [ConformityWarning(detector="score_clustering", agents=["k-a", "k-b", "k-c"],
                                 evidence="3 agents within 0.3 points on A (8.4–8.6).").model_dump(mode="json")]
 REQUEST = "Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it."
@@ -335,6 +342,18 @@ def cases() -> "dict[str, tuple[str, Any]]":
                                                           progress="…the progress note…")),
         "notes/reminder": ("notes.reminder", dict(progress="…the progress note…")),
         # the PreToolUse hold while a decision awaits a person: its reason follows the route's rules
+        "review/commands_hint": ("review.commands_hint", dict(delib_id=DID)),
+        "review/settle_sentence": ("review.settle_sentence", dict(delib_id=DID)),
+        "review/user_message_human_review": ("review.user_message", dict(
+            delib_id=DID, route="human-review", decision="A", rules="T2: unanimous pass")),
+        "review/user_message_no_decision": ("review.user_message", dict(
+            delib_id=DID, route="human-review", decision=None)),
+        "review/user_message_hard_reject": ("review.user_message", dict(
+            delib_id=DID, route="hard-reject", decision="B", rules="T1: every accepted decision of this class")),
+        "review/main_agent_notice_human_review": ("review.main_agent_notice", dict(
+            delib_id=DID, route="human-review", why=T2_WHY, decision="A", rules="T2: unanimous pass")),
+        "review/main_agent_notice_hard_reject": ("review.main_agent_notice", dict(
+            delib_id=DID, route="hard-reject", why="T1: the class security/auth is hard-rejected", decision=None)),
         "review/hold_no_consensus": ("review.review_hold", dict(
             tool="Bash", rules=["NO_CONSENSUS"], ids=[DID],
             lines=[f"- deliberation {DID} [architecture] routed to human-review — NO_CONSENSUS: consensus 0.27 "
@@ -369,6 +388,47 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "document/not_due_other_deliberation": ("document.document_not_due", dict(
             asked="d-5e55a7c1-2", active=DID, phase="PRD_GENERATION",
             path=f".claude/deliberation/documents/{DID}.json")),
+        "document/hand_over": ("document.hand_over", dict(path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/request_head": ("document.request_head", dict(
+            rejected=False, path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/request_head_rejected": ("document.request_head", dict(
+            rejected=True, path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/send_back_next": ("document.send_back_next", dict(path=".claude/deliberation/documents/d-5e55a7c1-1.json")),
+        "document/content_too_large": ("document.content_too_large", dict(size=70000, limit=65536)),
+        "document/content_not_json": ("document.content_not_json", {}),
+        "document/content_not_object": ("document.content_not_object", dict(kind="list")),
+        "document/example": ("document.EXAMPLE", {}),
+        "document/stop_check": ("document.STOP_CHECK", {}),
+        "document/ids_only": ("document.IDS_ONLY", {}),
+        "document/needs_adopted": ("document.needs", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
+        "document/needs_rejected": ("document.needs", dict(minimums=[["requirements", 0], ["acceptance_criteria", 0], ["risks", 1]])),
+        "document/needs_many": ("document.needs", dict(minimums=[["requirements", 2], ["risks", 3]])),
+        "document/rules": ("document.rules", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
+        "document/cite_head": ("document.cite_head", dict(n=7)),
+        "document/too_few_adopted": ("document.too_few", dict(
+            rejected=False, minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]],
+            short=["acceptance_criteria", "risks"])),
+        "document/too_few_rejected": ("document.too_few", dict(
+            rejected=True, minimums=[["requirements", 0], ["acceptance_criteria", 0], ["risks", 1]], short=["risks"])),
+        "document/repeated_ids": ("document.repeated_ids", dict(ids=["R1", "RISK2"])),
+        "document/bad_verifies": ("document.bad_verifies", dict(pairs=[["AC1", "R9"], ["AC2", "R3"]])),
+        "document/unknown_ids": ("document.unknown_ids", dict(refs=[
+            ["security-analyst:F9", "R1", False], ["R2", "AC1", True], ["H7", "open question 1", False]])),
+        "document/unknown_ids_many": ("document.unknown_ids", dict(
+            refs=[[f"x:F{i}", "R1", False] for i in range(14)])),
+        "document/block_too_large": ("document.block_too_large", dict(size=70000, limit=65536)),
+        "document/block_not_json": ("document.block_not_json", {}),
+        "document/no_block": ("document.no_block", {}),
+        "document/many_blocks": ("document.many_blocks", dict(n=2)),
+        "document/invalid": ("document.invalid", dict(detail="- requirements[0].sources: required")),
+        "document/send_back_head": ("document.send_back_head", dict(
+            deliberation=DID, problem="Your concluding answer has no decision document block.")),
+        "document/recorded_missing": ("document.recorded_missing", dict(
+            send_backs=1, problem="Your concluding answer has no decision document block.")),
+        "document/counts": ("document.counts", dict(requirements=3, criteria=2, risks=1, non_goals=0, questions=2)),
+        "stop/not_yet_agents": ("stop.not_yet", dict(why="agents", count=2)),
+        "stop/not_yet_workflow": ("stop.not_yet", dict(why="workflow")),
+        "stop/not_yet_unannounced": ("stop.not_yet", dict(why="unannounced", count=1)),
         "stop/held": ("stop.stop_held", dict(deliberation=DID, hold=HOLD, count=2, limit=3)),
         "stop/failed": ("stop.stop_failed", dict(deliberation=DID, hold=HOLD, limit=3)),
         "stop/document_sent_back": ("stop.document_sent_back", dict(problem="…what is wrong, and the block to write…")),
@@ -394,7 +454,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "stop/completed_awaits_review": ("stop.completed", dict(
             deliberation=DID, leading="A", consensus=0.91, threshold=0.85, task_type="security", route="human-review",
             record="records/d-5e55a7c1-1.md", document="1 requirement, 1 acceptance criterion, 1 risk",
-            review={"notice": human_review.main_agent_notice(
+            review={"notice": review_words.main_agent_notice(
                         DID, "human-review", f"deliberation {DID} [security/auth] routed to human-review by policy "
                         f"D+T2+PROBE — {T2_WHY} — decision: A", "A", T2_WHY),
                     "message": "HUMAN REVIEW NEEDED: …"})),
@@ -460,6 +520,51 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "budget/workflow_size_warning": ("budget.workflow_size_warning", dict(bound=20, why="20 calls", left=8)),
         "budget/workflow_size_warning_unbounded": ("budget.workflow_size_warning", dict(bound=None, why="no bound: the call names no script", left=8)),
         "budget/workflow_named_agents": ("budget.workflow_named_agents", dict(named=["security-analyst"])),
+        "prompts/report": ("prompts.report", dict(stage="research")),
+        "prompts/no_context": ("prompts.NO_CONTEXT", {}),
+        "prompts/findings_block": ("prompts.findings_block", dict(findings=PROMPT_FINDINGS)),
+        "prompts/findings_block_none": ("prompts.findings_block", dict(findings=[])),
+        "prompts/approaches_block": ("prompts.approaches_block", dict(approaches=[
+            ["synthesis-lead:A", "Postgres outbox", "a relay  worker\npublishes"], ["synthesis-lead:B", "dual write", ""]])),
+        "prompts/approaches_block_none": ("prompts.approaches_block", dict(approaches=[])),
+        "prompts/conflicts_block": ("prompts.conflicts_block", dict(conflicts=[
+            [["security-analyst", "cost-analyst"], "whether a  second store is worth it"]])),
+        "prompts/research": ("prompts.research", dict(question="Redis or the database?", context="src/session.py")),
+        "prompts/research_no_context": ("prompts.research", dict(question="Redis or the database?", context="")),
+        "prompts/deliberation_synthesis": ("prompts.deliberation", dict(
+            question="Redis or the database?", findings="- security-analyst:F1 [high]: …", approaches="- a:A: x",
+            role="synthesis-lead")),
+        "prompts/deliberation_debate": ("prompts.deliberation", dict(
+            question="Redis or the database?", findings="- f", approaches="- a", role="debate-moderator")),
+        "prompts/deliberation_other_role": ("prompts.deliberation", dict(
+            question="Redis or the database?", findings="- f", approaches="- a", role="ux-advocate")),
+        "prompts/red_team": ("prompts.red_team", dict(
+            question="Redis or the database?", approaches="- synthesis-lead:A: outbox", findings="- f",
+            synthesis=["Both stores work; the outbox is simpler."], conflicts="- between a, b: c")),
+        "prompts/red_team_bare": ("prompts.red_team", dict(
+            question="Redis or the database?", approaches="- (none proposed)", findings="- f", synthesis=[],
+            conflicts="")),
+        "prompts/red_team_2": ("prompts.red_team_2", dict(question="Redis or the database?",
+                                                          items="- evidence-chase:R1 [refuted] …")),
+        "prompts/ranking": ("prompts.ranking", dict(question="Redis or the database?",
+                                                    approaches="Approaches (in this order): B, A …",
+                                                    dimensions=["correctness", "risk", "cost"])),
+        "prompts/checkpoint": ("prompts.checkpoint", dict(wave="research")),
+        "workflow/run_ended": ("workflow.run_ended", dict(deliberation=DID, status="done",
+                                                          waves=[["research", 3, 3], ["deliberation", 2, 3]])),
+        "workflow/run_ended_failed_no_wave": ("workflow.run_ended", dict(deliberation=DID, status="failed", waves=[])),
+        "workflow/run_ended_hooks_off": ("workflow.run_ended", dict(deliberation=DID, status="hooks_off", waves=[])),
+        "workflow/run_ended_foreign": ("workflow.run_ended", dict(deliberation=DID, status="foreign", waves=[])),
+        "workflow/what_happened": ("workflow.what_happened", dict(outcome="the ranking  wave\nreturned nothing")),
+        "workflow/no_report_from": ("workflow.no_report_from", dict(persona="cost-analyst", stage="research",
+                                                                    problem="findings[0].evidence: required")),
+        "workflow/two_agent_rule": ("workflow.two_agent_rule", dict(agents=["product-strategist", "devils-advocate"],
+                                                                    said="the two positions differ")),
+        "workflow/depth_skipped": ("workflow.depth_skipped", dict(reason="depth step skipped: the budget is spent")),
+        "workflow/depth_done": ("workflow.depth_done", dict(hot_spots=2, overrides=1, zeroed=0)),
+        "workflow/depth_off": ("workflow.DEPTH_OFF", {}),
+        "workflow/not_finished": ("workflow.not_finished", dict(phase="DELIBERATION", why="it ended before  the vote")),
+        "workflow/run_again": ("workflow.run_again", dict(relaunch=CALL, next_text="Next: spawn the red team.")),
         "workflow/foreign_copy": ("workflow.foreign_copy", dict(file="deliberate.js", call=CALL)),
         "workflow/foreign_copy_installed": ("workflow.foreign_copy", dict(file="mine.js", call="")),
         "workflow/other_workflow_open": ("workflow.other_workflow", dict(deliberation=DID, phase="RESEARCH", call=CALL)),
@@ -490,6 +595,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "switch/on": ("switch.switched_on", dict(over_env=False)),
         "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
         "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
+        "prune/too_old": ("prune.too_old", dict(days=31, limit=30.0)),
+        "prune/too_old_fraction": ("prune.too_old", dict(days=0, limit=0.5)),
+        "prune/trimmed": ("prune.trimmed", dict(size=1200000, limit=1048576)),
+        "prune/beyond_total": ("prune.beyond_total", dict(limit_mb=200.0)),
         "switch/prune_failed": ("switch.prune_failed", dict(reason="PermissionError: [Errno 13] sessions")),
         # a committed setting held back until this user approves it: the session start's line, doctor's,
         # `deliberation config`'s, `deliberation trust`'s listing of a probe
@@ -653,6 +762,54 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "depth/spot_two_agents": ("depth.spot_two_agents", dict(
             detail='product-strategist approves A — "ship it"; devils-advocate rejects — "not yet"')),
         # `deliberation eval`'s figures
+        "evaluation/bad_row_not_json": ("evaluation.bad_row", dict(rule="not_json", got="Expecting value: line 1 column 1 (char 0)")),
+        "evaluation/bad_row_not_object": ("evaluation.bad_row", dict(rule="not_object", got="list")),
+        "evaluation/bad_row_missing": ("evaluation.bad_row", dict(rule="missing", got=["bad", "class"])),
+        "evaluation/bad_row_unknown": ("evaluation.bad_row", dict(rule="unknown", got=["score"])),
+        "evaluation/bad_row_id": ("evaluation.bad_row", dict(rule="id")),
+        "evaluation/bad_row_class": ("evaluation.bad_row", dict(rule="class")),
+        "evaluation/bad_row_decision": ("evaluation.bad_row", dict(rule="decision", got="maybe")),
+        "evaluation/bad_row_bad": ("evaluation.bad_row", dict(rule="bad", got="yes")),
+        "evaluation/bad_row_votes": ("evaluation.bad_row", dict(rule="votes")),
+        "evaluation/bad_row_confidence": ("evaluation.bad_row", dict(rule="confidence", got=1.5)),
+        "evaluation/bad_row_probe": ("evaluation.bad_row", dict(rule="probe", got="maybe")),
+        "protocol/protocol_plugin": ("protocol.protocol", dict(
+            confidence=0.41, threshold=0.7, dims="ambiguity 0.70, complexity 0.55, stakes 0.80, context_dependence 0.30",
+            task_type="architecture", bar=0.8, question="Redis or the database for the session store?",
+            call='Workflow({name: "deliberation:deliberate", args: "Redis or the database for the session store?"})',
+            prefix="deliberation:", people="technical-architect, reliability-engineer, cost-analyst, "
+                                           "performance-engineer, devils-advocate",
+            minimum=["product-strategist", "devils-advocate"], lenses=["evidence-chase", "counter-model", "edge-case-hunt"],
+            floor=FLOOR, models={"cost-analyst": "sonnet", "technical-architect": "opus"})),
+        "protocol/protocol_installed_no_question": ("protocol.protocol", dict(
+            confidence=1.0, threshold=0.7, dims="ambiguity 0.00, complexity 0.00, stakes 0.00, context_dependence 0.00",
+            task_type="default", bar=0.75, question="(none given: …)",
+            call='Workflow({name: "deliberate", args: "<the question above, in one line>"})', prefix="",
+            people="technical-architect, security-analyst", minimum=["product-strategist", "devils-advocate"],
+            lenses=["evidence-chase"], floor=FLOOR)),
+        "protocol/namespace": ("protocol.namespace", dict(prefix="deliberation:")),
+        "protocol/namespace_none": ("protocol.namespace", dict(prefix="")),
+        "protocol/models_line": ("protocol.models_line", dict(models={"security-analyst": "opus", "ux-advocate": "haiku"})),
+        "protocol/models_line_off": ("protocol.models_line", dict(models=None)),
+        "protocol/header": ("protocol.HEADER", {}),
+        "protocol/ranking_dimensions": ("protocol.RANKING_DIMENSIONS", {}),
+        "protocol/no_question": ("protocol.NO_QUESTION", {}),
+        "protocol/question_placeholder": ("protocol.QUESTION_PLACEHOLDER", {}),
+        "trigger/notification": ("trigger.NOTIFICATION", {}),
+        "trigger/disabled": ("trigger.DISABLED", {}),
+        **{f"trigger/cue_{k}": ("trigger.CUES", dict(key=k)) for k in (
+            "question", "decision_question", "yes_no_question", "verdict", "options", "quantity",
+            "weakens_protection", "platform_choice", "many_affected", "irreversible_on_live", "change_to_live",
+            "situation")},
+        "trigger/long_prompt": ("trigger.long_prompt", dict(words=412)),
+        "trigger/damped": ("trigger.damped", dict(factor=0.4, by="already decided")),
+        "trigger/forced": ("trigger.forced", dict(marker="/deliberate")),
+        "trigger/below": ("trigger.below", dict(confidence=0.52, threshold=0.7, highs=["stakes", "complexity"])),
+        "trigger/below_no_high": ("trigger.below", dict(confidence=0.68, threshold=0.7, highs=[])),
+        "trigger/at_or_above": ("trigger.at_or_above", dict(confidence=0.91, threshold=0.7)),
+        "tokens/counted": ("tokens.COUNTED", {}),
+        "prune/leftover": ("prune.LEFTOVER", {}),
+        "prune/within": ("prune.WITHIN", {}),
         "evaluation/pct": ("evaluation.pct", dict(x=0.9787)),
         "evaluation/pct_none": ("evaluation.pct", dict(x=None)),
         "evaluation/ratio": ("evaluation.ratio", dict(n=92, d=94)),

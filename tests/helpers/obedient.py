@@ -1,24 +1,16 @@
-"""An obedient main agent's reading of the plugin's answers.
+"""An obedient main agent's reading of the plugin's answers: it knows only what the plugin said —
+the DELIBERATION PROTOCOL (question, panel, namespace) and then the newest note, hold or refusal
+— and does what its "Next:" line says. Pure text in, decisions out; used by
+tests/integration/test_next_step_flow.py and tests/e2e/test_e2e_obedient.py.
 
-It knows nothing of the protocol beyond what the plugin says: the DELIBERATION PROTOCOL the
-prompt hook injected (the question, the suggested panel, the agent-type namespace) and, after
-that, the newest plugin text it received — a note, a hold or a refusal — whose "Next:" line
-says what to do. Pure text in, decisions out; used by the hook-level walk
-(tests/integration/test_next_step_flow.py) and the real-client runs (tests/e2e/
-test_e2e_obedient.py).
-
-A "Next:" line is read as:
-  "Next: spawn `a` and `b` …"  → spawn exactly those agent types, each prompt built from what
-                                 the directive asks: its "Phase: x" line, the question, the
-                                 findings of every research agent it has received, the
-                                 plugin's approach list verbatim, the tier-2 items verbatim —
-                                 or, for a tier-2 worker, exactly the prompt the plugin gave;
+  "Next: spawn `a` and `b` …"  → exactly those agent types, each prompt built from what the line
+                                 asks (phase line, question, every research finding received,
+                                 the approach list or tier-2 items verbatim, a tier-2 worker's
+                                 own prompt as given);
   "Next: wait …"               → wait;
-  "Next: write the decision document …" / "Next: hand the decision document …"
-                               → the concluding answer: the decision, then the document block
-                                 in the shape the plugin shows, citing only the ids it lists;
-  anything else                → finish: the final answer, with what the plugin says to tell
-                                 the user.
+  "Next: write / hand the decision document …" → the decision, then the document in the shape
+                                 shown, citing only the ids listed;
+  anything else                → finish, telling the user what the plugin says to tell.
 """
 
 from __future__ import annotations

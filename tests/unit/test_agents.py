@@ -11,6 +11,7 @@ import pytest
 import re
 
 from deliberation.core import personas, instructions as protocol
+from deliberation.text import protocol as protocol_words
 from deliberation.state import agent_report as report
 from deliberation.state.config import DEFAULT_DIMENSIONS, Config
 
@@ -248,7 +249,7 @@ def test_deliberate_command_leaves_the_protocol_to_the_hook():
     `/deliberate` prompt, so the command's body must not restate any of it."""
     meta, body = parse_front_matter((COMMANDS / "deliberate.md").read_text())
     assert set(meta) == {"description", "argument-hint"}
-    assert "$ARGUMENTS" in body and protocol.HEADER.split(" (")[0] in body
+    assert "$ARGUMENTS" in body and protocol_words.HEADER.split(" (")[0] in body
     for sentence in FLOOR:
         assert sentence not in body
     for people in protocol.PANELS.values():
@@ -273,7 +274,7 @@ def test_protocol_question_line_holds_no_trigger_word():
     assert "/deliberation:deliberation-status shows progress" in text
     _result, text = score_prompt("/deliberate", None)
     assert "/deliberation:" not in text and "/deliberation-status shows progress" in text
-    assert f"Question: {protocol.NO_QUESTION}" in text
+    assert f"Question: {protocol_words.NO_QUESTION}" in text
 
 
 def test_status_command_runs_the_cli_only():
@@ -302,7 +303,7 @@ def test_each_agent_is_told_one_way_to_deliver_its_report_in_each_form(slug):
 
 
 def test_the_workflow_prompts_say_what_the_agent_files_say():
-    from deliberation.core import workflow_prompts
+    from deliberation.text import prompts as workflow_prompts
     from deliberation.text.depth import shared_part
 
     report = workflow_prompts.REPORT.format(stage="research")

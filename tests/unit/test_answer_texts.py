@@ -31,10 +31,10 @@ def test_every_text_function_has_a_golden_case():
     import inspect
 
     from deliberation import text
-    from deliberation.text import budget, conformity, cost, depth, evaluation, gates, messages, notes, phases, progress, refusals, reports, review, route, script, stop, workflow
+    from deliberation.text import budget, conformity, cost, depth, document, evaluation, gates, messages, notes, phases, progress, prompts, protocol, prune, refusals, reports, review, route, script, stop, trigger, workflow
 
     covered = {name for name, _data in golden.cases().values()}
-    public = {f"{m.__name__.rsplit('.', 1)[1]}.{n}" for m in (budget, conformity, cost, depth, evaluation, gates, messages, notes, phases, progress, refusals, reports, review, route, script, stop, workflow)
+    public = {f"{m.__name__.rsplit('.', 1)[1]}.{n}" for m in (budget, conformity, cost, depth, document, evaluation, gates, messages, notes, phases, progress, prompts, protocol, prune, refusals, reports, review, route, script, stop, trigger, workflow)
               for n, f in vars(m).items() if inspect.isfunction(f) and f.__module__ == m.__name__
               and not n.startswith("_") and n not in _PARTS}
     assert text.__name__ and public - covered == set()

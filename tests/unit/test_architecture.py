@@ -291,19 +291,6 @@ PROSE_IS_DATA = {
     "deliberation.core.depth": "FLOOR, the two sentences a tier-2 prompt must carry verbatim: the spawn rule matches "
                                "them word for word",
 }
-# modules whose sentences are still written in them, at most this many literals each: moving one
-# to text/ lowers its figure, and a module not listed here may have none
-PROSE_NOT_MOVED_YET: "dict[str, int]" = {
-    "deliberation.core.confidence": 2,
-    "deliberation.core.evaluation": 7,
-    "deliberation.core.human_review": 7,
-    "deliberation.core.instructions": 6,
-    "deliberation.core.prd": 20,
-    "deliberation.core.retention": 3,
-    "deliberation.core.stop": 3,
-    "deliberation.core.token_usage": 2,
-    "deliberation.core.workflow_prompts": 19,
-}
 
 
 def prose_literals(path: str) -> "list[tuple[int, str]]":
@@ -351,9 +338,8 @@ def test_the_core_writes_no_sentence():
         if dotted in PROSE_IS_DATA:
             continue
         found = prose_literals(path)
-        allowed = PROSE_NOT_MOVED_YET.get(dotted, 0)
-        if len(found) > allowed:
-            over.append(f"{dotted}: {len(found)} sentence literal(s), {allowed} allowed — first: "
+        if found:
+            over.append(f"{dotted}: {len(found)} sentence literal(s) — first: "
                         + "; ".join(f"line {n}: {t[:60]!r}" for n, t in found[:3]))
     assert over == [], "\n".join(over)
 
@@ -378,7 +364,7 @@ def test_the_prose_check_can_fail():
         assert [n for n, _t in prose_literals(fh.name)] == [7, 9]
     finally:
         os.unlink(fh.name)
-    assert set(PROSE_IS_DATA) | set(PROSE_NOT_MOVED_YET) <= set(CORE_MODULES)
+    assert set(PROSE_IS_DATA) <= set(CORE_MODULES)
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import os
 
 from deliberation.app import transcripts as R
 from deliberation.core import token_usage as T
+from deliberation.text import tokens as tokens_text
 from tests.helpers import payloads as P
 
 
@@ -79,7 +80,7 @@ def test_count_keeps_the_largest_reading_and_the_total_in_step():
     d.agents.append(other)
     assert T.count(d, other, 4205, "task-notification") and d.tokens_used == 8659
     d.agents.append(P.agent_record("ux-advocate", "research", None, key="k3"))  # still running: no reading
-    assert T.summary(d) == {"used": 8659, "counted": T.COUNTED, "agents_not_counted": 1,
+    assert T.summary(d) == {"used": 8659, "counted": tokens_text.COUNTED, "agents_not_counted": 1,
                             "agents_by_source": {"transcript": 0, "totalTokens": 1, "task-notification": 1}}
 
 

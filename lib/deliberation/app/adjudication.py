@@ -25,7 +25,7 @@ from deliberation.report import decision_record, html_report
 from deliberation.state.config import EscalationConfig, project_config
 from deliberation.state.models import (Adjudication, AdjudicationAction, Deliberation, EscalationIndex, OpenEscalation, Route)
 from deliberation.state.store import SessionTx, Store, StoreError
-from deliberation.core.human_review import commands_hint as hint
+from deliberation.text.review import commands_hint as hint
 from deliberation.core.human_review import tool_answer
 
 

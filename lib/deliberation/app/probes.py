@@ -1,31 +1,14 @@
-"""The novelty arm: probes — independent second reads that do not share the judges' priors.
+"""The novelty arm: probes, independent second reads that do not share the judges' priors
+(docs/ESCALATION.md states the two independence tests; docs/SECURITY.md how a probe is held).
 
-A probe (config `escalation.probes`: name, command argv, classes globs, inputs, timeout_s) is a
-command that recomputes from source data or checks a structural invariant (tests, a schema, a
-checksum). Its verdict is its exit status: 0 = pass, anything else (or a timeout) = fail.
-
-The two tests a probe must pass to count as independent evidence:
-- **checksum test** (can the pass/fail criterion be written without the claim's reasoning?) —
-  holds by construction: a probe receives NO deliberation text. Its argv is fixed config, stdin
-  is /dev/null, and its environment is a minimal one (`probe_env`): no API keys, no tokens, none
-  of the hook's variables — only the locale, the user, a home and a PATH. `validate_probe` rejects, at config-check
-  time, a command that tries to template deliberation content (`{question}`, `{report}`,
-  `{claim}` … any `{name}` placeholder, `$DELIBERATION_*` / `${DELIBERATION_*}` references), one
-  that reads the plugin's own state (`.claude/deliberation/`, where the reports live), and one
-  that is another LLM prompt (the `claude` CLI). `config.ProbeConfig` applies the same check
-  (`command_problems`), so such a probe is dropped from the config with a named error when the
-  config is loaded; `run_probe` checks again and never runs an invalid probe.
-- **causal test** (do the probe's inputs share an upstream with the claim's evidence?) —
-  `causal_overlap` compares the probe's declared `inputs` with the paths cited in the agents'
-  findings' evidence and returns a warning naming the shared paths.
-
-Matching (`matching_probes`): a probe covers a decision class when one of its `classes` globs
-matches the class or its task type (`security` covers `security/auth`).
-
-This is the one module that runs commands: in the project directory, argv without a shell, in
-its own process group, killed as a group (SIGKILL) at its timeout. A probe is a command from the
-project's config.json, so it runs only once this user has approved it (state/consent.py:
-`project_config` holds every unapproved probe back).
+A probe (`escalation.probes`: name, argv, classes globs, inputs, timeout_s) passes on exit status
+0. `validate_probe` (and `config.ProbeConfig`) refuses a command that templates deliberation text,
+reads the plugin's state folder or prompts another LLM; `run_probe` checks again, then runs it in
+the project folder, argv without a shell, stdin /dev/null, a minimal environment (`probe_env`:
+the locale, the user, a home and a PATH — no keys, no tokens), in its own process group killed
+at its timeout. `causal_overlap` warns when its `inputs` share paths with the findings'
+evidence; `core.escalation.matching_probes` selects by class or task type. The one module that runs commands,
+and only probes this user approved (state/consent.py).
 """
 
 from __future__ import annotations

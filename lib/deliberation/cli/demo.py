@@ -1,25 +1,12 @@
-"""`python -m deliberation.cli.demo [--keep DIR] [--json]` — the main job on a bundled recording.
+"""`python -m deliberation.cli.demo [--keep DIR] [--json]`: replay the bundled recording
+(examples/demo/, its README says what it holds) through the REAL hook scripts in a fresh project.
 
-`examples/demo/` holds one deliberation recorded from the real Claude Code client by the
-end-to-end harness (see its README): the session's `events.jsonl` (every hook payload in the
-order the client sent it, with the answer the plugin gave) and the `reversals.json` registry it
-ran against. The demo creates a fresh project, copies the registry (and `config.json` when the
-bundle has one), then feeds each recorded payload to the REAL hook script of its event — a
-subprocess with `CLAUDE_PROJECT_DIR` set, exactly as the client runs it — prints each decision
-as it happens (deny / block / ask / context, first line of the reason, with the depth
-instruction, the conformity warning, the gate block and its fix and the route called out),
-checks that every answer equals the recorded one, and renders the Markdown and HTML decision
-records; it ends with the decision document (PRD) the main agent wrote and what the
-deliberation cost. No network, no API key.
-
-The hooks also read the subagents' transcripts (their token usage, for the depth budget and the
-record's cost): `transcripts.jsonl` holds, per transcript the recording's hooks were given, the
-lines they read — each API response's message id and usage, nothing of the conversation — and
-the demo writes them back where the replayed payloads point.
-
-Recorded payloads carry placeholder paths (`recording.json`: project, home, tmp); they are
-replaced by this run's directories before a payload is replayed and before answers are compared.
-Exit status: 0 when every answer matched, 1 otherwise, 2 when the bundle is missing.
+Each recorded payload, its placeholder paths (`recording.json`) replaced by this run's folders,
+goes to its event's hook script as a subprocess with `CLAUDE_PROJECT_DIR` set, as the client runs
+it; the subagents' recorded usage lines (`transcripts.jsonl`) are written back where the payloads
+point. It prints each decision as it happens, checks every answer equals the recorded one,
+renders the Markdown and HTML records, and ends with the decision document and the cost. No
+network, no API key. Exit status: 0 every answer matched, 1 otherwise, 2 the bundle is missing.
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
-"""`deliberation doctor`: is this project's deliberation setup sound?
+"""`deliberation doctor`: is this project's deliberation setup sound, in whichever form it is
+installed? (docs/CLI.md, "`doctor` in each form", lists the checks.)
 
-Four checks, every problem on its own line, exit 1 on any problem (`--json` for machines):
-- install: the plugin folder, the interpreter the hooks use and its dependencies, and whether a
-  terminal has a `deliberation` command (else the step that adds one) — in the
-  install.sh form the one install.sh recorded (<plugin>/.venv); in the plugin form (a
-  marketplace install, or `claude --plugin-dir`) the one hooks/run.sh picks: the plugin's own
-  environment in its data folder, else <plugin>/.venv, else python3;
-- settings: in the install.sh form, `.claude/settings.json` wires every hook of
-  settings.example.json (same event and matcher) once, to an interpreter and a script that
-  exist; in the plugin form the plugin's hooks/hooks.json wires them, and the same hooks in
-  settings.json as well would run every hook twice;
-- config: `config.validate_config`'s problems, each named by key, and the settings that wait
-  for this user's approval (state/consent.py) with the command that approves them;
-- state: every state file under `.claude/deliberation/` against the generated JSON Schemas
-  (`state_schema/`, see deliberation.state.schemas), JSONL files line by line, and its seal: a
-  runtime file this user's plugin did not write (committed to the repository, copied from
-  elsewhere) is a problem; quarantined `*.corrupt-*` files are problems too (inspect, then
-  delete them).
-Read-only: doctor never changes a file. It reads every project file through safe_read (no link
-followed, regular files only, bounded) and never runs an interpreter that lies in the project or
-is named by a relative path (the install manifest is a project file too).
+`run` finds the form, then checks the install, the settings, the config and the state, each
+problem on its own line, exit 1 on any (`--json` for machines). Read-only: every project file is
+read through safe_read, and an interpreter inside the project or named by a relative path (the
+install manifest is a project file too) is never run.
 """
 
 from __future__ import annotations

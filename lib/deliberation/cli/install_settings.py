@@ -1,37 +1,13 @@
-"""The project side of install.sh: what it writes into a project, and how uninstall undoes it.
+"""The project side of install.sh: what it writes into a project and how uninstall undoes it
+(docs/INSTALL.md, "Into one project's settings", says what is written; docs/SECURITY.md why the
+project is treated as someone else's input). Stdlib only: install.sh runs it with any Python
+≥ 3.10 as `python -m deliberation.cli.install_settings install|uninstall|check …`.
 
-Stdlib only: install.sh runs this with any Python >= 3.10 as
-`PYTHONPATH=<plugin>/lib python -m deliberation.cli.install_settings install|uninstall|check ...`,
-so uninstall works even when the venv is gone.
-
-What install writes — and uninstall removes, nothing else:
-- `.claude/settings.json`: our hook handlers, rendered from `settings.example.json` (the
-  placeholders @PYTHON@ and @PLUGIN@ become the venv's interpreter and the plugin's absolute path,
-  shell-quoted). A handler is "ours" when its command runs a file inside `<plugin>/hooks/` or is
-  a command recorded in the manifest (a plugin that moved). The `hooks` key and an event key are
-  removed on uninstall only if install created them. The original file is backed up once to
-  `settings.json.deliberation-backup`; uninstall restores it byte for byte when nothing else in
-  the file changed since.
-- copies of `agents/*.md`, `commands/*.md` and `workflows/*.js` (the plugin's deliberation
-  workflow, which the client finds under `.claude/workflows/` by its name) under `.claude/`, and
-  the state dir's `.gitignore` (the same text the hooks write with the folder, `paths.GITIGNORE`),
-  each recorded with its sha256 in `.claude/deliberation/install-manifest.json`; a file the user
-  changed (or had before) is never overwritten nor removed, and the .gitignore stays while the
-  folder still holds state it keeps out of git.
-- directories it created, removed again when they end up empty.
-
-The target is someone else's input (a cloned repository), so install acts only inside it:
-- the manifest is a project file: only entries install itself writes count (`shipped`: the
-  agent and command files, the state dir's .gitignore, the folders they live in); any other —
-  an absolute path, `../x`, one of the project's own files — is ignored with a line saying so;
-- a symlinked `.claude`, `.claude/agents`, `.claude/commands` or `.claude/deliberation`, and a
-  file install would read or replace that is a link, a FIFO or a device, are refused before
-  anything changes (`check_target`), with the path and what to do;
-- every project file is read through safe_read (no link followed, regular files only, bounded).
-
-Pure core (unit-tested): render_hooks, is_ours, strip_ours, merge, created_keys, unmerge,
-plan_copies, plan_removals, restore_choice, shipped. Thin shell below it: read/plan/apply and
-`main`. Writing is idempotent: a file whose new content equals the old is not touched.
+A pure core (render_hooks, is_ours, strip_ours, merge, created_keys, unmerge, plan_copies,
+plan_removals, restore_choice, shipped) plans every change; a thin shell reads and applies it.
+Only manifest entries install itself writes count (`shipped`); a symlinked `.claude` folder or a
+target that is a link, FIFO or device is refused before anything changes (`check_target`); every
+project file is read through safe_read. A file whose new content equals the old is not touched.
 """
 
 from __future__ import annotations

@@ -1,28 +1,12 @@
-"""Blind ranking: what a RANKING prompt may carry (the rankers never see the vote).
+"""Blind ranking: what a RANKING prompt may carry — the approaches in a neutral order, nothing of
+the vote (docs/FORMULAS.md, "Blind ranking", gives the measured cost of herding and the rules).
 
-The measured cost of herding on a ranking (docs/EVIDENCE.md, E1): agent A rated a deployment's risk 0.45;
-agent B, seeing that, rated it 0.48 — without seeing it, 0.72 (the orchestration risk it had
-found vanished under visibility). So rankers see the approaches and nothing of the vote: no
-leader, no other agent's scores, verdicts or rationale, and the approaches in a neutral order.
-The leader is computed after the vote (`ranking.rank`) and dissent is read against it
-(`consensus_gate.dissenters`).
-
-- `neutral_order(delib)`: the approach ids in an order drawn from the deliberation id (a hash),
-  the same for every ranker and every re-rank — independent of who proposed an approach, which
-  one the synthesis prefers and how any agent scored it.
-- `approach_list(delib)`: the block the main agent puts in every ranking prompt.
-- `check_prompt(prompt, delib, persona, dimensions)`: what a ranking prompt leaks, as `Leak`s
-  (kind, quoted snippet): `leader` (an approach marked as leading, preferred or recommended, a
-  consensus), `scores` (numbers attached to score words, dimensions, approaches, or "/10"),
-  `verdicts` (another persona, the panel or "N of M" approving/rejecting/preferring),
-  `rationale` (another ranking agent's or the synthesis' rationale, ≥ 50 % of its word
-  trigrams), `order` (the approaches listed out of the neutral order, or some missing).
-- `deny_reason(leaks, delib)`: the PreToolUse deny reason — what leaked and what to send instead.
-
-What is not checked: the question itself (text of the question is removed before scanning),
-and the spawned persona's own name (a prompt may address "the Security Analyst"). Lexical, like
-the research-isolation check: a leak paraphrased into words none of the patterns know passes.
-Pure, stdlib only (PreToolUse imports it on the spawn path).
+`neutral_order` orders the approach ids by a hash of the deliberation id, the same for every
+ranker and re-rank; `approach_list` is the block the main agent puts in every ranking prompt.
+`check_prompt` returns what a prompt leaks as `Leak`s — a leader, scores, verdicts, another
+ranker's or the synthesis' rationale, the approaches out of order or missing — after removing the
+question (the spawned persona's own name does not count); `deny_reason` words the refusal.
+Lexical: a leak in words no pattern knows passes. Pure, stdlib only (PreToolUse's spawn path).
 """
 
 from __future__ import annotations

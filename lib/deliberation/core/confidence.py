@@ -1,41 +1,14 @@
-"""The trigger: score a user prompt on four dimensions and decide whether to deliberate.
+"""The trigger: score a user prompt on four dimensions (ambiguity, complexity, stakes, context
+dependence) and decide whether to deliberate (docs/TRIGGER.md states the formula, the signals
+and how well it does).
 
-Owns the combination formula, the structural signals and the trigger decision; the words are
-in vocabulary.py, the matcher in terms.py. Pure and deterministic; stdlib only (`re`), because
-it runs on every user prompt. docs/TRIGGER.md says what it scores, how well, and what it cannot see.
-
-Dimensions, each in [0, 1]:
-    ambiguity           — the ask is a choice: options, trade-offs, "should we", "is it ok to"
-    complexity          — many moving parts: distributed, concurrency, migrations, scale
-    stakes              — the cost of being wrong: production, data loss, auth, payments
-    context_dependence  — the answer depends on facts not in the prompt: our team, our traffic
-
-A dimension's score is the noisy-OR of the weights of the vocabulary terms found in the prompt
-and of its structural signals, then scaled down by the strongest damper that applies:
-
-    d = (1 − Π (1 − w_t)) · (1 − damp)
-
-Structural signals: a question mark (ambiguity), a question that offers alternatives ("…, or
-…?", ambiguity), a long prompt or a large quantity ("200M rows", complexity), a destructive or
-protection-weakening step aimed at a live system (context dependence: whether it is safe
-depends on who relies on that system and what can be restored). Dampers: words saying the
-decision is already made scale ambiguity down; a disposable target (local, staging, a fixture)
-scales stakes down when no live target is named.
-
-Combination, with d(1) ≥ d(2) ≥ d(3) ≥ d(4) the dimensions sorted, `high` the level at which a
-dimension counts as high (0.6) and `low = high − 0.2` (0.4):
-
-    ramp(x)    = clamp((x − low) / (high − low), 0, 1)
-    confidence = clamp(1 − 0.3·d(1) − 0.3·Σ_{i≥2} ramp(d(i)), 0, 1)
-
-The single hardest dimension costs at most 0.3, so one high dimension with the others low keeps
-confidence ≥ 0.70; every further dimension that climbs from low to high costs another 0.3, so
-two high dimensions give confidence ≤ 1 − 0.18 − 0.3 = 0.52 < 0.70. Confidence never rises when
-a dimension rises.
-
-Terms: lower-case words or phrases; hyphens and punctuation count as spaces, so "multi-tenant"
-matches "multi tenant"; a trailing `*` matches any word ending ("migrat*" → migrate, migration).
-Only the first SCORED_HEAD and last SCORED_TAIL characters of a very long prompt are scored.
+`score` gives each dimension the noisy-OR of the weights of the vocabulary terms (vocabulary.py,
+matched by terms.py) and structural signals found, scaled down by the strongest damper; `combine`
+turns the four into a confidence that never rises when a dimension rises; `evaluate` applies the
+threshold, the force markers and the config, and never scores a task notification. Only the
+first SCORED_HEAD and last SCORED_TAIL characters of a long prompt are scored. Pure and
+deterministic; stdlib only (`re`), because it runs on every user prompt; text/trigger.py words
+its cue labels and reasons.
 """
 
 from __future__ import annotations
@@ -47,6 +20,7 @@ from deliberation.wire.hookio import is_task_notification as is_task_notificatio
 from deliberation.core import task_type as tt
 from deliberation.core import vocabulary as vocab
 from deliberation.core.terms import find_terms, normalise
+from deliberation.text import trigger as said
 
 TYPE_CHECKING = False  # mypy reads the block below; the fast path does not load `typing`
 if TYPE_CHECKING:
@@ -187,37 +161,37 @@ def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) ->
     if dim == "ambiguity":
         questions = _questions(prompt)
         if "?" in prompt:
-            out.append(("(question)", QUESTION_WEIGHT))
+            out.append((said.CUES["question"], QUESTION_WEIGHT))
         if asks_yes_or_no(questions):
-            out.append(("(decision question)", DECISION_QUESTION_WEIGHT))
+            out.append((said.CUES["decision_question"], DECISION_QUESTION_WEIGHT))
         elif asks_whether(questions):
-            out.append(("(yes/no question)", YES_NO_WEIGHT))
+            out.append((said.CUES["yes_no_question"], YES_NO_WEIGHT))
         if asks_a_verdict(prompt, questions):
-            out.append(("(verdict asked)", VERDICT_WEIGHT))
+            out.append((said.CUES["verdict"], VERDICT_WEIGHT))
         if offers_alternatives(questions):
-            out.append(("(options)", OPTIONS_WEIGHT))
+            out.append((said.CUES["options"], OPTIONS_WEIGHT))
     elif dim == "complexity":
         if n_words >= VERY_LONG_PROMPT_WORDS:
-            out.append((f"(long prompt: {n_words} words)", VERY_LONG_PROMPT_WEIGHT))
+            out.append((said.long_prompt(n_words), VERY_LONG_PROMPT_WEIGHT))
         elif n_words >= LONG_PROMPT_WORDS:
-            out.append((f"(long prompt: {n_words} words)", LONG_PROMPT_WEIGHT))
+            out.append((said.long_prompt(n_words), LONG_PROMPT_WEIGHT))
         if _QUANTITY.search(prompt.lower()):
-            out.append(("(large quantity)", QUANTITY_WEIGHT))
+            out.append((said.CUES["quantity"], QUANTITY_WEIGHT))
     elif dim == "stakes":
         if weakens_protection(norm):
-            out.append(("(weakens a protection)", vocab.WEAKENS_PROTECTION))
+            out.append((said.CUES["weakens_protection"], vocab.WEAKENS_PROTECTION))
         if platform_choice(prompt):
-            out.append(("(platform choice)", vocab.PLATFORM_CHOICE))
+            out.append((said.CUES["platform_choice"], vocab.PLATFORM_CHOICE))
         if many_affected(prompt):
-            out.append(("(many affected)", vocab.MANY_AFFECTED))
+            out.append((said.CUES["many_affected"], vocab.MANY_AFFECTED))
     elif dim == "context_dependence":
         if irreversible_on_live(norm):
-            out.append(("(irreversible step on a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+            out.append((said.CUES["irreversible_on_live"], vocab.IRREVERSIBLE_ON_LIVE))
         elif so_far.get("stakes", 0.0) >= CHANGE_NEEDS and changes_a_live_system(prompt, norm):
-            out.append(("(change to a live system)", vocab.IRREVERSIBLE_ON_LIVE))
+            out.append((said.CUES["change_to_live"], vocab.IRREVERSIBLE_ON_LIVE))
         if (so_far.get("stakes", 0.0) >= SITUATION_NEEDS or so_far.get("complexity", 0.0) >= 2 * SITUATION_NEEDS) \
                 and describes_a_situation(prompt, norm):
-            out.append(("(decision in a described situation)", SITUATION_WEIGHT))
+            out.append((said.CUES["situation"], SITUATION_WEIGHT))
     return out
 
 
@@ -304,7 +278,7 @@ def score(prompt: str, vocabularies=None, extra_terms=None) -> dict:
         damp = _damper(dim, norm) if value > 0 else None
         if damp:
             value *= 1.0 - damp[1]
-            names.append(f"×{1 - damp[1]:.2g} {damp[0]}")
+            names.append(said.damped(1 - damp[1], damp[0]))
         result[dim] = round(value, 4)
         matched[dim] = names
     result["matched"] = matched
@@ -394,7 +368,7 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     if is_task_notification(prompt):
         return {"dimensions": zero, "confidence": 1.0, "threshold": threshold, "triggered": False,
                 "forced": False, "task_type": "default", "matched": {d: [] for d in DIMENSIONS},
-                "reason": "task notification: not a user prompt, not scored",
+                "reason": said.NOTIFICATION,
                 "consensus_threshold": tt.threshold("default", types.get("thresholds"))}
     scored = score(prompt, trig.get("vocabularies"), trig.get("extra_terms"))
     matched = scored.pop("matched")
@@ -402,15 +376,15 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     marker = forced_by(prompt, markers)
     task_type = tt.classify(_scored_text(prompt), types.get("keywords"))
     if marker:
-        triggered, reason = True, f"forced by {marker!r}"
+        triggered, reason = True, said.forced(marker)
     elif not enabled:
-        triggered, reason = False, "trigger disabled in config"
+        triggered, reason = False, said.DISABLED
     elif confidence < threshold:
         highs = [d for d in DIMENSIONS if scored[d] >= high]
         triggered = True
-        reason = f"confidence {confidence:.2f} < {threshold:.2f} (high: {', '.join(highs) or 'none'})"
+        reason = said.below(confidence, threshold, highs)
     else:
-        triggered, reason = False, f"confidence {confidence:.2f} >= {threshold:.2f}"
+        triggered, reason = False, said.at_or_above(confidence, threshold)
     return {"dimensions": scored, "confidence": confidence, "threshold": threshold,
             "triggered": triggered, "forced": marker is not None, "task_type": task_type,
             "matched": matched, "reason": reason,

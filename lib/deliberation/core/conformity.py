@@ -1,29 +1,12 @@
-"""Conformity (herding) detectors: agreement that may not come from independent evaluation.
+"""Conformity (herding) detectors: agreement that may not come from independent evaluation
+(docs/FORMULAS.md, "Conformity", says what each detects and with which figures).
 
-Pure functions over the deliberation's agent records (`state.AgentRecord`, their `.report`), the
-ranking (`state.RankingResult`) and `config.ConformityConfig`. Each detector returns a list of
-`state.ConformityWarning`, each naming the agents and the figures behind it:
-
-- `templated_dissent`  dissent of DIFFERENT personas that repeats the same language;
-- `score_clustering`   every agent's weighted score for the leading approach within the window;
-- `dimension_clustering` the same on ONE dimension of the leading approach (docs/EVIDENCE.md, E2:
-                       five agents rated the security RISK of an auth refactor 7.1–7.4 — one
-                       dimension; re-run with fresh isolation they spread to 5.8–8.9);
-- `near_threshold`     every agent's weighted score for the leading approach lies within
-                       `near_threshold_margin` points of the consensus bar (threshold × 10): the
-                       scores cluster where the decision barely passes (E2: 7.1–7.4 sits at the
-                       default bar 0.70, scores suspiciously clustered near the threshold);
-- `missing_minority`   unanimous approval although personas whose priorities conflict took part;
-- `same_reasoning`     agents that agree (same verdict, same approach) for the same reasons;
-- `two_agent_rule`     the minimum viable deliberation's verdict for two agents;
-- `single_model`       every ranking agent ran on the same model (E3: judges who share
-                       priors vote unanimously and wrongly; one model shares the most).
-
-Only valid reports count: a record with no report, an invalid or refused status, or a report
-superseded by a later one of the same persona and stage is ignored. Clustering, missing minority
-and same reasoning look at the ranking stage; templated dissent at every stage.
-
-These are warnings, not proofs: see `detect_all`.
+Each detector — `templated_dissent`, `score_clustering`, `dimension_clustering`,
+`near_threshold`, `missing_minority`, `same_reasoning`, `two_agent_rule`, `single_model` — takes
+the agent records, the ranking and `config.ConformityConfig`, and returns `ConformityWarning`s
+naming the agents and the figures behind them. Only valid, current reports count
+(`valid_records`); the clustering detectors, missing minority and same reasoning read the
+ranking stage, templated dissent every stage. Warnings, not proofs: `detect_all` runs them all.
 """
 
 from __future__ import annotations

@@ -1,38 +1,14 @@
-"""Consensus: how far the blind ranking panel agrees on the decision (docs/CONSENSUS.md).
+"""Consensus: how far the blind ranking panel agrees on the decision (docs/CONSENSUS.md §1 gives
+the formula, its properties and why this one).
 
-The leading approach L is the one the most rankers prefer (`lead`; ties: the highest mean
-weighted score, then the most rankers that scored it, then id). Each ranker's
-**position** on L is read from its own ballot — its weighted scores (0-10) per approach, its
-verdict and its stated `preferred_approach`:
-
-- a `reject` verdict opposes L (it would adopt none), with full firmness;
-- otherwise its preferred approach is the one it states, when that is an approach it scored,
-  else its top weighted score (a tie at the top is no preference: it is *indifferent*); an
-  approach the depth step struck from the lead still counts — a ranker that prefers it dissents
-  — but a ranker that prefers L is weighed against its best alternative that was not struck;
-- its **margin** is L's weighted score minus its best alternative's (signed, in points); its
-  **firmness** is how clearly its scores back its position: |margin| / CLEAR_MARGIN, capped at 1;
-  a ranker that *states* it prefers another approach dissents with at least STATED_DISSENT,
-  even when its scores are narrow or contradict what it says (its words are a vote; the gate
-  errs towards dissent); a ranker that scored no alternative (or not L) takes its verdict as its
-  position, with full firmness.
-
-    S = Σ firmness of the rankers that prefer L          (support)
-    O = Σ firmness of the rankers that prefer another approach or reject   (opposition)
-    consensus = S / (S + O + DOUBT)                                                  (0-1)
-
-— the margin-weighted share of the panel behind the decision, with a sceptical prior: DOUBT is
-the weight of doubt the panel must outvote (no vote, no consensus). It is monotone: another
-ranker preferring L, or a wider margin for L, never lowers it; it depends on no approach id or
-ranker order (a tie for the lead takes the lowest consensus of the tied approaches).
-
-The leader's **level** (its mean weighted score) is reported beside it: a leader below
-`acceptable_level` is the best of weak options — a warning, and for security and architecture
-decisions a reason for a person to review it (`review`). The level is never part of the
-consensus: a panel that unanimously prefers an approach it scores 7/10 agrees; the 7 says the
-approach has costs.
-
-Pure and stdlib-only; returns data (`ConsensusOutcome`), never prose.
+`lead` picks the approach the most rankers prefer (ties: the highest mean weighted score, then the
+most rankers that scored it, then id). `position` reads each ranker's stance from its own ballot:
+a reject opposes with full firmness; else the approach it states (when it scored it), else its
+top weighted score (a tie at the top is indifferent); its firmness is |margin| / CLEAR_MARGIN,
+capped at 1, and at least STATED_DISSENT when it states another approach. `assess` returns
+S / (S + O + DOUBT) with the leader's level beside it (`ConsensusOutcome.review`: a weak leader of
+a security or architecture decision; the level never enters the figure); `band` names it. Monotone, independent of ids and
+order. Pure and stdlib only; returns data (`ConsensusOutcome`), never prose.
 """
 
 from __future__ import annotations

@@ -1,27 +1,12 @@
-"""What is contested after a vote: the data both ways forward from a failed gate render.
+"""What is contested after a vote: the data both ways forward from a failed gate render
+(docs/CONSENSUS.md §5).
 
-A gate that fails on agreement leaves two accepted ways forward — one bounded round that
-revises the approaches against the contested points, or the decision handed to the user. Both
-must name what is contested, so both read `contested(delib)`:
-
-- `split`       how the panel's preferences fell: per approach, the rankers that preferred it
-                and the firmness behind them (consensus.position), rejections as "(adopt none)";
-- `approaches`  the contenders (the leader and every approach a ranker preferred) whose weighted
-                scores diverge most between rankers: spread (max − min), σ, who scored low/high;
-- `dimensions`  the contender × dimension pairs whose raw 0-10 scores diverge most — where the
-                rankers read the same approach differently (the revision round's targets);
-- `dissenters`  each ranker that did not prefer the leader: what it preferred, its margin, and
-                its documented concerns, those about the leader first.
-
-Bounded: at most `top` approaches and dimensions (DEFAULT_TOP) and MAX_DISSENTERS dissenters
-(the firmest first), MAX_CONCERNS concerns each, every text clipped to CLIP characters — the
-note that carries it has to fit one hook answer. Ties are broken by name, so the same vote
-always gives the same data.
-
-Blind ranking: the personas named here (who scored low or high, who dissents) are for the main
-agent and the person; a ranking prompt may carry the contested points and their evidence, never
-who scored or voted what (blind_ranking.check_prompt refuses it).
-
+`contested(delib)` returns the split (per approach the rankers that preferred it and their
+firmness, rejections as "adopt none"), the contenders and the contender × dimension pairs whose
+scores diverge most between rankers, and each dissenter with its margin and documented concerns
+(about the leader first). Bounded to fit one hook answer (DEFAULT_TOP, MAX_DISSENTERS,
+MAX_CONCERNS, CLIP); ties broken by name, so the same vote gives the same data. Who scored what
+is for the main agent and the person, never for a ranking prompt (blind_ranking refuses it).
 Pure: data, no prose.
 """
 

@@ -1,30 +1,10 @@
-"""What a deliberation cost: agents, tokens per agent, wall time — and money only at prices the
-user vouches for.
-
-A panel's cost is measured (docs/EVIDENCE.md, E6) (about 3× the tokens of one agent for a 3-agent run,
-$0.68–0.90); the decision record does the same with measured figures:
-
-- **tokens per agent**: everything the subagent was billed for — every API response's input
-  (uncached, cache writes, cache reads) and output tokens, summed from its transcript when the
-  deliberation concluded (`AgentRecord.usage`, transcripts.read_usage) — background agents
-  included, since every subagent's SubagentStop names its transcript. An agent whose transcript
-  could not be read is shown with the last-response figure the depth budget counted
-  (`tokens`, "last response only") or as not counted, and the totals say how many.
-- **× one agent**: the total over the mean of the research personas — each of them studied the
-  question alone, which is what one agent answering without a panel would do.
-- **wall time**: from the deliberation's first spawn to its conclusion, and each agent's own
-  (spawn to report).
-- **money**: only with `cost.prices` in the config (prices per model, with their date and
-  source, shown with every amount); each agent is priced at the first model key matching the
-  model it ran on (else the one asked for), and an agent no key matches is left out and counted.
-  The plugin ships no prices, so by default the record shows tokens only.
-- **the main agent**: its own calls from the prompt that asked for the deliberation to the
-  conclusion (orchestration, the decision document), summed from its transcript at the
-  conclusion — with the plugin workflow's checkpoints, the deliberation's whole cost, its
-  multiple of one agent and the main agent's share. Without a readable transcript they are not
-  counted, and the record says so.
-
-Pure over `state.Deliberation`.
+"""What a deliberation cost (docs/FORMULAS.md, "What the deliberation cost"): `usage(delib)` returns
+the figures as a plain dict — per agent the tokens it was billed for (every API response summed
+from its transcript, else the depth budget's last-response figure, else not counted), the totals
+and stages, the multiple of one research persona's mean, the wall times, the main agent's own
+calls when its transcript was read, and money only at the prices the user configured
+(`cost.prices`; each agent at the first key matching its model, an unmatched agent left out and
+counted). text/cost.py words the dict. Pure over `state.Deliberation`.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
-"""Decision classes: what kind of decision a deliberation took, as a short stable string.
+"""Decision classes: the task type and at most one tag (`security/auth`, `refactoring`), the key of
+the reversal registry, T1/T2 and the probes (docs/FORMULAS.md, "Decision class").
 
-A class is the task type, optionally followed by ONE tag: `security/auth`,
-`architecture/schema-migration`, `refactoring` (no tag matched). The known-reversal registry,
-the T1/T2 rules and the probes' `classes` globs are all keyed by it, so it must be
-deterministic: the same question and reports always give the same class.
-
-How the tag is chosen (`decision_class`):
-- every tag has keywords (built-in `TAGS`, or `escalation.class_tags` in the config, which
-  REPLACES the built-in table);
-- a keyword matches as a whole word or phrase, case-insensitive, with an optional plural `s`;
-- the question decides: only the tags it names compete. A tag scores 2 per distinct keyword
-  found in the question and 1 per distinct keyword found only in the reports' text, so reports
-  break ties between the tags the question names and never add one: a logging question whose
-  reports say "never log the password or the auth token" is about logging, not `auth`, and a
-  subagent's wording cannot move a decision into or out of a class (a reversal-prone one);
-- a question that names no tag gets the bare task type, whatever the reports say;
-- the highest score wins; ties go to the tag listed first.
-
-Pure and stdlib-only.
+`decision_class` scores only the tags the question names (TAGS, or `escalation.class_tags`,
+which replaces them): 2 per distinct keyword in the question, 1 per one found only in the
+reports, so the reports break ties and never add a tag; no named tag gives the bare task type;
+a tie goes to the tag listed first. Deterministic: the same question and reports always give the
+same class. Pure and stdlib only.
 """
 
 from __future__ import annotations

@@ -1,48 +1,14 @@
-"""The route after the vote: auto-execute, auto-reject, human review (L3) or hard reject
-(docs/EVIDENCE.md, E8–E10).
+"""The route after the vote: auto-execute, auto-reject, human review or hard reject
+(docs/ESCALATION.md states the policies and why D+T2+PROBE is the default).
 
-Votes come from the ranking reports' verdicts: approve = pass, reject = fail, abstain is left
-out. The vote **passes** when approvals outnumber rejections (the accept path). Its pattern:
-unanimous pass (approvals only, and every ranker preferred the leading approach), unanimous
-fail (rejections only), split (approvals and rejections, or an approval beside a ranker that
-preferred another approach — or none, its scores tying the leader with another), or none (no
-vote at all, which cannot auto-execute and is treated like a split). A ranker's preference is
-the one it states, else its top weighted score (consensus.position): "3 approve" where one of
-the three preferred C is a split, not a unanimous pass.
-
-**The judges' confidence** (what T2 reads) is the mean self-reported `confidence` of the
-ranking agents that voted pass — T2 is "unanimous AND high confidence", and its confidence is
-the judges' own (E3: 95.8 % of the misses had self-reported confidence ≥ 0.9, mean 0.969). The
-ranking's consensus score is NOT used for T2: it measures how far the panel agrees on the leader
-(consensus.py), which a unanimous vote already says; T2 asks how sure the judges themselves were.
-
-**Policy** (`escalation.policy`) selects the rule set:
-- `D+T2+PROBE` (default): the deployable policy (E8) — the split-vote rule D, the inverse
-  tripwire T2 and the novelty-arm probes. T1 is not run (an oracle upper bound on the reference
-  history: every miss there was in a listed class by construction).
-- `T1+D+T2+PROBE`: the stricter set — also T1, which escalates EVERY accepted decision of a
-  class reversed before, whatever the vote and confidence (more true passes escalated).
-
-Rules of the policy — every rule that fires is recorded in `Route.rules`, in this order:
-- **T1** (strict policy only) known-reversal class on the accept path: the vote passes and the
-  class is reversal-prone in the registry. → human review, or the hard-reject path when
-  `escalation.known_reversal = "reject"`.
-- **T2** unanimous pass with the judges' confidence ≥ `escalation.unanimous_confidence` (0.9)
-  on a reversal-prone class — unanimity is the warning. → human review.
-- **D** split vote (or no vote). → human review.
-- **PROBE** a probe failed or timed out on a vote that is not a unanimous fail; it overrides a
-  unanimous pass. → human review, or hard reject when `escalation.probe_failure = "reject"`.
-- **COLD_START** the class has no history in the registry: the recurrence arm is blind, the
-  route falls back to D. Informational: it never escalates by itself.
-Route: hard-reject if a fired rule asks for it, else human-review if any escalating rule
-fired, else — the vote was unanimous and nothing flagged it — auto-execute for a unanimous
-pass and **auto-reject** for a unanimous fail (E10, "unanimous → auto-pass / auto-reject":
-a panel that unanimously rejects adopts nothing). Escalated routes start with
-`review = "pending"` until a person approves or rejects. `Route.decided_by` names what set the
-route; `Route.notes` says what the policy left out (a reversal-prone class passed without T2).
-
-Registry matching is `reversals.matching_entries` (exact class or its task type).
-Pure: no I/O. The store-backed wiring lives in `adjudication.apply_route`.
+Input: the ranking verdicts (approve = pass, reject = fail, abstain left out), each ranker's
+preference (`consensus.position`), the decision class, the reversal registry and the probe runs.
+`fired_rules` records every rule of the policy that fires, in order T1, T2, D, PROBE, COLD_START
+(informational); T2 reads the judges' confidence (the mean self-reported confidence of the
+rankers that voted pass), never the consensus score. The route is hard-reject if a fired rule
+asks for it, else human-review if any escalating rule fired, else auto-execute (unanimous pass)
+or auto-reject (unanimous fail); an escalated route starts with `review = "pending"`. Pure: the
+store-backed wiring is app/adjudication.apply_route.
 """
 
 from __future__ import annotations

@@ -1,42 +1,13 @@
-"""`deliberation eval`: routing policies measured on a labelled decision history.
+"""`deliberation eval`: the routing policies D, T1, T2, D+T2 (and PROBE, D+T2+PROBE when a row has
+probe data) measured on a labelled decision history (docs/ESCALATION.md, "Evaluation", gives the
+line format and the definitions).
 
-Input: JSON Lines, one decision per line (blank lines are ignored):
-    {"id": str, "class": str, "decision": "pass"|"fail", "bad": bool,
-     "votes": ["pass"|"fail", ...] | null, "confidence": float | null, "probe": "pass"|"fail" | null}
-
-Definitions:
-- a **MISS** is a bad case whose decision is pass (it would have been carried out);
-  a **true pass** is a good case whose decision is pass;
-- the vote **pattern** comes from `votes` (all equal → unanimous, mixed → split); where `votes`
-  is null or empty, confidence ≥ 0.9 stands for unanimous and < 0.9 for split; a row with
-  neither is **excluded** (counted, reported, in no denominator);
-- the **registry** is the set of reversal-prone classes: from `--registry FILE` (the project's
-  reversals.json format, matched like live routing: exact class or its task type) and/or
-  `--reversal-classes 'DF*,DS*'` (glob patterns); `--holdout CLASS` removes a class from it for
-  the run (the class is then never "in the registry", whatever matched it).
-
-Policies (each escalates a set of rows; everything else auto-passes):
-- **D** escalates split votes;
-- **T1** escalates every row whose class is in the registry — an oracle upper bound when every
-  miss is in a listed class (in live routing T1 also needs the accept path, which changes no
-  figure below: only pass decisions are measured);
-- **T2** escalates unanimous passes on registry classes whose confidence is high: pattern
-  unanimous, decision pass, and `confidence` ≥ 0.9 when the row gives one (the judges' own
-  confidence — live routing's T2 reads the same figure); a row with votes and no confidence
-  counts on its unanimity alone, as the multi-judge table of docs/EVIDENCE.md (E8) does;
-- **D+T2** = either: the deployable claim;
-- **PROBE** escalates rows whose probe failed; **D+T2+PROBE** = any of D, T2, PROBE. Both are
-  reported only when some row carries probe data.
-
-For each policy, as the reference tables give them: n (rows evaluated), MISS capture rate
-(escalated misses / misses), MISS still auto-passed (rate and count), true passes escalated
-(escalated true passes / true passes). A rate with a zero denominator is None. With a
-hold-out, each policy's line for the held-out class's misses (the recurrence arm catches none,
-a probe can) and the CONTROL line: the other classes' misses caught and the true passes
-escalated — what the arm still does where history exists. The reference tables and the
-hold-out's figures are docs/EVIDENCE.md's E8 and E9; tests/unit/test_evaluation.py rebuilds them.
-
-Pure: parsing takes lines, not files.
+`parse_history` reads JSON Lines into `Row`s (a malformed line raises `HistoryError` with its line
+number, or is skipped); `evaluate` classes each row's vote pattern, escalates the rows each policy
+catches against the registry of reversal-prone classes (minus a hold-out) and returns the
+figures as an `Evaluation` — misses caught and still auto-passed, true passes escalated, and with
+a hold-out its line and the control line. text/evaluation.py lays them out. Pure: parsing takes
+lines, not files.
 """
 
 from __future__ import annotations
@@ -49,6 +20,7 @@ from typing import Callable, Iterable
 
 from deliberation.core import reversals
 from deliberation.state.models import ReversalRegistry
+from deliberation.text import evaluation as words
 
 UNANIMOUS_CONFIDENCE = 0.9
 BASE_POLICIES = ("D", "T1", "T2", "D+T2")
@@ -101,9 +73,9 @@ class Row:
 # -- parsing ----------------------------------------------------------------------------------
 
 
-def _check(cond: bool, line: int, why: str) -> None:
+def _check(cond: bool, line: int, rule: str, got: object = None) -> None:
     if not cond:
-        raise HistoryError(line, why)
+        raise HistoryError(line, words.bad_row(rule, got))
 
 
 def parse_row(text: str, line: int) -> Row:
@@ -111,25 +83,23 @@ def parse_row(text: str, line: int) -> Row:
     try:
         d = json.loads(text)
     except ValueError as exc:
-        raise HistoryError(line, f"not JSON ({exc})") from None
-    _check(isinstance(d, dict), line, f"a JSON {type(d).__name__}, not an object")
+        raise HistoryError(line, words.bad_row("not_json", str(exc))) from None
+    _check(isinstance(d, dict), line, "not_object", type(d).__name__)
     missing = sorted({"id", "class", "decision", "bad"} - d.keys())
-    _check(not missing, line, f"missing key(s): {', '.join(missing)}")
+    _check(not missing, line, "missing", missing)
     unknown = sorted(d.keys() - _KEYS)
-    _check(not unknown, line, f"unknown key(s): {', '.join(unknown)}")
-    _check(isinstance(d["id"], str) and d["id"] != "", line, "'id' must be a non-empty string")
-    _check(isinstance(d["class"], str) and d["class"] != "", line, "'class' must be a non-empty string")
-    _check(d["decision"] in ("pass", "fail"), line, f"'decision' must be \"pass\" or \"fail\", got {d['decision']!r}")
-    _check(isinstance(d["bad"], bool), line, f"'bad' must be true or false, got {d['bad']!r}")
+    _check(not unknown, line, "unknown", unknown)
+    _check(isinstance(d["id"], str) and d["id"] != "", line, "id")
+    _check(isinstance(d["class"], str) and d["class"] != "", line, "class")
+    _check(d["decision"] in ("pass", "fail"), line, "decision", d["decision"])
+    _check(isinstance(d["bad"], bool), line, "bad", d["bad"])
     votes = d.get("votes")
-    _check(votes is None or (isinstance(votes, list) and all(v in ("pass", "fail") for v in votes)),
-           line, "'votes' must be null or a list of \"pass\"/\"fail\"")
+    _check(votes is None or (isinstance(votes, list) and all(v in ("pass", "fail") for v in votes)), line, "votes")
     conf = d.get("confidence")
     _check(conf is None or (isinstance(conf, (int, float)) and not isinstance(conf, bool)
-                            and math.isfinite(conf) and 0 <= conf <= 1),
-           line, f"'confidence' must be null or a number in [0, 1], got {conf!r}")
+                            and math.isfinite(conf) and 0 <= conf <= 1), line, "confidence", conf)
     probe = d.get("probe")
-    _check(probe in (None, "pass", "fail"), line, f"'probe' must be null, \"pass\" or \"fail\", got {probe!r}")
+    _check(probe in (None, "pass", "fail"), line, "probe", probe)
     return Row(d["id"], d["class"], d["decision"], d["bad"],
                tuple(votes) if votes is not None else None,
                float(conf) if conf is not None else None, probe, line)

@@ -1,48 +1,13 @@
-"""Improvement evidence a blind, honest panel can show (docs/CONSENSUS.md, "Improvement").
+"""Gate 2's improvement check: the share of the panel whose position is the decision, before
+(each research persona's stated preference, alone) and after (each blind ranker's position).
 
-Gate 2's fifth check compares a *before* and an *after* on one scale. The scale is the
-**share of the panel whose position is the decision** — the same question asked of two
-independent readings of the same panel:
-
-    before = the research positions: each research persona's `preferred_approach` (or its
-             reject: adopt none), stated alone, before any agent saw another's work
-    after  = the ranking positions: each blind ranker's preference (consensus.position: its
-             stated approach, else its top weighted score; a reject adopts none)
-    share  = positions for the decision / positions taken                       (0-1)
-
-The decision is the approach the vote adopted (the ranking's leader), or "adopt none" when the
-panel unanimously rejected. A position that is no position — an abstention without a preferred
-approach, a tie at the top, a research preference whose approach cannot be found among the
-ranked ones — is left out of its share. Positions are paired by persona when the same personas
-took both (the same agents compared with themselves); otherwise the two panels are compared.
-
-Research reports number their own approaches, so a research preference is matched to the
-ranked approaches by title: the same title (case and spacing aside), else the one ranked
-approach whose title shares enough of its words (`title_overlap` ≥ MATCH: the share of the
-shorter title's content words found in the other — titles are a few words, so a renamed
-"Stateless JWTs" is still "Switch to stateless JWTs"), the only one at that best figure.
-
-Not compared: a ranker's self-reported `confidence` — fresh blind rankers get no new evidence,
-so an honest one's confidence cannot rise, and the check would measure how agents word their
-doubt; the trigger's confidence — a word-list score of the prompt, absent for a forced question.
-
-The verdict (`status`):
-- `improved`  after > before: the deliberation moved the panel towards its decision. Pass.
-- `confirmed` after = before = 1: every position was the decision before the panel deliberated,
-              and still is. Pass: the rule's "exceeds" cannot be met above unanimity, and
-              holding the session for it would ask for a re-vote that can only repeat itself.
-- `flat`      after = before < 1: the deliberation moved nobody — the positions the personas took
-              alone are the ones they ranked blind. Passes, reported as flat: blind rankers
-              with no new evidence cannot move, holding the session for it costs a re-vote that
-              repeats itself, and the consensus check already judges whether they agree.
-- `fell`      after < before: the deliberation broke an agreement (the red team or the depth
-              step found something). Fails (blocks when gates.require_improvement): a failure on
-              agreement with two ways forward — a revision round against the contested points,
-              or the user's decision (core/ways_forward.py).
-- `unmeasured` no research position (or no ranking position) to compare. Does not block — the
-              research cannot be re-taken blind — and the record says it was not measured.
-
-Pure, stdlib only over the deliberation's records.
+`assess` returns the two shares and a status: `improved`, `confirmed` (1 before and after) and
+`flat` pass, `fell` fails (a failure on agreement, core/ways_forward.py), `unmeasured` (no
+position to compare) does not block. A research preference is matched to a ranked approach by
+title (`title_overlap` ≥ MATCH, a single best match only); positions are paired by persona when
+the same personas took both; a position that is none (an abstention, a tie, an unmatched title)
+is left out. Self-reported confidence is never compared (docs/CONSENSUS.md §4 says why). Pure,
+stdlib only.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
-"""The orchestration protocol: the text injected into Claude's context when deliberation is
-recommended or forced (UserPromptSubmit `additionalContext`) — the one source of it. The
-`/deliberate` command's body only asks for the deliberation and points here (the hook injects
-this text for its prompt too), so the protocol is said once.
-
-Owns the wording of the protocol and the persona panel suggested per task type. It names the
-subagent types exactly (the slugs of `personas.py`), the phases in order, the tier-2 floor
-sentences verbatim, and the report rule. The question line holds the question without the
-force marker (`confidence.question_of`). Pure; stdlib only; the result stays under `MAX_CHARS`
-whatever the question's length.
+"""What the protocol says for one prompt: the panel per task type, the consensus bar, the
+question as quoted (whitespace folded, cut at QUESTION_CHARS, a placeholder when empty) and the
+exact Workflow call (the question inline when it fits 160 characters on one line); text/protocol.py
+words them. The result stays under MAX_CHARS whatever the question's length. Pure; stdlib only:
+a triggering prompt loads it.
 """
 
 from __future__ import annotations
@@ -15,11 +10,10 @@ from __future__ import annotations
 from deliberation.core.depth import FLOOR
 from deliberation.core.personas import LENSES
 from deliberation.core.task_type import threshold as type_threshold
+from deliberation.text import protocol as words
 
 MAX_CHARS = 4000
-HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
 QUESTION_CHARS = 400
-RANKING_DIMENSIONS = "correctness, risk (10 = lowest), maintainability, performance, cost (10 = cheapest)"
 
 # 3-5 personas per task type, each panel holding at least one pair whose priorities conflict
 # (config conformity.conflicting_pairs); the devils-advocate is always there
@@ -47,7 +41,7 @@ def workflow_call(prefix: str, question: str = "") -> str:
     import json
 
     q = " ".join((question or "").split())
-    q = q if q and len(q) <= 160 else "<the question above, in one line>"
+    q = q if q and len(q) <= 160 else words.QUESTION_PLACEHOLDER
     return f"Workflow({{name: \"{workflow_name(prefix)}\", args: {json.dumps(q, ensure_ascii=False)}}})"
 
 
@@ -56,34 +50,16 @@ def panel(task_type: str) -> "tuple[str, ...]":
     return PANELS.get(task_type, PANELS["default"])
 
 
-NO_QUESTION = "(none given: state in one sentence the decision under discussion in this conversation, and deliberate on that)"
-
-
 def _question(question: str) -> str:
     q = " ".join(question.split())
     if not q:
-        return NO_QUESTION
+        return words.NO_QUESTION
     return q if len(q) <= QUESTION_CHARS else q[:QUESTION_CHARS - 1] + "…"
 
 
 def _dims(dims: dict) -> str:
     keys = ("ambiguity", "complexity", "stakes", "context_dependence")
     return ", ".join(f"{k} {float(dims.get(k, 0.0)):.2f}" for k in keys)
-
-
-def _namespace(prefix: str) -> str:
-    if not prefix:
-        return ""
-    return f", each written with the plugin's namespace: \"{prefix}<slug>\" (e.g. \"{prefix}security-analyst\")"
-
-
-def models_line(models: "dict[str, str] | None") -> str:
-    """The protocol's line for `models.diverse`: which model each suggested persona runs on."""
-    if not models:
-        return ""
-    listed = ", ".join(f"{p} \"{m}\"" for p, m in models.items())
-    return (f"\nModels (models.diverse is on): pass `model` in each persona's Agent call, e.g. {listed}; "
-            "personas with conflicting priorities must run on different models, or the spawn is denied.")
 
 
 def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
@@ -98,18 +74,6 @@ def protocol_text(question: str, task_type: str, threshold: float, confidence: f
     `models` (persona → model alias) is given when `models.diverse` is on.
     """
     bar = type_threshold(task_type) if consensus_threshold is None else float(consensus_threshold)
-    people = ", ".join(panel(task_type))
-    return f"""{HEADER}
-Trigger confidence {confidence:.2f}, threshold {threshold:.2f} ({_dims(dims)}). Task type {task_type}: consensus must reach {bar:.2f}.
-Question: {_question(question)}
-
-Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete).
-Run it as ONE call: {workflow_call(prefix, question)} — the plugin's own workflow runs every phase below with prompts it builds and checks every report; args may be an object {{"question": …, "context": "<shared project context: files, constraints>", "personas": [2-5 persona slugs]}}. Then end your turn: its task notification brings the outcome, and the plugin asks you for the decision document. No other workflow runs in a deliberation.
-Only without the Workflow tool (or if that call is not allowed), run it turn by turn with the Agent tool, subagent_type = these slugs exactly{_namespace(prefix)} (never "general-purpose" for a persona):
-1. RESEARCH: 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: {MINIMUM[0]} (FOR) and {MINIMUM[1]} (AGAINST), each stating its position; the plugin compares them. Each prompt = "Phase: research", the question and the same shared project context. Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you before the next phase.
-2. DELIBERATION ("Phase: deliberation"): synthesis-lead and debate-moderator with ALL research findings (claim and evidence); then ONE red-team pass. When the plugin lists hot spots, spawn the FRESH {", ".join(LENSES)} workers its note gives (never subagent_type "fork"), each prompt carrying verbatim "{FLOOR[0]}" and "{FLOOR[1]}" and NOT the consensus or synthesis text; then one red team 2. No further rounds.
-3. RANKING (blind): the personas again, "Phase: ranking", the question and the approaches exactly as the plugin lists them; never which approach leads nor any agent's scores, verdicts or rationale. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict and a concern with its reason for each approach it would not adopt.
-4. PRD: when the vote passes, hand the plugin the decision document it asks for (a Write call it reads), then answer the user in prose.
-Resume an agent with SendMessage only when the plugin asks for its new report.{models_line(models)}
-
-Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); its notes and reasons each name the next step it accepts: follow them. /{prefix}deliberation-status shows progress."""
+    return words.protocol(confidence, threshold, _dims(dims), task_type, bar, _question(question),
+                          workflow_call(prefix, question), prefix, ", ".join(panel(task_type)), list(MINIMUM),
+                          list(LENSES), list(FLOOR), models)

@@ -1,29 +1,13 @@
-"""Context isolation: what a spawn prompt may and must carry of the findings recorded so far.
+"""Context isolation: what a spawn prompt may and must carry of the findings recorded so far — a
+research prompt none of another agent's, a synthesis or debate prompt every research agent's
+(docs/FORMULAS.md, "Research isolation", states the measure and its limits).
 
-A RESEARCH agent's prompt must not carry another agent's findings (L2 is private); a
-DELIBERATION synthesis or debate prompt must carry the findings of every research agent that
-reported (DELIBERATION sees all findings — one left out is a perspective silently dropped).
-
-Pure and stdlib-only (it runs in PreToolUse on the spawn path). `check_prompt` compares the
-prompt with the findings already recorded and returns the refs of the ones it carries;
-`leak_reason` turns leaked ones into the research deny reason, `missing_reason` missing ones
-into the synthesis/debate deny reason; `recorded_findings` lists the findings of a
-deliberation's agent records in the (ref, claim, evidence) form they take.
-
-How a finding is measured against a prompt (`leak_score`):
-1. Its claim and its evidence are shingled separately (word trigrams and single content tokens
-   after `similarity.normalise`: case, bullets, quotes, line breaks and punctuation do not matter).
-2. Everything present in the shared context (L1: the question, a project README excerpt — what
-   every agent may be given) is subtracted from the finding first: quoting the question is fine.
-3. verbatim = share of the remaining trigrams found in the prompt (containment);
-   paraphrase = 0.75 × share of the remaining content tokens found in the prompt + 0.25 × verbatim
-   (only for findings with at least `MIN_TOKENS` content tokens left: a two-word claim is
-   judged on its wording alone).
-4. score = max(verbatim, paraphrase), over the claim alone and claim+evidence. A finding leaks
-   when its score ≥ threshold (0.5 by default, `isolation.leak_threshold`).
-
-Limits: lexical only — a paraphrase that swaps most content words for synonyms passes; a clean
-prompt that happens to use most of a short finding's distinctive words is flagged.
+`leak_score` measures one finding against a prompt (claim and evidence shingled, the shared
+context subtracted, the larger of verbatim and paraphrase containment); `check_prompt` returns
+the refs of the recorded findings a prompt carries (score ≥ the threshold); `leak_reason` and
+`missing_reason` word the research and synthesis/debate refusals; `recorded_findings` lists a
+deliberation's findings as (ref, claim, evidence). Pure and stdlib only: PreToolUse runs it on
+the spawn path.
 """
 
 from __future__ import annotations

@@ -1,35 +1,14 @@
-"""The minimum viable deliberation (docs/EVIDENCE.md, E5): two agents, one FOR and one AGAINST.
+"""The minimum viable deliberation: two research personas, FOR and AGAINST, compared by the 2-agent
+rule (docs/FLOW.md, "The minimum viable deliberation").
 
-    Spawn 2 agents (FOR, AGAINST) → compare their findings →
-        agreement with different reasoning → proceed
-        genuine disagreement               → investigate that conflict
-        agreement with the same reasoning  → suspect herding
-
-**The form.** Research ends with exactly two personas' reports (the protocol suggests
-product-strategist FOR and devils-advocate AGAINST) and no deliberation role was spawned
-(`eligible`). The hooks then apply the 2-agent rule (`conformity.two_agent_rule`) to the two
-research reports — each gives its position: `preferred_approach` (compared by the approach's
-title, since each report numbers its own approaches), `verdict` and `rationale` — and say the
-outcome to the main agent (`engine.minimum_step`). Ranking follows with the same two personas.
-A report that takes no position (verdict abstain) leaves the rule nothing to compare
-(`no_position`): the form does not apply and the full flow's red-team pass is required.
-
-**How it meets the depth axis.** The AGAINST agent is the form's adversarial pass: it stands in
-for the first red-team pass, so ranking is not refused for want of a red team.
-- proceed / suspect herding: the two agree, nothing is contested → depth `not_needed` (basis
-  "2-agent rule"); the herding outcome is also a conformity warning (`two_agent_rule`) in the
-  vote and the record.
-- investigate: the conflict between the two is the hot spot (`hot_spots.find_hot_spots(...,
-  two_agent=True)`): under a posture that deepens, the depth step opens on it — fresh lens
-  workers aimed at it, then red team 2, then the depth-aware synthesis — before ranking; the
-  block reason says so. With the depth axis off (or dialled down) the conflict is named and the
-  main agent investigates it before ranking; over budget the step is skipped loudly.
-The form is released (`release`) if the main agent goes on to the full deliberation instead —
-a third research persona, or synthesis-lead / debate-moderator / red-team — before any
-tier-2 worker ran: the depth state returns to "not planned" and the full flow plans it after
-its red-team pass.
-
-Pure over `state.Deliberation` and `config.Config`.
+`eligible`: research ended with exactly two personas' reports and no deliberation role was
+spawned. `check` applies the 2-agent rule (`conformity.two_agent_rule`) to their positions —
+proceed, investigate or suspect herding, or `no_position` when one abstains (the full flow then
+applies). On agreement the depth step is not needed; on disagreement the conflict is the hot spot
+(`hot_spots.find_hot_spots(..., two_agent=True)`); the AGAINST agent stands in for the red-team
+pass. `release`
+returns to the full flow when a third persona or a deliberation role is spawned before any
+tier-2 worker ran. Pure over `state.Deliberation` and `config.Config`.
 """
 
 from __future__ import annotations

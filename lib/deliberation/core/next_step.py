@@ -1,26 +1,13 @@
 """The next step the plugin will accept, and what the main agent has been given (pure).
 
-Every progress note, hold and refusal names the next step. That step is found by asking the
-rules that refuse steps, never restated beside them:
-
-- `spawn_refusal(delib, cfg, subagent_type, prompt)` applies PreToolUse's rules for a
-  deliberation spawn, in PreToolUse's order, each owned by its module — the phase order
-  (`phases.stage_for_spawn`), the depth axis' hold on DELIBERATION → RANKING
-  (`depth_axis.ranking_spawn_refusal`), the tier-2 and red-team rules (`depth_axis.
-  check_tier2_spawn`, `check_red_team_spawn`). PreToolUse calls it; so does `next_step`.
-- `next_step(delib, cfg)` walks the protocol's candidates in order — more research, synthesis,
-  the red-team pass, the depth step's workers, red team 2, ranking, the conclusion — and names
-  the first one `spawn_refusal` accepts, with what its prompt must carry (the findings, the
-  tier-2 prompts, the approaches in the neutral order). The checks on a prompt's content
-  (research isolation, a synthesis' findings, blind ranking) are the note's instructions.
-
-What the main agent has been given (`arrived`): a foreground agent's report comes in its Agent
-tool result; a background agent's only with its task notification — the client delivers those
-one turn at a time, so a report SubagentStop recorded may still be on its way
-(`AgentRecord.notified`). Notes count what has arrived and name what is still to arrive.
-
-Spawn lines name agent types exactly as the Agent tool takes them (with the plugin's namespace
-when it is in use), in backquotes: "Next: spawn `synthesis-lead` and `debate-moderator` …".
+`spawn_refusal` applies PreToolUse's rules for a deliberation spawn in PreToolUse's order (the
+phase order, the depth axis' hold on ranking, the tier-2 and red-team rules), so the step a note
+names is found by asking the rules that refuse steps, never restated beside them. `next_step`
+walks the protocol's candidates — more research, synthesis, the red-team pass, the depth step's
+workers, red team 2, ranking, the conclusion — and names the first one accepted, with what its
+prompt must carry. `arrived` / `to_arrive`: a background report reaches the main agent only with
+its task notification (`AgentRecord.notified`), so notes count what has arrived and name what is
+still to come. Spawn lines name agent types as the Agent tool takes them, in backquotes.
 """
 
 from __future__ import annotations

@@ -1,24 +1,13 @@
-"""The decision document (PRD) that closes a deliberation: the PRD_GENERATION phase.
+"""The decision document (PRD) that closes a deliberation: what it may cite, whether one is valid,
+and its capture.
 
-The last phase writes the outcome up as a document a team acts on (docs/EVIDENCE.md, E7). Its parts that need
-judgement — the requirements that follow from the findings, the non-goals, the acceptance
-criteria, the risks with their mitigations, the open questions — are written by the MAIN agent
-in its concluding answer (docs/FLOW.md, "Who writes it", says why not a role
-subagent), as ONE fenced JSON block shaped by `DecisionDocument`
-(`state_schema/prd.schema.json`). The decision, the findings, the scores, the dissent, the
-route and the cost are not in it: the plugin records those itself, and the document cannot
-change them.
-
-Traceability is the contract: every requirement, acceptance criterion and risk cites in
-`sources` the ids it follows from — a finding (`persona:F1`), a documented dissent
-(`persona:D1`), a refutation (`persona:R1`) or a hot spot (`H1`) — and `citable` lists exactly
-the ids that exist. A document that cites an id that does not exist is refused like a
-malformed one: the write-up may not introduce what the deliberation never said.
-
-`capture` is the bounded loop, like an agent report's: a missing or invalid document is sent
-back once (a Stop block that names the exact problem and repeats the shape), then recorded as
-missing — never a loop. Pure over the deliberation model; the document's own models are
-state/decision_document.py.
+`citable` lists every id of the deliberation a document may cite (findings `persona:F1`, dissent
+`persona:D1`, refutations `persona:R1`, hot spots `H1`); `trace_problem` refuses a document that
+lacks a minimum section, repeats an item id, verifies no real requirement or cites an id not in
+that list. The document arrives by a Write call (`submit`) or as one fenced block of the concluding
+answer (`capture`: sent back once, then recorded missing — never a loop). `trace` gives Gate 2 and
+the record the figures. Pure over the deliberation model (state/decision_document.py holds the
+document's models); text/document.py words every request, problem and send-back.
 """
 
 from __future__ import annotations
@@ -40,18 +29,7 @@ LISTING_BUDGET = 5_000  # the ids' share of an answer (hookio.ANSWER_BUDGET in a
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
 
 
-EXAMPLE = """```json
-{
-  "document": "prd",
-  "decision": "what is decided and why, in one paragraph",
-  "problem": "what the decision solves, for a reader who was not there",
-  "requirements": [{"id": "R1", "text": "...", "priority": "must", "sources": ["security-analyst:F1"]}],
-  "non_goals": [{"text": "...", "sources": []}],
-  "acceptance_criteria": [{"id": "AC1", "text": "an observable check", "verifies": ["R1"], "sources": ["performance-engineer:F1"]}],
-  "risks": [{"id": "RISK1", "risk": "...", "mitigation": "...", "severity": "high", "sources": ["cost-analyst:D1"]}],
-  "open_questions": [{"question": "...", "sources": ["H1"]}]
-}
-```"""
+EXAMPLE = doc_words.EXAMPLE  # the shape said with every request, send-back and refusal
 
 
 class DocumentProblem(ValueError):
@@ -149,30 +127,25 @@ def trace_problem(doc: DecisionDocument, catalogue: "dict[str, Source]", outcome
     """What a parsed document lacks that its schema cannot say, or None: the minimum sections,
     unique item ids, acceptance criteria that verify existing requirements, and every cited id
     resolving to an item of the deliberation."""
-    short = [_SINGULAR[section] for section, n in minimums(outcome).items() if len(getattr(doc, section)) < n]
+    mins = minimums(outcome)
+    short = [section for section, n in mins.items() if len(getattr(doc, section)) < n]
     if short:
-        what = "a rejection" if outcome == "rejected" else "an adopted decision"
-        return (f"The decision document of {what} needs at least {_needs(outcome)}, each citing the ids it "
-                f"follows from; yours has no {' and no '.join(short)}.")
+        return doc_words.too_few(outcome == "rejected", list(mins.items()), short)
     ids = [r.id for r in doc.requirements] + [a.id for a in doc.acceptance_criteria] + [k.id for k in doc.risks]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
-        return f"Item ids must be unique within the document; repeated: {', '.join(dupes)}."
+        return doc_words.repeated_ids(dupes)
     req_ids = {r.id for r in doc.requirements}
-    bad_verify = [f"{a.id} → {v}" for a in doc.acceptance_criteria for v in a.verifies if v not in req_ids]
+    bad_verify = [[a.id, v] for a in doc.acceptance_criteria for v in a.verifies if v not in req_ids]
     if bad_verify:
-        return ("`verifies` names requirement ids of this document; these are not among them: "
-                + ", ".join(bad_verify) + ".")
-    unknown: list[str] = []
+        return doc_words.bad_verifies(bad_verify)
+    unknown: list[list] = []
     for _section, label, refs in _items(doc):
         for ref in refs:
             if resolve(ref, catalogue) is None:
-                own = " (an item of this document, not a source)" if ref.strip() in ids else ""
-                unknown.append(f"{ref!r} in {label}{own}")
+                unknown.append([ref, label, ref.strip() in ids])
     if unknown:
-        return ("Every cited id must exist in the deliberation; these do not: " + "; ".join(unknown[:12])
-                + (f"; and {len(unknown) - 12} more" if len(unknown) > 12 else "")
-                + ". Cite only the ids listed below.")
+        return doc_words.unknown_ids(unknown)
     return None
 
 
@@ -192,8 +165,7 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
     for body in _blocks(text):
         size = len(body.encode("utf-8", "surrogatepass"))
         if size > max_bytes and (re.search(r'"document"\s*:\s*"prd"', body, re.I) or '"requirements"' in body):
-            raise DocumentProblem(f"Your decision document block is {size} bytes; the limit is {max_bytes}. "
-                                  "Shorten its texts (the rest of the answer is for the user and is not limited).")
+            raise DocumentProblem(doc_words.block_too_large(size, max_bytes))
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:
@@ -204,12 +176,10 @@ def extract_document(text: str, max_bytes: int) -> "tuple[DecisionDocument, list
             candidates.append(data)
     if not candidates:
         if broken:
-            raise DocumentProblem("Your decision document block does not parse as JSON. Use double quotes, "
-                                  "no comments, no trailing commas.")
-        raise DocumentProblem("Your concluding answer has no decision document block.")
+            raise DocumentProblem(doc_words.block_not_json())
+        raise DocumentProblem(doc_words.no_block())
     if len(candidates) > 1:
-        raise DocumentProblem(f"Your concluding answer has {len(candidates)} decision document blocks; "
-                              "end it with exactly ONE.")
+        raise DocumentProblem(doc_words.many_blocks(len(candidates)))
     return parse_document(candidates[0])
 
 
@@ -220,7 +190,7 @@ def parse_document(data: dict) -> "tuple[DecisionDocument, list[str]]":
     try:
         doc = DecisionDocument.model_validate(data)
     except ValidationError as exc:
-        raise DocumentProblem("Your decision document is invalid:\n" + _describe(exc)) from None
+        raise DocumentProblem(doc_words.invalid(_describe(exc))) from None
     ignored = sorted(k for k in data if k not in DecisionDocument.model_fields)
     return doc, ignored
 
@@ -292,36 +262,15 @@ def _listing(catalogue: "dict[str, Source]") -> "list[str]":
         lines = [_line(src, clip) for src in catalogue.values()]
         if sum(len(line) + 1 for line in lines) <= LISTING_BUDGET:
             return lines
-    return ["(ids only, by agent: write each as `agent:id`, e.g. `security-analyst:F1`; a hot spot as `H1`)",
-            *_grouped(catalogue)]
-
-
-_SINGULAR = {"requirements": "requirement", "acceptance_criteria": "acceptance criterion", "risks": "risk"}
-
-
-def _needs(outcome: "str | None") -> str:
-    """'one requirement, one acceptance criterion and one risk' (what `minimums` asks)."""
-    parts = [f"{'one' if n == 1 else n} {_SINGULAR[s] if n == 1 else s.replace('_', ' ')}"
-             for s, n in minimums(outcome).items() if n]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _rules(outcome: "str | None") -> str:
-    return ("It needs at least " + _needs(outcome) + ". Every requirement, acceptance criterion and risk lists in "
-            "`sources` the ids below that it follows from (at least one each); non-goals and open questions "
-            "may cite them too; an acceptance criterion names in `verifies` the requirements it checks. The "
-            "scores, the dissent and the route are recorded by the plugin: the block holds only what needs "
-            "judgement.")
+    return [doc_words.IDS_ONLY, *_grouped(catalogue)]
 
 
 def request_text(delib) -> str:
     """The instruction that asks for the decision document (once the vote has passed)."""
     catalogue = citable(delib)
     head = doc_words.request_head(delib.outcome == "rejected", document_call.relative(delib.id))
-    return "\n".join([head, EXAMPLE, _rules(delib.outcome),
-                      f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue),
-                      "When you stop, the quality gate checks the document; one that is missing or cites an "
-                      "id not listed here is sent back once, then the decision is recorded without it.",
+    return "\n".join([head, EXAMPLE, doc_words.rules(list(minimums(delib.outcome).items())),
+                      doc_words.cite_head(len(catalogue)), *_listing(catalogue), doc_words.STOP_CHECK,
                       *route_notice(delib)])
 
 
@@ -336,7 +285,8 @@ def route_notice(delib) -> "list[str]":
 def shape_text(delib) -> str:
     """The document's shape, its rules and the ids it may cite (said again with a refusal)."""
     catalogue = citable(delib)
-    return "\n".join([EXAMPLE, _rules(delib.outcome), f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue)])
+    return "\n".join([EXAMPLE, doc_words.rules(list(minimums(delib.outcome).items())), doc_words.cite_head(len(catalogue)),
+                      *_listing(catalogue)])
 
 
 def submit(delib, content: str, *, max_bytes: int, now: float) -> "str | None":
@@ -362,10 +312,9 @@ def send_back_text(delib, problem: str) -> str:
     """The Stop block that sends a missing or invalid document back (once)."""
     catalogue = citable(delib)
     return "\n".join([
-        f"Deliberation {delib.id}: both gates passed; the decision document is the last step before it "
-        f"closes. {problem}",
-        doc_words.send_back_next(document_call.relative(delib.id)), EXAMPLE, _rules(delib.outcome),
-        f"Ids you may cite ({len(catalogue)}):", *_listing(catalogue), *route_notice(delib)])
+        doc_words.send_back_head(delib.id, problem),
+        doc_words.send_back_next(document_call.relative(delib.id)), EXAMPLE, doc_words.rules(list(minimums(delib.outcome).items())),
+        doc_words.cite_head(len(catalogue)), *_listing(catalogue), *route_notice(delib)])
 
 
 # --------------------------------------------------------------------------------------------
@@ -401,8 +350,7 @@ def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, 
         st.send_backs += 1
         return Outcome("send_back", send_back_text(delib, problem))
     st.status, st.closed_at = "missing", now
-    delib.warnings.append(f"decision document recorded as missing after {st.send_backs} send-back(s): "
-                          f"{problem.splitlines()[0]}")
+    delib.warnings.append(doc_words.recorded_missing(st.send_backs, problem.splitlines()[0]))
     return Outcome("missing")
 
 
@@ -445,5 +393,5 @@ def trace(doc: DecisionDocument, catalogue: "dict[str, Source]") -> Trace:
 
 
 def counts_text(doc: DecisionDocument) -> str:
-    return (f"{len(doc.requirements)} requirement(s), {len(doc.acceptance_criteria)} acceptance criteria, "
-            f"{len(doc.risks)} risk(s), {len(doc.non_goals)} non-goal(s), {len(doc.open_questions)} open question(s)")
+    return doc_words.counts(len(doc.requirements), len(doc.acceptance_criteria), len(doc.risks), len(doc.non_goals),
+                            len(doc.open_questions))

@@ -1,29 +1,14 @@
-"""Gate 2 — quality control on Stop, before a deliberation may close.
+"""Gate 2 — quality control on Stop, before a deliberation may close (docs/FORMULAS.md, "Gate 2").
 
-Five checks, each reported with its figure:
-1. method diversity — distinct personas took part (≥ min_distinct_personas);
-2. contradiction transparency — every dissent (any stage) has documented reasons;
-3. complexity handling — at least `min_alternatives` approaches were generated;
-4. consensus confidence — strong (> 0.85) or moderate (0.70–0.85) pass; weak fails and is
-   reported as weak, also for task types whose own Gate-1 bar is lower (documentation 0.50,
-   refactoring 0.65): Gate 1 lets such a consensus through early, the quality gate still asks for
-   more before the deliberation may close;
-5. improvement evidence — the deliberation moved the panel towards its decision, on ONE scale
-   (`improvement_evidence`, below).
-Conformity warnings are listed with the result; they block only when configured to.
-Once those pass, the decision document is read (PRD_GENERATION, prd.py) and a sixth check joins
-them (`with_document`): decision_document — the document is present and traced (every
-requirement, acceptance criterion and risk cites ids that exist in the deliberation). It fails
-while the document is sent back, and stays failed in the record when it is recorded missing.
-
-What improvement evidence compares (core/improvement.py, docs/CONSENSUS.md §4): the share of the
-panel whose position is the decision — each research persona's preferred approach, stated alone
-before any agent saw another's work, against each blind ranker's preference — paired by persona.
-improved and confirmed (unanimous before and after) pass; flat and fell fail, and are a failure
-on agreement with two ways forward (core/ways_forward.py); unmeasured (no research position)
-does not block. Not compared: the rankers' self-reported confidence — fresh blind rankers get no
-new evidence, so an honest one's confidence cannot rise — and the trigger's confidence (a
-word-list score of the prompt), which the record shows for context.
+`evaluate` reports five checks, each with its figure: method diversity (≥ min_distinct_personas
+distinct personas), contradiction transparency (every dissent of any stage has reasons),
+complexity handling (≥ min_alternatives approaches), consensus confidence (strong or moderate
+pass, weak fails — also for task types whose Gate-1 bar is lower), and improvement evidence
+(core/improvement.py: improved, confirmed and flat pass, fell fails as a failure on agreement,
+unmeasured does not block). Conformity warnings are listed and block only when configured to.
+`with_document` adds the sixth check once the others pass: the decision document is present and
+traced (prd.py); it fails while the document is sent back and stays failed when it is recorded
+missing.
 """
 
 from __future__ import annotations

@@ -1,29 +1,13 @@
-"""Ranking: five weighted dimensions → per-agent weighted scores → leading approach → consensus.
+"""Ranking: five weighted dimensions → per-agent weighted scores → leading approach → consensus
+(docs/FORMULAS.md has the formulas and a worked example; docs/CONSENSUS.md the consensus).
 
-For every ranking report and every approach it scored on all five dimensions:
-
-    weighted(agent, approach) = Σ_d w_d · score_d / Σ_d w_d                      (0-10)
-
-The leading approach is the one the most rankers prefer (a ranker's preference: the approach it
-states, else its top weighted score — consensus.preference); ties: the highest mean weighted
-score, then more agents scored it, then id.
-Its consensus is the panel's agreement on it (consensus.py, docs/CONSENSUS.md): each ranker's
-margin for or against the leader, capped at one clear margin, summed into support S and
-opposition O, and
-
-    consensus = S / (S + O + doubt)                                              (0-1)
-
-Worked example (docs/FORMULAS.md): four rankers prefer A over B by 0.8, 1.5, 2.0 and 2.7 weighted points
-→ firmness 0.8, 1, 1, 1 → S = 3.8, O = 0 → consensus = 3.8 / 4.0 = 0.95, strong — whatever A's
-own level (its mean weighted score, reported beside the consensus).
-`spread` = max − min and `stdev` = population σ of the leader's per-agent weighted scores (the
-conformity detector's clustering window reads them).
-Approaches struck by a depth-axis override are excluded from the lead.
-
-Verdicts: a ranking agent's `verdict` says whether the panel should adopt an approach at all —
-approve (adopt one: its `preferred_approach`), reject (adopt none of the listed approaches),
-abstain (no vote). When every agent that voted rejects (`unanimous_reject`), the outcome is
-"rejected — no approach adopted", whatever the scores of the top-scored approach.
+`rank` computes weighted(agent, approach) = Σ w_d · score_d / Σ w_d (0-10) for every approach a
+ranking report scored on all five dimensions, picks the leader with `consensus.lead` (approaches
+a depth-axis override struck are excluded), and returns the consensus, the leader's level, and
+`spread` and `stdev` of its per-agent scores (the conformity detector reads them). A ranker's
+verdict says whether to adopt an approach at all: approve, reject (adopt none), abstain (no
+vote); when every agent that voted rejects (`unanimous_reject`), the outcome is rejected,
+whatever the top score.
 """
 
 from __future__ import annotations

@@ -1,29 +1,15 @@
-"""SendMessage to a deliberation agent: which messages and resumes the plugin accepts, and what
-a resumed agent's new report does (pure over `state.Deliberation` / `state.AgentRecord`).
+"""SendMessage to a deliberation agent: which messages and resumes are accepted, and what a resumed
+agent's new report does (docs/CLIENT_CHANNELS.md states the client's behaviour and the rules).
 
-The client's SendMessage (docs/CLIENT_CHANNELS.md) reaches a running subagent at its next tool
-round, or RESUMES a finished one: the same agent runs again with its own context and ends with a
-new final message (a second SubagentStart/SubagentStop, in the background even when it was
-spawned in the foreground). A resumed agent continues in the stage it was spawned for, so the
-guards of that stage apply to the message as to a spawn prompt:
-
-- the deliberation is closed (COMPLETE/FAILED) → refused: its reports are final;
-- a deliberation agent messaging another while RESEARCH or RANKING runs → refused: those agents
-  work independently;
-- the agent's stage is over (a researcher once the deliberation is in DELIBERATION…) → refused,
-  with the fresh spawn to make instead;
-- a research agent's message is checked for other agents' findings (isolation.py), as a
-  research spawn prompt is;
-- the plugin asked for the agent's new report — its report was recorded invalid, or Gate 1
-  failed because this dissenter did not document its concerns → allowed: the new report
-  REPLACES the old one, as a re-spawn's would (the old one is kept in `revisions`);
-- otherwise (not asked for): a research, synthesis or debate agent of the open stage may revise
-  (recorded as a revision; the record says it was not requested); a ranker's vote is never
-  changed unasked (a re-rank is a fresh, blind spawn) and the red team and tier-2 lenses are one
-  pass each (the depth axis is linear) → refused.
-
-A resume the hooks did not see asked for (no SendMessage hook: an older install) is recorded as a
-revision with a warning: a new report is never silently dropped.
+A resumed agent continues in the stage it was spawned for, so that stage's guards apply to the
+message as to a spawn prompt: refused once the deliberation is closed or the stage is over (with
+the fresh spawn to make instead), between deliberation agents during RESEARCH or RANKING, for a
+research agent's message that carries other agents' findings (isolation.py), and for a ranker,
+red team or tier-2 lens the plugin did not ask. A report the plugin asked for (recorded invalid,
+or a dissenter Gate 1 named) REPLACES the old one; an unasked revision of an open stage's
+research, synthesis or debate agent is recorded as one, with a warning; the old report stays in
+`revisions`, and a resume the hooks never saw asked for is recorded too, never dropped. Pure over
+`state.Deliberation` / `state.AgentRecord`.
 """
 
 from __future__ import annotations

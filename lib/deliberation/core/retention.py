@@ -13,6 +13,8 @@ Deliberations and their records are never items: they stay until the user remove
 
 from __future__ import annotations
 
+from deliberation.text import prune as words
+
 RECENT_S = 24 * 3600
 DAY_S = 24 * 3600
 
@@ -49,16 +51,15 @@ def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: flo
     max_age_s = max_age_days * DAY_S
     for it in sorted(items, key=lambda i: (i.mtime, i.name)):
         if it.kind == "leftover":
-            steps[it.name] = Step(it, "remove", "left by an interrupted prune")
+            steps[it.name] = Step(it, "remove", words.LEFTOVER)
         elif it.busy:
             steps[it.name] = Step(it, "keep", it.busy)
         elif now - it.mtime > max_age_s:
-            steps[it.name] = Step(it, "remove", f"untouched for {int((now - it.mtime) // DAY_S)} days "
-                                                f"(the limit is {max_age_days:g})")
+            steps[it.name] = Step(it, "remove", words.too_old(int((now - it.mtime) // DAY_S), max_age_days))
         elif it.kind == "errors_log" and it.size > errors_log_max:
-            steps[it.name] = Step(it, "trim", f"{it.size} bytes, over its {errors_log_max}: its newest half stays")
+            steps[it.name] = Step(it, "trim", words.trimmed(it.size, errors_log_max))
         else:
-            steps[it.name] = Step(it, "keep", "within the limits")
+            steps[it.name] = Step(it, "keep", words.WITHIN)
     limit = int(max_total_mb * 1024 * 1024)
     total = sum(s.item.size for s in steps.values() if s.action == "keep") + \
         sum(s.item.size // 2 for s in steps.values() if s.action == "trim")
@@ -66,7 +67,7 @@ def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: flo
         if total <= limit:
             break
         if s.action == "keep" and not s.item.busy and now - s.item.mtime > RECENT_S:
-            s.action, s.reason = "remove", f"the oldest beyond the {max_total_mb:g} MB total"
+            s.action, s.reason = "remove", words.beyond_total(max_total_mb)
             total -= s.item.size
     return list(steps.values())
 

@@ -1,29 +1,15 @@
-"""Deliberation agents cannot read the plugin's state (`.claude/deliberation/`).
+"""Deliberation agents cannot read the plugin's state (`.claude/deliberation/`): an earlier
+deliberation's findings and votes are no evidence for the next one, except as context the main
+agent chose to give (docs/HOOK_ANSWERS.md lists the answer).
 
-An earlier deliberation's record — its findings, votes and rationale — is no evidence for the
-next one: it may enter a deliberation only as shared context the main agent chose to give. So a
-Read, Grep, Glob or Bash call of a deliberation subagent (a persona, role or lens) that would
-read the state folder is refused, with a next step that this guard lets through:
-
-    Read  file_path inside the state folder
-    Grep  a search root inside it, or one that contains it, unless its `glob`/`type` keeps the
-          search out of it. The client runs ripgrep with --hidden: `glob` is split at spaces
-          (and at commas outside braces) into --glob flags with .gitignore semantics (no `/`:
-          the file's name at any depth; a `/`: the path from the search root; a later glob
-          wins; `!` excludes, and an excluded folder is not walked); `type` is --type, which
-          a positive glob overrides
-    Glob  the same, with `pattern` as one --glob of `rg --files --hidden --no-ignore` (an
-          absolute pattern searches from its folder part)
-    Bash  a command naming the state folder, or a recursive walk of a folder containing it
-          that does not leave it out: grep -r (unless --exclude-dir=.claude), rg/ag only with
-          --hidden/-uu or a path into .claude (they skip hidden folders), find (unless
-          `-path ./.claude -prune` or `-not -path '*/.claude/*'`), tree -a, ls -aR, du,
-          git grep (unless a `:!.claude` pathspec)
-
-What the state folder holds — every name ends in one of STATE_ENDINGS, or in digits (a temp
-file `NAME.tmp-<pid>-<ns>`, a quarantined `NAME.corrupt-<stamp>`) — decides which globs cannot
-reach it. The main agent and other subagents are not refused. `refusal(...)` is pure (no I/O)
-and stdlib only: PreToolUse's fast path calls it for every Read, Grep, Glob and Bash call.
+`refusal(...)` refuses a deliberation subagent's Read inside the state folder, a Grep or Glob
+whose search reaches it (judged with ripgrep's own glob rules: the client runs it with --hidden,
+Glob with --no-ignore), and a Bash command naming it or walking a folder that holds it without
+leaving it out (per program: grep -r, rg/ag, find, tree, ls -R, du, git grep); each refusal names
+a next step this guard lets through. Which globs cannot reach the folder follows from what it
+holds: names ending in STATE_ENDINGS or in digits (temp and quarantined files). The main agent
+and other subagents are never refused. Pure and stdlib only: PreToolUse's fast path calls it for
+every Read, Grep, Glob and Bash call.
 """
 
 from __future__ import annotations

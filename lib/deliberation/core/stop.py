@@ -28,6 +28,7 @@ from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Deliberation, Route, TokenUsage
 from deliberation.text import Words
+from deliberation.text import review as review_words
 from deliberation.text import stop as words
 from deliberation.wire import hookio
 
@@ -97,13 +98,13 @@ def waiting_for(turn: Turn, delib: Deliberation) -> "str | None":
     """Why no verdict can be given yet (None: the deliberation may be judged now)."""
     running = phases.pending(delib)
     if running:
-        return f"{len(running)} deliberation agent(s) pending: no verdict yet"
+        return words.not_yet("agents", len(running))
     stale = turn.cfg.spawn_budget.stale_after_s
     if any(w.deliberation_id == delib.id for w in lin.active_workflows(turn.tx.lineage, turn.now, stale)):
-        return "a workflow launched in this deliberation still runs: no verdict yet"  # its notification ends in the Stop that decides
+        return words.not_yet("workflow")  # its notification ends in the Stop that decides
     unannounced = unannounced_reports(turn, delib)
     if unannounced:
-        return f"{len(unannounced)} background report(s) not yet announced to the main agent: no verdict yet"
+        return words.not_yet("unannounced", len(unannounced))
     return None
 
 
@@ -165,8 +166,8 @@ def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "
     review = None
     if route.route not in escalation.AUTOMATIC:
         review = words.Review(
-            notice=human_review.main_agent_notice(delib.id, route.route, finish.escalation_reason(delib, route),
-                                                  delib.decision, human_review.rules_text(route)),
+            notice=review_words.main_agent_notice(delib.id, route.route, finish.escalation_reason(delib, route),
+                                                        delib.decision, human_review.rules_text(route)),
             message=finish.escalation_message(delib))
     accepted = st.status == "accepted" and st.document is not None
     done = words.Completed(

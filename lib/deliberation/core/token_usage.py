@@ -1,32 +1,12 @@
-"""What a subagent used, in tokens — the figure the depth axis' loud budget counts.
+"""What a subagent used, in tokens: the figure the depth axis' budget counts (docs/DEPTH_AXIS.md,
+"What the token budget counts").
 
-One figure for every subagent, foreground or background: the one the client itself reports as
-`totalTokens` for a foreground agent — its LAST API response's input tokens (uncached, cache
-creation and cache read) plus that response's output tokens, i.e. the agent's final context and
-its last answer. Measured on the client 2.1.328: a foreground agent that made three API calls
-reported totalTokens 10363 = 10106 input + 257 output of its third call (the three calls' sum
-would be 28946). Tokens an agent re-read on earlier calls are not added up.
-
-Where the figure comes from (`AgentRecord.tokens_source`; each reading of the same quantity,
-the largest wins — it only grows while the agent works):
-- `transcript`: the subagent's transcript (`agent_transcript_path` in SubagentStop, which fires
-  for background agents — the client's default — and foreground ones alike). JSON lines; every
-  API response is an `assistant` entry whose `message` has an `id` and a `usage` (repeated on
-  each content block's entry); the last such entry is read, scanning back from the end of the
-  file (at most `MAX_SCAN` bytes). Measured on 2.1.328: at SubagentStop the client has often
-  not written the agent's LAST response yet (the file then holds the previous one, or none), so
-  the transcripts are read again when the depth step is planned (`plan_due`);
-- `totalTokens`: PostToolUse's `tool_response.totalTokens` (foreground agents, final);
-- `task-notification`: `<usage><subagent_tokens>N</subagent_tokens>` in a background agent's
-  task notification (final; equal to the transcript's last response once written).
-An agent none of them covers is counted as 0 and the record says how many were not counted.
-
-What the decision record's cost section shows is another figure: everything the agent was
-billed for — every API response's usage summed (`sum_usage`, one entry per message id), read
-once the deliberation concludes, when every subagent has finished and its transcript is whole.
-
-Pure: app/transcripts.py is the one place that reads the client's transcripts (`read_transcript`,
-`read_usage`), with `last_usage` and `sum_usage` of this module.
+`last_usage` / `usage_total` give an agent's last API response's input (uncached, cache writes,
+cache reads) plus output tokens — the client's own `totalTokens` figure; `notified_tokens` reads a
+task notification's `subagent_tokens`. Each agent records the largest reading and its source
+(`SOURCES`); `summary` counts the agents per source for the record. `sum_usage` is the other
+figure, every response's usage summed by message id, which the record's cost section shows.
+Pure: app/transcripts.py reads the transcripts.
 """
 
 from __future__ import annotations
@@ -34,10 +14,10 @@ from __future__ import annotations
 import json
 import re
 
+from deliberation.text.tokens import COUNTED
+
 USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 SOURCES = ("transcript", "totalTokens", "task-notification")
-COUNTED = ("each subagent's final context plus its last output (input, cache and output tokens of its "
-           "last API response — the figure the client reports as totalTokens)")
 _NOTIFIED = re.compile(r"<subagent_tokens>\s*([0-9]{1,12})\s*</subagent_tokens>")
 
 
@@ -174,10 +154,3 @@ def summary(delib) -> dict:
     return {"used": delib.tokens_used, "counted": COUNTED, "agents_by_source": by,
             "agents_not_counted": not_counted}
 
-
-def summary_text(delib) -> str:
-    s = summary(delib)
-    by = s["agents_by_source"]
-    return (f"{s['used']} subagent tokens counted: {COUNTED}; {by['transcript']} agent(s) from their "
-            f"transcripts, {by['totalTokens']} from the client's totalTokens, {by['task-notification']} from "
-            f"task notifications, {s['agents_not_counted']} not counted")

@@ -1,28 +1,13 @@
-"""The mid-task net: a tool call that acts on a risky decision with no deliberation on record.
+"""The mid-task net: a tool call that acts on a risky decision with no deliberation on record
+(docs/TRIGGER.md §4 lists the kinds and what the net cannot see).
 
-A prompt can look routine and the decision arrive later, in the middle of the task: the agent
-is about to force-push main, drop a production table, or edit the payment code right after
-a prompt the trigger rated risky. `check` recognises those calls from the call alone:
-
-- `force-push`      git push --force / -f / +ref / --mirror / --delete to a shared branch
-                    (main, master, develop, trunk, release*, prod*); a feature branch is routine
-- `history-rewrite` git filter-branch, git filter-repo, bfg
-- `destroys-data`   DROP / TRUNCATE / DELETE / UPDATE, dropdb, FLUSHALL, dropDatabase, an HTTP
-                    DELETE — against a production target; `rm -r` of a root, home or data folder;
-                    a recursive delete in a cloud bucket
-- `destroys-infrastructure`  terraform destroy, kubectl delete / helm uninstall in production,
-                    deleting a cloud database, an auto-approved apply to production
-- `production-migration`     a schema migration or a data script (--apply) run against production
-- `sensitive-edit`  Edit / Write / MultiEdit / NotebookEdit of auth, payment or migration code,
-                    only when `risky_prompt` (the session's last prompt was rated a risky
-                    decision); tests and docs are not that code
-
-A "production target" is a word of the command: prod, production, prd or live, standing alone
-or inside a name (prod-db, $PROD_DATABASE_URL, shop-production) — never "product". What the
-net cannot see (a host alias, a branch left implicit) is in docs/TRIGGER.md.
-
-What the model and the person read of a call found here is text/net.py. Pure; stdlib only (`re`,
-compiled only for a command that hints at risk): it runs on every Bash and edit call of the fast path.
+`check` recognises from the call alone a force-push to a shared branch, a history rewrite, a
+data-destroying or infrastructure-destroying command or a migration against a production target,
+and — only when `risky_prompt` (the session's last prompt was rated a risky decision) — an edit of
+auth, payment or migration code. A production target is the word prod, production, prd or live
+standing alone or inside a name, never "product". text/net.py words what is said. Pure; stdlib
+only (`re`, compiled only for a command that hints at risk): it runs on every Bash and edit call
+of the fast path.
 """
 
 from __future__ import annotations

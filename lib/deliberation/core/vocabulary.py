@@ -1,25 +1,12 @@
-"""The trigger's built-in vocabulary: which words raise which dimension, and by how much.
+"""The trigger's built-in vocabulary: which words raise which dimension, and by how much (data
+only; confidence.py scores with it, terms.py matches it; docs/FORMULAS.md, "The trigger's
+vocabulary", says how the weights are set).
 
-Data only; confidence.py scores with it (the matching rules are in terms.py: whole words, a
-trailing `*` for any ending, punctuation counts as a space). Grouped by what a term says about
-the decision, so a missing concept is added where its kind lives. Weights: a term that alone
-says a dimension is high weighs ~0.5; supporting words 0.15–0.35 (noisy-OR adds them up).
-
-- AMBIGUITY: the prompt asks for a choice — "should we", options, "is it ok to", a plan.
-- COMPLEXITY: many moving parts — scale, concurrency, migrations, several services.
-- STAKES: the cost of being wrong — security controls, secrets, personal data, money,
-  production, deletion, shared history, compliance.
-- CONTEXT_DEPENDENCE: the answer depends on facts the prompt does not hold — our traffic, our
-  team, what someone else needs, what "as far as I know" means.
-
-Besides the terms, three lists drive structural signals (confidence.py):
-- IRREVERSIBLE_ACTIONS × LIVE_TARGETS: a destructive or protection-weakening step aimed at live
-  systems. Whether it is safe depends on who else relies on them and what can be restored, facts
-  no prompt carries: it raises context dependence.
-- SETTLED: words saying the decision was already made ("as agreed in ADR-12", "like the existing
-  helper", "no behaviour change"): ambiguity is scaled down.
-- DISPOSABLE: a target that is cheap to lose (local, dev, staging, a test fixture); when no live
-  target is named, stakes are scaled down.
+Grouped by what a term says about the decision — AMBIGUITY (a choice is asked), COMPLEXITY (many
+moving parts), STAKES (the cost of being wrong), CONTEXT_DEPENDENCE (facts the prompt does not
+hold) — so a missing concept is added where its kind lives. The lists for the structural signals:
+IRREVERSIBLE_ACTIONS × LIVE_TARGETS (raise context dependence), SETTLED (scale ambiguity down),
+DISPOSABLE (scale stakes down when no live target is named).
 """
 
 from __future__ import annotations

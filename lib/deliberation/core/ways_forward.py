@@ -1,28 +1,13 @@
-"""A gate that fails on agreement has two accepted ways forward, both naming what is contested.
+"""The two accepted ways forward from a gate that fails on agreement (docs/CONSENSUS.md §5a).
 
-A gate fails *on agreement* when every check it failed is about the panel's agreement —
-Gate 1's `consensus`, Gate 2's `consensus_confidence` or `improvement_evidence` — and nothing
-about the process (too few reports, an undocumented dissent, one perspective, one alternative).
-Re-ranking the same approaches with fresh blind rankers gives them nothing new, so the advice
-is never a bare re-rank. The ways forward (`offer` records them; text/gates.py words them with
-`contested.contested(delib)`: the split, the approaches and dimensions whose scores diverge
-most, each dissenter's concern):
-
-(a) **one revision round**: ONE `synthesis-lead`, spawned during RANKING (or PRD_GENERATION),
-    revises the approaches against the contested points, keeping their ids; its report's
-    approaches replace the list, the round's ranking reports are set aside (kept in `before`),
-    and the personas rank the revised approaches, fresh and blind. Linear, never a loop: at
-    most one such round per deliberation (`revision`: available → revising → reranking → used).
-(b) **the decision handed to the user**: the main agent presents the options and the split and
-    ends its turn. That Stop is ACCEPTED — once the ways were offered, a Stop with the gate still
-    failing on agreement (or a revision round left unranked) is the hand-over (`hand_over`):
-    the deliberation completes with outcome "no-consensus" and route human-review (rule
-    NO_CONSENSUS), its record written; `deliberation approve` / `reject` settles it.
-
-FAILED is kept for a process that could not run (too few valid reports after the stop-block
-limit, …); it always writes a record (core/stop.py).
-
-Pure over the deliberation; the texts are text/gates.py's.
+A gate fails on agreement (`on_agreement`) when every check it failed is about the panel's
+agreement — Gate 1's consensus, Gate 2's consensus confidence or improvement evidence — never
+the process. `offer` records the two ways; (a) one revision round: `start_revision`, `reviser`
+and `apply_revision` let ONE synthesis-lead revise the approaches (ids kept, the round's ranking
+set aside in `before`), then a fresh blind re-rank — at most once (`revision`: available →
+revising → reranking → used); (b) the hand-over: after the offer, a Stop with the gate still
+failing (`hands_over`) completes the deliberation as no-consensus, routed to human review
+(`hand_over`, `route`). Pure over the deliberation; text/gates.py words the offer.
 """
 
 from __future__ import annotations

@@ -1,31 +1,15 @@
-"""How many subagents a Workflow script can start: its agent bound, read from the script text.
+"""How many subagents a Workflow script can start, read from its text: `plan(script, args) -> Plan`.
 
-The client's `Workflow` tool runs a JavaScript script whose `agent()` calls start subagents. Those
-agents fire SubagentStart/SubagentStop but never PreToolUse, and a SubagentStart hook cannot stop
-them (docs/CLIENT_CHANNELS.md). The one moment the plugin can refuse is PreToolUse on the
-Workflow call itself, so the budget needs, from the text alone, the most agents the script can
-start: `plan(script, args) -> Plan`.
-
-How the bound is computed (an upper bound, never a guess below the truth):
-- every `agent(` call site counts once, times the number of times its context can run:
-  - inside `X.map(...)`, `flatMap`, `forEach`, `filter`, … : × the size of X;
-  - inside a stage of `pipeline(items, stage1, …)`: × the size of items;
-  - inside `Array.from({length: N}, fn)`: × N; a `for (… of X)` body: × the size of X;
-    `for (let i = A; i < B; i++)`: × (B − A);
-  - inside a function bound to a name: × the sum over every place the name is used;
-  - both branches of an `if` or `?:` count (an upper bound);
-- a size is known for an array literal (spread elements included), a `const` bound to one and
-  never mutated, `Object.keys/values/entries` of an object literal, `Array.from({length: N})`,
-  `.slice(a, b)` / `.filter` / `.map` of a known size, and the tool's `args` when it is a list;
-- anything else cannot be bounded: a `while`/`do` loop around an agent call, an array that
-  comes from an agent's result or is mutated, recursion, a callback handed to a function of
-  the script, a nested `workflow()` call. Then `bound` is None and `unbounded` says why (the
-  client's own backstop is 1000 agents per workflow).
-
-Also collected: the `agentType` string literals (a workflow can start the plugin's persona
-agents), whether some agentType is computed, and the `model` literals.
-
-Stdlib only, pure: PreToolUse on the Workflow tool imports it.
+A workflow's agents never reach PreToolUse, so the Workflow call itself is the one moment the
+spawn budget can refuse (docs/CLIENT_CHANNELS.md). `Plan.bound` is an upper bound, never a guess
+below the truth: every `agent(` call site counts once times the runs of its context (a `.map` and
+its kin, a `pipeline` stage, `Array.from({length: N})`, `for … of` and counted `for` loops, a named
+function summed over its uses, both branches of a condition), with sizes known only for literal
+arrays, never-mutated consts, object-literal keys, slices and maps of known size, and a list
+`args`. Anything else (a `while` loop, a list from an agent's result, a mutated array, recursion,
+a callback handed away, a nested `workflow()`) gives `bound` None and `unbounded` says why. Also
+collected: the `agentType` and `model` literals, and whether an agentType is computed. Stdlib
+only, pure: PreToolUse on the Workflow tool imports it.
 """
 
 from __future__ import annotations

@@ -1,23 +1,12 @@
-"""The HTML decision report: ONE self-contained file a person can open, print or attach.
+"""The HTML decision report: one self-contained file a person can open, print or attach
+(docs/CLI.md, "`report --format html`", says what it shows).
 
-Owns the page: the decision document (`id="prd"`: requirements, non-goals, acceptance
-criteria, risks and mitigations, open questions, each item's citations linked to the finding or
-dissent they name), a persona × approach score heatmap (inline SVG, element `id="heatmap"`, each
-cell a `<rect data-score=...>` coloured by its weighted score, the number written on it), the
-five-dimension breakdown of the leading approach, the findings by persona with evidence and
-severity (`id="findings"`, each finding anchored by its citable id), both gates' checklists with
-figures, dissent and conformity warnings, the depth-axis trail, the route and why, the cost
-(`id="usage"`: tokens per agent, wall time, money only at configured prices), and the lineage
-tree.
-
-Self-contained: inline CSS, inline SVG, one tiny inline script (it only measures the drawn
-heatmap cells and writes `data-rendered` / `data-box`, for tests and tooling); no network, no
-external fonts. A Content-Security-Policy allows nothing else: no connections, and only that
-script, by hash. All model-written text goes through `html.escape` — a finding containing
-`</script><script>…` renders as text (and would not run even if it did not).
-
-Pure rendering over the same structured record as the Markdown (`decision_record.record_json`);
-deterministic for the same state.
+`render_html` lays out the same structured record as the Markdown (`decision_record.record_json`),
+deterministic for the same state, with stable anchors tests and tooling read (`id="prd"`,
+`id="heatmap"` with a `<rect data-score=…>` per cell, `id="findings"` with each finding anchored
+by its citable id, `id="usage"`). Inline CSS and SVG, one inline script allowed by hash in the
+Content-Security-Policy (it writes `data-rendered` / `data-box`), nothing fetched; every
+model-written text goes through `html.escape`.
 """
 
 from __future__ import annotations

@@ -1,36 +1,14 @@
-"""The first thing every hook process runs: hand the event to the warm worker, or run it here.
+"""The first thing every hook process runs: hand the event to the warm worker (one socket round
+trip), or run it here (`hook_runner.run_here`).
 
-    hooks/<event>.py  →  main(EVENT)  →  warm worker (one socket round trip)
-                                      →  hook_runner.run_here (in this process)
-
-A hook is a fresh interpreter on the user's critical path, and while a deliberation is running
-most of a hook's time would be imports. So this module uses builtin modules only (`sys`,
-`posix`, `time`) and `_socket`: no `os`, no `json`, no `re` (whose imports alone cost more than
-the whole round trip). The hook commands start the interpreter with `-I -S` (no site, no user
-environment), which saves the site module too; the in-process path loads site-packages itself
-when it needs them (hook_runner).
-
-The exchange with the worker, and what the hook does at each fault:
-
-    connect   the user's private folder checked, the worker's user id checked (worker_socket)
-              — anything wrong: no byte is sent, the event is handled here
-    request   event, clock, event id, deadline, code stamp, working directory, environment,
-              payload
-    ← ACK     the worker has the request whole (`S` instead: the worker runs other code —
-              handled here, and a new worker is started)
-    → GO      the hook commits to waiting; a worker never acts on a request without it, so a
-              hook that gave up before the ACK can safely do the work itself
-    ← answer  printed. The connection breaks instead (the worker died): the event is handled
-              here again under the same event id — a committed event is found in the event log
-              and answered as it was, an uncommitted one is applied (`handlers.dispatch`)
-    deadline  every message must arrive whole by its deadline (a peer that trickles bytes does
-              not stretch it). The worker commits nothing after `deadlines.worker_commit_by`;
-              a worker that holds the event past that without answering is not trusted with the
-              next one (its socket is removed: it retires, the next slow hook starts another)
-              and the hook does the event itself, the same way as after a break, in the time
-              the deadlines keep back for it
-
-The wire format, the limits and which worker is this install's: wire/worker_protocol.py.
+Builtin modules and `_socket` only (no `os`, `json` or `re`, whose imports alone cost more than
+the round trip); the hook commands start the interpreter with `-I -S`. The exchange: connect
+(the private folder and the worker's user id checked, else nothing is sent), request, ← ACK
+(the request is whole; `S`: the worker runs other code — handled here and a new worker started),
+→ GO (the hook commits to waiting; a worker never acts without it), ← answer. A broken
+connection or a worker that holds the event past `deadlines.worker_commit_by` means the event is
+handled here under the same event id (idempotent: `handlers.dispatch`), and a worker that held it
+loses its socket. Wire format and limits: wire/worker_protocol.py; the boundary: docs/SECURITY.md §6.
 """
 
 import posix

@@ -1,49 +1,14 @@
-"""The plugin's own Python environment, kept in the folder Claude Code gives the plugin for data.
+"""The plugin form's own Python environment, kept in `${CLAUDE_PLUGIN_DATA}` (docs/ARCHITECTURE.md,
+"The plugin's data folder", lists its files; docs/INSTALL.md what the user sees).
 
-Installed from a marketplace (or loaded with `--plugin-dir`) the plugin arrives as plain files,
-and the hooks that decide need pydantic, orjson and jsonschema. Claude Code gives
-plugin hooks `${CLAUDE_PLUGIN_DATA}`, a folder per plugin that survives updates and is removed
-at uninstall; this module keeps a virtual environment there with the dependencies that
-pyproject.toml lists:
-
-    ${CLAUDE_PLUGIN_DATA}/
-      current         one line, `envs/<name>`: the environment the hooks run in (hooks/run.sh
-                      reads it). Replaced atomically, and only ever by a finished environment.
-      envs/<name>/    a venv; <name> = <dependency key>-<n>. env.json in it is written last.
-      setup.lock      held (flock) by the one set-up process that is building
-      setup.json      the last set-up: state running / ready / failed, key, times, reason
-      setup.log       what the last set-up did (pip's output)
-      pip-cache/      pip's cache (unless PIP_CACHE_DIR names another)
-      root            the plugin's lib folder at the last session start: when an update moves
-                      it, the warm worker of the previous one is retired
-      told/<session>  a session whose start said "setting up": the first hook of that session
-                      that reaches the user after the set-up ends says how it went, once
-
-At every session start (hooks/session_start_env.py) `session_start` compares the dependency key
-of this plugin version with the key of the environment in `current`. When there is none, or it
-differs (an update changed the dependency list), it starts `build` in a detached process and
-answers at once with a message saying so: the session is never held up. Until the new
-environment is ready the hooks use the previous one (after an update) or python3 from PATH
-(the first session after an install); the hook after `current` switches runs in it, and the
-first hook of that session whose message reaches the user (UserPromptSubmit, PostToolUse, Stop:
-`later_notice`) says the set-up finished, in how long — once; a session that ended before
-hears it at the next session start. A failed
-set-up (offline, no Python >= 3.10, no venv module) is reported at every session start with
-its reason and tried again after `RETRY_AFTER_S`.
-
-Only the user's own choices build it. Claude Code passes the `env` of the project's
-`.claude/settings.json` to plugin hooks, so a cloned repository could otherwise pick the
-interpreter (`DELIBERATION_PYTHON=./tools/python3`), the PATH it is found on, or the package
-index pip installs from (`PIP_INDEX_URL`) — and the environment built from them serves every
-project of this user. So (`own_environment`, state/project_env.py): every variable the project's
-settings supplied is left out of the set-up's environment (PATH then falls back to the system's,
-HOME to the user's home from the password database), an interpreter is never a relative path nor
-a file inside the project, and the session start says what was ignored. The user's own pip
-configuration (~/.config/pip/pip.conf, PIP_* set in the shell or in ~/.claude/settings.json) is
-untouched.
-
-Stdlib only, and written so that an old python3 can import it: it runs before any environment
-exists, possibly under an interpreter too old for the rest of the plugin — and must say so.
+`session_start` compares this version's dependency key with the environment in `current` and,
+when there is none or it differs, starts `build` detached and answers at once: the session is
+never held up, the hooks use the previous environment (or python3 from PATH) until `current`
+switches, and `later_notice` tells the session once how the set-up went. A failed set-up is
+reported at every session start and retried after RETRY_AFTER_S. Only the user's own choices
+build it (`own_environment`): every variable the project's settings supplied is left out, an
+interpreter is never a relative path nor a file inside the project. Stdlib only, importable by
+an old python3: it runs before any environment exists and must say when Python is too old.
 """
 
 import os

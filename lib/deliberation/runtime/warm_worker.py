@@ -1,37 +1,15 @@
-"""The warm worker: one long-lived process per install that keeps the slow path's imports loaded.
+"""The warm worker: one long-lived process per install that keeps the slow path's imports loaded,
+and answers a hook's event over a Unix socket by running exactly the code the hook would run
+in-process (`hook_runner.respond`), so answers and state are identical (docs/SECURITY.md, "The
+warm worker" (§6), states the boundary and its measured faults; docs/PERFORMANCE.md the figures).
 
-Every hook is a fresh process, and the slow path (pydantic models, locks, the engine) costs
-more in imports than in work (bench/README.md has the figures). So while a worker is up, a hook (`hook_client`) only sends
-it the event over a Unix socket and prints the answer. The worker runs exactly the code the
-hook would run in-process (`hook_runner.respond`: fast path and slow path, the same locks on
-the same files), so answers and state are identical; only the imports are already paid.
-
-Who can reach it, and what it trusts:
-- Its socket is a file in the user's private folder (`worker_socket`: owner and mode checked on
-  the way). Each connection's peer must be the same user (checked in the accept loop, before a
-  byte is read); each request carries its own environment, working directory and deadline, and
-  only those are used — the worker starts isolated (`-I`, an empty environment).
-- A bounded pool of threads answers; a request must arrive whole within READ_TIMEOUT_S of the
-  thread taking it (a peer trickling bytes cannot stretch that) and fit the message limit
-  (payload + environment). No file can hold a thread: every project file is read through
-  state/safe_read (never blocking, bounded).
-- It commits nothing of an event after `deadlines.worker_commit_by`; the hook, which stops
-  waiting then, does the event itself and removes this worker's socket (hook_client).
-
-Losing nothing (`hook_client` has the hook's side): the worker acknowledges a request once it
-has read it whole, and acts on it only after the hook's GO. A worker that dies after GO leaves
-the hook to handle the event again under the same event id; the session transaction's journal
-and the event log make that idempotent (store.SessionTx, handlers.dispatch).
-
-Lifetime: the first hook that needs the slow path starts a worker (detached) and does its own
-work. The new worker binds a temporary name and renames it over the install's socket, so one
-serves per install. It retires — stops accepting, finishes what it took, exits — within
-CHECK_EVERY_S when its socket was replaced or removed, its lib folder is gone (uninstalled),
-the plugin data folder its requests named is gone (the client removes it at an uninstall, while
-it may keep the plugin's cached folder for a while),
-its code changed, or a folder of its import path changed (packages upgraded); when a hook with
-other code reaches it; or after `DELIBERATION_WORKER_IDLE_S` seconds without a request
-(default 600). `DELIBERATION_WORKER=0` turns the worker off.
+Trust: the socket lives in the user's private folder (`worker_socket`); a connection's peer must
+be the same user, checked before a byte is read; a request must arrive whole within
+READ_TIMEOUT_S and fit the message limit, and only its own environment, folder and deadline are
+used (the worker starts isolated: `-I`, an empty environment). Losing nothing: a request is
+acknowledged once read and acted on only after the hook's GO; nothing commits after
+`deadlines.worker_commit_by`. It retires within CHECK_EVERY_S when its socket is replaced, its
+code, lib folder, data folder or import path changes, or after DELIBERATION_WORKER_IDLE_S idle.
 """
 
 from __future__ import annotations

@@ -1,43 +1,14 @@
-"""Settings a repository cannot switch on by itself: they wait for this user's approval.
+"""Settings a repository cannot switch on by itself: a committed config.json value that runs a
+command, widens what runs, deletes this user's data sooner or switches a catch off waits for this
+user's approval of that exact value (docs/SECURITY.md has the table and the reasons).
 
-`config.json` is the team's shared file: a cloned repository's copy was written by its author,
-and a pull request can change it. Most of its settings only tune how a deliberation the user
-started is checked. The rule: nothing a repository commits runs, or widens what runs, or deletes
-this user's data sooner, or switches off one of the plugin's catches, without this user's consent.
-So, as git never runs a repository's hooks and direnv asks before it loads an `.envrc`, each
-setting below takes effect only after this user approves that exact value:
-
-| setting | waits when its committed value is |
-|---|---|
-| escalation.probes | any probe: it is a command run on this machine, as this user |
-| trigger.force_markers | a marker other than /deliberate, DELIBERATE: such prompts always deliberate |
-| trigger.threshold | above 0.70: prompts the default leaves alone start a deliberation |
-| trigger.high_dimension | below 0.6: more prompts count as high on a dimension and trigger |
-| trigger.vocabularies | any: it replaces the words that make a prompt trigger |
-| trigger.extra_terms | any term: more prompts trigger |
-| trigger.enabled | false: the trigger, the self-rating and the mid-task net are all off |
-| trigger.self_rating | false: the agent is not told to deliberate on a decision it meets mid-task |
-| trigger.tool_net | off: the mid-task net says nothing of a force-push or a production delete |
-| strict | true: the plugin's own errors block and deny instead of warning |
-| spawn_budget.max_active_children / max_session_total / max_depth | above 12 / 60 / 3: more subagents may run |
-| depth.agent_budget / depth.token_budget | above 6 / 400000: the depth axis may spend more |
-| models.diverse | true: personas run on the models of `models.pool`, billed at their price |
-| retention.max_age_days / max_total_mb | below 30 / 100: the prune deletes session folders sooner |
-
-Every other setting — lower thresholds, fewer agents, stricter gates, `trigger.tool_net: ask`
-(a held call waits for the user), `retention.auto: false` or longer retention (nothing is
-deleted), the ranking dimensions, the conformity windows — only tunes a catch that stays on,
-makes the plugin do less, keep more or ask more, and takes effect as committed
-(`docs/SECURITY.md`). What the person is told about a waiting setting is text/consent.py.
-
-Approval (`deliberation trust`, run by a person in a terminal) stores, per project (its real
-path) and per setting, a SHA-256 of the value in this user's own folder (`user_data`:
-trusted.json), never in the project. A changed value is a new question. Until approved, the
-setting keeps its default; `deliberation doctor` and every session start say what waits and
-the command that approves it.
-
-Standard library only: the fast path stats the approvals file (`stamp`) to know when the config
-cache is stale.
+`GATED` lists each such setting with the test of the values that wait; `split` parts a committed
+config into what takes effect and what is `pending`, and `effective` keeps the defaults of the
+pending ones; every other setting takes effect as committed. `approve` (`deliberation trust`, by
+a person in a terminal) stores per project (its real path) and per setting a SHA-256 of the
+value in this user's own folder (trusted.json), so a changed value is a new question. text/
+consent.py words what the person is told. Standard library only: the fast path stats the
+approvals file (`stamp`) to know when the config cache is stale.
 """
 
 import json

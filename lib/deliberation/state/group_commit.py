@@ -1,25 +1,12 @@
-"""Group commit: events of one session that arrive together share one transaction.
+"""Group commit: events of one session that arrive together share one transaction (docs/PERFORMANCE.md,
+"Group commit").
 
-The warm worker answers hooks in threads. When a panel of 32 background agents finishes at
-once, 32 SubagentStops of one session arrive within milliseconds; one after the other, each
-would take the session lock, load the session's files, and write them back (three fsyncs) —
-a serial chain that grows with the panel. Instead, the thread that gets the session's turn (the
-leader) applies every event queued for that session by then, in arrival order, each with its
-own handler call, context (the hook's environment included) and answer; then it writes the changed files once and appends the
-event-log lines in that order. State, answers and log are what the same events applied one
-after the other under the session lock would give; only the loads and the writes are shared.
-Each event's warnings (a quarantined file, say) go to the event whose load met them.
-
-If a handler raises inside a batch of several, nothing of that batch is written and each of its
-events is applied again in a transaction of its own: one bad event fails alone (fail-open in
-its own hook), and no event is half-applied. A failure that is not a handler's (the lock timed
-out, the disk is full) is every event's in the batch, as it would have been one by one.
-
-A leader waits briefly (at most COMMIT_DELAY_S) while requests the process has already
-accepted are still on their way to a queue, so a burst forms one batch instead of a batch of
-one followed by the rest. With nothing else in flight — a hook on its own — it does not wait.
-
-In a hook process that handles its own event (no warm worker) a batch is that one event.
+`run` makes the thread that gets the session's turn the leader: it applies every event queued for
+that session by then, in arrival order, each with its own handler call, context and answer, then
+writes the changed files once and appends the event-log lines in that order — the state, answers
+and log of the same events applied one by one under the session lock. A handler that raises makes
+each event of the batch run again alone; each event's warnings go to the event whose load met
+them. In a hook process without a warm worker a batch is that one event.
 """
 
 from __future__ import annotations

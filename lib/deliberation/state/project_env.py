@@ -1,23 +1,12 @@
-"""Which variables of a hook's environment the project chose, not the user.
+"""Which variables of a hook's environment the project chose, not the user (docs/SECURITY.md says
+what the client passes on from a project's settings, as measured on 2.1.328).
 
-Claude Code passes the `env` object of the project's `.claude/settings.json` and
-`.claude/settings.local.json` to every hook it runs, plugin hooks included. Measured on
-2.1.328: `DELIBERATION_PYTHON`, `PATH`, `PIP_INDEX_URL` and any other name arrive as the
-project wrote them; `HOME`, `CLAUDE_PLUGIN_DATA`, `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PROJECT_DIR`
-stay the client's own. A cloned repository's settings are written by its author, so a variable
-that decides what the plugin runs — the interpreter, the package index, the folder of this
-user's own data — is taken only when it is the user's choice.
-
-The rule (`supplied`): a variable is the project's when one of those two files names it in
-`env` with the value the hook sees. The client gives the project's files precedence over the
-user's own `~/.claude/settings.json`, so such a value is the project's whatever else set it; a
-value that differs was set by something that overrides the project (managed settings, the
-command line). A settings file that cannot be read safely (a link, a FIFO, too large, not JSON)
-leaves the question open: `Supplied.unknown` is set and callers treat every variable they care
-about as the project's.
-
-Standard library only, and importable by an old python3 (plugin_env runs before any
-environment exists).
+`supplied` marks a variable as the project's when `.claude/settings.json` or
+`.claude/settings.local.json` names it in `env` with the value the hook sees (the client gives
+those files precedence over the user's own, so such a value is the project's whatever else set
+it). A settings file that cannot be read safely leaves the question open: `Supplied.unknown` is
+set and callers treat every variable they care about as the project's. Standard library only,
+importable by an old python3 (plugin_env runs before any environment exists).
 """
 
 from deliberation.wire import fastjson

@@ -1,26 +1,13 @@
-"""Reading a file that someone else may have written: bounded, never blocking, never through a link.
+"""Reading a file that someone else may have written: bounded, never blocking, never through a link
+(docs/SECURITY.md says what a cloned repository can commit to make a read hang or explode).
 
-The project folder is someone else's input: a cloned repository can commit a symlink to
-/dev/ptmx (opening it blocks, reading it blocks forever) or /dev/zero (endless bytes), a file of
-gigabytes, or a link to another project's files; a shared folder can hold a FIFO. So every read
-of a project file — the state files, the config and its cache, `.claude/settings.json`, agent and
-workflow files, the install manifest — goes through `read_bytes` (or `open_file` for readers
-that stream), which:
-
-- never follows a symbolic link: the file is opened with O_NOFOLLOW, and with `root` every
-  folder between `root` and the file is opened one by one with O_NOFOLLOW|O_DIRECTORY (openat),
-  so the bytes read are those of a file inside `root` whatever is renamed meanwhile;
-- never blocks: the entry is checked (lstat) before it is opened, opened with O_NONBLOCK, and
-  checked again on the open descriptor (fstat, the same inode): only a regular file is read — a
-  FIFO, a device or a socket is refused without a byte read;
-- is bounded: a file larger than `limit` is refused before it is read, and at most `limit` + 1
-  bytes are ever read (a file growing while it is read is refused too), so memory stays bounded
-  whatever the file claims.
-
-A refusal raises `Refused` (an OSError, so a caller that only knows OSError still treats the
-file as unreadable, never as a crash), whose message says what was found and what to do; a
-missing file raises FileNotFoundError as `open` does. Standard library only (the fast path reads
-through it); the checks cost a few system calls.
+`read_bytes` (and `open_file` for readers that stream) opens with O_NOFOLLOW — with `root`, every
+folder between it and the file one by one with O_NOFOLLOW|O_DIRECTORY — checks the entry before
+and after the open (lstat, O_NONBLOCK, fstat of the same inode: only a regular file is read),
+refuses a file over `limit` and never reads more than `limit` + 1 bytes. A refusal raises
+`Refused` (an OSError, so a caller that only knows OSError treats the file as unreadable) with
+what was found and what to do; a missing file raises FileNotFoundError. Standard library only:
+the fast path reads through it.
 """
 
 

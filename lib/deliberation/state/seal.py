@@ -1,26 +1,12 @@
-"""Seals: a runtime file is believed only if this user's plugin wrote it.
+"""Seals: a runtime file under `.claude/deliberation/` is believed only if this user's plugin wrote
+it (docs/SECURITY.md says what a committed one could do, and which files are the team's data).
 
-The runtime files under `.claude/deliberation/` (escalations.json, each session's files, the
-deliberations, the config cache, the commit journal, every line of the event log) decide what the hooks answer. A cloned repository can commit any of them —
-an open hard-reject that denies every Bash call, a reason addressed to the model, an id built to
-be pasted into a shell. So each document and each JSON line the plugin writes there ends with a
-field `"mac"`: 32 hex digits of keyed BLAKE2b over the file's place (its path relative to the
-state folder, so a sealed file cannot stand in for another) and the document's bytes without
-that field. The key is this user's (`user_data`: 0600, in the user's own folder, outside every
-project), so nobody else — and no repository — can seal a file this user's plugin will believe.
-
-`unseal` gives back the bytes as they were before sealing, or None: the caller then treats the
-file as absent, moves it aside and says so (store.Store, plain_reads). `config.json`,
-`reversals.json` and `adjudications.jsonl` are the team's shared files: they are data, never
-sealed, and nothing in them is believed beyond what consent.py and the text frames allow.
-
-The seal sits where the serialiser put the last member, so the file stays valid JSON that
-people, jq and the published schemas read as before (the schemas list `mac`):
-
-    indented   {\\n  "a": 1,\\n  "mac": "<32 hex>"\\n}\\n
-    compact    {"a":1,"mac":"<32 hex>"}\\n
-
-Standard library only (`_blake2`, a C module: the fast path checks seals).
+`seal` ends each document and each JSON line with a `"mac"` member: keyed BLAKE2b-128 (32 hex)
+over the file's place relative to the state folder and its bytes without that member, with this
+user's key (`user_data`, 0600, outside every project). `unseal` gives back the bytes as they
+were, or None: the caller treats the file as absent, moves it aside and says so. The member sits
+where the serialiser put the last one, so the file stays valid JSON in either layout (indented,
+or compact on one line). Standard library only (`_blake2`, a C module: the fast path checks seals).
 """
 
 import os

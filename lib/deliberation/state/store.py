@@ -1,24 +1,13 @@
-"""The only module that writes state files.
+"""The only module that writes state files (docs/STORAGE.md and docs/SECURITY.md state the
+guarantees; docs/STATE_FILES.md the files).
 
-Guarantees:
-- atomic writes: a temp file in the same directory, fsync, rename (then fsync of the dir), so a
-  reader or a killed writer never leaves a half-written file behind;
-- a session's transaction commits all its files and its event-log lines together, through a
-  redo journal that the next transaction replays if a kill interrupted the commit
-  (`SessionTx`);
-- every read-modify-write holds `<file>.lock` (an exclusive flock) with a timeout; on timeout a
-  `LockTimeout` is raised and the caller fails open — a hook never hangs the session;
-- every JSON file carries `schema_version`; an older version is migrated by the model's
-  `migrate` classmethod or refused with a clear message; a newer one is refused;
-- a file that does not parse or validate is moved aside to `NAME.corrupt-<timestamp>` and
-  reported through `Store.warnings` — never silently reset or overwritten;
-- every runtime file and line is sealed with this user's key (seal.py) and read back only
-  through `safe_read` (no link followed, regular files only, at most STATE_LIMIT bytes): one
-  without a valid seal — committed to the repository, copied from elsewhere, damaged — or one
-  that is a link, a FIFO, a device or too large, is moved aside like a corrupt file, reported
-  with the reason, and the file starts afresh; the team's shared files (reversals.json) are
-  read the same way but carry no seal;
-- files are created owner-only (0600, directories 0700).
+`Store` reads and writes each file under its own `<file>.lock` (flock with a timeout: a
+`LockTimeout` makes the caller fail open) through state/atomic.py; `SessionTx` commits a
+session's files and event-log lines together through a redo journal the next transaction
+replays after a kill. Every JSON file carries `schema_version` (an older one migrated by its
+model, a newer one refused); a file that does not parse or validate, or lacks a valid seal, or is
+a link, FIFO, device or too large, is moved aside to `NAME.corrupt-<timestamp>` and reported in
+`Store.warnings`, never reset silently. Files are created 0600, folders 0700.
 """
 
 from __future__ import annotations

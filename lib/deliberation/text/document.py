@@ -111,3 +111,110 @@ def content_not_json() -> str:
 
 def content_not_object(kind: str) -> str:
     return f"Your decision document must be ONE JSON object (the shape below), not a JSON {kind}."
+
+
+# -- the shape of the document, its rules, and what is wrong with one (core/prd.py decides)
+
+EXAMPLE = """```json
+{
+  "document": "prd",
+  "decision": "what is decided and why, in one paragraph",
+  "problem": "what the decision solves, for a reader who was not there",
+  "requirements": [{"id": "R1", "text": "...", "priority": "must", "sources": ["security-analyst:F1"]}],
+  "non_goals": [{"text": "...", "sources": []}],
+  "acceptance_criteria": [{"id": "AC1", "text": "an observable check", "verifies": ["R1"], "sources": ["performance-engineer:F1"]}],
+  "risks": [{"id": "RISK1", "risk": "...", "mitigation": "...", "severity": "high", "sources": ["cost-analyst:D1"]}],
+  "open_questions": [{"question": "...", "sources": ["H1"]}]
+}
+```"""
+STOP_CHECK = ("When you stop, the quality gate checks the document; one that is missing or cites an id not listed "
+              "here is sent back once, then the decision is recorded without it.")
+IDS_ONLY = "(ids only, by agent: write each as `agent:id`, e.g. `security-analyst:F1`; a hot spot as `H1`)"
+_SINGULAR = {"requirements": "requirement", "acceptance_criteria": "acceptance criterion", "risks": "risk"}
+
+
+def needs(minimums: "list[tuple[str, int]]") -> str:
+    """'one requirement, one acceptance criterion and one risk': the sections a document must
+    hold, with how many of each (`minimums`: (section, count) in order; a count of 0 is left out)."""
+    parts = [f"{'one' if n == 1 else n} {_SINGULAR[s] if n == 1 else s.replace('_', ' ')}"
+             for s, n in minimums if n]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def rules(minimums: "list[tuple[str, int]]") -> str:
+    """What a document must hold and cite, said with its shape."""
+    return ("It needs at least " + needs(minimums) + ". Every requirement, acceptance criterion and risk lists in "
+            "`sources` the ids below that it follows from (at least one each); non-goals and open questions "
+            "may cite them too; an acceptance criterion names in `verifies` the requirements it checks. The "
+            "scores, the dissent and the route are recorded by the plugin: the block holds only what needs "
+            "judgement.")
+
+
+def cite_head(n: int) -> str:
+    return f"Ids you may cite ({n}):"
+
+
+def too_few(rejected: bool, minimums: "list[tuple[str, int]]", short: "list[str]") -> str:
+    """The document lacks the sections `short` (their keys) that `minimums` asks for."""
+    what = "a rejection" if rejected else "an adopted decision"
+    return (f"The decision document of {what} needs at least {needs(minimums)}, each citing the ids it "
+            f"follows from; yours has no {' and no '.join(_SINGULAR[k] for k in short)}.")
+
+
+def repeated_ids(ids: "list[str]") -> str:
+    return f"Item ids must be unique within the document; repeated: {', '.join(ids)}."
+
+
+def bad_verifies(pairs: "list[list[str]]") -> str:
+    """Acceptance criteria whose `verifies` names no requirement of the document: [criterion, id]."""
+    return ("`verifies` names requirement ids of this document; these are not among them: "
+            + ", ".join(f"{a} → {v}" for a, v in pairs) + ".")
+
+
+def unknown_ids(refs: "list[list]", limit: int = 12) -> str:
+    """Cited ids that exist nowhere in the deliberation: [ref, item label, is an item of this
+    document]; the first `limit` are named."""
+    named = [f"{ref!r} in {label}" + (" (an item of this document, not a source)" if own else "")
+             for ref, label, own in refs[:limit]]
+    return ("Every cited id must exist in the deliberation; these do not: " + "; ".join(named)
+            + (f"; and {len(refs) - limit} more" if len(refs) > limit else "")
+            + ". Cite only the ids listed below.")
+
+
+def block_too_large(size: int, limit: int) -> str:
+    return (f"Your decision document block is {size} bytes; the limit is {limit}. "
+            "Shorten its texts (the rest of the answer is for the user and is not limited).")
+
+
+def block_not_json() -> str:
+    return "Your decision document block does not parse as JSON. Use double quotes, no comments, no trailing commas."
+
+
+def no_block() -> str:
+    return "Your concluding answer has no decision document block."
+
+
+def many_blocks(n: int) -> str:
+    return f"Your concluding answer has {n} decision document blocks; end it with exactly ONE."
+
+
+def invalid(detail: str) -> str:
+    """The document parsed but its schema refuses it (`detail`: each field's problem)."""
+    return "Your decision document is invalid:\n" + detail
+
+
+def send_back_head(deliberation: str, problem: str) -> str:
+    """The first line of the Stop's send-back of a missing or invalid document."""
+    return (f"Deliberation {deliberation}: both gates passed; the decision document is the last step before it "
+            f"closes. {problem}")
+
+
+def recorded_missing(send_backs: int, problem: str) -> str:
+    """The deliberation's warning when the document is recorded as missing (`problem`: its first line)."""
+    return f"decision document recorded as missing after {send_backs} send-back(s): {problem}"
+
+
+def counts(requirements: int, criteria: int, risks: int, non_goals: int, questions: int) -> str:
+    """What a recorded document holds, section by section."""
+    return (f"{requirements} requirement(s), {criteria} acceptance criteria, {risks} risk(s), "
+            f"{non_goals} non-goal(s), {questions} open question(s)")

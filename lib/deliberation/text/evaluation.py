@@ -47,3 +47,25 @@ def render_table(ev: Any) -> str:
             lines.append(f"  {r.policy}: misses caught {ratio(r.control_misses_escalated, r.control_misses)}, "
                          f"true passes escalated {ratio(r.true_passes_escalated, r.true_passes)}")
     return "\n".join(lines)
+
+
+def bad_row(rule: str, got: Any = None) -> str:
+    """Why one line of the history file is refused: the `rule` it breaks (a key's, or `not_json`,
+    `not_object`, `missing`, `unknown`) and what it holds instead (`got`)."""
+    if rule == "not_json":
+        return f"not JSON ({got})"
+    if rule == "not_object":
+        return f"a JSON {got}, not an object"
+    if rule in ("missing", "unknown"):
+        return f"{rule} key(s): {', '.join(got)}"
+    if rule in ("id", "class"):
+        return f"'{rule}' must be a non-empty string"
+    if rule == "decision":
+        return f"'decision' must be \"pass\" or \"fail\", got {got!r}"
+    if rule == "bad":
+        return f"'bad' must be true or false, got {got!r}"
+    if rule == "votes":
+        return "'votes' must be null or a list of \"pass\"/\"fail\""
+    if rule == "confidence":
+        return f"'confidence' must be null or a number in [0, 1], got {got!r}"
+    return f"'probe' must be null, \"pass\" or \"fail\", got {got!r}"

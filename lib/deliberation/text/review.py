@@ -1,8 +1,11 @@
-"""What a risky tool call is told while a decision awaits a person (the PreToolUse hold).
+"""What is said while a decision awaits a person: a risky tool's hold (PreToolUse), the Stop's
+hold when the concluding answer did not tell the user (`main_agent_notice`), the notice sent with
+the decision document's request (`route_notice`), and the sentence the user is told with the
+commands that settle it (`user_message`).
 
-Stdlib only: PreToolUse's fast path words it (core/human_review.tool_answer). The hold's short
-reason follows the rules that routed the decision to a person — a split vote is not told what a
-unanimous pass on a reversal-prone class is told.
+Stdlib only: PreToolUse's fast path words the hold (core/human_review.tool_answer). The hold's
+short reason follows the rules that routed the decision to a person — a split vote is not told
+what a unanimous pass on a reversal-prone class is told.
 """
 
 from __future__ import annotations
@@ -56,3 +59,48 @@ def route_notice(delid: str, hard: bool, short: str, why: str, probes: "list[str
     return (f"Route: when deliberation {delid} closes, its decision {what} — {short}{detail}.{ran} "
             "Say so in your concluding answer, with the deliberation id and the `deliberation approve` "
             f"command (then your stop goes through without a hold); tell the user: \"{message}\"")
+
+
+def commands_hint(delib_id: str) -> str:
+    return f"approve with `deliberation approve {delib_id}`, reject with `deliberation reject {delib_id}`"
+
+
+def settle_sentence(delib_id: str) -> str:
+    """How a person settles it — the user's own command, which the model must pass on."""
+    return (f"a person settles it with `deliberation approve {delib_id}` (adopt the decision) or "
+            f"`deliberation reject {delib_id}` (set it aside), run by the user — in Claude Code as "
+            f"`! deliberation approve {delib_id}`, or in a terminal")
+
+
+def user_message(delib_id: str, route: str, decision: "str | None", rules: str = "") -> str:
+    """What the main agent tells the user of a decision on `route` (human-review or
+    hard-reject): that it is not final, and the commands that settle it."""
+    what = f"approach {decision}" if decision else "the outcome"
+    because = f" ({rules})" if rules else ""
+    if route == "hard-reject":
+        return (f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
+                f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
+                f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation reject {delib_id}`).")
+    return (f"The deliberation chose {what}, but the decision is not final: it awaits your "
+            f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
+            f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation approve {delib_id}`); "
+            "until then I will not apply it.")
+
+
+def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None", rules: str = "") -> str:
+    """The Stop hold when a deliberation concludes on `route` (human-review or hard-reject) and
+    the concluding answer did not tell the user (core/announce.py decides): what the model must tell
+    the user in its final answer. `why` is the escalation reason, `rules` the short form of the
+    rules that fired (e.g. "T2: unanimous pass at …")."""
+    what = f"approach {decision}" if decision else "the outcome"
+    if route == "hard-reject":
+        head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is HARD-REJECTED: {why}. "
+                "Do not apply it. Edit, Write, Bash and the other risky tools are denied until a person "
+                "overrides: " + settle_sentence(delib_id) + ".")
+    else:
+        head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is NOT final: it awaits "
+                f"HUMAN REVIEW — {why}. Until a person decides, Edit, Write, Bash and the other risky "
+                "tools ask for a person's yes (in a headless run they are refused); "
+                + settle_sentence(delib_id) + ".")
+    message = user_message(delib_id, route, decision, rules)
+    return f"{head}\nNext: give your final answer now, and tell the user: \"{message}\""

@@ -27,6 +27,16 @@ def document_sent_back(o: DocumentSentBack) -> str:
             "your next stop the decision is recorded without it.)")
 
 
+def not_yet(why: str, count: int = 0) -> str:
+    """Why a Stop gives no verdict yet: deliberation `agents` still pending, a `workflow` of the
+    deliberation still running, or background reports `unannounced` to the main agent (`count` of them)."""
+    if why == "agents":
+        return f"{count} deliberation agent(s) pending: no verdict yet"
+    if why == "workflow":
+        return "a workflow launched in this deliberation still runs: no verdict yet"
+    return f"{count} background report(s) not yet announced to the main agent: no verdict yet"
+
+
 class StopHeld(_Data):
     """A gate failed at Stop: the stop is held (`count` of `limit` in a row) with the gate's hold."""
     kind: Literal["stop_held"] = "stop_held"

@@ -1,6 +1,7 @@
 """The plugin's own workflow (docs/WORKFLOW.md): what the hooks say when a Workflow call is
 refused or allowed, when the script that runs is not the shipped one, when a workflow agent's
-report or a message to it is refused (core/plugin_workflow.py decides)."""
+report or a message to it is refused (core/plugin_workflow.py decides), and the main agent's
+note when the run ends (core/workflow_prompts.outcome picks its lines)."""
 
 from __future__ import annotations
 
@@ -150,3 +151,51 @@ def hooks_off(outcome: str) -> str:
 def cached(count: int, run: "str | None") -> str:
     """Agent results the client served from its cache: no hook saw them run again."""
     return f"{count} agent result(s) of workflow run {run} were served from the client's cache (no hook saw them run again)"
+
+
+# -- the main agent's note when the plugin's workflow has ended (core/workflow_prompts.outcome)
+
+RUN_HEADS = {"failed": "⚠ the plugin's workflow FAILED",
+             "hooks_off": "⚠ the plugin's workflow ran without the plugin's hooks answering",
+             "foreign": "⚠ the workflow that ran is NOT the plugin's"}
+DEPTH_OFF = "Depth axis off for this deliberation: breadth only."
+
+
+def run_ended(deliberation: str, status: str, waves: "list[list]") -> str:
+    """The note's first line: how the run ended (`status`) and each wave's [name, reported, agents]."""
+    head = RUN_HEADS.get(status, "the plugin's workflow has finished")
+    line = ", ".join(f"{name} {ok}/{n}" for name, ok, n in waves) or "no wave"
+    return f"Deliberation {deliberation} — {head} (waves, reports/agents: {line})."
+
+
+def what_happened(outcome: str) -> str:
+    return f"What happened: {' '.join(outcome.split())[:600]}"
+
+
+def no_report_from(persona: str, stage: str, problem: str) -> str:
+    """A workflow agent whose report was refused (`problem`: the first line of why)."""
+    return f"- no report from {persona} ({stage}): {problem[:200]}"
+
+
+def two_agent_rule(agents: "list[str]", said: str) -> str:
+    """The 2-agent form's outcome (`said`: its verdict as notes.TWO_AGENT_OUTCOME words it)."""
+    return f"2-agent rule ({', '.join(agents)}): {said}."
+
+
+def depth_skipped(reason: str) -> str:
+    return f"⚠ {reason}"
+
+
+def depth_done(hot_spots: int, overrides: int, zeroed: int) -> str:
+    return (f"Depth step: {hot_spots} hot spot(s) deepened, {overrides} override(s), "
+            f"{zeroed} tier-2 result(s) zeroed.")
+
+
+def not_finished(phase: str, why: str) -> str:
+    return f"The deliberation is not finished ({phase}): {' '.join(why.split())[:600]}"
+
+
+def run_again(relaunch: str, next_text: str) -> str:
+    """The next step of a run that ended before the vote: the relaunch call, else turn by turn."""
+    return (f"Next: run the plugin's workflow again — {relaunch} — it continues from what is recorded; "
+            "or continue turn by turn. " + next_text)

@@ -1,23 +1,13 @@
-"""One deadline per hook event, the same for the hook, the warm worker and the config's limits.
+"""One deadline per hook event, the same for the hook, the warm worker and the config's limits
+(docs/SECURITY.md, "The warm worker", gives the figures).
 
-Claude Code kills a hook command at its timeout (60 s unless hooks.json sets one; the Stop hook
-sets 300 s, because its probes may take minutes). From that single figure:
-
-    the hook gives up waiting for the worker at   start + timeout - ANSWER_MARGIN_S
-    nothing is committed after                    that - COMMIT_MARGIN_S
-
-so a hook never walks away from work that then completes unseen: past the commit deadline the
-transaction is abandoned (nothing written), the hook's answer says so, and the event can be
-sent again.
-
-An event handed to the warm worker has an earlier commit deadline, `worker_commit_by` (the
-commit deadline less IN_PROCESS_RESERVE_S, taken from MIN_WORK_S): a worker that holds an event
-past it without answering commits nothing more of it, and the hook, which stops waiting then
-(`worker_answer_by`), does the event itself in the time kept back — it is never dropped. The config's lock and probe limits are validated against these figures
-(`config.py`), and a test checks hooks.json and settings.example.json agree with the table.
-
-Builtins only: the hook client imports this. The deadline of the event being handled travels
-in `paths.REQUEST_DEADLINE`, beside the request's environment.
+From the client's timeout of the event's hook (60 s, the Stop hook's 300 s): the hook stops
+waiting for the worker at start + timeout − ANSWER_MARGIN_S, nothing commits after that −
+COMMIT_MARGIN_S (the transaction is abandoned and the answer says so), and an event handed to
+the worker commits nothing after `worker_commit_by` (IN_PROCESS_RESERVE_S earlier), so the hook
+can still do it itself — never dropped. config.py validates its lock and probe limits against
+these figures; a test checks hooks.json and settings.example.json against the table. Builtins
+only: the hook client imports it; the event's deadline travels in `paths.REQUEST_DEADLINE`.
 """
 
 import time

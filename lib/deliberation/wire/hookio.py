@@ -1,29 +1,16 @@
-"""Claude Code's hook protocol: typed events in, answer dialects out.
+"""Claude Code's hook protocol: typed events in, answer dialects out (docs/HOOK_ANSWERS.md states,
+as measured on 2.1.328, what the client does with each answer).
 
-Stdlib only — this module is imported on every hook's fast path.
-
-Events tolerate unknown fields (the client adds them often) and missing optional ones; a
-payload that is not a JSON object, or lacks a usable `session_id`, raises `PayloadError`.
-Both tool names of the subagent tool are accepted: `Agent` (2.1.x) and `Task` (older).
-
-Answers are rendered here and only here (`Answer.render`), each in the form the real client
-shows the model as what it is — measured on 2.1.328, docs/HOOK_ANSWERS.md:
-- PreToolUse: `permissionDecision` allow/deny/ask with its reason (a refusal is the call's error
-  result; `ask` in headless runs becomes a denial with the reason verbatim), and
-  `additionalContext`.
-- PostToolUse: `additionalContext` only. The tool has already run, so `decision: block` holds
-  nothing there; it only relabels the text "hook blocking error from command: <the hook's
-  command line>". A gate failure is said as context, in words that say it failed.
-- Stop / SubagentStop: a block (the turn, or the subagent, must go on) is rendered as
-  `additionalContext`: the client keeps the turn open exactly as for `decision: block` (the next
-  Stop has `stop_hook_active`), and the model reads the text once, as a system reminder, without
-  the "Stop hook feedback" copy and the "blocking error from command: …" line a block adds.
-- UserPromptSubmit: `additionalContext`; `decision: block` drops the user's prompt (the model
-  never sees it; the user reads the reason). `stop_reason` renders `{"continue": false,
-  "stopReason": …}`: on a task notification the client asks the model for no turn and keeps the
-  notification, with "Operation stopped by hook: <reason>", for the next request (the plugin's
-  quiet wait, core/quiet_wait.py).
-- `systemMessage` goes to the user only (never into a model request).
+Events tolerate unknown and missing optional fields; a payload that is not a JSON object or
+lacks a usable `session_id` raises `PayloadError`; both names of the subagent tool (`Agent`,
+`Task`) are accepted. Answers are rendered here and only here (`Answer.render`), each in the form
+the client shows the model as what it is: PreToolUse a permission decision with its reason, and
+context; PostToolUse context only (a block there holds nothing); a Stop or SubagentStop block as
+additionalContext (the turn stays open, the model reads it once); UserPromptSubmit context, and
+on a task notification `stop_reason` as `{"continue": false, "stopReason": …}` — no model turn,
+the notification kept for the next request with "Operation stopped by hook: <reason>"
+(core/quiet_wait.py); `systemMessage` for the user only. Stdlib only: every hook's fast path
+imports it.
 """
 
 from __future__ import annotations

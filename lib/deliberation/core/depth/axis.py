@@ -1,35 +1,14 @@
-"""The depth axis: deepen on contested points, linearly, without anchoring.
+"""The depth axis: deepen on contested points, linearly, without anchoring (docs/DEPTH_AXIS.md).
 
-After the propose pass and ONE red-team pass (both left untouched), inside DELIBERATION:
-
-    plan_depth   → not_needed (no hot spots) | off (posture) | skipped (budget, loud) | deepen
-    instruction  → the gate's block reason: spawn k FRESH tier-2 workers, one per lens
-                   (evidence-chase, counter-model, edge-case-hunt), each aimed only at named hot
-                   spots, the red team's notes as their map, the anti-anchoring FLOOR verbatim,
-                   no synthesis/consensus text
-    check_tier2_spawn → the PreToolUse rule for a tier-2 spawn (fork, floor, hot spot,
-                   synthesis text, step open / passes left)
-    red_team_2_instruction → ONE red team over the tier-2 findings
-    synthesize   → depth-aware synthesis: a tier-2 REFUTE with evidence that is not a
-                   paraphrase of tier 1 overrides the tier-1 point (a struck approach leaves the
-                   lead); a tier-2 worker that only restates tier 1 is zeroed; red team 2
-                   refuting the refute cancels the override
-
-Linear, never ping-pong: k ≤ DEPTH_HARD_CEILING workers and one red team 2 → at most k + 1
-extra passes, one wave; `assert_within_ceiling` checks it. Posture "off" (or a task type dialled
-down) is the width-only escape: the plan is "off", nothing but the posture is recorded, no
-decision changes.
-
-Everything here is pure over `state.Deliberation` and `config.Config`, except the `apply_*`
-helpers that write the result into the Deliberation object the caller holds (no I/O). What
-the axis says is worded in text/depth.py; the rules here pass it names, ids and figures.
-
-Wiring (handlers): after each report in DELIBERATION → `plan_depth` + `apply_plan` once the
-red-team pass is in; block with `instruction(plan, delib)` when `plan.action == "deepen"`; say
-`plan.message` when "skipped". PreToolUse for a lens (or a fork while the step is open) →
-`check_tier2_spawn`; for a red-team spawn → `check_red_team_spawn`. Tier-2 workers done →
-block with `red_team_2_instruction`. Red team 2 done → `synthesize` + `apply_outcome`, and rank
-with `struck_approaches(delib)` excluded from the lead (ranking.rank(..., struck=...)).
+After the propose pass and one red-team pass: `plan_depth` says not_needed, off (the posture),
+skipped (the budget, loudly) or deepen; `instruction` is the block that asks for k fresh tier-2
+workers aimed at named hot spots; `check_tier2_spawn` and `check_red_team_spawn` are the
+PreToolUse rules of those spawns; `red_team_2_instruction` asks for the one red team over the
+tier-2 findings; `synthesize` applies a tier-2 refute with evidence over the tier-1 point, zeroes
+a worker that only restates tier 1, and lets red team 2 cancel an override. Linear: k ≤
+DEPTH_HARD_CEILING workers plus one red team 2, never a second wave (`assert_within_ceiling`).
+Pure over `state.Deliberation` and `config.Config`, except the `apply_*` helpers that write a
+result into the Deliberation the caller holds; text/depth.py words what it says.
 """
 
 from __future__ import annotations

@@ -1,43 +1,12 @@
-"""Hot spots: the contested points of a deliberation, computed from its tier-1 reports.
+"""Hot spots: the contested points of a deliberation, computed from its tier-1 reports after the
+propose pass and the first red-team pass (docs/DEPTH_AXIS.md, "How the hot spots are chosen").
 
-The depth axis digs only where tier 1 is contested. After the propose pass and
-the first red-team pass, `find_hot_spots(delib)` lists:
-
-1. `refuted`       — a finding (`"<persona>:<id>"`) or an approach the red team refuted or
-                     weakened WITH evidence (a refutation without evidence carries no weight);
-2. `contradiction` — conflicts named by the debate moderator; a tier-1 finding or approach
-                     another tier-1 agent refutes or weakens; an approach one persona prefers and
-                     approves while another rejects it or files a concern against it;
-3. `missed_angle`  — every angle the red team says was missed.
-
-A point the red team UPHELD with evidence is settled, not contested: a contradiction whose every
-finding or approach the red team upheld is no hot spot (a refutation by the red team itself
-keeps its target contested).
-
-Near-identical hot spots are merged (same target, or `similarity` ≥ DEDUP_SIMILARITY of their
-core text), then **prioritised** (`priority`): refuted before contradictions before missed
-angles; within a kind, a refutation before a weakening, a point about an approach (it can change
-the decision) before one about a finding, a more severe finding first, more agents involved
-first, then the order the reports gave them. They are numbered H1, H2, … in that order — the
-same reports always give the same ids — and **bounded**: the first MAX_HOT_SPOTS are deepened
-(`find_hot_spots`); `all_hot_spots` keeps the rest, numbered after them, for the record.
-
-The bound: one fresh worker digs each of its points to a primary source, an alternative model
-or a breaking input in ONE pass; a wave whose workers each got every point (14 in a real trial)
-skimmed them all and overturned nothing. Six points, at most HOT_SPOTS_PER_LENS (3) per worker
-(`assign`), keep each worker on few enough points to dig into and the wave's instruction — k
-worker prompts with their hot-spot maps — readable in one hook answer.
-
-`assign` gives each lens the hot spots it can work on (`LENS_CAN`): evidence-chase traces
-claims to their source (a refuted point — the finding and the red team's counter-evidence — or
-contradicted findings; the concerns on either side of an approach in dispute), counter-model
-builds alternative explanations (any refuted or contradicted point), edge-case hunt breaks
-conclusions (points about an approach) and finds the inputs a missed angle never examined;
-evidence-chase also reads the primary source on a missed angle. Counter-model does not take
-missed angles: there is no explanation there to build an alternative to.
-
-The reading helpers (`current`, `tier1_agents`, `red_team_agents`, `finding_index`,
-`resolve_target`) are shared with depth_axis. Pure: no I/O.
+`find_hot_spots(delib)` returns the refuted points, contradictions and missed angles, merged
+(same target, or `similarity` ≥ DEDUP_SIMILARITY), ordered by `priority`, numbered H1, H2… and
+cut to MAX_HOT_SPOTS; `all_hot_spots` keeps the rest, numbered after them. The same reports
+always give the same ids. `assign` gives each lens the points `LENS_CAN` says it can work on, at
+most HOT_SPOTS_PER_LENS each. The reading helpers (`current`, `tier1_agents`, `red_team_agents`,
+`finding_index`, `resolve_target`) are shared with depth/axis.py. Pure: no I/O.
 """
 
 from __future__ import annotations

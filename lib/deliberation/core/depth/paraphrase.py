@@ -1,29 +1,12 @@
-"""Paraphrase detection for the depth axis: does a tier-2 text only restate a tier-1 finding?
+"""Paraphrase detection for the depth axis: does a tier-2 text only restate a tier-1 finding (then
+it scores 0), or add something on the same topic? (docs/FORMULAS.md, "Paraphrase of tier 1",
+states the measure and its limits.)
 
-Depth-aware synthesis counts a tier-2 result that merely restates tier 1 as zero signal
-("agreeing again scores 0"), while a tier-2 text that adds a new finding on the
-same topic counts. The two look alike lexically (same topic words), so plain overlap is not
-enough. The measure here asks a narrower question: *how much of the candidate's content is
-already in one original?*
-
-    concepts(text)  = content tokens (similarity.tokens: stop words out, light stemming), with
-                      a few multi-word phrases and a small synonym table folded onto one
-                      canonical word, and filler words ("actually", "heavy", "entries") dropped
-    coverage(c, o)  = Σ weight of c's concepts found in o / Σ weight of c's concepts
-                      (numbers weigh 2: a new figure is a new measurement)
-    score(c, o)     = coverage × 0.5 if the polarity differs (one negated, the other not)
-                      × 0.5 if c states a number that o does not
-    paraphrase      = max over originals of score ≥ THRESHOLD (0.70)
-
-So a reworded, reordered or synonym-swapped restatement scores high (its content is all in the
-original), while "the same cache, but a different cause / consequence / figure / component" adds
-concepts the original lacks and scores low; "X is safe" vs "X is not safe" is a contradiction,
-never a restatement.
-
-Limits (measured in tests/unit/test_paraphrase.py on crafted pairs): lexical with a small
-synonym table — a restatement in wholly different vocabulary is missed (counted as new, i.e.
-tier 2 is given the benefit of the doubt); a new finding built only from the original's words
-("the cache grows" → "the cache grows, memory") can pass as a restatement. Stdlib only.
+`concepts` folds a text onto content words (stemming, phrases, the synonym table here);
+`pair_score` is the share of a candidate's weighted concepts found in one original, halved when
+the polarity differs and again when the candidate states a number the original lacks; a
+candidate is a paraphrase when its best score over the originals (`paraphrase_score`) reaches
+THRESHOLD. The word lists are data the measure matches. Stdlib only.
 """
 
 from __future__ import annotations
