@@ -1,28 +1,16 @@
 """A background deliberation agent's task notification that changes nothing asks for no turn (pure).
 
-Every finished background agent's task notification costs the main agent one model request, and
-while the rest of its wave still runs that request can only say "waiting". A UserPromptSubmit
-answer `{"continue": false, "stopReason": R}` makes the client skip the request and keep the
-notification: it reaches the model with the next request, after "Operation stopped by hook: R"
-(measured on Claude Code 2.1.328, docs/HOOK_ANSWERS.md). A quiet answer given wrongly would stall
-the deliberation — no notification left to start the turn — so it is given only when every one
-of these holds; any other notification is a turn with the normal answer:
-
-- the switch is on (`deliberation.quiet_waiting`);
-- the prompt is one task notification, status `completed`, of a background agent of the
-  session's active deliberation, and the first for that agent (a repeat — a resumed agent, or a
-  notification the client held back and sends again — is a turn);
-- its report was accepted (recorded `reported`: not sent back, not invalid);
-- the main agent is idle: its last turn ended (a Stop the plugin let through) after every agent
-  of the deliberation was spawned. Mid-turn a notification costs no request of its own (the
-  client adds it to the running turn's next request), and a quiet answer there only defers it;
-- nothing is due for the main agent now: no queued news to say (a gate result, a depth step, a
-  spawn-budget notice: news.py), no workflow of the session still open;
-- more will come: at least one agent of the deliberation is still to arrive, and every one still
-  to arrive is a background agent the client confirmed launched (`running`, and listed running by
-  the last Stop) or that has finished with its notification pending — the client notifies for
-  each of them, so the next notification gives the turn. The next accepted step is then to wait
-  (next_step.next_step says "wait" whenever a result is still to arrive).
+While the rest of a wave runs, a notification's model request can only say "waiting". Answered
+`{"continue": false, "stopReason": R}`, the client makes no request and keeps the notification
+for the next one, after "Operation stopped by hook: R" (measured on 2.1.328, docs/HOOK_ANSWERS.md).
+Given wrongly it would stall the deliberation, so `decide` is Quiet only when all of these hold,
+else the normal answer gives the turn: the switch is on (`deliberation.quiet_waiting`); the
+prompt is one `completed` notification, the first of a background agent of the active
+deliberation, whose report was accepted; the main agent is idle — its last turn ended (a Stop
+the plugin let through) after every spawn of the deliberation, since mid-turn a notification
+costs no request and `continue: false` only defers it; no news is due and no workflow is open;
+and more will come — every agent still to arrive is a background agent listed running by that
+Stop, or one that finished lately with its notification pending.
 """
 
 from __future__ import annotations
