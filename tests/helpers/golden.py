@@ -901,6 +901,12 @@ def cases() -> "dict[str, tuple[str, Any]]":
                                                           next_text="Next: wait for cost-analyst — …")),
         "progress/with_next_nothing": ("progress.with_next", dict(text="The deliberation is complete.", next_text="")),
         "progress/refused": ("progress.refused", dict(why="RESEARCH → RANKING refused: …")),
+        "progress/waiting_quietly": ("progress.waiting_quietly", dict(
+            deliberation="d-7f3a", persona="security-analyst", stage="research", have=2, of=4,
+            waiting_for=["cost-analyst", "ux-advocate"])),
+        "progress/waiting_quietly_one": ("progress.waiting_quietly", dict(
+            deliberation="d-7f3a", persona="security-analyst", stage="ranking", have=3, of=4,
+            waiting_for=["cost-analyst"])),
     }
 
 
