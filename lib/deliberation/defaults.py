@@ -54,6 +54,8 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "min_alternatives": 2,
         "max_report_bytes": 64 * 1024,
         "report_retries": 1,
+        # a background agent's notification that changes nothing asks for no turn (core/quiet_wait.py)
+        "quiet_waiting": True,
     },
     "gates": {
         "stop_block_limit": 3,

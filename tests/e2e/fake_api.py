@@ -71,6 +71,9 @@ class Reply:
 
     blocks: list = field(default_factory=list)
     stop_reason: "str | None" = None
+    # called before the reply is sent, outside the scenario lock: a subagent that must finish
+    # after some event waits here without holding up the other agents' requests
+    hold: "Callable[[], None] | None" = field(default=None, repr=False, compare=False)
 
     @property
     def effective_stop_reason(self) -> str:
@@ -525,6 +528,8 @@ def _make_handler(api: FakeApi) -> type:
                 api._record(LoggedRequest("POST", self.path, body, 500, error=error))
                 self._send_json(500, {"type": "error", "error": {"type": "api_error", "message": error}})
                 return
+            if reply.hold is not None:
+                reply.hold()
             req.index = api._record(LoggedRequest("POST", self.path, body, 200, reply=reply))
             message_id = api._next_message_id()
             if not req.stream:

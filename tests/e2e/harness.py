@@ -3,7 +3,8 @@
 Owns: locating/installing the client (`find_claude_bin`), the two install modes of the plugin
 into a temp project (`install_into_project`, `make_plugin_copy`), the isolated environment of a
 run (`client_env`), and one headless run (`run_claude_once` → `ClaudeRun`: the CLI's parsed JSON
-result, the API request log and readers for the plugin's state files).
+result, the API request log and readers for the plugin's state files) or one interactive session
+in a pseudo-terminal (`run_claude_interactive`, POSIX).
 The pytest fixtures in conftest.py are thin wrappers around these functions.
 """
 
@@ -285,6 +286,8 @@ def _model_facing(event: str, answer: dict) -> "list[str]":
         texts.append(answer["reason"])
     if answer.get("context") and event in CONTEXT_EVENTS:
         texts.append(answer["context"])
+    if answer.get("stop_reason") and event == "UserPromptSubmit":  # read after "Operation stopped by hook: "
+        texts.append(answer["stop_reason"])
     return texts
 
 
@@ -344,6 +347,61 @@ def run_claude_once(claude_bin: Path, api: FakeApi, project: Path, home: Path, t
     return ClaudeRun(project=project, argv=argv, returncode=proc.returncode, stdout=stdout,
                      stderr=stderr, result=parse_result(stdout), log=log, duration_s=duration,
                      log_path=log_path, notes=notes)
+
+
+def run_claude_interactive(claude_bin: Path, api: FakeApi, project: Path, home: Path, tmp: Path,
+                           prompt: str, scenario: Scenario, done, allowed_tools: str = DEFAULT_ALLOWED_TOOLS,
+                           timeout: float = DEFAULT_TIMEOUT_S) -> ClaudeRun:
+    """An INTERACTIVE session (no `-p`) in a pseudo-terminal: `claude PROMPT` with onboarding,
+    the folder's trust and the test API key already accepted in HOME's `.claude.json`, the
+    default permission mode (auto mode's safety check needs the real server). The screen is
+    drained (never read for decisions); the session is killed once `done(RequestLog)` holds, or
+    at `timeout` (noted). `result` holds only the session id, read from the plugin's state."""
+    import pty
+    import select
+
+    api.scenario = scenario
+    first_logged = len(api.log)
+    (home / ".claude.json").write_text(json.dumps({
+        "hasCompletedOnboarding": True, "theme": "dark", "numStartups": 3,
+        "customApiKeyResponses": {"approved": ["test"], "rejected": []},
+        "projects": {str(project): {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True,
+                                     "allowedTools": []}}}), encoding="utf-8")
+    argv = [str(claude_bin), prompt, "--permission-mode", "default", "--allowedTools", allowed_tools]
+    env = client_env(api, home, tmp, {"TERM": "xterm-256color", "COLUMNS": "160", "LINES": "50"})
+    started = time.monotonic()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the client on the terminal's other end
+        os.chdir(project)
+        os.execve(argv[0], argv, env)
+    notes = []
+    screen = bytearray()
+    try:
+        while not done(api.snapshot(since=first_logged)):
+            if time.monotonic() - started > timeout:
+                notes.append(f"TIMEOUT after {timeout}s: the session was killed")
+                break
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                screen += chunk
+    finally:
+        try:
+            os.killpg(os.getpgid(pid), signal.SIGKILL)  # pty.fork made the client a session leader
+        except (ProcessLookupError, PermissionError):
+            pass
+        os.waitpid(pid, 0)
+        os.close(fd)
+    sessions = project / STATE_DIR / "sessions"
+    sids = sorted(p.name for p in sessions.iterdir()) if sessions.is_dir() else []
+    return ClaudeRun(project=project, argv=argv, returncode=0 if not notes else -9,
+                     stdout=screen.decode("utf-8", "replace")[-4000:], stderr="",
+                     result={"session_id": sids[0]} if len(sids) == 1 else {}, log=api.snapshot(since=first_logged),
+                     duration_s=time.monotonic() - started, log_path=None, notes=notes)
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -76,8 +76,12 @@ def citable_ids(seen: str) -> "list[tuple[str, str]]":
         return []
     out = []
     lines = seen[at:].splitlines()[1:]
-    if lines and lines[0].startswith("(ids only, by agent"):  # a long catalogue: one line per agent
-        for line in lines[1:]:
+    if lines and lines[0].startswith("(findings and hot spots by id"):  # a long catalogue: findings one
+        for line in lines[1:]:                                # line per agent, dissent and refutations whole
+            whole = CITABLE_LINE.match(line.strip())
+            if whole:
+                out.append((whole.group(1), whole.group(2)))
+                continue
             m = CITABLE_GROUPED.match(line.strip())
             if not m:
                 break

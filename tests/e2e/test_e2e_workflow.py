@@ -9,12 +9,16 @@ import json
 import pytest
 
 from harness import assert_clean
-from scenarios_gates import PROMPT, QUESTION, write_config
+from scenarios_gates import QUESTION, write_config
 from scenarios_workflow import PANEL, WorkflowDeliberation
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 TOOLS = "Agent Read Workflow"
+# the user asks for the deliberation (a force marker): the opt-in the client's Workflow tool asks
+# for, so the protocol names the one call (a prompt the trigger scored runs the Agent path)
+PROMPT = "DELIBERATE: " + QUESTION
+OPT_IN = "The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as ONE call"
 WAVES = ["research", "deliberation", "red-team", "ranking"]
 
 
@@ -34,6 +38,7 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
                      timeout=180)
     info = run.describe()
     assert_clean(run)
+    assert run.main_requests[0].saw(OPT_IN), info
     d = only(run)
     assert d["phase"] == "COMPLETE", (d["phase"], d["warnings"], d["failure_reasons"], info)
     assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING",

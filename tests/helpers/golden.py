@@ -399,7 +399,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "document/content_not_object": ("document.content_not_object", dict(kind="list")),
         "document/example": ("document.EXAMPLE", {}),
         "document/stop_check": ("document.STOP_CHECK", {}),
-        "document/ids_only": ("document.IDS_ONLY", {}),
+        "document/grouped_head": ("document.GROUPED_HEAD", {}),
         "document/needs_adopted": ("document.needs", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
         "document/needs_rejected": ("document.needs", dict(minimums=[["requirements", 0], ["acceptance_criteria", 0], ["risks", 1]])),
         "document/needs_many": ("document.needs", dict(minimums=[["requirements", 2], ["risks", 3]])),
@@ -521,6 +521,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "budget/workflow_size_warning": ("budget.workflow_size_warning", dict(bound=20, why="20 calls", left=8)),
         "budget/workflow_size_warning_unbounded": ("budget.workflow_size_warning", dict(bound=None, why="no bound: the call names no script", left=8)),
         "budget/workflow_named_agents": ("budget.workflow_named_agents", dict(named=["security-analyst"])),
+        "protocol/how_to_run_asked_by_the_user": ("protocol.how_to_run", dict(asked="user", call=CALL,
+                                                                            prefix="deliberation:")),
+        "protocol/how_to_run_chosen_by_the_trigger": ("protocol.how_to_run", dict(asked="trigger", call=CALL, prefix="")),
+        "protocol/how_to_run_chosen_by_the_agent": ("protocol.how_to_run", dict(asked="agent", call=CALL, prefix="")),
         "prompts/report": ("prompts.report", dict(stage="research")),
         "prompts/no_context": ("prompts.NO_CONTEXT", {}),
         "prompts/findings_block": ("prompts.findings_block", dict(findings=PROMPT_FINDINGS)),
@@ -787,7 +791,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
             task_type="default", bar=0.75, question="(none given: …)",
             call='Workflow({name: "deliberate", args: "<the question above, in one line>"})', prefix="",
             people="technical-architect, security-analyst", minimum=["product-strategist", "devils-advocate"],
-            lenses=["evidence-chase"], floor=FLOOR)),
+            lenses=["evidence-chase"], floor=FLOOR, asked="user")),
         "protocol/namespace": ("protocol.namespace", dict(prefix="deliberation:")),
         "protocol/namespace_none": ("protocol.namespace", dict(prefix="")),
         "protocol/models_line": ("protocol.models_line", dict(models={"security-analyst": "opus", "ux-advocate": "haiku"})),
@@ -898,6 +902,12 @@ def cases() -> "dict[str, tuple[str, Any]]":
                                                           next_text="Next: wait for cost-analyst — …")),
         "progress/with_next_nothing": ("progress.with_next", dict(text="The deliberation is complete.", next_text="")),
         "progress/refused": ("progress.refused", dict(why="RESEARCH → RANKING refused: …")),
+        "progress/waiting_quietly": ("progress.waiting_quietly", dict(
+            deliberation="d-7f3a", persona="security-analyst", stage="research", have=2, of=4,
+            waiting_for=["cost-analyst", "ux-advocate"])),
+        "progress/waiting_quietly_one": ("progress.waiting_quietly", dict(
+            deliberation="d-7f3a", persona="security-analyst", stage="ranking", have=3, of=4,
+            waiting_for=["cost-analyst"])),
     }
 
 

@@ -140,7 +140,7 @@ def citable_ids(plugin_text: str) -> "dict[str, str]":
     if at < 0:
         return {}
     out = {m.group(1): m.group(2) for m in CITABLE.finditer(plugin_text[at:])}
-    for line in plugin_text[at:].splitlines()[1:]:  # a long catalogue: ids only, one line per agent
+    for line in plugin_text[at:].splitlines()[1:]:  # a long catalogue: findings by id, one line per agent
         m = GROUPED.match(line)
         if not m:
             continue

@@ -149,3 +149,8 @@ def test_a_whole_depth_flow_of_a_large_panel_fits_what_the_client_passes_on(proj
     assert not any("characters cut" in w for _n, w in sizes.seen)
     # every citable id is listed: none is "named the same way" and left out
     assert "more, named the same way" not in held.reason
+    # the ids the plugin numbered (no report shows them) come with their text, however long the list
+    assert "(dissent)" not in held.reason and "(refutations)" not in held.reason
+    for persona in PANEL:
+        assert f"- {persona}:D1 (dissent on B): B because the request path" in held.reason, held.reason[-3000:]
+    assert "- red-team:R1 (refutation: refuted security-analyst:F1): refresh rotation writes (1) breaks" in held.reason

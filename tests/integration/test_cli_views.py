@@ -61,6 +61,24 @@ def test_status_table_and_json(proj):
     assert [r["id"] for r in json.loads(out)] == [D2]
 
 
+def test_status_counts_the_checkpoints_of_a_workflow_run(tmp_path):
+    """A run of the plugin's workflow starts a checkpoint agent after each wave but the last: the
+    row says so beside the panel's count (they use the spawn budget; they are no panel member)."""
+    from deliberation.state.models import WorkflowDrive
+
+    d = make_deliberation(5, 3, deliberation_id=D1, session_id=S1)
+    d.workflow = WorkflowDrive(status="done", checkpoints=5)
+    root = tmp_path / "project"
+    root.mkdir()
+    write_project(root, [d], [make_lineage(d)], {})
+    code, out, err = cli(root, "status")
+    assert code == 0, err
+    assert out.splitlines()[1].split()[:6] == [D1, "COMPLETE", "default", "15/0", "+5", "checkpoints"], out
+    code, out, _ = cli(root, "status", "--json")
+    (row,) = json.loads(out)
+    assert row["checkpoints"] == 5 and row["agents"]["total"] == 15
+
+
 def test_status_of_an_empty_project(tmp_path):
     code, out, err = cli(tmp_path, "status")
     assert code == 0 and out.startswith("no deliberations in ")

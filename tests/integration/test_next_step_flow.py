@@ -79,12 +79,15 @@ class Walk:
             note = self.s.hook("UserPromptSubmit", P.task_notification(self.s.sid, aid, tuid, message))
             self.received.append(message)
             research_seen = sum(1 for r in O.reports_in(self.received) if r["phase"] == "research")
-            self.notes_at_notification.append((research_seen, note.context or ""))
-            self.tell(note.context)
+            quiet = (note.json or {}).get("continue") is False  # no turn: the model reads it with the next
+            said = f"Operation stopped by hook: {note.json['stopReason']}" if quiet else note.context
+            self.notes_at_notification.append((research_seen, said or ""))
+            self.tell(said)
             if agent_type != launched[-1][0]:
-                assert self.s.stop().decision is None, "a Stop between notifications decides nothing"
+                if not quiet:
+                    assert self.s.stop().decision is None, "a Stop between notifications decides nothing"
             else:  # everything has arrived: the note never says to wait (no stale step in queued news)
-                assert "Next: wait" not in (note.context or ""), note.context
+                assert not quiet and "Next: wait" not in (note.context or ""), note.context
 
     def run(self, prompt: str, max_steps: int = 20) -> str:
         ups = self.s.prompt(prompt)
@@ -107,11 +110,14 @@ class Walk:
         raise AssertionError(f"no conclusion after {max_steps} steps: {self.told[-1:]}")
 
 
-@pytest.mark.parametrize("background", [False, True], ids=["foreground", "background"])
-def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(project, hook, background):
+@pytest.mark.parametrize("background, quiet", [(False, True), (True, True), (True, False)],
+                         ids=["foreground", "background", "background-every-notification-a-turn"])
+def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(project, hook, background, quiet):
     from deliberation.core import task_type
 
     reverse_class(project, task_type.classify(QUESTION))
+    if not quiet:
+        (state_dir(project) / "config.json").write_text(json.dumps({"deliberation": {"quiet_waiting": False}}))
     walk = Walk(hook, background)
     final = walk.run(BACKGROUND_PROMPT if background else FOREGROUND_PROMPT)
 
@@ -145,7 +151,11 @@ def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(
             if m:
                 assert int(m.group(1)) <= seen, (seen, text)
         firsts = [t for n, t in walk.notes_at_notification[:2]]
-        assert "Still to arrive:" in firsts[0] and "Next: wait for" in firsts[0], firsts[0]
+        if quiet:  # the first notification asks for no turn, saying who is still to report
+            assert firsts[0].startswith("Operation stopped by hook: Deliberation ") and "still to report" in firsts[0] \
+                and "No turn needed now" in firsts[0], firsts[0]
+        else:
+            assert "Still to arrive:" in firsts[0] and "Next: wait for" in firsts[0], firsts[0]
 
 
 def test_a_synthesis_prompt_without_every_finding_is_refused_naming_them(project, hook):

@@ -169,6 +169,19 @@ def test_userpromptsubmit_additional_context():
         "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "protocol"}}
 
 
+def test_userpromptsubmit_stop_reason_asks_for_no_turn():
+    """A quiet task notification: `continue: false` with its reason (the model reads it with the
+    next request, after "Operation stopped by hook: ")."""
+    answer = Answer(stop_reason="Deliberation d1: 1 of 2 in; cost-analyst still to report.")
+    assert not answer.is_empty()
+    assert answer.render("UserPromptSubmit") == {
+        "continue": False, "stopReason": "Deliberation d1: 1 of 2 in; cost-analyst still to report."}
+    assert Answer.read("UserPromptSubmit", answer.render("UserPromptSubmit")).stop_reason == answer.stop_reason
+    assert answer.summary() == {"stop_reason": answer.stop_reason}
+    for event in ("PreToolUse", "PostToolUse", "Stop", "SubagentStop", "SessionStart"):
+        assert answer.render(event) is None  # on no other event does it mean "no turn"
+
+
 @pytest.mark.parametrize("event", list(CLASSES))
 def test_system_message_in_every_event(event):
     assert Answer(system_message="careful").render(event) == {"systemMessage": "careful"}

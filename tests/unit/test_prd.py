@@ -244,14 +244,51 @@ def test_a_long_catalogue_lists_every_id_within_its_budget():
     assert f"- {who}: " + ", ".join(f"F{i}" for i in range(1, 128)) + " (findings)" in listed
     read = set()  # every id can be read off the listing
     for line in lines[1:]:
+        whole = re.match(r"- (\S+) \((?:dissent|refutation)[^)]*\): \S", line)  # numbered by the plugin: with text
+        if whole:
+            read.add(whole.group(1))
+            continue
         agent, _, groups = line[2:].partition(": ")
         for group in groups.split("; "):
             for local in group.split(" (")[0].split(", "):
                 read.add(local if agent == "hot spots" else f"{agent}:{local}")
     assert read == set(catalogue)
+    # the ids the plugin numbered (in no report by that id) keep their text even here
+    assert "- security-analyst:D1 (dissent on B): dual write loses events" in listed
+    assert any(line.startswith("- red-team:R1 (refutation: refuted performance-engineer:F1): It is") for line in lines)
+    assert not re.search(r"^- [a-z-]+: .*\(dissent\)", listed, re.M)
     d.agents[0].report.findings = d.agents[0].report.findings[:5]  # a short catalogue keeps its texts
     assert prd._listing(prd.citable(d))[0].startswith(f"- {who}:F1 (finding, low): claim 1 ")
     assert all(not line.startswith("- hot spots:") for line in prd._listing(prd.citable(d)))
+
+
+def test_every_dissent_and_refutation_keeps_its_text_in_a_long_catalogue():
+    """Dissent and refutation ids are numbered by the plugin (no report shows them): a long
+    catalogue (50 findings of 200 characters, 16 dissents, 18 refutations of 300) still gives
+    each its text, so the main agent knows what it cites, and the whole request fits one hook
+    answer."""
+    from deliberation.state.agent_report import Concern, Finding, Refutation
+    from deliberation.wire.hookio import ANSWER_BUDGET
+
+    d = deliberation()
+    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i} " + "x" * 200, severity="low")
+                                   for i in range(1, 51)]
+    for a in d.agents:
+        if a.stage == "ranking":
+            a.report.dissent = [Concern(target="B", concern=f"{a.persona} concern {i}: " + "y" * 300, reason="r")
+                                for i in range(1, 9)]
+        if a.persona == "red-team":
+            a.report.refutations = [Refutation(target=f"security-analyst:F{i}", verdict="weakened",
+                                               claim=f"counter {i}: " + "z" * 300, evidence="e") for i in range(1, 10)]
+    catalogue = prd.citable(d)
+    lines = prd._listing(catalogue)
+    assert sum(len(line) + 1 for line in lines) <= prd.LISTING_BUDGET
+    numbered = [src for src in catalogue.values() if src.kind in ("dissent", "refutation")]
+    assert len(numbered) == 2 * 8 + 2 * 9  # a large panel's: 12 contested points, 6 of red team 2
+    for src in numbered:  # at least the first 40 characters of each
+        (line,) = [x for x in lines if x.startswith(f"- {src.id} (")]
+        assert line.split("): ", 1)[1].startswith(src.text[:40]), line
+    assert len(render(engine.document_due(d))) <= ANSWER_BUDGET
 
 
 # --------------------------------------------------------------------------- Gate 2 and the engine

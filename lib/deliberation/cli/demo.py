@@ -41,7 +41,7 @@ SCRIPTS = {
     "PostToolUseFailure": "post_tool_use_failure.py",
     "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py",
 }
-COMPARED = ("decision", "reason", "context", "system_message")
+COMPARED = ("decision", "reason", "context", "system_message", "stop_reason")
 HOOK_TIMEOUT_S = 120
 
 # moments the demo calls out: (label, kind in the story, test on the answer's text)
@@ -162,7 +162,7 @@ def prepare_transcripts(bundle: Bundle, dirs: "dict[str, str]") -> int:
 
 def parse_hook_output(event: str, stdout: str) -> dict:
     """The hook's stdout JSON as the client reads it (hookio.Answer.read), in the event log's
-    summary form (decision, reason, context, system_message — only what is set)."""
+    summary form (decision, reason, context, system_message, stop_reason — only what is set)."""
     text = stdout.strip()
     if not text:
         return {}

@@ -1,6 +1,7 @@
 """`deliberation status` — the deliberations of this project at a glance.
 
-One row each: id, phase, agents done/pending, consensus vs threshold, warnings, route. Newest
+One row each: id, phase, agents done/pending (and, for a run of the plugin's workflow, its
+checkpoint agents), consensus vs threshold, warnings, route. Newest
 first; then whether the checks are off (this environment, sessions switched by command) and what
 the state folder keeps, with sizes and the last prune. `--json` gives the rows as objects.
 """
@@ -36,12 +37,22 @@ def summarise(d: Any) -> "dict[str, Any]":
     return {
         "id": d.id, "session_id": d.session_id, "phase": d.phase, "task_type": d.task_type,
         "question": d.question, "agents": {**counts, "total": len(d.agents)},
+        "checkpoints": d.workflow.checkpoints if d.workflow is not None else 0,
         "consensus": r.consensus if r else None, "threshold": d.threshold,
         "meets_threshold": bool(r and r.consensus >= d.threshold), "leading": r.leading if r else None,
         "warnings": len(d.warnings) + len(d.conformity), "conformity": len(d.conformity),
         "route": d.route.route if d.route else None, "review": d.route.review if d.route else None,
         "created_at": d.created_at, "updated_at": d.updated_at,
     }
+
+
+def _agents_cell(row: dict) -> str:
+    """'20/0', '6/1 (1 invalid)'; a run of the plugin's workflow adds its checkpoints — agents it
+    started too (one after each wave but the last), counted in the spawn budget, no panel member."""
+    a = row["agents"]
+    cell = f"{a['done']}/{a['pending']}" + (f" ({a['invalid']} invalid)" if a["invalid"] else "")
+    n = row.get("checkpoints") or 0
+    return cell + (f" +{n} checkpoint{'s' if n != 1 else ''}" if n else "")
 
 
 def _consensus_cell(row: dict) -> str:
@@ -77,9 +88,7 @@ def run(args: Any) -> int:
         return 0
     body = []
     for r in rows:
-        a = r["agents"]
-        agents = f"{a['done']}/{a['pending']}" + (f" ({a['invalid']} invalid)" if a["invalid"] else "")
-        body.append([r["id"], r["phase"], r["task_type"], agents, _consensus_cell(r), str(r["warnings"]),
+        body.append([r["id"], r["phase"], r["task_type"], _agents_cell(r), _consensus_cell(r), str(r["warnings"]),
                      _route_cell(r), t.fmt_time(r["updated_at"]), t.one_line(r["question"], 48)])
     print(t.table(["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE",
                    "UPDATED (UTC)", "QUESTION"], body, "llllrrlll"))

@@ -127,20 +127,30 @@ def agent_returned(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     return deliver(turn, step, delib, background=False)
 
 
-def notified(turn: Turn, task_id: "str | None", result: "str | None", tokens: "int | None") -> "Deliberation | None":
+@dataclass(frozen=True)
+class Notified:
+    """The deliberation agent a task notification announced (None, None: none), and whether its
+    result had reached the main agent before (a resumed agent, a notification sent again)."""
+    delib: "Deliberation | None" = None
+    rec: "AgentRecord | None" = None
+    repeat: bool = False
+
+
+def notified(turn: Turn, task_id: "str | None", result: "str | None", tokens: "int | None") -> Notified:
     """A task notification reached the main agent: the agent's result now counts as given to it
     (`notified`); a report it carries is captured if SubagentStop did not record it, and the
-    engine's news is queued. Returns the agent's deliberation (None: no deliberation agent)."""
+    engine's news is queued."""
     if not task_id:
-        return None
+        return Notified()
     delib, rec = turn.record_for_agent(task_id, None)
     if rec is None or delib is None:
-        return None
+        return Notified()
+    repeat = rec.notified
     rec.notified = True  # the main agent has this agent's result (notes and Stop count on it)
     token_usage.count(delib, rec, tokens, "task-notification")
     if result is None or rec.status not in agent_status.RUNNING:
-        return delib
+        return Notified(delib, rec, repeat)
     outcome = file_report(turn, delib, rec, result, stop_hook_active=True)
     turn.notes.append(f"report from task notification: {outcome.status}")
     queue(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals), delib)
-    return delib
+    return Notified(delib, rec, repeat)

@@ -62,18 +62,25 @@ def _dims(dims: dict) -> str:
     return ", ".join(f"{k} {float(dims.get(k, 0.0)):.2f}" for k in keys)
 
 
+ASKED = ("user", "trigger", "agent")  # who asked for the deliberation (protocol_text's `asked`)
+
+
 def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
                   dims: dict, consensus_threshold: "float | None" = None, prefix: str = "",
-                  models: "dict[str, str] | None" = None) -> str:
+                  models: "dict[str, str] | None" = None, asked: str = "trigger") -> str:
     """The protocol for one question (see the module docstring).
 
     `threshold` and `confidence` are the trigger's (as `confidence.evaluate` returns them);
     `consensus_threshold` is the task type's consensus bar, by default the built-in one of
     `task_type` (pass `evaluate(...)["consensus_threshold"]` to honour a configured table).
     `prefix` is the agent-type namespace of the plugin form (e.g. "deliberation:").
-    `models` (persona → model alias) is given when `models.diverse` is on.
+    `models` (persona → model alias) is given when `models.diverse` is on. `asked` (ASKED): who
+    asked for it — the user (a force marker or the command), the trigger's score, or the agent's
+    own Skill call; only the user's request runs the Workflow tool (text/protocol.how_to_run).
     """
+    if asked not in ASKED:
+        raise ValueError(f"asked: one of {ASKED}, not {asked!r}")
     bar = type_threshold(task_type) if consensus_threshold is None else float(consensus_threshold)
     return words.protocol(confidence, threshold, _dims(dims), task_type, bar, _question(question),
                           workflow_call(prefix, question), prefix, ", ".join(panel(task_type)), list(MINIMUM),
-                          list(LENSES), list(FLOOR), models)
+                          list(LENSES), list(FLOOR), models, asked)

@@ -48,6 +48,12 @@ def due(turn: Turn, notified: "Deliberation | None") -> "str | None":
     return "Deliberation plugin:\n" + "\n\n".join(said)
 
 
+def due_now(turn: Turn) -> bool:
+    """Some queued notice would be said now (`due` would say it); the queue is left as it is."""
+    delibs: "dict[str, Deliberation | None]" = {}
+    return any(not _waits(turn, n.deliberation_id, delibs) for n in turn.tx.session.notices)
+
+
 def _waits(turn: Turn, did: str, delibs: "dict[str, Deliberation | None]") -> bool:
     """A deliberation's notices wait while results of it are still to reach the main agent."""
     if not did:  # a session-wide notice (the spawn budget): nothing to wait for

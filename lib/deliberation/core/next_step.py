@@ -60,17 +60,21 @@ def _slots(delib: Deliberation, stage: str) -> "list[AgentRecord]":
     return list(latest.values())
 
 
+def stage_given(delib: Deliberation, stage: str) -> "tuple[list[AgentRecord], int]":
+    """The stage's agents (one per persona and pass: a re-ranked persona counts once) the main
+    agent has a counted report of, and how many agents the stage has."""
+    slots = _slots(delib, stage)
+    return [a for a in slots if a.status == "reported" and not a.superseded and arrived(a)], len(slots)
+
+
 def given_summary(delib: Deliberation) -> str:
     """'Reports you have: research 1 of 3 (security-analyst); …' — per stage begun so far, how
-    many of its agents (one per persona and pass: a re-ranked persona counts once) the main agent
-    has a counted report of, of how many agents."""
+    many of its agents the main agent has a counted report of (`stage_given`), of how many."""
     stages = []
     for stage in ("research", "deliberation", "ranking"):
-        slots = _slots(delib, stage)
-        if not slots:
-            continue
-        have = [a for a in slots if a.status == "reported" and not a.superseded and arrived(a)]
-        stages.append((stage, len(have), len(slots), _who(have)))
+        have, of = stage_given(delib, stage)
+        if of:
+            stages.append((stage, len(have), of, _who(have)))
     return words.given_summary(stages)
 
 

@@ -255,14 +255,29 @@ def _grouped(catalogue: "dict[str, Source]") -> "list[str]":
     return lines
 
 
+NUMBERED = ("dissent", "refutation")  # ids the plugin numbers: in no report under that id
+
+
 def _listing(catalogue: "dict[str, Source]") -> "list[str]":
-    """Every citable id, each with the start of its text while that fits LISTING_BUDGET, else
-    grouped by agent (the main agent has read the reports they come from)."""
+    """Every citable id, each with the start of its text while that fits LISTING_BUDGET; else the
+    findings and hot spots by id, grouped by agent (the main agent read them under those ids),
+    and the dissent and refutations — ids the plugin numbered, in no report — each still with
+    the start of its text, clipped shorter until the listing fits."""
+    def fits(lines: "list[str]") -> bool:
+        return sum(len(line) + 1 for line in lines) <= LISTING_BUDGET
+
     for clip in (110, 60):
         lines = [_line(src, clip) for src in catalogue.values()]
-        if sum(len(line) + 1 for line in lines) <= LISTING_BUDGET:
+        if fits(lines):
             return lines
-    return [doc_words.IDS_ONLY, *_grouped(catalogue)]
+    named = {k: src for k, src in catalogue.items() if src.kind not in NUMBERED}
+    numbered = [src for src in catalogue.values() if src.kind in NUMBERED]
+    lines = []
+    for clip in (60, 40, 24, 12):
+        lines = [doc_words.GROUPED_HEAD, *_grouped(named), *[_line(src, clip) for src in numbered]]
+        if fits(lines):
+            break
+    return lines
 
 
 def request_text(delib) -> str:

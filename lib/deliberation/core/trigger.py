@@ -10,10 +10,12 @@ from deliberation import defaults
 from deliberation.core import confidence
 
 
-def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "") -> "tuple[dict, str | None]":
+def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "",
+                 by_agent: bool = False) -> "tuple[dict, str | None]":
     """The confidence module's result for a real user prompt, and the protocol to inject when
     it triggers (None otherwise). With the trigger disabled, an explicit /deliberate still wins.
-    `prefix` is the agent-type namespace of a plugin install ("" for a project install)."""
+    `prefix` is the agent-type namespace of a plugin install ("" for a project install). The
+    protocol says who asked: the user (forced), the trigger's score, or the agent (`by_agent`)."""
     result = confidence.evaluate(prompt, cfg or None)
     if not result["triggered"]:
         return result, None
@@ -31,7 +33,8 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "") -> "tuple[di
     return result, protocol_text(question, result["task_type"], result["threshold"],
                                  result["confidence"], result["dimensions"],
                                  consensus_threshold=result.get("consensus_threshold"),
-                                 prefix=prefix, models=models)
+                                 prefix=prefix, models=models,
+                                 asked="agent" if by_agent else "user" if result["forced"] else "trigger")
 
 
 SKILL_TOOL = "Skill"
@@ -55,4 +58,4 @@ def score_skill(question: str, cfg: "dict | None", prefix: str = "") -> "tuple[d
     """`score_prompt` for a question the agent asked to deliberate through the Skill tool: an
     explicit request, so forced as a force marker would (the first configured one)."""
     markers = confidence.section(cfg, "trigger").get("force_markers") or confidence.DEFAULT_FORCE_MARKERS
-    return score_prompt(f"{markers[0]} {question}", cfg, prefix)
+    return score_prompt(f"{markers[0]} {question}", cfg, prefix, by_agent=True)

@@ -293,7 +293,7 @@ def logged_answer(layout, session_id: str, event_id: "str | None"):
 
     updated = logged.get("updated_input")  # the plugin workflow's filled-in args: answered again whole
     return hookio.Answer(text("decision"), text("reason"), text("context"), text("system_message"),
-                         updated if isinstance(updated, dict) else None)
+                         updated if isinstance(updated, dict) else None, text("stop_reason"))
 
 
 def log_line(layout, event, payload: dict, answer: dict,

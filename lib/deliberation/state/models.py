@@ -90,6 +90,11 @@ class SessionState(_File):
     open_workflows: list[str] = Field(
         default_factory=list, description="Workflow runs (their tool_use_id) not yet seen to finish: their "
         "completion notice and the Stop go to the slow path, which closes them in the lineage.")
+    main_idle_since: "float | None" = Field(
+        None, description="When the main agent's turn last ended (a Stop the plugin let through); None once a "
+        "prompt or a task notification gave it a turn again. A quiet wait needs it (core/quiet_wait.py).")
+    running_at_stop: "list[str] | None" = Field(
+        None, description="The background tasks that Stop listed as running (None: the payload listed none).")
 
 
 # --------------------------------------------------------------------------------------------

@@ -129,7 +129,9 @@ EXAMPLE = """```json
 ```"""
 STOP_CHECK = ("When you stop, the quality gate checks the document; one that is missing or cites an id not listed "
               "here is sent back once, then the decision is recorded without it.")
-IDS_ONLY = "(ids only, by agent: write each as `agent:id`, e.g. `security-analyst:F1`; a hot spot as `H1`)"
+GROUPED_HEAD = ("(findings and hot spots by id, as their reports and the depth step named them: write each as "
+                "`agent:id`, e.g. `security-analyst:F1`, a hot spot as `H1`; the plugin numbered the dissent and "
+                "refutations, so each is listed with its text)")  # a long catalogue's first line
 _SINGULAR = {"requirements": "requirement", "acceptance_criteria": "acceptance criterion", "risks": "risk"}
 
 

@@ -124,3 +124,18 @@ APPROACH_LIST_HEAD = "Approaches to rank (neutral order; it ranks nothing):"
 def ranking_instruction(listed: str) -> str:
     """The rule of blind ranking, then the approaches in the neutral order (`listed`, may be empty)."""
     return f"{RANKING_RULE}\n{listed}" if listed else RANKING_RULE
+
+
+# --------------------------------------------------------------------------------------------
+# a task notification that asks for no turn (core/quiet_wait.py)
+
+
+def waiting_quietly(deliberation: str, persona: str, stage: str, have: int, of: int,
+                    waiting_for: "tuple[str, ...] | list[str]") -> str:
+    """The stopReason of a quiet notification — one line for the person (the client shows it)
+    and for the model (it reads it after "Operation stopped by hook: " with the next request)."""
+    who = ", ".join(waiting_for[:-1]) + " and " + waiting_for[-1] if len(waiting_for) > 1 else "".join(waiting_for)
+    rest = ("their task notifications come by themselves, and the last one brings the next step"
+            if len(waiting_for) > 1 else "its task notification comes by itself and brings the next step")
+    return (f"Deliberation {deliberation}: {persona}'s {stage} report is in ({have} of {of}); {who} still to report. "
+            f"No turn needed now: {rest}.")

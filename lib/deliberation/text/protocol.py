@@ -29,20 +29,44 @@ def models_line(models: "dict[str, str] | None") -> str:
             "personas with conflicting priorities must run on different models, or the spawn is denied.")
 
 
+def how_to_run(asked: str, call: str, prefix: str) -> str:
+    """How the protocol says to run the deliberation (`call`: the plugin's Workflow call;
+    `prefix`: the agent-type namespace, '' in the project form). The client's Workflow
+    tool may be called only when the user opted in to a multi-agent run (its own description
+    says so): the user's request for the deliberation (`asked` "user": a force marker, the
+    command) is that opt-in and gets the one call; one the trigger chose from the prompt's words
+    ("trigger") or the agent started itself ("agent") runs turn by turn with the Agent tool, the
+    call named for when the user asks for it."""
+    agents = (f"with the Agent tool, subagent_type = these slugs exactly{namespace(prefix)} (never \"general-purpose\" "
+              "for a persona)")
+    if asked == "user":
+        return (f"The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as ONE "
+                f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
+                "every report; args may be an object {\"question\": …, \"context\": \"<shared project context: "
+                "files, constraints>\", \"personas\": [2-5 persona slugs]}. Then end your turn: its task "
+                "notification brings the outcome, and the plugin asks you for the decision document. No other "
+                "workflow runs in a deliberation.\n"
+                f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:")
+    who = "You chose this deliberation" if asked == "agent" else "The plugin chose this deliberation from the prompt's words"
+    return (f"{who}, not the user: the Workflow tool is for multi-agent runs the user opted in to, so do not call it "
+            f"unasked (if the user asks for it, the one call is {call}; no other workflow runs in a deliberation). "
+            f"Run it turn by turn {agents}:")
+
+
 def protocol(confidence: float, threshold: float, dims: str, task_type: str, bar: float, question: str,
              call: str, prefix: str, people: str, minimum: "list[str]", lenses: "list[str]", floor: "list[str]",
-             models: "dict[str, str] | None" = None) -> str:
+             models: "dict[str, str] | None" = None, asked: str = "trigger") -> str:
     """The protocol for one question: `dims` the trigger's four dimensions as said, `bar` the task
     type's consensus bar, `question` as the protocol quotes it, `call` the exact Workflow call,
     `people` the suggested panel, `minimum` the FOR and AGAINST personas of the 2-agent form,
-    `lenses` the tier-2 lenses and `floor` the two sentences a tier-2 prompt carries verbatim."""
+    `lenses` the tier-2 lenses and `floor` the two sentences a tier-2 prompt carries verbatim;
+    `asked` who asked for the deliberation (how_to_run)."""
     return f"""{HEADER}
 Trigger confidence {confidence:.2f}, threshold {threshold:.2f} ({dims}). Task type {task_type}: consensus must reach {bar:.2f}.
 Question: {question}
 
 Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete).
-Run it as ONE call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks every report; args may be an object {{"question": …, "context": "<shared project context: files, constraints>", "personas": [2-5 persona slugs]}}. Then end your turn: its task notification brings the outcome, and the plugin asks you for the decision document. No other workflow runs in a deliberation.
-Only without the Workflow tool (or if that call is not allowed), run it turn by turn with the Agent tool, subagent_type = these slugs exactly{namespace(prefix)} (never "general-purpose" for a persona):
+{how_to_run(asked, call, prefix)}
 1. RESEARCH: 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: {minimum[0]} (FOR) and {minimum[1]} (AGAINST), each stating its position; the plugin compares them. Each prompt = "Phase: research", the question and the same shared project context. Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you before the next phase.
 2. DELIBERATION ("Phase: deliberation"): synthesis-lead and debate-moderator with ALL research findings (claim and evidence); then ONE red-team pass. When the plugin lists hot spots, spawn the FRESH {", ".join(lenses)} workers its note gives (never subagent_type "fork"), each prompt carrying verbatim "{floor[0]}" and "{floor[1]}" and NOT the consensus or synthesis text; then one red team 2. No further rounds.
 3. RANKING (blind): the personas again, "Phase: ranking", the question and the approaches exactly as the plugin lists them; never which approach leads nor any agent's scores, verdicts or rationale. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict and a concern with its reason for each approach it would not adopt.

@@ -6,8 +6,11 @@ lacks a usable `session_id` raises `PayloadError`; both names of the subagent to
 `Task`) are accepted. Answers are rendered here and only here (`Answer.render`), each in the form
 the client shows the model as what it is: PreToolUse a permission decision with its reason, and
 context; PostToolUse context only (a block there holds nothing); a Stop or SubagentStop block as
-additionalContext (the turn stays open, the model reads it once); UserPromptSubmit context;
-`systemMessage` for the user only. Stdlib only: every hook's fast path imports it.
+additionalContext (the turn stays open, the model reads it once); UserPromptSubmit context, and
+on a task notification `stop_reason` as `{"continue": false, "stopReason": …}` — no model turn,
+the notification kept for the next request with "Operation stopped by hook: <reason>"
+(core/quiet_wait.py); `systemMessage` for the user only. Stdlib only: every hook's fast path
+imports it.
 """
 
 from __future__ import annotations
@@ -341,17 +344,19 @@ class Answer:
     agent (or the subagent) must act before it goes on — and stays so in the event log;
     `render` turns it into the event's dialect."""
 
-    __slots__ = ("decision", "reason", "context", "system_message", "updated_input")
+    __slots__ = ("decision", "reason", "context", "system_message", "updated_input", "stop_reason")
 
     def __init__(self, decision: "str | None" = None, reason: "str | None" = None,
                  context: "str | None" = None, system_message: "str | None" = None,
-                 updated_input: "dict | None" = None) -> None:
+                 updated_input: "dict | None" = None, stop_reason: "str | None" = None) -> None:
         self.decision = decision  # PreToolUse: allow|deny|ask; others: block
         self.reason = reason
         self.context = context
         self.system_message = system_message
         # PreToolUse: the tool runs with this input instead (the user's permission rules still apply)
         self.updated_input = updated_input
+        # UserPromptSubmit of a task notification: no model turn now (`continue: false`), said so
+        self.stop_reason = stop_reason
 
     @classmethod
     def block(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
@@ -366,7 +371,8 @@ class Answer:
         return cls("ask", reason, context, system_message)
 
     def is_empty(self) -> bool:
-        return not (self.decision or self.context or self.system_message or self.updated_input is not None)
+        return not (self.decision or self.context or self.system_message or self.updated_input is not None
+                    or self.stop_reason)
 
     def warn(self, message: str) -> "Answer":
         """Add a line to the user-visible systemMessage."""
@@ -396,6 +402,9 @@ class Answer:
         elif self.decision == "block" and event_name == "UserPromptSubmit":
             out["decision"] = "block"
             out["reason"] = self.reason or "blocked by the deliberation plugin"
+        if self.stop_reason and event_name == "UserPromptSubmit":
+            out["continue"] = False
+            out["stopReason"] = self.stop_reason
         if context and event_name in CONTEXT_EVENTS:
             specific["additionalContext"] = fitted(context)
         if specific:
@@ -419,7 +428,8 @@ class Answer:
                        context, out.get("systemMessage"), updated if isinstance(updated, dict) else None)
         if event_name in ("Stop", "SubagentStop") and context:
             return cls("block", context, None, out.get("systemMessage"))
-        return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"))
+        stop_reason = (out.get("stopReason") or "stopped") if out.get("continue") is False else None
+        return cls(out.get("decision"), out.get("reason"), context, out.get("systemMessage"), stop_reason=stop_reason)
 
     def to_json(self, event_name: str) -> str:
         rendered = self.render(event_name)

@@ -1,6 +1,7 @@
 """Stop: may the active deliberation conclude (core/stop.py decides, and words the answer).
 
-This shell reconciles the lineage with the background tasks the client lists, and gives the
+This shell reconciles the lineage with the background tasks the client lists, notes a turn that
+ends (the main agent idle, and what the client listed running: core/quiet_wait.py), and gives the
 core what concluding needs: the route (registry, probes, escalations.json — app/adjudication),
 the agents' usage (their transcripts) and the decision record (report/decision_record,
 written in the session's transaction).
@@ -26,7 +27,11 @@ def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
                          usage=transcripts.read_usage, record=lambda d: _write_record(ctx, d),
                          escalation_reason=lambda d, r: adjudication.escalation_reason(d.id, r, d.decision),
                          escalation_message=adjudication.escalation_message, main_usage=transcripts.read_main_usage)
-    return stop.at_stop(ctx, event, finish)
+    answer = stop.at_stop(ctx, event, finish)
+    if answer.decision != "block" and not answer.context:  # the turn ends: the main agent is idle
+        ctx.tx.session.main_idle_since = ctx.now
+        ctx.tx.session.running_at_stop = event.running_background_ids if event.lists_background_tasks else None
+    return answer
 
 
 def _write_record(ctx: Ctx, delib: Deliberation) -> str:
