@@ -31,26 +31,26 @@ def models_line(models: "dict[str, str] | None") -> str:
 
 def how_to_run(asked: str, call: str, prefix: str) -> str:
     """How the protocol says to run the deliberation (`call`: the plugin's Workflow call;
-    `prefix`: the agent-type namespace, '' in the project form). The client's Workflow
-    tool may be called only when the user opted in to a multi-agent run (its own description
-    says so): the user's request for the deliberation (`asked` "user": a force marker, the
-    command) is that opt-in and gets the one call; one the trigger chose from the prompt's words
-    ("trigger") or the agent started itself ("agent") runs turn by turn with the Agent tool, the
-    call named for when the user asks for it."""
+    `prefix`: the agent-type namespace, '' in the project form). The client's Workflow tool may
+    be called only when the user opted in to a multi-agent run (its own description says so), so
+    the protocol names the opt-in: the user's own request (`asked` "user": a force marker, the
+    command), or, when the trigger chose it from the prompt's words ("trigger") or the agent
+    started it ("agent"), the user's install of this plugin, whose hooks start a deliberation for
+    such a decision. Every form gets the one call, and the Agent path for when it is not allowed."""
     agents = (f"with the Agent tool, subagent_type = these slugs exactly{namespace(prefix)} (never \"general-purpose\" "
               "for a persona)")
-    if asked == "user":
-        return (f"The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as ONE "
-                f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
-                "every report; args may be an object {\"question\": …, \"context\": \"<shared project context: "
-                "files, constraints>\", \"personas\": [2-5 persona slugs]}. Then end your turn: its task "
-                "notification brings the outcome, and the plugin asks you for the decision document. No other "
-                "workflow runs in a deliberation.\n"
-                f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:")
-    who = "You chose this deliberation" if asked == "agent" else "The plugin chose this deliberation from the prompt's words"
-    return (f"{who}, not the user: the Workflow tool is for multi-agent runs the user opted in to, so do not call it "
-            f"unasked (if the user asks for it, the one call is {call}; no other workflow runs in a deliberation). "
-            f"Run it turn by turn {agents}:")
+    installed = ("the user installed this plugin to deliberate such decisions: that is the opt-in the Workflow "
+                 "tool asks for")
+    who = {"user": "The user asked for this deliberation: that is the opt-in the Workflow tool asks for",
+           "trigger": f"The plugin chose this deliberation from the prompt's words, and {installed}",
+           "agent": f"You started this deliberation, and {installed}"}[asked]
+    return (f"{who}. Run it as ONE "
+            f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
+            "every report; args may be an object {\"question\": …, \"context\": \"<shared project context: "
+            "files, constraints>\", \"personas\": [2-5 persona slugs]}. Then end your turn: its task "
+            "notification brings the outcome, and the plugin asks you for the decision document. No other "
+            "workflow runs in a deliberation.\n"
+            f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:")
 
 
 def protocol(confidence: float, threshold: float, dims: str, task_type: str, bar: float, question: str,
