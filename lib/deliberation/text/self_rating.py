@@ -29,5 +29,5 @@ def text(thresholds: "dict | None" = None, prefix: str = "") -> str:
         "other one at 0.6 or more. Below its task type's bar "
         f"({listed}, otherwise {float(bars['default']):.2f}) do not decide alone: call the Skill tool "
         f"with skill \"{prefix}deliberate\" and args = the decision in one sentence, then follow the "
-        "protocol it returns (when a DELIBERATION PROTOCOL for this decision is already in your context, "
+        "protocol it returns (when the plugin's protocol for this decision is already in your context, "
         "follow that one: no Skill call). Routine edits, questions and docs need no rating.")
