@@ -127,3 +127,21 @@ def deliberate(s: P.Session, split: bool = False) -> list:
 
 def _results(out: dict):
     return (v for k, v in out.items() if k != "agent_id")
+
+
+def launch_background(project, hook, question: str, personas, config: "dict | None" = None):
+    """A session whose prompt is `question` and whose main agent launched one background research
+    agent per persona (PreToolUse → SubagentStart → the Agent call's async PostToolUse), with
+    `config` (depth off by default). Returns the session and [(persona, tool_use_id, agent_id)]."""
+    write_config(project, {"depth": {"posture": "off"}, **(config or {})})
+    s = P.Session(hook)
+    s.prompt(question)
+    launched = []
+    for persona in personas:
+        tuid, aid = s._ids(persona)
+        prompt = f"Research: {question}"
+        assert s.hook("PreToolUse", P.pre_agent(s.sid, tuid, persona, prompt, background=None)).decision is None
+        s.hook("SubagentStart", P.subagent_start(s.sid, aid, persona))
+        s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona, prompt))
+        launched.append((persona, tuid, aid))
+    return s, launched

@@ -4,9 +4,9 @@ note, and nothing is quiet while the main agent's turn is open or with the switc
 
 from __future__ import annotations
 
-import json
 
 from tests.helpers import payloads as P
+from tests.helpers.flows import launch_background
 from tests.helpers.project import only_delib as load_delib
 
 QUESTION = ("Should the order service cache product prices in each node? The latency and staleness "
@@ -19,20 +19,7 @@ PANEL = {"security-analyst": "A per-node cache serves withdrawn promotion prices
 
 def launch(project, hook, config: "dict | None" = None):
     """Three background research agents launched; the main agent's turn ends (a Stop listing them)."""
-    (project / ".claude" / "deliberation").mkdir(parents=True)
-    (project / ".claude" / "deliberation" / "config.json").write_text(
-        json.dumps({"depth": {"posture": "off"}, **(config or {})}))
-    s = P.Session(hook)
-    s.prompt(QUESTION)
-    launched = []
-    for persona in PANEL:
-        tuid, aid = s._ids(persona)
-        prompt = f"Research: {QUESTION}"
-        assert s.hook("PreToolUse", P.pre_agent(s.sid, tuid, persona, prompt, background=None)).decision is None
-        s.hook("SubagentStart", P.subagent_start(s.sid, aid, persona))
-        s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona, prompt))
-        launched.append((persona, tuid, aid))
-    return s, launched
+    return launch_background(project, hook, QUESTION, PANEL, config)
 
 
 def running(launched) -> list:

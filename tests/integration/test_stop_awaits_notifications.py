@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from tests.helpers import payloads as P
+from tests.helpers.flows import launch_background
 from tests.helpers.project import only_delib as load_delib
 
 QUESTION = ("Should the order service cache product prices in each node? The latency and staleness "
@@ -28,18 +29,7 @@ def events(project, sid: str) -> "list[dict]":
 
 
 def test_stop_goes_through_until_every_finished_report_was_announced(project, hook):
-    (project / ".claude" / "deliberation").mkdir(parents=True)
-    (project / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
-    s = P.Session(hook)
-    s.prompt(QUESTION)
-    launched = []
-    for persona in PANEL:
-        tuid, aid = s._ids(persona)
-        prompt = f"Research: {QUESTION}"
-        assert s.hook("PreToolUse", P.pre_agent(s.sid, tuid, persona, prompt, background=None)).decision is None
-        s.hook("SubagentStart", P.subagent_start(s.sid, aid, persona))
-        s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona, prompt))
-        launched.append((persona, tuid, aid))
+    s, launched = launch_background(project, hook, QUESTION, PANEL)
     # all three finish; their reports are recorded from SubagentStop
     messages = {}
     for persona, tuid, aid in launched:
