@@ -77,7 +77,7 @@ def test_a_split_vote_is_announced_for_review_by_rule_d_and_the_probes_that_run_
     assert (a.route, a.rules, a.probes) == ("human-review", ["D"], ["unit-tests"]), a
     assert a.why.startswith("D: split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader")
     (said,) = prd.route_notice(d)
-    assert "the panel's vote was split" in said and "Probes unit-tests run when you stop" in said
+    assert "the panel's vote was not unanimous (a voter rejected it or preferred another approach)" in said and "Probes unit-tests run when you stop" in said
 
 
 def test_the_send_back_repeats_the_route_notice():

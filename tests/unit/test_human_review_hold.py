@@ -32,7 +32,7 @@ def test_a_t2_hold_says_unanimity_is_not_confidence():
 def test_several_rules_are_all_named_once():
     assert rules_named(entry("T2: unanimous pass at 0.95; D: split 2/1")["reason"]) == ["T2", "D"]
     _, why = tool_answer([entry("D: split 2/1"), entry("D: split 3/1", did="d-2")], "Write", RISKY_TOOLS)
-    assert why.count("the panel's vote was split") == 1
+    assert why.count("the panel's vote was not unanimous (a voter rejected it or preferred another approach)") == 1
 
 
 @pytest.mark.parametrize("command", [

@@ -13,7 +13,7 @@ from __future__ import annotations
 # why each escalating rule hands the decision to a person, in the order they are named
 RULE_WHY = {
     "NO_CONSENSUS": "the panel reached no consensus: the choice is the user's",
-    "D": "the panel's vote was split",
+    "D": "the panel's vote was not unanimous (a voter rejected it or preferred another approach)",
     "T1": "every accepted decision of this class goes to a person",
     "T2": "unanimity on a reversal-prone class is not confidence",
     "PROBE": "a probe found this decision novel for its class",

@@ -50,9 +50,13 @@ def nothing_to_run(deliberation: str, why: str, progress: str) -> str:
 
 
 def launched(deliberation: str, wave: str, personas: "list[str]") -> str:
-    """The allowed call's context: the main agent waits for the run's task notification."""
+    """The allowed call's context: the main agent waits for the run's task notification. The hook
+    answers before the client's own permission check, and a call that check refuses fires no
+    later hook, so the context says what to do then too."""
     return (f"Deliberation {deliberation}: the plugin's workflow runs it ({wave} first: {', '.join(personas)}). "
-            "Wait for its task notification; the plugin then gives you the outcome.")
+            "Wait for its task notification; the plugin then gives you the outcome. If the client refused "
+            "the call instead (the tool not allowed), run the deliberation turn by turn with the Agent tool, "
+            "as the protocol's steps say.")
 
 
 def foreign_script(name: str) -> Words:
