@@ -129,6 +129,15 @@ def _results(out: dict):
     return (v for k, v in out.items() if k != "agent_id")
 
 
+# a background research wave: the question, the approaches its reports propose, one finding per persona
+CACHE_QUESTION = ("Should the order service cache product prices in each node? The latency and staleness "
+                  "trade-offs are unclear and the choice is hard to reverse.")
+CACHE_APPROACHES = [("A", "Per-node cache with a TTL"), ("B", "Keep reading from the pricing database")]
+CACHE_PANEL = {"security-analyst": "A per-node cache serves withdrawn promotion prices",
+               "performance-engineer": "Price reads are 38 % of checkout p99",
+               "cost-analyst": "Two more read replicas cost 4.1k a month"}
+
+
 def launch_background(project, hook, question: str, personas, config: "dict | None" = None):
     """A session whose prompt is `question` and whose main agent launched one background research
     agent per persona (PreToolUse → SubagentStart → the Agent call's async PostToolUse), with

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from tests.helpers import payloads as P
 from tests.helpers.flows import launch_background
+from tests.helpers.flows import CACHE_APPROACHES as APPROACHES
+from tests.helpers.flows import CACHE_PANEL as PANEL
+from tests.helpers.flows import CACHE_QUESTION as QUESTION
 from tests.helpers.project import only_delib as load_delib
 
-QUESTION = ("Should the order service cache product prices in each node? The latency and staleness "
-            "trade-offs are unclear and the choice is hard to reverse.")
-APPROACHES = [("A", "Per-node cache with a TTL"), ("B", "Keep reading from the pricing database")]
-PANEL = {"security-analyst": "A per-node cache serves withdrawn promotion prices",
-         "performance-engineer": "Price reads are 38 % of checkout p99",
-         "cost-analyst": "Two more read replicas cost 4.1k a month"}
 
 
 def launch(project, hook, config: "dict | None" = None):
