@@ -464,7 +464,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "refusals/state_folder_search_in": ("refusals.state_folder", dict(
             case="search_in", how="/home/u/proj/.claude/deliberation")),
         "refusals/state_folder_grep_over": ("refusals.state_folder", dict(case="grep_over", how="/home/u/proj")),
-        "refusals/state_folder_glob_over": ("refusals.state_folder", dict(case="glob_over", how="/home/u/proj")),
+        "refusals/state_folder_glob_names": ("refusals.state_folder", dict(case="glob_names", how=".claude/deliberation/**")),
         "refusals/state_folder_bash_names": ("refusals.state_folder", dict(case="bash_names")),
         "refusals/state_folder_ahead": ("refusals.state_folder_ahead", dict()),
         **{f"refusals/state_folder_bash_over_{how}": ("refusals.state_folder", dict(case="bash_over", how=how))

@@ -12,7 +12,7 @@ def test_a_research_agent_cannot_read_an_earlier_deliberation(project, hook):
     sub = {"agent_id": "a-research-1", "agent_type": "deliberation:security-analyst", "cwd": str(project)}
     record = str(project / ".claude" / "deliberation" / "records" / "d-1.md")
     for tool, args in (("Read", {"file_path": record}), ("Grep", {"pattern": "password|revoke"}),
-                       ("Glob", {"pattern": "**/*.json"}), ("Bash", {"command": "grep -rn revoke ."})):
+                       ("Glob", {"pattern": ".claude/deliberation/**"}), ("Bash", {"command": "grep -rn revoke ."})):
         out = hook("PreToolUse", {**P.pre_tool(s.sid, tool, args, f"toolu-{tool}"), **sub})
         assert out.decision == "deny", (tool, out)
         assert out.reason.startswith("Refused: .claude/deliberation/ holds this plugin's state")

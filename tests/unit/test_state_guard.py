@@ -20,9 +20,9 @@ def ask(tool, args, agent=AGENT, cwd=P):
     ("Grep", {"pattern": "password|revoke"}),                        # root: the trial's leak
     ("Grep", {"pattern": "x", "path": f"{P}/.claude/deliberation"}),
     ("Grep", {"pattern": "x", "glob": "*.md"}),
-    ("Glob", {"pattern": "**/*"}),
-    ("Glob", {"pattern": "**/*.json"}),
-    ("Glob", {"pattern": ".claude/**"}),
+    ("Glob", {"pattern": ".claude/deliberation/**"}),
+    ("Glob", {"pattern": "**/.claude/deliberation/*.json"}),
+    ("Glob", {"pattern": "*.md", "path": ".claude/deliberation/records"}),
     ("Bash", {"command": "cat .claude/deliberation/records/d-1.md"}),
     ("Bash", {"command": "grep -rn password ."}),
     ("Bash", {"command": "find . -name '*.json'"}),
@@ -41,6 +41,9 @@ def test_a_deliberation_agent_is_refused_with_the_next_step(tool, args):
     ("Grep", {"pattern": "x", "glob": "docs/**/*.md"}),
     ("Glob", {"pattern": "**/*.py"}),
     ("Glob", {"pattern": "src/**/*"}),
+    ("Glob", {"pattern": "**/*"}),                  # a Glob lists names: t17's first searches
+    ("Glob", {"pattern": "**/Dockerfile*"}),
+    ("Glob", {"pattern": "**/*.{yaml,yml,sh,py,txt,toml,cfg,ini,json}"}),
     ("Bash", {"command": "grep -rn password src/ tests/"}),
     ("Bash", {"command": "grep -rn password . --exclude-dir=.claude"}),
     ("Bash", {"command": "git log --oneline -5"}),
@@ -105,18 +108,25 @@ def test_a_grep_that_could_read_the_state_is_refused(args):
 
 
 @pytest.mark.parametrize("args, refused", [
-    ({"pattern": "*.py"}, False),           # the client's Glob: one --glob, so *.json matches at any depth
-    ({"pattern": "**/*.ts", "path": P}, False),
-    ({"pattern": "*.json"}, True),
-    ({"pattern": "*.md"}, True),
-    ({"pattern": "!*.py"}, True),
-    ({"pattern": "**"}, True),
-    ({"pattern": f"{P}/**/*.py"}, False),    # an absolute pattern searches from its folder part
-    ({"pattern": f"{P}/**/*.json"}, True),
+    ({"pattern": "*.py"}, False),
+    ({"pattern": "*.json"}, False),          # could list state files: names only, and Read refuses them
+    ({"pattern": "**"}, False),
+    ({"pattern": ".claude/**"}, False),      # .claude holds more than the state folder
+    ({"pattern": ".c*/deliberation/**"}, False),
+    ({"pattern": ".claude/deliberation"}, True),
+    ({"pattern": ".claude/deliberation/**"}, True),
+    ({"pattern": "./.Claude/Deliberation/records/*.md"}, True),
+    ({"pattern": "**/.claude/deliberation/**"}, True),
+    ({"pattern": "{src,.claude/deliberation}/**/*.json"}, True),
+    ({"pattern": "proj/.claude/deliberation/*", "path": "/home/u"}, True),
+    ({"pattern": "**/.claude/deliberation/*", "path": "/home"}, True),   # ** reaches it at any depth
+    ({"pattern": ".claude/deliberation/*", "path": "/home"}, False),     # anchored at /home: no such folder
+    ({"pattern": "*", "path": f"{P}/.claude/deliberation"}, True),       # rooted in it
+    ({"pattern": f"{P}/**/*.json"}, False),  # an absolute pattern searches from its folder part
     ({"pattern": f"{P}/.claude/deliberation/*"}, True),
     ({"pattern": f"{P}/src/**/*.json"}, False),
 ])
-def test_a_glob_is_refused_exactly_when_it_could_list_the_state(args, refused):
+def test_a_glob_is_refused_exactly_when_it_names_the_state_folder(args, refused):
     assert (ask("Glob", args) is not None) is refused
 
 
@@ -157,8 +167,8 @@ def test_every_step_a_refusal_names_passes_the_guard():
     for args in ({"pattern": "x", "glob": "!.claude"}, {"pattern": "x", "glob": "*.py"},
                  {"pattern": "x", "type": "py"}, {"pattern": "x", "path": "src"}):
         assert ask("Grep", args) is None, args
-    glob = ask("Glob", {"pattern": "**/*"})
-    assert '"**/*.py"' in glob and '"src"' in glob
+    glob = ask("Glob", {"pattern": ".claude/deliberation/**"})
+    assert '"**/*.py"' in glob and '"src"' in glob and "The pattern .claude/deliberation/** names it" in glob
     assert ask("Glob", {"pattern": "**/*.py"}) is None and ask("Glob", {"pattern": "**/*", "path": "src"}) is None
     for refused, advised in (("grep -rn x .", ("grep -rn PATTERN . --exclude-dir=.claude", "grep -rn PATTERN src/ tests/")),
                              ("rg --hidden x", ("rg PATTERN src/ tests/", "rg --hidden -g '!.claude' PATTERN")),
@@ -183,9 +193,9 @@ def test_every_step_the_start_advice_names_passes_the_guard():
     from deliberation.text.refusals import state_folder_ahead
 
     told = state_folder_ahead()
-    assert '`glob` "!.claude"' in told and '"*.py"' in told and '"**/*.py"' in told
+    assert '`glob` "!.claude"' in told and '"*.py"' in told and "Glob may list it (names only)" in told
     for tool, args in (("Grep", {"pattern": "x", "glob": "!.claude"}), ("Grep", {"pattern": "x", "glob": "*.py"}),
                        ("Grep", {"pattern": "x", "type": "py"}), ("Glob", {"pattern": "**/*.py"}),
                        ("Glob", {"pattern": "**/*", "path": "src"})):
         assert ask(tool, args) is None, (tool, args)
-    assert ask("Grep", {"pattern": "x"}) is not None and ask("Glob", {"pattern": "**/*"}) is not None
+    assert ask("Grep", {"pattern": "x"}) is not None and ask("Glob", {"pattern": "**/*"}) is None

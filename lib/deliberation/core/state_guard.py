@@ -2,9 +2,10 @@
 deliberation's findings and votes are no evidence for the next one, except as context the main
 agent chose to give (docs/HOOK_ANSWERS.md lists the answer).
 
-`refusal(...)` refuses a deliberation subagent's Read inside the state folder, a Grep or Glob
-whose search reaches it (judged with ripgrep's own glob rules: the client runs it with --hidden,
-Glob with --no-ignore), and a Bash command naming it or walking a folder that holds it without
+`refusal(...)` refuses a deliberation subagent's Read inside the state folder, a Grep whose search
+reaches it (judged with ripgrep's own glob rules: the client runs it with --hidden), a Glob rooted
+in it or whose pattern names it (a Glob lists file names, never their contents, so a listing from
+the project root runs), and a Bash command naming it or walking a folder that holds it without
 leaving it out (per program: grep -r, rg/ag, find, tree, ls -R, du, git grep); each refusal names
 a next step this guard lets through. Which globs cannot reach the folder follows from what it
 holds: names ending in STATE_ENDINGS or in digits (temp and quarantined files). The main agent
@@ -59,12 +60,13 @@ def refusal(tool_name: str, tool_input: object, agent_type: "str | None", cwd: s
             return _words("search_in", root)
         if not _inside(state, root):
             return None
+        if tool_name == "Glob":
+            named = _glob_names(kept, posixpath.relpath(state, root))
+            return _words("glob_names", named) if named else None
         rel = posixpath.relpath(state, root)
-        globs = client_globs(kept) if tool_name == "Grep" else ([kept] if kept else [])
-        kind = str(args.get("type") or "") if tool_name == "Grep" else ""
-        if globs_keep_out(globs, kind, rel):
+        if globs_keep_out(client_globs(kept), str(args.get("type") or ""), rel):
             return None
-        return _words("grep_over" if tool_name == "Grep" else "glob_over", root)
+        return _words("grep_over", root)
     return _bash(" ".join(str(args.get("command") or "").split()), _abs(".", cwd), state)
 
 
@@ -74,6 +76,23 @@ def _split_absolute(pattern: str) -> "tuple[str, str]":
     cut = min((pattern.index(c) for c in "*?[{" if c in pattern), default=len(pattern))
     slash = pattern.rfind("/", 0, cut)
     return (pattern[:slash] or "/"), pattern[slash + 1:]
+
+
+def _glob_names(pattern: str, rel: str) -> str:
+    """The pattern's alternative whose literal folders lead into the state folder (`rel` from the
+    root: .claude/deliberation/**, **/.claude/deliberation/*.json), or ''. One that only could
+    match a state file (**/*, *.json) names no folder: it lists names, and Read refuses the rest."""
+    parts = rel.lower().split("/")
+    for alt in _expand(pattern) if pattern else []:
+        text, anywhere = (alt if alt is not None else pattern).lower(), False
+        while text.startswith(("**/", "./", "/")):
+            anywhere = anywhere or text.startswith("**/")
+            text = text[3:] if text.startswith("**/") else text[text.index("/") + 1:]
+        cut = min((text.index(c) for c in WILD if c in text), default=-1)
+        folder = posixpath.normpath(text if cut < 0 else text[:text.rfind("/", 0, cut) + 1] or ".")
+        if any(_inside(folder, "/".join(parts[i:])) for i in (range(len(parts)) if anywhere else (0,))):
+            return alt if alt is not None else pattern
+    return ""
 
 
 def client_globs(glob: str) -> "list[str]":

@@ -102,16 +102,15 @@ def state_folder_ahead():
     it names passes core/state_guard (tests/unit/test_state_guard.py)."""
     return ("Deliberation plugin: .claude/deliberation/ holds this plugin's state; a deliberation agent "
             "may not read or search it (such calls are refused). From the project root, search so that it "
-            "stays out: Grep with `glob` \"!.claude\" (or a `type` or `glob` such as \"*.py\"), Glob with "
-            "a `pattern` for files that folder never holds (e.g. \"**/*.py\"; it holds .json, .jsonl, .md, "
-            ".html, .log and .lock files) or a `path` below the root; in Bash, leave .claude out.")
+            "stays out: Grep with `glob` \"!.claude\" (or a `type` or `glob` such as \"*.py\"); in Bash, "
+            "leave .claude out. Glob may list it (names only): do not Read what it lists there.")
 
 
 def state_folder(case, how=""):
     """A deliberation agent's Read/Grep/Glob/Bash call on the plugin's state folder. case: read
-    (`how` is the path inside it) | search_in (a search root inside it: `how`) | grep_over /
-    glob_over (a Grep or Glob whose root `how` contains it, with no glob, type or pattern that
-    keeps it out) | bash_names (a command naming it) | bash_over (a recursive walk over it; `how`
+    (`how` is the path inside it) | search_in (a search root inside it: `how`) | grep_over (a
+    Grep whose root `how` contains it, with no glob or type that keeps it out) | glob_names (a Glob
+    pattern `how` that names it) | bash_names (a command naming it) | bash_over (a recursive walk over it; `how`
     the program: grep, rg, ag, find, git, other). Every command or argument named in a Next
     passes core/state_guard (tests/unit/test_state_guard.py)."""
     why = ("Refused: .claude/deliberation/ holds this plugin's state (earlier deliberations' "
@@ -126,10 +125,9 @@ def state_folder(case, how=""):
                 "\"!.claude\" (or \" !.claude\" at the end of your glob: every file but that folder), "
                 "or with `path` set to a source folder (e.g. \"src\"), or with a `glob` or `type` for files that folder never holds "
                 "(e.g. \"*.py\" or type \"py\"; it holds .json, .jsonl, .md, .html, .log and .lock files).")
-    if case == "glob_over":
-        return (f"{why} The search root {how} contains it.\nNext: run the same Glob with `path` set to "
-                "a source folder (e.g. \"src\"), or with a `pattern` for files that folder never holds "
-                "(e.g. \"**/*.py\"; it holds .json, .jsonl, .md, .html, .log and .lock files).")
+    if case == "glob_names":
+        return (f"{why} The pattern {how} names it.\nNext: run a Glob for the project's own files "
+                "(e.g. \"**/*.py\", or `path` set to a source folder such as \"src\").")
     if case == "bash_names":
         return f"{why}\nNext: run the command without that folder."
     ways = {
