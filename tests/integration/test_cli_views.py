@@ -53,8 +53,8 @@ def test_status_table_and_json(proj):
     assert f"{d1.ranking.consensus:.2f} / 0.70 ok" in lines[2] and "human-review (pending)" in lines[2]
     code, out, _ = cli(root, "status", "--json")
     rows = {r["id"]: r for r in json.loads(out)}
-    assert rows[D1]["agents"] == {"done": 15, "pending": 0, "invalid": 0, "total": 15}
-    assert rows[D2]["agents"] == {"done": 6, "pending": 1, "invalid": 0, "total": 7}
+    assert rows[D1]["agents"] == {"done": 15, "pending": 0, "invalid": 0, "never_ran": 0, "total": 15}
+    assert rows[D2]["agents"] == {"done": 6, "pending": 1, "invalid": 0, "never_ran": 0, "total": 7}
     assert rows[D1]["warnings"] == 3 and rows[D1]["route"] == "human-review"
     assert rows[D2]["route"] is None and rows[D1]["consensus"] == d1.ranking.consensus
     code, out, _ = cli(root, "status", "--open", "--json")
@@ -77,6 +77,22 @@ def test_status_counts_the_checkpoints_of_a_workflow_run(tmp_path):
     code, out, _ = cli(root, "status", "--json")
     (row,) = json.loads(out)
     assert row["checkpoints"] == 5 and row["agents"]["total"] == 15
+
+
+def test_status_tells_agents_that_never_ran_from_invalid_ones(tmp_path):
+    """A refused Workflow leaves its wave's slots 'refused' (t17: they showed as 4 invalid)."""
+    d = make_deliberation(5, 3, deliberation_id=D1, session_id=S1)
+    for rec in d.agents[:4]:
+        rec.status, rec.report, rec.problem = "refused", None, "the workflow was not launched"
+    d.agents[4].status, d.agents[4].report = "invalid", None
+    root = tmp_path / "project"
+    root.mkdir()
+    write_project(root, [d], [make_lineage(d)], {})
+    code, out, err = cli(root, "status")
+    assert code == 0, err
+    assert "10/0 (1 invalid, 4 never ran)" in out.splitlines()[1], out
+    code, out, _ = cli(root, "status", "--json")
+    assert json.loads(out)[0]["agents"] == {"done": 10, "pending": 0, "invalid": 1, "never_ran": 4, "total": 15}
 
 
 def test_status_of_an_empty_project(tmp_path):

@@ -25,12 +25,14 @@ def add_arguments(parser: Any, name: str) -> None:
 
 def summarise(d: Any) -> "dict[str, Any]":
     """The status row of one deliberation (pure)."""
-    counts = {"done": 0, "pending": 0, "invalid": 0}
+    counts = {"done": 0, "pending": 0, "invalid": 0, "never_ran": 0}
     for a in d.agents:
         if a.status == "reported":
             counts["done"] += 1
         elif a.status in ("spawned", "running"):
             counts["pending"] += 1
+        elif a.status == "refused":  # the client refused the spawn, or never launched its workflow
+            counts["never_ran"] += 1
         else:
             counts["invalid"] += 1
     r = d.ranking
@@ -47,10 +49,13 @@ def summarise(d: Any) -> "dict[str, Any]":
 
 
 def _agents_cell(row: dict) -> str:
-    """'20/0', '6/1 (1 invalid)'; a run of the plugin's workflow adds its checkpoints — agents it
-    started too (one after each wave but the last), counted in the spawn budget, no panel member."""
+    """'20/0', '6/1 (1 invalid)', '16/0 (4 never ran)': an agent the client refused to start (or
+    whose workflow it never launched) did not fail; a run of the plugin's workflow adds its
+    checkpoints — agents it started too (one after each wave but the last), counted in the spawn
+    budget, no panel member."""
     a = row["agents"]
-    cell = f"{a['done']}/{a['pending']}" + (f" ({a['invalid']} invalid)" if a["invalid"] else "")
+    odd = [f"{a[k]} {label}" for k, label in (("invalid", "invalid"), ("never_ran", "never ran")) if a.get(k)]
+    cell = f"{a['done']}/{a['pending']}" + (f" ({', '.join(odd)})" if odd else "")
     n = row.get("checkpoints") or 0
     return cell + (f" +{n} checkpoint{'s' if n != 1 else ''}" if n else "")
 
