@@ -47,6 +47,22 @@ def test_a_persona_s_dissent_is_numbered_across_its_reports():
     assert cat["security-analyst:D1"].stage == "research" and cat["security-analyst:D2"].stage == "ranking"
 
 
+def test_a_research_dissent_on_its_own_approach_says_which_one():
+    """A research report letters its own approaches: its "A" need not be the synthesis' A (t17)."""
+    from deliberation.state.agent_report import Approach, Concern
+
+    d = deliberation()
+    d.agents[0].report.approaches = [Approach(id="A", title="Expand  and contract, with a backfill " + "x" * 60)]
+    d.agents[0].report.dissent = [Concern(target="A", concern="research doubt", reason="because"),
+                                  Concern(target="leading", concern="second doubt", reason="because")]
+    cat = prd.citable(d)
+    assert cat["security-analyst:D1"].detail == 'its own A, "Expand and contract, with a backfill xxxxxxxxxxxxxxxxxxxxxx…"'
+    assert cat["security-analyst:D2"].detail == "leading"
+    assert cat["security-analyst:D3"].detail == "B"  # a ranker's target is the synthesis' own letter
+    listed = "\n".join(prd._listing(cat))
+    assert '- security-analyst:D1 (dissent on its own A, "Expand and contract' in listed
+
+
 def test_superseded_and_invalid_reports_cannot_be_cited():
     d = deliberation()
     d.agents[0].superseded = True

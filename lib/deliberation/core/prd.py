@@ -76,10 +76,12 @@ def citable(delib) -> "dict[str, Source]":
         for i, f in enumerate(rep.findings):
             out.setdefault(f"{who}:{f.id}", Source(f"{who}:{f.id}", "finding", agent.persona, agent.stage, f.claim,
                                                    f.severity, f.evidence, key, i))
+        own = {a.id: a.title for a in rep.approaches}  # a research report letters its own approaches
         for i, c in enumerate(rep.dissent):
             dissent_n[who] = dissent_n.get(who, 0) + 1
             sid = f"{who}:D{dissent_n[who]}"
-            out.setdefault(sid, Source(sid, "dissent", agent.persona, agent.stage, c.concern, c.target, c.reason,
+            target = f'its own {c.target}, "{_clip(own[c.target], 60)}"' if c.target in own else c.target
+            out.setdefault(sid, Source(sid, "dissent", agent.persona, agent.stage, c.concern, target, c.reason,
                                        key, i))
         for i, r in enumerate(rep.refutations):
             sid = f"{who}:R{i + 1}"
@@ -88,6 +90,11 @@ def citable(delib) -> "dict[str, Source]":
     for h in delib.depth.hot_spots:
         out.setdefault(h.id, Source(h.id, "hot_spot", "", "", h.statement, h.kind, "; ".join(h.material)))
     return out
+
+
+def _clip(text: str, n: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[:n - 1].rstrip() + "…"
 
 
 def resolve(raw: str, catalogue: "dict[str, Source]") -> "str | None":
