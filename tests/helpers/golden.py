@@ -374,6 +374,9 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "document/recorded": ("document.document_recorded", dict(
             deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "
                                      "1 open question(s)")),
+        "document/recorded_applies": ("document.document_recorded", dict(
+            deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "
+                                     "1 open question(s)", applies=True)),
         "document/recorded_awaits_review": ("document.document_recorded", dict(
             deliberation=DID, counts="2 requirement(s), 1 acceptance criteria, 1 risk(s), 1 non-goal(s), "
                                      "1 open question(s)",

@@ -106,8 +106,10 @@ def test_the_document_handed_over_by_a_write_is_recorded_and_the_answer_is_prose
                                       "1 acceptance criteria, 1 risk(s), 1 non-goal(s), 1 open question(s)) from "
                                       "this Write call")
     assert "do not call Write again" in recorded.reason
-    assert "Next: give the user your concluding answer in prose" in recorded.reason
     d = load_delib(project)
+    assert d["prd"]["announced"]["route"] == "auto-execute"  # nothing holds it: the change may be made
+    assert ("Next: if the user asked you to make the change, make it now as decided (nothing holds this "
+            "decision); then give the user your concluding answer in prose") in recorded.reason
     assert (d["prd"]["status"], d["prd"]["via"]) == ("accepted", "write")
     assert not (project / ".claude" / "deliberation" / "documents").exists()  # nothing is written
     done = s.stop(message="We adopt A: dual-write for two weeks, then cut over. The security analyst's concern "

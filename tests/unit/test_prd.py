@@ -377,3 +377,19 @@ def test_a_ranker_who_had_not_voted_joins_the_vote():
     d = deliberation()
     engine.reopen_vote(d, now=30.0, persona="security-analyst")
     assert d.phase_history[-1].why.startswith("re-rank: ")
+
+
+def test_the_decision_may_be_applied_only_when_adopted_and_nothing_holds_it():
+    """The receipt says to make the change only then (t18: the user had asked for it)."""
+    from deliberation.state.models import AnnouncedRoute
+
+    d = deliberation()
+    d.prd.announced = None
+    assert d.outcome == "adopted" and not prd.may_apply(d)  # the route is not known yet
+    d.prd.announced = AnnouncedRoute(route="auto-execute")
+    assert prd.may_apply(d)
+    d.prd.announced = AnnouncedRoute(route="human-review", rules=["T2"])
+    assert not prd.may_apply(d)
+    r = deliberation("rejected")
+    r.prd.announced = AnnouncedRoute(route="auto-reject")
+    assert r.outcome == "rejected" and not prd.may_apply(r)

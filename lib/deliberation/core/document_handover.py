@@ -42,4 +42,4 @@ def handed(turn: Turn, asked: str, content: object) -> hookio.Answer:
     doc = delib.prd.document
     return hookio.Answer.deny(words.document_recorded(words.DocumentRecorded(
         deliberation=delib.id, counts=prd.counts_text(doc) if doc is not None else "", replaced=replaced,
-        route="\n".join(prd.route_notice(delib)))))
+        route="\n".join(prd.route_notice(delib)), applies=prd.may_apply(delib))))

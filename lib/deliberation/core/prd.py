@@ -304,6 +304,13 @@ def route_notice(delib) -> "list[str]":
     return [human_review.request_notice(delib.id, a.route, a.rules, a.why, delib.decision, a.probes)]
 
 
+def may_apply(delib) -> bool:
+    """Whether the main agent may carry the decision out once its document is recorded: an
+    approach was adopted and the route announced for it is auto-execute (no person holds it)."""
+    a = delib.prd.announced
+    return delib.outcome == "adopted" and a is not None and a.route == "auto-execute"
+
+
 def shape_text(delib) -> str:
     """The document's shape, its rules and the ids it may cite (said again with a refusal)."""
     catalogue = citable(delib)

@@ -18,12 +18,14 @@ class _Data(BaseModel):
 
 class DocumentRecorded(_Data):
     """The document is valid and traced: recorded in the deliberation's state (`counts`: its
-    sections); `route` is the announced route's notice when a person must settle the decision."""
+    sections); `route` is the announced route's notice when a person must settle the decision;
+    `applies`: an approach was adopted and no route holds it, so the agent may carry it out."""
     kind: Literal["document_recorded"] = "document_recorded"
     deliberation: str
     counts: str
     replaced: bool = False
     route: str = ""
+    applies: bool = False
 
 
 def document_recorded(o: DocumentRecorded) -> str:
@@ -32,7 +34,9 @@ def document_recorded(o: DocumentRecorded) -> str:
              f"document of deliberation {o.deliberation} ({o.counts}) from this Write call and keeps it in the "
              f"decision record, so no file is written.{again} (The client shows every such receipt as a hook "
              "error and a permission denial; do not call Write again.)",
-             "Next: give the user your concluding answer in prose — the decision, its dissent and the "
+             "Next: " + ("if the user asked you to make the change, make it now as decided (nothing holds "
+                         "this decision); then " if o.applies and not o.route else "")
+             + "give the user your concluding answer in prose — the decision, its dissent and the "
              "alternatives; do not paste the document. The deliberation closes when you stop."]
     return "\n".join(lines + ([o.route] if o.route else []))
 
