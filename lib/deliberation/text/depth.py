@@ -181,7 +181,8 @@ def shared_part(question: str, floor: "list[str]", spot_map: str) -> str:
         "(file:line, a document, a recorded figure; you run nothing, so a test you could not run is "
         "named as one, not as a result): restating tier 1 counts as zero. "
         "In \"refutations\" give, per point, the target (the hot spot id, e.g. \"H1\"), verdict "
-        "refuted / weakened / upheld, your counter-claim and its evidence; a refutation without "
+        "refuted / weakened / upheld — on the hot spot's tier-1 finding or approach, not on the red "
+        "team's note (upheld: it stands) —, your counter-claim and its evidence; a refutation without "
         "evidence carries no weight.",
     ]).lstrip("\n")
 
