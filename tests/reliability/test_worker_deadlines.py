@@ -67,7 +67,8 @@ def test_a_trickled_request_is_cut_at_the_whole_message_deadline(project, worker
         time.sleep(0.25 if sent < 200 else 0)
     s.close()
     assert reply == b"" and closed_at is not None, (reply, closed_at, sent)
-    assert closed_at < warm_worker.READ_TIMEOUT_S + 1.5, closed_at
+    # cut by the whole-message deadline: a per-read timeout never fires on a byte every 0.25 s
+    assert closed_at < warm_worker.READ_TIMEOUT_S * 3, closed_at
     summary(f"hostile/worker: a request trickled 1 byte per 0.25 s was cut after {closed_at:.1f} s and {sent} bytes, "
             f"never ACKed (deadline {warm_worker.READ_TIMEOUT_S:g} s for the whole message)")
 
@@ -127,7 +128,7 @@ def test_a_worker_that_holds_an_event_past_its_deadline_is_not_trusted_and_the_h
     assert len({e["eid"] for e in log}) == 1, log
     assert not os.path.exists(path), "the worker that held the event still has its socket"
     limit = deadlines.worker_answer_by("UserPromptSubmit", 0) - 0 + (timeout - deadlines.DEFAULT_TIMEOUT_S)
-    assert took < limit + 3, (took, limit)
+    assert took < limit + 20, (took, limit)  # well before the 55 s fail-open it was; loose for a loaded machine
     summary(f"hostile/worker: a worker that ACKed, took GO and held the event → the hook did it itself after "
             f"{took:.1f} s (event logged 1×, handled_by hook; before: dropped, 0 lines, fail-open at 55 s), "
             "and removed that worker's socket")
