@@ -206,7 +206,7 @@ def test_protocol_is_short_and_names_exact_subagent_types(task_type):
     for slug in protocol.panel(task_type) + protocol.MINIMUM + personas.LENSES + (
             personas.SYNTHESIS, personas.DEBATE, personas.RED_TEAM):
         assert slug in personas.ALL and slug in text
-    assert "Trigger confidence 0.23 that this needs a deliberation (it starts one at 0.70; " in text and "stakes 0.66" in text
+    assert "Trigger confidence 0.23 to decide alone (below 0.70 the trigger asks for a deliberation; " in text and "stakes 0.66" in text
     assert 'never subagent_type "fork"' in text
 
 

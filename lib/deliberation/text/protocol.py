@@ -62,7 +62,7 @@ def protocol(confidence: float, threshold: float, dims: str, task_type: str, bar
     `lenses` the tier-2 lenses and `floor` the two sentences a tier-2 prompt carries verbatim;
     `asked` who asked for the deliberation (how_to_run)."""
     return f"""{HEADER}
-Trigger confidence {confidence:.2f} that this needs a deliberation (it starts one at {threshold:.2f}; {dims}). Task type {task_type}: consensus must reach {bar:.2f}.
+Trigger confidence {confidence:.2f} to decide alone (below {threshold:.2f} the trigger asks for a deliberation; {dims}). Task type {task_type}: consensus must reach {bar:.2f}.
 Question: {question}
 
 Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete).
