@@ -24,6 +24,7 @@ from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
 from deliberation.state.models import PrdState
 from deliberation.text import document as doc_words
+from deliberation.text.depth import clip as one_line
 
 LISTING_BUDGET = 5_000  # the ids' share of an answer (hookio.ANSWER_BUDGET in all)
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
@@ -80,7 +81,7 @@ def citable(delib) -> "dict[str, Source]":
         for i, c in enumerate(rep.dissent):
             dissent_n[who] = dissent_n.get(who, 0) + 1
             sid = f"{who}:D{dissent_n[who]}"
-            target = f'its own {c.target}, "{_clip(own[c.target], 60)}"' if c.target in own else c.target
+            target = f'its own {c.target}, "{one_line(own[c.target], 60)}"' if c.target in own else c.target
             out.setdefault(sid, Source(sid, "dissent", agent.persona, agent.stage, c.concern, target, c.reason,
                                        key, i))
         for i, r in enumerate(rep.refutations):
@@ -90,11 +91,6 @@ def citable(delib) -> "dict[str, Source]":
     for h in delib.depth.hot_spots:
         out.setdefault(h.id, Source(h.id, "hot_spot", "", "", h.statement, h.kind, "; ".join(h.material)))
     return out
-
-
-def _clip(text: str, n: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[:n - 1].rstrip() + "…"
 
 
 def resolve(raw: str, catalogue: "dict[str, Source]") -> "str | None":
@@ -234,10 +230,7 @@ def _line(src: Source, clip: int) -> str:
         head = f"refutation: {src.detail}"
     else:
         head = f"hot spot, {src.detail.replace('_', ' ')}"
-    text = " ".join(src.text.split())
-    if len(text) > clip:
-        text = text[:clip - 1].rstrip() + "…"
-    return f"- {src.id} ({head}): {text}"
+    return f"- {src.id} ({head}): {one_line(src.text, clip)}"
 
 
 _GROUPS = (("finding", "findings"), ("dissent", "dissent"), ("refutation", "refutations"))
