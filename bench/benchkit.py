@@ -76,8 +76,9 @@ def default_python() -> str:
 
 
 def python_version(python: str) -> str:
-    out = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"],
-                         capture_output=True, text=True, env=clean_env(None))
+    out = subprocess.run(
+        [python, "-c", "import sys; print(sys.version.split()[0])"], capture_output=True, text=True, env=clean_env(None)
+    )
     return out.stdout.strip() or "?"
 
 
@@ -111,6 +112,7 @@ def clean_env(project: "str | None") -> "dict[str, str]":
 @dataclass
 class Sample:
     """One process run. `maxrss_kib` is unreliable here (see peak_rss_kib) and not reported."""
+
     wall_s: float
     cpu_s: float
     maxrss_kib: int
@@ -118,12 +120,10 @@ class Sample:
     stdout: bytes = b""
 
 
-def run_process(argv: "list[str]", stdin: bytes = b"", env: "dict[str, str] | None" = None,
-                cwd: "str | None" = None) -> Sample:
+def run_process(argv: "list[str]", stdin: bytes = b"", env: "dict[str, str] | None" = None, cwd: "str | None" = None) -> Sample:
     """Run one process to completion; its wall time, CPU time (user+sys) and peak RSS."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
     try:
         out = _feed_and_drain(proc, stdin)
     finally:
@@ -170,14 +170,14 @@ _LAUNCHER = (
 )
 
 
-def peak_rss_kib(argv: "list[str]", stdin: bytes = b"", env: "dict[str, str] | None" = None,
-                 cwd: "str | None" = None) -> int:
+def peak_rss_kib(argv: "list[str]", stdin: bytes = b"", env: "dict[str, str] | None" = None, cwd: "str | None" = None) -> int:
     """Peak resident memory (KiB) of one run of `argv`, measured through the launcher."""
-    proc = subprocess.run([sys.executable, "-S", "-I", "-c", _LAUNCHER, *argv], input=stdin,
-                          capture_output=True, env=env, cwd=cwd)
+    proc = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", _LAUNCHER, *argv], input=stdin, capture_output=True, env=env, cwd=cwd
+    )
     for line in proc.stderr.decode("utf-8", "replace").splitlines():
         if line.startswith("maxrss="):
-            return int(line[len("maxrss="):])
+            return int(line[len("maxrss=") :])
     raise RuntimeError(f"could not measure the memory of {argv[:2]}")
 
 
@@ -222,6 +222,7 @@ def restore(template: str, work: str) -> None:
 @dataclass
 class Series:
     """Samples of one measured thing."""
+
     name: str
     samples: "list[Sample]" = field(default_factory=list)
     peak_kib: "list[int]" = field(default_factory=list)  # from peak_rss_kib runs
@@ -280,6 +281,7 @@ def verdict(ok: bool) -> str:
 @dataclass
 class Target:
     """One figure checked against its target, for the summary table of bench/run.py."""
+
     name: str
     figure: str
     target: str

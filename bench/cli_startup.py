@@ -25,11 +25,13 @@ TARGET = 1.5
 # what bin/deliberation execs: `python -E -c ENTRY <plugin>/lib ARGS`
 ENTRY = "import sys; sys.path[0] = sys.argv.pop(1); from deliberation.cli import main; sys.exit(main(sys.argv[1:]))"
 LAUNCH = ["-E", "-c", ENTRY, benchkit.LIB]
-ROWS = (("bare interpreter (python -c pass)", ["-c", "pass"], None),
-        ("deliberation --help", [*LAUNCH, "--help"], TARGET),
-        ("deliberation --version", [*LAUNCH, "--version"], TARGET),
-        ("reference: python -m deliberation --version", ["-m", "deliberation", "--version"], None),
-        ("reference: deliberation status --help", [*LAUNCH, "status", "--help"], None))
+ROWS = (
+    ("bare interpreter (python -c pass)", ["-c", "pass"], None),
+    ("deliberation --help", [*LAUNCH, "--help"], TARGET),
+    ("deliberation --version", [*LAUNCH, "--version"], TARGET),
+    ("reference: python -m deliberation --version", ["-m", "deliberation", "--version"], None),
+    ("reference: deliberation status --help", [*LAUNCH, "status", "--help"], None),
+)
 
 
 def run(python: str, runs: int, out=sys.stdout) -> "list[Target]":
@@ -48,8 +50,17 @@ def run(python: str, runs: int, out=sys.stdout) -> "list[Target]":
     for s, (_, _, target) in zip(series, ROWS):
         ratio = s.median() / bare.median()
         p25, p75 = s.quartiles()
-        rows.append([s.name, ms(s.median()), f"{ms(p25)}–{ms(p75)}", f"{ratio:.2f}",
-                     ms(s.cpu_median()), f"≤{target}×" if target else "", benchkit.verdict(ratio <= target) if target else ""])
+        rows.append(
+            [
+                s.name,
+                ms(s.median()),
+                f"{ms(p25)}–{ms(p75)}",
+                f"{ratio:.2f}",
+                ms(s.cpu_median()),
+                f"≤{target}×" if target else "",
+                benchkit.verdict(ratio <= target) if target else "",
+            ]
+        )
         if target:
             targets.append(Target(f"cli: {s.name}", f"{ratio:.2f}× bare", f"≤{target}×", ratio <= target))
     print(f"\nCLI start — {runs} interleaved runs per row, whole process, {python}", file=out)

@@ -32,8 +32,9 @@ FLOOR_LIMIT = 1.1  # the burst's share ÷ the bare interpreter's share, at most
 READ_STDIN = "import sys; sys.stdin.buffer.read()"
 
 
-def burst(python: str, payloads: "list[bytes]", project: str,
-          argv: "list[str] | None" = None) -> "tuple[float, list[bytes], list[int]]":
+def burst(
+    python: str, payloads: "list[bytes]", project: str, argv: "list[str] | None" = None
+) -> "tuple[float, list[bytes], list[int]]":
     """Start one SubagentStop hook per payload at once; (total wall s, stdouts, return codes).
 
     Nothing else of ours runs meanwhile, so the caller can read the burst's CPU time as the
@@ -41,8 +42,10 @@ def burst(python: str, payloads: "list[bytes]", project: str,
     argv = argv or benchkit.hook_argv(python, "SubagentStop")
     env = benchkit.clean_env(project)
     t0 = time.perf_counter()
-    procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, env=env, cwd=project) for _ in payloads]
+    procs = [
+        subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=project)
+        for _ in payloads
+    ]
     for proc, data in zip(procs, payloads):
         proc.stdin.write(data)  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
         proc.stdin.close()  # type: ignore[union-attr]  # Popen(stdin=PIPE, stdout=PIPE): pipes
@@ -54,8 +57,7 @@ def burst(python: str, payloads: "list[bytes]", project: str,
     return total, outs, codes
 
 
-def single(python: str, template: str, payloads: "list[bytes]", work: str, runs: int,
-           start: int = 0) -> "list[float]":
+def single(python: str, template: str, payloads: "list[bytes]", work: str, runs: int, start: int = 0) -> "list[float]":
     """One hook alone on the same prepared state, `runs` times (different agents in turn)."""
     walls = []
     for i in range(start, start + runs):
@@ -68,17 +70,28 @@ def bare_share(python: str, payloads: "list[bytes]", work: str, rounds: int, sin
     """The same measure for a process that only starts the interpreter the way the hooks do
     and reads its stdin: what the machine allows before any hook code runs."""
     argv = [python, "-I", "-S", "-c", READ_STDIN]
-    one = statistics.median(benchkit.run_process(argv, payloads[0], env=benchkit.clean_env(work), cwd=work).wall_s
-                            for _ in range(single_runs))
+    one = statistics.median(
+        benchkit.run_process(argv, payloads[0], env=benchkit.clean_env(work), cwd=work).wall_s for _ in range(single_runs)
+    )
     total = statistics.median(burst(python, payloads, work, argv)[0] for _ in range(rounds))
     return total / (len(payloads) * one)
 
 
 def worker_peak_mib(python: str) -> "float | None":
     """Peak resident memory of the warm worker serving `python`'s hooks (VmHWM), if one is up."""
-    path = subprocess.run([python, "-I", "-S", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                           "from deliberation.wire import worker_protocol; print(worker_protocol.socket_path())", benchkit.LIB],
-                          capture_output=True, text=True).stdout.strip()
+    path = subprocess.run(
+        [
+            python,
+            "-I",
+            "-S",
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); "
+            "from deliberation.wire import worker_protocol; print(worker_protocol.socket_path())",
+            benchkit.LIB,
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     pids = subprocess.run(["pgrep", "-f", f"warm_worker.*{path}"], capture_output=True, text=True).stdout.split() if path else []
     for pid in pids:
         try:
@@ -140,13 +153,20 @@ def run(python: str, agents: int = 32, rounds: int = 7, single_runs: int = 3, ou
     for p in problems[:5]:
         print(f"  problem: {p}", file=out)
     vs_floor = share / bare if bare else float("inf")
-    print(f"  target: burst ≤ {FLOOR_LIMIT}× the bare interpreter's share ({share:.0%} ÷ {bare:.0%} = "
-          f"{vs_floor:.2f}×) — {verdict(vs_floor <= FLOOR_LIMIT)}; all reports recorded — "
-          f"{verdict(all_recorded)}", file=out)
-    return [Target(f"concurrency: {agents} SubagentStops, all recorded", ", ".join(map(str, recorded)),
-                   f"{agents} each", all_recorded),
-            Target(f"concurrency: burst vs {agents} bare interpreters", f"{vs_floor:.2f}×",
-                   f"≤ {FLOOR_LIMIT}×", vs_floor <= FLOOR_LIMIT)]
+    print(
+        f"  target: burst ≤ {FLOOR_LIMIT}× the bare interpreter's share ({share:.0%} ÷ {bare:.0%} = "
+        f"{vs_floor:.2f}×) — {verdict(vs_floor <= FLOOR_LIMIT)}; all reports recorded — "
+        f"{verdict(all_recorded)}",
+        file=out,
+    )
+    return [
+        Target(
+            f"concurrency: {agents} SubagentStops, all recorded", ", ".join(map(str, recorded)), f"{agents} each", all_recorded
+        ),
+        Target(
+            f"concurrency: burst vs {agents} bare interpreters", f"{vs_floor:.2f}×", f"≤ {FLOOR_LIMIT}×", vs_floor <= FLOOR_LIMIT
+        ),
+    ]
 
 
 def main(argv: "list[str] | None" = None) -> int:

@@ -40,13 +40,21 @@ def figures(run) -> dict:
     mains = [r for r in agents if r.is_main_agent]
     main_bytes = sum(size[id(r)] for r in mains)
     total = sum(size.values())
-    return {"main_requests": len(mains), "main_bytes": main_bytes, "requests": len(agents), "bytes": total,
-            "subagent_requests": len(agents) - len(mains), "share": main_bytes / total if total else 0.0}
+    return {
+        "main_requests": len(mains),
+        "main_bytes": main_bytes,
+        "requests": len(agents),
+        "bytes": total,
+        "subagent_requests": len(agents) - len(mains),
+        "share": main_bytes / total if total else 0.0,
+    }
 
 
-ALONE = ("Decision: A (per-node price cache with a 30 s TTL and invalidation events). It removes the pricing "
-         "database from the checkout hot path; the stale window is bounded by the TTL and the invalidation events; "
-         "the replicas it saves pay for the cache.")
+ALONE = (
+    "Decision: A (per-node price cache with a 30 s TTL and invalidation events). It removes the pricing "
+    "database from the checkout hot path; the stale window is bounded by the TTL and the invalidation events; "
+    "the replicas it saves pay for the cache."
+)
 
 
 def single_agent(req):
@@ -56,8 +64,12 @@ def single_agent(req):
 
 def protocol_scenario(scenarios_gates, scenarios_workflow):
     sg = scenarios_gates
-    waves = (sg.Wave("research", sg.PANEL), sg.Wave("deliberation", ("synthesis-lead", "debate-moderator")),
-             sg.Wave("deliberation", ("red-team",)), sg.Wave("ranking", sg.PANEL))
+    waves = (
+        sg.Wave("research", sg.PANEL),
+        sg.Wave("deliberation", ("synthesis-lead", "debate-moderator")),
+        sg.Wave("deliberation", ("red-team",)),
+        sg.Wave("ranking", sg.PANEL),
+    )
     reports = sg.standard_reports()
     reports[("debate-moderator", "deliberation")] = scenarios_workflow.DEBATE
     return sg.StagedDeliberation(reports, waves)
@@ -81,13 +93,24 @@ def run(out=sys.stdout) -> "list[Target]":
                 sg.write_config(base / name / "project", {})
             agents = base / "alone" / "project" / ".claude" / "agents"
             shutil.copytree(REPO / "agents", agents)
-            scenarios = {"workflow": sw.WorkflowDeliberation(sg.QUESTION, "install"),
-                         "protocol": protocol_scenario(sg, sw), "alone": single_agent}
+            scenarios = {
+                "workflow": sw.WorkflowDeliberation(sg.QUESTION, "install"),
+                "protocol": protocol_scenario(sg, sw),
+                "alone": single_agent,
+            }
             tools = {"workflow": "Agent Read Workflow", "protocol": "Agent Read", "alone": "Agent Read"}
             for name, scenario in scenarios.items():
-                r = harness.run_claude_once(claude, api, base / name / "project", base / name / "home",
-                                            base / name / "tmp", sg.PROMPT, scenario, allowed_tools=tools[name],
-                                            timeout=240)
+                r = harness.run_claude_once(
+                    claude,
+                    api,
+                    base / name / "project",
+                    base / name / "home",
+                    base / name / "tmp",
+                    sg.PROMPT,
+                    scenario,
+                    allowed_tools=tools[name],
+                    timeout=240,
+                )
                 if r.returncode != 0:
                     raise RuntimeError(f"the {name} run failed:\n{r.describe()}")
                 results[name] = {**figures(r), "record": _record(r) if name != "alone" else None}
@@ -98,28 +121,66 @@ def run(out=sys.stdout) -> "list[Target]":
     for name in ("workflow", "protocol"):
         f = results[name]
         f["multiple"] = f["bytes"] / alone
-        rows.append([f"{name}", str(f["main_requests"]), f"{f['main_bytes'] / 1000:.0f} KB",
-                     f"{f['subagent_requests']}", f"{f['bytes'] / 1000:.0f} KB", f"{f['share']:.0%}",
-                     f"{f['multiple']:.1f}×"])
+        rows.append(
+            [
+                f"{name}",
+                str(f["main_requests"]),
+                f"{f['main_bytes'] / 1000:.0f} KB",
+                f"{f['subagent_requests']}",
+                f"{f['bytes'] / 1000:.0f} KB",
+                f"{f['share']:.0%}",
+                f"{f['multiple']:.1f}×",
+            ]
+        )
     a = results["alone"]
-    rows.append(["one agent answering alone (no plugin)", str(a["main_requests"]), f"{a['main_bytes'] / 1000:.0f} KB",
-                 "0", f"{a['bytes'] / 1000:.0f} KB", "100%", "1.0×"])
+    rows.append(
+        [
+            "one agent answering alone (no plugin)",
+            str(a["main_requests"]),
+            f"{a['main_bytes'] / 1000:.0f} KB",
+            "0",
+            f"{a['bytes'] / 1000:.0f} KB",
+            "100%",
+            "1.0×",
+        ]
+    )
     version = subprocess.run([str(claude), "--version"], capture_output=True, text=True).stdout.split()[:1]
-    print(f"\nCost of one deliberation (Claude Code {' '.join(version)}), the same scripted 9-agent deliberation "
-          "on both paths; request bytes = the JSON bodies the stand-in received", file=out)
-    print(table(["path", "main requests", "main bytes", "subagent requests", "all request bytes", "main share",
-                 "× one agent"], rows), file=out)
+    print(
+        f"\nCost of one deliberation (Claude Code {' '.join(version)}), the same scripted 9-agent deliberation "
+        "on both paths; request bytes = the JSON bodies the stand-in received",
+        file=out,
+    )
+    print(
+        table(
+            ["path", "main requests", "main bytes", "subagent requests", "all request bytes", "main share", "× one agent"], rows
+        ),
+        file=out,
+    )
     for name in ("workflow", "protocol"):
         rec = results[name]["record"]
         if rec:
             print(f"{name} — the decision record's cost line: {rec}", file=out)
     w = results["workflow"]
-    return [Target("deliberation as a workflow: main-agent requests", str(w["main_requests"]),
-                   f"≤ {MAIN_REQUESTS_TARGET}", w["main_requests"] <= MAIN_REQUESTS_TARGET),
-            Target("deliberation as a workflow: main agent's share of request bytes", f"{w['share']:.0%}",
-                   f"≤ {MAIN_SHARE_TARGET:.0%}", w["share"] <= MAIN_SHARE_TARGET),
-            Target("deliberation as a workflow: × one agent's answer (request bytes)", f"{w['multiple']:.1f}×",
-                   f"≤ {MULTIPLE_TARGET:.0f}×", w["multiple"] <= MULTIPLE_TARGET)]
+    return [
+        Target(
+            "deliberation as a workflow: main-agent requests",
+            str(w["main_requests"]),
+            f"≤ {MAIN_REQUESTS_TARGET}",
+            w["main_requests"] <= MAIN_REQUESTS_TARGET,
+        ),
+        Target(
+            "deliberation as a workflow: main agent's share of request bytes",
+            f"{w['share']:.0%}",
+            f"≤ {MAIN_SHARE_TARGET:.0%}",
+            w["share"] <= MAIN_SHARE_TARGET,
+        ),
+        Target(
+            "deliberation as a workflow: × one agent's answer (request bytes)",
+            f"{w['multiple']:.1f}×",
+            f"≤ {MULTIPLE_TARGET:.0f}×",
+            w["multiple"] <= MULTIPLE_TARGET,
+        ),
+    ]
 
 
 def _record(run) -> str:

@@ -29,15 +29,23 @@ import uuid
 
 import benchkit
 
-PROMPTS = ("Please rename the helper parse_row to parse_record across the csv module and update its callers. "
-           "Keep the public alias for one release and mention it in the changelog.",
-           "Look through the tests of the csv module and tell me which ones still use the old fixture names.",
-           "Thanks. Run the test suite once more and summarise anything that fails.")
+PROMPTS = (
+    "Please rename the helper parse_row to parse_record across the csv module and update its callers. "
+    "Keep the public alias for one release and mention it in the changelog.",
+    "Look through the tests of the csv module and tell me which ones still use the old fixture names.",
+    "Thanks. Run the test suite once more and summarise anything that fails.",
+)
 EDIT_BODY = "def parse_record(row):\n    return [cell.strip() for cell in row.split(',')]\n" * 24
 FINAL = "I renamed parse_row to parse_record in 4 files, kept the alias, and the suite passes (212 tests)."
 HELPER_REPORT = "The old fixture names appear in tests/test_csv.py (3 uses) and tests/test_io.py (1 use)."
-MARKERS = ("parse_row to parse_record", "old fixture names", "Run the test suite", "def parse_record",
-           "212 tests", "tests/test_io.py")
+MARKERS = (
+    "parse_row to parse_record",
+    "old fixture names",
+    "Run the test suite",
+    "def parse_record",
+    "212 tests",
+    "tests/test_io.py",
+)
 
 
 def _median(xs: list) -> float:
@@ -45,8 +53,13 @@ def _median(xs: list) -> float:
 
 
 def base(sid: str, event: str, **extra) -> dict:
-    d = {"session_id": sid, "transcript_path": f"/home/dev/.claude/projects/p/{sid}.jsonl",
-         "cwd": "/home/dev/project", "permission_mode": "default", "hook_event_name": event}
+    d = {
+        "session_id": sid,
+        "transcript_path": f"/home/dev/.claude/projects/p/{sid}.jsonl",
+        "cwd": "/home/dev/project",
+        "permission_mode": "default",
+        "hook_event_name": event,
+    }
     d.update(extra)
     return d
 
@@ -56,25 +69,63 @@ def session_events(sid: str) -> "list[tuple[str, dict]]":
     events = [("SessionStart", base(sid, "SessionStart", source="startup"))]
     for turn, text in enumerate(PROMPTS):
         events.append(("UserPromptSubmit", base(sid, "UserPromptSubmit", prompt=text)))
-        events.append(("PreToolUse", base(sid, "PreToolUse", tool_name="Bash", tool_use_id=f"toolu_b{turn}",
-                                          tool_input={"command": "python -m pytest -q tests/test_csv.py"})))
-        events.append(("PreToolUse", base(sid, "PreToolUse", tool_name="Edit", tool_use_id=f"toolu_e{turn}",
-                                          tool_input={"file_path": "/home/dev/project/csvmod.py",
-                                                      "old_string": EDIT_BODY, "new_string": EDIT_BODY})))
+        events.append(
+            (
+                "PreToolUse",
+                base(
+                    sid,
+                    "PreToolUse",
+                    tool_name="Bash",
+                    tool_use_id=f"toolu_b{turn}",
+                    tool_input={"command": "python -m pytest -q tests/test_csv.py"},
+                ),
+            )
+        )
+        events.append(
+            (
+                "PreToolUse",
+                base(
+                    sid,
+                    "PreToolUse",
+                    tool_name="Edit",
+                    tool_use_id=f"toolu_e{turn}",
+                    tool_input={"file_path": "/home/dev/project/csvmod.py", "old_string": EDIT_BODY, "new_string": EDIT_BODY},
+                ),
+            )
+        )
         if turn == 1:
             tool_input = {"description": "find fixture uses", "prompt": PROMPTS[1], "subagent_type": "Explore"}
             agent = f"a{sid[:6]}"
             events += [
-                ("PreToolUse", base(sid, "PreToolUse", tool_name="Agent", tool_use_id="toolu_ag",
-                                    tool_input=tool_input)),
+                ("PreToolUse", base(sid, "PreToolUse", tool_name="Agent", tool_use_id="toolu_ag", tool_input=tool_input)),
                 ("SubagentStart", base(sid, "SubagentStart", agent_id=agent, agent_type="Explore")),
-                ("SubagentStop", base(sid, "SubagentStop", agent_id=agent, agent_type="Explore",
-                                      stop_hook_active=False, last_assistant_message=HELPER_REPORT,
-                                      agent_transcript_path=f"/home/dev/.claude/projects/p/{sid}/a.jsonl")),
-                ("PostToolUse", base(sid, "PostToolUse", tool_name="Agent", tool_use_id="toolu_ag",
-                                     tool_input=tool_input,
-                                     tool_response={"status": "completed", "agentId": agent,
-                                                    "content": [{"type": "text", "text": HELPER_REPORT}]})),
+                (
+                    "SubagentStop",
+                    base(
+                        sid,
+                        "SubagentStop",
+                        agent_id=agent,
+                        agent_type="Explore",
+                        stop_hook_active=False,
+                        last_assistant_message=HELPER_REPORT,
+                        agent_transcript_path=f"/home/dev/.claude/projects/p/{sid}/a.jsonl",
+                    ),
+                ),
+                (
+                    "PostToolUse",
+                    base(
+                        sid,
+                        "PostToolUse",
+                        tool_name="Agent",
+                        tool_use_id="toolu_ag",
+                        tool_input=tool_input,
+                        tool_response={
+                            "status": "completed",
+                            "agentId": agent,
+                            "content": [{"type": "text", "text": HELPER_REPORT}],
+                        },
+                    ),
+                ),
             ]
         events.append(("Stop", base(sid, "Stop", stop_hook_active=False, last_assistant_message=FINAL)))
     return events
@@ -106,8 +157,9 @@ def run(python: str, sessions: int, keep: "str | None", out=sys.stdout) -> dict:
         for _ in range(sessions):
             sid = str(uuid.uuid4())
             for event, payload in session_events(sid):
-                sample = benchkit.run_process(benchkit.hook_argv(python, event), json.dumps(payload).encode(),
-                                              env=env, cwd=project)
+                sample = benchkit.run_process(
+                    benchkit.hook_argv(python, event), json.dumps(payload).encode(), env=env, cwd=project
+                )
                 if sample.returncode != 0 or b"deliberation plugin:" in sample.stdout:
                     raise RuntimeError(f"{event} failed: {sample.stdout[:300]!r}")
                 hooks += 1
@@ -119,12 +171,21 @@ def run(python: str, sessions: int, keep: "str | None", out=sys.stdout) -> dict:
             t0 = time.perf_counter()
             benchkit.run_process(benchkit.hook_argv(python, "SessionStart"), payload, env=env, cwd=project)
             starts.append(time.perf_counter() - t0)
-        result = {"sessions": sessions, "hooks": hooks, "files": files, "bytes": size, "leaks": leaks,
-                  "session_start_ms": sorted(starts)[len(starts) // 2] * 1000}
+        result = {
+            "sessions": sessions,
+            "hooks": hooks,
+            "files": files,
+            "bytes": size,
+            "leaks": leaks,
+            "session_start_ms": sorted(starts)[len(starts) // 2] * 1000,
+        }
         print(f"\nFootprint — {sessions} sessions of plain work ({hooks} hook processes), {python}", file=out)
         print(f"  {files} files, {size} bytes under .claude/deliberation/", file=out)
-        print(f"  files holding a prompt, tool input or final message: {len(leaks)}"
-              + (f" (e.g. {', '.join(sorted(leaks)[:3])})" if leaks else ""), file=out)
+        print(
+            f"  files holding a prompt, tool input or final message: {len(leaks)}"
+            + (f" (e.g. {', '.join(sorted(leaks)[:3])})" if leaks else ""),
+            file=out,
+        )
         print(f"  SessionStart with this state: {result['session_start_ms']:.1f} ms (median of 5)", file=out)
         return result
     finally:
@@ -165,8 +226,9 @@ def prune_cost(python: str, counts: "list[int]", runs: int = 5, out=sys.stdout) 
                 removed.append(stamp["removed"])
                 starts = 1
                 while stamp.get("left"):  # each session start goes on where the last one stopped
-                    benchkit.run_process(argv, json.dumps(base(str(uuid.uuid4()), "SessionStart",
-                                                               source="startup")).encode(), env=env, cwd=project)
+                    benchkit.run_process(
+                        argv, json.dumps(base(str(uuid.uuid4()), "SessionStart", source="startup")).encode(), env=env, cwd=project
+                    )
                     with open(stamp_path) as fh:
                         stamp = json.load(fh)
                     starts += 1
@@ -177,14 +239,22 @@ def prune_cost(python: str, counts: "list[int]", runs: int = 5, out=sys.stdout) 
                 idle_ms.append((time.perf_counter() - t0) * 1000)
             finally:
                 shutil.rmtree(work, ignore_errors=True)
-        row = {"folders": n, "session_start_due_ms": _median(due_ms), "prune_ms": _median(prune_ms),
-               "removed_first": _median(removed), "session_starts_to_clear": _median(clear),
-               "session_start_not_due_ms": _median(idle_ms)}
+        row = {
+            "folders": n,
+            "session_start_due_ms": _median(due_ms),
+            "prune_ms": _median(prune_ms),
+            "removed_first": _median(removed),
+            "session_starts_to_clear": _median(clear),
+            "session_start_not_due_ms": _median(idle_ms),
+        }
         rows.append(row)
-        print(f"  {n} old session folders: the first session start prunes {row['removed_first']} in "
-              f"{row['prune_ms']:.1f} ms (the hook {row['session_start_due_ms']:.1f} ms), all gone after "
-              f"{row['session_starts_to_clear']} session starts; a session start with nothing due "
-              f"{row['session_start_not_due_ms']:.1f} ms (median of {runs})", file=out)
+        print(
+            f"  {n} old session folders: the first session start prunes {row['removed_first']} in "
+            f"{row['prune_ms']:.1f} ms (the hook {row['session_start_due_ms']:.1f} ms), all gone after "
+            f"{row['session_starts_to_clear']} session starts; a session start with nothing due "
+            f"{row['session_start_not_due_ms']:.1f} ms (median of {runs})",
+            file=out,
+        )
     return rows
 
 

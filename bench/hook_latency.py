@@ -62,31 +62,60 @@ def build_scenarios(base: str) -> "list[Scenario]":
     routine_dir = project("routine")
     fast = states.routine(routine_dir)
     spawn_dir, report_dir, conclude_dir, rank_dir, cold_report_dir = (
-        project(n) for n in ("spawn", "report", "conclude", "rank", "report-cold"))
-    fast_rows = [("UserPromptSubmit, routine prompt", "UserPromptSubmit", fast["prompt"]),
-                 ("PreToolUse Edit, nothing escalated", "PreToolUse", fast["edit"]),
-                 ("PreToolUse Bash, nothing escalated", "PreToolUse", fast["bash"]),
-                 ("PreToolUse Read, main agent", "PreToolUse", fast["read"]),
-                 ("PreToolUse Grep, research agent over the root (refused)", "PreToolUse", fast["grep_agent"]),
-                 ("Stop, no active deliberation", "Stop", fast["stop"]),
-                 ("SessionStart, self-rating, no prune due", "SessionStart", fast["start"])]
+        project(n) for n in ("spawn", "report", "conclude", "rank", "report-cold")
+    )
+    fast_rows = [
+        ("UserPromptSubmit, routine prompt", "UserPromptSubmit", fast["prompt"]),
+        ("PreToolUse Edit, nothing escalated", "PreToolUse", fast["edit"]),
+        ("PreToolUse Bash, nothing escalated", "PreToolUse", fast["bash"]),
+        ("PreToolUse Read, main agent", "PreToolUse", fast["read"]),
+        ("PreToolUse Grep, research agent over the root (refused)", "PreToolUse", fast["grep_agent"]),
+        ("Stop, no active deliberation", "Stop", fast["stop"]),
+        ("SessionStart, self-rating, no prune due", "SessionStart", fast["start"]),
+    ]
     off = {"DELIBERATION": "off"}
     return [
-        *(Scenario(f"{name} — no worker up", event, FAST, routine_dir, payload, cold=True)
-          for name, event, payload in fast_rows),
-        Scenario("UserPromptSubmit, checks off (DELIBERATION=off) — no worker up", "UserPromptSubmit", FAST,
-                 routine_dir, fast["risky"], cold=True, env=off),
-        Scenario("PreToolUse Agent, checks off (DELIBERATION=off) — no worker up", "PreToolUse", FAST,
-                 routine_dir, fast["agent"], cold=True, env=off),
+        *(Scenario(f"{name} — no worker up", event, FAST, routine_dir, payload, cold=True) for name, event, payload in fast_rows),
+        Scenario(
+            "UserPromptSubmit, checks off (DELIBERATION=off) — no worker up",
+            "UserPromptSubmit",
+            FAST,
+            routine_dir,
+            fast["risky"],
+            cold=True,
+            env=off,
+        ),
+        Scenario(
+            "PreToolUse Agent, checks off (DELIBERATION=off) — no worker up",
+            "PreToolUse",
+            FAST,
+            routine_dir,
+            fast["agent"],
+            cold=True,
+            env=off,
+        ),
         *(Scenario(f"{name} — worker up", event, FAST, routine_dir, payload) for name, event, payload in fast_rows),
         Scenario("PreToolUse Agent, spawn a persona", "PreToolUse", WRITE, spawn_dir, states.spawn(spawn_dir)),
         Scenario("SubagentStop, record a report", "SubagentStop", WRITE, report_dir, states.report(report_dir)),
-        Scenario("PostToolUse, last ranking of 10x5", "PostToolUse", HEAVY, rank_dir, states.last_ranking(rank_dir),
-                 expect="consensus gate passed"),
-        Scenario("Stop, conclude 10x5 (gates, route)", "Stop", HEAVY, conclude_dir, states.conclude(conclude_dir),
-                 expect="COMPLETE"),
-        Scenario("reference: SubagentStop, no worker (in-process)", "SubagentStop", FLOOR, cold_report_dir,
-                 states.report(cold_report_dir), cold=True),
+        Scenario(
+            "PostToolUse, last ranking of 10x5",
+            "PostToolUse",
+            HEAVY,
+            rank_dir,
+            states.last_ranking(rank_dir),
+            expect="consensus gate passed",
+        ),
+        Scenario(
+            "Stop, conclude 10x5 (gates, route)", "Stop", HEAVY, conclude_dir, states.conclude(conclude_dir), expect="COMPLETE"
+        ),
+        Scenario(
+            "reference: SubagentStop, no worker (in-process)",
+            "SubagentStop",
+            FLOOR,
+            cold_report_dir,
+            states.report(cold_report_dir),
+            cold=True,
+        ),
     ] + [Scenario(name, "", FLOOR, routine_dir, b"", code=code) for name, code in REFERENCES]
 
 
@@ -119,8 +148,9 @@ def check_answer(sc: Scenario, stdout: bytes) -> None:
         raise RuntimeError(f"scenario {sc.name!r} did not take its intended path; answer: {text[:400]}")
 
 
-def measure(python: str, scenarios: "list[Scenario]", runs: int, work: str,
-            warmup: int = 1, memory_runs: int = 2) -> "tuple[Series, dict[str, Series]]":
+def measure(
+    python: str, scenarios: "list[Scenario]", runs: int, work: str, warmup: int = 1, memory_runs: int = 2
+) -> "tuple[Series, dict[str, Series]]":
     """`runs` interleaved rounds of bare + every scenario (after `warmup` unrecorded rounds),
     then `memory_runs` rounds through the memory launcher (peak RSS)."""
     bare = Series("bare interpreter (python -c pass)")
@@ -156,8 +186,7 @@ def render(bare: Series, series: "dict[str, Series]", scenarios: "list[Scenario]
     base = bare.median()
     lo, hi = bare.quartiles()
     base_cpu = bare.cpu_median()
-    rows = [[bare.name, "-", ms(base), f"{ms(lo)}–{ms(hi)}", "1.00", ms(base_cpu), "1.00",
-             f"{bare.peak_mib():.1f}", "", ""]]
+    rows = [[bare.name, "-", ms(base), f"{ms(lo)}–{ms(hi)}", "1.00", ms(base_cpu), "1.00", f"{bare.peak_mib():.1f}", "", ""]]
     targets: list[Target] = []
     for sc in scenarios:
         s = series[sc.name]
@@ -165,16 +194,29 @@ def render(bare: Series, series: "dict[str, Series]", scenarios: "list[Scenario]
         lo, hi = s.quartiles()
         limit = LIMITS.get(sc.group)
         ok = limit is None or ratio <= limit
-        rows.append([sc.name, sc.group, ms(s.median()), f"{ms(lo)}–{ms(hi)}", f"{ratio:.2f}",
-                     ms(s.cpu_median()), f"{s.cpu_median() / base_cpu:.2f}", f"{s.peak_mib():.1f}", f"≤{limit:g}×" if limit else "", verdict(ok) if limit else ""])
+        rows.append(
+            [
+                sc.name,
+                sc.group,
+                ms(s.median()),
+                f"{ms(lo)}–{ms(hi)}",
+                f"{ratio:.2f}",
+                ms(s.cpu_median()),
+                f"{s.cpu_median() / base_cpu:.2f}",
+                f"{s.peak_mib():.1f}",
+                f"≤{limit:g}×" if limit else "",
+                verdict(ok) if limit else "",
+            ]
+        )
         if limit is not None:
             targets.append(Target(f"latency: {sc.name}", f"{ratio:.2f}× bare", f"≤ {limit:g}×", ok))
     peak = max(series[sc.name].peak_mib() for sc in scenarios if not sc.code)
     targets.append(Target("peak memory of a hook process", f"{peak:.1f} MiB", f"≤ {PEAK_MIB:g} MiB", peak <= PEAK_MIB))
-    text = table(["scenario", "path", "median ms", "p25–p75 ms", "×bare", "cpu ms", "cpu ×bare", "peak MiB",
-                  "target", ""], rows)
-    text += ("\n  ×bare: median wall time ÷ the bare interpreter's (the target); cpu ×bare: the same for CPU "
-             "time (user+sys), steadier on a busy machine")
+    text = table(["scenario", "path", "median ms", "p25–p75 ms", "×bare", "cpu ms", "cpu ×bare", "peak MiB", "target", ""], rows)
+    text += (
+        "\n  ×bare: median wall time ÷ the bare interpreter's (the target); cpu ×bare: the same for CPU "
+        "time (user+sys), steadier on a busy machine"
+    )
     return text, targets
 
 

@@ -49,8 +49,7 @@ def run_all(python: str, cfg: dict, out=sys.stdout) -> "list[benchkit.Target]":
 
     benchkit.setup_paths()
     print(f"Machine: {benchkit.machine()}", file=out)
-    print(f"Python under test: {python} ({benchkit.python_version(python)}); "
-          f"benchmark process: {sys.executable}", file=out)
+    print(f"Python under test: {python} ({benchkit.python_version(python)}); benchmark process: {sys.executable}", file=out)
     targets = hook_latency.run(python, cfg["runs"], out=out)
     targets += concurrency.run(python, cfg["agents"], cfg["rounds"], cfg["single"], out=out)
     targets += scaling.run(python, cfg["repeats"], cfg["log_runs"], out=out)
@@ -73,8 +72,7 @@ def main(argv: "list[str] | None" = None) -> int:
     args = ap.parse_args(argv)
     if not _has_dependencies():
         if os.path.realpath(args.python) == os.path.realpath(sys.executable):
-            print("bench: this interpreter lacks pydantic/orjson; run install.sh or pass --python",
-                  file=sys.stderr)
+            print("bench: this interpreter lacks pydantic/orjson; run install.sh or pass --python", file=sys.stderr)
             return 0
         os.execv(args.python, [args.python, os.path.abspath(__file__), *(argv if argv is not None else sys.argv[1:])])
     t0 = time.perf_counter()

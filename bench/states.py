@@ -27,9 +27,11 @@ from benchkit import setup_paths
 
 setup_paths()
 
-QUESTION = ("Should we move order events to the message bus through a transactional outbox, given "
-            "that the migration is hard to reverse, the production risk is high and the security "
-            "and latency trade-offs across services are unclear?")
+QUESTION = (
+    "Should we move order events to the message bus through a transactional outbox, given "
+    "that the migration is hard to reverse, the production risk is high and the security "
+    "and latency trade-offs across services are unclear?"
+)
 ROUTINE_PROMPT = "Fix the typo in the README's install section."
 APPROACHES = [("A", "Postgres outbox with a relay worker"), ("B", "Dual write to database and bus")]
 SID = "0b7e6a52-5d1c-4a43-9d7e-1f3c2b9a8e01"
@@ -110,15 +112,33 @@ def routine(project: str) -> "dict[str, bytes]":
     hook("SessionStart", {**P.base(SID, "SessionStart"), "source": "resume"})
     return {
         "prompt": payload_bytes(P.prompt(SID, ROUTINE_PROMPT)),
-        "edit": payload_bytes(P.pre_tool(SID, "Edit", {
-            "file_path": "/home/dev/myproject/README.md", "old_string": "pip instal",
-            "new_string": "pip install", "replace_all": False}, "toolu_e1")),
-        "bash": payload_bytes(P.pre_tool(SID, "Bash", {
-            "command": "python -m pytest tests/unit -q", "description": "Run the unit tests"}, "toolu_b1")),
+        "edit": payload_bytes(
+            P.pre_tool(
+                SID,
+                "Edit",
+                {
+                    "file_path": "/home/dev/myproject/README.md",
+                    "old_string": "pip instal",
+                    "new_string": "pip install",
+                    "replace_all": False,
+                },
+                "toolu_e1",
+            )
+        ),
+        "bash": payload_bytes(
+            P.pre_tool(
+                SID, "Bash", {"command": "python -m pytest tests/unit -q", "description": "Run the unit tests"}, "toolu_b1"
+            )
+        ),
         "read": payload_bytes(P.pre_tool(SID, "Read", {"file_path": os.path.join(project, "src", "app.py")}, "toolu_r1")),
-        "grep_agent": payload_bytes({**P.pre_tool(SID, "Grep", {"pattern": "password|revoke"}, "toolu_g1"),
-                                     "agent_id": "a-research-1", "agent_type": "deliberation:security-analyst",
-                                     "cwd": project}),
+        "grep_agent": payload_bytes(
+            {
+                **P.pre_tool(SID, "Grep", {"pattern": "password|revoke"}, "toolu_g1"),
+                "agent_id": "a-research-1",
+                "agent_type": "deliberation:security-analyst",
+                "cwd": project,
+            }
+        ),
         "stop": payload_bytes(P.stop(SID)),
         "start": payload_bytes({**P.base(SID, "SessionStart"), "source": "resume"}),
         # answered while the checks are off: a prompt that would trigger, a persona spawn
@@ -132,8 +152,7 @@ def routine(project: str) -> "dict[str, bytes]":
 
 
 def _research_prompt(persona: str) -> str:
-    return (f"Research this question from the {persona} perspective, independently: {QUESTION} "
-            "End with the JSON report block.")
+    return f"Research this question from the {persona} perspective, independently: {QUESTION} End with the JSON report block."
 
 
 def _spawn_background(hook: InProcessHook, sid: str, n: int, persona: str) -> "tuple[str, str]":
@@ -141,8 +160,7 @@ def _spawn_background(hook: InProcessHook, sid: str, n: int, persona: str) -> "t
 
     tuid, aid = f"toolu_bg_{n:03d}", f"a{n:04d}{'c0ffee' * 2}"
     prompt = _research_prompt(persona)
-    _expect_allowed(hook("PreToolUse", P.pre_agent(sid, tuid, persona, prompt, background=True)),
-                    f"spawn of {persona}")
+    _expect_allowed(hook("PreToolUse", P.pre_agent(sid, tuid, persona, prompt, background=True)), f"spawn of {persona}")
     hook("SubagentStart", P.subagent_start(sid, aid, persona))
     hook("PostToolUse", P.post_agent_async(sid, tuid, aid, persona, prompt))
     return tuid, aid
@@ -151,8 +169,11 @@ def _spawn_background(hook: InProcessHook, sid: str, n: int, persona: str) -> "t
 def _research_message(persona: str, n: int) -> str:
     from tests.helpers import payloads as P
 
-    return P.research_report(persona, [f"{persona}: the outbox table needs an index on created_at ({n})",
-                                       f"{persona}: the relay must be idempotent ({n})"], APPROACHES)
+    return P.research_report(
+        persona,
+        [f"{persona}: the outbox table needs an index on created_at ({n})", f"{persona}: the relay must be idempotent ({n})"],
+        APPROACHES,
+    )
 
 
 def spawn(project: str) -> bytes:
@@ -163,8 +184,7 @@ def spawn(project: str) -> bytes:
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
     for n, persona in enumerate(("security-analyst", "performance-engineer"), start=1):
         _spawn_background(hook, SID, n, persona)
-    return payload_bytes(P.pre_agent(SID, "toolu_bg_003", "cost-analyst", _research_prompt("cost-analyst"),
-                                     background=True))
+    return payload_bytes(P.pre_agent(SID, "toolu_bg_003", "cost-analyst", _research_prompt("cost-analyst"), background=True))
 
 
 def first_spawn(project: str) -> bytes:
@@ -174,8 +194,9 @@ def first_spawn(project: str) -> bytes:
 
     hook = InProcessHook(project)
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
-    return payload_bytes(P.pre_agent(SID, "toolu_bg_001", "security-analyst",
-                                     _research_prompt("security-analyst"), background=True))
+    return payload_bytes(
+        P.pre_agent(SID, "toolu_bg_001", "security-analyst", _research_prompt("security-analyst"), background=True)
+    )
 
 
 def report(project: str) -> bytes:
@@ -184,12 +205,20 @@ def report(project: str) -> bytes:
 
     hook = InProcessHook(project)
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
-    ids = [_spawn_background(hook, SID, n, persona)
-           for n, persona in enumerate(("security-analyst", "performance-engineer", "cost-analyst"), start=1)]
+    ids = [
+        _spawn_background(hook, SID, n, persona)
+        for n, persona in enumerate(("security-analyst", "performance-engineer", "cost-analyst"), start=1)
+    ]
     _, aid = ids[-1]
-    return payload_bytes(P.subagent_stop(SID, aid, "cost-analyst", _research_message("cost-analyst", 3),
-                                         background_tasks=[{"id": a, "type": "subagent", "status": "running"}
-                                                           for _, a in ids[:-1]]))
+    return payload_bytes(
+        P.subagent_stop(
+            SID,
+            aid,
+            "cost-analyst",
+            _research_message("cost-analyst", 3),
+            background_tasks=[{"id": a, "type": "subagent", "status": "running"} for _, a in ids[:-1]],
+        )
+    )
 
 
 def concurrent_reports(project: str, n: int) -> "list[bytes]":
@@ -205,8 +234,10 @@ def concurrent_reports(project: str, n: int) -> "list[bytes]":
     for i in range(n):
         persona = personas[i % len(personas)]
         agents.append((persona, _spawn_background(hook, SID, i + 1, persona)[1]))
-    return [payload_bytes(P.subagent_stop(SID, aid, persona, _research_message(persona, i + 1)))
-            for i, (persona, aid) in enumerate(agents)]
+    return [
+        payload_bytes(P.subagent_stop(SID, aid, persona, _research_message(persona, i + 1)))
+        for i, (persona, aid) in enumerate(agents)
+    ]
 
 
 def recorded_reports(project: str) -> int:
@@ -217,8 +248,7 @@ def recorded_reports(project: str) -> int:
         if name.endswith(".json"):
             with open(os.path.join(d, name), "rb") as fh:
                 delib = json.loads(fh.read())
-            count += sum(1 for a in delib.get("agents", []) if a.get("report") is not None
-                         and a.get("status") == "reported")
+            count += sum(1 for a in delib.get("agents", []) if a.get("report") is not None and a.get("status") == "reported")
     return count
 
 
@@ -237,18 +267,30 @@ def heavy_scores(n_personas: int = 10, n_approaches: int = 5) -> "dict[str, dict
     personas = list(F.PERSONAS[:n_personas])
     ids = [a for a, _, _ in F.APPROACHES[:n_approaches]]
     dims = list(F.WEIGHTS)
-    return {p: {a: {d: (8.0 + 0.5 * ((i + k) % 3) if a == "A" else 4.0 + 0.5 * ((i * (j + 1) + k) % 6))
-                    for k, d in enumerate(dims)}
-                for j, a in enumerate(ids)}
-            for i, p in enumerate(personas)}
+    return {
+        p: {
+            a: {d: (8.0 + 0.5 * ((i + k) % 3) if a == "A" else 4.0 + 0.5 * ((i * (j + 1) + k) % 6)) for k, d in enumerate(dims)}
+            for j, a in enumerate(ids)
+        }
+        for i, p in enumerate(personas)
+    }
 
 
 def _heavy_deliberation(n_personas: int = 10, n_approaches: int = 5):
     from tests.helpers import factories as F
 
-    d = F.make_deliberation(n_personas, n_approaches, phase="RANKING", gates=False, conformity=False,
-                            route=None, deliberation_id=HEAVY_DID, session_id=HEAVY_SID,
-                            scores=heavy_scores(n_personas, n_approaches), t0=time.time() - 1500)
+    d = F.make_deliberation(
+        n_personas,
+        n_approaches,
+        phase="RANKING",
+        gates=False,
+        conformity=False,
+        route=None,
+        deliberation_id=HEAVY_DID,
+        session_id=HEAVY_SID,
+        scores=heavy_scores(n_personas, n_approaches),
+        t0=time.time() - 1500,
+    )
     for agent in d.agents:  # foreground agents: their reports reached the main agent directly
         agent.background = False
     return d
@@ -280,8 +322,11 @@ def last_ranking(project: str) -> bytes:
     last.report, last.status, last.reported_at, last.background = None, "running", None, False
     lin = F.make_lineage(d, nested=0, active=1, denied=0)
     F.write_project(project, [d], [lin])
-    return payload_bytes(P.post_agent_completed(HEAVY_SID, last.tool_use_id, last.agent_id,
-                                                f"deliberation:{last.persona}", "Rank approaches A-E.", text))
+    return payload_bytes(
+        P.post_agent_completed(
+            HEAVY_SID, last.tool_use_id, last.agent_id, f"deliberation:{last.persona}", "Rank approaches A-E.", text
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,13 +346,25 @@ def pad_events(project: str, sid: str, n: int) -> None:
     t = time.time() - 3600
     for i in range(n):
         tool = ("Edit", "Bash", "Read")[i % 3]
-        payload = {"session_id": sid, "transcript_path": f"/home/dev/.claude/projects/x/{sid}.jsonl",
-                   "cwd": "/home/dev/myproject", "hook_event_name": "PreToolUse", "tool_name": tool,
-                   "tool_input": {"file_path": f"/home/dev/myproject/src/module_{i % 97}.py",
-                                  "old_string": "return x" * 8, "new_string": "return y" * 8},
-                   "tool_use_id": f"toolu_pad_{i:05d}"}
-        lines.append(json.dumps({"schema_version": 1, "at": t + i * 0.5, "event": "PreToolUse",
-                                 "payload": payload, "answer": {}, "notes": []}).encode() + b"\n")
+        payload = {
+            "session_id": sid,
+            "transcript_path": f"/home/dev/.claude/projects/x/{sid}.jsonl",
+            "cwd": "/home/dev/myproject",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": {
+                "file_path": f"/home/dev/myproject/src/module_{i % 97}.py",
+                "old_string": "return x" * 8,
+                "new_string": "return y" * 8,
+            },
+            "tool_use_id": f"toolu_pad_{i:05d}",
+        }
+        lines.append(
+            json.dumps(
+                {"schema_version": 1, "at": t + i * 0.5, "event": "PreToolUse", "payload": payload, "answer": {}, "notes": []}
+            ).encode()
+            + b"\n"
+        )
     with open(path, "wb") as fh:
         fh.write(b"".join(lines) + existing)
 

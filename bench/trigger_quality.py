@@ -30,6 +30,7 @@ def load(name: str) -> "list[dict]":
 @dataclass
 class Figures:
     """Risky = positive. `fired` holds the rows that deliberated."""
+
     risky: int
     routine: int
     true_pos: int
@@ -106,19 +107,26 @@ def report(out=sys.stdout, misses: "str | None" = None) -> "dict[str, Figures]":
     rows = []
     for half in ("tuning", "heldout"):
         f = result[half] = prompt_figures([r for r in labelled if r["half"] == half])
-        rows.append([half, f"{f.true_pos}/{f.risky} = {pct(f.recall)}", f"{f.false_pos}/{f.routine} = {pct(f.fp_rate)}",
-                     pct(f.precision)])
+        rows.append(
+            [half, f"{f.true_pos}/{f.risky} = {pct(f.recall)}", f"{f.false_pos}/{f.routine} = {pct(f.fp_rate)}", pct(f.precision)]
+        )
     print("\nTrigger on labelled.jsonl (risky decision = positive)", file=out)
     print(benchkit.table(["half", "recall (risky that deliberate)", "routine that deliberate", "precision"], rows), file=out)
     day = load("mixed_day.jsonl")
     f = result["mixed_day"] = prompt_figures(day)
-    print(f"\nOrdinary day (mixed_day.jsonl, {len(day)} prompts, {f.risky} labelled risky): "
-          f"{f.true_pos + f.false_pos} deliberate = {pct(f.fired_rate)} "
-          f"(recall {f.true_pos}/{f.risky}, routine {f.false_pos}/{f.routine})", file=out)
+    print(
+        f"\nOrdinary day (mixed_day.jsonl, {len(day)} prompts, {f.risky} labelled risky): "
+        f"{f.true_pos + f.false_pos} deliberate = {pct(f.fired_rate)} "
+        f"(recall {f.true_pos}/{f.risky}, routine {f.false_pos}/{f.routine})",
+        file=out,
+    )
     try:
         t = result["tool_calls"] = tool_figures(load("tool_calls.jsonl"))
-        print(f"\nMid-task net (tool_calls.jsonl): notes on routine calls {t.false_pos}/{t.routine} = {pct(t.fp_rate)}; "
-              f"risky calls caught {t.true_pos}/{t.risky} = {pct(t.recall)}", file=out)
+        print(
+            f"\nMid-task net (tool_calls.jsonl): notes on routine calls {t.false_pos}/{t.routine} = {pct(t.fp_rate)}; "
+            f"risky calls caught {t.true_pos}/{t.risky} = {pct(t.recall)}",
+            file=out,
+        )
     except ImportError:
         print("\nMid-task net: not built", file=out)
     if misses:
@@ -134,8 +142,11 @@ def report(out=sys.stdout, misses: "str | None" = None) -> "dict[str, Figures]":
 
 def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--misses", choices=("tuning", "mixed_day", "tool_calls"),
-                    help="list the misses and false alarms of this sample (never of the held-out half)")
+    ap.add_argument(
+        "--misses",
+        choices=("tuning", "mixed_day", "tool_calls"),
+        help="list the misses and false alarms of this sample (never of the held-out half)",
+    )
     args = ap.parse_args(argv)
     benchkit.setup_paths()
     report(misses=args.misses)

@@ -76,8 +76,7 @@ def run(rounds: int = 5, out=sys.stdout) -> "list[Target]":
         with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:
             base = Path(tmp)
             venv = harness.hook_python_prefix(base / "hooks-venv")
-            plugin, bare_project, no_op, counting = (Variant(base, n) for n in ("plugin", "no-plugin", "no-op",
-                                                                                 "counting"))
+            plugin, bare_project, no_op, counting = (Variant(base, n) for n in ("plugin", "no-plugin", "no-op", "counting"))
             python = str(venv / "bin" / "python")
             for variant in (plugin, no_op, counting):
                 harness.install_into_project(variant.path, venv)
@@ -89,8 +88,9 @@ def run(rounds: int = 5, out=sys.stdout) -> "list[Target]":
             def once(variant: Variant, record: bool) -> None:
                 variant.reset_state()
                 scenario = sg.StagedDeliberation(sg.standard_reports(), sg.WITH_RED_TEAM)
-                result = harness.run_claude_once(claude, api, variant.path, variant.home, variant.tmp,
-                                                 sg.PROMPT, scenario, timeout=120)
+                result = harness.run_claude_once(
+                    claude, api, variant.path, variant.home, variant.tmp, sg.PROMPT, scenario, timeout=120
+                )
                 # with the plugin the concluding answer also carries the decision document it asks for
                 if result.returncode != 0 or not result.text.startswith(scenario.final_text):
                     raise RuntimeError(f"the scripted deliberation did not complete:\n{result.describe()}")
@@ -105,8 +105,7 @@ def run(rounds: int = 5, out=sys.stdout) -> "list[Target]":
                 once(no_op, record=True)
             once(counting, record=False)
             events = counter.read_text().split()
-            start = statistics.median(benchkit.run_process([python, "-I", "-S", "-c", "pass"], b"").wall_s
-                                      for _ in range(31))
+            start = statistics.median(benchkit.run_process([python, "-I", "-S", "-c", "pass"], b"").wall_s for _ in range(31))
     finally:
         api.stop()
     with_p, without = statistics.median(plugin.walls), statistics.median(bare_project.walls)
@@ -116,23 +115,47 @@ def run(rounds: int = 5, out=sys.stdout) -> "list[Target]":
     ratio = added / (len(events) * start) if events else float("nan")
     floor_ratio = (floor - without) / (len(events) * start) if events else float("nan")
     version = subprocess.run([str(claude), "--version"], capture_output=True, text=True).stdout.split()[:1]
-    print(f"\nWhole deliberation through the real client (Claude Code {' '.join(version)}), "
-          f"{rounds} interleaved rounds after one warm-up; 8 foreground subagents, scripted model", file=out)
-    print(table(["variant", "median s", "runs (s)"],
-                [["without the plugin (agent files only)", f"{without:.3f}", " ".join(f"{w:.2f}" for w in bare_project.walls)],
-                 ["the plugin's hooks as no-op interpreters (start, read stdin, exit)", f"{floor:.3f}",
-                  " ".join(f"{w:.2f}" for w in no_op.walls)],
-                 ["with the plugin (install.sh)", f"{with_p:.3f}", " ".join(f"{w:.2f}" for w in plugin.walls)]]),
-          file=out)
-    print(f"added by the plugin: {added:.3f} s ({added / without:+.0%}); hook commands run: {len(events)} "
-          f"({', '.join(f'{k} {v}' for k, v in per_event.items())}); one interpreter start "
-          f"(python -I -S -c pass): {start * 1000:.1f} ms", file=out)
-    print(f"added ÷ (hook commands × interpreter start) = {added:.3f} / ({len(events)} × {start:.4f}) = "
-          f"{ratio:.2f} (target ≤ {RATIO_TARGET}); the same for no-op hooks, the floor of any command hook: "
-          f"{floor_ratio:.2f}; the plugin beyond that floor: {with_p - floor:+.3f} s "
-          f"({(with_p - floor) / len(events) * 1000 if events else 0:+.1f} ms per hook command)", file=out)
-    return [Target("whole deliberation: added time ÷ (hook commands × interpreter start)", f"{ratio:.2f}",
-                   f"≤ {RATIO_TARGET}", ratio <= RATIO_TARGET)]
+    print(
+        f"\nWhole deliberation through the real client (Claude Code {' '.join(version)}), "
+        f"{rounds} interleaved rounds after one warm-up; 8 foreground subagents, scripted model",
+        file=out,
+    )
+    print(
+        table(
+            ["variant", "median s", "runs (s)"],
+            [
+                ["without the plugin (agent files only)", f"{without:.3f}", " ".join(f"{w:.2f}" for w in bare_project.walls)],
+                [
+                    "the plugin's hooks as no-op interpreters (start, read stdin, exit)",
+                    f"{floor:.3f}",
+                    " ".join(f"{w:.2f}" for w in no_op.walls),
+                ],
+                ["with the plugin (install.sh)", f"{with_p:.3f}", " ".join(f"{w:.2f}" for w in plugin.walls)],
+            ],
+        ),
+        file=out,
+    )
+    print(
+        f"added by the plugin: {added:.3f} s ({added / without:+.0%}); hook commands run: {len(events)} "
+        f"({', '.join(f'{k} {v}' for k, v in per_event.items())}); one interpreter start "
+        f"(python -I -S -c pass): {start * 1000:.1f} ms",
+        file=out,
+    )
+    print(
+        f"added ÷ (hook commands × interpreter start) = {added:.3f} / ({len(events)} × {start:.4f}) = "
+        f"{ratio:.2f} (target ≤ {RATIO_TARGET}); the same for no-op hooks, the floor of any command hook: "
+        f"{floor_ratio:.2f}; the plugin beyond that floor: {with_p - floor:+.3f} s "
+        f"({(with_p - floor) / len(events) * 1000 if events else 0:+.1f} ms per hook command)",
+        file=out,
+    )
+    return [
+        Target(
+            "whole deliberation: added time ÷ (hook commands × interpreter start)",
+            f"{ratio:.2f}",
+            f"≤ {RATIO_TARGET}",
+            ratio <= RATIO_TARGET,
+        )
+    ]
 
 
 def main(argv: "list[str] | None" = None) -> int:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """SubagentStop hook: background reports, report validation with one send-back, Gate 1."""
+
 import sys
 
 sys.path.insert(0, (__file__.rpartition("/")[0] or ".") + "/../lib")  # no os.path: see hook_client

@@ -19,8 +19,15 @@ sys.path.insert(0, os.path.join(REPO, "lib"))
 
 from deliberation.cli import demo  # noqa: E402 - lib/ goes on sys.path first, above
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-         "--no-first-run", "--no-default-browser-check"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+    "--no-first-run",
+    "--no-default-browser-check",
+]
 
 
 def main(argv: "list[str]") -> int:
@@ -41,9 +48,18 @@ def main(argv: "list[str]") -> int:
             print(f"the demo failed (exit {code}): run ./install.sh --demo to see why", file=sys.stderr)
             return 1
         [record] = glob.glob(os.path.join(keep, "project", ".claude", "deliberation", "records", "*.html"))
-        proc = subprocess.run([chromium, *FLAGS, f"--user-data-dir={os.path.join(tmp, 'profile')}",
-                               "--window-size=1280,1500", f"--screenshot={out}", "file://" + record],
-                              capture_output=True, timeout=120)
+        proc = subprocess.run(
+            [
+                chromium,
+                *FLAGS,
+                f"--user-data-dir={os.path.join(tmp, 'profile')}",
+                "--window-size=1280,1500",
+                f"--screenshot={out}",
+                "file://" + record,
+            ],
+            capture_output=True,
+            timeout=120,
+        )
         if proc.returncode != 0 or not os.path.exists(out):
             print(proc.stderr.decode(errors="replace")[-2000:], file=sys.stderr)
             return 1

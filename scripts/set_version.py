@@ -47,8 +47,9 @@ def set_version(root: Path, version: str, today: "datetime.date | None" = None) 
         day = (today or datetime.date.today()).isoformat()
         new_log, n = re.subn(r"(?m)^## \[?Unreleased\]?[ \t]*$", f"## {version} - {day}", log, count=1)
         if not n:
-            raise ValueError(f"CHANGELOG.md has neither a '## Unreleased' heading nor one for {version}: "
-                             "write what changed first")
+            raise ValueError(
+                f"CHANGELOG.md has neither a '## Unreleased' heading nor one for {version}: write what changed first"
+            )
         writes["CHANGELOG.md"] = new_log
     for rel, content in writes.items():
         (root / rel).write_text(content, encoding="utf-8")

@@ -102,10 +102,8 @@ def run_hook(event: str, payload, project_dir, env=None, timeout=60) -> HookResu
     if isinstance(data, str):
         data = data.encode()
     full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project_dir), **(env or {})}
-    proc = subprocess.run(hook_argv(event), input=data,
-                          capture_output=True, env=full_env, cwd=str(project_dir), timeout=timeout)
-    return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode,
-                                                  proc.stdout.decode(), proc.stderr.decode()), event)
+    proc = subprocess.run(hook_argv(event), input=data, capture_output=True, env=full_env, cwd=str(project_dir), timeout=timeout)
+    return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()), event)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ def plugin_root() -> str:
 
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+
 # The layers, lowest first. A module imports only from its own layer or a lower one, and no
 # chain of imports comes back to where it started (tests/unit/test_architecture.py walks every
 # import, function-level ones included). docs/ARCHITECTURE.md says what each layer holds.
@@ -27,34 +28,66 @@ BASE = ("defaults",)
 #   stdlib   — routine events answered without the models: the standard library only
 # Everything else may load pydantic (the slow path, or the warm worker that keeps it loaded).
 TIERS = {
-    "builtins": ("deliberation.runtime.hook_client", "deliberation.wire.worker_socket",
-                 "deliberation.wire.worker_protocol", "deliberation.wire.deadlines", "deliberation.defaults",
-                 "deliberation.runtime.client_env"),
-    "stdlib": ("deliberation.runtime.cheap_answers", "deliberation.runtime.hook_runner",
-               "deliberation.runtime.error_handler", "deliberation.runtime.plugin_env",
-               "deliberation.runtime.worker_launch", "deliberation.wire.hookio", "deliberation.wire.fastjson",
-               "deliberation.state.ids",
-               "deliberation.state.paths", "deliberation.state.atomic", "deliberation.state.gitignore",
-               "deliberation.state.event_log", "deliberation.state.safe_read", "deliberation.state.seal",
-               "deliberation.state.user_data", "deliberation.state.project_env", "deliberation.state.consent",
-               "deliberation.state.plain_reads", "deliberation.state.session_switch",
-               # a session start's upkeep and the off switch
-               "deliberation.core.off_switch", "deliberation.app.retention", "deliberation.core.retention",
-               "deliberation.text.prune",
-               # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
-               "deliberation.core.trigger", "deliberation.core.confidence", "deliberation.text.trigger",
-               "deliberation.core.terms",
-               "deliberation.core.task_type", "deliberation.core.instructions", "deliberation.text.protocol",
-               "deliberation.core.depth",
-               "deliberation.core.agent_model", "deliberation.core.token_usage", "deliberation.text.tokens",
-               "deliberation.core.personas",
-               "deliberation.core.human_review", "deliberation.text", "deliberation.text.refusals",
-               "deliberation.text.switch", "deliberation.core.vocabulary",
-               # the self-rating (and the settings awaiting approval) said at SessionStart; the mid-task
-               # net on a Bash or edit call
-               "deliberation.text.self_rating", "deliberation.text.consent", "deliberation.core.tool_net",
-               "deliberation.text.net",
-               "deliberation.core.state_guard", "deliberation.core.document_call"),
+    "builtins": (
+        "deliberation.runtime.hook_client",
+        "deliberation.wire.worker_socket",
+        "deliberation.wire.worker_protocol",
+        "deliberation.wire.deadlines",
+        "deliberation.defaults",
+        "deliberation.runtime.client_env",
+    ),
+    "stdlib": (
+        "deliberation.runtime.cheap_answers",
+        "deliberation.runtime.hook_runner",
+        "deliberation.runtime.error_handler",
+        "deliberation.runtime.plugin_env",
+        "deliberation.runtime.worker_launch",
+        "deliberation.wire.hookio",
+        "deliberation.wire.fastjson",
+        "deliberation.state.ids",
+        "deliberation.state.paths",
+        "deliberation.state.atomic",
+        "deliberation.state.gitignore",
+        "deliberation.state.event_log",
+        "deliberation.state.safe_read",
+        "deliberation.state.seal",
+        "deliberation.state.user_data",
+        "deliberation.state.project_env",
+        "deliberation.state.consent",
+        "deliberation.state.plain_reads",
+        "deliberation.state.session_switch",
+        # a session start's upkeep and the off switch
+        "deliberation.core.off_switch",
+        "deliberation.app.retention",
+        "deliberation.core.retention",
+        "deliberation.text.prune",
+        # the trigger, and what it loads when a prompt triggers (the protocol, the model spread)
+        "deliberation.core.trigger",
+        "deliberation.core.confidence",
+        "deliberation.text.trigger",
+        "deliberation.core.terms",
+        "deliberation.core.task_type",
+        "deliberation.core.instructions",
+        "deliberation.text.protocol",
+        "deliberation.core.depth",
+        "deliberation.core.agent_model",
+        "deliberation.core.token_usage",
+        "deliberation.text.tokens",
+        "deliberation.core.personas",
+        "deliberation.core.human_review",
+        "deliberation.text",
+        "deliberation.text.refusals",
+        "deliberation.text.switch",
+        "deliberation.core.vocabulary",
+        # the self-rating (and the settings awaiting approval) said at SessionStart; the mid-task
+        # net on a Bash or edit call
+        "deliberation.text.self_rating",
+        "deliberation.text.consent",
+        "deliberation.core.tool_net",
+        "deliberation.text.net",
+        "deliberation.core.state_guard",
+        "deliberation.core.document_call",
+    ),
 }
 
 # Imports inside a function, where a module defers what most of its callers never need. Allowed

@@ -27,24 +27,27 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "vocabularies": None,
         "extra_terms": {},
         "self_rating": True,  # the once-per-session self-rating instruction at SessionStart
-        "tool_net": "note",   # a risky tool call with no deliberation on record: note | ask | off
+        "tool_net": "note",  # a risky tool call with no deliberation on record: note | ask | off
     },
     "task_types": {
         # the consensus a decision of each type needs (Gate 1); the strictest type wins
-        "thresholds": {"security": 0.85, "architecture": 0.80, "default": 0.70,
-                       "refactoring": 0.65, "documentation": 0.50},
+        "thresholds": {"security": 0.85, "architecture": 0.80, "default": 0.70, "refactoring": 0.65, "documentation": 0.50},
         "keywords": None,
     },
     "ranking": {
         "dimensions": [
-            {"name": "correctness", "weight": 0.30,
-             "description": "Does it solve the problem as stated, without known defects?"},
-            {"name": "risk", "weight": 0.25,
-             "description": "10 = lowest risk: security, data loss, irreversibility, blast radius."},
-            {"name": "maintainability", "weight": 0.20,
-             "description": "Can the team understand, test and change it later?"},
-            {"name": "performance", "weight": 0.15,
-             "description": "Latency, throughput and resource use under the expected load."},
+            {"name": "correctness", "weight": 0.30, "description": "Does it solve the problem as stated, without known defects?"},
+            {
+                "name": "risk",
+                "weight": 0.25,
+                "description": "10 = lowest risk: security, data loss, irreversibility, blast radius.",
+            },
+            {"name": "maintainability", "weight": 0.20, "description": "Can the team understand, test and change it later?"},
+            {
+                "name": "performance",
+                "weight": 0.15,
+                "description": "Latency, throughput and resource use under the expected load.",
+            },
             {"name": "cost", "weight": 0.10, "description": "10 = cheapest: build, run and migration cost."},
         ],
     },
@@ -72,11 +75,13 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "near_threshold_margin": 0.5,
         "templated_similarity": 0.6,
         "same_reasoning_similarity": 0.6,
-        "conflicting_pairs": [["security-analyst", "performance-engineer"],
-                              ["cost-analyst", "reliability-engineer"],
-                              ["ux-advocate", "security-analyst"],
-                              ["product-strategist", "maintainability-reviewer"],
-                              ["devils-advocate", "product-strategist"]],
+        "conflicting_pairs": [
+            ["security-analyst", "performance-engineer"],
+            ["cost-analyst", "reliability-engineer"],
+            ["ux-advocate", "security-analyst"],
+            ["product-strategist", "maintainability-reviewer"],
+            ["devils-advocate", "product-strategist"],
+        ],
         "blocking": False,
     },
     "isolation": {

@@ -21,8 +21,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fake_api import FakeApi
 from harness import (
-    DEFAULT_ALLOWED_TOOLS, DEFAULT_TIMEOUT_S, STATE_DIR, ClaudeRun, ClientUnavailable,
-    find_claude_bin, hook_python_prefix, install_into_project, make_plugin_copy, run_claude_once,
+    DEFAULT_ALLOWED_TOOLS,
+    DEFAULT_TIMEOUT_S,
+    STATE_DIR,
+    ClaudeRun,
+    ClientUnavailable,
+    find_claude_bin,
+    hook_python_prefix,
+    install_into_project,
+    make_plugin_copy,
+    run_claude_once,
 )
 
 MODES = ("install", "plugin")
@@ -102,9 +110,16 @@ def run_claude(request, claude_bin, fake_api, tmp_path):
     installed: "set[Path]" = set()
     counter = [0]
 
-    def run(project: E2EProject, prompt: str, scenario, mode: str = "install",
-            allowed_tools: str = DEFAULT_ALLOWED_TOOLS, timeout: float = DEFAULT_TIMEOUT_S,
-            extra_args=None, env=None) -> ClaudeRun:
+    def run(
+        project: E2EProject,
+        prompt: str,
+        scenario,
+        mode: str = "install",
+        allowed_tools: str = DEFAULT_ALLOWED_TOOLS,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        extra_args=None,
+        env=None,
+    ) -> ClaudeRun:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         plugin_dir = None
@@ -115,9 +130,20 @@ def run_claude(request, claude_bin, fake_api, tmp_path):
         else:
             plugin_dir = request.getfixturevalue("plugin_copy")
         counter[0] += 1
-        return run_claude_once(claude_bin, fake_api, project.path, project.home, project.tmp,
-                               prompt, scenario, plugin_dir=plugin_dir, allowed_tools=allowed_tools,
-                               timeout=timeout, extra_args=extra_args, env=env,
-                               log_path=tmp_path / f"api-log-{counter[0]}.jsonl")
+        return run_claude_once(
+            claude_bin,
+            fake_api,
+            project.path,
+            project.home,
+            project.tmp,
+            prompt,
+            scenario,
+            plugin_dir=plugin_dir,
+            allowed_tools=allowed_tools,
+            timeout=timeout,
+            extra_args=extra_args,
+            env=env,
+            log_path=tmp_path / f"api-log-{counter[0]}.jsonl",
+        )
 
     return run

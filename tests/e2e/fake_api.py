@@ -52,13 +52,17 @@ def tool_use(name: str, input: dict, id: "str | None" = None) -> dict:
     return {"type": "tool_use", "id": id, "name": name, "input": input}
 
 
-def agent_call(prompt: str, subagent_type: str = "general-purpose", description: "str | None" = None,
-               run_in_background: "bool | None" = None, id: "str | None" = None,
-               **extra: Any) -> dict:
+def agent_call(
+    prompt: str,
+    subagent_type: str = "general-purpose",
+    description: "str | None" = None,
+    run_in_background: "bool | None" = None,
+    id: "str | None" = None,
+    **extra: Any,
+) -> dict:
     """An `Agent` tool call. `run_in_background=None` omits the key (the client's default:
     background). Extra keys (model, isolation, ...) go into the input unchanged."""
-    payload: dict = {"description": description or f"{subagent_type} task",
-                     "prompt": prompt, "subagent_type": subagent_type}
+    payload: dict = {"description": description or f"{subagent_type} task", "prompt": prompt, "subagent_type": subagent_type}
     if run_in_background is not None:
         payload["run_in_background"] = run_in_background
     payload.update(extra)
@@ -226,7 +230,7 @@ class ApiRequest:
         """The messages after the agent's last reply: what is new to it in this request (tool
         results, hook feedback, task notifications)."""
         last = max((i for i, m in enumerate(self.messages) if m.get("role") == "assistant"), default=-1)
-        return self.messages[last + 1:]
+        return self.messages[last + 1 :]
 
     @property
     def new_text(self) -> str:
@@ -248,8 +252,9 @@ class ApiRequest:
         """Every `<task-notification>` block (finished background subagents) seen so far. The
         client sends one as a user message when the agent is idle, but as a `system` message
         when it arrives while the agent is mid-turn: both count."""
-        return TASK_NOTIFICATION.findall("\n".join(_content_text(m.get("content"))
-                                                   for m in self.messages if m.get("role") != "assistant"))
+        return TASK_NOTIFICATION.findall(
+            "\n".join(_content_text(m.get("content")) for m in self.messages if m.get("role") != "assistant")
+        )
 
     @staticmethod
     def _strip(value: str) -> str:
@@ -268,8 +273,12 @@ def _sse(event: str, data: dict) -> bytes:
 
 
 def _usage(request: ApiRequest, output_tokens: int) -> dict:
-    return {"input_tokens": estimate_tokens(request.body), "output_tokens": output_tokens,
-            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    return {
+        "input_tokens": estimate_tokens(request.body),
+        "output_tokens": output_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+    }
 
 
 def estimate_tokens(body: dict) -> int:
@@ -280,9 +289,16 @@ def estimate_tokens(body: dict) -> int:
 def message_json(request: ApiRequest, reply: Reply, message_id: str) -> dict:
     """The non-streaming answer."""
     output_tokens = max(1, len(json.dumps(reply.blocks)) // 4)
-    return {"id": message_id, "type": "message", "role": "assistant", "model": request.model,
-            "content": reply.blocks, "stop_reason": reply.effective_stop_reason,
-            "stop_sequence": None, "usage": _usage(request, output_tokens)}
+    return {
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": request.model,
+        "content": reply.blocks,
+        "stop_reason": reply.effective_stop_reason,
+        "stop_sequence": None,
+        "usage": _usage(request, output_tokens),
+    }
 
 
 def sse_events(request: ApiRequest, reply: Reply, message_id: str) -> Iterable[bytes]:
@@ -293,24 +309,37 @@ def sse_events(request: ApiRequest, reply: Reply, message_id: str) -> Iterable[b
     yield _sse("message_start", {"type": "message_start", "message": start})
     for index, block in enumerate(reply.blocks):
         if block["type"] == "text":
-            yield _sse("content_block_start", {"type": "content_block_start", "index": index,
-                                               "content_block": {"type": "text", "text": ""}})
-            yield _sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                               "delta": {"type": "text_delta", "text": block["text"]}})
+            yield _sse(
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}},
+            )
+            yield _sse(
+                "content_block_delta",
+                {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": block["text"]}},
+            )
         elif block["type"] == "tool_use":
             head = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
-            yield _sse("content_block_start", {"type": "content_block_start", "index": index,
-                                               "content_block": head})
-            yield _sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                               "delta": {"type": "input_json_delta",
-                                                         "partial_json": json.dumps(block["input"])}})
+            yield _sse("content_block_start", {"type": "content_block_start", "index": index, "content_block": head})
+            yield _sse(
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])},
+                },
+            )
         else:
             raise ValueError(f"unsupported block type {block['type']!r}")
         yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
     output_tokens = max(1, len(json.dumps(reply.blocks)) // 4)
-    yield _sse("message_delta", {"type": "message_delta",
-                                 "delta": {"stop_reason": reply.effective_stop_reason, "stop_sequence": None},
-                                 "usage": {"output_tokens": output_tokens}})
+    yield _sse(
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": reply.effective_stop_reason, "stop_sequence": None},
+            "usage": {"output_tokens": output_tokens},
+        },
+    )
     yield _sse("message_stop", {"type": "message_stop"})
 
 
@@ -386,9 +415,14 @@ class RequestLog:
         """Write the log as JSON lines (for post-mortems)."""
         with open(path, "w", encoding="utf-8") as fh:
             for entry in self.entries:
-                row = {"method": entry.method, "path": entry.path, "status": entry.status,
-                       "body": entry.body, "error": entry.error,
-                       "reply": entry.reply.blocks if entry.reply else None}
+                row = {
+                    "method": entry.method,
+                    "path": entry.path,
+                    "status": entry.status,
+                    "body": entry.body,
+                    "error": entry.error,
+                    "reply": entry.reply.blocks if entry.reply else None,
+                }
                 fh.write(json.dumps(row) + "\n")
 
 
@@ -413,8 +447,9 @@ class FakeApi:
         handler = _make_handler(self)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="fake-api", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-api", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -496,8 +531,9 @@ def _make_handler(api: FakeApi) -> type:
 
         def _not_found(self, body: Any) -> None:
             api._record(LoggedRequest(self.command, self.path, body, 404))
-            self._send_json(404, {"type": "error", "error": {
-                "type": "not_found_error", "message": f"no route {self.command} {self.path}"}})
+            self._send_json(
+                404, {"type": "error", "error": {"type": "not_found_error", "message": f"no route {self.command} {self.path}"}}
+            )
 
         def do_GET(self) -> None:
             self._not_found(None)

@@ -31,9 +31,20 @@ DEFAULT_ALLOWED_TOOLS = "Agent Read"
 DEFAULT_TIMEOUT_S = 90.0
 PLUGIN_COPY_NAME = "deliberation plugin 0.1.0 (e2e copy)"
 # what a plugin copy leaves out: the client cache, VCS data, virtualenvs, test outputs
-COPY_IGNORE = shutil.ignore_patterns(".git", ".cache", ".venv", "venv", "__pycache__", "*.pyc",
-                                     ".pytest_cache", ".hypothesis", "node_modules", "build", "dist",
-                                     "*.egg-info")
+COPY_IGNORE = shutil.ignore_patterns(
+    ".git",
+    ".cache",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "*.pyc",
+    ".pytest_cache",
+    ".hypothesis",
+    "node_modules",
+    "build",
+    "dist",
+    "*.egg-info",
+)
 
 
 class ClientUnavailable(RuntimeError):
@@ -58,8 +69,7 @@ def find_claude_bin() -> Path:
         raise ClientUnavailable(f"{INSTALL_CLIENT.name} did not run: {exc}") from None
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:
-        raise ClientUnavailable(f"{INSTALL_CLIENT.name} failed (exit {proc.returncode}): "
-                                f"{proc.stderr.strip()[-800:]}")
+        raise ClientUnavailable(f"{INSTALL_CLIENT.name} failed (exit {proc.returncode}): {proc.stderr.strip()[-800:]}")
     return _checked(Path(lines[-1]))
 
 
@@ -107,8 +117,12 @@ def hook_python_prefix(scratch: Path) -> Path:
     own = Path(sys.prefix)
     if (own / "bin" / "python").is_file():
         return own
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(scratch)],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(scratch)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return scratch
 
 
@@ -117,11 +131,13 @@ def install_into_project(project: Path, venv: Path) -> subprocess.CompletedProce
     <project>/.claude/settings.json, persona agents copied into <project>/.claude/agents/),
     with DELIBERATION_VENV=`venv` (see hook_python_prefix)."""
     env = {**os.environ, "DELIBERATION_VENV": str(venv)}
-    proc = subprocess.run(["bash", str(REPO / "install.sh"), str(project)], capture_output=True,
-                          text=True, timeout=300, cwd=str(REPO), env=env)
+    proc = subprocess.run(
+        ["bash", str(REPO / "install.sh"), str(project)], capture_output=True, text=True, timeout=300, cwd=str(REPO), env=env
+    )
     if proc.returncode != 0:
-        raise AssertionError(f"install.sh {project} failed (exit {proc.returncode}):\n"
-                             f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+        raise AssertionError(
+            f"install.sh {project} failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+        )
     return proc
 
 
@@ -254,10 +270,12 @@ class ClaudeRun:
 
     def describe(self) -> str:
         """Everything needed to understand a failure, for assertion messages."""
-        lines = [f"exit {self.returncode} after {self.duration_s:.1f}s: {' '.join(shlex.quote(a) for a in self.argv)}",
-                 f"result: {json.dumps(self.result)[:1500]}",
-                 f"stderr: {self.stderr[-1500:]}",
-                 f"api log: {self.log_path} ({len(self.log)} requests, {len(self.log.errors)} scenario errors)"]
+        lines = [
+            f"exit {self.returncode} after {self.duration_s:.1f}s: {' '.join(shlex.quote(a) for a in self.argv)}",
+            f"result: {json.dumps(self.result)[:1500]}",
+            f"stderr: {self.stderr[-1500:]}",
+            f"api log: {self.log_path} ({len(self.log)} requests, {len(self.log.errors)} scenario errors)",
+        ]
         lines.extend(f"scenario error: {e.error[-1500:]}" for e in self.log.errors)
         lines.extend(self.notes)
         return "\n".join(lines)
@@ -314,11 +332,21 @@ def parse_result(stdout: str) -> "dict[str, Any]":
     return {}
 
 
-def run_claude_once(claude_bin: Path, api: FakeApi, project: Path, home: Path, tmp: Path,
-                    prompt: str, scenario: Scenario, plugin_dir: "Path | None" = None,
-                    allowed_tools: str = DEFAULT_ALLOWED_TOOLS, timeout: float = DEFAULT_TIMEOUT_S,
-                    extra_args: "list[str] | None" = None, env: "dict[str, str] | None" = None,
-                    log_path: "Path | None" = None) -> ClaudeRun:
+def run_claude_once(
+    claude_bin: Path,
+    api: FakeApi,
+    project: Path,
+    home: Path,
+    tmp: Path,
+    prompt: str,
+    scenario: Scenario,
+    plugin_dir: "Path | None" = None,
+    allowed_tools: str = DEFAULT_ALLOWED_TOOLS,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    extra_args: "list[str] | None" = None,
+    env: "dict[str, str] | None" = None,
+    log_path: "Path | None" = None,
+) -> ClaudeRun:
     """Run `claude -p PROMPT --output-format json` in `project` against `api` with `scenario`.
     The client runs in its own process group, killed whole on timeout (hooks included)."""
     api.scenario = scenario
@@ -328,9 +356,16 @@ def run_claude_once(claude_bin: Path, api: FakeApi, project: Path, home: Path, t
         argv += ["--plugin-dir", str(plugin_dir)]
     argv += extra_args or []
     started = time.monotonic()
-    proc = subprocess.Popen(argv, cwd=str(project), env=client_env(api, home, tmp, env),
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        argv,
+        cwd=str(project),
+        env=client_env(api, home, tmp, env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     notes = []
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
@@ -344,14 +379,32 @@ def run_claude_once(claude_bin: Path, api: FakeApi, project: Path, home: Path, t
     log = api.snapshot(since=first_logged)
     if log_path is not None:
         log.dump(str(log_path))
-    return ClaudeRun(project=project, argv=argv, returncode=proc.returncode, stdout=stdout,
-                     stderr=stderr, result=parse_result(stdout), log=log, duration_s=duration,
-                     log_path=log_path, notes=notes)
+    return ClaudeRun(
+        project=project,
+        argv=argv,
+        returncode=proc.returncode,
+        stdout=stdout,
+        stderr=stderr,
+        result=parse_result(stdout),
+        log=log,
+        duration_s=duration,
+        log_path=log_path,
+        notes=notes,
+    )
 
 
-def run_claude_interactive(claude_bin: Path, api: FakeApi, project: Path, home: Path, tmp: Path,
-                           prompt: str, scenario: Scenario, done, allowed_tools: str = DEFAULT_ALLOWED_TOOLS,
-                           timeout: float = DEFAULT_TIMEOUT_S) -> ClaudeRun:
+def run_claude_interactive(
+    claude_bin: Path,
+    api: FakeApi,
+    project: Path,
+    home: Path,
+    tmp: Path,
+    prompt: str,
+    scenario: Scenario,
+    done,
+    allowed_tools: str = DEFAULT_ALLOWED_TOOLS,
+    timeout: float = DEFAULT_TIMEOUT_S,
+) -> ClaudeRun:
     """An INTERACTIVE session (no `-p`) in a pseudo-terminal: `claude PROMPT` with onboarding,
     the folder's trust and the test API key already accepted in HOME's `.claude.json`, the
     default permission mode (auto mode's safety check needs the real server). The screen is
@@ -362,11 +415,20 @@ def run_claude_interactive(claude_bin: Path, api: FakeApi, project: Path, home: 
 
     api.scenario = scenario
     first_logged = len(api.log)
-    (home / ".claude.json").write_text(json.dumps({
-        "hasCompletedOnboarding": True, "theme": "dark", "numStartups": 3,
-        "customApiKeyResponses": {"approved": ["test"], "rejected": []},
-        "projects": {str(project): {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True,
-                                     "allowedTools": []}}}), encoding="utf-8")
+    (home / ".claude.json").write_text(
+        json.dumps(
+            {
+                "hasCompletedOnboarding": True,
+                "theme": "dark",
+                "numStartups": 3,
+                "customApiKeyResponses": {"approved": ["test"], "rejected": []},
+                "projects": {
+                    str(project): {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True, "allowedTools": []}
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
     argv = [str(claude_bin), prompt, "--permission-mode", "default", "--allowedTools", allowed_tools]
     env = client_env(api, home, tmp, {"TERM": "xterm-256color", "COLUMNS": "160", "LINES": "50"})
     started = time.monotonic()
@@ -398,10 +460,18 @@ def run_claude_interactive(claude_bin: Path, api: FakeApi, project: Path, home: 
         os.close(fd)
     sessions = project / STATE_DIR / "sessions"
     sids = sorted(p.name for p in sessions.iterdir()) if sessions.is_dir() else []
-    return ClaudeRun(project=project, argv=argv, returncode=0 if not notes else -9,
-                     stdout=screen.decode("utf-8", "replace")[-4000:], stderr="",
-                     result={"session_id": sids[0]} if len(sids) == 1 else {}, log=api.snapshot(since=first_logged),
-                     duration_s=time.monotonic() - started, log_path=None, notes=notes)
+    return ClaudeRun(
+        project=project,
+        argv=argv,
+        returncode=0 if not notes else -9,
+        stdout=screen.decode("utf-8", "replace")[-4000:],
+        stderr="",
+        result={"session_id": sids[0]} if len(sids) == 1 else {},
+        log=api.snapshot(since=first_logged),
+        duration_s=time.monotonic() - started,
+        log_path=None,
+        notes=notes,
+    )
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

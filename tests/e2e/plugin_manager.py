@@ -20,8 +20,12 @@ from pathlib import Path
 
 from harness import COPY_IGNORE, REPO
 
-GIT_IDENTITY = {"GIT_AUTHOR_NAME": "e2e", "GIT_AUTHOR_EMAIL": "e2e@localhost",
-                "GIT_COMMITTER_NAME": "e2e", "GIT_COMMITTER_EMAIL": "e2e@localhost"}
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "e2e",
+    "GIT_AUTHOR_EMAIL": "e2e@localhost",
+    "GIT_COMMITTER_NAME": "e2e",
+    "GIT_COMMITTER_EMAIL": "e2e@localhost",
+}
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -85,16 +89,22 @@ class GitHttpServer:
                 path, _, query = self.path.partition("?")
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
-                env = {"GIT_PROJECT_ROOT": root, "GIT_HTTP_EXPORT_ALL": "1", "PATH_INFO": path,
-                       "QUERY_STRING": query, "REQUEST_METHOD": self.command,
-                       "CONTENT_TYPE": self.headers.get("Content-Type", ""), "CONTENT_LENGTH": str(len(body)),
-                       "REMOTE_ADDR": "127.0.0.1", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+                env = {
+                    "GIT_PROJECT_ROOT": root,
+                    "GIT_HTTP_EXPORT_ALL": "1",
+                    "PATH_INFO": path,
+                    "QUERY_STRING": query,
+                    "REQUEST_METHOD": self.command,
+                    "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+                    "CONTENT_LENGTH": str(len(body)),
+                    "REMOTE_ADDR": "127.0.0.1",
+                    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                }
                 if self.headers.get("Git-Protocol"):
                     env["GIT_PROTOCOL"] = self.headers["Git-Protocol"]
                 if self.headers.get("Content-Encoding"):
                     env["HTTP_CONTENT_ENCODING"] = self.headers["Content-Encoding"]
-                out = subprocess.run(["git", "http-backend"], input=body, env=env, capture_output=True,
-                                     timeout=120).stdout
+                out = subprocess.run(["git", "http-backend"], input=body, env=env, capture_output=True, timeout=120).stdout
                 head, _, rest = out.partition(b"\r\n\r\n")
                 status, headers = 200, []
                 for line in head.split(b"\r\n"):
@@ -126,11 +136,19 @@ class PluginCli:
         self.env = env
 
     def run(self, *args: str, check: bool = True, timeout: float = 180) -> subprocess.CompletedProcess:
-        proc = subprocess.run([str(self.claude_bin), "plugin", *args], env=self.env, capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL, timeout=timeout, cwd=self.env["HOME"])
+        proc = subprocess.run(
+            [str(self.claude_bin), "plugin", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=timeout,
+            cwd=self.env["HOME"],
+        )
         if check and proc.returncode != 0:
-            raise AssertionError(f"claude plugin {' '.join(args)} exited {proc.returncode}:\n"
-                                 f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+            raise AssertionError(
+                f"claude plugin {' '.join(args)} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+            )
         return proc
 
     def installed(self) -> "list[dict]":

@@ -22,8 +22,9 @@ def main() -> int:
     with open(os.path.join(root, "probe-log.jsonl"), "a", encoding="utf-8") as fh:
         fh.write(json.dumps({"event": event, "payload": payload}) + "\n")
     key = f"PreToolUse:{payload.get('tool_name')}" if event == "PreToolUse" else event
-    if event == "Stop" and any(isinstance(t, dict) and t.get("status") == "running"
-                               for t in payload.get("background_tasks") or []):
+    if event == "Stop" and any(
+        isinstance(t, dict) and t.get("status") == "running" for t in payload.get("background_tasks") or []
+    ):
         key = "Stop:running"
     try:
         with open(os.path.join(root, "probe.json"), encoding="utf-8") as fh:

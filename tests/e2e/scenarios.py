@@ -34,19 +34,32 @@ def report(phase: str = "research", **fields: Any) -> dict:
     base = {
         "phase": phase,
         "summary": "Reviewed the proposal from my perspective.",
-        "findings": [{"id": "F1", "claim": "Token revocation needs a server-side deny list.",
-                      "evidence": "src/auth/session.py:42", "severity": "high"}],
-        "approaches": [{"id": "A", "title": "Short-lived JWT plus deny list",
-                        "summary": "15-minute tokens, refresh rotation, deny list in Redis."},
-                       {"id": "B", "title": "Keep server sessions",
-                        "summary": "Status quo with a faster session store."}],
+        "findings": [
+            {
+                "id": "F1",
+                "claim": "Token revocation needs a server-side deny list.",
+                "evidence": "src/auth/session.py:42",
+                "severity": "high",
+            }
+        ],
+        "approaches": [
+            {
+                "id": "A",
+                "title": "Short-lived JWT plus deny list",
+                "summary": "15-minute tokens, refresh rotation, deny list in Redis.",
+            },
+            {"id": "B", "title": "Keep server sessions", "summary": "Status quo with a faster session store."},
+        ],
         "scores": {},
         "verdict": "approve",
         "preferred_approach": "A",
         "rationale": "A removes the session store from the hot path and keeps revocation.",
         "dissent": [],
         "confidence": 0.7,
-        "refutations": [], "conflicts": [], "missed_angles": [], "hot_spots": [],
+        "refutations": [],
+        "conflicts": [],
+        "missed_angles": [],
+        "hot_spots": [],
     }
     base.update(fields)
     return base
@@ -65,7 +78,7 @@ CITABLE_HEADER = "Ids you may cite ("
 CITABLE_LINE = re.compile(r"^- (\S+) \((finding|dissent|refutation|hot spot)[^)]*\): ")
 CITABLE_GROUPED = re.compile(r"^- ([A-Za-z0-9_.-]+|hot spots): (.+)$")
 GROUP_KINDS = {"findings": "finding", "dissent": "dissent", "refutations": "refutation"}
-DOCUMENT_REQUEST = "write the decision document"        # the request, once the vote passed
+DOCUMENT_REQUEST = "write the decision document"  # the request, once the vote passed
 DOCUMENT_SEND_BACK = "the decision document is the last step"  # the Stop hook's send-back
 
 
@@ -77,7 +90,7 @@ def citable_ids(seen: str) -> "list[tuple[str, str]]":
     out = []
     lines = seen[at:].splitlines()[1:]
     if lines and lines[0].startswith("(findings and hot spots by id"):  # a long catalogue: findings one
-        for line in lines[1:]:                                # line per agent, dissent and refutations whole
+        for line in lines[1:]:  # line per agent, dissent and refutations whole
             whole = CITABLE_LINE.match(line.strip())
             if whole:
                 out.append((whole.group(1), whole.group(2)))
@@ -107,20 +120,38 @@ def decision_document(ids: "list[tuple[str, str]]", rejected: bool = False, deci
     spots = [i for i, k in ids if k == "hot spot"]
     doc: dict = {
         "document": "prd",
-        "decision": decision or ("Adopt none of the approaches: the panel rejected all of them." if rejected
-                                 else "Adopt the leading approach the panel ranked first."),
+        "decision": decision
+        or (
+            "Adopt none of the approaches: the panel rejected all of them."
+            if rejected
+            else "Adopt the leading approach the panel ranked first."
+        ),
         "problem": "The question the user asked the panel to decide.",
         "non_goals": [{"text": "Anything outside the decided scope.", "sources": []}],
-        "risks": [{"id": "RISK1", "risk": "The dissenting concern materialises.", "mitigation": "Track it in review.",
-                   "severity": "high", "sources": dissent[:2]}],
-        "open_questions": [{"question": "What evidence would make us revisit this?",
-                            "sources": (spots or findings)[:1]}],
+        "risks": [
+            {
+                "id": "RISK1",
+                "risk": "The dissenting concern materialises.",
+                "mitigation": "Track it in review.",
+                "severity": "high",
+                "sources": dissent[:2],
+            }
+        ],
+        "open_questions": [{"question": "What evidence would make us revisit this?", "sources": (spots or findings)[:1]}],
     }
     if not rejected:
-        doc["requirements"] = [{"id": f"R{n}", "text": f"Honour finding {f}.", "priority": "must", "sources": [f]}
-                               for n, f in enumerate(findings[:3], start=1)]
-        doc["acceptance_criteria"] = [{"id": "AC1", "text": "Each requirement is checked by a test.",
-                                       "verifies": [r["id"] for r in doc["requirements"]], "sources": findings[:1]}]
+        doc["requirements"] = [
+            {"id": f"R{n}", "text": f"Honour finding {f}.", "priority": "must", "sources": [f]}
+            for n, f in enumerate(findings[:3], start=1)
+        ]
+        doc["acceptance_criteria"] = [
+            {
+                "id": "AC1",
+                "text": "Each requirement is checked by a test.",
+                "verifies": [r["id"] for r in doc["requirements"]],
+                "sources": findings[:1],
+            }
+        ]
     return doc
 
 
@@ -132,7 +163,7 @@ def concluding_answer(prose: str, req: ApiRequest) -> str:
     ids = citable_ids(seen)
     if not ids:
         return prose
-    rejected = "It needs at least one risk." in seen[max(0, seen.rfind(CITABLE_HEADER) - 1500):]
+    rejected = "It needs at least one risk." in seen[max(0, seen.rfind(CITABLE_HEADER) - 1500) :]
     return f"{prose}\n\n```json\n{json.dumps(decision_document(ids, rejected), indent=1)}\n```"
 
 
@@ -221,8 +252,9 @@ class PersonaPanel(Scenario):
     final_text = "Decision: approach A (short-lived JWT plus deny list); dissent recorded."
     waiting_text = "The persona agents are running in the background; I will wait for their reports."
 
-    def __init__(self, personas: "dict[str, dict | str]", agent_types: "dict[str, str] | None" = None,
-                 background: bool = False) -> None:
+    def __init__(
+        self, personas: "dict[str, dict | str]", agent_types: "dict[str, str] | None" = None, background: bool = False
+    ) -> None:
         self.personas = personas
         self.agent_types = agent_types or {}
         self.background = background
@@ -239,16 +271,18 @@ class PersonaPanel(Scenario):
     def spawn_message(self, req: ApiRequest) -> list:
         blocks: list = [text("I will consult the personas independently.")]
         for slug in self.personas:
-            blocks.append(agent_call(
-                prompt=self.persona_prompt(slug),
-                subagent_type=self.agent_types.get(slug, slug),
-                description=f"{slug} research",
-                run_in_background=None if self.background else False))
+            blocks.append(
+                agent_call(
+                    prompt=self.persona_prompt(slug),
+                    subagent_type=self.agent_types.get(slug, slug),
+                    description=f"{slug} research",
+                    run_in_background=None if self.background else False,
+                )
+            )
         return blocks
 
     def persona_prompt(self, slug: str) -> str:
-        return (f"PERSONA: {slug}\nResearch phase. Question: {self.question}\n"
-                "Work independently. End with one fenced JSON report.")
+        return f"PERSONA: {slug}\nResearch phase. Question: {self.question}\nWork independently. End with one fenced JSON report."
 
     def main_after_reports(self, req: ApiRequest) -> ReplyLike:
         return self.final_text

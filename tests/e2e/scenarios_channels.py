@@ -17,8 +17,18 @@ import re
 from fake_api import ApiRequest, ReplyLike, text, tool_use
 from scenarios import Scenario, agent_spawns, report_message
 from scenarios_gates import (
-    BREADTH, CACHE, DATABASE, GATE1_FAILED, PANEL, RANKING_PASS, SHARED, StagedDeliberation, concern, ranking_report,
-    spawn_batches, unsettled,
+    BREADTH,
+    CACHE,
+    DATABASE,
+    GATE1_FAILED,
+    PANEL,
+    RANKING_PASS,
+    SHARED,
+    StagedDeliberation,
+    concern,
+    ranking_report,
+    spawn_batches,
+    unsettled,
 )
 
 AGENT_ID = re.compile(r"agentId: (a[0-9a-f]+)")
@@ -35,15 +45,19 @@ META = "export const meta = {{name: '{name}', description: '{description}', phas
 def fan_out(n: int, name: str = "fan-out-research", prefix: str = "WF-RESEARCH") -> str:
     """The measured case: one agent() per item of a literal list, all in parallel."""
     items = ", ".join(f"'angle {i}'" for i in range(1, n + 1))
-    return (META.format(name=name, description=f"research the question from {n} angles")
-            + f"const ANGLES = [{items}]\n"
-            + f"return await parallel(ANGLES.map(a => () => agent(`{prefix}: research ${{a}}`, {{label: a, phase: 'Research'}})))\n")
+    return (
+        META.format(name=name, description=f"research the question from {n} angles")
+        + f"const ANGLES = [{items}]\n"
+        + f"return await parallel(ANGLES.map(a => () => agent(`{prefix}: research ${{a}}`, {{label: a, phase: 'Research'}})))\n"
+    )
 
 
-HELPERS = (META.format(name="pricing-call-sites", description="list the pricing call sites")
-           + "const DIRS = ['orders/', 'checkout/']\n"
-           + "return await parallel(DIRS.map(d => () => agent(`WF-HELPER: list the pricing call sites in ${d}`, "
-             "{label: d, phase: 'Research'})))\n")
+HELPERS = (
+    META.format(name="pricing-call-sites", description="list the pricing call sites")
+    + "const DIRS = ['orders/', 'checkout/']\n"
+    + "return await parallel(DIRS.map(d => () => agent(`WF-HELPER: list the pricing call sites in ${d}`, "
+    "{label: d, phase: 'Research'})))\n"
+)
 
 
 # --------------------------------------------------------------------------- request questions
@@ -95,18 +109,24 @@ class WorkflowInDeliberation(StagedDeliberation):
     def main(self, req: ApiRequest) -> ReplyLike:
         flows = calls(req, "Workflow")
         if self.early and not flows:
-            return [text("Fanning the research out over 15 angles with a workflow."),
-                    tool_use("Workflow", {"script": fan_out(15)})]
+            return [
+                text("Fanning the research out over 15 angles with a workflow."),
+                tool_use("Workflow", {"script": fan_out(15)}),
+            ]
         batches = spawn_batches(req)
         if batches and unsettled(req, batches[-1]):
             return self.waiting_text
         if len(batches) == 1 and not self.early:  # research is in: the workflows, before synthesis
             if not flows:
-                return [text("Fanning the research out over 15 angles with a workflow."),
-                        tool_use("Workflow", {"script": fan_out(15)})]
+                return [
+                    text("Fanning the research out over 15 angles with a workflow."),
+                    tool_use("Workflow", {"script": fan_out(15)}),
+                ]
             if len(flows) == 1:
-                return [text("The plugin refused that; a small helper workflow instead."),
-                        tool_use("Workflow", {"script": HELPERS})]
+                return [
+                    text("The plugin refused that; a small helper workflow instead."),
+                    tool_use("Workflow", {"script": HELPERS}),
+                ]
             result = req.tool_result_for(flows[1]["id"])
             if not (result and result.get("is_error")) and not notified(req, flows[1]["id"]):
                 return "Waiting for the helper workflow."
@@ -139,9 +159,14 @@ class FanOutOutside(Scenario):
         if not agent_spawns(req):
             from fake_api import agent_call
 
-            return [text("One more helper."),
-                    agent_call("PERSONA: helper\nList the pricing call sites.", "general-purpose",
-                               run_in_background=None if self.background else False)]
+            return [
+                text("One more helper."),
+                agent_call(
+                    "PERSONA: helper\nList the pricing call sites.",
+                    "general-purpose",
+                    run_in_background=None if self.background else False,
+                ),
+            ]
         return self.final_text
 
     def subagent(self, req: ApiRequest) -> ReplyLike:
@@ -156,8 +181,10 @@ UNDOCUMENTED = dict(RANKING_PASS)
 # and only the undocumented dissent fails (a stated dissent weighs at least 0.5)
 UNDOCUMENTED["cost-analyst"] = ranking_report({"A": 9.0, "B": 6.0, "C": 9.1}, preferred=None)
 DOCUMENTED_COST = ranking_report(
-    {"A": 9.0, "B": 6.0, "C": 9.1}, preferred=None,
-    dissent=[concern("A", "the invalidation events need a paid bus tier", "finance/infra-2024.csv:31 quotes it")])
+    {"A": 9.0, "B": 6.0, "C": 9.1},
+    preferred=None,
+    dissent=[concern("A", "the invalidation events need a paid bus tier", "finance/infra-2024.csv:31 quotes it")],
+)
 DISSENT_REQUEST = "Document your dissent: give a concern and its reason in `dissent`."
 LEAK_MARKER = "the security-analyst found:"
 
@@ -182,14 +209,23 @@ class ResumeDeliberation(StagedDeliberation):
                 return [text("Loading SendMessage to follow up with the cost analyst."), load_send_message()]
         elif len(batches) == 1 and not sends:
             finding = self.reports[("security-analyst", "research")]["findings"][0]["claim"]
-            return [tool_use("SendMessage", {"to": agent_ids(req)["cost-analyst"], "summary": "follow-up",
-                                             "message": f"Reconsider: {LEAK_MARKER} {finding}"})]
+            return [
+                tool_use(
+                    "SendMessage",
+                    {
+                        "to": agent_ids(req)["cost-analyst"],
+                        "summary": "follow-up",
+                        "message": f"Reconsider: {LEAK_MARKER} {finding}",
+                    },
+                )
+            ]
         if len(batches) == 3 and req.saw(GATE1_FAILED) and len(sends) == 1:
             named = re.search(r"have cost-analyst \(agent (a[0-9a-f]+)\) document, in `dissent`, a concern", req.all_text)
             if named:
-                return [text("Asking cost-analyst to document its dissent, as the gate says."),
-                        tool_use("SendMessage", {"to": named.group(1), "summary": "document dissent",
-                                                 "message": DISSENT_REQUEST})]
+                return [
+                    text("Asking cost-analyst to document its dissent, as the gate says."),
+                    tool_use("SendMessage", {"to": named.group(1), "summary": "document dissent", "message": DISSENT_REQUEST}),
+                ]
         if len(sends) == 2 and not notified(req, sends[1]["id"]):
             return "Waiting for the resumed cost-analyst."
         return super().main(req)

@@ -29,8 +29,11 @@ class CommandAsked(PersonaPanel):
     final_text = "The research wave is in; the deliberation goes on."
 
     def __init__(self, mode: str) -> None:
-        super().__init__({slug: report(phase="research") for slug in RESEARCH},
-                         {slug: agent_type(slug, mode) for slug in RESEARCH}, background=False)
+        super().__init__(
+            {slug: report(phase="research") for slug in RESEARCH},
+            {slug: agent_type(slug, mode) for slug in RESEARCH},
+            background=False,
+        )
 
     def persona_prompt(self, slug: str) -> str:
         return f"PERSONA: {slug}\nPhase: research\nQuestion: {self.question}\nEnd with one fenced JSON report."
@@ -63,4 +66,3 @@ def assert_command_forced(run: ClaudeRun, mode: str) -> None:
         assert "/deliberation:" not in said, said[-3000:]
     else:
         assert "install.sh" not in said, said[-3000:]
-

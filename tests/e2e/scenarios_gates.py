@@ -21,17 +21,18 @@ from pathlib import Path
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import STATE_DIR, agent_type, read_jsonl
-from scenarios import (Scenario, agent_outcomes, agent_spawns, concluding_answer, persona_of, report,
-                       report_message)
+from scenarios import Scenario, agent_outcomes, agent_spawns, concluding_answer, persona_of, report, report_message
 
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
 ROUND_TAG = re.compile(r"^Round: ([0-9]+)$", re.M)
 DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
 
-QUESTION = ("should the order service cache product prices in each node or keep reading them from "
-            "the pricing database? The latency, cost and staleness trade-offs are unclear, the "
-            "choice is hard to reverse and depends on load we have not measured.")
+QUESTION = (
+    "should the order service cache product prices in each node or keep reading them from "
+    "the pricing database? The latency, cost and staleness trade-offs are unclear, the "
+    "choice is hard to reverse and depends on load we have not measured."
+)
 PROMPT = "Deliberate before deciding: " + QUESTION
 # what the plugin computes for PROMPT (confidence module, task_type.classify) — checked in tests
 TASK_TYPE = "default"
@@ -60,23 +61,48 @@ def concern(target: str, concern_text: str, reason: str) -> dict:
     return {"target": target, "concern": concern_text, "reason": reason}
 
 
-def ranking_report(values: "dict[str, float]", preferred: "str | None", verdict: str = "approve",
-                   dissent: "list[dict] | tuple" = (), confidence: float = 0.7,
-                   rationale: str = "") -> dict:
+def ranking_report(
+    values: "dict[str, float]",
+    preferred: "str | None",
+    verdict: str = "approve",
+    dissent: "list[dict] | tuple" = (),
+    confidence: float = 0.7,
+    rationale: str = "",
+) -> dict:
     """A valid ranking report scoring each approach `values[approach]` on every dimension."""
-    return report(phase="ranking", summary=f"Scored {', '.join(values)}.", findings=[], approaches=[],
-                  scores=uniform_scores(values), verdict=verdict, preferred_approach=preferred,
-                  rationale=rationale or f"{preferred} fits my priorities best.",
-                  dissent=list(dissent), confidence=confidence)
+    return report(
+        phase="ranking",
+        summary=f"Scored {', '.join(values)}.",
+        findings=[],
+        approaches=[],
+        scores=uniform_scores(values),
+        verdict=verdict,
+        preferred_approach=preferred,
+        rationale=rationale or f"{preferred} fits my priorities best.",
+        dissent=list(dissent),
+        confidence=confidence,
+    )
 
 
-def research_report(finding: str, evidence: str, approaches: "list[tuple[str, str]]", preferred: str,
-                    verdict: str = "approve", confidence: float = 0.6, summary: str = "") -> dict:
-    return report(phase="research", summary=summary or finding,
-                  findings=[{"id": "F1", "claim": finding, "evidence": evidence, "severity": "high"}],
-                  approaches=[{"id": i, "title": t, "summary": t + "."} for i, t in approaches],
-                  verdict=verdict, preferred_approach=preferred, confidence=confidence,
-                  rationale=f"{preferred} addresses F1.")
+def research_report(
+    finding: str,
+    evidence: str,
+    approaches: "list[tuple[str, str]]",
+    preferred: str,
+    verdict: str = "approve",
+    confidence: float = 0.6,
+    summary: str = "",
+) -> dict:
+    return report(
+        phase="research",
+        summary=summary or finding,
+        findings=[{"id": "F1", "claim": finding, "evidence": evidence, "severity": "high"}],
+        approaches=[{"id": i, "title": t, "summary": t + "."} for i, t in approaches],
+        verdict=verdict,
+        preferred_approach=preferred,
+        confidence=confidence,
+        rationale=f"{preferred} addresses F1.",
+    )
 
 
 CACHE = ("A", "Per-node price cache with a 30 s TTL and invalidation events")
@@ -88,35 +114,79 @@ RESEARCH = {
     # preference: the red team finds no contested point (no hot spot)
     "security-analyst": research_report(
         "A per-node cache serves a withdrawn promotion price until its TTL expires.",
-        "pricing/promotions.py:88", [CACHE, DATABASE], preferred="B", confidence=0.55),
+        "pricing/promotions.py:88",
+        [CACHE, DATABASE],
+        preferred="B",
+        confidence=0.55,
+    ),
     "performance-engineer": research_report(
         "Price reads are 38 % of the checkout p99 latency (41 ms of 108 ms).",
-        "bench/checkout_p99.txt", [CACHE, DATABASE], preferred="A", confidence=0.65),
+        "bench/checkout_p99.txt",
+        [CACHE, DATABASE],
+        preferred="A",
+        confidence=0.65,
+    ),
     "cost-analyst": research_report(
         "The pricing database needs two more read replicas at current growth: 4.1k/month.",
-        "finance/infra-2024.csv:17", [CACHE, SHARED], preferred="A", confidence=0.6),
+        "finance/infra-2024.csv:17",
+        [CACHE, SHARED],
+        preferred="A",
+        confidence=0.6,
+    ),
 }
 SYNTHESIS = report(
-    phase="deliberation", summary="Three alternatives from three non-conflicting findings.",
-    findings=[], scores={}, verdict="abstain", preferred_approach="A", confidence=0.6,
+    phase="deliberation",
+    summary="Three alternatives from three non-conflicting findings.",
+    findings=[],
+    scores={},
+    verdict="abstain",
+    preferred_approach="A",
+    confidence=0.6,
     approaches=[{"id": i, "title": t, "summary": t + "."} for i, t in (CACHE, DATABASE, SHARED)],
-    rationale="A removes the hot read path; its stale window is bounded by the TTL and events.")
+    rationale="A removes the hot read path; its stale window is bounded by the TTL and events.",
+)
 RED_TEAM_CLEAN = report(
-    phase="deliberation", summary="Every converged point held.", findings=[], approaches=[],
-    scores={}, verdict="abstain", preferred_approach=None, confidence=0.6, missed_angles=[],
-    refutations=[{"target": "performance-engineer:F1", "verdict": "upheld",
-                  "claim": "the latency share is real", "evidence": "bench/checkout_p99.txt reproduces 41 ms"},
-                 {"target": "A", "verdict": "upheld", "claim": "the invalidation path exists",
-                  "evidence": "pricing/events.py:12 publishes price changes"}])
+    phase="deliberation",
+    summary="Every converged point held.",
+    findings=[],
+    approaches=[],
+    scores={},
+    verdict="abstain",
+    preferred_approach=None,
+    confidence=0.6,
+    missed_angles=[],
+    refutations=[
+        {
+            "target": "performance-engineer:F1",
+            "verdict": "upheld",
+            "claim": "the latency share is real",
+            "evidence": "bench/checkout_p99.txt reproduces 41 ms",
+        },
+        {
+            "target": "A",
+            "verdict": "upheld",
+            "claim": "the invalidation path exists",
+            "evidence": "pricing/events.py:12 publishes price changes",
+        },
+    ],
+)
 
 # the passing vote: every ranker prefers A — by 0.6 (security-analyst, firmness 0.6), 2.4 and 1.5
 # points (firmness 1) → consensus = 2.6 / (2.6 + 0.2) = 0.9286 (strong); the security analyst's
 # concern about A is documented, not a dissent (it prefers A)
 RANKING_PASS = {
     "security-analyst": ranking_report(
-        {"A": 8.4, "B": 7.8, "C": 6.0}, preferred="A", verdict="approve",
-        dissent=[concern("A", "stale promotion prices for up to 30 s",
-                         "pricing/promotions.py:88 withdraws promotions without a version check")]),
+        {"A": 8.4, "B": 7.8, "C": 6.0},
+        preferred="A",
+        verdict="approve",
+        dissent=[
+            concern(
+                "A",
+                "stale promotion prices for up to 30 s",
+                "pricing/promotions.py:88 withdraws promotions without a version check",
+            )
+        ],
+    ),
     "performance-engineer": ranking_report({"A": 9.4, "B": 5.0, "C": 7.0}, preferred="A"),
     "cost-analyst": ranking_report({"A": 9.0, "B": 6.0, "C": 7.5}, preferred="A"),
 }
@@ -142,8 +212,11 @@ def spawn_batches(req: ApiRequest) -> "list[list[dict]]":
     for message in req.messages:
         if message.get("role") != "assistant" or not isinstance(message.get("content"), list):
             continue
-        calls = [b for b in message["content"] if isinstance(b, dict) and b.get("type") == "tool_use"
-                 and b.get("name") in ("Agent", "Task")]
+        calls = [
+            b
+            for b in message["content"]
+            if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") in ("Agent", "Task")
+        ]
         if calls:
             batches.append(calls)
     return batches
@@ -157,9 +230,12 @@ def unsettled(req: ApiRequest, batch: "list[dict]") -> bool:
 
 def stop_feedbacks(req: ApiRequest) -> int:
     """How many Stop holds of the main agent the conversation holds (user messages only)."""
-    return sum(1 for m in req.messages if m.get("role") == "user"
-               and any(isinstance(b, dict) and b.get("type") == "text"
-                       and b.get("text", "").startswith(MAIN_HOLD) for b in _blocks(m)))
+    return sum(
+        1
+        for m in req.messages
+        if m.get("role") == "user"
+        and any(isinstance(b, dict) and b.get("type") == "text" and b.get("text", "").startswith(MAIN_HOLD) for b in _blocks(m))
+    )
 
 
 def _blocks(message: dict) -> list:
@@ -223,24 +299,32 @@ def wave_prompt(wave: Wave, slug: str, listing: str = "") -> str:
     list the plugin gave, in its neutral order, and nothing of the vote)."""
     head = f"PERSONA: {slug}\nPhase: {wave.phase}\nRound: {wave.round}\nQuestion: {QUESTION}\n"
     if wave.phase == "research":
-        body = ("Shared context: the order service (orders/), the pricing database and its "
-                "replicas, the checkout latency budget of 120 ms. Work independently.")
+        body = (
+            "Shared context: the order service (orders/), the pricing database and its "
+            "replicas, the checkout latency budget of 120 ms. Work independently."
+        )
     elif wave.phase == "deliberation":
-        body = ("All research findings: " + "; ".join(
-            f"{persona}:F1 {r['findings'][0]['claim']}" for persona, r in RESEARCH.items())
-            + ". Approaches so far: A, B, C.")
+        body = (
+            "All research findings: "
+            + "; ".join(f"{persona}:F1 {r['findings'][0]['claim']}" for persona, r in RESEARCH.items())
+            + ". Approaches so far: A, B, C."
+        )
     else:
-        listed = listing or (f"Approaches: {CACHE[0]} {CACHE[1]}; {DATABASE[0]} {DATABASE[1]}; {SHARED[0]} "
-                             f"{SHARED[1]}.")
-        body = (f"{listed}\nScore every approach 0-10 on {', '.join(DIMENSIONS)}; give your verdict and "
-                "a concern with its reason for each approach you would not adopt."
-                + (f" {wave.note}" if wave.note else ""))
+        listed = listing or (f"Approaches: {CACHE[0]} {CACHE[1]}; {DATABASE[0]} {DATABASE[1]}; {SHARED[0]} {SHARED[1]}.")
+        body = (
+            f"{listed}\nScore every approach 0-10 on {', '.join(DIMENSIONS)}; give your verdict and "
+            "a concern with its reason for each approach you would not adopt." + (f" {wave.note}" if wave.note else "")
+        )
     return head + body + "\nEnd with one fenced JSON report."
 
 
 BREADTH = (Wave("research", PANEL), Wave("deliberation", ("synthesis-lead",)), Wave("ranking", PANEL))
-WITH_RED_TEAM = (Wave("research", PANEL), Wave("deliberation", ("synthesis-lead",)),
-                 Wave("deliberation", ("red-team",)), Wave("ranking", PANEL))
+WITH_RED_TEAM = (
+    Wave("research", PANEL),
+    Wave("deliberation", ("synthesis-lead",)),
+    Wave("deliberation", ("red-team",)),
+    Wave("ranking", PANEL),
+)
 
 
 class StagedDeliberation(Scenario):
@@ -255,8 +339,9 @@ class StagedDeliberation(Scenario):
     final_text = "Decision: A (per-node price cache with a 30 s TTL and invalidation events); dissent recorded."
     waiting_text = "The agents are running in the background; I will wait for their reports."
 
-    def __init__(self, reports: dict, waves: "tuple[Wave, ...]" = BREADTH, mode: str = "install",
-                 background: bool = False) -> None:
+    def __init__(
+        self, reports: dict, waves: "tuple[Wave, ...]" = BREADTH, mode: str = "install", background: bool = False
+    ) -> None:
         self.reports = reports
         self.waves = tuple(waves)
         self.mode = mode
@@ -282,12 +367,18 @@ class StagedDeliberation(Scenario):
         return concluding_answer(self.final_text, req)
 
     def spawn(self, wave: Wave, listing: str = "") -> list:
-        blocks: list = [text(f"Spawning the {wave.phase} wave ({', '.join(wave.slugs)})." +
-                             (f" {wave.note}" if wave.note else ""))]
+        blocks: list = [
+            text(f"Spawning the {wave.phase} wave ({', '.join(wave.slugs)})." + (f" {wave.note}" if wave.note else ""))
+        ]
         for slug in wave.slugs:
-            blocks.append(agent_call(self.prompt(wave, slug, listing), agent_type(slug, self.mode),
-                                     description=f"{slug} {wave.phase}",
-                                     run_in_background=None if self.background else False))
+            blocks.append(
+                agent_call(
+                    self.prompt(wave, slug, listing),
+                    agent_type(slug, self.mode),
+                    description=f"{slug} {wave.phase}",
+                    run_in_background=None if self.background else False,
+                )
+            )
         return blocks
 
     def prompt(self, wave: Wave, slug: str, listing: str = "") -> str:
@@ -326,8 +417,9 @@ class EarlyStopDeliberation(StagedDeliberation):
 
     max_polls = 400
 
-    def __init__(self, reports: dict, project: Path, context_file: Path,
-                 waves: "tuple[Wave, ...]" = BREADTH, mode: str = "install") -> None:
+    def __init__(
+        self, reports: dict, project: Path, context_file: Path, waves: "tuple[Wave, ...]" = BREADTH, mode: str = "install"
+    ) -> None:
         super().__init__(reports, waves, mode, background=True)
         self.project = Path(project)
         self.context_file = Path(context_file)
@@ -339,10 +431,11 @@ class EarlyStopDeliberation(StagedDeliberation):
             if not stop_logged(self.project) and self.polls < self.max_polls:
                 self.polls += 1
                 time.sleep(0.02)  # paces the polls; short enough not to stall the main agent
-                return [text("Reading the shared context."),
-                        tool_use("Read", {"file_path": str(self.context_file)})]
-            self.early = {"deliberations": deliberation_files(self.project),
-                          "stops": [e for e in logged_events(self.project) if e.get("event") == "Stop"]}
+                return [text("Reading the shared context."), tool_use("Read", {"file_path": str(self.context_file)})]
+            self.early = {
+                "deliberations": deliberation_files(self.project),
+                "stops": [e for e in logged_events(self.project) if e.get("event") == "Stop"],
+            }
         return super().answer(slug, phase, round_, req)
 
 
@@ -353,13 +446,23 @@ class EarlyStopDeliberation(StagedDeliberation):
 RANKING_SPLIT = {
     "security-analyst": ranking_report({"A": 9.0, "B": 5.0, "C": 6.0}, preferred="A"),
     "performance-engineer": ranking_report(
-        {"A": 4.0, "B": 6.0, "C": 5.0}, preferred="B", verdict="reject",
-        dissent=[concern("A", "invalidation storms on every promotion launch",
-                         "pricing/events.py:40 fans one change out to every node")]),
+        {"A": 4.0, "B": 6.0, "C": 5.0},
+        preferred="B",
+        verdict="reject",
+        dissent=[
+            concern(
+                "A", "invalidation storms on every promotion launch", "pricing/events.py:40 fans one change out to every node"
+            )
+        ],
+    ),
     "cost-analyst": ranking_report(
-        {"A": 5.0, "B": 6.0, "C": 4.0}, preferred="B", verdict="approve",
-        dissent=[concern("A", "the event bus needs a paid tier at this fan-out",
-                         "finance/infra-2024.csv:31 quotes the next tier")]),
+        {"A": 5.0, "B": 6.0, "C": 4.0},
+        preferred="B",
+        verdict="approve",
+        dissent=[
+            concern("A", "the event bus needs a paid tier at this fan-out", "finance/infra-2024.csv:31 quotes the next tier")
+        ],
+    ),
 }
 SPLIT_CONSENSUS = 0.3125
 
@@ -370,8 +473,9 @@ class ReRankOnGate(StagedDeliberation):
     `try_first` names a role, it first does what the reason's `Next:` suggests (spawns that
     role); then it re-ranks (round 2), naming the contested point in the prompt."""
 
-    def __init__(self, reports: dict, waves: "tuple[Wave, ...]" = BREADTH, mode: str = "install",
-                 try_first: "str | None" = None) -> None:
+    def __init__(
+        self, reports: dict, waves: "tuple[Wave, ...]" = BREADTH, mode: str = "install", try_first: "str | None" = None
+    ) -> None:
         super().__init__(reports, waves, mode)
         self.try_first = try_first
 
@@ -380,9 +484,15 @@ class ReRankOnGate(StagedDeliberation):
         if req.saw(GATE1_FAILED):
             if self.try_first:
                 plan.append(Wave("deliberation", (self.try_first,), note="As the consensus gate advises."))
-            plan.append(Wave("ranking", PANEL, round=2,
-                             note="Re-rank: the consensus gate failed; the contested point is the "
-                                  "invalidation fan-out of A (performance-engineer, cost-analyst)."))
+            plan.append(
+                Wave(
+                    "ranking",
+                    PANEL,
+                    round=2,
+                    note="Re-rank: the consensus gate failed; the contested point is the "
+                    "invalidation fan-out of A (performance-engineer, cost-analyst).",
+                )
+            )
         return plan
 
 
@@ -393,8 +503,7 @@ class InvalidReports(StagedDeliberation):
 
     broken_json = '{"phase": "research", "findings": [ {"id": "F1", "claim": "replicas cost" }'
 
-    def __init__(self, reports: dict, waves: "tuple[Wave, ...]", fixes: str, stays_invalid: str,
-                 mode: str = "install") -> None:
+    def __init__(self, reports: dict, waves: "tuple[Wave, ...]", fixes: str, stays_invalid: str, mode: str = "install") -> None:
         super().__init__(reports, waves, mode)
         self.fixes = fixes
         self.stays_invalid = stays_invalid
@@ -421,9 +530,15 @@ class QualityGateOnStop(StagedDeliberation):
     def plan(self, req: ApiRequest) -> "list[Wave]":
         plan = list(self.waves)
         if self.comply and req.saw(GATE2_FAILED):
-            plan.append(Wave("ranking", tuple(self.waves[0].slugs), round=2,
-                             note="Re-rank with a second alternative, B (keep reading from the "
-                                  "pricing database), as the quality gate asks."))
+            plan.append(
+                Wave(
+                    "ranking",
+                    tuple(self.waves[0].slugs),
+                    round=2,
+                    note="Re-rank with a second alternative, B (keep reading from the "
+                    "pricing database), as the quality gate asks.",
+                )
+            )
         return plan
 
     def final(self, req: ApiRequest) -> ReplyLike:
@@ -437,8 +552,14 @@ class SpawnFlood(Scenario):
 
     final_text = "Twelve agents reported; three spawns were refused by the spawn budget."
 
-    def __init__(self, personas: "tuple[str, ...]", helpers: int, mode: str = "install",
-                 project: "Path | None" = None, background: bool = False) -> None:
+    def __init__(
+        self,
+        personas: "tuple[str, ...]",
+        helpers: int,
+        mode: str = "install",
+        project: "Path | None" = None,
+        background: bool = False,
+    ) -> None:
         self.personas = personas
         self.helpers = helpers
         self.mode = mode
@@ -459,9 +580,11 @@ class SpawnFlood(Scenario):
         while time.monotonic() < deadline:
             decided = 0
             for log in (self.project / STATE_DIR / "sessions").glob("*/events.jsonl"):
-                decided += sum(1 for r in read_jsonl(log)
-                               if r.get("event") == "PreToolUse"
-                               and (r.get("payload") or {}).get("tool_name") in ("Agent", "Task"))
+                decided += sum(
+                    1
+                    for r in read_jsonl(log)
+                    if r.get("event") == "PreToolUse" and (r.get("payload") or {}).get("tool_name") in ("Agent", "Task")
+                )
             if decided >= wanted:
                 return
             time.sleep(0.05)
@@ -472,13 +595,23 @@ class SpawnFlood(Scenario):
         blocks: list = [text(f"Spawning {len(self.personas) + self.helpers} agents at once.")]
         wave = Wave("research", self.personas)
         for slug in self.personas:
-            blocks.append(agent_call(wave_prompt(wave, slug), agent_type(slug, self.mode),
-                                     description=f"{slug} research",
-                                     run_in_background=self.run_in_background))
+            blocks.append(
+                agent_call(
+                    wave_prompt(wave, slug),
+                    agent_type(slug, self.mode),
+                    description=f"{slug} research",
+                    run_in_background=self.run_in_background,
+                )
+            )
         for n in range(1, self.helpers + 1):
-            blocks.append(agent_call(f"PERSONA: helper-{n}\nList the pricing call sites in orders/.",
-                                     "general-purpose", description=f"helper {n}",
-                                     run_in_background=self.run_in_background))
+            blocks.append(
+                agent_call(
+                    f"PERSONA: helper-{n}\nList the pricing call sites in orders/.",
+                    "general-purpose",
+                    description=f"helper {n}",
+                    run_in_background=self.run_in_background,
+                )
+            )
         return blocks
 
     def subagent(self, req: ApiRequest) -> ReplyLike:
@@ -487,8 +620,9 @@ class SpawnFlood(Scenario):
         if slug.startswith("helper-"):
             return f"{slug}: orders/pricing_client.py is the only call site."
         finding = f"{slug}: price reads dominate the checkout path from my perspective."
-        return report_message(research_report(finding, "bench/checkout_p99.txt", [CACHE, DATABASE],
-                                               preferred="A"), prose=f"{slug}: research done.")
+        return report_message(
+            research_report(finding, "bench/checkout_p99.txt", [CACHE, DATABASE], preferred="A"), prose=f"{slug}: research done."
+        )
 
 
 PAIR = ("security-analyst", "performance-engineer")
@@ -496,10 +630,18 @@ PAIR = ("security-analyst", "performance-engineer")
 SINGLE_APPROACH = {
     ("security-analyst", "research"): research_report(
         "A per-node cache serves a withdrawn promotion price until its TTL expires.",
-        "pricing/promotions.py:88", [CACHE], preferred="A", confidence=0.55),
+        "pricing/promotions.py:88",
+        [CACHE],
+        preferred="A",
+        confidence=0.55,
+    ),
     ("performance-engineer", "research"): research_report(
         "Price reads are 38 % of the checkout p99 latency (41 ms of 108 ms).",
-        "bench/checkout_p99.txt", [CACHE], preferred="A", confidence=0.65),
+        "bench/checkout_p99.txt",
+        [CACHE],
+        preferred="A",
+        confidence=0.65,
+    ),
     # round 1, one approach: both approve it (nothing to weigh it against: the verdict is the
     # position) → 2 / 2.2 = 0.9091 (strong): Gate 1 passes; round 2: A over B by 0.6 and 4.4 →
     # 1.6 / 1.8 = 0.8889

@@ -17,8 +17,10 @@ from fake_api import ApiRequest, ReplyLike
 from scenarios import DOCUMENT_SEND_BACK, concluding_answer, decision_document
 from scenarios_gates import StagedDeliberation
 
-PROSE = ("Decision: A, a per-node price cache with a 30 s TTL and invalidation events. The security "
-         "analyst's concern about stale promotion prices stands as dissent; B and C were ranked lower.")
+PROSE = (
+    "Decision: A, a per-node price cache with a 30 s TTL and invalidation events. The security "
+    "analyst's concern about stale promotion prices stands as dissent; B and C were ranked lower."
+)
 
 
 class DocumentOnRequest(StagedDeliberation):

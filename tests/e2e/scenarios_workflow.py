@@ -25,8 +25,12 @@ TITLE = re.compile(r"^# (.+?) — deliberation (?:persona|role)\s*$", re.M)
 DENIED = "PreToolUse:StructuredOutput hook error:"
 WORKFLOW_LAUNCHED = "Workflow launched in background"
 PANEL = ["security-analyst", "performance-engineer", "cost-analyst"]
-DEBATE = {"phase": "deliberation", "summary": "The perspectives disagree on nothing the synthesis leaves open.",
-          "conflicts": [], "confidence": 0.6}
+DEBATE = {
+    "phase": "deliberation",
+    "summary": "The perspectives disagree on nothing the synthesis leaves open.",
+    "conflicts": [],
+    "confidence": 0.6,
+}
 
 
 def _titles() -> "dict[str, str]":
@@ -85,14 +89,27 @@ class WorkflowDeliberation(Scenario):
     final_text = "Decision: A (per-node price cache with a 30 s TTL and invalidation events); dissent recorded."
     waiting_text = "The deliberation runs as the plugin's workflow; I will wait for its notification."
 
-    def __init__(self, question: str, mode: str = "plugin", args=None, reports: "dict | None" = None,
-                 first_bad: "set[str] | None" = None, never: "set[str] | None" = None,
-                 name: "str | None" = None) -> None:
+    def __init__(
+        self,
+        question: str,
+        mode: str = "plugin",
+        args=None,
+        reports: "dict | None" = None,
+        first_bad: "set[str] | None" = None,
+        never: "set[str] | None" = None,
+        name: "str | None" = None,
+    ) -> None:
         self.question = question
         self.mode = mode
-        self.args = args if args is not None else {"question": question, "personas": PANEL,
-                                                   "context": "the order service (orders/), the pricing database "
-                                                              "and its replicas, a checkout budget of 120 ms"}
+        self.args = (
+            args
+            if args is not None
+            else {
+                "question": question,
+                "personas": PANEL,
+                "context": "the order service (orders/), the pricing database and its replicas, a checkout budget of 120 ms",
+            }
+        )
         self.reports = reports or standard_table()
         self.first_bad = first_bad or set()
         self.never = never or set()
@@ -103,8 +120,10 @@ class WorkflowDeliberation(Scenario):
     def main(self, req: ApiRequest) -> ReplyLike:
         flows = calls(req, "Workflow")
         if not flows:
-            return [text("I will run the deliberation as the plugin's workflow."),
-                    tool_use("Workflow", {"name": self.name, "args": self.args})]
+            return [
+                text("I will run the deliberation as the plugin's workflow."),
+                tool_use("Workflow", {"name": self.name, "args": self.args}),
+            ]
         result = req.tool_result_for(flows[-1]["id"])
         if result is not None and result.get("is_error"):
             return self.refused(req, result["text"])
@@ -139,10 +158,9 @@ class WorkflowDeliberation(Scenario):
         return [text(f"{slug} reporting."), tool_use("StructuredOutput", report)]
 
     def report_for(self, slug: str, stage: str, req: ApiRequest) -> dict:
-        report = dict(self.reports.get((slug, stage)) or {"phase": stage, "summary": "nothing to add",
-                                                          "confidence": 0.5})
+        report = dict(self.reports.get((slug, stage)) or {"phase": stage, "summary": "nothing to add", "confidence": 0.5})
         if stage == "ranking":  # score exactly the approaches the schema names
-            wanted = (report_schema(req).get("properties", {}).get("scores", {}).get("required") or [])
+            wanted = report_schema(req).get("properties", {}).get("scores", {}).get("required") or []
             scores = report.get("scores") or {}
             fallback = next(iter(scores.values()), {})
             report["scores"] = {a: scores.get(a, fallback) for a in wanted} or scores

@@ -11,8 +11,15 @@ import pytest
 
 from harness import ClaudeRun
 from scenarios_channels import (
-    COORDINATOR, DENIED_WORKFLOW, DISSENT_REQUEST, LEAK_MARKER, FanOutOutside, ResumeDeliberation,
-    WorkflowInDeliberation, calls, resume_reports,
+    COORDINATOR,
+    DENIED_WORKFLOW,
+    DISSENT_REQUEST,
+    LEAK_MARKER,
+    FanOutOutside,
+    ResumeDeliberation,
+    WorkflowInDeliberation,
+    calls,
+    resume_reports,
 )
 from scenarios_gates import PROMPT, standard_reports, write_config
 from harness import FULL_FLOW, assert_clean, only_deliberation
@@ -46,17 +53,18 @@ def test_inside_a_deliberation_no_other_workflow_runs(background, run_claude, e2
     would fit: inside an open deliberation both are refused before any of their agents ran, with
     the plugin's own workflow named; the deliberation goes on and concludes."""
     write_config(e2e_project.path, {"depth": {"posture": "off"}})
-    run = run_claude(e2e_project, PROMPT, WorkflowInDeliberation(standard_reports(), background=background),
-                     allowed_tools=TOOLS)
+    run = run_claude(e2e_project, PROMPT, WorkflowInDeliberation(standard_reports(), background=background), allowed_tools=TOOLS)
     info = run.describe()
     assert_clean(run)
     delib = only_deliberation(run)
     for n in (0, 1):
         refused = tool_result(run, "Workflow", n)
         assert refused.get("is_error") is True, info
-        assert refused["text"].startswith(f"{DENIED_WORKFLOW} Workflow refused: deliberation {delib['id']} is open "
-                                          "(RESEARCH), and inside a deliberation the only workflow that runs is the "
-                                          "deliberation plugin's own"), refused["text"]
+        assert refused["text"].startswith(
+            f"{DENIED_WORKFLOW} Workflow refused: deliberation {delib['id']} is open "
+            "(RESEARCH), and inside a deliberation the only workflow that runs is the "
+            "deliberation plugin's own"
+        ), refused["text"]
         assert 'Next: Workflow({name: "deliberate", args: ' in refused["text"]
     assert run.subagent_requests("WF-RESEARCH") == [] and run.subagent_requests("WF-HELPER") == [], info
     lin = lineage(run)
@@ -73,12 +81,12 @@ def test_a_fan_out_right_after_a_requested_deliberation_is_refused(run_claude, e
     """Before any deliberation is open — the prompt asked for one — a fan-out workflow is refused
     too (it once ran 15 of 15 agents against a budget of 12 because nothing was open yet)."""
     write_config(e2e_project.path, {"depth": {"posture": "off"}})
-    run = run_claude(e2e_project, PROMPT, WorkflowInDeliberation(standard_reports(), early=True),
-                     allowed_tools=TOOLS)
+    run = run_claude(e2e_project, PROMPT, WorkflowInDeliberation(standard_reports(), early=True), allowed_tools=TOOLS)
     assert_clean(run)
     refused = tool_result(run, "Workflow", 0)
-    assert refused["text"].startswith(f"{DENIED_WORKFLOW} Workflow refused: a deliberation was asked for in this "
-                                      "prompt"), refused["text"]
+    assert refused["text"].startswith(f"{DENIED_WORKFLOW} Workflow refused: a deliberation was asked for in this prompt"), (
+        refused["text"]
+    )
     assert run.subagent_requests("WF-RESEARCH") == []
     assert only_deliberation(run)["phase"] == "COMPLETE"
 
@@ -86,8 +94,9 @@ def test_a_fan_out_right_after_a_requested_deliberation_is_refused(run_claude, e
 @pytest.mark.parametrize("background", MODES)
 def test_a_fan_out_outside_a_deliberation_is_counted_and_said_loudly(background, run_claude, e2e_project):
     write_config(e2e_project.path, {"spawn_budget": {"max_session_total": 10}})
-    run = run_claude(e2e_project, "Use a workflow to fan the research out over 15 angles.",
-                     FanOutOutside(15, background), allowed_tools=TOOLS)
+    run = run_claude(
+        e2e_project, "Use a workflow to fan the research out over 15 angles.", FanOutOutside(15, background), allowed_tools=TOOLS
+    )
     info = run.describe()
     assert_clean(run)
     assert run.deliberations() == []
@@ -103,8 +112,7 @@ def test_a_fan_out_outside_a_deliberation_is_counted_and_said_loudly(background,
     [flow] = lin["workflows"]
     assert (flow["bound"], flow["agents"], flow["overrun"], flow["status"]) == (15, 15, 5, "completed")
     # the user was told (a UserPromptSubmit or Stop systemMessage: the ones the client shows) …
-    passed = ("⚠ SPAWN BUDGET PASSED by workflow 'fan-out-research': this session has started 11 subagents "
-              "(budget 10 in all).")
+    passed = "⚠ SPAWN BUDGET PASSED by workflow 'fan-out-research': this session has started 11 subagents (budget 10 in all)."
     shown = [a.get("system_message") or "" for a in answers(run, "UserPromptSubmit") + answers(run, "Stop")]
     assert any(passed in m for m in shown), shown
     summary = "⚠ Spawn budget: workflow 'fan-out-research' finished; 5 of its 15 agents started past the budget"
@@ -120,8 +128,7 @@ def test_a_fan_out_outside_a_deliberation_is_counted_and_said_loudly(background,
 @pytest.mark.parametrize("background", MODES)
 def test_send_message_resumes_follow_the_stage_rules_and_replace_the_report(background, run_claude, e2e_project):
     write_config(e2e_project.path, {"depth": {"posture": "off"}})
-    run = run_claude(e2e_project, PROMPT, ResumeDeliberation(resume_reports(), background=background),
-                     allowed_tools=TOOLS)
+    run = run_claude(e2e_project, PROMPT, ResumeDeliberation(resume_reports(), background=background), allowed_tools=TOOLS)
     info = run.describe()
     assert_clean(run)
     delib = only_deliberation(run)
@@ -130,13 +137,18 @@ def test_send_message_resumes_follow_the_stage_rules_and_replace_the_report(back
     # a leak through a resume: refused, and the message never reached the agent
     leak = tool_result(run, "SendMessage", 0)
     assert leak.get("is_error") is True, info
-    assert leak["text"].startswith(f"Context isolation: this message to research agent cost-analyst "
-                                   f"(agent {cost_research['agent_id']}) carries 1 finding of other agents: "
-                                   "security-analyst:F1"), leak["text"]
+    assert leak["text"].startswith(
+        f"Context isolation: this message to research agent cost-analyst "
+        f"(agent {cost_research['agent_id']}) carries 1 finding of other agents: "
+        "security-analyst:F1"
+    ), leak["text"]
     assert not any(LEAK_MARKER in r.all_text for r in run.log.requests if r.is_subagent), info
     # the gate named the dissenter and said how to re-run it; the model resumed it
-    assert any(r.saw(f"have cost-analyst (agent {cost_ranking['agent_id']}) document, in `dissent`, a concern") and
-               r.saw("resume each with SendMessage (to = its agent id)") for r in run.main_requests), info
+    assert any(
+        r.saw(f"have cost-analyst (agent {cost_ranking['agent_id']}) document, in `dissent`, a concern")
+        and r.saw("resume each with SendMessage (to = its agent id)")
+        for r in run.main_requests
+    ), info
     assert "Resuming agent" in tool_result(run, "SendMessage", 1)["text"]
     resumed = [r for r in run.subagent_requests("Phase: ranking") if COORDINATOR in r.new_text]
     assert resumed and DISSENT_REQUEST in resumed[-1].new_text, info
@@ -144,12 +156,14 @@ def test_send_message_resumes_follow_the_stage_rules_and_replace_the_report(back
     assert cost_ranking["status"] == "reported" and cost_ranking["resumes"] == 1, cost_ranking
     assert cost_ranking["report"]["dissent"][0]["reason"] == "finance/infra-2024.csv:31 quotes it"
     assert [v["why"] for v in cost_ranking["revisions"]] == [
-        "requested by the plugin: the consensus gate asked it to document its dissent (concern + reason)"]
+        "requested by the plugin: the consensus gate asked it to document its dissent (concern + reason)"
+    ]
     assert cost_ranking["revisions"][0]["status"] == "reported"
     assert delib["gate1"]["passed"] is True and delib["phase"] == "COMPLETE", (delib["gate1"], delib["failure_reasons"])
     lin = lineage(run)
     assert [d["rule"] for d in lin["denied"]] == ["isolation"]
-    assert [(r["agent_id"], r["rule"], r["status"]) for r in lin["resumes"]] == \
-        [(cost_ranking["agent_id"], "requested", "started")]
+    assert [(r["agent_id"], r["rule"], r["status"]) for r in lin["resumes"]] == [
+        (cost_ranking["agent_id"], "requested", "started")
+    ]
     spawn = next(s for s in lin["spawns"] if s["agent_id"] == cost_ranking["agent_id"])
     assert (spawn["resumes"], spawn["status"]) == (1, "completed")

@@ -17,10 +17,33 @@ from harness import FULL_FLOW, ClaudeRun, assert_clean, only_deliberation
 from scenarios import persona_of
 from deliberation.core.personas import RESEARCH_PERSONAS
 from scenarios_gates import (
-    BREADTH, GATE1_FAILED, GATE2_FAILED, PAIR, PAIR_CONSENSUS, PAIR_FIRST_CONSENSUS, PANEL, PASS_CONSENSUS, PROMPT,
-    RANKING_SPLIT, SINGLE_APPROACH, SPLIT_CONSENSUS, STOP_FEEDBACK, TASK_TYPE, THRESHOLD,
-    TRIGGER_CONFIDENCE, WITH_RED_TEAM, EarlyStopDeliberation, InvalidReports, QualityGateOnStop,
-    ReRankOnGate, SpawnFlood, StagedDeliberation, Wave, standard_reports, stop_feedbacks, write_config,
+    BREADTH,
+    GATE1_FAILED,
+    GATE2_FAILED,
+    PAIR,
+    PAIR_CONSENSUS,
+    PAIR_FIRST_CONSENSUS,
+    PANEL,
+    PASS_CONSENSUS,
+    PROMPT,
+    RANKING_SPLIT,
+    SINGLE_APPROACH,
+    SPLIT_CONSENSUS,
+    STOP_FEEDBACK,
+    TASK_TYPE,
+    THRESHOLD,
+    TRIGGER_CONFIDENCE,
+    WITH_RED_TEAM,
+    EarlyStopDeliberation,
+    InvalidReports,
+    QualityGateOnStop,
+    ReRankOnGate,
+    SpawnFlood,
+    StagedDeliberation,
+    Wave,
+    standard_reports,
+    stop_feedbacks,
+    write_config,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -55,8 +78,10 @@ def assert_complete(run: ClaudeRun, delib: dict, consensus: float, flow: "list[s
     body = record.read_text(encoding="utf-8")
     assert delib["id"] in body and "Per-node price cache" in body, body[:2000]
     # the Stop hook's systemMessage for the user
-    complete = (f"Deliberation {delib['id']} COMPLETE: A (consensus {consensus:.2f} ≥ {THRESHOLD:.2f}, "
-                f"{TASK_TYPE}); route auto-execute; record {record}")
+    complete = (
+        f"Deliberation {delib['id']} COMPLETE: A (consensus {consensus:.2f} ≥ {THRESHOLD:.2f}, "
+        f"{TASK_TYPE}); route auto-execute; record {record}"
+    )
     answer = stop_answers(run)[-1]
     assert set(answer) == {"system_message"}, stop_answers(run)
     lines = answer["system_message"].splitlines()
@@ -114,16 +139,16 @@ def test_foreground_deliberation_passes_both_gates(variant, run_claude, e2e_proj
         roles.append(("red-team", "deliberation", "reported", False))
         assert delib["depth"]["status"] == "not_needed" and delib["depth"]["hot_spots"] == [], delib["depth"]
         assert delib["depth"]["posture"] == "ceiling", delib["depth"]
-    assert stage_status(delib) == sorted([(s, "research", "reported", False) for s in PANEL] + roles
-                                          + [(s, "ranking", "reported", False) for s in PANEL])
+    assert stage_status(delib) == sorted(
+        [(s, "research", "reported", False) for s in PANEL] + roles + [(s, "ranking", "reported", False) for s in PANEL]
+    )
     assert all(a["background"] is False for a in delib["agents"])
     assert len(stop_answers(run)) == 1, stop_answers(run)
 
     # what the model was shown: the protocol, the gate's progress, each wave's prompt
     mains = run.main_requests
     assert mains[0].saw("UserPromptSubmit hook additional context: DELIBERATION PROTOCOL"), info
-    passed = (f"consensus gate passed — leading approach A, consensus {PASS_CONSENSUS:.2f} ≥ "
-              f"{THRESHOLD:.2f}")
+    passed = f"consensus gate passed — leading approach A, consensus {PASS_CONSENSUS:.2f} ≥ {THRESHOLD:.2f}"
     assert mains[-1].saw(passed), info
     assert not any(r.saw(STOP_FEEDBACK) for r in mains), info
     ranking_prompts = [r for r in run.subagent_requests("Phase: ranking")]
@@ -149,8 +174,9 @@ def test_background_deliberation_survives_the_early_stop(run_claude, e2e_project
     info = run.describe()
     assert_clean(run)
     stats = run.subagent_stats
-    assert (stats["spawned"], stats["completed"], stats["requested"]["unset"],
-            stats["started_in_background"]) == (7, 7, 7, 7), info
+    assert (stats["spawned"], stats["completed"], stats["requested"]["unset"], stats["started_in_background"]) == (7, 7, 7, 7), (
+        info
+    )
 
     # the state right after the early Stop: research running, nothing decided, nothing failed
     early = scenario.early
@@ -180,17 +206,20 @@ def test_background_deliberation_survives_the_early_stop(run_claude, e2e_project
     # every completion reached the main agent as a task notification, and each wave began only
     # after the previous wave's reports were in
     assert all(a["notified"] for a in delib["agents"]), [(a["persona"], a["notified"]) for a in delib["agents"]]
-    notified = {re.search(r"<task-id>([^<]+)</task-id>", e["payload"]["prompt"]).group(1)
-                for e in events if e.get("event") == "UserPromptSubmit"
-                and "<task-notification>" in e["payload"].get("prompt", "")}
+    notified = {
+        re.search(r"<task-id>([^<]+)</task-id>", e["payload"]["prompt"]).group(1)
+        for e in events
+        if e.get("event") == "UserPromptSubmit" and "<task-notification>" in e["payload"].get("prompt", "")
+    }
     assert notified == {a["agent_id"] for a in delib["agents"]}, notified
     entered = {c["to_phase"]: c["at"] for c in delib["phase_history"]}
     done = lambda stage: max(a["reported_at"] for a in delib["agents"] if a["stage"] == stage)  # noqa: E731 - a one-line reading of the record
     assert done("research") < entered["DELIBERATION"] < done("deliberation") < entered["RANKING"]
     # Gate 1's news, queued by the last ranking SubagentStop, came with a task notification
     passed = f"consensus gate passed — leading approach A, consensus {PASS_CONSENSUS:.2f}"
-    assert any(r.saw("UserPromptSubmit hook additional context: Deliberation plugin:") and r.saw(passed)
-               for r in run.main_requests), info
+    assert any(
+        r.saw("UserPromptSubmit hook additional context: Deliberation plugin:") and r.saw(passed) for r in run.main_requests
+    ), info
 
 
 # --------------------------------------------------------------------------- scenario 3
@@ -214,8 +243,11 @@ def test_consensus_gate_block_reaches_the_model_which_reranks(run_claude, e2e_pr
     reason_line = f"- consensus: {SPLIT_CONSENSUS:.2f} < {THRESHOLD:.2f} for {TASK_TYPE} (leading approach A)"
     # the failure reached the model as PostToolUse context (a block there holds nothing and
     # shows the hook's command line: docs/HOOK_ANSWERS.md), with the figures
-    blocked = [r for r in run.main_requests if r.saw("PostToolUse:Agent hook additional context: Deliberation")
-               and r.saw(GATE1_FAILED) and r.saw(reason_line)]
+    blocked = [
+        r
+        for r in run.main_requests
+        if r.saw("PostToolUse:Agent hook additional context: Deliberation") and r.saw(GATE1_FAILED) and r.saw(reason_line)
+    ]
     assert blocked, info
     first = blocked[0]
     assert first.saw("What is contested:") and first.saw("Two ways forward — choose one"), info
@@ -226,8 +258,7 @@ def test_consensus_gate_block_reaches_the_model_which_reranks(run_claude, e2e_pr
     assert all("consensus gate failed" in r.agent_prompt for r in rerank), info
 
     delib = only_deliberation(run)
-    blocks = [e for e in run.events() if e.get("event") == "PostToolUse"
-              and (e.get("answer") or {}).get("decision") == "block"]
+    blocks = [e for e in run.events() if e.get("event") == "PostToolUse" and (e.get("answer") or {}).get("decision") == "block"]
     assert blocks and all(reason_line in b["answer"]["reason"] for b in blocks), blocks
     assert_complete(run, delib, PASS_CONSENSUS)
     assert_panel_vote(delib)
@@ -264,8 +295,10 @@ def test_invalid_report_is_sent_back_once_then_recorded_invalid(run_claude, e2e_
     fixer = research_turns("security-analyst")
     assert len(fixer) == 2, info
     assert STOP_FEEDBACK not in fixer[0].all_text
-    assert ("SubagentStop hook additional context: Deliberation plugin: your report was not accepted. Your final "
-            "message has no fenced JSON report.") in fixer[1].new_text, fixer[1].new_text[:600]
+    assert (
+        "SubagentStop hook additional context: Deliberation plugin: your report was not accepted. Your final "
+        "message has no fenced JSON report."
+    ) in fixer[1].new_text, fixer[1].new_text[:600]
     assert "blocking error" not in fixer[1].new_text  # said once, as context
     # the one that stays invalid: exactly one feedback, then no further turn (no loop)
     stubborn = research_turns("cost-analyst")
@@ -281,18 +314,23 @@ def test_invalid_report_is_sent_back_once_then_recorded_invalid(run_claude, e2e_
     invalid = records[("cost-analyst", "research")]
     assert (invalid["status"], invalid["send_backs"], invalid["report"]) == ("invalid", 1, None), invalid
     assert invalid["problem"].startswith("Your JSON report does not parse"), invalid["problem"]
-    assert any(w.startswith("cost-analyst (") and "recorded as invalid after 1 send-back(s)" in w
-               for w in delib["warnings"]), delib["warnings"]
+    assert any(w.startswith("cost-analyst (") and "recorded as invalid after 1 send-back(s)" in w for w in delib["warnings"]), (
+        delib["warnings"]
+    )
     stops = [e.get("notes") for e in run.events() if e.get("event") == "SubagentStop"]
-    assert sorted(next(x for x in n if x.startswith("report ")) for n in stops) == \
-        sorted(["report send_back"] * 2 + ["report invalid"]
-                                                 + ["report recorded"] * 4), stops
+    assert sorted(next(x for x in n if x.startswith("report ")) for n in stops) == sorted(
+        ["report send_back"] * 2 + ["report invalid"] + ["report recorded"] * 4
+    ), stops
     # the vote of the two valid personas: A over the next best by 0.6 and 2.4 → 1.6 / 1.8 = 0.8889
-    assert stage_status(delib) == sorted([("security-analyst", "research", "reported", False),
-                                          ("performance-engineer", "research", "reported", False),
-                                          ("cost-analyst", "research", "invalid", False),
-                                          ("security-analyst", "ranking", "reported", False),
-                                          ("performance-engineer", "ranking", "reported", False)])
+    assert stage_status(delib) == sorted(
+        [
+            ("security-analyst", "research", "reported", False),
+            ("performance-engineer", "research", "reported", False),
+            ("cost-analyst", "research", "invalid", False),
+            ("security-analyst", "ranking", "reported", False),
+            ("performance-engineer", "ranking", "reported", False),
+        ]
+    )
     assert_complete(run, delib, 0.8889)
     assert delib["ranking"]["stdev"] == pytest.approx(0.5)
 
@@ -327,8 +365,9 @@ def test_fifteen_parallel_spawns_against_a_budget_of_twelve(run_claude, e2e_proj
     assert {s["status"] for s in lineage["spawns"]} == {"completed"}, lineage["spawns"]
     assert {s["agent_id"] is not None for s in lineage["spawns"]} == {True}
     budget = "Spawn budget: the main agent already has 12 of 12 active subagents"
-    assert all(d["rule"] == "budget" and d["reason"].startswith(budget) and d["parent"] == "main"
-               for d in lineage["denied"]), lineage["denied"]
+    assert all(d["rule"] == "budget" and d["reason"].startswith(budget) and d["parent"] == "main" for d in lineage["denied"]), (
+        lineage["denied"]
+    )
     spawned_types = sorted(s["subagent_type"] for s in lineage["spawns"])
     denied_types = sorted(d["subagent_type"] for d in lineage["denied"])
     assert sorted(spawned_types + denied_types) == sorted(list(personas) + ["general-purpose"] * 5)
@@ -337,8 +376,9 @@ def test_fifteen_parallel_spawns_against_a_budget_of_twelve(run_claude, e2e_proj
     last = [r for r in run.main_requests if len(r.tool_results) >= 15][0]
     errors = [r["text"] for r in last.tool_results if r.get("is_error")]
     assert len(errors) == 3 and all(e.startswith("PreToolUse:Agent hook error: " + budget) for e in errors), errors
-    assert sorted(r["tool_use_id"] for r in last.tool_results if r.get("is_error")) \
-        == sorted(d["tool_use_id"] for d in lineage["denied"])
+    assert sorted(r["tool_use_id"] for r in last.tool_results if r.get("is_error")) == sorted(
+        d["tool_use_id"] for d in lineage["denied"]
+    )
     # the deliberation recorded only the allowed personas
     delib = only_deliberation(run)
     allowed_personas = [t for t in spawned_types if t != "general-purpose"]
@@ -407,9 +447,11 @@ def test_ignored_quality_gate_fails_the_deliberation_after_three_blocks(run_clau
     for n, answer in enumerate(stops[:3], start=1):
         assert_quality_block(run, answer, n)
     delib = only_deliberation(run)
-    failed = (f"⚠ DELIBERATION {delib['id']} FAILED — the stop was blocked 3 times in a row and the "
-              f"gates are still not met; the decision is NOT validated.\n"
-              f"Deliberation {delib['id']} — quality gate FAILED:\nSee `deliberation show {delib['id']}`.")
+    failed = (
+        f"⚠ DELIBERATION {delib['id']} FAILED — the stop was blocked 3 times in a row and the "
+        f"gates are still not met; the decision is NOT validated.\n"
+        f"Deliberation {delib['id']} — quality gate FAILED:\nSee `deliberation show {delib['id']}`."
+    )
     assert stops[3] == {"system_message": failed}, stops[3]
     # the model saw exactly three feedbacks, and was not asked again after the third
     mains = run.main_requests

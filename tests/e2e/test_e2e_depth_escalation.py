@@ -14,8 +14,16 @@ import pytest
 
 from harness import REPO, ClaudeRun, agent_type
 from scenarios_depth import (
-    DEPTH_INSTRUCTION, FLOORLESS_PROMPT, QUESTION, RED_TEAM_2_INSTRUCTION,
-    BreadthDeliberation, EditFile, StagedDeliberation, breadth_script, demo_script, depth_script,
+    DEPTH_INSTRUCTION,
+    FLOORLESS_PROMPT,
+    QUESTION,
+    RED_TEAM_2_INSTRUCTION,
+    BreadthDeliberation,
+    EditFile,
+    StagedDeliberation,
+    breadth_script,
+    demo_script,
+    depth_script,
     instruction_prompts,
     waves_done,
 )
@@ -23,15 +31,19 @@ from scenarios_depth import (
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 LENSES = ("evidence-chase", "counter-model", "edge-case-hunt")
-FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
-         "The red team's words are material too: check them.")
+FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.", "The red team's words are material too: check them.")
 
 
 def cli(project, *args: str) -> "subprocess.CompletedProcess":
     """`deliberation ARGS --project PROJECT` from the repo's lib/, as a person would run it."""
     env = {**os.environ, "PYTHONPATH": str(REPO / "lib")}
-    return subprocess.run([sys.executable, "-m", "deliberation", *args, "--project", str(project)],
-                          capture_output=True, text=True, timeout=60, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "deliberation", *args, "--project", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
 
 
 def write_config(project, cfg: dict) -> None:
@@ -78,8 +90,7 @@ def test_contested_point_deepened_by_fresh_tier2_workers(mode, run_claude, e2e_p
     assert all(all(f in p for f in FLOOR) and "H1" in p for _t, p in workers), workers
 
     # a lens spawn without the anti-anchoring floor was denied, and the denial reached the model
-    denials = [e for e in run.events() if e.get("event") == "PreToolUse"
-               and (e.get("answer") or {}).get("decision") == "deny"]
+    denials = [e for e in run.events() if e.get("event") == "PreToolUse" and (e.get("answer") or {}).get("decision") == "deny"]
     assert len(denials) == 1, [d["answer"] for d in denials]
     denied = denials[0]
     assert denied["payload"]["tool_input"]["prompt"] == FLOORLESS_PROMPT
@@ -117,10 +128,15 @@ def test_contested_point_deepened_by_fresh_tier2_workers(mode, run_claude, e2e_p
     by_key = {a["key"]: a for a in delib["agents"]}
     assert by_key[override["by_agent"]]["persona"] == "evidence-chase"
     assert [by_key[k]["persona"] for k in depth["zeroed"]] == ["edge-case-hunt"]
-    tiers = sorted((a["persona"], a["tier"], a.get("red_team_round")) for a in delib["agents"]
-                   if a["stage"] == "deliberation")
-    assert tiers == [("counter-model", 2, None), ("edge-case-hunt", 2, None), ("evidence-chase", 2, None),
-                     ("red-team", 1, 1), ("red-team", 2, 2), ("synthesis-lead", 1, None)], tiers
+    tiers = sorted((a["persona"], a["tier"], a.get("red_team_round")) for a in delib["agents"] if a["stage"] == "deliberation")
+    assert tiers == [
+        ("counter-model", 2, None),
+        ("edge-case-hunt", 2, None),
+        ("evidence-chase", 2, None),
+        ("red-team", 1, 1),
+        ("red-team", 2, 2),
+        ("synthesis-lead", 1, None),
+    ], tiers
     # the struck approach left the lead: the ranking leads with B
     assert delib["ranking"]["leading"] == "B" and delib["decision"] == "B", delib["ranking"]
     assert delib["gate1"]["passed"] and delib["gate2"]["passed"]
@@ -154,8 +170,7 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
     assert cls == "security/auth"
 
     # 2. a person marks it reversed: the class becomes reversal-prone
-    rev = cli(project.path, "reverse", first["id"], "--reason", "JWT rollout rolled back: revocation gap",
-              "--json")
+    rev = cli(project.path, "reverse", first["id"], "--reason", "JWT rollout rolled back: revocation gap", "--json")
     assert rev.returncode == 0, rev.stderr
     assert json.loads(rev.stdout)["class"]["reversals"] == 1
     registry = json.loads((project.state_dir / "reversals.json").read_text())
@@ -163,8 +178,9 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
 
     # 3. the same question again passes unanimously, the judges 0.92 confident: under the default
     # policy D+T2+PROBE, T2 → human review (T1 is not run)
-    second = run_claude(project, QUESTION, BreadthDeliberation(breadth_script()),
-                        extra_args=["--output-format", "stream-json", "--verbose"])
+    second = run_claude(
+        project, QUESTION, BreadthDeliberation(breadth_script()), extra_args=["--output-format", "stream-json", "--verbose"]
+    )
     assert_clean(second)
     d2 = {d["session_id"]: d for d in second.deliberations()}[second.session_id]
     assert d2["phase"] == "COMPLETE", second.describe()
@@ -183,8 +199,9 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
     assert stop_msg.startswith(f"⚠ HUMAN REVIEW NEEDED: deliberation {d2['id']} [{cls}] routed to human-review")
     assert f"deliberation approve {d2['id']}" in stop_msg
     notices = [m for m in stream(second) if m.get("type") == "system" and m.get("subtype") == "informational"]
-    assert [m["content"] for m in notices if "HUMAN REVIEW NEEDED" in m.get("content", "")] \
-        == ["\n".join(f"Stop says: {line}" for line in stop_msg.splitlines())], notices
+    assert [m["content"] for m in notices if "HUMAN REVIEW NEEDED" in m.get("content", "")] == [
+        "\n".join(f"Stop says: {line}" for line in stop_msg.splitlines())
+    ], notices
     assert not any(r.saw("HUMAN REVIEW NEEDED") for r in second.requests)
 
     # 4. the next session's Edit is answered `ask`; headless (-p) there is no one to ask, so the
@@ -215,8 +232,12 @@ def test_unanimous_pass_on_reversal_prone_class_asks_on_edit(run_claude, e2e_pro
     log = [json.loads(line) for line in (project.state_dir / "adjudications.jsonl").read_text().splitlines()]
     assert [(x["deliberation_id"], x["action"]) for x in log] == [(first["id"], "reverse"), (d2["id"], "approve")]
 
-    after = run_claude(project, "Apply the decision to auth_config.py", EditFile(str(target), "'server'", "'jwt'"),
-                       allowed_tools="Agent Read Edit")
+    after = run_claude(
+        project,
+        "Apply the decision to auth_config.py",
+        EditFile(str(target), "'server'", "'jwt'"),
+        allowed_tools="Agent Read Edit",
+    )
     assert_clean(after)
     assert after.result["permission_denials"] == [], after.describe()
     assert target.read_text() == "SESSION_BACKEND = 'jwt'\n"
@@ -276,18 +297,29 @@ def bundle_demo(run: ClaudeRun, project, dest: Path, client_version: str) -> Non
     dest.mkdir(parents=True, exist_ok=True)
     events = (run.session_dir / "events.jsonl").read_text(encoding="utf-8")
     (dest / "events.jsonl").write_text(scrub(events, project.path, project.home, project.tmp), encoding="utf-8")
-    paths = sorted({e["payload"]["agent_transcript_path"] for e in run.events()
-                    if e.get("event") == "SubagentStop" and e["payload"].get("agent_transcript_path")})
+    paths = sorted(
+        {
+            e["payload"]["agent_transcript_path"]
+            for e in run.events()
+            if e.get("event") == "SubagentStop" and e["payload"].get("agent_transcript_path")
+        }
+    )
     with open(dest / "transcripts.jsonl", "w", encoding="utf-8") as fh:
         for path in paths:
-            fh.write(json.dumps({"path": scrub(path, project.path, project.home, project.tmp),
-                                 "lines": usage_lines(path)}) + "\n")
+            fh.write(
+                json.dumps({"path": scrub(path, project.path, project.home, project.tmp), "lines": usage_lines(path)}) + "\n"
+            )
     registry = (project.state_dir / "reversals.json").read_text(encoding="utf-8")
     (dest / "reversals.json").write_text(registry, encoding="utf-8")
-    meta = {"scenario": "tests/e2e/test_e2e_depth_escalation.py::test_demo_deliberation (demo_script)",
-            "client": f"@anthropic-ai/claude-code {client_version}", "session_id": run.session_id,
-            "project": PLACEHOLDER_PROJECT, "home": PLACEHOLDER_HOME, "tmp": PLACEHOLDER_TMP,
-            "events": len(run.events())}
+    meta = {
+        "scenario": "tests/e2e/test_e2e_depth_escalation.py::test_demo_deliberation (demo_script)",
+        "client": f"@anthropic-ai/claude-code {client_version}",
+        "session_id": run.session_id,
+        "project": PLACEHOLDER_PROJECT,
+        "home": PLACEHOLDER_HOME,
+        "tmp": PLACEHOLDER_TMP,
+        "events": len(run.events()),
+    }
     (dest / "recording.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
@@ -296,8 +328,16 @@ def test_demo_deliberation(run_claude, e2e_project, claude_bin):
     warning, a gate block and its fix, the route. DELIBERATION_RECORD_DEMO=1 writes the recording
     into examples/demo/ (any other value: that directory)."""
     project = e2e_project
-    seeded = cli(project.path, "reverse", PRIOR_DECISION, "--class", "security/auth",
-                 "--reason", "JWT pilot rolled back: revoked tokens stayed valid for 15 minutes", "--json")
+    seeded = cli(
+        project.path,
+        "reverse",
+        PRIOR_DECISION,
+        "--class",
+        "security/auth",
+        "--reason",
+        "JWT pilot rolled back: revoked tokens stayed valid for 15 minutes",
+        "--json",
+    )
     assert seeded.returncode == 0, seeded.stderr
 
     run = run_claude(project, QUESTION, StagedDeliberation(demo_script()), mode="install", timeout=180)
@@ -313,7 +353,10 @@ def test_demo_deliberation(run_claude, e2e_project, claude_bin):
     blocks = list(dict.fromkeys(raw_blocks))
     assert len(raw_blocks) == len(blocks), raw_blocks  # no news repeated within a batch
     assert [b.splitlines()[0] for b in blocks] == [
-        blocks[0].splitlines()[0], blocks[1].splitlines()[0], f"Deliberation {delib['id']} — consensus gate FAILED:"]
+        blocks[0].splitlines()[0],
+        blocks[1].splitlines()[0],
+        f"Deliberation {delib['id']} — consensus gate FAILED:",
+    ]
     assert blocks[0].startswith(DEPTH_INSTRUCTION) and blocks[1].startswith(RED_TEAM_2_INSTRUCTION), blocks
     assert "- dissent_documented: 0 of 1 dissenters documented (undocumented: cost-analyst)" in blocks[2]
     passed = [a["context"] for a in post if "consensus gate passed" in a.get("context", "")]

@@ -51,11 +51,21 @@ def reassemble(events: "list[tuple[str, dict]]") -> "tuple[list, str]":
     return blocks, stop_reason
 
 
-MAIN_BODY = {"model": "claude-test", "stream": True, "system": [{"type": "text", "text": "main agent"}],
-             "tools": [{"name": "Agent"}, {"name": "Read"}],
-             "messages": [{"role": "user", "content": [
-                 {"type": "text", "text": "<system-reminder>\nignore me\n</system-reminder>\n"},
-                 {"type": "text", "text": "Decide X"}]}]}
+MAIN_BODY = {
+    "model": "claude-test",
+    "stream": True,
+    "system": [{"type": "text", "text": "main agent"}],
+    "tools": [{"name": "Agent"}, {"name": "Read"}],
+    "messages": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "<system-reminder>\nignore me\n</system-reminder>\n"},
+                {"type": "text", "text": "Decide X"},
+            ],
+        }
+    ],
+}
 
 
 def test_stream_is_the_messages_api_event_sequence():
@@ -66,16 +76,27 @@ def test_stream_is_the_messages_api_event_sequence():
     events = parse_sse(raw)
     assert [name for name, _ in events] == [
         "message_start",
-        "content_block_start", "content_block_delta", "content_block_stop",
-        "content_block_start", "content_block_delta", "content_block_stop",
-        "message_delta", "message_stop"]
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    ]
     assert events[0][1]["message"]["model"] == "claude-test"
     blocks, stop_reason = reassemble(events)
     assert stop_reason == "tool_use"
-    assert blocks == [{"type": "text", "text": "spawning"},
-                      {"type": "tool_use", "id": "toolu_fixed", "name": "Agent",
-                       "input": {"description": "red-team task", "prompt": "PERSONA: red-team\ngo",
-                                 "subagent_type": "red-team"}}]
+    assert blocks == [
+        {"type": "text", "text": "spawning"},
+        {
+            "type": "tool_use",
+            "id": "toolu_fixed",
+            "name": "Agent",
+            "input": {"description": "red-team task", "prompt": "PERSONA: red-team\ngo", "subagent_type": "red-team"},
+        },
+    ]
 
 
 def test_non_streaming_request_gets_one_json_message():
@@ -106,9 +127,13 @@ def test_count_tokens_unknown_paths_and_scenario_errors_are_logged():
 
 def test_request_helpers_tell_main_subagent_and_side_apart():
     main = ApiRequest(MAIN_BODY)
-    sub = ApiRequest({"system": [{"type": "text", "text": "x-anthropic-billing-header: cc_is_subagent=true;"}],
-                      "tools": [{"name": "Agent"}, {"name": "Read"}],
-                      "messages": [{"role": "user", "content": "PERSONA: security-analyst\nResearch."}]})
+    sub = ApiRequest(
+        {
+            "system": [{"type": "text", "text": "x-anthropic-billing-header: cc_is_subagent=true;"}],
+            "tools": [{"name": "Agent"}, {"name": "Read"}],
+            "messages": [{"role": "user", "content": "PERSONA: security-analyst\nResearch."}],
+        }
+    )
     side = ApiRequest({"system": "Generate a title", "messages": [{"role": "user", "content": "hi"}]})
     assert (main.is_main_agent, main.is_subagent, main.is_side_request) == (True, False, False)
     assert (sub.is_main_agent, sub.is_subagent, sub.is_side_request) == (False, True, False)
@@ -120,29 +145,52 @@ def test_request_helpers_tell_main_subagent_and_side_apart():
 def test_agent_outcomes_follow_results_and_notifications():
     messages = [
         {"role": "user", "content": "Decide"},
-        {"role": "assistant", "content": [tool_use("Agent", {"prompt": "a"}, id="t1"),
-                                          tool_use("Agent", {"prompt": "b"}, id="t2"),
-                                          tool_use("Agent", {"prompt": "c"}, id="t3"),
-                                          tool_use("Agent", {"prompt": "d"}, id="t4"),
-                                          tool_use("Agent", {"prompt": "e"}, id="t5")]},
-        {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "REPORT A"}]},
-            {"type": "tool_result", "tool_use_id": "t2", "is_error": True,
-             "content": "PreToolUse:Agent hook error: budget"},
-            {"type": "tool_result", "tool_use_id": "t3", "content": [
-                {"type": "text", "text": "Async agent launched successfully. agentId: a1"}]},
-            {"type": "tool_result", "tool_use_id": "t4", "content": [
-                {"type": "text", "text": "Async agent launched successfully. agentId: a2"}]},
-            {"type": "tool_result", "tool_use_id": "t5", "content": [
-                {"type": "text", "text": "Async agent launched successfully. agentId: a3"}]}]},
+        {
+            "role": "assistant",
+            "content": [
+                tool_use("Agent", {"prompt": "a"}, id="t1"),
+                tool_use("Agent", {"prompt": "b"}, id="t2"),
+                tool_use("Agent", {"prompt": "c"}, id="t3"),
+                tool_use("Agent", {"prompt": "d"}, id="t4"),
+                tool_use("Agent", {"prompt": "e"}, id="t5"),
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "REPORT A"}]},
+                {"type": "tool_result", "tool_use_id": "t2", "is_error": True, "content": "PreToolUse:Agent hook error: budget"},
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t3",
+                    "content": [{"type": "text", "text": "Async agent launched successfully. agentId: a1"}],
+                },
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t4",
+                    "content": [{"type": "text", "text": "Async agent launched successfully. agentId: a2"}],
+                },
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t5",
+                    "content": [{"type": "text", "text": "Async agent launched successfully. agentId: a3"}],
+                },
+            ],
+        },
         # a completion that arrives mid-turn comes as a system message
-        {"role": "system", "content": "[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification>\n"
-                                      "<task-id>a3</task-id>\n<tool-use-id>t5</tool-use-id>\n"
-                                      "<result>REPORT E</result>\n</task-notification>"},
+        {
+            "role": "system",
+            "content": "[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification>\n"
+            "<task-id>a3</task-id>\n<tool-use-id>t5</tool-use-id>\n"
+            "<result>REPORT E</result>\n</task-notification>",
+        },
         {"role": "assistant", "content": [{"type": "text", "text": "waiting"}]},
-        {"role": "user", "content": "<system-reminder><task-notification>\n<task-id>a1</task-id>\n"
-                                    "<tool-use-id>t3</tool-use-id>\n<result>REPORT C</result>\n"
-                                    "</task-notification></system-reminder>"},
+        {
+            "role": "user",
+            "content": "<system-reminder><task-notification>\n<task-id>a1</task-id>\n"
+            "<tool-use-id>t3</tool-use-id>\n<result>REPORT C</result>\n"
+            "</task-notification></system-reminder>",
+        },
     ]
     req = ApiRequest({"system": "main", "tools": [{"name": "Agent"}], "messages": messages})
     assert agent_outcomes(req) == {"t1": "done", "t2": "error", "t3": "done", "t4": "background", "t5": "done"}
@@ -151,14 +199,22 @@ def test_agent_outcomes_follow_results_and_notifications():
 
 
 def test_persona_panel_script():
-    panel = PersonaPanel({"security-analyst": report(), "red-team": "no report"},
-                         agent_types={"red-team": "deliberation:red-team"}, background=False)
+    panel = PersonaPanel(
+        {"security-analyst": report(), "red-team": "no report"},
+        agent_types={"red-team": "deliberation:red-team"},
+        background=False,
+    )
     first = panel(ApiRequest(MAIN_BODY))
     calls = [b for b in first if b.get("type") == "tool_use"]
     assert [c["input"]["subagent_type"] for c in calls] == ["security-analyst", "deliberation:red-team"]
     assert all(c["input"]["run_in_background"] is False for c in calls)
-    sub = ApiRequest({"system": "cc_is_subagent=true", "tools": [{"name": "Read"}],
-                      "messages": [{"role": "user", "content": calls[1]["input"]["prompt"]}]})
+    sub = ApiRequest(
+        {
+            "system": "cc_is_subagent=true",
+            "tools": [{"name": "Read"}],
+            "messages": [{"role": "user", "content": calls[1]["input"]["prompt"]}],
+        }
+    )
     assert panel(sub) == "no report"
 
 

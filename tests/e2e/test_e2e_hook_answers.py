@@ -40,8 +40,7 @@ class ProbeAgent(Scenario):
     def main(self, req: ApiRequest):
         if not req.tool_uses:
             if self.edit:
-                return [text("Editing."), tool_use("Edit", {"file_path": self.edit, "old_string": "a",
-                                                           "new_string": "b"})]
+                return [text("Editing."), tool_use("Edit", {"file_path": self.edit, "old_string": "a", "new_string": "b"})]
             return [text("Spawning."), agent_call("PROBE CHILD", run_in_background=None if self.background else False)]
         if any(v == "background" for v in agent_outcomes(req).values()):
             return "MAIN WAITING"
@@ -51,8 +50,9 @@ class ProbeAgent(Scenario):
         return "CHILD AGAIN" if "CHILD REPORT" in req.all_text else "CHILD REPORT"
 
 
-def probe(claude_bin, fake_api, tmp_path, plan: dict, scenario: ProbeAgent,
-          allowed: str = "Agent Read Edit") -> "tuple[ClaudeRun, list[dict]]":
+def probe(
+    claude_bin, fake_api, tmp_path, plan: dict, scenario: ProbeAgent, allowed: str = "Agent Read Edit"
+) -> "tuple[ClaudeRun, list[dict]]":
     project, home, tmp = tmp_path / "project", tmp_path / "home", tmp_path / "tmp"
     for folder in (project / ".claude", home, tmp):
         folder.mkdir(parents=True)
@@ -64,8 +64,18 @@ def probe(claude_bin, fake_api, tmp_path, plan: dict, scenario: ProbeAgent,
     (project / "f.txt").write_text("a\n", encoding="utf-8")
     if scenario.edit == "":
         scenario.edit = str(project / "f.txt")
-    run = run_claude_once(claude_bin, fake_api, project, home, tmp, "PROBE PROMPT", scenario,
-                          allowed_tools=allowed, timeout=60, log_path=tmp_path / "api-log.jsonl")
+    run = run_claude_once(
+        claude_bin,
+        fake_api,
+        project,
+        home,
+        tmp,
+        "PROBE PROMPT",
+        scenario,
+        allowed_tools=allowed,
+        timeout=60,
+        log_path=tmp_path / "api-log.jsonl",
+    )
     log = project / "probe-log.jsonl"
     calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
     return run, calls
@@ -113,10 +123,10 @@ def specific(event: str, **fields) -> dict:
 
 
 def test_post_tool_use_block_reads_as_an_error_with_the_command_line(claude_bin, fake_api, tmp_path):
-    run, _ = probe(claude_bin, fake_api, tmp_path, answer("PostToolUse", decision="block", reason="R-POST"),
-                   ProbeAgent())
+    run, _ = probe(claude_bin, fake_api, tmp_path, answer("PostToolUse", decision="block", reason="R-POST"), ProbeAgent())
     assert received(run, "R-POST") == [
-        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{command("PostToolUse")}": R-POST')]
+        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{command("PostToolUse")}": R-POST')
+    ]
     assert run.text == "MAIN DONE"  # the tool had run: a PostToolUse block holds nothing
 
 
@@ -127,12 +137,18 @@ def test_post_tool_use_context_reads_as_context(claude_bin, fake_api, tmp_path):
 
 
 def test_post_tool_use_block_with_context_shows_both_in_one_message(claude_bin, fake_api, tmp_path):
-    plan = answer("PostToolUse", decision="block", reason="R-POST",
-                  hookSpecificOutput=specific("PostToolUse", additionalContext="C-POST"))
+    plan = answer(
+        "PostToolUse", decision="block", reason="R-POST", hookSpecificOutput=specific("PostToolUse", additionalContext="C-POST")
+    )
     run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
     assert received(run, "C-POST") == [
-        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{command("PostToolUse")}": '
-                          "R-POST\n\nPostToolUse:Agent hook additional context: C-POST")]
+        (
+            "system",
+            False,
+            f'PostToolUse:Agent hook blocking error from command: "{command("PostToolUse")}": '
+            "R-POST\n\nPostToolUse:Agent hook additional context: C-POST",
+        )
+    ]
 
 
 def test_post_tool_use_exit_2_shows_the_command_line_twice(claude_bin, fake_api, tmp_path):
@@ -140,18 +156,19 @@ def test_post_tool_use_exit_2_shows_the_command_line_twice(claude_bin, fake_api,
     run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
     cmd = command("PostToolUse")
     assert received(run, "E-POST") == [
-        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{cmd}": [{cmd}]: E-POST')]
+        ("system", False, f'PostToolUse:Agent hook blocking error from command: "{cmd}": [{cmd}]: E-POST')
+    ]
 
 
 # --------------------------------------------------------------------------- Stop / SubagentStop
 
 
 def test_stop_block_is_shown_twice_and_names_the_command(claude_bin, fake_api, tmp_path):
-    run, calls = probe(claude_bin, fake_api, tmp_path, answer("Stop", decision="block", reason="R-STOP"),
-                       ProbeAgent())
+    run, calls = probe(claude_bin, fake_api, tmp_path, answer("Stop", decision="block", reason="R-STOP"), ProbeAgent())
     assert received(run, "R-STOP") == [
         ("user", False, "Stop hook feedback:\nR-STOP"),
-        ("system", False, f'Stop hook blocking error from command: "{command("Stop")}": R-STOP')]
+        ("system", False, f'Stop hook blocking error from command: "{command("Stop")}": R-STOP'),
+    ]
     assert run.text == "MAIN AGAIN" and stops(calls) == [False, True]
 
 
@@ -159,25 +176,28 @@ def test_stop_context_keeps_the_turn_open_and_is_shown_once(claude_bin, fake_api
     plan = answer("Stop", hookSpecificOutput=specific("Stop", additionalContext="C-STOP"))
     run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
     assert received(run, "C-STOP") == [
-        ("user", False, "<system-reminder>\nStop hook additional context: C-STOP\n</system-reminder>")]
+        ("user", False, "<system-reminder>\nStop hook additional context: C-STOP\n</system-reminder>")
+    ]
     assert run.text == "MAIN AGAIN" and stops(calls) == [False, True]  # the same hold as a block
 
 
 def test_stop_context_after_background_agents_keeps_the_turn_open(claude_bin, fake_api, tmp_path):
     # a Stop while the agent runs is answered nothing; the first Stop after it finished holds
     # (whether the main agent stops once before the agent's notification is the client's race)
-    plan = {"Stop:running": [{}],
-            "Stop": [{"stdout": {"hookSpecificOutput": specific("Stop", additionalContext="C-STOP")}}]}
+    plan = {"Stop:running": [{}], "Stop": [{"stdout": {"hookSpecificOutput": specific("Stop", additionalContext="C-STOP")}}]}
     run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(background=True))
     assert received(run, "C-STOP") == [
-        ("user", False, "<system-reminder>\nStop hook additional context: C-STOP\n</system-reminder>")], \
-        (calls, run.text, run.describe())
+        ("user", False, "<system-reminder>\nStop hook additional context: C-STOP\n</system-reminder>")
+    ], (calls, run.text, run.describe())
     # the Stop that answered the context (the first with no agent running) held the turn: the
     # main agent answered once more and stopped again, with stop_hook_active
     stop_calls = [c for c in calls if c["event"] == "Stop"]
-    held = next(i for i, c in enumerate(stop_calls) if not any(
-        t.get("status") == "running" for t in c["payload"].get("background_tasks") or []))
-    assert stops(calls)[held:held + 2] == [False, True], stops(calls)
+    held = next(
+        i
+        for i, c in enumerate(stop_calls)
+        if not any(t.get("status") == "running" for t in c["payload"].get("background_tasks") or [])
+    )
+    assert stops(calls)[held : held + 2] == [False, True], stops(calls)
     assert run.text in ("MAIN AGAIN", "MAIN DONE"), run.text  # DONE: the notification came after the hold
 
 
@@ -188,11 +208,11 @@ def test_stop_exit_2_shows_the_command_line(claude_bin, fake_api, tmp_path):
 
 
 def test_subagent_stop_block_is_shown_twice_to_the_subagent(claude_bin, fake_api, tmp_path):
-    run, calls = probe(claude_bin, fake_api, tmp_path,
-                       answer("SubagentStop", decision="block", reason="R-SUB"), ProbeAgent())
+    run, calls = probe(claude_bin, fake_api, tmp_path, answer("SubagentStop", decision="block", reason="R-SUB"), ProbeAgent())
     assert received(run, "R-SUB", subagent=True) == [
         ("user", False, "Stop hook feedback:\nR-SUB"),
-        ("system", False, f'SubagentStop hook blocking error from command: "{command("SubagentStop")}": R-SUB')]
+        ("system", False, f'SubagentStop hook blocking error from command: "{command("SubagentStop")}": R-SUB'),
+    ]
     assert received(run, "R-SUB") == []  # the main agent never sees it
     assert stops(calls, "SubagentStop") == [False, True]
 
@@ -201,7 +221,8 @@ def test_subagent_stop_context_keeps_the_subagent_going(claude_bin, fake_api, tm
     plan = answer("SubagentStop", hookSpecificOutput=specific("SubagentStop", additionalContext="C-SUB"))
     run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
     assert received(run, "C-SUB", subagent=True) == [
-        ("user", False, "<system-reminder>\nSubagentStop hook additional context: C-SUB\n</system-reminder>")]
+        ("user", False, "<system-reminder>\nSubagentStop hook additional context: C-SUB\n</system-reminder>")
+    ]
     assert received(run, "C-SUB") == []
     assert stops(calls, "SubagentStop") == [False, True]
     assert received(run, "CHILD AGAIN")  # the main agent got the subagent's second answer
@@ -211,23 +232,28 @@ def test_subagent_stop_context_keeps_the_subagent_going(claude_bin, fake_api, tm
 
 
 def test_pre_tool_use_deny_is_the_tool_error(claude_bin, fake_api, tmp_path):
-    plan = answer("PreToolUse:Agent", hookSpecificOutput=specific(
-        "PreToolUse", permissionDecision="deny", permissionDecisionReason="R-DENY"))
+    plan = answer(
+        "PreToolUse:Agent",
+        hookSpecificOutput=specific("PreToolUse", permissionDecision="deny", permissionDecisionReason="R-DENY"),
+    )
     run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent())
     assert received(run, "R-DENY") == [("user", True, "PreToolUse:Agent hook error: R-DENY")]
 
 
 def test_pre_tool_use_deny_on_edit_is_the_tool_error(claude_bin, fake_api, tmp_path):
-    plan = answer("PreToolUse:Edit", hookSpecificOutput=specific(
-        "PreToolUse", permissionDecision="deny", permissionDecisionReason="R-DENY"))
+    plan = answer(
+        "PreToolUse:Edit", hookSpecificOutput=specific("PreToolUse", permissionDecision="deny", permissionDecisionReason="R-DENY")
+    )
     run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(edit=""))
     assert received(run, "R-DENY") == [("user", True, "PreToolUse:Edit hook error: R-DENY")]
 
 
 @pytest.mark.parametrize("tool", ["Agent", "Edit"])
 def test_pre_tool_use_ask_headless_is_a_denial_with_the_reason_verbatim(tool, claude_bin, fake_api, tmp_path):
-    plan = answer(f"PreToolUse:{tool}", hookSpecificOutput=specific(
-        "PreToolUse", permissionDecision="ask", permissionDecisionReason="R-ASK"))
+    plan = answer(
+        f"PreToolUse:{tool}",
+        hookSpecificOutput=specific("PreToolUse", permissionDecision="ask", permissionDecisionReason="R-ASK"),
+    )
     run, _ = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(edit="" if tool == "Edit" else None))
     assert received(run, "R-ASK") == [("user", True, "R-ASK")]
     assert [d["tool_name"] for d in run.result["permission_denials"]] == ["Task" if tool == "Agent" else tool]
@@ -275,8 +301,9 @@ def test_task_notification_context_follows_the_notification(claude_bin, fake_api
     notification, in one of the two forms the client is measured to produce: its own system
     message (the notification in a user message before it; 5 runs of 6), or grouped with the
     notification in one system message, the context last (1 of 6)."""
-    plan = {"UserPromptSubmit": [{}, {"stdout": {"hookSpecificOutput": specific(
-        "UserPromptSubmit", additionalContext="C-NOTE")}}]}
+    plan = {
+        "UserPromptSubmit": [{}, {"stdout": {"hookSpecificOutput": specific("UserPromptSubmit", additionalContext="C-NOTE")}}]
+    }
     run, calls = probe(claude_bin, fake_api, tmp_path, plan, ProbeAgent(background=True))
     line = "UserPromptSubmit hook additional context: C-NOTE"
     got = received(run, "C-NOTE")
@@ -289,11 +316,11 @@ def test_task_notification_context_follows_the_notification(claude_bin, fake_api
 
 
 def test_user_prompt_exit_2_drops_the_prompt_before_the_model(claude_bin, fake_api, tmp_path):
-    run, _ = probe(claude_bin, fake_api, tmp_path, {"UserPromptSubmit": [{"stderr": "E-UPS", "exit": 2}]},
-                   ProbeAgent())
+    run, _ = probe(claude_bin, fake_api, tmp_path, {"UserPromptSubmit": [{"stderr": "E-UPS", "exit": 2}]}, ProbeAgent())
     assert run.main_requests == []
-    assert run.text == (f"UserPromptSubmit operation blocked by hook:\n[{command('UserPromptSubmit')}]: "
-                        "E-UPS\n\nOriginal prompt: PROBE PROMPT")
+    assert run.text == (
+        f"UserPromptSubmit operation blocked by hook:\n[{command('UserPromptSubmit')}]: E-UPS\n\nOriginal prompt: PROBE PROMPT"
+    )
 
 
 @pytest.mark.parametrize("event", ["UserPromptSubmit", "PostToolUse", "Stop"])
@@ -319,9 +346,15 @@ class WriteAgent(ProbeAgent):
 def write_probe(claude_bin, fake_api, tmp_path, rel: str, decision: str) -> "tuple[ClaudeRun, list[dict], Path]":
     """The main agent writes `rel` (under the project); PreToolUse:Write answers `decision`.
     Write is not among the allowed tools: a headless run refuses it unless a hook allows it."""
-    plan = answer("PreToolUse:Write", hookSpecificOutput=specific(
-        "PreToolUse", permissionDecision=decision, permissionDecisionReason=f"R-{decision.upper()}",
-        additionalContext=f"C-{decision.upper()}"))
+    plan = answer(
+        "PreToolUse:Write",
+        hookSpecificOutput=specific(
+            "PreToolUse",
+            permissionDecision=decision,
+            permissionDecisionReason=f"R-{decision.upper()}",
+            additionalContext=f"C-{decision.upper()}",
+        ),
+    )
     target = tmp_path / "project" / rel
     run, calls = probe(claude_bin, fake_api, tmp_path, plan, WriteAgent(str(target)), allowed="Agent Read")
     pre = [c["payload"]["tool_input"] for c in calls if c["event"] == "PreToolUse"]

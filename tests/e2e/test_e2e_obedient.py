@@ -28,9 +28,11 @@ from tests.helpers import obedient as O
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-QUESTION = ("should the order service cache product prices in each node or keep reading them from "
-            "the pricing database? The latency, cost and staleness trade-offs are unclear, the choice "
-            "is hard to reverse and depends on load we have not measured.")
+QUESTION = (
+    "should the order service cache product prices in each node or keep reading them from "
+    "the pricing database? The latency, cost and staleness trade-offs are unclear, the choice "
+    "is hard to reverse and depends on load we have not measured."
+)
 RESEARCH_HAVE = re.compile(r"Reports you have: research (\d+) of (\d+)")
 FLOOR = "Tier 1 is material, not the answer; agreeing again scores 0."
 LEADING = re.compile(r"consensus gate passed — leading approach ([A-Z][\w:-]*)")
@@ -63,8 +65,9 @@ class Obedient(Scenario):
             proto = O.read_protocol("\n".join(message_texts(req.messages)))
             if proto is None:
                 return "No deliberation protocol reached me: I answer directly."
-            first = O.Directive(action="spawn", text="research", phase="research",
-                                agent_types=[proto.prefix + p for p in proto.panel[:3]])
+            first = O.Directive(
+                action="spawn", text="research", phase="research", agent_types=[proto.prefix + p for p in proto.panel[:3]]
+            )
             return self.spawn(first, proto, req)
         d = O.newest_directive(message_texts(req.new_messages))
         if d is None or d.action == "wait":
@@ -80,16 +83,20 @@ class Obedient(Scenario):
             if call is None:  # a request that names no Write call: the block ends the answer
                 return O.concluding_answer(d.text, decision)
             return [text("Handing the decision document to the plugin, as it asks."), tool_use("Write", call)]
-        return (f"Decision: approach {leading[-1] if leading else '(none)'}."
-                + (f" {d.tell_user}" if d.tell_user else ""))
+        return f"Decision: approach {leading[-1] if leading else '(none)'}." + (f" {d.tell_user}" if d.tell_user else "")
 
     def spawn(self, d: O.Directive, proto: O.Protocol, req: ApiRequest) -> list:
         reports = O.reports_in(message_texts(req.messages))
         blocks: list = [text(f"As the plugin says: {d.text.splitlines()[0][:200]}")]
         for agent_type in d.agent_types:
-            blocks.append(agent_call(O.prompt_for(d, agent_type, proto.question, reports), agent_type,
-                                     description=f"{O.slug_of(agent_type)} {d.phase}",
-                                     run_in_background=None if self.background else False))
+            blocks.append(
+                agent_call(
+                    O.prompt_for(d, agent_type, proto.question, reports),
+                    agent_type,
+                    description=f"{O.slug_of(agent_type)} {d.phase}",
+                    run_in_background=None if self.background else False,
+                )
+            )
         return blocks
 
     def subagent(self, req: ApiRequest) -> ReplyLike:
@@ -101,9 +108,22 @@ def reverse_class(project, task_type: str) -> None:
 
     path = project.state_dir / "reversals.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "classes": {task_type: {
-        "decision_class": task_type, "reversals": 1, "decisions": ["d-00000000-1"],
-        "reasons": ["rolled back after a stale-price incident"]}}}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "schema_version": SCHEMA_VERSION,
+                "classes": {
+                    task_type: {
+                        "decision_class": task_type,
+                        "reversals": 1,
+                        "decisions": ["d-00000000-1"],
+                        "reasons": ["rolled back after a stale-price incident"],
+                    }
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
 
 
 def plugin_said(req: ApiRequest) -> "list[str]":
@@ -127,18 +147,23 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
     assert run.undelivered_hook_output() == [], info
     (d,) = run.deliberations()
     assert d["phase"] == "COMPLETE", f"{d['phase']}: {d['failure_reasons']}\n{info}"
-    assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING",
-                                                          "PRD_GENERATION", "COMPLETE"]
+    assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
     roles = sorted((a["persona"], a["stage"], a["tier"]) for a in d["agents"])
     # the one hot spot is a missed angle: evidence-chase and edge-case-hunt dig into it, and
     # counter-model (no explanation there to rival) is not spawned — 12 agents
-    assert len(roles) == 12 and ("red-team", "deliberation", 2) in roles and \
-        [r for r in roles if r[0] == "edge-case-hunt"] == [("edge-case-hunt", "deliberation", 2)], roles
+    assert (
+        len(roles) == 12
+        and ("red-team", "deliberation", 2) in roles
+        and [r for r in roles if r[0] == "edge-case-hunt"] == [("edge-case-hunt", "deliberation", 2)]
+    ), roles
     assert all(a["background"] is background for a in d["agents"])
     assert run.state_json("sessions/{sid}/lineage.json")["denied"] == []  # no step it was told was refused
     assert d["decision"] == "A" and d["route"]["route"] == "human-review", d["route"]
-    holds = [e["answer"]["reason"] for e in run.events() if e.get("event") == "Stop"
-             and (e.get("answer") or {}).get("decision") == "block"]
+    holds = [
+        e["answer"]["reason"]
+        for e in run.events()
+        if e.get("event") == "Stop" and (e.get("answer") or {}).get("decision") == "block"
+    ]
     assert holds == [], holds  # told with the request, the answer carried the review notice: no hold
     # the document went over the Write call the request named (both install forms reach the hook),
     # was recorded from the call and never written; the answer the user read is prose
@@ -153,8 +178,7 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
     # points 5 and 6: the protocol once, its question line without the trigger word
     first = "\n".join(message_texts(mains[0].messages))
     assert first.count(O.HEADER) == 1 and first.count(FLOOR) == 1, first[-4000:]
-    assert f"\nQuestion: {QUESTION}\n" in first and "Question: /deliberate" not in first \
-        and "Question: DELIBERATE" not in first
+    assert f"\nQuestion: {QUESTION}\n" in first and "Question: /deliberate" not in first and "Question: DELIBERATE" not in first
     # point 3: nothing reads as a failure by form, and no command line or path of the plugin
     plugin_root = str(plugin_copy) if background else str(REPO)
     for r in run.requests:
@@ -165,21 +189,28 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
     # the request for the document, and again when the plugin recorded it ...
     told = [r for r in mains if r.saw(f"Route: when deliberation {d['id']} closes, its decision goes to HUMAN REVIEW")]
     assert told and told[-1] is mains[-1], info
-    recorded = [r for r in mains if r.saw("PreToolUse:Write hook error: RECORDED — this refusal is the expected "
-                                          f"receipt, not an error: the plugin took the decision document of "
-                                          f"deliberation {d['id']} (")]
+    recorded = [
+        r
+        for r in mains
+        if r.saw(
+            "PreToolUse:Write hook error: RECORDED — this refusal is the expected "
+            f"receipt, not an error: the plugin took the decision document of "
+            f"deliberation {d['id']} ("
+        )
+    ]
     assert len(recorded) == 1 and recorded[0] is mains[-1], info
     # ... and told the user, with the commands that settle it
-    assert run.text.startswith("Decision: approach A. The deliberation chose approach A, but the decision is not "
-                               "final: it awaits your review (unanimity on a reversal-prone class is not "
-                               "confidence)"), run.text
+    assert run.text.startswith(
+        "Decision: approach A. The deliberation chose approach A, but the decision is not "
+        "final: it awaits your review (unanimity on a reversal-prone class is not "
+        "confidence)"
+    ), run.text
     assert f"`deliberation approve {d['id']}`" in run.text and f"`deliberation reject {d['id']}`" in run.text
     # point 1: after synthesis and debate the plugin named the red-team pass, and nothing asked
     # for a ranking before it
     notes = [t for r in mains for t in plugin_said(r)]
-    red = next(i for i, t in enumerate(notes) if "Next: spawn ONE `" in t and "red-team`" in t
-               and "red team 2" not in t)
-    assert not any("RANK" in t.split("Next:")[-1][:80] for t in notes[:red]), notes[:red + 1]
+    red = next(i for i, t in enumerate(notes) if "Next: spawn ONE `" in t and "red-team`" in t and "red team 2" not in t)
+    assert not any("RANK" in t.split("Next:")[-1][:80] for t in notes[:red]), notes[: red + 1]
     if background:
         # point 2: a note never counts a research report the main agent has not received
         for r in mains:
@@ -204,8 +235,11 @@ def test_an_obedient_main_agent_completes_the_deliberation(background, run_claud
         for n, e in posts:
             waves.setdefault(first_seen.get(e["payload"]["tool_use_id"]), []).append((n, e))
         assert len(waves) == 6 and None not in waves, sorted(waves, key=str)
-        pre_at = {e["payload"].get("tool_use_id"): n for n, e in enumerate(events)
-                  if e.get("event") == "PreToolUse" and e["payload"].get("tool_name") == "Agent"}
+        pre_at = {
+            e["payload"].get("tool_use_id"): n
+            for n, e in enumerate(events)
+            if e.get("event") == "PreToolUse" and e["payload"].get("tool_name") == "Agent"
+        }
         for wave in waves.values():
             notes = [e["answer"]["context"] for _, e in wave if (e.get("answer") or {}).get("context")]
             # one note per wave; a second only in the form measured on a loaded machine: a

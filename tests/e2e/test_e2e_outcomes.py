@@ -15,9 +15,24 @@ from scenarios import Scenario, agent_outcomes, concluding_answer, persona_of, r
 from scenarios_depth import instruction_prompts, lens_of
 from scenarios_gates import STOP_FEEDBACK, approach_listing, phase_of, round_of
 from scenarios_outcomes import (
-    AGAINST_AGREES, AGAINST_DISAGREES, BLIND_DENIED, FOR_REPORT, FULL, PAIR, PAIR_RANKING, PANEL,
-    PASS_CONSENSUS, PROMPT, RED_TEAM_DENIED, TRIGGER_CONFIDENCE, Deliberation, LeakyRanking,
-    SecondRedTeam, passing_ranking, rejecting, table,
+    AGAINST_AGREES,
+    AGAINST_DISAGREES,
+    BLIND_DENIED,
+    FOR_REPORT,
+    FULL,
+    PAIR,
+    PAIR_RANKING,
+    PANEL,
+    PASS_CONSENSUS,
+    PROMPT,
+    RED_TEAM_DENIED,
+    TRIGGER_CONFIDENCE,
+    Deliberation,
+    LeakyRanking,
+    SecondRedTeam,
+    passing_ranking,
+    rejecting,
+    table,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -33,8 +48,7 @@ def checks(gate: dict) -> "dict[str, dict]":
 
 
 def denials(run: ClaudeRun) -> "list[dict]":
-    return [e for e in run.events() if e.get("event") == "PreToolUse"
-            and (e.get("answer") or {}).get("decision") == "deny"]
+    return [e for e in run.events() if e.get("event") == "PreToolUse" and (e.get("answer") or {}).get("decision") == "deny"]
 
 
 def saw_denial(run: ClaudeRun, event: dict) -> bool:
@@ -74,8 +88,10 @@ def test_forced_plain_question_with_a_passing_consensus_completes(run_claude, e2
     # no gate held it; the performance engineer prefers B, so the vote is a split and the one
     # Stop hold is the human-review notice (rule D), said before the final answer
     assert not any(r.saw(STOP_FEEDBACK) and r.saw("gate FAILED") for r in run.main_requests), info
-    assert (d["route"]["route"], [r["rule"] for r in d["route"]["rules"] if r["rule"] != "COLD_START"]) == \
-        ("human-review", ["D"]), d["route"]
+    assert (d["route"]["route"], [r["rule"] for r in d["route"]["rules"] if r["rule"] != "COLD_START"]) == (
+        "human-review",
+        ["D"],
+    ), d["route"]
 
 
 def test_forced_question_whose_panel_grew_less_confident_is_not_held_for_it(run_claude, e2e_project):
@@ -90,8 +106,11 @@ def test_forced_question_whose_panel_grew_less_confident_is_not_held_for_it(run_
     assert d["phase"] == "COMPLETE" and d["outcome"] == "adopted", info
     imp = checks(d["gate2"])["improvement_evidence"]
     assert imp["passed"] and imp["figure"] == "share for the decision 0.67 = 0.67 at research (flat)", imp
-    blocks = [e["answer"]["reason"] for e in run.events() if e.get("event") == "Stop"
-              and (e.get("answer") or {}).get("decision") == "block"]
+    blocks = [
+        e["answer"]["reason"]
+        for e in run.events()
+        if e.get("event") == "Stop" and (e.get("answer") or {}).get("decision") == "block"
+    ]
     assert not any("gate FAILED" in b for b in blocks), blocks
     assert d["record_path"] and os.path.exists(d["record_path"])
 
@@ -138,14 +157,19 @@ def test_a_unanimous_reject_adopts_nothing(run_claude, e2e_project):
     assert d["phase"] == "COMPLETE", f"{d['failure_reasons']}\n{info}"
     assert (d["outcome"], d["decision"]) == ("rejected", None)
     assert (d["route"]["route"], d["route"]["decided_by"]) == ("auto-reject", "unanimous reject")
-    told = (f"Deliberation {d['id']}: the panel unanimously REJECTED every approach (3 of 3 voting agents "
-            "reject) — rejected — no approach adopted. Do not implement any of the approaches.")
+    told = (
+        f"Deliberation {d['id']}: the panel unanimously REJECTED every approach (3 of 3 voting agents "
+        "reject) — rejected — no approach adopted. Do not implement any of the approaches."
+    )
     assert any(r.saw(told) for r in run.main_requests), info
     body = open(d["record_path"], encoding="utf-8").read()
     assert "**Rejected — no approach adopted.**" in body and "route auto-reject" in body
     assert not (e2e_project.state_dir / "escalations.json").exists()
-    (msg,) = [e["answer"]["system_message"] for e in run.events() if e.get("event") == "Stop"
-              and (e.get("answer") or {}).get("system_message")]
+    (msg,) = [
+        e["answer"]["system_message"]
+        for e in run.events()
+        if e.get("event") == "Stop" and (e.get("answer") or {}).get("system_message")
+    ]
     assert msg.startswith(f"Deliberation {d['id']} COMPLETE: rejected — no approach adopted"), msg
 
 
@@ -188,8 +212,12 @@ class PairDeliberation(Scenario):
         self.mode = mode
 
     def spawn(self, slug: str, phase: str, body: str, raw: "str | None" = None) -> dict:
-        return agent_call(f"PERSONA: {slug}\nPhase: {phase}\n{body}", raw or agent_type(slug, self.mode),
-                          description=f"{slug} {phase}", run_in_background=False)
+        return agent_call(
+            f"PERSONA: {slug}\nPhase: {phase}\n{body}",
+            raw or agent_type(slug, self.mode),
+            description=f"{slug} {phase}",
+            run_in_background=False,
+        )
 
     def main(self, req: ApiRequest) -> ReplyLike:
         outcomes = agent_outcomes(req)
@@ -200,35 +228,60 @@ class PairDeliberation(Scenario):
         seen = req.all_text
         if not calls:
             return [text("Minimum viable deliberation: one FOR, one AGAINST.")] + [
-                self.spawn(s, "research", f"Question: {PROMPT[12:]} Work independently; state your position.")
-                for s in PAIR]
+                self.spawn(s, "research", f"Question: {PROMPT[12:]} Work independently; state your position.") for s in PAIR
+            ]
         workers = instruction_prompts(seen)
         if workers and not any(d.startswith("lens ") for d in descs):
             return [text("Investigating the conflict with fresh workers.")] + [
-                agent_call(p, t, description=f"lens {t}", run_in_background=False) for t, p in workers]
+                agent_call(p, t, description=f"lens {t}", run_in_background=False) for t, p in workers
+            ]
         if "Depth axis — red team 2:" in seen and "red-team deliberation" not in descs:
             return [text("Red team 2."), self.spawn("red-team", "deliberation", "Red team 2 over the tier-2 findings.")]
         if "to RANK every approach" in seen:
             if not any(d.endswith(" ranking") for d in descs):
                 return [text("Ranking the pair, blind.")] + [
-                    self.spawn(s, "ranking", approach_listing(seen) + "\nScore every approach 0-10.") for s in PAIR]
+                    self.spawn(s, "ranking", approach_listing(seen) + "\nScore every approach 0-10.") for s in PAIR
+                ]
         return concluding_answer("Decision recorded.", req)
 
     def subagent(self, req: ApiRequest) -> ReplyLike:
         lens = lens_of(req)
         if lens is not None:
-            return report_message(report(phase="deliberation", hot_spots=["H1"], findings=[
-                {"id": "F1", "claim": f"{lens}: loguru can keep per-module names when its sink is configured",
-                 "evidence": "docs/loguru.md:55"}], approaches=[], scores={}, verdict="abstain",
-                preferred_approach=None, refutations=[]))
+            return report_message(
+                report(
+                    phase="deliberation",
+                    hot_spots=["H1"],
+                    findings=[
+                        {
+                            "id": "F1",
+                            "claim": f"{lens}: loguru can keep per-module names when its sink is configured",
+                            "evidence": "docs/loguru.md:55",
+                        }
+                    ],
+                    approaches=[],
+                    scores={},
+                    verdict="abstain",
+                    preferred_approach=None,
+                    refutations=[],
+                )
+            )
         slug, phase = persona_of(req), phase_of(req)
         if phase == "research":
             return report_message(FOR_REPORT if slug == "product-strategist" else self.against)
         if phase == "ranking":
             return report_message(PAIR_RANKING[slug])
         if slug == "red-team":
-            return report_message(report(phase="deliberation", findings=[], approaches=[], scores={},
-                                         verdict="abstain", preferred_approach=None, refutations=[]))
+            return report_message(
+                report(
+                    phase="deliberation",
+                    findings=[],
+                    approaches=[],
+                    scores={},
+                    verdict="abstain",
+                    preferred_approach=None,
+                    refutations=[],
+                )
+            )
         return "Nothing scripted."
 
 
@@ -241,18 +294,27 @@ def test_the_two_agent_deliberation_runs_end_to_end_under_the_default_config(out
     d = only(run)
     assert d["phase"] == "COMPLETE", f"{d['failure_reasons']}\n{info}"
     assert d["two_agent"]["verdict"] == outcome and d["depth"]["basis"] == "2-agent rule"
-    told = {"proceed": "agreement with different reasoning → proceed",
-            "investigate": "genuine disagreement → investigate that conflict"}[outcome]
-    assert any(r.saw(f"minimum viable deliberation (2 agents: devils-advocate, product-strategist): {told}")
-               for r in run.main_requests), info
+    told = {
+        "proceed": "agreement with different reasoning → proceed",
+        "investigate": "genuine disagreement → investigate that conflict",
+    }[outcome]
+    assert any(
+        r.saw(f"minimum viable deliberation (2 agents: devils-advocate, product-strategist): {told}") for r in run.main_requests
+    ), info
     assert not [a for a in d["agents"] if a["kind"] == "red-team" and a["tier"] == 1]  # no first red team
     by_type = run.subagent_stats["by_type"]
     if outcome == "proceed":
         assert by_type == {"product-strategist": 2, "devils-advocate": 2}, info
         assert d["depth"]["status"] == "not_needed"
     else:
-        assert by_type == {"product-strategist": 2, "devils-advocate": 2, "evidence-chase": 1,
-                           "counter-model": 1, "edge-case-hunt": 1, "red-team": 1}, info
+        assert by_type == {
+            "product-strategist": 2,
+            "devils-advocate": 2,
+            "evidence-chase": 1,
+            "counter-model": 1,
+            "edge-case-hunt": 1,
+            "red-team": 1,
+        }, info
         assert d["depth"]["status"] == "done" and [h["kind"] for h in d["depth"]["hot_spots"]] == ["contradiction"]
     assert d["decision"] == "A" and d["gate1"]["passed"] and d["gate2"]["passed"]
     assert "## Minimum viable deliberation (2 agents)" in open(d["record_path"], encoding="utf-8").read()

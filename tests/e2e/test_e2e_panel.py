@@ -15,23 +15,28 @@ from scenarios import BACKGROUND_LAUNCH, PersonaPanel, agent_outcomes, agent_spa
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PERSONAS = ("security-analyst", "performance-engineer")
-PROMPT = ("Deliberate before deciding: should we replace server-side sessions with JWT access "
-          "tokens across all production services? The security and latency trade-offs are "
-          "unclear, the migration is hard to reverse and it depends on infrastructure we have "
-          "not measured.")
+PROMPT = (
+    "Deliberate before deciding: should we replace server-side sessions with JWT access "
+    "tokens across all production services? The security and latency trade-offs are "
+    "unclear, the migration is hard to reverse and it depends on infrastructure we have "
+    "not measured."
+)
 
-SECURITY = report(summary="Revocation is the weak point of stateless tokens.", verdict="approve",
-                  confidence=0.72)
-PERFORMANCE = report(summary="Session lookups cost 4 ms at p99; JWT removes them.",
-                     findings=[{"id": "F1", "claim": "Session store adds 4 ms p99.",
-                                "evidence": "bench/session_p99.txt", "severity": "medium"}],
-                     verdict="approve", confidence=0.8)
+SECURITY = report(summary="Revocation is the weak point of stateless tokens.", verdict="approve", confidence=0.72)
+PERFORMANCE = report(
+    summary="Session lookups cost 4 ms at p99; JWT removes them.",
+    findings=[{"id": "F1", "claim": "Session store adds 4 ms p99.", "evidence": "bench/session_p99.txt", "severity": "medium"}],
+    verdict="approve",
+    confidence=0.8,
+)
 
 
 def panel(mode: str, background: bool) -> PersonaPanel:
-    return PersonaPanel({"security-analyst": SECURITY, "performance-engineer": PERFORMANCE},
-                        agent_types={slug: agent_type(slug, mode) for slug in PERSONAS},
-                        background=background)
+    return PersonaPanel(
+        {"security-analyst": SECURITY, "performance-engineer": PERFORMANCE},
+        agent_types={slug: agent_type(slug, mode) for slug in PERSONAS},
+        background=background,
+    )
 
 
 def agent_definition_line(run: ClaudeRun, mode: str, slug: str, plugin_root: "Path | None") -> str:
@@ -69,8 +74,9 @@ def assert_panel_ran(run: ClaudeRun, mode: str, plugin_root: "Path | None") -> N
     assert "Stop" in names, f"Stop not logged: {names}\n{info}"
     for name in ("PreToolUse", "SubagentStart", "SubagentStop"):
         assert names.count(name) == 2, f"{name} logged {names.count(name)} times, expected 2: {names}\n{info}"
-    spawned = sorted(e["payload"].get("tool_input", {}).get("subagent_type", "")
-                     for e in events if e.get("event") == "PreToolUse")
+    spawned = sorted(
+        e["payload"].get("tool_input", {}).get("subagent_type", "") for e in events if e.get("event") == "PreToolUse"
+    )
     assert spawned == sorted(agent_type(slug, mode) for slug in PERSONAS), spawned
     stopped = sorted(e["payload"].get("agent_type") for e in events if e.get("event") == "SubagentStop")
     assert stopped == sorted(agent_type(slug, mode) for slug in PERSONAS), stopped
@@ -120,8 +126,7 @@ def test_background_panel(mode, run_claude, e2e_project, request):
     # the main agent was first told the agents launched, then notified of each report
     mains = run.main_requests
     launched = mains[1]
-    assert [BACKGROUND_LAUNCH in launched.tool_result_for(s["id"])["text"] for s in agent_spawns(launched)] \
-        == [True, True], info
+    assert [BACKGROUND_LAUNCH in launched.tool_result_for(s["id"])["text"] for s in agent_spawns(launched)] == [True, True], info
     last = mains[-1]
     assert set(agent_outcomes(last).values()) == {"done"}, info
     notes = "\n".join(last.task_notifications)

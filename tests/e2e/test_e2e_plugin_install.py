@@ -27,7 +27,12 @@ import pytest
 
 from harness import REPO, STATE_DIR, ClaudeRun, run_claude_once
 from plugin_manager import (
-    GitHttpServer, PluginCli, commit_all, leftovers, plugin_processes, scratch_source,
+    GitHttpServer,
+    PluginCli,
+    commit_all,
+    leftovers,
+    plugin_processes,
+    scratch_source,
 )
 from fake_api import tool_use
 from scenarios_commands import CommandAsked, assert_command_forced, command_prompt
@@ -39,13 +44,31 @@ pytestmark = pytest.mark.e2e
 MARKETPLACE = "deliberation-gates"
 PLUGIN = "deliberation"
 PLUGIN_ID = f"{PLUGIN}@{MARKETPLACE}"
-RESEARCH_PERSONAS = ("security-analyst", "performance-engineer", "cost-analyst", "devils-advocate",
-                     "reliability-engineer", "maintainability-reviewer", "ux-advocate", "product-strategist",
-                     "technical-architect", "test-engineer")
+RESEARCH_PERSONAS = (
+    "security-analyst",
+    "performance-engineer",
+    "cost-analyst",
+    "devils-advocate",
+    "reliability-engineer",
+    "maintainability-reviewer",
+    "ux-advocate",
+    "product-strategist",
+    "technical-architect",
+    "test-engineer",
+)
 SET_UP_TIMEOUT_S = 600.0
 RETIRE_TIMEOUT_S = 5.0  # a worker whose code, environment or folder is gone exits within ~2 s
-PASS_THROUGH = ("PIP_", "http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY",
-                "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE")
+PASS_THROUGH = (
+    "PIP_",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "SSL_CERT_FILE",
+    "REQUESTS_CA_BUNDLE",
+)
 
 
 def manifest_version(root: Path) -> str:
@@ -57,8 +80,9 @@ def bare_python(tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("bare-python") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     for module in ("pydantic", "orjson", "jsonschema"):
-        assert subprocess.run([str(venv / "bin" / "python3"), "-c", f"import {module}"],
-                              capture_output=True).returncode != 0, module
+        assert subprocess.run([str(venv / "bin" / "python3"), "-c", f"import {module}"], capture_output=True).returncode != 0, (
+            module
+        )
     return venv / "bin"
 
 
@@ -67,10 +91,18 @@ def user_env(home: Path, tmp: Path, bare_python: Path) -> "dict[str, str]":
     index settings of this machine, and a pip cache that outlives the test."""
     env = {k: v for k, v in os.environ.items() if k.startswith(PASS_THROUGH)}
     env.setdefault("PIP_CACHE_DIR", str(REPO / ".cache" / "pip"))
-    env.update({"PATH": f"{bare_python}:{os.environ.get('PATH', '/usr/bin:/bin')}", "HOME": str(home),
-                "TMPDIR": str(tmp), "LANG": os.environ.get("LANG", "C.UTF-8"),
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-                "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1"})
+    env.update(
+        {
+            "PATH": f"{bare_python}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+            "HOME": str(home),
+            "TMPDIR": str(tmp),
+            "LANG": os.environ.get("LANG", "C.UTF-8"),
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+        }
+    )
     return env
 
 
@@ -91,17 +123,29 @@ class Flow:
         self.data = self.home / ".claude" / "plugins" / "data" / f"{PLUGIN}-{MARKETPLACE}"
         self.runs = 0
 
-    def session(self, prompt: str, scenario, stream: bool = False, allowed_tools: str = "Agent Read",
-                timeout: float = 180) -> ClaudeRun:
+    def session(
+        self, prompt: str, scenario, stream: bool = False, allowed_tools: str = "Agent Read", timeout: float = 180
+    ) -> ClaudeRun:
         """One headless session in the project, with the user's environment; the hooks' warm
         worker keeps its default idle time, so only its own checks retire it."""
         self.runs += 1
         extra = {k: v for k, v in self.env.items() if k not in ("HOME", "TMPDIR")}
         extra.update({"DELIBERATION_SELF_SETUP": "1", "DELIBERATION_WORKER_IDLE_S": "600"})
         args = ["--output-format", "stream-json", "--verbose"] if stream else None
-        return run_claude_once(self.claude_bin, self.api, self.project, self.home, self.tmp, prompt, scenario,
-                               allowed_tools=allowed_tools, extra_args=args, env=extra, timeout=timeout,
-                               log_path=self.tmp_path / f"api-log-{self.runs}.jsonl")
+        return run_claude_once(
+            self.claude_bin,
+            self.api,
+            self.project,
+            self.home,
+            self.tmp,
+            prompt,
+            scenario,
+            allowed_tools=allowed_tools,
+            extra_args=args,
+            env=extra,
+            timeout=timeout,
+            log_path=self.tmp_path / f"api-log-{self.runs}.jsonl",
+        )
 
     def installed(self) -> dict:
         entries = [p for p in self.cli.installed() if p["id"] == PLUGIN_ID]
@@ -222,8 +266,9 @@ def release(source: Path, server: "GitHttpServer | None", version: str, tighten_
     `tighten_deps`, a changed dependency list (a tighter bound the current orjson still meets)."""
     changelog = source / "CHANGELOG.md"
     changelog.write_text(changelog.read_text().replace("\n## ", "\n## Unreleased\n\n- e2e: a new release.\n\n## ", 1))
-    subprocess.run([sys.executable, str(source / "scripts" / "set_version.py"), version], check=True,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [sys.executable, str(source / "scripts" / "set_version.py"), version], check=True, capture_output=True, timeout=60
+    )
     if tighten_deps:
         pyproject = source / "pyproject.toml"
         text = pyproject.read_text()
@@ -280,35 +325,37 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         first = flow.session("Hello there.", hello, stream=True)
         assert first.returncode == 0, first.describe()
         messages = session_start_messages(first)
-        assert any(m.startswith("deliberation: setting up the plugin's Python environment in the background")
-                   for m in messages), (messages, first.describe())
+        assert any(
+            m.startswith("deliberation: setting up the plugin's Python environment in the background") for m in messages
+        ), (messages, first.describe())
         status = flow.wait_for_set_up()
         env1 = flow.current_env()
         assert env1.parent == flow.data / "envs" and (env1 / "env.json").is_file()
-        got = subprocess.run([str(env1 / "bin" / "python"), "-c", "import pydantic, orjson, jsonschema"],
-                             capture_output=True, text=True)
+        got = subprocess.run(
+            [str(env1 / "bin" / "python"), "-c", "import pydantic, orjson, jsonschema"], capture_output=True, text=True
+        )
         assert got.returncode == 0, got.stderr
         print(f"\n[{source_kind}] first set-up: {status['finished'] - status['started']:.1f} s")
 
         # ---- session 2: the checks run: 15 background spawns, 12 run, 3 denied
         flood = SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project, background=True)
         second = flow.session("Deliberate: should the checkout service cache prices per node?", flood, stream=True)
-        assert any(m.startswith("deliberation: the plugin's Python environment is ready")
-                   for m in session_start_messages(second)), session_start_messages(second)
+        assert any(
+            m.startswith("deliberation: the plugin's Python environment is ready") for m in session_start_messages(second)
+        ), session_start_messages(second)
         assert_budget_enforced(second)
         workers = flow.workers()
-        assert workers and all(py == str(env1 / "bin" / "python") and lib == str(root / "lib")
-                               for _, py, lib in workers), workers
+        assert workers and all(py == str(env1 / "bin" / "python") and lib == str(root / "lib") for _, py, lib in workers), workers
 
         # ---- session 2b: the deliberation as the installed plugin's workflow, in one call
         question = "should the checkout service cache prices per node?"
-        one_call = flow.session(f"Deliberate: {question}", WorkflowDeliberation(question, "plugin"),
-                                allowed_tools="Agent Read Workflow")
+        one_call = flow.session(
+            f"Deliberate: {question}", WorkflowDeliberation(question, "plugin"), allowed_tools="Agent Read Workflow"
+        )
         done = [d for d in one_call.deliberations() if d.get("workflow")]
         assert len(done) == 1 and done[0]["phase"] == "COMPLETE", one_call.describe()
         assert [w["name"] for w in done[0]["workflow"]["waves"]] == ["research", "deliberation", "ranking"]
-        assert [w["script_check"] for w in one_call.state_json("sessions/{sid}/lineage.json")["workflows"]] == \
-            ["shipped"]
+        assert [w["script_check"] for w in one_call.state_json("sessions/{sid}/lineage.json")["workflows"]] == ["shipped"]
         assert len(one_call.main_requests) == 3, one_call.describe()
 
         # ---- release A changes the dependency list; update
@@ -319,8 +366,10 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
 
         # ---- session 3: a new environment is set up; the old one serves meanwhile, then goes
         third = flow.session("Hello again.", hello, stream=True)
-        assert any(m.startswith("deliberation: updating the plugin's Python environment in the background")
-                   for m in session_start_messages(third)), session_start_messages(third)
+        assert any(
+            m.startswith("deliberation: updating the plugin's Python environment in the background")
+            for m in session_start_messages(third)
+        ), session_start_messages(third)
         status = flow.wait_for_set_up(key_not=status["key"])
         env2 = flow.current_env()
         assert env2 != env1 and not env1.exists(), (env1, env2)
@@ -329,9 +378,10 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         flow.assert_only_workers_of(env2, root_a)
 
         # ---- session 4: the new code in the new environment enforces the budget
-        fourth = flow.session("Deliberate: should the checkout service cache prices per node?",
-                              SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project,
-                                         background=True))
+        fourth = flow.session(
+            "Deliberate: should the checkout service cache prices per node?",
+            SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project, background=True),
+        )
         assert_budget_enforced(fourth)
         assert flow.resolved_by() == version_a
         assert flow.workers() and flow.workers_not_of(env2, root_a) == []
@@ -340,9 +390,11 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         version_b = "9.9.2"
         release(source, server, version_b, tighten_deps=False)
         root_b = flow.update_to(version_a, version_b)
-        fifth = flow.session("Deliberate: should the checkout service cache prices per node?",
-                             SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project,
-                                        background=True), stream=True)
+        fifth = flow.session(
+            "Deliberate: should the checkout service cache prices per node?",
+            SpawnFlood(RESEARCH_PERSONAS, helpers=5, mode="plugin", project=flow.project, background=True),
+            stream=True,
+        )
         assert not any("environment" in m for m in session_start_messages(fifth)), session_start_messages(fifth)
         assert flow.current_env() == env2
         assert_budget_enforced(fifth)
@@ -350,8 +402,7 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         flow.assert_only_workers_of(env2, root_b)
 
         # ---- the command line: the plugin's bin/ is on the Bash tool's PATH, in the plugin's environment
-        sixth = flow.session("Show this project's deliberations.", run_status_command,
-                             allowed_tools="Bash(deliberation:*)")
+        sixth = flow.session("Show this project's deliberations.", run_status_command, allowed_tools="Bash(deliberation:*)")
         results = [r for req in sixth.main_requests for r in req.tool_results]
         assert results and not results[-1].get("is_error"), sixth.describe()
         shown = json.loads(results[-1]["text"])
@@ -376,8 +427,11 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         sockets = flow.home / ".cache" / "claude-deliberation"
         assert not sockets.exists(), list(sockets.iterdir())
         assert leftovers([flow.home, flow.tmp], allowed) == []
-        created = sorted(str(p.relative_to(flow.project)) for p in flow.project.rglob("*")
-                         if (flow.project / STATE_DIR) not in p.parents and p != flow.project / STATE_DIR)
+        created = sorted(
+            str(p.relative_to(flow.project))
+            for p in flow.project.rglob("*")
+            if (flow.project / STATE_DIR) not in p.parents and p != flow.project / STATE_DIR
+        )
         assert created == [".claude"], created
     finally:
         if server is not None:
@@ -387,11 +441,22 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
 def test_validate_reports_no_warning(claude_bin, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DISABLE_TELEMETRY": "1",
-           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "DISABLE_TELEMETRY": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
     for target in (REPO, REPO / ".claude-plugin" / "plugin.json", REPO / ".claude-plugin" / "marketplace.json"):
-        proc = subprocess.run([str(claude_bin), "plugin", "validate", str(target)], capture_output=True, text=True,
-                              env=env, timeout=120, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            [str(claude_bin), "plugin", "validate", str(target)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
         out = proc.stdout + proc.stderr
         assert proc.returncode == 0, out
         assert "✔ Validation passed" in out and "with warnings" not in out, out
@@ -404,14 +469,28 @@ def test_plugin_tag_in_a_scratch_clone(claude_bin, tmp_path):
     version = manifest_version(source)
     home = tmp_path / "home"
     home.mkdir()
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DISABLE_TELEMETRY": "1",
-           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
-           "GIT_AUTHOR_NAME": "e2e", "GIT_AUTHOR_EMAIL": "e2e@localhost",
-           "GIT_COMMITTER_NAME": "e2e", "GIT_COMMITTER_EMAIL": "e2e@localhost"}
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "DISABLE_TELEMETRY": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "GIT_AUTHOR_NAME": "e2e",
+        "GIT_AUTHOR_EMAIL": "e2e@localhost",
+        "GIT_COMMITTER_NAME": "e2e",
+        "GIT_COMMITTER_EMAIL": "e2e@localhost",
+    }
 
     def tag(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(claude_bin), "plugin", "tag", *args], cwd=str(source), env=env,
-                              capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [str(claude_bin), "plugin", "tag", *args],
+            cwd=str(source),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
 
     dry = tag("--dry-run")
     assert dry.returncode == 0, dry.stdout + dry.stderr
@@ -456,8 +535,15 @@ def test_a_clone_with_its_venv_added_as_a_marketplace(flow, tmp_path):
         (flow.home / ".config" / "pip").mkdir(parents=True)
         shutil.copy2(pip_conf, flow.home / ".config" / "pip" / "pip.conf")
     started = time.monotonic()
-    demo = subprocess.run(["./install.sh", "--demo"], cwd=str(source), env=flow.env, capture_output=True, text=True,
-                          timeout=900, stdin=subprocess.DEVNULL)
+    demo = subprocess.run(
+        ["./install.sh", "--demo"],
+        cwd=str(source),
+        env=flow.env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        stdin=subprocess.DEVNULL,
+    )
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
     link = source / ".venv"
     venv = Path(os.readlink(link))
@@ -487,8 +573,9 @@ def test_a_clone_with_its_venv_added_as_a_marketplace(flow, tmp_path):
     status = flow.wait_for_set_up()
     print(f"set-up during session 1: {status['finished'] - status['started']:.1f} s")
     second = flow.session("Hello again.", hello, stream=True)
-    ended = [m for m in said + informational(second)
-             if "set-up finished in" in m or "the plugin's Python environment is ready" in m]
+    ended = [
+        m for m in said + informational(second) if "set-up finished in" in m or "the plugin's Python environment is ready" in m
+    ]
     assert len(ended) == 1, (said, informational(second))
     assert second.returncode == 0 and second.plugin_errors() == "", second.describe()
 
@@ -524,5 +611,4 @@ def test_the_end_of_the_set_up_reaches_the_session_that_started_it(flow, tmp_pat
     assert "; the deliberation checks are on" in ended[0], ended
     print(f"\nset-up {took} s, announced by the same session's Stop hook: {ended[0]}")
     second = flow.session("Hello again.", hello, stream=True)
-    assert not any("environment is ready" in m or "set-up finished" in m for m in informational(second)), \
-        informational(second)
+    assert not any("environment is ready" in m or "set-up finished" in m for m in informational(second)), informational(second)

@@ -34,8 +34,13 @@ def stops(run: ClaudeRun) -> "list[dict]":
 
 def report_json(run: ClaudeRun, did: str) -> dict:
     env = {**os.environ, "PYTHONPATH": str(REPO / "lib")}
-    proc = subprocess.run([sys.executable, "-m", "deliberation", "report", did, "--json",
-                           "--project", str(run.project)], capture_output=True, text=True, timeout=60, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "deliberation", "report", did, "--json", "--project", str(run.project)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -79,8 +84,12 @@ def test_background_deliberation_ends_with_a_decision_document_and_its_measured_
     cited = {r["sources"][0]["id"]: r["id"] for r in doc["requirements"]}
     assert sorted(cited) == sorted(f"{p}:F1" for p in PANEL)
     assert all(s["kind"] == "finding" for r in doc["requirements"] for s in r["sources"])
-    assert doc["risks"][0]["sources"][0] == {"id": "security-analyst:D1", "kind": "dissent",
-                                             "persona": "security-analyst", "text": "stale promotion prices for up to 30 s"}
+    assert doc["risks"][0]["sources"][0] == {
+        "id": "security-analyst:D1",
+        "kind": "dissent",
+        "persona": "security-analyst",
+        "text": "stale promotion prices for up to 30 s",
+    }
     by = {(g["persona"], g["stage"]): g for g in rec["findings"]}
     assert by[("performance-engineer", "research")]["findings"][0]["evidence"] == "bench/checkout_p99.txt"
     assert by[("performance-engineer", "research")]["findings"][0]["cited_by"][0] == cited["performance-engineer:F1"]
@@ -115,8 +124,10 @@ def test_a_concluding_answer_without_the_document_is_sent_back_once(run_claude, 
     answers = stops(run)
     assert [a.get("decision") for a in answers] == ["block", None], answers
     reason = answers[0]["reason"]
-    assert reason.startswith(f"Deliberation {delib['id']}: both gates passed; the decision document is the last "
-                             "step before it closes. Your concluding answer has no decision document block.")
+    assert reason.startswith(
+        f"Deliberation {delib['id']}: both gates passed; the decision document is the last "
+        "step before it closes. Your concluding answer has no decision document block."
+    )
     fed = [r for r in run.main_requests if r.saw(STOP_FEEDBACK) and r.saw(DOCUMENT_SEND_BACK)]
     assert fed, info
     assert delib["phase"] == "COMPLETE" and [c["to_phase"] for c in delib["phase_history"]] == FLOW
@@ -139,5 +150,6 @@ def test_a_document_that_cites_what_nobody_found_is_recorded_missing(run_claude,
     assert delib["phase"] == "COMPLETE" and delib["decision"] == "A" and delib["route"]["route"] == "auto-execute"
     assert (delib["prd"]["status"], delib["prd"]["send_backs"]) == ("missing", 1)
     assert [c["name"] for c in delib["gate2"]["checks"] if not c["passed"]] == ["decision_document"]
-    assert answers[-1]["system_message"].startswith("⚠ Decision document MISSING (after 1 send-back(s): Every cited "
-                                                    "id must exist in the deliberation")
+    assert answers[-1]["system_message"].startswith(
+        "⚠ Decision document MISSING (after 1 send-back(s): Every cited id must exist in the deliberation"
+    )

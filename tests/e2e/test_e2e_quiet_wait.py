@@ -26,17 +26,29 @@ from scenarios import PersonaPanel, report, report_message
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PERSONAS = ("security-analyst", "performance-engineer", "cost-analyst", "ux-advocate")
-PROMPT = ("DELIBERATE: Should the billing service replace server-side sessions with short-lived JWT access "
-          "tokens? Revocation, latency and a hard-to-reverse migration are at stake.")
+PROMPT = (
+    "DELIBERATE: Should the billing service replace server-side sessions with short-lived JWT access "
+    "tokens? Revocation, latency and a hard-to-reverse migration are at stake."
+)
 STOPPED = "Operation stopped by hook: "
 WAIT_S = 120.0
 
 
 def reports() -> dict:
-    return {slug: report(summary=f"{slug} reviewed the token migration.",
-                         findings=[{"id": "F1", "claim": f"{slug}: revocation needs a deny list.",
-                                    "evidence": f"docs/{slug}.md:3", "severity": "medium"}])
-            for slug in PERSONAS}
+    return {
+        slug: report(
+            summary=f"{slug} reviewed the token migration.",
+            findings=[
+                {
+                    "id": "F1",
+                    "claim": f"{slug}: revocation needs a deny list.",
+                    "evidence": f"docs/{slug}.md:3",
+                    "severity": "medium",
+                }
+            ],
+        )
+        for slug in PERSONAS
+    }
 
 
 class Staggered(PersonaPanel):
@@ -50,10 +62,14 @@ class Staggered(PersonaPanel):
         self.late: list[str] = []
 
     def _idle_after(self, handled: int) -> bool:
-        rows = [r for p in self.state.glob("*/events.jsonl") for r in read_jsonl(p)
-                if r.get("event") in ("UserPromptSubmit", "Stop")]
-        notes = [r for r in rows if r["event"] == "UserPromptSubmit"
-                 and "<task-notification>" in str(r.get("payload", {}).get("prompt", ""))]
+        rows = [
+            r for p in self.state.glob("*/events.jsonl") for r in read_jsonl(p) if r.get("event") in ("UserPromptSubmit", "Stop")
+        ]
+        notes = [
+            r
+            for r in rows
+            if r["event"] == "UserPromptSubmit" and "<task-notification>" in str(r.get("payload", {}).get("prompt", ""))
+        ]
         if len(notes) < handled or not rows:
             return False
         last = rows[-1]
@@ -93,8 +109,7 @@ def configure(project: Path, config: "dict | None") -> None:
 
 def all_notified(log) -> bool:
     """A main-agent request carries all four task notifications."""
-    return any(len(set(re.findall(r"<task-id>([^<]+)</task-id>", r.all_text))) >= len(PERSONAS)
-               for r in log.main_requests)
+    return any(len(set(re.findall(r"<task-id>([^<]+)</task-id>", r.all_text))) >= len(PERSONAS) for r in log.main_requests)
 
 
 def run_panel(run_claude, e2e_project, release, config=None):
@@ -106,8 +121,11 @@ def run_panel(run_claude, e2e_project, release, config=None):
 
 
 def quiet_answers(run) -> "list[str]":
-    return [e["answer"]["stop_reason"] for e in run.events()
-            if e.get("event") == "UserPromptSubmit" and e.get("answer", {}).get("stop_reason")]
+    return [
+        e["answer"]["stop_reason"]
+        for e in run.events()
+        if e.get("event") == "UserPromptSubmit" and e.get("answer", {}).get("stop_reason")
+    ]
 
 
 def test_staggered_notifications_cost_one_main_request_instead_of_four(run_claude, e2e_project):
@@ -117,8 +135,10 @@ def test_staggered_notifications_cost_one_main_request_instead_of_four(run_claud
     count, last = waiting_requests(run)
     assert last is not None, info
     quiet = quiet_answers(run)
-    print(f"\nQUIET staggered 4: main requests with notifications {count}, quiet answers {len(quiet)}, "
-          f"main requests in all {len(run.main_requests)}")
+    print(
+        f"\nQUIET staggered 4: main requests with notifications {count}, quiet answers {len(quiet)}, "
+        f"main requests in all {len(run.main_requests)}"
+    )
     assert count == 1, f"{count} main requests brought the four notifications\n{info}"
     assert len(quiet) == 3, quiet
     # that one request has every report, every stop reason and the plugin's progress note
@@ -131,12 +151,10 @@ def test_staggered_notifications_cost_one_main_request_instead_of_four(run_claud
 
 
 def test_with_the_switch_off_every_notification_is_a_turn(run_claude, e2e_project):
-    run = run_panel(run_claude, e2e_project, release=(0, 1, 2, 3),
-                    config={"deliberation": {"quiet_waiting": False}})
+    run = run_panel(run_claude, e2e_project, release=(0, 1, 2, 3), config={"deliberation": {"quiet_waiting": False}})
     assert_clean(run)
     count, last = waiting_requests(run)
-    print(f"\nQUIET off staggered 4: main requests with notifications {count}, main requests in all "
-          f"{len(run.main_requests)}")
+    print(f"\nQUIET off staggered 4: main requests with notifications {count}, main requests in all {len(run.main_requests)}")
     assert last is not None and quiet_answers(run) == []
     assert count == 4, run.describe()
 
@@ -148,8 +166,7 @@ def test_notifications_handed_over_together_still_end_in_a_turn(run_claude, e2e_
     info = run.describe()
     assert_clean(run)
     count, last = waiting_requests(run)
-    print(f"\nQUIET together 1+3: main requests with notifications {count}, quiet answers "
-          f"{len(quiet_answers(run))}")
+    print(f"\nQUIET together 1+3: main requests with notifications {count}, quiet answers {len(quiet_answers(run))}")
     assert last is not None, info
     assert "Reports you have: research 4 of 4" in last.all_text, info
     assert count <= 2, info
@@ -160,15 +177,26 @@ def test_an_interactive_session_waits_the_same_way(claude_bin, fake_api, e2e_pro
     install_into_project(e2e_project.path, hook_python)
     configure(e2e_project.path, {"deliberation": {"quiet_waiting": quiet}})
     scenario = Staggered(e2e_project.path, "install", (0, 1, 2, 3))
-    run = run_claude_interactive(claude_bin, fake_api, e2e_project.path, e2e_project.home, e2e_project.tmp,
-                                 PROMPT, scenario, done=all_notified, timeout=300)
+    run = run_claude_interactive(
+        claude_bin,
+        fake_api,
+        e2e_project.path,
+        e2e_project.home,
+        e2e_project.tmp,
+        PROMPT,
+        scenario,
+        done=all_notified,
+        timeout=300,
+    )
     info = run.describe()
     assert run.notes == [] and scenario.late == [], info
     assert run.plugin_errors() == "", run.plugin_errors()[-3000:]
     count, last = waiting_requests(run)
     quiet_said = quiet_answers(run)
-    print(f"\nQUIET interactive ({'on' if quiet else 'off'}) staggered 4: main requests with notifications "
-          f"{count}, quiet answers {len(quiet_said)}")
+    print(
+        f"\nQUIET interactive ({'on' if quiet else 'off'}) staggered 4: main requests with notifications "
+        f"{count}, quiet answers {len(quiet_said)}"
+    )
     assert last is not None and "Reports you have: research 4 of 4" in last.all_text, info
     assert count == (1 if quiet else 4), info
     assert len(quiet_said) == (3 if quiet else 0)

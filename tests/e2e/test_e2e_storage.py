@@ -18,13 +18,22 @@ from plugin_manager import PluginCli, scratch_source
 pytestmark = pytest.mark.e2e
 
 SECRET = "the staging password is hunter2"
-RISKY = ("Deliberate: should we migrate all customer data irreversibly in production and redesign the auth "
-         "architecture? It depends on legacy clients we have not measured.")
+RISKY = (
+    "Deliberate: should we migrate all customer data irreversibly in production and redesign the auth "
+    "architecture? It depends on legacy clients we have not measured."
+)
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=str(cwd), capture_output=True, text=True, check=True, timeout=60,
-                          env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull}).stdout
+    return subprocess.run(
+        ["git", *args],
+        cwd=str(cwd),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull},
+    ).stdout
 
 
 def untracked_state(project: Path) -> "list[str]":
@@ -42,6 +51,7 @@ def plain_work(mode: str):
         if not req.tool_results:
             return agent_call("Find where the staging password is set. " + SECRET, helper, run_in_background=False)
         return "Done: " + SECRET
+
     return scenario
 
 
@@ -74,15 +84,30 @@ def test_a_marketplace_install_leaves_an_ignored_folder_without_text(claude_bin,
     for folder in (home, tmp, project):
         folder.mkdir()
     source = scratch_source(tmp_path / "source")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TMPDIR": str(tmp),
-           "LANG": "C.UTF-8", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-           "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "TMPDIR": str(tmp),
+        "LANG": "C.UTF-8",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
     cli = PluginCli(claude_bin, env)
     cli.run("marketplace", "add", str(source))
     cli.run("install", "deliberation@deliberation-gates")
     git(project, "init", "-q")
-    run = run_claude_once(claude_bin, fake_api, project, home, tmp, "Where is the staging password set? " + SECRET,
-                          plain_work("plugin"), log_path=tmp_path / "api-log.jsonl")
+    run = run_claude_once(
+        claude_bin,
+        fake_api,
+        project,
+        home,
+        tmp,
+        "Where is the staging password set? " + SECRET,
+        plain_work("plugin"),
+        log_path=tmp_path / "api-log.jsonl",
+    )
     assert run.returncode == 0 and run.log.errors == [], run.describe()
     assert run.subagent_stats.get("spawned") == 1, run.describe()
     assert run.plugin_errors() == ""
@@ -93,22 +118,36 @@ def test_a_marketplace_install_leaves_an_ignored_folder_without_text(claude_bin,
 
 def panel(mode: str):
     """Spawns two personas at once and answers; the plugin's protocol, if any, is ignored."""
+
     def scenario(req):
         if req.is_subagent:
             return "My view: keep the old auth for now."
         if not req.tool_results:
-            return [agent_call("PERSONA: security-analyst\nResearch it.", agent_type("security-analyst", mode),
-                               run_in_background=False),
-                    agent_call("PERSONA: performance-engineer\nResearch it.", agent_type("performance-engineer", mode),
-                               run_in_background=False)]
+            return [
+                agent_call(
+                    "PERSONA: security-analyst\nResearch it.", agent_type("security-analyst", mode), run_in_background=False
+                ),
+                agent_call(
+                    "PERSONA: performance-engineer\nResearch it.",
+                    agent_type("performance-engineer", mode),
+                    run_in_background=False,
+                ),
+            ]
         return "We keep the old auth."
+
     return scenario
 
 
 @pytest.mark.parametrize("mode", ["install", "plugin"])
 def test_deliberation_off_in_the_environment(run_claude, e2e_project, mode):
-    run = run_claude(e2e_project, RISKY, panel(mode), mode=mode, env={"DELIBERATION": "off"},
-                     extra_args=["--output-format", "stream-json", "--verbose"])
+    run = run_claude(
+        e2e_project,
+        RISKY,
+        panel(mode),
+        mode=mode,
+        env={"DELIBERATION": "off"},
+        extra_args=["--output-format", "stream-json", "--verbose"],
+    )
     assert run.returncode == 0 and run.log.errors == [], run.describe()
     assert not any(r.saw("DELIBERATION PROTOCOL") for r in run.main_requests), run.describe()
     assert not (e2e_project.state_dir / "deliberations").exists()

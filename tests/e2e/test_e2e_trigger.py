@@ -71,5 +71,7 @@ def test_self_rating_note_and_the_command_mid_task(mode, run_claude, e2e_project
     assert "PreToolUse:Skill hook additional context: DELIBERATION PROTOCOL" in after_skill, info
     assert f"Question: {DECISION}" in after_skill, info
     events = run.events()
-    assert [e["notes"] for e in events if e.get("event") == "PreToolUse"] == \
-        [["tool-net:force-push"], ["deliberate command via Skill"]], info
+    assert [e["notes"] for e in events if e.get("event") == "PreToolUse"] == [
+        ["tool-net:force-push"],
+        ["deliberate command via Skill"],
+    ], info

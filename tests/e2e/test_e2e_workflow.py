@@ -34,29 +34,30 @@ def lineage(run):
 @pytest.mark.parametrize("mode", ["plugin", "install"])
 def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_project):
     write_config(e2e_project.path, {})
-    run = run_claude(e2e_project, PROMPT, WorkflowDeliberation(QUESTION, mode), mode=mode, allowed_tools=TOOLS,
-                     timeout=180)
+    run = run_claude(e2e_project, PROMPT, WorkflowDeliberation(QUESTION, mode), mode=mode, allowed_tools=TOOLS, timeout=180)
     info = run.describe()
     assert_clean(run)
     assert run.main_requests[0].saw(OPT_IN), info
     d = only(run)
     assert d["phase"] == "COMPLETE", (d["phase"], d["warnings"], d["failure_reasons"], info)
-    assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING",
-                                                          "PRD_GENERATION", "COMPLETE"]
+    assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
     assert [w["name"] for w in d["workflow"]["waves"]] == WAVES and d["workflow"]["status"] == "done"
     assert d["prd"]["status"] == "accepted", d["prd"]
     prefix = "deliberation:" if mode == "plugin" else ""
     assert sorted((a["persona"], a["stage"]) for a in d["agents"]) == sorted(
-        [(p, "research") for p in PANEL] + [(p, "ranking") for p in PANEL]
-        + [("synthesis-lead", "deliberation"), ("debate-moderator", "deliberation"), ("red-team", "deliberation")])
+        [(p, "research") for p in PANEL]
+        + [(p, "ranking") for p in PANEL]
+        + [("synthesis-lead", "deliberation"), ("debate-moderator", "deliberation"), ("red-team", "deliberation")]
+    )
     assert {a["status"] for a in d["agents"]} == {"reported"} and {a["channel"] for a in d["agents"]} == {"workflow"}
     (flow,) = lineage(run)["workflows"]
     assert (flow["plugin"], flow["script_check"], flow["status"], flow["agents"]) == (True, "shipped", "completed", 12)
     checkpoints = [s for s in lineage(run)["spawns"] if s["checkpoint"]]
     assert len(checkpoints) == 3 and {s["subagent_type"] for s in checkpoints} == {f"{prefix}checkpoint"}
     # isolation by construction: the research agents' requests carry no other agent's claim
-    claims = [r["findings"][0]["claim"] for r in (json.loads(json.dumps(v)) for v in
-                                                    __import__("scenarios_gates").RESEARCH.values())]
+    claims = [
+        r["findings"][0]["claim"] for r in (json.loads(json.dumps(v)) for v in __import__("scenarios_gates").RESEARCH.values())
+    ]
     research = [r for r in run.log.requests if r.is_subagent and "Phase: research" in r.agent_prompt]
     assert len(research) == 3, info
     for r in research:
@@ -76,12 +77,12 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     # then missing from the record's cost, never counted twice
     assert u["main_agent"]["calls"] in (2, 3) and u["checkpoints"]["calls"] == 3, u
     assert u["agents_from_transcripts"] == 9 and u["deliberation_tokens"] == (
-        u["total_tokens"] + u["main_agent"]["tokens"] + u["checkpoints"]["tokens"])
+        u["total_tokens"] + u["main_agent"]["tokens"] + u["checkpoints"]["tokens"]
+    )
     assert f"the main agent's share {u['main_share']:.0%}" in u["summary"]
 
 
-def test_without_the_hooks_the_workflow_starts_nothing_and_says_so(run_claude, e2e_project, claude_bin, fake_api,
-                                                                   tmp_path):
+def test_without_the_hooks_the_workflow_starts_nothing_and_says_so(run_claude, e2e_project, claude_bin, fake_api, tmp_path):
     """The plugin's files without its hooks (the workflow and the agents copied, no settings):
     `args` is the bare question, so the script starts no agent and returns why; the main agent
     reads it in the task notification."""
@@ -94,8 +95,17 @@ def test_without_the_hooks_the_workflow_starts_nothing_and_says_so(run_claude, e
     shutil.copy(REPO / "workflows" / "deliberate.js", claude / "workflows" / "deliberate.js")
     shutil.copytree(REPO / "agents", claude / "agents")
     scenario = WorkflowDeliberation(QUESTION, "install", args=QUESTION)
-    run = run_claude_once(claude_bin, fake_api, e2e_project.path, e2e_project.home, e2e_project.tmp, PROMPT,
-                          scenario, allowed_tools=TOOLS, timeout=120)
+    run = run_claude_once(
+        claude_bin,
+        fake_api,
+        e2e_project.path,
+        e2e_project.home,
+        e2e_project.tmp,
+        PROMPT,
+        scenario,
+        allowed_tools=TOOLS,
+        timeout=120,
+    )
     info = run.describe()
     assert run.returncode == 0 and run.log.errors == [], info
     assert [r for r in run.log.requests if r.is_subagent] == [], info  # no agent ran
@@ -126,17 +136,27 @@ class Troubled(WorkflowDeliberation):
             if "SendMessage" not in tools:
                 from scenarios_gates import deliberation_files
 
-                agent = next(a for a in deliberation_files(self.project)[0]["agents"]
-                             if a["persona"] == "security-analyst" and a["stage"] == "research")
-                return [tool_use("SendMessage", {"to": agent["agent_id"], "summary": "follow-up",
-                                                 "message": "Add one more finding."})]
+                agent = next(
+                    a
+                    for a in deliberation_files(self.project)[0]["agents"]
+                    if a["persona"] == "security-analyst" and a["stage"] == "research"
+                )
+                return [
+                    tool_use("SendMessage", {"to": agent["agent_id"], "summary": "follow-up", "message": "Add one more finding."})
+                ]
         return super().main(req)
 
 
 def test_reports_are_checked_the_cap_is_recorded_and_workflow_agents_take_no_message(run_claude, e2e_project):
     write_config(e2e_project.path, {"depth": {"posture": "off"}})
-    run = run_claude(e2e_project, PROMPT, Troubled(QUESTION, e2e_project.path), mode="plugin",
-                     allowed_tools="Agent Read Workflow ToolSearch SendMessage", timeout=240)
+    run = run_claude(
+        e2e_project,
+        PROMPT,
+        Troubled(QUESTION, e2e_project.path),
+        mode="plugin",
+        allowed_tools="Agent Read Workflow ToolSearch SendMessage",
+        timeout=240,
+    )
     info = run.describe()
     assert_clean(run)
     d = only(run)
@@ -146,8 +166,14 @@ def test_reports_are_checked_the_cap_is_recorded_and_workflow_agents_take_no_mes
     assert cost["status"] == "invalid" and cost["send_backs"] == 5, cost  # the client's cap: 5 calls
     assert "phase: Field required" in cost["problem"]
     # the agents read the exact problem
-    denied = [r for r in run.log.requests if r.is_subagent and "PreToolUse:StructuredOutput hook error: Deliberation "
-              "plugin: your report was not accepted. Your JSON report is invalid; fix these fields:\n- phase: Field required" in r.new_text]
+    denied = [
+        r
+        for r in run.log.requests
+        if r.is_subagent
+        and "PreToolUse:StructuredOutput hook error: Deliberation "
+        "plugin: your report was not accepted. Your JSON report is invalid; fix these fields:\n- phase: Field required"
+        in r.new_text
+    ]
     # security-analyst's first call in research and in ranking; cost-analyst's calls 1-4 (the client ends the
     # agent at the 5th refused call, without another request)
     assert len(denied) == 2 + 4, info

@@ -27,13 +27,18 @@ def wait_until(condition, timeout: float = 30.0, what: str = "the condition", in
         time.sleep(interval)
 
 
-def python_child(code: str, *args: str, ready: "str | None" = None, env: "dict | None" = None,
-                 timeout: float = 60.0, **popen) -> subprocess.Popen:
+def python_child(
+    code: str, *args: str, ready: "str | None" = None, env: "dict | None" = None, timeout: float = 60.0, **popen
+) -> subprocess.Popen:
     """`python -c code args` with lib/ importable; with `ready`, returned once it printed that line."""
     full = {**os.environ, "PYTHONPATH": str(LIB), **(env or {})}
-    proc = subprocess.Popen([sys.executable, "-c", code, *args], env=full,
-                            stdout=subprocess.PIPE if ready is not None else popen.pop("stdout", None),
-                            text=True, **popen)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        env=full,
+        stdout=subprocess.PIPE if ready is not None else popen.pop("stdout", None),
+        text=True,
+        **popen,
+    )
     if ready is not None:
         line = _readline(proc, timeout)
         if line.strip() != ready:
@@ -82,8 +87,7 @@ def lock_holder(path: str, hold_s: float = 60.0, env: "dict | None" = None) -> s
 def transaction_holder(session_id: str, project, hold_s: float = 60.0) -> subprocess.Popen:
     """A process inside a session transaction of `project` that has changed the session and
     not saved it (it waits to be killed, or commits after `hold_s`); returned once inside."""
-    return python_child(TX_HOLDER, session_id, str(hold_s), ready="held",
-                        env={"CLAUDE_PROJECT_DIR": str(project)})
+    return python_child(TX_HOLDER, session_id, str(hold_s), ready="held", env={"CLAUDE_PROJECT_DIR": str(project)})
 
 
 def stop(proc: subprocess.Popen) -> None:

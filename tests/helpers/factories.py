@@ -25,7 +25,27 @@ from deliberation.state.paths import Layout
 from deliberation.core.personas import LENSES, RED_TEAM, RESEARCH_PERSONAS
 from deliberation.state.agent_report import AgentReport
 from deliberation.core.prd import DecisionDocument
-from deliberation.state.models import (AgentRecord, Check, ConformityWarning, DeniedSpawn, Deliberation, DepthOverride, DepthState, EventRecord, GateResult, HotSpot, Lineage, PhaseChange, PrdState, ProbeRun, Route, RouteRule, SessionState, Spawn, TokenUsage)
+from deliberation.state.models import (
+    AgentRecord,
+    Check,
+    ConformityWarning,
+    DeniedSpawn,
+    Deliberation,
+    DepthOverride,
+    DepthState,
+    EventRecord,
+    GateResult,
+    HotSpot,
+    Lineage,
+    PhaseChange,
+    PrdState,
+    ProbeRun,
+    Route,
+    RouteRule,
+    SessionState,
+    Spawn,
+    TokenUsage,
+)
 from deliberation.state.store import Store
 
 T0 = 1767258000.0  # 2026-01-01 09:00:00 UTC
@@ -34,12 +54,13 @@ WEIGHTS = {d["name"]: d["weight"] for d in DEFAULT_DIMENSIONS}
 THRESHOLDS = defaults.CONFIG["task_types"]["thresholds"]
 
 APPROACHES = (
-    ("A", "Postgres outbox with a relay worker",
-     "Write events to an outbox table in the same transaction; a worker relays them to the bus."),
-    ("B", "Dual write to database and bus",
-     "Write to the database, then publish; retry the publish on failure."),
-    ("C", "Change data capture from the WAL",
-     "Stream committed rows from the write-ahead log with a CDC connector."),
+    (
+        "A",
+        "Postgres outbox with a relay worker",
+        "Write events to an outbox table in the same transaction; a worker relays them to the bus.",
+    ),
+    ("B", "Dual write to database and bus", "Write to the database, then publish; retry the publish on failure."),
+    ("C", "Change data capture from the WAL", "Stream committed rows from the write-ahead log with a CDC connector."),
     ("D", "Keep the status quo", "Leave the synchronous webhook calls as they are."),
     ("E", "Event store as source of truth", "Move the order aggregate to an append-only event store."),
     ("F", "Nightly reconciliation job", "Publish best-effort and reconcile missed events every night."),
@@ -64,8 +85,9 @@ def _clamp(x: float) -> float:
     return max(0.0, min(10.0, round(x * 2) / 2))
 
 
-def make_scores(personas: "list[str]", approach_ids: "list[str]", seed: int = 7,
-                jitter: float = 1.5) -> "dict[str, dict[str, dict[str, float]]]":
+def make_scores(
+    personas: "list[str]", approach_ids: "list[str]", seed: int = 7, jitter: float = 1.5
+) -> "dict[str, dict[str, dict[str, float]]]":
     """persona → approach → dimension → 0-10, each persona with its own seeded bias."""
     rng = random.Random(seed)
     dims = list(WEIGHTS)
@@ -83,16 +105,44 @@ def make_report(phase: str = "research", **kw) -> AgentReport:
     return AgentReport.model_validate({"phase": phase, **kw})
 
 
-def _agent(persona: str, kind: str, stage: str, report: AgentReport, at: float, *, tier: int = 1,
-           red_team_round: "int | None" = None, tokens: int = 18000, hot_spots: "list[str] | None" = None) -> AgentRecord:
+def _agent(
+    persona: str,
+    kind: str,
+    stage: str,
+    report: AgentReport,
+    at: float,
+    *,
+    tier: int = 1,
+    red_team_round: "int | None" = None,
+    tokens: int = 18000,
+    hot_spots: "list[str] | None" = None,
+) -> AgentRecord:
     aid = agent_id(persona, stage, tier)
     n = int(aid[1:5], 16) % 7  # a stable spread of calls and tokens per agent
-    usage = TokenUsage(calls=2 + n % 3, input_tokens=900 + 37 * n, cache_creation_input_tokens=6000 + 410 * n,
-                       cache_read_input_tokens=14000 + 1900 * n, output_tokens=700 + 90 * n)
-    rec = AgentRecord(key=aid, agent_id=aid, tool_use_id=f"toolu_{aid[1:9]}", persona=persona, kind=kind,
-                      stage=stage, tier=tier, red_team_round=red_team_round, status="reported",
-                      spawned_at=at, reported_at=at + 95.0, report=report, tokens=tokens, usage=usage,
-                      transcript=f"/home/dev/.claude/projects/-home-dev-myproject/s/subagents/agent-{aid}.jsonl")
+    usage = TokenUsage(
+        calls=2 + n % 3,
+        input_tokens=900 + 37 * n,
+        cache_creation_input_tokens=6000 + 410 * n,
+        cache_read_input_tokens=14000 + 1900 * n,
+        output_tokens=700 + 90 * n,
+    )
+    rec = AgentRecord(
+        key=aid,
+        agent_id=aid,
+        tool_use_id=f"toolu_{aid[1:9]}",
+        persona=persona,
+        kind=kind,
+        stage=stage,
+        tier=tier,
+        red_team_round=red_team_round,
+        status="reported",
+        spawned_at=at,
+        reported_at=at + 95.0,
+        report=report,
+        tokens=tokens,
+        usage=usage,
+        transcript=f"/home/dev/.claude/projects/-home-dev-myproject/s/subagents/agent-{aid}.jsonl",
+    )
     rec.given.prompt_chars = 1800 + 40 * len(persona)
     rec.given.hot_spots = list(hot_spots or [])
     rec.given.isolation = "clean"
@@ -107,22 +157,29 @@ def _research_report(persona: str, approaches: "list[tuple[str, str, str]]", inj
     return make_report(
         "research",
         summary=f"{title} view of the event-delivery problem.",
-        findings=[{"id": "F1", "claim": claim, "evidence": "src/orders/publish.py:88", "severity": "high"},
-                  {"id": "F2", "claim": f"{title}: retries are unbounded", "evidence": "ops runbook §4",
-                   "severity": "medium"}],
+        findings=[
+            {"id": "F1", "claim": claim, "evidence": "src/orders/publish.py:88", "severity": "high"},
+            {"id": "F2", "claim": f"{title}: retries are unbounded", "evidence": "ops runbook §4", "severity": "medium"},
+        ],
         approaches=[{"id": a, "title": t, "summary": s} for a, t, s in approaches],
         confidence=0.55,
     )
 
 
-def _ranking_report(persona: str, scores: "dict[str, dict[str, float]]", verdict: str, preferred: str,
-                    dissent: "list[dict]", confidence: float) -> AgentReport:
+def _ranking_report(
+    persona: str, scores: "dict[str, dict[str, float]]", verdict: str, preferred: str, dissent: "list[dict]", confidence: float
+) -> AgentReport:
     title = RESEARCH_PERSONAS[persona][0]
     return make_report(
-        "ranking", summary=f"{title} ranking.", scores=scores, verdict=verdict,
+        "ranking",
+        summary=f"{title} ranking.",
+        scores=scores,
+        verdict=verdict,
         preferred_approach=preferred,
         rationale=f"From the {title.lower()} side, {preferred} balances the priorities best.",
-        dissent=dissent, confidence=confidence)
+        dissent=dissent,
+        confidence=confidence,
+    )
 
 
 def _gate1(delib: Deliberation, at: float) -> GateResult:
@@ -133,12 +190,16 @@ def _gate1(delib: Deliberation, at: float) -> GateResult:
     checks = [
         Check(name="phase_reached", passed=True, figure="RANKING >= RANKING"),
         Check(name="agents_completed", passed=done >= 2, figure=f"{done} >= 2"),
-        Check(name="consensus_threshold", passed=ok, figure=figure,
-              detail=f"task type {delib.task_type}"),
+        Check(name="consensus_threshold", passed=ok, figure=figure, detail=f"task type {delib.task_type}"),
         Check(name="dissent_documented", passed=True, figure="1 of 1 dissenting agents documented"),
     ]
-    return GateResult(gate="consensus", passed=all(c.passed for c in checks), checks=checks, at=at,
-                      next_step="" if ok else "re-run ranking after addressing the dissent, or override the task type")
+    return GateResult(
+        gate="consensus",
+        passed=all(c.passed for c in checks),
+        checks=checks,
+        at=at,
+        next_step="" if ok else "re-run ranking after addressing the dissent, or override the task type",
+    )
 
 
 def _gate2(delib: Deliberation, at: float) -> GateResult:
@@ -149,22 +210,41 @@ def _gate2(delib: Deliberation, at: float) -> GateResult:
     checks = [
         Check(name="method_diversity", passed=len(personas) >= 2, figure=f"{len(personas)} distinct personas >= 2"),
         Check(name="contradiction_transparency", passed=True, figure="2 of 2 dissents have reasons"),
-        Check(name="complexity_handling", passed=len(r.approaches) >= 2 if r else False,
-              figure=f"{len(r.approaches) if r else 0} alternatives >= 2"),
+        Check(
+            name="complexity_handling",
+            passed=len(r.approaches) >= 2 if r else False,
+            figure=f"{len(r.approaches) if r else 0} alternatives >= 2",
+        ),
         Check(name="consensus_confidence", passed=band != "weak", figure=f"{final:.2f} is {band}"),
-        Check(name="improvement_evidence", passed=final > (delib.initial_confidence or 0),
-              figure=f"{final:.2f} > {delib.initial_confidence or 0:.2f} initial"),
+        Check(
+            name="improvement_evidence",
+            passed=final > (delib.initial_confidence or 0),
+            figure=f"{final:.2f} > {delib.initial_confidence or 0:.2f} initial",
+        ),
     ]
     return GateResult(gate="quality", passed=all(c.passed for c in checks), checks=checks, at=at)
 
 
-def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberation_id: str = "d-20260101-ab12",
-                      session_id: str = "s-20260101-0001", question: str = "",
-                      task_type: str = "default", threshold: "float | None" = None,
-                      phase: str = "COMPLETE", seed: int = 7, jitter: float = 1.5,
-                      scores: "dict[str, dict[str, dict[str, float]]] | None" = None,
-                      conformity: bool = True, depth: bool = True, route: "str | None" = "human-review",
-                      gates: bool = True, inject: str = "", t0: float = T0) -> Deliberation:
+def make_deliberation(
+    n_personas: int = 5,
+    n_approaches: int = 3,
+    *,
+    deliberation_id: str = "d-20260101-ab12",
+    session_id: str = "s-20260101-0001",
+    question: str = "",
+    task_type: str = "default",
+    threshold: "float | None" = None,
+    phase: str = "COMPLETE",
+    seed: int = 7,
+    jitter: float = 1.5,
+    scores: "dict[str, dict[str, dict[str, float]]] | None" = None,
+    conformity: bool = True,
+    depth: bool = True,
+    route: "str | None" = "human-review",
+    gates: bool = True,
+    inject: str = "",
+    t0: float = T0,
+) -> Deliberation:
     """A complete, realistic deliberation of `n_personas` × `n_approaches`.
 
     `scores` (persona → approach → dimension → value) replaces the seeded scores; `inject` is
@@ -183,22 +263,45 @@ def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberatio
     q = question or "How should order events reach the message bus without losing any when it is down?"
     if inject:
         q = f"{q} {inject}"
-    d = Deliberation(id=deliberation_id, session_id=session_id, question=q, task_type=task_type,
-                     threshold=threshold, created_at=t0, updated_at=t0, initial_confidence=0.42)
+    d = Deliberation(
+        id=deliberation_id,
+        session_id=session_id,
+        question=q,
+        task_type=task_type,
+        threshold=threshold,
+        created_at=t0,
+        updated_at=t0,
+        initial_confidence=0.42,
+    )
 
     # RESEARCH
     t = t0 + 5
     for i, persona in enumerate(personas):
-        d.agents.append(_agent(persona, "persona", "research",
-                               _research_report(persona, approaches if i % 2 == 0 else approaches[:2],
-                                                inject if i == 0 else ""), t + i))
+        d.agents.append(
+            _agent(
+                persona,
+                "persona",
+                "research",
+                _research_report(persona, approaches if i % 2 == 0 else approaches[:2], inject if i == 0 else ""),
+                t + i,
+            )
+        )
     # DELIBERATION: red team (tier 1) and, with depth, tier-2 lenses and red team 2
     t = t0 + 300
-    rt = make_report("deliberation", summary="Red-team pass over the converged points.",
-                     refutations=[{"target": f"{personas[0]}:F1", "verdict": "weakened",
-                                   "claim": "The loss only happens when retries are exhausted.",
-                                   "evidence": "incident log 2025-11-03"}],
-                     missed_angles=["ordering guarantees across partitions"], confidence=0.6)
+    rt = make_report(
+        "deliberation",
+        summary="Red-team pass over the converged points.",
+        refutations=[
+            {
+                "target": f"{personas[0]}:F1",
+                "verdict": "weakened",
+                "claim": "The loss only happens when retries are exhausted.",
+                "evidence": "incident log 2025-11-03",
+            }
+        ],
+        missed_angles=["ordering guarantees across partitions"],
+        confidence=0.6,
+    )
     d.agents.append(_agent(RED_TEAM, "red-team", "deliberation", rt, t, red_team_round=1))
     if depth:
         _add_depth(d, personas, ids, t + 120)
@@ -212,15 +315,26 @@ def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberatio
         verdict = "approve"
         if persona == "devils-advocate" or (i == n_personas - 1 and n_personas >= 3):
             verdict = "reject"
-            dissent.append({"target": best if best != ranked_ids[0] else ranked_ids[0],
-                            "concern": "The relay worker is a new single point of failure." + (f" {inject}" if inject else ""),
-                            "reason": "No failover is specified; a stuck relay delays every event."})
+            dissent.append(
+                {
+                    "target": best if best != ranked_ids[0] else ranked_ids[0],
+                    "concern": "The relay worker is a new single point of failure." + (f" {inject}" if inject else ""),
+                    "reason": "No failover is specified; a stuck relay delays every event.",
+                }
+            )
         elif i == 1 and len(ids) > 1:
-            dissent.append({"target": ids[1], "concern": "Dual write can publish events for rolled-back orders.",
-                            "reason": "The publish happens outside the transaction."})
-        d.agents.append(_agent(persona, "persona", "ranking",
-                               _ranking_report(persona, per, verdict, best, dissent, 0.6 + 0.05 * (i % 4)),
-                               t + i))
+            dissent.append(
+                {
+                    "target": ids[1],
+                    "concern": "Dual write can publish events for rolled-back orders.",
+                    "reason": "The publish happens outside the transaction.",
+                }
+            )
+        d.agents.append(
+            _agent(
+                persona, "persona", "ranking", _ranking_report(persona, per, verdict, best, dissent, 0.6 + 0.05 * (i % 4)), t + i
+            )
+        )
     _set_phases(d, phase, t0)
     if d.phase in ("RANKING", "PRD_GENERATION", "COMPLETE", "FAILED"):
         d.ranking = ranking.rank(d.agents, WEIGHTS)
@@ -230,20 +344,38 @@ def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberatio
                 d.gate2 = _gate2(d, t0 + 1200)
         if conformity:
             d.conformity = [
-                ConformityWarning(detector="score_clustering", agents=[a.key for a in d.agents if a.stage == "ranking"][:3],
-                                  evidence="3 agents scored the leading approach within 0.25 points (7.10-7.35)"),
-                ConformityWarning(detector="missing_minority",
-                                  agents=[agent_id("security-analyst", "ranking"), agent_id("performance-engineer", "ranking")],
-                                  evidence="security-analyst and performance-engineer both approved without a concern",
-                                  recommendation="re-run security-analyst with fresh isolation and ask for its strongest objection"),
+                ConformityWarning(
+                    detector="score_clustering",
+                    agents=[a.key for a in d.agents if a.stage == "ranking"][:3],
+                    evidence="3 agents scored the leading approach within 0.25 points (7.10-7.35)",
+                ),
+                ConformityWarning(
+                    detector="missing_minority",
+                    agents=[agent_id("security-analyst", "ranking"), agent_id("performance-engineer", "ranking")],
+                    evidence="security-analyst and performance-engineer both approved without a concern",
+                    recommendation="re-run security-analyst with fresh isolation and ask for its strongest objection",
+                ),
             ]
     if route and d.phase in ("PRD_GENERATION", "COMPLETE"):
-        d.route = Route(route=route, decision_class="architecture/messaging", unanimous=False,
-                        rules=[RouteRule(rule="D", detail="split vote: 1 reject of 5"),
-                               RouteRule(rule="PROBE", detail="probe 'outbox-schema' failed: exit 1")],
-                        probes=[ProbeRun(name="outbox-schema", passed=False, exit_code=1, duration_s=2.4,
-                                         causal_warning="reads db/schema.sql, the same file finding F1 cites")],
-                        review="pending" if route == "human-review" else "not_needed")
+        d.route = Route(
+            route=route,
+            decision_class="architecture/messaging",
+            unanimous=False,
+            rules=[
+                RouteRule(rule="D", detail="split vote: 1 reject of 5"),
+                RouteRule(rule="PROBE", detail="probe 'outbox-schema' failed: exit 1"),
+            ],
+            probes=[
+                ProbeRun(
+                    name="outbox-schema",
+                    passed=False,
+                    exit_code=1,
+                    duration_s=2.4,
+                    causal_warning="reads db/schema.sql, the same file finding F1 cites",
+                )
+            ],
+            review="pending" if route == "human-review" else "not_needed",
+        )
     d.warnings = ["tier-2 worker counter-model restated tier 1: zero signal" + (f" {inject}" if inject else "")] if depth else []
     if d.ranking and d.ranking.leading and d.phase in ("PRD_GENERATION", "COMPLETE"):
         d.decision = d.ranking.leading  # as engine.open_document records it
@@ -251,8 +383,7 @@ def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberatio
     if d.phase == "PRD_GENERATION":
         d.prd = PrdState(status="due", due_at=t0 + 1000)
     elif d.phase == "COMPLETE":
-        d.prd = PrdState(status="accepted", due_at=t0 + 1000, closed_at=t0 + 1200,
-                         document=_document(d, personas, depth, inject))
+        d.prd = PrdState(status="accepted", due_at=t0 + 1000, closed_at=t0 + 1200, document=_document(d, personas, depth, inject))
     d.tokens_used = sum(a.tokens for a in d.agents)
     d.updated_at = max([d.updated_at] + [a.reported_at or 0 for a in d.agents])
     return d
@@ -261,71 +392,143 @@ def make_deliberation(n_personas: int = 5, n_approaches: int = 3, *, deliberatio
 def _document(d: Deliberation, personas: "list[str]", depth: bool, inject: str) -> DecisionDocument:
     """The decision document the main agent wrote, citing the panel's findings and dissent."""
     first, second = personas[0], personas[min(1, len(personas) - 1)]
-    rejecter = next((a.persona for a in d.agents if a.stage == "ranking" and a.report and a.report.dissent
-                     and a.report.verdict == "reject"), None)
+    rejecter = next(
+        (a.persona for a in d.agents if a.stage == "ranking" and a.report and a.report.dissent and a.report.verdict == "reject"),
+        None,
+    )
     dissent = [f"{rejecter}:D1"] if rejecter else []
     lead = d.ranking.leading if d.ranking else "A"
-    return DecisionDocument.model_validate({
-        "decision": f"Adopt {lead}: it is the only approach that never loses an event when the bus is down."
-                    + (f" {inject}" if inject else ""),
-        "problem": "Order events are lost whenever the message bus is unavailable.",
-        "requirements": [
-            {"id": "R1", "text": "Every order event is written in the order's own transaction.", "priority": "must",
-             "sources": [f"{first}:F1"]},
-            {"id": "R2", "text": "Retries are bounded and observable.", "priority": "should",
-             "sources": [f"{second}:F2"]}],
-        "non_goals": [{"text": "Replacing the message bus.", "sources": []}],
-        "acceptance_criteria": [
-            {"id": "AC1", "text": "With the bus stopped for 10 minutes, no order event is lost.", "verifies": ["R1"],
-             "sources": [f"{first}:F1"] + (["H1"] if depth else [])}],
-        "risks": [{"id": "RISK1", "risk": "The relay worker becomes a single point of failure.",
-                   "mitigation": "Run two relays with leader election.", "severity": "high",
-                   "sources": dissent or [f"{second}:F1"]}],
-        "open_questions": [{"question": "Who owns the relay worker's on-call?", "sources": dissent}],
-    })
+    return DecisionDocument.model_validate(
+        {
+            "decision": f"Adopt {lead}: it is the only approach that never loses an event when the bus is down."
+            + (f" {inject}" if inject else ""),
+            "problem": "Order events are lost whenever the message bus is unavailable.",
+            "requirements": [
+                {
+                    "id": "R1",
+                    "text": "Every order event is written in the order's own transaction.",
+                    "priority": "must",
+                    "sources": [f"{first}:F1"],
+                },
+                {"id": "R2", "text": "Retries are bounded and observable.", "priority": "should", "sources": [f"{second}:F2"]},
+            ],
+            "non_goals": [{"text": "Replacing the message bus.", "sources": []}],
+            "acceptance_criteria": [
+                {
+                    "id": "AC1",
+                    "text": "With the bus stopped for 10 minutes, no order event is lost.",
+                    "verifies": ["R1"],
+                    "sources": [f"{first}:F1"] + (["H1"] if depth else []),
+                }
+            ],
+            "risks": [
+                {
+                    "id": "RISK1",
+                    "risk": "The relay worker becomes a single point of failure.",
+                    "mitigation": "Run two relays with leader election.",
+                    "severity": "high",
+                    "sources": dissent or [f"{second}:F1"],
+                }
+            ],
+            "open_questions": [{"question": "Who owns the relay worker's on-call?", "sources": dissent}],
+        }
+    )
 
 
 def _add_depth(d: Deliberation, personas: "list[str]", ids: "list[str]", t: float) -> None:
-    hs = [HotSpot(id="H1", kind="refuted", statement=f"{personas[0]}:F1 — events are lost when the bus is down",
-                  material=[f"{personas[0]}:F1", "red-team refutation 1"], sources=[personas[0], RED_TEAM]),
-          HotSpot(id="H2", kind="contradiction", statement=f"approaches {ids[0]} and {ids[-1]} disagree on ordering",
-                  material=[f"{ids[0]}", f"{ids[-1]}"], sources=personas[:2])]
-    d.depth = DepthState(posture="ceiling", enabled=True, workers_per_wave=3, hot_spots=hs, status="done",
-                         tier2_by_lens={lens: 1 for lens in LENSES}, passes=2)
+    hs = [
+        HotSpot(
+            id="H1",
+            kind="refuted",
+            statement=f"{personas[0]}:F1 — events are lost when the bus is down",
+            material=[f"{personas[0]}:F1", "red-team refutation 1"],
+            sources=[personas[0], RED_TEAM],
+        ),
+        HotSpot(
+            id="H2",
+            kind="contradiction",
+            statement=f"approaches {ids[0]} and {ids[-1]} disagree on ordering",
+            material=[f"{ids[0]}", f"{ids[-1]}"],
+            sources=personas[:2],
+        ),
+    ]
+    d.depth = DepthState(
+        posture="ceiling",
+        enabled=True,
+        workers_per_wave=3,
+        hot_spots=hs,
+        status="done",
+        tier2_by_lens={lens: 1 for lens in LENSES},
+        passes=2,
+    )
     reports = {
-        "evidence-chase": make_report("deliberation", summary="Traced F1 to the incident log.", hot_spots=["H1"],
-                                      findings=[{"id": "F1", "claim": "Two incidents lost 312 events", "evidence": "incident log"}],
-                                      refutations=[{"target": "H1", "verdict": "upheld", "claim": "Loss confirmed",
-                                                    "evidence": "incident 2025-11-03, 312 events"}]),
+        "evidence-chase": make_report(
+            "deliberation",
+            summary="Traced F1 to the incident log.",
+            hot_spots=["H1"],
+            findings=[{"id": "F1", "claim": "Two incidents lost 312 events", "evidence": "incident log"}],
+            refutations=[
+                {"target": "H1", "verdict": "upheld", "claim": "Loss confirmed", "evidence": "incident 2025-11-03, 312 events"}
+            ],
+        ),
         "counter-model": make_report("deliberation", summary="Restates tier 1.", hot_spots=["H2"]),
-        "edge-case-hunt": make_report("deliberation", summary="Partition rebalance breaks ordering in C.", hot_spots=["H2"],
-                                      refutations=[{"target": ids[-1], "verdict": "refuted",
-                                                    "claim": "Ordering is lost during a partition rebalance",
-                                                    "evidence": "connector docs, 'exactly-once' section"}]),
+        "edge-case-hunt": make_report(
+            "deliberation",
+            summary="Partition rebalance breaks ordering in C.",
+            hot_spots=["H2"],
+            refutations=[
+                {
+                    "target": ids[-1],
+                    "verdict": "refuted",
+                    "claim": "Ordering is lost during a partition rebalance",
+                    "evidence": "connector docs, 'exactly-once' section",
+                }
+            ],
+        ),
     }
     for i, lens in enumerate(LENSES):
-        d.agents.append(_agent(lens, "lens", "deliberation", reports[lens], t + i, tier=2,
-                               hot_spots=reports[lens].hot_spots))
-    d.agents.append(_agent(RED_TEAM, "red-team", "deliberation",
-                           make_report("deliberation", summary="Red team 2 over tier 2.", confidence=0.6),
-                           t + 200, tier=2, red_team_round=2))
-    d.depth.overrides = [DepthOverride(hot_spot="H2", target=ids[-1], by_agent=agent_id("edge-case-hunt", "deliberation", 2),
-                                       evidence="connector docs, 'exactly-once' section",
-                                       effect=f"approach {ids[-1]} struck from the lead")] if len(ids) > 1 else []
+        d.agents.append(_agent(lens, "lens", "deliberation", reports[lens], t + i, tier=2, hot_spots=reports[lens].hot_spots))
+    d.agents.append(
+        _agent(
+            RED_TEAM,
+            "red-team",
+            "deliberation",
+            make_report("deliberation", summary="Red team 2 over tier 2.", confidence=0.6),
+            t + 200,
+            tier=2,
+            red_team_round=2,
+        )
+    )
+    d.depth.overrides = (
+        [
+            DepthOverride(
+                hot_spot="H2",
+                target=ids[-1],
+                by_agent=agent_id("edge-case-hunt", "deliberation", 2),
+                evidence="connector docs, 'exactly-once' section",
+                effect=f"approach {ids[-1]} struck from the lead",
+            )
+        ]
+        if len(ids) > 1
+        else []
+    )
     d.depth.zeroed = [agent_id("counter-model", "deliberation", 2)]
 
 
 def _set_phases(d: Deliberation, phase: str, t0: float) -> None:
     order = ["IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
-    why = {"RESEARCH": "first deliberation agent spawned", "DELIBERATION": "research reports complete",
-           "RANKING": "red-team pass complete", "PRD_GENERATION": "gate 1 passed",
-           "COMPLETE": "decision record written"}
+    why = {
+        "RESEARCH": "first deliberation agent spawned",
+        "DELIBERATION": "research reports complete",
+        "RANKING": "red-team pass complete",
+        "PRD_GENERATION": "gate 1 passed",
+        "COMPLETE": "decision record written",
+    }
     target = order.index(phase) if phase in order else order.index("RANKING")
     for i in range(1, target + 1):
         d.phase_history.append(PhaseChange(from_phase=order[i - 1], to_phase=order[i], at=t0 + 200 * i, why=why[order[i]]))
     if phase == "FAILED":
-        d.phase_history.append(PhaseChange(from_phase="RANKING", to_phase="FAILED", at=t0 + 1300,
-                                           why="stop blocked 3 times"))
+        d.phase_history.append(PhaseChange(from_phase="RANKING", to_phase="FAILED", at=t0 + 1300, why="stop blocked 3 times"))
         d.failure_reasons = ["consensus 0.62 < 0.80 after 3 stop blocks"]
     d.phase = phase
 
@@ -335,26 +538,53 @@ def make_lineage(delib: Deliberation, *, nested: int = 2, active: int = 1, denie
     under the first research agent, the last `active` spawns still running, `denied` refusals."""
     lin = Lineage(session_id=delib.session_id)
     for agent in delib.agents:
-        lin.spawns.append(Spawn(tool_use_id=agent.tool_use_id, agent_id=agent.agent_id, parent="main",
-                                subagent_type=f"deliberation:{agent.persona}", kind=agent.kind,
-                                deliberation_id=delib.id, depth=1, background=agent.background,
-                                status="completed", requested_at=agent.spawned_at,
-                                started_at=agent.spawned_at + 0.5, finished_at=agent.reported_at))
+        lin.spawns.append(
+            Spawn(
+                tool_use_id=agent.tool_use_id,
+                agent_id=agent.agent_id,
+                parent="main",
+                subagent_type=f"deliberation:{agent.persona}",
+                kind=agent.kind,
+                deliberation_id=delib.id,
+                depth=1,
+                background=agent.background,
+                status="completed",
+                requested_at=agent.spawned_at,
+                started_at=agent.spawned_at + 0.5,
+                finished_at=agent.reported_at,
+            )
+        )
     if lin.spawns and nested:
         first = lin.spawns[0]
         for j in range(nested):
             aid = f"ahelper{j:02d}{first.agent_id[1:6]}"
-            lin.spawns.append(Spawn(tool_use_id=f"toolu_helper{j}", agent_id=aid, parent=first.agent_id,
-                                    subagent_type="general-purpose", depth=2, status="completed",
-                                    requested_at=first.requested_at + 10 + j, started_at=first.requested_at + 11 + j,
-                                    finished_at=first.requested_at + 60 + j))
+            lin.spawns.append(
+                Spawn(
+                    tool_use_id=f"toolu_helper{j}",
+                    agent_id=aid,
+                    parent=first.agent_id,
+                    subagent_type="general-purpose",
+                    depth=2,
+                    status="completed",
+                    requested_at=first.requested_at + 10 + j,
+                    started_at=first.requested_at + 11 + j,
+                    finished_at=first.requested_at + 60 + j,
+                )
+            )
     for spawn in lin.spawns[-active:] if active else []:
         spawn.status = "running"
         spawn.finished_at = None
     for j in range(denied):
-        lin.denied.append(DeniedSpawn(tool_use_id=f"toolu_denied{j}", parent="main", subagent_type="general-purpose",
-                                      rule="budget", reason="Spawn budget: the main agent already has 12 of 12 active subagents.",
-                                      at=delib.created_at + 400 + j))
+        lin.denied.append(
+            DeniedSpawn(
+                tool_use_id=f"toolu_denied{j}",
+                parent="main",
+                subagent_type="general-purpose",
+                rule="budget",
+                reason="Spawn budget: the main agent already has 12 of 12 active subagents.",
+                at=delib.created_at + 400 + j,
+            )
+        )
     return lin
 
 
@@ -364,32 +594,76 @@ def make_events(delib: Deliberation, lineage: "Lineage | None" = None) -> "list[
     base = {"session_id": sid, "cwd": "/home/dev/myproject", "transcript_path": f"/home/dev/.claude/{sid}.jsonl"}
     t = delib.created_at
     evs: list[tuple[str, dict, dict]] = [
-        ("UserPromptSubmit", {"prompt": delib.question}, {"context": "Deliberation recommended (confidence 0.42 < 0.70).\nProtocol: ..."}),
+        (
+            "UserPromptSubmit",
+            {"prompt": delib.question},
+            {"context": "Deliberation recommended (confidence 0.42 < 0.70).\nProtocol: ..."},
+        ),
     ]
     for agent in delib.agents[:3]:
-        evs.append(("PreToolUse", {"tool_name": "Agent", "tool_use_id": agent.tool_use_id,
-                                   "tool_input": {"subagent_type": f"deliberation:{agent.persona}", "prompt": "..."}}, {}))
+        evs.append(
+            (
+                "PreToolUse",
+                {
+                    "tool_name": "Agent",
+                    "tool_use_id": agent.tool_use_id,
+                    "tool_input": {"subagent_type": f"deliberation:{agent.persona}", "prompt": "..."},
+                },
+                {},
+            )
+        )
         evs.append(("SubagentStart", {"agent_id": agent.agent_id, "agent_type": f"deliberation:{agent.persona}"}, {}))
-    evs.append(("PreToolUse", {"tool_name": "Agent", "tool_use_id": "toolu_denied0",
-                               "tool_input": {"subagent_type": "general-purpose", "prompt": "..."}},
-                {"decision": "deny", "reason": "Spawn budget: the main agent already has 12 of 12 active subagents.\nWait."}))
+    evs.append(
+        (
+            "PreToolUse",
+            {
+                "tool_name": "Agent",
+                "tool_use_id": "toolu_denied0",
+                "tool_input": {"subagent_type": "general-purpose", "prompt": "..."},
+            },
+            {"decision": "deny", "reason": "Spawn budget: the main agent already has 12 of 12 active subagents.\nWait."},
+        )
+    )
     for agent in delib.agents[:3]:
-        evs.append(("SubagentStop", {"agent_id": agent.agent_id, "agent_type": f"deliberation:{agent.persona}",
-                                     "last_assistant_message": "```json\n{}\n```"}, {}))
-    evs.append(("PostToolUse", {"tool_name": "Agent", "tool_use_id": delib.agents[0].tool_use_id,
-                                "tool_input": {"subagent_type": f"deliberation:{delib.agents[0].persona}", "prompt": "..."},
-                                "tool_response": {"status": "completed"}},
-                {"decision": "block", "reason": f"Gate 1: consensus 0.62 < {delib.threshold:.2f} for {delib.task_type}.\nNext: re-rank."}))
+        evs.append(
+            (
+                "SubagentStop",
+                {
+                    "agent_id": agent.agent_id,
+                    "agent_type": f"deliberation:{agent.persona}",
+                    "last_assistant_message": "```json\n{}\n```",
+                },
+                {},
+            )
+        )
+    evs.append(
+        (
+            "PostToolUse",
+            {
+                "tool_name": "Agent",
+                "tool_use_id": delib.agents[0].tool_use_id,
+                "tool_input": {"subagent_type": f"deliberation:{delib.agents[0].persona}", "prompt": "..."},
+                "tool_response": {"status": "completed"},
+            },
+            {
+                "decision": "block",
+                "reason": f"Gate 1: consensus 0.62 < {delib.threshold:.2f} for {delib.task_type}.\nNext: re-rank.",
+            },
+        )
+    )
     evs.append(("Stop", {"stop_hook_active": False}, {"system_message": "deliberation: gate 2 passed (5/5 checks)"}))
     out = []
     for seq, (name, payload, answer) in enumerate(evs, start=1):
-        out.append(EventRecord(at=t + 7.5 * seq, event=name,
-                               payload={**base, "hook_event_name": name, **payload}, answer=answer))
+        out.append(EventRecord(at=t + 7.5 * seq, event=name, payload={**base, "hook_event_name": name, **payload}, answer=answer))
     return out
 
 
-def write_project(project_dir, delibs: "Iterable[Deliberation]" = (), lineages: "Iterable[Lineage]" = (),
-                  events: "dict[str, list[EventRecord]] | None" = None) -> Layout:
+def write_project(
+    project_dir,
+    delibs: "Iterable[Deliberation]" = (),
+    lineages: "Iterable[Lineage]" = (),
+    events: "dict[str, list[EventRecord]] | None" = None,
+) -> Layout:
     """Write state files into `project_dir` through the store, as the hooks would."""
     layout = Layout(str(project_dir))
     store = Store(layout)
@@ -425,7 +699,7 @@ def write_state(path, data: "bytes | str | dict") -> None:
 
     path = str(path)
     marker = os.sep + os.path.join(".claude", "deliberation") + os.sep
-    layout = Layout(path[:path.index(marker)])
+    layout = Layout(path[: path.index(marker)])
     if isinstance(data, dict):
         from deliberation.state.store import dumps
 

@@ -27,10 +27,16 @@ NAMESPACE = re.compile(r'namespace: "([a-z0-9_.-]+:)<slug>"')
 BACKQUOTED = re.compile(r"`([A-Za-z0-9_.:-]+)`")
 PHASE = re.compile(r'"Phase: ([a-z-]+)"')
 APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
-WORKER_BLOCK = re.compile(r"--- worker (\d+) of (\d+): subagent_type \"([A-Za-z0-9:_-]+)\", hot spots ([^\n]*?) "
-                          r"— prompt: these lines, then the shared part:\n(.*?)\n--- end of worker \1 prompt", re.S)
-SHARED_PART = re.compile(r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
-                         r"--- end of the shared part", re.S)
+WORKER_BLOCK = re.compile(
+    r"--- worker (\d+) of (\d+): subagent_type \"([A-Za-z0-9:_-]+)\", hot spots ([^\n]*?) "
+    r"— prompt: these lines, then the shared part:\n(.*?)\n--- end of worker \1 prompt",
+    re.S,
+)
+SHARED_PART = re.compile(
+    r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
+    r"--- end of the shared part",
+    re.S,
+)
 TIER2_ITEMS = re.compile(r"Tier-2 items:\n(?:- [^\n]*(?:\n|$))+")
 TELL_USER = re.compile(r"tell the user: \"?(.*?)\"?(?:\n|$)", re.S)
 JSON_BLOCK = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
@@ -39,8 +45,10 @@ GROUPED = re.compile(r"^- ([A-Za-z0-9_.-]+|hot spots): ((?:[A-Za-z0-9_.-]+(?:, |
 GROUP_KINDS = {"findings": "finding", "dissent": "dissent", "refutations": "refutation"}
 DOCUMENT_ASKED = ("Next: write the decision document", "Next: hand the decision document")
 # how the client labels hook output (docs/HOOK_ANSWERS.md)
-HOOK_TEXT = re.compile(r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:(?:Agent|Write)|Stop|SessionStart) hook "
-                       r"(?:additional context|error): ")
+HOOK_TEXT = re.compile(
+    r"(?:UserPromptSubmit|PostToolUse:Agent|PreToolUse:(?:Agent|Write)|Stop|SessionStart) hook "
+    r"(?:additional context|error): "
+)
 
 
 @dataclass(frozen=True)
@@ -59,15 +67,17 @@ def read_protocol(text: str) -> "Protocol | None":
     q = QUESTION_LINE.search(body)
     panel = SUGGESTED.search(body)
     ns = NAMESPACE.search(body)
-    return Protocol(question=q.group(1).strip() if q else "",
-                    panel=tuple(p.strip() for p in panel.group(1).split(",")) if panel else (),
-                    prefix=ns.group(1) if ns else "")
+    return Protocol(
+        question=q.group(1).strip() if q else "",
+        panel=tuple(p.strip() for p in panel.group(1).split(",")) if panel else (),
+        prefix=ns.group(1) if ns else "",
+    )
 
 
 @dataclass
 class Directive:
-    action: str                                   # spawn | wait | document | finish
-    text: str                                     # from "Next:" to the end of the plugin text
+    action: str  # spawn | wait | document | finish
+    text: str  # from "Next:" to the end of the plugin text
     agent_types: "list[str]" = field(default_factory=list)
     phase: str = "deliberation"
     worker_prompts: "dict[str, str]" = field(default_factory=dict)
@@ -113,8 +123,7 @@ def directive(plugin_text: str) -> "Directive | None":
     phase = PHASE.search(rest)
     d.phase = phase.group(1) if phase else ("ranking" if "RANK" in first else "deliberation")
     shared = SHARED_PART.search(rest)
-    d.worker_prompts = {m.group(3): m.group(5) + "\n" + (shared.group(1) if shared else "")
-                        for m in WORKER_BLOCK.finditer(rest)}
+    d.worker_prompts = {m.group(3): m.group(5) + "\n" + (shared.group(1) if shared else "") for m in WORKER_BLOCK.finditer(rest)}
     listed = APPROACH_LIST.findall(rest)
     d.approach_list = listed[-1].strip() if listed else ""
     items = TIER2_ITEMS.findall(rest)
@@ -163,13 +172,23 @@ def decision_document(plugin_text: str, decision: str) -> dict:
         "document": "prd",
         "decision": f"Adopt approach {decision}: the panel's vote and its findings support it.",
         "problem": "Price reads dominate the checkout latency the users wait for.",
-        "requirements": [{"id": f"R{n + 1}", "text": f"Address the finding {i}.", "priority": "must",
-                          "sources": [i]} for n, i in enumerate(findings[:3])],
+        "requirements": [
+            {"id": f"R{n + 1}", "text": f"Address the finding {i}.", "priority": "must", "sources": [i]}
+            for n, i in enumerate(findings[:3])
+        ],
         "non_goals": [{"text": "Changing how prices are set.", "sources": []}],
-        "acceptance_criteria": [{"id": "AC1", "text": "The checkout p99 is measured before and after.",
-                                 "verifies": ["R1"], "sources": findings[:1]}],
-        "risks": [{"id": "RISK1", "risk": "A concern the panel raised comes true.",
-                   "mitigation": "Monitor it and roll back.", "severity": "high", "sources": concerns[:1]}],
+        "acceptance_criteria": [
+            {"id": "AC1", "text": "The checkout p99 is measured before and after.", "verifies": ["R1"], "sources": findings[:1]}
+        ],
+        "risks": [
+            {
+                "id": "RISK1",
+                "risk": "A concern the panel raised comes true.",
+                "mitigation": "Monitor it and roll back.",
+                "severity": "high",
+                "sources": concerns[:1],
+            }
+        ],
         "open_questions": [{"question": "Is the contested point settled?", "sources": spots[:1] or findings[:1]}],
     }
 
@@ -183,8 +202,7 @@ def handover_call(plugin_text: str, decision: str, project: str) -> "dict | None
     named = HANDOVER.findall(plugin_text)
     if not named:
         return None
-    return {"file_path": f"{project}/{named[-1]}", "content": json.dumps(decision_document(plugin_text, decision),
-                                                                         indent=1)}
+    return {"file_path": f"{project}/{named[-1]}", "content": json.dumps(decision_document(plugin_text, decision), indent=1)}
 
 
 def concluding_answer(plugin_text: str, decision: str) -> str:
@@ -240,8 +258,10 @@ def prompt_for(d: Directive, agent_type: str, question: str, reports: "list[dict
     lines = [f"PERSONA: {slug_of(agent_type)}", f"Phase: {d.phase}", f"Question: {question}"]
     if d.approach_list:
         lines.append(d.approach_list)
-        lines.append("Score every approach 0-10 on each dimension; give your verdict and a concern with "
-                     "its reason for each approach you would not adopt.")
+        lines.append(
+            "Score every approach 0-10 on each dimension; give your verdict and a concern with "
+            "its reason for each approach you would not adopt."
+        )
     elif d.phase != "research":
         if d.wants_findings or "finding" in d.text:
             lines.append(findings_text(reports))
@@ -258,40 +278,71 @@ def prompt_for(d: Directive, agent_type: str, question: str, reports: "list[dict
 # the panel's scripted answers (what the subagents say; nothing here drives the main agent)
 
 APPROACHES = [
-    {"id": "A", "title": "Per-node price cache with a 30 s TTL and invalidation events",
-     "summary": "Each node caches prices for 30 s; price changes publish an invalidation event."},
-    {"id": "B", "title": "Keep reading prices from the pricing database",
-     "summary": "The status quo, with one more read replica."},
-    {"id": "C", "title": "One shared cache in front of the pricing database",
-     "summary": "A shared cache cluster that every node reads."},
+    {
+        "id": "A",
+        "title": "Per-node price cache with a 30 s TTL and invalidation events",
+        "summary": "Each node caches prices for 30 s; price changes publish an invalidation event.",
+    },
+    {
+        "id": "B",
+        "title": "Keep reading prices from the pricing database",
+        "summary": "The status quo, with one more read replica.",
+    },
+    {
+        "id": "C",
+        "title": "One shared cache in front of the pricing database",
+        "summary": "A shared cache cluster that every node reads.",
+    },
 ]
 CLAIMS = {  # a distinct, concrete finding per persona (any persona the protocol may suggest)
-    "technical-architect": ("The order service reads prices in three modules; one pricing client wraps them all.",
-                            "orders/pricing_client.py:1-60"),
-    "security-analyst": ("A withdrawn promotion price stays valid until the cache entry expires.",
-                         "pricing/promotions.py:88"),
+    "technical-architect": (
+        "The order service reads prices in three modules; one pricing client wraps them all.",
+        "orders/pricing_client.py:1-60",
+    ),
+    "security-analyst": ("A withdrawn promotion price stays valid until the cache entry expires.", "pricing/promotions.py:88"),
     "performance-engineer": ("Price reads are 41 ms of the 108 ms checkout p99.", "bench/checkout_p99.txt"),
-    "cost-analyst": ("The pricing database needs two more read replicas at current growth: 4.1k a month.",
-                     "finance/infra-2026.csv:17"),
-    "devils-advocate": ("Invalidation events are lost when the bus is down, and nothing reconciles them.",
-                        "ops/bus-outages.md:4"),
-    "reliability-engineer": ("The pricing database failed over twice last quarter, 40 s each.",
-                             "ops/incidents-q3.md:12"),
+    "cost-analyst": (
+        "The pricing database needs two more read replicas at current growth: 4.1k a month.",
+        "finance/infra-2026.csv:17",
+    ),
+    "devils-advocate": (
+        "Invalidation events are lost when the bus is down, and nothing reconciles them.",
+        "ops/bus-outages.md:4",
+    ),
+    "reliability-engineer": ("The pricing database failed over twice last quarter, 40 s each.", "ops/incidents-q3.md:12"),
 }
-RANK_A = {"technical-architect": 7.8, "security-analyst": 8.4, "performance-engineer": 8.9,
-          "cost-analyst": 8.6, "devils-advocate": 7.9, "reliability-engineer": 8.2}
+RANK_A = {
+    "technical-architect": 7.8,
+    "security-analyst": 8.4,
+    "performance-engineer": 8.9,
+    "cost-analyst": 8.6,
+    "devils-advocate": 7.9,
+    "reliability-engineer": 8.2,
+}
 PERSONA_TAG = re.compile(r"^PERSONA: ([a-z-]+)$", re.M)
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 LIST_ENTRY = re.compile(r"^- ([A-Z][A-Za-z0-9:_-]*): ", re.M)
-LENS_TITLES = {"Evidence Chase": "evidence-chase", "Counter-Model": "counter-model",
-               "Edge-Case Hunt": "edge-case-hunt"}
+LENS_TITLES = {"Evidence Chase": "evidence-chase", "Counter-Model": "counter-model", "Edge-Case Hunt": "edge-case-hunt"}
 DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
 
 
 def _report(phase: str, **fields) -> dict:
-    base = {"phase": phase, "summary": "", "findings": [], "approaches": [], "scores": {}, "verdict": "abstain",
-            "preferred_approach": None, "rationale": "", "dissent": [], "confidence": 0.6,
-            "refutations": [], "conflicts": [], "missed_angles": [], "hot_spots": []}
+    base = {
+        "phase": phase,
+        "summary": "",
+        "findings": [],
+        "approaches": [],
+        "scores": {},
+        "verdict": "abstain",
+        "preferred_approach": None,
+        "rationale": "",
+        "dissent": [],
+        "confidence": 0.6,
+        "refutations": [],
+        "conflicts": [],
+        "missed_angles": [],
+        "hot_spots": [],
+    }
     base.update(fields)
     return base
 
@@ -301,41 +352,78 @@ def scripted_answer(prompt: str) -> dict:
     head = prompt.split("\n", 1)[0]
     if head.startswith("You are a fresh tier-2 worker"):
         lens = next((slug for title, slug in LENS_TITLES.items() if title in head), "evidence-chase")
-        return _report("deliberation", summary=f"{lens}: dug into H1.", hot_spots=["H1"], confidence=0.7,
-                       findings=[{"id": "F1", "claim": f"{lens}: the bus outage runbook replays events only "
-                                                       "for orders, never for prices", "evidence":
-                                  f"ops/bus-outages.md:{20 + len(lens)} ({lens} checked the runbook)",
-                                  "severity": "medium"}],
-                       rationale="New evidence on the missed angle.")
+        return _report(
+            "deliberation",
+            summary=f"{lens}: dug into H1.",
+            hot_spots=["H1"],
+            confidence=0.7,
+            findings=[
+                {
+                    "id": "F1",
+                    "claim": f"{lens}: the bus outage runbook replays events only for orders, never for prices",
+                    "evidence": f"ops/bus-outages.md:{20 + len(lens)} ({lens} checked the runbook)",
+                    "severity": "medium",
+                }
+            ],
+            rationale="New evidence on the missed angle.",
+        )
     persona = (PERSONA_TAG.search(prompt) or [None, ""])[1]
     phase = (PHASE_TAG.search(prompt) or [None, ""])[1]
     if persona == "synthesis-lead":
-        return _report("deliberation", summary="Three alternatives from non-conflicting findings.",
-                       approaches=APPROACHES, preferred_approach="A",
-                       rationale="A takes the price read off the hot path; its stale window is bounded.")
+        return _report(
+            "deliberation",
+            summary="Three alternatives from non-conflicting findings.",
+            approaches=APPROACHES,
+            preferred_approach="A",
+            rationale="A takes the price read off the hot path; its stale window is bounded.",
+        )
     if persona == "debate-moderator":
         return _report("deliberation", summary="The personas weigh different aspects; no real conflict.")
     if persona == "red-team":
         if "Tier-2 items:" in prompt:
-            return _report("deliberation", summary="The tier-2 findings hold.", confidence=0.7,
-                           rationale="Checked the runbook lines the workers cite.")
-        return _report("deliberation", summary="The converged points held; one angle was missed.",
-                       refutations=[{"target": "A", "verdict": "upheld", "claim": "the invalidation path exists",
-                                     "evidence": "pricing/events.py:12 publishes price changes"}],
-                       missed_angles=["Nobody checked what happens to invalidation events during a bus outage."])
+            return _report(
+                "deliberation",
+                summary="The tier-2 findings hold.",
+                confidence=0.7,
+                rationale="Checked the runbook lines the workers cite.",
+            )
+        return _report(
+            "deliberation",
+            summary="The converged points held; one angle was missed.",
+            refutations=[
+                {
+                    "target": "A",
+                    "verdict": "upheld",
+                    "claim": "the invalidation path exists",
+                    "evidence": "pricing/events.py:12 publishes price changes",
+                }
+            ],
+            missed_angles=["Nobody checked what happens to invalidation events during a bus outage."],
+        )
     if phase == "ranking":
         ids = LIST_ENTRY.findall(prompt) or ["A", "B", "C"]
         a = RANK_A.get(persona, 8.0)
         values = {"A": a, "B": 6.0, "C": 5.5}
-        return _report("ranking", summary=f"{persona} scored every approach.",
-                       scores={i: {d: values.get(i, 5.0) for d in DIMENSIONS} for i in ids},
-                       verdict="approve", preferred_approach="A", confidence=0.92,
-                       rationale=f"{persona}: A fits my priorities once the outage angle is covered.")
+        return _report(
+            "ranking",
+            summary=f"{persona} scored every approach.",
+            scores={i: {d: values.get(i, 5.0) for d in DIMENSIONS} for i in ids},
+            verdict="approve",
+            preferred_approach="A",
+            confidence=0.92,
+            rationale=f"{persona}: A fits my priorities once the outage angle is covered.",
+        )
     claim, evidence = CLAIMS.get(persona, (f"{persona}: prices change about 40 times a day.", "pricing/README.md:3"))
-    return _report("research", summary=claim, findings=[{"id": "F1", "claim": claim, "evidence": evidence,
-                                                           "severity": "high"}],
-                   approaches=APPROACHES, verdict="approve", preferred_approach="A", confidence=0.6,
-                   rationale=f"{persona}: A answers my finding F1.")
+    return _report(
+        "research",
+        summary=claim,
+        findings=[{"id": "F1", "claim": claim, "evidence": evidence, "severity": "high"}],
+        approaches=APPROACHES,
+        verdict="approve",
+        preferred_approach="A",
+        confidence=0.6,
+        rationale=f"{persona}: A answers my finding F1.",
+    )
 
 
 def report_message(data: dict) -> str:

@@ -49,9 +49,21 @@ def reverse_class(project, task_type: str) -> None:
 
     path = state_dir(project) / "reversals.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "classes": {task_type: {
-        "decision_class": task_type, "reversals": 1, "decisions": ["d-00000000-1"],
-        "reasons": ["rolled back after a stale-price incident"]}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "schema_version": SCHEMA_VERSION,
+                "classes": {
+                    task_type: {
+                        "decision_class": task_type,
+                        "reversals": 1,
+                        "decisions": ["d-00000000-1"],
+                        "reasons": ["rolled back after a stale-price incident"],
+                    }
+                },
+            }
+        )
+    )
 
 
 def validate_schemas(project) -> int:
@@ -79,8 +91,19 @@ def validate_schemas(project) -> int:
 
 
 # what a copy of the plugin holds (an install from a folder, the plugin cache)
-PLUGIN_PARTS = ("lib", "hooks", "bin", ".claude-plugin", "agents", "commands", "workflows", "settings.example.json",
-                "install.sh", "pyproject.toml", "README.md")
+PLUGIN_PARTS = (
+    "lib",
+    "hooks",
+    "bin",
+    ".claude-plugin",
+    "agents",
+    "commands",
+    "workflows",
+    "settings.example.json",
+    "install.sh",
+    "pyproject.toml",
+    "README.md",
+)
 
 
 def copy_plugin(dest_parent: Path, name: str = "deliberation 0.1.0") -> Path:
@@ -111,5 +134,11 @@ def install(plugin: Path, *args, venv: "str | None" = PREFIX, env=None) -> subpr
     else:
         full_env["XDG_DATA_HOME"] = str(plugin.parent / "xdg-data")
     full_env.update(env or {})
-    return subprocess.run(["bash", str(plugin / "install.sh"), *map(str, args)], capture_output=True,
-                          text=True, env=full_env, stdin=subprocess.DEVNULL, timeout=600)
+    return subprocess.run(
+        ["bash", str(plugin / "install.sh"), *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )

@@ -57,8 +57,10 @@ class Validation:
         self.quarantined: "list[str]" = []
 
     def __repr__(self) -> str:
-        return (f"Validation(checked={self.checked}, problems={self.problems[:5]}, "
-                f"temp={len(self.temp_files)}, torn={self.torn_tails}, quarantined={self.quarantined})")
+        return (
+            f"Validation(checked={self.checked}, problems={self.problems[:5]}, "
+            f"temp={len(self.temp_files)}, torn={self.torn_tails}, quarantined={self.quarantined})"
+        )
 
 
 def strict_json(raw: bytes):
@@ -156,8 +158,11 @@ def respond(event: str, payload, now: "float | None" = None) -> str:
     """The real hook code path minus the interpreter start: `hook_runner.respond` (fail-open)."""
     from deliberation.runtime import hook_runner
 
-    data = payload if isinstance(payload, bytes) else (
-        payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
+    data = (
+        payload
+        if isinstance(payload, bytes)
+        else (payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
+    )
     return hook_runner.respond(event, data, time.time() if now is None else now)
 
 
@@ -181,7 +186,7 @@ def fork_respond(event: str, payload) -> "tuple[int, int]":
 
             out = hook_runner.respond(event, data, time.time()).encode("utf-8", "surrogatepass")
             while out:
-                out = out[os.write(wfd, out):]
+                out = out[os.write(wfd, out) :]
         except BaseException:  # noqa: BLE001 - the parent sees the exit code
             code = 6
         os._exit(code)

@@ -53,8 +53,7 @@ class Workers:
         return worker_protocol.socket_path({b"HOME": str(self.home).encode()}, create=True)
 
     def pids(self) -> "list[int]":
-        out = subprocess.run(["pgrep", "-f", f"warm_worker.*{self.socket_path()}"], capture_output=True,
-                             text=True).stdout.split()
+        out = subprocess.run(["pgrep", "-f", f"warm_worker.*{self.socket_path()}"], capture_output=True, text=True).stdout.split()
         return [int(p) for p in out if int(p) != os.getpid()]
 
     def wait_up(self, timeout: float = 20.0) -> int:
@@ -85,15 +84,29 @@ class Workers:
     def start(self, lib: str = LIB, idle: str = "30") -> subprocess.Popen:
         """Start a worker the way worker_launch.start does (isolated, empty environment), as a child."""
 
-        stamp = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                                "from deliberation.wire import worker_protocol; print(worker_protocol.code_stamp())", lib],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        stamp = subprocess.run(
+            [
+                sys.executable,
+                "-I",
+                "-c",
+                "import sys; sys.path.insert(0, sys.argv[1]); "
+                "from deliberation.wire import worker_protocol; print(worker_protocol.code_stamp())",
+                lib,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         path = hook_client.worker_socket.socket_path(os.path.dirname(self.socket_path()), lib, sys.executable)
-        return subprocess.Popen([sys.executable, "-I", "-c", worker_launch.BOOT, lib, path, stamp, idle],
-                                cwd="/", env={}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return subprocess.Popen(
+            [sys.executable, "-I", "-c", worker_launch.BOOT, lib, path, stamp, idle],
+            cwd="/",
+            env={},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
-    def wait_serving(self, proc: subprocess.Popen, lib: str = LIB, python: str = sys.executable,
-                     timeout: float = 30.0) -> None:
+    def wait_serving(self, proc: subprocess.Popen, lib: str = LIB, python: str = sys.executable, timeout: float = 30.0) -> None:
         """Wait until the worker `proc` (of `lib`, under `python`) runs its accept loop: it has taken
         the stamps it retires on (its code, its import path) and accepted a connection of ours."""
         path = hook_client.worker_socket.socket_path(os.path.dirname(self.socket_path()), lib, python)

@@ -27,6 +27,7 @@ def run_cli(project, monkeypatch, capsys):
         code = cli.main([*argv, "--project", str(project)])
         out, err = capsys.readouterr()
         return code, out, err
+
     return go
 
 
@@ -43,12 +44,27 @@ def write_config(project, escalation):
 def make_delib(store, delib_id, verdicts, question="Move the login flow to OAuth with JWT?", conf=0.95):
     agents = []
     for i, v in enumerate(verdicts):
-        rep = AgentReport(phase="ranking", verdict=v, confidence=conf, summary="login via OAuth",
-                          findings=[Finding(id="F1", claim="token expiry", evidence="src/auth/session.py:40")])
-        agents.append(AgentRecord(key=f"a{i}", persona="security-analyst", kind="persona", stage="ranking",
-                                  status="reported", spawned_at=0.0, report=rep))
-    return Deliberation(id=delib_id, session_id="s1", task_type="security", question=question,
-                        agents=agents, decision="Adopt OAuth (approach A)")
+        rep = AgentReport(
+            phase="ranking",
+            verdict=v,
+            confidence=conf,
+            summary="login via OAuth",
+            findings=[Finding(id="F1", claim="token expiry", evidence="src/auth/session.py:40")],
+        )
+        agents.append(
+            AgentRecord(
+                key=f"a{i}",
+                persona="security-analyst",
+                kind="persona",
+                stage="ranking",
+                status="reported",
+                spawned_at=0.0,
+                report=rep,
+            )
+        )
+    return Deliberation(
+        id=delib_id, session_id="s1", task_type="security", question=question, agents=agents, decision="Adopt OAuth (approach A)"
+    )
 
 
 def route_and_save(store, delib, cfg):
@@ -60,9 +76,19 @@ def route_and_save(store, delib, cfg):
 
 def test_review_round_trip(project, run_cli):
     store = Store(Layout(str(project)))
-    cfg = write_config(project, {"probes": [
-        {"name": "auth-tests", "command": [sys.executable, "-c", "raise SystemExit(1)"],
-         "classes": ["security/*"], "inputs": ["src/auth/"]}]})
+    cfg = write_config(
+        project,
+        {
+            "probes": [
+                {
+                    "name": "auth-tests",
+                    "command": [sys.executable, "-c", "raise SystemExit(1)"],
+                    "classes": ["security/*"],
+                    "inputs": ["src/auth/"],
+                }
+            ]
+        },
+    )
 
     # a past decision of the class was reversed: the class becomes reversal-prone
     code, out, _ = run_cli("reverse", "d-old", "--class", "security/auth", "--reason", "token leak", "--who", "bob")
@@ -71,8 +97,11 @@ def test_review_round_trip(project, run_cli):
     delib = make_delib(store, "d1", ["approve", "approve", "approve"])
     route = route_and_save(store, delib, cfg)
     assert route.decision_class == "security/auth"
-    assert (route.route, [r.rule for r in route.rules], route.review) == \
-        ("human-review", ["T2", "PROBE"], "pending")  # policy D+T2+PROBE: T1 is not run
+    assert (route.route, [r.rule for r in route.rules], route.review) == (
+        "human-review",
+        ["T2", "PROBE"],
+        "pending",
+    )  # policy D+T2+PROBE: T1 is not run
     assert (route.policy, route.decided_by, route.judges_confidence) == ("D+T2+PROBE", "T2, PROBE", 0.95)
     assert route.probes[0].exit_code == 1
     assert route.probes[0].causal_warning.startswith("probe shares an upstream with the claim")
@@ -97,8 +126,10 @@ def test_review_round_trip(project, run_cli):
     assert saved.route.review == "approved"
     with open(store.layout.adjudications) as fh:
         log = [json.loads(line) for line in fh]
-    assert [(e["deliberation_id"], e["action"], e["who"]) for e in log] == \
-        [("d-old", "reverse", "bob"), ("d1", "approve", "alice")]
+    assert [(e["deliberation_id"], e["action"], e["who"]) for e in log] == [
+        ("d-old", "reverse", "bob"),
+        ("d1", "approve", "alice"),
+    ]
     assert log[1]["reason"] == "reviewed the token handling" and log[1]["at"] > 0
 
     # a settled route is kept when the route is computed again
@@ -118,9 +149,14 @@ def test_strict_policy_runs_t1_and_the_record_names_it(project, run_cli):
     run_cli("reverse", "d-old", "--class", "security/auth", "--reason", "token leak", "--who", "bob")
     delib = make_delib(store, "d1", ["approve", "approve"], conf=0.7)  # below T2's 0.9
     route = route_and_save(store, delib, cfg)
-    assert (route.route, [r.rule for r in route.rules], route.policy, route.decided_by) == \
-        ("human-review", ["T1"], "T1+D+T2+PROBE", "T1")
+    assert (route.route, [r.rule for r in route.rules], route.policy, route.decided_by) == (
+        "human-review",
+        ["T1"],
+        "T1+D+T2+PROBE",
+        "T1",
+    )
     from deliberation.report.decision_record import render_markdown
+
     body = render_markdown(delib)
     assert "Policy **T1+D+T2+PROBE**; route decided by **T1**; judges' confidence 0.70" in body
     # the same decision under the default policy passes, and the record says what was left out
@@ -128,14 +164,18 @@ def test_strict_policy_runs_t1_and_the_record_names_it(project, run_cli):
     d2 = make_delib(store, "d2", ["approve", "approve"], conf=0.7)
     route = route_and_save(store, d2, default)
     assert (route.route, [r.rule for r in route.rules]) == ("auto-execute", [])
-    assert "T1 (escalate every accepted decision of a reversed class) is not in policy D+T2+PROBE" in \
-        render_markdown(d2)
+    assert "T1 (escalate every accepted decision of a reversed class) is not in policy D+T2+PROBE" in render_markdown(d2)
 
 
 def test_hard_reject_denies_and_reject_closes_only_that_entry(project, run_cli, monkeypatch):
     store = Store(Layout(str(project)))
-    cfg = write_config(project, {"probe_failure": "reject", "probes": [
-        {"name": "fails", "command": [sys.executable, "-c", "raise SystemExit(2)"], "classes": ["security"]}]})
+    cfg = write_config(
+        project,
+        {
+            "probe_failure": "reject",
+            "probes": [{"name": "fails", "command": [sys.executable, "-c", "raise SystemExit(2)"], "classes": ["security"]}],
+        },
+    )
     route_and_save(store, make_delib(store, "d2", ["approve", "approve"]), cfg)
     split = make_delib(store, "d3", ["approve", "reject"], question="Rename the helper module")
     cfg_no_probe = write_config(project, {})
@@ -149,8 +189,15 @@ def test_hard_reject_denies_and_reject_closes_only_that_entry(project, run_cli, 
     monkeypatch.setenv("USER", "carol")
     code, out, err = run_cli("reject", "d2", "--json")
     assert code == 0, err
-    assert json.loads(out) == {"id": "d2", "action": "reject", "who": "carol", "reason": "",
-                               "review": "rejected", "route": "hard-reject", "decision_class": "security/auth"}
+    assert json.loads(out) == {
+        "id": "d2",
+        "action": "reject",
+        "who": "carol",
+        "reason": "",
+        "review": "rejected",
+        "route": "hard-reject",
+        "decision_class": "security/auth",
+    }
     index = open_index(store)
     assert [e.deliberation_id for e in index.open] == ["d3"]
     assert review_answer(index, "Bash", cfg.escalation.risky_tools)[0] == "ask"
@@ -181,18 +228,32 @@ def test_labels_registry_history_export_and_eval(project, run_cli, tmp_path):
     assert code == 0 and "security/auth" in out and "session fixation found" in out
     code, out, _ = run_cli("registry", "--json")
     entry = json.loads(out)["classes"]["security/auth"]
-    assert (entry["reversals"], entry["confirmations"], entry["decisions"], entry["confirmed"]) == \
-        (1, 1, ["d5"], ["d6"])
+    assert (entry["reversals"], entry["confirmations"], entry["decisions"], entry["confirmed"]) == (1, 1, ["d5"], ["d6"])
 
     export = tmp_path / "history.jsonl"
     code, out, err = run_cli("history", "--export", str(export))
     assert code == 0, err
     rows = [json.loads(line) for line in export.read_text().splitlines()]
     assert rows == [
-        {"id": "d5", "class": "security/auth", "decision": "pass", "bad": True,
-         "votes": ["pass", "pass", "pass"], "confidence": 0.95, "probe": None},
-        {"id": "d6", "class": "security/auth", "decision": "fail", "bad": False,
-         "votes": ["pass", "fail"], "confidence": 0.6, "probe": None}]
+        {
+            "id": "d5",
+            "class": "security/auth",
+            "decision": "pass",
+            "bad": True,
+            "votes": ["pass", "pass", "pass"],
+            "confidence": 0.95,
+            "probe": None,
+        },
+        {
+            "id": "d6",
+            "class": "security/auth",
+            "decision": "fail",
+            "bad": False,
+            "votes": ["pass", "fail"],
+            "confidence": 0.6,
+            "probe": None,
+        },
+    ]
 
     code, out, err = run_cli("eval", str(export), "--registry", store.layout.reversals, "--json")
     assert code == 0, err
@@ -202,9 +263,18 @@ def test_labels_registry_history_export_and_eval(project, run_cli, tmp_path):
 
 def test_eval_table_and_malformed_lines(project, run_cli, tmp_path, capsys):
     hist = tmp_path / "h.jsonl"
-    good = [{"id": f"m{i}", "class": "DF1", "decision": "pass", "bad": True,
-             "votes": ["pass", "pass"] if i < 2 else ["pass", "fail"], "confidence": None, "probe": None}
-            for i in range(3)]
+    good = [
+        {
+            "id": f"m{i}",
+            "class": "DF1",
+            "decision": "pass",
+            "bad": True,
+            "votes": ["pass", "pass"] if i < 2 else ["pass", "fail"],
+            "confidence": None,
+            "probe": None,
+        }
+        for i in range(3)
+    ]
     hist.write_text("\n".join(json.dumps(r) for r in good) + "\n{oops\n")
     code, out, err = run_cli("eval", str(hist), "--reversal-classes", "DF*")
     assert code == 1 and "line 4" in err and "--skip-invalid" in err and out == ""

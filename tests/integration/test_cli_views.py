@@ -23,8 +23,14 @@ S1, S2 = "s-20260101-0001", "s-20260102-0002"
 def cli(project, *argv):
     env = {**os.environ, "PYTHONPATH": str(LIB)}
     env.pop("CLAUDE_PROJECT_DIR", None)
-    proc = subprocess.run([sys.executable, "-m", "deliberation", *argv, "--project", str(project)],
-                          capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "deliberation", *argv, "--project", str(project)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(ROOT),
+        timeout=60,
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -32,8 +38,7 @@ def cli(project, *argv):
 def proj(tmp_path):
     """Two deliberations in two sessions: a COMPLETE 5×3 one and a 3×2 one still RANKING."""
     d1 = make_deliberation(5, 3, deliberation_id=D1, session_id=S1)
-    d2 = make_deliberation(3, 2, deliberation_id=D2, session_id=S2, phase="RANKING", route=None, depth=False,
-                           t0=T0 + 86400)
+    d2 = make_deliberation(3, 2, deliberation_id=D2, session_id=S2, phase="RANKING", route=None, depth=False, t0=T0 + 86400)
     d2.agents[-1].status, d2.agents[-1].report = "running", None  # one ranking agent still out
     l1, l2 = make_lineage(d1), make_lineage(d2, nested=0, active=3)
     root = tmp_path / "project"
@@ -106,14 +111,23 @@ def test_show_text_and_json(proj):
     assert code == 0, err
     assert out.startswith(f"deliberation {D1}  phase COMPLETE\n")
     assert "decision: Postgres outbox with a relay worker [A]" in out
-    for piece in ("agents:", "scores (weighted 0-10, * leading):", "gate 1 (consensus): PASSED",
-                  "gate 2 (quality): PASSED", "dissent:", "conformity warnings:", "depth axis: posture ceiling",
-                  "route: human-review", "phase history:", "  PROBE: probe 'outbox-schema' failed: exit 1",
-                  "decision document (accepted): Adopt A:",
-                  "  requirement R1 (must): Every order event is written in the order's own transaction. <- "
-                  "technical-architect:F1",
-                  "  risk RISK1 (high): The relay worker becomes a single point of failure. -> Run two relays with "
-                  "leader election. <- reliability-engineer:D1", f"Cost: {len(d1.agents)} subagent(s), "):
+    for piece in (
+        "agents:",
+        "scores (weighted 0-10, * leading):",
+        "gate 1 (consensus): PASSED",
+        "gate 2 (quality): PASSED",
+        "dissent:",
+        "conformity warnings:",
+        "depth axis: posture ceiling",
+        "route: human-review",
+        "phase history:",
+        "  PROBE: probe 'outbox-schema' failed: exit 1",
+        "decision document (accepted): Adopt A:",
+        "  requirement R1 (must): Every order event is written in the order's own transaction. <- technical-architect:F1",
+        "  risk RISK1 (high): The relay worker becomes a single point of failure. -> Run two relays with "
+        "leader election. <- reliability-engineer:D1",
+        f"Cost: {len(d1.agents)} subagent(s), ",
+    ):
         assert piece in out, piece
     code, out, _ = cli(root, "show", D2)
     assert "decision document: not due yet (the vote has not passed)" in out
@@ -126,8 +140,9 @@ def test_unknown_or_invalid_id_fails_clearly(proj):
     for cmd in ("show", "report"):
         code, out, err = cli(root, cmd, "d-nope")
         assert code == 1 and out == ""
-        assert err.strip() == (f"deliberation: no deliberation 'd-nope' in {root}/.claude/deliberation/deliberations "
-                               f"(known: {D1}, {D2})")
+        assert err.strip() == (
+            f"deliberation: no deliberation 'd-nope' in {root}/.claude/deliberation/deliberations (known: {D1}, {D2})"
+        )
     code, out, err = cli(root, "show", "../etc/passwd")
     assert code == 1 and "invalid deliberation id '../etc/passwd'" in err
     code, _, err = cli(root, "lineage", "s-nope")
@@ -171,8 +186,7 @@ def test_lineage_default_session_and_budget(proj):
     lines = out.splitlines()
     assert lines[0] == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent, 7 of 60 per session"
     assert lines[1] == "main  [3/12 active, 7 spawned]"
-    (root / ".claude" / "deliberation" / "config.json").write_text(
-        json.dumps({"spawn_budget": {"max_active_children": 5}}))
+    (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"spawn_budget": {"max_active_children": 5}}))
     code, out, _ = cli(root, "lineage", S1)
     first = agent_id("technical-architect", "research")
     assert f"├── Technical Architect · {first} · depth 1 · completed  [1/5 active, 2 spawned]" in out
@@ -237,9 +251,11 @@ def test_report_json_follows_its_published_schema_and_shows_money_only_at_config
     assert rec["prd"]["status"] == "accepted" and rec["prd"]["document"]["requirements"][0]["id"] == "R1"
     assert rec["usage"]["money"] is None and "no amount: no prices configured" in rec["usage"]["summary"]
     assert rec["usage"]["agents"] == len(d1.agents) and rec["usage"]["agents_from_transcripts"] == len(d1.agents)
-    prices = {"as_of": "2026-11-30", "source": "the team's contract",
-              "models": {"*": {"input_per_mtok": 3, "output_per_mtok": 15, "cache_write_per_mtok": 3.75,
-                               "cache_read_per_mtok": 0.3}}}
+    prices = {
+        "as_of": "2026-11-30",
+        "source": "the team's contract",
+        "models": {"*": {"input_per_mtok": 3, "output_per_mtok": 15, "cache_write_per_mtok": 3.75, "cache_read_per_mtok": 0.3}},
+    }
     (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"cost": {"prices": prices}}))
     code, out, _ = cli(root, "report", D1, "--json")
     money = json.loads(out)["usage"]["money"]
@@ -255,8 +271,9 @@ def run_in(cwd, *argv, env_extra=None):
     env = {**os.environ, "PYTHONPATH": str(LIB)}
     env.pop("CLAUDE_PROJECT_DIR", None)
     env.update(env_extra or {})
-    proc = subprocess.run([sys.executable, "-m", "deliberation", *argv], capture_output=True, text=True,
-                          env=env, cwd=str(cwd), timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "deliberation", *argv], capture_output=True, text=True, env=env, cwd=str(cwd), timeout=60
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -277,12 +294,13 @@ def test_the_project_is_found_upward_from_a_folder_inside_it(proj):
 def test_errors_under_json_are_json_on_stdout(proj):
     root = proj[0]
     for argv, code_wanted, words in (
-            (("show", "d-nope"), 1, "no deliberation 'd-nope'"),
-            (("report", "../etc/passwd"), 1, "invalid deliberation id"),
-            (("lineage", "s-nope"), 1, "no lineage for session 's-nope'"),
-            (("approve", "d-nope"), 1, "no deliberation d-nope"),
-            (("open",), 2, "the following arguments are required: ID"),
-            (("show", "--no-such-flag", D1), 2, "unrecognized arguments: --no-such-flag")):
+        (("show", "d-nope"), 1, "no deliberation 'd-nope'"),
+        (("report", "../etc/passwd"), 1, "invalid deliberation id"),
+        (("lineage", "s-nope"), 1, "no lineage for session 's-nope'"),
+        (("approve", "d-nope"), 1, "no deliberation d-nope"),
+        (("open",), 2, "the following arguments are required: ID"),
+        (("show", "--no-such-flag", D1), 2, "unrecognized arguments: --no-such-flag"),
+    ):
         code, out, err = cli(root, *argv, "--json")
         assert code == code_wanted, (argv, out, err)
         answer = json.loads(out)

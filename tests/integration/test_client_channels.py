@@ -22,11 +22,15 @@ META = "export const meta = {name: 'fanout', description: 'fan out research', ph
 def fan_out(n: int, agent_type: str = "") -> str:
     items = ", ".join(f"'item{i}'" for i in range(n))
     opts = f", agentType: '{agent_type}'" if agent_type else ""
-    return META + f"const ITEMS = [{items}]\nreturn await parallel(ITEMS.map(x => () => agent(`research ${{x}}`, {{label: x{opts}}})))\n"
+    return (
+        META
+        + f"const ITEMS = [{items}]\nreturn await parallel(ITEMS.map(x => () => agent(`research ${{x}}`, {{label: x{opts}}})))\n"
+    )
 
 
-UNBOUNDED = META + ("const bugs = []\nwhile (bugs.length < 10) {\n  const r = await agent('Find bugs')\n"
-                    "  bugs.push(...r.bugs)\n}\nreturn bugs\n")
+UNBOUNDED = META + (
+    "const bugs = []\nwhile (bugs.length < 10) {\n  const r = await agent('Find bugs')\n  bugs.push(...r.bugs)\n}\nreturn bugs\n"
+)
 
 
 def lineage(project, sid):
@@ -63,7 +67,8 @@ def test_inside_a_deliberation_any_other_workflow_is_refused_and_outside_its_bou
         refused = hook("PreToolUse", P.pre_workflow(s.sid, f"toolu_wf_{n}", script))
         assert refused.decision == "deny" and refused.reason.startswith(
             f"Workflow refused: deliberation {did} is open (RESEARCH), and inside a deliberation the only workflow "
-            "that runs is the deliberation plugin's own"), refused.reason
+            "that runs is the deliberation plugin's own"
+        ), refused.reason
         assert 'Next: Workflow({name: "deliberate", args: ' in refused.reason
     assert [d["rule"] for d in lineage(project, s.sid)["denied"]] == ["workflow_other"] * 4
 
@@ -75,7 +80,8 @@ def test_inside_a_deliberation_any_other_workflow_is_refused_and_outside_its_bou
     full = hook("PreToolUse", P.pre_agent(sid, "toolu_gp_2", "general-purpose", "scan", True))
     assert full.decision == "deny" and full.reason.startswith(
         "Spawn budget: the main agent already has 4 of 4 active subagents (general-purpose, workflow, 3 of them "
-        "held for a running workflow).")
+        "held for a running workflow)."
+    )
     [run] = lineage(project, sid)["workflows"]
     assert (run["bound"], run["status"], run["deliberation_id"]) == (3, "requested", None)
     assert session(project, sid)["open_workflows"] == ["toolu_wf_4"]
@@ -91,10 +97,12 @@ def test_a_workflows_agents_are_recorded_and_its_run_closed_by_its_notification(
         assert hook("SubagentStart", P.subagent_start(s.sid, aid, "workflow-subagent")).json is None
         hook("SubagentStop", P.workflow_agent_stop(s.sid, aid, "wf_1234-abc", None if i else "result text"))
     lin = lineage(project, s.sid)
-    assert [(x["channel"], x["workflow"], x["status"]) for x in lin["spawns"]] == \
-        [("workflow", "toolu_wf", "completed")] * 2
-    assert (lin["workflows"][0]["task_id"], lin["workflows"][0]["run_id"], lin["workflows"][0]["agents"]) == \
-        ("wabc12345", "wf_1234-abc", 2)
+    assert [(x["channel"], x["workflow"], x["status"]) for x in lin["spawns"]] == [("workflow", "toolu_wf", "completed")] * 2
+    assert (lin["workflows"][0]["task_id"], lin["workflows"][0]["run_id"], lin["workflows"][0]["agents"]) == (
+        "wabc12345",
+        "wf_1234-abc",
+        2,
+    )
     note = hook("UserPromptSubmit", P.workflow_notification(s.sid, "wabc12345", "toolu_wf", "fanout", agents=2))
     assert note.system_message is None  # no overrun: nothing to say
     assert lineage(project, s.sid)["workflows"][0]["status"] == "completed"
@@ -108,19 +116,23 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     script = fan_out(15)
     pre = hook("PreToolUse", P.pre_workflow(sid, "toolu_wf", script))
     assert pre.decision is None
-    assert pre.context.startswith("⚠ Spawn budget: this workflow can start up to 15 agents (at most 15 agent(s): "
-                                  "line 3: × 15 (.map() × 15 (line 3))) and 12 spawn slot(s) are left.")
+    assert pre.context.startswith(
+        "⚠ Spawn budget: this workflow can start up to 15 agents (at most 15 agent(s): "
+        "line 3: × 15 (.map() × 15 (line 3))) and 12 spawn slot(s) are left."
+    )
     assert pre.system_message == pre.context
     hook("PostToolUse", P.post_workflow(sid, "toolu_wf", script, "wfan00001", "wf_fan-0001", "fanout"))
     answers = [hook("SubagentStart", P.subagent_start(sid, f"aw{i:014d}", "workflow-subagent")) for i in range(14)]
     assert [a.system_message is not None for a in answers] == [False] * 12 + [True, False]  # said once, loudly
     # the overrun, with its figures (its words: tests/data/answers/budget/workflow_overrun.txt)
     assert answers[12].system_message == budget.workflow_overrun(
-        "fanout", "the main agent has 13 subagents running at once (budget 12)")
+        "fanout", "the main agent has 13 subagents running at once (budget 12)"
+    )
     # what the hooks can still refuse is refused
     blocked = hook("PreToolUse", P.pre_agent(sid, "toolu_gp", "general-purpose", "scan", True))
     assert blocked.decision == "deny" and blocked.reason.startswith(
-        "Spawn budget: the main agent already has 15 of 12 active subagents")
+        "Spawn budget: the main agent already has 15 of 12 active subagents"
+    )
     again = hook("PreToolUse", P.pre_workflow(sid, "toolu_wf2", fan_out(1)))
     assert again.decision == "deny"
     hook("SubagentStart", P.subagent_start(sid, "aw00000000000014", "workflow-subagent"))
@@ -133,8 +145,7 @@ def test_outside_a_deliberation_a_fan_out_past_the_budget_is_counted_and_said_lo
     assert summary in note.context and answers[12].system_message in note.context
     lin = lineage(project, sid)
     assert sum(x["over_budget"] for x in lin["spawns"]) == 3
-    assert (lin["workflows"][0]["overrun"], lin["workflows"][0]["agents"], lin["workflows"][0]["status"]) == \
-        (3, 15, "completed")
+    assert (lin["workflows"][0]["overrun"], lin["workflows"][0]["agents"], lin["workflows"][0]["status"]) == (3, 15, "completed")
     assert hook("PreToolUse", P.pre_agent(sid, "toolu_gp3", "general-purpose", "scan", True)).decision is None
 
 
@@ -160,21 +171,34 @@ def test_a_resume_carrying_another_research_agents_finding_is_refused(project, h
     research(s, personas=("technical-architect", "cost-analyst"))
     d = load_delib(project)
     cost = next(a for a in d["agents"] if a["persona"] == "cost-analyst")
-    leak = hook("PreToolUse", P.pre_send_message(
-        s.sid, "toolu_sm_1", cost["agent_id"],
-        "The technical-architect found: technical-architect claim 0: sessions hold PII. Update your estimate."))
+    leak = hook(
+        "PreToolUse",
+        P.pre_send_message(
+            s.sid,
+            "toolu_sm_1",
+            cost["agent_id"],
+            "The technical-architect found: technical-architect claim 0: sessions hold PII. Update your estimate.",
+        ),
+    )
     assert leak.decision == "deny"
-    assert leak.reason.startswith(f"Context isolation: this message to research agent cost-analyst (agent "
-                                  f"{cost['agent_id']}) carries 1 finding of other agents: technical-architect:F1")
+    assert leak.reason.startswith(
+        f"Context isolation: this message to research agent cost-analyst (agent "
+        f"{cost['agent_id']}) carries 1 finding of other agents: technical-architect:F1"
+    )
     assert lineage(project, s.sid)["denied"][-1]["rule"] == "isolation"
     # a clean follow-up in the open stage is a revision: the new report replaces the old one
     ok = hook("PreToolUse", P.pre_send_message(s.sid, "toolu_sm_2", cost["agent_id"], "Add the cost of the migration."))
     assert ok.decision is None
     hook("PostToolUse", P.post_send_message(s.sid, "toolu_sm_2", cost["agent_id"], "Add the cost of the migration."))
     hook("SubagentStart", P.subagent_start(s.sid, cost["agent_id"], "cost-analyst"))
-    revised = P.fenced({"phase": "research", "findings": [{"id": "F1", "claim": "Migration costs two sprints",
-                                                           "evidence": "plan.md:3"}],
-                        "approaches": [{"id": "A", "title": "Move sessions to Postgres"}], "confidence": 0.6})
+    revised = P.fenced(
+        {
+            "phase": "research",
+            "findings": [{"id": "F1", "claim": "Migration costs two sprints", "evidence": "plan.md:3"}],
+            "approaches": [{"id": "A", "title": "Move sessions to Postgres"}],
+            "confidence": 0.6,
+        }
+    )
     stop = hook("SubagentStop", P.subagent_stop(s.sid, cost["agent_id"], "cost-analyst", revised))
     assert stop.decision is None
     rec = next(a for a in load_delib(project)["agents"] if a["persona"] == "cost-analyst")
@@ -204,8 +228,13 @@ def test_a_dissent_the_gate_asked_for_replaces_the_old_report_when_the_agent_is_
     assert hook("PreToolUse", P.pre_send_message(s.sid, "toolu_sm", perf["agent_id"], msg)).decision is None
     hook("PostToolUse", P.post_send_message(s.sid, "toolu_sm", perf["agent_id"], msg))
     hook("SubagentStart", P.subagent_start(s.sid, perf["agent_id"], "performance-engineer"))
-    documented = P.ranking_report({"A": (8, 8, 8, 8, 8), "B": (8, 8, 8, 8, 9)}, "approve", None, "B scales better",
-                                  [{"concern": "A adds a write per request", "reason": "p99 budget is 20 ms"}])
+    documented = P.ranking_report(
+        {"A": (8, 8, 8, 8, 8), "B": (8, 8, 8, 8, 9)},
+        "approve",
+        None,
+        "B scales better",
+        [{"concern": "A adds a write per request", "reason": "p99 budget is 20 ms"}],
+    )
     hook("SubagentStop", P.subagent_stop(s.sid, perf["agent_id"], "performance-engineer", documented))
     hook("UserPromptSubmit", P.task_notification(s.sid, perf["agent_id"], "toolu_sm", documented))
     res = s.stop(message=P.prd_message(["security-analyst:F1", "performance-engineer:F1"]))
@@ -214,7 +243,8 @@ def test_a_dissent_the_gate_asked_for_replaces_the_old_report_when_the_agent_is_
     rec = next(a for a in d["agents"] if a["agent_id"] == perf["agent_id"])
     assert rec["status"] == "reported" and rec["report"]["dissent"][0]["reason"] == "p99 budget is 20 ms"
     assert [v["why"] for v in rec["revisions"]] == [
-        "requested by the plugin: the consensus gate asked it to document its dissent (concern + reason)"]
+        "requested by the plugin: the consensus gate asked it to document its dissent (concern + reason)"
+    ]
     assert d["phase"] == "COMPLETE", d["failure_reasons"]
 
 
@@ -231,7 +261,8 @@ def test_a_rankers_vote_is_not_steered_and_a_finished_stage_is_not_resumed(proje
     late = hook("PreToolUse", P.pre_send_message(s.sid, "toolu_sm_2", sec_research["agent_id"], "One more thing."))
     assert late.decision == "deny" and late.reason.startswith(
         f"security-analyst (agent {sec_research['agent_id']}) worked in the RESEARCH stage, and deliberation "
-        f"{d['id']} is now in RANKING")
+        f"{d['id']} is now in RANKING"
+    )
     assert [x["rule"] for x in lineage(project, s.sid)["denied"]] == ["ranking_independence", "phase"]
 
 
@@ -247,7 +278,8 @@ def test_once_the_vote_passed_a_ranker_is_not_resumed_the_document_is_the_next_s
         f"security-analyst (agent {sec_rank['agent_id']}) worked in the RANKING stage, and deliberation {d['id']} is "
         "now in PRD_GENERATION; a resumed agent continues in its own stage, which is over. Next: the vote has "
         "passed: hand the plugin the decision document it asked for (the Write call it named) — or, to change the "
-        "vote, spawn the ranking personas again for a fresh, blind re-rank.")
+        "vote, spawn the ranking personas again for a fresh, blind re-rank."
+    )
 
 
 def test_a_resume_the_hooks_did_not_see_is_still_recorded_as_a_revision(project, hook):
@@ -255,8 +287,13 @@ def test_a_resume_the_hooks_did_not_see_is_still_recorded_as_a_revision(project,
     research(s)
     sec = next(a for a in load_delib(project)["agents"] if a["persona"] == "security-analyst")
     hook("SubagentStart", P.subagent_start(s.sid, sec["agent_id"], "security-analyst"))  # no SendMessage seen
-    again = P.fenced({"phase": "research", "findings": [{"id": "F1", "claim": "Second look: tokens leak in logs",
-                                                         "evidence": "log.py:9"}], "confidence": 0.5})
+    again = P.fenced(
+        {
+            "phase": "research",
+            "findings": [{"id": "F1", "claim": "Second look: tokens leak in logs", "evidence": "log.py:9"}],
+            "confidence": 0.5,
+        }
+    )
     hook("SubagentStop", P.subagent_stop(s.sid, sec["agent_id"], "security-analyst", again))
     d = load_delib(project)
     rec = next(a for a in d["agents"] if a["agent_id"] == sec["agent_id"])
@@ -274,7 +311,8 @@ def test_resuming_needs_a_free_slot(project, hook):
     full = hook("PreToolUse", P.pre_send_message(s.sid, "toolu_sm", sec["agent_id"], "Add evidence."))
     assert full.decision == "deny" and full.reason.startswith(
         f"Spawn budget: resuming security-analyst (agent {sec['agent_id']}) would make it active again, but the "
-        "main agent already has 2 of 2 active subagents.")
+        "main agent already has 2 of 2 active subagents."
+    )
 
 
 def test_messages_to_main_or_unknown_agents_are_not_ours(project, hook):
@@ -300,17 +338,21 @@ def test_each_agent_records_the_model_it_ran_on(project, hook, tmp_path):
     launch["tool_response"]["resolvedModel"] = "claude-sonnet-5-5"
     hook("PostToolUse", launch)
     # a second persona with no model: its transcript says which model it ran on
-    assert hook("PreToolUse", P.pre_agent(s.sid, "toolu_perf", "performance-engineer", f"Research: {QUESTION}",
-                                          background=False)).decision is None
+    assert (
+        hook(
+            "PreToolUse", P.pre_agent(s.sid, "toolu_perf", "performance-engineer", f"Research: {QUESTION}", background=False)
+        ).decision
+        is None
+    )
     hook("SubagentStart", P.subagent_start(s.sid, "a_perf_00000000001", "performance-engineer"))
-    stop = P.subagent_stop(s.sid, "a_perf_00000000001", "performance-engineer",
-                           P.research_report("performance-engineer", ["latency"]))
+    stop = P.subagent_stop(
+        s.sid, "a_perf_00000000001", "performance-engineer", P.research_report("performance-engineer", ["latency"])
+    )
     stop["agent_transcript_path"] = str(transcript)
     hook("SubagentStop", stop)
     d = load_delib(project)
     models = {a["persona"]: (a["model_requested"], a["model"]) for a in d["agents"]}
-    assert models == {"security-analyst": ("sonnet", "claude-sonnet-5-5"),
-                      "performance-engineer": (None, "claude-haiku-5-5")}
+    assert models == {"security-analyst": ("sonnet", "claude-sonnet-5-5"), "performance-engineer": (None, "claude-haiku-5-5")}
     spawns = {x["subagent_type"]: (x["model_requested"], x["model"]) for x in lineage(project, s.sid)["spawns"]}
     assert spawns == models
 
@@ -324,7 +366,8 @@ def test_model_diversity_denies_conflicting_personas_on_one_model(project, hook)
     same["tool_input"]["model"] = "opus"
     refused = hook("PreToolUse", same)
     assert refused.decision == "deny" and refused.reason.endswith(
-        "Spawn performance-engineer again with model: \"sonnet\" in the Agent call.")
+        'Spawn performance-engineer again with model: "sonnet" in the Agent call.'
+    )
     same["tool_input"]["model"] = "sonnet"
     same["tool_use_id"] = "toolu_3"
     assert hook("PreToolUse", same).decision is None
@@ -356,8 +399,9 @@ def test_a_budget_notice_is_shown_at_stop_and_kept_for_the_main_agent(project, h
     hook("SubagentStart", P.subagent_start(sid, "aw00000000000002", "workflow-subagent"))  # the 2nd of 1
     running = [{"id": "wkeep0001", "type": "workflow", "status": "running", "description": "x", "name": "fanout"}]
     first = hook("Stop", P.stop(sid, background_tasks=running))
-    assert first.system_message.startswith("⚠ SPAWN BUDGET PASSED by workflow 'fanout': this session has started "
-                                           "2 subagents (budget 1 in all).")
+    assert first.system_message.startswith(
+        "⚠ SPAWN BUDGET PASSED by workflow 'fanout': this session has started 2 subagents (budget 1 in all)."
+    )
     assert hook("Stop", P.stop(sid, background_tasks=running)).system_message is None  # shown once
     note = hook("UserPromptSubmit", P.workflow_notification(sid, "wkeep0001", "toolu_wf", "fanout", agents=2))
     assert first.system_message in note.context  # the main agent gets it with the next prompt

@@ -34,8 +34,13 @@ def state(project):
 def doctor(project) -> str:
     env = {**os.environ, "PYTHONPATH": str(LIB)}
     env.pop("DELIBERATION", None)
-    res = subprocess.run([sys.executable, "-m", "deliberation", "doctor", "--project", str(project)],
-                         capture_output=True, text=True, env=env, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "deliberation", "doctor", "--project", str(project)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     return res.stdout + res.stderr
 
 
@@ -52,9 +57,11 @@ def net_speaks(hook, n: int) -> bool:
     return bool(hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, f"toolu_c{n}")).context)
 
 
-@pytest.mark.parametrize("cfg,name", [({"trigger": {"tool_net": "off"}}, "trigger.tool_net"),
-                                      ({"trigger": {"enabled": False}}, "trigger.enabled")],
-                         ids=["tool_net-off", "trigger-off"])
+@pytest.mark.parametrize(
+    "cfg,name",
+    [({"trigger": {"tool_net": "off"}}, "trigger.tool_net"), ({"trigger": {"enabled": False}}, "trigger.enabled")],
+    ids=["tool_net-off", "trigger-off"],
+)
 def test_a_committed_switch_that_turns_the_net_off_waits_for_approval(project, hook, cfg, name):
     write_config(project, cfg)
     assert net_speaks(hook, 1), f"a committed {name} switched the mid-task net off without approval"
@@ -99,8 +106,9 @@ def an_hour_passes(project) -> None:
         os.utime(stamp, (when, when))
 
 
-@pytest.mark.parametrize("retention,age_days", [({"max_age_days": 1}, 5), ({"max_total_mb": 0.001}, 3)],
-                         ids=["max_age_days", "max_total_mb"])
+@pytest.mark.parametrize(
+    "retention,age_days", [({"max_age_days": 1}, 5), ({"max_total_mb": 0.001}, 3)], ids=["max_age_days", "max_total_mb"]
+)
 def test_a_committed_retention_that_deletes_sooner_waits_for_approval(project, hook, retention, age_days):
     (name,) = [f"retention.{k}" for k in retention]
     write_config(project, {"retention": retention})

@@ -20,8 +20,10 @@ SID = "c0c0c0c0-3232-4032-8032-000000000032"
 PERSONAS = list(RESEARCH_PERSONAS)
 N = 16
 CLIENT_CONCURRENCY = 10
-QUESTION = ("Should the order service move from synchronous webhooks to an outbox with a relay worker, "
-            "given the risk of lost events during the migration?")
+QUESTION = (
+    "Should the order service move from synchronous webhooks to an outbox with a relay worker, "
+    "given the risk of lost events during the migration?"
+)
 
 
 def state(project):
@@ -37,8 +39,11 @@ def agent_id(i: int) -> str:
 
 
 def report(i: int) -> str:
-    return P.research_report(persona(i), [f"Finding {i}: the relay must be idempotent for event batch {i}"],
-                             [("A", "outbox with relay"), ("B", "keep webhooks")])
+    return P.research_report(
+        persona(i),
+        [f"Finding {i}: the relay must be idempotent for event batch {i}"],
+        [("A", "outbox with relay"), ("B", "keep webhooks")],
+    )
 
 
 def failed_open(result) -> bool:
@@ -48,19 +53,22 @@ def failed_open(result) -> bool:
 
 def test_16_simultaneous_subagent_stops_lose_no_report(project, hook):
     state(project).mkdir(parents=True)
-    (state(project) / "config.json").write_text(json.dumps({
-        "spawn_budget": {"max_active_children": 40}, "depth": {"posture": "off"}}))
+    (state(project) / "config.json").write_text(
+        json.dumps({"spawn_budget": {"max_active_children": 40}, "depth": {"posture": "off"}})
+    )
     approve_config(project)  # more than 12 children waits for this user's approval (consent.py)
     hook("UserPromptSubmit", P.prompt(SID, QUESTION))
     total = N + 1  # one more agent, timed alone first
-    spawns = [P.pre_agent(SID, f"toolu_c_{i:02d}", persona(i), f"Research as {persona(i)}: {QUESTION}",
-                          background=True) for i in range(total)]
+    spawns = [
+        P.pre_agent(SID, f"toolu_c_{i:02d}", persona(i), f"Research as {persona(i)}: {QUESTION}", background=True)
+        for i in range(total)
+    ]
     launches = [P.post_agent_async(SID, f"toolu_c_{i:02d}", agent_id(i), persona(i), "x") for i in range(total)]
     for start in range(0, total, CLIENT_CONCURRENCY):
-        pre, _ = P.fire_at_once("PreToolUse", spawns[start:start + CLIENT_CONCURRENCY], project)
+        pre, _ = P.fire_at_once("PreToolUse", spawns[start : start + CLIENT_CONCURRENCY], project)
         assert [r.decision for r in pre] == [None] * len(pre), [r.reason for r in pre if r.decision]
         assert not [r.json for r in pre if failed_open(r)]
-        launched, _ = P.fire_at_once("PostToolUse", launches[start:start + CLIENT_CONCURRENCY], project)
+        launched, _ = P.fire_at_once("PostToolUse", launches[start : start + CLIENT_CONCURRENCY], project)
         assert all(r.returncode == 0 and r.decision is None for r in launched)
 
     # one hook alone (agent N, the last one), measured the same way as the batch
@@ -70,8 +78,10 @@ def test_16_simultaneous_subagent_stops_lose_no_report(project, hook):
     stops = [P.subagent_stop(SID, agent_id(i), persona(i), report(i)) for i in range(N)]
     results, wall = P.fire_at_once("SubagentStop", stops, project)
     ratio = wall / (N * one)
-    print(f"\n{N} simultaneous SubagentStop hooks: {wall:.2f}s wall; one hook alone: {one:.3f}s; "
-          f"{N} x one = {N * one:.2f}s; ratio {ratio:.0%} (the perf target is <= 40%)")
+    print(
+        f"\n{N} simultaneous SubagentStop hooks: {wall:.2f}s wall; one hook alone: {one:.3f}s; "
+        f"{N} x one = {N * one:.2f}s; ratio {ratio:.0%} (the perf target is <= 40%)"
+    )
 
     assert all(r.returncode == 0 and r.stderr == "" for r in results), [r.stderr for r in results]
     assert [r.decision for r in results] == [None] * N, [r.json for r in results if r.decision]
@@ -112,18 +122,26 @@ def test_each_of_many_simultaneous_writers_lands(project):
 
     from tests.conftest import LIB
 
-    code = (f"import sys; sys.path.insert(0, {str(LIB)!r})\n"
-            "from deliberation.state.paths import Layout\n"
-            "from deliberation.state.models import SessionState\n"
-            "from deliberation.state.store import Store\n"
-            "s = Store(Layout(), lock_timeout=30)\n"
-            "print('ready', flush=True)\n"
-            "sys.stdin.read()\n"
-            "s.update(s.layout.session_state('s1'), SessionState, lambda: SessionState(session_id='s1'),\n"
-            "         lambda st: st.deliberations.append(sys.argv[1]))\n")
-    procs = [subprocess.Popen([sys.executable, "-c", code, f"d-{i}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              env={"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"})
-             for i in range(N)]
+    code = (
+        f"import sys; sys.path.insert(0, {str(LIB)!r})\n"
+        "from deliberation.state.paths import Layout\n"
+        "from deliberation.state.models import SessionState\n"
+        "from deliberation.state.store import Store\n"
+        "s = Store(Layout(), lock_timeout=30)\n"
+        "print('ready', flush=True)\n"
+        "sys.stdin.read()\n"
+        "s.update(s.layout.session_state('s1'), SessionState, lambda: SessionState(session_id='s1'),\n"
+        "         lambda st: st.deliberations.append(sys.argv[1]))\n"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, f"d-{i}"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"},
+        )
+        for i in range(N)
+    ]
     for p in procs:  # every writer is loaded and waits for the release
         assert p.stdout.readline().strip() == b"ready"
     for p in procs:

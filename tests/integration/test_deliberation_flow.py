@@ -7,6 +7,7 @@ from tests.helpers import payloads as P
 from tests.helpers.flows import APPROACHES, GOOD, QUESTION, rank, research
 from tests.helpers.project import load_delib, write_config
 
+
 def test_foreground_deliberation_passes_both_gates(project, hook):
     write_config(project, {"depth": {"posture": "off"}})
     s = P.Session(hook)
@@ -32,10 +33,10 @@ def test_foreground_deliberation_passes_both_gates(project, hook):
     phases = [c["to_phase"] for c in d["phase_history"]]
     # the rankers are spawned one by one: with two votes in the vote passes (PRD_GENERATION),
     # the third ranker joins and the vote is taken again
-    assert phases == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "RANKING", "PRD_GENERATION",
-                      "COMPLETE"]
-    assert d["phase_history"][4]["why"] == ("cost-analyst joins the vote: the vote is taken again; the decision "
-                                            "document waits for it")
+    assert phases == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
+    assert d["phase_history"][4]["why"] == (
+        "cost-analyst joins the vote: the vote is taken again; the decision document waits for it"
+    )
 
 
 def background_spawn(s: P.Session, agent_type: str, prompt_text: str):
@@ -49,8 +50,16 @@ def background_spawn(s: P.Session, agent_type: str, prompt_text: str):
 
 
 def background_finish(s: P.Session, agent_type: str, tuid: str, aid: str, message: str, running=()):
-    stop = s.hook("SubagentStop", P.subagent_stop(s.sid, aid, agent_type, message,
-                                                  background_tasks=[{"id": r, "type": "subagent", "status": "running"} for r in running]))
+    stop = s.hook(
+        "SubagentStop",
+        P.subagent_stop(
+            s.sid,
+            aid,
+            agent_type,
+            message,
+            background_tasks=[{"id": r, "type": "subagent", "status": "running"} for r in running],
+        ),
+    )
     note = s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, message))
     return stop, note
 
@@ -60,12 +69,16 @@ def test_background_deliberation_main_stop_before_subagents_finish(project, hook
     s = P.Session(hook)
     s.prompt(QUESTION)
     launched = []
-    for persona, claim in (("security-analyst", "Dual-write doubles the credentials surface"),
-                           ("performance-engineer", "Dual-write adds 8 ms p99 latency")):
+    for persona, claim in (
+        ("security-analyst", "Dual-write doubles the credentials surface"),
+        ("performance-engineer", "Dual-write adds 8 ms p99 latency"),
+    ):
         launched.append((persona, *background_spawn(s, persona, f"Research: {QUESTION}"), claim))
     # the main agent stops while both research agents still run: no verdict, no block
-    early = s.hook("Stop", P.stop(s.sid, background_tasks=[{"id": aid, "type": "subagent", "status": "running"}
-                                                          for _, _, aid, _ in launched]))
+    early = s.hook(
+        "Stop",
+        P.stop(s.sid, background_tasks=[{"id": aid, "type": "subagent", "status": "running"} for _, _, aid, _ in launched]),
+    )
     assert early.decision is None
     assert load_delib(project)["phase"] == "RESEARCH"
     for persona, tuid, aid, claim in launched:
@@ -74,9 +87,15 @@ def test_background_deliberation_main_stop_before_subagents_finish(project, hook
     d = load_delib(project)
     assert [a["status"] for a in d["agents"]] == ["reported", "reported"]
     # ranking in background, a split vote below the architecture threshold reaches the main agent
-    ranks = {"security-analyst": ({"A": (9, 8, 8, 7, 6), "B": (4, 3, 5, 6, 6)}, "approve", "A", []),
-             "performance-engineer": ({"A": (3, 3, 4, 2, 5), "B": (8, 7, 7, 9, 8)}, "reject", "B",
-                                      [{"target": "A", "concern": "dual-write latency", "reason": "8 ms p99 on the hot path"}])}
+    ranks = {
+        "security-analyst": ({"A": (9, 8, 8, 7, 6), "B": (4, 3, 5, 6, 6)}, "approve", "A", []),
+        "performance-engineer": (
+            {"A": (3, 3, 4, 2, 5), "B": (8, 7, 7, 9, 8)},
+            "reject",
+            "B",
+            [{"target": "A", "concern": "dual-write latency", "reason": "8 ms p99 on the hot path"}],
+        ),
+    }
     launched = [(p, *background_spawn(s, p, "Rank approaches A and B")) for p in ranks]
     notes = []
     for persona, tuid, aid in launched:

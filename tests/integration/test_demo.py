@@ -19,8 +19,14 @@ BUNDLE = REPO / "examples" / "demo"
 def run_demo(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO / "lib")}
     env.pop("CLAUDE_PROJECT_DIR", None)
-    return subprocess.run([sys.executable, "-m", "deliberation.cli.demo", *args], capture_output=True, text=True,
-                          timeout=600, env=env, cwd=str(REPO))
+    return subprocess.run(
+        [sys.executable, "-m", "deliberation.cli.demo", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        cwd=str(REPO),
+    )
 
 
 def test_bundle_is_scrubbed_and_complete():
@@ -54,8 +60,13 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
     assert wide == [], "\n".join(wide)
     # the story's parts, in order; no log columns, no event numbers
     headings = [line for line in lines if line and line == line.upper() and line[0].isalpha()]
-    assert headings == ["THE QUESTION", "WHAT THE PANEL FOUND", "WHAT EACH GATE DECIDED, AND WHY",
-                        "WHAT HAPPENS NEXT", "TERMS USED ABOVE"], headings
+    assert headings == [
+        "THE QUESTION",
+        "WHAT THE PANEL FOUND",
+        "WHAT EACH GATE DECIDED, AND WHY",
+        "WHAT HAPPENS NEXT",
+        "TERMS USED ABOVE",
+    ], headings
     assert "= recorded" not in out and not [line for line in lines if re.match(r"^\s*\d+\s+[A-Z][a-z]+[A-Z]", line)]
     assert "…" not in out.split("TERMS USED ABOVE")[0].replace("H1, H2…", ""), "a sentence is cut"
     text = re.sub(r"\s+", " ", out)  # the story with its wrapping (and its columns) undone
@@ -64,50 +75,63 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
         missing = [n for n in needles if n not in text]
         assert not missing, f"not told: {missing}\n{out}"
 
-    told("Deliberate before deciding: should our public API move from server-side sessions to short-lived "
-         "JWT access tokens?")
+    told("Deliberate before deciding: should our public API move from server-side sessions to short-lived JWT access tokens?")
     # what the panel found, stage by stage
-    told("Research: 3 personas worked alone, all preferred A (Short-lived JWT plus deny list).",
-         "Red Team refuted A: Approach A still consults the deny list",
-         "Tier 2: 3 lenses worked on the hot spots H1 and H2:",
-         "Edge-Case Hunt (tier 2): only restated tier 1 (zero signal: not counted).",
-         "So approach A is struck from the lead (override of hot spot H1).")
+    told(
+        "Research: 3 personas worked alone, all preferred A (Short-lived JWT plus deny list).",
+        "Red Team refuted A: Approach A still consults the deny list",
+        "Tier 2: 3 lenses worked on the hot spots H1 and H2:",
+        "Edge-Case Hunt (tier 2): only restated tier 1 (zero signal: not counted).",
+        "So approach A is struck from the lead (override of hot spot H1).",
+    )
     # the ranking: different scores per dimension, and each stated preference matches the scores
-    rows = {m.group(1): (float(m.group(2)), float(m.group(3)), m.group(4))
-            for m in re.finditer(r"^    (\w[\w ]+?)\s+(\d+\.\d\d)\s+(\d+\.\d\d)\s+([AB])$", out, re.M)}
+    rows = {
+        m.group(1): (float(m.group(2)), float(m.group(3)), m.group(4))
+        for m in re.finditer(r"^    (\w[\w ]+?)\s+(\d+\.\d\d)\s+(\d+\.\d\d)\s+([AB])$", out, re.M)
+    }
     assert set(rows) == {"Security Analyst", "Performance Engineer", "Cost Analyst"}, rows
     for who, (a, b, prefers) in rows.items():
         assert prefers == ("A" if a > b else "B"), (who, a, b, prefers)
     assert rows["Cost Analyst"][2] == "A"
-    told("its dissent on B: B keeps paying for the session store cluster.",
-         "Approach B leads; its mean score per dimension: correctness 9.17, risk 8.83, maintainability 8.33, "
-         "performance 8.67, cost 6.83.")
+    told(
+        "its dissent on B: B keeps paying for the session store cluster.",
+        "Approach B leads; its mean score per dimension: correctness 9.17, risk 8.83, maintainability 8.33, "
+        "performance 8.67, cost 6.83.",
+    )
     # each gate's decision and why, with its figures
-    told("Depth step, after the red team (told the model): 2 hot spots to dig into before ranking",
-         "spawn 3 fresh tier-2 workers, one per lens: evidence-chase (H1, H2), counter-model (H1) and "
-         "edge-case-hunt (H1, H2).",
-         'Spawn check, evidence-chase (refused the spawn): its prompt was the model\'s own. Rule '
-         '"anti-anchoring floor": the prompt must carry, verbatim,',
-         "spawn one red team 2 to check their 4 items.",
-         "Depth synthesis, after red team 2 (told the model): 1 override(s), 1 tier-2 result(s) zeroed",
-         "Consensus gate, after the vote (told the model): FAILED on dissent documented: 0 of 1 dissenters "
-         "documented (undocumented: cost-analyst).",
-         "Consensus gate, after the vote again (told the model): passed, leading approach B, consensus 0.88 "
-         "≥ 0.85, strong;",
-         "With a conformity warning (3):", "score clustering: 3 agents scored leading approach B within",
-         "Quality gate, at the stop: passed its 7 checks",
-         "Route, at the stop (held the main agent's stop once): human-review by policy D+T2+PROBE — rule D: "
-         "split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader")
+    told(
+        "Depth step, after the red team (told the model): 2 hot spots to dig into before ranking",
+        "spawn 3 fresh tier-2 workers, one per lens: evidence-chase (H1, H2), counter-model (H1) and edge-case-hunt (H1, H2).",
+        "Spawn check, evidence-chase (refused the spawn): its prompt was the model's own. Rule "
+        '"anti-anchoring floor": the prompt must carry, verbatim,',
+        "spawn one red team 2 to check their 4 items.",
+        "Depth synthesis, after red team 2 (told the model): 1 override(s), 1 tier-2 result(s) zeroed",
+        "Consensus gate, after the vote (told the model): FAILED on dissent documented: 0 of 1 dissenters "
+        "documented (undocumented: cost-analyst).",
+        "Consensus gate, after the vote again (told the model): passed, leading approach B, consensus 0.88 ≥ 0.85, strong;",
+        "With a conformity warning (3):",
+        "score clustering: 3 agents scored leading approach B within",
+        "Quality gate, at the stop: passed its 7 checks",
+        "Route, at the stop (held the main agent's stop once): human-review by policy D+T2+PROBE — rule D: "
+        "split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader",
+    )
     # what happens next: the review, its commands, the document, the cost, the records
     did = re.search(r"deliberation approve (d-[0-9a-f]+-\d+)", out).group(1)
-    told(f"deliberation approve {did} adopt the decision", f"deliberation reject {did} set it aside",
-         "Decision document (PRD), accepted: Keep server sessions and enlarge the session store client's "
-         "connection pool from 8 to 64 (B).",
-         "R1 (must): Raise the session store client's pool from 8 to 64 connections. "
-         "[counter-model:F1, performance-engineer:F1]",
-         "RISK2 (low):", "[cost-analyst:D1]", "open question:", "[H2]",
-         "13 citations resolve to 5 findings, 1 dissent, 1 refutation and 2 hot spots.",
-         "Cost: 13 subagents,", "× one research agent's", "no prices configured")
+    told(
+        f"deliberation approve {did} adopt the decision",
+        f"deliberation reject {did} set it aside",
+        "Decision document (PRD), accepted: Keep server sessions and enlarge the session store client's "
+        "connection pool from 8 to 64 (B).",
+        "R1 (must): Raise the session store client's pool from 8 to 64 connections. [counter-model:F1, performance-engineer:F1]",
+        "RISK2 (low):",
+        "[cost-analyst:D1]",
+        "open question:",
+        "[H2]",
+        "13 citations resolve to 5 findings, 1 dissent, 1 refutation and 2 hot spots.",
+        "Cost: 13 subagents,",
+        "× one research agent's",
+        "no prices configured",
+    )
     records = re.findall(r"^    (\.claude/deliberation/records/\S+)  [(]", out, re.M)
     md, html = (Path(project) / r for r in records)
     assert md.is_file() and html.is_file() and md.stem == html.stem and html.suffix == ".html"
@@ -119,9 +143,26 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
     glossary = out.split("TERMS USED ABOVE\n", 1)[1].split("\n\n", 1)[0].splitlines()
     terms = [line[2:].split("  ", 1)[0] for line in glossary if not line.startswith("   ")]
     assert len(terms) == len(set(terms))
-    for term in ("persona", "red team", "hot spot", "tier 1 / tier 2", "lens", "zero signal", "override",
-                 "consensus", "dissent", "conformity warning", "consensus gate", "quality gate", "route",
-                 "D+T2+PROBE", "D", "T2", "PROBE", "decision document (PRD)"):
+    for term in (
+        "persona",
+        "red team",
+        "hot spot",
+        "tier 1 / tier 2",
+        "lens",
+        "zero signal",
+        "override",
+        "consensus",
+        "dissent",
+        "conformity warning",
+        "consensus gate",
+        "quality gate",
+        "route",
+        "D+T2+PROBE",
+        "D",
+        "T2",
+        "PROBE",
+        "decision document (PRD)",
+    ):
         assert term in terms, (term, terms)
     # the replay's proof: every answer matched the recording
     assert re.search(r"^✓ all 55 answers match the recording", out, re.M), out
@@ -145,7 +186,8 @@ def test_demo_verbose_keeps_the_full_log(tmp_path):
         # three, the missed angle (H2) for edge-case hunt and evidence-chase, not counter-model
         'worker 1 of 3: subagent_type "evidence-chase", hot spots H1, H2',
         'worker 2 of 3: subagent_type "counter-model", hot spots H1',
-        'worker 3 of 3: subagent_type "edge-case-hunt", hot spots H1, H2']
+        'worker 3 of 3: subagent_type "edge-case-hunt", hot spots H1, H2',
+    ]
     assert "deny     DEPTH: Tier-2 spawn denied (depth axis):" in line_with("PreToolUse", "evidence-chase", "deny")
     line_with("DEPTH: Depth-aware synthesis", "1 override(s), 1 tier-2 result(s) zeroed, 0 cancelled")
     line_with("- OVERRIDE H1: approach A struck from the leading position")
@@ -168,9 +210,17 @@ def test_a_bundled_transcript_is_written_only_under_the_demo_s_home(tmp_path):
     from deliberation.cli import demo
 
     dirs = {"home": str(tmp_path / "home"), "project": str(tmp_path / "home" / "p"), "tmp": str(tmp_path / "t")}
-    bundle = demo.Bundle([], {"home": "/home/dev", "project": "/home/dev/demo-project"}, folder=str(tmp_path),
-                         transcripts=[{"path": "/home/dev/.claude/projects/x/agent-a1.jsonl",
-                                       "lines": [{"type": "assistant", "message": {"id": "m", "usage": {}}}]}])
+    bundle = demo.Bundle(
+        [],
+        {"home": "/home/dev", "project": "/home/dev/demo-project"},
+        folder=str(tmp_path),
+        transcripts=[
+            {
+                "path": "/home/dev/.claude/projects/x/agent-a1.jsonl",
+                "lines": [{"type": "assistant", "message": {"id": "m", "usage": {}}}],
+            }
+        ],
+    )
     assert demo.prepare_transcripts(bundle, dirs) == 1
     assert (tmp_path / "home" / ".claude" / "projects" / "x" / "agent-a1.jsonl").read_text().startswith('{"type"')
     for bad in ("/etc/cron.d/agent.jsonl", "/home/dev/../../etc/agent.jsonl", "/home/dev/.bashrc"):

@@ -25,20 +25,26 @@ from tests.helpers import payloads as P
 from tests.helpers.project import only_delib as load_delib
 from tests.helpers.project import state_dir, write_config
 
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
-APPROACHES = [("A", "Dual-write for two weeks, then cut over"),
-              ("B", "Big-bang migration in a maintenance window")]
+QUESTION = (
+    "Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
+    "given the irreversible data migration and the production risk?"
+)
+APPROACHES = [("A", "Dual-write for two weeks, then cut over"), ("B", "Big-bang migration in a maintenance window")]
 RESEARCH = (
     ("security-analyst", ["Dual-write doubles the credentials surface for the orders database"]),
     ("performance-engineer", ["Dual-write adds about 8 ms p99 latency to order placement"]),
 )
-SYNTHESIS_SUMMARY = ("The panel converges on dual-write approach A because rollback stays possible "
-                     "during the two weeks while the big-bang window risks lost orders")
+SYNTHESIS_SUMMARY = (
+    "The panel converges on dual-write approach A because rollback stays possible "
+    "during the two weeks while the big-bang window risks lost orders"
+)
 # the red team (round 1) refutes approach A with evidence: the contested point H1
-RT1_REFUTE_A = {"target": "A", "verdict": "refuted",
-                "claim": "Dual-write cannot keep order ids consistent: both databases allocate ids",
-                "evidence": "schema/orders.sql:12 AUTO_INCREMENT on MySQL and a Postgres sequence"}
+RT1_REFUTE_A = {
+    "target": "A",
+    "verdict": "refuted",
+    "claim": "Dual-write cannot keep order ids consistent: both databases allocate ids",
+    "evidence": "schema/orders.sql:12 AUTO_INCREMENT on MySQL and a Postgres sequence",
+}
 RT1_MISSED = "Nobody measured the replication lag of the existing binlog consumer"
 # A is what tier 1 ranks first: weighted means A 8.85 > B 8.35 (default weights); consensus
 # A 0.88, B 0.83 once A is struck — both above the default threshold 0.70
@@ -47,10 +53,16 @@ RANKS = {
     "performance-engineer": {"A": (9, 9, 8, 9, 9), "B": (9, 8, 8, 8, 9)},
 }
 CITES = ["security-analyst:F1", "performance-engineer:F1"]  # what the concluding answers' documents cite
-LENS_PROMPT = re.compile(r'--- worker (\d+) of (\d+): subagent_type "([a-z-]+)", hot spots ([H0-9, ]+) '
-                         r"— prompt: these lines, then the shared part:\n(.*?)\n--- end of worker \1 prompt", re.S)
-SHARED_PART = re.compile(r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
-                         r"--- end of the shared part", re.S)
+LENS_PROMPT = re.compile(
+    r'--- worker (\d+) of (\d+): subagent_type "([a-z-]+)", hot spots ([H0-9, ]+) '
+    r"— prompt: these lines, then the shared part:\n(.*?)\n--- end of worker \1 prompt",
+    re.S,
+)
+SHARED_PART = re.compile(
+    r"--- the shared part, the same at the end of every worker's prompt:\n(.*?)\n"
+    r"--- end of the shared part",
+    re.S,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,23 +87,35 @@ def tier1(s: P.Session, red_team: str, before_red_team=None) -> dict:
     `before_red_team(s)` runs between the synthesis and the red team."""
     s.prompt(QUESTION)
     for persona, claims in RESEARCH:
-        ok(s.foreground(persona, f"Research the question from your perspective: {QUESTION}",
-                        P.research_report(persona, claims, APPROACHES)))
-    synth = P.fenced({"phase": "deliberation", "summary": SYNTHESIS_SUMMARY,
-                      "approaches": [{"id": a, "title": t, "summary": t} for a, t in APPROACHES],
-                      "confidence": 0.6})
+        ok(
+            s.foreground(
+                persona,
+                f"Research the question from your perspective: {QUESTION}",
+                P.research_report(persona, claims, APPROACHES),
+            )
+        )
+    synth = P.fenced(
+        {
+            "phase": "deliberation",
+            "summary": SYNTHESIS_SUMMARY,
+            "approaches": [{"id": a, "title": t, "summary": t} for a, t in APPROACHES],
+            "confidence": 0.6,
+        }
+    )
     ok(s.foreground("synthesis-lead", "Merge all research findings into alternatives.\n" + s.findings(), synth))
     if before_red_team is not None:
         before_red_team(s)
-    return ok(s.foreground("red-team", "Red-team every finding and approach: refute with evidence, "
-                           "list missed angles.", red_team))
+    return ok(
+        s.foreground("red-team", "Red-team every finding and approach: refute with evidence, list missed angles.", red_team)
+    )
 
 
 def lens_prompts(reason: str) -> "list[tuple[str, list[str], str]]":
     """(lens, hot spot ids, prompt) for each worker the deepen instruction names."""
     (shared,) = SHARED_PART.findall(reason)  # each prompt: the worker's own lines, then the shared part
-    return [(lens, [h.strip() for h in ids.split(",")], own + "\n" + shared)
-            for _i, _k, lens, ids, own in LENS_PROMPT.findall(reason)]
+    return [
+        (lens, [h.strip() for h in ids.split(",")], own + "\n" + shared) for _i, _k, lens, ids, own in LENS_PROMPT.findall(reason)
+    ]
 
 
 def deepen(s: P.Session, reason: str, reports: "dict[str, str]", project) -> "list[dict]":
@@ -110,9 +134,14 @@ def deepen(s: P.Session, reason: str, reports: "dict[str, str]", project) -> "li
 
 def rank(s: P.Session, preferred: str) -> "list[dict]":
     """Both personas rank A and B (scores RANKS), approving `preferred`; the answers."""
-    return [s.foreground(persona, "Rank approaches A and B on the five dimensions.",
-                         P.ranking_report(scores, "approve", preferred, f"{persona}: own reasons for {preferred}"))
-            for persona, scores in RANKS.items()]
+    return [
+        s.foreground(
+            persona,
+            "Rank approaches A and B on the five dimensions.",
+            P.ranking_report(scores, "approve", preferred, f"{persona}: own reasons for {preferred}"),
+        )
+        for persona, scores in RANKS.items()
+    ]
 
 
 def record_md(project, did: str) -> str:
@@ -138,7 +167,8 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     # said once, in the shared part that ends each of the 3 workers' prompts
     assert gate.context.count("Tier 1 is material, not the answer; agreeing again scores 0.") == 1
     assert len(lens_prompts(gate.context)) == 3 and all(
-        "Tier 1 is material, not the answer; agreeing again scores 0." in p for _l, _i, p in lens_prompts(gate.context))
+        "Tier 1 is material, not the answer; agreeing again scores 0." in p for _l, _i, p in lens_prompts(gate.context)
+    )
     assert SYNTHESIS_SUMMARY not in gate.context
     d = load_delib(project)
     assert d["depth"]["status"] == "pending" and d["depth"]["posture"] == "ceiling"
@@ -162,8 +192,9 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     rt2 = ok(s.foreground("red-team", rt2_gate.context, RT2_UPHOLDS_TIER2))
     synth = rt2["post"]
     assert synth.decision is None
-    assert synth.context.startswith(f"Depth-aware synthesis for {d['id']}: 1 override(s), 0 tier-2 result(s) "
-                                    "zeroed, 0 cancelled by red team 2.")
+    assert synth.context.startswith(
+        f"Depth-aware synthesis for {d['id']}: 1 override(s), 0 tier-2 result(s) zeroed, 0 cancelled by red team 2."
+    )
     assert "- OVERRIDE H1: approach A struck from the leading position" in synth.context
     assert "Ranking will exclude A from the leading position" in synth.context
 
@@ -188,10 +219,15 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     depth = d["depth"]
     assert depth["status"] == "done"
     by_lens = {a["persona"]: a["key"] for a in d["agents"] if a["kind"] == "lens"}
-    assert depth["overrides"] == [{
-        "hot_spot": "H1", "target": "A", "by_agent": by_lens["evidence-chase"],
-        "evidence": TIER2_REFUTE["evidence"],
-        "effect": f"approach A struck from the leading position: {TIER2_REFUTE['claim']}"}]
+    assert depth["overrides"] == [
+        {
+            "hot_spot": "H1",
+            "target": "A",
+            "by_agent": by_lens["evidence-chase"],
+            "evidence": TIER2_REFUTE["evidence"],
+            "effect": f"approach A struck from the leading position: {TIER2_REFUTE['claim']}",
+        }
+    ]
     assert depth["zeroed"] == []
     assert depth["tier2_by_lens"] == {"evidence-chase": 1, "counter-model": 1, "edge-case-hunt": 1}
     assert depth["workers_per_wave"] == 3
@@ -205,17 +241,56 @@ def test_refute_with_evidence_overrides_tier1(project, hook):
     assert "struck by the depth axis" in md
 
 
-TIER2_REFUTE = {"target": "A", "verdict": "refuted", "claim": "Dual-write splits order identity across two id allocators",
-                "evidence": "scripts/dual_write_probe.py: 100 of 100 dual-written orders got two different ids"}
+TIER2_REFUTE = {
+    "target": "A",
+    "verdict": "refuted",
+    "claim": "Dual-write splits order identity across two id allocators",
+    "evidence": "scripts/dual_write_probe.py: 100 of 100 dual-written orders got two different ids",
+}
 TIER2_REFUTES_A = {
-    "evidence-chase": P.lens_report(["H1"], [{"id": "F1", "claim": "Both databases hand out order ids independently, so a dual-written order gets two different ids", "evidence": "reproduced with scripts/dual_write_probe.py"}],
-                                    [TIER2_REFUTE]),
-    "counter-model": P.lens_report(["H2"], [{"id": "F1", "claim": "Binlog consumer lag reaches 40 seconds during the nightly batch", "evidence": "grafana export 2024-05-02, lag panel"}]),
-    "edge-case-hunt": P.lens_report(["H2"], [{"id": "F1", "claim": "A refund issued during the cutover minute is applied on one side only", "evidence": "replayed the refund log of 2024-04-30 against staging"}]),
+    "evidence-chase": P.lens_report(
+        ["H1"],
+        [
+            {
+                "id": "F1",
+                "claim": "Both databases hand out order ids independently, so a dual-written order gets two different ids",
+                "evidence": "reproduced with scripts/dual_write_probe.py",
+            }
+        ],
+        [TIER2_REFUTE],
+    ),
+    "counter-model": P.lens_report(
+        ["H2"],
+        [
+            {
+                "id": "F1",
+                "claim": "Binlog consumer lag reaches 40 seconds during the nightly batch",
+                "evidence": "grafana export 2024-05-02, lag panel",
+            }
+        ],
+    ),
+    "edge-case-hunt": P.lens_report(
+        ["H2"],
+        [
+            {
+                "id": "F1",
+                "claim": "A refund issued during the cutover minute is applied on one side only",
+                "evidence": "replayed the refund log of 2024-04-30 against staging",
+            }
+        ],
+    ),
 }
 RT2_UPHOLDS_TIER2 = P.red_team_report(
-    [{"target": "evidence-chase:R1", "verdict": "upheld", "claim": "The id split reproduces on a fresh staging copy",
-      "evidence": "re-ran scripts/dual_write_probe.py on staging-2: 100 of 100 ids differ"}], round_=2)
+    [
+        {
+            "target": "evidence-chase:R1",
+            "verdict": "upheld",
+            "claim": "The id split reproduces on a fresh staging copy",
+            "evidence": "re-ran scripts/dual_write_probe.py on staging-2: 100 of 100 ids differ",
+        }
+    ],
+    round_=2,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,12 +300,24 @@ RT2_UPHOLDS_TIER2 = P.red_team_report(
 RESTATE_CREDENTIALS = "The orders database credentials surface is doubled by dual-write"
 RESTATE_LATENCY = "Order placement gets about 8 ms of extra p99 latency from dual-write"
 TIER2_PARAPHRASES = {
-    "evidence-chase": P.lens_report(["H1"], [{"id": "F1", "claim": RESTATE_CREDENTIALS, "evidence": "docs/security-analyst-1.md"}],
-                                    [{"target": "A", "verdict": "refuted", "claim": RESTATE_LATENCY,
-                                      "evidence": "docs/performance-engineer-1.md"}]),
-    "counter-model": P.lens_report(["H1", "H2"], [{"id": "F1", "claim": RESTATE_LATENCY, "evidence": "docs/performance-engineer-1.md"}]),
-    "edge-case-hunt": P.lens_report(["H2"], [{"id": "F1", "claim": "For the orders database, dual-write doubles the credential surface",
-                                              "evidence": "docs/security-analyst-1.md"}]),
+    "evidence-chase": P.lens_report(
+        ["H1"],
+        [{"id": "F1", "claim": RESTATE_CREDENTIALS, "evidence": "docs/security-analyst-1.md"}],
+        [{"target": "A", "verdict": "refuted", "claim": RESTATE_LATENCY, "evidence": "docs/performance-engineer-1.md"}],
+    ),
+    "counter-model": P.lens_report(
+        ["H1", "H2"], [{"id": "F1", "claim": RESTATE_LATENCY, "evidence": "docs/performance-engineer-1.md"}]
+    ),
+    "edge-case-hunt": P.lens_report(
+        ["H2"],
+        [
+            {
+                "id": "F1",
+                "claim": "For the orders database, dual-write doubles the credential surface",
+                "evidence": "docs/security-analyst-1.md",
+            }
+        ],
+    ),
 }
 
 
@@ -241,15 +328,31 @@ def test_paraphrasing_tier2_is_zeroed_tier1_stands(project, hook):
     outs = deepen(s, gate.context, TIER2_PARAPHRASES, project)
     rt2_gate = outs[-1]["post"]
     assert rt2_gate.decision is None and "red team 2" in rt2_gate.context
-    rt2 = ok(s.foreground("red-team", rt2_gate.context, P.red_team_report(
-        [{"target": "evidence-chase:R1", "verdict": "weakened", "claim": "It repeats the performance finding",
-          "evidence": "docs/performance-engineer-1.md says the same 8 ms"}], round_=2)))
+    rt2 = ok(
+        s.foreground(
+            "red-team",
+            rt2_gate.context,
+            P.red_team_report(
+                [
+                    {
+                        "target": "evidence-chase:R1",
+                        "verdict": "weakened",
+                        "claim": "It repeats the performance finding",
+                        "evidence": "docs/performance-engineer-1.md says the same 8 ms",
+                    }
+                ],
+                round_=2,
+            ),
+        )
+    )
     d = load_delib(project)
     by_lens = {a["persona"]: a["key"] for a in d["agents"] if a["kind"] == "lens"}
     synth = rt2["post"].context
     assert synth.startswith(f"Depth-aware synthesis for {d['id']}: 0 override(s), 3 tier-2 result(s) zeroed")
-    assert f"- evidence-chase ({by_lens['evidence-chase']}) restated tier 1 (2 item(s), no new finding): " \
-           "zero signal, tier 1 stands" in synth
+    assert (
+        f"- evidence-chase ({by_lens['evidence-chase']}) restated tier 1 (2 item(s), no new finding): "
+        "zero signal, tier 1 stands" in synth
+    )
     assert "Ranking will exclude" not in synth
 
     outs = rank(s, "A")
@@ -267,8 +370,10 @@ def test_paraphrasing_tier2_is_zeroed_tier1_stands(project, hook):
     assert d["ranking"]["leading"] == "A" and d["decision"] == "A"
     assert "tier-2 worker evidence-chase restated tier 1: zero signal" in d["warnings"]
     md = record_md(project, d["id"])
-    assert "Zero-signal tier-2 results (tier 1 stands): Evidence Chase (tier 2), Counter-Model (tier 2), " \
-           "Edge-Case Hunt (tier 2)." in md
+    assert (
+        "Zero-signal tier-2 results (tier 1 stands): Evidence Chase (tier 2), Counter-Model (tier 2), "
+        "Edge-Case Hunt (tier 2)." in md
+    )
     assert "**Override**" not in md and "struck by the depth axis" not in md
 
 
@@ -278,8 +383,19 @@ def test_paraphrasing_tier2_is_zeroed_tier1_stands(project, hook):
 
 def test_no_hot_spots_no_depth_step(project, hook):
     s = P.Session(hook)
-    rt = tier1(s, P.red_team_report([{"target": "A", "verdict": "upheld", "claim": "ids stay unique",
-                                       "evidence": "schema/orders.sql:12 uses one sequence"}]))
+    rt = tier1(
+        s,
+        P.red_team_report(
+            [
+                {
+                    "target": "A",
+                    "verdict": "upheld",
+                    "claim": "ids stay unique",
+                    "evidence": "schema/orders.sql:12 uses one sequence",
+                }
+            ]
+        ),
+    )
     post = rt["post"]
     assert post.decision is None, post.reason
     assert "Depth axis open" not in post.context and "RANK every approach" in post.context
@@ -287,11 +403,17 @@ def test_no_hot_spots_no_depth_step(project, hook):
     assert d["depth"]["posture"] == "ceiling" and d["depth"]["enabled"] is True
     assert d["depth"]["status"] == "not_needed" and d["depth"]["hot_spots"] == []
     # no depth step: a lens spawn is refused (nothing to deepen) ...
-    lens = s.foreground("evidence-chase", "Dig into H1. Tier 1 is material, not the answer; agreeing again "
-                        "scores 0. The red team's words are material too: check them.", "{}")
+    lens = s.foreground(
+        "evidence-chase",
+        "Dig into H1. Tier 1 is material, not the answer; agreeing again "
+        "scores 0. The red team's words are material too: check them.",
+        "{}",
+    )
     assert lens["pre"].decision == "deny"
-    assert lens["pre"].reason == ("Tier-2 spawn denied — rule \"depth step open\": no hot spots: the red-team "
-                                  "pass found nothing contested, so there is nothing to deepen.")
+    assert lens["pre"].reason == (
+        'Tier-2 spawn denied — rule "depth step open": no hot spots: the red-team '
+        "pass found nothing contested, so there is nothing to deepen."
+    )
     # ... and ranking is allowed right after the red team
     outs = rank(s, "A")
     for o in outs:
@@ -313,15 +435,39 @@ def test_second_red_team_pass_is_refused_and_the_first_stands(project, hook):
     from deliberation.core.depth.hot_spots import find_hot_spots
 
     s = P.Session(hook)
-    tier1(s, P.red_team_report([{"target": "A", "verdict": "upheld", "claim": "ids stay unique",
-                                 "evidence": "schema/orders.sql:12 uses one sequence"}]))
-    second = s.foreground("red-team", "Red-team again, harder.", P.red_team_report(
-        [{"target": "A", "verdict": "weakened", "claim": "the dual-write window doubles the write load",
-          "evidence": "bench/dual_write.txt: 2.1x write IOPS"}], round_=2))
+    tier1(
+        s,
+        P.red_team_report(
+            [
+                {
+                    "target": "A",
+                    "verdict": "upheld",
+                    "claim": "ids stay unique",
+                    "evidence": "schema/orders.sql:12 uses one sequence",
+                }
+            ]
+        ),
+    )
+    second = s.foreground(
+        "red-team",
+        "Red-team again, harder.",
+        P.red_team_report(
+            [
+                {
+                    "target": "A",
+                    "verdict": "weakened",
+                    "claim": "the dual-write window doubles the write load",
+                    "evidence": "bench/dual_write.txt: 2.1x write IOPS",
+                }
+            ],
+            round_=2,
+        ),
+    )
     assert second["pre"].decision == "deny"
     reason = second["pre"].reason
-    assert reason.startswith('Red-team spawn denied — rule "one red-team pass, then the depth step": the first '
-                             "red-team pass (red-team (")
+    assert reason.startswith(
+        'Red-team spawn denied — rule "one red-team pass, then the depth step": the first red-team pass (red-team ('
+    )
     assert "found nothing contested" in reason and reason.endswith("Next: rank every approach (spawn the personas again).")
     d = load_delib(project)
     assert [a["persona"] for a in d["agents"] if a["kind"] == "red-team"] == ["red-team"]
@@ -343,11 +489,14 @@ def test_budget_exhausted_skips_loudly(project, hook):
     s = P.Session(hook)
     post = tier1(s, P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]))["post"]
     # 4 foreground agents of 1500 tokens each before the deepen step
-    loud = ("depth skipped: budget — used 6000 of 5000 subagent tokens (depth.token_budget). 2 hot spot(s) "
-            "(H1, H2) were NOT deepened; the breadth result stands.")
+    loud = (
+        "depth skipped: budget — used 6000 of 5000 subagent tokens (depth.token_budget). 2 hot spot(s) "
+        "(H1, H2) were NOT deepened; the breadth result stands."
+    )
     assert post.decision is None, post.reason
-    assert post.context.startswith(f"⚠ {loud} The decision record says so.\nNext: spawn the research personas "
-                                   "again to RANK every approach"), post.context
+    assert post.context.startswith(
+        f"⚠ {loud} The decision record says so.\nNext: spawn the research personas again to RANK every approach"
+    ), post.context
     d = load_delib(project)
     assert d["depth"]["status"] == "skipped" and d["depth"]["skipped_reason"] == loud
     assert [h["id"] for h in d["depth"]["hot_spots"]] == ["H1", "H2"]
@@ -364,8 +513,7 @@ def test_budget_exhausted_skips_loudly(project, hook):
     assert "**Deepening skipped:** depth skipped: budget — used 6000 of 5000 subagent tokens" in record_md(project, d["id"])
 
 
-def background(s: P.Session, persona: str, prompt: str, message: str, transcript_dir, tokens: int,
-               notify: bool = True):
+def background(s: P.Session, persona: str, prompt: str, message: str, transcript_dir, tokens: int, notify: bool = True):
     """A background agent (the client's default): launch, SubagentStop with its transcript, then
     the task notification; the transcript's last API response totals `tokens`. As the client
     does, the last response is written to the transcript only AFTER SubagentStop."""
@@ -376,12 +524,25 @@ def background(s: P.Session, persona: str, prompt: str, message: str, transcript
     s.hook("SubagentStart", P.subagent_start(s.sid, aid, persona))
     s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona, prompt))
     path = transcript_dir / f"agent-{aid}.jsonl"
-    calls = [{"type": "user", "message": {"role": "user", "content": prompt}},
-             {"type": "assistant", "message": {"id": f"msg_{aid}_1", "usage": {
-                 "input_tokens": 900, "cache_read_input_tokens": 0, "output_tokens": 40}}},
-             {"type": "assistant", "message": {"id": f"msg_{aid}_2", "usage": {
-                 "input_tokens": tokens - 300, "cache_creation_input_tokens": 100,
-                 "cache_read_input_tokens": 0, "output_tokens": 200}}}]
+    calls = [
+        {"type": "user", "message": {"role": "user", "content": prompt}},
+        {
+            "type": "assistant",
+            "message": {"id": f"msg_{aid}_1", "usage": {"input_tokens": 900, "cache_read_input_tokens": 0, "output_tokens": 40}},
+        },
+        {
+            "type": "assistant",
+            "message": {
+                "id": f"msg_{aid}_2",
+                "usage": {
+                    "input_tokens": tokens - 300,
+                    "cache_creation_input_tokens": 100,
+                    "cache_read_input_tokens": 0,
+                    "output_tokens": 200,
+                },
+            },
+        },
+    ]
     path.write_text("\n".join(json.dumps(c) for c in calls[:2]) + "\n")
     payload = P.subagent_stop(s.sid, aid, persona, message)
     payload["agent_transcript_path"] = str(path)
@@ -402,24 +563,49 @@ def test_background_agents_count_against_the_depth_budget(project, hook, tmp_pat
     s.prompt(QUESTION)
     later = []  # task notifications the main agent has not seen yet
     for persona, claims in RESEARCH:
-        later.append(background(s, persona, f"Research the question from your perspective: {QUESTION}",
-                                P.research_report(persona, claims, APPROACHES), tmp_path, 3000, notify=False))
-    synth = P.fenced({"phase": "deliberation", "summary": SYNTHESIS_SUMMARY,
-                      "approaches": [{"id": a, "title": t, "summary": t} for a, t in APPROACHES]})
-    later.append(background(s, "synthesis-lead", "Merge all research findings into alternatives.\n" + s.findings(), synth,
-                            tmp_path, 3000, notify=False))
-    note = background(s, "red-team", "Red-team every finding and approach.",
-                      P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]), tmp_path, 3000)
+        later.append(
+            background(
+                s,
+                persona,
+                f"Research the question from your perspective: {QUESTION}",
+                P.research_report(persona, claims, APPROACHES),
+                tmp_path,
+                3000,
+                notify=False,
+            )
+        )
+    synth = P.fenced(
+        {
+            "phase": "deliberation",
+            "summary": SYNTHESIS_SUMMARY,
+            "approaches": [{"id": a, "title": t, "summary": t} for a, t in APPROACHES],
+        }
+    )
+    later.append(
+        background(
+            s,
+            "synthesis-lead",
+            "Merge all research findings into alternatives.\n" + s.findings(),
+            synth,
+            tmp_path,
+            3000,
+            notify=False,
+        )
+    )
+    note = background(
+        s, "red-team", "Red-team every finding and approach.", P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]), tmp_path, 3000
+    )
     for payload in later:
         last_note = s.hook("UserPromptSubmit", payload)
     d = load_delib(project)
     # at the red team's SubagentStop (where the depth step is planned) the three earlier transcripts
     # were read again, complete by then; the red team's own last response was not written yet
     # (940 = its first response); its task notification then gave the final figure
-    loud = ("depth skipped: budget — used 9940 of 9000 subagent tokens (depth.token_budget). 2 hot spot(s) "
-            "(H1, H2) were NOT deepened; the breadth result stands.")
-    assert [(a["tokens"], a["tokens_source"]) for a in d["agents"]] == \
-        [(3000, "transcript")] * 3 + [(3000, "task-notification")]
+    loud = (
+        "depth skipped: budget — used 9940 of 9000 subagent tokens (depth.token_budget). 2 hot spot(s) "
+        "(H1, H2) were NOT deepened; the breadth result stands."
+    )
+    assert [(a["tokens"], a["tokens_source"]) for a in d["agents"]] == [(3000, "transcript")] * 3 + [(3000, "task-notification")]
     assert d["tokens_used"] == 12000
     assert d["depth"]["status"] == "skipped" and d["depth"]["skipped_reason"] == loud
     # news waits until every result it follows from has reached the main agent: the red team's
@@ -434,8 +620,9 @@ def test_background_agents_count_against_the_depth_budget(project, hook, tmp_pat
     tokens = d["record"]["depth"]["tokens"]
     assert tokens["agents_by_source"] == {"transcript": 3, "totalTokens": 2, "task-notification": 1}
     assert tokens["used"] == 12000 + 2 * 1500 and tokens["agents_not_counted"] == 0
-    assert ("Tokens counted for the depth budget: 15000 — each subagent's final context plus its last output"
-            in record_md(project, d["id"]))
+    assert "Tokens counted for the depth budget: 15000 — each subagent's final context plus its last output" in record_md(
+        project, d["id"]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -476,11 +663,16 @@ def test_depth_off_replays_identical_to_breadth_only(project, hook, tmp_path, mo
     # a breadth-only deliberation whose red team REFUTES approach A with evidence
     post = tier1(s, P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]))["post"]
     assert post.decision is None and "RANK every approach" in post.context
-    lens = s.foreground("evidence-chase", "Dig into H1. Tier 1 is material, not the answer; agreeing again "
-                        "scores 0. The red team's words are material too: check them.", "{}")
+    lens = s.foreground(
+        "evidence-chase",
+        "Dig into H1. Tier 1 is material, not the answer; agreeing again "
+        "scores 0. The red team's words are material too: check them.",
+        "{}",
+    )
     assert lens["pre"].decision == "deny"
-    assert lens["pre"].reason == ("Tier-2 spawn denied — rule \"depth step open\": the depth axis is off for "
-                                  "this deliberation (posture off): breadth only.")
+    assert lens["pre"].reason == (
+        'Tier-2 spawn denied — rule "depth step open": the depth axis is off for this deliberation (posture off): breadth only.'
+    )
     outs = rank(s, "A")
     assert "consensus gate passed — leading approach A" in outs[-1]["post"].context
     assert s.stop(message=P.prd_message(CITES)).decision is None
@@ -495,12 +687,13 @@ def test_depth_off_replays_identical_to_breadth_only(project, hook, tmp_path, mo
         m.setattr(engine, "depth_after_report", lambda *a, **k: None)
         m.setattr(depth_axis, "ranking_spawn_refusal", lambda *a, **k: None)
         breadth = replayed(tmp_path, "breadth-only", events, off)
-    assert with_off[0] == breadth[0]          # every decision, event by event
-    assert with_off[1] == breadth[1]          # the final deliberation JSON
-    assert with_off[2] == breadth[2]          # the decision record
+    assert with_off[0] == breadth[0]  # every decision, event by event
+    assert with_off[1] == breadth[1]  # the final deliberation JSON
+    assert with_off[2] == breadth[2]  # the decision record
     # ... and both reproduce what the hooks answered while recording
-    recorded_answers = [(e["event"], {k: v for k, v in (e["answer"] or {}).items()
-                                      if k in ("decision", "reason", "context")}) for e in events]
+    recorded_answers = [
+        (e["event"], {k: v for k, v in (e["answer"] or {}).items() if k in ("decision", "reason", "context")}) for e in events
+    ]
     assert with_off[0] == recorded_answers
 
     # the comparison can fail: under the ceiling the red team's refutation opens the depth step
@@ -520,8 +713,7 @@ def test_depth_off_replays_identical_to_breadth_only(project, hook, tmp_path, mo
     # recorded ranking spawns are refused, and no decision is reached
     assert ceiling[1]["depth"]["status"] == "deepening" and ceiling[1]["phase"] == "DELIBERATION"
     assert ceiling[1]["decision"] is None and breadth[1]["decision"] == "A"
-    held = [got["reason"] for event, got in ceiling[0]
-            if event == "PreToolUse" and got.get("decision") == "deny"]
+    held = [got["reason"] for event, got in ceiling[0] if event == "PreToolUse" and got.get("decision") == "deny"]
     assert len(held) == 2 and all(r.startswith("DELIBERATION → RANKING refused") for r in held)
 
 
@@ -538,15 +730,19 @@ def deny(s: P.Session, agent_type: str, prompt_text: str) -> str:
 
 
 def test_denied_tier2_spawn_rules(project, hook):
-    floor = ("Tier 1 is material, not the answer; agreeing again scores 0. "
-             "The red team's words are material too: check them.")
+    floor = "Tier 1 is material, not the answer; agreeing again scores 0. The red team's words are material too: check them."
     not_open = []
     s = P.Session(hook)
-    gate = tier1(s, P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]),
-                 before_red_team=lambda s: not_open.append(deny(s, "evidence-chase", f"Dig into H1. {floor}")))
+    gate = tier1(
+        s,
+        P.red_team_report([RT1_REFUTE_A], [RT1_MISSED]),
+        before_red_team=lambda s: not_open.append(deny(s, "evidence-chase", f"Dig into H1. {floor}")),
+    )
     # step not open: before the first red-team pass there are no hot spots yet
-    assert not_open == ["Tier-2 spawn denied — rule \"depth step open\": the depth step has not opened: it "
-                        "opens only after the first red-team pass has reported and found hot spots."]
+    assert not_open == [
+        'Tier-2 spawn denied — rule "depth step open": the depth step has not opened: it '
+        "opens only after the first red-team pass has reported and found hot spots."
+    ]
     assert gate["post"].decision is None
     (lens, ids, prompt), *_rest = lens_prompts(gate["post"].context)
     assert (lens, ids) == ("evidence-chase", ["H1", "H2"])
@@ -554,51 +750,62 @@ def test_denied_tier2_spawn_rules(project, hook):
 
     # a fork inherits the conversation: not fresh (even with the exact prompt)
     r = deny(s, "fork", prompt)
-    assert r.startswith(head + "\"fresh worker\": subagent_type \"fork\" inherits this conversation")
+    assert r.startswith(head + '"fresh worker": subagent_type "fork" inherits this conversation')
     assert r.count("\n- ") == 1
     # a generic agent aimed at a hot spot is not a lens
     r = deny(s, "general-purpose", prompt)
-    assert r.startswith(head + "\"lens type\": a tier-2 worker is one of evidence-chase, counter-model, "
-                        "edge-case-hunt, not \"general-purpose\"")
+    assert r.startswith(
+        head + '"lens type": a tier-2 worker is one of evidence-chase, counter-model, edge-case-hunt, not "general-purpose"'
+    )
     # the anti-anchoring floor is missing (one sentence dropped: that one is named)
     r = deny(s, "evidence-chase", prompt.replace("The red team's words are material too: check them.", ""))
-    assert r == (head + "\"anti-anchoring floor\": the prompt must carry, verbatim, \"The red team's words "
-                 "are material too: check them.\"\nRe-spawn with the exact prompt from the depth-axis gate reason.")
+    assert r == (
+        head + '"anti-anchoring floor": the prompt must carry, verbatim, "The red team\'s words '
+        'are material too: check them."\nRe-spawn with the exact prompt from the depth-axis gate reason.'
+    )
     # no hot spot named
     r = deny(s, "evidence-chase", f"Trace the order-id claim to its primary source. {floor}")
-    assert r == (head + "\"hot spots only\": the prompt names none of the hot spots H1, H2\n"
-                 "Re-spawn with the exact prompt from the depth-axis gate reason.")
+    assert r == (
+        head + '"hot spots only": the prompt names none of the hot spots H1, H2\n'
+        "Re-spawn with the exact prompt from the depth-axis gate reason."
+    )
     # the tier-1 synthesis travels with the prompt: a consensus to flatter
     r = deny(s, "evidence-chase", f"{prompt}\nWhat the panel concluded: {SYNTHESIS_SUMMARY}.")
-    assert r.startswith(head + "\"no consensus to flatter\": the prompt carries the tier-1 synthesis/consensus "
-                        "(synthesis-lead summary (")
+    assert r.startswith(
+        head + '"no consensus to flatter": the prompt carries the tier-1 synthesis/consensus (synthesis-lead summary ('
+    )
     # several rules at once: each is named
     r = deny(s, "fork", "Take the counter-model angle once more.")
-    assert [line.split('"')[1] for line in r.splitlines()[1:-1]] == ["fresh worker", "anti-anchoring floor",
-                                                                     "hot spots only"]
+    assert [line.split('"')[1] for line in r.splitlines()[1:-1]] == ["fresh worker", "anti-anchoring floor", "hot spots only"]
     # red team 2 comes after the tier-2 workers
     r = deny(s, "red-team", "Red-team the tier-2 findings.")
-    assert r.startswith("Red-team spawn denied — rule \"red team 2 after tier 2\": red team 2 reviews the "
-                        "tier-2 findings, so the tier-2 workers come first (not spawned yet: evidence-chase, "
-                        "counter-model, edge-case-hunt).")
+    assert r.startswith(
+        'Red-team spawn denied — rule "red team 2 after tier 2": red team 2 reviews the '
+        "tier-2 findings, so the tier-2 workers come first (not spawned yet: evidence-chase, "
+        "counter-model, edge-case-hunt)."
+    )
 
     # one worker per lens
     workers = lens_prompts(gate["post"].context)
     ok(s.foreground(lens, prompt, TIER2_REFUTES_A[lens]))
     r = deny(s, lens, prompt)
-    assert r.startswith(head + "\"one worker per lens\": evidence-chase was already spawned in this wave")
+    assert r.startswith(head + '"one worker per lens": evidence-chase was already spawned in this wave')
     for other, _ids, other_prompt in workers[1:]:
         last = ok(s.foreground(other, other_prompt, TIER2_REFUTES_A[other]))
     assert last["post"].decision is None and "red team 2" in last["post"].context
     # no second wave
     r = deny(s, "counter-model", workers[1][2])
-    assert r == ("Tier-2 spawn denied — rule \"depth step open\": the deepen wave is over (linear: k workers + "
-                 "red team 2, at most k + 1 passes, never a second wave).")
+    assert r == (
+        'Tier-2 spawn denied — rule "depth step open": the deepen wave is over (linear: k workers + '
+        "red team 2, at most k + 1 passes, never a second wave)."
+    )
     ok(s.foreground("red-team", last["post"].context, RT2_UPHOLDS_TIER2))
     # no third red-team round
     r = deny(s, "red-team", "Red-team the synthesis once more.")
-    assert r == ("Red-team spawn denied — rule \"linear, no ping-pong\": red team 2 has already run; the depth "
-                 "axis allows k + 1 extra passes and no further red-team rounds.")
+    assert r == (
+        'Red-team spawn denied — rule "linear, no ping-pong": red team 2 has already run; the depth '
+        "axis allows k + 1 extra passes and no further red-team rounds."
+    )
     r = deny(s, "edge-case-hunt", workers[2][2])
     assert "never a second wave" in r
 

@@ -17,6 +17,7 @@ from tests.helpers.project import validate_schemas as validate_state
 
 # --- Gate 1 ------------------------------------------------------------------------------------
 
+
 def test_gate1_phase_fails_when_stopping_after_research(project, hook):
     s = start(project, hook)
     research(s)
@@ -45,8 +46,10 @@ def test_gate1_consensus_fails_below_threshold(project, hook):
     research(s)
     # a split: one ranker prefers A, the other B (and says why) — no agreement on the decision
     why = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/write.txt"}]
-    low = {"security-analyst": ({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
-           "performance-engineer": ({"A": (6, 6, 6, 6, 6), "B": (8, 8, 8, 8, 8)}, "approve", "B", why)}
+    low = {
+        "security-analyst": ({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
+        "performance-engineer": ({"A": (6, 6, 6, 6, 6), "B": (8, 8, 8, 8, 8)}, "approve", "B", why),
+    }
     post = rank(s, low)[-1]["post"]
     assert "consensus gate FAILED" in post.context
     d = load_delib(project)
@@ -112,12 +115,15 @@ def test_gate2_complexity_handling(project, hook):
 
 
 def test_gate2_weak_consensus(project, hook):
-    s = start(project, hook, {"task_types": {"thresholds": {t: 0.6 for t in ("security", "architecture", "default")}}},
-              prompt=HARD)  # triggers at confidence 0.00, so improvement holds
+    s = start(
+        project, hook, {"task_types": {"thresholds": {t: 0.6 for t in ("security", "architecture", "default")}}}, prompt=HARD
+    )  # triggers at confidence 0.00, so improvement holds
     research(s)
     # both prefer A, each by 0.2 points only: 0.4 / (0.4 + 0.2) = 0.67 — over the 0.6 bar, weak
-    mid = {"security-analyst": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", []),
-           "performance-engineer": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", [])}
+    mid = {
+        "security-analyst": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", []),
+        "performance-engineer": ({"A": (7,) * 5, "B": (6.8,) * 5}, "approve", "A", []),
+    }
     rank(s, mid)
     res, d = conclude(s, project)
     assert d["gate1"]["passed"], d["gate1"]
@@ -131,10 +137,21 @@ def test_gate2_improvement_evidence_fails_when_the_deliberation_broke_an_agreeme
     four = ("security-analyst", "performance-engineer", "cost-analyst", "ux-advocate")
     held = {"security-analyst": "A", "performance-engineer": "A", "cost-analyst": "A", "ux-advocate": "A"}
     for i, persona in enumerate(four):  # each persona's position, stated alone
-        s.foreground(persona, f"Research independently: {QUESTION}", P.fenced({
-            "phase": "research", "findings": [{"id": "F1", "claim": f"{persona} claim {i}", "evidence": f"src/s{i}.py:1"}],
-            "approaches": [{"id": a, "title": t} for a, t in TWO], "verdict": "abstain",
-            "preferred_approach": held[persona], "confidence": 0.5, "rationale": f"{persona} view"}))
+        s.foreground(
+            persona,
+            f"Research independently: {QUESTION}",
+            P.fenced(
+                {
+                    "phase": "research",
+                    "findings": [{"id": "F1", "claim": f"{persona} claim {i}", "evidence": f"src/s{i}.py:1"}],
+                    "approaches": [{"id": a, "title": t} for a, t in TWO],
+                    "verdict": "abstain",
+                    "preferred_approach": held[persona],
+                    "confidence": 0.5,
+                    "rationale": f"{persona} view",
+                }
+            ),
+        )
     why = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/write.txt"}]
     table = {p: ({"A": (9,) * 5, "B": (6,) * 5}, "approve", "A", []) for p in four[:3]}
     table["ux-advocate"] = ({"A": (6,) * 5, "B": (8,) * 5}, "approve", "B", why)
@@ -165,7 +182,8 @@ def test_forced_plain_question_with_a_passing_consensus_completes(project, hook)
     assert d["record"]["improvement"]["status"] == "unmeasured"
     assert d["record"]["improvement"]["pairs"] == [
         {"persona": "performance-engineer", "before": None, "after": "A"},
-        {"persona": "security-analyst", "before": None, "after": "A"}]
+        {"persona": "security-analyst", "before": None, "after": "A"},
+    ]
     body = open(d["record_path"], encoding="utf-8").read()
     assert "unmeasured: no research position to compare (does not block)" in body
 
@@ -191,6 +209,7 @@ def test_stop_blocks_are_bounded_then_failed(project, hook):
 
 # --- reports sent back through SubagentStop ------------------------------------------------------
 
+
 def test_invalid_report_fixed_on_retry(project, hook):
     s = start(project, hook)
     good = P.research_report("security-analyst", ["Sessions hold card tokens"], TWO)
@@ -215,26 +234,33 @@ def test_invalid_report_recorded_invalid_after_retry(project, hook):
 
 # --- a unanimous reject ---------------------------------------------------------
 
+
 def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, hook):
     s = start(project, hook)
     research(s)
-    why = [{"target": "A", "concern": "the cut-over loses in-flight sessions", "reason": "no dual-read window"},
-           {"target": "B", "concern": "replication does not fix the PII finding", "reason": "sessions stay unencrypted"}]
+    why = [
+        {"target": "A", "concern": "the cut-over loses in-flight sessions", "reason": "no dual-read window"},
+        {"target": "B", "concern": "replication does not fix the PII finding", "reason": "sessions stay unencrypted"},
+    ]
     reject = {p: ({"A": (8, 8, 8, 8, 8), "B": (7, 7, 7, 7, 7)}, "reject", "A", why) for p in HIGH}
     outs = rank(s, reject)
     post = outs[-1]["post"]
     assert post.decision is None
-    assert "unanimously REJECTED every approach (2 of 2 voting agents reject) — rejected — no approach adopted" \
-        in post.context
+    assert "unanimously REJECTED every approach (2 of 2 voting agents reject) — rejected — no approach adopted" in post.context
     assert "Do not implement any of the approaches" in post.context
     assert "the cut-over loses in-flight sessions — no dual-read window" in post.context
     res, d = conclude(s, project, "rejected")
     assert res.decision is None and d["phase"] == "COMPLETE", (res.reason, d.get("gate2"))
     assert (d["outcome"], d["decision"]) == ("rejected", None)
-    assert (d["route"]["route"], d["route"]["decided_by"], d["route"]["review"]) == \
-        ("auto-reject", "unanimous reject", "not_needed")
-    assert res.system_message.startswith(f"Deliberation {d['id']} COMPLETE: rejected — no approach adopted "
-                                         "(unanimous reject, 2 of 2 voting agents); route auto-reject")
+    assert (d["route"]["route"], d["route"]["decided_by"], d["route"]["review"]) == (
+        "auto-reject",
+        "unanimous reject",
+        "not_needed",
+    )
+    assert res.system_message.startswith(
+        f"Deliberation {d['id']} COMPLETE: rejected — no approach adopted "
+        "(unanimous reject, 2 of 2 voting agents); route auto-reject"
+    )
     assert d["record"]["decision"]["outcome"] == "rejected"
     assert d["record"]["decision"]["text"] == "rejected — no approach adopted"
     body = open(d["record_path"], encoding="utf-8").read()
@@ -245,20 +271,25 @@ def test_unanimous_reject_concludes_rejected_with_no_approach_adopted(project, h
 
 # --- blind ranking ------------------------------------------------------------
 
+
 def test_a_ranking_prompt_carrying_the_vote_is_denied_like_a_leaking_research_prompt(project, hook):
     s = start(project, hook)
     research(s)
-    first = s.foreground("security-analyst", "Rank every approach on the five dimensions.",
-                         P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []))
+    first = s.foreground(
+        "security-analyst",
+        "Rank every approach on the five dimensions.",
+        P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []),
+    )
     assert first["pre"].decision is None
-    leaky = ("Rank every approach on the five dimensions. Leading: A. The security-analyst scored A 8.2 "
-             "and approved it.")
+    leaky = "Rank every approach on the five dimensions. Leading: A. The security-analyst scored A 8.2 and approved it."
     out = s.foreground("performance-engineer", leaky, P.ranking_report(HIGH["performance-engineer"][0]))
     assert out["pre"].decision == "deny"
     reason = out["pre"].reason
-    assert reason.startswith('Blind ranking: this RANKING prompt carries which approach leads: "Leading: A"; '
-                             'scores: "The security-analyst scored A 8.2 and approved it"; other agents\' '
-                             'verdicts or preferences: "The security-analyst scored A 8.2 and approved it"')
+    assert reason.startswith(
+        'Blind ranking: this RANKING prompt carries which approach leads: "Leading: A"; '
+        'scores: "The security-analyst scored A 8.2 and approved it"; other agents\' '
+        'verdicts or preferences: "The security-analyst scored A 8.2 and approved it"'
+    )
     assert "Approaches to rank (neutral order; it ranks nothing):" in reason
     lineage = json.loads((project / ".claude" / "deliberation" / "sessions" / s.sid / "lineage.json").read_text())
     assert [x["rule"] for x in lineage["denied"]] == ["blind-ranking"]
@@ -266,14 +297,20 @@ def test_a_ranking_prompt_carrying_the_vote_is_denied_like_a_leaking_research_pr
     assert [a["persona"] for a in d["agents"] if a["stage"] == "ranking"] == ["security-analyst"]
     assert d["agents"][-1]["given"]["isolation"] == "blind ranking: clean"
     # the same spawn without the vote goes through
-    again = s.foreground("performance-engineer", "Rank every approach on the five dimensions.",
-                         P.ranking_report(HIGH["performance-engineer"][0], "approve", "A", "A fits me", []))
+    again = s.foreground(
+        "performance-engineer",
+        "Rank every approach on the five dimensions.",
+        P.ranking_report(HIGH["performance-engineer"][0], "approve", "A", "A fits me", []),
+    )
     assert again["pre"].decision is None
 
 
 def test_blind_ranking_can_be_switched_off(project, hook):
     s = start(project, hook, {"isolation": {"blind_ranking": False}})
     research(s)
-    out = s.foreground("security-analyst", "Leading: A. Rank every approach.",
-                       P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []))
+    out = s.foreground(
+        "security-analyst",
+        "Leading: A. Rank every approach.",
+        P.ranking_report(HIGH["security-analyst"][0], "approve", "A", "A fits", []),
+    )
     assert out["pre"].decision is None

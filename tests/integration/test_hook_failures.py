@@ -33,10 +33,19 @@ def sample(event: str, sid: str = SID) -> dict:
     if event == "PostToolUse":
         return P.post_agent_async(sid, "toolu_f1", "a0000000000000f1", "security-analyst", "Research.")
     if event == "PostToolUseFailure":
-        return P.base(sid, "PostToolUseFailure", tool_name="Agent", tool_use_id="toolu_f1",
-                      tool_input={"description": "security review", "prompt": "Research.",
-                                  "subagent_type": "security-analyst", "run_in_background": False},
-                      error="Agent type 'security-analyst' not found.")
+        return P.base(
+            sid,
+            "PostToolUseFailure",
+            tool_name="Agent",
+            tool_use_id="toolu_f1",
+            tool_input={
+                "description": "security review",
+                "prompt": "Research.",
+                "subagent_type": "security-analyst",
+                "run_in_background": False,
+            },
+            error="Agent type 'security-analyst' not found.",
+        )
     if event == "SubagentStart":
         return P.subagent_start(sid, "a0000000000000f1", "security-analyst")
     if event == "SubagentStop":
@@ -123,8 +132,10 @@ def corrupt_config_cache(project, cfg: dict, key=None) -> None:
     bad = {**cfg, "spawn_budget": {"max_active_children": "many"}}
     # as the plugin writes it: keyed to this user's approvals too, and sealed (a cache the plugin
     # did not write is not believed at all: test_hostile_project)
-    write_state(state(project) / "cache" / "config.resolved.json", json.dumps(
-        {"key": key or plain_reads.cache_key(st, consent.stamp(Layout(str(project)))), "config": bad, "problems": []}))
+    write_state(
+        state(project) / "cache" / "config.resolved.json",
+        json.dumps({"key": key or plain_reads.cache_key(st, consent.stamp(Layout(str(project)))), "config": bad, "problems": []}),
+    )
 
 
 # A bug, as far as the hook can tell: the real hook script, in a process whose slow path raises.
@@ -145,10 +156,17 @@ runpy.run_path(script, run_name="__main__")
 def faulty(project):
     def run(event: str, payload: dict) -> HookResult:
         env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project), "DELIBERATION_WORKER": "0"}
-        proc = subprocess.run([sys.executable, *HOOK_FLAGS, "-c", FAULT, str(LIB), str(HOOKS / HOOK_SCRIPTS[event])],
-                              input=json.dumps(payload), capture_output=True, env=env,
-                              cwd=str(project), timeout=60, text=True)
+        proc = subprocess.run(
+            [sys.executable, *HOOK_FLAGS, "-c", FAULT, str(LIB), str(HOOKS / HOOK_SCRIPTS[event])],
+            input=json.dumps(payload),
+            capture_output=True,
+            env=env,
+            cwd=str(project),
+            timeout=60,
+            text=True,
+        )
         return HookResult(proc, event)
+
     return run
 
 
@@ -156,9 +174,12 @@ def active_session(project, sid: str = SID) -> None:
     """A session with an open deliberation, so every hook (SessionStart included) takes the slow path."""
     d = state(project) / "sessions" / sid
     d.mkdir(parents=True, exist_ok=True)
-    write_state(d / "session.json", json.dumps({"schema_version": 1, "session_id": sid,
-                                                "active_deliberation": "d-5e1f0c2a-1",
-                                                "deliberations": ["d-5e1f0c2a-1"]}))
+    write_state(
+        d / "session.json",
+        json.dumps(
+            {"schema_version": 1, "session_id": sid, "active_deliberation": "d-5e1f0c2a-1", "deliberations": ["d-5e1f0c2a-1"]}
+        ),
+    )
 
 
 def errors_log(project) -> str:
@@ -172,8 +193,7 @@ def test_internal_error_fails_open_and_is_logged(project, faulty, event):
     active_session(project)
     session_before = (state(project) / "sessions" / SID / "session.json").read_text()
     res = faulty(event, sample(event))
-    msg = assert_fail_open(res, "RuntimeError", "details in ", "errors.log",
-                           "continuing without deliberation checks")
+    msg = assert_fail_open(res, "RuntimeError", "details in ", "errors.log", "continuing without deliberation checks")
     log = errors_log(project)
     assert f"hook {event}" in log and "Traceback (most recent call last)" in log
     assert "injected fault: a bug on the slow path" in log
@@ -390,7 +410,6 @@ def test_newer_schema_version_is_refused_visibly_and_left_alone(project, hook):
     write_state(sdir / "session.json", json.dumps({"schema_version": 99, "session_id": SID, "active_deliberation": "d-x"}))
     body = (sdir / "session.json").read_text()  # written by a newer plugin of this user: sealed
     res = hook("Stop", sample("Stop"))
-    assert_fail_open(res, "SchemaVersionError", "schema_version 99, newer than this plugin's 1",
-                     "upgrade the plugin")
+    assert_fail_open(res, "SchemaVersionError", "schema_version 99, newer than this plugin's 1", "upgrade the plugin")
     assert (sdir / "session.json").read_text() == body
     assert not list(sdir.glob("session.json.corrupt-*"))

@@ -21,9 +21,16 @@ import pytest
 from tests.helpers.project import PREFIX, copy_plugin, install
 
 ROOT = Path(__file__).resolve().parents[2]
-EVENTS = {"SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
-          "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",
-          "PostToolUseFailure": "post_tool_use_failure.py", "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py"}
+EVENTS = {
+    "SessionStart": "session_start.py",
+    "UserPromptSubmit": "user_prompt_submit.py",
+    "PreToolUse": "pre_tool_use.py",
+    "PostToolUse": "post_tool_use.py",
+    "PostToolUseFailure": "post_tool_use_failure.py",
+    "SubagentStart": "subagent_start.py",
+    "SubagentStop": "subagent_stop.py",
+    "Stop": "stop.py",
+}
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +55,19 @@ def settings_of(project: Path) -> dict:
 
 
 def our_commands(settings: dict, plugin: Path) -> "list[tuple[str, str]]":
-    return [(ev, h["command"]) for ev, groups in settings["hooks"].items() for g in groups
-            for h in g["hooks"] if str(plugin / "hooks") in h["command"]]
+    return [
+        (ev, h["command"])
+        for ev, groups in settings["hooks"].items()
+        for g in groups
+        for h in g["hooks"]
+        if str(plugin / "hooks") in h["command"]
+    ]
 
 
 def run_command(command: str, project: Path, payload: bytes, env=None) -> subprocess.CompletedProcess:
     """Run a hook command the way the client does: through the shell, in the project."""
     full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project), **(env or {})}
-    return subprocess.run(["sh", "-c", command], input=payload, capture_output=True, env=full_env,
-                          cwd=str(project), timeout=60)
+    return subprocess.run(["sh", "-c", command], input=payload, capture_output=True, env=full_env, cwd=str(project), timeout=60)
 
 
 def assert_no_block(proc: subprocess.CompletedProcess) -> "dict | None":
@@ -86,7 +97,9 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
     assert list(settings) == ["hooks"]
     assert list(settings["hooks"]) == list(EVENTS)
     commands = our_commands(settings, plugin)
-    assert len(commands) == 11  # PreToolUse four times: the subagent channels, the risky tools, the Skill tool, Read|Grep|Glob; PostToolUseFailure
+    assert (
+        len(commands) == 11
+    )  # PreToolUse four times: the subagent channels, the risky tools, the Skill tool, Read|Grep|Glob; PostToolUseFailure
     for event, command in commands:
         assert command.endswith(f"'{plugin}/hooks/{EVENTS[event]}'"), command  # quoted: the path has a space
         assert command.startswith(str(Path(PREFIX) / "bin" / "python"))
@@ -113,15 +126,15 @@ def test_empty_project_install_twice_then_uninstall(plugin, tmp_path):
 
 
 USER_SETTINGS = (
-    '{\n'
+    "{\n"
     '    "model": "claude-opus",\n'
     '    "permissions": {"allow": ["Bash(ls:*)"]},\n'
     '    "hooks": {\n'
     '        "Stop": [{"hooks": [{"type": "command", "command": "echo done > /dev/null"}]}],\n'
     '        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]\n'
-    '    },\n'
+    "    },\n"
     '    "note": "caf\\u00e9 \u2014 kept as written"\n'
-    '}'
+    "}"
 )
 
 
@@ -139,8 +152,12 @@ def test_project_with_its_own_hooks_is_restored_byte_for_byte(plugin, tmp_path):
     assert merged["model"] == "claude-opus" and merged["permissions"] == {"allow": ["Bash(ls:*)"]}
     assert merged["hooks"]["Stop"][0] == {"hooks": [{"type": "command", "command": "echo done > /dev/null"}]}
     assert merged["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
-    assert [g.get("matcher") for g in merged["hooks"]["PreToolUse"][1:]] == \
-        ["Task|Agent|Workflow|SendMessage|StructuredOutput", "Edit|Write|MultiEdit|Bash|NotebookEdit", "Skill", "Read|Grep|Glob"]
+    assert [g.get("matcher") for g in merged["hooks"]["PreToolUse"][1:]] == [
+        "Task|Agent|Workflow|SendMessage|StructuredOutput",
+        "Edit|Write|MultiEdit|Bash|NotebookEdit",
+        "Skill",
+        "Read|Grep|Glob",
+    ]
     backup = project / ".claude" / "settings.json.deliberation-backup"
     assert backup.read_text(encoding="utf-8") == USER_SETTINGS
     assert settings_path.stat().st_mode & 0o777 == 0o640
@@ -254,8 +271,9 @@ def test_installed_hooks_never_block_on_garbage(plugin, tmp_path):
         for payload in (b"", b"\xff not json", b"[1, 2]"):
             answer = assert_no_block(run_command(command, project, payload))
             assert answer and answer["systemMessage"].startswith("deliberation"), (event, answer)
-        valid = json.dumps({"session_id": "s-1", "hook_event_name": event, "cwd": str(project),
-                            "transcript_path": "/dev/null"}).encode()
+        valid = json.dumps(
+            {"session_id": "s-1", "hook_event_name": event, "cwd": str(project), "transcript_path": "/dev/null"}
+        ).encode()
         assert_no_block(run_command(command, project, valid))
 
 
@@ -281,21 +299,28 @@ def test_plugin_form_without_install_or_dependencies(plugin, tmp_path):
     # hooks load site-packages themselves when the slow path needs them)
     bare_venv = tmp_path / "bare-venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare_venv)], check=True)
-    assert subprocess.run([str(bare_venv / "bin" / "python3"), "-c", "import pydantic"],
-                          capture_output=True).returncode != 0
+    assert subprocess.run([str(bare_venv / "bin" / "python3"), "-c", "import pydantic"], capture_output=True).returncode != 0
     env = {"CLAUDE_PLUGIN_ROOT": str(plugin), "PATH": f"{bare_venv / 'bin'}:/usr/bin:/bin"}
     project = tmp_path / "proj"
     project.mkdir()
     # a forced deliberation and a spawn in it: somewhere on that way the dependencies are needed
     base = {"session_id": "s-1", "cwd": str(project), "transcript_path": "/dev/null"}
-    spawn = {"tool_name": "Agent", "tool_use_id": "toolu_1",
-             "tool_input": {"subagent_type": "security-analyst", "description": "research",
-                            "prompt": "Phase: research\nShould we move session storage?"}}
-    sequence = [("UserPromptSubmit", {"prompt": "/deliberate should we move session storage to a new database?"}),
-                ("PreToolUse", spawn),
-                ("PostToolUse", {**spawn, "tool_response": {"status": "async_launched", "agentId": "a1"}}),
-                ("SubagentStop", {"agent_id": "a1", "agent_type": "security-analyst", "last_assistant_message": "x"}),
-                ("Stop", {"stop_hook_active": False})]
+    spawn = {
+        "tool_name": "Agent",
+        "tool_use_id": "toolu_1",
+        "tool_input": {
+            "subagent_type": "security-analyst",
+            "description": "research",
+            "prompt": "Phase: research\nShould we move session storage?",
+        },
+    }
+    sequence = [
+        ("UserPromptSubmit", {"prompt": "/deliberate should we move session storage to a new database?"}),
+        ("PreToolUse", spawn),
+        ("PostToolUse", {**spawn, "tool_response": {"status": "async_launched", "agentId": "a1"}}),
+        ("SubagentStop", {"agent_id": "a1", "agent_type": "security-analyst", "last_assistant_message": "x"}),
+        ("Stop", {"stop_hook_active": False}),
+    ]
     messages = []
     for event, extra in sequence:
         payload = json.dumps({**base, "hook_event_name": event, **extra}).encode()
@@ -310,11 +335,18 @@ def test_plugin_form_without_install_or_dependencies(plugin, tmp_path):
     for tool in ("sh", "dirname", "cat"):
         (bare / tool).symlink_to(shutil.which(tool))
     command = 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" user_prompt_submit.py'
-    for cmd, env2 in ((command, {**env, "PATH": str(bare)}),
-                      ('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" ../../etc/passwd', env),
-                      ('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" nope.py', env)):
-        proc = subprocess.run(["/bin/sh", "-c", cmd], input=payload, capture_output=True,
-                              env={**env2, "CLAUDE_PROJECT_DIR": str(project)}, timeout=30)
+    for cmd, env2 in (
+        (command, {**env, "PATH": str(bare)}),
+        ('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" ../../etc/passwd', env),
+        ('sh "${CLAUDE_PLUGIN_ROOT}/hooks/run.sh" nope.py', env),
+    ):
+        proc = subprocess.run(
+            ["/bin/sh", "-c", cmd],
+            input=payload,
+            capture_output=True,
+            env={**env2, "CLAUDE_PROJECT_DIR": str(project)},
+            timeout=30,
+        )
         answer = assert_no_block(proc)
         assert answer is not None and answer["systemMessage"].startswith("deliberation: "), proc.stdout
 
@@ -323,8 +355,10 @@ def test_refuses_python_older_than_3_10(plugin, tmp_path):
     fakebin = tmp_path / "bin"
     fakebin.mkdir()
     for name in ("python3", "python3.10", "python3.11", "python3.12", "python3.13"):
-        (fakebin / name).write_text('#!/bin/sh\n[ "$1" = "--version" ] && echo "Python 3.8.18" && exit 0\n'
-                                    'case "$2" in *version_info*) echo ""; exit 0;; esac\nexit 1\n')
+        (fakebin / name).write_text(
+            '#!/bin/sh\n[ "$1" = "--version" ] && echo "Python 3.8.18" && exit 0\n'
+            'case "$2" in *version_info*) echo ""; exit 0;; esac\nexit 1\n'
+        )
         (fakebin / name).chmod(0o755)
     project = tmp_path / "proj"
     project.mkdir()
@@ -370,8 +404,12 @@ def test_fresh_venv_from_a_folder_with_a_space_and_version(tmp_path):
     assert again.returncode == 0
     assert "venv: reusing" in again.stdout and "up to date" in again.stdout
     print(f"\nfresh install.sh (venv + pip): {fresh:.1f}s; re-run: {rerun:.2f}s")
-    doc = subprocess.run([str(plugin / ".venv" / "bin" / "deliberation"), "doctor", "--project", str(project),
-                          "--json"], capture_output=True, text=True, timeout=120)
+    doc = subprocess.run(
+        [str(plugin / ".venv" / "bin" / "deliberation"), "doctor", "--project", str(project), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     report = json.loads(doc.stdout)
     assert [f for f in report["findings"] if f["status"] == "problem"] == [], report
     assert doc.returncode == 0

@@ -21,10 +21,18 @@ from tests.helpers.reliability import summary
 def manifest_listing(project: Path, files: dict, dirs: "list[str]" = ()) -> None:
     state = project / ".claude" / "deliberation"
     state.mkdir(parents=True, exist_ok=True)
-    (state / "install-manifest.json").write_text(json.dumps({
-        "schema_version": 1, "written_by": "deliberation install.sh", "plugin": "/nowhere",
-        "settings": {"path": ".claude/settings.json", "created_file": True, "created_keys": [], "commands": []},
-        "files": files, "created_dirs": list(dirs)}))
+    (state / "install-manifest.json").write_text(
+        json.dumps(
+            {
+                "schema_version": 1,
+                "written_by": "deliberation install.sh",
+                "plugin": "/nowhere",
+                "settings": {"path": ".claude/settings.json", "created_file": True, "created_keys": [], "commands": []},
+                "files": files,
+                "created_dirs": list(dirs),
+            }
+        )
+    )
 
 
 def sha(path: Path) -> str:
@@ -42,8 +50,15 @@ def test_a_committed_manifest_deletes_nothing_outside_what_install_ships(tmp_pat
     absolute = tmp_path / "elsewhere" / "notes.txt"
     absolute.parent.mkdir()
     absolute.write_text("an absolute path the manifest names\n")
-    manifest_listing(project, {str(absolute): sha(absolute), "../outside.txt": sha(outside),
-                               "src/app.py": sha(own), ".claude/agents/../../src/app.py": sha(own)})
+    manifest_listing(
+        project,
+        {
+            str(absolute): sha(absolute),
+            "../outside.txt": sha(outside),
+            "src/app.py": sha(own),
+            ".claude/agents/../../src/app.py": sha(own),
+        },
+    )
     proc = install(plugin, project)
     assert proc.returncode == 0, proc.stderr
     survived = [p.exists() for p in (own, outside, absolute)]
@@ -51,8 +66,10 @@ def test_a_committed_manifest_deletes_nothing_outside_what_install_ships(tmp_pat
     assert "ignored" in proc.stdout and "not a file install.sh writes" in proc.stdout, proc.stdout
     proc = install(plugin, "--uninstall", project)
     assert proc.returncode == 0 and [p.exists() for p in (own, outside, absolute)] == [True, True, True]
-    summary(f"hostile/install manifest: 4 entries outside what install ships (absolute, ../, the project's "
-            f"src/app.py) → {3 - sum(survived)} deleted (before: 3)")
+    summary(
+        f"hostile/install manifest: 4 entries outside what install ships (absolute, ../, the project's "
+        f"src/app.py) → {3 - sum(survived)} deleted (before: 3)"
+    )
 
 
 def test_uninstall_removes_no_folder_outside_the_project(tmp_path):
@@ -96,8 +113,10 @@ def test_an_agent_file_that_is_a_link_to_a_device_does_not_hang_the_installer(tm
     took = time.monotonic() - t0
     assert took < 60 and proc.returncode != 0, (took, proc.stdout)
     assert "red-team.md" in proc.stderr and "symbolic link" in proc.stderr, proc.stderr
-    summary(f"hostile/install: .claude/agents/red-team.md → /dev/ptmx: refused with a message in {took:.1f} s "
-            "(before: the installer hung)")
+    summary(
+        f"hostile/install: .claude/agents/red-team.md → /dev/ptmx: refused with a message in {took:.1f} s "
+        "(before: the installer hung)"
+    )
 
 
 def test_install_run_inside_the_project_imports_nothing_of_it(tmp_path):
@@ -111,8 +130,15 @@ def test_install_run_inside_the_project_imports_nothing_of_it(tmp_path):
         env["DELIBERATION_VENV"] = PREFIX
     import subprocess
 
-    proc = subprocess.run(["bash", str(plugin / "install.sh")], capture_output=True, text=True, env=env,
-                          cwd=str(project), stdin=subprocess.DEVNULL, timeout=600)
+    proc = subprocess.run(
+        ["bash", str(plugin / "install.sh")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project),
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     assert not (project / "RAN").exists(), (project / "RAN").read_text()
     assert (project / ".claude" / "settings.json").is_file()

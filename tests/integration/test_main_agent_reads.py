@@ -22,8 +22,7 @@ def research_wave(s: P.Session, personas=("security-analyst", "performance-engin
 
 
 def deliberation_prompt(persona: str, messages: "list[str]") -> str:
-    return (f"PERSONA: {persona}\nPhase: deliberation\nQuestion: {QUESTION}\n"
-            + O.findings_text(O.reports_in(messages)))
+    return f"PERSONA: {persona}\nPhase: deliberation\nQuestion: {QUESTION}\n" + O.findings_text(O.reports_in(messages))
 
 
 def test_after_synthesis_and_debate_the_note_names_the_red_team_pass_still_owed(project, hook):
@@ -32,18 +31,27 @@ def test_after_synthesis_and_debate_the_note_names_the_red_team_pass_still_owed(
     s = P.Session(hook)
     s.prompt("DELIBERATE " + QUESTION)
     messages = research_wave(s)
-    s.foreground("synthesis-lead", deliberation_prompt("synthesis-lead", messages),
-                 O.report_message(O.scripted_answer("PERSONA: synthesis-lead\nPhase: deliberation")))
-    debate = s.foreground("debate-moderator", deliberation_prompt("debate-moderator", messages),
-                          O.report_message(O.scripted_answer("PERSONA: debate-moderator\nPhase: deliberation")))
+    s.foreground(
+        "synthesis-lead",
+        deliberation_prompt("synthesis-lead", messages),
+        O.report_message(O.scripted_answer("PERSONA: synthesis-lead\nPhase: deliberation")),
+    )
+    debate = s.foreground(
+        "debate-moderator",
+        deliberation_prompt("debate-moderator", messages),
+        O.report_message(O.scripted_answer("PERSONA: debate-moderator\nPhase: deliberation")),
+    )
     note = debate["post"].context
     assert "Next: spawn ONE `red-team`" in note and "RANK" not in note, note
     # what the old note asked for is refused; what this one names is accepted
-    rank = s.hook("PreToolUse", P.pre_agent(s.sid, "toolu_rank", "security-analyst",
-                                            "Phase: ranking\nScore every approach.", background=False))
+    rank = s.hook(
+        "PreToolUse",
+        P.pre_agent(s.sid, "toolu_rank", "security-analyst", "Phase: ranking\nScore every approach.", background=False),
+    )
     assert rank.decision == "deny" and "Next: spawn ONE `red-team`" in rank.reason, rank.reason
-    red = s.hook("PreToolUse", P.pre_agent(s.sid, "toolu_red", "red-team", deliberation_prompt("red-team", messages),
-                                           background=False))
+    red = s.hook(
+        "PreToolUse", P.pre_agent(s.sid, "toolu_red", "red-team", deliberation_prompt("red-team", messages), background=False)
+    )
     assert red.decision is None, red.reason
 
 
@@ -55,13 +63,16 @@ def test_a_parallel_background_launch_gives_one_progress_note(project, hook):
     for persona in ("security-analyst", "performance-engineer", "cost-analyst"):
         tuid, aid = s._ids(persona)
         ids.append((persona, tuid, aid))
-        assert s.hook("PreToolUse", P.pre_agent(s.sid, tuid, persona, f"Phase: research\n{QUESTION}",
-                                                background=None)).decision is None
+        assert (
+            s.hook("PreToolUse", P.pre_agent(s.sid, tuid, persona, f"Phase: research\n{QUESTION}", background=None)).decision
+            is None
+        )
     contexts = []
     for persona, tuid, aid in ids:
         s.hook("SubagentStart", P.subagent_start(s.sid, aid, persona))
-        contexts.append(s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona,
-                                                                 f"Phase: research\n{QUESTION}")).context)
+        contexts.append(
+            s.hook("PostToolUse", P.post_agent_async(s.sid, tuid, aid, persona, f"Phase: research\n{QUESTION}")).context
+        )
     said = [c for c in contexts if c]
     assert len(said) == 1, contexts
     assert "Still to arrive: security-analyst, performance-engineer, cost-analyst" in said[0], said[0]
@@ -83,10 +94,12 @@ def test_notes_speak_of_what_the_main_agent_has_been_given(project, hook):
         launched.append((persona, tuid, aid, O.report_message(O.scripted_answer(prompt))))
     for persona, tuid, aid, message in launched:
         s.hook("SubagentStop", P.subagent_stop(s.sid, aid, persona, message))
-    notes = [s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, message)).context
-             for _p, tuid, aid, message in launched]
-    assert "research 1 of 3 (security-analyst)" in notes[0] and \
-        "Still to arrive: performance-engineer, cost-analyst" in notes[0], notes[0]
+    notes = [
+        s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, message)).context for _p, tuid, aid, message in launched
+    ]
+    assert (
+        "research 1 of 3 (security-analyst)" in notes[0] and "Still to arrive: performance-engineer, cost-analyst" in notes[0]
+    ), notes[0]
     assert "research 2 of 3 (security-analyst, performance-engineer)" in notes[1], notes[1]
     assert "Still to arrive" not in notes[2] and "research 3 of 3" in notes[2], notes[2]
     assert "Next: spawn `synthesis-lead` and `debate-moderator`" in notes[2], notes[2]
@@ -103,8 +116,11 @@ def review_requested(project, hook) -> "tuple[P.Session, O.Directive]":
     s = P.Session(hook)
     s.prompt("DELIBERATE " + QUESTION)
     messages = research_wave(s)
-    s.foreground("synthesis-lead", deliberation_prompt("synthesis-lead", messages),
-                 O.report_message(O.scripted_answer("PERSONA: synthesis-lead\nPhase: deliberation")))
+    s.foreground(
+        "synthesis-lead",
+        deliberation_prompt("synthesis-lead", messages),
+        O.report_message(O.scripted_answer("PERSONA: synthesis-lead\nPhase: deliberation")),
+    )
     for persona in ("security-analyst", "performance-engineer", "cost-analyst"):
         d = load_delib(project)
         from deliberation.core.blind_ranking import approach_list
@@ -125,10 +141,14 @@ def test_the_document_request_announces_human_review_and_a_told_answer_completes
     s, asked = review_requested(project, hook)
     d = load_delib(project)
     assert d["prd"]["announced"]["route"] == "human-review" and d["prd"]["announced"]["rules"] == ["T2"]
-    assert (f"Route: when deliberation {d['id']} closes, its decision goes to HUMAN REVIEW — unanimity on a "
-            "reversal-prone class is not confidence (T2: unanimous pass at judges' confidence 0.92") in asked.text
-    assert asked.tell_user.startswith("The deliberation chose approach A, but the decision is not final: it awaits "
-                                      "your review (unanimity on a reversal-prone class is not confidence).")
+    assert (
+        f"Route: when deliberation {d['id']} closes, its decision goes to HUMAN REVIEW — unanimity on a "
+        "reversal-prone class is not confidence (T2: unanimous pass at judges' confidence 0.92"
+    ) in asked.text
+    assert asked.tell_user.startswith(
+        "The deliberation chose approach A, but the decision is not final: it awaits "
+        "your review (unanimity on a reversal-prone class is not confidence)."
+    )
     assert f"`deliberation approve {d['id']}`" in asked.tell_user
     done = s.stop(message=O.concluding_answer(asked.text, "A"))
     d = load_delib(project)
@@ -150,10 +170,14 @@ def test_the_main_agent_learns_of_human_review_before_its_final_answer(project, 
     assert first.decision == "block", "the main agent must hear it before its final answer"
     told = first.reason
     assert f"Deliberation {d['id']} is COMPLETE but its decision (approach A) is NOT final: it awaits HUMAN REVIEW" in told
-    assert ("Next: give your final answer now, and tell the user: \"The deliberation chose approach A, but the "
-            "decision is not final: it awaits your review (T2: unanimous pass at judges' confidence 0.92") in told, told
-    assert (f"Approve it with `deliberation approve {d['id']}` or reject it with `deliberation reject {d['id']}` "
-            f"(in Claude Code: `! deliberation approve {d['id']}`); until then I will not apply it.\"") in told, told
+    assert (
+        'Next: give your final answer now, and tell the user: "The deliberation chose approach A, but the '
+        "decision is not final: it awaits your review (T2: unanimous pass at judges' confidence 0.92"
+    ) in told, told
+    assert (
+        f"Approve it with `deliberation approve {d['id']}` or reject it with `deliberation reject {d['id']}` "
+        f'(in Claude Code: `! deliberation approve {d["id"]}`); until then I will not apply it."'
+    ) in told, told
     assert first.system_message.startswith("⚠ HUMAN REVIEW NEEDED")  # the user reads it too
     assert s.stop(active=True).decision is None  # once: the next Stop goes through
     # a risky tool afterwards: `ask`, whose reason (what a headless run reads as the error) says the same

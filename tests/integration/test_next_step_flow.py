@@ -30,8 +30,8 @@ class Walk:
     def __init__(self, hook, background: bool) -> None:
         self.s = P.Session(hook)
         self.background = background
-        self.told: "list[str]" = []         # every model-facing plugin text, in order
-        self.received: "list[str]" = []     # report messages the main agent has been given
+        self.told: "list[str]" = []  # every model-facing plugin text, in order
+        self.received: "list[str]" = []  # report messages the main agent has been given
         self.denied: "list[str]" = []
         self.notes_at_notification: "list[tuple[int, str]]" = []  # (research notified so far, text)
 
@@ -45,8 +45,9 @@ class Walk:
         for agent_type in directive.agent_types:
             prompt = O.prompt_for(directive, agent_type, question, reports)
             tuid, aid = self.s._ids(agent_type)
-            pre = self.s.hook("PreToolUse", P.pre_agent(self.s.sid, tuid, agent_type, prompt,
-                                                        background=None if self.background else False))
+            pre = self.s.hook(
+                "PreToolUse", P.pre_agent(self.s.sid, tuid, agent_type, prompt, background=None if self.background else False)
+            )
             if pre.decision == "deny":
                 self.denied.append(pre.reason)
                 self.tell(pre.reason)
@@ -59,15 +60,16 @@ class Walk:
             said = []
             for agent_type, tuid, aid, prompt, message in launched:
                 assert self.s.hook("SubagentStop", P.subagent_stop(self.s.sid, aid, agent_type, message)).decision is None
-                post = self.s.hook("PostToolUse", P.post_agent_completed(self.s.sid, tuid, aid, agent_type,
-                                                                         prompt, message))
+                post = self.s.hook("PostToolUse", P.post_agent_completed(self.s.sid, tuid, aid, agent_type, prompt, message))
                 self.received.append(message)
                 said += [post.context] if post.context else []
             assert len(said) == 1 and "Next: wait" not in said[0], said  # one note, of the whole batch
             self.tell(said[0])
             return
-        launches = [self.s.hook("PostToolUse", P.post_agent_async(self.s.sid, tuid, aid, t, prompt))
-                    for t, tuid, aid, prompt, _m in launched]
+        launches = [
+            self.s.hook("PostToolUse", P.post_agent_async(self.s.sid, tuid, aid, t, prompt))
+            for t, tuid, aid, prompt, _m in launched
+        ]
         said = [r.context for r in launches if r.context]
         assert len(said) <= 1, said  # one note per parallel launch
         for text in said:
@@ -94,8 +96,9 @@ class Walk:
         proto = O.read_protocol(ups.context or "")
         assert proto is not None and proto.panel, ups.context
         self.protocol = proto
-        first = O.Directive(action="spawn", text="research", phase="research",
-                            agent_types=[proto.prefix + p for p in proto.panel[:3]])
+        first = O.Directive(
+            action="spawn", text="research", phase="research", agent_types=[proto.prefix + p for p in proto.panel[:3]]
+        )
         self.batch(first, proto.question)
         for _ in range(max_steps):
             d = O.newest_directive(self.told, labelled=False)
@@ -110,8 +113,11 @@ class Walk:
         raise AssertionError(f"no conclusion after {max_steps} steps: {self.told[-1:]}")
 
 
-@pytest.mark.parametrize("background, quiet", [(False, True), (True, True), (True, False)],
-                         ids=["foreground", "background", "background-every-notification-a-turn"])
+@pytest.mark.parametrize(
+    "background, quiet",
+    [(False, True), (True, True), (True, False)],
+    ids=["foreground", "background", "background-every-notification-a-turn"],
+)
 def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(project, hook, background, quiet):
     from deliberation.core import task_type
 
@@ -124,22 +130,27 @@ def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(
     assert walk.denied == [], walk.denied
     d = load_delib(project)
     assert d["phase"] == "COMPLETE", d["failure_reasons"]
-    assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING",
-                                                          "PRD_GENERATION", "COMPLETE"]
+    assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
     kinds = sorted((a["persona"], a["stage"], a["tier"]) for a in d["agents"])
-    assert kinds == sorted([(p, "research", 1) for p in walk.protocol.panel[:3]]
-                           + [(p, "ranking", 1) for p in walk.protocol.panel[:3]]
-                           + [("synthesis-lead", "deliberation", 1), ("debate-moderator", "deliberation", 1),
-                              ("red-team", "deliberation", 1), ("red-team", "deliberation", 2),
-                              # the one hot spot is a missed angle: no work for counter-model
-                              ("evidence-chase", "deliberation", 2), ("edge-case-hunt", "deliberation", 2)]), kinds
+    assert kinds == sorted(
+        [(p, "research", 1) for p in walk.protocol.panel[:3]]
+        + [(p, "ranking", 1) for p in walk.protocol.panel[:3]]
+        + [
+            ("synthesis-lead", "deliberation", 1),
+            ("debate-moderator", "deliberation", 1),
+            ("red-team", "deliberation", 1),
+            ("red-team", "deliberation", 2),
+            # the one hot spot is a missed angle: no work for counter-model
+            ("evidence-chase", "deliberation", 2),
+            ("edge-case-hunt", "deliberation", 2),
+        ]
+    ), kinds
     assert d["route"]["route"] == "human-review" and d["decision"] == "A"
     # point 7: the last thing the main agent was told before its final answer
     assert f"`deliberation approve {d['id']}`" in final and f"`deliberation reject {d['id']}`" in final, final
     assert final.startswith("The deliberation chose approach A, but the decision is not final: it awaits your review")
     # point 1: after synthesis and debate the note named the red-team pass, not the ranking
-    after_synthesis = next(t for t in walk.told if "(synthesis-lead, debate-moderator)" in t
-                           or ("deliberation 2 of 2" in t))
+    after_synthesis = next(t for t in walk.told if "(synthesis-lead, debate-moderator)" in t or ("deliberation 2 of 2" in t))
     assert "Next: spawn ONE `red-team`" in after_synthesis and "RANK" not in after_synthesis.split("Next:")[-1][:60]
     # point 3: no command line or file path of the plugin in what the model reads
     for text in walk.told:
@@ -152,8 +163,11 @@ def test_an_obedient_main_agent_completes_the_deliberation_with_no_step_refused(
                 assert int(m.group(1)) <= seen, (seen, text)
         firsts = [t for n, t in walk.notes_at_notification[:2]]
         if quiet:  # the first notification asks for no turn, saying who is still to report
-            assert firsts[0].startswith("Operation stopped by hook: Deliberation ") and "still to report" in firsts[0] \
-                and "No turn needed now" in firsts[0], firsts[0]
+            assert (
+                firsts[0].startswith("Operation stopped by hook: Deliberation ")
+                and "still to report" in firsts[0]
+                and "No turn needed now" in firsts[0]
+            ), firsts[0]
         else:
             assert "Still to arrive:" in firsts[0] and "Next: wait for" in firsts[0], firsts[0]
 
@@ -179,18 +193,26 @@ def test_a_synthesis_prompt_without_every_finding_is_refused_naming_them(project
     assert "Still to arrive: performance-engineer, cost-analyst" in note.context
     # a model that trusted a note running ahead would synthesise from this one report now
     one = O.findings_text(O.reports_in([message]))
-    denied = s.hook("PreToolUse", P.pre_agent(s.sid, "toolu_syn", "synthesis-lead",
-                                              f"Phase: deliberation\nQuestion: {QUESTION}\n{one}", background=None))
+    denied = s.hook(
+        "PreToolUse",
+        P.pre_agent(s.sid, "toolu_syn", "synthesis-lead", f"Phase: deliberation\nQuestion: {QUESTION}\n{one}", background=None),
+    )
     assert denied.decision == "deny", denied.reason
     reason = denied.reason
-    assert reason.startswith("Deliberation input: this `synthesis-lead` prompt lacks 2 findings of the research "
-                             "agents: performance-engineer:F1 (\"Price reads are 41 ms of the 108 ms checkout "
-                             "p99.\") — its report has not reached you yet; cost-analyst:F1"), reason
+    assert reason.startswith(
+        "Deliberation input: this `synthesis-lead` prompt lacks 2 findings of the research "
+        'agents: performance-engineer:F1 ("Price reads are 41 ms of the 108 ms checkout '
+        'p99.") — its report has not reached you yet; cost-analyst:F1'
+    ), reason
     assert "Next: wait for the task notification(s) of cost-analyst, performance-engineer" in reason
     # with every finding it is accepted
     full = O.findings_text(O.reports_in([m for *_x, m in launched]))
-    ok = s.hook("PreToolUse", P.pre_agent(s.sid, "toolu_syn2", "debate-moderator",
-                                          f"Phase: deliberation\nQuestion: {QUESTION}\n{full}", background=None))
+    ok = s.hook(
+        "PreToolUse",
+        P.pre_agent(
+            s.sid, "toolu_syn2", "debate-moderator", f"Phase: deliberation\nQuestion: {QUESTION}\n{full}", background=None
+        ),
+    )
     assert ok.decision is None, ok.reason
     lineage = json.loads((state_dir(project) / "sessions" / s.sid / "lineage.json").read_text())
     assert [x["rule"] for x in lineage["denied"]] == ["isolation"]

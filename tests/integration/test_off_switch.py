@@ -69,7 +69,7 @@ def test_the_commands_switch_this_session_only(project, hook, form):
     assert all(r.json in (None, {}) for r in a_session(hook, sid, env))
     assert sorted(os.listdir(state(project) / "sessions" / sid)) == ["switch.json"]  # nothing else recorded
     assert "DELIBERATION PROTOCOL" in hook("UserPromptSubmit", P.prompt(other, RISKY), env=env).context  # other sessions
-    expanded = (f"<command-message>{on_cmd[1:]}</command-message>\n<command-name>{on_cmd}</command-name>\n")
+    expanded = f"<command-message>{on_cmd[1:]}</command-message>\n<command-name>{on_cmd}</command-name>\n"
     back = hook("UserPromptSubmit", P.prompt(sid, expanded), env=env)
     assert back.system_message == "Deliberation checks are on again for this session."
     assert not (state(project) / "sessions" / sid / "switch.json").exists()
@@ -94,11 +94,14 @@ def test_a_project_s_settings_cannot_hide_the_user_s_off(project):
     hook_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project), "DELIBERATION": "on"}
     client = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
     client["DELIBERATION"] = "off"
-    code = ("import subprocess, sys, json\n"
-            f"p = subprocess.run({hook_argv('SessionStart')!r}, input=sys.stdin.buffer.read(), capture_output=True,"
-            f" env={hook_env!r})\nsys.stdout.buffer.write(p.stdout)\n")
-    out = subprocess.run([sys.executable, "-c", code], input=json.dumps(start(sid)).encode(), capture_output=True,
-                         env=client, timeout=60)
+    code = (
+        "import subprocess, sys, json\n"
+        f"p = subprocess.run({hook_argv('SessionStart')!r}, input=sys.stdin.buffer.read(), capture_output=True,"
+        f" env={hook_env!r})\nsys.stdout.buffer.write(p.stdout)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=json.dumps(start(sid)).encode(), capture_output=True, env=client, timeout=60
+    )
     said = json.loads(out.stdout)
     assert "this project's settings replace it for the hooks" in said["systemMessage"], out
     assert run_hook("UserPromptSubmit", P.prompt(sid, RISKY), project, env={"DELIBERATION": "on"}).json in (None, {})

@@ -49,8 +49,7 @@ def bare_python(tmp_path_factory) -> Path:
     """A real python3 with no packages at all (these machines' global python3 has pydantic)."""
     venv = tmp_path_factory.mktemp("bare") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
-    assert subprocess.run([str(venv / "bin" / "python3"), "-c", "import pydantic"],
-                          capture_output=True).returncode != 0
+    assert subprocess.run([str(venv / "bin" / "python3"), "-c", "import pydantic"], capture_output=True).returncode != 0
     return venv / "bin"
 
 
@@ -64,8 +63,14 @@ def clean_env(keep_pip: bool = True, **extra) -> "dict[str, str]":
 
 
 def run_hook(plugin: Path, script: str, env: dict, payload: bytes = b"{}") -> "dict | None":
-    proc = subprocess.run(["sh", str(plugin / "hooks" / "run.sh"), script], input=payload,
-                          capture_output=True, env=env, timeout=60, cwd=env.get("CLAUDE_PROJECT_DIR", "/"))
+    proc = subprocess.run(
+        ["sh", str(plugin / "hooks" / "run.sh"), script],
+        input=payload,
+        capture_output=True,
+        env=env,
+        timeout=60,
+        cwd=env.get("CLAUDE_PROJECT_DIR", "/"),
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.decode().strip()
     return json.loads(out) if out else None
@@ -108,8 +113,9 @@ def test_run_sh_prefers_the_data_environment_then_the_plugin_venv_then_python3(p
     assert who().startswith("path-python3 ")
     (data / "current").write_text(f"envs/{name}\n")
     assert who().startswith("data-env ")
-    assert who().startswith("data-env ") and run_hook(plugin, "session_start.py", {**env, "CLAUDE_PLUGIN_DATA": ""}) \
-        ["systemMessage"].startswith("path-python3 ")
+    assert who().startswith("data-env ") and run_hook(plugin, "session_start.py", {**env, "CLAUDE_PLUGIN_DATA": ""})[
+        "systemMessage"
+    ].startswith("path-python3 ")
 
 
 def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
@@ -126,8 +132,13 @@ def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
     env = clean_env(HOME=str(home), PATH=f"{tmp_path / 'path'}:/usr/bin:/bin")
 
     def who(**extra) -> str:
-        proc = subprocess.run([str(plugin / "bin" / "deliberation"), "status", "--json"], input=b"",
-                              capture_output=True, env={**env, **extra}, timeout=30)
+        proc = subprocess.run(
+            [str(plugin / "bin" / "deliberation"), "status", "--json"],
+            input=b"",
+            capture_output=True,
+            env={**env, **extra},
+            timeout=30,
+        )
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)["systemMessage"]
 
@@ -148,13 +159,13 @@ def test_the_command_line_finds_the_same_interpreters(plugin, tmp_path):
     (tmp_path / "path" / "python3").symlink_to(sys.executable)
     project = tmp_path / "project"
     project.mkdir()
-    proc = subprocess.run([str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True,
-                          env=env, cwd=str(project), timeout=60)
+    proc = subprocess.run(
+        [str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True, env=env, cwd=str(project), timeout=60
+    )
     assert proc.returncode == 0 and proc.stdout.strip() == f"deliberation {pe_version(plugin)}", proc
 
 
-BIN_BOOT = ("import sys; sys.path[0] = sys.argv.pop(1); from deliberation.cli import main; "
-            "sys.exit(main(sys.argv[1:]))")
+BIN_BOOT = "import sys; sys.path[0] = sys.argv.pop(1); from deliberation.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def pe_version(plugin: Path) -> str:
@@ -173,8 +184,9 @@ def test_set_up_builds_switches_and_cleans(plugin, tmp_path):
     marker = json.loads((data / first / "env.json").read_text())
     assert marker["key"] == key and marker["dependencies"] == []
     assert status_of(data)["state"] == "ready" and not (data / first / "announced").exists()
-    assert subprocess.run([str(data / first / "bin" / "python"), "-c", "import sys; print(sys.prefix)"],
-                          capture_output=True, text=True).stdout.strip() == str(data / first)
+    assert subprocess.run(
+        [str(data / first / "bin" / "python"), "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True
+    ).stdout.strip() == str(data / first)
     # up to date: nothing to do
     assert pe.build(str(plugin), str(data), environ=clean_env()) == 0
     assert pe.read_current(str(data)) == first
@@ -218,8 +230,14 @@ def test_one_set_up_at_a_time(plugin, tmp_path):
 
 def offline_env(tmp_path: Path) -> dict:
     """pip with no configuration, an index nobody listens on, no cache, no retries."""
-    return clean_env(keep_pip=False, PIP_CONFIG_FILE=os.devnull, PIP_INDEX_URL="http://127.0.0.1:9/simple",
-                     PIP_RETRIES="0", PIP_TIMEOUT="2", PIP_CACHE_DIR=str(tmp_path / "empty-cache"))
+    return clean_env(
+        keep_pip=False,
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_INDEX_URL="http://127.0.0.1:9/simple",
+        PIP_RETRIES="0",
+        PIP_TIMEOUT="2",
+        PIP_CACHE_DIR=str(tmp_path / "empty-cache"),
+    )
 
 
 @pytest.mark.slow
@@ -265,13 +283,17 @@ def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_pa
     data = tmp_path / "data"
     project = tmp_path / "project"
     project.mkdir()
-    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
-                    PATH=f"{bare_python}:{os.environ['PATH']}", DELIBERATION_WORKER="0")
+    env = clean_env(
+        CLAUDE_PLUGIN_ROOT=str(plugin),
+        CLAUDE_PLUGIN_DATA=str(data),
+        CLAUDE_PROJECT_DIR=str(project),
+        PATH=f"{bare_python}:{os.environ['PATH']}",
+        DELIBERATION_WORKER="0",
+    )
     first = run_hook(plugin, "session_start_env.py", env)
     assert first["systemMessage"].startswith("deliberation: setting up the plugin's Python environment in the background")
     # the set-up is a detached process: its status file is the only event there is to wait on
-    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=600, what="the set-up",
-               interval=0.1)
+    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=600, what="the set-up", interval=0.1)
     assert status_of(data)["state"] == "ready", (data / "setup.log").read_text()[-3000:]
     # the interpreter of the set-up was the base of the bare venv, not the bare venv itself
     current = pe.read_current(str(data))
@@ -279,8 +301,11 @@ def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_pa
     assert str(bare_python) not in cfg
     ready = run_hook(plugin, "session_start_env.py", env)
     hint = "" if pe.command_hint(env) == "" else re.escape(pe.command_hint(env))
-    assert re.fullmatch(r"deliberation: the plugin's Python environment is ready \(set up in \d+ s\); "
-                        r"the deliberation checks run\." + hint, ready["systemMessage"]), ready
+    assert re.fullmatch(
+        r"deliberation: the plugin's Python environment is ready \(set up in \d+ s\); "
+        r"the deliberation checks run\." + hint,
+        ready["systemMessage"],
+    ), ready
     assert run_hook(plugin, "session_start_env.py", env) is None
     # the hooks now run in it (a hook script that prints its interpreter stands in)
     probe = plugin / "hooks" / "which_python.py"
@@ -288,8 +313,10 @@ def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_pa
     assert run_hook(plugin, "which_python.py", env)["systemMessage"] == str(data / current / "bin" / "python")
     # switched off: nothing is started, nothing said
     other = tmp_path / "data-off"
-    assert run_hook(plugin, "session_start_env.py", {**env, "CLAUDE_PLUGIN_DATA": str(other),
-                                                      "DELIBERATION_SELF_SETUP": "0"}) is None
+    assert (
+        run_hook(plugin, "session_start_env.py", {**env, "CLAUDE_PLUGIN_DATA": str(other), "DELIBERATION_SELF_SETUP": "0"})
+        is None
+    )
     assert not other.exists()
 
 
@@ -298,13 +325,27 @@ def test_session_start_hook_sets_up_in_the_background_then_announces_once(tmp_pa
 
 def spawn_sequence(project: Path):
     base = {"session_id": "s-1", "cwd": str(project), "transcript_path": "/dev/null"}
-    spawn = {"tool_name": "Agent", "tool_use_id": "toolu_1",
-             "tool_input": {"subagent_type": "deliberation:security-analyst", "description": "research",
-                            "prompt": "Phase: research\nShould we move session storage?"}}
-    return [("UserPromptSubmit", "user_prompt_submit.py",
-             {**base, "hook_event_name": "UserPromptSubmit",
-              "prompt": "/deliberate should we move session storage to a new database?"}),
-            ("PreToolUse", "pre_tool_use.py", {**base, "hook_event_name": "PreToolUse", **spawn})]
+    spawn = {
+        "tool_name": "Agent",
+        "tool_use_id": "toolu_1",
+        "tool_input": {
+            "subagent_type": "deliberation:security-analyst",
+            "description": "research",
+            "prompt": "Phase: research\nShould we move session storage?",
+        },
+    }
+    return [
+        (
+            "UserPromptSubmit",
+            "user_prompt_submit.py",
+            {
+                **base,
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": "/deliberate should we move session storage to a new database?",
+            },
+        ),
+        ("PreToolUse", "pre_tool_use.py", {**base, "hook_event_name": "PreToolUse", **spawn}),
+    ]
 
 
 def hook_messages(plugin: Path, env: dict, project: Path) -> "list[str]":
@@ -320,13 +361,19 @@ def test_hooks_without_the_environment_say_where_the_set_up_stands(plugin, tmp_p
     data.mkdir()
     project = tmp_path / "project"
     project.mkdir()
-    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
-                    PATH=f"{bare_python}:/usr/bin:/bin", DELIBERATION_WORKER="0")
+    env = clean_env(
+        CLAUDE_PLUGIN_ROOT=str(plugin),
+        CLAUDE_PLUGIN_DATA=str(data),
+        CLAUDE_PROJECT_DIR=str(project),
+        PATH=f"{bare_python}:/usr/bin:/bin",
+        DELIBERATION_WORKER="0",
+    )
     missing = [m for m in hook_messages(plugin, env, project) if "dependency missing" in m]
     assert missing and "not set up yet; it is set up at the next session start" in missing[0], missing
     assert "install.sh" not in missing[0]
-    (data / "setup.json").write_text(json.dumps({"state": "failed", "reason": "pip could not download the "
-                                                                           "dependencies — offline"}))
+    (data / "setup.json").write_text(
+        json.dumps({"state": "failed", "reason": "pip could not download the dependencies — offline"})
+    )
     missing = [m for m in hook_messages(plugin, env, project) if "dependency missing" in m]
     assert "could not be set up (pip could not download the dependencies — offline; details in" in missing[0]
 
@@ -342,8 +389,13 @@ def test_an_environment_that_lost_a_module_is_rebuilt_at_the_next_session_start(
     (data / "current").write_text(f"envs/{key}-1\n")
     project = tmp_path / "project"
     project.mkdir()
-    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
-                    PATH=f"{bare_python}:/usr/bin:/bin", DELIBERATION_WORKER="0")
+    env = clean_env(
+        CLAUDE_PLUGIN_ROOT=str(plugin),
+        CLAUDE_PLUGIN_DATA=str(data),
+        CLAUDE_PROJECT_DIR=str(project),
+        PATH=f"{bare_python}:/usr/bin:/bin",
+        DELIBERATION_WORKER="0",
+    )
     assert pe.next_step(pe.observe(str(plugin), str(data)), time.time()) == pe.READY
     missing = [m for m in hook_messages(plugin, env, project) if "dependency missing" in m]
     assert "in the plugin's Python environment; it is set up again at the next session start" in missing[0], missing
@@ -354,8 +406,11 @@ def test_an_environment_that_lost_a_module_is_rebuilt_at_the_next_session_start(
 def old_pythons() -> "list[Path]":
     """Real interpreters older than 3.10 on this machine (pyenv builds, distribution ones)."""
     found = []
-    for pattern in (os.path.expanduser("~/.pyenv/versions/3.[6-9].*/bin/python3"), "/usr/bin/python3.[6-9]",
-                    "/usr/local/bin/python3.[6-9]"):
+    for pattern in (
+        os.path.expanduser("~/.pyenv/versions/3.[6-9].*/bin/python3"),
+        "/usr/bin/python3.[6-9]",
+        "/usr/local/bin/python3.[6-9]",
+    ):
         found.extend(Path(p) for p in sorted(glob.glob(pattern)))
     return list(dict.fromkeys(p for p in found if os.access(p, os.X_OK)))
 
@@ -373,14 +428,15 @@ def test_an_old_python3_is_told_apart_by_the_hook_itself(plugin, tmp_path, index
     for tool in ("sh", "dirname", "cat"):
         (tools / tool).symlink_to(shutil.which(tool))
     (tools / "python3").symlink_to(old)
-    version = subprocess.run([str(old), "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
-                             capture_output=True, text=True).stdout.strip()
+    version = subprocess.run(
+        [str(old), "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"], capture_output=True, text=True
+    ).stdout.strip()
     data = tmp_path / "data"
     env = {"PATH": str(tools), "HOME": str(tmp_path), "CLAUDE_PLUGIN_ROOT": str(plugin), "CLAUDE_PLUGIN_DATA": str(data)}
     answer = run_hook(plugin, "session_start_env.py", env)
     assert answer["systemMessage"].startswith(
-        f"deliberation: cannot set up the plugin's Python environment: it needs Python 3.10 or newer "
-        f"(found: python3 {version})"), (old, answer)
+        f"deliberation: cannot set up the plugin's Python environment: it needs Python 3.10 or newer (found: python3 {version})"
+    ), (old, answer)
     assert status_of(data)["reason"] == "no Python >= 3.10"
 
 
@@ -403,8 +459,12 @@ def hostile_project(tmp_path: Path, env_block: dict) -> Path:
     return project
 
 
-ATTACK = {"DELIBERATION_PYTHON": "./tools/python3", "PATH": "./tools:/usr/bin:/bin",
-          "PIP_INDEX_URL": "http://127.0.0.1:9/author-index", "PIP_EXTRA_INDEX_URL": "http://127.0.0.1:9/x"}
+ATTACK = {
+    "DELIBERATION_PYTHON": "./tools/python3",
+    "PATH": "./tools:/usr/bin:/bin",
+    "PIP_INDEX_URL": "http://127.0.0.1:9/author-index",
+    "PIP_EXTRA_INDEX_URL": "http://127.0.0.1:9/x",
+}
 
 
 def test_the_set_up_ignores_the_interpreter_path_and_index_a_project_supplied(plugin, tmp_path, monkeypatch):
@@ -418,8 +478,7 @@ def test_the_set_up_ignores_the_interpreter_path_and_index_a_project_supplied(pl
     own, ignored, _by = pe.own_environment(env)
     assert set(ATTACK) <= set(ignored) and not set(ATTACK) - {"PATH"} & set(own)
     assert "./tools" not in own["PATH"] and own["PIP_FIND_LINKS"] == "/opt/the-users-own-wheels"  # the user's pip
-    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=120, what="the set-up",
-               interval=0.1)
+    wait_until(lambda: status_of(data).get("state") in ("ready", "failed"), timeout=120, what="the set-up", interval=0.1)
     assert "PIP_INDEX_URL" in (data / "setup.log").read_text()  # said where the set-up's output goes
     assert not (project / "RAN").exists()
 
@@ -427,8 +486,9 @@ def test_the_set_up_ignores_the_interpreter_path_and_index_a_project_supplied(pl
 def test_a_relative_interpreter_of_the_user_never_resolves_into_the_project(plugin, tmp_path, monkeypatch):
     project = hostile_project(tmp_path, {})
     monkeypatch.chdir(project)
-    env = clean_env(CLAUDE_PROJECT_DIR=str(project), DELIBERATION_PYTHON="./tools/python3",
-                    PATH=f"{project / 'tools'}:./tools:/usr/bin:/bin")
+    env = clean_env(
+        CLAUDE_PROJECT_DIR=str(project), DELIBERATION_PYTHON="./tools/python3", PATH=f"{project / 'tools'}:./tools:/usr/bin:/bin"
+    )
     notes: list = []
     python, _found = pe.find_python(env, notes=notes)
     assert python and not python.startswith(str(project)) and not (project / "RAN").exists()
@@ -438,12 +498,18 @@ def test_a_relative_interpreter_of_the_user_never_resolves_into_the_project(plug
 def test_run_sh_and_the_command_line_never_run_the_project_s_python_or_modules(plugin, tmp_path):
     project = hostile_project(tmp_path, ATTACK)
     shutil.rmtree(plugin / ".venv", ignore_errors=True)
-    env = clean_env(CLAUDE_PROJECT_DIR=str(project), PATH=f"./tools:{project / 'tools'}:{Path(sys.executable).parent}:/usr/bin:/bin",
-                    PYTHONPATH=str(project))
-    answer = run_hook(plugin, "session_start.py", env, json.dumps({"session_id": "s-1", "hook_event_name": "SessionStart"}).encode())
+    env = clean_env(
+        CLAUDE_PROJECT_DIR=str(project),
+        PATH=f"./tools:{project / 'tools'}:{Path(sys.executable).parent}:/usr/bin:/bin",
+        PYTHONPATH=str(project),
+    )
+    answer = run_hook(
+        plugin, "session_start.py", env, json.dumps({"session_id": "s-1", "hook_event_name": "SessionStart"}).encode()
+    )
     assert not (project / "RAN").exists(), (project / "RAN").read_text()
-    proc = subprocess.run([str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True,
-                          env=env, cwd=str(project), timeout=60)
+    proc = subprocess.run(
+        [str(plugin / "bin" / "deliberation"), "--version"], capture_output=True, text=True, env=env, cwd=str(project), timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert not (project / "RAN").exists(), (project / "RAN").read_text()
     assert answer is None or "deliberation" in json.dumps(answer).lower()
@@ -469,8 +535,9 @@ def test_a_copy_of_the_command_on_the_path_finds_the_installed_plugin(plugin, tm
     env = clean_env(HOME=str(home), PATH="/usr/bin:/bin")
 
     def run(*argv: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(on_path), *argv], capture_output=True, text=True, env=env, timeout=30,
-                              stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [str(on_path), *argv], capture_output=True, text=True, env=env, timeout=30, stdin=subprocess.DEVNULL
+        )
 
     proc = run("--version")
     assert proc.returncode == 1 and "no installed plugin found" in proc.stderr
@@ -489,9 +556,22 @@ def test_setup_command_builds_now_and_says_how_it_went(plugin, tmp_path):
     data = tmp_path / "data"
 
     def setup(*argv: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", "import sys; from deliberation.cli import main; sys.exit(main())",
-                               "setup", *argv, "--data", str(data)], capture_output=True, text=True, timeout=600,
-                              env=clean_env(PYTHONPATH=str(plugin / "lib")), stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from deliberation.cli import main; sys.exit(main())",
+                "setup",
+                *argv,
+                "--data",
+                str(data),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=clean_env(PYTHONPATH=str(plugin / "lib")),
+            stdin=subprocess.DEVNULL,
+        )
 
     # no dependencies listed: the venv is made, but the hooks' modules cannot load in it — a failure to report
     proc = setup("--retry")
@@ -523,14 +603,20 @@ def test_the_end_of_the_set_up_is_said_once_by_the_next_hook_that_reaches_the_us
     project.mkdir()
     # no `deliberation` on this PATH: the notice names the step that adds one
     path = os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep) if not os.path.exists(os.path.join(d, "deliberation")))
-    env = clean_env(CLAUDE_PLUGIN_ROOT=str(plugin), CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project),
-                    DELIBERATION_WORKER="0", PATH=path)
+    env = clean_env(
+        CLAUDE_PLUGIN_ROOT=str(plugin),
+        CLAUDE_PLUGIN_DATA=str(data),
+        CLAUDE_PROJECT_DIR=str(project),
+        DELIBERATION_WORKER="0",
+        PATH=path,
+    )
     key = pe.dependency_key(pe.plugin_dependencies(str(plugin)))
     started = time.time()
 
     def payload(event: str, sid: str = "s-1", **kw) -> bytes:
-        return json.dumps({"session_id": sid, "cwd": str(project), "transcript_path": "/dev/null",
-                           "hook_event_name": event, **kw}).encode()
+        return json.dumps(
+            {"session_id": sid, "cwd": str(project), "transcript_path": "/dev/null", "hook_event_name": event, **kw}
+        ).encode()
 
     prompt = payload("UserPromptSubmit", prompt="What does this function return?")
     stop = payload("Stop", stop_hook_active=False)
@@ -555,16 +641,19 @@ def test_the_end_of_the_set_up_is_said_once_by_the_next_hook_that_reaches_the_us
         python.chmod(0o755)
         (data / "envs" / name / "env.json").write_text(json.dumps({"key": key}))
         (data / "current").write_text(f"envs/{name}\n")
-        (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": started,
-                                                     "finished": started + 21, "env": f"envs/{name}"}))
+        (data / "setup.json").write_text(
+            json.dumps({"state": "ready", "key": key, "started": started, "finished": started + 21, "env": f"envs/{name}"})
+        )
         os.close(lock)
     other = run_hook(plugin, "stop.py", env, payload("Stop", sid="s-2", stop_hook_active=False))
     assert "set-up finished" not in json.dumps(other)  # a session that was never told
     after = run_hook(plugin, "stop.py", env, stop)
-    assert after["systemMessage"] == ("deliberation: set-up finished in 21 s; the deliberation checks are on "
-                                      "(the plugin's Python environment is ready). For a terminal: `! deliberation "
-                                      "setup --command` puts the `deliberation` command (status, doctor) on your "
-                                      "PATH."), after
+    assert after["systemMessage"] == (
+        "deliberation: set-up finished in 21 s; the deliberation checks are on "
+        "(the plugin's Python environment is ready). For a terminal: `! deliberation "
+        "setup --command` puts the `deliberation` command (status, doctor) on your "
+        "PATH."
+    ), after
     again = run_hook(plugin, "user_prompt_submit.py", env, prompt)
     assert "set-up finished" not in json.dumps(again)
     assert run_hook(plugin, "session_start_env.py", env, payload("SessionStart", sid="s-3")) is None
@@ -586,20 +675,28 @@ def test_setup_command_puts_a_launcher_on_the_path_that_follows_updates(tmp_path
     data.mkdir(parents=True)
     (data / "root").write_text(f"{old / 'lib'}\n")
     env = clean_env(HOME=str(home), PATH="/usr/bin:/bin", SHELL="/bin/bash")
-    made = subprocess.run([str(old / "bin" / "deliberation"), "setup", "--command"], capture_output=True, text=True,
-                          env=env, timeout=60, stdin=subprocess.DEVNULL)
+    made = subprocess.run(
+        [str(old / "bin" / "deliberation"), "setup", "--command"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert made.returncode == 0, made.stdout + made.stderr
     launcher = home / ".local" / "bin" / "deliberation"
     assert made.stdout.splitlines() == [
         f"wrote {launcher}: it finds the installed plugin at each run, so it keeps working across updates",
-        f"{launcher.parent} is not on your PATH yet: export PATH=\"$HOME/.local/bin:$PATH\"   (add it to ~/.bashrc, "
-        "then open a new terminal)"]
+        f'{launcher.parent} is not on your PATH yet: export PATH="$HOME/.local/bin:$PATH"   (add it to ~/.bashrc, '
+        "then open a new terminal)",
+    ]
     assert not launcher.is_symlink() and os.access(launcher, os.X_OK)
     on_path = {**env, "PATH": f"{launcher.parent}:/usr/bin:/bin"}
 
     def version() -> str:
-        proc = subprocess.run(["deliberation", "--version"], capture_output=True, text=True, env=on_path, timeout=60,
-                              stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            ["deliberation", "--version"], capture_output=True, text=True, env=on_path, timeout=60, stdin=subprocess.DEVNULL
+        )
         assert proc.returncode == 0, proc.stderr
         return proc.stdout
 
@@ -612,12 +709,24 @@ def test_setup_command_puts_a_launcher_on_the_path_that_follows_updates(tmp_path
     shutil.rmtree(old)  # the client removes the old version's folder
     assert version() == "deliberation 9.9.9\n"
     # again: the launcher is replaced; a file of someone else's is left alone
-    again = subprocess.run([str(new / "bin" / "deliberation"), "setup", "--command"], capture_output=True, text=True,
-                           env=on_path, timeout=60, stdin=subprocess.DEVNULL)
+    again = subprocess.run(
+        [str(new / "bin" / "deliberation"), "setup", "--command"],
+        capture_output=True,
+        text=True,
+        env=on_path,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert again.returncode == 0 and "`deliberation status` now works in a terminal" in again.stdout, again.stderr
     launcher.write_text("#!/bin/sh\necho mine\n")
-    refused = subprocess.run([str(new / "bin" / "deliberation"), "setup", "--command"], capture_output=True, text=True,
-                             env=on_path, timeout=60, stdin=subprocess.DEVNULL)
+    refused = subprocess.run(
+        [str(new / "bin" / "deliberation"), "setup", "--command"],
+        capture_output=True,
+        text=True,
+        env=on_path,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert refused.returncode == 1 and "is not a deliberation launcher: left alone" in refused.stderr
     assert launcher.read_text() == "#!/bin/sh\necho mine\n"
 
@@ -627,11 +736,18 @@ def test_setup_command_for_a_plugin_folder_runs_that_folder(plugin, tmp_path):
     --plugin-dir, install.sh) stays put: the launcher runs its bin/deliberation."""
     bin_dir = tmp_path / "my bin"
     env = clean_env(HOME=str(tmp_path / "home"), PATH="/usr/bin:/bin")
-    made = subprocess.run([str(plugin / "bin" / "deliberation"), "setup", "--command", "--bin", str(bin_dir)],
-                          capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+    made = subprocess.run(
+        [str(plugin / "bin" / "deliberation"), "setup", "--command", "--bin", str(bin_dir)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert made.returncode == 0, made.stderr
     assert made.stdout.startswith(f"wrote {bin_dir / 'deliberation'}: it runs {plugin / 'bin' / 'deliberation'}")
     fake_python(plugin / ".venv" / "bin" / "python", "the-clone")
-    proc = subprocess.run([str(bin_dir / "deliberation"), "status"], capture_output=True, text=True, env=env,
-                          timeout=60, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [str(bin_dir / "deliberation"), "status"], capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL
+    )
     assert json.loads(proc.stdout)["systemMessage"].startswith("the-clone -E -c "), proc.stdout + proc.stderr

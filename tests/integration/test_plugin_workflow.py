@@ -17,21 +17,37 @@ PANEL = ["security-analyst", "performance-engineer", "cost-analyst"]
 
 
 def research_report(persona: str) -> dict:
-    return {"phase": "research", "summary": f"{persona} view",
-            "findings": [{"id": "F1", "claim": f"{persona} finding about the pricing read path number one",
-                          "evidence": f"docs/{persona}.md:10", "severity": "high"}],
-            "approaches": [{"id": "A", "title": "Cache prices in Redis"}, {"id": "B", "title": "Keep the database"}],
-            "verdict": "approve", "preferred_approach": "A", "rationale": f"{persona} prefers the cache",
-            "confidence": 0.55}
+    return {
+        "phase": "research",
+        "summary": f"{persona} view",
+        "findings": [
+            {
+                "id": "F1",
+                "claim": f"{persona} finding about the pricing read path number one",
+                "evidence": f"docs/{persona}.md:10",
+                "severity": "high",
+            }
+        ],
+        "approaches": [{"id": "A", "title": "Cache prices in Redis"}, {"id": "B", "title": "Keep the database"}],
+        "verdict": "approve",
+        "preferred_approach": "A",
+        "rationale": f"{persona} prefers the cache",
+        "confidence": 0.55,
+    }
 
 
 def ranking_report(ids: "list[str]", persona: str) -> dict:
     top = 8.0 if persona != "cost-analyst" else 7.5
     scores = {a: {d: (top if i == 0 else 5.0) for d in P.DIMS} for i, a in enumerate(ids)}
-    return {"phase": "ranking", "scores": scores, "verdict": "approve", "preferred_approach": ids[0],
-            "rationale": f"{persona}: the first one holds up from my side",
-            "dissent": [{"target": a, "concern": "weaker", "reason": f"{persona} evidence"} for a in ids[1:]],
-            "confidence": 0.8}
+    return {
+        "phase": "ranking",
+        "scores": scores,
+        "verdict": "approve",
+        "preferred_approach": ids[0],
+        "rationale": f"{persona}: the first one holds up from my side",
+        "dissent": [{"target": a, "concern": "weaker", "reason": f"{persona} evidence"} for a in ids[1:]],
+        "confidence": 0.8,
+    }
 
 
 def answers(agent: dict):
@@ -39,16 +55,26 @@ def answers(agent: dict):
     if wave == "research":
         return research_report(persona)
     if wave == "deliberation" and persona == "synthesis-lead":
-        return {"phase": "deliberation", "summary": "merged",
-                "approaches": [{"id": "A", "title": "Cache prices in Redis", "summary": "5 min TTL"},
-                               {"id": "B", "title": "Keep the pricing database", "summary": "status quo"}],
-                "preferred_approach": "A", "rationale": "the cache removes the hot path", "confidence": 0.6}
+        return {
+            "phase": "deliberation",
+            "summary": "merged",
+            "approaches": [
+                {"id": "A", "title": "Cache prices in Redis", "summary": "5 min TTL"},
+                {"id": "B", "title": "Keep the pricing database", "summary": "status quo"},
+            ],
+            "preferred_approach": "A",
+            "rationale": "the cache removes the hot path",
+            "confidence": 0.6,
+        }
     if wave == "deliberation":
         return {"phase": "deliberation", "summary": "no conflict between the perspectives", "confidence": 0.6}
     if wave == "red-team":
-        return {"phase": "deliberation", "summary": "nothing broke",
-                "refutations": [{"target": "A", "verdict": "upheld", "claim": "the TTL holds",
-                                 "evidence": "docs/pricing.md:3"}], "confidence": 0.6}
+        return {
+            "phase": "deliberation",
+            "summary": "nothing broke",
+            "refutations": [{"target": "A", "verdict": "upheld", "claim": "the TTL holds", "evidence": "docs/pricing.md:3"}],
+            "confidence": 0.6,
+        }
     if wave == "ranking":
         return ranking_report(agent["schema"]["properties"]["scores"]["required"], persona)
     raise AssertionError(agent["label"])
@@ -71,8 +97,12 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     s = session(project, hook)
     install_copy(project)
     wf = P.PluginWorkflow(hook, s.sid, ROOT)
-    pre, args = wf.launch({"name": "deliberate", "args": {"question": QUESTION, "personas": PANEL,
-                                                           "context": "orders/api.py reads prices per line item"}})
+    pre, args = wf.launch(
+        {
+            "name": "deliberate",
+            "args": {"question": QUESTION, "personas": PANEL, "context": "orders/api.py reads prices per line item"},
+        }
+    )
     assert pre.decision is None, pre.reason
     assert args["plugin"] == "deliberation" and args["checkpoint"]["agentType"] == "checkpoint"
     first = args["first"]["wave"]
@@ -99,8 +129,10 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     note = out["notification"].context
     d = load_delib(project)
     assert d["phase"] == "PRD_GENERATION", (d["phase"], d["warnings"])
-    assert note.startswith(f"Deliberation plugin:\nDeliberation {d['id']} — the plugin's workflow has finished "
-                           "(waves, reports/agents: research 3/3, deliberation 2/2, red-team 1/1, ranking 3/3).")
+    assert note.startswith(
+        f"Deliberation plugin:\nDeliberation {d['id']} — the plugin's workflow has finished "
+        "(waves, reports/agents: research 3/3, deliberation 2/2, red-team 1/1, ranking 3/3)."
+    )
     assert "consensus gate passed" in note and "write the decision document" in note
     assert d["workflow"]["status"] == "done" and d["workflow"]["checkpoints"] == 3
     assert {a["channel"] for a in d["agents"]} == {"workflow"} and len(d["agents"]) == 9
@@ -123,13 +155,27 @@ def conflicted(agent: dict):
     """The debate finds a conflict: a hot spot for the depth step."""
     wave, persona = agent["label"].split(":", 1)
     if wave == "deliberation" and persona == "debate-moderator":
-        return {"phase": "deliberation", "summary": "one conflict",
-                "conflicts": [{"between": ["security-analyst:F1", "performance-engineer:F1"],
-                               "about": "whether the read path is the bottleneck"}], "confidence": 0.6}
+        return {
+            "phase": "deliberation",
+            "summary": "one conflict",
+            "conflicts": [
+                {
+                    "between": ["security-analyst:F1", "performance-engineer:F1"],
+                    "about": "whether the read path is the bottleneck",
+                }
+            ],
+            "confidence": 0.6,
+        }
     if wave == "tier-2":
-        return {"phase": "deliberation", "summary": "dug", "hot_spots": ["H1"],
-                "findings": [{"id": "F1", "claim": f"{persona}: the replica lag measured at 300 ms under load",
-                              "evidence": "bench/lag.txt:4"}], "confidence": 0.6}
+        return {
+            "phase": "deliberation",
+            "summary": "dug",
+            "hot_spots": ["H1"],
+            "findings": [
+                {"id": "F1", "claim": f"{persona}: the replica lag measured at 300 ms under load", "evidence": "bench/lag.txt:4"}
+            ],
+            "confidence": 0.6,
+        }
     if wave == "red-team-2":
         return {"phase": "deliberation", "summary": "held", "confidence": 0.6}
     return answers(agent)
@@ -153,7 +199,9 @@ def test_the_depth_step_runs_its_workers_and_red_team_2_when_the_rules_name_hot_
         assert a["schema"]["properties"]["hot_spots"]["minItems"] == 1
     assert "evidence-chase:F1" in wf.waves[4]["agents"][0]["prompt"]
     d = load_delib(project)
-    assert d["depth"]["status"] == "done" and d["depth"]["passes"] == 3 and d["phase"] == "PRD_GENERATION"  # 2 lenses + red team 2
+    assert (
+        d["depth"]["status"] == "done" and d["depth"]["passes"] == 3 and d["phase"] == "PRD_GENERATION"
+    )  # 2 lenses + red team 2
 
 
 def test_depth_off_and_the_two_agent_form_run_the_same_loop(project, hook):
@@ -170,15 +218,19 @@ def test_depth_off_and_the_two_agent_form_run_the_same_loop(project, hook):
 def test_the_two_agent_form(project, hook):
     s = session(project, hook)
     wf = P.PluginWorkflow(hook, s.sid, ROOT)
-    _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION,
-                                                          "personas": ["product-strategist", "devils-advocate"]}})
+    _pre, args = wf.launch(
+        {"script": wf.script, "args": {"question": QUESTION, "personas": ["product-strategist", "devils-advocate"]}}
+    )
 
     def two(agent):
         wave, persona = agent["label"].split(":", 1)
         if wave == "research":
             rep = research_report(persona)
-            rep["rationale"] = ("the cache pays for itself in a month" if persona == "product-strategist"
-                                else "staleness is bounded by the TTL, so the risk is small")
+            rep["rationale"] = (
+                "the cache pays for itself in a month"
+                if persona == "product-strategist"
+                else "staleness is bounded by the TTL, so the risk is small"
+            )
             return rep
         return answers(agent)
 
@@ -197,39 +249,51 @@ def test_a_report_is_checked_at_structured_output_and_an_agent_that_never_report
         wave, persona = agent["label"].split(":", 1)
         good = answers(agent)
         if wave == "research" and persona == "security-analyst":
-            return [{**good, "findings": []}, good]          # fixed after the denial
+            return [{**good, "findings": []}, good]  # fixed after the denial
         if wave == "research" and persona == "cost-analyst":
             return [{k: v for k, v in good.items() if k != "phase"}] * 5  # the client's cap
         return good
 
     out = wf.run(args, flaky)
-    assert wf.denials[0] == ("Deliberation plugin: your report was not accepted. A research report needs at least "
-                             "one finding (id, claim, evidence, severity).")
+    assert wf.denials[0] == (
+        "Deliberation plugin: your report was not accepted. A research report needs at least "
+        "one finding (id, claim, evidence, severity)."
+    )
     assert len(wf.denials) == 6 and wf.denials[1].startswith(
-        "Deliberation plugin: your report was not accepted. Your JSON report is invalid; fix these fields:\n- phase: Field required")
+        "Deliberation plugin: your report was not accepted. Your JSON report is invalid; fix these fields:\n- phase: Field required"
+    )
     d = load_delib(project)
     cost = next(a for a in d["agents"] if a["persona"] == "cost-analyst" and a["stage"] == "research")
     assert (cost["status"], cost["send_backs"]) == ("invalid", 5) and "phase: Field required" in cost["problem"]
-    assert any(w.startswith("cost-analyst (") and "no accepted report after 5 refused call(s)" in w
-               for w in d["warnings"]), d["warnings"]
+    assert any(w.startswith("cost-analyst (") and "no accepted report after 5 refused call(s)" in w for w in d["warnings"]), d[
+        "warnings"
+    ]
     # research goes on with the two valid reports; cost-analyst does not rank
     assert {a["persona"] for a in d["agents"] if a["stage"] == "ranking"} == {"security-analyst", "performance-engineer"}
     assert "research 2/3" in out["notification"].context
-    assert "- no report from cost-analyst (research): Your JSON report is invalid; fix these fields:" in out["notification"].context
+    assert (
+        "- no report from cost-analyst (research): Your JSON report is invalid; fix these fields:" in out["notification"].context
+    )
 
 
 def test_inside_a_requested_or_open_deliberation_any_other_workflow_is_refused(project, hook):
     s = session(project, hook)
-    helper = ("export const meta = {name: 'helpers', description: 'x', phases: [{title: 'R'}]}\n"
-              "return await parallel(['a', 'b'].map(d => () => agent(`list ${d}`, {label: d})))\n")
+    helper = (
+        "export const meta = {name: 'helpers', description: 'x', phases: [{title: 'R'}]}\n"
+        "return await parallel(['a', 'b'].map(d => () => agent(`list ${d}`, {label: d})))\n"
+    )
     asked = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h1", helper))
     assert asked.decision == "deny" and asked.reason.startswith(
         "Workflow refused: a deliberation was asked for in this prompt, and inside a deliberation the only workflow "
-        "that runs is the deliberation plugin's own")
-    assert asked.reason.endswith('Next: Workflow({name: "deliberate", args: "<the question above, in one line>"}) '
-                                 "— or deliberate turn by turn with the Agent tool.")
-    modified = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h2", P.PluginWorkflow(hook, s.sid, ROOT).script
-                                                 .replace("i < 8", "i < 80")))
+        "that runs is the deliberation plugin's own"
+    )
+    assert asked.reason.endswith(
+        'Next: Workflow({name: "deliberate", args: "<the question above, in one line>"}) '
+        "— or deliberate turn by turn with the Agent tool."
+    )
+    modified = hook(
+        "PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h2", P.PluginWorkflow(hook, s.sid, ROOT).script.replace("i < 8", "i < 80"))
+    )
     assert modified.decision == "deny" and "only workflow that runs is the deliberation plugin's own" in modified.reason
     folder = project / ".claude" / "workflows"
     folder.mkdir(parents=True)
@@ -237,7 +301,8 @@ def test_inside_a_requested_or_open_deliberation_any_other_workflow_is_refused(p
     copy = hook("PreToolUse", P.pre_tool(s.sid, "Workflow", {"name": "deliberate", "args": QUESTION}, "toolu_wf_h3"))
     assert copy.decision == "deny" and copy.reason.startswith(
         "Workflow refused: the project's .claude/workflows/deliberate.js is named like the deliberation plugin's "
-        "workflow but is not the plugin's script")
+        "workflow but is not the plugin's script"
+    )
     # once the deliberation is open, the same
     wf = P.PluginWorkflow(hook, s.sid, ROOT)
     _pre, args = wf.launch({"script": wf.script, "args": QUESTION})
@@ -245,8 +310,9 @@ def test_inside_a_requested_or_open_deliberation_any_other_workflow_is_refused(p
     opened = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h4", helper))
     assert opened.reason.startswith(f"Workflow refused: deliberation {did} is open (RESEARCH)")
     twice = hook("PreToolUse", P.pre_workflow(s.sid, "toolu_wf_h5", wf.script))
-    assert twice.reason == (f"Workflow refused: the plugin's workflow already runs deliberation {did}. Next: wait "
-                            "for its task notification.")
+    assert twice.reason == (
+        f"Workflow refused: the plugin's workflow already runs deliberation {did}. Next: wait for its task notification."
+    )
     rules = [x["rule"] for x in _lineage(project, s.sid)["denied"]]
     assert rules == ["workflow_other", "workflow_other", "workflow_foreign", "workflow_other", "workflow_running"]
 
@@ -270,17 +336,24 @@ def test_a_failed_script_is_told_and_recorded_and_a_relaunch_continues_from_the_
     _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
     for a in args["first"]["wave"]["agents"]:
         wf.agent(a["agentType"], answers(a))
-    failed = hook("UserPromptSubmit", P.workflow_done(s.sid, wf.task_id, wf.tool_use_id, "failed", None,
-                                                     summary="Dynamic workflow failed: Error: out of memory"))
+    failed = hook(
+        "UserPromptSubmit",
+        P.workflow_done(
+            s.sid, wf.task_id, wf.tool_use_id, "failed", None, summary="Dynamic workflow failed: Error: out of memory"
+        ),
+    )
     d = load_delib(project)
     assert d["workflow"]["status"] == "failed" and "out of memory" in d["workflow"]["outcome"]
-    assert failed.context.startswith(f"Deliberation plugin:\nDeliberation {d['id']} — ⚠ the plugin's workflow FAILED "
-                                     "(waves, reports/agents: research 3/3).\nWhat happened: Dynamic workflow failed: "
-                                     "Error: out of memory")
+    assert failed.context.startswith(
+        f"Deliberation plugin:\nDeliberation {d['id']} — ⚠ the plugin's workflow FAILED "
+        "(waves, reports/agents: research 3/3).\nWhat happened: Dynamic workflow failed: "
+        "Error: out of memory"
+    )
     assert 'Next: run the plugin\'s workflow again — Workflow({name: "deliberate"' in failed.context
     again = P.PluginWorkflow(hook, s.sid, ROOT, run_id="wf_test-1", task_id="wtest2")
-    pre, args = again.launch({"script": again.script, "args": QUESTION, "resumeFromRunId": "wf_test-1"},
-                             tool_use_id="toolu_wf_plugin_2")
+    pre, args = again.launch(
+        {"script": again.script, "args": QUESTION, "resumeFromRunId": "wf_test-1"}, tool_use_id="toolu_wf_plugin_2"
+    )
     assert pre.decision is None and args["first"]["wave"]["name"] == "deliberation"  # research is not run again
     again.run(args, answers)
     d = load_delib(project)
@@ -295,7 +368,8 @@ def test_send_message_to_a_workflow_agent_is_refused(project, hook):
     agent = next(a for a in load_delib(project)["agents"] if a["persona"] == "cost-analyst")
     sent = hook("PreToolUse", P.pre_send_message(s.sid, "toolu_sm_1", agent["agent_id"], "reconsider"))
     assert sent.decision == "deny" and sent.reason.startswith(
-        f"SendMessage refused: cost-analyst (agent {agent['agent_id']}) ran inside a workflow.")
+        f"SendMessage refused: cost-analyst (agent {agent['agent_id']}) ran inside a workflow."
+    )
     assert "Next: for a new report from cost-analyst, spawn it again with the Agent tool" in sent.reason
 
 
@@ -307,14 +381,17 @@ def test_a_run_whose_checkpoint_went_unanswered_is_recorded_when_the_hooks_answe
     _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
     for a in args["first"]["wave"]["agents"]:
         wf.agent(a["agentType"], answers(a))
-    result = {"status": "hooks_off", "message": "The deliberation plugin did not answer the checkpoint after the "
-              "research wave: its hooks stopped answering while the workflow ran."}
+    result = {
+        "status": "hooks_off",
+        "message": "The deliberation plugin did not answer the checkpoint after the "
+        "research wave: its hooks stopped answering while the workflow ran.",
+    }
     note = hook("UserPromptSubmit", P.workflow_done(s.sid, wf.task_id, wf.tool_use_id, "completed", result))
     d = load_delib(project)
     assert d["workflow"]["status"] == "hooks_off" and "stopped answering" in d["workflow"]["outcome"]
     assert "⚠ the plugin's workflow ran without the plugin's hooks answering" in note.context
     assert any("without the plugin's hooks answering" in w for w in d["warnings"])
-    assert 'Next: run the plugin\'s workflow again' in note.context
+    assert "Next: run the plugin's workflow again" in note.context
 
 
 def test_a_resumed_runs_cached_agents_are_recorded_from_its_journal(project, hook, tmp_path):
@@ -322,28 +399,48 @@ def test_a_resumed_runs_cached_agents_are_recorded_from_its_journal(project, hoo
     notification says how many, the run's journal which."""
     write_config(project, {})
     sid = "c0ffee00-1c2d-4e5f-8a9b-000000000040"
-    script = ("export const meta = {name: 'scan', description: 'x', phases: [{title: 'R'}]}\n"
-              "return await parallel(['a', 'b', 'c'].map(d => () => agent(`scan ${d}`, {label: d})))\n")
+    script = (
+        "export const meta = {name: 'scan', description: 'x', phases: [{title: 'R'}]}\n"
+        "return await parallel(['a', 'b', 'c'].map(d => () => agent(`scan ${d}`, {label: d})))\n"
+    )
     run_dir = tmp_path / "wf_scan-1"
     run_dir.mkdir()
-    (run_dir / "journal.jsonl").write_text("\n".join(json.dumps(e) for e in [
-        {"type": "launched"},
-        {"type": "started", "key": "v2:k1", "agentId": "aold00000000000001", "label": "a", "phase": "R"},
-        {"type": "result", "key": "v2:k1", "agentId": "aold00000000000001", "result": "x"},
-        {"type": "started", "key": "v2:k2", "agentId": "aold00000000000002", "label": "b", "phase": "R"},
-        {"type": "result", "key": "v2:k2", "agentId": "aold00000000000002", "result": "y"},
-        {"type": "started", "key": "v2:k3", "agentId": "anew00000000000003", "label": "c", "phase": "R"},
-    ]) + "\n")
+    (run_dir / "journal.jsonl").write_text(
+        "\n".join(
+            json.dumps(e)
+            for e in [
+                {"type": "launched"},
+                {"type": "started", "key": "v2:k1", "agentId": "aold00000000000001", "label": "a", "phase": "R"},
+                {"type": "result", "key": "v2:k1", "agentId": "aold00000000000001", "result": "x"},
+                {"type": "started", "key": "v2:k2", "agentId": "aold00000000000002", "label": "b", "phase": "R"},
+                {"type": "result", "key": "v2:k2", "agentId": "aold00000000000002", "result": "y"},
+                {"type": "started", "key": "v2:k3", "agentId": "anew00000000000003", "label": "c", "phase": "R"},
+            ]
+        )
+        + "\n"
+    )
     pre = hook("PreToolUse", P.pre_workflow(sid, "toolu_wf_r", script, resumeFromRunId="wf_scan-1"))
     assert pre.decision is None
     post = P.post_workflow(sid, "toolu_wf_r", script, "wscan0001", "wf_scan-1", "scan")
     post["tool_response"]["transcriptDir"] = str(run_dir)
     hook("PostToolUse", post)
-    hook("UserPromptSubmit", P.workflow_done(sid, "wscan0001", "toolu_wf_r", "completed", ["x", "y", "z"],
-                                             diagnostics="Resume: 2 of the journal's 3 saved results served from cache."))
+    hook(
+        "UserPromptSubmit",
+        P.workflow_done(
+            sid,
+            "wscan0001",
+            "toolu_wf_r",
+            "completed",
+            ["x", "y", "z"],
+            diagnostics="Resume: 2 of the journal's 3 saved results served from cache.",
+        ),
+    )
     (run,) = _lineage(project, sid)["workflows"]
     assert (run["resumed_from"], run["cached"], run["cached_agents"]) == (
-        "wf_scan-1", 2, ["aold00000000000001", "aold00000000000002"])
+        "wf_scan-1",
+        2,
+        ["aold00000000000001", "aold00000000000002"],
+    )
 
 
 def test_a_plugin_workflow_the_client_did_not_launch_leaves_the_protocol_free(project, hook):
@@ -353,10 +450,10 @@ def test_a_plugin_workflow_the_client_did_not_launch_leaves_the_protocol_free(pr
     wf = P.PluginWorkflow(hook, s.sid, ROOT)
     pre = hook("PreToolUse", P.pre_tool(s.sid, "Workflow", {"script": wf.script, "args": QUESTION}, "toolu_wf_x"))
     assert pre.decision is None
-    spawn = hook("PreToolUse", P.pre_agent(s.sid, "toolu_a1", "security-analyst",
-                                           f"Phase: research\nQuestion: {QUESTION}"))
+    spawn = hook("PreToolUse", P.pre_agent(s.sid, "toolu_a1", "security-analyst", f"Phase: research\nQuestion: {QUESTION}"))
     assert spawn.decision is None, spawn.reason
     d = load_delib(project)
-    assert d["workflow"]["status"] == "stopped" and {a["status"] for a in d["agents"] if a["channel"] == "workflow"} \
-        == {"refused"}
+    assert d["workflow"]["status"] == "stopped" and {a["status"] for a in d["agents"] if a["channel"] == "workflow"} == {
+        "refused"
+    }
     assert _lineage(project, s.sid)["workflows"][0]["status"] == "not_launched"

@@ -13,15 +13,13 @@ from tests.helpers.flows import CACHE_QUESTION as QUESTION
 from tests.helpers.project import only_delib as load_delib
 
 
-
 def launch(project, hook, config: "dict | None" = None):
     """Three background research agents launched; the main agent's turn ends (a Stop listing them)."""
     return launch_background(project, hook, QUESTION, PANEL, config)
 
 
 def running(launched) -> list:
-    return [{"id": aid, "type": "subagent", "status": "running", "description": p, "agent_type": p}
-            for p, _t, aid in launched]
+    return [{"id": aid, "type": "subagent", "status": "running", "description": p, "agent_type": p} for p, _t, aid in launched]
 
 
 def finish(s, persona: str, tuid: str, aid: str):
@@ -35,10 +33,14 @@ def test_notifications_that_change_nothing_ask_for_no_turn_and_the_last_gives_it
     s, launched = launch(project, hook)
     assert s.stop(background_tasks=running(launched)).decision is None
     first = finish(s, *launched[0])
-    assert first.json == {"continue": False, "stopReason": (
-        f"Deliberation {load_delib(project)['id']}: security-analyst's research report is in (1 of 3); "
-        "performance-engineer and cost-analyst still to report. No turn needed now: their task notifications "
-        "come by themselves, and the last one brings the next step.")}
+    assert first.json == {
+        "continue": False,
+        "stopReason": (
+            f"Deliberation {load_delib(project)['id']}: security-analyst's research report is in (1 of 3); "
+            "performance-engineer and cost-analyst still to report. No turn needed now: their task notifications "
+            "come by themselves, and the last one brings the next step."
+        ),
+    }
     second = finish(s, *launched[1])
     assert second.json["continue"] is False and "cost-analyst still to report" in second.json["stopReason"]
     last = finish(s, *launched[2])
@@ -64,8 +66,9 @@ def test_a_repeated_notification_and_one_the_client_did_not_list_running_are_tur
     answer = finish(s, *launched[0])
     assert "continue" not in answer.json  # nothing sure to come from cost-analyst
     persona, tuid, aid = launched[0]
-    again = s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, P.research_report(
-        persona, [PANEL[persona]], APPROACHES)))
+    again = s.hook(
+        "UserPromptSubmit", P.task_notification(s.sid, aid, tuid, P.research_report(persona, [PANEL[persona]], APPROACHES))
+    )
     assert "continue" not in again.json
 
 

@@ -16,8 +16,9 @@ from tests.helpers.flows import gate_research as research
 
 def run_cli(*args, cwd):
     env = {**os.environ, "PYTHONPATH": str(LIB)}
-    return subprocess.run([sys.executable, "-m", "deliberation", *args], capture_output=True, text=True,
-                          env=env, cwd=str(cwd), timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "deliberation", *args], capture_output=True, text=True, env=env, cwd=str(cwd), timeout=300
+    )
 
 
 def session_log(project):
@@ -31,8 +32,8 @@ def record_session(project, hook):
     research(s)
     low = dict(HIGH)
     low["performance-engineer"] = ({"A": (5, 5, 5, 5, 5), "B": (6, 6, 6, 6, 6)}, "approve", "B", [])
-    rank(s, low)            # Gate 1 blocks (dissent undocumented, consensus low)
-    s.stop()                # blocked by the gates
+    rank(s, low)  # Gate 1 blocks (dissent undocumented, consensus low)
+    s.stop()  # blocked by the gates
     s.stop(active=True)
     return session_log(project)
 

@@ -30,11 +30,23 @@ from tests.helpers.factories import make_deliberation, make_lineage
 from deliberation.report.html_report import render_html, score_colour
 
 WINDOW = (1280, 2400)  # tall enough for the outcome, the decision, its document and the heatmap below them
-EVIL = ("</script><script>document.body.setAttribute('data-pwned','script')</script>"
-        "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--force-device-scale-factor=1", f"--window-size={WINDOW[0]},{WINDOW[1]}"]
+EVIL = (
+    "</script><script>document.body.setAttribute('data-pwned','script')</script>"
+    "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">"
+)
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+    f"--window-size={WINDOW[0]},{WINDOW[1]}",
+]
 
 
 def _chromium() -> str:
@@ -47,8 +59,7 @@ def _chromium() -> str:
 
 
 def _run(chromium: str, profile, *args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run([chromium, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True,
-                          timeout=120)
+    proc = subprocess.run([chromium, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-2000:]
     return proc
 
@@ -62,8 +73,8 @@ def decode_png(data: bytes) -> "tuple[int, int, int, list[bytes]]":
     pos, idat = 8, []
     width = height = bpp = 0
     while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        tag, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if tag == b"IHDR":
             width, height, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
@@ -79,7 +90,7 @@ def decode_png(data: bytes) -> "tuple[int, int, int, list[bytes]]":
     prev = bytearray(stride)
     i = 0
     for _ in range(height):
-        ftype, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        ftype, line = raw[i], bytearray(raw[i + 1 : i + 1 + stride])
         i += 1 + stride
         if ftype == 1:
             for x in range(bpp, stride):
@@ -144,8 +155,13 @@ def test_heatmap_is_drawn_in_headless_chromium(tmp_path):
     if os.environ.get("REPORT_SCREENSHOT"):  # the README's picture: the same report without the hostile text
         clean = tmp_path / "clean.html"
         clean.write_text(render_html(make_deliberation(5, 3), make_lineage(d)), encoding="utf-8")
-        _run(chromium, tmp_path / "profile-docs", "--window-size=1280,1500",
-             f"--screenshot={os.path.abspath(os.environ['REPORT_SCREENSHOT'])}", clean.as_uri())
+        _run(
+            chromium,
+            tmp_path / "profile-docs",
+            "--window-size=1280,1500",
+            f"--screenshot={os.path.abspath(os.environ['REPORT_SCREENSHOT'])}",
+            clean.as_uri(),
+        )
 
     samples = []
     for score, x, y, w, h in cells:
@@ -163,9 +179,11 @@ def test_heatmap_is_drawn_in_headless_chromium(tmp_path):
     assert _close(pixel(img, 5, 5), (251, 250, 247), 2)  # page background, outside every card
     assert len({c for _, c in samples}) >= 10
 
-    print(f"\nchromium: dom {t_dom:.1f}s, screenshot {t_shot:.1f}s; 15/15 cells drawn; "
-          f"scores {samples[0][0]:.2f}..{samples[-1][0]:.2f} -> RGB {samples[0][1]}..{samples[-1][1]}; "
-          f"{len({c for _, c in samples})} distinct colours")
+    print(
+        f"\nchromium: dom {t_dom:.1f}s, screenshot {t_shot:.1f}s; 15/15 cells drawn; "
+        f"scores {samples[0][0]:.2f}..{samples[-1][0]:.2f} -> RGB {samples[0][1]}..{samples[-1][1]}; "
+        f"{len({c for _, c in samples})} distinct colours"
+    )
 
 
 def test_report_prints_to_a_few_pdf_pages(tmp_path):
@@ -233,12 +251,15 @@ def _layout(chromium: str, tmp_path, page: str, width: int) -> dict:
     probed = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
     probe = LAYOUT_PROBE.replace("document.body.setAttribute('data-layout'", "parent.document.body.setAttribute('data-layout'")
     probed = probed.replace("</body>", f"<script>{probe}</script></body>")
-    wrapper = (f'<!DOCTYPE html><html><body style="margin:0"><iframe style="border:0;display:block" width="{width}" '
-               f'height="900" srcdoc="{html_lib.escape(probed, quote=True)}"></iframe></body></html>')
+    wrapper = (
+        f'<!DOCTYPE html><html><body style="margin:0"><iframe style="border:0;display:block" width="{width}" '
+        f'height="900" srcdoc="{html_lib.escape(probed, quote=True)}"></iframe></body></html>'
+    )
     path = tmp_path / f"layout-{width}.html"
     path.write_text(wrapper, encoding="utf-8")
-    dom = _run(chromium, tmp_path / f"profile-{width}", f"--window-size={max(width, 500) + 100},1000", "--dump-dom",
-               path.as_uri()).stdout.decode()
+    dom = _run(
+        chromium, tmp_path / f"profile-{width}", f"--window-size={max(width, 500) + 100},1000", "--dump-dom", path.as_uri()
+    ).stdout.decode()
     found = re.search(r'data-layout="([^"]*)"', dom)
     assert found, "the layout probe did not run"
     return json.loads(html_lib.unescape(found.group(1)))
@@ -253,8 +274,10 @@ def test_the_record_fits_a_phone_and_a_desktop(tmp_path, width):
     # a wide panel (the widest score, breakdown and cost tables) and a threshold near the meter's end
     d = make_deliberation(10, 5, task_type="security", threshold=0.85)
     got = _layout(chromium, tmp_path, render_html(d, make_lineage(d)), width)
-    print(f"\n{width}px: page {got['sw']}px in a {got['vw']}px viewport; {got['tables']} tables, "
-          f"{got['boxed']} in their own box, {got['scrolls']} of them scroll")
+    print(
+        f"\n{width}px: page {got['sw']}px in a {got['vw']}px viewport; {got['tables']} tables, "
+        f"{got['boxed']} in their own box, {got['scrolls']} of them scroll"
+    )
     assert got["first"] == "outcome"
     assert got["sw"] <= got["vw"], (got["sw"], got["vw"], got["escapes"][:10])
     assert got["escapes"] == []

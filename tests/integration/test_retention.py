@@ -31,8 +31,10 @@ def session_folder(project, sid=None, age_days=0.0, files=None, active=None):
     for name, text in (files or {}).items():
         (folder / name).write_text(text)
     if active:
-        write_state(folder / "session.json", {"schema_version": 1, "session_id": sid,
-                                              "active_deliberation": active, "deliberations": [active]})
+        write_state(
+            folder / "session.json",
+            {"schema_version": 1, "session_id": sid, "active_deliberation": active, "deliberations": [active]},
+        )
     when = time.time() - age_days * DAY
     for p in [*folder.iterdir(), folder]:
         os.utime(p, (when, when))
@@ -52,8 +54,13 @@ def old_file(path, text, age_days):
 def cli(project, *args):
     env = {**os.environ, "PYTHONPATH": str(LIB)}
     env.pop("DELIBERATION", None)
-    return subprocess.run([sys.executable, "-m", "deliberation", *args, "--project", str(project)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "deliberation", *args, "--project", str(project)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_a_session_start_prunes_what_is_old_and_keeps_what_is_used(project, hook):
@@ -61,9 +68,15 @@ def test_a_session_start_prunes_what_is_old_and_keeps_what_is_used(project, hook
     recent = session_folder(project, age_days=3)
     open_one = session_folder(project, age_days=200, active="d-abc-1")
     review = session_folder(project, age_days=90)
-    write_state(state(project) / "escalations.json",
-                {"schema_version": 1, "open": [{"deliberation_id": "d-r-1", "session_id": review, "route": "human-review",
-                                                "reason": "r", "opened_at": 1.0}]})
+    write_state(
+        state(project) / "escalations.json",
+        {
+            "schema_version": 1,
+            "open": [
+                {"deliberation_id": "d-r-1", "session_id": review, "route": "human-review", "reason": "r", "opened_at": 1.0}
+            ],
+        },
+    )
     resumed = session_folder(project, age_days=60)
     old_file(state(project) / "deliberations" / "d-abc-1.json", "{}", 400)
     old_file(state(project) / "records" / "d-old-1.md", "# record", 400)
@@ -154,8 +167,11 @@ def test_gc_dry_run_changes_nothing_then_gc_prunes_and_says_what_is_kept(project
     assert old in os.listdir(state(project) / "sessions") and (state(project) / "errors.log").exists()
     out = cli(project, "gc", "--json")
     data = json.loads(out.stdout)
-    assert {i["path"]: i["action"] for i in data["items"]} == {f"sessions/{old}": "remove", "errors.log": "remove",
-                                                               f"sessions/{keep}": "keep"}
+    assert {i["path"]: i["action"] for i in data["items"]} == {
+        f"sessions/{old}": "remove",
+        "errors.log": "remove",
+        f"sessions/{keep}": "keep",
+    }
     assert data["removed"] == 2 and data["kept"]["deliberations"]["files"] == 1
     assert set(os.listdir(state(project) / "sessions")) == {keep}
     status = cli(project, "status")
@@ -169,8 +185,13 @@ def test_status_shows_where_the_checks_are_off(project, hook):
     out = cli(project, "status")
     assert f"checks: OFF in session {sid}" in out.stdout and "/deliberation:off" in out.stdout
     env = {**os.environ, "PYTHONPATH": str(LIB), "DELIBERATION": "off"}
-    off = subprocess.run([sys.executable, "-m", "deliberation", "status", "--project", str(project)],
-                         capture_output=True, text=True, env=env, timeout=120)
+    off = subprocess.run(
+        [sys.executable, "-m", "deliberation", "status", "--project", str(project)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert "checks: OFF in this environment (DELIBERATION=off)" in off.stdout
 
 

@@ -28,9 +28,16 @@ def state(project):
 
 
 def spawn_payloads(n: int) -> "list[dict]":
-    return [P.pre_agent(SID, f"toolu_race_{i:02d}", PERSONAS[i % len(PERSONAS)],
-                        f"Research the migration question as {PERSONAS[i % len(PERSONAS)]} (#{i}).",
-                        background=True) for i in range(n)]
+    return [
+        P.pre_agent(
+            SID,
+            f"toolu_race_{i:02d}",
+            PERSONAS[i % len(PERSONAS)],
+            f"Research the migration question as {PERSONAS[i % len(PERSONAS)]} (#{i}).",
+            background=True,
+        )
+        for i in range(n)
+    ]
 
 
 CLIENT_CONCURRENCY = 10
@@ -42,7 +49,7 @@ def test_parallel_spawns_allow_exactly_the_budget(project, n, allowed, wave):
     (state(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
     payloads, results, wall = spawn_payloads(n), [], 0.0
     for start in range(0, n, wave):
-        got, took = P.fire_at_once("PreToolUse", payloads[start:start + wave], project)
+        got, took = P.fire_at_once("PreToolUse", payloads[start : start + wave], project)
         results += got
         wall += took
     print(f"\n{n} PreToolUse spawn hooks, {wave} at once, against a budget of 12: {wall:.2f}s wall")
@@ -50,8 +57,13 @@ def test_parallel_spawns_allow_exactly_the_budget(project, n, allowed, wave):
     ok = [i for i, r in enumerate(results) if r.decision is None]
     denied = [r for r in results if r.decision == "deny"]
     # a hook that ran out of time fails open (no decision, a warning): say so, with the wall time
-    failed_open = sorted({(r.json or {}).get("systemMessage", "")[:90] for r in results
-                          if r.decision is None and "deliberation plugin:" in (r.json or {}).get("systemMessage", "")})
+    failed_open = sorted(
+        {
+            (r.json or {}).get("systemMessage", "")[:90]
+            for r in results
+            if r.decision is None and "deliberation plugin:" in (r.json or {}).get("systemMessage", "")
+        }
+    )
     assert len(ok) == allowed, (f"{wall:.1f}s wall", failed_open)
     assert len(denied) == n - allowed
     assert len(ok) + len(denied) == n
@@ -99,8 +111,10 @@ TOTAL_SID = "b0d9e7a4-1c2d-4e5f-8a9b-000000000041"
 
 def helper_spawns(n: int, prefix: str) -> "list[dict]":
     """Non-deliberation spawns (no phase rule in the way): only the budget decides."""
-    return [P.pre_agent(TOTAL_SID, f"toolu_{prefix}_{i:02d}", "general-purpose", f"Scan module {i}.",
-                        background=True) for i in range(n)]
+    return [
+        P.pre_agent(TOTAL_SID, f"toolu_{prefix}_{i:02d}", "general-purpose", f"Scan module {i}.", background=True)
+        for i in range(n)
+    ]
 
 
 @pytest.mark.parametrize("total", [17, 40])
@@ -108,8 +122,9 @@ def test_parallel_spawns_allow_exactly_the_session_total(project, total):
     """40 simultaneous spawn requests against a session total (the per-parent limit out of the way)
     → exactly the total allowed, whatever the interleaving of the 40 hook processes."""
     state(project).mkdir(parents=True)
-    (state(project) / "config.json").write_text(json.dumps(
-        {"spawn_budget": {"max_active_children": 100, "max_session_total": total}}))
+    (state(project) / "config.json").write_text(
+        json.dumps({"spawn_budget": {"max_active_children": 100, "max_session_total": total}})
+    )
     approve_config(project)  # budgets above the defaults wait for this user's approval (consent.py)
     results, wall = P.fire_at_once("PreToolUse", helper_spawns(40, "tot"), project)
     print(f"\n40 simultaneous PreToolUse spawn hooks against a session total of {total}: {wall:.2f}s wall")
@@ -137,4 +152,5 @@ def test_finished_children_still_count_toward_the_session_total(project, hook):
         hook("SubagentStop", P.subagent_stop(TOTAL_SID, aid, "general-purpose", "done"))
     late = hook("PreToolUse", helper_spawns(6, "late")[5])
     assert late.decision == "deny" and late.reason.startswith(
-        "Spawn budget: this session has started 5 of the 5 subagents it may start in all")
+        "Spawn budget: this session has started 5 of the 5 subagents it may start in all"
+    )

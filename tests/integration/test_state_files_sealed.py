@@ -39,8 +39,11 @@ def test_every_file_a_session_leaves_is_of_a_known_kind_and_each_runtime_one_is_
             rel = os.path.relpath(os.path.join(folder, name), layout.root).replace(os.sep, "/")
             if name.endswith(".lock"):
                 continue
-            kinds = [k for k, table in (("sealed", seal.SEALED), ("shared", seal.SHARED), ("unread", seal.UNREAD))
-                     if any(fnmatch.fnmatchcase(rel, p) for p in table)]
+            kinds = [
+                k
+                for k, table in (("sealed", seal.SEALED), ("shared", seal.SHARED), ("unread", seal.UNREAD))
+                if any(fnmatch.fnmatchcase(rel, p) for p in table)
+            ]
             assert len(kinds) == 1, f"{rel}: of kinds {kinds}"
             seen[rel] = kinds[0]
             if kinds[0] != "sealed":
@@ -51,6 +54,12 @@ def test_every_file_a_session_leaves_is_of_a_known_kind_and_each_runtime_one_is_
                 unsealed.append(rel)
     assert unsealed == [], f"runtime files written without this user's seal: {unsealed}"
     patterns = {p for rel in seen for p in seal.SEALED if fnmatch.fnmatchcase(rel, p)}
-    assert {"sessions/*/switch.json", "cache/retention.json", "cache/config.resolved.json", "sessions/*/events.jsonl",
-            "sessions/*/session.json", "deliberations/*.json"} <= patterns, sorted(seen)
+    assert {
+        "sessions/*/switch.json",
+        "cache/retention.json",
+        "cache/config.resolved.json",
+        "sessions/*/events.jsonl",
+        "sessions/*/session.json",
+        "deliberations/*.json",
+    } <= patterns, sorted(seen)
     assert any(fnmatch.fnmatchcase(rel, "records/*.md") for rel in seen), sorted(seen)

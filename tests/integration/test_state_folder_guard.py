@@ -11,8 +11,12 @@ def test_a_research_agent_cannot_read_an_earlier_deliberation(project, hook):
     s.prompt("What is the weather like?")  # a routine prompt: the session exists, nothing deliberates
     sub = {"agent_id": "a-research-1", "agent_type": "deliberation:security-analyst", "cwd": str(project)}
     record = str(project / ".claude" / "deliberation" / "records" / "d-1.md")
-    for tool, args in (("Read", {"file_path": record}), ("Grep", {"pattern": "password|revoke"}),
-                       ("Glob", {"pattern": ".claude/deliberation/**"}), ("Bash", {"command": "grep -rn revoke ."})):
+    for tool, args in (
+        ("Read", {"file_path": record}),
+        ("Grep", {"pattern": "password|revoke"}),
+        ("Glob", {"pattern": ".claude/deliberation/**"}),
+        ("Bash", {"command": "grep -rn revoke ."}),
+    ):
         out = hook("PreToolUse", {**P.pre_tool(s.sid, tool, args, f"toolu-{tool}"), **sub})
         assert out.decision == "deny", (tool, out)
         assert out.reason.startswith("Refused: .claude/deliberation/ holds this plugin's state")

@@ -19,7 +19,6 @@ from tests.helpers.flows import CACHE_QUESTION as QUESTION
 from tests.helpers.project import only_delib as load_delib
 
 
-
 def events(project, sid: str) -> "list[dict]":
     path = project / ".claude" / "deliberation" / "sessions" / sid / "events.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -44,8 +43,10 @@ def test_stop_goes_through_until_every_finished_report_was_announced(project, ho
     assert (d["phase"], d["stop_blocks"], d["failure_reasons"]) == ("RESEARCH", 0, [])
     assert [a["notified"] for a in d["agents"]] == [True, True, False]
     notes = [e["notes"] for e in events(project, s.sid) if e["event"] == "Stop"]
-    assert notes == [["2 background report(s) not yet announced to the main agent: no verdict yet"],
-                     ["1 background report(s) not yet announced to the main agent: no verdict yet"]]
+    assert notes == [
+        ["2 background report(s) not yet announced to the main agent: no verdict yet"],
+        ["1 background report(s) not yet announced to the main agent: no verdict yet"],
+    ]
     # the last notification: now the Stop judges (research only → Gate 1 blocks with the next step)
     _, tuid, aid = launched[2]
     s.hook("UserPromptSubmit", P.task_notification(s.sid, aid, tuid, messages[aid]))

@@ -21,8 +21,7 @@ def state(project):
 
 def every_file(project) -> "dict[str, str]":
     root = state(project)
-    return {str(p.relative_to(root)): p.read_text(encoding="utf-8", errors="replace")
-            for p in root.rglob("*") if p.is_file()}
+    return {str(p.relative_to(root)): p.read_text(encoding="utf-8", errors="replace") for p in root.rglob("*") if p.is_file()}
 
 
 def test_a_turn_of_plain_work_leaves_nothing_of_the_session(project, hook):

@@ -105,8 +105,12 @@ def test_off_and_a_disabled_trigger_leave_risky_calls_alone(project, hook):
 
 def test_routine_calls_get_nothing(project, hook):
     hook("UserPromptSubmit", P.prompt(SID, RISKY))
-    for tool, tool_input in (("Bash", {"command": "python -m pytest -q"}), ("Bash", {"command": "git push -f origin feature/x"}),
-                             ("Edit", edit("README.md")), ("Edit", edit("tests/test_auth.py"))):
+    for tool, tool_input in (
+        ("Bash", {"command": "python -m pytest -q"}),
+        ("Bash", {"command": "git push -f origin feature/x"}),
+        ("Edit", edit("README.md")),
+        ("Edit", edit("tests/test_auth.py")),
+    ):
         assert hook("PreToolUse", P.pre_tool(SID, tool, tool_input)).json is None, tool_input
 
 

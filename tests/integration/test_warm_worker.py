@@ -32,6 +32,7 @@ def workers(tmp_path):
 
 def normalise(d: dict) -> dict:
     """A deliberation without its clock readings and ids minted from the session id."""
+
     def scrub(x):
         if isinstance(x, dict):
             # the seal (state/seal.py) covers the clock readings: it varies with them
@@ -39,6 +40,7 @@ def normalise(d: dict) -> dict:
         if isinstance(x, list):
             return [scrub(v) for v in x]
         return x
+
     return scrub(d)
 
 
@@ -134,7 +136,9 @@ def test_a_worker_exits_when_its_code_changes_or_its_folder_is_gone(tmp_path, wo
     proc = workers.start(lib=str(lib))
     workers.wait_serving(proc, str(lib))  # its code stamp is taken
     assert proc.poll() is None
-    (lib / "deliberation" / "core" / "confidence.py").write_text((lib / "deliberation" / "core" / "confidence.py").read_text() + "\n# edited\n")
+    (lib / "deliberation" / "core" / "confidence.py").write_text(
+        (lib / "deliberation" / "core" / "confidence.py").read_text() + "\n# edited\n"
+    )
     assert workers.wait_gone(proc.pid) < 5  # an edit: retired within seconds
 
     proc = workers.start(lib=str(lib))
@@ -164,8 +168,9 @@ def test_a_worker_exits_when_a_package_folder_of_its_import_path_changes(tmp_pat
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)
     py = str(venv / "bin" / "python")
-    site = subprocess.run([py, "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
-                          text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [py, "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
     stamp = worker_protocol.code_stamp()
     path = hook_client.worker_socket.socket_path(os.path.dirname(workers.socket_path()), LIB, py)
@@ -193,16 +198,21 @@ def test_a_hook_of_other_code_is_answered_in_process_and_replaces_the_worker(tmp
     sock = hook_client.connect(env)
     data = json.dumps(P.pre_agent("5e55a7c1-0000-4000-8000-000000000006", "toolu_1", "general-purpose", "x")).encode()
     with pytest.raises(hook_client.NotDelivered) as refused:
-        hook_client.exchange(sock, "PreToolUse", data, time.time(), "e1", "another-code-stamp",
-                             {b"CLAUDE_PROJECT_DIR": str(project).encode()})
+        hook_client.exchange(
+            sock, "PreToolUse", data, time.time(), "e1", "another-code-stamp", {b"CLAUDE_PROJECT_DIR": str(project).encode()}
+        )
     assert refused.value.stale
     assert workers.wait_gone(old) < 5  # an older worker steps aside when newer code reaches it
     assert not (project / ".claude/deliberation/sessions/5e55a7c1-0000-4000-8000-000000000006").exists()
 
 
 def test_the_worker_keeps_no_environment_of_its_own(project, workers):
-    run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project,
-             env={**workers.hook_env, "SECRET_TOKEN": "hunter2"})
+    run_hook(
+        "SubagentStart",
+        P.subagent_start("warm-up", "a1", "general-purpose"),
+        project,
+        env={**workers.hook_env, "SECRET_TOKEN": "hunter2"},
+    )
     pid = workers.wait_up()
     with open(f"/proc/{pid}/environ", "rb") as fh:
         environ = fh.read()
@@ -215,8 +225,12 @@ def test_the_worker_keeps_no_environment_of_its_own(project, workers):
     (plugin / ".claude-plugin").mkdir(parents=True)
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "deliberation"}')
     sid = "5e55a7c1-0000-4000-8000-000000000007"
-    with_root = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project,
-                         env={**workers.hook_env, "CLAUDE_PLUGIN_ROOT": str(plugin)})
+    with_root = run_hook(
+        "UserPromptSubmit",
+        P.prompt(sid, "/deliberate " + QUESTION),
+        project,
+        env={**workers.hook_env, "CLAUDE_PLUGIN_ROOT": str(plugin)},
+    )
     without = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=workers.hook_env)
     assert "deliberation:security-analyst" in with_root.context
     assert "deliberation:security-analyst" not in without.context and "security-analyst" in without.context
@@ -239,8 +253,12 @@ def test_the_trigger_starts_the_worker_so_the_spawns_find_it_warm(project, worke
     risky = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=workers.hook_env)
     assert "deliberation" in (risky.context or "").lower()
     workers.wait_up()
-    spawn = run_hook("PreToolUse", P.pre_agent(sid, "toolu_1", "security-analyst", "Phase: research\n" + QUESTION),
-                     project, env=workers.hook_env)
+    spawn = run_hook(
+        "PreToolUse",
+        P.pre_agent(sid, "toolu_1", "security-analyst", "Phase: research\n" + QUESTION),
+        project,
+        env=workers.hook_env,
+    )
     assert spawn.decision is None or spawn.decision == "allow", spawn.json
     lineage = json.loads((project / ".claude/deliberation/sessions" / sid / "lineage.json").read_text())
     assert len(lineage["spawns"]) == 1

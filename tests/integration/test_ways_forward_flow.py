@@ -22,8 +22,10 @@ from tests.helpers.project import load_delib
 from tests.helpers.project import validate_schemas as validate_state
 
 WHY_A = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/write.txt"}]
-SPLIT = {"security-analyst": ({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
-         "performance-engineer": ({"A": (6, 6, 6, 6, 6), "B": (8, 8, 8, 8, 8)}, "approve", "B", WHY_A)}
+SPLIT = {
+    "security-analyst": ({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
+    "performance-engineer": ({"A": (6, 6, 6, 6, 6), "B": (8, 8, 8, 8, 8)}, "approve", "B", WHY_A),
+}
 CITES = ["security-analyst:F1", "performance-engineer:F1"]
 
 
@@ -39,7 +41,7 @@ def test_a_split_vote_names_what_is_contested_and_both_ways(project, hook):
     text = post.context
     assert "consensus gate FAILED" in text and "What is contested:" in text
     assert "the split: A preferred by 1 ranker; B preferred by 1 ranker" in text
-    assert "performance-engineer prefers B over A by 2.0 points — \"A doubles the write path\"" in text
+    assert 'performance-engineer prefers B over A by 2.0 points — "A doubles the write path"' in text
     assert "(a) one revision round" in text and "spawn ONE `synthesis-lead`" in text
     assert "(b) hand the decision to the user" in text
     assert "re-rank with the contested points" not in text  # a bare re-rank is not a way forward
@@ -76,16 +78,18 @@ def test_way_b_the_stop_hands_the_decision_to_the_user(project, hook, monkeypatc
 def test_way_a_one_revision_round_then_a_fresh_blind_ranking(project, hook):
     s, _post = split_vote(project, hook)
     revised = [("A", "Postgres sessions with a write-behind buffer"), ("B", "Redis sessions with AOF persistence")]
-    out = s.foreground("synthesis-lead", "Phase: deliberation. Revise each approach against the contested points "
-                                         "(A doubles the write path).\n" + s.findings(), P.synthesis_report(revised))
+    out = s.foreground(
+        "synthesis-lead",
+        "Phase: deliberation. Revise each approach against the contested points (A doubles the write path).\n" + s.findings(),
+        P.synthesis_report(revised),
+    )
     assert out["pre"].decision is None, out["pre"].reason
     assert "revision round: the revised approaches stand" in (out["post"].context or "")
     d = load_delib(project)
     assert d["ways"]["revision"] == "reranking" and d["ranking"] is None
     assert [a["superseded"] for a in d["agents"] if a["stage"] == "ranking"] == [True, True]
     # a second revision round is refused: linear, never a loop
-    again = s.hook("PreToolUse", P.pre_agent(s.sid, "toolu_again", "synthesis-lead",
-                                             "Revise again.\n" + s.findings(), False))
+    again = s.hook("PreToolUse", P.pre_agent(s.sid, "toolu_again", "synthesis-lead", "Revise again.\n" + s.findings(), False))
     assert again.decision == "deny" and "the one revision round" in again.reason
     # the fresh, blind ranking of the revised approaches agrees
     post = rank(s, HIGH)[-1]["post"]
@@ -108,19 +112,23 @@ def literal_revision_prompt(s, told: str) -> str:
     finding the answer names (from the reports it was given), the approaches and the contested
     points as the answer words them. Where the answer names no finding, the contested points stand
     in for them — what the model sent in three real-model trials, refused each time."""
-    way = told[told.index("(a) one revision round"):told.index("(b) ")]
+    way = told[told.index("(a) one revision round") : told.index("(b) ")]
     named = set(REF.findall(way))
     carried = []
     for persona, message in s.messages:  # the research reports the main agent was given
         m = re.search(r"```json\s*(\{.*\})\s*```", message, re.S)
         data = json.loads(m.group(1)) if m else {}
         if data.get("phase") == "research":
-            carried += [f"- {persona}:{f['id']}: {f['claim']} (evidence: {f['evidence']})"
-                        for f in data.get("findings") or [] if f"{persona}:{f['id']}" in named]
-    contested = told[told.index("What is contested:"):told.index("Two ways forward")]
+            carried += [
+                f"- {persona}:{f['id']}: {f['claim']} (evidence: {f['evidence']})"
+                for f in data.get("findings") or []
+                if f"{persona}:{f['id']}" in named
+            ]
+    contested = told[told.index("What is contested:") : told.index("Two ways forward")]
     phase = re.search(r'prompt starting "(Phase: [a-z-]+)"', way).group(1)
-    return "\n".join([phase, f"Question: {GATES_QUESTION}", *carried, contested,
-                      "Revise each approach against these points; keep the ids."])
+    return "\n".join(
+        [phase, f"Question: {GATES_QUESTION}", *carried, contested, "Revise each approach against these points; keep the ids."]
+    )
 
 
 def test_way_a_as_worded_is_accepted_the_first_time(project, hook):
@@ -132,15 +140,18 @@ def test_way_a_as_worded_is_accepted_the_first_time(project, hook):
     out = s.foreground("synthesis-lead", literal_revision_prompt(s, told), P.synthesis_report(revised))
     assert out["pre"].decision is None, out["pre"].reason
     assert "revision round: the revised approaches stand" in (out["post"].context or "")
-    way = told[told.index("(a) one revision round"):told.index("(b) ")]
+    way = told[told.index("(a) one revision round") : told.index("(b) ")]
     assert set(REF.findall(way)) == {"security-analyst:F1", "performance-engineer:F1"}, way
     assert "claim and evidence of EVERY research finding" in way and "is refused" in way, way
 
 
 def test_after_the_revision_round_only_the_hand_over_remains(project, hook):
     s, _post = split_vote(project, hook)
-    s.foreground("synthesis-lead", "Phase: deliberation. Revise each approach.\n" + s.findings(),
-                 P.synthesis_report([("A", "Postgres sessions"), ("B", "Redis sessions")]))
+    s.foreground(
+        "synthesis-lead",
+        "Phase: deliberation. Revise each approach.\n" + s.findings(),
+        P.synthesis_report([("A", "Postgres sessions"), ("B", "Redis sessions")]),
+    )
     post = rank(s, SPLIT)[-1]["post"]
     assert "The one revision round of this deliberation is used" in post.context
     assert "(a) one revision round" not in post.context

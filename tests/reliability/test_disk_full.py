@@ -35,8 +35,10 @@ from tests.helpers.project import state_dir, write_config
 from tests.helpers.reliability import inproc_hook, snapshot, summary, validate_state
 
 SID = "d15cf011-0000-4000-8000-000000000010"
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
+QUESTION = (
+    "Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
+    "given the irreversible data migration and the production risk?"
+)
 APPROACHES = [("A", "Dual-write for two weeks, then cut over"), ("B", "Big-bang migration in a window")]
 THIRD = ("toolu_df3", "a0003000000000df3", "cost-analyst")
 
@@ -59,8 +61,10 @@ def seed(project) -> "tuple[dict, dict]":
     text = big_report(persona)
     assert inproc_hook("PreToolUse", P.pre_agent(SID, tuid, persona, f"Research: {QUESTION}", False)).decision is None
     inproc_hook("SubagentStart", P.subagent_start(SID, aid, persona))
-    return (P.subagent_stop(SID, aid, persona, text),
-            P.post_agent_completed(SID, tuid, aid, persona, f"Research: {QUESTION}", text))
+    return (
+        P.subagent_stop(SID, aid, persona, text),
+        P.post_agent_completed(SID, tuid, aid, persona, f"Research: {QUESTION}", text),
+    )
 
 
 def delib_path(project):
@@ -101,19 +105,25 @@ def limit_fsize(limit: int):
     def pre() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     return pre
 
 
 def run_limited(event: str, payload: dict, project, limit: int):
     """The real hook script with a file-size limit (SIGXFSZ ignored → EFBIG on the write)."""
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
-    proc = subprocess.run(hook_argv(event), input=json.dumps(payload).encode(),
-                          capture_output=True, env=env, cwd=str(project), timeout=60,
-                          preexec_fn=limit_fsize(limit))
+    proc = subprocess.run(
+        hook_argv(event),
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env=env,
+        cwd=str(project),
+        timeout=60,
+        preexec_fn=limit_fsize(limit),
+    )
     from tests.conftest import HookResult
 
-    return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
-                                                  proc.stderr.decode()), event)
+    return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()), event)
 
 
 def test_file_size_limit_mid_write_fails_open_and_loses_nothing(project):
@@ -131,9 +141,11 @@ def test_file_size_limit_mid_write_fails_open_and_loses_nothing(project):
     assert after.decision is None and "deliberation plugin:" not in (after.system_message or "")
     assert reports_recorded(project) == ["security-analyst", "performance-engineer", "cost-analyst"]
     assert validate_state(project).problems == []
-    summary(f"disk-full/EFBIG: limit {size_before + 4096} B < new deliberation file → hook exit 0, "
-            f"warning {msg[:70]!r}…, files changed {len(changed)} (all valid), temp files 0, the report "
-            "was recorded by the next event")
+    summary(
+        f"disk-full/EFBIG: limit {size_before + 4096} B < new deliberation file → hook exit 0, "
+        f"warning {msg[:70]!r}…, files changed {len(changed)} (all valid), temp files 0, the report "
+        "was recorded by the next event"
+    )
 
 
 ENOSPC_CHILD = r"""
@@ -168,13 +180,10 @@ def run_enospc(event: str, payload: dict, project, budget: int, report: "str | N
     file that receives how many bytes went through os.write)."""
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
     argv = [sys.executable, "-c", ENOSPC_CHILD.format(lib=str(LIB)), str(budget), event] + ([report] if report else [])
-    proc = subprocess.run(argv,
-                          input=json.dumps(payload).encode(), capture_output=True, env=env,
-                          cwd=str(project), timeout=60)
+    proc = subprocess.run(argv, input=json.dumps(payload).encode(), capture_output=True, env=env, cwd=str(project), timeout=60)
     from tests.conftest import HookResult
 
-    return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
-                                                  proc.stderr.decode()), event)
+    return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()), event)
 
 
 def test_enospc_at_every_point_of_a_hook_fails_open_and_loses_nothing(project, tmp_path):
@@ -188,8 +197,11 @@ def test_enospc_at_every_point_of_a_hook_fails_open_and_loses_nothing(project, t
     total = int(open(report).read())
     # (the last budget leaves room: timestamps make the byte count vary by a few bytes per run)
     budgets = [int(total * f) for f in (0, 0.005, 0.3, 0.6, 0.8, 0.9, 0.97, 0.99)] + [total * 2]
-    outcomes = {"fail-open warning (before the commit point)": 0,
-                "committed, files completed by the next hook": 0, "completed (budget not reached)": 0}
+    outcomes = {
+        "fail-open warning (before the commit point)": 0,
+        "committed, files completed by the next hook": 0,
+        "completed (budget not reached)": 0,
+    }
     where = set()
     journal = state_dir(project) / "sessions" / SID / "commit.journal"
     for budget in budgets:
@@ -228,9 +240,11 @@ def test_enospc_at_every_point_of_a_hook_fails_open_and_loses_nothing(project, t
             assert_nothing_lost(project, before, f"budget {budget}")
             assert not journal.exists()
         assert validate_state(project).problems == []
-    summary(f"disk-full/ENOSPC: the hook writes {total} B; disk full after {len(budgets)} budgets from 0 to "
-            f"{total * 2} B → {outcomes}; partial files 0, temp files 0; "
-            f"distinct sets of files already renamed when the disk filled: {len(where)}")
+    summary(
+        f"disk-full/ENOSPC: the hook writes {total} B; disk full after {len(budgets)} budgets from 0 to "
+        f"{total * 2} B → {outcomes}; partial files 0, temp files 0; "
+        f"distinct sets of files already renamed when the disk filled: {len(where)}"
+    )
     assert outcomes["fail-open warning (before the commit point)"] >= 3, outcomes
     assert outcomes["committed, files completed by the next hook"] >= 1, outcomes
     assert outcomes["completed (budget not reached)"] >= 1, outcomes
@@ -239,9 +253,19 @@ def test_enospc_at_every_point_of_a_hook_fails_open_and_loses_nothing(project, t
 def _can_mount_tmpfs() -> "str | None":
     if not shutil.which("unshare"):
         return "no unshare binary"
-    probe = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
-                            "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs $d && umount $d && rmdir $d"],
-                           capture_output=True, text=True)
+    probe = subprocess.run(
+        [
+            "unshare",
+            "-m",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs $d && umount $d && rmdir $d",
+        ],
+        capture_output=True,
+        text=True,
+    )
     return None if probe.returncode == 0 else f"mount namespaces not allowed here: {probe.stderr.strip()[:120]}"
 
 
@@ -264,10 +288,16 @@ def test_real_full_tmpfs_under_the_state_dir(project, tmp_path):
         f"dd if=/dev/zero of='{st}/filler' bs=1k count=100000 2>/dev/null || true; "
         f"df -k '{st}' | tail -1 >&2; "
         f"CLAUDE_PROJECT_DIR='{project}' {shlex.join(hook_argv('SubagentStop'))} < '{payload_file}' "
-        f"> '{tmp_path}/stdout'; echo rc=$? >&2; rm -f '{st}/filler'; cp -a '{st}/.' '{out}/'")
+        f"> '{tmp_path}/stdout'; echo rc=$? >&2; rm -f '{st}/filler'; cp -a '{st}/.' '{out}/'"
+    )
     out.mkdir()
-    proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
-                          capture_output=True, text=True, cwd=str(project), timeout=60)
+    proc = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=str(project),
+        timeout=60,
+    )
     assert "rc=0" in proc.stderr, proc.stderr
     answer = json.loads((tmp_path / "stdout").read_text())
     assert "decision" not in answer
@@ -281,8 +311,10 @@ def test_real_full_tmpfs_under_the_state_dir(project, tmp_path):
     nxt = inproc_hook("PostToolUse", post_payload)
     assert nxt.decision is None
     assert reports_recorded(project)[-1] == "cost-analyst"
-    summary(f"disk-full/tmpfs: a real {size_kb} KB tmpfs filled up → hook exit 0, "
-            f"{answer['systemMessage'][:60]!r}…, files changed {len(changed)} (valid), temp files 0")
+    summary(
+        f"disk-full/tmpfs: a real {size_kb} KB tmpfs filled up → hook exit 0, "
+        f"{answer['systemMessage'][:60]!r}…, files changed {len(changed)} (valid), temp files 0"
+    )
 
 
 def test_disk_full_on_the_fast_path_write(project):

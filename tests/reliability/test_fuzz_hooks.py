@@ -34,19 +34,36 @@ from tests.helpers.reliability import inproc_hook, strict_json, summary, validat
 
 SID = "f022f022-0000-4000-8000-000000000010"
 FRESH = "f022f022-0000-4000-8000-000000000099"
-EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart",
-          "SubagentStop", "Stop", "SessionEnd"]
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"]
 CASES_PER_EVENT = 230
 RAW_CASES = 260
 TOP_KEYS = {"decision", "reason", "hookSpecificOutput", "systemMessage"}
 SPECIFIC_KEYS = {"hookEventName", "permissionDecision", "permissionDecisionReason", "additionalContext"}
-STATS = {"cases": 0, "empty": 0, "warning": 0, "block/deny/ask": 0, "context": 0,
-         "state files validated": 0, "subprocess cases": 0}
+STATS = {
+    "cases": 0,
+    "empty": 0,
+    "warning": 0,
+    "block/deny/ask": 0,
+    "context": 0,
+    "state files validated": 0,
+    "subprocess cases": 0,
+}
 WARNINGS: "dict[str, int]" = {}
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
-PERSONAS = ["security-analyst", "performance-engineer", "cost-analyst", "synthesis-lead", "red-team",
-            "evidence-chase", "general-purpose", "P:security-analyst", "Explore"]
+QUESTION = (
+    "Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
+    "given the irreversible data migration and the production risk?"
+)
+PERSONAS = [
+    "security-analyst",
+    "performance-engineer",
+    "cost-analyst",
+    "synthesis-lead",
+    "red-team",
+    "evidence-chase",
+    "general-purpose",
+    "P:security-analyst",
+    "Explore",
+]
 AGENT_IDS = ["a0001seededagent01", "a0002seededagent02", "a0003seededagent03", "aXnew000000000001"]
 TOOL_IDS = ["toolu_s1", "toolu_s2", "toolu_s3", "toolu_new"]
 
@@ -66,12 +83,14 @@ def fuzz_project(tmp_path_factory):
     yield proj, tracker
     mp.undo()
     if STATS["cases"]:  # the module's figures, said once after its tests (each asserted its own)
-        summary(f"fuzz: {STATS['cases']} in-process cases over {len(EVENTS)} hook events + "
-                f"{STATS['subprocess cases']} through the real scripts → exceptions 0, tracebacks on stdout 0, "
-                f"answers: empty {STATS['empty']}, one-line warnings {STATS['warning']}, "
-                f"block/deny/ask {STATS['block/deny/ask']}, context/other {STATS['context']}; "
-                f"state-file changes validated {STATS['state files validated']}, invalid 0; warnings by kind "
-                f"{dict(sorted(WARNINGS.items(), key=lambda kv: -kv[1]))}")
+        summary(
+            f"fuzz: {STATS['cases']} in-process cases over {len(EVENTS)} hook events + "
+            f"{STATS['subprocess cases']} through the real scripts → exceptions 0, tracebacks on stdout 0, "
+            f"answers: empty {STATS['empty']}, one-line warnings {STATS['warning']}, "
+            f"block/deny/ask {STATS['block/deny/ask']}, context/other {STATS['context']}; "
+            f"state-file changes validated {STATS['state files validated']}, invalid 0; warnings by kind "
+            f"{dict(sorted(WARNINGS.items(), key=lambda kv: -kv[1]))}"
+        )
 
 
 def seed(proj) -> None:
@@ -165,38 +184,76 @@ def base_payload(draw, event: str) -> dict:
     aid = draw(st.sampled_from(AGENT_IDS))
     tuid = draw(st.sampled_from(TOOL_IDS))
     phase = draw(st.sampled_from(["research", "ranking"]))
-    text = draw(st.sampled_from([report(persona, phase), "no report at all", "```json\n{\"phase\": 1}\n```",
-                                 report(persona) + "\n" + report(persona)]))
+    text = draw(
+        st.sampled_from(
+            [report(persona, phase), "no report at all", '```json\n{"phase": 1}\n```', report(persona) + "\n" + report(persona)]
+        )
+    )
     if event == "UserPromptSubmit":
-        return draw(st.sampled_from([P.prompt(sid, QUESTION), P.prompt(sid, "fix the typo in README"),
-                                     P.prompt(sid, "a lone surrogate \ud800 and a BOM \ufeff"),
-                                     P.task_notification(sid, aid, tuid, text)]))
+        return draw(
+            st.sampled_from(
+                [
+                    P.prompt(sid, QUESTION),
+                    P.prompt(sid, "fix the typo in README"),
+                    P.prompt(sid, "a lone surrogate \ud800 and a BOM \ufeff"),
+                    P.task_notification(sid, aid, tuid, text),
+                ]
+            )
+        )
     if event == "PreToolUse":
         bg = draw(st.sampled_from([True, False, None]))
-        return draw(st.sampled_from([P.pre_agent(sid, tuid, persona, f"Research: {QUESTION}", bg),
-                                     P.pre_agent(sid, tuid, persona, "go", bg, parent=(aid, persona)),
-                                     P.pre_tool(sid, "Edit", {"file_path": "a.py", "old_string": "x", "new_string": "y"}),
-                                     P.pre_tool(sid, "Bash", {"command": "ls"})]))
+        return draw(
+            st.sampled_from(
+                [
+                    P.pre_agent(sid, tuid, persona, f"Research: {QUESTION}", bg),
+                    P.pre_agent(sid, tuid, persona, "go", bg, parent=(aid, persona)),
+                    P.pre_tool(sid, "Edit", {"file_path": "a.py", "old_string": "x", "new_string": "y"}),
+                    P.pre_tool(sid, "Bash", {"command": "ls"}),
+                ]
+            )
+        )
     if event == "PostToolUse":
-        return draw(st.sampled_from([P.post_agent_completed(sid, tuid, aid, persona, "R", text),
-                                     P.post_agent_async(sid, tuid, aid, persona, "R")]))
+        return draw(
+            st.sampled_from(
+                [P.post_agent_completed(sid, tuid, aid, persona, "R", text), P.post_agent_async(sid, tuid, aid, persona, "R")]
+            )
+        )
     if event == "SubagentStart":
         return P.subagent_start(sid, aid, persona)
     if event == "SubagentStop":
         return P.subagent_stop(sid, aid, persona, text, active=draw(st.booleans()))
     if event == "Stop":
-        return P.stop(sid, active=draw(st.booleans()), message=draw(st.sampled_from(["Done.", "Done \udfff."])),
-                      background_tasks=draw(st.sampled_from([[], [{"id": aid, "status": "running"}]])))
+        return P.stop(
+            sid,
+            active=draw(st.booleans()),
+            message=draw(st.sampled_from(["Done.", "Done \udfff."])),
+            background_tasks=draw(st.sampled_from([[], [{"id": aid, "status": "running"}]])),
+        )
     return {**P.base(sid, event), "source": "startup", "reason": "other"}
 
 
-JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
-                      st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=40))
-JSON_ANY = st.recursive(JSON_LEAF, lambda c: st.one_of(st.lists(c, max_size=4),
-                                                      st.dictionaries(st.text(max_size=10), c, max_size=4)),
-                        max_leaves=12)
-HOSTILE_IDS = ["../../../etc/passwd", "/tmp/x", "..", "", " ", "a/b", "a\\b", "x" * 300, "sess\x00ion",
-               "\u202eevil", "d-../../x", "CON", "🙂", "\ud800"]
+JSON_LEAF = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=40)
+)
+JSON_ANY = st.recursive(
+    JSON_LEAF, lambda c: st.one_of(st.lists(c, max_size=4), st.dictionaries(st.text(max_size=10), c, max_size=4)), max_leaves=12
+)
+HOSTILE_IDS = [
+    "../../../etc/passwd",
+    "/tmp/x",
+    "..",
+    "",
+    " ",
+    "a/b",
+    "a\\b",
+    "x" * 300,
+    "sess\x00ion",
+    "\u202eevil",
+    "d-../../x",
+    "CON",
+    "🙂",
+    "\ud800",
+]
 HUGE = [10_000, 100_000, 400_000]
 
 
@@ -323,7 +380,7 @@ def check_answer(event: str, out: str) -> None:
         STATS["block/deny/ask"] += 1
     elif doc.get("systemMessage", "").startswith("deliberation plugin:"):
         STATS["warning"] += 1
-        kind = doc["systemMessage"][len("deliberation plugin: "):].split(":", 1)[0].split(" ", 1)[0]
+        kind = doc["systemMessage"][len("deliberation plugin: ") :].split(":", 1)[0].split(" ", 1)[0]
         WARNINGS[kind] = WARNINGS.get(kind, 0) + 1
         assert "\n" not in doc["systemMessage"], doc  # a failure is ONE line
     else:
@@ -339,8 +396,14 @@ def run_case(tracker: Tracker, event: str, data: bytes) -> None:
     assert problems == [], problems[:3]
 
 
-FUZZ = settings(max_examples=CASES_PER_EVENT, deadline=None, derandomize=True, database=None,
-                suppress_health_check=list(HealthCheck), print_blob=True)
+FUZZ = settings(
+    max_examples=CASES_PER_EVENT,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    print_blob=True,
+)
 
 
 def assert_whole(proj, before: int, wanted: int) -> None:
@@ -386,8 +449,7 @@ def test_fuzz_sample_through_the_real_hook_scripts(project):
     strategy = raw_bytes()
     rng = random.Random(60)
 
-    @settings(max_examples=100, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=100, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
     @given(case=strategy)
     def gather(case):
         cases.append(case)

@@ -39,9 +39,13 @@ DID = "d-kill-1"
 def big_deliberation(agents: int = 12, findings: int = 10):
     recs = []
     for a in range(agents):
-        rep = {"summary": f"persona {a} summary " + "s" * 400,
-               "findings": [{"id": f"F{i}", "claim": f"claim {a}-{i} " + "c" * 500,
-                             "evidence": f"docs/{a}/{i}.md " + "e" * 200} for i in range(findings)]}
+        rep = {
+            "summary": f"persona {a} summary " + "s" * 400,
+            "findings": [
+                {"id": f"F{i}", "claim": f"claim {a}-{i} " + "c" * 500, "evidence": f"docs/{a}/{i}.md " + "e" * 200}
+                for i in range(findings)
+            ],
+        }
         recs.append(P.agent_record(f"persona-{a}", "research", rep, key=f"a{a:03d}"))
     return P.make_deliberation(recs, phase="RESEARCH", did=DID, session_id=SID)
 
@@ -71,6 +75,7 @@ def _writer_child(path: str, wfd: int) -> None:
 
         store = Store(Layout())
         while True:
+
             def step(d):
                 n = int(d.updated_at) + 1
                 bump(d, n)
@@ -163,10 +168,12 @@ def test_sigkill_during_store_writes_leaves_old_or_new_version(project):
         if temps - temp_seen:
             mid_write += 1
         temp_seen |= temps
-    summary(f"kill/store: {kills} SIGKILLs of a writer looping over a {size // 1024} KB deliberation "
-            f"file ({written} acknowledged writes): old version {outcome['old']}, new version "
-            f"{outcome['new']}, corrupt {outcome['corrupt']}; {mid_write} kills landed inside a write "
-            f"(temp file left behind, never read as state)")
+    summary(
+        f"kill/store: {kills} SIGKILLs of a writer looping over a {size // 1024} KB deliberation "
+        f"file ({written} acknowledged writes): old version {outcome['old']}, new version "
+        f"{outcome['new']}, corrupt {outcome['corrupt']}; {mid_write} kills landed inside a write "
+        f"(temp file left behind, never read as state)"
+    )
     assert outcome["corrupt"] == 0, outcome
     assert outcome["old"] + outcome["new"] == kills
     # the kills really did land inside writes, and on both sides of the rename
@@ -195,12 +202,16 @@ def _read_acks_until_one(rfd: int) -> "tuple[list[int], bool]":
 # -- harness B: the hook code path ------------------------------------------------------------
 
 
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
+QUESTION = (
+    "Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
+    "given the irreversible data migration and the production risk?"
+)
 APPROACHES = [("A", "Dual-write for two weeks, then cut over"), ("B", "Big-bang migration in a window")]
-RANKS = {"security-analyst": {"A": (9, 8, 8, 7, 6), "B": (7, 4, 7, 8, 8)},
-         "performance-engineer": {"A": (8, 8, 8, 6, 7), "B": (7, 5, 7, 9, 8)},
-         "cost-analyst": {"A": (9, 9, 8, 8, 5), "B": (6, 4, 6, 7, 9)}}
+RANKS = {
+    "security-analyst": {"A": (9, 8, 8, 7, 6), "B": (7, 4, 7, 8, 8)},
+    "performance-engineer": {"A": (8, 8, 8, 6, 7), "B": (7, 5, 7, 9, 8)},
+    "cost-analyst": {"A": (9, 9, 8, 8, 5), "B": (6, 4, 6, 7, 9)},
+}
 
 
 def long_claims(persona: str, n: int = 18) -> "list[str]":
@@ -216,22 +227,26 @@ def script(sid: str) -> "list[tuple[str, dict]]":
         nonlocal n
         n += 1
         tuid, aid = f"toolu_k{n:02d}", f"a{n:04d}00000000kill"
-        events.extend([
-            ("PreToolUse", P.pre_agent(sid, tuid, agent_type, prompt_text, background=False)),
-            ("SubagentStart", P.subagent_start(sid, aid, agent_type)),
-            ("SubagentStop", P.subagent_stop(sid, aid, agent_type, message)),
-            ("PostToolUse", P.post_agent_completed(sid, tuid, aid, agent_type, prompt_text, message)),
-        ])
+        events.extend(
+            [
+                ("PreToolUse", P.pre_agent(sid, tuid, agent_type, prompt_text, background=False)),
+                ("SubagentStart", P.subagent_start(sid, aid, agent_type)),
+                ("SubagentStop", P.subagent_stop(sid, aid, agent_type, message)),
+                ("PostToolUse", P.post_agent_completed(sid, tuid, aid, agent_type, prompt_text, message)),
+            ]
+        )
 
     research = []
     for persona in ("security-analyst", "performance-engineer", "cost-analyst"):
         research.append(P.research_report(persona, long_claims(persona), APPROACHES))
         agent(persona, f"Research from your perspective: {QUESTION}", research[-1])
-    agent("synthesis-lead", "Merge the findings into alternatives\n" + P.findings_block(research),
-          P.synthesis_report(APPROACHES))
+    agent("synthesis-lead", "Merge the findings into alternatives\n" + P.findings_block(research), P.synthesis_report(APPROACHES))
     for persona, scores in RANKS.items():
-        agent(persona, "Rank approaches A and B on the five dimensions.",
-              P.ranking_report(scores, "approve", "A", f"{persona}: own reasons about A"))
+        agent(
+            persona,
+            "Rank approaches A and B on the five dimensions.",
+            P.ranking_report(scores, "approve", "A", f"{persona}: own reasons about A"),
+        )
     events.append(("Stop", P.stop(sid, message=P.prd_message(["security-analyst:F1", "cost-analyst:F1"]))))
     return events
 
@@ -268,10 +283,10 @@ def classify(before: dict, after: dict, now_files: dict) -> "tuple[str, list[str
             if not cur.startswith(base):
                 problems.append(f"{rel}: earlier lines changed")
                 continue
-            extra = cur[len(base):]
+            extra = cur[len(base) :]
             if extra and not extra.endswith(b"\n"):
                 torn += 1
-                extra = extra[:extra.rfind(b"\n") + 1]
+                extra = extra[: extra.rfind(b"\n") + 1]
             if extra:
                 sides.add("new")
             continue
@@ -389,11 +404,13 @@ def test_sigkill_during_hooks_of_a_whole_deliberation(project):
     assert delib["phase"] == "COMPLETE" and delib["decision"] == "A"
     v = validate_state(project)
     assert v.problems == [] and v.torn_tails == [], v
-    summary(f"kill/hooks: {kills} SIGKILLs across the {len(events)} hook events of a whole deliberation "
-            f"(random delay within each event's run): state left old {counts['old']}, new {counts['new']}, "
-            f"committed and finished from its journal by the next transaction "
-            f"{counts['committed, finished by the next transaction']}, old and new files mixed 0, finished "
-            f"before the kill {counts['finished before the kill']}; corrupt files 0; torn event-log tails {torn_total}")
+    summary(
+        f"kill/hooks: {kills} SIGKILLs across the {len(events)} hook events of a whole deliberation "
+        f"(random delay within each event's run): state left old {counts['old']}, new {counts['new']}, "
+        f"committed and finished from its journal by the next transaction "
+        f"{counts['committed, finished by the next transaction']}, old and new files mixed 0, finished "
+        f"before the kill {counts['finished before the kill']}; corrupt files 0; torn event-log tails {torn_total}"
+    )
     assert kills >= 100
     # most kills interrupt a running hook (which side of the renames they land on depends on the
     # machine's speed: the writer-loop harness above is the one that pins both sides down)
@@ -412,8 +429,15 @@ def _appender_child(path: str, wfd: int, start: int) -> None:
         n = start
         while True:
             n += 1
-            append_jsonl(path, {"schema_version": 1, "at": float(n), "event": "PostToolUse",
-                                "payload": {"n": n, "blob": "r" * (256 * 1024 + 37 * (n % 13))}})
+            append_jsonl(
+                path,
+                {
+                    "schema_version": 1,
+                    "at": float(n),
+                    "event": "PostToolUse",
+                    "payload": {"n": n, "blob": "r" * (256 * 1024 + 37 * (n % 13))},
+                },
+            )
             os.write(wfd, b"%d\n" % n)
     except BaseException:  # noqa: BLE001 - the parent sees the exit code
         code = 4
@@ -463,10 +487,10 @@ def test_sigkill_during_event_log_appends_leaves_only_whole_records(project):
         torn += fragment
         # the earlier records are intact (a previous fragment was dropped, not built upon),
         # every acknowledged record is there, and nothing else but possibly the one in flight
-        assert ns[:len(committed)] == committed
+        assert ns[: len(committed)] == committed
         assert ns == list(range(ns[0], ns[0] + len(ns))) if ns else True
         assert (ns[-1] if ns else last) in (acked, acked + 1), (ns[-1:], acked)
-        complete = data[:data.rfind(b"\n") + 1]
+        complete = data[: data.rfind(b"\n") + 1]
         for line in complete.splitlines():
             assert json.loads(line)["schema_version"] == 1
         last = ns[-1] if ns else last
@@ -475,7 +499,9 @@ def test_sigkill_during_event_log_appends_leaves_only_whole_records(project):
     append_jsonl(path, {"schema_version": 1, "at": 0.0, "event": "Stop", "payload": {"n": last + 1}})
     v = validate_state(project)
     assert v.problems == [] and v.torn_tails == [], v
-    summary(f"kill/event-log: {kills} SIGKILLs of a writer appending 256 KB event lines "
-            f"({acked_total} acknowledged appends): {torn} kills split a line; every fragment was "
-            "dropped by the next append, 0 corrupt lines")
+    summary(
+        f"kill/event-log: {kills} SIGKILLs of a writer appending 256 KB event lines "
+        f"({acked_total} acknowledged appends): {torn} kills split a line; every fragment was "
+        "dropped by the next append, 0 corrupt lines"
+    )
     assert torn >= 5, torn  # the kills did split writes (the case this harness exists for)

@@ -50,13 +50,14 @@ def test_stop_blocks_are_bounded_then_failed_loudly(project, limit):
     assert all(a.decision == "block" for a in answers[:limit])  # consecutive, from the first stop
     failed = answers[limit]
     assert failed.decision is None
-    assert failed.system_message.startswith("⚠ DELIBERATION d-11fe0000-1 FAILED — the stop was blocked "
-                                            f"{limit} times in a row")
-    assert all(a.json is None for a in answers[limit + 1:])  # afterwards: silent, never blocked again
+    assert failed.system_message.startswith(f"⚠ DELIBERATION d-11fe0000-1 FAILED — the stop was blocked {limit} times in a row")
+    assert all(a.json is None for a in answers[limit + 1 :])  # afterwards: silent, never blocked again
     d = json.loads((state_dir(project) / "deliberations" / "d-11fe0000-1.json").read_text())
     assert d["phase"] == "FAILED" and d["failure_reasons"]
-    summary(f"liveness/Stop: limit {limit}: 13 stops (12 with stop_hook_active) → {len(blocks)} blocks, "
-            f"then FAILED with a loud message, then {len(answers) - limit - 1} silent stops")
+    summary(
+        f"liveness/Stop: limit {limit}: 13 stops (12 with stop_hook_active) → {len(blocks)} blocks, "
+        f"then FAILED with a loud message, then {len(answers) - limit - 1} silent stops"
+    )
 
 
 def test_subagent_stop_send_back_at_most_once(project):
@@ -66,27 +67,35 @@ def test_subagent_stop_send_back_at_most_once(project):
     inproc_hook("PreToolUse", P.pre_agent(SID, "toolu_b1", "security-analyst", f"Research: {QUESTION}", False))
     inproc_hook("SubagentStart", P.subagent_start(SID, "a00000000000000b1", "security-analyst"))
     bad = "I looked into it; no JSON, sorry."
-    answers = [inproc_hook("SubagentStop", P.subagent_stop(SID, "a00000000000000b1", "security-analyst", bad,
-                                                           active=i % 2 == 1)) for i in range(6)]
-    answers += [inproc_hook("SubagentStop", P.subagent_stop(SID, "a00000000000000b1", "security-analyst", bad,
-                                                            active=False)) for _ in range(4)]
+    answers = [
+        inproc_hook("SubagentStop", P.subagent_stop(SID, "a00000000000000b1", "security-analyst", bad, active=i % 2 == 1))
+        for i in range(6)
+    ]
+    answers += [
+        inproc_hook("SubagentStop", P.subagent_stop(SID, "a00000000000000b1", "security-analyst", bad, active=False))
+        for _ in range(4)
+    ]
     blocks = [a for a in answers if a.decision == "block"]
     assert len(blocks) == 1 and answers[0].decision == "block"
     assert "no fenced JSON report" in blocks[0].reason
     d = json.loads((state_dir(project) / "deliberations" / "d-11fe0000-1.json").read_text())
     assert d["agents"][0]["status"] == "invalid" and d["agents"][0]["send_backs"] == 1
-    summary(f"liveness/SubagentStop: {len(answers)} stops of one agent with a malformed report "
-            f"(stop_hook_active false on 7) → {len(blocks)} send-back, then recorded invalid")
+    summary(
+        f"liveness/SubagentStop: {len(answers)} stops of one agent with a malformed report "
+        f"(stop_hook_active false on 7) → {len(blocks)} send-back, then recorded invalid"
+    )
 
 
 # -- probes -------------------------------------------------------------------------------------
 
 
-HANG = ("import os, sys, time\n"
-        "open(sys.argv[1], 'a').write(f'{os.getpid()}\\n')\n"
-        "if os.fork() == 0:\n"
-        "    open(sys.argv[1], 'a').write(f'{os.getpid()}\\n')\n"
-        "time.sleep(120)\n")
+HANG = (
+    "import os, sys, time\n"
+    "open(sys.argv[1], 'a').write(f'{os.getpid()}\\n')\n"
+    "if os.fork() == 0:\n"
+    "    open(sys.argv[1], 'a').write(f'{os.getpid()}\\n')\n"
+    "time.sleep(120)\n"
+)
 
 
 def alive(pid: int) -> bool:
@@ -125,8 +134,10 @@ def test_hanging_probe_is_killed_with_its_group_at_the_timeout(project, case):
     wait_until(lambda: not [p for p in started if alive(p)], 10, "the probe processes to die (one survived its timeout)")
     limit = 1.5 if case == "own timeout" else 2.0
     assert took < limit + 15, took  # the probes' own timeouts are 30 s; loose for a loaded machine
-    summary(f"liveness/probe ({case}): {len(started)} hanging probe processes (probe + forked grandchild) "
-            f"killed as a group; Stop answered in {took:.1f} s (limit {limit} s), route {d['route']['route']}")
+    summary(
+        f"liveness/probe ({case}): {len(started)} hanging probe processes (probe + forked grandchild) "
+        f"killed as a group; Stop answered in {took:.1f} s (limit {limit} s), route {d['route']['route']}"
+    )
 
 
 # -- the session goes on with an unwritable state dir -------------------------------------------
@@ -137,23 +148,39 @@ def _ro_mount_runner():
     private mount namespace, or None when mount namespaces are not allowed here."""
     if not shutil.which("unshare"):
         return None
-    ok = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
-                         "d=$(mktemp -d) && mount --bind $d $d && mount -o remount,bind,ro $d $d && "
-                         "! touch $d/x 2>/dev/null; r=$?; umount $d; rmdir $d; exit $r"],
-                        capture_output=True)
+    ok = subprocess.run(
+        [
+            "unshare",
+            "-m",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            "d=$(mktemp -d) && mount --bind $d $d && mount -o remount,bind,ro $d $d && "
+            "! touch $d/x 2>/dev/null; r=$?; umount $d; rmdir $d; exit $r",
+        ],
+        capture_output=True,
+    )
     if ok.returncode != 0:
         return None
 
     def run(event, payload, project, **_kw):
         st = state_dir(project)
         data = json.dumps(payload).encode()
-        script = (f"mount --bind '{st}' '{st}' && mount -o remount,bind,ro '{st}' '{st}' && "
-                  f"exec {shlex.join(hook_argv(event))}")
+        script = f"mount --bind '{st}' '{st}' && mount -o remount,bind,ro '{st}' '{st}' && exec {shlex.join(hook_argv(event))}"
         env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
-        proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], input=data,
-                              capture_output=True, env=env, cwd=str(project), timeout=60)
-        return HookResult(subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
-                                                      proc.stderr.decode()), event)
+        proc = subprocess.run(
+            ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+            input=data,
+            capture_output=True,
+            env=env,
+            cwd=str(project),
+            timeout=60,
+        )
+        return HookResult(
+            subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()), event
+        )
+
     return run
 
 
@@ -190,8 +217,10 @@ def test_whole_deliberation_completes_with_an_unwritable_state_dir(project, faul
         assert sorted(os.listdir(st)) == before  # nothing could be written, nothing was
     else:
         assert st.read_text() == "not a directory\n"
-    summary(f"liveness/unwritable state ({fault}): a whole deliberation, {len(answers)} hook runs in "
-            f"{took:.1f} s → exit 0 for all, blocks 0, one-line warnings {warned}")
+    summary(
+        f"liveness/unwritable state ({fault}): a whole deliberation, {len(answers)} hook runs in "
+        f"{took:.1f} s → exit 0 for all, blocks 0, one-line warnings {warned}"
+    )
 
 
 def test_real_client_session_completes_with_the_state_dir_unusable(tmp_path):
@@ -200,8 +229,7 @@ def test_real_client_session_completes_with_the_state_dir_unusable(tmp_path):
     sys.path.insert(0, str(e2e))
     try:
         from fake_api import FakeApi
-        from harness import (ClientUnavailable, find_claude_bin, hook_python_prefix, install_into_project,
-                             run_claude_once)
+        from harness import ClientUnavailable, find_claude_bin, hook_python_prefix, install_into_project, run_claude_once
         from scenarios import PersonaPanel, report
     finally:
         sys.path.remove(str(e2e))
@@ -218,11 +246,17 @@ def test_real_client_session_completes_with_the_state_dir_unusable(tmp_path):
     st = project / ".claude" / "deliberation"
     shutil.rmtree(st)
     st.write_text("not a directory\n")  # the fault: every state write fails
-    panel = PersonaPanel({"security-analyst": report(summary="Revocation is the weak point.", verdict="approve"),
-                          "performance-engineer": report(summary="Session lookups cost 4 ms.", verdict="approve")},
-                         background=False)
-    prompt = ("Deliberate before deciding: should we replace server-side sessions with JWT access tokens "
-              "across all production services? The trade-offs are unclear and hard to reverse.")
+    panel = PersonaPanel(
+        {
+            "security-analyst": report(summary="Revocation is the weak point.", verdict="approve"),
+            "performance-engineer": report(summary="Session lookups cost 4 ms.", verdict="approve"),
+        },
+        background=False,
+    )
+    prompt = (
+        "Deliberate before deciding: should we replace server-side sessions with JWT access tokens "
+        "across all production services? The trade-offs are unclear and hard to reverse."
+    )
     api = FakeApi().start()
     try:
         run = run_claude_once(claude, api, project, home, tmp, prompt, panel, log_path=tmp_path / "api.jsonl")
@@ -234,8 +268,9 @@ def test_real_client_session_completes_with_the_state_dir_unusable(tmp_path):
     assert run.subagent_stats["spawned"] == 2 and run.subagent_stats["completed"] == 2, info
     assert st.read_text() == "not a directory\n"
     # the hooks did run and failed open: their one-line warnings are in the client's transcripts
-    warnings = sum(p.read_text(errors="replace").count("deliberation plugin: ")
-                   for p in home.rglob("*.jsonl"))
+    warnings = sum(p.read_text(errors="replace").count("deliberation plugin: ") for p in home.rglob("*.jsonl"))
     assert warnings >= 6, info
-    summary(f"liveness/e2e: the real client with an unusable state dir → exit 0, {run.num_turns} turns, "
-            f"2 personas spawned and completed, is_error false; {warnings} fail-open warnings in its transcripts")
+    summary(
+        f"liveness/e2e: the real client with an unusable state dir → exit 0, {run.num_turns} turns, "
+        f"2 personas spawned and completed, is_error false; {warnings} fail-open warnings in its transcripts"
+    )

@@ -24,8 +24,10 @@ from tests.helpers.project import state_dir, write_config
 from tests.helpers.reliability import collect, fork_respond, inproc_hook, snapshot, summary, validate_state
 
 SID = "10c4ed00-0000-4000-8000-000000000010"
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
+QUESTION = (
+    "Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
+    "given the irreversible data migration and the production risk?"
+)
 
 
 def lock_path(project, sid: str = SID) -> str:
@@ -45,8 +47,11 @@ def seed(project) -> P.Session:
     write_config(project, {"depth": {"posture": "off"}, "lock_timeout_s": 0.5})
     s = P.Session(inproc_hook, SID)
     s.prompt(QUESTION)
-    out = s.foreground("security-analyst", f"Research: {QUESTION}",
-                       P.research_report("security-analyst", ["Dual-write doubles the credential surface"]))
+    out = s.foreground(
+        "security-analyst",
+        f"Research: {QUESTION}",
+        P.research_report("security-analyst", ["Dual-write doubles the credential surface"]),
+    )
     assert out["post"].decision is None
     return s
 
@@ -56,8 +61,12 @@ def slow_path_events() -> "list[tuple[str, dict]]":
         ("UserPromptSubmit", P.prompt(SID, "and what about the rollback plan?")),
         ("PreToolUse", P.pre_agent(SID, "toolu_l2", "performance-engineer", f"Research: {QUESTION}", False)),
         ("SubagentStart", P.subagent_start(SID, "a00000000000000l2", "performance-engineer")),
-        ("SubagentStop", P.subagent_stop(SID, "a00000000000000l2", "performance-engineer",
-                                         P.research_report("performance-engineer", ["8 ms p99"]))),
+        (
+            "SubagentStop",
+            P.subagent_stop(
+                SID, "a00000000000000l2", "performance-engineer", P.research_report("performance-engineer", ["8 ms p99"])
+            ),
+        ),
         ("PostToolUse", P.post_agent_async(SID, "toolu_l2", "a00000000000000l2", "performance-engineer", "R")),
         ("Stop", P.stop(SID)),
         ("SessionStart", {**P.base(SID, "SessionStart"), "source": "resume"}),
@@ -80,12 +89,13 @@ def test_lock_of_a_killed_holder_is_free(project):
         assert "LockTimeout" not in (res.system_message or ""), (event, res.json)
         assert "deliberation plugin:" not in (res.system_message or ""), (event, res.json)
     d = json.loads((state_dir(project) / "deliberations" / f"d-{SID[:8]}-1.json").read_text())
-    assert [a["persona"] for a in d["agents"] if a["status"] == "reported"] == [
-        "security-analyst", "performance-engineer"]
+    assert [a["persona"] for a in d["agents"] if a["status"] == "reported"] == ["security-analyst", "performance-engineer"]
     assert validate_state(project).problems == []
-    summary(f"locks/dead holder: holder SIGKILLed inside a session transaction → its change was not "
-            f"saved, the next {len(took)} events took the lock at once (max {max(took) * 1000:.0f} ms), "
-            "no warning")
+    summary(
+        f"locks/dead holder: holder SIGKILLed inside a session transaction → its change was not "
+        f"saved, the next {len(took)} events took the lock at once (max {max(took) * 1000:.0f} ms), "
+        "no warning"
+    )
     # never waited for the dead holder: a wait past lock_timeout_s (0.5) answers with the LockTimeout
     # warning asserted absent above; no wall-clock bound (a loaded machine stretches every event)
 
@@ -102,8 +112,10 @@ def test_live_holder_past_the_timeout_every_event_answers_with_a_warning(project
             took[event] = time.monotonic() - t0
             assert res.decision is None, (event, res.json)
             msg = res.system_message or ""
-            assert msg.startswith("deliberation plugin: LockTimeout: another hook held session.lock for "
-                                  "more than 0.5s"), (event, msg)
+            assert msg.startswith("deliberation plugin: LockTimeout: another hook held session.lock for more than 0.5s"), (
+                event,
+                msg,
+            )
             assert "continuing without deliberation checks" in msg
         # the real script too: interpreter start + the same bounded wait
         from tests.conftest import run_hook
@@ -119,9 +131,11 @@ def test_live_holder_past_the_timeout_every_event_answers_with_a_warning(project
     for rel in (".gitignore", "cache/retention.json"):  # the session start's upkeep: project files, under their own lock
         after.pop(rel, None)
     assert after == before  # nothing of the session written without its lock
-    summary(f"locks/timeout: a live holder kept the session lock; {len(took)} events answered with a "
-            f"LockTimeout warning in {min(took.values()):.2f}-{max(took.values()):.2f} s "
-            "(lock_timeout_s 0.5), state untouched")
+    summary(
+        f"locks/timeout: a live holder kept the session lock; {len(took)} events answered with a "
+        f"LockTimeout warning in {min(took.values()):.2f}-{max(took.values()):.2f} s "
+        "(lock_timeout_s 0.5), state untouched"
+    )
     # it waited the timeout, not the holder: the holder keeps the lock 120 s. The upper bound is
     # loose on purpose: a loaded machine took 5.4 s to start the Stop script (a CI run beside two more)
     for event, t in took.items():
@@ -148,12 +162,24 @@ def test_fifteen_parallel_spawns_lose_nothing_and_respect_the_budget(project):
     """15 hook processes at once (forked from the test process: the hook code path without
     15 interpreter starts on 2 cores), all contending for the session lock."""
     write_config(project, {"depth": {"posture": "off"}})
-    types = ["security-analyst", "performance-engineer", "cost-analyst", "reliability-engineer",
-             "test-engineer", "maintainability-reviewer", "ux-advocate", "product-strategist",
-             "devils-advocate", "technical-architect", "general-purpose", "Explore", "general-purpose",
-             "general-purpose", "general-purpose"]
-    payloads = [P.pre_agent(SID, f"toolu_p{i:02d}", t, f"Task {i}: look into {QUESTION}", True)
-                for i, t in enumerate(types)]
+    types = [
+        "security-analyst",
+        "performance-engineer",
+        "cost-analyst",
+        "reliability-engineer",
+        "test-engineer",
+        "maintainability-reviewer",
+        "ux-advocate",
+        "product-strategist",
+        "devils-advocate",
+        "technical-architect",
+        "general-purpose",
+        "Explore",
+        "general-purpose",
+        "general-purpose",
+        "general-purpose",
+    ]
+    payloads = [P.pre_agent(SID, f"toolu_p{i:02d}", t, f"Task {i}: look into {QUESTION}", True) for i, t in enumerate(types)]
     inproc_hook("PreToolUse", P.pre_agent("warm-up", "toolu_w", "security-analyst", "warm up", True))
     t0 = time.monotonic()  # (the warm-up imported the slow path once, so children share it)
     children = [fork_respond("PreToolUse", p) for p in payloads]
@@ -170,8 +196,10 @@ def test_fifteen_parallel_spawns_lose_nothing_and_respect_the_budget(project):
     events = (state_dir(project) / "sessions" / SID / "events.jsonl").read_text().splitlines()
     assert len(events) == 15  # one line per hook, none lost or interleaved
     assert validate_state(project).problems == []
-    summary(f"locks/parallel: 15 simultaneous PreToolUse hook processes in {took:.1f} s → {len(allowed)} allowed, "
-            f"{len(denied)} denied by the budget, lineage and event log complete (15/15)")
+    summary(
+        f"locks/parallel: 15 simultaneous PreToolUse hook processes in {took:.1f} s → {len(allowed)} allowed, "
+        f"{len(denied)} denied by the budget, lineage and event log complete (15/15)"
+    )
 
 
 def test_an_approval_waits_for_a_hook_transaction_and_survives_it(project):
@@ -185,8 +213,9 @@ def test_an_approval_waits_for_a_hook_transaction_and_survives_it(project):
     from deliberation.state.store import SessionTx, Store
 
     store = Store(Layout(str(project)))
-    registry = ReversalRegistry.model_validate({"classes": {"security/auth": {"decision_class": "security/auth",
-                                                                              "reversals": 1}}})
+    registry = ReversalRegistry.model_validate(
+        {"classes": {"security/auth": {"decision_class": "security/auth", "reversals": 1}}}
+    )
     vote = Vote(3, 0, 0, 0.95)
     route = compute_route("security/auth", vote, registry, [], EscalationConfig())
     assert route.route == "human-review" and route.review == "pending"
@@ -198,17 +227,26 @@ def test_an_approval_waits_for_a_hook_transaction_and_survives_it(project):
     approve = None
     with SessionTx(store, SID) as tx:  # a hook's transaction: loaded before the approval...
         tx.deliberation("d-lock-1").stop_blocks = 2
-        approve = subprocess.Popen([sys.executable, "-m", "deliberation", "approve", "d-lock-1", "--who", "alice",
-                                    "--project", str(project)], env={**os.environ, "PYTHONPATH": str(LIB)},
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        approve = subprocess.Popen(
+            [sys.executable, "-m", "deliberation", "approve", "d-lock-1", "--who", "alice", "--project", str(project)],
+            env={**os.environ, "PYTHONPATH": str(LIB)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         # ...the approval waits for the session lock: it has the lock file open and is still running
-        wait_until(lambda: has_open(approve.pid, lock_path(project) + ".lock") or approve.poll() is not None,
-                   60, "the approval to reach the session lock")
+        wait_until(
+            lambda: has_open(approve.pid, lock_path(project) + ".lock") or approve.poll() is not None,
+            60,
+            "the approval to reach the session lock",
+        )
         waited = approve.poll() is None
     out, err = approve.communicate(timeout=60)  # ...and applies after the hook's save
     assert waited and approve.returncode == 0, err
     saved = store.load(store.layout.deliberation("d-lock-1"), Deliberation)
     assert saved.route.review == "approved" and saved.stop_blocks == 2  # both changes survive
     assert not os.path.exists(store.layout.escalations)
-    print("\nlocks/approval: `deliberation approve` during a hook transaction waited for the session lock; "
-          "the approval and the hook's change both survived")
+    print(
+        "\nlocks/approval: `deliberation approve` during a hook transaction waited for the session lock; "
+        "the approval and the hook's change both survived"
+    )

@@ -24,8 +24,10 @@ from tests.helpers.factories import write_state
 
 SID = "5c4e0a00-0000-4000-8000-000000000010"
 DID = f"d-{SID[:8]}-1"
-QUESTION = ("Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
-            "given the irreversible data migration and the production risk?")
+QUESTION = (
+    "Should we migrate the orders table from MySQL to Postgres with a dual-write period, "
+    "given the irreversible data migration and the production risk?"
+)
 COUNTS: dict = {"quarantined": 0, "refused newer": 0, "reported": 0}
 
 
@@ -34,26 +36,33 @@ def counts():
     """The module's figures, said once after its tests (each asserted its own file's fate)."""
     yield COUNTS
     if COUNTS["quarantined"] or COUNTS["refused newer"]:
-        summary(f"schema/corrupt: {COUNTS['quarantined']} refused or corrupt files quarantined and "
-                f"{COUNTS['reported']} reported in the hook's answer; {COUNTS['refused newer']} newer-version "
-                "files refused untouched; misread files 0, blocked sessions 0")
+        summary(
+            f"schema/corrupt: {COUNTS['quarantined']} refused or corrupt files quarantined and "
+            f"{COUNTS['reported']} reported in the hook's answer; {COUNTS['refused newer']} newer-version "
+            "files refused untouched; misread files 0, blocked sessions 0"
+        )
 
 
 def seed(project) -> P.Session:
     write_config(project, {"depth": {"posture": "off"}})
     s = P.Session(inproc_hook, SID)
     s.prompt(QUESTION)
-    out = s.foreground("security-analyst", f"Research: {QUESTION}",
-                       P.research_report("security-analyst", ["Dual-write doubles the credential surface"]))
+    out = s.foreground(
+        "security-analyst",
+        f"Research: {QUESTION}",
+        P.research_report("security-analyst", ["Dual-write doubles the credential surface"]),
+    )
     assert out["post"].decision is None
     return s
 
 
 def files(project) -> dict:
     root = state_dir(project)
-    return {"session": root / "sessions" / SID / "session.json",
-            "lineage": root / "sessions" / SID / "lineage.json",
-            "deliberation": root / "deliberations" / f"{DID}.json"}
+    return {
+        "session": root / "sessions" / SID / "session.json",
+        "lineage": root / "sessions" / SID / "lineage.json",
+        "deliberation": root / "deliberations" / f"{DID}.json",
+    }
 
 
 def quarantined(path) -> "list":
@@ -105,9 +114,11 @@ def test_newer_schema_version_is_refused_untouched_and_nothing_blocks(project, k
     doc["a_field_from_the_future"] = {"x": 1}
     write_state(path, json.dumps(doc))  # written by a newer plugin of this user: sealed with the same key
     raw = path.read_bytes()
-    answers = [inproc_hook("PreToolUse", P.pre_agent(SID, "toolu_n1", "cost-analyst", "Research", False)),
-               inproc_hook("Stop", P.stop(SID)),
-               inproc_hook("UserPromptSubmit", P.prompt(SID, "continue"))]
+    answers = [
+        inproc_hook("PreToolUse", P.pre_agent(SID, "toolu_n1", "cost-analyst", "Research", False)),
+        inproc_hook("Stop", P.stop(SID)),
+        inproc_hook("UserPromptSubmit", P.prompt(SID, "continue")),
+    ]
     if kind == "deliberation":  # a prompt does not read the deliberation: it answers as usual
         assert answers.pop().decision is None
     for res in answers:
@@ -146,8 +157,7 @@ CORRUPTIONS = {
     "binary": lambda raw: b"\x00\xff\xfe garbage \x80\x81",
     "empty": lambda raw: b"",
     "JSON array": lambda raw: b"[1, 2, 3]",
-    "wrong shape": lambda raw: json.dumps({"schema_version": 1, "session_id": 42, "agents": "many",
-                                           "spawns": {"x": 1}}).encode(),
+    "wrong shape": lambda raw: json.dumps({"schema_version": 1, "session_id": 42, "agents": "many", "spawns": {"x": 1}}).encode(),
 }
 
 
@@ -182,13 +192,23 @@ def test_corrupt_escalations_index_is_quarantined_and_reported_not_silently_igno
     silently read as 'nothing open'."""
     root = state_dir(project)
     root.mkdir(parents=True)
-    good = json.dumps({"schema_version": 1, "open": [{
-        "deliberation_id": DID, "session_id": SID, "route": "human-review",
-        "reason": "unanimous pass on a reversal-prone class", "opened_at": 1.0}]}).encode()
+    good = json.dumps(
+        {
+            "schema_version": 1,
+            "open": [
+                {
+                    "deliberation_id": DID,
+                    "session_id": SID,
+                    "route": "human-review",
+                    "reason": "unanimous pass on a reversal-prone class",
+                    "opened_at": 1.0,
+                }
+            ],
+        }
+    ).encode()
     bad = CORRUPTIONS[corruption](good)
     (root / "escalations.json").write_bytes(bad)
-    res = inproc_hook("PreToolUse", P.pre_tool(SID, "Edit", {"file_path": "x.py", "old_string": "a",
-                                                             "new_string": "b"}))
+    res = inproc_hook("PreToolUse", P.pre_tool(SID, "Edit", {"file_path": "x.py", "old_string": "a", "new_string": "b"}))
     assert res.decision is None  # fail-open: the session is not wedged
     msg = res.system_message or ""
     assert "corrupt state file" in msg and "escalations.json" in msg, res.json

@@ -41,9 +41,11 @@ def test_a_trickled_request_is_cut_at_the_whole_message_deadline(project, worker
 
     run_hook("SubagentStart", P.subagent_start("warm-up", "a1", "general-purpose"), project, env=workers.hook_env)
     workers.wait_up()
-    message = worker_protocol.frame(worker_protocol.encode_request(
-        "Stop", json.dumps(P.stop(SID)).encode(), time.time(), str(project).encode(), {}, "e1",
-        worker_protocol.code_stamp()))
+    message = worker_protocol.frame(
+        worker_protocol.encode_request(
+            "Stop", json.dumps(P.stop(SID)).encode(), time.time(), str(project).encode(), {}, "e1", worker_protocol.code_stamp()
+        )
+    )
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     hook_client.worker_socket.connect(s, workers.socket_path())
     s.settimeout(0.01)
@@ -51,7 +53,7 @@ def test_a_trickled_request_is_cut_at_the_whole_message_deadline(project, worker
     reply, sent, closed_at = b"", 0, None
     while time.monotonic() - t0 < warm_worker.READ_TIMEOUT_S * 3 and sent < len(message):
         try:
-            s.send(message[sent:sent + 1])
+            s.send(message[sent : sent + 1])
             sent += 1
         except OSError:  # the worker closed the connection
             closed_at = time.monotonic() - t0
@@ -69,8 +71,10 @@ def test_a_trickled_request_is_cut_at_the_whole_message_deadline(project, worker
     assert reply == b"" and closed_at is not None, (reply, closed_at, sent)
     # cut by the whole-message deadline: a per-read timeout never fires on a byte every 0.25 s
     assert closed_at < warm_worker.READ_TIMEOUT_S * 3, closed_at
-    summary(f"hostile/worker: a request trickled 1 byte per 0.25 s was cut after {closed_at:.1f} s and {sent} bytes, "
-            f"never ACKed (deadline {warm_worker.READ_TIMEOUT_S:g} s for the whole message)")
+    summary(
+        f"hostile/worker: a request trickled 1 byte per 0.25 s was cut after {closed_at:.1f} s and {sent} bytes, "
+        f"never ACKed (deadline {warm_worker.READ_TIMEOUT_S:g} s for the whole message)"
+    )
 
 
 HOLDER = """
@@ -111,8 +115,14 @@ def test_a_worker_that_holds_an_event_past_its_deadline_is_not_trusted_and_the_h
         env = {**os.environ, **workers.hook_env, "CLAUDE_PROJECT_DIR": str(project)}
         payload = json.dumps(P.prompt(SID, "/deliberate should we move the sessions to Redis?")).encode()
         t0 = time.monotonic()
-        proc = subprocess.run([sys.executable, "-I", "-S", "-c", HOOK, LIB, "UserPromptSubmit", str(timeout)],
-                              input=payload, capture_output=True, env=env, cwd=str(project), timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", HOOK, LIB, "UserPromptSubmit", str(timeout)],
+            input=payload,
+            capture_output=True,
+            env=env,
+            cwd=str(project),
+            timeout=60,
+        )
         took = time.monotonic() - t0
     finally:
         holder.kill()
@@ -120,8 +130,11 @@ def test_a_worker_that_holds_an_event_past_its_deadline_is_not_trusted_and_the_h
     out = json.loads(proc.stdout)
     assert "DELIBERATION PROTOCOL" in out["hookSpecificOutput"]["additionalContext"], out
     folder = project / ".claude" / "deliberation" / "sessions" / SID
-    log = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()] \
-        if (folder / "events.jsonl").exists() else []
+    log = (
+        [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+        if (folder / "events.jsonl").exists()
+        else []
+    )
     if (folder / "prompt.json").exists():  # a session without a deliberation keeps the prompt aside
         log.append(json.loads((folder / "prompt.json").read_text())["record"])
     assert {(e["event"], e["handled_by"]) for e in log} == {("UserPromptSubmit", "hook")}, log
@@ -129,9 +142,11 @@ def test_a_worker_that_holds_an_event_past_its_deadline_is_not_trusted_and_the_h
     assert not os.path.exists(path), "the worker that held the event still has its socket"
     limit = deadlines.worker_answer_by("UserPromptSubmit", 0) - 0 + (timeout - deadlines.DEFAULT_TIMEOUT_S)
     assert took < limit + 20, (took, limit)  # well before the 55 s fail-open it was; loose for a loaded machine
-    summary(f"hostile/worker: a worker that ACKed, took GO and held the event → the hook did it itself after "
-            f"{took:.1f} s (event logged 1×, handled_by hook; before: dropped, 0 lines, fail-open at 55 s), "
-            "and removed that worker's socket")
+    summary(
+        f"hostile/worker: a worker that ACKed, took GO and held the event → the hook did it itself after "
+        f"{took:.1f} s (event logged 1×, handled_by hook; before: dropped, 0 lines, fail-open at 55 s), "
+        "and removed that worker's socket"
+    )
 
 
 def test_no_file_can_hold_a_worker_thread(project, workers):
@@ -152,9 +167,13 @@ def test_no_file_can_hold_a_worker_thread(project, workers):
     results = [None] * n
 
     def one(i):
-        payload = (P.pre_tool(SID, "Bash", {"command": "ls"}, f"toolu_{i}") if i % 2 else
-                   P.pre_agent(SID, f"toolu_a{i}", "security-analyst", "Research: x"))
+        payload = (
+            P.pre_tool(SID, "Bash", {"command": "ls"}, f"toolu_{i}")
+            if i % 2
+            else P.pre_agent(SID, f"toolu_a{i}", "security-analyst", "Research: x")
+        )
         results[i] = run_hook("PreToolUse", payload, project, env=workers.hook_env, timeout=60)
+
     t0 = time.monotonic()
     threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
     for t in threads:
@@ -166,10 +185,13 @@ def test_no_file_can_hold_a_worker_thread(project, workers):
     assert took < 30, took
     log = (root / "sessions" / SID / "events.jsonl").read_text().splitlines()
     by_worker = sum(json.loads(line).get("handled_by") == "worker" for line in log)
-    after = run_hook("PreToolUse", P.pre_tool(SID, "Bash", {"command": "ls"}, "toolu_after"), project,
-                     env=workers.hook_env, timeout=30)
+    after = run_hook(
+        "PreToolUse", P.pre_tool(SID, "Bash", {"command": "ls"}, "toolu_after"), project, env=workers.hook_env, timeout=30
+    )
     log = (root / "sessions" / SID / "events.jsonl").read_text().splitlines()
     assert after.returncode == 0 and json.loads(log[-1])["handled_by"] == "worker", log[-1]
-    summary(f"hostile/worker: FIFOs at config.json, escalations.json and an agent file: {n} hooks answered in "
-            f"{took:.1f} s ({by_worker} by the worker), and the worker still served the next one "
-            "(before: threads blocked for good)")
+    summary(
+        f"hostile/worker: FIFOs at config.json, escalations.json and an agent file: {n} hooks answered in "
+        f"{took:.1f} s ({by_worker} by the worker), and the worker still served the next one "
+        "(before: threads blocked for good)"
+    )

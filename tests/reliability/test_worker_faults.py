@@ -30,18 +30,29 @@ from tests.helpers.workers import Workers
 
 SID = "5e55a7c1-0000-4000-8000-0000000000f1"
 QUESTION = "Should we shard the orders table or move it to a managed Postgres cluster, given the irreversible cutover?"
-PERSONAS = ["technical-architect", "security-analyst", "performance-engineer", "cost-analyst",
-            "reliability-engineer", "test-engineer", "maintainability-reviewer", "ux-advocate",
-            "product-strategist", "devils-advocate"]
+PERSONAS = [
+    "technical-architect",
+    "security-analyst",
+    "performance-engineer",
+    "cost-analyst",
+    "reliability-engineer",
+    "test-engineer",
+    "maintainability-reviewer",
+    "ux-advocate",
+    "product-strategist",
+    "devils-advocate",
+]
 
 
-def in_process(project, event: str, payload: dict, event_id: "str | None" = None, rerun: bool = False,
-               now: "float | None" = None) -> str:
+def in_process(
+    project, event: str, payload: dict, event_id: "str | None" = None, rerun: bool = False, now: "float | None" = None
+) -> str:
     from deliberation.runtime import hook_runner
 
     now = time.time() if now is None else now
-    return hook_runner.respond(event, json.dumps(payload).encode(), now, project=str(project), event_id=event_id,
-                               rerun=rerun, started=now)
+    return hook_runner.respond(
+        event, json.dumps(payload).encode(), now, project=str(project), event_id=event_id, rerun=rerun, started=now
+    )
 
 
 def agent_id(i: int) -> str:
@@ -59,9 +70,12 @@ def launch_panel(project) -> None:
 
 
 def stops() -> "list[dict]":
-    return [P.subagent_stop(SID, agent_id(i), persona,
-                            P.research_report(persona, [f"{persona} finding {i}"], [("A", "Shard"), ("B", "Managed")]))
-            for i, persona in enumerate(PERSONAS)]
+    return [
+        P.subagent_stop(
+            SID, agent_id(i), persona, P.research_report(persona, [f"{persona} finding {i}"], [("A", "Shard"), ("B", "Managed")])
+        )
+        for i, persona in enumerate(PERSONAS)
+    ]
 
 
 def check_whole(project) -> dict:
@@ -81,8 +95,10 @@ def check_whole(project) -> dict:
     completed = {s["agent_id"] for s in lineage["spawns"] if s["status"] == "completed" and s["finished_at"]}
     assert completed == reported  # the lineage and the deliberation tell the same story
     assert session["active_deliberation"] == delib["id"]
-    return {"worker": sum(e.get("handled_by") == "worker" for e in logged),
-            "hook": sum(e.get("handled_by") == "hook" for e in logged)}
+    return {
+        "worker": sum(e.get("handled_by") == "worker" for e in logged),
+        "hook": sum(e.get("handled_by") == "hook" for e in logged),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -97,18 +113,29 @@ def fire(project, env, payloads, kill_at: "float | None" = None, worker_pid: "in
     """Start one hook process per payload, release them together, SIGKILL the worker `kill_at`
     seconds after the release. Returns the hook answers."""
     full_env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project), **env}
-    procs = [subprocess.Popen(hook_argv("SubagentStop"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, env=full_env, cwd=str(project)) for _ in payloads]
+    procs = [
+        subprocess.Popen(
+            hook_argv("SubagentStop"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=full_env,
+            cwd=str(project),
+        )
+        for _ in payloads
+    ]
     # every hook is up and connected to the worker (it connects before it reads its payload)
     wait_until(lambda: all(open_sockets(p.pid) for p in procs), 30, "every hook to connect to the worker")
     killer = None
     if kill_at is not None:
+
         def kill():
             time.sleep(kill_at)
             try:
                 os.kill(worker_pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
         killer = threading.Thread(target=kill)
     for proc, payload in zip(procs, payloads):
         proc.stdin.write(json.dumps(payload).encode())
@@ -144,13 +171,14 @@ def test_a_worker_killed_at_any_moment_of_a_burst_loses_no_report(base_project, 
         fail_open += sum("continuing without" in a for a in answers)
         assert all("continuing without" not in a for a in answers), answers
         split = check_whole(project)
-        key = ("all by worker" if split["hook"] == 0 else "all re-run by the hooks" if split["worker"] == 0
-               else "mixed")
+        key = "all by worker" if split["hook"] == 0 else "all re-run by the hooks" if split["worker"] == 0 else "mixed"
         figures[key] += 1
         assert not (state_dir(project) / "sessions" / SID / "commit.journal").exists()
-    print(f"\nworker/kill: {trials} SIGKILLs of the worker 0-50 ms into a burst of {len(PERSONAS)} background "
-          f"SubagentStops → reports recorded {trials * len(PERSONAS)}/{trials * len(PERSONAS)}, logged once each, "
-          f"fail-open warnings {fail_open}, corrupt files 0; where the events were applied: {figures}")
+    print(
+        f"\nworker/kill: {trials} SIGKILLs of the worker 0-50 ms into a burst of {len(PERSONAS)} background "
+        f"SubagentStops → reports recorded {trials * len(PERSONAS)}/{trials * len(PERSONAS)}, logged once each, "
+        f"fail-open warnings {fail_open}, corrupt files 0; where the events were applied: {figures}"
+    )
 
 
 def test_a_commit_killed_after_its_journal_is_finished_by_the_next_transaction(base_project, tmp_path, monkeypatch):
@@ -170,9 +198,11 @@ def test_a_commit_killed_after_its_journal_is_finished_by_the_next_transaction(b
     def die_after_first_file(items):
         real(items[:1])
         raise Killed()
+
     monkeypatch.setattr(store, "atomic_write_many", die_after_first_file)
     with pytest.raises(Killed):
         from deliberation.runtime import hook_runner
+
         hook_runner.handle("SubagentStop", json.dumps(payload).encode(), time.time(), str(project), event_id="e-kill")
     monkeypatch.setattr(store, "atomic_write_many", real)
     journal = state_dir(project) / "sessions" / SID / "commit.journal"
@@ -200,9 +230,13 @@ def test_a_journal_left_behind_is_replayed_before_the_fast_path_reads_the_sessio
     from deliberation.state import seal
 
     text = seal.seal_file(layout, session_path, store.dumps(after)).decode()  # what a commit writes: sealed
-    journal = {"schema_version": 1, "session_id": SID, "appends": [],
-               "writes": [{"path": os.path.relpath(session_path, layout.root), "text": text}],
-               "upserts": []}
+    journal = {
+        "schema_version": 1,
+        "session_id": SID,
+        "appends": [],
+        "writes": [{"path": os.path.relpath(session_path, layout.root), "text": text}],
+        "upserts": [],
+    }
     store.atomic_write_bytes(layout.journal(SID), seal.seal_file(layout, layout.journal(SID), json.dumps(journal).encode()))
     # a Stop would read session.json on the fast path; the pending commit sends it the slow way
     out = in_process(project, "Stop", P.stop(SID))

@@ -10,8 +10,9 @@ import pytest
 
 from deliberation.state import agent_report as r
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "state_schema" / "agent_report.schema.json")
-                    .read_text(encoding="utf-8"))
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "state_schema" / "agent_report.schema.json").read_text(encoding="utf-8")
+)
 
 
 def block(data: dict, fence: str = "```") -> str:
@@ -41,8 +42,14 @@ def test_each_shape_is_fields_of_the_schema_and_its_example_shows_every_one(shap
     assert json.loads(r.example(shape).removeprefix("```json\n").removesuffix("\n```")) == example
 
 
-STAGE_OF_SHAPE = {"research": "research", "ranking": "ranking", "synthesis": "deliberation", "debate": "deliberation",
-                  "red-team": "deliberation", "lens": "deliberation"}
+STAGE_OF_SHAPE = {
+    "research": "research",
+    "ranking": "ranking",
+    "synthesis": "deliberation",
+    "debate": "deliberation",
+    "red-team": "deliberation",
+    "lens": "deliberation",
+}
 
 
 @pytest.mark.parametrize("shape", sorted(r.SHAPES))
@@ -63,7 +70,11 @@ def test_each_shape_is_what_the_workflow_form_offers_its_stage(shape):
 def test_the_shape_of_each_kind_of_agent():
     assert [r.shape_of("persona", s) for s in ("research", "ranking")] == ["research", "ranking"]
     assert [r.shape_of(k, "deliberation") for k in ("synthesis", "debate", "red-team", "lens")] == [
-        "synthesis", "debate", "red-team", "lens"]
+        "synthesis",
+        "debate",
+        "red-team",
+        "lens",
+    ]
     assert "scores" not in r.SHAPES["research"] and "approaches" in r.SHAPES["research"]
     assert "approaches" not in r.SHAPES["ranking"] and "scores" in r.SHAPES["ranking"]
 
@@ -81,30 +92,61 @@ def test_a_send_back_shows_the_agents_own_shape_and_asks_for_the_whole_message()
 
 
 def test_a_missing_title_is_taken_from_the_summary():
-    rep, _ = r.extract_report(block(research(approaches=[
-        {"id": "A", "summary": "Short-lived access tokens with a Redis deny list. Refresh rotates."},
-        {"id": "B", "title": "", "summary": "Keep server sessions"},
-        {"id": "C", "summary": "x" * 120}])), 1 << 20)
+    rep, _ = r.extract_report(
+        block(
+            research(
+                approaches=[
+                    {"id": "A", "summary": "Short-lived access tokens with a Redis deny list. Refresh rotates."},
+                    {"id": "B", "title": "", "summary": "Keep server sessions"},
+                    {"id": "C", "summary": "x" * 120},
+                ]
+            )
+        ),
+        1 << 20,
+    )
     assert [a.title for a in rep.approaches] == [
-        "Short-lived access tokens with a Redis deny list", "Keep server sessions", "x" * 79 + "…"]
+        "Short-lived access tokens with a Redis deny list",
+        "Keep server sessions",
+        "x" * 79 + "…",
+    ]
     with pytest.raises(r.ReportProblem, match="approaches.0.title"):  # nothing to take it from
         r.extract_report(block(research(approaches=[{"id": "A"}])), 1 << 20)
 
 
 def test_vocabulary_words_are_read_in_any_case():
-    rep, _ = r.extract_report(block(research(
-        verdict="Approve", phase="Research",
-        findings=[{"id": "F1", "claim": "c", "evidence": "e", "severity": "HIGH"}])), 1 << 20)
+    rep, _ = r.extract_report(
+        block(
+            research(
+                verdict="Approve", phase="Research", findings=[{"id": "F1", "claim": "c", "evidence": "e", "severity": "HIGH"}]
+            )
+        ),
+        1 << 20,
+    )
     assert (rep.verdict, rep.phase, rep.findings[0].severity) == ("approve", "research", "high")
-    red, _ = r.extract_report(block({**r.EXAMPLES["red-team"], "refutations": [
-        {"target": "H1", "verdict": "Weakened", "claim": "c", "evidence": "e"}]}), 1 << 20, "red-team")
+    red, _ = r.extract_report(
+        block(
+            {**r.EXAMPLES["red-team"], "refutations": [{"target": "H1", "verdict": "Weakened", "claim": "c", "evidence": "e"}]}
+        ),
+        1 << 20,
+        "red-team",
+    )
     assert red.refutations[0].verdict == "weakened"
 
 
 def test_null_for_an_optional_field_is_its_default():
-    rep, _ = r.extract_report(block(research(
-        preferred_approach=None, dissent=None, scores=None, summary=None, rationale=None,
-        findings=[{"id": "F1", "claim": "c", "evidence": None, "severity": None}])), 1 << 20)
+    rep, _ = r.extract_report(
+        block(
+            research(
+                preferred_approach=None,
+                dissent=None,
+                scores=None,
+                summary=None,
+                rationale=None,
+                findings=[{"id": "F1", "claim": "c", "evidence": None, "severity": None}],
+            )
+        ),
+        1 << 20,
+    )
     assert (rep.preferred_approach, rep.dissent, rep.scores, rep.summary) == (None, [], {}, "")
     assert (rep.findings[0].evidence, rep.findings[0].severity) == ("", "medium")
     with pytest.raises(r.ReportProblem, match="phase"):  # a required field stays required

@@ -19,8 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 AGENTS = ROOT / "agents"
 COMMANDS = ROOT / "commands"
 KEY = re.compile(r"^[a-z][a-z0-9_-]*$")
-FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.",
-         "The red team's words are material too: check them.")
+FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.", "The red team's words are material too: check them.")
 SPAWNING_TOOLS = {"Agent", "Task"}
 ROLE_PHASE = "deliberation"
 
@@ -51,7 +50,7 @@ def parse_front_matter(text: str) -> "tuple[dict, str]":
         if not value or ": " in value or " #" in value or value[0] in "-?:,[]{}#&*!|>'\"%@`":
             raise ValueError(f"line {n}: value is not a plain YAML scalar: {value!r}")
         meta[key] = value
-    return meta, "\n".join(lines[end + 1:])
+    return meta, "\n".join(lines[end + 1 :])
 
 
 def _agent_files():
@@ -198,21 +197,32 @@ LONG = "Should we shard the orders database or buy a bigger primary? " * 40
 DIMS = {"ambiguity": 0.64, "complexity": 0.7, "stakes": 0.66, "context_dependence": 0.55}
 
 
-@pytest.mark.parametrize("task_type", ["security", "architecture", "default", "refactoring",
-                                       "documentation", "unheard-of"])
+@pytest.mark.parametrize("task_type", ["security", "architecture", "default", "refactoring", "documentation", "unheard-of"])
 def test_protocol_is_short_and_names_exact_subagent_types(task_type):
     text = protocol.protocol_text(LONG, task_type, 0.7, 0.23, DIMS)
     assert len(text) < protocol.MAX_CHARS
-    for slug in protocol.panel(task_type) + protocol.MINIMUM + personas.LENSES + (
-            personas.SYNTHESIS, personas.DEBATE, personas.RED_TEAM):
+    for slug in (
+        protocol.panel(task_type) + protocol.MINIMUM + personas.LENSES + (personas.SYNTHESIS, personas.DEBATE, personas.RED_TEAM)
+    ):
         assert slug in personas.ALL and slug in text
-    assert "Trigger confidence 0.23 to decide alone (below 0.70 the trigger asks for a deliberation; " in text and "stakes 0.66" in text
+    assert (
+        "Trigger confidence 0.23 to decide alone (below 0.70 the trigger asks for a deliberation; " in text
+        and "stakes 0.66" in text
+    )
     assert 'never subagent_type "fork"' in text
 
 
-@pytest.mark.parametrize("task_type, bar", [("security", "0.85"), ("architecture", "0.80"),
-                                            ("default", "0.70"), ("refactoring", "0.65"),
-                                            ("documentation", "0.50"), ("unheard-of", "0.70")])
+@pytest.mark.parametrize(
+    "task_type, bar",
+    [
+        ("security", "0.85"),
+        ("architecture", "0.80"),
+        ("default", "0.70"),
+        ("refactoring", "0.65"),
+        ("documentation", "0.50"),
+        ("unheard-of", "0.70"),
+    ],
+)
 def test_protocol_states_the_task_types_consensus_bar(task_type, bar):
     text = protocol.protocol_text("q", task_type, 0.7, 0.4, DIMS)
     assert f"consensus must reach {bar}." in text
@@ -246,21 +256,28 @@ def test_every_deliberation_names_its_opt_in_and_runs_the_workflow_tool():
     for prompt in (f"/deliberate {q}", f"DELIBERATE: {q}", f"/deliberation:deliberate {q}"):
         result, text = score_prompt(prompt, None, "deliberation:")
         assert result["forced"], prompt
-        assert "The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as " \
-               + call in text, text
+        assert "The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as " + call in text, (
+            text
+        )
         assert "Only without the Workflow tool (or if that call is not allowed), run it turn by turn" in text
         assert "installed" not in text and len(text) < protocol.MAX_CHARS
-    scored = ("We are unsure which approach fits: should we redesign the architecture of our auth system and "
-              "migrate all customer data irreversibly in production, depending on how legacy clients behave?")
+    scored = (
+        "We are unsure which approach fits: should we redesign the architecture of our auth system and "
+        "migrate all customer data irreversibly in production, depending on how legacy clients behave?"
+    )
     result, text = score_prompt(scored, None, "deliberation:")
     assert result["triggered"] and not result["forced"]
-    assert ("The plugin chose this deliberation from the prompt's words, and the user installed this plugin to "
-            "deliberate such decisions: that is the opt-in the Workflow tool asks for. Run it as ONE call") in text, text
+    assert (
+        "The plugin chose this deliberation from the prompt's words, and the user installed this plugin to "
+        "deliberate such decisions: that is the opt-in the Workflow tool asks for. Run it as ONE call"
+    ) in text, text
     assert text.index("Run it as ONE call") < text.index("Only without the Workflow tool") < text.index("1. RESEARCH")
     assert len(text) < protocol.MAX_CHARS
     _result, text = score_skill(q, None, "deliberation:")
-    assert ("You started this deliberation, and the user installed this plugin to deliberate such decisions: "
-            "that is the opt-in the Workflow tool asks for. Run it as " + call) in text, text
+    assert (
+        "You started this deliberation, and the user installed this plugin to deliberate such decisions: "
+        "that is the opt-in the Workflow tool asks for. Run it as " + call
+    ) in text, text
     with pytest.raises(ValueError):
         protocol.protocol_text(q, "default", 0.7, 0.4, DIMS, asked="someone")
 
@@ -295,12 +312,14 @@ def test_deliberate_command_leaves_the_protocol_to_the_hook():
 def test_protocol_question_line_holds_no_trigger_word():
     from deliberation.core.trigger import score_prompt
 
-    for prompt in ("/deliberate Should we shard the orders database?", "DELIBERATE Should we shard the orders database?",
-                   "DELIBERATE: Should we shard the orders database?"):
+    for prompt in (
+        "/deliberate Should we shard the orders database?",
+        "DELIBERATE Should we shard the orders database?",
+        "DELIBERATE: Should we shard the orders database?",
+    ):
         result, text = score_prompt(prompt, None)
         assert result["forced"] and "Question: Should we shard the orders database?\n" in text, text
-    result, text = score_prompt("/deliberation:deliberate Should we shard the orders database?", None,
-                                "deliberation:")
+    result, text = score_prompt("/deliberation:deliberate Should we shard the orders database?", None, "deliberation:")
     assert result["forced"] and "Question: Should we shard the orders database?\n" in text, text
     assert "/deliberation:deliberation-status shows progress" in text
     _result, text = score_prompt("/deliberate", None)
@@ -317,6 +336,7 @@ def test_status_command_runs_the_cli_only():
 
 # --- what each agent is told, for the form it runs in ------------------------------------------
 
+
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
@@ -327,8 +347,10 @@ def test_each_agent_is_told_one_way_to_deliver_its_report_in_each_form(slug):
     which delivery each case takes, so no prompt needs to overrule it."""
     meta, body = parse_front_matter(_text(slug))
     part = _flat(body.split("## Report format (required)")[1])
-    assert "How you deliver it depends only on your tools. When `StructuredOutput` is one of them (a workflow " \
-           "run), call it once with the report as its input and write no fenced JSON" in part
+    assert (
+        "How you deliver it depends only on your tools. When `StructuredOutput` is one of them (a workflow "
+        "run), call it once with the report as its input and write no fenced JSON" in part
+    )
     assert "Otherwise end your final message with exactly ONE fenced ```json block" in part
     assert "StructuredOutput" not in meta["tools"]  # only the workflow's agent() adds it
 

@@ -31,17 +31,81 @@ def test_every_text_function_has_a_golden_case():
     import inspect
 
     from deliberation import text
-    from deliberation.text import budget, conformity, cost, depth, document, evaluation, gates, messages, notes, phases, progress, prompts, protocol, prune, refusals, reports, review, route, script, stop, trigger, workflow
+    from deliberation.text import (
+        budget,
+        conformity,
+        cost,
+        depth,
+        document,
+        evaluation,
+        gates,
+        messages,
+        notes,
+        phases,
+        progress,
+        prompts,
+        protocol,
+        prune,
+        refusals,
+        reports,
+        review,
+        route,
+        script,
+        stop,
+        trigger,
+        workflow,
+    )
 
     covered = {name for name, _data in golden.cases().values()}
-    public = {f"{m.__name__.rsplit('.', 1)[1]}.{n}" for m in (budget, conformity, cost, depth, document, evaluation, gates, messages, notes, phases, progress, prompts, protocol, prune, refusals, reports, review, route, script, stop, trigger, workflow)
-              for n, f in vars(m).items() if inspect.isfunction(f) and f.__module__ == m.__name__
-              and not n.startswith("_") and n not in _PARTS}
+    public = {
+        f"{m.__name__.rsplit('.', 1)[1]}.{n}"
+        for m in (
+            budget,
+            conformity,
+            cost,
+            depth,
+            document,
+            evaluation,
+            gates,
+            messages,
+            notes,
+            phases,
+            progress,
+            prompts,
+            protocol,
+            prune,
+            refusals,
+            reports,
+            review,
+            route,
+            script,
+            stop,
+            trigger,
+            workflow,
+        )
+        for n, f in vars(m).items()
+        if inspect.isfunction(f) and f.__module__ == m.__name__ and not n.startswith("_") and n not in _PARTS
+    }
     assert text.__name__ and public - covered == set()
 
 
 # words that are parts of other answers, covered by the cases of the answers they are part of
-_PARTS = {"who", "consensus_next_step", "quality_next_step", "passed_text", "conformity_note", "said",
-          "completed_summary", "slots_left", "passed_running", "passed_total", "quoted",
-          "contested_lines", "ways_forward", "clip", "spawn_phrase", "rule_why",
-          "render_table"}  # render_table: an Evaluation object, checked in test_evaluation
+_PARTS = {
+    "who",
+    "consensus_next_step",
+    "quality_next_step",
+    "passed_text",
+    "conformity_note",
+    "said",
+    "completed_summary",
+    "slots_left",
+    "passed_running",
+    "passed_total",
+    "quoted",
+    "contested_lines",
+    "ways_forward",
+    "clip",
+    "spawn_phrase",
+    "rule_why",
+    "render_table",
+}  # render_table: an Evaluation object, checked in test_evaluation

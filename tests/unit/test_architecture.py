@@ -24,8 +24,13 @@ from tests.conftest import HOOK_FLAGS, ROOT
 
 PKG = ROOT / "lib" / "deliberation"
 THIRD_PARTY = ("pydantic", "pydantic_core", "orjson", "jsonschema")
-CORE_MAY_NOT = ("deliberation.state.store", "deliberation.state.paths", "deliberation.state.event_log",
-                "deliberation.state.schemas", "deliberation.state.queries")
+CORE_MAY_NOT = (
+    "deliberation.state.store",
+    "deliberation.state.paths",
+    "deliberation.state.event_log",
+    "deliberation.state.schemas",
+    "deliberation.state.queries",
+)
 
 
 def modules() -> "dict[str, str]":
@@ -84,8 +89,9 @@ def test_every_module_belongs_to_a_declared_layer():
 
 
 def test_no_import_goes_up_a_layer():
-    upward = sorted(f"{a} ({layer(a)[1]}) → {b} ({layer(b)[1]})" for a, deps in GRAPH.items() for b in deps
-                    if layer(b)[0] > layer(a)[0])
+    upward = sorted(
+        f"{a} ({layer(a)[1]}) → {b} ({layer(b)[1]})" for a, deps in GRAPH.items() for b in deps if layer(b)[0] > layer(a)[0]
+    )
     assert upward == [], "\n".join(upward)
 
 
@@ -121,8 +127,7 @@ def test_no_import_cycle():
 
 
 def test_the_core_touches_no_state_file():
-    touching = sorted(f"{a} → {b}" for a, deps in GRAPH.items() if layer(a)[1] == "core"
-                      for b in deps if b in CORE_MAY_NOT)
+    touching = sorted(f"{a} → {b}" for a, deps in GRAPH.items() if layer(a)[1] == "core" for b in deps if b in CORE_MAY_NOT)
     assert touching == [], touching
 
 
@@ -133,17 +138,24 @@ def test_the_checks_above_can_fail():
 
 
 def _new_modules(code: str, flags=("-I", "-S")) -> "list[str]":
-    probe = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules)\n" + code +
-             "\nafter = sorted(set(sys.modules) - before)\nimport json; print(json.dumps(after))")
-    out = subprocess.run([sys.executable, *flags, "-c", probe, str(ROOT / "lib")], capture_output=True,
-                         text=True, check=True).stdout
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules)\n"
+        + code
+        + "\nafter = sorted(set(sys.modules) - before)\nimport json; print(json.dumps(after))"
+    )
+    out = subprocess.run(
+        [sys.executable, *flags, "-c", probe, str(ROOT / "lib")], capture_output=True, text=True, check=True
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("dotted", TIERS["builtins"])
 def test_the_builtins_tier_imports_only_builtin_modules(dotted):
-    loaded = [m for m in _new_modules(f"import {dotted}") if not m.startswith("deliberation")
-              and m not in ("json", "json.decoder", "json.scanner", "json.encoder", "_json")]
+    loaded = [
+        m
+        for m in _new_modules(f"import {dotted}")
+        if not m.startswith("deliberation") and m not in ("json", "json.decoder", "json.scanner", "json.encoder", "_json")
+    ]
     allowed = set(sys.builtin_module_names) | {"_socket", "_contextvars"}
     assert [m for m in loaded if m not in allowed] == [], dotted
 
@@ -158,16 +170,27 @@ def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
     payloads = {
-        "PreToolUse": {"session_id": "s-fast", "hook_event_name": "PreToolUse", "tool_name": "Edit",
-                       "tool_input": {"file_path": "x.py"}, "cwd": str(project)},
-        "UserPromptSubmit": {"session_id": "s-fast", "hook_event_name": "UserPromptSubmit",
-                             "prompt": "rename the helper in utils.py", "cwd": str(project)},
+        "PreToolUse": {
+            "session_id": "s-fast",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Edit",
+            "tool_input": {"file_path": "x.py"},
+            "cwd": str(project),
+        },
+        "UserPromptSubmit": {
+            "session_id": "s-fast",
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "rename the helper in utils.py",
+            "cwd": str(project),
+        },
         "Stop": {"session_id": "s-fast", "hook_event_name": "Stop", "stop_hook_active": False, "cwd": str(project)},
     }
     for event, payload in payloads.items():
-        code = ("import time\nfrom deliberation.runtime import hook_runner\n"
-                f"out = hook_runner.respond({event!r}, {json.dumps(payload).encode()!r}, time.time(), "
-                f"project={str(project)!r})\nassert 'deliberation plugin' not in out, out")
+        code = (
+            "import time\nfrom deliberation.runtime import hook_runner\n"
+            f"out = hook_runner.respond({event!r}, {json.dumps(payload).encode()!r}, time.time(), "
+            f"project={str(project)!r})\nassert 'deliberation plugin' not in out, out"
+        )
         loaded = _new_modules(code, flags=HOOK_FLAGS)
         assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == [], event
         assert "deliberation.state.models" not in loaded, event
@@ -239,10 +262,14 @@ def test_no_test_module_imports_another():
     for path in sorted(tests.rglob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-            found += [f"{path.relative_to(ROOT)} imports {n}" for n in names
-                      if n.rsplit(".", 1)[-1].startswith("test_")]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            found += [f"{path.relative_to(ROOT)} imports {n}" for n in names if n.rsplit(".", 1)[-1].startswith("test_")]
     assert found == [], found
 
 
@@ -252,25 +279,63 @@ def test_the_mid_task_net_and_the_self_rating_stay_on_the_fast_path(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
     sid = "s-net"
-    prompt = {"session_id": sid, "hook_event_name": "UserPromptSubmit", "cwd": str(project),
-              "prompt": "Should we force-push main to drop the leaked key, or rotate it?"}
+    prompt = {
+        "session_id": sid,
+        "hook_event_name": "UserPromptSubmit",
+        "cwd": str(project),
+        "prompt": "Should we force-push main to drop the leaked key, or rotate it?",
+    }
     calls = [
         ("SessionStart", {"session_id": sid, "hook_event_name": "SessionStart", "source": "startup"}, "rate it"),
-        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                        "tool_input": {"command": "python -m pytest -q"}}, None),
-        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                        "tool_input": {"command": "git push --force origin main"}}, "No deliberation is on record"),
-        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Edit",
-                        "tool_input": {"file_path": "src/auth/login.py"}}, "rated a risky decision"),
-        ("PreToolUse", {"session_id": sid, "hook_event_name": "PreToolUse", "tool_name": "Skill",
-                        "tool_input": {"skill": "deliberate", "args": "Should we?"}}, "DELIBERATION PROTOCOL"),
+        (
+            "PreToolUse",
+            {
+                "session_id": sid,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "python -m pytest -q"},
+            },
+            None,
+        ),
+        (
+            "PreToolUse",
+            {
+                "session_id": sid,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "git push --force origin main"},
+            },
+            "No deliberation is on record",
+        ),
+        (
+            "PreToolUse",
+            {
+                "session_id": sid,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Edit",
+                "tool_input": {"file_path": "src/auth/login.py"},
+            },
+            "rated a risky decision",
+        ),
+        (
+            "PreToolUse",
+            {
+                "session_id": sid,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Skill",
+                "tool_input": {"skill": "deliberate", "args": "Should we?"},
+            },
+            "DELIBERATION PROTOCOL",
+        ),
     ]
-    code = ("import json, time\nfrom deliberation.runtime import hook_runner\n"
-            f"project = {str(project)!r}\n"
-            f"hook_runner.respond('UserPromptSubmit', {json.dumps(prompt).encode()!r}, time.time(), project=project)\n"
-            f"for event, payload, expect in {calls!r}:\n"
-            "    out = hook_runner.respond(event, json.dumps(payload).encode(), time.time(), project=project)\n"
-            "    assert (expect in out) if expect else out == '', (event, payload, out)\n")
+    code = (
+        "import json, time\nfrom deliberation.runtime import hook_runner\n"
+        f"project = {str(project)!r}\n"
+        f"hook_runner.respond('UserPromptSubmit', {json.dumps(prompt).encode()!r}, time.time(), project=project)\n"
+        f"for event, payload, expect in {calls!r}:\n"
+        "    out = hook_runner.respond(event, json.dumps(payload).encode(), time.time(), project=project)\n"
+        "    assert (expect in out) if expect else out == '', (event, payload, out)\n"
+    )
     loaded = _new_modules(code, flags=HOOK_FLAGS)
     assert [m for m in loaded if m.split(".")[0] in THIRD_PARTY] == []
     assert "deliberation.state.models" not in loaded
@@ -289,7 +354,7 @@ PROSE_IS_DATA = {
     "deliberation.core.personas": "each persona's focus, the persona's definition that the instructions quote",
     "deliberation.core.similarity": "the stop words the similarity measure leaves out",
     "deliberation.core.depth": "FLOOR, the two sentences a tier-2 prompt must carry verbatim: the spawn rule matches "
-                               "them word for word",
+    "them word for word",
 }
 
 
@@ -301,12 +366,21 @@ def prose_literals(path: str) -> "list[tuple[int, str]]":
     skip: "set[int]" = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+        ):
             skip.add(id(body[0].value))
         notes = [getattr(node, "returns", None), getattr(node, "annotation", None)]
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
-                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "notes":
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "append"
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "notes"
+        ):
             notes += node.args  # a turn's notes: event-log lines for a maintainer, not an answer
         for note in notes:
             if note is not None:
@@ -339,8 +413,9 @@ def test_the_core_writes_no_sentence():
             continue
         found = prose_literals(path)
         if found:
-            over.append(f"{dotted}: {len(found)} sentence literal(s) — first: "
-                        + "; ".join(f"line {n}: {t[:60]!r}" for n, t in found[:3]))
+            over.append(
+                f"{dotted}: {len(found)} sentence literal(s) — first: " + "; ".join(f"line {n}: {t[:60]!r}" for n, t in found[:3])
+            )
     assert over == [], "\n".join(over)
 
 
@@ -349,15 +424,17 @@ def test_the_prose_check_can_fail():
     docstrings and patterns alone."""
     import tempfile
 
-    code = ('"""A docstring of many words that explains the module in front of it."""\n'
-            'import re\n'
-            'def f(x: "tuple[str, int, str | None, list[str], dict[str, int]]") -> "str | None":\n'
-            '    """Another docstring, long enough to count were it not a docstring."""\n'
-            '    key = "research" if x else "deliberation"\n'
-            '    rx = re.compile(r"\\b(?:should|shall|can we|could we|must we)\\b")\n'
-            '    said = f"Next: wait for {x} — a step that needs their reports is refused."\n'
-            '    turn.notes.append(f"progress left to the batch\'s last result ({x} still running)")\n'
-            '    return "the deliberation is closed: open a new one for a new question"\n')
+    code = (
+        '"""A docstring of many words that explains the module in front of it."""\n'
+        "import re\n"
+        'def f(x: "tuple[str, int, str | None, list[str], dict[str, int]]") -> "str | None":\n'
+        '    """Another docstring, long enough to count were it not a docstring."""\n'
+        '    key = "research" if x else "deliberation"\n'
+        '    rx = re.compile(r"\\b(?:should|shall|can we|could we|must we)\\b")\n'
+        '    said = f"Next: wait for {x} — a step that needs their reports is refused."\n'
+        '    turn.notes.append(f"progress left to the batch\'s last result ({x} still running)")\n'
+        '    return "the deliberation is closed: open a new one for a new question"\n'
+    )
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, encoding="utf-8") as fh:
         fh.write(code)
     try:
@@ -370,12 +447,37 @@ def test_the_prose_check_can_fail():
 # --------------------------------------------------------------------------------------------
 # the repository stands alone: nothing in it points at a document its reader does not have
 
-ELSEWHERE = re.compile("|".join((
-    r"\bseeds? ?0\d\d\b", r"\bthe seeds?\b", r"\bthe brief\b", r"\bthe issue\b", r"\bissue ?#\d+",
-    r"(?<![\w-])DESIGN\.md\b", r"(?<![\w-])STYLE\.md\b", r"\.\./shared\b", r"/work/shared\b", r"claude-code-reference",
-)), re.IGNORECASE)
-STANDS_ALONE = ("lib", "hooks", "tests", "docs", "scripts", "bench", "state_schema", "agents", "commands",
-                "workflows", "bin", "examples")
+ELSEWHERE = re.compile(
+    "|".join(
+        (
+            r"\bseeds? ?0\d\d\b",
+            r"\bthe seeds?\b",
+            r"\bthe brief\b",
+            r"\bthe issue\b",
+            r"\bissue ?#\d+",
+            r"(?<![\w-])DESIGN\.md\b",
+            r"(?<![\w-])STYLE\.md\b",
+            r"\.\./shared\b",
+            r"/work/shared\b",
+            r"claude-code-reference",
+        )
+    ),
+    re.IGNORECASE,
+)
+STANDS_ALONE = (
+    "lib",
+    "hooks",
+    "tests",
+    "docs",
+    "scripts",
+    "bench",
+    "state_schema",
+    "agents",
+    "commands",
+    "workflows",
+    "bin",
+    "examples",
+)
 STANDS_ALONE_FILES = ("README.md", "CHANGELOG.md", "install.sh", "settings.example.json", "pyproject.toml")
 
 
@@ -390,18 +492,25 @@ def test_nothing_cites_a_document_the_reader_does_not_have():
     this = os.path.abspath(__file__)
     paths = [ROOT / f for f in STANDS_ALONE_FILES if (ROOT / f).is_file()]
     for top in STANDS_ALONE:
-        paths += sorted(p for p in (ROOT / top).rglob("*") if p.is_file() and p.suffix in
-                        (".py", ".md", ".sh", ".json", ".toml", ".txt", ".js", ".mjs"))
+        paths += sorted(
+            p
+            for p in (ROOT / top).rglob("*")
+            if p.is_file() and p.suffix in (".py", ".md", ".sh", ".json", ".toml", ".txt", ".js", ".mjs")
+        )
     found = []
     for path in paths:
         if os.path.abspath(path) == this or "__pycache__" in path.parts:
             continue
-        found += [f"{path.relative_to(ROOT)}:{n}: {line[:100]}"
-                  for n, line in elsewhere_references(path.read_text(encoding="utf-8", errors="replace"))]
+        found += [
+            f"{path.relative_to(ROOT)}:{n}: {line[:100]}"
+            for n, line in elsewhere_references(path.read_text(encoding="utf-8", errors="replace"))
+        ]
     assert found == [], "\n".join(found)
 
 
 def test_the_reference_check_can_fail():
-    text = ("A docstring.\nAs seed 001 says, the cap is 12.\nSee ../shared/DESIGN.md.\n"
-            "The budget is 12 (docs/CONFIGURATION.md).\nThe issue's story.\nSee docs/queue-design.md.\n")
+    text = (
+        "A docstring.\nAs seed 001 says, the cap is 12.\nSee ../shared/DESIGN.md.\n"
+        "The budget is 12 (docs/CONFIGURATION.md).\nThe issue's story.\nSee docs/queue-design.md.\n"
+    )
     assert [n for n, _l in elsewhere_references(text)] == [2, 3, 5]

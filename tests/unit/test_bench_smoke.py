@@ -62,9 +62,19 @@ def test_hook_latency_prints_every_scenario(capsys):
     targets = hook_latency.run(PYTHON, 1, out=out, warmup=0, memory_runs=1)
     text = out.getvalue()
     print(text)
-    for name in ("bare interpreter", "UserPromptSubmit, routine prompt", "PreToolUse Edit", "PreToolUse Bash",
-                 "Stop, no active deliberation", "spawn a persona", "record a report", "last ranking of 10x5",
-                 "conclude 10x5", "SessionStart, self-rating, no prune due", "checks off (DELIBERATION=off)"):
+    for name in (
+        "bare interpreter",
+        "UserPromptSubmit, routine prompt",
+        "PreToolUse Edit",
+        "PreToolUse Bash",
+        "Stop, no active deliberation",
+        "spawn a persona",
+        "record a report",
+        "last ranking of 10x5",
+        "conclude 10x5",
+        "SessionStart, self-rating, no prune due",
+        "checks off (DELIBERATION=off)",
+    ):
         assert name in text
     assert len(targets) == 21  # 7 fast paths × (no worker, worker up) + 2 with the checks off + 4 slow + peak memory
     assert "no worker up" in text and "worker up" in text

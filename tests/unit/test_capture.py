@@ -34,8 +34,9 @@ def test_missing_block_is_sent_back_once_then_recorded_invalid():
     d, rec = setup()
     out = capture(d, rec, "I looked at it and it seems fine.", stop_hook_active=False, **KW)
     assert out.status == "send_back"
-    assert out.send_back.startswith("Deliberation plugin: your report was not accepted. "
-                                     "Your final message has no fenced JSON report.")
+    assert out.send_back.startswith(
+        "Deliberation plugin: your report was not accepted. Your final message has no fenced JSON report."
+    )
     assert '"phase": "research"' in out.send_back  # the expected shape is shown
     assert rec.status == "running" and rec.send_backs == 1
     # the subagent tried again (stop_hook_active) and still sent no block: record invalid, no loop
@@ -45,7 +46,8 @@ def test_missing_block_is_sent_back_once_then_recorded_invalid():
     assert rec.problem.startswith("Your final message has no fenced JSON report")
     assert d.warnings == [
         "security-analyst (a1): report recorded as invalid after 1 send-back(s): "
-        "Your final message has no fenced JSON report. The research report's fields:"]
+        "Your final message has no fenced JSON report. The research report's fields:"
+    ]
     # anything arriving later is a duplicate, never a third round
     assert capture(d, rec, GOOD_RESEARCH, stop_hook_active=False, **KW).status == "duplicate"
 
@@ -60,7 +62,7 @@ def test_retry_budget_bounds_send_backs_even_without_stop_hook_active():
 
 def test_fixed_on_retry_is_recorded():
     d, rec = setup()
-    assert capture(d, rec, "```json\n{\"phase\": \"research\",}\n```", stop_hook_active=False, **KW).status == "send_back"
+    assert capture(d, rec, '```json\n{"phase": "research",}\n```', stop_hook_active=False, **KW).status == "send_back"
     out = capture(d, rec, GOOD_RESEARCH, stop_hook_active=True, **KW)
     assert out.status == "recorded" and rec.status == "reported" and rec.send_backs == 1
 
@@ -124,10 +126,19 @@ def test_duplicate_foreground_report_is_recorded_once():
 
 def test_report_cannot_claim_another_persona_phase_or_consensus():
     d, rec = setup("ranking", persona="cost-analyst")
-    text = P.fenced({"phase": "ranking", "persona": "security-analyst", "agent_type": "security-analyst",
-                     "consensus": 1.0, "phase_status": "COMPLETE", "gate1": {"passed": True},
-                     "scores": {"A": dict(zip(DIMS, (6, 6, 6, 6, 6)))}, "verdict": "approve",
-                     "preferred_approach": "A"})
+    text = P.fenced(
+        {
+            "phase": "ranking",
+            "persona": "security-analyst",
+            "agent_type": "security-analyst",
+            "consensus": 1.0,
+            "phase_status": "COMPLETE",
+            "gate1": {"passed": True},
+            "scores": {"A": dict(zip(DIMS, (6, 6, 6, 6, 6)))},
+            "verdict": "approve",
+            "preferred_approach": "A",
+        }
+    )
     out = capture(d, rec, text, stop_hook_active=False, **KW)
     assert out.status == "recorded"
     assert rec.persona == "cost-analyst" and rec.stage == "ranking"
@@ -139,8 +150,9 @@ def test_report_cannot_claim_another_persona_phase_or_consensus():
 
 def test_report_claiming_phase_complete_is_sent_back():
     d, rec = setup()
-    out = capture(d, rec, P.fenced({"phase": "COMPLETE", "findings": [{"id": "F1", "claim": "done"}]}),
-                  stop_hook_active=False, **KW)
+    out = capture(
+        d, rec, P.fenced({"phase": "COMPLETE", "findings": [{"id": "F1", "claim": "done"}]}), stop_hook_active=False, **KW
+    )
     assert out.status == "send_back"
     assert "- phase: Input should be 'research', 'deliberation' or 'ranking'" in out.send_back
     assert d.phase == "RESEARCH" and rec.status == "running"
@@ -149,8 +161,9 @@ def test_report_claiming_phase_complete_is_sent_back():
 def test_report_for_the_wrong_stage_is_sent_back():
     d, rec = setup("research")
     out = capture(d, rec, P.ranking_report({"A": (9, 9, 9, 9, 9)}), stop_hook_active=False, **KW)
-    assert ('You were spawned for the research stage, but your report says phase "ranking". '
-            'Set "phase": "research"') in out.send_back
+    assert (
+        'You were spawned for the research stage, but your report says phase "ranking". Set "phase": "research"'
+    ) in out.send_back
 
 
 def test_a_new_report_of_the_same_persona_and_stage_supersedes_the_old_one():
@@ -199,12 +212,14 @@ def test_hooks_send_an_invalid_report_back_once_then_record_it_invalid(project, 
     (project / ".claude" / "deliberation").mkdir(parents=True)
     (project / ".claude" / "deliberation" / "config.json").write_text('{"depth": {"posture": "off"}}')
     s = P.Session(hook, sid="cap-invalid-1")
-    out = s.foreground("cost-analyst", "Research the question.", "no report here",
-                       retry_message="still no report")
+    out = s.foreground("cost-analyst", "Research the question.", "no report here", retry_message="still no report")
     # said as context to the subagent (no "blocking error from command" line): the subagent goes on
     assert "decision" not in out["stop"].json and out["stop"].decision == "block"
-    assert out["stop"].json["hookSpecificOutput"]["additionalContext"].startswith("Deliberation plugin: your report was not accepted. "
-                                                 "Your final message has no fenced JSON report.")
+    assert (
+        out["stop"]
+        .json["hookSpecificOutput"]["additionalContext"]
+        .startswith("Deliberation plugin: your report was not accepted. Your final message has no fenced JSON report.")
+    )
     assert out["stop2"].decision is None  # stop_hook_active: recorded invalid, no second block
     [agent] = _delib(project)["agents"]
     assert agent["status"] == "invalid" and agent["send_backs"] == 1

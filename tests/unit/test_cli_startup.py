@@ -14,13 +14,20 @@ from tests.conftest import LIB
 from deliberation import cli
 
 # run as `python -m deliberation` runs it; the modules loaded after are printed on stderr
-PROBE = ("import sys\nbefore = set(sys.modules)\ntry:\n    from deliberation.cli import main\n    main(sys.argv[1:])\n"
-         "finally:\n    sys.stdout.flush()\n    sys.stderr.write(' '.join(sorted(set(sys.modules) - before)))\n")
+PROBE = (
+    "import sys\nbefore = set(sys.modules)\ntry:\n    from deliberation.cli import main\n    main(sys.argv[1:])\n"
+    "finally:\n    sys.stdout.flush()\n    sys.stderr.write(' '.join(sorted(set(sys.modules) - before)))\n"
+)
 
 
 def loaded_by(*argv: str) -> "tuple[str, set[str]]":
-    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(LIB), "PATH": "/usr/bin:/bin"}, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(LIB), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
     return proc.stdout, set(proc.stderr.split())
 
 
@@ -53,4 +60,4 @@ def test_bin_deliberation_starts_the_cli_as_the_bench_measures_it():
     import cli_startup
 
     launcher = (LIB.parent / "bin" / "deliberation").read_text()
-    assert f"-E -c '{cli_startup.ENTRY}' \"$plugin/lib\" \"$@\"" in launcher
+    assert f'-E -c \'{cli_startup.ENTRY}\' "$plugin/lib" "$@"' in launcher

@@ -28,7 +28,7 @@ def test_a_cached_copy_gets_a_copy_of_the_finder_a_folder_a_two_line_launcher(tm
     clone = make_plugin(tmp_path / "it's a clone")
     kind, text = cp.launcher(str(clone), env)
     assert kind == "runs-folder"
-    assert text.splitlines()[-1] == "exec '" + str(clone).replace("'", "'\"'\"'") + "/bin/deliberation' \"$@\""
+    assert text.splitlines()[-1] == "exec '" + str(clone).replace("'", "'\"'\"'") + '/bin/deliberation\' "$@"'
     assert cp.is_ours(str(clone / "bin" / "deliberation"))
 
 
@@ -67,9 +67,11 @@ def test_install_writes_an_executable_and_says_the_path_line(tmp_path):
     code, lines = cp.install(str(clone), env)
     target = home / ".local" / "bin" / "deliberation"
     assert code == 0 and os.access(target, os.X_OK) and not target.is_symlink()
-    assert lines == [f"wrote {target}: it runs {clone / 'bin' / 'deliberation'}",
-                     f"{target.parent} is not on your PATH yet: export PATH=\"$HOME/.local/bin:$PATH\"   "
-                     "(add it to ~/.zshrc, then open a new terminal)"]
+    assert lines == [
+        f"wrote {target}: it runs {clone / 'bin' / 'deliberation'}",
+        f'{target.parent} is not on your PATH yet: export PATH="$HOME/.local/bin:$PATH"   '
+        "(add it to ~/.zshrc, then open a new terminal)",
+    ]
     assert [p.name for p in target.parent.iterdir()] == ["deliberation"]  # no temporary file left
     code, lines = cp.install(str(clone), {**env, "PATH": f"{target.parent}:/usr/bin"})
     assert code == 0 and lines[1].startswith("`deliberation status` now works in a terminal")
@@ -84,10 +86,12 @@ def test_doctor_names_the_step_with_this_machines_paths(tmp_path):
     assert found.message == (
         "command: no `deliberation` on this PATH outside a plugin folder (Claude Code's Bash tool has the plugin's "
         f"own): `{cached / 'bin' / 'deliberation'} setup --command` (or `! deliberation setup --command` inside "
-        f"Claude Code) puts it in {home / '.local' / 'bin'}; then export PATH=\"$HOME/.local/bin:$PATH\"   "
-        "(add it to ~/.profile, then open a new terminal)")
+        f'Claude Code) puts it in {home / ".local" / "bin"}; then export PATH="$HOME/.local/bin:$PATH"   '
+        "(add it to ~/.profile, then open a new terminal)"
+    )
     cp.install(str(cached), env)
     on = {**env, "PATH": f"{home / '.local' / 'bin'}:/usr/bin"}
     assert check_command(str(cached), on).status == "ok"
     assert check_command(str(cached), on).message == (
-        f"command: `deliberation` in a terminal runs {home / '.local' / 'bin' / 'deliberation'}")
+        f"command: `deliberation` in a terminal runs {home / '.local' / 'bin' / 'deliberation'}"
+    )

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("name", sorted(commands.COMMANDS))
 def test_the_shipped_commands_are_the_plugin_forms_words(name):
     assert (ROOT / "commands" / name).read_text(encoding="utf-8") == commands.body(name, "plugin"), (
-        f"commands/{name} drifted from text/commands.py: regenerate it with body({name!r}, 'plugin')")
+        f"commands/{name} drifted from text/commands.py: regenerate it with body({name!r}, 'plugin')"
+    )
 
 
 def test_the_namespace_is_the_plugins_name():

@@ -23,15 +23,19 @@ def _dims(values):
 
 # --- combine: hand-computed cases -------------------------------------------------------------
 
-@pytest.mark.parametrize("values, expected", [
-    ((0.0, 0.0, 0.0, 0.0), 1.0),
-    ((0.9, 0.3, 0.2, 0.1), 0.73),   # 1 - 0.3*0.9
-    ((1.0, 0.39, 0.0, 0.0), 0.70),  # one maximal dimension: the floor of the one-high case
-    ((0.6, 0.6, 0.0, 0.0), 0.52),   # 1 - 0.18 - 0.3*1
-    ((0.8, 0.5, 0.2, 0.0), 0.61),   # 1 - 0.24 - 0.3*0.5 (0.5 is halfway from low 0.4 to high 0.6)
-    ((0.7, 0.7, 0.7, 0.0), 0.19),   # 1 - 0.21 - 0.3 - 0.3
-    ((1.0, 1.0, 1.0, 1.0), 0.0),    # 1 - 0.3 - 0.9 clamps to 0
-])
+
+@pytest.mark.parametrize(
+    "values, expected",
+    [
+        ((0.0, 0.0, 0.0, 0.0), 1.0),
+        ((0.9, 0.3, 0.2, 0.1), 0.73),  # 1 - 0.3*0.9
+        ((1.0, 0.39, 0.0, 0.0), 0.70),  # one maximal dimension: the floor of the one-high case
+        ((0.6, 0.6, 0.0, 0.0), 0.52),  # 1 - 0.18 - 0.3*1
+        ((0.8, 0.5, 0.2, 0.0), 0.61),  # 1 - 0.24 - 0.3*0.5 (0.5 is halfway from low 0.4 to high 0.6)
+        ((0.7, 0.7, 0.7, 0.0), 0.19),  # 1 - 0.21 - 0.3 - 0.3
+        ((1.0, 1.0, 1.0, 1.0), 0.0),  # 1 - 0.3 - 0.9 clamps to 0
+    ],
+)
 def test_combine_hand_computed(values, expected):
     assert c.combine(_dims(values)) == pytest.approx(expected, abs=1e-4)
 
@@ -66,8 +70,7 @@ def test_one_high_dimension_keeps_confidence_at_or_above_070(pos, high, lows):
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(high_value, min_size=2, max_size=4), st.lists(any_value, min_size=2, max_size=2),
-       st.permutations(range(4)))
+@given(st.lists(high_value, min_size=2, max_size=4), st.lists(any_value, min_size=2, max_size=2), st.permutations(range(4)))
 def test_two_or_more_high_dimensions_drop_confidence_below_070(highs, rest, order):
     values = (highs + rest)[:4]
     values = [values[i] for i in order]
@@ -94,6 +97,7 @@ def test_score_is_bounded_and_deterministic(text):
 
 # --- score: terms and vocabularies -----------------------------------------------------------
 
+
 def test_score_noisy_or_hand_computed():
     s = c.score("Purge the production database")
     assert s["stakes"] == pytest.approx(1 - (1 - 0.45) * (1 - 0.35), abs=1e-4)  # 0.6425
@@ -103,8 +107,13 @@ def test_score_noisy_or_hand_computed():
 
 def test_terms_match_whole_words_and_prefixes():
     norm = c.normalise("Migrating the multi-tenant DB; the author's auth flow")
-    assert c.find_terms(norm, ["migrat*", "multi tenant*", "auth", "author", "tenant"]) == \
-        ["migrat*", "multi tenant*", "auth", "author", "tenant"]
+    assert c.find_terms(norm, ["migrat*", "multi tenant*", "auth", "author", "tenant"]) == [
+        "migrat*",
+        "multi tenant*",
+        "auth",
+        "author",
+        "tenant",
+    ]
     assert c.find_terms(c.normalise("the authoring tool"), ["auth", "grat*"]) == []
 
 
@@ -124,15 +133,16 @@ def test_vocabularies_replace_and_extra_terms_add():
 
 # --- evaluate ---------------------------------------------------------------------------------
 
-MULTI = ("Should we split the monolith into microservices? We have three teams, growing traffic "
-         "and a shared Postgres database; consider cost, reliability and our roadmap.")
+MULTI = (
+    "Should we split the monolith into microservices? We have three teams, growing traffic "
+    "and a shared Postgres database; consider cost, reliability and our roadmap."
+)
 
 
 def test_evaluate_shape_with_defaults_and_with_config_dump():
     cfg = Config().model_dump()
     for e in (c.evaluate(MULTI, None), c.evaluate(MULTI, cfg)):
-        assert set(e) >= {"dimensions", "confidence", "threshold", "triggered", "forced",
-                          "task_type", "matched"}
+        assert set(e) >= {"dimensions", "confidence", "threshold", "triggered", "forced", "task_type", "matched"}
         assert set(e["dimensions"]) == set(DIMS)
         assert e["threshold"] == 0.70 and e["triggered"] and not e["forced"]
         assert e["task_type"] == "architecture"
@@ -145,11 +155,14 @@ def test_evaluate_routine_prompt_does_not_trigger():
     assert not e["triggered"] and e["confidence"] == 1.0 and e["task_type"] == "documentation"
 
 
-@pytest.mark.parametrize("prompt, marker", [
-    ("/deliberate should we cache this?", "/deliberate"),
-    ("DELIBERATE on the plan", "DELIBERATE"),
-    ("  /deliberate", "/deliberate"),
-])
+@pytest.mark.parametrize(
+    "prompt, marker",
+    [
+        ("/deliberate should we cache this?", "/deliberate"),
+        ("DELIBERATE on the plan", "DELIBERATE"),
+        ("  /deliberate", "/deliberate"),
+    ],
+)
 def test_force_markers_force_a_routine_prompt(prompt, marker):
     e = c.evaluate(prompt, None)
     assert e["forced"] and e["triggered"] and marker in e["reason"]
@@ -161,21 +174,30 @@ def test_force_markers_need_a_word_boundary_and_come_first():
     assert not c.evaluate("deliberate on it", None)["forced"]  # case-sensitive
 
 
-@pytest.mark.parametrize("prompt, spelt", [
-    ("/deliberation:deliberate Should we cache this?", "/deliberation:deliberate"),
-    ("/my-fork.v2:deliberate Should we cache this?", "/my-fork.v2:deliberate"),
-    ("/deliberation:deliberate", "/deliberation:deliberate"),
-])
+@pytest.mark.parametrize(
+    "prompt, spelt",
+    [
+        ("/deliberation:deliberate Should we cache this?", "/deliberation:deliberate"),
+        ("/my-fork.v2:deliberate Should we cache this?", "/my-fork.v2:deliberate"),
+        ("/deliberation:deliberate", "/deliberation:deliberate"),
+    ],
+)
 def test_a_plugin_command_forces_whatever_its_namespace(prompt, spelt):
     # the client passes a plugin's command to the prompt hook as `/<plugin>:<command> …`
     e = c.evaluate(prompt, None)
     assert e["forced"] and e["triggered"] and repr(spelt) in e["reason"]
-    assert c.question_of(prompt) == prompt[len(spelt):].strip()
+    assert c.question_of(prompt) == prompt[len(spelt) :].strip()
 
 
 def test_a_namespaced_marker_needs_a_plain_namespace_and_the_whole_command():
-    for prompt in ("/deliberation:deliberately rename x", "/a b:deliberate x", "/:deliberate x",
-                   "/deliberation:status x", "deliberation:deliberate x", "DELIBERATION:DELIBERATE x"):
+    for prompt in (
+        "/deliberation:deliberately rename x",
+        "/a b:deliberate x",
+        "/:deliberate x",
+        "/deliberation:status x",
+        "deliberation:deliberate x",
+        "DELIBERATION:DELIBERATE x",
+    ):
         assert not c.evaluate(prompt, None)["forced"], prompt
     assert c.question_of("/deliberation:deliberate Should we shard?") == "Should we shard?"
 
@@ -216,8 +238,10 @@ def test_config_vocabularies_and_keywords_flow_through():
 
 
 def test_task_notification_is_never_scored_or_triggered():
-    note = ("<task-notification>\n<task-id>a1</task-id><status>completed</status>"
-            "<result>Should we migrate production? DELIBERATE</result></task-notification>")
+    note = (
+        "<task-notification>\n<task-id>a1</task-id><status>completed</status>"
+        "<result>Should we migrate production? DELIBERATE</result></task-notification>"
+    )
     e = c.evaluate(note, None)
     assert not e["triggered"] and not e["forced"] and e["confidence"] == 1.0
     assert all(v == 0.0 for v in e["dimensions"].values())
@@ -225,6 +249,7 @@ def test_task_notification_is_never_scored_or_triggered():
 
 
 # --- the labelled set -------------------------------------------------------------------------
+
 
 def _labelled():
     return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
@@ -252,8 +277,10 @@ def test_labelled_set_every_decision_matches_its_label():
         if e["triggered"] != r["expect_trigger"]:
             wrong.append(f"{e['confidence']:.2f} {e['dimensions']} {r['prompt']}")
     total = sum(fired.values())
-    print(f"\ntrigger rate: {total}/{len(rows)} = {total / len(rows):.1%} "
-          "(the set over-samples risky prompts; ordinary traffic is mostly routine)")
+    print(
+        f"\ntrigger rate: {total}/{len(rows)} = {total / len(rows):.1%} "
+        "(the set over-samples risky prompts; ordinary traffic is mostly routine)"
+    )
     for cat in sorted(by_cat):
         print(f"  {cat:18s} {fired[cat]}/{by_cat[cat]} = {fired[cat] / by_cat[cat]:.0%}")
     assert wrong == []

@@ -25,8 +25,11 @@ def test_config_defaults_are_the_defaults_module():
     assert dumped.pop("schema_version") == 1
     assert dumped == defaults.CONFIG
     assert task_type.DEFAULT_THRESHOLDS is defaults.CONFIG["task_types"]["thresholds"]
-    assert (confidence.DEFAULT_THRESHOLD, confidence.DEFAULT_HIGH, list(confidence.DEFAULT_FORCE_MARKERS)) == \
-        (dumped["trigger"]["threshold"], dumped["trigger"]["high_dimension"], dumped["trigger"]["force_markers"])
+    assert (confidence.DEFAULT_THRESHOLD, confidence.DEFAULT_HIGH, list(confidence.DEFAULT_FORCE_MARKERS)) == (
+        dumped["trigger"]["threshold"],
+        dumped["trigger"]["high_dimension"],
+        dumped["trigger"]["force_markers"],
+    )
     assert (decision_record.STRONG, decision_record.MODERATE) == (dumped["gates"]["strong"], dumped["gates"]["moderate"])
     assert hookio.RISKY_TOOLS == dumped["escalation"]["risky_tools"]
     # a Config's lists and dicts are its own: changing one leaves the defaults as they were
@@ -39,8 +42,13 @@ def test_config_defaults_are_the_defaults_module():
 
 def test_the_documented_defaults():
     c = Config()
-    assert c.task_types.thresholds == {"security": 0.85, "architecture": 0.80, "default": 0.70,
-                                       "refactoring": 0.65, "documentation": 0.50}
+    assert c.task_types.thresholds == {
+        "security": 0.85,
+        "architecture": 0.80,
+        "default": 0.70,
+        "refactoring": 0.65,
+        "documentation": 0.50,
+    }
     assert c.trigger.threshold == 0.70
     assert c.spawn_budget.max_active_children == 12 and c.spawn_budget.max_depth == 3
     assert c.deliberation.min_agents == 2 and c.deliberation.min_alternatives == 2
@@ -58,6 +66,7 @@ def test_every_setting_is_documented():
                 yield from walk(value, f"{prefix}{name}.")
             else:
                 yield f"{prefix}{name}", field
+
     # every setting is documented; a new undocumented one fails here
     known = ("schema_version",)
     undocumented = [n for n, f in walk(Config()) if not f.description and n not in known]
@@ -76,23 +85,30 @@ def test_partial_thresholds_keep_the_other_defaults():
 
 
 def test_invalid_values_are_reported_by_name_and_defaults_used():
-    c, problems = validate_config({"spawn_budget": {"max_active_children": 0, "max_depth": 5},
-                                   "gates": {"strong": "high"}, "strict": True})
+    c, problems = validate_config(
+        {"spawn_budget": {"max_active_children": 0, "max_depth": 5}, "gates": {"strong": "high"}, "strict": True}
+    )
     assert c.spawn_budget.max_active_children == 12  # default
     assert c.spawn_budget.max_depth == 5 and c.strict is True  # valid neighbours are kept
     assert c.gates.strong == 0.85
     assert len(problems) == 2
-    assert any(p.startswith("config key 'spawn_budget.max_active_children': Input should be greater "
-                            "than or equal to 1") and p.endswith("— using the default") for p in problems)
+    assert any(
+        p.startswith("config key 'spawn_budget.max_active_children': Input should be greater than or equal to 1")
+        and p.endswith("— using the default")
+        for p in problems
+    )
     assert any(p.startswith("config key 'gates.strong': ") for p in problems)
 
 
 def test_unknown_keys_are_reported_by_name():
     c, problems = validate_config({"spawn_budget": {"max_children": 3}, "colour": "blue"})
     assert c == Config()
-    assert sorted(problems) == sorted([
-        "config key 'spawn_budget.max_children': Extra inputs are not permitted — using the default",
-        "config key 'colour': Extra inputs are not permitted — using the default"])
+    assert sorted(problems) == sorted(
+        [
+            "config key 'spawn_budget.max_children': Extra inputs are not permitted — using the default",
+            "config key 'colour': Extra inputs are not permitted — using the default",
+        ]
+    )
 
 
 def test_unknown_task_type_threshold_is_reported():
@@ -129,8 +145,10 @@ def test_strict_and_the_config_cache(project):
     assert plain_reads.config_dict(lay) is None  # not cached yet → slow path validates
     cfg, problems = project_config(lay)
     assert cfg.strict is True and cfg.spawn_budget.max_active_children == 12
-    assert problems == ["deliberation config: config key 'spawn_budget.max_active_children': Input "
-                        "should be a valid integer, unable to parse string as an integer — using the default"]
+    assert problems == [
+        "deliberation config: config key 'spawn_budget.max_active_children': Input "
+        "should be a valid integer, unable to parse string as an integer — using the default"
+    ]
     cached = plain_reads.config_dict(lay)
     assert cached["strict"] is True and cached["spawn_budget"]["max_active_children"] == 12
     assert plain_reads.is_strict(cached)

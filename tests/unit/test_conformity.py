@@ -6,33 +6,64 @@ from __future__ import annotations
 import pytest
 
 from deliberation.state.config import Config
-from deliberation.core.conformity import (detect_all, missing_minority, same_reasoning, score_clustering, templated_dissent, two_agent_rule)
+from deliberation.core.conformity import (
+    detect_all,
+    missing_minority,
+    same_reasoning,
+    score_clustering,
+    templated_dissent,
+    two_agent_rule,
+)
 from deliberation.state.agent_report import AgentReport, Concern
 from deliberation.state.models import AgentRecord, RankingResult
 from deliberation.core.conformity import dimension_clustering, near_threshold
 from deliberation.core.ranking import rank
 
 CFG = Config().conformity
-PERSONAS = ["security-analyst", "performance-engineer", "cost-analyst", "reliability-engineer",
-            "test-engineer"]
+PERSONAS = ["security-analyst", "performance-engineer", "cost-analyst", "reliability-engineer", "test-engineer"]
 
 
 def report(phase="ranking", verdict="approve", preferred="A", rationale="", dissent=()):
-    return AgentReport(phase=phase, verdict=verdict, preferred_approach=preferred, rationale=rationale,
-                       dissent=[Concern(concern=c, reason=r) for c, r in dissent])
+    return AgentReport(
+        phase=phase,
+        verdict=verdict,
+        preferred_approach=preferred,
+        rationale=rationale,
+        dissent=[Concern(concern=c, reason=r) for c, r in dissent],
+    )
 
 
 def record(key, persona, rep, stage="ranking", status="reported", superseded=False):
-    return AgentRecord(key=key, agent_id=key, persona=persona, kind="persona", stage=stage,
-                       status=status, spawned_at=0.0, report=rep, superseded=superseded)
+    return AgentRecord(
+        key=key,
+        agent_id=key,
+        persona=persona,
+        kind="persona",
+        stage=stage,
+        status=status,
+        spawned_at=0.0,
+        report=rep,
+        superseded=superseded,
+    )
 
 
 def ranking(scores: "dict[str, float]", leading="A"):
     vals = list(scores.values())
-    return RankingResult(dimensions={"correctness": 1.0}, approaches=["A", "B"], scores=[],
-                         means={"A": sum(vals) / len(vals)}, leading=leading, leading_scores=scores,
-                         consensus=0.7, spread=max(vals) - min(vals), stdev=0.0, agents=len(vals),
-                         approvals=len(vals), rejections=0, abstentions=0)
+    return RankingResult(
+        dimensions={"correctness": 1.0},
+        approaches=["A", "B"],
+        scores=[],
+        means={"A": sum(vals) / len(vals)},
+        leading=leading,
+        leading_scores=scores,
+        consensus=0.7,
+        spread=max(vals) - min(vals),
+        stdev=0.0,
+        agents=len(vals),
+        approvals=len(vals),
+        rejections=0,
+        abstentions=0,
+    )
 
 
 def panel(n=5, **kw):
@@ -50,8 +81,9 @@ def test_seed_example_five_agents_7_1_to_7_4_flagged():
     assert w.detector == "score_clustering"
     assert w.agents == ["ag0", "ag1", "ag2", "ag3", "ag4"]
     # 7.4 - 7.1 = 0.30000000000000071 in floating point: still inside the 0.30 window
-    assert w.evidence == ("5 agents scored leading approach A within 7.10–7.40 "
-                          "(spread 0.30 ≤ window 0.30): 7.10, 7.20, 7.30, 7.30, 7.40")
+    assert w.evidence == (
+        "5 agents scored leading approach A within 7.10–7.40 (spread 0.30 ≤ window 0.30): 7.10, 7.20, 7.30, 7.30, 7.40"
+    )
     assert "fresh isolation" in w.recommendation
 
 
@@ -91,21 +123,26 @@ def test_clustering_ignores_invalid_superseded_and_other_stage_scores():
 # --------------------------------------------------------------------------------------------
 # templated dissent
 
-TEMPLATE = ("The dual-write period can leave orders and payments inconsistent",
-            "Writes to the old and new schema are not in one transaction, so a crash between them "
-            "loses one side")
-TEMPLATE_REWORDED = ("The dual write period could leave orders and payments inconsistent",
-                     "Writes to the old and the new schema are not in a single transaction, so a crash "
-                     "between them loses one side")
-SAME_TOPIC_OTHER_ARGUMENT = ("The dual-write period doubles write latency on the orders path",
-                             "Every order insert now waits for two round trips to the primary, "
-                             "measured 18 ms to 35 ms at p99 in staging")
+TEMPLATE = (
+    "The dual-write period can leave orders and payments inconsistent",
+    "Writes to the old and new schema are not in one transaction, so a crash between them loses one side",
+)
+TEMPLATE_REWORDED = (
+    "The dual write period could leave orders and payments inconsistent",
+    "Writes to the old and the new schema are not in a single transaction, so a crash between them loses one side",
+)
+SAME_TOPIC_OTHER_ARGUMENT = (
+    "The dual-write period doubles write latency on the orders path",
+    "Every order insert now waits for two round trips to the primary, measured 18 ms to 35 ms at p99 in staging",
+)
 
 
 def test_templated_dissent_flagged_across_personas():
-    agents = [record("ag0", "security-analyst", report(dissent=[TEMPLATE])),
-              record("ag1", "reliability-engineer", report(dissent=[TEMPLATE_REWORDED])),
-              record("ag2", "cost-analyst", report(dissent=[SAME_TOPIC_OTHER_ARGUMENT]))]
+    agents = [
+        record("ag0", "security-analyst", report(dissent=[TEMPLATE])),
+        record("ag1", "reliability-engineer", report(dissent=[TEMPLATE_REWORDED])),
+        record("ag2", "cost-analyst", report(dissent=[SAME_TOPIC_OTHER_ARGUMENT])),
+    ]
     [w] = templated_dissent(agents, CFG.templated_similarity)
     assert w.detector == "templated_dissent" and w.agents == ["ag0", "ag1"]
     assert "security-analyst × reliability-engineer 0.91;" in w.evidence  # hand-checked below
@@ -113,21 +150,27 @@ def test_templated_dissent_flagged_across_personas():
 
 
 def test_templated_dissent_looks_at_every_stage():
-    agents = [record("ag0", "security-analyst", report(phase="research", dissent=[TEMPLATE]), stage="research"),
-              record("ag1", "reliability-engineer", report(dissent=[TEMPLATE_REWORDED]))]
+    agents = [
+        record("ag0", "security-analyst", report(phase="research", dissent=[TEMPLATE]), stage="research"),
+        record("ag1", "reliability-engineer", report(dissent=[TEMPLATE_REWORDED])),
+    ]
     assert [w.agents for w in templated_dissent(agents, 0.6)] == [["ag0", "ag1"]]
 
 
 def test_near_miss_same_topic_different_argument_not_templated():
-    agents = [record("ag0", "security-analyst", report(dissent=[TEMPLATE])),
-              record("ag2", "performance-engineer", report(dissent=[SAME_TOPIC_OTHER_ARGUMENT]))]
+    agents = [
+        record("ag0", "security-analyst", report(dissent=[TEMPLATE])),
+        record("ag2", "performance-engineer", report(dissent=[SAME_TOPIC_OTHER_ARGUMENT])),
+    ]
     assert templated_dissent(agents, 0.6) == []
 
 
 def test_same_persona_repeating_itself_or_invalid_report_is_not_templated():
-    agents = [record("ag0", "security-analyst", report(phase="research", dissent=[TEMPLATE]), stage="research"),
-              record("ag1", "security-analyst", report(dissent=[TEMPLATE])),
-              record("ag2", "cost-analyst", report(dissent=[TEMPLATE]), superseded=True)]
+    agents = [
+        record("ag0", "security-analyst", report(phase="research", dissent=[TEMPLATE]), stage="research"),
+        record("ag1", "security-analyst", report(dissent=[TEMPLATE])),
+        record("ag2", "cost-analyst", report(dissent=[TEMPLATE]), superseded=True),
+    ]
     assert templated_dissent(agents, 0.6) == []
 
 
@@ -136,17 +179,21 @@ def test_same_persona_repeating_itself_or_invalid_report_is_not_templated():
 
 
 def _sec_perf_panel(sec_report, perf_report):
-    return [record("sec", "security-analyst", sec_report),
-            record("perf", "performance-engineer", perf_report),
-            record("test", "test-engineer", report())]
+    return [
+        record("sec", "security-analyst", sec_report),
+        record("perf", "performance-engineer", perf_report),
+        record("test", "test-engineer", report()),
+    ]
 
 
 def test_missing_minority_unanimous_conflicting_pair_flagged():
     agents = _sec_perf_panel(report(), report())
     [w] = missing_minority(agents, CFG.conflicting_pairs)
     assert w.agents == ["sec", "perf"]
-    assert w.evidence == ("unanimous approval: 3 of 3 ranking agents approve with 0 dissent, "
-                          "including conflicting personas security-analyst × performance-engineer")
+    assert w.evidence == (
+        "unanimous approval: 3 of 3 ranking agents approve with 0 dissent, "
+        "including conflicting personas security-analyst × performance-engineer"
+    )
 
 
 def test_near_miss_conflicting_pair_where_one_dissents_not_flagged():
@@ -161,47 +208,61 @@ def test_missing_minority_needs_all_approve_and_both_personas():
     no_perf = [record("sec", "security-analyst", report()), record("test", "test-engineer", report())]
     assert missing_minority(no_perf, CFG.conflicting_pairs) == []
     # the conflicting partner only took part in research: not a ranking-stage unanimity
-    research_perf = [record("sec", "security-analyst", report()), record("test", "test-engineer", report()),
-                     record("perf", "performance-engineer", report(phase="research"), stage="research")]
+    research_perf = [
+        record("sec", "security-analyst", report()),
+        record("test", "test-engineer", report()),
+        record("perf", "performance-engineer", report(phase="research"), stage="research"),
+    ]
     assert missing_minority(research_perf, CFG.conflicting_pairs) == []
 
 
 # --------------------------------------------------------------------------------------------
 # same reasoning and the two-agent rule
 
-WHY_1 = ("Approach A keeps the queue consumer idempotent with a deduplication key, so redelivered "
-         "messages never charge a customer twice")
-WHY_1_ECHO = ("Approach A keeps the queue consumer idempotent using a deduplication key so that "
-              "redelivered messages never charge customers twice")
-WHY_2 = ("Approach A is cheaper to run: it reuses the existing Postgres instance instead of adding a "
-         "managed broker, saving about 400 dollars a month")
+WHY_1 = (
+    "Approach A keeps the queue consumer idempotent with a deduplication key, so redelivered "
+    "messages never charge a customer twice"
+)
+WHY_1_ECHO = (
+    "Approach A keeps the queue consumer idempotent using a deduplication key so that "
+    "redelivered messages never charge customers twice"
+)
+WHY_2 = (
+    "Approach A is cheaper to run: it reuses the existing Postgres instance instead of adding a "
+    "managed broker, saving about 400 dollars a month"
+)
 
 
 def test_same_reasoning_flagged_for_agreement_with_echoed_rationale():
-    agents = [record("ag0", "security-analyst", report(rationale=WHY_1)),
-              record("ag1", "reliability-engineer", report(rationale=WHY_1_ECHO)),
-              record("ag2", "cost-analyst", report(rationale=WHY_2))]
+    agents = [
+        record("ag0", "security-analyst", report(rationale=WHY_1)),
+        record("ag1", "reliability-engineer", report(rationale=WHY_1_ECHO)),
+        record("ag2", "cost-analyst", report(rationale=WHY_2)),
+    ]
     [w] = same_reasoning(agents, ranking({"ag0": 7, "ag1": 8, "ag2": 6}), CFG.same_reasoning_similarity)
     assert w.detector == "same_reasoning" and w.agents == ["ag0", "ag1"]
     assert "agree on the same position with the same reasoning" in w.evidence
 
 
 def test_near_miss_agreement_with_different_reasoning_not_flagged():
-    agents = [record("ag0", "security-analyst", report(rationale=WHY_1)),
-              record("ag2", "cost-analyst", report(rationale=WHY_2))]
+    agents = [record("ag0", "security-analyst", report(rationale=WHY_1)), record("ag2", "cost-analyst", report(rationale=WHY_2))]
     assert same_reasoning(agents, None, 0.6) == []
 
 
 def test_same_words_but_different_position_is_not_agreement():
-    agents = [record("ag0", "security-analyst", report(rationale=WHY_1)),
-              record("ag1", "reliability-engineer", report(preferred="B", rationale=WHY_1_ECHO)),
-              record("ag2", "cost-analyst", report(verdict="abstain", rationale=WHY_1))]
+    agents = [
+        record("ag0", "security-analyst", report(rationale=WHY_1)),
+        record("ag1", "reliability-engineer", report(preferred="B", rationale=WHY_1_ECHO)),
+        record("ag2", "cost-analyst", report(verdict="abstain", rationale=WHY_1)),
+    ]
     assert same_reasoning(agents, None, 0.6) == []
 
 
 def test_preferred_none_means_leading_approach():
-    agents = [record("ag0", "security-analyst", report(preferred=None, rationale=WHY_1)),
-              record("ag1", "reliability-engineer", report(preferred="A", rationale=WHY_1_ECHO))]
+    agents = [
+        record("ag0", "security-analyst", report(preferred=None, rationale=WHY_1)),
+        record("ag1", "reliability-engineer", report(preferred="A", rationale=WHY_1_ECHO)),
+    ]
     assert same_reasoning(agents, ranking({"ag0": 7, "ag1": 8}), 0.6)[0].agents == ["ag0", "ag1"]
     assert same_reasoning(agents, ranking({"ag0": 7, "ag1": 8}, leading="B"), 0.6) == []
 
@@ -212,10 +273,14 @@ def test_two_agent_rule():
     assert two_agent_rule(for_a, report(verdict="reject", rationale=WHY_1)) == "investigate"
     assert two_agent_rule(for_a, report(rationale=WHY_1_ECHO)) == "suspect_herding"
     # records work too; a missing report cannot agree
-    assert two_agent_rule(record("x", "security-analyst", for_a),
-                          record("y", "devils-advocate", report(rationale=WHY_1_ECHO))) == "suspect_herding"
-    assert two_agent_rule(record("x", "security-analyst", for_a),
-                          record("y", "devils-advocate", None, status="invalid")) == "investigate"
+    assert (
+        two_agent_rule(record("x", "security-analyst", for_a), record("y", "devils-advocate", report(rationale=WHY_1_ECHO)))
+        == "suspect_herding"
+    )
+    assert (
+        two_agent_rule(record("x", "security-analyst", for_a), record("y", "devils-advocate", None, status="invalid"))
+        == "investigate"
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -234,24 +299,33 @@ def test_evidence_figures_are_the_similarities():
     assert dice(a, b, 3) == pytest.approx(26 / 32)
     expected = 0.6 * 32 / 33 + 0.4 * 26 / 32  # 0.9068
     assert similarity(a, b) == pytest.approx(expected, abs=1e-6)
-    agents = [record("ag0", "security-analyst", report(dissent=[TEMPLATE])),
-              record("ag1", "reliability-engineer", report(dissent=[TEMPLATE_REWORDED]))]
+    agents = [
+        record("ag0", "security-analyst", report(dissent=[TEMPLATE])),
+        record("ag1", "reliability-engineer", report(dissent=[TEMPLATE_REWORDED])),
+    ]
     [w] = templated_dissent(agents, 0.6)
     assert "security-analyst × reliability-engineer 0.91;" in w.evidence
 
 
 def test_detect_all_on_a_herding_panel_and_a_healthy_one():
-    herd = [record("sec", "security-analyst", report(rationale=WHY_1)),
-            record("perf", "performance-engineer", report(rationale=WHY_1_ECHO)),
-            record("test", "test-engineer", report(rationale=WHY_1))]
+    herd = [
+        record("sec", "security-analyst", report(rationale=WHY_1)),
+        record("perf", "performance-engineer", report(rationale=WHY_1_ECHO)),
+        record("test", "test-engineer", report(rationale=WHY_1)),
+    ]
     r = ranking({"sec": 7.2, "perf": 7.3, "test": 7.4})
     found = {w.detector for w in detect_all(herd, r, Config())}
     assert found == {"score_clustering", "missing_minority", "same_reasoning"}
 
-    healthy = [record("sec", "security-analyst", report(rationale=WHY_1)),
-               record("perf", "performance-engineer", report(verdict="reject", preferred="B", rationale=WHY_2,
-                                                             dissent=[SAME_TOPIC_OTHER_ARGUMENT])),
-               record("test", "test-engineer", report(rationale=WHY_2, dissent=[TEMPLATE]))]
+    healthy = [
+        record("sec", "security-analyst", report(rationale=WHY_1)),
+        record(
+            "perf",
+            "performance-engineer",
+            report(verdict="reject", preferred="B", rationale=WHY_2, dissent=[SAME_TOPIC_OTHER_ARGUMENT]),
+        ),
+        record("test", "test-engineer", report(rationale=WHY_2, dissent=[TEMPLATE])),
+    ]
     assert detect_all(healthy, ranking({"sec": 8.1, "perf": 5.6, "test": 7.0}), Config()) == []
     assert "cannot" in detect_all.__doc__ and "herding" in detect_all.__doc__
 
@@ -269,8 +343,9 @@ def scored_panel(risk: "list[float]", others: "list[tuple]"):
     agents = []
     for i, (r, rest) in enumerate(zip(risk, others)):
         dims = dict(zip(("correctness", "maintainability", "performance", "cost"), rest), risk=r)
-        rep = AgentReport(phase="ranking", verdict="approve", preferred_approach="A",
-                          scores={"A": dims, "B": {d: 5.0 for d in DIMS}})
+        rep = AgentReport(
+            phase="ranking", verdict="approve", preferred_approach="A", scores={"A": dims, "B": {d: 5.0 for d in DIMS}}
+        )
         agents.append(record(f"ag{i}", PERSONAS[i], rep))
     return agents, rank(agents, W)
 
@@ -285,8 +360,10 @@ def test_seed_example_security_risk_7_1_to_7_4_is_one_dimension_and_flagged():
     assert score_clustering(agents, r, 0.3, 3) == []  # the totals spread: the old detector saw nothing
     [w] = dimension_clustering(agents, r, 0.3, 3)
     assert w.detector == "dimension_clustering" and w.agents == ["ag0", "ag1", "ag2", "ag3", "ag4"]
-    assert w.evidence == ("leading approach A, one dimension at a time (window 0.30): risk: 5 agents within "
-                          "7.10–7.40 (spread 0.30): 7.10, 7.20, 7.30, 7.30, 7.40")
+    assert w.evidence == (
+        "leading approach A, one dimension at a time (window 0.30): risk: 5 agents within "
+        "7.10–7.40 (spread 0.30): 7.10, 7.20, 7.30, 7.30, 7.40"
+    )
     assert {x.detector for x in detect_all(agents, r, Config())} >= {"dimension_clustering"}
 
 

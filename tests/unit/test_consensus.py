@@ -6,16 +6,30 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from deliberation.core.consensus import (ACCEPTABLE_LEVEL, CLEAR_MARGIN, DOUBT, STATED_DISSENT, Ballot, Options,
-                                         assess, band, lead, position, preference, votes)
+from deliberation.core.consensus import (
+    ACCEPTABLE_LEVEL,
+    CLEAR_MARGIN,
+    DOUBT,
+    STATED_DISSENT,
+    Ballot,
+    Options,
+    assess,
+    band,
+    lead,
+    position,
+    preference,
+    votes,
+)
 
 APPROACHES = ("A", "B", "C")
 
 
 def ballots(rows, verdicts=None, stated=None):
     verdicts, stated = verdicts or {}, stated or {}
-    return [Ballot(agent=f"k{i}", persona=f"persona-{i}", scores=row, verdict=verdicts.get(i, "approve"),
-                   stated=stated.get(i)) for i, row in enumerate(rows)]
+    return [
+        Ballot(agent=f"k{i}", persona=f"persona-{i}", scores=row, verdict=verdicts.get(i, "approve"), stated=stated.get(i))
+        for i, row in enumerate(rows)
+    ]
 
 
 def means_of(rows):
@@ -34,6 +48,7 @@ def outcome(rows, verdicts=None, stated=None, task_type="default", **opts):
 
 
 # -- the trials a unanimous panel failed under the old formula ---------------------------------
+
 
 def test_unanimous_panel_at_seven_out_of_ten_is_strong():
     # four rankers prefer A (7.0-7.2) over B by 0.8 to 2.7 weighted points
@@ -78,9 +93,10 @@ def test_a_near_tie_dissent_weighs_little_but_is_dissent():
 
 # -- the two-ranker case, ties, rejects, single approach ---------------------------------------
 
+
 def test_two_rankers():
-    assert outcome([{"A": 8, "B": 6}, {"A": 7.5, "B": 6}]).band == "strong"          # 2 / 2.2 = 0.909
-    assert outcome([{"A": 8, "B": 6}, {"A": 6, "B": 8}]).band == "weak"              # 1 / 2.2
+    assert outcome([{"A": 8, "B": 6}, {"A": 7.5, "B": 6}]).band == "strong"  # 2 / 2.2 = 0.909
+    assert outcome([{"A": 8, "B": 6}, {"A": 6, "B": 8}]).band == "weak"  # 1 / 2.2
     # one clear supporter and one indifferent ranker: moderate, not strong
     o = outcome([{"A": 8, "B": 6}, {"A": 7, "B": 7}])
     assert (o.consensus, o.band, o.indifferent) == (round(1 / 1.2, 4), "moderate", ("k1",))
@@ -98,15 +114,21 @@ def test_a_tie_for_the_lead_takes_the_lower_consensus():
 def test_equal_means_are_no_tie_when_more_rankers_prefer_one():
     rows = [{"A": 8, "B": 7.9}, {"A": 8, "B": 7.9}, {"A": 7, "B": 7.2}]  # means A 7.6667, B 7.6667
     o = outcome(rows)
-    assert o.leader == "A" and o.tied == ()            # 2 prefer A, 1 prefers B
+    assert o.leader == "A" and o.tied == ()  # 2 prefer A, 1 prefers B
 
 
 # -- the leader is the approach the most rankers prefer ----------------------------------------
 
+
 def test_the_leader_is_the_approach_most_rankers_prefer_not_the_top_mean():
     # 3 of 5 prefer B (by a little), 1 prefers A by far, 1 prefers C: A has the top mean, B leads
-    rows = [{"A": 7.0, "B": 7.3, "C": 6.0}, {"A": 7.1, "B": 7.4, "C": 6.0}, {"A": 6.9, "B": 7.2, "C": 6.0},
-            {"A": 9.5, "B": 4.0, "C": 5.0}, {"A": 6.0, "B": 5.0, "C": 7.0}]
+    rows = [
+        {"A": 7.0, "B": 7.3, "C": 6.0},
+        {"A": 7.1, "B": 7.4, "C": 6.0},
+        {"A": 6.9, "B": 7.2, "C": 6.0},
+        {"A": 9.5, "B": 4.0, "C": 5.0},
+        {"A": 6.0, "B": 5.0, "C": 7.0},
+    ]
     means = means_of(rows)
     assert max(means, key=lambda a: means[a]) == "A"
     b = ballots(rows)
@@ -117,8 +139,7 @@ def test_the_leader_is_the_approach_most_rankers_prefer_not_the_top_mean():
 
 
 def test_a_stated_preference_is_the_vote_and_a_reject_votes_for_none():
-    b = ballots([{"A": 8, "B": 6}, {"A": 8, "B": 6}, {"A": 8, "B": 6}],
-                verdicts={2: "reject"}, stated={0: "B"})
+    b = ballots([{"A": 8, "B": 6}, {"A": 8, "B": 6}, {"A": 8, "B": 6}], verdicts={2: "reject"}, stated={0: "B"})
     assert [preference(x) for x in b] == ["B", "A", None]
     assert votes(b) == {"A": 1, "B": 1}
     # a 1/1 tie on votes: the higher mean decides
@@ -176,6 +197,7 @@ def test_no_leader_no_consensus():
 
 # -- the leader's level ------------------------------------------------------------------------
 
+
 def test_best_of_weak_options_is_reported_and_routes_risky_classes_to_review():
     rows = [{"A": 5.5, "B": 3}, {"A": 5.8, "B": 3.5}, {"A": 5.6, "B": 4}]
     o = outcome(rows)
@@ -185,8 +207,9 @@ def test_best_of_weak_options_is_reported_and_routes_risky_classes_to_review():
     assert ACCEPTABLE_LEVEL == 6.0
 
 
-@pytest.mark.parametrize("value,label", [(0.86, "strong"), (0.85, "moderate"), (0.70, "moderate"),
-                                         (0.6999, "weak"), (0.0, "weak")])
+@pytest.mark.parametrize(
+    "value,label", [(0.86, "strong"), (0.85, "moderate"), (0.70, "moderate"), (0.6999, "weak"), (0.0, "weak")]
+)
 def test_band(value, label):
     assert band(value, 0.85, 0.70) == label
 
@@ -199,8 +222,11 @@ panel = st.lists(row, min_size=1, max_size=7)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(min_value=2, max_value=10), st.lists(st.floats(min_value=CLEAR_MARGIN, max_value=8), min_size=10,
-                                                          max_size=10), st.floats(min_value=2, max_value=9.9))
+@given(
+    st.integers(min_value=2, max_value=10),
+    st.lists(st.floats(min_value=CLEAR_MARGIN, max_value=8), min_size=10, max_size=10),
+    st.floats(min_value=2, max_value=9.9),
+)
 def test_unanimous_clear_margins_are_strong_at_any_level(n, margins, level):
     rows = [{"A": level, "B": max(0.0, level - m)} for m in margins[:n]]
     assume(all(r["A"] - r["B"] >= CLEAR_MARGIN for r in rows))
@@ -251,8 +277,9 @@ def test_relabelling_and_reordering_change_nothing(rows, perm, rnd):
     new_votes = votes(ballots(moved))
     # any of the approaches tied for the lead (as many votes, the same mean) may be named the
     # leader: the figure is the same
-    tied = [a for a in new_means if new_means[a] == new_means[rename[lead]]
-            and new_votes.get(a, 0) == new_votes.get(rename[lead], 0)]
+    tied = [
+        a for a in new_means if new_means[a] == new_means[rename[lead]] and new_votes.get(a, 0) == new_votes.get(rename[lead], 0)
+    ]
     for cand in tied:
         other = assess(ballots(moved), cand, new_means)
         assert (other.consensus, other.band) == (base.consensus, base.band)
@@ -280,11 +307,14 @@ def test_a_supporter_is_not_weighed_against_a_struck_approach():
 def test_a_stated_two_two_split_is_weak_even_when_the_dissenters_scores_contradict_them():
     # a real panel: rankers stated B, C, B, C; the two C rankers scored B higher (7.65 > 7.0,
     # 7.65 > 7.2). A contradicted dissent that weighed nothing read 0.91, "strong".
-    rows = [{"A": 5.5, "B": 7.65, "C": 7.0}, {"A": 4.85, "B": 7.5, "C": 6.15},
-            {"A": 5.2, "B": 7.65, "C": 7.2}, {"A": 4.9, "B": 7.65, "C": 6.3}]
+    rows = [
+        {"A": 5.5, "B": 7.65, "C": 7.0},
+        {"A": 4.85, "B": 7.5, "C": 6.15},
+        {"A": 5.2, "B": 7.65, "C": 7.2},
+        {"A": 4.9, "B": 7.65, "C": 6.3},
+    ]
     ballots = [Ballot(f"k{i}", f"p{i}", r, "approve", s) for i, (r, s) in enumerate(zip(rows, "CBCB"))]
     means = {a: sum(r[a] for r in rows) / 4 for a in "ABC"}
     o = assess(ballots, "B", means)
     assert o.dissenters == ("k0", "k2") and o.opposition == 2 * STATED_DISSENT
     assert o.band == "weak" and o.consensus == round(2 / (2 + 1 + 0.2), 4)
-

@@ -12,8 +12,10 @@ DOC = [{"target": "A", "concern": "migration window is optimistic", "reason": "l
 
 
 def passing(task_type="architecture", phase="RANKING", extra=()):
-    agents = [P.agent_record(p, "ranking", P.ranking_json(HIGH, preferred="A"), key=f"k-{p}")
-              for p in ("security-analyst", "performance-engineer", "cost-analyst")] + list(extra)
+    agents = [
+        P.agent_record(p, "ranking", P.ranking_json(HIGH, preferred="A"), key=f"k-{p}")
+        for p in ("security-analyst", "performance-engineer", "cost-analyst")
+    ] + list(extra)
     d = P.make_deliberation(agents, phase=phase, task_type=task_type)
     d.ranking = rank(d.agents, W)
     return d
@@ -66,10 +68,18 @@ def test_agents_completed_fails_alone():
 
 def split_panel(task_type):
     """Two rankers prefer A (8 vs 6), one prefers B (8 vs 6) and says why: A leads (7.33)."""
-    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (6,) * 5}, preferred="A"),
-                             key=f"k-{p}") for p in ("security-analyst", "performance-engineer")]
-    agents.append(P.agent_record("cost-analyst", "ranking", P.ranking_json(
-        {"A": (6,) * 5, "B": (8,) * 5}, preferred="B", dissent=DOC), key="k-cost-analyst"))
+    agents = [
+        P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (6,) * 5}, preferred="A"), key=f"k-{p}")
+        for p in ("security-analyst", "performance-engineer")
+    ]
+    agents.append(
+        P.agent_record(
+            "cost-analyst",
+            "ranking",
+            P.ranking_json({"A": (6,) * 5, "B": (8,) * 5}, preferred="B", dissent=DOC),
+            key="k-cost-analyst",
+        )
+    )
     d = P.make_deliberation(agents, task_type=task_type)
     d.ranking = rank(d.agents, W)
     return d
@@ -96,8 +106,10 @@ def test_consensus_check_is_task_adaptive():
 
 def test_a_panel_that_agrees_passes_whatever_the_leaders_level():
     # every ranker prefers A, scored 6.2, over B at 5: the level is low, the agreement is not
-    agents = [P.agent_record(p, "ranking", P.ranking_json({"A": (6.2,) * 5, "B": (5,) * 5}, preferred="A"),
-                             key=f"k-{p}") for p in ("security-analyst", "performance-engineer")]
+    agents = [
+        P.agent_record(p, "ranking", P.ranking_json({"A": (6.2,) * 5, "B": (5,) * 5}, preferred="A"), key=f"k-{p}")
+        for p in ("security-analyst", "performance-engineer")
+    ]
     d = P.make_deliberation(agents, task_type="architecture")
     d.ranking = rank(d.agents, W)
     assert d.ranking.consensus == round(2 / 2.2, 4)
@@ -133,8 +145,9 @@ def test_undocumented_dissent_fails_alone():
 
 
 def test_a_reject_counts_as_dissent_and_documented_dissent_passes():
-    rejecter = P.agent_record("devils-advocate", "ranking",
-                              P.ranking_json(HIGH, verdict="reject", preferred="A", dissent=DOC), key="k-da")
+    rejecter = P.agent_record(
+        "devils-advocate", "ranking", P.ranking_json(HIGH, verdict="reject", preferred="A", dissent=DOC), key="k-da"
+    )
     d = passing(task_type="default", extra=[rejecter])
     r = consensus_gate.evaluate(d, 2, 0)
     # a reject is firm opposition: 3 / (3 + 1 + 0.2) = 0.71, moderate, over the default bar
@@ -154,11 +167,15 @@ def test_dissenters_and_undocumented_helpers():
 
 # --- a unanimous reject -----------------------------------------------------
 
+
 def unanimous_reject(scores=HIGH, documented=True):
     why = [{"target": "A", "concern": "A cannot meet the retention rule", "reason": "policy §4.2"}]
-    agents = [P.agent_record(p, "ranking", P.ranking_json(scores, verdict="reject", preferred="A",
-                                                          dissent=why if documented else []), key=f"k-{p}")
-              for p in ("security-analyst", "performance-engineer", "cost-analyst")]
+    agents = [
+        P.agent_record(
+            p, "ranking", P.ranking_json(scores, verdict="reject", preferred="A", dissent=why if documented else []), key=f"k-{p}"
+        )
+        for p in ("security-analyst", "performance-engineer", "cost-analyst")
+    ]
     d = P.make_deliberation(agents, task_type="architecture")
     d.ranking = rank(d.agents, W)
     return d
@@ -195,31 +212,36 @@ def test_dissent_is_read_against_the_leader_the_vote_produced():
     about_c = [{"target": "C", "concern": "C is too slow", "reason": "bench/c.txt"}]
     about_a = [{"target": "A", "concern": "A's migration window is optimistic", "reason": "last one took 9 h"}]
     scores = {"A": (9, 9, 9, 9, 9), "B": (8, 8, 8, 8, 8), "C": (5, 5, 5, 5, 5)}
-    only_c = P.agent_record("reliability-engineer", "ranking", P.ranking_json(scores, preferred="B", dissent=about_c),
-                            key="k-rel")
+    only_c = P.agent_record(
+        "reliability-engineer", "ranking", P.ranking_json(scores, preferred="B", dissent=about_c), key="k-rel"
+    )
     d = passing(extra=[only_c])
     assert d.ranking.leading == "A"
     r = consensus_gate.evaluate(d, 2, 0)
     assert failed(r) == ["dissent_documented"] and "undocumented: reliability-engineer" in checks(r)["dissent_documented"].detail
     assert "every approach it would not adopt" in r.next_step and "after the vote" in r.next_step
-    both = P.agent_record("reliability-engineer", "ranking",
-                          P.ranking_json(scores, preferred="B", dissent=about_c + about_a), key="k-rel")
+    both = P.agent_record(
+        "reliability-engineer", "ranking", P.ranking_json(scores, preferred="B", dissent=about_c + about_a), key="k-rel"
+    )
     assert consensus_gate.evaluate(passing(extra=[both]), 2, 0).passed
-    general = P.agent_record("reliability-engineer", "ranking", P.ranking_json(
-        scores, preferred="B", dissent=[{"concern": "none of the fast options is tested", "reason": "no load test"}]),
-        key="k-rel")  # target defaults to "leading": a general concern counts
+    general = P.agent_record(
+        "reliability-engineer",
+        "ranking",
+        P.ranking_json(
+            scores, preferred="B", dissent=[{"concern": "none of the fast options is tested", "reason": "no load test"}]
+        ),
+        key="k-rel",
+    )  # target defaults to "leading": a general concern counts
     assert consensus_gate.evaluate(passing(extra=[general]), 2, 0).passed
 
 
 def test_a_dissenter_is_read_from_its_scores_when_it_names_no_approach():
     # approves, names nothing, scores B above the leader A: it dissents and must say why
-    silent = P.agent_record("reliability-engineer", "ranking",
-                            P.ranking_json({"A": (6,) * 5, "B": (8,) * 5}), key="k-rel")
+    silent = P.agent_record("reliability-engineer", "ranking", P.ranking_json({"A": (6,) * 5, "B": (8,) * 5}), key="k-rel")
     d = passing(task_type="default", extra=[silent])
     assert d.ranking.leading == "A"
     assert [a.persona for a in consensus_gate.dissenters(d, "A")] == ["reliability-engineer"]
     assert failed(consensus_gate.evaluate(d, 2, 0)) == ["dissent_documented"]
     # a ranker whose scores tie the leader with another approach prefers neither: no dissent
-    tied = P.agent_record("reliability-engineer", "ranking",
-                          P.ranking_json({"A": (7,) * 5, "B": (7,) * 5}), key="k-rel")
+    tied = P.agent_record("reliability-engineer", "ranking", P.ranking_json({"A": (7,) * 5, "B": (7,) * 5}), key="k-rel")
     assert consensus_gate.dissenters(passing(extra=[tied]), "A") == []

@@ -30,27 +30,30 @@ def test_the_defaults_consent_compares_with_are_the_config_s():
     assert set(consent.GATED_NAMES) == set(words.WHY)  # and the person is told why it waits
 
 
-@pytest.mark.parametrize("raw,names", [
-    ({"trigger": {"force_markers": ["/deliberate"]}}, []),
-    ({"trigger": {"force_markers": ["/deliberate", "hi"]}}, ["trigger.force_markers"]),
-    ({"trigger": {"threshold": 0.7, "high_dimension": 0.6}}, []),
-    ({"trigger": {"threshold": "high"}}, []),  # invalid: validation drops it, nothing widens
-    ({"strict": False, "models": {"diverse": False}}, []),
-    ({"escalation": {"probes": []}}, []),
-    ({"spawn_budget": {"max_active_children": 13}}, ["spawn_budget.max_active_children"]),
-    ({"trigger": {"extra_terms": {"stakes": {}}}}, []),
-    # a catch switched off waits; one made stricter, or left on, applies
-    ({"trigger": {"tool_net": "off"}}, ["trigger.tool_net"]),
-    ({"trigger": {"tool_net": "ask"}}, []),
-    ({"trigger": {"tool_net": "note", "enabled": True, "self_rating": True}}, []),
-    ({"trigger": {"enabled": False}}, ["trigger.enabled"]),
-    ({"trigger": {"self_rating": False}}, ["trigger.self_rating"]),
-    ({"trigger": {"enabled": 0, "self_rating": "no"}}, []),  # invalid: validation drops them
-    # the prune deleting sooner waits; keeping more, or not pruning, applies
-    ({"retention": {"max_age_days": 7}}, ["retention.max_age_days"]),
-    ({"retention": {"max_total_mb": 10}}, ["retention.max_total_mb"]),
-    ({"retention": {"auto": False, "max_age_days": 365, "max_total_mb": 100}}, []),
-])
+@pytest.mark.parametrize(
+    "raw,names",
+    [
+        ({"trigger": {"force_markers": ["/deliberate"]}}, []),
+        ({"trigger": {"force_markers": ["/deliberate", "hi"]}}, ["trigger.force_markers"]),
+        ({"trigger": {"threshold": 0.7, "high_dimension": 0.6}}, []),
+        ({"trigger": {"threshold": "high"}}, []),  # invalid: validation drops it, nothing widens
+        ({"strict": False, "models": {"diverse": False}}, []),
+        ({"escalation": {"probes": []}}, []),
+        ({"spawn_budget": {"max_active_children": 13}}, ["spawn_budget.max_active_children"]),
+        ({"trigger": {"extra_terms": {"stakes": {}}}}, []),
+        # a catch switched off waits; one made stricter, or left on, applies
+        ({"trigger": {"tool_net": "off"}}, ["trigger.tool_net"]),
+        ({"trigger": {"tool_net": "ask"}}, []),
+        ({"trigger": {"tool_net": "note", "enabled": True, "self_rating": True}}, []),
+        ({"trigger": {"enabled": False}}, ["trigger.enabled"]),
+        ({"trigger": {"self_rating": False}}, ["trigger.self_rating"]),
+        ({"trigger": {"enabled": 0, "self_rating": "no"}}, []),  # invalid: validation drops them
+        # the prune deleting sooner waits; keeping more, or not pruning, applies
+        ({"retention": {"max_age_days": 7}}, ["retention.max_age_days"]),
+        ({"retention": {"max_total_mb": 10}}, ["retention.max_total_mb"]),
+        ({"retention": {"auto": False, "max_age_days": 365, "max_total_mb": 100}}, []),
+    ],
+)
 def test_what_waits(raw, names):
     assert [i.name for i in consent.requested(raw)] == names
 

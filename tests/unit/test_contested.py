@@ -13,14 +13,30 @@ ABOUT_C = {"target": "C", "concern": "C doubles the ops load", "reason": "two st
 
 def split_vote():
     agents = [
-        P.agent_record("security-analyst", "ranking", P.ranking_json(
-            {"A": (8, 9, 8, 7, 7), "B": (6, 5, 6, 6, 6)}, preferred="A"), key="k-sec"),
-        P.agent_record("performance-engineer", "ranking", P.ranking_json(
-            {"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 7, 6)}, preferred="A"), key="k-perf"),
-        P.agent_record("reliability-engineer", "ranking", P.ranking_json(
-            {"A": (7, 3, 7, 7, 7), "B": (8, 8, 7, 7, 7)}, preferred="B", dissent=[ABOUT_C, ABOUT_A]), key="k-rel"),
-        P.agent_record("devils-advocate", "ranking", P.ranking_json(
-            {"A": (6, 4, 6, 6, 6), "B": (5, 5, 5, 5, 5)}, verdict="reject", dissent=[ABOUT_A]), key="k-da"),
+        P.agent_record(
+            "security-analyst",
+            "ranking",
+            P.ranking_json({"A": (8, 9, 8, 7, 7), "B": (6, 5, 6, 6, 6)}, preferred="A"),
+            key="k-sec",
+        ),
+        P.agent_record(
+            "performance-engineer",
+            "ranking",
+            P.ranking_json({"A": (8, 8, 8, 8, 8), "B": (6, 6, 6, 7, 6)}, preferred="A"),
+            key="k-perf",
+        ),
+        P.agent_record(
+            "reliability-engineer",
+            "ranking",
+            P.ranking_json({"A": (7, 3, 7, 7, 7), "B": (8, 8, 7, 7, 7)}, preferred="B", dissent=[ABOUT_C, ABOUT_A]),
+            key="k-rel",
+        ),
+        P.agent_record(
+            "devils-advocate",
+            "ranking",
+            P.ranking_json({"A": (6, 4, 6, 6, 6), "B": (5, 5, 5, 5, 5)}, verdict="reject", dissent=[ABOUT_A]),
+            key="k-da",
+        ),
     ]
     d = P.make_deliberation(agents, task_type="security")
     d.ranking = rank(d.agents, W)
@@ -37,10 +53,11 @@ def test_contested_names_the_split_the_divergent_dimensions_and_each_dissenter()
     assert (top.approach, top.dimension, top.low, top.high, top.spread) == ("A", "risk", 3.0, 9.0, 6.0)
     assert top.low_by == ("reliability-engineer",) and top.high_by == ("security-analyst",)
     # weighted scores: B 5.0-7.55 diverges a little more than A 5.5-8.0
-    assert [(x.approach, x.dimension, x.spread) for x in c.approaches] == [("B", "weighted", 2.55),
-                                                                          ("A", "weighted", 2.5)]
-    assert [(x.persona, x.preferred) for x in c.dissenters] == [("devils-advocate", "(adopt none)"),
-                                                                ("reliability-engineer", "B")]
+    assert [(x.approach, x.dimension, x.spread) for x in c.approaches] == [("B", "weighted", 2.55), ("A", "weighted", 2.5)]
+    assert [(x.persona, x.preferred) for x in c.dissenters] == [
+        ("devils-advocate", "(adopt none)"),
+        ("reliability-engineer", "B"),
+    ]
     rel = c.dissenters[1]
     assert rel.concerns[0].target == "A" and rel.concerns[0].concern.startswith("JWTs cannot be revoked")
     assert rel.margin is not None and rel.margin < 0
@@ -59,8 +76,10 @@ def test_bounded():
 
 def test_deterministic_and_agreement_contests_nothing_of_the_vote():
     assert ct.contested(split_vote()) == ct.contested(split_vote())
-    agree = [P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (6,) * 5}, preferred="A"), key=p)
-             for p in ("security-analyst", "cost-analyst")]
+    agree = [
+        P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (6,) * 5}, preferred="A"), key=p)
+        for p in ("security-analyst", "cost-analyst")
+    ]
     d = P.make_deliberation(agree)
     d.ranking = rank(d.agents, W)
     c = ct.contested(d)

@@ -10,8 +10,7 @@ def test_task_type_alone_when_no_tag_matches():
 
 def test_question_tags_the_class():
     assert decision_class("security", "Should we switch login to OAuth with JWT sessions?") == "security/auth"
-    assert decision_class("architecture", "Plan the schema migration for the orders table") == \
-        "architecture/schema-migration"
+    assert decision_class("architecture", "Plan the schema migration for the orders table") == "architecture/schema-migration"
 
 
 def test_question_outweighs_reports_and_scores_are_counted():
@@ -19,13 +18,10 @@ def test_question_outweighs_reports_and_scores_are_counted():
     scores = tag_scores("add a cache", "the migration needs a schema change")
     assert scores == {"schema-migration": 2, "caching": 2}
     # the question names only caching: reports cannot move the decision to another tag
-    assert decision_class("architecture", "add a cache", "the migration needs a schema change") == \
-        "architecture/caching"
+    assert decision_class("architecture", "add a cache", "the migration needs a schema change") == "architecture/caching"
     # a question that names no tag is the bare task type: reports never add a tag
-    assert decision_class("architecture", "what should we do", "the migration needs a schema change") == \
-        "architecture"
-    assert decision_class("architecture", "add a cache with ttl", "the migration needs a schema") == \
-        "architecture/caching"
+    assert decision_class("architecture", "what should we do", "the migration needs a schema change") == "architecture"
+    assert decision_class("architecture", "add a cache with ttl", "the migration needs a schema") == "architecture/caching"
 
 
 def test_whole_words_and_plurals():
@@ -48,27 +44,36 @@ def test_deterministic_and_helpers():
 
 
 # reports of a real panel mention credentials whatever the question: redaction, tokens, auth headers
-REPORTS = ("never log the password or the auth token; the session token must be redacted; "
-           "JWT claims, OAuth scopes and the api key stay out of the payload")
+REPORTS = (
+    "never log the password or the auth token; the session token must be redacted; "
+    "JWT claims, OAuth scopes and the api key stay out of the payload"
+)
 
 
-@pytest.mark.parametrize("question,cls", [
-    ("We're thinking of replacing our Redis-backed server-side sessions in billing/ with stateless "
-     "JWTs. This touches auth, so be careful.", "security/auth"),
-    ("Should the billing service switch its request logging to structured JSON logs with structlog?",
-     "default/observability"),
-    ("Should we add a Redis cache in front of the product catalogue, and how do we invalidate it?",
-     "default/caching"),
-    ("Plan the migration of the orders table to the new schema with a backfill", "default/schema-migration"),
-    ("Should we upgrade Django from 3.2 to 4.2 this quarter?", "default/dependency"),
-    ("Rename the helpers in utils.py and split the 400-line function", "refactoring"),
-    ("Where should we keep the Stripe API keys: environment variables or Vault?", "security/secrets"),
-    ("Should invoices be deleted after seven years to meet our retention policy?", "default/data-deletion"),
-    ("Should the worker pool use threads or asyncio for the webhook fan-out?", "default/concurrency"),
-    ("Fix the typos in the README", "documentation"),
-    ("Should we roll out the new pricing page behind a feature flag or all at once?", "default/deployment"),
-    ("Should we add OpenTelemetry tracing to the checkout path?", "default/observability"),
-])
+@pytest.mark.parametrize(
+    "question,cls",
+    [
+        (
+            "We're thinking of replacing our Redis-backed server-side sessions in billing/ with stateless "
+            "JWTs. This touches auth, so be careful.",
+            "security/auth",
+        ),
+        (
+            "Should the billing service switch its request logging to structured JSON logs with structlog?",
+            "default/observability",
+        ),
+        ("Should we add a Redis cache in front of the product catalogue, and how do we invalidate it?", "default/caching"),
+        ("Plan the migration of the orders table to the new schema with a backfill", "default/schema-migration"),
+        ("Should we upgrade Django from 3.2 to 4.2 this quarter?", "default/dependency"),
+        ("Rename the helpers in utils.py and split the 400-line function", "refactoring"),
+        ("Where should we keep the Stripe API keys: environment variables or Vault?", "security/secrets"),
+        ("Should invoices be deleted after seven years to meet our retention policy?", "default/data-deletion"),
+        ("Should the worker pool use threads or asyncio for the webhook fan-out?", "default/concurrency"),
+        ("Fix the typos in the README", "documentation"),
+        ("Should we roll out the new pricing page behind a feature flag or all at once?", "default/deployment"),
+        ("Should we add OpenTelemetry tracing to the checkout path?", "default/observability"),
+    ],
+)
 def test_realistic_questions_are_classed_by_the_question(question, cls):
     assert decision_class(classify(question), question, REPORTS) == cls
 

@@ -47,10 +47,16 @@ def test_hand_computed_scores_and_consensus(small):
 def test_hand_computed_breakdown_of_leading_approach(small):
     rows = {r["dimension"]: r for r in dr.record_json(small)["leading_breakdown"]}
     assert list(rows) == list(DIMS)
-    assert {k: v["mean"] for k, v in rows.items()} == {"correctness": 9.0, "risk": 7.0, "maintainability": 8.0,
-                                                        "performance": 6.0, "cost": 5.0}
+    assert {k: v["mean"] for k, v in rows.items()} == {
+        "correctness": 9.0,
+        "risk": 7.0,
+        "maintainability": 8.0,
+        "performance": 6.0,
+        "cost": 5.0,
+    }
     assert {k: v["contribution"] for k, v in rows.items()} == pytest.approx(
-        {"correctness": 2.7, "risk": 1.75, "maintainability": 1.6, "performance": 0.9, "cost": 0.5})
+        {"correctness": 2.7, "risk": 1.75, "maintainability": 1.6, "performance": 0.9, "cost": 0.5}
+    )
     assert sum(v["contribution"] for v in rows.values()) == pytest.approx(7.45)  # = mean of A
     assert rows["correctness"]["by_agent"] == {"Technical Architect": 10.0, "Security Analyst": 8.0}
 
@@ -74,8 +80,9 @@ def test_markdown_decision_line_against_threshold(small):
     assert "Consensus **0.91** is below the security threshold **0.95** — **strong** consensus" in text
 
 
-@pytest.mark.parametrize("consensus,expected", [(0.86, "strong"), (0.85, "moderate"), (0.70, "moderate"),
-                                                (0.6999, "weak"), (0.0, "weak")])
+@pytest.mark.parametrize(
+    "consensus,expected", [(0.86, "strong"), (0.85, "moderate"), (0.70, "moderate"), (0.6999, "weak"), (0.0, "weak")]
+)
 def test_band_boundaries(consensus, expected):
     assert dr.band(consensus) == expected
 
@@ -90,10 +97,25 @@ def test_sections_in_order_for_a_full_deliberation():
     d = make_deliberation(5, 3)
     text = dr.render_markdown(d, make_lineage(d))
     heads = [line for line in text.splitlines() if line.startswith("## ")]
-    assert heads == ["## Outcome", "## Decision", "## Decision document (PRD)", "## Scores (weighted, 0–10)",
-                     "## Five-dimension breakdown of `A`", "## Alternatives", "## Findings by persona",
-                     "## Dissent", "## Gates", "## Conformity warnings", "## Depth axis", "## Route",
-                     "## Cost and usage", "## Warnings", "## Phase history", "## Participants", "## Lineage"]
+    assert heads == [
+        "## Outcome",
+        "## Decision",
+        "## Decision document (PRD)",
+        "## Scores (weighted, 0–10)",
+        "## Five-dimension breakdown of `A`",
+        "## Alternatives",
+        "## Findings by persona",
+        "## Dissent",
+        "## Gates",
+        "## Conformity warnings",
+        "## Depth axis",
+        "## Route",
+        "## Cost and usage",
+        "## Warnings",
+        "## Phase history",
+        "## Participants",
+        "## Lineage",
+    ]
 
 
 def test_gates_list_every_check_with_its_figure():
@@ -115,28 +137,30 @@ def test_gates_list_every_check_with_its_figure():
 def test_dissent_with_reasons_and_undocumented_dissent():
     d = make_deliberation(5, 3)
     text = dr.render_markdown(d)
-    assert ("- `reliability-engineer:D1` **Reliability Engineer** (ranking, verdict reject) on `A`: The relay worker "
-            "is a new single point of failure. — *reason:* No failover is specified; a stuck relay delays every "
-            "event.") in text
+    assert (
+        "- `reliability-engineer:D1` **Reliability Engineer** (ranking, verdict reject) on `A`: The relay worker "
+        "is a new single point of failure. — *reason:* No failover is specified; a stuck relay delays every "
+        "event."
+    ) in text
     rejector = next(a for a in d.agents if a.stage == "ranking" and a.report.verdict == "reject")
     rejector.report.dissent = []
     rec = dr.record_json(d)
     assert rec["undocumented_dissent"] == [{"agent": rejector.key, "label": "Reliability Engineer", "why": "rejected"}]
-    assert ("- **Reliability Engineer** dissented (rejected) without documenting a concern."
-            in dr.render_markdown(d))
+    assert "- **Reliability Engineer** dissented (rejected) without documenting a concern." in dr.render_markdown(d)
     # Gate 1's definition: preferring another approach than the leading one is dissent too
     other = next(a for a in d.agents if a.stage == "ranking" and a.report.verdict == "approve")
     other.report.preferred_approach, other.report.dissent = "B", []
-    assert ("dissented (prefers B over the leading A) without documenting a concern."
-            in dr.render_markdown(d))
+    assert "dissented (prefers B over the leading A) without documenting a concern." in dr.render_markdown(d)
 
 
 def test_conformity_depth_and_route_sections():
     d = make_deliberation(5, 3)
     text = dr.render_markdown(d)
-    assert ("- **missing minority** (Security Analyst, Performance Engineer): security-analyst and "
-            "performance-engineer both approved without a concern. Recommendation: re-run security-analyst "
-            "with fresh isolation and ask for its strongest objection.") in text
+    assert (
+        "- **missing minority** (Security Analyst, Performance Engineer): security-analyst and "
+        "performance-engineer both approved without a concern. Recommendation: re-run security-analyst "
+        "with fresh isolation and ask for its strongest objection."
+    ) in text
     assert "Posture **ceiling**, status **done**, 2 additional pass(es), 3 workers per wave." in text
     assert "| `H1` | refuted |" in text and "| `H2` | contradiction |" in text
     assert "Tier-2 workers by lens: counter-model 1, edge-case-hunt 1, evidence-chase 1." in text
@@ -178,8 +202,9 @@ def test_deterministic_and_timezone_independent(monkeypatch):
     d = make_deliberation(5, 3)
     lin = make_lineage(d)
     first = dr.render_markdown(d, lin)
-    again = dr.render_markdown(Deliberation.model_validate_json(d.model_dump_json()),
-                               Lineage.model_validate_json(lin.model_dump_json()))
+    again = dr.render_markdown(
+        Deliberation.model_validate_json(d.model_dump_json()), Lineage.model_validate_json(lin.model_dump_json())
+    )
     assert first == again
     monkeypatch.setenv("TZ", "Asia/Tokyo")
     time.tzset()
@@ -215,15 +240,17 @@ def test_lineage_tree_counts_and_drawing():
 
 
 def test_lineage_rows_handle_orphans_and_cycles():
-    lin = Lineage(session_id="s1", spawns=[
-        Spawn(agent_id="a1", parent="main", subagent_type="security-analyst", requested_at=T0, status="running"),
-        Spawn(agent_id="a2", parent="ghost", subagent_type="general-purpose", requested_at=T0 + 1),
-        Spawn(agent_id="c1", parent="c2", subagent_type="general-purpose", requested_at=T0 + 2),
-        Spawn(agent_id="c2", parent="c1", subagent_type="general-purpose", requested_at=T0 + 3),
-    ])
+    lin = Lineage(
+        session_id="s1",
+        spawns=[
+            Spawn(agent_id="a1", parent="main", subagent_type="security-analyst", requested_at=T0, status="running"),
+            Spawn(agent_id="a2", parent="ghost", subagent_type="general-purpose", requested_at=T0 + 1),
+            Spawn(agent_id="c1", parent="c2", subagent_type="general-purpose", requested_at=T0 + 2),
+            Spawn(agent_id="c2", parent="c1", subagent_type="general-purpose", requested_at=T0 + 3),
+        ],
+    )
     rows = dr.lineage_rows(lin)
-    assert [(r.node, r.level, r.orphan) for r in rows] == [("a1", 0, False), ("a2", 0, True),
-                                                            ("c1", 0, True), ("c2", 0, True)]
+    assert [(r.node, r.level, r.orphan) for r in rows] == [("a1", 0, False), ("a2", 0, True), ("c1", 0, True), ("c2", 0, True)]
     assert dr.children_counts(lin)["main"] == (1, 1)  # a1 running; a2 requested but its parent is 'ghost'
 
 
@@ -254,9 +281,14 @@ def test_the_record_validates_against_its_model_and_published_schema():
     from deliberation.state import record_model, schemas
 
     validator = schemas.validator("decision_record")
-    shapes = [make_deliberation(5, 3), make_deliberation(10, 6), make_deliberation(3, 2, phase="RANKING"),
-              make_deliberation(2, 2, phase="RESEARCH", route=None, depth=False, gates=False, conformity=False),
-              make_deliberation(4, 3, phase="FAILED"), make_deliberation(3, 3, phase="PRD_GENERATION")]
+    shapes = [
+        make_deliberation(5, 3),
+        make_deliberation(10, 6),
+        make_deliberation(3, 2, phase="RANKING"),
+        make_deliberation(2, 2, phase="RESEARCH", route=None, depth=False, gates=False, conformity=False),
+        make_deliberation(4, 3, phase="FAILED"),
+        make_deliberation(3, 3, phase="PRD_GENERATION"),
+    ]
     missing = make_deliberation(3, 2)
     missing.prd.status, missing.prd.document, missing.prd.problem = "missing", None, "no decision document block"
     for d in shapes + [missing]:
@@ -281,18 +313,28 @@ def test_the_decision_document_section_resolves_every_citation():
     rec = dr.record_json(d)
     doc = rec["prd"]["document"]
     r1 = doc["requirements"][0]
-    assert r1["sources"] == [{"id": "technical-architect:F1", "kind": "finding", "persona": "technical-architect",
-                              "text": "Technical Architect: the current webhook path loses events when the bus is down"}]
+    assert r1["sources"] == [
+        {
+            "id": "technical-architect:F1",
+            "kind": "finding",
+            "persona": "technical-architect",
+            "text": "Technical Architect: the current webhook path loses events when the bus is down",
+        }
+    ]
     assert r1["verified_by"] == ["AC1"]
     assert doc["risks"][0]["sources"][0]["kind"] == "dissent"
     assert rec["prd"]["trace"]["uncovered"] == ["R2"] and rec["prd"]["trace"]["unknown"] == []
     text = dr.render_markdown(d)
     assert "**Decision.** Adopt A: it is the only approach that never loses an event when the bus is down." in text
-    assert ("- `R1` **must** — Every order event is written in the order's own transaction. (verified by `AC1`) "
-            "← `technical-architect:F1`") in text
+    assert (
+        "- `R1` **must** — Every order event is written in the order's own transaction. (verified by `AC1`) "
+        "← `technical-architect:F1`"
+    ) in text
     assert "### Non-goals" in text and "### Acceptance criteria" in text and "### Open questions" in text
-    assert "| `RISK1` | high | The relay worker becomes a single point of failure. | Run two relays with leader " \
-           "election. | `reliability-engineer:D1` |" in text
+    assert (
+        "| `RISK1` | high | The relay worker becomes a single point of failure. | Run two relays with leader "
+        "election. | `reliability-engineer:D1` |" in text
+    )
     assert "; no acceptance criterion verifies R2." in text
 
 
@@ -301,11 +343,12 @@ def test_a_missing_or_pending_document_is_said_so():
     d.prd.status, d.prd.document, d.prd.send_backs = "missing", None, 1
     d.prd.problem = "Every cited id must exist in the deliberation; these do not: 'x:F9' in R1."
     text = dr.render_markdown(d)
-    assert ("**Missing** — recorded without a decision document after 1 send-back(s): Every cited id must exist "
-            "in the deliberation; these do not: 'x:F9' in R1.") in text
+    assert (
+        "**Missing** — recorded without a decision document after 1 send-back(s): Every cited id must exist "
+        "in the deliberation; these do not: 'x:F9' in R1."
+    ) in text
     pending = make_deliberation(3, 2, phase="PRD_GENERATION")
-    assert "Not written yet (due: the vote passed, the main agent's concluding answer brings it)." in \
-        dr.render_markdown(pending)
+    assert "Not written yet (due: the vote passed, the main agent's concluding answer brings it)." in dr.render_markdown(pending)
 
 
 def test_findings_by_persona_with_evidence_severity_and_who_cites_them():
@@ -315,13 +358,16 @@ def test_findings_by_persona_with_evidence_severity_and_who_cites_them():
     arch = groups[("technical-architect", "research")]
     assert [(f["id"], f["severity"], f["evidence"], f["cited_by"]) for f in arch["findings"]] == [
         ("technical-architect:F1", "high", "src/orders/publish.py:88", ["R1", "AC1"]),
-        ("technical-architect:F2", "medium", "ops runbook §4", [])]
+        ("technical-architect:F2", "medium", "ops runbook §4", []),
+    ]
     assert groups[("red-team", "deliberation")]["refutations"][0]["id"] == "red-team:R1"
     assert groups[("evidence-chase", "deliberation")]["tier"] == 2
     text = dr.render_markdown(d)
     assert "### Technical Architect (research)" in text and "### Evidence Chase (tier 2) (deliberation)" in text
-    assert ("- `technical-architect:F1` **high** — Technical Architect: the current webhook path loses events when "
-            "the bus is down (evidence: src/orders/publish.py:88) — cited by `R1`, `AC1`") in text
+    assert (
+        "- `technical-architect:F1` **high** — Technical Architect: the current webhook path loses events when "
+        "the bus is down (evidence: src/orders/publish.py:88) — cited by `R1`, `AC1`"
+    ) in text
 
 
 def test_the_cost_section_lists_tokens_per_agent_and_the_wall_time():

@@ -17,15 +17,27 @@ from deliberation.text import depth as words
 T = 1767258000.0
 WEIGHTS = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 ROOMY = da.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=50_000)
-SYNTH_SUMMARY = ("The panel converges on the Postgres outbox with a relay worker: it keeps events "
-                 "transactional and the extra publish latency is acceptable for order events.")
+SYNTH_SUMMARY = (
+    "The panel converges on the Postgres outbox with a relay worker: it keeps events "
+    "transactional and the extra publish latency is acceptable for order events."
+)
 
 
 def rec(persona, kind, report, *, stage="research", tier=1, red_team_round=None, status="reported"):
     key = f"a-{persona}-{stage}-{tier}"
-    return AgentRecord(key=key, agent_id=key, persona=persona, kind=kind, stage=stage, tier=tier,
-                       red_team_round=red_team_round, status=status, spawned_at=T, reported_at=T + 60,
-                       report=AgentReport.model_validate({"phase": stage, **report}) if report is not None else None)
+    return AgentRecord(
+        key=key,
+        agent_id=key,
+        persona=persona,
+        kind=kind,
+        stage=stage,
+        tier=tier,
+        red_team_round=red_team_round,
+        status=status,
+        spawned_at=T,
+        reported_at=T + 60,
+        report=AgentReport.model_validate({"phase": stage, **report}) if report is not None else None,
+    )
 
 
 def scores(a: float, b: float) -> dict:
@@ -33,33 +45,85 @@ def scores(a: float, b: float) -> dict:
 
 
 def contested(task_type: str = "architecture", red_team: "dict | None" = None) -> Deliberation:
-    sec = rec("security-analyst", "persona", {
-        "findings": [{"id": "F1", "claim": "The relay stores the bus credentials in plain text in the env file.",
-                      "evidence": "deploy/env:12"},
-                     {"id": "F2", "claim": "Webhook signatures are not verified by the order service.",
-                      "evidence": "api/hooks.py:40"}],
-        "approaches": [{"id": "A", "title": "Postgres outbox with a relay worker"}, {"id": "B", "title": "Dual write"}]})
-    perf = rec("performance-engineer", "persona", {
-        "findings": [{"id": "F1", "claim": "The outbox relay adds 40 ms of publish latency at p99.",
-                      "evidence": "bench/relay.txt"}]})
-    synth = rec("synthesis-lead", "synthesis", {
-        "summary": SYNTH_SUMMARY,
-        "approaches": [{"id": "A", "title": "Postgres outbox with a relay worker",
-                        "summary": "Write events to an outbox table in the same transaction and let a relay "
-                                   "worker publish them to the bus."},
-                       {"id": "B", "title": "Dual write", "summary": "Write to the database, then publish to "
-                                                                    "the bus and retry on failure."}]},
-                stage="deliberation")
-    rt = rec("red-team", "red-team", red_team if red_team is not None else {
-        "refutations": [
-            {"target": "performance-engineer:F1", "verdict": "refuted",
-             "claim": "The 40 ms was measured on a debug build.", "evidence": "bench/relay.txt header: DEBUG=1"},
-            {"target": "A", "verdict": "weakened", "claim": "The relay worker is a single point of failure.",
-             "evidence": "deploy/relay.yaml has replicas: 1"}],
-        "missed_angles": ["Ordering guarantees across bus partitions were never examined."]},
-        stage="deliberation", red_team_round=1)
-    return Deliberation(id="d-1", session_id="s-1", question="How should order events reach the bus?",
-                        task_type=task_type, phase="DELIBERATION", agents=[sec, perf, synth, rt], tokens_used=50_000)
+    sec = rec(
+        "security-analyst",
+        "persona",
+        {
+            "findings": [
+                {
+                    "id": "F1",
+                    "claim": "The relay stores the bus credentials in plain text in the env file.",
+                    "evidence": "deploy/env:12",
+                },
+                {"id": "F2", "claim": "Webhook signatures are not verified by the order service.", "evidence": "api/hooks.py:40"},
+            ],
+            "approaches": [{"id": "A", "title": "Postgres outbox with a relay worker"}, {"id": "B", "title": "Dual write"}],
+        },
+    )
+    perf = rec(
+        "performance-engineer",
+        "persona",
+        {
+            "findings": [
+                {"id": "F1", "claim": "The outbox relay adds 40 ms of publish latency at p99.", "evidence": "bench/relay.txt"}
+            ]
+        },
+    )
+    synth = rec(
+        "synthesis-lead",
+        "synthesis",
+        {
+            "summary": SYNTH_SUMMARY,
+            "approaches": [
+                {
+                    "id": "A",
+                    "title": "Postgres outbox with a relay worker",
+                    "summary": "Write events to an outbox table in the same transaction and let a relay "
+                    "worker publish them to the bus.",
+                },
+                {
+                    "id": "B",
+                    "title": "Dual write",
+                    "summary": "Write to the database, then publish to the bus and retry on failure.",
+                },
+            ],
+        },
+        stage="deliberation",
+    )
+    rt = rec(
+        "red-team",
+        "red-team",
+        red_team
+        if red_team is not None
+        else {
+            "refutations": [
+                {
+                    "target": "performance-engineer:F1",
+                    "verdict": "refuted",
+                    "claim": "The 40 ms was measured on a debug build.",
+                    "evidence": "bench/relay.txt header: DEBUG=1",
+                },
+                {
+                    "target": "A",
+                    "verdict": "weakened",
+                    "claim": "The relay worker is a single point of failure.",
+                    "evidence": "deploy/relay.yaml has replicas: 1",
+                },
+            ],
+            "missed_angles": ["Ordering guarantees across bus partitions were never examined."],
+        },
+        stage="deliberation",
+        red_team_round=1,
+    )
+    return Deliberation(
+        id="d-1",
+        session_id="s-1",
+        question="How should order events reach the bus?",
+        task_type=task_type,
+        phase="DELIBERATION",
+        agents=[sec, perf, synth, rt],
+        tokens_used=50_000,
+    )
 
 
 def planned(cfg: "Config | None" = None, **kw) -> "tuple[Deliberation, da.DepthPlan]":
@@ -83,16 +147,23 @@ def add(d: Deliberation, persona, kind, report, **kw) -> AgentRecord:
 # posture
 
 
-@pytest.mark.parametrize("cfg, task_type, enabled, why", [
-    (DepthConfig(), "architecture", True, "ceiling: deepen whenever hot spots exist"),
-    (DepthConfig(), "documentation", False, "ceiling dialled down: task type 'documentation' is off in depth.per_task_type"),
-    (DepthConfig(max_lock=True), "documentation", True, "ceiling locked by MAX (overrides per_task_type documentation=off)"),
-    (DepthConfig(max_lock=True), "security", True, "ceiling locked by MAX"),
-    (DepthConfig(posture="opt-in"), "security", False, "opt-in: task type 'security' is not on in depth.per_task_type"),
-    (DepthConfig(posture="opt-in", per_task_type={"security": "on"}), "security", True,
-     "opt-in: task type 'security' is on in depth.per_task_type"),
-    (DepthConfig(posture="off", max_lock=True), "security", False, "depth axis off (posture off): breadth only"),
-])
+@pytest.mark.parametrize(
+    "cfg, task_type, enabled, why",
+    [
+        (DepthConfig(), "architecture", True, "ceiling: deepen whenever hot spots exist"),
+        (DepthConfig(), "documentation", False, "ceiling dialled down: task type 'documentation' is off in depth.per_task_type"),
+        (DepthConfig(max_lock=True), "documentation", True, "ceiling locked by MAX (overrides per_task_type documentation=off)"),
+        (DepthConfig(max_lock=True), "security", True, "ceiling locked by MAX"),
+        (DepthConfig(posture="opt-in"), "security", False, "opt-in: task type 'security' is not on in depth.per_task_type"),
+        (
+            DepthConfig(posture="opt-in", per_task_type={"security": "on"}),
+            "security",
+            True,
+            "opt-in: task type 'security' is on in depth.per_task_type",
+        ),
+        (DepthConfig(posture="off", max_lock=True), "security", False, "depth axis off (posture off): breadth only"),
+    ],
+)
 def test_posture(cfg, task_type, enabled, why):
     assert da.posture_for(task_type, cfg) == (enabled, why)
 
@@ -109,16 +180,17 @@ def test_contested_deliberation_is_deepened_by_three_lenses_on_named_hot_spots()
     # explain, the weakened approach H2 a conclusion any lens can test, the missed angle H3 a
     # source to read or an input to find (no explanation there for counter-model to rival)
     assert [(a.lens, a.hot_spots) for a in plan.assignments] == [
-        ("evidence-chase", ("H1", "H2", "H3")), ("counter-model", ("H1", "H2")),
-        ("edge-case-hunt", ("H2", "H3"))]
+        ("evidence-chase", ("H1", "H2", "H3")),
+        ("counter-model", ("H1", "H2")),
+        ("edge-case-hunt", ("H2", "H3")),
+    ]
     st = d.depth
     assert (st.status, st.posture, st.enabled, st.workers_per_wave) == ("pending", "ceiling", True, 3)
     assert st.tier2_by_lens == {"evidence-chase": 0, "counter-model": 0, "edge-case-hunt": 0}
 
 
 def test_no_hot_spots_means_not_needed():
-    upheld = {"refutations": [{"target": "performance-engineer:F1", "verdict": "upheld", "claim": "ok",
-                               "evidence": "bench"}]}
+    upheld = {"refutations": [{"target": "performance-engineer:F1", "verdict": "upheld", "claim": "ok", "evidence": "bench"}]}
     d, plan = planned(red_team=upheld)
     assert plan.action == "not_needed" and plan.hot_spots == ()
     assert d.depth == DepthState(posture="ceiling", enabled=True, status="not_needed")
@@ -139,13 +211,16 @@ def test_posture_off_changes_nothing_but_the_recorded_posture():
     assert not da.is_tier2_spawn("fork", "dig into H1", d)
     assert da.check_red_team_spawn(d) is None
     assert da.struck_approaches(d) == frozenset()
-    voters = [rec("security-analyst", "persona", {"scores": scores(8, 6)}, stage="ranking"),
-              rec("cost-analyst", "persona", {"scores": scores(7, 7.5)}, stage="ranking")]
+    voters = [
+        rec("security-analyst", "persona", {"scores": scores(8, 6)}, stage="ranking"),
+        rec("cost-analyst", "persona", {"scores": scores(7, 7.5)}, stage="ranking"),
+    ]
     d.agents += copy.deepcopy(voters)
     breadth.agents += copy.deepcopy(voters)
     assert ranking.rank(d.agents, WEIGHTS, da.struck_approaches(d)) == ranking.rank(breadth.agents, WEIGHTS)
     assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d) == words.tier2_closed(
-        words.step_closed("off", "posture off"))
+        words.step_closed("off", "posture off")
+    )
 
 
 def test_documentation_is_dialled_down_and_max_lock_overrides_it():
@@ -191,7 +266,9 @@ def test_fewer_workers_pick_the_lenses_the_hot_spots_call_for():
     _d, plan = planned(Config(depth=DepthConfig(workers_per_wave=2)))
     # evidence-chase can work on all three; the second worker is the lens with most to do next
     assert [(a.lens, a.hot_spots) for a in plan.assignments] == [
-        ("evidence-chase", ("H1", "H2", "H3")), ("counter-model", ("H1", "H2"))]
+        ("evidence-chase", ("H1", "H2", "H3")),
+        ("counter-model", ("H1", "H2")),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -250,8 +327,10 @@ def test_prompt_carrying_the_synthesis_is_denied():
     prompt = good_prompt(d, "counter-model") + "\nContext — the synthesis so far: " + SYNTH_SUMMARY
     reason = da.check_tier2_spawn("counter-model", prompt, d)
     assert 'rule "no consensus to flatter"' in reason and "synthesis-lead summary" in reason
-    reworded = good_prompt(d, "counter-model") + "\nApproach A: Write events to an outbox table in the same " \
-                                                  "transaction and let a relay worker publish them to the bus."
+    reworded = (
+        good_prompt(d, "counter-model") + "\nApproach A: Write events to an outbox table in the same "
+        "transaction and let a relay worker publish them to the bus."
+    )
     assert "synthesis-lead approach A" in da.check_tier2_spawn("counter-model", reworded, d)
 
 
@@ -259,10 +338,12 @@ def test_step_not_open_is_denied_with_the_rule():
     upheld = {"refutations": []}
     d, _ = planned(red_team=upheld)
     assert da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), d) == words.tier2_closed(
-        words.step_closed("not_needed"))
+        words.step_closed("not_needed")
+    )
     fresh = contested()  # depth never planned
     assert da.check_tier2_spawn("evidence-chase", "H1 " + " ".join(da.FLOOR), fresh) == words.tier2_closed(
-        words.step_closed("not_open"))
+        words.step_closed("not_open")
+    )
     d, _ = planned(Config(depth=DepthConfig(workers_per_wave=1)))
     add(d, "evidence-chase", "lens", None, tier=2, status="running")
     reason = da.check_tier2_spawn("edge-case-hunt", good_prompt(d, "edge-case-hunt"), d)
@@ -274,17 +355,16 @@ def test_step_not_open_is_denied_with_the_rule():
 def test_one_worker_per_lens_and_only_lens_types():
     d, _ = planned()
     add(d, "evidence-chase", "lens", None, tier=2, status="running")
-    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d) == words.tier2_denied(
-        [["one_per_lens", "evidence-chase"]])
+    assert da.check_tier2_spawn("evidence-chase", good_prompt(d), d) == words.tier2_denied([["one_per_lens", "evidence-chase"]])
     assert da.check_tier2_spawn("general-purpose", good_prompt(d), d) == words.tier2_denied(
-        [["lens_type", ["evidence-chase", "counter-model", "edge-case-hunt"], "general-purpose"]])
+        [["lens_type", ["evidence-chase", "counter-model", "edge-case-hunt"], "general-purpose"]]
+    )
     assert da.check_tier2_spawn("deliberation:counter-model", good_prompt(d, "counter-model"), d) is None
 
 
 def test_red_team_spawn_follows_the_wave_once():
     d, _ = planned()
-    assert da.check_red_team_spawn(d) == words.red_team_before_tier2([], ["evidence-chase", "counter-model",
-                                                                          "edge-case-hunt"])
+    assert da.check_red_team_spawn(d) == words.red_team_before_tier2([], ["evidence-chase", "counter-model", "edge-case-hunt"])
     assert da.spawn_tier("red-team", d) == (1, 1)
     for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
         add(d, lens, "lens", {"findings": []}, tier=2)
@@ -298,8 +378,7 @@ def test_red_team_spawn_follows_the_wave_once():
 def test_one_red_team_pass_then_the_depth_step_a_second_pass_is_refused():
     """A second red-team pass after a first that refuted nothing replaced the
     first report, and its evidence-backed refutation was never planned."""
-    upheld = {"refutations": [{"target": "performance-engineer:F1", "verdict": "upheld", "claim": "ok",
-                               "evidence": "bench"}]}
+    upheld = {"refutations": [{"target": "performance-engineer:F1", "verdict": "upheld", "claim": "ok", "evidence": "bench"}]}
     d, plan = planned(red_team=upheld)
     assert plan.action == "not_needed"
     first = "red-team (a-red-team-deliberation-1)"
@@ -317,7 +396,8 @@ def test_one_red_team_pass_then_the_depth_step_a_second_pass_is_refused():
     s = contested()
     da.apply_plan(s, da.plan_depth(s, Config(), tight))
     assert s.depth.status == "skipped" and da.check_red_team_spawn(s, Config()) == words.second_pass(
-        "skipped", first, s.depth.skipped_reason)
+        "skipped", first, s.depth.skipped_reason
+    )
     # depth off for the task type (documentation is dialled down): breadth only, untouched
     doc = contested(task_type="documentation", red_team=upheld)
     assert da.check_red_team_spawn(doc, Config()) is None
@@ -335,18 +415,40 @@ def _wave(d: Deliberation, ec: dict, cm: dict, eh: dict, rt2: "dict | None" = No
     add(d, "red-team", "red-team", rt2 or {"refutations": []}, tier=2, red_team_round=2)
 
 
-REFUTE_F1 = {"hot_spots": ["H1"], "refutations": [{
-    "target": "performance-engineer:F1", "verdict": "refuted",
-    "claim": "A release build of the relay adds 3 ms at p99, within the bus client's own jitter.",
-    "evidence": "bench/relay-release.txt, 10k publishes, p99 3.1 ms"}]}
-STRIKE_A = {"hot_spots": ["H2"], "refutations": [{
-    "target": "H2", "verdict": "refuted",
-    "claim": "With one replica, a relay crash during deploy stops every order event for the rollout window.",
-    "evidence": "deploy/relay.yaml replicas: 1; rollout log 2025-12-02 shows 6 min without publishes"}]}
-PARAPHRASE = {"hot_spots": ["H1"], "findings": [
-    {"id": "F1", "claim": "The env file stores the relay's bus credentials in plain text.", "evidence": "env:12"}],
-    "refutations": [{"target": "performance-engineer:F1", "verdict": "refuted",
-                     "claim": "The order service does not verify webhook signatures.", "evidence": "api/hooks.py"}]}
+REFUTE_F1 = {
+    "hot_spots": ["H1"],
+    "refutations": [
+        {
+            "target": "performance-engineer:F1",
+            "verdict": "refuted",
+            "claim": "A release build of the relay adds 3 ms at p99, within the bus client's own jitter.",
+            "evidence": "bench/relay-release.txt, 10k publishes, p99 3.1 ms",
+        }
+    ],
+}
+STRIKE_A = {
+    "hot_spots": ["H2"],
+    "refutations": [
+        {
+            "target": "H2",
+            "verdict": "refuted",
+            "claim": "With one replica, a relay crash during deploy stops every order event for the rollout window.",
+            "evidence": "deploy/relay.yaml replicas: 1; rollout log 2025-12-02 shows 6 min without publishes",
+        }
+    ],
+}
+PARAPHRASE = {
+    "hot_spots": ["H1"],
+    "findings": [{"id": "F1", "claim": "The env file stores the relay's bus credentials in plain text.", "evidence": "env:12"}],
+    "refutations": [
+        {
+            "target": "performance-engineer:F1",
+            "verdict": "refuted",
+            "claim": "The order service does not verify webhook signatures.",
+            "evidence": "api/hooks.py",
+        }
+    ],
+}
 
 
 def test_tier2_refute_with_evidence_overrides_tier1_and_strikes_the_approach():
@@ -355,15 +457,18 @@ def test_tier2_refute_with_evidence_overrides_tier1_and_strikes_the_approach():
     out = da.synthesize(d)
     assert [(o.hot_spot, o.target, o.by_agent) for o in out.overrides] == [
         ("H1", "performance-engineer:F1", "a-evidence-chase-deliberation-2"),
-        ("H2", "A", "a-edge-case-hunt-deliberation-2")]
+        ("H2", "A", "a-edge-case-hunt-deliberation-2"),
+    ]
     assert out.overrides[0].effect.startswith("finding performance-engineer:F1 overturned: A release build")
     assert out.overrides[1].effect.startswith("approach A struck from the leading position: With one replica")
     assert out.zeroed == ("a-counter-model-deliberation-2",)
     da.apply_outcome(d, out)
     assert da.struck_approaches(d) == frozenset({"A"})
     assert set(da.overturned_findings(d)) == {"performance-engineer:F1"}
-    d.agents += [rec("security-analyst", "persona", {"scores": scores(8.5, 6.0)}, stage="ranking"),
-                 rec("cost-analyst", "persona", {"scores": scores(8.0, 6.5)}, stage="ranking")]
+    d.agents += [
+        rec("security-analyst", "persona", {"scores": scores(8.5, 6.0)}, stage="ranking"),
+        rec("cost-analyst", "persona", {"scores": scores(8.0, 6.5)}, stage="ranking"),
+    ]
     assert ranking.rank(d.agents, WEIGHTS).leading == "A"
     assert ranking.rank(d.agents, WEIGHTS, da.struck_approaches(d)).leading == "B"
     text = da.outcome_text(d, out)
@@ -375,8 +480,7 @@ def test_paraphrase_is_zeroed_and_tier1_stands():
     _wave(d, PARAPHRASE, {"hot_spots": ["H3"]}, PARAPHRASE)
     out = da.synthesize(d)
     assert out.overrides == ()
-    assert out.zeroed == ("a-evidence-chase-deliberation-2", "a-counter-model-deliberation-2",
-                          "a-edge-case-hunt-deliberation-2")
+    assert out.zeroed == ("a-evidence-chase-deliberation-2", "a-counter-model-deliberation-2", "a-edge-case-hunt-deliberation-2")
     da.apply_outcome(d, out)
     assert d.depth.overrides == [] and da.struck_approaches(d) == frozenset()
     assert words.warning("zeroed", persona="evidence-chase") in d.warnings
@@ -384,35 +488,68 @@ def test_paraphrase_is_zeroed_and_tier1_stands():
 
 def test_refute_without_evidence_or_off_target_carries_no_weight():
     d, _ = planned()
-    no_ev = {"refutations": [{"target": "performance-engineer:F1", "verdict": "refuted",
-                              "claim": "A release build adds only 3 ms at p99."}],
-             "findings": [{"id": "F1", "claim": "The relay binary is built with -O0 in CI.", "evidence": "ci.yml:30"}]}
-    off = {"refutations": [{"target": "security-analyst:F2", "verdict": "refuted",
-                            "claim": "The API gateway rejects unsigned webhooks before the service sees them.",
-                            "evidence": "gateway/policy.yaml:8"}]}
-    _wave(d, no_ev, off, {"refutations": [{"target": "H3", "verdict": "refuted",
-                                           "claim": "Partition keys hash by customer, so per-order ordering holds.",
-                                           "evidence": "producer.py:55"}]})
+    no_ev = {
+        "refutations": [
+            {"target": "performance-engineer:F1", "verdict": "refuted", "claim": "A release build adds only 3 ms at p99."}
+        ],
+        "findings": [{"id": "F1", "claim": "The relay binary is built with -O0 in CI.", "evidence": "ci.yml:30"}],
+    }
+    off = {
+        "refutations": [
+            {
+                "target": "security-analyst:F2",
+                "verdict": "refuted",
+                "claim": "The API gateway rejects unsigned webhooks before the service sees them.",
+                "evidence": "gateway/policy.yaml:8",
+            }
+        ]
+    }
+    _wave(
+        d,
+        no_ev,
+        off,
+        {
+            "refutations": [
+                {
+                    "target": "H3",
+                    "verdict": "refuted",
+                    "claim": "Partition keys hash by customer, so per-order ordering holds.",
+                    "evidence": "producer.py:55",
+                }
+            ]
+        },
+    )
     out = da.synthesize(d)
     assert out.overrides == () and out.zeroed == ()
     assert out.notes == (
         words.no_weight("no_evidence", "evidence-chase:R1", "performance-engineer:F1"),
         words.no_weight("target", "counter-model:R1", why=words.target_problem("outside", "security-analyst:F2")),
-        words.no_weight("target", "edge-case-hunt:R1", why=words.target_problem("nothing", "H3", "missed_angle")))
+        words.no_weight("target", "edge-case-hunt:R1", why=words.target_problem("nothing", "H3", "missed_angle")),
+    )
 
 
 def test_red_team_2_refuting_the_refute_cancels_the_override():
     d, _ = planned()
     _wave(d, REFUTE_F1, {"hot_spots": ["H3"]}, STRIKE_A)
     assert "- edge-case-hunt:R1 — refuted H2: With one replica" in da.red_team_2_instruction(d)
-    d.agents[-1].report = AgentReport.model_validate({"phase": "deliberation", "refutations": [
-        {"target": "edge-case-hunt:R1", "verdict": "refuted",
-         "claim": "The rollout uses surge 1, so the new replica publishes before the old one stops.",
-         "evidence": "deploy/relay.yaml strategy.rollingUpdate.maxSurge: 1; rollout log shows overlap"}]})
+    d.agents[-1].report = AgentReport.model_validate(
+        {
+            "phase": "deliberation",
+            "refutations": [
+                {
+                    "target": "edge-case-hunt:R1",
+                    "verdict": "refuted",
+                    "claim": "The rollout uses surge 1, so the new replica publishes before the old one stops.",
+                    "evidence": "deploy/relay.yaml strategy.rollingUpdate.maxSurge: 1; rollout log shows overlap",
+                }
+            ],
+        }
+    )
     out = da.synthesize(d)
     assert [o.target for o in out.overrides] == ["performance-engineer:F1"]
     assert [(o.target, why.split(":")[0]) for o, why in out.cancelled] == [
-        ("A", "red team 2 (a-red-team-deliberation-2) refuted edge-case-hunt")]
+        ("A", "red team 2 (a-red-team-deliberation-2) refuted edge-case-hunt")
+    ]
     da.apply_outcome(d, out)
     assert da.struck_approaches(d) == frozenset()
     assert any(w.startswith("depth override on A (H2) cancelled") for w in d.warnings)
@@ -420,8 +557,13 @@ def test_red_team_2_refuting_the_refute_cancels_the_override():
 
 def test_red_team_2_without_evidence_cancels_nothing():
     d, _ = planned()
-    _wave(d, REFUTE_F1, {"hot_spots": ["H3"]}, STRIKE_A,
-          {"refutations": [{"target": "edge-case-hunt:R1", "verdict": "refuted", "claim": "Not convinced."}]})
+    _wave(
+        d,
+        REFUTE_F1,
+        {"hot_spots": ["H3"]},
+        STRIKE_A,
+        {"refutations": [{"target": "edge-case-hunt:R1", "verdict": "refuted", "claim": "Not convinced."}]},
+    )
     assert [o.target for o in da.synthesize(d).overrides] == ["performance-engineer:F1", "A"]
 
 
@@ -471,30 +613,79 @@ def test_a_pass_above_the_ceiling_is_a_warning_in_apply_outcome_and_an_error_in_
 def _colliding() -> Deliberation:
     """Three research personas each numbering their own approaches A/B (different options), a
     synthesis whose A/B/C are the ranked list, and a red team that weakens one persona's own A."""
+
     def research(persona: str, a: str, b: str, verdict: str, prefers: str, dissent=()) -> AgentRecord:
-        return rec(persona, "persona", {
-            "findings": [{"id": "F1", "claim": f"{persona} finding about {a}.", "evidence": f"{persona}.md:1"}],
-            "approaches": [{"id": "A", "title": a}, {"id": "B", "title": b}],
-            "verdict": verdict, "preferred_approach": prefers, "dissent": list(dissent)})
+        return rec(
+            persona,
+            "persona",
+            {
+                "findings": [{"id": "F1", "claim": f"{persona} finding about {a}.", "evidence": f"{persona}.md:1"}],
+                "approaches": [{"id": "A", "title": a}, {"id": "B", "title": b}],
+                "verdict": verdict,
+                "preferred_approach": prefers,
+                "dissent": list(dissent),
+            },
+        )
+
     ps = research("product-strategist", "Full auto-deploy on merge", "Release train", "approve", "A")
     sa = research("security-analyst", "Signed artefacts with manual promotion", "Deploy freeze windows", "approve", "A")
-    re_ = research("reliability-engineer", "Canary with automatic rollback", "Blue-green", "reject", "B",
-                   dissent=[{"target": "A", "concern": "Canary needs traffic splitting we lack.",
-                             "reason": "The load balancer has no weighted routing."}])
-    synth = rec("synthesis-lead", "synthesis", {"summary": "Three ways to pin what is deployed.", "approaches": [
-        {"id": "A", "title": "Content hash per artefact", "summary": "Hash each build artefact."},
-        {"id": "B", "title": "Hash of the lock file", "summary": "Hash the resolved dependency set."},
-        {"id": "C", "title": "Version tags only", "summary": "Rely on tags."}]}, stage="deliberation")
-    rt = rec("red-team", "red-team", {"refutations": [
-        {"target": "security-analyst:A", "verdict": "weakened", "claim": "Manual promotion is skipped under pressure.",
-         "evidence": "incident log 2026-03: 4 of 9 promotions bypassed"}]}, stage="deliberation", red_team_round=1)
-    return Deliberation(id="d-ident", session_id="s-1", question="How do we pin what is deployed?",
-                        task_type="architecture", phase="DELIBERATION", agents=[ps, sa, re_, synth, rt],
-                        tokens_used=50_000)
+    re_ = research(
+        "reliability-engineer",
+        "Canary with automatic rollback",
+        "Blue-green",
+        "reject",
+        "B",
+        dissent=[
+            {
+                "target": "A",
+                "concern": "Canary needs traffic splitting we lack.",
+                "reason": "The load balancer has no weighted routing.",
+            }
+        ],
+    )
+    synth = rec(
+        "synthesis-lead",
+        "synthesis",
+        {
+            "summary": "Three ways to pin what is deployed.",
+            "approaches": [
+                {"id": "A", "title": "Content hash per artefact", "summary": "Hash each build artefact."},
+                {"id": "B", "title": "Hash of the lock file", "summary": "Hash the resolved dependency set."},
+                {"id": "C", "title": "Version tags only", "summary": "Rely on tags."},
+            ],
+        },
+        stage="deliberation",
+    )
+    rt = rec(
+        "red-team",
+        "red-team",
+        {
+            "refutations": [
+                {
+                    "target": "security-analyst:A",
+                    "verdict": "weakened",
+                    "claim": "Manual promotion is skipped under pressure.",
+                    "evidence": "incident log 2026-03: 4 of 9 promotions bypassed",
+                }
+            ]
+        },
+        stage="deliberation",
+        red_team_round=1,
+    )
+    return Deliberation(
+        id="d-ident",
+        session_id="s-1",
+        question="How do we pin what is deployed?",
+        task_type="architecture",
+        phase="DELIBERATION",
+        agents=[ps, sa, re_, synth, rt],
+        tokens_used=50_000,
+    )
 
 
 def test_research_letters_are_namespaced_and_never_tallied_across_personas():
     from deliberation.core.depth.hot_spots import all_hot_spots, approach_index
+
     d = _colliding()
     index = approach_index(d)
     assert index.ranked == frozenset({"A", "B", "C"})
@@ -505,7 +696,9 @@ def test_research_letters_are_namespaced_and_never_tallied_across_personas():
     # no "approach A preferred by product-strategist, security-analyst": their As differ
     assert not any("preferred by product-strategist, security-analyst" in s for s in statements)
     assert not any(s.startswith("approach A ") for s in statements)
-    assert statements[0].startswith("approach security-analyst:A (\"Signed artefacts with manual promotion\") is challenged by the red team")
+    assert statements[0].startswith(
+        'approach security-analyst:A ("Signed artefacts with manual promotion") is challenged by the red team'
+    )
     assert spots[0].sources == ["security-analyst", "red-team"]
 
 
@@ -514,10 +707,17 @@ def test_a_refutation_of_one_persona_s_approach_strikes_nothing_ranked_and_b_lea
     plan = da.plan_depth(d, Config(), ROOMY)
     da.apply_plan(d, plan)
     h1 = d.depth.hot_spots[0].id
-    refute = {"hot_spots": [h1], "refutations": [{
-        "target": h1, "verdict": "refuted",
-        "claim": "The tally mixes different approaches: the personas' As are different options.",
-        "evidence": "research reports: product-strategist A = auto-deploy, security-analyst A = signed artefacts"}]}
+    refute = {
+        "hot_spots": [h1],
+        "refutations": [
+            {
+                "target": h1,
+                "verdict": "refuted",
+                "claim": "The tally mixes different approaches: the personas' As are different options.",
+                "evidence": "research reports: product-strategist A = auto-deploy, security-analyst A = signed artefacts",
+            }
+        ],
+    }
     _wave(d, refute, {"hot_spots": [h1]}, {"hot_spots": [h1]})
     out = da.synthesize(d)
     assert out.overrides == ()
@@ -528,8 +728,7 @@ def test_a_refutation_of_one_persona_s_approach_strikes_nothing_ranked_and_b_lea
     # four blind rankers all prefer the synthesis' B
     three = {"A": {k: 6.0 for k in WEIGHTS}, "B": {k: 8.5 for k in WEIGHTS}, "C": {k: 5.0 for k in WEIGHTS}}
     for p in ("product-strategist", "security-analyst", "reliability-engineer", "cost-analyst"):
-        d.agents.append(rec(p, "persona", {"scores": three, "verdict": "approve", "preferred_approach": "B"},
-                            stage="ranking"))
+        d.agents.append(rec(p, "persona", {"scores": three, "verdict": "approve", "preferred_approach": "B"}, stage="ranking"))
     result = ranking.rank(d.agents, WEIGHTS, da.struck_approaches(d))
     assert result is not None and result.leading == "B"
     assert result.consensus >= 0.85
@@ -544,14 +743,19 @@ def test_an_override_still_strikes_a_ranked_approach_it_is_about():
 
 def test_the_record_shows_the_ranked_approaches_titles_not_a_research_report_s():
     from deliberation.report.decision_record import approach_catalogue
+
     cat = approach_catalogue(_colliding())
-    assert cat["A"] == {"title": "Content hash per artefact", "summary": "Hash each build artefact.",
-                        "proposed_by": "synthesis-lead"}
+    assert cat["A"] == {
+        "title": "Content hash per artefact",
+        "summary": "Hash each build artefact.",
+        "proposed_by": "synthesis-lead",
+    }
     assert cat["B"]["title"] == "Hash of the lock file"
 
 
 def test_the_neutral_ranking_list_carries_no_red_team_verdict():
     from deliberation.core.blind_ranking import approach_list, neutral
+
     assert neutral("Hash of the lock file (weakened by devils-advocate:F2: misses vendored code)") == "Hash of the lock file"
     assert neutral("Signed artefacts — refuted by the red team on promotion bypass") == "Signed artefacts"
     assert neutral("Canary rollout. The red team upheld its rollback claim. Cheap to run.") == "Canary rollout. Cheap to run."

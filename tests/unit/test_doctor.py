@@ -61,7 +61,8 @@ def test_each_problem_on_its_own_line(installed, capsys):
     (sdir / "sessions" / "s-1").mkdir(parents=True)
     (sdir / "sessions" / "s-1" / "lineage.json").write_text(json.dumps({"session_id": "s-1", "spawns": [{"x": 1}]}))
     (sdir / "sessions" / "s-1" / "events.jsonl").write_text(
-        '{"at": 1.0, "event": "Stop", "payload": {}}\n\n{broken\n{"at": "later", "event": "Stop", "payload": {}}\n')
+        '{"at": 1.0, "event": "Stop", "payload": {}}\n\n{broken\n{"at": "later", "event": "Stop", "payload": {}}\n'
+    )
     (sdir / "deliberations").mkdir()
     (sdir / "deliberations" / "d-1.json").write_text("[]")
     (sdir / "deliberations" / "d-1.json.corrupt-20261129T000000").write_text("garbage")
@@ -96,8 +97,13 @@ def test_json_output(installed, capsys):
     doc = json.loads(out)
     assert code == 1 and doc["ok"] is False and doc["problems"] == 1
     bad = [f for f in doc["findings"] if f["status"] == "problem"]
-    assert bad == [{"area": "state", "status": "problem",
-                    "message": "reversals.json: schema_version 9 is newer than this plugin's 1: upgrade the plugin"}]
+    assert bad == [
+        {
+            "area": "state",
+            "status": "problem",
+            "message": "reversals.json: schema_version 9 is newer than this plugin's 1: upgrade the plugin",
+        }
+    ]
     assert {f["area"] for f in doc["findings"]} == {"install", "settings", "config", "state"}
 
 
@@ -117,7 +123,7 @@ def test_settings_that_are_not_json(tmp_path, capsys):
 
 def test_missing_dependencies_names_them(tmp_path):
     fake = tmp_path / "python"
-    fake.write_text(f"#!/bin/sh\nexec {sys.executable} -S -I \"$@\"\n")  # -S: no site-packages
+    fake.write_text(f'#!/bin/sh\nexec {sys.executable} -S -I "$@"\n')  # -S: no site-packages
     fake.chmod(0o755)
     msg = doctor.missing_dependencies(str(fake))
     assert msg is not None and "pydantic (ModuleNotFoundError)" in msg
@@ -129,8 +135,10 @@ def test_settings_without_any_of_our_hooks_is_one_problem(tmp_path, capsys):
     (tmp_path / ".claude" / "settings.json").write_text('{"hooks": {"Stop": []}}')
     code, out = run_doctor(tmp_path, capsys, "--plugin", str(ROOT))
     settings_problems = [p for p in problems(out) if "settings.json" in p]
-    assert settings_problems == [f".claude/settings.json has no deliberation hooks: run {ROOT}/install.sh "
-                                 f"{tmp_path} (or load the plugin with claude --plugin-dir)"]
+    assert settings_problems == [
+        f".claude/settings.json has no deliberation hooks: run {ROOT}/install.sh "
+        f"{tmp_path} (or load the plugin with claude --plugin-dir)"
+    ]
     assert code == 1
 
 
@@ -198,13 +206,15 @@ def test_plugin_dir_form_has_no_false_problems(tmp_path, capsys):
     assert "plugin-dir form" in text and "hooks/hooks.json wires the hooks" in text
     assert not any(alarm in text for alarm in FALSE_ALARMS)
     # a session's own variables say the same without a data folder's `root`
-    _, _, findings = doctor.diagnose(str(project), str(root), {**form_env(tmp_path / "other", bare_python3(tmp_path)),
-                                                              "CLAUDE_PLUGIN_ROOT": str(root)})
+    _, _, findings = doctor.diagnose(
+        str(project), str(root), {**form_env(tmp_path / "other", bare_python3(tmp_path)), "CLAUDE_PLUGIN_ROOT": str(root)}
+    )
     assert "plugin-dir form" in findings[0].message
     assert [f.message for f in findings if f.status == "problem"] == [
         f"missing in {tmp_path / 'bin' / 'python3'}: pydantic (ModuleNotFoundError), orjson (ModuleNotFoundError), "
         "jsonschema (ModuleNotFoundError): the plugin's environment is not set up yet; it is set up at the start "
-        "of a Claude Code session with the plugin enabled"]
+        "of a Claude Code session with the plugin enabled"
+    ]
 
 
 def test_marketplace_form_before_and_after_its_set_up(tmp_path, capsys):
@@ -229,8 +239,9 @@ def test_marketplace_form_before_and_after_its_set_up(tmp_path, capsys):
     (data / "current").unlink()
     (data / "setup.json").write_text(json.dumps({"state": "failed", "reason": "pip could not reach the index"}))
     _, _, findings = doctor.diagnose(str(project), str(plugin), env)
-    assert ["could not be set up: pip could not reach the index" in f.message
-            for f in findings if f.status == "problem"] == [True]
+    assert ["could not be set up: pip could not reach the index" in f.message for f in findings if f.status == "problem"] == [
+        True
+    ]
 
 
 def test_plugin_form_with_the_hooks_also_in_settings_is_wired_twice(tmp_path, capsys):

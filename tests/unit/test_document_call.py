@@ -50,16 +50,17 @@ def test_a_fenced_block_as_content_is_forgiven():
 
 def test_an_invalid_document_is_refused_with_the_problem_and_stays_due():
     d = deliberation()
-    assert prd.submit(d, "{not json", max_bytes=20_000, now=12.0).startswith(
-        "Your decision document does not parse as JSON.")
+    assert prd.submit(d, "{not json", max_bytes=20_000, now=12.0).startswith("Your decision document does not parse as JSON.")
     assert prd.submit(d, "[1, 2]", max_bytes=20_000, now=12.0) == (
-        "Your decision document must be ONE JSON object (the shape below), not a JSON list.")
+        "Your decision document must be ONE JSON object (the shape below), not a JSON list."
+    )
     bad = P.prd_document(["nobody:F9"])
     problem = prd.submit(d, json.dumps(bad), max_bytes=20_000, now=12.0)
     assert problem.startswith("Every cited id must exist in the deliberation; these do not: 'nobody:F9'")
     assert (d.prd.status, d.prd.problem, d.prd.send_backs) == ("due", problem, 0)  # no Stop was held
     assert prd.submit(d, "x" * 300, max_bytes=200, now=12.0) == (
-        "Your decision document is 300 bytes; the limit is 200. Shorten its texts.")
+        "Your decision document is 300 bytes; the limit is 200. Shorten its texts."
+    )
 
 
 def test_a_refused_replacement_keeps_the_recorded_document():

@@ -2,20 +2,27 @@ import itertools
 
 import pytest
 
-from deliberation.app.adjudication import (AdjudicationError, adjudicate, close_escalation, escalation_reason, open_escalation, open_index, review_answer)
+from deliberation.app.adjudication import (
+    AdjudicationError,
+    adjudicate,
+    close_escalation,
+    escalation_reason,
+    open_escalation,
+    open_index,
+    review_answer,
+)
 from deliberation.state.config import EscalationConfig
 from deliberation.state.paths import Layout
 from deliberation.state.models import EscalationIndex, OpenEscalation
 from deliberation.state.store import SessionTx, Store
 from deliberation.core.escalation import Vote, class_of, compute_route, route_for, summary, vote_of
 from deliberation.state.agent_report import AgentReport, Finding
-from deliberation.state.models import (AgentRecord, Deliberation, ProbeRun, RankingResult, ReversalClass, ReversalRegistry)
+from deliberation.state.models import AgentRecord, Deliberation, ProbeRun, RankingResult, ReversalClass, ReversalRegistry
 
-CFG = EscalationConfig()                                   # policy D+T2+PROBE (the default)
+CFG = EscalationConfig()  # policy D+T2+PROBE (the default)
 STRICT = EscalationConfig(policy="T1+D+T2+PROBE")
 PRONE = ReversalRegistry(classes={"security/auth": ReversalClass(decision_class="security/auth", reversals=2)})
-CONFIRMED_ONLY = ReversalRegistry(classes={"security/auth": ReversalClass(decision_class="security/auth",
-                                                                          confirmations=3)})
+CONFIRMED_ONLY = ReversalRegistry(classes={"security/auth": ReversalClass(decision_class="security/auth", confirmations=3)})
 EMPTY = ReversalRegistry()
 OK = ProbeRun(name="tests", passed=True, exit_code=0)
 FAIL = ProbeRun(name="tests", passed=False, exit_code=1)
@@ -51,8 +58,12 @@ def test_t2_changes_the_route_under_the_default_policy():
     assert (r.route, rules(r), r.review, r.decided_by) == ("human-review", ["T2"], "pending", "T2")
     assert "judges' confidence 0.95 >= 0.90" in r.rules[0].detail and "reversed 2 time(s)" in r.rules[0].detail
     strict = compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], STRICT)
-    assert (strict.route, rules(strict), strict.policy, strict.decided_by) == \
-        ("human-review", ["T1", "T2"], "T1+D+T2+PROBE", "T1, T2")
+    assert (strict.route, rules(strict), strict.policy, strict.decided_by) == (
+        "human-review",
+        ["T1", "T2"],
+        "T1+D+T2+PROBE",
+        "T1, T2",
+    )
     assert "reversed 2 time(s)" in strict.rules[0].detail
 
 
@@ -62,8 +73,9 @@ def test_t2_threshold_is_inclusive_and_configurable():
     stricter = EscalationConfig(unanimous_confidence=0.99)
     r = compute_route("security/auth", at, PRONE, [], stricter)
     assert (r.route, rules(r)) == ("auto-execute", [])
-    assert rules(compute_route("security/auth", at, PRONE, [], STRICT.model_copy(
-        update={"unanimous_confidence": 0.99}))) == ["T1"]
+    assert rules(compute_route("security/auth", at, PRONE, [], STRICT.model_copy(update={"unanimous_confidence": 0.99}))) == [
+        "T1"
+    ]
 
 
 def test_unanimous_low_confidence_pass_on_a_reversed_class_says_what_the_policy_left_out():
@@ -129,13 +141,13 @@ def test_cold_start_falls_back_to_d_and_says_so():
     assert "falls back to the split-vote rule D" in r.rules[0].detail
     r = compute_route("architecture/caching", SPLIT_PASS, EMPTY, [], CFG)
     assert (r.route, rules(r)) == ("human-review", ["D", "COLD_START"])
-    assert summary(r) == ("human-review (D) for class architecture/caching, policy D+T2+PROBE "
-                          "[cold start: no reversal history]")
+    assert summary(r) == ("human-review (D) for class architecture/caching, policy D+T2+PROBE [cold start: no reversal history]")
 
 
 def test_every_rule_at_once_and_summary():
-    r = compute_route("security/auth", Vote(3, 0, 0, 1.0), PRONE, [FAIL],
-                      EscalationConfig(policy="T1+D+T2+PROBE", probe_failure="reject"))
+    r = compute_route(
+        "security/auth", Vote(3, 0, 0, 1.0), PRONE, [FAIL], EscalationConfig(policy="T1+D+T2+PROBE", probe_failure="reject")
+    )
     assert (r.route, rules(r)) == ("hard-reject", ["T1", "T2", "PROBE"])
     assert summary(r) == "hard-reject (T1, T2, PROBE) for class security/auth, policy T1+D+T2+PROBE"
 
@@ -144,8 +156,7 @@ def test_every_rule_at_once_and_summary():
 def test_combinations_table(cfg):
     """Every vote × registry × probe combination against the rules written out by hand."""
     strict = cfg.policy == "T1+D+T2+PROBE"
-    votes = {"uh": UNANIMOUS_HIGH, "ul": UNANIMOUS_LOW, "sp": SPLIT_PASS, "sf": SPLIT_FAIL,
-             "uf": UNANIMOUS_FAIL, "nv": NO_VOTE}
+    votes = {"uh": UNANIMOUS_HIGH, "ul": UNANIMOUS_LOW, "sp": SPLIT_PASS, "sf": SPLIT_FAIL, "uf": UNANIMOUS_FAIL, "nv": NO_VOTE}
     regs = {"prone": PRONE, "clean": CONFIRMED_ONLY, "none": EMPTY}
     probes = {"none": [], "ok": [OK], "fail": [FAIL]}
     for (vk, v), (rk, reg), (pk, pr) in itertools.product(votes.items(), regs.items(), probes.items()):
@@ -168,26 +179,53 @@ def test_combinations_table(cfg):
 
 
 def _report(verdict, evidence="src/auth.py:10", conf=0.9):
-    return AgentReport(phase="ranking", verdict=verdict, confidence=conf, summary="OAuth login flow",
-                       findings=[Finding(id="F1", claim="jwt expiry", evidence=evidence)])
+    return AgentReport(
+        phase="ranking",
+        verdict=verdict,
+        confidence=conf,
+        summary="OAuth login flow",
+        findings=[Finding(id="F1", claim="jwt expiry", evidence=evidence)],
+    )
 
 
 def _agent(i, verdict, **kw):
-    return AgentRecord(key=f"a{i}", persona="security-analyst", kind="persona", stage="ranking",
-                       status="reported", spawned_at=0.0, report=_report(verdict, **kw))
+    return AgentRecord(
+        key=f"a{i}",
+        persona="security-analyst",
+        kind="persona",
+        stage="ranking",
+        status="reported",
+        spawned_at=0.0,
+        report=_report(verdict, **kw),
+    )
 
 
 def test_vote_of_uses_the_ranking_result_when_present():
-    d = Deliberation(id="d1", session_id="s1", task_type="security",
-                     ranking=RankingResult(dimensions={}, approaches=["A"], scores=[], means={}, leading="A",
-                                           leading_scores={}, consensus=0.92, spread=0.1, stdev=0.1, agents=4,
-                                           approvals=3, rejections=0, abstentions=1))
+    d = Deliberation(
+        id="d1",
+        session_id="s1",
+        task_type="security",
+        ranking=RankingResult(
+            dimensions={},
+            approaches=["A"],
+            scores=[],
+            means={},
+            leading="A",
+            leading_scores={},
+            consensus=0.92,
+            spread=0.1,
+            stdev=0.1,
+            agents=4,
+            approvals=3,
+            rejections=0,
+            abstentions=1,
+        ),
+    )
     assert vote_of(d) == Vote(3, 0, 1, None, 0.92)  # no ranking reports: no judges' confidence
 
 
 def test_vote_of_counts_ranking_verdicts_and_skips_superseded():
-    agents = [_agent(1, "approve", conf=0.8), _agent(2, "approve", conf=1.0), _agent(3, "abstain", conf=0.9),
-              _agent(4, "reject")]
+    agents = [_agent(1, "approve", conf=0.8), _agent(2, "approve", conf=1.0), _agent(3, "abstain", conf=0.9), _agent(4, "reject")]
     agents[3].superseded = True
     d = Deliberation(id="d1", session_id="s1", task_type="security", question="x", agents=agents)
     # the judges' confidence is the approvers' mean self-reported confidence (0.8, 1.0)
@@ -195,8 +233,13 @@ def test_vote_of_counts_ranking_verdicts_and_skips_superseded():
 
 
 def test_route_for_a_deliberation():
-    d = Deliberation(id="d1", session_id="s1", task_type="security", question="Move login to OAuth?",
-                     agents=[_agent(1, "approve", conf=0.95), _agent(2, "approve", conf=0.95)])
+    d = Deliberation(
+        id="d1",
+        session_id="s1",
+        task_type="security",
+        question="Move login to OAuth?",
+        agents=[_agent(1, "approve", conf=0.95), _agent(2, "approve", conf=0.95)],
+    )
     assert class_of(d, CFG) == "security/auth"
     r = route_for(d, PRONE, [], CFG)
     assert (r.decision_class, r.route, rules(r)) == ("security/auth", "human-review", ["T2"])
@@ -206,10 +249,28 @@ def test_route_for_a_deliberation():
 def test_judges_confidence_not_the_consensus_score():
     """T2 reads the judges' own confidence, never the consensus figure (here 0.81)."""
     agents = [_agent(1, "approve", conf=0.95), _agent(2, "approve", conf=0.93), _agent(3, "abstain", conf=0.1)]
-    d = Deliberation(id="d1", session_id="s1", task_type="security", question="Move login to OAuth?", agents=agents,
-                     ranking=RankingResult(dimensions={}, approaches=["A"], scores=[], means={}, leading="A",
-                                           leading_scores={}, consensus=0.81, spread=1.0, stdev=0.5, agents=3,
-                                           approvals=2, rejections=0, abstentions=1))
+    d = Deliberation(
+        id="d1",
+        session_id="s1",
+        task_type="security",
+        question="Move login to OAuth?",
+        agents=agents,
+        ranking=RankingResult(
+            dimensions={},
+            approaches=["A"],
+            scores=[],
+            means={},
+            leading="A",
+            leading_scores={},
+            consensus=0.81,
+            spread=1.0,
+            stdev=0.5,
+            agents=3,
+            approvals=2,
+            rejections=0,
+            abstentions=1,
+        ),
+    )
     v = vote_of(d)
     assert (v.confidence, v.consensus) == (0.94, 0.81)
     assert rules(route_for(d, PRONE, [], CFG)) == ["T2"]
@@ -218,10 +279,8 @@ def test_judges_confidence_not_the_consensus_score():
 # -- the human-review side (adjudication.py) --------------------------------------------------
 
 
-
 def _entry(i, route="human-review"):
-    return OpenEscalation(deliberation_id=f"d{i}", session_id="s", route=route, reason=f"reason {i}",
-                          opened_at=0.0)
+    return OpenEscalation(deliberation_id=f"d{i}", session_id="s", route=route, reason=f"reason {i}", opened_at=0.0)
 
 
 def test_review_answer_ask_deny_and_pass_through():
@@ -243,8 +302,7 @@ def test_review_answer_ask_deny_and_pass_through():
 def test_escalation_reason_names_rules_class_and_decision():
     r = compute_route("architecture/caching", SPLIT_PASS, EMPTY, [FAIL], CFG)
     text = escalation_reason("d9", r, "Use Redis")
-    assert text.startswith("deliberation d9 [architecture/caching] routed to human-review by policy "
-                           "D+T2+PROBE (cold start")
+    assert text.startswith("deliberation d9 [architecture/caching] routed to human-review by policy D+T2+PROBE (cold start")
     assert "D: split vote" in text and "PROBE: probe failed: tests exited 1" in text
     assert text.endswith("decision: Use Redis")
     assert "(decision not recorded)" in escalation_reason("d9", r, None)
@@ -270,14 +328,17 @@ def test_open_replace_close_and_stale_entry_cleanup(tmp_path):
     # approved, but an interrupted run left the entry behind: approving again refuses and cleans up
     store.save(store.layout.deliberation("d1"), d)
     adjudicate(store, "d1", "approve", "alice", at=3.0)
-    in_tx(open_escalation, Deliberation(id="d1", session_id="s1", route=compute_route(
-        "security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)))
+    in_tx(
+        open_escalation,
+        Deliberation(id="d1", session_id="s1", route=compute_route("security/auth", UNANIMOUS_HIGH, PRONE, [], CFG)),
+    )
     with pytest.raises(AdjudicationError, match="already approved"):
         adjudicate(store, "d1", "reject", "bob")
     assert open_index(store).open == []
 
 
 # -- the vote stated truly ----------------------------------------------------------------------
+
 
 def _ranked(prefs, verdicts=None):
     """Four ranking reports scoring B and C; `prefs` = each ranker's stated preferred approach."""
@@ -286,21 +347,30 @@ def _ranked(prefs, verdicts=None):
 
     verdicts = verdicts or {}
     scores = {"B": {"B": (7.5,) * 5, "C": (6,) * 5}, "C": {"B": (6.9,) * 5, "C": (7,) * 5}}
-    agents = [P.agent_record(p, "ranking", P.ranking_json(scores[pref], verdict=verdicts.get(p, "approve"),
-                                                          preferred=pref, confidence=0.8), key=f"k-{p}")
-              for p, pref in prefs.items()]
-    d = Deliberation(id="d1", session_id="s1", task_type="default", agents=agents,
-                     question="Should the billing service switch its request logging to structured JSON logs?")
-    d.ranking = rank(d.agents, {"correctness": .3, "risk": .25, "maintainability": .2, "performance": .15,
-                                "cost": .1})
+    agents = [
+        P.agent_record(
+            p,
+            "ranking",
+            P.ranking_json(scores[pref], verdict=verdicts.get(p, "approve"), preferred=pref, confidence=0.8),
+            key=f"k-{p}",
+        )
+        for p, pref in prefs.items()
+    ]
+    d = Deliberation(
+        id="d1",
+        session_id="s1",
+        task_type="default",
+        agents=agents,
+        question="Should the billing service switch its request logging to structured JSON logs?",
+    )
+    d.ranking = rank(d.agents, {"correctness": 0.3, "risk": 0.25, "maintainability": 0.2, "performance": 0.15, "cost": 0.1})
     return d
 
 
 def test_a_ranker_that_approves_another_approach_makes_the_vote_split():
     """Three prefer B, the reliability engineer prefers C (7.00 against B's 6.90): four approvals,
     but not a unanimous vote — rule D sends it to a person, the route says split."""
-    d = _ranked({"security-analyst": "B", "performance-engineer": "B", "cost-analyst": "B",
-                 "reliability-engineer": "C"})
+    d = _ranked({"security-analyst": "B", "performance-engineer": "B", "cost-analyst": "B", "reliability-engineer": "C"})
     assert d.ranking.leading == "B" and d.ranking.approvals == 4
     v = vote_of(d)
     assert (v.pattern, v.dissents) == ("split", 1)

@@ -8,8 +8,9 @@ from deliberation.state.models import ReversalClass, ReversalRegistry
 
 
 def row(i, cls, bad, votes=None, conf=None, decision="pass", probe=None):
-    return json.dumps({"id": f"r{i}", "class": cls, "decision": decision, "bad": bad,
-                       "votes": votes, "confidence": conf, "probe": probe})
+    return json.dumps(
+        {"id": f"r{i}", "class": cls, "decision": decision, "bad": bad, "votes": votes, "confidence": conf, "probe": probe}
+    )
 
 
 U = ["pass", "pass", "pass"]
@@ -41,8 +42,7 @@ def test_reference_table_a_94_high_confidence_misses():
     assert all(r.n == 94 and r.true_pass_escalation_rate is None for r in ev.results)
     # the reference table (docs/EVIDENCE.md, E8), row by row: capture %, still auto-passed %
     table = render_table(ev).splitlines()
-    assert table[0].split() == ["policy", "n", "MISS", "capture", "MISS", "still", "auto-passed",
-                                "true", "passes", "escalated"]
+    assert table[0].split() == ["policy", "n", "MISS", "capture", "MISS", "still", "auto-passed", "true", "passes", "escalated"]
     rows = {line.split()[0]: line for line in table[2:6]}
     assert "2.1% (2/94)" in rows["D"] and "97.9% (92/94)" in rows["D"]
     assert "97.9% (92/94)" in rows["T2"] and "2.1% (2/94)" in rows["T2"]
@@ -52,9 +52,14 @@ def test_reference_table_a_94_high_confidence_misses():
 
 def test_reference_table_b_six_misses_and_true_passes():
     """6 misses (4 unanimous, 2 split) in reversal-prone classes + unanimous true passes elsewhere."""
-    lines = [row(1, "DF1", True, U), row(2, "DF2", True, U), row(3, "DF1", True, None, 0.95),
-             row(4, "DS1", True, ["fail", "fail"], None),  # unanimous votes count, whatever the confidence
-             row(5, "DF2", True, S, 0.97), row(6, "DS2", True, None, 0.6)]
+    lines = [
+        row(1, "DF1", True, U),
+        row(2, "DF2", True, U),
+        row(3, "DF1", True, None, 0.95),
+        row(4, "DS1", True, ["fail", "fail"], None),  # unanimous votes count, whatever the confidence
+        row(5, "DF2", True, S, 0.97),
+        row(6, "DS2", True, None, 0.6),
+    ]
     lines += [row(10 + i, f"OK{i % 3}", False, U, 0.9) for i in range(12)]  # true passes
     lines += [row(30 + i, "DF1", False, S, decision="fail") for i in range(3)]  # rejected: not measured
     lines += [row(40, "DF1", True, None, None)]  # neither votes nor confidence → excluded
@@ -62,13 +67,15 @@ def test_reference_table_b_six_misses_and_true_passes():
     show(ev, "reference (b): 6 misses, 4 unanimous + 2 split")
     p = ev.by_policy()
     assert ev.excluded == ["r40"] and ev.rows == 22
-    assert {k: pct(v.miss_capture_rate) for k, v in p.items()} == \
-        {"D": "33.3%", "T1": "100.0%", "T2": "66.7%", "D+T2": "100.0%"}
-    assert {k: (v.true_passes_escalated, v.true_passes) for k, v in p.items()} == \
-        {"D": (0, 12), "T1": (0, 12), "T2": (0, 12), "D+T2": (0, 12)}
+    assert {k: pct(v.miss_capture_rate) for k, v in p.items()} == {"D": "33.3%", "T1": "100.0%", "T2": "66.7%", "D+T2": "100.0%"}
+    assert {k: (v.true_passes_escalated, v.true_passes) for k, v in p.items()} == {
+        "D": (0, 12),
+        "T1": (0, 12),
+        "T2": (0, 12),
+        "D+T2": (0, 12),
+    }
     assert all(v.n == 21 and v.misses == 6 for v in p.values())
-    assert {k: pct(v.miss_auto_pass_rate) for k, v in p.items()} == \
-        {"D": "66.7%", "T1": "0.0%", "T2": "33.3%", "D+T2": "0.0%"}
+    assert {k: pct(v.miss_auto_pass_rate) for k, v in p.items()} == {"D": "66.7%", "T1": "0.0%", "T2": "33.3%", "D+T2": "0.0%"}
     line = next(x for x in render_table(ev).splitlines() if x.startswith("D+T2 "))
     assert line.split("  ")[-1].strip() == "0.0% (0/12)"  # true passes escalated
 
@@ -82,8 +89,7 @@ def test_t2_needs_the_judges_confidence_when_a_row_gives_it():
 
 
 def test_true_passes_escalated_on_registry_classes():
-    lines = [row(1, "sec/auth", False, U), row(2, "sec/auth", False, S), row(3, "db", False, U),
-             row(4, "sec/auth", True, U)]
+    lines = [row(1, "sec/auth", False, U), row(2, "sec/auth", False, S), row(3, "db", False, U), row(4, "sec/auth", True, U)]
     reg = ReversalRegistry(classes={"sec": ReversalClass(decision_class="sec", reversals=1)})
     p = run(lines, registry=reg).by_policy()
     # T1 covers sec/auth through its task-type entry: rows 1, 2 (true) and 4 (miss)
@@ -93,24 +99,41 @@ def test_true_passes_escalated_on_registry_classes():
 
 
 def test_reference_c_holdout_recurrence_arm_blind_probe_catches():
-    lines = [row(1, "DF1", True, U, probe="pass"), row(2, "DF1", True, U, probe="fail"),
-             row(3, "DF3", True, U, probe="fail"), row(4, "DF3", True, U, probe="fail"),
-             row(5, "DF3", True, U, probe="pass"), row(6, "OK", False, U, probe="pass"),
-             row(7, "OK", False, U, probe="fail")]
+    lines = [
+        row(1, "DF1", True, U, probe="pass"),
+        row(2, "DF1", True, U, probe="fail"),
+        row(3, "DF3", True, U, probe="fail"),
+        row(4, "DF3", True, U, probe="fail"),
+        row(5, "DF3", True, U, probe="pass"),
+        row(6, "OK", False, U, probe="pass"),
+        row(7, "OK", False, U, probe="fail"),
+    ]
     with_class = run(lines, "DF*").by_policy()
     assert with_class["T2"].misses_escalated == 5
     ev = run(lines, "DF*", holdout=["DF3"])
     show(ev, "reference (c): DF3 held out")
     p = ev.by_policy()
     assert list(p) == ["D", "T1", "T2", "D+T2", "PROBE", "D+T2+PROBE"]
-    assert {k: (v.holdout_misses_escalated, v.holdout_misses) for k, v in p.items()} == \
-        {"D": (0, 3), "T1": (0, 3), "T2": (0, 3), "D+T2": (0, 3), "PROBE": (2, 3), "D+T2+PROBE": (2, 3)}
+    assert {k: (v.holdout_misses_escalated, v.holdout_misses) for k, v in p.items()} == {
+        "D": (0, 3),
+        "T1": (0, 3),
+        "T2": (0, 3),
+        "D+T2": (0, 3),
+        "PROBE": (2, 3),
+        "D+T2+PROBE": (2, 3),
+    }
     assert (p["T2"].misses_escalated, p["PROBE"].misses_escalated, p["D+T2+PROBE"].misses_escalated) == (2, 3, 4)
     assert (p["PROBE"].true_passes_escalated, p["D+T2"].true_passes_escalated) == (1, 0)
     assert "hold-out DF3" in render_table(ev) and "PROBE: caught 2 of 3 hold-out misses" in render_table(ev)
     # the control line: the other classes' misses (DF1: rows 1, 2) and the true passes (rows 6, 7)
-    assert {k: (v.control_misses_escalated, v.control_misses) for k, v in p.items()} == \
-        {"D": (0, 2), "T1": (2, 2), "T2": (2, 2), "D+T2": (2, 2), "PROBE": (1, 2), "D+T2+PROBE": (2, 2)}
+    assert {k: (v.control_misses_escalated, v.control_misses) for k, v in p.items()} == {
+        "D": (0, 2),
+        "T1": (2, 2),
+        "T2": (2, 2),
+        "D+T2": (2, 2),
+        "PROBE": (1, 2),
+        "D+T2+PROBE": (2, 2),
+    }
     text = render_table(ev)
     assert "control (the other classes, registry as given):" in text
     assert "  D+T2: misses caught 100.0% (2/2), true passes escalated 0.0% (0/2)" in text
@@ -125,18 +148,21 @@ def test_holdout_removes_a_registry_file_class_too():
     assert not registry_predicate(ReversalRegistry(classes={"X": ReversalClass(decision_class="X", confirmations=2)}))("X")
 
 
-@pytest.mark.parametrize("text,why", [
-    ("{not json", "not JSON"),
-    ("[1, 2]", "a JSON list, not an object"),
-    ('{"id": "a", "class": "c", "decision": "pass"}', "missing key(s): bad"),
-    ('{"id": "a", "class": "c", "decision": "maybe", "bad": false}', "'decision' must be"),
-    ('{"id": "a", "class": "c", "decision": "pass", "bad": "no"}', "'bad' must be true or false"),
-    ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "votes": ["yes"]}', "'votes' must be"),
-    ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "confidence": 1.5}', "'confidence' must be"),
-    ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "probe": "ok"}', "'probe' must be"),
-    ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "extra": 1}', "unknown key(s): extra"),
-    ('{"id": "", "class": "c", "decision": "pass", "bad": false}', "'id' must be"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "a JSON list, not an object"),
+        ('{"id": "a", "class": "c", "decision": "pass"}', "missing key(s): bad"),
+        ('{"id": "a", "class": "c", "decision": "maybe", "bad": false}', "'decision' must be"),
+        ('{"id": "a", "class": "c", "decision": "pass", "bad": "no"}', "'bad' must be true or false"),
+        ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "votes": ["yes"]}', "'votes' must be"),
+        ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "confidence": 1.5}', "'confidence' must be"),
+        ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "probe": "ok"}', "'probe' must be"),
+        ('{"id": "a", "class": "c", "decision": "pass", "bad": false, "extra": 1}', "unknown key(s): extra"),
+        ('{"id": "", "class": "c", "decision": "pass", "bad": false}', "'id' must be"),
+    ],
+)
 def test_malformed_rows(text, why):
     with pytest.raises(HistoryError) as exc:
         parse_row(text, 7)
@@ -160,8 +186,20 @@ def test_json_shape():
     out = ev.to_json()
     assert out["rows"] == 2 and out["evaluated"] == 2 and out["excluded"] == 0
     d = out["policies"][0]
-    assert d == {"policy": "D", "n": 2, "misses": 1, "misses_escalated": 0, "miss_capture_rate": 0.0,
-                 "misses_auto_passed": 1, "miss_auto_pass_rate": 1.0, "true_passes": 1,
-                 "true_passes_escalated": 1, "true_pass_escalation_rate": 1.0, "holdout_misses": 0,
-                 "holdout_misses_escalated": 0, "control_misses": 1, "control_misses_escalated": 0,
-                 "control_capture_rate": 0.0}
+    assert d == {
+        "policy": "D",
+        "n": 2,
+        "misses": 1,
+        "misses_escalated": 0,
+        "miss_capture_rate": 0.0,
+        "misses_auto_passed": 1,
+        "miss_auto_pass_rate": 1.0,
+        "true_passes": 1,
+        "true_passes_escalated": 1,
+        "true_pass_escalation_rate": 1.0,
+        "holdout_misses": 0,
+        "holdout_misses_escalated": 0,
+        "control_misses": 1,
+        "control_misses_escalated": 0,
+        "control_capture_rate": 0.0,
+    }

@@ -50,10 +50,12 @@ def test_logged_answer_finds_the_event_by_its_id(tmp_path):
     layout = Layout(str(tmp_path))
     path = layout.events("s1")
     os.makedirs(os.path.dirname(path))
-    records = [{"eid": "e1", "answer": {"decision": "deny", "reason": "budget"}},
-               {"eid": "e2", "answer": {}},
-               {"eid": "e10", "answer": {"context": "ten", "system_message": "note", "junk": 1}},
-               {"eid": "e4", "answer": {"stop_reason": "quiet: 1 of 2 in"}}]
+    records = [
+        {"eid": "e1", "answer": {"decision": "deny", "reason": "budget"}},
+        {"eid": "e2", "answer": {}},
+        {"eid": "e10", "answer": {"context": "ten", "system_message": "note", "junk": 1}},
+        {"eid": "e4", "answer": {"stop_reason": "quiet: 1 of 2 in"}},
+    ]
     write_state(path, "".join(json.dumps(r) + "\n" for r in records))  # as the plugin writes them: sealed
     first = event_log.logged_answer(layout, "s1", "e1")
     assert (first.decision, first.reason) == ("deny", "budget")
@@ -82,16 +84,30 @@ def test_bounded_cuts_long_strings_and_names_each_with_its_length():
 
 
 def test_ids_only_keeps_ids_flags_and_numbers_never_text():
-    payload = {"session_id": "s1", "prompt": "my secret plan", "tool_name": "Agent", "tool_use_id": "toolu_1",
-               "tool_input": {"subagent_type": "Explore", "prompt": "look for passwords", "description": "find",
-                              "run_in_background": True},
-               "tool_response": {"status": "completed", "content": [{"type": "text", "text": "found: hunter2"}],
-                                 "totalTokens": 12},
-               "last_assistant_message": "done", "transcript_path": "/home/me/.claude/x.jsonl", "cwd": "/home/me"}
+    payload = {
+        "session_id": "s1",
+        "prompt": "my secret plan",
+        "tool_name": "Agent",
+        "tool_use_id": "toolu_1",
+        "tool_input": {
+            "subagent_type": "Explore",
+            "prompt": "look for passwords",
+            "description": "find",
+            "run_in_background": True,
+        },
+        "tool_response": {"status": "completed", "content": [{"type": "text", "text": "found: hunter2"}], "totalTokens": 12},
+        "last_assistant_message": "done",
+        "transcript_path": "/home/me/.claude/x.jsonl",
+        "cwd": "/home/me",
+    }
     slim = event_log.ids_only(payload)
-    assert slim == {"session_id": "s1", "tool_name": "Agent", "tool_use_id": "toolu_1",
-                    "tool_input": {"subagent_type": "Explore", "run_in_background": True},
-                    "tool_response": {"status": "completed", "totalTokens": 12}}
+    assert slim == {
+        "session_id": "s1",
+        "tool_name": "Agent",
+        "tool_use_id": "toolu_1",
+        "tool_input": {"subagent_type": "Explore", "run_in_background": True},
+        "tool_response": {"status": "completed", "totalTokens": 12},
+    }
     assert event_log.ids_only({"agent_id": "a" * 500})["agent_id"] == "a" * event_log.ID_CHARS
 
 
@@ -127,8 +143,12 @@ def test_a_pending_prompt_is_kept_read_back_and_dropped_with_its_empty_folder(tm
 def test_a_pending_prompt_that_is_not_one_is_not_believed(tmp_path):
     layout = Layout(str(tmp_path))
     os.makedirs(layout.session_dir("s1"))
-    for text in ("not json", '{"record": {"event": "Stop", "payload": {}}}', '{"record": {"event": '
-                 '"UserPromptSubmit", "payload": {"prompt": 5}}}', "[]"):
+    for text in (
+        "not json",
+        '{"record": {"event": "Stop", "payload": {}}}',
+        '{"record": {"event": "UserPromptSubmit", "payload": {"prompt": 5}}}',
+        "[]",
+    ):
         with open(layout.pending_prompt("s1"), "w") as fh:
             fh.write(text)
         assert event_log.pending_prompt(layout, "s1") is None
@@ -140,18 +160,24 @@ def test_the_turn_s_records_skip_a_sealed_line_without_a_time_and_stop_at_an_old
     no `at`, a bool, a string, inf — is malformed and skipped: it neither ends the walk nor counts. A record older than the turn's prompt ends it."""
     layout = Layout(str(tmp_path))
     log = layout.events("s1")
-    lines = [{"event": "UserPromptSubmit", "at": 10.0, "n": "before the turn"},
-             {"event": "UserPromptSubmit", "at": 20.0, "n": "the prompt"},
-             {"event": "PreToolUse", "n": "no at"}, {"event": "PreToolUse", "at": True, "n": "bool"},
-             {"event": "PreToolUse", "at": "30", "n": "string"}, {"event": "PreToolUse", "at": 25, "n": "int"}]
+    lines = [
+        {"event": "UserPromptSubmit", "at": 10.0, "n": "before the turn"},
+        {"event": "UserPromptSubmit", "at": 20.0, "n": "the prompt"},
+        {"event": "PreToolUse", "n": "no at"},
+        {"event": "PreToolUse", "at": True, "n": "bool"},
+        {"event": "PreToolUse", "at": "30", "n": "string"},
+        {"event": "PreToolUse", "at": 25, "n": "int"},
+    ]
     body = "".join(json.dumps(r) + "\n" for r in lines) + '{"event": "PreToolUse", "at": Infinity, "n": "inf"}\n'
     write_state(log, body)
-    assert [r["n"] for r in event_log.turn_records(layout, log, None, 1 << 20)] == \
-        ["int", "the prompt", "before the turn"]
+    assert [r["n"] for r in event_log.turn_records(layout, log, None, 1 << 20)] == ["int", "the prompt", "before the turn"]
     assert [r["n"] for r in event_log.turn_records(layout, log, 20.0, 1 << 20)] == ["int", "the prompt"]
     assert [r["n"] for r in event_log.turn_records(layout, log, 26.0, 1 << 20)] == []
-    assert (event_log.record_time({"at": 3}), event_log.record_time({"at": float("nan")}),
-            event_log.record_time({})) == (3.0, None, None)
+    assert (event_log.record_time({"at": 3}), event_log.record_time({"at": float("nan")}), event_log.record_time({})) == (
+        3.0,
+        None,
+        None,
+    )
 
 
 def test_both_readers_of_the_turn_agree_on_a_record_without_a_time(tmp_path):
@@ -162,18 +188,24 @@ def test_both_readers_of_the_turn_agree_on_a_record_without_a_time(tmp_path):
     from deliberation.state import plain_reads
 
     layout = Layout(str(tmp_path))
-    records = [{"event": "PreToolUse", "at": 6.0, "payload": {}, "notes": ["tool-net:push"]},
-               {"event": "PreToolUse", "payload": {}, "notes": ["from a record with no time"]}]
+    records = [
+        {"event": "PreToolUse", "at": 6.0, "payload": {}, "notes": ["tool-net:push"]},
+        {"event": "PreToolUse", "payload": {}, "notes": ["from a record with no time"]},
+    ]
     write_state(layout.events("s1"), "".join(json.dumps(r) + "\n" for r in records))
-    pending = event_log.make_record(_Event(), {"session_id": "s1", "prompt": "the question"}, {}, None, "full",
-                                    100, 5.0, "hook")
+    pending = event_log.make_record(_Event(), {"session_id": "s1", "prompt": "the question"}, {}, None, "full", 100, 5.0, "hook")
     event_log.keep_pending_prompt(layout, "s1", pending)  # the turn's prompt, kept aside
     tail = plain_reads.since_last_prompt(layout, "s1")
     assert tail is not None and (tail.at, tail.notes) == (5.0, ["tool-net:push"])
     assert common.last_user_prompt(layout, "s1", pending) == ("the question", None, 5.0)
     event_log.drop_pending_prompt(layout, "s1")
-    prompt = {"event": "UserPromptSubmit", "at": 5.0, "payload": {"prompt": "the question"},
-              "trigger": {"triggered": True}, "notes": []}
+    prompt = {
+        "event": "UserPromptSubmit",
+        "at": 5.0,
+        "payload": {"prompt": "the question"},
+        "trigger": {"triggered": True},
+        "notes": [],
+    }
     write_state(layout.events("s1"), "".join(json.dumps(r) + "\n" for r in [prompt, *records]))
     tail = plain_reads.since_last_prompt(layout, "s1")
     assert tail is not None and (tail.at, tail.trigger, tail.notes) == (5.0, {"triggered": True}, ["tool-net:push"])

@@ -11,10 +11,16 @@ from deliberation.wire import fastjson
 DOCS = [
     '{"a": 1, "b": [true, false, null], "c": {"d": "e\\u00e9\\ud83d\\ude00"}}',
     '  \n\t{"x": 1.5e3, "y": -0, "z": 12345678901234567890}\r\n ',
-    '[]', '"text"', '3', '-2.5', 'null', '{"n": NaN, "i": Infinity, "m": -Infinity}',
-    '{"dup": 1, "dup": 2}', '{"s": "\\"quoted\\" \\\\ \\/ \\b\\f\\n\\r\\t"}',
+    "[]",
+    '"text"',
+    "3",
+    "-2.5",
+    "null",
+    '{"n": NaN, "i": Infinity, "m": -Infinity}',
+    '{"dup": 1, "dup": 2}',
+    '{"s": "\\"quoted\\" \\\\ \\/ \\b\\f\\n\\r\\t"}',
 ]
-BAD = ['', '   ', '{', '{"a": 1} x', '{"a": 1}{}', "{'a': 1}", '[1,]', '{"a": "\x01"}', '\ufeff{}', 'nul']
+BAD = ["", "   ", "{", '{"a": 1} x', '{"a": 1}{}', "{'a': 1}", "[1,]", '{"a": "\x01"}', "\ufeff{}", "nul"]
 
 
 def same(a, b):
@@ -65,9 +71,19 @@ def test_too_deep_is_a_recursion_error_as_in_json():
 
 
 OBJS = [
-    {"a": 1, "b": [True, False, None], "c": {"d": "é😀\u2028\x00\n\"\\"}, "f": 1.5, "g": -0.0, "h": 10 ** 30},
-    [], {}, "plain", "é", 3, 2.5, None, True, (1, 2), {1: "int key", 2.5: "float key", None: "n", False: "f"},
-    {"nan": math.nan, "inf": math.inf, "ninf": -math.inf}, ["\ud800 lone surrogate"],
+    {"a": 1, "b": [True, False, None], "c": {"d": 'é😀\u2028\x00\n"\\'}, "f": 1.5, "g": -0.0, "h": 10**30},
+    [],
+    {},
+    "plain",
+    "é",
+    3,
+    2.5,
+    None,
+    True,
+    (1, 2),
+    {1: "int key", 2.5: "float key", None: "n", False: "f"},
+    {"nan": math.nan, "inf": math.inf, "ninf": -math.inf},
+    ["\ud800 lone surrogate"],
 ]
 
 
@@ -75,8 +91,9 @@ OBJS = [
 @pytest.mark.parametrize("ensure_ascii", [True, False])
 @pytest.mark.parametrize("separators", [None, (",", ":")])
 def test_dumps_matches_json(obj, ensure_ascii, separators):
-    assert (fastjson.dumps(obj, ensure_ascii=ensure_ascii, separators=separators)
-            == json.dumps(obj, ensure_ascii=ensure_ascii, separators=separators))
+    assert fastjson.dumps(obj, ensure_ascii=ensure_ascii, separators=separators) == json.dumps(
+        obj, ensure_ascii=ensure_ascii, separators=separators
+    )
 
 
 def test_dumps_refuses_what_json_refuses():
@@ -100,9 +117,10 @@ def test_dumps_refuses_what_json_refuses():
 def test_the_fast_path_module_does_not_load_the_json_package():
     import subprocess
 
-    code = ("import sys; sys.path.insert(0, %r); from deliberation.wire import fastjson; "
-            "fastjson.dumps(fastjson.loads(b'{\"a\": [1, 2.5, \"x\"]}'), ensure_ascii=False); "
-            "print(sorted(m for m in ('json', 're', 'enum') if m in sys.modules))"
-            % fastjson.__file__.rsplit("/deliberation/", 1)[0])
+    code = (
+        "import sys; sys.path.insert(0, %r); from deliberation.wire import fastjson; "
+        'fastjson.dumps(fastjson.loads(b\'{"a": [1, 2.5, "x"]}\'), ensure_ascii=False); '
+        "print(sorted(m for m in ('json', 're', 'enum') if m in sys.modules))" % fastjson.__file__.rsplit("/deliberation/", 1)[0]
+    )
     out = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -11,17 +11,38 @@ import pytest
 from deliberation.state import paths
 from deliberation.state.paths import Layout, ensure_gitignore, make_dirs
 
-RUNTIME = ("sessions/0c1d/events.jsonl", "sessions/0c1d/session.json", "sessions/0c1d/session.lock",
-           "sessions/0c1d/prompt.json", "deliberations/d-0c1d-1.json", "records/d-0c1d-1.md",
-           "records/d-0c1d-1.html", "cache/config.resolved.json", "cache/retention.json", "errors.log",
-           "escalations.json", "adjudications.jsonl", "install-manifest.json", "escalations.json.lock",
-           "config.json.corrupt-20260101T000000", "reversals.json.tmp-12-34", ".gitignore")
+RUNTIME = (
+    "sessions/0c1d/events.jsonl",
+    "sessions/0c1d/session.json",
+    "sessions/0c1d/session.lock",
+    "sessions/0c1d/prompt.json",
+    "deliberations/d-0c1d-1.json",
+    "records/d-0c1d-1.md",
+    "records/d-0c1d-1.html",
+    "cache/config.resolved.json",
+    "cache/retention.json",
+    "errors.log",
+    "escalations.json",
+    "adjudications.jsonl",
+    "install-manifest.json",
+    "escalations.json.lock",
+    "config.json.corrupt-20260101T000000",
+    "reversals.json.tmp-12-34",
+    ".gitignore",
+)
 SHARED = ("config.json", "reversals.json")
 
 
 def git(cwd, *args) -> str:
-    return subprocess.run(["git", *args], cwd=str(cwd), capture_output=True, text=True, check=True,
-                          timeout=60, env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull}).stdout
+    return subprocess.run(
+        ["git", *args],
+        cwd=str(cwd),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull},
+    ).stdout
 
 
 @pytest.fixture

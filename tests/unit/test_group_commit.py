@@ -43,10 +43,16 @@ class Ledger:
         return store, Tx()
 
 
-def apply_named(name: str, fail: bool = False, warn: "str | None" = None,
-                hold: "threading.Event | None" = None, inside: "threading.Event | None" = None):
+def apply_named(
+    name: str,
+    fail: bool = False,
+    warn: "str | None" = None,
+    hold: "threading.Event | None" = None,
+    inside: "threading.Event | None" = None,
+):
     """An event's handler; with `hold`, it keeps the session (its turn) until `hold` is set,
     and sets `inside` once it has it."""
+
     def apply(store, tx):
         if inside is not None:
             inside.set()
@@ -58,15 +64,18 @@ def apply_named(name: str, fail: bool = False, warn: "str | None" = None,
             store.warnings.append(warn)
         tx.pending.append(name)
         return f"answer {name}", [f"ctx {name}"]
+
     return apply
 
 
 def queued(key, n: int) -> None:
     """Wait until `n` events wait in the queue of session `key` (behind its leader)."""
+
     def count() -> int:
         with group_commit._GUARD:
             session = group_commit._SESSIONS.get(key)
             return len(session.queue) if session is not None else 0
+
     wait_until(lambda: count() >= n, 10, f"{n} queued events")
 
 
@@ -81,6 +90,7 @@ def lead(key, ledger, name: str = "e0", **kw):
             results[name] = group_commit.run(key, apply_named(name, hold=release, inside=inside, **kw), ledger.open_tx, 5)
         except Exception as exc:  # noqa: BLE001 - kept for the test to look at
             results[name] = exc
+
     thread = threading.Thread(target=run)
     thread.start()
     assert inside.wait(10)
@@ -101,8 +111,9 @@ def test_events_queued_behind_a_leader_share_one_transaction_in_arrival_order():
     first, release, results = lead(key, ledger)
     others = []
     for i in range(1, 9):
-        t = threading.Thread(target=lambda i=i: results.__setitem__(
-            f"e{i}", group_commit.run(key, apply_named(f"e{i}"), ledger.open_tx, 5)))
+        t = threading.Thread(
+            target=lambda i=i: results.__setitem__(f"e{i}", group_commit.run(key, apply_named(f"e{i}"), ledger.open_tx, 5))
+        )
         t.start()
         others.append(t)
         queued(key, i)  # arrival order: e1 is queued before e2 starts
@@ -167,8 +178,11 @@ def test_a_leader_waits_for_requests_in_flight_but_not_when_alone(monkeypatch):
     ledger = Ledger()
     waits: list = []
     real_wait_for = group_commit._GUARD.wait_for
-    monkeypatch.setattr(group_commit._GUARD, "wait_for",
-                        lambda pred, timeout=None: (waits.append((pred(), timeout)), real_wait_for(pred, timeout))[1])
+    monkeypatch.setattr(
+        group_commit._GUARD,
+        "wait_for",
+        lambda pred, timeout=None: (waits.append((pred(), timeout)), real_wait_for(pred, timeout))[1],
+    )
     group_commit.run(("/s", "alone"), apply_named("e"), ledger.open_tx, 5)
     assert waits == []  # its own request has landed: nothing else in flight, no wait
     arrived, release = threading.Event(), threading.Event()
@@ -207,6 +221,7 @@ def test_each_event_is_applied_in_its_own_context():
             seen[name] = env.get()
             tx.pending.append(name)
             return name, []
+
         return apply
 
     def call(name, hold=False):

@@ -16,14 +16,23 @@ from tests.conftest import HOOK_FLAGS, HOOKS, ROOT
 
 
 def test_the_hook_side_imports_no_stdlib_module_beyond_the_interpreter_s_own():
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); "
-            "import deliberation.runtime.hook_client; print(sorted(set(sys.modules) - before))")
-    out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c", code, str(ROOT / "lib")],
-                         capture_output=True, text=True, check=True).stdout
-    assert json.loads(out.replace("'", '"')) == ["_socket", "deliberation", "deliberation.runtime",
-                                                 "deliberation.runtime.hook_client", "deliberation.wire",
-                                                 "deliberation.wire.deadlines", "deliberation.wire.worker_protocol",
-                                                 "deliberation.wire.worker_socket"]
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); "
+        "import deliberation.runtime.hook_client; print(sorted(set(sys.modules) - before))"
+    )
+    out = subprocess.run(
+        [sys.executable, *HOOK_FLAGS, "-c", code, str(ROOT / "lib")], capture_output=True, text=True, check=True
+    ).stdout
+    assert json.loads(out.replace("'", '"')) == [
+        "_socket",
+        "deliberation",
+        "deliberation.runtime",
+        "deliberation.runtime.hook_client",
+        "deliberation.wire",
+        "deliberation.wire.deadlines",
+        "deliberation.wire.worker_protocol",
+        "deliberation.wire.worker_socket",
+    ]
 
 
 def test_normpath_is_abspath(tmp_path, monkeypatch):
@@ -48,8 +57,12 @@ def test_a_request_reads_back_exactly_as_sent():
 
 
 def test_a_malformed_request_is_refused():
-    for bad in (b"", b"\x00\x00\x00\x09abc", worker_protocol.pack_fields([b"1", b"Stop"]),
-                worker_protocol.pack_fields([b"2", b"Stop", b"1.0", b"/", b"", b"{}"])):  # the old protocol
+    for bad in (
+        b"",
+        b"\x00\x00\x00\x09abc",
+        worker_protocol.pack_fields([b"1", b"Stop"]),
+        worker_protocol.pack_fields([b"2", b"Stop", b"1.0", b"/", b"", b"{}"]),
+    ):  # the old protocol
         try:
             warm_worker.Request(bad)
         except ValueError:
@@ -87,10 +100,19 @@ def test_one_socket_per_install_in_the_user_s_private_folder(tmp_path):
 
 def test_event_ids_are_unique_per_hook_process():
     ids = {worker_protocol.new_event_id() for _ in range(1000)}
-    out = subprocess.run([sys.executable, *HOOK_FLAGS, "-c",
-                          "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.wire import worker_protocol; "
-                          "print(worker_protocol.new_event_id())", str(ROOT / "lib")],
-                         capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [
+            sys.executable,
+            *HOOK_FLAGS,
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.wire import worker_protocol; "
+            "print(worker_protocol.new_event_id())",
+            str(ROOT / "lib"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert len(ids) == 1000 and out not in ids
 
 

@@ -13,10 +13,14 @@ from deliberation.wire.hookio import Answer, PayloadError, parse
 REF = Path(__file__).resolve().parents[1] / "data" / "recorded_payloads"  # recorded on the client 2.1.328
 RECORDED = sorted(REF.glob("*.jsonl"))
 CLASSES = {
-    "SessionStart": hookio.SessionEvent, "SessionEnd": hookio.SessionEvent,
-    "UserPromptSubmit": hookio.UserPromptSubmit, "PreToolUse": hookio.PreToolUse,
-    "PostToolUse": hookio.PostToolUse, "SubagentStart": hookio.SubagentStart,
-    "SubagentStop": hookio.SubagentStop, "Stop": hookio.Stop,
+    "SessionStart": hookio.SessionEvent,
+    "SessionEnd": hookio.SessionEvent,
+    "UserPromptSubmit": hookio.UserPromptSubmit,
+    "PreToolUse": hookio.PreToolUse,
+    "PostToolUse": hookio.PostToolUse,
+    "SubagentStart": hookio.SubagentStart,
+    "SubagentStop": hookio.SubagentStop,
+    "Stop": hookio.Stop,
 }
 
 
@@ -73,8 +77,12 @@ def test_recorded_foreground_report_and_child_pretooluse():
 
 @pytest.mark.parametrize("tool", ["Agent", "Task"])
 def test_both_subagent_tool_names_are_accepted(tool):
-    raw = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": tool,
-           "tool_input": {"subagent_type": "P:security-analyst", "prompt": "go"}}
+    raw = {
+        "session_id": "s",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": {"subagent_type": "P:security-analyst", "prompt": "go"},
+    }
     ev = parse(json.dumps(raw), "PreToolUse")
     assert ev.is_subagent_tool
     assert ev.subagent_type == "P:security-analyst" and ev.spawn_prompt == "go"
@@ -87,8 +95,13 @@ def test_other_tools_are_not_subagent_tools():
 
 
 def test_unknown_fields_are_tolerated_and_missing_optional_ones_are_fine():
-    raw = {"session_id": "s", "hook_event_name": "SubagentStop", "brand_new": {"x": [1]},
-           "stop_hook_active": "yes", "background_tasks": "nope"}
+    raw = {
+        "session_id": "s",
+        "hook_event_name": "SubagentStop",
+        "brand_new": {"x": [1]},
+        "stop_hook_active": "yes",
+        "background_tasks": "nope",
+    }
     ev = parse(json.dumps(raw), "SubagentStop")
     assert ev.stop_hook_active is False  # not a bool → default
     assert ev.background_tasks == [] and ev.last_assistant_message == ""
@@ -96,21 +109,26 @@ def test_unknown_fields_are_tolerated_and_missing_optional_ones_are_fine():
     minimal = {"session_id": "s"}  # no hook_event_name at all
     for name in CLASSES:
         assert type(parse(json.dumps(minimal), name)) is CLASSES[name]
-    post = parse(json.dumps({"session_id": "s", "tool_response": {"content": "plain text",
-                                                                   "totalTokens": True}}), "PostToolUse")
+    post = parse(json.dumps({"session_id": "s", "tool_response": {"content": "plain text", "totalTokens": True}}), "PostToolUse")
     assert post.report_text == "plain text" and post.total_tokens == 0 and post.status is None
     pre = parse(json.dumps({"session_id": "s", "tool_input": "not a dict"}), "PreToolUse")
     assert pre.tool_input == {} and pre.subagent_type == "general-purpose"
 
 
-@pytest.mark.parametrize("data,why", [
-    (b"", "empty stdin"), (b"  \n", "empty stdin"), (b"{not json", "not JSON"),
-    (b"[1,2]", "JSON list, not an object"), (b'"x"', "JSON str"),
-    (b'{"hook_event_name": "PreToolUse"}', "no session_id"),
-    (b'{"session_id": 5, "hook_event_name": "PreToolUse"}', "no session_id"),
-    (b'{"session_id": "", "hook_event_name": "PreToolUse"}', "no session_id"),
-    (b'{"session_id": "s", "hook_event_name": "Stop"}', "payload is for 'Stop', this hook handles 'PreToolUse'"),
-])
+@pytest.mark.parametrize(
+    "data,why",
+    [
+        (b"", "empty stdin"),
+        (b"  \n", "empty stdin"),
+        (b"{not json", "not JSON"),
+        (b"[1,2]", "JSON list, not an object"),
+        (b'"x"', "JSON str"),
+        (b'{"hook_event_name": "PreToolUse"}', "no session_id"),
+        (b'{"session_id": 5, "hook_event_name": "PreToolUse"}', "no session_id"),
+        (b'{"session_id": "", "hook_event_name": "PreToolUse"}', "no session_id"),
+        (b'{"session_id": "s", "hook_event_name": "Stop"}', "payload is for 'Stop', this hook handles 'PreToolUse'"),
+    ],
+)
 def test_bad_payloads_raise_payload_error(data, why):
     with pytest.raises(PayloadError, match=why.replace("(", r"\(").replace(")", r"\)")):
         parse(data, "PreToolUse")
@@ -127,14 +145,20 @@ def test_oversized_payload_is_refused():
 @pytest.mark.parametrize("decision", ["allow", "deny", "ask"])
 def test_pretooluse_permission_decision(decision):
     assert Answer(decision, "R").render("PreToolUse") == {
-        "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision,
-                               "permissionDecisionReason": "R"}}
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision, "permissionDecisionReason": "R"}
+    }
 
 
 def test_pretooluse_deny_and_ask_constructors():
     assert Answer.deny("over budget").to_json("PreToolUse") == json.dumps(
-        {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "over budget",
-                                "hookEventName": "PreToolUse"}})
+        {
+            "hookSpecificOutput": {
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "over budget",
+                "hookEventName": "PreToolUse",
+            }
+        }
+    )
     assert Answer.ask("a person decides").render("PreToolUse")["hookSpecificOutput"]["permissionDecision"] == "ask"
 
 
@@ -142,31 +166,34 @@ def test_posttooluse_block_is_said_as_context():
     # measured (docs/HOOK_ANSWERS.md): a PostToolUse block holds nothing and reads "hook blocking
     # error from command: <command line>"; the reason and the context go out as one context
     assert Answer.block("R", context="C").render("PostToolUse") == {
-        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "R\n\nC"}}
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "R\n\nC"}
+    }
     assert Answer.block("R").render("PostToolUse") == {
-        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "R"}}
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "R"}
+    }
 
 
 @pytest.mark.parametrize("event", ["SubagentStop", "Stop"])
 def test_subagentstop_and_stop_block_hold_by_context(event):
     # measured: additionalContext keeps the turn (the subagent) going like decision:block, read once
     assert Answer.block("fix your report").render(event) == {
-        "hookSpecificOutput": {"hookEventName": event, "additionalContext": "fix your report"}}
+        "hookSpecificOutput": {"hookEventName": event, "additionalContext": "fix your report"}
+    }
     assert "decision" not in Answer.block("R", context="C").render(event)
     assert Answer.block("R", context="C").render(event)["hookSpecificOutput"]["additionalContext"] == "R\n\nC"
 
 
 @pytest.mark.parametrize("event", ["SubagentStop", "Stop", "PostToolUse"])
 def test_no_answer_carries_the_block_dialect_where_it_shows_a_command_line(event):
-    for answer in (Answer.block("R"), Answer.block("R", context="C"), Answer(context="C"),
-                   Answer.block("R", system_message="W")):
+    for answer in (Answer.block("R"), Answer.block("R", context="C"), Answer(context="C"), Answer.block("R", system_message="W")):
         out = answer.render(event)
         assert "decision" not in out and "reason" not in out, out
 
 
 def test_userpromptsubmit_additional_context():
     assert Answer(context="protocol").render("UserPromptSubmit") == {
-        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "protocol"}}
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "protocol"}
+    }
 
 
 def test_userpromptsubmit_stop_reason_asks_for_no_turn():
@@ -175,7 +202,9 @@ def test_userpromptsubmit_stop_reason_asks_for_no_turn():
     answer = Answer(stop_reason="Deliberation d1: 1 of 2 in; cost-analyst still to report.")
     assert not answer.is_empty()
     assert answer.render("UserPromptSubmit") == {
-        "continue": False, "stopReason": "Deliberation d1: 1 of 2 in; cost-analyst still to report."}
+        "continue": False,
+        "stopReason": "Deliberation d1: 1 of 2 in; cost-analyst still to report.",
+    }
     assert Answer.read("UserPromptSubmit", answer.render("UserPromptSubmit")).stop_reason == answer.stop_reason
     assert answer.summary() == {"stop_reason": answer.stop_reason}
     for event in ("PreToolUse", "PostToolUse", "Stop", "SubagentStop", "SessionStart"):

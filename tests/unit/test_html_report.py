@@ -14,8 +14,10 @@ from tests.helpers.factories import make_deliberation, make_lineage
 from deliberation.report import html_report as hr
 from deliberation.state.models import Deliberation
 
-EVIL = ("</script><script>document.body.dataset.pwned=1</script>"
-        "<img src=x onerror=\"document.body.dataset.pwned=2\"> \" onmouseover=\"alert(3)")
+EVIL = (
+    "</script><script>document.body.dataset.pwned=1</script>"
+    '<img src=x onerror="document.body.dataset.pwned=2"> " onmouseover="alert(3)'
+)
 
 
 class _Tags(HTMLParser):
@@ -83,8 +85,9 @@ def test_self_contained_no_external_resources(full):
     for tag, attrs in _tags(page):
         assert "src" not in attrs, (tag, attrs)
         # only in-page anchors (a decision-document citation → the finding it cites; the contents → a section)
-        assert "href" not in attrs or (tag == "a" and (attrs["href"].startswith("#src-")
-                                                       or f'id="{attrs["href"][1:]}"' in page)), (tag, attrs)
+        assert "href" not in attrs or (
+            tag == "a" and (attrs["href"].startswith("#src-") or f'id="{attrs["href"][1:]}"' in page)
+        ), (tag, attrs)
         assert tag not in ("link", "iframe", "object", "embed", "img", "base")
     assert "@import" not in page and "url(" not in page and "@font-face" not in page
 
@@ -113,8 +116,23 @@ def test_model_text_is_escaped_everywhere():
 
 def test_all_sections_present_in_reading_order(full):
     _, page = full
-    ids = ["prd", "scores", "breakdown", "alternatives", "findings", "gates", "dissent", "conformity", "depth",
-           "route", "usage", "lineage", "warnings", "phases", "participants"]
+    ids = [
+        "prd",
+        "scores",
+        "breakdown",
+        "alternatives",
+        "findings",
+        "gates",
+        "dissent",
+        "conformity",
+        "depth",
+        "route",
+        "usage",
+        "lineage",
+        "warnings",
+        "phases",
+        "participants",
+    ]
     positions = [page.index(f'id="{i}"') for i in ids]
     assert positions == sorted(positions)
     assert "consensus <b>0.75</b> vs threshold <b>0.70</b>" in page
@@ -128,14 +146,16 @@ def test_gate_check_failure_shows_mark_figure_and_next_step():
     d.gate1.checks[2].figure = "0.62 < 0.80"
     d.gate1.next_step = "re-rank"
     page = hr.render_html(d)
-    assert ('<li class="fail"><span class="mark">✗</span><span><code>consensus_threshold</code> '
-            '<span class="figure">0.62 &lt; 0.80</span>') in page
+    assert (
+        '<li class="fail"><span class="mark">✗</span><span><code>consensus_threshold</code> '
+        '<span class="figure">0.62 &lt; 0.80</span>'
+    ) in page
     assert '<div class="next">Next step: re-rank</div>' in page
 
 
 def test_lineage_tree_is_well_nested(full):
     d, page = full
-    tree = page[page.index('<ul class="tree">'):page.index("</section>", page.index('<ul class="tree">'))]
+    tree = page[page.index('<ul class="tree">') : page.index("</section>", page.index('<ul class="tree">'))]
     tree = tree.split("<h3")[0]
     assert tree.count("<ul") == tree.count("</ul>") and tree.count("<li") == tree.count("</li>")
     assert tree.count("<li") == 1 + 17  # main + every spawn
@@ -165,12 +185,14 @@ def test_a_unanimous_reject_and_the_two_agent_outcome_render():
     for a in d.agents:
         if a.stage == "ranking" and a.report is not None:
             a.report.verdict = "reject"
-    d.ranking = ranking.rank(d.agents, {"correctness": 0.3, "risk": 0.25, "maintainability": 0.2,
-                                        "performance": 0.15, "cost": 0.1})
+    d.ranking = ranking.rank(
+        d.agents, {"correctness": 0.3, "risk": 0.25, "maintainability": 0.2, "performance": 0.15, "cost": 0.1}
+    )
     d.route = escalation.route_for(d, ReversalRegistry(), [], EscalationConfig())
     d.outcome, d.decision = "rejected", None
-    d.two_agent = TwoAgentCheck(verdict="suspect_herding", agents=["devils-advocate", "product-strategist"],
-                                similarity=0.9, detail="both say the same")
+    d.two_agent = TwoAgentCheck(
+        verdict="suspect_herding", agents=["devils-advocate", "product-strategist"], similarity=0.9, detail="both say the same"
+    )
     rec = record_json(d)
     assert rec["decision"]["outcome"] == "rejected" and rec["decision"]["text"] == "rejected — no approach adopted"
     assert d.route.route == "auto-reject"
@@ -188,18 +210,25 @@ def test_every_citation_of_the_decision_document_links_to_what_it_cites(full):
     links = [a["href"][1:] for t, a in tags if t == "a" and a["href"].startswith("#src-")]
     assert links and set(links) <= anchors  # no dangling link
     assert "src-technical-architect_F1" in links and "src-reliability-engineer_D1" in links
-    section = page[page.index('id="prd"'):page.index('id="scores"')]
-    for text in ("Requirements", "Non-goals", "Acceptance criteria", "Risks and mitigations", "Open questions",
-                 "Every order event is written in the order&#x27;s own transaction.", "Run two relays with leader election."):
+    section = page[page.index('id="prd"') : page.index('id="scores"')]
+    for text in (
+        "Requirements",
+        "Non-goals",
+        "Acceptance criteria",
+        "Risks and mitigations",
+        "Open questions",
+        "Every order event is written in the order&#x27;s own transaction.",
+        "Run two relays with leader election.",
+    ):
         assert text in section, text
 
 
 def test_findings_and_cost_sections(full):
     d, page = full
-    findings = page[page.index('id="findings"'):page.index('id="gates"')]
+    findings = page[page.index('id="findings"') : page.index('id="gates"')]
     assert "src/orders/publish.py:88" in findings and 'class="sev-high"' in findings
     assert "cited by R1, AC1" in findings
-    usage = page[page.index('id="usage"'):page.index('id="lineage"')]
+    usage = page[page.index('id="usage"') : page.index('id="lineage"')]
     assert usage.count("<td>transcript</td>") == len(d.agents)
     assert "no amount: no prices configured" in usage and "wall</td>" in usage
 
@@ -208,6 +237,6 @@ def test_a_missing_document_is_shown_loudly():
     d = make_deliberation(3, 2)
     d.prd.status, d.prd.document, d.prd.send_backs, d.prd.problem = "missing", None, 1, "no decision document block"
     page = hr.render_html(d)
-    section = page[page.index('id="prd"'):page.index('id="scores"')]
+    section = page[page.index('id="prd"') : page.index('id="scores"')]
     assert 'class="badge bad">missing</span>' in section
     assert "Recorded without a decision document after 1 send-back(s): no decision document block" in section

@@ -10,14 +10,17 @@ from deliberation.wire.hookio import RISKY_TOOLS
 
 
 def entry(rules: str, route: str = "human-review", did: str = "d-1", decision: str = "approach B") -> dict:
-    return {"deliberation_id": did, "route": route,
-            "reason": f"deliberation {did} [architecture] routed to {route} by policy D+T2+PROBE — "
-                      f"{rules} — decision: {decision}"}
+    return {
+        "deliberation_id": did,
+        "route": route,
+        "reason": f"deliberation {did} [architecture] routed to {route} by policy D+T2+PROBE — {rules} — decision: {decision}",
+    }
 
 
 def test_a_no_consensus_hold_names_the_split_not_unanimity():
-    decision, why = tool_answer([entry("NO_CONSENSUS: consensus 0.27 < 0.70 after one revision round")],
-                                "Bash", RISKY_TOOLS, "rm -rf build")
+    decision, why = tool_answer(
+        [entry("NO_CONSENSUS: consensus 0.27 < 0.70 after one revision round")], "Bash", RISKY_TOOLS, "rm -rf build"
+    )
     assert decision == "ask"
     assert "no consensus: the choice is the user's" in why
     assert "unanimity" not in why
@@ -35,21 +38,49 @@ def test_several_rules_are_all_named_once():
     assert why.count("the panel's vote was not unanimous (a voter rejected it or preferred another approach)") == 1
 
 
-@pytest.mark.parametrize("command", [
-    "deliberation status", "deliberation show d-1", "deliberation latest", "deliberation report d-1",
-    "deliberation lineage d-1", "deliberation log", "  deliberation status  "])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "deliberation status",
+        "deliberation show d-1",
+        "deliberation latest",
+        "deliberation report d-1",
+        "deliberation lineage d-1",
+        "deliberation log",
+        "  deliberation status  ",
+    ],
+)
 def test_the_plugins_read_only_cli_passes_the_hold(command):
     assert read_only_cli(command)
     assert tool_answer([entry("NO_CONSENSUS: 0.27")], "Bash", RISKY_TOOLS, command) == (None, "")
 
 
-@pytest.mark.parametrize("command", [
-    "deliberation status; rm -rf x", "deliberation status && rm -rf x", "deliberation status | sh",
-    "deliberation status & rm x", "deliberation show `rm x`", "deliberation show $(rm x)",
-    "deliberation status > f", "deliberation status < f", "deliberation status\nrm -rf x",
-    "deliberation approve d-1", "deliberation reject d-1", "deliberation trust", "deliberation config set x 1",
-    "deliberation report d-1 -o out.html", "deliberation report d-1 --output=out.html",
-    "deliberation", "deliberationx status", "/tmp/deliberation status", "rm -rf x", "", None])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "deliberation status; rm -rf x",
+        "deliberation status && rm -rf x",
+        "deliberation status | sh",
+        "deliberation status & rm x",
+        "deliberation show `rm x`",
+        "deliberation show $(rm x)",
+        "deliberation status > f",
+        "deliberation status < f",
+        "deliberation status\nrm -rf x",
+        "deliberation approve d-1",
+        "deliberation reject d-1",
+        "deliberation trust",
+        "deliberation config set x 1",
+        "deliberation report d-1 -o out.html",
+        "deliberation report d-1 --output=out.html",
+        "deliberation",
+        "deliberationx status",
+        "/tmp/deliberation status",
+        "rm -rf x",
+        "",
+        None,
+    ],
+)
 def test_everything_else_stays_held(command):
     assert not read_only_cli(command)
     assert tool_answer([entry("NO_CONSENSUS: 0.27")], "Bash", RISKY_TOOLS, command)[0] == "ask"

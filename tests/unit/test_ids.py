@@ -6,10 +6,29 @@ import pytest
 
 from deliberation.state.ids import MAX_ID_LENGTH, InvalidId, check_id, is_valid_id
 
-BAD = ["../x", "..", ".", "/etc/passwd", "/abs/path", "", "a" * 129, "a/b", "a\\b", "a\x00b",
-       "\x00", "abc\n", " abc", "a b", "a.b", "é", None, 42, b"abc", ["abc"]]
-GOOD = ["a", "A-Z_09", "49e53924-b8e5-4684-ab9d-b59cffeb45cb", "a0531c74b82e2edd0", "toolu_0",
-        "a" * 128, "-", "_"]
+BAD = [
+    "../x",
+    "..",
+    ".",
+    "/etc/passwd",
+    "/abs/path",
+    "",
+    "a" * 129,
+    "a/b",
+    "a\\b",
+    "a\x00b",
+    "\x00",
+    "abc\n",
+    " abc",
+    "a b",
+    "a.b",
+    "é",
+    None,
+    42,
+    b"abc",
+    ["abc"],
+]
+GOOD = ["a", "A-Z_09", "49e53924-b8e5-4684-ab9d-b59cffeb45cb", "a0531c74b82e2edd0", "toolu_0", "a" * 128, "-", "_"]
 
 
 @pytest.mark.parametrize("value", BAD, ids=repr)

@@ -13,23 +13,33 @@ PERSONAS = ("security-analyst", "performance-engineer", "cost-analyst", "reliabi
 
 
 def research(persona, preferred=None, verdict="approve", approaches=OWN):
-    return P.agent_record(persona, "research", {
-        "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
-        "approaches": [{"id": i, "title": t} for i, t in approaches], "verdict": verdict,
-        "preferred_approach": preferred, "confidence": 0.9}, key=f"r-{persona}")
+    return P.agent_record(
+        persona,
+        "research",
+        {
+            "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
+            "approaches": [{"id": i, "title": t} for i, t in approaches],
+            "verdict": verdict,
+            "preferred_approach": preferred,
+            "confidence": 0.9,
+        },
+        key=f"r-{persona}",
+    )
 
 
 def ranker(persona, prefers="A", verdict="approve", confidence=0.5):
     scores = {"A": (8,) * 5, "B": (6,) * 5} if prefers == "A" else {"A": (6,) * 5, "B": (8,) * 5}
-    return P.agent_record(persona, "ranking", P.ranking_json(scores, verdict=verdict, preferred=prefers,
-                                                             confidence=confidence), key=f"k-{persona}")
+    return P.agent_record(
+        persona, "ranking", P.ranking_json(scores, verdict=verdict, preferred=prefers, confidence=confidence), key=f"k-{persona}"
+    )
 
 
 def deliberation(research_prefs, ranking_prefs, synthesis=None):
     agents = [research(p, pref) for p, pref in research_prefs.items()]
     if synthesis:
-        agents.append(P.agent_record("synthesis-lead", "deliberation", {
-            "approaches": [{"id": i, "title": t} for i, t in synthesis]}))
+        agents.append(
+            P.agent_record("synthesis-lead", "deliberation", {"approaches": [{"id": i, "title": t} for i, t in synthesis]})
+        )
     agents += [ranker(p, pref) for p, pref in ranking_prefs.items()]
     d = P.make_deliberation(agents)
     d.ranking = rank(d.agents, W)
@@ -94,8 +104,7 @@ def test_no_research_position_is_unmeasured_and_does_not_block():
 
 
 def test_unpaired_panels_are_compared_as_panels():
-    d = deliberation({"security-analyst": "A", "cost-analyst": "B"},
-                     {"performance-engineer": "A", "ux-advocate": "A"})
+    d = deliberation({"security-analyst": "A", "cost-analyst": "B"}, {"performance-engineer": "A", "ux-advocate": "A"})
     out = improvement.assess(d)
     assert (out.paired, out.before, out.after, out.status) == (False, 0.5, 1.0, "improved")
 

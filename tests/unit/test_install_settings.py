@@ -19,8 +19,7 @@ TEMPLATE = {
         {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "@PYTHON@ @PLUGIN@/hooks/pre_tool_use.py"}]},
     ],
 }
-STOP_CMD = ("'/opt/my plugins/deliberation-0.1.0/.venv/bin/python' "
-            "'/opt/my plugins/deliberation-0.1.0/hooks/stop.py'")
+STOP_CMD = "'/opt/my plugins/deliberation-0.1.0/.venv/bin/python' '/opt/my plugins/deliberation-0.1.0/hooks/stop.py'"
 USER_STOP = {"hooks": [{"type": "command", "command": "echo bye"}]}
 
 
@@ -39,6 +38,7 @@ def test_render_quotes_paths_with_spaces():
     # a quote inside a path survives a round trip through the shell's word splitting
     cmd = ins.render_command("@PYTHON@ @PLUGIN@/hooks/x.py", "/py", "/it's here")
     import shlex
+
     assert shlex.split(cmd) == ["/py", "/it's here/hooks/x.py"]
 
 
@@ -91,8 +91,10 @@ def test_merge_replaces_stale_entries_of_a_moved_venv():
 
 
 def test_merge_splits_a_mixed_group_and_drops_events_we_no_longer_use():
-    mixed = {"matcher": "Task|Agent", "hooks": [{"type": "command", "command": "echo mine"},
-                                                {"type": "command", "command": STOP_CMD}]}
+    mixed = {
+        "matcher": "Task|Agent",
+        "hooks": [{"type": "command", "command": "echo mine"}, {"type": "command", "command": STOP_CMD}],
+    }
     settings = {"hooks": {"PreToolUse": [mixed], "SessionEnd": [{"hooks": [{"type": "command", "command": STOP_CMD}]}]}}
     merged = ins.merge(settings, ours(), pred())
     assert merged["hooks"]["PreToolUse"][0] == {"matcher": "Task|Agent", "hooks": [{"type": "command", "command": "echo mine"}]}
@@ -100,17 +102,22 @@ def test_merge_splits_a_mixed_group_and_drops_events_we_no_longer_use():
     assert merged["hooks"]["SessionEnd"] == []
 
 
-@pytest.mark.parametrize("bad, where", [
-    ([], "list"), ({"hooks": []}, "'hooks'"), ({"hooks": {"Stop": {}}}, "'hooks.Stop'"), ("x", "str"),
-])
+@pytest.mark.parametrize(
+    "bad, where",
+    [
+        ([], "list"),
+        ({"hooks": []}, "'hooks'"),
+        ({"hooks": {"Stop": {}}}, "'hooks.Stop'"),
+        ("x", "str"),
+    ],
+)
 def test_merge_refuses_shapes_it_cannot_merge(bad, where):
     with pytest.raises(ins.SettingsError, match=where):
         ins.merge(bad, ours(), pred())
 
 
 def test_unmerge_restores_original_exactly():
-    for original in ({}, {"model": "x"}, {"hooks": {}}, {"hooks": {"Stop": []}},
-                     {"hooks": {"Stop": [USER_STOP]}, "z": [1, 2]}):
+    for original in ({}, {"model": "x"}, {"hooks": {}}, {"hooks": {"Stop": []}}, {"hooks": {"Stop": [USER_STOP]}, "z": [1, 2]}):
         merged = ins.merge(original, ours(), pred())
         keys = ins.created_keys(original, ours())
         assert ins.unmerge(merged, pred(), keys) == original, original
@@ -146,18 +153,27 @@ def test_restore_choice():
 
 def test_plan_copies_respects_user_changes():
     sources = {"a.md": "s1", "b.md": "s2", "c.md": "s3", "d.md": "s4", "e.md": "s5"}
-    dests = {"a.md": None,      # new → copy
-             "b.md": "s2-old",  # ours, unchanged since install, plugin updated → update
-             "c.md": "mine",    # ours, changed by the user → keep, keep old record
-             "d.md": "s4",      # the user's identical file, not ours → present, unmanaged
-             "e.md": "other",   # the user's own file → keep
-             "gone.md": "g1",   # ours, no longer shipped, unchanged → remove
-             "edited-gone.md": "x"}  # ours, no longer shipped, changed → forget
+    dests = {
+        "a.md": None,  # new → copy
+        "b.md": "s2-old",  # ours, unchanged since install, plugin updated → update
+        "c.md": "mine",  # ours, changed by the user → keep, keep old record
+        "d.md": "s4",  # the user's identical file, not ours → present, unmanaged
+        "e.md": "other",  # the user's own file → keep
+        "gone.md": "g1",  # ours, no longer shipped, unchanged → remove
+        "edited-gone.md": "x",
+    }  # ours, no longer shipped, changed → forget
     managed = {"b.md": "s2-old", "c.md": "c-orig", "gone.md": "g1", "edited-gone.md": "eg"}
     actions, new = ins.plan_copies(sources, dests, managed)
     kinds = {a.path: a.kind for a in actions}
-    assert kinds == {"a.md": "copy", "b.md": "update", "c.md": "keep-user", "d.md": "present",
-                     "e.md": "keep-user", "gone.md": "remove", "edited-gone.md": "forget"}
+    assert kinds == {
+        "a.md": "copy",
+        "b.md": "update",
+        "c.md": "keep-user",
+        "d.md": "present",
+        "e.md": "keep-user",
+        "gone.md": "remove",
+        "edited-gone.md": "forget",
+    }
     assert new == {"a.md": "s1", "b.md": "s2", "c.md": "c-orig"}
     # second run after applying: nothing to do
     dests2 = {"a.md": "s1", "b.md": "s2", "c.md": "mine", "d.md": "s4", "e.md": "other"}
@@ -167,8 +183,7 @@ def test_plan_copies_respects_user_changes():
 
 
 def test_plan_removals_only_unchanged_files():
-    acts = ins.plan_removals({"a.md": "s1", "b.md": "changed", "c.md": None},
-                             {"a.md": "s1", "b.md": "s2", "c.md": "s3"})
+    acts = ins.plan_removals({"a.md": "s1", "b.md": "changed", "c.md": None}, {"a.md": "s1", "b.md": "s2", "c.md": "s3"})
     assert [(a.kind, a.path) for a in acts] == [("remove", "a.md"), ("forget", "b.md")]
 
 
@@ -190,13 +205,18 @@ def test_commands_without_the_plugin_name_get_a_prefix_in_a_project():
 def test_template_file_matches_the_hook_scripts():
     """settings.example.json and hooks/hooks.json wire the same events to existing scripts."""
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
     example = json.loads((root / "settings.example.json").read_text())["hooks"]
     plugin = json.loads((root / "hooks" / "hooks.json").read_text())["hooks"]
 
     def wiring(hooks):
-        return [(ev, g.get("matcher"), h["command"].split()[-1].rsplit("/", 1)[-1], h.get("timeout"))
-                for ev, groups in hooks.items() for g in groups for h in g["hooks"]]
+        return [
+            (ev, g.get("matcher"), h["command"].split()[-1].rsplit("/", 1)[-1], h.get("timeout"))
+            for ev, groups in hooks.items()
+            for g in groups
+            for h in g["hooks"]
+        ]
 
     # the plugin form alone sets up its own environment at session start (install.sh builds
     # <plugin>/.venv for the settings form)

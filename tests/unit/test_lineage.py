@@ -9,8 +9,17 @@ STALE = 1800
 
 
 def req(l, tuid, typ="security-analyst", parent="main", depth=1, now=0.0, kind="persona"):
-    return lin.record_request(l, tool_use_id=tuid, parent=parent, subagent_type=typ, kind=kind,
-                              deliberation_id="d-1", depth=depth, background=True, now=now)
+    return lin.record_request(
+        l,
+        tool_use_id=tuid,
+        parent=parent,
+        subagent_type=typ,
+        kind=kind,
+        deliberation_id="d-1",
+        depth=depth,
+        background=True,
+        now=now,
+    )
 
 
 def test_record_request_appends_a_requested_spawn():
@@ -39,7 +48,7 @@ def test_post_tool_use_corrects_a_wrong_guess_by_swapping():
     l = Lineage(session_id="s")
     first = req(l, "t1", now=1)
     second = req(l, "t2", now=2)
-    lin.mark_started(l, "ag-late", "security-analyst", now=5)   # really t2's child, guessed as t1
+    lin.mark_started(l, "ag-late", "security-analyst", now=5)  # really t2's child, guessed as t1
     assert first.agent_id == "ag-late"
     lin.link(l, "t2", "ag-late")
     assert second.agent_id == "ag-late" and second.status == "running" and second.started_at == 5
@@ -69,8 +78,8 @@ def test_mark_finished_by_agent_or_tool_use_and_only_once():
 
 def test_active_children_per_parent_with_stale_requests_expiring():
     l = Lineage(session_id="s")
-    r1 = req(l, "t1", now=0)        # requested, will go stale
-    r2 = req(l, "t2", now=1000)     # requested, fresh
+    r1 = req(l, "t1", now=0)  # requested, will go stale
+    r2 = req(l, "t2", now=1000)  # requested, fresh
     r3 = req(l, "t3", now=0)
     lin.link(l, "t3", "ag-3")
     lin.mark_started(l, "ag-3", "security-analyst", now=1)  # running: never stale
@@ -100,8 +109,9 @@ def test_depth_of():
 
 
 def workflow(l, tuid="wf1", bound=3, types=()):
-    return lin.record_workflow(l, tool_use_id=tuid, parent="main", deliberation_id=None, bound=bound,
-                               bound_detail="", agent_types=list(types), now=1.0)
+    return lin.record_workflow(
+        l, tool_use_id=tuid, parent="main", deliberation_id=None, bound=bound, bound_detail="", agent_types=list(types), now=1.0
+    )
 
 
 def test_a_workflow_agent_is_recorded_under_its_run_and_counted():
@@ -174,8 +184,17 @@ def test_a_stop_closes_runs_it_no_longer_lists_and_frees_runs_never_launched():
 
 def test_resumes_are_kept_and_the_pending_one_found():
     l = Lineage(session_id="s")
-    r1 = lin.record_resume(l, tool_use_id="s1", agent_id="ag-1", sender="main", deliberation_id="d", rule="revision",
-                           why="w", message="hello", now=1.0)
+    r1 = lin.record_resume(
+        l,
+        tool_use_id="s1",
+        agent_id="ag-1",
+        sender="main",
+        deliberation_id="d",
+        rule="revision",
+        why="w",
+        message="hello",
+        now=1.0,
+    )
     assert r1.message_chars == 5 and len(r1.message_sha256) == 64 and r1.status == "requested"
     assert lin.find_resume(l, "s1") is r1 and lin.pending_resume(l, "ag-1") is r1
     r1.status = "started"

@@ -14,15 +14,28 @@ ROOMY = depth_axis.BudgetView(spawn_slots_left=12, agents_used=0, tokens_used=0)
 
 def position(persona, verdict, preferred, title, rationale, other=("B", "Keep the stdlib logging module")):
     """A research report proposing (A = `title`, B = `other`) with a position."""
-    return P.agent_record(persona, "research", {
-        "findings": [{"id": "F1", "claim": f"{persona}: billing logs are parsed by the SIEM", "evidence": "ops/siem.md"}],
-        "approaches": [{"id": "A", "title": title}, {"id": other[0], "title": other[1]}],
-        "verdict": verdict, "preferred_approach": preferred, "rationale": rationale}, key=f"r-{persona}")
+    return P.agent_record(
+        persona,
+        "research",
+        {
+            "findings": [{"id": "F1", "claim": f"{persona}: billing logs are parsed by the SIEM", "evidence": "ops/siem.md"}],
+            "approaches": [{"id": "A", "title": title}, {"id": other[0], "title": other[1]}],
+            "verdict": verdict,
+            "preferred_approach": preferred,
+            "rationale": rationale,
+        },
+        key=f"r-{persona}",
+    )
 
 
 STRUCTLOG = "Adopt structlog for the request logs"
-FOR = ("product-strategist", "approve", "A", STRUCTLOG,
-       "structlog's processors let us add the request id once and keep JSON output for the SIEM.")
+FOR = (
+    "product-strategist",
+    "approve",
+    "A",
+    STRUCTLOG,
+    "structlog's processors let us add the request id once and keep JSON output for the SIEM.",
+)
 
 
 def delib(against, phase="RESEARCH"):
@@ -33,20 +46,35 @@ def delib(against, phase="RESEARCH"):
 
 def test_agreement_with_different_reasoning_proceeds_and_meets_depth_without_a_red_team():
     # the AGAINST agent numbers structlog "B" (its "A" is the stdlib): positions compare by title
-    d = delib(("devils-advocate", "approve", "B", "Keep the stdlib logging module",
-               "Searching for a failure mode I found only the migration cost, about two days of work.",
-               ("B", STRUCTLOG)))
+    d = delib(
+        (
+            "devils-advocate",
+            "approve",
+            "B",
+            "Keep the stdlib logging module",
+            "Searching for a failure mode I found only the migration cost, about two days of work.",
+            ("B", STRUCTLOG),
+        )
+    )
     assert mvd.eligible(d)
     step = engine.after_report(d, Config(), ROOMY, 1.0)
     assert step.block is None
-    assert step.context.startswith(f"Deliberation {d.id} — minimum viable deliberation (2 agents: "
-                                   "devils-advocate, product-strategist): agreement with different reasoning → proceed.")
+    assert step.context.startswith(
+        f"Deliberation {d.id} — minimum viable deliberation (2 agents: "
+        "devils-advocate, product-strategist): agreement with different reasoning → proceed."
+    )
     said = next_step.with_next(d, Config(), step.context)  # the step is said as it stands when delivered
-    assert step.then_next and "Next: spawn the research personas again to RANK every approach — " \
-        "`product-strategist` and `devils-advocate`" in said, said
+    assert (
+        step.then_next
+        and "Next: spawn the research personas again to RANK every approach — `product-strategist` and `devils-advocate`" in said
+    ), said
     assert "Approaches to rank (neutral order; it ranks nothing):" in said
-    assert (d.two_agent.verdict, d.depth.status, d.depth.posture, d.depth.basis) == \
-        ("proceed", "not_needed", "ceiling", "2-agent rule")
+    assert (d.two_agent.verdict, d.depth.status, d.depth.posture, d.depth.basis) == (
+        "proceed",
+        "not_needed",
+        "ceiling",
+        "2-agent rule",
+    )
     assert mvd.applies(d) and depth_axis.ranking_spawn_refusal(d, Config()) is None  # no red team needed
     assert engine.after_report(d, Config(), ROOMY, 2.0).context.startswith(f"Deliberation {d.id} (")  # said once
 
@@ -62,14 +90,23 @@ def test_agreement_with_the_same_reasoning_is_a_herding_warning():
 
 
 def test_disagreement_opens_the_depth_step_on_that_conflict():
-    d = delib(("devils-advocate", "reject", "B", STRUCTLOG,
-               "structlog's processor chain is another dependency nobody here has run in production.",
-               ("B", "Keep the stdlib logging module")))
+    d = delib(
+        (
+            "devils-advocate",
+            "reject",
+            "B",
+            STRUCTLOG,
+            "structlog's processor chain is another dependency nobody here has run in production.",
+            ("B", "Keep the stdlib logging module"),
+        )
+    )
     step = engine.after_report(d, Config(), ROOMY, 1.0)
-    assert step.block.startswith(f"Deliberation {d.id} — minimum viable deliberation (2 agents: devils-advocate, "
-                                 "product-strategist): genuine disagreement → investigate that conflict. "
-                                 "devils-advocate rejects, prefers \"Keep the stdlib logging module\"")
-    assert f"product-strategist approves \"{STRUCTLOG}\"" in step.block
+    assert step.block.startswith(
+        f"Deliberation {d.id} — minimum viable deliberation (2 agents: devils-advocate, "
+        "product-strategist): genuine disagreement → investigate that conflict. "
+        'devils-advocate rejects, prefers "Keep the stdlib logging module"'
+    )
+    assert f'product-strategist approves "{STRUCTLOG}"' in step.block
     assert "Depth axis: the red-team pass left 1 contested point(s)" in step.block
     [spot] = d.depth.hot_spots
     assert spot.kind == "contradiction" and spot.statement.startswith("the two agents disagree: devils-advocate rejects")

@@ -16,10 +16,21 @@ APPROACHES = [{"id": "A", "title": "Cache prices"}, {"id": "B", "title": "Read t
 
 
 def research(persona: str, background: bool = False, notified: bool = False, status: "str | None" = None):
-    rec = P.agent_record(persona, "research", None if status == "running" else {
-        "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": f"{persona}.md:1"}],
-        "approaches": APPROACHES, "verdict": "approve", "preferred_approach": "A"},
-        background=background, status=status, key=f"a-{persona}")
+    rec = P.agent_record(
+        persona,
+        "research",
+        None
+        if status == "running"
+        else {
+            "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": f"{persona}.md:1"}],
+            "approaches": APPROACHES,
+            "verdict": "approve",
+            "preferred_approach": "A",
+        },
+        background=background,
+        status=status,
+        key=f"a-{persona}",
+    )
     rec.notified = notified
     return rec
 
@@ -77,12 +88,15 @@ def test_breadth_only_names_the_ranking_with_the_neutral_list():
 
 
 def test_open_depth_step_names_the_missing_workers_with_their_exact_prompts():
-    d = delib(three() + [role("synthesis-lead", {"approaches": APPROACHES}),
-                         role("red-team", {"missed_angles": ["bus outages"]})])
+    d = delib(
+        three() + [role("synthesis-lead", {"approaches": APPROACHES}), role("red-team", {"missed_angles": ["bus outages"]})]
+    )
     d.agents[-1].red_team_round = 1
     d.depth.posture, d.depth.enabled, d.depth.status, d.depth.workers_per_wave = "ceiling", True, "pending", 3
-    d.depth.hot_spots = [HotSpot(id="H1", kind="contradiction", statement="the agents disagree on retries"),
-                         HotSpot(id="H2", kind="missed_angle", statement="bus outages")]
+    d.depth.hot_spots = [
+        HotSpot(id="H1", kind="contradiction", statement="the agents disagree on retries"),
+        HotSpot(id="H2", kind="missed_angle", statement="bus outages"),
+    ]
     d.depth.tier2_by_lens = {"evidence-chase": 0, "counter-model": 0, "edge-case-hunt": 0}
     step = next_step.next_step(d, CFG)
     assert step.agent_types == ("evidence-chase", "counter-model", "edge-case-hunt")
@@ -91,8 +105,9 @@ def test_open_depth_step_names_the_missing_workers_with_their_exact_prompts():
 
 
 def test_a_lens_with_nothing_to_dig_is_not_asked_for():
-    d = delib(three() + [role("synthesis-lead", {"approaches": APPROACHES}),
-                         role("red-team", {"missed_angles": ["bus outages"]})])
+    d = delib(
+        three() + [role("synthesis-lead", {"approaches": APPROACHES}), role("red-team", {"missed_angles": ["bus outages"]})]
+    )
     d.agents[-1].red_team_round = 1
     d.depth.posture, d.depth.enabled, d.depth.status, d.depth.workers_per_wave = "ceiling", True, "pending", 3
     d.depth.hot_spots = [HotSpot(id="H1", kind="missed_angle", statement="bus outages")]

@@ -100,8 +100,7 @@ def test_symlinked_state_file_pointing_outside_is_refused(project, tmp_path, dan
     with pytest.raises(UnsafePath):
         store.load(lay.session_state("s1"), SessionState)
     with pytest.raises(UnsafePath):
-        store.update(lay.session_state("s1"), SessionState, lambda: SessionState(session_id="s1"),
-                     lambda s: None)
+        store.update(lay.session_state("s1"), SessionState, lambda: SessionState(session_id="s1"), lambda s: None)
     with pytest.raises(UnsafePath):
         store.append(lay.events("s1").replace("events.jsonl", "session.json"), {"x": 1})
     if dangling:

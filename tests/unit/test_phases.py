@@ -13,10 +13,16 @@ from deliberation.core.ranking import rank
 from tests.helpers import payloads as P
 
 ALL = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE", "FAILED")
-LEGAL = {("IDLE", "RESEARCH"), ("RESEARCH", "DELIBERATION"), ("DELIBERATION", "RANKING"),
-         ("RANKING", "RANKING"), ("RANKING", "PRD_GENERATION"), ("PRD_GENERATION", "COMPLETE"),
-         ("PRD_GENERATION", "RANKING"),  # a re-rank while the decision document is due
-         ("RANKING", "COMPLETE")}  # the decision handed to the user after a vote without agreement
+LEGAL = {
+    ("IDLE", "RESEARCH"),
+    ("RESEARCH", "DELIBERATION"),
+    ("DELIBERATION", "RANKING"),
+    ("RANKING", "RANKING"),
+    ("RANKING", "PRD_GENERATION"),
+    ("PRD_GENERATION", "COMPLETE"),
+    ("PRD_GENERATION", "RANKING"),  # a re-rank while the decision document is due
+    ("RANKING", "COMPLETE"),
+}  # the decision handed to the user after a vote without agreement
 LEGAL |= {(p, "FAILED") for p in ALL if p not in ("COMPLETE", "FAILED")}
 ILLEGAL = sorted(set(itertools.product(ALL, ALL)) - LEGAL)
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
@@ -35,11 +41,16 @@ def test_every_illegal_transition_is_refused_with_a_reason(frm, to):
     if to == "FAILED":
         assert msg == f"{frm} → FAILED: the deliberation is already closed"
     else:
-        allowed = {"IDLE": "RESEARCH", "RESEARCH": "DELIBERATION", "DELIBERATION": "RANKING",
-                   "RANKING": "RANKING, PRD_GENERATION, COMPLETE", "PRD_GENERATION": "COMPLETE, RANKING",
-                   "COMPLETE": "nothing", "FAILED": "nothing"}[frm]
-        assert msg == (f"{frm} → {to} is not a legal transition (from {frm} only {allowed}, "
-                       "or FAILED)")
+        allowed = {
+            "IDLE": "RESEARCH",
+            "RESEARCH": "DELIBERATION",
+            "DELIBERATION": "RANKING",
+            "RANKING": "RANKING, PRD_GENERATION, COMPLETE",
+            "PRD_GENERATION": "COMPLETE, RANKING",
+            "COMPLETE": "nothing",
+            "FAILED": "nothing",
+        }[frm]
+        assert msg == (f"{frm} → {to} is not a legal transition (from {frm} only {allowed}, or FAILED)")
     assert d.phase == frm and d.phase_history == []
 
 
@@ -59,8 +70,7 @@ def test_the_full_path_in_order():
     d = P.make_deliberation(phase="IDLE")
     for i, to in enumerate(("RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE")):
         transition(d, to, "next", float(i))
-    assert [c.to_phase for c in d.phase_history] == ["RESEARCH", "DELIBERATION", "RANKING",
-                                                     "PRD_GENERATION", "COMPLETE"]
+    assert [c.to_phase for c in d.phase_history] == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
 
 
 def test_reached():
@@ -75,18 +85,26 @@ def test_reached():
 def research(persona, approaches=(("A", "outbox"), ("B", "dual write")), status=None):
     if status in ("running", "spawned"):
         return P.agent_record(persona, "research", None, status=status, key=f"r-{persona}")
-    return P.agent_record(persona, "research", {
-        "findings": [{"id": "F1", "claim": f"{persona} finding", "evidence": "e"}],
-        "approaches": [{"id": i, "title": t} for i, t in approaches]}, key=f"r-{persona}")
+    return P.agent_record(
+        persona,
+        "research",
+        {
+            "findings": [{"id": "F1", "claim": f"{persona} finding", "evidence": "e"}],
+            "approaches": [{"id": i, "title": t} for i, t in approaches],
+        },
+        key=f"r-{persona}",
+    )
 
 
 def test_research_shortfall_reasons():
     d = P.make_deliberation([research("security-analyst")], phase="RESEARCH")
-    assert phases.research_shortfall(d, 2) == ("1 valid research report(s) recorded, at least 2 needed. "
-                                               "Spawn 1 more research persona(s) with independent prompts")
+    assert phases.research_shortfall(d, 2) == (
+        "1 valid research report(s) recorded, at least 2 needed. Spawn 1 more research persona(s) with independent prompts"
+    )
     d.agents.append(research("cost-analyst", status="running"))
     assert phases.research_shortfall(d, 2) == (
-        "1 of 2 research reports are in; still running: cost-analyst (r-cost-analyst). Wait for them to finish")
+        "1 of 2 research reports are in; still running: cost-analyst (r-cost-analyst). Wait for them to finish"
+    )
     d.agents[-1] = research("cost-analyst")
     assert phases.research_shortfall(d, 2) is None
 
@@ -96,24 +114,27 @@ def test_deliberation_roles_refused_before_research_is_done():
     for kind in ("debate", "synthesis", "red-team", "lens"):
         stage, refusal = phases.stage_for_spawn(d, kind, 2)
         assert stage == "deliberation"
-        assert refusal.startswith("RESEARCH → DELIBERATION refused: 1 valid research report(s) recorded, "
-                                  "at least 2 needed")
+        assert refusal.startswith("RESEARCH → DELIBERATION refused: 1 valid research report(s) recorded, at least 2 needed")
     d.agents.append(research("cost-analyst"))
     assert phases.stage_for_spawn(d, "synthesis", 2) == ("deliberation", None)
 
 
 def test_ranking_refused_while_deliberation_agents_run_or_without_approaches():
-    d = P.make_deliberation([research("security-analyst", approaches=()), research("cost-analyst", approaches=())],
-                            phase="DELIBERATION")
+    d = P.make_deliberation(
+        [research("security-analyst", approaches=()), research("cost-analyst", approaches=())], phase="DELIBERATION"
+    )
     stage, refusal = phases.stage_for_spawn(d, "persona", 2)
     assert stage == "ranking"
     assert refusal.startswith("DELIBERATION → RANKING refused: no approach has been proposed yet.")
     d.agents.append(P.agent_record("synthesis-lead", "deliberation", None, status="running", key="syn"))
     stage, refusal = phases.stage_for_spawn(d, "persona", 2)
-    assert refusal == ("DELIBERATION → RANKING refused: deliberation agents still running: "
-                       "synthesis-lead (syn). Wait for their reports before ranking")
-    d.agents[-1] = P.agent_record("synthesis-lead", "deliberation",
-                                  {"approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "cdc"}]})
+    assert refusal == (
+        "DELIBERATION → RANKING refused: deliberation agents still running: "
+        "synthesis-lead (syn). Wait for their reports before ranking"
+    )
+    d.agents[-1] = P.agent_record(
+        "synthesis-lead", "deliberation", {"approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "cdc"}]}
+    )
     assert phases.stage_for_spawn(d, "persona", 2) == ("ranking", None)
 
 
@@ -141,12 +162,19 @@ def test_personas_research_in_idle_and_research():
 
 
 def test_approaches_prefer_synthesis_and_dedupe_titles():
-    d = P.make_deliberation([research("security-analyst", approaches=(("A", "Outbox"), ("B", "Dual write"))),
-                             research("cost-analyst", approaches=(("A", "outbox "), ("A", "CDC")))],
-                            phase="DELIBERATION")
+    d = P.make_deliberation(
+        [
+            research("security-analyst", approaches=(("A", "Outbox"), ("B", "Dual write"))),
+            research("cost-analyst", approaches=(("A", "outbox "), ("A", "CDC"))),
+        ],
+        phase="DELIBERATION",
+    )
     assert phases.approaches(d) == {"A": "Outbox", "B": "Dual write", "cost-analyst:A": "CDC"}
-    d.agents.append(P.agent_record("synthesis-lead", "deliberation",
-                                   {"approaches": [{"id": "X", "title": "merged"}, {"id": "Y", "title": "other"}]}))
+    d.agents.append(
+        P.agent_record(
+            "synthesis-lead", "deliberation", {"approaches": [{"id": "X", "title": "merged"}, {"id": "Y", "title": "other"}]}
+        )
+    )
     assert phases.approaches(d) == {"X": "merged", "Y": "other"}
 
 
@@ -175,22 +203,56 @@ def test_two_agent_minimum_is_a_valid_deliberation():
     transition(d, "DELIBERATION", "2 research reports", 1)
     assert phases.stage_for_spawn(d, "persona", 2) == ("ranking", None)  # research proposed A and B
     transition(d, "RANKING", "first ranking persona", 2)
-    d.agents.append(P.agent_record("product-strategist", "ranking", P.ranking_json(
-        {"A": (8.6,) * 5, "B": (5,) * 5}, verdict="approve", preferred="A",
-        rationale="ships the guarantee customers asked for"), key="k-ps"))
-    d.agents.append(P.agent_record("devils-advocate", "ranking", P.ranking_json(
-        {"A": (7.4,) * 5, "B": (6,) * 5}, verdict="approve", preferred="A",
-        dissent=[{"target": "A", "concern": "the relay is a new single point of failure",
-                  "reason": "no second relay worker is planned"}],
-        rationale="the relay worker adds an operational burden, webhooks lose events"), key="k-da"))
+    d.agents.append(
+        P.agent_record(
+            "product-strategist",
+            "ranking",
+            P.ranking_json(
+                {"A": (8.6,) * 5, "B": (5,) * 5},
+                verdict="approve",
+                preferred="A",
+                rationale="ships the guarantee customers asked for",
+            ),
+            key="k-ps",
+        )
+    )
+    d.agents.append(
+        P.agent_record(
+            "devils-advocate",
+            "ranking",
+            P.ranking_json(
+                {"A": (7.4,) * 5, "B": (6,) * 5},
+                verdict="approve",
+                preferred="A",
+                dissent=[
+                    {
+                        "target": "A",
+                        "concern": "the relay is a new single point of failure",
+                        "reason": "no second relay worker is planned",
+                    }
+                ],
+                rationale="the relay worker adds an operational burden, webhooks lose events",
+            ),
+            key="k-da",
+        )
+    )
     d.ranking = rank(d.agents, W)
     # both prefer A, by 3.6 and 1.4 points: firmness 1 + 1 → 2 / 2.2 = 0.9091 ≥ 0.70
     assert d.ranking.leading == "A" and d.ranking.consensus == 0.9091
     g1 = consensus_gate.evaluate(d, 2, 3)
     assert g1.passed, [c.figure for c in g1.checks]
     assert {c.name: c.figure for c in g1.checks}["dissent_documented"] == "0 of 0 dissenters documented"
-    g2 = gate2(d, min_distinct_personas=2, min_alternatives=2, strong=0.85, moderate=0.70,
-               require_improvement=True, conformity=[], conformity_blocks=False, now=4)
+    g2 = gate2(
+        d,
+        min_distinct_personas=2,
+        min_alternatives=2,
+        strong=0.85,
+        moderate=0.70,
+        require_improvement=True,
+        conformity=[],
+        conformity_blocks=False,
+        now=4,
+    )
     assert g2.passed, [c.figure for c in g2.checks]
     transition(d, "PRD_GENERATION", "both gates passed", 5)
     transition(d, "COMPLETE", "record written", 6)
@@ -200,11 +262,21 @@ def test_two_agent_minimum_is_a_valid_deliberation():
 def test_two_agent_split_is_no_consensus():
     """FOR approves A, AGAINST rejects: one for, one against — a split, weak, whatever the scores."""
     d = P.make_deliberation([research("product-strategist"), research("devils-advocate")], phase="RANKING")
-    d.agents.append(P.agent_record("product-strategist", "ranking",
-                                   P.ranking_json({"A": (8.6,) * 5, "B": (5,) * 5}, preferred="A"), key="k1"))
-    d.agents.append(P.agent_record("devils-advocate", "ranking", P.ranking_json(
-        {"A": (7.4,) * 5, "B": (6,) * 5}, verdict="reject",
-        dissent=[{"target": "A", "concern": "single point of failure", "reason": "one relay worker"}]), key="k2"))
+    d.agents.append(
+        P.agent_record("product-strategist", "ranking", P.ranking_json({"A": (8.6,) * 5, "B": (5,) * 5}, preferred="A"), key="k1")
+    )
+    d.agents.append(
+        P.agent_record(
+            "devils-advocate",
+            "ranking",
+            P.ranking_json(
+                {"A": (7.4,) * 5, "B": (6,) * 5},
+                verdict="reject",
+                dissent=[{"target": "A", "concern": "single point of failure", "reason": "one relay worker"}],
+            ),
+            key="k2",
+        )
+    )
     d.ranking = rank(d.agents, W)
     assert d.ranking.consensus == round(1 / 2.2, 4)
     g1 = consensus_gate.evaluate(d, 2, 0)
@@ -213,10 +285,12 @@ def test_two_agent_split_is_no_consensus():
 
 def test_two_agent_critic_without_reasons_is_not_enough():
     d = P.make_deliberation([research("product-strategist"), research("devils-advocate")], phase="RANKING")
-    d.agents.append(P.agent_record("product-strategist", "ranking",
-                                   P.ranking_json({"A": (8.6,) * 5, "B": (5,) * 5}, preferred="A"), key="k1"))
-    d.agents.append(P.agent_record("devils-advocate", "ranking",
-                                   P.ranking_json({"A": (7.4,) * 5, "B": (6,) * 5}, verdict="reject"), key="k2"))
+    d.agents.append(
+        P.agent_record("product-strategist", "ranking", P.ranking_json({"A": (8.6,) * 5, "B": (5,) * 5}, preferred="A"), key="k1")
+    )
+    d.agents.append(
+        P.agent_record("devils-advocate", "ranking", P.ranking_json({"A": (7.4,) * 5, "B": (6,) * 5}, verdict="reject"), key="k2")
+    )
     d.ranking = rank(d.agents, W)
     g1 = consensus_gate.evaluate(d, 2, 0)
     # the split also fails the consensus check; the bare reject fails dissent_documented
@@ -230,8 +304,9 @@ def test_a_persona_respawned_in_research_ranks_once_research_is_complete():
     d.agents.append(research("devils-advocate"))
     assert phases.stage_for_spawn(d, "persona", 2, "product-strategist") == ("ranking", None)
     assert phases.stage_for_spawn(d, "persona", 2, "cost-analyst") == ("research", None)  # a new voice
-    bare = P.make_deliberation([research("product-strategist", approaches=()),
-                                research("devils-advocate", approaches=())], phase="RESEARCH")
+    bare = P.make_deliberation(
+        [research("product-strategist", approaches=()), research("devils-advocate", approaches=())], phase="RESEARCH"
+    )
     stage, refusal = phases.stage_for_spawn(bare, "persona", 2, "devils-advocate")
     assert stage == "ranking"
     assert refusal.startswith("RESEARCH → RANKING refused: no approach has been proposed.")

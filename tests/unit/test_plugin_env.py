@@ -27,15 +27,21 @@ def test_reads_the_repos_dependencies_as_tomllib_does():
     assert pe.plugin_dependencies(str(ROOT)) == tomllib.loads(text)["project"]["dependencies"]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('[project]\nname = "x"\ndependencies = ["a>=1", \'b<2\']\n', ["a>=1", "b<2"]),
-    ('[project]\ndependencies = [\n  "a>=1",  # the first\n  # "not-this",\n  "c[extra]>=3",\n]\n'
-     '[project.optional-dependencies]\ntest = ["pytest"]\n', ["a>=1", "c[extra]>=3"]),
-    ('[tool.other]\ndependencies = ["no"]\n[project]\nname = "x"\n', []),
-    ('[project]\nname = "x"\n[tool.x]\ndependencies = ["no"]\n', []),
-    ('[project]\ndependencies = []\n', []),
-    ('[project]\ndependencies = [ "a ; python_version >= \'3.10\'" ]\n', ["a ; python_version >= '3.10'"]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('[project]\nname = "x"\ndependencies = ["a>=1", \'b<2\']\n', ["a>=1", "b<2"]),
+        (
+            '[project]\ndependencies = [\n  "a>=1",  # the first\n  # "not-this",\n  "c[extra]>=3",\n]\n'
+            '[project.optional-dependencies]\ntest = ["pytest"]\n',
+            ["a>=1", "c[extra]>=3"],
+        ),
+        ('[tool.other]\ndependencies = ["no"]\n[project]\nname = "x"\n', []),
+        ('[project]\nname = "x"\n[tool.x]\ndependencies = ["no"]\n', []),
+        ("[project]\ndependencies = []\n", []),
+        ("[project]\ndependencies = [ \"a ; python_version >= '3.10'\" ]\n", ["a ; python_version >= '3.10'"]),
+    ],
+)
 def test_reads_the_shapes_a_dependency_array_takes(text, expected):
     assert pe.read_dependencies(text) == expected
     tomllib = pytest.importorskip("tomllib")
@@ -69,8 +75,7 @@ def test_runs_on_an_interpreter_too_old_for_the_rest_of_the_plugin():
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     # and, only to retire an old worker, the builtins-only worker_socket
     assert imported - {"deliberation"} <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
-    ours = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "deliberation.wire"
-            for a in n.names}
+    ours = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "deliberation.wire" for a in n.names}
     assert ours == {"worker_socket"}, ours
 
 
@@ -78,35 +83,51 @@ def test_runs_on_an_interpreter_too_old_for_the_rest_of_the_plugin():
 
 
 def status(**kw):
-    base = dict(key="k1", current="envs/k1-1", current_key="k1", current_ready=True, announced=True,
-                running=False, last={})
+    base = dict(key="k1", current="envs/k1-1", current_key="k1", current_ready=True, announced=True, running=False, last={})
     base.update(kw)
     return pe.Status(**base)
 
 
-@pytest.mark.parametrize("st, step", [
-    (status(current=None, current_key=None, current_ready=False), pe.BUILD),
-    (status(current=None, current_key=None, current_ready=False, running=True), pe.RUNNING),
-    (status(announced=False, last={"state": "ready", "key": "k1"}), pe.ANNOUNCE),
-    (status(announced=True, last={"state": "ready", "key": "k1"}), pe.READY),
-    (status(announced=False, last={"state": "ready", "key": "k0"}), pe.READY),
-    (status(), pe.READY),
-    # an update changed the dependency list: a new environment, the old one serves meanwhile
-    (status(current_key="k0"), pe.BUILD),
-    (status(current_key="k0", running=True), pe.RUNNING),
-    # finished but broken (a dangling base python, or marked by a hook that missed a module)
-    (status(current_ready=False), pe.BUILD),
-    # a failed pip install is retried only after RETRY_AFTER_S
-    (status(current=None, current_ready=False, last={"state": "failed", "key": "k1", "retry": True,
-                                                     "finished": NOW - 60}), pe.FAILED),
-    (status(current=None, current_ready=False, last={"state": "failed", "key": "k1", "retry": True,
-                                                     "finished": NOW - pe.RETRY_AFTER_S - 1}), pe.BUILD),
-    (status(current=None, current_ready=False, last={"state": "failed", "key": "k0", "retry": True,
-                                                     "finished": NOW - 60}), pe.BUILD),
-    # "no Python >= 3.10" is looked at again at every session start
-    (status(current=None, current_ready=False, last={"state": "failed", "key": "k1", "retry": False,
-                                                     "finished": NOW - 60}), pe.BUILD),
-])
+@pytest.mark.parametrize(
+    "st, step",
+    [
+        (status(current=None, current_key=None, current_ready=False), pe.BUILD),
+        (status(current=None, current_key=None, current_ready=False, running=True), pe.RUNNING),
+        (status(announced=False, last={"state": "ready", "key": "k1"}), pe.ANNOUNCE),
+        (status(announced=True, last={"state": "ready", "key": "k1"}), pe.READY),
+        (status(announced=False, last={"state": "ready", "key": "k0"}), pe.READY),
+        (status(), pe.READY),
+        # an update changed the dependency list: a new environment, the old one serves meanwhile
+        (status(current_key="k0"), pe.BUILD),
+        (status(current_key="k0", running=True), pe.RUNNING),
+        # finished but broken (a dangling base python, or marked by a hook that missed a module)
+        (status(current_ready=False), pe.BUILD),
+        # a failed pip install is retried only after RETRY_AFTER_S
+        (
+            status(current=None, current_ready=False, last={"state": "failed", "key": "k1", "retry": True, "finished": NOW - 60}),
+            pe.FAILED,
+        ),
+        (
+            status(
+                current=None,
+                current_ready=False,
+                last={"state": "failed", "key": "k1", "retry": True, "finished": NOW - pe.RETRY_AFTER_S - 1},
+            ),
+            pe.BUILD,
+        ),
+        (
+            status(current=None, current_ready=False, last={"state": "failed", "key": "k0", "retry": True, "finished": NOW - 60}),
+            pe.BUILD,
+        ),
+        # "no Python >= 3.10" is looked at again at every session start
+        (
+            status(
+                current=None, current_ready=False, last={"state": "failed", "key": "k1", "retry": False, "finished": NOW - 60}
+            ),
+            pe.BUILD,
+        ),
+    ],
+)
 def test_next_step(st, step):
     assert pe.next_step(st, NOW) == step
 
@@ -121,14 +142,18 @@ def test_messages_say_what_happens_and_where_to_look(tmp_path):
     assert "updating" in update and "the current one serves until the new one is ready" in update
     running = pe.message(pe.RUNNING, status(running=True, last={"started": NOW - 42}), NOW, data)
     assert "still setting up" in running and "started 42 s ago" in running
-    failed = pe.message(pe.FAILED, status(current=None, current_ready=False,
-                                          last={"state": "failed", "reason": "pip could not download",
-                                                "finished": NOW}), NOW, data)
+    failed = pe.message(
+        pe.FAILED,
+        status(current=None, current_ready=False, last={"state": "failed", "reason": "pip could not download", "finished": NOW}),
+        NOW,
+        data,
+    )
     assert "could not set up the plugin's Python environment: pip could not download." in failed
     assert "The deliberation checks are off until it is set up" in failed
     assert "tried again at a session start after" in failed and log in failed
-    failed_update = pe.message(pe.FAILED, status(current_key="k0", last={"state": "failed", "reason": "x",
-                                                                         "finished": NOW}), NOW, data)
+    failed_update = pe.message(
+        pe.FAILED, status(current_key="k0", last={"state": "failed", "reason": "x", "finished": NOW}), NOW, data
+    )
     assert "x. The previous environment serves until then; it is tried again" in failed_update
     ready = pe.message(pe.ANNOUNCE, status(last={"started": NOW - 14, "finished": NOW}), NOW, data)
     assert ready == "deliberation: the plugin's Python environment is ready (set up in 14 s); the deliberation checks run."
@@ -138,15 +163,22 @@ def test_messages_say_what_happens_and_where_to_look(tmp_path):
     assert "found: no python3 on PATH" in pe.no_python_message([])
 
 
-@pytest.mark.parametrize("step, output, expected", [
-    ("pip", "ERROR: Could not find a version that satisfies the requirement pydantic\n"
-            "ERROR: No matching distribution found for pydantic", "offline, or the package index is unreachable"),
-    ("pip", "WARNING: Retrying ... NewConnectionError('Connection refused')\nERROR: x", "offline"),
-    ("pip", "OSError: [Errno 28] No space left on device", "the disk is full"),
-    ("pip", "ERROR: Failed building wheel for x", "pip install failed (exit 1): ERROR: Failed building wheel for x"),
-    ("venv", "Error: Command '[...ensurepip...]' returned non-zero exit status 1.", "python3-venv"),
-    ("venv", "something else", "creating the virtual environment failed (exit 1): something else"),
-])
+@pytest.mark.parametrize(
+    "step, output, expected",
+    [
+        (
+            "pip",
+            "ERROR: Could not find a version that satisfies the requirement pydantic\n"
+            "ERROR: No matching distribution found for pydantic",
+            "offline, or the package index is unreachable",
+        ),
+        ("pip", "WARNING: Retrying ... NewConnectionError('Connection refused')\nERROR: x", "offline"),
+        ("pip", "OSError: [Errno 28] No space left on device", "the disk is full"),
+        ("pip", "ERROR: Failed building wheel for x", "pip install failed (exit 1): ERROR: Failed building wheel for x"),
+        ("venv", "Error: Command '[...ensurepip...]' returned non-zero exit status 1.", "python3-venv"),
+        ("venv", "something else", "creating the virtual environment failed (exit 1): something else"),
+    ],
+)
 def test_failure_reasons(step, output, expected):
     assert expected in pe.failure_reason(step, 1, output)
 
@@ -262,11 +294,17 @@ def test_a_session_start_that_finds_its_environment_ready_stays_light(tmp_path):
     key = pe.dependency_key(["a>=1"])
     current = make_env(data, f"{key}-1", key)
     (data / current / "announced").write_text("1\n")
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import plugin_env as pe; "
-            "out = pe.session_start(sys.argv[2], sys.argv[3], {}, 0.0); "
-            "print(out, sorted(m for m in ('json', 're', 'subprocess', 'hashlib', 'fcntl') if m in sys.modules))")
-    proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib"), str(root), str(data)],
-                          capture_output=True, text=True, timeout=60)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import plugin_env as pe; "
+        "out = pe.session_start(sys.argv[2], sys.argv[3], {}, 0.0); "
+        "print(out, sorted(m for m in ('json', 're', 'subprocess', 'hashlib', 'fcntl') if m in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib"), str(root), str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.stdout.strip() == "None []", proc.stdout + proc.stderr
 
 
@@ -325,12 +363,13 @@ def test_a_session_told_that_a_set_up_runs_hears_its_end_once(tmp_path):
     current = make_env(data, f"{key}-1", key)
     # `current` switched, the record not yet: nothing said until it says ready
     assert pe.later_notice(str(data), "s-1", NOW + 2) is None
-    (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": NOW - 5,
-                                                 "finished": NOW + 25, "env": current}))
+    (data / "setup.json").write_text(
+        json.dumps({"state": "ready", "key": key, "started": NOW - 5, "finished": NOW + 25, "env": current})
+    )
     assert pe.later_notice(str(data), "s-2", NOW + 30) is None  # a session never told
     assert pe.later_notice(str(data), "s-1", NOW + 30) == (
-        "deliberation: set-up finished in 30 s; the deliberation checks are on (the plugin's Python "
-        "environment is ready).")
+        "deliberation: set-up finished in 30 s; the deliberation checks are on (the plugin's Python environment is ready)."
+    )
     assert pe.later_notice(str(data), "s-1", NOW + 31) is None  # once
     # the next session start does not say it again, and clears what is left
     assert (data / current / "announced").exists()
@@ -341,8 +380,18 @@ def test_a_failed_set_up_is_told_once_with_the_way_to_retry(tmp_path):
     data = tmp_path / "data"
     (data / "told").mkdir(parents=True)
     (data / "told" / "s-1").write_text("")
-    (data / "setup.json").write_text(json.dumps({"state": "failed", "key": "k", "started": NOW, "finished": NOW + 9,
-                                                 "reason": "pip could not download the dependencies", "retry": True}))
+    (data / "setup.json").write_text(
+        json.dumps(
+            {
+                "state": "failed",
+                "key": "k",
+                "started": NOW,
+                "finished": NOW + 9,
+                "reason": "pip could not download the dependencies",
+                "retry": True,
+            }
+        )
+    )
     said = pe.later_notice(str(data), "s-1", NOW + 10)
     assert said.startswith("deliberation: could not set up the plugin's Python environment: pip could not download")
     assert "`! deliberation setup --retry`" in said and "checks are off until it is set up" in said
@@ -386,15 +435,15 @@ def test_the_end_names_the_step_that_puts_the_command_on_a_terminal_s_path(tmp_p
     last = {"state": "ready", "started": NOW, "finished": NOW + 12}
     bare = {"PATH": str(tmp_path / "empty"), "HOME": str(tmp_path)}
     assert pe.finished_message(last, bare).endswith(
-        "For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, doctor) on "
-        "your PATH.")
+        "For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, doctor) on your PATH."
+    )
     own = tmp_path / "bin" / "deliberation"
     own.parent.mkdir()
     own.write_text("#!/bin/sh\n")
     own.chmod(0o755)
     assert pe.finished_message(last, {**bare, "PATH": str(own.parent)}) == (
-        "deliberation: set-up finished in 12 s; the deliberation checks are on (the plugin's Python environment is "
-        "ready).")
+        "deliberation: set-up finished in 12 s; the deliberation checks are on (the plugin's Python environment is ready)."
+    )
     ready = pe.message(pe.ANNOUNCE, status(last=last), NOW, str(tmp_path), environ=bare)
     assert ready.startswith("deliberation: the plugin's Python environment is ready (set up in 12 s)")
     assert "setup --command" in ready
@@ -405,8 +454,9 @@ def test_a_resumed_session_that_hears_the_end_at_its_start_is_not_told_again(tmp
     data.mkdir()
     key = pe.dependency_key(["a>=1"])
     current = make_env(data, f"{key}-1", key)
-    (data / "setup.json").write_text(json.dumps({"state": "ready", "key": key, "started": NOW, "finished": NOW + 9,
-                                                 "env": current}))
+    (data / "setup.json").write_text(
+        json.dumps({"state": "ready", "key": key, "started": NOW, "finished": NOW + 9, "env": current})
+    )
     (data / "told").mkdir()
     (data / "told" / "s-1").write_text("")
     (data / "told" / "s-2").write_text("")
@@ -446,10 +496,17 @@ def test_the_session_start_hook_that_finds_its_environment_ready_parses_no_json(
     key = pe.dependency_key(["a>=1"])
     current = make_env(data, f"{key}-1", key)
     (data / current / "announced").write_text("1\n")
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import plugin_env as pe; "
-            "pe.hook_main(); sys.stderr.write(repr(sorted(m for m in ('json', 're', 'subprocess') if m in sys.modules)))")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime import plugin_env as pe; "
+        "pe.hook_main(); sys.stderr.write(repr(sorted(m for m in ('json', 're', 'subprocess') if m in sys.modules)))"
+    )
     env = {"CLAUDE_PLUGIN_DATA": str(data), "CLAUDE_PLUGIN_ROOT": str(root), "PATH": os.environ.get("PATH", "")}
-    proc = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib")], capture_output=True, text=True,
-                          input=json.dumps({"session_id": "s-1", "hook_event_name": "SessionStart"}), env=env,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(ROOT / "lib")],
+        capture_output=True,
+        text=True,
+        input=json.dumps({"session_id": "s-1", "hook_event_name": "SessionStart"}),
+        env=env,
+        timeout=60,
+    )
     assert (proc.stdout, proc.stderr) == ("", "[]"), proc.stdout + proc.stderr

@@ -29,8 +29,15 @@ def doc_text(**over) -> str:
 def test_the_catalogue_names_findings_dissent_refutations_and_hot_spots():
     d = deliberation()
     cat = prd.citable(d)
-    assert list(cat) == ["security-analyst:F1", "security-analyst:F2", "performance-engineer:F1",
-                         "red-team:R1", "red-team-2:R1", "security-analyst:D1", "H1"]
+    assert list(cat) == [
+        "security-analyst:F1",
+        "security-analyst:F2",
+        "performance-engineer:F1",
+        "red-team:R1",
+        "red-team-2:R1",
+        "security-analyst:D1",
+        "H1",
+    ]
     assert (cat["security-analyst:F2"].kind, cat["security-analyst:F2"].detail) == ("finding", "high")
     assert cat["security-analyst:D1"].kind == "dissent" and cat["security-analyst:D1"].detail == "B"
     assert cat["red-team:R1"].text == "It is 0.4 ms with batching"
@@ -42,6 +49,7 @@ def test_a_persona_s_dissent_is_numbered_across_its_reports():
     d = deliberation()
     d.agents[0].report.dissent = []
     from deliberation.state.agent_report import Concern
+
     d.agents[0].report.dissent.append(Concern(target="A", concern="research doubt", reason="because"))
     cat = prd.citable(d)
     assert cat["security-analyst:D1"].stage == "research" and cat["security-analyst:D2"].stage == "ranking"
@@ -53,8 +61,10 @@ def test_a_research_dissent_on_its_own_approach_says_which_one():
 
     d = deliberation()
     d.agents[0].report.approaches = [Approach(id="A", title="Expand  and contract, with a backfill " + "x" * 60)]
-    d.agents[0].report.dissent = [Concern(target="A", concern="research doubt", reason="because"),
-                                  Concern(target="leading", concern="second doubt", reason="because")]
+    d.agents[0].report.dissent = [
+        Concern(target="A", concern="research doubt", reason="because"),
+        Concern(target="leading", concern="second doubt", reason="because"),
+    ]
     cat = prd.citable(d)
     assert cat["security-analyst:D1"].detail == 'its own A, "Expand and contract, with a backfill xxxxxxxxxxxxxxxxxxxxxx…"'
     assert cat["security-analyst:D2"].detail == "leading"
@@ -72,8 +82,9 @@ def test_superseded_and_invalid_reports_cannot_be_cited():
     assert "security-analyst:F2" in cat and "performance-engineer:F1" not in cat
 
 
-@pytest.mark.parametrize("raw", ["security-analyst:F1", " Security-Analyst:f1 ", "`security-analyst:F1`",
-                                 "deliberation:security-analyst:F1"])
+@pytest.mark.parametrize(
+    "raw", ["security-analyst:F1", " Security-Analyst:f1 ", "`security-analyst:F1`", "deliberation:security-analyst:F1"]
+)
 def test_citations_resolve_tolerantly(raw):
     assert prd.resolve(raw, prd.citable(deliberation())) == "security-analyst:F1"
 
@@ -87,7 +98,7 @@ def test_unknown_citations_do_not_resolve(raw):
 
 
 def test_a_valid_document_is_found_among_other_fenced_json():
-    quoted = "The security analyst reported:\n```json\n{\"phase\": \"research\", \"findings\": []}\n```\n"
+    quoted = 'The security analyst reported:\n```json\n{"phase": "research", "findings": []}\n```\n'
     doc, ignored = prd.extract_document(quoted + doc_text(owner="me"), 65536)
     assert doc.requirements[0].sources == ["security-analyst:F1"] and ignored == ["owner"]
 
@@ -99,15 +110,22 @@ def test_an_unmarked_block_with_requirements_is_the_document():
     assert doc.document == "prd"
 
 
-@pytest.mark.parametrize("text,problem", [
-    ("Decision: A. Done.", "Your concluding answer has no decision document block."),
-    ("```json\n{\"document\": \"prd\", \"decision\": \"A\",}\n```", "does not parse as JSON"),
-    (doc_text() + "\n" + doc_text(), "has 2 decision document blocks; end it with exactly ONE"),
-    (doc_text(requirements=[{"id": "R1", "text": "x", "sources": []}]),
-     "requirements.0.sources: List should have at least 1 item"),
-    (doc_text(risks=[{"id": "RISK1", "risk": "x", "sources": ["security-analyst:F1"]}]),
-     "risks.0.mitigation: Field required"),
-])
+@pytest.mark.parametrize(
+    "text,problem",
+    [
+        ("Decision: A. Done.", "Your concluding answer has no decision document block."),
+        ('```json\n{"document": "prd", "decision": "A",}\n```', "does not parse as JSON"),
+        (doc_text() + "\n" + doc_text(), "has 2 decision document blocks; end it with exactly ONE"),
+        (
+            doc_text(requirements=[{"id": "R1", "text": "x", "sources": []}]),
+            "requirements.0.sources: List should have at least 1 item",
+        ),
+        (
+            doc_text(risks=[{"id": "RISK1", "risk": "x", "sources": ["security-analyst:F1"]}]),
+            "risks.0.mitigation: Field required",
+        ),
+    ],
+)
 def test_what_is_wrong_with_a_block_is_said(text, problem):
     with pytest.raises(prd.DocumentProblem) as err:
         prd.extract_document(text, 65536)
@@ -151,16 +169,22 @@ def test_an_adopted_decision_needs_requirements_criteria_and_risks_a_rejection_r
     assert prd.trace_problem(bare, cat, "adopted") == (
         "The decision document of an adopted decision needs at least one requirement, one acceptance "
         "criterion and one risk, each citing the ids it follows from; yours has no requirement and no "
-        "acceptance criterion.")
+        "acceptance criterion."
+    )
     assert prd.trace_problem(bare, cat, "rejected") is None
-    assert "needs at least one risk" in prd.trace_problem(parse(requirements=[], acceptance_criteria=[],
-                                                               risks=[]), cat, "rejected")
+    assert "needs at least one risk" in prd.trace_problem(
+        parse(requirements=[], acceptance_criteria=[], risks=[]), cat, "rejected"
+    )
 
 
 def test_trace_counts_what_is_cited_and_what_no_criterion_verifies():
     d = deliberation()
-    doc = parse(requirements=[{"id": "R1", "text": "x", "sources": ["security-analyst:F1", "H1"]},
-                              {"id": "R2", "text": "y", "sources": ["security-analyst:D1"]}])
+    doc = parse(
+        requirements=[
+            {"id": "R1", "text": "x", "sources": ["security-analyst:F1", "H1"]},
+            {"id": "R2", "text": "y", "sources": ["security-analyst:D1"]},
+        ]
+    )
     t = prd.trace(doc, prd.citable(d))
     assert t.by_kind == {"finding": 2, "dissent": 1, "refutation": 0, "hot_spot": 1}
     assert t.uncovered == ("R2",) and t.untraced == () and t.unknown == ()
@@ -182,9 +206,11 @@ def test_sent_back_once_then_recorded_missing():
     d = deliberation()
     first = prd.capture(d, "Decision: A.", retries=1, max_bytes=65536, may_block=True, now=20.0)
     assert first.status == "send_back" and d.prd.status == "due" and d.prd.send_backs == 1
-    assert first.send_back.startswith(f"Deliberation {d.id}: both gates passed; the decision document is the "
-                                      "last step before it closes. Your concluding answer has no decision "
-                                      "document block.")
+    assert first.send_back.startswith(
+        f"Deliberation {d.id}: both gates passed; the decision document is the "
+        "last step before it closes. Your concluding answer has no decision "
+        "document block."
+    )
     second = prd.capture(d, doc_text(risks=[]), retries=1, max_bytes=65536, may_block=True, now=30.0)
     assert second.status == "missing" and second.send_back is None
     assert (d.prd.status, d.prd.closed_at) == ("missing", 30.0)
@@ -194,8 +220,14 @@ def test_sent_back_once_then_recorded_missing():
 
 def test_a_fixed_document_is_accepted_after_its_send_back():
     d = deliberation()
-    prd.capture(d, doc_text(requirements=[{"id": "R1", "text": "x", "sources": ["nobody:F1"]}]),
-                retries=1, max_bytes=65536, may_block=True, now=20.0)
+    prd.capture(
+        d,
+        doc_text(requirements=[{"id": "R1", "text": "x", "sources": ["nobody:F1"]}]),
+        retries=1,
+        max_bytes=65536,
+        may_block=True,
+        now=20.0,
+    )
     assert prd.capture(d, doc_text(), retries=1, max_bytes=65536, may_block=True, now=30.0).status == "accepted"
     assert d.prd.problem is None and d.prd.send_backs == 1
 
@@ -221,9 +253,13 @@ def test_the_request_gives_the_shape_the_rules_and_every_citable_id():
     d = deliberation()
     text = render(engine.document_due(d))
     first, rest = text.split("\n", 1)
-    assert first == f"Deliberation {d.id}: consensus gate passed — leading approach A, consensus {d.ranking.consensus:.2f} ≥ 0.70."
-    assert ("Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it. "
-            f"Call the Write tool with file_path `<project>/.claude/deliberation/documents/{d.id}.json`") in rest
+    assert (
+        first == f"Deliberation {d.id}: consensus gate passed — leading approach A, consensus {d.ranking.consensus:.2f} ≥ 0.70."
+    )
+    assert (
+        "Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes with it. "
+        f"Call the Write tool with file_path `<project>/.claude/deliberation/documents/{d.id}.json`"
+    ) in rest
     assert "Then give the user your concluding answer in prose" in rest
     assert prd.EXAMPLE in rest
     assert "It needs at least one requirement, one acceptance criterion and one risk." in rest
@@ -249,8 +285,7 @@ def test_a_long_catalogue_lists_every_id_within_its_budget():
     from deliberation.state.agent_report import Finding
 
     d = deliberation()
-    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i} " + "x" * 200, severity="low")
-                                   for i in range(1, 128)]
+    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i} " + "x" * 200, severity="low") for i in range(1, 128)]
     catalogue = prd.citable(d)
     lines = prd._listing(catalogue)
     assert sum(len(line) + 1 for line in lines) <= prd.LISTING_BUDGET
@@ -287,15 +322,17 @@ def test_every_dissent_and_refutation_keeps_its_text_in_a_long_catalogue():
     from deliberation.wire.hookio import ANSWER_BUDGET
 
     d = deliberation()
-    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i} " + "x" * 200, severity="low")
-                                   for i in range(1, 51)]
+    d.agents[0].report.findings = [Finding(id=f"F{i}", claim=f"claim {i} " + "x" * 200, severity="low") for i in range(1, 51)]
     for a in d.agents:
         if a.stage == "ranking":
-            a.report.dissent = [Concern(target="B", concern=f"{a.persona} concern {i}: " + "y" * 300, reason="r")
-                                for i in range(1, 9)]
+            a.report.dissent = [
+                Concern(target="B", concern=f"{a.persona} concern {i}: " + "y" * 300, reason="r") for i in range(1, 9)
+            ]
         if a.persona == "red-team":
-            a.report.refutations = [Refutation(target=f"security-analyst:F{i}", verdict="weakened",
-                                               claim=f"counter {i}: " + "z" * 300, evidence="e") for i in range(1, 10)]
+            a.report.refutations = [
+                Refutation(target=f"security-analyst:F{i}", verdict="weakened", claim=f"counter {i}: " + "z" * 300, evidence="e")
+                for i in range(1, 10)
+            ]
     catalogue = prd.citable(d)
     lines = prd._listing(catalogue)
     assert sum(len(line) + 1 for line in lines) <= prd.LISTING_BUDGET
@@ -328,6 +365,7 @@ def test_gate2_document_check_follows_the_document():
 def test_gate2_fails_on_its_document_check_alone_and_names_the_next_step():
     d = deliberation()
     from deliberation.state.models import Check, GateResult
+
     five = GateResult(gate="quality", passed=True, at=1.0, checks=[Check(name="method_diversity", passed=True, figure="2")])
     result = quality_gate.with_document(five, d)
     assert not result.passed and [c.name for c in result.checks] == ["method_diversity", "decision_document"]
@@ -348,8 +386,9 @@ def test_conclude_reads_the_document_from_the_concluding_answer():
     c = engine.conclude(d, cfg, now=60.0, answer=doc_text())
     assert c.ready and d.prd.status == "accepted" and d.gate2.passed
     engine.finalize(d, now=61.0)
-    assert d.phase == "COMPLETE" and d.phase_history[-1].why.startswith("decision record written (no route); "
-                                                                        "decision document accepted (1 requirement(s)")
+    assert d.phase == "COMPLETE" and d.phase_history[-1].why.startswith(
+        "decision record written (no route); decision document accepted (1 requirement(s)"
+    )
 
 
 def test_conclude_records_the_document_missing_when_the_stop_may_not_block():

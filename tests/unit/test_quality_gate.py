@@ -12,30 +12,57 @@ W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 
 DOC = [{"target": "A", "concern": "rollback is untested", "reason": "no staging copy of the data"}]
 
 
-def research(persona, verdict="abstain", dissent=(), approaches=(("A", "outbox"), ("B", "dual write")),
-             confidence=0.5, preferred=None):
-    return P.agent_record(persona, "research", {
-        "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
-        "approaches": [{"id": i, "title": t} for i, t in approaches], "verdict": verdict,
-        "preferred_approach": preferred, "dissent": list(dissent), "confidence": confidence}, key=f"r-{persona}")
+def research(
+    persona, verdict="abstain", dissent=(), approaches=(("A", "outbox"), ("B", "dual write")), confidence=0.5, preferred=None
+):
+    return P.agent_record(
+        persona,
+        "research",
+        {
+            "findings": [{"id": "F1", "claim": f"{persona} claim", "evidence": "e"}],
+            "approaches": [{"id": i, "title": t} for i, t in approaches],
+            "verdict": verdict,
+            "preferred_approach": preferred,
+            "dissent": list(dissent),
+            "confidence": confidence,
+        },
+        key=f"r-{persona}",
+    )
 
 
-def build(a_score=8.8, initial=0.5, scored=("A", "B"), approaches=(("A", "outbox"), ("B", "dual write")),
-          extra=(), personas=("security-analyst", "performance-engineer", "cost-analyst"),
-          before=0.5, after=0.8, dissenting=(), held=None):
+def build(
+    a_score=8.8,
+    initial=0.5,
+    scored=("A", "B"),
+    approaches=(("A", "outbox"), ("B", "dual write")),
+    extra=(),
+    personas=("security-analyst", "performance-engineer", "cost-analyst"),
+    before=0.5,
+    after=0.8,
+    dissenting=(),
+    held=None,
+):
     """`before`/`after`: every persona's research / ranking self-confidence (not compared);
     `initial` is the trigger's confidence (context only). `dissenting` personas prefer B (A 6,
     B 7: one clear point) and document why. `held`: persona → the approach its research report
     preferred (its position before; none when absent)."""
-    agents = [research(p, approaches=approaches, confidence=before, preferred=(held or {}).get(p))
-              for p in personas + tuple(dissenting)]
+    agents = [
+        research(p, approaches=approaches, confidence=before, preferred=(held or {}).get(p)) for p in personas + tuple(dissenting)
+    ]
     table = {"A": (a_score,) * 5, "B": (5,) * 5}
-    agents += [P.agent_record(p, "ranking", P.ranking_json({k: table[k] for k in scored}, preferred="A",
-                                                           confidence=after),
-                              key=f"k-{p}") for p in personas]
-    agents += [P.agent_record(p, "ranking", P.ranking_json({"A": (6,) * 5, "B": (7,) * 5}, preferred="B",
-                                                           dissent=DOC, confidence=after),
-                              key=f"k-{p}") for p in dissenting]
+    agents += [
+        P.agent_record(p, "ranking", P.ranking_json({k: table[k] for k in scored}, preferred="A", confidence=after), key=f"k-{p}")
+        for p in personas
+    ]
+    agents += [
+        P.agent_record(
+            p,
+            "ranking",
+            P.ranking_json({"A": (6,) * 5, "B": (7,) * 5}, preferred="B", dissent=DOC, confidence=after),
+            key=f"k-{p}",
+        )
+        for p in dissenting
+    ]
     d = P.make_deliberation(agents + list(extra), initial_confidence=initial)
     d.ranking = rank(d.agents, W)
     return d
@@ -54,8 +81,13 @@ def test_all_five_pass_with_their_figures():
     r = gate2(d)
     assert r.passed and r.gate == "quality" and r.at == 9.0
     c = checks(r)
-    assert list(c) == ["method_diversity", "contradiction_transparency", "complexity_handling",
-                       "consensus_confidence", "improvement_evidence"]
+    assert list(c) == [
+        "method_diversity",
+        "contradiction_transparency",
+        "complexity_handling",
+        "consensus_confidence",
+        "improvement_evidence",
+    ]
     assert c["method_diversity"].figure == "3 distinct personas (need 2)"
     assert c["method_diversity"].detail == "cost-analyst, performance-engineer, security-analyst"
     assert c["contradiction_transparency"].figure == "0 of 0 dissents documented"
@@ -101,8 +133,12 @@ def test_complexity_handling_fails_alone():
 
 def test_consensus_confidence_fails_alone_when_weak():
     # two rankers prefer A, two prefer B, each by a clear point or more: 2 / (2 + 2 + 0.2) = 0.48
-    d = build(a_score=9.0, initial=0.3, personas=("security-analyst", "performance-engineer"),
-              dissenting=("cost-analyst", "ux-advocate"))
+    d = build(
+        a_score=9.0,
+        initial=0.3,
+        personas=("security-analyst", "performance-engineer"),
+        dissenting=("cost-analyst", "ux-advocate"),
+    )
     r = gate2(d)
     assert failed(r) == ["consensus_confidence"]
     c = checks(r)["consensus_confidence"]
@@ -195,8 +231,10 @@ def test_improvement_pairs_the_same_personas():
 
 def test_improvement_without_a_shared_persona_compares_the_panels():
     agents = [research("security-analyst", preferred="A"), research("cost-analyst", preferred="B")]
-    agents += [P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (5,) * 5}, preferred="A"),
-                              key=f"k-{p}") for p in ("performance-engineer", "ux-advocate")]
+    agents += [
+        P.agent_record(p, "ranking", P.ranking_json({"A": (8,) * 5, "B": (5,) * 5}, preferred="A"), key=f"k-{p}")
+        for p in ("performance-engineer", "ux-advocate")
+    ]
     d = P.make_deliberation(agents)
     d.ranking = rank(d.agents, W)
     imp = quality_gate.improvement_evidence(d)
@@ -224,8 +262,7 @@ def test_unanimous_reject_is_not_weak_consensus():
     why = [{"target": "A", "concern": "breaks the retention rule", "reason": "policy §4.2"}]
     for a in d.agents:
         if a.stage == "ranking":
-            a.report.verdict, a.report.dissent = "reject", [P.agent_record("x", "ranking", {
-                "dissent": why}).report.dissent[0]]
+            a.report.verdict, a.report.dissent = "reject", [P.agent_record("x", "ranking", {"dissent": why}).report.dissent[0]]
     d.ranking = rank(d.agents, W)
     r = gate2(d)
     c = checks(r)["consensus_confidence"]

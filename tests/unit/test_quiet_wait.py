@@ -9,8 +9,11 @@ from deliberation.core import quiet_wait
 from deliberation.core.quiet_wait import Client, Notification, Quiet, Speak
 from tests.helpers import payloads as P
 
-REPORT = {"findings": [{"id": "F1", "claim": "a claim", "evidence": "a.md:1"}],
-          "approaches": [{"id": "A", "title": "Cache"}, {"id": "B", "title": "Read through"}], "verdict": "approve"}
+REPORT = {
+    "findings": [{"id": "F1", "claim": "a claim", "evidence": "a.md:1"}],
+    "approaches": [{"id": "A", "title": "Cache"}, {"id": "B", "title": "Read through"}],
+    "verdict": "approve",
+}
 PERSONAS = ("security-analyst", "performance-engineer", "cost-analyst", "ux-advocate")
 FIRST = Notification(count=1, status="completed", repeat=False)
 
@@ -20,24 +23,42 @@ def wave(notified: int = 1, running: "tuple[str, ...]" = PERSONAS[1:], backgroun
     (the first is the one the notification is about), the rest running or reported."""
     agents = []
     for i, persona in enumerate(PERSONAS):
-        rec = P.agent_record(persona, "research", None if persona in running and i >= notified else REPORT,
-                             background=background, key=f"a{i}", spawned_at=10.0)
+        rec = P.agent_record(
+            persona,
+            "research",
+            None if persona in running and i >= notified else REPORT,
+            background=background,
+            key=f"a{i}",
+            spawned_at=10.0,
+        )
         rec.notified = i < notified
         agents.append(rec)
     return P.make_deliberation(agents, phase="RESEARCH"), agents[0]
 
 
 def client(**kw) -> Client:
-    base = dict(idle_since=20.0, running_at_stop=["a0", "a1", "a2", "a3"], news_due=False, open_workflows=False,
-                now=30.0, stale_after_s=900.0)
+    base = dict(
+        idle_since=20.0,
+        running_at_stop=["a0", "a1", "a2", "a3"],
+        news_due=False,
+        open_workflows=False,
+        now=30.0,
+        stale_after_s=900.0,
+    )
     return Client(**{**base, **kw})
 
 
 def test_a_report_accepted_while_the_rest_of_its_wave_runs_asks_for_no_turn():
     d, rec = wave()
     out = quiet_wait.decide(True, d, rec, FIRST, client())
-    assert out == Quiet(deliberation=d.id, persona="security-analyst", stage="research", have=1, of=4,
-                        waiting_for=("performance-engineer", "cost-analyst", "ux-advocate"))
+    assert out == Quiet(
+        deliberation=d.id,
+        persona="security-analyst",
+        stage="research",
+        have=1,
+        of=4,
+        waiting_for=("performance-engineer", "cost-analyst", "ux-advocate"),
+    )
 
 
 def test_agents_that_finished_with_their_notification_pending_count_as_coming():
@@ -62,12 +83,15 @@ def test_a_notification_the_plugin_cannot_attribute_is_a_turn():
     assert isinstance(quiet_wait.decide(True, d, None, FIRST, client()), Speak)
 
 
-@pytest.mark.parametrize("note", [
-    Notification(count=2, status="completed", repeat=False),   # two notifications in one prompt
-    Notification(count=1, status="failed", repeat=False),      # the agent failed: the main agent may re-spawn
-    Notification(count=1, status="killed", repeat=False),
-    Notification(count=1, status="completed", repeat=True),    # a resumed agent, or one the client re-sends
-])
+@pytest.mark.parametrize(
+    "note",
+    [
+        Notification(count=2, status="completed", repeat=False),  # two notifications in one prompt
+        Notification(count=1, status="failed", repeat=False),  # the agent failed: the main agent may re-spawn
+        Notification(count=1, status="killed", repeat=False),
+        Notification(count=1, status="completed", repeat=True),  # a resumed agent, or one the client re-sends
+    ],
+)
 def test_only_a_first_single_completed_notification_may_be_quiet(note):
     d, rec = wave()
     assert isinstance(quiet_wait.decide(True, d, rec, note, client()), Speak)

@@ -64,7 +64,7 @@ def test_a_passed_check_with_warnings_is_a_warning_not_a_tick():
     assert "### Gate 2 — quality: PASSED WITH WARNINGS" in text
     assert "- WARN `conformity`: 4 warning(s)" in text and "- PASS `conformity`" not in text
     page = hr.render_html(d)
-    item = page[page.index("<code>conformity</code>") - 80:page.index("<code>conformity</code>")]
+    item = page[page.index("<code>conformity</code>") - 80 : page.index("<code>conformity</code>")]
     assert 'class="warnc"' in item and "✓" not in item
     assert "passed with warnings</span>" in page
 
@@ -75,10 +75,10 @@ def test_the_html_record_opens_with_the_outcome_and_its_contents():
     start = page.index("<main>")
     assert page.index('id="outcome"') < page.index('<nav class="toc"') < page.index('id="decision"')
     assert page.index("</header>", start) < page.index('id="outcome"')
-    outcome = page[page.index('id="outcome"'):page.index("</section>", page.index('id="outcome"'))]
+    outcome = page[page.index('id="outcome"') : page.index("</section>", page.index('id="outcome"'))]
     assert "What you must do" in outcome and f"deliberation approve {d.id} --reason" in outcome
     assert 'class="outcome act"' in page
-    toc = page[page.index('<nav class="toc"'):page.index("</nav>")]
+    toc = page[page.index('<nav class="toc"') : page.index("</nav>")]
     for key in ("decision", "prd", "scores", "gates", "route", "participants"):
         assert f'href="#{key}"' in toc and f'id="{key}"' in page
     # every table is in its own scrolling box
@@ -102,12 +102,17 @@ def test_approve_re_renders_the_saved_records_with_who_when_and_why(tmp_path):
 
     adjudicate(store, d.id, "approve", "alice", "checked the outbox schema", at=T0 + 5000)
     after = store.load(layout.deliberation(d.id), Deliberation)
-    assert (after.route.review, after.route.reviewed_by, after.route.reviewed_at, after.route.review_reason) == \
-        ("approved", "alice", T0 + 5000, "checked the outbox schema")
+    assert (after.route.review, after.route.reviewed_by, after.route.reviewed_at, after.route.review_reason) == (
+        "approved",
+        "alice",
+        T0 + 5000,
+        "checked the outbox schema",
+    )
     md = open(md_path).read()
     assert "awaiting a person's review" not in md and "What you must do" not in md
-    assert ("- **Route:** human-review — approved by alice on 2026-01-01 10:23 UTC: "
-            "“checked the outbox schema”") in first_section(md)
+    assert (
+        "- **Route:** human-review — approved by alice on 2026-01-01 10:23 UTC: “checked the outbox schema”"
+    ) in first_section(md)
     assert "- **Action:** Nothing: a person has approved it." in md
     assert "Approved by **alice** at 2026-01-01 10:23:20 UTC. Reason: checked the outbox schema." in md
     page = open(html_path).read()

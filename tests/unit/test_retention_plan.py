@@ -13,11 +13,13 @@ def steps_of(items, age=30, total=100, errors_max=MB):
 
 
 def test_age_removes_what_was_untouched_too_long_and_keeps_what_is_in_use():
-    items = [Item("session", "sessions/old", 10, NOW - 40 * DAY_S),
-             Item("session", "sessions/new", 10, NOW - 2 * DAY_S),
-             Item("session", "sessions/open", 10, NOW - 400 * DAY_S, busy="deliberation d-1 is open"),
-             Item("quarantined", "config.json.corrupt-1", 10, NOW - 31 * DAY_S),
-             Item("leftover", "sessions/.trash-x", 10, NOW)]
+    items = [
+        Item("session", "sessions/old", 10, NOW - 40 * DAY_S),
+        Item("session", "sessions/new", 10, NOW - 2 * DAY_S),
+        Item("session", "sessions/open", 10, NOW - 400 * DAY_S, busy="deliberation d-1 is open"),
+        Item("quarantined", "config.json.corrupt-1", 10, NOW - 31 * DAY_S),
+        Item("leftover", "sessions/.trash-x", 10, NOW),
+    ]
     got = steps_of(items)
     assert got["sessions/old"] == ("remove", "untouched for 40 days (the limit is 30)")
     assert got["sessions/new"][0] == "keep"
@@ -42,5 +44,10 @@ def test_errors_log_is_trimmed_to_its_newest_half_and_the_summary_counts_bytes()
     items = [Item("errors_log", "errors.log", 3 * MB, NOW - DAY_S), Item("session", "sessions/a", 100, NOW - 99 * DAY_S)]
     steps = plan(items, NOW, 30, 100, MB)
     assert [(s.item.name, s.action) for s in steps] == [("sessions/a", "remove"), ("errors.log", "trim")]
-    assert summary(steps) == {"removed": 1, "freed_bytes": 100 + 3 * MB - (3 * MB) // 2, "kept": 0,
-                              "kept_bytes": (3 * MB) // 2, "trimmed": 1}
+    assert summary(steps) == {
+        "removed": 1,
+        "freed_bytes": 100 + 3 * MB - (3 * MB) // 2,
+        "kept": 0,
+        "kept_bytes": (3 * MB) // 2,
+        "trimmed": 1,
+    }

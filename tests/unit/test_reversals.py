@@ -3,8 +3,7 @@ from deliberation.state.models import ReversalClass, ReversalRegistry
 
 
 def reg(**classes):
-    return ReversalRegistry(classes={k: ReversalClass(decision_class=k, reversals=v)
-                                     for k, v in classes.items()})
+    return ReversalRegistry(classes={k: ReversalClass(decision_class=k, reversals=v) for k, v in classes.items()})
 
 
 def test_matching_exact_or_task_type_prefix():

@@ -24,18 +24,37 @@ from tests.conftest import ROOT
 from tests.helpers.factories import write_state
 
 PKG = ROOT / "lib" / "deliberation"
-MODULES = {os.path.relpath(os.path.join(folder, name), PKG.parent)[:-3].replace(os.sep, "."): os.path.join(folder, name)
-           for folder, _dirs, names in os.walk(PKG) if "__pycache__" not in folder
-           for name in names if name.endswith(".py")}
+MODULES = {
+    os.path.relpath(os.path.join(folder, name), PKG.parent)[:-3].replace(os.sep, "."): os.path.join(folder, name)
+    for folder, _dirs, names in os.walk(PKG)
+    if "__pycache__" not in folder
+    for name in names
+    if name.endswith(".py")
+}
 
 # the functions that read a file's content (a stat or an existence check reads none)
-READERS = {"state_json", "believed_json", "read_runtime", "read_bytes", "open_file", "lines_backwards",
-           "sealed_lines_backwards", "turn_records", "find_event", "load", "unseal_file", "read_config_file"}
+READERS = {
+    "state_json",
+    "believed_json",
+    "read_runtime",
+    "read_bytes",
+    "open_file",
+    "lines_backwards",
+    "sealed_lines_backwards",
+    "turn_records",
+    "find_event",
+    "load",
+    "unseal_file",
+    "read_config_file",
+}
 
 
 def kind(rel: str) -> "str | None":
-    found = [name for name, patterns in (("sealed", seal.SEALED), ("shared", seal.SHARED), ("unread", seal.UNREAD))
-             if any(fnmatch.fnmatchcase(rel, p) for p in patterns)]
+    found = [
+        name
+        for name, patterns in (("sealed", seal.SEALED), ("shared", seal.SHARED), ("unread", seal.UNREAD))
+        if any(fnmatch.fnmatchcase(rel, p) for p in patterns)
+    ]
     assert len(found) <= 1, f"{rel} is in {found}: one kind only"
     return found[0] if found else None
 
@@ -96,8 +115,13 @@ def read_backs() -> "dict[str, set[str]]":
             if isinstance(node, ast.Assign) and (attr := _layout_attr(node.value)) is not None:
                 attrs.update({t.attr: attr for t in node.targets if isinstance(t, ast.Attribute)})
         for fn in functions:
-            local = {t.id: attr for node in ast.walk(fn) if isinstance(node, ast.Assign)
-                     and (attr := _layout_attr(node.value)) is not None for t in node.targets if isinstance(t, ast.Name)}
+            local = {
+                t.id: attr
+                for node in ast.walk(fn)
+                if isinstance(node, ast.Assign) and (attr := _layout_attr(node.value)) is not None
+                for t in node.targets
+                if isinstance(t, ast.Name)
+            }
             for node in ast.walk(fn):
                 if not isinstance(node, ast.Call) or _key(node.func) not in READERS:
                     continue
@@ -125,10 +149,25 @@ def test_every_file_the_plugin_reads_back_is_sealed_or_shared_with_a_reason():
     files = layout_files()
     reads = read_backs()
     # the scan sees the reads it must see (else it could pass by seeing nothing)
-    assert {"switch", "retention_stamp", "escalations", "events", "config_cache", "session_state", "pending_prompt",
-            "journal", "deliberation", "lineage", "reversals", "config"} <= set(reads), sorted(reads)
-    bad = sorted(f"{attr} ({files.get(attr, 'a folder')}) read by {sorted(mods)}" for attr, mods in reads.items()
-                 if kind_of_read(attr, files) not in ("sealed", "shared"))
+    assert {
+        "switch",
+        "retention_stamp",
+        "escalations",
+        "events",
+        "config_cache",
+        "session_state",
+        "pending_prompt",
+        "journal",
+        "deliberation",
+        "lineage",
+        "reversals",
+        "config",
+    } <= set(reads), sorted(reads)
+    bad = sorted(
+        f"{attr} ({files.get(attr, 'a folder')}) read by {sorted(mods)}"
+        for attr, mods in reads.items()
+        if kind_of_read(attr, files) not in ("sealed", "shared")
+    )
     assert bad == [], f"read back but neither sealed nor one of the team's shared files: {bad}"
 
 
@@ -140,8 +179,10 @@ def test_the_off_switch_is_sealed_and_a_planted_one_is_not_believed(tmp_path):
     raw = open(lay.switch("s1"), "rb").read()
     assert seal.unseal_file(lay, lay.switch("s1"), raw) and json.loads(raw)["checks"] == "off"
     assert read_switch(lay, "s1") == {"schema_version": 1, "checks": "off", "by": "command", "at": 5.0}
-    for planted in ({"schema_version": 1, "checks": "off", "by": "command", "at": 1.0},  # would switch the checks off
-                    {"schema_version": 1, "checks": "on", "by": "command", "at": 1.0}):  # would override DELIBERATION=off
+    for planted in (
+        {"schema_version": 1, "checks": "off", "by": "command", "at": 1.0},  # would switch the checks off
+        {"schema_version": 1, "checks": "on", "by": "command", "at": 1.0},
+    ):  # would override DELIBERATION=off
         with open(lay.switch("s1"), "w") as fh:
             json.dump(planted, fh)
         assert read_switch(lay, "s1") is None

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from deliberation.core.similarity import (containment, dice, jaccard, normalise, shingles, similarity, stem, token_set, tokens)
+from deliberation.core.similarity import containment, dice, jaccard, normalise, shingles, similarity, stem, token_set, tokens
 
 
 def test_normalise_strips_markdown_case_punctuation_and_whitespace():
@@ -22,14 +22,17 @@ def test_reformatting_does_not_change_tokens():
     assert tokens(prose) == ("migr", "lock", "ord", "tabl", "need", "maintenanc", "window")
 
 
-@pytest.mark.parametrize("words, stem_", [
-    (("migration", "migrate", "migrated", "migrations"), "migr"),
-    (("cache", "caches", "cached", "caching"), "cach"),
-    (("queue", "queues", "queued"), "queu"),
-    (("policy", "policies"), "policy"),
-    (("status", "statuses"), "status"),
-    (("index", "indexes"), "index"),
-])
+@pytest.mark.parametrize(
+    "words, stem_",
+    [
+        (("migration", "migrate", "migrated", "migrations"), "migr"),
+        (("cache", "caches", "cached", "caching"), "cach"),
+        (("queue", "queues", "queued"), "queu"),
+        (("policy", "policies"), "policy"),
+        (("status", "statuses"), "status"),
+        (("index", "indexes"), "index"),
+    ],
+)
 def test_stem_merges_inflections(words, stem_):
     assert {stem(w) for w in words} == {stem_}
 
@@ -49,8 +52,8 @@ def test_shingles_trigram_and_short_text():
 
 
 def test_measures_hand_computed():
-    a = "alpha beta gamma delta"     # trigrams: abg, bgd
-    b = "alpha beta gamma epsilon"   # trigrams: abg, bge
+    a = "alpha beta gamma delta"  # trigrams: abg, bgd
+    b = "alpha beta gamma epsilon"  # trigrams: abg, bge
     assert jaccard(a, b) == pytest.approx(1 / 3)
     assert dice(a, b) == pytest.approx(0.5)
     assert jaccard(a, b, 1) == pytest.approx(3 / 5)
@@ -69,28 +72,36 @@ def test_identical_after_reformatting_is_one():
 
 
 PARAPHRASES = [
-    ("The migration will lock the orders table for several minutes",
-     "Running this migration locks the orders table for minutes"),
-    ("Redis as a cache adds an operational dependency we have to monitor and patch",
-     "Adding Redis for caching adds another operational dependency that must be monitored and patched"),
-    ("Retries without idempotency keys will charge customers twice when the queue redelivers",
-     "Without idempotency keys, queue redelivery plus retries charges customers twice"),
+    ("The migration will lock the orders table for several minutes", "Running this migration locks the orders table for minutes"),
+    (
+        "Redis as a cache adds an operational dependency we have to monitor and patch",
+        "Adding Redis for caching adds another operational dependency that must be monitored and patched",
+    ),
+    (
+        "Retries without idempotency keys will charge customers twice when the queue redelivers",
+        "Without idempotency keys, queue redelivery plus retries charges customers twice",
+    ),
 ]
 SAME_TOPIC_DIFFERENT_ARGUMENT = [
-    ("The migration will lock the orders table for several minutes",
-     "The migration has no rollback script, so a failed deploy leaves the schema half-applied"),
-    ("Redis as a cache adds an operational dependency we have to monitor and patch",
-     "A Redis cache can serve stale prices after a write unless invalidation is wired into every update path"),
-    ("Retries without idempotency keys will charge customers twice when the queue redelivers",
-     "The queue has no dead-letter topic, so poison messages block the consumer for every customer"),
+    (
+        "The migration will lock the orders table for several minutes",
+        "The migration has no rollback script, so a failed deploy leaves the schema half-applied",
+    ),
+    (
+        "Redis as a cache adds an operational dependency we have to monitor and patch",
+        "A Redis cache can serve stale prices after a write unless invalidation is wired into every update path",
+    ),
+    (
+        "Retries without idempotency keys will charge customers twice when the queue redelivers",
+        "The queue has no dead-letter topic, so poison messages block the consumer for every customer",
+    ),
 ]
 
 
 def test_paraphrase_high_and_different_argument_low():
     para = [similarity(a, b) for a, b in PARAPHRASES]
     diff = [similarity(a, b) for a, b in SAME_TOPIC_DIFFERENT_ARGUMENT]
-    print(f"\nsimilarity paraphrases {[round(x, 2) for x in para]}, "
-          f"same topic/different argument {[round(x, 2) for x in diff]}")
+    print(f"\nsimilarity paraphrases {[round(x, 2) for x in para]}, same topic/different argument {[round(x, 2) for x in diff]}")
     assert min(para) >= 0.6
     assert max(diff) < 0.3
     # hand-computed first pair: tokens {migr,lock,ord,tabl,several,minut} vs
@@ -99,8 +110,11 @@ def test_paraphrase_high_and_different_argument_low():
 
 
 def test_100_agents_pairwise():
-    texts = [f"agent {i} thinks the cache layer {i % 7} should expire entries after {i} seconds "
-             f"because the pricing service {i % 5} changes prices during flash sales" for i in range(100)]
+    texts = [
+        f"agent {i} thinks the cache layer {i % 7} should expire entries after {i} seconds "
+        f"because the pricing service {i % 5} changes prices during flash sales"
+        for i in range(100)
+    ]
     start = time.perf_counter()
     n = sum(1 for i in range(100) for j in range(i + 1, 100) if similarity(texts[i], texts[j]) > 0.99)
     elapsed = time.perf_counter() - start

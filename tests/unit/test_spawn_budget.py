@@ -13,23 +13,51 @@ STALE = 1800
 def lineage_with(n_active: int, parent="main", n_done=0, n_stale=0) -> Lineage:
     l = Lineage(session_id="s")
     for i in range(n_active):
-        lin.record_request(l, tool_use_id=f"a{i}", parent=parent, subagent_type="security-analyst",
-                           kind="persona", deliberation_id="d", depth=1, background=True, now=1000)
+        lin.record_request(
+            l,
+            tool_use_id=f"a{i}",
+            parent=parent,
+            subagent_type="security-analyst",
+            kind="persona",
+            deliberation_id="d",
+            depth=1,
+            background=True,
+            now=1000,
+        )
     for i in range(n_done):
-        lin.record_request(l, tool_use_id=f"d{i}", parent=parent, subagent_type="cost-analyst",
-                           kind="persona", deliberation_id="d", depth=1, background=True, now=1000)
+        lin.record_request(
+            l,
+            tool_use_id=f"d{i}",
+            parent=parent,
+            subagent_type="cost-analyst",
+            kind="persona",
+            deliberation_id="d",
+            depth=1,
+            background=True,
+            now=1000,
+        )
         lin.mark_finished(l, tool_use_id=f"d{i}", now=1001)
     for i in range(n_stale):
-        lin.record_request(l, tool_use_id=f"s{i}", parent=parent, subagent_type="ux-advocate",
-                           kind="persona", deliberation_id="d", depth=1, background=True, now=0)
+        lin.record_request(
+            l,
+            tool_use_id=f"s{i}",
+            parent=parent,
+            subagent_type="ux-advocate",
+            kind="persona",
+            deliberation_id="d",
+            depth=1,
+            background=True,
+            now=0,
+        )
     return l
 
 
 def limits(max_active=12, max_depth=3, max_total=10000):
     """The spawn_budget section with these limits (10000, the largest total: none in effect), not
     validated: a test may set a limit the config file could not (max_depth 0)."""
-    return SpawnBudgetConfig.model_construct(max_active_children=max_active, max_depth=max_depth,
-                                             max_session_total=max_total, stale_after_s=STALE)
+    return SpawnBudgetConfig.model_construct(
+        max_active_children=max_active, max_depth=max_depth, max_session_total=max_total, stale_after_s=STALE
+    )
 
 
 def decide(l, parent="main", typ="security-analyst", delib=True, max_active=12, max_depth=3, now=1500):
@@ -47,7 +75,8 @@ def test_twelve_active_denies_with_counts_and_what_to_do():
     assert v.reason == (
         "Spawn budget: the main agent already has 12 of 12 active subagents (security-analyst). "
         "Wait for some to finish (their reports arrive as they complete), then spawn again — or raise "
-        "spawn_budget.max_active_children in .claude/deliberation/config.json.")
+        "spawn_budget.max_active_children in .claude/deliberation/config.json."
+    )
 
 
 def test_finished_and_stale_children_do_not_count():
@@ -70,8 +99,17 @@ def test_budget_is_configurable():
 def test_deliberation_agents_inherit_their_parents_depth():
     l = Lineage(session_id="s")
     for i, (parent, depth) in enumerate([("main", 1), ("ag-0", 2), ("ag-1", 3)]):
-        lin.record_request(l, tool_use_id=f"t{i}", parent=parent, subagent_type="general-purpose", kind=None,
-                           deliberation_id=None, depth=depth, background=True, now=1000)
+        lin.record_request(
+            l,
+            tool_use_id=f"t{i}",
+            parent=parent,
+            subagent_type="general-purpose",
+            kind=None,
+            deliberation_id=None,
+            depth=depth,
+            background=True,
+            now=1000,
+        )
         lin.link(l, f"t{i}", f"ag-{i}")
     # from the main agent: depth 1
     assert decide(l, "main").depth == 1
@@ -98,8 +136,17 @@ def finished_tree(n: int) -> Lineage:
     """n children that started and finished: none active, all counted in the session total."""
     l = Lineage(session_id="s")
     for i in range(n):
-        lin.record_request(l, tool_use_id=f"f{i}", parent="main", subagent_type="general-purpose", kind=None,
-                           deliberation_id=None, depth=1, background=True, now=1000)
+        lin.record_request(
+            l,
+            tool_use_id=f"f{i}",
+            parent="main",
+            subagent_type="general-purpose",
+            kind=None,
+            deliberation_id=None,
+            depth=1,
+            background=True,
+            now=1000,
+        )
         lin.link(l, f"f{i}", f"ag-f{i}")
         lin.mark_finished(l, agent_id=f"ag-f{i}", now=1001)
     return l
@@ -114,7 +161,8 @@ def test_the_session_total_counts_finished_children_too():
         "Spawn budget: this session has started 59 of the 59 subagents it may start in all, so a new "
         "subagent is refused. Do the remaining work in this agent without spawning, or ask the user to raise "
         "spawn_budget.max_session_total in .claude/deliberation/config.json (resuming a finished agent with "
-        "SendMessage is not a new subagent).")
+        "SendMessage is not a new subagent)."
+    )
     assert spawn_budget.decide(l, "main", "general-purpose", False, limits(12, 3, 60), 1500).allowed
 
 
@@ -131,8 +179,17 @@ def test_a_tree_growing_sideways_and_down_stops_at_the_total():
                     assert v.rule == "session_total"
                     continue
                 n += 1
-                lin.record_request(l, tool_use_id=f"t{n}", parent=parent, subagent_type="general-purpose",
-                                   kind=None, deliberation_id=None, depth=v.depth, background=True, now=1000)
+                lin.record_request(
+                    l,
+                    tool_use_id=f"t{n}",
+                    parent=parent,
+                    subagent_type="general-purpose",
+                    kind=None,
+                    deliberation_id=None,
+                    depth=v.depth,
+                    background=True,
+                    now=1000,
+                )
                 lin.link(l, f"t{n}", f"ag-{n}")
                 allowed += 1
                 nxt.append(f"ag-{n}")
@@ -142,11 +199,21 @@ def test_a_tree_growing_sideways_and_down_stops_at_the_total():
 
 def test_refused_and_stale_requests_do_not_count_toward_the_total():
     l = finished_tree(5)
-    lin.record_request(l, tool_use_id="gone", parent="main", subagent_type="x", kind=None, deliberation_id=None,
-                       depth=1, background=True, now=1000)
+    lin.record_request(
+        l,
+        tool_use_id="gone",
+        parent="main",
+        subagent_type="x",
+        kind=None,
+        deliberation_id=None,
+        depth=1,
+        background=True,
+        now=1000,
+    )
     lin.mark_finished(l, tool_use_id="gone", now=1001, failed=True)  # PostToolUseFailure: never started
-    lin.record_request(l, tool_use_id="stale", parent="main", subagent_type="x", kind=None, deliberation_id=None,
-                       depth=1, background=True, now=0)
+    lin.record_request(
+        l, tool_use_id="stale", parent="main", subagent_type="x", kind=None, deliberation_id=None, depth=1, background=True, now=0
+    )
     assert spawn_budget.usage(l, "main", 1500, STALE).session_used == 6  # 5 finished + the stale one, not yet stale
     assert spawn_budget.usage(l, "main", 5000, STALE).session_used == 5
 
@@ -156,8 +223,9 @@ def test_refused_and_stale_requests_do_not_count_toward_the_total():
 
 def with_workflow(bound, agents_started=0, status="running", parent="main") -> Lineage:
     l = Lineage(session_id="s")
-    run = lin.record_workflow(l, tool_use_id="wf1", parent=parent, deliberation_id=None, bound=bound,
-                              bound_detail="", agent_types=[], now=1000)
+    run = lin.record_workflow(
+        l, tool_use_id="wf1", parent=parent, deliberation_id=None, bound=bound, bound_detail="", agent_types=[], now=1000
+    )
     run.status = status
     for i in range(agents_started):
         lin.attach_to_workflow(l, run, f"wa{i}", "workflow-subagent", 1001)
@@ -171,7 +239,8 @@ def test_a_running_workflow_holds_what_it_may_still_start():
     v = decide(l, max_active=10)
     assert not v.allowed and v.reason.startswith(
         "Spawn budget: the main agent already has 10 of 10 active subagents (workflow, workflow-subagent, "
-        "7 of them held for a running workflow).")
+        "7 of them held for a running workflow)."
+    )
     assert decide(l, max_active=11).allowed
     l.workflows[0].status = "completed"
     for s in l.spawns:
@@ -185,8 +254,10 @@ def test_inside_a_deliberation_a_workflow_must_fit_the_budget_before_it_runs():
     assert spawn_budget.decide_workflow(l, "main", 8, "8 calls", **kw).allowed
     v = spawn_budget.decide_workflow(l, "main", 9, "line 3: × 9", **kw)
     assert not v.allowed and v.rule == "budget"
-    assert v.reason == ("it can start up to 9 agents (line 3: × 9); 8 spawn slot(s) are left (the main agent: "
-                        "4 of 12 active; this session: 4 of 60 started or held)")
+    assert v.reason == (
+        "it can start up to 9 agents (line 3: × 9); 8 spawn slot(s) are left (the main agent: "
+        "4 of 12 active; this session: 4 of 60 started or held)"
+    )
     v = spawn_budget.decide_workflow(l, "main", None, "line 4: an agent() call inside a while loop", **kw)
     assert not v.allowed and v.rule == "workflow_unbounded"
     assert v.reason.startswith("its agent count cannot be bounded before it runs (line 4: an agent() call inside")
@@ -208,7 +279,11 @@ def test_overrun_counts_agents_that_really_run_not_reservations():
     l = with_workflow(bound=None, agents_started=12)
     assert spawn_budget.overrun(l, "main", limits(12, max_total=60), 1500) is None
     lin.attach_to_workflow(l, l.workflows[0], "wa12", "workflow-subagent", 1002)
-    assert spawn_budget.overrun(l, "main", limits(12, max_total=60), 1500) == \
-        "the main agent has 13 subagents running at once (budget 12)"
-    assert spawn_budget.overrun(l, "main", limits(20, max_total=10), 1500) == \
-        "this session has started 13 subagents (budget 10 in all)"
+    assert (
+        spawn_budget.overrun(l, "main", limits(12, max_total=60), 1500)
+        == "the main agent has 13 subagents running at once (budget 12)"
+    )
+    assert (
+        spawn_budget.overrun(l, "main", limits(20, max_total=10), 1500)
+        == "this session has started 13 subagents (budget 10 in all)"
+    )

@@ -16,7 +16,16 @@ from tests.helpers.factories import write_state
 from deliberation import SCHEMA_VERSION
 from deliberation.state.paths import Layout
 from deliberation.state.models import Lineage, SessionState
-from deliberation.state.store import (LockTimeout, SchemaVersionError, SessionTx, Store, append_jsonl, atomic_write_bytes, lock, quarantine)
+from deliberation.state.store import (
+    LockTimeout,
+    SchemaVersionError,
+    SessionTx,
+    Store,
+    append_jsonl,
+    atomic_write_bytes,
+    lock,
+    quarantine,
+)
 from tests.helpers.children import lock_holder
 
 
@@ -52,7 +61,6 @@ def test_failed_atomic_write_keeps_the_old_file_and_no_temp(tmp_path):
     path = tmp_path / "f.json"
     atomic_write_bytes(str(path), b"old")
 
-
     with pytest.raises(TypeError):
         atomic_write_bytes(str(path), object())  # type: ignore[arg-type]  # the wrong type is the test
     assert path.read_bytes() == b"old"
@@ -72,9 +80,14 @@ def test_state_files_are_0600_and_state_dirs_0700(project, store):
     assert mode(root) == 0o700
     for d in dirs_under(root):
         assert mode(d) == 0o700, d
-    assert set(files_under(root)) == {"sessions/s1/session.json", "sessions/s1/lineage.json",
-                                      "sessions/s1/lineage.json.lock", "sessions/s1/events.jsonl",
-                                      "deliberations/d-1.json.lock", ".gitignore"}  # written with the folder
+    assert set(files_under(root)) == {
+        "sessions/s1/session.json",
+        "sessions/s1/lineage.json",
+        "sessions/s1/lineage.json.lock",
+        "sessions/s1/events.jsonl",
+        "deliberations/d-1.json.lock",
+        ".gitignore",
+    }  # written with the folder
 
 
 def test_saved_file_is_readable_json_with_schema_version(project, store):
@@ -107,7 +120,7 @@ def test_update_writes_only_when_the_model_changed(project, store):
 
 CORRUPT = {
     "bad json": b'{"schema_version": 1, "session_id": "s1",',
-    "not an object": b'[1, 2, 3]',
+    "not an object": b"[1, 2, 3]",
     "wrong schema": b'{"schema_version": 1, "session_id": 12345}',
     "unknown field": b'{"schema_version": 1, "session_id": "s1", "evil": true}',
     "no schema_version": b'{"session_id": "s1"}',
@@ -173,6 +186,7 @@ def test_newer_schema_version_is_refused_with_a_clear_message_and_left_alone(pro
 
 
 # -- locks across processes ---------------------------------------------------------------------
+
 
 def test_lock_times_out_when_another_process_holds_it(tmp_path):
     path = str(tmp_path / "d" / "state.json")
@@ -288,9 +302,11 @@ def test_without_flock_the_lock_is_a_posix_record_lock(tmp_path, monkeypatch):
 
     monkeypatch.setattr(store_mod.fcntl, "flock", no_flock)
     path = str(tmp_path / "state.json")
-    probe = ("import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
-             "try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n    print('held')\n"
-             "else:\n    print('free')\n")
+    probe = (
+        "import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+        "try:\n    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n    print('held')\n"
+        "else:\n    print('free')\n"
+    )
     with lock(path, timeout=1):
         inside = subprocess.run([sys.executable, "-c", probe, path + ".lock"], capture_output=True, text=True).stdout
     after = subprocess.run([sys.executable, "-c", probe, path + ".lock"], capture_output=True, text=True).stdout

@@ -8,49 +8,52 @@ from deliberation.core import task_type as tt
 from deliberation.state.config import TASK_TYPES, Config
 
 
-@pytest.mark.parametrize("question, expected", [
-    # security
-    ("Should we replace session cookies with JWTs?", "security"),
-    ("Rotate the leaked API keys and revoke the old tokens", "security"),
-    ("Add CSRF protection to the settings form", "security"),
-    ("Who may call the admin endpoint? Tighten the permissions", "security"),
-    ("Encrypt the backups at rest", "security"),
-    # architecture
-    ("Should we split the monolith into microservices?", "architecture"),
-    ("Event sourcing or CRUD for the billing domain?", "architecture"),
-    ("Design the multi-tenant data model", "architecture"),
-    ("Which message queue fits our workload, Kafka or SQS?", "architecture"),
-    ("Pick a payment vendor for Europe", "architecture"),
-    # refactoring
-    ("Refactor the order service into smaller functions", "refactoring"),
-    ("Rename helpers.py to text_utils.py", "refactoring"),
-    ("Extract the retry loop into its own module", "refactoring"),
-    ("Remove the dead code in the importer", "refactoring"),
-    # documentation
-    ("Fix the typo in the README", "documentation"),
-    ("Add a docstring to parse_duration", "documentation"),
-    ("Update the CHANGELOG for 2.4.0", "documentation"),
-    ("Document the --dry-run option", "documentation"),
-    # default
-    ("Increase the HTTP timeout from 5 to 10 seconds", "default"),
-    ("Add a loading spinner to the dashboard", "default"),
-    ("", "default"),
-    # precedence: several types match, the strictest wins
-    ("Document the new OAuth login flow in the README", "security"),        # security > documentation
-    ("Refactor the auth middleware", "security"),                           # security > refactoring
-    ("Refactor the monolith into microservices", "architecture"),           # architecture > refactoring
-    ("Document the event sourcing architecture", "architecture"),           # architecture > documentation
-    ("Fix the typos while you refactor the parser", "refactoring"),         # refactoring > documentation
-    ("Shard the database and rotate the credentials", "security"),          # security > architecture
-])
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        # security
+        ("Should we replace session cookies with JWTs?", "security"),
+        ("Rotate the leaked API keys and revoke the old tokens", "security"),
+        ("Add CSRF protection to the settings form", "security"),
+        ("Who may call the admin endpoint? Tighten the permissions", "security"),
+        ("Encrypt the backups at rest", "security"),
+        # architecture
+        ("Should we split the monolith into microservices?", "architecture"),
+        ("Event sourcing or CRUD for the billing domain?", "architecture"),
+        ("Design the multi-tenant data model", "architecture"),
+        ("Which message queue fits our workload, Kafka or SQS?", "architecture"),
+        ("Pick a payment vendor for Europe", "architecture"),
+        # refactoring
+        ("Refactor the order service into smaller functions", "refactoring"),
+        ("Rename helpers.py to text_utils.py", "refactoring"),
+        ("Extract the retry loop into its own module", "refactoring"),
+        ("Remove the dead code in the importer", "refactoring"),
+        # documentation
+        ("Fix the typo in the README", "documentation"),
+        ("Add a docstring to parse_duration", "documentation"),
+        ("Update the CHANGELOG for 2.4.0", "documentation"),
+        ("Document the --dry-run option", "documentation"),
+        # default
+        ("Increase the HTTP timeout from 5 to 10 seconds", "default"),
+        ("Add a loading spinner to the dashboard", "default"),
+        ("", "default"),
+        # precedence: several types match, the strictest wins
+        ("Document the new OAuth login flow in the README", "security"),  # security > documentation
+        ("Refactor the auth middleware", "security"),  # security > refactoring
+        ("Refactor the monolith into microservices", "architecture"),  # architecture > refactoring
+        ("Document the event sourcing architecture", "architecture"),  # architecture > documentation
+        ("Fix the typos while you refactor the parser", "refactoring"),  # refactoring > documentation
+        ("Shard the database and rotate the credentials", "security"),  # security > architecture
+    ],
+)
 def test_classify_table(question, expected):
     assert tt.classify(question) == expected
 
 
 def test_words_match_whole_words_only():
-    assert tt.classify("Update the author field in the footer") == "default"   # not "auth"
-    assert tt.classify("Fix the doctest runner") == "default"                    # not "doc"
-    assert tt.classify("Style the tokenizer output") == "default"                # not "token"
+    assert tt.classify("Update the author field in the footer") == "default"  # not "auth"
+    assert tt.classify("Fix the doctest runner") == "default"  # not "doc"
+    assert tt.classify("Style the tokenizer output") == "default"  # not "token"
 
 
 def test_custom_keywords_replace_a_types_builtin_list():
@@ -68,10 +71,17 @@ def test_matched_keywords_explains_a_classification():
     assert m["architecture"] == [] and m["refactoring"] == []
 
 
-@pytest.mark.parametrize("task_type, expected", [
-    ("security", 0.85), ("architecture", 0.80), ("default", 0.70),
-    ("refactoring", 0.65), ("documentation", 0.50), ("unknown-type", 0.70),
-])
+@pytest.mark.parametrize(
+    "task_type, expected",
+    [
+        ("security", 0.85),
+        ("architecture", 0.80),
+        ("default", 0.70),
+        ("refactoring", 0.65),
+        ("documentation", 0.50),
+        ("unknown-type", 0.70),
+    ],
+)
 def test_default_thresholds(task_type, expected):
     assert tt.threshold(task_type) == expected
     assert tt.threshold(task_type, None) == expected
@@ -99,9 +109,11 @@ def test_a_memory_leak_is_not_a_security_question():
 def test_a_lenient_type_never_lowers_the_bar_of_a_question_that_names_what_is_at_stake():
     # a real data-safety question: "see README" made it documentation (0.50), "temp file +
     # rename" refactoring (0.65); it names lost data and breaking 300 users' scripts
-    q = ("Two users lost data because csvtool rewrites the input file in place (see README). "
-         "That breaks scripts of ~300 external users. Keep in-place and make the write atomic "
-         "(temp file + rename) with a backup instead?")
+    q = (
+        "Two users lost data because csvtool rewrites the input file in place (see README). "
+        "That breaks scripts of ~300 external users. Keep in-place and make the write atomic "
+        "(temp file + rename) with a backup instead?"
+    )
     assert tt.classify(q) == "default"
     assert tt.classify("make the write atomic (temp file + rename) with a backup") == "default"
     # without a stake the lenient types stand

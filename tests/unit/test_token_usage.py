@@ -12,11 +12,25 @@ from tests.helpers import payloads as P
 
 
 def entry(msg_id, inp, out, cache_read=0, cache_create=0, kind="assistant"):
-    return json.dumps({"type": kind, "isSidechain": True, "message": {
-        "id": msg_id, "role": "assistant", "content": [{"type": "text", "text": "x"}],
-        "usage": {"input_tokens": inp, "cache_creation_input_tokens": cache_create,
-                  "cache_read_input_tokens": cache_read, "output_tokens": out,
-                  "output_tokens_details": {"thinking_tokens": 0}, "service_tier": "standard"}}})
+    return json.dumps(
+        {
+            "type": kind,
+            "isSidechain": True,
+            "message": {
+                "id": msg_id,
+                "role": "assistant",
+                "content": [{"type": "text", "text": "x"}],
+                "usage": {
+                    "input_tokens": inp,
+                    "cache_creation_input_tokens": cache_create,
+                    "cache_read_input_tokens": cache_read,
+                    "output_tokens": out,
+                    "output_tokens_details": {"thinking_tokens": 0},
+                    "service_tier": "standard",
+                },
+            },
+        }
+    )
 
 
 def transcript(tmp_path, lines, name="agent-a1.jsonl"):
@@ -29,13 +43,17 @@ def test_the_last_api_response_counts_as_the_client_counts_totalTokens(tmp_path)
     """The shape the client 2.1.328 writes: a user entry, attachments, then one assistant entry
     per content block (the same usage repeated) for each API call. A foreground agent of these
     three calls reported totalTokens 10363 = 10106 + 257."""
-    lines = [json.dumps({"type": "user", "message": {"role": "user", "content": "prompt"}}),
-             json.dumps({"type": "attachment"}),
-             entry("msg_2", 8486, 35), entry("msg_2", 8486, 35),
-             json.dumps({"type": "user", "message": {"role": "user", "content": [{"type": "tool_result"}]}}),
-             entry("msg_3", 10026, 36), entry("msg_3", 10026, 36),
-             entry("msg_4", 10106, 257),
-             json.dumps({"type": "attachment"})]
+    lines = [
+        json.dumps({"type": "user", "message": {"role": "user", "content": "prompt"}}),
+        json.dumps({"type": "attachment"}),
+        entry("msg_2", 8486, 35),
+        entry("msg_2", 8486, 35),
+        json.dumps({"type": "user", "message": {"role": "user", "content": [{"type": "tool_result"}]}}),
+        entry("msg_3", 10026, 36),
+        entry("msg_3", 10026, 36),
+        entry("msg_4", 10106, 257),
+        json.dumps({"type": "attachment"}),
+    ]
     assert R.read_transcript(transcript(tmp_path, lines)) == 10363
 
 
@@ -80,8 +98,12 @@ def test_count_keeps_the_largest_reading_and_the_total_in_step():
     d.agents.append(other)
     assert T.count(d, other, 4205, "task-notification") and d.tokens_used == 8659
     d.agents.append(P.agent_record("ux-advocate", "research", None, key="k3"))  # still running: no reading
-    assert T.summary(d) == {"used": 8659, "counted": tokens_text.COUNTED, "agents_not_counted": 1,
-                            "agents_by_source": {"transcript": 0, "totalTokens": 1, "task-notification": 1}}
+    assert T.summary(d) == {
+        "used": 8659,
+        "counted": tokens_text.COUNTED,
+        "agents_not_counted": 1,
+        "agents_by_source": {"transcript": 0, "totalTokens": 1, "task-notification": 1},
+    }
 
 
 # --------------------------------------------------------------------------- the record's cost: every call
@@ -90,14 +112,23 @@ def test_count_keeps_the_largest_reading_and_the_total_in_step():
 def test_every_api_call_is_summed_once_per_message_id(tmp_path):
     """The same transcript as above: three calls, each content block repeating its usage. The
     record's cost sums the three (the depth budget counts only the last: 10363)."""
-    lines = [json.dumps({"type": "user", "message": {"role": "user", "content": "prompt"}}),
-             entry("msg_2", 8486, 35, cache_read=100), entry("msg_2", 8486, 35, cache_read=100),
-             json.dumps({"type": "user", "message": {"role": "user", "content": [{"type": "tool_result"}]}}),
-             entry("msg_3", 10026, 36, cache_create=50), entry("msg_3", 10026, 36, cache_create=50),
-             entry("msg_4", 10106, 257)]
+    lines = [
+        json.dumps({"type": "user", "message": {"role": "user", "content": "prompt"}}),
+        entry("msg_2", 8486, 35, cache_read=100),
+        entry("msg_2", 8486, 35, cache_read=100),
+        json.dumps({"type": "user", "message": {"role": "user", "content": [{"type": "tool_result"}]}}),
+        entry("msg_3", 10026, 36, cache_create=50),
+        entry("msg_3", 10026, 36, cache_create=50),
+        entry("msg_4", 10106, 257),
+    ]
     u = R.read_usage(transcript(tmp_path, lines))
-    assert (u.calls, u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, u.output_tokens) == \
-        (3, 8486 + 10026 + 10106, 50, 100, 35 + 36 + 257)
+    assert (u.calls, u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, u.output_tokens) == (
+        3,
+        8486 + 10026 + 10106,
+        50,
+        100,
+        35 + 36 + 257,
+    )
     assert R.read_transcript(transcript(tmp_path, lines, "b.jsonl")) == 10363
 
 

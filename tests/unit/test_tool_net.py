@@ -12,50 +12,77 @@ def bash(command: str):
     return tn.check("Bash", {"command": command})
 
 
-@pytest.mark.parametrize("command, kind", [
-    ("git push --force origin main", "force-push"),
-    ("git push -f origin master", "force-push"),
-    ("git push origin +release/2.4", "force-push"),
-    ("git push --force-with-lease origin develop", "force-push"),
-    ("git push origin --delete release/2.3", "force-push"),
-    ("git push origin :main", "force-push"),
-    ("git push --mirror backup", "force-push"),
-    ("git fetch && git reset --hard origin/main~3 && git push -f origin main", "force-push"),
-    ("git filter-repo --path secrets.env --invert-paths", "history-rewrite"),
-    ("git filter-branch --index-filter 'git rm --cached x' -- --all", "history-rewrite"),
-    ("bfg --delete-files id_rsa", "history-rewrite"),
-    ("psql \"$PROD_DATABASE_URL\" -c 'DROP TABLE events'", "destroys-data"),
-    ("mysql -h prod-db -e 'TRUNCATE sessions'", "destroys-data"),
-    ("psql $DATABASE_URL_PRODUCTION -c 'DELETE FROM payments WHERE id < 10'", "destroys-data"),
-    ("redis-cli -h cache.prod.internal FLUSHALL", "destroys-data"),
-    ("dropdb -h prd-db shop", "destroys-data"),
-    ("rm -rf /", "destroys-data"),
-    ("sudo rm -rf /srv/app/uploads", "destroys-data"),
-    ("rm -rf ~/", "destroys-data"),
-    ("aws s3 rm s3://bucket --recursive", "destroys-data"),
-    ("terraform destroy", "destroys-infrastructure"),
-    ("kubectl delete namespace production", "destroys-infrastructure"),
-    ("helm uninstall shop -n prod", "destroys-infrastructure"),
-    ("aws rds delete-db-instance --db-instance-identifier x --skip-final-snapshot", "destroys-infrastructure"),
-    ("RAILS_ENV=production bin/rails db:migrate", "production-migration"),
-    ("DATABASE_URL=$PROD_URL alembic upgrade head", "production-migration"),
-    ("python scripts/dedupe.py --env production --apply", "production-migration"),
-])
+@pytest.mark.parametrize(
+    "command, kind",
+    [
+        ("git push --force origin main", "force-push"),
+        ("git push -f origin master", "force-push"),
+        ("git push origin +release/2.4", "force-push"),
+        ("git push --force-with-lease origin develop", "force-push"),
+        ("git push origin --delete release/2.3", "force-push"),
+        ("git push origin :main", "force-push"),
+        ("git push --mirror backup", "force-push"),
+        ("git fetch && git reset --hard origin/main~3 && git push -f origin main", "force-push"),
+        ("git filter-repo --path secrets.env --invert-paths", "history-rewrite"),
+        ("git filter-branch --index-filter 'git rm --cached x' -- --all", "history-rewrite"),
+        ("bfg --delete-files id_rsa", "history-rewrite"),
+        ("psql \"$PROD_DATABASE_URL\" -c 'DROP TABLE events'", "destroys-data"),
+        ("mysql -h prod-db -e 'TRUNCATE sessions'", "destroys-data"),
+        ("psql $DATABASE_URL_PRODUCTION -c 'DELETE FROM payments WHERE id < 10'", "destroys-data"),
+        ("redis-cli -h cache.prod.internal FLUSHALL", "destroys-data"),
+        ("dropdb -h prd-db shop", "destroys-data"),
+        ("rm -rf /", "destroys-data"),
+        ("sudo rm -rf /srv/app/uploads", "destroys-data"),
+        ("rm -rf ~/", "destroys-data"),
+        ("aws s3 rm s3://bucket --recursive", "destroys-data"),
+        ("terraform destroy", "destroys-infrastructure"),
+        ("kubectl delete namespace production", "destroys-infrastructure"),
+        ("helm uninstall shop -n prod", "destroys-infrastructure"),
+        ("aws rds delete-db-instance --db-instance-identifier x --skip-final-snapshot", "destroys-infrastructure"),
+        ("RAILS_ENV=production bin/rails db:migrate", "production-migration"),
+        ("DATABASE_URL=$PROD_URL alembic upgrade head", "production-migration"),
+        ("python scripts/dedupe.py --env production --apply", "production-migration"),
+    ],
+)
 def test_risky_commands(command, kind):
     call = bash(command)
     assert call is not None and call.kind == kind, command
 
 
-@pytest.mark.parametrize("command", [
-    "git push", "git push -f origin feature/export", "git push --force-with-lease", "git push -f",
-    "git push origin v2.4.1", "git rebase -i HEAD~3", "git reset --hard HEAD", "git commit -m 'drop the old flag'",
-    "psql -d app_test -c 'TRUNCATE orders CASCADE'", "psql -d app_dev -c 'DELETE FROM jobs'", "redis-cli FLUSHALL",
-    "dropdb app_test", "rm -rf node_modules", "rm -rf build dist", "rm -rf ~/.cache/pip", "rm src/legacy.py",
-    "kubectl delete pod api-1 -n staging", "kubectl logs deploy/api -n production", "terraform plan",
-    "alembic upgrade head", "python manage.py migrate", "npx prisma migrate dev", "grep -rn 'DROP TABLE' migrations/",
-    "python scripts/cleanup.py --env staging --apply", "pytest tests/test_prod_config.py", "echo live", "npm run build",
-    "curl -X DELETE http://localhost:8000/items/1", "cat products.csv | wc -l",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git push",
+        "git push -f origin feature/export",
+        "git push --force-with-lease",
+        "git push -f",
+        "git push origin v2.4.1",
+        "git rebase -i HEAD~3",
+        "git reset --hard HEAD",
+        "git commit -m 'drop the old flag'",
+        "psql -d app_test -c 'TRUNCATE orders CASCADE'",
+        "psql -d app_dev -c 'DELETE FROM jobs'",
+        "redis-cli FLUSHALL",
+        "dropdb app_test",
+        "rm -rf node_modules",
+        "rm -rf build dist",
+        "rm -rf ~/.cache/pip",
+        "rm src/legacy.py",
+        "kubectl delete pod api-1 -n staging",
+        "kubectl logs deploy/api -n production",
+        "terraform plan",
+        "alembic upgrade head",
+        "python manage.py migrate",
+        "npx prisma migrate dev",
+        "grep -rn 'DROP TABLE' migrations/",
+        "python scripts/cleanup.py --env staging --apply",
+        "pytest tests/test_prod_config.py",
+        "echo live",
+        "npm run build",
+        "curl -X DELETE http://localhost:8000/items/1",
+        "cat products.csv | wc -l",
+    ],
+)
 def test_routine_commands(command):
     assert bash(command) is None, command
 
@@ -70,15 +97,28 @@ def test_edits_of_sensitive_code_only_after_a_risky_prompt():
     assert tn.check("Edit", path) is None
     call = tn.check("Edit", path, risky_prompt=True)
     assert call.kind == "sensitive-edit" and call.what == "/p/src/auth/login.py"
-    assert tn.check("NotebookEdit", {"notebook_path": "/p/billing/PaymentsModel.ipynb"}, risky_prompt=True).kind == "sensitive-edit"
+    assert (
+        tn.check("NotebookEdit", {"notebook_path": "/p/billing/PaymentsModel.ipynb"}, risky_prompt=True).kind == "sensitive-edit"
+    )
 
 
-@pytest.mark.parametrize("path, sensitive", [
-    ("src/auth/login.py", True), ("src/payments/refunds.py", True), ("db/migrate/20240101_x.rb", True),
-    ("migrations/versions/abc_drop.py", True), ("web/src/PaymentForm.tsx", True), ("config/security.py", True),
-    ("tests/test_auth.py", False), ("src/auth/tests/test_login.py", False), ("docs/auth.md", False),
-    ("README.md", False), ("src/components/InvoiceTable.tsx", False), ("src/authoring/editor.py", False),
-])
+@pytest.mark.parametrize(
+    "path, sensitive",
+    [
+        ("src/auth/login.py", True),
+        ("src/payments/refunds.py", True),
+        ("db/migrate/20240101_x.rb", True),
+        ("migrations/versions/abc_drop.py", True),
+        ("web/src/PaymentForm.tsx", True),
+        ("config/security.py", True),
+        ("tests/test_auth.py", False),
+        ("src/auth/tests/test_login.py", False),
+        ("docs/auth.md", False),
+        ("README.md", False),
+        ("src/components/InvoiceTable.tsx", False),
+        ("src/authoring/editor.py", False),
+    ],
+)
 def test_sensitive_code_by_its_words(path, sensitive):
     assert tn.is_sensitive_code(path) is sensitive
 
@@ -93,8 +133,12 @@ def test_other_tools_and_bad_inputs_are_never_risky():
 def test_what_is_said_is_short_and_names_the_next_step():
     for kind in tn.KINDS:
         what = "x" * 160  # the longest part of a call the net quotes
-        for text in (net.note_text(kind, what), net.note_text(kind, what, "deliberation:", confidence=0.42),
-                     net.note_text(kind, what, in_subagent=True), net.ask_text(kind, what, "deliberation:")):
+        for text in (
+            net.note_text(kind, what),
+            net.note_text(kind, what, "deliberation:", confidence=0.42),
+            net.note_text(kind, what, in_subagent=True),
+            net.ask_text(kind, what, "deliberation:"),
+        ):
             assert len(text.encode()) < 2048 and text.startswith("Deliberation plugin:")
         assert 'skill "deliberation:deliberate"' in net.note_text(kind, what, "deliberation:")
         assert 'skill "deliberation:deliberate"' in net.ask_text(kind, what, "deliberation:")

@@ -48,11 +48,14 @@ def test_a_platform_named_in_a_decision_question_raises_stakes():
 
 
 def test_a_change_that_reaches_many_people_or_records_raises_stakes():
-    for prompt in ("We have 60k free accounts; delete the inactive ones?", "email 1.2M users about it",
-                   "update 400,000 rows", "notify 25000 customers"):
+    for prompt in (
+        "We have 60k free accounts; delete the inactive ones?",
+        "email 1.2M users about it",
+        "update 400,000 rows",
+        "notify 25000 customers",
+    ):
         assert "(many affected)" in matched(prompt, "stakes"), prompt
-    for prompt in ("There are 3 users in the fixture", "In 2024 users asked for dark mode",
-                   "run it 2000 times in a loop"):
+    for prompt in ("There are 3 users in the fixture", "In 2024 users asked for dark mode", "run it 2000 times in a loop"):
         assert "(many affected)" not in matched(prompt, "stakes"), prompt
 
 
@@ -82,8 +85,11 @@ def test_dampers():
 
 
 def test_a_short_prompt_naming_a_risky_decision_deliberates():
-    for prompt in ("ok to drop the users_old table on prod?", "force push main to undo the bad merge?",
-                   "disable 2fa for the ops team? its slowing incident response"):
+    for prompt in (
+        "ok to drop the users_old table on prod?",
+        "force push main to undo the bad merge?",
+        "disable 2fa for the ops team? its slowing incident response",
+    ):
         assert c.evaluate(prompt)["triggered"], prompt
 
 
@@ -99,13 +105,16 @@ def test_a_huge_prompt_is_scored_by_its_ends_in_bounded_time():
     assert e["triggered"]  # the question at the end is scored
 
 
-@pytest.mark.parametrize("tool_input, question", [
-    ({"skill": "deliberate", "args": " Should we? "}, "Should we?"),
-    ({"skill": "deliberation:deliberate", "args": "Q"}, "Q"),
-    ({"skill": "/deliberate"}, ""),
-    ({"skill": "pdf", "args": "Q"}, None),
-    ({"skill": 3}, None),
-])
+@pytest.mark.parametrize(
+    "tool_input, question",
+    [
+        ({"skill": "deliberate", "args": " Should we? "}, "Should we?"),
+        ({"skill": "deliberation:deliberate", "args": "Q"}, "Q"),
+        ({"skill": "/deliberate"}, ""),
+        ({"skill": "pdf", "args": "Q"}, None),
+        ({"skill": 3}, None),
+    ],
+)
 def test_skill_question(tool_input, question):
     assert trigger.skill_question("Skill", tool_input) == question
     assert trigger.skill_question("Bash", tool_input) is None

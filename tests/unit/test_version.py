@@ -63,8 +63,7 @@ def test_the_marketplace_lists_this_plugin_without_a_second_version():
 def test_set_version_writes_every_place(tmp_path):
     sv = load_set_version()
     root = tmp_path / "repo"
-    for rel in (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "lib/deliberation/__init__.py",
-                "CHANGELOG.md"):
+    for rel in (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "lib/deliberation/__init__.py", "CHANGELOG.md"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, root / rel)
     changelog = root / "CHANGELOG.md"
@@ -75,15 +74,19 @@ def test_set_version_writes_every_place(tmp_path):
     text = changelog.read_text()
     changelog.write_text(text.replace("\n## ", "\n## Unreleased\n\n- A change.\n\n## ", 1))
     day = datetime.date(2027, 1, 2)
-    assert sv.set_version(root, "0.9.0", today=day) == [".claude-plugin/plugin.json", "lib/deliberation/__init__.py",
-                                                         "CHANGELOG.md"]
+    assert sv.set_version(root, "0.9.0", today=day) == [
+        ".claude-plugin/plugin.json",
+        "lib/deliberation/__init__.py",
+        "CHANGELOG.md",
+    ]
     assert json.loads((root / ".claude-plugin" / "plugin.json").read_text())["version"] == "0.9.0"
     assert '__version__ = "0.9.0"' in (root / "lib" / "deliberation" / "__init__.py").read_text()
     assert newest_release(changelog.read_text()) == "0.9.0"
     assert "## 0.9.0 - 2027-01-02\n\n- A change." in changelog.read_text()
     # the rest of plugin.json is kept
-    assert {k: v for k, v in json.loads((root / ".claude-plugin" / "plugin.json").read_text()).items()
-            if k != "version"} == {k: v for k, v in manifest().items() if k != "version"}
+    assert {k: v for k, v in json.loads((root / ".claude-plugin" / "plugin.json").read_text()).items() if k != "version"} == {
+        k: v for k, v in manifest().items() if k != "version"
+    }
     assert sv.set_version(root, "0.9.0") == []
     with pytest.raises(ValueError, match="not a semantic version"):
         sv.set_version(root, "1.0")

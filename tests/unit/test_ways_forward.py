@@ -12,22 +12,45 @@ WHY = [{"target": "A", "concern": "A doubles the write path", "reason": "bench/w
 
 
 def result(*failed, gate="consensus"):
-    names = ("phase", "agents_completed", "consensus", "dissent_documented") if gate == "consensus" else (
-        "method_diversity", "contradiction_transparency", "complexity_handling", "consensus_confidence",
-        "improvement_evidence")
-    return GateResult(gate=gate, passed=not failed, at=0.0,
-                      checks=[Check(name=n, passed=n not in failed, figure=f"{n} figure") for n in names])
+    names = (
+        ("phase", "agents_completed", "consensus", "dissent_documented")
+        if gate == "consensus"
+        else (
+            "method_diversity",
+            "contradiction_transparency",
+            "complexity_handling",
+            "consensus_confidence",
+            "improvement_evidence",
+        )
+    )
+    return GateResult(
+        gate=gate, passed=not failed, at=0.0, checks=[Check(name=n, passed=n not in failed, figure=f"{n} figure") for n in names]
+    )
 
 
 def split(phase="RANKING"):
-    agents = [P.agent_record("security-analyst", "research", {
-        "findings": [{"id": "F1", "claim": "c", "evidence": "e"}],
-        "approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "dual write"}],
-        "verdict": "abstain", "confidence": 0.5}, key="r-sa")]
-    agents += [P.agent_record("security-analyst", "ranking", P.ranking_json(
-        {"A": (8,) * 5, "B": (6,) * 5}, preferred="A"), key="k-sa"),
-        P.agent_record("performance-engineer", "ranking", P.ranking_json(
-            {"A": (6,) * 5, "B": (8,) * 5}, preferred="B", dissent=WHY), key="k-pe")]
+    agents = [
+        P.agent_record(
+            "security-analyst",
+            "research",
+            {
+                "findings": [{"id": "F1", "claim": "c", "evidence": "e"}],
+                "approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "dual write"}],
+                "verdict": "abstain",
+                "confidence": 0.5,
+            },
+            key="r-sa",
+        )
+    ]
+    agents += [
+        P.agent_record("security-analyst", "ranking", P.ranking_json({"A": (8,) * 5, "B": (6,) * 5}, preferred="A"), key="k-sa"),
+        P.agent_record(
+            "performance-engineer",
+            "ranking",
+            P.ranking_json({"A": (6,) * 5, "B": (8,) * 5}, preferred="B", dissent=WHY),
+            key="k-pe",
+        ),
+    ]
     d = P.make_deliberation(agents, phase=phase, task_type="architecture")
     d.ranking = rank(d.agents, W)
     d.gate1 = consensus_gate.evaluate(d, 2, 1.0)
@@ -72,17 +95,27 @@ def test_the_revision_round_is_linear_and_taken_once():
     assert ways_forward.revision_allowed(d)
     ways_forward.start_revision(d, 6.0)
     assert d.ways.revision == "revising" and not ways_forward.revision_allowed(d)
-    d.agents.append(P.agent_record("synthesis-lead", "deliberation", {
-        "approaches": [{"id": "A", "title": "outbox, two relays"}, {"id": "B", "title": "dual write, flagged"}],
-        "confidence": 0.6}, key="syn", kind="synthesis"))
+    d.agents.append(
+        P.agent_record(
+            "synthesis-lead",
+            "deliberation",
+            {
+                "approaches": [{"id": "A", "title": "outbox, two relays"}, {"id": "B", "title": "dual write, flagged"}],
+                "confidence": 0.6,
+            },
+            key="syn",
+            kind="synthesis",
+        )
+    )
     d.agents[-1].spawned_at = 6.0
     assert ways_forward.apply_revision(d, 7.0)
     assert d.ways.revision == "reranking" and d.ways.reviser == "syn" and d.ranking is None and d.gate1 is None
     assert all(a.superseded for a in d.agents if a.stage == "ranking")
     assert d.ways.before["revised_approaches"] == {"A": "outbox, two relays", "B": "dual write, flagged"}
     assert not ways_forward.apply_revision(d, 8.0)  # applied once
-    d.agents.append(P.agent_record("security-analyst", "ranking", P.ranking_json(
-        {"A": (8,) * 5, "B": (6,) * 5}, preferred="A"), key="k2"))
+    d.agents.append(
+        P.agent_record("security-analyst", "ranking", P.ranking_json({"A": (8,) * 5, "B": (6,) * 5}, preferred="A"), key="k2")
+    )
     ways_forward.after_rerank(d)
     assert d.ways.revision == "used" and ways_forward.revision_used(d) and not ways_forward.revision_allowed(d)
 
@@ -148,11 +181,20 @@ def test_the_ways_fit_one_hook_answer_however_many_dissent():
     from deliberation.text.render import render
 
     long = "x" * 2000
-    agents = [P.agent_record(f"persona-{i}", "ranking", P.ranking_json(
-        {"A": (8 - i % 2 * 2,) * 5, "B": (6 + i % 2 * 2,) * 5, "C": (i % 7,) * 5},
-        preferred="B" if i % 2 else "A",
-        dissent=[{"target": "A", "concern": long, "reason": long}] * 3), key=f"k-{i}", kind="persona")
-        for i in range(12)]
+    agents = [
+        P.agent_record(
+            f"persona-{i}",
+            "ranking",
+            P.ranking_json(
+                {"A": (8 - i % 2 * 2,) * 5, "B": (6 + i % 2 * 2,) * 5, "C": (i % 7,) * 5},
+                preferred="B" if i % 2 else "A",
+                dissent=[{"target": "A", "concern": long, "reason": long}] * 3,
+            ),
+            key=f"k-{i}",
+            kind="persona",
+        )
+        for i in range(12)
+    ]
     d = P.make_deliberation(agents, task_type="security")
     d.ranking = rank(d.agents, W)
     d.gate1 = consensus_gate.evaluate(d, 2, 1.0)
@@ -169,21 +211,46 @@ def test_the_revision_way_names_every_research_finding_its_prompt_must_carry():
     from deliberation.text.render import render
 
     long = "x" * 2000
-    names = ("security-analyst", "performance-engineer", "maintainability-reviewer", "reliability-engineer",
-             "technical-architect")
-    agents = [P.agent_record(n, "research", {
-        "findings": [{"id": f"F{k}", "claim": f"claim {k} of {n}", "evidence": "e"} for k in range(1, 11)],
-        "approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "dual write"}],
-        "verdict": "abstain", "confidence": 0.5}, key=f"r-{n}") for n in names]
-    agents += [P.agent_record(f"persona-{i}", "ranking", P.ranking_json(
-        {"A": (8 - i % 2 * 2,) * 5, "B": (6 + i % 2 * 2,) * 5}, preferred="B" if i % 2 else "A",
-        dissent=[{"target": "A", "concern": long, "reason": long}] * 3), key=f"k-{i}", kind="persona")
-        for i in range(12)]
+    names = (
+        "security-analyst",
+        "performance-engineer",
+        "maintainability-reviewer",
+        "reliability-engineer",
+        "technical-architect",
+    )
+    agents = [
+        P.agent_record(
+            n,
+            "research",
+            {
+                "findings": [{"id": f"F{k}", "claim": f"claim {k} of {n}", "evidence": "e"} for k in range(1, 11)],
+                "approaches": [{"id": "A", "title": "outbox"}, {"id": "B", "title": "dual write"}],
+                "verdict": "abstain",
+                "confidence": 0.5,
+            },
+            key=f"r-{n}",
+        )
+        for n in names
+    ]
+    agents += [
+        P.agent_record(
+            f"persona-{i}",
+            "ranking",
+            P.ranking_json(
+                {"A": (8 - i % 2 * 2,) * 5, "B": (6 + i % 2 * 2,) * 5},
+                preferred="B" if i % 2 else "A",
+                dissent=[{"target": "A", "concern": long, "reason": long}] * 3,
+            ),
+            key=f"k-{i}",
+            kind="persona",
+        )
+        for i in range(12)
+    ]
     d = P.make_deliberation(agents, task_type="security")
     d.ranking = rank(d.agents, W)
     d.gate1 = consensus_gate.evaluate(d, 2, 1.0)
     text = render(ways_forward.failed_message(d, d.gate1, 2.0))
-    way = text[text.index("(a) one revision round"):text.index("(b) ")]
+    way = text[text.index("(a) one revision round") : text.index("(b) ")]
     refs = [f"{n}:F{k}" for n in names for k in range(1, 11)]
     assert f"the claim and evidence of EVERY research finding ({', '.join(refs)};" in way, way
     assert "a prompt that lacks any of them is refused" in way

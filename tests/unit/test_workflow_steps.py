@@ -32,9 +32,16 @@ def example(slug: str, stage: str) -> dict:
 # --------------------------------------------------------------------------- schemas
 
 
-@pytest.mark.parametrize("slug, stage", [("security-analyst", "ranking"), ("red-team", "deliberation"),
-                                         ("synthesis-lead", "deliberation"), ("debate-moderator", "deliberation"),
-                                         ("evidence-chase", "deliberation")])
+@pytest.mark.parametrize(
+    "slug, stage",
+    [
+        ("security-analyst", "ranking"),
+        ("red-team", "deliberation"),
+        ("synthesis-lead", "deliberation"),
+        ("debate-moderator", "deliberation"),
+        ("evidence-chase", "deliberation"),
+    ],
+)
 def test_the_agent_files_examples_satisfy_their_stage_schema(slug, stage):
     data = example(slug, stage)
     ids = list(data.get("scores") or {}) if stage == "ranking" else []
@@ -52,11 +59,11 @@ def test_each_stage_schema_narrows_the_model():
     ranking = stage_schema("ranking", dimensions=DIMS, approaches=["A", "B"])
     assert ranking["properties"]["scores"]["required"] == ["A", "B"]
     with pytest.raises(jsonschema.ValidationError):  # B is missing a dimension
-        jsonschema.validate({"phase": "ranking", "scores": {"A": dict.fromkeys(DIMS, 5),
-                                                            "B": dict.fromkeys(DIMS[:4], 5)}}, ranking)
+        jsonschema.validate(
+            {"phase": "ranking", "scores": {"A": dict.fromkeys(DIMS, 5), "B": dict.fromkeys(DIMS[:4], 5)}}, ranking
+        )
     with pytest.raises(jsonschema.ValidationError):  # out of 0-10
-        jsonschema.validate({"phase": "ranking", "scores": {"A": dict.fromkeys(DIMS, 11),
-                                                            "B": dict.fromkeys(DIMS, 5)}}, ranking)
+        jsonschema.validate({"phase": "ranking", "scores": {"A": dict.fromkeys(DIMS, 11), "B": dict.fromkeys(DIMS, 5)}}, ranking)
     tier2 = stage_schema("deliberation", tier2=True)
     assert tier2["properties"]["hot_spots"]["minItems"] == 1 and "hot_spots" in tier2["required"]
     for schema in (research, ranking, tier2):  # self-contained, no pydantic titles (bytes in every request)
@@ -69,10 +76,18 @@ def test_each_stage_schema_narrows_the_model():
 
 
 def research_done(panel=("security-analyst", "performance-engineer", "cost-analyst")):
-    agents = [P.agent_record(p, "research", {"findings": [{"id": "F1", "claim": f"{p} claim about the store and "
-                                                             "its read path", "evidence": f"docs/{p}.md"}],
-                                             "approaches": [{"id": "A", "title": "Cache"}, {"id": "B", "title": "Db"}]},
-                             key=f"k-{p}") for p in panel]
+    agents = [
+        P.agent_record(
+            p,
+            "research",
+            {
+                "findings": [{"id": "F1", "claim": f"{p} claim about the store and its read path", "evidence": f"docs/{p}.md"}],
+                "approaches": [{"id": "A", "title": "Cache"}, {"id": "B", "title": "Db"}],
+            },
+            key=f"k-{p}",
+        )
+        for p in panel
+    ]
     d = P.make_deliberation(agents, phase="RESEARCH")
     d.question = "Should we cache prices?"
     return d
@@ -99,8 +114,7 @@ def test_after_research_the_next_wave_is_synthesis_and_debate_with_every_finding
 def test_a_wave_that_does_not_fit_the_budget_ends_the_run_and_says_why():
     v = workflow_steps.next_verdict(research_done(), Config(), 2)
     assert v.wave is None and v.status == "budget"
-    assert v.why == ("spawn budget: the deliberation wave needs 3 agent(s) (2 and its checkpoint) and 2 spawn "
-                     "slot(s) are left")
+    assert v.why == ("spawn budget: the deliberation wave needs 3 agent(s) (2 and its checkpoint) and 2 spawn slot(s) are left")
 
 
 def test_the_ranking_prompt_is_blind_and_the_ranking_wave_is_the_last():
@@ -128,5 +142,10 @@ def test_the_verdict_payload_is_what_the_script_reads():
     assert wave["checkpoint"] == workflow_prompts.checkpoint("deliberation")
     assert [a["label"] for a in wave["agents"]] == ["deliberation:synthesis-lead", "deliberation:debate-moderator"]
     done = workflow_steps.done("ranked", "Next: write the decision document").payload(d)
-    assert done == {"plugin": "deliberation", "deliberation": d.id, "next": "done", "status": "ranked",
-                    "why": "Next: write the decision document"}
+    assert done == {
+        "plugin": "deliberation",
+        "deliberation": d.id,
+        "next": "done",
+        "status": "ranked",
+        "why": "Next: write the decision document",
+    }

@@ -23,7 +23,7 @@ from deliberation.core import escalation, ways_forward
 from deliberation.app import probes
 from deliberation.report import decision_record, html_report
 from deliberation.state.config import EscalationConfig, project_config
-from deliberation.state.models import (Adjudication, AdjudicationAction, Deliberation, EscalationIndex, OpenEscalation, Route)
+from deliberation.state.models import Adjudication, AdjudicationAction, Deliberation, EscalationIndex, OpenEscalation, Route
 from deliberation.state.store import SessionTx, Store, StoreError
 from deliberation.text.review import commands_hint as hint
 from deliberation.core.human_review import tool_answer
@@ -39,12 +39,13 @@ class AdjudicationError(StoreError):
 def escalation_reason(delib_id: str, route: Route, decision: "str | None") -> str:
     """Why a decision awaits a person: the rules that fired and the decision."""
     rules = "; ".join(f"{r.rule}: {r.detail}" for r in route.rules if r.rule != "COLD_START")
-    cold = " (cold start: no reversal history for this class)" if any(
-        r.rule == "COLD_START" for r in route.rules) else ""
+    cold = " (cold start: no reversal history for this class)" if any(r.rule == "COLD_START" for r in route.rules) else ""
     what = decision.strip() if decision and decision.strip() else "(decision not recorded)"
     policy = f" by policy {route.policy}" if route.policy else ""
-    return (f"deliberation {delib_id} [{route.decision_class}] routed to {route.route}{policy}{cold} — "
-            f"{rules or 'no rule detail'} — decision: {what[:300]}")
+    return (
+        f"deliberation {delib_id} [{route.decision_class}] routed to {route.route}{policy}{cold} — "
+        f"{rules or 'no rule detail'} — decision: {what[:300]}"
+    )
 
 
 def commands_hint(delib_id: str) -> str:
@@ -57,15 +58,18 @@ def escalation_message(delib: Deliberation) -> str:
     if route is None or route.route in escalation.AUTOMATIC:
         return ""
     head = "HARD REJECT" if route.route == "hard-reject" else "HUMAN REVIEW NEEDED"
-    return (f"{head}: {escalation_reason(delib.id, route, delib.decision)}. "
-            f"Until a person decides, risky tools are gated. {commands_hint(delib.id)}.")
+    return (
+        f"{head}: {escalation_reason(delib.id, route, delib.decision)}. "
+        f"Until a person decides, risky tools are gated. {commands_hint(delib.id)}."
+    )
 
 
 # -- the PreToolUse answer (pure) -------------------------------------------------------------
 
 
-def review_answer(index: "EscalationIndex | None", tool_name: str,
-                  risky_tools_regex: str, command: "str | None" = None) -> "tuple[str | None, str]":
+def review_answer(
+    index: "EscalationIndex | None", tool_name: str, risky_tools_regex: str, command: "str | None" = None
+) -> "tuple[str | None, str]":
     """(decision, reason) for PreToolUse: ('deny'|'ask', why) or (None, '') to let it through —
     the fast path's stdlib implementation over the index's entries."""
     entries = [e.model_dump(mode="json") for e in index.open] if index is not None else []
@@ -78,9 +82,15 @@ def review_answer(index: "EscalationIndex | None", tool_name: str,
 def _set_entry(tx: SessionTx, delib_id: str, entry: "OpenEscalation | None") -> None:
     """Set or remove `delib_id`'s entry of escalations.json within `tx`. The file is deleted
     when nothing is open (the fast path's contract: "nothing escalated" is one failed stat)."""
-    tx.upsert(tx.store.layout.escalations, "open", "deliberation_id", delib_id,
-              None if entry is None else entry.model_dump(mode="json"),
-              template=EscalationIndex().model_dump(mode="json"), drop_empty=True)
+    tx.upsert(
+        tx.store.layout.escalations,
+        "open",
+        "deliberation_id",
+        delib_id,
+        None if entry is None else entry.model_dump(mode="json"),
+        template=EscalationIndex().model_dump(mode="json"),
+        drop_empty=True,
+    )
 
 
 def open_escalation(tx: SessionTx, delib: Deliberation, at: "float | None" = None) -> "OpenEscalation | None":
@@ -93,9 +103,13 @@ def open_escalation(tx: SessionTx, delib: Deliberation, at: "float | None" = Non
     decision = delib.decision or leading
     if delib.outcome == "no-consensus":
         decision = f"none — no consensus; approve adopts the leading approach {leading}" if leading else "none — no consensus"
-    entry = OpenEscalation(deliberation_id=delib.id, session_id=delib.session_id, route=route.route,
-                           reason=escalation_reason(delib.id, route, decision),
-                           opened_at=time.time() if at is None else at)
+    entry = OpenEscalation(
+        deliberation_id=delib.id,
+        session_id=delib.session_id,
+        route=route.route,
+        reason=escalation_reason(delib.id, route, decision),
+        opened_at=time.time() if at is None else at,
+    )
     _set_entry(tx, delib.id, entry)
     return entry
 
@@ -116,8 +130,9 @@ def who_default() -> str:
     return os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
 
 
-def adjudicate(store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "",
-               at: "float | None" = None) -> Deliberation:
+def adjudicate(
+    store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "", at: "float | None" = None
+) -> Deliberation:
     """Approve or reject an escalated deliberation; returns it as saved.
 
     The deliberation is changed under its session's lock, like every hook's change to it, so
@@ -148,8 +163,10 @@ def adjudicate(store: Store, delib_id: str, action: AdjudicationAction, who: str
             delib.updated_at = at
             close_escalation(tx, delib_id)
             rewrite_records(tx, delib)
-            tx.append(store.layout.adjudications, Adjudication(
-                deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"))
+            tx.append(
+                store.layout.adjudications,
+                Adjudication(deliberation_id=delib_id, action=action, who=who, at=at, reason=reason).model_dump(mode="json"),
+            )
     if problem is not None or delib is None:
         raise problem or AdjudicationError(f"no deliberation {delib_id} in {store.layout.project}")
     return delib
@@ -165,19 +182,24 @@ def rewrite_records(tx: SessionTx, delib: Deliberation) -> None:
     cfg, _problems = project_config(layout)
     g, prices = cfg.gates, cfg.cost.prices
     delib.record = decision_record.record_json(delib, g.strong, g.moderate, prices)
-    tx.write_file(layout.record(delib.id),
-                  decision_record.render_markdown(delib, tx.lineage, g.strong, g.moderate, prices).encode())
+    tx.write_file(
+        layout.record(delib.id), decision_record.render_markdown(delib, tx.lineage, g.strong, g.moderate, prices).encode()
+    )
     html = layout.record(delib.id, "html")
     if os.path.isfile(html):
         tx.write_file(html, html_report.render_html(delib, tx.lineage, g.strong, g.moderate, prices).encode())
 
 
-def record_label(store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "",
-                 at: "float | None" = None) -> None:
+def record_label(
+    store: Store, delib_id: str, action: AdjudicationAction, who: str, reason: str = "", at: "float | None" = None
+) -> None:
     """Append a reverse/confirm line to the adjudication log."""
-    store.append(store.layout.adjudications, Adjudication(
-        deliberation_id=delib_id, action=action, who=who, at=time.time() if at is None else at,
-        reason=reason).model_dump(mode="json"))
+    store.append(
+        store.layout.adjudications,
+        Adjudication(
+            deliberation_id=delib_id, action=action, who=who, at=time.time() if at is None else at, reason=reason
+        ).model_dump(mode="json"),
+    )
 
 
 # -- the end of ranking (shell) ---------------------------------------------------------------

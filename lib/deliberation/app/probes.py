@@ -28,6 +28,8 @@ from deliberation.state import project_env, user_data
 from deliberation.state.paths import hook_env
 
 CAUSAL_WARNING = "probe shares an upstream with the claim: not causally independent"
+
+
 def validate_probe(p: ProbeConfig) -> "list[str]":
     """Problems that make `p` unsafe to run (empty when it is fine). The config refuses a bad
     command already (ProbeConfig's validator); this also checks the declared inputs and is
@@ -36,8 +38,8 @@ def validate_probe(p: ProbeConfig) -> "list[str]":
     for path in p.inputs:
         if STATE_DIR_PATTERN.search(path):
             problems.append(
-                f"probe {p.name!r}: input {path!r} is the plugin's state (.claude/deliberation), "
-                "which holds the agents' reports")
+                f"probe {p.name!r}: input {path!r} is the plugin's state (.claude/deliberation), which holds the agents' reports"
+            )
     return problems
 
 
@@ -51,8 +53,6 @@ def validate_probes(cfg: EscalationConfig) -> "list[str]":
         seen.add(p.name)
         problems.extend(validate_probe(p))
     return problems
-
-
 
 
 # -- the causal test --------------------------------------------------------------------------
@@ -106,8 +106,9 @@ def causal_overlap(inputs: "list[str]", evidence_texts: "list[str]") -> str:
 
 def cited_evidence(delib: Deliberation) -> "list[str]":
     """The evidence text of every finding of every (not superseded) report."""
-    return [f.evidence for a in delib.agents if a.report is not None and not a.superseded
-            for f in a.report.findings if f.evidence]
+    return [
+        f.evidence for a in delib.agents if a.report is not None and not a.superseded for f in a.report.findings if f.evidence
+    ]
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -144,41 +145,63 @@ def _kill_group(proc: "subprocess.Popen") -> None:
         pass
 
 
-def run_probe(p: ProbeConfig, project_dir: str, evidence_texts: "Sequence[str]" = (),
-              timeout_s: "float | None" = None) -> ProbeRun:
+def run_probe(
+    p: ProbeConfig, project_dir: str, evidence_texts: "Sequence[str]" = (), timeout_s: "float | None" = None
+) -> ProbeRun:
     """Run one probe (timeout: `timeout_s` if given, else its own); a probe that fails
     validation is not run and fails with the reason."""
     warning = causal_overlap(p.inputs, list(evidence_texts))
     problems = validate_probe(p)
     if problems:
-        return ProbeRun(name=p.name, passed=False, exit_code=None, causal_warning=warning,
-                        error="refused: " + "; ".join(problems))
+        return ProbeRun(
+            name=p.name, passed=False, exit_code=None, causal_warning=warning, error="refused: " + "; ".join(problems)
+        )
     timeout = p.timeout_s if timeout_s is None else timeout_s
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(list(p.command), cwd=project_dir, env=probe_env(project_dir),
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True, shell=False)
+        proc = subprocess.Popen(
+            list(p.command),
+            cwd=project_dir,
+            env=probe_env(project_dir),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            shell=False,
+        )
     except OSError as exc:
-        return ProbeRun(name=p.name, passed=False, exit_code=None, causal_warning=warning,
-                        duration_s=round(time.monotonic() - start, 3),
-                        error=f"could not start {p.command[0]!r}: {exc.strerror or exc}")
+        return ProbeRun(
+            name=p.name,
+            passed=False,
+            exit_code=None,
+            causal_warning=warning,
+            duration_s=round(time.monotonic() - start, 3),
+            error=f"could not start {p.command[0]!r}: {exc.strerror or exc}",
+        )
     try:
         code = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
-        return ProbeRun(name=p.name, passed=False, exit_code=None, timed_out=True,
-                        duration_s=round(time.monotonic() - start, 3), causal_warning=warning,
-                        error=f"timed out after {timeout:.1f}s; process group killed")
+        return ProbeRun(
+            name=p.name,
+            passed=False,
+            exit_code=None,
+            timed_out=True,
+            duration_s=round(time.monotonic() - start, 3),
+            causal_warning=warning,
+            error=f"timed out after {timeout:.1f}s; process group killed",
+        )
     finally:
         if proc.poll() is None:  # interrupted while waiting: never leave the group behind
             _kill_group(proc)
-    return ProbeRun(name=p.name, passed=code == 0, exit_code=code,
-                    duration_s=round(time.monotonic() - start, 3), causal_warning=warning)
+    return ProbeRun(
+        name=p.name, passed=code == 0, exit_code=code, duration_s=round(time.monotonic() - start, 3), causal_warning=warning
+    )
 
 
-def run_probes(cfg: EscalationConfig, decision_class: str, project_dir: str,
-               evidence_texts: "Sequence[str]" = ()) -> "list[ProbeRun]":
+def run_probes(
+    cfg: EscalationConfig, decision_class: str, project_dir: str, evidence_texts: "Sequence[str]" = ()
+) -> "list[ProbeRun]":
     """Run every probe that covers `decision_class`, in config order, within
     `cfg.probe_budget_s` altogether: a probe gets min(its timeout, what is left); one left with
     no time is not started and fails (an unchecked claim must not pass as checked)."""
@@ -187,9 +210,15 @@ def run_probes(cfg: EscalationConfig, decision_class: str, project_dir: str,
     for p in matching_probes(cfg.probes, decision_class):
         left = deadline - time.monotonic()
         if left <= 0.05:
-            runs.append(ProbeRun(name=p.name, passed=False, exit_code=None,
-                                 causal_warning=causal_overlap(p.inputs, list(evidence_texts)),
-                                 error=f"not run: the probe budget of {cfg.probe_budget_s:g}s was spent"))
+            runs.append(
+                ProbeRun(
+                    name=p.name,
+                    passed=False,
+                    exit_code=None,
+                    causal_warning=causal_overlap(p.inputs, list(evidence_texts)),
+                    error=f"not run: the probe budget of {cfg.probe_budget_s:g}s was spent",
+                )
+            )
             continue
         runs.append(run_probe(p, project_dir, evidence_texts, timeout_s=min(p.timeout_s, left)))
     return runs

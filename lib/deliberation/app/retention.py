@@ -32,8 +32,11 @@ TRASH = ".trash-"
 def limits(cfg: "dict | None") -> "tuple[bool, float, float]":
     """(auto, max_age_days, max_total_mb) from a validated config dict (its defaults otherwise)."""
     r, d = section(cfg, "retention"), CONFIG["retention"]
-    return (bool(r.get("auto", d["auto"])), float(r.get("max_age_days", d["max_age_days"])),
-            float(r.get("max_total_mb", d["max_total_mb"])))
+    return (
+        bool(r.get("auto", d["auto"])),
+        float(r.get("max_age_days", d["max_age_days"])),
+        float(r.get("max_total_mb", d["max_total_mb"])),
+    )
 
 
 def _walk(path: str) -> "tuple[int, float]":
@@ -179,11 +182,17 @@ def _trim(path: str, keep_bytes: int) -> None:
         fh.seek(max(0, size - keep_bytes))
         tail = fh.read()
     cut = tail.find(b"\n--- ")
-    atomic.write(path, tail[cut + 1:] if cut >= 0 else tail, durable=False, make_parent=None)
+    atomic.write(path, tail[cut + 1 :] if cut >= 0 else tail, durable=False, make_parent=None)
 
 
-def apply(layout: Layout, steps: list, current: "str | None" = None, now: "float | None" = None,
-          max_age_days: float = CONFIG["retention"]["max_age_days"], budget_s: "float | None" = None) -> list:
+def apply(
+    layout: Layout,
+    steps: list,
+    current: "str | None" = None,
+    now: "float | None" = None,
+    max_age_days: float = CONFIG["retention"]["max_age_days"],
+    budget_s: "float | None" = None,
+) -> list:
     """Carry out the plan's removals, within `budget_s` seconds if given; a step found in use, or
     left over when the budget is spent, is turned into a keep. Returns `steps`."""
     now = time.time() if now is None else now
@@ -248,10 +257,14 @@ def at_session_start(layout: Layout, cfg: "dict | None", session_id: str, now: f
 
         steps = apply(layout, plan(layout, cfg, now, session_id), session_id, now, age, PRUNE_BUDGET_S)
         left = sum(1 for s in steps if s.reason.startswith("left for the next session start"))
-        result = {"schema_version": 1, "at": now, **summary(steps), "left": left,
-                  "seconds": round(time.perf_counter() - started, 6)}
-        atomic.write(stamp, _sealed_stamp(layout, stamp, fastjson.dumps(result).encode()), durable=False,
-                     make_parent=None)
+        result = {
+            "schema_version": 1,
+            "at": now,
+            **summary(steps),
+            "left": left,
+            "seconds": round(time.perf_counter() - started, 6),
+        }
+        atomic.write(stamp, _sealed_stamp(layout, stamp, fastjson.dumps(result).encode()), durable=False, make_parent=None)
         if left:  # more to do: the next session start is due at once
             os.utime(stamp, (now - RETENTION_CHECK_EVERY_S, now - RETENTION_CHECK_EVERY_S))
         return result
@@ -281,8 +294,11 @@ def storage(layout: Layout) -> "dict[str, dict[str, int]]":
         entry["bytes"] += size
 
     for it in scan(layout):
-        add({"session": "sessions", "errors_log": "errors.log", "quarantined": "quarantined",
-             "leftover": "sessions"}[it.kind], 1, it.size)
+        add(
+            {"session": "sessions", "errors_log": "errors.log", "quarantined": "quarantined", "leftover": "sessions"}[it.kind],
+            1,
+            it.size,
+        )
     for folder, kind in (("deliberations", "deliberations"), ("records", "records")):
         try:
             entries = os.listdir(os.path.join(layout.root, folder))
@@ -297,9 +313,16 @@ def storage(layout: Layout) -> "dict[str, dict[str, int]]":
                 continue
             if stat.S_ISREG(st.st_mode) and not name.endswith(".lock"):
                 add(kind, 1, st.st_size)
-    for rel in ("config.json", "reversals.json", "adjudications.jsonl", "escalations.json", ".gitignore",
-                "install-manifest.json", os.path.join("cache", "config.resolved.json"),
-                os.path.join("cache", "retention.json")):
+    for rel in (
+        "config.json",
+        "reversals.json",
+        "adjudications.jsonl",
+        "escalations.json",
+        ".gitignore",
+        "install-manifest.json",
+        os.path.join("cache", "config.resolved.json"),
+        os.path.join("cache", "retention.json"),
+    ):
         try:
             add("project files", 1, os.lstat(os.path.join(layout.root, rel)).st_size)
         except OSError:

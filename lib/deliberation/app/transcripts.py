@@ -19,9 +19,9 @@ from deliberation.core.token_usage import entries_since, first_usage, last_usage
 from deliberation.state.event_log import lines_backwards_of
 from deliberation.state.models import TokenUsage
 
-MAX_SCAN = 8 << 20          # bytes read back from the end of a transcript, at most
-MAX_USAGE_FILE = 64 << 20   # a transcript larger than this is not summed (the record says so)
-MODEL_SCAN = 1 << 20        # bytes read back for the model an agent ran on
+MAX_SCAN = 8 << 20  # bytes read back from the end of a transcript, at most
+MAX_USAGE_FILE = 64 << 20  # a transcript larger than this is not summed (the record says so)
+MODEL_SCAN = 1 << 20  # bytes read back for the model an agent ran on
 BLOCK = 1 << 16
 
 
@@ -98,7 +98,7 @@ def read_model(path: str) -> "str | None":
         return transcript_model(lines_backwards_of(fh, size, MODEL_SCAN, BLOCK))
 
 
-MAX_JOURNAL = 16 << 20      # a workflow run's journal larger than this is not read
+MAX_JOURNAL = 16 << 20  # a workflow run's journal larger than this is not read
 
 
 def read_bounded(path: str, max_bytes: int) -> "bytes | None":

@@ -34,5 +34,9 @@ def files(project: str) -> WorkflowFiles:
                     out.append((name, data))
         return out
 
-    return WorkflowFiles(shipped=lambda: read_bounded(shipped_path(), MAX_SCRIPT), project_workflows=saved,
-                 script=lambda path: read_bounded(path, MAX_SCRIPT), journal_starts=journal_starts)
+    return WorkflowFiles(
+        shipped=lambda: read_bounded(shipped_path(), MAX_SCRIPT),
+        project_workflows=saved,
+        script=lambda path: read_bounded(path, MAX_SCRIPT),
+        journal_starts=journal_starts,
+    )

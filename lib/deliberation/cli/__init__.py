@@ -57,8 +57,10 @@ COMMANDS: "dict[str, tuple[str, str]]" = {
 }
 
 DESCRIPTION = "inspect and steer the plugin's state from a terminal"
-PROJECT_HELP = ("project directory (default: $CLAUDE_PROJECT_DIR, else the nearest folder up from here "
-                "that holds .claude/deliberation/, else the nearest git repository, else .)")
+PROJECT_HELP = (
+    "project directory (default: $CLAUDE_PROJECT_DIR, else the nearest folder up from here "
+    "that holds .claude/deliberation/, else the nearest git repository, else .)"
+)
 
 EPILOG = """examples:
   deliberation status
@@ -79,11 +81,22 @@ def top_help() -> str:
     """`deliberation --help`, written out without argparse (which alone costs more than the
     interpreter's start): the commands and their one-line help."""
     width = max(len(n) for n in COMMANDS)
-    lines = ["usage: deliberation [--version] COMMAND [--project DIR] [--json] ...", "",
-             f"deliberation: {DESCRIPTION}", "", "commands:"]
+    lines = [
+        "usage: deliberation [--version] COMMAND [--project DIR] [--json] ...",
+        "",
+        f"deliberation: {DESCRIPTION}",
+        "",
+        "commands:",
+    ]
     lines += [f"  {name:<{width}}  {help_text}" for name, (_, help_text) in COMMANDS.items()]
-    lines += ["", "options:", "  -h, --help  show this help and exit", "  --version   show the version and exit",
-              "", EPILOG.rstrip()]
+    lines += [
+        "",
+        "options:",
+        "  -h, --help  show this help and exit",
+        "  --version   show the version and exit",
+        "",
+        EPILOG.rstrip(),
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -99,8 +112,9 @@ def build_parser(only: "str | None" = None):
                 raise SystemExit(fail(f"{self.prog}: {message}", 2))
             super().error(message)
 
-    parser = Parser(prog="deliberation", description=DESCRIPTION, epilog=EPILOG,
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(
+        prog="deliberation", description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--version", action="version", version=f"deliberation {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name, (module, help_text) in COMMANDS.items():
@@ -144,8 +158,10 @@ def main(argv: "list[str] | None" = None) -> int:
     named = command_of(argv)
     if named == "open" and "--session" in argv:
         # `open` used to start a deliberation; that is `start` now, and `open ID` shows a record
-        print("deliberation: `open --session` is deprecated and will be removed: use `deliberation start "
-              "--session ...`", file=sys.stderr)
+        print(
+            "deliberation: `open --session` is deprecated and will be removed: use `deliberation start --session ...`",
+            file=sys.stderr,
+        )
         argv[argv.index("open")] = named = "start"
     parser = build_parser(named if named in COMMANDS else None)
     args = parser.parse_args(argv)

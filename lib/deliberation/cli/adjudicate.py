@@ -37,10 +37,22 @@ def run(args) -> int:
     route = delib.route
     assert route is not None  # adjudicate() refuses a deliberation that has no route
     if args.json:
-        print(json.dumps({"id": delib.id, "action": action, "who": who, "reason": args.reason,
-                          "review": route.review, "route": route.route,
-                          "decision_class": route.decision_class}))
+        print(
+            json.dumps(
+                {
+                    "id": delib.id,
+                    "action": action,
+                    "who": who,
+                    "reason": args.reason,
+                    "review": route.review,
+                    "route": route.route,
+                    "decision_class": route.decision_class,
+                }
+            )
+        )
     else:
-        print(f"{delib.id}: {route.route} decision ({route.decision_class}) {route.review} by {who}"
-              + (f" — {args.reason}" if args.reason else ""))
+        print(
+            f"{delib.id}: {route.route} decision ({route.decision_class}) {route.review} by {who}"
+            + (f" — {args.reason}" if args.reason else "")
+        )
     return 0

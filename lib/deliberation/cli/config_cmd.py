@@ -23,10 +23,16 @@ def run(args) -> int:
     if waiting:
         data = consent.effective(data, Config().model_dump(mode="json"), waiting)
     if args.json:
-        print(json.dumps({"config": data, "problems": problems,
-                          "awaiting_approval": [{"setting": i.name, "value": i.value, "why": words.why(i.name)}
-                                                for i in waiting]},
-                         indent=1))
+        print(
+            json.dumps(
+                {
+                    "config": data,
+                    "problems": problems,
+                    "awaiting_approval": [{"setting": i.name, "value": i.value, "why": words.why(i.name)} for i in waiting],
+                },
+                indent=1,
+            )
+        )
     else:
         print(json.dumps(data, indent=2))
         for p in problems:

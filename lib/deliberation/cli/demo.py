@@ -36,10 +36,14 @@ PLUGIN_ROOT = plugin_root()
 BUNDLE = os.path.join(PLUGIN_ROOT, "examples", "demo")
 HOOKS = os.path.join(PLUGIN_ROOT, "hooks")
 SCRIPTS = {
-    "SessionStart": "session_start.py", "UserPromptSubmit": "user_prompt_submit.py",
-    "PreToolUse": "pre_tool_use.py", "PostToolUse": "post_tool_use.py",
+    "SessionStart": "session_start.py",
+    "UserPromptSubmit": "user_prompt_submit.py",
+    "PreToolUse": "pre_tool_use.py",
+    "PostToolUse": "post_tool_use.py",
     "PostToolUseFailure": "post_tool_use_failure.py",
-    "SubagentStart": "subagent_start.py", "SubagentStop": "subagent_stop.py", "Stop": "stop.py",
+    "SubagentStart": "subagent_start.py",
+    "SubagentStop": "subagent_stop.py",
+    "Stop": "stop.py",
 }
 COMPARED = ("decision", "reason", "context", "system_message", "stop_reason")
 HOOK_TIMEOUT_S = 120
@@ -56,10 +60,12 @@ MOMENTS = (
     ("ROUTE", "route", lambda t: "COMPLETE" in t or "HUMAN REVIEW" in t or "HARD REJECT" in t),
 )
 WORKER_LINE = re.compile(r"^--- (worker \d+ of \d+: subagent_type \"[^\"]+\", hot spots [^—]+)")
-DETAIL_LINE = re.compile(r"^(- (OVERRIDE|score_clustering|dimension_clustering|near_threshold|templated_dissent|"
-                         r"missing_minority|same_reasoning|two_agent_rule|"
-                         r"dissent_documented|consensus|agents_completed|phase)\b|⚠ Conformity|- .* restated tier 1|Next:|"
-                         r"Deliberation \S+ COMPLETE|Decision document)")
+DETAIL_LINE = re.compile(
+    r"^(- (OVERRIDE|score_clustering|dimension_clustering|near_threshold|templated_dissent|"
+    r"missing_minority|same_reasoning|two_agent_rule|"
+    r"dissent_documented|consensus|agents_completed|phase)\b|⚠ Conformity|- .* restated tier 1|Next:|"
+    r"Deliberation \S+ COMPLETE|Decision document)"
+)
 ROUTE_RULE = re.compile(r"(?:— |; )(T1|T2|D|PROBE): ([^;—]+)")
 
 
@@ -73,7 +79,7 @@ class DemoError(Exception):
 @dataclass
 class Bundle:
     events: "list[dict]"
-    placeholders: "dict[str, str]"          # role (project/home/tmp) → placeholder path
+    placeholders: "dict[str, str]"  # role (project/home/tmp) → placeholder path
     meta: dict = field(default_factory=dict)
     folder: str = BUNDLE
     transcripts: "list[dict]" = field(default_factory=list)  # {"path": placeholder path, "lines": [...]}
@@ -182,8 +188,9 @@ def run_hook(event: str, payload: dict, project: str, python: str = sys.executab
     env = {**os.environ, "CLAUDE_PROJECT_DIR": project}
     if payload.get("session_id"):
         env["CLAUDE_CODE_SESSION_ID"] = payload["session_id"]
-    proc = subprocess.run([python, script], input=json.dumps(payload).encode(), cwd=project, env=env,
-                          capture_output=True, timeout=HOOK_TIMEOUT_S)
+    proc = subprocess.run(
+        [python, script], input=json.dumps(payload).encode(), cwd=project, env=env, capture_output=True, timeout=HOOK_TIMEOUT_S
+    )
     if proc.returncode != 0:
         raise DemoError(f"hook {SCRIPTS[event]} exited {proc.returncode}: {proc.stderr.decode()[-500:]}")
     return parse_hook_output(event, proc.stdout.decode("utf-8", "replace"))
@@ -313,8 +320,10 @@ def print_step(step: Step, previous: "list[Step]", out=sys.stdout) -> None:
             if line.startswith(("Deliberation ", "Decision document", "⚠ Decision document")):
                 print(f"{'':<65}{clip(line, 120)}", file=out)
     if not step.same:
-        print(f"{'':<54}recorded: {clip(main_text(step.expected).splitlines()[0] if main_text(step.expected) else '(nothing)', 110)}",
-              file=out)
+        print(
+            f"{'':<54}recorded: {clip(main_text(step.expected).splitlines()[0] if main_text(step.expected) else '(nothing)', 110)}",
+            file=out,
+        )
 
 
 # --------------------------------------------------------------------------- the records
@@ -338,15 +347,26 @@ def render_records(project: str) -> "dict[str, Any]":
         record = decision_record.record_json(delib, cfg.gates.strong, cfg.gates.moderate, cfg.cost.prices)
         g = cfg.gates
         md_path, html_path = layout.record(delib.id), layout.record(delib.id, "html")
-        atomic_write_bytes(layout.checked(md_path),
-                           decision_record.render_markdown(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode())
-        atomic_write_bytes(layout.checked(html_path),
-                           html_report.render_html(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode())
+        atomic_write_bytes(
+            layout.checked(md_path),
+            decision_record.render_markdown(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode(),
+        )
+        atomic_write_bytes(
+            layout.checked(html_path), html_report.render_html(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode()
+        )
         route = delib.route
-        result = {"id": delib.id, "phase": delib.phase, "markdown": md_path, "html": html_path,
-                  "route": route.route if route else None,
-                  "rules": [r.rule for r in route.rules] if route else [],
-                  "decision": delib.decision, "prd": record["prd"], "usage": record["usage"], "record": record}
+        result = {
+            "id": delib.id,
+            "phase": delib.phase,
+            "markdown": md_path,
+            "html": html_path,
+            "route": route.route if route else None,
+            "rules": [r.rule for r in route.rules] if route else [],
+            "decision": delib.decision,
+            "prd": record["prd"],
+            "usage": record["usage"],
+            "record": record,
+        }
     return result
 
 
@@ -365,11 +385,13 @@ def document_lines(p: dict) -> "list[str]":
     for n in doc["non_goals"]:
         out.append(f"  non-goal: {clip(n['text'], 110)}{cites(n['sources'])}")
     for a in doc["acceptance_criteria"]:
-        out.append(f"  acceptance {a['id']} (verifies {', '.join(a['verifies']) or '-'}): {clip(a['text'], 100)}"
-                   f"{cites(a['sources'])}")
+        out.append(
+            f"  acceptance {a['id']} (verifies {', '.join(a['verifies']) or '-'}): {clip(a['text'], 100)}{cites(a['sources'])}"
+        )
     for k in doc["risks"]:
-        out.append(f"  risk {k['id']} ({k['severity']}): {clip(k['risk'], 90)} → {clip(k['mitigation'], 70)}"
-                   f"{cites(k['sources'])}")
+        out.append(
+            f"  risk {k['id']} ({k['severity']}): {clip(k['risk'], 90)} → {clip(k['mitigation'], 70)}{cites(k['sources'])}"
+        )
     for q in doc["open_questions"]:
         out.append(f"  open question: {clip(q['question'], 110)}{cites(q['sources'])}")
     t = p.get("trace") or {}
@@ -384,11 +406,11 @@ def document_lines(p: dict) -> "list[str]":
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m deliberation.cli.demo", description=__doc__.splitlines()[0])
-    p.add_argument("--keep", metavar="DIR", help="replay into DIR (created; must be empty) instead of a new "
-                                                 "temporary directory")
+    p.add_argument("--keep", metavar="DIR", help="replay into DIR (created; must be empty) instead of a new temporary directory")
     p.add_argument("--json", action="store_true", help="print one JSON summary instead of the story")
-    p.add_argument("--verbose", "-v", action="store_true", help="also print every answer the hooks gave, "
-                                                                "one line each (the full log)")
+    p.add_argument(
+        "--verbose", "-v", action="store_true", help="also print every answer the hooks gave, one line each (the full log)"
+    )
     p.add_argument("--bundle", metavar="DIR", default=BUNDLE, help=argparse.SUPPRESS)
     return p
 
@@ -401,8 +423,12 @@ def make_dirs(keep: "str | None") -> "dict[str, str]":
         os.makedirs(root, exist_ok=True)
     else:
         root = tempfile.mkdtemp(prefix="deliberation-demo-")
-    dirs = {"root": root, "project": os.path.join(root, "project"), "home": os.path.join(root, "home"),
-            "tmp": os.path.join(root, "tmp")}
+    dirs = {
+        "root": root,
+        "project": os.path.join(root, "project"),
+        "home": os.path.join(root, "home"),
+        "tmp": os.path.join(root, "tmp"),
+    }
     for key in ("project", "home", "tmp"):
         os.makedirs(dirs[key], exist_ok=True)
     return dirs
@@ -417,8 +443,10 @@ def print_log(steps: "list[Step]", records: "dict[str, Any]", elapsed: float, ou
         shown.append(step)
     print(file=out)
     rules = ", ".join(records["rules"]) or "-"
-    print(f"Deliberation {records['id']}: {records['phase']}, decision {records['decision']}, "
-          f"route {records['route']} ({rules})", file=out)
+    print(
+        f"Deliberation {records['id']}: {records['phase']}, decision {records['decision']}, route {records['route']} ({rules})",
+        file=out,
+    )
     for line in document_lines(records["prd"]):
         print(line, file=out)
     print(clip(records["usage"]["summary"], 400), file=out)
@@ -434,8 +462,14 @@ def main(argv: "list[str] | None" = None) -> int:
         prepare_project(bundle, dirs["project"])
         prepare_transcripts(bundle, dirs)
         if not args.json:
-            for line in story.header(story.Replay(client=bundle.meta.get("client", "the Claude Code client"),
-                                                  events=len(bundle.events), project=dirs["project"], answers=0)):
+            for line in story.header(
+                story.Replay(
+                    client=bundle.meta.get("client", "the Claude Code client"),
+                    events=len(bundle.events),
+                    project=dirs["project"],
+                    answers=0,
+                )
+            ):
                 print(line)
             sys.stdout.flush()
         started = time.monotonic()
@@ -448,24 +482,51 @@ def main(argv: "list[str] | None" = None) -> int:
     elapsed = time.monotonic() - started
     record = records.pop("record")
     if args.json:
-        json.dump({"project": dirs["project"], "events": len(steps), "matched": len(steps) - len(differ),
-                   "differ": [{"n": s.n, "event": s.event, "got": s.got, "expected": s.expected} for s in differ],
-                   "decisions": [{"n": s.n, "event": s.event, "agent": s.who, "answer": verdict_of(s.got),
-                                  "first_line": main_text(s.got).splitlines()[0], "label": label_of(main_text(s.got)),
-                                  "same": s.same} for s in steps if main_text(s.got)],
-                   "records": records, "seconds": round(elapsed, 1)}, sys.stdout, indent=1, ensure_ascii=False)
+        json.dump(
+            {
+                "project": dirs["project"],
+                "events": len(steps),
+                "matched": len(steps) - len(differ),
+                "differ": [{"n": s.n, "event": s.event, "got": s.got, "expected": s.expected} for s in differ],
+                "decisions": [
+                    {
+                        "n": s.n,
+                        "event": s.event,
+                        "agent": s.who,
+                        "answer": verdict_of(s.got),
+                        "first_line": main_text(s.got).splitlines()[0],
+                        "label": label_of(main_text(s.got)),
+                        "same": s.same,
+                    }
+                    for s in steps
+                    if main_text(s.got)
+                ],
+                "records": records,
+                "seconds": round(elapsed, 1),
+            },
+            sys.stdout,
+            indent=1,
+            ensure_ascii=False,
+        )
         print()
         return 1 if differ else 0
     if args.verbose:
         print()
         print_log(steps, records, elapsed)
         print()
-    facts = story.Replay(client=bundle.meta.get("client", "the Claude Code client"), events=len(bundle.events),
-                         project=dirs["project"], answers=len(steps), differ=tuple(s.n for s in differ),
-                         seconds=elapsed)
-    files = {kind: os.path.relpath(records[key], dirs["project"]) for kind, key in
-             (("Markdown", "markdown"), ("HTML: open it in a browser", "html"))}
-    for line in story.story(record, moments_of(steps), facts, files)[len(story.header(facts)):]:
+    facts = story.Replay(
+        client=bundle.meta.get("client", "the Claude Code client"),
+        events=len(bundle.events),
+        project=dirs["project"],
+        answers=len(steps),
+        differ=tuple(s.n for s in differ),
+        seconds=elapsed,
+    )
+    files = {
+        kind: os.path.relpath(records[key], dirs["project"])
+        for kind, key in (("Markdown", "markdown"), ("HTML: open it in a browser", "html"))
+    }
+    for line in story.story(record, moments_of(steps), facts, files)[len(story.header(facts)) :]:
         print(line)
     return 1 if differ else 0
 

@@ -31,8 +31,8 @@ SKIPPED_FILES = ("install-manifest.json", ".gitignore", "errors.log")
 
 @dataclass(frozen=True)
 class Finding:
-    area: str      # install | settings | config | state
-    status: str    # ok | problem | note
+    area: str  # install | settings | config | state
+    status: str  # ok | problem | note
     message: str
 
 
@@ -87,7 +87,7 @@ def in_client_cache(plugin: str, environ: "dict[str, str]") -> "str | None":
     path = os.path.normpath(os.path.abspath(plugin))
     if not path.startswith(cache):
         return None
-    parts = path[len(cache):].split(os.sep)
+    parts = path[len(cache) :].split(os.sep)
     return parts[0] if len(parts) >= 3 and parts[0] else None
 
 
@@ -148,14 +148,17 @@ def hook_python(plugin: str, manifest: dict) -> str:
 
 def missing_dependencies(python: str) -> "str | None":
     """None when `python` imports every dependency, else one line saying what failed."""
-    code = ("import importlib, sys\nbad = []\n"
-            f"for m in {DEPENDENCIES!r}:\n"
-            "    try:\n        importlib.import_module(m)\n"
-            "    except Exception as exc:\n        bad.append(f'{m} ({type(exc).__name__})')\n"
-            "print(', '.join(bad)); sys.exit(1 if bad else 0)")
+    code = (
+        "import importlib, sys\nbad = []\n"
+        f"for m in {DEPENDENCIES!r}:\n"
+        "    try:\n        importlib.import_module(m)\n"
+        "    except Exception as exc:\n        bad.append(f'{m} ({type(exc).__name__})')\n"
+        "print(', '.join(bad)); sys.exit(1 if bad else 0)"
+    )
     try:
-        proc = subprocess.run([python, "-I", "-c", code], capture_output=True, cwd="/",
-                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            [python, "-I", "-c", code], capture_output=True, cwd="/", text=True, timeout=60, stdin=subprocess.DEVNULL
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"cannot run {python}: {exc}"
     if proc.returncode == 0:
@@ -164,8 +167,7 @@ def missing_dependencies(python: str) -> "str | None":
     return f"missing in {python}: {what}"
 
 
-def check_plugin_install(plugin: str, form: str, environ: "dict[str, str]",
-                         project: "str | None" = None) -> "list[Finding]":
+def check_plugin_install(plugin: str, form: str, environ: "dict[str, str]", project: "str | None" = None) -> "list[Finding]":
     """The install check of the plugin form: the interpreter hooks/run.sh picks, and the
     plugin's own environment (set up at session start) when that one is not ready."""
     if not os.path.isfile(os.path.join(plugin, "hooks", "hooks.json")):
@@ -177,20 +179,35 @@ def check_plugin_install(plugin: str, form: str, environ: "dict[str, str]",
     if python is None:
         return out + [problem("install", "no python3 on PATH: install Python 3.10 or newer")]
     if _in_project(python, project):
-        return out + [problem("install", f"the hooks' interpreter {python} lies in the project: not run "
-                                         "(put a python3 outside the project first on PATH)")]
+        return out + [
+            problem(
+                "install",
+                f"the hooks' interpreter {python} lies in the project: not run (put a python3 outside the project first on PATH)",
+            )
+        ]
     missing = missing_dependencies(python)
     if missing is None:
         return out + [ok("install", f"interpreter {python} ({where}) imports {', '.join(DEPENDENCIES)}")]
     log = os.path.join(data, penv.LOG) if data else "the plugin's data folder"
     if data and penv.set_up_running(data):
-        return out + [problem("install", f"the plugin's environment is being set up now (see {log}); "
-                                         f"until it is ready the hooks use {python}, which lacks: {missing}")]
+        return out + [
+            problem(
+                "install",
+                f"the plugin's environment is being set up now (see {log}); "
+                f"until it is ready the hooks use {python}, which lacks: {missing}",
+            )
+        ]
     if status.get("state") == "failed":
-        return out + [problem("install", f"the plugin's environment could not be set up: "
-                                         f"{status.get('reason') or 'see ' + log}; {missing}")]
-    return out + [problem("install", f"{missing}: the plugin's environment is not set up yet; it is set up at the "
-                                     "start of a Claude Code session with the plugin enabled")]
+        return out + [
+            problem("install", f"the plugin's environment could not be set up: {status.get('reason') or 'see ' + log}; {missing}")
+        ]
+    return out + [
+        problem(
+            "install",
+            f"{missing}: the plugin's environment is not set up yet; it is set up at the "
+            "start of a Claude Code session with the plugin enabled",
+        )
+    ]
 
 
 def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> "list[Finding]":
@@ -200,11 +217,20 @@ def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> 
         return [problem("install", f"plugin folder {plugin} is incomplete (no settings.example.json or hooks/)")]
     python = hook_python(plugin, manifest)
     if _in_project(python, project):
-        return [problem("install", f"the install manifest names the hook interpreter {python!r}, which lies in the "
-                                   f"project (or is a relative path): not run — re-run {plugin}/install.sh")]
+        return [
+            problem(
+                "install",
+                f"the install manifest names the hook interpreter {python!r}, which lies in the "
+                f"project (or is a relative path): not run — re-run {plugin}/install.sh",
+            )
+        ]
     if not manifest:
-        out.append(note("install", "no install manifest (.claude/deliberation/install-manifest.json): "
-                                   "install.sh has not run for this project"))
+        out.append(
+            note(
+                "install",
+                "no install manifest (.claude/deliberation/install-manifest.json): install.sh has not run for this project",
+            )
+        )
     if not (os.path.isfile(python) and os.access(python, os.X_OK)):
         out.append(problem("install", f"hook interpreter {python} does not exist: run {plugin}/install.sh"))
         return out
@@ -223,8 +249,12 @@ def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> 
 def expected_wiring(plugin: str) -> "list[tuple[str, str | None, str]]":
     """(event, matcher, script file name) for every handler of settings.example.json."""
     hooks = ins.load_template(plugin)
-    return [(event, group.get("matcher"), os.path.basename(shlex.split(h["command"])[-1]))
-            for event, groups in hooks.items() for group in groups for h in group.get("hooks", [])]
+    return [
+        (event, group.get("matcher"), os.path.basename(shlex.split(h["command"])[-1]))
+        for event, groups in hooks.items()
+        for group in groups
+        for h in group.get("hooks", [])
+    ]
 
 
 def _our_handlers(settings: dict, pred) -> "list[tuple[str, str | None, list[str]]]":
@@ -254,11 +284,15 @@ def check_plugin_settings(project: str, plugin: str, form: str) -> "list[Finding
     if settings is not None:
         theirs = _our_handlers(settings, _runs_our_scripts(plugin))
         if theirs:
-            return [problem("settings", f"{rel} wires {len(theirs)} deliberation hook handler(s) as well as the "
-                                        f"{form} form's hooks/hooks.json: every hook runs twice; remove them "
-                                        f"with install.sh --uninstall {project}")]
-    return [ok("settings", f"the plugin's hooks/hooks.json wires the hooks ({wired} handler(s)); "
-                           f"{rel} needs none")]
+            return [
+                problem(
+                    "settings",
+                    f"{rel} wires {len(theirs)} deliberation hook handler(s) as well as the "
+                    f"{form} form's hooks/hooks.json: every hook runs twice; remove them "
+                    f"with install.sh --uninstall {project}",
+                )
+            ]
+    return [ok("settings", f"the plugin's hooks/hooks.json wires the hooks ({wired} handler(s)); {rel} needs none")]
 
 
 def _runs_our_scripts(plugin: str):
@@ -273,8 +307,8 @@ def _runs_our_scripts(plugin: str):
             tokens = shlex.split(command)
         except ValueError:
             return False
-        return any(os.path.basename(t) in scripts and os.path.basename(os.path.dirname(t)) == "hooks"
-                   for t in tokens)
+        return any(os.path.basename(t) in scripts and os.path.basename(os.path.dirname(t)) == "hooks" for t in tokens)
+
     return pred
 
 
@@ -286,16 +320,26 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
     except ins.SettingsError as exc:
         return [problem("settings", str(exc).replace(" Nothing was changed.", ""))]
     if settings is None:
-        return [problem("settings", f"no {rel}: the hooks are not installed (install the plugin from its "
-                                    f"marketplace, or load it with claude --plugin-dir {plugin}, or run "
-                                    f"{plugin}/install.sh {project} — one of the three)")]
+        return [
+            problem(
+                "settings",
+                f"no {rel}: the hooks are not installed (install the plugin from its "
+                f"marketplace, or load it with claude --plugin-dir {plugin}, or run "
+                f"{plugin}/install.sh {project} — one of the three)",
+            )
+        ]
     msettings = got if isinstance(got := manifest.get("settings"), dict) else {}
     known = [c for c in msettings.get("commands", []) if isinstance(c, str)]
     pred = ins.ours_predicate(plugin, known)
     handlers = _our_handlers(settings, pred)
     if not handlers:
-        return [problem("settings", f"{rel} has no deliberation hooks: run {plugin}/install.sh {project} "
-                                    "(or load the plugin with claude --plugin-dir)")]
+        return [
+            problem(
+                "settings",
+                f"{rel} has no deliberation hooks: run {plugin}/install.sh {project} "
+                "(or load the plugin with claude --plugin-dir)",
+            )
+        ]
     out: list[Finding] = []
     for event, matcher, script in expected_wiring(plugin):
         hits = [t for e, m, t in handlers if e == event and m == matcher and os.path.basename(t[-1]) == script]
@@ -350,8 +394,10 @@ def _errors(validator, doc: object) -> "list[str]":
     return errs
 
 
-NOT_OURS = ("not written by this user's plugin (no valid seal: committed to the repository, copied from "
-            "elsewhere, or damaged); the hooks ignore it")
+NOT_OURS = (
+    "not written by this user's plugin (no valid seal: committed to the repository, copied from "
+    "elsewhere, or damaged); the hooks ignore it"
+)
 
 
 def validate_state_file(path: str, rel: str, validator, jsonl: bool, key: "bytes | None" = None) -> "list[Finding]":
@@ -360,7 +406,7 @@ def validate_state_file(path: str, rel: str, validator, jsonl: bool, key: "bytes
     from deliberation.state import safe_read, seal
     from deliberation.state.store import STATE_LIMIT
 
-    root = path[:-len(rel)].rstrip(os.sep)
+    root = path[: -len(rel)].rstrip(os.sep)
     try:
         raw = safe_read.read_bytes(path, STATE_LIMIT * 16 if jsonl else STATE_LIMIT, root=root)
     except safe_read.Refused as exc:
@@ -428,11 +474,11 @@ def check_state(layout: Layout) -> "list[Finding]":
     for rel in state_files(layout.root):
         base = rel.rsplit("/", 1)[-1]
         if ".corrupt-" in base:
-            out.append(problem("state", f"{rel}: quarantined after it failed to parse or validate; "
-                                        "inspect it, then delete it"))
+            out.append(problem("state", f"{rel}: quarantined after it failed to parse or validate; inspect it, then delete it"))
             continue
-        if base.endswith(".lock") or rel in SKIPPED_FILES or rel.split("/", 1)[0] in SKIPPED_DIRS \
-                or rel == "config.json":  # config: check_config names each key
+        if (
+            base.endswith(".lock") or rel in SKIPPED_FILES or rel.split("/", 1)[0] in SKIPPED_DIRS or rel == "config.json"
+        ):  # config: check_config names each key
             continue
         if ".tmp-" in base:
             out.append(note("state", f"{rel}: temp file left by an interrupted write; safe to delete"))
@@ -444,8 +490,9 @@ def check_state(layout: Layout) -> "list[Finding]":
         name, jsonl = found
         if name not in validators:
             validators[name] = schemas.validator(name)
-        results = validate_state_file(os.path.join(layout.root, rel), rel, validators[name], jsonl,
-                                      None if rel in seal.SHARED else key)
+        results = validate_state_file(
+            os.path.join(layout.root, rel), rel, validators[name], jsonl, None if rel in seal.SHARED else key
+        )
         checked += 1
         out += [f for f in results if f.status != "ok"]
     cache = layout.config_cache
@@ -462,8 +509,7 @@ def check_state(layout: Layout) -> "list[Finding]":
         out.append(ok("state", f"{checked} state file(s) match their schemas"))
     errors_log = layout.errors_log
     if os.path.exists(errors_log):
-        out.append(note("state", f"errors.log holds internal errors ({os.path.getsize(errors_log)} bytes): "
-                                 f"see {errors_log}"))
+        out.append(note("state", f"errors.log holds internal errors ({os.path.getsize(errors_log)} bytes): see {errors_log}"))
     return out
 
 
@@ -471,8 +517,9 @@ def check_state(layout: Layout) -> "list[Finding]":
 # command
 
 
-def diagnose(project: "str | None" = None, plugin: "str | None" = None,
-             environ: "dict[str, str] | None" = None) -> "tuple[str, str, list[Finding]]":
+def diagnose(
+    project: "str | None" = None, plugin: "str | None" = None, environ: "dict[str, str] | None" = None
+) -> "tuple[str, str, list[Finding]]":
     """(project, plugin, findings) — every check, in order, for the install form found: the
     install.sh form when install.sh recorded this project (or its hooks are in settings.json),
     else the plugin form when the client loads this plugin folder, else neither (a problem)."""
@@ -507,9 +554,11 @@ def check_command(plugin: str, environ: "dict[str, str]") -> Finding:
     if found:
         return ok("install", f"command: `deliberation` in a terminal runs {found}")
     line = command_path.path_line(command_path.default_bin(environ), environ)
-    return note("install", "command: no `deliberation` on this PATH outside a plugin folder (Claude Code's Bash "
-                           f"tool has the plugin's own): {command_path.advice(plugin, environ)}"
-                           + (f"; then {line}" if line else ""))
+    return note(
+        "install",
+        "command: no `deliberation` on this PATH outside a plugin folder (Claude Code's Bash "
+        f"tool has the plugin's own): {command_path.advice(plugin, environ)}" + (f"; then {line}" if line else ""),
+    )
 
 
 def _settings_wire_us(project: str, plugin: str) -> bool:
@@ -522,8 +571,7 @@ def _settings_wire_us(project: str, plugin: str) -> bool:
 
 
 def add_arguments(parser, name: str) -> None:
-    parser.add_argument("--plugin", metavar="DIR",
-                        help="plugin folder (default: the one install.sh recorded, else this code's)")
+    parser.add_argument("--plugin", metavar="DIR", help="plugin folder (default: the one install.sh recorded, else this code's)")
 
 
 LABEL = {"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}
@@ -533,8 +581,18 @@ def run(args) -> int:
     project, plugin, findings = diagnose(getattr(args, "project", None), getattr(args, "plugin", None))
     problems = [f for f in findings if f.status == "problem"]
     if getattr(args, "json", False):
-        print(json.dumps({"project": project, "plugin": plugin, "ok": not problems,
-                          "problems": len(problems), "findings": [asdict(f) for f in findings]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "project": project,
+                    "plugin": plugin,
+                    "ok": not problems,
+                    "problems": len(problems),
+                    "findings": [asdict(f) for f in findings],
+                },
+                indent=2,
+            )
+        )
     else:
         print(f"deliberation doctor: project {project}, plugin {plugin}")
         for f in findings:

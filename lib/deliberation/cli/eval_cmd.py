@@ -19,14 +19,25 @@ from deliberation.text.evaluation import render_table
 
 def add_arguments(parser, name: str) -> None:
     parser.add_argument("history", metavar="HISTORY.jsonl", help="labelled decisions, one JSON object a line ('-' = stdin)")
-    parser.add_argument("--registry", metavar="FILE", default=None,
-                        help="reversal registry in the project's reversals.json format")
-    parser.add_argument("--reversal-classes", metavar="GLOBS", default=None,
-                        help="comma-separated class globs that are reversal-prone, e.g. 'DF*,DS*'")
-    parser.add_argument("--holdout", metavar="CLASS", action="append", default=[],
-                        help="remove this class from the registry for the run (repeatable)")
-    parser.add_argument("--skip-invalid", action="store_true",
-                        help="skip malformed lines (counted and listed) instead of failing")
+    parser.add_argument(
+        "--registry", metavar="FILE", default=None, help="reversal registry in the project's reversals.json format"
+    )
+    parser.add_argument(
+        "--reversal-classes",
+        metavar="GLOBS",
+        default=None,
+        help="comma-separated class globs that are reversal-prone, e.g. 'DF*,DS*'",
+    )
+    parser.add_argument(
+        "--holdout",
+        metavar="CLASS",
+        action="append",
+        default=[],
+        help="remove this class from the registry for the run (repeatable)",
+    )
+    parser.add_argument(
+        "--skip-invalid", action="store_true", help="skip malformed lines (counted and listed) instead of failing"
+    )
 
 
 def _read_registry(path: str) -> ReversalRegistry:

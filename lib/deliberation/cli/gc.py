@@ -31,15 +31,22 @@ def size(n: int) -> str:
     return f"{n} B"
 
 
-NOUNS = {"sessions": "session folder(s)", "deliberations": "deliberation(s)", "records": "record file(s)",
-         "quarantined": "quarantined file(s)"}
+NOUNS = {
+    "sessions": "session folder(s)",
+    "deliberations": "deliberation(s)",
+    "records": "record file(s)",
+    "quarantined": "quarantined file(s)",
+}
 
 
 def kept_line(layout) -> str:
     """One line: what the state folder keeps, by kind, with sizes."""
     kept = retention.storage(layout)
-    parts = [f"{kept[k]['files']} {NOUNS[k]} {size(kept[k]['bytes'])}" if k in NOUNS else f"{k} {size(kept[k]['bytes'])}"
-             for k in KINDS if k in kept]
+    parts = [
+        f"{kept[k]['files']} {NOUNS[k]} {size(kept[k]['bytes'])}" if k in NOUNS else f"{k} {size(kept[k]['bytes'])}"
+        for k in KINDS
+        if k in kept
+    ]
     total = sum(e["bytes"] for e in kept.values())
     return f"kept in {layout.root}: {size(total)}" + (f" — {', '.join(parts)}" if parts else "")
 
@@ -48,8 +55,10 @@ def last_run_line(layout) -> str:
     run = retention.last_run(layout)
     if not run or not isinstance(run.get("at"), (int, float)):
         return "never pruned yet (a session start prunes at most once an hour; `deliberation gc` now)"
-    return (f"last pruned {t.fmt_time(run['at'])} UTC: {run.get('removed', 0)} removed, "
-            f"{size(int(run.get('freed_bytes', 0)))} freed, in {float(run.get('seconds', 0)) * 1000:.1f} ms")
+    return (
+        f"last pruned {t.fmt_time(run['at'])} UTC: {run.get('removed', 0)} removed, "
+        f"{size(int(run.get('freed_bytes', 0)))} freed, in {float(run.get('seconds', 0)) * 1000:.1f} ms"
+    )
 
 
 def run(args: Any) -> int:
@@ -60,26 +69,49 @@ def run(args: Any) -> int:
     steps = retention.plan(layout, data, now)
     if not args.dry_run:
         steps = retention.apply(layout, steps, None, now, cfg.retention.max_age_days)
-    rows = [{"path": s.item.name, "kind": s.item.kind, "bytes": s.item.size, "last_used": s.item.mtime,
-             "action": s.action, "reason": s.reason} for s in steps]
+    rows = [
+        {
+            "path": s.item.name,
+            "kind": s.item.kind,
+            "bytes": s.item.size,
+            "last_used": s.item.mtime,
+            "action": s.action,
+            "reason": s.reason,
+        }
+        for s in steps
+    ]
     result: "dict[str, Any]" = {
-        "dry_run": bool(args.dry_run), "state_dir": layout.root, "items": rows, **summary(steps),
+        "dry_run": bool(args.dry_run),
+        "state_dir": layout.root,
+        "items": rows,
+        **summary(steps),
         "kept": retention.storage(layout),
-        "limits": {"max_age_days": cfg.retention.max_age_days, "max_total_mb": cfg.retention.max_total_mb,
-                   "auto": cfg.retention.auto}}
+        "limits": {
+            "max_age_days": cfg.retention.max_age_days,
+            "max_total_mb": cfg.retention.max_total_mb,
+            "auto": cfg.retention.auto,
+        },
+    }
     if args.json:
         t.print_json(result)
         return 0
-    verb = {"remove": "would remove" if args.dry_run else "removed", "trim": "would trim" if args.dry_run else "trimmed",
-            "keep": "keep"}
+    verb = {
+        "remove": "would remove" if args.dry_run else "removed",
+        "trim": "would trim" if args.dry_run else "trimmed",
+        "keep": "keep",
+    }
     body = [[verb[r["action"]], r["path"], size(r["bytes"]), t.fmt_time(r["last_used"]), r["reason"]] for r in rows]
     if body:
         print(t.table(["ACTION", "PATH", "SIZE", "LAST USED (UTC)", "WHY"], body, "llrll"))
     gone = result["removed"] + result["trimmed"]
-    print(f"{'would free' if args.dry_run else 'freed'} {size(result['freed_bytes'])} "
-          f"({gone} item(s)); limits: {cfg.retention.max_age_days:g} days, {cfg.retention.max_total_mb:g} MB"
-          + ("" if cfg.retention.auto else "; pruning at session start is off (retention.auto)"))
+    print(
+        f"{'would free' if args.dry_run else 'freed'} {size(result['freed_bytes'])} "
+        f"({gone} item(s)); limits: {cfg.retention.max_age_days:g} days, {cfg.retention.max_total_mb:g} MB"
+        + ("" if cfg.retention.auto else "; pruning at session start is off (retention.auto)")
+    )
     print(kept_line(layout))
-    print("deliberations and their records stay until you remove them "
-          f"({os.path.join(layout.root, 'deliberations')}, {os.path.join(layout.root, 'records')})")
+    print(
+        "deliberations and their records stay until you remove them "
+        f"({os.path.join(layout.root, 'deliberations')}, {os.path.join(layout.root, 'records')})"
+    )
     return 0

@@ -22,8 +22,9 @@ from deliberation.state.store import Store, atomic_write_bytes
 
 
 def add_arguments(parser, name: str) -> None:
-    parser.add_argument("--export", metavar="FILE", default=None,
-                        help="write the labelled decisions as JSON Lines ('-' = stdout)")
+    parser.add_argument(
+        "--export", metavar="FILE", default=None, help="write the labelled decisions as JSON Lines ('-' = stdout)"
+    )
 
 
 def row_of(delib: Deliberation, bad: bool) -> dict:
@@ -34,9 +35,15 @@ def row_of(delib: Deliberation, bad: bool) -> dict:
     probes = delib.route.probes
     probe = None if not probes else ("pass" if all(p.passed for p in probes) else "fail")
     votes = ["pass"] * vote.approvals + ["fail"] * vote.rejections
-    return {"id": delib.id, "class": delib.route.decision_class,
-            "decision": "pass" if vote.passes else "fail", "bad": bad,
-            "votes": votes or None, "confidence": vote.confidence, "probe": probe}
+    return {
+        "id": delib.id,
+        "class": delib.route.decision_class,
+        "decision": "pass" if vote.passes else "fail",
+        "bad": bad,
+        "votes": votes or None,
+        "confidence": vote.confidence,
+        "probe": probe,
+    }
 
 
 def labelled_rows(store: Store) -> "list[dict]":
@@ -78,6 +85,8 @@ def run(args) -> int:
     for r in rows:
         votes = "/".join(r["votes"]) if r["votes"] else "-"
         conf = "-" if r["confidence"] is None else f"{r['confidence']:.2f}"
-        print(f"{r['id']}  {r['class']}  {r['decision']}  {'BAD' if r['bad'] else 'good'}  "
-              f"votes {votes}  confidence {conf}  probe {r['probe'] or '-'}")
+        print(
+            f"{r['id']}  {r['class']}  {r['decision']}  {'BAD' if r['bad'] else 'good'}  "
+            f"votes {votes}  confidence {conf}  probe {r['probe'] or '-'}"
+        )
     return 0

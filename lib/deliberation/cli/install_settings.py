@@ -44,7 +44,6 @@ SHIPPED_DIRS = (".claude", *(os.path.join(".claude", sub) for sub in COPIED_DIRS
 READ_LIMIT = 16 << 20  # a settings file, a manifest, an agent file: far below this
 
 
-
 class SettingsError(ValueError):
     """settings.json cannot be merged safely; the message says what to fix. Nothing was changed."""
 
@@ -130,13 +129,11 @@ def _strip_groups(groups: list, pred: Predicate) -> list:
 
 def strip_ours(hooks: dict, pred: Predicate) -> dict:
     """Every event's groups without our handlers; event keys are kept, even when emptied."""
-    return {event: _strip_groups(groups, pred) if isinstance(groups, list) else groups
-            for event, groups in hooks.items()}
+    return {event: _strip_groups(groups, pred) if isinstance(groups, list) else groups for event, groups in hooks.items()}
 
 
 def _our_groups(groups: list, pred: Predicate) -> list:
-    return [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
-            and any(pred(h) for h in g["hooks"])]
+    return [g for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(pred(h) for h in g["hooks"])]
 
 
 def merge(settings: dict, ours: dict, pred: Predicate) -> dict:
@@ -204,8 +201,9 @@ def dumps(settings: object) -> bytes:
     return (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def restore_choice(current: dict, pred: Predicate, created: Iterable[str],
-                   created_file: bool, backup: "object | None") -> "tuple[str, dict]":
+def restore_choice(
+    current: dict, pred: Predicate, created: Iterable[str], created_file: bool, backup: "object | None"
+) -> "tuple[str, dict]":
     """What uninstall does with settings.json: ('restore-backup' | 'delete' | 'write' | 'keep', doc).
 
     restore-backup — what remains equals the backed-up original: put its bytes back;
@@ -236,9 +234,14 @@ def shipped(rel: object) -> bool:
     if rel == GITIGNORE_REL:
         return True
     parts = rel.split(os.sep)
-    return (len(parts) == 3 and parts[0] == ".claude" and parts[1] in COPIED_DIRS
-            and parts[2].endswith(COPIED_DIRS[parts[1]])
-            and not parts[2].startswith(".") and ".." not in parts)
+    return (
+        len(parts) == 3
+        and parts[0] == ".claude"
+        and parts[1] in COPIED_DIRS
+        and parts[2].endswith(COPIED_DIRS[parts[1]])
+        and not parts[2].startswith(".")
+        and ".." not in parts
+    )
 
 
 def shipped_dir(rel: object) -> bool:
@@ -256,8 +259,9 @@ class FileAction:
     detail: str = ""
 
 
-def plan_copies(sources: "dict[str, str]", dests: "dict[str, str | None]",
-                managed: "dict[str, str]") -> "tuple[list[FileAction], dict[str, str]]":
+def plan_copies(
+    sources: "dict[str, str]", dests: "dict[str, str | None]", managed: "dict[str, str]"
+) -> "tuple[list[FileAction], dict[str, str]]":
     """Decide each copy. `sources`: rel path → sha256 of the plugin's file; `dests`: rel path →
     sha256 of the file in the project (None when absent), for every path in sources or managed;
     `managed`: rel path → sha256 we wrote last time. Returns actions and the new managed map."""
@@ -309,9 +313,11 @@ def _read_project_file(path: str, root: "str | None") -> bytes:
     try:
         return safe_read.read_bytes(path, READ_LIMIT, root=root)
     except safe_read.Refused as exc:
-        raise SettingsError(f"{path} is {exc.why}: install reads and replaces only regular files inside the "
-                            f"project; remove it (or replace it with a regular file), then re-run. "
-                            f"Nothing was changed.") from None
+        raise SettingsError(
+            f"{path} is {exc.why}: install reads and replaces only regular files inside the "
+            f"project; remove it (or replace it with a regular file), then re-run. "
+            f"Nothing was changed."
+        ) from None
 
 
 def sha256_file(path: str, root: "str | None" = None) -> "str | None":
@@ -335,8 +341,7 @@ def read_json_file(path: str, what: str, root: "str | None" = None) -> "tuple[ob
     try:
         return json.loads(raw.decode("utf-8-sig")), raw
     except (UnicodeDecodeError, ValueError) as exc:
-        raise SettingsError(f"{path} is not valid JSON ({exc}); fix or remove it, then re-run. "
-                            f"Nothing was changed.") from None
+        raise SettingsError(f"{path} is not valid JSON ({exc}); fix or remove it, then re-run. Nothing was changed.") from None
 
 
 def write_atomic(path: str, data: bytes, mode: "int | None" = None) -> None:
@@ -353,6 +358,7 @@ def write_atomic(path: str, data: bytes, mode: "int | None" = None) -> None:
 @dataclass
 class Project:
     """Paths of what install touches in one project."""
+
     root: str
 
     def path(self, rel: str) -> str:
@@ -386,8 +392,10 @@ def manifest_files(manifest: dict, plan: "Plan | None" = None) -> "dict[str, str
         if shipped(rel) and isinstance(digest, str):
             out[rel] = digest
         elif plan is not None:
-            plan.say(f"manifest: ignored entry {rel!r}: not a file install.sh writes (only .claude/agents/*.md, "
-                     f".claude/commands/*.md and {GITIGNORE_REL}); left alone")
+            plan.say(
+                f"manifest: ignored entry {rel!r}: not a file install.sh writes (only .claude/agents/*.md, "
+                f".claude/commands/*.md and {GITIGNORE_REL}); left alone"
+            )
     return out
 
 
@@ -415,25 +423,28 @@ def check_target(project: Project) -> None:
         if (mode := _lstat_mode(path)) is None:
             continue
         if stat.S_ISLNK(mode):
-            raise SettingsError(f"{path} is a symbolic link (to {os.readlink(path)}): install writes only inside "
-                                "the project, not through links; make it a real folder (or remove it), then re-run. "
-                                "Nothing was changed.")
+            raise SettingsError(
+                f"{path} is a symbolic link (to {os.readlink(path)}): install writes only inside "
+                "the project, not through links; make it a real folder (or remove it), then re-run. "
+                "Nothing was changed."
+            )
         if not stat.S_ISDIR(mode):
             raise SettingsError(f"{path} is not a folder; move it away, then re-run. Nothing was changed.")
     names = [SETTINGS_REL, SETTINGS_REL + BACKUP_SUFFIX, MANIFEST_REL, GITIGNORE_REL]
     for sub in COPIED_DIRS:
         folder = project.path(os.path.join(".claude", sub))
         try:
-            names += [os.path.join(".claude", sub, n) for n in sorted(os.listdir(folder))
-                      if n.endswith(COPIED_DIRS[sub])]
+            names += [os.path.join(".claude", sub, n) for n in sorted(os.listdir(folder)) if n.endswith(COPIED_DIRS[sub])]
         except OSError:
             pass
     for rel in names:
         path = project.path(rel)
         if (mode := _lstat_mode(path)) is not None and not stat.S_ISREG(mode):
-            raise SettingsError(f"{path} is {kind_of(mode)}: install reads and replaces only regular files inside "
-                                "the project; remove it (or replace it with a regular file), then re-run. "
-                                "Nothing was changed.")
+            raise SettingsError(
+                f"{path} is {kind_of(mode)}: install reads and replaces only regular files inside "
+                "the project; remove it (or replace it with a regular file), then re-run. "
+                "Nothing was changed."
+            )
 
 
 def load_template(plugin: str) -> dict:
@@ -481,7 +492,8 @@ def plugin_files(plugin: str) -> "dict[str, bytes]":
                 # a command says what is true where it runs: here /<command>, hooks wired by install.sh
                 worded = command_texts.body(name, "project") if sub == "commands" else None
                 files[os.path.join(".claude", sub, installed_name(sub, name))] = (
-                    data if worded is None else worded.encode("utf-8"))
+                    data if worded is None else worded.encode("utf-8")
+                )
     files[GITIGNORE_REL] = GITIGNORE.encode("utf-8")
     return files
 
@@ -501,10 +513,11 @@ def _missing_dirs(project: Project, rels: Iterable[str]) -> "list[str]":
 @dataclass
 class Plan:
     """Everything install or uninstall is about to do; `lines` describe it for a person."""
+
     lines: list[str] = field(default_factory=list)
-    writes: "dict[str, bytes]" = field(default_factory=dict)   # rel → content
-    deletes: list[str] = field(default_factory=list)            # rel files
-    rmdirs: list[str] = field(default_factory=list)             # rel dirs, if empty
+    writes: "dict[str, bytes]" = field(default_factory=dict)  # rel → content
+    deletes: list[str] = field(default_factory=list)  # rel files
+    rmdirs: list[str] = field(default_factory=list)  # rel dirs, if empty
     mkdirs: list[str] = field(default_factory=list)
 
     def say(self, line: str) -> None:
@@ -612,8 +625,9 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
                 found = None
         if found is not None:
             backup_doc, backup_raw = found
-        choice, remaining = restore_choice(current, pred, msettings.get("created_keys", []),
-                                           bool(msettings.get("created_file")), backup_doc)
+        choice, remaining = restore_choice(
+            current, pred, msettings.get("created_keys", []), bool(msettings.get("created_file")), backup_doc
+        )
         if choice == "restore-backup":
             plan.writes[SETTINGS_REL] = backup_raw  # type: ignore[assignment]  # a restore choice needs a backup read
             plan.deletes.append(SETTINGS_REL + BACKUP_SUFFIX)
@@ -623,8 +637,11 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
             plan.say(f"settings: remove {SETTINGS_REL} (install created it; nothing else is in it)")
         elif choice == "write":
             plan.writes[SETTINGS_REL] = dumps(remaining)
-            extra = (f"; the original stays in {SETTINGS_REL}{BACKUP_SUFFIX} since the file changed since"
-                     if backup_doc is not None else "")
+            extra = (
+                f"; the original stays in {SETTINGS_REL}{BACKUP_SUFFIX} since the file changed since"
+                if backup_doc is not None
+                else ""
+            )
             plan.say(f"settings: remove the deliberation hooks from {SETTINGS_REL}{extra}")
         else:
             plan.say(f"settings: no deliberation hooks in {SETTINGS_REL}; unchanged")
@@ -640,8 +657,7 @@ def plan_uninstall(project: Project, plugin: str) -> Plan:
             plan.say(f"files: keep {a.path} ({a.detail})")
     if GITIGNORE_REL in plan.deletes and _state_left(project, plan.deletes):
         plan.deletes.remove(GITIGNORE_REL)
-        plan.say(f"files: keep {GITIGNORE_REL} (the folder still holds the plugin's runtime state, "
-                 "which it keeps out of git)")
+        plan.say(f"files: keep {GITIGNORE_REL} (the folder still holds the plugin's runtime state, which it keeps out of git)")
     if manifest:
         plan.deletes.append(MANIFEST_REL)
         plan.say(f"manifest: remove {MANIFEST_REL}")
@@ -690,8 +706,7 @@ def apply(project: Project, plan: Plan) -> None:
 
 
 def main(argv: "list[str] | None" = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m deliberation.cli.install_settings",
-                                     description="project side of install.sh")
+    parser = argparse.ArgumentParser(prog="python -m deliberation.cli.install_settings", description="project side of install.sh")
     parser.add_argument("action", choices=("install", "uninstall", "check"))
     parser.add_argument("--project", required=True)
     parser.add_argument("--plugin", default=plugin_root())

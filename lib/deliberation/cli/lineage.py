@@ -26,8 +26,7 @@ def add_arguments(parser: Any, name: str) -> None:
     parser.add_argument("session", metavar="SESSION", nargs="?", help="session id (default: the most recent)")
 
 
-def build(lineage: Any, max_active: int, stale_after_s: float, now: float,
-          max_total: "int | None" = None) -> "dict[str, Any]":
+def build(lineage: Any, max_active: int, stale_after_s: float, now: float, max_total: "int | None" = None) -> "dict[str, Any]":
     """The tree as data (pure): rows in depth-first order with per-parent budget use."""
     rows = dr.lineage_rows(lineage, now, stale_after_s)
     counts = dr.children_counts(lineage, now, stale_after_s)
@@ -36,25 +35,48 @@ def build(lineage: Any, max_active: int, stale_after_s: float, now: float,
     use = spawn_budget.usage(lineage, dr.MAIN, now, stale_after_s)
     return {
         "session_id": lineage.session_id,
-        "budget": {"max_active_children": max_active, "stale_after_s": stale_after_s,
-                   "max_session_total": max_total, "session_used": use.session_used,
-                   "session_reserved": use.session_reserved,
-                   "over_budget": sum(1 for s in lineage.spawns if s.over_budget)},
-        "spawned": len(lineage.spawns), "active": active, "denied_count": len(lineage.denied),
+        "budget": {
+            "max_active_children": max_active,
+            "stale_after_s": stale_after_s,
+            "max_session_total": max_total,
+            "session_used": use.session_used,
+            "session_reserved": use.session_reserved,
+            "over_budget": sum(1 for s in lineage.spawns if s.over_budget),
+        },
+        "spawned": len(lineage.spawns),
+        "active": active,
+        "denied_count": len(lineage.denied),
         "workflows": [w.model_dump(mode="json") for w in lineage.workflows],
         "resumes": [r.model_dump(mode="json") for r in lineage.resumes],
         "main": {"active": main_active, "children": main_total, "over_budget": main_active > max_active},
-        "spawns": [{
-            "node": r.node, "parent": r.spawn.parent, "level": r.level, "prefix": r.prefix,
-            "label": dr.spawn_label(r.spawn), "subagent_type": r.spawn.subagent_type, "kind": r.spawn.kind,
-            "agent_id": r.spawn.agent_id, "tool_use_id": r.spawn.tool_use_id, "depth": r.spawn.depth,
-            "status": r.spawn.status, "background": r.spawn.background,
-            "deliberation_id": r.spawn.deliberation_id, "requested_at": r.spawn.requested_at,
-            "active_children": r.active, "children": r.total, "orphan": r.orphan,
-            "channel": r.spawn.channel, "workflow": r.spawn.workflow, "model": r.spawn.model,
-            "model_requested": r.spawn.model_requested, "resumes": r.spawn.resumes,
-            "over_budget": r.spawn.over_budget,
-        } for r in rows],
+        "spawns": [
+            {
+                "node": r.node,
+                "parent": r.spawn.parent,
+                "level": r.level,
+                "prefix": r.prefix,
+                "label": dr.spawn_label(r.spawn),
+                "subagent_type": r.spawn.subagent_type,
+                "kind": r.spawn.kind,
+                "agent_id": r.spawn.agent_id,
+                "tool_use_id": r.spawn.tool_use_id,
+                "depth": r.spawn.depth,
+                "status": r.spawn.status,
+                "background": r.spawn.background,
+                "deliberation_id": r.spawn.deliberation_id,
+                "requested_at": r.spawn.requested_at,
+                "active_children": r.active,
+                "children": r.total,
+                "orphan": r.orphan,
+                "channel": r.spawn.channel,
+                "workflow": r.spawn.workflow,
+                "model": r.spawn.model,
+                "model_requested": r.spawn.model_requested,
+                "resumes": r.spawn.resumes,
+                "over_budget": r.spawn.over_budget,
+            }
+            for r in rows
+        ],
         "denied": [d.model_dump(mode="json") for d in lineage.denied],
     }
 
@@ -63,29 +85,34 @@ def render_text(tree: dict) -> str:
     cap = tree["budget"]["max_active_children"]
     total = tree["budget"].get("max_session_total")
     m = tree["main"]
-    per_session = (f", {tree['budget']['session_used']} of {total} per session" if total else "")
+    per_session = f", {tree['budget']['session_used']} of {total} per session" if total else ""
     past = tree["budget"].get("over_budget")
-    lines = [f"session {tree['session_id']}: {tree['spawned']} spawned, {tree['active']} active, "
-             f"{tree['denied_count']} denied; budget {cap} active children per parent{per_session}"
-             + (f"; {past} started PAST THE BUDGET" if past else ""),
-             f"main  [{m['active']}/{cap} active, {m['children']} spawned]"]
+    lines = [
+        f"session {tree['session_id']}: {tree['spawned']} spawned, {tree['active']} active, "
+        f"{tree['denied_count']} denied; budget {cap} active children per parent{per_session}"
+        + (f"; {past} started PAST THE BUDGET" if past else ""),
+        f"main  [{m['active']}/{cap} active, {m['children']} spawned]",
+    ]
     for s in tree["spawns"]:
         kids = f"  [{s['active_children']}/{cap} active, {s['children']} spawned]" if s["children"] else ""
         flags = ("  (parent unknown)" if s["orphan"] else "") + ("" if s["background"] else "  foreground")
-        lines.append(f"{s['prefix']}{s['label']} · {t.one_line(s['node'], 40)} · depth {s['depth']} · "
-                     f"{s['status']}{kids}{flags}")
+        lines.append(f"{s['prefix']}{s['label']} · {t.one_line(s['node'], 40)} · depth {s['depth']} · {s['status']}{kids}{flags}")
     if tree["denied"]:
         lines += ["", "denied spawns:"]
         for d in tree["denied"]:
-            lines.append(f"  {t.fmt_time(d['at'])} UTC  {t.one_line(d['subagent_type'], 40)} ({d['rule']}, "
-                         f"parent {d['parent']}): {t.first_line(d['reason'], 120)}")
+            lines.append(
+                f"  {t.fmt_time(d['at'])} UTC  {t.one_line(d['subagent_type'], 40)} ({d['rule']}, "
+                f"parent {d['parent']}): {t.first_line(d['reason'], 120)}"
+            )
     if tree.get("workflows"):
         lines += ["", "workflows:"]
         for w in tree["workflows"]:
             bound = f"bound {w['bound']}" if w["bound"] is not None else "no bound"
             past = f", {w['overrun']} PAST THE BUDGET" if w["overrun"] else ""
-            lines.append(f"  {t.fmt_time(w['requested_at'])} UTC  {t.one_line(w['name'] or w['task_id'] or '?', 40)}: "
-                         f"{w['status']}, {bound}, {w['agents']} agent(s) started{past}")
+            lines.append(
+                f"  {t.fmt_time(w['requested_at'])} UTC  {t.one_line(w['name'] or w['task_id'] or '?', 40)}: "
+                f"{w['status']}, {bound}, {w['agents']} agent(s) started{past}"
+            )
     if tree.get("resumes"):
         lines += ["", "messages to subagents (SendMessage):"]
         for r in tree["resumes"]:

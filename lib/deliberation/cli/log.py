@@ -20,8 +20,9 @@ from deliberation.core.personas import normalise_agent_type
 
 def add_arguments(parser: Any, name: str) -> None:
     parser.add_argument("session", metavar="SESSION", nargs="?", help="session id (default: the most recent)")
-    parser.add_argument("--event", metavar="NAME", action="append",
-                        help="only these events (repeatable), e.g. --event PreToolUse")
+    parser.add_argument(
+        "--event", metavar="NAME", action="append", help="only these events (repeatable), e.g. --event PreToolUse"
+    )
     parser.add_argument("--tail", metavar="N", type=int, help="only the last N events")
 
 
@@ -72,12 +73,30 @@ def rows_from_lines(lines: "list[bytes]", opener=None) -> "list[dict[str, Any]]"
             if not isinstance(rec, dict):
                 raise ValueError("not an object")
         except ValueError as exc:
-            rows.append({"seq": n, "at": None, "event": "(unreadable line)", "actor": "", "decision": "-",
-                         "reason": t.one_line(str(exc), 100), "notes": []})
+            rows.append(
+                {
+                    "seq": n,
+                    "at": None,
+                    "event": "(unreadable line)",
+                    "actor": "",
+                    "decision": "-",
+                    "reason": t.one_line(str(exc), 100),
+                    "notes": [],
+                }
+            )
             continue
         if opener is not None and opener(raw) is None:
-            rows.append({"seq": n, "at": None, "event": "(not this user's)", "actor": "", "decision": "-",
-                         "reason": "not written by this user's plugin (no valid seal): not shown", "notes": []})
+            rows.append(
+                {
+                    "seq": n,
+                    "at": None,
+                    "event": "(not this user's)",
+                    "actor": "",
+                    "decision": "-",
+                    "reason": "not written by this user's plugin (no valid seal): not shown",
+                    "notes": [],
+                }
+            )
             continue
         rec.pop("mac", None)
         payload = got if isinstance(got := rec.get("payload"), dict) else {}
@@ -85,9 +104,17 @@ def rows_from_lines(lines: "list[bytes]", opener=None) -> "list[dict[str, Any]]"
         event = str(rec.get("event") or payload.get("hook_event_name") or "?")
         decision, reason = _decision(answer)
         at = rec.get("at")
-        rows.append({"seq": rec.get("seq", n), "at": at if isinstance(at, (int, float)) else None,
-                     "event": event, "actor": _actor(event, payload), "decision": decision, "reason": reason,
-                     "notes": [str(x) for x in rec.get("notes") or []]})
+        rows.append(
+            {
+                "seq": rec.get("seq", n),
+                "at": at if isinstance(at, (int, float)) else None,
+                "event": event,
+                "actor": _actor(event, payload),
+                "decision": decision,
+                "reason": reason,
+                "notes": [str(x) for x in rec.get("notes") or []],
+            }
+        )
     return rows
 
 
@@ -114,12 +141,16 @@ def run(args: Any) -> int:
         wanted = {e.lower() for e in args.event}
         rows = [r for r in rows if r["event"].lower() in wanted]
     if args.tail is not None:
-        rows = rows[-args.tail:] if args.tail > 0 else []
+        rows = rows[-args.tail :] if args.tail > 0 else []
     if args.json:
         t.print_json(rows)
         return 0
     print(f"session {sid}: {len(rows)} events ({path})")
-    print(t.table(["SEQ", "TIME (UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"],
-                  [[str(r["seq"]), t.fmt_time(r["at"]), r["event"], r["actor"], r["decision"], r["reason"]]
-                   for r in rows], "rlllll"))
+    print(
+        t.table(
+            ["SEQ", "TIME (UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"],
+            [[str(r["seq"]), t.fmt_time(r["at"]), r["event"], r["actor"], r["decision"], r["reason"]] for r in rows],
+            "rlllll",
+        )
+    )
     return 0

@@ -16,8 +16,11 @@ from deliberation.state.store import SessionTx, Store
 def add_arguments(parser, name: str) -> None:
     parser.add_argument("--session", required=True, help="the Claude Code session id")
     parser.add_argument("--question", help="the question (default: the session's latest prompt)")
-    parser.add_argument("--task-type", choices=["security", "architecture", "default", "refactoring", "documentation"],
-                        help="override the classified task type (and so the threshold)")
+    parser.add_argument(
+        "--task-type",
+        choices=["security", "architecture", "default", "refactoring", "documentation"],
+        help="override the classified task type (and so the threshold)",
+    )
 
 
 def run(args) -> int:
@@ -28,14 +31,14 @@ def run(args) -> int:
         ctx = Ctx(layout, store, cfg, tx, time.time())
         current = ctx.active()
         if current is not None and current.phase not in ("COMPLETE", "FAILED"):
-            return fail(f"session {args.session} already has an active deliberation {current.id} "
-                        f"({current.phase})")
+            return fail(f"session {args.session} already has an active deliberation {current.id} ({current.phase})")
         delib = ctx.open_deliberation(args.question, args.task_type)
     for p in problems + store.warnings:
         print(p, file=sys.stderr)
     if args.json:
-        print(json.dumps({"id": delib.id, "task_type": delib.task_type, "threshold": delib.threshold,
-                          "question": delib.question}))
+        print(
+            json.dumps({"id": delib.id, "task_type": delib.task_type, "threshold": delib.threshold, "question": delib.question})
+        )
     else:
         print(f"opened {delib.id}: {delib.task_type}, threshold {delib.threshold:.2f}\n  {delib.question}")
     return 0

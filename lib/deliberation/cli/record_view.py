@@ -25,8 +25,7 @@ from deliberation.state.models import Lineage
 def add_arguments(parser: Any, name: str) -> None:
     if name == "open":
         parser.add_argument("id", metavar="ID", help="deliberation id (see `deliberation status`)")
-    parser.add_argument("--print", dest="print_only", action="store_true",
-                        help="print the record's path; do not start a browser")
+    parser.add_argument("--print", dest="print_only", action="store_true", help="print the record's path; do not start a browser")
 
 
 def no_browser_reason(environ: "dict[str, str]", platform: str) -> "str | None":
@@ -72,13 +71,16 @@ def run(args: Any) -> int:
     t.show_store_warnings(store)
     config = t.config_or_warn(layout)
     html_path = layout.record(delib.id, "html")
-    atomic_write_bytes(layout.checked(html_path), render_html(
-        delib, lineage, config.gates.strong, config.gates.moderate, config.cost.prices).encode())
+    atomic_write_bytes(
+        layout.checked(html_path),
+        render_html(delib, lineage, config.gates.strong, config.gates.moderate, config.cost.prices).encode(),
+    )
     md_path = layout.record(delib.id)
     why_not = "--print given" if args.print_only else open_in_browser(html_path)
     if args.json:
-        t.print_json({"id": delib.id, "html": html_path, "md": md_path if os.path.exists(md_path) else None,
-                      "opened": why_not is None})
+        t.print_json(
+            {"id": delib.id, "html": html_path, "md": md_path if os.path.exists(md_path) else None, "opened": why_not is None}
+        )
     elif why_not is None:
         print(f"{delib.id}: opened {html_path} in your browser")
     else:

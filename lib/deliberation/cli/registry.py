@@ -27,8 +27,13 @@ from deliberation.state.store import Store
 def add_arguments(parser, name: str) -> None:
     if name in ("reverse", "confirm"):
         parser.add_argument("id", metavar="ID", help="the deliberation id")
-        parser.add_argument("--class", dest="cls", metavar="CLASS", default=None,
-                            help="decision class, when the deliberation file is not in this project")
+        parser.add_argument(
+            "--class",
+            dest="cls",
+            metavar="CLASS",
+            default=None,
+            help="decision class, when the deliberation file is not in this project",
+        )
         parser.add_argument("--who", default=None, help="who labels it (default: $USER)")
     if name == "reverse":
         parser.add_argument("--reason", required=True, help="what went wrong with the decision")
@@ -51,8 +56,10 @@ def _class_of(store: Store, delib_id: str, explicit: "str | None") -> "str | Non
 def _label(args, store: Store) -> int:
     cls = _class_of(store, args.id, args.cls)
     if cls is None:
-        return fail(f"{args.command}: no deliberation {args.id} in {store.layout.project} "
-                    "(give --class CLASS to label a decision recorded elsewhere)")
+        return fail(
+            f"{args.command}: no deliberation {args.id} in {store.layout.project} "
+            "(give --class CLASS to label a decision recorded elsewhere)"
+        )
     at = time.time()
     if args.command == "reverse":
         changed = store.update_reversals(lambda r: reversals.mark_reversed(r, args.id, cls, args.reason, at))
@@ -64,14 +71,14 @@ def _label(args, store: Store) -> int:
     registry = store.reversals()
     entry = registry.classes[cls]
     if args.json:
-        print(json.dumps({"id": args.id, "action": args.command, "changed": changed,
-                          "class": entry.model_dump(mode="json")}))
+        print(json.dumps({"id": args.id, "action": args.command, "changed": changed, "class": entry.model_dump(mode="json")}))
     else:
         label = "reversed" if args.command == "reverse" else "confirmed"
         was = "" if changed else " (already labelled so: nothing changed)"
-        print(f"{args.id} {label} in class {cls}{was}: {entry.reversals} reversal(s), "
-              f"{entry.confirmations} confirmation(s)"
-              + ("; the class is reversal-prone" if entry.reversals else ""))
+        print(
+            f"{args.id} {label} in class {cls}{was}: {entry.reversals} reversal(s), "
+            f"{entry.confirmations} confirmation(s)" + ("; the class is reversal-prone" if entry.reversals else "")
+        )
     return 0
 
 
@@ -84,8 +91,17 @@ def render(registry) -> str:
     if not entries:
         return "no decision classes yet (label decisions with `deliberation reverse ID --reason ...` or `confirm ID`)"
     head = ("class", "reversals", "confirmed", "first reversed", "last reversed", "decisions")
-    body = [(e.decision_class, str(e.reversals), str(e.confirmations), _date(e.first_reversed_at),
-             _date(e.last_reversed_at), ", ".join(e.decisions) or "-") for e in entries]
+    body = [
+        (
+            e.decision_class,
+            str(e.reversals),
+            str(e.confirmations),
+            _date(e.first_reversed_at),
+            _date(e.last_reversed_at),
+            ", ".join(e.decisions) or "-",
+        )
+        for e in entries
+    ]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
 
     def fmt(cells) -> str:
@@ -94,8 +110,10 @@ def render(registry) -> str:
     lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
     reasons = [(e.decision_class, d, why) for e in entries for d, why in zip(e.decisions, e.reasons)]
     if reasons:  # reversals.json is the team's shared file: its text is theirs, quoted, never the plugin's
-        lines.append("reasons, quoted as written in reversals.json by whoever labelled the decision (the team's "
-                     "shared file — their words, not the plugin's):")
+        lines.append(
+            "reasons, quoted as written in reversals.json by whoever labelled the decision (the team's "
+            "shared file — their words, not the plugin's):"
+        )
         lines += [f"  {cls} {d}: {json.dumps(why, ensure_ascii=False)[:500]}" for cls, d, why in reasons]
     return "\n".join(lines)
 

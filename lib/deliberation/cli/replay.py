@@ -77,11 +77,11 @@ def progress_printer(total: int, stream=None):
             if done == total:
                 stream.write("\n")
             stream.flush()
+
     return show
 
 
-def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
-           on_progress=None) -> "list[dict]":
+def replay(events: "list[dict]", project_dir: str, config: "str | None" = None, on_progress=None) -> "list[dict]":
     """Answer each event in `project_dir`; returns [{event, expected, got, same}]."""
     if config:
         state = os.path.join(project_dir, ".claude", "deliberation")
@@ -101,8 +101,16 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None,
             expected = rec.get("answer")
             partial = partial_payload(rec)
             exp = None if expected is None or partial else {k: v for k, v in expected.items() if k in COMPARED}
-            results.append({"n": i + 1, "event": name, "got": got, "expected": exp,
-                            "same": exp is None or exp == got, **({"not_compared": partial} if partial else {})})
+            results.append(
+                {
+                    "n": i + 1,
+                    "event": name,
+                    "got": got,
+                    "expected": exp,
+                    "same": exp is None or exp == got,
+                    **({"not_compared": partial} if partial else {}),
+                }
+            )
             if on_progress is not None:
                 on_progress(i + 1)
     finally:
@@ -140,6 +148,8 @@ def run(args) -> int:
         for r in results:
             print(_line(r))
         skipped = sum(1 for r in results if r.get("not_compared"))
-        print(f"{len(results)} events replayed, {len(differ)} decision(s) differ from the record"
-              + (f", {skipped} not compared (partial payloads)" if skipped else ""))
+        print(
+            f"{len(results)} events replayed, {len(differ)} decision(s) differ from the record"
+            + (f", {skipped} not compared (partial payloads)" if skipped else "")
+        )
     return 1 if (args.check and differ) else 0

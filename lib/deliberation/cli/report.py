@@ -23,8 +23,12 @@ from deliberation.state.models import Lineage
 
 def add_arguments(parser: Any, name: str) -> None:
     parser.add_argument("id", metavar="ID", help="deliberation id (see `deliberation status`)")
-    parser.add_argument("--format", choices=("md", "html", "json"), default="md",
-                        help="md or html (default md); for JSON give --json (--format json is deprecated)")
+    parser.add_argument(
+        "--format",
+        choices=("md", "html", "json"),
+        default="md",
+        help="md or html (default md); for JSON give --json (--format json is deprecated)",
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
 
@@ -48,8 +52,7 @@ def run(args: Any) -> int:
     t.show_store_warnings(store)
     config = t.config_or_warn(layout)
     if args.format == "json" and not args.json:
-        print("deliberation: `report --format json` is deprecated and will be removed: use `report --json`",
-              file=sys.stderr)
+        print("deliberation: `report --format json` is deprecated and will be removed: use `report --json`", file=sys.stderr)
     fmt = "json" if args.json else args.format
     text = render(delib, lineage, fmt, config.gates.strong, config.gates.moderate, config.cost.prices)
     if not args.output:

@@ -29,15 +29,25 @@ from deliberation.runtime import plugin_env as penv
 
 
 def add_arguments(parser, name: str) -> None:
-    parser.add_argument("--retry", action="store_true",
-                        help="build now even though the last set-up failed (no waiting for the next session start)")
-    parser.add_argument("--command", action="store_true", dest="put_on_path",  # `command` names the subcommand
-                        help="instead: put the `deliberation` command on your terminal's PATH (a launcher in "
-                             "~/.local/bin, or --bin DIR, that keeps working across plugin updates)")
+    parser.add_argument(
+        "--retry",
+        action="store_true",
+        help="build now even though the last set-up failed (no waiting for the next session start)",
+    )
+    parser.add_argument(
+        "--command",
+        action="store_true",
+        dest="put_on_path",  # `command` names the subcommand
+        help="instead: put the `deliberation` command on your terminal's PATH (a launcher in "
+        "~/.local/bin, or --bin DIR, that keeps working across plugin updates)",
+    )
     parser.add_argument("--bin", metavar="DIR", help="with --command: the folder for the launcher")
-    parser.add_argument("--data", metavar="DIR",
-                        help="the plugin's data folder (default: $CLAUDE_PLUGIN_DATA, else the one under "
-                             "~/.claude/plugins/data that names this plugin)")
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="the plugin's data folder (default: $CLAUDE_PLUGIN_DATA, else the one under "
+        "~/.claude/plugins/data that names this plugin)",
+    )
 
 
 def run(args) -> int:
@@ -47,34 +57,43 @@ def run(args) -> int:
         return _command(args, plugin, environ)
     data = args.data or plugin_data_dir(plugin, environ)
     if not data:
-        return fail("no data folder of this plugin: the set-up lives in the folder Claude Code gives an installed "
-                    "plugin; start one Claude Code session with the plugin enabled, or give --data DIR "
-                    "(an install.sh install uses <plugin>/.venv instead: run install.sh)")
+        return fail(
+            "no data folder of this plugin: the set-up lives in the folder Claude Code gives an installed "
+            "plugin; start one Claude Code session with the plugin enabled, or give --data DIR "
+            "(an install.sh install uses <plugin>/.venv instead: run install.sh)"
+        )
     status = penv.observe(plugin, data)
     if status.current_ready and status.current_key == status.key:
         return _done(args, data, "ready", f"already set up: {penv.env_python(data, status.current)}", 0.0)
     started = time.monotonic()
     if penv.set_up_running(data):
         if not args.json:
-            print(f"a set-up is running (started at a session start); waiting for it to finish "
-                  f"(log: {os.path.join(data, penv.LOG)})…", flush=True)
+            print(
+                f"a set-up is running (started at a session start); waiting for it to finish "
+                f"(log: {os.path.join(data, penv.LOG)})…",
+                flush=True,
+            )
         _wait_for_the_running_set_up(data)
         code = 0
     else:
         if not args.json:
-            print(f"setting up the plugin's Python environment in {data} with {sys.executable} "
-                  f"(log: {os.path.join(data, penv.LOG)})…", flush=True)
+            print(
+                f"setting up the plugin's Python environment in {data} with {sys.executable} "
+                f"(log: {os.path.join(data, penv.LOG)})…",
+                flush=True,
+            )
         code = penv.build(plugin, data, environ)
     took = time.monotonic() - started
     last = penv.read_json(os.path.join(data, penv.STATUS)) or {}
     if code == 0 and last.get("state") == "ready":
         current = penv.read_current(data)
         where = penv.env_python(data, current) if current else data
-        return _done(args, data, "ready", f"ready in {took:.0f} s: {where}; the hooks use it from their next event",
-                     took)
+        return _done(args, data, "ready", f"ready in {took:.0f} s: {where}; the hooks use it from their next event", took)
     reason = last.get("reason") or "see the log"
-    return fail(f"set-up failed after {took:.0f} s: {reason}; details: {os.path.join(data, penv.LOG)}; "
-                "run `deliberation setup --retry` again once that is fixed")
+    return fail(
+        f"set-up failed after {took:.0f} s: {reason}; details: {os.path.join(data, penv.LOG)}; "
+        "run `deliberation setup --retry` again once that is fixed"
+    )
 
 
 def _command(args, plugin: str, environ: "dict[str, str]") -> int:

@@ -43,29 +43,41 @@ def _overview(d: Any, rec: dict) -> "list[str]":
 def _decision(rec: dict) -> "list[str]":
     x = rec["decision"]
     if x.get("outcome") == "no-consensus":
-        lead = (f"; leading approach {t.one_line(x['title'])} [{x['approach']}], consensus {x['consensus']:.2f} "
-                f"< {x['threshold']:.2f}" if x["approach"] is not None and x["consensus"] is not None else "")
+        lead = (
+            f"; leading approach {t.one_line(x['title'])} [{x['approach']}], consensus {x['consensus']:.2f} "
+            f"< {x['threshold']:.2f}"
+            if x["approach"] is not None and x["consensus"] is not None
+            else ""
+        )
         return ["", "decision: none — no consensus, handed to the user (human review)" + lead]
     if x["approach"] is None:
         return ["", "decision: none yet (no ranking)"]
     if x.get("outcome") == "rejected":
-        return ["", "decision: rejected — no approach adopted (unanimous reject)",
-                f"  {x['approvals']} approve, {x['rejections']} reject, {x['abstentions']} abstain; top-scored "
-                f"approach, not adopted: {t.one_line(x['title'])} [{x['approach']}], consensus {x['consensus']:.2f}"]
+        return [
+            "",
+            "decision: rejected — no approach adopted (unanimous reject)",
+            f"  {x['approvals']} approve, {x['rejections']} reject, {x['abstentions']} abstain; top-scored "
+            f"approach, not adopted: {t.one_line(x['title'])} [{x['approach']}], consensus {x['consensus']:.2f}",
+        ]
     verdict = "meets" if x["meets_threshold"] else "below"
-    return ["", f"decision: {t.one_line(x['title'])} [{x['approach']}]",
-            f"  consensus {x['consensus']:.2f} vs threshold {x['threshold']:.2f}: {verdict}, {x['band']} "
-            f"(spread {x['spread']:.2f}, stdev {x['stdev']:.2f}; {x['approvals']} approve, "
-            f"{x['rejections']} reject, {x['abstentions']} abstain)"]
+    return [
+        "",
+        f"decision: {t.one_line(x['title'])} [{x['approach']}]",
+        f"  consensus {x['consensus']:.2f} vs threshold {x['threshold']:.2f}: {verdict}, {x['band']} "
+        f"(spread {x['spread']:.2f}, stdev {x['stdev']:.2f}; {x['approvals']} approve, "
+        f"{x['rejections']} reject, {x['abstentions']} abstain)",
+    ]
 
 
 def _document(rec: dict) -> "list[str]":
     p = rec["prd"]
     doc = p["document"]
     if doc is None:
-        state = {"not_due": "not due yet (the vote has not passed)",
-                 "due": f"due (the vote passed; {p['send_backs']} send-back(s) so far)",
-                 "missing": f"MISSING after {p['send_backs']} send-back(s)"}.get(p["status"], p["status"])
+        state = {
+            "not_due": "not due yet (the vote has not passed)",
+            "due": f"due (the vote passed; {p['send_backs']} send-back(s) so far)",
+            "missing": f"MISSING after {p['send_backs']} send-back(s)",
+        }.get(p["status"], p["status"])
         why = f"\n  why: {t.one_line(p['problem'], 160)}" if p.get("problem") else ""
         return ["", f"decision document: {state}{why}"]
 
@@ -73,13 +85,17 @@ def _document(rec: dict) -> "list[str]":
         return " <- " + ", ".join(s["id"] for s in sources) if sources else ""
 
     lines = ["", f"decision document ({p['status']}): {t.one_line(doc['decision'], 160)}"]
-    lines += [f"  requirement {r['id']} ({r['priority']}): {t.one_line(r['text'], 100)}{cites(r['sources'])}"
-              for r in doc["requirements"]]
+    lines += [
+        f"  requirement {r['id']} ({r['priority']}): {t.one_line(r['text'], 100)}{cites(r['sources'])}"
+        for r in doc["requirements"]
+    ]
     lines += [f"  non-goal: {t.one_line(n['text'], 100)}{cites(n['sources'])}" for n in doc["non_goals"]]
-    lines += [f"  acceptance {a['id']}: {t.one_line(a['text'], 100)}{cites(a['sources'])}"
-              for a in doc["acceptance_criteria"]]
-    lines += [f"  risk {k['id']} ({k['severity']}): {t.one_line(k['risk'], 80)} -> {t.one_line(k['mitigation'], 60)}"
-              f"{cites(k['sources'])}" for k in doc["risks"]]
+    lines += [f"  acceptance {a['id']}: {t.one_line(a['text'], 100)}{cites(a['sources'])}" for a in doc["acceptance_criteria"]]
+    lines += [
+        f"  risk {k['id']} ({k['severity']}): {t.one_line(k['risk'], 80)} -> {t.one_line(k['mitigation'], 60)}"
+        f"{cites(k['sources'])}"
+        for k in doc["risks"]
+    ]
     lines += [f"  open question: {t.one_line(q['question'], 100)}{cites(q['sources'])}" for q in doc["open_questions"]]
     return lines
 
@@ -92,11 +108,31 @@ def _agents(d: Any, rec: dict) -> "list[str]":
     for a in d.agents:
         rep = a.report
         note = a.problem or ("superseded" if a.superseded else "")
-        rows.append([a.key[:16], labels[a.key], a.kind, a.stage, str(a.tier), a.status,
-                     rep.verdict if rep else "-", (rep.preferred_approach or "-") if rep else "-",
-                     t.fmt_num(rep.confidence) if rep else "-", str(a.tokens), t.one_line(note, 40)])
-    return ["", "agents:", t.table(["KEY", "AGENT", "KIND", "STAGE", "TIER", "STATUS", "VERDICT", "PREFERS",
-                                    "CONF", "TOKENS", "NOTE"], rows, "lllllllllrl", indent="  ")]
+        rows.append(
+            [
+                a.key[:16],
+                labels[a.key],
+                a.kind,
+                a.stage,
+                str(a.tier),
+                a.status,
+                rep.verdict if rep else "-",
+                (rep.preferred_approach or "-") if rep else "-",
+                t.fmt_num(rep.confidence) if rep else "-",
+                str(a.tokens),
+                t.one_line(note, 40),
+            ]
+        )
+    return [
+        "",
+        "agents:",
+        t.table(
+            ["KEY", "AGENT", "KIND", "STAGE", "TIER", "STATUS", "VERDICT", "PREFERS", "CONF", "TOKENS", "NOTE"],
+            rows,
+            "lllllllllrl",
+            indent="  ",
+        ),
+    ]
 
 
 def _scores(rec: dict) -> "list[str]":
@@ -168,8 +204,10 @@ def _route(rec: dict) -> "list[str]":
     r = rec["route"]
     if r is None:
         return ["", "route: not routed yet"]
-    lines = ["", f"route: {r['route']} (class {r['decision_class']}, "
-                 f"{'unanimous' if r['unanimous'] else 'split'}, review {r['review']})"]
+    lines = [
+        "",
+        f"route: {r['route']} (class {r['decision_class']}, {'unanimous' if r['unanimous'] else 'split'}, review {r['review']})",
+    ]
     for x in r["rules"]:
         lines.append(f"  {x['rule']}: {t.one_line(x['detail'], 120)}")
     for p in r["probes"]:
@@ -181,8 +219,11 @@ def _route(rec: dict) -> "list[str]":
 
 def _lists(d: Any, rec: dict) -> "list[str]":
     lines = []
-    for title, items in (("warnings", d.warnings), ("failure reasons", d.failure_reasons),
-                         ("refused transitions", d.refused_transitions)):
+    for title, items in (
+        ("warnings", d.warnings),
+        ("failure reasons", d.failure_reasons),
+        ("refused transitions", d.refused_transitions),
+    ):
         if items:
             lines += ["", f"{title}:"] + [f"  - {t.one_line(x, 160)}" for x in items]
     if d.phase_history:
@@ -191,12 +232,23 @@ def _lists(d: Any, rec: dict) -> "list[str]":
     return lines
 
 
-def render_text(d: Any, strong: float = defaults.CONFIG["gates"]["strong"],
-                moderate: float = defaults.CONFIG["gates"]["moderate"]) -> str:
+def render_text(
+    d: Any, strong: float = defaults.CONFIG["gates"]["strong"], moderate: float = defaults.CONFIG["gates"]["moderate"]
+) -> str:
     rec = record_json(d, strong, moderate)
-    lines = (_overview(d, rec) + _decision(rec) + _document(rec) + _agents(d, rec) + _scores(rec) + _gates(rec)
-             + _dissent_conformity(rec) + _depth(rec) + _route(rec)
-             + ["", t.one_line(rec["usage"]["summary"])] + _lists(d, rec))
+    lines = (
+        _overview(d, rec)
+        + _decision(rec)
+        + _document(rec)
+        + _agents(d, rec)
+        + _scores(rec)
+        + _gates(rec)
+        + _dissent_conformity(rec)
+        + _depth(rec)
+        + _route(rec)
+        + ["", t.one_line(rec["usage"]["summary"])]
+        + _lists(d, rec)
+    )
     return "\n".join(lines) + "\n"
 
 

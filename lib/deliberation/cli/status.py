@@ -37,14 +37,23 @@ def summarise(d: Any) -> "dict[str, Any]":
             counts["invalid"] += 1
     r = d.ranking
     return {
-        "id": d.id, "session_id": d.session_id, "phase": d.phase, "task_type": d.task_type,
-        "question": d.question, "agents": {**counts, "total": len(d.agents)},
+        "id": d.id,
+        "session_id": d.session_id,
+        "phase": d.phase,
+        "task_type": d.task_type,
+        "question": d.question,
+        "agents": {**counts, "total": len(d.agents)},
         "checkpoints": d.workflow.checkpoints if d.workflow is not None else 0,
-        "consensus": r.consensus if r else None, "threshold": d.threshold,
-        "meets_threshold": bool(r and r.consensus >= d.threshold), "leading": r.leading if r else None,
-        "warnings": len(d.warnings) + len(d.conformity), "conformity": len(d.conformity),
-        "route": d.route.route if d.route else None, "review": d.route.review if d.route else None,
-        "created_at": d.created_at, "updated_at": d.updated_at,
+        "consensus": r.consensus if r else None,
+        "threshold": d.threshold,
+        "meets_threshold": bool(r and r.consensus >= d.threshold),
+        "leading": r.leading if r else None,
+        "warnings": len(d.warnings) + len(d.conformity),
+        "conformity": len(d.conformity),
+        "route": d.route.route if d.route else None,
+        "review": d.route.review if d.route else None,
+        "created_at": d.created_at,
+        "updated_at": d.updated_at,
     }
 
 
@@ -93,10 +102,26 @@ def run(args: Any) -> int:
         return 0
     body = []
     for r in rows:
-        body.append([r["id"], r["phase"], r["task_type"], _agents_cell(r), _consensus_cell(r), str(r["warnings"]),
-                     _route_cell(r), t.fmt_time(r["updated_at"]), t.one_line(r["question"], 48)])
-    print(t.table(["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE",
-                   "UPDATED (UTC)", "QUESTION"], body, "llllrrlll"))
+        body.append(
+            [
+                r["id"],
+                r["phase"],
+                r["task_type"],
+                _agents_cell(r),
+                _consensus_cell(r),
+                str(r["warnings"]),
+                _route_cell(r),
+                t.fmt_time(r["updated_at"]),
+                t.one_line(r["question"], 48),
+            ]
+        )
+    print(
+        t.table(
+            ["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE", "UPDATED (UTC)", "QUESTION"],
+            body,
+            "llllrrlll",
+        )
+    )
     print_footer(layout)
     return 0
 
@@ -121,8 +146,10 @@ def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
             switched.append((sw.get("at") or 0, name, sw))
     for at, name, sw in sorted(switched, reverse=True)[:10]:
         how = "/deliberation:off" if sw.get("by") == "command" else "DELIBERATION=off at its start"
-        lines.append(f"checks: {sw['checks'].upper()} in session {name} since {t.fmt_time(at)} UTC "
-                     f"({how if sw['checks'] == 'off' else 'switched back on'})")
+        lines.append(
+            f"checks: {sw['checks'].upper()} in session {name} since {t.fmt_time(at)} UTC "
+            f"({how if sw['checks'] == 'off' else 'switched back on'})"
+        )
     if not lines:
         lines.append("checks: on (for one session: `DELIBERATION=off claude`, or /deliberation:off in it)")
     return lines

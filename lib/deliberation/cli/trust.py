@@ -35,38 +35,53 @@ def run(args) -> int:
     layout = Layout(args.project)
     if args.revoke:
         had = consent.revoke(layout)
-        print(f"deliberation trust: {'approvals forgotten' if had else 'nothing was approved'} for {layout.project}; "
-              "its command-running and widening settings keep their defaults until approved again")
+        print(
+            f"deliberation trust: {'approvals forgotten' if had else 'nothing was approved'} for {layout.project}; "
+            "its command-running and widening settings keep their defaults until approved again"
+        )
         return 0
     items = consent.requested(consent.read_raw(layout))
     waiting = consent.pending(layout)
     if args.json and not args.yes:
-        print(json.dumps({"project": layout.project, "requested": [i.name for i in items],
-                          "pending": [{"setting": i.name, "value": i.value, "why": words.why(i.name)} for i in waiting]},
-                         indent=1, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "project": layout.project,
+                    "requested": [i.name for i in items],
+                    "pending": [{"setting": i.name, "value": i.value, "why": words.why(i.name)} for i in waiting],
+                },
+                indent=1,
+                ensure_ascii=False,
+            )
+        )
         return 1 if waiting else 0
     if not waiting:
-        print(f"deliberation trust: nothing in {layout.config} waits for approval"
-              + (f" ({len(items)} setting(s) approved)" if items else ""))
+        print(
+            f"deliberation trust: nothing in {layout.config} waits for approval"
+            + (f" ({len(items)} setting(s) approved)" if items else "")
+        )
         return 0
     print(f"{layout.config} asks for {len(waiting)} setting(s) that take effect only with your approval:")
     for item in waiting:
         print(words.trust_item(item.name, item.value))
     if _inside_claude_code():
-        print("deliberation trust: refused inside Claude Code — a command the model can run must not approve what "
-              f"a repository asks for. Run it in a terminal outside Claude Code: {words.command(layout.project)}",
-              file=sys.stderr)
+        print(
+            "deliberation trust: refused inside Claude Code — a command the model can run must not approve what "
+            f"a repository asks for. Run it in a terminal outside Claude Code: {words.command(layout.project)}",
+            file=sys.stderr,
+        )
         return 2
     if not args.yes:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print("deliberation trust: nothing approved — run it in a terminal to be asked, or add --yes",
-                  file=sys.stderr)
+            print("deliberation trust: nothing approved — run it in a terminal to be asked, or add --yes", file=sys.stderr)
             return 1
         answer = input("Approve exactly these values for this project? [y/N] ").strip().lower()
         if answer not in ("y", "yes"):
             print("deliberation trust: nothing approved")
             return 1
     approved = consent.approve(layout)
-    print(f"deliberation trust: approved {', '.join(i.name for i in approved)} for {layout.project} "
-          "(a changed value waits again; `deliberation trust --revoke` takes it back)")
+    print(
+        f"deliberation trust: approved {', '.join(i.name for i in approved)} for {layout.project} "
+        "(a changed value waits again; `deliberation trust --revoke` takes it back)"
+    )
     return 0

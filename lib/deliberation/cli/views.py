@@ -17,7 +17,6 @@ from deliberation.state.store import Store
 from deliberation.app.settings import project_config
 
 
-
 # --------------------------------------------------------------------------------------------
 # formatting
 
@@ -46,8 +45,7 @@ def fmt_num(x: "float | None", digits: int = 2) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def table(headers: "list[str]", rows: "Iterable[Iterable[Any]]", align: "str | None" = None,
-          indent: str = "") -> str:
+def table(headers: "list[str]", rows: "Iterable[Iterable[Any]]", align: "str | None" = None, indent: str = "") -> str:
     """Aligned columns separated by two spaces; `align` is one letter per column, l or r."""
     body = [[one_line(c) for c in row] for row in rows]
     widths = [len(h) for h in headers]

@@ -103,9 +103,15 @@ def conflicting_partners(persona: str, pairs: Sequence[Sequence[str]]) -> "list[
     return out
 
 
-def diversity_refusal(persona: str, stage: str, requested: "str | None", agents: Iterable,
-                      pairs: Sequence[Sequence[str]], pool: Sequence[str],
-                      session_model: "str | None" = None) -> "str | None":
+def diversity_refusal(
+    persona: str,
+    stage: str,
+    requested: "str | None",
+    agents: Iterable,
+    pairs: Sequence[Sequence[str]],
+    pool: Sequence[str],
+    session_model: "str | None" = None,
+) -> "str | None":
     """With models.diverse on: the refusal of a spawn of `persona` for `stage` asking for
     `requested`, when a persona with conflicting priorities already runs that stage on the same
     model family. No model asked for means the session's model (`session_model`, when known).
@@ -126,8 +132,14 @@ def diversity_refusal(persona: str, stage: str, requested: "str | None", agents:
         return None
     other = clash[0]
     free = [m for m in pool if family(m) not in taken]
-    return refusals.model_clash(persona, other.persona, stage, label(other.model or other.model_requested or session_model),
-                                free[0] if free else None, partners)
+    return refusals.model_clash(
+        persona,
+        other.persona,
+        stage,
+        label(other.model or other.model_requested or session_model),
+        free[0] if free else None,
+        partners,
+    )
 
 
 def assignment(panel: Sequence[str], pairs: Sequence[Sequence[str]], pool: Sequence[str]) -> "dict[str, str]":

@@ -28,9 +28,12 @@ def announce(delib: Deliberation, cfg: EscalationConfig, registry: ReversalRegis
     cls = escalation.class_of(delib, cfg)
     route = escalation.compute_route(cls, escalation.vote_of(delib), registry, [], cfg)
     fired = [r for r in route.rules if r.rule in escalation.ESCALATING]
-    return AnnouncedRoute(route=route.route, rules=[r.rule for r in fired],
-                          why="; ".join(f"{r.rule}: {r.detail}" for r in fired)[:400],
-                          probes=[p.name for p in escalation.matching_probes(cfg.probes, cls)])
+    return AnnouncedRoute(
+        route=route.route,
+        rules=[r.rule for r in fired],
+        why="; ".join(f"{r.rule}: {r.detail}" for r in fired)[:400],
+        probes=[p.name for p in escalation.matching_probes(cfg.probes, cls)],
+    )
 
 
 def needs_person(route: str) -> bool:

@@ -25,13 +25,22 @@ from deliberation.wire import hookio
 def file_report(turn: Turn, delib: Deliberation, rec: AgentRecord, text: str, *, stop_hook_active: bool) -> Outcome:
     """Capture `text` as `rec`'s report with the config's limits (size, send-backs, dimensions)."""
     d = turn.cfg.deliberation
-    return capture(delib, rec, text, stop_hook_active=stop_hook_active, max_bytes=d.max_report_bytes,
-                   retries=d.report_retries, dimensions=[x.name for x in turn.cfg.ranking.dimensions], now=turn.now)
+    return capture(
+        delib,
+        rec,
+        text,
+        stop_hook_active=stop_hook_active,
+        max_bytes=d.max_report_bytes,
+        retries=d.report_retries,
+        dimensions=[x.name for x in turn.cfg.ranking.dimensions],
+        now=turn.now,
+    )
 
 
 @dataclass(frozen=True)
 class Transcripts:
     """How the shell reads a subagent's transcript: its token figure, the model it ran on."""
+
     tokens: "Callable[[str | None], int | None]"
     model: "Callable[[str | None], str | None]"
 
@@ -69,7 +78,9 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
     lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
     if not rec.background:
         return hookio.Answer()
-    return deliver(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals), delib, background=True)
+    return deliver(
+        turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals), delib, background=True
+    )
 
 
 def _settle(turn: Turn, event: hookio.SubagentStop):
@@ -105,8 +116,13 @@ def agent_returned(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
         if delib is None:
             return hookio.Answer()
         return say_once(turn, delib, hookio.Answer(context=engine.progress_text(delib, turn.cfg)))
-    lin.mark_finished(turn.tx.lineage, agent_id=event.child_agent_id, tool_use_id=event.tool_use_id,
-                      now=turn.now, failed=event.status != "completed")
+    lin.mark_finished(
+        turn.tx.lineage,
+        agent_id=event.child_agent_id,
+        tool_use_id=event.tool_use_id,
+        now=turn.now,
+        failed=event.status != "completed",
+    )
     if rec is None or delib is None:
         return hookio.Answer()
     if event.total_tokens:
@@ -131,6 +147,7 @@ def agent_returned(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
 class Notified:
     """The deliberation agent a task notification announced (None, None: none), and whether its
     result had reached the main agent before (a resumed agent, a notification sent again)."""
+
     delib: "Deliberation | None" = None
     rec: "AgentRecord | None" = None
     repeat: bool = False

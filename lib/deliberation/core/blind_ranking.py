@@ -22,8 +22,8 @@ from deliberation.core.phases import approaches as collected
 from deliberation.core.phases import current
 from deliberation.text import progress, refusals
 
-RATIONALE_CONTAINMENT = 0.5   # share of another agent's rationale trigrams found in the prompt
-RATIONALE_MIN_TOKENS = 6      # shorter rationales are not compared
+RATIONALE_CONTAINMENT = 0.5  # share of another agent's rationale trigrams found in the prompt
+RATIONALE_MIN_TOKENS = 6  # shorter rationales are not compared
 SNIPPET = 70
 
 _SCALE = re.compile(r"\b(?:0|1)\s*(?:-|–|—|to)\s*10\b|\b10\s*=\s*[a-z]+(?:\s+[a-z]+)?", re.I)
@@ -37,23 +37,31 @@ _LEADER = re.compile(
     r"|" + _OWNER + r"\b(?:recommended|preferred|favou?red|chosen|selected) (?:by|approach|option|choice)\b"
     r"|\b(?:the synthesis|the panel|the majority|the others|other agents|the team)(?:['’]s)?\b(?:[^.\n]|\.(?=\d)){0,40}?"
     r"\b(?:prefer|recommend|favou?r|back|pick|chose|choose|lean|settle|converge)\w*"
-    r"|\bconsensus\b(?!\s+gate)", re.I)
+    r"|\bconsensus\b(?!\s+gate)",
+    re.I,
+)
 # a score-like number: 0-10 (decimals allowed), not a measurement with a unit
 _NO_UNIT = r"(?!\s*(?:%|ms\b|s\b|sec|min|h\b|hours?|days?|weeks?|months?|[gmk]b\b|k\b|req|rps|usd|eur|\$|x\b|times))"
 _SCORE_NUMBER = r"(?:10(?:\.0+)?|\d(?:\.\d+)?)(?![\d.])" + _NO_UNIT
-_SCORE_WORDS = (r"\b(?:scor(?:e|es|ed|ing)|rated|rating|mean|average|avg|weighted)\b\W{0,3}"
-                r"(?:of|at|is|was|=|:)?\s*" + _SCORE_NUMBER)
+_SCORE_WORDS = (
+    r"\b(?:scor(?:e|es|ed|ing)|rated|rating|mean|average|avg|weighted)\b\W{0,3}"
+    r"(?:of|at|is|was|=|:)?\s*" + _SCORE_NUMBER
+)
 _OUT_OF_TEN = r"\b\d{1,2}(?:\.\d+)?\s*(?:/\s*10\b|out of 10\b)"
-_GROUPS = (r"\d+\s+of\s+\d+|unanimous(?:ly)?|the panel|the majority|everyone|all (?:the )?(?:agents|personas|rankers)"
-           r"|(?:the )?other(?:s| agents| personas| rankers)|most (?:agents|personas|rankers)")
-_VERBS = (r"(?:approv\w*|reject\w*|abstain\w*|vot(?:e|es|ed|ing)\b|endors\w*|veto\w*|verdicts?\b|back(?:s|ed)\b"
-          r"|prefer\w*|favou?r\w*|object\w*)")
+_GROUPS = (
+    r"\d+\s+of\s+\d+|unanimous(?:ly)?|the panel|the majority|everyone|all (?:the )?(?:agents|personas|rankers)"
+    r"|(?:the )?other(?:s| agents| personas| rankers)|most (?:agents|personas|rankers)"
+)
+_VERBS = (
+    r"(?:approv\w*|reject\w*|abstain\w*|vot(?:e|es|ed|ing)\b|endors\w*|veto\w*|verdicts?\b|back(?:s|ed)\b"
+    r"|prefer\w*|favou?r\w*|object\w*)"
+)
 
 
 @dataclass(frozen=True)
 class Leak:
-    kind: str       # leader | scores | verdicts | rationale | order
-    snippet: str    # what was found (quoted in the deny reason)
+    kind: str  # leader | scores | verdicts | rationale | order
+    snippet: str  # what was found (quoted in the deny reason)
 
 
 # --------------------------------------------------------------------------------------------
@@ -84,8 +92,9 @@ def _summaries(delib) -> "dict[str, str]":
 
 _VERDICT = r"\b(?:refuted|weakened|upheld|struck|overturned|rebutted|debunked)\b"
 _VERDICT_ASIDE = re.compile(r"\s*[(\[][^()\[\]]*" + _VERDICT + r"[^()\[\]]*[)\]]", re.I)
-_VERDICT_CLAUSE = re.compile(r"\s*[—–;,-]\s*(?:since |now |but |and )?(?:was |is |been |partly |partially )*"
-                             + _VERDICT + r"\b[^.;]*", re.I)
+_VERDICT_CLAUSE = re.compile(
+    r"\s*[—–;,-]\s*(?:since |now |but |and )?(?:was |is |been |partly |partially )*" + _VERDICT + r"\b[^.;]*", re.I
+)
 _VERDICT_SENTENCE = re.compile(r"[^.!?]*" + _VERDICT + r"[^.!?]*(?:[.!?]|$)", re.I)
 
 
@@ -161,7 +170,7 @@ def _first_unnegated(pattern: "re.Pattern[str]", text: str) -> "re.Match[str] | 
     for m in pattern.finditer(text):
         floor = max(0, m.start() - 40)
         left = max([floor] + [b.end() for b in _BOUNDARY.finditer(text, floor, m.start())])
-        if not _NEGATION.search(text[left:m.start()]):
+        if not _NEGATION.search(text[left : m.start()]):
             return m
     return None
 
@@ -172,8 +181,11 @@ def _names(exclude: str) -> "list[str]":
     for slug, (title, _prio) in personas.ALL.items():
         if slug == exclude:
             continue
-        out += [re.escape(slug), re.escape(title).replace("\\ ", r"\s+"),
-                re.escape(title.replace("'", "’")).replace("\\ ", r"\s+")]
+        out += [
+            re.escape(slug),
+            re.escape(title).replace("\\ ", r"\s+"),
+            re.escape(title.replace("'", "’")).replace("\\ ", r"\s+"),
+        ]
     return sorted(set(out), key=len, reverse=True)
 
 
@@ -185,8 +197,12 @@ def _list_entries(prompt: str, ids: "list[str]") -> "list[str]":
     """Approach ids in the order the prompt LISTS them (one per line, as list items)."""
     if not ids:
         return []
-    line = re.compile(r"^\s*(?:[-*•]|\d+[.)])?\s*(?:\*\*)?(?:approach\s+|option\s+)?[`\"']?(" + _id_alternation(ids)
-                      + r")[`\"']?(?:\*\*)?\s*(?:[:.)\]—–]|\s-\s|\s\(|$)", re.I | re.M)
+    line = re.compile(
+        r"^\s*(?:[-*•]|\d+[.)])?\s*(?:\*\*)?(?:approach\s+|option\s+)?[`\"']?("
+        + _id_alternation(ids)
+        + r")[`\"']?(?:\*\*)?\s*(?:[:.)\]—–]|\s-\s|\s\(|$)",
+        re.I | re.M,
+    )
     seen: list[str] = []
     by_lower = {i.lower(): i for i in ids}
     for m in line.finditer(prompt):
@@ -210,9 +226,12 @@ def _rationales(delib, persona: str) -> "list[tuple[str, str]]":
     return [(label, text) for label, text in out if len(tokens(text)) >= RATIONALE_MIN_TOKENS]
 
 
-def check_prompt(prompt: str, delib, persona: str = "",
-                 dimensions: "Iterable[str]" = ("correctness", "risk", "maintainability", "performance", "cost")
-                 ) -> "list[Leak]":
+def check_prompt(
+    prompt: str,
+    delib,
+    persona: str = "",
+    dimensions: "Iterable[str]" = ("correctness", "risk", "maintainability", "performance", "cost"),
+) -> "list[Leak]":
     """Everything `prompt` (a ranking spawn's prompt) carries that a blind ranker must not see."""
     if not prompt:
         return []
@@ -231,8 +250,10 @@ def check_prompt(prompt: str, delib, persona: str = "",
     if dims:
         score_patterns.append(r"\b(?:" + dims + r")\b[\"']?\s*[:=]?\s*(?!0\.\d)" + _SCORE_NUMBER)
     if ids:
-        score_patterns.append(r"(?<![\w:-])(?:" + _id_alternation(ids) + r")(?![\w:-])\s*[:=(]?\s*"
-                              r"(?:10\.0+|\d\.\d+)(?![\d.])" + _NO_UNIT)
+        score_patterns.append(
+            r"(?<![\w:-])(?:" + _id_alternation(ids) + r")(?![\w:-])\s*[:=(]?\s*"
+            r"(?:10\.0+|\d\.\d+)(?![\d.])" + _NO_UNIT
+        )
     m = re.search("|".join(f"(?:{p})" for p in score_patterns), scan, re.I)
     if m:
         leaks.append(Leak("scores", _clip(_sentence_around(scan, m.start(), m.end()))))

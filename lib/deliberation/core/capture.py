@@ -49,8 +49,17 @@ def semantic_problem(agent: AgentRecord, report, dimensions: "list[str]") -> "st
     return None
 
 
-def capture(delib: Deliberation, agent: AgentRecord, text: str, *, stop_hook_active: bool,
-            max_bytes: int, retries: int, dimensions: "list[str]", now: float) -> Outcome:
+def capture(
+    delib: Deliberation,
+    agent: AgentRecord,
+    text: str,
+    *,
+    stop_hook_active: bool,
+    max_bytes: int,
+    retries: int,
+    dimensions: "list[str]",
+    now: float,
+) -> Outcome:
     if agent.status in ("reported", "invalid"):
         return Outcome("duplicate")
     shape = shape_of(agent.kind, agent.stage)
@@ -68,15 +77,17 @@ def capture(delib: Deliberation, agent: AgentRecord, text: str, *, stop_hook_act
             return Outcome("send_back", words.send_back(problem))
         agent.status = "invalid"
         agent.reported_at = now
-        delib.warnings.append(words.recorded_invalid(f"{agent.persona} ({agent.agent_id or agent.key})",
-                                                     agent.send_backs, problem.splitlines()[0]))
+        delib.warnings.append(
+            words.recorded_invalid(f"{agent.persona} ({agent.agent_id or agent.key})", agent.send_backs, problem.splitlines()[0])
+        )
         return Outcome("invalid")
     file_report(delib, agent, report, ignored, now)
     return Outcome("recorded")
 
 
-def check_data(agent: AgentRecord, data: object, *, max_bytes: int,
-               dimensions: "list[str]") -> "tuple[object, list[str], str | None]":
+def check_data(
+    agent: AgentRecord, data: object, *, max_bytes: int, dimensions: "list[str]"
+) -> "tuple[object, list[str], str | None]":
     """A report given as data (a workflow agent's StructuredOutput): (report, ignored keys,
     problem) — the same model and the same stage rules as a fenced report; problem None = valid."""
     try:
@@ -95,7 +106,13 @@ def file_report(delib: Deliberation, agent: AgentRecord, report, ignored: "list[
     agent.problem = None
     agent.reported_at = now
     for other in delib.agents:
-        if (other is not agent and other.persona == agent.persona and other.stage == agent.stage
-                and other.tier == agent.tier and other.red_team_round == agent.red_team_round
-                and other.status == "reported" and not other.superseded):
+        if (
+            other is not agent
+            and other.persona == agent.persona
+            and other.stage == agent.stage
+            and other.tier == agent.tier
+            and other.red_team_round == agent.red_team_round
+            and other.status == "reported"
+            and not other.superseded
+        ):
             other.superseded = True

@@ -27,29 +27,31 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 DIMENSIONS = ("ambiguity", "complexity", "stakes", "context_dependence")
-COMBINE_WEIGHT = 0.3      # cost of the top dimension, and of each further dimension at "high"
-RAMP_WIDTH = 0.2          # low = high − RAMP_WIDTH
-QUESTION_WEIGHT = 0.15    # ambiguity added by a question mark
-OPTIONS_WEIGHT = 0.45     # ambiguity added by a question that offers alternatives
+COMBINE_WEIGHT = 0.3  # cost of the top dimension, and of each further dimension at "high"
+RAMP_WIDTH = 0.2  # low = high − RAMP_WIDTH
+QUESTION_WEIGHT = 0.15  # ambiguity added by a question mark
+OPTIONS_WEIGHT = 0.45  # ambiguity added by a question that offers alternatives
 DECISION_QUESTION_WEIGHT = 0.5  # ambiguity added by a question about doing something
-YES_NO_WEIGHT = 0.35      # … by another yes/no question of four words or more ("does it apply to us")
-SITUATION_WEIGHT = 0.45   # context dependence added by a choice asked about a described situation
-SITUATION_WORDS = 16      # … a question this long describes one by itself
-CHANGE_NEEDS = 0.5        # an order to change a live system counts when this much is at stake
-SITUATION_NEEDS = 0.15    # … when something in it is at stake (stakes ≥ this, or complexity ≥ twice this)
-VERDICT_WEIGHT = 0.45     # … by a verdict asked in a few words after a situation ("Approve?")
-LONG_PROMPT_WORDS = 60    # complexity added from this many words on…
+YES_NO_WEIGHT = 0.35  # … by another yes/no question of four words or more ("does it apply to us")
+SITUATION_WEIGHT = 0.45  # context dependence added by a choice asked about a described situation
+SITUATION_WORDS = 16  # … a question this long describes one by itself
+CHANGE_NEEDS = 0.5  # an order to change a live system counts when this much is at stake
+SITUATION_NEEDS = 0.15  # … when something in it is at stake (stakes ≥ this, or complexity ≥ twice this)
+VERDICT_WEIGHT = 0.45  # … by a verdict asked in a few words after a situation ("Approve?")
+LONG_PROMPT_WORDS = 60  # complexity added from this many words on…
 LONG_PROMPT_WEIGHT = 0.15
 VERY_LONG_PROMPT_WORDS = 150
 VERY_LONG_PROMPT_WEIGHT = 0.3
-QUANTITY_WEIGHT = 0.3     # complexity added by a large quantity (millions of rows, terabytes)
-SCORED_HEAD = 12_000      # a pasted log is scored by its start and its end (the question is usually there)
+QUANTITY_WEIGHT = 0.3  # complexity added by a large quantity (millions of rows, terabytes)
+SCORED_HEAD = 12_000  # a pasted log is scored by its start and its end (the question is usually there)
 SCORED_TAIL = 4_000
 DEFAULT_THRESHOLD = defaults.CONFIG["trigger"]["threshold"]
 DEFAULT_HIGH = defaults.CONFIG["trigger"]["high_dimension"]
 DEFAULT_FORCE_MARKERS = tuple(defaults.CONFIG["trigger"]["force_markers"])
 
 BUILTIN_VOCABULARIES = vocab.BUILTIN_VOCABULARIES
+
+
 class _Lazy:
     """A regular expression compiled at its first use: a routine prompt needs few of these, and
     each compile is a hook's latency."""
@@ -81,15 +83,24 @@ class _Lazy:
 _QUANTITY = _Lazy(r"\b\d+(?:[.,]\d+)?\s?(?:k|m|b|bn|tb|million|billion)\b(?!\w)|\b\d{1,3}(?:,\d{3}){2,}\b")
 _SENTENCE_END = _Lazy(r"([.!?\n])")
 _OR = _Lazy(r"(?:,|\s)or\s", re.I)
-_OPENER = _Lazy(r"\s*(?:should|shall|shuld|shoud|are we|do we|do i|can we|can i|"
-                     r"could we|must we|would it|is there any reason)\b", re.I)
+_OPENER = _Lazy(
+    r"\s*(?:should|shall|shuld|shoud|are we|do we|do i|can we|can i|"
+    r"could we|must we|would it|is there any reason)\b",
+    re.I,
+)
 _YES_NO = _Lazy(r"\s*(?:is|are|was|were|do|does|did|can|could|would|will|must|may|might|need|has|have)\b", re.I)
 _REQUEST = _Lazy(r"\s*(?:can|could|would|will)\s+(?:you|u)\b|\s*(?:please|pls)\b", re.I)
-_FACT = _Lazy(r"\s*(?:what|which|why|how|where|when|who)(?:\s+[\w.-]+){0,2}?\s+"
-                   r"(?:is|are|was|were|does|do|did|version)\b", re.I)
-_MANY = _Lazy(r"\b(?:\d{1,3}(?:,\d{3})+|(?!(?:19|20)\d\d\b)\d{4,}|\d+(?:\.\d+)?\s?(?:k|m|million|thousand))"
-                   r"((?:\s+[a-z-]+){1,3})")
+_FACT = _Lazy(
+    r"\s*(?:what|which|why|how|where|when|who)(?:\s+[\w.-]+){0,2}?\s+"
+    r"(?:is|are|was|were|does|do|did|version)\b",
+    re.I,
+)
+_MANY = _Lazy(
+    r"\b(?:\d{1,3}(?:,\d{3})+|(?!(?:19|20)\d\d\b)\d{4,}|\d+(?:\.\d+)?\s?(?:k|m|million|thousand))"
+    r"((?:\s+[a-z-]+){1,3})"
+)
 _LOOKUP = _Lazy(r"\s*(?:is|are)\s+there\b(?!\s+(?:a|any)\s+(?:reason|risk|danger|downside|way\s+back))", re.I)
+
 
 def _vocabulary(dim: str, vocabularies, extra_terms) -> "dict[str, float]":
     base = BUILTIN_VOCABULARIES[dim]
@@ -133,8 +144,7 @@ def offers_alternatives(questions: "list[str]") -> bool:
 def asks_yes_or_no(questions: "list[str]") -> bool:
     """A question about doing something: "Should the API require auth?", "Do we …?", or a
     proposed step put as a question: "Disable SSO and allow password login for now?"."""
-    return any(_OPENER.match(q) or (q.rstrip().endswith("?") and _first_word(q) in vocab.PROPOSING_VERBS)
-               for q in questions)
+    return any(_OPENER.match(q) or (q.rstrip().endswith("?") and _first_word(q) in vocab.PROPOSING_VERBS) for q in questions)
 
 
 def _first_word(sentence: str) -> str:
@@ -145,15 +155,17 @@ def _first_word(sentence: str) -> str:
 def asks_a_verdict(prompt: str, questions: "list[str]") -> bool:
     """A situation described, then a verdict asked in a few words: "… Approve?", "… Good
     enough for now?", "… Which one?", "… Thoughts?"."""
-    return any(len(q.split()) <= 4 and not _REQUEST.match(q) and prompt.strip() != q.strip()
-               for q in questions if q.rstrip().endswith("?"))
+    return any(
+        len(q.split()) <= 4 and not _REQUEST.match(q) and prompt.strip() != q.strip()
+        for q in questions
+        if q.rstrip().endswith("?")
+    )
 
 
 def asks_whether(questions: "list[str]") -> bool:
     """A yes/no question of another kind ("Does COPPA apply to us?", "Is that enough?"), not a
     request ("Can you …?") or a look-up ("Is there a …?")."""
-    return any(_YES_NO.match(q) and not _REQUEST.match(q) and not _LOOKUP.match(q) and len(q.split()) >= 4
-               for q in questions)
+    return any(_YES_NO.match(q) and not _REQUEST.match(q) and not _LOOKUP.match(q) and len(q.split()) >= 4 for q in questions)
 
 
 def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) -> "list[tuple[str, float]]":
@@ -189,8 +201,9 @@ def _structural(dim: str, prompt: str, norm: str, n_words: int, so_far: dict) ->
             out.append((said.CUES["irreversible_on_live"], vocab.IRREVERSIBLE_ON_LIVE))
         elif so_far.get("stakes", 0.0) >= CHANGE_NEEDS and changes_a_live_system(prompt, norm):
             out.append((said.CUES["change_to_live"], vocab.IRREVERSIBLE_ON_LIVE))
-        if (so_far.get("stakes", 0.0) >= SITUATION_NEEDS or so_far.get("complexity", 0.0) >= 2 * SITUATION_NEEDS) \
-                and describes_a_situation(prompt, norm):
+        if (
+            so_far.get("stakes", 0.0) >= SITUATION_NEEDS or so_far.get("complexity", 0.0) >= 2 * SITUATION_NEEDS
+        ) and describes_a_situation(prompt, norm):
             out.append((said.CUES["situation"], SITUATION_WEIGHT))
     return out
 
@@ -226,11 +239,17 @@ def platform_choice(prompt: str) -> bool:
     platform the system is built on: "Postgres or DynamoDB for the bookings?", "Elixir for the
     new chat service?". Questions of fact ("which Postgres are we on?") are not decisions."""
     questions = _questions(prompt)
-    decisive = [q for q in questions if _OPENER.match(q) or _OR.search(q)
-                or (q.rstrip().endswith("?") and _first_word(q) in vocab.PROPOSING_VERBS)]
+    decisive = [
+        q
+        for q in questions
+        if _OPENER.match(q) or _OR.search(q) or (q.rstrip().endswith("?") and _first_word(q) in vocab.PROPOSING_VERBS)
+    ]
     if not decisive:
-        decisive = [q for q in questions if q.rstrip().endswith("?") and not _REQUEST.match(q)
-                    and not _FACT.match(q) and len(q.split()) <= 12]
+        decisive = [
+            q
+            for q in questions
+            if q.rstrip().endswith("?") and not _REQUEST.match(q) and not _FACT.match(q) and len(q.split()) <= 12
+        ]
     return any(find_terms(normalise(q), vocab.PLATFORMS) for q in decisive)
 
 
@@ -312,7 +331,7 @@ def forced_by(prompt: str, markers) -> "str | None":
         if spelt is None and text.startswith(marker):
             spelt = marker
         if spelt is not None:
-            rest = text[len(spelt):]
+            rest = text[len(spelt) :]
             if not rest or not (rest[0].isalnum() or rest[0] in "_-"):
                 return spelt
     return None
@@ -327,7 +346,7 @@ def _namespaced(text: str, marker: str) -> "str | None":
     namespace = text[1:colon]
     if not all(ch.isalnum() or ch in "_-." for ch in namespace):
         return None
-    spelt = text[:colon + 1] + marker[1:]
+    spelt = text[: colon + 1] + marker[1:]
     return spelt if text.startswith(spelt) else None
 
 
@@ -338,7 +357,7 @@ def question_of(prompt: str, markers=None) -> str:
     text = prompt.strip()
     marker = forced_by(text, markers or DEFAULT_FORCE_MARKERS)
     if marker:
-        return text[len(marker):].lstrip(" :—-\n\t")
+        return text[len(marker) :].lstrip(" :—-\n\t")
     return text
 
 
@@ -366,10 +385,17 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     markers = trig.get("force_markers") or DEFAULT_FORCE_MARKERS
     zero = {d: 0.0 for d in DIMENSIONS}
     if is_task_notification(prompt):
-        return {"dimensions": zero, "confidence": 1.0, "threshold": threshold, "triggered": False,
-                "forced": False, "task_type": "default", "matched": {d: [] for d in DIMENSIONS},
-                "reason": said.NOTIFICATION,
-                "consensus_threshold": tt.threshold("default", types.get("thresholds"))}
+        return {
+            "dimensions": zero,
+            "confidence": 1.0,
+            "threshold": threshold,
+            "triggered": False,
+            "forced": False,
+            "task_type": "default",
+            "matched": {d: [] for d in DIMENSIONS},
+            "reason": said.NOTIFICATION,
+            "consensus_threshold": tt.threshold("default", types.get("thresholds")),
+        }
     scored = score(prompt, trig.get("vocabularies"), trig.get("extra_terms"))
     matched = scored.pop("matched")
     confidence = combine(scored, high)
@@ -385,7 +411,14 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
         reason = said.below(confidence, threshold, highs)
     else:
         triggered, reason = False, said.at_or_above(confidence, threshold)
-    return {"dimensions": scored, "confidence": confidence, "threshold": threshold,
-            "triggered": triggered, "forced": marker is not None, "task_type": task_type,
-            "matched": matched, "reason": reason,
-            "consensus_threshold": tt.threshold(task_type, types.get("thresholds"))}
+    return {
+        "dimensions": scored,
+        "confidence": confidence,
+        "threshold": threshold,
+        "triggered": triggered,
+        "forced": marker is not None,
+        "task_type": task_type,
+        "matched": matched,
+        "reason": reason,
+        "consensus_threshold": tt.threshold(task_type, types.get("thresholds")),
+    }

@@ -88,9 +88,13 @@ def templated_dissent(agents: Sequence[AgentRecord], threshold: float) -> "list[
     return _group_warnings("templated_dissent", agents, pairs, threshold, words.TEMPLATED_DISSENT)
 
 
-def _group_warnings(detector: Detector, agents: Sequence[AgentRecord],
-                    pairs: "dict[tuple[str, str], tuple[float, str]]", threshold: float,
-                    what: str) -> "list[ConformityWarning]":
+def _group_warnings(
+    detector: Detector,
+    agents: Sequence[AgentRecord],
+    pairs: "dict[tuple[str, str], tuple[float, str]]",
+    threshold: float,
+    what: str,
+) -> "list[ConformityWarning]":
     order = [a.key for a in agents]
     persona = {a.key: a.persona for a in agents}
     warnings = []
@@ -98,10 +102,13 @@ def _group_warnings(detector: Detector, agents: Sequence[AgentRecord],
         members = set(group)
         figures = sorted(((s, k, t) for k, (s, t) in pairs.items() if k[0] in members), reverse=True)
         shown = [(persona[k[0]], persona[k[1]], s) for s, k, _ in figures[:6]]
-        warnings.append(ConformityWarning(
-            detector=detector, agents=group,
-            evidence=words.similar_group(len(group), what, threshold, shown, len(figures) - 6,
-                                         _excerpt(figures[0][2]))))
+        warnings.append(
+            ConformityWarning(
+                detector=detector,
+                agents=group,
+                evidence=words.similar_group(len(group), what, threshold, shown, len(figures) - 6, _excerpt(figures[0][2])),
+            )
+        )
     return warnings
 
 
@@ -114,12 +121,14 @@ def leading_scores(agents: Sequence[AgentRecord], ranking: RankingResult) -> "di
     not count (invalid, superseded, not of the ranking stage). Scores of agents the list does
     not know are kept: the ranking computed them."""
     known = _counted(agents)
-    return {k: v for k, v in ranking.leading_scores.items()
-            if k not in known or (is_valid(known[k]) and known[k].stage == "ranking")}
+    return {
+        k: v for k, v in ranking.leading_scores.items() if k not in known or (is_valid(known[k]) and known[k].stage == "ranking")
+    }
 
 
-def score_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult | None",
-                     window: float, min_agents: int) -> "list[ConformityWarning]":
+def score_clustering(
+    agents: Sequence[AgentRecord], ranking: "RankingResult | None", window: float, min_agents: int
+) -> "list[ConformityWarning]":
     """Flag when at least `min_agents` scores for the leading approach span ≤ `window` points."""
     if ranking is None or ranking.leading is None:
         return []
@@ -130,9 +139,13 @@ def score_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult | No
     spread = high - low
     if spread > window + _EPS:
         return []
-    return [ConformityWarning(
-        detector="score_clustering", agents=list(scores),
-        evidence=words.score_clustering(len(scores), ranking.leading, low, high, window, sorted(scores.values())))]
+    return [
+        ConformityWarning(
+            detector="score_clustering",
+            agents=list(scores),
+            evidence=words.score_clustering(len(scores), ranking.leading, low, high, window, sorted(scores.values())),
+        )
+    ]
 
 
 def _counted(agents: Sequence[AgentRecord]) -> "dict[str, AgentRecord]":
@@ -158,8 +171,9 @@ def leading_dimension_scores(agents: Sequence[AgentRecord], ranking: RankingResu
     return out
 
 
-def dimension_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult | None",
-                         window: float, min_agents: int) -> "list[ConformityWarning]":
+def dimension_clustering(
+    agents: Sequence[AgentRecord], ranking: "RankingResult | None", window: float, min_agents: int
+) -> "list[ConformityWarning]":
     """Flag the dimensions of the leading approach on which at least `min_agents` scores span
     ≤ `window` points. One warning naming every clustered dimension, with its scores."""
     if ranking is None or ranking.leading is None:
@@ -176,13 +190,16 @@ def dimension_clustering(agents: Sequence[AgentRecord], ranking: "RankingResult 
         members += [k for k in scores if k not in members]
     if not found:
         return []
-    return [ConformityWarning(
-        detector="dimension_clustering", agents=members,
-        evidence=words.dimension_clustering(ranking.leading, window, found))]
+    return [
+        ConformityWarning(
+            detector="dimension_clustering", agents=members, evidence=words.dimension_clustering(ranking.leading, window, found)
+        )
+    ]
 
 
-def near_threshold(agents: Sequence[AgentRecord], ranking: "RankingResult | None",
-                   threshold: "float | None", margin: float, min_agents: int) -> "list[ConformityWarning]":
+def near_threshold(
+    agents: Sequence[AgentRecord], ranking: "RankingResult | None", threshold: "float | None", margin: float, min_agents: int
+) -> "list[ConformityWarning]":
     """Flag when at least `min_agents` weighted scores for the leading approach all lie within
     `margin` points of the consensus bar, threshold × 10 on the 0-10 scale."""
     if ranking is None or ranking.leading is None or threshold is None:
@@ -194,18 +211,20 @@ def near_threshold(agents: Sequence[AgentRecord], ranking: "RankingResult | None
     low, high = min(scores.values()), max(scores.values())
     if low < bar - margin - _EPS or high > bar + margin + _EPS:
         return []
-    return [ConformityWarning(
-        detector="near_threshold", agents=list(scores),
-        evidence=words.near_threshold(len(scores), ranking.leading, low, high, margin, threshold,
-                                      sorted(scores.values())))]
+    return [
+        ConformityWarning(
+            detector="near_threshold",
+            agents=list(scores),
+            evidence=words.near_threshold(len(scores), ranking.leading, low, high, margin, threshold, sorted(scores.values())),
+        )
+    ]
 
 
 # --------------------------------------------------------------------------------------------
 # missing minority
 
 
-def missing_minority(agents: Sequence[AgentRecord],
-                     conflicting_pairs: Sequence[Sequence[str]]) -> "list[ConformityWarning]":
+def missing_minority(agents: Sequence[AgentRecord], conflicting_pairs: Sequence[Sequence[str]]) -> "list[ConformityWarning]":
     """Unanimous approval (every ranking verdict 'approve', no dissent at all) although both
     personas of at least one conflicting pair took part. One warning naming every such pair."""
     ranked = valid_records(agents, "ranking")
@@ -218,9 +237,13 @@ def missing_minority(agents: Sequence[AgentRecord],
     if not pairs:
         return []
     involved = {p for pair in pairs for p in pair}
-    return [ConformityWarning(
-        detector="missing_minority", agents=[a.key for a in ranked if a.persona in involved],
-        evidence=words.missing_minority(len(ranked), pairs))]
+    return [
+        ConformityWarning(
+            detector="missing_minority",
+            agents=[a.key for a in ranked if a.persona in involved],
+            evidence=words.missing_minority(len(ranked), pairs),
+        )
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -238,8 +261,7 @@ def agree(a, b, leading: "str | None" = None) -> bool:
     return pa[0] != "abstain" and pa == pb
 
 
-def same_reasoning(agents: Sequence[AgentRecord], ranking: "RankingResult | None",
-                   threshold: float) -> "list[ConformityWarning]":
+def same_reasoning(agents: Sequence[AgentRecord], ranking: "RankingResult | None", threshold: float) -> "list[ConformityWarning]":
     """Agreeing ranking agents whose rationales are this similar or more: one warning per group."""
     leading = ranking.leading if ranking else None
     ranked = [a for a in valid_records(agents, "ranking") if a.filed.rationale.strip()]
@@ -266,8 +288,7 @@ def two_agent_rule(a, b, threshold: float = 0.6, leading: "str | None" = None) -
     ra, rb = getattr(a, "report", a), getattr(b, "report", b)
     if ra is None or rb is None or not agree(ra, rb, leading):
         return "investigate"
-    if ra.rationale.strip() and rb.rationale.strip() and \
-            similarity(ra.rationale, rb.rationale) >= threshold - _EPS:
+    if ra.rationale.strip() and rb.rationale.strip() and similarity(ra.rationale, rb.rationale) >= threshold - _EPS:
         return "suspect_herding"
     return "proceed"
 
@@ -286,17 +307,23 @@ def single_model(agents: Sequence[AgentRecord]) -> "list[ConformityWarning]":
     if any(m is None for m in models.values()) or len(set(models.values())) != 1:
         return []
     model = next(iter(models.values()))
-    return [ConformityWarning(
-        detector="single_model", agents=list(models),
-        evidence=words.single_model(len(ranked), model), recommendation=words.SINGLE_MODEL_FIX)]
+    return [
+        ConformityWarning(
+            detector="single_model",
+            agents=list(models),
+            evidence=words.single_model(len(ranked), model),
+            recommendation=words.SINGLE_MODEL_FIX,
+        )
+    ]
 
 
 # --------------------------------------------------------------------------------------------
 # all detectors
 
 
-def detect_all(agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg,
-               threshold: "float | None" = None) -> "list[ConformityWarning]":
+def detect_all(
+    agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg, threshold: "float | None" = None
+) -> "list[ConformityWarning]":
     """Run every detector; `cfg` is the Config or its `conformity` section; `threshold` is the
     deliberation's consensus threshold (near_threshold is skipped without it).
 

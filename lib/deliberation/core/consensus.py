@@ -17,12 +17,12 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import Iterable, Literal, Mapping
 
-CLEAR_MARGIN = 1.0       # weighted points: a preference this wide (or wider) is fully firm
-STATED_DISSENT = 0.5     # the least weight of a dissent the ranker states in preferred_approach
-DOUBT = 0.2              # the prior weight of doubt in S / (S + O + DOUBT)
-ACCEPTABLE_LEVEL = 6.0   # a leader whose mean weighted score is below this: best of weak options
-STRONG = 0.85            # GatesConfig.strong default
-MODERATE = 0.70          # GatesConfig.moderate default
+CLEAR_MARGIN = 1.0  # weighted points: a preference this wide (or wider) is fully firm
+STATED_DISSENT = 0.5  # the least weight of a dissent the ranker states in preferred_approach
+DOUBT = 0.2  # the prior weight of doubt in S / (S + O + DOUBT)
+ACCEPTABLE_LEVEL = 6.0  # a leader whose mean weighted score is below this: best of weak options
+STRONG = 0.85  # GatesConfig.strong default
+MODERATE = 0.70  # GatesConfig.moderate default
 REVIEW_TYPES = ("security", "architecture")  # a weak leader goes to a person for these
 
 Stance = Literal["support", "oppose", "indifferent"]
@@ -32,6 +32,7 @@ Band = Literal["strong", "moderate", "weak"]
 @dataclass(frozen=True)
 class Options:
     """The consensus figures' knobs (defaults justified in docs/CONSENSUS.md)."""
+
     clear_margin: float = CLEAR_MARGIN
     doubt: float = DOUBT
     acceptable_level: float = ACCEPTABLE_LEVEL
@@ -43,11 +44,12 @@ class Options:
 @dataclass(frozen=True)
 class Ballot:
     """One ranker's vote as the consensus reads it."""
+
     agent: str
     persona: str
-    scores: "Mapping[str, float]"          # approach → weighted score (0-10)
-    verdict: str = "abstain"               # approve | reject | abstain
-    stated: "str | None" = None            # its preferred_approach, as reported
+    scores: "Mapping[str, float]"  # approach → weighted score (0-10)
+    verdict: str = "abstain"  # approve | reject | abstain
+    stated: "str | None" = None  # its preferred_approach, as reported
 
 
 Basis = Literal["stated", "scores", "reject", "verdict", "tie"]
@@ -56,12 +58,13 @@ Basis = Literal["stated", "scores", "reject", "verdict", "tie"]
 @dataclass(frozen=True)
 class Position:
     """One ranker's position on the leader."""
+
     agent: str
     persona: str
     stance: Stance
-    preferred: "str | None"                # the approach it preferred (None: reject, or a tie)
-    margin: "float | None"                 # leader minus its best alternative, in points
-    firmness: float                        # 0-1: the weight its position carries
+    preferred: "str | None"  # the approach it preferred (None: reject, or a tie)
+    margin: "float | None"  # leader minus its best alternative, in points
+    firmness: float  # 0-1: the weight its position carries
     basis: "Basis"
 
     @property
@@ -73,8 +76,19 @@ class Position:
 @dataclass(frozen=True)
 class Driver:
     """A property of the vote that set the band, with its figure and the agents behind it."""
-    name: Literal["unanimous", "clear_margins", "narrow_margins", "dissent", "rejections",
-                  "indifferent", "doubt", "tie_for_lead", "no_alternative", "no_vote"]
+
+    name: Literal[
+        "unanimous",
+        "clear_margins",
+        "narrow_margins",
+        "dissent",
+        "rejections",
+        "indifferent",
+        "doubt",
+        "tie_for_lead",
+        "no_alternative",
+        "no_vote",
+    ]
     figure: float
     agents: "tuple[str, ...]" = ()
 
@@ -88,11 +102,11 @@ class ConsensusOutcome:
     opposition: float
     doubt: float
     positions: "tuple[Position, ...]" = ()
-    level: "float | None" = None           # the leader's mean weighted score (0-10)
+    level: "float | None" = None  # the leader's mean weighted score (0-10)
     acceptable_level: float = ACCEPTABLE_LEVEL
-    tied: "tuple[tuple[str, float], ...]" = ()   # (approach, its consensus) tied for the lead
+    tied: "tuple[tuple[str, float], ...]" = ()  # (approach, its consensus) tied for the lead
     drivers: "tuple[Driver, ...]" = ()
-    review: bool = False                   # weak options on a security/architecture decision
+    review: bool = False  # weak options on a security/architecture decision
 
     def _agents(self, stance: Stance) -> "tuple[str, ...]":
         return tuple(p.agent for p in self.positions if p.stance == stance)
@@ -122,15 +136,22 @@ class ConsensusOutcome:
         return self.level is not None and self.level < self.acceptable_level
 
     def to_json(self) -> dict:
-        return {"leader": self.leader, "consensus": self.consensus, "band": self.band,
-                "support": self.support, "opposition": self.opposition, "doubt": self.doubt,
-                "unanimous": self.unanimous, "level": self.level,
-                "acceptable_level": self.acceptable_level, "weak_options": self.weak_options,
-                "review": self.review,
-                "positions": [asdict(p) for p in self.positions],
-                "tied": [{"approach": a, "consensus": c} for a, c in self.tied],
-                "drivers": [{"name": d.name, "figure": d.figure, "agents": list(d.agents)}
-                            for d in self.drivers]}
+        return {
+            "leader": self.leader,
+            "consensus": self.consensus,
+            "band": self.band,
+            "support": self.support,
+            "opposition": self.opposition,
+            "doubt": self.doubt,
+            "unanimous": self.unanimous,
+            "level": self.level,
+            "acceptable_level": self.acceptable_level,
+            "weak_options": self.weak_options,
+            "review": self.review,
+            "positions": [asdict(p) for p in self.positions],
+            "tied": [{"approach": a, "consensus": c} for a, c in self.tied],
+            "drivers": [{"name": d.name, "figure": d.figure, "agents": list(d.agents)} for d in self.drivers],
+        }
 
 
 def band(consensus: float, strong: float = STRONG, moderate: float = MODERATE) -> Band:
@@ -150,8 +171,9 @@ def _clip01(x: float) -> float:
     return 0.0 if x <= 0 else 1.0 if x >= 1 else x
 
 
-def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = frozenset(),
-             clear_margin: float = CLEAR_MARGIN) -> Position:
+def position(
+    ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = frozenset(), clear_margin: float = CLEAR_MARGIN
+) -> Position:
     """`ballot`'s position on `leader` (see the module docstring).
 
     `struck`: approaches the depth step struck from the lead. A ranker may still prefer one —
@@ -160,8 +182,7 @@ def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = 
     scores = dict(ballot.scores)
     mk = dict(agent=ballot.agent, persona=ballot.persona)
     if ballot.verdict == "reject":
-        return Position(**mk, stance="oppose", preferred=None, margin=_margin(scores, leader),
-                        firmness=1.0, basis="reject")
+        return Position(**mk, stance="oppose", preferred=None, margin=_margin(scores, leader), firmness=1.0, basis="reject")
     others = {a: s for a, s in scores.items() if a != leader}
     stated = ballot.stated if ballot.stated in scores else None
     if leader not in scores or not others:
@@ -185,15 +206,15 @@ def position(ballot: Ballot, leader: str, struck: "frozenset[str] | set[str]" = 
         if not rest:  # every alternative was struck: nothing left to weigh it against
             return Position(**mk, stance="support", preferred=leader, margin=None, firmness=1.0, basis="verdict")
         lead_by = round(scores[leader] - max(rest.values()), 4)
-        return Position(**mk, stance="support", preferred=leader, margin=lead_by,
-                        firmness=_clip01(lead_by / clear_margin), basis=basis)
+        return Position(
+            **mk, stance="support", preferred=leader, margin=lead_by, firmness=_clip01(lead_by / clear_margin), basis=basis
+        )
     margin = _margin(scores, leader)
     against = (scores[choice] if choice is not None else max(others.values())) - scores[leader]
     firmness = _clip01(against / clear_margin)
     if basis == "stated":  # said in so many words: never a dissent of no weight
         firmness = max(firmness, STATED_DISSENT)
-    return Position(**mk, stance="oppose", preferred=choice, margin=margin,
-                    firmness=firmness, basis=basis)
+    return Position(**mk, stance="oppose", preferred=choice, margin=margin, firmness=firmness, basis=basis)
 
 
 def preference(ballot: Ballot) -> "str | None":
@@ -216,8 +237,12 @@ def votes(ballots: "Iterable[Ballot]") -> "dict[str, int]":
     return out
 
 
-def lead(candidates: "Iterable[str]", ballots: "Iterable[Ballot]", means: "Mapping[str, float]",
-         scored: "Mapping[str, int] | None" = None) -> "str | None":
+def lead(
+    candidates: "Iterable[str]",
+    ballots: "Iterable[Ballot]",
+    means: "Mapping[str, float]",
+    scored: "Mapping[str, int] | None" = None,
+) -> "str | None":
     """The leading approach among `candidates`: the one the most rankers prefer; ties broken by
     the highest mean weighted score, then the most rankers that scored it, then the lexically smallest
     id. A vote for a non-candidate (a struck approach) counts for none of them."""
@@ -263,9 +288,14 @@ def _sorted(positions: "Iterable[Position]") -> "tuple[Position, ...]":
     return tuple(sorted(positions, key=lambda p: (p.persona, p.agent)))
 
 
-def assess(ballots: "Iterable[Ballot]", leader: "str | None", means: "Mapping[str, float]",
-           struck: "frozenset[str] | set[str]" = frozenset(), task_type: str = "default",
-           options: Options = Options()) -> ConsensusOutcome:
+def assess(
+    ballots: "Iterable[Ballot]",
+    leader: "str | None",
+    means: "Mapping[str, float]",
+    struck: "frozenset[str] | set[str]" = frozenset(),
+    task_type: str = "default",
+    options: Options = Options(),
+) -> ConsensusOutcome:
     """The panel's consensus on `leader`, with its level and what drove the band.
 
     `means`: approach → mean weighted score (the ranking's); approaches that as many rankers
@@ -273,17 +303,25 @@ def assess(ballots: "Iterable[Ballot]", leader: "str | None", means: "Mapping[st
     theirs, so that relabelling approaches never changes it."""
     ballots = list(ballots)
     if leader is None:
-        return ConsensusOutcome(None, 0.0, "weak", 0.0, 0.0, options.doubt,
-                                acceptable_level=options.acceptable_level,
-                                drivers=(Driver("no_vote", 0.0),))
+        return ConsensusOutcome(
+            None,
+            0.0,
+            "weak",
+            0.0,
+            0.0,
+            options.doubt,
+            acceptable_level=options.acceptable_level,
+            drivers=(Driver("no_vote", 0.0),),
+        )
     positions = [position(b, leader, struck, options.clear_margin) for b in ballots]
     s, o, c = _figures(positions, options.doubt)
     tied: list[tuple[str, float]] = []
     top = means.get(leader)
     if top is not None:
         v = votes(ballots)
-        for other in sorted(a for a, m in means.items() if m == top and a != leader and a not in struck
-                            and v.get(a, 0) == v.get(leader, 0)):
+        for other in sorted(
+            a for a, m in means.items() if m == top and a != leader and a not in struck and v.get(a, 0) == v.get(leader, 0)
+        ):
             oc = _figures([position(b, other, struck, options.clear_margin) for b in ballots], options.doubt)[2]
             tied.append((other, oc))
     consensus = min([c] + [oc for _, oc in tied])
@@ -291,10 +329,18 @@ def assess(ballots: "Iterable[Ballot]", leader: "str | None", means: "Mapping[st
     level = top
     weak = level is not None and level < options.acceptable_level
     outcome = ConsensusOutcome(
-        leader=leader, consensus=consensus, band=label, support=s, opposition=o, doubt=options.doubt,
-        positions=_sorted(positions), level=level, acceptable_level=options.acceptable_level,
+        leader=leader,
+        consensus=consensus,
+        band=label,
+        support=s,
+        opposition=o,
+        doubt=options.doubt,
+        positions=_sorted(positions),
+        level=level,
+        acceptable_level=options.acceptable_level,
         tied=tuple([(leader, c)] + tied) if tied else (),
-        review=weak and task_type in options.review_types)
+        review=weak and task_type in options.review_types,
+    )
     return _with_drivers(outcome, options)
 
 
@@ -318,12 +364,12 @@ def _with_drivers(out: ConsensusOutcome, options: Options) -> ConsensusOutcome:
     preferring = [p for p in ps if p.stance == "oppose" and p.basis != "reject"]
     if preferring:
         mass = round(math.fsum(sorted(p.firmness for p in preferring)), 4)
-        drivers.append(Driver("dissent", round(mass / total, 4) if total else 0.0,
-                              tuple(p.agent for p in preferring)))
+        drivers.append(Driver("dissent", round(mass / total, 4) if total else 0.0, tuple(p.agent for p in preferring)))
     rejecting = [p for p in ps if p.basis == "reject"]
     if rejecting:
-        drivers.append(Driver("rejections", round(len(rejecting) / total, 4) if total else 0.0,
-                              tuple(p.agent for p in rejecting)))
+        drivers.append(
+            Driver("rejections", round(len(rejecting) / total, 4) if total else 0.0, tuple(p.agent for p in rejecting))
+        )
     if out.indifferent:
         drivers.append(Driver("indifferent", float(len(out.indifferent)), out.indifferent))
     if ps and all(p.margin is None for p in ps if p.basis != "reject"):

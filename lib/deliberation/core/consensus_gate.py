@@ -35,8 +35,10 @@ def positions(delib: Deliberation, leading: "str | None") -> "dict[str, consensu
         return {}
     voters = current(delib, "ranking")
     struck = struck_approaches(delib)
-    return {b.agent: consensus.position(b, leading, struck)
-            for b in ranking.ballots(voters, delib.ranking.scores if delib.ranking else [])}
+    return {
+        b.agent: consensus.position(b, leading, struck)
+        for b in ranking.ballots(voters, delib.ranking.scores if delib.ranking else [])
+    }
 
 
 def dissenters(delib: Deliberation, leading: "str | None") -> "list[AgentRecord]":
@@ -65,8 +67,9 @@ def documents(agent: AgentRecord, leading: "str | None" = None, approach_ids: "t
     return any(c.target.strip() == leading or c.target.strip() not in approach_ids for c in concerns)
 
 
-def undocumented(agents: "list[AgentRecord]", leading: "str | None" = None,
-                 approach_ids: "tuple | list" = ()) -> "list[AgentRecord]":
+def undocumented(
+    agents: "list[AgentRecord]", leading: "str | None" = None, approach_ids: "tuple | list" = ()
+) -> "list[AgentRecord]":
     return [a for a in agents if not documents(a, leading, approach_ids)]
 
 
@@ -74,40 +77,72 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
     ranking = delib.ranking
     checks = []
     at_ranking = reached(delib.phase, "RANKING")
-    checks.append(Check(name="phase", passed=at_ranking,
-                        figure=f"phase {delib.phase}" + ("" if at_ranking else " < RANKING"),
-                        detail=words.PHASE_DETAIL))
+    checks.append(
+        Check(
+            name="phase",
+            passed=at_ranking,
+            figure=f"phase {delib.phase}" + ("" if at_ranking else " < RANKING"),
+            detail=words.PHASE_DETAIL,
+        )
+    )
     done = len(current(delib, "ranking"))
-    checks.append(Check(name="agents_completed", passed=done >= min_agents,
-                        figure=f"{done} {'≥' if done >= min_agents else '<'} {min_agents}",
-                        detail="valid ranking reports"))
+    checks.append(
+        Check(
+            name="agents_completed",
+            passed=done >= min_agents,
+            figure=f"{done} {'≥' if done >= min_agents else '<'} {min_agents}",
+            detail="valid ranking reports",
+        )
+    )
     consensus = ranking.consensus if ranking else 0.0
     if unanimous_reject(ranking):
         # the panel agrees on the verdict itself: adopt nothing. The consensus score measures
         # support for the top-scored approach, which a rejection does not need.
-        checks.append(Check(name="consensus", passed=True, figure=words.unanimous_reject_figure(ranking.rejections, REJECTED),
-                            detail=words.unanimous_reject_detail(ranking.leading, consensus)))
+        checks.append(
+            Check(
+                name="consensus",
+                passed=True,
+                figure=words.unanimous_reject_figure(ranking.rejections, REJECTED),
+                detail=words.unanimous_reject_detail(ranking.leading, consensus),
+            )
+        )
     else:
         ok = ranking is not None and ranking.leading is not None and consensus >= delib.threshold
-        checks.append(Check(name="consensus", passed=ok,
-                            figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
-                            detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet"))
+        checks.append(
+            Check(
+                name="consensus",
+                passed=ok,
+                figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
+                detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet",
+            )
+        )
     leading = ranking.leading if ranking else None
     dis = dissenters(delib, leading)
     missing = undocumented(dis, leading, ranking.approaches if ranking else ())
-    checks.append(Check(name="dissent_documented", passed=not missing,
-                        figure=f"{len(dis) - len(missing)} of {len(dis)} dissenters documented",
-                        detail=("undocumented: " + ", ".join(a.persona for a in missing)) if missing else ""))
+    checks.append(
+        Check(
+            name="dissent_documented",
+            passed=not missing,
+            figure=f"{len(dis) - len(missing)} of {len(dis)} dissenters documented",
+            detail=("undocumented: " + ", ".join(a.persona for a in missing)) if missing else "",
+        )
+    )
     passed = all(c.passed for c in checks)
-    return GateResult(gate="consensus", passed=passed, checks=checks, at=now,
-                      next_step="" if passed else next_step(delib, checks, missing))
+    return GateResult(
+        gate="consensus", passed=passed, checks=checks, at=now, next_step="" if passed else next_step(delib, checks, missing)
+    )
 
 
 def next_step(delib: Deliberation, checks: "list[Check]", missing: "list[AgentRecord]") -> str:
     """The next step of the failed checks, as this deliberation stands."""
     failed = {c.name: c for c in checks if not c.passed}
     two = delib.two_agent
-    return consensus_next_step(ConsensusNext(
-        failed=list(failed), phase=delib.phase, two_agent=two.verdict if two is not None else None,
-        agents_figure=failed["agents_completed"].figure if "agents_completed" in failed else "",
-        undocumented=[Dissenter(persona=a.persona, agent=a.agent_id or a.key) for a in missing]))
+    return consensus_next_step(
+        ConsensusNext(
+            failed=list(failed),
+            phase=delib.phase,
+            two_agent=two.verdict if two is not None else None,
+            agents_figure=failed["agents_completed"].figure if "agents_completed" in failed else "",
+            undocumented=[Dissenter(persona=a.persona, agent=a.agent_id or a.key) for a in missing],
+        )
+    )

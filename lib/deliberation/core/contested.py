@@ -29,10 +29,10 @@ NONE = "(adopt none)"
 @dataclass(frozen=True)
 class Divergence:
     approach: str
-    dimension: str            # a ranking dimension, or "weighted" for the weighted score
+    dimension: str  # a ranking dimension, or "weighted" for the weighted score
     low: float
     high: float
-    spread: float             # high − low
+    spread: float  # high − low
     stdev: float
     low_by: "tuple[str, ...]"  # personas at the low end
     high_by: "tuple[str, ...]"
@@ -49,15 +49,15 @@ class Concern:
 class Dissent:
     agent: str
     persona: str
-    preferred: "str | None"   # the approach it preferred; NONE for a reject; None for a tie
-    margin: "float | None"    # the leader's score minus its best alternative (negative: against)
+    preferred: "str | None"  # the approach it preferred; NONE for a reject; None for a tie
+    margin: "float | None"  # the leader's score minus its best alternative (negative: against)
     firmness: float
     concerns: "tuple[Concern, ...]"
 
 
 @dataclass(frozen=True)
 class Share:
-    approach: str             # an approach id, or NONE
+    approach: str  # an approach id, or NONE
     rankers: int
     firmness: float
 
@@ -89,19 +89,25 @@ def _divergence(approach: str, dimension: str, by_persona: "dict[str, float]") -
     low, high = min(values), max(values)
     m = math.fsum(values) / len(values)
     sd = math.sqrt(math.fsum((v - m) ** 2 for v in values) / len(values))
-    return Divergence(approach, dimension, low, high, round(high - low, 4), round(sd, 4),
-                      tuple(sorted(p for p, v in by_persona.items() if v == low)),
-                      tuple(sorted(p for p, v in by_persona.items() if v == high)))
+    return Divergence(
+        approach,
+        dimension,
+        low,
+        high,
+        round(high - low, 4),
+        round(sd, 4),
+        tuple(sorted(p for p, v in by_persona.items() if v == low)),
+        tuple(sorted(p for p, v in by_persona.items() if v == high)),
+    )
 
 
 def _ranked(items: "list[Divergence]", top: int) -> "tuple[Divergence, ...]":
     items = [d for d in items if d.spread > 0]
     items.sort(key=lambda d: (-d.spread, -d.stdev, d.approach, d.dimension))
-    return tuple(items[:max(0, top)])
+    return tuple(items[: max(0, top)])
 
 
-def contested(delib: Deliberation, outcome: "consensus.ConsensusOutcome | None" = None,
-              top: int = DEFAULT_TOP) -> Contested:
+def contested(delib: Deliberation, outcome: "consensus.ConsensusOutcome | None" = None, top: int = DEFAULT_TOP) -> Contested:
     """What the vote of `delib` contests (see the module docstring). `outcome`: its consensus
     outcome when the caller has it (consensus_gate.outcome_of: the same computation)."""
     r = delib.ranking
@@ -117,8 +123,12 @@ def contested(delib: Deliberation, outcome: "consensus.ConsensusOutcome | None" 
         key = NONE if p.basis == "reject" else (p.preferred or "")
         if key:
             shares.setdefault(key, []).append(p.firmness)
-    split = tuple(sorted((Share(a, len(f), round(math.fsum(f), 4)) for a, f in shares.items()),
-                         key=lambda s: (-s.rankers, -s.firmness, s.approach)))
+    split = tuple(
+        sorted(
+            (Share(a, len(f), round(math.fsum(f), 4)) for a, f in shares.items()),
+            key=lambda s: (-s.rankers, -s.firmness, s.approach),
+        )
+    )
     contenders = [leader] + sorted(a for a in shares if a not in (leader, NONE) and a in r.means)
     # divergences over the contenders' scores
     weighted: dict[str, dict[str, float]] = {}
@@ -141,10 +151,18 @@ def contested(delib: Deliberation, outcome: "consensus.ConsensusOutcome | None" 
         concerns = []
         if agent is not None:
             mine = [c for c in agent.filed.dissent if c.concern.strip()]
-            mine.sort(key=lambda c: (c.target.strip() not in (leader, "leading"), ))
+            mine.sort(key=lambda c: (c.target.strip() not in (leader, "leading"),))
             concerns = [Concern(c.target.strip(), _clip(c.concern), _clip(c.reason)) for c in mine[:MAX_CONCERNS]]
         preferred = NONE if p.basis == "reject" else p.preferred
         dis.append(Dissent(p.agent, p.persona, preferred, p.margin, p.firmness, tuple(concerns)))
     dis.sort(key=lambda d: (-d.firmness, d.persona, d.agent))
-    return Contested(leader, out.consensus, out.band, split, approaches, dimensions,
-                     tuple(dis[:MAX_DISSENTERS]), max(0, len(dis) - MAX_DISSENTERS))
+    return Contested(
+        leader,
+        out.consensus,
+        out.band,
+        split,
+        approaches,
+        dimensions,
+        tuple(dis[:MAX_DISSENTERS]),
+        max(0, len(dis) - MAX_DISSENTERS),
+    )

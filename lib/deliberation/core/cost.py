@@ -26,16 +26,31 @@ def _end(delib) -> float:
 
 def agent_usage(a) -> "dict[str, Any]":
     """One agent's tokens and where they come from."""
-    row: dict[str, Any] = {"agent": a.key, "persona": a.persona, "kind": a.kind, "stage": a.stage, "tier": a.tier,
-                           "background": a.background, "status": a.status,
-                           "model": a.model or a.model_requested, "calls": None,
-                           **{k: None for k in BREAKDOWN}, "total_tokens": 0, "source": "not counted",
-                           "complete": False,
-                           "wall_s": round(a.reported_at - a.spawned_at, 1) if a.reported_at else None}
+    row: dict[str, Any] = {
+        "agent": a.key,
+        "persona": a.persona,
+        "kind": a.kind,
+        "stage": a.stage,
+        "tier": a.tier,
+        "background": a.background,
+        "status": a.status,
+        "model": a.model or a.model_requested,
+        "calls": None,
+        **{k: None for k in BREAKDOWN},
+        "total_tokens": 0,
+        "source": "not counted",
+        "complete": False,
+        "wall_s": round(a.reported_at - a.spawned_at, 1) if a.reported_at else None,
+    }
     if a.usage is not None:
         u = a.usage
-        row.update(calls=u.calls, **{k: getattr(u, k) for k in BREAKDOWN},
-                   total_tokens=sum(getattr(u, k) for k in BREAKDOWN), source="transcript", complete=True)
+        row.update(
+            calls=u.calls,
+            **{k: getattr(u, k) for k in BREAKDOWN},
+            total_tokens=sum(getattr(u, k) for k in BREAKDOWN),
+            source="transcript",
+            complete=True,
+        )
     elif a.tokens_source:
         row.update(total_tokens=a.tokens, source=f"{a.tokens_source} (last response only)")
     return row
@@ -63,18 +78,34 @@ def money(rows: "list[dict]", prices) -> "dict[str, Any] | None":
         if key is None:
             continue
         p = prices.models[key]
-        rate = {"input_tokens": p.input_per_mtok, "cache_creation_input_tokens": p.cache_write_per_mtok,
-                "cache_read_input_tokens": p.cache_read_per_mtok, "output_tokens": p.output_per_mtok}
+        rate = {
+            "input_tokens": p.input_per_mtok,
+            "cache_creation_input_tokens": p.cache_write_per_mtok,
+            "cache_read_input_tokens": p.cache_read_per_mtok,
+            "output_tokens": p.output_per_mtok,
+        }
         value = sum(r[k] * rate[k] for k in BREAKDOWN) / 1_000_000
         amount += value
         by_key[key] = by_key.get(key, 0.0) + value
         priced += 1
-    return {"amount": round(amount, 4), "currency": prices.currency, "as_of": prices.as_of, "source": prices.source,
-            "agents_priced": priced, "agents_not_priced": len(rows) - priced,
-            "by_model": {k: round(v, 4) for k, v in by_key.items()},
-            "rates_per_mtok": {k: {"input": p.input_per_mtok, "cache_write": p.cache_write_per_mtok,
-                                   "cache_read": p.cache_read_per_mtok, "output": p.output_per_mtok}
-                               for k, p in prices.models.items()}}
+    return {
+        "amount": round(amount, 4),
+        "currency": prices.currency,
+        "as_of": prices.as_of,
+        "source": prices.source,
+        "agents_priced": priced,
+        "agents_not_priced": len(rows) - priced,
+        "by_model": {k: round(v, 4) for k, v in by_key.items()},
+        "rates_per_mtok": {
+            k: {
+                "input": p.input_per_mtok,
+                "cache_write": p.cache_write_per_mtok,
+                "cache_read": p.cache_read_per_mtok,
+                "output": p.output_per_mtok,
+            }
+            for k, p in prices.models.items()
+        },
+    }
 
 
 def usage(delib, prices=None) -> "dict[str, Any]":
@@ -88,8 +119,7 @@ def usage(delib, prices=None) -> "dict[str, Any]":
         s = by_stage.setdefault(r["stage"], {"agents": 0, "tokens": 0})
         s["agents"] += 1
         s["tokens"] += r["total_tokens"]
-    solo = [r["total_tokens"] for r in rows if r["stage"] == "research" and r["kind"] == "persona"
-            and r["total_tokens"] > 0]
+    solo = [r["total_tokens"] for r in rows if r["stage"] == "research" and r["kind"] == "persona" and r["total_tokens"] > 0]
     one_agent = round(sum(solo) / len(solo)) if solo else None
     walls = [r["wall_s"] for r in rows if r["wall_s"] is not None]
     main = _calls(getattr(delib, "main_usage", None))

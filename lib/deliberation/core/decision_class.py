@@ -14,29 +14,67 @@ import re
 
 # tag → keywords; the order is the tie-break priority
 TAGS: "dict[str, tuple[str, ...]]" = {
-    "auth": ("auth", "authentication", "authorization", "login", "oauth", "jwt", "password",
-             "sso", "permission", "rbac", "session token", "access control"),
+    "auth": (
+        "auth",
+        "authentication",
+        "authorization",
+        "login",
+        "oauth",
+        "jwt",
+        "password",
+        "sso",
+        "permission",
+        "rbac",
+        "session token",
+        "access control",
+    ),
     "secrets": ("secret", "api key", "credential", "vault", "private key"),
-    "crypto": ("encryption", "encrypt", "cipher", "tls", "ssl", "certificate", "hashing",
-               "signature", "key rotation"),
-    "injection": ("injection", "sql injection", "xss", "csrf", "sanitize", "sanitization",
-                  "escaping", "untrusted input"),
-    "data-deletion": ("delete", "deletion", "drop table", "purge", "retention", "gdpr",
-                      "erase"),
-    "schema-migration": ("migration", "migrate", "schema", "alter table", "column", "backfill",
-                         "database model"),
-    "api-contract": ("api", "endpoint", "breaking change", "versioning", "contract",
-                     "backward compatibility", "public interface"),
+    "crypto": ("encryption", "encrypt", "cipher", "tls", "ssl", "certificate", "hashing", "signature", "key rotation"),
+    "injection": ("injection", "sql injection", "xss", "csrf", "sanitize", "sanitization", "escaping", "untrusted input"),
+    "data-deletion": ("delete", "deletion", "drop table", "purge", "retention", "gdpr", "erase"),
+    "schema-migration": ("migration", "migrate", "schema", "alter table", "column", "backfill", "database model"),
+    "api-contract": (
+        "api",
+        "endpoint",
+        "breaking change",
+        "versioning",
+        "contract",
+        "backward compatibility",
+        "public interface",
+    ),
     "dependency": ("dependency", "dependencies", "upgrade", "library", "package", "vendoring"),
     "concurrency": ("race condition", "concurrency", "deadlock", "locking", "thread", "async"),
     "caching": ("cache", "caching", "invalidation", "ttl"),
-    "deployment": ("deploy", "deployment", "rollout", "roll out", "rollback", "feature flag",
-                   "infrastructure", "kubernetes", "terraform", "ci pipeline"),
+    "deployment": (
+        "deploy",
+        "deployment",
+        "rollout",
+        "roll out",
+        "rollback",
+        "feature flag",
+        "infrastructure",
+        "kubernetes",
+        "terraform",
+        "ci pipeline",
+    ),
     "data-pipeline": ("export", "import", "etl", "ingestion", "data pipeline", "sensor"),
     "performance": ("latency", "throughput", "performance", "slow", "optimize", "optimise"),
-    "observability": ("logging", "logs", "logger", "log format", "log level", "structured logging",
-                      "structlog", "observability", "tracing", "metrics", "monitoring", "alerting",
-                      "telemetry", "opentelemetry"),
+    "observability": (
+        "logging",
+        "logs",
+        "logger",
+        "log format",
+        "log level",
+        "structured logging",
+        "structlog",
+        "observability",
+        "tracing",
+        "metrics",
+        "monitoring",
+        "alerting",
+        "telemetry",
+        "opentelemetry",
+    ),
 }
 
 _SLUG = re.compile(r"[^a-z0-9]+")
@@ -56,8 +94,7 @@ def _hits(keywords: "tuple[str, ...] | list[str]", text: str) -> "set[str]":
     return {k for k in keywords if k.strip() and _pattern(k).search(text)}
 
 
-def tag_scores(question: str, reports_text: str,
-               class_tags: "dict[str, list[str]] | None" = None) -> "dict[str, int]":
+def tag_scores(question: str, reports_text: str, class_tags: "dict[str, list[str]] | None" = None) -> "dict[str, int]":
     """Score of every tag with at least one hit (see the module docstring)."""
     table = TAGS if class_tags is None else class_tags
     q, r = question.lower(), reports_text.lower()
@@ -71,8 +108,9 @@ def tag_scores(question: str, reports_text: str,
     return scores
 
 
-def decision_class(task_type: str, question: str, reports_text: str = "",
-                   class_tags: "dict[str, list[str]] | None" = None) -> str:
+def decision_class(
+    task_type: str, question: str, reports_text: str = "", class_tags: "dict[str, list[str]] | None" = None
+) -> str:
     """`task_type/tag` for the best-scoring tag, or just the task type when none matches."""
     base = slug(task_type) or "default"
     asked = tag_scores(question, "", class_tags)

@@ -40,4 +40,4 @@ def target(tool_name: str, tool_input: object, cwd: str) -> "str | None":
     folder, name = posixpath.split(posixpath.normpath(posixpath.join(cwd or "/", path)))
     if not (folder + "/").endswith("/" + FOLDER + "/"):
         return None
-    return name[:-len(".json")] or None
+    return name[: -len(".json")] or None

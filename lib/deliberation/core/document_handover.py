@@ -24,22 +24,38 @@ def handed(turn: Turn, asked: str, content: object) -> hookio.Answer:
         return hookio.Answer.deny(words.document_not_due(words.DocumentNotDue(asked=asked)))
     if delib.phase != "PRD_GENERATION":
         turn.notes.append(f"decision document handed over in {delib.phase}")
-        return hookio.Answer.deny(words.document_not_due(words.DocumentNotDue(
-            asked=asked, active=delib.id, phase=delib.phase, next=next_step.next_step(delib, turn.cfg).text)))
+        return hookio.Answer.deny(
+            words.document_not_due(
+                words.DocumentNotDue(
+                    asked=asked, active=delib.id, phase=delib.phase, next=next_step.next_step(delib, turn.cfg).text
+                )
+            )
+        )
     if asked != delib.id:
         turn.notes.append(f"decision document handed over for {asked}, not {delib.id}")
-        return hookio.Answer.deny(words.document_not_due(words.DocumentNotDue(
-            asked=asked, active=delib.id, phase=delib.phase, path=relative(delib.id))))
+        return hookio.Answer.deny(
+            words.document_not_due(words.DocumentNotDue(asked=asked, active=delib.id, phase=delib.phase, path=relative(delib.id)))
+        )
     replaced = delib.prd.status == "accepted"
-    problem = prd.submit(delib, content if isinstance(content, str) else "",
-                         max_bytes=turn.cfg.deliberation.max_report_bytes, now=turn.now)
+    problem = prd.submit(
+        delib, content if isinstance(content, str) else "", max_bytes=turn.cfg.deliberation.max_report_bytes, now=turn.now
+    )
     delib.updated_at = turn.now
     if problem is not None:
         turn.notes.append("decision document refused: " + problem.splitlines()[0][:120])
-        return hookio.Answer.deny(words.document_refused(words.DocumentRefused(
-            deliberation=delib.id, problem=problem, shape=prd.shape_text(delib))))
+        return hookio.Answer.deny(
+            words.document_refused(words.DocumentRefused(deliberation=delib.id, problem=problem, shape=prd.shape_text(delib)))
+        )
     turn.notes.append("decision document recorded from the Write call")
     doc = delib.prd.document
-    return hookio.Answer.deny(words.document_recorded(words.DocumentRecorded(
-        deliberation=delib.id, counts=prd.counts_text(doc) if doc is not None else "", replaced=replaced,
-        route="\n".join(prd.route_notice(delib)), applies=prd.may_apply(delib))))
+    return hookio.Answer.deny(
+        words.document_recorded(
+            words.DocumentRecorded(
+                deliberation=delib.id,
+                counts=prd.counts_text(doc) if doc is not None else "",
+                replaced=replaced,
+                route="\n".join(prd.route_notice(delib)),
+                applies=prd.may_apply(delib),
+            )
+        )
+    )

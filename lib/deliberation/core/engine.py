@@ -40,6 +40,7 @@ class Step:
     (re-derived when it is delivered, never queued); `then_next`: the news is said with the next
     accepted step as it stands when it is delivered (a background agent's news waits for its task
     notification, and the step may change by then)."""
+
     hold: "Message | None" = None
     news: "Message | None" = None
     progress: bool = False
@@ -92,15 +93,17 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: depth_axis.Budg
 
 
 def ranking_complete(delib: Deliberation) -> bool:
-    return (delib.phase == "RANKING" and not phases.pending(delib, "ranking")
-            and len(phases.current(delib, "ranking")) >= 1)
+    return delib.phase == "RANKING" and not phases.pending(delib, "ranking") and len(phases.current(delib, "ranking")) >= 1
 
 
 def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> GateResult:
     """Ranking → consensus → conformity → Gate 1, recorded on the deliberation."""
     delib.ranking = ranking.rank(delib.agents, weights(cfg), depth_axis.struck_approaches(delib))
-    delib.conformity = (conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold)
-                        + mvd.herding_warning(delib) if delib.ranking else [])
+    delib.conformity = (
+        conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold) + mvd.herding_warning(delib)
+        if delib.ranking
+        else []
+    )
     delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
     return delib.gate1
 
@@ -113,8 +116,7 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView
     c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
 
     def form(case, **more) -> notes.TwoAgentForm:
-        return notes.TwoAgentForm(deliberation=delib.id, agents=c.agents, verdict=c.verdict, detail=c.detail,
-                                  case=case, **more)
+        return notes.TwoAgentForm(deliberation=delib.id, agents=c.agents, verdict=c.verdict, detail=c.detail, case=case, **more)
 
     if c.verdict == "no_position":
         return Step(news=form("no_position"), then_next=True)
@@ -141,8 +143,9 @@ def _no_history() -> ReversalRegistry:
     return ReversalRegistry()
 
 
-def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView, now: float,
-                 reversals: Reversals = _no_history) -> Step:
+def after_report(
+    delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView, now: float, reversals: Reversals = _no_history
+) -> Step:
     step = minimum_step(delib, cfg, budget)
     if step is not None:
         return step
@@ -163,16 +166,16 @@ def after_report(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView
     return Step(news=notes.Said(text=progress_text(delib, cfg)), progress=True)
 
 
-def open_document(delib: Deliberation, now: float, cfg: "Config | None" = None,
-                  reversals: Reversals = _no_history) -> None:
+def open_document(delib: Deliberation, now: float, cfg: "Config | None" = None, reversals: Reversals = _no_history) -> None:
     """The vote passed the consensus gate: RANKING → PRD_GENERATION, the decision document is due.
     The decision is what the vote adopted (or nothing, on a unanimous reject); the route it will
     take is announced with the request (core/announce.py)."""
     r = delib.ranking
     delib.outcome = ranking.outcome(r)
     delib.decision = r.leading if r and delib.outcome == "adopted" else None
-    phases.transition(delib, "PRD_GENERATION", phase_words.vote_passed(
-        ranking.REJECTED if delib.outcome == "rejected" else None), now)
+    phases.transition(
+        delib, "PRD_GENERATION", phase_words.vote_passed(ranking.REJECTED if delib.outcome == "rejected" else None), now
+    )
     delib.prd.status = "due"
     delib.prd.due_at = now
     delib.prd.announced = announce.announce(delib, (cfg or Config()).escalation, reversals())
@@ -194,12 +197,27 @@ def document_due(delib: Deliberation) -> notes.VotePassed:
     and the request for the decision document with its exact shape and the ids it may cite."""
     r = delib.ranking
     if ranking.unanimous_reject(r):
-        concerns = [notes.Concern(persona=a.persona, concern=c.concern, reason=c.reason)
-                    for a in phases.current(delib, "ranking") for c in a.filed.dissent][:6]
-        return notes.VotePassed(deliberation=delib.id, rejected=True, rejections=r.rejections if r else 0,
-                                concerns=concerns, conformity=delib.conformity, request=prd.request_text(delib))
-    return notes.VotePassed(deliberation=delib.id, leading=r.leading if r else None, consensus=r.consensus if r else 0.0,
-                            threshold=delib.threshold, conformity=delib.conformity, request=prd.request_text(delib))
+        concerns = [
+            notes.Concern(persona=a.persona, concern=c.concern, reason=c.reason)
+            for a in phases.current(delib, "ranking")
+            for c in a.filed.dissent
+        ][:6]
+        return notes.VotePassed(
+            deliberation=delib.id,
+            rejected=True,
+            rejections=r.rejections if r else 0,
+            concerns=concerns,
+            conformity=delib.conformity,
+            request=prd.request_text(delib),
+        )
+    return notes.VotePassed(
+        deliberation=delib.id,
+        leading=r.leading if r else None,
+        consensus=r.consensus if r else 0.0,
+        threshold=delib.threshold,
+        conformity=delib.conformity,
+        request=prd.request_text(delib),
+    )
 
 
 @dataclass
@@ -207,6 +225,7 @@ class Conclusion:
     """May the deliberation conclude at this Stop: `ready`, or the `hold` that keeps it open
     (`kind` gate: a gate failed or ranking has not happened; document: the decision document is
     sent back, once)."""
+
     ready: bool
     hold: "Message | None" = None
     kind: Literal["gate", "document"] = "gate"
@@ -216,8 +235,9 @@ class Conclusion:
         return render(self.hold) if self.hold is not None else None
 
 
-def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
-             may_block: bool = True, reversals: Reversals = _no_history) -> Conclusion:
+def conclude(
+    delib: Deliberation, cfg: Config, now: float, answer: str = "", may_block: bool = True, reversals: Reversals = _no_history
+) -> Conclusion:
     """At Stop with nothing pending: may this deliberation conclude?
 
     Before ranking it cannot: the hold names the next step the plugin will accept (next_step.py).
@@ -230,8 +250,9 @@ def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
     else:
         gate1 = delib.gate1 = consensus_gate.evaluate(delib, cfg.deliberation.min_agents, now)
     if delib.phase in ("IDLE", "RESEARCH", "DELIBERATION"):
-        return Conclusion(False, notes.NotFinished(deliberation=delib.id, phase=delib.phase,
-                                                   progress=next_step.progress_text(delib, cfg)))
+        return Conclusion(
+            False, notes.NotFinished(deliberation=delib.id, phase=delib.phase, progress=next_step.progress_text(delib, cfg))
+        )
     if not gate1.passed:
         return Conclusion(False, ways_forward.failed_message(delib, gate1, now))
     if delib.phase == "RANKING":
@@ -240,8 +261,7 @@ def conclude(delib: Deliberation, cfg: Config, now: float, answer: str = "",
     if not gate2.passed:
         return Conclusion(False, ways_forward.failed_message(delib, gate2, now))
     d = cfg.deliberation
-    outcome = prd.capture(delib, answer, retries=d.report_retries, max_bytes=d.max_report_bytes,
-                          may_block=may_block, now=now)
+    outcome = prd.capture(delib, answer, retries=d.report_retries, max_bytes=d.max_report_bytes, may_block=may_block, now=now)
     delib.gate2 = quality_gate.with_document(gate2, delib)
     if outcome.send_back:
         return Conclusion(False, stop.DocumentSentBack(problem=outcome.send_back), kind="document")

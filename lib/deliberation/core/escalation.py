@@ -35,12 +35,13 @@ class Vote:
     """The vote of a deliberation, as routing sees it. `confidence` is the judges' confidence
     (mean self-reported confidence of the agents that voted pass, else of all voters);
     `consensus` the ranking's consensus score, for the record."""
+
     approvals: int
     rejections: int
     abstentions: int = 0
     confidence: "float | None" = None
     consensus: "float | None" = None
-    dissents: int = 0   # rankers that did not reject but did not prefer the leader either
+    dissents: int = 0  # rankers that did not reject but did not prefer the leader either
 
     @property
     def pattern(self) -> Pattern:
@@ -64,8 +65,7 @@ class Vote:
 
 
 def _ranking_reports(delib: Deliberation):
-    return [a.report for a in delib.agents
-            if a.stage == "ranking" and a.status == "reported" and not a.superseded and a.report]
+    return [a.report for a in delib.agents if a.stage == "ranking" and a.status == "reported" and not a.superseded and a.report]
 
 
 def judges_confidence(reports) -> "float | None":
@@ -82,8 +82,11 @@ def vote_of(delib: Deliberation) -> Vote:
     conf = judges_confidence(reports)
     r = delib.ranking
     if r is not None:
-        others = [p for p in consensus_gate.outcome_of(delib).positions
-                  if p.stance != "support" and p.basis != "reject" and not p.abstained]
+        others = [
+            p
+            for p in consensus_gate.outcome_of(delib).positions
+            if p.stance != "support" and p.basis != "reject" and not p.abstained
+        ]
         return Vote(r.approvals, r.rejections, r.abstentions, conf, r.consensus, len(others))
     verdicts = [rep.verdict for rep in reports]
     return Vote(verdicts.count("approve"), verdicts.count("reject"), verdicts.count("abstain"), conf)
@@ -130,8 +133,9 @@ def policy_rules(cfg: EscalationConfig) -> "tuple[str, ...]":
     return POLICIES.get(cfg.policy, POLICIES[DEFAULT_POLICY])
 
 
-def fired_rules(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[ProbeRun]",
-                cfg: EscalationConfig) -> "list[RouteRule]":
+def fired_rules(
+    cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[ProbeRun]", cfg: EscalationConfig
+) -> "list[RouteRule]":
     """Every rule of the configured policy that fires, in the documented order."""
     run = policy_rules(cfg)
     rules: list[RouteRule] = []
@@ -153,21 +157,23 @@ def fired_rules(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[
     return rules
 
 
-def policy_notes(cls: str, vote: Vote, registry: ReversalRegistry, rules: "list[RouteRule]",
-                 cfg: EscalationConfig) -> "list[str]":
+def policy_notes(
+    cls: str, vote: Vote, registry: ReversalRegistry, rules: "list[RouteRule]", cfg: EscalationConfig
+) -> "list[str]":
     """What the policy knowingly left out, for the record (a person reading it should know)."""
     names = {r.rule for r in rules}
-    if "T1" in policy_rules(cfg) or not vote.passes or not reversals.is_reversal_prone(registry, cls) \
-            or names & set(ESCALATING):
+    if "T1" in policy_rules(cfg) or not vote.passes or not reversals.is_reversal_prone(registry, cls) or names & set(ESCALATING):
         return []
-    return [words.not_escalated(cls, reversals.reversal_count(registry, cls), vote.pattern, vote.confidence,
-                                cfg.unanimous_confidence, cfg.policy)]
+    return [
+        words.not_escalated(
+            cls, reversals.reversal_count(registry, cls), vote.pattern, vote.confidence, cfg.unanimous_confidence, cfg.policy
+        )
+    ]
 
 
 def route_of(rules: "list[RouteRule]", cfg: EscalationConfig, pattern: str = "unanimous-pass") -> RouteName:
     names = {r.rule for r in rules}
-    if ("T1" in names and cfg.known_reversal == "reject") or \
-       ("PROBE" in names and cfg.probe_failure == "reject"):
+    if ("T1" in names and cfg.known_reversal == "reject") or ("PROBE" in names and cfg.probe_failure == "reject"):
         return "hard-reject"
     if names & set(ESCALATING):
         return "human-review"
@@ -178,28 +184,35 @@ def decided_by(route: str, rules: "list[RouteRule]", cfg: EscalationConfig) -> s
     """What set the route: the deciding rule(s), or the unanimous vote nothing flagged."""
     names = [r.rule for r in rules if r.rule in ESCALATING]
     if route == "hard-reject":
-        return ", ".join(n for n in names if (n == "T1" and cfg.known_reversal == "reject")
-                         or (n == "PROBE" and cfg.probe_failure == "reject"))
+        return ", ".join(
+            n for n in names if (n == "T1" and cfg.known_reversal == "reject") or (n == "PROBE" and cfg.probe_failure == "reject")
+        )
     if route == "human-review":
         return ", ".join(names)
     return words.unanimous(route)
 
 
-def compute_route(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[ProbeRun]",
-                  cfg: EscalationConfig) -> Route:
+def compute_route(cls: str, vote: Vote, registry: ReversalRegistry, probes: "list[ProbeRun]", cfg: EscalationConfig) -> Route:
     """The route of a decision of class `cls` with this vote, registry and probe results."""
     rules = fired_rules(cls, vote, registry, probes, cfg)
     route = route_of(rules, cfg, vote.pattern)
-    return Route(route=route, decision_class=cls, unanimous=vote.pattern.startswith("unanimous"),
-                 rules=rules, probes=list(probes), policy=cfg.policy,
-                 decided_by=decided_by(route, rules, cfg),
-                 judges_confidence=vote.confidence,
-                 notes=policy_notes(cls, vote, registry, rules, cfg),
-                 review="not_needed" if route in AUTOMATIC else "pending")
+    return Route(
+        route=route,
+        decision_class=cls,
+        unanimous=vote.pattern.startswith("unanimous"),
+        rules=rules,
+        probes=list(probes),
+        policy=cfg.policy,
+        decided_by=decided_by(route, rules, cfg),
+        judges_confidence=vote.confidence,
+        notes=policy_notes(cls, vote, registry, rules, cfg),
+        review="not_needed" if route in AUTOMATIC else "pending",
+    )
 
 
-def route_for(delib: Deliberation, registry: ReversalRegistry, probes: "list[ProbeRun]",
-              cfg: EscalationConfig, cls: "str | None" = None) -> Route:
+def route_for(
+    delib: Deliberation, registry: ReversalRegistry, probes: "list[ProbeRun]", cfg: EscalationConfig, cls: "str | None" = None
+) -> Route:
     """`compute_route` for a deliberation (its class computed unless given)."""
     return compute_route(cls or class_of(delib, cfg), vote_of(delib), registry, probes, cfg)
 
@@ -213,5 +226,4 @@ def matching_probes(probes: "list[ProbeConfig]", cls: str) -> "list[ProbeConfig]
 def summary(route: Route) -> str:
     """One line: 'human-review (T2, PROBE) for class security/auth, policy D+T2+PROBE'."""
     fired = [r.rule for r in route.rules if r.rule != "COLD_START"]
-    return words.summary(route.route, fired, route.decision_class, route.policy,
-                         any(r.rule == "COLD_START" for r in route.rules))
+    return words.summary(route.route, fired, route.decision_class, route.policy, any(r.rule == "COLD_START" for r in route.rules))

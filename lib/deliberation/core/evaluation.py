@@ -65,9 +65,15 @@ class Row:
         return not self.bad and self.decision == "pass"
 
     def to_json(self) -> dict:
-        return {"id": self.id, "class": self.cls, "decision": self.decision, "bad": self.bad,
-                "votes": list(self.votes) if self.votes is not None else None,
-                "confidence": self.confidence, "probe": self.probe}
+        return {
+            "id": self.id,
+            "class": self.cls,
+            "decision": self.decision,
+            "bad": self.bad,
+            "votes": list(self.votes) if self.votes is not None else None,
+            "confidence": self.confidence,
+            "probe": self.probe,
+        }
 
 
 # -- parsing ----------------------------------------------------------------------------------
@@ -96,13 +102,25 @@ def parse_row(text: str, line: int) -> Row:
     votes = d.get("votes")
     _check(votes is None or (isinstance(votes, list) and all(v in ("pass", "fail") for v in votes)), line, "votes")
     conf = d.get("confidence")
-    _check(conf is None or (isinstance(conf, (int, float)) and not isinstance(conf, bool)
-                            and math.isfinite(conf) and 0 <= conf <= 1), line, "confidence", conf)
+    _check(
+        conf is None
+        or (isinstance(conf, (int, float)) and not isinstance(conf, bool) and math.isfinite(conf) and 0 <= conf <= 1),
+        line,
+        "confidence",
+        conf,
+    )
     probe = d.get("probe")
     _check(probe in (None, "pass", "fail"), line, "probe", probe)
-    return Row(d["id"], d["class"], d["decision"], d["bad"],
-               tuple(votes) if votes is not None else None,
-               float(conf) if conf is not None else None, probe, line)
+    return Row(
+        d["id"],
+        d["class"],
+        d["decision"],
+        d["bad"],
+        tuple(votes) if votes is not None else None,
+        float(conf) if conf is not None else None,
+        probe,
+        line,
+    )
 
 
 @dataclass
@@ -129,8 +147,9 @@ def parse_history(lines: Iterable[str], skip_invalid: bool = False) -> History:
 # -- the registry -----------------------------------------------------------------------------
 
 
-def registry_predicate(registry: "ReversalRegistry | None" = None, globs: "Iterable[str]" = (),
-                       holdout: "Iterable[str]" = ()) -> "Callable[[str], bool]":
+def registry_predicate(
+    registry: "ReversalRegistry | None" = None, globs: "Iterable[str]" = (), holdout: "Iterable[str]" = ()
+) -> "Callable[[str], bool]":
     """class → in the registry (reversal-prone), after removing the hold-out classes."""
     patterns = [g.strip() for g in globs if g.strip()]
     held = set(holdout)
@@ -141,6 +160,7 @@ def registry_predicate(registry: "ReversalRegistry | None" = None, globs: "Itera
         if registry is not None and reversals.is_reversal_prone(registry, cls):
             return True
         return any(fnmatch.fnmatchcase(cls, g) for g in patterns)
+
     return listed
 
 
@@ -158,8 +178,7 @@ def escalates(policy: str, row: Row, listed: "Callable[[str], bool]") -> bool:
     high = row.confidence is None or row.confidence >= UNANIMOUS_CONFIDENCE
     t2 = t1 and row.decision == "pass" and row.pattern == "unanimous" and high
     probe = row.probe == "fail"
-    return {"D": d, "T1": t1, "T2": t2, "D+T2": d or t2, "PROBE": probe,
-            "D+T2+PROBE": d or t2 or probe}[policy]
+    return {"D": d, "T1": t1, "T2": t2, "D+T2": d or t2, "PROBE": probe, "D+T2+PROBE": d or t2 or probe}[policy]
 
 
 @dataclass
@@ -203,18 +222,23 @@ class PolicyResult:
         return self.true_passes_escalated / self.true_passes if self.true_passes else None
 
     def to_json(self) -> dict:
-        return {"policy": self.policy, "n": self.n, "misses": self.misses,
-                "misses_escalated": self.misses_escalated,
-                "miss_capture_rate": self.miss_capture_rate,
-                "misses_auto_passed": self.misses_auto_passed,
-                "miss_auto_pass_rate": self.miss_auto_pass_rate,
-                "true_passes": self.true_passes, "true_passes_escalated": self.true_passes_escalated,
-                "true_pass_escalation_rate": self.true_pass_escalation_rate,
-                "holdout_misses": self.holdout_misses,
-                "holdout_misses_escalated": self.holdout_misses_escalated,
-                "control_misses": self.control_misses,
-                "control_misses_escalated": self.control_misses_escalated,
-                "control_capture_rate": self.control_capture_rate}
+        return {
+            "policy": self.policy,
+            "n": self.n,
+            "misses": self.misses,
+            "misses_escalated": self.misses_escalated,
+            "miss_capture_rate": self.miss_capture_rate,
+            "misses_auto_passed": self.misses_auto_passed,
+            "miss_auto_pass_rate": self.miss_auto_pass_rate,
+            "true_passes": self.true_passes,
+            "true_passes_escalated": self.true_passes_escalated,
+            "true_pass_escalation_rate": self.true_pass_escalation_rate,
+            "holdout_misses": self.holdout_misses,
+            "holdout_misses_escalated": self.holdout_misses_escalated,
+            "control_misses": self.control_misses,
+            "control_misses_escalated": self.control_misses_escalated,
+            "control_capture_rate": self.control_capture_rate,
+        }
 
 
 @dataclass
@@ -229,14 +253,19 @@ class Evaluation:
         return {r.policy: r for r in self.results}
 
     def to_json(self) -> dict:
-        return {"rows": self.rows, "evaluated": self.rows - len(self.excluded),
-                "excluded": len(self.excluded), "excluded_ids": self.excluded,
-                "skipped": len(self.skipped), "skipped_lines": self.skipped,
-                "holdout": self.holdout, "policies": [r.to_json() for r in self.results]}
+        return {
+            "rows": self.rows,
+            "evaluated": self.rows - len(self.excluded),
+            "excluded": len(self.excluded),
+            "excluded_ids": self.excluded,
+            "skipped": len(self.skipped),
+            "skipped_lines": self.skipped,
+            "holdout": self.holdout,
+            "policies": [r.to_json() for r in self.results],
+        }
 
 
-def evaluate(history: History, listed: "Callable[[str], bool]",
-             holdout: "Iterable[str]" = ()) -> Evaluation:
+def evaluate(history: History, listed: "Callable[[str], bool]", holdout: "Iterable[str]" = ()) -> Evaluation:
     """Every policy over the history's evaluable rows."""
     held = set(holdout)
     rows = [r for r in history.rows if r.pattern is not None]
@@ -244,8 +273,7 @@ def evaluate(history: History, listed: "Callable[[str], bool]",
     policies = BASE_POLICIES + (PROBE_POLICIES if any(r.probe for r in rows) else ())
     results = []
     for policy in policies:
-        res = PolicyResult(policy, n=len(rows), misses=0, misses_escalated=0, true_passes=0,
-                           true_passes_escalated=0)
+        res = PolicyResult(policy, n=len(rows), misses=0, misses_escalated=0, true_passes=0, true_passes_escalated=0)
         for r in rows:
             esc = escalates(policy, r, listed)
             if r.is_miss:
@@ -258,6 +286,4 @@ def evaluate(history: History, listed: "Callable[[str], bool]",
                 res.true_passes += 1
                 res.true_passes_escalated += esc
         results.append(res)
-    return Evaluation(results, len(history.rows), excluded, [str(e) for e in history.skipped],
-                      sorted(held))
-
+    return Evaluation(results, len(history.rows), excluded, [str(e) for e in history.skipped], sorted(held))

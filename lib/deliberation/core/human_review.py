@@ -14,14 +14,19 @@ from deliberation.text import review
 from deliberation.wire.hookio import RISKY_TOOLS
 
 
-def request_notice(delib_id: str, route: str, rules: "list[str]", why: str, decision: "str | None",
-                   probes: "list[str]") -> str:
+def request_notice(delib_id: str, route: str, rules: "list[str]", why: str, decision: "str | None", probes: "list[str]") -> str:
     """Said with the request for the decision document when the route is known to need a person
     (core/announce.py; `why` the details of the `rules` that fired): the main agent tells the
     user in its concluding answer, so the Stop that completes the deliberation goes through."""
     short = review.rule_why(rules)
-    return review.route_notice(delid=delib_id, hard=route == "hard-reject", short=short, why=why, probes=probes,
-                               message=review.user_message(delib_id, route, decision, short))
+    return review.route_notice(
+        delid=delib_id,
+        hard=route == "hard-reject",
+        short=short,
+        why=why,
+        probes=probes,
+        message=review.user_message(delib_id, route, decision, short),
+    )
 
 
 def rules_text(route) -> str:
@@ -54,8 +59,9 @@ def read_only_cli(command: "str | None") -> bool:
     return len(words) >= 2 and words[0] == "deliberation" and words[1] in READ_ONLY_COMMANDS
 
 
-def tool_answer(entries: "list[dict]", tool_name: str, risky_tools: str,
-                command: "str | None" = None) -> "tuple[str | None, str]":
+def tool_answer(
+    entries: "list[dict]", tool_name: str, risky_tools: str, command: "str | None" = None
+) -> "tuple[str | None, str]":
     """PreToolUse while decisions await a person (entries of escalations.json's `open`):
     ('deny', why) after a hard reject, ('ask', why) for human review, (None, '') otherwise.
     The tool must fully match `risky_tools`; an invalid regex falls back to the default list.

@@ -18,7 +18,7 @@ from typing import Literal
 from deliberation.core import consensus, phases, ranking
 from deliberation.core.similarity import token_set
 
-MATCH = 0.6   # title overlap at which a research preference is one of the ranked approaches
+MATCH = 0.6  # title overlap at which a research preference is one of the ranked approaches
 NONE = "(adopt none)"
 
 Status = Literal["improved", "confirmed", "flat", "fell", "unmeasured"]
@@ -28,19 +28,19 @@ Status = Literal["improved", "confirmed", "flat", "fell", "unmeasured"]
 class StagePosition:
     persona: str
     stage: Literal["research", "ranking"]
-    approach: "str | None"     # the ranked approach id it preferred, NONE for a reject
+    approach: "str | None"  # the ranked approach id it preferred, NONE for a reject
     for_decision: bool
 
 
 @dataclass(frozen=True)
 class ImprovementOutcome:
-    decision: "str | None"              # the adopted approach id, NONE for a unanimous reject
+    decision: "str | None"  # the adopted approach id, NONE for a unanimous reject
     before: "float | None"
     after: "float | None"
     status: Status
     paired: bool
     positions: "tuple[StagePosition, ...]" = ()
-    unmatched: "tuple[str, ...]" = ()   # research personas whose preference matched no ranked approach
+    unmatched: "tuple[str, ...]" = ()  # research personas whose preference matched no ranked approach
 
     @property
     def passes(self) -> bool:
@@ -48,9 +48,16 @@ class ImprovementOutcome:
         return self.status != "fell"
 
     def to_json(self) -> dict:
-        return {"decision": self.decision, "before": self.before, "after": self.after,
-                "status": self.status, "passes": self.passes, "paired": self.paired,
-                "positions": [p.__dict__ for p in self.positions], "unmatched": list(self.unmatched)}
+        return {
+            "decision": self.decision,
+            "before": self.before,
+            "after": self.after,
+            "status": self.status,
+            "passes": self.passes,
+            "paired": self.paired,
+            "positions": [p.__dict__ for p in self.positions],
+            "unmatched": list(self.unmatched),
+        }
 
 
 def _norm(title: str) -> str:

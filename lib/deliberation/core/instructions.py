@@ -19,12 +19,10 @@ QUESTION_CHARS = 400
 # (config conformity.conflicting_pairs); the devils-advocate is always there
 PANELS = {
     "security": ("security-analyst", "ux-advocate", "performance-engineer", "devils-advocate"),
-    "architecture": ("technical-architect", "reliability-engineer", "cost-analyst",
-                     "performance-engineer", "devils-advocate"),
+    "architecture": ("technical-architect", "reliability-engineer", "cost-analyst", "performance-engineer", "devils-advocate"),
     "refactoring": ("maintainability-reviewer", "test-engineer", "product-strategist", "devils-advocate"),
     "documentation": ("ux-advocate", "maintainability-reviewer", "product-strategist", "devils-advocate"),
-    "default": ("technical-architect", "security-analyst", "performance-engineer", "cost-analyst",
-                "devils-advocate"),
+    "default": ("technical-architect", "security-analyst", "performance-engineer", "cost-analyst", "devils-advocate"),
 }
 MINIMUM = ("product-strategist", "devils-advocate")  # one FOR, one AGAINST
 WORKFLOW_NAME = "deliberate"  # meta.name of the plugin's workflows/deliberate.js (docs/WORKFLOW.md)
@@ -42,7 +40,7 @@ def workflow_call(prefix: str, question: str = "") -> str:
 
     q = " ".join((question or "").split())
     q = q if q and len(q) <= 160 else words.QUESTION_PLACEHOLDER
-    return f"Workflow({{name: \"{workflow_name(prefix)}\", args: {json.dumps(q, ensure_ascii=False)}}})"
+    return f'Workflow({{name: "{workflow_name(prefix)}", args: {json.dumps(q, ensure_ascii=False)}}})'
 
 
 def panel(task_type: str) -> "tuple[str, ...]":
@@ -54,7 +52,7 @@ def _question(question: str) -> str:
     q = " ".join(question.split())
     if not q:
         return words.NO_QUESTION
-    return q if len(q) <= QUESTION_CHARS else q[:QUESTION_CHARS - 1] + "…"
+    return q if len(q) <= QUESTION_CHARS else q[: QUESTION_CHARS - 1] + "…"
 
 
 def _dims(dims: dict) -> str:
@@ -65,9 +63,17 @@ def _dims(dims: dict) -> str:
 ASKED = ("user", "trigger", "agent")  # who asked for the deliberation (protocol_text's `asked`)
 
 
-def protocol_text(question: str, task_type: str, threshold: float, confidence: float,
-                  dims: dict, consensus_threshold: "float | None" = None, prefix: str = "",
-                  models: "dict[str, str] | None" = None, asked: str = "trigger") -> str:
+def protocol_text(
+    question: str,
+    task_type: str,
+    threshold: float,
+    confidence: float,
+    dims: dict,
+    consensus_threshold: "float | None" = None,
+    prefix: str = "",
+    models: "dict[str, str] | None" = None,
+    asked: str = "trigger",
+) -> str:
     """The protocol for one question (see the module docstring).
 
     `threshold` and `confidence` are the trigger's (as `confidence.evaluate` returns them);
@@ -81,6 +87,19 @@ def protocol_text(question: str, task_type: str, threshold: float, confidence: f
     if asked not in ASKED:
         raise ValueError(f"asked: one of {ASKED}, not {asked!r}")
     bar = type_threshold(task_type) if consensus_threshold is None else float(consensus_threshold)
-    return words.protocol(confidence, threshold, _dims(dims), task_type, bar, _question(question),
-                          workflow_call(prefix, question), prefix, ", ".join(panel(task_type)), list(MINIMUM),
-                          list(LENSES), list(FLOOR), models, asked)
+    return words.protocol(
+        confidence,
+        threshold,
+        _dims(dims),
+        task_type,
+        bar,
+        _question(question),
+        workflow_call(prefix, question),
+        prefix,
+        ", ".join(panel(task_type)),
+        list(MINIMUM),
+        list(LENSES),
+        list(FLOOR),
+        models,
+        asked,
+    )

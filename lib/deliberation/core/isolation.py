@@ -17,8 +17,8 @@ from typing import Iterable, Sequence, Tuple
 from deliberation.core.similarity import shingles, token_set
 from deliberation.text import refusals
 
-MIN_TOKENS = 4          # content tokens a finding needs before the paraphrase measure applies
-TOKEN_WEIGHT = 0.75     # weight of the content-token share in the paraphrase measure
+MIN_TOKENS = 4  # content tokens a finding needs before the paraphrase measure applies
+TOKEN_WEIGHT = 0.75  # weight of the content-token share in the paraphrase measure
 
 Finding = Tuple[str, str, str]  # (ref, claim, evidence), e.g. ("security-analyst:F1", "...", "...")
 
@@ -27,8 +27,7 @@ def _share(part: frozenset, whole: frozenset) -> float:
     return len(part & whole) / len(part) if part else 0.0
 
 
-def _score(parts: Sequence[str], prompt3: frozenset, prompt1: frozenset,
-           shared3: frozenset, shared1: frozenset) -> float:
+def _score(parts: Sequence[str], prompt3: frozenset, prompt1: frozenset, shared3: frozenset, shared1: frozenset) -> float:
     grams = frozenset().union(*(shingles(p, 3) for p in parts)) - shared3
     words = frozenset().union(*(token_set(p) for p in parts)) - shared1
     verbatim = _share(grams, prompt3)
@@ -52,8 +51,7 @@ def _finding_score(claim, evidence, p3, p1, s3, s1) -> float:
     return max(_score(parts, p3, p1, s3, s1) for parts in candidates)
 
 
-def check_prompt(prompt: str, findings: Iterable[Finding], shared_context: str = "",
-                 threshold: float = 0.5) -> "list[str]":
+def check_prompt(prompt: str, findings: Iterable[Finding], shared_context: str = "", threshold: float = 0.5) -> "list[str]":
     """Refs of the recorded findings that `prompt` carries, in the order given.
 
     `findings` are (ref, claim, evidence) of findings already recorded by other agents;
@@ -63,8 +61,7 @@ def check_prompt(prompt: str, findings: Iterable[Finding], shared_context: str =
         return []
     p3, p1 = shingles(prompt, 3), token_set(prompt)
     s3, s1 = shingles(shared_context or "", 3), token_set(shared_context or "")
-    return [ref for ref, claim, evidence in findings
-            if _finding_score(claim, evidence, p3, p1, s3, s1) >= threshold]
+    return [ref for ref, claim, evidence in findings if _finding_score(claim, evidence, p3, p1, s3, s1) >= threshold]
 
 
 def recorded_findings(agents: Iterable, exclude_persona: str = "") -> "list[Finding]":
@@ -82,15 +79,18 @@ def recorded_findings(agents: Iterable, exclude_persona: str = "") -> "list[Find
     return out
 
 
-def leak_reason(refs: Sequence[str], findings: Iterable[Finding] = (), subject: str = refusals.LEAK_SUBJECT,
-                instead: str = refusals.LEAK_INSTEAD) -> str:
+def leak_reason(
+    refs: Sequence[str],
+    findings: Iterable[Finding] = (),
+    subject: str = refusals.LEAK_SUBJECT,
+    instead: str = refusals.LEAK_INSTEAD,
+) -> str:
     """The deny reason: which findings leaked (with a short quote) and what to do instead.
     `subject` / `instead` name the text (a spawn prompt, a SendMessage to a research agent)."""
     return refusals.research_leak(list(refs), {ref: claim for ref, claim, _ in findings}, subject, instead)
 
 
-def missing_reason(role: str, missing: Sequence[str], findings: Iterable[Finding],
-                   not_arrived: "Iterable[str]" = ()) -> str:
+def missing_reason(role: str, missing: Sequence[str], findings: Iterable[Finding], not_arrived: "Iterable[str]" = ()) -> str:
     """The deny reason of a synthesis/debate prompt that lacks findings of reported research
     agents: which (with a short quote), which of them have not reached the main agent yet, and
     what to send instead — the claim and evidence of every research finding."""

@@ -70,12 +70,28 @@ def active_children(lineage: Lineage, parent: str, now: float, stale_after_s: fl
     return [s for s in lineage.spawns if s.parent == parent and is_active(s, now, stale_after_s)]
 
 
-def record_request(lineage: Lineage, *, tool_use_id: "str | None", parent: str, subagent_type: str,
-                   kind: "AgentKind | None", deliberation_id: "str | None", depth: int, background: bool,
-                   now: float) -> Spawn:
-    spawn = Spawn(tool_use_id=tool_use_id, parent=parent, subagent_type=subagent_type, kind=kind,
-                  deliberation_id=deliberation_id, depth=depth, background=background,
-                  requested_at=now)
+def record_request(
+    lineage: Lineage,
+    *,
+    tool_use_id: "str | None",
+    parent: str,
+    subagent_type: str,
+    kind: "AgentKind | None",
+    deliberation_id: "str | None",
+    depth: int,
+    background: bool,
+    now: float,
+) -> Spawn:
+    spawn = Spawn(
+        tool_use_id=tool_use_id,
+        parent=parent,
+        subagent_type=subagent_type,
+        kind=kind,
+        deliberation_id=deliberation_id,
+        depth=depth,
+        background=background,
+        requested_at=now,
+    )
     lineage.spawns.append(spawn)
     return spawn
 
@@ -105,8 +121,11 @@ def mark_started(lineage: Lineage, agent_id: "str | None", agent_type: "str | No
     if spawn is None:
         wanted = normalise_agent_type(agent_type)
         for candidate in lineage.spawns:
-            if (candidate.agent_id is None and candidate.status == "requested"
-                    and normalise_agent_type(candidate.subagent_type) == wanted):
+            if (
+                candidate.agent_id is None
+                and candidate.status == "requested"
+                and normalise_agent_type(candidate.subagent_type) == wanted
+            ):
                 spawn = candidate
                 spawn.agent_id = agent_id
                 break
@@ -116,8 +135,9 @@ def mark_started(lineage: Lineage, agent_id: "str | None", agent_type: "str | No
     return spawn
 
 
-def mark_finished(lineage: Lineage, *, agent_id: "str | None" = None, tool_use_id: "str | None" = None,
-                  now: float, failed: bool = False) -> "Spawn | None":
+def mark_finished(
+    lineage: Lineage, *, agent_id: "str | None" = None, tool_use_id: "str | None" = None, now: float, failed: bool = False
+) -> "Spawn | None":
     spawn = find_by_agent(lineage, agent_id) or find_by_tool_use(lineage, tool_use_id)
     if spawn is not None and spawn.status in ACTIVE:
         spawn.status = "failed" if failed else "completed"
@@ -136,11 +156,15 @@ def counts_toward_total(spawn: Spawn, now: float, stale_after_s: float) -> bool:
 # workflows
 
 
-def find_workflow(lineage: Lineage, *, tool_use_id: "str | None" = None, task_id: "str | None" = None,
-                  run_id: "str | None" = None) -> "WorkflowRun | None":
+def find_workflow(
+    lineage: Lineage, *, tool_use_id: "str | None" = None, task_id: "str | None" = None, run_id: "str | None" = None
+) -> "WorkflowRun | None":
     for run in lineage.workflows:
-        if (tool_use_id and run.tool_use_id == tool_use_id) or (task_id and run.task_id == task_id) \
-                or (run_id and run.run_id == run_id):
+        if (
+            (tool_use_id and run.tool_use_id == tool_use_id)
+            or (task_id and run.task_id == task_id)
+            or (run_id and run.run_id == run_id)
+        ):
             return run
     return None
 
@@ -151,10 +175,8 @@ def workflow_is_active(run: WorkflowRun, now: float, stale_after_s: float) -> bo
     return run.status == "requested" and now - run.requested_at <= stale_after_s
 
 
-def active_workflows(lineage: Lineage, now: float, stale_after_s: float,
-                     parent: "str | None" = None) -> "list[WorkflowRun]":
-    return [w for w in lineage.workflows if workflow_is_active(w, now, stale_after_s)
-            and (parent is None or w.parent == parent)]
+def active_workflows(lineage: Lineage, now: float, stale_after_s: float, parent: "str | None" = None) -> "list[WorkflowRun]":
+    return [w for w in lineage.workflows if workflow_is_active(w, now, stale_after_s) and (parent is None or w.parent == parent)]
 
 
 def workflow_reserve(run: WorkflowRun) -> int:
@@ -163,16 +185,33 @@ def workflow_reserve(run: WorkflowRun) -> int:
     return max(0, run.bound - run.agents) if run.bound is not None else 0
 
 
-def record_workflow(lineage: Lineage, *, tool_use_id: "str | None", parent: str, deliberation_id: "str | None",
-                    bound: "int | None", bound_detail: str, agent_types: "list[str]", now: float) -> WorkflowRun:
-    run = WorkflowRun(tool_use_id=tool_use_id, parent=parent, deliberation_id=deliberation_id, bound=bound,
-                      bound_detail=bound_detail[:500], agent_types=agent_types[:50], requested_at=now)
+def record_workflow(
+    lineage: Lineage,
+    *,
+    tool_use_id: "str | None",
+    parent: str,
+    deliberation_id: "str | None",
+    bound: "int | None",
+    bound_detail: str,
+    agent_types: "list[str]",
+    now: float,
+) -> WorkflowRun:
+    run = WorkflowRun(
+        tool_use_id=tool_use_id,
+        parent=parent,
+        deliberation_id=deliberation_id,
+        bound=bound,
+        bound_detail=bound_detail[:500],
+        agent_types=agent_types[:50],
+        requested_at=now,
+    )
     lineage.workflows.append(run)
     return run
 
 
-def workflow_launched(lineage: Lineage, tool_use_id: "str | None", *, task_id: "str | None",
-                      run_id: "str | None", name: str, now: float) -> "WorkflowRun | None":
+def workflow_launched(
+    lineage: Lineage, tool_use_id: "str | None", *, task_id: "str | None", run_id: "str | None", name: str, now: float
+) -> "WorkflowRun | None":
     """PostToolUse of the Workflow call: the client launched it in the background."""
     run = find_workflow(lineage, tool_use_id=tool_use_id)
     if run is None:
@@ -219,8 +258,7 @@ def close_missing_workflows(lineage: Lineage, running_task_ids: "list[str]", now
     return closed
 
 
-def _running_workflow_for(lineage: Lineage, agent_type: "str | None", now: float,
-                          stale_after_s: float) -> "WorkflowRun | None":
+def _running_workflow_for(lineage: Lineage, agent_type: "str | None", now: float, stale_after_s: float) -> "WorkflowRun | None":
     runs = active_workflows(lineage, now, stale_after_s)
     if not runs:
         return None
@@ -237,8 +275,9 @@ def _running_workflow_for(lineage: Lineage, agent_type: "str | None", now: float
 # SubagentStart: which start is this?
 
 
-def start(lineage: Lineage, agent_id: "str | None", agent_type: "str | None", now: float,
-          stale_after_s: float) -> "tuple[Spawn | None, str]":
+def start(
+    lineage: Lineage, agent_id: "str | None", agent_type: "str | None", now: float, stale_after_s: float
+) -> "tuple[Spawn | None, str]":
     """Record a SubagentStart. Returns (spawn, what): 'started' (an Agent spawn, linked),
     'restarted' (a finished agent running again: a SendMessage resume), 'workflow' (an agent of
     a Workflow run), 'unlinked' (nothing announced it), or 'ignored' (no agent id)."""
@@ -259,17 +298,33 @@ def start(lineage: Lineage, agent_id: "str | None", agent_type: "str | None", no
     run = _running_workflow_for(lineage, agent_type, now, stale_after_s)
     if run is not None:
         return attach_to_workflow(lineage, run, agent_id, agent_type, now), "workflow"
-    spawn = Spawn(agent_id=agent_id, parent=MAIN, subagent_type=agent_type or "unknown", depth=1,
-                  status="running", requested_at=now, started_at=now, channel="unlinked")
+    spawn = Spawn(
+        agent_id=agent_id,
+        parent=MAIN,
+        subagent_type=agent_type or "unknown",
+        depth=1,
+        status="running",
+        requested_at=now,
+        started_at=now,
+        channel="unlinked",
+    )
     lineage.spawns.append(spawn)
     return spawn, "unlinked"
 
 
-def attach_to_workflow(lineage: Lineage, run: WorkflowRun, agent_id: str, agent_type: "str | None",
-                       now: float) -> Spawn:
-    spawn = Spawn(agent_id=agent_id, parent=run.parent, subagent_type=agent_type or WORKFLOW_AGENT_TYPE,
-                  depth=1, background=True, status="running", requested_at=now, started_at=now,
-                  channel="workflow", workflow=run.tool_use_id)
+def attach_to_workflow(lineage: Lineage, run: WorkflowRun, agent_id: str, agent_type: "str | None", now: float) -> Spawn:
+    spawn = Spawn(
+        agent_id=agent_id,
+        parent=run.parent,
+        subagent_type=agent_type or WORKFLOW_AGENT_TYPE,
+        depth=1,
+        background=True,
+        status="running",
+        requested_at=now,
+        started_at=now,
+        channel="workflow",
+        workflow=run.tool_use_id,
+    )
     lineage.spawns.append(spawn)
     run.agents += 1
     if run.status == "requested":
@@ -304,8 +359,7 @@ def settle_workflow_agent(lineage: Lineage, spawn: Spawn, run_id: str, now: floa
         target = spawn  # an unlinked start: it simply becomes a workflow agent
     if target is None:
         if run is None:
-            run = WorkflowRun(run_id=run_id, status="running", requested_at=now, started_at=now,
-                              bound_detail=words.UNSEEN_RUN)
+            run = WorkflowRun(run_id=run_id, status="running", requested_at=now, started_at=now, bound_detail=words.UNSEEN_RUN)
             lineage.workflows.append(run)
         return attach_to_workflow(lineage, run, agent_id, spawn.subagent_type, now)
     target.channel = "workflow"
@@ -319,11 +373,29 @@ def settle_workflow_agent(lineage: Lineage, spawn: Spawn, run_id: str, now: floa
 # SendMessage
 
 
-def record_resume(lineage: Lineage, *, tool_use_id: "str | None", agent_id: str, sender: str,
-                  deliberation_id: "str | None", rule: str, why: str, message: str, now: float) -> Resume:
-    resume = Resume(tool_use_id=tool_use_id, agent_id=agent_id, sender=sender, deliberation_id=deliberation_id,
-                    rule=rule, why=why, at=now, message_chars=len(message),
-                    message_sha256=hashlib.sha256(message.encode("utf-8", "surrogatepass")).hexdigest())
+def record_resume(
+    lineage: Lineage,
+    *,
+    tool_use_id: "str | None",
+    agent_id: str,
+    sender: str,
+    deliberation_id: "str | None",
+    rule: str,
+    why: str,
+    message: str,
+    now: float,
+) -> Resume:
+    resume = Resume(
+        tool_use_id=tool_use_id,
+        agent_id=agent_id,
+        sender=sender,
+        deliberation_id=deliberation_id,
+        rule=rule,
+        why=why,
+        at=now,
+        message_chars=len(message),
+        message_sha256=hashlib.sha256(message.encode("utf-8", "surrogatepass")).hexdigest(),
+    )
     lineage.resumes.append(resume)
     return resume
 
@@ -339,8 +411,10 @@ def pending_resume(lineage: Lineage, agent_id: "str | None") -> "Resume | None":
     (a message queued for a running agent resumes it when that agent finishes first)."""
     if not agent_id:
         return None
-    return next((r for r in reversed(lineage.resumes)
-                 if r.agent_id == agent_id and r.status in ("requested", "resumed", "delivered")), None)
+    return next(
+        (r for r in reversed(lineage.resumes) if r.agent_id == agent_id and r.status in ("requested", "resumed", "delivered")),
+        None,
+    )
 
 
 def restart(spawn: Spawn) -> bool:

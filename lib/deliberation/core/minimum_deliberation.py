@@ -16,7 +16,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from deliberation.core import phases
-from deliberation.state.models import (AgentRecord, ConformityWarning, Deliberation, DepthState, TwoAgentCheck)
+from deliberation.state.models import AgentRecord, ConformityWarning, Deliberation, DepthState, TwoAgentCheck
 from deliberation.core.conformity import two_agent_rule
 from deliberation.core.similarity import similarity
 from deliberation.text import notes as words
@@ -38,8 +38,9 @@ def eligible(delib: Deliberation) -> bool:
     pair = research_pair(delib)
     if len(pair) != 2 or len({a.persona for a in pair}) != 2:
         return False
-    return not any(a.kind in ("debate", "synthesis") or (a.kind == "red-team" and a.tier == 1)
-                   for a in delib.agents if a.status != "refused")
+    return not any(
+        a.kind in ("debate", "synthesis") or (a.kind == "red-team" and a.tier == 1) for a in delib.agents if a.status != "refused"
+    )
 
 
 def applies(delib: Deliberation) -> bool:
@@ -54,8 +55,9 @@ def _position(agent: AgentRecord, titles: "dict[str, str]") -> SimpleNamespace:
     pref = rep.preferred_approach
     own = {ap.id: ap.title for ap in rep.approaches}
     title = own.get(pref or "") or titles.get(pref or "") or (pref or "")
-    return SimpleNamespace(verdict=rep.verdict, preferred_approach=" ".join(title.lower().split()) or None,
-                           rationale=rep.rationale, title=title)
+    return SimpleNamespace(
+        verdict=rep.verdict, preferred_approach=" ".join(title.lower().split()) or None, rationale=rep.rationale, title=title
+    )
 
 
 def check(delib: Deliberation, threshold: float) -> TwoAgentCheck:
@@ -66,15 +68,17 @@ def check(delib: Deliberation, threshold: float) -> TwoAgentCheck:
     pa, pb = _position(a, titles), _position(b, titles)
     silent = [x.persona for x, p in ((a, pa), (b, pb)) if p.verdict == "abstain"]
     verdict = "no_position" if silent else two_agent_rule(pa, pb, threshold)
-    sim = (round(similarity(pa.rationale, pb.rationale), 2)
-           if pa.rationale.strip() and pb.rationale.strip() else None)
+    sim = round(similarity(pa.rationale, pb.rationale), 2) if pa.rationale.strip() and pb.rationale.strip() else None
 
     def says(agent: AgentRecord, p: SimpleNamespace) -> str:
-        target = f"\"{p.title}\"" if p.title else "no approach"
-        what = {"approve": f"approves {target}", "reject": f"rejects, prefers {target}",
-                "abstain": "takes no position (abstains)"}[p.verdict]
+        target = f'"{p.title}"' if p.title else "no approach"
+        what = {
+            "approve": f"approves {target}",
+            "reject": f"rejects, prefers {target}",
+            "abstain": "takes no position (abstains)",
+        }[p.verdict]
         why = " ".join(p.rationale.split())
-        return f"{agent.persona} {what}" + (f" — \"{why[:160]}\"" if why else "")
+        return f"{agent.persona} {what}" + (f' — "{why[:160]}"' if why else "")
 
     detail = f"{says(a, pa)}; {says(b, pb)}"
     if verdict == "suspect_herding":
@@ -89,9 +93,14 @@ def herding_warning(delib: Deliberation) -> "list[ConformityWarning]":
     if c is None or c.verdict != "suspect_herding":
         return []
     keys = [a.key for a in research_pair(delib)] or list(c.agents)
-    return [ConformityWarning(
-        detector="two_agent_rule", agents=keys,
-        evidence=words.herding_evidence(c.detail), recommendation=words.HERDING_RECOMMENDATION)]
+    return [
+        ConformityWarning(
+            detector="two_agent_rule",
+            agents=keys,
+            evidence=words.herding_evidence(c.detail),
+            recommendation=words.HERDING_RECOMMENDATION,
+        )
+    ]
 
 
 def release(delib: Deliberation) -> bool:

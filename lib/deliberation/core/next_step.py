@@ -37,8 +37,7 @@ def arrived(agent: AgentRecord) -> bool:
 def to_arrive(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]":
     """Spawned agents whose result the main agent does not have yet: still running, or finished
     in the background with the task notification still to come."""
-    return [a for a in delib.agents if a.status != "refused" and not arrived(a)
-            and (stage is None or a.stage == stage)]
+    return [a for a in delib.agents if a.status != "refused" and not arrived(a) and (stage is None or a.stage == stage)]
 
 
 def given(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]":
@@ -87,8 +86,7 @@ def still_to_arrive_text(delib: Deliberation) -> str:
 # the spawn rules, in PreToolUse's order
 
 
-def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
-                  prompt: str = "") -> "tuple[Stage, str | None]":
+def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str, prompt: str = "") -> "tuple[Stage, str | None]":
     """(stage, refusal) for a deliberation spawn of `subagent_type`: the stage it would work in
     and why the phase or depth rules refuse it (None: accepted). Budget and the checks on the
     prompt's content are PreToolUse's own; `prompt` matters for tier-2 workers only."""
@@ -100,8 +98,9 @@ def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
             return "deliberation", None
         if ways_forward.revision_used(delib):
             return "deliberation", phase_words.revision_used(delib.phase, delib.id)
-    stage, refusal = phases.stage_for_spawn(delib, kind, cfg.deliberation.min_agents,
-                                            personas.normalise_agent_type(subagent_type))
+    stage, refusal = phases.stage_for_spawn(
+        delib, kind, cfg.deliberation.min_agents, personas.normalise_agent_type(subagent_type)
+    )
     if refusal is None and stage == "ranking":
         refusal = depth_axis.ranking_spawn_refusal(delib, cfg)
     if refusal is None and kind == "lens":
@@ -117,8 +116,8 @@ def spawn_refusal(delib: Deliberation, cfg: Config, subagent_type: str,
 
 @dataclass(frozen=True)
 class NextStep:
-    action: str                        # wait | spawn | conclude | document | none
-    text: str                          # "Next: …" (empty for none)
+    action: str  # wait | spawn | conclude | document | none
+    text: str  # "Next: …" (empty for none)
     agent_types: "tuple[str, ...]" = ()
 
 
@@ -178,24 +177,32 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
         return NextStep("spawn", words.more_research(short))
     deliberated = {a.kind for a in phases.current(delib, "deliberation")}
     challenged = any(a.kind in ("red-team", "lens") for a in delib.agents if a.status != "refused")
-    if (not _two_agent_form(delib) and "synthesis" not in deliberated and not challenged
-            and _accepted(delib, cfg, personas.SYNTHESIS)):
+    if (
+        not _two_agent_form(delib)
+        and "synthesis" not in deliberated
+        and not challenged
+        and _accepted(delib, cfg, personas.SYNTHESIS)
+    ):
         roles = [personas.SYNTHESIS] + ([personas.DEBATE] if "debate" not in deliberated else [])
         types = tuple(agent_type(delib, r) for r in roles)
         return NextStep("spawn", words.synthesise(types, finding_refs(delib)), types)
-    if (depth_axis.depth_enabled(delib, cfg)[0] and not depth_axis.red_team_done(delib, 1)
-            and not minimum_deliberation.applies(delib) and not _two_agent_form(delib)
-            and _accepted(delib, cfg, personas.RED_TEAM)):
+    if (
+        depth_axis.depth_enabled(delib, cfg)[0]
+        and not depth_axis.red_team_done(delib, 1)
+        and not minimum_deliberation.applies(delib)
+        and not _two_agent_form(delib)
+        and _accepted(delib, cfg, personas.RED_TEAM)
+    ):
         types = (agent_type(delib, personas.RED_TEAM),)
         return NextStep("spawn", words.red_team(types), types)
     missing = depth_axis.missing_workers(delib)
     if missing:
-        accepted = [a for a in missing if _accepted(delib, cfg, a.lens, depth_axis.worker_prompt(
-            a.lens, a.hot_spots, delib))]
+        accepted = [a for a in missing if _accepted(delib, cfg, a.lens, depth_axis.worker_prompt(a.lens, a.hot_spots, delib))]
         if accepted:
             types = tuple(agent_type(delib, a.lens) for a in accepted)
-            return NextStep("spawn", words.tier2_workers(
-                types, depth_axis.worker_blocks(delib, accepted, delib.depth.hot_spots)), types)
+            return NextStep(
+                "spawn", words.tier2_workers(types, depth_axis.worker_blocks(delib, accepted, delib.depth.hot_spots)), types
+            )
     if delib.depth.status == "red_team_2" and _accepted(delib, cfg, personas.RED_TEAM):
         return NextStep("spawn", depth_axis.red_team_2_instruction(delib), (agent_type(delib, personas.RED_TEAM),))
     step = ranking_step(delib, cfg)
@@ -203,8 +210,11 @@ def next_step(delib: Deliberation, cfg: Config) -> NextStep:
         return step
     # nothing the rules accept in protocol order: say what the ranking rule asks for
     rankers = _rankers(delib)
-    why = (spawn_refusal(delib, cfg, agent_type(delib, rankers[0]))[1] if rankers else
-           phases.research_shortfall(delib, cfg.deliberation.min_agents))
+    why = (
+        spawn_refusal(delib, cfg, agent_type(delib, rankers[0]))[1]
+        if rankers
+        else phases.research_shortfall(delib, cfg.deliberation.min_agents)
+    )
     return NextStep("none", words.refused(why) if why else "")
 
 
@@ -216,5 +226,12 @@ def with_next(delib: Deliberation, cfg: Config, text: str) -> str:
 def progress_text(delib: Deliberation, cfg: Config) -> str:
     """The progress note: where the deliberation is, what the main agent has, what is still to
     arrive, and the next step the plugin will accept."""
-    return words.progress(delib.id, delib.task_type, delib.threshold, delib.phase, given_summary(delib),
-                          still_to_arrive_text(delib), next_step(delib, cfg).text)
+    return words.progress(
+        delib.id,
+        delib.task_type,
+        delib.threshold,
+        delib.phase,
+        given_summary(delib),
+        still_to_arrive_text(delib),
+        next_step(delib, cfg).text,
+    )

@@ -45,12 +45,12 @@ def command_of(prompt: str, namespace: str = "") -> "str | None":
         end = text.find("</command-message>", 0, 400)
         if end < 0:
             return None
-        text = text[end + len("</command-message>"):].lstrip()
+        text = text[end + len("</command-message>") :].lstrip()
     if text.startswith("<command-name>"):
         end = text.find("</command-name>", 0, 200)
         if end < 0:
             return None
-        text = text[len("<command-name>"):end]
+        text = text[len("<command-name>") : end]
     if not text.startswith("/"):
         return None
     word = text[1:].split(None, 1)[0] if text[1:].strip() else ""
@@ -58,7 +58,7 @@ def command_of(prompt: str, namespace: str = "") -> "str | None":
         return PREFIXED[word]
     for ns in (*NAMESPACES, namespace):
         if ns and word.startswith(ns):
-            name = word[len(ns):]
+            name = word[len(ns) :]
             if name in COMMANDS:
                 return name
             if name in PREFIXED:

@@ -62,9 +62,15 @@ def transition(delib: Deliberation, to: Phase, why: str, now: float) -> None:
 
 def current(delib: Deliberation, stage: "str | None" = None, tier: "int | None" = None) -> "list[AgentRecord]":
     """Valid, non-superseded reports (optionally of one stage / tier)."""
-    return [a for a in delib.agents if a.status == "reported" and a.report is not None
-            and not a.superseded and (stage is None or a.stage == stage)
-            and (tier is None or a.tier == tier)]
+    return [
+        a
+        for a in delib.agents
+        if a.status == "reported"
+        and a.report is not None
+        and not a.superseded
+        and (stage is None or a.stage == stage)
+        and (tier is None or a.tier == tier)
+    ]
 
 
 def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> "list[str]":
@@ -75,8 +81,7 @@ def finding_refs(delib: Deliberation, agents: "list[AgentRecord] | None" = None)
 
 
 def pending(delib: Deliberation, stage: "str | None" = None) -> "list[AgentRecord]":
-    return [a for a in delib.agents if a.status in ("spawned", "running")
-            and (stage is None or a.stage == stage)]
+    return [a for a in delib.agents if a.status in ("spawned", "running") and (stage is None or a.stage == stage)]
 
 
 def names(agents: "list[AgentRecord]") -> str:
@@ -100,8 +105,9 @@ def approaches(delib: Deliberation) -> "dict[str, str]":
     return ranked_identities(delib)[0]
 
 
-def ranked_identities(delib: Deliberation, source: "list[AgentRecord] | None" = None
-                      ) -> "tuple[dict[str, str], dict[tuple[str, str], str]]":
+def ranked_identities(
+    delib: Deliberation, source: "list[AgentRecord] | None" = None
+) -> "tuple[dict[str, str], dict[tuple[str, str], str]]":
     """(ranked id → title, (persona, its own approach id) → ranked id) for the reports the ranked
     list comes from (the synthesis, else research): a research report's letters are its own, so a
     second persona's colliding `A` becomes `<persona>:A`, and a title already listed is the same
@@ -125,8 +131,7 @@ def ranked_identities(delib: Deliberation, source: "list[AgentRecord] | None" = 
     return found, owners
 
 
-def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int,
-                    persona: str = "") -> "tuple[Stage, str | None]":
+def stage_for_spawn(delib: Deliberation, kind: str, min_agents: int, persona: str = "") -> "tuple[Stage, str | None]":
     """(stage, refusal). `refusal` says what is missing when the spawn would skip a phase.
 
     In RESEARCH a persona that has not reported researches; one that already reported research

@@ -113,16 +113,15 @@ def _args(event: hookio.PreToolUse) -> "tuple[str, list[str] | None, str]":
     q = raw.get("question")
     chosen = raw.get("personas")
     ctx_text = raw.get("context")
-    panel = ([personas.normalise_agent_type(p) for p in chosen if isinstance(p, str)]
-             if isinstance(chosen, list) else None)
-    return (q.strip()[:QUESTION_CHARS] if isinstance(q, str) else "", panel,
-            ctx_text if isinstance(ctx_text, str) else "")
+    panel = [personas.normalise_agent_type(p) for p in chosen if isinstance(p, str)] if isinstance(chosen, list) else None
+    return (q.strip()[:QUESTION_CHARS] if isinstance(q, str) else "", panel, ctx_text if isinstance(ctx_text, str) else "")
 
 
 def slots(turn: Turn) -> int:
     sb = turn.cfg.spawn_budget
     return spawn_budget.usage(turn.tx.lineage, lin.MAIN, turn.now, sb.stale_after_s).left(
-        sb.max_active_children, sb.max_session_total)
+        sb.max_active_children, sb.max_session_total
+    )
 
 
 def _refuse(turn: Turn, event: hookio.PreToolUse, parent: str, rule: str, reason: str) -> hookio.Answer:
@@ -142,9 +141,17 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
         if not state:
             return None
         active = turn.active() if state == "open" else None
-        return _refuse(turn, event, parent, "workflow_other", words.other_workflow(
-            active.id if active is not None else "", active.phase if active is not None else "",
-            workflow_call(prefix, active.question if active is not None else "")))
+        return _refuse(
+            turn,
+            event,
+            parent,
+            "workflow_other",
+            words.other_workflow(
+                active.id if active is not None else "",
+                active.phase if active is not None else "",
+                workflow_call(prefix, active.question if active is not None else ""),
+            ),
+        )
     if parent != lin.MAIN:
         return _refuse(turn, event, parent, "workflow_nested", words.nested())
     question, panel, context = _args(event)
@@ -152,8 +159,9 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
     if delib is not None and delib.phase in phases.CLOSED:
         delib = None
     stale = turn.cfg.spawn_budget.stale_after_s
-    if delib is not None and any(w.plugin and w.deliberation_id == delib.id
-                                 for w in lin.active_workflows(turn.tx.lineage, turn.now, stale)):
+    if delib is not None and any(
+        w.plugin and w.deliberation_id == delib.id for w in lin.active_workflows(turn.tx.lineage, turn.now, stale)
+    ):
         return _refuse(turn, event, parent, "workflow_running", words.already_running(delib.id))
     if panel is not None:
         why = workflow_steps.panel_problem(panel)
@@ -167,26 +175,43 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
     launch = event.tool_use_id or f"workflow-{len(turn.tx.lineage.workflows) + 1}"
     verdict = workflow_steps.first_verdict(delib, turn.cfg, chosen, context, slots(turn))
     if verdict.wave is None:
-        return _refuse(turn, event, parent, "workflow_nothing", words.nothing_to_run(
-            delib.id, verdict.why, next_step.progress_text(delib, turn.cfg)))
+        return _refuse(
+            turn,
+            event,
+            parent,
+            "workflow_nothing",
+            words.nothing_to_run(delib.id, verdict.why, next_step.progress_text(delib, turn.cfg)),
+        )
     workflow_steps.start_drive(delib, launch, context)
     workflow_steps.issue(delib, verdict, launch, turn.now)
-    run = lin.record_workflow(turn.tx.lineage, tool_use_id=event.tool_use_id, parent=parent, deliberation_id=delib.id,
-                              bound=verdict.wave.size, bound_detail=words.NEXT_WAVE,
-                              agent_types=[a.agent_type for a in verdict.wave.agents], now=turn.now)
+    run = lin.record_workflow(
+        turn.tx.lineage,
+        tool_use_id=event.tool_use_id,
+        parent=parent,
+        deliberation_id=delib.id,
+        bound=verdict.wave.size,
+        bound_detail=words.NEXT_WAVE,
+        agent_types=[a.agent_type for a in verdict.wave.agents],
+        now=turn.now,
+    )
     run.plugin, run.name = True, NAME
     resumed = event.tool_input.get("resumeFromRunId")
     run.resumed_from = resumed[:200] if isinstance(resumed, str) else None
     key = run.tool_use_id or launch
     if key not in turn.tx.session.open_workflows:
         turn.tx.session.open_workflows.append(key)
-    args = {"plugin": "deliberation", "deliberation": delib.id, "launch": launch,
-            "first": verdict.payload(delib),
-            "checkpoint": {"agentType": f"{prefix}{workflow_steps.CHECKPOINT_TYPE}",
-                           "schema": workflow_steps.CHECKPOINT_SCHEMA}}
+    args = {
+        "plugin": "deliberation",
+        "deliberation": delib.id,
+        "launch": launch,
+        "first": verdict.payload(delib),
+        "checkpoint": {"agentType": f"{prefix}{workflow_steps.CHECKPOINT_TYPE}", "schema": workflow_steps.CHECKPOINT_SCHEMA},
+    }
     turn.notes.append(f"plugin workflow: {verdict.wave.name} wave of {len(verdict.wave.agents)} for {delib.id}")
-    return hookio.Answer(updated_input={**event.tool_input, "args": args}, context=words.launched(
-        delib.id, verdict.wave.name, [a.persona for a in verdict.wave.agents]))
+    return hookio.Answer(
+        updated_input={**event.tool_input, "args": args},
+        context=words.launched(delib.id, verdict.wave.name, [a.persona for a in verdict.wave.agents]),
+    )
 
 
 def launched(turn: Turn, event: hookio.PostToolUse, run: WorkflowRun) -> hookio.Answer:
@@ -277,8 +302,11 @@ def stopped(turn: Turn, delib: Deliberation, rec: AgentRecord) -> None:
     if rec.status in ("spawned", "running"):
         rec.status, rec.reported_at = "invalid", turn.now
         rec.problem = rec.problem or words.NO_OUTPUT_CALL
-        delib.warnings.append(words.no_accepted_report(f"{rec.persona} ({rec.agent_id or rec.key})", rec.send_backs,
-                                                       rec.problem.splitlines()[0][:200]))
+        delib.warnings.append(
+            words.no_accepted_report(
+                f"{rec.persona} ({rec.agent_id or rec.key})", rec.send_backs, rec.problem.splitlines()[0][:200]
+            )
+        )
         turn.notes.append(f"workflow agent {rec.persona} ended without a report")
     _move(turn, delib)
 
@@ -290,8 +318,7 @@ def _move(turn: Turn, delib: Deliberation) -> None:
     delib.updated_at = turn.now
 
 
-def _report_owner(turn: Turn, event: hookio.ToolEvent
-                  ) -> "tuple[Spawn | None, Deliberation | None, AgentRecord | None]":
+def _report_owner(turn: Turn, event: hookio.ToolEvent) -> "tuple[Spawn | None, Deliberation | None, AgentRecord | None]":
     spawn = lin.find_by_agent(turn.tx.lineage, event.agent_id)
     if spawn is None:
         return None, None, None
@@ -300,8 +327,9 @@ def _report_owner(turn: Turn, event: hookio.ToolEvent
 
 
 def _check(turn: Turn, rec: AgentRecord, data: object) -> "tuple[Any, list[str], str | None]":
-    return check_data(rec, data, max_bytes=turn.cfg.deliberation.max_report_bytes,
-                      dimensions=[x.name for x in turn.cfg.ranking.dimensions])
+    return check_data(
+        rec, data, max_bytes=turn.cfg.deliberation.max_report_bytes, dimensions=[x.name for x in turn.cfg.ranking.dimensions]
+    )
 
 
 def report_checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
@@ -350,8 +378,9 @@ def _checkpoint(turn: Turn, spawn: Spawn) -> hookio.Answer:
     delib = turn.tx.deliberation(spawn.deliberation_id) if spawn.deliberation_id else None
     drive = delib.workflow if delib is not None else None
     if delib is None or drive is None:
-        return hookio.Answer(updated_input={"checkpoint": "", "plugin": "deliberation", "next": "done",
-                                            "status": "lost", "why": words.LOST})
+        return hookio.Answer(
+            updated_input={"checkpoint": "", "plugin": "deliberation", "next": "done", "status": "lost", "why": words.LOST}
+        )
     if drive.answered.get("agent") == spawn.agent_id:
         return hookio.Answer(updated_input=drive.answered.get("payload") or {})
     wave = workflow_steps.open_wave(delib)
@@ -458,7 +487,7 @@ def _cached(run: WorkflowRun, notification: str, files: WorkflowFiles) -> None:
                 seen.append(entry.get("key"))
                 if len(seen) <= run.cached:
                     run.cached_agents.append(entry["agentId"][:64])
-        run.cached_agents = run.cached_agents[:run.cached]
+        run.cached_agents = run.cached_agents[: run.cached]
 
 
 def message_refusal(turn: Turn, spawn: "Spawn | None") -> "str | None":
@@ -470,5 +499,6 @@ def message_refusal(turn: Turn, spawn: "Spawn | None") -> "str | None":
     who = f"{spawn.subagent_type} (agent {spawn.agent_id})"
     if rec is None or delib is None:
         return words.message_refused(who, "", "", "")
-    return words.message_refused(who, rec.persona, f"{delib.agent_prefix}{rec.persona}",
-                                 workflow_call(delib.agent_prefix, delib.question))
+    return words.message_refused(
+        who, rec.persona, f"{delib.agent_prefix}{rec.persona}", workflow_call(delib.agent_prefix, delib.question)
+    )

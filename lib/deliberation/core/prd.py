@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import orjson
 from pydantic import ValidationError
 
-from deliberation.state.decision_document import (MARKER, DecisionDocument)
+from deliberation.state.decision_document import MARKER, DecisionDocument
 from deliberation.core import document_call, human_review
 from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
@@ -46,14 +46,14 @@ class Source:
     """One citable item of the deliberation."""
 
     id: str
-    kind: str       # one of SOURCE_KINDS
-    persona: str    # who said it ('' for a hot spot)
-    stage: str      # research / deliberation / ranking ('' for a hot spot)
-    text: str       # the claim, concern, counter-claim or statement
-    detail: str     # severity of a finding; target of a dissent or refutation; kind of a hot spot
+    kind: str  # one of SOURCE_KINDS
+    persona: str  # who said it ('' for a hot spot)
+    stage: str  # research / deliberation / ranking ('' for a hot spot)
+    text: str  # the claim, concern, counter-claim or statement
+    detail: str  # severity of a finding; target of a dissent or refutation; kind of a hot spot
     evidence: str = ""
     agent: str = ""  # the agent record's key ('' for a hot spot)
-    index: int = 0   # position in that report's list (0-based)
+    index: int = 0  # position in that report's list (0-based)
 
 
 def cite_prefix(agent) -> str:
@@ -75,19 +75,32 @@ def citable(delib) -> "dict[str, Source]":
     for agent in current(delib):
         rep, who, key = agent.filed, cite_prefix(agent), agent.key
         for i, f in enumerate(rep.findings):
-            out.setdefault(f"{who}:{f.id}", Source(f"{who}:{f.id}", "finding", agent.persona, agent.stage, f.claim,
-                                                   f.severity, f.evidence, key, i))
+            out.setdefault(
+                f"{who}:{f.id}",
+                Source(f"{who}:{f.id}", "finding", agent.persona, agent.stage, f.claim, f.severity, f.evidence, key, i),
+            )
         own = {a.id: a.title for a in rep.approaches}  # a research report letters its own approaches
         for i, c in enumerate(rep.dissent):
             dissent_n[who] = dissent_n.get(who, 0) + 1
             sid = f"{who}:D{dissent_n[who]}"
             target = f'its own {c.target}, "{one_line(own[c.target], 60)}"' if c.target in own else c.target
-            out.setdefault(sid, Source(sid, "dissent", agent.persona, agent.stage, c.concern, target, c.reason,
-                                       key, i))
+            out.setdefault(sid, Source(sid, "dissent", agent.persona, agent.stage, c.concern, target, c.reason, key, i))
         for i, r in enumerate(rep.refutations):
             sid = f"{who}:R{i + 1}"
-            out.setdefault(sid, Source(sid, "refutation", agent.persona, agent.stage, r.claim or r.evidence,
-                                       f"{r.verdict} {r.target}", r.evidence, key, i))
+            out.setdefault(
+                sid,
+                Source(
+                    sid,
+                    "refutation",
+                    agent.persona,
+                    agent.stage,
+                    r.claim or r.evidence,
+                    f"{r.verdict} {r.target}",
+                    r.evidence,
+                    key,
+                    i,
+                ),
+            )
     for h in delib.depth.hot_spots:
         out.setdefault(h.id, Source(h.id, "hot_spot", "", "", h.statement, h.kind, "; ".join(h.material)))
     return out
@@ -263,6 +276,7 @@ def _listing(catalogue: "dict[str, Source]") -> "list[str]":
     findings and hot spots by id, grouped by agent (the main agent read them under those ids),
     and the dissent and refutations — ids the plugin numbered, in no report — each still with
     the start of its text, clipped shorter until the listing fits."""
+
     def fits(lines: "list[str]") -> bool:
         return sum(len(line) + 1 for line in lines) <= LISTING_BUDGET
 
@@ -284,9 +298,17 @@ def request_text(delib) -> str:
     """The instruction that asks for the decision document (once the vote has passed)."""
     catalogue = citable(delib)
     head = doc_words.request_head(delib.outcome == "rejected", document_call.relative(delib.id))
-    return "\n".join([head, EXAMPLE, doc_words.rules(list(minimums(delib.outcome).items())),
-                      doc_words.cite_head(len(catalogue)), *_listing(catalogue), doc_words.STOP_CHECK,
-                      *route_notice(delib)])
+    return "\n".join(
+        [
+            head,
+            EXAMPLE,
+            doc_words.rules(list(minimums(delib.outcome).items())),
+            doc_words.cite_head(len(catalogue)),
+            *_listing(catalogue),
+            doc_words.STOP_CHECK,
+            *route_notice(delib),
+        ]
+    )
 
 
 def route_notice(delib) -> "list[str]":
@@ -307,8 +329,14 @@ def may_apply(delib) -> bool:
 def shape_text(delib) -> str:
     """The document's shape, its rules and the ids it may cite (said again with a refusal)."""
     catalogue = citable(delib)
-    return "\n".join([EXAMPLE, doc_words.rules(list(minimums(delib.outcome).items())), doc_words.cite_head(len(catalogue)),
-                      *_listing(catalogue)])
+    return "\n".join(
+        [
+            EXAMPLE,
+            doc_words.rules(list(minimums(delib.outcome).items())),
+            doc_words.cite_head(len(catalogue)),
+            *_listing(catalogue),
+        ]
+    )
 
 
 def submit(delib, content: str, *, max_bytes: int, now: float) -> "str | None":
@@ -333,10 +361,17 @@ def submit(delib, content: str, *, max_bytes: int, now: float) -> "str | None":
 def send_back_text(delib, problem: str) -> str:
     """The Stop block that sends a missing or invalid document back (once)."""
     catalogue = citable(delib)
-    return "\n".join([
-        doc_words.send_back_head(delib.id, problem),
-        doc_words.send_back_next(document_call.relative(delib.id)), EXAMPLE, doc_words.rules(list(minimums(delib.outcome).items())),
-        doc_words.cite_head(len(catalogue)), *_listing(catalogue), *route_notice(delib)])
+    return "\n".join(
+        [
+            doc_words.send_back_head(delib.id, problem),
+            doc_words.send_back_next(document_call.relative(delib.id)),
+            EXAMPLE,
+            doc_words.rules(list(minimums(delib.outcome).items())),
+            doc_words.cite_head(len(catalogue)),
+            *_listing(catalogue),
+            *route_notice(delib),
+        ]
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,12 +422,12 @@ def reset(delib) -> None:
 
 @dataclass(frozen=True)
 class Trace:
-    items: int                     # items that cite (requirements, criteria, risks, non-goals, questions)
+    items: int  # items that cite (requirements, criteria, risks, non-goals, questions)
     citations: int
-    by_kind: "dict[str, int]"      # distinct cited sources per kind
-    untraced: "tuple[str, ...]"    # requirement / criterion / risk ids without a resolving source
-    unknown: "tuple[str, ...]"     # cited ids that do not resolve
-    uncovered: "tuple[str, ...]"   # requirement ids no acceptance criterion verifies
+    by_kind: "dict[str, int]"  # distinct cited sources per kind
+    untraced: "tuple[str, ...]"  # requirement / criterion / risk ids without a resolving source
+    unknown: "tuple[str, ...]"  # cited ids that do not resolve
+    uncovered: "tuple[str, ...]"  # requirement ids no acceptance criterion verifies
 
 
 def trace(doc: DecisionDocument, catalogue: "dict[str, Source]") -> Trace:
@@ -415,5 +450,6 @@ def trace(doc: DecisionDocument, catalogue: "dict[str, Source]") -> Trace:
 
 
 def counts_text(doc: DecisionDocument) -> str:
-    return doc_words.counts(len(doc.requirements), len(doc.acceptance_criteria), len(doc.risks), len(doc.non_goals),
-                            len(doc.open_questions))
+    return doc_words.counts(
+        len(doc.requirements), len(doc.acceptance_criteria), len(doc.risks), len(doc.non_goals), len(doc.open_questions)
+    )

@@ -30,6 +30,7 @@ SCALE = words.IMPROVEMENT_SCALE
 @dataclass(frozen=True)
 class Improvement:
     """Gate 2's improvement evidence (core/improvement.py), with the trigger's figure for context."""
+
     outcome: improvement.ImprovementOutcome
     trigger: "float | None" = None
     trigger_forced: bool = False
@@ -57,20 +58,29 @@ class Improvement:
         by: dict[str, dict] = {}
         for p in self.outcome.positions:
             by.setdefault(p.persona, {"persona": p.persona, "before": None, "after": None})[
-                "before" if p.stage == "research" else "after"] = p.approach
+                "before" if p.stage == "research" else "after"
+            ] = p.approach
         return [by[k] for k in sorted(by)]
 
     def detail(self) -> str:
         o = self.outcome
-        return words.improvement_detail(o.decision, o.paired, self.pairs(), list(o.unmatched), self.trigger,
-                                        self.trigger_forced)
+        return words.improvement_detail(o.decision, o.paired, self.pairs(), list(o.unmatched), self.trigger, self.trigger_forced)
 
     def to_json(self) -> dict:
         o = self.outcome
-        return {"before": o.before, "after": o.after, "improved": self.improved, "status": o.status,
-                "decision": o.decision, "scale": SCALE, "paired": o.paired, "pairs": self.pairs(),
-                "trigger_confidence": self.trigger, "trigger_forced": self.trigger_forced,
-                "compared": self.detail()}
+        return {
+            "before": o.before,
+            "after": o.after,
+            "improved": self.improved,
+            "status": o.status,
+            "decision": o.decision,
+            "scale": SCALE,
+            "paired": o.paired,
+            "pairs": self.pairs(),
+            "trigger_confidence": self.trigger,
+            "trigger_forced": self.trigger_forced,
+            "compared": self.detail(),
+        }
 
 
 def improvement_evidence(delib: Deliberation) -> Improvement:
@@ -78,8 +88,7 @@ def improvement_evidence(delib: Deliberation) -> Improvement:
     return Improvement(improvement.assess(delib), delib.initial_confidence, delib.trigger_forced)
 
 
-def evaluate(delib: Deliberation, cfg: Config, now: float,
-             conformity: "list[ConformityWarning] | None" = None) -> GateResult:
+def evaluate(delib: Deliberation, cfg: Config, now: float, conformity: "list[ConformityWarning] | None" = None) -> GateResult:
     """Gate 2 over `delib` with the config's bars (deliberation.min_distinct_personas,
     min_alternatives; gates.strong, moderate, require_improvement; conformity.blocking) and the
     vote's conformity warnings (default: the deliberation's)."""
@@ -92,46 +101,77 @@ def evaluate(delib: Deliberation, cfg: Config, now: float,
     checks: list[Check] = []
 
     personas = sorted({a.persona for a in valid if a.kind == "persona"})
-    checks.append(Check(name="method_diversity", passed=len(personas) >= min_distinct_personas,
-                        figure=f"{len(personas)} distinct personas (need {min_distinct_personas})",
-                        detail=", ".join(personas)))
+    checks.append(
+        Check(
+            name="method_diversity",
+            passed=len(personas) >= min_distinct_personas,
+            figure=f"{len(personas)} distinct personas (need {min_distinct_personas})",
+            detail=", ".join(personas),
+        )
+    )
 
     ranked_dissent = {a.key for a in consensus_gate.dissenters(delib, delib.ranking.leading if delib.ranking else None)}
     dissent = [a for a in valid if a.filed.verdict == "reject" or a.key in ranked_dissent]
     bare = [a for a in dissent if not a.filed.dissent]
-    checks.append(Check(name="contradiction_transparency", passed=not bare,
-                        figure=f"{len(dissent) - len(bare)} of {len(dissent)} dissents documented",
-                        detail=("without reasons: " + ", ".join(f"{a.persona}/{a.stage}" for a in bare)) if bare else ""))
+    checks.append(
+        Check(
+            name="contradiction_transparency",
+            passed=not bare,
+            figure=f"{len(dissent) - len(bare)} of {len(dissent)} dissents documented",
+            detail=("without reasons: " + ", ".join(f"{a.persona}/{a.stage}" for a in bare)) if bare else "",
+        )
+    )
 
     n_alt = max(len(approaches(delib)), len(delib.ranking.approaches) if delib.ranking else 0)
-    checks.append(Check(name="complexity_handling", passed=n_alt >= min_alternatives,
-                        figure=f"{n_alt} alternatives (need {min_alternatives})"))
+    checks.append(
+        Check(
+            name="complexity_handling", passed=n_alt >= min_alternatives, figure=f"{n_alt} alternatives (need {min_alternatives})"
+        )
+    )
 
     consensus = delib.ranking.consensus if delib.ranking else 0.0
     if unanimous_reject(delib.ranking):
         r = delib.ranking
-        checks.append(Check(name="consensus_confidence", passed=True,
-                            figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",
-                            detail=words.reject_confidence_detail(consensus)))
+        checks.append(
+            Check(
+                name="consensus_confidence",
+                passed=True,
+                figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",
+                detail=words.reject_confidence_detail(consensus),
+            )
+        )
     else:
         label = band(consensus, strong, moderate)
-        checks.append(Check(name="consensus_confidence", passed=label != "weak", figure=f"{consensus:.2f} ({label})",
-                            detail=f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; "
-                                   f"{delib.task_type} threshold {delib.threshold:.2f}"))
+        checks.append(
+            Check(
+                name="consensus_confidence",
+                passed=label != "weak",
+                figure=f"{consensus:.2f} ({label})",
+                detail=f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; "
+                f"{delib.task_type} threshold {delib.threshold:.2f}",
+            )
+        )
 
     imp = improvement_evidence(delib)
-    checks.append(Check(name="improvement_evidence", passed=imp.improved or not require_improvement,
-                        figure=imp.figure(), detail=imp.detail()))
+    checks.append(
+        Check(
+            name="improvement_evidence", passed=imp.improved or not require_improvement, figure=imp.figure(), detail=imp.detail()
+        )
+    )
 
     if conformity:
         # a single-model panel is a property of the setup, not evidence of herding in this vote
         herding = [w for w in conformity if w.detector != "single_model"]
-        checks.append(Check(name="conformity", passed=not (conformity_blocks and herding),
-                            figure=f"{len(conformity)} warning(s)",
-                            detail="; ".join(f"{w.detector}: {w.evidence}" for w in conformity)))
+        checks.append(
+            Check(
+                name="conformity",
+                passed=not (conformity_blocks and herding),
+                figure=f"{len(conformity)} warning(s)",
+                detail="; ".join(f"{w.detector}: {w.evidence}" for w in conformity),
+            )
+        )
     passed = all(c.passed for c in checks)
-    return GateResult(gate="quality", passed=passed, checks=checks, at=now,
-                      next_step="" if passed else next_step(checks))
+    return GateResult(gate="quality", passed=passed, checks=checks, at=now, next_step="" if passed else next_step(checks))
 
 
 def document_check(delib: Deliberation) -> Check:
@@ -144,23 +184,23 @@ def document_check(delib: Deliberation) -> Check:
         detail = f"{t.citations} citation(s) resolve to {kinds or 'nothing'}"
         if t.uncovered:
             detail += f"; no acceptance criterion verifies {', '.join(t.uncovered)}"
-        return Check(name="decision_document", passed=traced,
-                     figure=words.document_figure(prd.counts_text(st.document), t.untraced + t.unknown),
-                     detail=detail)
+        return Check(
+            name="decision_document",
+            passed=traced,
+            figure=words.document_figure(prd.counts_text(st.document), t.untraced + t.unknown),
+            detail=detail,
+        )
     why = (st.problem or "no decision document").splitlines()[0]
     if st.status == "missing":
-        return Check(name="decision_document", passed=False,
-                     figure=f"missing after {st.send_backs} send-back(s)", detail=why)
-    return Check(name="decision_document", passed=False,
-                 figure=f"not accepted yet (send-back {st.send_backs})", detail=why)
+        return Check(name="decision_document", passed=False, figure=f"missing after {st.send_backs} send-back(s)", detail=why)
+    return Check(name="decision_document", passed=False, figure=f"not accepted yet (send-back {st.send_backs})", detail=why)
 
 
 def with_document(result: GateResult, delib: Deliberation) -> GateResult:
     """`result` (the deliberation's checks) with the decision_document check added."""
     checks = [c for c in result.checks if c.name != "decision_document"] + [document_check(delib)]
     passed = all(c.passed for c in checks)
-    return GateResult(gate="quality", passed=passed, checks=checks, at=result.at,
-                      next_step="" if passed else next_step(checks))
+    return GateResult(gate="quality", passed=passed, checks=checks, at=result.at, next_step="" if passed else next_step(checks))
 
 
 def next_step(checks: "list[Check]") -> str:

@@ -24,30 +24,33 @@ from deliberation.state.models import AgentRecord, Deliberation
 @dataclass(frozen=True)
 class Notification:
     """What the task notification says, as the shell read it."""
-    count: int       # <task-notification> blocks in the prompt
-    status: str      # its <status>, lower case
-    repeat: bool     # the agent's result had reached the main agent before this one
+
+    count: int  # <task-notification> blocks in the prompt
+    status: str  # its <status>, lower case
+    repeat: bool  # the agent's result had reached the main agent before this one
 
 
 @dataclass(frozen=True)
 class Client:
     """What the plugin knows of the client's side (session state)."""
-    idle_since: "float | None"          # the main agent's last turn ended then (None: it runs)
+
+    idle_since: "float | None"  # the main agent's last turn ended then (None: it runs)
     running_at_stop: "list[str] | None"  # the background tasks the last Stop listed running
-    news_due: bool                      # a notice would be said now
-    open_workflows: bool                # a Workflow run of the session is still open
+    news_due: bool  # a notice would be said now
+    open_workflows: bool  # a Workflow run of the session is still open
     now: float
-    stale_after_s: float                # a pending notification older than this is not counted on
+    stale_after_s: float  # a pending notification older than this is not counted on
 
 
 @dataclass(frozen=True)
 class Quiet:
     """No turn now: the notification waits in the conversation for the next one."""
+
     deliberation: str
     persona: str
     stage: str
-    have: int                # reports of that stage the main agent has, this one included
-    of: int                  # agents of that stage
+    have: int  # reports of that stage the main agent has, this one included
+    of: int  # agents of that stage
     waiting_for: "tuple[str, ...]"  # personas still to arrive
 
 
@@ -56,6 +59,7 @@ class Speak:
     """A turn with the normal answer. `why` (for the event log): switch_off, unattributed,
     not_first_single_completed, report_not_accepted, news_due, turn_open, wave_done,
     may_not_notify (`who`: the agents no notification is sure to come from)."""
+
     why: str
     who: "tuple[str, ...]" = ()
 
@@ -63,8 +67,7 @@ class Speak:
 Outcome = Quiet | Speak
 
 
-def decide(enabled: bool, delib: "Deliberation | None", rec: "AgentRecord | None", note: Notification,
-           client: Client) -> Outcome:
+def decide(enabled: bool, delib: "Deliberation | None", rec: "AgentRecord | None", note: Notification, client: Client) -> Outcome:
     """Quiet when the notification changes nothing the main agent must act on (module docstring)."""
     if not enabled:
         return Speak("switch_off")
@@ -85,8 +88,14 @@ def decide(enabled: bool, delib: "Deliberation | None", rec: "AgentRecord | None
     if unsure:
         return Speak("may_not_notify", tuple(a.persona for a in unsure))
     have, of = next_step.stage_given(delib, rec.stage)
-    return Quiet(deliberation=delib.id, persona=rec.persona, stage=rec.stage, have=len(have), of=of,
-                 waiting_for=tuple(dict.fromkeys(a.persona for a in coming)))
+    return Quiet(
+        deliberation=delib.id,
+        persona=rec.persona,
+        stage=rec.stage,
+        have=len(have),
+        of=of,
+        waiting_for=tuple(dict.fromkeys(a.persona for a in coming)),
+    )
 
 
 def _will_notify(agent: AgentRecord, client: Client) -> bool:

@@ -45,30 +45,38 @@ def ballots(agents: "list[AgentRecord]", scores: "list[ApproachScore]") -> "list
     per: dict[str, dict[str, float]] = {}
     for s in scores:
         per.setdefault(s.agent, {})[s.approach] = s.weighted
-    return [agreement.Ballot(agent=a.key, persona=a.persona, scores=per.get(a.key, {}),
-                             verdict=a.filed.verdict, stated=a.filed.preferred_approach)
-            for a in agents]
+    return [
+        agreement.Ballot(
+            agent=a.key, persona=a.persona, scores=per.get(a.key, {}), verdict=a.filed.verdict, stated=a.filed.preferred_approach
+        )
+        for a in agents
+    ]
 
 
 def voters_of(agents: "list[AgentRecord]") -> "list[AgentRecord]":
     """The valid, current ranking-stage reports: the agents whose vote counts."""
-    return [a for a in agents if a.stage == "ranking" and a.status == "reported"
-            and a.report is not None and not a.superseded]
+    return [a for a in agents if a.stage == "ranking" and a.status == "reported" and a.report is not None and not a.superseded]
 
 
-def assess(agents: "list[AgentRecord]", result: "RankingResult | None",
-           struck: "frozenset[str] | set[str]" = frozenset(), task_type: str = "default",
-           options: agreement.Options = agreement.Options()) -> agreement.ConsensusOutcome:
+def assess(
+    agents: "list[AgentRecord]",
+    result: "RankingResult | None",
+    struck: "frozenset[str] | set[str]" = frozenset(),
+    task_type: str = "default",
+    options: agreement.Options = agreement.Options(),
+) -> agreement.ConsensusOutcome:
     """The consensus outcome (figures, positions, level, drivers) of a ranking result."""
     if result is None:
         return agreement.assess([], None, {}, options=options)
-    return agreement.assess(ballots(voters_of(agents), result.scores), result.leading, result.means,
-                            struck, task_type, options)
+    return agreement.assess(ballots(voters_of(agents), result.scores), result.leading, result.means, struck, task_type, options)
 
 
-def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
-         struck: "frozenset[str] | set[str]" = frozenset(),
-         options: agreement.Options = agreement.Options()) -> "RankingResult | None":
+def rank(
+    agents: "list[AgentRecord]",
+    weights: "dict[str, float]",
+    struck: "frozenset[str] | set[str]" = frozenset(),
+    options: agreement.Options = agreement.Options(),
+) -> "RankingResult | None":
     """Rank over the valid, current ranking-stage reports; None when there are none."""
     total = sum(weights.values()) or 1.0
     norm = {d: round(w / total, 6) for d, w in weights.items()}
@@ -85,23 +93,38 @@ def rank(agents: "list[AgentRecord]", weights: "dict[str, float]",
             w = round(w, 4)
             # every value already has its field's exact type: construct without re-validating
             # (one validation per agent × approach was half the cost of ranking 100 × 20)
-            scores.append(ApproachScore.model_construct(
-                agent=agent.key, persona=agent.persona, approach=approach,
-                dimensions={d: float(dims[d]) for d in weights}, weighted=w))
+            scores.append(
+                ApproachScore.model_construct(
+                    agent=agent.key,
+                    persona=agent.persona,
+                    approach=approach,
+                    dimensions={d: float(dims[d]) for d in weights},
+                    weighted=w,
+                )
+            )
             per_approach.setdefault(approach, []).append(w)
     means = {a: round(sum(v) / len(v), 4) for a, v in sorted(per_approach.items())}
     candidates = [a for a in means if a not in struck]
-    leading = agreement.lead(candidates, ballots(voters, scores), means,
-                             {a: len(v) for a, v in per_approach.items()})
+    leading = agreement.lead(candidates, ballots(voters, scores), means, {a: len(v) for a, v in per_approach.items()})
     leading_scores = {s.agent: s.weighted for s in scores if s.approach == leading}
     sd, spread = spread_of(list(leading_scores.values()))
     consensus = agreement.assess(ballots(voters, scores), leading, means, struck, options=options).consensus
     verdicts = [a.filed.verdict for a in voters]
     return RankingResult(
-        dimensions=norm, approaches=sorted(per_approach), scores=scores, means=means,
-        leading=leading, leading_scores=leading_scores, consensus=consensus, spread=spread,
-        stdev=sd, agents=len(voters), approvals=verdicts.count("approve"),
-        rejections=verdicts.count("reject"), abstentions=verdicts.count("abstain"))
+        dimensions=norm,
+        approaches=sorted(per_approach),
+        scores=scores,
+        means=means,
+        leading=leading,
+        leading_scores=leading_scores,
+        consensus=consensus,
+        spread=spread,
+        stdev=sd,
+        agents=len(voters),
+        approvals=verdicts.count("approve"),
+        rejections=verdicts.count("reject"),
+        abstentions=verdicts.count("abstain"),
+    )
 
 
 def unanimous_reject(result: "RankingResult | None") -> "TypeGuard[RankingResult]":
@@ -116,8 +139,6 @@ def outcome(result: "RankingResult | None") -> "Literal['adopted', 'rejected'] |
     if unanimous_reject(result):
         return "rejected"
     return "adopted" if result.leading else None
-
-
 
 
 def band(consensus: float, strong: float, moderate: float) -> str:

@@ -30,9 +30,9 @@ INDEPENDENT = ("research", "ranking")
 @dataclass
 class Decision:
     allowed: bool
-    rule: str         # requested, revision, running, not_deliberation | the refusal's rule
+    rule: str  # requested, revision, running, not_deliberation | the refusal's rule
     reason: str = ""  # the refusal, for the model
-    why: str = ""     # what the record keeps with the replaced report
+    why: str = ""  # what the record keeps with the replaced report
 
 
 def who(rec: AgentRecord) -> str:
@@ -42,10 +42,16 @@ def who(rec: AgentRecord) -> str:
 def requested_revision(delib: Deliberation, rec: AgentRecord) -> "str | None":
     """Why the plugin asked for this agent's new report, or None when it did not."""
     if rec.status == "invalid":
-        return words.recorded_invalid((rec.problem or 'no valid report').splitlines()[0][:160])
+        return words.recorded_invalid((rec.problem or "no valid report").splitlines()[0][:160])
     gate = delib.gate1
-    if rec.stage == "ranking" and gate is not None and not gate.passed and delib.ranking is not None \
-            and rec.status == "reported" and not rec.superseded:
+    if (
+        rec.stage == "ranking"
+        and gate is not None
+        and not gate.passed
+        and delib.ranking is not None
+        and rec.status == "reported"
+        and not rec.superseded
+    ):
         missing = consensus_gate.undocumented(consensus_gate.dissenters(delib, delib.ranking.leading))
         if any(a is rec for a in missing):
             return words.DISSENT_ASKED
@@ -77,9 +83,16 @@ def _one_pass_refusal(delib: Deliberation, rec: AgentRecord) -> "str | None":
     return None
 
 
-def decide(delib: "Deliberation | None", rec: "AgentRecord | None", message: str, *,
-           sender: "AgentRecord | None" = None, isolation_enabled: bool = True,
-           leak_threshold: float = 0.5, blind_ranking: bool = True) -> Decision:
+def decide(
+    delib: "Deliberation | None",
+    rec: "AgentRecord | None",
+    message: str,
+    *,
+    sender: "AgentRecord | None" = None,
+    isolation_enabled: bool = True,
+    leak_threshold: float = 0.5,
+    blind_ranking: bool = True,
+) -> Decision:
     """May this SendMessage reach `rec` (the recipient's deliberation record, None when the
     recipient is no deliberation agent)? `sender` is the sending agent's record when a
     deliberation agent sends it."""
@@ -94,8 +107,7 @@ def decide(delib: "Deliberation | None", rec: "AgentRecord | None", message: str
         return Decision(False, "phase", over)
     asked = requested_revision(delib, rec)
     if rec.stage == "ranking" and asked is None:
-        return Decision(False, "ranking_independence",
-                        words.ranker_steered(who(rec), rec.status in ("spawned", "running")))
+        return Decision(False, "ranking_independence", words.ranker_steered(who(rec), rec.status in ("spawned", "running")))
     if rec.stage == "research" and isolation_enabled:
         leak = _leak(delib, rec, message, leak_threshold)
         if leak:
@@ -138,8 +150,11 @@ def restart(delib: Deliberation, rec: AgentRecord, why: str, now: float) -> None
     """The agent runs again (a resume): its current report moves to `revisions`, and the report
     of this run replaces it when it arrives. A resumed run reports in the background."""
     if rec.status in ("reported", "invalid"):
-        rec.revisions.append(Revision(status=rec.status, report=rec.report, problem=rec.problem,
-                                      reported_at=rec.reported_at, replaced_at=now, why=why))
+        rec.revisions.append(
+            Revision(
+                status=rec.status, report=rec.report, problem=rec.problem, reported_at=rec.reported_at, replaced_at=now, why=why
+            )
+        )
         rec.report = None
         rec.problem = None
         rec.ignored_keys = []

@@ -44,8 +44,7 @@ class Step:
         self.item, self.action, self.reason = item, action, reason
 
 
-def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: float,
-         errors_log_max: int) -> "list[Step]":
+def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: float, errors_log_max: int) -> "list[Step]":
     """A step for every item, oldest first."""
     steps: dict[str, Step] = {}
     max_age_s = max_age_days * DAY_S
@@ -61,8 +60,9 @@ def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: flo
         else:
             steps[it.name] = Step(it, "keep", words.WITHIN)
     limit = int(max_total_mb * 1024 * 1024)
-    total = sum(s.item.size for s in steps.values() if s.action == "keep") + \
-        sum(s.item.size // 2 for s in steps.values() if s.action == "trim")
+    total = sum(s.item.size for s in steps.values() if s.action == "keep") + sum(
+        s.item.size // 2 for s in steps.values() if s.action == "trim"
+    )
     for s in steps.values():  # oldest first
         if total <= limit:
             break

@@ -78,8 +78,7 @@ def _unlabel(registry: ReversalRegistry, delib_id: str) -> None:
             entry.confirmations = max(0, entry.confirmations - 1)
 
 
-def mark_reversed(registry: ReversalRegistry, delib_id: str, decision_class: str,
-                  reason: str, at: float) -> bool:
+def mark_reversed(registry: ReversalRegistry, delib_id: str, decision_class: str, reason: str, at: float) -> bool:
     """Label `delib_id` reversed under `decision_class`. False if it already was (no change)."""
     if label_of(registry, delib_id) == ("reversed", decision_class):
         return False

@@ -25,9 +25,17 @@ def requested(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
     spawn = lin.find_by_agent(lineage, to) if to and to != lin.MAIN else None
     if spawn is None:
         if to and to != lin.MAIN:
-            lin.record_resume(lineage, tool_use_id=event.tool_use_id, agent_id=to[:128], sender=sender,
-                              deliberation_id=None, rule="unknown_target", why="", message=event.message_text,
-                              now=turn.now)
+            lin.record_resume(
+                lineage,
+                tool_use_id=event.tool_use_id,
+                agent_id=to[:128],
+                sender=sender,
+                deliberation_id=None,
+                rule="unknown_target",
+                why="",
+                message=event.message_text,
+                now=turn.now,
+            )
         return hookio.Answer()
     refused = plugin_workflow.message_refusal(turn, spawn)
     if refused:
@@ -37,30 +45,50 @@ def requested(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
     if spawn.status not in lin.ACTIVE:
         use = spawn_budget.usage(lineage, spawn.parent, turn.now, sb.stale_after_s)
         if use.active >= sb.max_active_children:
-            return _refuse(turn, event, sender, spawn.subagent_type, "budget",
-                           words.resume_refusal(label, spawn.parent, use.active, sb.max_active_children))
+            return _refuse(
+                turn,
+                event,
+                sender,
+                spawn.subagent_type,
+                "budget",
+                words.resume_refusal(label, spawn.parent, use.active, sb.max_active_children),
+            )
     delib = turn.tx.deliberation(spawn.deliberation_id) if spawn.deliberation_id else None
     rec = find_record(delib, agent_id=spawn.agent_id, tool_use_id=spawn.tool_use_id) if delib else None
     sender_rec = None
     if delib is not None and sender != lin.MAIN:
         sender_rec = find_record(delib, agent_id=sender)
     iso = turn.cfg.isolation
-    decision = resume.decide(delib, rec, event.message_text, sender=sender_rec, isolation_enabled=iso.enabled,
-                             leak_threshold=iso.leak_threshold, blind_ranking=iso.blind_ranking)
+    decision = resume.decide(
+        delib,
+        rec,
+        event.message_text,
+        sender=sender_rec,
+        isolation_enabled=iso.enabled,
+        leak_threshold=iso.leak_threshold,
+        blind_ranking=iso.blind_ranking,
+    )
     if not decision.allowed:
         if delib is not None and decision.rule in ("phase", "closed", "one_pass"):
             delib.refused_transitions.append(decision.reason.splitlines()[0][:300])
             delib.updated_at = turn.now
         return _refuse(turn, event, sender, spawn.subagent_type, decision.rule, decision.reason)
-    lin.record_resume(lineage, tool_use_id=event.tool_use_id, agent_id=spawn.agent_id or to, sender=sender,
-                      deliberation_id=delib.id if delib else None, rule=decision.rule, why=decision.why,
-                      message=event.message_text, now=turn.now)
+    lin.record_resume(
+        lineage,
+        tool_use_id=event.tool_use_id,
+        agent_id=spawn.agent_id or to,
+        sender=sender,
+        deliberation_id=delib.id if delib else None,
+        rule=decision.rule,
+        why=decision.why,
+        message=event.message_text,
+        now=turn.now,
+    )
     turn.notes.append(f"message to {label}: {decision.rule}")
     return hookio.Answer()
 
 
-def _refuse(turn: Turn, event: hookio.PreToolUse, sender: str, subagent_type: str, rule: str,
-            reason: str) -> hookio.Answer:
+def _refuse(turn: Turn, event: hookio.PreToolUse, sender: str, subagent_type: str, rule: str, reason: str) -> hookio.Answer:
     turn.refuse(event.tool_use_id, sender, subagent_type, rule, reason)
     return hookio.Answer.deny(reason)
 

@@ -30,7 +30,8 @@ TextOrSet = Union[str, AbstractSet]
 UNIGRAM_WEIGHT = 0.6
 TRIGRAM_WEIGHT = 0.4
 
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a about above after again against all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each either etc few for from
 further had has have having he her here hers herself him himself his how i if in into is it its
@@ -39,7 +40,8 @@ ours ourselves out over own per same shall she should so some such than that the
 themselves then there these they this those through thus to too under until up upon us very via
 was we were what when where which while who whom why will with within would yet you your yours
 yourself yourselves
-""".split())
+""".split()
+)
 # Kept on purpose (they carry meaning in an argument): no, not, never, without, cannot.
 
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)[^\n]*$", re.M)
@@ -49,10 +51,29 @@ _NON_WORD = re.compile(r"[\W_]+")  # keeps letters and digits of any script
 
 # (suffix, replacement), longest first; applied once, keeping a stem of at least 3 letters
 _SUFFIXES = (
-    ("ational", "ate"), ("ization", "ize"), ("ations", ""), ("ation", ""), ("nesses", ""),
-    ("ments", ""), ("ness", ""), ("ment", ""), ("ities", ""), ("ity", ""), ("ings", ""),
-    ("ing", ""), ("ies", "y"), ("ied", "y"), ("ates", ""), ("ated", ""), ("ate", ""),
-    ("ers", ""), ("er", ""), ("ed", ""), ("es", ""), ("ly", ""), ("s", ""),
+    ("ational", "ate"),
+    ("ization", "ize"),
+    ("ations", ""),
+    ("ation", ""),
+    ("nesses", ""),
+    ("ments", ""),
+    ("ness", ""),
+    ("ment", ""),
+    ("ities", ""),
+    ("ity", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ates", ""),
+    ("ated", ""),
+    ("ate", ""),
+    ("ers", ""),
+    ("er", ""),
+    ("ed", ""),
+    ("es", ""),
+    ("ly", ""),
+    ("s", ""),
 )
 _KEEP_S = ("ss", "us", "is", "os")
 
@@ -130,7 +151,7 @@ def _compute_shingles(text: str, n: int) -> "frozenset[Shingle]":
         return frozenset()
     if len(toks) < n:
         return frozenset([toks])
-    return frozenset(toks[i:i + n] for i in range(len(toks) - n + 1))
+    return frozenset(toks[i : i + n] for i in range(len(toks) - n + 1))
 
 
 _shingles_cached = lru_cache(maxsize=8192)(_compute_shingles)
@@ -180,8 +201,9 @@ def similarity_of(a: Profile, b: Profile) -> float:
     ub, tb = b
     uni = len(ua) + len(ub)
     tri = len(ta) + len(tb)
-    return round(UNIGRAM_WEIGHT * (2 * len(ua & ub) / uni if uni else 0.0)
-                 + TRIGRAM_WEIGHT * (2 * len(ta & tb) / tri if tri else 0.0), 6)
+    return round(
+        UNIGRAM_WEIGHT * (2 * len(ua & ub) / uni if uni else 0.0) + TRIGRAM_WEIGHT * (2 * len(ta & tb) / tri if tri else 0.0), 6
+    )
 
 
 def similarity(a: str, b: str) -> float:

@@ -34,6 +34,7 @@ HOT_SPOT_CITED = re.compile(rf"\b{HOT_SPOT_ID}\b")
 class Request:
     """One Agent tool call, with what the shell read for it: the model it asks for (its `model`
     input, else its agent file's) and how to read the model its caller runs on."""
+
     tool_use_id: "str | None"
     parent: str
     subagent_type: str
@@ -44,8 +45,15 @@ class Request:
 
     @classmethod
     def of(cls, event: hookio.PreToolUse, model: "str | None", caller_model: "Callable[[], str | None]") -> "Request":
-        return cls(event.tool_use_id, event.agent_id or lin.MAIN, event.subagent_type, event.spawn_prompt,
-                   event.run_in_background, model, caller_model)
+        return cls(
+            event.tool_use_id,
+            event.agent_id or lin.MAIN,
+            event.subagent_type,
+            event.spawn_prompt,
+            event.run_in_background,
+            model,
+            caller_model,
+        )
 
     @property
     def persona(self) -> str:
@@ -91,8 +99,7 @@ def decide(turn: Turn, req: Request) -> "Refused | None":
     return None
 
 
-def _deliberation_rules(turn: Turn, req: Request, delib: Deliberation, kind: AgentKind
-                        ) -> "tuple[Stage, str, str | None, str]":
+def _deliberation_rules(turn: Turn, req: Request, delib: Deliberation, kind: AgentKind) -> "tuple[Stage, str, str | None, str]":
     """(stage, rule, refusal, what the prompt was checked for) of a deliberation spawn."""
     cfg = turn.cfg
     stage, why = next_step.spawn_refusal(delib, cfg, req.subagent_type, req.prompt)
@@ -110,8 +117,9 @@ def _deliberation_rules(turn: Turn, req: Request, delib: Deliberation, kind: Age
     if why:
         return stage, "phase", why, checked
     if kind == "persona" and cfg.models.diverse:
-        clash = agent_model.diversity_refusal(req.persona, stage, req.model, delib.agents,
-                                              cfg.conformity.conflicting_pairs, cfg.models.pool, req.caller_model())
+        clash = agent_model.diversity_refusal(
+            req.persona, stage, req.model, delib.agents, cfg.conformity.conflicting_pairs, cfg.models.pool, req.caller_model()
+        )
         if clash:
             return stage, "model_diversity", clash, checked
     return stage, "", None, checked
@@ -129,8 +137,12 @@ def enter_stage(delib: Deliberation, kind: str, stage: str, persona: str, now: f
         if delib.phase == "RESEARCH":
             phases.transition(delib, "DELIBERATION", phase_words.BREADTH_ONLY, now)
         phases.transition(delib, "RANKING", phase_words.FIRST_RANKER, now)
-    elif stage == "ranking" and delib.phase == "RANKING" and not phases.pending(delib, "ranking") \
-            and phases.current(delib, "ranking"):
+    elif (
+        stage == "ranking"
+        and delib.phase == "RANKING"
+        and not phases.pending(delib, "ranking")
+        and phases.current(delib, "ranking")
+    ):
         phases.transition(delib, "RANKING", phase_words.RE_RANK, now)
     elif stage == "ranking" and delib.phase == "PRD_GENERATION":
         engine.reopen_vote(delib, now, persona)
@@ -139,22 +151,58 @@ def enter_stage(delib: Deliberation, kind: str, stage: str, persona: str, now: f
 
 
 def _add_record(turn: Turn, req: Request, delib: Deliberation, kind: AgentKind, stage: Stage, checked: str) -> None:
-    add_agent(delib, key=req.tool_use_id or f"spawn-{len(delib.agents) + 1}", tool_use_id=req.tool_use_id,
-              agent_type=req.subagent_type, kind=kind, stage=stage, background=req.background, prompt=req.prompt,
-              checked=checked, model=req.model, now=turn.now)
+    add_agent(
+        delib,
+        key=req.tool_use_id or f"spawn-{len(delib.agents) + 1}",
+        tool_use_id=req.tool_use_id,
+        agent_type=req.subagent_type,
+        kind=kind,
+        stage=stage,
+        background=req.background,
+        prompt=req.prompt,
+        checked=checked,
+        model=req.model,
+        now=turn.now,
+    )
 
 
-def add_agent(delib: Deliberation, *, key: str, tool_use_id: "str | None", agent_type: str, kind: AgentKind,
-              stage: Stage, background: bool, prompt: str, checked: str, model: "str | None", now: float,
-              channel: Literal["agent", "workflow"] = "agent", label: str = "", wave: int = 0) -> AgentRecord:
+def add_agent(
+    delib: Deliberation,
+    *,
+    key: str,
+    tool_use_id: "str | None",
+    agent_type: str,
+    kind: AgentKind,
+    stage: Stage,
+    background: bool,
+    prompt: str,
+    checked: str,
+    model: "str | None",
+    now: float,
+    channel: Literal["agent", "workflow"] = "agent",
+    label: str = "",
+    wave: int = 0,
+) -> AgentRecord:
     """The deliberation's record of a new agent (an Agent call, or an agent of the plugin
     workflow's wave): its tier and red-team round, what it was given; a lens starts the depth
     step's wave."""
     tier, red_team_round = depth_axis.spawn_tier(agent_type, delib)
-    rec = AgentRecord(key=key, tool_use_id=tool_use_id, persona=personas.normalise_agent_type(agent_type), kind=kind,
-                      stage=stage, tier=tier, red_team_round=red_team_round, background=background, spawned_at=now,
-                      model_requested=model, given=given_context(prompt, agent_type, delib, checked),
-                      channel=channel, label=label, wave=wave)
+    rec = AgentRecord(
+        key=key,
+        tool_use_id=tool_use_id,
+        persona=personas.normalise_agent_type(agent_type),
+        kind=kind,
+        stage=stage,
+        tier=tier,
+        red_team_round=red_team_round,
+        background=background,
+        spawned_at=now,
+        model_requested=model,
+        given=given_context(prompt, agent_type, delib, checked),
+        channel=channel,
+        label=label,
+        wave=wave,
+    )
     delib.agents.append(rec)
     delib.last_delivered = ""  # a new spawn: the next gate or progress news is new again
     delib.updated_at = now
@@ -190,12 +238,12 @@ def _fork_refusal(req: Request, delib: "Deliberation | None") -> "str | None":
 
 
 def _isolation(turn: Turn, req: Request, delib: Deliberation) -> "tuple[str | None, str]":
-    findings = [(f"{a.persona}:{f.id}", f.claim, f.evidence)
-                for a in phases.current(delib, "research") for f in a.filed.findings]
+    findings = [(f"{a.persona}:{f.id}", f.claim, f.evidence) for a in phases.current(delib, "research") for f in a.filed.findings]
     if not findings:
         return None, "clean (no findings recorded yet)"
-    leaked = isolation.check_prompt(req.prompt, findings, shared_context=delib.question,
-                                    threshold=turn.cfg.isolation.leak_threshold)
+    leaked = isolation.check_prompt(
+        req.prompt, findings, shared_context=delib.question, threshold=turn.cfg.isolation.leak_threshold
+    )
     if not leaked:
         return None, f"clean against {len(findings)} recorded findings"
     return isolation.leak_reason(leaked, findings), "leak: " + ", ".join(leaked)
@@ -208,20 +256,17 @@ def _complete_findings(turn: Turn, req: Request, delib: Deliberation) -> "tuple[
     findings = isolation.recorded_findings(research)
     if not findings:
         return None, "complete: no research findings recorded"
-    carried = set(isolation.check_prompt(req.prompt, findings, shared_context="",
-                                         threshold=turn.cfg.isolation.leak_threshold))
+    carried = set(isolation.check_prompt(req.prompt, findings, shared_context="", threshold=turn.cfg.isolation.leak_threshold))
     missing = [ref for ref, _c, _e in findings if ref not in carried]
     if not missing:
         return None, f"complete: carries all {len(findings)} research findings"
     late = [a.persona for a in research if not next_step.arrived(a)]
     role = f"`{req.subagent_type}`"
-    return (isolation.missing_reason(role, missing, findings, late),
-            "incomplete: lacks " + ", ".join(missing))
+    return (isolation.missing_reason(role, missing, findings, late), "incomplete: lacks " + ", ".join(missing))
 
 
 def _blind_ranking(turn: Turn, req: Request, delib: Deliberation) -> "tuple[str | None, str]":
-    leaks = blind_ranking.check_prompt(req.prompt, delib, req.subagent_type,
-                                       [d.name for d in turn.cfg.ranking.dimensions])
+    leaks = blind_ranking.check_prompt(req.prompt, delib, req.subagent_type, [d.name for d in turn.cfg.ranking.dimensions])
     if not leaks:
         return None, "blind ranking: clean"
     return blind_ranking.deny_reason(leaks, delib), "blind ranking: " + ", ".join(k.kind for k in leaks)
@@ -231,14 +276,25 @@ def given_context(prompt: str, subagent_type: str, delib: Deliberation, checked:
     """What a spawned agent was given, for the audit: the prompt's size and hash, the hot spots
     it cites, whether it was a fork, what its prompt was checked for."""
     known = {h.id for h in delib.depth.hot_spots}
-    return GivenContext(prompt_chars=len(prompt),
-                        prompt_sha256=hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).hexdigest(),
-                        hot_spots=sorted(set(HOT_SPOT_CITED.findall(prompt)) & known),
-                        fork=personas.normalise_agent_type(subagent_type) == "fork", isolation=checked)
+    return GivenContext(
+        prompt_chars=len(prompt),
+        prompt_sha256=hashlib.sha256(prompt.encode("utf-8", "surrogatepass")).hexdigest(),
+        hot_spots=sorted(set(HOT_SPOT_CITED.findall(prompt)) & known),
+        fork=personas.normalise_agent_type(subagent_type) == "fork",
+        isolation=checked,
+    )
 
 
 def _record_spawn(turn: Turn, req: Request, kind: "AgentKind | None", delib_id: "str | None", depth: int) -> None:
-    spawn = lin.record_request(turn.tx.lineage, tool_use_id=req.tool_use_id, parent=req.parent,
-                               subagent_type=req.subagent_type, kind=kind, deliberation_id=delib_id,
-                               depth=depth, background=req.background, now=turn.now)
+    spawn = lin.record_request(
+        turn.tx.lineage,
+        tool_use_id=req.tool_use_id,
+        parent=req.parent,
+        subagent_type=req.subagent_type,
+        kind=kind,
+        deliberation_id=delib_id,
+        depth=depth,
+        background=req.background,
+        now=turn.now,
+    )
     spawn.model_requested = req.model

@@ -40,10 +40,11 @@ class Verdict:
 @dataclass
 class Usage:
     """What one parent and the session use of the budget now."""
-    active: int                 # the parent's active children, reservations included
+
+    active: int  # the parent's active children, reservations included
     active_types: "list[str]"
-    reserved: int               # of which: agents its running workflows may still start
-    session_used: int           # agents the session started or may still start
+    reserved: int  # of which: agents its running workflows may still start
+    session_used: int  # agents the session started or may still start
     session_reserved: int
 
     def left(self, max_active: int, max_total: int) -> int:
@@ -61,8 +62,9 @@ def usage(lineage: Lineage, parent: str, now: float, stale_after_s: float) -> Us
     return Usage(len(children) + reserved, types, reserved, started + session_reserved, session_reserved)
 
 
-def decide(lineage: Lineage, parent: str, subagent_type: str, is_deliberation: bool,
-           limits: SpawnBudgetConfig, now: float) -> Verdict:
+def decide(
+    lineage: Lineage, parent: str, subagent_type: str, is_deliberation: bool, limits: SpawnBudgetConfig, now: float
+) -> Verdict:
     """May `parent` spawn one more subagent of `subagent_type` now (the Agent tool)?"""
     max_active, max_total, max_depth = limits.max_active_children, limits.max_session_total, limits.max_depth
     parent_depth = lin.depth_of(lineage, parent)
@@ -85,8 +87,9 @@ def _total(use: Usage, max_total: int, what: str = "a new subagent") -> str:
     return words.total_refusal(use.session_used, max_total, use.session_reserved, what)
 
 
-def decide_workflow(lineage: Lineage, parent: str, bound: "int | None", bound_why: str, *,
-                    strict: bool, limits: SpawnBudgetConfig, now: float) -> Verdict:
+def decide_workflow(
+    lineage: Lineage, parent: str, bound: "int | None", bound_why: str, *, strict: bool, limits: SpawnBudgetConfig, now: float
+) -> Verdict:
     """May `parent` launch a Workflow whose script can start `bound` agents (None: no bound)?
 
     `strict` (inside a deliberation): the whole bound must fit what is left of both limits,

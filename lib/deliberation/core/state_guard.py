@@ -24,8 +24,7 @@ STATE = ".claude/deliberation"
 # how every file name in the state folder ends (state/paths.py, the store's locks, the journal)
 STATE_ENDINGS = (".json", ".jsonl", ".md", ".html", ".log", ".journal", ".lock", ".gitignore")
 # ripgrep 14.1.1 file types (the client's own rg) with a glob that could match a state file name
-STATE_TYPES = frozenset(("html", "json", "jsonl", "lock", "log", "markdown", "md", "docker", "license",
-                         "readme"))
+STATE_TYPES = frozenset(("html", "json", "jsonl", "lock", "log", "markdown", "md", "docker", "license", "readme"))
 WILD = "*?[{\\"
 # a command that mentions none of these walks no folder (the common case: tests, builds, git status)
 _WALKERS = ("grep", "rg", "find", "tree", "ls", "du", "ag", "ack", "fd", "claude")
@@ -40,8 +39,7 @@ def _abs(path: str, cwd: str) -> str:
     return posixpath.normpath(posixpath.join(cwd or "/", path or "."))
 
 
-def refusal(tool_name: str, tool_input: object, agent_type: "str | None", cwd: str,
-            project: str) -> "str | None":
+def refusal(tool_name: str, tool_input: object, agent_type: "str | None", cwd: str, project: str) -> "str | None":
     """The refusal text (from text.refusals) when this call would read the state folder; None
     when it may run."""
     if tool_name not in TOOLS or not agent_type or not is_deliberation_agent(agent_type):
@@ -75,7 +73,7 @@ def _split_absolute(pattern: str) -> "tuple[str, str]":
     (the search root) and the rest (the pattern)."""
     cut = min((pattern.index(c) for c in "*?[{" if c in pattern), default=len(pattern))
     slash = pattern.rfind("/", 0, cut)
-    return (pattern[:slash] or "/"), pattern[slash + 1:]
+    return (pattern[:slash] or "/"), pattern[slash + 1 :]
 
 
 def _glob_names(pattern: str, rel: str) -> str:
@@ -87,9 +85,9 @@ def _glob_names(pattern: str, rel: str) -> str:
         text, anywhere = (alt if alt is not None else pattern).lower(), False
         while text.startswith(("**/", "./", "/")):
             anywhere = anywhere or text.startswith("**/")
-            text = text[3:] if text.startswith("**/") else text[text.index("/") + 1:]
+            text = text[3:] if text.startswith("**/") else text[text.index("/") + 1 :]
         cut = min((text.index(c) for c in WILD if c in text), default=-1)
-        folder = posixpath.normpath(text if cut < 0 else text[:text.rfind("/", 0, cut) + 1] or ".")
+        folder = posixpath.normpath(text if cut < 0 else text[: text.rfind("/", 0, cut) + 1] or ".")
         if any(_inside(folder, "/".join(parts[i:])) for i in (range(len(parts)) if anywhere else (0,))):
             return alt if alt is not None else pattern
     return ""
@@ -110,7 +108,7 @@ def globs_keep_out(globs: "list[str]", kind: str, rel: str) -> bool:
     dirs = _ancestors(rel)
     for i, glob in enumerate(globs):  # an exclusion of the folder (or one above it) that no later glob re-admits
         if glob.startswith("!") and any(_matches(glob[1:], d) for d in dirs):
-            if not any(not g.startswith("!") and any(_matches(g, d) for d in dirs) for g in globs[i + 1:]):
+            if not any(not g.startswith("!") and any(_matches(g, d) for d in dirs) for g in globs[i + 1 :]):
                 return True
     positive = [g for g in globs if not g.startswith("!")]
     if positive:
@@ -121,7 +119,7 @@ def globs_keep_out(globs: "list[str]", kind: str, rel: str) -> bool:
 def _ancestors(rel: str) -> "list[str]":
     """The folders from the search root down to the state folder: .claude, .claude/deliberation."""
     parts = rel.split("/")
-    return ["/".join(parts[:i + 1]) for i in range(len(parts))]
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def _may_reach(glob: str, rel: str) -> bool:
@@ -150,7 +148,7 @@ def _name_may_match(name: str) -> bool:
     tail = name
     for i in range(len(name) - 1, -1, -1):
         if name[i] in WILD or name[i] == "]":
-            tail = name[i + 1:]
+            tail = name[i + 1 :]
             break
     if not tail or tail[-1].isdigit():
         return True
@@ -175,10 +173,10 @@ def _expand(glob: str) -> "list[str | None]":
                     break
             if depth:
                 return [None]
-            inner = g[start + 1:end]
+            inner = g[start + 1 : end]
             if "{" in inner:
                 return [None]
-            todo.extend(g[:start] + alt + g[end + 1:] for alt in inner.split(","))
+            todo.extend(g[:start] + alt + g[end + 1 :] for alt in inner.split(","))
         if len(out) + len(todo) > 64:
             return [None]
     return out
@@ -219,7 +217,7 @@ def _matches(glob: str, path: str) -> bool:
                 if close < 0:
                     out.append(re.escape(c))
                 else:
-                    inner = text[i + 1:close]
+                    inner = text[i + 1 : close]
                     out.append("[" + ("^" + inner[1:] if inner[:1] in "!^" and inner else inner) + "]")
                     i = close
             elif c == "{":
@@ -227,7 +225,7 @@ def _matches(glob: str, path: str) -> bool:
                 if close < 0:
                     out.append(re.escape(c))
                 else:
-                    out.append("(?:" + "|".join(re.escape(a) for a in text[i + 1:close].split(",")) + ")")
+                    out.append("(?:" + "|".join(re.escape(a) for a in text[i + 1 : close].split(",")) + ")")
                     i = close
             elif c == "\\" and i + 1 < len(text):
                 i += 1
@@ -247,6 +245,7 @@ def _matches(glob: str, path: str) -> bool:
 
 
 # ---- Bash ----------------------------------------------------------------------------------
+
 
 def _bash(command: str, cwd: str, state: str) -> "str | None":
     if not any(w in command for w in _WALKERS):
@@ -275,9 +274,13 @@ def _bash(command: str, cwd: str, state: str) -> "str | None":
 def _excludes(word: str, before: str) -> bool:
     """A word that leaves the state folder out rather than naming it (find -not -path '*/.claude/*',
     rg -g '!.claude/**', git grep ':!.claude', grep --exclude-dir=.claude)."""
-    return (before in ("-path", "-wholename", "-ipath", "--exclude-dir") and word != ""
-            or word.startswith(("!", ":!", ":(exclude)", ":^", "--exclude-dir=", "--glob=!", "--iglob=!"))
-            or before in ("-g", "--glob", "--iglob") and word.startswith("!"))
+    return (
+        before in ("-path", "-wholename", "-ipath", "--exclude-dir")
+        and word != ""
+        or word.startswith(("!", ":!", ":(exclude)", ":^", "--exclude-dir=", "--glob=!", "--iglob=!"))
+        or before in ("-g", "--glob", "--iglob")
+        and word.startswith("!")
+    )
 
 
 def _program(segment: str) -> "list[str]":
@@ -288,8 +291,11 @@ def _program(segment: str) -> "list[str]":
         words = shlex.split(segment)
     except ValueError:
         words = segment.split()
-    while words and ("=" in words[0] and not words[0].startswith("-")
-                     or words[0] in ("sudo", "env", "time", "nohup", "exec", "command", "nice", "xargs")):
+    while words and (
+        "=" in words[0]
+        and not words[0].startswith("-")
+        or words[0] in ("sudo", "env", "time", "nohup", "exec", "command", "nice", "xargs")
+    ):
         words.pop(0)
     return words
 
@@ -305,16 +311,73 @@ def _reaches(paths: "list[str]", cwd: str, state: str) -> bool:
 
 # options that take a value as the next word (so it is not a pattern or a path)
 _VALUED = {
-    "grep": ("ABCDdefm", ("--regexp", "--file", "--include", "--exclude", "--exclude-dir", "--exclude-from",
-                          "--max-count", "--context", "--after-context", "--before-context", "--label",
-                          "--devices", "--directories", "--binary-files", "--color", "--colour")),
-    "rg": ("ABCEefgjMmrTt", ("--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--max-count",
-                            "--context", "--after-context", "--before-context", "--threads", "--max-depth",
-                            "--replace", "--encoding", "--max-columns", "--max-filesize", "--sort",
-                            "--sortr", "--color", "--colors", "--type-add", "--path-separator", "--pre",
-                            "--ignore-file", "--engine", "--dfa-size-limit", "--regex-size-limit")),
-    "ag": ("ABCGgmp", ("--file-search-regex", "--ignore", "--ignore-dir", "--max-count", "--context",
-                      "--after", "--before", "--depth", "--path-to-ignore")),
+    "grep": (
+        "ABCDdefm",
+        (
+            "--regexp",
+            "--file",
+            "--include",
+            "--exclude",
+            "--exclude-dir",
+            "--exclude-from",
+            "--max-count",
+            "--context",
+            "--after-context",
+            "--before-context",
+            "--label",
+            "--devices",
+            "--directories",
+            "--binary-files",
+            "--color",
+            "--colour",
+        ),
+    ),
+    "rg": (
+        "ABCEefgjMmrTt",
+        (
+            "--regexp",
+            "--file",
+            "--glob",
+            "--iglob",
+            "--type",
+            "--type-not",
+            "--max-count",
+            "--context",
+            "--after-context",
+            "--before-context",
+            "--threads",
+            "--max-depth",
+            "--replace",
+            "--encoding",
+            "--max-columns",
+            "--max-filesize",
+            "--sort",
+            "--sortr",
+            "--color",
+            "--colors",
+            "--type-add",
+            "--path-separator",
+            "--pre",
+            "--ignore-file",
+            "--engine",
+            "--dfa-size-limit",
+            "--regex-size-limit",
+        ),
+    ),
+    "ag": (
+        "ABCGgmp",
+        (
+            "--file-search-regex",
+            "--ignore",
+            "--ignore-dir",
+            "--max-count",
+            "--context",
+            "--after",
+            "--before",
+            "--depth",
+            "--path-to-ignore",
+        ),
+    ),
 }
 
 
@@ -327,7 +390,7 @@ def _split_args(prog: str, args: "list[str]") -> "tuple[list[str], list[str], bo
             skip = False
             continue
         if a == "--":
-            operands.extend(args[i + 1:])
+            operands.extend(args[i + 1 :])
             break
         if a.startswith("--"):
             flags.append(a)
@@ -352,15 +415,13 @@ def _walks_state(prog: str, args: "list[str]", cwd: str, state: str) -> "str | N
     flags, operands, given = _split_args(prog if prog not in ("egrep", "fgrep") else "grep", args)
     shorts = "".join(_flag_letters(prog, a) for a in flags if not a.startswith("--"))
     if prog in ("grep", "egrep", "fgrep"):
-        if not ("r" in shorts or "R" in shorts or any(a.startswith(("--recursive", "--dereference-recursive"))
-                                                       for a in flags)):
+        if not ("r" in shorts or "R" in shorts or any(a.startswith(("--recursive", "--dereference-recursive")) for a in flags)):
             return None
         if _grep_excludes(args):
             return None
         return "grep" if _reaches(operands if given else operands[1:], cwd, state) else None
     if prog in ("rg", "ag"):
-        hidden = (any(a in ("--hidden", "--unrestricted", "--all-types") for a in flags) or "." in shorts
-                  or shorts.count("u") >= 2)
+        hidden = any(a in ("--hidden", "--unrestricted", "--all-types") for a in flags) or "." in shorts or shorts.count("u") >= 2
         paths = operands if given else operands[1:]
         inside = any(_inside(_abs(p, cwd), posixpath.dirname(state)) for p in paths)
         # they skip hidden folders such as .claude, unless a glob names it (rg -g '*' walks it)
@@ -376,7 +437,7 @@ def _walks_state(prog: str, args: "list[str]", cwd: str, state: str) -> "str | N
             if a.startswith(("-", "(", "!")):
                 break
             starts.append(a)
-        rest = args[len(starts):]
+        rest = args[len(starts) :]
         for i, a in enumerate(rest[:-1]):
             if a in ("-path", "-wholename", "-ipath") and ".claude" in rest[i + 1]:
                 before, after = rest[max(0, i - 1)], rest[i + 2] if i + 2 < len(rest) else ""
@@ -397,7 +458,7 @@ def _walks_state(prog: str, args: "list[str]", cwd: str, state: str) -> "str | N
         rest = args[1:]
         if any(a.startswith((":!.claude", ":(exclude).claude", ":^.claude")) for a in rest):
             return None
-        spec = rest[rest.index("--") + 1:] if "--" in rest else []
+        spec = rest[rest.index("--") + 1 :] if "--" in rest else []
         return "git" if _reaches(spec, cwd, state) else None
     return None
 

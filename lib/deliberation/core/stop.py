@@ -38,6 +38,7 @@ class Finish:
     """What concluding needs from the shell: the route (registry, probes, escalations.json),
     an agent's usage from its transcript, the decision record (rendered by report/, written in
     the transaction; returns its path), and the escalation texts of app/adjudication."""
+
     route: "Callable[[Deliberation], Route]"
     usage: "Callable[[str], TokenUsage | None]"
     record: "Callable[[Deliberation], str]"
@@ -78,8 +79,14 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
     hold, kind = step.block, "gate"
     limit = turn.cfg.gates.stop_block_limit
     if hold is None:
-        conclusion = engine.conclude(delib, turn.cfg, turn.now, answer=event.last_assistant_message,
-                                     may_block=delib.stop_blocks < limit, reversals=turn.reversals)
+        conclusion = engine.conclude(
+            delib,
+            turn.cfg,
+            turn.now,
+            answer=event.last_assistant_message,
+            may_block=delib.stop_blocks < limit,
+            reversals=turn.reversals,
+        )
         if conclusion.ready:
             return complete(turn, delib, finish, event.transcript_path, event.last_assistant_message)
         hold, kind = conclusion.block or "", conclusion.kind
@@ -115,8 +122,14 @@ def unannounced_reports(turn: Turn, delib: Deliberation) -> list:
     judge a phase the main agent has not seen. So the stop goes through; the last notification's
     turn ends in the Stop that decides. (Bounded: older than stale_after_s no longer waits.)"""
     stale = turn.cfg.spawn_budget.stale_after_s
-    return [a for a in delib.agents if a.background and not a.notified
-            and a.status in ("reported", "invalid") and turn.now - (a.reported_at or a.spawned_at) <= stale]
+    return [
+        a
+        for a in delib.agents
+        if a.background
+        and not a.notified
+        and a.status in ("reported", "invalid")
+        and turn.now - (a.reported_at or a.spawned_at) <= stale
+    ]
 
 
 def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish) -> hookio.Answer:
@@ -133,8 +146,9 @@ def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish)
     return hookio.Answer.block(said.model or "", system_message=said.person)
 
 
-def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "str | None" = None,
-             answer: "str | None" = None) -> hookio.Answer:
+def complete(
+    turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "str | None" = None, answer: "str | None" = None
+) -> hookio.Answer:
     """Route, usage, record: the deliberation is COMPLETE. A route that needs a person was
     announced with the document's request; the stop holds once only when the concluding
     `answer` does not tell the user or the route is not the one announced (core/announce.py;
@@ -147,8 +161,9 @@ def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "
             agent.usage = finish.usage(agent.transcript) or agent.usage
     if delib.workflow is not None and delib.workflow.checkpoint_transcripts:
         read = [u for u in (finish.usage(p) for p in delib.workflow.checkpoint_transcripts) if u is not None]
-        delib.workflow.checkpoint_usage = TokenUsage(**{k: sum(getattr(u, k) for u in read)
-                                                        for k in TokenUsage.model_fields}) if read else None
+        delib.workflow.checkpoint_usage = (
+            TokenUsage(**{k: sum(getattr(u, k) for u in read) for k in TokenUsage.model_fields}) if read else None
+        )
     if main_transcript and delib.prompt_at:
         main, first = finish.main_usage(main_transcript, delib.prompt_at)
         if main is not None:
@@ -158,24 +173,42 @@ def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "
     turn.tx.session.active_deliberation = None
     r, st = delib.ranking, delib.prd
     if delib.outcome == "no-consensus":  # the main agent has presented the options: no hold
-        said = words.handed_over(words.HandedOver(
-            deliberation=delib.id, leading=r.leading if r else None, consensus=r.consensus if r else 0.0,
-            threshold=delib.threshold, task_type=delib.task_type, record=delib.record_path or "",
-            revised=delib.ways is not None and delib.ways.revision != "available"))
+        said = words.handed_over(
+            words.HandedOver(
+                deliberation=delib.id,
+                leading=r.leading if r else None,
+                consensus=r.consensus if r else 0.0,
+                threshold=delib.threshold,
+                task_type=delib.task_type,
+                record=delib.record_path or "",
+                revised=delib.ways is not None and delib.ways.revision != "available",
+            )
+        )
         return hookio.Answer(system_message=said.person)
     review = None
     if route.route not in escalation.AUTOMATIC:
         review = words.Review(
-            notice=review_words.main_agent_notice(delib.id, route.route, finish.escalation_reason(delib, route),
-                                                        delib.decision, human_review.rules_text(route)),
-            message=finish.escalation_message(delib))
+            notice=review_words.main_agent_notice(
+                delib.id, route.route, finish.escalation_reason(delib, route), delib.decision, human_review.rules_text(route)
+            ),
+            message=finish.escalation_message(delib),
+        )
     accepted = st.status == "accepted" and st.document is not None
     done = words.Completed(
-        deliberation=delib.id, rejected=delib.outcome == "rejected", rejections=r.rejections if r else 0,
-        leading=f"{r.leading}" if r else "-", consensus=r.consensus if r else 0.0, threshold=delib.threshold,
-        task_type=delib.task_type, route=route.route, record=delib.record_path or "",
+        deliberation=delib.id,
+        rejected=delib.outcome == "rejected",
+        rejections=r.rejections if r else 0,
+        leading=f"{r.leading}" if r else "-",
+        consensus=r.consensus if r else 0.0,
+        threshold=delib.threshold,
+        task_type=delib.task_type,
+        route=route.route,
+        record=delib.record_path or "",
         document=prd.counts_text(st.document) if accepted and st.document is not None else None,
-        send_backs=st.send_backs, problem=(st.problem or "none given").splitlines()[0], review=review)
+        send_backs=st.send_backs,
+        problem=(st.problem or "none given").splitlines()[0],
+        review=review,
+    )
     said = words.completed(done)
     if review is None or not announce.needs_hold(route, st.announced, answer, delib.id):
         if review is not None:
@@ -186,4 +219,3 @@ def complete(turn: Turn, delib: Deliberation, finish: Finish, main_transcript: "
 
 def _answer(said: Words) -> hookio.Answer:
     return hookio.Answer(context=said.model, system_message=said.person)
-

@@ -22,8 +22,9 @@ def _term_probe(term: str) -> str:
     term = term.rstrip()
     prefix = term.endswith("*")
     words = term.rstrip("*")
-    if not (words == words.lower() and words.replace(" ", "").isalnum() and "  " not in words
-            and words == words.strip()):  # most terms are written normalised already: no regex for them
+    if not (
+        words == words.lower() and words.replace(" ", "").isalnum() and "  " not in words and words == words.strip()
+    ):  # most terms are written normalised already: no regex for them
         words = normalise(words).strip()
     return " " + words if prefix else " " + words + " "
 

@@ -102,8 +102,9 @@ def sum_usage(lines) -> "dict[str, int] | None":
         return None
     out = {"calls": len(by_id)}
     for key in USAGE_KEYS:
-        out[key] = sum(v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
-                       for v in (u.get(key, 0) for u in by_id.values()))
+        out[key] = sum(
+            v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0 for v in (u.get(key, 0) for u in by_id.values())
+        )
     return out
 
 
@@ -136,8 +137,11 @@ def plan_due(delib) -> bool:
         return False
     if delib.phase == "RESEARCH":
         return delib.two_agent is None and minimum_deliberation.eligible(delib)
-    return (delib.phase == "DELIBERATION" and not phases.pending(delib, "deliberation")
-            and any(a.kind == "red-team" for a in phases.current(delib, "deliberation")))
+    return (
+        delib.phase == "DELIBERATION"
+        and not phases.pending(delib, "deliberation")
+        and any(a.kind == "red-team" for a in phases.current(delib, "deliberation"))
+    )
 
 
 def summary(delib) -> dict:
@@ -151,6 +155,4 @@ def summary(delib) -> dict:
             by[a.tokens_source] += 1
         else:
             not_counted += 1
-    return {"used": delib.tokens_used, "counted": COUNTED, "agents_by_source": by,
-            "agents_not_counted": not_counted}
-
+    return {"used": delib.tokens_used, "counted": COUNTED, "agents_by_source": by, "agents_not_counted": not_counted}

@@ -14,28 +14,57 @@ from __future__ import annotations
 
 MODES = ("note", "ask", "off")
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
-KINDS = ("force-push", "history-rewrite", "destroys-data", "destroys-infrastructure",
-         "production-migration", "sensitive-edit")
+KINDS = ("force-push", "history-rewrite", "destroys-data", "destroys-infrastructure", "production-migration", "sensitive-edit")
 
 # a command that mentions none of these needs no closer look (the common case: tests, builds, git status)
-_HINTS = ("push", "filter-", "bfg", "drop", "truncate", "delete", "update", "rm ", "rm\t", "flush",
-          "destroy", "migrat", "db:", "rb ", "uninstall", "--apply", "--execute", "--commit", "pg:reset",
-          "apply", "upgrade", "flyway", "liquibase", "goose", "dbmate")
+_HINTS = (
+    "push",
+    "filter-",
+    "bfg",
+    "drop",
+    "truncate",
+    "delete",
+    "update",
+    "rm ",
+    "rm\t",
+    "flush",
+    "destroy",
+    "migrat",
+    "db:",
+    "rb ",
+    "uninstall",
+    "--apply",
+    "--execute",
+    "--commit",
+    "pg:reset",
+    "apply",
+    "upgrade",
+    "flyway",
+    "liquibase",
+    "goose",
+    "dbmate",
+)
 _SOURCES = {  # compiled on the first command that needs them (import time is latency)
     "segment": r"&&|\|\||[;|\n]",
     "prod": r"(?<![a-z0-9])(?:prod|production|prd|live)(?![a-z])",
     "shared_branch": r"^(?:refs/heads/)?(?:main|master|develop|trunk|release\S*|prod\S*|production\S*)$",
-    "sql_write": (r"\b(?:drop\s+(?:table|database|schema|index|view)|truncate\b|delete\s+from|"
-                  r"alter\s+table\s+\S+\s+drop|update\s+\S+\s+set)\b"),
+    "sql_write": (
+        r"\b(?:drop\s+(?:table|database|schema|index|view)|truncate\b|delete\s+from|"
+        r"alter\s+table\s+\S+\s+drop|update\s+\S+\s+set)\b"
+    ),
     "store_wipe": r"\b(?:flushall|flushdb|dropdatabase|pg:reset)\b|\bdropdb\b|-x\s*delete\b|--request\s+delete\b",
-    "migrate": (r"\b(?:alembic\s+(?:upgrade|downgrade)|manage\.py\s+migrate|db:(?:migrate|rollback|schema:load|reset)|"
-                r"prisma\s+migrate\s+deploy|flyway\b.*\bmigrate|knex\s+migrate|sequelize\s+db:migrate|"
-                r"liquibase\b.*\bupdate|goose\b.*\bup\b|dbmate\s+up)"),
+    "migrate": (
+        r"\b(?:alembic\s+(?:upgrade|downgrade)|manage\.py\s+migrate|db:(?:migrate|rollback|schema:load|reset)|"
+        r"prisma\s+migrate\s+deploy|flyway\b.*\bmigrate|knex\s+migrate|sequelize\s+db:migrate|"
+        r"liquibase\b.*\bupdate|goose\b.*\bup\b|dbmate\s+up)"
+    ),
     "data_script": r"--(?:apply|execute|commit|no-dry-run)\b",
     "infra": r"\bterraform\s+destroy\b|\baws\s+rds\s+delete-|\baws\s+s3\s+rb\b|\bgcloud\s+sql\s+instances\s+delete\b",
     "infra_prod": r"\bkubectl\b.*\bdelete\b|\bhelm\s+(?:uninstall|delete)\b|\bterraform\s+apply\b.*-auto-approve",
-    "bucket_wipe": (r"\baws\s+s3\s+rm\b.*--recursive|\bgsutil\s+(?:-m\s+)?rm\s+-r|\bgcloud\s+storage\s+rm\s+-r|"
-                    r"\baz\s+storage\s+blob\s+delete-batch\b"),
+    "bucket_wipe": (
+        r"\baws\s+s3\s+rm\b.*--recursive|\bgsutil\s+(?:-m\s+)?rm\s+-r|\bgcloud\s+storage\s+rm\s+-r|"
+        r"\baz\s+storage\s+blob\s+delete-batch\b"
+    ),
     "rm_recursive": r"^(?:sudo\s+)?rm\s+(?:-\S*[rR]\S*|--recursive)\b",
     "words": r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+",
 }
@@ -54,13 +83,52 @@ def _re(name: str):
 _RM_ROOTS = ("/", "/*", "~", "~/", "~/*", "$home", "${home}", "$home/", "..", "*", ".", "./")
 _RM_SYSTEM = ("/var/", "/srv/", "/data", "/opt/", "/home/", "/etc/", "/usr/", "/mnt/", "/backup")
 _RM_DATA_WORDS = ("uploads", "backup", "backups", "postgres", "postgresql", "mysql", "pgdata", ".git", "data")
-_SENSITIVE_WORDS = frozenset((
-    "auth", "authn", "authz", "authentication", "authorization", "login", "logout", "session", "sessions",
-    "password", "passwords", "permission", "permissions", "acl", "rbac", "oauth", "sso", "saml", "jwt",
-    "token", "tokens", "crypto", "secret", "secrets", "security", "payment", "payments", "billing",
-    "checkout", "refund", "refunds", "charge", "charges", "stripe", "ledger", "wallet", "payout", "payouts",
-    "migration", "migrations", "migrate", "alembic",
-))
+_SENSITIVE_WORDS = frozenset(
+    (
+        "auth",
+        "authn",
+        "authz",
+        "authentication",
+        "authorization",
+        "login",
+        "logout",
+        "session",
+        "sessions",
+        "password",
+        "passwords",
+        "permission",
+        "permissions",
+        "acl",
+        "rbac",
+        "oauth",
+        "sso",
+        "saml",
+        "jwt",
+        "token",
+        "tokens",
+        "crypto",
+        "secret",
+        "secrets",
+        "security",
+        "payment",
+        "payments",
+        "billing",
+        "checkout",
+        "refund",
+        "refunds",
+        "charge",
+        "charges",
+        "stripe",
+        "ledger",
+        "wallet",
+        "payout",
+        "payouts",
+        "migration",
+        "migrations",
+        "migrate",
+        "alembic",
+    )
+)
 _NOT_CODE = ("test", "tests", "spec", "specs", "docs", "doc", "__tests__", "fixtures")
 
 
@@ -130,8 +198,11 @@ def _segment_risk(seg: str, prod: bool) -> "str | None":
     words = seg.split()
     if words[:2] == ["git", "push"] or (words[:1] == ["git"] and "push" in words[:4]):
         return "force-push" if _force_push_to_shared(words) else None
-    if words[:2] in (["git", "filter-branch"], ["git", "filter-repo"]) or words[:1] == ["bfg"] or \
-            (words[:2] == ["java", "-jar"] and "bfg" in seg):
+    if (
+        words[:2] in (["git", "filter-branch"], ["git", "filter-repo"])
+        or words[:1] == ["bfg"]
+        or (words[:2] == ["java", "-jar"] and "bfg" in seg)
+    ):
         return "history-rewrite"
     if _re("rm_recursive").match(seg):
         return "destroys-data" if _rm_hits_data(words) else None
@@ -149,9 +220,13 @@ def _segment_risk(seg: str, prod: bool) -> "str | None":
 
 
 def _force_push_to_shared(words: "list[str]") -> bool:
-    args = words[words.index("push") + 1:]
-    force = any(a in ("-f", "--force", "--force-with-lease", "--mirror") or a.startswith("--force-with-lease=")
-                or (a.startswith("-") and not a.startswith("--") and "f" in a) for a in args)
+    args = words[words.index("push") + 1 :]
+    force = any(
+        a in ("-f", "--force", "--force-with-lease", "--mirror")
+        or a.startswith("--force-with-lease=")
+        or (a.startswith("-") and not a.startswith("--") and "f" in a)
+        for a in args
+    )
     refs = [a for a in args if not a.startswith("-")][1:]  # after the remote
     if "--mirror" in args:
         return True

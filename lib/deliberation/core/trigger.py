@@ -10,8 +10,7 @@ from deliberation import defaults
 from deliberation.core import confidence
 
 
-def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "",
-                 by_agent: bool = False) -> "tuple[dict, str | None]":
+def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bool = False) -> "tuple[dict, str | None]":
     """The confidence module's result for a real user prompt, and the protocol to inject when
     it triggers (None otherwise). With the trigger disabled, an explicit /deliberate still wins.
     `prefix` is the agent-type namespace of a plugin install ("" for a project install). The
@@ -28,13 +27,19 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "",
         pool = confidence.section(cfg, "models").get("pool") or defaults.section("models")["pool"]
         pairs = confidence.section(cfg, "conformity").get("conflicting_pairs") or []
         models = assignment(panel(result["task_type"]), pairs, pool)
-    markers = (confidence.section(cfg, "trigger").get("force_markers") or None)
+    markers = confidence.section(cfg, "trigger").get("force_markers") or None
     question = confidence.question_of(prompt, markers)
-    return result, protocol_text(question, result["task_type"], result["threshold"],
-                                 result["confidence"], result["dimensions"],
-                                 consensus_threshold=result.get("consensus_threshold"),
-                                 prefix=prefix, models=models,
-                                 asked="agent" if by_agent else "user" if result["forced"] else "trigger")
+    return result, protocol_text(
+        question,
+        result["task_type"],
+        result["threshold"],
+        result["confidence"],
+        result["dimensions"],
+        consensus_threshold=result.get("consensus_threshold"),
+        prefix=prefix,
+        models=models,
+        asked="agent" if by_agent else "user" if result["forced"] else "trigger",
+    )
 
 
 SKILL_TOOL = "Skill"

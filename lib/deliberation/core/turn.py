@@ -21,8 +21,16 @@ from deliberation.core.confidence import question_of
 from deliberation.core.depth import axis as depth_axis
 from deliberation.core.depth.axis import BudgetView
 from deliberation.state.config import Config
-from deliberation.state.models import (AgentRecord, DeniedSpawn, Deliberation, Lineage, Notice, NoticeKind,
-                                       ReversalRegistry, SessionState)
+from deliberation.state.models import (
+    AgentRecord,
+    DeniedSpawn,
+    Deliberation,
+    Lineage,
+    Notice,
+    NoticeKind,
+    ReversalRegistry,
+    SessionState,
+)
 from deliberation.text import phases as phase_words
 
 
@@ -47,6 +55,7 @@ class WorkflowFiles:
     """What the shell reads for the plugin's workflow (core/plugin_workflow.py), each bounded:
     the shipped script, the project's saved workflows (file name, text), a script file a call
     names, and the `started` entries of a run folder's journal."""
+
     shipped: "Callable[[], bytes | None]" = lambda: None
     project_workflows: "Callable[[], list[tuple[str, bytes]]]" = lambda: []
     script: "Callable[[str], bytes | None]" = lambda _path: None
@@ -55,6 +64,7 @@ class WorkflowFiles:
 
 class Prompt(NamedTuple):
     """The latest real user prompt: its text, the trigger's result on it, when it was submitted."""
+
     text: str = ""
     trigger: "dict | None" = None
     at: "float | None" = None
@@ -67,11 +77,17 @@ def _no_prompt() -> Prompt:
 class Turn:
     """One hook event over its session: the models, the config, the clock, the notes."""
 
-    def __init__(self, tx: Session, cfg: Config, now: float, *,
-                 last_prompt: "Callable[[], Prompt]" = _no_prompt,
-                 budget: "Callable[[Turn, Deliberation], BudgetView] | None" = None,
-                 files: "WorkflowFiles | None" = None,
-                 reversals: "Callable[[], ReversalRegistry] | None" = None) -> None:
+    def __init__(
+        self,
+        tx: Session,
+        cfg: Config,
+        now: float,
+        *,
+        last_prompt: "Callable[[], Prompt]" = _no_prompt,
+        budget: "Callable[[Turn, Deliberation], BudgetView] | None" = None,
+        files: "WorkflowFiles | None" = None,
+        reversals: "Callable[[], ReversalRegistry] | None" = None,
+    ) -> None:
         self.tx = tx
         self.cfg = cfg
         self.now = now
@@ -104,12 +120,19 @@ class Turn:
         prompt, trigger, at = self.last_prompt()
         question = question or question_of(prompt, self.cfg.trigger.force_markers) or "(no user prompt recorded)"
         kind = task_type or tt.classify(question, self.cfg.task_types.keywords)
-        delib = Deliberation(id=did, session_id=self.tx.session_id, question=question[:4000],
-                             task_type=kind, task_type_overridden=task_type is not None,
-                             threshold=self.cfg.threshold_for(kind), created_at=self.now,
-                             updated_at=self.now,
-                             initial_confidence=(trigger or {}).get("confidence"),
-                             trigger_forced=bool((trigger or {}).get("forced")), prompt_at=at)
+        delib = Deliberation(
+            id=did,
+            session_id=self.tx.session_id,
+            question=question[:4000],
+            task_type=kind,
+            task_type_overridden=task_type is not None,
+            threshold=self.cfg.threshold_for(kind),
+            created_at=self.now,
+            updated_at=self.now,
+            initial_confidence=(trigger or {}).get("confidence"),
+            trigger_forced=bool((trigger or {}).get("forced")),
+            prompt_at=at,
+        )
         phases.transition(delib, "RESEARCH", phase_words.opened(task_type is not None), self.now)
         depth_axis.apply_posture(delib, self.cfg)
         self.tx.add_deliberation(delib)
@@ -137,12 +160,16 @@ class Turn:
     # -- the lineage ---------------------------------------------------------------------------
     def refuse(self, tool_use_id: "str | None", parent: str, subagent_type: str, rule: str, reason: str) -> None:
         """Keep a refused spawn (or resume, or workflow) in the lineage, with its rule and reason."""
-        self.tx.lineage.denied.append(DeniedSpawn(tool_use_id=tool_use_id, parent=parent, subagent_type=subagent_type,
-                                                  rule=rule, reason=reason, at=self.now))
+        self.tx.lineage.denied.append(
+            DeniedSpawn(
+                tool_use_id=tool_use_id, parent=parent, subagent_type=subagent_type, rule=rule, reason=reason, at=self.now
+            )
+        )
         self.notes.append(f"denied ({rule})")
 
-    def record_for_agent(self, agent_id: "str | None", agent_type: "str | None"
-                         ) -> "tuple[Deliberation | None, AgentRecord | None]":
+    def record_for_agent(
+        self, agent_id: "str | None", agent_type: "str | None"
+    ) -> "tuple[Deliberation | None, AgentRecord | None]":
         """The deliberation record of a subagent, via the lineage (agent id → spawn → tool_use_id)."""
         spawn = lin.find_by_agent(self.tx.lineage, agent_id)
         if spawn is None and agent_id and personas.is_deliberation_agent(agent_type):
@@ -161,8 +188,9 @@ class Turn:
     def notify(self, delib: Deliberation, kind: NoticeKind, text: str, blocking: bool, then_next: bool = False) -> None:
         """Queue a message for the main agent (a background agent's news has no direct channel);
         `then_next`: say it with the next step as it stands when it is delivered."""
-        self.tx.session.notices.append(Notice(deliberation_id=delib.id, kind=kind, text=text,
-                                              blocking=blocking, then_next=then_next, created_at=self.now))
+        self.tx.session.notices.append(
+            Notice(deliberation_id=delib.id, kind=kind, text=text, blocking=blocking, then_next=then_next, created_at=self.now)
+        )
 
     def notify_budget(self, text: str) -> None:
         """Queue a session-wide spawn-budget notice: shown to the user by the next hook whose
@@ -182,12 +210,14 @@ def spawn_slots(turn: Turn, delib: Deliberation) -> BudgetView:
     """The depth axis' budget from the lineage and the deliberation (token figures as recorded)."""
     sb = turn.cfg.spawn_budget
     use = spawn_budget.usage(turn.tx.lineage, lin.MAIN, turn.now, sb.stale_after_s)
-    return BudgetView(spawn_slots_left=use.left(sb.max_active_children, sb.max_session_total),
-                      agents_used=depth_axis.tier2_agents_used(delib), tokens_used=delib.tokens_used)
+    return BudgetView(
+        spawn_slots_left=use.left(sb.max_active_children, sb.max_session_total),
+        agents_used=depth_axis.tier2_agents_used(delib),
+        tokens_used=delib.tokens_used,
+    )
 
 
-def find_record(delib: Deliberation, *, agent_id: "str | None" = None,
-                tool_use_id: "str | None" = None) -> "AgentRecord | None":
+def find_record(delib: Deliberation, *, agent_id: "str | None" = None, tool_use_id: "str | None" = None) -> "AgentRecord | None":
     for rec in delib.agents:
         if agent_id and rec.agent_id == agent_id:
             return rec

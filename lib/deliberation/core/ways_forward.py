@@ -21,7 +21,7 @@ from deliberation.state.models import Deliberation, GateResult, Route, RouteRule
 from deliberation.text import gates as words
 from deliberation.text import phases as phase_words
 
-SHOWN_DIVERGENCES = 3   # the hold must fit one hook answer: the record has the rest
+SHOWN_DIVERGENCES = 3  # the hold must fit one hook answer: the record has the rest
 SHOWN_DISSENT = 4
 
 AGREEMENT = ("consensus", "consensus_confidence", "improvement_evidence")
@@ -50,8 +50,13 @@ def revision_allowed(delib: Deliberation) -> bool:
     """May a synthesis-lead be spawned now as the revision round? Only after the vote failed on
     agreement, while the one round is still available."""
     w = delib.ways
-    return (w is not None and w.revision == "available" and w.handed_over_at is None
-            and delib.phase in ("RANKING", "PRD_GENERATION") and failing(delib) is not None)
+    return (
+        w is not None
+        and w.revision == "available"
+        and w.handed_over_at is None
+        and delib.phase in ("RANKING", "PRD_GENERATION")
+        and failing(delib) is not None
+    )
 
 
 def revision_used(delib: Deliberation) -> bool:
@@ -65,10 +70,18 @@ def offer(delib: Deliberation, result: GateResult, now: float) -> WaysForward:
     w = delib.ways
     if w is None:
         c = contest.contested(delib)
-        w = delib.ways = WaysForward(offered_at=now, gate=result.gate, failed=figures, before={
-            "leader": c.leader, "consensus": c.consensus, "band": c.band,
-            "approaches": phases.approaches(delib),
-            "split": [{"approach": s.approach, "rankers": s.rankers} for s in c.split]})
+        w = delib.ways = WaysForward(
+            offered_at=now,
+            gate=result.gate,
+            failed=figures,
+            before={
+                "leader": c.leader,
+                "consensus": c.consensus,
+                "band": c.band,
+                "approaches": phases.approaches(delib),
+                "split": [{"approach": s.approach, "rankers": s.rankers} for s in c.split],
+            },
+        )
     else:
         w.gate, w.failed = result.gate, figures
         if w.offered_at is None:
@@ -96,8 +109,7 @@ def reviser(delib: Deliberation):
     w = delib.ways
     if w is None or w.revision != "revising" or w.offered_at is None:
         return None
-    done = [a for a in phases.current(delib, "deliberation")
-            if a.kind == "synthesis" and a.spawned_at >= w.offered_at]
+    done = [a for a in phases.current(delib, "deliberation") if a.kind == "synthesis" and a.spawned_at >= w.offered_at]
     return done[-1] if done else None
 
 
@@ -158,17 +170,25 @@ def detail(delib: Deliberation) -> str:
     """The NO_CONSENSUS rule's detail: what failed and who holds the decision now."""
     w = delib.ways
     r = delib.ranking
-    return words.no_consensus_detail(list(w.failed) if w is not None else [], r.leading if r is not None else None,
-                                     w is not None and w.revision == "used")
+    return words.no_consensus_detail(
+        list(w.failed) if w is not None else [], r.leading if r is not None else None, w is not None and w.revision == "used"
+    )
 
 
 def route(cls: str, delib: Deliberation, policy: str = "") -> Route:
     """The route of a hand-over: human review, decided by NO_CONSENSUS (no policy rule can
     auto-execute a decision the panel did not reach)."""
     vote = escalation.vote_of(delib)
-    return Route(route="human-review", decision_class=cls, unanimous=False,
-                 rules=[RouteRule(rule="NO_CONSENSUS", detail=detail(delib))], policy=policy, decided_by=RULE,
-                 judges_confidence=vote.confidence, review="pending")
+    return Route(
+        route="human-review",
+        decision_class=cls,
+        unanimous=False,
+        rules=[RouteRule(rule="NO_CONSENSUS", detail=detail(delib))],
+        policy=policy,
+        decided_by=RULE,
+        judges_confidence=vote.confidence,
+        review="pending",
+    )
 
 
 def view(delib: Deliberation) -> words.Ways:
@@ -180,25 +200,40 @@ def view(delib: Deliberation) -> words.Ways:
     dissent = []
     for d in c.dissenters[:SHOWN_DISSENT]:
         first = d.concerns[0] if d.concerns else None
-        dissent.append(words.Dissent(persona=d.persona, preferred=d.preferred, margin=d.margin,
-                                     target=first.target if first else "", concern=first.concern if first else "",
-                                     reason=first.reason if first else ""))
+        dissent.append(
+            words.Dissent(
+                persona=d.persona,
+                preferred=d.preferred,
+                margin=d.margin,
+                target=first.target if first else "",
+                concern=first.concern if first else "",
+                reason=first.reason if first else "",
+            )
+        )
     merged: dict[tuple, list] = {}  # dimensions read the same way by the same rankers: one line
     for x in c.dimensions:
         merged.setdefault((x.approach, x.low, x.high, x.low_by, x.high_by), []).append(x)
-    shown = list(c.approaches) + [replace(xs[0], dimension="/".join(x.dimension for x in xs))
-                                  for xs in merged.values()]
+    shown = list(c.approaches) + [replace(xs[0], dimension="/".join(x.dimension for x in xs)) for xs in merged.values()]
     shown.sort(key=lambda x: (-x.spread, x.dimension == "weighted", x.approach, x.dimension))
     return words.Ways(
-        deliberation=delib.id, leader=c.leader, consensus=c.consensus, band=c.band,
+        deliberation=delib.id,
+        leader=c.leader,
+        consensus=c.consensus,
+        band=c.band,
         titles={a: titles.get(a, a) for a in ranked},
         split=[words.Share(approach=s.approach, rankers=s.rankers) for s in c.split],
-        divergences=[words.Divergence(approach=x.approach, dimension=x.dimension, low=x.low, high=x.high,
-                                      low_by=list(x.low_by), high_by=list(x.high_by))
-                     for x in shown[:SHOWN_DIVERGENCES]],
-        dissent=dissent, more_dissent=max(0, len(c.dissenters) - SHOWN_DISSENT) + c.more_dissenters,
+        divergences=[
+            words.Divergence(
+                approach=x.approach, dimension=x.dimension, low=x.low, high=x.high, low_by=list(x.low_by), high_by=list(x.high_by)
+            )
+            for x in shown[:SHOWN_DIVERGENCES]
+        ],
+        dissent=dissent,
+        more_dissent=max(0, len(c.dissenters) - SHOWN_DISSENT) + c.more_dissenters,
         revision="available" if not revision_used(delib) else "used",
-        synthesis_type=f"{delib.agent_prefix}{SYNTHESIS}", findings=phases.finding_refs(delib))
+        synthesis_type=f"{delib.agent_prefix}{SYNTHESIS}",
+        findings=phases.finding_refs(delib),
+    )
 
 
 def failed_message(delib: Deliberation, result: GateResult, now: float) -> words.GateFailed:

@@ -20,16 +20,79 @@ from typing import Any
 from deliberation.text import script as words
 
 CLIENT_CAP = 1000  # the client's own cap on agents over one workflow's lifetime
-ITERATING = frozenset({"map", "flatMap", "forEach", "filter", "some", "every", "find", "findIndex",
-                       "findLast", "findLastIndex", "reduce", "reduceRight", "sort", "toSorted"})
+ITERATING = frozenset(
+    {
+        "map",
+        "flatMap",
+        "forEach",
+        "filter",
+        "some",
+        "every",
+        "find",
+        "findIndex",
+        "findLast",
+        "findLastIndex",
+        "reduce",
+        "reduceRight",
+        "sort",
+        "toSorted",
+    }
+)
 SIZE_KEEPING = frozenset({"map", "filter", "sort", "toSorted", "reverse", "toReversed", "fill"})
-STATEMENT_WORDS = frozenset({"const", "let", "var", "return", "if", "else", "for", "while", "do",
-                             "function", "export", "throw", "try", "switch", "case", "default",
-                             "break", "continue", "class", "import"})
-REGEX_AFTER_WORDS = frozenset({"return", "typeof", "case", "do", "else", "in", "of", "new", "delete",
-                               "void", "throw", "instanceof", "yield", "await"})
-PUNCTUATORS = ("...", "===", "!==", "**=", "<<=", ">>=", "=>", "==", "!=", "<=", ">=", "&&", "||",
-               "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "**", "<<", ">>")
+STATEMENT_WORDS = frozenset(
+    {
+        "const",
+        "let",
+        "var",
+        "return",
+        "if",
+        "else",
+        "for",
+        "while",
+        "do",
+        "function",
+        "export",
+        "throw",
+        "try",
+        "switch",
+        "case",
+        "default",
+        "break",
+        "continue",
+        "class",
+        "import",
+    }
+)
+REGEX_AFTER_WORDS = frozenset(
+    {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await"}
+)
+PUNCTUATORS = (
+    "...",
+    "===",
+    "!==",
+    "**=",
+    "<<=",
+    ">>=",
+    "=>",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "&&",
+    "||",
+    "??",
+    "?.",
+    "++",
+    "--",
+    "+=",
+    "-=",
+    "*=",
+    "/=",
+    "%=",
+    "**",
+    "<<",
+    ">>",
+)
 MUTATORS = frozenset({"push", "unshift", "splice", "concat"})
 MAX_SCRIPT = 512 * 1024  # the tool's own maxLength
 
@@ -49,18 +112,17 @@ class Tok:
 class Plan:
     """What the script can do, as far as its text shows."""
 
-    __slots__ = ("bound", "calls", "unbounded", "detail", "agent_types", "computed_agent_type",
-                 "models", "error")
+    __slots__ = ("bound", "calls", "unbounded", "detail", "agent_types", "computed_agent_type", "models", "error")
 
     def __init__(self) -> None:
         self.bound: "int | None" = 0
-        self.calls = 0                  # agent( call sites
-        self.unbounded = ""             # why no bound could be given ('' when bounded)
-        self.detail: "list[str]" = []   # per call site: 'line 4: × 5 (PERSONAS)'
+        self.calls = 0  # agent( call sites
+        self.unbounded = ""  # why no bound could be given ('' when bounded)
+        self.detail: "list[str]" = []  # per call site: 'line 4: × 5 (PERSONAS)'
         self.agent_types: "list[str]" = []
         self.computed_agent_type = False
         self.models: "list[str]" = []
-        self.error = ""                 # the text could not be read as a script
+        self.error = ""  # the text could not be read as a script
 
     def describe(self) -> str:
         if self.error:
@@ -103,7 +165,7 @@ def tokenize(src: str) -> "list[Tok]":
         while j < n:
             ch = src[j]
             if ch == "\\":
-                chunk.append(src[j:j + 2])
+                chunk.append(src[j : j + 2])
                 j += 2
                 continue
             if ch == "`":
@@ -140,7 +202,7 @@ def tokenize(src: str) -> "list[Tok]":
             j, chunk = i + 1, []
             while j < n and src[j] != c:
                 if src[j] == "\\":
-                    chunk.append(src[j + 1:j + 2])
+                    chunk.append(src[j + 1 : j + 2])
                     j += 2
                     continue
                 if src[j] == "\n":
@@ -290,15 +352,16 @@ class _Script:
         nxt = self.t[j]
         if last.line >= nxt.line:
             return False
-        ends = last.kind in ("num", "str", "re") or (last.kind == "id" and last.text not in REGEX_AFTER_WORDS
-                                                     and last.text not in STATEMENT_WORDS) \
+        ends = (
+            last.kind in ("num", "str", "re")
+            or (last.kind == "id" and last.text not in REGEX_AFTER_WORDS and last.text not in STATEMENT_WORDS)
             or (last.kind == "punc" and last.text in (")", "]", "}", "++", "--"))
+        )
         starts = nxt.kind in ("id", "num", "str") or (nxt.kind == "punc" and nxt.text in ("{", "++", "--", "!"))
         return ends and starts
 
     def arg_index(self, open_i: int, pos: int) -> int:
-        return sum(1 for i in self.level_items(open_i, self.match[open_i])
-                   if i < pos and self.is_punc(i, ","))
+        return sum(1 for i in self.level_items(open_i, self.match[open_i]) if i < pos and self.is_punc(i, ","))
 
     def args_of(self, open_i: int) -> "list[list[int]]":
         """The top-level arguments of a call's '(' group, each as a list of item indices."""
@@ -335,9 +398,10 @@ class _Script:
             tok = self.t[i]
             if tok.kind == "punc" and tok.text in (";", ","):
                 break
-            if last is not None and (self._asi_between(prev, i) or (
-                    tok.kind == "id" and tok.text in STATEMENT_WORDS and tok.text != "function"
-                    and not self.is_punc(i - 1, "."))):
+            if last is not None and (
+                self._asi_between(prev, i)
+                or (tok.kind == "id" and tok.text in STATEMENT_WORDS and tok.text != "function" and not self.is_punc(i - 1, "."))
+            ):
                 break
             last = self.end_of(i)
             prev = i
@@ -350,8 +414,12 @@ class _Script:
                 continue
             if self.is_punc(i + 1, ".") and self.text(i + 2) in MUTATORS:
                 return True
-            if self.t[i + 1:i + 2] and self.t[i + 1].kind == "punc" and self.t[i + 1].text in (
-                    "=", "+=", "-=") and self.text(i - 1) not in ("const", "let", "var"):
+            if (
+                self.t[i + 1 : i + 2]
+                and self.t[i + 1].kind == "punc"
+                and self.t[i + 1].text in ("=", "+=", "-=")
+                and self.text(i - 1) not in ("const", "let", "var")
+            ):
                 return True
         return False
 
@@ -383,8 +451,7 @@ class _Script:
                     end = self.initializer_end(defs[0][0])
                     if end == defs[0][0] + 2:
                         return self.number([end], seen)
-        if len(items) == 3 and self.is_punc(items[1], ".") and self.is_id(items[2], "length") \
-                and self.t[items[0]].kind == "id":
+        if len(items) == 3 and self.is_punc(items[1], ".") and self.is_id(items[2], "length") and self.t[items[0]].kind == "id":
             return self.size_name(self.t[items[0]].text, seen)
         return None
 
@@ -411,8 +478,11 @@ class _Script:
         if tok.kind == "punc" and tok.text == "]":
             open_i = self.match[end]
             before = self.t[open_i - 1] if open_i > 0 else None
-            if before is not None and ((before.kind == "id" and before.text not in STATEMENT_WORDS | REGEX_AFTER_WORDS)
-                                       or before.kind in ("str", "num") or before.text in (")", "]")):
+            if before is not None and (
+                (before.kind == "id" and before.text not in STATEMENT_WORDS | REGEX_AFTER_WORDS)
+                or before.kind in ("str", "num")
+                or before.text in (")", "]")
+            ):
                 return None  # indexing, not a literal
             total = 0
             for element in self.args_of(open_i):
@@ -535,7 +605,7 @@ class _Script:
         for kw in ("of", "in"):
             if kw in words:
                 k = words.index(kw)
-                rest = items[k + 1:]
+                rest = items[k + 1 :]
                 if not rest:
                     return None
                 if kw == "in":
@@ -571,7 +641,8 @@ class _Script:
         has_arrow = "=>" in words
         is_body = self.is_punc(pos, "{") and (
             (prefix and self.is_punc(prefix[-1], "(") and self.is_id(prefix[-2] if len(prefix) > 1 else -1))
-            or (prefix and self.text(prefix[-1]) == "=>"))
+            or (prefix and self.text(prefix[-1]) == "=>")
+        )
         func_kw = [i for i in prefix if self.is_id(i, "function")]
         if not has_arrow and not func_kw:
             return None
@@ -590,11 +661,20 @@ class _Script:
                 return self.text(before - 1)
             if self.is_punc(before, ":") and self.is_id(before - 1):
                 return self.text(before - 1)
-        if len(prefix) >= 3 and self.text(prefix[0]) in ("const", "let", "var") and self.is_id(prefix[1]) \
-                and self.is_punc(prefix[2], "="):
+        if (
+            len(prefix) >= 3
+            and self.text(prefix[0]) in ("const", "let", "var")
+            and self.is_id(prefix[1])
+            and self.is_punc(prefix[2], "=")
+        ):
             return self.text(prefix[1])
-        if len(prefix) >= 2 and self.is_id(prefix[0]) and self.is_punc(prefix[1], ":") \
-                and (up := self.parent[prefix[0]]) is not None and self.is_punc(up, "{"):
+        if (
+            len(prefix) >= 2
+            and self.is_id(prefix[0])
+            and self.is_punc(prefix[1], ":")
+            and (up := self.parent[prefix[0]]) is not None
+            and self.is_punc(up, "{")
+        ):
             return self.text(prefix[0])  # an object property holding a function
         return None
 
@@ -606,8 +686,12 @@ class _Script:
         for i in self.by_name.get(name, ()):
             if i in defs:
                 continue
-            if self.is_punc(i + 1, ":") and (up := self.parent[i]) is not None and self.is_punc(up, "{") \
-                    and not self.is_punc(i - 1, "?"):
+            if (
+                self.is_punc(i + 1, ":")
+                and (up := self.parent[i]) is not None
+                and self.is_punc(up, "{")
+                and not self.is_punc(i - 1, "?")
+            ):
                 continue  # the property key of its own definition
             k, parts = self.times(i, visiting | {name})
             total += k
@@ -643,8 +727,9 @@ class _Script:
             raise _Unbounded(words.unbounded(line, "workflow"))
         if name == "while":
             raise _Unbounded(words.unbounded(line, "while"))
-        if self.definitions(name) and any(self.text(i) in ("=>", "function")
-                                          for i in self.args_of(open_i)[argi] if argi < len(self.args_of(open_i))):
+        if self.definitions(name) and any(
+            self.text(i) in ("=>", "function") for i in self.args_of(open_i)[argi] if argi < len(self.args_of(open_i))
+        ):
             raise _Unbounded(words.unbounded(line, "callback", name))
         return None
 
@@ -664,9 +749,16 @@ def plan(script: str, args: Any = None) -> Plan:
         out.bound, out.error = None, str(exc)
         return out
     _options(s, out)
-    calls = [i for i, tok in enumerate(s.t)
-             if tok.kind == "id" and tok.text == "agent" and s.is_punc(i + 1, "(")
-             and not s.is_punc(i - 1, ".") and not s.is_punc(i - 1, "?.") and not s.is_id(i - 1, "function")]
+    calls = [
+        i
+        for i, tok in enumerate(s.t)
+        if tok.kind == "id"
+        and tok.text == "agent"
+        and s.is_punc(i + 1, "(")
+        and not s.is_punc(i - 1, ".")
+        and not s.is_punc(i - 1, "?.")
+        and not s.is_id(i - 1, "function")
+    ]
     out.calls = len(calls)
     total = 0
     try:
@@ -675,8 +767,7 @@ def plan(script: str, args: Any = None) -> Plan:
                 continue
             if tok.text == "workflow" and s.is_punc(i + 1, "("):
                 raise _Unbounded(words.unbounded(tok.line, "nested"))
-            if tok.text == "agent" and not s.is_punc(i + 1, "(") and not s.is_punc(i + 1, ":") \
-                    and not s.is_id(i - 1, "function"):
+            if tok.text == "agent" and not s.is_punc(i + 1, "(") and not s.is_punc(i + 1, ":") and not s.is_id(i - 1, "function"):
                 if s.is_punc(i - 1, "=") or s.text(i - 1) in ("const", "let", "var"):
                     raise _Unbounded(words.unbounded(tok.line, "renamed"))
                 calls.append(i)  # passed as a function value, e.g. `.map(agent)`
@@ -714,6 +805,5 @@ def _options(s: _Script, out: Plan) -> None:
     if out.computed_agent_type:
         # a computed agentType may still be one of the script's string literals
         for tok in s.t:
-            if tok.kind == "str" and re.fullmatch(r"[A-Za-z0-9_.:-]{2,80}", tok.text) \
-                    and tok.text not in out.agent_types:
+            if tok.kind == "str" and re.fullmatch(r"[A-Za-z0-9_.:-]{2,80}", tok.text) and tok.text not in out.agent_types:
                 out.agent_types.append(tok.text)

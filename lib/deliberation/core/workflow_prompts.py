@@ -28,7 +28,7 @@ CONTEXT_CHARS = 4000
 def shared_context(text: str) -> str:
     """The shared project context as every research prompt carries it (whitespace-trimmed, bounded)."""
     text = (text or "").strip()
-    return text if len(text) <= CONTEXT_CHARS else text[:CONTEXT_CHARS - 1] + "…"
+    return text if len(text) <= CONTEXT_CHARS else text[: CONTEXT_CHARS - 1] + "…"
 
 
 def research(delib: Deliberation, context: str) -> str:
@@ -38,8 +38,11 @@ def research(delib: Deliberation, context: str) -> str:
 
 def findings(delib: Deliberation) -> "list[list[str]]":
     """Every research finding of the current reports: [ref, severity, claim, evidence]."""
-    return [[f"{a.persona}:{f.id}", f.severity, f.claim, f.evidence]
-            for a in phases.current(delib, "research") for f in a.filed.findings]
+    return [
+        [f"{a.persona}:{f.id}", f.severity, f.claim, f.evidence]
+        for a in phases.current(delib, "research")
+        for f in a.filed.findings
+    ]
 
 
 def findings_block(delib: Deliberation) -> str:
@@ -49,29 +52,34 @@ def findings_block(delib: Deliberation) -> str:
 
 def approaches_block(delib: Deliberation, agents=None) -> str:
     """The approaches proposed so far (the synthesis', else research's), with their summaries."""
-    source = agents if agents is not None else (
-        [a for a in phases.current(delib, "deliberation") if a.kind == "synthesis"] or phases.current(delib, "research"))
-    return words.approaches_block([[f"{a.persona}:{ap.id}", ap.title, ap.summary]
-                                   for a in source for ap in a.filed.approaches])
+    source = (
+        agents
+        if agents is not None
+        else ([a for a in phases.current(delib, "deliberation") if a.kind == "synthesis"] or phases.current(delib, "research"))
+    )
+    return words.approaches_block([[f"{a.persona}:{ap.id}", ap.title, ap.summary] for a in source for ap in a.filed.approaches])
 
 
 def deliberation(delib: Deliberation, role: str) -> str:
     """The synthesis-lead or debate-moderator prompt: the question and every research finding."""
-    return words.deliberation(delib.question, findings_block(delib),
-                              approaches_block(delib, phases.current(delib, "research")), role)
+    return words.deliberation(
+        delib.question, findings_block(delib), approaches_block(delib, phases.current(delib, "research")), role
+    )
 
 
 def _conflicts(delib: Deliberation) -> str:
-    return words.conflicts_block([[c.between, c.about] for a in phases.current(delib, "deliberation")
-                                  if a.kind == "debate" for c in a.filed.conflicts])
+    return words.conflicts_block(
+        [[c.between, c.about] for a in phases.current(delib, "deliberation") if a.kind == "debate" for c in a.filed.conflicts]
+    )
 
 
 def red_team(delib: Deliberation) -> str:
     """The first red-team pass: what the panel converged on, to break."""
     synth = [a for a in phases.current(delib, "deliberation") if a.kind == "synthesis"]
     texts = [" ".join(f"{a.filed.summary} {a.filed.rationale}".split()) for a in synth]
-    return words.red_team(delib.question, approaches_block(delib), findings_block(delib), [t for t in texts if t],
-                          _conflicts(delib))
+    return words.red_team(
+        delib.question, approaches_block(delib), findings_block(delib), [t for t in texts if t], _conflicts(delib)
+    )
 
 
 def tier2(delib: Deliberation, lens: str, hot_spots: "tuple[str, ...] | list[str]") -> str:
@@ -118,7 +126,7 @@ def outcome(delib: Deliberation, cfg: Config, relaunch: str) -> str:
         lines.append(run_words.what_happened(drive.outcome))
     missed = [a for a in delib.agents if a.channel == "workflow" and a.status == "invalid"]
     for a in missed[:6]:
-        lines.append(run_words.no_report_from(a.persona, a.stage, (a.problem or '').splitlines()[0]))
+        lines.append(run_words.no_report_from(a.persona, a.stage, (a.problem or "").splitlines()[0]))
     if delib.two_agent is not None:
         lines.append(run_words.two_agent_rule(delib.two_agent.agents, OUTCOME_TEXT[delib.two_agent.verdict]))
     st = delib.depth

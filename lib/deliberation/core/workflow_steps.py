@@ -32,12 +32,14 @@ from deliberation.state.models import AgentKind, Deliberation, Stage, Wave as Wa
 from deliberation.state.report_schema import stage_schema
 from deliberation.text import workflow as words
 
-WAVE_LIMIT = 8            # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
+WAVE_LIMIT = 8  # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
 PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking"}
 CHECKPOINT_SCHEMA: "dict[str, Any]" = {
-    "type": "object", "properties": {"checkpoint": {"type": "string", "description": "The wave just ended."}},
-    "required": ["checkpoint"]}
+    "type": "object",
+    "properties": {"checkpoint": {"type": "string", "description": "The wave just ended."}},
+    "required": ["checkpoint"],
+}
 MIN_PANEL, MAX_PANEL = 2, 5
 
 
@@ -74,6 +76,7 @@ class Wave:
 @dataclass(frozen=True)
 class Verdict:
     """What the script is told: run `wave`, or stop (`status`, `why`)."""
+
     wave: "Wave | None" = None
     status: str = ""
     why: str = ""
@@ -84,8 +87,16 @@ class Verdict:
         if self.wave is None:
             return {**out, "next": "done", "status": self.status, "why": self.why[:2000]}
         w = self.wave
-        agents = [{"agentType": a.agent_type, "label": a.label(w.name), "prompt": a.prompt, "schema": a.schema,
-                   **({"model": a.model} if a.model else {})} for a in w.agents]
+        agents = [
+            {
+                "agentType": a.agent_type,
+                "label": a.label(w.name),
+                "prompt": a.prompt,
+                "schema": a.schema,
+                **({"model": a.model} if a.model else {}),
+            }
+            for a in w.agents
+        ]
         wave: dict[str, Any] = {"name": w.name, "phase": PHASE_TITLE[w.stage], "last": w.last, "agents": agents}
         if not w.last:
             wave["checkpoint"] = workflow_prompts.checkpoint(w.name)
@@ -133,8 +144,11 @@ def research_wave(delib: Deliberation, cfg: Config, panel: "list[str]", context:
     prompt = workflow_prompts.research(delib, context)
     schema = _schema("research", cfg, delib)
     models = _models(delib, cfg, panel)
-    return Wave("research", "research", tuple(
-        WaveAgent(next_step.agent_type(delib, p), "persona", "research", prompt, schema, models.get(p)) for p in panel))
+    return Wave(
+        "research",
+        "research",
+        tuple(WaveAgent(next_step.agent_type(delib, p), "persona", "research", prompt, schema, models.get(p)) for p in panel),
+    )
 
 
 def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wave | None":
@@ -147,27 +161,59 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
         dims = [d.name for d in cfg.ranking.dimensions]
         schema, prompt = _schema("ranking", cfg, delib), workflow_prompts.ranking(delib, dims)
         models = _models(delib, cfg, [personas.normalise_agent_type(t) for t in types])
-        return Wave("ranking", "ranking", tuple(WaveAgent(t, "persona", "ranking", prompt, schema,
-                                                          models.get(personas.normalise_agent_type(t)))
-                                                for t in types), last=True)
+        return Wave(
+            "ranking",
+            "ranking",
+            tuple(
+                WaveAgent(t, "persona", "ranking", prompt, schema, models.get(personas.normalise_agent_type(t))) for t in types
+            ),
+            last=True,
+        )
     schema = _schema("deliberation", cfg, delib)
     if kind in ("synthesis", "debate"):
-        return Wave("deliberation", "deliberation", tuple(
-            WaveAgent(t, k, "deliberation", workflow_prompts.deliberation(delib, personas.normalise_agent_type(t)),
-                      schema) for t, k in zip(types, kinds) if k is not None))
+        return Wave(
+            "deliberation",
+            "deliberation",
+            tuple(
+                WaveAgent(t, k, "deliberation", workflow_prompts.deliberation(delib, personas.normalise_agent_type(t)), schema)
+                for t, k in zip(types, kinds)
+                if k is not None
+            ),
+        )
     if kind == "red-team":
         second = delib.depth.status == "red_team_2"
-        return Wave("red-team-2" if second else "red-team", "deliberation",
-                    (WaveAgent(types[0], "red-team", "deliberation",
-                               workflow_prompts.red_team_2(delib) if second else workflow_prompts.red_team(delib),
-                               schema),))
+        return Wave(
+            "red-team-2" if second else "red-team",
+            "deliberation",
+            (
+                WaveAgent(
+                    types[0],
+                    "red-team",
+                    "deliberation",
+                    workflow_prompts.red_team_2(delib) if second else workflow_prompts.red_team(delib),
+                    schema,
+                ),
+            ),
+        )
     if kind == "lens":
         planned = {a.lens: a.hot_spots for a in depth_axis.missing_workers(delib)}
         tier2 = _schema("deliberation", cfg, delib, tier2=True)
-        return Wave("tier-2", "deliberation", tuple(
-            WaveAgent(t, "lens", "deliberation", workflow_prompts.tier2(delib, personas.normalise_agent_type(t),
-                                                                          planned.get(personas.normalise_agent_type(t), ())),
-                      tier2) for t in types))
+        return Wave(
+            "tier-2",
+            "deliberation",
+            tuple(
+                WaveAgent(
+                    t,
+                    "lens",
+                    "deliberation",
+                    workflow_prompts.tier2(
+                        delib, personas.normalise_agent_type(t), planned.get(personas.normalise_agent_type(t), ())
+                    ),
+                    tier2,
+                )
+                for t in types
+            ),
+        )
     return None
 
 
@@ -261,11 +307,23 @@ def issue(delib: Deliberation, verdict: Verdict, launch: str, now: float) -> Non
     for a in wave.agents:
         key = f"{launch or 'workflow'}:{number}:{a.persona}"
         spawn.enter_stage(delib, a.kind, a.stage, a.persona, now)
-        spawn.add_agent(delib, key=key, tool_use_id=None, agent_type=a.agent_type, kind=a.kind, stage=a.stage,
-                        background=False, prompt=a.prompt, checked=f"built by the plugin ({wave.name} wave)",
-                        model=a.model, now=now, channel="workflow", label=a.label(wave.name), wave=number)
-    drive.waves.append(WaveRecord(name=wave.name, agents=len(wave.agents), last=wave.last, launch=launch,
-                                  issued_at=now))
+        spawn.add_agent(
+            delib,
+            key=key,
+            tool_use_id=None,
+            agent_type=a.agent_type,
+            kind=a.kind,
+            stage=a.stage,
+            background=False,
+            prompt=a.prompt,
+            checked=f"built by the plugin ({wave.name} wave)",
+            model=a.model,
+            now=now,
+            channel="workflow",
+            label=a.label(wave.name),
+            wave=number,
+        )
+    drive.waves.append(WaveRecord(name=wave.name, agents=len(wave.agents), last=wave.last, launch=launch, issued_at=now))
     delib.updated_at = now
 
 
@@ -309,8 +367,9 @@ def close_wave(delib: Deliberation, now: float) -> "list[str]":
             a.reported_at = now
             a.problem = a.problem or words.no_output(never_started)
             missed.append(a.persona)
-            delib.warnings.append(words.wave_agent_missed(f"{a.persona} ({a.agent_id or a.key})", wave.name,
-                                                          a.problem.splitlines()[0]))
+            delib.warnings.append(
+                words.wave_agent_missed(f"{a.persona} ({a.agent_id or a.key})", wave.name, a.problem.splitlines()[0])
+            )
     return missed
 
 

@@ -47,9 +47,18 @@ def requested(turn: Turn, event: hookio.PreToolUse, script: "str | None", source
     if not verdict.allowed:
         return _refuse(turn, event, parent, verdict.rule, verdict.reason)
     left = spawn_budget.usage(turn.tx.lineage, parent, turn.now, sb.stale_after_s).left(
-        sb.max_active_children, sb.max_session_total)
-    run = lin.record_workflow(turn.tx.lineage, tool_use_id=event.tool_use_id, parent=parent, deliberation_id=None,
-                              bound=bound, bound_detail=why, agent_types=plan.agent_types, now=turn.now)
+        sb.max_active_children, sb.max_session_total
+    )
+    run = lin.record_workflow(
+        turn.tx.lineage,
+        tool_use_id=event.tool_use_id,
+        parent=parent,
+        deliberation_id=None,
+        bound=bound,
+        bound_detail=why,
+        agent_types=plan.agent_types,
+        now=turn.now,
+    )
     resumed = event.tool_input.get("resumeFromRunId")
     run.resumed_from = resumed[:200] if isinstance(resumed, str) else None
     key = run.tool_use_id or f"workflow-{len(turn.tx.lineage.workflows)}"
@@ -73,8 +82,14 @@ def _refuse(turn: Turn, event: hookio.PreToolUse, parent: str, rule: str, reason
 
 def launched(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     launch = event.workflow_launch
-    run = lin.workflow_launched(turn.tx.lineage, event.tool_use_id, task_id=launch["taskId"] or None,
-                                run_id=launch["runId"] or None, name=launch["workflowName"], now=turn.now)
+    run = lin.workflow_launched(
+        turn.tx.lineage,
+        event.tool_use_id,
+        task_id=launch["taskId"] or None,
+        run_id=launch["runId"] or None,
+        name=launch["workflowName"],
+        now=turn.now,
+    )
     if run is None:
         return hookio.Answer()
     turn.notes.append(f"workflow launched: task {run.task_id}, run {run.run_id}")
@@ -115,8 +130,9 @@ def finished(turn: Turn, task_id: str, status: str, notification: str = "") -> "
     if not run.overrun:
         return None, outcome
     sb = turn.cfg.spawn_budget
-    return words.workflow_finished(run.name or run.task_id or "", run.overrun, run.agents,
-                                   sb.max_active_children, sb.max_session_total), outcome
+    return words.workflow_finished(
+        run.name or run.task_id or "", run.overrun, run.agents, sb.max_active_children, sb.max_session_total
+    ), outcome
 
 
 def reconcile(turn: Turn, running_task_ids: "list[str]") -> None:

@@ -105,7 +105,7 @@ def approach_catalogue(delib: Deliberation) -> "dict[str, dict[str, str]]":
         for ap in agent.report.approaches:
             if ap.id not in out:
                 out[ap.id] = {"title": ap.title, "summary": ap.summary, "proposed_by": agent.persona}
-    for aid in (delib.ranking.approaches if delib.ranking else []):
+    for aid in delib.ranking.approaches if delib.ranking else []:
         out.setdefault(aid, {"title": aid, "summary": "", "proposed_by": ""})
     return out
 
@@ -139,8 +139,10 @@ def _score_rows(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str
         return []
     rows: dict[str, dict[str, Any]] = {}
     for s in r.scores:
-        row = rows.setdefault(s.agent, {"agent": s.agent, "persona": s.persona,
-                                        "label": labels.get(s.agent, personas.title(s.persona)), "scores": {}})
+        row = rows.setdefault(
+            s.agent,
+            {"agent": s.agent, "persona": s.persona, "label": labels.get(s.agent, personas.title(s.persona)), "scores": {}},
+        )
         row["scores"][s.approach] = s.weighted
     return list(rows.values())
 
@@ -157,8 +159,15 @@ def _breakdown(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str,
         values = {labels.get(s.agent, s.persona): s.dimensions.get(dim) for s in lead}
         present = [v for v in values.values() if v is not None]
         mean = round(sum(present) / len(present), 4) if present else None
-        out.append({"dimension": dim, "weight": weight, "by_agent": values, "mean": mean,
-                    "contribution": round(weight * mean, 4) if mean is not None else None})
+        out.append(
+            {
+                "dimension": dim,
+                "weight": weight,
+                "by_agent": values,
+                "mean": mean,
+                "contribution": round(weight * mean, 4) if mean is not None else None,
+            }
+        )
     return out
 
 
@@ -167,8 +176,9 @@ def _source_ids(catalogue: "dict[str, prd.Source]") -> "dict[tuple[str, str, int
     return {(src.kind, src.agent, src.index): sid for sid, src in catalogue.items() if src.agent}
 
 
-def _dissent(delib: Deliberation, labels: "dict[str, str]",
-             ids: "dict[tuple[str, str, int], str] | None" = None) -> "tuple[list[dict], list[dict]]":
+def _dissent(
+    delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[str, str, int], str] | None" = None
+) -> "tuple[list[dict], list[dict]]":
     """Documented concerns (current reports), and the dissenters — by Gate 1's definition: they
     reject, or prefer another approach than the leading one — who documented none."""
     ids = ids if ids is not None else _source_ids(prd.citable(delib))
@@ -181,22 +191,35 @@ def _dissent(delib: Deliberation, labels: "dict[str, str]",
         if not consensus_gate.documents(a, leading, approach_ids):
             rep = a.filed
             pos = positions.get(a.key)
-            why = ("rejected" if rep.verdict == "reject"
-                   else f"prefers {pos.preferred if pos and pos.preferred else rep.preferred_approach} "
-                        f"over the leading {leading}")
+            why = (
+                "rejected"
+                if rep.verdict == "reject"
+                else f"prefers {pos.preferred if pos and pos.preferred else rep.preferred_approach} over the leading {leading}"
+            )
             undocumented.append({"agent": a.key, "label": labels[a.key], "why": why})
     for a in delib.agents:
         if a.report is None or a.superseded or a.status != "reported":
             continue
         for i, c in enumerate(a.report.dissent):
-            items.append({"id": ids.get(("dissent", a.key, i)), "agent": a.key, "label": labels[a.key],
-                          "persona": a.persona, "stage": a.stage, "verdict": a.report.verdict,
-                          "target": c.target, "concern": c.concern, "reason": c.reason})
+            items.append(
+                {
+                    "id": ids.get(("dissent", a.key, i)),
+                    "agent": a.key,
+                    "label": labels[a.key],
+                    "persona": a.persona,
+                    "stage": a.stage,
+                    "verdict": a.report.verdict,
+                    "target": c.target,
+                    "concern": c.concern,
+                    "reason": c.reason,
+                }
+            )
     return items, undocumented
 
 
-def _findings(delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[str, str, int], str]",
-              cited_by: "dict[str, list[str]]") -> "list[dict[str, Any]]":
+def _findings(
+    delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[str, str, int], str]", cited_by: "dict[str, list[str]]"
+) -> "list[dict[str, Any]]":
     """The findings (and refutations) of every valid, current report, grouped by agent in record
     order — research personas first — each with its evidence, severity, citable id and the
     decision-document items that cite it."""
@@ -208,15 +231,41 @@ def _findings(delib: Deliberation, labels: "dict[str, str]", ids: "dict[tuple[st
         findings = []
         for i, f in enumerate(rep.findings):
             sid = ids.get(("finding", a.key, i))
-            findings.append({"id": sid, "local_id": f.id, "claim": f.claim, "evidence": f.evidence,
-                             "severity": f.severity, "cited_by": list(cited_by.get(sid or "", []))})
+            findings.append(
+                {
+                    "id": sid,
+                    "local_id": f.id,
+                    "claim": f.claim,
+                    "evidence": f.evidence,
+                    "severity": f.severity,
+                    "cited_by": list(cited_by.get(sid or "", [])),
+                }
+            )
         refutations = []
         for i, r in enumerate(rep.refutations):
             sid = ids.get(("refutation", a.key, i))
-            refutations.append({"id": sid, "target": r.target, "verdict": r.verdict, "claim": r.claim,
-                                "evidence": r.evidence, "cited_by": list(cited_by.get(sid or "", []))})
-        groups.append({"agent": a.key, "label": labels[a.key], "persona": a.persona, "kind": a.kind,
-                       "stage": a.stage, "tier": a.tier, "findings": findings, "refutations": refutations})
+            refutations.append(
+                {
+                    "id": sid,
+                    "target": r.target,
+                    "verdict": r.verdict,
+                    "claim": r.claim,
+                    "evidence": r.evidence,
+                    "cited_by": list(cited_by.get(sid or "", [])),
+                }
+            )
+        groups.append(
+            {
+                "agent": a.key,
+                "label": labels[a.key],
+                "persona": a.persona,
+                "kind": a.kind,
+                "stage": a.stage,
+                "tier": a.tier,
+                "findings": findings,
+                "refutations": refutations,
+            }
+        )
     return groups
 
 
@@ -257,22 +306,47 @@ def _prd(delib: Deliberation, catalogue: "dict[str, prd.Source]") -> "dict[str, 
             for v in a.verifies:
                 verified_by.setdefault(v, []).append(a.id)
         body = {
-            "decision": doc.decision, "problem": doc.problem,
-            "requirements": [{"id": r.id, "text": r.text, "priority": r.priority, "sources": refs(r.sources),
-                              "verified_by": verified_by.get(r.id, [])} for r in doc.requirements],
+            "decision": doc.decision,
+            "problem": doc.problem,
+            "requirements": [
+                {
+                    "id": r.id,
+                    "text": r.text,
+                    "priority": r.priority,
+                    "sources": refs(r.sources),
+                    "verified_by": verified_by.get(r.id, []),
+                }
+                for r in doc.requirements
+            ],
             "non_goals": [{"text": n.text, "sources": refs(n.sources)} for n in doc.non_goals],
-            "acceptance_criteria": [{"id": a.id, "text": a.text, "verifies": list(a.verifies),
-                                     "sources": refs(a.sources)} for a in doc.acceptance_criteria],
-            "risks": [{"id": k.id, "risk": k.risk, "mitigation": k.mitigation, "severity": k.severity,
-                       "sources": refs(k.sources)} for k in doc.risks],
+            "acceptance_criteria": [
+                {"id": a.id, "text": a.text, "verifies": list(a.verifies), "sources": refs(a.sources)}
+                for a in doc.acceptance_criteria
+            ],
+            "risks": [
+                {"id": k.id, "risk": k.risk, "mitigation": k.mitigation, "severity": k.severity, "sources": refs(k.sources)}
+                for k in doc.risks
+            ],
             "open_questions": [{"question": q.question, "sources": refs(q.sources)} for q in doc.open_questions],
         }
         t = prd.trace(doc, catalogue)
-        trace = {"items": t.items, "citations": t.citations, "by_kind": dict(t.by_kind),
-                 "untraced": list(t.untraced), "unknown": list(t.unknown), "uncovered": list(t.uncovered)}
-    return {"status": st.status, "due_at": fmt_utc(st.due_at) if st.due_at else None,
-            "closed_at": fmt_utc(st.closed_at) if st.closed_at else None, "send_backs": st.send_backs,
-            "problem": st.problem, "document": body, "trace": trace}
+        trace = {
+            "items": t.items,
+            "citations": t.citations,
+            "by_kind": dict(t.by_kind),
+            "untraced": list(t.untraced),
+            "unknown": list(t.unknown),
+            "uncovered": list(t.uncovered),
+        }
+    return {
+        "status": st.status,
+        "due_at": fmt_utc(st.due_at) if st.due_at else None,
+        "closed_at": fmt_utc(st.closed_at) if st.closed_at else None,
+        "send_backs": st.send_backs,
+        "problem": st.problem,
+        "document": body,
+        "trace": trace,
+    }
 
 
 def _usage(delib: Deliberation, labels: "dict[str, str]", prices) -> "dict[str, Any]":
@@ -286,9 +360,13 @@ def _usage(delib: Deliberation, labels: "dict[str, str]", prices) -> "dict[str, 
 def _gate(g) -> "dict[str, Any] | None":
     if g is None:
         return None
-    return {"gate": g.gate, "passed": g.passed, "at": fmt_utc(g.at), "next_step": g.next_step,
-            "checks": [{"name": c.name, "passed": c.passed, "figure": c.figure, "detail": c.detail}
-                       for c in g.checks]}
+    return {
+        "gate": g.gate,
+        "passed": g.passed,
+        "at": fmt_utc(g.at),
+        "next_step": g.next_step,
+        "checks": [{"name": c.name, "passed": c.passed, "figure": c.figure, "detail": c.detail} for c in g.checks],
+    }
 
 
 def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
@@ -298,17 +376,30 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
         if a.tier != 2:
             continue
         rep = a.report
-        tier2.append({
-            "agent": a.key, "label": labels[a.key], "lens": a.persona, "kind": a.kind, "status": a.status,
-            "zeroed": a.key in d.zeroed,
-            "hot_spots": list(rep.hot_spots if rep else a.given.hot_spots),
-            "summary": rep.summary if rep else "",
-            "refutations": [{"target": x.target, "verdict": x.verdict, "claim": x.claim, "evidence": x.evidence}
-                            for x in (rep.refutations if rep else [])],
-        })
+        tier2.append(
+            {
+                "agent": a.key,
+                "label": labels[a.key],
+                "lens": a.persona,
+                "kind": a.kind,
+                "status": a.status,
+                "zeroed": a.key in d.zeroed,
+                "hot_spots": list(rep.hot_spots if rep else a.given.hot_spots),
+                "summary": rep.summary if rep else "",
+                "refutations": [
+                    {"target": x.target, "verdict": x.verdict, "claim": x.claim, "evidence": x.evidence}
+                    for x in (rep.refutations if rep else [])
+                ],
+            }
+        )
     return {
-        "posture": d.posture, "enabled": d.enabled, "status": d.status, "passes": d.passes,
-        "workers_per_wave": d.workers_per_wave, "skipped_reason": d.skipped_reason, "clamped": d.clamped,
+        "posture": d.posture,
+        "enabled": d.enabled,
+        "status": d.status,
+        "passes": d.passes,
+        "workers_per_wave": d.workers_per_wave,
+        "skipped_reason": d.skipped_reason,
+        "clamped": d.clamped,
         "hot_spots": [h.model_dump(mode="json") for h in d.hot_spots],
         "tier2_by_lens": dict(d.tier2_by_lens),
         "overrides": [o.model_dump(mode="json") for o in d.overrides],
@@ -319,8 +410,7 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
     }
 
 
-def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE,
-                prices=None) -> "dict[str, Any]":
+def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE, prices=None) -> "dict[str, Any]":
     """The structured decision record (JSON-ready, deterministic) kept in the deliberation JSON;
     its shape is `record_model.DecisionRecord`. `prices` (config.PriceTable) adds money to the
     cost section."""
@@ -331,30 +421,59 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     r = delib.ranking
     leading = r.leading if r else None
     outcome = delib.outcome or ranking.outcome(r)
-    decision: dict[str, Any] = {"approach": leading, "title": None, "summary": None, "consensus": None,
-                                "threshold": delib.threshold, "meets_threshold": False, "band": None,
-                                "text": delib.decision, "outcome": outcome,
-                                "adopted": leading if outcome == "adopted" else None,
-                                "spread": None, "stdev": None, "approvals": None, "rejections": None,
-                                "abstentions": None, "agents": None, "mean": None}
+    decision: dict[str, Any] = {
+        "approach": leading,
+        "title": None,
+        "summary": None,
+        "consensus": None,
+        "threshold": delib.threshold,
+        "meets_threshold": False,
+        "band": None,
+        "text": delib.decision,
+        "outcome": outcome,
+        "adopted": leading if outcome == "adopted" else None,
+        "spread": None,
+        "stdev": None,
+        "approvals": None,
+        "rejections": None,
+        "abstentions": None,
+        "agents": None,
+        "mean": None,
+    }
     if outcome == "rejected":
         decision["text"] = ranking.REJECTED
     if r is not None:
-        decision.update(consensus=r.consensus, meets_threshold=r.consensus >= delib.threshold,
-                        band=band(r.consensus, strong, moderate), spread=r.spread, stdev=r.stdev,
-                        approvals=r.approvals, rejections=r.rejections, abstentions=r.abstentions,
-                        agents=r.agents)
+        decision.update(
+            consensus=r.consensus,
+            meets_threshold=r.consensus >= delib.threshold,
+            band=band(r.consensus, strong, moderate),
+            spread=r.spread,
+            stdev=r.stdev,
+            approvals=r.approvals,
+            rejections=r.rejections,
+            abstentions=r.abstentions,
+            agents=r.agents,
+        )
     means = dict(r.means) if r else {}
     if leading:
         decision.update(title=cat[leading]["title"], summary=cat[leading]["summary"], mean=means.get(leading))
-    approaches: list[dict[str, Any]] = [{"id": aid, "title": cat.get(aid, {}).get("title", aid),
-                   "summary": cat.get(aid, {}).get("summary", ""), "mean": means.get(aid),
-                   "leading": aid == leading,
-                   "struck": any(o.target == aid for o in delib.depth.overrides)}
-                  for aid in (r.approaches if r else sorted(cat))]
+    approaches: list[dict[str, Any]] = [
+        {
+            "id": aid,
+            "title": cat.get(aid, {}).get("title", aid),
+            "summary": cat.get(aid, {}).get("summary", ""),
+            "mean": means.get(aid),
+            "leading": aid == leading,
+            "struck": any(o.target == aid for o in delib.depth.overrides),
+        }
+        for aid in (r.approaches if r else sorted(cat))
+    ]
     lead_mean = means.get(leading) if leading else None
-    alternatives = [{**a, "gap": round(a["mean"] - lead_mean, 4) if a["mean"] is not None and lead_mean is not None else None}
-                    for a in approaches if not a["leading"]]
+    alternatives = [
+        {**a, "gap": round(a["mean"] - lead_mean, 4) if a["mean"] is not None and lead_mean is not None else None}
+        for a in approaches
+        if not a["leading"]
+    ]
     alternatives.sort(key=lambda a: (-(a["mean"] if a["mean"] is not None else -1), a["id"]))
     dissent, undocumented = _dissent(delib, labels, ids)
     route = None
@@ -383,8 +502,15 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "dissent": dissent,
         "undocumented_dissent": undocumented,
         "gates": {"consensus": _gate(delib.gate1), "quality": _gate(delib.gate2)},
-        "conformity": [{"detector": w.detector, "agents": [labels.get(a, a) for a in w.agents],
-                        "evidence": w.evidence, "recommendation": w.recommendation} for w in delib.conformity],
+        "conformity": [
+            {
+                "detector": w.detector,
+                "agents": [labels.get(a, a) for a in w.agents],
+                "evidence": w.evidence,
+                "recommendation": w.recommendation,
+            }
+            for w in delib.conformity
+        ],
         "depth": _depth(delib, labels),
         "two_agent": delib.two_agent.model_dump(mode="json") if delib.two_agent else None,
         "ways": delib.ways.model_dump(mode="json") if delib.ways else None,
@@ -392,18 +518,29 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
         "usage": _usage(delib, labels, prices),
         "warnings": list(delib.warnings),
         "failure_reasons": list(delib.failure_reasons),
-        "phase_history": [{"from": p.from_phase, "to": p.to_phase, "at": fmt_utc(p.at), "why": p.why}
-                          for p in delib.phase_history],
-        "participants": [{"key": a.key, "label": labels[a.key], "persona": a.persona, "kind": a.kind,
-                          "stage": a.stage, "tier": a.tier, "status": a.status,
-                          "verdict": a.report.verdict if a.report else None,
-                          "preferred": a.report.preferred_approach if a.report else None,
-                          "confidence": a.report.confidence if a.report else None,
-                          "superseded": a.superseded, "problem": a.problem,
-                          "model": a.model or a.model_requested, "resumes": a.resumes,
-                          "revisions": [{"status": v.status, "replaced_at": fmt_utc(v.replaced_at), "why": v.why}
-                                        for v in a.revisions]}
-                         for a in delib.agents],
+        "phase_history": [
+            {"from": p.from_phase, "to": p.to_phase, "at": fmt_utc(p.at), "why": p.why} for p in delib.phase_history
+        ],
+        "participants": [
+            {
+                "key": a.key,
+                "label": labels[a.key],
+                "persona": a.persona,
+                "kind": a.kind,
+                "stage": a.stage,
+                "tier": a.tier,
+                "status": a.status,
+                "verdict": a.report.verdict if a.report else None,
+                "preferred": a.report.preferred_approach if a.report else None,
+                "confidence": a.report.confidence if a.report else None,
+                "superseded": a.superseded,
+                "problem": a.problem,
+                "model": a.model or a.model_requested,
+                "resumes": a.resumes,
+                "revisions": [{"status": v.status, "replaced_at": fmt_utc(v.replaced_at), "why": v.why} for v in a.revisions],
+            }
+            for a in delib.agents
+        ],
         "models": _models(delib),
     }
 
@@ -418,8 +555,11 @@ def _models(delib: Deliberation) -> "dict[str, Any]":
             ran[m] = ran.get(m, 0) + 1
         else:
             unknown += 1
-    return {"ran_on": dict(sorted(ran.items())), "unknown": unknown,
-            "single_model": any(w.detector == "single_model" for w in delib.conformity)}
+    return {
+        "ran_on": dict(sorted(ran.items())),
+        "unknown": unknown,
+        "single_model": any(w.detector == "single_model" for w in delib.conformity),
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -428,13 +568,13 @@ def _models(delib: Deliberation) -> "dict[str, Any]":
 
 @dataclass(frozen=True)
 class LineageRow:
-    level: int            # 0 = a child of main
+    level: int  # 0 = a child of main
     spawn: Spawn
-    node: str             # agent_id, else tool_use_id, else a positional name
-    active: int           # this node's active children
-    total: int            # this node's children
-    last: bool            # last among its siblings (for tree drawing)
-    prefix: str           # box-drawing prefix for text rendering, e.g. "│   └── "
+    node: str  # agent_id, else tool_use_id, else a positional name
+    active: int  # this node's active children
+    total: int  # this node's children
+    last: bool  # last among its siblings (for tree drawing)
+    prefix: str  # box-drawing prefix for text rendering, e.g. "│   └── "
     orphan: bool = False  # its parent is not in the lineage
 
 
@@ -449,8 +589,9 @@ def is_active(spawn: Spawn, now: "float | None" = None, stale_after_s: "float | 
     return spawn.status in lin.ACTIVE
 
 
-def children_counts(lineage: Lineage, now: "float | None" = None,
-                    stale_after_s: "float | None" = None) -> "dict[str, tuple[int, int]]":
+def children_counts(
+    lineage: Lineage, now: "float | None" = None, stale_after_s: "float | None" = None
+) -> "dict[str, tuple[int, int]]":
     """Parent → (active children, total children)."""
     out: dict[str, tuple[int, int]] = {}
     for s in lineage.spawns:
@@ -459,8 +600,7 @@ def children_counts(lineage: Lineage, now: "float | None" = None,
     return out
 
 
-def lineage_rows(lineage: Lineage, now: "float | None" = None,
-                 stale_after_s: "float | None" = None) -> "list[LineageRow]":
+def lineage_rows(lineage: Lineage, now: "float | None" = None, stale_after_s: "float | None" = None) -> "list[LineageRow]":
     """The spawn tree in depth-first order (spawn order among siblings). Spawns whose parent is
     unknown hang under main, marked orphan; a cycle can never loop."""
     nodes = {_node_id(s, i): s for i, s in enumerate(lineage.spawns)}
@@ -482,8 +622,7 @@ def lineage_rows(lineage: Lineage, now: "float | None" = None,
             seen.add(node)
             last = j == len(siblings) - 1
             act, tot = counts.get(node, (0, 0)) if spawn.agent_id else (0, 0)
-            rows.append(LineageRow(level, spawn, node, act, tot, last,
-                                   stem + ("└── " if last else "├── "), orphan))
+            rows.append(LineageRow(level, spawn, node, act, tot, last, stem + ("└── " if last else "├── "), orphan))
             walk(node, level + 1, stem + ("    " if last else "│   "))
 
     walk(MAIN, 0, "")
@@ -535,40 +674,53 @@ def _md_decision(rec: dict) -> "list[str]":
     if d.get("outcome") == "no-consensus":
         w = rec.get("ways") or {}
         rnd = " after the revision round" if w.get("revision") not in (None, "available") else ""
-        lines.append(f"**No consensus{rnd} — the decision was handed to the user.** The panel did not agree "
-                     f"({'; '.join(md(f) for f in w.get('failed', [])) or 'the vote did not pass'}); nothing is "
-                     "adopted until a person settles it (route human-review): `deliberation approve "
-                     f"{rec['deliberation_id']}` adopts the leading approach, `deliberation reject "
-                     f"{rec['deliberation_id']}` sets it aside.")
+        lines.append(
+            f"**No consensus{rnd} — the decision was handed to the user.** The panel did not agree "
+            f"({'; '.join(md(f) for f in w.get('failed', [])) or 'the vote did not pass'}); nothing is "
+            "adopted until a person settles it (route human-review): `deliberation approve "
+            f"{rec['deliberation_id']}` adopts the leading approach, `deliberation reject "
+            f"{rec['deliberation_id']}` sets it aside."
+        )
         if d["approach"] is not None and d["consensus"] is not None:
             lines.append("")
-            lines.append(f"Leading approach: {md(d['title'])} ({md_code(d['approach'])}), consensus "
-                         f"{d['consensus']:.2f} {verdict} the {md(rec['task_type'])} threshold {d['threshold']:.2f} "
-                         f"— {d['band']}. Verdicts: {d['approvals']} approve · {d['rejections']} reject · "
-                         f"{d['abstentions']} abstain.")
+            lines.append(
+                f"Leading approach: {md(d['title'])} ({md_code(d['approach'])}), consensus "
+                f"{d['consensus']:.2f} {verdict} the {md(rec['task_type'])} threshold {d['threshold']:.2f} "
+                f"— {d['band']}. Verdicts: {d['approvals']} approve · {d['rejections']} reject · "
+                f"{d['abstentions']} abstain."
+            )
         before = w.get("before") or {}
         if rnd and before.get("leader"):
             lines.append("")
-            lines.append(f"Before the revision round: leading {md_code(before['leader'])}, consensus "
-                         f"{before.get('consensus', 0.0):.2f} ({before.get('band', '')}); split "
-                         + ", ".join(f"{md(s['approach'])} {s['rankers']}" for s in before.get("split", [])) + ".")
+            lines.append(
+                f"Before the revision round: leading {md_code(before['leader'])}, consensus "
+                f"{before.get('consensus', 0.0):.2f} ({before.get('band', '')}); split "
+                + ", ".join(f"{md(s['approach'])} {s['rankers']}" for s in before.get("split", []))
+                + "."
+            )
         lines.append("")
         return lines
     if d.get("outcome") == "rejected":
-        lines.append(f"**Rejected — no approach adopted.** Every agent that voted rejected "
-                     f"({d['rejections']} reject · {d['approvals']} approve · {d['abstentions']} abstain): "
-                     "the panel adopts none of the approaches (route auto-reject).")
+        lines.append(
+            f"**Rejected — no approach adopted.** Every agent that voted rejected "
+            f"({d['rejections']} reject · {d['approvals']} approve · {d['abstentions']} abstain): "
+            "the panel adopts none of the approaches (route auto-reject)."
+        )
         lines.append("")
-        lines.append(f"Top-scored approach, not adopted: {md(d['title'])} ({md_code(d['approach'])}), "
-                     f"mean {fmt_score(d.get('mean'))}, consensus {d['consensus']:.2f} "
-                     f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents).")
+        lines.append(
+            f"Top-scored approach, not adopted: {md(d['title'])} ({md_code(d['approach'])}), "
+            f"mean {fmt_score(d.get('mean'))}, consensus {d['consensus']:.2f} "
+            f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents)."
+        )
         lines.append("")
         return lines
     lines.append(f"**{md(d['title'])}** (approach {md_code(d['approach'])})")
     lines.append("")
-    lines.append(f"Consensus **{d['consensus']:.2f}** {verdict} the {md(rec['task_type'])} threshold "
-                 f"**{d['threshold']:.2f}** — **{d['band']}** consensus "
-                 f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents).")
+    lines.append(
+        f"Consensus **{d['consensus']:.2f}** {verdict} the {md(rec['task_type'])} threshold "
+        f"**{d['threshold']:.2f}** — **{d['band']}** consensus "
+        f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents)."
+    )
     lines.append("")
     lines.append(f"Verdicts: {d['approvals']} approve · {d['rejections']} reject · {d['abstentions']} abstain.")
     if d["summary"]:
@@ -583,17 +735,24 @@ def _md_scores(rec: dict) -> "list[str]":
     ids = [a["id"] for a in rec["approaches"]]
     lead = rec["decision"]["approach"]
     headers = ["Persona"] + [f"{md(a)} ★" if a == lead else md(a) for a in ids]
-    rows = [[md(r["label"])] + [(f"**{r['scores'][a]:.2f}**" if a == lead else f"{r['scores'][a]:.2f}")
-                                if a in r["scores"] else "—" for a in ids]
-            for r in rec["scores"]]
+    rows = [
+        [md(r["label"])]
+        + [(f"**{r['scores'][a]:.2f}**" if a == lead else f"{r['scores'][a]:.2f}") if a in r["scores"] else "—" for a in ids]
+        for r in rec["scores"]
+    ]
     means = {a["id"]: a["mean"] for a in rec["approaches"]}
     rows.append(["*mean*"] + [f"*{fmt_score(means.get(a))}*" for a in ids])
     lines = ["## Scores (weighted, 0–10)", ""]
     lines += _table(headers, rows, ["l"] + ["r"] * len(ids))
     lines.append("")
-    lines.append("★ leading approach. " + "; ".join(f"{md_code(a['id'])} {md(a['title'], 80)}"
-                                                      + (" (struck by the depth axis)" if a["struck"] else "")
-                                                      for a in rec["approaches"]) + ".")
+    lines.append(
+        "★ leading approach. "
+        + "; ".join(
+            f"{md_code(a['id'])} {md(a['title'], 80)}" + (" (struck by the depth axis)" if a["struck"] else "")
+            for a in rec["approaches"]
+        )
+        + "."
+    )
     lines.append("")
     return lines
 
@@ -604,8 +763,12 @@ def _md_breakdown(rec: dict) -> "list[str]":
         return []
     agents = list(rows_in[0]["by_agent"])
     headers = ["Dimension", "Weight"] + [md(a) for a in agents] + ["Mean", "Weighted"]
-    rows = [[md(r["dimension"]), f"{r['weight']:.2f}"] + [fmt_score(r["by_agent"][a], 1) for a in agents]
-            + [fmt_score(r["mean"]), fmt_score(r["contribution"])] for r in rows_in]
+    rows = [
+        [md(r["dimension"]), f"{r['weight']:.2f}"]
+        + [fmt_score(r["by_agent"][a], 1) for a in agents]
+        + [fmt_score(r["mean"]), fmt_score(r["contribution"])]
+        for r in rows_in
+    ]
     total = rec["decision"].get("mean") or 0.0  # = Σ contributions, without a second rounding
     rows.append(["**total**", f"{sum(r['weight'] for r in rows_in):.2f}"] + [""] * len(agents) + ["", f"**{total:.2f}**"])
     lines = [f"## Five-dimension breakdown of {md_code(rec['decision']['approach'])}", ""]
@@ -639,17 +802,23 @@ def _md_prd(rec: dict) -> "list[str]":
     doc = p["document"]
     if doc is None:
         if p["status"] == "missing":
-            return lines + [f"**Missing** — recorded without a decision document after {p['send_backs']} "
-                            f"send-back(s): {md(p['problem'])}", ""]
-        state = {"due": "due: the vote passed, the main agent's concluding answer brings it",
-                 "not_due": "not due yet: the vote has not passed"}.get(p["status"], p["status"])
+            return lines + [
+                f"**Missing** — recorded without a decision document after {p['send_backs']} send-back(s): {md(p['problem'])}",
+                "",
+            ]
+        state = {
+            "due": "due: the vote passed, the main agent's concluding answer brings it",
+            "not_due": "not due yet: the vote has not passed",
+        }.get(p["status"], p["status"])
         return lines + [f"Not written yet ({md(state)}).", ""]
     lines += [f"**Decision.** {md(doc['decision'])}", ""]
     if doc["problem"]:
         lines += [f"**Problem.** {md(doc['problem'])}", ""]
-    lines.append("Each item cites (←) the findings (`persona:F1`), dissent (`persona:D1`), refutations "
-                 "(`persona:R1`) or hot spots (`H1`) it follows from; they are listed under *Findings by persona*, "
-                 "*Dissent* and *Depth axis*.")
+    lines.append(
+        "Each item cites (←) the findings (`persona:F1`), dissent (`persona:D1`), refutations "
+        "(`persona:R1`) or hot spots (`H1`) it follows from; they are listed under *Findings by persona*, "
+        "*Dissent* and *Depth axis*."
+    )
     lines.append("")
     if doc["requirements"]:
         lines += ["### Requirements", ""]
@@ -666,18 +835,30 @@ def _md_prd(rec: dict) -> "list[str]":
             lines.append(f"- {md_code(a['id'])} {md(a['text'])}{ver}{_md_refs(a['sources'])}")
         lines.append("")
     if doc["risks"]:
-        rows = [[md_code(k["id"]), k["severity"], md(k["risk"]), md(k["mitigation"]),
-                 ", ".join(md_code(x["id"]) for x in k["sources"])] for k in doc["risks"]]
+        rows = [
+            [
+                md_code(k["id"]),
+                k["severity"],
+                md(k["risk"]),
+                md(k["mitigation"]),
+                ", ".join(md_code(x["id"]) for x in k["sources"]),
+            ]
+            for k in doc["risks"]
+        ]
         lines += ["### Risks and mitigations", ""] + _table(["Id", "Severity", "Risk", "Mitigation", "Cites"], rows) + [""]
     if doc["open_questions"]:
-        lines += ["### Open questions", ""] + [f"- {md(q['question'])}{_md_refs(q['sources'])}"
-                                               for q in doc["open_questions"]] + [""]
+        lines += (
+            ["### Open questions", ""] + [f"- {md(q['question'])}{_md_refs(q['sources'])}" for q in doc["open_questions"]] + [""]
+        )
     t = p["trace"]
     if t:
         kinds = ", ".join(f"{n} {k.replace('_', ' ')}(s)" for k, n in t["by_kind"].items() if n)
-        lines.append(f"Traceability: {t['citations']} citation(s) from {t['items']} item(s) resolve to {kinds or 'nothing'}"
-                     + (f"; untraced: {', '.join(t['untraced'] + t['unknown'])}" if t["untraced"] or t["unknown"] else "")
-                     + (f"; no acceptance criterion verifies {', '.join(t['uncovered'])}" if t["uncovered"] else "") + ".")
+        lines.append(
+            f"Traceability: {t['citations']} citation(s) from {t['items']} item(s) resolve to {kinds or 'nothing'}"
+            + (f"; untraced: {', '.join(t['untraced'] + t['unknown'])}" if t["untraced"] or t["unknown"] else "")
+            + (f"; no acceptance criterion verifies {', '.join(t['uncovered'])}" if t["uncovered"] else "")
+            + "."
+        )
         lines.append("")
     return lines
 
@@ -691,13 +872,13 @@ def _md_findings(rec: dict) -> "list[str]":
         for f in g["findings"]:
             cited = f" — cited by {', '.join(md_code(x) for x in f['cited_by'])}" if f["cited_by"] else ""
             ev = md(f["evidence"]) or "*no evidence given*"
-            lines.append(f"- {md_code(f['id'] or f['local_id'])} **{f['severity']}** — {md(f['claim'])} "
-                         f"(evidence: {ev}){cited}")
+            lines.append(f"- {md_code(f['id'] or f['local_id'])} **{f['severity']}** — {md(f['claim'])} (evidence: {ev}){cited}")
         for r in g["refutations"]:
             cited = f" — cited by {', '.join(md_code(x) for x in r['cited_by'])}" if r["cited_by"] else ""
             ev = md(r["evidence"]) or "*no evidence*"
-            lines.append(f"- {md_code(r['id'] or '-')} {r['verdict']} {md_code(r['target'])}: {md(r['claim'])} "
-                         f"(evidence: {ev}){cited}")
+            lines.append(
+                f"- {md_code(r['id'] or '-')} {r['verdict']} {md_code(r['target'])}: {md(r['claim'])} (evidence: {ev}){cited}"
+            )
         lines.append("")
     return lines
 
@@ -709,26 +890,57 @@ def _md_usage(rec: dict) -> "list[str]":
         return lines
     rows = []
     for r in u["per_agent"]:
+
         def n(key: str, r: dict = r) -> str:
             return "—" if r[key] is None else f"{r[key]:,}"
-        rows.append([md(r["label"]), r["stage"], "background" if r["background"] else "foreground", md(r["model"]) or "—",
-                     n("calls"), n("input_tokens"), n("cache_creation_input_tokens"), n("cache_read_input_tokens"),
-                     n("output_tokens"), f"{r['total_tokens']:,}", md(r["source"]),
-                     "—" if r["wall_s"] is None else duration(r["wall_s"])])
+
+        rows.append(
+            [
+                md(r["label"]),
+                r["stage"],
+                "background" if r["background"] else "foreground",
+                md(r["model"]) or "—",
+                n("calls"),
+                n("input_tokens"),
+                n("cache_creation_input_tokens"),
+                n("cache_read_input_tokens"),
+                n("output_tokens"),
+                f"{r['total_tokens']:,}",
+                md(r["source"]),
+                "—" if r["wall_s"] is None else duration(r["wall_s"]),
+            ]
+        )
     b = u["breakdown"]
-    rows.append(["**total**", "", "", "", f"{u['calls']:,}", f"{b['input_tokens']:,}", f"{b['cache_creation_input_tokens']:,}",
-                 f"{b['cache_read_input_tokens']:,}", f"{b['output_tokens']:,}", f"**{u['total_tokens']:,}**", "",
-                 duration(u["wall_time_s"]) + " wall"])
-    lines += _table(["Agent", "Stage", "Mode", "Model", "Calls", "Input", "Cache write", "Cache read", "Output",
-                     "Total", "Source", "Time"], rows, ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"])
+    rows.append(
+        [
+            "**total**",
+            "",
+            "",
+            "",
+            f"{u['calls']:,}",
+            f"{b['input_tokens']:,}",
+            f"{b['cache_creation_input_tokens']:,}",
+            f"{b['cache_read_input_tokens']:,}",
+            f"{b['output_tokens']:,}",
+            f"**{u['total_tokens']:,}**",
+            "",
+            duration(u["wall_time_s"]) + " wall",
+        ]
+    )
+    lines += _table(
+        ["Agent", "Stage", "Mode", "Model", "Calls", "Input", "Cache write", "Cache read", "Output", "Total", "Source", "Time"],
+        rows,
+        ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"],
+    )
     lines.append("")
     lines.append(f"Counted: {md(u['counted'])}.")
     m = u["money"]
     if m is not None:
-        rates = "; ".join(f"{md_code(k)} input {r['input']}, cache write {r['cache_write']}, cache read "
-                          f"{r['cache_read']}, output {r['output']}" for k, r in m["rates_per_mtok"].items())
-        lines.append(f"Prices ({m['currency']} per million tokens, as of {md(m['as_of'])}, from {md(m['source'])}): "
-                     f"{rates}.")
+        rates = "; ".join(
+            f"{md_code(k)} input {r['input']}, cache write {r['cache_write']}, cache read {r['cache_read']}, output {r['output']}"
+            for k, r in m["rates_per_mtok"].items()
+        )
+        lines.append(f"Prices ({m['currency']} per million tokens, as of {md(m['as_of'])}, from {md(m['source'])}): {rates}.")
     lines.append("")
     return lines
 
@@ -738,8 +950,10 @@ def _md_dissent(rec: dict) -> "list[str]":
     if not rec["dissent"] and not rec["undocumented_dissent"]:
         return lines + ["No agent dissented.", ""]
     for c in rec["dissent"]:
-        lines.append(f"- {md_code(c['id'] or '-')} **{md(c['label'])}** ({c['stage']}, verdict {c['verdict']}) on "
-                     f"{md_code(c['target'])}: {md(c['concern'])} — *reason:* {md(c['reason'])}")
+        lines.append(
+            f"- {md_code(c['id'] or '-')} **{md(c['label'])}** ({c['stage']}, verdict {c['verdict']}) on "
+            f"{md_code(c['target'])}: {md(c['concern'])} — *reason:* {md(c['reason'])}"
+        )
     for x in rec["undocumented_dissent"]:
         lines.append(f"- **{md(x['label'])}** dissented ({md(x['why'])}) without documenting a concern.")
     lines.append("")
@@ -770,8 +984,9 @@ def _md_conformity(rec: dict) -> "list[str]":
         return lines + ["None detected. (The detectors cannot prove independence; they flag herding patterns.)", ""]
     for w in rec["conformity"]:
         who = ", ".join(md(a) for a in w["agents"])
-        lines.append(f"- **{w['detector'].replace('_', ' ')}** ({who}): {md(w['evidence'])}. "
-                     f"Recommendation: {md(w['recommendation'])}.")
+        lines.append(
+            f"- **{w['detector'].replace('_', ' ')}** ({who}): {md(w['evidence'])}. Recommendation: {md(w['recommendation'])}."
+        )
     lines.append("")
     return lines
 
@@ -781,10 +996,13 @@ def _md_tokens(d: dict) -> "list[str]":
     if not t:
         return []
     by = t["agents_by_source"]
-    return [f"Tokens counted for the depth budget: {t['used']} — {md(t['counted'])}; "
-            f"{by['transcript']} agent(s) from their transcripts, {by['totalTokens']} from the client's "
-            f"totalTokens, {by['task-notification']} from task notifications, {t['agents_not_counted']} "
-            "not counted.", ""]
+    return [
+        f"Tokens counted for the depth budget: {t['used']} — {md(t['counted'])}; "
+        f"{by['transcript']} agent(s) from their transcripts, {by['totalTokens']} from the client's "
+        f"totalTokens, {by['task-notification']} from task notifications, {t['agents_not_counted']} "
+        "not counted.",
+        "",
+    ]
 
 
 def _md_depth(rec: dict) -> "list[str]":
@@ -793,11 +1011,15 @@ def _md_depth(rec: dict) -> "list[str]":
     if not d["enabled"] and not d["hot_spots"] and not d["skipped_reason"]:
         state = "off (breadth only)" if d["status"] == "off" else d["status"].replace("_", " ")
         return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""] + _md_tokens(d)
-    lines.append(f"Posture **{md(d['posture']) or '—'}**, status **{d['status']}**, {d['passes']} additional "
-                 f"pass(es), {d['workers_per_wave']} workers per wave.")
+    lines.append(
+        f"Posture **{md(d['posture']) or '—'}**, status **{d['status']}**, {d['passes']} additional "
+        f"pass(es), {d['workers_per_wave']} workers per wave."
+    )
     if d.get("basis"):
-        lines.append(f"Planned on the {md(d['basis'])}: in the minimum viable deliberation the AGAINST agent "
-                     "stands in for the first red-team pass.")
+        lines.append(
+            f"Planned on the {md(d['basis'])}: in the minimum viable deliberation the AGAINST agent "
+            "stands in for the first red-team pass."
+        )
     if d["clamped"]:
         lines.append(f"Clamped: {md(d['clamped'])}.")
     if d["skipped_reason"]:
@@ -820,8 +1042,10 @@ def _md_depth(rec: dict) -> "list[str]":
     if d["tier2"]:
         lines.append("")
     for o in d["overrides"]:
-        lines.append(f"- **Override** {md_code(o['hot_spot'])} → {md_code(o['target'])}: {md(o['effect'])} "
-                     f"(evidence: {md(o['evidence'], 160)})")
+        lines.append(
+            f"- **Override** {md_code(o['hot_spot'])} → {md_code(o['target'])}: {md(o['effect'])} "
+            f"(evidence: {md(o['evidence'], 160)})"
+        )
     if d["overrides"]:
         lines.append("")
     if d["zeroed"]:
@@ -834,8 +1058,12 @@ def _md_two_agent(rec: dict) -> "list[str]":
     if not c:
         return []
 
-    return ["## Minimum viable deliberation (2 agents)", "",
-            f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}", ""]
+    return [
+        "## Minimum viable deliberation (2 agents)",
+        "",
+        f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}",
+        "",
+    ]
 
 
 def _md_route(rec: dict) -> "list[str]":
@@ -843,16 +1071,20 @@ def _md_route(rec: dict) -> "list[str]":
     r = rec["route"]
     if r is None:
         return lines + ["Not routed yet.", ""]
-    lines.append(f"**{r['route']}** for decision class {md_code(r['decision_class'])} "
-                 f"(vote {'unanimous' if r['unanimous'] else 'split'}; review {r['review'].replace('_', ' ')}).")
+    lines.append(
+        f"**{r['route']}** for decision class {md_code(r['decision_class'])} "
+        f"(vote {'unanimous' if r['unanimous'] else 'split'}; review {r['review'].replace('_', ' ')})."
+    )
     lines.append("")
     if r.get("reviewed_by"):
         why = f" Reason: {md(r['review_reason'])}." if r.get("review_reason") else " No reason given."
         lines += [f"{r['review'].capitalize()} by **{md(r['reviewed_by'])}** at {fmt_utc(r.get('reviewed_at'))}.{why}", ""]
     if r.get("policy"):
         conf = r.get("judges_confidence")
-        lines.append(f"Policy **{md(r['policy'])}**; route decided by **{md(r.get('decided_by') or '—')}**; "
-                     f"judges' confidence {fmt_score(conf)} (what T2 reads).")
+        lines.append(
+            f"Policy **{md(r['policy'])}**; route decided by **{md(r.get('decided_by') or '—')}**; "
+            f"judges' confidence {fmt_score(conf)} (what T2 reads)."
+        )
         lines.append("")
     if r["rules"]:
         lines.append("Rules that fired:")
@@ -863,11 +1095,21 @@ def _md_route(rec: dict) -> "list[str]":
     for note in r.get("notes") or []:
         lines += [f"Note: {md(note)}", ""]
     if r["probes"]:
-        rows = [[md(p["name"]), "pass" if p["passed"] else ("timeout" if p["timed_out"] else "FAIL"),
-                 "—" if p["exit_code"] is None else str(p["exit_code"]), f"{p['duration_s']:.1f}s",
-                 md(p["causal_warning"]) or "—"] for p in r["probes"]]
-        lines += ["Probes:", ""] + _table(["Probe", "Result", "Exit", "Time", "Causal warning"], rows,
-                                          ["l", "l", "r", "r", "l"]) + [""]
+        rows = [
+            [
+                md(p["name"]),
+                "pass" if p["passed"] else ("timeout" if p["timed_out"] else "FAIL"),
+                "—" if p["exit_code"] is None else str(p["exit_code"]),
+                f"{p['duration_s']:.1f}s",
+                md(p["causal_warning"]) or "—",
+            ]
+            for p in r["probes"]
+        ]
+        lines += (
+            ["Probes:", ""]
+            + _table(["Probe", "Result", "Exit", "Time", "Causal warning"], rows, ["l", "l", "r", "r", "l"])
+            + [""]
+        )
     return lines
 
 
@@ -887,23 +1129,45 @@ def _md_history(rec: dict) -> "list[str]":
 def _md_participants(rec: dict) -> "list[str]":
     if not rec["participants"]:
         return []
-    rows = [[md(p["label"]), p["kind"], p["stage"], str(p["tier"]), p["status"] + (" (superseded)" if p["superseded"] else ""),
-             p["verdict"] or "—", md(p["preferred"]) or "—", fmt_score(p["confidence"]), md(p.get("model")) or "—",
-             str(len(p.get("revisions") or []))]
-            for p in rec["participants"]]
-    lines = ["## Participants", ""] + _table(
-        ["Agent", "Kind", "Stage", "Tier", "Status", "Verdict", "Prefers", "Confidence", "Model", "Revisions"],
-        rows, ["l", "l", "l", "r", "l", "l", "l", "r", "l", "r"]) + [""]
+    rows = [
+        [
+            md(p["label"]),
+            p["kind"],
+            p["stage"],
+            str(p["tier"]),
+            p["status"] + (" (superseded)" if p["superseded"] else ""),
+            p["verdict"] or "—",
+            md(p["preferred"]) or "—",
+            fmt_score(p["confidence"]),
+            md(p.get("model")) or "—",
+            str(len(p.get("revisions") or [])),
+        ]
+        for p in rec["participants"]
+    ]
+    lines = (
+        ["## Participants", ""]
+        + _table(
+            ["Agent", "Kind", "Stage", "Tier", "Status", "Verdict", "Prefers", "Confidence", "Model", "Revisions"],
+            rows,
+            ["l", "l", "l", "r", "l", "l", "l", "r", "l", "r"],
+        )
+        + [""]
+    )
     models = rec.get("models") or {}
     if models.get("ran_on"):
         listed = ", ".join(f"{md(m)} × {n}" for m, n in models["ran_on"].items())
         unknown = f"; not known for {models['unknown']}" if models.get("unknown") else ""
-        lines += [f"Models: {listed}{unknown}." + (" The ranking panel ran on a single model." if models.get("single_model") else ""), ""]
+        lines += [
+            f"Models: {listed}{unknown}." + (" The ranking panel ran on a single model." if models.get("single_model") else ""),
+            "",
+        ]
     replaced = [(p, v) for p in rec["participants"] for v in p.get("revisions") or []]
     if replaced:
         lines += ["Reports replaced by a resumed run of the same agent (SendMessage):", ""]
-        lines += [f"- {md(p['label'])}: a {v['status']} report replaced at {v['replaced_at']} — {md(v['why'], 200)}"
-                  for p, v in replaced]
+        lines += [
+            f"- {md(p['label'])}: a {v['status']} report replaced at {v['replaced_at']} — {md(v['why'], 200)}"
+            for p, v in replaced
+        ]
         lines.append("")
     return lines
 
@@ -916,8 +1180,9 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
     for r in rows:
         kids = f"  [{r.active} active / {r.total} spawned]" if r.total else ""
         orphan = "  (parent unknown)" if r.orphan else ""
-        line = (f"{r.prefix}{spawn_label(r.spawn)} · {one_line(r.node, 40)} · depth {r.spawn.depth} · "
-                f"{r.spawn.status}{kids}{orphan}")
+        line = (
+            f"{r.prefix}{spawn_label(r.spawn)} · {one_line(r.node, 40)} · depth {r.spawn.depth} · {r.spawn.status}{kids}{orphan}"
+        )
         lines.append(line.replace("`", "'"))
     lines.append("```")
     for d in lineage.denied:
@@ -925,23 +1190,35 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
     for w in lineage.workflows:
         bound = f"bound {w.bound}" if w.bound is not None else "no bound"
         past = f", {w.overrun} past the budget" if w.overrun else ""
-        lines.append(f"- workflow {md(w.name or w.task_id or w.tool_use_id)}: {w.status}, {bound}, "
-                     f"{w.agents} agent(s) started{past}")
+        lines.append(
+            f"- workflow {md(w.name or w.task_id or w.tool_use_id)}: {w.status}, {bound}, {w.agents} agent(s) started{past}"
+        )
     lines.append("")
     return lines
 
 
-def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
-                    strong: float = STRONG, moderate: float = MODERATE, prices=None) -> str:
+def render_markdown(
+    delib: Deliberation, lineage: "Lineage | None" = None, strong: float = STRONG, moderate: float = MODERATE, prices=None
+) -> str:
     """The decision record as Markdown (deterministic)."""
     rec = record_json(delib, strong, moderate, prices)
     lines = [f"# Decision record {md_code(rec['deliberation_id'])}", ""]
     lines += _md_outcome(rec)
     body = [f"**Question:** {md(rec['question']) or '—'}", ""]
     overridden = " (overridden)" if rec["task_type_overridden"] else ""
-    body += _table(["Task type", "Threshold", "Phase", "Session", "Opened", "Updated"],
-                   [[md(rec["task_type"]) + overridden, f"{rec['threshold']:.2f}", rec["phase"],
-                     md_code(rec["session_id"]), rec["created_at"], rec["updated_at"]]])
+    body += _table(
+        ["Task type", "Threshold", "Phase", "Session", "Opened", "Updated"],
+        [
+            [
+                md(rec["task_type"]) + overridden,
+                f"{rec['threshold']:.2f}",
+                rec["phase"],
+                md_code(rec["session_id"]),
+                rec["created_at"],
+                rec["updated_at"],
+            ]
+        ],
+    )
     body.append("")
     lines, outline = body, lines
     lines += _md_decision(rec)
@@ -970,8 +1247,14 @@ def render_markdown(delib: Deliberation, lineage: "Lineage | None" = None,
 def _md_outcome(rec: dict) -> "list[str]":
     """The record's first section: outcome, route, what to do (with the commands), why."""
     o = outcome.outcome(rec)
-    lines = ["## Outcome", "", f"**{md(o['headline'])}**", "", f"- **Route:** {md(o['route'])}",
-             f"- **What you must do:** {md(o['action'])}" if o["must_act"] else f"- **Action:** {md(o['action'])}"]
+    lines = [
+        "## Outcome",
+        "",
+        f"**{md(o['headline'])}**",
+        "",
+        f"- **Route:** {md(o['route'])}",
+        f"- **What you must do:** {md(o['action'])}" if o["must_act"] else f"- **Action:** {md(o['action'])}",
+    ]
     lines += [f"  - `{c}`" for c in o["commands"]]
     if o["why"]:
         lines.append("- **Why:** " + " ".join(md(w) for w in o["why"]))

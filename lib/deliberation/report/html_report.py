@@ -35,8 +35,10 @@ _SCRIPT = (
     "h.setAttribute('data-rendered',String(n));})();"
 )
 SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_SCRIPT.encode()).digest()).decode()
-CSP = (f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src '{SCRIPT_HASH}'; "
-       "base-uri 'none'; form-action 'none'")
+CSP = (
+    f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src '{SCRIPT_HASH}'; "
+    "base-uri 'none'; form-action 'none'"
+)
 
 _CSS = """
 :root{--ink:#1f2328;--muted:#5f6670;--line:#e3ded3;--paper:#fbfaf7;--card:#fff;
@@ -170,30 +172,43 @@ def _header(rec: dict) -> str:
         f"<span>session <b>{esc(rec['session_id'])}</b></span>"
         f"<span>opened <b>{esc(rec['created_at'])}</b></span>"
         f"<span>updated <b>{esc(rec['updated_at'])}</b></span>"
-        "</div></header>")
+        "</div></header>"
+    )
 
 
 def _decision(rec: dict) -> str:
     d = rec["decision"]
     if d["approach"] is None and d.get("outcome") != "no-consensus":
-        return ('<section id="decision" class="decision"><h2>Decision</h2>'
-                f"<p>No approach has been ranked yet (phase {esc(rec['phase'])}).</p></section>")
+        return (
+            '<section id="decision" class="decision"><h2>Decision</h2>'
+            f"<p>No approach has been ranked yet (phase {esc(rec['phase'])}).</p></section>"
+        )
     if d.get("outcome") == "no-consensus":
-        lead = (f'leading approach, not adopted: {esc(d["title"])} <code>{esc(d["approach"])}</code>, '
-                f'consensus {d["consensus"]:.2f} vs threshold {d["threshold"]:.2f}') if d["consensus"] is not None else ""
-        return ('<section id="decision" class="decision"><h2>Decision</h2>'
-                f'<p class="title">No consensus — handed to the user {_badge("human review", "bad")}</p>'
-                '<p class="summary">The panel did not agree; nothing is adopted until a person settles it '
-                f'(<code>deliberation approve {esc(rec["deliberation_id"])}</code> adopts the leading approach, '
-                f'<code>deliberation reject {esc(rec["deliberation_id"])}</code> sets it aside).</p>'
-                f'<p class="note figures">{lead}</p></section>')
+        lead = (
+            (
+                f"leading approach, not adopted: {esc(d['title'])} <code>{esc(d['approach'])}</code>, "
+                f"consensus {d['consensus']:.2f} vs threshold {d['threshold']:.2f}"
+            )
+            if d["consensus"] is not None
+            else ""
+        )
+        return (
+            '<section id="decision" class="decision"><h2>Decision</h2>'
+            f'<p class="title">No consensus — handed to the user {_badge("human review", "bad")}</p>'
+            '<p class="summary">The panel did not agree; nothing is adopted until a person settles it '
+            f"(<code>deliberation approve {esc(rec['deliberation_id'])}</code> adopts the leading approach, "
+            f"<code>deliberation reject {esc(rec['deliberation_id'])}</code> sets it aside).</p>"
+            f'<p class="note figures">{lead}</p></section>'
+        )
     if d.get("outcome") == "rejected":
-        return ('<section id="decision" class="decision"><h2>Decision</h2>'
-                f'<p class="title">Rejected — no approach adopted {_badge("unanimous reject", "bad")}</p>'
-                f'<p class="summary">Every agent that voted rejected: the panel adopts none of the approaches.</p>'
-                f'<p class="note figures">{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain · '
-                f'top-scored approach, not adopted: {esc(d["title"])} <code>{esc(d["approach"])}</code>, '
-                f'consensus {d["consensus"]:.2f}</p></section>')
+        return (
+            '<section id="decision" class="decision"><h2>Decision</h2>'
+            f'<p class="title">Rejected — no approach adopted {_badge("unanimous reject", "bad")}</p>'
+            f'<p class="summary">Every agent that voted rejected: the panel adopts none of the approaches.</p>'
+            f'<p class="note figures">{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain · '
+            f"top-scored approach, not adopted: {esc(d['title'])} <code>{esc(d['approach'])}</code>, "
+            f"consensus {d['consensus']:.2f}</p></section>"
+        )
     meets = d["meets_threshold"]
     cons, thr = d["consensus"], d["threshold"]
     verdict = _badge("meets threshold" if meets else "below threshold", "ok" if meets else "bad")
@@ -207,11 +222,16 @@ def _decision(rec: dict) -> str:
         f'<div class="fill" style="width:{cons * 100:.1f}%"></div>'
         f'<div class="tick" style="left:calc({thr * 100:.1f}% - 1px)"></div></div>'
         f'<div class="meter-legend"><span>0</span><span class="at" style="{_label_anchor(thr)}">'
-        f'threshold {thr:.2f}</span><span>1</span></div>'
+        f"threshold {thr:.2f}</span><span>1</span></div>"
         f'<p class="note figures">spread {d["spread"]:.2f} · stdev {d["stdev"]:.2f} · {d["agents"]} scoring agents · '
-        f'{d["approvals"]} approve · {d["rejections"]} reject · {d["abstentions"]} abstain</p>'
-        + (f'<p class="note">Recorded decision: {esc(d["text"])}</p>' if d["text"] and d["text"] not in (d["title"], d["approach"]) else "")
-        + "</section>")
+        f"{d['approvals']} approve · {d['rejections']} reject · {d['abstentions']} abstain</p>"
+        + (
+            f'<p class="note">Recorded decision: {esc(d["text"])}</p>'
+            if d["text"] and d["text"] not in (d["title"], d["approach"])
+            else ""
+        )
+        + "</section>"
+    )
 
 
 def _label_anchor(thr: float) -> str:
@@ -231,17 +251,33 @@ def _outcome(rec: dict) -> str:
     commands = "".join(f"<pre>{esc(c)}</pre>" for c in o["commands"])
     why = "".join(f"<div>{esc(w)}</div>" for w in o["why"]) or "—"
     label = "What you must do" if o["must_act"] else "Action"
-    return (f'<section id="outcome" class="outcome {cls}"><h2>Outcome</h2>'
-            f'<p class="headline">{esc(o["headline"])}</p><dl>'
-            f'<dt>Route</dt><dd>{esc(o["route"])}</dd>'
-            f'<dt>{label}</dt><dd>{esc(o["action"])}{commands}</dd>'
-            f'<dt>Why</dt><dd>{why}</dd></dl></section>')
+    return (
+        f'<section id="outcome" class="outcome {cls}"><h2>Outcome</h2>'
+        f'<p class="headline">{esc(o["headline"])}</p><dl>'
+        f"<dt>Route</dt><dd>{esc(o['route'])}</dd>"
+        f"<dt>{label}</dt><dd>{esc(o['action'])}{commands}</dd>"
+        f"<dt>Why</dt><dd>{why}</dd></dl></section>"
+    )
 
 
-TOC = (("decision", "Decision"), ("prd", "Document"), ("scores", "Scores"), ("breakdown", "Breakdown"),
-       ("alternatives", "Alternatives"), ("findings", "Findings"), ("gates", "Gates"), ("dissent", "Dissent"),
-       ("conformity", "Conformity"), ("depth", "Depth"), ("route", "Route"), ("usage", "Cost"),
-       ("lineage", "Lineage"), ("warnings", "Warnings"), ("phases", "Phases"), ("participants", "Participants"))
+TOC = (
+    ("decision", "Decision"),
+    ("prd", "Document"),
+    ("scores", "Scores"),
+    ("breakdown", "Breakdown"),
+    ("alternatives", "Alternatives"),
+    ("findings", "Findings"),
+    ("gates", "Gates"),
+    ("dissent", "Dissent"),
+    ("conformity", "Conformity"),
+    ("depth", "Depth"),
+    ("route", "Route"),
+    ("usage", "Cost"),
+    ("lineage", "Lineage"),
+    ("warnings", "Warnings"),
+    ("phases", "Phases"),
+    ("participants", "Participants"),
+)
 
 
 def _toc(body: str) -> str:
@@ -262,52 +298,69 @@ def heatmap_svg(rec: dict) -> str:
     n = len(approaches)
     width = label_w + n * (cell_w + gap)
     height = head_h + (len(rows) + 1) * (cell_h + gap) + 4
-    parts = [f'<svg id="heatmap" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="weighted score per persona and approach" '
-             f'data-cells="{sum(len(r["scores"]) for r in rows)}">']
+    parts = [
+        f'<svg id="heatmap" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="weighted score per persona and approach" '
+        f'data-cells="{sum(len(r["scores"]) for r in rows)}">'
+    ]
     for j, a in enumerate(approaches):
         x = label_w + j * (cell_w + gap)
         cx = x + cell_w / 2
         star = " ★" if a["id"] == lead else ""
-        parts.append(f'<text x="{cx:.0f}" y="22" text-anchor="middle" font-size="14" font-weight="700" '
-                     f'fill="#1f2328">{esc(_cut(a["id"], 12))}{star}</text>')
-        parts.append(f'<text x="{cx:.0f}" y="40" text-anchor="middle" font-size="11" fill="#5f6670">'
-                     f'{esc(_cut(a["title"], 18))}<title>{esc(a["title"])}</title></text>')
+        parts.append(
+            f'<text x="{cx:.0f}" y="22" text-anchor="middle" font-size="14" font-weight="700" '
+            f'fill="#1f2328">{esc(_cut(a["id"], 12))}{star}</text>'
+        )
+        parts.append(
+            f'<text x="{cx:.0f}" y="40" text-anchor="middle" font-size="11" fill="#5f6670">'
+            f"{esc(_cut(a['title'], 18))}<title>{esc(a['title'])}</title></text>"
+        )
         if a["id"] == lead:
             y0 = head_h - 4
             h = (len(rows) + 1) * (cell_h + gap) + 4
-            parts.append(f'<rect x="{x - 2}" y="{y0}" width="{cell_w + 4}" height="{h}" rx="6" fill="none" '
-                         'stroke="#1f2328" stroke-width="2"/>')
+            parts.append(
+                f'<rect x="{x - 2}" y="{y0}" width="{cell_w + 4}" height="{h}" rx="6" fill="none" '
+                'stroke="#1f2328" stroke-width="2"/>'
+            )
     for i, row in enumerate(rows):
         y = head_h + i * (cell_h + gap)
-        parts.append(f'<text x="{label_w - 12}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="end" font-size="14" '
-                     f'fill="#1f2328">{esc(_cut(row["label"], 26))}<title>{esc(row["label"])}</title></text>')
+        parts.append(
+            f'<text x="{label_w - 12}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="end" font-size="14" '
+            f'fill="#1f2328">{esc(_cut(row["label"], 26))}<title>{esc(row["label"])}</title></text>'
+        )
         for j, a in enumerate(approaches):
             x = label_w + j * (cell_w + gap)
             score = row["scores"].get(a["id"])
             if score is None:
-                parts.append(f'<rect class="missing" x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="4" '
-                             'fill="#ffffff" stroke="#d8d3c8" stroke-dasharray="4 3"/>'
-                             f'<text x="{x + cell_w / 2:.0f}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="middle" '
-                             'font-size="13" fill="#5f6670">not scored</text>')
+                parts.append(
+                    f'<rect class="missing" x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="4" '
+                    'fill="#ffffff" stroke="#d8d3c8" stroke-dasharray="4 3"/>'
+                    f'<text x="{x + cell_w / 2:.0f}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="middle" '
+                    'font-size="13" fill="#5f6670">not scored</text>'
+                )
                 continue
             rgb = score_colour(score)
             parts.append(
                 f'<rect class="cell" x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" rx="4" fill="{_hex(rgb)}" '
                 f'data-score="{score:.4g}" data-agent="{esc(row["agent"])}" data-approach="{esc(a["id"])}">'
-                f'<title>{esc(row["label"])} → {esc(a["id"])}: {score:.2f}</title></rect>'
+                f"<title>{esc(row['label'])} → {esc(a['id'])}: {score:.2f}</title></rect>"
                 f'<text x="{x + cell_w / 2:.0f}" y="{y + cell_h / 2 + 6:.0f}" text-anchor="middle" font-size="16" '
                 f'font-weight="{700 if a["id"] == lead else 500}" fill="{_text_colour(rgb)}" '
-                f'pointer-events="none">{score:.2f}</text>')
+                f'pointer-events="none">{score:.2f}</text>'
+            )
     y = head_h + len(rows) * (cell_h + gap)
-    parts.append(f'<text x="{label_w - 12}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="end" font-size="13" '
-                 'font-style="italic" fill="#5f6670">mean</text>')
+    parts.append(
+        f'<text x="{label_w - 12}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="end" font-size="13" '
+        'font-style="italic" fill="#5f6670">mean</text>'
+    )
     for j, a in enumerate(approaches):
         if a["mean"] is None:
             continue
         x = label_w + j * (cell_w + gap)
-        parts.append(f'<text x="{x + cell_w / 2:.0f}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="middle" font-size="14" '
-                     f'font-style="italic" fill="#1f2328" data-mean="{a["mean"]:.4g}">{a["mean"]:.2f}</text>')
+        parts.append(
+            f'<text x="{x + cell_w / 2:.0f}" y="{y + cell_h / 2 + 5:.0f}" text-anchor="middle" font-size="14" '
+            f'font-style="italic" fill="#1f2328" data-mean="{a["mean"]:.4g}">{a["mean"]:.2f}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -316,15 +369,19 @@ def _scores(rec: dict) -> str:
     if not rec["scores"]:
         return '<section id="scores"><h2>Scores</h2><p class="note">No ranking yet.</p></section>'
     items = "".join(
-        f'<li><code>{esc(a["id"])}</code> {esc(a["title"])}'
+        f"<li><code>{esc(a['id'])}</code> {esc(a['title'])}"
         + (" — <b>leading</b>" if a["leading"] else "")
-        + (" — struck by the depth axis" if a["struck"] else "") + "</li>"
-        for a in rec["approaches"])
-    return ('<section id="scores"><h2>Scores: persona × approach (weighted, 0–10)</h2>'
-            f'<div class="heatwrap">{heatmap_svg(rec)}</div>'
-            '<div class="legend"><span>0</span><span class="scale"></span><span>10</span>'
-            '<span>★ leading approach, outlined</span></div>'
-            f'<ul class="approaches">{items}</ul></section>')
+        + (" — struck by the depth axis" if a["struck"] else "")
+        + "</li>"
+        for a in rec["approaches"]
+    )
+    return (
+        '<section id="scores"><h2>Scores: persona × approach (weighted, 0–10)</h2>'
+        f'<div class="heatwrap">{heatmap_svg(rec)}</div>'
+        '<div class="legend"><span>0</span><span class="scale"></span><span>10</span>'
+        "<span>★ leading approach, outlined</span></div>"
+        f'<ul class="approaches">{items}</ul></section>'
+    )
 
 
 def _breakdown(rec: dict) -> str:
@@ -332,9 +389,11 @@ def _breakdown(rec: dict) -> str:
     if not rows:
         return ""
     agents = list(rows[0]["by_agent"])
-    head = ('<tr><th>Dimension</th><th class="num">Weight</th>'
-            + "".join(f'<th class="num">{esc(a)}</th>' for a in agents)
-            + '<th class="num">Mean</th><th style="width:22%">Mean (0–10)</th><th class="num">Weighted</th></tr>')
+    head = (
+        '<tr><th>Dimension</th><th class="num">Weight</th>'
+        + "".join(f'<th class="num">{esc(a)}</th>' for a in agents)
+        + '<th class="num">Mean</th><th style="width:22%">Mean (0–10)</th><th class="num">Weighted</th></tr>'
+    )
     body = []
     for r in rows:
         cells = []
@@ -346,51 +405,68 @@ def _breakdown(rec: dict) -> str:
                 rgb = score_colour(v)
                 cells.append(f'<td class="num" style="background:{_hex(rgb)};color:{_text_colour(rgb)}">{v:.1f}</td>')
         mean = r["mean"] or 0.0
-        body.append(f'<tr><td>{esc(r["dimension"])}</td><td class="num">{r["weight"]:.2f}</td>' + "".join(cells)
-                    + f'<td class="num">{dr.fmt_score(r["mean"])}</td>'
-                    f'<td><div class="bar" style="width:{mean * 10:.1f}%"></div></td>'
-                    f'<td class="num">{dr.fmt_score(r["contribution"])}</td></tr>')
+        body.append(
+            f'<tr><td>{esc(r["dimension"])}</td><td class="num">{r["weight"]:.2f}</td>'
+            + "".join(cells)
+            + f'<td class="num">{dr.fmt_score(r["mean"])}</td>'
+            f'<td><div class="bar" style="width:{mean * 10:.1f}%"></div></td>'
+            f'<td class="num">{dr.fmt_score(r["contribution"])}</td></tr>'
+        )
     total = rec["decision"].get("mean") or 0.0  # = Σ contributions, without a second rounding
-    body.append(f'<tr><td><b>total</b></td><td class="num">{sum(r["weight"] for r in rows):.2f}</td>'
-                + "<td></td>" * len(agents) + f'<td></td><td></td><td class="num"><b>{total:.2f}</b></td></tr>')
-    return (f'<section id="breakdown"><h2>Five-dimension breakdown of <code>{esc(rec["decision"]["approach"])}</code></h2>'
-            f'<table>{head}{"".join(body)}</table></section>')
+    body.append(
+        f'<tr><td><b>total</b></td><td class="num">{sum(r["weight"] for r in rows):.2f}</td>'
+        + "<td></td>" * len(agents)
+        + f'<td></td><td></td><td class="num"><b>{total:.2f}</b></td></tr>'
+    )
+    return (
+        f'<section id="breakdown"><h2>Five-dimension breakdown of <code>{esc(rec["decision"]["approach"])}</code></h2>'
+        f"<table>{head}{''.join(body)}</table></section>"
+    )
 
 
 def _alternatives(rec: dict) -> str:
     if not rec["alternatives"]:
         return '<section id="alternatives"><h2>Alternatives</h2><p class="note">None were ranked.</p></section>'
     rows = "".join(
-        f'<tr><td><code>{esc(a["id"])}</code></td><td>{esc(a["title"])}'
+        f"<tr><td><code>{esc(a['id'])}</code></td><td>{esc(a['title'])}"
         + (f'<div class="detail">{esc(a["summary"])}</div>' if a["summary"] else "")
         + (' <span class="badge bad">struck by the depth axis</span>' if a["struck"] else "")
         + f'</td><td class="num">{dr.fmt_score(a["mean"])}</td>'
         f'<td class="num">{"—" if a["gap"] is None else format(a["gap"], "+.2f")}</td></tr>'
-        for a in rec["alternatives"])
-    return ('<section id="alternatives"><h2>Alternatives</h2><table><tr><th>Id</th><th>Approach</th>'
-            f'<th class="num">Mean</th><th class="num">vs leading</th></tr>{rows}</table></section>')
+        for a in rec["alternatives"]
+    )
+    return (
+        '<section id="alternatives"><h2>Alternatives</h2><table><tr><th>Id</th><th>Approach</th>'
+        f'<th class="num">Mean</th><th class="num">vs leading</th></tr>{rows}</table></section>'
+    )
 
 
 def _gate(title: str, g: "dict | None") -> str:
     if g is None:
-        return f'<section><h3>{title} {_badge("not run", "plain")}</h3></section>'
+        return f"<section><h3>{title} {_badge('not run', 'plain')}</h3></section>"
     marks = {"pass": ("pass", "✓"), "warn": ("warnc", "!"), "fail": ("fail", "✗")}
     items = "".join(
         f'<li class="{marks[oc.check_mark(c)][0]}"><span class="mark">{marks[oc.check_mark(c)][1]}</span>'
         f'<span><code>{esc(c["name"])}</code> <span class="figure">{esc(c["figure"])}</span>'
-        + (f'<div class="detail">{esc(c["detail"])}</div>' if c["detail"] else "") + "</span></li>"
-        for c in g["checks"])
+        + (f'<div class="detail">{esc(c["detail"])}</div>' if c["detail"] else "")
+        + "</span></li>"
+        for c in g["checks"]
+    )
     nxt = f'<div class="next">Next step: {esc(g["next_step"])}</div>' if g["next_step"] else ""
     mark = oc.gate_mark(g)
     badge = _badge(mark, {"passed": "ok", "passed with warnings": "mid", "failed": "bad"}[mark])
-    return (f'<section><h3>{title} {badge}</h3><div class="detail">{esc(g["at"])}</div>'
-            f'<ul class="checks">{items}</ul>{nxt}</section>')
+    return (
+        f'<section><h3>{title} {badge}</h3><div class="detail">{esc(g["at"])}</div><ul class="checks">{items}</ul>{nxt}</section>'
+    )
 
 
 def _gates(rec: dict) -> str:
-    return ('<div class="grid2" id="gates" style="margin-bottom:16px">'
-            + _gate("Gate 1 — consensus", rec["gates"]["consensus"])
-            + _gate("Gate 2 — quality", rec["gates"]["quality"]) + "</div>")
+    return (
+        '<div class="grid2" id="gates" style="margin-bottom:16px">'
+        + _gate("Gate 1 — consensus", rec["gates"]["consensus"])
+        + _gate("Gate 2 — quality", rec["gates"]["quality"])
+        + "</div>"
+    )
 
 
 def _dissent_conformity(rec: dict) -> str:
@@ -399,10 +475,13 @@ def _dissent_conformity(rec: dict) -> str:
             (f'<li id="{_anchor(c["id"])}"><code>{esc(c["id"])}</code> ' if c["id"] else "<li>")
             + f'<b>{esc(c["label"])}</b> <span class="detail">({esc(c["stage"])}, verdict {esc(c["verdict"])})</span> '
             f'on <code>{esc(c["target"])}</code>: {esc(c["concern"])}<div class="why">Reason: {esc(c["reason"])}</div></li>'
-            for c in rec["dissent"])
-        items += "".join(f'<li><b>{esc(x["label"])}</b> dissented ({esc(x["why"])}) '
-                         f'<span class="badge bad">without documenting a concern</span></li>'
-                         for x in rec["undocumented_dissent"])
+            for c in rec["dissent"]
+        )
+        items += "".join(
+            f"<li><b>{esc(x['label'])}</b> dissented ({esc(x['why'])}) "
+            f'<span class="badge bad">without documenting a concern</span></li>'
+            for x in rec["undocumented_dissent"]
+        )
         dissent = f'<ul class="items">{items}</ul>'
     else:
         dissent = '<p class="note">No agent dissented.</p>'
@@ -411,31 +490,43 @@ def _dissent_conformity(rec: dict) -> str:
             f'<div class="warn"><b>{esc(w["detector"].replace("_", " "))}</b> '
             f'<span class="detail">({esc(", ".join(w["agents"]))})</span><div>{esc(w["evidence"])}</div>'
             f'<div class="why">Recommendation: {esc(w["recommendation"])}</div></div>'
-            for w in rec["conformity"])
-        conf += ('<p class="note">The detectors flag herding patterns; they cannot tell genuine agreement '
-                 'reached for different reasons from herding.</p>')
+            for w in rec["conformity"]
+        )
+        conf += (
+            '<p class="note">The detectors flag herding patterns; they cannot tell genuine agreement '
+            "reached for different reasons from herding.</p>"
+        )
     else:
         conf = '<p class="note">No herding pattern detected.</p>'
     two = rec.get("two_agent")
     if two:
-        conf = (f'<p><b>Minimum viable deliberation (2 agents):</b> {esc(OUTCOME_TEXT.get(two["verdict"], two["verdict"]))}'
-                f' — {esc(two["detail"])}</p>') + conf
-    return ('<div class="grid2" style="margin-bottom:16px">'
-            f'<section id="dissent"><h2>Dissent</h2>{dissent}</section>'
-            f'<section id="conformity"><h2>Conformity warnings</h2>{conf}</section></div>')
+        conf = (
+            f"<p><b>Minimum viable deliberation (2 agents):</b> {esc(OUTCOME_TEXT.get(two['verdict'], two['verdict']))}"
+            f" — {esc(two['detail'])}</p>"
+        ) + conf
+    return (
+        '<div class="grid2" style="margin-bottom:16px">'
+        f'<section id="dissent"><h2>Dissent</h2>{dissent}</section>'
+        f'<section id="conformity"><h2>Conformity warnings</h2>{conf}</section></div>'
+    )
 
 
 def _depth(rec: dict) -> str:
     d = rec["depth"]
     t = d.get("tokens") or {}
     by = t.get("agents_by_source") or {}
-    tokens = (f' · <span title="{esc(t.get("counted", ""))}">{t["used"]} subagent tokens counted '
-              f'({by.get("transcript", 0)} from transcripts, {by.get("totalTokens", 0)} totalTokens, '
-              f'{by.get("task-notification", 0)} task notifications, {t.get("agents_not_counted", 0)} not counted)</span>'
-              if t else "")
+    tokens = (
+        f' · <span title="{esc(t.get("counted", ""))}">{t["used"]} subagent tokens counted '
+        f"({by.get('transcript', 0)} from transcripts, {by.get('totalTokens', 0)} totalTokens, "
+        f"{by.get('task-notification', 0)} task notifications, {t.get('agents_not_counted', 0)} not counted)</span>"
+        if t
+        else ""
+    )
     basis = f" · planned on the {esc(d['basis'])}" if d.get("basis") else ""
-    head = (f'<p class="figures">posture <b>{esc(d["posture"] or "—")}</b> · status <b>{esc(d["status"])}</b> · '
-            f'{d["passes"]} additional pass(es) · {d["workers_per_wave"]} workers per wave{basis}{tokens}</p>')
+    head = (
+        f'<p class="figures">posture <b>{esc(d["posture"] or "—")}</b> · status <b>{esc(d["status"])}</b> · '
+        f"{d['passes']} additional pass(es) · {d['workers_per_wave']} workers per wave{basis}{tokens}</p>"
+    )
     if d["clamped"]:
         head += f'<p class="note">Clamped: {esc(d["clamped"])}</p>'
     if d["skipped_reason"]:
@@ -444,29 +535,42 @@ def _depth(rec: dict) -> str:
         return f'<section id="depth"><h2>Depth axis</h2>{head}<p class="note">No hot spot was deepened.</p></section>'
     steps = []
     if d["hot_spots"]:
-        spots = "".join(f'<li><code>{esc(h["id"])}</code> {_badge(h["kind"], "plain")} {esc(h["statement"])}'
-                        f'<div class="detail">sources: {esc(", ".join(h["sources"]))}</div></li>' for h in d["hot_spots"])
+        spots = "".join(
+            f"<li><code>{esc(h['id'])}</code> {_badge(h['kind'], 'plain')} {esc(h['statement'])}"
+            f'<div class="detail">sources: {esc(", ".join(h["sources"]))}</div></li>'
+            for h in d["hot_spots"]
+        )
         steps.append(f'<li><b>Hot spots</b> from the breadth pass and the red team<ul class="items">{spots}</ul></li>')
     if d["tier2"]:
         lens = ", ".join(f"{esc(k)} {v}" for k, v in sorted(d["tier2_by_lens"].items()))
         workers = []
         for t in d["tier2"]:
             refs = "".join(
-                f'<li>{_badge(x["verdict"], "bad" if x["verdict"] == "refuted" else "plain")} '
-                f'<code>{esc(x["target"])}</code> {esc(x["claim"])}'
-                f'<div class="detail">evidence: {esc(x["evidence"]) or "none"}</div></li>' for x in t["refutations"])
+                f"<li>{_badge(x['verdict'], 'bad' if x['verdict'] == 'refuted' else 'plain')} "
+                f"<code>{esc(x['target'])}</code> {esc(x['claim'])}"
+                f'<div class="detail">evidence: {esc(x["evidence"]) or "none"}</div></li>'
+                for x in t["refutations"]
+            )
             zero = " " + _badge("zero signal: restated tier 1", "mid") if t["zeroed"] else ""
             spots = (" on " + ", ".join(f"<code>{esc(h)}</code>" for h in t["hot_spots"])) if t["hot_spots"] else ""
-            workers.append(f'<li><b>{esc(t["label"])}</b>{spots}{zero}<div class="detail">{esc(t["summary"])}</div>'
-                           + (f'<ul class="items">{refs}</ul>' if refs else "") + "</li>")
+            workers.append(
+                f'<li><b>{esc(t["label"])}</b>{spots}{zero}<div class="detail">{esc(t["summary"])}</div>'
+                + (f'<ul class="items">{refs}</ul>' if refs else "")
+                + "</li>"
+            )
         steps.append(f'<li><b>Tier 2</b> — fresh workers by lens: {lens or "—"}<ul class="items">{"".join(workers)}</ul></li>')
     if d["overrides"]:
-        ov = "".join(f'<li><code>{esc(o["hot_spot"])}</code> → <code>{esc(o["target"])}</code>: <b>{esc(o["effect"])}</b>'
-                     f'<div class="detail">evidence: {esc(o["evidence"])}</div></li>' for o in d["overrides"])
-        steps.append(f'<li><b>Depth-aware synthesis</b>: evidence-backed tier-2 refutations override tier 1'
-                     f'<ul class="items">{ov}</ul></li>')
+        ov = "".join(
+            f"<li><code>{esc(o['hot_spot'])}</code> → <code>{esc(o['target'])}</code>: <b>{esc(o['effect'])}</b>"
+            f'<div class="detail">evidence: {esc(o["evidence"])}</div></li>'
+            for o in d["overrides"]
+        )
+        steps.append(
+            f"<li><b>Depth-aware synthesis</b>: evidence-backed tier-2 refutations override tier 1"
+            f'<ul class="items">{ov}</ul></li>'
+        )
     if d["zeroed"]:
-        steps.append(f'<li><b>Zero signal</b> (tier 1 stands): {esc(", ".join(d["zeroed"]))}</li>')
+        steps.append(f"<li><b>Zero signal</b> (tier 1 stands): {esc(', '.join(d['zeroed']))}</li>")
     return f'<section id="depth"><h2>Depth axis</h2>{head}<ol class="trail">{"".join(steps)}</ol></section>'
 
 
@@ -475,26 +579,37 @@ def _route(rec: dict) -> str:
     if r is None:
         return '<section id="route"><h2>Route</h2><p class="note">Not routed yet.</p></section>'
     cls = {"auto-execute": "ok", "auto-reject": "ok", "human-review": "mid", "hard-reject": "bad"}[r["route"]]
-    rules = "".join(f'<li><b>{esc(x["rule"])}</b> {esc(x["detail"])}</li>' for x in r["rules"]) \
+    rules = (
+        "".join(f"<li><b>{esc(x['rule'])}</b> {esc(x['detail'])}</li>" for x in r["rules"])
         or "<li>No escalation rule fired.</li>"
+    )
     probes = ""
     if r["probes"]:
         rows = "".join(
-            f'<tr><td>{esc(p["name"])}</td><td>{_badge("pass", "ok") if p["passed"] else _badge("timeout" if p["timed_out"] else "fail", "bad")}</td>'
+            f"<tr><td>{esc(p['name'])}</td><td>{_badge('pass', 'ok') if p['passed'] else _badge('timeout' if p['timed_out'] else 'fail', 'bad')}</td>"
             f'<td class="num">{"—" if p["exit_code"] is None else p["exit_code"]}</td><td class="num">{p["duration_s"]:.1f}s</td>'
-            f'<td>{esc(p["causal_warning"]) or "—"}</td></tr>' for p in r["probes"])
-        probes = ('<h3 style="margin-top:12px">Probes</h3><table><tr><th>Probe</th><th>Result</th><th class="num">Exit</th>'
-                  f'<th class="num">Time</th><th>Causal warning</th></tr>{rows}</table>')
-    policy = (f' · policy <b>{esc(r["policy"])}</b> · decided by <b>{esc(r.get("decided_by") or "—")}</b>'
-              if r.get("policy") else "")
+            f"<td>{esc(p['causal_warning']) or '—'}</td></tr>"
+            for p in r["probes"]
+        )
+        probes = (
+            '<h3 style="margin-top:12px">Probes</h3><table><tr><th>Probe</th><th>Result</th><th class="num">Exit</th>'
+            f'<th class="num">Time</th><th>Causal warning</th></tr>{rows}</table>'
+        )
+    policy = (
+        f" · policy <b>{esc(r['policy'])}</b> · decided by <b>{esc(r.get('decided_by') or '—')}</b>" if r.get("policy") else ""
+    )
     notes = "".join(f'<p class="note">{esc(n)}</p>' for n in r.get("notes") or [])
     if r.get("reviewed_by"):
-        reason = f' Reason: {esc(r["review_reason"])}' if r.get("review_reason") else " No reason given."
-        notes = (f'<p><b>{esc(r["review"].capitalize())}</b> by <b>{esc(r["reviewed_by"])}</b> at '
-                 f'{esc(dr.fmt_utc(r.get("reviewed_at")))}.{reason}</p>') + notes
-    return (f'<section id="route"><h2>Route {_badge(r["route"], cls)}</h2>'
-            f'<p>Decision class <code>{esc(r["decision_class"])}</code> · vote {"unanimous" if r["unanimous"] else "split"} · '
-            f'review {esc(r["review"].replace("_", " "))}{policy}</p><h3>Why</h3><ul class="items">{rules}</ul>{notes}{probes}</section>')
+        reason = f" Reason: {esc(r['review_reason'])}" if r.get("review_reason") else " No reason given."
+        notes = (
+            f"<p><b>{esc(r['review'].capitalize())}</b> by <b>{esc(r['reviewed_by'])}</b> at "
+            f"{esc(dr.fmt_utc(r.get('reviewed_at')))}.{reason}</p>"
+        ) + notes
+    return (
+        f'<section id="route"><h2>Route {_badge(r["route"], cls)}</h2>'
+        f"<p>Decision class <code>{esc(r['decision_class'])}</code> · vote {'unanimous' if r['unanimous'] else 'split'} · "
+        f'review {esc(r["review"].replace("_", " "))}{policy}</p><h3>Why</h3><ul class="items">{rules}</ul>{notes}{probes}</section>'
+    )
 
 
 def lineage_html(lineage: Lineage) -> str:
@@ -512,14 +627,18 @@ def lineage_html(lineage: Lineage) -> str:
         s = r.spawn
         kids = f' <span class="detail">{r.active} active / {r.total} spawned</span>' if r.total else ""
         orphan = ' <span class="badge mid">parent unknown</span>' if r.orphan else ""
-        out.append(f'<li>{esc(dr.spawn_label(s))} <code>{esc(dr.one_line(r.node, 40))}</code> '
-                   f'<span class="detail">depth {s.depth} · {"background" if s.background else "foreground"} ·</span> '
-                   f'<span class="st-{esc(s.status)}">{esc(s.status)}</span>{kids}{orphan}')
+        out.append(
+            f"<li>{esc(dr.spawn_label(s))} <code>{esc(dr.one_line(r.node, 40))}</code> "
+            f'<span class="detail">depth {s.depth} · {"background" if s.background else "foreground"} ·</span> '
+            f'<span class="st-{esc(s.status)}">{esc(s.status)}</span>{kids}{orphan}'
+        )
     if level >= 0:
         out.append("</li>" + "</ul></li>" * level + "</ul>")
     out.append("</li></ul>")
-    denied = "".join(f'<li>{esc(d.subagent_type)} <span class="detail">({esc(d.rule)}, {esc(dr.fmt_utc(d.at))})</span>: '
-                     f'{esc(d.reason)}</li>' for d in lineage.denied)
+    denied = "".join(
+        f'<li>{esc(d.subagent_type)} <span class="detail">({esc(d.rule)}, {esc(dr.fmt_utc(d.at))})</span>: {esc(d.reason)}</li>'
+        for d in lineage.denied
+    )
     if denied:
         out.append(f'<h3 style="margin-top:12px">Denied spawns</h3><ul class="items">{denied}</ul>')
     return "".join(out)
@@ -536,7 +655,7 @@ def _cites(sources: "list[dict]") -> str:
     links = []
     for x in sources:
         if x["kind"] == "unknown":
-            links.append(f'<code>{esc(x["id"])}</code> {_badge("unknown", "bad")}')
+            links.append(f"<code>{esc(x['id'])}</code> {_badge('unknown', 'bad')}")
         elif x["kind"] == "hot_spot":
             links.append(f'<code title="{esc(x["text"])}">{esc(x["id"])}</code>')
         else:
@@ -549,46 +668,65 @@ def _prd(rec: dict) -> str:
     doc = p["document"]
     if doc is None:
         if p["status"] == "missing":
-            return ('<section id="prd" class="prd"><h2>Decision document (PRD) ' + _badge("missing", "bad") + "</h2>"
-                    f'<div class="prd-missing">Recorded without a decision document after {p["send_backs"]} send-back(s): '
-                    f'{esc(p["problem"])}</div></section>')
-        state = "the vote passed; the main agent's concluding answer brings it" if p["status"] == "due"             else "the vote has not passed yet"
-        return (f'<section id="prd" class="prd"><h2>Decision document (PRD) {_badge("not written yet", "plain")}</h2>'
-                f'<p class="note">{esc(state)}.</p></section>')
+            return (
+                '<section id="prd" class="prd"><h2>Decision document (PRD) ' + _badge("missing", "bad") + "</h2>"
+                f'<div class="prd-missing">Recorded without a decision document after {p["send_backs"]} send-back(s): '
+                f"{esc(p['problem'])}</div></section>"
+            )
+        state = (
+            "the vote passed; the main agent's concluding answer brings it"
+            if p["status"] == "due"
+            else "the vote has not passed yet"
+        )
+        return (
+            f'<section id="prd" class="prd"><h2>Decision document (PRD) {_badge("not written yet", "plain")}</h2>'
+            f'<p class="note">{esc(state)}.</p></section>'
+        )
     parts = [f'<p class="lead"><b>Decision.</b> {esc(doc["decision"])}</p>']
     if doc["problem"]:
-        parts.append(f'<p><b>Problem.</b> {esc(doc["problem"])}</p>')
+        parts.append(f"<p><b>Problem.</b> {esc(doc['problem'])}</p>")
     if doc["requirements"]:
         rows = "".join(
-            f'<tr><td><code>{esc(r["id"])}</code></td><td>{esc(r["priority"])}</td><td>{esc(r["text"])}{_cites(r["sources"])}</td>'
-            f'<td>{esc(", ".join(r["verified_by"])) or "—"}</td></tr>' for r in doc["requirements"])
-        parts.append('<h3>Requirements</h3><table><tr><th>Id</th><th>Priority</th><th>Requirement</th>'
-                     f'<th>Verified by</th></tr>{rows}</table>')
+            f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(r['priority'])}</td><td>{esc(r['text'])}{_cites(r['sources'])}</td>"
+            f"<td>{esc(', '.join(r['verified_by'])) or '—'}</td></tr>"
+            for r in doc["requirements"]
+        )
+        parts.append(
+            "<h3>Requirements</h3><table><tr><th>Id</th><th>Priority</th><th>Requirement</th>"
+            f"<th>Verified by</th></tr>{rows}</table>"
+        )
     if doc["non_goals"]:
-        items = "".join(f'<li>{esc(n["text"])}{_cites(n["sources"])}</li>' for n in doc["non_goals"])
+        items = "".join(f"<li>{esc(n['text'])}{_cites(n['sources'])}</li>" for n in doc["non_goals"])
         parts.append(f'<h3>Non-goals</h3><ul class="items">{items}</ul>')
     if doc["acceptance_criteria"]:
         rows = "".join(
-            f'<tr><td><code>{esc(a["id"])}</code></td><td>{esc(a["text"])}{_cites(a["sources"])}</td>'
-            f'<td>{esc(", ".join(a["verifies"])) or "—"}</td></tr>' for a in doc["acceptance_criteria"])
-        parts.append('<h3>Acceptance criteria</h3><table><tr><th>Id</th><th>Criterion</th><th>Verifies</th></tr>'
-                     f'{rows}</table>')
+            f"<tr><td><code>{esc(a['id'])}</code></td><td>{esc(a['text'])}{_cites(a['sources'])}</td>"
+            f"<td>{esc(', '.join(a['verifies'])) or '—'}</td></tr>"
+            for a in doc["acceptance_criteria"]
+        )
+        parts.append(f"<h3>Acceptance criteria</h3><table><tr><th>Id</th><th>Criterion</th><th>Verifies</th></tr>{rows}</table>")
     if doc["risks"]:
         rows = "".join(
             f'<tr><td><code>{esc(k["id"])}</code></td><td class="sev-{esc(k["severity"])}">{esc(k["severity"])}</td>'
-            f'<td>{esc(k["risk"])}{_cites(k["sources"])}</td><td>{esc(k["mitigation"])}</td></tr>' for k in doc["risks"])
-        parts.append('<h3>Risks and mitigations</h3><table><tr><th>Id</th><th>Severity</th><th>Risk</th>'
-                     f'<th>Mitigation</th></tr>{rows}</table>')
+            f"<td>{esc(k['risk'])}{_cites(k['sources'])}</td><td>{esc(k['mitigation'])}</td></tr>"
+            for k in doc["risks"]
+        )
+        parts.append(
+            "<h3>Risks and mitigations</h3><table><tr><th>Id</th><th>Severity</th><th>Risk</th>"
+            f"<th>Mitigation</th></tr>{rows}</table>"
+        )
     if doc["open_questions"]:
-        items = "".join(f'<li>{esc(q["question"])}{_cites(q["sources"])}</li>' for q in doc["open_questions"])
+        items = "".join(f"<li>{esc(q['question'])}{_cites(q['sources'])}</li>" for q in doc["open_questions"])
         parts.append(f'<h3>Open questions</h3><ul class="items">{items}</ul>')
     t = p["trace"]
     if t:
-        kinds = ", ".join(f'{n} {k.replace("_", " ")}(s)' for k, n in t["by_kind"].items() if n)
-        parts.append(f'<p class="note">Traceability: {t["citations"]} citation(s) from {t["items"]} item(s) resolve to '
-                     f'{esc(kinds) or "nothing"}'
-                     + (f'; no acceptance criterion verifies {esc(", ".join(t["uncovered"]))}' if t["uncovered"] else "")
-                     + ".</p>")
+        kinds = ", ".join(f"{n} {k.replace('_', ' ')}(s)" for k, n in t["by_kind"].items() if n)
+        parts.append(
+            f'<p class="note">Traceability: {t["citations"]} citation(s) from {t["items"]} item(s) resolve to '
+            f"{esc(kinds) or 'nothing'}"
+            + (f"; no acceptance criterion verifies {esc(', '.join(t['uncovered']))}" if t["uncovered"] else "")
+            + ".</p>"
+        )
     badge = _badge("accepted", "ok") if p["status"] == "accepted" else _badge(p["status"], "plain")
     return f'<section id="prd" class="prd"><h2>Decision document (PRD) {badge}</h2>{"".join(parts)}</section>'
 
@@ -601,19 +739,24 @@ def _findings(rec: dict) -> str:
         items = []
         for f in g["findings"]:
             sid = f["id"] or f["local_id"]
-            cited = (f' <span class="cites">cited by {esc(", ".join(f["cited_by"]))}</span>' if f["cited_by"] else "")
-            items.append(f'<li id="{_anchor(sid)}"><code>{esc(sid)}</code> <span class="sev-{esc(f["severity"])}">'
-                         f'{esc(f["severity"])}</span> {esc(f["claim"])}{cited}'
-                         f'<div class="detail">evidence: {esc(f["evidence"]) or "none given"}</div></li>')
+            cited = f' <span class="cites">cited by {esc(", ".join(f["cited_by"]))}</span>' if f["cited_by"] else ""
+            items.append(
+                f'<li id="{_anchor(sid)}"><code>{esc(sid)}</code> <span class="sev-{esc(f["severity"])}">'
+                f"{esc(f['severity'])}</span> {esc(f['claim'])}{cited}"
+                f'<div class="detail">evidence: {esc(f["evidence"]) or "none given"}</div></li>'
+            )
         for r in g["refutations"]:
             sid = r["id"] or "-"
-            cited = (f' <span class="cites">cited by {esc(", ".join(r["cited_by"]))}</span>' if r["cited_by"] else "")
-            items.append(f'<li id="{_anchor(sid)}"><code>{esc(sid)}</code> '
-                         f'{_badge(r["verdict"], "bad" if r["verdict"] == "refuted" else "plain")} '
-                         f'<code>{esc(r["target"])}</code> {esc(r["claim"])}{cited}'
-                         f'<div class="detail">evidence: {esc(r["evidence"]) or "none"}</div></li>')
-        groups.append(f'<h3>{esc(g["label"])} <span class="detail">{esc(g["stage"])}</span></h3>'
-                      f'<ul class="items">{"".join(items)}</ul>')
+            cited = f' <span class="cites">cited by {esc(", ".join(r["cited_by"]))}</span>' if r["cited_by"] else ""
+            items.append(
+                f'<li id="{_anchor(sid)}"><code>{esc(sid)}</code> '
+                f"{_badge(r['verdict'], 'bad' if r['verdict'] == 'refuted' else 'plain')} "
+                f"<code>{esc(r['target'])}</code> {esc(r['claim'])}{cited}"
+                f'<div class="detail">evidence: {esc(r["evidence"]) or "none"}</div></li>'
+            )
+        groups.append(
+            f'<h3>{esc(g["label"])} <span class="detail">{esc(g["stage"])}</span></h3><ul class="items">{"".join(items)}</ul>'
+        )
     return f'<section id="findings"><h2>Findings by persona</h2>{"".join(groups)}</section>'
 
 
@@ -624,32 +767,43 @@ def _usage(rec: dict) -> str:
         return "—" if v is None else f"{v:,}"
 
     rows = "".join(
-        f'<tr><td>{esc(r["label"])}</td><td>{esc(r["stage"])}</td><td>{"background" if r["background"] else "foreground"}</td>'
-        f'<td>{esc(r["model"] or "—")}</td>'
+        f"<tr><td>{esc(r['label'])}</td><td>{esc(r['stage'])}</td><td>{'background' if r['background'] else 'foreground'}</td>"
+        f"<td>{esc(r['model'] or '—')}</td>"
         f'<td class="num">{n(r["calls"])}</td><td class="num">{n(r["input_tokens"])}</td>'
         f'<td class="num">{n(r["cache_creation_input_tokens"])}</td><td class="num">{n(r["cache_read_input_tokens"])}</td>'
         f'<td class="num">{n(r["output_tokens"])}</td><td class="num"><b>{r["total_tokens"]:,}</b></td>'
-        f'<td>{esc(r["source"])}</td><td class="num">{esc(dr.duration(r["wall_s"]))}</td></tr>' for r in u["per_agent"])
+        f'<td>{esc(r["source"])}</td><td class="num">{esc(dr.duration(r["wall_s"]))}</td></tr>'
+        for r in u["per_agent"]
+    )
     b = u["breakdown"]
-    rows += (f'<tr><td><b>total</b></td><td></td><td></td><td></td><td class="num">{u["calls"]:,}</td>'
-             f'<td class="num">{b["input_tokens"]:,}</td><td class="num">{b["cache_creation_input_tokens"]:,}</td>'
-             f'<td class="num">{b["cache_read_input_tokens"]:,}</td><td class="num">{b["output_tokens"]:,}</td>'
-             f'<td class="num"><b>{u["total_tokens"]:,}</b></td><td></td>'
-             f'<td class="num">{esc(dr.duration(u["wall_time_s"]))} wall</td></tr>')
+    rows += (
+        f'<tr><td><b>total</b></td><td></td><td></td><td></td><td class="num">{u["calls"]:,}</td>'
+        f'<td class="num">{b["input_tokens"]:,}</td><td class="num">{b["cache_creation_input_tokens"]:,}</td>'
+        f'<td class="num">{b["cache_read_input_tokens"]:,}</td><td class="num">{b["output_tokens"]:,}</td>'
+        f'<td class="num"><b>{u["total_tokens"]:,}</b></td><td></td>'
+        f'<td class="num">{esc(dr.duration(u["wall_time_s"]))} wall</td></tr>'
+    )
     m = u["money"]
     prices = ""
     if m is not None:
-        rates = "; ".join(f'<code>{esc(k)}</code> input {r["input"]}, cache write {r["cache_write"]}, cache read '
-                          f'{r["cache_read"]}, output {r["output"]}' for k, r in m["rates_per_mtok"].items())
-        prices = (f'<p class="note">Prices ({esc(m["currency"])} per million tokens, as of {esc(m["as_of"])}, from '
-                  f'{esc(m["source"])}): {rates}.</p>')
-    return ('<section id="usage"><h2>Cost and usage</h2>'
-            f'<p class="figures">{esc(u["summary"])}</p>'
-            '<table><tr><th>Agent</th><th>Stage</th><th>Mode</th><th>Model</th><th class="num">Calls</th>'
-            '<th class="num">Input</th>'
-            '<th class="num">Cache write</th><th class="num">Cache read</th><th class="num">Output</th>'
-            f'<th class="num">Total</th><th>Source</th><th class="num">Time</th></tr>{rows}</table>'
-            f'<p class="note">Counted: {esc(u["counted"])}.</p>{prices}</section>')
+        rates = "; ".join(
+            f"<code>{esc(k)}</code> input {r['input']}, cache write {r['cache_write']}, cache read "
+            f"{r['cache_read']}, output {r['output']}"
+            for k, r in m["rates_per_mtok"].items()
+        )
+        prices = (
+            f'<p class="note">Prices ({esc(m["currency"])} per million tokens, as of {esc(m["as_of"])}, from '
+            f"{esc(m['source'])}): {rates}.</p>"
+        )
+    return (
+        '<section id="usage"><h2>Cost and usage</h2>'
+        f'<p class="figures">{esc(u["summary"])}</p>'
+        '<table><tr><th>Agent</th><th>Stage</th><th>Mode</th><th>Model</th><th class="num">Calls</th>'
+        '<th class="num">Input</th>'
+        '<th class="num">Cache write</th><th class="num">Cache read</th><th class="num">Output</th>'
+        f'<th class="num">Total</th><th>Source</th><th class="num">Time</th></tr>{rows}</table>'
+        f'<p class="note">Counted: {esc(u["counted"])}.</p>{prices}</section>'
+    )
 
 
 def _lineage(lineage: "Lineage | None") -> str:
@@ -665,42 +819,64 @@ def _lists(rec: dict) -> str:
         f = "".join(f'<div class="warn"><b>failure:</b> {esc(x)}</div>' for x in rec["failure_reasons"])
         parts.append(f'<section id="warnings"><h2>Warnings</h2>{w}{f}</section>')
     if rec["phase_history"]:
-        rows = "".join(f'<tr><td class="figures">{esc(p["at"])}</td><td>{esc(p["from"])} → {esc(p["to"])}</td>'
-                       f'<td>{esc(p["why"])}</td></tr>' for p in rec["phase_history"])
-        parts.append(f'<section id="phases"><h2>Phase history</h2><table><tr><th>When</th><th>Transition</th>'
-                     f'<th>Why</th></tr>{rows}</table></section>')
+        rows = "".join(
+            f'<tr><td class="figures">{esc(p["at"])}</td><td>{esc(p["from"])} → {esc(p["to"])}</td><td>{esc(p["why"])}</td></tr>'
+            for p in rec["phase_history"]
+        )
+        parts.append(
+            f'<section id="phases"><h2>Phase history</h2><table><tr><th>When</th><th>Transition</th>'
+            f"<th>Why</th></tr>{rows}</table></section>"
+        )
     if rec["participants"]:
         rows = "".join(
             f'<tr><td>{esc(p["label"])}</td><td>{esc(p["kind"])}</td><td>{esc(p["stage"])}</td><td class="num">{p["tier"]}</td>'
-            f'<td>{esc(p["status"])}{" (superseded)" if p["superseded"] else ""}'
+            f"<td>{esc(p['status'])}{' (superseded)' if p['superseded'] else ''}"
             + (f'<div class="detail">{esc(p["problem"])}</div>' if p["problem"] else "")
-            + f'</td><td>{esc(p["verdict"] or "—")}</td><td>{esc(p["preferred"] or "—")}</td>'
-            f'<td class="num">{dr.fmt_score(p["confidence"])}</td></tr>' for p in rec["participants"])
-        parts.append('<section id="participants"><h2>Participants</h2><table><tr><th>Agent</th><th>Kind</th><th>Stage</th>'
-                     '<th class="num">Tier</th><th>Status</th><th>Verdict</th><th>Prefers</th>'
-                     f'<th class="num">Confidence</th></tr>{rows}</table></section>')
+            + f"</td><td>{esc(p['verdict'] or '—')}</td><td>{esc(p['preferred'] or '—')}</td>"
+            f'<td class="num">{dr.fmt_score(p["confidence"])}</td></tr>'
+            for p in rec["participants"]
+        )
+        parts.append(
+            '<section id="participants"><h2>Participants</h2><table><tr><th>Agent</th><th>Kind</th><th>Stage</th>'
+            '<th class="num">Tier</th><th>Status</th><th>Verdict</th><th>Prefers</th>'
+            f'<th class="num">Confidence</th></tr>{rows}</table></section>'
+        )
     return "".join(parts)
 
 
-def render_html(delib: Deliberation, lineage: "Lineage | None" = None,
-                strong: float = dr.STRONG, moderate: float = dr.MODERATE, prices=None) -> str:
+def render_html(
+    delib: Deliberation, lineage: "Lineage | None" = None, strong: float = dr.STRONG, moderate: float = dr.MODERATE, prices=None
+) -> str:
     """The whole report as one self-contained HTML document (deterministic)."""
     rec = dr.record_json(delib, strong, moderate, prices)
     title = rec["decision"]["title"] or "no decision yet"
-    sections = (_decision(rec) + _prd(rec) + _scores(rec) + _breakdown(rec) + _alternatives(rec)
-                + _findings(rec) + _gates(rec) + _dissent_conformity(rec) + _depth(rec) + _route(rec) + _usage(rec)
-                + _lineage(lineage) + _lists(rec))
+    sections = (
+        _decision(rec)
+        + _prd(rec)
+        + _scores(rec)
+        + _breakdown(rec)
+        + _alternatives(rec)
+        + _findings(rec)
+        + _gates(rec)
+        + _dissent_conformity(rec)
+        + _depth(rec)
+        + _route(rec)
+        + _usage(rec)
+        + _lineage(lineage)
+        + _lists(rec)
+    )
     # every table scrolls inside its own box: a wide one never widens the page (user text is
     # escaped, so these are the report's own tables)
     sections = sections.replace("<table>", '<div class="scroll"><table>').replace("</table>", "</table></div>")
     body = _header(rec) + _outcome(rec) + _toc(sections) + sections
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
         f"<title>{esc(rec['deliberation_id'])} — {esc(dr.one_line(title, 80))}</title>"
         f"<style>{_CSS}</style></head>\n<body><main>{body}"
-        f'<footer>Rendered from deliberation {esc(rec["deliberation_id"])} (state as of {esc(rec["updated_at"])}). '
+        f"<footer>Rendered from deliberation {esc(rec['deliberation_id'])} (state as of {esc(rec['updated_at'])}). "
         "Self-contained: no network resources.</footer></main>"
-        f"<script>{_SCRIPT}</script></body></html>\n")
+        f"<script>{_SCRIPT}</script></body></html>\n"
+    )

@@ -68,8 +68,7 @@ def outcome(rec: "dict[str, Any]") -> "dict[str, Any]":
         "failed": "FAILED — no decision",
         "open": f"In progress — no decision yet (phase {rec['phase']})",
         "rejected": "Rejected — no approach adopted",
-        "no-consensus": f"No consensus — the leading approach, {d['title']} ({d['approach']}), "
-                        f"is below the threshold",
+        "no-consensus": f"No consensus — the leading approach, {d['title']} ({d['approach']}), is below the threshold",
         "decided": f"Decision: {d['title']} ({d['approach']})",
     }[kind]
     commands: list[str] = []
@@ -85,15 +84,18 @@ def outcome(rec: "dict[str, Any]") -> "dict[str, Any]":
             reason = f": “{_first(r.get('review_reason') or '', 200)}”" if r.get("review_reason") else ""
             route += f" — {review} by {r.get('reviewed_by') or 'someone'} on {_when(r.get('reviewed_at'))}{reason}"
     if kind == "failed":
-        action = ("Nothing can be approved: the deliberation failed before a decision (why below). "
-                  "Ask again to open a new deliberation if the question still needs one.")
+        action = (
+            "Nothing can be approved: the deliberation failed before a decision (why below). "
+            "Ask again to open a new deliberation if the question still needs one."
+        )
     elif kind == "open":
         action = "Nothing yet: the deliberation is still running."
     elif r is not None and r["review"] == "pending":
         must_act = True
         head = "hard reject: " if r["route"] == "hard-reject" else ""
-        action = (f"{head.capitalize()}A person must approve or reject this decision; until then risky tools "
-                  "ask first. Run one of:")
+        action = (
+            f"{head.capitalize()}A person must approve or reject this decision; until then risky tools ask first. Run one of:"
+        )
         commands = [f'deliberation approve {did} --reason "…"', f'deliberation reject {did} --reason "…"']
     elif r is not None and r["review"] in ("approved", "rejected"):
         action = f"Nothing: a person has {r['review']} it."
@@ -106,9 +108,11 @@ def outcome(rec: "dict[str, Any]") -> "dict[str, Any]":
     why: list[str] = []
     if d["consensus"] is not None:
         verdict = "meets" if d["meets_threshold"] else "is below"
-        why.append(f"Consensus {d['consensus']:.2f} {verdict} the {rec['task_type']} threshold {d['threshold']:.2f} "
-                   f"({d['band']} consensus); verdicts {d['approvals']} approve · {d['rejections']} reject · "
-                   f"{d['abstentions']} abstain.")
+        why.append(
+            f"Consensus {d['consensus']:.2f} {verdict} the {rec['task_type']} threshold {d['threshold']:.2f} "
+            f"({d['band']} consensus); verdicts {d['approvals']} approve · {d['rejections']} reject · "
+            f"{d['abstentions']} abstain."
+        )
     if r is not None:
         fired = [x for x in r["rules"] if x["rule"] != "COLD_START"]
         if fired:
@@ -117,10 +121,23 @@ def outcome(rec: "dict[str, Any]") -> "dict[str, Any]":
             why.append(f"No reversal history for the class {r['decision_class']} yet (cold start).")
     if kind == "failed":
         why += [_first(x, 300) for x in rec["failure_reasons"]] or ["No reason was recorded."]
-    warned = [name for name, g in (("Gate 1", rec["gates"]["consensus"]), ("Gate 2", rec["gates"]["quality"]))
-              if gate_mark(g) == "passed with warnings"]
+    warned = [
+        name
+        for name, g in (("Gate 1", rec["gates"]["consensus"]), ("Gate 2", rec["gates"]["quality"]))
+        if gate_mark(g) == "passed with warnings"
+    ]
     if rec["conformity"]:
-        why.append(f"{len(rec['conformity'])} conformity warning(s)"
-                   + (f" ({', '.join(warned)} passed with warnings)" if warned else "") + ": see Conformity warnings.")
-    return {"kind": kind, "headline": headline, "route": route, "action": action, "commands": commands,
-            "must_act": must_act, "why": why}
+        why.append(
+            f"{len(rec['conformity'])} conformity warning(s)"
+            + (f" ({', '.join(warned)} passed with warnings)" if warned else "")
+            + ": see Conformity warnings."
+        )
+    return {
+        "kind": kind,
+        "headline": headline,
+        "route": route,
+        "action": action,
+        "commands": commands,
+        "must_act": must_act,
+        "why": why,
+    }

@@ -19,8 +19,7 @@ from deliberation.core.document_call import target
 from deliberation.core.human_review import tool_answer
 from deliberation.state.event_log import drop_pending_prompt, keep_pending_prompt, log_line, make_record
 from deliberation.state.paths import Layout, plugin_agent_prefix
-from deliberation.state.plain_reads import (Distrusted, awaiting_approval, commit_pending, open_escalations,
-                                            section, session_state)
+from deliberation.state.plain_reads import Distrusted, awaiting_approval, commit_pending, open_escalations, section, session_state
 
 TRIGGER = defaults.CONFIG["trigger"]  # what an absent setting means
 
@@ -68,9 +67,12 @@ def _answer(event, layout: Layout, cfg: dict):
         entries = open_escalations(layout)  # one the slow path must move aside raises Distrusted
         if not entries:
             return net_answer(event, layout, cfg)
-        decision, reason = tool_answer(entries, event.tool_name,
-                                         section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS),
-                                         event.tool_input.get("command"))
+        decision, reason = tool_answer(
+            entries,
+            event.tool_name,
+            section(cfg, "escalation").get("risky_tools", hookio.RISKY_TOOLS),
+            event.tool_input.get("command"),
+        )
         result = hookio.Answer(decision, reason) if decision else hookio.Answer()
         log_line(layout, event, _light(event.raw), result.summary())
         return result
@@ -134,9 +136,13 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
     result, context = score_prompt(event.prompt, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
-    keep_pending_prompt(layout, event.session_id, make_record(
-        event, event.raw, out.summary(), [], "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
-        {"trigger": result}))
+    keep_pending_prompt(
+        layout,
+        event.session_id,
+        make_record(
+            event, event.raw, out.summary(), [], "full", LOG_FIELD_CAP_CHARS, time.time(), handled_by(), {"trigger": result}
+        ),
+    )
     return out
 
 
@@ -210,8 +216,11 @@ def net_answer(event, layout: Layout, cfg: dict):
     if mode == "ask" and not event.agent_id:
         out = hookio.Answer.ask(net.ask_text(call.kind, call.what, prefix))
     else:
-        out = hookio.Answer(context=net.note_text(call.kind, call.what, prefix, in_subagent=bool(event.agent_id),
-                                                       confidence=trigger.get("confidence")))
+        out = hookio.Answer(
+            context=net.note_text(
+                call.kind, call.what, prefix, in_subagent=bool(event.agent_id), confidence=trigger.get("confidence")
+            )
+        )
     # logged so it is said once per prompt; a session that never deliberated keeps the call's ids only
     log_line(layout, event, _light(event.raw), out.summary(), [said], keep="full" if (sess or {}).get("deliberations") else "ids")
     return out
@@ -241,8 +250,7 @@ def switch_answer(event, layout: Layout, now: float):
     namespace = plugin_agent_prefix() if plugin_form else ""
     off_cmd, on_cmd = sw.command_names(plugin_form, namespace or "deliberation:")
     client_off = env.get("DELIBERATION_AT_CLIENT_START") == "off"
-    if isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification \
-            and event.prompt.lstrip()[:1] in ("/", "<"):
+    if isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification and event.prompt.lstrip()[:1] in ("/", "<"):
         command = sw.command_of(event.prompt, namespace)
         if command == "off":
             was_off = sw.checks_off(value, switch)[0]

@@ -37,7 +37,7 @@ def _read(path: str, limit: int) -> bytes:
 
 def _parent(pid: int) -> int:
     stat = _read(f"/proc/{pid}/stat", 4096)
-    return int(stat[stat.rindex(b")") + 2:].split()[1])  # after "pid (comm) state"
+    return int(stat[stat.rindex(b")") + 2 :].split()[1])  # after "pid (comm) state"
 
 
 def client_value(start_pid: "int | None" = None) -> "bytes | None":
@@ -51,7 +51,7 @@ def client_value(start_pid: "int | None" = None) -> "bytes | None":
             if not any(e.startswith(b"CLAUDE_PROJECT_DIR=") for e in entries):
                 for e in entries:
                     if e.startswith(NAME + b"="):
-                        return e[len(NAME) + 1:]
+                        return e[len(NAME) + 1 :]
                 return b""
             pid = _parent(pid)
     except (OSError, ValueError, IndexError):

@@ -48,7 +48,7 @@ def launcher(plugin: str, environ: "dict[str, str]") -> "tuple[str, str]":
         with open(script, encoding="utf-8") as fh:
             return "follows-updates", fh.read()
     quoted = "'" + script.replace("'", "'\"'\"'") + "'"
-    return "runs-folder", f"#!/bin/sh\n{MARK} (docs/CLI.md)\nexec {quoted} \"$@\"\n"
+    return "runs-folder", f'#!/bin/sh\n{MARK} (docs/CLI.md)\nexec {quoted} "$@"\n'
 
 
 def is_ours(path: str) -> bool:
@@ -90,17 +90,18 @@ def path_line(bin_dir: str, environ: "dict[str, str]") -> "str | None":
     if os.path.normpath(bin_dir) in entries:
         return None
     home = environ.get("HOME") or os.path.expanduser("~")
-    shown = "$HOME" + bin_dir[len(home):] if bin_dir.startswith(home + os.sep) else bin_dir
+    shown = "$HOME" + bin_dir[len(home) :] if bin_dir.startswith(home + os.sep) else bin_dir
     shell = os.path.basename(environ.get("SHELL") or "")
     profile = {"zsh": "~/.zshrc", "bash": "~/.bashrc"}.get(shell, "~/.profile")
-    return f"export PATH=\"{shown}:$PATH\"   (add it to {profile}, then open a new terminal)"
+    return f'export PATH="{shown}:$PATH"   (add it to {profile}, then open a new terminal)'
 
 
 def advice(plugin: str, environ: "dict[str, str]") -> str:
     """The one step, with this machine's paths: what to run to get `deliberation` in a terminal."""
     script = os.path.join(plugin, "bin", "deliberation")
-    return (f"`{script} setup --command` (or `! deliberation setup --command` inside Claude Code) "
-            f"puts it in {default_bin(environ)}")
+    return (
+        f"`{script} setup --command` (or `! deliberation setup --command` inside Claude Code) puts it in {default_bin(environ)}"
+    )
 
 
 def install(plugin: str, environ: "dict[str, str]", bin_dir: "str | None" = None) -> "tuple[int, list[str]]":
@@ -110,8 +111,10 @@ def install(plugin: str, environ: "dict[str, str]", bin_dir: "str | None" = None
     if os.path.realpath(os.path.dirname(os.path.abspath(target))) == os.path.realpath(os.path.join(plugin, "bin")):
         return 1, [f"{bin_dir} is the plugin's own bin/ folder: give another --bin DIR"]
     if os.path.lexists(target) and (os.path.islink(target) or not is_ours(target)):
-        return 1, [f"{target} exists and is not a deliberation launcher: left alone; remove it, or give "
-                   "--bin DIR for another folder on your PATH"]
+        return 1, [
+            f"{target} exists and is not a deliberation launcher: left alone; remove it, or give "
+            "--bin DIR for another folder on your PATH"
+        ]
     kind, text = launcher(plugin, environ)
     os.makedirs(bin_dir, exist_ok=True)
     tmp = f"{target}.tmp-{os.getpid()}"
@@ -127,8 +130,11 @@ def install(plugin: str, environ: "dict[str, str]", bin_dir: "str | None" = None
         except OSError:
             pass
         return 1, [f"could not write {target}: {exc}"]
-    how = ("it finds the installed plugin at each run, so it keeps working across updates"
-           if kind == "follows-updates" else f"it runs {os.path.join(plugin, 'bin', 'deliberation')}")
+    how = (
+        "it finds the installed plugin at each run, so it keeps working across updates"
+        if kind == "follows-updates"
+        else f"it runs {os.path.join(plugin, 'bin', 'deliberation')}"
+    )
     lines = [f"wrote {target}: {how}"]
     line = path_line(bin_dir, environ)
     if line:

@@ -18,9 +18,24 @@ import time
 import _socket
 
 from deliberation.wire import deadlines, worker_socket
-from deliberation.wire.worker_protocol import (ACK, ACK_TIMEOUT_S, CONNECT_TIMEOUT_S, GO, MAX_ANSWER, MAX_ENV_BYTES,
-                                               MAX_PAYLOAD_BYTES, STALE, code_stamp, enabled, encode_request,
-                                               env_block, frame, new_event_id, recv_message, socket_path)
+from deliberation.wire.worker_protocol import (
+    ACK,
+    ACK_TIMEOUT_S,
+    CONNECT_TIMEOUT_S,
+    GO,
+    MAX_ANSWER,
+    MAX_ENV_BYTES,
+    MAX_PAYLOAD_BYTES,
+    STALE,
+    code_stamp,
+    enabled,
+    encode_request,
+    env_block,
+    frame,
+    new_event_id,
+    recv_message,
+    socket_path,
+)
 
 # ---------------------------------------------------------------------------------------------
 # the hook's side
@@ -75,8 +90,9 @@ def connect(environ: "dict[bytes, bytes] | None" = None):
     return sock
 
 
-def exchange(sock, event_name: str, data: bytes, now: float, event_id: str, stamp: str,
-             environ: "dict[bytes, bytes] | None" = None) -> str:
+def exchange(
+    sock, event_name: str, data: bytes, now: float, event_id: str, stamp: str, environ: "dict[bytes, bytes] | None" = None
+) -> str:
     """Send the event, return the worker's stdout text. Raises NotDelivered (the worker did not
     take it, or runs other code, or too little time is left to give it), AnswerLost (taken, then
     the connection broke) or WorkerHeld (taken, not answered by its deadline)."""
@@ -87,8 +103,7 @@ def exchange(sock, event_name: str, data: bytes, now: float, event_id: str, stam
             raise NotDelivered("environment too large to send")
         try:
             sock.settimeout(ACK_TIMEOUT_S)
-            sock.sendall(frame(encode_request(event_name, data, now, posix.getcwdb(), environ,
-                                              event_id, stamp)))
+            sock.sendall(frame(encode_request(event_name, data, now, posix.getcwdb(), environ, event_id, stamp)))
             reply = recv_message(sock, 16, time.monotonic() + ACK_TIMEOUT_S)
         except (OSError, ConnectionError) as exc:
             raise NotDelivered(str(exc)) from None
@@ -193,5 +208,4 @@ def main(event_name: str) -> None:
                 finish(hook_runner.failure(event_name, exc, data))
     from deliberation.runtime import hook_runner
 
-    finish(hook_runner.run_here(event_name, data, size, now, start_worker=use_worker, event_id=event_id,
-                                rerun=rerun))
+    finish(hook_runner.run_here(event_name, data, size, now, start_worker=use_worker, event_id=event_id, rerun=rerun))

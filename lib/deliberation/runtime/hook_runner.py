@@ -24,6 +24,7 @@ TYPE_CHECKING = False  # mypy reads the block below; the hook process does not l
 if TYPE_CHECKING:
     from deliberation.wire import hookio
 
+
 def _load_site_packages() -> None:
     """Make the slow path's dependencies importable.
 
@@ -35,14 +36,20 @@ def _load_site_packages() -> None:
         import site
 
         site.main()
-    packages = os.path.join(plugin_root(), ".venv", "lib",
-                            f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+    packages = os.path.join(plugin_root(), ".venv", "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
     if packages not in sys.path and os.path.isdir(packages):
         sys.path.append(packages)
 
 
-def run_here(event_name: str, data: bytes, size: int, now: float, start_worker: bool = False,
-             event_id: "str | None" = None, rerun: bool = False) -> str:
+def run_here(
+    event_name: str,
+    data: bytes,
+    size: int,
+    now: float,
+    start_worker: bool = False,
+    event_id: "str | None" = None,
+    rerun: bool = False,
+) -> str:
     """Handle one hook event in this process (no warm worker took it): its stdout text.
 
     The cyclic garbage collector is off for the process: a hook lives a fraction of a second
@@ -69,9 +76,17 @@ def failure(event_name: str, exc: BaseException, data: bytes) -> str:
         return '{"systemMessage": "deliberation plugin: internal error; continuing without deliberation checks"}'
 
 
-def respond(event_name: str, data: bytes, now: float, project: "str | None" = None,
-            start_worker: bool = False, event_id: "str | None" = None, rerun: bool = False,
-            started: "float | None" = None, commit_by: "float | None" = None) -> str:
+def respond(
+    event_name: str,
+    data: bytes,
+    now: float,
+    project: "str | None" = None,
+    start_worker: bool = False,
+    event_id: "str | None" = None,
+    rerun: bool = False,
+    started: "float | None" = None,
+    commit_by: "float | None" = None,
+) -> str:
     """`handle` inside the one error handler: the hook's stdout text; never raises.
 
     This is the whole fail-open layer of a hook (tests call it in-process; the warm worker calls
@@ -97,8 +112,15 @@ def respond(event_name: str, data: bytes, now: float, project: "str | None" = No
         paths.REQUEST_DEADLINE.reset(token)
 
 
-def handle(event_name: str, data: bytes, now: float, project: "str | None" = None,
-           start_worker: bool = False, event_id: "str | None" = None, rerun: bool = False) -> str:
+def handle(
+    event_name: str,
+    data: bytes,
+    now: float,
+    project: "str | None" = None,
+    start_worker: bool = False,
+    event_id: "str | None" = None,
+    rerun: bool = False,
+) -> str:
     """Parse, answer on the fast path if possible, else on the slow path. Returns stdout text.
 
     With `start_worker` (no warm worker took this event), the worker is started when the slow
@@ -254,7 +276,11 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
     except Exception:  # noqa: BLE001 - a state dir linked elsewhere gets no log written through it
         errors_log = None
     missing_dep = isinstance(exc, ImportError) and getattr(exc, "name", "") in (
-        "pydantic", "orjson", "jsonschema", "pydantic_core")
+        "pydantic",
+        "orjson",
+        "jsonschema",
+        "pydantic_core",
+    )
     if missing_dep:
         import time
 
@@ -263,7 +289,8 @@ def _fail(event_name: str, exc: BaseException, data: bytes, project: "str | None
 
         message = plugin_env.dependency_message(exc, hook_env(), time.time()) or (
             f"deliberation plugin: dependency missing ({exc}); run {plugin_root()}/install.sh "
-            "to set up its environment — deliberation checks are off until then")
+            "to set up its environment — deliberation checks are off until then"
+        )
     else:
         path = None if known(exc) else log_error(errors_log, f"hook {event_name}", exc)
         where = f" (details in {path})" if path else ""
@@ -289,8 +316,10 @@ def _strict_block(event_name: str, message: str, data: bytes) -> "hookio.Answer"
 
     reason = message.replace("continuing without deliberation checks", "strict mode blocks until this is fixed")
     # the model reads no path of the plugin (docs/HOOK_ANSWERS.md); the user's line keeps them
-    told = (re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{plugin_root()}/install.sh", "the plugin's install.sh")
-            + ". Next: tell the user; `deliberation doctor` shows what is wrong.")
+    told = (
+        re.sub(r" \(details in [^)]*\)", "", reason).replace(f"{plugin_root()}/install.sh", "the plugin's install.sh")
+        + ". Next: tell the user; `deliberation doctor` shows what is wrong."
+    )
     if event_name == "PreToolUse":
         return hookio.Answer.deny(told, system_message=reason)
     if event_name in ("Stop", "SubagentStop"):

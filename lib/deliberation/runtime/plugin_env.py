@@ -76,7 +76,7 @@ def read_dependencies(pyproject_text):
             table = bare.strip("[] ")
             continue
         if table == "project" and bare.startswith("dependencies"):
-            after = bare[len("dependencies"):].lstrip()
+            after = bare[len("dependencies") :].lstrip()
             if after.startswith("=") and after[1:].lstrip().startswith("["):
                 items.extend(strings)
                 if "]" in after[1:].lstrip()[1:]:
@@ -146,16 +146,16 @@ class Status(object):
     announced, a running set-up, and the last set-up's record (the last two read only when
     asked for: a ready environment needs neither)."""
 
-    __slots__ = ("key", "current", "current_key", "current_ready", "announced", "_running", "_last",
-                 "_data_dir")
+    __slots__ = ("key", "current", "current_key", "current_ready", "announced", "_running", "_last", "_data_dir")
 
-    def __init__(self, key, current=None, current_key=None, current_ready=False, announced=False,
-                 running=None, last=None, data_dir=None):
+    def __init__(
+        self, key, current=None, current_key=None, current_ready=False, announced=False, running=None, last=None, data_dir=None
+    ):
         self.key = key
-        self.current = current            # "envs/<name>" or None
-        self.current_key = current_key    # the key that environment was built for (its name says)
+        self.current = current  # "envs/<name>" or None
+        self.current_key = current_key  # the key that environment was built for (its name says)
         self.current_ready = current_ready  # finished, its python runs, not marked broken
-        self.announced = announced        # "ready" was said once
+        self.announced = announced  # "ready" was said once
         self._running = running
         self._last = last
         self._data_dir = data_dir
@@ -225,9 +225,11 @@ def observe(plugin_root, data_dir):
     if current is not None:
         folder = os.path.join(data_dir, current)
         current_key = current.partition("/")[2].partition("-")[0]
-        ready = (os.path.exists(os.path.join(folder, MARKER))
-                 and os.path.exists(env_python(data_dir, current))  # a removed base python leaves a dangling link
-                 and not os.path.exists(os.path.join(folder, BROKEN)))
+        ready = (
+            os.path.exists(os.path.join(folder, MARKER))
+            and os.path.exists(env_python(data_dir, current))  # a removed base python leaves a dangling link
+            and not os.path.exists(os.path.join(folder, BROKEN))
+        )
         announced = os.path.exists(os.path.join(folder, ANNOUNCED))
     return Status(key, current, current_key, ready, announced, data_dir=data_dir)
 
@@ -239,15 +241,18 @@ def observe(plugin_root, data_dir):
 def next_step(status, now, retry_after_s=RETRY_AFTER_S):
     """What a session start does, from what it sees."""
     if status.current_ready and status.current_key == status.key:
-        if (not status.announced and status.last.get("state") == "ready"
-                and status.last.get("key") == status.key):
+        if not status.announced and status.last.get("state") == "ready" and status.last.get("key") == status.key:
             return ANNOUNCE
         return READY
     last = status.last
     if status.running:
         return RUNNING
-    if (last.get("state") == "failed" and last.get("key") == status.key and last.get("retry")
-            and now < _number(last.get("finished")) + retry_after_s):
+    if (
+        last.get("state") == "failed"
+        and last.get("key") == status.key
+        and last.get("retry")
+        and now < _number(last.get("finished")) + retry_after_s
+    ):
         return FAILED
     return BUILD
 
@@ -299,39 +304,57 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here=
     last = status.last
     if step == ANNOUNCE:
         took = _number(last.get("finished")) - _number(last.get("started"))
-        return ("deliberation: the plugin's Python environment is ready (set up in %s); the "
-                "deliberation checks run.%s" % (_ago(took), command_hint(environ)))
+        return "deliberation: the plugin's Python environment is ready (set up in %s); the deliberation checks run.%s" % (
+            _ago(took),
+            command_hint(environ),
+        )
     if step == RUNNING:
-        return ("deliberation: still setting up the plugin's Python environment (started %s ago). "
-                "%s (a later message in this session says when it is ready). Progress: %s"
-                % (_ago(now - _number(last.get("started")) if last.get("started") else 0),
-                   meanwhile(status, deps_here), log))
+        return (
+            "deliberation: still setting up the plugin's Python environment (started %s ago). "
+            "%s (a later message in this session says when it is ready). Progress: %s"
+            % (_ago(now - _number(last.get("started")) if last.get("started") else 0), meanwhile(status, deps_here), log)
+        )
     if step == FAILED:
-        serves = ("the previous environment serves until then" if status.current_ready
-                  else "the deliberation checks are off until it is set up")
-        return ("deliberation: could not set up the plugin's Python environment: %s. %s%s; it is "
-                "tried again at a session start after %s, or now with `! deliberation setup --retry`. "
-                "Details: %s"
-                % (last.get("reason") or "unknown error", serves[0].upper(), serves[1:],
-                   _clock(_number(last.get("finished")) + retry_after_s), log))
+        serves = (
+            "the previous environment serves until then"
+            if status.current_ready
+            else "the deliberation checks are off until it is set up"
+        )
+        return (
+            "deliberation: could not set up the plugin's Python environment: %s. %s%s; it is "
+            "tried again at a session start after %s, or now with `! deliberation setup --retry`. "
+            "Details: %s"
+            % (
+                last.get("reason") or "unknown error",
+                serves[0].upper(),
+                serves[1:],
+                _clock(_number(last.get("finished")) + retry_after_s),
+                log,
+            )
+        )
     if step == BUILD:
         if status.current_ready:
-            return ("deliberation: updating the plugin's Python environment in the background "
-                    "(its dependencies changed); the current one serves until the new one is "
-                    "ready. Progress: %s" % log)
-        return ("deliberation: setting up the plugin's Python environment in the background "
-                "(first session after an install, or the environment was missing or broken; %s). "
-                "%s (a later message in this session says when it is ready; "
-                "`! deliberation setup` waits for it here). Progress: %s"
-                % (estimate(last), meanwhile(status, deps_here), log))
+            return (
+                "deliberation: updating the plugin's Python environment in the background "
+                "(its dependencies changed); the current one serves until the new one is "
+                "ready. Progress: %s" % log
+            )
+        return (
+            "deliberation: setting up the plugin's Python environment in the background "
+            "(first session after an install, or the environment was missing or broken; %s). "
+            "%s (a later message in this session says when it is ready; "
+            "`! deliberation setup` waits for it here). Progress: %s" % (estimate(last), meanwhile(status, deps_here), log)
+        )
     return None
 
 
 def finished_message(last, environ=None):
     """The line of `later_notice` when the set-up of this session's start has finished."""
     took = _number(last.get("finished")) - _number(last.get("started"))
-    return ("deliberation: set-up finished in %s; the deliberation checks are on (the plugin's Python "
-            "environment is ready).%s" % (_ago(took), command_hint(environ)))
+    return "deliberation: set-up finished in %s; the deliberation checks are on (the plugin's Python environment is ready).%s" % (
+        _ago(took),
+        command_hint(environ),
+    )
 
 
 def command_hint(environ):
@@ -345,22 +368,31 @@ def command_hint(environ):
             return ""
     except Exception:  # noqa: BLE001 - a hint is never worth an error
         return ""
-    return (" For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, "
-            "doctor) on your PATH.")
+    return " For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, doctor) on your PATH."
 
 
 def no_python_message(found):
     seen = ", ".join(found) if found else "no python3 on PATH"
-    return ("deliberation: cannot set up the plugin's Python environment: it needs Python %d.%d "
-            "or newer (found: %s). Install one as python3 on PATH, or point DELIBERATION_PYTHON "
-            "at one; the deliberation checks are off until then." % (MIN_PYTHON + (seen,)))
+    return (
+        "deliberation: cannot set up the plugin's Python environment: it needs Python %d.%d "
+        "or newer (found: %s). Install one as python3 on PATH, or point DELIBERATION_PYTHON "
+        "at one; the deliberation checks are off until then." % (MIN_PYTHON + (seen,))
+    )
 
 
-_NETWORK_SIGNS = ("Temporary failure in name resolution", "Name or service not known",
-                  "NewConnectionError", "Network is unreachable", "Connection refused",
-                  "ConnectTimeout", "Read timed out", "Max retries exceeded",
-                  "Could not fetch URL", "No matching distribution found",
-                  "Could not find a version that satisfies")
+_NETWORK_SIGNS = (
+    "Temporary failure in name resolution",
+    "Name or service not known",
+    "NewConnectionError",
+    "Network is unreachable",
+    "Connection refused",
+    "ConnectTimeout",
+    "Read timed out",
+    "Max retries exceeded",
+    "Could not fetch URL",
+    "No matching distribution found",
+    "Could not find a version that satisfies",
+)
 
 
 def failure_reason(step, returncode, output):
@@ -369,15 +401,13 @@ def failure_reason(step, returncode, output):
     last = next((line for line in reversed(lines) if line.startswith("ERROR")), lines[-1] if lines else "")
     if step == "venv":
         if "ensurepip" in (output or "") or "No module named venv" in (output or ""):
-            return ("Python's venv module cannot create environments here (on Debian/Ubuntu: "
-                    "install the python3-venv package)")
+            return "Python's venv module cannot create environments here (on Debian/Ubuntu: install the python3-venv package)"
         return "creating the virtual environment failed (exit %s): %s" % (returncode, last[:300])
     if "No space left on device" in (output or ""):
         return "the disk is full"
     if step == "pip":
         if any(sign in (output or "") for sign in _NETWORK_SIGNS):
-            return ("pip could not download the dependencies — offline, or the package index "
-                    "is unreachable (%s)" % last[:300])
+            return "pip could not download the dependencies — offline, or the package index is unreachable (%s)" % last[:300]
         return "pip install failed (exit %s): %s" % (returncode, last[:300])
     return "%s failed (exit %s): %s" % (step, returncode, last[:300])
 
@@ -423,8 +453,17 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
     python, found = find_python(environ, notes=notes)
     os.makedirs(data_dir, exist_ok=True)
     if python is None:
-        _write_status(data_dir, {"state": "failed", "key": status.key, "started": now, "finished": now,
-                                 "reason": "no Python >= %d.%d" % MIN_PYTHON, "retry": False})
+        _write_status(
+            data_dir,
+            {
+                "state": "failed",
+                "key": status.key,
+                "started": now,
+                "finished": now,
+                "reason": "no Python >= %d.%d" % MIN_PYTHON,
+                "retry": False,
+            },
+        )
         return _with_notes(no_python_message(found), notes)
     start_build(python, plugin_root, data_dir, environ)
     _tell(data_dir, session_id)
@@ -543,8 +582,7 @@ def later_notice(data_dir, session_id, now, environ=None):
             pass
         return finished_message(last, environ)
     ready = current is not None and os.path.exists(os.path.join(data_dir, current, MARKER))
-    return message(FAILED, Status(last.get("key"), current, current_ready=ready, last=last, data_dir=data_dir),
-                   now, data_dir)
+    return message(FAILED, Status(last.get("key"), current, current_ready=ready, last=last, data_dir=data_dir), now, data_dir)
 
 
 def _with_notes(text, notes):
@@ -556,9 +594,25 @@ def _with_notes(text, notes):
 
 # what the set-up must not take from a project whose settings could not be read (project_env)
 SENSITIVE_PREFIXES = ("PIP_", "DELIBERATION_", "PYTHON", "UV_", "CONDA", "VIRTUAL_ENV")
-SENSITIVE_NAMES = ("PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "SSL_CERT_FILE",
-                   "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "http_proxy", "https_proxy",
-                   "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy")
+SENSITIVE_NAMES = (
+    "PATH",
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "http_proxy",
+    "https_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+)
 SYSTEM_PATH = ("/usr/local/bin", "/opt/homebrew/bin", "/usr/bin", "/bin")
 
 
@@ -622,8 +676,7 @@ def retire_previous_version(plugin_root, data_dir, status, environ):
             from deliberation.wire import worker_socket
 
             python = os.path.normpath(os.path.abspath(env_python(data_dir, status.current)))
-            folder = worker_socket.private_dir({os.fsencode(k): os.fsencode(v) for k, v in environ.items()},
-                                               create=False)
+            folder = worker_socket.private_dir({os.fsencode(k): os.fsencode(v) for k, v in environ.items()}, create=False)
             os.unlink(worker_socket.socket_path(folder, previous, python))
         except Exception:  # noqa: BLE001 - no folder, no socket, another platform: nothing to retire
             pass
@@ -644,8 +697,9 @@ def find_python(environ, notes=None):
     notes = [] if notes is None else notes
     project = _project_of(environ)
     env, ignored, by = own_environment(environ, project)
-    probe = ("import sys; print('%d.%d.%d' % sys.version_info[:3]); "
-             "print(getattr(sys, '_base_executable', None) or sys.executable)")
+    probe = (
+        "import sys; print('%d.%d.%d' % sys.version_info[:3]); print(getattr(sys, '_base_executable', None) or sys.executable)"
+    )
     names = []
     chosen = environ.get("DELIBERATION_PYTHON")
     if chosen and "DELIBERATION_PYTHON" in ignored:
@@ -653,8 +707,9 @@ def find_python(environ, notes=None):
 
         notes.append(project_env.note(["DELIBERATION_PYTHON"] + (["PATH"] if "PATH" in ignored else []), by))
     elif chosen and "/" in chosen and not os.path.isabs(chosen):
-        notes.append("ignored DELIBERATION_PYTHON=%s: a relative path would resolve inside the project; give an "
-                     "absolute path" % chosen)
+        notes.append(
+            "ignored DELIBERATION_PYTHON=%s: a relative path would resolve inside the project; give an absolute path" % chosen
+        )
     elif chosen and _inside(chosen, project):
         notes.append("ignored DELIBERATION_PYTHON=%s: it lies inside the project" % chosen)
     elif chosen:
@@ -673,8 +728,13 @@ def find_python(environ, notes=None):
             continue
         seen.add(exe)
         try:
-            out = subprocess.run([exe, "-I", "-c", probe], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, timeout=PROBE_TIMEOUT_S).stdout.decode()
+            out = subprocess.run(
+                [exe, "-I", "-c", probe],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                timeout=PROBE_TIMEOUT_S,
+            ).stdout.decode()
         except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
             continue
         lines = out.split()
@@ -716,9 +776,16 @@ def start_build(python, plugin_root, data_dir, environ):
     env["DELIBERATION_SETUP_IGNORED"] = ",".join(ignored)  # for the set-up's log (its env no longer has them)
     log = open(os.path.join(data_dir, LOG), "ab")
     try:
-        subprocess.Popen([python, "-I", "-S", os.path.abspath(__file__), "build", plugin_root, data_dir],
-                         stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=data_dir,
-                         env=env, close_fds=True, start_new_session=True)
+        subprocess.Popen(
+            [python, "-I", "-S", os.path.abspath(__file__), "build", plugin_root, data_dir],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            cwd=data_dir,
+            env=env,
+            close_fds=True,
+            start_new_session=True,
+        )
     finally:
         log.close()
 
@@ -740,8 +807,10 @@ def hook_main():
             # the id is parsed only when a step needs it: nearly every start needs no json
             text = session_start(root, data_dir, environ, time.time(), session_id=lambda: _session_id(payload))
         except Exception as exc:  # noqa: BLE001 - the session goes on
-            text = ("deliberation: checking the plugin's Python environment failed (%s: %s); "
-                    "the session goes on" % (type(exc).__name__, exc))
+            text = "deliberation: checking the plugin's Python environment failed (%s: %s); the session goes on" % (
+                type(exc).__name__,
+                exc,
+            )
     if text:
         import json
 
@@ -799,22 +868,33 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
             failure = _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modules, log)
             if failure is not None:
                 shutil.rmtree(target, ignore_errors=True)
-                _write_status(data_dir, {"state": "failed", "key": key, "started": started,
-                                         "finished": now(), "reason": failure, "retry": True})
+                _write_status(
+                    data_dir,
+                    {"state": "failed", "key": key, "started": started, "finished": now(), "reason": failure, "retry": True},
+                )
                 log.write("\nset-up failed: %s\n" % failure)
                 return 1
             _write_marker(target, key, deps, python, started)
             _switch(data_dir, "%s/%s" % (ENVS, name))
             _remove_stale(data_dir, keep="%s/%s" % (ENVS, name), shutil=shutil)
             finished = now()
-            _write_status(data_dir, {"state": "ready", "key": key, "started": started, "finished": finished,
-                                     "env": "%s/%s" % (ENVS, name)})
+            _write_status(
+                data_dir, {"state": "ready", "key": key, "started": started, "finished": finished, "env": "%s/%s" % (ENVS, name)}
+            )
             log.write("\nset-up done in %.1f s: %s\n" % (finished - started, target))
             return 0
     except BaseException as exc:  # the record must say what happened
         try:
-            _write_status(data_dir, {"state": "failed", "key": None, "finished": now(), "retry": True,
-                                     "reason": "the set-up stopped: %s: %s" % (type(exc).__name__, exc)})
+            _write_status(
+                data_dir,
+                {
+                    "state": "failed",
+                    "key": None,
+                    "finished": now(),
+                    "retry": True,
+                    "reason": "the set-up stopped: %s: %s" % (type(exc).__name__, exc),
+                },
+            )
         except OSError:
             pass  # the data folder is gone (an uninstall while building)
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
@@ -832,24 +912,46 @@ def _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modul
     steps = [("venv", [python, "-I", "-m", "venv", target] + ([] if deps else ["--without-pip"]), VENV_TIMEOUT_S)]
     env_py = os.path.join(target, "bin", "python")
     if deps:
-        pip = [env_py, "-I", "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-               "--progress-bar", "off"]
+        pip = [env_py, "-I", "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--progress-bar", "off"]
         if not environ.get("PIP_CACHE_DIR"):
             pip += ["--cache-dir", os.path.join(data_dir, PIP_CACHE)]
         steps.append(("pip", pip + list(deps), PIP_TIMEOUT_S))
-    verify = ("import importlib, importlib.metadata as md, sys\n"
-              "sys.path.insert(0, sys.argv[1])\n"
-              "for name in sys.argv[2].split():\n    md.distribution(name)\n"
-              "for name in sys.argv[3].split():\n    importlib.import_module(name)\n")
-    steps.append(("verify", [env_py, "-I", "-B", "-c", verify, os.path.join(plugin_root, "lib"),
-                             " ".join(distribution_name(d) for d in deps), " ".join(verify_modules)], 120))
+    verify = (
+        "import importlib, importlib.metadata as md, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "for name in sys.argv[2].split():\n    md.distribution(name)\n"
+        "for name in sys.argv[3].split():\n    importlib.import_module(name)\n"
+    )
+    steps.append(
+        (
+            "verify",
+            [
+                env_py,
+                "-I",
+                "-B",
+                "-c",
+                verify,
+                os.path.join(plugin_root, "lib"),
+                " ".join(distribution_name(d) for d in deps),
+                " ".join(verify_modules),
+            ],
+            120,
+        )
+    )
     env = {k: v for k, v in environ.items() if not k.startswith("PYTHON")}
     for step, argv, timeout in steps:
         log.write("$ %s\n" % " ".join(argv if step != "verify" else argv[:4] + ["<verify>"]))
         log.flush()
         try:
-            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, env=env, cwd=data_dir, timeout=timeout)
+            proc = subprocess.run(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=data_dir,
+                timeout=timeout,
+            )
         except subprocess.TimeoutExpired:
             return "%s did not finish within %d s" % (step, timeout)
         except OSError as exc:
@@ -868,9 +970,17 @@ def _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modul
 
 
 def _write_marker(target, key, deps, python, started):
-    _write_json(os.path.join(target, MARKER), {
-        "schema_version": 1, "key": key, "dependencies": list(deps), "base_python": python,
-        "python_version": "%d.%d.%d" % sys.version_info[:3], "created": started})
+    _write_json(
+        os.path.join(target, MARKER),
+        {
+            "schema_version": 1,
+            "key": key,
+            "dependencies": list(deps),
+            "base_python": python,
+            "python_version": "%d.%d.%d" % sys.version_info[:3],
+            "created": started,
+        },
+    )
 
 
 def _switch(data_dir, relative):
@@ -942,22 +1052,31 @@ def dependency_message(exc, environ, now, prefix=None):
                 fh.write("%s\n" % exc)
         except OSError:
             pass
-        return ("%s in the plugin's Python environment; it is set up again at the next session "
-                "start — deliberation checks are off until then" % head)
+        return (
+            "%s in the plugin's Python environment; it is set up again at the next session "
+            "start — deliberation checks are off until then" % head
+        )
     if not enabled(environ):
-        return ("%s; the plugin's own set-up is off (DELIBERATION_SELF_SETUP) — give python3 the "
-                "dependencies, or turn the set-up on; deliberation checks are off until then" % head)
+        return (
+            "%s; the plugin's own set-up is off (DELIBERATION_SELF_SETUP) — give python3 the "
+            "dependencies, or turn the set-up on; deliberation checks are off until then" % head
+        )
     last = read_json(os.path.join(data_dir, STATUS)) or {}
     if set_up_running(data_dir):
-        return ("%s: the plugin's Python environment is still being set up (started %s ago) — "
-                "deliberation checks are off until it is ready"
-                % (head, _ago(now - _number(last.get("started")))))
+        return (
+            "%s: the plugin's Python environment is still being set up (started %s ago) — "
+            "deliberation checks are off until it is ready" % (head, _ago(now - _number(last.get("started"))))
+        )
     if last.get("state") == "failed":
-        return ("%s: the plugin's Python environment could not be set up (%s; details in %s) — "
-                "deliberation checks are off; it is tried again at a session start"
-                % (head, last.get("reason") or "unknown error", os.path.join(data_dir, LOG)))
-    return ("%s: the plugin's Python environment is not set up yet; it is set up at the next "
-            "session start — deliberation checks are off until then" % head)
+        return (
+            "%s: the plugin's Python environment could not be set up (%s; details in %s) — "
+            "deliberation checks are off; it is tried again at a session start"
+            % (head, last.get("reason") or "unknown error", os.path.join(data_dir, LOG))
+        )
+    return (
+        "%s: the plugin's Python environment is not set up yet; it is set up at the next "
+        "session start — deliberation checks are off until then" % head
+    )
 
 
 def main(argv):

@@ -177,24 +177,30 @@ class Worker:
     def _answer(self, conn) -> None:
         try:
             with group_commit.incoming():
-                request = Request(worker_protocol.recv_message(conn, worker_protocol.MAX_REQUEST,
-                                                               time.monotonic() + READ_TIMEOUT_S))
+                request = Request(
+                    worker_protocol.recv_message(conn, worker_protocol.MAX_REQUEST, time.monotonic() + READ_TIMEOUT_S)
+                )
                 if request.stamp != self.stamp:
                     conn.sendall(worker_protocol.frame(worker_protocol.STALE))
                     self.retiring = self.retiring or "a hook with other code reached it"
                     return
                 conn.sendall(worker_protocol.frame(worker_protocol.ACK))
-                if worker_protocol.recv_message(conn, 16, time.monotonic() + worker_protocol.ACK_TIMEOUT_S) \
-                        != worker_protocol.GO:
+                if worker_protocol.recv_message(conn, 16, time.monotonic() + worker_protocol.ACK_TIMEOUT_S) != worker_protocol.GO:
                     return  # the hook gave up before our ACK reached it: it does the work itself
             data = request.env.get("CLAUDE_PLUGIN_DATA")
             if data and os.path.isabs(data) and self.plugin_data is None:
                 self.plugin_data = data  # the plugin form: its data folder goes at an uninstall
             token = paths.REQUEST_ENV.set(request.env)
             try:
-                out = hook_runner.respond(request.event, request.data, request.now, project=request.project,
-                                          event_id=request.event_id, started=request.now,
-                                          commit_by=deadlines.worker_commit_by(request.event, request.now))
+                out = hook_runner.respond(
+                    request.event,
+                    request.data,
+                    request.now,
+                    project=request.project,
+                    event_id=request.event_id,
+                    started=request.now,
+                    commit_by=deadlines.worker_commit_by(request.event, request.now),
+                )
             finally:
                 paths.REQUEST_ENV.reset(token)
             conn.sendall(worker_protocol.frame(out.encode("utf-8")))
@@ -243,12 +249,31 @@ class Worker:
             time.sleep(0.05)
 
 
-PRELOAD = ("app.handlers", "app.handlers.on_prompt", "app.handlers.on_pre_tool", "app.handlers.on_post_tool",
-           "app.handlers.on_post_tool_failure", "app.handlers.on_subagent_start", "app.handlers.on_subagent_stop",
-           "app.handlers.on_stop", "app.handlers.on_session", "core.engine", "core.capture", "core.conformity",
-           "core.isolation", "core.depth.axis", "core.depth.hot_spots", "core.depth.paraphrase",
-           "app.adjudication", "report.decision_record", "core.confidence", "core.instructions", "core.tool_net",
-           "text.self_rating", "text.net")
+PRELOAD = (
+    "app.handlers",
+    "app.handlers.on_prompt",
+    "app.handlers.on_pre_tool",
+    "app.handlers.on_post_tool",
+    "app.handlers.on_post_tool_failure",
+    "app.handlers.on_subagent_start",
+    "app.handlers.on_subagent_stop",
+    "app.handlers.on_stop",
+    "app.handlers.on_session",
+    "core.engine",
+    "core.capture",
+    "core.conformity",
+    "core.isolation",
+    "core.depth.axis",
+    "core.depth.hot_spots",
+    "core.depth.paraphrase",
+    "app.adjudication",
+    "report.decision_record",
+    "core.confidence",
+    "core.instructions",
+    "core.tool_net",
+    "text.self_rating",
+    "text.net",
+)
 
 
 def preload() -> None:

@@ -13,8 +13,9 @@ import sys
 
 from deliberation.wire import worker_protocol, worker_socket
 
-BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-        "from deliberation.runtime.warm_worker import main; sys.exit(main(sys.argv[2:]))")
+BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from deliberation.runtime.warm_worker import main; sys.exit(main(sys.argv[2:]))"
+)
 
 
 def idle_seconds(value: "str | None") -> float:
@@ -32,8 +33,15 @@ def start() -> None:
         return  # no private folder we can trust: every hook keeps doing its own work
     idle = str(idle_seconds(os.environ.get("DELIBERATION_WORKER_IDLE_S")))
     try:
-        subprocess.Popen([sys.executable, "-I", "-c", BOOT, worker_protocol.LIB, path, worker_protocol.code_stamp(), idle],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         cwd="/", env={}, close_fds=True, start_new_session=True)
+        subprocess.Popen(
+            [sys.executable, "-I", "-c", BOOT, worker_protocol.LIB, path, worker_protocol.code_stamp(), idle],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd="/",
+            env={},
+            close_fds=True,
+            start_new_session=True,
+        )
     except OSError:
         pass  # no worker: every hook keeps doing its own work

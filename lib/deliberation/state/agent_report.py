@@ -46,8 +46,11 @@ class Concern(_Part):
 
 
 class Refutation(_Part):
-    target: str = Field(min_length=1, max_length=128,
-                        description="What is challenged: a finding ('persona:F1'), a hot spot ('H1') or an approach id.")
+    target: str = Field(
+        min_length=1,
+        max_length=128,
+        description="What is challenged: a finding ('persona:F1'), a hot spot ('H1') or an approach id.",
+    )
     verdict: Literal["refuted", "weakened", "upheld"] = "refuted"
     claim: str = Field("", max_length=2000, description="The counter-claim.")
     evidence: str = Field("", max_length=4000, description="Evidence; a refutation without it carries no weight.")
@@ -64,7 +67,8 @@ class AgentReport(_Part):
     findings: list[Finding] = Field(default_factory=list, max_length=50)
     approaches: list[Approach] = Field(default_factory=list, max_length=20)
     scores: dict[str, dict[str, float]] = Field(
-        default_factory=dict, description="{approach id: {dimension: 0-10}} for every approach under ranking.")
+        default_factory=dict, description="{approach id: {dimension: 0-10}} for every approach under ranking."
+    )
     verdict: Literal["approve", "reject", "abstain"] = "abstain"
     preferred_approach: "str | None" = Field(None, max_length=64)
     rationale: str = Field("", max_length=4000, description="Why this verdict, in your own words.")
@@ -82,8 +86,17 @@ class AgentReport(_Part):
 # are these shapes (tests/unit/test_agents.py and test_agent_report.py check both against
 # state_schema/agent_report.schema.json and the stage schemas).
 SHAPES: "dict[str, tuple[str, ...]]" = {
-    "research": ("phase", "summary", "findings", "approaches", "verdict", "preferred_approach", "rationale",
-                 "dissent", "confidence"),
+    "research": (
+        "phase",
+        "summary",
+        "findings",
+        "approaches",
+        "verdict",
+        "preferred_approach",
+        "rationale",
+        "dissent",
+        "confidence",
+    ),
     "ranking": ("phase", "summary", "scores", "verdict", "preferred_approach", "rationale", "dissent", "confidence"),
     "synthesis": ("phase", "summary", "approaches", "conflicts", "preferred_approach", "rationale", "confidence"),
     "debate": ("phase", "summary", "findings", "conflicts", "confidence"),
@@ -93,30 +106,67 @@ SHAPES: "dict[str, tuple[str, ...]]" = {
 _FINDING = {"id": "F1", "claim": "...", "evidence": "src/db.py:120", "severity": "high"}
 _DISSENT = {"target": "B", "concern": "...", "reason": "the evidence or the argument"}
 EXAMPLES: "dict[str, dict]" = {
-    "research": {"phase": "research", "summary": "one paragraph", "findings": [_FINDING],
-                 "approaches": [{"id": "A", "title": "a short name", "summary": "what is done"},
-                                {"id": "B", "title": "a short name", "summary": "what is done"}],
-                 "verdict": "approve", "preferred_approach": "A", "rationale": "why, in your own words",
-                 "dissent": [_DISSENT], "confidence": 0.7},
-    "ranking": {"phase": "ranking", "summary": "",
-                "scores": {"A": {"correctness": 8, "risk": 6, "maintainability": 7, "performance": 7, "cost": 5},
-                           "B": {"correctness": 6, "risk": 7, "maintainability": 6, "performance": 5, "cost": 8}},
-                "verdict": "approve", "preferred_approach": "A", "rationale": "why, in your own words",
-                "dissent": [_DISSENT], "confidence": 0.7},
-    "synthesis": {"phase": "deliberation", "summary": "one paragraph",
-                  "approaches": [{"id": "A", "title": "a short name", "summary": "what is done (persona:F1)"},
-                                 {"id": "B", "title": "a short name", "summary": "what is done (persona:F2)"}],
-                  "conflicts": [{"between": ["A", "B"], "about": "the crux"}], "preferred_approach": "A",
-                  "rationale": "why, in your own words", "confidence": 0.6},
-    "debate": {"phase": "deliberation", "summary": "one paragraph", "findings": [_FINDING],
-               "conflicts": [{"between": ["persona:F1", "persona:F2"], "about": "the crux; what would settle it"}],
-               "confidence": 0.6},
-    "red-team": {"phase": "deliberation", "summary": "one paragraph",
-                 "refutations": [{"target": "persona:F1", "verdict": "refuted", "claim": "...", "evidence": "..."}],
-                 "missed_angles": ["what nobody examined"], "confidence": 0.6},
-    "lens": {"phase": "deliberation", "hot_spots": ["H1"], "summary": "one paragraph", "findings": [_FINDING],
-             "refutations": [{"target": "H1", "verdict": "weakened", "claim": "...", "evidence": "..."}],
-             "confidence": 0.7},
+    "research": {
+        "phase": "research",
+        "summary": "one paragraph",
+        "findings": [_FINDING],
+        "approaches": [
+            {"id": "A", "title": "a short name", "summary": "what is done"},
+            {"id": "B", "title": "a short name", "summary": "what is done"},
+        ],
+        "verdict": "approve",
+        "preferred_approach": "A",
+        "rationale": "why, in your own words",
+        "dissent": [_DISSENT],
+        "confidence": 0.7,
+    },
+    "ranking": {
+        "phase": "ranking",
+        "summary": "",
+        "scores": {
+            "A": {"correctness": 8, "risk": 6, "maintainability": 7, "performance": 7, "cost": 5},
+            "B": {"correctness": 6, "risk": 7, "maintainability": 6, "performance": 5, "cost": 8},
+        },
+        "verdict": "approve",
+        "preferred_approach": "A",
+        "rationale": "why, in your own words",
+        "dissent": [_DISSENT],
+        "confidence": 0.7,
+    },
+    "synthesis": {
+        "phase": "deliberation",
+        "summary": "one paragraph",
+        "approaches": [
+            {"id": "A", "title": "a short name", "summary": "what is done (persona:F1)"},
+            {"id": "B", "title": "a short name", "summary": "what is done (persona:F2)"},
+        ],
+        "conflicts": [{"between": ["A", "B"], "about": "the crux"}],
+        "preferred_approach": "A",
+        "rationale": "why, in your own words",
+        "confidence": 0.6,
+    },
+    "debate": {
+        "phase": "deliberation",
+        "summary": "one paragraph",
+        "findings": [_FINDING],
+        "conflicts": [{"between": ["persona:F1", "persona:F2"], "about": "the crux; what would settle it"}],
+        "confidence": 0.6,
+    },
+    "red-team": {
+        "phase": "deliberation",
+        "summary": "one paragraph",
+        "refutations": [{"target": "persona:F1", "verdict": "refuted", "claim": "...", "evidence": "..."}],
+        "missed_angles": ["what nobody examined"],
+        "confidence": 0.6,
+    },
+    "lens": {
+        "phase": "deliberation",
+        "hot_spots": ["H1"],
+        "summary": "one paragraph",
+        "findings": [_FINDING],
+        "refutations": [{"target": "H1", "verdict": "weakened", "claim": "...", "evidence": "..."}],
+        "confidence": 0.7,
+    },
 }
 _KIND_SHAPES = {"synthesis": "synthesis", "debate": "debate", "red-team": "red-team", "lens": "lens"}
 
@@ -137,8 +187,10 @@ def example(shape: str) -> str:
 
 # a fence of backticks or tildes (CommonMark allows both), closed by the same kind
 _FENCE = re.compile(r"(```|~~~)[ \t]*(json|JSON)?[ \t]*\r?\n(.*?)\1", re.S)
-AGAIN = ("Send your whole final message again: your analysis in prose as before, then this one "
-         "corrected JSON block as the last thing in it.")
+AGAIN = (
+    "Send your whole final message again: your analysis in prose as before, then this one "
+    "corrected JSON block as the last thing in it."
+)
 
 
 class ReportProblem(ValueError):
@@ -166,8 +218,13 @@ def _describe(exc: ValidationError) -> str:
 
 
 # ---- what a model plausibly writes where the meaning is plain
-_PARTS: "dict[str, type[BaseModel]]" = {"findings": Finding, "approaches": Approach, "dissent": Concern,
-                                         "refutations": Refutation, "conflicts": Conflict}
+_PARTS: "dict[str, type[BaseModel]]" = {
+    "findings": Finding,
+    "approaches": Approach,
+    "dissent": Concern,
+    "refutations": Refutation,
+    "conflicts": Conflict,
+}
 _WORDS = {"phase", "verdict", "severity"}  # closed vocabularies, read in any case
 
 
@@ -224,20 +281,22 @@ def extract_report(text: str, max_bytes: int, shape: str = "research") -> "tuple
     if size > max_bytes:
         raise ReportProblem(
             f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and evidence "
-            f"and end your final message with exactly one fenced JSON block. {shown}")
+            f"and end your final message with exactly one fenced JSON block. {shown}"
+        )
     blocks = _fenced_json_blocks(text)
     if not blocks:
         raise ReportProblem("Your final message has no fenced JSON report. " + shown)
     if len(blocks) > 1:
         raise ReportProblem(
             f"Your final message has {len(blocks)} fenced JSON blocks; end it with exactly ONE "
-            "report block (no quoted or example JSON elsewhere). " + shown)
+            "report block (no quoted or example JSON elsewhere). " + shown
+        )
     try:
         data = orjson.loads(blocks[0])
     except orjson.JSONDecodeError as exc:
         raise ReportProblem(
-            f"Your JSON report does not parse ({exc}). Use double quotes, no comments, no trailing "
-            "commas. " + shown) from None
+            f"Your JSON report does not parse ({exc}). Use double quotes, no comments, no trailing commas. " + shown
+        ) from None
     if not isinstance(data, dict):
         raise ReportProblem("Your JSON report must be an object. " + shown)
     return _validated(data, shown)
@@ -247,8 +306,7 @@ def _validated(data: dict, shown: str) -> "tuple[AgentReport, list[str]]":
     try:
         report = AgentReport.model_validate(lenient(data))
     except ValidationError as exc:
-        raise ReportProblem("Your JSON report is invalid; fix these fields:\n" + _describe(exc)
-                            + "\n" + shown) from None
+        raise ReportProblem("Your JSON report is invalid; fix these fields:\n" + _describe(exc) + "\n" + shown) from None
     ignored = sorted(k for k in data if k not in AgentReport.model_fields)
     return report, ignored
 
@@ -260,6 +318,8 @@ def report_from_data(data: object, max_bytes: int) -> "tuple[AgentReport, list[s
         raise ReportProblem("Your StructuredOutput input must be one JSON object (the report).")
     size = len(orjson.dumps(data))
     if size > max_bytes:
-        raise ReportProblem(f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and "
-                            "evidence and call StructuredOutput again.")
+        raise ReportProblem(
+            f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and "
+            "evidence and call StructuredOutput again."
+        )
     return _validated(data, "Call StructuredOutput again with the whole report, these fields fixed.")

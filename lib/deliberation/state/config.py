@@ -56,29 +56,38 @@ class TriggerConfig(_Section):
     enabled: bool = Field(T["enabled"], description="Score every user prompt and inject the protocol below the threshold.")
     threshold: float = Field(T["threshold"], ge=0, le=1, description="Deliberation is recommended when confidence is below this.")
     high_dimension: float = Field(T["high_dimension"], ge=0, le=1, description="A dimension at or above this counts as high.")
-    force_markers: list[str] = Field(default_factory=_default("trigger", "force_markers"),
-                                     description="A prompt starting with one of these always triggers.")
+    force_markers: list[str] = Field(
+        default_factory=_default("trigger", "force_markers"), description="A prompt starting with one of these always triggers."
+    )
     vocabularies: "dict[str, dict[str, float]] | None" = Field(
-        T["vocabularies"], description="Replace the built-in vocabulary of a dimension: {dimension: {term: weight}}.")
+        T["vocabularies"], description="Replace the built-in vocabulary of a dimension: {dimension: {term: weight}}."
+    )
     extra_terms: dict[str, dict[str, float]] = Field(
         default_factory=_default("trigger", "extra_terms"),
-        description="Add terms to the built-in vocabularies: {dimension: {term: weight}}.")
+        description="Add terms to the built-in vocabularies: {dimension: {term: weight}}.",
+    )
     self_rating: bool = Field(
-        T["self_rating"], description="At session start, tell the agent how to rate a decision it meets (four "
-                                      "dimensions, the task type's bar) and to start the deliberation itself below "
-                                      "it (about 160 tokens).")
+        T["self_rating"],
+        description="At session start, tell the agent how to rate a decision it meets (four "
+        "dimensions, the task type's bar) and to start the deliberation itself below "
+        "it (about 160 tokens).",
+    )
     tool_net: Literal["note", "ask", "off"] = Field(
-        T["tool_net"], description="A risky tool call with no deliberation on record (force-push to a shared branch, "
-                                   "data or infrastructure destroyed in production, a production migration, an auth/"
-                                   "payment/migration edit after a risky prompt): note = the call runs and the model "
-                                   "is told to deliberate before going on; ask = the call waits for the user's yes; off.")
+        T["tool_net"],
+        description="A risky tool call with no deliberation on record (force-push to a shared branch, "
+        "data or infrastructure destroyed in production, a production migration, an auth/"
+        "payment/migration edit after a risky prompt): note = the call runs and the model "
+        "is told to deliberate before going on; ask = the call waits for the user's yes; off.",
+    )
 
 
 class TaskTypeConfig(_Section):
     thresholds: dict[str, float] = Field(
-        default_factory=_default("task_types", "thresholds"), description="Consensus threshold per task type.")
+        default_factory=_default("task_types", "thresholds"), description="Consensus threshold per task type."
+    )
     keywords: "dict[str, list[str]] | None" = Field(
-        D["task_types"]["keywords"], description="Replace the built-in classification keywords: {task_type: [words]}.")
+        D["task_types"]["keywords"], description="Replace the built-in classification keywords: {task_type: [words]}."
+    )
 
     @field_validator("thresholds")
     @classmethod
@@ -103,72 +112,139 @@ DEFAULT_DIMENSIONS = D["ranking"]["dimensions"]
 class RankingConfig(_Section):
     dimensions: list[Dimension] = Field(
         default_factory=lambda: [Dimension.model_validate(d) for d in DEFAULT_DIMENSIONS],
-        min_length=5, max_length=5, description="The five weighted ranking dimensions (scores 0-10).")
+        min_length=5,
+        max_length=5,
+        description="The five weighted ranking dimensions (scores 0-10).",
+    )
 
 
-_DL, _G, _C, _I, _SB, _DP, _E, _M = (D[k] for k in ("deliberation", "gates", "conformity", "isolation",
-                                                        "spawn_budget", "depth", "escalation", "models"))
+_DL, _G, _C, _I, _SB, _DP, _E, _M = (
+    D[k] for k in ("deliberation", "gates", "conformity", "isolation", "spawn_budget", "depth", "escalation", "models")
+)
 
 
 class DeliberationConfig(_Section):
     min_agents: int = Field(_DL["min_agents"], ge=1, description="Completed agents needed per phase (research, ranking).")
-    min_distinct_personas: int = Field(_DL["min_distinct_personas"], ge=1, description="Gate 2 method diversity: distinct personas.")
+    min_distinct_personas: int = Field(
+        _DL["min_distinct_personas"], ge=1, description="Gate 2 method diversity: distinct personas."
+    )
     min_alternatives: int = Field(_DL["min_alternatives"], ge=1, description="Gate 2 complexity handling: approaches generated.")
     max_report_bytes: int = Field(_DL["max_report_bytes"], ge=1024, description="A report larger than this is refused.")
     report_retries: int = Field(_DL["report_retries"], ge=0, le=3, description="SubagentStop send-backs of an invalid report.")
-    quiet_waiting: bool = Field(_DL["quiet_waiting"], description="A background deliberation agent's task notification that "
-                                "changes nothing (its report accepted, agents of its wave still running, no news) asks the "
-                                "client for no model turn; it reaches the main agent with the next notification "
-                                "(docs/HOOK_ANSWERS.md). Off: every notification is a turn.")
+    quiet_waiting: bool = Field(
+        _DL["quiet_waiting"],
+        description="A background deliberation agent's task notification that "
+        "changes nothing (its report accepted, agents of its wave still running, no news) asks the "
+        "client for no model turn; it reaches the main agent with the next notification "
+        "(docs/HOOK_ANSWERS.md). Off: every notification is a turn.",
+    )
 
 
 class GatesConfig(_Section):
-    stop_block_limit: int = Field(_G["stop_block_limit"], ge=1, le=7, description="Consecutive Stop blocks before the stop goes through and the deliberation is marked FAILED (the client itself ends a turn after 8).")
+    stop_block_limit: int = Field(
+        _G["stop_block_limit"],
+        ge=1,
+        le=7,
+        description="Consecutive Stop blocks before the stop goes through and the deliberation is marked FAILED (the client itself ends a turn after 8).",
+    )
     strong: float = Field(_G["strong"], ge=0, le=1, description="Consensus above this is strong.")
-    moderate: float = Field(_G["moderate"], ge=0, le=1, description="Consensus from this up to strong is moderate; below it weak.")
-    require_improvement: bool = Field(_G["require_improvement"], description="Gate 2: the share of the panel whose position is the decision must rise from research to the blind ranking, unless it was unanimous throughout (docs/CONSENSUS.md).")
-    acceptable_level: float = Field(_G["acceptable_level"], ge=0, le=10, description="The leading approach's mean weighted score (0-10) below which it is the best of weak options: a warning, and for security and architecture decisions a reason for human review (docs/CONSENSUS.md).")
+    moderate: float = Field(
+        _G["moderate"], ge=0, le=1, description="Consensus from this up to strong is moderate; below it weak."
+    )
+    require_improvement: bool = Field(
+        _G["require_improvement"],
+        description="Gate 2: the share of the panel whose position is the decision must rise from research to the blind ranking, unless it was unanimous throughout (docs/CONSENSUS.md).",
+    )
+    acceptable_level: float = Field(
+        _G["acceptable_level"],
+        ge=0,
+        le=10,
+        description="The leading approach's mean weighted score (0-10) below which it is the best of weak options: a warning, and for security and architecture decisions a reason for human review (docs/CONSENSUS.md).",
+    )
 
 
 class ConformityConfig(_Section):
-    clustering_window: float = Field(_C["clustering_window"], ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale).")
-    min_agents_for_clustering: int = Field(_C["min_agents_for_clustering"], ge=2, description="Score clustering (total, per dimension, near the threshold) needs at least this many ranking agents.")
-    near_threshold_margin: float = Field(_C["near_threshold_margin"], ge=0, le=10, description="Near threshold: every agent's weighted score for the leading approach within this many points of threshold × 10.")
-    templated_similarity: float = Field(_C["templated_similarity"], ge=0, le=1, description="Concerns this similar across agents are templated.")
-    same_reasoning_similarity: float = Field(_C["same_reasoning_similarity"], ge=0, le=1, description="Agreeing rationales this similar are the same reasoning.")
+    clustering_window: float = Field(
+        _C["clustering_window"], ge=0, le=10, description="Score clustering: every agent within this many points (0-10 scale)."
+    )
+    min_agents_for_clustering: int = Field(
+        _C["min_agents_for_clustering"],
+        ge=2,
+        description="Score clustering (total, per dimension, near the threshold) needs at least this many ranking agents.",
+    )
+    near_threshold_margin: float = Field(
+        _C["near_threshold_margin"],
+        ge=0,
+        le=10,
+        description="Near threshold: every agent's weighted score for the leading approach within this many points of threshold × 10.",
+    )
+    templated_similarity: float = Field(
+        _C["templated_similarity"], ge=0, le=1, description="Concerns this similar across agents are templated."
+    )
+    same_reasoning_similarity: float = Field(
+        _C["same_reasoning_similarity"], ge=0, le=1, description="Agreeing rationales this similar are the same reasoning."
+    )
     conflicting_pairs: list[list[str]] = Field(
         default_factory=_default("conformity", "conflicting_pairs"),
-        description="Persona pairs whose priorities conflict; unanimous approval from both is suspicious.")
+        description="Persona pairs whose priorities conflict; unanimous approval from both is suspicious.",
+    )
     blocking: bool = Field(_C["blocking"], description="Make conformity warnings block Gate 2.")
 
 
 class IsolationConfig(_Section):
     enabled: bool = Field(_I["enabled"], description="Deny research spawns whose prompt carries another agent's findings.")
-    leak_threshold: float = Field(_I["leak_threshold"], ge=0, le=1, description="Share of a finding's shingles found in a research prompt that counts as a leak.")
-    blind_ranking: bool = Field(_I["blind_ranking"], description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.")
-    complete_findings: bool = Field(_I["complete_findings"], description="Deny synthesis-lead / debate-moderator spawns whose prompt lacks a finding of a research agent that reported (measured like a leak: leak_threshold), naming the missing findings.")
+    leak_threshold: float = Field(
+        _I["leak_threshold"],
+        ge=0,
+        le=1,
+        description="Share of a finding's shingles found in a research prompt that counts as a leak.",
+    )
+    blind_ranking: bool = Field(
+        _I["blind_ranking"],
+        description="Deny ranking spawns whose prompt carries the vote: a leader, scores, other agents' verdicts or rationale, or the approaches out of the neutral order.",
+    )
+    complete_findings: bool = Field(
+        _I["complete_findings"],
+        description="Deny synthesis-lead / debate-moderator spawns whose prompt lacks a finding of a research agent that reported (measured like a leak: leak_threshold), naming the missing findings.",
+    )
 
 
 class SpawnBudgetConfig(_Section):
     max_active_children: int = Field(_SB["max_active_children"], ge=1, le=100, description="Active children per parent.")
     max_session_total: int = Field(
-        _SB["max_session_total"], ge=1, le=10000, description="Subagents one session may start in all (Agent spawns and Workflow "
+        _SB["max_session_total"],
+        ge=1,
+        le=10000,
+        description="Subagents one session may start in all (Agent spawns and Workflow "
         "agents; a SendMessage resume is not a new agent). 60 fits the largest deliberation the protocol "
-        "asks for (10 personas, full depth, one re-rank: 39) with room for other work (docs/CONFIGURATION.md).")
+        "asks for (10 personas, full depth, one re-rank: 39) with room for other work (docs/CONFIGURATION.md).",
+    )
     max_depth: int = Field(_SB["max_depth"], ge=1, le=10, description="Nesting limit for non-deliberation agents.")
     stale_after_s: int = Field(_SB["stale_after_s"], ge=60, description="A spawn never seen to start stops counting after this.")
 
 
 class DepthConfig(_Section):
     posture: Literal["ceiling", "opt-in", "off"] = Field(
-        _DP["posture"], description="ceiling = deepen whenever hot spots exist; opt-in = only for task types listed in per_task_type as 'on'; off = breadth only.")
+        _DP["posture"],
+        description="ceiling = deepen whenever hot spots exist; opt-in = only for task types listed in per_task_type as 'on'; off = breadth only.",
+    )
     per_task_type: dict[str, Literal["on", "off"]] = Field(
-        default_factory=_default("depth", "per_task_type"), description="Dial-down (or opt-in) per task type.")
+        default_factory=_default("depth", "per_task_type"), description="Dial-down (or opt-in) per task type."
+    )
     max_lock: bool = Field(_DP["max_lock"], description="MAX: lock the ceiling whatever per_task_type says.")
-    workers_per_wave: int = Field(_DP["workers_per_wave"], ge=1, description=f"Tier-2 workers per hot-spot wave, clamped to {DEPTH_HARD_CEILING}.")
-    agent_budget: int = Field(_DP["agent_budget"], ge=0, description="Tier-2 agents allowed per deliberation (deepen + red team 2).")
+    workers_per_wave: int = Field(
+        _DP["workers_per_wave"], ge=1, description=f"Tier-2 workers per hot-spot wave, clamped to {DEPTH_HARD_CEILING}."
+    )
+    agent_budget: int = Field(
+        _DP["agent_budget"], ge=0, description="Tier-2 agents allowed per deliberation (deepen + red team 2)."
+    )
     token_budget: int = Field(_DP["token_budget"], ge=0, description="Subagent tokens per deliberation before depth is skipped.")
-    max_hot_spots: int = Field(_DP["max_hot_spots"], ge=1, le=999, description="Hot spots a depth wave deepens, highest priority first (each worker gets at most 3 it can work on); the rest are recorded, not deepened.")
+    max_hot_spots: int = Field(
+        _DP["max_hot_spots"],
+        ge=1,
+        le=999,
+        description="Hot spots a depth wave deepens, highest priority first (each worker gets at most 3 it can work on); the rest are recorded, not deepened.",
+    )
 
 
 # -- probes: what a probe command may not carry -------------------------------------------------
@@ -189,19 +265,23 @@ def command_problems(argv: "list[str]") -> "list[str]":
             problems.append(
                 f"command[{i}] contains the placeholder {m.group(0)!r}: probes take no deliberation "
                 "content (no templating of question, reports or claims), their pass/fail must be "
-                "computed without the claim's reasoning")
+                "computed without the claim's reasoning"
+            )
         if _ENV_REF.search(arg):
             problems.append(
                 f"command[{i}] references a DELIBERATION_* variable: probes receive no deliberation "
-                "content through their environment")
+                "content through their environment"
+            )
         if STATE_DIR_PATTERN.search(arg):
             problems.append(
                 f"command[{i}] reads the plugin's state (.claude/deliberation), which holds the "
-                "agents' reports: the probe would not be independent of the claim")
+                "agents' reports: the probe would not be independent of the claim"
+            )
     if argv and os.path.basename(argv[0]).lower() in _LLM_CLIS:
         problems.append(
             f"{argv[0]!r} is an LLM prompt, not an independent check (checksum test: the verdict "
-            "must not come from another judge)")
+            "must not come from another judge)"
+        )
     return problems
 
 
@@ -210,7 +290,9 @@ class ProbeConfig(_Section):
     command: list[str] = Field(min_length=1, description="argv, run in the project directory, no shell.")
     classes: list[str] = Field(default_factory=lambda: ["*"], description="Decision-class globs this probe covers.")
     inputs: list[str] = Field(default_factory=list, description="Paths the probe reads (for the causal test).")
-    timeout_s: float = Field(60, gt=0, le=PROBE_BUDGET_MAX_S, description="This probe's own limit; the shared probe_budget_s bounds all of them.")
+    timeout_s: float = Field(
+        60, gt=0, le=PROBE_BUDGET_MAX_S, description="This probe's own limit; the shared probe_budget_s bounds all of them."
+    )
 
     @field_validator("command")
     @classmethod
@@ -224,12 +306,16 @@ class ProbeConfig(_Section):
 
 class ModelsConfig(_Section):
     diverse: bool = Field(
-        _M["diverse"], description="Ask (and enforce) that personas whose priorities conflict (conformity.conflicting_pairs) "
+        _M["diverse"],
+        description="Ask (and enforce) that personas whose priorities conflict (conformity.conflicting_pairs) "
         "run on different models from `pool`. Off by default: it costs no extra agent or token, but the "
-        "personas moved to another model are billed at its price and answer with its ability (docs/CONFIGURATION.md).")
+        "personas moved to another model are billed at its price and answer with its ability (docs/CONFIGURATION.md).",
+    )
     pool: list[str] = Field(
-        default_factory=_default("models", "pool"), min_length=2,
-        description="Model aliases of the Agent tool's `model` to spread conflicting personas over, in order.")
+        default_factory=_default("models", "pool"),
+        min_length=2,
+        description="Model aliases of the Agent tool's `model` to spread conflicting personas over, in order.",
+    )
 
     @field_validator("pool")
     @classmethod
@@ -244,17 +330,38 @@ class ModelsConfig(_Section):
 
 class EscalationConfig(_Section):
     policy: Literal["D+T2+PROBE", "T1+D+T2+PROBE"] = Field(
-        _E["policy"], description="The routing rule set: the deployable D+T2 with probes (docs/EVIDENCE.md, E8), or the stricter "
-                                  "set that also runs T1 (every accepted decision of a reversed class goes to a person).")
-    unanimous_confidence: float = Field(_E["unanimous_confidence"], ge=0, le=1, description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.")
+        _E["policy"],
+        description="The routing rule set: the deployable D+T2 with probes (docs/EVIDENCE.md, E8), or the stricter "
+        "set that also runs T1 (every accepted decision of a reversed class goes to a person).",
+    )
+    unanimous_confidence: float = Field(
+        _E["unanimous_confidence"],
+        ge=0,
+        le=1,
+        description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.",
+    )
     risky_tools: str = Field(_E["risky_tools"], description="Tools that need a person's yes while a decision awaits review.")
     probe_failure: Literal["escalate", "reject"] = Field(
-        _E["probe_failure"], description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.")
+        _E["probe_failure"],
+        description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.",
+    )
     known_reversal: Literal["review", "reject"] = Field(
-        _E["known_reversal"], description="T1 (accepted decision in a class reversed before; policy T1+D+T2+PROBE only): human review, or the hard-reject path.")
-    probes: list[ProbeConfig] = Field(default_factory=_default("escalation", "probes"), description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.")
-    probe_budget_s: float = Field(_E["probe_budget_s"], gt=0, le=PROBE_BUDGET_MAX_S, description="All probes of one route together, run by the Stop hook. At most its timeout (300 s) less the margins and the longest lock wait, so the hook never gives up on a route that then completes unseen. A probe left without time fails.")
-    class_tags: "dict[str, list[str]] | None" = Field(_E["class_tags"], description="Replace the built-in tag keywords: {tag: [words]}.")
+        _E["known_reversal"],
+        description="T1 (accepted decision in a class reversed before; policy T1+D+T2+PROBE only): human review, or the hard-reject path.",
+    )
+    probes: list[ProbeConfig] = Field(
+        default_factory=_default("escalation", "probes"),
+        description="Novelty-arm probes: commands that recheck a decision class from source data, never given deliberation text.",
+    )
+    probe_budget_s: float = Field(
+        _E["probe_budget_s"],
+        gt=0,
+        le=PROBE_BUDGET_MAX_S,
+        description="All probes of one route together, run by the Stop hook. At most its timeout (300 s) less the margins and the longest lock wait, so the hook never gives up on a route that then completes unseen. A probe left without time fails.",
+    )
+    class_tags: "dict[str, list[str]] | None" = Field(
+        _E["class_tags"], description="Replace the built-in tag keywords: {tag: [words]}."
+    )
 
 
 class ModelPrices(_Section):
@@ -266,38 +373,65 @@ class ModelPrices(_Section):
 
 class PriceTable(_Section):
     """Token prices the user vouches for: the decision record shows money only with these."""
-    as_of: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="The date these prices were read (YYYY-MM-DD); shown with every amount.")
-    source: str = Field(min_length=1, max_length=200, description="Where the prices come from (a price page, a contract); shown with every amount.")
+
+    as_of: str = Field(
+        pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+        description="The date these prices were read (YYYY-MM-DD); shown with every amount.",
+    )
+    source: str = Field(
+        min_length=1,
+        max_length=200,
+        description="Where the prices come from (a price page, a contract); shown with every amount.",
+    )
     currency: str = Field("USD", pattern=r"^[A-Z]{3}$")
     models: dict[str, ModelPrices] = Field(
-        min_length=1, description="Model name or glob → its prices, e.g. {\"claude-sonnet-*\": {...}, \"*\": {...}}: an "
-                                  "agent is priced by the first key matching the model it ran on (else the one asked "
-                                  "for); an agent no key matches is not priced, and the record says how many.")
+        min_length=1,
+        description='Model name or glob → its prices, e.g. {"claude-sonnet-*": {...}, "*": {...}}: an '
+        "agent is priced by the first key matching the model it ran on (else the one asked "
+        "for); an agent no key matches is not priced, and the record says how many.",
+    )
 
 
 class CostConfig(_Section):
     prices: "PriceTable | None" = Field(
-        D["cost"]["prices"], description="Token prices for the decision record's cost section. Unset (the default): tokens only, "
-                          "no amounts — the plugin ships no prices of its own.")
+        D["cost"]["prices"],
+        description="Token prices for the decision record's cost section. Unset (the default): tokens only, "
+        "no amounts — the plugin ships no prices of its own.",
+    )
 
 
 class RetentionConfig(_Section):
     """How long session folders and logs stay (docs/STORAGE.md); deliberations and their records
     stay until the user removes them."""
-    auto: bool = Field(D["retention"]["auto"], description="Prune at a session start (at most once an hour): session folders and logs "
-                                         "past max_age_days or beyond max_total_mb.")
-    max_age_days: float = Field(D["retention"]["max_age_days"], ge=1, le=3650,
-                                description="A session folder untouched this long is removed (never one whose "
-                                            "deliberation is open or awaits review).")
-    max_total_mb: float = Field(D["retention"]["max_total_mb"], gt=0, le=1_000_000,
-                                description="Beyond this total of session folders and logs, the oldest go first "
-                                            "(never one used in the last day).")
+
+    auto: bool = Field(
+        D["retention"]["auto"],
+        description="Prune at a session start (at most once an hour): session folders and logs "
+        "past max_age_days or beyond max_total_mb.",
+    )
+    max_age_days: float = Field(
+        D["retention"]["max_age_days"],
+        ge=1,
+        le=3650,
+        description="A session folder untouched this long is removed (never one whose deliberation is open or awaits review).",
+    )
+    max_total_mb: float = Field(
+        D["retention"]["max_total_mb"],
+        gt=0,
+        le=1_000_000,
+        description="Beyond this total of session folders and logs, the oldest go first (never one used in the last day).",
+    )
 
 
 class Config(_Section):
     schema_version: int = SCHEMA_VERSION
     strict: bool = Field(D["strict"], description="Fail closed: internal errors block instead of warning.")
-    lock_timeout_s: float = Field(D["lock_timeout_s"], gt=0, le=LOCK_TIMEOUT_MAX_S, description="How long a hook waits for a state lock. At most a hook's timeout (60 s) less the margins, so a hook never gives up on work that then completes unseen.")
+    lock_timeout_s: float = Field(
+        D["lock_timeout_s"],
+        gt=0,
+        le=LOCK_TIMEOUT_MAX_S,
+        description="How long a hook waits for a state lock. At most a hook's timeout (60 s) less the margins, so a hook never gives up on work that then completes unseen.",
+    )
     trigger: TriggerConfig = Field(default_factory=TriggerConfig)
     task_types: TaskTypeConfig = Field(default_factory=TaskTypeConfig)
     ranking: RankingConfig = Field(default_factory=RankingConfig)
@@ -399,8 +533,12 @@ def resolve_config(layout: Layout) -> "tuple[dict, list[str], list[consent.Item]
         data = consent.effective(data, Config().model_dump(mode="json"), waiting)
     try:
         st = os.lstat(layout.config)
-        payload = {"key": plain_reads.cache_key(st, consent.stamp(layout)), "config": data, "problems": problems,
-                   "awaiting": [list(i.pair()) for i in waiting]}
+        payload = {
+            "key": plain_reads.cache_key(st, consent.stamp(layout)),
+            "config": data,
+            "problems": problems,
+            "awaiting": [list(i.pair()) for i in waiting],
+        }
         path = layout.checked_parent(layout.config_cache)  # a planted link or FIFO there is renamed over
         atomic_write_bytes(path, sealed(layout, path, dumps(payload)))
     except OSError:
@@ -429,8 +567,10 @@ def project_config_and_waiting(layout) -> "tuple[Config, list[str], list[consent
         try:
             return _validated(data), problems, []
         except ValidationError as exc:
-            problems.append("deliberation config: the cached config did not validate "
-                            f"({exc.error_count()} error(s)); rebuilt from config.json")
+            problems.append(
+                "deliberation config: the cached config did not validate "
+                f"({exc.error_count()} error(s)); rebuilt from config.json"
+            )
     data, found, waiting = resolve_config(layout)
     problems += [f"deliberation config: {p}" for p in found]
     return _validated(data or {}), problems, waiting

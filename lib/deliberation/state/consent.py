@@ -19,8 +19,13 @@ import time
 DEFAULT_FORCE_MARKERS = ("/deliberate", "DELIBERATE")
 DEFAULT_THRESHOLD = 0.70
 DEFAULT_HIGH_DIMENSION = 0.6
-DEFAULT_LIMITS = {"spawn_budget.max_active_children": 12, "spawn_budget.max_session_total": 60,
-                  "spawn_budget.max_depth": 3, "depth.agent_budget": 6, "depth.token_budget": 400_000}
+DEFAULT_LIMITS = {
+    "spawn_budget.max_active_children": 12,
+    "spawn_budget.max_session_total": 60,
+    "spawn_budget.max_depth": 3,
+    "depth.agent_budget": 6,
+    "depth.token_budget": 400_000,
+}
 DEFAULT_RETENTION = {"retention.max_age_days": 30, "retention.max_total_mb": 100}
 CONFIG_LIMIT = 1 << 20  # config.json: a real one is a few KiB
 TRUST_LIMIT = 8 << 20
@@ -70,7 +75,6 @@ GATED = (
     ("retention.max_total_mb", _below(DEFAULT_RETENTION["retention.max_total_mb"])),
 )
 GATED_NAMES = tuple(name for name, _widens in GATED)
-
 
 
 class Item(object):
@@ -250,9 +254,12 @@ def approve(layout, environ=None, now=None):
     at = time.time() if now is None else now
 
     def edit(projects):
-        projects[_project_key(layout)] = {"approved_at": at, "settings": {
-            i.name: {"sha256": i.digest(), "value": i.value} for i in items}}
+        projects[_project_key(layout)] = {
+            "approved_at": at,
+            "settings": {i.name: {"sha256": i.digest(), "value": i.value} for i in items},
+        }
         return items
+
     return _change(layout, environ, edit)
 
 

@@ -18,10 +18,13 @@ class _Part(BaseModel):
 
 
 def _sources(required: bool, what: str):
-    return Field(default_factory=list, min_length=1 if required else 0, max_length=20,
-                 description=f"The ids {what} follows from: findings (persona:F1), documented dissent "
-                             "(persona:D1), refutations (persona:R1) or hot spots (H1). "
-                             + ("At least one." if required else "Optional."))
+    return Field(
+        default_factory=list,
+        min_length=1 if required else 0,
+        max_length=20,
+        description=f"The ids {what} follows from: findings (persona:F1), documented dissent "
+        "(persona:D1), refutations (persona:R1) or hot spots (H1). " + ("At least one." if required else "Optional."),
+    )
 
 
 class Requirement(_Part):
@@ -39,8 +42,9 @@ class NonGoal(_Part):
 class AcceptanceCriterion(_Part):
     id: str = Field(pattern=REPORT_ID, description="Unique within the document, e.g. AC1.")
     text: str = Field(min_length=1, max_length=2000, description="An observable, checkable condition.")
-    verifies: list[str] = Field(default_factory=list, max_length=20,
-                                description="Ids of the requirements this criterion verifies.")
+    verifies: list[str] = Field(
+        default_factory=list, max_length=20, description="Ids of the requirements this criterion verifies."
+    )
     sources: list[str] = _sources(True, "this criterion")
 
 

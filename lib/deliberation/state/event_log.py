@@ -27,9 +27,27 @@ RERUN_WINDOW_BYTES = 16 << 20  # how far back a re-run looks for its own event
 RECORD_CAP_BYTES = 1 << 20  # a record larger than this keeps only its payload's ids (each field is cut already)
 
 # The payload strings an ids-only record keeps: names and ids, never text a person or an agent wrote.
-ID_KEYS = frozenset({"session_id", "hook_event_name", "tool_name", "tool_use_id", "agent_id", "agent_type",
-                     "subagent_type", "source", "model", "status", "agentId", "agentType", "taskId", "runId",
-                     "reason", "to", "name"})
+ID_KEYS = frozenset(
+    {
+        "session_id",
+        "hook_event_name",
+        "tool_name",
+        "tool_use_id",
+        "agent_id",
+        "agent_type",
+        "subagent_type",
+        "source",
+        "model",
+        "status",
+        "agentId",
+        "agentType",
+        "taskId",
+        "runId",
+        "reason",
+        "to",
+        "name",
+    }
+)
 ID_CHARS = 200
 
 
@@ -74,13 +92,27 @@ def ids_only(value):
     return value
 
 
-def make_record(event, payload: dict, answer: dict, notes: "list[str] | None", keep: str, cap: int,
-                at: float, handled_by: str, extra: "dict | None" = None) -> dict:
+def make_record(
+    event,
+    payload: dict,
+    answer: dict,
+    notes: "list[str] | None",
+    keep: str,
+    cap: int,
+    at: float,
+    handled_by: str,
+    extra: "dict | None" = None,
+) -> dict:
     """One event-log record. `keep` is "full" (the payload, strings cut at `cap`) or "ids"."""
     from deliberation import SCHEMA_VERSION
 
-    record = {"schema_version": SCHEMA_VERSION, "at": at, "event": event.hook_event_name or type(event).__name__,
-              "eid": event.event_id, "handled_by": handled_by}
+    record = {
+        "schema_version": SCHEMA_VERSION,
+        "at": at,
+        "event": event.hook_event_name or type(event).__name__,
+        "eid": event.event_id,
+        "handled_by": handled_by,
+    }
     if keep == "ids":
         record.update(payload=ids_only(payload), ids_only=True)
     else:
@@ -104,8 +136,12 @@ def json_line(record: dict) -> bytes:
     except (RecursionError, ValueError):
         import json  # the rare case needs json's `default`
 
-        text = json.dumps({**record, "payload": {"unloggable": "payload nested too deeply to log"}},
-                          ensure_ascii=False, separators=(",", ":"), default=str)
+        text = json.dumps(
+            {**record, "payload": {"unloggable": "payload nested too deeply to log"}},
+            ensure_ascii=False,
+            separators=(",", ":"),
+            default=str,
+        )
     return (text + "\n").encode("utf-8", "replace")
 
 
@@ -126,7 +162,7 @@ def append_line(path: str, line: bytes) -> None:
         try:
             view = memoryview(line)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
         except BaseException:
             try:
                 os.ftruncate(fd, size)
@@ -249,8 +285,7 @@ def has_lines(path: str, lines: bytes, window: int = RERUN_WINDOW_BYTES) -> bool
     return False
 
 
-def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES,
-               opener=None) -> "dict | None":
+def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES, opener=None) -> "dict | None":
     """The logged record of event `event_id`, searched from the end; with `opener`
     (seal.line_opener), only a line this user's plugin sealed counts."""
     if not event_id:
@@ -287,17 +322,31 @@ def logged_answer(layout, session_id: str, event_id: "str | None"):
         return None
     logged = record.get("answer")
     logged = logged if isinstance(logged, dict) else {}
+
     def text(key: str) -> "str | None":
         v = logged.get(key)
         return v if isinstance(v, str) else None
 
     updated = logged.get("updated_input")  # the plugin workflow's filled-in args: answered again whole
-    return hookio.Answer(text("decision"), text("reason"), text("context"), text("system_message"),
-                         updated if isinstance(updated, dict) else None, text("stop_reason"))
+    return hookio.Answer(
+        text("decision"),
+        text("reason"),
+        text("context"),
+        text("system_message"),
+        updated if isinstance(updated, dict) else None,
+        text("stop_reason"),
+    )
 
 
-def log_line(layout, event, payload: dict, answer: dict,
-             notes: "list[str] | None" = None, trigger: "dict | None" = None, keep: str = "full") -> None:
+def log_line(
+    layout,
+    event,
+    payload: dict,
+    answer: dict,
+    notes: "list[str] | None" = None,
+    trigger: "dict | None" = None,
+    keep: str = "full",
+) -> None:
     """Append an event-log record without the session lock (fast-path events change no state);
     `keep` as in make_record."""
     from deliberation.state import seal
@@ -305,8 +354,17 @@ def log_line(layout, event, payload: dict, answer: dict,
     from deliberation.defaults import LOG_FIELD_CAP_CHARS
 
     path = layout.checked(layout.events(event.session_id))  # a symlinked events.jsonl must not lead out
-    record = make_record(event, payload, answer, notes, keep, LOG_FIELD_CAP_CHARS, time.time(), handled_by(),
-                         None if trigger is None else {"trigger": trigger})
+    record = make_record(
+        event,
+        payload,
+        answer,
+        notes,
+        keep,
+        LOG_FIELD_CAP_CHARS,
+        time.time(),
+        handled_by(),
+        None if trigger is None else {"trigger": trigger},
+    )
     in_session_dir(path, lambda: append_line(path, seal.seal_lines(layout, path, json_line(record))))
 
 
@@ -351,13 +409,18 @@ def pending_prompt(layout, session_id: str) -> "dict | None":
     from deliberation.state import seal, user_data
 
     try:  # no link, no FIFO, bounded, and sealed by this user's plugin (seal.Unsealed is a ValueError)
-        data = fastjson.loads(seal.read_runtime(layout, layout.checked(layout.pending_prompt(session_id)),
-                                            RECORD_CAP_BYTES + 4096))
+        data = fastjson.loads(
+            seal.read_runtime(layout, layout.checked(layout.pending_prompt(session_id)), RECORD_CAP_BYTES + 4096)
+        )
     except (OSError, ValueError, user_data.Unavailable):
         return None
     record = data.get("record") if isinstance(data, dict) else None
-    if not (isinstance(record, dict) and record.get("event") == "UserPromptSubmit"
-            and isinstance(record.get("payload"), dict) and isinstance(record["payload"].get("prompt"), str)):
+    if not (
+        isinstance(record, dict)
+        and record.get("event") == "UserPromptSubmit"
+        and isinstance(record.get("payload"), dict)
+        and isinstance(record["payload"].get("prompt"), str)
+    ):
         return None
     return record
 

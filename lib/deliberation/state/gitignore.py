@@ -33,8 +33,7 @@ def write(state_root):
     """Create `state_root/.gitignore` unless a file of that name exists (the user may have
     edited it); True when written. Never follows a symlink."""
     try:
-        fd = os.open(os.path.join(state_root, ".gitignore"),
-                     os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        fd = os.open(os.path.join(state_root, ".gitignore"), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     except OSError:  # present already (or a link), or the folder is not writable: nothing to do
         return False
     try:

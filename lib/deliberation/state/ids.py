@@ -18,8 +18,7 @@ class InvalidId(ValueError):
         if len(shown) > 80:
             shown = shown[:77] + "..."
         super().__init__(
-            f"invalid {kind} {shown}: ids may contain only letters, digits, '-' and '_' "
-            f"(1-{MAX_ID_LENGTH} characters)"
+            f"invalid {kind} {shown}: ids may contain only letters, digits, '-' and '_' (1-{MAX_ID_LENGTH} characters)"
         )
         self.kind = kind
 

@@ -24,8 +24,16 @@ Phase = Literal["IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION",
 PHASE_ORDER = ("IDLE", "RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE")
 Stage = Literal["research", "deliberation", "ranking"]
 AgentKind = Literal["persona", "debate", "synthesis", "red-team", "lens"]
-Detector = Literal["templated_dissent", "score_clustering", "dimension_clustering", "near_threshold",
-                   "missing_minority", "same_reasoning", "two_agent_rule", "single_model"]
+Detector = Literal[
+    "templated_dissent",
+    "score_clustering",
+    "dimension_clustering",
+    "near_threshold",
+    "missing_minority",
+    "same_reasoning",
+    "two_agent_rule",
+    "single_model",
+]
 HotSpotKind = Literal["refuted", "contradiction", "missed_angle"]
 RouteName = Literal["auto-execute", "auto-reject", "human-review", "hard-reject"]
 AdjudicationAction = Literal["approve", "reject", "reverse", "confirm"]
@@ -39,10 +47,16 @@ class _Model(BaseModel):
 
 class _File(_Model):
     schema_version: int = SCHEMA_VERSION
-    mac: "str | None" = Field(None, exclude=True, pattern=r"^[0-9a-f]{32}$", description=(
-        "The seal this user's plugin adds as the last member of every runtime file and line it writes "
-        "(state/seal.py): a file without a valid one was not written by this user's plugin and is not "
-        "believed. Absent from the shared files (reversals.json, adjudications.jsonl)."))
+    mac: "str | None" = Field(
+        None,
+        exclude=True,
+        pattern=r"^[0-9a-f]{32}$",
+        description=(
+            "The seal this user's plugin adds as the last member of every runtime file and line it writes "
+            "(state/seal.py): a file without a valid one was not written by this user's plugin and is not "
+            "believed. Absent from the shared files (reversals.json, adjudications.jsonl)."
+        ),
+    )
 
     @classmethod
     def migrate(cls, data: dict) -> dict:
@@ -56,6 +70,7 @@ class _File(_Model):
 
 class TriggerResult(_Model):
     """The confidence module's verdict on one user prompt."""
+
     dimensions: dict[str, float]  # ambiguity, complexity, stakes, context_dependence
     confidence: float
     threshold: float
@@ -67,13 +82,16 @@ class TriggerResult(_Model):
 
 class Notice(_Model):
     """A message for the main agent that could not be delivered when it arose (background)."""
+
     deliberation_id: str = Field(description="The deliberation it is about ('' for a session-wide budget notice).")
     kind: NoticeKind
     text: str
     blocking: bool = False
     then_next: bool = Field(False, description="Said with the next accepted step as it stands when delivered.")
     created_at: float
-    shown: bool = Field(False, description="A budget notice already shown to the user (systemMessage); it stays queued for the main agent.")
+    shown: bool = Field(
+        False, description="A budget notice already shown to the user (systemMessage); it stays queued for the main agent."
+    )
 
 
 class SessionState(_File):
@@ -88,13 +106,18 @@ class SessionState(_File):
     consecutive_stop_blocks: int = 0
     notices: list[Notice] = Field(default_factory=list)
     open_workflows: list[str] = Field(
-        default_factory=list, description="Workflow runs (their tool_use_id) not yet seen to finish: their "
-        "completion notice and the Stop go to the slow path, which closes them in the lineage.")
+        default_factory=list,
+        description="Workflow runs (their tool_use_id) not yet seen to finish: their "
+        "completion notice and the Stop go to the slow path, which closes them in the lineage.",
+    )
     main_idle_since: "float | None" = Field(
-        None, description="When the main agent's turn last ended (a Stop the plugin let through); None once a "
-        "prompt or a task notification gave it a turn again. A quiet wait needs it (core/quiet_wait.py).")
+        None,
+        description="When the main agent's turn last ended (a Stop the plugin let through); None once a "
+        "prompt or a task notification gave it a turn again. A quiet wait needs it (core/quiet_wait.py).",
+    )
     running_at_stop: "list[str] | None" = Field(
-        None, description="The background tasks that Stop listed as running (None: the payload listed none).")
+        None, description="The background tasks that Stop listed as running (None: the payload listed none)."
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -115,19 +138,25 @@ class Spawn(_Model):
     started_at: "float | None" = None
     finished_at: "float | None" = None
     channel: Literal["agent", "workflow", "unlinked"] = Field(
-        "agent", description="How it started: the Agent tool (PreToolUse saw it), an agent() call of a "
-        "Workflow script (no PreToolUse), or a start no hook announced.")
+        "agent",
+        description="How it started: the Agent tool (PreToolUse saw it), an agent() call of a "
+        "Workflow script (no PreToolUse), or a start no hook announced.",
+    )
     workflow: "str | None" = Field(None, description="The Workflow call (its tool_use_id) that started it.")
     model_requested: "str | None" = Field(
-        None, description="The model asked for: the spawn's `model`, else the agent file's `model:` (None = inherit).")
+        None, description="The model asked for: the spawn's `model`, else the agent file's `model:` (None = inherit)."
+    )
     model: "str | None" = Field(None, description="The model it ran on (the client's resolvedModel, or its transcript).")
     resumes: int = Field(0, description="Times a SendMessage resumed it after it had finished.")
     over_budget: bool = Field(False, description="It started past the spawn budget (a workflow agent no hook could refuse).")
-    checkpoint: bool = Field(False, description="A checkpoint agent of the plugin's workflow (its report is the plugin's verdict).")
+    checkpoint: bool = Field(
+        False, description="A checkpoint agent of the plugin's workflow (its report is the plugin's verdict)."
+    )
 
 
 class WorkflowRun(_Model):
     """One call of the client's Workflow tool: a script whose agent() calls start subagents."""
+
     tool_use_id: "str | None" = None
     task_id: "str | None" = Field(None, description="The client's background task id (its completion notice names it).")
     run_id: "str | None" = Field(None, description="The client's run id (its agents' transcripts live under it).")
@@ -146,7 +175,8 @@ class WorkflowRun(_Model):
     overrun_told: bool = Field(False, description="The user and the main agent were told of the overrun.")
     plugin: bool = Field(False, description="The plugin's own deliberation workflow (docs/WORKFLOW.md).")
     script_check: Literal["", "shipped", "foreign"] = Field(
-        "", description="The resolved script compared with the shipped one at PostToolUse ('' = not checked).")
+        "", description="The resolved script compared with the shipped one at PostToolUse ('' = not checked)."
+    )
     transcript_dir: str = Field("", description="The run's folder (its agents' transcripts and journal.jsonl).")
     resumed_from: "str | None" = Field(None, description="The run id a resumeFromRunId call replays.")
     cached: int = Field(0, description="Agent results the client served from the run's cache (they fired no hook).")
@@ -155,6 +185,7 @@ class WorkflowRun(_Model):
 
 class Resume(_Model):
     """A SendMessage to a subagent: it resumes a finished agent, or reaches a running one."""
+
     tool_use_id: "str | None" = None
     agent_id: str
     sender: str = Field("main", description="'main' or the sending subagent's agent_id.")
@@ -197,6 +228,7 @@ class PhaseChange(_Model):
 
 class GivenContext(_Model):
     """What an agent was given at spawn (context isolation and depth-axis audit)."""
+
     prompt_chars: int = 0
     prompt_sha256: str = ""
     hot_spots: list[str] = Field(default_factory=list)
@@ -206,6 +238,7 @@ class GivenContext(_Model):
 
 class TokenUsage(_Model):
     """Every API response of one subagent, summed from its transcript (what it was billed for)."""
+
     calls: int = Field(0, description="API responses (distinct message ids) in the transcript.")
     input_tokens: int = Field(0, description="Uncached input tokens, all calls.")
     cache_creation_input_tokens: int = Field(0, description="Input tokens written to the prompt cache, all calls.")
@@ -215,6 +248,7 @@ class TokenUsage(_Model):
 
 class Revision(_Model):
     """An earlier report of an agent that a resumed run of the same agent replaced."""
+
     status: Literal["reported", "invalid"]
     report: "AgentReport | None" = None
     problem: "str | None" = None
@@ -242,21 +276,26 @@ class AgentRecord(_Model):
     send_backs: int = 0
     tokens: int = Field(0, description="Tokens counted for the depth budget (see token_usage.py).")
     tokens_source: Literal["", "transcript", "totalTokens", "task-notification"] = Field(
-        "", description="Where `tokens` came from; '' = not counted.")
+        "", description="Where `tokens` came from; '' = not counted."
+    )
     transcript: str = Field("", description="The subagent's transcript path (agent_transcript_path), read for `tokens`.")
     usage: "TokenUsage | None" = Field(
-        None, description="All of the agent's API calls, read from its transcript when the deliberation "
-                          "concluded; None when the transcript could not be read (the record then shows `tokens`).")
+        None,
+        description="All of the agent's API calls, read from its transcript when the deliberation "
+        "concluded; None when the transcript could not be read (the record then shows `tokens`).",
+    )
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
     notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")
     model_requested: "str | None" = Field(
-        None, description="The model asked for: the spawn's `model`, else the agent file's `model:` (None = inherit).")
+        None, description="The model asked for: the spawn's `model`, else the agent file's `model:` (None = inherit)."
+    )
     model: "str | None" = Field(None, description="The model the agent ran on (resolvedModel, or its transcript).")
     resumes: int = Field(0, description="Times a SendMessage resumed this agent after it reported.")
     revisions: list[Revision] = Field(default_factory=list, description="Earlier reports a resumed run replaced, oldest first.")
     channel: Literal["agent", "workflow"] = Field(
-        "agent", description="How it was spawned: an Agent call, or a wave of the plugin's workflow.")
+        "agent", description="How it was spawned: an Agent call, or a wave of the plugin's workflow."
+    )
     label: str = Field("", description="Its label in the plugin's workflow (wave:persona).")
     wave: int = Field(0, description="The plugin workflow's wave it ran in (1-based; 0: not a wave agent).")
 
@@ -345,13 +384,17 @@ class DepthState(_Model):
     zeroed: list[str] = Field(default_factory=list, description="Tier-2 agents whose result was a paraphrase of tier 1.")
     passes: int = 0
     clamped: str = ""
-    basis: str = Field("", description="What the depth step was planned on: '' (the first red-team pass) or "
-                                       "'2-agent rule' (the minimum viable deliberation: the AGAINST agent stands "
-                                       "in for the red-team pass).")
+    basis: str = Field(
+        "",
+        description="What the depth step was planned on: '' (the first red-team pass) or "
+        "'2-agent rule' (the minimum viable deliberation: the AGAINST agent stands "
+        "in for the red-team pass).",
+    )
 
 
 class TwoAgentCheck(_Model):
     """The minimum viable deliberation's rule over its two research reports (docs/EVIDENCE.md, E5)."""
+
     verdict: Literal["proceed", "investigate", "suspect_herding", "no_position"]
     agents: list[str]
     similarity: "float | None" = Field(None, description="Similarity of the two rationales (0-1).")
@@ -376,7 +419,8 @@ class ProbeRun(_Model):
 class Route(_Model):
     route: RouteName = Field(
         description="auto-execute: a unanimous pass nothing flagged; auto-reject: a unanimous reject "
-                    "(nothing is adopted); human-review / hard-reject: escalated.")
+        "(nothing is adopted); human-review / hard-reject: escalated."
+    )
     decision_class: str
     unanimous: bool
     rules: list[RouteRule] = Field(default_factory=list)
@@ -384,10 +428,13 @@ class Route(_Model):
     policy: str = Field("", description="The rule set that ran (escalation.policy): D+T2+PROBE or T1+D+T2+PROBE.")
     decided_by: str = Field("", description="What set the route: the deciding rule(s), or the unanimous vote.")
     judges_confidence: "float | None" = Field(
-        None, description="Mean self-reported confidence of the ranking agents that voted pass (what T2 reads).")
+        None, description="Mean self-reported confidence of the ranking agents that voted pass (what T2 reads)."
+    )
     notes: list[str] = Field(default_factory=list, description="What the policy knowingly left out.")
     review: Literal["not_needed", "pending", "approved", "rejected"] = "not_needed"
-    reviewed_by: "str | None" = Field(None, description="Who approved or rejected (`deliberation approve|reject --who`, default the user name).")
+    reviewed_by: "str | None" = Field(
+        None, description="Who approved or rejected (`deliberation approve|reject --who`, default the user name)."
+    )
     reviewed_at: "float | None" = Field(None, description="When they did.")
     review_reason: str = Field("", description="The reason they gave (--reason).")
 
@@ -395,15 +442,19 @@ class Route(_Model):
 class WaysForward(_Model):
     """A gate failed on agreement: the two ways forward the main agent was offered
     (core/ways_forward.py) — one revision round, or the decision handed to the user."""
+
     offered_at: "float | None" = Field(None, description="When the ways forward were first offered.")
     gate: str = Field("", description="The gate that failed on agreement: consensus or quality.")
     failed: list[str] = Field(default_factory=list, description="Its failed checks, with their figures.")
     revision: Literal["available", "revising", "reranking", "used"] = Field(
-        "available", description="The one revision round: available; revising (its synthesis-lead runs); "
-                                 "reranking (revised approaches, the fresh blind ranking is due); used.")
+        "available",
+        description="The one revision round: available; revising (its synthesis-lead runs); "
+        "reranking (revised approaches, the fresh blind ranking is due); used.",
+    )
     reviser: str = Field("", description="Record key of the revision round's synthesis-lead.")
     before: "dict[str, Any] | None" = Field(
-        None, description="The vote the revision round answered: leader, consensus, split, contested points.")
+        None, description="The vote the revision round answered: leader, consensus, split, contested points."
+    )
     handed_over_at: "float | None" = Field(None, description="When the stop handed the decision to the user.")
 
 
@@ -412,18 +463,23 @@ class AnnouncedRoute(_Model):
     (core/announce.py): the vote, the decision class and the reversal registry are known then;
     the probes run when it closes. A route that needs a person is announced in the request, so
     the main agent tells the user in its concluding answer and the Stop need not hold it."""
+
     route: RouteName
     rules: list[str] = Field(default_factory=list, description="The escalating rules that fired (T1, T2, D).")
     why: str = Field("", description="Why, in one line (the rules' details).")
-    probes: list[str] = Field(default_factory=list, description="Probes that cover the class: they run at the close "
-                                                                 "and may change the route.")
+    probes: list[str] = Field(
+        default_factory=list, description="Probes that cover the class: they run at the close and may change the route."
+    )
 
 
 class PrdState(_Model):
     """The PRD_GENERATION phase: the decision document the main agent writes (prd.py)."""
+
     status: Literal["not_due", "due", "accepted", "missing"] = Field(
-        "not_due", description="due: the vote passed and the document is awaited; accepted: valid and traced; "
-                               "missing: absent or invalid after its send-back(s).")
+        "not_due",
+        description="due: the vote passed and the document is awaited; accepted: valid and traced; "
+        "missing: absent or invalid after its send-back(s).",
+    )
     due_at: "float | None" = Field(None, description="When the vote passed and the document was asked for.")
     closed_at: "float | None" = Field(None, description="When it was accepted or recorded missing.")
     send_backs: int = 0
@@ -431,15 +487,20 @@ class PrdState(_Model):
     document: "DecisionDocument | None" = None
     ignored_keys: list[str] = Field(default_factory=list)
     via: "Literal['write', 'answer'] | None" = Field(
-        None, description="How the accepted document arrived: a Write call the plugin read (core/document_call.py) "
-                          "or a fenced block ending the concluding answer.")
+        None,
+        description="How the accepted document arrived: a Write call the plugin read (core/document_call.py) "
+        "or a fenced block ending the concluding answer.",
+    )
     announced: "AnnouncedRoute | None" = Field(
-        None, description="The route announced with the request (None: not announced; the Stop holds once "
-                          "when the final route needs a person).")
+        None,
+        description="The route announced with the request (None: not announced; the Stop holds once "
+        "when the final route needs a person).",
+    )
 
 
 class Wave(_Model):
     """One wave the plugin's workflow ran: agents started in parallel on the plugin's verdict."""
+
     name: str
     agents: int = Field(0, description="Agents it started (their records carry its number in `wave`).")
     last: bool = Field(False, description="The run ends after it (no checkpoint follows).")
@@ -450,6 +511,7 @@ class Wave(_Model):
 
 class WorkflowDrive(_Model):
     """The plugin's own workflow running this deliberation (docs/WORKFLOW.md)."""
+
     launches: list[str] = Field(default_factory=list, description="Its Workflow calls (tool_use_ids), oldest first.")
     status: Literal["running", "done", "failed", "foreign", "hooks_off", "stopped"] = "running"
     waves: list[Wave] = Field(default_factory=list)
@@ -457,8 +519,10 @@ class WorkflowDrive(_Model):
     outcome: str = Field("", description="Why the run ended: the last verdict's status, or the failure.")
     context: str = Field("", description="The shared project context every research prompt carried.")
     told: bool = Field(False, description="The main agent was told the outcome (the task notification).")
-    answered: dict[str, Any] = Field(default_factory=dict, description="The last checkpoint answered: its agent "
-                                     "id and the verdict it was given (a repeated call gets the same).")
+    answered: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The last checkpoint answered: its agent id and the verdict it was given (a repeated call gets the same).",
+    )
     checkpoint_transcripts: list[str] = Field(default_factory=list, description="The checkpoints' transcripts.")
     checkpoint_usage: "TokenUsage | None" = Field(None, description="The checkpoints' API calls, summed at the conclusion.")
 
@@ -476,8 +540,10 @@ class Deliberation(_File):
     created_at: float = 0.0
     updated_at: float = 0.0
     initial_confidence: "float | None" = Field(
-        None, description="The trigger's confidence for the question (a word-list score of the prompt). "
-                          "Context only: improvement evidence compares the panel's positions (core/improvement.py).")
+        None,
+        description="The trigger's confidence for the question (a word-list score of the prompt). "
+        "Context only: improvement evidence compares the panel's positions (core/improvement.py).",
+    )
     trigger_forced: bool = Field(False, description="The user forced the deliberation (/deliberate).")
     agents: list[AgentRecord] = Field(default_factory=list)
     refused_transitions: list[str] = Field(default_factory=list)
@@ -487,32 +553,43 @@ class Deliberation(_File):
     conformity: list[ConformityWarning] = Field(default_factory=list)
     depth: DepthState = Field(default_factory=DepthState)
     two_agent: "TwoAgentCheck | None" = Field(
-        None, description="The 2-agent rule's outcome when research ended with exactly two personas.")
+        None, description="The 2-agent rule's outcome when research ended with exactly two personas."
+    )
     route: "Route | None" = None
     warnings: list[str] = Field(default_factory=list)
     failure_reasons: list[str] = Field(default_factory=list)
     stop_blocks: int = 0
-    last_delivered: str = Field("", description="Digest of the last gate/progress answer given to the main agent since the last spawn.")
+    last_delivered: str = Field(
+        "", description="Digest of the last gate/progress answer given to the main agent since the last spawn."
+    )
     decision: "str | None" = Field(None, description="The adopted approach id; None when none was adopted.")
     outcome: "Literal['adopted', 'rejected', 'no-consensus'] | None" = Field(
-        None, description="Set on conclusion: adopted (the leading approach), rejected (a unanimous "
-                          "reject: no approach adopted) or no-consensus (the panel did not agree and the "
-                          "decision was handed to the user: human review settles it).")
+        None,
+        description="Set on conclusion: adopted (the leading approach), rejected (a unanimous "
+        "reject: no approach adopted) or no-consensus (the panel did not agree and the "
+        "decision was handed to the user: human review settles it).",
+    )
     ways: "WaysForward | None" = Field(
-        None, description="Set when a gate failed on agreement: the ways forward offered and taken.")
+        None, description="Set when a gate failed on agreement: the ways forward offered and taken."
+    )
     record_path: "str | None" = None
     record: "dict[str, Any] | None" = Field(
-        None, description="The structured decision record (decision_record.record_json), kept with the Markdown one.")
+        None, description="The structured decision record (decision_record.record_json), kept with the Markdown one."
+    )
     tokens_used: int = 0
     prd: PrdState = Field(default_factory=PrdState)
     workflow: "WorkflowDrive | None" = Field(None, description="Set when the plugin's workflow runs it.")
     prompt_at: "float | None" = Field(None, description="When the user's prompt that asked for it was submitted.")
     main_usage: "TokenUsage | None" = Field(
-        None, description="The main agent's own API calls from that prompt to the conclusion, read from its transcript "
-                          "when the deliberation concluded (None: not read).")
+        None,
+        description="The main agent's own API calls from that prompt to the conclusion, read from its transcript "
+        "when the deliberation concluded (None: not read).",
+    )
     main_first_call: "int | None" = Field(
-        None, description="Tokens of the first of those calls, the one that received the question: what one agent "
-                          "answering alone would make, the measure of the deliberation's multiple.")
+        None,
+        description="Tokens of the first of those calls, the one that received the question: what one agent "
+        "answering alone would make, the measure of the deliberation's multiple.",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -557,23 +634,32 @@ class Adjudication(_File):
 class EventRecord(_File):
     at: float
     event: str
-    eid: "str | None" = Field(None, description="The hook invocation's id: a hook whose warm worker died after "
-                                                "taking the event looks here to know whether it was committed.")
-    handled_by: "Literal['hook', 'worker'] | None" = Field(None, description="Which process applied the event: "
-                                                           "the hook itself or the warm worker.")
+    eid: "str | None" = Field(
+        None,
+        description="The hook invocation's id: a hook whose warm worker died after "
+        "taking the event looks here to know whether it was committed.",
+    )
+    handled_by: "Literal['hook', 'worker'] | None" = Field(
+        None, description="Which process applied the event: the hook itself or the warm worker."
+    )
     payload: dict[str, Any]
     answer: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     trigger: "dict[str, Any] | None" = Field(None, description="The confidence module's result for a user prompt.")
-    ids_only: bool = Field(False, description="The payload keeps only its ids, names, flags and numbers: the event "
-                                              "came before the session opened a deliberation (docs/STORAGE.md).")
-    truncated: dict[str, int] = Field(default_factory=dict, description="Payload strings cut at the field cap: "
-                                                                        "their path → their full length.")
+    ids_only: bool = Field(
+        False,
+        description="The payload keeps only its ids, names, flags and numbers: the event "
+        "came before the session opened a deliberation (docs/STORAGE.md).",
+    )
+    truncated: dict[str, int] = Field(
+        default_factory=dict, description="Payload strings cut at the field cap: their path → their full length."
+    )
 
 
 class SessionSwitch(_File):
     """The session's off switch: the user typed `/deliberation:off` or `…:on` (or the session
     start found DELIBERATION=off in the client's own environment, hidden by a project's settings)."""
+
     checks: Literal["off", "on"]
     by: Literal["command", "environment"] = "command"
     at: float
@@ -582,6 +668,7 @@ class SessionSwitch(_File):
 class PendingPrompt(_File):
     """The turn's prompt, kept aside until the turn ends (removed) or a deliberation opens (then
     its record goes first into the session's log)."""
+
     record: EventRecord
 
 

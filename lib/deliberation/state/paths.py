@@ -207,7 +207,7 @@ class Layout:
             return False
         steps = [os.path.dirname(self.root), self.root]
         here = self.root
-        for part in path[len(root):].split(os.sep):
+        for part in path[len(root) :].split(os.sep):
             if part in ("", ".", ".."):
                 return False
             here = here + os.sep + part

@@ -158,8 +158,12 @@ def open_escalations(layout: Layout) -> "list[dict]":
         return []
     version = data.get("schema_version")
     entries = data.get("open", [])
-    if (not set(data) <= {"schema_version", "open"} or version != SCHEMA_VERSION or isinstance(version, bool)
-            or not isinstance(entries, list)):
+    if (
+        not set(data) <= {"schema_version", "open"}
+        or version != SCHEMA_VERSION
+        or isinstance(version, bool)
+        or not isinstance(entries, list)
+    ):
         raise Distrusted("escalations.json is not shaped like an escalation index")
     return [e for e in entries if isinstance(e, dict)]
 
@@ -214,8 +218,11 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
         if not isinstance(payload, dict):
             payload = {}
         prompt = payload.get("prompt")
-        real_prompt = rec.get("event") == "UserPromptSubmit" and isinstance(prompt, str) \
+        real_prompt = (
+            rec.get("event") == "UserPromptSubmit"
+            and isinstance(prompt, str)
             and not prompt.lstrip().startswith("<task-notification>")
+        )
         skill = rec.get("event") == "PreToolUse" and _trigger(rec) is not None
         if real_prompt or skill:
             return SinceLastPrompt(_at(rec), _trigger(rec), notes)

@@ -82,8 +82,9 @@ def note(ignored, supplied_by):
     if not ignored:
         return ""
     where = " and ".join(supplied_by.files) or "the project's settings"
-    why = (" (%s, so it is not known which variables are the project's)" % supplied_by.unknown
-           if supplied_by.unknown else "")
-    return ("ignored %s from %s's env%s: a repository does not choose the interpreter, the package "
-            "index or the data folder of this plugin — set them in your own ~/.claude/settings.json or "
-            "your shell instead" % (", ".join(sorted(ignored)), where, why))
+    why = " (%s, so it is not known which variables are the project's)" % supplied_by.unknown if supplied_by.unknown else ""
+    return (
+        "ignored %s from %s's env%s: a repository does not choose the interpreter, the package "
+        "index or the data folder of this plugin — set them in your own ~/.claude/settings.json or "
+        "your shell instead" % (", ".join(sorted(ignored)), where, why)
+    )

@@ -36,6 +36,7 @@ class ImprovementPair(_R):
 class Improvement(_R):
     """Gate 2's improvement evidence: the share of the panel whose position is the decision, at
     research (each persona alone) and at the blind ranking."""
+
     before: "float | None"
     after: "float | None"
     improved: bool = Field(description="The check passes: improved, confirmed or unmeasured.")
@@ -98,7 +99,9 @@ class BreakdownRow(_R):
 
 
 class SourceRef(_R):
-    id: str = Field(description="The cited id: persona:F1 (finding), persona:D1 (dissent), persona:R1 (refutation), H1 (hot spot).")
+    id: str = Field(
+        description="The cited id: persona:F1 (finding), persona:D1 (dissent), persona:R1 (refutation), H1 (hot spot)."
+    )
     kind: Literal["finding", "dissent", "refutation", "hot_spot", "unknown"]
     persona: str
     text: str = Field(description="What the cited item says (a claim, concern, counter-claim or hot spot).")
@@ -158,6 +161,7 @@ class Trace(_R):
 
 class Prd(_R):
     """The decision document (PRD) and how PRD_GENERATION went."""
+
     status: Literal["not_due", "due", "accepted", "missing"]
     due_at: "str | None"
     closed_at: "str | None"
@@ -187,6 +191,7 @@ class RefutationRow(_R):
 
 class FindingGroup(_R):
     """One agent's findings (and refutations), in record order."""
+
     agent: str
     label: str
     persona: str
@@ -325,6 +330,7 @@ class Money(_R):
 
 class Usage(_R):
     """What the deliberation cost (cost.py)."""
+
     agents: int
     agents_from_transcripts: int
     agents_last_response_only: int
@@ -333,16 +339,21 @@ class Usage(_R):
     breakdown: dict[str, int]
     calls: int
     by_stage: dict[str, StageUsage]
-    one_agent_tokens: "int | None" = Field(description="Mean tokens of a research persona: one agent studying the question alone.")
+    one_agent_tokens: "int | None" = Field(
+        description="Mean tokens of a research persona: one agent studying the question alone."
+    )
     multiple_of_one_agent: "float | None"
     main_agent: "dict[str, int] | None" = Field(
-        None, description="The main agent's own calls and tokens from the prompt that asked for the deliberation to its "
-                          "conclusion (its transcript); null when not read.")
+        None,
+        description="The main agent's own calls and tokens from the prompt that asked for the deliberation to its "
+        "conclusion (its transcript); null when not read.",
+    )
     checkpoints: "dict[str, int] | None" = Field(None, description="The plugin workflow's checkpoint agents' calls and tokens.")
     deliberation_tokens: "int | None" = Field(None, description="Subagents, checkpoints and the main agent together.")
     main_share: "float | None" = Field(None, description="The main agent's share of deliberation_tokens.")
     single_answer_tokens: "int | None" = Field(
-        None, description="The main agent's first call on the question: what one agent answering alone would make.")
+        None, description="The main agent's first call on the question: what one agent answering alone would make."
+    )
     multiple_with_main: "float | None" = Field(None, description="deliberation_tokens ÷ single_answer_tokens.")
     wall_time_s: "float | None" = Field(description="First spawn to conclusion.")
     agent_time_s: float = Field(description="Sum of the agents' own spawn-to-report times.")
@@ -391,6 +402,7 @@ class ModelsUsed(_R):
 
 class DecisionRecord(_R):
     """A deliberation's decision record as structured data."""
+
     deliberation_id: str
     session_id: str
     question: str
@@ -417,8 +429,10 @@ class DecisionRecord(_R):
     depth: Depth
     two_agent: "TwoAgentCheck | None"
     ways: "WaysForward | None" = Field(
-        None, description="Set when a gate failed on agreement: the ways forward offered, the revision round "
-                          "and the vote it answered, and when the decision was handed to the user.")
+        None,
+        description="Set when a gate failed on agreement: the ways forward offered, the revision round "
+        "and the vote it answered, and when the decision was handed to the user.",
+    )
     route: "Route | None"
     usage: Usage
     warnings: list[str]

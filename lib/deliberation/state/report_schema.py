@@ -30,12 +30,32 @@ from deliberation.state.agent_report import AgentReport
 STAGES = ("research", "deliberation", "ranking")
 # the report's fields each stage uses (the rest keep their defaults; an agent may still send them)
 FIELDS = {
-    "research": ("phase", "summary", "findings", "approaches", "verdict", "preferred_approach", "rationale",
-                 "dissent", "confidence", "missed_angles"),
-    "deliberation": ("phase", "summary", "findings", "approaches", "preferred_approach", "rationale", "confidence",
-                     "refutations", "conflicts", "missed_angles", "hot_spots"),
-    "ranking": ("phase", "summary", "scores", "verdict", "preferred_approach", "rationale", "dissent",
-                "confidence"),
+    "research": (
+        "phase",
+        "summary",
+        "findings",
+        "approaches",
+        "verdict",
+        "preferred_approach",
+        "rationale",
+        "dissent",
+        "confidence",
+        "missed_angles",
+    ),
+    "deliberation": (
+        "phase",
+        "summary",
+        "findings",
+        "approaches",
+        "preferred_approach",
+        "rationale",
+        "confidence",
+        "refutations",
+        "conflicts",
+        "missed_angles",
+        "hot_spots",
+    ),
+    "ranking": ("phase", "summary", "scores", "verdict", "preferred_approach", "rationale", "dissent", "confidence"),
 }
 
 
@@ -46,15 +66,15 @@ def _base() -> "dict[str, Any]":
 
 def _strip_titles(node: Any) -> Any:
     if isinstance(node, dict):
-        return {k: _strip_titles(v) for k, v in node.items()
-                if not (k == "title" and isinstance(v, str))}
+        return {k: _strip_titles(v) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
     if isinstance(node, list):
         return [_strip_titles(v) for v in node]
     return node
 
 
-def stage_schema(stage: str, *, dimensions: "Iterable[str]" = (), approaches: "Iterable[str]" = (),
-                 tier2: bool = False) -> "dict[str, Any]":
+def stage_schema(
+    stage: str, *, dimensions: "Iterable[str]" = (), approaches: "Iterable[str]" = (), tier2: bool = False
+) -> "dict[str, Any]":
     """The JSON Schema of a report of `stage` (see the module docstring). `approaches` and
     `dimensions` shape a ranking's `scores`; `tier2` requires `hot_spots`."""
     if stage not in STAGES:
@@ -62,7 +82,7 @@ def stage_schema(stage: str, *, dimensions: "Iterable[str]" = (), approaches: "I
     schema = copy.deepcopy(_base())
     schema["properties"] = {k: v for k, v in schema["properties"].items() if k in FIELDS[stage]}
     props = schema["properties"]
-    props["phase"] = {"type": "string", "enum": [stage], "description": f"Always \"{stage}\"."}
+    props["phase"] = {"type": "string", "enum": [stage], "description": f'Always "{stage}".'}
     required = list(schema.get("required", []))
     if stage == "research":
         props["findings"]["minItems"] = 1
@@ -72,8 +92,7 @@ def stage_schema(stage: str, *, dimensions: "Iterable[str]" = (), approaches: "I
         ids = list(approaches)
         score = {"type": "number", "minimum": 0, "maximum": 10}
         per = {"type": "object", "properties": {d: score for d in dims}, "required": dims}
-        scores = {"type": "object", "description": props["scores"].get("description", ""),
-                  "additionalProperties": per}
+        scores = {"type": "object", "description": props["scores"].get("description", ""), "additionalProperties": per}
         if ids:
             scores["properties"] = {a: per for a in ids}
             scores["required"] = ids

@@ -10,7 +10,6 @@ what was found and what to do; a missing file raises FileNotFoundError. Standard
 the fast path reads through it.
 """
 
-
 import errno
 import os
 import stat
@@ -59,7 +58,7 @@ def _relative_parts(root: str, path: str) -> "list[str]":
     prefix = root_abs.rstrip(os.sep) + os.sep
     if not path_abs.startswith(prefix) or path_abs == root_abs:
         raise Refused(path, f"outside {root}: only files inside it are read")
-    return path_abs[len(prefix):].split(os.sep)
+    return path_abs[len(prefix) :].split(os.sep)
 
 
 def _open_in(dir_fd: "int | None", name: str, shown: str) -> "tuple[int, os.stat_result]":
@@ -123,8 +122,7 @@ def open_fd(path: str, root: "str | None" = None) -> "tuple[int, os.stat_result]
 def read_fd(fd: int, size: int, limit: int, shown: str) -> bytes:
     """At most `limit` bytes from `fd` (Refused when there are more)."""
     if size > limit:
-        raise Refused(shown, f"{size} bytes, more than the {_human(limit)} a file of this kind may have",
-                      errno.EFBIG)
+        raise Refused(shown, f"{size} bytes, more than the {_human(limit)} a file of this kind may have", errno.EFBIG)
     chunks = []
     got = 0
     while True:

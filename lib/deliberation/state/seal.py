@@ -22,26 +22,34 @@ except ImportError:  # pragma: no cover
 
 HEX = 32
 _CONTEXT = b"deliberation-seal/1\0"
-_FORMS = ((b',\n  "mac": "', b'\n}'), (b',"mac":"', b'}'))
+_FORMS = ((b',\n  "mac": "', b"\n}"), (b',"mac":"', b"}"))
 _HEXDIGITS = frozenset(b"0123456789abcdef")
 # Every file of the state folder, by its place (fnmatch patterns, '/' separated), is of one of
 # three kinds; tests/unit/test_seal_coverage.py holds each file the plugin reads back to SEALED or
 # SHARED, and tests/integration/test_state_files_sealed.py each SEALED file a session writes to
 # its seal.
 # Sealed: runtime files the plugin writes and reads back to decide an answer or what it shows.
-SEALED = ("escalations.json", "cache/config.resolved.json", "cache/retention.json",
-          "sessions/*/session.json", "sessions/*/lineage.json", "sessions/*/events.jsonl",
-          "sessions/*/prompt.json", "sessions/*/switch.json", "sessions/*/commit.journal",
-          "deliberations/*.json")
+SEALED = (
+    "escalations.json",
+    "cache/config.resolved.json",
+    "cache/retention.json",
+    "sessions/*/session.json",
+    "sessions/*/lineage.json",
+    "sessions/*/events.jsonl",
+    "sessions/*/prompt.json",
+    "sessions/*/switch.json",
+    "sessions/*/commit.journal",
+    "deliberations/*.json",
+)
 # The team's files: data, never sealed and never believed beyond what consent.py and the text
 # frames allow.
 SHARED = {
     "config.json": "the team's settings, committed on purpose: read through consent.py (what runs, widens "
-                   "what runs, deletes sooner or switches a catch off waits for this user's approval)",
+    "what runs, deletes sooner or switches a catch off waits for this user's approval)",
     "reversals.json": "the team's registry of reversed decisions, committed on purpose: its labels are "
-                      "checked identifiers and its reasons reach the model only quoted as the team's words",
+    "checked identifiers and its reasons reach the model only quoted as the team's words",
     "adjudications.jsonl": "the audit log of people's approvals and rejections: appended, never read back "
-                           "to decide anything (doctor checks its schema only)",
+    "to decide anything (doctor checks its schema only)",
 }
 # Written for people and never read back by the plugin: nothing to believe.
 UNREAD = {
@@ -49,8 +57,7 @@ UNREAD = {
     "records/*.html": "the rendered report for people, rewritten from the sealed deliberation each time",
     "errors.log": "internal errors for people; the prune only trims it, by size",
     ".gitignore": "written once if absent; only its existence is checked",
-    "install-manifest.json": "install.sh's own list, checked by install's rules (entries must stay inside "
-                             "the target)",
+    "install-manifest.json": "install.sh's own list, checked by install's rules (entries must stay inside the target)",
 }
 
 
@@ -59,34 +66,37 @@ class Unsealed(ValueError):
 
 
 def _mac(key, rel, body):
-    return _blake2b(_CONTEXT + rel.encode("utf-8", "surrogateescape") + b"\0" + body, key=key[:64],
-                    digest_size=HEX // 2).hexdigest().encode()
+    return (
+        _blake2b(_CONTEXT + rel.encode("utf-8", "surrogateescape") + b"\0" + body, key=key[:64], digest_size=HEX // 2)
+        .hexdigest()
+        .encode()
+    )
 
 
 def seal(key, rel, data):
     """`data` (one JSON object, as serialised) with its seal for the place `rel`."""
     stripped = data.rstrip(b" \t\r\n")
-    trail = data[len(stripped):]
+    trail = data[len(stripped) :]
     mac = _mac(key, rel, data)
     for sep, close in _FORMS:
-        if stripped.endswith(close) and not stripped[:-len(close)].rstrip().endswith(b"{"):
-            return stripped[:-len(close)] + sep + mac + b'"' + close + trail
+        if stripped.endswith(close) and not stripped[: -len(close)].rstrip().endswith(b"{"):
+            return stripped[: -len(close)] + sep + mac + b'"' + close + trail
     raise ValueError("only a non-empty JSON object can be sealed")
 
 
 def split(data):
     """(the seal's hex digits, the bytes without the seal), or (None, data) when there is none."""
     stripped = data.rstrip(b" \t\r\n")
-    trail = data[len(stripped):]
+    trail = data[len(stripped) :]
     for sep, close in _FORMS:
         span = len(sep) + HEX + 1
         if not stripped.endswith(close) or len(stripped) < span + len(close):
             continue
-        part = stripped[-(span + len(close)):-len(close)]
+        part = stripped[-(span + len(close)) : -len(close)]
         if part.startswith(sep) and part.endswith(b'"'):
-            digits = part[len(sep):-1]
+            digits = part[len(sep) : -1]
             if _HEXDIGITS.issuperset(digits):
-                return digits, stripped[:-(span + len(close))] + close + trail
+                return digits, stripped[: -(span + len(close))] + close + trail
     return None, data
 
 

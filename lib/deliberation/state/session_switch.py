@@ -41,8 +41,9 @@ def write_switch(layout: Layout, session_id: str, checks: str, by: str, at: floa
     from deliberation.state import seal
 
     path = layout.checked(layout.switch(session_id))
-    data = seal.seal_file(layout, path, fastjson.dumps(
-        {"schema_version": SCHEMA_VERSION, "checks": checks, "by": by, "at": at}).encode())
+    data = seal.seal_file(
+        layout, path, fastjson.dumps({"schema_version": SCHEMA_VERSION, "checks": checks, "by": by, "at": at}).encode()
+    )
     in_session_dir(path, lambda: atomic.write(path, data, durable=False, make_parent=None))
 
 

@@ -124,12 +124,15 @@ def distrust(layout: Layout, path: str, exc: BaseException, warnings: "list[str]
     moved = quarantine(path)
     rel = os.path.relpath(path, layout.project)
     if isinstance(exc, seal.Unsealed):
-        why = ("not written by this user's plugin: no valid seal — committed to the repository, copied from "
-               "elsewhere, or damaged; ignored")
+        why = (
+            "not written by this user's plugin: no valid seal — committed to the repository, copied from "
+            "elsewhere, or damaged; ignored"
+        )
     else:
         why = f"{getattr(exc, 'why', None) or exc}; ignored"
-    warnings.append(f"deliberation: corrupt state file {rel} moved aside to {os.path.basename(moved)} ({why}); "
-                    "starting that file afresh")
+    warnings.append(
+        f"deliberation: corrupt state file {rel} moved aside to {os.path.basename(moved)} ({why}); starting that file afresh"
+    )
 
 
 LOCK_POLL_S = (0.001, 0.01)  # first and longest pause between tries while another hook holds a lock
@@ -150,8 +153,7 @@ def _thread_lock(name: str) -> Any:
 
 
 @contextlib.contextmanager
-def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S,
-         blocked_cb: "Callable[[], None] | None" = None) -> Iterator[None]:
+def lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT_S, blocked_cb: "Callable[[], None] | None" = None) -> Iterator[None]:
     """Hold `<path>.lock`. Calls `blocked_cb` once if it has to wait; raises LockTimeout.
 
     An exclusive `flock` on a lock file that stays in place, polled every 1–10 ms (flock has
@@ -296,8 +298,7 @@ class Store:
         """
         return self.load_with_bytes(path, model, default)[0]
 
-    def load_with_bytes(self, path: str, model: "type[M]",
-                        default: "Callable[[], M] | None" = None) -> "tuple[M | None, bytes]":
+    def load_with_bytes(self, path: str, model: "type[M]", default: "Callable[[], M] | None" = None) -> "tuple[M | None, bytes]":
         """`load`, plus the bytes read (b'' when the file was missing or quarantined), so a
         transaction can tell an unchanged model from a changed one without dumping it twice."""
         path = self.layout.checked(path)
@@ -353,8 +354,7 @@ class Store:
         """Read-modify-write `reversals.json` under its lock; returns fn's result."""
         return self.update(self.layout.reversals, ReversalRegistry, ReversalRegistry, fn)
 
-    def update(self, path: str, model: "type[M]", default: "Callable[[], M]",
-               fn: "Callable[[M], R]") -> R:
+    def update(self, path: str, model: "type[M]", default: "Callable[[], M]", fn: "Callable[[M], R]") -> R:
         """Read-modify-write under the file's lock. `fn` mutates the model and returns a result;
         the file is written only if the model changed."""
         path = self.layout.checked(path)
@@ -460,13 +460,11 @@ class SessionTx:
 
     @property
     def session(self) -> SessionState:
-        return self._get(self._session_path, SessionState,
-                         lambda: SessionState(session_id=self.session_id))
+        return self._get(self._session_path, SessionState, lambda: SessionState(session_id=self.session_id))
 
     @property
     def lineage(self) -> Lineage:
-        return self._get(self._lineage_path, Lineage,
-                         lambda: Lineage(session_id=self.session_id))
+        return self._get(self._lineage_path, Lineage, lambda: Lineage(session_id=self.session_id))
 
     def deliberation(self, deliberation_id: str) -> "Deliberation | None":
         return self._get(self.store.layout.deliberation(deliberation_id), Deliberation, lambda: None)
@@ -482,8 +480,9 @@ class SessionTx:
         """Remove a file of the state dir as part of this transaction."""
         self._writes[self.store.layout.checked(path)] = None
 
-    def upsert(self, path: str, list_field: str, key_field: str, key: str, item: "dict | None",
-               template: dict, drop_empty: bool = False) -> None:
+    def upsert(
+        self, path: str, list_field: str, key_field: str, key: str, item: "dict | None", template: dict, drop_empty: bool = False
+    ) -> None:
         """Set (or, with `item` None, remove) the entry `key` of a project-wide index file's list,
         as part of this transaction. The file's lock is held from now to the end; the edit is
         applied at commit (and replayed from the journal, so it survives a kill)."""
@@ -492,8 +491,17 @@ class SessionTx:
             assert self._stack is not None
             self._stack.enter_context(self._lock(path))
             self._held.add(path)
-        self._upserts.append({"path": self._rel(path), "list_field": list_field, "key_field": key_field,
-                              "key": key, "item": item, "template": template, "drop_empty": drop_empty})
+        self._upserts.append(
+            {
+                "path": self._rel(path),
+                "list_field": list_field,
+                "key_field": key_field,
+                "key": key,
+                "item": item,
+                "template": template,
+                "drop_empty": drop_empty,
+            }
+        )
 
     def append(self, path: str, record: Any) -> None:
         """Append a JSON line to a log of the state dir as part of this transaction."""
@@ -527,10 +535,8 @@ class SessionTx:
         appends = dict(self._appends)
         if self._log:
             events = layout.checked(layout.events(self.session_id))
-            appends[events] = appends.get(events, []) + [seal.seal_lines(layout, events, _jsonl(r))
-                                                         for r in self._log]
-        return {"writes": writes, "appends": [(p, b"".join(lines)) for p, lines in appends.items()],
-                "upserts": self._upserts}
+            appends[events] = appends.get(events, []) + [seal.seal_lines(layout, events, _jsonl(r)) for r in self._log]
+        return {"writes": writes, "appends": [(p, b"".join(lines)) for p, lines in appends.items()], "upserts": self._upserts}
 
     def _commit(self) -> None:
         change = self._changes()
@@ -541,20 +547,28 @@ class SessionTx:
             path, lines = change["appends"][0]  # one append is all or nothing on its own
             _append_lines(path, lines)
             return
-        journal = {"schema_version": SCHEMA_VERSION, "session_id": self.session_id,
-                   "writes": [{"path": self._rel(p), "text": None if d is None else d.decode("utf-8", "surrogateescape")}
-                              for p, d in change["writes"]],
-                   "appends": [{"path": self._rel(p), "lines": lines.decode("utf-8", "surrogateescape")}
-                               for p, lines in change["appends"]],
-                   "upserts": change["upserts"]}
-        write_journal(self._journal_path, sealed(self.store.layout, self._journal_path,
-                                                 orjson.dumps(journal)))  # the commit point
+        journal = {
+            "schema_version": SCHEMA_VERSION,
+            "session_id": self.session_id,
+            "writes": [
+                {"path": self._rel(p), "text": None if d is None else d.decode("utf-8", "surrogateescape")}
+                for p, d in change["writes"]
+            ],
+            "appends": [
+                {"path": self._rel(p), "lines": lines.decode("utf-8", "surrogateescape")} for p, lines in change["appends"]
+            ],
+            "upserts": change["upserts"],
+        }
+        write_journal(
+            self._journal_path, sealed(self.store.layout, self._journal_path, orjson.dumps(journal))
+        )  # the commit point
         try:
             self._apply(change["writes"], change["appends"], change["upserts"], replay=False)
         except OSError as exc:  # committed all the same: the next transaction finishes it
             self.store.warnings.append(
                 f"deliberation: {_one_line(exc)} while saving; this event is kept in the session's commit "
-                "journal and its files are completed by the session's next hook")
+                "journal and its files are completed by the session's next hook"
+            )
             return
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._journal_path)
@@ -586,8 +600,10 @@ class SessionTx:
             distrust(layout, path, exc, self.store.warnings)
         except (OSError, ValueError) as exc:
             moved = quarantine(path)
-            self.store.warnings.append(f"deliberation: corrupt state file {os.path.relpath(path, layout.project)} "
-                                       f"moved aside to {os.path.basename(moved)} ({_one_line(exc)}); starting that file afresh")
+            self.store.warnings.append(
+                f"deliberation: corrupt state file {os.path.relpath(path, layout.project)} "
+                f"moved aside to {os.path.basename(moved)} ({_one_line(exc)}); starting that file afresh"
+            )
         field = spec["list_field"]
         if not isinstance(data, dict) or not isinstance(data.get(field), list):
             data = dict(spec["template"])
@@ -616,15 +632,17 @@ class SessionTx:
             journal = CommitJournal.model_validate_json(raw)
             if journal.schema_version != SCHEMA_VERSION or journal.session_id != self.session_id:
                 raise ValueError("not a journal of this session and version")
-            writes = [(self._abs(w.path), None if w.text is None else w.text.encode("utf-8", "surrogateescape"))
-                      for w in journal.writes]
+            writes = [
+                (self._abs(w.path), None if w.text is None else w.text.encode("utf-8", "surrogateescape")) for w in journal.writes
+            ]
             appends = [(self._abs(a.path), a.lines.encode("utf-8", "surrogateescape")) for a in journal.appends]
             upserts = [u.model_dump() for u in journal.upserts]
         except Exception as exc:  # noqa: BLE001 - a journal is whole or absent; report anything else
             moved = quarantine(self._journal_path)
             self.store.warnings.append(
                 f"deliberation: an unreadable commit journal was moved aside to {os.path.basename(moved)} "
-                f"({_one_line(exc)}); the session's files are as the last whole commit left them")
+                f"({_one_line(exc)}); the session's files are as the last whole commit left them"
+            )
             return
         with contextlib.ExitStack() as locks:
             for path in sorted({self._abs(spec["path"]) for spec in upserts}):
@@ -638,7 +656,6 @@ def _jsonl(record: Any) -> bytes:
     try:
         return orjson.dumps(record) + b"\n"
     except TypeError:  # lone surrogates, ints beyond 64 bits, nesting deeper than 255: still log it
-
         return json_line(record)
 
 

@@ -48,19 +48,24 @@ def location(environ, project=None):
         by = project_env.supplied(project, environ)
         if not by.chose(ENV) and os.path.isabs(chosen):
             return chosen, ""
-        return (os.path.join(home(), ".local", "share", DIRNAME),
-                project_env.note([ENV], by) if by.chose(ENV) else "%s=%s is not an absolute path: ignored" % (ENV, chosen))
+        return (
+            os.path.join(home(), ".local", "share", DIRNAME),
+            project_env.note([ENV], by) if by.chose(ENV) else "%s=%s is not an absolute path: ignored" % (ENV, chosen),
+        )
     return os.path.join(home(), ".local", "share", DIRNAME), ""
 
 
 def _check(path):
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        raise Unavailable("%s is not a folder (a symlink or a file): the plugin keeps this user's key and "
-                          "approvals there; remove it or set %s to a folder of yours" % (path, ENV))
+        raise Unavailable(
+            "%s is not a folder (a symlink or a file): the plugin keeps this user's key and "
+            "approvals there; remove it or set %s to a folder of yours" % (path, ENV)
+        )
     if st.st_uid != os.getuid():
-        raise Unavailable("%s belongs to user %d, not to you (%d); set %s to a folder of yours"
-                          % (path, st.st_uid, os.getuid(), ENV))
+        raise Unavailable(
+            "%s belongs to user %d, not to you (%d); set %s to a folder of yours" % (path, st.st_uid, os.getuid(), ENV)
+        )
     if st.st_mode & 0o077:
         os.chmod(path, 0o700)  # ours: tighten it
 
@@ -75,8 +80,9 @@ def folder(environ, project=None, create=True):
             make_dirs(path, 0o700)
         _check(path)
     except OSError as exc:
-        raise Unavailable("cannot use %s for this user's plugin data (%s); set %s to a folder of yours"
-                          % (path, exc.strerror or exc, ENV)) from None
+        raise Unavailable(
+            "cannot use %s for this user's plugin data (%s); set %s to a folder of yours" % (path, exc.strerror or exc, ENV)
+        ) from None
     return path
 
 
@@ -96,8 +102,9 @@ def key(environ, project=None):
         try:
             _make_key(path)
         except OSError as exc:
-            raise Unavailable("cannot make the plugin's key %s (%s); set %s to a folder of yours"
-                              % (path, exc.strerror or exc, ENV)) from None
+            raise Unavailable(
+                "cannot make the plugin's key %s (%s); set %s to a folder of yours" % (path, exc.strerror or exc, ENV)
+            ) from None
     from deliberation.state import safe_read
 
     try:
@@ -111,8 +118,10 @@ def key(environ, project=None):
     except OSError as exc:
         raise Unavailable("cannot read the plugin's key %s (%s)" % (path, exc)) from None
     if len(data) < KEY_BYTES:
-        raise Unavailable("the plugin's key %s is damaged (%d bytes); delete it and a new one is made "
-                          "(runtime files sealed with the old one are then moved aside)" % (path, len(data)))
+        raise Unavailable(
+            "the plugin's key %s is damaged (%d bytes); delete it and a new one is made "
+            "(runtime files sealed with the old one are then moved aside)" % (path, len(data))
+        )
     _KEYS[path] = ((st.st_ino, st.st_mtime_ns, st.st_size), data)
     return data
 

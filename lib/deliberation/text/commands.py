@@ -22,13 +22,17 @@ def command_name(command: str, form: str) -> str:
 
 def _no_protocol(form: str) -> str:
     if form == "plugin":
-        return ("If there is no DELIBERATION PROTOCOL in your context, the plugin's hooks did not "
-                "answer this prompt (on the plugin's first session they wait until its Python "
-                "environment is set up; a hook that fails warns the user): tell the user that no "
-                "deliberation started, that `deliberation doctor` in a shell says why, and stop.")
-    return ("If there is no DELIBERATION PROTOCOL in your context, the plugin's hooks are not "
-            "running in this project: tell the user that no deliberation started and that the "
-            "plugin's install.sh wires its hooks into this project, and stop.")
+        return (
+            "If there is no DELIBERATION PROTOCOL in your context, the plugin's hooks did not "
+            "answer this prompt (on the plugin's first session they wait until its Python "
+            "environment is set up; a hook that fails warns the user): tell the user that no "
+            "deliberation started, that `deliberation doctor` in a shell says why, and stop."
+        )
+    return (
+        "If there is no DELIBERATION PROTOCOL in your context, the plugin's hooks are not "
+        "running in this project: tell the user that no deliberation started and that the "
+        "plugin's install.sh wires its hooks into this project, and stop."
+    )
 
 
 def deliberate(form: str) -> str:
@@ -47,12 +51,16 @@ step it accepts. {command_name("deliberation-status", form)} shows its progress.
 
 def _not_on_path(form: str) -> str:
     if form == "plugin":
-        return ("If the shell reports that `deliberation` is not found, say that the plugin's "
-                "command-line tool is not on PATH yet: Claude Code puts an installed plugin's `bin/` "
-                "folder on it when it starts, so restart Claude Code.")
-    return ("If the shell reports that `deliberation` is not found, say that the plugin's "
-            "command-line tool is not on PATH: add the plugin's `bin` folder (or the `.venv/bin` "
-            "folder install.sh made) to PATH.")
+        return (
+            "If the shell reports that `deliberation` is not found, say that the plugin's "
+            "command-line tool is not on PATH yet: Claude Code puts an installed plugin's `bin/` "
+            "folder on it when it starts, so restart Claude Code."
+        )
+    return (
+        "If the shell reports that `deliberation` is not found, say that the plugin's "
+        "command-line tool is not on PATH: add the plugin's `bin` folder (or the `.venv/bin` "
+        "folder install.sh made) to PATH."
+    )
 
 
 def deliberation_status(form: str) -> str:

@@ -21,11 +21,11 @@ WHY = {
     "trigger.vocabularies": "replaces the words that make a prompt start a deliberation",
     "trigger.extra_terms": "adds words that make a prompt start a deliberation",
     "trigger.enabled": "switches off the trigger, the session-start self-rating and the mid-task net that "
-                       "notices a force-push or a production delete with no deliberation on record",
+    "notices a force-push or a production delete with no deliberation on record",
     "trigger.self_rating": "leaves out the session-start instruction that has the agent deliberate on a risky "
-                           "decision it meets mid-task",
+    "decision it meets mid-task",
     "trigger.tool_net": "switches off the mid-task net: a force-push, a production delete or a production "
-                        "migration with no deliberation on record goes unremarked",
+    "migration with no deliberation on record goes unremarked",
     "strict": "turns the plugin's own errors into blocks and denials of your session",
     "spawn_budget.max_active_children": "lets more than 12 subagents run at once per parent",
     "spawn_budget.max_session_total": "lets one session start more than 60 subagents",
@@ -34,9 +34,9 @@ WHY = {
     "depth.token_budget": "lets the depth axis spend more than 400000 subagent tokens per deliberation",
     "models.diverse": "runs personas on the models of models.pool, billed at their price",
     "retention.max_age_days": "deletes this project's session folders and their event logs after fewer days "
-                              "untouched than the default 30",
+    "untouched than the default 30",
     "retention.max_total_mb": "deletes the oldest session folders and their event logs beyond a total smaller "
-                              "than the default 100 MB",
+    "than the default 100 MB",
 }
 
 
@@ -54,7 +54,7 @@ def shown(name: str, value: object, width: int = 300) -> str:
             lines.append("      probe %s: %s" % (json.dumps(label), json.dumps(cmd, ensure_ascii=False)))
         return "\n" + "\n".join(lines)
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _one_line(name: str, value: object, width: int) -> str:
@@ -74,21 +74,31 @@ def awaiting(waiting: "list[tuple[str, object]]", project: str) -> str:
     if not waiting:
         return ""
     listed = "; ".join("%s = %s (%s)" % (name, _one_line(name, value, 160), why(name)) for name, value in waiting)
-    return ("deliberation: this project's .claude/deliberation/config.json asks for %d setting(s) that take "
-            "effect only after you approve them — %s. Until then their defaults apply. To approve exactly this "
-            "content, run in a terminal: %s" % (len(waiting), listed, command(project)))
+    return (
+        "deliberation: this project's .claude/deliberation/config.json asks for %d setting(s) that take "
+        "effect only after you approve them — %s. Until then their defaults apply. To approve exactly this "
+        "content, run in a terminal: %s" % (len(waiting), listed, command(project))
+    )
 
 
 def doctor_line(name: str, value: object, project: str) -> str:
     """`deliberation doctor`'s finding for one waiting setting."""
-    return ("awaiting your approval: %s = %s — %s; its default applies until you run, in a terminal: %s"
-            % (name, _one_line(name, value, 200), why(name), command(project)))
+    return "awaiting your approval: %s = %s — %s; its default applies until you run, in a terminal: %s" % (
+        name,
+        _one_line(name, value, 200),
+        why(name),
+        command(project),
+    )
 
 
 def config_line(name: str, value: object, project: str) -> str:
     """`deliberation config`'s line for one waiting setting."""
-    return ("awaiting approval: %s = %s (%s) — its default applies until you run, in a terminal: %s"
-            % (name, _one_line(name, value, 200), why(name), command(project)))
+    return "awaiting approval: %s = %s (%s) — its default applies until you run, in a terminal: %s" % (
+        name,
+        _one_line(name, value, 200),
+        why(name),
+        command(project),
+    )
 
 
 def trust_item(name: str, value: object) -> str:

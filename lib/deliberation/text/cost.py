@@ -10,15 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 NOT_COUNTED_NOTE = "the main agent's own tokens (orchestration, the decision document) are not counted"
-MAIN_COUNTED_NOTE = ("the main agent's own calls from the prompt that asked for the deliberation to its conclusion "
-                     "(orchestration, the decision document) are counted from its transcript, apart")
+MAIN_COUNTED_NOTE = (
+    "the main agent's own calls from the prompt that asked for the deliberation to its conclusion "
+    "(orchestration, the decision document) are counted from its transcript, apart"
+)
 
 
 def counted(main_counted: bool) -> str:
     """What the token figures count (`main_counted`: the main agent's calls were read too)."""
-    return ("every API call of each subagent (input, cache writes, cache reads, output), summed from its "
-            "transcript when the deliberation concluded; "
-            + (MAIN_COUNTED_NOTE if main_counted else NOT_COUNTED_NOTE))
+    return (
+        "every API call of each subagent (input, cache writes, cache reads, output), summed from its "
+        "transcript when the deliberation concluded; " + (MAIN_COUNTED_NOTE if main_counted else NOT_COUNTED_NOTE)
+    )
 
 
 def duration(seconds: "float | None") -> str:
@@ -38,22 +41,32 @@ def summary_line(u: "dict[str, Any]", wall: bool = True) -> str:
     must give the same answers, and a clock reading would differ)."""
     parts = [f"Cost: {u['agents']} subagent(s), {u['total_tokens']:,} tokens"]
     if u["multiple_of_one_agent"] is not None:
-        parts[0] += (f" ({u['multiple_of_one_agent']:.1f}× one research agent's {u['one_agent_tokens']:,}, the "
-                     "cost of one agent studying the question alone)")
+        parts[0] += (
+            f" ({u['multiple_of_one_agent']:.1f}× one research agent's {u['one_agent_tokens']:,}, the "
+            "cost of one agent studying the question alone)"
+        )
     main, cps = u.get("main_agent"), u.get("checkpoints")
     if main is not None:
         with_cp = f", the workflow's checkpoints {cps['tokens']:,}" if cps else ""
-        parts.append(f"with the main agent's {main['calls']} call(s) ({main['tokens']:,} tokens{with_cp}) "
-                     f"{u['deliberation_tokens']:,} tokens in all"
-                     + (f", {u['multiple_with_main']:.1f}× one agent answering alone (the main agent's first call "
-                        f"on the question, {u['single_answer_tokens']:,})" if u["multiple_with_main"] else "")
-                     + f"; the main agent's share {u['main_share']:.0%}")
+        parts.append(
+            f"with the main agent's {main['calls']} call(s) ({main['tokens']:,} tokens{with_cp}) "
+            f"{u['deliberation_tokens']:,} tokens in all"
+            + (
+                f", {u['multiple_with_main']:.1f}× one agent answering alone (the main agent's first call "
+                f"on the question, {u['single_answer_tokens']:,})"
+                if u["multiple_with_main"]
+                else ""
+            )
+            + f"; the main agent's share {u['main_share']:.0%}"
+        )
     if wall:
         parts.append(f"wall time {duration(u['wall_time_s'])}")
     m = u["money"]
     if m is not None:
-        parts.append(f"≈ {m['amount']:.2f} {m['currency']} at the configured prices of {m['as_of']} ({m['source']})"
-                     + (f", {m['agents_not_priced']} agent(s) not priced" if m["agents_not_priced"] else ""))
+        parts.append(
+            f"≈ {m['amount']:.2f} {m['currency']} at the configured prices of {m['as_of']} ({m['source']})"
+            + (f", {m['agents_not_priced']} agent(s) not priced" if m["agents_not_priced"] else "")
+        )
     else:
         parts.append("no amount: no prices configured")
     gaps = []

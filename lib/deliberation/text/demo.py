@@ -20,79 +20,152 @@ WIDTH = 100
 INDENT = "  "
 
 # what the plugin did, by the answer's kind (the verdicts the client reads)
-DID = {"context": "told the model", "deny": "refused the spawn", "block": "held the main agent's stop",
-       "ask": "asked the user", "message": "told the user"}
+DID = {
+    "context": "told the model",
+    "deny": "refused the spawn",
+    "block": "held the main agent's stop",
+    "ask": "asked the user",
+    "message": "told the user",
+}
 
 # every term the story may print, explained once at its end (only the terms it used)
 GLOSSARY: "tuple[tuple[str, str, str], ...]" = (
     # (term as printed, a pattern that finds it in the story, what it means)
-    ("persona", r"\bpersonas?\b", "a subagent with one point of view (security, performance, cost) that "
-                                 "researches the question alone, then ranks the approaches"),
-    ("red team", r"\bred team\b", "a subagent that attacks the panel's findings: it refutes, weakens or "
-                                  "upholds each one, with evidence, and names missed angles"),
-    ("hot spot", r"\bhot spots?\b", "a contested point the red team left (an approach it refuted, an angle "
-                                    "nobody examined), H1, H2…: the depth step digs into it"),
-    ("tier 1 / tier 2", r"\btier[ -][12]\b", "tier 1 is the first pass (research, red team 1); tier 2 are "
-                                             "fresh workers sent onto the hot spots, one per lens"),
-    ("lens", r"\blens(es)?\b", "a tier-2 worker's way of attacking a hot spot: evidence-chase (the primary "
-                               "source), counter-model (another explanation), edge-case-hunt (what breaks)"),
-    ("depth step", r"\bdepth (step|synthesis)\b", "after the red team, the plugin sends fresh workers onto each "
-                                                 "hot spot, then a second red team onto their results, "
-                                                 "before anyone ranks"),
+    (
+        "persona",
+        r"\bpersonas?\b",
+        "a subagent with one point of view (security, performance, cost) that "
+        "researches the question alone, then ranks the approaches",
+    ),
+    (
+        "red team",
+        r"\bred team\b",
+        "a subagent that attacks the panel's findings: it refutes, weakens or "
+        "upholds each one, with evidence, and names missed angles",
+    ),
+    (
+        "hot spot",
+        r"\bhot spots?\b",
+        "a contested point the red team left (an approach it refuted, an angle "
+        "nobody examined), H1, H2…: the depth step digs into it",
+    ),
+    (
+        "tier 1 / tier 2",
+        r"\btier[ -][12]\b",
+        "tier 1 is the first pass (research, red team 1); tier 2 are fresh workers sent onto the hot spots, one per lens",
+    ),
+    (
+        "lens",
+        r"\blens(es)?\b",
+        "a tier-2 worker's way of attacking a hot spot: evidence-chase (the primary "
+        "source), counter-model (another explanation), edge-case-hunt (what breaks)",
+    ),
+    (
+        "depth step",
+        r"\bdepth (step|synthesis)\b",
+        "after the red team, the plugin sends fresh workers onto each "
+        "hot spot, then a second red team onto their results, "
+        "before anyone ranks",
+    ),
     ("zero signal", r"\bzero signal\b", "a tier-2 report that only restates tier 1: it is not counted"),
-    ("override", r"\boverride\b|\bstruck\b", "red team 2 upheld a tier-2 refutation, so the refuted approach "
-                                             "is struck from the lead: it cannot be the decision"),
-    ("blind ranking", r"\bblind\b", "each ranker gets the question and the approaches in a neutral order, "
-                                    "never the other rankers' scores or which approach leads"),
-    ("weighted score", r"\bweighted\b", "a ranker's five dimension scores (0-10) averaged with the weights of "
-                                        "the question's type (here security)"),
-    ("consensus", r"\bconsensus\b", "how far the rankers agree on the leader, 0-1: each ranker's margin for "
-                                    "or against it, summed, against a fixed doubt of 0.2"),
-    ("dissent", r"\bdissent", "a ranker's documented concern about the leader, with its reason; a dissent "
-                              "without a reason cannot be weighed, so the gate asks for it"),
-    ("conformity warning", r"\bconformity\b", "agreement that may not come from independent judgement "
-                                              "(scores bunched together, the same reasoning, one model): "
-                                              "a warning, not a proof"),
-    ("consensus gate", r"\bconsensus gate\b", "the check on the vote: enough rankers, consensus at or above "
-                                              "the threshold, every dissent documented"),
-    ("quality gate", r"\bquality gate\b", "the check at the stop: diverse personas, alternatives weighed, "
-                                          "improvement over research, the decision document traced"),
-    ("decision class", r"\bdecision class\b", "what the decision is about (security/auth); a class whose "
-                                                "decisions were reversed before is watched more closely"),
+    (
+        "override",
+        r"\boverride\b|\bstruck\b",
+        "red team 2 upheld a tier-2 refutation, so the refuted approach is struck from the lead: it cannot be the decision",
+    ),
+    (
+        "blind ranking",
+        r"\bblind\b",
+        "each ranker gets the question and the approaches in a neutral order, "
+        "never the other rankers' scores or which approach leads",
+    ),
+    (
+        "weighted score",
+        r"\bweighted\b",
+        "a ranker's five dimension scores (0-10) averaged with the weights of the question's type (here security)",
+    ),
+    (
+        "consensus",
+        r"\bconsensus\b",
+        "how far the rankers agree on the leader, 0-1: each ranker's margin for "
+        "or against it, summed, against a fixed doubt of 0.2",
+    ),
+    (
+        "dissent",
+        r"\bdissent",
+        "a ranker's documented concern about the leader, with its reason; a dissent "
+        "without a reason cannot be weighed, so the gate asks for it",
+    ),
+    (
+        "conformity warning",
+        r"\bconformity\b",
+        "agreement that may not come from independent judgement "
+        "(scores bunched together, the same reasoning, one model): "
+        "a warning, not a proof",
+    ),
+    (
+        "consensus gate",
+        r"\bconsensus gate\b",
+        "the check on the vote: enough rankers, consensus at or above the threshold, every dissent documented",
+    ),
+    (
+        "quality gate",
+        r"\bquality gate\b",
+        "the check at the stop: diverse personas, alternatives weighed, improvement over research, the decision document traced",
+    ),
+    (
+        "decision class",
+        r"\bdecision class\b",
+        "what the decision is about (security/auth); a class whose decisions were reversed before is watched more closely",
+    ),
     ("judges' confidence", r"judges' confidence", "the rankers' own mean confidence in their verdicts, 0-1"),
-    ("route", r"\broute\b", "what happens to the decision after the vote: auto-execute, auto-reject, "
-                            "human-review (a person approves or rejects) or hard-reject"),
-    ("D+T2+PROBE", r"D\+T2\+PROBE", "the default escalation policy: the rules D, T2 and PROBE below "
-                                    "(the stricter T1+D+T2+PROBE also runs T1)"),
-    ("D", r"\brule D\b|\bD\+", "a split vote (a ranker approved but preferred another approach, or rejected) "
-                               "goes to a person"),
+    (
+        "route",
+        r"\broute\b",
+        "what happens to the decision after the vote: auto-execute, auto-reject, "
+        "human-review (a person approves or rejects) or hard-reject",
+    ),
+    (
+        "D+T2+PROBE",
+        r"D\+T2\+PROBE",
+        "the default escalation policy: the rules D, T2 and PROBE below (the stricter T1+D+T2+PROBE also runs T1)",
+    ),
+    ("D", r"\brule D\b|\bD\+", "a split vote (a ranker approved but preferred another approach, or rejected) goes to a person"),
     ("T1", r"\bT1\b", "every accepted decision of a class reversed before goes to a person (strict policy)"),
-    ("T2", r"\bT2\b", "a unanimous vote whose judges are very sure (confidence ≥ 0.9) on a class reversed "
-                      "before goes to a person: unanimity is the warning"),
-    ("PROBE", r"\bPROBE\b", "a probe of the decision (a check run against it) that failed or timed out sends "
-                            "it to a person"),
-    ("decision document (PRD)", r"\bPRD\b", "the requirements, non-goals, acceptance criteria, risks and "
-                                            "open questions the main agent writes, each citing the finding, "
-                                            "dissent or hot spot it rests on"),
+    (
+        "T2",
+        r"\bT2\b",
+        "a unanimous vote whose judges are very sure (confidence ≥ 0.9) on a class reversed "
+        "before goes to a person: unanimity is the warning",
+    ),
+    ("PROBE", r"\bPROBE\b", "a probe of the decision (a check run against it) that failed or timed out sends it to a person"),
+    (
+        "decision document (PRD)",
+        r"\bPRD\b",
+        "the requirements, non-goals, acceptance criteria, risks and "
+        "open questions the main agent writes, each citing the finding, "
+        "dissent or hot spot it rests on",
+    ),
 )
 
 
 @dataclass(frozen=True)
 class Moment:
     """One decision a hook answered: its kind (KINDS), the answer's verdict (DID), to whom, the text."""
+
     kind: str
     verdict: str
     who: str
     text: str
 
 
-KINDS = ("depth_instruction", "spawn_denied", "red_team_2", "depth_synthesis", "gate_failed", "gate_passed",
-         "route")
+KINDS = ("depth_instruction", "spawn_denied", "red_team_2", "depth_synthesis", "gate_failed", "gate_passed", "route")
 
 
 @dataclass(frozen=True)
 class Replay:
     """The replay's figures: the client recorded, its events, where it ran, how it went."""
+
     client: str
     events: int
     project: str
@@ -106,8 +179,9 @@ class Replay:
 
 def wrap(text: str, indent: str = INDENT, hang: str = "  ") -> "list[str]":
     """`text` wrapped to WIDTH, its first line at `indent`, the others at `indent + hang`."""
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + hang,
-                         break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=indent, subsequent_indent=indent + hang, break_long_words=False, break_on_hyphens=False
+    ) or [indent.rstrip()]
 
 
 def heading(title: str) -> "list[str]":
@@ -130,7 +204,7 @@ def sentence(text: str) -> str:
 
 
 def _lines_after(text: str, prefix: str) -> "list[str]":
-    return [line[len(prefix):].strip() for line in text.splitlines() if line.startswith(prefix)]
+    return [line[len(prefix) :].strip() for line in text.splitlines() if line.startswith(prefix)]
 
 
 def _next_of(text: str) -> str:
@@ -146,10 +220,11 @@ def _next_of(text: str) -> str:
 
 
 def header(replay: Replay) -> "list[str]":
-    return [f"Replaying a deliberation recorded from {replay.client}:",
-            f"its {replay.events} hook events go through the real hook scripts in a fresh project "
-            "(no network, no API key):",
-            f"{INDENT}{replay.project}"]
+    return [
+        f"Replaying a deliberation recorded from {replay.client}:",
+        f"its {replay.events} hook events go through the real hook scripts in a fresh project (no network, no API key):",
+        f"{INDENT}{replay.project}",
+    ]
 
 
 def question_part(record: "dict[str, Any]") -> "list[str]":
@@ -174,8 +249,7 @@ def found_part(record: "dict[str, Any]") -> "list[str]":
     titles = {a["id"]: a["title"] for a in record["approaches"]}
     research = [p for p in record["participants"] if p["stage"] == "research" and p["kind"] == "persona"]
     prefs = sorted({p["preferred"] for p in research if p["preferred"]})
-    said = (f"all preferred {prefs[0]} ({titles.get(prefs[0], prefs[0])})" if len(prefs) == 1
-            else "preferring " + listing(prefs))
+    said = f"all preferred {prefs[0]} ({titles.get(prefs[0], prefs[0])})" if len(prefs) == 1 else "preferring " + listing(prefs)
     out += wrap(f"Research: {plural(len(research), 'persona')} worked alone, {said}.")
     for f in _by_stage(record, "research", 1):
         for item in f["findings"]:
@@ -187,12 +261,12 @@ def found_part(record: "dict[str, Any]") -> "list[str]":
     spots = depth.get("hot_spots") or []
     for h in spots:
         if h["kind"] == "missed_angle":
-            out += wrap(f"It named a missed angle: {sentence(h['statement'].removeprefix('missed angle: '))}",
-                        INDENT * 2, INDENT)
+            out += wrap(f"It named a missed angle: {sentence(h['statement'].removeprefix('missed angle: '))}", INDENT * 2, INDENT)
     workers = [w for w in depth.get("tier2") or [] if w["kind"] == "lens"]
     if workers:
-        out += wrap(f"Tier 2: {plural(len(workers), 'lens', 'lenses')} worked on the hot spots "
-                    f"{listing([h['id'] for h in spots])}:")
+        out += wrap(
+            f"Tier 2: {plural(len(workers), 'lens', 'lenses')} worked on the hot spots {listing([h['id'] for h in spots])}:"
+        )
         claims = {f["agent"]: f for f in record["findings"]}
         for w in workers:
             if w["zeroed"]:
@@ -206,8 +280,9 @@ def found_part(record: "dict[str, Any]") -> "list[str]":
             for r in w["refutations"]:
                 out += wrap(f"{w['label']} {r['verdict']} {r['target']}: {sentence(r['claim'])}")
     for o in depth.get("overrides") or []:
-        out += wrap(f"So approach {o['target']} is struck from the lead (override of hot spot {o['hot_spot']}).",
-                    INDENT * 2, INDENT)
+        out += wrap(
+            f"So approach {o['target']} is struck from the lead (override of hot spot {o['hot_spot']}).", INDENT * 2, INDENT
+        )
     out += ranking_lines(record)
     return out
 
@@ -228,10 +303,8 @@ def ranking_lines(record: "dict[str, Any]") -> "list[str]":
         return []
     ids = [a["id"] for a in record["approaches"]]
     weights = ", ".join(f"{d} {w:.2f}" for d, w in dims.items())
-    out = wrap(f"Ranking, blind: {plural(len(rows), 'ranker')} scored each approach on five dimensions, "
-               f"weighted {weights}.")
-    prefs = {p["key"]: p["preferred"] for p in record["participants"]
-             if p["stage"] == "ranking" and not p["superseded"]}
+    out = wrap(f"Ranking, blind: {plural(len(rows), 'ranker')} scored each approach on five dimensions, weighted {weights}.")
+    prefs = {p["key"]: p["preferred"] for p in record["participants"] if p["stage"] == "ranking" and not p["superseded"]}
     dissent = {d["agent"]: d for d in record.get("dissent") or []}
     label = {r["agent"]: unid(r["label"]).removesuffix(" (" + r["agent"][:8] + ")") for r in rows}
     width = max(len(v) for v in label.values())
@@ -242,8 +315,7 @@ def ranking_lines(record: "dict[str, Any]") -> "list[str]":
         out.append(line)
         d = dissent.get(r["agent"])
         if d:
-            out += wrap(f"its dissent on {d['target']}: {sentence(d['concern'])} {sentence(d['reason'])}",
-                        INDENT * 3, INDENT)
+            out += wrap(f"its dissent on {d['target']}: {sentence(d['concern'])} {sentence(d['reason'])}", INDENT * 3, INDENT)
     lead = record.get("leading_breakdown") or []
     decision = record.get("decision") or {}
     if lead and decision.get("approach"):
@@ -273,24 +345,26 @@ def moment_lines(m: Moment, record: "dict[str, Any]") -> "list[str]":
     first = m.text.splitlines()[0] if m.text else ""
     nxt = _next_of(m.text)
     if m.kind == "depth_instruction":
-        workers = re.findall(r'^--- worker \d+ of \d+: subagent_type "([^"]+)", hot spots ([^—]+?) —',
-                             m.text, re.M)
+        workers = re.findall(r'^--- worker \d+ of \d+: subagent_type "([^"]+)", hot spots ([^—]+?) —', m.text, re.M)
         spots = (record.get("depth") or {}).get("hot_spots") or []
         kinds = listing([f"{h['id']} {h['kind'].replace('_', ' ')}" for h in spots])
-        body = (f"Depth step, after the red team ({did}): {plural(len(spots), 'hot spot')} to dig into before "
-                f"ranking ({kinds}); spawn {plural(len(workers), 'fresh tier-2 worker')}, one per lens: "
-                + listing([f"{w} ({h.strip()})" for w, h in workers]) + ".")
+        body = (
+            f"Depth step, after the red team ({did}): {plural(len(spots), 'hot spot')} to dig into before "
+            f"ranking ({kinds}); spawn {plural(len(workers), 'fresh tier-2 worker')}, one per lens: "
+            + listing([f"{w} ({h.strip()})" for w, h in workers])
+            + "."
+        )
         return wrap(body)
     if m.kind == "spawn_denied":
         rules = [line.removeprefix("- rule ") for line in m.text.splitlines() if line.startswith("- rule ")]
         after = [line for line in m.text.splitlines()[1:] if line and not line.startswith("- ")]
         why = "; ".join(sentence(r) for r in rules) or sentence(first)
-        return wrap(f"Spawn check, {m.who} ({did}): its prompt was the model's own. Rule {why} "
-                    + (sentence(after[0]) if after else ""))
+        return wrap(
+            f"Spawn check, {m.who} ({did}): its prompt was the model's own. Rule {why} " + (sentence(after[0]) if after else "")
+        )
     if m.kind == "red_team_2":
         items = len([line for line in m.text.splitlines() if re.match(r"^- \S+:[FR]\d+ — ", line)])
-        return wrap(f"Depth step, after the tier-2 workers ({did}): spawn one red team 2 to check their "
-                    f"{plural(items, 'item')}.")
+        return wrap(f"Depth step, after the tier-2 workers ({did}): spawn one red team 2 to check their {plural(items, 'item')}.")
     if m.kind == "depth_synthesis":
         head = first.split(": ", 1)[1] if ": " in first else first
         out = wrap(f"Depth synthesis, after red team 2 ({did}): {sentence(head)}")
@@ -301,8 +375,11 @@ def moment_lines(m: Moment, record: "dict[str, Any]") -> "list[str]":
             out += wrap(f"Next: {nxt.split(' — ', 1)[0]}, blind.", INDENT * 2, INDENT)
         return out
     if m.kind == "gate_failed":
-        failed = [words(line.removeprefix("- ").split(": ", 1)[0]) + ": " + line.split(": ", 1)[1]
-                  for line in m.text.splitlines()[1:] if re.match(r"^- [a-z_]+: ", line)]
+        failed = [
+            words(line.removeprefix("- ").split(": ", 1)[0]) + ": " + line.split(": ", 1)[1]
+            for line in m.text.splitlines()[1:]
+            if re.match(r"^- [a-z_]+: ", line)
+        ]
         out = wrap(f"Consensus gate, after the vote ({did}): FAILED on " + "; ".join(failed) + ".")
         if nxt:
             out += wrap(f"Next: {unid(nxt)}.", INDENT * 2, INDENT)
@@ -312,8 +389,11 @@ def moment_lines(m: Moment, record: "dict[str, Any]") -> "list[str]":
         dec = record.get("decision") or {}
         band = f", {dec['band']}" if dec.get("band") else ""
         head = first.split("passed — ", 1)[-1]
-        out = wrap(f"Consensus gate, after the vote again ({did}): passed, {head.rstrip('.')}{band}; "
-                   + _check_figures(c for c in gate.get("checks", []) if c["name"] not in ("consensus", "phase")) + ".")
+        out = wrap(
+            f"Consensus gate, after the vote again ({did}): passed, {head.rstrip('.')}{band}; "
+            + _check_figures(c for c in gate.get("checks", []) if c["name"] not in ("consensus", "phase"))
+            + "."
+        )
         warns = record.get("conformity") or []
         if warns:
             out += wrap(f"With a conformity warning ({len(warns)}):", INDENT * 2, INDENT)
@@ -329,10 +409,14 @@ def moment_lines(m: Moment, record: "dict[str, Any]") -> "list[str]":
         gate = (record.get("gates") or {}).get("quality") or {}
         if gate:
             verdict = "passed" if gate.get("passed") else "FAILED"
-            out += wrap(f"Quality gate, at the stop: {verdict} its {plural(len(gate.get('checks', [])), 'check')} "
-                        f"— " + _check_figures(c for c in gate["checks"] if c["name"] != "conformity") + ".")
-        out += wrap(f"Route, at the stop ({did} once): {route.get('route')} by policy {route.get('policy')} — "
-                    f"{ruled}. The main agent then tells the user the decision awaits review.")
+            out += wrap(
+                f"Quality gate, at the stop: {verdict} its {plural(len(gate.get('checks', [])), 'check')} "
+                f"— " + _check_figures(c for c in gate["checks"] if c["name"] != "conformity") + "."
+            )
+        out += wrap(
+            f"Route, at the stop ({did} once): {route.get('route')} by policy {route.get('policy')} — "
+            f"{ruled}. The main agent then tells the user the decision awaits review."
+        )
         return out
     return wrap(f"{m.who} ({did}): {sentence(first)}")
 
@@ -347,8 +431,7 @@ def gates_part(moments: "list[Moment]", record: "dict[str, Any]") -> "list[str]"
 def _document_lines(prd: "dict[str, Any]") -> "list[str]":
     doc = prd.get("document")
     if doc is None:
-        return wrap(f"Decision document (PRD): {prd['status']}"
-                    + (f" — {prd['problem']}" if prd.get("problem") else "") + ".")
+        return wrap(f"Decision document (PRD): {prd['status']}" + (f" — {prd['problem']}" if prd.get("problem") else "") + ".")
 
     def cites(item: dict) -> str:
         return f" [{', '.join(s['id'] for s in item['sources'])}]" if item.get("sources") else ""
@@ -362,15 +445,13 @@ def _document_lines(prd: "dict[str, Any]") -> "list[str]":
     for a in doc["acceptance_criteria"]:
         out += wrap(f"{a['id']} (verifies {', '.join(a['verifies']) or '-'}): {a['text']}{cites(a)}", deep, "    ")
     for k in doc["risks"]:
-        out += wrap(f"{k['id']} ({k['severity']}): {k['risk']} Mitigation: {k['mitigation']}{cites(k)}",
-                    deep, "    ")
+        out += wrap(f"{k['id']} ({k['severity']}): {k['risk']} Mitigation: {k['mitigation']}{cites(k)}", deep, "    ")
     for q in doc["open_questions"]:
         out += wrap(f"open question: {q['question']}{cites(q)}", deep, "    ")
     t = prd.get("trace") or {}
     if t:
         kinds = listing([plural(n, k.replace("_", " ")) for k, n in t["by_kind"].items() if n])
-        out += wrap(f"The [ids] are what each item cites: {t['citations']} citations resolve to {kinds}.",
-                    deep, "    ")
+        out += wrap(f"The [ids] are what each item cites: {t['citations']} citations resolve to {kinds}.", deep, "    ")
     return out
 
 
@@ -381,19 +462,25 @@ def next_part(record: "dict[str, Any]", files: "dict[str, str]") -> "list[str]":
     did = record["deliberation_id"]
     title = f" ({dec['title']})" if dec.get("title") else ""
     if route.get("route") == "human-review":
-        out += wrap(f"The decision, approach {dec.get('approach')}{title}, is not final: it awaits a person's "
-                    "review. Until then Edit, Write, Bash and the other risky tools ask for a yes. Settle it "
-                    "from the project's folder (in Claude Code, type the line after \"! \"):")
-        out += [f"{INDENT * 2}deliberation approve {did}    adopt the decision",
-                f"{INDENT * 2}deliberation reject {did}     set it aside"]
+        out += wrap(
+            f"The decision, approach {dec.get('approach')}{title}, is not final: it awaits a person's "
+            "review. Until then Edit, Write, Bash and the other risky tools ask for a yes. Settle it "
+            'from the project\'s folder (in Claude Code, type the line after "! "):'
+        )
+        out += [
+            f"{INDENT * 2}deliberation approve {did}    adopt the decision",
+            f"{INDENT * 2}deliberation reject {did}     set it aside",
+        ]
     elif route.get("route"):
         out += wrap(f"The decision, approach {dec.get('approach')}{title}: route {route['route']}.")
     out += _document_lines(record.get("prd") or {})
     usage = record.get("usage") or {}
     if usage.get("agents"):
-        out += wrap(f"Cost: {plural(usage['agents'], 'subagent')}, {usage['total_tokens']:,} tokens, "
-                    f"{usage['multiple_of_one_agent']}× one research agent's {usage['one_agent_tokens']:,} "
-                    "(the scripted stand-in's small prompts; no prices configured, so no amount).")
+        out += wrap(
+            f"Cost: {plural(usage['agents'], 'subagent')}, {usage['total_tokens']:,} tokens, "
+            f"{usage['multiple_of_one_agent']}× one research agent's {usage['one_agent_tokens']:,} "
+            "(the scripted stand-in's small prompts; no prices configured, so no amount)."
+        )
     out += wrap("The decision records, in the project's folder:")
     for kind, path in files.items():
         out.append(f"{INDENT * 2}{path}  ({kind})")
@@ -402,15 +489,13 @@ def next_part(record: "dict[str, Any]", files: "dict[str, str]") -> "list[str]":
 
 def glossary_part(text: str) -> "list[str]":
     # a word is found whatever its case ("Route, at the stop"); a code (D, T2, PRD) as written
-    used = [(term, meaning) for term, pattern, meaning in GLOSSARY
-            if re.search(pattern, text, re.I if term[0].islower() else 0)]
+    used = [(term, meaning) for term, pattern, meaning in GLOSSARY if re.search(pattern, text, re.I if term[0].islower() else 0)]
     if not used:
         return []
     out = heading("Terms used above")
     width = max(len(t) for t, _ in used) + 2
     for term, meaning in used:
-        lines = textwrap.wrap(meaning, WIDTH - len(INDENT) - width, break_long_words=False,
-                              break_on_hyphens=False)
+        lines = textwrap.wrap(meaning, WIDTH - len(INDENT) - width, break_long_words=False, break_on_hyphens=False)
         out.append(f"{INDENT}{term:<{width}}{lines[0]}")
         out += [f"{INDENT}{'':<{width}}{line}" for line in lines[1:]]
     return out
@@ -418,15 +503,22 @@ def glossary_part(text: str) -> "list[str]":
 
 def verdict_line(replay: Replay) -> "list[str]":
     if replay.differ:
-        return wrap(f"✗ {len(replay.differ)} of {replay.answers} answers differ from the recording: events "
-                    + ", ".join(str(n) for n in replay.differ) + " (--verbose shows them).", "", "  ")
-    return wrap(f"✓ all {replay.answers} answers match the recording ({replay.seconds:.1f}s): run again, "
-                "the hooks decided exactly as in the recorded session (--verbose prints each answer).", "", "  ")
+        return wrap(
+            f"✗ {len(replay.differ)} of {replay.answers} answers differ from the recording: events "
+            + ", ".join(str(n) for n in replay.differ)
+            + " (--verbose shows them).",
+            "",
+            "  ",
+        )
+    return wrap(
+        f"✓ all {replay.answers} answers match the recording ({replay.seconds:.1f}s): run again, "
+        "the hooks decided exactly as in the recorded session (--verbose prints each answer).",
+        "",
+        "  ",
+    )
 
 
-def story(record: "dict[str, Any]", moments: "list[Moment]", replay: Replay,
-          files: "dict[str, str]") -> "list[str]":
+def story(record: "dict[str, Any]", moments: "list[Moment]", replay: Replay, files: "dict[str, str]") -> "list[str]":
     """The whole story, line by line (each at most WIDTH columns, save a path longer than that)."""
-    body = (question_part(record) + found_part(record) + gates_part(moments, record)
-            + next_part(record, files))
+    body = question_part(record) + found_part(record) + gates_part(moments, record) + next_part(record, files)
     return header(replay) + body + glossary_part("\n".join(body)) + [""] + verdict_line(replay)

@@ -20,6 +20,7 @@ class DocumentRecorded(_Data):
     """The document is valid and traced: recorded in the deliberation's state (`counts`: its
     sections); `route` is the announced route's notice when a person must settle the decision;
     `applies`: an approach was adopted and no route holds it, so the agent may carry it out."""
+
     kind: Literal["document_recorded"] = "document_recorded"
     deliberation: str
     counts: str
@@ -30,20 +31,27 @@ class DocumentRecorded(_Data):
 
 def document_recorded(o: DocumentRecorded) -> str:
     again = " It replaces the one handed over before." if o.replaced else ""
-    lines = [f"RECORDED — this refusal is the expected receipt, not an error: the plugin took the decision "
-             f"document of deliberation {o.deliberation} ({o.counts}) from this Write call and keeps it in the "
-             f"decision record, so no file is written.{again} (The client shows every such receipt as a hook "
-             "error and a permission denial; do not call Write again.)",
-             "Next: " + ("if the user asked you to make the change, make it now as decided (nothing holds "
-                         "this decision); then " if o.applies and not o.route else "")
-             + "give the user your concluding answer in prose — the decision, its dissent and the "
-             "alternatives; do not paste the document. The deliberation closes when you stop."]
+    lines = [
+        f"RECORDED — this refusal is the expected receipt, not an error: the plugin took the decision "
+        f"document of deliberation {o.deliberation} ({o.counts}) from this Write call and keeps it in the "
+        f"decision record, so no file is written.{again} (The client shows every such receipt as a hook "
+        "error and a permission denial; do not call Write again.)",
+        "Next: "
+        + (
+            "if the user asked you to make the change, make it now as decided (nothing holds this decision); then "
+            if o.applies and not o.route
+            else ""
+        )
+        + "give the user your concluding answer in prose — the decision, its dissent and the "
+        "alternatives; do not paste the document. The deliberation closes when you stop.",
+    ]
     return "\n".join(lines + ([o.route] if o.route else []))
 
 
 class DocumentRefused(_Data):
     """The document does not parse, validate or trace (`problem`); `shape`: the shape, the rules
     and the ids it may cite, as the request gave them."""
+
     kind: Literal["document_refused"] = "document_refused"
     deliberation: str
     problem: str
@@ -51,30 +59,36 @@ class DocumentRefused(_Data):
 
 
 def document_refused(o: DocumentRefused) -> str:
-    return (f"Decision document of deliberation {o.deliberation} NOT recorded (nothing is written): {o.problem}\n"
-            "Next: call Write again with the same file_path and the corrected document as content.\n" + o.shape)
+    return (
+        f"Decision document of deliberation {o.deliberation} NOT recorded (nothing is written): {o.problem}\n"
+        "Next: call Write again with the same file_path and the corrected document as content.\n" + o.shape
+    )
 
 
 class DocumentNotDue(_Data):
     """A document handed over when none is due: `asked` the id its path names; `active` the
     session's open deliberation (none: ''), its `phase`, and the next step it accepts."""
+
     kind: Literal["document_not_due"] = "document_not_due"
     asked: str
     active: str = ""
     phase: str = ""
-    path: str = ""         # where the open deliberation's document goes, when it is due
+    path: str = ""  # where the open deliberation's document goes, when it is due
     next: str = ""
 
 
 def document_not_due(o: DocumentNotDue) -> str:
     if not o.active:
-        return (f"No deliberation is open in this session, so no decision document is due (this call named "
-                f"{o.asked}); nothing is written.\nNext: answer the user.")
+        return (
+            f"No deliberation is open in this session, so no decision document is due (this call named "
+            f"{o.asked}); nothing is written.\nNext: answer the user."
+        )
     if o.path:
-        return (f"The decision document due is deliberation {o.active}'s, not {o.asked}'s; nothing is written.\n"
-                f"Next: call Write again with file_path `<project>/{o.path}`.")
-    return (f"The decision document of deliberation {o.active} is not due yet (phase {o.phase}); nothing is "
-            f"written.\n{o.next}")
+        return (
+            f"The decision document due is deliberation {o.active}'s, not {o.asked}'s; nothing is written.\n"
+            f"Next: call Write again with file_path `<project>/{o.path}`."
+        )
+    return f"The decision document of deliberation {o.active} is not due yet (phase {o.phase}); nothing is written.\n{o.next}"
 
 
 # -- the request that names the Write call (core/prd.py), and a content that is no document
@@ -82,27 +96,36 @@ def document_not_due(o: DocumentNotDue) -> str:
 
 def hand_over(path: str) -> str:
     """How the document reaches the plugin: the Write call it reads (`path` under the project)."""
-    return (f"Call the Write tool with file_path `<project>/{path}` (`<project>` is the project's folder, "
-            "absolute) and as content ONE JSON object of this shape. The plugin checks the content from the "
-            "call and records it — it writes no file: the tool's result says recorded, or what to fix.")
+    return (
+        f"Call the Write tool with file_path `<project>/{path}` (`<project>` is the project's folder, "
+        "absolute) and as content ONE JSON object of this shape. The plugin checks the content from the "
+        "call and records it — it writes no file: the tool's result says recorded, or what to fix."
+    )
 
 
 def request_head(rejected: bool, path: str) -> str:
     """The first line of the request for the decision document."""
     if rejected:
-        return ("Next: write the decision document of this rejection and hand it to the plugin — the "
-                "deliberation closes with it. " + hand_over(path) + " Requirements and acceptance criteria "
-                "may stay empty; the risks say what sank the approaches. Then tell the user, in prose, that no "
-                "approach is adopted and why.")
-    return ("Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes "
-            "with it. " + hand_over(path) + " Then give the user your concluding answer in prose: the "
-            "decision, its dissent and the alternatives (the document is for the record: do not paste it).")
+        return (
+            "Next: write the decision document of this rejection and hand it to the plugin — the "
+            "deliberation closes with it. " + hand_over(path) + " Requirements and acceptance criteria "
+            "may stay empty; the risks say what sank the approaches. Then tell the user, in prose, that no "
+            "approach is adopted and why."
+        )
+    return (
+        "Next: write the decision document (PRD) and hand it to the plugin — the deliberation closes "
+        "with it. " + hand_over(path) + " Then give the user your concluding answer in prose: the "
+        "decision, its dissent and the alternatives (the document is for the record: do not paste it)."
+    )
 
 
 def send_back_next(path: str) -> str:
     """The next step of the Stop's send-back of a missing or invalid document."""
-    return ("Next: hand the decision document to the plugin, then end your turn. " + hand_over(path)
-            + " (Ending your answer with exactly one fenced ```json block of this shape is accepted too.)")
+    return (
+        "Next: hand the decision document to the plugin, then end your turn. "
+        + hand_over(path)
+        + " (Ending your answer with exactly one fenced ```json block of this shape is accepted too.)"
+    )
 
 
 def content_too_large(size: int, limit: int) -> str:
@@ -131,29 +154,34 @@ EXAMPLE = """```json
   "open_questions": [{"question": "...", "sources": ["H1"]}]
 }
 ```"""
-STOP_CHECK = ("When you stop, the quality gate checks the document; one that is missing or cites an id not listed "
-              "here is sent back once, then the decision is recorded without it.")
-GROUPED_HEAD = ("(findings and hot spots by id, as their reports and the depth step named them: write each as "
-                "`agent:id`, e.g. `security-analyst:F1`, a hot spot as `H1`; the plugin numbered the dissent and "
-                "refutations, so each is listed with its text)")  # a long catalogue's first line
+STOP_CHECK = (
+    "When you stop, the quality gate checks the document; one that is missing or cites an id not listed "
+    "here is sent back once, then the decision is recorded without it."
+)
+GROUPED_HEAD = (
+    "(findings and hot spots by id, as their reports and the depth step named them: write each as "
+    "`agent:id`, e.g. `security-analyst:F1`, a hot spot as `H1`; the plugin numbered the dissent and "
+    "refutations, so each is listed with its text)"
+)  # a long catalogue's first line
 _SINGULAR = {"requirements": "requirement", "acceptance_criteria": "acceptance criterion", "risks": "risk"}
 
 
 def needs(minimums: "list[tuple[str, int]]") -> str:
     """'one requirement, one acceptance criterion and one risk': the sections a document must
     hold, with how many of each (`minimums`: (section, count) in order; a count of 0 is left out)."""
-    parts = [f"{'one' if n == 1 else n} {_SINGULAR[s] if n == 1 else s.replace('_', ' ')}"
-             for s, n in minimums if n]
+    parts = [f"{'one' if n == 1 else n} {_SINGULAR[s] if n == 1 else s.replace('_', ' ')}" for s, n in minimums if n]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def rules(minimums: "list[tuple[str, int]]") -> str:
     """What a document must hold and cite, said with its shape."""
-    return ("It needs at least " + needs(minimums) + ". Every requirement, acceptance criterion and risk lists in "
-            "`sources` the ids below that it follows from (at least one each); non-goals and open questions "
-            "may cite them too; an acceptance criterion names in `verifies` the requirements it checks. The "
-            "scores, the dissent and the route are recorded by the plugin: the block holds only what needs "
-            "judgement.")
+    return (
+        "It needs at least " + needs(minimums) + ". Every requirement, acceptance criterion and risk lists in "
+        "`sources` the ids below that it follows from (at least one each); non-goals and open questions "
+        "may cite them too; an acceptance criterion names in `verifies` the requirements it checks. The "
+        "scores, the dissent and the route are recorded by the plugin: the block holds only what needs "
+        "judgement."
+    )
 
 
 def cite_head(n: int) -> str:
@@ -163,8 +191,10 @@ def cite_head(n: int) -> str:
 def too_few(rejected: bool, minimums: "list[tuple[str, int]]", short: "list[str]") -> str:
     """The document lacks the sections `short` (their keys) that `minimums` asks for."""
     what = "a rejection" if rejected else "an adopted decision"
-    return (f"The decision document of {what} needs at least {needs(minimums)}, each citing the ids it "
-            f"follows from; yours has no {' and no '.join(_SINGULAR[k] for k in short)}.")
+    return (
+        f"The decision document of {what} needs at least {needs(minimums)}, each citing the ids it "
+        f"follows from; yours has no {' and no '.join(_SINGULAR[k] for k in short)}."
+    )
 
 
 def repeated_ids(ids: "list[str]") -> str:
@@ -173,23 +203,32 @@ def repeated_ids(ids: "list[str]") -> str:
 
 def bad_verifies(pairs: "list[list[str]]") -> str:
     """Acceptance criteria whose `verifies` names no requirement of the document: [criterion, id]."""
-    return ("`verifies` names requirement ids of this document; these are not among them: "
-            + ", ".join(f"{a} → {v}" for a, v in pairs) + ".")
+    return (
+        "`verifies` names requirement ids of this document; these are not among them: "
+        + ", ".join(f"{a} → {v}" for a, v in pairs)
+        + "."
+    )
 
 
 def unknown_ids(refs: "list[list]", limit: int = 12) -> str:
     """Cited ids that exist nowhere in the deliberation: [ref, item label, is an item of this
     document]; the first `limit` are named."""
-    named = [f"{ref!r} in {label}" + (" (an item of this document, not a source)" if own else "")
-             for ref, label, own in refs[:limit]]
-    return ("Every cited id must exist in the deliberation; these do not: " + "; ".join(named)
-            + (f"; and {len(refs) - limit} more" if len(refs) > limit else "")
-            + ". Cite only the ids listed below.")
+    named = [
+        f"{ref!r} in {label}" + (" (an item of this document, not a source)" if own else "") for ref, label, own in refs[:limit]
+    ]
+    return (
+        "Every cited id must exist in the deliberation; these do not: "
+        + "; ".join(named)
+        + (f"; and {len(refs) - limit} more" if len(refs) > limit else "")
+        + ". Cite only the ids listed below."
+    )
 
 
 def block_too_large(size: int, limit: int) -> str:
-    return (f"Your decision document block is {size} bytes; the limit is {limit}. "
-            "Shorten its texts (the rest of the answer is for the user and is not limited).")
+    return (
+        f"Your decision document block is {size} bytes; the limit is {limit}. "
+        "Shorten its texts (the rest of the answer is for the user and is not limited)."
+    )
 
 
 def block_not_json() -> str:
@@ -211,8 +250,7 @@ def invalid(detail: str) -> str:
 
 def send_back_head(deliberation: str, problem: str) -> str:
     """The first line of the Stop's send-back of a missing or invalid document."""
-    return (f"Deliberation {deliberation}: both gates passed; the decision document is the last step before it "
-            f"closes. {problem}")
+    return f"Deliberation {deliberation}: both gates passed; the decision document is the last step before it closes. {problem}"
 
 
 def recorded_missing(send_backs: int, problem: str) -> str:
@@ -222,5 +260,7 @@ def recorded_missing(send_backs: int, problem: str) -> str:
 
 def counts(requirements: int, criteria: int, risks: int, non_goals: int, questions: int) -> str:
     """What a recorded document holds, section by section."""
-    return (f"{requirements} requirement(s), {criteria} acceptance criteria, {risks} risk(s), "
-            f"{non_goals} non-goal(s), {questions} open question(s)")
+    return (
+        f"{requirements} requirement(s), {criteria} acceptance criteria, {risks} risk(s), "
+        f"{non_goals} non-goal(s), {questions} open question(s)"
+    )

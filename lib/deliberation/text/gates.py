@@ -25,22 +25,27 @@ class Dissenter(_Data):
 
 class ConsensusNext(_Data):
     """What Gate 1's next step depends on: the failed checks, the phase, the 2-agent form."""
-    failed: list[str]                       # names of the failed checks, in the gate's order
+
+    failed: list[str]  # names of the failed checks, in the gate's order
     phase: str
-    two_agent: "str | None" = None          # the 2-agent rule's verdict, when it applied
-    agents_figure: str = ""                 # the agents_completed check's figure
+    two_agent: "str | None" = None  # the 2-agent rule's verdict, when it applied
+    agents_figure: str = ""  # the agents_completed check's figure
     undocumented: list[Dissenter] = []
 
 
 def consensus_next_step(n: ConsensusNext) -> str:
     if "phase" in n.failed:
         if n.phase == "RESEARCH" and n.two_agent in ("proceed", "suspect_herding"):
-            return ("spawn both personas again to RANK every approach (the minimum viable deliberation: "
-                    "their research agreed), or continue with DELIBERATION for the full deliberation")
+            return (
+                "spawn both personas again to RANK every approach (the minimum viable deliberation: "
+                "their research agreed), or continue with DELIBERATION for the full deliberation"
+            )
         if n.phase in ("IDLE", "RESEARCH"):
-            return ("finish RESEARCH (at least 2 independent persona reports), then DELIBERATION "
-                    "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "
-                    "again to RANK the approaches")
+            return (
+                "finish RESEARCH (at least 2 independent persona reports), then DELIBERATION "
+                "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "
+                "again to RANK the approaches"
+            )
         return "spawn the personas again to RANK every approach on the five dimensions"
     if "agents_completed" in n.failed:
         return f"spawn more personas to rank: {n.agents_figure} ranking reports"
@@ -50,20 +55,24 @@ def consensus_next_step(n: ConsensusNext) -> str:
         return "the panel did not agree — " + AGREEMENT_NEXT
     if "dissent_documented" in n.failed:
         names = ", ".join(f"{d.persona} (agent {d.agent})" for d in n.undocumented)
-        return (f"have {names} document, in `dissent`, a concern with its reason for every approach "
-                "it would not adopt: resume each with SendMessage (to = its agent id) asking only for "
-                "that, with no other agent's scores or verdicts and no leader — its new report replaces "
-                "the old one — or spawn it again for ranking with the same blind prompt; the plugin "
-                "reads dissent against the leader it computes after the vote, and a dissent without "
-                "reasons cannot be weighed")
+        return (
+            f"have {names} document, in `dissent`, a concern with its reason for every approach "
+            "it would not adopt: resume each with SendMessage (to = its agent id) asking only for "
+            "that, with no other agent's scores or verdicts and no leader — its new report replaces "
+            "the old one — or spawn it again for ranking with the same blind prompt; the plugin "
+            "reads dissent against the leader it computes after the vote, and a dissent without "
+            "reasons cannot be weighed"
+        )
     return ""
 
 
-AGREEMENT_NEXT = ("two ways forward, both naming what is contested: (a) one "
-                  "revision round (ONE synthesis-lead revises the approaches against the contested points, "
-                  "then the personas rank the revised approaches, fresh and blind; once per deliberation), "
-                  "or (b) hand the decision to the user (present the options and the split, then stop: "
-                  "recorded as no consensus, human review)")
+AGREEMENT_NEXT = (
+    "two ways forward, both naming what is contested: (a) one "
+    "revision round (ONE synthesis-lead revises the approaches against the contested points, "
+    "then the personas rank the revised approaches, fresh and blind; once per deliberation), "
+    "or (b) hand the decision to the user (present the options and the split, then stop: "
+    "recorded as no consensus, human review)"
+)
 
 QUALITY_NEXT = {
     "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
@@ -94,13 +103,13 @@ def quality_next_step(failed: "list[str]") -> str:
 
 
 class Share(_Data):
-    approach: str          # an approach id, or "(adopt none)"
+    approach: str  # an approach id, or "(adopt none)"
     rankers: int
 
 
 class Divergence(_Data):
     approach: str
-    dimension: str         # a ranking dimension, or "weighted"
+    dimension: str  # a ranking dimension, or "weighted"
     low: float
     high: float
     low_by: list[str] = []
@@ -109,8 +118,8 @@ class Divergence(_Data):
 
 class Dissent(_Data):
     persona: str
-    preferred: "str | None" = None     # "(adopt none)" for a reject; None for a tie
-    margin: "float | None" = None      # the leader's score minus its best alternative
+    preferred: "str | None" = None  # "(adopt none)" for a reject; None for a tie
+    margin: "float | None" = None  # the leader's score minus its best alternative
     target: str = ""
     concern: str = ""
     reason: str = ""
@@ -118,6 +127,7 @@ class Dissent(_Data):
 
 class Ways(_Data):
     """What the ways forward say: what is contested (bounded) and which ways are open."""
+
     deliberation: str
     leader: "str | None" = None
     consensus: float = 0.0
@@ -148,9 +158,11 @@ def contested_lines(w: Ways) -> "list[str]":
     """What is contested: the split, the scores that diverge most, each dissenter's concern."""
     lines = ["What is contested:"]
     if w.split:
-        lines.append("- the split: " + "; ".join(
-            f"{s.approach} preferred by {s.rankers} ranker{'s' if s.rankers != 1 else ''}" for s in w.split)
-            + (f" (leading: {w.leader}, consensus {w.consensus:.2f}, {w.band})" if w.leader else ""))
+        lines.append(
+            "- the split: "
+            + "; ".join(f"{s.approach} preferred by {s.rankers} ranker{'s' if s.rankers != 1 else ''}" for s in w.split)
+            + (f" (leading: {w.leader}, consensus {w.consensus:.2f}, {w.band})" if w.leader else "")
+        )
     if w.divergences:
         lines.append("- the scores diverge most on: " + "; ".join(_dimension(d) for d in w.divergences))
     for d in w.dissent:
@@ -161,7 +173,7 @@ def contested_lines(w: Ways) -> "list[str]":
         else:
             by = f" by {-d.margin:.1f} points" if d.margin is not None and d.margin < 0 else ""
             pos = f"prefers {d.preferred} over {w.leader}{by}"
-        said = f" — \"{d.concern}\"" + (f" ({d.reason})" if d.reason else "") if d.concern else " — no concern documented"
+        said = f' — "{d.concern}"' + (f" ({d.reason})" if d.reason else "") if d.concern else " — no concern documented"
         lines.append(f"- {d.persona} {pos}{said}")
     if w.more_dissent:
         lines.append(f"- and {w.more_dissent} more dissenter(s) (the record lists them)")
@@ -172,32 +184,40 @@ def ways_forward(w: Ways) -> str:
     """The contested points and the two ways forward, each with its exact next step."""
     ids = ", ".join(_title(w, a) for a in w.titles) or "the approaches"
     lead = f"adopt the leading approach {w.leader}" if w.leader else "adopt the leading approach"
-    handover = (f"hand the decision to the user: present the options — {ids} — and the split above, say the "
-                "panel did not agree, and end your turn. That stop is accepted: the deliberation completes "
-                f"with route human-review and outcome \"no consensus\", its record written; tell the user they "
-                f"settle it with `deliberation approve {w.deliberation}` ({lead}) or `deliberation reject "
-                f"{w.deliberation}` (set it aside) — in Claude Code `! deliberation approve {w.deliberation}`.")
+    handover = (
+        f"hand the decision to the user: present the options — {ids} — and the split above, say the "
+        "panel did not agree, and end your turn. That stop is accepted: the deliberation completes "
+        f'with route human-review and outcome "no consensus", its record written; tell the user they '
+        f"settle it with `deliberation approve {w.deliberation}` ({lead}) or `deliberation reject "
+        f"{w.deliberation}` (set it aside) — in Claude Code `! deliberation approve {w.deliberation}`."
+    )
     lines = contested_lines(w)
-    carry = (f"the claim and evidence of EVERY research finding ({', '.join(w.findings)}; the contested points "
-             "do not replace them: a prompt that lacks any of them is refused), " if w.findings else "")
+    carry = (
+        f"the claim and evidence of EVERY research finding ({', '.join(w.findings)}; the contested points "
+        "do not replace them: a prompt that lacks any of them is refused), "
+        if w.findings
+        else ""
+    )
     if w.revision == "available":
-        lines += ["Two ways forward — choose one:",
-                  f"(a) one revision round (this deliberation has one; never a second): spawn ONE `{w.synthesis_type}` "
-                  f"with the Agent tool, prompt starting \"Phase: deliberation\" with the question, {carry}the "
-                  f"approaches {ids} and the contested points above, asking it to revise each approach "
-                  "against them (keep the ids; its report's `approaches` replace the list). When it has reported, "
-                  "spawn the research personas again, fresh, to rank the revised approaches blind — the contested "
-                  "points may be in the ranking prompts, never who scored or voted what.",
-                  f"(b) {handover}"]
+        lines += [
+            "Two ways forward — choose one:",
+            f"(a) one revision round (this deliberation has one; never a second): spawn ONE `{w.synthesis_type}` "
+            f'with the Agent tool, prompt starting "Phase: deliberation" with the question, {carry}the '
+            f"approaches {ids} and the contested points above, asking it to revise each approach "
+            "against them (keep the ids; its report's `approaches` replace the list). When it has reported, "
+            "spawn the research personas again, fresh, to rank the revised approaches blind — the contested "
+            "points may be in the ranking prompts, never who scored or voted what.",
+            f"(b) {handover}",
+        ]
     else:
-        lines += ["The one revision round of this deliberation is used: the way forward is to "
-                  f"{handover}"]
+        lines += [f"The one revision round of this deliberation is used: the way forward is to {handover}"]
     return "\n".join(lines)
 
 
 class GateFailed(_Data):
     """A gate failed: the hold names every failed check with its figure and the next step — for
     a failure on agreement, what is contested and the two ways forward (`ways`)."""
+
     kind: Literal["gate_failed"] = "gate_failed"
     deliberation: str
     result: GateResult
@@ -220,13 +240,17 @@ def unanimous_reject_detail(leading: "str | None", consensus: float) -> str:
 
 # Gate 2's figures: improvement evidence, the consensus on a reject, the decision document
 
-IMPROVEMENT_SCALE = ("the share of the panel whose position is the decision: each research persona's preferred "
-                     "approach, stated alone (before), against each blind ranker's preference (after)")
-IMPROVEMENT_STATUS = {"improved": "improved: the deliberation moved the panel towards its decision",
-                      "confirmed": "confirmed: every position was the decision before and after",
-                      "flat": "flat: the deliberation moved nobody",
-                      "fell": "fell: the deliberation broke an agreement",
-                      "unmeasured": "unmeasured: no research position to compare (does not block)"}
+IMPROVEMENT_SCALE = (
+    "the share of the panel whose position is the decision: each research persona's preferred "
+    "approach, stated alone (before), against each blind ranker's preference (after)"
+)
+IMPROVEMENT_STATUS = {
+    "improved": "improved: the deliberation moved the panel towards its decision",
+    "confirmed": "confirmed: every position was the decision before and after",
+    "flat": "flat: the deliberation moved nobody",
+    "fell": "fell: the deliberation broke an agreement",
+    "unmeasured": "unmeasured: no research position to compare (does not block)",
+}
 
 
 def improvement_figure(after: float, before: float, status: str) -> str:
@@ -236,8 +260,9 @@ def improvement_figure(after: float, before: float, status: str) -> str:
     return f"share for the decision {after:.2f} {sign} {before:.2f} at research ({status})"
 
 
-def improvement_detail(decision: "str | None", paired: bool, pairs: "list[dict]", unmatched: "list[str]",
-                       trigger: "float | None", forced: bool) -> str:
+def improvement_detail(
+    decision: "str | None", paired: bool, pairs: "list[dict]", unmatched: "list[str]", trigger: "float | None", forced: bool
+) -> str:
     """What the improvement check compared: the scale, the decision, each persona's position
     before and after (`pairs`: persona, before, after; `paired`: the same personas took both),
     the research preferences that matched no ranked approach, and what it did not compare."""
@@ -250,21 +275,23 @@ def improvement_detail(decision: "str | None", paired: bool, pairs: "list[dict]"
     text += "; not compared: the rankers' self-reported confidence (fresh blind rankers have no new evidence)"
     if trigger is not None:
         how = "forced by the user" if forced else "the trigger's score"
-        text += (f", the trigger's {trigger:.2f} ({how}), a word-list score of the prompt on "
-                 "another scale")
+        text += f", the trigger's {trigger:.2f} ({how}), a word-list score of the prompt on another scale"
     return text
 
 
 def reject_confidence_detail(consensus: float) -> str:
     """Gate 2's consensus check on a unanimous reject: the score measures what is not adopted."""
-    return (f"agreement on the verdict; the consensus score {consensus:.2f} measures "
-            "support for the top-scored approach, which is not adopted")
+    return (
+        f"agreement on the verdict; the consensus score {consensus:.2f} measures "
+        "support for the top-scored approach, which is not adopted"
+    )
 
 
 def document_figure(counts: str, untraced: "list[str] | tuple[str, ...]") -> str:
     """The decision document is present (`counts`: its parts); every item traced, or the untraced ones."""
-    return f"present: {counts}; " + ("every requirement, criterion and risk traced" if not untraced
-                                     else f"untraced: {', '.join(untraced)}")
+    return f"present: {counts}; " + (
+        "every requirement, criterion and risk traced" if not untraced else f"untraced: {', '.join(untraced)}"
+    )
 
 
 def no_consensus_detail(failed: "list[str]", leading: "str | None", after_revision: bool) -> str:
@@ -280,8 +307,7 @@ def gate_failed(o: GateFailed) -> str:
     r = o.result
     if r.gate == "consensus":
         lines = [f"Deliberation {o.deliberation} — consensus gate FAILED:"]
-        lines += [f"- {c.name}: {c.figure}" + (f" ({c.detail})" if c.detail else "")
-                  for c in r.checks if not c.passed]
+        lines += [f"- {c.name}: {c.figure}" + (f" ({c.detail})" if c.detail else "") for c in r.checks if not c.passed]
     else:
         lines = [f"Deliberation {o.deliberation} — quality gate FAILED:"]
         for c in r.checks:
@@ -297,6 +323,7 @@ def gate_failed(o: GateFailed) -> str:
 
 class RevisionIn(_Data):
     """The revision round's synthesis has reported: its approaches stand, the fresh ranking is due."""
+
     kind: Literal["revision_in"] = "revision_in"
     deliberation: str
     titles: dict[str, str] = {}
@@ -304,6 +331,8 @@ class RevisionIn(_Data):
 
 def revision_in(o: RevisionIn) -> str:
     listed = "; ".join(f"{a}: {t}" for a, t in o.titles.items()) or "none"
-    return (f"Deliberation {o.deliberation} — revision round: the revised approaches stand ({listed}); the "
-            "earlier ranking is set aside (the record keeps its figures). Rank the revised approaches with "
-            "fresh, blind rankers — this is the deliberation's one revision round.")
+    return (
+        f"Deliberation {o.deliberation} — revision round: the revised approaches stand ({listed}); the "
+        "earlier ranking is set aside (the record keeps its figures). Rank the revised approaches with "
+        "fresh, blind rankers — this is the deliberation's one revision round."
+    )

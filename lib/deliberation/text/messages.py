@@ -31,8 +31,7 @@ def requested(asked: str) -> str:
 
 
 UNASKED = "a revision the plugin did not ask for (SendMessage resume)"
-UNSEEN_RESUME = ("resumed without the plugin seeing a SendMessage (its hook does not match that tool): "
-                 "recorded as a revision")
+UNSEEN_RESUME = "resumed without the plugin seeing a SendMessage (its hook does not match that tool): recorded as a revision"
 
 
 # --------------------------------------------------------------------------------------------
@@ -40,15 +39,19 @@ UNSEEN_RESUME = ("resumed without the plugin seeing a SendMessage (its hook does
 
 
 def closed(deliberation: str, phase: str, rec: str) -> str:
-    return (f"Deliberation {deliberation} is {phase}: the reports of {rec} are final. Next: for "
-            "a new question spawn fresh personas with the Agent tool (a new deliberation opens).")
+    return (
+        f"Deliberation {deliberation} is {phase}: the reports of {rec} are final. Next: for "
+        "a new question spawn fresh personas with the Agent tool (a new deliberation opens)."
+    )
 
 
 def independence(sender: str, sender_stage: str, rec: str, rec_stage: str) -> str:
     """An agent messages another, and one of them researches or ranks."""
-    return (f"{sender} may not message {rec}: {sender_stage} and {rec_stage} agents of a "
-            "deliberation work independently. Next: put what you found in your own report; the "
-            "main agent shares findings in DELIBERATION.")
+    return (
+        f"{sender} may not message {rec}: {sender_stage} and {rec_stage} agents of a "
+        "deliberation work independently. Next: put what you found in your own report; the "
+        "main agent shares findings in DELIBERATION."
+    )
 
 
 def stage_over(rec: str, stage: str, deliberation: str, phase: str, case: str) -> str:
@@ -59,36 +62,44 @@ def stage_over(rec: str, stage: str, deliberation: str, phase: str, case: str) -
     step = {
         "rank_fresh": "spawn it again with the Agent tool for ranking (a fresh agent given only the approaches)",
         "share_findings": "give its findings to the deliberation roles in their spawn prompts, or spawn it again "
-                          "to rank when deliberation is done",
+        "to rank when deliberation is done",
         "re_rank": "re-rank instead: spawn the personas again for RANKING",
         "document": "the vote has passed: hand the plugin the decision document it asked for (the Write call it "
-                    "named) — or, to change the vote, spawn the ranking personas again for a fresh, blind re-rank",
+        "named) — or, to change the vote, spawn the ranking personas again for a fresh, blind re-rank",
         "re_rank_blind": "spawn the ranking personas again for a fresh, blind re-rank",
     }[case]
-    return (f"{rec} worked in the {stage.upper()} stage, and deliberation {deliberation} is now in "
-            f"{phase}; a resumed agent continues in its own stage, which is over. Next: {step}.")
+    return (
+        f"{rec} worked in the {stage.upper()} stage, and deliberation {deliberation} is now in "
+        f"{phase}; a resumed agent continues in its own stage, which is over. Next: {step}."
+    )
 
 
 def ranker_steered(rec: str, running: bool) -> str:
     """A message to a ranker the plugin did not ask to revise (`running`: it is still ranking)."""
     state = "is ranking" if running else "already ranked"
-    return (f"{rec} {state}; a ranker's vote changes only when the plugin asks for it "
-            "(a dissent to document, an invalid report), so no message may steer it. Next: to "
-            "re-rank, spawn the ranking personas again with the Agent tool (fresh, blind votes).")
+    return (
+        f"{rec} {state}; a ranker's vote changes only when the plugin asks for it "
+        "(a dissent to document, an invalid report), so no message may steer it. Next: to "
+        "re-rank, spawn the ranking personas again with the Agent tool (fresh, blind votes)."
+    )
 
 
 def one_pass(rec: str) -> str:
     """A red-team or tier-2 agent that already reported."""
-    return (f"{rec} already reported, and the red team and the tier-2 lenses run one pass each "
-            "(the depth axis is linear, never rounds). Next: continue with the step the last gate "
-            "reason named — or, to repair a report the plugin recorded as invalid, resume it then.")
+    return (
+        f"{rec} already reported, and the red team and the tier-2 lenses run one pass each "
+        "(the depth axis is linear, never rounds). Next: continue with the step the last gate "
+        "reason named — or, to repair a report the plugin recorded as invalid, resume it then."
+    )
 
 
 def reviewed(rec: str) -> str:
     """A synthesis or debate agent whose work the red team has reviewed."""
-    return (f"{rec} already reported, and the red team has reviewed that work: a revision now "
-            "would leave the red-team pass behind it. Next: rank the approaches as they stand "
-            "(spawn the personas again for RANKING).")
+    return (
+        f"{rec} already reported, and the red team has reviewed that work: a revision now "
+        "would leave the red-team pass behind it. Next: rank the approaches as they stand "
+        "(spawn the personas again for RANKING)."
+    )
 
 
 def leak_subject(rec: str) -> str:

@@ -29,23 +29,31 @@ def note_text(kind: str, what: str, prefix: str = "", in_subagent: bool = False,
     """The note the model reads after the call ran (PreToolUse additionalContext)."""
     what = _shown(kind, what)
     if in_subagent:
-        return (f"Deliberation plugin: this call {WHAT[kind]} ({what}), and no deliberation is on record. "
-                "Take no further step of this kind: finish by reporting to the main agent that this step needs "
-                "the user's decision or a deliberation.")
+        return (
+            f"Deliberation plugin: this call {WHAT[kind]} ({what}), and no deliberation is on record. "
+            "Take no further step of this kind: finish by reporting to the main agent that this step needs "
+            "the user's decision or a deliberation."
+        )
     if kind == "sensitive-edit":
         rated = f" (confidence {confidence:.2f})" if confidence is not None else ""
-        head = (f"Deliberation plugin: this edit of auth, payment or migration code ({what}) came after a prompt "
-                f"the plugin rated a risky decision{rated}, and no deliberation is on record.")
+        head = (
+            f"Deliberation plugin: this edit of auth, payment or migration code ({what}) came after a prompt "
+            f"the plugin rated a risky decision{rated}, and no deliberation is on record."
+        )
     else:
         head = f"Deliberation plugin: this call ran; it {WHAT[kind]} ({what}). No deliberation is on record."
-    return (head + " If the user did not explicitly decide this step, do not go on alone: call the Skill tool "
-            f"with skill \"{_skill(prefix)}\" and args = the decision in one sentence, then follow the protocol "
-            "it returns; or stop and ask the user to confirm. If the user did decide it, say so in one line and go on.")
+    return (
+        head + " If the user did not explicitly decide this step, do not go on alone: call the Skill tool "
+        f'with skill "{_skill(prefix)}" and args = the decision in one sentence, then follow the protocol '
+        "it returns; or stop and ask the user to confirm. If the user did decide it, say so in one line and go on."
+    )
 
 
 def ask_text(kind: str, what: str, prefix: str = "") -> str:
     """The reason shown with a held call (PreToolUse ask): to the person, and to the model if refused."""
     what = _shown(kind, what)
-    return (f"Deliberation plugin: this call {WHAT[kind]} ({what}), and no deliberation is on record. "
-            "Allow it only if this decision is already made. If it is refused: run the deliberation (Skill tool, "
-            f"skill \"{_skill(prefix)}\", args = the decision in one sentence) or ask the user how to proceed.")
+    return (
+        f"Deliberation plugin: this call {WHAT[kind]} ({what}), and no deliberation is on record. "
+        "Allow it only if this decision is already made. If it is refused: run the deliberation (Skill tool, "
+        f'skill "{_skill(prefix)}", args = the decision in one sentence) or ask the user how to proceed.'
+    )

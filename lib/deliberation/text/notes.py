@@ -22,8 +22,9 @@ TWO_AGENT_OUTCOME = {
     "no_position": "the rule cannot compare them: a report states no position",
 }
 
-HERDING_RECOMMENDATION = ("verify independently: treat the agreement as one opinion, or start a new "
-                          "deliberation with fresh, independent prompts")
+HERDING_RECOMMENDATION = (
+    "verify independently: treat the agreement as one opinion, or start a new deliberation with fresh, independent prompts"
+)
 
 
 def herding_evidence(detail: str) -> str:
@@ -37,6 +38,7 @@ class _Data(BaseModel):
 
 class Said(_Data):
     """A note composed by the module that owns its rule (the progress note, a depth instruction)."""
+
     kind: Literal["said"] = "said"
     text: str
 
@@ -54,6 +56,7 @@ class Concern(_Data):
 class VotePassed(_Data):
     """Gate 1 passed: the outcome of the vote, its conformity warnings, and the request for the
     decision document (`request`, composed by core/prd.py with the ids it may cite)."""
+
     kind: Literal["vote_passed"] = "vote_passed"
     deliberation: str
     leading: "str | None" = None
@@ -68,24 +71,30 @@ class VotePassed(_Data):
 
 def passed_text(o: VotePassed) -> str:
     if o.rejected:
-        lines = [f"Deliberation {o.deliberation}: the panel unanimously REJECTED every approach "
-                 f"({o.rejections} of {o.rejections} voting agents reject) — {REJECTED}. "
-                 "Do not implement any of the approaches."]
+        lines = [
+            f"Deliberation {o.deliberation}: the panel unanimously REJECTED every approach "
+            f"({o.rejections} of {o.rejections} voting agents reject) — {REJECTED}. "
+            "Do not implement any of the approaches."
+        ]
         if o.concerns:
             lines += ["The rejecting agents' concerns:", *(f"- {c.persona}: {c.concern} — {c.reason}" for c in o.concerns)]
         return "\n".join(lines)
-    return (f"Deliberation {o.deliberation}: consensus gate passed — leading approach "
-            f"{o.leading}, consensus {o.consensus:.2f} ≥ {o.threshold:.2f}.")
+    return (
+        f"Deliberation {o.deliberation}: consensus gate passed — leading approach "
+        f"{o.leading}, consensus {o.consensus:.2f} ≥ {o.threshold:.2f}."
+    )
 
 
 def conformity_note(warnings: "list[ConformityWarning]") -> str:
     """The vote's conformity warnings ('' when none): they warn, they do not block."""
     if not warnings:
         return ""
-    lines = [f"⚠ Conformity warning ({len(warnings)}): agreement that may not come from "
-             "independent evaluation. A warning, not a proof — genuine agreement reached for "
-             "different reasons looks the same. Tell the user in your answer, with what would test it; "
-             "it is not a step of this deliberation (go on as Next says)."]
+    lines = [
+        f"⚠ Conformity warning ({len(warnings)}): agreement that may not come from "
+        "independent evaluation. A warning, not a proof — genuine agreement reached for "
+        "different reasons looks the same. Tell the user in your answer, with what would test it; "
+        "it is not a step of this deliberation (go on as Next says)."
+    ]
     lines += [f"- {w.detector}: {w.evidence} What would test it: {w.recommendation}." for w in warnings]
     return "\n".join(lines)
 
@@ -106,6 +115,7 @@ class TwoAgentForm(_Data):
     suspect_herding: both rank); depth_off (a conflict, investigated by the main agent itself);
     deepen (a conflict, dug into by the depth step: `instruction`); skipped (its depth step
     could not run: `why`)."""
+
     kind: Literal["two_agent"] = "two_agent"
     deliberation: str
     agents: list[str]
@@ -117,32 +127,45 @@ class TwoAgentForm(_Data):
 
 
 def two_agent_form(o: TwoAgentForm) -> str:
-    head = (f"Deliberation {o.deliberation} — minimum viable deliberation (2 agents: {o.agents[0]}, "
-            f"{o.agents[1]}): {TWO_AGENT_OUTCOME[o.verdict]}. {o.detail}.")
+    head = (
+        f"Deliberation {o.deliberation} — minimum viable deliberation (2 agents: {o.agents[0]}, "
+        f"{o.agents[1]}): {TWO_AGENT_OUTCOME[o.verdict]}. {o.detail}."
+    )
     full = f"(For the full deliberation instead, spawn {FULL_FORM}.)"
     if o.case == "no_position":
-        return (f"{head} For the 2-agent form each research report states its position "
-                "(preferred_approach, verdict approve/reject, rationale); the full deliberation "
-                "follows.")
+        return (
+            f"{head} For the 2-agent form each research report states its position "
+            "(preferred_approach, verdict approve/reject, rationale); the full deliberation "
+            "follows."
+        )
     if o.case == "agree":
-        warn = ("" if o.verdict == "proceed" else
-                " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
-                "weigh it as one opinion; the decision record carries the warning.")
+        warn = (
+            ""
+            if o.verdict == "proceed"
+            else " ⚠ A warning, not a proof: the agreement may not be independent. Tell the user, and "
+            "weigh it as one opinion; the decision record carries the warning."
+        )
         return f"{head}{warn} {full}"
     if o.case == "depth_off":
-        return (f"{head} The depth axis is off for this deliberation ({o.why}): investigate "
-                "that conflict yourself before ranking — check the evidence each agent cites "
-                "— and name the contested point and its evidence (never their verdicts) in the "
-                f"ranking prompts. {full}")
+        return (
+            f"{head} The depth axis is off for this deliberation ({o.why}): investigate "
+            "that conflict yourself before ranking — check the evidence each agent cites "
+            "— and name the contested point and its evidence (never their verdicts) in the "
+            f"ranking prompts. {full}"
+        )
     if o.case == "deepen":
-        return (f"{head} Investigate that conflict before ranking: the depth axis digs into "
-                "it, the AGAINST agent's objections standing in for the red-team pass.\n"
-                + o.instruction + f"\n\nThen both personas rank. {full}")
+        return (
+            f"{head} Investigate that conflict before ranking: the depth axis digs into "
+            "it, the AGAINST agent's objections standing in for the red-team pass.\n"
+            + o.instruction
+            + f"\n\nThen both personas rank. {full}"
+        )
     return f"{head} ⚠ {o.why} The decision record says so. {full}"
 
 
 class DepthSkipped(_Data):
     """The depth step could not run (its budget): the breadth result stands, loudly."""
+
     kind: Literal["depth_skipped"] = "depth_skipped"
     reason: str
 
@@ -153,6 +176,7 @@ def depth_skipped(o: DepthSkipped) -> str:
 
 class NotFinished(_Data):
     """A Stop before ranking: the deliberation cannot conclude yet (`progress`: the progress note)."""
+
     kind: Literal["not_finished"] = "not_finished"
     deliberation: str
     phase: str
@@ -160,12 +184,14 @@ class NotFinished(_Data):
 
 
 def not_finished(o: NotFinished) -> str:
-    return (f"Deliberation {o.deliberation} is not finished (phase {o.phase}): it "
-            "concludes after the blind ranking.\n" + o.progress)
+    return (
+        f"Deliberation {o.deliberation} is not finished (phase {o.phase}): it concludes after the blind ranking.\n" + o.progress
+    )
 
 
 class Reminder(_Data):
     """SessionStart after a restart or resume: an unfinished deliberation is open."""
+
     kind: Literal["reminder"] = "reminder"
     progress: str
 

@@ -54,11 +54,13 @@ def completed(route: "str | None", what: str) -> str:
     return f"decision record written ({route or 'no route'}); {what}"
 
 
-
 def lost(deliberation: str) -> str:
     """The session's active deliberation has no state file: the warning that closes it."""
-    return (f"deliberation: active deliberation {deliberation} has no state file; "
-            "it is closed and a new one will open with the next persona")
+    return (
+        f"deliberation: active deliberation {deliberation} has no state file; "
+        "it is closed and a new one will open with the next persona"
+    )
+
 
 # --------------------------------------------------------------------------------------------
 # illegal transitions
@@ -70,8 +72,7 @@ def already_closed(frm: str) -> str:
 
 def not_legal(frm: str, to: str, legal: "tuple[str, ...]") -> str:
     """`frm` → `to` is no edge of the machine; `legal`: the phases `frm` may go to."""
-    return (f"{frm} → {to} is not a legal transition (from {frm} only "
-            f"{', '.join(legal) or 'nothing'}, or FAILED)")
+    return f"{frm} → {to} is not a legal transition (from {frm} only {', '.join(legal) or 'nothing'}, or FAILED)"
 
 
 # --------------------------------------------------------------------------------------------
@@ -80,20 +81,25 @@ def not_legal(frm: str, to: str, legal: "tuple[str, ...]") -> str:
 
 def research_waiting(done: int, total: int, running: str) -> str:
     """`done` of `total` research reports are in; `running`: the agents still running, named."""
-    return (f"{done} of {total} research reports are in; still running: {running}. "
-            "Wait for them to finish")
+    return f"{done} of {total} research reports are in; still running: {running}. Wait for them to finish"
 
 
 def research_short(done: int, needed: int) -> str:
     """Fewer valid research reports than the deliberation's minimum."""
-    return (f"{done} valid research report(s) recorded, at least {needed} needed. "
-            f"Spawn {needed - done} more research persona(s) with independent prompts")
+    return (
+        f"{done} valid research report(s) recorded, at least {needed} needed. "
+        f"Spawn {needed - done} more research persona(s) with independent prompts"
+    )
 
 
-NO_APPROACH_AFTER_RESEARCH = ("RESEARCH → RANKING refused: no approach has been proposed. Spawn synthesis-lead "
-                              "with all research findings to generate at least 2 alternatives first")
-NO_APPROACH_YET = ("DELIBERATION → RANKING refused: no approach has been proposed yet. Spawn synthesis-lead "
-                   "(or debate-moderator) with all research findings to generate at least 2 alternatives first")
+NO_APPROACH_AFTER_RESEARCH = (
+    "RESEARCH → RANKING refused: no approach has been proposed. Spawn synthesis-lead "
+    "with all research findings to generate at least 2 alternatives first"
+)
+NO_APPROACH_YET = (
+    "DELIBERATION → RANKING refused: no approach has been proposed yet. Spawn synthesis-lead "
+    "(or debate-moderator) with all research findings to generate at least 2 alternatives first"
+)
 
 
 def deliberators_running(running: str) -> str:
@@ -113,12 +119,16 @@ def research_incomplete(short: str) -> str:
 
 def ranking_started(phase: str) -> str:
     """A deliberation role asked for once ranking has started."""
-    return (f"{phase} → DELIBERATION is not a legal transition: ranking has started. "
-            "Re-rank (spawn the personas again) instead of deliberating further")
+    return (
+        f"{phase} → DELIBERATION is not a legal transition: ranking has started. "
+        "Re-rank (spawn the personas again) instead of deliberating further"
+    )
 
 
 def revision_used(phase: str, deliberation: str) -> str:
     """A second revision round asked for (a synthesis spawn after the vote)."""
-    return (f"{phase} → revision refused: the one revision round of deliberation {deliberation} is used "
-            "(a revision round is never repeated). Hand the decision to the user: present the options and "
-            "the split, then end your turn")
+    return (
+        f"{phase} → revision refused: the one revision round of deliberation {deliberation} is used "
+        "(a revision round is never repeated). Hand the decision to the user: present the options and "
+        "the split, then end your turn"
+    )

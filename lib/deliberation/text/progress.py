@@ -39,8 +39,7 @@ def still_to_arrive(who: "list[str]", background: bool) -> str:
     return f"Still to arrive: {', '.join(who)}{how}."
 
 
-def progress(deliberation: str, task_type: str, threshold: float, phase: str, summary: str,
-             coming: str, next_text: str) -> str:
+def progress(deliberation: str, task_type: str, threshold: float, phase: str, summary: str, coming: str, next_text: str) -> str:
     """The progress note: where the deliberation is, what the main agent has (`summary`), what is
     still to arrive (`coming`), and the next accepted step (`next_text`, may be empty)."""
     head = f"Deliberation {deliberation} ({task_type}, threshold {threshold:.2f}), phase {phase}. {summary}"
@@ -57,14 +56,15 @@ def with_next(text: str, next_text: str) -> str:
 
 
 def wait_for(who: "list[str]") -> str:
-    return (f"Next: wait for {', '.join(who)} — a step that needs their reports is "
-            "refused or incomplete before they arrive.")
+    return f"Next: wait for {', '.join(who)} — a step that needs their reports is refused or incomplete before they arrive."
 
 
 def rank(types: "tuple[str, ...]", instruction: str) -> str:
     """Spawn the research personas again to rank; `instruction`: the blind ranking's."""
-    return (f"Next: spawn the research personas again to RANK every approach — {spawn_phrase(types)} — "
-            "each prompt starting \"Phase: ranking\" with the question. " + instruction)
+    return (
+        f"Next: spawn the research personas again to RANK every approach — {spawn_phrase(types)} — "
+        'each prompt starting "Phase: ranking" with the question. ' + instruction
+    )
 
 
 def choose(ways: str) -> str:
@@ -72,36 +72,44 @@ def choose(ways: str) -> str:
     return "Next: the vote failed on agreement.\n" + ways
 
 
-CONCLUDE = ("Next: present the decision, the scores, the alternatives and the "
-            "dissent; the quality gate and the route follow when you stop.")
+CONCLUDE = (
+    "Next: present the decision, the scores, the alternatives and the "
+    "dissent; the quality gate and the route follow when you stop."
+)
 
 
 def more_research(short: str) -> str:
     """Research is short (`short`: by how much and what to spawn, text/phases.py)."""
-    return f"Next: {short} (\"Phase: research\", the question and the shared project context only)."
+    return f'Next: {short} ("Phase: research", the question and the shared project context only).'
 
 
 def synthesise(types: "tuple[str, ...]", refs: "list[str]") -> str:
     """Spawn synthesis (and debate); `refs`: persona:finding-id of every research finding."""
-    return (f"Next: spawn {spawn_phrase(types)} — each prompt starting \"Phase: "
-            "deliberation\" with the question and the findings of EVERY research agent "
-            f"(claim and evidence of {', '.join(refs) or 'none recorded'}); a prompt that lacks any of them is refused.")
+    return (
+        f'Next: spawn {spawn_phrase(types)} — each prompt starting "Phase: '
+        'deliberation" with the question and the findings of EVERY research agent '
+        f"(claim and evidence of {', '.join(refs) or 'none recorded'}); a prompt that lacks any of them is refused."
+    )
 
 
 def red_team(types: "tuple[str, ...]") -> str:
     """Spawn the one red-team pass before the depth step."""
-    return (f"Next: spawn ONE {spawn_phrase(types)} — prompt starting \"Phase: "
-            "deliberation\" with the question, the approaches and every research finding — "
-            "to break the converged points (refutations with evidence, missed angles). "
-            "Ranking is refused until this red-team pass has reported; the plugin then "
-            "says whether the depth step opens.")
+    return (
+        f'Next: spawn ONE {spawn_phrase(types)} — prompt starting "Phase: '
+        'deliberation" with the question, the approaches and every research finding — '
+        "to break the converged points (refutations with evidence, missed angles). "
+        "Ranking is refused until this red-team pass has reported; the plugin then "
+        "says whether the depth step opens."
+    )
 
 
 def tier2_workers(types: "tuple[str, ...]", blocks: str) -> str:
     """Spawn the depth step's workers; `blocks`: each worker's exact call (text/depth.py)."""
-    return (f"Next: spawn the tier-2 worker(s) {spawn_phrase(types)} of the depth step, "
-            "fresh (never a fork), each with the Agent tool and exactly this "
-            "subagent_type and prompt:\n" + blocks)
+    return (
+        f"Next: spawn the tier-2 worker(s) {spawn_phrase(types)} of the depth step, "
+        "fresh (never a fork), each with the Agent tool and exactly this "
+        "subagent_type and prompt:\n" + blocks
+    )
 
 
 def refused(why: str) -> str:
@@ -112,12 +120,14 @@ def refused(why: str) -> str:
 # --------------------------------------------------------------------------------------------
 # the blind ranking's instruction
 
-RANKING_RULE = ("Ranking is blind: give each ranker the question, the shared context and the approaches "
-                "in the neutral order below — never which approach leads, is preferred or recommended, and "
-                "no agent's scores, verdicts or rationale; ask for its own scores on every approach, its "
-                "verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with "
-                "its reason for each approach it would not adopt. The plugin computes the leader after the "
-                "vote and reads dissent against it.")
+RANKING_RULE = (
+    "Ranking is blind: give each ranker the question, the shared context and the approaches "
+    "in the neutral order below — never which approach leads, is preferred or recommended, and "
+    "no agent's scores, verdicts or rationale; ask for its own scores on every approach, its "
+    "verdict (approve = adopt its preferred approach, reject = adopt none) and a concern with "
+    "its reason for each approach it would not adopt. The plugin computes the leader after the "
+    "vote and reads dissent against it."
+)
 APPROACH_LIST_HEAD = "Approaches to rank (neutral order; it ranks nothing):"
 
 
@@ -130,12 +140,18 @@ def ranking_instruction(listed: str) -> str:
 # a task notification that asks for no turn (core/quiet_wait.py)
 
 
-def waiting_quietly(deliberation: str, persona: str, stage: str, have: int, of: int,
-                    waiting_for: "tuple[str, ...] | list[str]") -> str:
+def waiting_quietly(
+    deliberation: str, persona: str, stage: str, have: int, of: int, waiting_for: "tuple[str, ...] | list[str]"
+) -> str:
     """The stopReason of a quiet notification — one line for the person (the client shows it)
     and for the model (it reads it after "Operation stopped by hook: " with the next request)."""
     who = ", ".join(waiting_for[:-1]) + " and " + waiting_for[-1] if len(waiting_for) > 1 else "".join(waiting_for)
-    rest = ("their task notifications come by themselves, and the last one brings the next step"
-            if len(waiting_for) > 1 else "its task notification comes by itself and brings the next step")
-    return (f"Deliberation {deliberation}: {persona}'s {stage} report is in ({have} of {of}); {who} still to report. "
-            f"No turn needed now: {rest}.")
+    rest = (
+        "their task notifications come by themselves, and the last one brings the next step"
+        if len(waiting_for) > 1
+        else "its task notification comes by itself and brings the next step"
+    )
+    return (
+        f"Deliberation {deliberation}: {persona}'s {stage} report is in ({have} of {of}); {who} still to report. "
+        f"No turn needed now: {rest}."
+    )

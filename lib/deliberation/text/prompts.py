@@ -9,15 +9,21 @@ schema is the report's.
 
 from __future__ import annotations
 
-REPORT = ("Report by calling the StructuredOutput tool once with your whole report as its input (its schema "
-          "is the report: phase \"{stage}\"), as your instructions say for a run that offers that tool. "
-          "If the call is refused, read why, fix exactly that and call it again.")
+REPORT = (
+    "Report by calling the StructuredOutput tool once with your whole report as its input (its schema "
+    'is the report: phase "{stage}"), as your instructions say for a run that offers that tool. '
+    "If the call is refused, read why, fix exactly that and call it again."
+)
 NO_CONTEXT = "(none beyond the question: read the repository yourself for what you need)"
 ROLE_TASK = {
-    "synthesis-lead": ("Merge the findings that do not conflict into 2-4 alternatives (approaches with ids "
-                       "A, B, …), each traced to the findings it rests on; keep a defensible status quo."),
-    "debate-moderator": ("Identify the conflicts between the perspectives (conflicts: between whom or which "
-                         "approaches, about what) and the findings each side rests on."),
+    "synthesis-lead": (
+        "Merge the findings that do not conflict into 2-4 alternatives (approaches with ids "
+        "A, B, …), each traced to the findings it rests on; keep a defensible status quo."
+    ),
+    "debate-moderator": (
+        "Identify the conflicts between the perspectives (conflicts: between whom or which "
+        "approaches, about what) and the findings each side rests on."
+    ),
 }
 OTHER_ROLE = "Work on these findings from your role."
 FINDINGS_HEAD = "Findings of every research agent (claim and evidence):"
@@ -54,32 +60,36 @@ def conflicts_block(conflicts: "list[list]") -> str:
 def research(question: str, context: str) -> str:
     """The research prompt, the same for every research persona (`context`: the shared project
     context as bounded, '' for none)."""
-    return "\n".join([
-        "Phase: research",
-        f"Question: {question}",
-        "Shared project context (every research agent of this deliberation gets exactly this):",
-        context or NO_CONTEXT,
-        "",
-        "Study the question alone, from your own focus: findings with evidence, 1-3 approaches (the status "
-        "quo too when it is defensible) and your position on them — preferred_approach, verdict (approve = "
-        "adopt it, reject = adopt none of them) and rationale in your own words.",
-        report("research"),
-    ])
+    return "\n".join(
+        [
+            "Phase: research",
+            f"Question: {question}",
+            "Shared project context (every research agent of this deliberation gets exactly this):",
+            context or NO_CONTEXT,
+            "",
+            "Study the question alone, from your own focus: findings with evidence, 1-3 approaches (the status "
+            "quo too when it is defensible) and your position on them — preferred_approach, verdict (approve = "
+            "adopt it, reject = adopt none of them) and rationale in your own words.",
+            report("research"),
+        ]
+    )
 
 
 def deliberation(question: str, findings: str, approaches: str, role: str) -> str:
     """The synthesis-lead or debate-moderator prompt (`findings`, `approaches`: the blocks above)."""
-    return "\n".join([
-        "Phase: deliberation",
-        f"Question: {question}",
-        FINDINGS_HEAD,
-        findings,
-        "Approaches proposed in research:",
-        approaches,
-        "",
-        ROLE_TASK.get(role, OTHER_ROLE),
-        report("deliberation"),
-    ])
+    return "\n".join(
+        [
+            "Phase: deliberation",
+            f"Question: {question}",
+            FINDINGS_HEAD,
+            findings,
+            "Approaches proposed in research:",
+            approaches,
+            "",
+            ROLE_TASK.get(role, OTHER_ROLE),
+            report("deliberation"),
+        ]
+    )
 
 
 def red_team(question: str, approaches: str, findings: str, synthesis: "list[str]", conflicts: str) -> str:
@@ -90,43 +100,53 @@ def red_team(question: str, approaches: str, findings: str, synthesis: "list[str
         parts += ["The synthesis:", text]
     if conflicts:
         parts += ["Conflicts the debate found:", conflicts]
-    parts += ["", "Break the converged points: for each, a refutation (target: the finding ref such as "
-              "\"security-analyst:F1\" or the approach id; verdict refuted / weakened / upheld; your claim and its "
-              "evidence) and the angles nobody examined in missed_angles.", report("deliberation")]
+    parts += [
+        "",
+        "Break the converged points: for each, a refutation (target: the finding ref such as "
+        '"security-analyst:F1" or the approach id; verdict refuted / weakened / upheld; your claim and its '
+        "evidence) and the angles nobody examined in missed_angles.",
+        report("deliberation"),
+    ]
     return "\n".join(parts)
 
 
 def red_team_2(question: str, items: str) -> str:
     """Red team 2 over the tier-2 items (`items`: their lines), the last depth pass."""
-    return "\n".join([
-        "Phase: deliberation",
-        "You are red team 2: the last pass of the depth axis, over what the tier-2 workers found.",
-        f"Question: {question}",
-        "Tier-2 items:",
-        items,
-        "",
-        "For each item, a refutation with verdict refuted / weakened / upheld and your evidence, its target the "
-        "ref shown (e.g. \"evidence-chase:R1\"); missed angles too. A tier-2 refute you break with evidence is "
-        "cancelled; one you cannot break stands.",
-        report("deliberation"),
-    ])
+    return "\n".join(
+        [
+            "Phase: deliberation",
+            "You are red team 2: the last pass of the depth axis, over what the tier-2 workers found.",
+            f"Question: {question}",
+            "Tier-2 items:",
+            items,
+            "",
+            "For each item, a refutation with verdict refuted / weakened / upheld and your evidence, its target the "
+            'ref shown (e.g. "evidence-chase:R1"); missed angles too. A tier-2 refute you break with evidence is '
+            "cancelled; one you cannot break stands.",
+            report("deliberation"),
+        ]
+    )
 
 
 def ranking(question: str, approaches: str, dimensions: "list[str]") -> str:
     """The blind ranking prompt: the question and the approaches in the neutral order."""
-    return "\n".join([
-        "Phase: ranking",
-        f"Question: {question}",
-        approaches,
-        "",
-        f"Score EVERY approach above 0-10 on each of: {', '.join(dimensions)} (risk: 10 = lowest risk; cost: 10 = "
-        "cheapest), from your own focus. Give your verdict — approve (adopt your preferred_approach), reject "
-        "(adopt none of them) or abstain — your rationale in your own words, and for each approach you would not "
-        "adopt a dissent entry (target = its id) with its concern and reason.",
-        report("ranking"),
-    ])
+    return "\n".join(
+        [
+            "Phase: ranking",
+            f"Question: {question}",
+            approaches,
+            "",
+            f"Score EVERY approach above 0-10 on each of: {', '.join(dimensions)} (risk: 10 = lowest risk; cost: 10 = "
+            "cheapest), from your own focus. Give your verdict — approve (adopt your preferred_approach), reject "
+            "(adopt none of them) or abstain — your rationale in your own words, and for each approach you would not "
+            "adopt a dissent entry (target = its id) with its concern and reason.",
+            report("ranking"),
+        ]
+    )
 
 
 def checkpoint(wave: str) -> str:
-    return (f"Checkpoint of the deliberation workflow after its {wave} wave. Call the StructuredOutput tool once "
-            f"with exactly {{\"checkpoint\": \"{wave}\"}} and nothing else; do not read files or write prose.")
+    return (
+        f"Checkpoint of the deliberation workflow after its {wave} wave. Call the StructuredOutput tool once "
+        f'with exactly {{"checkpoint": "{wave}"}} and nothing else; do not read files or write prose.'
+    )

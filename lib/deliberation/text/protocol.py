@@ -17,16 +17,18 @@ def namespace(prefix: str) -> str:
     """How a subagent type is written in the plugin form (`prefix`, e.g. "deliberation:")."""
     if not prefix:
         return ""
-    return f", each written with the plugin's namespace: \"{prefix}<slug>\" (e.g. \"{prefix}security-analyst\")"
+    return f', each written with the plugin\'s namespace: "{prefix}<slug>" (e.g. "{prefix}security-analyst")'
 
 
 def models_line(models: "dict[str, str] | None") -> str:
     """The protocol's line for `models.diverse`: which model each suggested persona runs on."""
     if not models:
         return ""
-    listed = ", ".join(f"{p} \"{m}\"" for p, m in models.items())
-    return (f"\nModels (models.diverse is on): pass `model` in each persona's Agent call, e.g. {listed}; "
-            "personas with conflicting priorities must run on different models, or the spawn is denied.")
+    listed = ", ".join(f'{p} "{m}"' for p, m in models.items())
+    return (
+        f"\nModels (models.diverse is on): pass `model` in each persona's Agent call, e.g. {listed}; "
+        "personas with conflicting priorities must run on different models, or the spawn is denied."
+    )
 
 
 def how_to_run(asked: str, call: str, prefix: str) -> str:
@@ -37,25 +39,42 @@ def how_to_run(asked: str, call: str, prefix: str) -> str:
     command), or, when the trigger chose it from the prompt's words ("trigger") or the agent
     started it ("agent"), the user's install of this plugin, whose hooks start a deliberation for
     such a decision. Every form gets the one call, and the Agent path for when it is not allowed."""
-    agents = (f"with the Agent tool, subagent_type = these slugs exactly{namespace(prefix)} (never \"general-purpose\" "
-              "for a persona)")
-    installed = ("the user installed this plugin to deliberate such decisions: that is the opt-in the Workflow "
-                 "tool asks for")
-    who = {"user": "The user asked for this deliberation: that is the opt-in the Workflow tool asks for",
-           "trigger": f"The plugin chose this deliberation from the prompt's words, and {installed}",
-           "agent": f"You started this deliberation, and {installed}"}[asked]
-    return (f"{who}. Run it as ONE "
-            f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
-            "every report; args may be an object {\"question\": …, \"context\": \"<shared project context: "
-            "files, constraints>\", \"personas\": [2-5 persona slugs]}. Then end your turn: its task "
-            "notification brings the outcome, and the plugin asks you for the decision document. No other "
-            "workflow runs in a deliberation.\n"
-            f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:")
+    agents = (
+        f'with the Agent tool, subagent_type = these slugs exactly{namespace(prefix)} (never "general-purpose" for a persona)'
+    )
+    installed = "the user installed this plugin to deliberate such decisions: that is the opt-in the Workflow tool asks for"
+    who = {
+        "user": "The user asked for this deliberation: that is the opt-in the Workflow tool asks for",
+        "trigger": f"The plugin chose this deliberation from the prompt's words, and {installed}",
+        "agent": f"You started this deliberation, and {installed}",
+    }[asked]
+    return (
+        f"{who}. Run it as ONE "
+        f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
+        'every report; args may be an object {"question": …, "context": "<shared project context: '
+        'files, constraints>", "personas": [2-5 persona slugs]}. Then end your turn: its task '
+        "notification brings the outcome, and the plugin asks you for the decision document. No other "
+        "workflow runs in a deliberation.\n"
+        f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:"
+    )
 
 
-def protocol(confidence: float, threshold: float, dims: str, task_type: str, bar: float, question: str,
-             call: str, prefix: str, people: str, minimum: "list[str]", lenses: "list[str]", floor: "list[str]",
-             models: "dict[str, str] | None" = None, asked: str = "trigger") -> str:
+def protocol(
+    confidence: float,
+    threshold: float,
+    dims: str,
+    task_type: str,
+    bar: float,
+    question: str,
+    call: str,
+    prefix: str,
+    people: str,
+    minimum: "list[str]",
+    lenses: "list[str]",
+    floor: "list[str]",
+    models: "dict[str, str] | None" = None,
+    asked: str = "trigger",
+) -> str:
     """The protocol for one question: `dims` the trigger's four dimensions as said, `bar` the task
     type's consensus bar, `question` as the protocol quotes it, `call` the exact Workflow call,
     `people` the suggested panel, `minimum` the FOR and AGAINST personas of the 2-agent form,

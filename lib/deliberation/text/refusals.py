@@ -22,7 +22,7 @@ def quoted(ref, claim):
     """`security-analyst:F1 ("the claim, clipped…")`, or the ref alone when it has no claim."""
     claim = " ".join((claim or "").split())
     if len(claim) > CLIP:
-        claim = claim[:CLIP - 1] + "…"
+        claim = claim[: CLIP - 1] + "…"
     return '%s ("%s")' % (ref, claim) if claim else ref
 
 
@@ -35,9 +35,11 @@ def research_leak(refs, claims, subject=LEAK_SUBJECT, instead=LEAK_INSTEAD):
     findings `refs` (`claims`: ref → claim)."""
     named = [quoted(ref, claims.get(ref)) for ref in refs]
     noun = "finding" if len(refs) == 1 else "findings"
-    return (f"Context isolation: {subject} carries {len(refs)} {noun} of other agents: "
-            f"{'; '.join(named)}. Research agents must work independently: {instead}; give only the "
-            "question and shared project context; findings are shared in DELIBERATION.")
+    return (
+        f"Context isolation: {subject} carries {len(refs)} {noun} of other agents: "
+        f"{'; '.join(named)}. Research agents must work independently: {instead}; give only the "
+        "question and shared project context; findings are shared in DELIBERATION."
+    )
 
 
 def findings_missing(role, missing, table, late=()):
@@ -46,64 +48,85 @@ def findings_missing(role, missing, table, late=()):
     reached the main agent yet."""
     claims = {ref: claim for ref, claim, _evidence in table}
     late = set(late)
-    named = [quoted(ref, claims.get(ref)) + (" — its report has not reached you yet"
-                                             if ref.split(":", 1)[0] in late else "") for ref in missing]
+    named = [
+        quoted(ref, claims.get(ref)) + (" — its report has not reached you yet" if ref.split(":", 1)[0] in late else "")
+        for ref in missing
+    ]
     noun = "finding" if len(missing) == 1 else "findings"
     waiting = sorted({ref.split(":", 1)[0] for ref in missing} & late)
-    lines = [f"Deliberation input: this {role} prompt lacks {len(missing)} {noun} of the research agents: "
-             f"{'; '.join(named)}. DELIBERATION works from the findings of every research agent; a "
-             "perspective left out is silently dropped."]
+    lines = [
+        f"Deliberation input: this {role} prompt lacks {len(missing)} {noun} of the research agents: "
+        f"{'; '.join(named)}. DELIBERATION works from the findings of every research agent; a "
+        "perspective left out is silently dropped."
+    ]
     if waiting:
-        lines.append(f"Next: wait for the task notification(s) of {', '.join(waiting)}, then spawn "
-                     f"{role} again with every finding below.")
+        lines.append(
+            f"Next: wait for the task notification(s) of {', '.join(waiting)}, then spawn {role} again with every finding below."
+        )
     else:
-        lines.append(f"Next: spawn {role} again with the claim and evidence of every finding below "
-                     "(summarise freely; keep each finding's claim and evidence).")
-    lines += [f"- {ref}: {' '.join(claim.split())}" + (f" (evidence: {' '.join(evidence.split())})"
-                                                        if evidence and evidence.strip() else "")
-              for ref, claim, evidence in table]
+        lines.append(
+            f"Next: spawn {role} again with the claim and evidence of every finding below "
+            "(summarise freely; keep each finding's claim and evidence)."
+        )
+    lines += [
+        f"- {ref}: {' '.join(claim.split())}"
+        + (f" (evidence: {' '.join(evidence.split())})" if evidence and evidence.strip() else "")
+        for ref, claim, evidence in table
+    ]
     return "\n".join(lines)
 
 
 def vote_in_ranking_prompt(leaks, listed=""):
     """A ranking prompt carries the vote: `leaks` are (kind, snippet) pairs; `listed` is the
     approach list to send instead (the neutral order)."""
-    found = "; ".join(f"{VOTE_LEAK.get(kind, kind)}: \"{snippet}\"" if kind not in ("rationale", "order")
-                      else f"{VOTE_LEAK[kind]}: {snippet}" for kind, snippet in leaks)
-    return (f"Blind ranking: this RANKING prompt carries {found}. A ranker that sees the vote herds "
-            "toward it. Re-spawn with the question, the shared context and the approaches below, in "
-            "this order, and nothing of the vote — no leader, no scores, verdicts or rationale of other "
-            "agents (the plugin computes the leader after the vote and reads dissent against it)."
-            + (f"\n{listed}" if listed else ""))
+    found = "; ".join(
+        f'{VOTE_LEAK.get(kind, kind)}: "{snippet}"' if kind not in ("rationale", "order") else f"{VOTE_LEAK[kind]}: {snippet}"
+        for kind, snippet in leaks
+    )
+    return (
+        f"Blind ranking: this RANKING prompt carries {found}. A ranker that sees the vote herds "
+        "toward it. Re-spawn with the question, the shared context and the approaches below, in "
+        "this order, and nothing of the vote — no leader, no scores, verdicts or rationale of other "
+        "agents (the plugin computes the leader after the vote and reads dissent against it)." + (f"\n{listed}" if listed else "")
+    )
 
 
 def vote_in_message(ranker, leaks):
     """A message to a ranker carries the vote: `leaks` are (kind, snippet) pairs."""
     found = "; ".join(f"{VOTE_LEAK[kind]}: {snippet}" for kind, snippet in leaks)
-    return (f"Blind ranking: this message to ranker {ranker} carries {found}. A ranker that sees the "
-            "vote herds toward it. Next: send it only what the plugin asked for (the concern and reason "
-            "to document, or the report to fix), with no leader and no other agent's scores, verdicts or "
-            "words — the plugin reads dissent against the leader it computes after the vote.")
+    return (
+        f"Blind ranking: this message to ranker {ranker} carries {found}. A ranker that sees the "
+        "vote herds toward it. Next: send it only what the plugin asked for (the concern and reason "
+        "to document, or the report to fix), with no leader and no other agent's scores, verdicts or "
+        "words — the plugin reads dissent against the leader it computes after the vote."
+    )
 
 
 def model_clash(persona, other, stage, other_model, free_model, partners):
     """models.diverse: `persona` would run `stage` on the model (`other_model`, a label) its
     conflicting partner `other` runs it on; `free_model`: a model of the pool no partner uses."""
-    suggestion = (f"Spawn {persona} again with model: \"{free_model}\" in the Agent call"
-                  if free_model else f"Spawn {persona} with a model none of {', '.join(partners)} uses")
-    return (f"Model diversity (models.diverse is on): {persona} and {other} have conflicting "
-            f"priorities, and {other} already runs this {stage} stage on "
-            f"{other_model}; a panel on one model shares its priors. {suggestion}.")
+    suggestion = (
+        f'Spawn {persona} again with model: "{free_model}" in the Agent call'
+        if free_model
+        else f"Spawn {persona} with a model none of {', '.join(partners)} uses"
+    )
+    return (
+        f"Model diversity (models.diverse is on): {persona} and {other} have conflicting "
+        f"priorities, and {other} already runs this {stage} stage on "
+        f"{other_model}; a panel on one model shares its priors. {suggestion}."
+    )
 
 
 def state_folder_ahead():
     """Told to every deliberation agent at its start (SubagentStart context), so its first search
     from the project root keeps the state folder out instead of being refused for it. Every step
     it names passes core/state_guard (tests/unit/test_state_guard.py)."""
-    return ("Deliberation plugin: .claude/deliberation/ holds this plugin's state; a deliberation agent "
-            "may not read or search it (such calls are refused). From the project root, search so that it "
-            "stays out: Grep with `glob` \"!.claude\" (or a `type` or `glob` such as \"*.py\"); in Bash, "
-            "leave .claude out. Glob may list it (names only): do not Read what it lists there.")
+    return (
+        "Deliberation plugin: .claude/deliberation/ holds this plugin's state; a deliberation agent "
+        "may not read or search it (such calls are refused). From the project root, search so that it "
+        'stays out: Grep with `glob` "!.claude" (or a `type` or `glob` such as "*.py"); in Bash, '
+        "leave .claude out. Glob may list it (names only): do not Read what it lists there."
+    )
 
 
 def state_folder(case, how=""):
@@ -113,37 +136,44 @@ def state_folder(case, how=""):
     pattern `how` that names it) | bash_names (a command naming it) | bash_over (a recursive walk over it; `how`
     the program: grep, rg, ag, find, git, other). Every command or argument named in a Next
     passes core/state_guard (tests/unit/test_state_guard.py)."""
-    why = ("Refused: .claude/deliberation/ holds this plugin's state (earlier deliberations' "
-           "findings, votes and rationale); a deliberation agent does not read it — an earlier "
-           "decision enters only as context the main agent gives in your prompt.")
+    why = (
+        "Refused: .claude/deliberation/ holds this plugin's state (earlier deliberations' "
+        "findings, votes and rationale); a deliberation agent does not read it — an earlier "
+        "decision enters only as context the main agent gives in your prompt."
+    )
     if case == "read":
         return f"{why} ({how})\nNext: work from your prompt and the project's own files."
     if case == "search_in":
-        return f"{why} ({how})\nNext: search the project's own folders instead (e.g. path \"src\")."
+        return f'{why} ({how})\nNext: search the project\'s own folders instead (e.g. path "src").'
     if case == "grep_over":
-        return (f"{why} The search root {how} contains it.\nNext: run the same Grep with `glob` "
-                "\"!.claude\" (or \" !.claude\" at the end of your glob: every file but that folder), "
-                "or with `path` set to a source folder (e.g. \"src\"), or with a `glob` or `type` for files that folder never holds "
-                "(e.g. \"*.py\" or type \"py\"; it holds .json, .jsonl, .md, .html, .log and .lock files).")
+        return (
+            f"{why} The search root {how} contains it.\nNext: run the same Grep with `glob` "
+            '"!.claude" (or " !.claude" at the end of your glob: every file but that folder), '
+            'or with `path` set to a source folder (e.g. "src"), or with a `glob` or `type` for files that folder never holds '
+            '(e.g. "*.py" or type "py"; it holds .json, .jsonl, .md, .html, .log and .lock files).'
+        )
     if case == "glob_names":
-        return (f"{why} The pattern {how} names it.\nNext: run a Glob for the project's own files "
-                "(e.g. \"**/*.py\", or `path` set to a source folder such as \"src\").")
+        return (
+            f"{why} The pattern {how} names it.\nNext: run a Glob for the project's own files "
+            '(e.g. "**/*.py", or `path` set to a source folder such as "src").'
+        )
     if case == "bash_names":
         return f"{why}\nNext: run the command without that folder."
     ways = {
         "grep": "add `--exclude-dir=.claude` (e.g. `grep -rn PATTERN . --exclude-dir=.claude`) or name "
-                "the folders (`grep -rn PATTERN src/ tests/`).",
+        "the folders (`grep -rn PATTERN src/ tests/`).",
         "rg": "drop --hidden/-uu (rg skips hidden folders such as .claude by default), or add "
-              "`-g '!.claude'`, or name the folders (`rg PATTERN src/ tests/`).",
+        "`-g '!.claude'`, or name the folders (`rg PATTERN src/ tests/`).",
         "ag": "drop --hidden/-u (ag skips hidden folders such as .claude by default) or name the "
-              "folders (`ag PATTERN src/ tests/`).",
+        "folders (`ag PATTERN src/ tests/`).",
         "find": "leave it out (`find . -path ./.claude -prune -o -name '*.py' -print`) or name the "
-                "folders (`find src tests -name '*.py'`).",
+        "folders (`find src tests -name '*.py'`).",
         "git": "leave it out with a pathspec (`git grep PATTERN -- . ':!.claude'`) or name the folders "
-               "(`git grep PATTERN -- src tests`).",
+        "(`git grep PATTERN -- src tests`).",
     }
-    return (f"{why} This command would walk it from the project root.\nNext: "
-            + ways.get(how, "name the folders to walk (e.g. `src/ tests/`)."))
+    return f"{why} This command would walk it from the project root.\nNext: " + ways.get(
+        how, "name the folders to walk (e.g. `src/ tests/`)."
+    )
 
 
 def rationale_label(persona, stage):

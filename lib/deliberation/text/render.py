@@ -8,9 +8,20 @@ from pydantic import Field, TypeAdapter
 
 from deliberation.text import gates, notes, stop
 
-Message = Annotated[Union[gates.GateFailed, gates.RevisionIn, notes.Said, notes.VotePassed, notes.TwoAgentForm,
-                          notes.DepthSkipped, notes.NotFinished, notes.Reminder,
-                          stop.DocumentSentBack], Field(discriminator="kind")]
+Message = Annotated[
+    Union[
+        gates.GateFailed,
+        gates.RevisionIn,
+        notes.Said,
+        notes.VotePassed,
+        notes.TwoAgentForm,
+        notes.DepthSkipped,
+        notes.NotFinished,
+        notes.Reminder,
+        stop.DocumentSentBack,
+    ],
+    Field(discriminator="kind"),
+]
 MESSAGE = TypeAdapter(Message)
 
 _RENDER: "dict[type, Callable[[Any], str]]" = {

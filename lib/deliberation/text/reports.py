@@ -10,24 +10,29 @@ from __future__ import annotations
 
 
 def wrong_phase(stage: str, reported: str) -> str:
-    return (f"You were spawned for the {stage} stage, but your report says phase "
-            f"\"{reported}\". Set \"phase\": \"{stage}\" and give what that stage needs.")
+    return (
+        f"You were spawned for the {stage} stage, but your report says phase "
+        f'"{reported}". Set "phase": "{stage}" and give what that stage needs.'
+    )
 
 
 NO_FINDING = "A research report needs at least one finding (id, claim, evidence, severity)."
 UNDOCUMENTED_REJECT = "You rejected, so document your dissent: `dissent` entries with concern AND reason."
-NO_HOT_SPOTS = ("A tier-2 report must list the hot spot ids it addressed in `hot_spots` (e.g. [\"H1\"]), "
-                "with refutations targeting them where you found counter-evidence.")
+NO_HOT_SPOTS = (
+    'A tier-2 report must list the hot spot ids it addressed in `hot_spots` (e.g. ["H1"]), '
+    "with refutations targeting them where you found counter-evidence."
+)
 
 
 def no_scores(dimensions: "list[str]") -> str:
-    return ("A ranking report needs `scores`: every approach named in your prompt, each "
-            f"scored 0-10 on {', '.join(dimensions)}.")
+    return f"A ranking report needs `scores`: every approach named in your prompt, each scored 0-10 on {', '.join(dimensions)}."
 
 
 def dimensions_missing(approach: str, missing: "list[str]", dimensions: "list[str]") -> str:
-    return (f"Approach {approach!r} lacks the dimension(s) {', '.join(missing)}: score every "
-            f"approach on all of {', '.join(dimensions)} (0-10).")
+    return (
+        f"Approach {approach!r} lacks the dimension(s) {', '.join(missing)}: score every "
+        f"approach on all of {', '.join(dimensions)} (0-10)."
+    )
 
 
 def out_of_range(approach: str, dimensions: "list[str]") -> str:

@@ -31,21 +31,26 @@ def review_hold(tool: str, rules: "list[str]", lines: "list[str]", ids: "list[st
     """The `ask` reason for a risky `tool` while decisions `ids` await human review: `rules` the
     escalating rules of their routes, `lines` one line per open escalation (its reason and how a
     person settles it)."""
-    return (f"{tool} needs a person's yes: a deliberation's decision awaits human review "
-            f"({rule_why(rules)}). In a headless run this call is refused.\n"
-            + "\n".join(lines) + "\n" + _tell(ids))
+    return (
+        f"{tool} needs a person's yes: a deliberation's decision awaits human review "
+        f"({rule_why(rules)}). In a headless run this call is refused.\n" + "\n".join(lines) + "\n" + _tell(ids)
+    )
 
 
 def reject_hold(tool: str, lines: "list[str]", ids: "list[str]") -> str:
     """The `deny` reason for a risky `tool` after a hard reject nobody has overridden."""
-    return (f"{tool} is denied: a deliberation's decision was hard-rejected and nobody "
-            "has overridden it (human review).\n" + "\n".join(lines) + "\n" + _tell(ids))
+    return (
+        f"{tool} is denied: a deliberation's decision was hard-rejected and nobody "
+        "has overridden it (human review).\n" + "\n".join(lines) + "\n" + _tell(ids)
+    )
 
 
 def _tell(ids: "list[str]") -> str:
-    return ("Tell the user that the decision awaits their review and that they settle it with "
-            + " / ".join(f"`deliberation approve {i}` or `deliberation reject {i}`" for i in ids)
-            + "; do not retry this call before a person has.")
+    return (
+        "Tell the user that the decision awaits their review and that they settle it with "
+        + " / ".join(f"`deliberation approve {i}` or `deliberation reject {i}`" for i in ids)
+        + "; do not retry this call before a person has."
+    )
 
 
 def route_notice(delid: str, hard: bool, short: str, why: str, probes: "list[str]", message: str) -> str:
@@ -54,11 +59,12 @@ def route_notice(delid: str, hard: bool, short: str, why: str, probes: "list[str
     to run, and `message`, the sentence to tell the user."""
     what = "is HARD-REJECTED" if hard else "goes to HUMAN REVIEW"
     detail = f" ({why})" if why else ""
-    ran = (f" Probes {', '.join(probes)} run when you stop; if one changes the route, the Stop tells you."
-           if probes else "")
-    return (f"Route: when deliberation {delid} closes, its decision {what} — {short}{detail}.{ran} "
-            "Say so in your concluding answer, with the deliberation id and the `deliberation approve` "
-            f"command (then your stop goes through without a hold); tell the user: \"{message}\"")
+    ran = f" Probes {', '.join(probes)} run when you stop; if one changes the route, the Stop tells you." if probes else ""
+    return (
+        f"Route: when deliberation {delid} closes, its decision {what} — {short}{detail}.{ran} "
+        "Say so in your concluding answer, with the deliberation id and the `deliberation approve` "
+        f'command (then your stop goes through without a hold); tell the user: "{message}"'
+    )
 
 
 def commands_hint(delib_id: str) -> str:
@@ -67,9 +73,11 @@ def commands_hint(delib_id: str) -> str:
 
 def settle_sentence(delib_id: str) -> str:
     """How a person settles it — the user's own command, which the model must pass on."""
-    return (f"a person settles it with `deliberation approve {delib_id}` (adopt the decision) or "
-            f"`deliberation reject {delib_id}` (set it aside), run by the user — in Claude Code as "
-            f"`! deliberation approve {delib_id}`, or in a terminal")
+    return (
+        f"a person settles it with `deliberation approve {delib_id}` (adopt the decision) or "
+        f"`deliberation reject {delib_id}` (set it aside), run by the user — in Claude Code as "
+        f"`! deliberation approve {delib_id}`, or in a terminal"
+    )
 
 
 def user_message(delib_id: str, route: str, decision: "str | None", rules: str = "") -> str:
@@ -78,13 +86,17 @@ def user_message(delib_id: str, route: str, decision: "str | None", rules: str =
     what = f"approach {decision}" if decision else "the outcome"
     because = f" ({rules})" if rules else ""
     if route == "hard-reject":
-        return (f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
-                f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
-                f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation reject {delib_id}`).")
-    return (f"The deliberation chose {what}, but the decision is not final: it awaits your "
-            f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
-            f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation approve {delib_id}`); "
-            "until then I will not apply it.")
+        return (
+            f"The deliberation's decision ({what}) was hard-rejected{because}, so I will not apply it. "
+            f"A person can override that with `deliberation approve {delib_id}`, or confirm it with "
+            f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation reject {delib_id}`)."
+        )
+    return (
+        f"The deliberation chose {what}, but the decision is not final: it awaits your "
+        f"review{because}. Approve it with `deliberation approve {delib_id}` or reject it with "
+        f"`deliberation reject {delib_id}` (in Claude Code: `! deliberation approve {delib_id}`); "
+        "until then I will not apply it."
+    )
 
 
 def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None", rules: str = "") -> str:
@@ -94,13 +106,16 @@ def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None
     rules that fired (e.g. "T2: unanimous pass at …")."""
     what = f"approach {decision}" if decision else "the outcome"
     if route == "hard-reject":
-        head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is HARD-REJECTED: {why}. "
-                "Do not apply it. Edit, Write, Bash and the other risky tools are denied until a person "
-                "overrides: " + settle_sentence(delib_id) + ".")
+        head = (
+            f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is HARD-REJECTED: {why}. "
+            "Do not apply it. Edit, Write, Bash and the other risky tools are denied until a person "
+            "overrides: " + settle_sentence(delib_id) + "."
+        )
     else:
-        head = (f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is NOT final: it awaits "
-                f"HUMAN REVIEW — {why}. Until a person decides, Edit, Write, Bash and the other risky "
-                "tools ask for a person's yes (in a headless run they are refused); "
-                + settle_sentence(delib_id) + ".")
+        head = (
+            f"Deliberation {delib_id} is COMPLETE but its decision ({what}) is NOT final: it awaits "
+            f"HUMAN REVIEW — {why}. Until a person decides, Edit, Write, Bash and the other risky "
+            "tools ask for a person's yes (in a headless run they are refused); " + settle_sentence(delib_id) + "."
+        )
     message = user_message(delib_id, route, decision, rules)
-    return f"{head}\nNext: give your final answer now, and tell the user: \"{message}\""
+    return f'{head}\nNext: give your final answer now, and tell the user: "{message}"'

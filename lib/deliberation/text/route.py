@@ -37,8 +37,10 @@ def t1(cls: str, count: int) -> str:
 def t2(confidence: "float | None", bar: float, cls: str, count: int) -> str:
     """T2: a unanimous pass at high judges' confidence on a reversal-prone class (it fires only
     with a confidence)."""
-    return (f"unanimous pass at judges' confidence {confidence or 0.0:.2f} >= {bar:.2f} "
-            f"on reversal-prone class {cls} (reversed {count} time(s)): unanimity is the warning")
+    return (
+        f"unanimous pass at judges' confidence {confidence or 0.0:.2f} >= {bar:.2f} "
+        f"on reversal-prone class {cls} (reversed {count} time(s)): unanimity is the warning"
+    )
 
 
 def split(pattern: str, vote: str) -> str:
@@ -53,19 +55,26 @@ def probe_failed(overrides_pass: bool, failures: "list[str]") -> str:
 
 
 def cold_start(cls: str) -> str:
-    return (f"class {cls} has no history in the reversal registry: the recurrence arm (T1/T2) "
-            "is blind here, routing falls back to the split-vote rule D")
+    return (
+        f"class {cls} has no history in the reversal registry: the recurrence arm (T1/T2) "
+        "is blind here, routing falls back to the split-vote rule D"
+    )
 
 
 def not_escalated(cls: str, count: int, pattern: str, confidence: "float | None", bar: float, policy: str) -> str:
     """A reversal-prone class passed without T2, and T1 is not in the policy: what the record says."""
-    why = ("the vote is unanimous but the judges' confidence "
-           + (f"{confidence:.2f} < {bar:.2f}" if confidence is not None else "is unknown")
-           if pattern == "unanimous-pass" else f"the vote pattern is {pattern}")
-    return (f"class {cls} was reversed {count} time(s) before, yet this "
-            f"accepted decision is not escalated: {why}, so T2 does not fire, and T1 (escalate every "
-            f"accepted decision of a reversed class) is not in policy {policy}; set "
-            "escalation.policy to T1+D+T2+PROBE to escalate it")
+    why = (
+        "the vote is unanimous but the judges' confidence "
+        + (f"{confidence:.2f} < {bar:.2f}" if confidence is not None else "is unknown")
+        if pattern == "unanimous-pass"
+        else f"the vote pattern is {pattern}"
+    )
+    return (
+        f"class {cls} was reversed {count} time(s) before, yet this "
+        f"accepted decision is not escalated: {why}, so T2 does not fire, and T1 (escalate every "
+        f"accepted decision of a reversed class) is not in policy {policy}; set "
+        "escalation.policy to T1+D+T2+PROBE to escalate it"
+    )
 
 
 def unanimous(route: str) -> str:

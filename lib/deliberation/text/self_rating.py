@@ -28,6 +28,7 @@ def text(thresholds: "dict | None" = None, prefix: str = "") -> str:
         "stakes and context dependence (facts you lack). Confidence = 1 - 0.3 x the highest - 0.3 x each "
         "other one at 0.6 or more. Below its task type's bar "
         f"({listed}, otherwise {float(bars['default']):.2f}) do not decide alone: call the Skill tool "
-        f"with skill \"{prefix}deliberate\" and args = the decision in one sentence, then follow the "
+        f'with skill "{prefix}deliberate" and args = the decision in one sentence, then follow the '
         "protocol it returns (when the plugin's protocol for this decision is already in your context, "
-        "follow that one: no Skill call). Routine edits, questions and docs need no rating.")
+        "follow that one: no Skill call). Routine edits, questions and docs need no rating."
+    )

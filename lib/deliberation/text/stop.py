@@ -18,13 +18,16 @@ class _Data(BaseModel):
 class DocumentSentBack(_Data):
     """The decision document is missing or invalid: sent back this once (`problem`: what is wrong
     and the block to write, composed by core/prd.py)."""
+
     kind: Literal["document_sent_back"] = "document_sent_back"
     problem: str
 
 
 def document_sent_back(o: DocumentSentBack) -> str:
-    return (f"{o.problem}\n(The document is sent back this once; without a valid one at "
-            "your next stop the decision is recorded without it.)")
+    return (
+        f"{o.problem}\n(The document is sent back this once; without a valid one at "
+        "your next stop the decision is recorded without it.)"
+    )
 
 
 def not_yet(why: str, count: int = 0) -> str:
@@ -39,6 +42,7 @@ def not_yet(why: str, count: int = 0) -> str:
 
 class StopHeld(_Data):
     """A gate failed at Stop: the stop is held (`count` of `limit` in a row) with the gate's hold."""
+
     kind: Literal["stop_held"] = "stop_held"
     deliberation: str
     hold: str
@@ -48,14 +52,16 @@ class StopHeld(_Data):
 
 def stop_held(o: StopHeld) -> Words:
     first = o.hold.splitlines()[0] if o.hold else ""
-    return Words(model=f"{o.hold}\n(Stop blocked {o.count} of {o.limit}; after that the deliberation is marked FAILED.)",
-                 person=(f"deliberation {o.deliberation}: Claude continues — stop held "
-                         f"{o.count} of {o.limit}: {first[:200]}"))
+    return Words(
+        model=f"{o.hold}\n(Stop blocked {o.count} of {o.limit}; after that the deliberation is marked FAILED.)",
+        person=(f"deliberation {o.deliberation}: Claude continues — stop held {o.count} of {o.limit}: {first[:200]}"),
+    )
 
 
 class StopFailed(_Data):
     """The stop was held `limit` times in a row and the gates still fail: the stop goes through,
     the deliberation is FAILED, and the person is told loudly."""
+
     kind: Literal["stop_failed"] = "stop_failed"
     deliberation: str
     hold: str
@@ -63,21 +69,26 @@ class StopFailed(_Data):
 
 
 def stop_failed(o: StopFailed) -> Words:
-    return Words(person=(
-        f"⚠ DELIBERATION {o.deliberation} FAILED — the stop was blocked {o.limit} times in a row and the "
-        f"gates are still not met; the decision is NOT validated.\n{o.hold.splitlines()[0]}\n"
-        f"See `deliberation show {o.deliberation}`."))
+    return Words(
+        person=(
+            f"⚠ DELIBERATION {o.deliberation} FAILED — the stop was blocked {o.limit} times in a row and the "
+            f"gates are still not met; the decision is NOT validated.\n{o.hold.splitlines()[0]}\n"
+            f"See `deliberation show {o.deliberation}`."
+        )
+    )
 
 
 class Review(_Data):
     """A route that needs a person: what the main agent must tell the user (composed by
     core/human_review.py) and the loud line the user reads."""
+
     notice: str
     message: str
 
 
 class Completed(_Data):
     """The deliberation concluded: its outcome, route and record, and its decision document."""
+
     kind: Literal["completed"] = "completed"
     deliberation: str
     rejected: bool = False
@@ -88,25 +99,31 @@ class Completed(_Data):
     task_type: str = "default"
     route: str
     record: str
-    document: "str | None" = None      # its counts when accepted ("3 requirements, …")
+    document: "str | None" = None  # its counts when accepted ("3 requirements, …")
     send_backs: int = 0
-    problem: str = "none given"        # why it is missing (first line)
+    problem: str = "none given"  # why it is missing (first line)
     review: "Review | None" = None
 
 
 def completed_summary(o: Completed) -> str:
     if o.rejected:
-        summary = (f"Deliberation {o.deliberation} COMPLETE: {REJECTED} (unanimous reject, "
-                   f"{o.rejections} of {o.rejections} voting agents); route {o.route}; record {o.record}")
+        summary = (
+            f"Deliberation {o.deliberation} COMPLETE: {REJECTED} (unanimous reject, "
+            f"{o.rejections} of {o.rejections} voting agents); route {o.route}; record {o.record}"
+        )
     else:
-        summary = (f"Deliberation {o.deliberation} COMPLETE: {o.leading} "
-                   f"(consensus {o.consensus:.2f} ≥ {o.threshold:.2f}, {o.task_type}); "
-                   f"route {o.route}; record {o.record}")
+        summary = (
+            f"Deliberation {o.deliberation} COMPLETE: {o.leading} "
+            f"(consensus {o.consensus:.2f} ≥ {o.threshold:.2f}, {o.task_type}); "
+            f"route {o.route}; record {o.record}"
+        )
     if o.document is not None:
         summary += f"\nDecision document: {o.document}."
     else:
-        summary = (f"⚠ Decision document MISSING (after {o.send_backs} send-back(s): "
-                   f"{o.problem}) — the decision stands; write it up by hand.\n{summary}")
+        summary = (
+            f"⚠ Decision document MISSING (after {o.send_backs} send-back(s): "
+            f"{o.problem}) — the decision stands; write it up by hand.\n{summary}"
+        )
     return summary + "\nThe record holds the findings by persona, the document and the cost (tokens per agent, wall time)."
 
 
@@ -120,24 +137,31 @@ def completed(o: Completed) -> Words:
 class HandedOver(_Data):
     """The vote failed on agreement and the main agent ended its turn: the decision is the
     user's. The stop is accepted; the deliberation is COMPLETE with outcome no-consensus."""
+
     kind: Literal["handed_over"] = "handed_over"
     deliberation: str
     leading: "str | None" = None
     consensus: float = 0.0
     threshold: float = 0.0
     task_type: str = "default"
-    revised: bool = False               # after the one revision round
+    revised: bool = False  # after the one revision round
     record: str
 
 
 def handed_over(o: HandedOver) -> Words:
-    lead = (f"the leading approach {o.leading} (consensus {o.consensus:.2f} < {o.threshold:.2f}, {o.task_type})"
-            if o.leading else "no leading approach")
+    lead = (
+        f"the leading approach {o.leading} (consensus {o.consensus:.2f} < {o.threshold:.2f}, {o.task_type})"
+        if o.leading
+        else "no leading approach"
+    )
     after = " after its revision round" if o.revised else ""
     approve = f"adopt {o.leading}" if o.leading else "adopt the leading approach"
-    return Words(person=(
-        f"⚠ Deliberation {o.deliberation} COMPLETE — NO CONSENSUS{after}: the panel did not agree; "
-        f"{lead}. The decision is yours (route human-review): `deliberation approve {o.deliberation}` "
-        f"({approve}) or `deliberation reject {o.deliberation}` (set it aside); in Claude Code "
-        f"`! deliberation approve {o.deliberation}`. Until then risky tools ask for your yes. "
-        f"Record: {o.record}"))
+    return Words(
+        person=(
+            f"⚠ Deliberation {o.deliberation} COMPLETE — NO CONSENSUS{after}: the panel did not agree; "
+            f"{lead}. The decision is yours (route human-review): `deliberation approve {o.deliberation}` "
+            f"({approve}) or `deliberation reject {o.deliberation}` (set it aside); in Claude Code "
+            f"`! deliberation approve {o.deliberation}`. Until then risky tools ask for your yes. "
+            f"Record: {o.record}"
+        )
+    )

@@ -16,42 +16,55 @@ def switched_off(by: str, on_cmd: str, already: bool = False, project_env: bool 
     """The checks are off, by `command` or `environment` (`project_env`: the user's
     DELIBERATION=off reached the client, and a project's settings replaced it for the hooks)."""
     if already:
-        return Words(person=f"Deliberation checks are already off for this session; {on_cmd} switches them on.",
-                     model=f"The deliberation plugin's checks were already off for this session. Tell the user so "
-                           f"in one sentence; {on_cmd} switches them on.")
+        return Words(
+            person=f"Deliberation checks are already off for this session; {on_cmd} switches them on.",
+            model=f"The deliberation plugin's checks were already off for this session. Tell the user so "
+            f"in one sentence; {on_cmd} switches them on.",
+        )
     if by == "environment":
-        where = (" (DELIBERATION=off in the environment you started the client with; this project's settings "
-                 "replace it for the hooks, which does not switch them on)" if project_env else " (DELIBERATION=off)")
-        return Words(person=f"Deliberation checks are off for this session{where}: {WHAT}, and nothing of the "
-                            f"session is recorded. {on_cmd} switches them on.",
-                     model="The deliberation plugin's checks are off for this session (DELIBERATION=off): it "
-                           "injects no protocol and refuses or holds nothing.")
-    return Words(person=f"Deliberation checks are off for this session: {WHAT} until {on_cmd}, and nothing more "
-                        "of the session is recorded.",
-                 model=f"The user switched the deliberation plugin's checks off for this session: its hooks now "
-                       f"allow everything and say nothing more. Confirm that to the user in one sentence; {on_cmd} "
-                       "switches them back on.")
+        where = (
+            " (DELIBERATION=off in the environment you started the client with; this project's settings "
+            "replace it for the hooks, which does not switch them on)"
+            if project_env
+            else " (DELIBERATION=off)"
+        )
+        return Words(
+            person=f"Deliberation checks are off for this session{where}: {WHAT}, and nothing of the "
+            f"session is recorded. {on_cmd} switches them on.",
+            model="The deliberation plugin's checks are off for this session (DELIBERATION=off): it "
+            "injects no protocol and refuses or holds nothing.",
+        )
+    return Words(
+        person=f"Deliberation checks are off for this session: {WHAT} until {on_cmd}, and nothing more "
+        "of the session is recorded.",
+        model=f"The user switched the deliberation plugin's checks off for this session: its hooks now "
+        f"allow everything and say nothing more. Confirm that to the user in one sentence; {on_cmd} "
+        "switches them back on.",
+    )
 
 
 def switched_on(over_env: bool) -> Words:
     """The checks are on again (`over_env`: over a DELIBERATION=off the session started with)."""
     extra = " (over DELIBERATION=off)" if over_env else ""
-    return Words(person=f"Deliberation checks are on again for this session{extra}.",
-                 model="The user switched the deliberation plugin's checks back on for this session: its trigger, "
-                       "spawn budget, gates and review holds apply again from the next prompt. Confirm that to the "
-                       "user in one sentence.")
+    return Words(
+        person=f"Deliberation checks are on again for this session{extra}.",
+        model="The user switched the deliberation plugin's checks back on for this session: its trigger, "
+        "spawn budget, gates and review holds apply again from the next prompt. Confirm that to the "
+        "user in one sentence.",
+    )
 
 
 def hidden_env(value: str, off_cmd: str) -> str:
     """The person's note when a DELIBERATION value that is not off reaches the hooks and the
     client's own environment cannot be read (not Linux): a project's settings may have replaced
     the user's DELIBERATION=off."""
-    return (f"Deliberation: the hooks see DELIBERATION={value[:40]!r}. If you started the client with "
-            f"DELIBERATION=off, this project's .claude/settings.json `env` replaced it; type {off_cmd} to switch "
-            "the checks off for this session.")
+    return (
+        f"Deliberation: the hooks see DELIBERATION={value[:40]!r}. If you started the client with "
+        f"DELIBERATION=off, this project's .claude/settings.json `env` replaced it; type {off_cmd} to switch "
+        "the checks off for this session."
+    )
 
 
 def prune_failed(reason: str) -> str:
     """The person's note when a session start's upkeep (the .gitignore, the prune) failed."""
-    return (f"deliberation plugin: pruning the state folder failed ({reason}); `deliberation gc` retries, "
-            "and the session goes on")
+    return f"deliberation plugin: pruning the state folder failed ({reason}); `deliberation gc` retries, and the session goes on"

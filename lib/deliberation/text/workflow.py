@@ -11,38 +11,43 @@ from deliberation.text import Words
 def foreign_copy(file: str, call: str) -> str:
     """A project's saved workflow named like the plugin's, whose text differs (`call`: the
     plugin's own Workflow call, '' when the hooks do not run as the plugin)."""
-    fix = (f"run the plugin's own {call}" if call else
-           "re-run the plugin's install.sh for this project, which restores the shipped script")
-    return (f"Workflow refused: the project's .claude/workflows/{file} is named like the deliberation "
-            "plugin's workflow but is not the plugin's script (a project's files are its author's; this "
-            f"one would run deliberation agents unchecked). Next: {fix}; or deliberate turn by turn with "
-            "the Agent tool.")
+    fix = (
+        f"run the plugin's own {call}"
+        if call
+        else "re-run the plugin's install.sh for this project, which restores the shipped script"
+    )
+    return (
+        f"Workflow refused: the project's .claude/workflows/{file} is named like the deliberation "
+        "plugin's workflow but is not the plugin's script (a project's files are its author's; this "
+        f"one would run deliberation agents unchecked). Next: {fix}; or deliberate turn by turn with "
+        "the Agent tool."
+    )
 
 
 def other_workflow(deliberation: str, phase: str, call: str) -> str:
     """Any other workflow while a deliberation is open (`deliberation` its id) or was asked for
     in this prompt (`deliberation` '')."""
-    which = (f"deliberation {deliberation} is open ({phase})" if deliberation
-             else "a deliberation was asked for in this prompt")
-    return (f"Workflow refused: {which}, and inside a deliberation the only workflow that runs is the deliberation "
-            f"plugin's own — its agents are started from the plugin's recorded state, each prompt and report "
-            f"checked; any other workflow's agents (a modified copy, a fan-out) would pass no check and no hook "
-            f"can stop them. Next: {call} — or deliberate turn by turn with the Agent tool.")
+    which = f"deliberation {deliberation} is open ({phase})" if deliberation else "a deliberation was asked for in this prompt"
+    return (
+        f"Workflow refused: {which}, and inside a deliberation the only workflow that runs is the deliberation "
+        f"plugin's own — its agents are started from the plugin's recorded state, each prompt and report "
+        f"checked; any other workflow's agents (a modified copy, a fan-out) would pass no check and no hook "
+        f"can stop them. Next: {call} — or deliberate turn by turn with the Agent tool."
+    )
 
 
 def nested() -> str:
-    return ("Workflow refused: the deliberation plugin's workflow is run by the main agent, not from inside "
-            "a subagent.")
+    return "Workflow refused: the deliberation plugin's workflow is run by the main agent, not from inside a subagent."
 
 
 def already_running(deliberation: str) -> str:
-    return (f"Workflow refused: the plugin's workflow already runs deliberation {deliberation}. Next: wait for "
-            "its task notification.")
+    return (
+        f"Workflow refused: the plugin's workflow already runs deliberation {deliberation}. Next: wait for its task notification."
+    )
 
 
 def panel_refused(why: str, call: str) -> str:
-    return (f"Workflow refused: args.personas — {why}. Next: {call} (the plugin picks the panel), or name 2-5 "
-            "research personas.")
+    return f"Workflow refused: args.personas — {why}. Next: {call} (the plugin picks the panel), or name 2-5 research personas."
 
 
 def nothing_to_run(deliberation: str, why: str, progress: str) -> str:
@@ -53,19 +58,26 @@ def launched(deliberation: str, wave: str, personas: "list[str]") -> str:
     """The allowed call's context: the main agent waits for the run's task notification. The hook
     answers before the client's own permission check, and a call that check refuses fires no
     later hook, so the context says what to do then too."""
-    return (f"Deliberation {deliberation}: the plugin's workflow runs it ({wave} first: {', '.join(personas)}). "
-            "Wait for its task notification; the plugin then gives you the outcome. If the client refused "
-            "the call instead (the tool not allowed), run the deliberation turn by turn with the Agent tool, "
-            "as the protocol's steps say.")
+    return (
+        f"Deliberation {deliberation}: the plugin's workflow runs it ({wave} first: {', '.join(personas)}). "
+        "Wait for its task notification; the plugin then gives you the outcome. If the client refused "
+        "the call instead (the tool not allowed), run the deliberation turn by turn with the Agent tool, "
+        "as the protocol's steps say."
+    )
 
 
 def foreign_script(name: str) -> Words:
     """The client resolved the plugin's workflow to other text than the shipped script."""
-    text = (f"⚠ The workflow that runs is NOT the deliberation plugin's script (the client resolved "
-            f"{name or 'it'} to other text than the shipped workflows/deliberate.js): every report of its "
-            "agents is refused and nothing of it counts for the deliberation.")
-    return Words(model=text + " Next: wait for its task notification, then tell the user (the plugin's "
-                 "installation may have been modified).", person=text)
+    text = (
+        f"⚠ The workflow that runs is NOT the deliberation plugin's script (the client resolved "
+        f"{name or 'it'} to other text than the shipped workflows/deliberate.js): every report of its "
+        "agents is refused and nothing of it counts for the deliberation."
+    )
+    return Words(
+        model=text + " Next: wait for its task notification, then tell the user (the plugin's "
+        "installation may have been modified).",
+        person=text,
+    )
 
 
 def report_refused(problem: str) -> str:
@@ -74,17 +86,25 @@ def report_refused(problem: str) -> str:
 
 
 def foreign_report() -> str:
-    return ("Deliberation plugin: this workflow is not the plugin's (its script differs from the shipped one), so "
-            "its reports are refused. Stop here.")
+    return (
+        "Deliberation plugin: this workflow is not the plugin's (its script differs from the shipped one), so "
+        "its reports are refused. Stop here."
+    )
 
 
 def message_refused(who: str, persona: str, agent_type: str, call: str) -> str:
     """SendMessage to an agent a workflow started (`persona` '' when it is no deliberation agent)."""
-    instead = (f" Next: for a new report from {persona}, spawn it again with the Agent tool "
-               f"(subagent_type \"{agent_type}\") with the same kind of prompt, or run the plugin's workflow: "
-               f"{call}." if persona else " Next: spawn a fresh agent with the Agent tool instead.")
-    return (f"SendMessage refused: {who} ran inside a workflow. A message would revive a copy of it outside the "
-            "workflow — a background general-purpose agent with the same id — whose work no check covers." + instead)
+    instead = (
+        f" Next: for a new report from {persona}, spawn it again with the Agent tool "
+        f'(subagent_type "{agent_type}") with the same kind of prompt, or run the plugin\'s workflow: '
+        f"{call}."
+        if persona
+        else " Next: spawn a fresh agent with the Agent tool instead."
+    )
+    return (
+        f"SendMessage refused: {who} ran inside a workflow. A message would revive a copy of it outside the "
+        "workflow — a background general-purpose agent with the same id — whose work no check covers." + instead
+    )
 
 
 def outcome_news(outcome: str, news: "str | None") -> str:
@@ -110,8 +130,11 @@ def panel_size(n: int, least: int, most: int) -> str:
 
 def wave_too_big(wave: str, size: int, agents: int, checkpoint: bool, slots_left: int) -> str:
     """The next wave needs more spawn slots than are left (`checkpoint`: it has one besides its agents)."""
-    return (f"spawn budget: the {wave} wave needs {size} agent(s) ({agents}"
-            + (" and its checkpoint" if checkpoint else "") + f") and {slots_left} spawn slot(s) are left")
+    return (
+        f"spawn budget: the {wave} wave needs {size} agent(s) ({agents}"
+        + (" and its checkpoint" if checkpoint else "")
+        + f") and {slots_left} spawn slot(s) are left"
+    )
 
 
 def wave_refused(wave: str, why: str) -> str:
@@ -135,7 +158,7 @@ def wave_agent_missed(who: str, wave: str, problem: str) -> str:
 # --------------------------------------------------------------------------------------------
 # what the plugin's workflow records (core/plugin_workflow.py): its run, its end, its agents
 
-NEXT_WAVE = "the plugin's workflow: its next wave"   # the bound a wave's run is recorded with
+NEXT_WAVE = "the plugin's workflow: its next wave"  # the bound a wave's run is recorded with
 NOT_SHIPPED = "the resolved script is not the shipped one"
 NOT_THE_PLUGINS = "the workflow's script is not the plugin's"
 LOST = "the deliberation of this workflow is not recorded"
@@ -159,9 +182,11 @@ def cached(count: int, run: "str | None") -> str:
 
 # -- the main agent's note when the plugin's workflow has ended (core/workflow_prompts.outcome)
 
-RUN_HEADS = {"failed": "⚠ the plugin's workflow FAILED",
-             "hooks_off": "⚠ the plugin's workflow ran without the plugin's hooks answering",
-             "foreign": "⚠ the workflow that ran is NOT the plugin's"}
+RUN_HEADS = {
+    "failed": "⚠ the plugin's workflow FAILED",
+    "hooks_off": "⚠ the plugin's workflow ran without the plugin's hooks answering",
+    "foreign": "⚠ the workflow that ran is NOT the plugin's",
+}
 DEPTH_OFF = "Depth axis off for this deliberation: breadth only."
 
 
@@ -191,8 +216,7 @@ def depth_skipped(reason: str) -> str:
 
 
 def depth_done(hot_spots: int, overrides: int, zeroed: int) -> str:
-    return (f"Depth step: {hot_spots} hot spot(s) deepened, {overrides} override(s), "
-            f"{zeroed} tier-2 result(s) zeroed.")
+    return f"Depth step: {hot_spots} hot spot(s) deepened, {overrides} override(s), {zeroed} tier-2 result(s) zeroed."
 
 
 def not_finished(phase: str, why: str) -> str:
@@ -201,5 +225,7 @@ def not_finished(phase: str, why: str) -> str:
 
 def run_again(relaunch: str, next_text: str) -> str:
     """The next step of a run that ended before the vote: the relaunch call, else turn by turn."""
-    return (f"Next: run the plugin's workflow again — {relaunch} — it continues from what is recorded; "
-            "or continue turn by turn. " + next_text)
+    return (
+        f"Next: run the plugin's workflow again — {relaunch} — it continues from what is recorded; "
+        "or continue turn by turn. " + next_text
+    )

@@ -20,6 +20,7 @@ MIN_WORK_S = 5.0  # what a hook needs besides waiting for a lock or probes (load
 IN_PROCESS_RESERVE_S = 3.0  # of MIN_WORK_S: kept for the hook when the worker holds its event too long
 WORKER_ANSWER_GRACE_S = 0.5  # a commit started just before the worker's deadline ends within this
 
+
 class DeadlineExceeded(Exception):
     """The event's time ran out before its transaction could commit: nothing was written."""
 

@@ -16,6 +16,7 @@ import math
 
 try:
     import _json
+
     _SCANNER = getattr(_json, "make_scanner", None)
     _ENCODER = getattr(_json, "make_encoder", None)
     _ESCAPE = getattr(_json, "encode_basestring", None)

@@ -31,8 +31,15 @@ REPORT_TOOL = "StructuredOutput"
 # (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
 RISKY_TOOLS = defaults.RISKY_TOOLS
 EVENTS = (
-    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
-    "SubagentStop", "Stop", "SessionEnd",
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "SessionEnd",
 )
 
 
@@ -67,8 +74,19 @@ def _bool(d: dict, key: str, default: bool = False) -> bool:
 class Event:
     """Fields common to every hook payload."""
 
-    __slots__ = ("raw", "hook_event_name", "session_id", "transcript_path", "cwd",
-                 "prompt_id", "permission_mode", "agent_id", "agent_type", "event_id", "rerun")
+    __slots__ = (
+        "raw",
+        "hook_event_name",
+        "session_id",
+        "transcript_path",
+        "cwd",
+        "prompt_id",
+        "permission_mode",
+        "agent_id",
+        "agent_type",
+        "event_id",
+        "rerun",
+    )
 
     def __init__(self, raw: dict) -> None:
         self.raw = raw
@@ -228,6 +246,7 @@ class PostToolUse(ToolEvent):
 
 class PostToolUseFailure(ToolEvent):
     """The tool call failed after PreToolUse allowed it (e.g. an unknown agent type)."""
+
     __slots__ = ("error",)
 
     def __init__(self, raw: dict) -> None:
@@ -256,8 +275,7 @@ class StopEvent(Event):
 
     @property
     def running_background_ids(self) -> "list[str]":
-        return [t["id"] for t in self.background_tasks
-                if isinstance(t.get("id"), str) and t.get("status") == "running"]
+        return [t["id"] for t in self.background_tasks if isinstance(t.get("id"), str) and t.get("status") == "running"]
 
 
 class SubagentStop(StopEvent):
@@ -329,11 +347,10 @@ def fitted(text: str, limit: int = CUT_AT) -> str:
     if len(text) <= limit:
         return text
     note = f"\n… [{len(text) - limit} more characters cut: the client passes at most {CONTEXT_LIMIT} on]"
-    return text[:limit - len(note)] + note
+    return text[: limit - len(note)] + note
 
 
-CONTEXT_EVENTS = ("UserPromptSubmit", "PostToolUse", "SessionStart", "SubagentStart", "PreToolUse",
-                  "Stop", "SubagentStop")
+CONTEXT_EVENTS = ("UserPromptSubmit", "PostToolUse", "SessionStart", "SubagentStart", "PreToolUse", "Stop", "SubagentStop")
 HOLD_BY_CONTEXT = ("PostToolUse", "Stop", "SubagentStop")
 
 
@@ -346,9 +363,15 @@ class Answer:
 
     __slots__ = ("decision", "reason", "context", "system_message", "updated_input", "stop_reason")
 
-    def __init__(self, decision: "str | None" = None, reason: "str | None" = None,
-                 context: "str | None" = None, system_message: "str | None" = None,
-                 updated_input: "dict | None" = None, stop_reason: "str | None" = None) -> None:
+    def __init__(
+        self,
+        decision: "str | None" = None,
+        reason: "str | None" = None,
+        context: "str | None" = None,
+        system_message: "str | None" = None,
+        updated_input: "dict | None" = None,
+        stop_reason: "str | None" = None,
+    ) -> None:
         self.decision = decision  # PreToolUse: allow|deny|ask; others: block
         self.reason = reason
         self.context = context
@@ -371,8 +394,7 @@ class Answer:
         return cls("ask", reason, context, system_message)
 
     def is_empty(self) -> bool:
-        return not (self.decision or self.context or self.system_message or self.updated_input is not None
-                    or self.stop_reason)
+        return not (self.decision or self.context or self.system_message or self.updated_input is not None or self.stop_reason)
 
     def warn(self, message: str) -> "Answer":
         """Add a line to the user-visible systemMessage."""
@@ -424,8 +446,13 @@ class Answer:
         context = specific.get("additionalContext")
         if event_name == "PreToolUse":
             updated = specific.get("updatedInput")
-            return cls(specific.get("permissionDecision"), specific.get("permissionDecisionReason"),
-                       context, out.get("systemMessage"), updated if isinstance(updated, dict) else None)
+            return cls(
+                specific.get("permissionDecision"),
+                specific.get("permissionDecisionReason"),
+                context,
+                out.get("systemMessage"),
+                updated if isinstance(updated, dict) else None,
+            )
         if event_name in ("Stop", "SubagentStop") and context:
             return cls("block", context, None, out.get("systemMessage"))
         stop_reason = (out.get("stopReason") or "stopped") if out.get("continue") is False else None

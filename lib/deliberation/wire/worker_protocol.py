@@ -99,10 +99,10 @@ def pack_fields(fields: "list[bytes]") -> bytes:
 def unpack_fields(message: bytes) -> "list[bytes]":
     fields, at = [], 0
     while at < len(message):
-        size = int.from_bytes(message[at:at + 4], "big")
+        size = int.from_bytes(message[at : at + 4], "big")
         if at + 4 + size > len(message):
             raise ValueError("truncated field")
-        fields.append(message[at + 4:at + 4 + size])
+        fields.append(message[at + 4 : at + 4 + size])
         at += 4 + size
     return fields
 
@@ -137,7 +137,9 @@ def env_block(environ: "dict[bytes, bytes]") -> bytes:
     return b"\0".join(k + b"=" + v for k, v in environ.items())
 
 
-def encode_request(event_name: str, data: bytes, now: float, cwd: bytes, environ: "dict[bytes, bytes]",
-                   event_id: str = "", stamp: str = "") -> bytes:
-    return pack_fields([PROTOCOL, event_name.encode(), repr(now).encode(), cwd, env_block(environ),
-                        event_id.encode(), stamp.encode(), data])
+def encode_request(
+    event_name: str, data: bytes, now: float, cwd: bytes, environ: "dict[bytes, bytes]", event_id: str = "", stamp: str = ""
+) -> bytes:
+    return pack_fields(
+        [PROTOCOL, event_name.encode(), repr(now).encode(), cwd, env_block(environ), event_id.encode(), stamp.encode(), data]
+    )

@@ -25,7 +25,7 @@ import _socket
 
 DIRNAME = "claude-deliberation"
 MAX_PATH = 100  # sun_path holds 108 bytes on Linux, 104 on macOS, with its NUL; longer paths are
-                # reached from inside their folder (see `_from_folder`)
+# reached from inside their folder (see `_from_folder`)
 
 
 class Unsafe(Exception):

@@ -14,8 +14,16 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from deliberation.app.handlers import (on_post_tool, on_post_tool_failure, on_pre_tool, on_prompt, on_session,
-                                       on_stop, on_subagent_start, on_subagent_stop)
+from deliberation.app.handlers import (
+    on_post_tool,
+    on_post_tool_failure,
+    on_pre_tool,
+    on_prompt,
+    on_session,
+    on_stop,
+    on_subagent_start,
+    on_subagent_stop,
+)
 from deliberation.app.handlers.common import Ctx
 from deliberation.app.settings import project_config
 from deliberation.state import event_log, group_commit

@@ -27,9 +27,17 @@ class Ctx(Turn):
 
     def __init__(self, layout: Layout, store: Store, cfg: Config, tx: SessionTx, now: float) -> None:
         self._pending: "dict | None" = None  # the turn's prompt record, once open_deliberation took it
-        super().__init__(tx, cfg, now, last_prompt=lambda: last_user_prompt(
-            layout, tx.session_id, self._pending or event_log.pending_prompt(layout, tx.session_id)),
-                         budget=read_budget, files=workflow_files.files(layout.project), reversals=store.reversals)
+        super().__init__(
+            tx,
+            cfg,
+            now,
+            last_prompt=lambda: last_user_prompt(
+                layout, tx.session_id, self._pending or event_log.pending_prompt(layout, tx.session_id)
+            ),
+            budget=read_budget,
+            files=workflow_files.files(layout.project),
+            reversals=store.reversals,
+        )
         self.layout = layout
         self.store = store
         self.tx: SessionTx = tx
@@ -52,18 +60,27 @@ class Ctx(Turn):
         real prompt's whole record waits in prompt.json for a deliberation this turn may open."""
         cap = max(LOG_FIELD_CAP_CHARS, self.cfg.deliberation.max_report_bytes)
         in_deliberation = bool(self.tx.session.deliberations)
-        record = event_log.make_record(event, event.raw, answer.summary(), self.notes,
-                                       "full" if in_deliberation else "ids", cap, self.now, handled_by(), self.extra)
+        record = event_log.make_record(
+            event,
+            event.raw,
+            answer.summary(),
+            self.notes,
+            "full" if in_deliberation else "ids",
+            cap,
+            self.now,
+            handled_by(),
+            self.extra,
+        )
         if not in_deliberation and isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification:
-            whole = event_log.make_record(event, event.raw, answer.summary(), self.notes, "full", cap, self.now,
-                                          handled_by(), self.extra)
+            whole = event_log.make_record(
+                event, event.raw, answer.summary(), self.notes, "full", cap, self.now, handled_by(), self.extra
+            )
             path = self.layout.pending_prompt(self.tx.session_id)
             self.tx.write_file(path, event_log.pending_prompt_file(self.layout, path, whole))
         self.tx.log(record)
 
 
-def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = None,
-                     max_bytes: int = 1 << 20) -> Prompt:
+def last_user_prompt(layout: Layout, session_id: str, pending: "dict | None" = None, max_bytes: int = 1 << 20) -> Prompt:
     """The latest real user prompt (its trigger result, when it came): the turn's pending prompt, else
     the tail of the event log, read backwards in blocks (the prompt is usually in the last one,
     however long the log). A later call of the deliberate command through the Skill tool
@@ -147,7 +164,8 @@ def transcript_model(path: "str | None") -> "str | None":
     if found or not path.endswith(".jsonl"):
         return found
     try:  # no link followed, a regular file only: a FIFO here must not hold the session's lock
-        return agent_model.meta_model(safe_read.read_bytes(path[:-len(".jsonl")] + ".meta.json",
-                                                           65536).decode("utf-8", "replace"))
+        return agent_model.meta_model(
+            safe_read.read_bytes(path[: -len(".jsonl")] + ".meta.json", 65536).decode("utf-8", "replace")
+        )
     except OSError:
         return None

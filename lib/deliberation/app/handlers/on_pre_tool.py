@@ -33,15 +33,19 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     if asked is not None and not event.agent_id:  # the main agent hands over the decision document
         return document_handover.handed(ctx, asked, event.tool_input.get("content"))
     if event.tool_name in state_guard.TOOLS and event.agent_id:
-        why = state_guard.refusal(event.tool_name, event.tool_input, event.agent_type,
-                                  event.cwd or ctx.layout.project, ctx.layout.project)
+        why = state_guard.refusal(
+            event.tool_name, event.tool_input, event.agent_type, event.cwd or ctx.layout.project, ctx.layout.project
+        )
         if why is not None:
             return hookio.Answer.deny(why)
     if not event.is_subagent_tool:
         return _review(ctx, event)
     plugin_workflow.before_spawn(ctx, event.subagent_type)
-    request = spawn.Request.of(event, requested_model(ctx, event.subagent_type, event.spawn_model),
-                               caller_model=lambda: transcript_model(event.transcript_path))
+    request = spawn.Request.of(
+        event,
+        requested_model(ctx, event.subagent_type, event.spawn_model),
+        caller_model=lambda: transcript_model(event.transcript_path),
+    )
     refused = spawn.decide(ctx, request)
     return hookio.Answer.deny(refused.reason) if refused else hookio.Answer()
 
@@ -59,7 +63,7 @@ def _skill(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 
 def _review(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     # validated load: a corrupt escalations.json is quarantined and reported, never read as empty
-    decision, reason = adjudication.review_answer(adjudication.open_index(ctx.store), event.tool_name,
-                                                  ctx.cfg.escalation.risky_tools,
-                                                  event.tool_input.get("command"))
+    decision, reason = adjudication.review_answer(
+        adjudication.open_index(ctx.store), event.tool_name, ctx.cfg.escalation.risky_tools, event.tool_input.get("command")
+    )
     return hookio.Answer(decision, reason) if decision else hookio.Answer()

@@ -40,14 +40,16 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
             quiet = _quiet(ctx, event.prompt, arrived)
             if isinstance(quiet, quiet_wait.Quiet):
                 ctx.notes.append(f"no turn asked: {', '.join(quiet.waiting_for)} still to arrive")
-                return hookio.Answer(stop_reason=progress_words.waiting_quietly(
-                    quiet.deliberation, quiet.persona, quiet.stage, quiet.have, quiet.of, quiet.waiting_for))
+                return hookio.Answer(
+                    stop_reason=progress_words.waiting_quietly(
+                        quiet.deliberation, quiet.persona, quiet.stage, quiet.have, quiet.of, quiet.waiting_for
+                    )
+                )
             ctx.notes.append(f"a turn: {quiet.why} {' '.join(quiet.who)}".rstrip())
         ctx.tx.session.main_idle_since = None
         budget = ctx.budget_for_user()
         said = news.due(ctx, arrived.delib)
-        return hookio.Answer(context=workflow_words.outcome_news(outcome, said) if outcome else said,
-                             system_message=budget)
+        return hookio.Answer(context=workflow_words.outcome_news(outcome, said) if outcome else said, system_message=budget)
     ctx.tx.session.main_idle_since = None
     result, context = score_prompt(event.prompt, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
     ctx.extra["trigger"] = result
@@ -66,11 +68,17 @@ def _quiet(ctx: Ctx, prompt: str, arrived: arrival.Notified) -> quiet_wait.Outco
     sess = ctx.tx.session
     active = sess.active_deliberation
     delib = arrived.delib if arrived.delib is not None and arrived.delib.id == active else None
-    note = quiet_wait.Notification(count=prompt.count(hookio.TASK_NOTIFICATION), repeat=arrived.repeat,
-                                   status=(_tag(prompt, "status") or "").lower())
-    client = quiet_wait.Client(idle_since=sess.main_idle_since, running_at_stop=sess.running_at_stop,
-                               news_due=news.due_now(ctx), open_workflows=bool(sess.open_workflows),
-                               now=ctx.now, stale_after_s=ctx.cfg.spawn_budget.stale_after_s)
+    note = quiet_wait.Notification(
+        count=prompt.count(hookio.TASK_NOTIFICATION), repeat=arrived.repeat, status=(_tag(prompt, "status") or "").lower()
+    )
+    client = quiet_wait.Client(
+        idle_since=sess.main_idle_since,
+        running_at_stop=sess.running_at_stop,
+        news_due=news.due_now(ctx),
+        open_workflows=bool(sess.open_workflows),
+        now=ctx.now,
+        stale_after_s=ctx.cfg.spawn_budget.stale_after_s,
+    )
     return quiet_wait.decide(ctx.cfg.deliberation.quiet_waiting, delib, arrived.rec, note, client)
 
 

@@ -23,10 +23,14 @@ def handle(ctx: Ctx, event: hookio.Stop) -> hookio.Answer:
         lin.close_unlisted_starts(ctx.tx.lineage, event.running_background_ids, ctx.now)
         if ctx.tx.session.open_workflows:
             workflows.reconcile(ctx, event.running_background_ids)
-    finish = stop.Finish(route=lambda d: adjudication.apply_route(ctx.tx, d, ctx.cfg.escalation),
-                         usage=transcripts.read_usage, record=lambda d: _write_record(ctx, d),
-                         escalation_reason=lambda d, r: adjudication.escalation_reason(d.id, r, d.decision),
-                         escalation_message=adjudication.escalation_message, main_usage=transcripts.read_main_usage)
+    finish = stop.Finish(
+        route=lambda d: adjudication.apply_route(ctx.tx, d, ctx.cfg.escalation),
+        usage=transcripts.read_usage,
+        record=lambda d: _write_record(ctx, d),
+        escalation_reason=lambda d, r: adjudication.escalation_reason(d.id, r, d.decision),
+        escalation_message=adjudication.escalation_message,
+        main_usage=transcripts.read_main_usage,
+    )
     answer = stop.at_stop(ctx, event, finish)
     if answer.decision != "block" and not answer.context:  # the turn ends: the main agent is idle
         ctx.tx.session.main_idle_since = ctx.now

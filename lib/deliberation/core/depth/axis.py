@@ -19,7 +19,17 @@ from typing import Literal
 
 from deliberation.state.config import DEPTH_HARD_CEILING, Config, DepthConfig
 from deliberation.core.depth import hot_spots as spots_of
-from deliberation.core.depth.hot_spots import (WEIGHTY, approach_index, current, find_hot_spots, finding_index, hot_spot_target, red_team_agents, resolve_target, tier1_agents)
+from deliberation.core.depth.hot_spots import (
+    WEIGHTY,
+    approach_index,
+    current,
+    find_hot_spots,
+    finding_index,
+    hot_spot_target,
+    red_team_agents,
+    resolve_target,
+    tier1_agents,
+)
 from deliberation.core.depth import FLOOR
 from deliberation.core.depth.paraphrase import is_paraphrase
 from deliberation.core import minimum_deliberation, phases
@@ -29,11 +39,11 @@ from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, 
 from deliberation.text import depth as words
 from deliberation.wire.hookio import ANSWER_BUDGET
 
-OPEN = ("pending", "deepening")              # lens workers may still be spawned
+OPEN = ("pending", "deepening")  # lens workers may still be spawned
 STARTED = ("pending", "deepening", "red_team_2", "done")
 HOLDS_RANKING = ("pending", "deepening", "red_team_2")  # DELIBERATION → RANKING waits for the step
-SYNTHESIS_CONTAINMENT = 0.5                  # share of a synthesis text's trigrams in a prompt
-SYNTHESIS_MIN_TOKENS = 6                     # shorter synthesis texts (titles) are not compared
+SYNTHESIS_CONTAINMENT = 0.5  # share of a synthesis text's trigrams in a prompt
+SYNTHESIS_MIN_TOKENS = 6  # shorter synthesis texts (titles) are not compared
 HOT_SPOT_REF = re.compile(r"\bH([0-9]{1,3})\b")
 
 LENS_TASK = words.LENS_TASK
@@ -85,6 +95,7 @@ class BudgetView:
     agents_used: tier-2 agents already run in this deliberation (vs depth.agent_budget);
     tokens_used: subagent tokens spent by this deliberation (vs depth.token_budget).
     """
+
     spawn_slots_left: int
     agents_used: int
     tokens_used: int
@@ -104,10 +115,10 @@ class LensAssignment:
 
 @dataclass(frozen=True)
 class DepthPlan:
-    action: str                                  # not_needed | off | skipped | deepen
-    posture: str                                 # the configured posture
+    action: str  # not_needed | off | skipped | deepen
+    posture: str  # the configured posture
     enabled: bool
-    why: str                                     # posture sentence, or the loud skip reason
+    why: str  # posture sentence, or the loud skip reason
     hot_spots: "tuple[HotSpot, ...]" = ()
     assignments: "tuple[LensAssignment, ...]" = ()
     workers: int = 0
@@ -150,8 +161,9 @@ def choose_lenses(delib: Deliberation, hot_spots: "list[HotSpot] | tuple[HotSpot
     return spots_of.choose(hot_spots, k, capabilities(delib, hot_spots), tuple(LENSES))
 
 
-def _assign(delib: Deliberation, hot_spots, lenses: "list[str]",
-            per_lens: int = spots_of.HOT_SPOTS_PER_LENS) -> "tuple[LensAssignment, ...]":
+def _assign(
+    delib: Deliberation, hot_spots, lenses: "list[str]", per_lens: int = spots_of.HOT_SPOTS_PER_LENS
+) -> "tuple[LensAssignment, ...]":
     """Each lens aims at the hot spots it can work on, at most `per_lens`, in priority (id)
     order (hot_spots.assign)."""
     got = spots_of.assign(hot_spots, lenses, capabilities(delib, hot_spots), per_lens)
@@ -207,17 +219,26 @@ CLIPS: "tuple[int | None, ...]" = (None, 400, 240, 140, 80, 0)  # 0: the stateme
 SHARED_HEAD, SHARED_END = words.SHARED_HEAD, words.SHARED_END
 
 
-def hot_spot_map(delib: Deliberation, ids: "list[str] | tuple[str, ...]",
-                 spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, clip: "int | None" = None) -> str:
+def hot_spot_map(
+    delib: Deliberation,
+    ids: "list[str] | tuple[str, ...]",
+    spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None,
+    clip: "int | None" = None,
+) -> str:
     """The map a tier-2 worker gets: each named hot spot with its tier-1 material and the red
     team's notes — claims to test, never conclusions (`clip`: see text.depth.hot_spot_map)."""
     spots = list(spots if spots is not None else delib.depth.hot_spots)
     by_id = {h.id: h for h in spots}
     tier1 = tier1_agents(delib)
     findings, approaches = finding_index(tier1), approach_index(delib)
-    return words.hot_spot_map([{"id": s.id, "kind": s.kind, "statement": s.statement,
-                                "material": _material(s, findings, approaches)}
-                               for hid in ids if (s := by_id.get(hid)) is not None], clip)
+    return words.hot_spot_map(
+        [
+            {"id": s.id, "kind": s.kind, "statement": s.statement, "material": _material(s, findings, approaches)}
+            for hid in ids
+            if (s := by_id.get(hid)) is not None
+        ],
+        clip,
+    )
 
 
 def fitted_map(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
@@ -242,8 +263,12 @@ def shared_part(delib: Deliberation, spots: "list[HotSpot] | tuple[HotSpot, ...]
     return words.shared_part(delib.question, list(FLOOR), fitted_map(delib, spots))
 
 
-def worker_prompt(lens: str, hot_spot_ids: "list[str] | tuple[str, ...]", delib: Deliberation,
-                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None) -> str:
+def worker_prompt(
+    lens: str,
+    hot_spot_ids: "list[str] | tuple[str, ...]",
+    delib: Deliberation,
+    spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None,
+) -> str:
     """The exact prompt for one tier-2 worker (what `instruction` tells Claude to send): its own
     lines, then the shared part."""
     return worker_header(lens, hot_spot_ids) + "\n" + shared_part(delib, spots)
@@ -253,17 +278,27 @@ def instruction(plan: DepthPlan, delib: Deliberation) -> str:
     """The gate's block reason telling Claude to spawn the tier-2 wave (plan.action == 'deepen')."""
     if plan.action != "deepen":
         return ""
-    return words.instruction(len(plan.hot_spots), [f"{delib.agent_prefix}{a.lens}" for a in plan.assignments],
-                             worker_blocks(delib, plan.assignments, plan.hot_spots), plan.clamped)
+    return words.instruction(
+        len(plan.hot_spots),
+        [f"{delib.agent_prefix}{a.lens}" for a in plan.assignments],
+        worker_blocks(delib, plan.assignments, plan.hot_spots),
+        plan.clamped,
+    )
 
 
-def worker_blocks(delib: Deliberation, assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
-                  spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None, total: "int | None" = None) -> str:
+def worker_blocks(
+    delib: Deliberation,
+    assignments: "tuple[LensAssignment, ...] | list[LensAssignment]",
+    spots: "list[HotSpot] | tuple[HotSpot, ...] | None" = None,
+    total: "int | None" = None,
+) -> str:
     """One block per tier-2 worker (its exact subagent_type and its own lines), then the shared
     part once: worker_prompt = its lines + the shared part (check_tier2_spawn accepts these)."""
-    return words.worker_blocks([[f"{delib.agent_prefix}{a.lens}", list(a.hot_spots),
-                                 worker_header(a.lens, a.hot_spots)] for a in assignments],
-                               shared_part(delib, spots), total)
+    return words.worker_blocks(
+        [[f"{delib.agent_prefix}{a.lens}", list(a.hot_spots), worker_header(a.lens, a.hot_spots)] for a in assignments],
+        shared_part(delib, spots),
+        total,
+    )
 
 
 def missing_workers(delib: Deliberation) -> "list[LensAssignment]":
@@ -284,8 +319,10 @@ def tier2_items(delib: Deliberation) -> "list[list[str]]":
             continue
         rep = agent.filed
         items += [["finding", f"{agent.persona}:{f.id}", f.claim, f.evidence] for f in rep.findings]
-        items += [["refutation", f"{agent.persona}:R{i}", r.verdict, r.target, r.claim, r.evidence]
-                  for i, r in enumerate(rep.refutations, start=1)]
+        items += [
+            ["refutation", f"{agent.persona}:R{i}", r.verdict, r.target, r.claim, r.evidence]
+            for i, r in enumerate(rep.refutations, start=1)
+        ]
     return items
 
 
@@ -308,9 +345,16 @@ def open_step_text(delib: Deliberation) -> str:
         running = [a.persona for a in lens_recs if a.status in ("spawned", "running")]
         missing = [lens for lens in _planned_lenses(delib) if lens not in spawned]
         todo = missing_workers(delib) if missing else []
-        return words.wave_open([h.id for h in st.hot_spots], len(spawned), st.workers_per_wave, running, missing,
-                               list(FLOOR), [f"{delib.agent_prefix}{a.lens}" for a in todo],
-                               worker_blocks(delib, todo, st.hot_spots) if todo else "")
+        return words.wave_open(
+            [h.id for h in st.hot_spots],
+            len(spawned),
+            st.workers_per_wave,
+            running,
+            missing,
+            list(FLOOR),
+            [f"{delib.agent_prefix}{a.lens}" for a in todo],
+            worker_blocks(delib, todo, st.hot_spots) if todo else "",
+        )
     if st.status == "red_team_2":
         if any(a.status in ("spawned", "running") for a in _red_team_2_records(delib)):
             return words.red_team_2_running()
@@ -342,8 +386,11 @@ def _lens_records(delib: Deliberation) -> "list[AgentRecord]":
 
 
 def _red_team_2_records(delib: Deliberation) -> "list[AgentRecord]":
-    return [a for a in delib.agents if a.kind == "red-team" and a.status != "refused"
-            and ((a.red_team_round or 1) >= 2 or a.tier == 2)]
+    return [
+        a
+        for a in delib.agents
+        if a.kind == "red-team" and a.status != "refused" and ((a.red_team_round or 1) >= 2 or a.tier == 2)
+    ]
 
 
 def _planned_lenses(delib: Deliberation) -> "list[str]":
@@ -360,8 +407,11 @@ def wave_done(delib: Deliberation) -> bool:
     (Foreground workers report one by one; the first report must not close the wave.)"""
     recs = _lens_records(delib)
     spawned = {a.persona for a in recs}
-    return (bool(recs) and all(lens in spawned for lens in _planned_lenses(delib))
-            and not any(a.status in ("spawned", "running") for a in recs))
+    return (
+        bool(recs)
+        and all(lens in spawned for lens in _planned_lenses(delib))
+        and not any(a.status in ("spawned", "running") for a in recs)
+    )
 
 
 def is_tier2_spawn(subagent_type: str, prompt: str, delib: "Deliberation | None") -> bool:
@@ -432,7 +482,7 @@ def check_tier2_spawn(subagent_type: str, prompt: str, delib: Deliberation) -> "
     name = normalise_agent_type(subagent_type)
     planned = _planned_lenses(delib)
     spawned = {a.persona for a in _lens_records(delib)}
-    broken: list[list] = []                          # [rule, figures...] (text.depth.tier2_denied)
+    broken: list[list] = []  # [rule, figures...] (text.depth.tier2_denied)
     if name == "fork":
         broken.append(["fork", list(planned)])
     elif name not in LENSES:
@@ -478,8 +528,15 @@ def check_red_team_spawn(delib: Deliberation, cfg: "Config | None" = None) -> "s
 
 
 def _first_pass(delib: Deliberation) -> "list[AgentRecord]":
-    return [a for a in delib.agents if a.kind == "red-team" and a.tier == 1 and (a.red_team_round or 1) == 1
-            and a.status in ("spawned", "running", "reported") and not a.superseded]
+    return [
+        a
+        for a in delib.agents
+        if a.kind == "red-team"
+        and a.tier == 1
+        and (a.red_team_round or 1) == 1
+        and a.status in ("spawned", "running", "reported")
+        and not a.superseded
+    ]
 
 
 def _second_pass_refusal(delib: Deliberation, cfg: "Config | None") -> "str | None":
@@ -511,8 +568,10 @@ def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[Literal[1, 2],
         return 2, None
     if name == "red-team":
         if delib.depth.status == "red_team_2" or (
-                delib.depth.status in OPEN and _lens_records(delib)
-                and all(a.status not in ("spawned", "running") for a in _lens_records(delib))):
+            delib.depth.status in OPEN
+            and _lens_records(delib)
+            and all(a.status not in ("spawned", "running") for a in _lens_records(delib))
+        ):
             return 2, 2
         return 1, 1
     return 1, None
@@ -525,15 +584,15 @@ def spawn_tier(subagent_type: str, delib: Deliberation) -> "tuple[Literal[1, 2],
 @dataclass(frozen=True)
 class DepthOutcome:
     overrides: "tuple[DepthOverride, ...]" = ()
-    zeroed: "tuple[str, ...]" = ()                       # agent keys
+    zeroed: "tuple[str, ...]" = ()  # agent keys
     cancelled: "tuple[tuple[DepthOverride, str], ...]" = ()  # (override, why)
-    notes: "tuple[str, ...]" = ()                         # refutes that carried no weight, and why
+    notes: "tuple[str, ...]" = ()  # refutes that carried no weight, and why
 
 
 @dataclass
 class _Candidate:
     override: DepthOverride
-    refs: "set[str]" = field(default_factory=set)        # what red team 2 may target to cancel it
+    refs: "set[str]" = field(default_factory=set)  # what red team 2 may target to cancel it
     claim: str = ""
 
 
@@ -616,10 +675,18 @@ def synthesize(delib: Deliberation) -> DepthOutcome:
                 # a research persona's own approach: the rankers rank the synthesis' list
                 notes.append(words.no_weight("target", ref, why=words.target_problem("unranked", target)))
                 continue
-            ov = DepthOverride(hot_spot=spot.id, target=target, by_agent=agent.key, evidence=r.evidence,
-                               effect=_effect(target, findings, r.claim or r.evidence))
-            own = {f"{agent.persona}:{f.id}" for f in rep.findings
-                   if is_paraphrase(f.claim, [r.claim or r.evidence]) or is_paraphrase(r.claim or r.evidence, [f.claim])}
+            ov = DepthOverride(
+                hot_spot=spot.id,
+                target=target,
+                by_agent=agent.key,
+                evidence=r.evidence,
+                effect=_effect(target, findings, r.claim or r.evidence),
+            )
+            own = {
+                f"{agent.persona}:{f.id}"
+                for f in rep.findings
+                if is_paraphrase(f.claim, [r.claim or r.evidence]) or is_paraphrase(r.claim or r.evidence, [f.claim])
+            }
             cands.append(_Candidate(ov, {ref, agent.persona, agent.key} | own, r.claim))
     kept, cancelled = [], []
     rt2 = red_team_agents(delib, 2)
@@ -648,9 +715,14 @@ def overturned_findings(delib: Deliberation) -> "dict[str, DepthOverride]":
 def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
     """Progress note after depth-aware synthesis (what flipped, what was zeroed, what was cancelled)."""
     struck = sorted(o.target for o in outcome.overrides if o.target in approach_index(delib).ranked)
-    return words.outcome(delib.id, [[o.hot_spot, o.effect, o.by_agent, o.evidence] for o in outcome.overrides],
-                         len(outcome.zeroed), [[o.hot_spot, o.target, why] for o, why in outcome.cancelled],
-                         list(outcome.notes), struck)  # the caller adds the next step (next_step.py)
+    return words.outcome(
+        delib.id,
+        [[o.hot_spot, o.effect, o.by_agent, o.evidence] for o in outcome.overrides],
+        len(outcome.zeroed),
+        [[o.hot_spot, o.target, why] for o, why in outcome.cancelled],
+        list(outcome.notes),
+        struck,
+    )  # the caller adds the next step (next_step.py)
 
 
 # --------------------------------------------------------------------------------------------
@@ -660,17 +732,30 @@ def outcome_text(delib: Deliberation, outcome: DepthOutcome) -> str:
 def depth_state_for(plan: DepthPlan) -> DepthState:
     """The DepthState a plan records. Posture off/dial-down records only posture and status."""
     if plan.action == "off":
-        return DepthState(posture=plan.posture, enabled=False, status="off",
-                          skipped_reason="" if plan.posture == "off" else plan.why)
+        return DepthState(
+            posture=plan.posture, enabled=False, status="off", skipped_reason="" if plan.posture == "off" else plan.why
+        )
     if plan.action == "not_needed":
         return DepthState(posture=plan.posture, enabled=True, status="not_needed")
     if plan.action == "skipped":
-        return DepthState(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
-                          workers_per_wave=plan.workers, clamped=plan.clamped, status="skipped",
-                          skipped_reason=plan.why)
-    return DepthState(posture=plan.posture, enabled=True, hot_spots=list(plan.hot_spots),
-                      workers_per_wave=plan.workers, clamped=plan.clamped, status="pending",
-                      tier2_by_lens={a.lens: 0 for a in plan.assignments})
+        return DepthState(
+            posture=plan.posture,
+            enabled=True,
+            hot_spots=list(plan.hot_spots),
+            workers_per_wave=plan.workers,
+            clamped=plan.clamped,
+            status="skipped",
+            skipped_reason=plan.why,
+        )
+    return DepthState(
+        posture=plan.posture,
+        enabled=True,
+        hot_spots=list(plan.hot_spots),
+        workers_per_wave=plan.workers,
+        clamped=plan.clamped,
+        status="pending",
+        tier2_by_lens={a.lens: 0 for a in plan.assignments},
+    )
 
 
 def apply_posture(delib: Deliberation, cfg: Config) -> None:
@@ -753,8 +838,7 @@ def depth_enabled(delib: Deliberation, cfg: Config) -> "tuple[bool, str]":
 
 
 def red_team_done(delib: Deliberation, round_: int) -> bool:
-    return any(a.kind == "red-team" and (a.red_team_round or 1) == round_
-               for a in phases.current(delib, "deliberation"))
+    return any(a.kind == "red-team" and (a.red_team_round or 1) == round_ for a in phases.current(delib, "deliberation"))
 
 
 def ranking_spawn_refusal(delib: Deliberation, cfg: Config) -> "str | None":

@@ -21,12 +21,12 @@ from deliberation.state.models import AgentRecord, Deliberation, HotSpot, HotSpo
 from deliberation.text import depth as words
 
 DEDUP_SIMILARITY = 0.8
-MAX_HOT_SPOTS = 6          # hot spots a depth wave deepens (the rest are recorded, not dug into)
-HOT_SPOTS_PER_LENS = 3     # hot spots one tier-2 worker gets
-ID_LIMIT = 999             # the id pattern allows H1..H999
+MAX_HOT_SPOTS = 6  # hot spots a depth wave deepens (the rest are recorded, not dug into)
+HOT_SPOTS_PER_LENS = 3  # hot spots one tier-2 worker gets
+ID_LIMIT = 999  # the id pattern allows H1..H999
 CLAIM_CHARS = 240
 WEIGHTY = ("refuted", "weakened")
-TWO_AGENT_NOTE = "2-agent rule: "   # the material line of the minimum viable deliberation's conflict
+TWO_AGENT_NOTE = "2-agent rule: "  # the material line of the minimum viable deliberation's conflict
 SEVERITY = {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}
 KIND_ORDER = ("refuted", "contradiction", "missed_angle")
 LENS_ORDER = ("evidence-chase", "counter-model", "edge-case-hunt")
@@ -87,8 +87,7 @@ class Approaches(dict):
     letters are that persona's own, so `A` of two personas are two approaches. `ranked`: the
     keys the rankers rank; `own`: (persona, the id it wrote) → key."""
 
-    def __init__(self, titles: "dict[str, str]", ranked: "frozenset[str]",
-                 own: "dict[tuple[str, str], str]") -> None:
+    def __init__(self, titles: "dict[str, str]", ranked: "frozenset[str]", own: "dict[tuple[str, str], str]") -> None:
         super().__init__(titles)
         self.ranked = ranked
         self.own = own
@@ -112,7 +111,7 @@ class Approaches(dict):
 def approach_index(delib: Deliberation) -> Approaches:
     """Every tier-1 approach with one identity each (see Approaches)."""
     titles, own = ranked_identities(delib)
-    if not titles:   # no recorded proposal stage: the tier-1 reports' approaches are the list
+    if not titles:  # no recorded proposal stage: the tier-1 reports' approaches are the list
         titles, own = ranked_identities(delib, tier1_agents(delib))
     index = dict(titles)
     owned = dict(own)
@@ -126,8 +125,7 @@ def approach_index(delib: Deliberation) -> Approaches:
     return Approaches(index, frozenset(titles), owned)
 
 
-def resolve_target(target: str, findings: "dict[str, tuple[AgentRecord, Finding]]",
-                   approaches: "dict[str, str]") -> "str | None":
+def resolve_target(target: str, findings: "dict[str, tuple[AgentRecord, Finding]]", approaches: "dict[str, str]") -> "str | None":
     """A refutation target as a canonical finding ref or approach key; None if it names neither.
 
     Accepts `persona:F1` or `persona:A` (a plugin prefix such as `deliberation:` is dropped), a
@@ -170,14 +168,14 @@ def _clip(text: str, n: int = CLAIM_CHARS) -> str:
 class _Candidate:
     kind: HotSpotKind
     statement: str
-    core: str                       # the text compared when merging near-identical hot spots
-    key: str = ""                   # same non-empty key → same point (e.g. the same target)
+    core: str  # the text compared when merging near-identical hot spots
+    key: str = ""  # same non-empty key → same point (e.g. the same target)
     material: list = field(default_factory=list)
     sources: list = field(default_factory=list)
-    targets: list = field(default_factory=list)   # resolved finding refs / approach ids it is about
-    refuted: bool = False           # a refutation (not only a weakening) is behind it
-    severity: int = 0               # the most severe finding at stake (SEVERITY)
-    by_red_team: bool = False       # the red team itself contests it
+    targets: list = field(default_factory=list)  # resolved finding refs / approach ids it is about
+    refuted: bool = False  # a refutation (not only a weakening) is behind it
+    severity: int = 0  # the most severe finding at stake (SEVERITY)
+    by_red_team: bool = False  # the red team itself contests it
 
     def absorb(self, other: "_Candidate") -> None:
         self.material += [m for m in other.material if m not in self.material]
@@ -213,13 +211,20 @@ def _refuted(delib: Deliberation, findings: dict, approaches: dict) -> "list[_Ca
             if ref is None:
                 continue
             label, text, owner = _describe_target(ref, findings, approaches)
-            out.append(_Candidate(
-                kind="refuted",
-                statement=words.spot_challenged(label, _clip(text), _clip(r.claim)),
-                core=f"{text} {r.claim}", key=f"target:{ref}",
-                material=[ref, _note(rt.persona, r.verdict, r.claim, r.evidence)],
-                sources=[s for s in (owner, rt.persona) if s], targets=[ref],
-                refuted=r.verdict == "refuted", severity=_severity(ref, findings), by_red_team=True))
+            out.append(
+                _Candidate(
+                    kind="refuted",
+                    statement=words.spot_challenged(label, _clip(text), _clip(r.claim)),
+                    core=f"{text} {r.claim}",
+                    key=f"target:{ref}",
+                    material=[ref, _note(rt.persona, r.verdict, r.claim, r.evidence)],
+                    sources=[s for s in (owner, rt.persona) if s],
+                    targets=[ref],
+                    refuted=r.verdict == "refuted",
+                    severity=_severity(ref, findings),
+                    by_red_team=True,
+                )
+            )
     return out
 
 
@@ -230,12 +235,17 @@ def _debate_conflicts(delib: Deliberation, findings: dict, approaches: dict) -> 
             continue
         for c in agent.filed.conflicts:
             refs = [resolve_target(b, findings, approaches) or b.strip() for b in c.between]
-            out.append(_Candidate(
-                kind="contradiction",
-                statement=words.spot_conflict(refs, _clip(c.about)),
-                core=c.about, material=refs + [f"{agent.persona}: {_clip(c.about)}"],
-                sources=[agent.persona], targets=[t for t in refs if t in findings or t in approaches],
-                severity=max([_severity(t, findings) for t in refs] or [0])))
+            out.append(
+                _Candidate(
+                    kind="contradiction",
+                    statement=words.spot_conflict(refs, _clip(c.about)),
+                    core=c.about,
+                    material=refs + [f"{agent.persona}: {_clip(c.about)}"],
+                    sources=[agent.persona],
+                    targets=[t for t in refs if t in findings or t in approaches],
+                    severity=max([_severity(t, findings) for t in refs] or [0]),
+                )
+            )
     return out
 
 
@@ -254,13 +264,19 @@ def _cross_refutations(delib: Deliberation, findings: dict, approaches: dict) ->
             label, text, owner = _describe_target(ref, findings, approaches)
             if owner == agent.persona:
                 continue
-            out.append(_Candidate(
-                kind="contradiction",
-                statement=words.spot_contradicts(agent.persona, label, _clip(text), _clip(r.claim)),
-                core=f"{text} {r.claim}", key=f"target:{ref}",
-                material=[ref, _note(agent.persona, r.verdict, r.claim, r.evidence)],
-                sources=[s for s in (owner, agent.persona) if s], targets=[ref],
-                refuted=r.verdict == "refuted", severity=_severity(ref, findings)))
+            out.append(
+                _Candidate(
+                    kind="contradiction",
+                    statement=words.spot_contradicts(agent.persona, label, _clip(text), _clip(r.claim)),
+                    core=f"{text} {r.claim}",
+                    key=f"target:{ref}",
+                    material=[ref, _note(agent.persona, r.verdict, r.claim, r.evidence)],
+                    sources=[s for s in (owner, agent.persona) if s],
+                    targets=[ref],
+                    refuted=r.verdict == "refuted",
+                    severity=_severity(ref, findings),
+                )
+            )
     return out
 
 
@@ -284,8 +300,7 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
 
     out = []
     for aid, title in approaches.items():
-        supporters = [a for a in personas
-                      if of(a, a.filed.preferred_approach) == aid and a.filed.verdict == "approve"]
+        supporters = [a for a in personas if of(a, a.filed.preferred_approach) == aid and a.filed.verdict == "approve"]
         if not supporters:
             continue
         backing = {s.persona for s in supporters}
@@ -295,8 +310,9 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
             rep = a.filed
             if a.persona in backing:
                 continue
-            reasons = [f"{a.persona} concern: {_clip(c.concern)} — {_clip(c.reason)}"
-                       for c in rep.dissent if of(a, c.target) == aid]
+            reasons = [
+                f"{a.persona} concern: {_clip(c.concern)} — {_clip(c.reason)}" for c in rep.dissent if of(a, c.target) == aid
+            ]
             other = of(a, rep.preferred_approach) if rep.preferred_approach else None
             if rep.verdict == "reject" and rep.preferred_approach and other != aid:
                 reasons.append(f"{a.persona} rejects and prefers {other or rep.preferred_approach}: {_clip(rep.rationale)}")
@@ -306,11 +322,17 @@ def _opposed_approaches(delib: Deliberation, approaches: dict) -> "list[_Candida
         if not opponents:
             continue
         names = sorted(backing)
-        out.append(_Candidate(
-            kind="contradiction",
-            statement=words.spot_split(aid, _clip(title), names, list(dict.fromkeys(opponents))),
-            core=f"{title} " + " ".join(notes), key=f"approach-split:{aid}",
-            material=[aid] + notes, sources=names + [p for p in dict.fromkeys(opponents)], targets=[aid]))
+        out.append(
+            _Candidate(
+                kind="contradiction",
+                statement=words.spot_split(aid, _clip(title), names, list(dict.fromkeys(opponents))),
+                core=f"{title} " + " ".join(notes),
+                key=f"approach-split:{aid}",
+                material=[aid] + notes,
+                sources=names + [p for p in dict.fromkeys(opponents)],
+                targets=[aid],
+            )
+        )
     return out
 
 
@@ -319,17 +341,22 @@ def _missed(delib: Deliberation) -> "list[_Candidate]":
     for rt in red_team_agents(delib, 1):
         for angle in rt.filed.missed_angles:
             if angle.strip():
-                out.append(_Candidate(kind="missed_angle", statement=words.spot_missed(_clip(angle)),
-                                      core=angle, material=[f"{rt.persona} (missed angle): {_clip(angle)}"],
-                                      sources=[rt.persona]))
+                out.append(
+                    _Candidate(
+                        kind="missed_angle",
+                        statement=words.spot_missed(_clip(angle)),
+                        core=angle,
+                        material=[f"{rt.persona} (missed angle): {_clip(angle)}"],
+                        sources=[rt.persona],
+                    )
+                )
     return out
 
 
 def _merge(cands: "list[_Candidate]") -> "list[_Candidate]":
     kept: list[_Candidate] = []
     for c in cands:
-        twin = next((k for k in kept if (c.key and c.key == k.key)
-                     or similarity(c.core, k.core) >= DEDUP_SIMILARITY), None)
+        twin = next((k for k in kept if (c.key and c.key == k.key) or similarity(c.core, k.core) >= DEDUP_SIMILARITY), None)
         if twin is None:
             kept.append(c)
         else:
@@ -346,9 +373,16 @@ def _two_agent_conflict(delib: Deliberation) -> "list[_Candidate]":
     check = getattr(delib, "two_agent", None)
     if check is None or check.verdict != "investigate":
         return []
-    return [_Candidate(kind="contradiction", statement=words.spot_two_agents(_clip(check.detail)),
-                       core=check.detail, key="two-agent",
-                       material=[f"{TWO_AGENT_NOTE}{check.detail}"], sources=list(check.agents))]
+    return [
+        _Candidate(
+            kind="contradiction",
+            statement=words.spot_two_agents(_clip(check.detail)),
+            core=check.detail,
+            key="two-agent",
+            material=[f"{TWO_AGENT_NOTE}{check.detail}"],
+            sources=list(check.agents),
+        )
+    ]
 
 
 def upheld_targets(delib: Deliberation, findings: dict, approaches: dict) -> "set[str]":
@@ -377,8 +411,7 @@ def priority(c: _Candidate, approaches: dict, order: int) -> tuple:
     """Sort key: kind, refuted before weakened, about an approach before a finding, severity,
     agents involved, then the reports' order (see the module docstring)."""
     about = {"approach": 0, "finding": 1, "none": 2}[_about(c, approaches)]
-    return (KIND_ORDER.index(c.kind), 0 if c.refuted or c.kind != "refuted" else 1, about,
-            -c.severity, -len(c.sources), order)
+    return (KIND_ORDER.index(c.kind), 0 if c.refuted or c.kind != "refuted" else 1, about, -c.severity, -len(c.sources), order)
 
 
 def _candidates(delib: Deliberation, two_agent: bool) -> "list[_Candidate]":
@@ -390,14 +423,15 @@ def _candidates(delib: Deliberation, two_agent: bool) -> "list[_Candidate]":
         # each research report numbers its own approaches, so ids are not compared)
         cands = _two_agent_conflict(delib) + _cross_refutations(delib, findings, approaches)
     else:
-        cands = (_refuted(delib, findings, approaches)
-                 + _debate_conflicts(delib, findings, approaches)
-                 + _cross_refutations(delib, findings, approaches)
-                 + _opposed_approaches(delib, approaches)
-                 + _missed(delib))
+        cands = (
+            _refuted(delib, findings, approaches)
+            + _debate_conflicts(delib, findings, approaches)
+            + _cross_refutations(delib, findings, approaches)
+            + _opposed_approaches(delib, approaches)
+            + _missed(delib)
+        )
     settled = upheld_targets(delib, findings, approaches)
-    cands = [c for c in cands
-             if c.by_red_team or not c.targets or not all(t in settled for t in c.targets)]
+    cands = [c for c in cands if c.by_red_team or not c.targets or not all(t in settled for t in c.targets)]
     merged = _merge(cands)
     ranked = sorted(enumerate(merged), key=lambda ic: priority(ic[1], approaches, ic[0]))
     return [c for _i, c in ranked][:ID_LIMIT]
@@ -412,14 +446,15 @@ def all_hot_spots(delib: Deliberation, two_agent: bool = False) -> "list[HotSpot
     """
     if not two_agent and not red_team_agents(delib, 1):
         return []
-    return [HotSpot(id=f"H{i}", kind=c.kind, statement=c.statement, material=c.material, sources=c.sources)
-            for i, c in enumerate(_candidates(delib, two_agent), start=1)]
+    return [
+        HotSpot(id=f"H{i}", kind=c.kind, statement=c.statement, material=c.material, sources=c.sources)
+        for i, c in enumerate(_candidates(delib, two_agent), start=1)
+    ]
 
 
-def find_hot_spots(delib: Deliberation, two_agent: bool = False,
-                   limit: int = MAX_HOT_SPOTS) -> "list[HotSpot]":
+def find_hot_spots(delib: Deliberation, two_agent: bool = False, limit: int = MAX_HOT_SPOTS) -> "list[HotSpot]":
     """The hot spots the depth step deepens: the first `limit` of `all_hot_spots`."""
-    return all_hot_spots(delib, two_agent)[:max(0, limit)]
+    return all_hot_spots(delib, two_agent)[: max(0, limit)]
 
 
 def spot_about(spot: HotSpot, findings: dict, approaches: dict) -> str:
@@ -427,8 +462,7 @@ def spot_about(spot: HotSpot, findings: dict, approaches: dict) -> str:
     viable deliberation's disagreement is about the decision itself: an approach."""
     if any(m.startswith(TWO_AGENT_NOTE) for m in spot.material):
         return "approach"
-    refs = {resolve_target(m, findings, approaches) for m in spot.material
-            if len(m) <= 128 and "\n" not in m} - {None}
+    refs = {resolve_target(m, findings, approaches) for m in spot.material if len(m) <= 128 and "\n" not in m} - {None}
     if any(r in approaches for r in refs):
         return "approach"
     return "finding" if refs else "none"
@@ -444,8 +478,12 @@ def lenses_for(spot: HotSpot, findings: dict, approaches: dict) -> "tuple[str, .
     return LENS_CAN.get((spot.kind, about), LENS_CAN[("contradiction", "none")])
 
 
-def choose(spots: "list[HotSpot] | tuple[HotSpot, ...]", k: int, can: "dict[str, tuple[str, ...]]",
-           lenses: "tuple[str, ...]" = LENS_ORDER) -> "list[str]":
+def choose(
+    spots: "list[HotSpot] | tuple[HotSpot, ...]",
+    k: int,
+    can: "dict[str, tuple[str, ...]]",
+    lenses: "tuple[str, ...]" = LENS_ORDER,
+) -> "list[str]":
     """The (at most k) lenses of a wave: greedily, the lens that can work on the most hot spots
     no chosen lens covers yet, then (every spot covered) the one that can work on the most —
     a second angle, as the ceiling posture is the widest; ties: the one whose spots come first
@@ -472,8 +510,12 @@ def choose(spots: "list[HotSpot] | tuple[HotSpot, ...]", k: int, can: "dict[str,
     return sorted(chosen, key=lenses.index)
 
 
-def assign(spots: "list[HotSpot] | tuple[HotSpot, ...]", lenses: "list[str] | tuple[str, ...]",
-           can: "dict[str, tuple[str, ...]]", per_lens: int = HOT_SPOTS_PER_LENS) -> "dict[str, tuple[str, ...]]":
+def assign(
+    spots: "list[HotSpot] | tuple[HotSpot, ...]",
+    lenses: "list[str] | tuple[str, ...]",
+    can: "dict[str, tuple[str, ...]]",
+    per_lens: int = HOT_SPOTS_PER_LENS,
+) -> "dict[str, tuple[str, ...]]":
     """lens → the hot spot ids it digs into, in priority order, at most `per_lens` each: first
     every hot spot goes to the capable lens with the fewest so far (the better fit on a tie), so
     that each is covered where the lenses have room; then each lens fills its room with the

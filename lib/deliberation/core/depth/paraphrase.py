@@ -23,17 +23,42 @@ NEW_NUMBER_PENALTY = 0.5
 
 # multi-word phrases folded to one word before tokenising (matched on normalised text)
 _PHRASES = (
-    ("without bound", "unbounded"), ("without limit", "unbounded"), ("no upper bound", "unbounded"),
-    ("no limit", "unbounded"), ("out of memory", "oom"), ("runs out of memory", "oom"),
-    ("time out", "timeout"), ("times out", "timeout"), ("timed out", "timeout"),
-    ("single point of failure", "spof"), ("race condition", "race"), ("data race", "race"),
-    ("round trip", "roundtrip"), ("round trips", "roundtrip"), ("at the same time", "concurrently"),
-    ("in parallel", "concurrently"), ("in memory", "inmemory"), ("on disk", "ondisk"),
-    ("sign in", "login"), ("log in", "login"), ("logs in", "login"), ("set up", "setup"),
-    ("goes down", "outage"), ("is down", "outage"), ("are down", "outage"), ("fall over", "crash"),
-    ("falls over", "crash"), ("more than once", "duplicate"), ("twice", "duplicate"),
-    ("per cent", "percent"), ("without encryption", "unencrypted"), ("in plain text", "plaintext"),
-    ("plain text", "plaintext"), ("no one", "nobody"), ("n plus 1", "nplus1"), ("n 1 query", "nplus1"),
+    ("without bound", "unbounded"),
+    ("without limit", "unbounded"),
+    ("no upper bound", "unbounded"),
+    ("no limit", "unbounded"),
+    ("out of memory", "oom"),
+    ("runs out of memory", "oom"),
+    ("time out", "timeout"),
+    ("times out", "timeout"),
+    ("timed out", "timeout"),
+    ("single point of failure", "spof"),
+    ("race condition", "race"),
+    ("data race", "race"),
+    ("round trip", "roundtrip"),
+    ("round trips", "roundtrip"),
+    ("at the same time", "concurrently"),
+    ("in parallel", "concurrently"),
+    ("in memory", "inmemory"),
+    ("on disk", "ondisk"),
+    ("sign in", "login"),
+    ("log in", "login"),
+    ("logs in", "login"),
+    ("set up", "setup"),
+    ("goes down", "outage"),
+    ("is down", "outage"),
+    ("are down", "outage"),
+    ("fall over", "crash"),
+    ("falls over", "crash"),
+    ("more than once", "duplicate"),
+    ("twice", "duplicate"),
+    ("per cent", "percent"),
+    ("without encryption", "unencrypted"),
+    ("in plain text", "plaintext"),
+    ("plain text", "plaintext"),
+    ("no one", "nobody"),
+    ("n plus 1", "nplus1"),
+    ("n 1 query", "nplus1"),
 )
 
 # synonym groups: every word maps onto the group's first word (compared after stemming)
@@ -104,14 +129,17 @@ _SYNONYMS = (
 )
 
 # words that carry no claim of their own in a finding (hedges, intensifiers, generic nouns)
-_FILLER = frozenset(stem(w) for w in """
+_FILLER = frozenset(
+    stem(w)
+    for w in """
 actually really essentially basically currently clearly likely probably possibly seems seem
 appears appear happen happens occur occurs heavy heavily significantly significant severe
 severely entries entry items item thing things way case cases point also even ever still
 already simply just quite rather somewhat certain certainly indeed note noted notes noting
 find found finding findings observe observed issue problem here there because since hence
 therefore result results resulting lead leads leading end ends up whenever get gets got become becomes
-""".split())
+""".split()
+)
 
 _CONTRACTED_NOT = re.compile(r"n[’']t\b", re.I)  # "doesn't": normalise() drops the "'t"
 _NEGATION_WORDS = frozenset("no not never none nothing nobody neither nor without cannot".split())
@@ -168,8 +196,11 @@ def _negated(text: str) -> bool:
     if _CONTRACTED_NOT.search(text or ""):
         return True
     words = _fold_phrases(normalise(text or "")).split()
-    return any(w in _NEGATION_WORDS or _stem2(w) in _NEGATION_STEMS for w in words) or \
-        "fail to" in " ".join(words) or "fails to" in " ".join(words)
+    return (
+        any(w in _NEGATION_WORDS or _stem2(w) in _NEGATION_STEMS for w in words)
+        or "fail to" in " ".join(words)
+        or "fails to" in " ".join(words)
+    )
 
 
 def _numbers(cs: "frozenset[str]") -> "frozenset[str]":
