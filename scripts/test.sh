@@ -73,8 +73,9 @@ fi
 echo "venv: $REPO/.venv ready$([ -L .venv ] && echo " (a link to $(readlink .venv))")"
 
 # --- 2. static checks ----------------------------------------------------------------------
-section "static checks: ruff, mypy"
+section "static checks: ruff (lint, format), mypy"
 .venv/bin/ruff check --quiet || die "ruff found problems (ruff check shows them)"
+.venv/bin/ruff format --check --quiet || die "files are not formatted (ruff format fixes them; ruff format --diff shows how)"
 .venv/bin/mypy || die "mypy found type errors"
 
 # --- 3. Claude Code client -----------------------------------------------------------------
