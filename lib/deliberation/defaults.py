@@ -59,6 +59,8 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "report_retries": 1,
         # a background agent's notification that changes nothing asks for no turn (core/quiet_wait.py)
         "quiet_waiting": True,
+        # in auto mode a deliberation agent that can only read starts without a check (core/auto_mode.py)
+        "allow_read_only_agents": True,
     },
     "gates": {
         "stop_block_limit": 3,

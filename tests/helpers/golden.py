@@ -584,6 +584,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
                 ],
             ),
         ),
+        "review/read_only_spawn": (
+            "review.read_only_spawn",
+            dict(agent_type="deliberation:security-analyst", tools=["Glob", "Grep", "Read"]),
+        ),
         "review/hold_hard_reject": (
             "review.reject_hold",
             dict(
@@ -1140,6 +1144,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "reports/spawn_failed": ("reports.spawn_failed", dict(error="Agent type 'deliberation:cost-analist' not found")),
         "reports/spawn_failed_silently": ("reports.spawn_failed", dict(error="")),
         "reports/no_report_within": ("reports.no_report_within", dict(seconds=1800.0)),
+        "reports/not_handed_back": ("reports.NOT_HANDED_BACK", None),
         # smaller pieces other answers are made of
         "progress/ranking_instruction": (
             "progress.ranking_instruction",

@@ -153,7 +153,7 @@ def test_project_with_its_own_hooks_is_restored_byte_for_byte(plugin, tmp_path):
     assert merged["hooks"]["Stop"][0] == {"hooks": [{"type": "command", "command": "echo done > /dev/null"}]}
     assert merged["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     assert [g.get("matcher") for g in merged["hooks"]["PreToolUse"][1:]] == [
-        "Task|Agent|Workflow|SendMessage|StructuredOutput",
+        "Task|Agent|Workflow|SendMessage|StructuredOutput|SubagentHandback",
         "Edit|Write|MultiEdit|Bash|NotebookEdit",
         "Skill",
         "Read|Grep|Glob",

@@ -248,6 +248,17 @@ def test_task_notification_is_never_scored_or_triggered():
     assert c.is_task_notification("  " + note)
 
 
+def test_a_hand_back_message_is_never_scored_or_triggered():
+    """An auto-mode subagent's report reaches the main agent as `<agent-message from=…>`: the
+    agent's words, never the user's request, whatever they say."""
+    message = (
+        '<agent-message from="a1b2c3">\n[Subagent hand-back] … The report follows:\n'
+        "  DELIBERATE: should we migrate production tonight? It is irreversible.\n</agent-message>"
+    )
+    e = c.evaluate(message, None)
+    assert not e["triggered"] and not e["forced"] and e["confidence"] == 1.0
+
+
 # --- the labelled set -------------------------------------------------------------------------
 
 

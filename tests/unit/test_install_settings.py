@@ -224,10 +224,10 @@ def test_template_file_matches_the_hook_scripts():
     assert plugin_only == [("SessionStart", None, "session_start_env.py", None)]
     assert wiring(example) == [w for w in wiring(plugin) if w not in plugin_only]
     pre = [m for ev, m, _, _ in wiring(example) if ev == "PreToolUse"]
-    # every tool that starts or resumes a subagent (docs/CLIENT_CHANNELS.md) and the report tool of
-    # the plugin's workflow (docs/WORKFLOW.md), then the risky tools, then the Skill tool (the agent
-    # starts a deliberation mid-task through the plugin's command)
-    channels = "Task|Agent|Workflow|SendMessage|" + hookio.REPORT_TOOL
+    # every tool that starts or resumes a subagent (docs/CLIENT_CHANNELS.md), the report tool of
+    # the plugin's workflow (docs/WORKFLOW.md) and the hand-back tool of auto mode, then the risky
+    # tools, then the Skill tool (the agent starts a deliberation mid-task through the plugin's command)
+    channels = "Task|Agent|Workflow|SendMessage|" + hookio.REPORT_TOOL + "|" + hookio.HANDBACK_TOOL
     assert pre == [channels, hookio.RISKY_TOOLS, "Skill", "Read|Grep|Glob"]  # the one list of risky tools
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUse"] == [channels]
     assert [m for ev, m, _, _ in wiring(example) if ev == "PostToolUseFailure"] == ["Task|Agent|Workflow|SendMessage"]

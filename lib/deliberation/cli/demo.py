@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deliberation import plugin_root
-from deliberation.wire.hookio import Answer, is_task_notification
+from deliberation.wire.hookio import Answer, is_agent_message, is_task_notification
 from deliberation.report import decision_record, html_report
 from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
@@ -210,7 +210,10 @@ def who(event: str, payload: dict) -> str:
     if event in ("SubagentStart", "SubagentStop"):
         return str(payload.get("agent_type") or "")
     if event == "UserPromptSubmit":
-        return "task notification" if is_task_notification(str(payload.get("prompt", ""))) else "user prompt"
+        prompt = str(payload.get("prompt", ""))
+        if is_agent_message(prompt):
+            return "hand-back message"
+        return "task notification" if is_task_notification(prompt) else "user prompt"
     return "main agent" if event == "Stop" else ""
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from deliberation.cli import views as t
 from deliberation.state import queries, safe_read, seal
 from deliberation.state.ids import is_valid_id
-from deliberation.wire.hookio import is_task_notification
+from deliberation.wire.hookio import is_agent_message, is_task_notification
 from deliberation.core.personas import normalise_agent_type
 
 
@@ -43,6 +43,8 @@ def _actor(event: str, payload: dict) -> str:
         prompt = str(payload.get("prompt") or "")
         if is_task_notification(prompt):
             return "task notification"
+        if is_agent_message(prompt):
+            return "hand-back message"
         return f'prompt "{t.one_line(prompt, 40)}"'
     if event == "Stop" and payload.get("stop_hook_active"):
         return "stop_hook_active"

@@ -39,6 +39,14 @@ def ended_without_report(rec: AgentRecord, status: "str | None") -> None:
     rec.problem = report_words.ended_without_report(status)
 
 
+def not_handed_back(rec: AgentRecord, now: float) -> None:
+    """An auto-mode agent ended without handing its report back (the client's task notification
+    says so): it will not report."""
+    rec.status = "invalid"
+    rec.reported_at = now
+    rec.problem = rec.problem or report_words.NOT_HANDED_BACK
+
+
 def spawn_failed(delib: Deliberation, rec: AgentRecord, error: str, now: float) -> bool:
     """The client refused a spawn PreToolUse allowed (PostToolUseFailure): its record is marked
     refused, so no Stop waits for it and a corrected retry is not counted twice."""

@@ -1,5 +1,6 @@
-"""A deliberation agent's report arrives: SubagentStop, the Agent tool's PostToolUse, or the
-task notification of a background agent (pure; the shell passes what it read from files).
+"""A deliberation agent's report arrives: SubagentStop, the Agent tool's PostToolUse, the
+task notification of a background agent, or a hand-back (core/handback.py: the SubagentHandback
+call, and the main agent's `<agent-message>` turn) (pure; the shell passes what it read from files).
 
 Each report is captured exactly once (capture.py); an invalid one is sent back to the subagent
 once. Then the engine decides what follows (engine.after_report) and the news is delivered:
@@ -22,8 +23,11 @@ from deliberation.state.models import AgentRecord, Deliberation
 from deliberation.wire import hookio
 
 
-def file_report(turn: Turn, delib: Deliberation, rec: AgentRecord, text: str, *, stop_hook_active: bool) -> Outcome:
-    """Capture `text` as `rec`'s report with the config's limits (size, send-backs, dimensions)."""
+def file_report(
+    turn: Turn, delib: Deliberation, rec: AgentRecord, text: str, *, stop_hook_active: bool, handback: bool = False
+) -> Outcome:
+    """Capture `text` as `rec`'s report with the config's limits (size, send-backs, dimensions);
+    `handback`: the text came through a SubagentHandback call (core/handback.py)."""
     d = turn.cfg.deliberation
     return capture(
         delib,
@@ -34,6 +38,7 @@ def file_report(turn: Turn, delib: Deliberation, rec: AgentRecord, text: str, *,
         retries=d.report_retries,
         dimensions=[x.name for x in turn.cfg.ranking.dimensions],
         now=turn.now,
+        handback=handback,
     )
 
 
@@ -68,6 +73,12 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
     if rec.channel == "workflow":  # its report came through StructuredOutput
         lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
         plugin_workflow.stopped(turn, delib, rec)
+        return hookio.Answer()
+    if rec.handed_back and not event.last_assistant_message:
+        # its report came through the SubagentHandback call, filed and its news queued there (or
+        # by the agent-message turn): this stop has no final message and nothing more to say
+        lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
+        turn.notes.append(f"report by hand-back ({rec.status})")
         return hookio.Answer()
     if rec.status in agent_status.RUNNING:
         outcome = file_report(turn, delib, rec, event.last_assistant_message, stop_hook_active=event.stop_hook_active)
@@ -153,10 +164,14 @@ class Notified:
     repeat: bool = False
 
 
-def notified(turn: Turn, task_id: "str | None", result: "str | None", tokens: "int | None") -> Notified:
-    """A task notification reached the main agent: the agent's result now counts as given to it
-    (`notified`); a report it carries is captured if SubagentStop did not record it, and the
-    engine's news is queued."""
+def notified(
+    turn: Turn, task_id: "str | None", result: "str | None", tokens: "int | None", *, handback: bool = False
+) -> Notified:
+    """A task notification or a hand-back message (`handback`: an `<agent-message>` turn)
+    reached the main agent: the agent's result now counts as given to it (`notified`); a report
+    it carries is captured if no earlier channel recorded it, and the engine's news is queued.
+    A notification whose result is the client's sentence about a hand-back carries no report: an
+    agent of an auto-mode session that ended without handing one back will not report."""
     if not task_id:
         return Notified()
     delib, rec = turn.record_for_agent(task_id, None)
@@ -165,9 +180,17 @@ def notified(turn: Turn, task_id: "str | None", result: "str | None", tokens: "i
     repeat = rec.notified
     rec.notified = True  # the main agent has this agent's result (notes and Stop count on it)
     token_usage.count(delib, rec, tokens, "task-notification")
+    if handback:
+        rec.handed_back = True
+    elif result is not None and hookio.is_handback_result(result):
+        if rec.status in agent_status.RUNNING and not hookio.handed_back_result(result):
+            agent_status.not_handed_back(rec, turn.now)
+            turn.notes.append(f"{rec.persona} ended without handing a report back")
+            queue(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals), delib)
+        return Notified(delib, rec, repeat)
     if result is None or rec.status not in agent_status.RUNNING:
         return Notified(delib, rec, repeat)
-    outcome = file_report(turn, delib, rec, result, stop_hook_active=True)
-    turn.notes.append(f"report from task notification: {outcome.status}")
+    outcome = file_report(turn, delib, rec, result, stop_hook_active=True, handback=handback)
+    turn.notes.append(f"report from {'hand-back message' if handback else 'task notification'}: {outcome.status}")
     queue(turn, engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals), delib)
     return Notified(delib, rec, repeat)

@@ -1,7 +1,9 @@
 """Capturing a subagent's report into its deliberation (pure over `state.AgentRecord`).
 
-Foreground agents fire SubagentStop and then PostToolUse with the same text, and a background
-agent's report may also arrive in a `<task-notification>`: each report is recorded exactly once.
+Foreground agents fire SubagentStop and then PostToolUse with the same text, a background
+agent's report may also arrive in a `<task-notification>`, and a report handed back with the
+SubagentHandback tool (auto mode) reaches the hooks at that call and again in the main agent's
+`<agent-message>` turn: each report is recorded exactly once.
 A missing, unparsable or invalid report is sent back to the subagent (a SubagentStop block)
 with a reason that says precisely what is wrong; when it is still invalid on the retry
 (`stop_hook_active`, or the retry budget spent) it is recorded as invalid — never a loop.
@@ -13,7 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deliberation.state.agent_report import AGAIN, ReportProblem, example, extract_report, report_from_data, shape_of
+from deliberation.state.agent_report import (
+    AGAIN,
+    HANDBACK_AGAIN,
+    ReportProblem,
+    example,
+    extract_report,
+    report_from_data,
+    shape_of,
+)
 from deliberation.state.models import AgentRecord, Deliberation
 from deliberation.text import reports as words
 
@@ -49,6 +59,23 @@ def semantic_problem(agent: AgentRecord, report, dimensions: "list[str]") -> "st
     return None
 
 
+def check_text(
+    agent: AgentRecord, text: str, *, max_bytes: int, dimensions: "list[str]", handback: bool = False
+) -> "tuple[object, list[str], str | None]":
+    """A report given as text — a final message, or a SubagentHandback call's message
+    (`handback`) — checked without filing it: (report, ignored keys, problem); problem None =
+    valid, else what to fix, worded for the channel it came through."""
+    shape = shape_of(agent.kind, agent.stage)
+    try:
+        report, ignored = extract_report(text, max_bytes, shape, handback=handback)
+    except ReportProblem as exc:
+        return None, [], str(exc)
+    problem = semantic_problem(agent, report, dimensions)
+    if problem is not None:  # the fix, and the whole message again (its prose reaches the main agent)
+        problem = words.with_shape(problem, shape, example(shape), HANDBACK_AGAIN if handback else AGAIN)
+    return report, ignored, problem
+
+
 def capture(
     delib: Deliberation,
     agent: AgentRecord,
@@ -59,17 +86,11 @@ def capture(
     retries: int,
     dimensions: "list[str]",
     now: float,
+    handback: bool = False,
 ) -> Outcome:
     if agent.status in ("reported", "invalid"):
         return Outcome("duplicate")
-    shape = shape_of(agent.kind, agent.stage)
-    try:
-        report, ignored = extract_report(text, max_bytes, shape)
-        problem = semantic_problem(agent, report, dimensions)
-        if problem is not None:  # the fix, and the whole message again (its prose reaches the main agent)
-            problem = words.with_shape(problem, shape, example(shape), AGAIN)
-    except ReportProblem as exc:
-        report, ignored, problem = None, [], str(exc)
+    report, ignored, problem = check_text(agent, text, max_bytes=max_bytes, dimensions=dimensions, handback=handback)
     if problem is not None:
         agent.problem = problem
         if agent.send_backs < retries and not stop_hook_active:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 from deliberation import defaults
-from deliberation.wire.hookio import is_task_notification as is_task_notification  # never scored
+from deliberation.wire.hookio import is_agent_turn  # a task notification or a hand-back: never scored
+from deliberation.wire.hookio import is_task_notification as is_task_notification
 from deliberation.core import task_type as tt
 from deliberation.core import vocabulary as vocab
 from deliberation.core.terms import find_terms, normalise
@@ -375,7 +376,7 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     Returns {dimensions, confidence, threshold, triggered, forced, task_type, matched, reason,
     consensus_threshold}: `threshold` is the trigger's, `consensus_threshold` the task type's.
     A force marker triggers even when the trigger is disabled (it is an explicit request); a
-    `<task-notification>` prompt is never scored and never triggers.
+    `<task-notification>` or `<agent-message>` prompt (an agent's turn) is never scored and never triggers.
     """
     trig = section(cfg, "trigger")
     types = section(cfg, "task_types")
@@ -384,7 +385,7 @@ def evaluate(prompt: str, cfg: "dict | None" = None) -> dict:
     enabled = bool(trig.get("enabled", True))
     markers = trig.get("force_markers") or DEFAULT_FORCE_MARKERS
     zero = {d: 0.0 for d in DIMENSIONS}
-    if is_task_notification(prompt):
+    if is_agent_turn(prompt):
         return {
             "dimensions": zero,
             "confidence": 1.0,

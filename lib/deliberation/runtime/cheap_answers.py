@@ -41,15 +41,19 @@ def _answer(event, layout: Layout, cfg: dict):
     if isinstance(event, hookio.UserPromptSubmit):
         sess = session_state(layout, sid)
         busy = bool(sess and (sess.get("active_deliberation") or sess.get("notices") or sess.get("open_workflows")))
-        if event.is_task_notification:
+        if event.is_agent_turn:  # a task notification or a hand-back message: never scored
             if busy:
                 return None
             return hookio.Answer()
         if busy:
             return None
         return trigger_answer(event, layout, cfg)
-    if isinstance(event, (hookio.PreToolUse, hookio.PostToolUse)) and event.tool_name == hookio.REPORT_TOOL:
-        # a workflow agent's report: the plugin's business only while its session deliberates
+    if isinstance(event, (hookio.PreToolUse, hookio.PostToolUse)) and event.tool_name in (
+        hookio.REPORT_TOOL,
+        hookio.HANDBACK_TOOL,
+    ):
+        # a workflow agent's report, or a subagent's hand-back: the plugin's business only while
+        # its session deliberates
         sess = session_state(layout, sid)
         busy = bool(sess and (sess.get("active_deliberation") or sess.get("open_workflows")))
         return None if busy else hookio.Answer()
@@ -250,7 +254,7 @@ def switch_answer(event, layout: Layout, now: float):
     namespace = plugin_agent_prefix() if plugin_form else ""
     off_cmd, on_cmd = sw.command_names(plugin_form, namespace or "deliberation:")
     client_off = env.get("DELIBERATION_AT_CLIENT_START") == "off"
-    if isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification and event.prompt.lstrip()[:1] in ("/", "<"):
+    if isinstance(event, hookio.UserPromptSubmit) and not event.is_agent_turn and event.prompt.lstrip()[:1] in ("/", "<"):
         command = sw.command_of(event.prompt, namespace)
         if command == "off":
             was_off = sw.checks_off(value, switch)[0]

@@ -191,6 +191,12 @@ AGAIN = (
     "Send your whole final message again: your analysis in prose as before, then this one "
     "corrected JSON block as the last thing in it."
 )
+# the same for a report handed back with the SubagentHandback tool (auto mode): the call is refused,
+# so the agent calls again
+HANDBACK_AGAIN = (
+    "Call SubagentHandback again with your whole report as its message: your analysis in prose as "
+    "before, then this one corrected JSON block as the last thing in it."
+)
 
 
 class ReportProblem(ValueError):
@@ -273,22 +279,24 @@ def lenient(data: dict) -> dict:
     return out
 
 
-def extract_report(text: str, max_bytes: int, shape: str = "research") -> "tuple[AgentReport, list[str]]":
+def extract_report(text: str, max_bytes: int, shape: str = "research", handback: bool = False) -> "tuple[AgentReport, list[str]]":
     """Return (report, ignored keys) or raise ReportProblem saying what to fix, with the
-    example of the agent's `shape` (SHAPES)."""
-    shown = f"The {shape} report's fields:\n{example(shape)}\n{AGAIN}"
+    example of the agent's `shape` (SHAPES). `handback`: the text is a SubagentHandback call's
+    message (its refusal asks for the call again), else the agent's final message."""
+    shown = f"The {shape} report's fields:\n{example(shape)}\n{HANDBACK_AGAIN if handback else AGAIN}"
+    where = "SubagentHandback message" if handback else "final message"
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise ReportProblem(
             f"Your report is {size} bytes; the limit is {max_bytes}. Shorten findings and evidence "
-            f"and end your final message with exactly one fenced JSON block. {shown}"
+            f"and end your {where} with exactly one fenced JSON block. {shown}"
         )
     blocks = _fenced_json_blocks(text)
     if not blocks:
-        raise ReportProblem("Your final message has no fenced JSON report. " + shown)
+        raise ReportProblem(f"Your {where} has no fenced JSON report. " + shown)
     if len(blocks) > 1:
         raise ReportProblem(
-            f"Your final message has {len(blocks)} fenced JSON blocks; end it with exactly ONE "
+            f"Your {where} has {len(blocks)} fenced JSON blocks; end it with exactly ONE "
             "report block (no quoted or example JSON elsewhere). " + shown
         )
     try:

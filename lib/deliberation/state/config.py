@@ -130,13 +130,25 @@ class DeliberationConfig(_Section):
     )
     min_alternatives: int = Field(_DL["min_alternatives"], ge=1, description="Gate 2 complexity handling: approaches generated.")
     max_report_bytes: int = Field(_DL["max_report_bytes"], ge=1024, description="A report larger than this is refused.")
-    report_retries: int = Field(_DL["report_retries"], ge=0, le=3, description="SubagentStop send-backs of an invalid report.")
+    report_retries: int = Field(
+        _DL["report_retries"],
+        ge=0,
+        le=3,
+        description="Send-backs of an invalid report: SubagentStop's, or refusals of the SubagentHandback call.",
+    )
     quiet_waiting: bool = Field(
         _DL["quiet_waiting"],
         description="A background deliberation agent's task notification that "
         "changes nothing (its report accepted, agents of its wave still running, no news) asks the "
         "client for no model turn; it reaches the main agent with the next notification "
         "(docs/HOOK_ANSWERS.md). Off: every notification is a turn.",
+    )
+    allow_read_only_agents: bool = Field(
+        _DL["allow_read_only_agents"],
+        description="In auto mode, a deliberation spawn the rules accepted whose agent can only read "
+        "(its definition's tools within Read, Grep, Glob) is answered `allow`: it waits for neither the "
+        "auto-mode classifier nor a person (docs/CLIENT_CHANNELS.md). Off: every spawn takes the session's "
+        "usual check.",
     )
 
 

@@ -287,6 +287,11 @@ class AgentRecord(_Model):
     given: GivenContext = Field(default_factory=GivenContext)
     superseded: bool = Field(False, description="A later report of the same persona and stage replaced it.")
     notified: bool = Field(False, description="Background agent: its task notification reached the main agent.")
+    handed_back: bool = Field(
+        False,
+        description="Its report comes through the SubagentHandback tool (auto mode): the call carries it, "
+        "its SubagentStop has no final message, and the main agent reads it in an agent-message turn.",
+    )
     model_requested: "str | None" = Field(
         None, description="The model asked for: the spawn's `model`, else the agent file's `model:` (None = inherit)."
     )

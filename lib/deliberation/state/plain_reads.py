@@ -221,7 +221,7 @@ def since_last_prompt(layout: Layout, session_id: str, max_bytes: int = 1 << 20)
         real_prompt = (
             rec.get("event") == "UserPromptSubmit"
             and isinstance(prompt, str)
-            and not prompt.lstrip().startswith("<task-notification>")
+            and not prompt.lstrip().startswith(("<task-notification>", "<agent-message from="))
         )
         skill = rec.get("event") == "PreToolUse" and _trigger(rec) is not None
         if real_prompt or skill:

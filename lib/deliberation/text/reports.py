@@ -64,6 +64,12 @@ def ended_without_report(status: "str | None") -> str:
     return f"the agent ended with status {status!r} and no report"
 
 
+NOT_HANDED_BACK = (
+    "it ended without handing a report back with SubagentHandback, so the client delivered nothing "
+    "(in auto mode a final message is not delivered)"
+)
+
+
 def spawn_failed(error: str) -> str:
     """The client refused a spawn the plugin allowed (`error`: the client's error text)."""
     return f"the spawn failed: {error or 'no error text'}"

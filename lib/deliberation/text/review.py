@@ -119,3 +119,12 @@ def main_agent_notice(delib_id: str, route: str, why: str, decision: "str | None
         )
     message = user_message(delib_id, route, decision, rules)
     return f'{head}\nNext: give your final answer now, and tell the user: "{message}"'
+
+
+def read_only_spawn(agent_type: str, tools: "list[str]") -> str:
+    """The reason of the `allow` a read-only deliberation spawn gets in auto mode (core/auto_mode.py):
+    shown with the call, so the person knows why no check asked them."""
+    return (
+        f"Deliberation plugin: {agent_type} only reads ({', '.join(tools)}), so in auto mode it starts "
+        "without a classifier check or a prompt (deliberation.allow_read_only_agents)."
+    )

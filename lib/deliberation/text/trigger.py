@@ -17,7 +17,7 @@ CUES = {
     "change_to_live": "(change to a live system)",
     "situation": "(decision in a described situation)",
 }
-NOTIFICATION = "task notification: not a user prompt, not scored"
+NOTIFICATION = "an agent's turn (task notification or hand-back): not a user prompt, not scored"
 DISABLED = "trigger disabled in config"
 
 

@@ -27,6 +27,9 @@ SEND_MESSAGE_TOOL = "SendMessage"
 CHANNEL_TOOLS = SUBAGENT_TOOLS | {WORKFLOW_TOOL, SEND_MESSAGE_TOOL}
 # the tool a workflow agent given a schema reports with (its input is the report)
 REPORT_TOOL = "StructuredOutput"
+# the tool every subagent of an auto-mode session hands its report back with (`{"message": …}`;
+# its final text is then not delivered): docs/CLIENT_CHANNELS.md
+HANDBACK_TOOL = "SubagentHandback"
 # the tools that act on the project: while a decision awaits review they need a person's yes
 # (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
 RISKY_TOOLS = defaults.RISKY_TOOLS
@@ -44,12 +47,69 @@ EVENTS = (
 
 
 TASK_NOTIFICATION = "<task-notification>"
+AGENT_MESSAGE = "<agent-message from="
+AGENT_MESSAGE_END = "\n</agent-message>"
+# the line of the client's frame after which an agent message holds the hand-back, each line indented
+HANDBACK_REPORT_FOLLOWS = "The report follows:\n"
+# what a task notification's <result> says instead of a report in an auto-mode session
+HANDBACK_RESULTS = (
+    "This agent's report was delivered to you as a message from",  # it handed its report back
+    "The subagent ended without delivering a report through SubagentHandback",  # it did not
+)
 
 
 def is_task_notification(prompt: str) -> bool:
     """A UserPromptSubmit whose prompt announces a finished background subagent to the main
     agent (the client writes `<task-notification>…`): it is not the user's prompt."""
     return prompt.lstrip().startswith(TASK_NOTIFICATION)
+
+
+def is_agent_message(prompt: str) -> bool:
+    """A UserPromptSubmit whose prompt is a subagent's hand-back reaching the main agent (the
+    client writes `<agent-message from="<agent id>">…`): it is not the user's prompt."""
+    return prompt.lstrip().startswith(AGENT_MESSAGE)
+
+
+def is_agent_turn(prompt: str) -> bool:
+    """A turn the client gives the main agent for an agent's result — a task notification or a
+    hand-back message — never the user's prompt: no trigger, no protocol, no new deliberation."""
+    head = prompt.lstrip()
+    return head.startswith(TASK_NOTIFICATION) or head.startswith(AGENT_MESSAGE)
+
+
+def agent_messages(prompt: str) -> "list[tuple[str, str]]":
+    """(agent id, report) of each `<agent-message from="…">` block of `prompt`: the report is the
+    text after the frame's "The report follows:" line, each line's two-space indent removed
+    (the client indents every line of it); '' when the frame holds none."""
+    out = []
+    at = prompt.find(AGENT_MESSAGE)
+    while at >= 0:
+        start = at + len(AGENT_MESSAGE)
+        quote = prompt[start : start + 1]
+        end_id = prompt.find(quote, start + 1) if quote in ('"', "'") else -1
+        close = prompt.find(AGENT_MESSAGE_END, start)  # at column zero: the report's own lines are indented
+        if end_id < 0 or close < 0:
+            break
+        agent_id = prompt[start + 1 : end_id]
+        body = prompt[end_id + 1 : close]
+        follows = body.find(HANDBACK_REPORT_FOLLOWS)
+        report = ""
+        if follows >= 0:
+            lines = body[follows + len(HANDBACK_REPORT_FOLLOWS) :].split("\n")
+            report = "\n".join(line[2:] if line.startswith("  ") else line for line in lines).strip("\n")
+        out.append((agent_id, report))
+        at = prompt.find(AGENT_MESSAGE, close + len(AGENT_MESSAGE_END))
+    return out
+
+
+def is_handback_result(result: str) -> bool:
+    """A task notification's result that is the client's sentence about a hand-back, not a report."""
+    return result.lstrip().startswith(HANDBACK_RESULTS)
+
+
+def handed_back_result(result: str) -> bool:
+    """That sentence says the report WAS handed back (it reached the main agent as a message)."""
+    return result.lstrip().startswith(HANDBACK_RESULTS[0])
 
 
 class PayloadError(ValueError):
@@ -119,6 +179,16 @@ class UserPromptSubmit(Event):
         """A finished background subagent announced to the main agent — not a user's prompt."""
         return is_task_notification(self.prompt)
 
+    @property
+    def is_agent_message(self) -> bool:
+        """A subagent's hand-back delivered to the main agent — not a user's prompt."""
+        return is_agent_message(self.prompt)
+
+    @property
+    def is_agent_turn(self) -> bool:
+        """A task notification or a hand-back message: the client's turn for an agent's result."""
+        return is_agent_turn(self.prompt)
+
 
 class ToolEvent(Event):
     __slots__ = ("tool_name", "tool_input", "tool_use_id")
@@ -172,6 +242,12 @@ class ToolEvent(Event):
     @property
     def message_text(self) -> str:
         return _str(self.tool_input, "message") or _str(self.tool_input, "content") or ""
+
+    # -- SubagentHandback -------------------------------------------------------------------
+    @property
+    def handback_message(self) -> str:
+        """The report a subagent hands back (SubagentHandback's `message`)."""
+        return _str(self.tool_input, "message") or ""
 
     @property
     def subagent_type(self) -> str:

@@ -71,7 +71,7 @@ class Ctx(Turn):
             handled_by(),
             self.extra,
         )
-        if not in_deliberation and isinstance(event, hookio.UserPromptSubmit) and not event.is_task_notification:
+        if not in_deliberation and isinstance(event, hookio.UserPromptSubmit) and not event.is_agent_turn:
             whole = event_log.make_record(
                 event, event.raw, answer.summary(), self.notes, "full", cap, self.now, handled_by(), self.extra
             )
@@ -107,9 +107,10 @@ def _at(rec: dict) -> "float | None":
 
 
 def _prompt_of(rec: dict) -> "Prompt | None":
-    """A logged UserPromptSubmit's prompt, trigger result and time, unless it is a task notification."""
+    """A logged UserPromptSubmit's prompt, trigger result and time, unless it is an agent's turn
+    (a task notification or a hand-back message)."""
     prompt = (rec.get("payload") or {}).get("prompt")
-    if isinstance(prompt, str) and not hookio.is_task_notification(prompt):
+    if isinstance(prompt, str) and not hookio.is_agent_turn(prompt):
         trig = rec.get("trigger")
         return Prompt(prompt, trig if isinstance(trig, dict) else None, _at(rec))
     return None

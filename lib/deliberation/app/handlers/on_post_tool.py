@@ -1,12 +1,12 @@
-"""PostToolUse (`Task|Agent|Workflow|SendMessage|StructuredOutput`): an Agent call returned
-(core/arrival.py: the spawn linked to its agent, a foreground report and what follows from it);
-a Workflow launched; a SendMessage answered; a workflow agent's accepted report filed
-(core/plugin_workflow.py)."""
+"""PostToolUse (`Task|Agent|Workflow|SendMessage|StructuredOutput|SubagentHandback`): an Agent
+call returned (core/arrival.py: the spawn linked to its agent, a foreground report and what
+follows from it); a Workflow launched; a SendMessage answered; a workflow agent's accepted report
+filed (core/plugin_workflow.py); a report handed back filed (core/handback.py)."""
 
 from __future__ import annotations
 
 from deliberation.app.handlers.common import Ctx
-from deliberation.core import arrival, plugin_workflow, send_message, workflows
+from deliberation.core import arrival, handback, plugin_workflow, send_message, workflows
 from deliberation.wire import hookio
 
 
@@ -17,6 +17,8 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
         return send_message.answered(ctx, event)
     if event.tool_name == hookio.REPORT_TOOL:
         return plugin_workflow.report_accepted(ctx, event)
+    if event.tool_name == hookio.HANDBACK_TOOL:
+        return handback.delivered(ctx, event)
     if not event.is_subagent_tool:
         return hookio.Answer()
     return arrival.agent_returned(ctx, event)

@@ -1,22 +1,24 @@
-"""PreToolUse (`Task|Agent|Workflow|SendMessage|StructuredOutput`, and the risky tools): may this call run?
+"""PreToolUse (`Task|Agent|Workflow|SendMessage|StructuredOutput|SubagentHandback`, and the risky tools): may this call run?
 
 An Agent spawn is decided by core/spawn.py (the budget, phase order, context isolation, blind
 ranking, the depth axis' rules, model diversity); every refusal is a `deny` whose reason says
 what to do next, and an allowed spawn answers nothing (so the user's own permission settings
-still apply). The Workflow and SendMessage tools have their own modules (workflow_tool,
+still apply) — but in auto mode a deliberation agent that can only read is answered `allow`, so
+it waits for no classifier and no person (core/auto_mode.py). The Workflow and SendMessage tools have their own modules (workflow_tool,
 send_message_tool); a workflow agent's report (StructuredOutput) is checked by
-core/plugin_workflow.py; the main agent's Write of the decision document is read and recorded by
+core/plugin_workflow.py, a report handed back (SubagentHandback) by core/handback.py; the main agent's Write of the decision document is read and recorded by
 core/document_handover.py; a risky tool gets the human-review answer while a decision awaits a person.
 """
 
 from __future__ import annotations
 
-from deliberation.app import adjudication
+from deliberation.app import adjudication, permissions
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
-from deliberation.core import document_call, document_handover, plugin_workflow, spawn, state_guard
+from deliberation.core import auto_mode, document_call, document_handover, handback, personas, plugin_workflow, spawn, state_guard
 from deliberation.core.trigger import score_skill, skill_question
 from deliberation.state.paths import plugin_agent_prefix
+from deliberation.text import review as review_words
 from deliberation.wire import hookio
 
 
@@ -27,6 +29,8 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         return send_message_tool.pre(ctx, event)
     if event.tool_name == hookio.REPORT_TOOL:
         return plugin_workflow.report_checked(ctx, event)
+    if event.tool_name == hookio.HANDBACK_TOOL:
+        return handback.checked(ctx, event)
     if event.tool_name == "Skill":
         return _skill(ctx, event)
     asked = document_call.target(event.tool_name, event.tool_input, event.cwd or ctx.layout.project)
@@ -47,7 +51,28 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
         caller_model=lambda: transcript_model(event.transcript_path),
     )
     refused = spawn.decide(ctx, request)
-    return hookio.Answer.deny(refused.reason) if refused else hookio.Answer()
+    if refused:
+        return hookio.Answer.deny(refused.reason)
+    return _auto_mode(ctx, event)
+
+
+def _auto_mode(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    """An accepted deliberation spawn whose agent can only read starts without auto mode's check
+    (core/auto_mode.py); any other accepted spawn answers nothing: the user's permission settings apply."""
+    if event.permission_mode != "auto" or personas.kind_of(event.subagent_type) is None:
+        return hookio.Answer()
+    definitions = permissions.agent_definitions(ctx.layout.project, event.subagent_type, plugin_agent_prefix())
+    if not auto_mode.allows(
+        ctx.cfg.deliberation.allow_read_only_agents,
+        event.permission_mode,
+        True,
+        definitions,
+        permissions.ask_rules(ctx.layout.project),
+    ):
+        return hookio.Answer()
+    tools = sorted(set().union(*(auto_mode.tools_of(d) or frozenset() for d in definitions)))
+    ctx.notes.append("auto mode: a read-only agent, allowed")
+    return hookio.Answer("allow", review_words.read_only_spawn(event.subagent_type, tools))
 
 
 def _skill(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:

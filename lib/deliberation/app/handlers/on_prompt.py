@@ -1,7 +1,8 @@
 """UserPromptSubmit on the slow path (the session has an active deliberation or queued notices).
 
-A `<task-notification>` announces a finished background subagent: it is not a user's prompt
-and is never scored. A finished workflow's run is closed (core/workflows.py); a deliberation
+A `<task-notification>` announces a finished background subagent, and an `<agent-message>`
+brings a subagent's hand-back (auto mode, core/handback.py): neither is a user's prompt, and
+neither is scored — no trigger, no protocol, no new deliberation from an agent's words. A finished workflow's run is closed (core/workflows.py); a deliberation
 agent's result now counts as given to the main agent and a report it carries is captured if
 SubagentStop did not record it (core/arrival.py). The context then says what the main agent
 may be told now (core/news.py): the queued news of every deliberation whose results have all
@@ -31,11 +32,14 @@ def _tag(text: str, name: str) -> "str | None":
 
 
 def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
-    if event.is_task_notification:
+    if event.is_agent_turn:
         # spawn-budget notices go to the user too: the client shows a UserPromptSubmit's
         # systemMessage, not a SubagentStart's (docs/CLIENT_CHANNELS.md); the model reads them
         # with the news below, which empties the queue
-        arrived, outcome = _notification(ctx, event.prompt)
+        if event.is_agent_message:
+            arrived, outcome = _handed_back(ctx, event.prompt), None
+        else:
+            arrived, outcome = _notification(ctx, event.prompt)
         if outcome is None:
             quiet = _quiet(ctx, event.prompt, arrived)
             if isinstance(quiet, quiet_wait.Quiet):
@@ -68,8 +72,11 @@ def _quiet(ctx: Ctx, prompt: str, arrived: arrival.Notified) -> quiet_wait.Outco
     sess = ctx.tx.session
     active = sess.active_deliberation
     delib = arrived.delib if arrived.delib is not None and arrived.delib.id == active else None
+    handed = prompt.count(hookio.AGENT_MESSAGE)  # a hand-back message: its agent's run completed
     note = quiet_wait.Notification(
-        count=prompt.count(hookio.TASK_NOTIFICATION), repeat=arrived.repeat, status=(_tag(prompt, "status") or "").lower()
+        count=prompt.count(hookio.TASK_NOTIFICATION) + handed,
+        repeat=arrived.repeat,
+        status="completed" if handed else (_tag(prompt, "status") or "").lower(),
     )
     client = quiet_wait.Client(
         idle_since=sess.main_idle_since,
@@ -80,6 +87,18 @@ def _quiet(ctx: Ctx, prompt: str, arrived: arrival.Notified) -> quiet_wait.Outco
         stale_after_s=ctx.cfg.spawn_budget.stale_after_s,
     )
     return quiet_wait.decide(ctx.cfg.deliberation.quiet_waiting, delib, arrived.rec, note, client)
+
+
+def _handed_back(ctx: Ctx, prompt: str) -> arrival.Notified:
+    """What a hand-back message carries: each agent's report (its `<agent-message>` frame),
+    captured if the SubagentHandback call's PostToolUse did not record it first. Returns the
+    deliberation agent it came from (arrival.Notified), the first one of a deliberation."""
+    first = arrival.Notified()
+    for agent_id, report in hookio.agent_messages(prompt):
+        arrived = arrival.notified(ctx, agent_id, report or None, None, handback=True)
+        if first.rec is None:
+            first = arrived
+    return first
 
 
 def _notification(ctx: Ctx, prompt: str):
