@@ -147,3 +147,20 @@ def test_a_notification_about_a_hand_back_carries_no_report(project, hook):
     s.hook("UserPromptSubmit", P.task_notification(s.sid, a2, t2, lost))
     rec = agents(project)[p2]
     assert rec["status"] == "invalid" and "without handing a report back" in rec["problem"]
+
+
+def test_an_auto_mode_agent_that_ends_with_text_is_asked_for_the_hand_back(project, hook):
+    """The agent has the tool but ended with text: the text is read as its report (the plugin sees
+    it at SubagentStop); a send-back asks for the report through SubagentHandback, since in auto
+    mode a final message reaches no one."""
+    s, launched = launch(project, hook)
+    persona, _tuid, aid = launched[0]
+    stop = P.subagent_stop(s.sid, aid, persona, "My analysis, without the block.")
+    stop["permission_mode"] = "auto"
+    held = s.hook("SubagentStop", stop)
+    assert held.decision == "block"
+    assert "Deliver your whole report with SubagentHandback (its message)" in held.reason
+    # the agent then hands the report back: accepted at the call, recorded once
+    out = hand_back(s, persona, aid, report_of(persona))
+    assert out["stop"].json is None
+    assert agents(project)[persona]["status"] == "reported"

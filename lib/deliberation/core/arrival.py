@@ -24,10 +24,18 @@ from deliberation.wire import hookio
 
 
 def file_report(
-    turn: Turn, delib: Deliberation, rec: AgentRecord, text: str, *, stop_hook_active: bool, handback: bool = False
+    turn: Turn,
+    delib: Deliberation,
+    rec: AgentRecord,
+    text: str,
+    *,
+    stop_hook_active: bool,
+    handback: bool = False,
+    can_hand_back: bool = False,
 ) -> Outcome:
     """Capture `text` as `rec`'s report with the config's limits (size, send-backs, dimensions);
-    `handback`: the text came through a SubagentHandback call (core/handback.py)."""
+    `handback`: the text came through a SubagentHandback call (core/handback.py); `can_hand_back`:
+    the agent has that tool (auto mode), so a send-back asks for it."""
     d = turn.cfg.deliberation
     return capture(
         delib,
@@ -39,6 +47,7 @@ def file_report(
         dimensions=[x.name for x in turn.cfg.ranking.dimensions],
         now=turn.now,
         handback=handback,
+        can_hand_back=can_hand_back,
     )
 
 
@@ -81,7 +90,14 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
         turn.notes.append(f"report by hand-back ({rec.status})")
         return hookio.Answer()
     if rec.status in agent_status.RUNNING:
-        outcome = file_report(turn, delib, rec, event.last_assistant_message, stop_hook_active=event.stop_hook_active)
+        outcome = file_report(
+            turn,
+            delib,
+            rec,
+            event.last_assistant_message,
+            stop_hook_active=event.stop_hook_active,
+            can_hand_back=event.permission_mode == hookio.AUTO_MODE,
+        )
         delib.updated_at = turn.now
         turn.notes.append(f"report {outcome.status}")
         if outcome.send_back:

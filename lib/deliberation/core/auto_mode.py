@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from deliberation.wire.hookio import AUTO_MODE
+
 READ_ONLY_TOOLS = frozenset({"Read", "Grep", "Glob"})
 SPAWN_TOOLS = ("Agent", "Task")
 
@@ -83,5 +85,9 @@ def allows(
 ) -> bool:
     """Whether an accepted spawn is answered `allow` (module docstring)."""
     return (
-        enabled and permission_mode == "auto" and deliberation_spawn and not asks_for_spawns(ask_rules) and read_only(definitions)
+        enabled
+        and permission_mode == AUTO_MODE
+        and deliberation_spawn
+        and not asks_for_spawns(ask_rules)
+        and read_only(definitions)
     )

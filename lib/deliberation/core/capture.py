@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deliberation.state.agent_report import (
-    AGAIN,
-    HANDBACK_AGAIN,
     ReportProblem,
+    again,
     example,
     extract_report,
     report_from_data,
@@ -60,19 +59,26 @@ def semantic_problem(agent: AgentRecord, report, dimensions: "list[str]") -> "st
 
 
 def check_text(
-    agent: AgentRecord, text: str, *, max_bytes: int, dimensions: "list[str]", handback: bool = False
+    agent: AgentRecord,
+    text: str,
+    *,
+    max_bytes: int,
+    dimensions: "list[str]",
+    handback: bool = False,
+    can_hand_back: bool = False,
 ) -> "tuple[object, list[str], str | None]":
     """A report given as text — a final message, or a SubagentHandback call's message
     (`handback`) — checked without filing it: (report, ignored keys, problem); problem None =
-    valid, else what to fix, worded for the channel it came through."""
+    valid, else what to fix, worded for the channel it came through (`can_hand_back`: the agent
+    has the SubagentHandback tool, so a report sent again goes there)."""
     shape = shape_of(agent.kind, agent.stage)
     try:
-        report, ignored = extract_report(text, max_bytes, shape, handback=handback)
+        report, ignored = extract_report(text, max_bytes, shape, handback=handback, can_hand_back=can_hand_back)
     except ReportProblem as exc:
         return None, [], str(exc)
     problem = semantic_problem(agent, report, dimensions)
     if problem is not None:  # the fix, and the whole message again (its prose reaches the main agent)
-        problem = words.with_shape(problem, shape, example(shape), HANDBACK_AGAIN if handback else AGAIN)
+        problem = words.with_shape(problem, shape, example(shape), again(handback, can_hand_back))
     return report, ignored, problem
 
 
@@ -87,10 +93,13 @@ def capture(
     dimensions: "list[str]",
     now: float,
     handback: bool = False,
+    can_hand_back: bool = False,
 ) -> Outcome:
     if agent.status in ("reported", "invalid"):
         return Outcome("duplicate")
-    report, ignored, problem = check_text(agent, text, max_bytes=max_bytes, dimensions=dimensions, handback=handback)
+    report, ignored, problem = check_text(
+        agent, text, max_bytes=max_bytes, dimensions=dimensions, handback=handback, can_hand_back=can_hand_back
+    )
     if problem is not None:
         agent.problem = problem
         if agent.send_backs < retries and not stop_hook_active:

@@ -197,6 +197,19 @@ HANDBACK_AGAIN = (
     "Call SubagentHandback again with your whole report as its message: your analysis in prose as "
     "before, then this one corrected JSON block as the last thing in it."
 )
+# an agent that has the tool (auto mode) but ended with text: its final message is not delivered
+HANDBACK_DELIVER = (
+    "Deliver your whole report with SubagentHandback (its message): your analysis in prose as before, "
+    "then this one corrected JSON block as the last thing in it. A final message is not delivered here."
+)
+
+
+def again(handback: bool, can_hand_back: bool) -> str:
+    """How the agent sends its report again: the refused SubagentHandback call again, the tool
+    it has but did not use, or its final message."""
+    if handback:
+        return HANDBACK_AGAIN
+    return HANDBACK_DELIVER if can_hand_back else AGAIN
 
 
 class ReportProblem(ValueError):
@@ -279,11 +292,14 @@ def lenient(data: dict) -> dict:
     return out
 
 
-def extract_report(text: str, max_bytes: int, shape: str = "research", handback: bool = False) -> "tuple[AgentReport, list[str]]":
+def extract_report(
+    text: str, max_bytes: int, shape: str = "research", handback: bool = False, can_hand_back: bool = False
+) -> "tuple[AgentReport, list[str]]":
     """Return (report, ignored keys) or raise ReportProblem saying what to fix, with the
     example of the agent's `shape` (SHAPES). `handback`: the text is a SubagentHandback call's
-    message (its refusal asks for the call again), else the agent's final message."""
-    shown = f"The {shape} report's fields:\n{example(shape)}\n{HANDBACK_AGAIN if handback else AGAIN}"
+    message (its refusal asks for the call again), else the agent's final message;
+    `can_hand_back`: the agent has that tool (auto mode), so its report goes there."""
+    shown = f"The {shape} report's fields:\n{example(shape)}\n{again(handback, can_hand_back)}"
     where = "SubagentHandback message" if handback else "final message"
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:

@@ -30,6 +30,8 @@ REPORT_TOOL = "StructuredOutput"
 # the tool every subagent of an auto-mode session hands its report back with (`{"message": …}`;
 # its final text is then not delivered): docs/CLIENT_CHANNELS.md
 HANDBACK_TOOL = "SubagentHandback"
+# the permission mode in which the client offers it (measured on 2.1.328 and 2.1.332)
+AUTO_MODE = "auto"
 # the tools that act on the project: while a decision awaits review they need a person's yes
 # (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
 RISKY_TOOLS = defaults.RISKY_TOOLS

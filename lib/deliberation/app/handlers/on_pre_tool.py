@@ -59,7 +59,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
 def _auto_mode(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     """An accepted deliberation spawn whose agent can only read starts without auto mode's check
     (core/auto_mode.py); any other accepted spawn answers nothing: the user's permission settings apply."""
-    if event.permission_mode != "auto" or personas.kind_of(event.subagent_type) is None:
+    if event.permission_mode != hookio.AUTO_MODE or personas.kind_of(event.subagent_type) is None:
         return hookio.Answer()
     definitions = permissions.agent_definitions(ctx.layout.project, event.subagent_type, plugin_agent_prefix())
     if not auto_mode.allows(
