@@ -402,14 +402,21 @@ def run_claude_interactive(
     prompt: str,
     scenario: Scenario,
     done,
-    allowed_tools: str = DEFAULT_ALLOWED_TOOLS,
+    allowed_tools: "str | None" = DEFAULT_ALLOWED_TOOLS,
     timeout: float = DEFAULT_TIMEOUT_S,
+    permission_mode: "str | None" = "default",
+    plugin_dir: "Path | None" = None,
+    log_path: "Path | None" = None,
 ) -> ClaudeRun:
     """An INTERACTIVE session (no `-p`) in a pseudo-terminal: `claude PROMPT` with onboarding,
-    the folder's trust and the test API key already accepted in HOME's `.claude.json`, the
-    default permission mode (auto mode's safety check needs the real server). The screen is
-    drained (never read for decisions); the session is killed once `done(RequestLog)` holds, or
-    at `timeout` (noted). `result` holds only the session id, read from the plugin's state."""
+    the folder's trust and the test API key already accepted in HOME's `.claude.json`. The
+    permission mode is `permission_mode` (None: the client's own default — auto mode since
+    2.1.332 —, whose server-side check the stand-in cannot give: every action that needs it
+    waits for a keypress nobody gives, so such a session stalls where a person would be asked);
+    `allowed_tools` None passes no allow list; `plugin_dir` loads the plugin with --plugin-dir.
+    The screen is drained (never read for decisions; `stdout` keeps its tail); the session is
+    killed once `done(RequestLog)` holds, or at `timeout` (noted). `result` holds only the
+    session id, read from the plugin's state."""
     import pty
     import select
 
@@ -429,7 +436,13 @@ def run_claude_interactive(
         ),
         encoding="utf-8",
     )
-    argv = [str(claude_bin), prompt, "--permission-mode", "default", "--allowedTools", allowed_tools]
+    argv = [str(claude_bin), prompt]
+    if permission_mode is not None:
+        argv += ["--permission-mode", permission_mode]
+    if allowed_tools is not None:
+        argv += ["--allowedTools", allowed_tools]
+    if plugin_dir is not None:
+        argv += ["--plugin-dir", str(plugin_dir)]
     env = client_env(api, home, tmp, {"TERM": "xterm-256color", "COLUMNS": "160", "LINES": "50"})
     started = time.monotonic()
     pid, fd = pty.fork()
@@ -460,16 +473,19 @@ def run_claude_interactive(
         os.close(fd)
     sessions = project / STATE_DIR / "sessions"
     sids = sorted(p.name for p in sessions.iterdir()) if sessions.is_dir() else []
+    log = api.snapshot(since=first_logged)
+    if log_path is not None:
+        log.dump(str(log_path))
     return ClaudeRun(
         project=project,
         argv=argv,
         returncode=0 if not notes else -9,
-        stdout=screen.decode("utf-8", "replace")[-4000:],
+        stdout=screen.decode("utf-8", "replace")[-20000:],
         stderr="",
         result={"session_id": sids[0]} if len(sids) == 1 else {},
-        log=api.snapshot(since=first_logged),
+        log=log,
         duration_s=time.monotonic() - started,
-        log_path=None,
+        log_path=log_path,
         notes=notes,
     )
 

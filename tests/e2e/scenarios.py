@@ -19,11 +19,15 @@ import json
 import re
 from typing import Any
 
-from fake_api import ApiRequest, ReplyLike, agent_call, text
+from fake_api import ApiRequest, Reply, ReplyLike, agent_call, as_reply, text, tool_use
 
 PERSONA_TAG = re.compile(r"^PERSONA: ([a-z0-9-]+)$", re.M)
 TOOL_USE_ID = re.compile(r"<tool-use-id>([^<]+)</tool-use-id>")
 BACKGROUND_LAUNCH = "Async agent launched successfully"
+# an auto-mode subagent's report reaches the main agent as a message from its agent id
+AGENT_MESSAGE_FROM = re.compile(r'<agent-message from="([^"]+)">')
+LAUNCHED_AGENT_ID = re.compile(r"agentId: ([A-Za-z0-9_-]+)")
+HANDBACK_TOOL = "SubagentHandback"
 
 
 # --------------------------------------------------------------------------- reports
@@ -182,8 +186,26 @@ def agent_spawns(req: ApiRequest) -> "list[dict]":
 
 
 def notified_tool_use_ids(req: ApiRequest) -> "set[str]":
-    """tool_use ids of background agents announced finished by a <task-notification>."""
-    return {m for note in req.task_notifications for m in TOOL_USE_ID.findall(note)}
+    """tool_use ids of background agents announced finished: by a <task-notification>, or (auto
+    mode) by the `<agent-message from="<agent id>">` that brings the agent's hand-back — its
+    Agent call's launch result names that agent id."""
+    ids = {m for note in req.task_notifications for m in TOOL_USE_ID.findall(note)}
+    seen = "\n".join(_message_text(m) for m in req.messages if m.get("role") != "assistant")
+    handed = set(AGENT_MESSAGE_FROM.findall(seen))
+    if handed:
+        for spawn in agent_spawns(req):
+            result = req.tool_result_for(spawn["id"])
+            launched = LAUNCHED_AGENT_ID.search(result["text"]) if result else None
+            if launched and launched.group(1) in handed:
+                ids.add(spawn["id"])
+    return ids
+
+
+def _message_text(message: dict) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
 
 
 def agent_outcomes(req: ApiRequest) -> "dict[str, str]":
@@ -214,6 +236,22 @@ def waiting_for_background(req: ApiRequest) -> bool:
 # --------------------------------------------------------------------------- scenarios
 
 
+def handed_back(req: ApiRequest, reply: ReplyLike) -> ReplyLike:
+    """A subagent's final answer as an auto-mode subagent gives it: when the client offers the
+    SubagentHandback tool (auto mode; its final text is not delivered there), the answer's text
+    becomes that call's `message` — what a model that follows the tool's description does.
+    Anything else (a tool call, a session in another mode) goes out unchanged."""
+    if HANDBACK_TOOL not in req.tool_names:
+        return reply
+    reply = as_reply(reply)
+    if any(b.get("type") == "tool_use" for b in reply.blocks):
+        return reply
+    message = "\n\n".join(b["text"] for b in reply.blocks if b.get("type") == "text")
+    out = Reply([tool_use(HANDBACK_TOOL, {"message": message})])
+    out.hold = reply.hold
+    return out
+
+
 class Scenario:
     """Dispatch by who is asking. Override `main` and `subagent`; `side` answers the client's
     small side calls (no tools offered) with plain text."""
@@ -224,7 +262,7 @@ class Scenario:
         if req.is_side_request:
             return self.side(req)
         if req.is_subagent:
-            return self.subagent(req)
+            return handed_back(req, self.subagent(req))
         return self.main(req)
 
     def side(self, req: ApiRequest) -> ReplyLike:

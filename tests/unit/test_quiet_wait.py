@@ -156,3 +156,10 @@ def test_refused_spawns_are_not_waited_for():
         a.notified = True
     d.agents[3].status = "refused"  # the client refused it after PreToolUse: nothing to wait for
     assert quiet_wait.decide(True, d, rec, FIRST, client()) == Speak("wave_done")
+
+
+def test_a_hand_back_message_always_gets_its_turn():
+    """Held with `continue: false`, a wave's last hand-back got no model request (measured)."""
+    delib, rec = wave()
+    note = Notification(count=0, status="completed", repeat=False, handback=True)
+    assert quiet_wait.decide(True, delib, rec, note, client()) == Speak("handback")

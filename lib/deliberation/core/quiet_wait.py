@@ -11,6 +11,11 @@ the plugin let through) after every spawn of the deliberation, since mid-turn a 
 costs no request and `continue: false` only defers it; no news is due and no workflow is open;
 and more will come — every agent still to arrive is a background agent listed running by that
 Stop, or one that finished lately with its notification pending.
+
+A hand-back message (`<agent-message>`, auto mode) always gets its turn: answered `continue: false`,
+the first two of a wave of three were held as for task notifications, but the third, answered
+with the news, got no model request and the interactive session stalled (measured on 2.1.332 with
+the plugin; docs/CLIENT_CHANNELS.md).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ class Notification:
     count: int  # <task-notification> blocks in the prompt
     status: str  # its <status>, lower case
     repeat: bool  # the agent's result had reached the main agent before this one
+    handback: bool = False  # an <agent-message> (a hand-back), not a task notification
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class Quiet:
 
 @dataclass(frozen=True)
 class Speak:
-    """A turn with the normal answer. `why` (for the event log): switch_off, unattributed,
+    """A turn with the normal answer. `why` (for the event log): switch_off, handback, unattributed,
     not_first_single_completed, report_not_accepted, news_due, turn_open, wave_done,
     may_not_notify (`who`: the agents no notification is sure to come from)."""
 
@@ -71,6 +77,8 @@ def decide(enabled: bool, delib: "Deliberation | None", rec: "AgentRecord | None
     """Quiet when the notification changes nothing the main agent must act on (module docstring)."""
     if not enabled:
         return Speak("switch_off")
+    if note.handback:
+        return Speak("handback")
     if delib is None or rec is None:
         return Speak("unattributed")
     if note.count != 1 or note.status != "completed" or note.repeat:

@@ -72,11 +72,11 @@ def _quiet(ctx: Ctx, prompt: str, arrived: arrival.Notified) -> quiet_wait.Outco
     sess = ctx.tx.session
     active = sess.active_deliberation
     delib = arrived.delib if arrived.delib is not None and arrived.delib.id == active else None
-    handed = prompt.count(hookio.AGENT_MESSAGE)  # a hand-back message: its agent's run completed
     note = quiet_wait.Notification(
-        count=prompt.count(hookio.TASK_NOTIFICATION) + handed,
+        count=prompt.count(hookio.TASK_NOTIFICATION),
         repeat=arrived.repeat,
-        status="completed" if handed else (_tag(prompt, "status") or "").lower(),
+        status=(_tag(prompt, "status") or "").lower(),
+        handback=hookio.is_agent_message(prompt),
     )
     client = quiet_wait.Client(
         idle_since=sess.main_idle_since,
