@@ -31,7 +31,7 @@ for (let i = 0; i < 8 && step && step.next === 'run'; i++) {
     return {status: 'ran', deliberation: A.deliberation, waves: waves}
   }
   const [verdict] = await parallel([() =>
-    agent(wave.checkpoint, {label: 'checkpoint:' + wave.name, phase: wave.phase,
+    agent(wave.checkpoint, {label: 'checkpoint · after ' + wave.name, phase: wave.phase,
       agentType: A.checkpoint.agentType, schema: A.checkpoint.schema})])
   if (verdict === null) {
     return {status: 'checkpoint_failed', deliberation: A.deliberation, waves: waves,

@@ -51,7 +51,7 @@ def ranking_report(ids: "list[str]", persona: str) -> dict:
 
 
 def answers(agent: dict):
-    wave, persona = agent["label"].split(":", 1)
+    wave, persona = agent["label"].split(" · ", 1)
     if wave == "research":
         return research_report(persona)
     if wave == "deliberation" and persona == "synthesis-lead":
@@ -153,7 +153,7 @@ def _lineage(project, sid):
 
 def conflicted(agent: dict):
     """The debate finds a conflict: a hot spot for the depth step."""
-    wave, persona = agent["label"].split(":", 1)
+    wave, persona = agent["label"].split(" · ", 1)
     if wave == "deliberation" and persona == "debate-moderator":
         return {
             "phase": "deliberation",
@@ -223,7 +223,7 @@ def test_the_two_agent_form(project, hook):
     )
 
     def two(agent):
-        wave, persona = agent["label"].split(":", 1)
+        wave, persona = agent["label"].split(" · ", 1)
         if wave == "research":
             rep = research_report(persona)
             rep["rationale"] = (
@@ -246,7 +246,7 @@ def test_a_report_is_checked_at_structured_output_and_an_agent_that_never_report
     _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
 
     def flaky(agent):
-        wave, persona = agent["label"].split(":", 1)
+        wave, persona = agent["label"].split(" · ", 1)
         good = answers(agent)
         if wave == "research" and persona == "security-analyst":
             return [{**good, "findings": []}, good]  # fixed after the denial

@@ -140,7 +140,7 @@ def test_the_verdict_payload_is_what_the_script_reads():
     wave = payload["wave"]
     assert (wave["name"], wave["phase"], wave["last"]) == ("deliberation", "Deliberation", False)
     assert wave["checkpoint"] == workflow_prompts.checkpoint("deliberation")
-    assert [a["label"] for a in wave["agents"]] == ["deliberation:synthesis-lead", "deliberation:debate-moderator"]
+    assert [a["label"] for a in wave["agents"]] == ["deliberation · synthesis-lead", "deliberation · debate-moderator"]
     done = workflow_steps.done("ranked", "Next: write the decision document").payload(d)
     assert done == {
         "plugin": "deliberation",

@@ -35,6 +35,7 @@ from deliberation.text import workflow as words
 WAVE_LIMIT = 8  # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
 PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking"}
+LABEL_SEP = " · "  # a wave agent's label: wave · persona (the checkpoint's: checkpoint · after <wave>)
 CHECKPOINT_SCHEMA: "dict[str, Any]" = {
     "type": "object",
     "properties": {"checkpoint": {"type": "string", "description": "The wave just ended."}},
@@ -57,7 +58,10 @@ class WaveAgent:
         return personas.normalise_agent_type(self.agent_type)
 
     def label(self, wave: str) -> str:
-        return f"{wave}:{self.persona}"
+        """What the person reads in the client's workflow view (/workflows), beside the phase:
+        the wave and the persona, e.g. `research · security-analyst` (measured: the view lists each
+        agent by its label under its phase; the footer shows only the run's name and counts)."""
+        return f"{wave}{LABEL_SEP}{self.persona}"
 
 
 @dataclass(frozen=True)

@@ -301,7 +301,7 @@ class AgentRecord(_Model):
     channel: Literal["agent", "workflow"] = Field(
         "agent", description="How it was spawned: an Agent call, or a wave of the plugin's workflow."
     )
-    label: str = Field("", description="Its label in the plugin's workflow (wave:persona).")
+    label: str = Field("", description="Its label in the plugin's workflow (wave · persona).")
     wave: int = Field(0, description="The plugin workflow's wave it ran in (1-based; 0: not a wave agent).")
 
     @property
