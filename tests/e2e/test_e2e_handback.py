@@ -82,6 +82,9 @@ def assert_revised_and_recorded(project, delib: dict, info: str) -> None:
     # no agent message was scored as a prompt, and none opened a deliberation
     handed = [e for e in rows if e["event"] == "UserPromptSubmit" and "<agent-message" in str(e["payload"].get("prompt"))]
     assert len(handed) >= 10 and all("trigger" not in e for e in handed), len(handed)
+    # the failed first vote reached the person too, with the hand-back that brought it
+    shown = [(e.get("answer") or {}).get("system_message") or "" for e in handed]
+    assert any(f"consensus gate FAILED (consensus {SPLIT_CONSENSUS:.2f} < 0.70" in s for s in shown), shown
     assert len(deliberation_files(project)) == 1
     # no report refused at the hand-back, none sent back at SubagentStop
     assert not [e for e in rows if (e.get("answer") or {}).get("decision") == "deny" and HANDBACK in json.dumps(e)]

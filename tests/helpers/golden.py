@@ -368,6 +368,11 @@ DEPTH = {
     "depth/tier2_denied_planned": ("depth.tier2_denied", dict(broken=[["planned", ["evidence-chase"]]])),
     "depth/tier2_denied_one_per_lens": ("depth.tier2_denied", dict(broken=[["one_per_lens", "evidence-chase"]])),
     "depth/carried": ("depth.carried", dict(label="synthesis-lead summary", share=0.92)),
+    "depth/hot_spot_line": (
+        "depth.hot_spot_line",
+        dict(kind="refuted", verdicts=[["evidence-chase", "weakened"], ["counter-model", "upheld"]]),
+    ),
+    "depth/hot_spot_line_untouched": ("depth.hot_spot_line", dict(kind="missed_angle", verdicts=[])),
     "depth/red_team_before_tier2_running": ("depth.red_team_before_tier2", dict(running=["counter-model"], missing=[])),
     "depth/red_team_before_tier2_missing": ("depth.red_team_before_tier2", dict(running=[], missing=["edge-case-hunt"])),
     "depth/red_team_after_red_team_2": ("depth.red_team_after_red_team_2", {}),
@@ -476,6 +481,23 @@ def cases() -> "dict[str, tuple[str, Any]]":
             ),
         ),
         "gate1/dissent_undocumented": ("gates.gate_failed", _gate1(task_type="default", extra=[_dissenter()])),
+        # what the person is shown of a failed gate (the model reads the hold above)
+        "gate1/person_consensus_below_threshold": (
+            "gates.gate_failed_person",
+            _gate1(
+                task_type="architecture", extra=[_dissenter(documented=True), _dissenter("reliability-engineer", documented=True)]
+            ),
+        ),
+        "gate1/person_consensus_after_revision": (
+            "gates.gate_failed_person",
+            _gate1(
+                task_type="architecture",
+                revision_used=True,
+                extra=[_dissenter(documented=True), _dissenter("reliability-engineer", documented=True)],
+            ),
+        ),
+        "gate1/person_phase_before_ranking": ("gates.gate_failed_person", _gate1(phase="DELIBERATION")),
+        "gate2/person_complexity_handling": ("gates.gate_failed_person", _gate2(scored=("A",), min_alternatives=3)),
         # Gate 2 — every check with pass/FAIL and its figure
         "gate2/improvement_evidence": (
             "gates.gate_failed",
@@ -498,6 +520,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "notes/vote_passed_awaits_review": (
             "notes.vote_passed",
             dict(deliberation=DID, leading="A", consensus=0.91, threshold=0.85, request=REVIEW_REQUEST),
+        ),
+        "notes/vote_passed_person_awaits_review": (
+            "notes.vote_passed_person",
+            dict(deliberation=DID, leading="A", consensus=0.91, threshold=0.85, request=REVIEW_REQUEST, review="human-review"),
+        ),
+        "notes/vote_passed_person_rejected": (
+            "notes.vote_passed_person",
+            dict(deliberation=DID, rejected=True, rejections=3, request=REVIEW_REQUEST, review="hard-reject"),
         ),
         "notes/vote_passed_with_conformity": (
             "notes.vote_passed",
@@ -817,6 +847,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "refusals/state_folder_glob_names": ("refusals.state_folder", dict(case="glob_names", how=".claude/deliberation/**")),
         "refusals/state_folder_bash_names": ("refusals.state_folder", dict(case="bash_names")),
         "refusals/state_folder_ahead": ("refusals.state_folder_ahead", dict()),
+        "refusals/refused_for_person": (
+            "refusals.refused_for_person",
+            dict(
+                what="deliberation:security-analyst",
+                reason='Blind ranking: this RANKING prompt carries which approach leads ("Leading: A"). Next: spawn it '
+                "again with the approach list the plugin gave, in its neutral order.\nMore detail on a second line.",
+            ),
+        ),
         **{
             f"refusals/state_folder_bash_over_{how}": ("refusals.state_folder", dict(case="bash_over", how=how))
             for how in ("grep", "rg", "ag", "find", "git", "other")

@@ -63,6 +63,9 @@ def test_a_refused_spawn_stays_refused_and_the_switch_turns_it_off(project, hook
     sid = session(hook)
     refused = spawn(hook, sid, "synthesis-lead")  # no research yet: the phase order refuses it
     assert refused.decision == "deny"
+    # the person sees why (the client shows a refused Agent call only as "Not run")
+    first = refused.reason.strip().splitlines()[0]
+    assert refused.system_message.startswith("Deliberation plugin refused synthesis-lead: " + first[:80])
     cfg = project / ".claude" / "deliberation" / "config.json"
     cfg.write_text(json.dumps({"deliberation": {"allow_read_only_agents": False}}))
     assert spawn(hook, sid, "security-analyst", n=2).json is None

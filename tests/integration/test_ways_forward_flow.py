@@ -47,6 +47,11 @@ def test_a_split_vote_names_what_is_contested_and_both_ways(project, hook):
     assert "re-rank with the contested points" not in text  # a bare re-rank is not a way forward
     d = load_delib(project)
     assert d["ways"]["revision"] == "available" and d["ways"]["offered_at"] is not None
+    # the person sees it too, not only the model's hidden context
+    assert post.system_message == (
+        f"⚠ Deliberation {d['id']}: consensus gate FAILED (consensus 0.45 < 0.70 for default) — the panel did not "
+        "agree: Claude takes the one revision round, or hands the decision to you."
+    )
 
 
 def test_way_b_the_stop_hands_the_decision_to_the_user(project, hook, monkeypatch, capsys):

@@ -162,7 +162,9 @@ def test_conformity_depth_and_route_sections():
         "with fresh isolation and ask for its strongest objection."
     ) in text
     assert "Posture **ceiling**, status **done**, 2 additional pass(es), 3 workers per wave." in text
-    assert "| `H1` | refuted |" in text and "| `H2` | contradiction |" in text
+    # a hot spot's label says what the red team raised and what tier 2 then found, never more
+    assert "| `H1` | challenged — tier 2: evidence-chase upheld |" in text
+    assert "| `H2` | contradiction — tier 2: counter-model zero signal, edge-case-hunt refuted |" in text
     assert "Tier-2 workers by lens: counter-model 1, edge-case-hunt 1, evidence-chase 1." in text
     assert "- **Override** `H2` → `C`: approach C struck from the lead" in text
     assert "Zero-signal tier-2 results (tier 1 stands): Counter-Model (tier 2)." in text

@@ -13,7 +13,8 @@ from deliberation.cli import views as t
 from deliberation import defaults
 from deliberation.state import queries
 from deliberation.report import outcome
-from deliberation.report.decision_record import record_json
+from deliberation.report.decision_record import hot_spot_verdicts, record_json
+from deliberation.text.depth import hot_spot_line
 
 
 def add_arguments(parser: Any, name: str) -> None:
@@ -189,8 +190,9 @@ def _depth(rec: dict) -> "list[str]":
         lines.append(f"  clamped: {t.one_line(x['clamped'])}")
     if x["skipped_reason"]:
         lines.append(f"  SKIPPED: {t.one_line(x['skipped_reason'])}")
+    found = hot_spot_verdicts(x)
     for h in x["hot_spots"]:
-        lines.append(f"  {h['id']} {h['kind']}: {t.one_line(h['statement'], 110)}")
+        lines.append(f"  {h['id']} {hot_spot_line(h['kind'], found.get(h['id'], []))}: {t.one_line(h['statement'], 110)}")
     if x["tier2_by_lens"]:
         lines.append("  tier 2 by lens: " + ", ".join(f"{k} {v}" for k, v in sorted(x["tier2_by_lens"].items())))
     for o in x["overrides"]:

@@ -2,8 +2,9 @@
 
 A foreground agent's report reaches the main agent in its Agent tool result, so its news is the
 answer of that PostToolUse; a background agent's news waits in the session's notices until its
-task notification has reached the main agent (core/news.py says it then). A batch's news is
-said once (`say_once`).
+task notification (or hand-back message) has reached the main agent (core/news.py says it then).
+A batch's news is said once (`say_once`). A failed gate and a route that needs a person have a
+line for the person too (the model's context is hidden from them): a systemMessage with the news.
 """
 
 from __future__ import annotations
@@ -27,16 +28,22 @@ def deliver(turn: Turn, step: Step, delib: Deliberation, background: bool) -> ho
     if context and step.then_next:
         context = next_step.with_next(delib, turn.cfg, context)
     if step.block:
-        return say_once(turn, delib, hookio.Answer.block(step.block, context=context))
-    return say_once(turn, delib, hookio.Answer(context=context))
+        return say_once(turn, delib, hookio.Answer.block(step.block, context=context, system_message=step.person))
+    return say_once(turn, delib, hookio.Answer(context=context, system_message=step.person))
 
 
 def queue(turn: Turn, step: Step, delib: Deliberation) -> None:
-    """Queue a background agent's news (never a bare progress note: that is said fresh)."""
+    """Queue a background agent's news (never a bare progress note: that is said fresh), and the
+    person's line of it, shown when the news is said."""
     if step.block:
         turn.notify(delib, "gate1", step.block, True)
     elif step.context and not step.progress:
         turn.notify(delib, "info", step.context, False, then_next=step.then_next)
+    else:
+        return
+    person = step.person
+    if person:
+        turn.notify(delib, "person", person, False)
 
 
 def say_once(turn: Turn, delib: Deliberation, answer: hookio.Answer) -> hookio.Answer:

@@ -31,6 +31,7 @@ from deliberation.text import notes, stop
 from deliberation.text import phases as phase_words
 from deliberation.text.gates import RevisionIn
 from deliberation.text.render import Message, render
+from deliberation.text.render import person as person_line
 
 
 @dataclass
@@ -53,6 +54,12 @@ class Step:
     @property
     def context(self) -> "str | None":
         return render(self.news) if self.news is not None else None
+
+    @property
+    def person(self) -> "str | None":
+        """The line the person is shown with it (a failed gate, a route that needs them)."""
+        message = self.hold if self.hold is not None else self.news
+        return person_line(message) if message is not None else None
 
 
 def weights(cfg: Config) -> "dict[str, float]":
@@ -209,6 +216,7 @@ def document_due(delib: Deliberation) -> notes.VotePassed:
             concerns=concerns,
             conformity=delib.conformity,
             request=prd.request_text(delib),
+            review=_review(delib),
         )
     return notes.VotePassed(
         deliberation=delib.id,
@@ -217,7 +225,14 @@ def document_due(delib: Deliberation) -> notes.VotePassed:
         threshold=delib.threshold,
         conformity=delib.conformity,
         request=prd.request_text(delib),
+        review=_review(delib),
     )
+
+
+def _review(delib: Deliberation) -> str:
+    """The route announced with the document's request when it needs a person ('' else)."""
+    announced = delib.prd.announced
+    return announced.route if announced is not None and announce.needs_person(announced.route) else ""
 
 
 @dataclass

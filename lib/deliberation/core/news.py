@@ -27,7 +27,7 @@ def due(turn: Turn, notified: "Deliberation | None") -> "str | None":
     then_next: list[str] = []
     kept: list[Notice] = []
     for n in sess.notices:
-        if waiting[n.deliberation_id]:
+        if waiting[n.deliberation_id] or n.kind == "person":  # the person's lines: for_person
             kept.append(n)
             continue
         if n.text not in said:
@@ -48,10 +48,22 @@ def due(turn: Turn, notified: "Deliberation | None") -> "str | None":
     return "Deliberation plugin:\n" + "\n\n".join(said)
 
 
+def for_person(turn: Turn) -> "str | None":
+    """The person's lines (kind "person") whose deliberation's news is said now; they leave the
+    queue. None: nothing to show."""
+    sess = turn.tx.session
+    delibs: "dict[str, Deliberation | None]" = {}
+    shown = [n for n in sess.notices if n.kind == "person" and not _waits(turn, n.deliberation_id, delibs)]
+    if not shown:
+        return None
+    sess.notices = [n for n in sess.notices if n not in shown]
+    return "\n".join(dict.fromkeys(n.text for n in shown))
+
+
 def due_now(turn: Turn) -> bool:
     """Some queued notice would be said now (`due` would say it); the queue is left as it is."""
     delibs: "dict[str, Deliberation | None]" = {}
-    return any(not _waits(turn, n.deliberation_id, delibs) for n in turn.tx.session.notices)
+    return any(n.kind != "person" and not _waits(turn, n.deliberation_id, delibs) for n in turn.tx.session.notices)
 
 
 def _waits(turn: Turn, did: str, delibs: "dict[str, Deliberation | None]") -> bool:

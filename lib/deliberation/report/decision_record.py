@@ -32,6 +32,7 @@ from deliberation.text.cost import duration, summary_line
 from deliberation.report import outcome
 from deliberation.state.models import Deliberation, Lineage, Spawn
 from deliberation.core.phases import current, ranked_identities
+from deliberation.text.depth import hot_spot_line
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
 STRONG = defaults.CONFIG["gates"]["strong"]
@@ -408,6 +409,20 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
         "tokens": token_usage.summary(delib),
         "basis": d.basis,
     }
+
+
+def hot_spot_verdicts(depth: "dict[str, Any]") -> "dict[str, list[tuple[str, str]]]":
+    """Hot spot id → (tier-2 worker, verdict) of each refutation a worker that took the hot spot
+    on made (a worker with no refutation: "no counter-evidence"; one that restated tier 1: "zero
+    signal"), from the record's depth section."""
+    out: "dict[str, list[tuple[str, str]]]" = {}
+    for row in depth.get("tier2") or []:
+        verdicts = list(dict.fromkeys(x["verdict"] for x in row["refutations"])) or ["no counter-evidence"]
+        if row["zeroed"]:
+            verdicts = ["zero signal"]
+        for hid in row["hot_spots"]:
+            out.setdefault(hid, []).extend((row["lens"], v) for v in verdicts)
+    return out
 
 
 def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE, prices=None) -> "dict[str, Any]":
@@ -1027,7 +1042,16 @@ def _md_depth(rec: dict) -> "list[str]":
     lines.append("")
     lines += _md_tokens(d)
     if d["hot_spots"]:
-        rows = [[md_code(h["id"]), h["kind"], md(h["statement"], 160), md(", ".join(h["sources"]))] for h in d["hot_spots"]]
+        found = hot_spot_verdicts(d)
+        rows = [
+            [
+                md_code(h["id"]),
+                md(hot_spot_line(h["kind"], found.get(h["id"], []))),
+                md(h["statement"], 160),
+                md(", ".join(h["sources"])),
+            ]
+            for h in d["hot_spots"]
+        ]
         lines += ["Hot spots:", ""] + _table(["Id", "Kind", "Statement", "Sources"], rows) + [""]
     if d["tier2_by_lens"]:
         lines.append("Tier-2 workers by lens: " + ", ".join(f"{md(k)} {v}" for k, v in sorted(d["tier2_by_lens"].items())) + ".")

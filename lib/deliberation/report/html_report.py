@@ -19,6 +19,7 @@ from typing import Any
 from deliberation.report import decision_record as dr
 from deliberation.report import outcome as oc
 from deliberation.state.models import Deliberation, Lineage
+from deliberation.text.depth import hot_spot_line
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
 # score → colour: burnt orange (0) → warm paper (5) → steel blue → deep blue (10); colour-blind
@@ -535,8 +536,10 @@ def _depth(rec: dict) -> str:
         return f'<section id="depth"><h2>Depth axis</h2>{head}<p class="note">No hot spot was deepened.</p></section>'
     steps = []
     if d["hot_spots"]:
+        found = dr.hot_spot_verdicts(d)
         spots = "".join(
-            f"<li><code>{esc(h['id'])}</code> {_badge(h['kind'], 'plain')} {esc(h['statement'])}"
+            f"<li><code>{esc(h['id'])}</code> {_badge(hot_spot_line(h['kind'], found.get(h['id'], [])), 'plain')} "
+            f"{esc(h['statement'])}"
             f'<div class="detail">sources: {esc(", ".join(h["sources"]))}</div></li>'
             for h in d["hot_spots"]
         )

@@ -37,7 +37,7 @@ Detector = Literal[
 HotSpotKind = Literal["refuted", "contradiction", "missed_angle"]
 RouteName = Literal["auto-execute", "auto-reject", "human-review", "hard-reject"]
 AdjudicationAction = Literal["approve", "reject", "reverse", "confirm"]
-NoticeKind = Literal["gate1", "depth", "escalation", "phase", "info", "budget"]
+NoticeKind = Literal["gate1", "depth", "escalation", "phase", "info", "budget", "person"]
 ID = r"^[A-Za-z0-9_-]{1,128}$"
 
 
@@ -84,6 +84,7 @@ class Notice(_Model):
     """A message for the main agent that could not be delivered when it arose (background)."""
 
     deliberation_id: str = Field(description="The deliberation it is about ('' for a session-wide budget notice).")
+    # kind "person": a line for the person only (systemMessage), shown when its deliberation's news is said
     kind: NoticeKind
     text: str
     blocking: bool = False

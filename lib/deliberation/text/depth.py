@@ -97,6 +97,16 @@ def clip(text: str, limit: "int | None") -> str:
 KIND_LABEL = {"refuted": "challenged", "missed_angle": "missed_angle", "contradiction": "contradiction"}
 
 
+def hot_spot_line(kind: str, verdicts: "list[tuple[str, str]]") -> str:
+    """A hot spot's kind as the person reads it (`deliberation show`, the record), with what the
+    tier-2 workers that took it on concluded — `verdicts`: (worker, verdict) — so the label never
+    says more than they found: `challenged — tier 2: evidence-chase weakened, counter-model upheld`."""
+    label = KIND_LABEL.get(kind, kind)
+    if not verdicts:
+        return label
+    return f"{label} — tier 2: " + ", ".join(f"{who} {verdict}" for who, verdict in verdicts)
+
+
 # each hot spot's statement, by what made the point contested (core/depth/hot_spots.py); the
 # quoted texts arrive clipped
 

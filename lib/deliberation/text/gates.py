@@ -321,6 +321,25 @@ def gate_failed(o: GateFailed) -> str:
     return "\n".join(lines)
 
 
+def gate_failed_person(o: GateFailed) -> str:
+    """The person's line of a failed gate (the model reads the whole hold; the person would see
+    nothing of it): what failed with its figures, and who decides what now."""
+    r = o.result
+    failed = [c for c in r.checks if not c.passed]
+    if r.gate == "consensus":
+        figures = "; ".join(c.figure if c.figure.startswith(c.name) else f"{c.name} {c.figure}" for c in failed)
+        figures = figures or "the vote did not pass"
+        if o.ways is not None and o.ways.revision == "available":
+            then = "the panel did not agree: Claude takes the one revision round, or hands the decision to you"
+        elif o.ways is not None:
+            then = "the revision round is used: Claude hands the decision to you"
+        else:
+            then = f"Claude must first {r.next_step}" if r.next_step else "Claude must act on it before it may conclude"
+        return f"⚠ Deliberation {o.deliberation}: consensus gate FAILED ({figures}) — {then}."
+    names = ", ".join(c.name for c in failed) or "a check"
+    return f"⚠ Deliberation {o.deliberation}: quality gate FAILED ({names}) — Claude must fix it before it may conclude."
+
+
 class RevisionIn(_Data):
     """The revision round's synthesis has reported: its approaches stand, the fresh ranking is due."""
 

@@ -67,6 +67,7 @@ class VotePassed(_Data):
     concerns: list[Concern] = []
     conformity: list[ConformityWarning] = []
     request: str = ""
+    review: str = ""  # the route announced when it needs a person (human-review, hard-reject); '' when not
 
 
 def passed_text(o: VotePassed) -> str:
@@ -97,6 +98,19 @@ def conformity_note(warnings: "list[ConformityWarning]") -> str:
     ]
     lines += [f"- {w.detector}: {w.evidence} What would test it: {w.recommendation}." for w in warnings]
     return "\n".join(lines)
+
+
+def vote_passed_person(o: VotePassed) -> "str | None":
+    """The person's line when the vote passed and the decision will wait for them (None when the
+    route needs no one): the model's context is hidden from the person."""
+    if not o.review:
+        return None
+    what = "the rejection of every approach" if o.rejected else f"approach {o.leading}"
+    return (
+        f"Deliberation {o.deliberation}: the vote passed ({what}), and the decision goes to you ({o.review}): "
+        f"when Claude has concluded, settle it with `deliberation approve {o.deliberation}` or "
+        f"`deliberation reject {o.deliberation}`."
+    )
 
 
 def vote_passed(o: VotePassed) -> str:

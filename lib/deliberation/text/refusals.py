@@ -182,3 +182,13 @@ def rationale_label(persona, stage):
     if stage == "ranking":
         return f"{persona}'s ranking rationale"
     return f"the {persona}'s rationale for its preferred approach"
+
+
+def refused_for_person(what: str, reason: str, limit: int = 240) -> str:
+    """The person's line for a call the plugin refused (`what`: the agent type, or the tool and
+    its target; `reason`: what the model was told). The client shows a refused Agent call only as
+    "Not run" (measured), so the reason's first line goes to the person too."""
+    first = " ".join((reason.strip().splitlines() or [""])[0].split())
+    if len(first) > limit:
+        first = first[: limit - 1] + "…"
+    return f"Deliberation plugin refused {what}: {first}" if first else f"Deliberation plugin refused {what}."

@@ -40,3 +40,16 @@ _RENDER: "dict[type, Callable[[Any], str]]" = {
 def render(message: Any) -> str:
     """The words of `message` (one of `Message`)."""
     return _RENDER[type(message)](message)
+
+
+# the outcomes the person is told of too (a systemMessage): the rest is the model's business
+_PERSON: "dict[type, Callable[[Any], str | None]]" = {
+    gates.GateFailed: gates.gate_failed_person,
+    notes.VotePassed: notes.vote_passed_person,
+}
+
+
+def person(message: Any) -> "str | None":
+    """The person's line of `message`, when it has one."""
+    said = _PERSON.get(type(message))
+    return said(message) if said is not None else None

@@ -18,11 +18,28 @@ from deliberation.app.handlers.common import Ctx, requested_model, transcript_mo
 from deliberation.core import auto_mode, document_call, document_handover, handback, personas, plugin_workflow, spawn, state_guard
 from deliberation.core.trigger import score_skill, skill_question
 from deliberation.state.paths import plugin_agent_prefix
+from deliberation.text import refusals as refusal_words
 from deliberation.text import review as review_words
 from deliberation.wire import hookio
 
 
 def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
+    answer = _decide(ctx, event)
+    if answer.decision == "deny" and answer.reason and not answer.system_message and event.is_channel_tool:
+        answer.system_message = refusal_words.refused_for_person(_what(event), answer.reason)
+    return answer
+
+
+def _what(event: hookio.PreToolUse) -> str:
+    """What a refused call was, for the person's line."""
+    if event.tool_name == hookio.WORKFLOW_TOOL:
+        return f"the workflow {event.workflow_name}" if event.workflow_name else "the workflow"
+    if event.tool_name == hookio.SEND_MESSAGE_TOOL:
+        return f"a message to {event.message_to or 'an agent'}"
+    return event.subagent_type
+
+
+def _decide(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     if event.tool_name == hookio.WORKFLOW_TOOL:
         return workflow_tool.pre(ctx, event)
     if event.tool_name == hookio.SEND_MESSAGE_TOOL:

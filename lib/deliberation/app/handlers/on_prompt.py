@@ -52,8 +52,10 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
             ctx.notes.append(f"a turn: {quiet.why} {' '.join(quiet.who)}".rstrip())
         ctx.tx.session.main_idle_since = None
         budget = ctx.budget_for_user()
+        person = news.for_person(ctx)
         said = news.due(ctx, arrived.delib)
-        return hookio.Answer(context=workflow_words.outcome_news(outcome, said) if outcome else said, system_message=budget)
+        answer = hookio.Answer(context=workflow_words.outcome_news(outcome, said) if outcome else said, system_message=budget)
+        return answer.warn(person) if person else answer
     ctx.tx.session.main_idle_since = None
     result, context = score_prompt(event.prompt, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
     ctx.extra["trigger"] = result
@@ -61,6 +63,9 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
     budget = ctx.budget_for_user()
     if budget:
         answer.warn(budget)
+    person = news.for_person(ctx)
+    if person:
+        answer.warn(person)
     said = news.due(ctx, None)
     if said:
         answer.context = f"{answer.context}\n\n{said}" if answer.context else said
