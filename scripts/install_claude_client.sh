@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Install the real Claude Code CLI at a pinned version into the repo's git-ignored cache
-# (.cache/claude-client/) for the end-to-end tests, and print the binary's absolute path on the
-# last line of stdout. Idempotent: does nothing when that version is already installed.
+# (.cache/claude-client/<version>/, so versions sit side by side) for the end-to-end tests, and
+# print the binary's absolute path on the last line of stdout. Idempotent: does nothing when that
+# version is already installed. The pin is the newest release the e2e suite passed on
+# (scripts/e2e_client.sh runs it against any version; the README states the range).
 #
 #   CLAUDE_CODE_VERSION   version to install (default below)
-#   CLAUDE_CLIENT_DIR     install directory (default <repo>/.cache/claude-client)
+#   CLAUDE_CLIENT_DIR     install directory (default <repo>/.cache/claude-client/<version>)
 set -euo pipefail
 
-CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.328}"
+CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.332}"
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CLIENT_DIR="${CLAUDE_CLIENT_DIR:-$REPO_ROOT/.cache/claude-client}"
+CLIENT_DIR="${CLAUDE_CLIENT_DIR:-$REPO_ROOT/.cache/claude-client/$CLAUDE_CODE_VERSION}"
 
 die() { echo "install_claude_client: $*" >&2; exit 1; }
 
