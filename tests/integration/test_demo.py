@@ -53,7 +53,7 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
     assert proc.returncode == 0, f"{out}\n{proc.stderr}"
     assert proc.stderr == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Replaying a deliberation recorded from @anthropic-ai/claude-code 2.1.328")
+    assert lines[0].startswith("Replaying a deliberation recorded from @anthropic-ai/claude-code 2.1.3")
     # every line fits 100 columns, save the project's path on its own line
     project = str(keep / "project")
     wide = [line for line in lines if len(line) > 100 and line.strip() != project]
