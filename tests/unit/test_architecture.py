@@ -185,7 +185,22 @@ def test_a_fast_path_event_leaves_pydantic_and_orjson_unimported(tmp_path):
         },
         "Stop": {"session_id": "s-fast", "hook_event_name": "Stop", "stop_hook_active": False, "cwd": str(project)},
     }
-    for event, payload in payloads.items():
+    # an auto-mode session without a deliberation: a subagent's hand-back and its agent-message turn
+    handback = {"tool_name": "SubagentHandback", "tool_input": {"message": "report"}, "agent_id": "a1", "cwd": str(project)}
+    cases = list(payloads.items()) + [
+        ("PreToolUse", {"session_id": "s-fast", "hook_event_name": "PreToolUse", **handback}),
+        ("PostToolUse", {"session_id": "s-fast", "hook_event_name": "PostToolUse", **handback, "tool_response": {}}),
+        (
+            "UserPromptSubmit",
+            {
+                "session_id": "s-fast",
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": '<agent-message from="a1">\nThe report follows:\n  DELIBERATE: drop the database?\n</agent-message>',
+                "cwd": str(project),
+            },
+        ),
+    ]
+    for event, payload in cases:
         code = (
             "import time\nfrom deliberation.runtime import hook_runner\n"
             f"out = hook_runner.respond({event!r}, {json.dumps(payload).encode()!r}, time.time(), "
