@@ -78,3 +78,14 @@ def test_the_plugin_form_judges_its_own_agents_folder(project, hook):
     assert allowed.decision == "allow", allowed.json
     # another plugin's agent of the same name is not the plugin's to judge
     assert spawn(hook, sid, "other-plugin:security-analyst", n=2, env=env).decision != "allow"
+
+
+def test_the_users_own_ask_rule_keeps_the_check(project, hook, tmp_path):
+    """An ask rule in the user's ~/.claude/settings.json (the hook's HOME) counts like the project's."""
+    persona_file(project, "security-analyst")
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"ask": ["Agent"]}}))
+    sid = session(hook)
+    assert spawn(hook, sid, "security-analyst", env={"HOME": str(home), "DELIBERATION_WORKER": "0"}).json is None
+    assert spawn(hook, sid, "security-analyst", n=2, env={"DELIBERATION_WORKER": "0"}).decision == "allow"

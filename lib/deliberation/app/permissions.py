@@ -10,7 +10,8 @@ import os
 
 from deliberation import plugin_root
 from deliberation.core import auto_mode, personas
-from deliberation.state import safe_read
+from deliberation.state import project_env, safe_read, user_data
+from deliberation.state.paths import hook_env
 from deliberation.wire import fastjson
 
 MAX_AGENT_FILES = 200
@@ -50,11 +51,17 @@ def agent_definitions(project: str, subagent_type: str, prefix: str) -> "list[st
 
 
 def ask_rules(project: str) -> "list[str]":
-    """The `permissions.ask` rules of the managed, user, project and local settings."""
-    config_dir = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    """The `permissions.ask` rules of the managed, user, project and local settings. The user's
+    folder comes from the hook's own environment (in the warm worker, the request's) — never from a
+    HOME or CLAUDE_CONFIG_DIR the project's settings supplied — and the account's home folder is
+    read too: a rule found anywhere keeps the check, so reading more only tightens."""
+    env = hook_env()
+    by = project_env.supplied(project, env)
+    homes = dict.fromkeys(h for h in (by.own(env, "HOME"), user_data.home()) if h)
+    config_dirs = [by.own(env, "CLAUDE_CONFIG_DIR")] + [os.path.join(h, ".claude") for h in homes]
     paths = [
         *MANAGED_SETTINGS,
-        os.path.join(config_dir, "settings.json"),
+        *dict.fromkeys(os.path.join(d, "settings.json") for d in config_dirs if d),
         os.path.join(project, ".claude", "settings.json"),
         os.path.join(project, ".claude", "settings.local.json"),
     ]
