@@ -92,7 +92,11 @@ def _answer(event, layout: Layout, cfg: dict):
             waiting = awaiting_approval(layout)  # settings of config.json that wait for this user
             if waiting is None:
                 return None
-            return hookio.Answer(context=self_rating_text(cfg), system_message=awaiting_text(waiting, layout))
+            out = hookio.Answer(context=self_rating_text(cfg), system_message=awaiting_text(waiting, layout))
+            taken = shadows_text(layout)
+            if taken:
+                out.warn(taken)
+            return out
         return None
     return None
 
@@ -136,6 +140,12 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
     result, context = score_prompt(event.prompt, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
+    if result.get("forced"):  # a command the project answers instead of the plugin's: no protocol
+        from deliberation.app import shadowed
+
+        taken = shadowed.forced_by_shadow(layout, shadowed.typed_command(event.prompt), result)
+        if taken is not None:
+            out = hookio.Answer(context=taken[0], system_message=taken[1])
     keep_pending_prompt(
         layout,
         event.session_id,
@@ -153,6 +163,14 @@ def awaiting_text(waiting: list, layout: Layout) -> "str | None":
     from deliberation.text import consent as words
 
     return words.awaiting([i.pair() for i in waiting], layout.project)
+
+
+def shadows_text(layout: Layout) -> "str | None":
+    """The person's line at a session start: which of the plugin's names a file takes (app/shadowed.py)."""
+    from deliberation.app import shadowed
+    from deliberation.text import shadows as words
+
+    return words.session_start(shadowed.at_session_start(layout)) or None
 
 
 def self_rating_text(cfg: dict) -> "str | None":
@@ -176,6 +194,11 @@ def skill_answer(event, layout: Layout, cfg: dict):
         return hookio.Answer()
     result, context = score_skill(question, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
+    from deliberation.app import shadowed
+
+    taken = shadowed.forced_by_shadow(layout, str(event.tool_input.get("skill") or ""), result)
+    if taken is not None:  # a skill or command of the project answers that name, not the plugin
+        out = hookio.Answer(context=taken[0], system_message=taken[1])
     log_line(layout, event, event.raw, out.summary(), ["deliberate command via Skill"], trigger=result)
     return out
 
