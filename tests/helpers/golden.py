@@ -1135,6 +1135,15 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "switch/on": ("switch.switched_on", dict(over_env=False)),
         "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
         "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
+        # a project's settings env switching the plugin off: held until this user approves it, then named as the cause
+        "switch/project_env_held": (
+            "switch.project_env_held",
+            dict(value="off", approve="deliberation trust --project '/home/dev/my project'"),
+        ),
+        "switch/off_by_the_project_s_settings_approved": (
+            "switch.switched_off",
+            dict(by="environment", on_cmd="/deliberation:on", by_project=True),
+        ),
         "prune/too_old": ("prune.too_old", dict(days=31, limit=30.0)),
         "prune/too_old_fraction": ("prune.too_old", dict(days=0, limit=0.5)),
         "prune/trimmed": ("prune.trimmed", dict(size=1200000, limit=1048576)),

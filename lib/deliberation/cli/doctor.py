@@ -367,18 +367,25 @@ def check_config(layout: Layout) -> "list[Finding]":
     from deliberation.state.config import read_config_file
     from deliberation.text import consent as words
 
+    off = consent.env_item(layout)  # the project's settings env switching the plugin off waits too
+    held = (
+        [problem("config", words.doctor_line(off.name, off.value, layout.project))]
+        if off and not consent.env_off_approved(layout)
+        else []
+    )
     if not os.path.lexists(layout.config):
-        return [ok("config", "no config.json: every default applies")]
+        return held or [ok("config", "no config.json: every default applies")]
     from deliberation.app.probes import validate_probes
 
     config, problems = read_config_file(layout.config, layout.project)
     problems = problems + validate_probes(config.escalation)
     out = [problem("config", p) for p in problems]
-    waiting = consent.pending(layout)
+    waiting = [i for i in consent.pending(layout) if i.name != consent.ENV_OFF]
+    out += held
     for item in waiting:
         out.append(problem("config", words.doctor_line(item.name, item.value, layout.project)))
     if not out:
-        approved = consent.requested(consent.read_raw(layout))
+        approved = consent.requested_all(layout)
         extra = f" ({', '.join(i.name for i in approved)} approved by you)" if approved else ""
         return [ok("config", f"config.json is valid{extra}")]
     return out
