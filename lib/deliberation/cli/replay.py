@@ -19,6 +19,7 @@ import tempfile
 
 from deliberation.cli import fail
 from deliberation.runtime.hook_runner import answer_for
+from deliberation.state.consent import CONFIG_LIMIT
 
 COMPARED = ("decision", "reason", "context")
 
@@ -87,7 +88,7 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None, 
         state = os.path.join(project_dir, ".claude", "deliberation")
         os.makedirs(state, exist_ok=True)
         with open(config, "rb") as src, open(os.path.join(state, "config.json"), "wb") as dst:
-            dst.write(src.read())
+            dst.write(src.read(CONFIG_LIMIT + 1))  # a larger one is refused when read (state/config.py)
     old = os.environ.get("CLAUDE_PROJECT_DIR")
     os.environ["CLAUDE_PROJECT_DIR"] = project_dir
     results = []

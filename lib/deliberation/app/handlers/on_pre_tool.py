@@ -11,6 +11,8 @@ core/document_handover.py; a risky tool gets the human-review answer while a dec
 
 from __future__ import annotations
 
+import os
+
 from deliberation.app import adjudication, shadowed, vouch
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
@@ -39,6 +41,7 @@ def handle(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
             event.raw.get("agent_type") if isinstance(event.raw.get("agent_type"), str) else event.agent_type,
             event.cwd or ctx.layout.project,
             ctx.layout.project,
+            os.path.realpath,  # a path is judged by what it resolves to
         )
         if why is not None:
             return hookio.Answer.deny(why)
