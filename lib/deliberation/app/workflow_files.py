@@ -1,7 +1,7 @@
 """The files the plugin's workflow is checked against, each read bounded (regular files only,
-never through a symlink, a size cap): the shipped workflows/deliberate.js, every saved
-workflow the client may resolve a name from (state/client_files.py), a script file a Workflow call names, a run folder's journal (core/plugin_workflow.py
-decides over them)."""
+never through a symlink, a size cap): the shipped workflows/deliberate.js, every saved workflow
+the client may resolve a name from (state/client_files.py), a script file a Workflow call names,
+a run folder's journal (core/plugin_workflow.py decides over them)."""
 
 from __future__ import annotations
 
