@@ -121,7 +121,7 @@ def test_an_unusable_state_folder_keeps_the_trigger_and_the_net_and_says_what_to
         str(p) for p in tmp_path.rglob("*") if "project" not in p.parts or p.is_relative_to(tmp_path / "other-project")
     )
     assert after == before, set(after) ^ set(before)  # nothing written through the link
-    summary(f"hostile/paths: {case} — protocol {got_protocol}/3, force-push note {got_net}/3 (before: 0/3, 0/3); told: rm {link}")
+    summary(f"hostile/paths: {case} — protocol {got_protocol}/3, force-push note {got_net}/3; told: rm {link}")
 
 
 # == PATH and the interpreter: by resolution =====================================================
