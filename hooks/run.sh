@@ -54,7 +54,7 @@ if [ -z "$python" ]; then  # python3 on PATH: absolute entries outside the proje
         real=$PWD
         if [ -n "${CLAUDE_PROJECT_DIR:-}" ]; then
             case "$dir/" in "$CLAUDE_PROJECT_DIR"/*) skipped=1; continue ;; esac
-            case "$real/" in "$project"/*) skipped=1; continue ;; esac
+            if [ -n "$project" ]; then case "$real/" in "$project"/*) skipped=1; continue ;; esac; fi
         fi
         if [ -x "$real/python3" ] && [ ! -d "$real/python3" ]; then python="$real/python3"; break; fi
     done
