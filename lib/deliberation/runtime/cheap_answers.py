@@ -266,9 +266,10 @@ def _project_off(layout: Layout, env: dict) -> bool:
 def stateless_answer(event, layout: Layout, exc):
     """The answer when the state folder cannot be used (`exc`: the UnsafePath that says where):
     from the event itself, with the defaults — the trigger's protocol, the state guard's refusal,
-    the mid-task net's note on a force-push or a production delete, the self-rating — and, at a
-    session start or a prompt, the person's line that names the link to remove. Nothing is read
-    from or written to the state folder; the user's own DELIBERATION=off still switches off."""
+    the mid-task net's note on a force-push or a production delete, the self-rating — and the
+    person's line that names the link to remove (every hook says it, as a failing hook would).
+    Nothing is read from or written to the state folder; the user's own DELIBERATION=off still
+    switches off."""
     from deliberation.core import off_switch as sw
     from deliberation.state.paths import hook_env
     from deliberation.text import switch as words
@@ -283,7 +284,7 @@ def stateless_answer(event, layout: Layout, exc):
     prefix = plugin_agent_prefix()
     if isinstance(event, hookio.UserPromptSubmit):
         if event.is_task_notification:
-            return hookio.Answer()
+            return hookio.Answer(system_message=told)
         from deliberation.core.trigger import score_prompt
 
         _result, context = score_prompt(event.prompt, None, prefix)
@@ -296,12 +297,13 @@ def stateless_answer(event, layout: Layout, exc):
 
             why = refusal(event.tool_name, event.tool_input, event.agent_type, event.cwd or layout.project, layout.project, _real)
             if why is not None:
-                return hookio.Answer.deny(why)
+                return hookio.Answer.deny(why, system_message=told)
         if event.tool_name == "Skill":
             from deliberation.core.trigger import score_skill, skill_question
 
             question = skill_question(event.tool_name, event.tool_input)
-            return hookio.Answer(context=score_skill(question, None, prefix)[1]) if question is not None else hookio.Answer()
+            context = score_skill(question, None, prefix)[1] if question is not None else None
+            return hookio.Answer(context=context, system_message=told)
         from deliberation.core import tool_net
         from deliberation.text import net
 
@@ -310,7 +312,7 @@ def stateless_answer(event, layout: Layout, exc):
             return hookio.Answer(
                 context=net.note_text(call.kind, call.what, prefix, in_subagent=bool(event.agent_id)), system_message=told
             )
-    return hookio.Answer()
+    return hookio.Answer(system_message=told)  # every hook says it, as a failing one would: until the link goes
 
 
 def _shown_path(path: str, project: str) -> str:
