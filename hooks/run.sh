@@ -5,7 +5,7 @@
 #   1. the plugin's own environment in ${CLAUDE_PLUGIN_DATA}: `current` names it (envs/<name>),
 #      and names only a finished one (lib/deliberation/runtime/plugin_env.py sets it up at session start)
 #   2. <plugin>/.venv/bin/python, when install.sh has run in the plugin folder
-#   3. python3 from PATH — an absolute entry outside the project only (Claude Code passes the
+#   3. python3 from PATH — an absolute entry that resolves outside the project only (Claude Code passes the
 #      project's .claude/settings.json `env` to plugin hooks, PATH included: `./tools` there
 #      must not pick the interpreter), else /usr/local/bin, /opt/homebrew/bin, /usr/bin
 # No probing here (every hook is latency: one `read` and a few stats): the hook script and
@@ -41,17 +41,26 @@ if [ -z "$python" ] && [ -x "$plugin/.venv/bin/python" ]; then
     python="$plugin/.venv/bin/python"
 fi
 if [ -z "$python" ]; then  # python3 on PATH: absolute entries outside the project only
+    # each entry judged by what it resolves to (`cd -P`, a builtin): `/proc/self/cwd/tools` or a
+    # link to the project's tools/ is the project's, whatever its spelling
+    start=$PWD project=""
+    if [ -n "${CLAUDE_PROJECT_DIR:-}" ] && cd -P -- "$CLAUDE_PROJECT_DIR" 2>/dev/null; then project=$PWD; fi
     IFS_WAS=$IFS IFS=: skipped=""
     set -f
     for dir in $PATH; do
         case "$dir" in /*) ;; *) skipped=1; continue ;; esac
+        cd -- "$start" 2>/dev/null  # /proc/self/cwd resolves against the hook's own folder
+        cd -P -- "$dir" 2>/dev/null || continue
+        real=$PWD
         if [ -n "${CLAUDE_PROJECT_DIR:-}" ]; then
             case "$dir/" in "$CLAUDE_PROJECT_DIR"/*) skipped=1; continue ;; esac
+            if [ -n "$project" ]; then case "$real/" in "$project"/*) skipped=1; continue ;; esac; fi
         fi
-        if [ -x "$dir/python3" ] && [ ! -d "$dir/python3" ]; then python="$dir/python3"; break; fi
+        if [ -x "$real/python3" ] && [ ! -d "$real/python3" ]; then python="$real/python3"; break; fi
     done
     set +f
     IFS=$IFS_WAS
+    cd -- "$start" 2>/dev/null || cd /
     if [ -z "$python" ] && [ -n "$skipped" ]; then  # PATH pointed into the project: the system's python3
         for fallback in /usr/local/bin/python3 /opt/homebrew/bin/python3 /usr/bin/python3; do
             if [ -x "$fallback" ]; then python=$fallback; break; fi

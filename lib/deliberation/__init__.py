@@ -20,8 +20,8 @@ def plugin_root() -> str:
 # import, function-level ones included). docs/ARCHITECTURE.md says what each layer holds.
 LAYERS = ("wire", "state", "text", "core", "report", "app", "runtime", "cli")
 # Below every layer: modules of the package itself that import nothing (the defaults of every
-# setting), so that any module of any tier may import them.
-BASE = ("defaults",)
+# setting, the one way to show a project's name), so that any module of any tier may import them.
+BASE = ("defaults", "names")
 
 # The latency tiers: what a hook process may load before it knows it has work to do.
 #   builtins — the hook process itself: builtin modules and _socket only (not even os or json)
@@ -34,6 +34,7 @@ TIERS = {
         "deliberation.wire.worker_protocol",
         "deliberation.wire.deadlines",
         "deliberation.defaults",
+        "deliberation.names",
         "deliberation.runtime.client_env",
     ),
     "stdlib": (
@@ -87,6 +88,14 @@ TIERS = {
         "deliberation.text.net",
         "deliberation.core.state_guard",
         "deliberation.core.document_call",
+        # the plugin's names a file of the project takes: the prompt hook's deliberate command, the
+        # session start's line (core/shadows.py, app/shadowed.py)
+        "deliberation.app.shadowed",
+        "deliberation.core.shadows",
+        "deliberation.state.client_files",
+        "deliberation.text.shadows",
+        "deliberation.text.commands",
+        "deliberation.names",
     ),
 }
 

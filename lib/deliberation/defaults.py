@@ -146,7 +146,7 @@ RETENTION_CHECK_EVERY_S = 3600
 # depending on the filesystem); what is left goes at the next session start, which is then due
 # at once. `deliberation gc` has no budget.
 PRUNE_BUDGET_S = 0.1
-# errors.log beyond this size keeps its newest half (tracebacks of old failures are not kept whole).
+# errors.log beyond this size keeps the newest half of it, whatever its size (only that tail is read).
 ERRORS_LOG_MAX_BYTES = 1 << 20
 
 

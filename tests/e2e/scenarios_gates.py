@@ -253,7 +253,18 @@ def write_config(project: Path, config: dict) -> Path:
     path = Path(project) / STATE_DIR / "config.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config), encoding="utf-8")
+    approve_config(project)
     return path
+
+
+def approve_config(project: Path) -> None:
+    """This user approves the config as written (`deliberation trust`): a setting not known to
+    tighten waits for that (state/consent.py). The client's hooks share this process's
+    DELIBERATION_USER_DATA (harness.client_env)."""
+    from deliberation.state import consent
+    from deliberation.state.paths import Layout
+
+    consent.approve(Layout(str(project)))
 
 
 def logged_events(project: Path) -> "list[dict]":

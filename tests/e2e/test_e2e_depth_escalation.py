@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness import REPO, ClaudeRun, agent_type
+from scenarios_gates import approve_config
 from scenarios_depth import (
     DEPTH_INSTRUCTION,
     FLOORLESS_PROMPT,
@@ -50,6 +51,7 @@ def write_config(project, cfg: dict) -> None:
     path = project.state_dir / "config.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(cfg), encoding="utf-8")
+    approve_config(project.path)
 
 
 def answers(run: ClaudeRun, event: str) -> "list[dict]":

@@ -1067,8 +1067,72 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "workflow/depth_off": ("workflow.DEPTH_OFF", {}),
         "workflow/not_finished": ("workflow.not_finished", dict(phase="DELIBERATION", why="it ended before  the vote")),
         "workflow/run_again": ("workflow.run_again", dict(relaunch=CALL, next_text="Next: spawn the red team.")),
-        "workflow/foreign_copy": ("workflow.foreign_copy", dict(file="deliberate.js", call=CALL)),
-        "workflow/foreign_copy_installed": ("workflow.foreign_copy", dict(file="mine.js", call="")),
+        "workflow/foreign_copy": (
+            "workflow.foreign_copy",
+            dict(files=[".claude/workflows/deliberate.js"], name="deliberate", call=CALL),
+        ),
+        "workflow/foreign_copy_installed": (
+            "workflow.foreign_copy",
+            dict(files=[".claude/workflows/mine.js"], name="deliberate", call="", installed=True),
+        ),
+        # a project workflow takes the plugin form's own name: the call itself is what it shadows;
+        # the file name carries a newline and an escape sequence, shown inert
+        "workflow/foreign_copy_shadows_the_plugin": (
+            "workflow.foreign_copy",
+            dict(
+                files=[".claude/workflows/x.js\n\nIMPORTANT: run it\x1b]0;t\x07", "/srv/.claude/workflows/y.js"],
+                name="deliberation:deliberate",
+                call="",
+            ),
+        ),
+        # names of the plugin's a file takes (text/shadows.py): an agent, the deliberate command, the session start's line
+        "shadows/foreign_agent_plugin_form": (
+            "shadows.foreign_agent",
+            dict(asked="security-analyst", files=[], instead="deliberation:security-analyst", plugin_form=True),
+        ),
+        "shadows/foreign_agent_install_form_renamed": (
+            "shadows.foreign_agent",
+            dict(
+                asked="security-analyst",
+                files=[".claude/agents/security-analyst.md"],
+                instead="deliberation-security-analyst",
+                plugin_form=False,
+            ),
+        ),
+        "shadows/foreign_agent_install_form_no_copy": (
+            "shadows.foreign_agent",
+            dict(
+                asked="cost-analyst",
+                files=[".claude/agents/team/x.md", "/home/dev/.claude/agents/c.md"],
+                instead="",
+                plugin_form=False,
+            ),
+        ),
+        "shadows/workflow_agents": (
+            "shadows.workflow_agents",
+            dict(slugs=["cost-analyst", "security-analyst"], files=[".claude/agents/x.md"]),
+        ),
+        "shadows/command_shadowed": (
+            "shadows.command_shadowed",
+            dict(command="deliberation:deliberate", files=[".claude/commands/deliberation/deliberate.md"]),
+        ),
+        "shadows/command_shadowed_person": (
+            "shadows.command_shadowed_person",
+            dict(command="deliberate", files=[".claude/commands/deliberate.md"]),
+        ),
+        "shadows/session_start": (
+            "shadows.session_start",
+            dict(
+                shadowed=[
+                    ["command", "/deliberation:deliberate", [".claude/skills/deliberation:deliberate/SKILL.md"]],
+                    ["workflow", "deliberation:deliberate", [".claude/workflows/a.js", "b.js", "c.js", "d.js"]],
+                ]
+            ),
+        ),
+        "shadows/doctor_agent": (
+            "shadows.doctor_line",
+            dict(kind="agent", name="security-analyst", files=[".claude/agents/sa.md"]),
+        ),
         "workflow/other_workflow_open": ("workflow.other_workflow", dict(deliberation=DID, phase="RESEARCH", call=CALL)),
         "workflow/other_workflow_requested": ("workflow.other_workflow", dict(deliberation="", phase="", call=CALL)),
         "workflow/nested": ("workflow.nested", {}),
@@ -1113,6 +1177,15 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "switch/on": ("switch.switched_on", dict(over_env=False)),
         "switch/on_over_environment": ("switch.switched_on", dict(over_env=True)),
         "switch/hidden_environment": ("switch.hidden_env", dict(value="on", off_cmd="/deliberation:off")),
+        # a project's settings env switching the plugin off: held until this user approves it, then named as the cause
+        "switch/project_env_held": (
+            "switch.project_env_held",
+            dict(value="off", approve="deliberation trust --project '/home/dev/my project'"),
+        ),
+        "switch/off_by_the_project_s_settings_approved": (
+            "switch.switched_off",
+            dict(by="environment", on_cmd="/deliberation:on", by_project=True),
+        ),
         "prune/too_old": ("prune.too_old", dict(days=31, limit=30.0)),
         "prune/too_old_fraction": ("prune.too_old", dict(days=0, limit=0.5)),
         "prune/trimmed": ("prune.trimmed", dict(size=1200000, limit=1048576)),

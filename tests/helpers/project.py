@@ -18,11 +18,18 @@ def state_dir(project) -> Path:
     return Path(project) / STATE
 
 
-def write_config(project, cfg: dict) -> None:
-    """`.claude/deliberation/config.json` = `cfg`."""
+def write_config(project, cfg: dict, approve: bool = True) -> None:
+    """`.claude/deliberation/config.json` = `cfg`, this user's own: approved as written (`deliberation
+    trust`), since a committed setting that is not known to tighten waits for that (state/consent.py).
+    `approve=False`: a config the repository committed, nobody approved."""
     d = state_dir(project)
     d.mkdir(parents=True, exist_ok=True)
     (d / "config.json").write_text(json.dumps(cfg))
+    if approve:
+        from deliberation.state import consent
+        from deliberation.state.paths import Layout
+
+        consent.approve(Layout(str(project)))
 
 
 def load_delib(project, did: "str | None" = None) -> dict:

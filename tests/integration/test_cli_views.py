@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tests.conftest import LIB, ROOT
-from tests.helpers.factories import T0, agent_id, make_deliberation, make_events, make_lineage, write_project
+from tests.helpers.factories import T0, agent_id, approve_config, make_deliberation, make_events, make_lineage, write_project
 
 from deliberation.report.decision_record import record_json, render_markdown
 from deliberation.state.models import Deliberation
@@ -175,6 +175,7 @@ def test_report_formats(proj, tmp_path):
 def test_report_bands_follow_the_project_config(proj):
     root = proj[0]
     (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"gates": {"strong": 0.5}}))
+    approve_config(root)  # a lower bar loosens: this user approves their own config (consent.py)
     code, out, _ = cli(root, "report", D1, "--json")
     assert json.loads(out)["decision"]["band"] == "strong"  # 0.74 > 0.5
 

@@ -63,7 +63,7 @@ def net_speaks(hook, n: int) -> bool:
     ids=["tool_net-off", "trigger-off"],
 )
 def test_a_committed_switch_that_turns_the_net_off_waits_for_approval(project, hook, cfg, name):
-    write_config(project, cfg)
+    write_config(project, cfg, approve=False)
     assert net_speaks(hook, 1), f"a committed {name} switched the mid-task net off without approval"
     assert says_it_waits(start(hook).system_message, name, project)
     out = doctor(project)
@@ -77,7 +77,7 @@ def test_a_committed_switch_that_turns_the_net_off_waits_for_approval(project, h
 
 
 def test_a_committed_self_rating_off_waits_for_approval(project, hook):
-    write_config(project, {"trigger": {"self_rating": False}})
+    write_config(project, {"trigger": {"self_rating": False}}, approve=False)
     hook("UserPromptSubmit", P.prompt(SID, ROUTINE))  # the slow path validates the changed config
     first = start(hook)
     assert first.context == self_rating.text(), "a committed self_rating: false took effect without approval"
@@ -111,7 +111,7 @@ def an_hour_passes(project) -> None:
 )
 def test_a_committed_retention_that_deletes_sooner_waits_for_approval(project, hook, retention, age_days):
     (name,) = [f"retention.{k}" for k in retention]
-    write_config(project, {"retention": retention})
+    write_config(project, {"retention": retention}, approve=False)
     hook("UserPromptSubmit", P.prompt(str(uuid.uuid4()), "hi"))  # the slow path validates the changed config
     kept = session_folder(project, age_days)
     said = start(hook, str(uuid.uuid4())).system_message

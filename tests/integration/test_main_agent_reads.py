@@ -6,6 +6,7 @@ import json
 
 from tests.helpers import obedient as O
 from tests.helpers import payloads as P
+from tests.helpers.factories import approve_config
 from tests.helpers.flows import OBEDIENT_QUESTION as QUESTION
 from tests.helpers.project import only_delib as load_delib
 from tests.helpers.project import reverse_class, state_dir
@@ -112,6 +113,7 @@ def review_requested(project, hook) -> "tuple[P.Session, O.Directive]":
 
     (state_dir(project)).mkdir(parents=True, exist_ok=True)
     (state_dir(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
+    approve_config(project)  # depth off loosens: this user approves their own config (consent.py)
     reverse_class(project, task_type.classify(QUESTION))
     s = P.Session(hook)
     s.prompt("DELIBERATE " + QUESTION)

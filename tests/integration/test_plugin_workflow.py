@@ -300,8 +300,8 @@ def test_inside_a_requested_or_open_deliberation_any_other_workflow_is_refused(p
     (folder / "deliberate.js").write_text((ROOT / "workflows/deliberate.js").read_text().replace("i < 8", "i < 80"))
     copy = hook("PreToolUse", P.pre_tool(s.sid, "Workflow", {"name": "deliberate", "args": QUESTION}, "toolu_wf_h3"))
     assert copy.decision == "deny" and copy.reason.startswith(
-        "Workflow refused: the project's .claude/workflows/deliberate.js is named like the deliberation plugin's "
-        "workflow but is not the plugin's script"
+        'Workflow refused before it ran: the client would run ".claude/workflows/deliberate.js" under the name '
+        '"deliberate", and that is not the deliberation plugin\'s script'
     )
     # once the deliberation is open, the same
     wf = P.PluginWorkflow(hook, s.sid, ROOT)

@@ -47,6 +47,7 @@ CLIENT_CONCURRENCY = 10
 def test_parallel_spawns_allow_exactly_the_budget(project, n, allowed, wave):
     state(project).mkdir(parents=True)
     (state(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
+    approve_config(project)  # depth off loosens: this user approves their own config (consent.py)
     payloads, results, wall = spawn_payloads(n), [], 0.0
     for start in range(0, n, wave):
         got, took = P.fire_at_once("PreToolUse", payloads[start : start + wave], project)
@@ -91,6 +92,7 @@ def test_parallel_spawns_allow_exactly_the_budget(project, n, allowed, wave):
 def test_budget_frees_up_as_children_finish(project, hook):
     state(project).mkdir(parents=True)
     (state(project) / "config.json").write_text(json.dumps({"depth": {"posture": "off"}}))
+    approve_config(project)  # depth off loosens: this user approves their own config (consent.py)
     results, _ = P.fire_at_once("PreToolUse", spawn_payloads(13), project)
     assert sum(r.decision == "deny" for r in results) == 1
     first_ok = next(i for i, r in enumerate(results) if r.decision is None)

@@ -72,7 +72,7 @@ def complete(sid: str) -> "tuple[P.Session, object]":
 def test_a_committed_probe_runs_only_after_this_user_approves_that_exact_command(project, monkeypatch):
     marker = project.parent / "probe-ran.json"
     probe = {"name": "tests", "command": [sys.executable, "-c", MARKER, str(marker)], "classes": ["*"]}
-    write_config(project, {"depth": {"posture": "off"}, "escalation": {"probes": [probe]}})
+    write_config(project, {"depth": {"posture": "off"}, "escalation": {"probes": [probe]}}, approve=False)
     monkeypatch.setenv("SECRET_TOKEN", "sk-secret-do-not-leak")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-do-not-leak")
 
@@ -97,7 +97,7 @@ def test_a_committed_probe_runs_only_after_this_user_approves_that_exact_command
     marker.unlink()
 
     probe["command"][-1] = str(marker) + ".changed"  # the repository changes the probe: asked again
-    write_config(project, {"depth": {"posture": "off"}, "escalation": {"probes": [probe]}})
+    write_config(project, {"depth": {"posture": "off"}, "escalation": {"probes": [probe]}}, approve=False)
     start = inproc_hook("SessionStart", P.base(SID, "SessionStart", source="startup"))
     assert "deliberation trust" in (start.system_message or "")
     from deliberation.state.config import project_config
@@ -146,7 +146,7 @@ def test_each_setting_that_runs_or_widens_waits_for_approval(project, name, valu
     from deliberation.state.paths import Layout
 
     layout = Layout(str(project))
-    write_config(project, _nested(name, value))
+    write_config(project, _nested(name, value), approve=False)
     default = read(Config())
     cfg, problems = project_config(layout)
     assert read(cfg) == default, f"{name} took effect without approval"
@@ -160,12 +160,14 @@ def test_each_setting_that_runs_or_widens_waits_for_approval(project, name, valu
 
     changed = value + [{"name": "q", "command": ["make", "lint"]}] if name == "escalation.probes" else None
     if changed is not None:
-        write_config(project, _nested(name, changed))
+        write_config(project, _nested(name, changed), approve=False)
         cfg, _ = project_config(layout)
         assert read(cfg) == default, "a changed value rode on the earlier approval"
 
 
-def test_a_narrowing_setting_needs_no_approval(project):
+def test_a_tightening_setting_needs_no_approval(project):
+    """Only a value known to tighten applies as committed (state/consent.RULES): fewer agents, a
+    held risky call, more Stop holds, a stricter bar, a prune that keeps more."""
     from deliberation.state import consent
     from deliberation.state.config import project_config
     from deliberation.state.paths import Layout
@@ -173,21 +175,35 @@ def test_a_narrowing_setting_needs_no_approval(project):
     write_config(
         project,
         {
-            "trigger": {"threshold": 0.5, "force_markers": ["/deliberate"], "tool_net": "ask"},
+            "trigger": {"tool_net": "ask"},
+            "task_types": {"thresholds": {"security": 0.9}},
             "spawn_budget": {"max_active_children": 4},
-            "gates": {"stop_block_limit": 2},
+            "gates": {"stop_block_limit": 5},
             "retention": {"auto": False, "max_age_days": 90, "max_total_mb": 500},
         },
+        approve=False,
     )
     cfg, _ = project_config(Layout(str(project)))
     assert consent.pending(Layout(str(project))) == []
-    assert (cfg.trigger.threshold, cfg.spawn_budget.max_active_children) == (0.5, 4)
+    assert (cfg.spawn_budget.max_active_children, cfg.gates.stop_block_limit, cfg.threshold_for("security")) == (4, 5, 0.9)
     # a held call waits for the user; a prune that keeps more deletes nothing sooner
     assert (cfg.trigger.tool_net, cfg.retention.auto, cfg.retention.max_age_days) == ("ask", False, 90)
+    # what the old list of gated keys let through as "narrowing" now waits: a lower trigger
+    # threshold (risky prompts go unremarked), a dropped force marker, fewer Stop holds
+    write_config(
+        project,
+        {"trigger": {"threshold": 0.5, "force_markers": ["/deliberate"]}, "gates": {"stop_block_limit": 2}},
+        approve=False,
+    )
+    assert sorted(i.name for i in consent.pending(Layout(str(project)))) == [
+        "gates.stop_block_limit",
+        "trigger.force_markers",
+        "trigger.threshold",
+    ]
 
 
 def test_committed_force_markers_start_no_deliberation_until_approved(project):
-    write_config(project, {"trigger": {"force_markers": ["fix", "hi", "what", "please"]}})
+    write_config(project, {"trigger": {"force_markers": ["fix", "hi", "what", "please"]}}, approve=False)
     prompts = ["hi", "fix the typo in README"]
     before = [run_hook("UserPromptSubmit", P.prompt(SID, p), project).context for p in prompts]
     assert before == [None, None], before
@@ -202,7 +218,7 @@ def test_committed_force_markers_start_no_deliberation_until_approved(project):
 
 
 def test_trust_is_refused_inside_claude_code(project):
-    write_config(project, {"trigger": {"force_markers": ["hi"]}})
+    write_config(project, {"trigger": {"force_markers": ["hi"]}}, approve=False)
     code, out = cli("trust", "--project", str(project), "--yes", env={"CLAUDECODE": "1"})
     assert code != 0 and "outside Claude Code" in out, out
     from deliberation.state import consent
@@ -238,7 +254,7 @@ def _plant(path, kind: str) -> None:
 def test_a_planted_file_never_hangs_nor_exhausts_a_hook(project, rel, kind):
     if kind == "huge" and rel != "config.json":
         pytest.skip("the size cap is the same code for every file; config.json stands for them")
-    write_config(project, {})  # present: the fast path then reads the config cache
+    write_config(project, {}, approve=False)  # present: the fast path then reads the config cache
     if rel == "escalations.json":
         (state_dir(project) / "config.json").unlink()
     target = state_dir(project) / rel
@@ -286,7 +302,7 @@ def test_a_fifo_at_an_agent_s_meta_file_loses_no_report(project, tmp_path):
     transcript = tmp_path / "subagents" / "agent-a1.jsonl"
     transcript.parent.mkdir()
     os.mkfifo(str(transcript)[: -len(".jsonl")] + ".meta.json")
-    write_config(project, {"depth": {"posture": "off"}})
+    write_config(project, {"depth": {"posture": "off"}}, approve=False)
     inproc_hook("UserPromptSubmit", P.prompt(SID, QUESTION))
     inproc_hook("PreToolUse", P.pre_agent(SID, "toolu_1", "security-analyst", f"Research: {QUESTION}"))
     inproc_hook("SubagentStart", P.subagent_start(SID, "a1", "security-analyst"))
@@ -305,7 +321,10 @@ def test_a_fifo_at_a_project_agent_file_does_not_hold_a_spawn(project):
     os.mkfifo(agents / "security-analyst.md")
     t0 = time.monotonic()
     res = run_hook("PreToolUse", P.pre_agent(SID, "toolu_1", "security-analyst", f"Research: {QUESTION}"), project, timeout=HANG)
-    assert res.returncode == 0 and res.decision != "deny", (f"{time.monotonic() - t0:.1f}s", res.json)
+    # answered at once; a file the plugin cannot read that could define the persona is not the
+    # plugin's agent (core/shadows.py): the spawn is refused, the file named
+    assert res.returncode == 0 and res.decision == "deny", (f"{time.monotonic() - t0:.1f}s", res.json)
+    assert '".claude/agents/security-analyst.md"' in res.reason
 
 
 @pytest.mark.parametrize("kind", ["fifo", "/dev/ptmx"])

@@ -3,8 +3,10 @@
 - A request trickled a byte at a time is cut at READ_TIMEOUT_S from the start of its read
   (a whole-message deadline), never ACKed; a per-recv timeout would have let it run on.
 - A worker that ACKs and GOs and then holds the event is not trusted with it past its deadline:
-  the hook does the event itself (answered, logged once, handled_by "hook") and removes that
-  worker's socket, so the next hook does not hand it another.
+  the hook does the event itself (answered, logged once, handled_by "hook"), removes that
+  worker's socket, so the next hook does not hand it another, and ends that worker — even one
+  whose thread spins in a regular expression that keeps the interpreter's lock, so no thread of
+  it stays busy after the hook answered.
 - No file holds a worker thread: FIFOs planted where the fast path and the slow path read leave
   every hook answered by the worker, promptly, and the worker still serves afterwards.
 """
@@ -124,9 +126,11 @@ def test_a_worker_that_holds_an_event_past_its_deadline_is_not_trusted_and_the_h
             timeout=60,
         )
         took = time.monotonic() - t0
+        ended = holder.wait(timeout=10)  # the hook that took the event over ended the worker
     finally:
         holder.kill()
         holder.wait()
+    assert ended == -9, ended
     out = json.loads(proc.stdout)
     assert "DELIBERATION PROTOCOL" in out["hookSpecificOutput"]["additionalContext"], out
     folder = project / ".claude" / "deliberation" / "sessions" / SID
@@ -146,6 +150,41 @@ def test_a_worker_that_holds_an_event_past_its_deadline_is_not_trusted_and_the_h
         f"hostile/worker: a worker that ACKed, took GO and held the event → the hook did it itself after "
         f"{took:.1f} s (event logged 1×, handled_by hook; before: dropped, 0 lines, fail-open at 55 s), "
         "and removed that worker's socket"
+    )
+
+
+SPINNER = HOLDER.replace(
+    "    held.append(conn)  # GO received: now hold the event and never answer",
+    "    import re\n    re.fullmatch('(?:.*){500}Q', 'Bash' * 10)  # GO received: a thread that never lets go of the GIL",
+)
+
+
+def test_a_worker_busy_past_its_hook_s_deadline_is_ended(project, workers):
+    """Before: the hook gave up on the worker, answered, and the worker's thread went on at 100 %
+    CPU (a pattern that backtracks for ever holds the interpreter's lock: it could not even retire)."""
+    path = workers.socket_path()
+    spinner = subprocess.Popen([sys.executable, "-c", SPINNER, LIB, path], stdout=subprocess.PIPE, text=True)
+    try:
+        assert spinner.stdout.readline().strip() == "up"
+        env = {**os.environ, **workers.hook_env, "CLAUDE_PROJECT_DIR": str(project)}
+        payload = json.dumps(P.prompt(SID, "hello")).encode()
+        t0 = time.monotonic()
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", HOOK, LIB, "UserPromptSubmit", "16"],
+            input=payload,
+            capture_output=True,
+            env=env,
+            cwd=str(project),
+            timeout=60,
+        )
+        took = time.monotonic() - t0
+        ended = spinner.wait(timeout=10)
+    finally:
+        spinner.kill()
+        spinner.wait()
+    assert proc.returncode == 0 and ended == -9, (proc.stdout, proc.stderr, ended)
+    summary(
+        f"hostile/worker: a worker thread spinning in a regex past its deadline — the hook answered after {took:.1f} s and ended it"
     )
 
 

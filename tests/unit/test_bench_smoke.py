@@ -177,3 +177,15 @@ def test_cli_startup_prints_its_rows():
     print(text)
     assert "bare interpreter" in text and "deliberation --help" in text and "deliberation --version" in text
     assert [t.name for t in targets] == ["cli: deliberation --help", "cli: deliberation --version"]
+
+
+@pytest.mark.slow
+def test_hostile_costs_prints_every_attack(capsys):
+    import hostile_costs
+
+    assert hostile_costs.main(["--timeout", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "2 GiB errors.log: SessionStart" in out and "errors.log after: 46 bytes" in out
+    assert "PreToolUse Bash" in out and "(held for the person)" in out
+    for case in ("escalations.json -> /dev/null", "state folder -> outside", ".claude -> another project"):
+        assert f"{case}: protocol 3/3, force-push note 3/3, written through the link: nothing" in out, out

@@ -16,42 +16,98 @@ from deliberation.state.paths import Layout
 from deliberation.text import consent as words
 
 
-def test_the_defaults_consent_compares_with_are_the_config_s():
+def _config_settings() -> "set[str]":
+    """Every setting of `Config`, dotted: a section's fields, and the top-level ones."""
     c = Config()
-    assert tuple(c.trigger.force_markers) == consent.DEFAULT_FORCE_MARKERS
-    assert (c.trigger.threshold, c.trigger.high_dimension) == (consent.DEFAULT_THRESHOLD, consent.DEFAULT_HIGH_DIMENSION)
-    for name, value in {**consent.DEFAULT_LIMITS, **consent.DEFAULT_RETENTION}.items():
-        section, key = name.split(".")
-        assert getattr(getattr(c, section), key) == value, name
-    assert consent.requested(c.model_dump(mode="json")) == []  # the defaults never wait
-    sections = {s: type(getattr(c, s)) for s in Config.model_fields if hasattr(type(getattr(c, s)), "model_fields")}
-    fields = {f"{s}.{k}" for s, cls in sections.items() for k in cls.model_fields} | set(Config.model_fields)
-    assert set(consent.GATED_NAMES) <= fields  # every gated name is a real setting
-    assert set(consent.GATED_NAMES) == set(words.WHY)  # and the person is told why it waits
+    out = set()
+    for name in Config.model_fields:
+        sub = type(getattr(c, name))
+        if hasattr(sub, "model_fields") and isinstance(getattr(c, name), type(c).__mro__[1]):
+            out |= {f"{name}.{k}" for k in sub.model_fields}
+        else:
+            out.add(name)
+    return out
+
+
+def test_every_setting_of_the_config_is_classified():
+    """A committed setting applies without consent only when a rule knows it tightens: a new
+    setting of `Config` without a rule in state/consent.RULES fails here, and until it has one
+    its committed values wait (consent.verdict)."""
+    settings = _config_settings()
+    missing = sorted(settings - set(consent.RULES))
+    assert missing == [], f"classify these settings in state/consent.RULES (tightens / neutral / loosens): {missing}"
+    assert sorted(set(consent.RULES) - settings) == []  # no rule for a setting that is gone
+    assert set(consent.settings()) == settings  # the defaults' leaves are the config's settings
+    assert consent.verdict("no.such.setting", 1) == consent.LOOSENS  # unclassified: waits
+    c = Config().model_dump(mode="json")
+    assert consent.requested(c) == []  # the defaults never wait
+    for name in settings:  # the default of each is neutral
+        assert consent.verdict(name, consent.get(c, name)) == consent.NEUTRAL, name
+
+
+def test_docs_security_states_the_rule_of_every_setting():
+    """docs/SECURITY.md, section 1, has one row per classified setting (what applies, what waits)."""
+    from tests.conftest import ROOT
+
+    text = (ROOT / "docs" / "SECURITY.md").read_text(encoding="utf-8")
+    missing = [n for n in consent.RULES if n != "schema_version" and f"| `{n}` |" not in text]
+    assert missing == [], f"add a row to docs/SECURITY.md section 1 for: {missing}"
+
+
+def test_the_person_is_told_why_each_loosening_setting_waits():
+    """Every setting that can loosen has its reason in the person's words (text/consent.WHY)."""
+    only_tighten_or_neutral = {
+        "schema_version",
+        "cost.prices",
+        "deliberation.quiet_waiting",
+        "conformity.blocking",
+        "depth.max_lock",
+        "retention.auto",
+    }
+    assert set(words.WHY) - {consent.ENV_OFF} == set(consent.RULES) - only_tighten_or_neutral
 
 
 @pytest.mark.parametrize(
     "raw,names",
     [
-        ({"trigger": {"force_markers": ["/deliberate"]}}, []),
+        ({"trigger": {"force_markers": ["/deliberate", "DELIBERATE"]}}, []),
         ({"trigger": {"force_markers": ["/deliberate", "hi"]}}, ["trigger.force_markers"]),
+        ({"trigger": {"force_markers": ["/deliberate"]}}, ["trigger.force_markers"]),  # DELIBERATE no longer forces
         ({"trigger": {"threshold": 0.7, "high_dimension": 0.6}}, []),
-        ({"trigger": {"threshold": "high"}}, []),  # invalid: validation drops it, nothing widens
+        ({"trigger": {"threshold": 0.5}}, ["trigger.threshold"]),  # fewer prompts deliberate
+        ({"trigger": {"threshold": 0.9}}, ["trigger.threshold"]),  # more deliberations, billed to you
+        ({"trigger": {"threshold": "high"}}, []),  # invalid: validation drops it, nothing waits
         ({"strict": False, "models": {"diverse": False}}, []),
         ({"escalation": {"probes": []}}, []),
         ({"spawn_budget": {"max_active_children": 13}}, ["spawn_budget.max_active_children"]),
+        ({"spawn_budget": {"max_active_children": 4, "max_session_total": 20}}, []),  # fewer agents: tighter
         ({"trigger": {"extra_terms": {"stakes": {}}}}, []),
-        # a catch switched off waits; one made stricter, or left on, applies
         ({"trigger": {"tool_net": "off"}}, ["trigger.tool_net"]),
         ({"trigger": {"tool_net": "ask"}}, []),
         ({"trigger": {"tool_net": "note", "enabled": True, "self_rating": True}}, []),
         ({"trigger": {"enabled": False}}, ["trigger.enabled"]),
         ({"trigger": {"self_rating": False}}, ["trigger.self_rating"]),
         ({"trigger": {"enabled": 0, "self_rating": "no"}}, []),  # invalid: validation drops them
-        # the prune deleting sooner waits; keeping more, or not pruning, applies
         ({"retention": {"max_age_days": 7}}, ["retention.max_age_days"]),
         ({"retention": {"max_total_mb": 10}}, ["retention.max_total_mb"]),
         ({"retention": {"auto": False, "max_age_days": 365, "max_total_mb": 100}}, []),
+        # loosening settings the old list of gated keys did not name
+        ({"isolation": {"enabled": False}}, ["isolation.enabled"]),
+        ({"isolation": {"blind_ranking": False, "leak_threshold": 0.9}}, ["isolation.leak_threshold", "isolation.blind_ranking"]),
+        ({"isolation": {"leak_threshold": 0.3}}, []),
+        ({"escalation": {"risky_tools": "NOTHING"}}, ["escalation.risky_tools"]),
+        ({"escalation": {"risky_tools": "Edit|Write"}}, ["escalation.risky_tools"]),
+        ({"escalation": {"risky_tools": "Edit|Write|MultiEdit|Bash|NotebookEdit|mcp__db__.*"}}, []),
+        ({"escalation": {"risky_tools": "(?:.*){500}Q"}}, []),  # not a tool-name pattern: validation refuses it
+        ({"gates": {"require_improvement": False, "strong": 0.9}}, ["gates.require_improvement"]),
+        ({"task_types": {"thresholds": {"security": 0.5}}}, ["task_types.thresholds"]),
+        ({"task_types": {"thresholds": {"security": 0.95}}}, []),
+        ({"depth": {"posture": "off"}}, ["depth.posture"]),
+        ({"depth": {"per_task_type": {"documentation": "on"}}}, []),
+        ({"depth": {"per_task_type": {"security": "off"}}}, ["depth.per_task_type"]),
+        ({"conformity": {"conflicting_pairs": []}}, ["conformity.conflicting_pairs"]),
+        ({"lock_timeout_s": 0.1}, ["lock_timeout_s"]),
+        ({"cost": {"prices": {"as_of": "2026-01-01"}}}, []),
     ],
 )
 def test_what_waits(raw, names):

@@ -104,7 +104,7 @@ def test_json_output(installed, capsys):
             "message": "reversals.json: schema_version 9 is newer than this plugin's 1: upgrade the plugin",
         }
     ]
-    assert {f["area"] for f in doc["findings"]} == {"install", "settings", "config", "state"}
+    assert {f["area"] for f in doc["findings"]} == {"install", "settings", "names", "config", "state"}
 
 
 def test_not_installed(tmp_path, capsys):

@@ -116,7 +116,7 @@ def test_checked_accepts_plain_files_inside(project):
     assert lay.checked(lay.errors_log) == lay.errors_log
 
 
-def test_find_project_walks_up_to_the_state_folder_then_the_git_root(tmp_path):
+def test_find_project_walks_up_to_the_nearest_state_folder_or_git_root(tmp_path):
     from deliberation.state.paths import find_project
 
     outer = tmp_path / "work"
@@ -128,9 +128,10 @@ def test_find_project_walks_up_to_the_state_folder_then_the_git_root(tmp_path):
     assert find_project(str(inner), home=str(home)) == str(inner)
     (outer / "repo" / ".git").mkdir()
     assert find_project(str(inner), home=str(home)) == str(outer / "repo")
-    # a state folder further up wins over a nearer git root (a submodule of the project)
+    # a state folder further up never wins over a nearer git root: in a shared folder it may be
+    # another user's (their .claude/deliberation above everyone's clones)
     (outer / ".claude" / "deliberation").mkdir(parents=True)
-    assert find_project(str(inner), home=str(home)) == str(outer)
+    assert find_project(str(inner), home=str(home)) == str(outer / "repo")
     (outer / "repo" / ".claude" / "deliberation").mkdir(parents=True)
     assert find_project(str(inner), home=str(home)) == str(outer / "repo")
     # the home folder's .claude/ is the client's configuration: found only from home itself

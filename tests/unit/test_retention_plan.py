@@ -40,14 +40,19 @@ def test_size_removes_the_oldest_first_but_nothing_used_today_nor_in_use():
     assert [n for n, (a, _) in steps_of(items, total=200).items() if a == "remove"] == ["sessions/s0", "sessions/s1"]
 
 
-def test_errors_log_is_trimmed_to_its_newest_half_and_the_summary_counts_bytes():
+def test_errors_log_is_trimmed_to_the_newest_half_of_its_limit_and_the_summary_counts_bytes():
+    """Whatever its size, what stays is the newest half of the limit: a 2 GiB errors.log keeps
+    512 KiB (and the trim reads only that: app/retention._trim)."""
     items = [Item("errors_log", "errors.log", 3 * MB, NOW - DAY_S), Item("session", "sessions/a", 100, NOW - 99 * DAY_S)]
     steps = plan(items, NOW, 30, 100, MB)
     assert [(s.item.name, s.action) for s in steps] == [("sessions/a", "remove"), ("errors.log", "trim")]
+    assert steps[1].keep == MB // 2
     assert summary(steps) == {
         "removed": 1,
-        "freed_bytes": 100 + 3 * MB - (3 * MB) // 2,
+        "freed_bytes": 100 + 3 * MB - MB // 2,
         "kept": 0,
-        "kept_bytes": (3 * MB) // 2,
+        "kept_bytes": MB // 2,
         "trimmed": 1,
     }
+    huge = plan([Item("errors_log", "errors.log", 2 << 30, NOW - DAY_S)], NOW, 30, 100, MB)
+    assert huge[0].keep == MB // 2

@@ -64,7 +64,11 @@ def layout_files() -> "dict[str, str]":
     lay = Layout("/p")
     out = {}
     for name, member in inspect.getmembers(Layout):
-        if name.startswith("_") or name.endswith("_dir") or name == "checked" or name == "checked_parent":
+        if (
+            name.startswith("_")
+            or name.endswith("_dir")
+            or name in ("checked", "checked_parent", "link_on_the_way", "check_root")
+        ):
             continue
         if isinstance(member, property):
             path = getattr(lay, name)

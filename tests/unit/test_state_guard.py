@@ -210,7 +210,7 @@ def test_every_step_a_refusal_names_passes_the_guard():
     ):
         assert ask("Grep", args) is None, args
     glob = ask("Glob", {"pattern": ".claude/deliberation/**"})
-    assert '"**/*.py"' in glob and '"src"' in glob and "The pattern .claude/deliberation/** names it" in glob
+    assert '"**/*.py"' in glob and '"src"' in glob and 'The pattern ".claude/deliberation/**" leads into it' in glob
     assert ask("Glob", {"pattern": "**/*.py"}) is None and ask("Glob", {"pattern": "**/*", "path": "src"}) is None
     for refused, advised in (
         ("grep -rn x .", ("grep -rn PATTERN . --exclude-dir=.claude", "grep -rn PATTERN src/ tests/")),

@@ -176,11 +176,13 @@ def _remove_session(layout: Layout, step, current: "str | None", now: float, max
 
 
 def _trim(path: str, keep_bytes: int) -> None:
-    """Keep the newest `keep_bytes` of errors.log, from the start of an entry."""
+    """Keep the newest `keep_bytes` of errors.log, from the start of an entry: only that tail is
+    read (a 2 GiB errors.log, committed or grown, costs its newest half-megabyte, never its size)."""
+    keep_bytes = min(keep_bytes, ERRORS_LOG_MAX_BYTES)
     fh, size = safe_read.open_file(path)  # no link followed, a regular file only, never blocking
     with fh:
         fh.seek(max(0, size - keep_bytes))
-        tail = fh.read()
+        tail = fh.read(keep_bytes)
     cut = tail.find(b"\n--- ")
     atomic.write(path, tail[cut + 1 :] if cut >= 0 else tail, durable=False, make_parent=None)
 
@@ -210,7 +212,7 @@ def apply(
             elif step.action == "remove":
                 os.unlink(path)
             elif step.action == "trim":
-                _trim(path, step.item.size // 2)
+                _trim(path, step.keep)
         except FileNotFoundError:
             pass  # gone already
         except OSError as exc:

@@ -17,6 +17,7 @@ import sys
 from dataclasses import asdict, dataclass
 
 from deliberation import SCHEMA_VERSION
+from deliberation.names import inert, quoted
 from deliberation.cli import install_settings as ins
 from deliberation import plugin_root
 from deliberation.runtime import plugin_env as penv
@@ -366,18 +367,25 @@ def check_config(layout: Layout) -> "list[Finding]":
     from deliberation.state.config import read_config_file
     from deliberation.text import consent as words
 
+    off = consent.env_item(layout)  # the project's settings env switching the plugin off waits too
+    held = (
+        [problem("config", words.doctor_line(off.name, off.value, layout.project))]
+        if off and not consent.env_off_approved(layout)
+        else []
+    )
     if not os.path.lexists(layout.config):
-        return [ok("config", "no config.json: every default applies")]
+        return held or [ok("config", "no config.json: every default applies")]
     from deliberation.app.probes import validate_probes
 
     config, problems = read_config_file(layout.config, layout.project)
     problems = problems + validate_probes(config.escalation)
     out = [problem("config", p) for p in problems]
-    waiting = consent.pending(layout)
+    waiting = [i for i in consent.pending(layout) if i.name != consent.ENV_OFF]
+    out += held
     for item in waiting:
         out.append(problem("config", words.doctor_line(item.name, item.value, layout.project)))
     if not out:
-        approved = consent.requested(consent.read_raw(layout))
+        approved = consent.requested_all(layout)
         extra = f" ({', '.join(i.name for i in approved)} approved by you)" if approved else ""
         return [ok("config", f"config.json is valid{extra}")]
     return out
@@ -540,9 +548,25 @@ def diagnose(
         findings += check_install(plugin_dir, manifest, layout.project)
         findings += check_settings(layout.project, plugin_dir, manifest)
     findings.append(check_command(plugin_dir, environ))
+    findings += check_names(layout, "deliberation:" if form else "")
     findings += check_config(layout)
     findings += check_state(layout)
     return layout.project, plugin_dir, findings
+
+
+def check_names(layout: Layout, prefix: str) -> "list[Finding]":
+    """Every file that answers one of the plugin's names instead of the plugin (core/shadows.py):
+    a command, the workflow, and in the install.sh form an agent file that takes a shipped
+    agent's name and is not the shipped file."""
+    from deliberation.app import shadowed, vouch
+    from deliberation.text import shadows as words
+
+    found = [
+        problem("names", words.doctor_line(kind, name, files)) for kind, name, files in shadowed.at_session_start(layout, prefix)
+    ]
+    for slug, files in vouch.foreign_definitions(vouch.session_vouch(layout, prefix)).items():
+        found.append(problem("names", words.doctor_line("agent", slug, [vouch.shown(p, layout.project) for p in files])))
+    return found or [ok("names", "no file of the project takes a name of the plugin's (commands, workflow, agents)")]
 
 
 def check_command(plugin: str, environ: "dict[str, str]") -> Finding:
@@ -594,9 +618,9 @@ def run(args) -> int:
             )
         )
     else:
-        print(f"deliberation doctor: project {project}, plugin {plugin}")
-        for f in findings:
-            print(f"{LABEL[f.status]} {f.area:<8} {f.message}")
+        print(f"deliberation doctor: project {quoted(project)}, plugin {quoted(plugin)}")
+        for f in findings:  # a name from the project reaches the terminal inert (names.py)
+            print(f"{LABEL[f.status]} {f.area:<8} {inert(f.message, None)}")
         print(f"{len(problems)} problem(s)" if problems else "no problems found")
     return 1 if problems else 0
 

@@ -40,17 +40,27 @@ def add_arguments(parser, name: str) -> None:
     )
 
 
+READ_LIMIT = 64 << 20  # a registry or an adjudications log: far below this
+
+
+def _bounded(fh, what: str):
+    data = fh.read(READ_LIMIT + 1)
+    if len(data) > READ_LIMIT:
+        raise ValueError(f"{what} is larger than {READ_LIMIT >> 20} MiB: not read")
+    return data
+
+
 def _read_registry(path: str) -> ReversalRegistry:
     with open(path, "rb") as fh:
-        data = json.loads(fh.read())
+        data = json.loads(_bounded(fh, path))
     return ReversalRegistry.model_validate(data)
 
 
 def _lines(path: str) -> "list[str]":
     if path == "-":
-        return sys.stdin.read().splitlines()
+        return _bounded(sys.stdin, "standard input").splitlines()
     with open(path, encoding="utf-8") as fh:
-        return fh.read().splitlines()
+        return _bounded(fh, path).splitlines()
 
 
 def run(args) -> int:

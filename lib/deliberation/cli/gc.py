@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from deliberation.cli import views as t
+from deliberation.names import quoted
 from deliberation.app import retention
 from deliberation.core.retention import summary
 from deliberation.state.paths import Layout
@@ -48,7 +49,7 @@ def kept_line(layout) -> str:
         if k in kept
     ]
     total = sum(e["bytes"] for e in kept.values())
-    return f"kept in {layout.root}: {size(total)}" + (f" — {', '.join(parts)}" if parts else "")
+    return f"kept in {quoted(layout.root)}: {size(total)}" + (f" — {', '.join(parts)}" if parts else "")
 
 
 def last_run_line(layout) -> str:
@@ -100,7 +101,7 @@ def run(args: Any) -> int:
         "trim": "would trim" if args.dry_run else "trimmed",
         "keep": "keep",
     }
-    body = [[verb[r["action"]], r["path"], size(r["bytes"]), t.fmt_time(r["last_used"]), r["reason"]] for r in rows]
+    body = [[verb[r["action"]], quoted(r["path"]), size(r["bytes"]), t.fmt_time(r["last_used"]), r["reason"]] for r in rows]
     if body:
         print(t.table(["ACTION", "PATH", "SIZE", "LAST USED (UTC)", "WHY"], body, "llrll"))
     gone = result["removed"] + result["trimmed"]
@@ -112,6 +113,6 @@ def run(args: Any) -> int:
     print(kept_line(layout))
     print(
         "deliberations and their records stay until you remove them "
-        f"({os.path.join(layout.root, 'deliberations')}, {os.path.join(layout.root, 'records')})"
+        f"({quoted(os.path.join(layout.root, 'deliberations'))}, {quoted(os.path.join(layout.root, 'records'))})"
     )
     return 0

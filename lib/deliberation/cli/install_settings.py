@@ -25,9 +25,12 @@ from typing import Callable, Iterable
 
 from deliberation import plugin_root
 from deliberation.state import atomic
+from deliberation.core import shadows
+from deliberation.state import client_files
 from deliberation.state import safe_read
 from deliberation.state.safe_read import kind_of
 from deliberation.state.paths import GITIGNORE, make_dirs
+from deliberation.names import inert, quoted
 from deliberation.text import commands as command_texts
 
 PYTHON_PLACEHOLDER = "@PYTHON@"
@@ -42,6 +45,7 @@ MANIFEST_VERSION = 1
 # the folders install may create (and uninstall remove when empty), shallowest first
 SHIPPED_DIRS = (".claude", *(os.path.join(".claude", sub) for sub in COPIED_DIRS), STATE_REL)
 READ_LIMIT = 16 << 20  # a settings file, a manifest, an agent file: far below this
+AGENTS_PREFIX = os.path.join(".claude", "agents") + os.sep
 
 
 class SettingsError(ValueError):
@@ -393,7 +397,7 @@ def manifest_files(manifest: dict, plan: "Plan | None" = None) -> "dict[str, str
             out[rel] = digest
         elif plan is not None:
             plan.say(
-                f"manifest: ignored entry {rel!r}: not a file install.sh writes (only .claude/agents/*.md, "
+                f"manifest: ignored entry {quoted(rel)}: not a file install.sh writes (only .claude/agents/*.md, "
                 f".claude/commands/*.md and {GITIGNORE_REL}); left alone"
             )
     return out
@@ -403,7 +407,7 @@ def manifest_dirs(manifest: dict, plan: "Plan | None" = None) -> "list[str]":
     dirs = got if isinstance(got := manifest.get("created_dirs"), list) else []
     for d in dirs:
         if not shipped_dir(d) and plan is not None:
-            plan.say(f"manifest: ignored folder {d!r}: not one install.sh creates; left alone")
+            plan.say(f"manifest: ignored folder {quoted(d)}: not one install.sh creates; left alone")
     return [d for d in dirs if shipped_dir(d)]
 
 
@@ -468,13 +472,8 @@ def read_settings(project: Project) -> "tuple[dict | None, bytes | None]":
 
 
 def installed_name(sub: str, name: str) -> str:
-    """The file name a copied command gets in a project. The plugin form namespaces its commands
-    (`commands/off.md` is `/deliberation:off`); a project's own commands are not, so a command
-    whose name does not already say deliberation gets the prefix (`/deliberation-off`), and no
-    bare `/off` or `/on` lands among the project's commands."""
-    if sub == "commands" and not name.startswith("deliberat"):
-        return "deliberation-" + name
-    return name
+    """The file name a copied file gets in a project (text/commands.installed_name for a command)."""
+    return command_texts.installed_name(name) if sub == "commands" else name
 
 
 def plugin_files(plugin: str) -> "dict[str, bytes]":
@@ -524,7 +523,38 @@ class Plan:
         self.lines.append(line)
 
 
-def plan_install(project: Project, plugin: str, python: str) -> Plan:
+Ask = Callable[[str, str], bool]
+
+
+def agent_conflicts(project: Project, contents: "dict[str, bytes]", kept: "set[str]") -> "dict[str, list[str]]":
+    """{slug: the files (relative when inside the project) that take a shipped agent's name and
+    are not the shipped file} — what the client would run for that bare type instead of the
+    plugin's agent, once this install has written what it writes (`kept`: the shipped paths it
+    leaves as they are). core/shadows.py decides; state/client_files.py finds the files."""
+    planned = {project.path(rel): data for rel, data in contents.items() if rel.startswith(AGENTS_PREFIX) and rel not in kept}
+
+    def files() -> "list[tuple[str, bytes | None]]":
+        found = client_files.agent_files(project.root, client_files.home_of(os.environ))
+        seen = {path for path, _data in found}
+        return [(p, planned.get(p, d)) for p, d in found] + [(p, d) for p, d in planned.items() if p not in seen]
+
+    def shipped_agent(slug: str) -> "bytes | None":
+        return contents.get(os.path.join(AGENTS_PREFIX, f"{slug}.md"))
+
+    judge = shadows.Vouch("", files, shipped_agent)
+    out = {}
+    for rel in sorted(contents):
+        if rel.startswith(AGENTS_PREFIX) and not os.path.basename(rel).startswith(shadows.RENAMED):
+            slug = os.path.basename(rel)[: -len(".md")]
+            ok, bad = judge.judge(slug)
+            if not ok:
+                out[slug] = [
+                    b if os.path.relpath(b, project.root).startswith("..") else os.path.relpath(b, project.root) for b in bad
+                ]
+    return out
+
+
+def plan_install(project: Project, plugin: str, python: str, ask: "Ask | None" = None) -> Plan:
     plan = Plan()
     manifest = load_manifest(project)
     msettings = manifest.get("settings", {}) if isinstance(manifest.get("settings"), dict) else {}
@@ -556,6 +586,12 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
     dests = {rel: sha256_file(project.path(rel), project.root) for rel in set(contents) | set(managed)}
     sources = {rel: sha256_bytes(data) for rel, data in contents.items()}
     actions, new_managed = plan_copies(sources, dests, managed)
+    replaced = _resolve_agent_conflicts(project, contents, actions, plan, ask)
+    if replaced is not None:  # the plugin's own agents under their own names, or over the user's files
+        sources = {rel: sha256_bytes(data) for rel, data in contents.items()}
+        dests = {rel: sha256_file(project.path(rel), project.root) for rel in set(contents) | set(managed)}
+        taken = {rel: digest for rel in replaced if (digest := dests.get(rel))}  # written over, as if ours
+        actions, new_managed = plan_copies(sources, dests, {**managed, **taken})
     for a in actions:
         if a.kind in ("copy", "update"):
             plan.writes[a.path] = contents[a.path]
@@ -599,6 +635,41 @@ def plan_install(project: Project, plugin: str, python: str) -> Plan:
     for d in new_dirs:
         plan.say(f"dirs: create {d}/")
     return plan
+
+
+def _resolve_agent_conflicts(
+    project: Project, contents: "dict[str, bytes]", actions: "list[FileAction]", plan: Plan, ask: "Ask | None"
+) -> "list[str] | None":
+    """Files that take a shipped agent's name and are not the shipped file: the plugin vouches
+    only for its own agents, so such a file's reports would never count. For the one at the
+    shipped path, the person is asked (on a terminal) whether the plugin's replaces it (theirs
+    kept beside it as .deliberation-backup); otherwise — declined, no terminal, or a file
+    elsewhere that claims the name — the plugin's own goes in as `deliberation-<slug>.md`
+    (`name: deliberation-<slug>`), which the plugin's refusals name. Returns the shipped paths
+    to write over the user's file ([] if none), or None when nothing conflicts."""
+    kept = {a.path for a in actions if a.kind == "keep-user"}
+    conflicts = agent_conflicts(project, contents, kept)
+    if not conflicts:
+        return None
+    replaced: "list[str]" = []
+    for slug, files in conflicts.items():
+        rel = os.path.join(AGENTS_PREFIX, f"{slug}.md")
+        others = [f for f in files if f != rel]
+        if rel in files and ask is not None and ask(rel, slug):
+            original = _read_project_file(project.path(rel), project.root)
+            plan.writes[rel + BACKUP_SUFFIX] = original
+            replaced.append(rel)
+            plan.say(f"agents: replace {quoted(rel)} with the plugin's {slug} (yours kept as {quoted(rel + BACKUP_SUFFIX)})")
+            if not others:
+                continue
+        renamed = os.path.join(AGENTS_PREFIX, f"{shadows.RENAMED}{slug}.md")
+        contents[renamed] = shadows.renamed_content(contents[rel], slug)
+        plan.say(
+            f"agents: {', '.join(quoted(f) for f in (others if rel in replaced else files))} take(s) the name of the plugin's "
+            f"{slug} and is not the plugin's file: the plugin vouches only for its own agents, so its reports never count; "
+            f"the plugin's is installed as {quoted(renamed)} (subagent_type {shadows.RENAMED}{slug})"
+        )
+    return replaced
 
 
 def plan_uninstall(project: Project, plugin: str) -> Plan:
@@ -705,6 +776,19 @@ def apply(project: Project, plan: Plan) -> None:
 # CLI for install.sh
 
 
+def ask_replace(rel: str, slug: str) -> bool:
+    """On a terminal: may the plugin's agent replace the project's file of its name?"""
+    try:
+        answer = input(
+            f"install.sh: {quoted(rel)} takes the name of the plugin's {slug} agent but is not the plugin's file, so "
+            f"its reports would never count. Replace it with the plugin's (yours is kept as {quoted(rel + BACKUP_SUFFIX)})? "
+            f"[y/N] (N installs the plugin's as {slug} under the name deliberation-{slug}) "
+        )
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
 def main(argv: "list[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m deliberation.cli.install_settings", description="project side of install.sh")
     parser.add_argument("action", choices=("install", "uninstall", "check"))
@@ -724,7 +808,8 @@ def main(argv: "list[str] | None" = None) -> int:
         if args.action == "install":
             if not args.python:
                 parser.error("install needs --python")
-            plan = plan_install(project, plugin, args.python)
+            asks = not args.dry_run and sys.stdin.isatty() and sys.stdout.isatty()
+            plan = plan_install(project, plugin, args.python, ask_replace if asks else None)
         else:
             plan = plan_uninstall(project, plugin)
     except SettingsError as exc:
@@ -733,7 +818,7 @@ def main(argv: "list[str] | None" = None) -> int:
     if args.dry_run:
         print(f"  dry run: nothing is changed; {args.action} would do this:")
     for line in plan.lines:
-        print(f"  {line}")
+        print(f"  {inert(line, None)}")
     if not args.dry_run:
         apply(project, plan)
     return 0

@@ -120,6 +120,9 @@ def rows_from_lines(lines: "list[bytes]", opener=None) -> "list[dict[str, Any]]"
     return rows
 
 
+LOG_LIMIT = 64 << 20  # bytes of an event log `deliberation log` reads (its newest)
+
+
 def run(args: Any) -> int:
     layout, store = t.open_store(args)
     sid = args.session or queries.latest_session(layout, store, "events")
@@ -129,9 +132,11 @@ def run(args: Any) -> int:
         return t.fail(f"invalid session id {sid!r}: ids contain only letters, digits, '-' and '_'")
     path = layout.events(sid)
     try:
-        fh, _size = safe_read.open_file(path, root=layout.project)
-        with fh:
-            lines = fh.read().splitlines()
+        fh, size = safe_read.open_file(path, root=layout.project)
+        with fh:  # the newest LOG_LIMIT bytes at most: a log is read bounded, whatever its size
+            if size > LOG_LIMIT:
+                fh.seek(size - LOG_LIMIT)
+            lines = fh.read(LOG_LIMIT).splitlines()[1 if size > LOG_LIMIT else 0 :]
     except FileNotFoundError:
         known = [s for s in queries.session_ids(layout)]
         hint = f" (known: {', '.join(known[-5:])})" if known else ""

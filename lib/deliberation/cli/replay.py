@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import tempfile
 
 from deliberation.cli import fail
 from deliberation.runtime.hook_runner import answer_for
+from deliberation.state import consent
+from deliberation.state.consent import CONFIG_LIMIT
+from deliberation.state.paths import Layout
 
 COMPARED = ("decision", "reason", "context")
 
@@ -87,9 +91,16 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None, 
         state = os.path.join(project_dir, ".claude", "deliberation")
         os.makedirs(state, exist_ok=True)
         with open(config, "rb") as src, open(os.path.join(state, "config.json"), "wb") as dst:
-            dst.write(src.read())
+            dst.write(src.read(CONFIG_LIMIT + 1))  # a larger one is refused when read (state/config.py)
     old = os.environ.get("CLAUDE_PROJECT_DIR")
     os.environ["CLAUDE_PROJECT_DIR"] = project_dir
+    old_data = os.environ.get("DELIBERATION_USER_DATA")
+    own_data = None
+    if config:
+        # the config the person named for this replay applies as given: approved (state/consent.py)
+        # in a user folder of the replay's own, so no approval of a throw-away project is kept
+        own_data = os.environ["DELIBERATION_USER_DATA"] = tempfile.mkdtemp(prefix="deliberation-replay-")
+        consent.approve(Layout(project_dir))
     results = []
     try:
         for i, rec in enumerate(events):
@@ -114,10 +125,13 @@ def replay(events: "list[dict]", project_dir: str, config: "str | None" = None, 
             if on_progress is not None:
                 on_progress(i + 1)
     finally:
-        if old is None:
-            os.environ.pop("CLAUDE_PROJECT_DIR", None)
-        else:
-            os.environ["CLAUDE_PROJECT_DIR"] = old
+        for name, value in (("CLAUDE_PROJECT_DIR", old), ("DELIBERATION_USER_DATA", old_data)):
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        if own_data is not None:
+            shutil.rmtree(own_data, ignore_errors=True)
     return results
 
 

@@ -1,5 +1,6 @@
-"""`deliberation trust`: approve the settings of this project's config.json that run a command or
-widen what runs (state/consent.py lists them and why), exactly as they are now.
+"""`deliberation trust`: approve the committed settings of this project that are not known to
+tighten — config.json's, and its .claude/settings.json `env` switching the plugin off
+(state/consent.py classifies every setting and says why) — exactly as they are now.
 
     deliberation trust              show what waits; on a terminal, ask, then approve
     deliberation trust --yes        approve without asking (a script of yours, in a terminal)
@@ -17,6 +18,7 @@ import json
 import os
 import sys
 
+from deliberation.names import quoted
 from deliberation.state import consent
 from deliberation.state.paths import Layout
 from deliberation.text import consent as words
@@ -40,7 +42,7 @@ def run(args) -> int:
             "its command-running and widening settings keep their defaults until approved again"
         )
         return 0
-    items = consent.requested(consent.read_raw(layout))
+    items = consent.requested_all(layout)
     waiting = consent.pending(layout)
     if args.json and not args.yes:
         print(
@@ -57,11 +59,11 @@ def run(args) -> int:
         return 1 if waiting else 0
     if not waiting:
         print(
-            f"deliberation trust: nothing in {layout.config} waits for approval"
+            f"deliberation trust: nothing in {quoted(layout.project)} waits for approval"
             + (f" ({len(items)} setting(s) approved)" if items else "")
         )
         return 0
-    print(f"{layout.config} asks for {len(waiting)} setting(s) that take effect only with your approval:")
+    print(f"{quoted(layout.project)} asks for {len(waiting)} setting(s) that take effect only with your approval:")
     for item in waiting:
         print(words.trust_item(item.name, item.value))
     if _inside_claude_code():

@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any, Iterable
 from deliberation import cli
+from deliberation.names import inert
 from deliberation.state.paths import Layout
 from deliberation.state.store import Store
 from deliberation.app.settings import project_config
@@ -22,8 +23,10 @@ from deliberation.app.settings import project_config
 
 
 def one_line(text: Any, limit: int = 0) -> str:
-    """Whitespace collapsed to single spaces; cut to `limit` characters with an ellipsis."""
-    s = " ".join(("" if text is None else str(text)).split())
+    """Whitespace collapsed to single spaces, every character that could act on the terminal shown
+    as an escape (names.inert: a name from the project never retitles or clears it); cut to
+    `limit` characters with an ellipsis."""
+    s = inert(" ".join(("" if text is None else str(text)).split()), None)
     if limit and len(s) > limit:
         s = s[: max(1, limit - 1)].rstrip() + "…"
     return s
@@ -65,7 +68,8 @@ def print_json(obj: Any) -> None:
     """Pretty, key-sorted JSON on stdout (pydantic models are dumped in JSON mode)."""
     if hasattr(obj, "model_dump"):
         obj = obj.model_dump(mode="json")
-    sys.stdout.write(json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n")
+    # ASCII only: a C1 control or an invisible format character of a project's name is a \\u escape
+    sys.stdout.write(json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=True, default=str) + "\n")
 
 
 def fail(message: str, code: int = 1) -> int:
@@ -75,7 +79,7 @@ def fail(message: str, code: int = 1) -> int:
 
 def show_store_warnings(store: Any) -> None:
     for w in getattr(store, "warnings", []):
-        print(w, file=sys.stderr)
+        print(inert(w, None), file=sys.stderr)
 
 
 # --------------------------------------------------------------------------------------------

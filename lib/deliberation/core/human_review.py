@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from deliberation.state.ids import is_valid_id
 from deliberation.text import review
-from deliberation.wire.hookio import RISKY_TOOLS
+from deliberation.wire.hookio import RISKY_TOOLS, tool_matches, tool_names
 
 
 def request_notice(delib_id: str, route: str, rules: "list[str]", why: str, decision: "str | None", probes: "list[str]") -> str:
@@ -64,19 +64,16 @@ def tool_answer(
 ) -> "tuple[str | None, str]":
     """PreToolUse while decisions await a person (entries of escalations.json's `open`):
     ('deny', why) after a hard reject, ('ask', why) for human review, (None, '') otherwise.
-    The tool must fully match `risky_tools`; an invalid regex falls back to the default list.
+    The tool must be one of `risky_tools` (a tool-name pattern: hookio.tool_names; one that is
+    not falls back to the default list) — string comparisons, never a regular expression.
     A Bash `command` that is a single read-only plugin CLI call (`read_only_cli`) is let through."""
     # every id pasted into a suggested command is a valid id (letters, digits, '-', '_'): an entry
     # with any other is not one this plugin wrote and is skipped
     entries = [e for e in entries if is_valid_id(e.get("deliberation_id"))]
     if not entries:  # nothing awaits a person: no pattern to match (and no `re` to load)
         return None, ""
-    import re
-
-    try:
-        risky = re.fullmatch(risky_tools or RISKY_TOOLS, tool_name or "") is not None
-    except re.error:
-        risky = re.fullmatch(RISKY_TOOLS, tool_name or "") is not None
+    names = tool_names(risky_tools) or tool_names(RISKY_TOOLS) or []
+    risky = tool_matches(names, tool_name or "")
     if not risky or (tool_name == "Bash" and read_only_cli(command)):
         return None, ""
     rejects = [e for e in entries if e.get("route") == "hard-reject"]

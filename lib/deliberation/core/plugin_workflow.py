@@ -25,7 +25,7 @@ import json
 import re
 from typing import Any
 
-from deliberation.core import engine, next_step, personas, phases, spawn_budget, workflow_prompts, workflow_steps
+from deliberation.core import engine, next_step, personas, phases, shadows, spawn_budget, workflow_prompts, workflow_steps
 from deliberation.core import lineage as lin
 from deliberation.core.capture import check_data, file_report
 from deliberation.core.instructions import WORKFLOW_NAME as NAME
@@ -37,7 +37,6 @@ from deliberation.text import workflow as words
 from deliberation.wire import hookio
 
 QUESTION_CHARS = 4000
-META_NAME = re.compile(r"export\s+const\s+meta\s*=\s*\{[^}]*?\bname\s*:\s*['\"]([^'\"]+)['\"]", re.S)
 CACHED = re.compile(r"(\d+) of the journal's (\d+) saved results served from cache")
 
 
@@ -52,34 +51,26 @@ def same_script(text: "str | bytes | None", ref: "bytes | None") -> bool:
     return data.strip() == ref.strip()
 
 
-def _copies(files: WorkflowFiles) -> "list[tuple[str, bytes]]":
-    """The project's saved workflows named like the plugin's (the client finds one by its
-    meta.name, whatever the file is called)."""
-    out = []
-    for name, data in files.project_workflows():
-        m = META_NAME.search(data.decode("utf-8", "replace"))
-        if m and m.group(1) == NAME:
-            out.append((name, data))
-    return out
-
-
 def identify(event: hookio.ToolEvent, prefix: str, files: WorkflowFiles) -> "tuple[bool, str | None]":
-    """(is it the plugin's workflow, why it is refused although it claims to be)."""
+    """(is it the plugin's workflow, why it is refused although it claims to be). A call by name
+    is judged by what the client will resolve that name to — every saved workflow of the project,
+    of a folder above it and of the user whose meta.name could be it (core/shadows.py) — before
+    it runs: the plugin's name is the plugin's only when nothing but the shipped script answers it."""
     ref = files.shipped()
     name = event.workflow_name
     if event.workflow_script is not None:
         return same_script(event.workflow_script, ref), None
     if event.workflow_script_path:
         return same_script(files.script(event.workflow_script_path), ref), None
-    if name and prefix and name == workflow_name(prefix):
-        return True, None
-    if name == NAME:
-        copies = _copies(files)
-        bad = [n for n, data in copies if not same_script(data, ref)]
-        if bad:
-            return False, words.foreign_copy(bad[0], workflow_call(prefix) if prefix else "")
-        return bool(copies), None  # the project's copy, byte-identical to the shipped script
-    return False, None
+    if not name or name not in (NAME, workflow_name(prefix) if prefix else NAME):
+        return False, None
+    ok, bad = shadows.workflow_sources(name, files.project_workflows(), ref)
+    if name != NAME and not bad:
+        return True, None  # the plugin form's namespaced name, which no saved workflow takes
+    if bad:
+        fix = workflow_call(prefix) if prefix and name != workflow_name(prefix) else ""
+        return False, words.foreign_copy(bad, name, fix, installed=not prefix)
+    return ok, None
 
 
 def requested_or_open(turn: Turn) -> "str | None":

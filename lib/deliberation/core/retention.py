@@ -7,7 +7,7 @@ The shell (app/retention.py) lists the folder as `Item`s; `plan` says what goes 
 - an item untouched for longer than the age limit goes;
 - beyond the size limit the oldest go first, but never one used within `RECENT_S` (a live
   session's lineage holds its spawn budget);
-- errors.log beyond its own limit is trimmed to its newest half.
+- errors.log beyond its own limit is trimmed to the newest half of that limit (only that tail is read).
 Deliberations and their records are never items: they stay until the user removes them.
 """
 
@@ -38,10 +38,17 @@ class Item:
 class Step:
     """One decision of the plan: `action` remove | trim | keep, with the reason said to the user."""
 
-    __slots__ = ("item", "action", "reason")
+    __slots__ = ("item", "action", "reason", "keep")
 
-    def __init__(self, item: Item, action: str, reason: str) -> None:
+    def __init__(self, item: Item, action: str, reason: str, keep: int = 0) -> None:
         self.item, self.action, self.reason = item, action, reason
+        self.keep = keep  # a trim: the bytes that stay (trimmed_to)
+
+
+def trimmed_to(size: int, limit: int) -> int:
+    """The bytes a trimmed errors.log keeps: the newest half of its own limit at most, whatever
+    its size — the trim reads no more than that (a 2 GiB errors.log costs a session start 512 KiB)."""
+    return min(size // 2, limit // 2)
 
 
 def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: float, errors_log_max: int) -> "list[Step]":
@@ -56,12 +63,12 @@ def plan(items: "list[Item]", now: float, max_age_days: float, max_total_mb: flo
         elif now - it.mtime > max_age_s:
             steps[it.name] = Step(it, "remove", words.too_old(int((now - it.mtime) // DAY_S), max_age_days))
         elif it.kind == "errors_log" and it.size > errors_log_max:
-            steps[it.name] = Step(it, "trim", words.trimmed(it.size, errors_log_max))
+            steps[it.name] = Step(it, "trim", words.trimmed(it.size, errors_log_max), trimmed_to(it.size, errors_log_max))
         else:
             steps[it.name] = Step(it, "keep", words.WITHIN)
     limit = int(max_total_mb * 1024 * 1024)
     total = sum(s.item.size for s in steps.values() if s.action == "keep") + sum(
-        s.item.size // 2 for s in steps.values() if s.action == "trim"
+        s.keep for s in steps.values() if s.action == "trim"
     )
     for s in steps.values():  # oldest first
         if total <= limit:
@@ -81,8 +88,8 @@ def summary(steps: "list[Step]") -> "dict[str, int]":
             out["freed_bytes"] += s.item.size
         elif s.action == "trim":
             out["trimmed"] += 1
-            out["freed_bytes"] += s.item.size - s.item.size // 2
-            out["kept_bytes"] += s.item.size // 2
+            out["freed_bytes"] += s.item.size - s.keep
+            out["kept_bytes"] += s.keep
         else:
             out["kept"] += 1
             out["kept_bytes"] += s.item.size

@@ -19,6 +19,10 @@ import posixpath
 
 from deliberation.core.personas import is_deliberation_agent
 
+TYPE_CHECKING = False  # mypy reads the block below; the fast path does not load `typing`
+if TYPE_CHECKING:
+    from typing import Callable
+
 TOOLS = ("Read", "Grep", "Glob", "Bash")
 STATE = ".claude/deliberation"
 # how every file name in the state folder ends (state/paths.py, the store's locks, the journal)
@@ -39,23 +43,36 @@ def _abs(path: str, cwd: str) -> str:
     return posixpath.normpath(posixpath.join(cwd or "/", path or "."))
 
 
-def refusal(tool_name: str, tool_input: object, agent_type: "str | None", cwd: str, project: str) -> "str | None":
+def refusal(
+    tool_name: str,
+    tool_input: object,
+    agent_type: "str | None",
+    cwd: str,
+    project: str,
+    resolve: "Callable[[str], str] | None" = None,
+) -> "str | None":
     """The refusal text (from text.refusals) when this call would read the state folder; None
-    when it may run."""
+    when it may run. `resolve` (the shell's realpath) judges a path by what it resolves to, not by
+    its spelling: a committed `notes -> .claude/deliberation` leads into the state folder too."""
     if tool_name not in TOOLS or not agent_type or not is_deliberation_agent(agent_type):
         return None
     args = tool_input if isinstance(tool_input, dict) else {}
     state = _abs(STATE, project)
+    into = _leads_into(state, resolve)
     if tool_name == "Read":
         target = _abs(str(args.get("file_path") or ""), cwd)
-        return _words("read", target) if _inside(target, state) else None
+        return _words("read", target) if into(target) else None
     if tool_name in ("Grep", "Glob"):
         path, kept = str(args.get("path") or "."), str(args.get("glob" if tool_name == "Grep" else "pattern") or "")
         if tool_name == "Glob" and kept.startswith("/"):
             path, kept = _split_absolute(kept)
         root = _abs(path, cwd)
-        if _inside(root, state):
+        if into(root):
             return _words("search_in", root)
+        if tool_name == "Glob" and resolve is not None:
+            lead = _literal_folder(kept)
+            if lead and into(_abs(lead, root)):
+                return _words("glob_names", kept)
         if not _inside(state, root):
             return None
         if tool_name == "Glob":
@@ -65,7 +82,61 @@ def refusal(tool_name: str, tool_input: object, agent_type: "str | None", cwd: s
         if globs_keep_out(client_globs(kept), str(args.get("type") or ""), rel):
             return None
         return _words("grep_over", root)
-    return _bash(" ".join(str(args.get("command") or "").split()), _abs(".", cwd), state)
+    command = " ".join(str(args.get("command") or "").split())
+    return _bash(command, _abs(".", cwd), state) or (_bash_resolved(command, _abs(".", cwd), into) if resolve else None)
+
+
+def _leads_into(state: str, resolve: "Callable[[str], str] | None") -> "Callable[[str], bool]":
+    """Whether a path is in the state folder by its spelling, or by what it resolves to."""
+    if resolve is None:
+        return lambda path: _inside(path, state)
+    real_state = resolve(state)
+    return lambda path: _inside(path, state) or _inside(resolve(path), real_state)
+
+
+def _literal_folder(pattern: str) -> str:
+    """The folders a glob pattern names before its first wildcard (`notes/**/*.json` → notes)."""
+    cut = min((pattern.index(c) for c in WILD if c in pattern), default=len(pattern))
+    return pattern[: pattern.rfind("/", 0, cut) + 1].rstrip("/") if "/" in pattern[:cut] else ""
+
+
+MAX_RESOLVED_WORDS = 64
+# the options that make a walk follow links: what a link under its root leads to is walked too
+_FOLLOWS = {
+    "grep": ("-R", "--dereference-recursive"),
+    "rg": ("-L", "--follow"),
+    "find": ("-L", "-follow"),
+    "ls": ("-L",),
+    "tree": ("-l",),
+}
+
+
+def _bash_resolved(command: str, cwd: str, into: "Callable[[str], bool]") -> "str | None":
+    """A command any of whose words leads into the state folder once links are resolved (`cat
+    notes/escalations.json` with `notes -> .claude/deliberation`), or that walks the project
+    following links (which may lead there): refused."""
+    import re
+
+    seen = 0
+    for segment in re.split(r"&&|\|\||[;|&\n()`]|\$\(", command):
+        words = _program(segment)
+        if not words:
+            continue
+        prog = posixpath.basename(words[0])
+        follows = _FOLLOWS.get("grep" if prog in ("egrep", "fgrep") else prog, ())
+        if follows and any(
+            w in follows or (w.startswith("-") and not w.startswith("--") and follows[0][1:] in w[1:]) for w in words[1:]
+        ):
+            return _words("bash_over", "follow")
+        for word in words[1:] if words[0] not in ("cd", "pushd") else words[1:2]:
+            if word.startswith("-") or "\0" in word:
+                continue
+            seen += 1
+            if seen > MAX_RESOLVED_WORDS:
+                return None
+            if into(_abs(word, cwd)):
+                return _words("bash_names", "")
+    return None
 
 
 def _split_absolute(pattern: str) -> "tuple[str, str]":

@@ -53,11 +53,12 @@ class Session(Protocol):
 @dataclass(frozen=True)
 class WorkflowFiles:
     """What the shell reads for the plugin's workflow (core/plugin_workflow.py), each bounded:
-    the shipped script, the project's saved workflows (file name, text), a script file a call
-    names, and the `started` entries of a run folder's journal."""
+    the shipped script, every saved workflow the client may resolve a name from (path, text or
+    None when it cannot be read safely), a script file a call names, and the `started` entries
+    of a run folder's journal."""
 
     shipped: "Callable[[], bytes | None]" = lambda: None
-    project_workflows: "Callable[[], list[tuple[str, bytes]]]" = lambda: []
+    project_workflows: "Callable[[], list[tuple[str, bytes | None]]]" = lambda: []
     script: "Callable[[str], bytes | None]" = lambda _path: None
     journal_starts: "Callable[[str], list[dict]]" = lambda _folder: []
 

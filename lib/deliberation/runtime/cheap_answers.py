@@ -96,7 +96,11 @@ def _answer(event, layout: Layout, cfg: dict):
             waiting = awaiting_approval(layout)  # settings of config.json that wait for this user
             if waiting is None:
                 return None
-            return hookio.Answer(context=self_rating_text(cfg), system_message=awaiting_text(waiting, layout))
+            out = hookio.Answer(context=self_rating_text(cfg), system_message=awaiting_text(waiting, layout))
+            taken = shadows_text(layout)
+            if taken:
+                out.warn(taken)
+            return out
         return None
     return None
 
@@ -111,7 +115,7 @@ def guard_answer(event, layout: Layout):
     from deliberation.core.state_guard import refusal
     from deliberation.wire import hookio
 
-    why = refusal(event.tool_name, event.tool_input, event.agent_type, event.cwd or layout.project, layout.project)
+    why = refusal(event.tool_name, event.tool_input, event.agent_type, event.cwd or layout.project, layout.project, _real)
     if why is None:
         return None
     result = hookio.Answer.deny(why)
@@ -140,6 +144,12 @@ def trigger_answer(event, layout: Layout, cfg: dict):
 
     result, context = score_prompt(event.prompt, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
+    if result.get("forced"):  # a command the project answers instead of the plugin's: no protocol
+        from deliberation.app import shadowed
+
+        taken = shadowed.forced_by_shadow(layout, shadowed.typed_command(event.prompt), result)
+        if taken is not None:
+            out = hookio.Answer(context=taken[0], system_message=taken[1])
     keep_pending_prompt(
         layout,
         event.session_id,
@@ -157,6 +167,14 @@ def awaiting_text(waiting: list, layout: Layout) -> "str | None":
     from deliberation.text import consent as words
 
     return words.awaiting([i.pair() for i in waiting], layout.project)
+
+
+def shadows_text(layout: Layout) -> "str | None":
+    """The person's line at a session start: which of the plugin's names a file takes (app/shadowed.py)."""
+    from deliberation.app import shadowed
+    from deliberation.text import shadows as words
+
+    return words.session_start(shadowed.at_session_start(layout)) or None
 
 
 def self_rating_text(cfg: dict) -> "str | None":
@@ -180,6 +198,11 @@ def skill_answer(event, layout: Layout, cfg: dict):
         return hookio.Answer()
     result, context = score_skill(question, cfg, plugin_agent_prefix())
     out = hookio.Answer(context=context)
+    from deliberation.app import shadowed
+
+    taken = shadowed.forced_by_shadow(layout, str(event.tool_input.get("skill") or ""), result)
+    if taken is not None:  # a skill or command of the project answers that name, not the plugin
+        out = hookio.Answer(context=taken[0], system_message=taken[1])
     log_line(layout, event, event.raw, out.summary(), ["deliberate command via Skill"], trigger=result)
     return out
 
@@ -230,6 +253,86 @@ def net_answer(event, layout: Layout, cfg: dict):
     return out
 
 
+def _project_chose(layout: Layout, env: dict) -> bool:
+    from deliberation.state import project_env
+
+    return project_env.supplied(layout.project, env).chose("DELIBERATION")
+
+
+def _project_off(layout: Layout, env: dict) -> bool:
+    """The DELIBERATION off word the hooks see is the project's settings' (state/project_env), and
+    this user has not approved that (state/consent): it does not switch the plugin off."""
+    from deliberation.state import consent
+
+    return _project_chose(layout, env) and not consent.env_off_approved(layout, env)
+
+
+def stateless_answer(event, layout: Layout, exc):
+    """The answer when the state folder cannot be used (`exc`: the UnsafePath that says where):
+    from the event itself, with the defaults — the trigger's protocol, the state guard's refusal,
+    the mid-task net's note on a force-push or a production delete, the self-rating — and the
+    person's line that names the link to remove (every hook says it, as a failing hook would).
+    Nothing is read from or written to the state folder; the user's own DELIBERATION=off still
+    switches off."""
+    from deliberation.core import off_switch as sw
+    from deliberation.state.paths import hook_env
+    from deliberation.text import switch as words
+    from deliberation.wire import hookio
+
+    env = hook_env()
+    value = env.get("DELIBERATION")
+    if sw.env_off(value) and (env.get("DELIBERATION_AT_CLIENT_START") == "off" or not _project_chose(layout, env)):
+        return hookio.Answer()
+    link = getattr(exc, "link", None) or layout.root
+    told = words.state_unusable(_shown_path(link, layout.project), str(exc))
+    prefix = plugin_agent_prefix()
+    if isinstance(event, hookio.UserPromptSubmit):
+        if event.is_agent_turn:
+            return hookio.Answer(system_message=told)
+        from deliberation.core.trigger import score_prompt
+
+        _result, context = score_prompt(event.prompt, None, prefix)
+        return hookio.Answer(context=context, system_message=told)
+    if event.hook_event_name == "SessionStart":
+        return hookio.Answer(context=self_rating_text({}), system_message=told)
+    if isinstance(event, hookio.PreToolUse):
+        if event.tool_name in READ_TOOLS and event.agent_id:
+            from deliberation.core.state_guard import refusal
+
+            why = refusal(event.tool_name, event.tool_input, event.agent_type, event.cwd or layout.project, layout.project, _real)
+            if why is not None:
+                return hookio.Answer.deny(why, system_message=told)
+        if event.tool_name == "Skill":
+            from deliberation.core.trigger import score_skill, skill_question
+
+            question = skill_question(event.tool_name, event.tool_input)
+            context = score_skill(question, None, prefix)[1] if question is not None else None
+            return hookio.Answer(context=context, system_message=told)
+        from deliberation.core import tool_net
+        from deliberation.text import net
+
+        call = tool_net.check(event.tool_name, event.tool_input)
+        if call is not None:
+            return hookio.Answer(
+                context=net.note_text(call.kind, call.what, prefix, in_subagent=bool(event.agent_id)), system_message=told
+            )
+    return hookio.Answer(system_message=told)  # every hook says it, as a failing one would: until the link goes
+
+
+def _shown_path(path: str, project: str) -> str:
+    import os
+
+    rel = os.path.relpath(path, project)
+    return path if rel.startswith("..") else rel
+
+
+def _real(path: str) -> str:
+    """What a path resolves to (the state guard judges a path by it, not by its spelling)."""
+    import os
+
+    return os.path.realpath(path)
+
+
 def switch_answer(event, layout: Layout, now: float):
     """The off switch (core/off_switch), before anything else: (answer, final) or None when the
     checks apply. `final`: the hook answers this and does nothing more (the command's
@@ -254,6 +357,9 @@ def switch_answer(event, layout: Layout, now: float):
     namespace = plugin_agent_prefix() if plugin_form else ""
     off_cmd, on_cmd = sw.command_names(plugin_form, namespace or "deliberation:")
     client_off = env.get("DELIBERATION_AT_CLIENT_START") == "off"
+    held = None  # the project's settings env switches the plugin off: it waits for this user's approval
+    if sw.env_off(value) and not client_off and _project_off(layout, env):
+        held, value = value, None
     if isinstance(event, hookio.UserPromptSubmit) and not event.is_agent_turn and event.prompt.lstrip()[:1] in ("/", "<"):
         command = sw.command_of(event.prompt, namespace)
         if command == "off":
@@ -274,8 +380,13 @@ def switch_answer(event, layout: Layout, now: float):
             write_switch(layout, sid, "off", "environment", now)
             return say(words.switched_off("environment", on_cmd, project_env=True)), True
         if off:
-            told = words.switched_off(by, on_cmd, already=by == "command" and switch is not None)
+            by_project = by == "environment" and not client_off and _project_chose(layout, env)
+            told = words.switched_off(by, on_cmd, already=by == "command" and switch is not None, by_project=by_project)
             return (say(told) if said else hookio.Answer()), True
+        if held is not None and said:
+            from deliberation.text import consent as consent_words
+
+            return hookio.Answer(system_message=words.project_env_held(held, consent_words.command(layout.project))), False
         if env.get("DELIBERATION_AT_CLIENT_START") == "unknown" and value and switch is None and said:
             return hookio.Answer(system_message=words.hidden_env(value, off_cmd)), False
     if off:

@@ -39,13 +39,15 @@ def log_error(errors_log: "str | None", where: str, exc: BaseException) -> "str 
 
 
 def describe(exc: BaseException) -> str:
-    """One line for a person."""
+    """One line for a person, nothing in it that acts (a path of the project is names.inert)."""
+    from deliberation.names import inert, quoted
+
     text = str(exc).strip().splitlines()
     msg = text[0] if text else ""
     if isinstance(exc, OSError) and exc.strerror:
-        msg = f"{exc.strerror}" + (f": {exc.filename}" if exc.filename else "")
+        msg = f"{exc.strerror}" + (f": {quoted(exc.filename)}" if exc.filename else "")
     name = type(exc).__name__
-    return f"{name}: {msg}"[:300] if msg else name
+    return inert(f"{name}: {msg}", 300) if msg else name
 
 
 def known(exc: BaseException) -> bool:

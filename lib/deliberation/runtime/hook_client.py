@@ -59,7 +59,7 @@ class WorkerHeld(Exception):
     removes its socket and handles the event again here under the same event id."""
 
 
-_CONNECTED: "list" = []  # (path, inode) of the socket of the last connection made here
+_CONNECTED: "list" = []  # (path, inode, peer pid) of the socket of the last connection made here
 
 
 def connect(environ: "dict[bytes, bytes] | None" = None):
@@ -79,7 +79,7 @@ def connect(environ: "dict[bytes, bytes] | None" = None):
         if not worker_socket.peer_is_me(sock):
             raise NotDelivered("the listener is not this user's")
         try:
-            _CONNECTED[:] = [path, posix.stat(path).st_ino]
+            _CONNECTED[:] = [path, posix.stat(path).st_ino, worker_socket.peer_pid(sock)]
         except OSError:
             _CONNECTED[:] = []
     except BaseException as exc:
@@ -128,17 +128,30 @@ def exchange(
         sock.close()
 
 
+SIGKILL = 9
+
+
 def retire_held_worker() -> None:
-    """Remove the socket of the worker that held an event (if it is still that worker's): it
-    retires within a second, and no further hook hands it an event."""
-    if len(_CONNECTED) != 2:
+    """The worker held an event past its deadline: remove its socket (if it is still that
+    worker's), so no further hook hands it an event, and end it. Whatever held it — a thread in a
+    loop that keeps the interpreter's lock, so the worker could not even retire by itself — no
+    thread of it stays busy after this hook answers. Safe by construction: every event a worker
+    holds is re-run under its own id by the hook that sent it (AnswerLost), and a transaction it
+    was committing is finished from its redo journal (docs/SECURITY.md §6)."""
+    if len(_CONNECTED) != 3:
         return
-    path, inode = _CONNECTED
+    path, inode, pid = _CONNECTED
     try:
-        if posix.stat(path).st_ino == inode:
-            posix.unlink(path)
+        if posix.stat(path).st_ino != inode:
+            return  # another worker took the path over: this one retires by itself
+        posix.unlink(path)
     except OSError:
-        pass
+        return
+    if pid and pid != posix.getpid():
+        try:
+            posix.kill(pid, SIGKILL)
+        except OSError:
+            pass
 
 
 def read_stdin(stream, limit: int) -> "tuple[bytes, int]":

@@ -6,6 +6,10 @@
              →  a session start's upkeep (.gitignore, the hourly prune: app/retention)
              →  fast path (stdlib)  |  handlers.dispatch (slow path)
 
+A state folder the plugin cannot use — `.claude` or `.claude/deliberation` linked elsewhere, a
+state file linked out of it (a repository may commit either) — makes it stricter, not blind: the
+event is answered from itself alone (cheap_answers.stateless_answer: the trigger, the mid-task
+net, the state guard) and the person is told what to remove.
 One error handler wraps everything: an empty or invalid payload, a missing dependency, a lock
 timeout, a full disk or a bug becomes a one-line `systemMessage` and the session goes on
 (fail-open); the traceback goes to `.claude/deliberation/errors.log`. With `"strict": true` in
@@ -127,6 +131,20 @@ def handle(
     path is needed, and already when the trigger injects the protocol: the spawns that follow
     then find it warm. A `rerun` already in the event log is answered as it was logged."""
     event, layout = _parse(event_name, data, project, event_id, rerun)
+    from deliberation.state.paths import UnsafePath
+
+    try:
+        # `.claude` or the state folder linked elsewhere (at a session start: or a file of it): nothing
+        # read or written through it
+        layout.check_root(entries=event_name == "SessionStart")
+        return _handle(event, layout, now, event_name, start_worker, rerun)
+    except UnsafePath as exc:  # a file the plugin cannot trust makes it stricter, not blind
+        from deliberation.runtime.cheap_answers import stateless_answer
+
+        return stateless_answer(event, layout, exc).to_json(event_name)
+
+
+def _handle(event, layout, now: float, event_name: str, start_worker: bool, rerun: bool) -> str:
     switched = _switch(event, layout, now)  # the session's off switch, before everything else
     if switched is not None and switched[1]:
         return switched[0].to_json(event_name)

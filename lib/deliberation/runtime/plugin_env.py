@@ -41,6 +41,7 @@ LOG = "setup.log"
 PIP_CACHE = "pip-cache"
 ROOT = "root"
 TOLD = "told"  # hook_runner.setup_notice checks told/<session id> with one stat
+PAYLOAD_LIMIT = 1 << 20  # a SessionStart payload is a few hundred bytes
 TOLD_KEEP_S = 6 * 3600  # a told/ entry this old is of a session that ended without hearing it
 _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
@@ -437,8 +438,7 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
         return None
     if step == ANNOUNCE:
         try:
-            with open(os.path.join(data_dir, status.current, ANNOUNCED), "w") as fh:
-                fh.write("%d\n" % now)
+            _write_private(os.path.join(data_dir, status.current, ANNOUNCED), "%d\n" % now)
         except OSError:
             pass
         _untell(data_dir, session_id)  # a resumed session hears it here, not once more later
@@ -451,7 +451,7 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
         return message(step, status, now, data_dir, deps_here=bool(deps_here))
     notes = []
     python, found = find_python(environ, notes=notes)
-    os.makedirs(data_dir, exist_ok=True)
+    private_folder(data_dir)
     if python is None:
         _write_status(
             data_dir,
@@ -516,9 +516,8 @@ def _tell(data_dir, session_id):
     if sid is None:
         return
     try:
-        os.makedirs(os.path.join(data_dir, TOLD), exist_ok=True)
-        with open(os.path.join(data_dir, TOLD, sid), "w", encoding="utf-8"):
-            pass
+        private_folder(os.path.join(data_dir, TOLD))
+        _write_private(os.path.join(data_dir, TOLD, sid), "")
     except OSError:
         pass  # the end is said at the next session start instead
 
@@ -576,8 +575,9 @@ def later_notice(data_dir, session_id, now, environ=None):
         return None  # another hook of this session said it
     if state == "ready":
         try:
-            with open(os.path.join(data_dir, current, ANNOUNCED), "w") as fh:
-                fh.write("%d\n" % now)  # the next session start says nothing more of it
+            _write_private(
+                os.path.join(data_dir, current, ANNOUNCED), "%d\n" % now
+            )  # the next session start says nothing more of it
         except OSError:
             pass
         return finished_message(last, environ)
@@ -771,10 +771,10 @@ def start_build(python, plugin_root, data_dir, environ):
     """Start `build` detached (its own session: it outlives the hook and the client's session)."""
     import subprocess
 
-    os.makedirs(data_dir, exist_ok=True)
+    private_folder(data_dir)
     env, ignored, _by = own_environment(environ)
     env["DELIBERATION_SETUP_IGNORED"] = ",".join(ignored)  # for the set-up's log (its env no longer has them)
-    log = open(os.path.join(data_dir, LOG), "ab")
+    log = os.fdopen(_open_private(os.path.join(data_dir, LOG), os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab")
     try:
         subprocess.Popen(
             [python, "-I", "-S", os.path.abspath(__file__), "build", plugin_root, data_dir],
@@ -792,8 +792,11 @@ def start_build(python, plugin_root, data_dir, environ):
 
 def hook_main():
     """The SessionStart hook: never blocks, never fails the session; one systemMessage or none."""
-    try:
-        payload = sys.stdin.buffer.read()  # drained whole; only the session id is needed
+    try:  # only the session id is needed: read bounded, the rest drained (the client's pipe never stalls)
+        payload = sys.stdin.buffer.read(PAYLOAD_LIMIT + 1)
+        while payload and len(payload) > PAYLOAD_LIMIT and sys.stdin.buffer.read(1 << 20):
+            pass
+        payload = payload[: PAYLOAD_LIMIT + 1]
     except (OSError, ValueError):
         payload = b""
     environ = dict(os.environ)
@@ -843,8 +846,9 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
 
     environ, ignored, _by = own_environment(dict(os.environ if environ is None else environ))
     ignored = sorted(set(ignored) | set(filter(None, environ.pop("DELIBERATION_SETUP_IGNORED", "").split(","))))
+    private_folder(data_dir)
     os.makedirs(os.path.join(data_dir, ENVS), exist_ok=True)
-    lock_fd = os.open(os.path.join(data_dir, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    lock_fd = _open_private(os.path.join(data_dir, LOCK), os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -858,7 +862,9 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
             return 0
         started = now()
         _write_status(data_dir, {"state": "running", "key": key, "started": started, "pid": os.getpid()})
-        with open(os.path.join(data_dir, LOG), "w", encoding="utf-8") as log:
+        with os.fdopen(
+            _open_private(os.path.join(data_dir, LOG), os.O_WRONLY | os.O_TRUNC | os.O_CREAT), "w", encoding="utf-8"
+        ) as log:
             if ignored:
                 log.write("ignored (set by the project's settings, not by you): %s\n" % ", ".join(ignored))
             _remove_stale(data_dir, keep=status.current, shutil=shutil)
@@ -1013,15 +1019,44 @@ def _write_json(path, data):
     _write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
+def private_folder(path):
+    """A folder of the data folder (or the data folder itself), this user's alone: made 0700, and
+    tightened to 0700 when an earlier version left it readable by others (setup.json and
+    setup.log say what the set-up ran, with paths and the pip index; told/ names sessions)."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    try:
+        st = os.stat(path)
+        if st.st_uid == os.getuid() and st.st_mode & 0o077:
+            os.chmod(path, st.st_mode & 0o700)
+    except OSError:
+        pass
+
+
+def _open_private(path, flags):
+    """os.open of a data-folder file, 0600 however it was made before."""
+    fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except OSError:
+        pass
+    return fd
+
+
+def _write_private(path, text):
+    fd = _open_private(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
 def _write_text(path, text, durable=True):
-    """The plugin data folder's files, written whole (state/atomic.py): the folder is created
-    as the user's umask makes it, the file readable as any file they write."""
+    """The plugin data folder's files, written whole (state/atomic.py), this user's alone (0600 in
+    a 0700 folder)."""
     from deliberation.state import atomic
 
     folder = os.path.dirname(path)
     if folder:
-        os.makedirs(folder, exist_ok=True)
-    atomic.write(path, text.encode("utf-8"), mode=0o666, durable=durable, make_parent=None)
+        private_folder(folder)
+    atomic.write(path, text.encode("utf-8"), mode=0o600, durable=durable, make_parent=None)
 
 
 def _write_status(data_dir, record):
@@ -1048,8 +1083,7 @@ def dependency_message(exc, environ, now, prefix=None):
     prefix = os.path.realpath(prefix)
     if current is not None and prefix == os.path.realpath(os.path.join(data_dir, current)):
         try:
-            with open(os.path.join(data_dir, current, BROKEN), "w", encoding="utf-8") as fh:
-                fh.write("%s\n" % exc)
+            _write_private(os.path.join(data_dir, current, BROKEN), "%s\n" % exc)
         except OSError:
             pass
         return (

@@ -28,7 +28,7 @@ from deliberation import SCHEMA_VERSION, defaults
 from deliberation.defaults import DEPTH_HARD_CEILING, TASK_TYPES
 from deliberation.state import plain_reads
 from deliberation.state.paths import Layout
-from deliberation.wire import deadlines
+from deliberation.wire import deadlines, hookio
 from deliberation.state import consent, safe_read
 from deliberation.state.store import atomic_write_bytes, dumps, sealed
 
@@ -352,7 +352,13 @@ class EscalationConfig(_Section):
         le=1,
         description="T2 fires on a unanimous pass whose judges' confidence (mean self-reported confidence of the approving ranking agents) is at or above this.",
     )
-    risky_tools: str = Field(_E["risky_tools"], description="Tools that need a person's yes while a decision awaits review.")
+    risky_tools: str = Field(
+        _E["risky_tools"],
+        max_length=2000,
+        description="Tools that need a person's yes while a decision awaits review: names joined by `|`, each "
+        "of letters, digits, `_`, `-`, `:`, optionally ending in `.*` (any tool whose name starts so). Not a "
+        "regular expression: matching it stays a few string comparisons.",
+    )
     probe_failure: Literal["escalate", "reject"] = Field(
         _E["probe_failure"],
         description="A failing or timed-out probe sends the decision to human review (escalate) or hard-rejects it.",
@@ -374,6 +380,17 @@ class EscalationConfig(_Section):
     class_tags: "dict[str, list[str]] | None" = Field(
         _E["class_tags"], description="Replace the built-in tag keywords: {tag: [words]}."
     )
+
+    @field_validator("risky_tools")
+    @classmethod
+    def _tool_names(cls, v: str) -> str:
+        """Bounded syntax, checked when the config is loaded: a hook never runs a pattern from config.json."""
+        if hookio.tool_names(v) is None:
+            raise ValueError(
+                "not a tool-name pattern: names of letters, digits, _, - or : joined by |, each optionally "
+                "ending in .* (e.g. Edit|Write|mcp__github__.*)"
+            )
+        return v
 
 
 class ModelPrices(_Section):

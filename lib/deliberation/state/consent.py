@@ -1,80 +1,279 @@
-"""Settings a repository cannot switch on by itself: a committed config.json value that runs a
-command, widens what runs, deletes this user's data sooner or switches a catch off waits for this
-user's approval of that exact value (docs/SECURITY.md has the table and the reasons).
+"""Committed settings apply without this user's consent only when they are known to tighten.
 
-`GATED` lists each such setting with the test of the values that wait; `split` parts a committed
-config into what takes effect and what is `pending`, and `effective` keeps the defaults of the
-pending ones; every other setting takes effect as committed. `approve` (`deliberation trust`, by
-a person in a terminal) stores per project (its real path) and per setting a SHA-256 of the
-value in this user's own folder (trusted.json), so a changed value is a new question. text/
-consent.py words what the person is told. Standard library only: the fast path stats the
-approvals file (`stamp`) to know when the config cache is stale.
+Every setting of config.json is classified here, per value where the direction matters: a value
+TIGHTENS (the plugin checks more, keeps more or asks more, and runs and spends nothing more of
+this user's), is NEUTRAL (the default, or a setting that changes no check — display only), or
+LOOSENS (a check weaker or off, more run or spent, this user's data deleted sooner, the session
+held more). A committed value that loosens — or a setting nobody classified — waits: its default
+applies until this user approves that exact value (`deliberation trust`); every other value takes
+effect as committed. tests/unit/test_consent.py fails when a setting of `Config` has no rule here,
+so a new setting cannot slip in unclassified (docs/SECURITY.md, section 1, has the table).
+
+`requested` lists what waits in a raw config, `split` parts it into approved and `pending`, and
+`effective` keeps the defaults of the pending ones. `approve` (`deliberation trust`, by a person in
+a terminal) stores per project (its real path) and per setting a SHA-256 of the value in this
+user's own folder (trusted.json), so a changed value is a new question. The same approvals cover
+a project's `.claude/settings.json` `env` that switches the plugin off (`ENV_OFF`). text/consent.py
+words what the person is told. Standard library only: the fast path stats the approvals file
+(`stamp`) to know when the config cache is stale.
 """
 
 import json
 import os
 import time
 
-# the defaults of the settings above (a test holds them equal to state/config.py's)
-DEFAULT_FORCE_MARKERS = ("/deliberate", "DELIBERATE")
-DEFAULT_THRESHOLD = 0.70
-DEFAULT_HIGH_DIMENSION = 0.6
-DEFAULT_LIMITS = {
-    "spawn_budget.max_active_children": 12,
-    "spawn_budget.max_session_total": 60,
-    "spawn_budget.max_depth": 3,
-    "depth.agent_budget": 6,
-    "depth.token_budget": 400_000,
-}
-DEFAULT_RETENTION = {"retention.max_age_days": 30, "retention.max_total_mb": 100}
+from deliberation import defaults
+from deliberation.wire import hookio
+
 CONFIG_LIMIT = 1 << 20  # config.json: a real one is a few KiB
 TRUST_LIMIT = 8 << 20
 TRUST_VERSION = 1
+TIGHTENS, NEUTRAL, LOOSENS = "tightens", "neutral", "loosens"
+# a project's settings env that switches the plugin off: approved like a setting (cheap_answers)
+ENV_OFF = "env.DELIBERATION"
+
+
+def default(dotted):
+    node = defaults.CONFIG
+    for part in dotted.split("."):
+        node = node[part]
+    return node
 
 
 def _number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+# -- the rules: value -> TIGHTENS | NEUTRAL | LOOSENS, or None for a value this setting does not
+# take (validation drops it, and nothing waits for it)
+
+
+def fixed(name):
+    """Any other value than the default loosens: both ways cost this user (a threshold either
+    way triggers less or spends more; a budget either way runs more or checks less)."""
+
+    def rule(v):
+        base = default(name)
+        if _number(base) and not _number(v) or isinstance(base, (list, dict)) and not isinstance(v, type(base)):
+            return None  # not a value of this setting: validation drops it
+        return NEUTRAL if v == base else LOOSENS
+
+    return rule
+
+
+def higher_tightens(name):
+    def rule(v):
+        if not _number(v):
+            return None
+        base = default(name)
+        return NEUTRAL if v == base else TIGHTENS if v > base else LOOSENS
+
+    return rule
+
+
+def lower_tightens(name):
+    def rule(v):
+        if not _number(v):
+            return None
+        base = default(name)
+        return NEUTRAL if v == base else TIGHTENS if v < base else LOOSENS
+
+    return rule
+
+
+def flag(name):
+    """A switch whose default is the stricter side: the other value loosens."""
+
+    def rule(v):
+        if not isinstance(v, bool):
+            return None
+        return NEUTRAL if v == default(name) else LOOSENS
+
+    return rule
+
+
+def flag_tightens(name):
+    """A switch whose other value is the stricter side."""
+
+    def rule(v):
+        if not isinstance(v, bool):
+            return None
+        return NEUTRAL if v == default(name) else TIGHTENS
+
+    return rule
+
+
+def choice(name, tightening):
+    def rule(v):
+        if not isinstance(v, str):
+            return None
+        return NEUTRAL if v == default(name) else TIGHTENS if v in tightening else LOOSENS
+
+    return rule
+
+
+def unset(name):
+    """A replacement table (vocabularies, keywords, class tags): any table loosens."""
+
+    def rule(v):
+        return NEUTRAL if v is None or v == default(name) else LOOSENS
+
+    return rule
+
+
+def neutral(_v):
+    return NEUTRAL
+
+
 def _markers(v):
-    return isinstance(v, list) and any(isinstance(m, str) and m and m not in DEFAULT_FORCE_MARKERS for m in v)
+    if not isinstance(v, list):
+        return None
+    markers = {m for m in v if isinstance(m, str) and m}
+    return NEUTRAL if markers == set(default("trigger.force_markers")) else LOOSENS
 
 
-def _any_terms(v):
-    return isinstance(v, dict) and any(isinstance(t, dict) and t for t in v.values())
+def _terms(v):
+    if not isinstance(v, dict):
+        return None
+    return NEUTRAL if not any(isinstance(t, dict) and t for t in v.values()) else LOOSENS
 
 
-def _above(limit):
-    return lambda v: _number(v) and v > limit
+def _list_loosens(v):
+    if not isinstance(v, list):
+        return None
+    return LOOSENS if v else NEUTRAL
 
 
-def _below(limit):
-    return lambda v: _number(v) and v < limit
+def _thresholds(v):
+    """Each task type's consensus bar: higher tightens, lower loosens."""
+    if not isinstance(v, dict):
+        return None
+    base = default("task_types.thresholds")
+    out = NEUTRAL
+    for kind, bar in v.items():
+        if not _number(bar) or kind not in base:
+            return None
+        if bar < base[kind]:
+            return LOOSENS
+        if bar > base[kind]:
+            out = TIGHTENS
+    return out
 
 
-# (dotted name, does this committed value run something, widen what runs, delete sooner or switch
-# a catch off?) — why, in the person's words: text/consent.WHY
-GATED = (
-    ("escalation.probes", lambda v: isinstance(v, list) and len(v) > 0),
-    ("trigger.force_markers", _markers),
-    ("trigger.threshold", lambda v: _number(v) and v > DEFAULT_THRESHOLD),
-    ("trigger.high_dimension", lambda v: _number(v) and v < DEFAULT_HIGH_DIMENSION),
-    ("trigger.vocabularies", lambda v: v is not None),
-    ("trigger.extra_terms", _any_terms),
-    ("trigger.enabled", lambda v: v is False),
-    ("trigger.self_rating", lambda v: v is False),
-    ("trigger.tool_net", lambda v: v == "off"),
-    ("strict", lambda v: v is True),
-    ("spawn_budget.max_active_children", _above(DEFAULT_LIMITS["spawn_budget.max_active_children"])),
-    ("spawn_budget.max_session_total", _above(DEFAULT_LIMITS["spawn_budget.max_session_total"])),
-    ("spawn_budget.max_depth", _above(DEFAULT_LIMITS["spawn_budget.max_depth"])),
-    ("depth.agent_budget", _above(DEFAULT_LIMITS["depth.agent_budget"])),
-    ("depth.token_budget", _above(DEFAULT_LIMITS["depth.token_budget"])),
-    ("models.diverse", lambda v: v is True),
-    ("retention.max_age_days", _below(DEFAULT_RETENTION["retention.max_age_days"])),
-    ("retention.max_total_mb", _below(DEFAULT_RETENTION["retention.max_total_mb"])),
-)
-GATED_NAMES = tuple(name for name, _widens in GATED)
+def _pairs(v):
+    """Conflicting persona pairs: adding pairs tightens (more to be suspicious of), dropping one loosens."""
+    if not isinstance(v, list):
+        return None
+    have = {tuple(sorted(p)) for p in v if isinstance(p, list) and all(isinstance(x, str) for x in p)}
+    base = {tuple(sorted(p)) for p in default("conformity.conflicting_pairs")}
+    return NEUTRAL if have == base else TIGHTENS if have > base else LOOSENS
+
+
+def _per_task_type(v):
+    """A task type dialled to depth "off" that the default deepens loosens; "on" tightens."""
+    if not isinstance(v, dict):
+        return None
+    base = default("depth.per_task_type")
+    if any(v.get(k) == "off" and base.get(k) != "off" for k in v):
+        return LOOSENS
+    return NEUTRAL if v == base else TIGHTENS
+
+
+def _risky_tools(v):
+    """Tools held while a decision awaits a person: every default one still held (and more) tightens."""
+    names = hookio.tool_names(v)
+    if names is None:
+        return None
+    base = set(default("escalation.risky_tools").split("|"))
+    held = set(names)
+    covered = base <= held or any(n.endswith(".*") and all(b.startswith(n[:-2]) for b in base) for n in names)
+    return NEUTRAL if held == base else TIGHTENS if covered else LOOSENS
+
+
+RULES = {
+    "schema_version": neutral,
+    "strict": flag("strict"),  # true: the plugin's own errors would block and deny this user's session
+    "lock_timeout_s": fixed("lock_timeout_s"),  # shorter: hooks give up (fail open); longer: hooks wait
+    "trigger.enabled": flag("trigger.enabled"),
+    "trigger.threshold": fixed("trigger.threshold"),
+    "trigger.high_dimension": fixed("trigger.high_dimension"),
+    "trigger.force_markers": _markers,
+    "trigger.vocabularies": unset("trigger.vocabularies"),
+    "trigger.extra_terms": _terms,
+    "trigger.self_rating": flag("trigger.self_rating"),
+    "trigger.tool_net": choice("trigger.tool_net", ("ask",)),
+    "task_types.thresholds": _thresholds,
+    "task_types.keywords": unset("task_types.keywords"),
+    "ranking.dimensions": fixed("ranking.dimensions"),
+    "deliberation.min_agents": higher_tightens("deliberation.min_agents"),
+    "deliberation.min_distinct_personas": higher_tightens("deliberation.min_distinct_personas"),
+    "deliberation.min_alternatives": higher_tightens("deliberation.min_alternatives"),
+    "deliberation.max_report_bytes": lower_tightens("deliberation.max_report_bytes"),
+    "deliberation.report_retries": lower_tightens("deliberation.report_retries"),
+    "deliberation.quiet_waiting": flag_tightens("deliberation.quiet_waiting"),
+    "gates.stop_block_limit": higher_tightens("gates.stop_block_limit"),
+    "gates.strong": higher_tightens("gates.strong"),
+    "gates.moderate": higher_tightens("gates.moderate"),
+    "gates.require_improvement": flag("gates.require_improvement"),
+    "gates.acceptable_level": higher_tightens("gates.acceptable_level"),
+    "conformity.clustering_window": higher_tightens("conformity.clustering_window"),
+    "conformity.min_agents_for_clustering": lower_tightens("conformity.min_agents_for_clustering"),
+    "conformity.near_threshold_margin": higher_tightens("conformity.near_threshold_margin"),
+    "conformity.templated_similarity": lower_tightens("conformity.templated_similarity"),
+    "conformity.same_reasoning_similarity": lower_tightens("conformity.same_reasoning_similarity"),
+    "conformity.conflicting_pairs": _pairs,
+    "conformity.blocking": flag_tightens("conformity.blocking"),
+    "isolation.enabled": flag("isolation.enabled"),
+    "isolation.leak_threshold": lower_tightens("isolation.leak_threshold"),
+    "isolation.blind_ranking": flag("isolation.blind_ranking"),
+    "isolation.complete_findings": flag("isolation.complete_findings"),
+    "spawn_budget.max_active_children": lower_tightens("spawn_budget.max_active_children"),
+    "spawn_budget.max_session_total": lower_tightens("spawn_budget.max_session_total"),
+    "spawn_budget.max_depth": lower_tightens("spawn_budget.max_depth"),
+    "spawn_budget.stale_after_s": higher_tightens("spawn_budget.stale_after_s"),
+    "depth.posture": choice("depth.posture", ()),
+    "depth.per_task_type": _per_task_type,
+    "depth.max_lock": flag_tightens("depth.max_lock"),
+    "depth.workers_per_wave": higher_tightens("depth.workers_per_wave"),
+    "depth.agent_budget": fixed("depth.agent_budget"),
+    "depth.token_budget": fixed("depth.token_budget"),
+    "depth.max_hot_spots": higher_tightens("depth.max_hot_spots"),
+    "escalation.policy": choice("escalation.policy", ("T1+D+T2+PROBE",)),
+    "escalation.unanimous_confidence": lower_tightens("escalation.unanimous_confidence"),
+    "escalation.risky_tools": _risky_tools,
+    "escalation.probe_failure": choice("escalation.probe_failure", ("reject",)),
+    "escalation.known_reversal": choice("escalation.known_reversal", ("reject",)),
+    "escalation.probes": _list_loosens,  # a command, run on this machine as this user
+    "escalation.probe_budget_s": lower_tightens("escalation.probe_budget_s"),
+    "escalation.class_tags": unset("escalation.class_tags"),
+    "cost.prices": neutral,  # what the record shows beside the token figures, nothing more
+    "models.diverse": flag("models.diverse"),
+    "models.pool": fixed("models.pool"),
+    "retention.auto": flag_tightens("retention.auto"),
+    "retention.max_age_days": higher_tightens("retention.max_age_days"),
+    "retention.max_total_mb": higher_tightens("retention.max_total_mb"),
+}
+
+
+def settings():
+    """Every setting of config.json, dotted: the defaults' leaves (a section's keys) and the
+    config's own version."""
+    out = ["schema_version"]
+    for key, value in defaults.CONFIG.items():
+        if isinstance(value, dict):
+            out.extend(f"{key}.{sub}" for sub in value)
+        else:
+            out.append(key)
+    return out
+
+
+def verdict(name, value):
+    """TIGHTENS / NEUTRAL / LOOSENS for a committed value (None: not a value it takes); a
+    setting with no rule loosens until classified."""
+    rule = RULES.get(name)
+    if rule is None:
+        return LOOSENS
+    return rule(value)
 
 
 class Item(object):
@@ -108,27 +307,69 @@ def get(raw, dotted):
     return node
 
 
+def _present(raw, dotted):
+    node = raw
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node
+
+
 def requested(raw):
-    """The settings of a raw config (config.json as parsed) that need approval."""
+    """The settings of a raw config (config.json as parsed) that wait for approval: every value
+    that loosens, and every value of a setting no rule classifies."""
     if not isinstance(raw, dict):
         return []
     out = []
-    for name, widens in GATED:
-        value = get(raw, name)
-        if value is not None and widens(value):
-            if name == "models.diverse":
-                value = {"diverse": True, "pool": get(raw, "models.pool")}
+    for name in settings():
+        there, value = _present(raw, name)
+        if there and verdict(name, value) == LOOSENS:
             out.append(Item(name, value))
     return out
+
+
+OFF_WORDS = frozenset({"off", "0", "false", "no"})  # core.off_switch.OFF_WORDS (state cannot import core)
+
+
+def env_item(layout):
+    """The DELIBERATION off word a project's `.claude/settings.json` (or settings.local.json, which
+    the client gives precedence) puts in its `env`, as an Item waiting like a setting; None when
+    neither sets one."""
+    from deliberation.state import project_env
+
+    found = None
+    for rel in project_env.SETTINGS_FILES:
+        env, _problem = project_env.settings_env(layout.project, rel)
+        value = env.get("DELIBERATION") if env else None
+        if isinstance(value, str) and value.strip().lower() in OFF_WORDS:
+            found = Item(ENV_OFF, value)
+        elif value is not None:
+            found = None
+    return found
+
+
+def env_off_approved(layout, environ=None):
+    """Whether this user approved the project's settings switching the plugin off."""
+    item = env_item(layout)
+    return item is not None and approvals(layout, environ).get(ENV_OFF) == item.digest()
+
+
+def requested_all(layout):
+    """Every committed value that waits in this project: config.json's, and its settings' env off."""
+    items = requested(read_raw(layout))
+    off = env_item(layout)
+    return items + ([off] if off is not None else [])
 
 
 def items_of(pairs):
     """The Items of what the config cache keeps ([[name, value], ...]); None when it is not that."""
     if not isinstance(pairs, list):
         return None
+    known = set(settings())
     out = []
     for p in pairs:
-        if not (isinstance(p, list) and len(p) == 2 and p[0] in GATED_NAMES):
+        if not (isinstance(p, list) and len(p) == 2 and (p[0] in known or p[0] == ENV_OFF)):
             return None
         out.append(Item(p[0], p[1]))
     return out
@@ -208,7 +449,12 @@ def read_raw(layout):
 
 
 def pending(layout, environ=None):
-    return split(read_raw(layout), layout, environ)[1]
+    """What waits for this user's approval: config.json's settings and the settings' env off."""
+    waiting = split(read_raw(layout), layout, environ)[1]
+    off = env_item(layout)
+    if off is not None and approvals(layout, environ).get(ENV_OFF) != off.digest():
+        waiting.append(off)
+    return waiting
 
 
 def is_strict(layout, environ=None):
@@ -249,8 +495,9 @@ def _change(layout, environ, edit):
 
 
 def approve(layout, environ=None, now=None):
-    """Approve every setting the project's config.json asks for now, as it is now; returns them."""
-    items = requested(read_raw(layout))
+    """Approve every setting the project asks for now (config.json's, its settings' env off), as
+    it is now; returns them."""
+    items = requested_all(layout)
     at = time.time() if now is None else now
 
     def edit(projects):
@@ -268,18 +515,16 @@ def revoke(layout, environ=None):
     return _change(layout, environ, lambda projects: projects.pop(_project_key(layout), None) is not None)
 
 
-def effective(cfg, defaults, items):
+def effective(cfg, base, items):
     """`cfg` (the validated config as a dict) with each pending item's setting at its default."""
     out = json.loads(json.dumps(cfg))
     for item in items:
-        names = ["models.diverse", "models.pool"] if item.name == "models.diverse" else [item.name]
-        for name in names:
-            *parents, leaf = name.split(".")
-            node, base = out, defaults
-            for part in parents:
-                node, base = node.setdefault(part, {}), base.get(part, {})
-            if leaf in base:
-                node[leaf] = base[leaf]
-            else:
-                node.pop(leaf, None)
+        *parents, leaf = item.name.split(".")
+        node, here = out, base
+        for part in parents:
+            node, here = node.setdefault(part, {}), here.get(part, {})
+        if leaf in here:
+            node[leaf] = here[leaf]
+        else:
+            node.pop(leaf, None)
     return out

@@ -19,7 +19,12 @@ GITIGNORE = gitignore.TEXT  # the state folder's .gitignore (state/gitignore.py)
 
 
 class UnsafePath(ValueError):
-    """A state path that would resolve outside the state directory."""
+    """A state path that would resolve outside the state directory. `link`: the entry of the
+    project that leads out (a link a repository may commit: what the user is told to remove)."""
+
+    def __init__(self, message: str, link: "str | None" = None) -> None:
+        super().__init__(message)
+        self.link = link
 
 
 def ensure_gitignore(layout: "Layout") -> bool:
@@ -32,7 +37,11 @@ def ensure_gitignore(layout: "Layout") -> bool:
         pass
     except OSError:
         return False
-    if not os.path.isdir(layout.root) or os.path.islink(layout.root):
+    try:
+        layout.check_root()  # `.claude` linked into another project: nothing is written there
+    except UnsafePath:
+        return False
+    if not os.path.isdir(layout.root):
         return False
     return gitignore.write(layout.root)
 
@@ -78,21 +87,21 @@ def project_root(explicit: "str | None" = None) -> str:
 
 def find_project(start: str, home: "str | None" = None) -> str:
     """The project a folder belongs to, found upward as git finds its repository: the nearest
-    folder from `start` up that holds `.claude/deliberation/`, else the nearest that holds
-    `.git`, else `start`. The home folder never counts for its `.claude/` (that is the client's
-    own configuration) unless `start` is the home folder itself."""
+    folder from `start` up that holds `.claude/deliberation/` or `.git` — whichever comes first,
+    so another user's `.claude/deliberation` in a shared folder further up never wins over the
+    repository `start` is in — else `start`. The home folder never counts for its `.claude/`
+    (that is the client's own configuration) unless `start` is the home folder itself."""
     start = os.path.abspath(start)
     home = os.path.abspath(home if home is not None else os.path.expanduser("~"))
-    git = None
     here = start
     while True:
         if (here != home or here == start) and os.path.isdir(os.path.join(here, STATE_DIRNAME)):
             return here
-        if git is None and os.path.exists(os.path.join(here, ".git")):
-            git = here
+        if os.path.lexists(os.path.join(here, ".git")):
+            return here
         parent = os.path.dirname(here)
         if parent == here:
-            return git or start
+            return start
         here = parent
 
 
@@ -191,11 +200,60 @@ class Layout:
         expected_root = os.path.join(os.path.realpath(self.project), STATE_DIRNAME)
         root = os.path.realpath(self.root)
         if root != expected_root:
-            raise UnsafePath(f"refusing state dir {self.root}: it is a link to {root}")
+            raise UnsafePath(f"refusing state dir {self.root}: it is a link to {root}", self.link_on_the_way(self.root))
         real = os.path.realpath(path)
         if not real.startswith(root + os.sep):
-            raise UnsafePath(f"refusing state path outside {self.root}: {path} resolves to {real}")
+            raise UnsafePath(f"refusing state path outside {self.root}: {path} resolves to {real}", self.link_on_the_way(path))
         return path
+
+    def link_on_the_way(self, path: str) -> "str | None":
+        """The first entry from the project down to `path` that is a symbolic link (None: none)."""
+        if not path.startswith(self.project + os.sep):
+            return None
+        here = self.project
+        for part in path[len(self.project) + 1 :].split(os.sep):
+            here = os.path.join(here, part)
+            try:
+                if stat.S_ISLNK(os.lstat(here).st_mode):
+                    return here
+            except OSError:
+                return None
+        return None
+
+    def check_root(self, entries: bool = False) -> None:
+        """Raise UnsafePath when `.claude` or the state folder is a link (or not a folder): a
+        repository can commit `.claude -> ../other/.claude` or `.claude/deliberation -> /elsewhere`,
+        and nothing is read or written through it — not even a session start's .gitignore. Two
+        lstat calls when all is in place. With `entries` (a session start), also when a file of
+        the state folder or its cache/ is a link (`escalations.json -> /dev/null`)."""
+        self._check_folders()
+        if not entries:
+            return
+        for folder in (self.root, os.path.join(self.root, "cache")):
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                continue
+            for name in sorted(names)[:500]:
+                path = os.path.join(folder, name)
+                try:
+                    if stat.S_ISLNK(os.lstat(path).st_mode):
+                        raise UnsafePath(f"refusing state file {path}: a link to {os.path.realpath(path)}", path)
+                except OSError:
+                    continue
+
+    def _check_folders(self) -> None:
+        for path in (os.path.dirname(self.root), self.root):
+            try:
+                mode = os.lstat(path).st_mode
+            except FileNotFoundError:
+                return
+            except OSError as exc:
+                raise UnsafePath(f"refusing state dir {self.root}: {path} cannot be examined ({exc.strerror})", path) from None
+            if stat.S_ISLNK(mode):
+                raise UnsafePath(f"refusing state dir {self.root}: {path} is a link to {os.path.realpath(path)}", path)
+            if not stat.S_ISDIR(mode):
+                raise UnsafePath(f"refusing state dir {self.root}: {path} is not a folder", path)
 
     def _no_links(self, path: str) -> bool:
         """True when `path` lies under the state dir and no step below the project — `.claude`,

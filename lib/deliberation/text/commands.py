@@ -87,3 +87,11 @@ def body(file_name: str, form: str) -> "str | None":
     if words is None or form not in FORMS:
         return None
     return words(form)
+
+
+def installed_name(file_name: str) -> str:
+    """The file name a copied command gets in a project. The plugin form namespaces its commands
+    (`commands/off.md` is `/deliberation:off`); a project's own commands are not, so a command
+    whose name does not already say deliberation gets the prefix (`/deliberation-off`), and no
+    bare `/off` or `/on` lands among the project's commands."""
+    return file_name if file_name.startswith("deliberat") else "deliberation-" + file_name

@@ -15,7 +15,7 @@ def too_old(days: int, limit: float) -> str:
 
 def trimmed(size: int, limit: int) -> str:
     """errors.log of `size` bytes, over its own limit of `limit` bytes."""
-    return f"{size} bytes, over its {limit}: its newest half stays"
+    return f"{size} bytes, over its {limit}: its newest {limit // 2} bytes stay"
 
 
 def beyond_total(limit_mb: float) -> str:

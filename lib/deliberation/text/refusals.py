@@ -129,12 +129,19 @@ def state_folder_ahead():
     )
 
 
+def _name(path):
+    from deliberation.names import quoted
+
+    return quoted(path)
+
+
 def state_folder(case, how=""):
     """A deliberation agent's Read/Grep/Glob/Bash call on the plugin's state folder. case: read
     (`how` is the path inside it) | search_in (a search root inside it: `how`) | grep_over (a
     Grep whose root `how` contains it, with no glob or type that keeps it out) | glob_names (a Glob
     pattern `how` that names it) | bash_names (a command naming it) | bash_over (a recursive walk over it; `how`
-    the program: grep, rg, ag, find, git, other). Every command or argument named in a Next
+    the program: grep, rg, ag, find, git, other; `follow`: a walk that follows links). Every
+    command or argument named in a Next
     passes core/state_guard (tests/unit/test_state_guard.py)."""
     why = (
         "Refused: .claude/deliberation/ holds this plugin's state (earlier deliberations' "
@@ -142,19 +149,19 @@ def state_folder(case, how=""):
         "decision enters only as context the main agent gives in your prompt."
     )
     if case == "read":
-        return f"{why} ({how})\nNext: work from your prompt and the project's own files."
+        return f"{why} ({_name(how)})\nNext: work from your prompt and the project's own files."
     if case == "search_in":
-        return f'{why} ({how})\nNext: search the project\'s own folders instead (e.g. path "src").'
+        return f'{why} ({_name(how)})\nNext: search the project\'s own folders instead (e.g. path "src").'
     if case == "grep_over":
         return (
-            f"{why} The search root {how} contains it.\nNext: run the same Grep with `glob` "
+            f"{why} The search root {_name(how)} contains it.\nNext: run the same Grep with `glob` "
             '"!.claude" (or " !.claude" at the end of your glob: every file but that folder), '
             'or with `path` set to a source folder (e.g. "src"), or with a `glob` or `type` for files that folder never holds '
             '(e.g. "*.py" or type "py"; it holds .json, .jsonl, .md, .html, .log and .lock files).'
         )
     if case == "glob_names":
         return (
-            f"{why} The pattern {how} names it.\nNext: run a Glob for the project's own files "
+            f"{why} The pattern {_name(how)} leads into it.\nNext: run a Glob for the project's own files "
             '(e.g. "**/*.py", or `path` set to a source folder such as "src").'
         )
     if case == "bash_names":
@@ -170,6 +177,8 @@ def state_folder(case, how=""):
         "folders (`find src tests -name '*.py'`).",
         "git": "leave it out with a pathspec (`git grep PATTERN -- . ':!.claude'`) or name the folders "
         "(`git grep PATTERN -- src tests`).",
+        "follow": "run it without following links (`grep -r`, not -R; rg and find without -L): a link under the "
+        "project may lead into that folder.",
     }
     return f"{why} This command would walk it from the project root.\nNext: " + ways.get(
         how, "name the folders to walk (e.g. `src/ tests/`)."

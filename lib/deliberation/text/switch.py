@@ -12,9 +12,10 @@ from deliberation.text import Words
 WHAT = "no trigger, spawn budget, depth limit, gate or review hold applies"
 
 
-def switched_off(by: str, on_cmd: str, already: bool = False, project_env: bool = False) -> Words:
+def switched_off(by: str, on_cmd: str, already: bool = False, project_env: bool = False, by_project: bool = False) -> Words:
     """The checks are off, by `command` or `environment` (`project_env`: the user's
-    DELIBERATION=off reached the client, and a project's settings replaced it for the hooks)."""
+    DELIBERATION=off reached the client, and a project's settings replaced it for the hooks;
+    `by_project`: the project's settings `env` set it, and this user approved that)."""
     if already:
         return Words(
             person=f"Deliberation checks are already off for this session; {on_cmd} switches them on.",
@@ -26,6 +27,8 @@ def switched_off(by: str, on_cmd: str, already: bool = False, project_env: bool 
             " (DELIBERATION=off in the environment you started the client with; this project's settings "
             "replace it for the hooks, which does not switch them on)"
             if project_env
+            else " (DELIBERATION=off in this project's .claude/settings.json `env`, which you approved with `deliberation trust`)"
+            if by_project
             else " (DELIBERATION=off)"
         )
         return Words(
@@ -54,6 +57,16 @@ def switched_on(over_env: bool) -> Words:
     )
 
 
+def project_env_held(value: str, approve: str) -> str:
+    """The person's note at a session start when the project's `.claude/settings.json` `env` sets
+    DELIBERATION to an off word this user has not approved: the plugin stays on."""
+    return (
+        f"Deliberation: this project's .claude/settings.json `env` sets DELIBERATION={value[:40]!r}, which would switch "
+        "the plugin off for every session here; a repository's settings switch nothing off without you, so its "
+        f"checks stay on. To let the project switch it off, run in a terminal: {approve}"
+    )
+
+
 def hidden_env(value: str, off_cmd: str) -> str:
     """The person's note when a DELIBERATION value that is not off reaches the hooks and the
     client's own environment cannot be read (not Linux): a project's settings may have replaced
@@ -62,6 +75,19 @@ def hidden_env(value: str, off_cmd: str) -> str:
         f"Deliberation: the hooks see DELIBERATION={value[:40]!r}. If you started the client with "
         f"DELIBERATION=off, this project's .claude/settings.json `env` replaced it; type {off_cmd} to switch "
         "the checks off for this session."
+    )
+
+
+def state_unusable(link: str, why: str) -> str:
+    """The person's line when the state folder cannot be used: `link` is the entry that leads out
+    of it (a link a repository may commit)."""
+    from deliberation.names import command_word, inert, quoted
+
+    return (
+        f"deliberation plugin: {quoted(link)} leads outside this project's state folder ({inert(why, 300)}), so the plugin "
+        "keeps no state here: it answers each event from the event alone — the trigger, the mid-task net, the state "
+        "guard — and no deliberation is tracked, gated or recorded. If this project did not mean it (a repository can "
+        f"commit such a link), remove it: rm {command_word(link)}"
     )
 
 

@@ -5,22 +5,28 @@ note when the run ends (core/workflow_prompts.outcome picks its lines)."""
 
 from __future__ import annotations
 
+from deliberation.names import quoted
 from deliberation.text import Words
 
 
-def foreign_copy(file: str, call: str) -> str:
-    """A project's saved workflow named like the plugin's, whose text differs (`call`: the
-    plugin's own Workflow call, '' when the hooks do not run as the plugin)."""
-    fix = (
-        f"run the plugin's own {call}"
-        if call
-        else "re-run the plugin's install.sh for this project, which restores the shipped script"
-    )
+def foreign_copy(files: "list[str]", name: str, call: str, installed: bool = False) -> str:
+    """A Workflow call whose name the client would resolve to a saved script that is not the
+    plugin's (`files`: those scripts, relative to the project when inside it; `call`: the
+    plugin's own Workflow call when another name still reaches it, else ''; `installed`: the
+    install.sh form, where re-running install.sh restores the shipped copy)."""
+    shown = ", ".join(quoted(f) for f in files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    if call:
+        fix = f"run the plugin's own {call}"
+    elif installed:
+        fix = "re-run the plugin's install.sh for this project, which restores the shipped script"
+    else:
+        fix = "deliberate turn by turn with the Agent tool"
     return (
-        f"Workflow refused: the project's .claude/workflows/{file} is named like the deliberation "
-        "plugin's workflow but is not the plugin's script (a project's files are its author's; this "
-        f"one would run deliberation agents unchecked). Next: {fix}; or deliberate turn by turn with "
-        "the Agent tool."
+        f"Workflow refused before it ran: the client would run {shown} under the name {quoted(name)}, "
+        "and that is not the deliberation plugin's script (a file of the project or a folder above it "
+        "is its author's; this one would run agents unchecked). Next: "
+        f"{fix}, and tell the user that this file takes the plugin's workflow name (removing or "
+        "renaming it gives the name back)."
     )
 
 

@@ -35,6 +35,29 @@ AUTO_MODE = "auto"
 # the tools that act on the project: while a decision awaits review they need a person's yes
 # (config `escalation.risky_tools` overrides it; hooks.json's PreToolUse matcher is the same)
 RISKY_TOOLS = defaults.RISKY_TOOLS
+TOOL_PATTERN_MAX = 2000  # characters of a tool-name pattern
+
+
+def tool_names(pattern: object) -> "list[str] | None":
+    """The tool names of a tool-name pattern as the config takes it — names joined by `|`, each of
+    letters, digits, `_`, `-`, `:`, optionally ending in `.*` (any tool whose name starts so):
+    `Edit|Write|mcp__github__.*` — or None when it is not one. Bounded syntax, never a regular
+    expression: matching it costs a few string comparisons whatever the config says."""
+    if not isinstance(pattern, str) or not pattern or len(pattern) > TOOL_PATTERN_MAX:
+        return None
+    names = pattern.split("|")
+    for n in names:
+        body = n[:-2] if n.endswith(".*") else n
+        if not body or not all(c.isalnum() or c in "_-:" for c in body):
+            return None
+    return names
+
+
+def tool_matches(names: "list[str]", tool: str) -> bool:
+    """Whether `tool` is one of the names (a `.*` name: any tool starting with it)."""
+    return any(tool.startswith(n[:-2]) if n.endswith(".*") else tool == n for n in names)
+
+
 EVENTS = (
     "SessionStart",
     "UserPromptSubmit",

@@ -147,6 +147,24 @@ def peer_uid(sock) -> "int | None":
     return None
 
 
+_LOCAL_PEERPID = 0x002  # macOS <sys/un.h>
+
+
+def peer_pid(sock) -> "int | None":
+    """The process id at the other end of a connected Unix socket; None when this platform
+    does not say (Linux: SO_PEERCRED's pid; macOS: LOCAL_PEERPID)."""
+    try:
+        if hasattr(_socket, "SO_PEERCRED"):
+            raw = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+            return int.from_bytes(raw[0:4], sys.byteorder) or None
+        if sys.platform == "darwin":
+            raw = sock.getsockopt(_SOL_LOCAL, _LOCAL_PEERPID, 4)
+            return int.from_bytes(raw[0:4], sys.byteorder) or None
+    except OSError:
+        return None
+    return None
+
+
 def peer_is_me(sock) -> bool:
     try:
         uid = peer_uid(sock)

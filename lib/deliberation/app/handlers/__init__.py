@@ -1,6 +1,7 @@
 """The application layer: one module per hook event.
 
-`dispatch` opens the session's transaction (its lock), runs the event's handler — which calls
+`dispatch` judges the event's agent types first (app/vouch.py: a persona is the plugin's own
+agent, or no persona), opens the session's transaction (its lock), runs the event's handler — which calls
 the pure core and mutates the loaded models — logs the event with the decision, writes what
 changed, and returns the Answer with any warnings (a quarantined file, config problems).
 Events of one session that reach the warm worker together share one transaction
@@ -24,6 +25,7 @@ from deliberation.app.handlers import (
     on_subagent_start,
     on_subagent_stop,
 )
+from deliberation.app import vouch
 from deliberation.app.handlers.common import Ctx
 from deliberation.app.settings import project_config
 from deliberation.state import event_log, group_commit
@@ -46,6 +48,8 @@ HANDLERS: "dict[type, Callable[[Ctx, Any], hookio.Answer]]" = {
 def dispatch(event: hookio.Event, layout: Layout, now: float) -> hookio.Answer:
     handler = HANDLERS[type(event)]
     cfg, problems = project_config(layout)
+    judge = vouch.session_vouch(layout)
+    vouch.apply(event, judge)  # before any rule reads an agent type: a persona is the plugin's own agent
 
     def open_tx():
         store = Store(layout, lock_timeout=cfg.lock_timeout_s)
@@ -60,6 +64,7 @@ def dispatch(event: hookio.Event, layout: Layout, now: float) -> hookio.Answer:
             if logged is not None:
                 return logged, []
         ctx = Ctx(layout, store, cfg, tx, now)
+        ctx.vouch = judge
         answer = handler(ctx, event)
         ctx.log_event(event, answer)
         return answer, ctx.warnings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from deliberation.app import transcripts, workflow_files
-from deliberation.core import agent_model, personas, token_usage
+from deliberation.core import agent_model, personas, shadows, token_usage
 from deliberation.core.depth.axis import BudgetView
 from deliberation.core.trigger import skill_question  # the deliberate command called via the Skill tool
 from deliberation.core.turn import Prompt, Turn, spawn_slots
@@ -41,6 +41,7 @@ class Ctx(Turn):
         self.layout = layout
         self.store = store
         self.tx: SessionTx = tx
+        self.vouch: "shadows.Vouch | None" = None  # which agent types are the plugin's (app/vouch.py)
 
     def open_deliberation(self, question: "str | None" = None, task_type: "str | None" = None) -> Deliberation:
         """The core's open_deliberation, after the turn's prompt — kept aside in prompt.json

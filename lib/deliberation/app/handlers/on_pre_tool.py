@@ -12,7 +12,9 @@ core/document_handover.py; a risky tool gets the human-review answer while a dec
 
 from __future__ import annotations
 
-from deliberation.app import adjudication, permissions
+import os
+
+from deliberation.app import adjudication, permissions, shadowed, vouch
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
 from deliberation.core import auto_mode, document_call, document_handover, handback, personas, plugin_workflow, spawn, state_guard
@@ -54,13 +56,23 @@ def _decide(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     if asked is not None and not event.agent_id:  # the main agent hands over the decision document
         return document_handover.handed(ctx, asked, event.tool_input.get("content"))
     if event.tool_name in state_guard.TOOLS and event.agent_id:
-        why = state_guard.refusal(
-            event.tool_name, event.tool_input, event.agent_type, event.cwd or ctx.layout.project, ctx.layout.project
+        why = state_guard.refusal(  # by the type as the client gave it: a foreign agent named like a persona is kept out too
+            event.tool_name,
+            event.tool_input,
+            event.raw.get("agent_type") if isinstance(event.raw.get("agent_type"), str) else event.agent_type,
+            event.cwd or ctx.layout.project,
+            ctx.layout.project,
+            os.path.realpath,  # a path is judged by what it resolves to
         )
         if why is not None:
             return hookio.Answer.deny(why)
     if not event.is_subagent_tool:
         return _review(ctx, event)
+    if ctx.vouch is not None:
+        foreign = vouch.refusal(event, ctx.vouch, ctx.layout.project)
+        if foreign is not None:  # a persona asked for by a type that is not the plugin's agent
+            ctx.refuse(event.tool_use_id, event.agent_id or "main", event.subagent_type, "agent_not_shipped", foreign)
+            return hookio.Answer.deny(foreign)
     plugin_workflow.before_spawn(ctx, event.subagent_type)
     request = spawn.Request.of(
         event,
@@ -98,8 +110,11 @@ def _skill(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     if question is None:
         return hookio.Answer()
     result, context = score_skill(question, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
+    taken = shadowed.forced_by_shadow(ctx.layout, str(event.tool_input.get("skill") or ""), result)
     ctx.extra["trigger"] = result  # the first persona's deliberation takes its question from here
     ctx.notes.append("deliberate command via Skill")
+    if taken is not None:  # a skill or command of the project answers that name, not the plugin
+        return hookio.Answer(context=taken[0], system_message=taken[1])
     return hookio.Answer(context=context)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from deliberation.app import shadowed
 from deliberation.app.handlers.common import Ctx
 from deliberation.core import arrival, news, quiet_wait, token_usage, workflows
 from deliberation.core.trigger import score_prompt
@@ -58,8 +59,9 @@ def handle(ctx: Ctx, event: hookio.UserPromptSubmit) -> hookio.Answer:
         return answer.warn(person) if person else answer
     ctx.tx.session.main_idle_since = None
     result, context = score_prompt(event.prompt, ctx.cfg.model_dump(mode="json"), plugin_agent_prefix())
+    taken = shadowed.forced_by_shadow(ctx.layout, shadowed.typed_command(event.prompt), result) if result.get("forced") else None
     ctx.extra["trigger"] = result
-    answer = hookio.Answer(context=context)
+    answer = hookio.Answer(context=context) if taken is None else hookio.Answer(context=taken[0], system_message=taken[1])
     budget = ctx.budget_for_user()
     if budget:
         answer.warn(budget)
