@@ -60,6 +60,7 @@ def test_the_person_is_told_why_each_loosening_setting_waits():
         "schema_version",
         "cost.prices",
         "deliberation.quiet_waiting",
+        "deliberation.allow_read_only_agents",
         "conformity.blocking",
         "depth.max_lock",
         "retention.auto",

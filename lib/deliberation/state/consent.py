@@ -211,6 +211,7 @@ RULES = {
     "deliberation.max_report_bytes": lower_tightens("deliberation.max_report_bytes"),
     "deliberation.report_retries": lower_tightens("deliberation.report_retries"),
     "deliberation.quiet_waiting": flag_tightens("deliberation.quiet_waiting"),
+    "deliberation.allow_read_only_agents": flag_tightens("deliberation.allow_read_only_agents"),
     "gates.stop_block_limit": higher_tightens("gates.stop_block_limit"),
     "gates.strong": higher_tightens("gates.strong"),
     "gates.moderate": higher_tightens("gates.moderate"),
