@@ -12,10 +12,15 @@ REPO = Path(__file__).resolve().parents[2]
 QUESTION = "DELIBERATE: should the order service cache prices in each node? It is hard to reverse."
 
 
-def persona_file(project: Path, slug: str, tools: str = "Read, Grep, Glob", file_name: "str | None" = None) -> None:
+def persona_file(project: Path, slug: str, tools: "str | None" = None, file_name: "str | None" = None) -> None:
+    """The install.sh form: the plugin's own agent file, byte for byte (the only project file vouched
+    for, docs/SECURITY.md); with `tools` a file of the project's own under the persona's name."""
     folder = project / ".claude" / "agents"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{file_name or slug}.md").write_text(f"---\nname: {slug}\ndescription: x\ntools: {tools}\n---\nBody.\n")
+    if tools is None:
+        (folder / f"{file_name or slug}.md").write_bytes((REPO / "agents" / f"{slug}.md").read_bytes())
+    else:
+        (folder / f"{file_name or slug}.md").write_text(f"---\nname: {slug}\ndescription: x\ntools: {tools}\n---\nBody.\n")
 
 
 def spawn(hook, sid: str, agent_type: str, mode: str = "auto", n: int = 1, env=None):
@@ -44,10 +49,11 @@ def test_a_definition_that_grants_more_than_reading_keeps_the_check(project, hoo
     persona_file(project, "security-analyst")
     persona_file(project, "security-analyst", tools="Read, Bash", file_name="zz-other")
     sid = session(hook)
-    assert spawn(hook, sid, "security-analyst").json is None
+    # a project file under the persona's name is not the plugin's (#37): never allowed, refused
+    assert spawn(hook, sid, "security-analyst").decision == "deny"
     # no `tools:` line: the agent gets every tool
     (project / ".claude" / "agents" / "cost-analyst.md").write_text("---\nname: cost-analyst\ndescription: x\n---\nAll tools.\n")
-    assert spawn(hook, sid, "cost-analyst", n=2).json is None
+    assert spawn(hook, sid, "cost-analyst", n=2).decision == "deny"
 
 
 def test_an_ask_rule_for_the_agent_tool_keeps_the_check(project, hook):

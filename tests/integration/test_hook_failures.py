@@ -333,7 +333,7 @@ def test_strict_mode_off_by_default_and_false_is_fail_open(project, faulty):
 
 # -- state dir links ------------------------------------------------------------------------------
 
-UNUSABLE = "leads outside this project's state folder"  # text/switch.state_unusable
+UNUSABLE = "cannot be this project's state folder"  # text/switch.state_unusable
 
 
 @pytest.mark.parametrize("event", EVENTS)

@@ -61,6 +61,7 @@ LOOSENING = {
     "deliberation.min_distinct_personas": 1,
     "deliberation.min_alternatives": 1,
     "deliberation.max_report_bytes": 1 << 24,
+    "deliberation.allow_read_only_agents": True,  # the default: nothing looser exists
     "deliberation.report_retries": 3,
     "gates.stop_block_limit": 1,
     "gates.strong": 0.3,
@@ -100,7 +101,12 @@ LOOSENING = {
     "retention.max_age_days": 1,
     "retention.max_total_mb": 0.5,
 }
-NOTHING_LOOSER = {"escalation.policy", "escalation.probe_failure", "escalation.known_reversal"}
+NOTHING_LOOSER = {
+    "escalation.policy",
+    "escalation.probe_failure",
+    "escalation.known_reversal",
+    "deliberation.allow_read_only_agents",
+}
 
 
 def test_every_setting_that_can_loosen_is_tried_here():

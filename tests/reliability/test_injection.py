@@ -182,7 +182,7 @@ def test_symlinks_out_of_the_project_are_refused(tmp_path, project, what):
     assert all(a.decision is None for a in answers)
     # stricter, not blind: an event that meets the link is answered from itself, the person told
     # which link to remove
-    assert any("leads outside this project's state folder" in m and "rm " in m for m in msgs), (what, msgs)
+    assert any("cannot be this project's state folder" in m and "rm " in m for m in msgs), (what, msgs)
 
 
 def test_state_files_are_owner_only(project):

@@ -210,7 +210,10 @@ def test_whole_deliberation_completes_with_an_unwritable_state_dir(project, faul
         if res.json is not None:
             msg = res.system_message
             assert msg.startswith("deliberation plugin: ") and "\n" not in msg, msg
-            assert "continuing without deliberation checks" in msg
+            if fault == "read-only mount":
+                assert "continuing without deliberation checks" in msg
+            else:  # stricter, not blind (#37): answered from the event itself, the file to remove named
+                assert "keeps no state here" in msg and "rm .claude/deliberation" in msg, msg
     warned = sum(1 for a in answers if a.json is not None)
     assert warned >= len(answers) // 2  # the fault is visible, not silent
     if fault == "read-only mount":

@@ -80,14 +80,14 @@ def hidden_env(value: str, off_cmd: str) -> str:
 
 def state_unusable(link: str, why: str) -> str:
     """The person's line when the state folder cannot be used: `link` is the entry that leads out
-    of it (a link a repository may commit)."""
+    of it (a link a repository may commit) or stands in its place (a file)."""
     from deliberation.names import command_word, inert, quoted
 
     return (
-        f"deliberation plugin: {quoted(link)} leads outside this project's state folder ({inert(why, 300)}), so the plugin "
+        f"deliberation plugin: {quoted(link)} cannot be this project's state folder ({inert(why, 300)}), so the plugin "
         "keeps no state here: it answers each event from the event alone — the trigger, the mid-task net, the state "
         "guard — and no deliberation is tracked, gated or recorded. If this project did not mean it (a repository can "
-        f"commit such a link), remove it: rm {command_word(link)}"
+        f"commit such a link or file), remove it: rm {command_word(link)}"
     )
 
 
