@@ -108,6 +108,50 @@ def test_way_a_one_revision_round_then_a_fresh_blind_ranking(project, hook):
     validate_state(project)
 
 
+def test_the_user_asks_for_the_revision_round_after_the_hand_over(project, hook):
+    """A real model (2.1.332, interactive) asked the user which way to take and ended its turn —
+    the hand-over; the user answered "Do the revision round." The round must still run on the same
+    deliberation, not open a new one whose research is empty."""
+    s, _post = split_vote(project, hook)
+    res = s.stop(message="The panel split: A or B. Revision round, or do you want to decide?")
+    assert "Or ask Claude for the revision round it has not used" in res.system_message
+    d = load_delib(project)
+    assert d["phase"] == "COMPLETE" and d["route"]["review"] == "pending"
+    escalations = os.path.join(project, ".claude", "deliberation", "escalations.json")
+    assert os.path.exists(escalations)
+    assert s.prompt("Do the revision round.").decision is None
+    revised = [("A", "Postgres sessions with a write-behind buffer"), ("B", "Redis sessions with AOF persistence")]
+    out = s.foreground(
+        "synthesis-lead",
+        "Phase: deliberation. Revise each approach against the contested points (A doubles the write path).\n" + s.findings(),
+        P.synthesis_report(revised),
+    )
+    assert out["pre"].decision is None, out["pre"].reason
+    again = load_delib(project)
+    assert again["id"] == d["id"] and again["phase"] == "RANKING" and again["ways"]["revision"] == "reranking"
+    assert again["route"] is None and again["ways"]["handed_over_at"] is None
+    assert len(json.load(open(os.path.join(project, ".claude", "deliberation", "sessions", s.sid, "session.json")))["deliberations"]) == 1
+    post = rank(s, HIGH)[-1]["post"]
+    assert "consensus gate FAILED" not in (post.context or "")
+    res = s.stop(message=P.prd_message(CITES, "adopted"))
+    d = load_delib(project)
+    assert res.decision is None and d["phase"] == "COMPLETE" and d["outcome"] == "adopted", (res.reason, d["gate2"])
+    assert d["route"]["review"] == "not_needed", d["route"]
+    assert not os.path.exists(escalations)  # the hand-over's entry went with it: risky tools run again
+    validate_state(project)
+
+
+def test_a_settled_hand_over_stays_settled(project, hook, capsys):
+    s, _post = split_vote(project, hook)
+    s.stop(message="The panel split: A or B — your call.")
+    d = load_delib(project)
+    assert cli.main(["reject", d["id"], "--project", str(project)]) == 0
+    capsys.readouterr()
+    out = s.foreground("synthesis-lead", "Phase: deliberation. Revise each approach.\n" + s.findings(), "no report")
+    assert out["pre"].decision == "deny"  # a new deliberation, with no research: the person settled the old one
+    assert load_delib(project, d["id"])["route"]["review"] == "rejected"
+
+
 REF = re.compile(r"\b([a-z][a-z-]+:F\d+)\b")
 
 

@@ -219,5 +219,6 @@ def apply_route(tx: SessionTx, delib: Deliberation, cfg: EscalationConfig) -> Ro
     registry = tx.store.reversals()
     runs = probes.run_probes(cfg, cls, tx.store.layout.project, probes.cited_evidence(delib))
     delib.route = escalation.compute_route(cls, escalation.vote_of(delib), registry, runs, cfg)
-    open_escalation(tx, delib)
+    if open_escalation(tx, delib) is None and os.path.exists(tx.store.layout.escalations):
+        close_escalation(tx, delib.id)  # a hand-over reopened for its revision round left one open
     return delib.route

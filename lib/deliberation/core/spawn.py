@@ -81,7 +81,7 @@ def decide(turn: Turn, req: Request) -> "Refused | None":
         _record_spawn(turn, req, None, None, verdict.depth)
         return None
     if delib is None or delib.phase in phases.CLOSED:
-        delib = turn.open_deliberation()
+        delib = _reopened(turn, kind) or turn.open_deliberation()
     if ":" in req.subagent_type:  # plugin form: the client namespaces the agent types
         delib.agent_prefix = req.subagent_type.rsplit(":", 1)[0] + ":"
     if delib.two_agent is not None and _goes_full(delib, kind, req.persona):
@@ -97,6 +97,22 @@ def decide(turn: Turn, req: Request) -> "Refused | None":
     _add_record(turn, req, delib, kind, stage, checked)
     _record_spawn(turn, req, kind, delib.id, verdict.depth)
     return None
+
+
+def _reopened(turn: Turn, kind: AgentKind) -> "Deliberation | None":
+    """A synthesis-lead spawned after the session's last deliberation was handed to the user with
+    its revision round unused and not yet settled: the user asked for the round (the main agent had
+    asked them which way), so that deliberation reopens rather than a new one on their reply."""
+    sess = turn.tx.session
+    if kind != "synthesis" or not sess.deliberations:
+        return None
+    last = turn.tx.deliberation(sess.deliberations[-1])
+    if last is None or not ways_forward.reopenable(last):
+        return None
+    ways_forward.reopen(last, turn.now)
+    sess.active_deliberation = last.id
+    turn.notes.append(f"{last.id} reopened for its revision round")
+    return last
 
 
 def _deliberation_rules(turn: Turn, req: Request, delib: Deliberation, kind: AgentKind) -> "tuple[Stage, str, str | None, str]":

@@ -7,7 +7,8 @@ and `apply_revision` let ONE synthesis-lead revise the approaches (ids kept, the
 set aside in `before`), then a fresh blind re-rank — at most once (`revision`: available →
 revising → reranking → used); (b) the hand-over: after the offer, a Stop with the gate still
 failing (`hands_over`) completes the deliberation as no-consensus, routed to human review
-(`hand_over`, `route`). Pure over the deliberation; text/gates.py words the offer.
+(`hand_over`, `route`) — until the user settles it, they may still ask for the unused round
+(`reopenable`, `reopen`). Pure over the deliberation; text/gates.py words the offer.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import replace
 from deliberation.core import contested as contest
 from deliberation.core import escalation, phases
 from deliberation.core.personas import SYNTHESIS
-from deliberation.state.models import Deliberation, GateResult, Route, RouteRule, WaysForward
+from deliberation.state.models import Deliberation, GateResult, PhaseChange, Route, RouteRule, WaysForward
 from deliberation.text import gates as words
 from deliberation.text import phases as phase_words
 
@@ -153,6 +154,37 @@ def hands_over(delib: Deliberation) -> bool:
     if w.revision == "reranking" and not phases.current(delib, "ranking"):
         return True
     return failing(delib) is not None
+
+
+def reopenable(delib: Deliberation) -> bool:
+    """Handed to the user with its one revision round unused, and not settled by them: the user may
+    still ask for the round. (A model often asks the user which way to take; its turn ends, which
+    hands the decision over — the person's answer "do the revision round" must still count.)"""
+    w = delib.ways
+    return (
+        w is not None
+        and w.handed_over_at is not None
+        and w.revision == "available"
+        and delib.phase == "COMPLETE"
+        and delib.outcome == "no-consensus"
+        and (delib.route is None or delib.route.review == "pending")
+    )
+
+
+def reopen(delib: Deliberation, now: float) -> None:
+    """The user asked for the unused revision round after the hand-over: the deliberation is back
+    at the failed vote (RANKING), the hand-over and its route undone; the round then runs as way (a)
+    and the deliberation completes again with a fresh route and record."""
+    w = delib.ways
+    if w is None:
+        return
+    w.handed_over_at = None
+    delib.phase_history.append(PhaseChange(from_phase=delib.phase, to_phase="RANKING", at=now, why=phase_words.REOPENED))
+    delib.phase = "RANKING"
+    delib.outcome = None
+    delib.decision = None
+    delib.route = None
+    delib.updated_at = now
 
 
 def hand_over(delib: Deliberation, now: float) -> None:

@@ -208,6 +208,8 @@ def ways_forward(w: Ways) -> str:
             "spawn the research personas again, fresh, to rank the revised approaches blind — the contested "
             "points may be in the ranking prompts, never who scored or voted what.",
             f"(b) {handover}",
+            "Asking the user which way to take is (b) until they answer: if they then ask for the revision "
+            "round, take (a) — the deliberation reopens for it, until they approve or reject.",
         ]
     else:
         lines += [f"The one revision round of this deliberation is used: the way forward is to {handover}"]

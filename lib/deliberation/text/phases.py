@@ -27,6 +27,7 @@ FIRST_RANKER = "first ranking persona spawned"
 RE_RANK = "re-rank"
 REVISION = "revision round: the approaches are revised against the contested points; the vote is taken again"
 HANDED_OVER = "no consensus: the decision was handed to the user"
+REOPENED = "the user asked for the unused revision round after the hand-over: the vote is open again"
 
 
 def vote_passed(rejected: "str | None" = None) -> str:

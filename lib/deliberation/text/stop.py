@@ -162,6 +162,7 @@ def handed_over(o: HandedOver) -> Words:
             f"{lead}. The decision is yours (route human-review): `deliberation approve {o.deliberation}` "
             f"({approve}) or `deliberation reject {o.deliberation}` (set it aside); in Claude Code "
             f"`! deliberation approve {o.deliberation}`. Until then risky tools ask for your yes. "
-            f"Record: {o.record}"
+            + ("" if o.revised else "Or ask Claude for the revision round it has not used: that reopens the vote. ")
+            + f"Record: {o.record}"
         )
     )
