@@ -130,7 +130,10 @@ def test_the_user_asks_for_the_revision_round_after_the_hand_over(project, hook)
     again = load_delib(project)
     assert again["id"] == d["id"] and again["phase"] == "RANKING" and again["ways"]["revision"] == "reranking"
     assert again["route"] is None and again["ways"]["handed_over_at"] is None
-    assert len(json.load(open(os.path.join(project, ".claude", "deliberation", "sessions", s.sid, "session.json")))["deliberations"]) == 1
+    assert (
+        len(json.load(open(os.path.join(project, ".claude", "deliberation", "sessions", s.sid, "session.json")))["deliberations"])
+        == 1
+    )
     post = rank(s, HIGH)[-1]["post"]
     assert "consensus gate FAILED" not in (post.context or "")
     res = s.stop(message=P.prd_message(CITES, "adopted"))

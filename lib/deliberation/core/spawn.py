@@ -104,9 +104,13 @@ def _reopened(turn: Turn, kind: AgentKind) -> "Deliberation | None":
     its revision round unused and not yet settled: the user asked for the round (the main agent had
     asked them which way), so that deliberation reopens rather than a new one on their reply."""
     sess = turn.tx.session
-    if kind != "synthesis" or not sess.deliberations:
+    if kind != "synthesis":
         return None
-    last = turn.tx.deliberation(sess.deliberations[-1])
+    last = None
+    for did in reversed(sess.deliberations):  # the newest that ran agents (not one a refused spawn opened)
+        last = turn.tx.deliberation(did)
+        if last is not None and last.agents:
+            break
     if last is None or not ways_forward.reopenable(last):
         return None
     ways_forward.reopen(last, turn.now)
