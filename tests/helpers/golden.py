@@ -1229,6 +1229,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
             "net.ask_text",
             dict(kind="production-migration", what="alembic -x env=production upgrade head"),
         ),
+        "net/ask_headless_force_push": (
+            "net.ask_text",
+            dict(kind="force-push", what="git push --force origin main", headless=True),
+        ),
         # a report sent back to its agent, and the warning of one recorded invalid
         "reports/wrong_phase": ("reports.wrong_phase", dict(stage="ranking", reported="research")),
         "reports/no_scores": ("reports.no_scores", dict(dimensions=list(W))),

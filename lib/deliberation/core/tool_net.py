@@ -12,9 +12,27 @@ of the fast path.
 
 from __future__ import annotations
 
-MODES = ("note", "ask", "off")
+MODES = ("hold", "note", "ask", "off")
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 KINDS = ("force-push", "history-rewrite", "destroys-data", "destroys-infrastructure", "production-migration", "sensitive-edit")
+# the kinds whose step cannot be taken back: `hold` (the default) holds these before they run
+IRREVERSIBLE = KINDS[:5]
+# the client's CLAUDE_CODE_ENTRYPOINT in a run where nobody answers a permission prompt (`claude -p`
+# sets sdk-cli; the SDKs and the GitHub action their own): the client refuses a held call there
+HEADLESS_ENTRYPOINTS = ("sdk-cli", "sdk-ts", "sdk-py", "claude-code-github-action")
+
+
+def holds(mode: str, kind: str) -> bool:
+    """Whether `mode` holds a call of `kind` for the user's yes before it runs (PreToolUse ask):
+    `hold` an irreversible step only (a sensitive edit gets the note after it), `ask` every kind."""
+    return mode == "ask" or (mode == "hold" and kind in IRREVERSIBLE)
+
+
+def headless(env: "dict[str, str]") -> bool:
+    """A run where nobody can answer the client's prompt, by the entrypoint the client names in
+    the hook's environment (interactive `claude` sets cli)."""
+    return env.get("CLAUDE_CODE_ENTRYPOINT", "") in HEADLESS_ENTRYPOINTS
+
 
 # a command that mentions none of these needs no closer look (the common case: tests, builds, git status)
 _HINTS = (
