@@ -1,0 +1,140 @@
+"""What a request does: the named irreversible or high-stakes act a prompt asks for, read as a
+verb and its object (docs/TRIGGER.md §1b).
+
+A plain instruction whose object is live data, access control, money, a public interface or
+retention is a decision with stakes even with no question mark. `find` reads the prompt through
+the multilingual lexicon (core/lexicon.py) and returns the first act of PATTERNS whose concepts
+are all present — unless the object is said to be disposable (a test, dead code, a debug print, a
+feature branch, staging) and nothing live is named — and whether the prompt asks (a question, a
+choice between ways) or instructs. core/trigger.py turns an instruction into a hold (state what is
+lost, get the user's yes) and a question into a deliberation. Pure; stdlib only, nothing compiled
+at import: it runs on every user prompt.
+"""
+
+from __future__ import annotations
+
+from deliberation.core import lexicon
+
+# kind → alternatives, each the concepts (lexicon.LEXICON) that must all be present
+PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
+    "force-push": (("force_push", "branch"), ("force_push", "live"), ("delete", "remote_ref")),
+    "rewrite-history": (("history_tool",), ("rewrite", "history"), ("delete", "history")),
+    "disable-auth": (("disable", "auth"), ("delete", "auth")),
+    "open-access": (("open", "access"), ("open", "data"), ("grant", "access", "live")),
+    "change-retention": (("change", "retention"), ("delete", "retention")),
+    "destroy-infra": (("destroy", "infra"), ("destroy", "live"), ("delete", "infra", "live")),
+    "prod-migration": (("run", "migration", "live"),),
+    "rewrite-stored-data": (("rewrite", "existing"), ("rewrite", "data", "live")),
+    "remove-public-interface": (("delete", "interface"),),
+    "move-money": (("pay", "money"),),
+    "rotate-secret": (("rotate", "secret"),),
+    "delete-data": (("delete", "data"),),
+}
+KINDS = tuple(PATTERNS)
+SCANNED = 2000  # characters of the prompt read: an act is named near the start of a request
+
+# how a request asks rather than instructs, besides a question mark
+_OPENERS = (
+    " should ",
+    " shall ",
+    " can we ",
+    " could we ",
+    " is it ok",
+    " is it safe",
+    " do we ",
+    " what if ",
+    " which ",
+    " whether ",
+    " sollen ",
+    " sollten ",
+    " können wir ",
+    " ist es ",
+    " devrait",
+    " devrions",
+    " faut-il ",
+    " est-ce ",
+    " debemos ",
+    " deberíamos ",
+    " conviene ",
+    " devemos ",
+    " deveríamos ",
+    " czy ",
+    " стоит ли ",
+    " нужно ли ",
+    " можно ли ",
+    " có nên ",
+    " nên ",
+    "是否",
+    "要不要",
+    "应该",
+    "べき",
+    "ですか",
+    "ますか",
+    "でしょうか",
+)
+_ALTERNATIVES = (" or ", " oder ", " ou ", " o ", " lub ", " czy ", " или ", " hay ", " hoặc ", "还是", "或者", "それとも")
+
+
+_NEGATIONS = (
+    "n't ",
+    " not ",
+    " without ",
+    " never ",
+    " no ",
+    " nicht ",
+    " kein",
+    " pas ",
+    " ne ",
+    " sin ",
+    " não ",
+    " nie ",
+    " не ",
+    " không ",
+    "不",
+    "不要",
+    "しない",
+    "せず",
+)
+
+
+def _negated(low: str, form: str) -> bool:
+    """Whether the verb form is said not to happen ("lists (doesn't delete) the objects")."""
+    at = low.find(form)
+    return at >= 0 and any(n in low[max(0, at - 14) : at + 1] for n in _NEGATIONS)
+
+
+class Act:
+    """What `find` read: the act's kind, the words that showed it, and whether the prompt asks."""
+
+    __slots__ = ("kind", "asks", "words")
+
+    def __init__(self, kind: str, asks: bool, words: "tuple[str, ...]") -> None:
+        self.kind = kind
+        self.asks = asks
+        self.words = words
+
+    def __repr__(self) -> str:
+        return f"Act({self.kind!r}, asks={self.asks}, words={self.words!r})"
+
+
+def asks(low: str) -> bool:
+    """Whether the prepared text (lexicon.prepared of the raw prompt) asks rather than instructs."""
+    return "?" in low or "？" in low or any(o in low for o in _OPENERS) or any(a in low for a in _ALTERNATIVES)
+
+
+def find(prompt: str) -> "Act | None":
+    """The act the prompt asks for (see the module docstring), or None."""
+    text = prompt[:SCANNED]
+    low = lexicon.prepared(text)
+    present = set(lexicon.gloss(text, low))
+    if "disposable" in present and "live" not in present:
+        return None
+    for kind, alternatives in PATTERNS.items():
+        for concepts in alternatives:
+            if all(c in present for c in concepts):
+                words = tuple(w.strip() for w in (lexicon.has(c, low) for c in concepts) if w)
+                if words and _negated(low, words[0]):
+                    continue
+                question = "?" in text or "？" in text or asks(low)
+                return Act(kind, question, words)
+    return None
