@@ -788,7 +788,7 @@ LEXICON: "dict[str, tuple[str, ...]]" = {
         "migracao",
         "migracj",
         "миграц",
-        "di chuyển dữ liệu",
+        
         "迁移",
         "マイグレーション",
         "移行",
@@ -807,7 +807,7 @@ LEXICON: "dict[str, tuple[str, ...]]" = {
         "продакшен",
         "продакшн",
         "прод",
-        "môi trường thật",
+       
         "生产",
         "线上",
         "本番",

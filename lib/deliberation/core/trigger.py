@@ -25,7 +25,7 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bo
             from deliberation.text import trigger as said
 
             result["held"] = True
-            return result, said.act_hold(act.kind).replace("{skill}", f"{prefix}deliberate")
+            return result, said.act_hold(act.kind, prefix)
         from deliberation.text import trigger as said
 
         result["triggered"], result["reason"] = True, said.act_asked(act.kind)

@@ -68,7 +68,7 @@ def act_asked(kind: str) -> str:
     return f"a question about {ACT_WHAT[kind][0]} (act: {kind})"
 
 
-def act_hold(kind: str) -> str:
+def act_hold(kind: str, prefix: str = "") -> str:
     """What the model reads when a plain instruction asks for an irreversible act: one look at
     what it destroys and the user's yes, no deliberation (the user decided it)."""
     what, lost = ACT_WHAT[kind]
@@ -76,5 +76,5 @@ def act_hold(kind: str) -> str:
         f"Deliberation plugin: this request asks for {what}, which is hard or impossible to undo. The user decided it, so no "
         f"deliberation is needed, but before you take that step tell the user in a line or two what it will lose "
         f"({lost}) and ask them to confirm; take it only after their explicit yes. If the request leaves the choice "
-        'open, deliberate instead: call the Skill tool with skill "{skill}" and args = the decision in one sentence.'
+        f'open, deliberate instead: call the Skill tool with skill "{prefix}deliberate" and args = the decision in one sentence.'
     )
