@@ -19,18 +19,46 @@ from deliberation.core import lexicon
 PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
     "force-push": (("force_push", "branch"), ("force_push", "live"), ("delete", "remote_ref")),
     "rewrite-history": (("history_tool",), ("rewrite", "history"), ("delete", "history")),
-    "disable-auth": (("disable", "auth"), ("delete", "auth")),
-    "open-access": (("open", "access"), ("open", "data"), ("grant", "access", "live")),
+    "disable-auth": (("disable", "auth"), ("delete", "auth"), ("weaken", "auth")),
+    "open-access": (("open", "access"), ("open", "data"), ("grant", "access", "live"), ("grant", "wide"), ("open", "wide")),
     "change-retention": (("change", "retention"), ("delete", "retention")),
     "destroy-infra": (("destroy", "infra"), ("destroy", "live"), ("delete", "infra", "live")),
     "prod-migration": (("run", "migration", "live"),),
-    "rewrite-stored-data": (("rewrite", "existing"), ("rewrite", "data", "live")),
-    "remove-public-interface": (("delete", "interface"),),
+    "rewrite-stored-data": (("rewrite", "existing"), ("rewrite", "data", "live"), ("change", "schema", "live")),
+    "remove-public-interface": (("delete", "interface"), ("disable", "interface"), ("change", "interface", "existing")),
     "move-money": (("pay", "money"),),
+    "change-price": (("change", "price", "existing"), ("change", "price", "everyone")),
+    "switch-for-everyone": (("enable", "flag", "everyone"),),
+    "store-sensitive": (("store", "sensitive"),),
     "rotate-secret": (("rotate", "secret"),),
     "delete-data": (("delete", "data"),),
 }
-KINDS = tuple(PATTERNS)
+# combinations that are a decision only when asked about ("can I change the webhook payload or will
+# that break integrators?"); as an instruction they are ordinary work
+ASKED: "dict[str, tuple[tuple[str, ...], ...]]" = {
+    "change-public-interface": (("change", "interface"),),
+    "move-platform": (("migration", "infra"),),
+    "change-identity": (("change", "identity"),),
+    "rewrite-stored-data": (("change", "existing"),),
+}
+# what a question in another language than English is about when it is a decision with stakes (the
+# English scorer, core/confidence.py, reads an English one)
+STAKES = (
+    "auth",
+    "identity",
+    "access",
+    "retention",
+    "interface",
+    "money",
+    "secret",
+    "infra",
+    "migration",
+    "live",
+    "history",
+    "price",
+    "sensitive",
+)
+KINDS = (*PATTERNS, *ASKED, "decision-question")
 SCANNED = 2000  # characters of the prompt read: an act is named near the start of a request
 
 # how a request asks rather than instructs, besides a question mark
@@ -72,11 +100,36 @@ _OPENERS = (
     "ますか",
     "でしょうか",
 )
+# words of a prompt in another language than English that carry no accent
+_FOREIGN = (
+    " wir ",
+    " die ",
+    " der ",
+    " und ",
+    " nicht ",
+    " nous ",
+    " les ",
+    " des ",
+    " est ",
+    " el ",
+    " los ",
+    " las ",
+    " que ",
+    " para ",
+    " com ",
+    " não ",
+    " nie ",
+    " czy ",
+    " się ",
+    " và ",
+    " của ",
+)
 _ALTERNATIVES = (" or ", " oder ", " ou ", " o ", " lub ", " czy ", " или ", " hay ", " hoặc ", "还是", "或者", "それとも")
 
 
 _NEGATIONS = (
     "n't ",
+    "n t ",
     " not ",
     " without ",
     " never ",
@@ -118,8 +171,9 @@ class Act:
 
 
 def asks(low: str) -> bool:
-    """Whether the prepared text (lexicon.prepared of the raw prompt) asks rather than instructs."""
-    return "?" in low or "？" in low or any(o in low for o in _OPENERS) or any(a in low for a in _ALTERNATIVES)
+    """Whether the prepared text (lexicon.prepared of the raw prompt, which drops the question mark)
+    asks rather than instructs: an opener of a question or a choice between ways."""
+    return any(o in low for o in _OPENERS) or any(a in low for a in _ALTERNATIVES)
 
 
 def find(prompt: str) -> "Act | None":
@@ -129,12 +183,25 @@ def find(prompt: str) -> "Act | None":
     present = set(lexicon.gloss(text, low))
     if "disposable" in present and "live" not in present:
         return None
-    for kind, alternatives in PATTERNS.items():
-        for concepts in alternatives:
-            if all(c in present for c in concepts):
-                words = tuple(w.strip() for w in (lexicon.has(c, low) for c in concepts) if w)
-                if words and _negated(low, words[0]):
-                    continue
-                question = "?" in text or "？" in text or asks(low)
-                return Act(kind, question, words)
+    question = "?" in text or "？" in text or asks(low)
+    for table, asked_only in ((PATTERNS, False), (ASKED, True)):
+        if asked_only and not question:
+            break
+        for kind, alternatives in table.items():
+            for concepts in alternatives:
+                if all(c in present for c in concepts):
+                    words = tuple(w.strip() for w in (lexicon.has(c, low) for c in concepts) if w)
+                    if words and _negated(low, words[0]):
+                        continue
+                    return Act(kind, question, words)
+    if question and foreign(text, low):
+        about = [c for c in STAKES if c in present]
+        if about:
+            return Act("decision-question", True, tuple(w.strip() for w in (lexicon.has(c, low) for c in about[:2]) if w))
     return None
+
+
+def foreign(text: str, low: str) -> bool:
+    """Whether the prompt is written in another language than English: letters beyond ASCII (two or
+    more), or a common word of a language written without them."""
+    return sum(1 for c in text if ord(c) > 127 and c.isalpha()) >= 2 or any(w in low for w in _FOREIGN)

@@ -60,6 +60,19 @@ ACT_WHAT = {
     "move-money": ("moving money", "the money sent: a refund or a charge is not taken back"),
     "rotate-secret": ("rotating or revoking a secret", "every client still using the old one, until it is updated"),
     "delete-data": ("deleting data", "the data deleted, unless a backup holds it"),
+    "change-price": (
+        "a price change for existing customers",
+        "their trust and revenue if it is wrong: a charge is not taken back",
+    ),
+    "switch-for-everyone": (
+        "turning a change on for every user at once",
+        "a gradual rollout: whatever breaks, breaks for everyone",
+    ),
+    "store-sensitive": ("storing sensitive data", "the data's safety: once stored or logged, copies spread to backups and logs"),
+    "change-public-interface": ("changing a public interface", "every client that relies on it as it is"),
+    "move-platform": ("moving to another platform", "an easy way back"),
+    "change-identity": ("changing how people sign in", "every session and account link made the old way"),
+    "decision-question": ("a decision with stakes", "what the wrong choice costs"),
 }
 
 
