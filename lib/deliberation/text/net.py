@@ -12,6 +12,7 @@ WHAT = {
     "destroys-data": "destroys data that may not come back",
     "destroys-infrastructure": "destroys infrastructure",
     "production-migration": "changes production data or its schema",
+    "deletes-release": "deletes a published release or tag that others may build from",
     "sensitive-edit": "changes auth, payment or migration code",
 }
 
@@ -23,6 +24,7 @@ LOST = {
     "destroys-data": "the data it deletes, unless a backup holds it",
     "destroys-infrastructure": "the resources it destroys and the data in them",
     "production-migration": "production data or schema as they are now (a rollback may not restore them)",
+    "deletes-release": "the release and its tag for everyone who pins or downloads it",
     "sensitive-edit": "nothing yet (an edit can be undone)",
 }
 
