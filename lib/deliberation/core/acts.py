@@ -20,16 +20,25 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
     "force-push": (("force_push", "branch"), ("force_push", "live"), ("delete", "remote_ref")),
     "rewrite-history": (("history_tool",), ("rewrite", "history"), ("delete", "history")),
     "disable-auth": (("disable", "auth"), ("delete", "auth"), ("weaken", "auth")),
-    "open-access": (("open", "access"), ("open", "data"), ("grant", "access", "live"), ("grant", "wide"), ("open", "wide")),
+    "open-access": (
+        ("public", "storage"),
+        ("open", "access"),
+        ("open", "data"),
+        ("grant", "access", "live"),
+        ("grant", "wide"),
+        ("open", "wide"),
+    ),
     "change-retention": (("change", "retention"), ("delete", "retention")),
     "destroy-infra": (("destroy", "infra"), ("destroy", "live"), ("delete", "infra", "live")),
-    "prod-migration": (("run", "migration", "live"),),
+    "prod-migration": (("run", "migration", "live"), ("upgrade", "infra", "live"), ("upgrade", "data", "live")),
+    "change-dns": (("repoint", "dns"),),
     "rewrite-stored-data": (("rewrite", "existing"), ("rewrite", "data", "live"), ("change", "schema", "live")),
     "remove-public-interface": (("delete", "interface"), ("disable", "interface"), ("change", "interface", "existing")),
     "move-money": (("pay", "money"),),
     "change-price": (("change", "price", "existing"), ("change", "price", "everyone")),
     "switch-for-everyone": (("enable", "flag", "everyone"),),
     "store-sensitive": (("store", "sensitive"),),
+    "message-everyone": (("message", "everyone"),),
     "rotate-secret": (("rotate", "secret"),),
     "delete-data": (("delete", "data"),),
 }
@@ -107,10 +116,18 @@ _FOREIGN = (
     " der ",
     " und ",
     " nicht ",
+    " ist ",
+    " mit ",
+    " für ",
     " nous ",
     " les ",
     " des ",
     " est ",
+    " la ",
+    " le ",
+    " ce ",
+    " il ",
+    " de ",
     " el ",
     " los ",
     " las ",
@@ -118,11 +135,14 @@ _FOREIGN = (
     " para ",
     " com ",
     " não ",
+    " em ",
     " nie ",
     " czy ",
     " się ",
+    " jest ",
     " và ",
     " của ",
+    " không ",
 )
 _ALTERNATIVES = (" or ", " oder ", " ou ", " o ", " lub ", " czy ", " или ", " hay ", " hoặc ", "还是", "或者", "それとも")
 
@@ -156,6 +176,16 @@ def _negated(low: str, form: str) -> bool:
     return at >= 0 and any(n in low[max(0, at - 14) : at + 1] for n in _NEGATIONS)
 
 
+def _all_of_a_number(low: str) -> bool:
+    """ "all 40k users", "all 1,900 customers": a count of everyone affected."""
+    at = low.find(" all ")
+    while at >= 0:
+        if low[at + 5 : at + 6].isdigit():
+            return True
+        at = low.find(" all ", at + 1)
+    return False
+
+
 class Act:
     """What `find` read: the act's kind, the words that showed it, and whether the prompt asks."""
 
@@ -181,6 +211,8 @@ def find(prompt: str) -> "Act | None":
     text = prompt[:SCANNED]
     low = lexicon.prepared(text)
     present = set(lexicon.gloss(text, low))
+    if _all_of_a_number(low):
+        present.add("everyone")
     if "disposable" in present and "live" not in present:
         return None
     question = "?" in text or "？" in text or asks(low)

@@ -70,6 +70,8 @@ ACT_WHAT = {
     ),
     "store-sensitive": ("storing sensitive data", "the data's safety: once stored or logged, copies spread to backups and logs"),
     "change-public-interface": ("changing a public interface", "every client that relies on it as it is"),
+    "change-dns": ("a DNS change", "the old address for everyone whose resolver caches it, until the TTL runs out"),
+    "message-everyone": ("a message to every user", "nothing can call a sent message back"),
     "move-platform": ("moving to another platform", "an easy way back"),
     "change-identity": ("changing how people sign in", "every session and account link made the old way"),
     "decision-question": ("a decision with stakes", "what the wrong choice costs"),
