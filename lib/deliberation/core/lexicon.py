@@ -58,7 +58,7 @@ LEXICON: "dict[str, tuple[str, ...]]" = {
         "外して",
     ),
     "delete": (
-        "cancel",
+        "cancel ",
         "kündig",
         "annul",
         "cancela",
