@@ -232,7 +232,7 @@ def net_answer(event, layout: Layout, cfg: dict):
 
     tail = since_last_prompt(layout, event.session_id)
     trigger = (tail.trigger if tail else None) or {}
-    call = tool_net.check(event.tool_name, event.tool_input, risky_prompt=bool(trigger.get("triggered")))
+    call = tool_net.check(event.tool_name, event.tool_input, risky_prompt=bool(trigger.get("triggered") or trigger.get("held")))
     sess = session_state(layout, event.session_id)
     if call is None or deliberation_since(layout, sess, tail.at if tail else 0.0):
         return hookio.Answer()
