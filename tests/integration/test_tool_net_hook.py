@@ -179,3 +179,22 @@ def test_the_skill_call_on_the_slow_path_gives_the_protocol_too(project, hook):
     assert out.context.startswith("DELIBERATION PROTOCOL") and "Question: Should we?" in out.context
     logged = events(project)[-1]
     assert logged["notes"] == ["deliberate command via Skill"] and logged["trigger"]["forced"]
+
+
+def test_a_plain_instruction_to_do_something_irreversible_gets_a_hold_at_the_prompt(project, hook):
+    out = hook("UserPromptSubmit", P.prompt(SID, "turn off MFA for the admin accounts so the contractors can log in"))
+    assert out.context.startswith("Deliberation plugin: this request asks for switching off an access control")
+    assert "DELIBERATION PROTOCOL" not in out.context and "explicit yes" in out.context
+    # the turn counts as risky for the net: an auth edit after it gets the note
+    after = hook("PreToolUse", P.pre_tool(SID, "Edit", edit("src/auth/mfa.py")))
+    assert after.decision is None and "rated a risky decision" in after.context
+
+
+def test_a_question_about_an_irreversible_act_starts_a_deliberation(project, hook):
+    out = hook("UserPromptSubmit", P.prompt(SID, "Sollen wir die v1-API jetzt abschalten oder noch ein Quartal warten?"))
+    assert out.context.startswith("DELIBERATION PROTOCOL")
+
+
+def test_a_hard_negative_prompt_gets_nothing(project, hook):
+    for prompt in ("delete the unused import", "remove dead code", "drop the debug print"):
+        assert hook("UserPromptSubmit", P.prompt(SID, prompt)).json is None, prompt
