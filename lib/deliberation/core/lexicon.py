@@ -1375,12 +1375,8 @@ LEXICON: "dict[str, tuple[str, ...]]" = {
     ),
 }
 
-# the forms whose script has no spaces between words: matched anywhere
-_CJK_START = 0x2E80
-
-
-def _is_cjk(form: str) -> bool:
-    return any(ord(c) >= _CJK_START for c in form)
+# the first character of a script written without spaces between words (CJK): such a form matches anywhere
+_CJK = "\u2e80"
 
 
 def prepared(text: str) -> str:
@@ -1389,7 +1385,7 @@ def prepared(text: str) -> str:
     out = []
     for c in text.lower():
         if c.isalnum() or c in "-@%$€£*:":
-            if out and c.isalnum() and (_is_cjk(c) != _is_cjk(out[-1])) and out[-1].isalnum():
+            if out and c.isalnum() and out[-1].isalnum() and ((c >= _CJK) != (out[-1] >= _CJK)):
                 out.append(" ")  # "mainブランチをforce push": a Latin word inside CJK text starts a word
             out.append(c)
         else:
@@ -1400,11 +1396,12 @@ def prepared(text: str) -> str:
 def gloss(text: str, prepared_text: "str | None" = None) -> "list[str]":
     """The concepts of LEXICON the text holds (see the module docstring)."""
     low = prepared_text if prepared_text is not None else prepared(text)
+    cjk = any(c >= _CJK for c in low)  # most prompts have none: their CJK forms are skipped
     found = []
     for concept, forms in LEXICON.items():
         for form in forms:
-            if _is_cjk(form):
-                if form in low:
+            if form[0] >= _CJK:
+                if cjk and form in low:
                     break
             elif " " + form in low:
                 break
@@ -1417,6 +1414,6 @@ def gloss(text: str, prepared_text: "str | None" = None) -> "list[str]":
 def has(concept: str, low: str) -> "str | None":
     """The first form of `concept` present in prepared text `low`, or None."""
     for form in LEXICON[concept]:
-        if (form in low) if _is_cjk(form) else (" " + form in low):
+        if (form in low) if form[0] >= _CJK else (" " + form in low):
             return form
     return None
