@@ -1382,7 +1382,7 @@ _CJK = "\u2e80"
 def prepared(text: str) -> str:
     """The text as the lexicon matches it: lower case, punctuation but `-@%$€£*:` as spaces, a
     space between a CJK run and a Latin one, one space between words, padded at each end."""
-    out = []
+    out: "list[str]" = []
     for c in text.lower():
         if c.isalnum() or c in "-@%$€£*:":
             if out and c.isalnum() and out[-1].isalnum() and ((c >= _CJK) != (out[-1] >= _CJK)):
