@@ -144,6 +144,32 @@ _FOREIGN = (
     " của ",
     " không ",
 )
+# how a request for an explanation, a look-up or a document starts
+_LOOKUPS = tuple(
+    f" {w} "
+    for w in (
+        "explain",
+        "document",
+        "describe",
+        "show",
+        "list",
+        "summarize",
+        "summarise",
+        "tell",
+        "what's",
+        "how",
+        "where",
+        "why",
+        "read",
+        "review",
+        "erkläre",
+        "explique",
+        "explica",
+        "wyjaśnij",
+        "объясни",
+        "giải",
+    )
+) + (" what does ", " what is ", " 解释", " 説明")
 _ALTERNATIVES = (" or ", " oder ", " ou ", " o ", " lub ", " czy ", " или ", " hay ", " hoặc ", "还是", "或者", "それとも")
 
 
@@ -213,8 +239,10 @@ def find(prompt: str) -> "Act | None":
     present = set(lexicon.gloss(text, low))
     if _all_of_a_number(low):
         present.add("everyone")
-    if "disposable" in present and "live" not in present:
-        return None
+    if "live" not in present and ("disposable" in present or ("builds" in present and "code_thing" in present)):
+        return None  # a throwaway object, or code to write that does the act later ("add a delete account button")
+    if low.startswith(_LOOKUPS):
+        return None  # a question of fact or a request to explain: nothing is done
     question = "?" in text or "？" in text or asks(low)
     for table, asked_only in ((PATTERNS, False), (ASKED, True)):
         if asked_only and not question:
