@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from deliberation.core import lexicon
 
+TYPE_CHECKING = False  # mypy reads the block below; the fast path does not load `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 # kind → alternatives, each the concepts (lexicon.LEXICON) that must all be present
 PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
     "force-push": (("force_push", "branch"), ("force_push", "live"), ("delete", "remote_ref")),
@@ -71,17 +75,18 @@ KINDS = (*PATTERNS, *ASKED, "decision-question")
 SCANNED = 2000  # characters of the prompt read: an act is named near the start of a request
 
 # how a request asks rather than instructs, besides a question mark
+# how a question starts (at the start of a sentence or clause), and words that ask wherever they stand
 _OPENERS = (
     " should ",
     " shall ",
     " can we ",
     " could we ",
+    " can i ",
     " is it ok",
     " is it safe",
     " do we ",
     " what if ",
     " which ",
-    " whether ",
     " sollen ",
     " sollten ",
     " können wir ",
@@ -95,20 +100,15 @@ _OPENERS = (
     " conviene ",
     " devemos ",
     " deveríamos ",
+    " vale a pena ",
     " czy ",
     " стоит ли ",
     " нужно ли ",
     " можно ли ",
     " có nên ",
     " nên ",
-    "是否",
-    "要不要",
-    "应该",
-    "べき",
-    "ですか",
-    "ますか",
-    "でしょうか",
 )
+_ASKING = (" whether ", " ob ", "是否", "要不要", "应该", "应不应该", "べき", "ですか", "ますか", "でしょうか")
 # words of a prompt in another language than English that carry no accent
 _FOREIGN = (
     " wir ",
@@ -170,7 +170,7 @@ _LOOKUPS = tuple(
         "giải",
     )
 ) + (" what does ", " what is ", " 解释", " 説明")
-_ALTERNATIVES = (" or ", " oder ", " ou ", " o ", " lub ", " czy ", " или ", " hay ", " hoặc ", "还是", "或者", "それとも")
+_ALTERNATIVES = (" or ", " oder ", " ou ", " lub ", " czy ", " или ", " hay ", " hoặc ", "还是", "或者", "それとも")
 
 
 _NEGATIONS = (
@@ -226,10 +226,14 @@ class Act:
         return f"Act({self.kind!r}, asks={self.asks}, words={self.words!r})"
 
 
-def asks(low: str) -> bool:
-    """Whether the prepared text (lexicon.prepared of the raw prompt, which drops the question mark)
-    asks rather than instructs: an opener of a question or a choice between ways."""
-    return any(o in low for o in _OPENERS) or any(a in low for a in _ALTERNATIVES)
+def asks(text: str, low: str) -> bool:
+    """Whether the prompt asks rather than instructs: a question mark, a question's opener at the
+    start of a sentence or clause, a word that asks, or a choice between ways. `low` is
+    lexicon.prepared(text) (which drops the punctuation the clauses are split on)."""
+    if "?" in text or "？" in text or any(a in low for a in _ASKING) or any(a in low for a in _ALTERNATIVES):
+        return True
+    clauses = text.lower().replace("!", ".").replace(";", ".").replace(",", ".").replace("\n", ".").split(".")
+    return any(lexicon.prepared(c).startswith(_OPENERS) for c in clauses)
 
 
 def find(prompt: str) -> "Act | None":
@@ -243,22 +247,29 @@ def find(prompt: str) -> "Act | None":
         return None  # a throwaway object, or code to write that does the act later ("add a delete account button")
     if low.startswith(_LOOKUPS):
         return None  # a question of fact or a request to explain: nothing is done
-    question = "?" in text or "？" in text or asks(low)
-    for table, asked_only in ((PATTERNS, False), (ASKED, True)):
-        if asked_only and not question:
-            break
-        for kind, alternatives in table.items():
-            for concepts in alternatives:
-                if all(c in present for c in concepts):
-                    words = tuple(w.strip() for w in (lexicon.has(c, low) for c in concepts) if w)
-                    if words and _negated(low, words[0]):
-                        continue
-                    return Act(kind, question, words)
-    if question and foreign(text, low):
+    for kind, concepts in _matches(PATTERNS, present, low):
+        return Act(kind, asks(text, low), concepts)
+    if not asks(text, low):
+        return None
+    for kind, concepts in _matches(ASKED, present, low):
+        return Act(kind, True, concepts)
+    if foreign(text, low):
         about = [c for c in STAKES if c in present]
         if about:
             return Act("decision-question", True, tuple(w.strip() for w in (lexicon.has(c, low) for c in about[:2]) if w))
     return None
+
+
+def _matches(
+    table: "dict[str, tuple[tuple[str, ...], ...]]", present: "set[str]", low: str
+) -> "Iterator[tuple[str, tuple[str, ...]]]":
+    """The kinds of `table` whose concepts are all present, each with the words that showed it."""
+    for kind, alternatives in table.items():
+        for concepts in alternatives:
+            if all(c in present for c in concepts):
+                words = tuple(w.strip() for w in (lexicon.has(c, low) for c in concepts) if w)
+                if not (words and _negated(low, words[0])):
+                    yield kind, words
 
 
 def foreign(text: str, low: str) -> bool:

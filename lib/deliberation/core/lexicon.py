@@ -1061,7 +1061,7 @@ LEXICON: "dict[str, tuple[str, ...]]" = {
         "tous les clients",
         "wszystkich",
         "всех пользовател",
-        "tất cả người dùng",
+        "mọi người",
         "所有用户",
         "全員",
         "全ユーザー",
