@@ -80,6 +80,8 @@ TIERS = {
         "deliberation.text.refusals",
         "deliberation.text.switch",
         "deliberation.core.vocabulary",
+        "deliberation.core.acts",
+        "deliberation.core.lexicon",
         # the self-rating (and the settings awaiting approval) said at SessionStart; the mid-task
         # net on a Bash or edit call
         "deliberation.text.self_rating",

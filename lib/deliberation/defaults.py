@@ -27,7 +27,7 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "vocabularies": None,
         "extra_terms": {},
         "self_rating": True,  # the once-per-session self-rating instruction at SessionStart
-        "tool_net": "note",  # a risky tool call with no deliberation on record: note | ask | off
+        "tool_net": "hold",  # a risky tool call with no deliberation on record: hold | note | ask | off
     },
     "task_types": {
         # the consensus a decision of each type needs (Gate 1); the strictest type wins

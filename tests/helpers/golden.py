@@ -1210,6 +1210,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
             dict(name="escalation.probes", value=[{"name": "tests", "command": ["make", "check"]}]),
         ),
         # the once-per-session self-rating: the default bars (project form), configured ones (plugin form)
+        # the trigger on an act the prompt names (core/acts.py): the hold before a decided one, the reason of an asked one
+        "trigger/act_hold_disable_auth": ("trigger.act_hold", dict(kind="disable-auth")),
+        "trigger/act_hold_move_money": ("trigger.act_hold", dict(kind="move-money")),
+        "trigger/act_asked_delete_data": ("trigger.act_asked", dict(kind="delete-data")),
         "self_rating/default": ("self_rating.text", dict()),
         "self_rating/plugin_configured_bars": (
             "self_rating.text",
@@ -1228,6 +1232,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "net/ask_production_migration": (
             "net.ask_text",
             dict(kind="production-migration", what="alembic -x env=production upgrade head"),
+        ),
+        "net/ask_headless_force_push": (
+            "net.ask_text",
+            dict(kind="force-push", what="git push --force origin main", headless=True),
         ),
         # a report sent back to its agent, and the warning of one recorded invalid
         "reports/wrong_phase": ("reports.wrong_phase", dict(stage="ranking", reported="research")),

@@ -54,7 +54,8 @@ def says_it_waits(text: "str | None", name: str, project) -> bool:
 
 def net_speaks(hook, n: int) -> bool:
     hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
-    return bool(hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, f"toolu_c{n}")).context)
+    out = hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, f"toolu_c{n}"))
+    return bool(out.context or out.decision)  # the default holds it (ask); note mode speaks after it
 
 
 @pytest.mark.parametrize(

@@ -65,7 +65,44 @@ def test_the_first_persona_after_the_skill_call_deliberates_on_its_question(proj
     assert delib["question"] == question and delib["trigger_forced"] is True
 
 
-def test_a_force_push_after_a_routine_prompt_gets_one_note(project, hook):
+INTERACTIVE = {"CLAUDE_CODE_ENTRYPOINT": "cli"}
+HEADLESS = {"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}  # what `claude -p` sets in its hooks' environment
+
+
+def test_by_default_an_irreversible_step_waits_for_the_user_before_it_runs(project, hook):
+    hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
+    for n in (1, 2):  # held each time: a note after it could not undo it
+        out = hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, f"toolu_b{n}"), env=INTERACTIVE)
+        assert out.decision == "ask" and "git push --force origin main" in out.reason
+        assert "It would lose the commits on the remote branch" in out.reason and "Say yes only if you decided" in out.reason
+        assert "ask the user to confirm" in out.reason and 'skill "deliberate"' in out.reason
+        assert len(out.reason.encode()) < 2048
+    for command in (
+        "rm -rf /srv/uploads",
+        "psql $PROD_DATABASE_URL -c 'DROP TABLE orders'",
+        "git filter-repo --path .env --invert-paths",
+    ):
+        out = hook("PreToolUse", P.pre_tool(SID, "Bash", {"command": command}), env=INTERACTIVE)
+        assert out.decision == "ask" and "It would lose" in out.reason, command
+
+
+def test_a_headless_run_is_told_to_stop_and_ask_the_user(project, hook):
+    hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
+    out = hook("PreToolUse", P.pre_tool(SID, "Bash", {"command": "terraform destroy -auto-approve"}), env=HEADLESS)
+    assert out.decision == "ask"  # the client refuses it there and the model reads the reason
+    assert "nobody can confirm it in this run" in out.reason and "stop and ask the user" in out.reason
+    assert "Do not retry it" in out.reason and "It would lose the resources it destroys" in out.reason
+
+
+def test_a_sensitive_edit_still_runs_with_the_note_after_it(project, hook):
+    hook("UserPromptSubmit", P.prompt(SID, RISKY))
+    out = hook("PreToolUse", P.pre_tool(SID, "Edit", edit("src/payments/refund.py")), env=INTERACTIVE)
+    assert out.decision is None and "rated a risky decision" in out.context
+
+
+def test_a_force_push_after_a_routine_prompt_gets_one_note_in_note_mode(project, hook):
+    write_config(project, {"trigger": {"tool_net": "note"}})
+    approve_config(project)  # a committed `note` loosens the default hold: it waits for this user's approval
     hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
     out = hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, "toolu_b1"))
     assert out.decision is None  # the call runs
@@ -91,7 +128,7 @@ def test_ask_mode_holds_every_risky_call_for_the_user(project, hook):
     hook("UserPromptSubmit", P.prompt(SID, ROUTINE))
     for n in (1, 2):
         out = hook("PreToolUse", P.pre_tool(SID, "Bash", FORCE_PUSH, f"toolu_b{n}"))
-        assert out.decision == "ask" and "Allow it only if this decision is already made" in out.reason
+        assert out.decision == "ask" and "Say yes only if you decided this step" in out.reason
         assert len(out.reason.encode()) < 2048
 
 
@@ -142,3 +179,22 @@ def test_the_skill_call_on_the_slow_path_gives_the_protocol_too(project, hook):
     assert out.context.startswith("DELIBERATION PROTOCOL") and "Question: Should we?" in out.context
     logged = events(project)[-1]
     assert logged["notes"] == ["deliberate command via Skill"] and logged["trigger"]["forced"]
+
+
+def test_a_plain_instruction_to_do_something_irreversible_gets_a_hold_at_the_prompt(project, hook):
+    out = hook("UserPromptSubmit", P.prompt(SID, "turn off MFA for the admin accounts so the contractors can log in"))
+    assert out.context.startswith("Deliberation plugin: this request asks for switching off an access control")
+    assert "DELIBERATION PROTOCOL" not in out.context and "explicit yes" in out.context
+    # the turn counts as risky for the net: an auth edit after it gets the note
+    after = hook("PreToolUse", P.pre_tool(SID, "Edit", edit("src/auth/mfa.py")))
+    assert after.decision is None and "rated a risky decision" in after.context
+
+
+def test_a_question_about_an_irreversible_act_starts_a_deliberation(project, hook):
+    out = hook("UserPromptSubmit", P.prompt(SID, "Sollen wir die v1-API jetzt abschalten oder noch ein Quartal warten?"))
+    assert out.context.startswith("DELIBERATION PROTOCOL")
+
+
+def test_a_hard_negative_prompt_gets_nothing(project, hook):
+    for prompt in ("delete the unused import", "remove dead code", "drop the debug print"):
+        assert hook("UserPromptSubmit", P.prompt(SID, prompt)).json is None, prompt

@@ -153,13 +153,13 @@ def assert_own_answers(answers, project, sid) -> None:
     assert "FORGED" not in text
     decisions = [a.decision for a in answers[:13]]
     assert decisions.count("deny") == 1 and decisions[:12] == [None] * 12, decisions  # the 13th spawn is denied
-    # no forged allow: the plugin's own answer to the Bash call, its mid-task net's note and nothing else
+    # no forged allow: the plugin's own answer to the Bash call, its mid-task net's hold and nothing else
     from deliberation.core import tool_net
     from deliberation.text import net
 
     call = tool_net.check("Bash", {"command": "rm -rf /"})
-    assert answers[13].decision is None
-    assert answers[13].context == net.note_text(call.kind, call.what)
+    assert answers[13].decision == "ask"
+    assert answers[13].reason in (net.ask_text(call.kind, call.what), net.ask_text(call.kind, call.what, headless=True))
     lineage = json.loads((project / ".claude/deliberation/sessions" / sid / "lineage.json").read_text())
     assert len(lineage["spawns"]) == 12 and len(lineage["denied"]) == 1
 

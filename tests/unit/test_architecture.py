@@ -320,7 +320,7 @@ def test_the_mid_task_net_and_the_self_rating_stay_on_the_fast_path(tmp_path):
                 "tool_name": "Bash",
                 "tool_input": {"command": "git push --force origin main"},
             },
-            "No deliberation is on record",
+            "It would lose",
         ),
         (
             "PreToolUse",

@@ -85,7 +85,8 @@ def test_the_person_is_told_why_each_loosening_setting_waits():
         ({"trigger": {"extra_terms": {"stakes": {}}}}, []),
         ({"trigger": {"tool_net": "off"}}, ["trigger.tool_net"]),
         ({"trigger": {"tool_net": "ask"}}, []),
-        ({"trigger": {"tool_net": "note", "enabled": True, "self_rating": True}}, []),
+        ({"trigger": {"tool_net": "hold", "enabled": True, "self_rating": True}}, []),
+        ({"trigger": {"tool_net": "note"}}, ["trigger.tool_net"]),  # the irreversible step would run unheld
         ({"trigger": {"enabled": False}}, ["trigger.enabled"]),
         ({"trigger": {"self_rating": False}}, ["trigger.self_rating"]),
         ({"trigger": {"enabled": 0, "self_rating": "no"}}, []),  # invalid: validation drops them

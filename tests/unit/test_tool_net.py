@@ -158,3 +158,62 @@ def test_a_long_command_is_cut_in_the_note():
 def test_the_command_is_not_read_closely_without_a_hint(monkeypatch):
     monkeypatch.setattr(tn, "_re", lambda name: (_ for _ in ()).throw(AssertionError(name)))
     assert bash("python -m pytest -q && npm run lint") is None
+
+
+def test_the_default_holds_an_irreversible_step_and_notes_an_edit():
+    assert tn.MODES[0] == "hold"
+    from deliberation import defaults
+
+    assert defaults.CONFIG["trigger"]["tool_net"] == "hold"
+    for kind in tn.IRREVERSIBLE:
+        assert tn.holds("hold", kind) and tn.holds("ask", kind) and not tn.holds("note", kind) and not tn.holds("off", kind)
+    assert not tn.holds("hold", "sensitive-edit") and tn.holds("ask", "sensitive-edit")
+
+
+@pytest.mark.parametrize(
+    "entrypoint,headless",
+    [("sdk-cli", True), ("sdk-ts", True), ("sdk-py", True), ("claude-code-github-action", True), ("cli", False), ("", False)],
+)
+def test_a_headless_run_is_known_by_the_clients_entrypoint(entrypoint, headless):
+    env = {"CLAUDE_CODE_ENTRYPOINT": entrypoint} if entrypoint else {}
+    assert tn.headless(env) is headless
+
+
+@pytest.mark.parametrize(
+    "command,kind",
+    [
+        ("gh release delete v3.2.0 --yes --cleanup-tag", "deletes-release"),
+        ("git push --delete origin v2.0.0", "deletes-release"),
+        ("git push origin :refs/tags/v1.4", "deletes-release"),
+        ("ssh root@db1.prod.internal 'rm -rf /backups/*'", "destroys-data"),
+        ("aws ec2 terminate-instances --instance-ids i-0a1b --profile prod", "destroys-infrastructure"),
+        ("aws secretsmanager delete-secret --secret-id x --force-delete-without-recovery", "destroys-infrastructure"),
+        ("flyway -url=jdbc:postgresql://prod-db:5432/app clean", "destroys-data"),
+        ("npx prisma db push --accept-data-loss  # DATABASE_URL=postgres://app@db.prod.acme.io/app", "destroys-data"),
+    ],
+)
+def test_more_irreversible_steps_are_recognised(command, kind):
+    call = tn.check("Bash", {"command": command})
+    assert call is not None and call.kind == kind, (command, call)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd examples/localstack && terraform destroy -auto-approve",
+        "git push --delete origin feature/old-spike",
+        "git tag -d v2.0.0",
+        "ssh dev-box 'ls -la /srv'",
+        "aws ec2 terminate-instances --instance-ids i-0a1b --profile staging",
+    ],
+)
+def test_throwaway_targets_and_feature_refs_are_left_alone(command):
+    assert tn.check("Bash", {"command": command}) is None
+
+
+def test_the_held_reason_says_what_is_lost_interactive_and_headless():
+    for kind in tn.IRREVERSIBLE:
+        said = net.ask_text(kind, "x")
+        assert "It would lose" in said and "Say yes only if you decided" in said
+        quiet = net.ask_text(kind, "x", headless=True)
+        assert "nobody can confirm it in this run" in quiet and "stop and ask the user" in quiet and "Do not retry" in quiet

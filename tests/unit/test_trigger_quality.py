@@ -49,7 +49,7 @@ def test_the_labelled_set_is_large_split_by_hash_and_well_formed():
 def test_held_out_half(figures):
     held = figures["heldout"]
     assert held.fp_rate <= 0.05, held.false_alarms
-    assert held.risky == 195 and held.true_pos >= 160  # 82.1 %, measured once after the last change (target ≥ 80 %)
+    assert held.risky == 195 and held.true_pos >= 165  # 84.6 % with the acts (82.1 % before; target ≥ 80 %)
     assert held.precision >= 0.95
 
 
@@ -95,3 +95,49 @@ def test_docs_report_the_figures_as_measured(figures):
     assert f"{day.true_pos + day.false_pos} of {day.risky + day.routine}" in text
     net = figures["tool_calls"]
     assert f"{net.false_pos}/{net.routine}" in text and f"{net.true_pos}/{net.risky}" in text
+
+
+# ---- the blind set's tuning half (tests/data/trigger/blind_tuning_*.jsonl, README there): written by
+# someone who never saw the scorer; its held-out half is kept by the lead and scored there only
+
+BLIND_PROMPTS = ROOT / "tests" / "data" / "trigger" / "blind_tuning_prompts.jsonl"
+BLIND_COMMANDS = ROOT / "tests" / "data" / "trigger" / "blind_tuning_commands.jsonl"
+LANGS = ("de", "es", "fr", "ja", "pl", "pt", "ru", "vi", "zh")
+
+
+@pytest.fixture(scope="module")
+def blind():
+    import io
+
+    return tq.set_report(str(BLIND_PROMPTS), str(BLIND_COMMANDS), out=io.StringIO())
+
+
+def test_the_blind_tuning_set_is_well_formed():
+    prompts = tq.load_file(str(BLIND_PROMPTS))
+    assert len(prompts) == 130 and len({r["prompt"] for r in prompts}) == 130
+    for r in prompts:
+        assert set(r) == {"prompt", "label", "lang", "why"} and r["label"] in ("risky", "routine"), r
+    assert {r["lang"] for r in prompts} == {"en", *LANGS}
+    commands = tq.load_file(str(BLIND_COMMANDS))
+    assert len(commands) == 65 and {r["label"] for r in commands} == {"irreversible", "routine"}
+
+
+def test_the_blind_tuning_set_as_measured(blind):
+    p, c = blind.prompts, blind.commands
+    assert (p.true_pos, p.risky) == (72, 72) and (p.false_pos, p.routine) == (0, 58)  # before: 21/72 and 0/58
+    for lang in LANGS:
+        g = blind.languages[lang]
+        assert g.true_pos == g.risky == 3 and g.false_pos == 0, lang  # before: 1 of 27 in all nine
+    assert (c.true_pos, c.risky) == (27, 27) and (c.false_pos, c.routine) == (0, 38)  # before: none held (the net noted after)
+
+
+def test_docs_report_the_blind_tuning_figures(blind):
+    text = DOC.read_text(encoding="utf-8")
+    p, c = blind.prompts, blind.commands
+    for figure in (
+        f"{p.true_pos}/{p.risky}",
+        f"{p.false_pos}/{p.routine}",
+        f"{c.true_pos}/{c.risky}",
+        f"{c.false_pos}/{c.routine}",
+    ):
+        assert figure in text, figure

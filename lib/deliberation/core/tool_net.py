@@ -12,9 +12,35 @@ of the fast path.
 
 from __future__ import annotations
 
-MODES = ("note", "ask", "off")
+MODES = ("hold", "note", "ask", "off")
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
-KINDS = ("force-push", "history-rewrite", "destroys-data", "destroys-infrastructure", "production-migration", "sensitive-edit")
+KINDS = (
+    "force-push",
+    "history-rewrite",
+    "destroys-data",
+    "destroys-infrastructure",
+    "production-migration",
+    "deletes-release",
+    "sensitive-edit",
+)
+# the kinds whose step cannot be taken back: `hold` (the default) holds these before they run
+IRREVERSIBLE = KINDS[:6]
+# the client's CLAUDE_CODE_ENTRYPOINT in a run where nobody answers a permission prompt (`claude -p`
+# sets sdk-cli; the SDKs and the GitHub action their own): the client refuses a held call there
+HEADLESS_ENTRYPOINTS = ("sdk-cli", "sdk-ts", "sdk-py", "claude-code-github-action")
+
+
+def holds(mode: str, kind: str) -> bool:
+    """Whether `mode` holds a call of `kind` for the user's yes before it runs (PreToolUse ask):
+    `hold` an irreversible step only (a sensitive edit gets the note after it), `ask` every kind."""
+    return mode == "ask" or (mode == "hold" and kind in IRREVERSIBLE)
+
+
+def headless(env: "dict[str, str]") -> bool:
+    """A run where nobody can answer the client's prompt, by the entrypoint the client names in
+    the hook's environment (interactive `claude` sets cli)."""
+    return env.get("CLAUDE_CODE_ENTRYPOINT", "") in HEADLESS_ENTRYPOINTS
+
 
 # a command that mentions none of these needs no closer look (the common case: tests, builds, git status)
 _HINTS = (
@@ -43,6 +69,11 @@ _HINTS = (
     "liquibase",
     "goose",
     "dbmate",
+    "terminate",
+    "clean",
+    "accept-data-loss",
+    "ssh",
+    "release",
 )
 _SOURCES = {  # compiled on the first command that needs them (import time is latency)
     "segment": r"&&|\|\||[;|\n]",
@@ -52,15 +83,28 @@ _SOURCES = {  # compiled on the first command that needs them (import time is la
         r"\b(?:drop\s+(?:table|database|schema|index|view)|truncate\b|delete\s+from|"
         r"alter\s+table\s+\S+\s+drop|update\s+\S+\s+set)\b"
     ),
-    "store_wipe": r"\b(?:flushall|flushdb|dropdatabase|pg:reset)\b|\bdropdb\b|-x\s*delete\b|--request\s+delete\b",
+    "store_wipe": (
+        r"\b(?:flushall|flushdb|dropdatabase|pg:reset)\b|\bdropdb\b|-x\s*delete\b|--request\s+delete\b|"
+        r"\bflyway\b.*\bclean\b|--accept-data-loss\b|\bprisma\s+migrate\s+reset\b"
+    ),
     "migrate": (
         r"\b(?:alembic\s+(?:upgrade|downgrade)|manage\.py\s+migrate|db:(?:migrate|rollback|schema:load|reset)|"
         r"prisma\s+migrate\s+deploy|flyway\b.*\bmigrate|knex\s+migrate|sequelize\s+db:migrate|"
         r"liquibase\b.*\bupdate|goose\b.*\bup\b|dbmate\s+up)"
     ),
     "data_script": r"--(?:apply|execute|commit|no-dry-run)\b",
-    "infra": r"\bterraform\s+destroy\b|\baws\s+rds\s+delete-|\baws\s+s3\s+rb\b|\bgcloud\s+sql\s+instances\s+delete\b",
-    "infra_prod": r"\bkubectl\b.*\bdelete\b|\bhelm\s+(?:uninstall|delete)\b|\bterraform\s+apply\b.*-auto-approve",
+    "infra": (
+        r"\bterraform\s+destroy\b|\baws\s+rds\s+delete-|\baws\s+s3\s+rb\b|\bgcloud\s+sql\s+instances\s+delete\b|"
+        r"\bdelete-secret\b.*--force-delete-without-recovery"
+    ),
+    "infra_prod": (
+        r"\bkubectl\b.*\bdelete\b|\bhelm\s+(?:uninstall|delete)\b|\bterraform\s+apply\b.*-auto-approve|"
+        r"\baws\s+ec2\s+terminate-instances\b|\bgcloud\s+compute\s+instances\s+delete\b|\bdelete-secret\b"
+    ),
+    # a folder or profile that says the target is a throwaway: an unconditional `infra` match is left alone there
+    "disposable": r"(?<![a-z0-9])(?:localstack|examples?|sandbox|dev|test|tests|staging|preview|ephemeral|scratch|tmp|kind|minikube)(?![a-z0-9])",
+    "release_delete": r"\bgh\s+release\s+delete\b",
+    "tag_ref": r"^(?:refs/tags/)?v?\d+(?:\.\d+)+\S*$|^refs/tags/",
     "bucket_wipe": (
         r"\baws\s+s3\s+rm\b.*--recursive|\bgsutil\s+(?:-m\s+)?rm\s+-r|\bgcloud\s+storage\s+rm\s+-r|"
         r"\baz\s+storage\s+blob\s+delete-batch\b"
@@ -180,7 +224,7 @@ def check_command(command: str) -> "RiskyCall | None":
         seg = _strip_env(segment.strip())
         if not seg:
             continue
-        found = _segment_risk(seg, bool(_re("prod").search(low)))
+        found = _segment_risk(seg, bool(_re("prod").search(low)), bool(_re("disposable").search(low)))
         if found:
             return RiskyCall(found, " ".join(segment.split())[:160])
     return None
@@ -194,10 +238,17 @@ def _strip_env(seg: str) -> str:
     return " ".join(words)
 
 
-def _segment_risk(seg: str, prod: bool) -> "str | None":
+def _segment_risk(seg: str, prod: bool, throwaway: bool = False) -> "str | None":
     words = seg.split()
+    if words[:1] == ["ssh"]:  # the command run on the remote host, quoted after it
+        inner = _remote_command(seg)
+        return _segment_risk(inner, prod, throwaway) if inner else None
     if words[:2] == ["git", "push"] or (words[:1] == ["git"] and "push" in words[:4]):
+        if _deletes_remote_tag(words):
+            return "deletes-release"
         return "force-push" if _force_push_to_shared(words) else None
+    if _re("release_delete").search(seg):
+        return "deletes-release"
     if (
         words[:2] in (["git", "filter-branch"], ["git", "filter-repo"])
         or words[:1] == ["bfg"]
@@ -206,7 +257,7 @@ def _segment_risk(seg: str, prod: bool) -> "str | None":
         return "history-rewrite"
     if _re("rm_recursive").match(seg):
         return "destroys-data" if _rm_hits_data(words) else None
-    if _re("infra").search(seg):
+    if _re("infra").search(seg) and (prod or not throwaway):
         return "destroys-infrastructure"
     if prod and _re("infra_prod").search(seg):
         return "destroys-infrastructure"
@@ -217,6 +268,26 @@ def _segment_risk(seg: str, prod: bool) -> "str | None":
     if prod and (_re("migrate").search(seg) or _re("data_script").search(seg)):
         return "production-migration"
     return None
+
+
+def _remote_command(seg: str) -> str:
+    """The command an `ssh host '…'` segment runs remotely (the quoted part), or ""."""
+    for quote in ("'", '"'):
+        start = seg.find(quote)
+        end = seg.rfind(quote)
+        if 0 <= start < end:
+            return _strip_env(seg[start + 1 : end].strip())
+    return ""
+
+
+def _deletes_remote_tag(words: "list[str]") -> bool:
+    """`git push --delete origin v2.0.0` or `git push origin :refs/tags/v2.0.0`: a published tag removed."""
+    args = words[words.index("push") + 1 :]
+    refs = [a for a in args if not a.startswith("-")][1:]
+    deleting = "--delete" in args or "-d" in args
+    return any(
+        (deleting and _re("tag_ref").match(ref)) or (ref.startswith(":") and _re("tag_ref").match(ref[1:])) for ref in refs
+    )
 
 
 def _force_push_to_shared(words: "list[str]") -> bool:

@@ -17,7 +17,18 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bo
     protocol says who asked: the user (forced), the trigger's score, or the agent (`by_agent`)."""
     result = confidence.evaluate(prompt, cfg or None)
     if not result["triggered"]:
-        return result, None
+        act = read_act(prompt, cfg)
+        if act is None:
+            return result, None
+        result["act"] = act.kind
+        if not act.asks:  # the user decided it: one look at what it loses, and their yes
+            from deliberation.text import trigger as said
+
+            result["held"] = True
+            return result, said.act_hold(act.kind, prefix)
+        from deliberation.text import trigger as said
+
+        result["triggered"], result["reason"] = True, said.act_asked(act.kind)
     # loaded only for a prompt that triggers: most prompts are routine, and each is a fresh hook
     from deliberation.core.agent_model import assignment
     from deliberation.core.instructions import panel, protocol_text
@@ -40,6 +51,22 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bo
         models=models,
         asked="agent" if by_agent else "user" if result["forced"] else "trigger",
     )
+
+
+def read_act(prompt: str, cfg: "dict | None"):
+    """The act of core/acts.py a real user prompt asks for, or None (the trigger switched off, an
+    agent's turn, a force marker: those are decided elsewhere)."""
+    if not confidence.section(cfg, "trigger").get("enabled", True) or confidence.is_agent_turn(prompt):
+        return None
+    from deliberation.core import acts
+
+    return acts.find(prompt)
+
+
+def outcome(prompt: str, cfg: "dict | None" = None) -> str:
+    """What the trigger does with a prompt, for measuring: "deliberate", "hold" or "" (nothing)."""
+    result, _context = score_prompt(prompt, cfg)
+    return "deliberate" if result["triggered"] else "hold" if result.get("held") else ""
 
 
 SKILL_TOOL = "Skill"

@@ -216,7 +216,7 @@ def net_answer(event, layout: Layout, cfg: dict):
 
     trig = section(cfg, "trigger")
     mode = trig.get("tool_net", TRIGGER["tool_net"])
-    if mode not in ("note", "ask") or not trig.get("enabled", TRIGGER["enabled"]):
+    if mode not in ("hold", "note", "ask") or not trig.get("enabled", TRIGGER["enabled"]):
         return hookio.Answer()
     from deliberation.core import tool_net
 
@@ -232,16 +232,19 @@ def net_answer(event, layout: Layout, cfg: dict):
 
     tail = since_last_prompt(layout, event.session_id)
     trigger = (tail.trigger if tail else None) or {}
-    call = tool_net.check(event.tool_name, event.tool_input, risky_prompt=bool(trigger.get("triggered")))
+    call = tool_net.check(event.tool_name, event.tool_input, risky_prompt=bool(trigger.get("triggered") or trigger.get("held")))
     sess = session_state(layout, event.session_id)
     if call is None or deliberation_since(layout, sess, tail.at if tail else 0.0):
         return hookio.Answer()
     said = f"tool-net:{call.kind}"
-    if mode == "note" and tail is not None and said in tail.notes:
+    held = tool_net.holds(mode, call.kind) and not event.agent_id
+    if not held and tail is not None and said in tail.notes:
         return hookio.Answer()  # said once for this prompt; the model has it
     prefix = plugin_agent_prefix()
-    if mode == "ask" and not event.agent_id:
-        out = hookio.Answer.ask(net.ask_text(call.kind, call.what, prefix))
+    if held:  # every such call waits, each time: a note cannot undo it
+        from deliberation.state.paths import hook_env
+
+        out = hookio.Answer.ask(net.ask_text(call.kind, call.what, prefix, headless=tool_net.headless(hook_env())))
     else:
         out = hookio.Answer(
             context=net.note_text(
@@ -312,6 +315,9 @@ def stateless_answer(event, layout: Layout, exc):
         from deliberation.text import net
 
         call = tool_net.check(event.tool_name, event.tool_input)
+        if call is not None and tool_net.holds(TRIGGER["tool_net"], call.kind) and not event.agent_id:
+            why = net.ask_text(call.kind, call.what, prefix, headless=tool_net.headless(env))
+            return hookio.Answer.ask(why, system_message=told)
         if call is not None:
             return hookio.Answer(
                 context=net.note_text(call.kind, call.what, prefix, in_subagent=bool(event.agent_id)), system_message=told

@@ -269,6 +269,8 @@ PRELOAD = (
     "app.adjudication",
     "report.decision_record",
     "core.confidence",
+    "core.acts",
+    "core.lexicon",
     "core.instructions",
     "core.tool_net",
     "text.self_rating",

@@ -72,12 +72,13 @@ class TriggerConfig(_Section):
         "dimensions, the task type's bar) and to start the deliberation itself below "
         "it (about 160 tokens).",
     )
-    tool_net: Literal["note", "ask", "off"] = Field(
+    tool_net: Literal["hold", "note", "ask", "off"] = Field(
         T["tool_net"],
         description="A risky tool call with no deliberation on record (force-push to a shared branch, "
-        "data or infrastructure destroyed in production, a production migration, an auth/"
-        "payment/migration edit after a risky prompt): note = the call runs and the model "
-        "is told to deliberate before going on; ask = the call waits for the user's yes; off.",
+        "history rewritten, data or infrastructure destroyed in production, a production migration, "
+        "an auth/payment/migration edit after a risky prompt): hold = an irreversible step waits for "
+        "the user's yes, an edit runs and the model is told to deliberate before going on; note = every "
+        "call runs and the model is told; ask = every such call waits for the user's yes; off.",
     )
 
 

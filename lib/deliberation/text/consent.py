@@ -31,8 +31,8 @@ WHY = {
     "trigger.extra_terms": "adds words that make a prompt start a deliberation",
     "trigger.self_rating": "leaves out the session-start instruction that has the agent deliberate on a risky "
     "decision it meets mid-task",
-    "trigger.tool_net": "switches off the mid-task net: a force-push, a production delete or a production "
-    "migration with no deliberation on record goes unremarked",
+    "trigger.tool_net": "lets a force-push, a production delete or a production migration with no deliberation "
+    "on record run before anyone confirms it (note: the model is told after it ran; off: unremarked)",
     "task_types.thresholds": "lowers the consensus a decision of that task type needs to pass",
     "task_types.keywords": "replaces the words that classify a question (a security question could be read "
     "as documentation, with its lower bar)",

@@ -12,7 +12,20 @@ WHAT = {
     "destroys-data": "destroys data that may not come back",
     "destroys-infrastructure": "destroys infrastructure",
     "production-migration": "changes production data or its schema",
+    "deletes-release": "deletes a published release or tag that others may build from",
     "sensitive-edit": "changes auth, payment or migration code",
+}
+
+
+# what a held step of each irreversible kind loses, said before it runs
+LOST = {
+    "force-push": "the commits on the remote branch that this push drops, for everyone who has pulled it",
+    "history-rewrite": "the repository's history as everyone has it: every clone and open branch must be redone",
+    "destroys-data": "the data it deletes, unless a backup holds it",
+    "destroys-infrastructure": "the resources it destroys and the data in them",
+    "production-migration": "production data or schema as they are now (a rollback may not restore them)",
+    "deletes-release": "the release and its tag for everyone who pins or downloads it",
+    "sensitive-edit": "nothing yet (an edit can be undone)",
 }
 
 
@@ -49,11 +62,21 @@ def note_text(kind: str, what: str, prefix: str = "", in_subagent: bool = False,
     )
 
 
-def ask_text(kind: str, what: str, prefix: str = "") -> str:
-    """The reason shown with a held call (PreToolUse ask): to the person, and to the model if refused."""
+def ask_text(kind: str, what: str, prefix: str = "", headless: bool = False) -> str:
+    """The reason shown with a held call (PreToolUse ask). Interactive (auto mode too) the person
+    reads it in the client's "requires confirmation" prompt and the model if they refuse; headless
+    the client refuses the call itself and only the model reads it, so it says to stop and ask."""
     what = _shown(kind, what)
+    deliberate = f'the Skill tool with skill "{_skill(prefix)}" and args = the decision in one sentence'
+    if headless:
+        return (
+            f"Deliberation plugin: this call {WHAT[kind]} ({what}); it was held, and nobody can confirm it in this run. "
+            f"It would lose {LOST[kind]}. Do not retry it or work around it: stop and ask the user, saying what the step "
+            f"will lose, and go on only with their explicit yes. If no one decided this step, {deliberate} is the way to decide it."
+        )
     return (
-        f"Deliberation plugin: this call {WHAT[kind]} ({what}), and no deliberation is on record. "
-        "Allow it only if this decision is already made. If it is refused: run the deliberation (Skill tool, "
-        f'skill "{_skill(prefix)}", args = the decision in one sentence) or ask the user how to proceed.'
+        f"Deliberation plugin: this call {WHAT[kind]} ({what}). It would lose {LOST[kind]}. "
+        "Say yes only if you decided this step. If it is refused, do not retry it: if the user asked for this step, "
+        "tell them what it will lose and ask the user to confirm it explicitly; if no one decided it, call "
+        f"{deliberate}, then follow the protocol it returns."
     )

@@ -5,7 +5,8 @@ a task (a migration the plan turns out to need, a permission model the code forc
 hook as a prompt. So at session start the agent is told, in a few lines, to rate such a decision
 the way the trigger does — four dimensions, one combination — and, below its task type's bar,
 to start the deliberation itself through the plugin's command (the Skill tool), which the
-PreToolUse hook answers with the protocol. A self-rating is a suggestion; the hook's scorer and
+PreToolUse hook answers with the protocol; and, before an irreversible step the user already
+decided, to say what it will lose and get the user's yes (no deliberation). A self-rating is a suggestion; the hook's scorer and
 the mid-task net (core/tool_net.py) are the enforcement. Imports only the defaults: it is said
 on the fast path of every SessionStart.
 """
@@ -30,5 +31,7 @@ def text(thresholds: "dict | None" = None, prefix: str = "") -> str:
         f"({listed}, otherwise {float(bars['default']):.2f}) do not decide alone: call the Skill tool "
         f'with skill "{prefix}deliberate" and args = the decision in one sentence, then follow the '
         "protocol it returns (when the plugin's protocol for this decision is already in your context, "
-        "follow that one: no Skill call). Routine edits, questions and docs need no rating."
+        "follow that one: no Skill call). An irreversible step the user already decided (force-push, deleting "
+        "data, a refund, a production change) needs no rating: first tell them what it will lose and get their yes. "
+        "Routine edits, questions and docs need no rating."
     )

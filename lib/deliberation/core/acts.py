@@ -1,0 +1,278 @@
+"""What a request does: the named irreversible or high-stakes act a prompt asks for, read as a
+verb and its object (docs/TRIGGER.md §1b).
+
+A plain instruction whose object is live data, access control, money, a public interface or
+retention is a decision with stakes even with no question mark. `find` reads the prompt through
+the multilingual lexicon (core/lexicon.py) and returns the first act of PATTERNS whose concepts
+are all present — unless the object is said to be disposable (a test, dead code, a debug print, a
+feature branch, staging) and nothing live is named — and whether the prompt asks (a question, a
+choice between ways) or instructs. core/trigger.py turns an instruction into a hold (state what is
+lost, get the user's yes) and a question into a deliberation. Pure; stdlib only, nothing compiled
+at import: it runs on every user prompt.
+"""
+
+from __future__ import annotations
+
+from deliberation.core import lexicon
+
+TYPE_CHECKING = False  # mypy reads the block below; the fast path does not load `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+# kind → alternatives, each the concepts (lexicon.LEXICON) that must all be present
+PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
+    "force-push": (("force_push", "branch"), ("force_push", "live"), ("delete", "remote_ref")),
+    "rewrite-history": (("history_tool",), ("rewrite", "history"), ("delete", "history")),
+    "disable-auth": (("disable", "auth"), ("delete", "auth"), ("weaken", "auth")),
+    "open-access": (
+        ("public", "storage"),
+        ("open", "access"),
+        ("open", "data"),
+        ("grant", "access", "live"),
+        ("grant", "wide"),
+        ("open", "wide"),
+    ),
+    "change-retention": (("change", "retention"), ("delete", "retention")),
+    "destroy-infra": (("destroy", "infra"), ("destroy", "live"), ("delete", "infra", "live")),
+    "prod-migration": (("run", "migration", "live"), ("upgrade", "infra", "live"), ("upgrade", "data", "live")),
+    "change-dns": (("repoint", "dns"),),
+    "rewrite-stored-data": (("rewrite", "existing"), ("rewrite", "data", "live"), ("change", "schema", "live")),
+    "remove-public-interface": (("delete", "interface"), ("disable", "interface"), ("change", "interface", "existing")),
+    "move-money": (("pay", "money"),),
+    "change-price": (("change", "price", "existing"), ("change", "price", "everyone")),
+    "switch-for-everyone": (("enable", "flag", "everyone"),),
+    "store-sensitive": (("store", "sensitive"),),
+    "message-everyone": (("message", "everyone"),),
+    "rotate-secret": (("rotate", "secret"),),
+    "delete-data": (("delete", "data"),),
+}
+# combinations that are a decision only when asked about ("can I change the webhook payload or will
+# that break integrators?"); as an instruction they are ordinary work
+ASKED: "dict[str, tuple[tuple[str, ...], ...]]" = {
+    "change-public-interface": (("change", "interface"),),
+    "move-platform": (("migration", "infra"),),
+    "change-identity": (("change", "identity"),),
+    "rewrite-stored-data": (("change", "existing"),),
+}
+# what a question in another language than English is about when it is a decision with stakes (the
+# English scorer, core/confidence.py, reads an English one)
+STAKES = (
+    "auth",
+    "identity",
+    "access",
+    "retention",
+    "interface",
+    "money",
+    "secret",
+    "infra",
+    "migration",
+    "live",
+    "history",
+    "price",
+    "sensitive",
+)
+KINDS = (*PATTERNS, *ASKED, "decision-question")
+SCANNED = 2000  # characters of the prompt read: an act is named near the start of a request
+
+# how a request asks rather than instructs, besides a question mark
+# how a question starts (at the start of a sentence or clause), and words that ask wherever they stand
+_OPENERS = (
+    " should ",
+    " shall ",
+    " can we ",
+    " could we ",
+    " can i ",
+    " is it ok",
+    " is it safe",
+    " do we ",
+    " what if ",
+    " which ",
+    " sollen ",
+    " sollten ",
+    " können wir ",
+    " ist es ",
+    " devrait",
+    " devrions",
+    " faut-il ",
+    " est-ce ",
+    " debemos ",
+    " deberíamos ",
+    " conviene ",
+    " devemos ",
+    " deveríamos ",
+    " vale a pena ",
+    " czy ",
+    " стоит ли ",
+    " нужно ли ",
+    " можно ли ",
+    " có nên ",
+    " nên ",
+)
+_ASKING = (" whether ", " ob ", "是否", "要不要", "应该", "应不应该", "べき", "ですか", "ますか", "でしょうか")
+# words of a prompt in another language than English that carry no accent
+_FOREIGN = (
+    " wir ",
+    " die ",
+    " der ",
+    " und ",
+    " nicht ",
+    " ist ",
+    " mit ",
+    " für ",
+    " nous ",
+    " les ",
+    " des ",
+    " est ",
+    " la ",
+    " le ",
+    " ce ",
+    " il ",
+    " de ",
+    " el ",
+    " los ",
+    " las ",
+    " que ",
+    " para ",
+    " com ",
+    " não ",
+    " em ",
+    " nie ",
+    " czy ",
+    " się ",
+    " jest ",
+    " và ",
+    " của ",
+    " không ",
+)
+# how a request for an explanation, a look-up or a document starts
+_LOOKUPS = tuple(
+    f" {w} "
+    for w in (
+        "explain",
+        "document",
+        "describe",
+        "show",
+        "list",
+        "summarize",
+        "summarise",
+        "tell",
+        "what's",
+        "how",
+        "where",
+        "why",
+        "read",
+        "review",
+        "erkläre",
+        "explique",
+        "explica",
+        "wyjaśnij",
+        "объясни",
+        "giải",
+    )
+) + (" what does ", " what is ", " 解释", " 説明")
+_ALTERNATIVES = (" or ", " oder ", " ou ", " lub ", " czy ", " или ", " hay ", " hoặc ", "还是", "或者", "それとも")
+
+
+_NEGATIONS = (
+    "n't ",
+    "n t ",
+    " not ",
+    " without ",
+    " never ",
+    " no ",
+    " nicht ",
+    " kein",
+    " pas ",
+    " ne ",
+    " sin ",
+    " não ",
+    " nie ",
+    " не ",
+    " không ",
+    "不",
+    "不要",
+    "しない",
+    "せず",
+)
+
+
+def _negated(low: str, form: str) -> bool:
+    """Whether the verb form is said not to happen ("lists (doesn't delete) the objects")."""
+    at = low.find(form)
+    return at >= 0 and any(n in low[max(0, at - 14) : at + 1] for n in _NEGATIONS)
+
+
+def _all_of_a_number(low: str) -> bool:
+    """ "all 40k users", "all 1,900 customers": a count of everyone affected."""
+    at = low.find(" all ")
+    while at >= 0:
+        if low[at + 5 : at + 6].isdigit():
+            return True
+        at = low.find(" all ", at + 1)
+    return False
+
+
+class Act:
+    """What `find` read: the act's kind, the words that showed it, and whether the prompt asks."""
+
+    __slots__ = ("kind", "asks", "words")
+
+    def __init__(self, kind: str, asks: bool, words: "tuple[str, ...]") -> None:
+        self.kind = kind
+        self.asks = asks
+        self.words = words
+
+    def __repr__(self) -> str:
+        return f"Act({self.kind!r}, asks={self.asks}, words={self.words!r})"
+
+
+def asks(text: str, low: str) -> bool:
+    """Whether the prompt asks rather than instructs: a question mark, a question's opener at the
+    start of a sentence or clause, a word that asks, or a choice between ways. `low` is
+    lexicon.prepared(text) (which drops the punctuation the clauses are split on)."""
+    if "?" in text or "？" in text or any(a in low for a in _ASKING) or any(a in low for a in _ALTERNATIVES):
+        return True
+    clauses = text.lower().replace("!", ".").replace(";", ".").replace(",", ".").replace("\n", ".").split(".")
+    return any(lexicon.prepared(c).startswith(_OPENERS) for c in clauses)
+
+
+def find(prompt: str) -> "Act | None":
+    """The act the prompt asks for (see the module docstring), or None."""
+    text = prompt[:SCANNED]
+    low = lexicon.prepared(text)
+    present = set(lexicon.gloss(text, low))
+    if _all_of_a_number(low):
+        present.add("everyone")
+    if "live" not in present and ("disposable" in present or ("builds" in present and "code_thing" in present)):
+        return None  # a throwaway object, or code to write that does the act later ("add a delete account button")
+    if low.startswith(_LOOKUPS):
+        return None  # a question of fact or a request to explain: nothing is done
+    for kind, concepts in _matches(PATTERNS, present, low):
+        return Act(kind, asks(text, low), concepts)
+    if not asks(text, low):
+        return None
+    for kind, concepts in _matches(ASKED, present, low):
+        return Act(kind, True, concepts)
+    if foreign(text, low):
+        about = [c for c in STAKES if c in present]
+        if about:
+            return Act("decision-question", True, tuple(w.strip() for w in (lexicon.has(c, low) for c in about[:2]) if w))
+    return None
+
+
+def _matches(
+    table: "dict[str, tuple[tuple[str, ...], ...]]", present: "set[str]", low: str
+) -> "Iterator[tuple[str, tuple[str, ...]]]":
+    """The kinds of `table` whose concepts are all present, each with the words that showed it."""
+    for kind, alternatives in table.items():
+        for concepts in alternatives:
+            if all(c in present for c in concepts):
+                words = tuple(w.strip() for w in (lexicon.has(c, low) for c in concepts) if w)
+                if not (words and _negated(low, words[0])):
+                    yield kind, words
+
+
+def foreign(text: str, low: str) -> bool:
+    """Whether the prompt is written in another language than English: letters beyond ASCII (two or
+    more), or a common word of a language written without them."""
+    return sum(1 for c in text if ord(c) > 127 and c.isalpha()) >= 2 or any(w in low for w in _FOREIGN)
