@@ -6,7 +6,7 @@
   time next to a Read's (a hook that passes `--timeout` is reported as such);
 - an unusable state folder (`escalations.json -> /dev/null`, the state folder linked outside,
   `.claude` linked to another project): how many of 3 prompts got the protocol and of 3 force-pushes
-  the mid-task net's note, and what was written through the link.
+  the mid-task net's hold or note, and what was written through the link.
 
     python bench/hostile_costs.py                     # this checkout
     python bench/hostile_costs.py --root /tmp/old     # another (git archive <commit> | tar -x -C /tmp/old)
@@ -156,13 +156,17 @@ def unusable(root: str, tmp: str, timeout: float) -> "list[str]":
             for i in range(3)
         )
         push = {"tool_name": "Bash", "tool_input": {"command": "git push --force origin main"}}
-        notes = sum(
-            '"additionalContext"' in hook(root, path, "PreToolUse", {**push, "tool_use_id": f"t{i}"}, timeout)[2]
+        notes = sum(  # held before it runs (the default since #39) or noted: either way the net answered
+            any(
+                k in out
+                for out in [hook(root, path, "PreToolUse", {**push, "tool_use_id": f"t{i}"}, timeout)[2]]
+                for k in ('"permissionDecision": "ask"', '"additionalContext"')
+            )
             for i in range(3)
         )
         written = sorted(os.path.relpath(os.path.join(d, f), other) for d, _dirs, files in os.walk(other) for f in files)
         lines.append(
-            f"{case}: protocol {protocols}/3, force-push note {notes}/3, written through the link: {written or 'nothing'}"
+            f"{case}: protocol {protocols}/3, force-push held or noted {notes}/3, written through the link: {written or 'nothing'}"
         )
     return lines
 

@@ -188,4 +188,4 @@ def test_hostile_costs_prints_every_attack(capsys):
     assert "2 GiB errors.log: SessionStart" in out and "errors.log after: 46 bytes" in out
     assert "PreToolUse Bash" in out and "(held for the person)" in out
     for case in ("escalations.json -> /dev/null", "state folder -> outside", ".claude -> another project"):
-        assert f"{case}: protocol 3/3, force-push note 3/3, written through the link: nothing" in out, out
+        assert f"{case}: protocol 3/3, force-push held or noted 3/3, written through the link: nothing" in out, out
