@@ -52,10 +52,14 @@ def test_status_table_and_json(proj):
     code, out, err = cli(root, "status")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split()[:7] == ["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE"]
-    assert lines[1].split()[:4] == [D2, "RANKING", "default", "6/1"]  # newest first
-    assert lines[2].split()[:4] == [D1, "COMPLETE", "default", "15/0"]
-    assert f"{d1.ranking.consensus:.2f} / 0.70 ok" in lines[2] and "human-review (pending)" in lines[2]
+    assert lines[0].split()[:6] == ["ID", "PHASE", "DONE/PENDING", "CONSENSUS", "WARN", "ROUTE"]
+    assert lines[1].split()[:3] == [D2, "RANKING", "6/1"]  # newest first
+    assert lines[2].split()[:3] == [D1, "COMPLETE", "15/0"]
+    assert lines[3].startswith(f"{D2} (default): ") and lines[4].startswith(f"{D1} (default): ")  # the questions
+    assert max(len(line) for line in lines) <= 100, out
+    # the pending decision's settling commands, as they run from here
+    assert f"approve {D1}" in out and f"reject {D1}" in out and "--reason" in out
+    assert f"{d1.ranking.consensus:.2f}/0.70 ok" in lines[2] and "human-review (pending)" in lines[2]
     code, out, _ = cli(root, "status", "--json")
     rows = {r["id"]: r for r in json.loads(out)}
     assert rows[D1]["agents"] == {"done": 15, "pending": 0, "invalid": 0, "never_ran": 0, "total": 15}
@@ -78,7 +82,7 @@ def test_status_counts_the_checkpoints_of_a_workflow_run(tmp_path):
     write_project(root, [d], [make_lineage(d)], {})
     code, out, err = cli(root, "status")
     assert code == 0, err
-    assert out.splitlines()[1].split()[:6] == [D1, "COMPLETE", "default", "15/0", "+5", "checkpoints"], out
+    assert out.splitlines()[1].split()[:5] == [D1, "COMPLETE", "15/0", "+5", "checkpoints"], out
     code, out, _ = cli(root, "status", "--json")
     (row,) = json.loads(out)
     assert row["checkpoints"] == 5 and row["agents"]["total"] == 15

@@ -127,7 +127,17 @@ def open_index(store: Store) -> EscalationIndex:
 
 
 def who_default() -> str:
-    return os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
+    """Who settles a decision when `--who` is not given: $USER, else $USERNAME, else the OS
+    account's name (the password database), else its numeric id — never "unknown"."""
+    named = os.environ.get("USER") or os.environ.get("USERNAME")
+    if named:
+        return named
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError, AttributeError, OSError):
+        return f"uid {os.getuid()}" if hasattr(os, "getuid") else "this account"
 
 
 def adjudicate(

@@ -65,10 +65,12 @@ PROJECT_HELP = (
 EPILOG = """examples:
   deliberation status
   deliberation latest
-  deliberation show d-20261129-ab12 --json
-  deliberation report d-20261129-ab12 --format html -o decision.html
-  deliberation approve d-20261129-ab12 --reason "reviewed the migration plan"
-  deliberation doctor
+  deliberation show d-949c07c6-1 --json
+  deliberation report d-949c07c6-1 --format html -o decision.html
+  deliberation approve d-949c07c6-1                  (adopt a decision awaiting review)
+  deliberation reject d-949c07c6-1                   (set it aside)
+      either takes --reason "…" (optional), kept with the decision
+  deliberation doctor --project DIR
   deliberation trust
   deliberation gc --dry-run
 

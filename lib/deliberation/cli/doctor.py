@@ -601,7 +601,60 @@ def add_arguments(parser, name: str) -> None:
 LABEL = {"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}
 
 
+def is_plugin_folder(folder: str) -> bool:
+    """`folder` is a copy of the plugin itself (its clone): its code and its installer, which
+    refuses to install into it."""
+    return os.path.isfile(os.path.join(folder, "lib", "deliberation", "__init__.py")) and os.path.isfile(
+        os.path.join(folder, "install.sh")
+    )
+
+
+def demo_projects(tmp: "str | None" = None) -> "list[str]":
+    """The projects `./install.sh --demo` left in the temporary folder, newest first."""
+    import glob
+    import tempfile
+
+    found = glob.glob(os.path.join(tmp or tempfile.gettempdir(), "deliberation-demo-*", "project"))
+
+    def age(path: str) -> float:
+        try:
+            return -os.path.getmtime(path)
+        except OSError:
+            return 0.0
+
+    return sorted(found, key=age)
+
+
+def run_in_plugin_folder(args, project: str) -> int:
+    """`doctor` in the plugin's own folder: nothing to check (exit 0), and what to check instead."""
+    from deliberation.runtime.command_path import terminal_command
+    from deliberation.text import terminal
+
+    cmd = terminal_command(PLUGIN_OF_THIS_CODE, dict(os.environ))
+    lines = terminal.clone_doctor(project, cmd, demo_projects())
+    if getattr(args, "json", False):
+        print(
+            json.dumps(
+                {
+                    "project": project,
+                    "plugin": project,
+                    "plugin_folder": True,
+                    "ok": True,
+                    "problems": 0,
+                    "findings": [asdict(note("install", " ".join(line.strip() for line in lines)))],
+                },
+                indent=2,
+            )
+        )
+    else:
+        print("\n".join(lines))
+    return 0
+
+
 def run(args) -> int:
+    here = os.path.abspath(getattr(args, "project", None) or os.getcwd())
+    if not getattr(args, "plugin", None) and is_plugin_folder(here):
+        return run_in_plugin_folder(args, here)
     project, plugin, findings = diagnose(getattr(args, "project", None), getattr(args, "plugin", None))
     problems = [f for f in findings if f.status == "problem"]
     if getattr(args, "json", False):

@@ -142,3 +142,22 @@ def install(plugin: str, environ: "dict[str, str]", bin_dir: "str | None" = None
     else:
         lines.append("`deliberation status` now works in a terminal (`deliberation doctor` checks the install)")
     return 0, lines
+
+
+def terminal_command(plugin: str, environ: "dict[str, str]") -> str:
+    """How a line printed to a person names the command so that it runs as printed from a
+    terminal: `deliberation` when this PATH has one (a launcher, or a plugin's bin/ in Claude
+    Code's Bash tool), else the full path of the plugin's bin/deliberation, shell-quoted."""
+    for folder in (environ.get("PATH") or "").split(os.pathsep):
+        candidate = os.path.join(folder, "deliberation")
+        if folder and os.path.isabs(folder) and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return "deliberation"
+    script = os.path.join(os.path.abspath(plugin), "bin", "deliberation")
+    return shell_quoted(script)
+
+
+def shell_quoted(word: str) -> str:
+    """`word` as one shell word (bare when it needs no quoting)."""
+    import shlex
+
+    return shlex.quote(word)
