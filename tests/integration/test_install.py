@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -392,7 +393,12 @@ def test_fresh_venv_from_a_folder_with_a_space_and_version(tmp_path):
     home = Path(os.readlink(link))
     assert link.is_symlink() and home.parent == tmp_path / "my plugins" / "xdg-data" / "deliberation" / "venvs"
     assert home.name.startswith("deliberation_0.1.0-") and (home / "pyvenv.cfg").is_file()
-    assert f"venv: creating {home} with " in proc.stdout and f"(linked as {link})" in proc.stdout
+    assert "venv: creating the plugin's Python environment with " in proc.stdout and f"\n  {home}\n" in proc.stdout
+    # every line within 100 columns, save a path on a line of its own
+    wide = [
+        line for line in proc.stdout.splitlines() if len(line) > 100 and not re.fullmatch(r"(.{0,40}?)('[^']*'|/\S+)( \\)?", line)
+    ]
+    assert wide == [], wide
     venv_python = plugin / ".venv" / "bin" / "python"
     assert (plugin / ".venv" / "bin" / "deliberation").exists()
     for _, command in our_commands(settings_of(project), plugin):
@@ -413,3 +419,23 @@ def test_fresh_venv_from_a_folder_with_a_space_and_version(tmp_path):
     report = json.loads(doc.stdout)
     assert [f for f in report["findings"] if f["status"] == "problem"] == [], report
     assert doc.returncode == 0
+
+
+def test_demo_through_install_sh_prints_no_internal_command_and_fits_100_columns(tmp_path):
+    """`./install.sh --demo`: its set-up lines and the story fit 100 columns (a path alone on its
+    line aside), no line shows how the demo is started inside (`python -m …`), and the last
+    screen says how to settle, where the records are and how to use the plugin for real."""
+    plugin = copy_plugin(tmp_path / "clone")
+    shutil.copytree(ROOT / "examples", plugin / "examples")
+    keep = tmp_path / "demo run"
+    proc = install(plugin, "--demo", "--keep", keep, venv=PREFIX)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert not [line for line in lines if "python -m" in line or "deliberation.cli" in line], lines[:5]
+    widest = max(len(line) for line in lines if not re.fullmatch(r"(.{0,40}?)('[^']*'|/\S+)( \\)?", line))  # a path alone
+    print(f"\nwidest line of ./install.sh --demo: {widest} columns")
+    assert widest <= 100, [line for line in lines if len(line) > 100]
+    tail = "\n".join(lines[-30:])
+    assert f"{plugin}/bin/deliberation" in tail
+    assert "/plugin marketplace add" in tail and "/plugin install deliberation@deliberation-gates" in tail
+    assert str(keep / "project" / ".claude" / "deliberation" / "records") in tail

@@ -30,6 +30,7 @@ from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation, Lineage
 from deliberation.state.store import Store, atomic_write_bytes
+from deliberation.runtime.command_path import terminal_command
 from deliberation.text import demo as story
 
 PLUGIN_ROOT = plugin_root()
@@ -524,11 +525,12 @@ def main(argv: "list[str] | None" = None) -> int:
         answers=len(steps),
         differ=tuple(s.n for s in differ),
         seconds=elapsed,
+        command=terminal_command(PLUGIN_ROOT, dict(os.environ)),
+        plugin=PLUGIN_ROOT,
+        root=dirs["root"],
+        temporary=not args.keep,
     )
-    files = {
-        kind: os.path.relpath(records[key], dirs["project"])
-        for kind, key in (("Markdown", "markdown"), ("HTML: open it in a browser", "html"))
-    }
+    files = {kind: os.path.abspath(records[key]) for kind, key in (("Markdown", "markdown"), ("HTML", "html"))}
     for line in story.story(record, moments_of(steps), facts, files)[len(story.header(facts)) :]:
         print(line)
     return 1 if differ else 0
