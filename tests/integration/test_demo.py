@@ -135,6 +135,10 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
         "× one research agent's",
         "no prices configured",
     )
+    # the README's cost figure is the demo's own, rounded
+    times = float(re.search(r"(\d+\.\d+)× one research agent's", text).group(1))
+    readme = re.sub(r"\s+", " ", (REPO / "README.md").read_text(encoding="utf-8"))
+    assert f"{round(times, 1)}× one research agent's tokens" in readme, times
     # the last screen: the records by their absolute paths, the commands that settle the
     # decision as they run from here, the demo's folder, and how to use the plugin for real
     last = out.split("\nYOUR TURN\n", 1)[1]
