@@ -118,7 +118,7 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
         "score clustering: 3 agents scored leading approach B within",
         "Quality gate, at the stop: passed its 7 checks",
         "Route, at the stop (held the main agent's stop once): human-review by policy D+T2+PROBE — rule D: "
-        "split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader",
+        "split vote: 3 approve / 0 reject / 0 abstain, but 1 ranker that did not reject prefers another approach",
     )
     # what happens next: the review, its commands, the document, the cost, the records
     did = re.search(r"deliberation approve (d-[0-9a-f]+-\d+)", out).group(1)

@@ -362,7 +362,9 @@ def test_findings_by_persona_with_evidence_severity_and_who_cites_them():
         ("technical-architect:F1", "high", "src/orders/publish.py:88", ["R1", "AC1"]),
         ("technical-architect:F2", "medium", "ops runbook §4", []),
     ]
-    assert groups[("red-team", "deliberation")]["refutations"][0]["id"] == "red-team:R1"
+    assert (
+        groups[("red-team", "deliberation")]["refutations"][0]["id"] == "red-team:C1"
+    )  # a refutation is a challenge in the record: R means a requirement
     assert groups[("evidence-chase", "deliberation")]["tier"] == 2
     text = dr.render_markdown(d)
     assert "### Technical Architect (research)" in text and "### Evidence Chase (tier 2) (deliberation)" in text

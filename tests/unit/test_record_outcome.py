@@ -30,8 +30,8 @@ def test_a_pending_review_leads_the_record_with_the_commands():
     assert f"**Decision: {d.ranking and dr.approach_catalogue(d)[d.ranking.leading]['title']} (A)**" in head
     assert "- **Route:** human-review — awaiting a person's review" in head
     assert "- **What you must do:** A person must approve or reject this decision" in head
-    assert f'  - `deliberation approve {d.id} --reason "…"`' in head
-    assert f'  - `deliberation reject {d.id} --reason "…"`' in head
+    assert f"  - `deliberation approve {d.id}`" in head and 'either takes --reason "…" (optional)' in head
+    assert f"  - `deliberation reject {d.id}`" in head
     assert "- **Why:** Consensus " in head and "Escalated by D: split vote: 1 reject of 5" in head
     # the contents come right after, one line of links to every section below
     contents = next(line for line in lines if line.startswith("**Contents:**"))
@@ -76,7 +76,7 @@ def test_the_html_record_opens_with_the_outcome_and_its_contents():
     assert page.index('id="outcome"') < page.index('<nav class="toc"') < page.index('id="decision"')
     assert page.index("</header>", start) < page.index('id="outcome"')
     outcome = page[page.index('id="outcome"') : page.index("</section>", page.index('id="outcome"'))]
-    assert "What you must do" in outcome and f"deliberation approve {d.id} --reason" in outcome
+    assert "What you must do" in outcome and f"<pre>deliberation approve {d.id}</pre>" in outcome
     assert 'class="outcome act"' in page
     toc = page[page.index('<nav class="toc"') : page.index("</nav>")]
     for key in ("decision", "prd", "scores", "gates", "route", "participants"):

@@ -172,6 +172,16 @@ def _breakdown(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str,
     return out
 
 
+_REFUTATION_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):R(\d+)$")
+
+
+def shown_id(sid: "str | None") -> "str | None":
+    """A cited id as the record shows it: a refutation is `persona:C1` (a challenge), so that `R`
+    means a requirement only (`R1`, the decision document's own ids). The hooks and the model
+    say `persona:R1`; the record translates it wherever it names one, and nothing else."""
+    return _REFUTATION_ID.sub(r"\1:C\2", sid) if sid else sid
+
+
 def _source_ids(catalogue: "dict[str, prd.Source]") -> "dict[tuple[str, str, int], str]":
     """(kind, agent key, index in its report's list) → the id a decision document cites it by."""
     return {(src.kind, src.agent, src.index): sid for sid, src in catalogue.items() if src.agent}
@@ -247,8 +257,8 @@ def _findings(
             sid = ids.get(("refutation", a.key, i))
             refutations.append(
                 {
-                    "id": sid,
-                    "target": r.target,
+                    "id": shown_id(sid),
+                    "target": shown_id(r.target),
                     "verdict": r.verdict,
                     "claim": r.claim,
                     "evidence": r.evidence,
@@ -295,7 +305,7 @@ def _prd(delib: Deliberation, catalogue: "dict[str, prd.Source]") -> "dict[str, 
                 out.append({"id": ref, "kind": "unknown", "persona": "", "text": ""})
             else:
                 src = catalogue[sid]
-                out.append({"id": sid, "kind": src.kind, "persona": src.persona, "text": src.text})
+                out.append({"id": shown_id(sid), "kind": src.kind, "persona": src.persona, "text": src.text})
         return out
 
     doc = st.document
@@ -388,7 +398,7 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
                 "hot_spots": list(rep.hot_spots if rep else a.given.hot_spots),
                 "summary": rep.summary if rep else "",
                 "refutations": [
-                    {"target": x.target, "verdict": x.verdict, "claim": x.claim, "evidence": x.evidence}
+                    {"target": shown_id(x.target), "verdict": x.verdict, "claim": x.claim, "evidence": x.evidence}
                     for x in (rep.refutations if rep else [])
                 ],
             }
@@ -409,6 +419,17 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
         "tokens": token_usage.summary(delib),
         "basis": d.basis,
     }
+
+
+def _preferred(agent, positions: "dict[str, Any]") -> "str | None":
+    """The approach an agent prefers: the one its report names, else — for a current ranker —
+    its top weighted score, as the vote read it (consensus.position); None for neither."""
+    if agent.report is None:
+        return None
+    if agent.report.preferred_approach:
+        return agent.report.preferred_approach
+    pos = positions.get(agent.key) if not agent.superseded else None
+    return pos.preferred if pos is not None and pos.preferred else None
 
 
 def hot_spot_verdicts(depth: "dict[str, Any]") -> "dict[str, list[tuple[str, str]]]":
@@ -491,6 +512,8 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     ]
     alternatives.sort(key=lambda a: (-(a["mean"] if a["mean"] is not None else -1), a["id"]))
     dissent, undocumented = _dissent(delib, labels, ids)
+    # a ranker that named no approach prefers what its scores prefer, as the vote read it
+    positions = consensus_gate.positions(delib, leading)
     route = None
     if delib.route is not None:
         route = delib.route.model_dump(mode="json")
@@ -546,7 +569,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
                 "tier": a.tier,
                 "status": a.status,
                 "verdict": a.report.verdict if a.report else None,
-                "preferred": a.report.preferred_approach if a.report else None,
+                "preferred": _preferred(a, positions),
                 "confidence": a.report.confidence if a.report else None,
                 "superseded": a.superseded,
                 "problem": a.problem,
@@ -763,7 +786,7 @@ def _md_scores(rec: dict) -> "list[str]":
     lines.append(
         "★ leading approach. "
         + "; ".join(
-            f"{md_code(a['id'])} {md(a['title'], 80)}" + (" (struck by the depth axis)" if a["struck"] else "")
+            f"{md_code(a['id'])} {md(a['title'])}" + (" (struck by the depth axis)" if a["struck"] else "")
             for a in rec["approaches"]
         )
         + "."
@@ -831,7 +854,7 @@ def _md_prd(rec: dict) -> "list[str]":
         lines += [f"**Problem.** {md(doc['problem'])}", ""]
     lines.append(
         "Each item cites (←) the findings (`persona:F1`), dissent (`persona:D1`), refutations "
-        "(`persona:R1`) or hot spots (`H1`) it follows from; they are listed under *Findings by persona*, "
+        "(`persona:C1`, a challenge) or hot spots (`H1`) it follows from; they are listed under *Findings by persona*, "
         "*Dissent* and *Depth axis*."
     )
     lines.append("")
@@ -1047,7 +1070,7 @@ def _md_depth(rec: dict) -> "list[str]":
             [
                 md_code(h["id"]),
                 md(hot_spot_line(h["kind"], found.get(h["id"], []))),
-                md(h["statement"], 160),
+                md(h["statement"]),
                 md(", ".join(h["sources"])),
             ]
             for h in d["hot_spots"]
@@ -1059,16 +1082,15 @@ def _md_depth(rec: dict) -> "list[str]":
     for t in d["tier2"]:
         spots = " on " + ", ".join(md_code(h) for h in t["hot_spots"]) if t["hot_spots"] else ""
         zero = " — **zero signal** (restated tier 1)" if t["zeroed"] else ""
-        lines.append(f"- **{md(t['label'])}**{spots}: {md(t['summary'], 200)}{zero}")
+        lines.append(f"- **{md(t['label'])}**{spots}: {md(t['summary'])}{zero}")
         for x in t["refutations"]:
-            ev = md(x["evidence"], 160) or "*no evidence*"
-            lines.append(f"  - {x['verdict']} {md_code(x['target'])}: {md(x['claim'], 200)} (evidence: {ev})")
+            ev = md(x["evidence"]) or "*no evidence*"
+            lines.append(f"  - {x['verdict']} {md_code(x['target'])}: {md(x['claim'])} (evidence: {ev})")
     if d["tier2"]:
         lines.append("")
     for o in d["overrides"]:
         lines.append(
-            f"- **Override** {md_code(o['hot_spot'])} → {md_code(o['target'])}: {md(o['effect'])} "
-            f"(evidence: {md(o['evidence'], 160)})"
+            f"- **Override** {md_code(o['hot_spot'])} → {md_code(o['target'])}: {md(o['effect'])} (evidence: {md(o['evidence'])})"
         )
     if d["overrides"]:
         lines.append("")
@@ -1189,8 +1211,7 @@ def _md_participants(rec: dict) -> "list[str]":
     if replaced:
         lines += ["Reports replaced by a resumed run of the same agent (SendMessage):", ""]
         lines += [
-            f"- {md(p['label'])}: a {v['status']} report replaced at {v['replaced_at']} — {md(v['why'], 200)}"
-            for p, v in replaced
+            f"- {md(p['label'])}: a {v['status']} report replaced at {v['replaced_at']} — {md(v['why'])}" for p, v in replaced
         ]
         lines.append("")
     return lines
@@ -1210,7 +1231,7 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
         lines.append(line.replace("`", "'"))
     lines.append("```")
     for d in lineage.denied:
-        lines.append(f"- denied {md(d.subagent_type)} ({d.rule}) at {fmt_utc(d.at)}: {md(d.reason, 200)}")
+        lines.append(f"- denied {md(d.subagent_type)} ({d.rule}) at {fmt_utc(d.at)}: {md(d.reason)}")
     for w in lineage.workflows:
         bound = f"bound {w.bound}" if w.bound is not None else "no bound"
         past = f", {w.overrun} past the budget" if w.overrun else ""

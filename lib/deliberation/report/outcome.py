@@ -18,6 +18,8 @@ import re
 import time
 from typing import Any
 
+from deliberation.text.terminal import REASON_NOTE
+
 WARNED = re.compile(r"^[1-9]\d* warning")
 
 
@@ -41,9 +43,9 @@ def _when(ts: "float | None") -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts)) if ts else "at an unrecorded time"
 
 
-def _first(text: str, limit: int = 160) -> str:
-    line = " ".join((text or "").split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+def _first(text: str) -> str:
+    """`text` on one line, whole: a record cuts no quote."""
+    return " ".join((text or "").split())
 
 
 def kind_of(rec: "dict[str, Any]") -> str:
@@ -81,7 +83,7 @@ def outcome(rec: "dict[str, Any]") -> "dict[str, Any]":
         if review == "pending":
             route += " — awaiting a person's review"
         elif review in ("approved", "rejected"):
-            reason = f": “{_first(r.get('review_reason') or '', 200)}”" if r.get("review_reason") else ""
+            reason = f": “{_first(r.get('review_reason') or '')}”" if r.get("review_reason") else ""
             route += f" — {review} by {r.get('reviewed_by') or 'someone'} on {_when(r.get('reviewed_at'))}{reason}"
     if kind == "failed":
         action = (
@@ -94,9 +96,10 @@ def outcome(rec: "dict[str, Any]") -> "dict[str, Any]":
         must_act = True
         head = "hard reject: " if r["route"] == "hard-reject" else ""
         action = (
-            f"{head.capitalize()}A person must approve or reject this decision; until then risky tools ask first. Run one of:"
+            f"{head.capitalize()}A person must approve or reject this decision; until then risky tools ask first. "
+            f"Run one of these, in Claude Code with ! before it — {REASON_NOTE}:"
         )
-        commands = [f'deliberation approve {did} --reason "…"', f'deliberation reject {did} --reason "…"']
+        commands = [f"deliberation approve {did}", f"deliberation reject {did}"]
     elif r is not None and r["review"] in ("approved", "rejected"):
         action = f"Nothing: a person has {r['review']} it."
     elif r is not None and r["route"] == "auto-reject":
@@ -120,7 +123,7 @@ def outcome(rec: "dict[str, Any]") -> "dict[str, Any]":
         if any(x["rule"] == "COLD_START" for x in r["rules"]):
             why.append(f"No reversal history for the class {r['decision_class']} yet (cold start).")
     if kind == "failed":
-        why += [_first(x, 300) for x in rec["failure_reasons"]] or ["No reason was recorded."]
+        why += [_first(x) for x in rec["failure_reasons"]] or ["No reason was recorded."]
     warned = [
         name
         for name, g in (("Gate 1", rec["gates"]["consensus"]), ("Gate 2", rec["gates"]["quality"]))
