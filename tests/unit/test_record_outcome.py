@@ -81,8 +81,27 @@ def test_the_html_record_opens_with_the_outcome_and_its_contents():
     toc = page[page.index('<nav class="toc"') : page.index("</nav>")]
     for key in ("decision", "prd", "scores", "gates", "route", "participants"):
         assert f'href="#{key}"' in toc and f'id="{key}"' in page
-    # every table is in its own scrolling box
-    assert page.count("<table>") == page.count('<div class="scroll"><table>')
+    # every table is in its own scrolling box (focusable, so a keyboard scrolls it too)
+    assert page.count("<table>") == page.count('<div class="scroll" tabindex="0"><table>')
+    # the decision comes first: the outcome's headline is the page's heading, the question after
+    assert page.index('<h1 class="headline">Decision: ') < page.index('<div class="question">')
+
+
+def test_the_html_contents_and_body_come_from_one_list_and_agree():
+    import re
+
+    d = make_deliberation(5, 3)
+    page = hr.render_html(d, make_lineage(d))
+    toc = page[page.index('<nav class="toc"') : page.index("</nav>")]
+    linked = re.findall(r'href="#([\w-]+)"', toc)
+    keys = {key for key, _label, _render in hr.SECTIONS}
+    body = page[page.index("</nav>") :]
+    shown = [k for k in re.findall(r'<(?:section|div class="grid2") id="([\w-]+)"', body) if k in keys]
+    assert linked == shown and len(shown) >= 12, (linked, shown)
+    # and a record without some sections lists only those it has
+    rec = dr.record_json(d)
+    rec["warnings"], rec["failure_reasons"] = [], []
+    assert "warnings" not in [k for k, _l, _h in hr.sections(rec)]
 
 
 def test_approve_re_renders_the_saved_records_with_who_when_and_why(tmp_path):

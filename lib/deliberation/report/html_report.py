@@ -14,7 +14,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-from typing import Any
+import re
+from typing import Any, Callable
 
 from deliberation.report import decision_record as dr
 from deliberation.report import outcome as oc
@@ -77,12 +78,22 @@ th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;le
 td.num,th.num{text-align:right}
 .bar{height:8px;background:var(--accent);border-radius:4px;min-width:1px}
 .heatwrap,.scroll{overflow-x:auto;max-width:100%}
+.scroll{background:linear-gradient(to right,var(--card) 30%,rgba(255,255,255,0)),
+linear-gradient(to left,var(--card) 30%,rgba(255,255,255,0)) 100% 0,
+radial-gradient(farthest-side at 0 50%,rgba(31,35,40,.22),rgba(31,35,40,0)),
+radial-gradient(farthest-side at 100% 50%,rgba(31,35,40,.22),rgba(31,35,40,0)) 100% 0;
+background-repeat:no-repeat;background-size:40px 100%,40px 100%,14px 100%,14px 100%;
+background-attachment:local,local,scroll,scroll}
+.scroll-hint{display:none;font-size:12px;color:var(--muted);margin:0 0 4px}
 body{overflow-wrap:break-word}
 .outcome{border-width:2px}.outcome.act{border-color:#d9a21b;background:#fffaf0}.outcome.failed{border-color:var(--bad)}
-.outcome .headline{font-size:20px;font-weight:650;margin:0 0 10px}
+.outcome .headline{font-size:20px;line-height:1.3;font-weight:650;margin:0 0 10px}
+.question{margin:0 0 16px}.question .label{text-transform:uppercase;letter-spacing:.08em;font-size:12px;color:var(--muted)}
+.question p{font-size:16px;margin:2px 0 8px}
 .outcome dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0}
 .outcome dt{font-weight:600;color:var(--muted)}.outcome dd{margin:0;min-width:0}
-.outcome pre{margin:6px 0 0;white-space:pre-wrap;word-break:break-all;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
+.outcome pre{margin:6px 0 0;white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto;
+font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 background:#f1efe9;padding:6px 8px;border-radius:6px}
 nav.toc{font-size:13px;margin:0 0 16px;color:var(--muted)}nav.toc a{color:var(--accent);text-decoration:none;margin-right:10px;
 display:inline-block}
@@ -120,10 +131,10 @@ footer{color:var(--muted);font-size:12px;text-align:center;margin-top:20px}
 .prd h3{margin-top:14px}.prd .lead{font-size:16px;margin:0 0 8px}
 .prd-missing{background:var(--bad-bg);border-left:3px solid var(--bad);padding:8px 12px;border-radius:6px}
 @media (max-width:760px){.grid2{grid-template-columns:1fr}main{padding:16px 10px 32px}section{padding:14px 12px}
-.outcome dl{grid-template-columns:1fr}}
+.outcome dl{grid-template-columns:1fr}.scroll-hint{display:block}}
 @media print{body{background:#fff;font-size:12px}main{max-width:none;padding:0}
 section{border-color:#ccc;padding:10px 12px;margin-bottom:10px}.grid2{grid-template-columns:1fr 1fr}
-.scroll,.heatwrap{overflow:visible}nav.toc{display:none}
+.scroll,.heatwrap{overflow:visible}nav.toc,.scroll-hint{display:none}
 @page{margin:14mm}}
 """
 
@@ -183,10 +194,17 @@ def _badge(text: str, cls: str) -> str:
 
 
 def _header(rec: dict) -> str:
+    """The page's first line: what this is. The decision comes next (the outcome card), before
+    the question, so that on a phone it is on the first screen."""
+    return '<header><div class="kicker">Decision record · ' + esc(rec["deliberation_id"]) + "</div></header>"
+
+
+def _question(rec: dict) -> str:
+    """The question and the deliberation's facts, after the outcome."""
     over = " (overridden)" if rec["task_type_overridden"] else ""
     return (
-        '<header><div class="kicker">Decision record · ' + esc(rec["deliberation_id"]) + "</div>"
-        f"<h1>{esc(rec['question']) or 'No question recorded'}</h1>"
+        '<div class="question"><div class="label">Question</div>'
+        f"<p>{esc(rec['question']) or 'No question recorded'}</p>"
         '<div class="meta">'
         f"<span>task type <b>{esc(rec['task_type'])}{over}</b></span>"
         f"<span>threshold <b>{rec['threshold']:.2f}</b></span>"
@@ -194,7 +212,7 @@ def _header(rec: dict) -> str:
         f"<span>session <b>{esc(rec['session_id'])}</b></span>"
         f"<span>opened <b>{esc(rec['created_at'])}</b></span>"
         f"<span>updated <b>{esc(rec['updated_at'])}</b></span>"
-        "</div></header>"
+        "</div></div>"
     )
 
 
@@ -275,36 +293,16 @@ def _outcome(rec: dict) -> str:
     label = "What you must do" if o["must_act"] else "Action"
     return (
         f'<section id="outcome" class="outcome {cls}"><h2>Outcome</h2>'
-        f'<p class="headline">{esc(o["headline"])}</p><dl>'
+        f'<h1 class="headline">{esc(o["headline"])}</h1><dl>'
         f"<dt>Route</dt><dd>{esc(o['route'])}</dd>"
         f"<dt>{label}</dt><dd>{esc(o['action'])}{commands}</dd>"
         f"<dt>Why</dt><dd>{why}</dd></dl></section>"
     )
 
 
-TOC = (
-    ("decision", "Decision"),
-    ("prd", "Document"),
-    ("scores", "Scores"),
-    ("breakdown", "Breakdown"),
-    ("alternatives", "Alternatives"),
-    ("findings", "Findings"),
-    ("gates", "Gates"),
-    ("dissent", "Dissent"),
-    ("conformity", "Conformity"),
-    ("depth", "Depth"),
-    ("route", "Route"),
-    ("usage", "Cost"),
-    ("lineage", "Lineage"),
-    ("warnings", "Warnings"),
-    ("phases", "Phases"),
-    ("participants", "Participants"),
-)
-
-
-def _toc(body: str) -> str:
-    """Links to the sections the body holds, in the order of TOC."""
-    links = "".join(f'<a href="#{key}">{label}</a>' for key, label in TOC if f'id="{key}"' in body)
+def _toc(parts: "list[tuple[str, str, str]]") -> str:
+    """Links to the sections the body holds, in the body's order (`parts`: id, label, html)."""
+    links = "".join(f'<a href="#{key}">{label}</a>' for key, label, _html in parts)
     return f'<nav class="toc" aria-label="Contents">Contents: {links}</nav>' if links else ""
 
 
@@ -491,7 +489,7 @@ def _gates(rec: dict) -> str:
     )
 
 
-def _dissent_conformity(rec: dict) -> str:
+def _dissent_conformity(rec: dict) -> "tuple[str, str]":
     if rec["dissent"] or rec["undocumented_dissent"]:
         items = "".join(
             (f'<li id="{_anchor(c["id"])}"><code>{esc(c["id"])}</code> ' if c["id"] else "<li>")
@@ -527,9 +525,8 @@ def _dissent_conformity(rec: dict) -> str:
             f" — {esc(two['detail'])}</p>"
         ) + conf
     return (
-        '<div class="grid2" style="margin-bottom:16px">'
-        f'<section id="dissent"><h2>Dissent</h2>{dissent}</section>'
-        f'<section id="conformity"><h2>Conformity warnings</h2>{conf}</section></div>'
+        f'<section id="dissent"><h2>Dissent</h2>{dissent}</section>',
+        f'<section id="conformity"><h2>Conformity warnings</h2>{conf}</section>',
     )
 
 
@@ -836,36 +833,90 @@ def _lineage(lineage: "Lineage | None") -> str:
     return f'<section id="lineage"><h2>Lineage</h2>{lineage_html(lineage)}</section>'
 
 
-def _lists(rec: dict) -> str:
-    parts = []
-    if rec["warnings"] or rec["failure_reasons"]:
-        w = "".join(f'<div class="warn">{esc(x)}</div>' for x in rec["warnings"])
-        f = "".join(f'<div class="warn"><b>failure:</b> {esc(x)}</div>' for x in rec["failure_reasons"])
-        parts.append(f'<section id="warnings"><h2>Warnings</h2>{w}{f}</section>')
-    if rec["phase_history"]:
-        rows = "".join(
-            f'<tr><td class="figures">{esc(p["at"])}</td><td>{esc(p["from"])} → {esc(p["to"])}</td><td>{esc(p["why"])}</td></tr>'
-            for p in rec["phase_history"]
-        )
-        parts.append(
-            f'<section id="phases"><h2>Phase history</h2><table><tr><th>When</th><th>Transition</th>'
-            f"<th>Why</th></tr>{rows}</table></section>"
-        )
-    if rec["participants"]:
-        rows = "".join(
-            f'<tr><td>{esc(p["label"])}</td><td>{esc(p["kind"])}</td><td>{esc(p["stage"])}</td><td class="num">{p["tier"]}</td>'
-            f"<td>{esc(p['status'])}{' (superseded)' if p['superseded'] else ''}"
-            + (f'<div class="detail">{esc(p["problem"])}</div>' if p["problem"] else "")
-            + f"</td><td>{esc(p['verdict'] or '—')}</td><td>{esc(p['preferred'] or '—')}</td>"
-            f'<td class="num">{dr.fmt_score(p["confidence"])}</td></tr>'
-            for p in rec["participants"]
-        )
-        parts.append(
-            '<section id="participants"><h2>Participants</h2><table><tr><th>Agent</th><th>Kind</th><th>Stage</th>'
-            '<th class="num">Tier</th><th>Status</th><th>Verdict</th><th>Prefers</th>'
-            f'<th class="num">Confidence</th></tr>{rows}</table></section>'
-        )
-    return "".join(parts)
+def _warnings(rec: dict) -> str:
+    if not (rec["warnings"] or rec["failure_reasons"]):
+        return ""
+    w = "".join(f'<div class="warn">{esc(x)}</div>' for x in rec["warnings"])
+    f = "".join(f'<div class="warn"><b>failure:</b> {esc(x)}</div>' for x in rec["failure_reasons"])
+    return f'<section id="warnings"><h2>Warnings</h2>{w}{f}</section>'
+
+
+def _phases(rec: dict) -> str:
+    if not rec["phase_history"]:
+        return ""
+    rows = "".join(
+        f'<tr><td class="figures">{esc(p["at"])}</td><td>{esc(p["from"])} → {esc(p["to"])}</td><td>{esc(p["why"])}</td></tr>'
+        for p in rec["phase_history"]
+    )
+    return (
+        f'<section id="phases"><h2>Phase history</h2><table><tr><th>When</th><th>Transition</th>'
+        f"<th>Why</th></tr>{rows}</table></section>"
+    )
+
+
+def _participants(rec: dict) -> str:
+    if not rec["participants"]:
+        return ""
+    rows = "".join(
+        f'<tr><td>{esc(p["label"])}</td><td>{esc(p["kind"])}</td><td>{esc(p["stage"])}</td><td class="num">{p["tier"]}</td>'
+        f"<td>{esc(p['status'])}{' (superseded)' if p['superseded'] else ''}"
+        + (f'<div class="detail">{esc(p["problem"])}</div>' if p["problem"] else "")
+        + f"</td><td>{esc(p['verdict'] or '—')}</td><td>{esc(p['preferred'] or '—')}</td>"
+        f'<td class="num">{dr.fmt_score(p["confidence"])}</td></tr>'
+        for p in rec["participants"]
+    )
+    return (
+        '<section id="participants"><h2>Participants</h2><table><tr><th>Agent</th><th>Kind</th><th>Stage</th>'
+        '<th class="num">Tier</th><th>Status</th><th>Verdict</th><th>Prefers</th>'
+        f'<th class="num">Confidence</th></tr>{rows}</table></section>'
+    )
+
+
+# The record's sections in the order the body shows them, each with its id and its label in the
+# contents: the body and the contents are both made from this one list (sections() below).
+SECTIONS: "tuple[tuple[str, str, Callable[[dict, Lineage | None], str]], ...]" = (
+    ("decision", "Decision", lambda rec, _l: _decision(rec)),
+    ("prd", "Document", lambda rec, _l: _prd(rec)),
+    ("scores", "Scores", lambda rec, _l: _scores(rec)),
+    ("breakdown", "Breakdown", lambda rec, _l: _breakdown(rec)),
+    ("alternatives", "Alternatives", lambda rec, _l: _alternatives(rec)),
+    ("findings", "Findings", lambda rec, _l: _findings(rec)),
+    ("gates", "Gates", lambda rec, _l: _gates(rec)),
+    ("dissent", "Dissent", lambda rec, _l: _dissent_conformity(rec)[0]),
+    ("conformity", "Conformity", lambda rec, _l: _dissent_conformity(rec)[1]),
+    ("depth", "Depth", lambda rec, _l: _depth(rec)),
+    ("route", "Route", lambda rec, _l: _route(rec)),
+    ("usage", "Cost", lambda rec, _l: _usage(rec)),
+    ("lineage", "Lineage", lambda _r, lineage: _lineage(lineage)),
+    ("warnings", "Warnings", lambda rec, _l: _warnings(rec)),
+    ("phases", "Phases", lambda rec, _l: _phases(rec)),
+    ("participants", "Participants", lambda rec, _l: _participants(rec)),
+)
+
+
+def sections(rec: dict, lineage: "Lineage | None" = None) -> "list[tuple[str, str, str]]":
+    """(id, label, html) of every section the record has, in SECTIONS' order; each table in
+    its own scrolling box (the record's own tables: model text is escaped)."""
+    out = []
+    for key, label, render in SECTIONS:
+        part = render(rec, lineage)
+        if part:
+            out.append((key, label, _scrolling(part)))
+    return out
+
+
+def _scrolling(part: str) -> str:
+    """Each table in a box that scrolls sideways on a narrow screen, with a visible cue: edge
+    shadows where more of it lies out of view, and under 760 px, for a table of four columns or
+    more (four columns overflow a phone), a line saying it scrolls."""
+
+    def box(m: "re.Match[str]") -> str:
+        table = m.group(0)
+        wide = table[: table.find("</tr>")].count("<th") >= 4
+        hint = '<div class="scroll-hint" aria-hidden="true">wide table: scroll sideways →</div>' if wide else ""
+        return f'{hint}<div class="scroll" tabindex="0">{table}</div>'
+
+    return re.sub(r"<table>.*?</table>", box, part, flags=re.S)
 
 
 def render_html(
@@ -874,25 +925,8 @@ def render_html(
     """The whole report as one self-contained HTML document (deterministic)."""
     rec = dr.record_json(delib, strong, moderate, prices)
     title = rec["decision"]["title"] or "no decision yet"
-    sections = (
-        _decision(rec)
-        + _prd(rec)
-        + _scores(rec)
-        + _breakdown(rec)
-        + _alternatives(rec)
-        + _findings(rec)
-        + _gates(rec)
-        + _dissent_conformity(rec)
-        + _depth(rec)
-        + _route(rec)
-        + _usage(rec)
-        + _lineage(lineage)
-        + _lists(rec)
-    )
-    # every table scrolls inside its own box: a wide one never widens the page (user text is
-    # escaped, so these are the report's own tables)
-    sections = sections.replace("<table>", '<div class="scroll"><table>').replace("</table>", "</table></div>")
-    body = _header(rec) + _outcome(rec) + _toc(sections) + sections
+    parts = sections(rec, lineage)
+    body = _header(rec) + _outcome(rec) + _question(rec) + _toc(parts) + "".join(html for _k, _l, html in parts)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'
