@@ -42,24 +42,24 @@ def test_a_pending_review_leads_the_record_with_the_commands():
 
 def test_no_consensus_rejected_failed_and_open_say_so():
     low = make_deliberation(5, 3, threshold=0.99)
-    assert oc.outcome(dr.record_json(low))["headline"].startswith("No consensus — the leading approach")
+    assert oc.outcome(dr.build(low)).headline.startswith("No consensus — the leading approach")
     failed = make_deliberation(5, 3, phase="FAILED", route=None)
-    o = oc.outcome(dr.record_json(failed))
-    assert o["headline"] == "FAILED — no decision" and not o["commands"]
-    assert "consensus 0.62 < 0.80 after 3 stop blocks" in o["why"]
-    assert "failed before a decision" in o["action"]
+    o = oc.outcome(dr.build(failed))
+    assert o.kind == "failed" and o.headline == "FAILED — no decision" and not o.commands
+    assert "consensus 0.62 < 0.80 after 3 stop blocks" in o.why
+    assert "failed before a decision" in o.action
     early = make_deliberation(5, 3, phase="RESEARCH", route=None)
-    assert oc.outcome(dr.record_json(early))["headline"] == "In progress — no decision yet (phase RESEARCH)"
+    assert oc.outcome(dr.build(early)).headline == "In progress — no decision yet (phase RESEARCH)"
     auto = make_deliberation(5, 3, route="auto-execute")
-    o = oc.outcome(dr.record_json(auto))
-    assert o["action"] == "Nothing: the route needs no review." and not o["must_act"]
+    o = oc.outcome(dr.build(auto))
+    assert o.action == "Nothing: the route needs no review." and not o.must_act
 
 
 def test_a_passed_check_with_warnings_is_a_warning_not_a_tick():
     d = make_deliberation(5, 3)
     d.gate2.checks.append(Check(name="conformity", passed=True, figure="4 warning(s)", detail="anchoring: …"))
-    rec = dr.record_json(d)
-    assert oc.gate_mark(rec["gates"]["quality"]) == "passed with warnings"
+    rec = dr.build(d)
+    assert oc.gate_mark(rec.gates.quality) == "passed with warnings"
     text = dr.render_markdown(d)
     assert "### Gate 2 — quality: PASSED WITH WARNINGS" in text
     assert "- WARN `conformity`: 4 warning(s)" in text and "- PASS `conformity`" not in text
@@ -99,9 +99,15 @@ def test_the_html_contents_and_body_come_from_one_list_and_agree():
     shown = [k for k in re.findall(r'<(?:section|div class="grid2") id="([\w-]+)"', body) if k in keys]
     assert linked == shown and len(shown) >= 12, (linked, shown)
     # and a record without some sections lists only those it has
-    rec = dr.record_json(d)
-    rec["warnings"], rec["failure_reasons"] = [], []
+    rec = dr.build(d)
+    assert "warnings" in [k for k, _l, _h in hr.sections(rec)]
+    rec = rec.model_copy(update={"warnings": [], "failure_reasons": []})
     assert "warnings" not in [k for k, _l, _h in hr.sections(rec)]
+    # the Markdown's contents are its level-2 headings, in order (made from the body itself)
+    text = dr.markdown(dr.build(d), make_lineage(d))
+    heads = [line[3:] for line in text.splitlines() if line.startswith("## ")][1:]
+    contents = next(line for line in text.splitlines() if line.startswith("**Contents:**"))
+    assert re.findall(r"\[([^\]]+)\]", contents) == [h.replace("`", "") for h in heads]
 
 
 def test_approve_re_renders_the_saved_records_with_who_when_and_why(tmp_path):

@@ -192,12 +192,11 @@ def rewrite_records(tx: SessionTx, delib: Deliberation) -> None:
     cfg, _problems = project_config(layout)
     g, prices = cfg.gates, cfg.cost.prices
     delib.record = decision_record.record_json(delib, g.strong, g.moderate, prices)
-    tx.write_file(
-        layout.record(delib.id), decision_record.render_markdown(delib, tx.lineage, g.strong, g.moderate, prices).encode()
-    )
+    rec = decision_record.build(delib, g.strong, g.moderate, prices)  # typed once, rendered twice
+    tx.write_file(layout.record(delib.id), decision_record.markdown(rec, tx.lineage).encode())
     html = layout.record(delib.id, "html")
     if os.path.isfile(html):
-        tx.write_file(html, html_report.render_html(delib, tx.lineage, g.strong, g.moderate, prices).encode())
+        tx.write_file(html, html_report.html(rec, tx.lineage).encode())
 
 
 def record_label(

@@ -348,16 +348,11 @@ def render_records(project: str) -> "dict[str, Any]":
         if delib is None:
             continue
         lineage = store.load(layout.lineage(delib.session_id), Lineage)
-        record = decision_record.record_json(delib, cfg.gates.strong, cfg.gates.moderate, cfg.cost.prices)
-        g = cfg.gates
+        typed = decision_record.build(delib, cfg.gates.strong, cfg.gates.moderate, cfg.cost.prices)  # built once
+        record = typed.model_dump(mode="json", by_alias=True)  # the story reads it as data
         md_path, html_path = layout.record(delib.id), layout.record(delib.id, "html")
-        atomic_write_bytes(
-            layout.checked(md_path),
-            decision_record.render_markdown(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode(),
-        )
-        atomic_write_bytes(
-            layout.checked(html_path), html_report.render_html(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode()
-        )
+        atomic_write_bytes(layout.checked(md_path), decision_record.markdown(typed, lineage).encode())
+        atomic_write_bytes(layout.checked(html_path), html_report.html(typed, lineage).encode())
         route = delib.route
         result = {
             "id": delib.id,
