@@ -171,6 +171,25 @@ def main(argv: "list[str] | None" = None) -> int:
         parser.print_help()
         return 2
     args.project = resolve_project(args.project)
+    real = (sys.stdout, sys.stderr)
+    from deliberation.cli.width import UNWRAPPED, Within  # every line for a person within 100 columns
+
+    if not JSON_ERRORS and args.command not in UNWRAPPED and not getattr(args, "export", None):
+        sys.stdout = Within(sys.stdout)  # type: ignore[assignment]  # (stderr: a failure stays one line)
+    try:
+        return _run(args)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (BrokenPipeError, ValueError):
+                import os  # the reader went away (`| head`): no second complaint at exit
+
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        sys.stdout, sys.stderr = real
+
+
+def _run(args) -> int:
     try:
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:

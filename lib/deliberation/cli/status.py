@@ -117,13 +117,13 @@ def run(args: Any) -> int:
                 _consensus_cell(r),
                 str(r["warnings"]),
                 _route_cell(r),
-                time.strftime("%m-%d %H:%M", time.gmtime(r["updated_at"])) if r["updated_at"] else "-",
             ]
         )
-    print(t.table(["ID", "PHASE", "DONE/PENDING", "CONSENSUS", "WARN", "ROUTE", "UPDATED UTC"], body, "lllrrll"))
-    # each question on its own line (with its task type), within 100 columns
+    print(t.table(["ID", "PHASE", "DONE/PENDING", "CONSENSUS", "WARN", "ROUTE"], body, "lllrrl"))
+    # each question on its own line, with its task type and when it last changed: within 100 columns
     for r in rows:
-        print(t.one_line(f"{r['id']} ({r['task_type']}): {r['question']}", terminal.WIDTH))
+        when = time.strftime("%m-%d %H:%M UTC", time.gmtime(r["updated_at"])) if r["updated_at"] else "-"
+        print(t.one_line(f"{r['id']} ({r['task_type']}, {when}): {r['question']}", terminal.WIDTH))
     flag = terminal.project_flag(os.path.realpath(layout.project), os.path.realpath(find_project(os.getcwd())))
     for r in rows:
         if r["review"] == "pending":
