@@ -104,16 +104,18 @@ create_venv() {
     home="$(venv_home)" || home=""
   fi
   if [ -n "$home" ]; then
-    say "venv: creating the plugin's Python environment with $BASE_PY, linked as .venv:"
+    say "venv: creating the plugin's Python environment, linked as .venv, in"
     say "  $home"
+    say "  with $BASE_PY"
     mkdir -p "$(dirname "$home")"
     "$BASE_PY" -I -m venv --clear "$home" \
       || die "could not create a venv at $home (on Debian/Ubuntu: apt-get install python3-venv)"
     rm -f "$VENV"
     ln -s "$home" "$VENV" || die "could not link $VENV to $home"
   else
-    say "venv: creating the plugin's Python environment with $BASE_PY:"
+    say "venv: creating the plugin's Python environment in"
     say "  $VENV"
+    say "  with $BASE_PY"
     "$BASE_PY" -I -m venv "$VENV" \
       || die "could not create a venv at $VENV (on Debian/Ubuntu: apt-get install python3-venv)"
   fi

@@ -393,7 +393,8 @@ def test_fresh_venv_from_a_folder_with_a_space_and_version(tmp_path):
     home = Path(os.readlink(link))
     assert link.is_symlink() and home.parent == tmp_path / "my plugins" / "xdg-data" / "deliberation" / "venvs"
     assert home.name.startswith("deliberation_0.1.0-") and (home / "pyvenv.cfg").is_file()
-    assert "venv: creating the plugin's Python environment with " in proc.stdout and f"\n  {home}\n" in proc.stdout
+    assert "venv: creating the plugin's Python environment, linked as .venv, in\n" in proc.stdout
+    assert f"\n  {home}\n  with " in proc.stdout
     # every line within 100 columns, save a path on a line of its own
     wide = [
         line for line in proc.stdout.splitlines() if len(line) > 100 and not re.fullmatch(r"(.{0,40}?)('[^']*'|/\S+)( \\)?", line)

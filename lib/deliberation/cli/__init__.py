@@ -175,7 +175,7 @@ def main(argv: "list[str] | None" = None) -> int:
     from deliberation.cli.width import UNWRAPPED, Within  # every line for a person within 100 columns
 
     if not JSON_ERRORS and args.command not in UNWRAPPED and not getattr(args, "export", None):
-        sys.stdout = Within(sys.stdout)  # type: ignore[assignment]  # (stderr: a failure stays one line)
+        sys.stdout = Within(sys.stdout)  # stderr is not wrapped: a failure stays one line
     try:
         return _run(args)
     finally:
