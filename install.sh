@@ -199,4 +199,6 @@ if [ "$DRY_RUN" = 1 ]; then
 fi
 ensure_venv
 project_tool "$VENV/bin/python" install --project "$PROJECT" --plugin "$PLUGIN" --python "$VENV/bin/python"
-say "done. Check the setup with: \"$PLUGIN/bin/deliberation\" doctor --project \"$PROJECT\""
+say "done. Check the setup with:"
+say "  \"$PLUGIN/bin/deliberation\" doctor \\"
+say "      --project \"$PROJECT\""

@@ -211,6 +211,13 @@ def check_plugin_install(plugin: str, form: str, environ: "dict[str, str]", proj
     ]
 
 
+def _installer(plugin: str, project: "str | None") -> str:
+    """The install step as it runs from anywhere: install.sh by its path, with the project named
+    (run without one in the plugin's own folder, install.sh refuses)."""
+    words = [os.path.join(plugin, "install.sh")] + ([project] if project else [])
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> "list[Finding]":
     out: list[Finding] = []
     template = os.path.join(plugin, "settings.example.json")
@@ -222,7 +229,7 @@ def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> 
             problem(
                 "install",
                 f"the install manifest names the hook interpreter {python!r}, which lies in the "
-                f"project (or is a relative path): not run — re-run {plugin}/install.sh",
+                f"project (or is a relative path): not run — re-run {_installer(plugin, project)}",
             )
         ]
     if not manifest:
@@ -233,11 +240,11 @@ def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> 
             )
         )
     if not (os.path.isfile(python) and os.access(python, os.X_OK)):
-        out.append(problem("install", f"hook interpreter {python} does not exist: run {plugin}/install.sh"))
+        out.append(problem("install", f"hook interpreter {python} does not exist: run {_installer(plugin, project)}"))
         return out
     missing = missing_dependencies(python)
     if missing:
-        out.append(problem("install", f"dependencies {missing}: run {plugin}/install.sh"))
+        out.append(problem("install", f"dependencies {missing}: run {_installer(plugin, project)}"))
     else:
         out.append(ok("install", f"interpreter {python} imports {', '.join(DEPENDENCIES)}"))
     return out
@@ -346,13 +353,20 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
         hits = [t for e, m, t in handlers if e == event and m == matcher and os.path.basename(t[-1]) == script]
         where = f"{event}" + (f" (matcher '{matcher}')" if matcher else "")
         if not hits:
-            out.append(problem("settings", f"{rel}: no {where} hook runs hooks/{script}: re-run install.sh"))
+            out.append(problem("settings", f"{rel}: no {where} hook runs hooks/{script}: re-run {_installer(plugin, project)}"))
         elif len(hits) > 1:
-            out.append(problem("settings", f"{rel}: {where} runs hooks/{script} {len(hits)} times: re-run install.sh"))
+            out.append(
+                problem("settings", f"{rel}: {where} runs hooks/{script} {len(hits)} times: re-run {_installer(plugin, project)}")
+            )
     for event, _matcher, tokens in handlers:
         for path in (tokens[0], tokens[-1]):
             if os.path.isabs(path) and not os.path.exists(path):
-                out.append(problem("settings", f"{rel}: the {event} hook uses {path}, which does not exist: re-run install.sh"))
+                out.append(
+                    problem(
+                        "settings",
+                        f"{rel}: the {event} hook uses {path}, which does not exist: re-run {_installer(plugin, project)}",
+                    )
+                )
     if not out:
         out.append(ok("settings", f"{rel} wires {len(handlers)} hook handler(s) to existing scripts"))
     return out
