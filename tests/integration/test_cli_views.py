@@ -212,12 +212,14 @@ def test_log_readable_rows(proj):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith(f"session {S1}: 13 events")
-    assert lines[1].split() == ["SEQ", "TIME", "(UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"]
+    header = next(i for i, line in enumerate(lines) if line.startswith("SEQ"))  # after the session's line, wrapped
+    assert lines[header].split() == ["SEQ", "TIME", "(UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"]
+    assert max(len(line) for line in lines[header:]) <= 100
     deny = next(line for line in lines if " deny " in line)
-    assert deny.split()[:6] == ["8", "2026-01-01", "09:01:00", "PreToolUse", "Agent", "->"]
-    assert deny.rstrip().endswith("deny      Spawn budget: the main agent already has 12 of 12 active subagents.")
+    assert deny.split()[:5] == ["8", "09:01:00", "PreToolUse", "Agent", "->"]  # the date is the session's
+    assert " deny      Spawn budget: the ma" in deny  # the reason cut to the row's 100 columns: --json has it whole
     block = next(line for line in lines if " block " in line)
-    assert "PostToolUse" in block and block.rstrip().endswith("Gate 1: consensus 0.62 < 0.70 for default.")
+    assert "PostToolUse" in block and " block     Gate 1: consensus" in block
     assert "Next: re-rank" not in out  # only the reason's first line
     code, out, _ = cli(root, "log", S1, "--json", "--event", "PreToolUse")
     rows = json.loads(out)

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 import time
 
 from deliberation.core import escalation, ways_forward
@@ -133,10 +134,8 @@ def who_default() -> str:
     if named:
         return named
     try:
-        import pwd
-
         return pwd.getpwuid(os.getuid()).pw_name
-    except (ImportError, KeyError, AttributeError, OSError):
+    except (KeyError, AttributeError, OSError):
         return f"uid {os.getuid()}" if hasattr(os, "getuid") else "this account"
 
 

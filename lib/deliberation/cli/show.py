@@ -7,12 +7,15 @@ the Markdown and the HTML say the same thing.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from deliberation.cli import views as t
 from deliberation import defaults
 from deliberation.state import queries
+from deliberation import plugin_root
 from deliberation.report import outcome
+from deliberation.runtime.command_path import terminal_command
 from deliberation.report.decision_record import hot_spot_verdicts, record_json
 from deliberation.state.record_model import CheckRow, DecisionRecord, Depth, GateRow
 from deliberation.text.depth import hot_spot_line
@@ -23,11 +26,6 @@ def add_arguments(parser: Any, name: str) -> None:
 
 
 def _overview(d: Any, rec: dict) -> "list[str]":
-    import os
-
-    from deliberation import plugin_root
-    from deliberation.runtime.command_path import terminal_command
-
     over = " (overridden)" if d.task_type_overridden else ""
     o = outcome.outcome(DecisionRecord.model_validate(rec))
     cmd = terminal_command(plugin_root(), dict(os.environ))  # the commands as they run from this terminal

@@ -9,6 +9,7 @@ the state folder keeps, with sizes and the last prune. `--json` gives the rows a
 from __future__ import annotations
 
 import os
+import textwrap
 import time
 from typing import Any
 
@@ -165,8 +166,6 @@ def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
 
 
 def print_footer(layout) -> None:
-    import textwrap
-
     print()
     lines = switch_lines(layout, dict(os.environ))
     lines += [gc.kept_line(layout), gc.last_run_line(layout) + "; `deliberation gc --dry-run` lists each item"]

@@ -3,8 +3,8 @@
 `Within` wraps a text stream line by line: a line longer than `WIDTH` goes on at its own
 indent plus two, broken between words only (a single word longer than the width — a path —
 stays whole). Table rows wrap like any line. Not wrapped:
-`--json`, `report` (a Markdown or HTML document, maybe piped to a file), `log` (the event log, one
-row per event: a wide table read with a pager), `open`/`latest` (a path), `config` (JSON a person
+`--json`, `report` (a Markdown or HTML document, maybe piped to a file), `open`/`latest` (a
+path), `config` (JSON a person
 may copy into config.json) and `history --export` (JSON lines).
 """
 
@@ -14,7 +14,7 @@ import textwrap
 from typing import TextIO
 
 WIDTH = 100
-UNWRAPPED = ("report", "config", "log", "open", "latest")  # a document, the event log's wide table, a path
+UNWRAPPED = ("report", "config", "open", "latest")  # a document, JSON to copy, a path
 
 
 def fit(line: str, width: int = WIDTH) -> "list[str]":

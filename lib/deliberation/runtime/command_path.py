@@ -22,6 +22,7 @@ Standard library only (doctor and setup import it before any environment exists)
 from __future__ import annotations
 
 import os
+import shlex
 
 HEADER = "# `deliberation …`, the plugin's command line"  # bin/deliberation's second line
 MARK = "# the deliberation command, written by `deliberation setup --command`"
@@ -158,6 +159,4 @@ def terminal_command(plugin: str, environ: "dict[str, str]") -> str:
 
 def shell_quoted(word: str) -> str:
     """`word` as one shell word (bare when it needs no quoting)."""
-    import shlex
-
     return shlex.quote(word)

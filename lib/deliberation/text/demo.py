@@ -12,6 +12,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+import shlex
 import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -523,8 +524,6 @@ def last_part(record: "dict[str, Any]", replay: Replay, files: "dict[str, str]")
 
 def quote(path: str) -> str:
     """A path as one shell word."""
-    import shlex
-
     return shlex.quote(path)
 
 
