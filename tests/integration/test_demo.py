@@ -157,6 +157,20 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
     assert md.is_file() and html.is_file() and md.stem == html.stem and html.suffix == ".html"
     body = md.read_text(encoding="utf-8")
     assert "# Decision record" in body and "## Decision document (PRD)" in body and "## Cost and usage" in body
+    # every current ranker's preference in the record agrees with its scores: the dissenter
+    # that named none prefers A, as its scores do (never "—")
+    prefers = {
+        m.group(1): m.group(2)
+        for m in re.finditer(r"^\| ([^|]+?) \| persona \| ranking \| 1 \| reported \| approve \| (\S+) \|", body, re.M)
+    }
+    scores = {
+        m.group(1): (float(m.group(2)), float(m.group(3)))
+        for m in re.finditer(r"^\| ([^|]+?) \| (\d+\.\d\d) \| \*\*(\d+\.\d\d)\*\* \|$", body, re.M)
+    }
+    assert set(scores) <= set(prefers) and len(scores) == 3, (prefers, scores)
+    for who, (a, b) in scores.items():
+        assert prefers[who] == ("A" if a > b else "B"), (who, a, b, prefers[who])
+    assert "red-team:C1" in body and "red-team:R1" not in body  # R means a requirement only
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "human-review" in page and "<svg" in page
     # every term explained once, the route codes among them
