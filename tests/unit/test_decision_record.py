@@ -386,3 +386,13 @@ def test_the_cost_section_lists_tokens_per_agent_and_the_wall_time():
     assert f"| **total** |  |  |  | {u['calls']:,} |" in text
     assert u["summary"] in text.replace("\\", "")
     assert "Counted: every API call of each subagent" in text
+
+
+def test_a_drifted_record_is_still_written_as_data(monkeypatch):
+    """The Stop hook writes the Markdown record: a record_json the model no longer accepts must
+    not keep the deliberation from completing."""
+    d = make_deliberation(5, 3)
+    real = dr.record_json
+    monkeypatch.setattr(dr, "record_json", lambda *a, **k: {**real(*a, **k), "unexpected": 1})
+    text = dr.render_markdown(d)
+    assert text.startswith(f"# Decision record `{d.id}`") and "could not be laid out" in text and '"unexpected": 1' in text

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 from deliberation.state import record_model as R
 
+import json
 import re
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import ValidationError
 
 from deliberation import defaults
 from deliberation.core import lineage as lin
@@ -1243,8 +1246,20 @@ def build(delib: Deliberation, strong: float = STRONG, moderate: float = MODERAT
 def render_markdown(
     delib: Deliberation, lineage: "Lineage | None" = None, strong: float = STRONG, moderate: float = MODERATE, prices=None
 ) -> str:
-    """The decision record as Markdown (deterministic)."""
-    return markdown(build(delib, strong, moderate, prices), lineage)
+    """The decision record as Markdown (deterministic). Should `record_json` and the model ever
+    drift apart, the record is still written — its data as JSON under a line that says so — for
+    the Stop hook writes it, and a drift must never keep a deliberation from completing."""
+    try:
+        rec = build(delib, strong, moderate, prices)
+    except ValidationError as exc:
+        data = json.dumps(record_json(delib, strong, moderate, prices), indent=1, sort_keys=True, default=str)
+        return (
+            f"# Decision record {md_code(delib.id)}\n\nThis record could not be laid out: its data no longer "
+            f"fits the record model ({exc.error_count()} error(s); a bug to report). Its data:\n\n~~~json\n"
+            + data.replace("~~~", "~ ~ ~")
+            + "\n~~~\n"
+        )
+    return markdown(rec, lineage)
 
 
 def markdown(rec: R.DecisionRecord, lineage: "Lineage | None" = None) -> str:
