@@ -104,14 +104,18 @@ create_venv() {
     home="$(venv_home)" || home=""
   fi
   if [ -n "$home" ]; then
-    say "venv: creating $home with $BASE_PY (linked as $VENV)"
+    say "venv: creating the plugin's Python environment, linked as .venv, in"
+    say "  $home"
+    say "  with $BASE_PY"
     mkdir -p "$(dirname "$home")"
     "$BASE_PY" -I -m venv --clear "$home" \
       || die "could not create a venv at $home (on Debian/Ubuntu: apt-get install python3-venv)"
     rm -f "$VENV"
     ln -s "$home" "$VENV" || die "could not link $VENV to $home"
   else
-    say "venv: creating $VENV with $BASE_PY"
+    say "venv: creating the plugin's Python environment in"
+    say "  $VENV"
+    say "  with $BASE_PY"
     "$BASE_PY" -I -m venv "$VENV" \
       || die "could not create a venv at $VENV (on Debian/Ubuntu: apt-get install python3-venv)"
   fi
@@ -129,19 +133,20 @@ pyproject_hash() {
 ensure_venv() {
   local vpy="$VENV/bin/python" stamp="$VENV/.deliberation-installed" want
   if venv_python_ok; then
-    say "venv: reusing $VENV"
+    say "venv: reusing the plugin's Python environment (.venv)"
   else
     [ -z "${DELIBERATION_VENV:-}" ] || die "DELIBERATION_VENV=$VENV has no bin/python >= 3.10"
     create_venv
   fi
   if [ "$VENV" = "$PLUGIN/.venv" ] && [ -d "$VENV" ] && [ ! -L "$VENV" ]; then
-    say "venv: note: $VENV is a folder inside the plugin folder (an earlier install made it); a marketplace" \
-        "added from this folder copies it into Claude Code's cache. To move it out: rm -rf \"$VENV\" and re-run."
+    say "venv: note: .venv is a folder inside the plugin folder (an earlier install made it): a"
+    say "  marketplace added from this folder copies it into Claude Code's cache. To move it out:"
+    say "  rm -rf \"$VENV\" and re-run."
   fi
   want="$(pyproject_hash)"
   if "$vpy" -I -c "$DEPS_IMPORT" 2>/dev/null; then
     if [ -n "${DELIBERATION_VENV:-}" ]; then
-      say "venv: dependencies importable in $VENV; pip skipped"; return 0
+      say "venv: dependencies importable in \$DELIBERATION_VENV; pip skipped"; return 0
     fi
     if [ -x "$VENV/bin/deliberation" ] && [ "$(cat "$stamp" 2>/dev/null || true)" = "$want" ]; then
       say "venv: package and dependencies up to date"; return 0
@@ -151,7 +156,7 @@ ensure_venv() {
     say "venv: upgrading pip (editable installs need pip >= 21.3)"
     "$vpy" -I -m pip install --disable-pip-version-check -q --upgrade pip || die "pip upgrade failed in $VENV"
   fi
-  say "venv: installing the package and its dependencies (pip install -e $PLUGIN)"
+  say "venv: installing the package and its dependencies (pip install -e <this folder>; a minute or so)"
   "$vpy" -I -m pip install --disable-pip-version-check -q -e "$PLUGIN" \
     || die "pip install failed; the hooks are not installed. Fix the error above and re-run."
   printf '%s\n' "$want" > "$stamp"
@@ -164,7 +169,6 @@ if [ "$MODE" = demo ]; then
       'import importlib.util, sys; sys.exit(importlib.util.find_spec("deliberation.cli.demo") is None)' 2>/dev/null; then
     die "the demo (python module deliberation.cli.demo) is not part of this checkout; nothing to run"
   fi
-  say "demo: $VENV/bin/python -m deliberation.cli.demo $*"
   export PYTHONPATH="$PLUGIN/lib${PYTHONPATH:+:$PYTHONPATH}"
   exec "$VENV/bin/python" -m deliberation.cli.demo "$@"
 fi
@@ -195,4 +199,6 @@ if [ "$DRY_RUN" = 1 ]; then
 fi
 ensure_venv
 project_tool "$VENV/bin/python" install --project "$PROJECT" --plugin "$PLUGIN" --python "$VENV/bin/python"
-say "done. Check the setup with: \"$PLUGIN/bin/deliberation\" doctor --project \"$PROJECT\""
+say "done. Check the setup with:"
+say "  \"$PLUGIN/bin/deliberation\" doctor \\"
+say "      --project \"$PROJECT\""

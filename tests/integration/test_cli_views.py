@@ -52,10 +52,14 @@ def test_status_table_and_json(proj):
     code, out, err = cli(root, "status")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split()[:7] == ["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE"]
-    assert lines[1].split()[:4] == [D2, "RANKING", "default", "6/1"]  # newest first
-    assert lines[2].split()[:4] == [D1, "COMPLETE", "default", "15/0"]
-    assert f"{d1.ranking.consensus:.2f} / 0.70 ok" in lines[2] and "human-review (pending)" in lines[2]
+    assert lines[0].split()[:6] == ["ID", "PHASE", "DONE/PENDING", "CONSENSUS", "WARN", "ROUTE"]
+    assert lines[1].split()[:3] == [D2, "RANKING", "6/1"]  # newest first
+    assert lines[2].split()[:3] == [D1, "COMPLETE", "15/0"]
+    assert lines[3].startswith(f"{D2} (default, 01-02 ") and lines[4].startswith(f"{D1} (default, 01-01 ")  # the questions
+    assert max(len(line) for line in lines) <= 100, out
+    # the pending decision's settling commands, as they run from here
+    assert f"approve {D1}" in out and f"reject {D1}" in out and "--reason" in out
+    assert f"{d1.ranking.consensus:.2f}/0.70 ok" in lines[2] and "human-review (pending)" in lines[2]
     code, out, _ = cli(root, "status", "--json")
     rows = {r["id"]: r for r in json.loads(out)}
     assert rows[D1]["agents"] == {"done": 15, "pending": 0, "invalid": 0, "never_ran": 0, "total": 15}
@@ -78,7 +82,7 @@ def test_status_counts_the_checkpoints_of_a_workflow_run(tmp_path):
     write_project(root, [d], [make_lineage(d)], {})
     code, out, err = cli(root, "status")
     assert code == 0, err
-    assert out.splitlines()[1].split()[:6] == [D1, "COMPLETE", "default", "15/0", "+5", "checkpoints"], out
+    assert out.splitlines()[1].split()[:5] == [D1, "COMPLETE", "15/0", "+5", "checkpoints"], out
     code, out, _ = cli(root, "status", "--json")
     (row,) = json.loads(out)
     assert row["checkpoints"] == 5 and row["agents"]["total"] == 15
@@ -102,7 +106,7 @@ def test_status_tells_agents_that_never_ran_from_invalid_ones(tmp_path):
 
 def test_status_of_an_empty_project(tmp_path):
     code, out, err = cli(tmp_path, "status")
-    assert code == 0 and out.startswith("no deliberations in ")
+    assert code == 0 and " ".join(out.split()).startswith("no deliberations in ")
 
 
 def test_show_text_and_json(proj):
@@ -127,8 +131,8 @@ def test_show_text_and_json(proj):
         "  risk RISK1 (high): The relay worker becomes a single point of failure. -> Run two relays with "
         "leader election. <- reliability-engineer:D1",
         f"Cost: {len(d1.agents)} subagent(s), ",
-    ):
-        assert piece in out, piece
+    ):  # the words, whatever the wrapping to 100 columns
+        assert " ".join(piece.split()) in " ".join(out.split()), piece
     code, out, _ = cli(root, "show", D2)
     assert "decision document: not due yet (the vote has not passed)" in out
     code, out, _ = cli(root, "show", D1, "--json")
@@ -185,7 +189,9 @@ def test_lineage_default_session_and_budget(proj):
     code, out, err = cli(root, "lineage")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent, 7 of 60 per session"
+    head = " ".join(" ".join(out.split("\n", 2)[:2]).split())  # the first line, wrapped to 100 columns
+    assert head == f"session {S2}: 7 spawned, 3 active, 1 denied; budget 12 active children per parent, 7 of 60 per session"
+    lines = [lines[0] + " " + lines[1].strip()] + lines[2:]
     assert lines[1] == "main  [3/12 active, 7 spawned]"
     (root / ".claude" / "deliberation" / "config.json").write_text(json.dumps({"spawn_budget": {"max_active_children": 5}}))
     code, out, _ = cli(root, "lineage", S1)
@@ -206,12 +212,14 @@ def test_log_readable_rows(proj):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith(f"session {S1}: 13 events")
-    assert lines[1].split() == ["SEQ", "TIME", "(UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"]
+    header = next(i for i, line in enumerate(lines) if line.startswith("SEQ"))  # after the session's line, wrapped
+    assert lines[header].split() == ["SEQ", "TIME", "(UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"]
+    assert max(len(line) for line in lines[header:]) <= 100
     deny = next(line for line in lines if " deny " in line)
-    assert deny.split()[:6] == ["8", "2026-01-01", "09:01:00", "PreToolUse", "Agent", "->"]
-    assert deny.rstrip().endswith("deny      Spawn budget: the main agent already has 12 of 12 active subagents.")
+    assert deny.split()[:5] == ["8", "09:01:00", "PreToolUse", "Agent", "->"]  # the date is the session's
+    assert " deny      Spawn budget: the ma" in deny  # the reason cut to the row's 100 columns: --json has it whole
     block = next(line for line in lines if " block " in line)
-    assert "PostToolUse" in block and block.rstrip().endswith("Gate 1: consensus 0.62 < 0.70 for default.")
+    assert "PostToolUse" in block and " block     Gate 1: consensus" in block
     assert "Next: re-rank" not in out  # only the reason's first line
     code, out, _ = cli(root, "log", S1, "--json", "--event", "PreToolUse")
     rows = json.loads(out)
@@ -289,7 +297,7 @@ def test_the_project_is_found_upward_from_a_folder_inside_it(proj):
     assert code == 0 and json.loads(out)["id"] == D2
     # CLAUDE_PROJECT_DIR still wins over the search; --project over both
     code, out, _ = run_in(inner, "status", env_extra={"CLAUDE_PROJECT_DIR": str(inner)})
-    assert out.startswith(f"no deliberations in {inner}/.claude/deliberation")
+    assert " ".join(out.split()).startswith(f"no deliberations in {inner}/.claude/deliberation")
 
 
 def test_errors_under_json_are_json_on_stdout(proj):
@@ -342,3 +350,33 @@ def test_open_with_session_is_the_deprecated_spelling_of_start(tmp_path):
     assert json.loads(out)["question"] == "Which cache?"
     code, out, err = cli(tmp_path, "start", "--session", "s-20260101-0010", "--question", "Which queue?")
     assert code == 0 and out.startswith("opened d-") and "deprecated" not in err
+
+
+def test_every_line_a_command_prints_for_a_person_fits_100_columns(proj):
+    """Tables, long questions and messages alike: a longer line goes on, indented, between words;
+    only a single word longer than the width (a path) stands alone. JSON is never wrapped."""
+    import re
+
+    root, d1 = proj[0], proj[1]
+    widest = {}
+    for argv in (
+        ["--help"],
+        ["status"],
+        ["show", D1],
+        ["lineage"],
+        ["doctor"],
+        ["gc", "--dry-run"],
+        ["registry"],
+        ["approve", "--help"],
+    ):
+        if argv == ["--help"]:
+            code, out, err = cli(root, "status", "--help")
+        else:
+            code, out, err = cli(root, *argv)
+        lines = out.splitlines()  # stderr: a failure is one line by contract
+        wide = [line for line in lines if len(line) > 100 and not re.fullmatch(r"\s*\(?\S+\)?", line)]
+        assert wide == [], (argv, wide)
+        widest[" ".join(argv)] = max(map(len, lines), default=0)
+    print(f"\nwidest line per command: {widest}")
+    code, out, _ = cli(root, "show", D1, "--json")
+    assert json.loads(out)["id"] == d1.id  # JSON stays whole

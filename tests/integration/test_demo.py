@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -54,10 +55,13 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
     assert proc.stderr == ""
     lines = out.splitlines()
     assert lines[0].startswith("Replaying a deliberation recorded from @anthropic-ai/claude-code 2.1.3")
-    # every line fits 100 columns, save the project's path on its own line
+    # every line fits 100 columns, save a path on its own line
     project = str(keep / "project")
-    wide = [line for line in lines if len(line) > 100 and line.strip() != project]
+    wide = [
+        line for line in lines if len(line) > 100 and not re.fullmatch(r"(.{0,40}?)('[^']*'|/\S+)( \\)?", line)
+    ]  # one word: a path
     assert wide == [], "\n".join(wide)
+    print(f"widest line: {max(len(line) for line in lines)} columns")
     # the story's parts, in order; no log columns, no event numbers
     headings = [line for line in lines if line and line == line.upper() and line[0].isalpha()]
     assert headings == [
@@ -66,6 +70,7 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
         "WHAT EACH GATE DECIDED, AND WHY",
         "WHAT HAPPENS NEXT",
         "TERMS USED ABOVE",
+        "YOUR TURN",
     ], headings
     assert "= recorded" not in out and not [line for line in lines if re.match(r"^\s*\d+\s+[A-Z][a-z]+[A-Z]", line)]
     assert "…" not in out.split("TERMS USED ABOVE")[0].replace("H1, H2…", ""), "a sentence is cut"
@@ -113,13 +118,11 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
         "score clustering: 3 agents scored leading approach B within",
         "Quality gate, at the stop: passed its 7 checks",
         "Route, at the stop (held the main agent's stop once): human-review by policy D+T2+PROBE — rule D: "
-        "split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader",
+        "split vote: 3 approve / 0 reject / 0 abstain, but 1 ranker that did not reject prefers another approach",
     )
     # what happens next: the review, its commands, the document, the cost, the records
     did = re.search(r"deliberation approve (d-[0-9a-f]+-\d+)", out).group(1)
     told(
-        f"deliberation approve {did} adopt the decision",
-        f"deliberation reject {did} set it aside",
         "Decision document (PRD), accepted: Keep server sessions and enlarge the session store client's "
         "connection pool from 8 to 64 (B).",
         "R1 (must): Raise the session store client's pool from 8 to 64 connections. [counter-model:F1, performance-engineer:F1]",
@@ -132,11 +135,42 @@ def test_demo_tells_the_story_in_100_columns(tmp_path):
         "× one research agent's",
         "no prices configured",
     )
-    records = re.findall(r"^    (\.claude/deliberation/records/\S+)  [(]", out, re.M)
-    md, html = (Path(project) / r for r in records)
+    # the README's cost figure is the demo's own, rounded
+    times = float(re.search(r"(\d+\.\d+)× one research agent's", text).group(1))
+    readme = re.sub(r"\s+", " ", (REPO / "README.md").read_text(encoding="utf-8"))
+    assert f"{round(times, 1)}× one research agent's tokens" in readme, times
+    # the last screen: the records by their absolute paths, the commands that settle the
+    # decision as they run from here, the demo's folder, and how to use the plugin for real
+    last = out.split("\nYOUR TURN\n", 1)[1]
+    records = [line.strip().strip("'") for line in last.splitlines() if "/.claude/deliberation/records/" in line]
+    md, html = (Path(r) for r in records)
+    assert md.is_absolute() and md.parent == Path(project) / ".claude" / "deliberation" / "records"
+    settle = re.sub(r" \\\n\s+", " ", last)  # the commands with their continuation lines joined
+    for action in ("approve", "reject"):
+        command = re.search(rf"^\s+(.*bin/deliberation'? {action} {did} --project .+?)(?:  # .*)?$", settle, re.M).group(1)
+        argv = shlex.split(command)
+        assert Path(argv[0]).is_file() and argv[-1] == project, argv
+    assert 'either takes --reason "…" (optional)' in last
+    assert f"rm -rf '{keep}'" not in last and "(--keep)" in last
+    assert "/plugin marketplace add " in last and "/plugin install deliberation@deliberation-gates" in last
+    assert "/deliberation:deliberate " in last
     assert md.is_file() and html.is_file() and md.stem == html.stem and html.suffix == ".html"
     body = md.read_text(encoding="utf-8")
     assert "# Decision record" in body and "## Decision document (PRD)" in body and "## Cost and usage" in body
+    # every current ranker's preference in the record agrees with its scores: the dissenter
+    # that named none prefers A, as its scores do (never "—")
+    prefers = {
+        m.group(1): m.group(2)
+        for m in re.finditer(r"^\| ([^|]+?) \| persona \| ranking \| 1 \| reported \| approve \| (\S+) \|", body, re.M)
+    }
+    scores = {
+        m.group(1): (float(m.group(2)), float(m.group(3)))
+        for m in re.finditer(r"^\| ([^|]+?) \| (\d+\.\d\d) \| \*\*(\d+\.\d\d)\*\* \|$", body, re.M)
+    }
+    assert set(scores) <= set(prefers) and len(scores) == 3, (prefers, scores)
+    for who, (a, b) in scores.items():
+        assert prefers[who] == ("A" if a > b else "B"), (who, a, b, prefers[who])
+    assert "red-team:C1" in body and "red-team:R1" not in body  # R means a requirement only
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "human-review" in page and "<svg" in page
     # every term explained once, the route codes among them

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -392,7 +393,11 @@ def test_fresh_venv_from_a_folder_with_a_space_and_version(tmp_path):
     home = Path(os.readlink(link))
     assert link.is_symlink() and home.parent == tmp_path / "my plugins" / "xdg-data" / "deliberation" / "venvs"
     assert home.name.startswith("deliberation_0.1.0-") and (home / "pyvenv.cfg").is_file()
-    assert f"venv: creating {home} with " in proc.stdout and f"(linked as {link})" in proc.stdout
+    assert "venv: creating the plugin's Python environment, linked as .venv, in\n" in proc.stdout
+    assert f"\n  {home}\n  with " in proc.stdout
+    # every line within 100 columns, save a path on a line of its own
+    wide = [line for line in proc.stdout.splitlines() if over_100(line)]
+    assert wide == [], wide
     venv_python = plugin / ".venv" / "bin" / "python"
     assert (plugin / ".venv" / "bin" / "deliberation").exists()
     for _, command in our_commands(settings_of(project), plugin):
@@ -413,3 +418,32 @@ def test_fresh_venv_from_a_folder_with_a_space_and_version(tmp_path):
     report = json.loads(doc.stdout)
     assert [f for f in report["findings"] if f["status"] == "problem"] == [], report
     assert doc.returncode == 0
+
+
+def over_100(line: str) -> bool:
+    """Longer than 100 columns for another reason than one path: a path alone on its line, or
+    with at most 40 columns of words around it (`with PATH`, `"PATH" doctor \\`), may be longer."""
+    if len(line) <= 100 or re.fullmatch(r"\s*/.*", line):
+        return False
+    paths = re.findall(r"'[^']*'|\"[^\"]*\"|/\S+", line)
+    return len(line) - len(max(paths, key=len, default="")) > 40
+
+
+def test_demo_through_install_sh_prints_no_internal_command_and_fits_100_columns(tmp_path):
+    """`./install.sh --demo`: its set-up lines and the story fit 100 columns (a path alone on its
+    line aside), no line shows how the demo is started inside (`python -m …`), and the last
+    screen says how to settle, where the records are and how to use the plugin for real."""
+    plugin = copy_plugin(tmp_path / "clone")
+    shutil.copytree(ROOT / "examples", plugin / "examples")
+    keep = tmp_path / "demo run"
+    proc = install(plugin, "--demo", "--keep", keep, venv=PREFIX)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert not [line for line in lines if "python -m" in line or "deliberation.cli" in line], lines[:5]
+    widest = max(len(line) for line in lines if len(line) <= 100 or over_100(line))  # a long path aside
+    print(f"\nwidest line of ./install.sh --demo: {widest} columns")
+    assert widest <= 100, [line for line in lines if over_100(line)]
+    tail = "\n".join(lines[-30:])
+    assert f"{plugin}/bin/deliberation" in tail
+    assert "/plugin marketplace add" in tail and "/plugin install deliberation@deliberation-gates" in tail
+    assert str(keep / "project" / ".claude" / "deliberation" / "records") in tail

@@ -285,3 +285,66 @@ def test_the_record_fits_a_phone_and_a_desktop(tmp_path, width):
     assert got["overlaps"] == [], got["overlaps"][:10]
     if width == 390:
         assert got["scrolls"] >= 1  # the widest tables do not fit a phone: they scroll, the page does not
+
+
+# what a phone shows: the report in a 390 px frame (headless Chromium's own window is at least
+# 500 px wide), measured in the page itself (a test-only copy, its CSP removed and this script
+# added), the findings written into an attribute of the framing page, which --dump-dom returns
+PHONE = (390, 844)
+MEASURE = """<script>
+window.addEventListener('load', function () {
+  function top(el) { return Math.round(el.getBoundingClientRect().top + window.scrollY); }
+  var out = {};
+  out.headline = top(document.querySelector('#outcome .headline'));
+  out.question = top(document.querySelector('.question'));
+  out.width = document.documentElement.scrollWidth; out.viewport = window.innerWidth;
+  out.broken = [];
+  document.querySelectorAll('#outcome pre').forEach(function (pre) {
+    var text = pre.firstChild, re = /\\S+/g, m;
+    while ((m = re.exec(text.data))) {
+      var r = document.createRange(); r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+      if (r.getClientRects().length > 1) out.broken.push(m[0]);
+    }
+  });
+  out.scrolling = []; out.uncued = [];
+  document.querySelectorAll('.scroll').forEach(function (box) {
+    if (box.scrollWidth > box.clientWidth + 1) {
+      var hint = box.previousElementSibling, shown = hint && hint.classList.contains('scroll-hint') && hint.offsetHeight > 0;
+      out.scrolling.push(box.closest('section') ? box.closest('section').id : '?');
+      if (!shown) out.uncued.push(box.closest('section') ? box.closest('section').id : '?');
+    }
+  });
+  parent.document.body.setAttribute('data-phone', JSON.stringify(out));
+});
+</script>"""
+
+
+def test_on_a_phone_the_decision_comes_first_commands_wrap_whole_and_wide_tables_say_they_scroll(tmp_path):
+    import json
+
+    chromium = _chromium()
+    d = make_deliberation(5, 3)
+    page = render_html(d, make_lineage(d))
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page).replace("</body>", MEASURE + "</body>")
+    (tmp_path / "phone.html").write_text(page, encoding="utf-8")
+    frame = tmp_path / "frame.html"
+    frame.write_text(
+        f'<html><body style="margin:0"><iframe src="phone.html" style="width:{PHONE[0]}px;height:{PHONE[1]}px;border:0">'
+        "</iframe></body></html>",
+        encoding="utf-8",
+    )
+    flags = [f for f in FLAGS if not f.startswith("--window-size")] + ["--window-size=800,900", "--allow-file-access-from-files"]
+    proc = subprocess.run(
+        [chromium, *flags, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", frame.as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-2000:]
+    found = re.search(r"data-phone=\"([^\"]*)\"", proc.stdout.decode())
+    assert found, "the measuring script did not run"
+    got = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    print(f"\nat {PHONE[0]} px: {got}")
+    assert got["headline"] < 200 and got["headline"] < got["question"], got  # the decision on the first screen
+    assert got["viewport"] == PHONE[0] and got["width"] <= PHONE[0], got  # the page itself never scrolls sideways
+    assert got["broken"] == [], got  # a command wraps between words, never inside one
+    assert got["scrolling"] and got["uncued"] == [], got  # every table that scrolls says so

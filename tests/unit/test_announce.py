@@ -94,7 +94,7 @@ def test_a_split_vote_is_announced_for_review_by_rule_d_and_the_probes_that_run_
     engine.open_document(d, now=10.0, cfg=cfg)
     a = d.prd.announced
     assert (a.route, a.rules, a.probes) == ("human-review", ["D"], ["unit-tests"]), a
-    assert a.why.startswith("D: split vote (3 approve / 0 reject / 0 abstain, 1 not preferring the leader")
+    assert a.why.startswith("D: split vote: 3 approve / 0 reject / 0 abstain, but 1 ranker that did not reject prefers")
     (said,) = prd.route_notice(d)
     assert (
         "the panel's vote was not unanimous (a voter rejected it or preferred another approach)" in said

@@ -362,7 +362,9 @@ def test_findings_by_persona_with_evidence_severity_and_who_cites_them():
         ("technical-architect:F1", "high", "src/orders/publish.py:88", ["R1", "AC1"]),
         ("technical-architect:F2", "medium", "ops runbook §4", []),
     ]
-    assert groups[("red-team", "deliberation")]["refutations"][0]["id"] == "red-team:R1"
+    assert (
+        groups[("red-team", "deliberation")]["refutations"][0]["id"] == "red-team:C1"
+    )  # a refutation is a challenge in the record: R means a requirement
     assert groups[("evidence-chase", "deliberation")]["tier"] == 2
     text = dr.render_markdown(d)
     assert "### Technical Architect (research)" in text and "### Evidence Chase (tier 2) (deliberation)" in text
@@ -384,3 +386,13 @@ def test_the_cost_section_lists_tokens_per_agent_and_the_wall_time():
     assert f"| **total** |  |  |  | {u['calls']:,} |" in text
     assert u["summary"] in text.replace("\\", "")
     assert "Counted: every API call of each subagent" in text
+
+
+def test_a_drifted_record_is_still_written_as_data(monkeypatch):
+    """The Stop hook writes the Markdown record: a record_json the model no longer accepts must
+    not keep the deliberation from completing."""
+    d = make_deliberation(5, 3)
+    real = dr.record_json
+    monkeypatch.setattr(dr, "record_json", lambda *a, **k: {**real(*a, **k), "unexpected": 1})
+    text = dr.render_markdown(d)
+    assert text.startswith(f"# Decision record `{d.id}`") and "could not be laid out" in text and '"unexpected": 1' in text

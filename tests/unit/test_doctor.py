@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -70,11 +72,12 @@ def test_each_problem_on_its_own_line(installed, capsys):
     code, out = run_doctor(installed, capsys)
     assert code == 1
     got = problems(out)
+    again = f"re-run {shlex.quote(str(ROOT / 'install.sh'))} {shlex.quote(str(installed))}"  # runs as printed, from anywhere
     assert got == [
-        ".claude/settings.json: no UserPromptSubmit hook runs hooks/user_prompt_submit.py: re-run install.sh",
-        ".claude/settings.json: no SubagentStop hook runs hooks/subagent_stop.py: re-run install.sh",
-        ".claude/settings.json: Stop runs hooks/stop.py 2 times: re-run install.sh",
-        f".claude/settings.json: the UserPromptSubmit hook uses {ROOT}/hooks/gone.py, which does not exist: re-run install.sh",
+        f".claude/settings.json: no UserPromptSubmit hook runs hooks/user_prompt_submit.py: {again}",
+        f".claude/settings.json: no SubagentStop hook runs hooks/subagent_stop.py: {again}",
+        f".claude/settings.json: Stop runs hooks/stop.py 2 times: {again}",
+        f".claude/settings.json: the UserPromptSubmit hook uses {ROOT}/hooks/gone.py, which does not exist: {again}",
         "config key 'gates.stop_block_limit': Input should be less than or equal to 7 — using the default",
         "config key 'nonsense': Extra inputs are not permitted — using the default",
         f"deliberations/d-1.json: {NOT_OURS}",  # written by hand, not by this user's plugin: no seal
@@ -259,3 +262,21 @@ def test_plugin_form_with_the_hooks_also_in_settings_is_wired_twice(tmp_path, ca
     _, _, findings = doctor.diagnose(str(project), str(plugin), form_env(home, bare_python3(tmp_path)))
     bad = [f.message for f in findings if f.status == "problem"]
     assert len(bad) == 1 and "every hook runs twice" in bad[0] and "install.sh --uninstall" in bad[0], bad
+
+
+def test_in_the_plugin_s_own_clone_it_says_so_and_what_to_check_instead(capsys, tmp_path, monkeypatch):
+    """Where a newcomer is after the demo: nothing is wrong there (exit 0); it names
+    `doctor --project DIR` and the demo's project, as commands that run from here, and never
+    advises install.sh into the clone (which install.sh refuses)."""
+    demo = tmp_path / "deliberation-demo-abc" / "project"
+    demo.mkdir(parents=True)
+    monkeypatch.setattr(doctor, "demo_projects", lambda tmp=None: [str(demo)])
+    code, out = run_doctor(ROOT, capsys)
+    assert code == 0, out
+    assert "this is the plugin's own folder (its clone), not a project" in out
+    joined = re.sub(r" \\\n\s+", " ", out)  # a command's continuation lines joined
+    assert "doctor --project DIR" in joined and f"doctor --project {demo}" in joined
+    assert f"install.sh {ROOT}" not in out and "PROBLEM" not in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    code, out = run_doctor(ROOT, capsys, "--json")
+    assert code == 0 and json.loads(out)["plugin_folder"] is True

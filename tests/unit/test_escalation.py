@@ -376,7 +376,7 @@ def test_a_ranker_that_approves_another_approach_makes_the_vote_split():
     assert (v.pattern, v.dissents) == ("split", 1)
     r = route_for(d, ReversalRegistry(), [], CFG)
     assert (r.route, r.unanimous) == ("human-review", False) and "D" in rules(r)
-    assert "1 not preferring the leader" in r.rules[0].detail
+    assert "but 1 ranker that did not reject prefers another approach" in r.rules[0].detail
 
 
 def test_every_ranker_preferring_the_leader_is_unanimous():

@@ -3,6 +3,8 @@ and the plugin's own read-only CLI calls pass it."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from deliberation.core.human_review import read_only_cli, rules_named, tool_answer
@@ -89,3 +91,15 @@ def test_everything_else_stays_held(command):
 def test_a_read_only_command_outside_bash_is_still_held_and_a_hard_reject_denies():
     assert tool_answer([entry("NO_CONSENSUS: 0.27")], "Edit", RISKY_TOOLS, "deliberation status")[0] == "ask"
     assert tool_answer([entry("T2: x", route="hard-reject")], "Bash", RISKY_TOOLS, "rm x")[0] == "deny"
+
+
+def test_a_reviewer_without_user_is_the_os_account_never_unknown(monkeypatch):
+    import pwd
+
+    from deliberation.app.adjudication import who_default
+
+    monkeypatch.delenv("USER", raising=False)
+    monkeypatch.delenv("USERNAME", raising=False)
+    assert who_default() == pwd.getpwuid(os.getuid()).pw_name != "unknown"
+    monkeypatch.setenv("USER", "ana")
+    assert who_default() == "ana"

@@ -30,8 +30,8 @@ def test_a_pending_review_leads_the_record_with_the_commands():
     assert f"**Decision: {d.ranking and dr.approach_catalogue(d)[d.ranking.leading]['title']} (A)**" in head
     assert "- **Route:** human-review — awaiting a person's review" in head
     assert "- **What you must do:** A person must approve or reject this decision" in head
-    assert f'  - `deliberation approve {d.id} --reason "…"`' in head
-    assert f'  - `deliberation reject {d.id} --reason "…"`' in head
+    assert f"  - `deliberation approve {d.id}`" in head and 'either takes --reason "…" (optional)' in head
+    assert f"  - `deliberation reject {d.id}`" in head
     assert "- **Why:** Consensus " in head and "Escalated by D: split vote: 1 reject of 5" in head
     # the contents come right after, one line of links to every section below
     contents = next(line for line in lines if line.startswith("**Contents:**"))
@@ -42,24 +42,24 @@ def test_a_pending_review_leads_the_record_with_the_commands():
 
 def test_no_consensus_rejected_failed_and_open_say_so():
     low = make_deliberation(5, 3, threshold=0.99)
-    assert oc.outcome(dr.record_json(low))["headline"].startswith("No consensus — the leading approach")
+    assert oc.outcome(dr.build(low)).headline.startswith("No consensus — the leading approach")
     failed = make_deliberation(5, 3, phase="FAILED", route=None)
-    o = oc.outcome(dr.record_json(failed))
-    assert o["headline"] == "FAILED — no decision" and not o["commands"]
-    assert "consensus 0.62 < 0.80 after 3 stop blocks" in o["why"]
-    assert "failed before a decision" in o["action"]
+    o = oc.outcome(dr.build(failed))
+    assert o.kind == "failed" and o.headline == "FAILED — no decision" and not o.commands
+    assert "consensus 0.62 < 0.80 after 3 stop blocks" in o.why
+    assert "failed before a decision" in o.action
     early = make_deliberation(5, 3, phase="RESEARCH", route=None)
-    assert oc.outcome(dr.record_json(early))["headline"] == "In progress — no decision yet (phase RESEARCH)"
+    assert oc.outcome(dr.build(early)).headline == "In progress — no decision yet (phase RESEARCH)"
     auto = make_deliberation(5, 3, route="auto-execute")
-    o = oc.outcome(dr.record_json(auto))
-    assert o["action"] == "Nothing: the route needs no review." and not o["must_act"]
+    o = oc.outcome(dr.build(auto))
+    assert o.action == "Nothing: the route needs no review." and not o.must_act
 
 
 def test_a_passed_check_with_warnings_is_a_warning_not_a_tick():
     d = make_deliberation(5, 3)
     d.gate2.checks.append(Check(name="conformity", passed=True, figure="4 warning(s)", detail="anchoring: …"))
-    rec = dr.record_json(d)
-    assert oc.gate_mark(rec["gates"]["quality"]) == "passed with warnings"
+    rec = dr.build(d)
+    assert oc.gate_mark(rec.gates.quality) == "passed with warnings"
     text = dr.render_markdown(d)
     assert "### Gate 2 — quality: PASSED WITH WARNINGS" in text
     assert "- WARN `conformity`: 4 warning(s)" in text and "- PASS `conformity`" not in text
@@ -76,13 +76,38 @@ def test_the_html_record_opens_with_the_outcome_and_its_contents():
     assert page.index('id="outcome"') < page.index('<nav class="toc"') < page.index('id="decision"')
     assert page.index("</header>", start) < page.index('id="outcome"')
     outcome = page[page.index('id="outcome"') : page.index("</section>", page.index('id="outcome"'))]
-    assert "What you must do" in outcome and f"deliberation approve {d.id} --reason" in outcome
+    assert "What you must do" in outcome and f"<pre>deliberation approve {d.id}</pre>" in outcome
     assert 'class="outcome act"' in page
     toc = page[page.index('<nav class="toc"') : page.index("</nav>")]
     for key in ("decision", "prd", "scores", "gates", "route", "participants"):
         assert f'href="#{key}"' in toc and f'id="{key}"' in page
-    # every table is in its own scrolling box
-    assert page.count("<table>") == page.count('<div class="scroll"><table>')
+    # every table is in its own scrolling box (focusable, so a keyboard scrolls it too)
+    assert page.count("<table>") == page.count('<div class="scroll" tabindex="0"><table>')
+    # the decision comes first: the outcome's headline is the page's heading, the question after
+    assert page.index('<h1 class="headline">Decision: ') < page.index('<div class="question">')
+
+
+def test_the_html_contents_and_body_come_from_one_list_and_agree():
+    import re
+
+    d = make_deliberation(5, 3)
+    page = hr.render_html(d, make_lineage(d))
+    toc = page[page.index('<nav class="toc"') : page.index("</nav>")]
+    linked = re.findall(r'href="#([\w-]+)"', toc)
+    keys = {key for key, _label, _render in hr.SECTIONS}
+    body = page[page.index("</nav>") :]
+    shown = [k for k in re.findall(r'<(?:section|div class="grid2") id="([\w-]+)"', body) if k in keys]
+    assert linked == shown and len(shown) >= 12, (linked, shown)
+    # and a record without some sections lists only those it has
+    rec = dr.build(d)
+    assert "warnings" in [k for k, _l, _h in hr.sections(rec)]
+    rec = rec.model_copy(update={"warnings": [], "failure_reasons": []})
+    assert "warnings" not in [k for k, _l, _h in hr.sections(rec)]
+    # the Markdown's contents are its level-2 headings, in order (made from the body itself)
+    text = dr.markdown(dr.build(d), make_lineage(d))
+    heads = [line[3:] for line in text.splitlines() if line.startswith("## ")][1:]
+    contents = next(line for line in text.splitlines() if line.startswith("**Contents:**"))
+    assert re.findall(r"\[([^\]]+)\]", contents) == [h.replace("`", "") for h in heads]
 
 
 def test_approve_re_renders_the_saved_records_with_who_when_and_why(tmp_path):

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 import time
 
 from deliberation.core import escalation, ways_forward
@@ -127,7 +128,15 @@ def open_index(store: Store) -> EscalationIndex:
 
 
 def who_default() -> str:
-    return os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
+    """Who settles a decision when `--who` is not given: $USER, else $USERNAME, else the OS
+    account's name (the password database), else its numeric id — never "unknown"."""
+    named = os.environ.get("USER") or os.environ.get("USERNAME")
+    if named:
+        return named
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (KeyError, AttributeError, OSError):
+        return f"uid {os.getuid()}" if hasattr(os, "getuid") else "this account"
 
 
 def adjudicate(
@@ -182,12 +191,11 @@ def rewrite_records(tx: SessionTx, delib: Deliberation) -> None:
     cfg, _problems = project_config(layout)
     g, prices = cfg.gates, cfg.cost.prices
     delib.record = decision_record.record_json(delib, g.strong, g.moderate, prices)
-    tx.write_file(
-        layout.record(delib.id), decision_record.render_markdown(delib, tx.lineage, g.strong, g.moderate, prices).encode()
-    )
+    rec = decision_record.build(delib, g.strong, g.moderate, prices)  # typed once, rendered twice
+    tx.write_file(layout.record(delib.id), decision_record.markdown(rec, tx.lineage).encode())
     html = layout.record(delib.id, "html")
     if os.path.isfile(html):
-        tx.write_file(html, html_report.render_html(delib, tx.lineage, g.strong, g.moderate, prices).encode())
+        tx.write_file(html, html_report.html(rec, tx.lineage).encode())
 
 
 def record_label(

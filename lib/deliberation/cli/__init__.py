@@ -65,10 +65,12 @@ PROJECT_HELP = (
 EPILOG = """examples:
   deliberation status
   deliberation latest
-  deliberation show d-20261129-ab12 --json
-  deliberation report d-20261129-ab12 --format html -o decision.html
-  deliberation approve d-20261129-ab12 --reason "reviewed the migration plan"
-  deliberation doctor
+  deliberation show d-949c07c6-1 --json
+  deliberation report d-949c07c6-1 --format html -o decision.html
+  deliberation approve d-949c07c6-1                  (adopt a decision awaiting review)
+  deliberation reject d-949c07c6-1                   (set it aside)
+      either takes --reason "…" (optional), kept with the decision
+  deliberation doctor --project DIR
   deliberation trust
   deliberation gc --dry-run
 
@@ -169,6 +171,25 @@ def main(argv: "list[str] | None" = None) -> int:
         parser.print_help()
         return 2
     args.project = resolve_project(args.project)
+    real = (sys.stdout, sys.stderr)
+    from deliberation.cli.width import UNWRAPPED, Within  # every line for a person within 100 columns
+
+    if not JSON_ERRORS and args.command not in UNWRAPPED and not getattr(args, "export", None):
+        sys.stdout = Within(sys.stdout)  # stderr is not wrapped: a failure stays one line
+    try:
+        return _run(args)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (BrokenPipeError, ValueError):
+                import os  # the reader went away (`| head`): no second complaint at exit
+
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        sys.stdout, sys.stderr = real
+
+
+def _run(args) -> int:
     try:
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:

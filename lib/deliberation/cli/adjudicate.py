@@ -19,9 +19,9 @@ from deliberation.state.store import Store
 
 
 def add_arguments(parser, name: str) -> None:
-    parser.add_argument("id", metavar="ID", help="the deliberation id")
-    parser.add_argument("--reason", default="", help="why (kept in the adjudication log)")
-    parser.add_argument("--who", default=None, help="who decides (default: $USER)")
+    parser.add_argument("id", metavar="ID", help="the deliberation id, e.g. d-949c07c6-1 (`deliberation status` lists them)")
+    parser.add_argument("--reason", default="", help="optional: why (kept in the adjudication log and the record)")
+    parser.add_argument("--who", default=None, help="who decides (default: $USER, else the OS account name)")
 
 
 def run(args) -> int:

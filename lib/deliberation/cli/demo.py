@@ -30,6 +30,7 @@ from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation, Lineage
 from deliberation.state.store import Store, atomic_write_bytes
+from deliberation.runtime.command_path import terminal_command
 from deliberation.text import demo as story
 
 PLUGIN_ROOT = plugin_root()
@@ -347,16 +348,11 @@ def render_records(project: str) -> "dict[str, Any]":
         if delib is None:
             continue
         lineage = store.load(layout.lineage(delib.session_id), Lineage)
-        record = decision_record.record_json(delib, cfg.gates.strong, cfg.gates.moderate, cfg.cost.prices)
-        g = cfg.gates
+        typed = decision_record.build(delib, cfg.gates.strong, cfg.gates.moderate, cfg.cost.prices)  # built once
+        record = typed.model_dump(mode="json", by_alias=True)  # the story reads it as data
         md_path, html_path = layout.record(delib.id), layout.record(delib.id, "html")
-        atomic_write_bytes(
-            layout.checked(md_path),
-            decision_record.render_markdown(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode(),
-        )
-        atomic_write_bytes(
-            layout.checked(html_path), html_report.render_html(delib, lineage, g.strong, g.moderate, cfg.cost.prices).encode()
-        )
+        atomic_write_bytes(layout.checked(md_path), decision_record.markdown(typed, lineage).encode())
+        atomic_write_bytes(layout.checked(html_path), html_report.html(typed, lineage).encode())
         route = delib.route
         result = {
             "id": delib.id,
@@ -524,11 +520,12 @@ def main(argv: "list[str] | None" = None) -> int:
         answers=len(steps),
         differ=tuple(s.n for s in differ),
         seconds=elapsed,
+        command=terminal_command(PLUGIN_ROOT, dict(os.environ)),
+        plugin=PLUGIN_ROOT,
+        root=dirs["root"],
+        temporary=not args.keep,
     )
-    files = {
-        kind: os.path.relpath(records[key], dirs["project"])
-        for kind, key in (("Markdown", "markdown"), ("HTML: open it in a browser", "html"))
-    }
+    files = {kind: os.path.abspath(records[key]) for kind, key in (("Markdown", "markdown"), ("HTML", "html"))}
     for line in story.story(record, moments_of(steps), facts, files)[len(story.header(facts)) :]:
         print(line)
     return 1 if differ else 0

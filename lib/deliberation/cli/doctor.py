@@ -211,6 +211,13 @@ def check_plugin_install(plugin: str, form: str, environ: "dict[str, str]", proj
     ]
 
 
+def _installer(plugin: str, project: "str | None") -> str:
+    """The install step as it runs from anywhere: install.sh by its path, with the project named
+    (run without one in the plugin's own folder, install.sh refuses)."""
+    words = [os.path.join(plugin, "install.sh")] + ([project] if project else [])
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> "list[Finding]":
     out: list[Finding] = []
     template = os.path.join(plugin, "settings.example.json")
@@ -222,7 +229,7 @@ def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> 
             problem(
                 "install",
                 f"the install manifest names the hook interpreter {python!r}, which lies in the "
-                f"project (or is a relative path): not run — re-run {plugin}/install.sh",
+                f"project (or is a relative path): not run — re-run {_installer(plugin, project)}",
             )
         ]
     if not manifest:
@@ -233,11 +240,11 @@ def check_install(plugin: str, manifest: dict, project: "str | None" = None) -> 
             )
         )
     if not (os.path.isfile(python) and os.access(python, os.X_OK)):
-        out.append(problem("install", f"hook interpreter {python} does not exist: run {plugin}/install.sh"))
+        out.append(problem("install", f"hook interpreter {python} does not exist: run {_installer(plugin, project)}"))
         return out
     missing = missing_dependencies(python)
     if missing:
-        out.append(problem("install", f"dependencies {missing}: run {plugin}/install.sh"))
+        out.append(problem("install", f"dependencies {missing}: run {_installer(plugin, project)}"))
     else:
         out.append(ok("install", f"interpreter {python} imports {', '.join(DEPENDENCIES)}"))
     return out
@@ -346,13 +353,20 @@ def check_settings(project: str, plugin: str, manifest: dict) -> "list[Finding]"
         hits = [t for e, m, t in handlers if e == event and m == matcher and os.path.basename(t[-1]) == script]
         where = f"{event}" + (f" (matcher '{matcher}')" if matcher else "")
         if not hits:
-            out.append(problem("settings", f"{rel}: no {where} hook runs hooks/{script}: re-run install.sh"))
+            out.append(problem("settings", f"{rel}: no {where} hook runs hooks/{script}: re-run {_installer(plugin, project)}"))
         elif len(hits) > 1:
-            out.append(problem("settings", f"{rel}: {where} runs hooks/{script} {len(hits)} times: re-run install.sh"))
+            out.append(
+                problem("settings", f"{rel}: {where} runs hooks/{script} {len(hits)} times: re-run {_installer(plugin, project)}")
+            )
     for event, _matcher, tokens in handlers:
         for path in (tokens[0], tokens[-1]):
             if os.path.isabs(path) and not os.path.exists(path):
-                out.append(problem("settings", f"{rel}: the {event} hook uses {path}, which does not exist: re-run install.sh"))
+                out.append(
+                    problem(
+                        "settings",
+                        f"{rel}: the {event} hook uses {path}, which does not exist: re-run {_installer(plugin, project)}",
+                    )
+                )
     if not out:
         out.append(ok("settings", f"{rel} wires {len(handlers)} hook handler(s) to existing scripts"))
     return out
@@ -601,7 +615,60 @@ def add_arguments(parser, name: str) -> None:
 LABEL = {"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}
 
 
+def is_plugin_folder(folder: str) -> bool:
+    """`folder` is a copy of the plugin itself (its clone): its code and its installer, which
+    refuses to install into it."""
+    return os.path.isfile(os.path.join(folder, "lib", "deliberation", "__init__.py")) and os.path.isfile(
+        os.path.join(folder, "install.sh")
+    )
+
+
+def demo_projects(tmp: "str | None" = None) -> "list[str]":
+    """The projects `./install.sh --demo` left in the temporary folder, newest first."""
+    import glob
+    import tempfile
+
+    found = glob.glob(os.path.join(tmp or tempfile.gettempdir(), "deliberation-demo-*", "project"))
+
+    def age(path: str) -> float:
+        try:
+            return -os.path.getmtime(path)
+        except OSError:
+            return 0.0
+
+    return sorted(found, key=age)
+
+
+def run_in_plugin_folder(args, project: str) -> int:
+    """`doctor` in the plugin's own folder: nothing to check (exit 0), and what to check instead."""
+    from deliberation.runtime.command_path import terminal_command
+    from deliberation.text import terminal
+
+    cmd = terminal_command(PLUGIN_OF_THIS_CODE, dict(os.environ))
+    lines = terminal.clone_doctor(project, cmd, demo_projects())
+    if getattr(args, "json", False):
+        print(
+            json.dumps(
+                {
+                    "project": project,
+                    "plugin": project,
+                    "plugin_folder": True,
+                    "ok": True,
+                    "problems": 0,
+                    "findings": [asdict(note("install", " ".join(line.strip() for line in lines)))],
+                },
+                indent=2,
+            )
+        )
+    else:
+        print("\n".join(lines))
+    return 0
+
+
 def run(args) -> int:
+    here = os.path.abspath(getattr(args, "project", None) or os.getcwd())
+    if not getattr(args, "plugin", None) and is_plugin_folder(here):
+        return run_in_plugin_folder(args, here)
     project, plugin, findings = diagnose(getattr(args, "project", None), getattr(args, "plugin", None))
     problems = [f for f in findings if f.status == "problem"]
     if getattr(args, "json", False):

@@ -153,11 +153,12 @@ def run(args: Any) -> int:
         t.print_json(rows)
         return 0
     print(f"session {sid}: {len(rows)} events ({path})")
-    print(
-        t.table(
-            ["SEQ", "TIME (UTC)", "EVENT", "TOOL/AGENT", "DECISION", "REASON"],
-            [[str(r["seq"]), t.fmt_time(r["at"]), r["event"], r["actor"], r["decision"], r["reason"]] for r in rows],
-            "rlllll",
-        )
-    )
+    head = ["SEQ", "TIME (UTC)", "EVENT", "TOOL/AGENT", "DECISION"]
+    cells = [
+        [str(r["seq"]), t.fmt_time(r["at"], with_date=False), r["event"], t.one_line(r["actor"], 32), r["decision"]] for r in rows
+    ]
+    # the reason gets what is left of 100 columns (at least 16): `show` and `--json` have it whole
+    used = max((len(line) for line in t.table(head, cells, "rllll").splitlines()), default=0)
+    room = max(16, 100 - used - 2)
+    print(t.table(head + ["REASON"], [c + [t.one_line(r["reason"], room)] for c, r in zip(cells, rows)], "rlllll"))
     return 0

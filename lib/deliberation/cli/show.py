@@ -7,13 +7,17 @@ the Markdown and the HTML say the same thing.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from deliberation.cli import views as t
 from deliberation import defaults
 from deliberation.state import queries
+from deliberation import plugin_root
 from deliberation.report import outcome
+from deliberation.runtime.command_path import terminal_command
 from deliberation.report.decision_record import hot_spot_verdicts, record_json
+from deliberation.state.record_model import CheckRow, DecisionRecord, Depth, GateRow
 from deliberation.text.depth import hot_spot_line
 
 
@@ -23,12 +27,13 @@ def add_arguments(parser: Any, name: str) -> None:
 
 def _overview(d: Any, rec: dict) -> "list[str]":
     over = " (overridden)" if d.task_type_overridden else ""
-    o = outcome.outcome(rec)
-    todo = [f"  to do      {o['action']}"] + [f"               {c}" for c in o["commands"]]
+    o = outcome.outcome(DecisionRecord.model_validate(rec))
+    cmd = terminal_command(plugin_root(), dict(os.environ))  # the commands as they run from this terminal
+    todo = [f"  to do      {o.action}"] + [f"               {cmd}{c.removeprefix('deliberation')}" for c in o.commands]
     return [
         f"deliberation {d.id}  phase {d.phase}",
-        f"  outcome    {o['headline']}",
-        f"  route      {o['route']}",
+        f"  outcome    {o.headline}",
+        f"  route      {o.route}",
         *todo,
         f"  question   {t.one_line(d.question) or '-'}",
         f"  session    {d.session_id}",
@@ -157,10 +162,12 @@ def _gates(rec: dict) -> "list[str]":
         if g is None:
             lines.append(f"{name}: not run")
             continue
-        lines.append(f"{name}: {outcome.gate_mark(g).upper()} at {g['at']}")
+        lines.append(f"{name}: {outcome.gate_mark(GateRow.model_validate(g)).upper()} at {g['at']}")
         for c in g["checks"]:
             detail = f" ({t.one_line(c['detail'], 80)})" if c["detail"] else ""
-            lines.append(f"  {outcome.check_mark(c).replace('fail', 'FAIL')}  {c['name']}: {t.one_line(c['figure'])}{detail}")
+            lines.append(
+                f"  {outcome.check_mark(CheckRow.model_validate(c)).replace('fail', 'FAIL')}  {c['name']}: {t.one_line(c['figure'])}{detail}"
+            )
         if g["next_step"]:
             lines.append(f"  next step: {t.one_line(g['next_step'])}")
     return lines
@@ -190,7 +197,7 @@ def _depth(rec: dict) -> "list[str]":
         lines.append(f"  clamped: {t.one_line(x['clamped'])}")
     if x["skipped_reason"]:
         lines.append(f"  SKIPPED: {t.one_line(x['skipped_reason'])}")
-    found = hot_spot_verdicts(x)
+    found = hot_spot_verdicts(Depth.model_validate(x))
     for h in x["hot_spots"]:
         lines.append(f"  {h['id']} {hot_spot_line(h['kind'], found.get(h['id'], []))}: {t.one_line(h['statement'], 110)}")
     if x["tier2_by_lens"]:

@@ -9,10 +9,16 @@ the state folder keeps, with sizes and the last prune. `--json` gives the rows a
 from __future__ import annotations
 
 import os
+import textwrap
+import time
 from typing import Any
 
 from deliberation.cli import views as t
 from deliberation.cli import gc
+from deliberation import plugin_root
+from deliberation.runtime.command_path import terminal_command
+from deliberation.state.paths import find_project
+from deliberation.text import terminal
 from deliberation.core.off_switch import env_off
 from deliberation.state.session_switch import read_switch
 from deliberation.state import queries
@@ -71,9 +77,9 @@ def _agents_cell(row: dict) -> str:
 
 def _consensus_cell(row: dict) -> str:
     if row["consensus"] is None:
-        return f"- / {row['threshold']:.2f}"
+        return f"-/{row['threshold']:.2f}"
     mark = "ok" if row["meets_threshold"] else "below"
-    return f"{row['consensus']:.2f} / {row['threshold']:.2f} {mark}"
+    return f"{row['consensus']:.2f}/{row['threshold']:.2f} {mark}"
 
 
 def _route_cell(row: dict) -> str:
@@ -96,8 +102,10 @@ def run(args: Any) -> int:
     if args.json:
         t.print_json(rows)
         return 0
+    cmd = terminal_command(plugin_root(), dict(os.environ))
     if not rows:
-        print(f"no deliberations in {layout.root}")
+        for line in terminal.no_deliberations(layout.root, cmd):
+            print(line)
         print_footer(layout)
         return 0
     body = []
@@ -106,22 +114,24 @@ def run(args: Any) -> int:
             [
                 r["id"],
                 r["phase"],
-                r["task_type"],
                 _agents_cell(r),
                 _consensus_cell(r),
                 str(r["warnings"]),
                 _route_cell(r),
-                t.fmt_time(r["updated_at"]),
-                t.one_line(r["question"], 48),
             ]
         )
-    print(
-        t.table(
-            ["ID", "PHASE", "TASK", "DONE/PENDING", "CONSENSUS/THRESHOLD", "WARN", "ROUTE", "UPDATED (UTC)", "QUESTION"],
-            body,
-            "llllrrlll",
-        )
-    )
+    print(t.table(["ID", "PHASE", "DONE/PENDING", "CONSENSUS", "WARN", "ROUTE"], body, "lllrrl"))
+    # each question on its own line, with its task type and when it last changed: within 100 columns
+    for r in rows:
+        when = time.strftime("%m-%d %H:%M UTC", time.gmtime(r["updated_at"])) if r["updated_at"] else "-"
+        print(t.one_line(f"{r['id']} ({r['task_type']}, {when}): {r['question']}", terminal.WIDTH))
+    flag = terminal.project_flag(os.path.realpath(layout.project), os.path.realpath(find_project(os.getcwd())))
+    for r in rows:
+        if r["review"] == "pending":
+            print()
+            print(f"{r['id']} {terminal.pending_heading()}")
+            for line in terminal.settle_lines(cmd, r["id"], flag):
+                print(line)
     print_footer(layout)
     return 0
 
@@ -157,7 +167,9 @@ def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
 
 def print_footer(layout) -> None:
     print()
-    for line in switch_lines(layout, dict(os.environ)):
-        print(line)
-    print(gc.kept_line(layout))
-    print(gc.last_run_line(layout) + "; `deliberation gc --dry-run` lists each item")
+    lines = switch_lines(layout, dict(os.environ))
+    lines += [gc.kept_line(layout), gc.last_run_line(layout) + "; `deliberation gc --dry-run` lists each item"]
+    for line in lines:  # within 100 columns, a long line going on indented
+        print(
+            "\n".join(textwrap.wrap(line, terminal.WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False))
+        )

@@ -9,7 +9,8 @@ by persona with evidence and severity, dissent with reasons, gate checks with fi
 conformity warnings, the depth-axis trail, the route and the rules that fired, the cost
 (agents, tokens per agent, wall time; money only at configured prices), warnings — and, given a
 `Lineage`, the spawn tree. Its JSON form follows `record_model.DecisionRecord`
-(`state_schema/decision_record.schema.json`).
+(`state_schema/decision_record.schema.json`); `build` makes that typed record once, and the
+Markdown (`markdown`) and the HTML (`html_report.html`) render from it.
 
 Pure rendering over `state.Deliberation`: no I/O, no clock. The only times shown are those in
 the state, formatted as UTC, so the same state always renders byte-identically.
@@ -19,10 +20,15 @@ Model-written text is escaped for Markdown (no raw HTML, no table breakage).
 
 from __future__ import annotations
 
+from deliberation.state import record_model as R
+
+import json
 import re
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import ValidationError
 
 from deliberation import defaults
 from deliberation.core import lineage as lin
@@ -172,6 +178,16 @@ def _breakdown(delib: Deliberation, labels: "dict[str, str]") -> "list[dict[str,
     return out
 
 
+_REFUTATION_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):R(\d+)$")
+
+
+def shown_id(sid: "str | None") -> "str | None":
+    """A cited id as the record shows it: a refutation is `persona:C1` (a challenge), so that `R`
+    means a requirement only (`R1`, the decision document's own ids). The hooks and the model
+    say `persona:R1`; the record translates it wherever it names one, and nothing else."""
+    return _REFUTATION_ID.sub(r"\1:C\2", sid) if sid else sid
+
+
 def _source_ids(catalogue: "dict[str, prd.Source]") -> "dict[tuple[str, str, int], str]":
     """(kind, agent key, index in its report's list) → the id a decision document cites it by."""
     return {(src.kind, src.agent, src.index): sid for sid, src in catalogue.items() if src.agent}
@@ -247,8 +263,8 @@ def _findings(
             sid = ids.get(("refutation", a.key, i))
             refutations.append(
                 {
-                    "id": sid,
-                    "target": r.target,
+                    "id": shown_id(sid),
+                    "target": shown_id(r.target),
                     "verdict": r.verdict,
                     "claim": r.claim,
                     "evidence": r.evidence,
@@ -288,14 +304,14 @@ def _prd(delib: Deliberation, catalogue: "dict[str, prd.Source]") -> "dict[str, 
     st = delib.prd
 
     def refs(raw: "list[str]") -> "list[dict[str, Any]]":
-        out = []
+        out: "list[dict[str, Any]]" = []
         for ref in raw:
             sid = prd.resolve(ref, catalogue)
             if sid is None:
                 out.append({"id": ref, "kind": "unknown", "persona": "", "text": ""})
             else:
                 src = catalogue[sid]
-                out.append({"id": sid, "kind": src.kind, "persona": src.persona, "text": src.text})
+                out.append({"id": shown_id(sid), "kind": src.kind, "persona": src.persona, "text": src.text})
         return out
 
     doc = st.document
@@ -388,7 +404,7 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
                 "hot_spots": list(rep.hot_spots if rep else a.given.hot_spots),
                 "summary": rep.summary if rep else "",
                 "refutations": [
-                    {"target": x.target, "verdict": x.verdict, "claim": x.claim, "evidence": x.evidence}
+                    {"target": shown_id(x.target), "verdict": x.verdict, "claim": x.claim, "evidence": x.evidence}
                     for x in (rep.refutations if rep else [])
                 ],
             }
@@ -411,17 +427,28 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
     }
 
 
-def hot_spot_verdicts(depth: "dict[str, Any]") -> "dict[str, list[tuple[str, str]]]":
+def _preferred(agent, positions: "dict[str, Any]") -> "str | None":
+    """The approach an agent prefers: the one its report names, else — for a current ranker —
+    its top weighted score, as the vote read it (consensus.position); None for neither."""
+    if agent.report is None:
+        return None
+    if agent.report.preferred_approach:
+        return agent.report.preferred_approach
+    pos = positions.get(agent.key) if not agent.superseded else None
+    return pos.preferred if pos is not None and pos.preferred else None
+
+
+def hot_spot_verdicts(depth: "R.Depth") -> "dict[str, list[tuple[str, str]]]":
     """Hot spot id → (tier-2 worker, verdict) of each refutation a worker that took the hot spot
     on made (a worker with no refutation: "no counter-evidence"; one that restated tier 1: "zero
     signal"), from the record's depth section."""
     out: "dict[str, list[tuple[str, str]]]" = {}
-    for row in depth.get("tier2") or []:
-        verdicts = list(dict.fromkeys(x["verdict"] for x in row["refutations"])) or ["no counter-evidence"]
-        if row["zeroed"]:
+    for row in depth.tier2 or []:
+        verdicts = list(dict.fromkeys(x.verdict for x in row.refutations)) or ["no counter-evidence"]
+        if row.zeroed:
             verdicts = ["zero signal"]
-        for hid in row["hot_spots"]:
-            out.setdefault(hid, []).extend((row["lens"], v) for v in verdicts)
+        for hid in row.hot_spots:
+            out.setdefault(hid, []).extend((row.lens, v) for v in verdicts)
     return out
 
 
@@ -491,6 +518,8 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
     ]
     alternatives.sort(key=lambda a: (-(a["mean"] if a["mean"] is not None else -1), a["id"]))
     dissent, undocumented = _dissent(delib, labels, ids)
+    # a ranker that named no approach prefers what its scores prefer, as the vote read it
+    positions = consensus_gate.positions(delib, leading)
     route = None
     if delib.route is not None:
         route = delib.route.model_dump(mode="json")
@@ -546,7 +575,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
                 "tier": a.tier,
                 "status": a.status,
                 "verdict": a.report.verdict if a.report else None,
-                "preferred": a.report.preferred_approach if a.report else None,
+                "preferred": _preferred(a, positions),
                 "confidence": a.report.confidence if a.report else None,
                 "superseded": a.superseded,
                 "problem": a.problem,
@@ -679,32 +708,32 @@ def _table(headers: "list[str]", rows: "list[list[str]]", align: "list[str] | No
     return out
 
 
-def _md_decision(rec: dict) -> "list[str]":
-    d = rec["decision"]
+def _md_decision(rec: R.DecisionRecord) -> "list[str]":
+    d = rec.decision
     lines = ["## Decision", ""]
-    if d["approach"] is None and d.get("outcome") != "no-consensus":
-        lines += ["No approach has been ranked yet (phase " + rec["phase"] + ").", ""]
+    if d.approach is None and d.outcome != "no-consensus":
+        lines += ["No approach has been ranked yet (phase " + rec.phase + ").", ""]
         return lines
-    verdict = "meets" if d["meets_threshold"] else "is below"
-    if d.get("outcome") == "no-consensus":
-        w = rec.get("ways") or {}
-        rnd = " after the revision round" if w.get("revision") not in (None, "available") else ""
+    verdict = "meets" if d.meets_threshold else "is below"
+    if d.outcome == "no-consensus":
+        w = rec.ways
+        rnd = " after the revision round" if w is not None and w.revision not in (None, "available") else ""
         lines.append(
             f"**No consensus{rnd} — the decision was handed to the user.** The panel did not agree "
-            f"({'; '.join(md(f) for f in w.get('failed', [])) or 'the vote did not pass'}); nothing is "
+            f"({'; '.join(md(f) for f in (w.failed if w else [])) or 'the vote did not pass'}); nothing is "
             "adopted until a person settles it (route human-review): `deliberation approve "
-            f"{rec['deliberation_id']}` adopts the leading approach, `deliberation reject "
-            f"{rec['deliberation_id']}` sets it aside."
+            f"{rec.deliberation_id}` adopts the leading approach, `deliberation reject "
+            f"{rec.deliberation_id}` sets it aside."
         )
-        if d["approach"] is not None and d["consensus"] is not None:
+        if d.approach is not None and d.consensus is not None:
             lines.append("")
             lines.append(
-                f"Leading approach: {md(d['title'])} ({md_code(d['approach'])}), consensus "
-                f"{d['consensus']:.2f} {verdict} the {md(rec['task_type'])} threshold {d['threshold']:.2f} "
-                f"— {d['band']}. Verdicts: {d['approvals']} approve · {d['rejections']} reject · "
-                f"{d['abstentions']} abstain."
+                f"Leading approach: {md(d.title)} ({md_code(d.approach)}), consensus "
+                f"{d.consensus:.2f} {verdict} the {md(rec.task_type)} threshold {d.threshold:.2f} "
+                f"— {d.band}. Verdicts: {d.approvals} approve · {d.rejections} reject · "
+                f"{d.abstentions} abstain."
             )
-        before = w.get("before") or {}
+        before: "dict[str, Any]" = (w.before if w else None) or {}
         if rnd and before.get("leader"):
             lines.append("")
             lines.append(
@@ -715,47 +744,46 @@ def _md_decision(rec: dict) -> "list[str]":
             )
         lines.append("")
         return lines
-    if d.get("outcome") == "rejected":
+    if d.outcome == "rejected":
         lines.append(
             f"**Rejected — no approach adopted.** Every agent that voted rejected "
-            f"({d['rejections']} reject · {d['approvals']} approve · {d['abstentions']} abstain): "
+            f"({d.rejections} reject · {d.approvals} approve · {d.abstentions} abstain): "
             "the panel adopts none of the approaches (route auto-reject)."
         )
         lines.append("")
         lines.append(
-            f"Top-scored approach, not adopted: {md(d['title'])} ({md_code(d['approach'])}), "
-            f"mean {fmt_score(d.get('mean'))}, consensus {d['consensus']:.2f} "
-            f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents)."
+            f"Top-scored approach, not adopted: {md(d.title)} ({md_code(d.approach)}), "
+            f"mean {fmt_score(d.mean)}, consensus {d.consensus:.2f} "
+            f"(spread {d.spread:.2f}, stdev {d.stdev:.2f} over {d.agents} agents)."
         )
         lines.append("")
         return lines
-    lines.append(f"**{md(d['title'])}** (approach {md_code(d['approach'])})")
+    lines.append(f"**{md(d.title)}** (approach {md_code(d.approach)})")
     lines.append("")
     lines.append(
-        f"Consensus **{d['consensus']:.2f}** {verdict} the {md(rec['task_type'])} threshold "
-        f"**{d['threshold']:.2f}** — **{d['band']}** consensus "
-        f"(spread {d['spread']:.2f}, stdev {d['stdev']:.2f} over {d['agents']} agents)."
+        f"Consensus **{d.consensus:.2f}** {verdict} the {md(rec.task_type)} threshold "
+        f"**{d.threshold:.2f}** — **{d.band}** consensus "
+        f"(spread {d.spread:.2f}, stdev {d.stdev:.2f} over {d.agents} agents)."
     )
     lines.append("")
-    lines.append(f"Verdicts: {d['approvals']} approve · {d['rejections']} reject · {d['abstentions']} abstain.")
-    if d["summary"]:
-        lines += ["", f"> {md(d['summary'])}"]
+    lines.append(f"Verdicts: {d.approvals} approve · {d.rejections} reject · {d.abstentions} abstain.")
+    if d.summary:
+        lines += ["", f"> {md(d.summary)}"]
     lines.append("")
     return lines
 
 
-def _md_scores(rec: dict) -> "list[str]":
-    if not rec["scores"]:
+def _md_scores(rec: R.DecisionRecord) -> "list[str]":
+    if not rec.scores:
         return []
-    ids = [a["id"] for a in rec["approaches"]]
-    lead = rec["decision"]["approach"]
+    ids = [a.id for a in rec.approaches]
+    lead = rec.decision.approach
     headers = ["Persona"] + [f"{md(a)} ★" if a == lead else md(a) for a in ids]
     rows = [
-        [md(r["label"])]
-        + [(f"**{r['scores'][a]:.2f}**" if a == lead else f"{r['scores'][a]:.2f}") if a in r["scores"] else "—" for a in ids]
-        for r in rec["scores"]
+        [md(r.label)] + [(f"**{r.scores[a]:.2f}**" if a == lead else f"{r.scores[a]:.2f}") if a in r.scores else "—" for a in ids]
+        for r in rec.scores
     ]
-    means = {a["id"]: a["mean"] for a in rec["approaches"]}
+    means = {a.id: a.mean for a in rec.approaches}
     rows.append(["*mean*"] + [f"*{fmt_score(means.get(a))}*" for a in ids])
     lines = ["## Scores (weighted, 0–10)", ""]
     lines += _table(headers, rows, ["l"] + ["r"] * len(ids))
@@ -763,8 +791,7 @@ def _md_scores(rec: dict) -> "list[str]":
     lines.append(
         "★ leading approach. "
         + "; ".join(
-            f"{md_code(a['id'])} {md(a['title'], 80)}" + (" (struck by the depth axis)" if a["struck"] else "")
-            for a in rec["approaches"]
+            f"{md_code(a.id)} {md(a.title)}" + (" (struck by the depth axis)" if a.struck else "") for a in rec.approaches
         )
         + "."
     )
@@ -772,174 +799,171 @@ def _md_scores(rec: dict) -> "list[str]":
     return lines
 
 
-def _md_breakdown(rec: dict) -> "list[str]":
-    rows_in = rec["leading_breakdown"]
+def _md_breakdown(rec: R.DecisionRecord) -> "list[str]":
+    rows_in = rec.leading_breakdown
     if not rows_in:
         return []
-    agents = list(rows_in[0]["by_agent"])
+    agents = list(rows_in[0].by_agent)
     headers = ["Dimension", "Weight"] + [md(a) for a in agents] + ["Mean", "Weighted"]
     rows = [
-        [md(r["dimension"]), f"{r['weight']:.2f}"]
-        + [fmt_score(r["by_agent"][a], 1) for a in agents]
-        + [fmt_score(r["mean"]), fmt_score(r["contribution"])]
+        [md(r.dimension), f"{r.weight:.2f}"]
+        + [fmt_score(r.by_agent[a], 1) for a in agents]
+        + [fmt_score(r.mean), fmt_score(r.contribution)]
         for r in rows_in
     ]
-    total = rec["decision"].get("mean") or 0.0  # = Σ contributions, without a second rounding
-    rows.append(["**total**", f"{sum(r['weight'] for r in rows_in):.2f}"] + [""] * len(agents) + ["", f"**{total:.2f}**"])
-    lines = [f"## Five-dimension breakdown of {md_code(rec['decision']['approach'])}", ""]
+    total = rec.decision.mean or 0.0  # = Σ contributions, without a second rounding
+    rows.append(["**total**", f"{sum(r.weight for r in rows_in):.2f}"] + [""] * len(agents) + ["", f"**{total:.2f}**"])
+    lines = [f"## Five-dimension breakdown of {md_code(rec.decision.approach)}", ""]
     lines += _table(headers, rows, ["l", "r"] + ["r"] * len(agents) + ["r", "r"])
     lines.append("")
     return lines
 
 
-def _md_alternatives(rec: dict) -> "list[str]":
+def _md_alternatives(rec: R.DecisionRecord) -> "list[str]":
     lines = ["## Alternatives", ""]
-    if not rec["alternatives"]:
+    if not rec.alternatives:
         return lines + ["None were ranked.", ""]
-    for a in rec["alternatives"]:
-        gap = f" ({a['gap']:+.2f} vs leading)" if a["gap"] is not None else ""
-        struck = " — struck by the depth axis" if a["struck"] else ""
-        summary = f": {md(a['summary'])}" if a["summary"] else ""
-        lines.append(f"- {md_code(a['id'])} **{md(a['title'])}** — mean {fmt_score(a['mean'])}{gap}{struck}{summary}")
+    for a in rec.alternatives:
+        gap = f" ({a.gap:+.2f} vs leading)" if a.gap is not None else ""
+        struck = " — struck by the depth axis" if a.struck else ""
+        summary = f": {md(a.summary)}" if a.summary else ""
+        lines.append(f"- {md_code(a.id)} **{md(a.title)}** — mean {fmt_score(a.mean)}{gap}{struck}{summary}")
     lines.append("")
     return lines
 
 
-def _md_refs(sources: "list[dict]") -> str:
+def _md_refs(sources: "list[R.SourceRef]") -> str:
     if not sources:
         return ""
-    return " ← " + ", ".join(md_code(x["id"]) + ("" if x["kind"] != "unknown" else " (unknown)") for x in sources)
+    return " ← " + ", ".join(md_code(x.id) + ("" if x.kind != "unknown" else " (unknown)") for x in sources)
 
 
-def _md_prd(rec: dict) -> "list[str]":
-    p = rec["prd"]
+def _md_prd(rec: R.DecisionRecord) -> "list[str]":
+    p = rec.prd
     lines = ["## Decision document (PRD)", ""]
-    doc = p["document"]
+    doc = p.document
     if doc is None:
-        if p["status"] == "missing":
+        if p.status == "missing":
             return lines + [
-                f"**Missing** — recorded without a decision document after {p['send_backs']} send-back(s): {md(p['problem'])}",
+                f"**Missing** — recorded without a decision document after {p.send_backs} send-back(s): {md(p.problem)}",
                 "",
             ]
         state = {
             "due": "due: the vote passed, the main agent's concluding answer brings it",
             "not_due": "not due yet: the vote has not passed",
-        }.get(p["status"], p["status"])
+        }.get(p.status, p.status)
         return lines + [f"Not written yet ({md(state)}).", ""]
-    lines += [f"**Decision.** {md(doc['decision'])}", ""]
-    if doc["problem"]:
-        lines += [f"**Problem.** {md(doc['problem'])}", ""]
+    lines += [f"**Decision.** {md(doc.decision)}", ""]
+    if doc.problem:
+        lines += [f"**Problem.** {md(doc.problem)}", ""]
     lines.append(
         "Each item cites (←) the findings (`persona:F1`), dissent (`persona:D1`), refutations "
-        "(`persona:R1`) or hot spots (`H1`) it follows from; they are listed under *Findings by persona*, "
+        "(`persona:C1`, a challenge) or hot spots (`H1`) it follows from; they are listed under *Findings by persona*, "
         "*Dissent* and *Depth axis*."
     )
     lines.append("")
-    if doc["requirements"]:
+    if doc.requirements:
         lines += ["### Requirements", ""]
-        for r in doc["requirements"]:
-            by = f" (verified by {', '.join(md_code(x) for x in r['verified_by'])})" if r["verified_by"] else ""
-            lines.append(f"- {md_code(r['id'])} **{r['priority']}** — {md(r['text'])}{by}{_md_refs(r['sources'])}")
+        for r in doc.requirements:
+            by = f" (verified by {', '.join(md_code(x) for x in r.verified_by)})" if r.verified_by else ""
+            lines.append(f"- {md_code(r.id)} **{r.priority}** — {md(r.text)}{by}{_md_refs(r.sources)}")
         lines.append("")
-    if doc["non_goals"]:
-        lines += ["### Non-goals", ""] + [f"- {md(n['text'])}{_md_refs(n['sources'])}" for n in doc["non_goals"]] + [""]
-    if doc["acceptance_criteria"]:
+    if doc.non_goals:
+        lines += ["### Non-goals", ""] + [f"- {md(n.text)}{_md_refs(n.sources)}" for n in doc.non_goals] + [""]
+    if doc.acceptance_criteria:
         lines += ["### Acceptance criteria", ""]
-        for a in doc["acceptance_criteria"]:
-            ver = f" (verifies {', '.join(md_code(x) for x in a['verifies'])})" if a["verifies"] else ""
-            lines.append(f"- {md_code(a['id'])} {md(a['text'])}{ver}{_md_refs(a['sources'])}")
+        for a in doc.acceptance_criteria:
+            ver = f" (verifies {', '.join(md_code(x) for x in a.verifies)})" if a.verifies else ""
+            lines.append(f"- {md_code(a.id)} {md(a.text)}{ver}{_md_refs(a.sources)}")
         lines.append("")
-    if doc["risks"]:
+    if doc.risks:
         rows = [
             [
-                md_code(k["id"]),
-                k["severity"],
-                md(k["risk"]),
-                md(k["mitigation"]),
-                ", ".join(md_code(x["id"]) for x in k["sources"]),
+                md_code(k.id),
+                k.severity,
+                md(k.risk),
+                md(k.mitigation),
+                ", ".join(md_code(x.id) for x in k.sources),
             ]
-            for k in doc["risks"]
+            for k in doc.risks
         ]
         lines += ["### Risks and mitigations", ""] + _table(["Id", "Severity", "Risk", "Mitigation", "Cites"], rows) + [""]
-    if doc["open_questions"]:
-        lines += (
-            ["### Open questions", ""] + [f"- {md(q['question'])}{_md_refs(q['sources'])}" for q in doc["open_questions"]] + [""]
-        )
-    t = p["trace"]
+    if doc.open_questions:
+        lines += ["### Open questions", ""] + [f"- {md(q.question)}{_md_refs(q.sources)}" for q in doc.open_questions] + [""]
+    t = p.trace
     if t:
-        kinds = ", ".join(f"{n} {k.replace('_', ' ')}(s)" for k, n in t["by_kind"].items() if n)
+        kinds = ", ".join(f"{n} {k.replace('_', ' ')}(s)" for k, n in t.by_kind.items() if n)
         lines.append(
-            f"Traceability: {t['citations']} citation(s) from {t['items']} item(s) resolve to {kinds or 'nothing'}"
-            + (f"; untraced: {', '.join(t['untraced'] + t['unknown'])}" if t["untraced"] or t["unknown"] else "")
-            + (f"; no acceptance criterion verifies {', '.join(t['uncovered'])}" if t["uncovered"] else "")
+            f"Traceability: {t.citations} citation(s) from {t.items} item(s) resolve to {kinds or 'nothing'}"
+            + (f"; untraced: {', '.join(t.untraced + t.unknown)}" if t.untraced or t.unknown else "")
+            + (f"; no acceptance criterion verifies {', '.join(t.uncovered)}" if t.uncovered else "")
             + "."
         )
         lines.append("")
     return lines
 
 
-def _md_findings(rec: dict) -> "list[str]":
-    if not rec["findings"]:
+def _md_findings(rec: R.DecisionRecord) -> "list[str]":
+    if not rec.findings:
         return []
     lines = ["## Findings by persona", ""]
-    for g in rec["findings"]:
-        lines += [f"### {md(g['label'])} ({g['stage']})", ""]
-        for f in g["findings"]:
-            cited = f" — cited by {', '.join(md_code(x) for x in f['cited_by'])}" if f["cited_by"] else ""
-            ev = md(f["evidence"]) or "*no evidence given*"
-            lines.append(f"- {md_code(f['id'] or f['local_id'])} **{f['severity']}** — {md(f['claim'])} (evidence: {ev}){cited}")
-        for r in g["refutations"]:
-            cited = f" — cited by {', '.join(md_code(x) for x in r['cited_by'])}" if r["cited_by"] else ""
-            ev = md(r["evidence"]) or "*no evidence*"
-            lines.append(
-                f"- {md_code(r['id'] or '-')} {r['verdict']} {md_code(r['target'])}: {md(r['claim'])} (evidence: {ev}){cited}"
-            )
+    for g in rec.findings:
+        lines += [f"### {md(g.label)} ({g.stage})", ""]
+        for f in g.findings:
+            cited = f" — cited by {', '.join(md_code(x) for x in f.cited_by)}" if f.cited_by else ""
+            ev = md(f.evidence) or "*no evidence given*"
+            lines.append(f"- {md_code(f.id or f.local_id)} **{f.severity}** — {md(f.claim)} (evidence: {ev}){cited}")
+        for r in g.refutations:
+            cited = f" — cited by {', '.join(md_code(x) for x in r.cited_by)}" if r.cited_by else ""
+            ev = md(r.evidence) or "*no evidence*"
+            lines.append(f"- {md_code(r.id or '-')} {r.verdict} {md_code(r.target)}: {md(r.claim)} (evidence: {ev}){cited}")
         lines.append("")
     return lines
 
 
-def _md_usage(rec: dict) -> "list[str]":
-    u = rec["usage"]
-    lines = ["## Cost and usage", "", md(u["summary"]), ""]
-    if not u["per_agent"]:
+def _md_usage(rec: R.DecisionRecord) -> "list[str]":
+    u = rec.usage
+    lines = ["## Cost and usage", "", md(u.summary), ""]
+    if not u.per_agent:
         return lines
     rows = []
-    for r in u["per_agent"]:
+    for r in u.per_agent:
 
-        def n(key: str, r: dict = r) -> str:
-            return "—" if r[key] is None else f"{r[key]:,}"
+        def n(key: str, r: R.AgentUsageRow = r) -> str:
+            v = getattr(r, key)
+            return "—" if v is None else f"{v:,}"
 
         rows.append(
             [
-                md(r["label"]),
-                r["stage"],
-                "background" if r["background"] else "foreground",
-                md(r["model"]) or "—",
+                md(r.label),
+                r.stage,
+                "background" if r.background else "foreground",
+                md(r.model) or "—",
                 n("calls"),
                 n("input_tokens"),
                 n("cache_creation_input_tokens"),
                 n("cache_read_input_tokens"),
                 n("output_tokens"),
-                f"{r['total_tokens']:,}",
-                md(r["source"]),
-                "—" if r["wall_s"] is None else duration(r["wall_s"]),
+                f"{r.total_tokens:,}",
+                md(r.source),
+                "—" if r.wall_s is None else duration(r.wall_s),
             ]
         )
-    b = u["breakdown"]
+    b = u.breakdown
     rows.append(
         [
             "**total**",
             "",
             "",
             "",
-            f"{u['calls']:,}",
+            f"{u.calls:,}",
             f"{b['input_tokens']:,}",
             f"{b['cache_creation_input_tokens']:,}",
             f"{b['cache_read_input_tokens']:,}",
             f"{b['output_tokens']:,}",
-            f"**{u['total_tokens']:,}**",
+            f"**{u.total_tokens:,}**",
             "",
-            duration(u["wall_time_s"]) + " wall",
+            duration(u.wall_time_s) + " wall",
         ]
     )
     lines += _table(
@@ -948,186 +972,181 @@ def _md_usage(rec: dict) -> "list[str]":
         ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"],
     )
     lines.append("")
-    lines.append(f"Counted: {md(u['counted'])}.")
-    m = u["money"]
+    lines.append(f"Counted: {md(u.counted)}.")
+    m = u.money
     if m is not None:
         rates = "; ".join(
             f"{md_code(k)} input {r['input']}, cache write {r['cache_write']}, cache read {r['cache_read']}, output {r['output']}"
-            for k, r in m["rates_per_mtok"].items()
+            for k, r in m.rates_per_mtok.items()
         )
-        lines.append(f"Prices ({m['currency']} per million tokens, as of {md(m['as_of'])}, from {md(m['source'])}): {rates}.")
+        lines.append(f"Prices ({m.currency} per million tokens, as of {md(m.as_of)}, from {md(m.source)}): {rates}.")
     lines.append("")
     return lines
 
 
-def _md_dissent(rec: dict) -> "list[str]":
+def _md_dissent(rec: R.DecisionRecord) -> "list[str]":
     lines = ["## Dissent", ""]
-    if not rec["dissent"] and not rec["undocumented_dissent"]:
+    if not rec.dissent and not rec.undocumented_dissent:
         return lines + ["No agent dissented.", ""]
-    for c in rec["dissent"]:
+    for c in rec.dissent:
         lines.append(
-            f"- {md_code(c['id'] or '-')} **{md(c['label'])}** ({c['stage']}, verdict {c['verdict']}) on "
-            f"{md_code(c['target'])}: {md(c['concern'])} — *reason:* {md(c['reason'])}"
+            f"- {md_code(c.id or '-')} **{md(c.label)}** ({c.stage}, verdict {c.verdict}) on "
+            f"{md_code(c.target)}: {md(c.concern)} — *reason:* {md(c.reason)}"
         )
-    for x in rec["undocumented_dissent"]:
-        lines.append(f"- **{md(x['label'])}** dissented ({md(x['why'])}) without documenting a concern.")
+    for x in rec.undocumented_dissent:
+        lines.append(f"- **{md(x.label)}** dissented ({md(x.why)}) without documenting a concern.")
     lines.append("")
     return lines
 
 
-def _md_gates(rec: dict) -> "list[str]":
+def _md_gates(rec: R.DecisionRecord) -> "list[str]":
     lines = ["## Gates", ""]
     names = {"consensus": "Gate 1 — consensus", "quality": "Gate 2 — quality"}
     for key in ("consensus", "quality"):
-        g = rec["gates"][key]
+        g = getattr(rec.gates, key)
         if g is None:
             lines += [f"### {names[key]}: not run", ""]
             continue
-        lines += [f"### {names[key]}: {outcome.gate_mark(g).upper()} ({g['at']})", ""]
-        for c in g["checks"]:
-            detail = f" — {md(c['detail'])}" if c["detail"] else ""
-            lines.append(f"- {outcome.check_mark(c).upper()} {md_code(c['name'])}: {md(c['figure'])}{detail}")
-        if g["next_step"]:
-            lines += ["", f"Next step: {md(g['next_step'])}"]
+        lines += [f"### {names[key]}: {outcome.gate_mark(g).upper()} ({g.at})", ""]
+        for c in g.checks:
+            detail = f" — {md(c.detail)}" if c.detail else ""
+            lines.append(f"- {outcome.check_mark(c).upper()} {md_code(c.name)}: {md(c.figure)}{detail}")
+        if g.next_step:
+            lines += ["", f"Next step: {md(g.next_step)}"]
         lines.append("")
     return lines
 
 
-def _md_conformity(rec: dict) -> "list[str]":
+def _md_conformity(rec: R.DecisionRecord) -> "list[str]":
     lines = ["## Conformity warnings", ""]
-    if not rec["conformity"]:
+    if not rec.conformity:
         return lines + ["None detected. (The detectors cannot prove independence; they flag herding patterns.)", ""]
-    for w in rec["conformity"]:
-        who = ", ".join(md(a) for a in w["agents"])
-        lines.append(
-            f"- **{w['detector'].replace('_', ' ')}** ({who}): {md(w['evidence'])}. Recommendation: {md(w['recommendation'])}."
-        )
+    for w in rec.conformity:
+        who = ", ".join(md(a) for a in w.agents)
+        lines.append(f"- **{w.detector.replace('_', ' ')}** ({who}): {md(w.evidence)}. Recommendation: {md(w.recommendation)}.")
     lines.append("")
     return lines
 
 
-def _md_tokens(d: dict) -> "list[str]":
-    t = d.get("tokens")
+def _md_tokens(d: R.Depth) -> "list[str]":
+    t = d.tokens
     if not t:
         return []
-    by = t["agents_by_source"]
+    by = t.agents_by_source
     return [
-        f"Tokens counted for the depth budget: {t['used']} — {md(t['counted'])}; "
+        f"Tokens counted for the depth budget: {t.used} — {md(t.counted)}; "
         f"{by['transcript']} agent(s) from their transcripts, {by['totalTokens']} from the client's "
-        f"totalTokens, {by['task-notification']} from task notifications, {t['agents_not_counted']} "
+        f"totalTokens, {by['task-notification']} from task notifications, {t.agents_not_counted} "
         "not counted.",
         "",
     ]
 
 
-def _md_depth(rec: dict) -> "list[str]":
-    d = rec["depth"]
+def _md_depth(rec: R.DecisionRecord) -> "list[str]":
+    d = rec.depth
     lines = ["## Depth axis", ""]
-    if not d["enabled"] and not d["hot_spots"] and not d["skipped_reason"]:
-        state = "off (breadth only)" if d["status"] == "off" else d["status"].replace("_", " ")
-        return lines + [f"Depth axis: {state}. Posture: {md(d['posture']) or '—'}.", ""] + _md_tokens(d)
+    if not d.enabled and not d.hot_spots and not d.skipped_reason:
+        state = "off (breadth only)" if d.status == "off" else d.status.replace("_", " ")
+        return lines + [f"Depth axis: {state}. Posture: {md(d.posture) or '—'}.", ""] + _md_tokens(d)
     lines.append(
-        f"Posture **{md(d['posture']) or '—'}**, status **{d['status']}**, {d['passes']} additional "
-        f"pass(es), {d['workers_per_wave']} workers per wave."
+        f"Posture **{md(d.posture) or '—'}**, status **{d.status}**, {d.passes} additional "
+        f"pass(es), {d.workers_per_wave} workers per wave."
     )
-    if d.get("basis"):
+    if d.basis:
         lines.append(
-            f"Planned on the {md(d['basis'])}: in the minimum viable deliberation the AGAINST agent "
+            f"Planned on the {md(d.basis)}: in the minimum viable deliberation the AGAINST agent "
             "stands in for the first red-team pass."
         )
-    if d["clamped"]:
-        lines.append(f"Clamped: {md(d['clamped'])}.")
-    if d["skipped_reason"]:
-        lines.append(f"**Deepening skipped:** {md(d['skipped_reason'])}")
+    if d.clamped:
+        lines.append(f"Clamped: {md(d.clamped)}.")
+    if d.skipped_reason:
+        lines.append(f"**Deepening skipped:** {md(d.skipped_reason)}")
     lines.append("")
     lines += _md_tokens(d)
-    if d["hot_spots"]:
+    if d.hot_spots:
         found = hot_spot_verdicts(d)
         rows = [
             [
-                md_code(h["id"]),
-                md(hot_spot_line(h["kind"], found.get(h["id"], []))),
-                md(h["statement"], 160),
-                md(", ".join(h["sources"])),
+                md_code(h.id),
+                md(hot_spot_line(h.kind, found.get(h.id, []))),
+                md(h.statement),
+                md(", ".join(h.sources)),
             ]
-            for h in d["hot_spots"]
+            for h in d.hot_spots
         ]
         lines += ["Hot spots:", ""] + _table(["Id", "Kind", "Statement", "Sources"], rows) + [""]
-    if d["tier2_by_lens"]:
-        lines.append("Tier-2 workers by lens: " + ", ".join(f"{md(k)} {v}" for k, v in sorted(d["tier2_by_lens"].items())) + ".")
+    if d.tier2_by_lens:
+        lines.append("Tier-2 workers by lens: " + ", ".join(f"{md(k)} {v}" for k, v in sorted(d.tier2_by_lens.items())) + ".")
         lines.append("")
-    for t in d["tier2"]:
-        spots = " on " + ", ".join(md_code(h) for h in t["hot_spots"]) if t["hot_spots"] else ""
-        zero = " — **zero signal** (restated tier 1)" if t["zeroed"] else ""
-        lines.append(f"- **{md(t['label'])}**{spots}: {md(t['summary'], 200)}{zero}")
-        for x in t["refutations"]:
-            ev = md(x["evidence"], 160) or "*no evidence*"
-            lines.append(f"  - {x['verdict']} {md_code(x['target'])}: {md(x['claim'], 200)} (evidence: {ev})")
-    if d["tier2"]:
+    for t in d.tier2:
+        spots = " on " + ", ".join(md_code(h) for h in t.hot_spots) if t.hot_spots else ""
+        zero = " — **zero signal** (restated tier 1)" if t.zeroed else ""
+        lines.append(f"- **{md(t.label)}**{spots}: {md(t.summary)}{zero}")
+        for x in t.refutations:
+            ev = md(x.evidence) or "*no evidence*"
+            lines.append(f"  - {x.verdict} {md_code(x.target)}: {md(x.claim)} (evidence: {ev})")
+    if d.tier2:
         lines.append("")
-    for o in d["overrides"]:
-        lines.append(
-            f"- **Override** {md_code(o['hot_spot'])} → {md_code(o['target'])}: {md(o['effect'])} "
-            f"(evidence: {md(o['evidence'], 160)})"
-        )
-    if d["overrides"]:
+    for o in d.overrides:
+        lines.append(f"- **Override** {md_code(o.hot_spot)} → {md_code(o.target)}: {md(o.effect)} (evidence: {md(o.evidence)})")
+    if d.overrides:
         lines.append("")
-    if d["zeroed"]:
-        lines += ["Zero-signal tier-2 results (tier 1 stands): " + ", ".join(md(z) for z in d["zeroed"]) + ".", ""]
+    if d.zeroed:
+        lines += ["Zero-signal tier-2 results (tier 1 stands): " + ", ".join(md(z) for z in d.zeroed) + ".", ""]
     return lines
 
 
-def _md_two_agent(rec: dict) -> "list[str]":
-    c = rec.get("two_agent")
+def _md_two_agent(rec: R.DecisionRecord) -> "list[str]":
+    c = rec.two_agent
     if not c:
         return []
 
     return [
         "## Minimum viable deliberation (2 agents)",
         "",
-        f"**{md(OUTCOME_TEXT.get(c['verdict'], c['verdict']))}** — {md(c['detail'])}",
+        f"**{md(OUTCOME_TEXT.get(c.verdict, c.verdict))}** — {md(c.detail)}",
         "",
     ]
 
 
-def _md_route(rec: dict) -> "list[str]":
+def _md_route(rec: R.DecisionRecord) -> "list[str]":
     lines = ["## Route", ""]
-    r = rec["route"]
+    r = rec.route
     if r is None:
         return lines + ["Not routed yet.", ""]
     lines.append(
-        f"**{r['route']}** for decision class {md_code(r['decision_class'])} "
-        f"(vote {'unanimous' if r['unanimous'] else 'split'}; review {r['review'].replace('_', ' ')})."
+        f"**{r.route}** for decision class {md_code(r.decision_class)} "
+        f"(vote {'unanimous' if r.unanimous else 'split'}; review {r.review.replace('_', ' ')})."
     )
     lines.append("")
-    if r.get("reviewed_by"):
-        why = f" Reason: {md(r['review_reason'])}." if r.get("review_reason") else " No reason given."
-        lines += [f"{r['review'].capitalize()} by **{md(r['reviewed_by'])}** at {fmt_utc(r.get('reviewed_at'))}.{why}", ""]
-    if r.get("policy"):
-        conf = r.get("judges_confidence")
+    if r.reviewed_by:
+        why = f" Reason: {md(r.review_reason)}." if r.review_reason else " No reason given."
+        lines += [f"{r.review.capitalize()} by **{md(r.reviewed_by)}** at {fmt_utc(r.reviewed_at)}.{why}", ""]
+    if r.policy:
+        conf = r.judges_confidence
         lines.append(
-            f"Policy **{md(r['policy'])}**; route decided by **{md(r.get('decided_by') or '—')}**; "
+            f"Policy **{md(r.policy)}**; route decided by **{md(r.decided_by or '—')}**; "
             f"judges' confidence {fmt_score(conf)} (what T2 reads)."
         )
         lines.append("")
-    if r["rules"]:
+    if r.rules:
         lines.append("Rules that fired:")
-        lines += [f"- **{x['rule']}**: {md(x['detail'])}" for x in r["rules"]]
+        lines += [f"- **{x.rule}**: {md(x.detail)}" for x in r.rules]
     else:
         lines.append("No escalation rule fired.")
     lines.append("")
-    for note in r.get("notes") or []:
+    for note in r.notes or []:
         lines += [f"Note: {md(note)}", ""]
-    if r["probes"]:
+    if r.probes:
         rows = [
             [
-                md(p["name"]),
-                "pass" if p["passed"] else ("timeout" if p["timed_out"] else "FAIL"),
-                "—" if p["exit_code"] is None else str(p["exit_code"]),
-                f"{p['duration_s']:.1f}s",
-                md(p["causal_warning"]) or "—",
+                md(p.name),
+                "pass" if p.passed else ("timeout" if p.timed_out else "FAIL"),
+                "—" if p.exit_code is None else str(p.exit_code),
+                f"{p.duration_s:.1f}s",
+                md(p.causal_warning) or "—",
             ]
-            for p in r["probes"]
+            for p in r.probes
         ]
         lines += (
             ["Probes:", ""]
@@ -1143,30 +1162,30 @@ def _md_list(title: str, items: "list[str]") -> "list[str]":
     return [f"## {title}", ""] + [f"- {md(x)}" for x in items] + [""]
 
 
-def _md_history(rec: dict) -> "list[str]":
-    if not rec["phase_history"]:
+def _md_history(rec: R.DecisionRecord) -> "list[str]":
+    if not rec.phase_history:
         return []
-    rows = [[p["at"], f"{p['from']} → {p['to']}", md(p["why"])] for p in rec["phase_history"]]
+    rows = [[p.at, f"{p.from_} → {p.to}", md(p.why)] for p in rec.phase_history]
     return ["## Phase history", ""] + _table(["When", "Transition", "Why"], rows) + [""]
 
 
-def _md_participants(rec: dict) -> "list[str]":
-    if not rec["participants"]:
+def _md_participants(rec: R.DecisionRecord) -> "list[str]":
+    if not rec.participants:
         return []
     rows = [
         [
-            md(p["label"]),
-            p["kind"],
-            p["stage"],
-            str(p["tier"]),
-            p["status"] + (" (superseded)" if p["superseded"] else ""),
-            p["verdict"] or "—",
-            md(p["preferred"]) or "—",
-            fmt_score(p["confidence"]),
-            md(p.get("model")) or "—",
-            str(len(p.get("revisions") or [])),
+            md(p.label),
+            p.kind,
+            p.stage,
+            str(p.tier),
+            p.status + (" (superseded)" if p.superseded else ""),
+            p.verdict or "—",
+            md(p.preferred) or "—",
+            fmt_score(p.confidence),
+            md(p.model) or "—",
+            str(len(p.revisions or [])),
         ]
-        for p in rec["participants"]
+        for p in rec.participants
     ]
     lines = (
         ["## Participants", ""]
@@ -1177,21 +1196,18 @@ def _md_participants(rec: dict) -> "list[str]":
         )
         + [""]
     )
-    models = rec.get("models") or {}
-    if models.get("ran_on"):
-        listed = ", ".join(f"{md(m)} × {n}" for m, n in models["ran_on"].items())
-        unknown = f"; not known for {models['unknown']}" if models.get("unknown") else ""
+    models = rec.models
+    if models.ran_on:
+        listed = ", ".join(f"{md(m)} × {n}" for m, n in models.ran_on.items())
+        unknown = f"; not known for {models.unknown}" if models.unknown else ""
         lines += [
-            f"Models: {listed}{unknown}." + (" The ranking panel ran on a single model." if models.get("single_model") else ""),
+            f"Models: {listed}{unknown}." + (" The ranking panel ran on a single model." if models.single_model else ""),
             "",
         ]
-    replaced = [(p, v) for p in rec["participants"] for v in p.get("revisions") or []]
+    replaced = [(p, v) for p in rec.participants for v in p.revisions or []]
     if replaced:
         lines += ["Reports replaced by a resumed run of the same agent (SendMessage):", ""]
-        lines += [
-            f"- {md(p['label'])}: a {v['status']} report replaced at {v['replaced_at']} — {md(v['why'], 200)}"
-            for p, v in replaced
-        ]
+        lines += [f"- {md(p.label)}: a {v.status} report replaced at {v.replaced_at} — {md(v.why)}" for p, v in replaced]
         lines.append("")
     return lines
 
@@ -1210,7 +1226,7 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
         lines.append(line.replace("`", "'"))
     lines.append("```")
     for d in lineage.denied:
-        lines.append(f"- denied {md(d.subagent_type)} ({d.rule}) at {fmt_utc(d.at)}: {md(d.reason, 200)}")
+        lines.append(f"- denied {md(d.subagent_type)} ({d.rule}) at {fmt_utc(d.at)}: {md(d.reason)}")
     for w in lineage.workflows:
         bound = f"bound {w.bound}" if w.bound is not None else "no bound"
         past = f", {w.overrun} past the budget" if w.overrun else ""
@@ -1221,25 +1237,47 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
     return lines
 
 
+def build(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE, prices=None) -> R.DecisionRecord:
+    """The typed decision record (`record_model.DecisionRecord`), built once: the Markdown and
+    the HTML record both render from it (`markdown`, `html_report.html`)."""
+    return R.DecisionRecord.model_validate(record_json(delib, strong, moderate, prices))
+
+
 def render_markdown(
     delib: Deliberation, lineage: "Lineage | None" = None, strong: float = STRONG, moderate: float = MODERATE, prices=None
 ) -> str:
-    """The decision record as Markdown (deterministic)."""
-    rec = record_json(delib, strong, moderate, prices)
-    lines = [f"# Decision record {md_code(rec['deliberation_id'])}", ""]
+    """The decision record as Markdown (deterministic). Should `record_json` and the model ever
+    drift apart, the record is still written — its data as JSON under a line that says so — for
+    the Stop hook writes it, and a drift must never keep a deliberation from completing."""
+    try:
+        rec = build(delib, strong, moderate, prices)
+    except ValidationError as exc:
+        data = json.dumps(record_json(delib, strong, moderate, prices), indent=1, sort_keys=True, default=str)
+        return (
+            f"# Decision record {md_code(delib.id)}\n\nThis record could not be laid out: its data no longer "
+            f"fits the record model ({exc.error_count()} error(s); a bug to report). Its data:\n\n~~~json\n"
+            + data.replace("~~~", "~ ~ ~")
+            + "\n~~~\n"
+        )
+    return markdown(rec, lineage)
+
+
+def markdown(rec: R.DecisionRecord, lineage: "Lineage | None" = None) -> str:
+    """The typed record as Markdown (deterministic)."""
+    lines = [f"# Decision record {md_code(rec.deliberation_id)}", ""]
     lines += _md_outcome(rec)
-    body = [f"**Question:** {md(rec['question']) or '—'}", ""]
-    overridden = " (overridden)" if rec["task_type_overridden"] else ""
+    body = [f"**Question:** {md(rec.question) or '—'}", ""]
+    overridden = " (overridden)" if rec.task_type_overridden else ""
     body += _table(
         ["Task type", "Threshold", "Phase", "Session", "Opened", "Updated"],
         [
             [
-                md(rec["task_type"]) + overridden,
-                f"{rec['threshold']:.2f}",
-                rec["phase"],
-                md_code(rec["session_id"]),
-                rec["created_at"],
-                rec["updated_at"],
+                md(rec.task_type) + overridden,
+                f"{rec.threshold:.2f}",
+                rec.phase,
+                md_code(rec.session_id),
+                rec.created_at,
+                rec.updated_at,
             ]
         ],
     )
@@ -1258,8 +1296,8 @@ def render_markdown(
     lines += _md_depth(rec)
     lines += _md_route(rec)
     lines += _md_usage(rec)
-    lines += _md_list("Warnings", rec["warnings"])
-    lines += _md_list("Failure reasons", rec["failure_reasons"])
+    lines += _md_list("Warnings", rec.warnings)
+    lines += _md_list("Failure reasons", rec.failure_reasons)
     lines += _md_history(rec)
     lines += _md_participants(rec)
     if lineage is not None:
@@ -1268,20 +1306,20 @@ def render_markdown(
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _md_outcome(rec: dict) -> "list[str]":
+def _md_outcome(rec: R.DecisionRecord) -> "list[str]":
     """The record's first section: outcome, route, what to do (with the commands), why."""
     o = outcome.outcome(rec)
     lines = [
         "## Outcome",
         "",
-        f"**{md(o['headline'])}**",
+        f"**{md(o.headline)}**",
         "",
-        f"- **Route:** {md(o['route'])}",
-        f"- **What you must do:** {md(o['action'])}" if o["must_act"] else f"- **Action:** {md(o['action'])}",
+        f"- **Route:** {md(o.route)}",
+        f"- **What you must do:** {md(o.action)}" if o.must_act else f"- **Action:** {md(o.action)}",
     ]
-    lines += [f"  - `{c}`" for c in o["commands"]]
-    if o["why"]:
-        lines.append("- **Why:** " + " ".join(md(w) for w in o["why"]))
+    lines += [f"  - `{c}`" for c in o.commands]
+    if o.why:
+        lines.append("- **Why:** " + " ".join(md(w) for w in o.why))
     return lines + [""]
 
 

@@ -22,6 +22,7 @@ Standard library only (doctor and setup import it before any environment exists)
 from __future__ import annotations
 
 import os
+import shlex
 
 HEADER = "# `deliberation …`, the plugin's command line"  # bin/deliberation's second line
 MARK = "# the deliberation command, written by `deliberation setup --command`"
@@ -142,3 +143,20 @@ def install(plugin: str, environ: "dict[str, str]", bin_dir: "str | None" = None
     else:
         lines.append("`deliberation status` now works in a terminal (`deliberation doctor` checks the install)")
     return 0, lines
+
+
+def terminal_command(plugin: str, environ: "dict[str, str]") -> str:
+    """How a line printed to a person names the command so that it runs as printed from a
+    terminal: `deliberation` when this PATH has one (a launcher, or a plugin's bin/ in Claude
+    Code's Bash tool), else the full path of the plugin's bin/deliberation, shell-quoted."""
+    for folder in (environ.get("PATH") or "").split(os.pathsep):
+        candidate = os.path.join(folder, "deliberation")
+        if folder and os.path.isabs(folder) and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return "deliberation"
+    script = os.path.join(os.path.abspath(plugin), "bin", "deliberation")
+    return shell_quoted(script)
+
+
+def shell_quoted(word: str) -> str:
+    """`word` as one shell word (bare when it needs no quoting)."""
+    return shlex.quote(word)

@@ -1,7 +1,8 @@
 """The decision record's JSON shape: `DecisionRecord`, the contract of
 `deliberation report ID --format json` (`state_schema/decision_record.schema.json`).
 
-`decision_record.record_json` builds the record; `publish` validates it against this model
+`decision_record.record_json` builds the record as data; `decision_record.build` validates it into
+this model, which the Markdown and HTML records render from; `publish` validates it against this model
 before `deliberation report --format json` prints it, and the tests validate every record they
 build, so a key renamed in one place and not the other fails loudly instead of drifting
 silently. (The Stop hook stores the record unvalidated: a drift must never keep a deliberation
@@ -100,7 +101,8 @@ class BreakdownRow(_R):
 
 class SourceRef(_R):
     id: str = Field(
-        description="The cited id: persona:F1 (finding), persona:D1 (dissent), persona:R1 (refutation), H1 (hot spot)."
+        description="The cited id: persona:F1 (finding), persona:D1 (dissent), persona:C1 (refutation: a challenge; "
+        "the hooks say persona:R1), H1 (hot spot)."
     )
     kind: Literal["finding", "dissent", "refutation", "hot_spot", "unknown"]
     persona: str

@@ -12,9 +12,12 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+import shlex
 import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable
+
+from deliberation.text import terminal
 
 WIDTH = 100
 INDENT = "  "
@@ -172,6 +175,12 @@ class Replay:
     answers: int
     differ: "tuple[int, ...]" = ()
     seconds: float = 0.0
+    # for the last screen: the command as it runs from the person's terminal (a full path unless
+    # their PATH has one), the plugin's folder, the run's folder and whether it is a temporary one
+    command: str = "deliberation"
+    plugin: str = ""
+    root: str = ""
+    temporary: bool = True
 
 
 # --------------------------------------------------------------------------- helpers
@@ -222,7 +231,7 @@ def _next_of(text: str) -> str:
 def header(replay: Replay) -> "list[str]":
     return [
         f"Replaying a deliberation recorded from {replay.client}:",
-        f"its {replay.events} hook events go through the real hook scripts in a fresh project (no network, no API key):",
+        f"its {replay.events} hook events go through the real hook scripts in a new project (no network, no API key):",
         f"{INDENT}{replay.project}",
     ]
 
@@ -464,13 +473,9 @@ def next_part(record: "dict[str, Any]", files: "dict[str, str]") -> "list[str]":
     if route.get("route") == "human-review":
         out += wrap(
             f"The decision, approach {dec.get('approach')}{title}, is not final: it awaits a person's "
-            "review. Until then Edit, Write, Bash and the other risky tools ask for a yes. Settle it "
-            'from the project\'s folder (in Claude Code, type the line after "! "):'
+            f"review ({did}). Until then Edit, Write, Bash and the other risky tools ask for a yes. "
+            "The commands that settle it are at the end."
         )
-        out += [
-            f"{INDENT * 2}deliberation approve {did}    adopt the decision",
-            f"{INDENT * 2}deliberation reject {did}     set it aside",
-        ]
     elif route.get("route"):
         out += wrap(f"The decision, approach {dec.get('approach')}{title}: route {route['route']}.")
     out += _document_lines(record.get("prd") or {})
@@ -481,10 +486,45 @@ def next_part(record: "dict[str, Any]", files: "dict[str, str]") -> "list[str]":
             f"{usage['multiple_of_one_agent']}× one research agent's {usage['one_agent_tokens']:,} "
             "(the scripted stand-in's small prompts; no prices configured, so no amount)."
         )
-    out += wrap("The decision records, in the project's folder:")
-    for kind, path in files.items():
-        out.append(f"{INDENT * 2}{path}  ({kind})")
     return out
+
+
+def last_part(record: "dict[str, Any]", replay: Replay, files: "dict[str, str]") -> "list[str]":
+    """The last screen: where the records are (absolute paths), the commands that settle the
+    decision as they run from the person's terminal, what becomes of the demo's folder, and how
+    to use the plugin for real."""
+    out = heading("Your turn")
+    out += wrap("The decision records (open the HTML one in a browser):")
+    for path in files.values():
+        out.append(f"{INDENT * 2}{quote(path)}")
+    route = record.get("route") or {}
+    did = record["deliberation_id"]
+    if route.get("route") in ("human-review", "hard-reject"):
+        out += wrap("Settle the demo's decision as you would a real one (in Claude Code: ! deliberation approve ID):")
+        out += terminal.settle_lines(replay.command, did, ["--project", quote(replay.project)], INDENT * 2)
+    if replay.temporary:
+        out += wrap(
+            f"The demo's folder stays for you to look at; nothing else uses it. Remove it with: rm -rf {quote(replay.root)}"
+        )
+    elif replay.root:
+        out += wrap(f"The demo ran in {quote(replay.root)} (--keep): it is yours to keep or remove.")
+    out += wrap("To use the plugin for real, in Claude Code (this folder is its own marketplace):")
+    out += [
+        f"{INDENT * 2}/plugin marketplace add {quote(replay.plugin)}",
+        f"{INDENT * 2}/plugin install deliberation@deliberation-gates",
+    ]
+    out += wrap("then ask a risky question, or start one yourself:")
+    out.append(f"{INDENT * 2}/deliberation:deliberate Should we hash the API tokens, or encrypt them at rest?")
+    out += wrap(
+        "A deliberation runs about a dozen subagents (here 13): several times one agent's tokens. "
+        'The README\'s "Before you enable it" says what starts one and how to switch it off.'
+    )
+    return out
+
+
+def quote(path: str) -> str:
+    """A path as one shell word."""
+    return shlex.quote(path)
 
 
 def glossary_part(text: str) -> "list[str]":
@@ -521,4 +561,4 @@ def verdict_line(replay: Replay) -> "list[str]":
 def story(record: "dict[str, Any]", moments: "list[Moment]", replay: Replay, files: "dict[str, str]") -> "list[str]":
     """The whole story, line by line (each at most WIDTH columns, save a path longer than that)."""
     body = question_part(record) + found_part(record) + gates_part(moments, record) + next_part(record, files)
-    return header(replay) + body + glossary_part("\n".join(body)) + [""] + verdict_line(replay)
+    return header(replay) + body + glossary_part("\n".join(body)) + [""] + verdict_line(replay) + last_part(record, replay, files)

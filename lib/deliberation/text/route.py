@@ -12,9 +12,13 @@ from typing import Sequence
 
 
 def vote(approvals: int, rejections: int, abstentions: int, dissents: int, confidence: "float | None") -> str:
-    """'3 approve / 1 reject / 0 abstain, 1 not preferring the leader, judges' confidence 0.91'."""
-    conf = "" if confidence is None else f", judges' confidence {confidence:.2f}"
-    other = f", {dissents} not preferring the leader" if dissents else ""
+    """'3 approve / 0 reject / 0 abstain, but 1 ranker that did not reject prefers another
+    approach (judges' confidence 0.91)': the counts first, then — said as the exception it is,
+    never as a fourth count beside them — the rankers that did not reject the leader yet scored
+    another approach highest."""
+    conf = "" if confidence is None else f" (judges' confidence {confidence:.2f})"
+    who = "ranker that did not reject prefers" if dissents == 1 else "rankers that did not reject prefer"
+    other = f", but {dissents} {who} another approach" if dissents else ""
     return f"{approvals} approve / {rejections} reject / {abstentions} abstain{other}{conf}"
 
 
@@ -46,7 +50,7 @@ def t2(confidence: "float | None", bar: float, cls: str, count: int) -> str:
 def split(pattern: str, vote: str) -> str:
     """Rule D: a split vote (`pattern` split) or none; `vote`: the vote's line."""
     what = "split vote" if pattern == "split" else "no approve/reject vote"
-    return f"{what} ({vote})"
+    return f"{what}: {vote}"
 
 
 def probe_failed(overrides_pass: bool, failures: "list[str]") -> str:
