@@ -49,7 +49,8 @@ def start(hook, sid=SID):
 
 
 def says_it_waits(text: "str | None", name: str, project) -> bool:
-    return bool(text) and name in text and f"deliberation trust --project {project}" in text
+    flat = " ".join((text or "").split())  # the CLI wraps its lines at 100 columns, between words
+    return bool(flat) and name in flat and f"deliberation trust --project {project}" in flat
 
 
 def net_speaks(hook, n: int) -> bool:
