@@ -1262,6 +1262,21 @@ def cases() -> "dict[str, tuple[str, Any]]":
             dict(listed="Approaches to rank (neutral order; it ranks nothing):\n- B: Outbox table\n- A: Direct publish"),
         ),
         "progress/ranking_instruction_nothing_listed": ("progress.ranking_instruction", dict(listed="")),
+        "progress/ranking_instruction_with_facts": (
+            "progress.ranking_instruction",
+            dict(
+                listed="Approaches to rank (neutral order; it ranks nothing):\n"
+                "Under an approach: what the challenge and depth steps established about it, each point with its "
+                "evidence — facts to weigh with your own reading, not anyone's ranking.\n"
+                "- B: Outbox table\n"
+                "    · weakened: The relay worker is a single point of failure. (evidence: deploy/relay.yaml has replicas: 1)\n"
+                "- A: Direct publish"
+            ),
+        ),
+        "progress/approach_fact": (
+            "progress.approach_fact",
+            dict(verdict="refuted", claim="Streaming does not help under a hard total time limit.", evidence="relay.py:40"),
+        ),
         "refusals/rationale_label_ranking": ("refusals.rationale_label", dict(persona="cost-analyst", stage="ranking")),
         "refusals/rationale_label_synthesis": ("refusals.rationale_label", dict(persona="synthesis-lead", stage="synthesis")),
         "notes/herding_evidence": (
