@@ -21,6 +21,7 @@ from scenarios_gates import RANKING_PASS, RED_TEAM_CLEAN, RESEARCH, SYNTHESIS
 
 PHASE_LINE = re.compile(r"^\s*Phase: ([a-z-]+)\s*$", re.M)
 CHECKPOINT = re.compile(r"Checkpoint of the deliberation workflow after its ([a-z0-9-]+) wave")
+CHECKPOINT_VALUES = re.compile(r"with exactly (\{.*?\}) and nothing else")
 TITLE = re.compile(r"^# (.+?) — deliberation (?:persona|role)\s*$", re.M)
 DENIED = "PreToolUse:StructuredOutput hook error:"
 WORKFLOW_LAUNCHED = "Workflow launched in background"
@@ -147,7 +148,8 @@ class WorkflowDeliberation(Scenario):
             return "Reported."
         cp = CHECKPOINT.search(req.agent_prompt)
         if cp:
-            return [tool_use("StructuredOutput", {"checkpoint": cp.group(1)})]
+            given = CHECKPOINT_VALUES.search(req.agent_prompt)
+            return [tool_use("StructuredOutput", json.loads(given.group(1)) if given else {"checkpoint": cp.group(1)})]
         slug, stage = persona_of(req), phase_of(req)
         if stage is None and "tier-2 worker" in req.agent_prompt:
             stage = "deliberation"

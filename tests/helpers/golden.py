@@ -1046,6 +1046,14 @@ def cases() -> "dict[str, tuple[str, Any]]":
             ),
         ),
         "prompts/checkpoint": ("prompts.checkpoint", dict(wave="research")),
+        "prompts/checkpoint_launch": ("prompts.checkpoint", dict(wave="research", launch="toolu_01Launch")),
+        "workflow/checkpoint_warning": (
+            "workflow.checkpoint_warning",
+            dict(wave="research", problems=["launch: 'toolu_old', expected 'toolu_01Launch'"]),
+        ),
+        "workflow/checkpoint_value": ("workflow.checkpoint_value", dict(field="checkpoint", expected="research", got=None)),
+        "workflow/checkpoint_extra": ("workflow.checkpoint_extra", dict(keys=["next"])),
+        "workflow/superseded": ("workflow.SUPERSEDED", None),
         "workflow/run_ended": (
             "workflow.run_ended",
             dict(deliberation=DID, status="done", waves=[["research", 3, 3], ["deliberation", 2, 3]]),

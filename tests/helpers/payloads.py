@@ -726,6 +726,7 @@ class PluginWorkflow:
         self.waves: "list[dict]" = []
         self.n = 0
         self.tool_use_id = ""
+        self.checkpoint_values: "dict | None" = None  # what every checkpoint reports (None: what its prompt names)
 
     def _id(self, what: str) -> str:
         self.n += 1
@@ -817,7 +818,8 @@ class PluginWorkflow:
                 if wave["last"]:
                     result = {"status": "ran"}
                     break
-                step = self.agent(args["checkpoint"]["agentType"], {"checkpoint": wave["name"]})
+                values = self.checkpoint_values or {"checkpoint": wave["name"], "launch": args.get("launch", "")}
+                step = self.agent(args["checkpoint"]["agentType"], values)
                 if step is None:
                     result = {"status": "checkpoint_failed", "message": "the checkpoint did not report"}
                     break

@@ -135,6 +135,7 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     )
     assert "consensus gate passed" in note and "write the decision document" in note
     assert d["workflow"]["status"] == "done" and d["workflow"]["checkpoints"] == 3
+    assert not [w for w in d["warnings"] if "checkpoint" in w]  # each checkpoint reported its prompt's values
     assert {a["channel"] for a in d["agents"]} == {"workflow"} and len(d["agents"]) == 9
     assert {a["persona"] for a in d["agents"] if a["stage"] == "ranking"} == set(PANEL)
     lin = json.loads((project / ".claude/deliberation/sessions" / s.sid / "lineage.json").read_text())
@@ -145,6 +146,24 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     done = s.stop(message=P.prd_message(["security-analyst:F1", "performance-engineer:F1"]))
     d = load_delib(project)
     assert d["phase"] == "COMPLETE", (done.reason, d["prd"])
+
+
+def test_a_checkpoint_that_reports_other_values_than_its_prompt_is_a_warning_not_a_decision(project, hook):
+    """The checkpoint's prompt names its values (the wave just ended, the launch id); the verdict
+    comes from the recorded state whatever it reports, and a wrong value is recorded as a warning."""
+    s = session(project, hook)
+    install_copy(project)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"name": "deliberate", "args": {"question": QUESTION, "personas": PANEL}})
+    assert args["launch"] and args["launch"] in args["first"]["wave"]["checkpoint"]
+    wf.checkpoint_values = {"checkpoint": "research", "launch": "toolu_stale", "next": "done"}
+    wf.run(args, answers)
+    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "red-team", "ranking"]
+    d = load_delib(project)
+    said = [w for w in d["warnings"] if w.startswith("the checkpoint after")]
+    assert len(said) == 3, d["warnings"]
+    assert "launch: 'toolu_stale', expected 'toolu_wf_plugin'" in said[0] and "next" in said[0]
+    assert "checkpoint: 'research', expected 'deliberation'" in said[1]
 
 
 def _lineage(project, sid):

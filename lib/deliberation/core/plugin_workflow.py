@@ -327,7 +327,7 @@ def report_checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
     """PreToolUse StructuredOutput: a checkpoint gets the verdict; a wave agent's report is checked."""
     spawn, delib, rec = _report_owner(turn, event)
     if spawn is not None and spawn.checkpoint:
-        return _checkpoint(turn, spawn)
+        return _checkpoint(turn, spawn, event.tool_input)
     if delib is None or rec is None or rec.channel != "workflow":
         return hookio.Answer()
     run = _run_of(turn, spawn)
@@ -363,9 +363,11 @@ def report_accepted(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     return hookio.Answer()
 
 
-def _checkpoint(turn: Turn, spawn: Spawn) -> hookio.Answer:
+def _checkpoint(turn: Turn, spawn: Spawn, values: object = None) -> hookio.Answer:
     """The checkpoint's report becomes the plugin's verdict: the wave just run is closed and the
-    next one computed from the recorded state (the same verdict again for a repeated call)."""
+    next one computed from the recorded state (the same verdict again for a repeated call). The
+    values it reported are checked against its prompt's (a mismatch is a warning); a checkpoint
+    of a run that a later launch replaced ends that run."""
     delib = turn.tx.deliberation(spawn.deliberation_id) if spawn.deliberation_id else None
     drive = delib.workflow if delib is not None else None
     if delib is None or drive is None:
@@ -374,13 +376,23 @@ def _checkpoint(turn: Turn, spawn: Spawn) -> hookio.Answer:
         )
     if drive.answered.get("agent") == spawn.agent_id:
         return hookio.Answer(updated_input=drive.answered.get("payload") or {})
+    run = _run_of(turn, spawn)
+    current_launch = drive.launches[-1] if drive.launches else ""
+    if run is not None and run.tool_use_id and current_launch and run.tool_use_id != current_launch:
+        turn.notes.append(f"checkpoint of a superseded run {run.tool_use_id}")
+        return hookio.Answer(
+            updated_input={"checkpoint": "", **workflow_steps.done("superseded", words.SUPERSEDED).payload(delib)}
+        )
     wave = workflow_steps.open_wave(delib)
     name = wave.name if wave else ""
+    problems = workflow_steps.checkpoint_problems(values, name, current_launch) if values is not None else []
+    if problems:
+        delib.warnings.append(words.checkpoint_warning(name, problems))
+        turn.notes.append(f"checkpoint values: {'; '.join(problems)}"[:200])
     missed = workflow_steps.close_wave(delib, turn.now)
     if missed:
         turn.notes.append(f"no report from {', '.join(missed)}")
     _move(turn, delib)
-    run = _run_of(turn, spawn)
     if drive.status == "foreign":
         verdict = workflow_steps.done("foreign", words.NOT_THE_PLUGINS)
     else:

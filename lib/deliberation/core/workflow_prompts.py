@@ -97,8 +97,8 @@ def ranking(delib: Deliberation, dimensions: "list[str]") -> str:
     return words.ranking(delib.question, blind_ranking.approach_list(delib), dimensions)
 
 
-def checkpoint(wave: str) -> str:
-    return words.checkpoint(wave)
+def checkpoint(wave: str, launch: str = "") -> str:
+    return words.checkpoint(wave, launch)
 
 
 # --------------------------------------------------------------------------------------------

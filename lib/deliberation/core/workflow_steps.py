@@ -38,7 +38,10 @@ PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking"
 LABEL_SEP = " · "  # a wave agent's label: wave · persona (the checkpoint's: checkpoint · after <wave>)
 CHECKPOINT_SCHEMA: "dict[str, Any]" = {
     "type": "object",
-    "properties": {"checkpoint": {"type": "string", "description": "The wave just ended."}},
+    "properties": {
+        "checkpoint": {"type": "string", "description": "The wave just ended."},
+        "launch": {"type": "string", "description": "The launch id the prompt names."},
+    },
     "required": ["checkpoint"],
 }
 MIN_PANEL, MAX_PANEL = 2, 5
@@ -103,7 +106,8 @@ class Verdict:
         ]
         wave: dict[str, Any] = {"name": w.name, "phase": PHASE_TITLE[w.stage], "last": w.last, "agents": agents}
         if not w.last:
-            wave["checkpoint"] = workflow_prompts.checkpoint(w.name)
+            launches = delib.workflow.launches if delib.workflow is not None else []
+            wave["checkpoint"] = workflow_prompts.checkpoint(w.name, launches[-1] if launches else "")
         return {**out, "next": "run", "wave": wave}
 
 
@@ -375,6 +379,25 @@ def close_wave(delib: Deliberation, now: float) -> "list[str]":
                 words.wave_agent_missed(f"{a.persona} ({a.agent_id or a.key})", wave.name, a.problem.splitlines()[0])
             )
     return missed
+
+
+def checkpoint_problems(values: object, wave: str, launch: str) -> "list[str]":
+    """What is wrong with the values a checkpoint agent reported (its prompt names them exactly:
+    the wave just ended and the launch id). The verdict never depends on them — it is computed
+    from the recorded state — but a wrong value says the agent read another prompt (a stale or
+    resumed run's, or none): it is recorded as a warning."""
+    if not isinstance(values, dict):
+        return [words.checkpoint_value("report", "an object", type(values).__name__)]
+    out = []
+    got = values.get("checkpoint")
+    if got != wave:
+        out.append(words.checkpoint_value("checkpoint", wave, got))
+    if launch and values.get("launch") != launch:
+        out.append(words.checkpoint_value("launch", launch, values.get("launch")))
+    extra = sorted(k for k in values if k not in ("checkpoint", "launch"))
+    if extra:
+        out.append(words.checkpoint_extra(extra))
+    return out
 
 
 def start_drive(delib: Deliberation, launch: str, context: str) -> WorkflowDrive:

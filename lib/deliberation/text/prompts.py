@@ -145,8 +145,9 @@ def ranking(question: str, approaches: str, dimensions: "list[str]") -> str:
     )
 
 
-def checkpoint(wave: str) -> str:
+def checkpoint(wave: str, launch: str = "") -> str:
+    values = f'{{"checkpoint": "{wave}", "launch": "{launch}"}}' if launch else f'{{"checkpoint": "{wave}"}}'
     return (
         f"Checkpoint of the deliberation workflow after its {wave} wave. Call the StructuredOutput tool once "
-        f'with exactly {{"checkpoint": "{wave}"}} and nothing else; do not read files or write prose.'
+        f"with exactly {values} and nothing else; do not read files or write prose."
     )

@@ -171,6 +171,27 @@ LOST = "the deliberation of this workflow is not recorded"
 NO_OUTPUT_CALL = "it ended without calling StructuredOutput"
 
 
+def checkpoint_value(field: str, expected: str, got: object) -> str:
+    """One wrong value of a checkpoint agent's report (workflow_steps.checkpoint_problems)."""
+    shown = "nothing" if got is None else repr(got)[:80]
+    return f"{field}: {shown}, expected {expected!r}"
+
+
+def checkpoint_extra(keys: "list[str]") -> str:
+    return "values the prompt did not ask for: " + ", ".join(k[:40] for k in keys[:5])
+
+
+def checkpoint_warning(wave: str, problems: "list[str]") -> str:
+    """The deliberation's warning when a checkpoint agent reported other values than its prompt named."""
+    return (
+        f"the checkpoint after the {wave or '?'} wave reported other values than its prompt named "
+        f"({'; '.join(problems)}); its words are never read, the next wave came from the recorded state"
+    )
+
+
+SUPERSEDED = "a later launch of the plugin's workflow drives this deliberation; this run's checkpoint ends it"
+
+
 def no_accepted_report(who: str, refused: int, problem: str) -> str:
     """A workflow agent's report was refused every time (`problem`: the last reason's first line)."""
     return f"{who}: no accepted report after {refused} refused call(s) — {problem}"
