@@ -1,7 +1,7 @@
 export const meta = {
   name: 'deliberate',
-  description: 'Deliberate on a decision with independent persona agents (research, deliberation, blind ranking) under the deliberation plugin\'s rules; args: the question',
-  phases: [{title: 'Research'}, {title: 'Deliberation'}, {title: 'Ranking'}],
+  description: 'Deliberate on a decision with independent persona agents (research, deliberation, blind ranking, the decision document) under the deliberation plugin\'s rules; args: the question',
+  phases: [{title: 'Research'}, {title: 'Deliberation'}, {title: 'Ranking'}, {title: 'Document'}],
 }
 
 // The deliberation plugin's workflow (docs/WORKFLOW.md). It holds no rule: the plugin's hooks fill

@@ -1046,6 +1046,53 @@ def cases() -> "dict[str, tuple[str, Any]]":
             ),
         ),
         "prompts/checkpoint": ("prompts.checkpoint", dict(wave="research")),
+        "drafting/adopted": (
+            "drafting.adopted",
+            dict(approach="A", title="Outbox table", summary="Write events in the same transaction.", consensus=0.91),
+        ),
+        "drafting/rules": ("drafting.rules", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
+        "drafting/rules_rejected": (
+            "drafting.rules",
+            dict(minimums=[["requirements", 0], ["acceptance_criteria", 0], ["risks", 1]]),
+        ),
+        "drafting/material": (
+            "drafting.material",
+            dict(
+                deliberation="d-abc-1",
+                question="How should order events reach the bus?",
+                decision="Adopted: A — Outbox table (consensus 0.91)",
+                approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
+                items=[
+                    "- security-analyst:F1 (finding, high) [security-analyst, research]: Plain-text credentials\n  evidence: env:12"
+                ],
+                shape=["{...}", "It needs at least: requirements: 1."],
+            ),
+        ),
+        "drafting/outcome": (
+            "drafting.outcome",
+            dict(
+                deliberation="d-abc-1",
+                decision="Adopted: A — Outbox table (consensus 0.91)",
+                dissent=[["cost-analyst", "The relay doubles the bus bill."], ["ux-advocate", "Events arrive 40 ms later."]] * 2,
+                route="",
+                record_path=".claude/deliberation/records/d-abc-1.md",
+                counts="2 requirements, 2 acceptance criteria, 1 risk",
+                applies=True,
+            ),
+        ),
+        "drafting/outcome_held": (
+            "drafting.outcome",
+            dict(
+                deliberation="d-abc-1",
+                decision="No approach is adopted: the vote rejected them all.",
+                dissent=[],
+                route="Human review: the route is human-review (an irreversible change). Tell the user.",
+                record_path=".claude/deliberation/records/d-abc-1.md",
+                counts="0 requirements, 0 acceptance criteria, 2 risks",
+                applies=False,
+            ),
+        ),
+        "workflow/draft_not_recorded": ("workflow.DRAFT_NOT_RECORDED", None),
         "prompts/checkpoint_launch": ("prompts.checkpoint", dict(wave="research", launch="toolu_01Launch")),
         "workflow/checkpoint_warning": (
             "workflow.checkpoint_warning",

@@ -127,7 +127,7 @@ def established(delib) -> "dict[str, list[tuple[str, str, str]]]":
     return out
 
 
-def approach_list(delib) -> str:
+def approach_list(delib, head: str = progress.APPROACH_LIST_HEAD) -> str:
     """The approaches to put in every ranking prompt, in the neutral order ('' when none), each
     with what the challenge and depth steps established about it."""
     titles = approaches(delib)
@@ -135,7 +135,7 @@ def approach_list(delib) -> str:
         return ""
     summaries = _summaries(delib)
     facts = established(delib)
-    lines = [progress.APPROACH_LIST_HEAD] + ([progress.APPROACH_FACTS_NOTE] if facts else [])
+    lines = [head] + ([progress.APPROACH_FACTS_NOTE] if facts else [])
     for aid in neutral_order(delib, titles):
         summary = neutral(summaries.get(aid.rsplit(":", 1)[-1]) or "")
         title = neutral(titles[aid]) or titles[aid]

@@ -25,7 +25,17 @@ import json
 import re
 from typing import Any
 
-from deliberation.core import engine, next_step, personas, phases, shadows, spawn_budget, workflow_prompts, workflow_steps
+from deliberation.core import (
+    drafting,
+    engine,
+    next_step,
+    personas,
+    phases,
+    shadows,
+    spawn_budget,
+    workflow_prompts,
+    workflow_steps,
+)
 from deliberation.core import lineage as lin
 from deliberation.core.capture import check_data, file_report
 from deliberation.core.instructions import WORKFLOW_NAME as NAME
@@ -271,6 +281,8 @@ def started(turn: Turn, spawn: Spawn, agent_type: "str | None") -> None:
     if personas.normalise_agent_type(agent_type) == workflow_steps.CHECKPOINT_TYPE:
         spawn.checkpoint = True
         return
+    if drafting.is_drafter(agent_type):  # no deliberation agent: its report is the document
+        return
     delib = turn.tx.deliberation(run.deliberation_id)
     rec = workflow_steps.wave_agent(delib, agent_type) if delib is not None else None
     if rec is None:
@@ -328,6 +340,8 @@ def report_checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
     spawn, delib, rec = _report_owner(turn, event)
     if spawn is not None and spawn.checkpoint:
         return _checkpoint(turn, spawn, event.tool_input)
+    if spawn is not None and drafting.is_drafter(event.agent_type):
+        return _draft_checked(turn, spawn, event)
     if delib is None or rec is None or rec.channel != "workflow":
         return hookio.Answer()
     run = _run_of(turn, spawn)
@@ -348,6 +362,8 @@ def report_checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
 def report_accepted(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     """PostToolUse StructuredOutput: the report the client accepted is filed, once."""
     spawn, delib, rec = _report_owner(turn, event)
+    if spawn is not None and not spawn.checkpoint and drafting.is_drafter(event.agent_type):
+        return _draft_accepted(turn, spawn, event)
     if spawn is None or spawn.checkpoint or delib is None or rec is None or rec.channel != "workflow":
         return hookio.Answer()
     if rec.status not in ("spawned", "running"):
@@ -360,6 +376,38 @@ def report_accepted(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     file_report(delib, rec, report, ignored, turn.now)
     turn.notes.append(f"report of {rec.persona} recorded (workflow)")
     _move(turn, delib)
+    return hookio.Answer()
+
+
+def _drafting(turn: Turn, spawn: Spawn) -> "Deliberation | None":
+    """The deliberation a workflow drafter writes the document of (None: not the plugin's run's)."""
+    run = _run_of(turn, spawn)
+    if run is None or not run.plugin or not run.deliberation_id or run.script_check == "foreign":
+        return None
+    return turn.tx.deliberation(run.deliberation_id)
+
+
+def _draft_checked(turn: Turn, spawn: Spawn, event: hookio.PreToolUse) -> hookio.Answer:
+    """PreToolUse StructuredOutput of the drafter: its document is checked as a handed-over one."""
+    delib = _drafting(turn, spawn)
+    if delib is None or not drafting.due(delib):
+        return hookio.Answer()
+    _doc, _ignored, problem = drafting.check(delib, event.tool_input)
+    if problem is None:
+        return hookio.Answer()
+    delib.prd.problem = problem
+    turn.notes.append("drafted document refused: " + problem.splitlines()[0][:100])
+    return hookio.Answer.deny(words.report_refused(problem))
+
+
+def _draft_accepted(turn: Turn, spawn: Spawn, event: hookio.PostToolUse) -> hookio.Answer:
+    """PostToolUse StructuredOutput of the drafter: the document is recorded."""
+    delib = _drafting(turn, spawn)
+    if delib is None or not drafting.due(delib):
+        return hookio.Answer()
+    problem = drafting.record(delib, event.tool_input, turn.now)
+    delib.updated_at = turn.now
+    turn.notes.append("decision document recorded from the drafter" if problem is None else f"drafted document: {problem[:80]}")
     return hookio.Answer()
 
 

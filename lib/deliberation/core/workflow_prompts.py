@@ -11,7 +11,7 @@ spawn's. Pure over the Deliberation.
 
 from __future__ import annotations
 
-from deliberation.core import blind_ranking, engine, next_step, phases
+from deliberation.core import blind_ranking, drafting, engine, next_step, phases
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
@@ -110,6 +110,9 @@ def _waves(delib: Deliberation) -> "list[list]":
     drive = delib.workflow
     out = []
     for n, w in enumerate(drive.waves if drive else [], start=1):
+        if w.name == "drafting":  # the drafter is no deliberation agent: its report is the document
+            out.append([w.name, int(delib.prd.via == "drafter"), w.agents])
+            continue
         recs = [a for a in delib.agents if a.wave == n]
         out.append([w.name, sum(1 for a in recs if a.status == "reported"), len(recs)])
     return out
@@ -136,7 +139,11 @@ def outcome(delib: Deliberation, cfg: Config, relaunch: str) -> str:
         lines.append(run_words.depth_done(len(st.hot_spots), len(st.overrides), len(st.zeroed)))
     elif st.status == "off":
         lines.append(run_words.DEPTH_OFF)
-    if delib.phase == "PRD_GENERATION":
+    if delib.phase == "PRD_GENERATION" and delib.prd.status == "accepted" and delib.prd.via == "drafter":
+        lines.append(drafting.outcome_text(delib, drafting.record_path(delib.id)))
+    elif delib.phase == "PRD_GENERATION":
+        if drafting.due(delib) and any(w.name == "drafting" for w in (drive.waves if drive else [])):
+            lines.append(run_words.DRAFT_NOT_RECORDED)
         lines.append(render(engine.document_due(delib)))
     elif delib.phase == "RANKING" and delib.gate1 is not None and not delib.gate1.passed:
         lines.append(render(GateFailed(deliberation=delib.id, result=delib.gate1)))

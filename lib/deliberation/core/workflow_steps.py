@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deliberation.core import blind_ranking, isolation, next_step, personas, phases, spawn, workflow_prompts
+from deliberation.core import blind_ranking, drafting, isolation, next_step, personas, phases, spawn, workflow_prompts
 from deliberation.core.agent_model import assignment
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
@@ -34,7 +34,8 @@ from deliberation.text import workflow as words
 
 WAVE_LIMIT = 8  # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
-PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking"}
+PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking", "document": "Document"}
+DRAFTING = "drafting"  # the wave after the vote: the drafter writes the decision document (core/drafting.py)
 LABEL_SEP = " · "  # a wave agent's label: wave · persona (the checkpoint's: checkpoint · after <wave>)
 CHECKPOINT_SCHEMA: "dict[str, Any]" = {
     "type": "object",
@@ -175,7 +176,7 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
             tuple(
                 WaveAgent(t, "persona", "ranking", prompt, schema, models.get(personas.normalise_agent_type(t))) for t in types
             ),
-            last=True,
+            last=False,  # the drafting wave follows a vote that passes; a checkpoint decides
         )
     schema = _schema("deliberation", cfg, delib)
     if kind in ("synthesis", "debate"):
@@ -223,6 +224,20 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
             ),
         )
     return None
+
+
+def drafting_wave(delib: Deliberation) -> Wave:
+    """The drafter with every report's citable item whole (core/drafting.py); the run's last wave.
+    It is recorded as a wave, not as a deliberation agent: it neither researches nor votes."""
+    agent = WaveAgent(
+        next_step.agent_type(delib, drafting.DRAFTER), "synthesis", "deliberation", drafting.material(delib), drafting.schema()
+    )
+    return Wave(DRAFTING, "document", (agent,), last=True)
+
+
+def drafted(delib: Deliberation) -> bool:
+    """The drafting wave has run in this deliberation (it runs once; a failed draft is the main agent's)."""
+    return delib.workflow is not None and any(w.name == DRAFTING for w in delib.workflow.waves)
 
 
 def refusal(delib: Deliberation, cfg: Config, wave: Wave) -> "str | None":
@@ -297,6 +312,10 @@ def next_verdict(delib: Deliberation, cfg: Config, slots_left: int) -> Verdict:
         wave = _wave_for(delib, cfg, nxt.agent_types)
         if wave is not None:
             return _checked(delib, cfg, wave, slots_left)
+    if nxt.action == "document" and drafting.due(delib) and not drafted(delib):
+        wave = drafting_wave(delib)
+        why = _fits(wave, slots_left)
+        return done("budget", why) if why else Verdict(wave)
     if nxt.action in ("document", "conclude"):
         return done("ranked", nxt.text)
     if nxt.action == "wait":
@@ -312,7 +331,7 @@ def issue(delib: Deliberation, verdict: Verdict, launch: str, now: float) -> Non
     if wave is None or drive is None:
         return
     number = len(drive.waves) + 1
-    for a in wave.agents:
+    for a in wave.agents if wave.name != DRAFTING else ():
         key = f"{launch or 'workflow'}:{number}:{a.persona}"
         spawn.enter_stage(delib, a.kind, a.stage, a.persona, now)
         spawn.add_agent(

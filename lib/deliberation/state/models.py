@@ -492,10 +492,10 @@ class PrdState(_Model):
     problem: "str | None" = Field(None, description="Why the last document read was not accepted.")
     document: "DecisionDocument | None" = None
     ignored_keys: list[str] = Field(default_factory=list)
-    via: "Literal['write', 'answer'] | None" = Field(
+    via: "Literal['write', 'answer', 'drafter'] | None" = Field(
         None,
-        description="How the accepted document arrived: a Write call the plugin read (core/document_call.py) "
-        "or a fenced block ending the concluding answer.",
+        description="How the accepted document arrived: a Write call the plugin read (core/document_call.py), "
+        "a fenced block ending the concluding answer, or the drafter agent's report (core/drafting.py).",
     )
     announced: "AnnouncedRoute | None" = Field(
         None,

@@ -189,6 +189,7 @@ def checkpoint_warning(wave: str, problems: "list[str]") -> str:
     )
 
 
+DRAFT_NOT_RECORDED = "The drafter's decision document was not recorded (no accepted report): write it yourself as follows."
 SUPERSEDED = "a later launch of the plugin's workflow drives this deliberation; this run's checkpoint ends it"
 
 
