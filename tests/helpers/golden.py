@@ -1063,7 +1063,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
                 decision="Adopted: A — Outbox table (consensus 0.91)",
                 approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
                 items=[
-                    "- security-analyst:F1 (finding, high) [security-analyst, research]: Plain-text credentials\n  evidence: env:12"
+                    "- security-analyst:F1 (finding, high; security-analyst in research): Plain-text credentials\n  evidence: env:12"
                 ],
                 shape=["{...}", "It needs at least: requirements: 1."],
             ),
@@ -1093,6 +1093,18 @@ def cases() -> "dict[str, tuple[str, Any]]":
             ),
         ),
         "workflow/draft_not_recorded": ("workflow.DRAFT_NOT_RECORDED", None),
+        "workflow/context_dropped": (
+            "workflow.context_dropped",
+            dict(
+                sentences=["I think the real problem is that a retry double-charges everyone.", "Therefore we should add a key."]
+            ),
+        ),
+        "conformity/beyond_context": ("conformity.beyond_context", dict(findings=9, restated=3, dropped=2)),
+        "conformity/beyond_context_nothing_dropped": ("conformity.beyond_context", dict(findings=9, restated=0, dropped=0)),
+        "conformity/restated_context": (
+            "conformity.restated_context",
+            dict(restated=2, of=3, refs=["security-analyst:F1", "cost-analyst:F1"]),
+        ),
         "prompts/checkpoint_launch": ("prompts.checkpoint", dict(wave="research", launch="toolu_01Launch")),
         "workflow/checkpoint_warning": (
             "workflow.checkpoint_warning",

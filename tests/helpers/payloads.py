@@ -811,7 +811,9 @@ class PluginWorkflow:
                 if not step or step.get("next") != "run":
                     result = {"status": step.get("status") if step else "stopped", "why": (step or {}).get("why", "")}
                     break
-                wave = step["wave"]
+                wave = step["wave"]  # an agent's prompt and schema default to the wave's (as the script reads them)
+                shared = {k: wave[k] for k in ("prompt", "schema") if k in wave}
+                wave = {**wave, "agents": [{**shared, **a} for a in wave["agents"]]}
                 self.waves.append(wave)
                 for a in wave["agents"]:
                     self.agent(a["agentType"], answer(a))

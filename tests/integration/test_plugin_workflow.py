@@ -109,11 +109,10 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     assert args["plugin"] == "deliberation" and args["checkpoint"]["agentType"] == "checkpoint"
     first = args["first"]["wave"]
     assert [a["agentType"] for a in first["agents"]] == PANEL and first["name"] == "research"
-    prompts = {a["prompt"] for a in first["agents"]}
-    assert len(prompts) == 1  # every research agent gets the same prompt: the question and the context
-    (prompt,) = prompts
+    # every research agent gets the same prompt (the question and the context) and schema: said once, on the wave
+    assert not [a for a in first["agents"] if "prompt" in a or "schema" in a]
+    prompt, schema = first["prompt"], first["schema"]
     assert prompt.startswith("Phase: research\nQuestion: " + QUESTION) and "orders/api.py" in prompt
-    schema = first["agents"][0]["schema"]
     assert schema["properties"]["phase"]["enum"] == ["research"] and schema["properties"]["findings"]["minItems"] == 1
 
     out = wf.run(args, answers)
@@ -132,7 +131,7 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     (drafter,) = wf.waves[4]["agents"]
     assert wf.waves[4]["last"] and drafter["agentType"] == "drafter" and drafter["schema"]["title"] == "DecisionDocument"
     for persona in PANEL:  # every citable item whole, with its evidence
-        assert f"- {persona}:F1 (finding, high) [{persona}, research]: {persona} finding about" in drafter["prompt"]
+        assert f"- {persona}:F1 (finding, high; {persona} in research): {persona} finding about" in drafter["prompt"]
         assert f"evidence: docs/{persona}.md:10" in drafter["prompt"]
 
     note = out["notification"].context

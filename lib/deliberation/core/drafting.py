@@ -56,11 +56,13 @@ def _clip(text: str, n: int) -> str:
 
 
 def _item(src: prd.Source, n: int) -> str:
-    head = {"finding": f"finding, {src.detail}", "dissent": f"dissent on {src.detail}", "refutation": src.detail}.get(
-        src.kind, f"hot spot, {src.detail.replace('_', ' ')}"
-    )
-    who = f" [{src.persona}, {src.stage}]" if src.persona else ""
-    line = f"- {src.id} ({head}){who}: {_clip(src.text, n)}"
+    head = {
+        "finding": f"finding, {src.detail}",
+        "dissent": f"dissent on {src.detail}",
+        "refutation": f"refutation: {src.detail}",
+    }.get(src.kind, f"hot spot, {src.detail.replace('_', ' ')}")
+    who = f"; {src.persona} in {src.stage}" if src.persona else ""
+    line = f"- {src.id} ({head}{who}): {_clip(src.text, n)}"
     return line + (f"\n  evidence: {_clip(src.evidence, n)}" if src.evidence.strip() else "")
 
 

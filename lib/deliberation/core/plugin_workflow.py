@@ -183,7 +183,10 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
             "workflow_nothing",
             words.nothing_to_run(delib.id, verdict.why, next_step.progress_text(delib, turn.cfg)),
         )
-    workflow_steps.start_drive(delib, launch, context)
+    drive = workflow_steps.start_drive(delib, launch, context)
+    dropped = words.context_dropped(drive.dropped) if drive.dropped and launch == drive.launches[0] else ""
+    if dropped:
+        delib.warnings.append(dropped)
     workflow_steps.issue(delib, verdict, launch, turn.now)
     run = lin.record_workflow(
         turn.tx.lineage,
@@ -211,7 +214,8 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
     turn.notes.append(f"plugin workflow: {verdict.wave.name} wave of {len(verdict.wave.agents)} for {delib.id}")
     return hookio.Answer(
         updated_input={**event.tool_input, "args": args},
-        context=words.launched(delib.id, verdict.wave.name, [a.persona for a in verdict.wave.agents]),
+        context=words.launched(delib.id, verdict.wave.name, [a.persona for a in verdict.wave.agents])
+        + (f"\n{dropped}" if dropped else ""),
     )
 
 

@@ -11,10 +11,11 @@ spawn's. Pure over the Deliberation.
 
 from __future__ import annotations
 
-from deliberation.core import blind_ranking, drafting, engine, next_step, phases
+from deliberation.core import blind_ranking, drafting, engine, independence, next_step, phases
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
+from deliberation.text import conformity as conformity_words
 from deliberation.text import prompts as words
 from deliberation.text import workflow as run_words
 from deliberation.text.depth import tier2_lines
@@ -26,8 +27,9 @@ CONTEXT_CHARS = 4000
 
 
 def shared_context(text: str) -> str:
-    """The shared project context as every research prompt carries it (whitespace-trimmed, bounded)."""
-    text = (text or "").strip()
+    """The shared project context as every research prompt carries it: facts, its conclusion
+    sentences dropped (core/independence.py), whitespace-trimmed, bounded."""
+    text, _dropped = independence.split_context((text or "").strip())
     return text if len(text) <= CONTEXT_CHARS else text[: CONTEXT_CHARS - 1] + "…"
 
 
@@ -125,6 +127,9 @@ def outcome(delib: Deliberation, cfg: Config, relaunch: str) -> str:
     drive = delib.workflow
     status = drive.status if drive else "done"
     lines = [run_words.run_ended(delib.id, status, _waves(delib))]
+    m = independence.measure(delib)
+    if m.findings:
+        lines.append(conformity_words.beyond_context(m.findings, len(m.restated), len(m.dropped)))
     if status in ("failed", "hooks_off", "foreign") and drive is not None and drive.outcome:
         lines.append(run_words.what_happened(drive.outcome))
     missed = [a for a in delib.agents if a.channel == "workflow" and a.status == "invalid"]

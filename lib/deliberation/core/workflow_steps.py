@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deliberation.core import blind_ranking, drafting, isolation, next_step, personas, phases, spawn, workflow_prompts
+from deliberation.core import blind_ranking, drafting, independence, isolation, next_step, personas, phases, spawn
+from deliberation.core import workflow_prompts
 from deliberation.core.agent_model import assignment
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
@@ -95,17 +96,24 @@ class Verdict:
         if self.wave is None:
             return {**out, "next": "done", "status": self.status, "why": self.why[:2000]}
         w = self.wave
+        # what every agent of the wave shares (a research wave's one prompt, a stage's schema) is said
+        # once, on the wave: the client repeats the first wave's args in the main agent's notification
+        shared = {
+            key: value
+            for key, value in (("prompt", w.agents[0].prompt), ("schema", w.agents[0].schema))
+            if len(w.agents) > 1 and all((a.prompt if key == "prompt" else a.schema) == value for a in w.agents)
+        }
         agents = [
             {
                 "agentType": a.agent_type,
                 "label": a.label(w.name),
-                "prompt": a.prompt,
-                "schema": a.schema,
+                **({} if "prompt" in shared else {"prompt": a.prompt}),
+                **({} if "schema" in shared else {"schema": a.schema}),
                 **({"model": a.model} if a.model else {}),
             }
             for a in w.agents
         ]
-        wave: dict[str, Any] = {"name": w.name, "phase": PHASE_TITLE[w.stage], "last": w.last, "agents": agents}
+        wave: dict[str, Any] = {"name": w.name, "phase": PHASE_TITLE[w.stage], "last": w.last, **shared, "agents": agents}
         if not w.last:
             launches = delib.workflow.launches if delib.workflow is not None else []
             wave["checkpoint"] = workflow_prompts.checkpoint(w.name, launches[-1] if launches else "")
@@ -422,7 +430,9 @@ def checkpoint_problems(values: object, wave: str, launch: str) -> "list[str]":
 def start_drive(delib: Deliberation, launch: str, context: str) -> WorkflowDrive:
     drive = delib.workflow
     if drive is None:
-        drive = delib.workflow = WorkflowDrive(context=workflow_prompts.shared_context(context))
+        drive = delib.workflow = WorkflowDrive(
+            context=workflow_prompts.shared_context(context), dropped=independence.split_context((context or "").strip())[1]
+        )
     drive.launches.append(launch)
     drive.status, drive.outcome, drive.told = "running", "", False
     return drive

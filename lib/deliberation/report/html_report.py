@@ -19,6 +19,7 @@ from typing import Any
 from deliberation.report import decision_record as dr
 from deliberation.report import outcome as oc
 from deliberation.state.models import Deliberation, Lineage
+from deliberation.text import conformity as conformity_words
 from deliberation.text.depth import hot_spot_line
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
@@ -499,6 +500,9 @@ def _dissent_conformity(rec: dict) -> str:
         )
     else:
         conf = '<p class="note">No herding pattern detected.</p>'
+    if rec.get("independence"):
+        i = rec["independence"]
+        conf = f"<p>{esc(conformity_words.beyond_context(i['findings'], len(i['restated']), len(i['dropped'])))}</p>" + conf
     two = rec.get("two_agent")
     if two:
         conf = (

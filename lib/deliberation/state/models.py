@@ -33,6 +33,7 @@ Detector = Literal[
     "same_reasoning",
     "two_agent_rule",
     "single_model",
+    "restated_context",
 ]
 HotSpotKind = Literal["refuted", "contradiction", "missed_angle"]
 RouteName = Literal["auto-execute", "auto-reject", "human-review", "hard-reject"]
@@ -524,6 +525,11 @@ class WorkflowDrive(_Model):
     checkpoints: int = Field(0, description="Verdicts given to the script.")
     outcome: str = Field("", description="Why the run ended: the last verdict's status, or the failure.")
     context: str = Field("", description="The shared project context every research prompt carried.")
+    dropped: list[str] = Field(
+        default_factory=list,
+        description="Sentences of the context the main agent gave that stated a conclusion, dropped from it "
+        "(core/independence.py): the personas get facts about the project, not the main agent's reading.",
+    )
     told: bool = Field(False, description="The main agent was told the outcome (the task notification).")
     answered: dict[str, Any] = Field(
         default_factory=dict,

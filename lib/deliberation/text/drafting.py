@@ -11,7 +11,8 @@ DISSENT_CHARS = 160
 
 def adopted(approach: str, title: str, summary: str, consensus: float) -> str:
     line = f"Adopted: {approach} — {title}"
-    return line + (f". {summary}" if summary and summary != title else "") + f" (consensus {consensus:.2f})"
+    said = summary.strip().rstrip(".")
+    return line + (f". {said}" if said and said != title.strip().rstrip(".") else "") + f" (consensus {consensus:.2f})"
 
 
 def rules(minimums: "list[tuple[str, int]] | list[list]") -> str:

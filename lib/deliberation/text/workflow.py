@@ -189,6 +189,15 @@ def checkpoint_warning(wave: str, problems: "list[str]") -> str:
     )
 
 
+def context_dropped(sentences: "list[str]") -> str:
+    """The shared context lost the sentences that stated a conclusion (core/independence.py)."""
+    shown = " | ".join(s[:160] for s in sentences[:4]) + (f" | (+{len(sentences) - 4} more)" if len(sentences) > 4 else "")
+    return (
+        f"Shared context: {len(sentences)} sentence(s) stating a conclusion were dropped — the personas get facts "
+        f"about the project (files, constraints, the question's terms), not your reading of them: {shown}"
+    )
+
+
 DRAFT_NOT_RECORDED = "The drafter's decision document was not recorded (no accepted report): write it yourself as follows."
 SUPERSEDED = "a later launch of the plugin's workflow drives this deliberation; this run's checkpoint ends it"
 
