@@ -106,3 +106,23 @@ def test_no_depth_no_facts_and_the_list_is_unchanged():
     d = contested(red_team={"refutations": []})
     assert established.facts(d) == {}
     assert "established" not in blind_ranking.approach_list(d)
+
+
+def test_research_proposals_are_mapped_to_the_synthesis_ids_never_re_lettered():
+    """One identity per approach: the synthesis names the research proposals it takes over by their
+    refs, or a title says it; a research persona's B is then the synthesis' A everywhere."""
+    from deliberation.core.depth.hot_spots import approach_index, taken_over
+
+    d = contested()
+    synth = next(a for a in d.agents if a.kind == "synthesis")
+    synth.report.approaches[0].summary += " Takes over security-analyst:B and performance-engineer:Z."
+    d.agents[0].report.approaches[0].title = "Dual write!"  # the security analyst's own A is the synthesis' B by title
+    ranked = {"A": "Postgres outbox with a relay worker", "B": "Dual write"}
+    assert taken_over(d, ranked) == {
+        ("security-analyst", "B"): "A",
+        ("performance-engineer", "Z"): "A",
+        ("security-analyst", "A"): "B",
+    }
+    index = approach_index(d)
+    assert index.of(d.agents[0], "B") == "A" and index.of(d.agents[0], "A") == "B"
+    assert "security-analyst:B" not in index  # mapped, not a second approach
