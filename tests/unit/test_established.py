@@ -1,6 +1,6 @@
 """depth/established + blind_ranking.approach_list: what the red-team passes and the tier-2 workers
 established about each approach reaches the rankers as facts (verdict, claim, evidence), in the
-neutral list, with no vote, score, verdict count, leader or agent name (issue #38)."""
+neutral list, with no vote, score, verdict count, leader or agent name."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from deliberation.core.depth import axis as da
 from deliberation.core.depth import established
 from deliberation.state.config import Config
 
-from tests.unit.test_depth_axis import ROOMY, add, contested
+from tests.helpers.depth_cases import ROOMY, add, contested
 
 
 def deepened():

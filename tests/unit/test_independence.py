@@ -1,6 +1,6 @@
 """core/independence: the shared context keeps facts and loses the main agent's conclusions; the
 findings that only restate what the agents were given are counted, and a vote resting on them
-is a conformity warning that never blocks (issue #38)."""
+is a conformity warning that never blocks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from deliberation.core import independence, quality_gate
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation, WorkflowDrive
 
-from tests.unit.test_depth_axis import rec
+from tests.helpers.depth_cases import rec
 
 CONTEXT = (
     "Files: jobs/billing.py (the nightly charge job), db/schema.sql.\n"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from deliberation.core import personas
+from deliberation.core.depth import established as depth_facts
 from deliberation.core.similarity import containment, tokens
 from deliberation.core.phases import approaches as collected
 from deliberation.core.phases import current
@@ -112,8 +113,6 @@ def established(delib) -> "dict[str, list[tuple[str, str, str]]]":
     """Ranked approach id → (verdict, claim, evidence) the red-team passes and the tier-2 workers
     established about it with evidence (core/depth/established.py), each sentence that would say
     something of the vote (a leader, a score, who backs what) dropped: facts, not votes."""
-    from deliberation.core.depth import established as depth_facts
-
     ids = list(approaches(delib))
     out: dict[str, list[tuple[str, str, str]]] = {}
     for aid, found in depth_facts.facts(delib).items():

@@ -1,4 +1,4 @@
-"""The decision document is drafted where the reports are (issue #38).
+"""The decision document is drafted where the reports are.
 
 Once the vote has passed, a drafter agent (`agents/drafter.md`, no persona: like the checkpoint
 it only reports) gets every report's citable item WHOLE — the finding's claim and evidence, the
@@ -27,6 +27,7 @@ from deliberation.text import drafting as words
 
 DRAFTER = personas.DRAFTER
 RECORDS = ".claude/deliberation/records"  # state/paths.py: Layout.record
+REPORT_BYTES = 400_000  # the drafter's document, at most
 MATERIAL_BUDGET = 60_000  # bytes of the drafter's prompt (an updatedInput of 60 KB goes through whole)
 TEXT_CHARS = (1200, 600, 300, 160)  # each item's text and evidence, clipped shorter until the material fits
 
@@ -97,9 +98,9 @@ def material(delib: Deliberation) -> str:
 
 def check(delib: Deliberation, data: object) -> "tuple[DecisionDocument | None, list[str], str | None]":
     """(document, ignored keys, problem): a drafter's report, checked like a handed-over document."""
-    if isinstance(data, str):
+    if isinstance(data, str):  # the turn-by-turn drafter's answer: one fenced json block (or the JSON alone)
         try:
-            doc, ignored = prd.read_content(data, 400_000)
+            doc, ignored = prd.extract_document(data, REPORT_BYTES) if "```" in data else prd.read_content(data, REPORT_BYTES)
         except prd.DocumentProblem as exc:
             return None, [], str(exc)
     elif isinstance(data, dict):

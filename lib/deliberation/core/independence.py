@@ -1,4 +1,4 @@
-"""Independence from the main agent's framing (issue #38).
+"""Independence from the main agent's framing.
 
 The shared context a research persona receives should be facts about the project (files,
 constraints, the question's terms), not the main agent's conclusions: a decisive fact the main

@@ -127,9 +127,6 @@ def outcome(delib: Deliberation, cfg: Config, relaunch: str) -> str:
     drive = delib.workflow
     status = drive.status if drive else "done"
     lines = [run_words.run_ended(delib.id, status, _waves(delib))]
-    m = independence.measure(delib)
-    if m.findings:
-        lines.append(conformity_words.beyond_context(m.findings, len(m.restated), len(m.dropped)))
     if status in ("failed", "hooks_off", "foreign") and drive is not None and drive.outcome:
         lines.append(run_words.what_happened(drive.outcome))
     missed = [a for a in delib.agents if a.channel == "workflow" and a.status == "invalid"]
@@ -144,6 +141,9 @@ def outcome(delib: Deliberation, cfg: Config, relaunch: str) -> str:
         lines.append(run_words.depth_done(len(st.hot_spots), len(st.overrides), len(st.zeroed)))
     elif st.status == "off":
         lines.append(run_words.DEPTH_OFF)
+    m = independence.measure(delib)
+    if m.findings and delib.phase in ("PRD_GENERATION", "COMPLETE", "RANKING"):
+        lines.append(conformity_words.beyond_context(m.findings, len(m.restated), len(m.dropped)))
     if delib.phase == "PRD_GENERATION" and delib.prd.status == "accepted" and delib.prd.via == "drafter":
         lines.append(drafting.outcome_text(delib, drafting.record_path(delib.id)))
     elif delib.phase == "PRD_GENERATION":

@@ -42,7 +42,7 @@ CHECKPOINT_SCHEMA: "dict[str, Any]" = {
     "type": "object",
     "properties": {
         "checkpoint": {"type": "string", "description": "The wave just ended."},
-        "launch": {"type": "string", "description": "The launch id the prompt names."},
+        "launch": {"type": "string", "description": words.LAUNCH_FIELD},
     },
     "required": ["checkpoint"],
 }

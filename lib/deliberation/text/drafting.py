@@ -9,6 +9,35 @@ DISSENT_SHOWN = 3
 DISSENT_CHARS = 160
 
 
+NOT_RECORDED = "The drafter's decision document was not recorded: write it yourself as follows."
+
+
+def not_due(deliberation: str, phase: str) -> str:
+    """A drafter spawned when no decision document is due."""
+    where = f"deliberation {deliberation} is in {phase}" if deliberation else "no deliberation is open"
+    return (
+        f"Drafter spawn denied: the drafter writes a deliberation's decision document once its vote has passed, and "
+        f"{where}. Next: follow the deliberation's current step; spawn the drafter when the plugin asks for the document."
+    )
+
+
+def send_back(problem: str) -> str:
+    """The drafter's document could not be recorded: what to fix (said to the drafter, once)."""
+    return (
+        f"Your decision document was not recorded: {problem}\nFix exactly that and end your answer again with the "
+        "whole document as ONE fenced json block, citing only the ids your task lists."
+    )
+
+
+def offer(agent_type: str) -> str:
+    """The turn-by-turn request's shortest way: the drafter writes the document from every report."""
+    return (
+        f'Shortest way: spawn the drafter — Agent({{subagent_type: "{agent_type}", description: "decision document", '
+        'prompt: "draft"}) in the foreground; the plugin hands it every report whole and records its document, and '
+        "its result tells you what to say. Otherwise write it yourself:"
+    )
+
+
 def adopted(approach: str, title: str, summary: str, consensus: float) -> str:
     line = f"Adopted: {approach} — {title}"
     said = summary.strip().rstrip(".")

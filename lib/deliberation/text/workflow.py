@@ -198,6 +198,7 @@ def context_dropped(sentences: "list[str]") -> str:
     )
 
 
+LAUNCH_FIELD = "The launch id the prompt names."
 DRAFT_NOT_RECORDED = "The drafter's decision document was not recorded (no accepted report): write it yourself as follows."
 SUPERSEDED = "a later launch of the plugin's workflow drives this deliberation; this run's checkpoint ends it"
 

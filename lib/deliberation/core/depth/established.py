@@ -1,5 +1,5 @@
 """What the challenge and depth steps established about each ranked approach, as facts for the
-rankers (issue #38: "the vote ranks the approaches as the depth step left them").
+rankers: the vote ranks the approaches as the depth step left them.
 
 A red-team pass (either round) or a tier-2 worker that refuted, weakened or upheld a ranked
 approach WITH evidence — naming the approach, or a hot spot about exactly that approach — gives
