@@ -1052,7 +1052,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
         ),
         "drafting/not_due": ("drafting.not_due", dict(deliberation="d-abc-1", phase="RANKING")),
         "drafting/not_due_none_open": ("drafting.not_due", dict(deliberation="", phase="")),
-        "drafting/send_back": ("drafting.send_back", dict(problem="requirement R1 cites security-analyst:F9, which is not listed")),
+        "drafting/send_back": (
+            "drafting.send_back",
+            dict(problem="requirement R1 cites security-analyst:F9, which is not listed"),
+        ),
         "drafting/offer": ("drafting.offer", dict(agent_type="deliberation:drafter")),
         "drafting/not_recorded": ("drafting.NOT_RECORDED", None),
         "drafting/rules": ("drafting.rules", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
