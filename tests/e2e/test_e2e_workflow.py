@@ -71,7 +71,7 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     assert ranking and all("Approaches to rank (neutral order; it ranks nothing):" in r.agent_prompt for r in ranking)
     # the drafter: every citable item whole, the document reported by StructuredOutput
     (drafter,) = [r for r in run.log.requests if r.is_subagent and "Phase: decision document of deliberation" in r.agent_prompt]
-    assert [t.get("name") for t in drafter.body.get("tools") or []] == ["StructuredOutput"], info
+    assert "StructuredOutput" in [t.get("name") for t in drafter.body.get("tools") or []], info
     assert "security-analyst:F1 (finding" in drafter.agent_prompt and "evidence: " in drafter.agent_prompt
     # the main agent: the launch, its result, the notification with the short outcome — no id listing
     mains = run.main_requests

@@ -78,10 +78,12 @@ def test_the_checkpoint_agent_can_only_report():
 
 
 def test_the_drafter_only_reports_and_is_no_persona():
-    """The drafter writes the decision document from what the plugin hands it: no file tools, no
-    vote, and its body says how it reports on both paths."""
+    """The drafter writes the decision document from what the plugin hands it: no vote, and its
+    body says how it reports on both paths."""
     meta, body = parse_front_matter(_text(personas.DRAFTER))
-    assert meta["name"] == personas.DRAFTER and meta["tools"] == "StructuredOutput"
+    # Read only: the client refuses to spawn an agent whose tools resolve to nothing (measured on
+    # 2.1.332: `tools: StructuredOutput` outside a workflow is "spawned with zero tools — refusing")
+    assert meta["name"] == personas.DRAFTER and meta["tools"] == "Read"
     assert personas.kind_of(personas.DRAFTER) is None
     assert "StructuredOutput" in body and "fenced json" in body
 
