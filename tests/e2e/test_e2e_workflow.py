@@ -194,3 +194,64 @@ def test_reports_are_checked_the_cap_is_recorded_and_workflow_agents_take_no_mes
     refused = [r for r in run.main_requests[-1].tool_results if "SendMessage refused" in r["text"]]
     assert refused and refused[0]["text"].startswith("SendMessage refused: deliberation:security-analyst (agent ")
     assert d["phase"] == "COMPLETE", (d["phase"], d["failure_reasons"])
+
+
+def test_the_rankers_read_what_the_red_team_established_about_each_approach(run_claude, e2e_project):
+    """The ranking wave's material: under each approach, what the red team weakened or upheld with
+    its evidence — no agent named, no vote — and the prompt passes the blind-ranking check."""
+    from scenarios_workflow import standard_table
+
+    write_config(e2e_project.path, {})
+    reports = standard_table()
+    for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
+        reports[(lens, "deliberation")] = {
+            "phase": "deliberation",
+            "summary": f"{lens} on H1",
+            "hot_spots": ["H1"],
+            "findings": [
+                {
+                    "id": "F1",
+                    "claim": f"{lens}: the warm-up window is 4 s per node, measured on staging.",
+                    "evidence": "ops/staging.log",
+                }
+            ],
+            "refutations": [
+                {
+                    "target": "H1",
+                    "verdict": "weakened",
+                    "claim": "A rolling deploy of 12 nodes leaves a stale window of about 48 s in total.",
+                    "evidence": "deploy/rollout.yaml: 12 nodes, 4 s warm-up each (ops/staging.log)",
+                }
+            ],
+            "confidence": 0.6,
+        }
+    red_team = dict(reports[("red-team", "deliberation")])
+    red_team["refutations"] = [
+        {
+            "target": "A",
+            "verdict": "weakened",
+            "claim": "Invalidation events are lost when a node restarts, so the 30 s bound does not hold after a deploy.",
+            "evidence": "orders/cache.py:52 subscribes after warm-up; deploy/rollout.yaml restarts nodes one by one",
+        }
+    ]
+    reports[("red-team", "deliberation")] = red_team
+    run = run_claude(
+        e2e_project,
+        PROMPT,
+        WorkflowDeliberation(QUESTION, "plugin", reports=reports),
+        mode="plugin",
+        allowed_tools=TOOLS,
+        timeout=180,
+    )
+    info = run.describe()
+    assert_clean(run)
+    ranking = [r for r in run.log.requests if r.is_subagent and "Phase: ranking" in r.agent_prompt]
+    assert len(ranking) == 3, info
+    for r in ranking:
+        prompt = r.agent_prompt.replace("\n  ", "\n")
+        assert "    · weakened: Invalidation events are lost when a node restarts" in prompt, prompt[:1500]
+        assert "(evidence: orders/cache.py:52 subscribes after warm-up" in prompt
+        assert "    · weakened: A rolling deploy of 12 nodes leaves a stale window of about 48 s in total." in prompt
+        assert "red-team" not in prompt and "red team" not in prompt.lower().replace("the challenge and depth steps", "")
+    (d,) = run.deliberations()
+    assert not [w for w in d["refused_transitions"] if "blind" in w.lower()], d["refused_transitions"]
