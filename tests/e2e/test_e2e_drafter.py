@@ -7,35 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from fake_api import ApiRequest, ReplyLike, agent_call, text
-from harness import agent_type, assert_clean
-from scenarios import CITABLE_LINE, decision_document, report_message
-from scenarios_gates import PROMPT, QUESTION, StagedDeliberation, standard_reports, write_config
+from harness import assert_clean
+from scenarios_gates import DRAFTING, PROMPT, QUESTION, DrafterDeliberation, standard_reports, write_config
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
-DRAFTING = "Phase: decision document of deliberation "
-OFFER = "Shortest way: spawn the drafter"
-
-
-class DrafterDeliberation(StagedDeliberation):
-    """The passing per-turn deliberation whose main agent takes the request's shortest way."""
-
-    def final(self, req: ApiRequest) -> ReplyLike:
-        spawned = [u for u in req.tool_uses if u.get("name") in ("Agent", "Task") and "drafter" in str(u["input"])]
-        if not spawned and OFFER in req.all_text:
-            return [
-                text("The vote passed; the drafter writes the decision document."),
-                agent_call("draft", agent_type("drafter", self.mode), description="decision document", run_in_background=False),
-            ]
-        return "Decision: A (per-node price cache with a 30 s TTL and invalidation events); the dissent is recorded."
-
-    def subagent(self, req: ApiRequest) -> ReplyLike:
-        if DRAFTING in req.agent_prompt:
-            lines = (line.strip() for line in req.agent_prompt.splitlines())
-            ids = [(m.group(1), m.group(2)) for line in lines if (m := CITABLE_LINE.match(line))]
-            return report_message(decision_document(ids), prose="The decision document.")
-        return super().subagent(req)
 
 
 def test_the_main_agent_spawns_the_drafter_and_carries_only_the_outcome(run_claude, e2e_project):
