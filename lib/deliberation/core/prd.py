@@ -302,8 +302,8 @@ def request_text(delib) -> str:
     head = doc_words.request_head(delib.outcome == "rejected", document_call.relative(delib.id))
     return "\n".join(
         [
-            drafting_words.offer(f"{delib.agent_prefix}{personas.DRAFTER}"),
             head,
+            drafting_words.offer(f"{delib.agent_prefix}{personas.DRAFTER}"),
             EXAMPLE,
             doc_words.rules(list(minimums(delib.outcome).items())),
             doc_words.cite_head(len(catalogue)),

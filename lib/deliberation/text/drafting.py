@@ -34,7 +34,7 @@ def offer(agent_type: str) -> str:
     return (
         f'Shortest way: spawn the drafter — Agent({{subagent_type: "{agent_type}", description: "decision document", '
         'prompt: "draft"}) in the foreground; the plugin hands it every report whole and records its document, and '
-        "its result tells you what to say. Otherwise write it yourself:"
+        "its result tells you what to say. Otherwise write it yourself, in this shape:"
     )
 
 
