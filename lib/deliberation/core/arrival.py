@@ -69,7 +69,8 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
         spawn.model = read.model(event.agent_transcript_path)
     if rec is not None and not rec.model and spawn is not None:
         rec.model = spawn.model
-    if spawn is not None and spawn.checkpoint:
+    if spawn is not None and (spawn.checkpoint or (spawn.workflow and drafting.is_drafter(event.agent_type))):
+        # the workflow's own steps (checkpoints, the drafter): their calls are part of the cost
         plugin_workflow.checkpoint_stopped(turn, spawn, event.agent_transcript_path)
     if rec is None and drafting.is_drafter(event.agent_type) and not (spawn is not None and spawn.workflow):
         answer = drafter_call.stopped(turn, event)  # the turn-by-turn drafter: its document

@@ -535,8 +535,12 @@ class WorkflowDrive(_Model):
         default_factory=dict,
         description="The last checkpoint answered: its agent id and the verdict it was given (a repeated call gets the same).",
     )
-    checkpoint_transcripts: list[str] = Field(default_factory=list, description="The checkpoints' transcripts.")
-    checkpoint_usage: "TokenUsage | None" = Field(None, description="The checkpoints' API calls, summed at the conclusion.")
+    checkpoint_transcripts: list[str] = Field(
+        default_factory=list, description="The transcripts of the workflow's own steps: the checkpoints and the drafter."
+    )
+    checkpoint_usage: "TokenUsage | None" = Field(
+        None, description="The API calls of the workflow's own steps (checkpoints, the drafter), summed at the conclusion."
+    )
 
 
 class Deliberation(_File):
