@@ -39,6 +39,7 @@ def test_the_drafter_gets_every_report_whole_and_the_main_agent_gets_the_outcome
     assert d["prd"]["status"] == "accepted" and d["prd"]["via"] == "drafter"
     told = out["post"].context or ""
     assert f"Deliberation {d['id']} decided." in told and "drafted from every report and recorded" in told
+    assert told.startswith("Beyond the shared context: 3 of 3 findings are the panel's own; 0 only restate it.")
     assert "Ids you may cite" not in told and "security-analyst:F1" not in told
     print(f"turn-by-turn: drafter material {len(material.encode())} bytes; main agent's outcome {len(told.encode())} bytes")
     done = s.stop(message="We adopt dual-write for two weeks, then cut over; the dissent is recorded.")

@@ -11,7 +11,8 @@ the request to write it itself. Pure over the Turn.
 
 from __future__ import annotations
 
-from deliberation.core import drafting, engine
+from deliberation.core import drafting, engine, independence
+from deliberation.text import conformity as conformity_words
 from deliberation.core.turn import Turn
 from deliberation.text import drafting as words
 from deliberation.text.render import render
@@ -52,5 +53,7 @@ def returned(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     if delib is None or delib.phase != "PRD_GENERATION":
         return hookio.Answer()
     if delib.prd.status == "accepted" and delib.prd.via == "drafter":
-        return hookio.Answer(context=drafting.outcome_text(delib, drafting.record_path(delib.id)))
+        m = independence.measure(delib)
+        beyond = conformity_words.beyond_context(m.findings, len(m.restated), len(m.dropped)) + "\n" if m.findings else ""
+        return hookio.Answer(context=beyond + drafting.outcome_text(delib, drafting.record_path(delib.id)))
     return hookio.Answer(context=words.NOT_RECORDED + "\n" + render(engine.document_due(delib)))
