@@ -31,6 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 MAIN_REQUESTS_TARGET = 4
 MAIN_SHARE_TARGET = 0.25
 MULTIPLE_TARGET = 5.0
+DRAFTING = "Phase: decision document of deliberation "  # the drafter's material (core/drafting.py)
+OUTCOME_END = "The deliberation closes when you stop."  # the last line of the main agent's short outcome
 
 
 def figures(run) -> dict:
@@ -40,7 +42,16 @@ def figures(run) -> dict:
     mains = [r for r in agents if r.is_main_agent]
     main_bytes = sum(size[id(r)] for r in mains)
     total = sum(size.values())
+    drafter = [r for r in agents if DRAFTING in r.agent_prompt]
+    told = [r.new_text for r in mains if OUTCOME_END in r.new_text and " decided. " in r.new_text]
+    outcome = ""
+    if told:
+        text = told[-1]
+        start = text.rfind("Deliberation ", 0, text.index(" decided. "))
+        outcome = text[start : text.index(OUTCOME_END, start) + len(OUTCOME_END)]
     return {
+        "drafter_material": len(drafter[-1].agent_prompt.encode()) if drafter else 0,
+        "outcome": len(outcome.encode()),
         "main_requests": len(mains),
         "main_bytes": main_bytes,
         "requests": len(agents),
@@ -62,7 +73,7 @@ def single_agent(req):
     return "Scripted" if req.is_side_request else ALONE
 
 
-def protocol_scenario(scenarios_gates, scenarios_workflow):
+def protocol_scenario(scenarios_gates, scenarios_workflow, drafter: bool = False):
     sg = scenarios_gates
     waves = (
         sg.Wave("research", sg.PANEL),
@@ -72,7 +83,7 @@ def protocol_scenario(scenarios_gates, scenarios_workflow):
     )
     reports = sg.standard_reports()
     reports[("debate-moderator", "deliberation")] = scenarios_workflow.DEBATE
-    return sg.StagedDeliberation(reports, waves)
+    return (sg.DrafterDeliberation if drafter else sg.StagedDeliberation)(reports, waves)
 
 
 def run(out=sys.stdout) -> "list[Target]":
@@ -85,10 +96,10 @@ def run(out=sys.stdout) -> "list[Target]":
         with tempfile.TemporaryDirectory(prefix="bench-cost-") as tmp:
             base = Path(tmp)
             venv = harness.hook_python_prefix(base / "hooks-venv")
-            for name in ("workflow", "protocol", "alone"):
+            for name in ("workflow", "protocol", "protocol+drafter", "alone"):
                 for sub in ("project", "home", "tmp"):
                     (base / name / sub).mkdir(parents=True)
-            for name in ("workflow", "protocol"):
+            for name in ("workflow", "protocol", "protocol+drafter"):
                 harness.install_into_project(base / name / "project", venv)
                 sg.write_config(base / name / "project", {})
             agents = base / "alone" / "project" / ".claude" / "agents"
@@ -96,9 +107,15 @@ def run(out=sys.stdout) -> "list[Target]":
             scenarios = {
                 "workflow": sw.WorkflowDeliberation(sg.QUESTION, "install"),
                 "protocol": protocol_scenario(sg, sw),
+                "protocol+drafter": protocol_scenario(sg, sw, drafter=True),
                 "alone": single_agent,
             }
-            tools = {"workflow": "Agent Read Workflow", "protocol": "Agent Read", "alone": "Agent Read"}
+            tools = {
+                "workflow": "Agent Read Workflow",
+                "protocol": "Agent Read",
+                "protocol+drafter": "Agent Read",
+                "alone": "Agent Read",
+            }
             for name, scenario in scenarios.items():
                 r = harness.run_claude_once(
                     claude,
@@ -118,7 +135,7 @@ def run(out=sys.stdout) -> "list[Target]":
         api.stop()
     alone = results["alone"]["bytes"]
     rows = []
-    for name in ("workflow", "protocol"):
+    for name in ("workflow", "protocol", "protocol+drafter"):
         f = results[name]
         f["multiple"] = f["bytes"] / alone
         rows.append(
@@ -156,7 +173,14 @@ def run(out=sys.stdout) -> "list[Target]":
         ),
         file=out,
     )
-    for name in ("workflow", "protocol"):
+    for name in ("workflow", "protocol", "protocol+drafter"):
+        f = results[name]
+        if f["drafter_material"]:
+            print(
+                f"{name} — the drafter's material: {f['drafter_material']:,} bytes; the main agent's outcome: {f['outcome']:,} bytes",
+                file=out,
+            )
+    for name in ("workflow", "protocol", "protocol+drafter"):
         rec = results[name]["record"]
         if rec:
             print(f"{name} — the decision record's cost line: {rec}", file=out)

@@ -1,7 +1,7 @@
 export const meta = {
   name: 'deliberate',
-  description: 'Deliberate on a decision with independent persona agents (research, deliberation, blind ranking) under the deliberation plugin\'s rules; args: the question',
-  phases: [{title: 'Research'}, {title: 'Deliberation'}, {title: 'Ranking'}],
+  description: 'Deliberate on a decision with independent persona agents (research, deliberation, blind ranking, the decision document) under the deliberation plugin\'s rules; args: the question',
+  phases: [{title: 'Research'}, {title: 'Deliberation'}, {title: 'Ranking'}, {title: 'Document'}],
 }
 
 // The deliberation plugin's workflow (docs/WORKFLOW.md). It holds no rule: the plugin's hooks fill
@@ -21,10 +21,11 @@ const waves = []
 let step = A.first
 for (let i = 0; i < 8 && step && step.next === 'run'; i++) {
   const wave = step.wave
+  // an agent without its own prompt or schema takes the wave's (the same for every agent of it)
   const reports = await parallel(wave.agents.map(a => () => {
-    const opts = {label: a.label, phase: wave.phase, agentType: a.agentType, schema: a.schema}
+    const opts = {label: a.label, phase: wave.phase, agentType: a.agentType, schema: a.schema || wave.schema}
     if (a.model) opts.model = a.model
-    return agent(a.prompt, opts)
+    return agent(a.prompt || wave.prompt, opts)
   }))
   waves.push({wave: wave.name, agents: wave.agents.length, reported: reports.filter(r => r !== null).length})
   if (wave.last) {

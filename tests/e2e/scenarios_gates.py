@@ -21,7 +21,17 @@ from pathlib import Path
 
 from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import STATE_DIR, agent_type, read_jsonl
-from scenarios import Scenario, agent_outcomes, agent_spawns, concluding_answer, persona_of, report, report_message
+from scenarios import (
+    CITABLE_LINE,
+    Scenario,
+    agent_outcomes,
+    agent_spawns,
+    concluding_answer,
+    decision_document,
+    persona_of,
+    report,
+    report_message,
+)
 
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
@@ -408,6 +418,30 @@ class StagedDeliberation(Scenario):
         if found is None:
             return f"{slug} has nothing scripted for {phase} round {round_}."
         return found if isinstance(found, str) else report_message(found, prose=f"{slug}: {phase} done.")
+
+
+DRAFTING = "Phase: decision document of deliberation "
+OFFER = "Shortest way: spawn the drafter"
+
+
+class DrafterDeliberation(StagedDeliberation):
+    """The passing per-turn deliberation whose main agent takes the request's shortest way."""
+
+    def final(self, req: ApiRequest) -> ReplyLike:
+        spawned = [u for u in req.tool_uses if u.get("name") in ("Agent", "Task") and "drafter" in str(u["input"])]
+        if not spawned and OFFER in req.all_text:
+            return [
+                text("The vote passed; the drafter writes the decision document."),
+                agent_call("draft", agent_type("drafter", self.mode), description="decision document", run_in_background=False),
+            ]
+        return "Decision: A (per-node price cache with a 30 s TTL and invalidation events); the dissent is recorded."
+
+    def subagent(self, req: ApiRequest) -> ReplyLike:
+        if DRAFTING in req.agent_prompt:
+            lines = (line.strip() for line in req.agent_prompt.splitlines())
+            ids = [(m.group(1), m.group(2)) for line in lines if (m := CITABLE_LINE.match(line))]
+            return report_message(decision_document(ids), prose="The decision document.")
+        return super().subagent(req)
 
 
 def standard_reports(red_team: dict = RED_TEAM_CLEAN, ranking: "dict | None" = None) -> dict:

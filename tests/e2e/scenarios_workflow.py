@@ -16,13 +16,15 @@ import json
 import re
 
 from fake_api import ApiRequest, ReplyLike, text, tool_use
-from scenarios import Scenario, concluding_answer
+from scenarios import CITABLE_LINE, Scenario, concluding_answer, decision_document
 from scenarios_gates import RANKING_PASS, RED_TEAM_CLEAN, RESEARCH, SYNTHESIS
 
 PHASE_LINE = re.compile(r"^\s*Phase: ([a-z-]+)\s*$", re.M)
 CHECKPOINT = re.compile(r"Checkpoint of the deliberation workflow after its ([a-z0-9-]+) wave")
+CHECKPOINT_VALUES = re.compile(r"with exactly (\{.*?\}) and nothing else")
 TITLE = re.compile(r"^# (.+?) — deliberation (?:persona|role)\s*$", re.M)
 DENIED = "PreToolUse:StructuredOutput hook error:"
+DRAFTING = "Phase: decision document of deliberation "
 WORKFLOW_LAUNCHED = "Workflow launched in background"
 PANEL = ["security-analyst", "performance-engineer", "cost-analyst"]
 DEBATE = {
@@ -147,7 +149,10 @@ class WorkflowDeliberation(Scenario):
             return "Reported."
         cp = CHECKPOINT.search(req.agent_prompt)
         if cp:
-            return [tool_use("StructuredOutput", {"checkpoint": cp.group(1)})]
+            given = CHECKPOINT_VALUES.search(req.agent_prompt)
+            return [tool_use("StructuredOutput", json.loads(given.group(1)) if given else {"checkpoint": cp.group(1)})]
+        if DRAFTING in req.agent_prompt:
+            return [text("drafter reporting."), tool_use("StructuredOutput", self.drafted(req))]
         slug, stage = persona_of(req), phase_of(req)
         if stage is None and "tier-2 worker" in req.agent_prompt:
             stage = "deliberation"
@@ -156,6 +161,12 @@ class WorkflowDeliberation(Scenario):
         if slug in self.never or (slug in self.first_bad and tries == 0):
             report = {k: v for k, v in report.items() if k != "phase"}  # invalid: no phase
         return [text(f"{slug} reporting."), tool_use("StructuredOutput", report)]
+
+    def drafted(self, req: ApiRequest) -> dict:
+        """The drafter's document: what a model that follows its material writes, citing the items
+        it was handed whole (each `- id (kind…): text` line)."""
+        ids = [(m.group(1), m.group(2)) for line in req.agent_prompt.splitlines() if (m := CITABLE_LINE.match(line.strip()))]
+        return decision_document(ids, "No approach is adopted" in req.agent_prompt)
 
     def report_for(self, slug: str, stage: str, req: ApiRequest) -> dict:
         report = dict(self.reports.get((slug, stage)) or {"phase": stage, "summary": "nothing to add", "confidence": 0.5})

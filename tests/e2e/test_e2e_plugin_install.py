@@ -354,7 +354,7 @@ def test_marketplace_install_set_up_update_uninstall(flow, tmp_path, source_kind
         )
         done = [d for d in one_call.deliberations() if d.get("workflow")]
         assert len(done) == 1 and done[0]["phase"] == "COMPLETE", one_call.describe()
-        assert [w["name"] for w in done[0]["workflow"]["waves"]] == ["research", "deliberation", "ranking"]
+        assert [w["name"] for w in done[0]["workflow"]["waves"]] == ["research", "deliberation", "ranking", "drafting"]
         assert [w["script_check"] for w in one_call.state_json("sessions/{sid}/lineage.json")["workflows"]] == ["shipped"]
         assert len(one_call.main_requests) == 3, one_call.describe()
 

@@ -19,7 +19,7 @@ TOOLS = "Agent Read Workflow"
 # for, so the protocol names the one call (a prompt the trigger scored runs the Agent path)
 PROMPT = "DELIBERATE: " + QUESTION
 OPT_IN = "The user asked for this deliberation: that is the opt-in the Workflow tool asks for. Run it as ONE call"
-WAVES = ["research", "deliberation", "red-team", "ranking"]
+WAVES = ["research", "deliberation", "red-team", "ranking", "drafting"]
 
 
 def only(run):
@@ -42,7 +42,7 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     assert d["phase"] == "COMPLETE", (d["phase"], d["warnings"], d["failure_reasons"], info)
     assert [c["to_phase"] for c in d["phase_history"]] == ["RESEARCH", "DELIBERATION", "RANKING", "PRD_GENERATION", "COMPLETE"]
     assert [w["name"] for w in d["workflow"]["waves"]] == WAVES and d["workflow"]["status"] == "done"
-    assert d["prd"]["status"] == "accepted", d["prd"]
+    assert d["prd"]["status"] == "accepted" and d["prd"]["via"] == "drafter", d["prd"]
     prefix = "deliberation:" if mode == "plugin" else ""
     assert sorted((a["persona"], a["stage"]) for a in d["agents"]) == sorted(
         [(p, "research") for p in PANEL]
@@ -51,9 +51,9 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     )
     assert {a["status"] for a in d["agents"]} == {"reported"} and {a["channel"] for a in d["agents"]} == {"workflow"}
     (flow,) = lineage(run)["workflows"]
-    assert (flow["plugin"], flow["script_check"], flow["status"], flow["agents"]) == (True, "shipped", "completed", 12)
+    assert (flow["plugin"], flow["script_check"], flow["status"], flow["agents"]) == (True, "shipped", "completed", 14)
     checkpoints = [s for s in lineage(run)["spawns"] if s["checkpoint"]]
-    assert len(checkpoints) == 3 and {s["subagent_type"] for s in checkpoints} == {f"{prefix}checkpoint"}
+    assert len(checkpoints) == 4 and {s["subagent_type"] for s in checkpoints} == {f"{prefix}checkpoint"}
     # isolation by construction: the research agents' requests carry no other agent's claim
     claims = [
         r["findings"][0]["claim"] for r in (json.loads(json.dumps(v)) for v in __import__("scenarios_gates").RESEARCH.values())
@@ -66,16 +66,26 @@ def test_one_workflow_call_runs_the_whole_deliberation(mode, run_claude, e2e_pro
     for role in ("Synthesis Lead", "Debate Moderator"):
         (req,) = [r for r in run.log.requests if r.is_subagent and f"# {role} — deliberation role" in r.system]
         assert all(c in req.agent_prompt.replace("\n  ", "\n") for c in claims), req.agent_prompt[:600]
-    # the main agent: the launch, its result, the notification (with the document request)
+    # the ranking wave's material: the approaches as the red team left them, nothing of the vote
+    ranking = [r for r in run.log.requests if r.is_subagent and "Phase: ranking" in r.agent_prompt]
+    assert ranking and all("Approaches to rank (neutral order; it ranks nothing):" in r.agent_prompt for r in ranking)
+    # the drafter: every citable item whole, the document reported by StructuredOutput
+    (drafter,) = [r for r in run.log.requests if r.is_subagent and "Phase: decision document of deliberation" in r.agent_prompt]
+    assert "StructuredOutput" in [t.get("name") for t in drafter.body.get("tools") or []], info
+    assert "security-analyst:F1 (finding" in drafter.agent_prompt and "evidence: " in drafter.agent_prompt
+    # the main agent: the launch, its result, the notification with the short outcome — no id listing
     mains = run.main_requests
     assert len(mains) == 3, [m.new_text[:200] for m in mains]
-    assert "write the decision document" in mains[-1].new_text
+    outcome = mains[-1].new_text
+    assert f"Deliberation {d['id']} decided." in outcome and "drafted from every report and recorded" in outcome
+    assert "write the decision document" not in outcome and "Ids you may cite" not in outcome
+    print(f"main agent's outcome: {len(outcome.encode())} bytes; drafter material: {len(drafter.agent_prompt.encode())} bytes")
     # the record's cost: the subagents, the checkpoints and the main agent's own calls, from their transcripts
     u = d["record"]["usage"]
     # the client may write the main agent's last entry to its transcript after the Stop hook has
     # read it (measured on 2.1.328: 1 run in 3 on this machine counted 2 calls): the concluding call is
     # then missing from the record's cost, never counted twice
-    assert u["main_agent"]["calls"] in (2, 3) and u["checkpoints"]["calls"] == 3, u
+    assert u["main_agent"]["calls"] in (2, 3) and u["checkpoints"]["calls"] == 5, u  # 4 checkpoints and the drafter
     assert u["agents_from_transcripts"] == 9 and u["deliberation_tokens"] == (
         u["total_tokens"] + u["main_agent"]["tokens"] + u["checkpoints"]["tokens"]
     )
@@ -184,3 +194,64 @@ def test_reports_are_checked_the_cap_is_recorded_and_workflow_agents_take_no_mes
     refused = [r for r in run.main_requests[-1].tool_results if "SendMessage refused" in r["text"]]
     assert refused and refused[0]["text"].startswith("SendMessage refused: deliberation:security-analyst (agent ")
     assert d["phase"] == "COMPLETE", (d["phase"], d["failure_reasons"])
+
+
+def test_the_rankers_read_what_the_red_team_established_about_each_approach(run_claude, e2e_project):
+    """The ranking wave's material: under each approach, what the red team weakened or upheld with
+    its evidence — no agent named, no vote — and the prompt passes the blind-ranking check."""
+    from scenarios_workflow import standard_table
+
+    write_config(e2e_project.path, {})
+    reports = standard_table()
+    for lens in ("evidence-chase", "counter-model", "edge-case-hunt"):
+        reports[(lens, "deliberation")] = {
+            "phase": "deliberation",
+            "summary": f"{lens} on H1",
+            "hot_spots": ["H1"],
+            "findings": [
+                {
+                    "id": "F1",
+                    "claim": f"{lens}: the warm-up window is 4 s per node, measured on staging.",
+                    "evidence": "ops/staging.log",
+                }
+            ],
+            "refutations": [
+                {
+                    "target": "H1",
+                    "verdict": "weakened",
+                    "claim": "A rolling deploy of 12 nodes leaves a stale window of about 48 s in total.",
+                    "evidence": "deploy/rollout.yaml: 12 nodes, 4 s warm-up each (ops/staging.log)",
+                }
+            ],
+            "confidence": 0.6,
+        }
+    red_team = dict(reports[("red-team", "deliberation")])
+    red_team["refutations"] = [
+        {
+            "target": "A",
+            "verdict": "weakened",
+            "claim": "Invalidation events are lost when a node restarts, so the 30 s bound does not hold after a deploy.",
+            "evidence": "orders/cache.py:52 subscribes after warm-up; deploy/rollout.yaml restarts nodes one by one",
+        }
+    ]
+    reports[("red-team", "deliberation")] = red_team
+    run = run_claude(
+        e2e_project,
+        PROMPT,
+        WorkflowDeliberation(QUESTION, "plugin", reports=reports),
+        mode="plugin",
+        allowed_tools=TOOLS,
+        timeout=180,
+    )
+    info = run.describe()
+    assert_clean(run)
+    ranking = [r for r in run.log.requests if r.is_subagent and "Phase: ranking" in r.agent_prompt]
+    assert len(ranking) == 3, info
+    for r in ranking:
+        prompt = r.agent_prompt.replace("\n  ", "\n")
+        assert "    · weakened: Invalidation events are lost when a node restarts" in prompt, prompt[:1500]
+        assert "(evidence: orders/cache.py:52 subscribes after warm-up" in prompt
+        assert "    · weakened: A rolling deploy of 12 nodes leaves a stale window of about 48 s in total." in prompt
+        assert "red-team" not in prompt and "red team" not in prompt.lower().replace("the challenge and depth steps", "")
+    (d,) = run.deliberations()
+    assert not [w for w in d["refused_transitions"] if "blind" in w.lower()], d["refused_transitions"]

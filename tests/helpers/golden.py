@@ -1046,6 +1046,81 @@ def cases() -> "dict[str, tuple[str, Any]]":
             ),
         ),
         "prompts/checkpoint": ("prompts.checkpoint", dict(wave="research")),
+        "drafting/adopted": (
+            "drafting.adopted",
+            dict(approach="A", title="Outbox table", summary="Write events in the same transaction.", consensus=0.91),
+        ),
+        "drafting/not_due": ("drafting.not_due", dict(deliberation="d-abc-1", phase="RANKING")),
+        "drafting/not_due_none_open": ("drafting.not_due", dict(deliberation="", phase="")),
+        "drafting/send_back": (
+            "drafting.send_back",
+            dict(problem="requirement R1 cites security-analyst:F9, which is not listed"),
+        ),
+        "drafting/offer": ("drafting.offer", dict(agent_type="deliberation:drafter")),
+        "drafting/not_recorded": ("drafting.NOT_RECORDED", None),
+        "drafting/rules": ("drafting.rules", dict(minimums=[["requirements", 1], ["acceptance_criteria", 1], ["risks", 1]])),
+        "drafting/rules_rejected": (
+            "drafting.rules",
+            dict(minimums=[["requirements", 0], ["acceptance_criteria", 0], ["risks", 1]]),
+        ),
+        "drafting/material": (
+            "drafting.material",
+            dict(
+                deliberation="d-abc-1",
+                question="How should order events reach the bus?",
+                decision="Adopted: A — Outbox table (consensus 0.91)",
+                approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
+                items=[
+                    "- security-analyst:F1 (finding, high; security-analyst in research): Plain-text credentials\n  evidence: env:12"
+                ],
+                shape=["{...}", "It needs at least: requirements: 1."],
+            ),
+        ),
+        "drafting/outcome": (
+            "drafting.outcome",
+            dict(
+                deliberation="d-abc-1",
+                decision="Adopted: A — Outbox table (consensus 0.91)",
+                dissent=[["cost-analyst", "The relay doubles the bus bill."], ["ux-advocate", "Events arrive 40 ms later."]] * 2,
+                route="",
+                record_path=".claude/deliberation/records/d-abc-1.md",
+                counts="2 requirements, 2 acceptance criteria, 1 risk",
+                applies=True,
+            ),
+        ),
+        "drafting/outcome_held": (
+            "drafting.outcome",
+            dict(
+                deliberation="d-abc-1",
+                decision="No approach is adopted: the vote rejected them all.",
+                dissent=[],
+                route="Human review: the route is human-review (an irreversible change). Tell the user.",
+                record_path=".claude/deliberation/records/d-abc-1.md",
+                counts="0 requirements, 0 acceptance criteria, 2 risks",
+                applies=False,
+            ),
+        ),
+        "workflow/draft_not_recorded": ("workflow.DRAFT_NOT_RECORDED", None),
+        "workflow/context_dropped": (
+            "workflow.context_dropped",
+            dict(
+                sentences=["I think the real problem is that a retry double-charges everyone.", "Therefore we should add a key."]
+            ),
+        ),
+        "conformity/beyond_context": ("conformity.beyond_context", dict(findings=9, restated=3, dropped=2)),
+        "conformity/beyond_context_nothing_dropped": ("conformity.beyond_context", dict(findings=9, restated=0, dropped=0)),
+        "conformity/restated_context": (
+            "conformity.restated_context",
+            dict(restated=2, of=3, refs=["security-analyst:F1", "cost-analyst:F1"]),
+        ),
+        "prompts/checkpoint_launch": ("prompts.checkpoint", dict(wave="research", launch="toolu_01Launch")),
+        "workflow/checkpoint_warning": (
+            "workflow.checkpoint_warning",
+            dict(wave="research", problems=["launch: 'toolu_old', expected 'toolu_01Launch'"]),
+        ),
+        "workflow/checkpoint_value": ("workflow.checkpoint_value", dict(field="checkpoint", expected="research", got=None)),
+        "workflow/checkpoint_extra": ("workflow.checkpoint_extra", dict(keys=["next"])),
+        "workflow/superseded": ("workflow.SUPERSEDED", None),
         "workflow/run_ended": (
             "workflow.run_ended",
             dict(deliberation=DID, status="done", waves=[["research", 3, 3], ["deliberation", 2, 3]]),
@@ -1270,6 +1345,21 @@ def cases() -> "dict[str, tuple[str, Any]]":
             dict(listed="Approaches to rank (neutral order; it ranks nothing):\n- B: Outbox table\n- A: Direct publish"),
         ),
         "progress/ranking_instruction_nothing_listed": ("progress.ranking_instruction", dict(listed="")),
+        "progress/ranking_instruction_with_facts": (
+            "progress.ranking_instruction",
+            dict(
+                listed="Approaches to rank (neutral order; it ranks nothing):\n"
+                "Under an approach: what the challenge and depth steps established about it, each point with its "
+                "evidence — facts to weigh with your own reading, not anyone's ranking.\n"
+                "- B: Outbox table\n"
+                "    · weakened: The relay worker is a single point of failure. (evidence: deploy/relay.yaml has replicas: 1)\n"
+                "- A: Direct publish"
+            ),
+        ),
+        "progress/approach_fact": (
+            "progress.approach_fact",
+            dict(verdict="refuted", claim="Streaming does not help under a hard total time limit.", evidence="relay.py:40"),
+        ),
         "refusals/rationale_label_ranking": ("refusals.rationale_label", dict(persona="cost-analyst", stage="ranking")),
         "refusals/rationale_label_synthesis": ("refusals.rationale_label", dict(persona="synthesis-lead", stage="synthesis")),
         "notes/herding_evidence": (

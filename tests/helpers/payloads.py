@@ -726,6 +726,7 @@ class PluginWorkflow:
         self.waves: "list[dict]" = []
         self.n = 0
         self.tool_use_id = ""
+        self.checkpoint_values: "dict | None" = None  # what every checkpoint reports (None: what its prompt names)
 
     def _id(self, what: str) -> str:
         self.n += 1
@@ -810,14 +811,17 @@ class PluginWorkflow:
                 if not step or step.get("next") != "run":
                     result = {"status": step.get("status") if step else "stopped", "why": (step or {}).get("why", "")}
                     break
-                wave = step["wave"]
+                wave = step["wave"]  # an agent's prompt and schema default to the wave's (as the script reads them)
+                shared = {k: wave[k] for k in ("prompt", "schema") if k in wave}
+                wave = {**wave, "agents": [{**shared, **a} for a in wave["agents"]]}
                 self.waves.append(wave)
                 for a in wave["agents"]:
                     self.agent(a["agentType"], answer(a))
                 if wave["last"]:
                     result = {"status": "ran"}
                     break
-                step = self.agent(args["checkpoint"]["agentType"], {"checkpoint": wave["name"]})
+                values = self.checkpoint_values or {"checkpoint": wave["name"], "launch": args.get("launch", "")}
+                step = self.agent(args["checkpoint"]["agentType"], values)
                 if step is None:
                     result = {"status": "checkpoint_failed", "message": "the checkpoint did not report"}
                     break

@@ -77,6 +77,8 @@ def answers(agent: dict):
         }
     if wave == "ranking":
         return ranking_report(agent["schema"]["properties"]["scores"]["required"], persona)
+    if wave == "drafting":
+        return P.prd_document(["security-analyst:F1", "performance-engineer:F1"])
     raise AssertionError(agent["label"])
 
 
@@ -107,15 +109,14 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     assert args["plugin"] == "deliberation" and args["checkpoint"]["agentType"] == "checkpoint"
     first = args["first"]["wave"]
     assert [a["agentType"] for a in first["agents"]] == PANEL and first["name"] == "research"
-    prompts = {a["prompt"] for a in first["agents"]}
-    assert len(prompts) == 1  # every research agent gets the same prompt: the question and the context
-    (prompt,) = prompts
+    # every research agent gets the same prompt (the question and the context) and schema: said once, on the wave
+    assert not [a for a in first["agents"] if "prompt" in a or "schema" in a]
+    prompt, schema = first["prompt"], first["schema"]
     assert prompt.startswith("Phase: research\nQuestion: " + QUESTION) and "orders/api.py" in prompt
-    schema = first["agents"][0]["schema"]
     assert schema["properties"]["phase"]["enum"] == ["research"] and schema["properties"]["findings"]["minItems"] == 1
 
     out = wf.run(args, answers)
-    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "red-team", "ranking"]
+    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "red-team", "ranking", "drafting"]
     assert wf.denials == []
     deliberation = wf.waves[1]["agents"]
     assert [a["agentType"] for a in deliberation] == ["synthesis-lead", "debate-moderator"]
@@ -123,28 +124,63 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
         for persona in PANEL:
             assert f"{persona}:F1" in a["prompt"] and f"docs/{persona}.md:10" in a["prompt"]
     ranking = wf.waves[3]
-    assert ranking["last"] and "checkpoint" not in ranking
+    assert not ranking["last"] and "checkpoint" in ranking  # the drafting wave follows a vote that passes
     assert "Approaches to rank (neutral order; it ranks nothing):" in ranking["agents"][0]["prompt"]
+    # the approaches as the red team left them: its upholding of A, with its evidence, under A
+    assert "    · upheld: the TTL holds (evidence: docs/pricing.md:3)" in ranking["agents"][0]["prompt"]
+    (drafter,) = wf.waves[4]["agents"]
+    assert wf.waves[4]["last"] and drafter["agentType"] == "drafter" and drafter["schema"]["title"] == "DecisionDocument"
+    for persona in PANEL:  # every citable item whole, with its evidence
+        assert f"- {persona}:F1 (finding, high; {persona} in research): {persona} finding about" in drafter["prompt"]
+        assert f"evidence: docs/{persona}.md:10" in drafter["prompt"]
 
     note = out["notification"].context
     d = load_delib(project)
-    assert d["phase"] == "PRD_GENERATION", (d["phase"], d["warnings"])
+    lead = d["ranking"]["leading"]  # the first in the neutral order (ranking_report), which hashes the deliberation's id
+    title = {"A": "Cache prices in Redis", "B": "Keep the pricing database"}[lead]
+    assert f"Decision (the vote's outcome — write it down, do not reopen it): Adopted: {lead} — {title}" in drafter["prompt"]
+    assert d["phase"] == "PRD_GENERATION" and d["prd"]["status"] == "accepted" and d["prd"]["via"] == "drafter"
     assert note.startswith(
         f"Deliberation plugin:\nDeliberation {d['id']} — the plugin's workflow has finished "
-        "(waves, reports/agents: research 3/3, deliberation 2/2, red-team 1/1, ranking 3/3)."
+        "(waves, reports/agents: research 3/3, deliberation 2/2, red-team 1/1, ranking 3/3, drafting 1/1)."
     )
-    assert "consensus gate passed" in note and "write the decision document" in note
-    assert d["workflow"]["status"] == "done" and d["workflow"]["checkpoints"] == 3
+    # the main agent carries the outcome, not the ids: no listing to cite from, no request to write
+    assert f"Deliberation {d['id']} decided. Adopted: {lead} — {title}" in note
+    assert "Decision document: drafted from every report and recorded (1 requirement" in note
+    assert "write the decision document" not in note and "Ids you may cite" not in note
+    assert "security-analyst:F1" not in note
+    assert len(note.encode()) < 2000, len(note.encode())
+    assert d["workflow"]["status"] == "done" and d["workflow"]["checkpoints"] == 4
+    assert not [w for w in d["warnings"] if "checkpoint" in w]  # each checkpoint reported its prompt's values
     assert {a["channel"] for a in d["agents"]} == {"workflow"} and len(d["agents"]) == 9
     assert {a["persona"] for a in d["agents"] if a["stage"] == "ranking"} == set(PANEL)
     lin = json.loads((project / ".claude/deliberation/sessions" / s.sid / "lineage.json").read_text())
     (run,) = lin["workflows"]
-    assert (run["plugin"], run["script_check"], run["status"], run["agents"]) == (True, "shipped", "completed", 12)
-    assert sum(1 for sp in lin["spawns"] if sp["checkpoint"]) == 3
+    assert (run["plugin"], run["script_check"], run["status"], run["agents"]) == (True, "shipped", "completed", 14)
+    assert sum(1 for sp in lin["spawns"] if sp["checkpoint"]) == 4
 
-    done = s.stop(message=P.prd_message(["security-analyst:F1", "performance-engineer:F1"]))
+    done = s.stop(message="We adopt the Redis cache of prices; the cost analyst's concern stays open.")
     d = load_delib(project)
     assert d["phase"] == "COMPLETE", (done.reason, d["prd"])
+    assert d["prd"]["via"] == "drafter"
+
+
+def test_a_checkpoint_that_reports_other_values_than_its_prompt_is_a_warning_not_a_decision(project, hook):
+    """The checkpoint's prompt names its values (the wave just ended, the launch id); the verdict
+    comes from the recorded state whatever it reports, and a wrong value is recorded as a warning."""
+    s = session(project, hook)
+    install_copy(project)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"name": "deliberate", "args": {"question": QUESTION, "personas": PANEL}})
+    assert args["launch"] and args["launch"] in args["first"]["wave"]["checkpoint"]
+    wf.checkpoint_values = {"checkpoint": "research", "launch": "toolu_stale", "next": "done"}
+    wf.run(args, answers)
+    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "red-team", "ranking", "drafting"]
+    d = load_delib(project)
+    said = [w for w in d["warnings"] if w.startswith("the checkpoint after")]
+    assert len(said) == 4, d["warnings"]
+    assert "launch: 'toolu_stale', expected 'toolu_wf_plugin'" in said[0] and "next" in said[0]
+    assert "checkpoint: 'research', expected 'deliberation'" in said[1]
 
 
 def _lineage(project, sid):
@@ -187,7 +223,15 @@ def test_the_depth_step_runs_its_workers_and_red_team_2_when_the_rules_name_hot_
     pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
     assert pre.decision is None, pre.reason
     wf.run(args, conflicted)
-    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "red-team", "tier-2", "red-team-2", "ranking"]
+    assert [w["name"] for w in wf.waves] == [
+        "research",
+        "deliberation",
+        "red-team",
+        "tier-2",
+        "red-team-2",
+        "ranking",
+        "drafting",
+    ]
     lenses = wf.waves[3]["agents"]
     # the one hot spot is a contradiction between two findings: work for the lenses that can
     # weigh findings (hot_spots.LENS_CAN), not for edge-case hunt
@@ -211,7 +255,7 @@ def test_depth_off_and_the_two_agent_form_run_the_same_loop(project, hook):
     wf = P.PluginWorkflow(hook, s.sid, ROOT)
     _pre, args = wf.launch({"script": wf.script, "args": {"question": QUESTION, "personas": PANEL}})
     wf.run(args, conflicted)
-    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "ranking"]  # breadth only
+    assert [w["name"] for w in wf.waves] == ["research", "deliberation", "ranking", "drafting"]  # breadth only
     assert load_delib(project)["depth"]["status"] == "off"
 
 
@@ -236,7 +280,7 @@ def test_the_two_agent_form(project, hook):
 
     wf.run(args, two)
     d = load_delib(project)
-    assert [w["name"] for w in wf.waves] == ["research", "ranking"], d["two_agent"]
+    assert [w["name"] for w in wf.waves] == ["research", "ranking", "drafting"], d["two_agent"]
     assert d["two_agent"]["verdict"] == "proceed" and d["phase"] == "PRD_GENERATION"
 
 

@@ -63,7 +63,7 @@ def _text(slug: str) -> str:
 
 def test_every_slug_has_a_file_and_there_are_no_strays():
     slugs = {p.stem for p in _agent_files()}
-    assert slugs == set(personas.ALL) | {personas.CHECKPOINT}
+    assert slugs == set(personas.ALL) | {personas.CHECKPOINT, personas.DRAFTER}
     assert len(personas.RESEARCH_PERSONAS) == 10 and len(personas.ROLES) == 6
 
 
@@ -75,6 +75,17 @@ def test_the_checkpoint_agent_can_only_report():
     assert personas.kind_of(personas.CHECKPOINT) is None
     assert "workflows/deliberate.js" in meta["description"] and "StructuredOutput" in body
     assert len(body) < 600
+
+
+def test_the_drafter_only_reports_and_is_no_persona():
+    """The drafter writes the decision document from what the plugin hands it: no vote, and its
+    body says how it reports on both paths."""
+    meta, body = parse_front_matter(_text(personas.DRAFTER))
+    # Read only: the client refuses to spawn an agent whose tools resolve to nothing (measured on
+    # 2.1.332: `tools: StructuredOutput` outside a workflow is "spawned with zero tools — refusing")
+    assert meta["name"] == personas.DRAFTER and meta["tools"] == "Read"
+    assert personas.kind_of(personas.DRAFTER) is None
+    assert "StructuredOutput" in body and "fenced json" in body
 
 
 @pytest.mark.parametrize("slug", sorted(personas.ALL))

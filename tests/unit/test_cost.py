@@ -202,7 +202,7 @@ def test_the_main_agent_and_the_checkpoints_make_the_whole_cost_and_the_main_sha
     assert u["multiple_with_main"] == round(everything / 45000, 2) and u["single_answer_tokens"] == 45000
     line = cost_words.summary_line(u, wall=False)
     assert (
-        f"; with the main agent's 3 call(s) (153,000 tokens, the workflow's checkpoints 4,560) {everything:,} "
+        f"; with the main agent's 3 call(s) (153,000 tokens, the workflow's checkpoints and drafter 4,560) {everything:,} "
         f"tokens in all, {everything / 45000:.1f}× one agent answering alone (the main agent's first call on the "
         f"question, 45,000); the main agent's share "
         f"{153000 / everything:.0%}"

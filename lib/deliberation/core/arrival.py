@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from deliberation.core import agent_status, engine, phases, plugin_workflow, token_usage
+from deliberation.core import agent_status, drafter_call, drafting, engine, phases, plugin_workflow, token_usage
 from deliberation.core import lineage as lin
 from deliberation.core.capture import Outcome, capture
 from deliberation.core.delivery import deliver, queue, say_once
@@ -69,8 +69,14 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
         spawn.model = read.model(event.agent_transcript_path)
     if rec is not None and not rec.model and spawn is not None:
         rec.model = spawn.model
-    if spawn is not None and spawn.checkpoint:
+    if spawn is not None and (spawn.checkpoint or (spawn.workflow and drafting.is_drafter(event.agent_type))):
+        # the workflow's own steps (checkpoints, the drafter): their calls are part of the cost
         plugin_workflow.checkpoint_stopped(turn, spawn, event.agent_transcript_path)
+    if rec is None and drafting.is_drafter(event.agent_type) and not (spawn is not None and spawn.workflow):
+        answer = drafter_call.stopped(turn, event)  # the turn-by-turn drafter: its document
+        if answer.decision is None:
+            lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
+        return answer
     if rec is None or delib is None:
         lin.mark_finished(turn.tx.lineage, agent_id=event.agent_id, now=turn.now)
         return hookio.Answer()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from deliberation.core import personas
+from deliberation.core.depth import established as depth_facts
 from deliberation.core.similarity import containment, tokens
 from deliberation.core.phases import approaches as collected
 from deliberation.core.phases import current
@@ -25,6 +26,7 @@ from deliberation.text import progress, refusals
 RATIONALE_CONTAINMENT = 0.5  # share of another agent's rationale trigrams found in the prompt
 RATIONALE_MIN_TOKENS = 6  # shorter rationales are not compared
 SNIPPET = 70
+DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
 
 _SCALE = re.compile(r"\b(?:0|1)\s*(?:-|–|—|to)\s*10\b|\b10\s*=\s*[a-z]+(?:\s+[a-z]+)?", re.I)
 _ROLE_NAMES = re.compile(r"\bsynthesis[- ]lead\b|\bdebate[- ]moderator\b|\bred[- ]team\b", re.I)
@@ -107,17 +109,37 @@ def neutral(text: str) -> str:
     return " ".join(text.split()).strip(" ;,—–-")
 
 
-def approach_list(delib) -> str:
-    """The approaches to put in every ranking prompt, in the neutral order ('' when none)."""
+def established(delib) -> "dict[str, list[tuple[str, str, str]]]":
+    """Ranked approach id → (verdict, claim, evidence) the red-team passes and the tier-2 workers
+    established about it with evidence (core/depth/established.py), each sentence that would say
+    something of the vote (a leader, a score, who backs what) dropped: facts, not votes."""
+    ids = list(approaches(delib))
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for aid, found in depth_facts.facts(delib).items():
+        kept = []
+        for f in found:
+            claim, evidence = _without_vote(f.claim, ids), _without_vote(f.evidence, ids)
+            if claim and evidence:
+                kept.append((f.verdict, claim, evidence))
+        if kept:
+            out[aid] = kept
+    return out
+
+
+def approach_list(delib, head: str = progress.APPROACH_LIST_HEAD) -> str:
+    """The approaches to put in every ranking prompt, in the neutral order ('' when none), each
+    with what the challenge and depth steps established about it."""
     titles = approaches(delib)
     if not titles:
         return ""
     summaries = _summaries(delib)
-    lines = [progress.APPROACH_LIST_HEAD]
+    facts = established(delib)
+    lines = [head] + ([progress.APPROACH_FACTS_NOTE] if facts else [])
     for aid in neutral_order(delib, titles):
         summary = neutral(summaries.get(aid.rsplit(":", 1)[-1]) or "")
         title = neutral(titles[aid]) or titles[aid]
         lines.append(f"- {aid}: {title}" + (f" — {summary}" if summary and summary != title else ""))
+        lines += [progress.approach_fact(verdict, claim, evidence) for verdict, claim, evidence in facts.get(aid, [])]
     return "\n".join(lines)
 
 
@@ -163,6 +185,8 @@ def _allowed(delib) -> "list[str]":
             continue
         out += [x for ap in rep.approaches for x in (ap.title, ap.summary)]
         out += [x for f in rep.findings for x in (f.claim, f.evidence)]
+    if getattr(delib, "depth", None) is not None:
+        out += [x for found in established(delib).values() for _v, claim, evidence in found for x in (claim, evidence)]
     return out
 
 
@@ -230,21 +254,51 @@ def check_prompt(
     prompt: str,
     delib,
     persona: str = "",
-    dimensions: "Iterable[str]" = ("correctness", "risk", "maintainability", "performance", "cost"),
+    dimensions: "Iterable[str]" = DIMENSIONS,
 ) -> "list[Leak]":
     """Everything `prompt` (a ranking spawn's prompt) carries that a blind ranker must not see."""
     if not prompt:
         return []
-    leaks: list[Leak] = []
     own = personas.normalise_agent_type(persona)
     text = _ROLE_NAMES.sub(" ", _remove(prompt, _allowed(delib)))
+    ids = list(approaches(delib))
+    leaks = _vote_leaks(text, ids, own, dimensions)
+
+    for label, body in _rationales(delib, own):
+        share = containment(body, prompt)
+        if share >= RATIONALE_CONTAINMENT:
+            leaks.append(Leak("rationale", f"{label} ({share:.0%} of its wording)"))
+
+    listed = _list_entries(prompt, ids)
+    if len(listed) >= 2:
+        order = neutral_order(delib, ids)
+        expected = [a for a in order if a in listed]
+        missing = [a for a in order if a not in listed]
+        if listed != expected:
+            leaks.append(Leak("order", f"listed {', '.join(listed)}; the neutral order is {', '.join(expected)}"))
+        if missing:
+            leaks.append(Leak("order", f"{len(listed)} of {len(ids)} approaches listed: {', '.join(missing)} missing"))
+    return leaks
+
+
+def _without_vote(text: str, ids: "list[str]") -> str:
+    """`text` without each sentence that names a leader, a score or who backs what."""
+    kept = [s for s in _SENTENCES.split(" ".join((text or "").split())) if s and not _vote_leaks(_ROLE_NAMES.sub(" ", s), ids)]
+    return " ".join(kept).strip()
+
+
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+")
+
+
+def _vote_leaks(text: str, ids: "list[str]", own: str = "", dimensions: "Iterable[str]" = DIMENSIONS) -> "list[Leak]":
+    """The leader, scores and verdicts `text` carries (the vote, whatever the text's source)."""
+    leaks: list[Leak] = []
     scan = _SCALE.sub(" ", text)
 
     m = _first_unnegated(_LEADER, scan)
     if m:
         leaks.append(Leak("leader", _clip(_sentence_around(scan, m.start(), m.end()))))
 
-    ids = list(approaches(delib))
     dims = "|".join(re.escape(d) for d in dimensions)
     score_patterns = [_OUT_OF_TEN, _SCORE_WORDS]
     if dims:
@@ -262,21 +316,6 @@ def check_prompt(
     m = _first_unnegated(re.compile(subject + r"(?:[^.\n]|\.(?=\d)){0,60}?\b" + _VERBS, re.I), scan)
     if m:
         leaks.append(Leak("verdicts", _clip(_sentence_around(scan, m.start(), m.end()))))
-
-    for label, body in _rationales(delib, own):
-        share = containment(body, prompt)
-        if share >= RATIONALE_CONTAINMENT:
-            leaks.append(Leak("rationale", f"{label} ({share:.0%} of its wording)"))
-
-    listed = _list_entries(prompt, ids)
-    if len(listed) >= 2:
-        order = neutral_order(delib, ids)
-        expected = [a for a in order if a in listed]
-        missing = [a for a in order if a not in listed]
-        if listed != expected:
-            leaks.append(Leak("order", f"listed {', '.join(listed)}; the neutral order is {', '.join(expected)}"))
-        if missing:
-            leaks.append(Leak("order", f"{len(listed)} of {len(ids)} approaches listed: {', '.join(missing)} missing"))
     return leaks
 
 

@@ -21,7 +21,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from deliberation.core import announce, conformity, consensus_gate, next_step, phases, prd, quality_gate, ranking, ways_forward
+from deliberation.core import (
+    announce,
+    conformity,
+    consensus_gate,
+    independence,
+    next_step,
+    phases,
+    prd,
+    quality_gate,
+    ranking,
+    ways_forward,
+)
 from deliberation.core import minimum_deliberation as mvd
 from deliberation.core.depth import axis as depth_axis
 from deliberation.core.depth.hot_spots import find_hot_spots
@@ -107,7 +118,9 @@ def evaluate_vote(delib: Deliberation, cfg: Config, now: float) -> GateResult:
     """Ranking → consensus → conformity → Gate 1, recorded on the deliberation."""
     delib.ranking = ranking.rank(delib.agents, weights(cfg), depth_axis.struck_approaches(delib))
     delib.conformity = (
-        conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold) + mvd.herding_warning(delib)
+        conformity.detect_all(delib.agents, delib.ranking, cfg.conformity, delib.threshold)
+        + mvd.herding_warning(delib)
+        + independence.warning(delib)
         if delib.ranking
         else []
     )

@@ -47,6 +47,9 @@ ALL = {**RESEARCH_PERSONAS, **ROLES}
 # not a deliberation agent: the step marker of the plugin's workflow between two waves, whose
 # report the plugin's hook replaces with its verdict (docs/WORKFLOW.md)
 CHECKPOINT = "checkpoint"
+# not a deliberation agent either: writes the decision document from every report once the vote
+# has passed (core/drafting.py); it neither researches nor votes
+DRAFTER = "drafter"
 
 
 def normalise_agent_type(agent_type: "str | None") -> str:

@@ -25,7 +25,17 @@ import json
 import re
 from typing import Any
 
-from deliberation.core import engine, next_step, personas, phases, shadows, spawn_budget, workflow_prompts, workflow_steps
+from deliberation.core import (
+    drafting,
+    engine,
+    next_step,
+    personas,
+    phases,
+    shadows,
+    spawn_budget,
+    workflow_prompts,
+    workflow_steps,
+)
 from deliberation.core import lineage as lin
 from deliberation.core.capture import check_data, file_report
 from deliberation.core.instructions import WORKFLOW_NAME as NAME
@@ -173,7 +183,10 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
             "workflow_nothing",
             words.nothing_to_run(delib.id, verdict.why, next_step.progress_text(delib, turn.cfg)),
         )
-    workflow_steps.start_drive(delib, launch, context)
+    drive = workflow_steps.start_drive(delib, launch, context)
+    dropped = words.context_dropped(drive.dropped) if drive.dropped and launch == drive.launches[0] else ""
+    if dropped:
+        delib.warnings.append(dropped)
     workflow_steps.issue(delib, verdict, launch, turn.now)
     run = lin.record_workflow(
         turn.tx.lineage,
@@ -201,7 +214,8 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
     turn.notes.append(f"plugin workflow: {verdict.wave.name} wave of {len(verdict.wave.agents)} for {delib.id}")
     return hookio.Answer(
         updated_input={**event.tool_input, "args": args},
-        context=words.launched(delib.id, verdict.wave.name, [a.persona for a in verdict.wave.agents]),
+        context=words.launched(delib.id, verdict.wave.name, [a.persona for a in verdict.wave.agents])
+        + (f"\n{dropped}" if dropped else ""),
     )
 
 
@@ -271,6 +285,8 @@ def started(turn: Turn, spawn: Spawn, agent_type: "str | None") -> None:
     if personas.normalise_agent_type(agent_type) == workflow_steps.CHECKPOINT_TYPE:
         spawn.checkpoint = True
         return
+    if drafting.is_drafter(agent_type):  # no deliberation agent: its report is the document
+        return
     delib = turn.tx.deliberation(run.deliberation_id)
     rec = workflow_steps.wave_agent(delib, agent_type) if delib is not None else None
     if rec is None:
@@ -327,7 +343,9 @@ def report_checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
     """PreToolUse StructuredOutput: a checkpoint gets the verdict; a wave agent's report is checked."""
     spawn, delib, rec = _report_owner(turn, event)
     if spawn is not None and spawn.checkpoint:
-        return _checkpoint(turn, spawn)
+        return _checkpoint(turn, spawn, event.tool_input)
+    if spawn is not None and drafting.is_drafter(event.agent_type):
+        return _draft_checked(turn, spawn, event)
     if delib is None or rec is None or rec.channel != "workflow":
         return hookio.Answer()
     run = _run_of(turn, spawn)
@@ -348,6 +366,8 @@ def report_checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
 def report_accepted(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     """PostToolUse StructuredOutput: the report the client accepted is filed, once."""
     spawn, delib, rec = _report_owner(turn, event)
+    if spawn is not None and not spawn.checkpoint and drafting.is_drafter(event.agent_type):
+        return _draft_accepted(turn, spawn, event)
     if spawn is None or spawn.checkpoint or delib is None or rec is None or rec.channel != "workflow":
         return hookio.Answer()
     if rec.status not in ("spawned", "running"):
@@ -363,9 +383,43 @@ def report_accepted(turn: Turn, event: hookio.PostToolUse) -> hookio.Answer:
     return hookio.Answer()
 
 
-def _checkpoint(turn: Turn, spawn: Spawn) -> hookio.Answer:
+def _drafting(turn: Turn, spawn: Spawn) -> "Deliberation | None":
+    """The deliberation a workflow drafter writes the document of (None: not the plugin's run's)."""
+    run = _run_of(turn, spawn)
+    if run is None or not run.plugin or not run.deliberation_id or run.script_check == "foreign":
+        return None
+    return turn.tx.deliberation(run.deliberation_id)
+
+
+def _draft_checked(turn: Turn, spawn: Spawn, event: hookio.PreToolUse) -> hookio.Answer:
+    """PreToolUse StructuredOutput of the drafter: its document is checked as a handed-over one."""
+    delib = _drafting(turn, spawn)
+    if delib is None or not drafting.due(delib):
+        return hookio.Answer()
+    _doc, _ignored, problem = drafting.check(delib, event.tool_input)
+    if problem is None:
+        return hookio.Answer()
+    delib.prd.problem = problem
+    turn.notes.append("drafted document refused: " + problem.splitlines()[0][:100])
+    return hookio.Answer.deny(words.report_refused(problem))
+
+
+def _draft_accepted(turn: Turn, spawn: Spawn, event: hookio.PostToolUse) -> hookio.Answer:
+    """PostToolUse StructuredOutput of the drafter: the document is recorded."""
+    delib = _drafting(turn, spawn)
+    if delib is None or not drafting.due(delib):
+        return hookio.Answer()
+    problem = drafting.record(delib, event.tool_input, turn.now)
+    delib.updated_at = turn.now
+    turn.notes.append("decision document recorded from the drafter" if problem is None else f"drafted document: {problem[:80]}")
+    return hookio.Answer()
+
+
+def _checkpoint(turn: Turn, spawn: Spawn, values: object = None) -> hookio.Answer:
     """The checkpoint's report becomes the plugin's verdict: the wave just run is closed and the
-    next one computed from the recorded state (the same verdict again for a repeated call)."""
+    next one computed from the recorded state (the same verdict again for a repeated call). The
+    values it reported are checked against its prompt's (a mismatch is a warning); a checkpoint
+    of a run that a later launch replaced ends that run."""
     delib = turn.tx.deliberation(spawn.deliberation_id) if spawn.deliberation_id else None
     drive = delib.workflow if delib is not None else None
     if delib is None or drive is None:
@@ -374,13 +428,23 @@ def _checkpoint(turn: Turn, spawn: Spawn) -> hookio.Answer:
         )
     if drive.answered.get("agent") == spawn.agent_id:
         return hookio.Answer(updated_input=drive.answered.get("payload") or {})
+    run = _run_of(turn, spawn)
+    current_launch = drive.launches[-1] if drive.launches else ""
+    if run is not None and run.tool_use_id and current_launch and run.tool_use_id != current_launch:
+        turn.notes.append(f"checkpoint of a superseded run {run.tool_use_id}")
+        return hookio.Answer(
+            updated_input={"checkpoint": "", **workflow_steps.done("superseded", words.SUPERSEDED).payload(delib)}
+        )
     wave = workflow_steps.open_wave(delib)
     name = wave.name if wave else ""
+    problems = workflow_steps.checkpoint_problems(values, name, current_launch) if values is not None else []
+    if problems:
+        delib.warnings.append(words.checkpoint_warning(name, problems))
+        turn.notes.append(f"checkpoint values: {'; '.join(problems)}"[:200])
     missed = workflow_steps.close_wave(delib, turn.now)
     if missed:
         turn.notes.append(f"no report from {', '.join(missed)}")
     _move(turn, delib)
-    run = _run_of(turn, spawn)
     if drive.status == "foreign":
         verdict = workflow_steps.done("foreign", words.NOT_THE_PLUGINS)
     else:

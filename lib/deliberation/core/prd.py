@@ -23,7 +23,9 @@ from deliberation.core import document_call, human_review
 from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
 from deliberation.state.models import PrdState
+from deliberation.core import personas
 from deliberation.text import document as doc_words
+from deliberation.text import drafting as drafting_words
 from deliberation.text.depth import clip as one_line
 
 LISTING_BUDGET = 5_000  # the ids' share of an answer (hookio.ANSWER_BUDGET in all)
@@ -301,6 +303,7 @@ def request_text(delib) -> str:
     return "\n".join(
         [
             head,
+            drafting_words.offer(f"{delib.agent_prefix}{personas.DRAFTER}"),
             EXAMPLE,
             doc_words.rules(list(minimums(delib.outcome).items())),
             doc_words.cite_head(len(catalogue)),

@@ -161,7 +161,7 @@ def evaluate(delib: Deliberation, cfg: Config, now: float, conformity: "list[Con
 
     if conformity:
         # a single-model panel is a property of the setup, not evidence of herding in this vote
-        herding = [w for w in conformity if w.detector != "single_model"]
+        herding = [w for w in conformity if w.detector not in ("single_model", "restated_context")]
         checks.append(
             Check(
                 name="conformity",

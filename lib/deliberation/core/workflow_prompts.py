@@ -11,10 +11,11 @@ spawn's. Pure over the Deliberation.
 
 from __future__ import annotations
 
-from deliberation.core import blind_ranking, engine, next_step, phases
+from deliberation.core import blind_ranking, drafting, engine, independence, next_step, phases
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
 from deliberation.state.models import Deliberation
+from deliberation.text import conformity as conformity_words
 from deliberation.text import prompts as words
 from deliberation.text import workflow as run_words
 from deliberation.text.depth import tier2_lines
@@ -26,8 +27,9 @@ CONTEXT_CHARS = 4000
 
 
 def shared_context(text: str) -> str:
-    """The shared project context as every research prompt carries it (whitespace-trimmed, bounded)."""
-    text = (text or "").strip()
+    """The shared project context as every research prompt carries it: facts, its conclusion
+    sentences dropped (core/independence.py), whitespace-trimmed, bounded."""
+    text, _dropped = independence.split_context((text or "").strip())
     return text if len(text) <= CONTEXT_CHARS else text[: CONTEXT_CHARS - 1] + "…"
 
 
@@ -97,8 +99,8 @@ def ranking(delib: Deliberation, dimensions: "list[str]") -> str:
     return words.ranking(delib.question, blind_ranking.approach_list(delib), dimensions)
 
 
-def checkpoint(wave: str) -> str:
-    return words.checkpoint(wave)
+def checkpoint(wave: str, launch: str = "") -> str:
+    return words.checkpoint(wave, launch)
 
 
 # --------------------------------------------------------------------------------------------
@@ -110,6 +112,9 @@ def _waves(delib: Deliberation) -> "list[list]":
     drive = delib.workflow
     out = []
     for n, w in enumerate(drive.waves if drive else [], start=1):
+        if w.name == "drafting":  # the drafter is no deliberation agent: its report is the document
+            out.append([w.name, int(delib.prd.via == "drafter"), w.agents])
+            continue
         recs = [a for a in delib.agents if a.wave == n]
         out.append([w.name, sum(1 for a in recs if a.status == "reported"), len(recs)])
     return out
@@ -136,7 +141,14 @@ def outcome(delib: Deliberation, cfg: Config, relaunch: str) -> str:
         lines.append(run_words.depth_done(len(st.hot_spots), len(st.overrides), len(st.zeroed)))
     elif st.status == "off":
         lines.append(run_words.DEPTH_OFF)
-    if delib.phase == "PRD_GENERATION":
+    m = independence.measure(delib)
+    if m.findings and delib.phase in ("PRD_GENERATION", "COMPLETE", "RANKING"):
+        lines.append(conformity_words.beyond_context(m.findings, len(m.restated), len(m.dropped)))
+    if delib.phase == "PRD_GENERATION" and delib.prd.status == "accepted" and delib.prd.via == "drafter":
+        lines.append(drafting.outcome_text(delib, drafting.record_path(delib.id)))
+    elif delib.phase == "PRD_GENERATION":
+        if drafting.due(delib) and any(w.name == "drafting" for w in (drive.waves if drive else [])):
+            lines.append(run_words.DRAFT_NOT_RECORDED)
         lines.append(render(engine.document_due(delib)))
     elif delib.phase == "RANKING" and delib.gate1 is not None and not delib.gate1.passed:
         lines.append(render(GateFailed(deliberation=delib.id, result=delib.gate1)))

@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deliberation.core import blind_ranking, isolation, next_step, personas, phases, spawn, workflow_prompts
+from deliberation.core import blind_ranking, drafting, independence, isolation, next_step, personas, phases, spawn
+from deliberation.core import workflow_prompts
 from deliberation.core.agent_model import assignment
 from deliberation.core.depth import axis as depth_axis
 from deliberation.state.config import Config
@@ -34,11 +35,15 @@ from deliberation.text import workflow as words
 
 WAVE_LIMIT = 8  # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
-PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking"}
+PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking", "document": "Document"}
+DRAFTING = "drafting"  # the wave after the vote: the drafter writes the decision document (core/drafting.py)
 LABEL_SEP = " · "  # a wave agent's label: wave · persona (the checkpoint's: checkpoint · after <wave>)
 CHECKPOINT_SCHEMA: "dict[str, Any]" = {
     "type": "object",
-    "properties": {"checkpoint": {"type": "string", "description": "The wave just ended."}},
+    "properties": {
+        "checkpoint": {"type": "string", "description": "The wave just ended."},
+        "launch": {"type": "string", "description": words.LAUNCH_FIELD},
+    },
     "required": ["checkpoint"],
 }
 MIN_PANEL, MAX_PANEL = 2, 5
@@ -91,19 +96,27 @@ class Verdict:
         if self.wave is None:
             return {**out, "next": "done", "status": self.status, "why": self.why[:2000]}
         w = self.wave
+        # what every agent of the wave shares (a research wave's one prompt, a stage's schema) is said
+        # once, on the wave: the client repeats the first wave's args in the main agent's notification
+        shared = {
+            key: value
+            for key, value in (("prompt", w.agents[0].prompt), ("schema", w.agents[0].schema))
+            if len(w.agents) > 1 and all((a.prompt if key == "prompt" else a.schema) == value for a in w.agents)
+        }
         agents = [
             {
                 "agentType": a.agent_type,
                 "label": a.label(w.name),
-                "prompt": a.prompt,
-                "schema": a.schema,
+                **({} if "prompt" in shared else {"prompt": a.prompt}),
+                **({} if "schema" in shared else {"schema": a.schema}),
                 **({"model": a.model} if a.model else {}),
             }
             for a in w.agents
         ]
-        wave: dict[str, Any] = {"name": w.name, "phase": PHASE_TITLE[w.stage], "last": w.last, "agents": agents}
+        wave: dict[str, Any] = {"name": w.name, "phase": PHASE_TITLE[w.stage], "last": w.last, **shared, "agents": agents}
         if not w.last:
-            wave["checkpoint"] = workflow_prompts.checkpoint(w.name)
+            launches = delib.workflow.launches if delib.workflow is not None else []
+            wave["checkpoint"] = workflow_prompts.checkpoint(w.name, launches[-1] if launches else "")
         return {**out, "next": "run", "wave": wave}
 
 
@@ -171,7 +184,7 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
             tuple(
                 WaveAgent(t, "persona", "ranking", prompt, schema, models.get(personas.normalise_agent_type(t))) for t in types
             ),
-            last=True,
+            last=False,  # the drafting wave follows a vote that passes; a checkpoint decides
         )
     schema = _schema("deliberation", cfg, delib)
     if kind in ("synthesis", "debate"):
@@ -219,6 +232,20 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
             ),
         )
     return None
+
+
+def drafting_wave(delib: Deliberation) -> Wave:
+    """The drafter with every report's citable item whole (core/drafting.py); the run's last wave.
+    It is recorded as a wave, not as a deliberation agent: it neither researches nor votes."""
+    agent = WaveAgent(
+        next_step.agent_type(delib, drafting.DRAFTER), "synthesis", "deliberation", drafting.material(delib), drafting.schema()
+    )
+    return Wave(DRAFTING, "document", (agent,), last=True)
+
+
+def drafted(delib: Deliberation) -> bool:
+    """The drafting wave has run in this deliberation (it runs once; a failed draft is the main agent's)."""
+    return delib.workflow is not None and any(w.name == DRAFTING for w in delib.workflow.waves)
 
 
 def refusal(delib: Deliberation, cfg: Config, wave: Wave) -> "str | None":
@@ -293,6 +320,10 @@ def next_verdict(delib: Deliberation, cfg: Config, slots_left: int) -> Verdict:
         wave = _wave_for(delib, cfg, nxt.agent_types)
         if wave is not None:
             return _checked(delib, cfg, wave, slots_left)
+    if nxt.action == "document" and drafting.due(delib) and not drafted(delib):
+        wave = drafting_wave(delib)
+        why = _fits(wave, slots_left)
+        return done("budget", why) if why else Verdict(wave)
     if nxt.action in ("document", "conclude"):
         return done("ranked", nxt.text)
     if nxt.action == "wait":
@@ -308,7 +339,7 @@ def issue(delib: Deliberation, verdict: Verdict, launch: str, now: float) -> Non
     if wave is None or drive is None:
         return
     number = len(drive.waves) + 1
-    for a in wave.agents:
+    for a in wave.agents if wave.name != DRAFTING else ():
         key = f"{launch or 'workflow'}:{number}:{a.persona}"
         spawn.enter_stage(delib, a.kind, a.stage, a.persona, now)
         spawn.add_agent(
@@ -377,10 +408,31 @@ def close_wave(delib: Deliberation, now: float) -> "list[str]":
     return missed
 
 
+def checkpoint_problems(values: object, wave: str, launch: str) -> "list[str]":
+    """What is wrong with the values a checkpoint agent reported (its prompt names them exactly:
+    the wave just ended and the launch id). The verdict never depends on them — it is computed
+    from the recorded state — but a wrong value says the agent read another prompt (a stale or
+    resumed run's, or none): it is recorded as a warning."""
+    if not isinstance(values, dict):
+        return [words.checkpoint_value("report", "an object", type(values).__name__)]
+    out = []
+    got = values.get("checkpoint")
+    if got != wave:
+        out.append(words.checkpoint_value("checkpoint", wave, got))
+    if launch and values.get("launch") != launch:
+        out.append(words.checkpoint_value("launch", launch, values.get("launch")))
+    extra = sorted(k for k in values if k not in ("checkpoint", "launch"))
+    if extra:
+        out.append(words.checkpoint_extra(extra))
+    return out
+
+
 def start_drive(delib: Deliberation, launch: str, context: str) -> WorkflowDrive:
     drive = delib.workflow
     if drive is None:
-        drive = delib.workflow = WorkflowDrive(context=workflow_prompts.shared_context(context))
+        drive = delib.workflow = WorkflowDrive(
+            context=workflow_prompts.shared_context(context), dropped=independence.split_context((context or "").strip())[1]
+        )
     drive.launches.append(launch)
     drive.status, drive.outcome, drive.told = "running", "", False
     return drive

@@ -33,7 +33,8 @@ from pydantic import ValidationError
 from deliberation import defaults
 from deliberation.core import lineage as lin
 from deliberation.core import consensus_gate, cost, personas, prd, quality_gate, ranking
-from deliberation.core import token_usage
+from deliberation.core import independence, token_usage
+from deliberation.text import conformity as conformity_words
 from deliberation.text.cost import duration, summary_line
 from deliberation.report import outcome
 from deliberation.state.models import Deliberation, Lineage, Spawn
@@ -555,6 +556,7 @@ def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = M
             }
             for w in delib.conformity
         ],
+        "independence": _independence(delib),
         "depth": _depth(delib, labels),
         "two_agent": delib.two_agent.model_dump(mode="json") if delib.two_agent else None,
         "ways": delib.ways.model_dump(mode="json") if delib.ways else None,
@@ -1017,8 +1019,16 @@ def _md_gates(rec: R.DecisionRecord) -> "list[str]":
     return lines
 
 
+def _independence(delib: Deliberation) -> "dict[str, Any]":
+    m = independence.measure(delib)
+    return {"findings": m.findings, "restated": list(m.restated), "beyond": m.beyond, "dropped": list(m.dropped)}
+
+
 def _md_conformity(rec: R.DecisionRecord) -> "list[str]":
     lines = ["## Conformity warnings", ""]
+    i = rec.independence
+    if i is not None:
+        lines += [conformity_words.beyond_context(i.findings, len(i.restated), len(i.dropped)), ""]
     if not rec.conformity:
         return lines + ["None detected. (The detectors cannot prove independence; they flag herding patterns.)", ""]
     for w in rec.conformity:

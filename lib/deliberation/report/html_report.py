@@ -24,6 +24,7 @@ from typing import Any, Callable
 from deliberation.report import decision_record as dr
 from deliberation.report import outcome as oc
 from deliberation.state.models import Deliberation, Lineage
+from deliberation.text import conformity as conformity_words
 from deliberation.text.depth import hot_spot_line
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
@@ -516,6 +517,9 @@ def _dissent_conformity(rec: R.DecisionRecord) -> "tuple[str, str]":
         )
     else:
         conf = '<p class="note">No herding pattern detected.</p>'
+    i = rec.independence
+    if i is not None:
+        conf = f"<p>{esc(conformity_words.beyond_context(i.findings, len(i.restated), len(i.dropped)))}</p>" + conf
     two = rec.two_agent
     if two:
         conf = (

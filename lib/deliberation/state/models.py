@@ -33,6 +33,7 @@ Detector = Literal[
     "same_reasoning",
     "two_agent_rule",
     "single_model",
+    "restated_context",
 ]
 HotSpotKind = Literal["refuted", "contradiction", "missed_angle"]
 RouteName = Literal["auto-execute", "auto-reject", "human-review", "hard-reject"]
@@ -492,10 +493,10 @@ class PrdState(_Model):
     problem: "str | None" = Field(None, description="Why the last document read was not accepted.")
     document: "DecisionDocument | None" = None
     ignored_keys: list[str] = Field(default_factory=list)
-    via: "Literal['write', 'answer'] | None" = Field(
+    via: "Literal['write', 'answer', 'drafter'] | None" = Field(
         None,
-        description="How the accepted document arrived: a Write call the plugin read (core/document_call.py) "
-        "or a fenced block ending the concluding answer.",
+        description="How the accepted document arrived: a Write call the plugin read (core/document_call.py), "
+        "a fenced block ending the concluding answer, or the drafter agent's report (core/drafting.py).",
     )
     announced: "AnnouncedRoute | None" = Field(
         None,
@@ -524,13 +525,22 @@ class WorkflowDrive(_Model):
     checkpoints: int = Field(0, description="Verdicts given to the script.")
     outcome: str = Field("", description="Why the run ended: the last verdict's status, or the failure.")
     context: str = Field("", description="The shared project context every research prompt carried.")
+    dropped: list[str] = Field(
+        default_factory=list,
+        description="Sentences of the context the main agent gave that stated a conclusion, dropped from it "
+        "(core/independence.py): the personas get facts about the project, not the main agent's reading.",
+    )
     told: bool = Field(False, description="The main agent was told the outcome (the task notification).")
     answered: dict[str, Any] = Field(
         default_factory=dict,
         description="The last checkpoint answered: its agent id and the verdict it was given (a repeated call gets the same).",
     )
-    checkpoint_transcripts: list[str] = Field(default_factory=list, description="The checkpoints' transcripts.")
-    checkpoint_usage: "TokenUsage | None" = Field(None, description="The checkpoints' API calls, summed at the conclusion.")
+    checkpoint_transcripts: list[str] = Field(
+        default_factory=list, description="The transcripts of the workflow's own steps: the checkpoints and the drafter."
+    )
+    checkpoint_usage: "TokenUsage | None" = Field(
+        None, description="The API calls of the workflow's own steps (checkpoints, the drafter), summed at the conclusion."
+    )
 
 
 class Deliberation(_File):

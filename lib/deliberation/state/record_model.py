@@ -242,6 +242,15 @@ class Gates(_R):
     quality: "GateRow | None"
 
 
+class Independence(_R):
+    """What the panel established beyond what it was given (core/independence.py)."""
+
+    findings: int = Field(description="Findings of the current research and deliberation reports.")
+    restated: list[str] = Field(description="Refs of the findings that only restate the shared context or the question.")
+    beyond: int = Field(description="Findings the panel established beyond the shared context.")
+    dropped: list[str] = Field(description="Conclusion sentences dropped from the shared context the main agent gave.")
+
+
 class ConformityRow(_R):
     detector: str
     agents: list[str]
@@ -428,6 +437,7 @@ class DecisionRecord(_R):
     undocumented_dissent: list[UndocumentedDissent]
     gates: Gates
     conformity: list[ConformityRow]
+    independence: "Independence | None" = None
     depth: Depth
     two_agent: "TwoAgentCheck | None"
     ways: "WaysForward | None" = Field(

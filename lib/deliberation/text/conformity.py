@@ -55,6 +55,26 @@ def missing_minority(n: int, pairs: "list[tuple[str, str]]") -> str:
     return f"unanimous approval: {n} of {n} ranking agents approve with 0 dissent, including conflicting personas {shown}"
 
 
+RESTATED_RECOMMENDATION = (
+    "read the findings beyond the shared context before relying on the consensus; re-run research with a context "
+    "of facts only (files, constraints, the question's terms) if the decisive point came from the context"
+)
+
+
+def beyond_context(findings: int, restated: int, dropped: int) -> str:
+    """One line: what the panel established beyond the shared context it was given (the record, the outcome)."""
+    line = f"Beyond the shared context: {findings - restated} of {findings} findings are the panel's own; {restated} only restate it."
+    return line + (f" {dropped} conclusion sentence(s) were dropped from the context." if dropped else "")
+
+
+def restated_context(restated: int, of: int, refs: "list[str]") -> str:
+    shown = f" ({', '.join(refs)})" if refs else ""
+    return (
+        f"{restated} of {of} research findings only restate the shared context the agents were given{shown}: "
+        "the consensus rests on the main agent's framing, not on what the panel established itself"
+    )
+
+
 def single_model(n: int, model: "str | None") -> str:
     return (
         f"all {n} ranking agents ran on {model}: judges on one model share its "

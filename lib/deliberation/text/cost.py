@@ -47,7 +47,7 @@ def summary_line(u: "dict[str, Any]", wall: bool = True) -> str:
         )
     main, cps = u.get("main_agent"), u.get("checkpoints")
     if main is not None:
-        with_cp = f", the workflow's checkpoints {cps['tokens']:,}" if cps else ""
+        with_cp = f", the workflow's checkpoints and drafter {cps['tokens']:,}" if cps else ""
         parts.append(
             f"with the main agent's {main['calls']} call(s) ({main['tokens']:,} tokens{with_cp}) "
             f"{u['deliberation_tokens']:,} tokens in all"

@@ -129,6 +129,15 @@ RANKING_RULE = (
     "vote and reads dissent against it."
 )
 APPROACH_LIST_HEAD = "Approaches to rank (neutral order; it ranks nothing):"
+APPROACH_FACTS_NOTE = (
+    "Under an approach: what the challenge and depth steps established about it, each point with its "
+    "evidence — facts to weigh with your own reading, not anyone's ranking."
+)
+
+
+def approach_fact(verdict: str, claim: str, evidence: str) -> str:
+    """One fact under an approach in the ranking list (core/depth/established.py)."""
+    return f"    · {verdict}: {claim} (evidence: {evidence})"
 
 
 def ranking_instruction(listed: str) -> str:

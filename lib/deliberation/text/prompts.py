@@ -18,7 +18,9 @@ NO_CONTEXT = "(none beyond the question: read the repository yourself for what y
 ROLE_TASK = {
     "synthesis-lead": (
         "Merge the findings that do not conflict into 2-4 alternatives (approaches with ids "
-        "A, B, …), each traced to the findings it rests on; keep a defensible status quo."
+        "A, B, …), each traced to the findings it rests on; keep a defensible status quo. Your ids are the "
+        "approaches' one identity from here on: name in each approach's summary the research proposals it "
+        "takes over by their refs (e.g. security-analyst:B) — a research persona's letters are its own."
     ),
     "debate-moderator": (
         "Identify the conflicts between the perspectives (conflicts: between whom or which "
@@ -145,8 +147,9 @@ def ranking(question: str, approaches: str, dimensions: "list[str]") -> str:
     )
 
 
-def checkpoint(wave: str) -> str:
+def checkpoint(wave: str, launch: str = "") -> str:
+    values = f'{{"checkpoint": "{wave}", "launch": "{launch}"}}' if launch else f'{{"checkpoint": "{wave}"}}'
     return (
         f"Checkpoint of the deliberation workflow after its {wave} wave. Call the StructuredOutput tool once "
-        f'with exactly {{"checkpoint": "{wave}"}} and nothing else; do not read files or write prose.'
+        f"with exactly {values} and nothing else; do not read files or write prose."
     )

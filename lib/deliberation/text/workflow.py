@@ -171,6 +171,38 @@ LOST = "the deliberation of this workflow is not recorded"
 NO_OUTPUT_CALL = "it ended without calling StructuredOutput"
 
 
+def checkpoint_value(field: str, expected: str, got: object) -> str:
+    """One wrong value of a checkpoint agent's report (workflow_steps.checkpoint_problems)."""
+    shown = "nothing" if got is None else repr(got)[:80]
+    return f"{field}: {shown}, expected {expected!r}"
+
+
+def checkpoint_extra(keys: "list[str]") -> str:
+    return "values the prompt did not ask for: " + ", ".join(k[:40] for k in keys[:5])
+
+
+def checkpoint_warning(wave: str, problems: "list[str]") -> str:
+    """The deliberation's warning when a checkpoint agent reported other values than its prompt named."""
+    return (
+        f"the checkpoint after the {wave or '?'} wave reported other values than its prompt named "
+        f"({'; '.join(problems)}); its words are never read, the next wave came from the recorded state"
+    )
+
+
+def context_dropped(sentences: "list[str]") -> str:
+    """The shared context lost the sentences that stated a conclusion (core/independence.py)."""
+    shown = " | ".join(s[:160] for s in sentences[:4]) + (f" | (+{len(sentences) - 4} more)" if len(sentences) > 4 else "")
+    return (
+        f"Shared context: {len(sentences)} sentence(s) stating a conclusion were dropped — the personas get facts "
+        f"about the project (files, constraints, the question's terms), not your reading of them: {shown}"
+    )
+
+
+LAUNCH_FIELD = "The launch id the prompt names."
+DRAFT_NOT_RECORDED = "The drafter's decision document was not recorded (no accepted report): write it yourself as follows."
+SUPERSEDED = "a later launch of the plugin's workflow drives this deliberation; this run's checkpoint ends it"
+
+
 def no_accepted_report(who: str, refused: int, problem: str) -> str:
     """A workflow agent's report was refused every time (`problem`: the last reason's first line)."""
     return f"{who}: no accepted report after {refused} refused call(s) — {problem}"

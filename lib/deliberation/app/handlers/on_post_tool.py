@@ -6,7 +6,7 @@ filed (core/plugin_workflow.py); a report handed back filed (core/handback.py)."
 from __future__ import annotations
 
 from deliberation.app.handlers.common import Ctx
-from deliberation.core import arrival, handback, plugin_workflow, send_message, workflows
+from deliberation.core import arrival, drafter_call, drafting, handback, plugin_workflow, send_message, workflows
 from deliberation.wire import hookio
 
 
@@ -21,4 +21,7 @@ def handle(ctx: Ctx, event: hookio.PostToolUse) -> hookio.Answer:
         return handback.delivered(ctx, event)
     if not event.is_subagent_tool:
         return hookio.Answer()
+    if drafting.is_drafter(event.subagent_type):
+        arrival.agent_returned(ctx, event)
+        return drafter_call.returned(ctx, event)
     return arrival.agent_returned(ctx, event)

@@ -17,7 +17,8 @@ import os
 from deliberation.app import adjudication, permissions, shadowed, vouch
 from deliberation.app.handlers import send_message_tool, workflow_tool
 from deliberation.app.handlers.common import Ctx, requested_model, transcript_model
-from deliberation.core import auto_mode, document_call, document_handover, handback, personas, plugin_workflow, spawn, state_guard
+from deliberation.core import auto_mode, document_call, document_handover, drafter_call, drafting, handback, personas
+from deliberation.core import plugin_workflow, spawn, state_guard
 from deliberation.core.trigger import score_skill, skill_question
 from deliberation.state.paths import plugin_agent_prefix
 from deliberation.text import refusals as refusal_words
@@ -82,6 +83,8 @@ def _decide(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     refused = spawn.decide(ctx, request)
     if refused:
         return hookio.Answer.deny(refused.reason)
+    if drafting.is_drafter(event.subagent_type):  # the drafter gets every report as its prompt
+        return drafter_call.spawned(ctx, event)
     return _auto_mode(ctx, event)
 
 

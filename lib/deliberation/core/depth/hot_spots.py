@@ -11,6 +11,7 @@ most HOT_SPOTS_PER_LENS each. The reading helpers (`current`, `tier1_agents`, `r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from deliberation.core.personas import normalise_agent_type
@@ -21,6 +22,8 @@ from deliberation.state.models import AgentRecord, Deliberation, HotSpot, HotSpo
 from deliberation.text import depth as words
 
 DEDUP_SIMILARITY = 0.8
+MAP_SIMILARITY = 0.7  # a research proposal whose title is this close to one ranked approach's is that approach
+_REF = re.compile(r"\b([a-z][a-z0-9-]+):([A-Za-z0-9][A-Za-z0-9_.-]{0,15})\b")
 MAX_HOT_SPOTS = 6  # hot spots a depth wave deepens (the rest are recorded, not dug into)
 HOT_SPOTS_PER_LENS = 3  # hot spots one tier-2 worker gets
 ID_LIMIT = 999  # the id pattern allows H1..H999
@@ -108,13 +111,40 @@ class Approaches(dict):
         return t if t in self else None
 
 
+def taken_over(delib: Deliberation, ranked: "dict[str, str]") -> "dict[tuple[str, str], str]":
+    """(research persona, its own approach id) → the ranked id that took it over: the synthesis
+    names the research proposals an approach takes over by their refs (`security-analyst:B`) in its
+    summary, else the titles say it (similarity ≥ MAP_SIMILARITY to exactly one ranked title).
+    One identity per approach from research to record: mapped, never re-lettered."""
+    synth = [a for a in current(delib.agents) if a.kind == "synthesis" and a.stage == "deliberation"]
+    out: dict[tuple[str, str], str] = {}
+    for agent in synth:
+        for ap in agent.filed.approaches:
+            if ap.id not in ranked:
+                continue
+            for who, aid in _REF.findall(f"{ap.title} {ap.summary}"):
+                out.setdefault((normalise_agent_type(who), aid), ap.id)
+    if not synth:
+        return out
+    for agent in current(delib.agents):
+        if agent.stage != "research":
+            continue
+        for ap in agent.filed.approaches:
+            if (agent.persona, ap.id) in out:
+                continue
+            close = [k for k, title in ranked.items() if similarity(ap.title, title) >= MAP_SIMILARITY]
+            if len(close) == 1:
+                out[(agent.persona, ap.id)] = close[0]
+    return out
+
+
 def approach_index(delib: Deliberation) -> Approaches:
     """Every tier-1 approach with one identity each (see Approaches)."""
     titles, own = ranked_identities(delib)
     if not titles:  # no recorded proposal stage: the tier-1 reports' approaches are the list
         titles, own = ranked_identities(delib, tier1_agents(delib))
     index = dict(titles)
-    owned = dict(own)
+    owned = {**taken_over(delib, titles), **dict(own)}
     for agent in tier1_agents(delib):
         for ap in agent.filed.approaches:
             if (agent.persona, ap.id) in owned:

@@ -1,0 +1,79 @@
+"""What the challenge and depth steps established about each ranked approach, as facts for the
+rankers: the vote ranks the approaches as the depth step left them.
+
+A red-team pass (either round) or a tier-2 worker that refuted, weakened or upheld a ranked
+approach WITH evidence — naming the approach, or a hot spot about exactly that approach — gives
+one fact: (verdict, claim, evidence). A tier-2 worker the depth synthesis zeroed (its findings
+all restate tier 1) gives none. Nothing says who said it, how many said it, or what the vote
+is: blindness is about the vote, not the evidence. Facts are keyed by the ranked id
+(`phases.approaches`), in report order, near-duplicates dropped, at most MAX_PER_APPROACH each.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deliberation.core.depth.hot_spots import (
+    approach_index,
+    current,
+    finding_index,
+    hot_spot_target,
+    tier1_agents,
+)
+from deliberation.core.similarity import similarity
+from deliberation.state.models import Deliberation
+
+MAX_PER_APPROACH = 6
+CLAIM_CHARS = 300
+EVIDENCE_CHARS = 300
+DUPLICATE = 0.8  # similarity at which a second fact restates the first
+STEPS = ("red-team", "lens")
+
+
+@dataclass(frozen=True)
+class Fact:
+    approach: str  # ranked id
+    verdict: str  # refuted | weakened | upheld
+    claim: str
+    evidence: str
+    step: str  # "challenge" (a red-team pass) or "depth" (a tier-2 worker) — never shown with a name
+
+
+def _clip(text: str, n: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def facts(delib: Deliberation) -> "dict[str, list[Fact]]":
+    """Ranked approach id → the facts established about it (see the module docstring)."""
+    approaches = approach_index(delib)
+    if not approaches.ranked:
+        return {}
+    findings = finding_index(tier1_agents(delib))
+    spots = {s.id: s for s in delib.depth.hot_spots}
+    zeroed = set(delib.depth.zeroed)
+    out: dict[str, list[Fact]] = {}
+    for agent in current(delib.agents):
+        if agent.kind not in STEPS or agent.key in zeroed:
+            continue
+        step = "depth" if agent.kind == "lens" else "challenge"
+        for r in agent.filed.refutations:
+            evidence = (r.evidence or "").strip()
+            claim = (r.claim or "").strip()
+            if not evidence or not claim:
+                continue  # a refutation without evidence carries no weight (docs/DEPTH_AXIS.md)
+            raw = (r.target or "").strip()
+            target = hot_spot_target(spots[raw], findings, approaches) if raw in spots else approaches.of(agent, raw)
+            if target is None or target not in approaches.ranked:
+                continue
+            have = out.setdefault(target, [])
+            if len(have) >= MAX_PER_APPROACH or any(similarity(claim, f.claim) >= DUPLICATE for f in have):
+                continue
+            have.append(Fact(target, r.verdict, _clip(claim, CLAIM_CHARS), _clip(evidence, EVIDENCE_CHARS), step))
+    return out
+
+
+def count(delib: Deliberation) -> int:
+    """How many facts the rankers were given."""
+    return sum(len(v) for v in facts(delib).values())

@@ -1,0 +1,93 @@
+"""core/drafting and the workflow's drafting wave: the drafter's material carries every citable
+item whole and no more than its budget, its document is checked like a handed-over one, the wave
+runs once after a vote that passed, and the checkpoint's values are checked against its prompt."""
+
+from __future__ import annotations
+
+from deliberation.core import drafting, prd, workflow_steps
+from deliberation.state.models import Deliberation, RankingResult, WorkflowDrive, Wave
+
+from tests.helpers import payloads as P
+from tests.helpers.depth_cases import contested, rec
+
+
+def voted() -> Deliberation:
+    d = contested()
+    d.phase = "PRD_GENERATION"
+    d.prd.status = "due"
+    d.ranking = RankingResult(
+        dimensions={"correctness": 1.0},
+        approaches=["A", "B"],
+        scores=[],
+        means={"A": 8.0, "B": 5.0},
+        leading="A",
+        leading_scores={},
+        consensus=0.9,
+        spread=0.0,
+        stdev=0.0,
+        agents=3,
+        approvals=3,
+        rejections=0,
+        abstentions=0,
+    )
+    d.outcome = "adopted"
+    d.agents.append(
+        rec(
+            "cost-analyst",
+            "persona",
+            {"dissent": [{"target": "A", "concern": "The relay doubles the bus bill.", "reason": "bus pricing page"}]},
+            stage="ranking",
+        )
+    )
+    return d
+
+
+def test_the_material_carries_every_citable_item_whole_and_the_decision():
+    d = voted()
+    text = drafting.material(d)
+    for ref, src in prd.citable(d).items():
+        assert f"- {ref} (" in text and src.text in text
+    assert "evidence: deploy/env:12" in text and "The relay doubles the bus bill." in text
+    assert "Adopted: A — Postgres outbox with a relay worker" in text
+    assert "    · weakened: The relay worker is a single point of failure." in text  # as the red team left it
+
+
+def test_a_huge_deliberation_is_clipped_to_the_budget():
+    d = voted()
+    d.agents[0].report.findings[0].claim = "x " * 1000
+    d.agents[0].report.findings[0].evidence = "y " * 1900
+    assert len(drafting.material(d).encode()) <= drafting.MATERIAL_BUDGET
+
+
+def test_the_document_is_checked_like_a_handed_over_one():
+    d = voted()
+    assert drafting.check(d, {"document": "prd", "decision": "x"})[2] is not None
+    bad = P.prd_document(["security-analyst:F9"])
+    assert "security-analyst:F9" in (drafting.check(d, bad)[2] or "")
+    good = P.prd_document(["security-analyst:F1", "performance-engineer:F1"])
+    assert drafting.record(d, good, 1.0) is None and d.prd.via == "drafter" and d.prd.status == "accepted"
+    out = drafting.outcome_text(d, drafting.record_path(d.id))
+    assert out.startswith("Deliberation d-1 decided. Adopted: A")
+    assert "Dissent (1): cost-analyst: The relay doubles the bus bill." in out and "security-analyst:F1" not in out
+
+
+def test_the_drafting_wave_runs_once_after_a_vote_that_passed():
+    d = voted()
+    d.workflow = WorkflowDrive(launches=["toolu_1"])
+    wave = workflow_steps.drafting_wave(d)
+    assert wave.last and wave.name == "drafting" and wave.agents[0].agent_type == "drafter"
+    assert wave.agents[0].schema["title"] == "DecisionDocument"
+    assert not workflow_steps.drafted(d)
+    d.workflow.waves.append(Wave(name="drafting", agents=1, last=True, launch="toolu_1", issued_at=0.0))
+    assert workflow_steps.drafted(d)
+
+
+def test_checkpoint_values_are_checked_against_its_prompt():
+    assert workflow_steps.checkpoint_problems({"checkpoint": "research", "launch": "t1"}, "research", "t1") == []
+    problems = workflow_steps.checkpoint_problems({"checkpoint": "ranking", "next": "done"}, "research", "t1")
+    assert problems == [
+        "checkpoint: 'ranking', expected 'research'",
+        "launch: nothing, expected 't1'",
+        "values the prompt did not ask for: next",
+    ]
+    assert workflow_steps.checkpoint_problems("done", "research", "t1") == ["report: 'str', expected 'an object'"]
