@@ -228,18 +228,20 @@ def document_due(delib: Deliberation) -> notes.VotePassed:
             rejections=r.rejections if r else 0,
             concerns=concerns,
             conformity=delib.conformity,
-            request=prd.request_text(delib),
+            request=prd.request_text(delib, len(notes.conformity_note(delib.conformity)) + 600),
             review=_review(delib),
         )
-    return notes.VotePassed(
+    passed = notes.VotePassed(
         deliberation=delib.id,
         leading=r.leading if r else None,
         consensus=r.consensus if r else 0.0,
         threshold=delib.threshold,
         conformity=delib.conformity,
-        request=prd.request_text(delib),
+        request="",
         review=_review(delib),
     )
+    beside = len(notes.passed_text(passed)) + len(notes.conformity_note(delib.conformity)) + 2
+    return passed.model_copy(update={"request": prd.request_text(delib, beside)})
 
 
 def _review(delib: Deliberation) -> str:

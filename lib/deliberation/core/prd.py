@@ -27,8 +27,9 @@ from deliberation.core import personas
 from deliberation.text import document as doc_words
 from deliberation.text import drafting as drafting_words
 from deliberation.text.depth import clip as one_line
+from deliberation.wire.hookio import ANSWER_BUDGET
 
-LISTING_BUDGET = 5_000  # the ids' share of an answer (hookio.ANSWER_BUDGET in all)
+LISTING_BUDGET = 5_000  # the ids' share of an answer at most (hookio.ANSWER_BUDGET in all: request_text fits it)
 SOURCE_KINDS = ("finding", "dissent", "refutation", "hot_spot")
 
 
@@ -273,14 +274,14 @@ def _grouped(catalogue: "dict[str, Source]") -> "list[str]":
 NUMBERED = ("dissent", "refutation")  # ids the plugin numbers: in no report under that id
 
 
-def _listing(catalogue: "dict[str, Source]") -> "list[str]":
+def _listing(catalogue: "dict[str, Source]", budget: int = LISTING_BUDGET) -> "list[str]":
     """Every citable id, each with the start of its text while that fits LISTING_BUDGET; else the
     findings and hot spots by id, grouped by agent (the main agent read them under those ids),
     and the dissent and refutations — ids the plugin numbered, in no report — each still with
     the start of its text, clipped shorter until the listing fits."""
 
     def fits(lines: "list[str]") -> bool:
-        return sum(len(line) + 1 for line in lines) <= LISTING_BUDGET
+        return sum(len(line) + 1 for line in lines) <= budget
 
     for clip in (110, 60):
         lines = [_line(src, clip) for src in catalogue.values()]
@@ -296,22 +297,23 @@ def _listing(catalogue: "dict[str, Source]") -> "list[str]":
     return lines
 
 
-def request_text(delib) -> str:
-    """The instruction that asks for the decision document (once the vote has passed)."""
+def request_text(delib, beside: int = 0) -> str:
+    """The instruction that asks for the decision document (once the vote has passed). `beside`:
+    the characters of the answer around it (the vote's outcome, its conformity warnings): the ids'
+    listing takes what hookio.ANSWER_BUDGET leaves, LISTING_BUDGET at most."""
     catalogue = citable(delib)
     head = doc_words.request_head(delib.outcome == "rejected", document_call.relative(delib.id))
-    return "\n".join(
-        [
-            head,
-            drafting_words.offer(f"{delib.agent_prefix}{personas.DRAFTER}"),
-            EXAMPLE,
-            doc_words.rules(list(minimums(delib.outcome).items())),
-            doc_words.cite_head(len(catalogue)),
-            *_listing(catalogue),
-            doc_words.STOP_CHECK,
-            *route_notice(delib),
-        ]
-    )
+    before = [
+        head,
+        drafting_words.offer(f"{delib.agent_prefix}{personas.DRAFTER}"),
+        EXAMPLE,
+        doc_words.rules(list(minimums(delib.outcome).items())),
+        doc_words.cite_head(len(catalogue)),
+    ]
+    after = [doc_words.STOP_CHECK, *route_notice(delib)]
+    fixed = beside + sum(len(part) + 1 for part in before + after)
+    budget = max(1_000, min(LISTING_BUDGET, ANSWER_BUDGET - fixed))
+    return "\n".join([*before, *_listing(catalogue, budget), *after])
 
 
 def route_notice(delib) -> "list[str]":
