@@ -27,6 +27,7 @@ from deliberation.core import personas
 from deliberation.text import document as doc_words
 from deliberation.text import drafting as drafting_words
 from deliberation.text.depth import clip as one_line
+from deliberation.text.depth import hot_spot_line
 from deliberation.wire.hookio import ANSWER_BUDGET
 
 LISTING_BUDGET = 5_000  # the ids' share of an answer at most (hookio.ANSWER_BUDGET in all: request_text fits it)
@@ -104,8 +105,13 @@ def citable(delib) -> "dict[str, Source]":
                     i,
                 ),
             )
+    found: "dict[str, list[tuple[str, str]]]" = {}  # what the tier-2 workers concluded of each hot spot
+    for agent in current(delib, tier=2):
+        for r in agent.filed.refutations:
+            found.setdefault(r.target, []).append((cite_prefix(agent), r.verdict))
     for h in delib.depth.hot_spots:
-        out.setdefault(h.id, Source(h.id, "hot_spot", "", "", h.statement, h.kind, "; ".join(h.material)))
+        label = hot_spot_line(h.kind, list(dict.fromkeys(found.get(h.id, []))))
+        out.setdefault(h.id, Source(h.id, "hot_spot", "", "", h.statement, label, "; ".join(h.material)))
     return out
 
 
