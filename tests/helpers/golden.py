@@ -1042,7 +1042,11 @@ def cases() -> "dict[str, tuple[str, Any]]":
             dict(
                 question="Redis or the database?",
                 approaches="Approaches (in this order): B, A …",
-                dimensions=["correctness", "risk", "cost"],
+                dimensions=[
+                    {"name": "correctness", "description": ""},
+                    {"name": "risk", "description": "10 = lowest risk: security, data loss"},
+                    {"name": "cost", "description": "10 = cheapest: build and run"},
+                ],
             ),
         ),
         "prompts/checkpoint": ("prompts.checkpoint", dict(wave="research")),
@@ -1546,7 +1550,17 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "protocol/models_line": ("protocol.models_line", dict(models={"security-analyst": "opus", "ux-advocate": "haiku"})),
         "protocol/models_line_off": ("protocol.models_line", dict(models=None)),
         "protocol/header": ("protocol.HEADER", {}),
-        "protocol/ranking_dimensions": ("protocol.RANKING_DIMENSIONS", {}),
+        "protocol/ranking_dimensions": ("dimensions.listed", {}),
+        "protocol/ranking_dimensions_configured": (
+            "dimensions.listed",
+            dict(
+                dimensions=[
+                    {"name": "correctness", "description": "Does it work?"},
+                    {"name": "safety", "description": "10 = safest: what can be lost"},
+                    {"name": "cost", "description": "Cheap to run?"},
+                ]
+            ),
+        ),
         "protocol/no_question": ("protocol.NO_QUESTION", {}),
         "protocol/question_placeholder": ("protocol.QUESTION_PLACEHOLDER", {}),
         "trigger/notification": ("trigger.NOTIFICATION", {}),

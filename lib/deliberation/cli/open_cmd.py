@@ -8,6 +8,7 @@ import time
 
 from deliberation.cli import fail
 from deliberation.app.handlers.common import Ctx
+from deliberation.defaults import TASK_TYPES
 from deliberation.app.settings import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.store import SessionTx, Store
@@ -18,7 +19,7 @@ def add_arguments(parser, name: str) -> None:
     parser.add_argument("--question", help="the question (default: the session's latest prompt)")
     parser.add_argument(
         "--task-type",
-        choices=["security", "architecture", "default", "refactoring", "documentation"],
+        choices=list(TASK_TYPES),
         help="override the classified task type (and so the threshold)",
     )
 

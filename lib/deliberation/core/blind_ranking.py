@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from deliberation import catalogue
 from deliberation.core import personas
 from deliberation.core.similarity import containment, tokens
 from deliberation.core.phases import approaches as collected
@@ -230,9 +231,12 @@ def check_prompt(
     prompt: str,
     delib,
     persona: str = "",
-    dimensions: "Iterable[str]" = ("correctness", "risk", "maintainability", "performance", "cost"),
+    dimensions: "Iterable[str] | None" = None,
 ) -> "list[Leak]":
-    """Everything `prompt` (a ranking spawn's prompt) carries that a blind ranker must not see."""
+    """Everything `prompt` (a ranking spawn's prompt) carries that a blind ranker must not see;
+    `dimensions` the configured ranking dimensions' names (default the catalogue's)."""
+    if dimensions is None:
+        dimensions = [d.name for d in catalogue.DIMENSIONS]
     if not prompt:
         return []
     leaks: list[Leak] = []

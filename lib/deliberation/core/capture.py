@@ -73,12 +73,14 @@ def check_text(
     has the SubagentHandback tool, so a report sent again goes there)."""
     shape = shape_of(agent.kind, agent.stage)
     try:
-        report, ignored = extract_report(text, max_bytes, shape, handback=handback, can_hand_back=can_hand_back)
+        report, ignored = extract_report(
+            text, max_bytes, shape, handback=handback, can_hand_back=can_hand_back, dimensions=dimensions
+        )
     except ReportProblem as exc:
         return None, [], str(exc)
     problem = semantic_problem(agent, report, dimensions)
     if problem is not None:  # the fix, and the whole message again (its prose reaches the main agent)
-        problem = words.with_shape(problem, shape, example(shape), again(handback, can_hand_back))
+        problem = words.with_shape(problem, shape, example(shape, dimensions), again(handback, can_hand_back))
     return report, ignored, problem
 
 

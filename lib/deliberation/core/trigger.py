@@ -39,6 +39,7 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bo
         prefix=prefix,
         models=models,
         asked="agent" if by_agent else "user" if result["forced"] else "trigger",
+        dimensions=confidence.section(cfg, "ranking").get("dimensions") or None,
     )
 
 

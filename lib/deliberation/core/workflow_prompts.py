@@ -92,7 +92,7 @@ def red_team_2(delib: Deliberation) -> str:
     return words.red_team_2(delib.question, tier2_lines(depth_axis.tier2_items(delib)))
 
 
-def ranking(delib: Deliberation, dimensions: "list[str]") -> str:
+def ranking(delib: Deliberation, dimensions: "list | None" = None) -> str:
     """The blind ranking prompt: the question and the approaches in the neutral order."""
     return words.ranking(delib.question, blind_ranking.approach_list(delib), dimensions)
 

@@ -162,8 +162,7 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
         return None
     kind = kinds[0]
     if kind == "persona":  # next_step names personas only to rank once research is in
-        dims = [d.name for d in cfg.ranking.dimensions]
-        schema, prompt = _schema("ranking", cfg, delib), workflow_prompts.ranking(delib, dims)
+        schema, prompt = _schema("ranking", cfg, delib), workflow_prompts.ranking(delib, list(cfg.ranking.dimensions))
         models = _models(delib, cfg, [personas.normalise_agent_type(t) for t in types])
         return Wave(
             "ranking",

@@ -46,7 +46,7 @@ def consensus_next_step(n: ConsensusNext) -> str:
                 "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "
                 "again to RANK the approaches"
             )
-        return "spawn the personas again to RANK every approach on the five dimensions"
+        return "spawn the personas again to RANK every approach on every ranking dimension"
     if "agents_completed" in n.failed:
         return f"spawn more personas to rank: {n.agents_figure} ranking reports"
     if "consensus" in n.failed:

@@ -9,6 +9,8 @@ schema is the report's.
 
 from __future__ import annotations
 
+from deliberation.text import dimensions as dimension_words
+
 REPORT = (
     "Report by calling the StructuredOutput tool once with your whole report as its input (its schema "
     'is the report: phase "{stage}"), as your instructions say for a run that offers that tool. '
@@ -128,16 +130,17 @@ def red_team_2(question: str, items: str) -> str:
     )
 
 
-def ranking(question: str, approaches: str, dimensions: "list[str]") -> str:
-    """The blind ranking prompt: the question and the approaches in the neutral order."""
+def ranking(question: str, approaches: str, dimensions: "list | None" = None) -> str:
+    """The blind ranking prompt: the question and the approaches in the neutral order;
+    `dimensions` the configured ranking dimensions (name, description), default the catalogue's."""
     return "\n".join(
         [
             "Phase: ranking",
             f"Question: {question}",
             approaches,
             "",
-            f"Score EVERY approach above 0-10 on each of: {', '.join(dimensions)} (risk: 10 = lowest risk; cost: 10 = "
-            "cheapest), from your own focus. Give your verdict — approve (adopt your preferred_approach), reject "
+            f"Score EVERY approach above 0-10 on each of: {dimension_words.names(dimensions)}"
+            f"{dimension_words.scales(dimensions)}, from your own focus. Give your verdict — approve (adopt your preferred_approach), reject "
             "(adopt none of them) or abstain — your rationale in your own words, and for each approach you would not "
             "adopt a dissent entry (target = its id) with its concern and reason.",
             report("ranking"),
