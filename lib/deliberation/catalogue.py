@@ -95,8 +95,9 @@ PERSONAS: "tuple[Persona, ...]" = (
 
 # the 2-agent form of a deliberation: one FOR, one AGAINST
 MINIMUM_PANEL = ("product-strategist", "devils-advocate")
-# the persona of the protocol's and prompts' examples of a ref (`security-analyst:F1`)
-EXAMPLE_PERSONA = "security-analyst"
+# the personas the texts' examples name (a ref `security-analyst:F1`, a conflicting pair, a source)
+EXAMPLE_PERSONAS = ("security-analyst", "performance-engineer", "cost-analyst")
+EXAMPLE_PERSONA = EXAMPLE_PERSONAS[0]
 
 DEFAULT_TASK_TYPE = "default"
 

@@ -22,11 +22,12 @@ from pathlib import Path
 from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import STATE_DIR, agent_type, read_jsonl
 from scenarios import Scenario, agent_outcomes, agent_spawns, concluding_answer, persona_of, report, report_message
+from deliberation import catalogue
 
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
 ROUND_TAG = re.compile(r"^Round: ([0-9]+)$", re.M)
-DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMENSIONS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 QUESTION = (
     "should the order service cache product prices in each node or keep reading them from "

@@ -19,6 +19,7 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass, field
+from deliberation import catalogue
 
 HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
 QUESTION_LINE = re.compile(r"^Question: (.*)$", re.M)
@@ -323,7 +324,7 @@ PERSONA_TAG = re.compile(r"^PERSONA: ([a-z-]+)$", re.M)
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 LIST_ENTRY = re.compile(r"^- ([A-Z][A-Za-z0-9:_-]*): ", re.M)
 LENS_TITLES = {"Evidence Chase": "evidence-chase", "Counter-Model": "counter-model", "Edge-Case Hunt": "edge-case-hunt"}
-DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMENSIONS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 
 def _report(phase: str, **fields) -> dict:

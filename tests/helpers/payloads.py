@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from deliberation import catalogue
 
 TRANSCRIPT = "/home/dev/.claude/projects/-home-dev-myproject/{sid}.jsonl"
 
@@ -219,7 +220,7 @@ def stop(sid: str, active: bool = False, background_tasks: "list | None" = None,
 # ---------------------------------------------------------------------------------------------
 # reports
 
-DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 
 def fenced(report: dict, preface: str = "Here is my report.") -> str:

@@ -10,6 +10,7 @@ import pytest
 
 import re
 
+from deliberation import defaults
 from deliberation.core import personas, instructions as protocol
 from deliberation.text import protocol as protocol_words
 from deliberation.state import agent_report as report
@@ -197,7 +198,7 @@ LONG = "Should we shard the orders database or buy a bigger primary? " * 40
 DIMS = {"ambiguity": 0.64, "complexity": 0.7, "stakes": 0.66, "context_dependence": 0.55}
 
 
-@pytest.mark.parametrize("task_type", ["security", "architecture", "default", "refactoring", "documentation", "unheard-of"])
+@pytest.mark.parametrize("task_type", [*defaults.TASK_TYPES, "unheard-of"])
 def test_protocol_is_short_and_names_exact_subagent_types(task_type):
     text = protocol.protocol_text(LONG, task_type, 0.7, 0.23, DIMS)
     assert len(text) < protocol.MAX_CHARS
@@ -289,7 +290,7 @@ def test_protocol_panels_hold_conflicting_priorities():
         assert all(p in personas.RESEARCH_PERSONAS for p in people)
         assert "devils-advocate" in people
         assert any(pair <= set(people) for pair in pairs), task_type
-    assert set(protocol.PANELS) == {"security", "architecture", "default", "refactoring", "documentation"}
+    assert set(protocol.PANELS) == set(defaults.TASK_TYPES)
 
 
 def test_deliberate_command_leaves_the_protocol_to_the_hook():

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from deliberation import catalogue
 from deliberation.state.models import GateResult
 
 
@@ -75,7 +76,8 @@ AGREEMENT_NEXT = (
 )
 
 QUALITY_NEXT = {
-    "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
+    "method_diversity": "spawn research personas with different priorities (e.g. {} and {}) for the missing perspectives, "
+    "then re-rank".format(*catalogue.EXAMPLE_PERSONAS[:2]),
     "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons: resume it with SendMessage (to = its agent id; its new report replaces the old one) or spawn it again; its report's `dissent` needs concern + reason",
     "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
     "consensus_confidence": "consensus is weak: " + AGREEMENT_NEXT,

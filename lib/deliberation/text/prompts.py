@@ -9,6 +9,7 @@ schema is the report's.
 
 from __future__ import annotations
 
+from deliberation import catalogue
 from deliberation.text import dimensions as dimension_words
 
 REPORT = (
@@ -105,7 +106,7 @@ def red_team(question: str, approaches: str, findings: str, synthesis: "list[str
     parts += [
         "",
         "Break the converged points: for each, a refutation (target: the finding ref such as "
-        '"security-analyst:F1" or the approach id; verdict refuted / weakened / upheld; your claim and its '
+        f'"{catalogue.EXAMPLE_PERSONA}:F1" or the approach id; verdict refuted / weakened / upheld; your claim and its '
         "evidence) and the angles nobody examined in missed_angles.",
         report("deliberation"),
     ]
