@@ -1413,6 +1413,11 @@ def cases() -> "dict[str, tuple[str, Any]]":
             ),
         ),
         # the route after the vote: each fired rule's detail, what the policy left out, the summary
+        "route/reclassified": (
+            "route.reclassified",
+            dict(entries=[["architecture/schema-migration", "d-1a2b3c4d-1", "data-migration/schema-migration"]]),
+        ),
+        "route/reclassified_none": ("route.reclassified", dict(entries=[])),
         "route/vote": ("route.vote", dict(approvals=3, rejections=1, abstentions=0, dissents=1, confidence=0.91)),
         "route/vote_plain": ("route.vote", dict(approvals=2, rejections=0, abstentions=1, dissents=0, confidence=None)),
         "route/probe_timed_out": ("route.probe_timed_out", dict(name="pytest", seconds=30.04)),

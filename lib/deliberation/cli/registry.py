@@ -22,6 +22,7 @@ from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation
 from deliberation.state.store import Store
+from deliberation.text import route as route_words
 
 
 def add_arguments(parser, name: str) -> None:
@@ -82,6 +83,18 @@ def _label(args, store: Store) -> int:
     return 0
 
 
+def _class_now(store: Store):
+    """The class today's catalogue and config give a decision of this project (None when its
+    deliberation file is not here)."""
+    cfg, _ = project_config(store.layout)
+
+    def class_now(delib_id: str) -> "str | None":
+        delib = store.load(store.layout.deliberation(delib_id), Deliberation)
+        return None if delib is None else escalation.class_now(delib, cfg.escalation, cfg.task_types.keywords)
+
+    return class_now
+
+
 def _date(t: "float | None") -> str:
     return "-" if t is None else time.strftime("%Y-%m-%d", time.gmtime(t))
 
@@ -124,7 +137,11 @@ def run(args) -> int:
         if args.command in ("reverse", "confirm"):
             return _label(args, store)
         registry = store.reversals()
-        print(json.dumps(registry.model_dump(mode="json"), indent=2) if args.json else render(registry))
+        if args.json:
+            print(json.dumps(registry.model_dump(mode="json"), indent=2))
+            return 0
+        moved = route_words.reclassified(reversals.reclassified(registry, _class_now(store)))
+        print(render(registry) + (f"\n{moved}" if moved else ""))
         return 0
     finally:
         for w in store.warnings:

@@ -20,6 +20,7 @@ from typing import Literal
 from deliberation.core import consensus_gate, reversals
 from deliberation.state.config import EscalationConfig, ProbeConfig
 from deliberation.core.decision_class import decision_class, task_type_of
+from deliberation.core.task_type import classify
 from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
 from deliberation.text import route as words
 
@@ -110,6 +111,12 @@ def reports_text(delib: Deliberation) -> str:
 def class_of(delib: Deliberation, cfg: EscalationConfig) -> str:
     """The deliberation's decision class (see decision_class.py)."""
     return decision_class(delib.task_type, delib.question, reports_text(delib), cfg.class_tags)
+
+
+def class_now(delib: Deliberation, cfg: EscalationConfig, keywords: "dict | None" = None) -> str:
+    """The class today's catalogue gives the deliberation's question: its task type classified
+    again (`keywords`: the configured task_types.keywords), then its tag (reversals.reclassified)."""
+    return decision_class(classify(delib.question, keywords), delib.question, reports_text(delib), cfg.class_tags)
 
 
 # -- the rules --------------------------------------------------------------------------------
