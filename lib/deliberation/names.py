@@ -38,7 +38,7 @@ _FORMAT = (
 LIMIT = 400  # characters of the name shown, before the escapes; the rest is said as a count
 
 
-def acts(ch):
+def acts(ch) -> bool:
     """Whether one character could act on a terminal or hide text: C0, DEL, C1, a surrogate (a
     byte that was not UTF-8), an invisible format character, a line or paragraph separator."""
     code = ord(ch)
@@ -52,7 +52,7 @@ def acts(ch):
     return False
 
 
-def _escape(ch):
+def _escape(ch) -> str:
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's surrogateescape: the raw byte
         return "\\x%02x" % (code - 0xDC00)

@@ -19,12 +19,14 @@ FILE_MODE = 0o600
 DIR_MODE = 0o700
 
 
-def write(path, data, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_mode=False):
+def write(path, data, mode=FILE_MODE, durable: bool = True, make_parent=DIR_MODE, exact_mode: bool = False) -> None:
     """Replace `path` with the bytes `data` atomically (see `write_many`)."""
     write_many([(path, data)], mode, durable, make_parent, exact_mode)
 
 
-def write_many(items, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_mode=False):
+def write_many(
+    items, mode=FILE_MODE, durable: bool = True, make_parent=DIR_MODE, exact_mode: bool = False
+) -> "dict[str, list[str]]":
     """Write each (path, bytes) of `items` atomically, then fsync each folder once: a
     transaction that changes three files of two folders pays two folder syncs, not three.
 
@@ -33,7 +35,7 @@ def write_many(items, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_
     its rename and the folder after it (a journal that only guards against a killed process
     skips both); `make_parent`: missing folders are created with this mode (None: they must
     exist)."""
-    folders = {}
+    folders: "dict[str, list[str]]" = {}
     for path, data in items:
         folder = os.path.dirname(path)
         if make_parent is not None:
@@ -68,7 +70,7 @@ def make_dirs(path, mode=DIR_MODE):
     gitignore.created(path)
 
 
-def _write_and_rename(path, data, mode, durable, exact_mode=False):
+def _write_and_rename(path, data, mode, durable, exact_mode: bool = False):
     tmp = "%s.tmp-%d-%d" % (path, os.getpid(), int(time.monotonic() * 1e9))
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
@@ -92,7 +94,7 @@ def _write_and_rename(path, data, mode, durable, exact_mode=False):
         raise
 
 
-def _unlink(path):
+def _unlink(path) -> None:
     """Remove `path` if it is there (no contextlib: its imports are a hook's latency)."""
     try:
         os.unlink(path)
@@ -100,7 +102,7 @@ def _unlink(path):
         pass
 
 
-def sweep_temps(folder, names):
+def sweep_temps(folder, names) -> None:
     """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
     gone). Callers hold the files' lock, so no live writer of theirs is writing them now; a temp
     file whose pid is alive (the pid reused by another process) is left alone."""
@@ -116,7 +118,7 @@ def sweep_temps(folder, names):
         _unlink(os.path.join(folder, entry))
 
 
-def _alive(pid):
+def _alive(pid) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

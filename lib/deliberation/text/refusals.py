@@ -30,7 +30,7 @@ LEAK_SUBJECT = "this RESEARCH prompt"
 LEAK_INSTEAD = "remove other agents' findings from this research prompt"
 
 
-def research_leak(refs, claims, subject=LEAK_SUBJECT, instead=LEAK_INSTEAD):
+def research_leak(refs, claims, subject=LEAK_SUBJECT, instead=LEAK_INSTEAD) -> str:
     """A research prompt (or a message to a research agent, `subject`) carries other agents'
     findings `refs` (`claims`: ref → claim)."""
     named = [quoted(ref, claims.get(ref)) for ref in refs]
@@ -76,7 +76,7 @@ def findings_missing(role, missing, table, late=()):
     return "\n".join(lines)
 
 
-def vote_in_ranking_prompt(leaks, listed=""):
+def vote_in_ranking_prompt(leaks, listed: str = ""):
     """A ranking prompt carries the vote: `leaks` are (kind, snippet) pairs; `listed` is the
     approach list to send instead (the neutral order)."""
     found = "; ".join(
@@ -91,7 +91,7 @@ def vote_in_ranking_prompt(leaks, listed=""):
     )
 
 
-def vote_in_message(ranker, leaks):
+def vote_in_message(ranker, leaks) -> str:
     """A message to a ranker carries the vote: `leaks` are (kind, snippet) pairs."""
     found = "; ".join(f"{VOTE_LEAK[kind]}: {snippet}" for kind, snippet in leaks)
     return (
@@ -102,7 +102,7 @@ def vote_in_message(ranker, leaks):
     )
 
 
-def model_clash(persona, other, stage, other_model, free_model, partners):
+def model_clash(persona, other, stage, other_model, free_model, partners) -> str:
     """models.diverse: `persona` would run `stage` on the model (`other_model`, a label) its
     conflicting partner `other` runs it on; `free_model`: a model of the pool no partner uses."""
     suggestion = (
@@ -117,7 +117,7 @@ def model_clash(persona, other, stage, other_model, free_model, partners):
     )
 
 
-def state_folder_ahead():
+def state_folder_ahead() -> str:
     """Told to every deliberation agent at its start (SubagentStart context), so its first search
     from the project root keeps the state folder out instead of being refused for it. Every step
     it names passes core/state_guard (tests/unit/test_state_guard.py)."""
@@ -135,7 +135,7 @@ def _name(path):
     return quoted(path)
 
 
-def state_folder(case, how=""):
+def state_folder(case, how: str = ""):
     """A deliberation agent's Read/Grep/Glob/Bash call on the plugin's state folder. case: read
     (`how` is the path inside it) | search_in (a search root inside it: `how`) | grep_over (a
     Grep whose root `how` contains it, with no glob or type that keeps it out) | glob_names (a Glob
@@ -185,7 +185,7 @@ def state_folder(case, how=""):
     )
 
 
-def rationale_label(persona, stage):
+def rationale_label(persona, stage) -> str:
     """How a vote-leak refusal names the rationale a prompt quotes: a ranker's (`stage` ranking)
     or the synthesis' for its preferred approach."""
     if stage == "ranking":
