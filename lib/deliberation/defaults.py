@@ -134,7 +134,7 @@ PRUNE_BUDGET_S = 0.1
 ERRORS_LOG_MAX_BYTES = 1 << 20
 
 
-def copy(value=CONFIG):
+def copy(value: "object" = CONFIG) -> "object":
     """A deep copy of `value` (default: the whole CONFIG) made of new dicts and lists."""
     if isinstance(value, dict):
         return {k: copy(v) for k, v in value.items()}
@@ -143,6 +143,8 @@ def copy(value=CONFIG):
     return value
 
 
-def section(name):
+def section(name: str) -> dict:
     """A copy of one section of CONFIG (`section("gates")["strong"]`)."""
-    return copy(CONFIG[name])
+    out = copy(CONFIG[name])
+    assert isinstance(out, dict)
+    return out

@@ -13,8 +13,12 @@ from deliberation.app.settings import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.store import SessionTx, Store
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--session", required=True, help="the Claude Code session id")
     parser.add_argument("--question", help="the question (default: the session's latest prompt)")
     parser.add_argument(
@@ -24,7 +28,7 @@ def add_arguments(parser, name: str) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     layout = Layout(args.project)
     cfg, problems = project_config(layout)
     store = Store(layout, cfg.lock_timeout_s)

@@ -16,8 +16,12 @@ from deliberation.state.models import AgentRecord, Check, Deliberation, GateResu
 from deliberation.text import gates as words
 from deliberation.text.gates import ConsensusNext, Dissenter, consensus_next_step
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.config import Config
 
-def options_of(cfg) -> consensus.Options:
+
+def options_of(cfg: "Config") -> consensus.Options:
     """The consensus options a Config sets (gates.strong, .moderate, .acceptable_level)."""
     g = cfg.gates
     return consensus.Options(acceptable_level=g.acceptable_level, strong=g.strong, moderate=g.moderate)

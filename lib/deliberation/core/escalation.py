@@ -24,6 +24,10 @@ from deliberation.core.task_type import classify
 from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
 from deliberation.text import route as words
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.agent_report import AgentReport
+
 Pattern = Literal["unanimous-pass", "unanimous-fail", "split", "none"]
 ESCALATING = ("T1", "T2", "D", "PROBE")
 POLICIES = {"D+T2+PROBE": ("D", "T2", "PROBE"), "T1+D+T2+PROBE": ("T1", "D", "T2", "PROBE")}
@@ -65,11 +69,11 @@ class Vote:
 # -- reading a deliberation -------------------------------------------------------------------
 
 
-def _ranking_reports(delib: Deliberation):
+def _ranking_reports(delib: Deliberation) -> "list[AgentReport]":
     return [a.report for a in delib.agents if a.stage == "ranking" and a.status == "reported" and not a.superseded and a.report]
 
 
-def judges_confidence(reports) -> "float | None":
+def judges_confidence(reports: "list[AgentReport]") -> "float | None":
     """Mean self-reported confidence of the reports that voted pass (of all voters when none did)."""
     voters = [r for r in reports if r.verdict in ("approve", "reject")]
     chosen = [r for r in voters if r.verdict == "approve"] or voters

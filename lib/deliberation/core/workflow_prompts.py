@@ -22,6 +22,10 @@ from deliberation.text.gates import GateFailed
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 from deliberation.text.render import render
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import AgentRecord
+
 CONTEXT_CHARS = 4000
 
 
@@ -50,7 +54,7 @@ def findings_block(delib: Deliberation) -> str:
     return words.findings_block(findings(delib))
 
 
-def approaches_block(delib: Deliberation, agents=None) -> str:
+def approaches_block(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> str:
     """The approaches proposed so far (the synthesis', else research's), with their summaries."""
     source = (
         agents

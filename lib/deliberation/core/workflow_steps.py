@@ -32,6 +32,10 @@ from deliberation.state.models import AgentKind, Deliberation, Stage, Wave as Wa
 from deliberation.state.report_schema import stage_schema
 from deliberation.text import workflow as words
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import AgentRecord
+
 WAVE_LIMIT = 8  # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
 PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking"}
@@ -337,12 +341,12 @@ def open_wave(delib: Deliberation) -> "WaveRecord | None":
     return drive.waves[-1]
 
 
-def wave_records(delib: Deliberation, number: int):
+def wave_records(delib: Deliberation, number: int) -> "list[AgentRecord]":
     """The agent records of wave `number` (1-based)."""
     return [a for a in delib.agents if a.wave == number]
 
 
-def wave_agent(delib: Deliberation, agent_type: "str | None"):
+def wave_agent(delib: Deliberation, agent_type: "str | None") -> "AgentRecord | None":
     """The record of the open wave a starting workflow agent of `agent_type` is (its persona is
     its type, never its report): the first of that persona not linked to an agent yet."""
     wave = open_wave(delib)

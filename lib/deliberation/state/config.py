@@ -578,14 +578,14 @@ def resolve_config(layout: Layout) -> "tuple[dict, list[str], list[consent.Item]
 _VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
 
 
-def project_config(layout) -> "tuple[Config, list[str]]":
+def project_config(layout: Layout) -> "tuple[Config, list[str]]":
     """The validated Config (from the cache the fast path reads, else config.json) and the
     problems to show (app/settings.py adds the settings that wait, in the text layer's words)."""
     cfg, problems, _waiting = project_config_and_waiting(layout)
     return cfg, problems
 
 
-def project_config_and_waiting(layout) -> "tuple[Config, list[str], list[consent.Item]]":
+def project_config_and_waiting(layout: Layout) -> "tuple[Config, list[str], list[consent.Item]]":
     """`project_config`, and the settings held back for this user's approval when config.json
     was resolved just now ([] when the cache was used: they were said when it was written, and
     every session start says them again). A cache that no longer validates (edited by hand, or
