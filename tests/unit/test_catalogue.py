@@ -11,6 +11,7 @@ from deliberation import catalogue, defaults
 from deliberation.core import escalation, instructions, resume, reversals, task_type
 from deliberation.core.trigger import score_prompt
 from deliberation.state import agent_report
+from deliberation.state.config import Config
 from deliberation.state.models import ReversalRegistry
 from deliberation.text import catalogue_doc, prompts, route, self_rating
 from deliberation.text import dimensions as dimension_words
@@ -20,14 +21,13 @@ LIB = Path(__file__).resolve().parents[2] / "lib" / "deliberation"
 DIMS = {d.name for d in catalogue.DIMENSIONS}
 TYPES = {t.name for t in catalogue.TASK_TYPES}
 SLUGS = {p.slug for p in catalogue.PERSONAS}
-# configured: a sixth dimension with its own scale note, one renamed, one dropped
+# configured: as many dimensions as the built-in set (state/config.py), two of them the project's own
 CONFIGURED = [
     {"name": "correctness", "weight": 0.3, "description": "Does it work?"},
     {"name": "safety", "weight": 0.3, "description": "10 = safest: what can be lost"},
     {"name": "maintainability", "weight": 0.2, "description": ""},
-    {"name": "performance", "weight": 0.1, "description": ""},
-    {"name": "cost", "weight": 0.05, "description": "10 = cheapest: build and run"},
-    {"name": "compliance", "weight": 0.05, "description": "10 = fully compliant: audits"},
+    {"name": "cost", "weight": 0.1, "description": "10 = cheapest: build and run"},
+    {"name": "compliance", "weight": 0.1, "description": "10 = fully compliant: audits"},
 ]
 CONFIGURED_NAMES = [d["name"] for d in CONFIGURED]
 
@@ -105,9 +105,12 @@ def test_precedence_and_leniency_follow_the_bars():
 
 
 def test_configured_dimensions_reach_the_protocol():
-    result, text = score_prompt("/deliberate pick a database", {"ranking": {"dimensions": CONFIGURED}})
+    cfg = Config.model_validate({"ranking": {"dimensions": CONFIGURED}}).model_dump()
+    result, text = score_prompt("/deliberate pick a database", cfg)
     assert result["forced"] and text
-    assert "safety (10 = safest), maintainability, performance, cost (10 = cheapest), compliance (10 = fully compliant)" in text
+    assert (
+        "on correctness, safety (10 = safest), maintainability, cost (10 = cheapest), compliance (10 = fully compliant)," in text
+    )
     assert "risk" not in text.split("3. RANKING")[1].split("4. PRD")[0]
     default = instructions.protocol_text("q", "default", 0.7, 0.4, {})
     assert dimension_words.listed() in default and "risk (10 = lowest risk)" in default
@@ -115,7 +118,7 @@ def test_configured_dimensions_reach_the_protocol():
 
 def test_configured_dimensions_reach_the_ranking_prompt():
     text = prompts.ranking("q", "Approaches: A, B", CONFIGURED)
-    assert "each of: correctness, safety, maintainability, performance, cost, compliance (" in text
+    assert "each of: correctness, safety, maintainability, cost, compliance (" in text
     assert "(safety: 10 = safest; cost: 10 = cheapest; compliance: 10 = fully compliant)" in text
     assert "risk" not in text
 

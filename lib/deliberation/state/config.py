@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from deliberation import SCHEMA_VERSION, defaults
+from deliberation import catalogue
 from deliberation.defaults import DEPTH_HARD_CEILING, TASK_TYPES
 from deliberation.state import plain_reads
 from deliberation.state.paths import Layout
@@ -112,9 +113,9 @@ DEFAULT_DIMENSIONS = D["ranking"]["dimensions"]
 class RankingConfig(_Section):
     dimensions: list[Dimension] = Field(
         default_factory=lambda: [Dimension.model_validate(d) for d in DEFAULT_DIMENSIONS],
-        min_length=5,
-        max_length=5,
-        description="The five weighted ranking dimensions (scores 0-10).",
+        min_length=len(catalogue.DIMENSIONS),
+        max_length=len(catalogue.DIMENSIONS),
+        description="The weighted ranking dimensions (scores 0-10), as many as the built-in ones (docs/CATALOGUES.md).",
     )
 
 
