@@ -96,7 +96,10 @@ def make_scores(
         out[persona] = {}
         for aid in approach_ids:
             base = _BASE.get(aid, (6.0,) * 5)
-            out[persona][aid] = {d: _clamp(base[i] + rng.uniform(-jitter, jitter)) for i, d in enumerate(dims)}
+            level = sum(base) / len(base)  # a dimension beyond the base's: the approach's mean
+            out[persona][aid] = {
+                d: _clamp((base[i] if i < len(base) else level) + rng.uniform(-jitter, jitter)) for i, d in enumerate(dims)
+            }
     return out
 
 

@@ -421,8 +421,10 @@ class Session:
 
 
 def scores5(values: "tuple | list") -> "dict[str, float]":
-    """(correctness, risk, maintainability, performance, cost) → the report's dimension dict."""
-    return dict(zip(DIMS, (float(v) for v in values)))
+    """One score per dimension of the catalogue, in its order → the report's dimension dict; a
+    dimension beyond the values given (one added to the catalogue) scores their mean."""
+    given = [float(v) for v in values]
+    return {d: given[i] if i < len(given) else round(sum(given) / len(given), 1) for i, d in enumerate(DIMS)}
 
 
 def agent_record(

@@ -12,6 +12,7 @@ import pytest
 from deliberation import catalogue
 from deliberation.core import personas
 from deliberation.text import agent_files
+from deliberation.text import dimensions as dimension_words
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,5 +61,8 @@ def test_a_dimension_the_part_does_not_score_scores_the_default(monkeypatch):
     extra = catalogue.Dimension("compliance", 0.1, "audits pass", scale="10 = fully compliant")
     monkeypatch.setattr(catalogue, "DIMENSIONS", (*catalogue.DIMENSIONS, extra))
     text = agent_files.render_all()[os.path.join("agents", "security-analyst.md")]
-    assert "each on all six dimensions" in text and "cost (10 = cheapest), compliance (10 = fully compliant)." in text
+    assert (
+        f"each on all {dimension_words.count()} dimensions" in text
+        and "cost (10 = cheapest), compliance (10 = fully compliant)." in text
+    )
     assert '"cost": 7, "compliance": 5}' in text

@@ -42,8 +42,10 @@ def _docstrings(tree: ast.AST) -> "set[int]":
 
 
 def spelled_out(source: str) -> "list[str]":
-    """Where a module lists members of a catalogue: a tuple, list, set or dict literal holding
-    two members of one catalogue, or a string (not a docstring) naming a persona by its slug."""
+    """Where a module lists members of a catalogue: a tuple, list, set or dict literal of which
+    two entries or more, and at least half, are members of one catalogue (a trigger vocabulary
+    that holds "risk" and "cost" among its many words lists no dimensions), or a string (not a
+    docstring) naming a persona by its slug."""
     tree = ast.parse(source)
     docs = _docstrings(tree)
     found = []
@@ -52,7 +54,7 @@ def spelled_out(source: str) -> "list[str]":
             elts = n.keys if isinstance(n, ast.Dict) else n.elts
             names = {e.value for e in elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
             for what, members in (("dimensions", DIMS), ("task types", TYPES), ("personas", SLUGS)):
-                if len(names & members) >= 2:
+                if len(names & members) >= 2 and 2 * len(names & members) >= len(names):
                     found.append(f"line {n.lineno}: {what} {sorted(names & members)}")
         elif isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
             found += [f"line {n.lineno}: persona {s}" for s in sorted(SLUGS) if s in n.value]
