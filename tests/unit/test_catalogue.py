@@ -22,12 +22,14 @@ DIMS = {d.name for d in catalogue.DIMENSIONS}
 TYPES = {t.name for t in catalogue.TASK_TYPES}
 SLUGS = {p.slug for p in catalogue.PERSONAS}
 # configured: as many dimensions as the built-in set (state/config.py), two of them the project's own
+# (in place of the catalogue's second and fourth)
+OWN = {
+    1: {"name": "safety", "description": "10 = safest: what can be lost"},
+    3: {"name": "compliance", "description": "10 = fully compliant: audits"},
+}
 CONFIGURED = [
-    {"name": "correctness", "weight": 0.3, "description": "Does it work?"},
-    {"name": "safety", "weight": 0.3, "description": "10 = safest: what can be lost"},
-    {"name": "maintainability", "weight": 0.2, "description": ""},
-    {"name": "cost", "weight": 0.1, "description": "10 = cheapest: build and run"},
-    {"name": "compliance", "weight": 0.1, "description": "10 = fully compliant: audits"},
+    {"weight": d.weight, **(OWN.get(i) or {"name": d.name, "description": d.description})}
+    for i, d in enumerate(catalogue.DIMENSIONS)
 ]
 CONFIGURED_NAMES = [d["name"] for d in CONFIGURED]
 
@@ -110,9 +112,8 @@ def test_configured_dimensions_reach_the_protocol():
     cfg = Config.model_validate({"ranking": {"dimensions": CONFIGURED}}).model_dump()
     result, text = score_prompt("/deliberate pick a database", cfg)
     assert result["forced"] and text
-    assert (
-        "on correctness, safety (10 = safest), maintainability, cost (10 = cheapest), compliance (10 = fully compliant)," in text
-    )
+    assert f"on {dimension_words.listed(CONFIGURED)}, gives" in text
+    assert "safety (10 = safest)" in text and "compliance (10 = fully compliant)" in text
     assert "risk" not in text.split("3. RANKING")[1].split("4. PRD")[0]
     default = instructions.protocol_text("q", "default", 0.7, 0.4, {})
     assert dimension_words.listed() in default and "risk (10 = lowest risk)" in default
@@ -120,8 +121,8 @@ def test_configured_dimensions_reach_the_protocol():
 
 def test_configured_dimensions_reach_the_ranking_prompt():
     text = prompts.ranking("q", "Approaches: A, B", CONFIGURED)
-    assert "each of: correctness, safety, maintainability, cost, compliance (" in text
-    assert "(safety: 10 = safest; cost: 10 = cheapest; compliance: 10 = fully compliant)" in text
+    assert f"each of: {', '.join(CONFIGURED_NAMES)} (" in text
+    assert "safety: 10 = safest; compliance: 10 = fully compliant;" in text
     assert "risk" not in text
 
 
