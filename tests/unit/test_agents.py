@@ -10,7 +10,7 @@ import pytest
 
 import re
 
-from deliberation import defaults
+from deliberation import catalogue, defaults
 from deliberation.core import personas, instructions as protocol
 from deliberation.text import protocol as protocol_words
 from deliberation.state import agent_report as report
@@ -65,7 +65,7 @@ def _text(slug: str) -> str:
 def test_every_slug_has_a_file_and_there_are_no_strays():
     slugs = {p.stem for p in _agent_files()}
     assert slugs == set(personas.ALL) | {personas.CHECKPOINT}
-    assert len(personas.RESEARCH_PERSONAS) == 10 and len(personas.ROLES) == 6
+    assert set(personas.RESEARCH_PERSONAS) == {p.slug for p in catalogue.PERSONAS} and len(personas.ROLES) == 6
 
 
 def test_the_checkpoint_agent_can_only_report():
