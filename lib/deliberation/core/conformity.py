@@ -322,7 +322,7 @@ def single_model(agents: Sequence[AgentRecord]) -> "list[ConformityWarning]":
 
 
 def detect_all(
-    agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg, threshold: "float | None" = None
+    agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg: Any, threshold: "float | None" = None
 ) -> "list[ConformityWarning]":
     """Run every detector; `cfg` is the Config or its `conformity` section; `threshold` is the
     deliberation's consensus threshold (near_threshold is skipped without it).
