@@ -32,7 +32,11 @@ def write(
 
 
 def write_many(
-    items, mode=FILE_MODE, durable: bool = True, make_parent=DIR_MODE, exact_mode: bool = False
+    items: "list[tuple[str, bytes]]",
+    mode: int = FILE_MODE,
+    durable: bool = True,
+    make_parent: "int | None" = DIR_MODE,
+    exact_mode: bool = False,
 ) -> "dict[str, list[str]]":
     """Write each (path, bytes) of `items` atomically, then fsync each folder once: a
     transaction that changes three files of two folders pays two folder syncs, not three.
