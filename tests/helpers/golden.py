@@ -1583,7 +1583,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "protocol/models_line": ("protocol.models_line", dict(models={"security-analyst": "opus", "ux-advocate": "haiku"})),
         "protocol/models_line_off": ("protocol.models_line", dict(models=None)),
         "protocol/header": ("protocol.HEADER", {}),
-        "protocol/ranking_dimensions": ("dimensions.listed", {}),
+        "protocol/ranking_dimensions": ("dimensions.listed", dict(terse=True)),
         "protocol/ranking_dimensions_configured": (
             "dimensions.listed",
             dict(

@@ -112,11 +112,11 @@ def test_configured_dimensions_reach_the_protocol():
     cfg = Config.model_validate({"ranking": {"dimensions": CONFIGURED}}).model_dump()
     result, text = score_prompt("/deliberate pick a database", cfg)
     assert result["forced"] and text
-    assert f"on {dimension_words.listed(CONFIGURED)}, gives" in text
+    assert f"on {dimension_words.listed(CONFIGURED, terse=True)}, gives" in text
     assert "safety (10 = safest)" in text and "compliance (10 = fully compliant)" in text
     assert "risk" not in text.split("3. RANKING")[1].split("4. PRD")[0]
     default = instructions.protocol_text("q", "default", 0.7, 0.4, {})
-    assert dimension_words.listed() in default and "risk (10 = lowest risk)" in default
+    assert dimension_words.listed(terse=True) in default and "risk (10 = lowest)," in default
 
 
 def test_configured_dimensions_reach_the_ranking_prompt():

@@ -29,9 +29,16 @@ def of(dimensions: "list | None" = None) -> "list[tuple[str, str]]":
     return out
 
 
-def listed(dimensions: "list | None" = None) -> str:
-    """ "correctness, risk (10 = lowest risk), maintainability, performance, cost (10 = cheapest)"."""
-    return ", ".join(f"{name} ({note})" if note else name for name, note in of(dimensions))
+def listed(dimensions: "list | None" = None, terse: bool = False) -> str:
+    """The dimensions with their scale notes: "correctness, risk (10 = lowest risk), …, cost (10 =
+    cheapest)"; `terse` (the protocol's line) drops a note's repeat of its dimension's name:
+    "risk (10 = lowest)"."""
+    out = []
+    for name, note in of(dimensions):
+        if terse:
+            note = note.replace(f" {name}", "")
+        out.append(f"{name} ({note})" if note else name)
+    return ", ".join(out)
 
 
 def names(dimensions: "list | None" = None) -> str:
