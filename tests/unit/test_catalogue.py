@@ -25,7 +25,7 @@ SLUGS = {p.slug for p in catalogue.PERSONAS}
 # (in place of the catalogue's second and fourth)
 OWN = {
     1: {"name": "safety", "description": "10 = safest: what can be lost"},
-    3: {"name": "compliance", "description": "10 = fully compliant: audits"},
+    3: {"name": "auditability", "description": "10 = fully compliant: audits"},
 }
 CONFIGURED = [
     {"weight": d.weight, **(OWN.get(i) or {"name": d.name, "description": d.description})}
@@ -113,7 +113,7 @@ def test_configured_dimensions_reach_the_protocol():
     result, text = score_prompt("/deliberate pick a database", cfg)
     assert result["forced"] and text
     assert f"on {dimension_words.listed(CONFIGURED, terse=True)}, gives" in text
-    assert "safety (10 = safest)" in text and "compliance (10 = fully compliant)" in text
+    assert "safety (10 = safest)" in text and "auditability (10 = fully compliant)" in text
     assert "risk" not in text.split("3. RANKING")[1].split("4. PRD")[0]
     default = instructions.protocol_text("q", "default", 0.7, 0.4, {})
     assert dimension_words.listed(terse=True) in default and "risk (10 = lowest)," in default
@@ -122,13 +122,13 @@ def test_configured_dimensions_reach_the_protocol():
 def test_configured_dimensions_reach_the_ranking_prompt():
     text = prompts.ranking("q", "Approaches: A, B", CONFIGURED)
     assert f"each of: {', '.join(CONFIGURED_NAMES)} (" in text
-    assert "safety: 10 = safest; compliance: 10 = fully compliant;" in text
+    assert "safety: 10 = safest; auditability: 10 = fully compliant;" in text
     assert "risk" not in text
 
 
 def test_configured_dimensions_reach_the_report_example():
     shown = agent_report.example("ranking", CONFIGURED_NAMES)
-    assert '"safety"' in shown and '"compliance"' in shown and '"risk"' not in shown
+    assert '"safety"' in shown and '"auditability"' in shown and '"risk"' not in shown
     assert agent_report.example("ranking") == agent_report.example("ranking", list(agent_report.DIMENSION_NAMES))
 
 
@@ -149,7 +149,7 @@ def ranking_delib():
 def test_configured_dimensions_are_checked_in_a_message_to_a_ranker():
     """core/resume.py checked a message for leaked scores on the built-in five only."""
     d, _sec, cost = ranking_delib()
-    leaked = "Document your dissent: concern and reason. For A: compliance 9, safety 3."
+    leaked = "Document your dissent: concern and reason. For A: auditability 9, safety 3."
     assert resume.decide(d, cost, leaked).allowed  # the built-in names: nothing seen
     decision = resume.decide(d, cost, leaked, dimensions=CONFIGURED_NAMES)
     assert not decision.allowed and decision.rule == "blind_ranking"
