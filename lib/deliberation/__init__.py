@@ -19,9 +19,11 @@ def plugin_root() -> str:
 # chain of imports comes back to where it started (tests/unit/test_architecture.py walks every
 # import, function-level ones included). docs/ARCHITECTURE.md says what each layer holds.
 LAYERS = ("wire", "state", "text", "core", "report", "app", "runtime", "cli")
-# Below every layer: modules of the package itself that import nothing (the defaults of every
-# setting, the one way to show a project's name), so that any module of any tier may import them.
-BASE = ("defaults", "names")
+# Below every layer: modules of the package itself that import nothing but an earlier one of
+# these (the catalogues of dimensions, task types and personas; the defaults of every setting,
+# derived from them; the one way to show a project's name), so that any module of any tier may
+# import them.
+BASE = ("catalogue", "defaults", "names")
 
 # The latency tiers: what a hook process may load before it knows it has work to do.
 #   builtins — the hook process itself: builtin modules and _socket only (not even os or json)
@@ -33,6 +35,7 @@ TIERS = {
         "deliberation.wire.worker_socket",
         "deliberation.wire.worker_protocol",
         "deliberation.wire.deadlines",
+        "deliberation.catalogue",
         "deliberation.defaults",
         "deliberation.names",
         "deliberation.runtime.client_env",

@@ -5,15 +5,19 @@ schema, the descriptions) takes each field's default from here, and the fast pat
 prompts and classifies task types without loading pydantic — reads the same values;
 tests/unit/test_config.py checks that `Config()` dumps to exactly `CONFIG`.
 
-Imports nothing: every tier may import it, the hook process's own included. The values are
-never mutated in place; `section()` and `copy()` hand out copies.
+Imports only `deliberation.catalogue` (which imports nothing): every tier may import it, the
+hook process's own included. The catalogues' defaults (dimensions, task types' bars, conflicting
+personas) are derived from there. The values are never mutated in place; `section()` and `copy()`
+hand out copies.
 """
+
+from deliberation import catalogue
 
 # Tools that need a person's yes while a decision awaits review (a Claude Code tool-name pattern;
 # install.sh also writes it as the PreToolUse matcher of the review hook).
 RISKY_TOOLS = "Edit|Write|MultiEdit|Bash|NotebookEdit"
 
-TASK_TYPES = ("security", "architecture", "default", "refactoring", "documentation")
+TASK_TYPES = tuple(t.name for t in catalogue.TASK_TYPES)
 DEPTH_HARD_CEILING = 3  # tier-2 workers per hot-spot wave, whatever the config says
 
 CONFIG: dict = {  # dict: any value type, as in the JSON file
@@ -31,25 +35,11 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
     },
     "task_types": {
         # the consensus a decision of each type needs (Gate 1); the strictest type wins
-        "thresholds": {"security": 0.85, "architecture": 0.80, "default": 0.70, "refactoring": 0.65, "documentation": 0.50},
+        "thresholds": {t.name: t.threshold for t in catalogue.TASK_TYPES},
         "keywords": None,
     },
     "ranking": {
-        "dimensions": [
-            {"name": "correctness", "weight": 0.30, "description": "Does it solve the problem as stated, without known defects?"},
-            {
-                "name": "risk",
-                "weight": 0.25,
-                "description": "10 = lowest risk: security, data loss, irreversibility, blast radius.",
-            },
-            {"name": "maintainability", "weight": 0.20, "description": "Can the team understand, test and change it later?"},
-            {
-                "name": "performance",
-                "weight": 0.15,
-                "description": "Latency, throughput and resource use under the expected load.",
-            },
-            {"name": "cost", "weight": 0.10, "description": "10 = cheapest: build, run and migration cost."},
-        ],
+        "dimensions": [{"name": d.name, "weight": d.weight, "description": d.description} for d in catalogue.DIMENSIONS],
     },
     "deliberation": {
         "min_agents": 2,
@@ -77,13 +67,7 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
         "near_threshold_margin": 0.5,
         "templated_similarity": 0.6,
         "same_reasoning_similarity": 0.6,
-        "conflicting_pairs": [
-            ["security-analyst", "performance-engineer"],
-            ["cost-analyst", "reliability-engineer"],
-            ["ux-advocate", "security-analyst"],
-            ["product-strategist", "maintainability-reviewer"],
-            ["devils-advocate", "product-strategist"],
-        ],
+        "conflicting_pairs": catalogue.conflicting_pairs(),
         "blocking": False,
     },
     "isolation": {
@@ -100,7 +84,7 @@ CONFIG: dict = {  # dict: any value type, as in the JSON file
     },
     "depth": {
         "posture": "ceiling",
-        "per_task_type": {"documentation": "off"},
+        "per_task_type": {t.name: t.depth for t in catalogue.TASK_TYPES if t.depth},
         "max_lock": False,
         "workers_per_wave": 3,
         "agent_budget": 6,
@@ -150,7 +134,7 @@ PRUNE_BUDGET_S = 0.1
 ERRORS_LOG_MAX_BYTES = 1 << 20
 
 
-def copy(value=CONFIG):
+def copy(value: "object" = CONFIG) -> "object":
     """A deep copy of `value` (default: the whole CONFIG) made of new dicts and lists."""
     if isinstance(value, dict):
         return {k: copy(v) for k, v in value.items()}
@@ -159,6 +143,8 @@ def copy(value=CONFIG):
     return value
 
 
-def section(name):
+def section(name: str) -> dict:
     """A copy of one section of CONFIG (`section("gates")["strong"]`)."""
-    return copy(CONFIG[name])
+    out = copy(CONFIG[name])
+    assert isinstance(out, dict)
+    return out

@@ -38,7 +38,7 @@ _FORMAT = (
 LIMIT = 400  # characters of the name shown, before the escapes; the rest is said as a count
 
 
-def acts(ch):
+def acts(ch: str) -> bool:
     """Whether one character could act on a terminal or hide text: C0, DEL, C1, a surrogate (a
     byte that was not UTF-8), an invisible format character, a line or paragraph separator."""
     code = ord(ch)
@@ -52,7 +52,7 @@ def acts(ch):
     return False
 
 
-def _escape(ch):
+def _escape(ch: str) -> str:
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's surrogateescape: the raw byte
         return "\\x%02x" % (code - 0xDC00)
@@ -63,13 +63,13 @@ def _escape(ch):
     return "\\U%08x" % code
 
 
-def _text(value):
+def _text(value: object) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", "surrogateescape")
     return value if isinstance(value, str) else str(value)
 
 
-def inert(value, limit=LIMIT):
+def inert(value: object, limit: "int | None" = LIMIT) -> str:
     """The name's characters with every one that could act written as an escape, without quotes
     (for a place that already quotes, such as a JSON string). At most `limit` characters of the
     name are shown; a longer one ends with `…(+N)`."""
@@ -88,7 +88,7 @@ def inert(value, limit=LIMIT):
     return "".join(out)
 
 
-def quoted(value, limit=LIMIT):
+def quoted(value: object, limit: "int | None" = LIMIT) -> str:
     """`"name"`: the name in double quotes, one line, nothing in it that acts (see the module
     docstring); a `"` or `\\` in the name is escaped, so where the name ends is never in doubt."""
     text = _text(value)
@@ -110,7 +110,7 @@ def quoted(value, limit=LIMIT):
 _SAFE_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
 
-def command_word(value):
+def command_word(value: object) -> str:
     """The name as one word of a POSIX shell command, inert: as it is when it needs no quoting,
     in single quotes when it holds nothing that acts, else in `$'…'` quoting (bash, zsh, ksh),
     where each acting character is an escape the shell turns back into the same byte."""

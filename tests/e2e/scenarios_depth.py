@@ -28,6 +28,7 @@ from fake_api import ApiRequest, ReplyLike, agent_call, text, tool_use
 from harness import agent_type
 from scenarios import Scenario, agent_outcomes, agent_spawns, citable_ids, concluding_answer, report, report_message
 from scenarios_gates import approach_listing
+from deliberation import catalogue
 
 WAVE = re.compile(r"^wave:([a-z0-9-]+)")
 TAG = re.compile(r"^(PERSONA|PHASE): ?([a-z0-9-]+)$", re.M)
@@ -72,7 +73,7 @@ class Script:
     document: "dict | None" = None  # the decision document the main agent writes when asked
 
 
-DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMENSIONS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 
 def scores(a: "float | dict", b: "float | dict") -> dict:

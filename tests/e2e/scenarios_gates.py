@@ -32,11 +32,12 @@ from scenarios import (
     report,
     report_message,
 )
+from deliberation import catalogue
 
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 APPROACH_LIST = re.compile(r"Approaches to rank \(neutral order; it ranks nothing\):\n(?:- [^\n]*(?:\n|$))+")
 ROUND_TAG = re.compile(r"^Round: ([0-9]+)$", re.M)
-DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMENSIONS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 QUESTION = (
     "should the order service cache product prices in each node or keep reading them from "

@@ -47,7 +47,7 @@ def rank(s: P.Session, table: dict) -> list:
     return outs
 
 
-GOOD = {
+GOOD: "dict[str, tuple]" = {
     "security-analyst": ({"A": (9, 8, 8, 7, 6), "B": (7, 4, 7, 8, 8), "C": (6, 7, 5, 6, 7)}, "approve", "A", []),
     "performance-engineer": ({"A": (8, 8, 8, 6, 7), "B": (7, 5, 7, 9, 8), "C": (5, 7, 5, 5, 6)}, "approve", "A", []),
     "cost-analyst": ({"A": (9, 9, 8, 8, 5), "B": (6, 4, 6, 7, 9), "C": (7, 6, 6, 6, 6)}, "approve", "A", []),
@@ -99,7 +99,7 @@ def gate_rank(s, table):
     return outs
 
 
-HIGH = {
+HIGH: "dict[str, tuple]" = {
     "security-analyst": ({"A": (9, 8, 8, 8, 7), "B": (6, 6, 6, 6, 6)}, "approve", "A", []),
     "performance-engineer": ({"A": (8, 8, 9, 8, 8), "B": (6, 5, 6, 7, 6)}, "approve", "A", []),
 }

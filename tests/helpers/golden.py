@@ -1042,7 +1042,11 @@ def cases() -> "dict[str, tuple[str, Any]]":
             dict(
                 question="Redis or the database?",
                 approaches="Approaches (in this order): B, A …",
-                dimensions=["correctness", "risk", "cost"],
+                dimensions=[
+                    {"name": "correctness", "description": ""},
+                    {"name": "risk", "description": "10 = lowest risk: security, data loss"},
+                    {"name": "cost", "description": "10 = cheapest: build and run"},
+                ],
             ),
         ),
         "prompts/checkpoint": ("prompts.checkpoint", dict(wave="research")),
@@ -1377,6 +1381,34 @@ def cases() -> "dict[str, tuple[str, Any]]":
             "gates.no_consensus_detail",
             dict(failed=[], leading=None, after_revision=True),
         ),
+        "gates/phase_figure": ("gates.phase_figure", dict(phase="DELIBERATION", at_ranking=False)),
+        "gates/phase_figure_reached": ("gates.phase_figure", dict(phase="RANKING", at_ranking=True)),
+        "gates/count_figure": ("gates.count_figure", dict(done=1, needed=2)),
+        "gates/consensus_figure": (
+            "gates.consensus_figure",
+            dict(consensus=0.62, threshold=0.8, task_type="architecture", passed=False),
+        ),
+        "gates/consensus_detail": ("gates.consensus_detail", dict(leading="A")),
+        "gates/consensus_detail_unranked": ("gates.consensus_detail", dict(leading=None)),
+        "gates/dissent_figure": ("gates.dissent_figure", dict(documented=1, dissenters=2)),
+        "gates/dissent_detail": ("gates.dissent_detail", dict(undocumented=["cost-analyst"])),
+        "gates/personas_figure": ("gates.personas_figure", dict(distinct=1, needed=2)),
+        "gates/dissents_figure": ("gates.dissents_figure", dict(documented=1, dissents=2)),
+        "gates/without_reasons_detail": ("gates.without_reasons_detail", dict(bare=["cost-analyst/ranking"])),
+        "gates/alternatives_figure": ("gates.alternatives_figure", dict(alternatives=1, needed=2)),
+        "gates/reject_confidence_figure": (
+            "gates.reject_confidence_figure",
+            dict(rejections=3, outcome="rejected — no approach adopted"),
+        ),
+        "gates/band_figure": ("gates.band_figure", dict(consensus=0.62, band="weak")),
+        "gates/band_detail": ("gates.band_detail", dict(strong=0.85, moderate=0.7, task_type="security", threshold=0.85)),
+        "gates/conformity_figure": ("gates.conformity_figure", dict(warnings=2)),
+        "gates/conformity_detail": (
+            "gates.conformity_detail",
+            dict(warnings=[["score_clustering", "4 of 4 within 0.3"], ["single_model", "one model"]]),
+        ),
+        "gates/document_missing_figure": ("gates.document_missing_figure", dict(send_backs=1)),
+        "gates/document_pending_figure": ("gates.document_pending_figure", dict(send_backs=0)),
         "gates/unanimous_reject_figure": (
             "gates.unanimous_reject_figure",
             dict(rejections=3, outcome="rejected — no approach adopted"),
@@ -1507,6 +1539,11 @@ def cases() -> "dict[str, tuple[str, Any]]":
             ),
         ),
         # the route after the vote: each fired rule's detail, what the policy left out, the summary
+        "route/reclassified": (
+            "route.reclassified",
+            dict(entries=[["architecture/schema-migration", "d-1a2b3c4d-1", "data-migration/schema-migration"]]),
+        ),
+        "route/reclassified_none": ("route.reclassified", dict(entries=[])),
         "route/vote": ("route.vote", dict(approvals=3, rejections=1, abstentions=0, dissents=1, confidence=0.91)),
         "route/vote_plain": ("route.vote", dict(approvals=2, rejections=0, abstentions=1, dissents=0, confidence=None)),
         "route/probe_timed_out": ("route.probe_timed_out", dict(name="pytest", seconds=30.04)),
@@ -1644,7 +1681,17 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "protocol/models_line": ("protocol.models_line", dict(models={"security-analyst": "opus", "ux-advocate": "haiku"})),
         "protocol/models_line_off": ("protocol.models_line", dict(models=None)),
         "protocol/header": ("protocol.HEADER", {}),
-        "protocol/ranking_dimensions": ("protocol.RANKING_DIMENSIONS", {}),
+        "protocol/ranking_dimensions": ("dimensions.listed", dict(terse=True)),
+        "protocol/ranking_dimensions_configured": (
+            "dimensions.listed",
+            dict(
+                dimensions=[
+                    {"name": "correctness", "description": "Does it work?"},
+                    {"name": "safety", "description": "10 = safest: what can be lost"},
+                    {"name": "cost", "description": "Cheap to run?"},
+                ]
+            ),
+        ),
         "protocol/no_question": ("protocol.NO_QUESTION", {}),
         "protocol/question_placeholder": ("protocol.QUESTION_PLACEHOLDER", {}),
         "trigger/notification": ("trigger.NOTIFICATION", {}),

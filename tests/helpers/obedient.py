@@ -19,6 +19,7 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass, field
+from deliberation import catalogue
 
 HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
 QUESTION_LINE = re.compile(r"^Question: (.*)$", re.M)
@@ -93,7 +94,7 @@ class Directive:
 def plugin_texts(texts: "list[str]") -> "list[str]":
     """The plugin's part of each model-visible text (after the client's 'hook … context: ' /
     'hook error: ' label; a headless `ask` reason comes unlabelled), oldest first."""
-    out = []
+    out: "list[str]" = []
     for t in texts:
         parts = HOOK_TEXT.split(t)
         if len(parts) > 1:
@@ -323,11 +324,11 @@ PERSONA_TAG = re.compile(r"^PERSONA: ([a-z-]+)$", re.M)
 PHASE_TAG = re.compile(r"^Phase: ([a-z-]+)$", re.M)
 LIST_ENTRY = re.compile(r"^- ([A-Z][A-Za-z0-9:_-]*): ", re.M)
 LENS_TITLES = {"Evidence Chase": "evidence-chase", "Counter-Model": "counter-model", "Edge-Case Hunt": "edge-case-hunt"}
-DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMENSIONS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 
 def _report(phase: str, **fields) -> dict:
-    base = {
+    base: "dict[str, object]" = {
         "phase": phase,
         "summary": "",
         "findings": [],
@@ -367,7 +368,8 @@ def scripted_answer(prompt: str) -> dict:
             ],
             rationale="New evidence on the missed angle.",
         )
-    persona = (PERSONA_TAG.search(prompt) or [None, ""])[1]
+    found = PERSONA_TAG.search(prompt)
+    persona: str = found[1] if found else ""
     phase = (PHASE_TAG.search(prompt) or [None, ""])[1]
     if persona == "synthesis-lead":
         return _report(

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from typing import Any, Sequence, cast
+from deliberation import catalogue
 
 TRANSCRIPT = "/home/dev/.claude/projects/-home-dev-myproject/{sid}.jsonl"
 
@@ -38,7 +40,11 @@ def pre_agent(
     background: "bool | None" = False,
     parent: "tuple[str, str] | None" = None,
 ) -> dict:
-    tool_input = {"description": f"{subagent_type} review", "prompt": prompt_text, "subagent_type": subagent_type}
+    tool_input: "dict[str, object]" = {
+        "description": f"{subagent_type} review",
+        "prompt": prompt_text,
+        "subagent_type": subagent_type,
+    }
     if background is not None:
         tool_input["run_in_background"] = background
     extra = {"agent_id": parent[0], "agent_type": parent[1]} if parent else {}
@@ -219,14 +225,16 @@ def stop(sid: str, active: bool = False, background_tasks: "list | None" = None,
 # ---------------------------------------------------------------------------------------------
 # reports
 
-DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 
 def fenced(report: dict, preface: str = "Here is my report.") -> str:
     return f"{preface}\n```json\n{json.dumps(report, indent=1)}\n```"
 
 
-def research_report(persona: str, claims: "list[str]", approaches: "list[tuple[str, str]]" = (), confidence: float = 0.55) -> str:
+def research_report(
+    persona: str, claims: "list[str]", approaches: "Sequence[tuple[str, str]]" = (), confidence: float = 0.55
+) -> str:
     return fenced(
         {
             "phase": "research",
@@ -280,7 +288,7 @@ def synthesis_report(approaches: "list[tuple[str, str]]") -> str:
     )
 
 
-def red_team_report(refutations: "list[dict]" = (), missed: "list[str]" = (), round_: int = 1) -> str:
+def red_team_report(refutations: "Sequence[dict]" = (), missed: "Sequence[str]" = (), round_: int = 1) -> str:
     return fenced(
         {
             "phase": "deliberation",
@@ -292,7 +300,7 @@ def red_team_report(refutations: "list[dict]" = (), missed: "list[str]" = (), ro
     )
 
 
-def lens_report(hot_spots: "list[str]", findings: "list[dict]", refutations: "list[dict]" = ()) -> str:
+def lens_report(hot_spots: "list[str]", findings: "list[dict]", refutations: "Sequence[dict]" = ()) -> str:
     return fenced(
         {
             "phase": "deliberation",
@@ -310,7 +318,7 @@ def ranking_report(
     verdict: str = "approve",
     preferred: "str | None" = None,
     rationale: str = "",
-    dissent: "list[dict]" = (),
+    dissent: "Sequence[dict]" = (),
     confidence: float = 0.8,
 ) -> str:
     return fenced(
@@ -413,8 +421,10 @@ class Session:
 
 
 def scores5(values: "tuple | list") -> "dict[str, float]":
-    """(correctness, risk, maintainability, performance, cost) → the report's dimension dict."""
-    return dict(zip(DIMS, (float(v) for v in values)))
+    """One score per dimension of the catalogue, in its order → the report's dimension dict; a
+    dimension beyond the values given (one added to the catalogue) scores their mean."""
+    given = [float(v) for v in values]
+    return {d: given[i] if i < len(given) else round(sum(given) / len(given), 1) for i, d in enumerate(DIMS)}
 
 
 def agent_record(
@@ -439,10 +449,10 @@ def agent_record(
         key=key or f"{persona}-{stage}",
         agent_id=key,
         persona=persona,
-        kind=kind or personas.kind_of(persona) or "persona",
-        stage=stage,
-        tier=tier,
-        status=status or ("reported" if rep is not None else "running"),
+        kind=cast(Any, kind or personas.kind_of(persona) or "persona"),
+        stage=cast(Any, stage),
+        tier=cast(Any, tier),
+        status=cast(Any, status or ("reported" if rep is not None else "running")),
         report=rep,
         background=background,
         spawned_at=spawned_at,
@@ -454,7 +464,7 @@ def ranking_json(
     scores: "dict[str, tuple]",
     verdict: str = "approve",
     preferred: "str | None" = None,
-    dissent: "list[dict]" = (),
+    dissent: "Sequence[dict]" = (),
     rationale: str = "",
     confidence: float = 0.8,
 ) -> dict:
@@ -469,7 +479,7 @@ def ranking_json(
 
 
 def make_deliberation(
-    agents: "list" = (),
+    agents: "Sequence" = (),
     *,
     phase: str = "RANKING",
     task_type: str = "default",
@@ -489,7 +499,7 @@ def make_deliberation(
         question="q",
         task_type=task_type,
         threshold=thresholds[task_type] if threshold is None else threshold,
-        phase=phase,
+        phase=cast(Any, phase),
         agents=list(agents),
         initial_confidence=initial_confidence,
     )
@@ -524,6 +534,7 @@ def fire_at_once(event: str, payload_list: "list", project_dir, env=None, timeou
     datas = [p if isinstance(p, bytes) else json.dumps(p).encode() for p in payload_list]
     t0 = time.monotonic()
     for proc, data in zip(procs, datas):
+        assert proc.stdin is not None
         proc.stdin.write(data)
         proc.stdin.close()
         proc.stdin = None  # so communicate() below only collects the output

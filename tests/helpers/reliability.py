@@ -204,4 +204,4 @@ def collect(pid: int, rfd: int) -> HookResult:
     os.close(rfd)
     _, status = os.waitpid(pid, 0)
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
-    return HookResult(subprocess.CompletedProcess([pid], code, b"".join(chunks).decode(), ""))
+    return HookResult(subprocess.CompletedProcess([str(pid)], code, b"".join(chunks).decode(), ""))

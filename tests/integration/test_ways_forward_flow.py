@@ -14,6 +14,9 @@ import os
 import re
 
 from deliberation import cli
+from deliberation.core import ways_forward
+from deliberation.state.models import Deliberation
+from deliberation.text import gates as gate_words
 from tests.helpers import payloads as P
 from tests.helpers.flows import GATES_QUESTION, HIGH, failed_checks, start
 from tests.helpers.flows import gate_rank as rank
@@ -36,15 +39,22 @@ def split_vote(project, hook):
     return s, post
 
 
+def ways_of(project) -> gate_words.Ways:
+    """The ways-forward outcome of the newest deliberation, as the answer was worded from it."""
+    return ways_forward.view(Deliberation.model_validate(load_delib(project)))
+
+
 def test_a_split_vote_names_what_is_contested_and_both_ways(project, hook):
     _s, post = split_vote(project, hook)
-    text = post.context
-    assert "consensus gate FAILED" in text and "What is contested:" in text
-    assert "the split: A preferred by 1 ranker; B preferred by 1 ranker" in text
-    assert 'performance-engineer prefers B over A by 2.0 points — "A doubles the write path"' in text
-    assert "(a) one revision round" in text and "spawn ONE `synthesis-lead`" in text
-    assert "(b) hand the decision to the user" in text
-    assert "re-rank with the contested points" not in text  # a bare re-rank is not a way forward
+    ways = ways_of(project)
+    assert [(x.approach, x.rankers) for x in ways.split] == [("A", 1), ("B", 1)]
+    assert [(x.persona, x.preferred, x.margin, x.concern) for x in ways.dissent] == [
+        ("performance-engineer", "B", -2.0, "A doubles the write path")  # its margin for the leader
+    ]
+    assert ways.revision == "available" and ways.synthesis_type == "synthesis-lead"
+    # the answer is the words of that outcome (their wording: the gate1 golden files)
+    assert "\n".join(gate_words.contested_lines(ways)) in post.context
+    assert gate_words.ways_forward(ways) in post.context
     d = load_delib(project)
     assert d["ways"]["revision"] == "available" and d["ways"]["offered_at"] is not None
     # the person sees it too, not only the model's hidden context
@@ -155,17 +165,10 @@ def test_a_settled_hand_over_stays_settled(project, hook, capsys):
     assert load_delib(project, d["id"])["route"]["review"] == "rejected"
 
 
-REF = re.compile(r"\b([a-z][a-z-]+:F\d+)\b")
-
-
-def literal_revision_prompt(s, told: str) -> str:
-    """The revision synthesis prompt of a model that follows way (a) to the letter from the
-    answer alone: its "Phase: …" opening and the question, the claim and evidence of each research
-    finding the answer names (from the reports it was given), the approaches and the contested
-    points as the answer words them. Where the answer names no finding, the contested points stand
-    in for them — what the model sent in three real-model trials, refused each time."""
-    way = told[told.index("(a) one revision round") : told.index("(b) ")]
-    named = set(REF.findall(way))
+def revision_prompt(s, ways: gate_words.Ways) -> str:
+    """The revision synthesis prompt of a model that follows way (a): its opening and the
+    question, the claim and evidence of each research finding the outcome names (from the reports
+    the main agent was given), and the contested points as the answer words them."""
     carried = []
     for persona, message in s.messages:  # the research reports the main agent was given
         m = re.search(r"```json\s*(\{.*\})\s*```", message, re.S)
@@ -174,27 +177,30 @@ def literal_revision_prompt(s, told: str) -> str:
             carried += [
                 f"- {persona}:{f['id']}: {f['claim']} (evidence: {f['evidence']})"
                 for f in data.get("findings") or []
-                if f"{persona}:{f['id']}" in named
+                if f"{persona}:{f['id']}" in ways.findings
             ]
-    contested = told[told.index("What is contested:") : told.index("Two ways forward")]
-    phase = re.search(r'prompt starting "(Phase: [a-z-]+)"', way).group(1)
     return "\n".join(
-        [phase, f"Question: {GATES_QUESTION}", *carried, contested, "Revise each approach against these points; keep the ids."]
+        [
+            "Phase: deliberation",
+            f"Question: {GATES_QUESTION}",
+            *carried,
+            *gate_words.contested_lines(ways),
+            "Revise each approach against these points; keep the ids.",
+        ]
     )
 
 
 def test_way_a_as_worded_is_accepted_the_first_time(project, hook):
-    """An obedient model that builds the revision synthesis prompt from way (a) alone is not
-    refused: the answer names every research finding the prompt must carry."""
+    """A model that builds the revision synthesis prompt from way (a) is not refused: the
+    outcome names every research finding the prompt must carry, and the answer says them."""
     s, post = split_vote(project, hook)
-    told = post.context
+    ways = ways_of(project)
     revised = [("A", "Postgres sessions with a write-behind buffer"), ("B", "Redis sessions with AOF persistence")]
-    out = s.foreground("synthesis-lead", literal_revision_prompt(s, told), P.synthesis_report(revised))
+    out = s.foreground("synthesis-lead", revision_prompt(s, ways), P.synthesis_report(revised))
     assert out["pre"].decision is None, out["pre"].reason
     assert "revision round: the revised approaches stand" in (out["post"].context or "")
-    way = told[told.index("(a) one revision round") : told.index("(b) ")]
-    assert set(REF.findall(way)) == {"security-analyst:F1", "performance-engineer:F1"}, way
-    assert "claim and evidence of EVERY research finding" in way and "is refused" in way, way
+    assert set(ways.findings) == {"security-analyst:F1", "performance-engineer:F1"}
+    assert gate_words.ways_forward(ways) in post.context
 
 
 def test_after_the_revision_round_only_the_hand_over_remains(project, hook):

@@ -10,6 +10,7 @@ import pytest
 
 import re
 
+from deliberation import catalogue, defaults
 from deliberation.core import personas, instructions as protocol
 from deliberation.text import protocol as protocol_words
 from deliberation.state import agent_report as report
@@ -64,7 +65,7 @@ def _text(slug: str) -> str:
 def test_every_slug_has_a_file_and_there_are_no_strays():
     slugs = {p.stem for p in _agent_files()}
     assert slugs == set(personas.ALL) | {personas.CHECKPOINT, personas.DRAFTER}
-    assert len(personas.RESEARCH_PERSONAS) == 10 and len(personas.ROLES) == 6
+    assert set(personas.RESEARCH_PERSONAS) == {p.slug for p in catalogue.PERSONAS} and len(personas.ROLES) == 6
 
 
 def test_the_checkpoint_agent_can_only_report():
@@ -208,7 +209,7 @@ LONG = "Should we shard the orders database or buy a bigger primary? " * 40
 DIMS = {"ambiguity": 0.64, "complexity": 0.7, "stakes": 0.66, "context_dependence": 0.55}
 
 
-@pytest.mark.parametrize("task_type", ["security", "architecture", "default", "refactoring", "documentation", "unheard-of"])
+@pytest.mark.parametrize("task_type", [*defaults.TASK_TYPES, "unheard-of"])
 def test_protocol_is_short_and_names_exact_subagent_types(task_type):
     text = protocol.protocol_text(LONG, task_type, 0.7, 0.23, DIMS)
     assert len(text) < protocol.MAX_CHARS
@@ -300,7 +301,7 @@ def test_protocol_panels_hold_conflicting_priorities():
         assert all(p in personas.RESEARCH_PERSONAS for p in people)
         assert "devils-advocate" in people
         assert any(pair <= set(people) for pair in pairs), task_type
-    assert set(protocol.PANELS) == {"security", "architecture", "default", "refactoring", "documentation"}
+    assert set(protocol.PANELS) == set(defaults.TASK_TYPES)
 
 
 def test_deliberate_command_leaves_the_protocol_to_the_hook():

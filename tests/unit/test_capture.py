@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
+from deliberation import catalogue
 from deliberation.core.capture import capture
 from deliberation.core.ranking import rank
 from deliberation.state.agent_report import AGAIN, example
 from tests.helpers import payloads as P
 
-DIMS = ["correctness", "risk", "maintainability", "performance", "cost"]
+DIMS = list(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 KW = dict(max_bytes=64 * 1024, retries=1, dimensions=DIMS, now=10.0)
 GOOD_RESEARCH = P.research_report("security-analyst", ["tokens are logged in plain text"], [("A", "redact")])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from deliberation import catalogue
 from deliberation.state.config import Config
 from deliberation.core.conformity import (
     detect_all,
@@ -334,7 +335,7 @@ def test_detect_all_on_a_herding_panel_and_a_healthy_one():
 # one dimension at a time, and near the threshold
 
 
-DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 W = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
 
 

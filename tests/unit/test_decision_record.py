@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers.factories import T0, agent_id, make_deliberation, make_lineage
 
+from deliberation import catalogue
 from deliberation.report import decision_record as dr
 from deliberation.state.models import Deliberation, Lineage, Spawn
 
@@ -20,7 +21,7 @@ from deliberation.state.models import Deliberation, Lineage, Spawn
 #   SA: A = 8,8,8,8,8  → 8.00                             B = 6,4,6,8,10 → 1.8+1.0+1.2+1.2+1.0 = 6.20
 # means A 7.45, B 5.60 → leading A; A's scores 6.9, 8.0: σ = 0.55
 # both prefer A, by 1.9 and 1.8 points (firm): consensus = 2 / (2 + 0.2) = 0.9091 (strong)
-DIMS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMS = tuple(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 HAND = {
     "technical-architect": {"A": dict(zip(DIMS, (10, 6, 8, 4, 2))), "B": dict(zip(DIMS, (5,) * 5))},
     "security-analyst": {"A": dict(zip(DIMS, (8,) * 5)), "B": dict(zip(DIMS, (6, 4, 6, 8, 10)))},

@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from deliberation import catalogue
 from deliberation.core import blind_ranking, isolation, workflow_prompts, workflow_steps
 from deliberation.state.agent_report import AgentReport, extract_report
 from deliberation.state.config import Config
@@ -17,7 +18,7 @@ from deliberation.state.report_schema import stage_schema
 from tests.helpers import payloads as P
 
 AGENTS = Path(__file__).resolve().parents[2] / "agents"
-DIMS = ["correctness", "risk", "maintainability", "performance", "cost"]
+DIMS = list(d.name for d in catalogue.DIMENSIONS)  # the catalogue's
 
 
 def example(slug: str, stage: str) -> dict:

@@ -26,6 +26,10 @@ from deliberation.state.paths import Layout, make_dirs
 from deliberation.state.plain_reads import believed_json, section
 from deliberation.defaults import CONFIG, ERRORS_LOG_MAX_BYTES, PRUNE_BUDGET_S, RETENTION_CHECK_EVERY_S
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.core.retention import Step
+
 TRASH = ".trash-"
 
 
@@ -153,7 +157,7 @@ def _rmtree(path: str) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def _remove_session(layout: Layout, step, current: "str | None", now: float, max_age_days: float) -> bool:
+def _remove_session(layout: Layout, step: "Step", current: "str | None", now: float, max_age_days: float) -> bool:
     """Remove one session folder under its lock; False when it turned out to be in use."""
     sid = os.path.basename(step.item.name)
     folder = layout.session_dir(sid)

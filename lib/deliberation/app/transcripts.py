@@ -19,13 +19,17 @@ from deliberation.core.token_usage import entries_since, first_usage, last_usage
 from deliberation.state.event_log import lines_backwards_of
 from deliberation.state.models import TokenUsage
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 MAX_SCAN = 8 << 20  # bytes read back from the end of a transcript, at most
 MAX_USAGE_FILE = 64 << 20  # a transcript larger than this is not summed (the record says so)
 MODEL_SCAN = 1 << 20  # bytes read back for the model an agent ran on
 BLOCK = 1 << 16
 
 
-def _open(path: str, max_size: "int | None" = None):
+def _open(path: str, max_size: "int | None" = None) -> "tuple[BinaryIO, int] | None":
     """(the open file, its size) when `path` is a regular file no larger than `max_size`, else
     None. Never through a symlink, never blocking on a FIFO."""
     try:
@@ -56,7 +60,7 @@ def read_transcript(path: "str | None") -> "int | None":
         return last_usage(lines_backwards_of(fh, size, MAX_SCAN, BLOCK))
 
 
-def read_usage(path: "str | None", since: "float | None" = None):
+def read_usage(path: "str | None", since: "float | None" = None) -> "TokenUsage | None":
     """The summed usage (`state.TokenUsage`) of a transcript — of its entries from `since` (epoch
     seconds) on, when given: the main agent's calls during a deliberation — or None when it
     cannot be read whole (no path, not a regular `.jsonl` file, larger than MAX_USAGE_FILE, no

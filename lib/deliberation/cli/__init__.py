@@ -8,6 +8,11 @@ import sys
 
 from deliberation import __version__
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import NoReturn
+    import argparse
+
 # What loads with this module is what `deliberation --help` and `--version` cost: this module and
 # sys. argparse, the command's module, the models and the store load once a command runs
 # (tests/unit/test_cli_startup.py checks the import set; bench/cli_startup.py prints the time).
@@ -102,14 +107,14 @@ def top_help() -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_parser(only: "str | None" = None):
+def build_parser(only: "str | None" = None) -> "argparse.ArgumentParser":
     """The parser of every command; with `only`, the arguments of that command alone are added
     (its module is the only one imported; the others are listed with their help line)."""
     import argparse
     import importlib
 
     class Parser(argparse.ArgumentParser):
-        def error(self, message: str):  # a usage error under --json is JSON too
+        def error(self, message: str) -> "NoReturn":  # a usage error under --json is JSON too
             if JSON_ERRORS:
                 raise SystemExit(fail(f"{self.prog}: {message}", 2))
             super().error(message)
@@ -189,7 +194,7 @@ def main(argv: "list[str] | None" = None) -> int:
         sys.stdout, sys.stderr = real
 
 
-def _run(args) -> int:
+def _run(args: "argparse.Namespace") -> int:
     try:
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:

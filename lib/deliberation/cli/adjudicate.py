@@ -17,14 +17,18 @@ from deliberation.state.models import AdjudicationAction
 from deliberation.state.paths import Layout
 from deliberation.state.store import Store
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("id", metavar="ID", help="the deliberation id, e.g. d-949c07c6-1 (`deliberation status` lists them)")
     parser.add_argument("--reason", default="", help="optional: why (kept in the adjudication log and the record)")
     parser.add_argument("--who", default=None, help="who decides (default: $USER, else the OS account name)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     action: AdjudicationAction = "approve" if args.command == "approve" else "reject"
     store = Store(Layout(args.project))
     who = args.who or who_default()

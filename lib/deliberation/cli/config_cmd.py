@@ -10,12 +10,16 @@ from deliberation.state.config import Config, read_config_file
 from deliberation.state.paths import Layout
 from deliberation.text import consent as words
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--defaults", action="store_true", help="print the defaults, ignoring config.json")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     layout = Layout(args.project)
     cfg, problems = (Config(), []) if args.defaults else read_config_file(layout.config, layout.project)
     data = cfg.model_dump(mode="json")

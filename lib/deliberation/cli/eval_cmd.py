@@ -16,8 +16,13 @@ from deliberation.core import evaluation
 from deliberation.state.models import ReversalRegistry
 from deliberation.text.evaluation import render_table
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import IO, AnyStr
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: "argparse.ArgumentParser", name: str) -> None:
     parser.add_argument("history", metavar="HISTORY.jsonl", help="labelled decisions, one JSON object a line ('-' = stdin)")
     parser.add_argument(
         "--registry", metavar="FILE", default=None, help="reversal registry in the project's reversals.json format"
@@ -43,7 +48,7 @@ def add_arguments(parser, name: str) -> None:
 READ_LIMIT = 64 << 20  # a registry or an adjudications log: far below this
 
 
-def _bounded(fh, what: str):
+def _bounded(fh: "IO[AnyStr]", what: str) -> "AnyStr":
     data = fh.read(READ_LIMIT + 1)
     if len(data) > READ_LIMIT:
         raise ValueError(f"{what} is larger than {READ_LIMIT >> 20} MiB: not read")
@@ -63,7 +68,7 @@ def _lines(path: str) -> "list[str]":
         return _bounded(fh, path).splitlines()
 
 
-def run(args) -> int:
+def run(args: "argparse.Namespace") -> int:
     registry = None
     if args.registry:
         try:

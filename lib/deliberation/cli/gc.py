@@ -40,7 +40,7 @@ NOUNS = {
 }
 
 
-def kept_line(layout) -> str:
+def kept_line(layout: Layout) -> str:
     """One line: what the state folder keeps, by kind, with sizes."""
     kept = retention.storage(layout)
     parts = [
@@ -52,7 +52,7 @@ def kept_line(layout) -> str:
     return f"kept in {quoted(layout.root)}: {size(total)}" + (f" — {', '.join(parts)}" if parts else "")
 
 
-def last_run_line(layout) -> str:
+def last_run_line(layout: Layout) -> str:
     run = retention.last_run(layout)
     if not run or not isinstance(run.get("at"), (int, float)):
         return "never pruned yet (a session start prunes at most once an hour; `deliberation gc` now)"

@@ -20,8 +20,12 @@ from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation
 from deliberation.state.store import Store, atomic_write_bytes
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument(
         "--export", metavar="FILE", default=None, help="write the labelled decisions as JSON Lines ('-' = stdout)"
     )
@@ -63,7 +67,7 @@ def labelled_rows(store: Store) -> "list[dict]":
     return rows
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     store = Store(Layout(args.project))
     rows = labelled_rows(store)
     for w in store.warnings:

@@ -17,6 +17,10 @@ from deliberation.state.ids import is_valid_id
 from deliberation.wire.hookio import is_agent_message, is_task_notification
 from deliberation.core.personas import normalise_agent_type
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Callable
+
 
 def add_arguments(parser: Any, name: str) -> None:
     parser.add_argument("session", metavar="SESSION", nargs="?", help="session id (default: the most recent)")
@@ -63,7 +67,7 @@ def _decision(answer: dict) -> "tuple[str, str]":
     return str(decision), t.first_line(reason or message or context, 100)
 
 
-def rows_from_lines(lines: "list[bytes]", opener=None) -> "list[dict[str, Any]]":
+def rows_from_lines(lines: "list[bytes]", opener: "Callable[[bytes], bytes | None] | None" = None) -> "list[dict[str, Any]]":
     """Parse event-log lines into display rows (pure); bad lines become 'unreadable' rows; with
     `opener` (seal.line_opener), a line it does not open becomes a 'not written by' row."""
     rows: list[dict[str, Any]] = []

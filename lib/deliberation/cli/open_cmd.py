@@ -8,22 +8,27 @@ import time
 
 from deliberation.cli import fail
 from deliberation.app.handlers.common import Ctx
+from deliberation.defaults import TASK_TYPES
 from deliberation.app.settings import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.store import SessionTx, Store
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--session", required=True, help="the Claude Code session id")
     parser.add_argument("--question", help="the question (default: the session's latest prompt)")
     parser.add_argument(
         "--task-type",
-        choices=["security", "architecture", "default", "refactoring", "documentation"],
+        choices=list(TASK_TYPES),
         help="override the classified task type (and so the threshold)",
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     layout = Layout(args.project)
     cfg, problems = project_config(layout)
     store = Store(layout, cfg.lock_timeout_s)

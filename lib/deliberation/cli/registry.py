@@ -22,9 +22,16 @@ from deliberation.state.config import project_config
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation
 from deliberation.state.store import Store
+from deliberation.text import route as route_words
+
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import ReversalRegistry
+    from typing import Callable, Sequence
+    import argparse
 
 
-def add_arguments(parser, name: str) -> None:
+def add_arguments(parser: "argparse.ArgumentParser", name: str) -> None:
     if name in ("reverse", "confirm"):
         parser.add_argument("id", metavar="ID", help="the deliberation id")
         parser.add_argument(
@@ -53,7 +60,7 @@ def _class_of(store: Store, delib_id: str, explicit: "str | None") -> "str | Non
     return escalation.class_of(delib, cfg.escalation)
 
 
-def _label(args, store: Store) -> int:
+def _label(args: "argparse.Namespace", store: Store) -> int:
     cls = _class_of(store, args.id, args.cls)
     if cls is None:
         return fail(
@@ -82,11 +89,23 @@ def _label(args, store: Store) -> int:
     return 0
 
 
+def _class_now(store: Store) -> "Callable[[str], str | None]":
+    """The class today's catalogue and config give a decision of this project (None when its
+    deliberation file is not here)."""
+    cfg, _ = project_config(store.layout)
+
+    def class_now(delib_id: str) -> "str | None":
+        delib = store.load(store.layout.deliberation(delib_id), Deliberation)
+        return None if delib is None else escalation.class_now(delib, cfg.escalation, cfg.task_types.keywords)
+
+    return class_now
+
+
 def _date(t: "float | None") -> str:
     return "-" if t is None else time.strftime("%Y-%m-%d", time.gmtime(t))
 
 
-def render(registry) -> str:
+def render(registry: ReversalRegistry) -> str:
     entries = reversals.listing(registry)
     if not entries:
         return "no decision classes yet (label decisions with `deliberation reverse ID --reason ...` or `confirm ID`)"
@@ -104,7 +123,7 @@ def render(registry) -> str:
     ]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
 
-    def fmt(cells) -> str:
+    def fmt(cells: "Sequence[str]") -> str:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
     lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]
@@ -118,13 +137,17 @@ def render(registry) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: "argparse.Namespace") -> int:
     store = Store(Layout(args.project))
     try:
         if args.command in ("reverse", "confirm"):
             return _label(args, store)
         registry = store.reversals()
-        print(json.dumps(registry.model_dump(mode="json"), indent=2) if args.json else render(registry))
+        if args.json:
+            print(json.dumps(registry.model_dump(mode="json"), indent=2))
+            return 0
+        moved = route_words.reclassified(reversals.reclassified(registry, _class_now(store)))
+        print(render(registry) + (f"\n{moved}" if moved else ""))
         return 0
     finally:
         for w in store.warnings:

@@ -24,10 +24,15 @@ from deliberation.state import consent
 from deliberation.state.consent import CONFIG_LIMIT
 from deliberation.state.paths import Layout
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import IO, Callable
+    import argparse
+
 COMPARED = ("decision", "reason", "context")
 
 
-def add_arguments(parser, name: str) -> None:
+def add_arguments(parser: "argparse.ArgumentParser", name: str) -> None:
     parser.add_argument("events", help="events.jsonl (a session log) or a file of raw hook payloads")
     parser.add_argument("--check", action="store_true", help="exit 1 if a decision differs from the recorded one")
     parser.add_argument("--config", metavar="FILE", help="config.json to use for the replay")
@@ -69,7 +74,7 @@ def partial_payload(rec: dict) -> "str | None":
     return None
 
 
-def progress_printer(total: int, stream=None):
+def progress_printer(total: int, stream: "IO[str] | None" = None) -> "Callable[[int], None]":
     """A progress line on a terminal (every 25 events), nothing when output is redirected."""
     stream = stream or sys.stderr
     if not stream.isatty() or total < 50:
@@ -85,7 +90,9 @@ def progress_printer(total: int, stream=None):
     return show
 
 
-def replay(events: "list[dict]", project_dir: str, config: "str | None" = None, on_progress=None) -> "list[dict]":
+def replay(
+    events: "list[dict]", project_dir: str, config: "str | None" = None, on_progress: "Callable[[int], None] | None" = None
+) -> "list[dict]":
     """Answer each event in `project_dir`; returns [{event, expected, got, same}]."""
     if config:
         state = os.path.join(project_dir, ".claude", "deliberation")
@@ -145,7 +152,7 @@ def _line(r: dict) -> str:
     return f"{r['n']:>4}  {r['event']:<17} {verdict:<8} {reason[0][:90] if reason else ''}{mark}"
 
 
-def run(args) -> int:
+def run(args: "argparse.Namespace") -> int:
     events = load_events(args.events)
     show = progress_printer(len(events))
     if args.keep:

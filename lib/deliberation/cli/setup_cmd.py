@@ -27,8 +27,12 @@ from deliberation.cli.doctor import plugin_data_dir
 from deliberation.runtime import command_path
 from deliberation.runtime import plugin_env as penv
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: "argparse.ArgumentParser", name: str) -> None:
     parser.add_argument(
         "--retry",
         action="store_true",
@@ -50,7 +54,7 @@ def add_arguments(parser, name: str) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: "argparse.Namespace") -> int:
     plugin = plugin_root()
     environ = dict(os.environ)
     if args.put_on_path:
@@ -96,7 +100,7 @@ def run(args) -> int:
     )
 
 
-def _command(args, plugin: str, environ: "dict[str, str]") -> int:
+def _command(args: "argparse.Namespace", plugin: str, environ: "dict[str, str]") -> int:
     code, lines = command_path.install(plugin, environ, args.bin)
     if code != 0:
         return fail("; ".join(lines))
@@ -116,7 +120,7 @@ def _wait_for_the_running_set_up(data: str) -> None:
         os.close(fd)
 
 
-def _done(args, data: str, state: str, message: str, took: float) -> int:
+def _done(args: "argparse.Namespace", data: str, state: str, message: str, took: float) -> int:
     if args.json:
         print(json.dumps({"state": state, "data": data, "seconds": round(took, 1), "message": message}))
     else:

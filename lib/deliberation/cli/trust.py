@@ -23,8 +23,12 @@ from deliberation.state import consent
 from deliberation.state.paths import Layout
 from deliberation.text import consent as words
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
 
-def add_arguments(parser, name: str) -> None:
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--yes", action="store_true", help="approve without asking")
     parser.add_argument("--revoke", action="store_true", help="forget this project's approvals")
 
@@ -33,7 +37,7 @@ def _inside_claude_code() -> bool:
     return bool(os.environ.get("CLAUDECODE"))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     layout = Layout(args.project)
     if args.revoke:
         had = consent.revoke(layout)

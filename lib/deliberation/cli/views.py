@@ -86,13 +86,13 @@ def show_store_warnings(store: Any) -> None:
 # read-only look-ups
 
 
-def open_store(args: Any):
+def open_store(args: Any) -> "tuple[Layout, Store]":
     """(layout, store) for `--project` (default: $CLAUDE_PROJECT_DIR or the current directory)."""
     layout = Layout(getattr(args, "project", None))
     return layout, Store(layout)
 
 
-def config_or_warn(layout: Any):
+def config_or_warn(layout: Any) -> Any:
     """The project's effective config; its problems are printed as warnings."""
     config, problems = project_config(layout)
     for p in problems:

@@ -11,7 +11,7 @@ may copy into config.json) and `history --export` (JSON lines).
 from __future__ import annotations
 
 import textwrap
-from typing import TextIO
+from typing import Any, TextIO
 
 WIDTH = 100
 UNWRAPPED = ("report", "config", "open", "latest")  # a document, JSON to copy, a path
@@ -53,5 +53,5 @@ class Within:
             self.pending = ""
         self.stream.flush()
 
-    def __getattr__(self, name: str):  # encoding, isatty, fileno…: the wrapped stream's
+    def __getattr__(self, name: str) -> "Any":  # encoding, isatty, fileno…: the wrapped stream's
         return getattr(self.stream, name)

@@ -116,7 +116,7 @@ def subagent_stopped(turn: Turn, event: hookio.SubagentStop, read: Transcripts) 
     )
 
 
-def _settle(turn: Turn, event: hookio.SubagentStop):
+def _settle(turn: Turn, event: hookio.SubagentStop) -> "lin.Spawn | None":
     """The lineage spawn of this agent; a Workflow agent (its transcript lives under the run's
     folder) is recorded as one even when its start was taken for an Agent request."""
     spawn = lin.find_by_agent(turn.tx.lineage, event.agent_id)

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from deliberation import catalogue
 from deliberation.core import personas
 from deliberation.core.depth import established as depth_facts
 from deliberation.core.similarity import containment, tokens
@@ -26,7 +27,7 @@ from deliberation.text import progress, refusals
 RATIONALE_CONTAINMENT = 0.5  # share of another agent's rationale trigrams found in the prompt
 RATIONALE_MIN_TOKENS = 6  # shorter rationales are not compared
 SNIPPET = 70
-DIMENSIONS = ("correctness", "risk", "maintainability", "performance", "cost")
+DIMENSIONS = tuple(d.name for d in catalogue.DIMENSIONS)  # the built-in names; a configured set is passed in
 
 _SCALE = re.compile(r"\b(?:0|1)\s*(?:-|–|—|to)\s*10\b|\b10\s*=\s*[a-z]+(?:\s+[a-z]+)?", re.I)
 _ROLE_NAMES = re.compile(r"\bsynthesis[- ]lead\b|\bdebate[- ]moderator\b|\bred[- ]team\b", re.I)
@@ -254,9 +255,12 @@ def check_prompt(
     prompt: str,
     delib,
     persona: str = "",
-    dimensions: "Iterable[str]" = DIMENSIONS,
+    dimensions: "Iterable[str] | None" = None,
 ) -> "list[Leak]":
-    """Everything `prompt` (a ranking spawn's prompt) carries that a blind ranker must not see."""
+    """Everything `prompt` (a ranking spawn's prompt) carries that a blind ranker must not see;
+    `dimensions` the configured ranking dimensions' names (default the catalogue's)."""
+    if dimensions is None:
+        dimensions = [d.name for d in catalogue.DIMENSIONS]
     if not prompt:
         return []
     own = personas.normalise_agent_type(persona)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deliberation.state.agent_report import (
+    AgentReport,
     ReportProblem,
     again,
     example,
@@ -35,7 +36,7 @@ class Outcome:
     send_back: "str | None" = None
 
 
-def semantic_problem(agent: AgentRecord, report, dimensions: "list[str]") -> "str | None":
+def semantic_problem(agent: AgentRecord, report: AgentReport, dimensions: "list[str]") -> "str | None":
     """Stage-specific requirements a schema cannot express."""
     if report.phase != agent.stage:
         return words.wrong_phase(agent.stage, report.phase)
@@ -73,12 +74,14 @@ def check_text(
     has the SubagentHandback tool, so a report sent again goes there)."""
     shape = shape_of(agent.kind, agent.stage)
     try:
-        report, ignored = extract_report(text, max_bytes, shape, handback=handback, can_hand_back=can_hand_back)
+        report, ignored = extract_report(
+            text, max_bytes, shape, handback=handback, can_hand_back=can_hand_back, dimensions=dimensions
+        )
     except ReportProblem as exc:
         return None, [], str(exc)
     problem = semantic_problem(agent, report, dimensions)
     if problem is not None:  # the fix, and the whole message again (its prose reaches the main agent)
-        problem = words.with_shape(problem, shape, example(shape), again(handback, can_hand_back))
+        problem = words.with_shape(problem, shape, example(shape, dimensions), again(handback, can_hand_back))
     return report, ignored, problem
 
 
@@ -111,6 +114,7 @@ def capture(
             words.recorded_invalid(f"{agent.persona} ({agent.agent_id or agent.key})", agent.send_backs, problem.splitlines()[0])
         )
         return Outcome("invalid")
+    assert isinstance(report, AgentReport)
     file_report(delib, agent, report, ignored, now)
     return Outcome("recorded")
 
@@ -127,7 +131,7 @@ def check_data(
     return report, ignored, semantic_problem(agent, report, dimensions)
 
 
-def file_report(delib: Deliberation, agent: AgentRecord, report, ignored: "list[str]", now: float) -> None:
+def file_report(delib: Deliberation, agent: AgentRecord, report: AgentReport, ignored: "list[str]", now: float) -> None:
     """Record a valid report on its agent; an earlier report of the same persona and stage (and
     tier, and red-team round) is superseded."""
     agent.report = report

@@ -12,7 +12,7 @@ ranking stage, templated dissent every stage. Warnings, not proofs: `detect_all`
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Iterable, Literal, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 from deliberation.core.similarity import profile, similarity, similarity_of
 from deliberation.state.models import AgentRecord, ConformityWarning, Detector, RankingResult
@@ -250,11 +250,11 @@ def missing_minority(agents: Sequence[AgentRecord], conflicting_pairs: Sequence[
 # same reasoning and the 2-agent rule
 
 
-def _position(report, leading: "str | None") -> "tuple[str, str | None]":
+def _position(report: Any, leading: "str | None") -> "tuple[str, str | None]":
     return report.verdict, report.preferred_approach or leading
 
 
-def agree(a, b, leading: "str | None" = None) -> bool:
+def agree(a: Any, b: Any, leading: "str | None" = None) -> bool:
     """Same verdict (approve or reject; abstentions agree on nothing) and same preferred approach
     (a report naming none is taken to mean the leading approach)."""
     pa, pb = _position(a, leading), _position(b, leading)
@@ -279,7 +279,7 @@ def same_reasoning(agents: Sequence[AgentRecord], ranking: "RankingResult | None
     return _group_warnings("same_reasoning", ranked, pairs, threshold, words.SAME_REASONING)
 
 
-def two_agent_rule(a, b, threshold: float = 0.6, leading: "str | None" = None) -> TwoAgentVerdict:
+def two_agent_rule(a: Any, b: Any, threshold: float = 0.6, leading: "str | None" = None) -> TwoAgentVerdict:
     """The minimum viable deliberation (one agent FOR, one AGAINST):
     agreement with different reasoning → 'proceed'; disagreement → 'investigate' (the conflict);
     agreement with the same reasoning (rationale similarity ≥ threshold) → 'suspect_herding'.
@@ -322,7 +322,7 @@ def single_model(agents: Sequence[AgentRecord]) -> "list[ConformityWarning]":
 
 
 def detect_all(
-    agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg, threshold: "float | None" = None
+    agents: Sequence[AgentRecord], ranking: "RankingResult | None", cfg: Any, threshold: "float | None" = None
 ) -> "list[ConformityWarning]":
     """Run every detector; `cfg` is the Config or its `conformity` section; `threshold` is the
     deliberation's consensus threshold (near_threshold is skipped without it).

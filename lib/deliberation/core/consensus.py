@@ -17,13 +17,15 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import Iterable, Literal, Mapping
 
+from deliberation import catalogue
+
 CLEAR_MARGIN = 1.0  # weighted points: a preference this wide (or wider) is fully firm
 STATED_DISSENT = 0.5  # the least weight of a dissent the ranker states in preferred_approach
 DOUBT = 0.2  # the prior weight of doubt in S / (S + O + DOUBT)
 ACCEPTABLE_LEVEL = 6.0  # a leader whose mean weighted score is below this: best of weak options
 STRONG = 0.85  # GatesConfig.strong default
 MODERATE = 0.70  # GatesConfig.moderate default
-REVIEW_TYPES = ("security", "architecture")  # a weak leader goes to a person for these
+REVIEW_TYPES = tuple(t.name for t in catalogue.TASK_TYPES if t.review)  # a weak leader goes to a person for these
 
 Stance = Literal["support", "oppose", "indifferent"]
 Band = Literal["strong", "moderate", "weak"]

@@ -16,8 +16,12 @@ from deliberation.state.models import AgentRecord, Check, Deliberation, GateResu
 from deliberation.text import gates as words
 from deliberation.text.gates import ConsensusNext, Dissenter, consensus_next_step
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.config import Config
 
-def options_of(cfg) -> consensus.Options:
+
+def options_of(cfg: "Config") -> consensus.Options:
     """The consensus options a Config sets (gates.strong, .moderate, .acceptable_level)."""
     g = cfg.gates
     return consensus.Options(acceptable_level=g.acceptable_level, strong=g.strong, moderate=g.moderate)
@@ -81,7 +85,7 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
         Check(
             name="phase",
             passed=at_ranking,
-            figure=f"phase {delib.phase}" + ("" if at_ranking else " < RANKING"),
+            figure=words.phase_figure(delib.phase, at_ranking),
             detail=words.PHASE_DETAIL,
         )
     )
@@ -90,8 +94,10 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
         Check(
             name="agents_completed",
             passed=done >= min_agents,
-            figure=f"{done} {'≥' if done >= min_agents else '<'} {min_agents}",
-            detail="valid ranking reports",
+            figure=words.count_figure(done, min_agents),
+            detail=words.AGENTS_DETAIL,
+            measured=done,
+            needed=min_agents,
         )
     )
     consensus = ranking.consensus if ranking else 0.0
@@ -112,8 +118,10 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
             Check(
                 name="consensus",
                 passed=ok,
-                figure=f"{consensus:.2f} {'≥' if ok else '<'} {delib.threshold:.2f} for {delib.task_type}",
-                detail=f"leading approach {ranking.leading}" if ranking and ranking.leading else "no ranking yet",
+                figure=words.consensus_figure(consensus, delib.threshold, delib.task_type, ok),
+                detail=words.consensus_detail(ranking.leading if ranking else None),
+                measured=consensus,
+                needed=delib.threshold,
             )
         )
     leading = ranking.leading if ranking else None
@@ -123,8 +131,10 @@ def evaluate(delib: Deliberation, min_agents: int, now: float) -> GateResult:
         Check(
             name="dissent_documented",
             passed=not missing,
-            figure=f"{len(dis) - len(missing)} of {len(dis)} dissenters documented",
-            detail=("undocumented: " + ", ".join(a.persona for a in missing)) if missing else "",
+            figure=words.dissent_figure(len(dis) - len(missing), len(dis)),
+            detail=words.dissent_detail([a.persona for a in missing]),
+            measured=len(dis) - len(missing),
+            needed=len(dis),
         )
     )
     passed = all(c.passed for c in checks)

@@ -14,17 +14,22 @@ from typing import Any
 
 from deliberation.text import cost as words
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.config import PriceTable
+    from deliberation.state.models import AgentRecord, Deliberation, TokenUsage
+
 BREAKDOWN = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
 
-def _end(delib) -> float:
+def _end(delib: "Deliberation") -> float:
     for change in reversed(delib.phase_history):
         if change.to_phase in ("COMPLETE", "FAILED"):
             return change.at
     return delib.updated_at
 
 
-def agent_usage(a) -> "dict[str, Any]":
+def agent_usage(a: "AgentRecord") -> "dict[str, Any]":
     """One agent's tokens and where they come from."""
     row: dict[str, Any] = {
         "agent": a.key,
@@ -56,7 +61,7 @@ def agent_usage(a) -> "dict[str, Any]":
     return row
 
 
-def price_key(model: "str | None", prices) -> "str | None":
+def price_key(model: "str | None", prices: "PriceTable") -> "str | None":
     """The first key of `prices.models` (a name or a glob) matching `model`; a bare `*` also
     covers an agent whose model is not known."""
     for key in prices.models:
@@ -65,7 +70,7 @@ def price_key(model: "str | None", prices) -> "str | None":
     return None
 
 
-def money(rows: "list[dict]", prices) -> "dict[str, Any] | None":
+def money(rows: "list[dict]", prices: "PriceTable | None") -> "dict[str, Any] | None":
     """The amount at `prices` (config.PriceTable) over the agents whose calls are all known and
     whose model has prices; each row gets the key it was priced at."""
     if prices is None:
@@ -108,7 +113,7 @@ def money(rows: "list[dict]", prices) -> "dict[str, Any] | None":
     }
 
 
-def usage(delib, prices=None) -> "dict[str, Any]":
+def usage(delib: "Deliberation", prices: "PriceTable | None" = None) -> "dict[str, Any]":
     """The deliberation's usage for the decision record (deterministic for the same state)."""
     rows = [agent_usage(a) for a in delib.agents if a.status != "refused"]
     for r in rows:
@@ -152,7 +157,7 @@ def usage(delib, prices=None) -> "dict[str, Any]":
     }
 
 
-def _calls(u) -> "dict[str, int] | None":
+def _calls(u: "TokenUsage | None") -> "dict[str, int] | None":
     """{calls, tokens} of a TokenUsage (None when not read)."""
     if u is None:
         return None

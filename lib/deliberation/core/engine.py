@@ -44,6 +44,10 @@ from deliberation.text.gates import RevisionIn
 from deliberation.text.render import Message, render
 from deliberation.text.render import person as person_line
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Any
+
 
 @dataclass
 class Step:
@@ -135,7 +139,7 @@ def minimum_step(delib: Deliberation, cfg: Config, budget: depth_axis.BudgetView
         return None
     c = delib.two_agent = mvd.check(delib, cfg.conformity.same_reasoning_similarity)
 
-    def form(case, **more) -> notes.TwoAgentForm:
+    def form(case: Any, **more: Any) -> notes.TwoAgentForm:
         return notes.TwoAgentForm(deliberation=delib.id, agents=c.agents, verdict=c.verdict, detail=c.detail, case=case, **more)
 
     if c.verdict == "no_position":

@@ -20,8 +20,13 @@ from typing import Literal
 from deliberation.core import consensus_gate, reversals
 from deliberation.state.config import EscalationConfig, ProbeConfig
 from deliberation.core.decision_class import decision_class, task_type_of
+from deliberation.core.task_type import classify
 from deliberation.state.models import Deliberation, ProbeRun, ReversalRegistry, Route, RouteName, RouteRule
 from deliberation.text import route as words
+
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.agent_report import AgentReport
 
 Pattern = Literal["unanimous-pass", "unanimous-fail", "split", "none"]
 ESCALATING = ("T1", "T2", "D", "PROBE")
@@ -64,11 +69,11 @@ class Vote:
 # -- reading a deliberation -------------------------------------------------------------------
 
 
-def _ranking_reports(delib: Deliberation):
+def _ranking_reports(delib: Deliberation) -> "list[AgentReport]":
     return [a.report for a in delib.agents if a.stage == "ranking" and a.status == "reported" and not a.superseded and a.report]
 
 
-def judges_confidence(reports) -> "float | None":
+def judges_confidence(reports: "list[AgentReport]") -> "float | None":
     """Mean self-reported confidence of the reports that voted pass (of all voters when none did)."""
     voters = [r for r in reports if r.verdict in ("approve", "reject")]
     chosen = [r for r in voters if r.verdict == "approve"] or voters
@@ -110,6 +115,12 @@ def reports_text(delib: Deliberation) -> str:
 def class_of(delib: Deliberation, cfg: EscalationConfig) -> str:
     """The deliberation's decision class (see decision_class.py)."""
     return decision_class(delib.task_type, delib.question, reports_text(delib), cfg.class_tags)
+
+
+def class_now(delib: Deliberation, cfg: EscalationConfig, keywords: "dict | None" = None) -> str:
+    """The class today's catalogue gives the deliberation's question: its task type classified
+    again (`keywords`: the configured task_types.keywords), then its tag (reversals.reclassified)."""
+    return decision_class(classify(delib.question, keywords), delib.question, reports_text(delib), cfg.class_tags)
 
 
 # -- the rules --------------------------------------------------------------------------------

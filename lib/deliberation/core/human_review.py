@@ -13,6 +13,10 @@ from deliberation.state.ids import is_valid_id
 from deliberation.text import review
 from deliberation.wire.hookio import RISKY_TOOLS, tool_matches, tool_names
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import Route
+
 
 def request_notice(delib_id: str, route: str, rules: "list[str]", why: str, decision: "str | None", probes: "list[str]") -> str:
     """Said with the request for the decision document when the route is known to need a person
@@ -29,7 +33,7 @@ def request_notice(delib_id: str, route: str, rules: "list[str]", why: str, deci
     )
 
 
-def rules_text(route) -> str:
+def rules_text(route: "Route") -> str:
     """'T2: unanimous pass at …; D: …' — the rules that sent a route to a person."""
     return "; ".join(f"{r.rule}: {r.detail}" for r in route.rules if r.rule != "COLD_START")
 

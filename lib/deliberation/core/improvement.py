@@ -18,6 +18,10 @@ from typing import Literal
 from deliberation.core import consensus, phases, ranking
 from deliberation.core.similarity import token_set
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import AgentRecord, Deliberation
+
 MATCH = 0.6  # title overlap at which a research preference is one of the ranked approaches
 NONE = "(adopt none)"
 
@@ -85,9 +89,11 @@ def match_title(title: str, catalogue: "dict[str, str]") -> "str | None":
     return scored[0][1]
 
 
-def research_position(agent, catalogue: "dict[str, str]") -> "tuple[str | None, bool]":
+def research_position(agent: AgentRecord, catalogue: "dict[str, str]") -> "tuple[str | None, bool]":
     """(approach id or NONE, matched) of a research report; (None, True) when it took no position."""
     rep = agent.report
+    if rep is None:
+        return None, True
     if rep.verdict == "reject":
         return NONE, True
     pref = rep.preferred_approach
@@ -105,7 +111,7 @@ def _share(positions: "list[StagePosition]") -> "float | None":
     return round(sum(p.for_decision for p in positions) / len(positions), 4) if positions else None
 
 
-def assess(delib, outcome: "consensus.ConsensusOutcome | None" = None) -> ImprovementOutcome:
+def assess(delib: Deliberation, outcome: "consensus.ConsensusOutcome | None" = None) -> ImprovementOutcome:
     """Improvement evidence of `delib` (its ranking must be computed); `outcome`: the ranking's
     consensus outcome when the caller has it (ranking.assess), else computed here."""
     r = delib.ranking

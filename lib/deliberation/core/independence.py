@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from deliberation.core.depth.paraphrase import is_paraphrase
 from deliberation.core.phases import current
 from deliberation.core.similarity import containment
-from deliberation.state.models import ConformityWarning, Deliberation
+from deliberation.state.models import AgentRecord, ConformityWarning, Deliberation
 from deliberation.text import conformity as words
 
 RESTATED_CONTAINMENT = 0.6  # share of a finding's word trigrams found in the context
@@ -85,7 +85,7 @@ def split_context(text: str) -> "tuple[str, list[str]]":
     return "\n".join(kept_lines).strip(), dropped
 
 
-def given(delib: Deliberation, agent) -> str:
+def given(delib: Deliberation, agent: "AgentRecord") -> str:
     """What a research agent was given besides its instructions: the question and, in the
     plugin's workflow, the shared context (on the per-turn path the main agent wrote each prompt,
     and the plugin keeps only its size and hash: the question alone is compared)."""

@@ -7,6 +7,7 @@ a triggering prompt loads it.
 
 from __future__ import annotations
 
+from deliberation import catalogue
 from deliberation.core.depth import FLOOR
 from deliberation.core.personas import LENSES
 from deliberation.core.task_type import threshold as type_threshold
@@ -15,16 +16,10 @@ from deliberation.text import protocol as words
 MAX_CHARS = 4000
 QUESTION_CHARS = 400
 
-# 3-5 personas per task type, each panel holding at least one pair whose priorities conflict
-# (config conformity.conflicting_pairs); the devils-advocate is always there
-PANELS = {
-    "security": ("security-analyst", "ux-advocate", "performance-engineer", "devils-advocate"),
-    "architecture": ("technical-architect", "reliability-engineer", "cost-analyst", "performance-engineer", "devils-advocate"),
-    "refactoring": ("maintainability-reviewer", "test-engineer", "product-strategist", "devils-advocate"),
-    "documentation": ("ux-advocate", "maintainability-reviewer", "product-strategist", "devils-advocate"),
-    "default": ("technical-architect", "security-analyst", "performance-engineer", "cost-analyst", "devils-advocate"),
-}
-MINIMUM = ("product-strategist", "devils-advocate")  # one FOR, one AGAINST
+# 3-5 personas per task type (the catalogue's panels), each holding at least one pair whose
+# priorities conflict (config conformity.conflicting_pairs); the devils-advocate is always there
+PANELS = {t.name: t.panel for t in catalogue.TASK_TYPES}
+MINIMUM = catalogue.MINIMUM_PANEL  # one FOR, one AGAINST
 WORKFLOW_NAME = "deliberate"  # meta.name of the plugin's workflows/deliberate.js (docs/WORKFLOW.md)
 
 
@@ -45,7 +40,7 @@ def workflow_call(prefix: str, question: str = "") -> str:
 
 def panel(task_type: str) -> "tuple[str, ...]":
     """The personas suggested for a task type (unknown types get the default panel)."""
-    return PANELS.get(task_type, PANELS["default"])
+    return PANELS.get(task_type, PANELS[catalogue.DEFAULT_TASK_TYPE])
 
 
 def _question(question: str) -> str:
@@ -73,6 +68,7 @@ def protocol_text(
     prefix: str = "",
     models: "dict[str, str] | None" = None,
     asked: str = "trigger",
+    dimensions: "list[dict] | None" = None,
 ) -> str:
     """The protocol for one question (see the module docstring).
 
@@ -83,6 +79,8 @@ def protocol_text(
     `models` (persona → model alias) is given when `models.diverse` is on. `asked` (ASKED): who
     asked for it — the user (a force marker or the command), the trigger's score, or the agent's
     own Skill call; only the user's request runs the Workflow tool (text/protocol.how_to_run).
+    `dimensions` are the configured ranking dimensions (config `ranking.dimensions`), default
+    the catalogue's.
     """
     if asked not in ASKED:
         raise ValueError(f"asked: one of {ASKED}, not {asked!r}")
@@ -102,4 +100,5 @@ def protocol_text(
         list(FLOOR),
         models,
         asked,
+        dimensions,
     )

@@ -44,7 +44,7 @@ def leak_score(prompt: str, claim: str, evidence: str = "", shared_context: str 
     return _finding_score(claim, evidence, p3, p1, s3, s1)
 
 
-def _finding_score(claim, evidence, p3, p1, s3, s1) -> float:
+def _finding_score(claim: str, evidence: str, p3: frozenset, p1: frozenset, s3: frozenset, s1: frozenset) -> float:
     candidates: list[tuple[str, ...]] = [(claim,)]
     if evidence and evidence.strip():
         candidates.append((claim, evidence))

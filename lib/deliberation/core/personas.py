@@ -9,23 +9,14 @@ Stdlib only: PreToolUse on the spawn path imports it.
 
 from __future__ import annotations
 
+from deliberation import catalogue
+
 TYPE_CHECKING = False  # mypy reads the block below; the fast path loads neither `typing` nor the models
 if TYPE_CHECKING:
     from deliberation.state.models import AgentKind
 
-# slug -> (title, evaluation priority)
-RESEARCH_PERSONAS: "dict[str, tuple[str, str]]" = {
-    "technical-architect": ("Technical Architect", "structure, coupling, long-term evolvability"),
-    "security-analyst": ("Security Analyst", "threats, trust boundaries, data exposure"),
-    "performance-engineer": ("Performance Engineer", "latency, throughput, resource cost at load"),
-    "cost-analyst": ("Cost Analyst", "what the problem actually costs, and what each fix costs"),
-    "reliability-engineer": ("Reliability Engineer", "failure modes, recovery, operability"),
-    "test-engineer": ("Test Engineer", "verifiability, coverage of the risky paths"),
-    "maintainability-reviewer": ("Maintainability Reviewer", "readability, change cost, ownership"),
-    "ux-advocate": ("UX Advocate", "what users and developers experience"),
-    "product-strategist": ("Product Strategist", "value, scope, timing, reversibility of bets"),
-    "devils-advocate": ("Devil's Advocate", "the strongest case against each option"),
-}
+# slug -> (title, evaluation priority), from the one catalogue
+RESEARCH_PERSONAS: "dict[str, tuple[str, str]]" = {p.slug: (p.title, p.priority) for p in catalogue.PERSONAS}
 
 # working roles of the DELIBERATION phase
 DEBATE = "debate-moderator"

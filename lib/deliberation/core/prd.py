@@ -22,7 +22,7 @@ from deliberation.state.decision_document import MARKER, DecisionDocument
 from deliberation.core import document_call, human_review
 from deliberation.core.phases import current
 from deliberation.state.agent_report import _describe, _fenced_json_blocks
-from deliberation.state.models import PrdState
+from deliberation.state.models import AgentRecord, Deliberation, PrdState
 from deliberation.core import personas
 from deliberation.text import document as doc_words
 from deliberation.text import drafting as drafting_words
@@ -60,7 +60,7 @@ class Source:
     index: int = 0  # position in that report's list (0-based)
 
 
-def cite_prefix(agent) -> str:
+def cite_prefix(agent: AgentRecord) -> str:
     """How an agent's items are named: its persona slug — the second red-team pass as
     `red-team-2`, so its refutations do not shadow the first pass'."""
     if agent.kind == "red-team" and (agent.red_team_round or 1) > 1:
@@ -68,7 +68,7 @@ def cite_prefix(agent) -> str:
     return agent.persona
 
 
-def citable(delib) -> "dict[str, Source]":
+def citable(delib: Deliberation) -> "dict[str, Source]":
     """Every id a decision document may cite, in the order of the deliberation's records:
     the findings, documented dissent and refutations of the valid, current reports, then the
     hot spots. Findings are `persona:<its id>`; a persona's dissent entries are numbered
@@ -303,7 +303,7 @@ def _listing(catalogue: "dict[str, Source]", budget: int = LISTING_BUDGET) -> "l
     return lines
 
 
-def request_text(delib, beside: int = 0) -> str:
+def request_text(delib: Deliberation, beside: int = 0) -> str:
     """The instruction that asks for the decision document (once the vote has passed). `beside`:
     the characters of the answer around it (the vote's outcome, its conformity warnings): the ids'
     listing takes what hookio.ANSWER_BUDGET leaves, LISTING_BUDGET at most."""
@@ -322,7 +322,7 @@ def request_text(delib, beside: int = 0) -> str:
     return "\n".join([*before, *_listing(catalogue, budget), *after])
 
 
-def route_notice(delib) -> "list[str]":
+def route_notice(delib: Deliberation) -> "list[str]":
     """The announced route, when it needs a person: what to tell the user (core/announce.py)."""
     a = delib.prd.announced
     if a is None or a.route in ("auto-execute", "auto-reject"):
@@ -330,14 +330,14 @@ def route_notice(delib) -> "list[str]":
     return [human_review.request_notice(delib.id, a.route, a.rules, a.why, delib.decision, a.probes)]
 
 
-def may_apply(delib) -> bool:
+def may_apply(delib: Deliberation) -> bool:
     """Whether the main agent may carry the decision out once its document is recorded: an
     approach was adopted and the route announced for it is auto-execute (no person holds it)."""
     a = delib.prd.announced
     return delib.outcome == "adopted" and a is not None and a.route == "auto-execute"
 
 
-def shape_text(delib) -> str:
+def shape_text(delib: Deliberation) -> str:
     """The document's shape, its rules and the ids it may cite (said again with a refusal)."""
     catalogue = citable(delib)
     return "\n".join(
@@ -350,7 +350,7 @@ def shape_text(delib) -> str:
     )
 
 
-def submit(delib, content: str, *, max_bytes: int, now: float) -> "str | None":
+def submit(delib: Deliberation, content: str, *, max_bytes: int, now: float) -> "str | None":
     """A document handed over by a Write call (core/document_handover.py): recorded — None — when
     it parses, validates and every cited id exists; else the problem (the call is refused and
     may be made again: the main agent's own retries, no Stop is held)."""
@@ -369,7 +369,7 @@ def submit(delib, content: str, *, max_bytes: int, now: float) -> "str | None":
     return None
 
 
-def send_back_text(delib, problem: str) -> str:
+def send_back_text(delib: Deliberation, problem: str) -> str:
     """The Stop block that sends a missing or invalid document back (once)."""
     catalogue = citable(delib)
     return "\n".join(
@@ -395,7 +395,7 @@ class Outcome:
     send_back: "str | None" = None
 
 
-def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, now: float) -> Outcome:
+def capture(delib: Deliberation, text: str, *, retries: int, max_bytes: int, may_block: bool, now: float) -> Outcome:
     """Read the decision document from the concluding answer `text` into `delib.prd`.
 
     Accepted when it parses, validates and every cited id exists. Otherwise it is sent back
@@ -422,7 +422,7 @@ def capture(delib, text: str, *, retries: int, max_bytes: int, may_block: bool, 
     return Outcome("missing")
 
 
-def reset(delib) -> None:
+def reset(delib: Deliberation) -> None:
     """A re-rank reopened the vote: the document waits for the new one."""
     delib.prd = PrdState()
 

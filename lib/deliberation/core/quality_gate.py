@@ -105,7 +105,9 @@ def evaluate(delib: Deliberation, cfg: Config, now: float, conformity: "list[Con
         Check(
             name="method_diversity",
             passed=len(personas) >= min_distinct_personas,
-            figure=f"{len(personas)} distinct personas (need {min_distinct_personas})",
+            figure=words.personas_figure(len(personas), min_distinct_personas),
+            measured=len(personas),
+            needed=min_distinct_personas,
             detail=", ".join(personas),
         )
     )
@@ -117,15 +119,21 @@ def evaluate(delib: Deliberation, cfg: Config, now: float, conformity: "list[Con
         Check(
             name="contradiction_transparency",
             passed=not bare,
-            figure=f"{len(dissent) - len(bare)} of {len(dissent)} dissents documented",
-            detail=("without reasons: " + ", ".join(f"{a.persona}/{a.stage}" for a in bare)) if bare else "",
+            figure=words.dissents_figure(len(dissent) - len(bare), len(dissent)),
+            detail=words.without_reasons_detail([f"{a.persona}/{a.stage}" for a in bare]),
+            measured=len(dissent) - len(bare),
+            needed=len(dissent),
         )
     )
 
     n_alt = max(len(approaches(delib)), len(delib.ranking.approaches) if delib.ranking else 0)
     checks.append(
         Check(
-            name="complexity_handling", passed=n_alt >= min_alternatives, figure=f"{n_alt} alternatives (need {min_alternatives})"
+            name="complexity_handling",
+            passed=n_alt >= min_alternatives,
+            figure=words.alternatives_figure(n_alt, min_alternatives),
+            measured=n_alt,
+            needed=min_alternatives,
         )
     )
 
@@ -136,7 +144,7 @@ def evaluate(delib: Deliberation, cfg: Config, now: float, conformity: "list[Con
             Check(
                 name="consensus_confidence",
                 passed=True,
-                figure=f"unanimous reject ({r.rejections} reject, 0 approve): {REJECTED}",
+                figure=words.reject_confidence_figure(r.rejections, REJECTED),
                 detail=words.reject_confidence_detail(consensus),
             )
         )
@@ -146,9 +154,10 @@ def evaluate(delib: Deliberation, cfg: Config, now: float, conformity: "list[Con
             Check(
                 name="consensus_confidence",
                 passed=label != "weak",
-                figure=f"{consensus:.2f} ({label})",
-                detail=f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; "
-                f"{delib.task_type} threshold {delib.threshold:.2f}",
+                figure=words.band_figure(consensus, label),
+                detail=words.band_detail(strong, moderate, delib.task_type, delib.threshold),
+                measured=consensus,
+                needed=moderate,
             )
         )
 
@@ -166,8 +175,8 @@ def evaluate(delib: Deliberation, cfg: Config, now: float, conformity: "list[Con
             Check(
                 name="conformity",
                 passed=not (conformity_blocks and herding),
-                figure=f"{len(conformity)} warning(s)",
-                detail="; ".join(f"{w.detector}: {w.evidence}" for w in conformity),
+                figure=words.conformity_figure(len(conformity)),
+                detail=words.conformity_detail([(w.detector, w.evidence) for w in conformity]),
             )
         )
     passed = all(c.passed for c in checks)
@@ -192,8 +201,8 @@ def document_check(delib: Deliberation) -> Check:
         )
     why = (st.problem or "no decision document").splitlines()[0]
     if st.status == "missing":
-        return Check(name="decision_document", passed=False, figure=f"missing after {st.send_backs} send-back(s)", detail=why)
-    return Check(name="decision_document", passed=False, figure=f"not accepted yet (send-back {st.send_backs})", detail=why)
+        return Check(name="decision_document", passed=False, figure=words.document_missing_figure(st.send_backs), detail=why)
+    return Check(name="decision_document", passed=False, figure=words.document_pending_figure(st.send_backs), detail=why)
 
 
 def with_document(result: GateResult, delib: Deliberation) -> GateResult:

@@ -92,10 +92,12 @@ def decide(
     isolation_enabled: bool = True,
     leak_threshold: float = 0.5,
     blind_ranking: bool = True,
+    dimensions: "list[str] | None" = None,
 ) -> Decision:
     """May this SendMessage reach `rec` (the recipient's deliberation record, None when the
     recipient is no deliberation agent)? `sender` is the sending agent's record when a
-    deliberation agent sends it."""
+    deliberation agent sends it. `dimensions`: the configured ranking dimensions' names, whose
+    scores a message to a ranker may not carry (default the catalogue's)."""
     if rec is None or delib is None:
         return Decision(True, "not_deliberation")
     if delib.phase in phases.CLOSED:
@@ -113,7 +115,7 @@ def decide(
         if leak:
             return Decision(False, "isolation", leak)
     if rec.stage == "ranking" and blind_ranking:
-        seen = _vote_seen(delib, rec, message)
+        seen = _vote_seen(delib, rec, message, dimensions)
         if seen:
             return Decision(False, "blind_ranking", seen)
     if rec.status in ("spawned", "running"):
@@ -126,11 +128,11 @@ def decide(
     return Decision(True, "revision", why=words.UNASKED)
 
 
-def _vote_seen(delib: Deliberation, rec: AgentRecord, message: str) -> "str | None":
+def _vote_seen(delib: Deliberation, rec: AgentRecord, message: str, dimensions: "list[str] | None" = None) -> "str | None":
     """A message to a ranker carries nothing of the vote either (ranking is blind): no leader,
     no other agent's scores, verdicts or words. (The approach list's order is a spawn prompt's
     matter: a revision request need not list the approaches.)"""
-    leaks = [k for k in blind_ranking.check_prompt(message, delib, rec.persona) if k.kind != "order"]
+    leaks = [k for k in blind_ranking.check_prompt(message, delib, rec.persona, dimensions) if k.kind != "order"]
     if not leaks:
         return None
     return refusals.vote_in_message(who(rec), [(k.kind, k.snippet) for k in leaks])

@@ -20,7 +20,7 @@ expects); the file is read and written by `Store.reversals` and `Store.update_re
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Callable, Literal
 
 from deliberation.core.decision_class import task_type_of
 from deliberation.state.models import ReversalClass, ReversalRegistry
@@ -106,3 +106,23 @@ def mark_confirmed(registry: ReversalRegistry, delib_id: str, decision_class: st
 def listing(registry: ReversalRegistry) -> "list[ReversalClass]":
     """Entries for display: reversal-prone first (most reversals), then by name."""
     return sorted(registry.classes.values(), key=lambda e: (-e.reversals, e.decision_class))
+
+
+def reclassified(registry: ReversalRegistry, class_now: "Callable[[str], str | None]") -> "list[tuple[str, str, str]]":
+    """Each labelled decision that today's catalogue would file under another class:
+    (its class in the registry, the decision, its class now). `class_now(decision id)` classes
+    the decision's question again (None when the decision is not at hand). The task type is part
+    of the class, so a change of the task types or of their keywords moves a question to another
+    class, whose entries its labels do not reach (docs/CATALOGUES.md, "Reclassification")."""
+    out = []
+    for entry in listing(registry):
+        for delib_id in [*entry.decisions, *entry.confirmed]:
+            now = class_now(delib_id)
+            if now is not None and now != entry.decision_class and not _covers(entry.decision_class, now):
+                out.append((entry.decision_class, delib_id, now))
+    return out
+
+
+def _covers(entry_class: str, cls: str) -> bool:
+    """An entry named after a task type covers each class of that type (matching_entries)."""
+    return entry_class == task_type_of(cls)

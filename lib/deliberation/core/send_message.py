@@ -67,6 +67,7 @@ def requested(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
         isolation_enabled=iso.enabled,
         leak_threshold=iso.leak_threshold,
         blind_ranking=iso.blind_ranking,
+        dimensions=[d.name for d in turn.cfg.ranking.dimensions],
     )
     if not decision.allowed:
         if delib is not None and decision.rule in ("phase", "closed", "one_pass"):

@@ -89,7 +89,9 @@ class Vouch:
 
     __slots__ = ("prefix", "files", "shipped", "_names", "_memo")
 
-    def __init__(self, prefix: str, files: "Callable[[], list[tuple[str, bytes | None]]]", shipped) -> None:
+    def __init__(
+        self, prefix: str, files: "Callable[[], list[tuple[str, bytes | None]]]", shipped: "Callable[[str], bytes | None]"
+    ) -> None:
         self.prefix = prefix
         self.files = files  # called once, and only when a bare type names a shipped agent
         self.shipped = shipped

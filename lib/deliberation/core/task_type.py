@@ -1,7 +1,7 @@
 """Task type of a decision and its consensus threshold.
 
-Owns the built-in classification keywords and the precedence between types; the thresholds'
-defaults are `deliberation.defaults` (`task_types.thresholds`). Pure; stdlib only.
+Owns the classification rule; the types, their keywords, their order and their thresholds are
+the catalogue's (`deliberation.catalogue.TASK_TYPES`). Pure; stdlib only.
 
 Precedence when a question matches several types: security > architecture > refactoring >
 documentation, and `default` when none matches. The order follows the thresholds: a question
@@ -17,147 +17,17 @@ classed refactoring (0.65) by its "rename" and documentation (0.50) by its "see 
 
 from __future__ import annotations
 
-from deliberation import defaults
+from deliberation import catalogue, defaults
 from deliberation.core import vocabulary
 from deliberation.core.terms import find_terms, normalise
 
-PRECEDENCE = ("security", "architecture", "refactoring", "documentation")
-LENIENT = ("refactoring", "documentation")  # bars below the default's
-DEFAULT = "default"
+DEFAULT = catalogue.DEFAULT_TASK_TYPE
 TASK_TYPES = defaults.TASK_TYPES
 DEFAULT_THRESHOLDS = defaults.CONFIG["task_types"]["thresholds"]
+PRECEDENCE = tuple(t for t in TASK_TYPES if t != DEFAULT)  # the catalogue's order: strictest first
+LENIENT = tuple(t for t in PRECEDENCE if DEFAULT_THRESHOLDS[t] < DEFAULT_THRESHOLDS[DEFAULT])  # bars below the default's
 
-KEYWORDS = {
-    "security": [
-        "security",
-        "secure",
-        "auth",
-        "authn",
-        "authz",
-        "authenticat*",
-        "authoriz*",
-        "oauth",
-        "sso",
-        "saml",
-        "login",
-        "logout",
-        "password*",
-        "credential*",
-        "secret*",
-        "api key*",
-        "token",
-        "tokens",
-        "access token*",
-        "jwt*",
-        "session cookie*",
-        "csrf",
-        "xss",
-        "cors",
-        "injection",
-        "sanitiz*",
-        "escap* user input",
-        "vulnerab*",
-        "cve",
-        "exploit*",
-        "attack*",
-        "encrypt*",
-        "decrypt*",
-        "tls",
-        "ssl",
-        "certificate*",
-        "permission*",
-        "rbac",
-        "acl",
-        "privilege*",
-        "2fa",
-        "mfa",
-        "pii",
-        "gdpr",
-        "leaked",
-        "data leak*",
-        "rate limit*",
-        "brute force",
-    ],
-    "architecture": [
-        "architecture",
-        "architectur*",
-        "microservice*",
-        "monolith*",
-        "service boundar*",
-        "event sourcing",
-        "event driven",
-        "message queue*",
-        "message bus",
-        "kafka",
-        "cqrs",
-        "distributed",
-        "shard*",
-        "replicat*",
-        "scalab*",
-        "multi tenant*",
-        "multi region",
-        "data model",
-        "schema design",
-        "system design",
-        "plugin system",
-        "infrastructure",
-        "caching layer",
-        "cache layer",
-        "database choice",
-        "which database",
-        "vendor*",
-        "provider",
-        "framework",
-        "platform",
-        "crud model",
-        "storage engine",
-        "api design",
-    ],
-    "refactoring": [
-        "refactor*",
-        "rename*",
-        "extract",
-        "inline",
-        "clean up",
-        "cleanup",
-        "restructur*",
-        "reorganiz*",
-        "simplif*",
-        "dedup*",
-        "duplicat* code",
-        "dead code",
-        "tech debt",
-        "technical debt",
-        "modulari*",
-        "split the function",
-        "move the function",
-        "tidy",
-        "f strings",
-        "type hints",
-        "unused imports",
-    ],
-    "documentation": [
-        "doc",
-        "docs",
-        "documentation",
-        "document",
-        "readme",
-        "docstring*",
-        "comments",
-        "code comment*",
-        "changelog",
-        "typo*",
-        "spelling",
-        "wording",
-        "tutorial",
-        "guide",
-        "contributing",
-        "markdown",
-        "man page",
-        "api reference",
-        "release notes",
-    ],
-}
+KEYWORDS = {t.name: list(t.keywords) for t in catalogue.TASK_TYPES if t.keywords}
 
 
 def classify(question: str, keywords: "dict | None" = None) -> str:

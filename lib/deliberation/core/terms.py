@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Iterable
+
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
@@ -32,7 +36,7 @@ def _term_probe(term: str) -> str:
 _PROBES: "dict[str, str]" = {}  # term → probe: the vocabularies are matched on every prompt
 
 
-def find_terms(norm_text: str, terms) -> "list[str]":
+def find_terms(norm_text: str, terms: "Iterable[str]") -> "list[str]":
     """The terms of `terms` (an iterable of term strings) present in `norm_text`, in order."""
     found = []
     probes = _PROBES

@@ -16,6 +16,12 @@ import re
 
 from deliberation.text.tokens import COUNTED
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Literal
+    from deliberation.state.models import AgentRecord, Deliberation
+    from typing import Iterable, Iterator
+
 USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 SOURCES = ("transcript", "totalTokens", "task-notification")
 _NOTIFIED = re.compile(r"<subagent_tokens>\s*([0-9]{1,12})\s*</subagent_tokens>")
@@ -34,7 +40,7 @@ def usage_total(usage: object) -> "int | None":
     return total
 
 
-def assistant_messages(lines, key: bytes):
+def assistant_messages(lines: "Iterable[bytes]", key: bytes) -> "Iterator[dict]":
     """The `message` objects of the client's assistant entries among transcript lines, in the
     order given. A line without `key` (b'"usage"', b'"model"') is skipped before any parsing."""
     for line in lines:
@@ -48,7 +54,7 @@ def assistant_messages(lines, key: bytes):
             yield entry["message"]
 
 
-def last_usage(lines) -> "int | None":
+def last_usage(lines: "Iterable[bytes]") -> "int | None":
     """The token figure of the last API response among transcript lines given LAST LINE FIRST."""
     for message in assistant_messages(lines, b'"usage"'):
         total = usage_total(message.get("usage"))
@@ -57,7 +63,7 @@ def last_usage(lines) -> "int | None":
     return None
 
 
-def entries_since(lines, since: float):
+def entries_since(lines: "Iterable[bytes]", since: float) -> "Iterator[bytes]":
     """The lines whose entry's `timestamp` (ISO 8601, as the client writes it) is at or after
     `since` (epoch seconds); a line without a readable timestamp is left out."""
     from datetime import datetime
@@ -77,13 +83,13 @@ def entries_since(lines, since: float):
 _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.+Z-]{10,40})"')
 
 
-def first_usage(lines) -> "int | None":
+def first_usage(lines: "Iterable[bytes]") -> "int | None":
     """The token figure of the first API response among transcript lines given oldest first
     (`last_usage` reads the first figure in the order the lines come, whichever that is)."""
     return last_usage(lines)
 
 
-def sum_usage(lines) -> "dict[str, int] | None":
+def sum_usage(lines: "Iterable[bytes]") -> "dict[str, int] | None":
     """Every API response's usage among transcript lines (oldest first), one per message id
     (the client writes one entry per content block, each repeating its response's usage):
     {calls, input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens},
@@ -114,7 +120,12 @@ def notified_tokens(notification: str) -> "int | None":
     return int(m.group(1)) if m else None
 
 
-def count(delib, rec, tokens: "int | None", source: str) -> bool:
+def count(
+    delib: "Deliberation",
+    rec: "AgentRecord",
+    tokens: "int | None",
+    source: "Literal['', 'transcript', 'totalTokens', 'task-notification']",
+) -> bool:
     """Record a reading of an agent's figure and keep the deliberation's total in step. Every
     source measures the same thing, and it only grows while the agent works, so the largest
     reading wins (and names the source). True if the figure changed."""
@@ -126,7 +137,7 @@ def count(delib, rec, tokens: "int | None", source: str) -> bool:
     return True
 
 
-def plan_due(delib) -> bool:
+def plan_due(delib: "Deliberation") -> bool:
     """Is the depth step about to be planned (the moment the budget is read)? Then the
     transcripts of the agents that finished earlier are read again: at SubagentStop the client
     may not have written an agent's last response to its transcript yet."""
@@ -144,7 +155,7 @@ def plan_due(delib) -> bool:
     )
 
 
-def summary(delib) -> dict:
+def summary(delib: "Deliberation") -> dict:
     """What the deliberation's token total counted, for the decision record."""
     by: dict = {s: 0 for s in SOURCES}
     not_counted = 0

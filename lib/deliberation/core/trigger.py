@@ -9,6 +9,10 @@ from __future__ import annotations
 from deliberation import defaults
 from deliberation.core import confidence
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.core import acts
+
 
 def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bool = False) -> "tuple[dict, str | None]":
     """The confidence module's result for a real user prompt, and the protocol to inject when
@@ -50,10 +54,11 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bo
         prefix=prefix,
         models=models,
         asked="agent" if by_agent else "user" if result["forced"] else "trigger",
+        dimensions=confidence.section(cfg, "ranking").get("dimensions") or None,
     )
 
 
-def read_act(prompt: str, cfg: "dict | None"):
+def read_act(prompt: str, cfg: "dict | None") -> "acts.Act | None":
     """The act of core/acts.py a real user prompt asks for, or None (the trigger switched off, an
     agent's turn, a force marker: those are decided elsewhere)."""
     if not confidence.section(cfg, "trigger").get("enabled", True) or confidence.is_agent_turn(prompt):

@@ -22,6 +22,10 @@ from deliberation.state.models import Deliberation, GateResult, PhaseChange, Rou
 from deliberation.text import gates as words
 from deliberation.text import phases as phase_words
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import AgentRecord
+
 SHOWN_DIVERGENCES = 3  # the hold must fit one hook answer: the record has the rest
 SHOWN_DISSENT = 4
 
@@ -104,7 +108,7 @@ def start_revision(delib: Deliberation, now: float) -> None:
         delib.prd.status = "not_due"
 
 
-def reviser(delib: Deliberation):
+def reviser(delib: Deliberation) -> "AgentRecord | None":
     """The revision round's synthesis report, once it is in (a synthesis report filed after the
     ways were offered)."""
     w = delib.ways

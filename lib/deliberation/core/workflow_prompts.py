@@ -23,6 +23,10 @@ from deliberation.text.gates import GateFailed
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 from deliberation.text.render import render
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import AgentRecord
+
 CONTEXT_CHARS = 4000
 
 
@@ -52,7 +56,7 @@ def findings_block(delib: Deliberation) -> str:
     return words.findings_block(findings(delib))
 
 
-def approaches_block(delib: Deliberation, agents=None) -> str:
+def approaches_block(delib: Deliberation, agents: "list[AgentRecord] | None" = None) -> str:
     """The approaches proposed so far (the synthesis', else research's), with their summaries."""
     source = (
         agents
@@ -94,7 +98,7 @@ def red_team_2(delib: Deliberation) -> str:
     return words.red_team_2(delib.question, tier2_lines(depth_axis.tier2_items(delib)))
 
 
-def ranking(delib: Deliberation, dimensions: "list[str]") -> str:
+def ranking(delib: Deliberation, dimensions: "list | None" = None) -> str:
     """The blind ranking prompt: the question and the approaches in the neutral order."""
     return words.ranking(delib.question, blind_ranking.approach_list(delib), dimensions)
 

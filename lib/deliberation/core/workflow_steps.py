@@ -33,6 +33,10 @@ from deliberation.state.models import AgentKind, Deliberation, Stage, Wave as Wa
 from deliberation.state.report_schema import stage_schema
 from deliberation.text import workflow as words
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import AgentRecord
+
 WAVE_LIMIT = 8  # the script's loop bound: research, deliberation, red team, tier 2, red team 2, ranking + 2
 CHECKPOINT_TYPE = personas.CHECKPOINT
 PHASE_TITLE = {"research": "Research", "deliberation": "Deliberation", "ranking": "Ranking", "document": "Document"}
@@ -175,8 +179,7 @@ def _wave_for(delib: Deliberation, cfg: Config, types: "tuple[str, ...]") -> "Wa
         return None
     kind = kinds[0]
     if kind == "persona":  # next_step names personas only to rank once research is in
-        dims = [d.name for d in cfg.ranking.dimensions]
-        schema, prompt = _schema("ranking", cfg, delib), workflow_prompts.ranking(delib, dims)
+        schema, prompt = _schema("ranking", cfg, delib), workflow_prompts.ranking(delib, list(cfg.ranking.dimensions))
         models = _models(delib, cfg, [personas.normalise_agent_type(t) for t in types])
         return Wave(
             "ranking",
@@ -369,12 +372,12 @@ def open_wave(delib: Deliberation) -> "WaveRecord | None":
     return drive.waves[-1]
 
 
-def wave_records(delib: Deliberation, number: int):
+def wave_records(delib: Deliberation, number: int) -> "list[AgentRecord]":
     """The agent records of wave `number` (1-based)."""
     return [a for a in delib.agents if a.wave == number]
 
 
-def wave_agent(delib: Deliberation, agent_type: "str | None"):
+def wave_agent(delib: Deliberation, agent_type: "str | None") -> "AgentRecord | None":
     """The record of the open wave a starting workflow agent of `agent_type` is (its persona is
     its type, never its report): the first of that persona not linked to an agent yet."""
     wave = open_wave(delib)

@@ -37,6 +37,10 @@ from deliberation.wire.worker_protocol import (
     socket_path,
 )
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 # ---------------------------------------------------------------------------------------------
 # the hook's side
 
@@ -62,7 +66,7 @@ class WorkerHeld(Exception):
 _CONNECTED: "list" = []  # (path, inode, peer pid) of the socket of the last connection made here
 
 
-def connect(environ: "dict[bytes, bytes] | None" = None):
+def connect(environ: "dict[bytes, bytes] | None" = None) -> "_socket.socket":
     """A connection to this install's warm worker, verified as this user's. Raises NotDelivered
     when there is none, or when the folder or the listener cannot be trusted."""
     try:
@@ -91,7 +95,13 @@ def connect(environ: "dict[bytes, bytes] | None" = None):
 
 
 def exchange(
-    sock, event_name: str, data: bytes, now: float, event_id: str, stamp: str, environ: "dict[bytes, bytes] | None" = None
+    sock: "_socket.socket",
+    event_name: str,
+    data: bytes,
+    now: float,
+    event_id: str,
+    stamp: str,
+    environ: "dict[bytes, bytes] | None" = None,
 ) -> str:
     """Send the event, return the worker's stdout text. Raises NotDelivered (the worker did not
     take it, or runs other code, or too little time is left to give it), AnswerLost (taken, then
@@ -154,7 +164,7 @@ def retire_held_worker() -> None:
             pass
 
 
-def read_stdin(stream, limit: int) -> "tuple[bytes, int]":
+def read_stdin(stream: "BinaryIO", limit: int) -> "tuple[bytes, int]":
     """(at most `limit` + 1 bytes of the payload, its full size): the rest of an oversized payload
     is read and dropped, so memory stays bounded and the client's pipe never stalls."""
     kept = stream.read(limit + 1) or b""

@@ -115,7 +115,7 @@ def normalized(deps):
     return sorted("".join(d.split()).lower() for d in deps if d.strip())
 
 
-def dependency_key(deps):
+def dependency_key(deps) -> str:
     """16 hex digits naming one dependency list (and this module's FORMAT): FNV-1a, 64 bits —
     a name, not a defence (hashlib's import alone would cost a session start more than all the
     rest)."""
@@ -150,8 +150,16 @@ class Status(object):
     __slots__ = ("key", "current", "current_key", "current_ready", "announced", "_running", "_last", "_data_dir")
 
     def __init__(
-        self, key, current=None, current_key=None, current_ready=False, announced=False, running=None, last=None, data_dir=None
-    ):
+        self,
+        key,
+        current=None,
+        current_key=None,
+        current_ready: bool = False,
+        announced: bool = False,
+        running=None,
+        last=None,
+        data_dir=None,
+    ) -> None:
         self.key = key
         self.current = current  # "envs/<name>" or None
         self.current_key = current_key  # the key that environment was built for (its name says)
@@ -202,7 +210,7 @@ def env_python(data_dir, current):
     return os.path.join(data_dir, current, "bin", "python")
 
 
-def set_up_running(data_dir):
+def set_up_running(data_dir) -> bool:
     """True while a set-up process holds the lock (a killed one holds nothing)."""
     import fcntl
 
@@ -262,7 +270,7 @@ def _number(value):
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
-def _ago(seconds):
+def _ago(seconds) -> str:
     seconds = max(0, int(seconds))
     if seconds < 90:
         return "%d s" % seconds
@@ -279,7 +287,7 @@ def _clock(ts):
 FIRST_SETUP_S = (13, 25)
 
 
-def estimate(last):
+def estimate(last) -> str:
     """How long the set-up about to start will take: the last one's time when there was one,
     else the measured range of a first set-up."""
     took = _number(last.get("finished")) - _number(last.get("started"))
@@ -288,7 +296,7 @@ def estimate(last):
     return "usually %d-%d s, longer on a slow network or a busy machine" % FIRST_SETUP_S
 
 
-def meanwhile(status, deps_here):
+def meanwhile(status, deps_here) -> str:
     """What serves while a set-up runs, as a sentence: the previous environment (an update), the
     interpreter this hook runs in when it already has the dependencies (a clone's own .venv, a
     python3 that has them), else nothing — the checks wait."""
@@ -299,7 +307,7 @@ def meanwhile(status, deps_here):
     return "The deliberation checks run as soon as it is ready"
 
 
-def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here=False, environ=None):
+def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here: bool = False, environ=None):
     """The line the person sees at session start (a systemMessage: never read by the model)."""
     log = os.path.join(data_dir, LOG)
     last = status.last
@@ -349,7 +357,7 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here=
     return None
 
 
-def finished_message(last, environ=None):
+def finished_message(last, environ=None) -> str:
     """The line of `later_notice` when the set-up of this session's start has finished."""
     took = _number(last.get("finished")) - _number(last.get("started"))
     return "deliberation: set-up finished in %s; the deliberation checks are on (the plugin's Python environment is ready).%s" % (
@@ -358,7 +366,7 @@ def finished_message(last, environ=None):
     )
 
 
-def command_hint(environ):
+def command_hint(environ) -> str:
     """' <the step that puts `deliberation` on a terminal's PATH>' when a terminal has none, else ''."""
     if environ is None:
         return ""
@@ -372,7 +380,7 @@ def command_hint(environ):
     return " For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, doctor) on your PATH."
 
 
-def no_python_message(found):
+def no_python_message(found) -> str:
     seen = ", ".join(found) if found else "no python3 on PATH"
     return (
         "deliberation: cannot set up the plugin's Python environment: it needs Python %d.%d "
@@ -396,7 +404,7 @@ _NETWORK_SIGNS = (
 )
 
 
-def failure_reason(step, returncode, output):
+def failure_reason(step, returncode, output) -> str:
     """A short reason for a failed step, from the tool's exit code and output."""
     lines = [line.strip() for line in (output or "").splitlines() if line.strip()]
     last = next((line for line in reversed(lines) if line.startswith("ERROR")), lines[-1] if lines else "")
@@ -417,7 +425,7 @@ def failure_reason(step, returncode, output):
 # the session-start step (hooks/session_start_env.py)
 
 
-def enabled(environ):
+def enabled(environ) -> bool:
     return environ.get("DELIBERATION_SELF_SETUP", "1").strip().lower() not in OFF_VALUES
 
 
@@ -493,7 +501,7 @@ class _Lazy(object):
 
     __slots__ = ("_get", "_value", "_done")
 
-    def __init__(self, get):
+    def __init__(self, get) -> None:
         self._get, self._value, self._done = get, None, False
 
     def __call__(self):
@@ -511,7 +519,7 @@ def safe_session_id(session_id):
     return session_id if set(session_id) <= _ID_CHARS else None
 
 
-def _tell(data_dir, session_id):
+def _tell(data_dir, session_id) -> None:
     sid = safe_session_id(session_id)
     if sid is None:
         return
@@ -522,7 +530,7 @@ def _tell(data_dir, session_id):
         pass  # the end is said at the next session start instead
 
 
-def _untell(data_dir, session_id):
+def _untell(data_dir, session_id) -> None:
     sid = safe_session_id(session_id)
     if sid is not None:
         try:
@@ -531,7 +539,7 @@ def _untell(data_dir, session_id):
             pass
 
 
-def _forget_told(data_dir, now, keep_s=TOLD_KEEP_S):
+def _forget_told(data_dir, now, keep_s=TOLD_KEEP_S) -> None:
     """Remove the told/ entries of sessions that never asked again (they ended): older than
     `keep_s`; the folder goes when it is empty. Nearly every session start finds no folder."""
     folder = os.path.join(data_dir, TOLD)
@@ -657,7 +665,7 @@ def safe_path(path, project):
     return os.pathsep.join(keep or SYSTEM_PATH)
 
 
-def retire_previous_version(plugin_root, data_dir, status, environ):
+def retire_previous_version(plugin_root, data_dir, status, environ) -> None:
     """After an update that moved the plugin to a new folder (a marketplace installs each
     version in its own), retire the warm worker of the previous folder: remove its socket,
     and it exits within a second. Its folder stays (the client keeps old versions), so nothing
@@ -767,7 +775,7 @@ def _which(name, path):
     return None
 
 
-def start_build(python, plugin_root, data_dir, environ):
+def start_build(python, plugin_root, data_dir, environ) -> None:
     """Start `build` detached (its own session: it outlives the hook and the client's session)."""
     import subprocess
 
@@ -790,7 +798,7 @@ def start_build(python, plugin_root, data_dir, environ):
         log.close()
 
 
-def hook_main():
+def hook_main() -> None:
     """The SessionStart hook: never blocks, never fails the session; one systemMessage or none."""
     try:  # only the session id is needed: read bounded, the rest drained (the client's pipe never stalls)
         payload = sys.stdin.buffer.read(PAYLOAD_LIMIT + 1)
@@ -837,7 +845,7 @@ def _session_id(payload):
 # the set-up itself (a detached process)
 
 
-def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VERIFY_MODULES):
+def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VERIFY_MODULES) -> int:
     """Build the environment for this plugin version's dependencies, then switch `current` to
     it and remove the others. One at a time (the lock); a failure leaves `current` as it was.
     Returns 0 when the environment is ready (or another set-up is building), 1 on failure."""
@@ -975,7 +983,7 @@ def _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modul
     return None
 
 
-def _write_marker(target, key, deps, python, started):
+def _write_marker(target, key, deps, python, started) -> None:
     _write_json(
         os.path.join(target, MARKER),
         {
@@ -989,11 +997,11 @@ def _write_marker(target, key, deps, python, started):
     )
 
 
-def _switch(data_dir, relative):
+def _switch(data_dir, relative) -> None:
     _write_text(os.path.join(data_dir, CURRENT), relative + "\n")
 
 
-def _remove_stale(data_dir, keep, shutil):
+def _remove_stale(data_dir, keep, shutil) -> None:
     """Every environment but `keep` ('envs/<name>'), and temp files a killed set-up left. The
     removal also retires the warm worker that ran in an old environment (it watches its own)."""
     folder = os.path.join(data_dir, ENVS)
@@ -1013,13 +1021,13 @@ def _remove_stale(data_dir, keep, shutil):
                 pass
 
 
-def _write_json(path, data):
+def _write_json(path, data) -> None:
     import json
 
     _write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
-def private_folder(path):
+def private_folder(path) -> None:
     """A folder of the data folder (or the data folder itself), this user's alone: made 0700, and
     tightened to 0700 when an earlier version left it readable by others (setup.json and
     setup.log say what the set-up ran, with paths and the pip index; told/ names sessions)."""
@@ -1042,13 +1050,13 @@ def _open_private(path, flags):
     return fd
 
 
-def _write_private(path, text):
+def _write_private(path, text) -> None:
     fd = _open_private(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
 
 
-def _write_text(path, text, durable=True):
+def _write_text(path, text, durable: bool = True) -> None:
     """The plugin data folder's files, written whole (state/atomic.py), this user's alone (0600 in
     a 0700 folder)."""
     from deliberation.state import atomic
@@ -1059,7 +1067,7 @@ def _write_text(path, text, durable=True):
     atomic.write(path, text.encode("utf-8"), mode=0o600, durable=durable, make_parent=None)
 
 
-def _write_status(data_dir, record):
+def _write_status(data_dir, record) -> None:
     record = dict(record)
     record["schema_version"] = 1
     _write_json(os.path.join(data_dir, STATUS), record)

@@ -150,7 +150,7 @@ class Worker:
         self._retire()
         return 0
 
-    def _take(self, conn) -> None:
+    def _take(self, conn: socket.socket) -> None:
         """Hand a connection to the pool — only when its peer is this user."""
         if not worker_socket.peer_is_me(conn):
             conn.close()
@@ -174,7 +174,7 @@ class Worker:
                 with self.lock:
                     self.busy -= 1
 
-    def _answer(self, conn) -> None:
+    def _answer(self, conn: socket.socket) -> None:
         try:
             with group_commit.incoming():
                 request = Request(

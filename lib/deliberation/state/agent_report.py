@@ -16,6 +16,7 @@ import re
 from typing import Literal
 
 import orjson
+from deliberation import catalogue
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 REPORT_ID = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$"
@@ -103,6 +104,9 @@ SHAPES: "dict[str, tuple[str, ...]]" = {
     "red-team": ("phase", "summary", "refutations", "missed_angles", "confidence"),
     "lens": ("phase", "hot_spots", "summary", "findings", "refutations", "confidence"),
 }
+DIMENSION_NAMES = tuple(d.name for d in catalogue.DIMENSIONS)
+# the example's scores, one per dimension in order (cycled for a configured set of more)
+_EXAMPLE_SCORES = {"A": (8, 6, 7, 7, 5), "B": (6, 7, 6, 5, 8)}
 _FINDING = {"id": "F1", "claim": "...", "evidence": "src/db.py:120", "severity": "high"}
 _DISSENT = {"target": "B", "concern": "...", "reason": "the evidence or the argument"}
 EXAMPLES: "dict[str, dict]" = {
@@ -124,8 +128,8 @@ EXAMPLES: "dict[str, dict]" = {
         "phase": "ranking",
         "summary": "",
         "scores": {
-            "A": {"correctness": 8, "risk": 6, "maintainability": 7, "performance": 7, "cost": 5},
-            "B": {"correctness": 6, "risk": 7, "maintainability": 6, "performance": 5, "cost": 8},
+            "A": dict(zip(DIMENSION_NAMES, _EXAMPLE_SCORES["A"])),
+            "B": dict(zip(DIMENSION_NAMES, _EXAMPLE_SCORES["B"])),
         },
         "verdict": "approve",
         "preferred_approach": "A",
@@ -178,11 +182,18 @@ def shape_of(kind: "str | None", stage: str) -> str:
     return "ranking" if stage == "ranking" else "research"
 
 
-def example(shape: str) -> str:
-    """The shape's example as a fenced JSON block, one line per field."""
+def example(shape: str, dimensions: "list[str] | None" = None) -> str:
+    """The shape's example as a fenced JSON block, one line per field; a ranking's scores on
+    `dimensions` (the configured names; default the catalogue's)."""
     data = EXAMPLES[shape]
+    if dimensions and "scores" in data and tuple(dimensions) != DIMENSION_NAMES:
+        data = {**data, "scores": {k: _scores(dimensions, v) for k, v in _EXAMPLE_SCORES.items()}}
     lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
     return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
+
+
+def _scores(dimensions: "list[str]", values: "tuple[int, ...]") -> "dict[str, int]":
+    return {d: values[i % len(values)] for i, d in enumerate(dimensions)}
 
 
 # a fence of backticks or tildes (CommonMark allows both), closed by the same kind
@@ -293,13 +304,19 @@ def lenient(data: dict) -> dict:
 
 
 def extract_report(
-    text: str, max_bytes: int, shape: str = "research", handback: bool = False, can_hand_back: bool = False
+    text: str,
+    max_bytes: int,
+    shape: str = "research",
+    handback: bool = False,
+    can_hand_back: bool = False,
+    dimensions: "list[str] | None" = None,
 ) -> "tuple[AgentReport, list[str]]":
     """Return (report, ignored keys) or raise ReportProblem saying what to fix, with the
     example of the agent's `shape` (SHAPES). `handback`: the text is a SubagentHandback call's
     message (its refusal asks for the call again), else the agent's final message;
-    `can_hand_back`: the agent has that tool (auto mode), so its report goes there."""
-    shown = f"The {shape} report's fields:\n{example(shape)}\n{again(handback, can_hand_back)}"
+    `can_hand_back`: the agent has that tool (auto mode), so its report goes there;
+    `dimensions`: the configured ranking dimensions the example scores on."""
+    shown = f"The {shape} report's fields:\n{example(shape, dimensions)}\n{again(handback, can_hand_back)}"
     where = "SubagentHandback message" if handback else "final message"
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:

@@ -19,12 +19,25 @@ FILE_MODE = 0o600
 DIR_MODE = 0o700
 
 
-def write(path, data, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_mode=False):
+def write(
+    path: str,
+    data: bytes,
+    mode: int = FILE_MODE,
+    durable: bool = True,
+    make_parent: "int | None" = DIR_MODE,
+    exact_mode: bool = False,
+) -> None:
     """Replace `path` with the bytes `data` atomically (see `write_many`)."""
     write_many([(path, data)], mode, durable, make_parent, exact_mode)
 
 
-def write_many(items, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_mode=False):
+def write_many(
+    items: "list[tuple[str, bytes]]",
+    mode: int = FILE_MODE,
+    durable: bool = True,
+    make_parent: "int | None" = DIR_MODE,
+    exact_mode: bool = False,
+) -> "dict[str, list[str]]":
     """Write each (path, bytes) of `items` atomically, then fsync each folder once: a
     transaction that changes three files of two folders pays two folder syncs, not three.
 
@@ -33,7 +46,7 @@ def write_many(items, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_
     its rename and the folder after it (a journal that only guards against a killed process
     skips both); `make_parent`: missing folders are created with this mode (None: they must
     exist)."""
-    folders = {}
+    folders: "dict[str, list[str]]" = {}
     for path, data in items:
         folder = os.path.dirname(path)
         if make_parent is not None:
@@ -50,7 +63,7 @@ def write_many(items, mode=FILE_MODE, durable=True, make_parent=DIR_MODE, exact_
     return folders
 
 
-def make_dirs(path, mode=DIR_MODE):
+def make_dirs(path: str, mode: int = DIR_MODE) -> None:
     """`os.makedirs`, but every folder it creates gets `mode` (os.makedirs gives only the
     leaf `mode`; intermediate ones would get the umask default, e.g. 0755). The state folder
     gets its .gitignore as it is created (state/gitignore.py), whoever creates it."""
@@ -68,7 +81,7 @@ def make_dirs(path, mode=DIR_MODE):
     gitignore.created(path)
 
 
-def _write_and_rename(path, data, mode, durable, exact_mode=False):
+def _write_and_rename(path: str, data: bytes, mode: int, durable: bool, exact_mode: bool = False) -> None:
     tmp = "%s.tmp-%d-%d" % (path, os.getpid(), int(time.monotonic() * 1e9))
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
@@ -92,7 +105,7 @@ def _write_and_rename(path, data, mode, durable, exact_mode=False):
         raise
 
 
-def _unlink(path):
+def _unlink(path: str) -> None:
     """Remove `path` if it is there (no contextlib: its imports are a hook's latency)."""
     try:
         os.unlink(path)
@@ -100,7 +113,7 @@ def _unlink(path):
         pass
 
 
-def sweep_temps(folder, names):
+def sweep_temps(folder: str, names: "list[str] | tuple[str, ...] | set[str]") -> None:
     """Remove the temp files of `names` that a writer killed mid-write left behind (its pid is
     gone). Callers hold the files' lock, so no live writer of theirs is writing them now; a temp
     file whose pid is alive (the pid reused by another process) is left alone."""
@@ -116,7 +129,7 @@ def sweep_temps(folder, names):
         _unlink(os.path.join(folder, entry))
 
 
-def _alive(pid):
+def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -27,7 +27,7 @@ MAX_FILES = 400  # files looked at per folder tree; past it the scan says so (No
 MAX_DEPTH = 6  # sub-folders under .claude/agents
 
 
-def folders(project, home=None, user=True):
+def folders(project, home=None, user: bool = True):
     """The `.claude` folders the client reads names from, nearest first: the project's, every
     folder's above it (not the home folder's: that is the user's own, listed last when `user`)."""
     out = []
@@ -60,7 +60,7 @@ def _read(path, limit):
         return None
 
 
-def _lexists(path):
+def _lexists(path) -> bool:
     try:
         os.lstat(path)
         return True
@@ -68,7 +68,7 @@ def _lexists(path):
         return False
 
 
-def _scan(top, suffix, depth, out, budget):
+def _scan(top, suffix, depth, out, budget) -> None:
     """Files under `top` ending in `suffix` (`depth` levels of sub-folders), with their bytes."""
     try:
         entries = sorted(os.scandir(top), key=lambda e: e.name)

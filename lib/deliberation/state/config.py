@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from deliberation import SCHEMA_VERSION, defaults
+from deliberation import catalogue
 from deliberation.defaults import DEPTH_HARD_CEILING, TASK_TYPES
 from deliberation.state import plain_reads
 from deliberation.state.paths import Layout
@@ -113,9 +114,9 @@ DEFAULT_DIMENSIONS = D["ranking"]["dimensions"]
 class RankingConfig(_Section):
     dimensions: list[Dimension] = Field(
         default_factory=lambda: [Dimension.model_validate(d) for d in DEFAULT_DIMENSIONS],
-        min_length=5,
-        max_length=5,
-        description="The five weighted ranking dimensions (scores 0-10).",
+        min_length=len(catalogue.DIMENSIONS),
+        max_length=len(catalogue.DIMENSIONS),
+        description="The weighted ranking dimensions (scores 0-10), as many as the built-in ones (docs/CATALOGUES.md).",
     )
 
 
@@ -579,14 +580,14 @@ def resolve_config(layout: Layout) -> "tuple[dict, list[str], list[consent.Item]
 _VALIDATED: "tuple[Any, Any]" = (None, None)  # the last (config dict, Config) validated here
 
 
-def project_config(layout) -> "tuple[Config, list[str]]":
+def project_config(layout: Layout) -> "tuple[Config, list[str]]":
     """The validated Config (from the cache the fast path reads, else config.json) and the
     problems to show (app/settings.py adds the settings that wait, in the text layer's words)."""
     cfg, problems, _waiting = project_config_and_waiting(layout)
     return cfg, problems
 
 
-def project_config_and_waiting(layout) -> "tuple[Config, list[str], list[consent.Item]]":
+def project_config_and_waiting(layout: Layout) -> "tuple[Config, list[str], list[consent.Item]]":
     """`project_config`, and the settings held back for this user's approval when config.json
     was resolved just now ([] when the cache was used: they were said when it was written, and
     every session start says them again). A cache that no longer validates (edited by hand, or

@@ -282,10 +282,10 @@ class Item(object):
 
     __slots__ = ("name", "value")
 
-    def __init__(self, name, value):
+    def __init__(self, name, value) -> None:
         self.name, self.value = name, value
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Item(%r, %r)" % (self.name, self.value)
 
     def pair(self):
@@ -383,7 +383,7 @@ def _project_key(layout):
     return os.path.realpath(layout.project)
 
 
-def _trust_path(environ, layout, create=False):
+def _trust_path(environ, layout, create: bool = False):
     from deliberation.state import user_data
 
     if create:
@@ -468,7 +468,7 @@ def is_strict(layout, environ=None):
     return any(i.name == "strict" for i in approved)
 
 
-def _write_trust(path, data):
+def _write_trust(path, data) -> None:
     tmp = "%s.tmp-%d-%s" % (path, os.getpid(), os.urandom(4).hex())
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:

@@ -10,6 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from deliberation.state.agent_report import REPORT_ID
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Any
+
 MARKER: Literal["prd"] = "prd"
 
 
@@ -17,7 +21,7 @@ class _Part(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
 
 
-def _sources(required: bool, what: str):
+def _sources(required: bool, what: str) -> Any:
     return Field(
         default_factory=list,
         min_length=1 if required else 0,

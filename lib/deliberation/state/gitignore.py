@@ -23,13 +23,13 @@ TEXT = """\
 """
 
 
-def created(folder):
+def created(folder: str) -> None:
     """`folder` was just created: when it is the state folder, write its .gitignore."""
     if folder.endswith(os.sep + FOLDER):
         write(folder)
 
 
-def write(state_root):
+def write(state_root: str) -> bool:
     """Create `state_root/.gitignore` unless a file of that name exists (the user may have
     edited it); True when written. Never follows a symlink."""
     try:

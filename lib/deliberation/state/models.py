@@ -343,6 +343,8 @@ class Check(_Model):
     passed: bool
     figure: str = Field(description="The number behind the result, e.g. '0.62 < 0.80'.")
     detail: str = ""
+    measured: "float | None" = Field(None, description="What the check measured (the figure's left side), when it is a number.")
+    needed: "float | None" = Field(None, description="What passing needs (the figure's right side), when it is a number.")
 
 
 class GateResult(_Model):

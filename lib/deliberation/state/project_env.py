@@ -22,7 +22,7 @@ class Supplied(object):
 
     __slots__ = ("names", "unknown", "files")
 
-    def __init__(self, names=(), unknown="", files=()):
+    def __init__(self, names=(), unknown: str = "", files=()) -> None:
         self.names = frozenset(names)
         self.unknown = unknown
         self.files = tuple(files)
@@ -77,7 +77,7 @@ def supplied(project, environ):
     return Supplied(names, "; ".join(problems), files)
 
 
-def note(ignored, supplied_by):
+def note(ignored, supplied_by) -> str:
     """The sentence that says which variables were ignored and why (for a person)."""
     if not ignored:
         return ""

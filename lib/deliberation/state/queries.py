@@ -30,7 +30,7 @@ def load_deliberations(layout: Any, store: Any) -> list:
     return out
 
 
-def find_deliberation(layout: Any, store: Any, deliberation_id: str):
+def find_deliberation(layout: Any, store: Any, deliberation_id: str) -> "tuple[Deliberation | None, str]":
     """(deliberation, None) or (None, a sentence saying why not)."""
     if not is_valid_id(deliberation_id):
         return None, f"invalid deliberation id {deliberation_id!r}: ids contain only letters, digits, '-' and '_'"
@@ -39,7 +39,7 @@ def find_deliberation(layout: Any, store: Any, deliberation_id: str):
         known = deliberation_ids(layout)
         hint = f" (known: {', '.join(known[-5:])})" if known else " (there are none yet)"
         return None, f"no deliberation {deliberation_id!r} in {layout.deliberations_dir}{hint}"
-    return d, None
+    return d, ""  # found: no problem to say
 
 
 def session_ids(layout: Any) -> "list[str]":

@@ -14,6 +14,10 @@ import errno
 import os
 import stat
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 KIB = 1024
 MIB = 1024 * KIB
 
@@ -146,7 +150,7 @@ def read_bytes(path: str, limit: int, root: "str | None" = None) -> bytes:
         os.close(fd)
 
 
-def open_file(path: str, root: "str | None" = None, limit: "int | None" = None):
+def open_file(path: str, root: "str | None" = None, limit: "int | None" = None) -> "tuple[BinaryIO, int]":
     """(a binary file object, its size) for a reader that streams (the event log read backwards,
     a transcript). The same checks as `read_bytes`; with `limit`, a larger file is refused."""
     fd, st = open_fd(path, root)

@@ -108,7 +108,7 @@ def unseal(key, rel, data):
     return body
 
 
-def is_sealed_by(key, rel, data):
+def is_sealed_by(key, rel, data) -> bool:
     return unseal(key, rel, data) is not None
 
 

@@ -70,7 +70,7 @@ def _check(path):
         os.chmod(path, 0o700)  # ours: tighten it
 
 
-def folder(environ, project=None, create=True):
+def folder(environ, project=None, create: bool = True):
     """This user's folder, checked (and created 0700); raises Unavailable."""
     path, _note = location(environ, project)
     try:
@@ -148,7 +148,7 @@ def _make_key(path):
     _unlink(tmp)
 
 
-def _unlink(path):
+def _unlink(path) -> None:
     try:
         os.unlink(path)
     except OSError:

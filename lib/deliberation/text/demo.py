@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from deliberation.text import terminal
+from deliberation.text import dimensions as dimension_words
 
 WIDTH = 100
 INDENT = "  "
@@ -312,7 +313,9 @@ def ranking_lines(record: "dict[str, Any]") -> "list[str]":
         return []
     ids = [a["id"] for a in record["approaches"]]
     weights = ", ".join(f"{d} {w:.2f}" for d, w in dims.items())
-    out = wrap(f"Ranking, blind: {plural(len(rows), 'ranker')} scored each approach on five dimensions, weighted {weights}.")
+    out = wrap(
+        f"Ranking, blind: {plural(len(rows), 'ranker')} scored each approach on {dimension_words.count(list(dims))} dimensions, weighted {weights}."
+    )
     prefs = {p["key"]: p["preferred"] for p in record["participants"] if p["stage"] == "ranking" and not p["superseded"]}
     dissent = {d["agent"]: d for d in record.get("dissent") or []}
     label = {r["agent"]: unid(r["label"]).removesuffix(" (" + r["agent"][:8] + ")") for r in rows}

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from deliberation import catalogue
+
 
 class _Data(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -142,25 +144,28 @@ def content_not_object(kind: str) -> str:
 
 # -- the shape of the document, its rules, and what is wrong with one (core/prd.py decides)
 
-EXAMPLE = """```json
+EXAMPLE = (
+    """```json
 {
   "document": "prd",
   "decision": "what is decided and why, in one paragraph",
   "problem": "what the decision solves, for a reader who was not there",
-  "requirements": [{"id": "R1", "text": "...", "priority": "must", "sources": ["security-analyst:F1"]}],
+  "requirements": [{"id": "R1", "text": "...", "priority": "must", "sources": ["%s:F1"]}],
   "non_goals": [{"text": "...", "sources": []}],
-  "acceptance_criteria": [{"id": "AC1", "text": "an observable check", "verifies": ["R1"], "sources": ["performance-engineer:F1"]}],
-  "risks": [{"id": "RISK1", "risk": "...", "mitigation": "...", "severity": "high", "sources": ["cost-analyst:D1"]}],
+  "acceptance_criteria": [{"id": "AC1", "text": "an observable check", "verifies": ["R1"], "sources": ["%s:F1"]}],
+  "risks": [{"id": "RISK1", "risk": "...", "mitigation": "...", "severity": "high", "sources": ["%s:D1"]}],
   "open_questions": [{"question": "...", "sources": ["H1"]}]
 }
 ```"""
+    % catalogue.EXAMPLE_PERSONAS
+)
 STOP_CHECK = (
     "When you stop, the quality gate checks the document; one that is missing or cites an id not listed "
     "here is sent back once, then the decision is recorded without it."
 )
 GROUPED_HEAD = (
     "(findings and hot spots by id, as their reports and the depth step named them: write each as "
-    "`agent:id`, e.g. `security-analyst:F1`, a hot spot as `H1`; the plugin numbered the dissent and "
+    f"`agent:id`, e.g. `{catalogue.EXAMPLE_PERSONA}:F1`, a hot spot as `H1`; the plugin numbered the dissent and "
     "refutations, so each is listed with its text)"
 )  # a long catalogue's first line
 _SINGULAR = {"requirements": "requirement", "acceptance_criteria": "acceptance criterion", "risks": "risk"}

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Sequence
+
 
 def pct(x: "float | None") -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
@@ -35,7 +39,7 @@ def render_table(ev: Any) -> str:
     ]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
 
-    def fmt(cells) -> str:
+    def fmt(cells: "Sequence[str]") -> str:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
     lines = [fmt(head), fmt(tuple("-" * w for w in widths))] + [fmt(b) for b in body]

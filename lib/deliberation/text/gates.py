@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from deliberation import catalogue
 from deliberation.state.models import GateResult
 
 
@@ -46,7 +47,7 @@ def consensus_next_step(n: ConsensusNext) -> str:
                 "(synthesis-lead / debate-moderator, one red-team pass), then spawn the personas "
                 "again to RANK the approaches"
             )
-        return "spawn the personas again to RANK every approach on the five dimensions"
+        return "spawn the personas again to RANK every approach on every ranking dimension"
     if "agents_completed" in n.failed:
         return f"spawn more personas to rank: {n.agents_figure} ranking reports"
     if "consensus" in n.failed:
@@ -75,7 +76,8 @@ AGREEMENT_NEXT = (
 )
 
 QUALITY_NEXT = {
-    "method_diversity": "spawn research personas with different priorities (e.g. security-analyst and performance-engineer) for the missing perspectives, then re-rank",
+    "method_diversity": "spawn research personas with different priorities (e.g. {} and {}) for the missing perspectives, "
+    "then re-rank".format(*catalogue.EXAMPLE_PERSONAS[:2]),
     "contradiction_transparency": "ask each dissenting agent to document its concerns with reasons: resume it with SendMessage (to = its agent id; its new report replaces the old one) or spawn it again; its report's `dissent` needs concern + reason",
     "complexity_handling": "generate at least one more alternative — add it (e.g. 'keep the status quo') to the ranking prompt — and re-rank: spawn the personas again to score all of them (synthesis-lead cannot run once ranking has started)",
     "consensus_confidence": "consensus is weak: " + AGREEMENT_NEXT,
@@ -227,6 +229,35 @@ class GateFailed(_Data):
 
 
 PHASE_DETAIL = "a conclusion needs the vote of the RANKING phase"  # Gate 1's phase check
+AGENTS_DETAIL = "valid ranking reports"  # Gate 1's agents_completed check
+
+
+def phase_figure(phase: str, at_ranking: bool) -> str:
+    """Gate 1's phase check: 'phase DELIBERATION < RANKING'."""
+    return f"phase {phase}" + ("" if at_ranking else " < RANKING")
+
+
+def count_figure(done: int, needed: int) -> str:
+    """Gate 1's agents_completed check: '1 < 2'."""
+    return f"{done} {'≥' if done >= needed else '<'} {needed}"
+
+
+def consensus_figure(consensus: float, threshold: float, task_type: str, passed: bool) -> str:
+    """Gate 1's consensus check: '0.62 < 0.80 for architecture'."""
+    return f"{consensus:.2f} {'≥' if passed else '<'} {threshold:.2f} for {task_type}"
+
+
+def consensus_detail(leading: "str | None") -> str:
+    return f"leading approach {leading}" if leading else "no ranking yet"
+
+
+def dissent_figure(documented: int, dissenters: int) -> str:
+    """Gate 1's dissent_documented check: '1 of 2 dissenters documented'."""
+    return f"{documented} of {dissenters} dissenters documented"
+
+
+def dissent_detail(undocumented: "list[str]") -> str:
+    return ("undocumented: " + ", ".join(undocumented)) if undocumented else ""
 
 
 def unanimous_reject_figure(rejections: int, outcome: str) -> str:
@@ -279,6 +310,57 @@ def improvement_detail(
         how = "forced by the user" if forced else "the trigger's score"
         text += f", the trigger's {trigger:.2f} ({how}), a word-list score of the prompt on another scale"
     return text
+
+
+def personas_figure(distinct: int, needed: int) -> str:
+    """Gate 2's method_diversity check: '2 distinct personas (need 2)'."""
+    return f"{distinct} distinct personas (need {needed})"
+
+
+def dissents_figure(documented: int, dissents: int) -> str:
+    """Gate 2's contradiction_transparency check: '1 of 2 dissents documented'."""
+    return f"{documented} of {dissents} dissents documented"
+
+
+def without_reasons_detail(bare: "list[str]") -> str:
+    """The dissenting reports (`persona/stage`) that gave no reason."""
+    return ("without reasons: " + ", ".join(bare)) if bare else ""
+
+
+def alternatives_figure(alternatives: int, needed: int) -> str:
+    """Gate 2's complexity_handling check: '1 alternatives (need 2)'."""
+    return f"{alternatives} alternatives (need {needed})"
+
+
+def reject_confidence_figure(rejections: int, outcome: str) -> str:
+    """Gate 2's consensus_confidence check on a unanimous reject (`outcome`: its name)."""
+    return f"unanimous reject ({rejections} reject, 0 approve): {outcome}"
+
+
+def band_figure(consensus: float, band: str) -> str:
+    """Gate 2's consensus_confidence check: '0.62 (weak)'."""
+    return f"{consensus:.2f} ({band})"
+
+
+def band_detail(strong: float, moderate: float, task_type: str, threshold: float) -> str:
+    return f"strong > {strong:.2f}, moderate {moderate:.2f}–{strong:.2f}; {task_type} threshold {threshold:.2f}"
+
+
+def conformity_figure(warnings: int) -> str:
+    return f"{warnings} warning(s)"
+
+
+def conformity_detail(warnings: "list[tuple[str, str]]") -> str:
+    """Each (detector, evidence) of the conformity warnings, on one line."""
+    return "; ".join(f"{detector}: {evidence}" for detector, evidence in warnings)
+
+
+def document_missing_figure(send_backs: int) -> str:
+    return f"missing after {send_backs} send-back(s)"
+
+
+def document_pending_figure(send_backs: int) -> str:
+    return f"not accepted yet (send-back {send_backs})"
 
 
 def reject_confidence_detail(consensus: float) -> str:

@@ -9,6 +9,9 @@ schema is the report's.
 
 from __future__ import annotations
 
+from deliberation import catalogue
+from deliberation.text import dimensions as dimension_words
+
 REPORT = (
     "Report by calling the StructuredOutput tool once with your whole report as its input (its schema "
     'is the report: phase "{stage}"), as your instructions say for a run that offers that tool. '
@@ -20,7 +23,7 @@ ROLE_TASK = {
         "Merge the findings that do not conflict into 2-4 alternatives (approaches with ids "
         "A, B, …), each traced to the findings it rests on; keep a defensible status quo. Your ids are the "
         "approaches' one identity from here on: name in each approach's summary the research proposals it "
-        "takes over by their refs (e.g. security-analyst:B) — a research persona's letters are its own."
+        f"takes over by their refs (e.g. {catalogue.EXAMPLE_PERSONA}:B) — a research persona's letters are its own."
     ),
     "debate-moderator": (
         "Identify the conflicts between the perspectives (conflicts: between whom or which "
@@ -105,7 +108,7 @@ def red_team(question: str, approaches: str, findings: str, synthesis: "list[str
     parts += [
         "",
         "Break the converged points: for each, a refutation (target: the finding ref such as "
-        '"security-analyst:F1" or the approach id; verdict refuted / weakened / upheld; your claim and its '
+        f'"{catalogue.EXAMPLE_PERSONA}:F1" or the approach id; verdict refuted / weakened / upheld; your claim and its '
         "evidence) and the angles nobody examined in missed_angles.",
         report("deliberation"),
     ]
@@ -130,16 +133,17 @@ def red_team_2(question: str, items: str) -> str:
     )
 
 
-def ranking(question: str, approaches: str, dimensions: "list[str]") -> str:
-    """The blind ranking prompt: the question and the approaches in the neutral order."""
+def ranking(question: str, approaches: str, dimensions: "list | None" = None) -> str:
+    """The blind ranking prompt: the question and the approaches in the neutral order;
+    `dimensions` the configured ranking dimensions (name, description), default the catalogue's."""
     return "\n".join(
         [
             "Phase: ranking",
             f"Question: {question}",
             approaches,
             "",
-            f"Score EVERY approach above 0-10 on each of: {', '.join(dimensions)} (risk: 10 = lowest risk; cost: 10 = "
-            "cheapest), from your own focus. Give your verdict — approve (adopt your preferred_approach), reject "
+            f"Score EVERY approach above 0-10 on each of: {dimension_words.names(dimensions)}"
+            f"{dimension_words.scales(dimensions)}, from your own focus. Give your verdict — approve (adopt your preferred_approach), reject "
             "(adopt none of them) or abstain — your rationale in your own words, and for each approach you would not "
             "adopt a dissent entry (target = its id) with its concern and reason.",
             report("ranking"),

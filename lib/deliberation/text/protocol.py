@@ -4,11 +4,13 @@ triggers (UserPromptSubmit `additionalContext`) or the deliberate command runs â
 core/instructions.py passes the figures (the trigger's confidence and dimensions, the task
 type's consensus bar), the panel, the exact Workflow call and the tier-2 floor; this module
 words them. It names the subagent types exactly, the phases in order and the report rule.
-Standard library only, and it imports nothing: a triggering prompt loads it.
+Standard library only, and it imports only the catalogue: a triggering prompt loads it.
 """
 
+from deliberation import catalogue
+from deliberation.text import dimensions as dimension_words
+
 HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
-RANKING_DIMENSIONS = "correctness, risk (10 = lowest), maintainability, performance, cost (10 = cheapest)"
 NO_QUESTION = "(none given: state in one sentence the decision under discussion in this conversation, and deliberate on that)"
 QUESTION_PLACEHOLDER = "<the question above, in one line>"  # a Workflow call's args for a long question
 
@@ -17,7 +19,7 @@ def namespace(prefix: str) -> str:
     """How a subagent type is written in the plugin form (`prefix`, e.g. "deliberation:")."""
     if not prefix:
         return ""
-    return f', each written with the plugin\'s namespace: "{prefix}<slug>" (e.g. "{prefix}security-analyst")'
+    return f', each written with the plugin\'s namespace: "{prefix}<slug>" (e.g. "{prefix}{catalogue.EXAMPLE_PERSONA}")'
 
 
 def models_line(models: "dict[str, str] | None") -> str:
@@ -74,12 +76,14 @@ def protocol(
     floor: "list[str]",
     models: "dict[str, str] | None" = None,
     asked: str = "trigger",
+    dimensions: "list[dict] | None" = None,
 ) -> str:
     """The protocol for one question: `dims` the trigger's four dimensions as said, `bar` the task
     type's consensus bar, `question` as the protocol quotes it, `call` the exact Workflow call,
     `people` the suggested panel, `minimum` the FOR and AGAINST personas of the 2-agent form,
     `lenses` the tier-2 lenses and `floor` the two sentences a tier-2 prompt carries verbatim;
-    `asked` who asked for the deliberation (how_to_run)."""
+    `asked` who asked for the deliberation (how_to_run); `dimensions` the configured ranking
+    dimensions (text/dimensions.py)."""
     return f"""{HEADER}
 Trigger confidence {confidence:.2f} to decide alone (below {threshold:.2f} the trigger asks for a deliberation; {dims}). Task type {task_type}: consensus must reach {bar:.2f}.
 Question: {question}
@@ -88,7 +92,7 @@ Decide it with a deliberation, not alone: a decision, not a change (no edits bef
 {how_to_run(asked, call, prefix)}
 1. RESEARCH: 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: {minimum[0]} (FOR) and {minimum[1]} (AGAINST), each stating its position; the plugin compares them. Each prompt = "Phase: research", the question and the same shared project context. Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you before the next phase.
 2. DELIBERATION ("Phase: deliberation"): synthesis-lead and debate-moderator with ALL research findings (claim and evidence); then ONE red-team pass. When the plugin lists hot spots, spawn the FRESH {", ".join(lenses)} workers its note gives (never subagent_type "fork"), each prompt carrying verbatim "{floor[0]}" and "{floor[1]}" and NOT the consensus or synthesis text; then one red team 2. No further rounds.
-3. RANKING (blind): the personas again, "Phase: ranking", the question and the approaches exactly as the plugin lists them; never which approach leads nor any agent's scores, verdicts or rationale. Each scores EVERY approach 0-10 on {RANKING_DIMENSIONS}, gives its verdict and a concern with its reason for each approach it would not adopt.
+3. RANKING (blind): the personas again, "Phase: ranking", the question and the approaches exactly as the plugin lists them; never which approach leads nor any agent's scores, verdicts or rationale. Each scores EVERY approach 0-10 on {dimension_words.listed(dimensions, terse=True)}, gives its verdict and a concern with its reason for each approach it would not adopt.
 4. PRD: when the vote passes, hand the plugin the decision document it asks for (a Write call it reads), then answer the user in prose.
 Resume an agent with SendMessage only when the plugin asks for its new report.{models_line(models)}
 

@@ -6,6 +6,10 @@ what leaked or clashed; the refusal they return is worded here. Standard library
 trigger's modules (agent_model) load it on the fast path.
 """
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Iterable
+
 CLIP = 60  # characters of a quoted claim
 
 # what a ranking prompt (or a message to a ranker) may not carry, as a refusal names it
@@ -18,7 +22,7 @@ VOTE_LEAK = {
 }
 
 
-def quoted(ref, claim):
+def quoted(ref: str, claim: "str | None") -> str:
     """`security-analyst:F1 ("the claim, clipped…")`, or the ref alone when it has no claim."""
     claim = " ".join((claim or "").split())
     if len(claim) > CLIP:
@@ -30,7 +34,7 @@ LEAK_SUBJECT = "this RESEARCH prompt"
 LEAK_INSTEAD = "remove other agents' findings from this research prompt"
 
 
-def research_leak(refs, claims, subject=LEAK_SUBJECT, instead=LEAK_INSTEAD):
+def research_leak(refs: "list[str]", claims: "dict[str, str]", subject: str = LEAK_SUBJECT, instead: str = LEAK_INSTEAD) -> str:
     """A research prompt (or a message to a research agent, `subject`) carries other agents'
     findings `refs` (`claims`: ref → claim)."""
     named = [quoted(ref, claims.get(ref)) for ref in refs]
@@ -42,7 +46,7 @@ def research_leak(refs, claims, subject=LEAK_SUBJECT, instead=LEAK_INSTEAD):
     )
 
 
-def findings_missing(role, missing, table, late=()):
+def findings_missing(role: str, missing: "list[str]", table: "list[tuple[str, str, str]]", late: "Iterable[str]" = ()) -> str:
     """A synthesis or debate prompt (`role`) lacks the findings `missing` of research agents;
     `table`: every (ref, claim, evidence) to send; `late`: personas whose report has not
     reached the main agent yet."""
@@ -76,7 +80,7 @@ def findings_missing(role, missing, table, late=()):
     return "\n".join(lines)
 
 
-def vote_in_ranking_prompt(leaks, listed=""):
+def vote_in_ranking_prompt(leaks: "list[tuple[str, str]]", listed: str = "") -> str:
     """A ranking prompt carries the vote: `leaks` are (kind, snippet) pairs; `listed` is the
     approach list to send instead (the neutral order)."""
     found = "; ".join(
@@ -91,7 +95,7 @@ def vote_in_ranking_prompt(leaks, listed=""):
     )
 
 
-def vote_in_message(ranker, leaks):
+def vote_in_message(ranker: str, leaks: "list[tuple[str, str]]") -> str:
     """A message to a ranker carries the vote: `leaks` are (kind, snippet) pairs."""
     found = "; ".join(f"{VOTE_LEAK[kind]}: {snippet}" for kind, snippet in leaks)
     return (
@@ -102,7 +106,7 @@ def vote_in_message(ranker, leaks):
     )
 
 
-def model_clash(persona, other, stage, other_model, free_model, partners):
+def model_clash(persona: str, other: str, stage: str, other_model: str, free_model: "str | None", partners: "list[str]") -> str:
     """models.diverse: `persona` would run `stage` on the model (`other_model`, a label) its
     conflicting partner `other` runs it on; `free_model`: a model of the pool no partner uses."""
     suggestion = (
@@ -117,7 +121,7 @@ def model_clash(persona, other, stage, other_model, free_model, partners):
     )
 
 
-def state_folder_ahead():
+def state_folder_ahead() -> str:
     """Told to every deliberation agent at its start (SubagentStart context), so its first search
     from the project root keeps the state folder out instead of being refused for it. Every step
     it names passes core/state_guard (tests/unit/test_state_guard.py)."""
@@ -129,13 +133,13 @@ def state_folder_ahead():
     )
 
 
-def _name(path):
+def _name(path: str) -> str:
     from deliberation.names import quoted
 
     return quoted(path)
 
 
-def state_folder(case, how=""):
+def state_folder(case: str, how: str = "") -> str:
     """A deliberation agent's Read/Grep/Glob/Bash call on the plugin's state folder. case: read
     (`how` is the path inside it) | search_in (a search root inside it: `how`) | grep_over (a
     Grep whose root `how` contains it, with no glob or type that keeps it out) | glob_names (a Glob
@@ -185,7 +189,7 @@ def state_folder(case, how=""):
     )
 
 
-def rationale_label(persona, stage):
+def rationale_label(persona: str, stage: str) -> str:
     """How a vote-leak refusal names the rationale a prompt quotes: a ranker's (`stage` ranking)
     or the synthesis' for its preferred approach."""
     if stage == "ranking":

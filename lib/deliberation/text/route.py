@@ -92,3 +92,18 @@ def summary(route: str, fired: "Sequence[str]", cls: str, policy: str, cold: boo
     cold_note = " [cold start: no reversal history]" if cold else ""
     in_policy = f", policy {policy}" if policy else ""
     return f"{route}{why} for class {cls}{in_policy}{cold_note}"
+
+
+def reclassified(entries: "Sequence[Sequence[str]]") -> str:
+    """What `deliberation registry` says of labelled decisions the catalogue now classes elsewhere
+    ((class in the registry, decision, class now): core/reversals.reclassified); "" for none."""
+    if not entries:
+        return ""
+    return "\n".join(
+        [
+            "reclassified: the task types now class these decisions' questions elsewhere, so their labels no "
+            "longer reach new decisions of that class (relabel one with `deliberation reverse ID` or `confirm ID` "
+            "to file it under its new class; docs/CATALOGUES.md):",
+            *(f"  {d}: filed under {old}, classed {now} today" for old, d, now in entries),
+        ]
+    )

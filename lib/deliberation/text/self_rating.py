@@ -13,7 +13,7 @@ on the fast path of every SessionStart.
 
 from __future__ import annotations
 
-from deliberation import defaults
+from deliberation import catalogue, defaults
 
 MAX_BYTES = 1024  # always-on context: every session pays for it (docs/TRIGGER.md counts it)
 
@@ -22,13 +22,13 @@ def text(thresholds: "dict | None" = None, prefix: str = "") -> str:
     """The instruction for this install: `thresholds` (task type → bar, the configured ones),
     `prefix` the plugin form's namespace ("" for a project install)."""
     bars = {**defaults.CONFIG["task_types"]["thresholds"], **(thresholds or {})}
-    listed = ", ".join(f"{t} {float(bars[t]):.2f}" for t in ("security", "architecture", "refactoring", "documentation"))
+    listed = ", ".join(f"{t} {float(bars[t]):.2f}" for t in defaults.TASK_TYPES if t != catalogue.DEFAULT_TASK_TYPE)
     return (
         "Deliberation plugin: when you meet a decision (security, data, money, a migration, anything "
         "irreversible, architecture), in the prompt or mid-task, rate it 0-1 on ambiguity, complexity, "
         "stakes and context dependence (facts you lack). Confidence = 1 - 0.3 x the highest - 0.3 x each "
         "other one at 0.6 or more. Below its task type's bar "
-        f"({listed}, otherwise {float(bars['default']):.2f}) do not decide alone: call the Skill tool "
+        f"({listed}, otherwise {float(bars[catalogue.DEFAULT_TASK_TYPE]):.2f}) do not decide alone: call the Skill tool "
         f'with skill "{prefix}deliberate" and args = the decision in one sentence, then follow the '
         "protocol it returns (when the plugin's protocol for this decision is already in your context, "
         "follow that one: no Skill call). An irreversible step the user already decided (force-push, deleting "

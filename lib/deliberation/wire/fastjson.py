@@ -14,6 +14,10 @@ are `json.JSONDecodeError` with json's own message, and unusual input is decoded
 
 import math
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
 try:
     import _json
 
@@ -42,7 +46,7 @@ class _Context:
 _scan = _SCANNER(_Context()) if _SCANNER is not None else None
 
 
-def loads(data: "bytes | bytearray | str"):
+def loads(data: "bytes | bytearray | str") -> "Any":
     """json.loads(data): the same value, or the same exception."""
     text: "bytes | bytearray | str | None" = data
     if isinstance(data, (bytes, bytearray)):
@@ -64,17 +68,17 @@ def loads(data: "bytes | bytearray | str"):
     return value
 
 
-def _json_loads(data):
+def _json_loads(data: "bytes | bytearray | str") -> "Any":
     import json
 
     return json.loads(data)
 
 
-def _default(o):
+def _default(o: object) -> "NoReturn":
     raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
 
 
-def dumps(obj, ensure_ascii: bool = True, separators: "tuple[str, str] | None" = None) -> str:
+def dumps(obj: object, ensure_ascii: bool = True, separators: "tuple[str, str] | None" = None) -> str:
     """json.dumps(obj, ensure_ascii=..., separators=...): the same text, or the same exception."""
     escape = _ESCAPE_ASCII if ensure_ascii else _ESCAPE
     if _ENCODER is None or escape is None:
@@ -86,7 +90,7 @@ def dumps(obj, ensure_ascii: bool = True, separators: "tuple[str, str] | None" =
     return "".join(encode(obj, 0))
 
 
-def _json_dumps(obj, ensure_ascii, separators):
+def _json_dumps(obj: object, ensure_ascii: bool, separators: "tuple[str, str] | None") -> str:
     import json
 
     return json.dumps(obj, ensure_ascii=ensure_ascii, separators=separators)

@@ -252,7 +252,7 @@ class ToolEvent(Event):
         return _str(self.tool_input, "name")
 
     @property
-    def workflow_args(self):
+    def workflow_args(self) -> object:
         return self.tool_input.get("args")
 
     # -- SendMessage ------------------------------------------------------------------------

@@ -16,6 +16,10 @@ import time
 
 from deliberation.wire import worker_socket
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import _socket
+
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # a hook's stdin
 MAX_ENV_BYTES = 1024 * 1024  # the environment that travels with a request
 MAX_REQUEST = MAX_PAYLOAD_BYTES + MAX_ENV_BYTES + 64 * 1024  # payload + environment + the rest
@@ -107,7 +111,7 @@ def unpack_fields(message: bytes) -> "list[bytes]":
     return fields
 
 
-def recv_exact(sock, n: int, deadline: "float | None" = None) -> bytes:
+def recv_exact(sock: "_socket.socket", n: int, deadline: "float | None" = None) -> bytes:
     """`n` bytes; with `deadline` (time.monotonic()), all of them by then — a peer that trickles
     a byte at a time cannot stretch the wait (TimeoutError), whatever each recv's timeout."""
     chunks = []
@@ -125,7 +129,7 @@ def recv_exact(sock, n: int, deadline: "float | None" = None) -> bytes:
     return b"".join(chunks)
 
 
-def recv_message(sock, limit: int, deadline: "float | None" = None) -> bytes:
+def recv_message(sock: "_socket.socket", limit: int, deadline: "float | None" = None) -> bytes:
     """One framed message, refused above `limit` bytes, whole by `deadline` (see recv_exact)."""
     size = int.from_bytes(recv_exact(sock, 4, deadline), "big")
     if size > limit:

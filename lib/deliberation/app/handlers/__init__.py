@@ -51,13 +51,13 @@ def dispatch(event: hookio.Event, layout: Layout, now: float) -> hookio.Answer:
     judge = vouch.session_vouch(layout)
     vouch.apply(event, judge)  # before any rule reads an agent type: a persona is the plugin's own agent
 
-    def open_tx():
+    def open_tx() -> "tuple[Store, SessionTx]":
         store = Store(layout, lock_timeout=cfg.lock_timeout_s)
         tx = SessionTx(store, event.session_id)
         tx.limit_commit(REQUEST_DEADLINE.get())
         return store, tx
 
-    def apply(store, tx):
+    def apply(store: Store, tx: SessionTx) -> "tuple[hookio.Answer, list[str]]":
         tx.limit_commit(REQUEST_DEADLINE.get())
         if event.rerun:  # its worker died: committed (maybe by the journal just replayed) or not
             logged = event_log.logged_answer(layout, event.session_id, event.event_id)

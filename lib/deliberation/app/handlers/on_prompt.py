@@ -108,7 +108,7 @@ def _handed_back(ctx: Ctx, prompt: str) -> arrival.Notified:
     return first
 
 
-def _notification(ctx: Ctx, prompt: str):
+def _notification(ctx: Ctx, prompt: str) -> "tuple[arrival.Notified, str | None]":
     """What a task notification carries: a finished workflow's overrun summary (queued for the
     user) and, for the plugin's workflow, its outcome; a deliberation agent's result. Returns
     (that agent, its deliberation and whether it had notified before — arrival.Notified —, the

@@ -39,6 +39,10 @@ from deliberation.state.models import AgentRecord, Deliberation, DepthOverride, 
 from deliberation.text import depth as words
 from deliberation.wire.hookio import ANSWER_BUDGET
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.agent_report import Finding, Refutation
+
 OPEN = ("pending", "deepening")  # lens workers may still be spawned
 STARTED = ("pending", "deepening", "red_team_2", "done")
 HOLDS_RANKING = ("pending", "deepening", "red_team_2")  # DELIBERATION → RANKING waits for the step
@@ -134,7 +138,7 @@ class DepthPlan:
         return ""
 
 
-def _budget_problems(budget, cfg: Config, k: int) -> "list[list]":
+def _budget_problems(budget: "BudgetView", cfg: Config, k: int) -> "list[list]":
     """Each short budget as [kind, used, limit, need] (text.depth.budget_skipped words them)."""
     d = cfg.depth
     total_slots = cfg.spawn_budget.max_active_children
@@ -162,7 +166,10 @@ def choose_lenses(delib: Deliberation, hot_spots: "list[HotSpot] | tuple[HotSpot
 
 
 def _assign(
-    delib: Deliberation, hot_spots, lenses: "list[str]", per_lens: int = spots_of.HOT_SPOTS_PER_LENS
+    delib: Deliberation,
+    hot_spots: "list[HotSpot] | tuple[HotSpot, ...]",
+    lenses: "list[str]",
+    per_lens: int = spots_of.HOT_SPOTS_PER_LENS,
 ) -> "tuple[LensAssignment, ...]":
     """Each lens aims at the hot spots it can work on, at most `per_lens`, in priority (id)
     order (hot_spots.assign)."""
@@ -170,7 +177,7 @@ def _assign(
     return tuple(LensAssignment(lens, got[lens]) for lens in lenses if lens in got)
 
 
-def plan_depth(delib: Deliberation, cfg: Config, budget, spots: "list[HotSpot] | None" = None) -> DepthPlan:
+def plan_depth(delib: Deliberation, cfg: Config, budget: "BudgetView", spots: "list[HotSpot] | None" = None) -> DepthPlan:
     """Decide the depth step after the first red-team pass (or on `spots` given by the caller:
     the minimum viable deliberation's conflict). Never raises on a budget problem."""
     enabled, why = posture_for(delib.task_type, cfg.depth)
@@ -596,7 +603,13 @@ class _Candidate:
     claim: str = ""
 
 
-def _spot_for(target: str, agent: AgentRecord, spots, findings, approaches) -> "HotSpot | None":
+def _spot_for(
+    target: str,
+    agent: AgentRecord,
+    spots: "list[HotSpot]",
+    findings: "dict[str, tuple[AgentRecord, Finding]]",
+    approaches: "dict[str, str]",
+) -> "HotSpot | None":
     for spot in spots:
         if any(resolve_target(m, findings, approaches) == target for m in spot.material):
             return spot
@@ -604,7 +617,13 @@ def _spot_for(target: str, agent: AgentRecord, spots, findings, approaches) -> "
     return next((s for s in spots if s.id in named), None)
 
 
-def _override_target(raw: str, agent, spots, findings, approaches) -> "tuple[str | None, HotSpot | None, str]":
+def _override_target(
+    raw: str,
+    agent: AgentRecord,
+    spots: "list[HotSpot]",
+    findings: "dict[str, tuple[AgentRecord, Finding]]",
+    approaches: "dict[str, str]",
+) -> "tuple[str | None, HotSpot | None, str]":
     """(target, hot spot, why-not) for a tier-2 refutation's target."""
     by_id = {s.id: s for s in spots}
     t = (raw or "").strip()
@@ -619,17 +638,17 @@ def _override_target(raw: str, agent, spots, findings, approaches) -> "tuple[str
     target = resolve_target(t, findings, approaches)
     if target is None:
         return None, None, words.target_problem("unknown", t)
-    spot = _spot_for(target, agent, spots, findings, approaches)
-    if spot is None:
+    found = _spot_for(target, agent, spots, findings, approaches)
+    if found is None:
         return None, None, words.target_problem("outside", target)
-    return target, spot, ""
+    return target, found, ""
 
 
 def _effect(target: str, findings: dict, claim: str) -> str:
     return words.effect(target, target in findings, claim)
 
 
-def _cancels(r, cand: _Candidate) -> bool:
+def _cancels(r: "Refutation", cand: _Candidate) -> bool:
     if not r.evidence.strip():
         return False
     t = (r.target or "").strip()
