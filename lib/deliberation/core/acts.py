@@ -23,7 +23,13 @@ if TYPE_CHECKING:
 PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
     "force-push": (("force_push", "branch"), ("force_push", "live"), ("delete", "remote_ref")),
     "rewrite-history": (("history_tool",), ("rewrite", "history"), ("delete", "history"), ("squash", "branch")),
-    "disable-auth": (("disable", "auth"), ("delete", "auth"), ("weaken", "auth"), ("disable", "identity")),
+    "disable-auth": (
+        ("disable", "auth"),
+        ("delete", "auth"),
+        ("weaken", "auth"),
+        ("disable", "identity"),
+        ("change", "auth", "everyone"),
+    ),
     "open-access": (
         ("public", "storage"),
         ("open", "access"),
@@ -33,15 +39,16 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("open", "wide"),
         ("wide", "access"),
     ),
-    "change-retention": (("change", "retention"), ("delete", "retention")),
+    "change-retention": (("change", "retention"), ("delete", "retention"), ("keep", "duration")),
     "destroy-infra": (("destroy", "infra"), ("destroy", "live"), ("delete", "infra", "live"), ("delete", "scope")),
     "prod-migration": (("run", "migration", "live"), ("upgrade", "infra", "live"), ("upgrade", "data", "live")),
-    "change-dns": (("repoint", "dns"),),
+    "change-dns": (("repoint", "dns"), ("repoint", "hostname")),
     "rewrite-stored-data": (
         ("rewrite", "existing"),
         ("rewrite", "data", "live"),
         ("change", "schema", "live"),
         ("rewrite", "money", "everyone"),
+        ("rewrite", "everyone"),
     ),
     "remove-public-interface": (
         ("delete", "interface"),
@@ -52,9 +59,9 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
     "move-money": (("pay", "money"),),
     "change-price": (("change", "price", "existing"), ("change", "price", "everyone"), ("disable", "price")),
     "switch-for-everyone": (("enable", "flag", "everyone"),),
-    "store-sensitive": (("store", "sensitive"), ("message", "sensitive"), ("store", "plain", "secret")),
+    "store-sensitive": (("store", "sensitive"), ("message", "sensitive"), ("store", "plain", "secret"), ("hardcode", "secret")),
     "message-everyone": (("message", "everyone"),),
-    "rotate-secret": (("rotate", "secret"),),
+    "rotate-secret": (("rotate", "secret"), ("leaked", "secret")),
     "delete-data": (("delete", "data"),),
 }
 # combinations that are a decision only when asked about ("can I change the webhook payload or will
@@ -281,6 +288,75 @@ def _all_of_a_number(low: str) -> bool:
     return False
 
 
+# a preposition that drops what follows it ("logins without the otp step", "ohne 2FA", "без пароля")
+_WITHOUT = (
+    " without ",
+    " ohne ",
+    " sans ",
+    " sin ",
+    " sem ",
+    " bez ",
+    " без ",
+    " không cần ",
+    "不用",
+    "不需要",
+    "なしで",
+    "無しで",
+)
+# the last label of a host name a request points somewhere ("point api.acme.com at the new balancer")
+_TLDS = frozenset(
+    (
+        "com",
+        "net",
+        "org",
+        "io",
+        "dev",
+        "app",
+        "co",
+        "ai",
+        "cloud",
+        "de",
+        "fr",
+        "es",
+        "pl",
+        "ru",
+        "vn",
+        "cn",
+        "jp",
+        "uk",
+        "eu",
+        "us",
+        "br",
+        "pt",
+    )
+)
+
+
+def _without_a_control(low: str) -> bool:
+    """An access control named right after "without" (a request to do the thing with the control dropped)."""
+    for w in _WITHOUT:
+        at = low.find(w)
+        if at >= 0:
+            near = " " + low[at + len(w) : at + len(w) + 28]
+            if lexicon.has("auth", near) or lexicon.has("identity", near):
+                return True
+    return False
+
+
+def _names_a_host(text: str) -> bool:
+    """A host name among the words (api.acme.com, https://shop.example.de/x), not a file name (config.py)."""
+    for word in text.lower().split():
+        if "." not in word:
+            continue
+        word = word.strip("`'\"()<>[],;:!?")
+        if "://" in word:
+            word = word.split("://", 1)[1].split("/", 1)[0]
+        labels = word.split(".")
+        if len(labels) >= 2 and labels[-1] in _TLDS and all(lab and lab.replace("-", "").isalnum() for lab in labels):
+            return True
+    return False
+
+
 class Act:
     """What `find` read: the act's kind, the words that showed it, and whether the prompt asks."""
 
@@ -312,6 +388,10 @@ def find(prompt: str) -> "Act | None":
     present = set(lexicon.gloss(text, low))
     if _all_of_a_number(low):
         present.add("everyone")
+    if _without_a_control(low):
+        present.add("disable")
+    if "repoint" in present and _names_a_host(text):
+        present.add("hostname")
     if "live" not in present and ("disposable" in present or ("builds" in present and "code_thing" in present)):
         return None  # a throwaway object, or code to write that does the act later ("add a delete account button")
     if low.startswith(_LOOKUPS):
