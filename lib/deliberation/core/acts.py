@@ -39,7 +39,12 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("open", "wide"),
         ("wide", "access"),
     ),
-    "change-retention": (("change", "retention"), ("delete", "retention"), ("keep", "duration")),
+    "change-retention": (
+        ("change", "retention"),
+        ("delete", "retention"),
+        ("keep", "duration", "records"),
+        ("keep", "duration", "data"),
+    ),
     "destroy-infra": (("destroy", "infra"), ("destroy", "live"), ("delete", "infra", "live"), ("delete", "scope")),
     "prod-migration": (("run", "migration", "live"), ("upgrade", "infra", "live"), ("upgrade", "data", "live")),
     "change-dns": (("repoint", "dns"), ("repoint", "hostname")),
@@ -332,6 +337,68 @@ _TLDS = frozenset(
 )
 
 
+# a span of time: a number (or "a", "only") then a unit — "30 days", "a week", "только неделю", "7日", "3天"
+_UNITS = (
+    *(
+        "day",
+        "week",
+        "month",
+        "year",
+        "tag",
+        "woche",
+        "monat",
+        "jahr",
+        "jour",
+        "semaine",
+        "mois",
+        "an ",
+        "ans ",
+        "día",
+        "dia",
+        "semana",
+    ),
+    *(
+        "mes",
+        "año",
+        "ano ",
+        "anos",
+        "dni ",
+        "dzie",
+        "tydz",
+        "tygod",
+        "miesi",
+        "rok",
+        "lat ",
+        "дн",
+        "ден",
+        "недел",
+        "месяц",
+        "год",
+    ),
+    *("лет", "ngày", "tuần", "tháng", "năm"),
+)
+_COUNTS = frozenset(
+    ("a", "an", "one", "only", "ein", "eine", "einen", "nur", "un", "une", "seulement", "uno", "una", "solo", "só", "um", "uma"),
+) | frozenset(("jeden", "jedna", "tylko", "один", "одну", "только", "một", "chỉ"))
+_CJK_UNITS = ("天", "日", "周", "週", "个月", "ヶ月", "か月", "カ月", "年")
+_CJK_DIGITS = "0123456789一二三四五六七八九十百两"
+
+
+def _a_duration(low: str) -> bool:
+    """A span of time named in the request (how long something is kept)."""
+    words = low.split()
+    for before, word in zip(words, words[1:]):
+        if (before.isdigit() or before in _COUNTS) and (word + " ").startswith(_UNITS):
+            return True
+    for unit in _CJK_UNITS:
+        at = low.find(unit)
+        while at > 0:
+            if low[at - 1] in _CJK_DIGITS or (low[at - 1] == " " and low[at - 2 : at - 1].isdigit()):
+                return True
+            at = low.find(unit, at + 1)
+    return False
+
+
 def _without_a_control(low: str) -> bool:
     """An access control named right after "without" (a request to do the thing with the control dropped)."""
     for w in _WITHOUT:
@@ -343,17 +410,23 @@ def _without_a_control(low: str) -> bool:
     return False
 
 
+_TOWARDS = frozenset(("at", "to", "towards", "auf", "zu", "vers", "à", "a", "para", "na", "на", "về", "sang", "into"))
+
+
 def _names_a_host(text: str) -> bool:
     """A host name among the words (api.acme.com, https://shop.example.de/x), not a file name (config.py)."""
+    before = ""
     for word in text.lower().split():
         if "." not in word:
+            before = word
             continue
         word = word.strip("`'\"()<>[],;:!?")
         if "://" in word:
             word = word.split("://", 1)[1].split("/", 1)[0]
         labels = word.split(".")
         if len(labels) >= 2 and labels[-1] in _TLDS and all(lab and lab.replace("-", "").isalnum() for lab in labels):
-            return True
+            return before not in _TOWARDS  # the host pointed, not where something points ("at docs.example.com")
+        before = word
     return False
 
 
@@ -392,7 +465,10 @@ def find(prompt: str) -> "Act | None":
         present.add("disable")
     if "repoint" in present and _names_a_host(text):
         present.add("hostname")
-    if "live" not in present and ("disposable" in present or ("builds" in present and "code_thing" in present)):
+    if "keep" in present and _a_duration(low):
+        present.add("duration")
+    shared = "live" in present or ("force_push" in present and "branch" in present)  # a force-push to main is never local
+    if not shared and ("disposable" in present or ("builds" in present and "code_thing" in present)):
         return None  # a throwaway object, or code to write that does the act later ("add a delete account button")
     if low.startswith(_LOOKUPS):
         return None  # a question of fact or a request to explain: nothing is done
