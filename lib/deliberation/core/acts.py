@@ -29,6 +29,7 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("weaken", "auth"),
         ("disable", "identity"),
         ("change", "auth", "everyone"),
+        ("weaken", "secret"),
     ),
     "open-access": (
         ("public", "storage"),
@@ -38,6 +39,7 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("grant", "wide"),
         ("open", "wide"),
         ("wide", "access"),
+        ("wide", "storage"),
     ),
     "change-retention": (
         ("change", "retention"),
@@ -54,6 +56,9 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("change", "schema", "live"),
         ("rewrite", "money", "everyone"),
         ("rewrite", "everyone"),
+        ("mark_paid", "money"),
+        ("mark_paid", "everyone"),
+        ("mark_paid", "existing"),
     ),
     "remove-public-interface": (
         ("delete", "interface"),
