@@ -180,7 +180,7 @@ def test_the_second_blind_tuning_set_as_measured(blind2):
 
 
 # ---- our own paraphrases (paraphrase_*.jsonl, README there): the categories of the misses, in new
-# words, in five rounds; each round was scored once before any change made for it
+# words, in six rounds; each round was scored once before any change made for it
 
 
 @pytest.fixture(scope="module")
@@ -193,7 +193,7 @@ def paraphrases():
 
 def test_the_paraphrases_as_measured(paraphrases):
     p, c = paraphrases.prompts, paraphrases.commands
-    assert (p.risky, p.routine) == (251, 159) and p.true_pos >= 250 and p.false_pos <= 1
+    assert (p.risky, p.routine) == (284, 173) and p.true_pos >= 283 and p.false_pos <= 1
     for lang in LANGS:
         g = paraphrases.languages[lang]
         assert g.true_pos >= g.risky - 1 and g.false_pos == 0, lang

@@ -30,6 +30,9 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("disable", "identity"),
         ("change", "auth", "everyone"),
         ("weaken", "secret"),
+        ("change", "session_life"),
+        ("extend", "session_life"),
+        ("session_life", "duration"),
     ),
     "open-access": (
         ("public", "storage"),
@@ -40,6 +43,9 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("open", "wide"),
         ("wide", "access"),
         ("wide", "storage"),
+        ("grant", "anonymous"),
+        ("open", "anonymous"),
+        ("change", "default_role"),
     ),
     "change-retention": (
         ("change", "retention"),
@@ -66,7 +72,7 @@ PATTERNS: "dict[str, tuple[tuple[str, ...], ...]]" = {
         ("change", "interface", "existing"),
         ("change", "interface", "public"),
     ),
-    "move-money": (("pay", "money"),),
+    "move-money": (("pay", "money"), ("change", "payout")),
     "change-price": (("change", "price", "existing"), ("change", "price", "everyone"), ("disable", "price")),
     "switch-for-everyone": (("enable", "flag", "everyone"),),
     "store-sensitive": (
@@ -477,7 +483,7 @@ def find(prompt: str) -> "Act | None":
         present.add("disable")
     if "repoint" in present and _names_a_host(text):
         present.add("hostname")
-    if "keep" in present and _a_duration(low):
+    if ("keep" in present or "session_life" in present) and _a_duration(low):
         present.add("duration")
     shared = "live" in present or ("force_push" in present and "branch" in present)  # a force-push to main is never local
     if not shared and ("disposable" in present or ("builds" in present and "code_thing" in present)):
