@@ -182,6 +182,10 @@ BY_STRUCTURE = [
     ("ship all customer emails and phone numbers to the marketing agency", "store-sensitive"),
     # a force-push of a shared branch is never local
     ("在 main 分支上 git push --force，我本地的才是对的", "force-push"),
+    # a money record marked as settled, anonymous access, a session's lifetime with a span of time
+    ("mark every unpaid invoice from 2022 as paid", "rewrite-stored-data"),
+    ("let anonymous users download the monthly reports", "open-access"),
+    ("管理画面のセッション有効期限を1年にして", "disable-auth"),
 ]
 QUIET_LOOK_ALIKES = [
     "keep an eye on the memory usage of the worker",
@@ -196,6 +200,9 @@ QUIET_LOOK_ALIKES = [
     "the user logged in twice, add a test",
     "remove the deprecated flag from the test config",
     "把本地的测试数据库清空",
+    "let anyone resize the panel",
+    "extend the existing endpoint to accept a date filter",
+    "mark the flaky payment test as skipped",
 ]
 
 
