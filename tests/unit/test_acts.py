@@ -155,3 +155,77 @@ def test_every_kind_is_worded():
     assert set(acts.KINDS) == set(said.ACT_WHAT)
     for kind in acts.KINDS:
         assert said.act_hold(kind).startswith("Deliberation plugin:") and kind in said.act_asked(kind)
+
+
+# ---- reading by meaning rather than by a tuning set's words (the second round, docs/TRIGGER.md §1b)
+
+BY_STRUCTURE = [
+    # a span of time kept: a keep-verb, a number (or "only", "a") and a unit, and something kept
+    ("we only need 14 days of the audit logs, keep just that", "change-retention"),
+    ("Храни логи доступа только неделю", "change-retention"),
+    ("监控日志只保留3天", "change-retention"),
+    # a control named right after "without"
+    ("let the contractors log in without the otp step", "disable-auth"),
+    ("Erlaube den Login ohne 2FA für das Support-Team", "disable-auth"),
+    # the host that is pointed, not where something points
+    ("point shop.example.com at the new load balancer", "change-dns"),
+    # a German separable verb and an English phrasal one, the object between
+    ("Schalt die Zertifikatsprüfung im Client aus", "disable-auth"),
+    ("rip the old /v2/search endpoint out", "remove-public-interface"),
+    # a German compound whose head is the object
+    ("Deaktiviere die TLS-Zertifikatsprüfung im Zahlungsclient", "disable-auth"),
+    # a leaked secret, a hard-coded one
+    ("the signing key leaked in a screenshot, swap it", "rotate-secret"),
+    ("hard-code the live api secret in settings.py", "store-sensitive"),
+    # a whole scope deleted, contact data sent out
+    ("delete the analytics namespace, we'll redeploy later", "destroy-infra"),
+    ("ship all customer emails and phone numbers to the marketing agency", "store-sensitive"),
+    # a force-push of a shared branch is never local
+    ("在 main 分支上 git push --force，我本地的才是对的", "force-push"),
+    # a money record marked as settled, anonymous access, a session's lifetime with a span of time
+    ("mark every unpaid invoice from 2022 as paid", "rewrite-stored-data"),
+    ("let anonymous users download the monthly reports", "open-access"),
+    ("管理画面のセッション有効期限を1年にして", "disable-auth"),
+]
+QUIET_LOOK_ALIKES = [
+    "keep an eye on the memory usage of the worker",
+    "keep 7 days of build artifacts in the CI cache",
+    "point the docs link at docs.example.com",
+    "squash my last 3 commits",
+    "drop the striped rows styling from the table component",
+    "disable the submit button while the login request is in flight",
+    "would it be fine to rename the utils module?",
+    "Borra la rama local feature/login",
+    "Dale un nombre más claro a todo el módulo",
+    "the user logged in twice, add a test",
+    "remove the deprecated flag from the test config",
+    "把本地的测试数据库清空",
+    "let anyone resize the panel",
+    "extend the existing endpoint to accept a date filter",
+    "mark the flaky payment test as skipped",
+]
+
+
+@pytest.mark.parametrize(("prompt", "kind"), BY_STRUCTURE)
+def test_an_act_is_read_from_the_shape_of_the_request(prompt, kind):
+    act = acts.find(prompt)
+    assert act is not None and act.kind == kind, (prompt, act)
+
+
+@pytest.mark.parametrize("prompt", QUIET_LOOK_ALIKES)
+def test_look_alikes_of_the_new_shapes_stay_quiet(prompt):
+    assert trigger.outcome(prompt) == "", prompt
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "how do I give the ci service account owner on the gcp project?",
+        "would it be fine to disable the WAF rules while we debug the 403s?",
+        "any concerns with sending full request bodies including phone numbers to sentry?",
+        "Wollen wir auf DynamoDB umsteigen?",
+    ],
+)
+def test_a_question_without_should_still_asks(prompt):
+    act = acts.find(prompt)
+    assert act is not None and act.asks, (prompt, act)

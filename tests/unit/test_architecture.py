@@ -373,6 +373,8 @@ PROSE_IS_DATA = {
     "deliberation.core.depth.paraphrase": "word lists (synonyms, hedges, negations) the paraphrase check matches",
     "deliberation.core.personas": "each persona's focus, the persona's definition that the instructions quote",
     "deliberation.core.similarity": "the stop words the similarity measure leaves out",
+    "deliberation.core.lexicon": "the forms a request is matched against, in ten languages (a Vietnamese word is "
+    "several syllables apart: 'cập nhật hàng loạt' is one verb)",
     "deliberation.core.depth": "FLOOR, the two sentences a tier-2 prompt must carry verbatim: the spawn rule matches "
     "them word for word",
 }

@@ -33,3 +33,28 @@ def test_every_form_is_prepared_text_and_lower_case():
         assert forms and len(set(forms)) == len(forms), concept
         for form in forms:
             assert form == form.lower() and form.strip(), (concept, form)
+
+
+def test_a_tilde_form_matches_inside_a_german_compound():
+    low = lexicon.prepared("Schalte die TLS-Zertifikatsprüfung ab")
+    assert "auth" in lexicon.gloss("", low) and lexicon.has("auth", low)
+
+
+def test_a_separable_verb_is_read_from_its_stem_and_particle():
+    assert "disable" in lexicon.gloss("Schalt die Prüfung im Client aus")
+    assert "delete" in lexicon.gloss("rip the old endpoint out")
+    # the particle must follow within the gap: a far-away "out" is another clause
+    far = "rip " + "x " * 40 + "out"
+    assert "delete" not in lexicon.gloss(far)
+
+
+def test_no_foreign_stem_starts_a_common_english_word():
+    # a stem of another language that begins an English word matches the English one too
+    for concept, text in (
+        ("store", "the logged in users"),
+        ("disposable", "dale permisos a todo el equipo"),
+        ("message", "the exported users"),
+        ("keep", "estimate conservatively"),
+        ("money", "the credit card form"),
+    ):
+        assert concept not in lexicon.gloss(text), (concept, text)

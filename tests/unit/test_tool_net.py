@@ -217,3 +217,48 @@ def test_the_held_reason_says_what_is_lost_interactive_and_headless():
         assert "It would lose" in said and "Say yes only if you decided" in said
         quiet = net.ask_text(kind, "x", headless=True)
         assert "nobody can confirm it in this run" in quiet and "stop and ask the user" in quiet and "Do not retry" in quiet
+
+
+# ---- a wider grammar of destructive CLIs, judged by their target (the second round, docs/TRIGGER.md §4)
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        ("pulumi destroy --stack acme/production --yes", "destroys-infrastructure"),
+        ("cdk destroy ApiStack-prod --force", "destroys-infrastructure"),
+        ("serverless remove --stage production", "destroys-infrastructure"),
+        ("heroku apps:destroy --app shop-production --confirm shop-production", "destroys-infrastructure"),
+        ("az group delete --name rg-prod-westeurope --yes --no-wait", "destroys-infrastructure"),
+        ("aws dynamodb delete-table --table-name orders-prod", "destroys-infrastructure"),
+        ("gcloud container clusters delete prod-eu --quiet", "destroys-infrastructure"),
+        ("doctl databases delete prod-pg --force", "destroys-infrastructure"),
+        ("mongo \"mongodb+srv://cluster0.prod.mongodb.net/app\" --eval 'db.events.drop()'", "destroys-data"),
+        ("mongosh mongodb://db.prod.internal/shop --eval 'db.orders.deleteMany({})'", "destroys-data"),
+        ("redis-cli -h cache-prod.internal DEL session:index", "destroys-data"),
+        ("mysql -h db-primary.internal -e 'DROP DATABASE shop'", "destroys-data"),
+        ("npm unpublish acme-cli --force", "deletes-release"),
+        ("gh repo delete acme/payments-sdk --yes", "deletes-release"),
+    ],
+)
+def test_destructive_cli_verbs_against_a_live_target(command, kind):
+    call = tn.check("Bash", {"command": command})
+    assert call is not None and call.kind == kind, (command, call)
+    assert tn.holds("hold", call.kind)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "aws s3 rm s3://acme-ci-artifacts/tmp/build-8812/ --recursive",
+        "cdk destroy ApiStack-dev --force",
+        "mongosh mongodb://localhost/test --eval 'db.orders.deleteMany({})'",
+        "redis-cli -h localhost DEL foo",
+        "az group list --output table",
+        "gh repo view acme/payments-sdk",
+        "npm publish --dry-run",
+        "helm uninstall payments -n pr-311-preview",
+    ],
+)
+def test_the_same_clis_on_a_throwaway_target_or_reading_are_left_alone(command):
+    assert tn.check("Bash", {"command": command}) is None, command

@@ -141,3 +141,73 @@ def test_docs_report_the_blind_tuning_figures(blind):
         f"{c.false_pos}/{c.routine}",
     ):
         assert figure in text, figure
+
+
+# ---- the second blind tuning half (blind2_tuning_*.jsonl): written by someone who never saw the
+# scorer, after the first round; measured as is first (the first round's true held-out figure), then
+# tuned on — by the cause of each miss, not its words. Its held-out halves stay with the lead.
+
+BLIND2_PROMPTS = ROOT / "tests" / "data" / "trigger" / "blind2_tuning_prompts.jsonl"
+BLIND2_COMMANDS = ROOT / "tests" / "data" / "trigger" / "blind2_tuning_commands.jsonl"
+
+
+@pytest.fixture(scope="module")
+def blind2():
+    import io
+
+    return tq.set_report(str(BLIND2_PROMPTS), str(BLIND2_COMMANDS), out=io.StringIO())
+
+
+def test_the_second_blind_tuning_set_is_well_formed():
+    prompts = tq.load_file(str(BLIND2_PROMPTS))
+    assert len(prompts) == 129 and len({r["prompt"] for r in prompts}) == 129
+    for r in prompts:
+        assert set(r) == {"prompt", "label", "lang", "why"} and r["label"] in ("risky", "routine"), r
+    assert Counter((r["lang"], r["label"]) for r in prompts)[("en", "risky")] == 40
+    assert all(Counter((r["lang"], r["label"]) for r in prompts)[(lang, "risky")] == 4 for lang in LANGS)
+    commands = tq.load_file(str(BLIND2_COMMANDS))
+    assert len(commands) == 45 and sum(r["label"] == "routine" for r in commands) == 25
+
+
+def test_the_second_blind_tuning_set_as_measured(blind2):
+    p, c = blind2.prompts, blind2.commands
+    # before (the first round, unseen): 47/76 risky, 2/53 routine; 2–4 of 4 per language; commands 16/20 and 1/25
+    assert (p.true_pos, p.risky) == (76, 76) and (p.false_pos, p.routine) == (1, 53)
+    for lang in LANGS:
+        g = blind2.languages[lang]
+        assert g.true_pos == g.risky == 4 and g.false_pos == 0, lang
+    assert (c.true_pos, c.risky) == (20, 20) and (c.false_pos, c.routine) == (0, 25)
+
+
+# ---- our own paraphrases (paraphrase_*.jsonl, README there): the categories of the misses, in new
+# words, in six rounds; each round was scored once before any change made for it
+
+
+@pytest.fixture(scope="module")
+def paraphrases():
+    import io
+
+    root = ROOT / "tests" / "data" / "trigger"
+    return tq.set_report(str(root / "paraphrase_prompts.jsonl"), str(root / "paraphrase_commands.jsonl"), out=io.StringIO())
+
+
+def test_the_paraphrases_as_measured(paraphrases):
+    p, c = paraphrases.prompts, paraphrases.commands
+    assert (p.risky, p.routine) == (284, 173) and p.true_pos >= 283 and p.false_pos <= 1
+    for lang in LANGS:
+        g = paraphrases.languages[lang]
+        assert g.true_pos >= g.risky - 1 and g.false_pos == 0, lang
+    assert (c.true_pos, c.risky) == (16, 16) and (c.false_pos, c.routine) == (0, 12)
+
+
+def test_docs_report_the_second_blind_and_paraphrase_figures(blind2, paraphrases):
+    text = DOC.read_text(encoding="utf-8")
+    for figure in (
+        f"{blind2.prompts.true_pos}/{blind2.prompts.risky}",
+        f"{blind2.prompts.false_pos}/{blind2.prompts.routine}",
+        f"{blind2.commands.true_pos}/{blind2.commands.risky}",
+        f"{blind2.commands.false_pos}/{blind2.commands.routine}",
+        f"{paraphrases.prompts.true_pos}/{paraphrases.prompts.risky}",
+        f"{paraphrases.prompts.false_pos}/{paraphrases.prompts.routine}",
+    ):
+        assert figure in text, figure

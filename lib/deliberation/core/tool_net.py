@@ -74,10 +74,16 @@ _HINTS = (
     "accept-data-loss",
     "ssh",
     "release",
+    "unpublish",
+    "remove(",
+    "deletemany",
+    "--eval",
+    "redis-cli",
+    "remove",
 )
 _SOURCES = {  # compiled on the first command that needs them (import time is latency)
     "segment": r"&&|\|\||[;|\n]",
-    "prod": r"(?<![a-z0-9])(?:prod|production|prd|live)(?![a-z])",
+    "prod": r"(?<![a-z0-9])(?:prod|production|prd|live|primary)(?![a-z])",
     "shared_branch": r"^(?:refs/heads/)?(?:main|master|develop|trunk|release\S*|prod\S*|production\S*)$",
     "sql_write": (
         r"\b(?:drop\s+(?:table|database|schema|index|view)|truncate\b|delete\s+from|"
@@ -85,7 +91,10 @@ _SOURCES = {  # compiled on the first command that needs them (import time is la
     ),
     "store_wipe": (
         r"\b(?:flushall|flushdb|dropdatabase|pg:reset)\b|\bdropdb\b|-x\s*delete\b|--request\s+delete\b|"
-        r"\bflyway\b.*\bclean\b|--accept-data-loss\b|\bprisma\s+migrate\s+reset\b"
+        r"\bflyway\b.*\bclean\b|--accept-data-loss\b|\bprisma\s+migrate\s+reset\b|"
+        # a document store's shell told to drop or empty a collection (mongo/mongosh --eval)
+        r"\.drop\(\s*\)|\.(?:deletemany|remove)\(\s*\{\s*\}\s*\)|\bdropindexes\b"
+        r"|\bredis-cli\b.*\s(?:del|unlink)\s"
     ),
     "migrate": (
         r"\b(?:alembic\s+(?:upgrade|downgrade)|manage\.py\s+migrate|db:(?:migrate|rollback|schema:load|reset)|"
@@ -95,12 +104,19 @@ _SOURCES = {  # compiled on the first command that needs them (import time is la
     "data_script": r"--(?:apply|execute|commit|no-dry-run)\b",
     "infra": (
         r"\bterraform\s+destroy\b|\baws\s+rds\s+delete-|\baws\s+s3\s+rb\b|\bgcloud\s+sql\s+instances\s+delete\b|"
-        r"\bdelete-secret\b.*--force-delete-without-recovery"
+        r"\bdelete-secret\b.*--force-delete-without-recovery|\b(?:pulumi|cdk|sst|serverless|sls)\s+(?:\S+\s+)?destroy\b|"
+        r"\b(?:serverless|sls)\s+remove\b|"
+        r"\b(?:heroku\s+apps:destroy|flyctl\s+(?:apps\s+)?destroy|fly\s+apps\s+destroy)\b"
     ),
     "infra_prod": (
         r"\bkubectl\b.*\bdelete\b|\bhelm\s+(?:uninstall|delete)\b|\bterraform\s+apply\b.*-auto-approve|"
-        r"\baws\s+ec2\s+terminate-instances\b|\bgcloud\s+compute\s+instances\s+delete\b|\bdelete-secret\b"
+        r"\baws\s+ec2\s+terminate-instances\b|\bgcloud\s+compute\s+instances\s+delete\b|\bdelete-secret\b|"
+        # a cloud CLI's delete verb, whatever the resource: aws <service> delete-…, gcloud/az/doctl … delete
+        r"\baws\s+[a-z0-9-]+\s+(?:delete|terminate|deregister)-[a-z-]+|\b(?:gcloud|az|doctl|linode-cli|hcloud|ibmcloud)\b.*\s(?:delete|destroy|purge)\b|"
+        r"\bpulumi\s+(?:stack\s+rm|up\b.*--yes)|\bvercel\s+(?:rm|remove)\b"
     ),
+    # a published package or repository taken away from everyone who depends on it
+    "unpublish": r"\bnpm\s+unpublish\b|\bgh\s+repo\s+delete\b|\bgh\s+api\b.*-x\s*delete\s+\S*repos/|\bdocker\s+(?:image\s+)?rm\b.*\b(?:hub|registry)|\bgem\s+yank\b",
     # a folder or profile that says the target is a throwaway: an unconditional `infra` match is left alone there
     "disposable": r"(?<![a-z0-9])(?:localstack|examples?|sandbox|dev|test|tests|staging|preview|ephemeral|scratch|tmp|kind|minikube)(?![a-z0-9])",
     "release_delete": r"\bgh\s+release\s+delete\b",
@@ -261,7 +277,9 @@ def _segment_risk(seg: str, prod: bool, throwaway: bool = False) -> "str | None"
         return "destroys-infrastructure"
     if prod and _re("infra_prod").search(seg):
         return "destroys-infrastructure"
-    if _re("bucket_wipe").search(seg):
+    if _re("unpublish").search(seg):
+        return "deletes-release"
+    if _re("bucket_wipe").search(seg) and (prod or not throwaway):
         return "destroys-data"
     if prod and (_re("sql_write").search(seg) or _re("store_wipe").search(seg)):
         return "destroys-data"
