@@ -53,6 +53,11 @@ def bare_python(tmp_path_factory) -> Path:
     return venv / "bin"
 
 
+def flat(text: str) -> str:
+    """A command's output as one line: the CLI wraps what it prints at 100 columns, between words."""
+    return " ".join(text.split())
+
+
 def clean_env(keep_pip: bool = True, **extra) -> "dict[str, str]":
     """This process's environment without the plugin's and the client's variables (and, with
     keep_pip=False, without pip's: the package index settings of this machine)."""
@@ -576,7 +581,7 @@ def test_setup_command_builds_now_and_says_how_it_went(plugin, tmp_path):
     # no dependencies listed: the venv is made, but the hooks' modules cannot load in it — a failure to report
     proc = setup("--retry")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert proc.stdout.startswith(f"setting up the plugin's Python environment in {data} with ")
+    assert flat(proc.stdout).startswith(f"setting up the plugin's Python environment in {data} with ")
     assert "deliberation: set-up failed after " in proc.stderr and "setup --retry" in proc.stderr
     assert str(data / "setup.log") in proc.stderr and status_of(data)["state"] == "failed"
     # failed just now: a session start would wait 10 minutes; the command tries again at once
@@ -685,11 +690,11 @@ def test_setup_command_puts_a_launcher_on_the_path_that_follows_updates(tmp_path
     )
     assert made.returncode == 0, made.stdout + made.stderr
     launcher = home / ".local" / "bin" / "deliberation"
-    assert made.stdout.splitlines() == [
-        f"wrote {launcher}: it finds the installed plugin at each run, so it keeps working across updates",
+    assert flat(made.stdout) == flat(
+        f"wrote {launcher}: it finds the installed plugin at each run, so it keeps working across updates\n"
         f'{launcher.parent} is not on your PATH yet: export PATH="$HOME/.local/bin:$PATH"   (add it to ~/.bashrc, '
-        "then open a new terminal)",
-    ]
+        "then open a new terminal)"
+    )
     assert not launcher.is_symlink() and os.access(launcher, os.X_OK)
     on_path = {**env, "PATH": f"{launcher.parent}:/usr/bin:/bin"}
 
@@ -745,7 +750,7 @@ def test_setup_command_for_a_plugin_folder_runs_that_folder(plugin, tmp_path):
         stdin=subprocess.DEVNULL,
     )
     assert made.returncode == 0, made.stderr
-    assert made.stdout.startswith(f"wrote {bin_dir / 'deliberation'}: it runs {plugin / 'bin' / 'deliberation'}")
+    assert flat(made.stdout).startswith(f"wrote {bin_dir / 'deliberation'}: it runs {plugin / 'bin' / 'deliberation'}")
     fake_python(plugin / ".venv" / "bin" / "python", "the-clone")
     proc = subprocess.run(
         [str(bin_dir / "deliberation"), "status"], capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL

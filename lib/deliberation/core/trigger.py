@@ -20,19 +20,22 @@ def score_prompt(prompt: str, cfg: "dict | None", prefix: str = "", by_agent: bo
     `prefix` is the agent-type namespace of a plugin install ("" for a project install). The
     protocol says who asked: the user (forced), the trigger's score, or the agent (`by_agent`)."""
     result = confidence.evaluate(prompt, cfg or None)
-    if not result["triggered"]:
+    if not result["forced"] and not by_agent:
         act = read_act(prompt, cfg)
-        if act is None:
+        if act is None and not result["triggered"]:
             return result, None
-        result["act"] = act.kind
-        if not act.asks:  # the user decided it: one look at what it loses, and their yes
+        if act is not None and not act.asks:  # the user decided it: one look at what it loses, and their yes
             from deliberation.text import trigger as said
 
-            result["held"] = True
+            # whatever the scorer says: a deliberation on a step the user already decided contradicts
+            # the session start's rule (a real model met both on "refund everyone in refunds.csv")
+            result["act"], result["held"], result["triggered"] = act.kind, True, False
             return result, said.act_hold(act.kind, prefix)
-        from deliberation.text import trigger as said
+        if act is not None and not result["triggered"]:
+            from deliberation.text import trigger as said
 
-        result["triggered"], result["reason"] = True, said.act_asked(act.kind)
+            result["act"] = act.kind
+            result["triggered"], result["reason"] = True, said.act_asked(act.kind)
     # loaded only for a prompt that triggers: most prompts are routine, and each is a fresh hook
     from deliberation.core.agent_model import assignment
     from deliberation.core.instructions import panel, protocol_text
