@@ -23,7 +23,7 @@ def test_every_line_fits_100_columns():
 
 def test_before_you_enable_it_says_cost_triggers_versions_and_terms():
     before = re.sub(r"\s+", " ", section("Before you enable it"))
-    for figure in ("52–59", "9–13 subagents", "9–16 requests", "13 subagents", "12.4×"):
+    for figure in ("22 subagents", "36–37", "6.6–7.2×", "52–59", "13 subagents", "12.3×"):
         assert figure in before, figure
     assert '{"trigger": {"enabled": false}}' in before and "/deliberation:off" in before
     assert "2.1.328" in before and "2.1.332" in before
