@@ -719,7 +719,7 @@ def write_state(path, data: "bytes | str | dict") -> None:
         data = seal.seal_file(layout, path, data)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as fh:
-        fh.write(cast(bytes, data))
+        fh.write(data)
 
 
 def approve_config(project) -> None:

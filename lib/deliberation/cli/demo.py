@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, TextIO
 
 from deliberation import plugin_root
 from deliberation.wire.hookio import Answer, is_agent_message, is_task_notification
@@ -124,7 +124,7 @@ def substitutions(bundle: Bundle, dirs: "dict[str, str]") -> "list[tuple[str, st
     return pairs
 
 
-def localise(value, pairs: "list[tuple[str, str]]"):
+def localise(value: Any, pairs: "list[tuple[str, str]]") -> Any:
     """`value` (any JSON value) with every placeholder path replaced by this run's path."""
     if isinstance(value, str):
         for old, new in pairs:
@@ -284,7 +284,9 @@ class Step:
         return self.got == self.expected
 
 
-def replay(bundle: Bundle, project: str, dirs: "dict[str, str]", on_step=None) -> "list[Step]":
+def replay(
+    bundle: Bundle, project: str, dirs: "dict[str, str]", on_step: "Callable[[Step], object] | None" = None
+) -> "list[Step]":
     pairs = substitutions(bundle, dirs)
     steps = []
     for n, rec in enumerate(bundle.events, start=1):
@@ -300,7 +302,7 @@ def replay(bundle: Bundle, project: str, dirs: "dict[str, str]", on_step=None) -
     return steps
 
 
-def print_step(step: Step, previous: "list[Step]", out=sys.stdout) -> None:
+def print_step(step: Step, previous: "list[Step]", out: "TextIO" = sys.stdout) -> None:
     """One line per decision (a repeat of the line before is folded into it)."""
     text = main_text(step.got)
     if not text:
@@ -433,7 +435,7 @@ def make_dirs(keep: "str | None") -> "dict[str, str]":
     return dirs
 
 
-def print_log(steps: "list[Step]", records: "dict[str, Any]", elapsed: float, out=sys.stdout) -> None:
+def print_log(steps: "list[Step]", records: "dict[str, Any]", elapsed: float, out: "TextIO" = sys.stdout) -> None:
     """The full log (`--verbose`): every decision the hooks answered, then the outcome."""
     print(f"{'#':>4}  {'event':<16} {'agent':<22} {'answer':<8} first line of the reason / context", file=out)
     shown: list[Step] = []

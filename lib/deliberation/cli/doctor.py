@@ -23,6 +23,11 @@ from deliberation import plugin_root
 from deliberation.runtime import plugin_env as penv
 from deliberation.state.paths import Layout
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any, Callable
+
 PLUGIN_OF_THIS_CODE = plugin_root()
 DEPENDENCIES = ("pydantic", "orjson", "jsonschema")
 MAX_ERRORS_PER_FILE = 20
@@ -265,7 +270,7 @@ def expected_wiring(plugin: str) -> "list[tuple[str, str | None, str]]":
     ]
 
 
-def _our_handlers(settings: dict, pred) -> "list[tuple[str, str | None, list[str]]]":
+def _our_handlers(settings: dict, pred: "Callable[[dict], bool]") -> "list[tuple[str, str | None, list[str]]]":
     """(event, matcher, command tokens) of every handler of ours in settings."""
     found = []
     for event, groups in (settings.get("hooks") or {}).items():
@@ -303,7 +308,7 @@ def check_plugin_settings(project: str, plugin: str, form: str) -> "list[Finding
     return [ok("settings", f"the plugin's hooks/hooks.json wires the hooks ({wired} handler(s)); {rel} needs none")]
 
 
-def _runs_our_scripts(plugin: str):
+def _runs_our_scripts(plugin: str) -> "Callable[[object], bool]":
     """A handler that runs one of the plugin's hook scripts, from any copy of the plugin."""
     scripts = {script for _e, _m, script in expected_wiring(plugin)}
 
@@ -405,7 +410,7 @@ def check_config(layout: Layout) -> "list[Finding]":
     return out
 
 
-def _errors(validator, doc: object) -> "list[str]":
+def _errors(validator: "Any", doc: object) -> "list[str]":
     from deliberation.state.schemas import explain
 
     errs = [f"at {line}" for line in explain(validator, doc)]
@@ -422,7 +427,7 @@ NOT_OURS = (
 )
 
 
-def validate_state_file(path: str, rel: str, validator, jsonl: bool, key: "bytes | None" = None) -> "list[Finding]":
+def validate_state_file(path: str, rel: str, validator: "Any", jsonl: bool, key: "bytes | None" = None) -> "list[Finding]":
     """One problem per schema violation or missing seal (capped), or one ok. `key` None: the
     seals are not checked (a shared file, or this user's key is not available)."""
     from deliberation.state import safe_read, seal
@@ -608,7 +613,7 @@ def _settings_wire_us(project: str, plugin: str) -> bool:
     return settings is not None and bool(_our_handlers(settings, ins.ours_predicate(plugin)))
 
 
-def add_arguments(parser, name: str) -> None:
+def add_arguments(parser: "argparse.ArgumentParser", name: str) -> None:
     parser.add_argument("--plugin", metavar="DIR", help="plugin folder (default: the one install.sh recorded, else this code's)")
 
 
@@ -639,7 +644,7 @@ def demo_projects(tmp: "str | None" = None) -> "list[str]":
     return sorted(found, key=age)
 
 
-def run_in_plugin_folder(args, project: str) -> int:
+def run_in_plugin_folder(args: "argparse.Namespace", project: str) -> int:
     """`doctor` in the plugin's own folder: nothing to check (exit 0), and what to check instead."""
     from deliberation.runtime.command_path import terminal_command
     from deliberation.text import terminal
@@ -665,7 +670,7 @@ def run_in_plugin_folder(args, project: str) -> int:
     return 0
 
 
-def run(args) -> int:
+def run(args: "argparse.Namespace") -> int:
     here = os.path.abspath(getattr(args, "project", None) or os.getcwd())
     if not getattr(args, "plugin", None) and is_plugin_folder(here):
         return run_in_plugin_folder(args, here)

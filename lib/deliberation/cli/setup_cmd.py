@@ -68,7 +68,7 @@ def run(args: "argparse.Namespace") -> int:
         )
     status = penv.observe(plugin, data)
     if status.current_ready and status.current_key == status.key:
-        return _done(args, data, "ready", f"already set up: {penv.env_python(data, status.current)}", 0.0)
+        return _done(args, data, "ready", f"already set up: {penv.env_python(data, status.current)}", 0.0)  # type: ignore[arg-type]  # ready: set
     started = time.monotonic()
     if penv.set_up_running(data):
         if not args.json:

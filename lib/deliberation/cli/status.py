@@ -23,6 +23,10 @@ from deliberation.core.off_switch import env_off
 from deliberation.state.session_switch import read_switch
 from deliberation.state import queries
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.paths import Layout
+
 
 def add_arguments(parser: Any, name: str) -> None:
     parser.add_argument("--session", metavar="SESSION", help="only this session's deliberations")
@@ -136,7 +140,7 @@ def run(args: Any) -> int:
     return 0
 
 
-def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
+def switch_lines(layout: "Layout", environ: "dict[str, str]") -> "list[str]":
     """Where the checks are off: this environment (the Bash tool's is the client's), and every
     session switched by its command (core/off_switch, docs/STORAGE.md)."""
     lines = []
@@ -165,7 +169,7 @@ def switch_lines(layout, environ: "dict[str, str]") -> "list[str]":
     return lines
 
 
-def print_footer(layout) -> None:
+def print_footer(layout: "Layout") -> None:
     print()
     lines = switch_lines(layout, dict(os.environ))
     lines += [gc.kept_line(layout), gc.last_run_line(layout) + "; `deliberation gc --dry-run` lists each item"]

@@ -24,6 +24,10 @@ from deliberation.core.phases import approaches as collected
 from deliberation.core.phases import current
 from deliberation.text import progress, refusals
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.models import Deliberation
+
 RATIONALE_CONTAINMENT = 0.5  # share of another agent's rationale trigrams found in the prompt
 RATIONALE_MIN_TOKENS = 6  # shorter rationales are not compared
 SNIPPET = 70
@@ -71,19 +75,19 @@ class Leak:
 # the neutral order and the list the rankers get
 
 
-def approaches(delib) -> "dict[str, str]":
+def approaches(delib: "Deliberation") -> "dict[str, str]":
     """Approach id → title, as the phase machine collects them (synthesis, else research)."""
     return collected(delib)
 
 
-def neutral_order(delib, ids: "Iterable[str] | None" = None) -> "list[str]":
+def neutral_order(delib: "Deliberation", ids: "Iterable[str] | None" = None) -> "list[str]":
     """The approach ids in the deliberation's neutral order: sorted by a hash of (deliberation
     id, approach id) — the same for every ranker, owed to no agent's preference or score."""
     ids = list(approaches(delib)) if ids is None else list(ids)
     return sorted(ids, key=lambda a: (hashlib.sha256(f"{delib.id}:{a}".encode()).hexdigest(), a))
 
 
-def _summaries(delib) -> "dict[str, str]":
+def _summaries(delib: "Deliberation") -> "dict[str, str]":
     synth = [a for a in current(delib, "deliberation") if a.kind == "synthesis"]
     source = synth or current(delib, "research") + current(delib, "deliberation")
     out: dict[str, str] = {}
@@ -110,7 +114,7 @@ def neutral(text: str) -> str:
     return " ".join(text.split()).strip(" ;,—–-")
 
 
-def established(delib) -> "dict[str, list[tuple[str, str, str]]]":
+def established(delib: "Deliberation") -> "dict[str, list[tuple[str, str, str]]]":
     """Ranked approach id → (verdict, claim, evidence) the red-team passes and the tier-2 workers
     established about it with evidence (core/depth/established.py), each sentence that would say
     something of the vote (a leader, a score, who backs what) dropped: facts, not votes."""
@@ -127,7 +131,7 @@ def established(delib) -> "dict[str, list[tuple[str, str, str]]]":
     return out
 
 
-def approach_list(delib, head: str = progress.APPROACH_LIST_HEAD) -> str:
+def approach_list(delib: "Deliberation", head: str = progress.APPROACH_LIST_HEAD) -> str:
     """The approaches to put in every ranking prompt, in the neutral order ('' when none), each
     with what the challenge and depth steps established about it."""
     titles = approaches(delib)
@@ -144,7 +148,7 @@ def approach_list(delib, head: str = progress.APPROACH_LIST_HEAD) -> str:
     return "\n".join(lines)
 
 
-def ranking_instruction(delib) -> str:
+def ranking_instruction(delib: "Deliberation") -> str:
     """What the main agent is told when it is time to rank (the rule and the list)."""
     return progress.ranking_instruction(approach_list(delib))
 
@@ -176,7 +180,7 @@ def _remove(text: str, pieces: "Iterable[str]") -> str:
     return text
 
 
-def _allowed(delib) -> "list[str]":
+def _allowed(delib: "Deliberation") -> "list[str]":
     """Texts a ranking prompt may quote freely: the question, the approaches' titles and
     summaries, and the findings (claims and evidence) — the material, not the vote."""
     out = [getattr(delib, "question", "") or ""]
@@ -237,7 +241,7 @@ def _list_entries(prompt: str, ids: "list[str]") -> "list[str]":
     return seen
 
 
-def _rationales(delib, persona: str) -> "list[tuple[str, str]]":
+def _rationales(delib: "Deliberation", persona: str) -> "list[tuple[str, str]]":
     """(label, text) of other agents' ranking rationales (every round) and the synthesis'."""
     out = []
     for a in delib.agents:
@@ -253,7 +257,7 @@ def _rationales(delib, persona: str) -> "list[tuple[str, str]]":
 
 def check_prompt(
     prompt: str,
-    delib,
+    delib: "Deliberation",
     persona: str = "",
     dimensions: "Iterable[str] | None" = None,
 ) -> "list[Leak]":
@@ -323,6 +327,6 @@ def _vote_leaks(text: str, ids: "list[str]", own: str = "", dimensions: "Iterabl
     return leaks
 
 
-def deny_reason(leaks: "list[Leak]", delib) -> str:
+def deny_reason(leaks: "list[Leak]", delib: "Deliberation") -> str:
     """The deny reason: what leaked (quoted) and exactly what to send instead."""
     return refusals.vote_in_ranking_prompt([(k.kind, k.snippet) for k in leaks], approach_list(delib))

@@ -42,6 +42,11 @@ from deliberation.core.phases import current, ranked_identities
 from deliberation.text.depth import hot_spot_line
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.config import PriceTable
+    from deliberation.state.models import AgentRecord, GateResult
+
 STRONG = defaults.CONFIG["gates"]["strong"]
 MODERATE = defaults.CONFIG["gates"]["moderate"]
 MAIN = lin.MAIN
@@ -367,7 +372,7 @@ def _prd(delib: Deliberation, catalogue: "dict[str, prd.Source]") -> "dict[str, 
     }
 
 
-def _usage(delib: Deliberation, labels: "dict[str, str]", prices) -> "dict[str, Any]":
+def _usage(delib: Deliberation, labels: "dict[str, str]", prices: "PriceTable | None") -> "dict[str, Any]":
     u = cost.usage(delib, prices)
     for row in u["per_agent"]:
         row["label"] = labels.get(row["agent"], personas.title(row["persona"]))
@@ -375,7 +380,7 @@ def _usage(delib: Deliberation, labels: "dict[str, str]", prices) -> "dict[str, 
     return u
 
 
-def _gate(g) -> "dict[str, Any] | None":
+def _gate(g: "GateResult | None") -> "dict[str, Any] | None":
     if g is None:
         return None
     return {
@@ -428,7 +433,7 @@ def _depth(delib: Deliberation, labels: "dict[str, str]") -> "dict[str, Any]":
     }
 
 
-def _preferred(agent, positions: "dict[str, Any]") -> "str | None":
+def _preferred(agent: "AgentRecord", positions: "dict[str, Any]") -> "str | None":
     """The approach an agent prefers: the one its report names, else — for a current ranker —
     its top weighted score, as the vote read it (consensus.position); None for neither."""
     if agent.report is None:
@@ -453,7 +458,9 @@ def hot_spot_verdicts(depth: "R.Depth") -> "dict[str, list[tuple[str, str]]]":
     return out
 
 
-def record_json(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE, prices=None) -> "dict[str, Any]":
+def record_json(
+    delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE, prices: "PriceTable | None" = None
+) -> "dict[str, Any]":
     """The structured decision record (JSON-ready, deterministic) kept in the deliberation JSON;
     its shape is `record_model.DecisionRecord`. `prices` (config.PriceTable) adds money to the
     cost section."""
@@ -1247,14 +1254,20 @@ def _md_lineage(lineage: Lineage) -> "list[str]":
     return lines
 
 
-def build(delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE, prices=None) -> R.DecisionRecord:
+def build(
+    delib: Deliberation, strong: float = STRONG, moderate: float = MODERATE, prices: "PriceTable | None" = None
+) -> R.DecisionRecord:
     """The typed decision record (`record_model.DecisionRecord`), built once: the Markdown and
     the HTML record both render from it (`markdown`, `html_report.html`)."""
     return R.DecisionRecord.model_validate(record_json(delib, strong, moderate, prices))
 
 
 def render_markdown(
-    delib: Deliberation, lineage: "Lineage | None" = None, strong: float = STRONG, moderate: float = MODERATE, prices=None
+    delib: Deliberation,
+    lineage: "Lineage | None" = None,
+    strong: float = STRONG,
+    moderate: float = MODERATE,
+    prices: "PriceTable | None" = None,
 ) -> str:
     """The decision record as Markdown (deterministic). Should `record_json` and the model ever
     drift apart, the record is still written — its data as JSON under a line that says so — for

@@ -28,6 +28,10 @@ from deliberation.text import conformity as conformity_words
 from deliberation.text.depth import hot_spot_line
 from deliberation.text.notes import TWO_AGENT_OUTCOME as OUTCOME_TEXT
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from deliberation.state.config import PriceTable
+
 # score → colour: burnt orange (0) → warm paper (5) → steel blue → deep blue (10); colour-blind
 # safe, prints; the extra stop at 7.5 spreads the 5-10 range where most scores fall
 _STOPS = ((0.0, (178, 74, 36)), (5.0, (244, 240, 230)), (7.5, (110, 154, 196)), (10.0, (24, 66, 112)))
@@ -915,7 +919,11 @@ def _scrolling(part: str) -> str:
 
 
 def render_html(
-    delib: Deliberation, lineage: "Lineage | None" = None, strong: float = dr.STRONG, moderate: float = dr.MODERATE, prices=None
+    delib: Deliberation,
+    lineage: "Lineage | None" = None,
+    strong: float = dr.STRONG,
+    moderate: float = dr.MODERATE,
+    prices: "PriceTable | None" = None,
 ) -> str:
     """The whole report as one self-contained HTML document (deterministic)."""
     return html(dr.build(delib, strong, moderate, prices), lineage)

@@ -26,6 +26,7 @@ from deliberation import plugin_root
 
 TYPE_CHECKING = False  # mypy reads the block below; the hook process does not load `typing`
 if TYPE_CHECKING:
+    from deliberation.state.paths import Layout
     from deliberation.wire import hookio
 
 
@@ -144,7 +145,7 @@ def handle(
         return stateless_answer(event, layout, exc).to_json(event_name)
 
 
-def _handle(event, layout, now: float, event_name: str, start_worker: bool, rerun: bool) -> str:
+def _handle(event: "hookio.Event", layout: "Layout", now: float, event_name: str, start_worker: bool, rerun: bool) -> str:
     switched = _switch(event, layout, now)  # the session's off switch, before everything else
     if switched is not None and switched[1]:
         return switched[0].to_json(event_name)
@@ -181,7 +182,7 @@ def setup_notice(session_id: str, now: float) -> "str | None":
         return None
 
 
-def _upkeep(event, layout, now: float) -> "str | None":
+def _upkeep(event: "hookio.Event", layout: "Layout", now: float) -> "str | None":
     """A session start's housekeeping (docs/STORAGE.md): the state folder's .gitignore when a
     clone brought the folder without one, and the hourly prune. A failure is said, never fatal."""
     try:
@@ -201,13 +202,15 @@ def _upkeep(event, layout, now: float) -> "str | None":
     return None
 
 
-def _switch(event, layout, now: float):
+def _switch(event: "hookio.Event", layout: "Layout", now: float) -> "tuple[hookio.Answer, bool] | None":
     from deliberation.runtime.cheap_answers import switch_answer
 
     return switch_answer(event, layout, now)
 
 
-def _answer(event, layout, now: float, event_name: str, start_worker: bool, rerun: bool):
+def _answer(
+    event: "hookio.Event", layout: "Layout", now: float, event_name: str, start_worker: bool, rerun: bool
+) -> "hookio.Answer":
     """The Answer of an event whose checks apply: the logged one of a re-run, the fast path's,
     else the slow path's."""
     if rerun and not _commit_pending(layout, event.session_id):
@@ -230,7 +233,7 @@ def _answer(event, layout, now: float, event_name: str, start_worker: bool, reru
     return slow_answer(event, layout, now)
 
 
-def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None):
+def answer_for(event_name: str, data: bytes, now: float, project: "str | None" = None) -> "hookio.Answer":
     """The Answer to one event, in-process (used by `deliberation replay`)."""
     event, layout = _parse(event_name, data, project, None, False)
     switched = _switch(event, layout, now)
@@ -240,7 +243,9 @@ def answer_for(event_name: str, data: bytes, now: float, project: "str | None" =
     return answer if answer is not None else slow_answer(event, layout, now)
 
 
-def _parse(event_name: str, data: bytes, project: "str | None", event_id: "str | None", rerun: bool):
+def _parse(
+    event_name: str, data: bytes, project: "str | None", event_id: "str | None", rerun: bool
+) -> "tuple[hookio.Event, Layout]":
     from deliberation.wire import hookio
     from deliberation.state.paths import Layout
 
@@ -250,7 +255,7 @@ def _parse(event_name: str, data: bytes, project: "str | None", event_id: "str |
     return event, Layout(project)
 
 
-def _commit_pending(layout, session_id: str) -> bool:
+def _commit_pending(layout: "Layout", session_id: str) -> bool:
     from deliberation.state.plain_reads import commit_pending
 
     return commit_pending(layout, session_id)
@@ -262,7 +267,7 @@ def _new_event_id() -> str:
     return new_event_id()
 
 
-def _fast(event, layout):
+def _fast(event: "hookio.Event", layout: "Layout") -> "hookio.Answer | None":
     """The fast path's Answer, or None when the slow path must decide."""
     from deliberation.runtime import cheap_answers
     from deliberation.state.plain_reads import config_dict
@@ -271,7 +276,7 @@ def _fast(event, layout):
     return cheap_answers.answer(event, layout, cfg) if cfg is not None else None
 
 
-def slow_answer(event, layout, now: float):
+def slow_answer(event: "hookio.Event", layout: "Layout", now: float) -> "hookio.Answer":
     _load_site_packages()
     from deliberation.app.handlers import dispatch
 

@@ -19,6 +19,13 @@ import time
 # finds its environment ready (nearly every one) reads two small files and stats a few more,
 # and the imports would cost it more than all of that.
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any, Callable, Iterable, TextIO
+
+    from deliberation.state.project_env import Supplied
+
 FORMAT = 1  # bump when the layout of an environment changes: every install builds a new one
 MIN_PYTHON = (3, 10)
 PYTHON_CANDIDATES = ("python3", "python3.14", "python3.13", "python3.12", "python3.11", "python3.10")
@@ -56,7 +63,7 @@ _DIGITS = frozenset("0123456789")
 # the dependency list and its key
 
 
-def read_dependencies(pyproject_text):
+def read_dependencies(pyproject_text: str) -> "list[str]":
     """The `dependencies` array of pyproject.toml's [project] table, as written.
 
     A small reader rather than tomllib (3.11+): the key must come out the same whatever
@@ -88,7 +95,7 @@ def read_dependencies(pyproject_text):
     return []
 
 
-def _split_strings(line):
+def _split_strings(line: str) -> "tuple[list[str], str]":
     """(the quoted strings of a TOML line, the line without them and without its comment)."""
     strings, rest, i = [], [], 0
     while i < len(line):
@@ -110,12 +117,12 @@ def _split_strings(line):
     return strings, "".join(rest)
 
 
-def normalized(deps):
+def normalized(deps: "Iterable[str]") -> "list[str]":
     """Each requirement without spaces, lower-case, sorted: the same list however it is written."""
     return sorted("".join(d.split()).lower() for d in deps if d.strip())
 
 
-def dependency_key(deps) -> str:
+def dependency_key(deps: "Iterable[str]") -> str:
     """16 hex digits naming one dependency list (and this module's FORMAT): FNV-1a, 64 bits —
     a name, not a defence (hashlib's import alone would cost a session start more than all the
     rest)."""
@@ -126,14 +133,14 @@ def dependency_key(deps) -> str:
     return "%016x" % h
 
 
-def distribution_name(requirement):
+def distribution_name(requirement: str) -> str:
     import re
 
     m = re.match(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
     return m.group(1) if m else requirement.strip()
 
 
-def plugin_dependencies(plugin_root):
+def plugin_dependencies(plugin_root: str) -> "list[str]":
     with open(os.path.join(plugin_root, "pyproject.toml"), encoding="utf-8") as fh:
         return read_dependencies(fh.read())
 
@@ -151,14 +158,14 @@ class Status(object):
 
     def __init__(
         self,
-        key,
-        current=None,
-        current_key=None,
+        key: "str | None",
+        current: "str | None" = None,
+        current_key: "str | None" = None,
         current_ready: bool = False,
         announced: bool = False,
-        running=None,
-        last=None,
-        data_dir=None,
+        running: "bool | None" = None,
+        last: "dict[str, Any] | None" = None,
+        data_dir: "str | None" = None,
     ) -> None:
         self.key = key
         self.current = current  # "envs/<name>" or None
@@ -170,19 +177,19 @@ class Status(object):
         self._data_dir = data_dir
 
     @property
-    def running(self):
+    def running(self) -> bool:
         if self._running is None:
-            self._running = bool(self._data_dir) and set_up_running(self._data_dir)
+            self._running = bool(self._data_dir) and set_up_running(self._data_dir)  # type: ignore[arg-type]  # bool() saw it set
         return self._running
 
     @property
-    def last(self):
+    def last(self) -> "dict[str, Any]":
         if self._last is None:
             self._last = (read_json(os.path.join(self._data_dir, STATUS)) if self._data_dir else None) or {}
         return self._last
 
 
-def read_current(data_dir):
+def read_current(data_dir: str) -> "str | None":
     """'envs/<name>' from `current`, or None when there is none (or it is not one of ours)."""
     try:
         with open(os.path.join(data_dir, CURRENT), encoding="utf-8") as fh:
@@ -195,7 +202,7 @@ def read_current(data_dir):
     return value if ok else None
 
 
-def read_json(path):
+def read_json(path: str) -> "dict[str, Any] | None":
     import json
 
     try:
@@ -206,11 +213,11 @@ def read_json(path):
     return data if isinstance(data, dict) else None
 
 
-def env_python(data_dir, current):
+def env_python(data_dir: str, current: str) -> str:
     return os.path.join(data_dir, current, "bin", "python")
 
 
-def set_up_running(data_dir) -> bool:
+def set_up_running(data_dir: str) -> bool:
     """True while a set-up process holds the lock (a killed one holds nothing)."""
     import fcntl
 
@@ -227,7 +234,7 @@ def set_up_running(data_dir) -> bool:
     return False
 
 
-def observe(plugin_root, data_dir):
+def observe(plugin_root: str, data_dir: str) -> "Status":
     key = dependency_key(plugin_dependencies(plugin_root))
     current = read_current(data_dir)
     current_key, ready, announced = None, False, False
@@ -247,7 +254,7 @@ def observe(plugin_root, data_dir):
 # the decision (pure)
 
 
-def next_step(status, now, retry_after_s=RETRY_AFTER_S):
+def next_step(status: "Status", now: float, retry_after_s: float = RETRY_AFTER_S) -> str:
     """What a session start does, from what it sees."""
     if status.current_ready and status.current_key == status.key:
         if not status.announced and status.last.get("state") == "ready" and status.last.get("key") == status.key:
@@ -266,18 +273,18 @@ def next_step(status, now, retry_after_s=RETRY_AFTER_S):
     return BUILD
 
 
-def _number(value):
+def _number(value: object) -> float:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
-def _ago(seconds) -> str:
+def _ago(seconds: float) -> str:
     seconds = max(0, int(seconds))
     if seconds < 90:
         return "%d s" % seconds
     return "%d min" % round(seconds / 60.0)
 
 
-def _clock(ts):
+def _clock(ts: float) -> str:
     return time.strftime("%H:%M", time.localtime(ts))
 
 
@@ -287,7 +294,7 @@ def _clock(ts):
 FIRST_SETUP_S = (13, 25)
 
 
-def estimate(last) -> str:
+def estimate(last: "dict[str, Any]") -> str:
     """How long the set-up about to start will take: the last one's time when there was one,
     else the measured range of a first set-up."""
     took = _number(last.get("finished")) - _number(last.get("started"))
@@ -296,7 +303,7 @@ def estimate(last) -> str:
     return "usually %d-%d s, longer on a slow network or a busy machine" % FIRST_SETUP_S
 
 
-def meanwhile(status, deps_here) -> str:
+def meanwhile(status: "Status", deps_here: "bool | None") -> str:
     """What serves while a set-up runs, as a sentence: the previous environment (an update), the
     interpreter this hook runs in when it already has the dependencies (a clone's own .venv, a
     python3 that has them), else nothing — the checks wait."""
@@ -307,7 +314,15 @@ def meanwhile(status, deps_here) -> str:
     return "The deliberation checks run as soon as it is ready"
 
 
-def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here: bool = False, environ=None):
+def message(
+    step: str,
+    status: "Status",
+    now: float,
+    data_dir: str,
+    retry_after_s: float = RETRY_AFTER_S,
+    deps_here: bool = False,
+    environ: "dict[str, str] | None" = None,
+) -> "str | None":
     """The line the person sees at session start (a systemMessage: never read by the model)."""
     log = os.path.join(data_dir, LOG)
     last = status.last
@@ -357,7 +372,7 @@ def message(step, status, now, data_dir, retry_after_s=RETRY_AFTER_S, deps_here:
     return None
 
 
-def finished_message(last, environ=None) -> str:
+def finished_message(last: "dict[str, Any]", environ: "dict[str, str] | None" = None) -> str:
     """The line of `later_notice` when the set-up of this session's start has finished."""
     took = _number(last.get("finished")) - _number(last.get("started"))
     return "deliberation: set-up finished in %s; the deliberation checks are on (the plugin's Python environment is ready).%s" % (
@@ -366,7 +381,7 @@ def finished_message(last, environ=None) -> str:
     )
 
 
-def command_hint(environ) -> str:
+def command_hint(environ: "dict[str, str] | None") -> str:
     """' <the step that puts `deliberation` on a terminal's PATH>' when a terminal has none, else ''."""
     if environ is None:
         return ""
@@ -380,7 +395,7 @@ def command_hint(environ) -> str:
     return " For a terminal: `! deliberation setup --command` puts the `deliberation` command (status, doctor) on your PATH."
 
 
-def no_python_message(found) -> str:
+def no_python_message(found: "list[str]") -> str:
     seen = ", ".join(found) if found else "no python3 on PATH"
     return (
         "deliberation: cannot set up the plugin's Python environment: it needs Python %d.%d "
@@ -404,7 +419,7 @@ _NETWORK_SIGNS = (
 )
 
 
-def failure_reason(step, returncode, output) -> str:
+def failure_reason(step: str, returncode: "int | None", output: "str | None") -> str:
     """A short reason for a failed step, from the tool's exit code and output."""
     lines = [line.strip() for line in (output or "").splitlines() if line.strip()]
     last = next((line for line in reversed(lines) if line.startswith("ERROR")), lines[-1] if lines else "")
@@ -425,11 +440,18 @@ def failure_reason(step, returncode, output) -> str:
 # the session-start step (hooks/session_start_env.py)
 
 
-def enabled(environ) -> bool:
+def enabled(environ: "dict[str, str]") -> bool:
     return environ.get("DELIBERATION_SELF_SETUP", "1").strip().lower() not in OFF_VALUES
 
 
-def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_here=None):
+def session_start(
+    plugin_root: str,
+    data_dir: str,
+    environ: "dict[str, str]",
+    now: float,
+    session_id: "str | Callable[[], str | None] | None" = None,
+    deps_here: "bool | None" = None,
+) -> "str | None":
     """Check the environment, start a set-up when one is needed; the message to show, or None.
     A session told that a set-up runs is noted in told/ (`later_notice` tells it the end).
     `deps_here`: whether this interpreter (the one hooks/run.sh picks for every hook) already
@@ -446,7 +468,7 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
         return None
     if step == ANNOUNCE:
         try:
-            _write_private(os.path.join(data_dir, status.current, ANNOUNCED), "%d\n" % now)
+            _write_private(os.path.join(data_dir, status.current, ANNOUNCED), "%d\n" % now)  # type: ignore[arg-type]  # ready: set
         except OSError:
             pass
         _untell(data_dir, session_id)  # a resumed session hears it here, not once more later
@@ -457,7 +479,7 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
         if step == RUNNING:
             _tell(data_dir, session_id)
         return message(step, status, now, data_dir, deps_here=bool(deps_here))
-    notes = []
+    notes: "list[str]" = []
     python, found = find_python(environ, notes=notes)
     private_folder(data_dir)
     if python is None:
@@ -478,7 +500,7 @@ def session_start(plugin_root, data_dir, environ, now, session_id=None, deps_her
     return _with_notes(message(step, status, now, data_dir, deps_here=bool(deps_here)), notes)
 
 
-def has_dependencies(plugin_root):
+def has_dependencies(plugin_root: str) -> bool:
     """Whether this interpreter finds the dependencies where hook_runner's slow path looks for
     them (its site-packages, then <plugin>/.venv's): then the checks already run."""
     import importlib.util
@@ -500,17 +522,18 @@ class _Lazy(object):
     """A session id computed the first time it is asked for."""
 
     __slots__ = ("_get", "_value", "_done")
+    _value: "str | None"
 
-    def __init__(self, get) -> None:
+    def __init__(self, get: "Callable[[], str | None]") -> None:
         self._get, self._value, self._done = get, None, False
 
-    def __call__(self):
+    def __call__(self) -> "str | None":
         if not self._done:
             self._value, self._done = self._get(), True
         return self._value
 
 
-def safe_session_id(session_id):
+def safe_session_id(session_id: object) -> "str | None":
     """The session id when it can name a file (the client's are UUIDs), else None."""
     if isinstance(session_id, _Lazy):
         session_id = session_id()
@@ -519,7 +542,7 @@ def safe_session_id(session_id):
     return session_id if set(session_id) <= _ID_CHARS else None
 
 
-def _tell(data_dir, session_id) -> None:
+def _tell(data_dir: str, session_id: object) -> None:
     sid = safe_session_id(session_id)
     if sid is None:
         return
@@ -530,7 +553,7 @@ def _tell(data_dir, session_id) -> None:
         pass  # the end is said at the next session start instead
 
 
-def _untell(data_dir, session_id) -> None:
+def _untell(data_dir: str, session_id: object) -> None:
     sid = safe_session_id(session_id)
     if sid is not None:
         try:
@@ -539,7 +562,7 @@ def _untell(data_dir, session_id) -> None:
             pass
 
 
-def _forget_told(data_dir, now, keep_s=TOLD_KEEP_S) -> None:
+def _forget_told(data_dir: str, now: float, keep_s: float = TOLD_KEEP_S) -> None:
     """Remove the told/ entries of sessions that never asked again (they ended): older than
     `keep_s`; the folder goes when it is empty. Nearly every session start finds no folder."""
     folder = os.path.join(data_dir, TOLD)
@@ -558,7 +581,7 @@ def _forget_told(data_dir, now, keep_s=TOLD_KEEP_S) -> None:
         pass  # not empty: a running session has still to hear it
 
 
-def later_notice(data_dir, session_id, now, environ=None):
+def later_notice(data_dir: str, session_id: object, now: float, environ: "dict[str, str] | None" = None) -> "str | None":
     """The line that tells a session whose start said "setting up" how the set-up ended — once,
     from the first hook that asks after it ended (hook_runner.setup_notice: UserPromptSubmit,
     PostToolUse and Stop, whose systemMessage reaches the user); None while it runs, or when this
@@ -584,7 +607,8 @@ def later_notice(data_dir, session_id, now, environ=None):
     if state == "ready":
         try:
             _write_private(
-                os.path.join(data_dir, current, ANNOUNCED), "%d\n" % now
+                os.path.join(data_dir, current, ANNOUNCED),  # type: ignore[arg-type]  # ready: `env` named it
+                "%d\n" % now,
             )  # the next session start says nothing more of it
         except OSError:
             pass
@@ -593,7 +617,7 @@ def later_notice(data_dir, session_id, now, environ=None):
     return message(FAILED, Status(last.get("key"), current, current_ready=ready, last=last, data_dir=data_dir), now, data_dir)
 
 
-def _with_notes(text, notes):
+def _with_notes(text: "str | None", notes: "list[str]") -> "str | None":
     notes = [n for n in dict.fromkeys(notes) if n]
     if not notes:
         return text
@@ -624,11 +648,11 @@ SENSITIVE_NAMES = (
 SYSTEM_PATH = ("/usr/local/bin", "/opt/homebrew/bin", "/usr/bin", "/bin")
 
 
-def _project_of(environ):
+def _project_of(environ: "dict[str, str]") -> "str | None":
     return environ.get("CLAUDE_PROJECT_DIR") or None
 
 
-def own_environment(environ, project=None):
+def own_environment(environ: "dict[str, str]", project: "str | None" = None) -> "tuple[dict[str, str], list[str], Supplied]":
     """(the environment of the user's own choices, the names left out, what the project supplied):
     `environ` without every variable the project's settings supplied (all of SENSITIVE_* when
     they could not be read), PATH without relative entries or entries inside the project (the
@@ -652,7 +676,7 @@ def own_environment(environ, project=None):
     return out, sorted(ignored), by
 
 
-def safe_path(path, project):
+def safe_path(path: "str | None", project: "str | None") -> str:
     """PATH's absolute entries outside the project (the system's when none is left)."""
     root = os.path.realpath(project) + os.sep if project else None
     keep = []
@@ -665,7 +689,7 @@ def safe_path(path, project):
     return os.pathsep.join(keep or SYSTEM_PATH)
 
 
-def retire_previous_version(plugin_root, data_dir, status, environ) -> None:
+def retire_previous_version(plugin_root: str, data_dir: str, status: "Status", environ: "dict[str, str]") -> None:
     """After an update that moved the plugin to a new folder (a marketplace installs each
     version in its own), retire the warm worker of the previous folder: remove its socket,
     and it exits within a second. Its folder stays (the client keeps old versions), so nothing
@@ -694,7 +718,7 @@ def retire_previous_version(plugin_root, data_dir, status, environ) -> None:
         pass
 
 
-def find_python(environ, notes=None):
+def find_python(environ: "dict[str, str]", notes: "list[str] | None" = None) -> "tuple[str | None, list[str]]":
     """(the first interpreter >= 3.10 among the candidates, what was found) — the base
     interpreter of a venv, so the plugin's environment does not hang on another venv. Only the
     user's own choices count (own_environment): DELIBERATION_PYTHON from the project's settings
@@ -759,13 +783,13 @@ def find_python(environ, notes=None):
     return None, found
 
 
-def _inside(path, project):
+def _inside(path: str, project: "str | None") -> bool:
     if not project:
         return False
     return (os.path.realpath(path) + os.sep).startswith(os.path.realpath(project) + os.sep)
 
 
-def _which(name, path):
+def _which(name: str, path: str) -> "str | None":
     if "/" in name:
         return name if os.path.isfile(name) and os.access(name, os.X_OK) else None
     for folder in path.split(os.pathsep):
@@ -775,7 +799,7 @@ def _which(name, path):
     return None
 
 
-def start_build(python, plugin_root, data_dir, environ) -> None:
+def start_build(python: str, plugin_root: str, data_dir: str, environ: "dict[str, str]") -> None:
     """Start `build` detached (its own session: it outlives the hook and the client's session)."""
     import subprocess
 
@@ -829,7 +853,7 @@ def hook_main() -> None:
     sys.stdout.flush()
 
 
-def _session_id(payload):
+def _session_id(payload: bytes) -> "str | None":
     if b'"session_id"' not in payload:
         return None
     import json
@@ -845,7 +869,13 @@ def _session_id(payload):
 # the set-up itself (a detached process)
 
 
-def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VERIFY_MODULES) -> int:
+def build(
+    plugin_root: str,
+    data_dir: str,
+    environ: "dict[str, str] | None" = None,
+    now: "Callable[[], float]" = time.time,
+    verify_modules: "Iterable[str]" = VERIFY_MODULES,
+) -> int:
     """Build the environment for this plugin version's dependencies, then switch `current` to
     it and remove the others. One at a time (the lock); a failure leaves `current` as it was.
     Returns 0 when the environment is ready (or another set-up is building), 1 on failure."""
@@ -918,7 +948,16 @@ def build(plugin_root, data_dir, environ=None, now=time.time, verify_modules=VER
         os.close(lock_fd)
 
 
-def _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modules, log):
+def _make_env(
+    python: str,
+    target: str,
+    deps: "list[str]",
+    plugin_root: str,
+    data_dir: str,
+    environ: "dict[str, str]",
+    verify_modules: "Iterable[str]",
+    log: "TextIO",
+) -> "str | None":
     """Create the venv, install the dependencies, verify; None, or the reason it failed."""
     import errno
     import subprocess
@@ -983,7 +1022,7 @@ def _make_env(python, target, deps, plugin_root, data_dir, environ, verify_modul
     return None
 
 
-def _write_marker(target, key, deps, python, started) -> None:
+def _write_marker(target: str, key: str, deps: "list[str]", python: str, started: float) -> None:
     _write_json(
         os.path.join(target, MARKER),
         {
@@ -997,11 +1036,11 @@ def _write_marker(target, key, deps, python, started) -> None:
     )
 
 
-def _switch(data_dir, relative) -> None:
+def _switch(data_dir: str, relative: str) -> None:
     _write_text(os.path.join(data_dir, CURRENT), relative + "\n")
 
 
-def _remove_stale(data_dir, keep, shutil) -> None:
+def _remove_stale(data_dir: str, keep: "str | None", shutil: "ModuleType") -> None:
     """Every environment but `keep` ('envs/<name>'), and temp files a killed set-up left. The
     removal also retires the warm worker that ran in an old environment (it watches its own)."""
     folder = os.path.join(data_dir, ENVS)
@@ -1021,13 +1060,13 @@ def _remove_stale(data_dir, keep, shutil) -> None:
                 pass
 
 
-def _write_json(path, data) -> None:
+def _write_json(path: str, data: object) -> None:
     import json
 
     _write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
-def private_folder(path) -> None:
+def private_folder(path: str) -> None:
     """A folder of the data folder (or the data folder itself), this user's alone: made 0700, and
     tightened to 0700 when an earlier version left it readable by others (setup.json and
     setup.log say what the set-up ran, with paths and the pip index; told/ names sessions)."""
@@ -1040,7 +1079,7 @@ def private_folder(path) -> None:
         pass
 
 
-def _open_private(path, flags):
+def _open_private(path: str, flags: int) -> int:
     """os.open of a data-folder file, 0600 however it was made before."""
     fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
@@ -1050,13 +1089,13 @@ def _open_private(path, flags):
     return fd
 
 
-def _write_private(path, text) -> None:
+def _write_private(path: str, text: str) -> None:
     fd = _open_private(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
 
 
-def _write_text(path, text, durable: bool = True) -> None:
+def _write_text(path: str, text: str, durable: bool = True) -> None:
     """The plugin data folder's files, written whole (state/atomic.py), this user's alone (0600 in
     a 0700 folder)."""
     from deliberation.state import atomic
@@ -1067,7 +1106,7 @@ def _write_text(path, text, durable: bool = True) -> None:
     atomic.write(path, text.encode("utf-8"), mode=0o600, durable=durable, make_parent=None)
 
 
-def _write_status(data_dir, record) -> None:
+def _write_status(data_dir: str, record: "dict[str, Any]") -> None:
     record = dict(record)
     record["schema_version"] = 1
     _write_json(os.path.join(data_dir, STATUS), record)
@@ -1077,7 +1116,7 @@ def _write_status(data_dir, record) -> None:
 # a hook that lacks a dependency (hook_runner's error handler)
 
 
-def dependency_message(exc, environ, now, prefix=None):
+def dependency_message(exc: BaseException, environ: "dict[str, str]", now: float, prefix: "str | None" = None) -> "str | None":
     """The warning of a hook whose interpreter lacks a dependency, in the plugin form (None
     outside it: then install.sh is the way). When the hook ran in the plugin's own environment,
     that environment is marked broken, so the next session start builds a new one."""
@@ -1121,7 +1160,7 @@ def dependency_message(exc, environ, now, prefix=None):
     )
 
 
-def main(argv):
+def main(argv: "list[str]") -> int:
     lib = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if lib not in sys.path:  # run as a script with -I: the package is not on the path yet
         sys.path.insert(0, lib)

@@ -21,13 +21,17 @@ only: the prompt hook's fast path asks `command_files`.
 import os
 import stat
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Mapping
+
 AGENT_LIMIT = 64 * 1024  # an agent file is a few KiB
 SCRIPT_LIMIT = 512 * 1024  # as app/workflow_files.MAX_SCRIPT
 MAX_FILES = 400  # files looked at per folder tree; past it the scan says so (None)
 MAX_DEPTH = 6  # sub-folders under .claude/agents
 
 
-def folders(project, home=None, user: bool = True):
+def folders(project: str, home: "str | None" = None, user: bool = True) -> "list[str]":
     """The `.claude` folders the client reads names from, nearest first: the project's, every
     folder's above it (not the home folder's: that is the user's own, listed last when `user`)."""
     out = []
@@ -45,13 +49,13 @@ def folders(project, home=None, user: bool = True):
     return out
 
 
-def home_of(environ):
+def home_of(environ: "Mapping[str, str] | None") -> "str | None":
     """The client's home folder (HOME stays the client's: a project's settings cannot set it)."""
     home = (environ or {}).get("HOME")
     return home if home and os.path.isabs(home) else None
 
 
-def _read(path, limit):
+def _read(path: str, limit: int) -> "bytes | None":
     from deliberation.state import safe_read
 
     try:
@@ -60,7 +64,7 @@ def _read(path, limit):
         return None
 
 
-def _lexists(path) -> bool:
+def _lexists(path: str) -> bool:
     try:
         os.lstat(path)
         return True
@@ -68,7 +72,7 @@ def _lexists(path) -> bool:
         return False
 
 
-def _scan(top, suffix, depth, out, budget) -> None:
+def _scan(top: str, suffix: str, depth: int, out: "list[tuple[str, bytes | None]]", budget: "list[int]") -> None:
     """Files under `top` ending in `suffix` (`depth` levels of sub-folders), with their bytes."""
     try:
         entries = sorted(os.scandir(top), key=lambda e: e.name)
@@ -95,23 +99,23 @@ def _scan(top, suffix, depth, out, budget) -> None:
             out.append((path, None))  # a linked folder: the client follows it, the plugin does not
 
 
-def agent_files(project, home=None):
+def agent_files(project: str, home: "str | None" = None) -> "list[tuple[str, bytes | None]]":
     """(path, bytes or None) of every agent file the client may resolve a bare type from."""
-    out = []
+    out: "list[tuple[str, bytes | None]]" = []
     for folder in folders(project, home):
         _scan(os.path.join(folder, "agents"), ".md", MAX_DEPTH, out, [MAX_FILES])
     return out
 
 
-def workflow_files(project, home=None):
+def workflow_files(project: str, home: "str | None" = None) -> "list[tuple[str, bytes | None]]":
     """(path, bytes or None) of every saved workflow the client may resolve a name from."""
-    out = []
+    out: "list[tuple[str, bytes | None]]" = []
     for folder in folders(project, home):
         _scan(os.path.join(folder, "workflows"), ".js", 0, out, [MAX_FILES])
     return out
 
 
-def command_paths(name):
+def command_paths(name: str) -> "list[str]":
     """The paths below a `.claude` folder that define the slash command or skill `name`: a `:`
     of the name is a sub-folder or stays in the file name (`deliberation:deliberate` →
     commands/deliberation/deliberate.md, commands/deliberation:deliberate.md), and a skill is
@@ -129,7 +133,7 @@ def command_paths(name):
     return out
 
 
-def command_files(project, name, home=None):
+def command_files(project: str, name: str, home: "str | None" = None) -> "list[str]":
     """Every file of the project (or a folder above it) that would answer `/name` in place of
     the plugin's command: an entry of any kind counts (a link or a FIFO there is not the plugin's
     either). The user's own ~/.claude is not looked at: what the user wrote is the user's."""

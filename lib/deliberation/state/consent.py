@@ -25,6 +25,15 @@ import time
 from deliberation import defaults
 from deliberation.wire import hookio
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, TypeVar
+
+    from deliberation.state.paths import Layout
+
+    T = TypeVar("T")
+    Rule = Callable[[Any], "str | None"]  # a setting's rule: a committed value -> TIGHTENS | NEUTRAL | LOOSENS | None
+
 CONFIG_LIMIT = 1 << 20  # config.json: a real one is a few KiB
 TRUST_LIMIT = 8 << 20
 TRUST_VERSION = 1
@@ -33,14 +42,14 @@ TIGHTENS, NEUTRAL, LOOSENS = "tightens", "neutral", "loosens"
 ENV_OFF = "env.DELIBERATION"
 
 
-def default(dotted):
+def default(dotted: str) -> "Any":
     node = defaults.CONFIG
     for part in dotted.split("."):
         node = node[part]
     return node
 
 
-def _number(v):
+def _number(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -48,11 +57,11 @@ def _number(v):
 # take (validation drops it, and nothing waits for it)
 
 
-def fixed(name):
+def fixed(name: str) -> "Rule":
     """Any other value than the default loosens: both ways cost this user (a threshold either
     way triggers less or spends more; a budget either way runs more or checks less)."""
 
-    def rule(v):
+    def rule(v: "Any") -> "str | None":
         base = default(name)
         if _number(base) and not _number(v) or isinstance(base, (list, dict)) and not isinstance(v, type(base)):
             return None  # not a value of this setting: validation drops it
@@ -61,8 +70,8 @@ def fixed(name):
     return rule
 
 
-def higher_tightens(name):
-    def rule(v):
+def higher_tightens(name: str) -> "Rule":
+    def rule(v: "Any") -> "str | None":
         if not _number(v):
             return None
         base = default(name)
@@ -71,8 +80,8 @@ def higher_tightens(name):
     return rule
 
 
-def lower_tightens(name):
-    def rule(v):
+def lower_tightens(name: str) -> "Rule":
+    def rule(v: "Any") -> "str | None":
         if not _number(v):
             return None
         base = default(name)
@@ -81,10 +90,10 @@ def lower_tightens(name):
     return rule
 
 
-def flag(name):
+def flag(name: str) -> "Rule":
     """A switch whose default is the stricter side: the other value loosens."""
 
-    def rule(v):
+    def rule(v: "Any") -> "str | None":
         if not isinstance(v, bool):
             return None
         return NEUTRAL if v == default(name) else LOOSENS
@@ -92,10 +101,10 @@ def flag(name):
     return rule
 
 
-def flag_tightens(name):
+def flag_tightens(name: str) -> "Rule":
     """A switch whose other value is the stricter side."""
 
-    def rule(v):
+    def rule(v: "Any") -> "str | None":
         if not isinstance(v, bool):
             return None
         return NEUTRAL if v == default(name) else TIGHTENS
@@ -103,8 +112,8 @@ def flag_tightens(name):
     return rule
 
 
-def choice(name, tightening):
-    def rule(v):
+def choice(name: str, tightening: "tuple[str, ...]") -> "Rule":
+    def rule(v: "Any") -> "str | None":
         if not isinstance(v, str):
             return None
         return NEUTRAL if v == default(name) else TIGHTENS if v in tightening else LOOSENS
@@ -112,39 +121,39 @@ def choice(name, tightening):
     return rule
 
 
-def unset(name):
+def unset(name: str) -> "Rule":
     """A replacement table (vocabularies, keywords, class tags): any table loosens."""
 
-    def rule(v):
+    def rule(v: "Any") -> "str | None":
         return NEUTRAL if v is None or v == default(name) else LOOSENS
 
     return rule
 
 
-def neutral(_v):
+def neutral(_v: object) -> str:
     return NEUTRAL
 
 
-def _markers(v):
+def _markers(v: object) -> "str | None":
     if not isinstance(v, list):
         return None
     markers = {m for m in v if isinstance(m, str) and m}
     return NEUTRAL if markers == set(default("trigger.force_markers")) else LOOSENS
 
 
-def _terms(v):
+def _terms(v: object) -> "str | None":
     if not isinstance(v, dict):
         return None
     return NEUTRAL if not any(isinstance(t, dict) and t for t in v.values()) else LOOSENS
 
 
-def _list_loosens(v):
+def _list_loosens(v: object) -> "str | None":
     if not isinstance(v, list):
         return None
     return LOOSENS if v else NEUTRAL
 
 
-def _thresholds(v):
+def _thresholds(v: object) -> "str | None":
     """Each task type's consensus bar: higher tightens, lower loosens."""
     if not isinstance(v, dict):
         return None
@@ -160,7 +169,7 @@ def _thresholds(v):
     return out
 
 
-def _pairs(v):
+def _pairs(v: object) -> "str | None":
     """Conflicting persona pairs: adding pairs tightens (more to be suspicious of), dropping one loosens."""
     if not isinstance(v, list):
         return None
@@ -169,7 +178,7 @@ def _pairs(v):
     return NEUTRAL if have == base else TIGHTENS if have > base else LOOSENS
 
 
-def _per_task_type(v):
+def _per_task_type(v: object) -> "str | None":
     """A task type dialled to depth "off" that the default deepens loosens; "on" tightens."""
     if not isinstance(v, dict):
         return None
@@ -179,7 +188,7 @@ def _per_task_type(v):
     return NEUTRAL if v == base else TIGHTENS
 
 
-def _risky_tools(v):
+def _risky_tools(v: object) -> "str | None":
     """Tools held while a decision awaits a person: every default one still held (and more) tightens."""
     names = hookio.tool_names(v)
     if names is None:
@@ -256,7 +265,7 @@ RULES = {
 }
 
 
-def settings():
+def settings() -> "list[str]":
     """Every setting of config.json, dotted: the defaults' leaves (a section's keys) and the
     config's own version."""
     out = ["schema_version"]
@@ -268,7 +277,7 @@ def settings():
     return out
 
 
-def verdict(name, value):
+def verdict(name: str, value: object) -> "str | None":
     """TIGHTENS / NEUTRAL / LOOSENS for a committed value (None: not a value it takes); a
     setting with no rule loosens until classified."""
     rule = RULES.get(name)
@@ -282,24 +291,24 @@ class Item(object):
 
     __slots__ = ("name", "value")
 
-    def __init__(self, name, value) -> None:
+    def __init__(self, name: str, value: "Any") -> None:
         self.name, self.value = name, value
 
     def __repr__(self) -> str:
         return "Item(%r, %r)" % (self.name, self.value)
 
-    def pair(self):
+    def pair(self) -> "tuple[str, Any]":
         """(name, value): what the config cache keeps and the text layer words."""
         return (self.name, self.value)
 
-    def digest(self):
+    def digest(self) -> str:
         import hashlib
 
         text = json.dumps(self.value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(("%s=%s" % (self.name, text)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def get(raw, dotted):
+def get(raw: object, dotted: str) -> "Any":
     node = raw
     for part in dotted.split("."):
         if not isinstance(node, dict) or part not in node:
@@ -308,7 +317,7 @@ def get(raw, dotted):
     return node
 
 
-def _present(raw, dotted):
+def _present(raw: object, dotted: str) -> "tuple[bool, Any]":
     node = raw
     for part in dotted.split("."):
         if not isinstance(node, dict) or part not in node:
@@ -317,7 +326,7 @@ def _present(raw, dotted):
     return True, node
 
 
-def requested(raw):
+def requested(raw: object) -> "list[Item]":
     """The settings of a raw config (config.json as parsed) that wait for approval: every value
     that loosens, and every value of a setting no rule classifies."""
     if not isinstance(raw, dict):
@@ -333,7 +342,7 @@ def requested(raw):
 OFF_WORDS = frozenset({"off", "0", "false", "no"})  # core.off_switch.OFF_WORDS (state cannot import core)
 
 
-def env_item(layout):
+def env_item(layout: "Layout") -> "Item | None":
     """The DELIBERATION off word a project's `.claude/settings.json` (or settings.local.json, which
     the client gives precedence) puts in its `env`, as an Item waiting like a setting; None when
     neither sets one."""
@@ -350,20 +359,20 @@ def env_item(layout):
     return found
 
 
-def env_off_approved(layout, environ=None):
+def env_off_approved(layout: "Layout", environ: "dict[str, str] | None" = None) -> bool:
     """Whether this user approved the project's settings switching the plugin off."""
     item = env_item(layout)
     return item is not None and approvals(layout, environ).get(ENV_OFF) == item.digest()
 
 
-def requested_all(layout):
+def requested_all(layout: "Layout") -> "list[Item]":
     """Every committed value that waits in this project: config.json's, and its settings' env off."""
     items = requested(read_raw(layout))
     off = env_item(layout)
     return items + ([off] if off is not None else [])
 
 
-def items_of(pairs):
+def items_of(pairs: object) -> "list[Item] | None":
     """The Items of what the config cache keeps ([[name, value], ...]); None when it is not that."""
     if not isinstance(pairs, list):
         return None
@@ -379,11 +388,11 @@ def items_of(pairs):
 # -- the approvals, in this user's own folder -----------------------------------------------------
 
 
-def _project_key(layout):
+def _project_key(layout: "Layout") -> str:
     return os.path.realpath(layout.project)
 
 
-def _trust_path(environ, layout, create: bool = False):
+def _trust_path(environ: "dict[str, str]", layout: "Layout", create: bool = False) -> str:
     from deliberation.state import user_data
 
     if create:
@@ -392,7 +401,7 @@ def _trust_path(environ, layout, create: bool = False):
     return os.path.join(base, user_data.TRUSTED)
 
 
-def _env(environ):
+def _env(environ: "dict[str, str] | None") -> "dict[str, str]":
     if environ is not None:
         return environ
     from deliberation.state.paths import hook_env
@@ -400,7 +409,7 @@ def _env(environ):
     return hook_env()
 
 
-def stamp(layout, environ=None):
+def stamp(layout: "Layout", environ: "dict[str, str] | None" = None) -> "int | list[int]":
     """What the config cache depends on besides config.json: the approvals file's identity."""
     try:
         st = os.lstat(_trust_path(_env(environ), layout))
@@ -409,7 +418,7 @@ def stamp(layout, environ=None):
     return [st.st_ino, st.st_size, st.st_mtime_ns]
 
 
-def _read_trust(path):
+def _read_trust(path: str) -> "dict[str, Any]":
     from deliberation.state import safe_read
 
     try:
@@ -421,14 +430,14 @@ def _read_trust(path):
     return data
 
 
-def approvals(layout, environ=None):
+def approvals(layout: "Layout", environ: "dict[str, str] | None" = None) -> "dict[str, Any]":
     """{setting: digest} this user approved for this project."""
     entry = _read_trust(_trust_path(_env(environ), layout)).get("projects", {}).get(_project_key(layout))
     settings = entry.get("settings") if isinstance(entry, dict) else None
     return {k: v.get("sha256") for k, v in settings.items() if isinstance(v, dict)} if isinstance(settings, dict) else {}
 
 
-def split(raw, layout, environ=None):
+def split(raw: object, layout: "Layout", environ: "dict[str, str] | None" = None) -> "tuple[list[Item], list[Item]]":
     """(approved, pending) items of a raw config."""
     items = requested(raw)
     if not items:
@@ -438,7 +447,7 @@ def split(raw, layout, environ=None):
     return approved, [i for i in items if ok.get(i.name) != i.digest()]
 
 
-def read_raw(layout):
+def read_raw(layout: "Layout") -> "dict[str, Any]":
     """config.json as parsed ({} when absent or unreadable: consent is about what is there)."""
     from deliberation.state import safe_read
 
@@ -449,7 +458,7 @@ def read_raw(layout):
     return raw if isinstance(raw, dict) else {}
 
 
-def pending(layout, environ=None):
+def pending(layout: "Layout", environ: "dict[str, str] | None" = None) -> "list[Item]":
     """What waits for this user's approval: config.json's settings and the settings' env off."""
     waiting = split(read_raw(layout), layout, environ)[1]
     off = env_item(layout)
@@ -458,7 +467,7 @@ def pending(layout, environ=None):
     return waiting
 
 
-def is_strict(layout, environ=None):
+def is_strict(layout: "Layout", environ: "dict[str, str] | None" = None) -> bool:
     """config.json asks for strict mode and this user approved it (read without the models: a
     hook that failed before its config was resolved decides with this)."""
     raw = read_raw(layout)
@@ -468,7 +477,7 @@ def is_strict(layout, environ=None):
     return any(i.name == "strict" for i in approved)
 
 
-def _write_trust(path, data) -> None:
+def _write_trust(path: str, data: "dict[str, Any]") -> None:
     tmp = "%s.tmp-%d-%s" % (path, os.getpid(), os.urandom(4).hex())
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
@@ -479,7 +488,7 @@ def _write_trust(path, data) -> None:
     os.replace(tmp, path)
 
 
-def _change(layout, environ, edit):
+def _change(layout: "Layout", environ: "dict[str, str] | None", edit: "Callable[[dict[str, Any]], T]") -> "T":
     import fcntl
 
     path = _trust_path(_env(environ), layout, create=True)
@@ -495,13 +504,13 @@ def _change(layout, environ, edit):
         os.close(lock)
 
 
-def approve(layout, environ=None, now=None):
+def approve(layout: "Layout", environ: "dict[str, str] | None" = None, now: "float | None" = None) -> "list[Item]":
     """Approve every setting the project asks for now (config.json's, its settings' env off), as
     it is now; returns them."""
     items = requested_all(layout)
     at = time.time() if now is None else now
 
-    def edit(projects):
+    def edit(projects: "dict[str, Any]") -> "list[Item]":
         projects[_project_key(layout)] = {
             "approved_at": at,
             "settings": {i.name: {"sha256": i.digest(), "value": i.value} for i in items},
@@ -511,12 +520,12 @@ def approve(layout, environ=None, now=None):
     return _change(layout, environ, edit)
 
 
-def revoke(layout, environ=None):
+def revoke(layout: "Layout", environ: "dict[str, str] | None" = None) -> bool:
     """Forget this project's approvals (its settings wait again); True when there were some."""
     return _change(layout, environ, lambda projects: projects.pop(_project_key(layout), None) is not None)
 
 
-def effective(cfg, base, items):
+def effective(cfg: "dict[str, Any]", base: "dict[str, Any]", items: "Iterable[Item]") -> "dict[str, Any]":
     """`cfg` (the validated config as a dict) with each pending item's setting at its default."""
     out = json.loads(json.dumps(cfg))
     for item in items:

@@ -23,6 +23,13 @@ import os
 import stat
 import time
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Callable, Iterator
+
+    from deliberation.state.paths import Layout
+    from deliberation.wire import hookio
+
 RERUN_WINDOW_BYTES = 16 << 20  # how far back a re-run looks for its own event
 RECORD_CAP_BYTES = 1 << 20  # a record larger than this keeps only its payload's ids (each field is cut already)
 
@@ -51,12 +58,12 @@ ID_KEYS = frozenset(
 ID_CHARS = 200
 
 
-def bounded(value, cap: int, path: str = "") -> "tuple[object, dict[str, int]]":
+def bounded(value: object, cap: int, path: str = "") -> "tuple[object, dict[str, int]]":
     """`value` with every string longer than `cap` characters cut to `cap`, and {field path: full
     length} of the cut ones (`tool_input.prompt`, `tool_response.content[0].text`)."""
     cut: "dict[str, int]" = {}
 
-    def walk(v, where: str):
+    def walk(v: object, where: str) -> object:
         if isinstance(v, str):
             if len(v) > cap:
                 cut[where or "(value)"] = len(v)
@@ -71,7 +78,7 @@ def bounded(value, cap: int, path: str = "") -> "tuple[object, dict[str, int]]":
     return walk(value, path), cut
 
 
-def ids_only(value):
+def ids_only(value: object) -> object:
     """What a session without a deliberation keeps of a payload: its ids, names, flags and numbers
     (the strings of ID_KEYS, each at most ID_CHARS), nothing anyone wrote."""
     if isinstance(value, dict):
@@ -93,7 +100,7 @@ def ids_only(value):
 
 
 def make_record(
-    event,
+    event: "hookio.Event",
     payload: dict,
     answer: dict,
     notes: "list[str] | None",
@@ -190,7 +197,7 @@ def drop_torn_tail(fd: int) -> int:
     return end
 
 
-def lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
+def lines_backwards(path: str, max_bytes: int, block: int = 1 << 16) -> "Iterator[bytes]":
     """The complete lines of the last `max_bytes` of a file, last line first (opened through
     safe_read: no link followed, a regular file only, never blocking)."""
     from deliberation.state.safe_read import open_file
@@ -207,7 +214,7 @@ def lines_backwards(path: str, max_bytes: int, block: int = 1 << 16):
         yield from lines_backwards_of(fh, size, max_bytes, block)
 
 
-def lines_backwards_of(fh, size: int, max_bytes: int, block: int = 1 << 16):
+def lines_backwards_of(fh: "BinaryIO", size: int, max_bytes: int, block: int = 1 << 16) -> "Iterator[bytes]":
     """The complete lines of the last `max_bytes` of the open file `fh` of `size` bytes, last
     line first, read in blocks from the end."""
     end, start_limit, carry = size, max(0, size - max_bytes), b""
@@ -223,7 +230,7 @@ def lines_backwards_of(fh, size: int, max_bytes: int, block: int = 1 << 16):
                 yield line
 
 
-def sealed_lines_backwards(layout, path: str, max_bytes: int):
+def sealed_lines_backwards(layout: "Layout", path: str, max_bytes: int) -> "Iterator[bytes]":
     """`lines_backwards`, only the lines this user's plugin sealed, each without its seal: a line
     a repository committed (or anyone else wrote) is not this user's event and is skipped."""
     from deliberation.state import seal, user_data
@@ -247,7 +254,7 @@ def record_time(record: dict) -> "float | None":
     return at if at - at == 0.0 else None  # not inf, not nan
 
 
-def turn_records(layout, path: str, since: "float | None", max_bytes: int):
+def turn_records(layout: "Layout", path: str, since: "float | None", max_bytes: int) -> "Iterator[dict[str, Any]]":
     """The records of this user's event log back to the turn's prompt, last first: each line this
     user's plugin sealed that decodes to an object with a numeric `at`, until the first one older
     than `since` (the turn's pending prompt's time; None: no bound but `max_bytes`).
@@ -285,12 +292,15 @@ def has_lines(path: str, lines: bytes, window: int = RERUN_WINDOW_BYTES) -> bool
     return False
 
 
-def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES, opener=None) -> "dict | None":
+def find_event(
+    path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYTES, opener: "Callable[[bytes], bytes | None] | None" = None
+) -> "dict | None":
     """The logged record of event `event_id`, searched from the end; with `opener`
     (seal.line_opener), only a line this user's plugin sealed counts."""
     if not event_id:
         return None
     needle = fastjson.dumps(event_id).encode()
+    line: "bytes | None"  # a line of the file, then (with `opener`) its body or None
     for line in lines_backwards(path, window):
         if needle not in line:
             continue
@@ -307,7 +317,7 @@ def find_event(path: str, event_id: "str | None", window: int = RERUN_WINDOW_BYT
     return None
 
 
-def logged_answer(layout, session_id: str, event_id: "str | None"):
+def logged_answer(layout: "Layout", session_id: str, event_id: "str | None") -> "hookio.Answer | None":
     """The Answer an already-committed event was given, or None when it was not committed."""
     from deliberation.wire import hookio
     from deliberation.state import seal
@@ -339,8 +349,8 @@ def logged_answer(layout, session_id: str, event_id: "str | None"):
 
 
 def log_line(
-    layout,
-    event,
+    layout: "Layout",
+    event: "hookio.Event",
     payload: dict,
     answer: dict,
     notes: "list[str] | None" = None,
@@ -368,7 +378,7 @@ def log_line(
     in_session_dir(path, lambda: append_line(path, seal.seal_lines(layout, path, json_line(record))))
 
 
-def in_session_dir(path: str, write) -> None:
+def in_session_dir(path: str, write: "Callable[[], object]") -> None:
     """Run `write` with the file's folder in place; once more if the folder vanished meanwhile
     (a prune of a session idle for weeks, racing this session's return)."""
     from deliberation.state.paths import make_dirs
@@ -384,7 +394,7 @@ def in_session_dir(path: str, write) -> None:
 # -- the turn's prompt, kept aside ------------------------------------------------------------
 
 
-def keep_pending_prompt(layout, session_id: str, record: dict) -> None:
+def keep_pending_prompt(layout: "Layout", session_id: str, record: dict) -> None:
     """Keep a prompt's record in `sessions/<sid>/prompt.json` (replacing the last one) instead of
     the log: it goes into the log only when a deliberation opens in this turn (no fsync:
     a prompt lost to a power cut only loses the deliberation its question)."""
@@ -395,7 +405,7 @@ def keep_pending_prompt(layout, session_id: str, record: dict) -> None:
     in_session_dir(path, lambda: atomic.write(path, data, durable=False, make_parent=None))
 
 
-def pending_prompt_file(layout, path: str, record: dict) -> bytes:
+def pending_prompt_file(layout: "Layout", path: str, record: dict) -> bytes:
     """The bytes of prompt.json holding `record`, sealed for this user (a committed prompt.json
     is not this user's prompt: `pending_prompt` ignores it)."""
     from deliberation import SCHEMA_VERSION
@@ -404,7 +414,7 @@ def pending_prompt_file(layout, path: str, record: dict) -> bytes:
     return seal.seal_file(layout, path, json_line({"schema_version": SCHEMA_VERSION, "record": record}))
 
 
-def pending_prompt(layout, session_id: str) -> "dict | None":
+def pending_prompt(layout: "Layout", session_id: str) -> "dict | None":
     """The record `keep_pending_prompt` kept, when it reads as one (a UserPromptSubmit with a prompt)."""
     from deliberation.state import seal, user_data
 
@@ -425,7 +435,7 @@ def pending_prompt(layout, session_id: str) -> "dict | None":
     return record
 
 
-def drop_pending_prompt(layout, session_id: str) -> None:
+def drop_pending_prompt(layout: "Layout", session_id: str) -> None:
     """The turn ended without a deliberation: forget its prompt, and the session's folder when
     nothing else is in it (a session of plain work leaves nothing behind)."""
     try:

@@ -59,7 +59,7 @@ def session_state(layout: Layout, session_id: str) -> "dict | None":
     return state_json(layout, layout.session_state(session_id))
 
 
-def cache_key(st: os.stat_result, approvals: int = 0) -> list:
+def cache_key(st: os.stat_result, approvals: "int | list[int]" = 0) -> list:
     """What the config cache is valid for: this config.json (size, mtime), this user's
     approvals file (consent.stamp) and this code's models — a cache written by another plugin
     version is resolved again."""

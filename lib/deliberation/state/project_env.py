@@ -12,6 +12,10 @@ importable by an old python3 (plugin_env runs before any environment exists).
 from deliberation.wire import fastjson
 import os
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping
+
 SETTINGS_FILES = (os.path.join(".claude", "settings.json"), os.path.join(".claude", "settings.local.json"))
 SETTINGS_LIMIT = 1 << 20
 
@@ -22,16 +26,16 @@ class Supplied(object):
 
     __slots__ = ("names", "unknown", "files")
 
-    def __init__(self, names=(), unknown: str = "", files=()) -> None:
+    def __init__(self, names: "Iterable[str]" = (), unknown: str = "", files: "Iterable[str]" = ()) -> None:
         self.names = frozenset(names)
         self.unknown = unknown
         self.files = tuple(files)
 
-    def chose(self, name):
+    def chose(self, name: str) -> bool:
         """True when the project chose `name` (or its settings could not be read)."""
         return bool(self.unknown) or name in self.names
 
-    def own(self, environ, name):
+    def own(self, environ: "Mapping[str, str]", name: str) -> "str | None":
         """environ[name] when the user chose it, else None."""
         value = environ.get(name)
         if value is None or self.chose(name):
@@ -39,7 +43,7 @@ class Supplied(object):
         return value
 
 
-def settings_env(project, rel):
+def settings_env(project: str, rel: str) -> "tuple[dict[str, Any] | None, str]":
     """The `env` object of one settings file of the project: (dict or None when absent, problem)."""
     from deliberation.state import safe_read
 
@@ -58,7 +62,7 @@ def settings_env(project, rel):
     return (env if isinstance(env, dict) else {}), ""
 
 
-def supplied(project, environ):
+def supplied(project: "str | None", environ: "Mapping[str, str]") -> "Supplied":
     """The variables of `environ` that the project's settings files supplied (see the module
     docstring). `project` None: no project, nothing supplied."""
     if not project:
@@ -77,7 +81,7 @@ def supplied(project, environ):
     return Supplied(names, "; ".join(problems), files)
 
 
-def note(ignored, supplied_by) -> str:
+def note(ignored: "Iterable[str]", supplied_by: "Supplied") -> str:
     """The sentence that says which variables were ignored and why (for a person)."""
     if not ignored:
         return ""

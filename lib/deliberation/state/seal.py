@@ -20,6 +20,12 @@ try:
 except ImportError:  # pragma: no cover
     from hmac import compare_digest as _same  # type: ignore[no-redef]  # the same function, public name
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from deliberation.state.paths import Layout
+
 HEX = 32
 _CONTEXT = b"deliberation-seal/1\0"
 _FORMS = ((b',\n  "mac": "', b"\n}"), (b',"mac":"', b"}"))
@@ -65,7 +71,7 @@ class Unsealed(ValueError):
     """A runtime file without a valid seal: not written by this user's plugin."""
 
 
-def _mac(key, rel, body):
+def _mac(key: bytes, rel: str, body: bytes) -> bytes:
     return (
         _blake2b(_CONTEXT + rel.encode("utf-8", "surrogateescape") + b"\0" + body, key=key[:64], digest_size=HEX // 2)
         .hexdigest()
@@ -73,7 +79,7 @@ def _mac(key, rel, body):
     )
 
 
-def seal(key, rel, data):
+def seal(key: bytes, rel: str, data: bytes) -> bytes:
     """`data` (one JSON object, as serialised) with its seal for the place `rel`."""
     stripped = data.rstrip(b" \t\r\n")
     trail = data[len(stripped) :]
@@ -84,7 +90,7 @@ def seal(key, rel, data):
     raise ValueError("only a non-empty JSON object can be sealed")
 
 
-def split(data):
+def split(data: bytes) -> "tuple[bytes | None, bytes]":
     """(the seal's hex digits, the bytes without the seal), or (None, data) when there is none."""
     stripped = data.rstrip(b" \t\r\n")
     trail = data[len(stripped) :]
@@ -100,7 +106,7 @@ def split(data):
     return None, data
 
 
-def unseal(key, rel, data):
+def unseal(key: bytes, rel: str, data: bytes) -> "bytes | None":
     """The bytes as written before sealing when `data` carries this key's seal for `rel`, else None."""
     digits, body = split(data)
     if digits is None or not _same(digits, _mac(key, rel, body)):
@@ -108,17 +114,17 @@ def unseal(key, rel, data):
     return body
 
 
-def is_sealed_by(key, rel, data) -> bool:
+def is_sealed_by(key: bytes, rel: str, data: bytes) -> bool:
     return unseal(key, rel, data) is not None
 
 
-def rel_of(layout, path):
+def rel_of(layout: "Layout", path: str) -> str:
     """The place of `path` in the state folder ('/' separated), the seal's context."""
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(layout.root))
     return rel.replace(os.sep, "/")
 
 
-def key_for(layout):
+def key_for(layout: "Layout") -> bytes:
     """This user's key (raises user_data.Unavailable); the hook's own environment decides where
     it lives, in the warm worker the request's."""
     from deliberation.state import user_data
@@ -127,11 +133,11 @@ def key_for(layout):
     return user_data.key(hook_env(), layout.project)
 
 
-def seal_file(layout, path, data):
+def seal_file(layout: "Layout", path: str, data: bytes) -> bytes:
     return seal(key_for(layout), rel_of(layout, path), data)
 
 
-def unseal_file(layout, path, data):
+def unseal_file(layout: "Layout", path: str, data: bytes) -> bytes:
     """unseal() for a file of `layout`'s state folder; raises Unsealed."""
     body = unseal(key_for(layout), rel_of(layout, path), data)
     if body is None:
@@ -139,7 +145,7 @@ def unseal_file(layout, path, data):
     return body
 
 
-def read_runtime(layout, path, limit):
+def read_runtime(layout: "Layout", path: str, limit: int) -> bytes:
     """The bytes of a state file as its writer serialised them: read safely (safe_read, inside
     the project, at most `limit` bytes) and, unless it is one of the team's shared files, with
     its seal checked and removed. Raises FileNotFoundError, safe_read.Refused (an OSError),
@@ -152,13 +158,13 @@ def read_runtime(layout, path, limit):
     return unseal_file(layout, path, raw)
 
 
-def seal_lines(layout, path, lines):
+def seal_lines(layout: "Layout", path: str, lines: bytes) -> bytes:
     """Every newline-terminated JSON line of `lines` sealed for the file `path`."""
     key, rel = key_for(layout), rel_of(layout, path)
     return b"".join(seal(key, rel, line) + b"\n" for line in lines.split(b"\n") if line.strip())
 
 
-def line_opener(layout, path):
+def line_opener(layout: "Layout", path: str) -> "Callable[[bytes], bytes | None]":
     """A function: one line of `path` (bytes, no newline) → its bytes without the seal, or None."""
     key, rel = key_for(layout), rel_of(layout, path)
     return lambda line: unseal(key, rel, line)

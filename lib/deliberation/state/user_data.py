@@ -18,6 +18,10 @@ import errno
 import os
 import stat
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Mapping
+
 DIRNAME = "claude-deliberation"
 KEY = "key"
 TRUSTED = "trusted.json"
@@ -29,7 +33,7 @@ class Unavailable(Exception):
     """This user's folder cannot be used (the message says why and what to do)."""
 
 
-def home():
+def home() -> str:
     """The user's home from the password database ($HOME when there is no entry)."""
     try:
         import pwd
@@ -39,7 +43,7 @@ def home():
         return os.environ.get("HOME") or "/"
 
 
-def location(environ, project=None):
+def location(environ: "Mapping[str, str]", project: "str | None" = None) -> "tuple[str, str]":
     """(the folder, a note when DELIBERATION_USER_DATA was ignored)."""
     chosen = environ.get(ENV)
     if chosen:
@@ -55,7 +59,7 @@ def location(environ, project=None):
     return os.path.join(home(), ".local", "share", DIRNAME), ""
 
 
-def _check(path):
+def _check(path: str) -> None:
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
         raise Unavailable(
@@ -70,7 +74,7 @@ def _check(path):
         os.chmod(path, 0o700)  # ours: tighten it
 
 
-def folder(environ, project=None, create: bool = True):
+def folder(environ: "Mapping[str, str]", project: "str | None" = None, create: bool = True) -> str:
     """This user's folder, checked (and created 0700); raises Unavailable."""
     path, _note = location(environ, project)
     try:
@@ -89,7 +93,7 @@ def folder(environ, project=None, create: bool = True):
 _KEYS: "dict[str, tuple[tuple[int, int, int], bytes]]" = {}  # path → (its stat, the key)
 
 
-def key(environ, project=None):
+def key(environ: "Mapping[str, str]", project: "str | None" = None) -> bytes:
     """The key that seals this user's runtime files (made on first use)."""
     base = folder(environ, project)
     path = os.path.join(base, KEY)
@@ -126,7 +130,7 @@ def key(environ, project=None):
     return data
 
 
-def _make_key(path):
+def _make_key(path: str) -> None:
     """Write a new key under a temp name and link it into place: two hooks that start at once
     agree on one key (the second link fails and that hook reads the first one's)."""
     tmp = "%s.tmp-%d-%s" % (path, os.getpid(), os.urandom(4).hex())
@@ -148,7 +152,7 @@ def _make_key(path):
     _unlink(tmp)
 
 
-def _unlink(path) -> None:
+def _unlink(path: str) -> None:
     try:
         os.unlink(path)
     except OSError:

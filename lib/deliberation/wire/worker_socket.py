@@ -104,7 +104,7 @@ def socket_path(folder: str, lib: str, executable: str) -> str:
     return f"{folder}/w-{place:016x}.sock"
 
 
-def _from_folder(sock, method: str, path: str) -> None:
+def _from_folder(sock: "_socket.socket", method: str, path: str) -> None:
     """`sock.connect(path)` / `sock.bind(path)`, also for a path longer than a socket address
     holds: then from inside its folder, by its short name (the working directory is restored)."""
     if len(path.encode("utf-8", "surrogateescape")) <= MAX_PATH:
@@ -120,11 +120,11 @@ def _from_folder(sock, method: str, path: str) -> None:
         posix.close(here)
 
 
-def connect(sock, path: str) -> None:
+def connect(sock: "_socket.socket", path: str) -> None:
     _from_folder(sock, "connect", path)
 
 
-def bind(sock, path: str) -> None:
+def bind(sock: "_socket.socket", path: str) -> None:
     _from_folder(sock, "bind", path)
 
 
@@ -135,7 +135,7 @@ _LOCAL_PEERCRED = 0x001
 _XUCRED_SIZE = 76  # u_int cr_version; uid_t cr_uid; short cr_ngroups; gid_t cr_groups[16]
 
 
-def peer_uid(sock) -> "int | None":
+def peer_uid(sock: "_socket.socket") -> "int | None":
     """The user id of the process at the other end of a connected Unix socket; None when this
     platform offers no way to know (then the caller must not trust the peer)."""
     if hasattr(_socket, "SO_PEERCRED"):  # Linux: struct ucred {pid_t; uid_t; gid_t}
@@ -150,7 +150,7 @@ def peer_uid(sock) -> "int | None":
 _LOCAL_PEERPID = 0x002  # macOS <sys/un.h>
 
 
-def peer_pid(sock) -> "int | None":
+def peer_pid(sock: "_socket.socket") -> "int | None":
     """The process id at the other end of a connected Unix socket; None when this platform
     does not say (Linux: SO_PEERCRED's pid; macOS: LOCAL_PEERPID)."""
     try:
@@ -165,7 +165,7 @@ def peer_pid(sock) -> "int | None":
     return None
 
 
-def peer_is_me(sock) -> bool:
+def peer_is_me(sock: "_socket.socket") -> bool:
     try:
         uid = peer_uid(sock)
     except OSError:
