@@ -25,6 +25,7 @@ from deliberation.text import trigger as said
 
 TYPE_CHECKING = False  # mypy reads the block below; the fast path does not load `typing`
 if TYPE_CHECKING:
+    from typing import Iterable
     from collections.abc import Iterator
 
 DIMENSIONS = ("ambiguity", "complexity", "stakes", "context_dependence")
@@ -103,7 +104,7 @@ _MANY = _Lazy(
 _LOOKUP = _Lazy(r"\s*(?:is|are)\s+there\b(?!\s+(?:a|any)\s+(?:reason|risk|danger|downside|way\s+back))", re.I)
 
 
-def _vocabulary(dim: str, vocabularies, extra_terms) -> "dict[str, float]":
+def _vocabulary(dim: str, vocabularies: "dict | None", extra_terms: "dict | None") -> "dict[str, float]":
     base = BUILTIN_VOCABULARIES[dim]
     if vocabularies and dim in vocabularies and vocabularies[dim] is not None:
         base = vocabularies[dim]
@@ -112,7 +113,7 @@ def _vocabulary(dim: str, vocabularies, extra_terms) -> "dict[str, float]":
     return base
 
 
-def _noisy_or(weights) -> float:
+def _noisy_or(weights: "Iterable[float]") -> float:
     miss = 1.0
     for w in weights:
         miss *= 1.0 - min(max(float(w), 0.0), 1.0)
@@ -277,7 +278,7 @@ def _damper(dim: str, norm: str) -> "tuple[str, float] | None":
     return term, table[term]
 
 
-def score(prompt: str, vocabularies=None, extra_terms=None) -> dict:
+def score(prompt: str, vocabularies: "dict | None" = None, extra_terms: "dict | None" = None) -> dict:
     """{ambiguity, complexity, stakes, context_dependence: float in [0,1], matched: {dim: [terms]}}.
 
     `vocabularies` replaces a dimension's built-in terms ({dim: {term: weight}}), `extra_terms`
@@ -319,7 +320,7 @@ def combine(dims: dict, high: float = DEFAULT_HIGH) -> float:
     return round(min(max(1.0 - penalty, 0.0), 1.0), 4)
 
 
-def forced_by(prompt: str, markers) -> "str | None":
+def forced_by(prompt: str, markers: "Iterable[str]") -> "str | None":
     """The force marker the prompt starts with (case-sensitive, then a non-word char), if any,
     as the prompt spells it. A command marker (`/deliberate`) is also recognised in the client's
     namespaced form, whatever the namespace: a plugin's command reaches the prompt hook as
@@ -351,7 +352,7 @@ def _namespaced(text: str, marker: str) -> "str | None":
     return spelt if text.startswith(spelt) else None
 
 
-def question_of(prompt: str, markers=None) -> str:
+def question_of(prompt: str, markers: "Iterable[str] | None" = None) -> str:
     """The question a prompt asks, without the force marker that made it a deliberation:
     `/deliberate Should we…?` and `DELIBERATE: Should we…?` → `Should we…?` (the marker says
     how to decide, not what)."""
@@ -362,7 +363,7 @@ def question_of(prompt: str, markers=None) -> str:
     return text
 
 
-def section(cfg, name: str) -> dict:
+def section(cfg: "dict | None", name: str) -> dict:
     """One section of a config dict ({} when missing)."""
     if isinstance(cfg, dict) and isinstance(cfg.get(name), dict):
         return cfg[name]

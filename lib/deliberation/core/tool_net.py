@@ -12,6 +12,10 @@ of the fast path.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    import re
+
 MODES = ("hold", "note", "ask", "off")
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 KINDS = (
@@ -131,7 +135,7 @@ _SOURCES = {  # compiled on the first command that needs them (import time is la
 _COMPILED: dict = {}
 
 
-def _re(name: str):
+def _re(name: str) -> "re.Pattern[str]":
     pattern = _COMPILED.get(name)
     if pattern is None:
         import re

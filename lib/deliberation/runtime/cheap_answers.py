@@ -21,10 +21,16 @@ from deliberation.state.event_log import drop_pending_prompt, keep_pending_promp
 from deliberation.state.paths import Layout, plugin_agent_prefix
 from deliberation.state.plain_reads import Distrusted, awaiting_approval, commit_pending, open_escalations, section, session_state
 
+TYPE_CHECKING = False  # mypy reads the block below; nothing is imported when the module loads
+if TYPE_CHECKING:
+    from typing import Any
+
+    from deliberation.wire import hookio
+
 TRIGGER = defaults.CONFIG["trigger"]  # what an absent setting means
 
 
-def answer(event, layout: Layout, cfg: dict):
+def answer(event: "hookio.Event", layout: Layout, cfg: dict) -> "hookio.Answer | None":
     """The fast-path Answer, or None when the slow path must decide."""
     try:
         return _answer(event, layout, cfg)
@@ -32,7 +38,7 @@ def answer(event, layout: Layout, cfg: dict):
         return None
 
 
-def _answer(event, layout: Layout, cfg: dict):
+def _answer(event: "hookio.Event", layout: Layout, cfg: dict) -> "hookio.Answer | None":
     from deliberation.wire import hookio
 
     sid = event.session_id
@@ -108,7 +114,7 @@ def _answer(event, layout: Layout, cfg: dict):
 READ_TOOLS = ("Read", "Grep", "Glob", "Bash")
 
 
-def guard_answer(event, layout: Layout):
+def guard_answer(event: "hookio.ToolEvent", layout: Layout) -> "hookio.Answer | None":
     """A deliberation subagent's read of the state folder: refused (core/state_guard.py)."""
     if not event.agent_id:
         return None
@@ -132,7 +138,7 @@ def _light(raw: dict) -> dict:
     return {**raw, "tool_input": slim}
 
 
-def trigger_answer(event, layout: Layout, cfg: dict):
+def trigger_answer(event: "hookio.UserPromptSubmit", layout: Layout, cfg: dict) -> "hookio.Answer | None":
     """Score a real user prompt; below the threshold inject the deliberation protocol."""
     from deliberation.core.trigger import score_prompt
     from deliberation.wire import hookio
@@ -188,7 +194,7 @@ def self_rating_text(cfg: dict) -> "str | None":
     return self_rating.text(section(cfg, "task_types").get("thresholds"), plugin_agent_prefix())
 
 
-def skill_answer(event, layout: Layout, cfg: dict):
+def skill_answer(event: "hookio.ToolEvent", layout: Layout, cfg: dict) -> "hookio.Answer | None":
     """The deliberate command called through the Skill tool: the protocol for its question."""
     from deliberation.core.trigger import score_skill, skill_question
     from deliberation.wire import hookio
@@ -207,7 +213,7 @@ def skill_answer(event, layout: Layout, cfg: dict):
     return out
 
 
-def net_answer(event, layout: Layout, cfg: dict):
+def net_answer(event: "hookio.ToolEvent", layout: Layout, cfg: dict) -> "hookio.Answer | None":
     """The mid-task net (core/tool_net.py) on a Bash or edit call: a note, a hold (`ask`) or nothing.
 
     The call alone decides whether to look further; only a call that looks risky reads the
@@ -270,7 +276,7 @@ def _project_off(layout: Layout, env: dict) -> bool:
     return _project_chose(layout, env) and not consent.env_off_approved(layout, env)
 
 
-def stateless_answer(event, layout: Layout, exc):
+def stateless_answer(event: "hookio.Event", layout: Layout, exc: BaseException) -> "hookio.Answer":
     """The answer when the state folder cannot be used (`exc`: the UnsafePath that says where):
     from the event itself, with the defaults — the trigger's protocol, the state guard's refusal,
     the mid-task net's note on a force-push or a production delete, the self-rating — and the
@@ -339,7 +345,7 @@ def _real(path: str) -> str:
     return os.path.realpath(path)
 
 
-def switch_answer(event, layout: Layout, now: float):
+def switch_answer(event: "hookio.Event", layout: Layout, now: float) -> "tuple[hookio.Answer, bool] | None":
     """The off switch (core/off_switch), before anything else: (answer, final) or None when the
     checks apply. `final`: the hook answers this and does nothing more (the command's
     confirmation, or silence while off); else the answer's note joins the usual answer."""
@@ -349,7 +355,7 @@ def switch_answer(event, layout: Layout, now: float):
     from deliberation.text import switch as words
     from deliberation.wire import hookio
 
-    def say(w):
+    def say(w: "Any") -> "hookio.Answer":
         return hookio.Answer(context=w.model, system_message=w.person)
 
     env = hook_env()
