@@ -76,7 +76,7 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
     sess.notices = []  # queued gate news is re-derived by the conclusion below
     offered = delib.ways is not None and delib.ways.offered_at is not None  # before this Stop
     step = engine.after_report(delib, turn.cfg, turn.budget_view(delib), turn.now, turn.reversals)
-    hold, kind = step.block, "gate"
+    hold, kind, hold_kinds = step.block, "gate", kinds_of(step.hold)
     limit = turn.cfg.gates.stop_block_limit
     if hold is None:
         conclusion = engine.conclude(
@@ -89,16 +89,16 @@ def conclude(turn: Turn, event: hookio.Stop, finish: Finish) -> hookio.Answer:
         )
         if conclusion.ready:
             return complete(turn, delib, finish, event.transcript_path, event.last_assistant_message)
-        hold, kind = conclusion.block or "", conclusion.kind
+        hold, kind, hold_kinds = conclusion.block or "", conclusion.kind, kinds_of(conclusion.hold)
     delib.updated_at = turn.now
     if kind == "document":  # the one send-back of the decision document (bounded by itself)
         delib.stop_blocks += 1
         turn.notes.append(f"decision document sent back ({delib.prd.send_backs})")
-        return hookio.Answer.block(hold)
+        return hookio.Answer.block(hold).saying(*hold_kinds)
     if offered and ways_forward.hands_over(delib):  # told the two ways, it ended its turn: way (b)
         ways_forward.hand_over(delib, turn.now)
         return complete(turn, delib, finish)
-    return held(turn, delib, hold, limit, finish)
+    return held(turn, delib, hold, limit, finish, hold_kinds)
 
 
 def waiting_for(turn: Turn, delib: Deliberation) -> "str | None":
@@ -132,7 +132,9 @@ def unannounced_reports(turn: Turn, delib: Deliberation) -> list:
     ]
 
 
-def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish) -> hookio.Answer:
+def held(
+    turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish, hold_kinds: "tuple[str, ...]" = ()
+) -> hookio.Answer:
     """The stop-block limit: a gate's hold holds the stop `limit` times in a row; the next
     stop goes through and the deliberation is FAILED, loudly — with a decision record that
     says why, as a concluded one has."""
@@ -140,10 +142,12 @@ def held(turn: Turn, delib: Deliberation, hold: str, limit: int, finish: Finish)
         engine.fail(delib, [hold or "gates not met"], turn.now)
         finish.record(delib)
         turn.tx.session.active_deliberation = None
-        return _answer(words.stop_failed(words.StopFailed(deliberation=delib.id, hold=hold, limit=limit)))
+        failed = words.StopFailed(deliberation=delib.id, hold=hold, limit=limit)
+        return _answer(words.stop_failed(failed)).saying(*hold_kinds, failed.kind)
     delib.stop_blocks += 1
-    said = words.stop_held(words.StopHeld(deliberation=delib.id, hold=hold, count=delib.stop_blocks, limit=limit))
-    return hookio.Answer.block(said.model or "", system_message=said.person)
+    held_ = words.StopHeld(deliberation=delib.id, hold=hold, count=delib.stop_blocks, limit=limit)
+    said = words.stop_held(held_)
+    return hookio.Answer.block(said.model or "", system_message=said.person).saying(*hold_kinds, held_.kind)
 
 
 def complete(
@@ -173,18 +177,16 @@ def complete(
     turn.tx.session.active_deliberation = None
     r, st = delib.ranking, delib.prd
     if delib.outcome == "no-consensus":  # the main agent has presented the options: no hold
-        said = words.handed_over(
-            words.HandedOver(
-                deliberation=delib.id,
-                leading=r.leading if r else None,
-                consensus=r.consensus if r else 0.0,
-                threshold=delib.threshold,
-                task_type=delib.task_type,
-                record=delib.record_path or "",
-                revised=delib.ways is not None and delib.ways.revision != "available",
-            )
+        over = words.HandedOver(
+            deliberation=delib.id,
+            leading=r.leading if r else None,
+            consensus=r.consensus if r else 0.0,
+            threshold=delib.threshold,
+            task_type=delib.task_type,
+            record=delib.record_path or "",
+            revised=delib.ways is not None and delib.ways.revision != "available",
         )
-        return hookio.Answer(system_message=said.person)
+        return hookio.Answer(system_message=words.handed_over(over).person, kinds=(over.kind,))
     review = None
     if route.route not in escalation.AUTOMATIC:
         review = words.Review(
@@ -213,8 +215,14 @@ def complete(
     if review is None or not announce.needs_hold(route, st.announced, answer, delib.id):
         if review is not None:
             turn.notes.append(f"route {route.route} announced and told in the answer: no hold")
-        return hookio.Answer(system_message=said.person)
-    return hookio.Answer.block(said.model or "", system_message=said.person)
+        return hookio.Answer(system_message=said.person, kinds=(done.kind,))
+    return hookio.Answer.block(said.model or "", system_message=said.person).saying(done.kind)
+
+
+def kinds_of(message: object) -> "tuple[str, ...]":
+    """The kind of an outcome object (the text layer's `kind`), () for none."""
+    kind = getattr(message, "kind", None)
+    return (kind,) if isinstance(kind, str) else ()
 
 
 def _answer(said: Words) -> hookio.Answer:

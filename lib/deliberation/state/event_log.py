@@ -338,6 +338,7 @@ def logged_answer(layout: "Layout", session_id: str, event_id: "str | None") -> 
         return v if isinstance(v, str) else None
 
     updated = logged.get("updated_input")  # the plugin workflow's filled-in args: answered again whole
+    kinds = logged.get("kinds")
     return hookio.Answer(
         text("decision"),
         text("reason"),
@@ -345,6 +346,7 @@ def logged_answer(layout: "Layout", session_id: str, event_id: "str | None") -> 
         text("system_message"),
         updated if isinstance(updated, dict) else None,
         text("stop_reason"),
+        tuple(k for k in kinds if isinstance(k, str)) if isinstance(kinds, list) else (),
     )
 
 

@@ -460,9 +460,11 @@ class Answer:
 
     `decision` is what the plugin decided — deny / ask / allow a tool call, or block: the main
     agent (or the subagent) must act before it goes on — and stays so in the event log;
-    `render` turns it into the event's dialect."""
+    `render` turns it into the event's dialect. `kinds`: the kinds of the outcomes it says (the
+    `kind` of the text layer's outcome classes, e.g. "gate_failed"), for the event log and the
+    demo to dispatch on — never rendered: the client never sees them."""
 
-    __slots__ = ("decision", "reason", "context", "system_message", "updated_input", "stop_reason")
+    __slots__ = ("decision", "reason", "context", "system_message", "updated_input", "stop_reason", "kinds")
 
     def __init__(
         self,
@@ -472,6 +474,7 @@ class Answer:
         system_message: "str | None" = None,
         updated_input: "dict | None" = None,
         stop_reason: "str | None" = None,
+        kinds: "tuple[str, ...]" = (),
     ) -> None:
         self.decision = decision  # PreToolUse: allow|deny|ask; others: block
         self.reason = reason
@@ -481,6 +484,7 @@ class Answer:
         self.updated_input = updated_input
         # UserPromptSubmit of a task notification: no model turn now (`continue: false`), said so
         self.stop_reason = stop_reason
+        self.kinds = tuple(kinds)
 
     @classmethod
     def block(cls, reason: str, context: "str | None" = None, system_message: "str | None" = None) -> "Answer":
@@ -563,6 +567,14 @@ class Answer:
         rendered = self.render(event_name)
         return "" if rendered is None else fastjson.dumps(rendered, ensure_ascii=False)
 
+    def saying(self, *kinds: str) -> "Answer":
+        """This answer, said of outcomes of these kinds too (empty kinds ignored)."""
+        self.kinds = self.kinds + tuple(k for k in kinds if k and k not in self.kinds)
+        return self
+
     def summary(self) -> dict:
-        """A compact form for the event log (replay compares these)."""
-        return {k: getattr(self, k) for k in self.__slots__ if getattr(self, k)}
+        """A compact form for the event log (replay compares these; `kinds` as a list)."""
+        out = {k: getattr(self, k) for k in self.__slots__ if getattr(self, k)}
+        if self.kinds:
+            out["kinds"] = list(self.kinds)
+        return out
