@@ -49,16 +49,18 @@ SCRIPTS = {
 COMPARED = ("decision", "reason", "context", "system_message", "stop_reason")
 HOOK_TIMEOUT_S = 120
 
-# moments the demo calls out: (label, kind in the story, test on the answer's text)
-MOMENTS = (
-    ("DEPTH", "depth_instruction", lambda t: t.startswith("Depth axis: the red-team pass left")),
-    ("DEPTH", "spawn_denied", lambda t: t.startswith("Tier-2 spawn denied")),
-    ("DEPTH", "red_team_2", lambda t: t.startswith("Depth axis — red team 2")),
-    ("DEPTH", "depth_synthesis", lambda t: t.startswith("Depth-aware synthesis")),
-    ("PRD", "", lambda t: "the decision document is the last step" in t.split("\n", 1)[0]),
-    ("GATE", "gate_failed", lambda t: "gate FAILED" in t.split("\n", 1)[0]),
-    ("GATE", "gate_passed", lambda t: "consensus gate passed" in t.split("\n", 1)[0]),
-    ("ROUTE", "route", lambda t: "COMPLETE" in t or "HUMAN REVIEW" in t or "HARD REJECT" in t),
+# moments the demo calls out: (label, kind in the story, the outcome kinds of a hook answer that
+# make it one — the `kind` of the text layer's outcome classes, logged with each answer in the
+# replay's event log; the first moment whose kinds the answer says is its moment)
+MOMENTS: "tuple[tuple[str, str, tuple[str, ...]], ...]" = (
+    ("DEPTH", "depth_instruction", ("depth_instruction",)),
+    ("DEPTH", "spawn_denied", ("tier2_denied",)),
+    ("DEPTH", "red_team_2", ("red_team_2",)),
+    ("DEPTH", "depth_synthesis", ("depth_synthesis",)),
+    ("PRD", "", ("document_sent_back",)),
+    ("GATE", "gate_failed", ("gate_failed",)),
+    ("GATE", "gate_passed", ("vote_passed",)),
+    ("ROUTE", "route", ("completed", "handed_over")),
 )
 WORKER_LINE = re.compile(r"^--- (worker \d+ of \d+: subagent_type \"[^\"]+\", hot spots [^—]+)")
 DETAIL_LINE = re.compile(
@@ -197,6 +199,33 @@ def run_hook(event: str, payload: dict, project: str, python: str = sys.executab
     return parse_hook_output(event, proc.stdout.decode("utf-8", "replace"))
 
 
+def logged_kinds(project: str, payload: dict, event: str, got: dict) -> "tuple[str, ...]":
+    """The outcome kinds the hook just logged with its answer: those of the last record of the
+    session's event log, when it is this event's and its answer is the one the hook printed
+    (a hook that logged nothing says no kind)."""
+    from deliberation.state import event_log
+    from deliberation.state.ids import InvalidId
+
+    layout = Layout(project)
+    try:
+        path = layout.events(str(payload.get("session_id") or ""))
+    except (InvalidId, ValueError):
+        return ()
+    for line in event_log.sealed_lines_backwards(layout, path, 1 << 20):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return ()
+        answer = record.get("answer") if isinstance(record, dict) else None
+        if not isinstance(answer, dict) or record.get("event") != event:
+            return ()
+        if compared(as_client_reads(event, answer)) != compared(got):
+            return ()
+        kinds = answer.get("kinds")
+        return tuple(k for k in kinds if isinstance(k, str)) if isinstance(kinds, list) else ()
+    return ()
+
+
 def compared(answer: "dict | None") -> dict:
     return {k: v for k, v in (answer or {}).items() if k in COMPARED and v}
 
@@ -230,12 +259,17 @@ def main_text(answer: dict) -> str:
     return answer.get("reason") or answer.get("context") or answer.get("system_message") or ""
 
 
-def label_of(text: str) -> str:
-    return next((label for label, _kind, test in MOMENTS if test(text)), "")
+def moment_of(kinds: "tuple[str, ...] | list[str]") -> "tuple[str, str]":
+    """(label, story kind) of an answer that says outcomes of `kinds`; ('', '') for none."""
+    return next(((label, kind) for label, kind, said in MOMENTS if any(k in said for k in kinds)), ("", ""))
 
 
-def kind_of(text: str) -> str:
-    return next((kind for _label, kind, test in MOMENTS if test(text)), "")
+def label_of(kinds: "tuple[str, ...] | list[str]") -> str:
+    return moment_of(kinds)[0]
+
+
+def kind_of(kinds: "tuple[str, ...] | list[str]") -> str:
+    return moment_of(kinds)[1]
 
 
 def moments_of(steps: "list[Step]") -> "list[story.Moment]":
@@ -244,7 +278,7 @@ def moments_of(steps: "list[Step]") -> "list[story.Moment]":
     seen: set[str] = set()
     for s in steps:
         text = main_text(s.got)
-        kind = kind_of(text) if text else ""
+        kind = kind_of(s.kinds) if text else ""
         if kind and text not in seen:
             seen.add(text)
             out.append(story.Moment(kind=kind, verdict=verdict_of(s.got), who=s.who, text=text))
@@ -278,6 +312,7 @@ class Step:
     who: str
     got: dict
     expected: dict
+    kinds: "tuple[str, ...]" = ()  # the outcome kinds the hook logged with its answer
 
     @property
     def same(self) -> bool:
@@ -295,7 +330,8 @@ def replay(
             continue
         payload = localise(rec.get("payload") or {}, pairs)
         got = run_hook(event, payload, project)
-        step = Step(n, event, who(event, payload), got, compared(as_client_reads(event, localise(rec.get("answer"), pairs))))
+        expected = compared(as_client_reads(event, localise(rec.get("answer"), pairs)))
+        step = Step(n, event, who(event, payload), got, expected, logged_kinds(project, payload, event, got))
         steps.append(step)
         if on_step is not None:
             on_step(step)
@@ -312,7 +348,7 @@ def print_step(step: Step, previous: "list[Step]", out: "TextIO" = sys.stdout) -
     if last is not None and last.got == step.got and last.event == step.event:
         print(f"{step.n:>4}  {'':<16} {step.who:<22} {'':<8} (same answer again)  {mark}", file=out)
         return
-    label = label_of(text)
+    label = label_of(step.kinds)
     head = f"{step.n:>4}  {step.event:<16} {clip(step.who, 22):<22} {verdict_of(step.got):<8} "
     print(f"{head}{(label + ': ') if label else ''}{clip(text.splitlines()[0], 110)}  {mark}", file=out)
     if label:
@@ -496,7 +532,7 @@ def main(argv: "list[str] | None" = None) -> int:
                         "agent": s.who,
                         "answer": verdict_of(s.got),
                         "first_line": main_text(s.got).splitlines()[0],
-                        "label": label_of(main_text(s.got)),
+                        "label": label_of(s.kinds),
                         "same": s.same,
                     }
                     for s in steps

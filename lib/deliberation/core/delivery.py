@@ -28,8 +28,10 @@ def deliver(turn: Turn, step: Step, delib: Deliberation, background: bool) -> ho
     if context and step.then_next:
         context = next_step.with_next(delib, turn.cfg, context)
     if step.block:
-        return say_once(turn, delib, hookio.Answer.block(step.block, context=context, system_message=step.person))
-    return say_once(turn, delib, hookio.Answer(context=context, system_message=step.person))
+        return say_once(
+            turn, delib, hookio.Answer.block(step.block, context=context, system_message=step.person).saying(*step.kinds)
+        )
+    return say_once(turn, delib, hookio.Answer(context=context, system_message=step.person, kinds=step.kinds))
 
 
 def queue(turn: Turn, step: Step, delib: Deliberation) -> None:

@@ -71,6 +71,11 @@ class Step:
         return render(self.news) if self.news is not None else None
 
     @property
+    def kinds(self) -> "tuple[str, ...]":
+        """The kinds of the outcomes it says (the hold's, then the news')."""
+        return tuple(m.kind for m in (self.hold, self.news) if m is not None)
+
+    @property
     def person(self) -> "str | None":
         """The line the person is shown with it (a failed gate, a route that needs them)."""
         message = self.hold if self.hold is not None else self.news
@@ -99,18 +104,18 @@ def depth_after_report(delib: Deliberation, cfg: Config, budget: depth_axis.Budg
         plan = depth_axis.plan_depth(delib, cfg, budget)
         depth_axis.apply_plan(delib, plan)
         if plan.action == "deepen":
-            return Step(hold=notes.Said(text=depth_axis.instruction(plan, delib)))
+            return Step(hold=notes.DepthInstruction(text=depth_axis.instruction(plan, delib)))
         if plan.action == "skipped":
             return Step(news=notes.DepthSkipped(reason=state.skipped_reason), then_next=True)
         return None
     if state.status == "deepening" and depth_axis.wave_done(delib):
         state.status = "red_team_2"
-        return Step(hold=notes.Said(text=depth_axis.red_team_2_instruction(delib)))
+        return Step(hold=notes.RedTeam2(text=depth_axis.red_team_2_instruction(delib)))
     if state.status == "red_team_2" and depth_axis.red_team_done(delib, 2):
         outcome = depth_axis.synthesize(delib)
         depth_axis.apply_outcome(delib, outcome)
         state.status = "done"
-        return Step(news=notes.Said(text=depth_axis.outcome_text(delib, outcome)), then_next=True)
+        return Step(news=notes.DepthSynthesis(text=depth_axis.outcome_text(delib, outcome)), then_next=True)
     return None
 
 

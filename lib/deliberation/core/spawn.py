@@ -25,6 +25,7 @@ from deliberation.core.depth import axis as depth_axis
 from deliberation.core.turn import Turn
 from deliberation.state.models import HOT_SPOT_ID, AgentKind, AgentRecord, Deliberation, GivenContext, Stage
 from deliberation.wire import hookio
+from deliberation.text import depth as depth_words
 from deliberation.text import phases as phase_words
 
 HOT_SPOT_CITED = re.compile(rf"\b{HOT_SPOT_ID}\b")
@@ -64,6 +65,7 @@ class Request:
 class Refused:
     rule: str
     reason: str
+    kind: str = ""  # the kind of the outcome, when the text layer names one (a tier-2 denial)
 
 
 def decide(turn: Turn, req: Request) -> "Refused | None":
@@ -77,7 +79,7 @@ def decide(turn: Turn, req: Request) -> "Refused | None":
     if kind is None:
         why = _fork_refusal(req, delib)
         if why:
-            return _refuse(turn, req, "depth", why)
+            return _refuse(turn, req, "depth", why, depth_words.Tier2Denied.kind)
         _record_spawn(turn, req, None, None, verdict.depth)
         return None
     if delib is None or delib.phase in phases.CLOSED:
@@ -92,7 +94,8 @@ def decide(turn: Turn, req: Request) -> "Refused | None":
         if rule in ("phase", "isolation", "blind-ranking"):
             delib.refused_transitions.append(why.splitlines()[0][:300])
             delib.updated_at = turn.now
-        return _refuse(turn, req, rule, why)
+        tier2 = kind == "lens" and why == depth_axis.check_tier2_spawn(req.subagent_type, req.prompt, delib)
+        return _refuse(turn, req, rule, why, depth_words.Tier2Denied.kind if tier2 else "")
     enter_stage(delib, kind, stage, req.persona, turn.now)
     _add_record(turn, req, delib, kind, stage, checked)
     _record_spawn(turn, req, kind, delib.id, verdict.depth)
@@ -233,9 +236,9 @@ def add_agent(
     return rec
 
 
-def _refuse(turn: Turn, req: Request, rule: str, reason: str) -> Refused:
+def _refuse(turn: Turn, req: Request, rule: str, reason: str, kind: str = "") -> Refused:
     turn.refuse(req.tool_use_id, req.parent, req.subagent_type, rule, reason)
-    return Refused(rule, reason)
+    return Refused(rule, reason, kind)
 
 
 def _goes_full(delib: Deliberation, kind: str, persona: str) -> bool:

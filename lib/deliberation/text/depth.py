@@ -8,6 +8,16 @@ ids, counts and the tier-1 material as plain values. Nothing here reads a delibe
 
 from __future__ import annotations
 
+from typing import Literal
+
+
+class Tier2Denied:
+    """The outcome of a tier-2 spawn refused (said by `tier2_denied` or `tier2_closed`): its kind
+    travels with the hook's answer (hookio.Answer.kinds)."""
+
+    kind: Literal["tier2_denied"] = "tier2_denied"
+
+
 # what each lens does, as its worker's prompt says it
 LENS_TASK = {
     "evidence-chase": "trace each contested claim to its PRIMARY source (code, data, document, "

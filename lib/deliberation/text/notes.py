@@ -43,8 +43,29 @@ class Said(_Data):
     text: str
 
 
-def said(o: Said) -> str:
+def said(o: "Said | DepthInstruction | RedTeam2 | DepthSynthesis") -> str:
     return o.text
+
+
+class DepthInstruction(_Data):
+    """The depth step's instruction after the red team: spawn the tier-2 wave (core/depth/axis.py composes it)."""
+
+    kind: Literal["depth_instruction"] = "depth_instruction"
+    text: str
+
+
+class RedTeam2(_Data):
+    """The tier-2 workers have reported: spawn the one red team 2 over their findings."""
+
+    kind: Literal["red_team_2"] = "red_team_2"
+    text: str
+
+
+class DepthSynthesis(_Data):
+    """What depth-aware synthesis decided after red team 2 (overrides, zeroed, cancelled)."""
+
+    kind: Literal["depth_synthesis"] = "depth_synthesis"
+    text: str
 
 
 class Concern(_Data):

@@ -569,7 +569,7 @@ class Answer:
 
     def saying(self, *kinds: str) -> "Answer":
         """This answer, said of outcomes of these kinds too (empty kinds ignored)."""
-        self.kinds = self.kinds + tuple(k for k in kinds if k and k not in self.kinds)
+        self.kinds = tuple(dict.fromkeys(k for k in self.kinds + kinds if k))
         return self
 
     def summary(self) -> dict:

@@ -82,7 +82,7 @@ def _decide(ctx: Ctx, event: hookio.PreToolUse) -> hookio.Answer:
     )
     refused = spawn.decide(ctx, request)
     if refused:
-        return hookio.Answer.deny(refused.reason)
+        return hookio.Answer.deny(refused.reason).saying(refused.kind)
     if drafting.is_drafter(event.subagent_type):  # the drafter gets every report as its prompt
         return drafter_call.spawned(ctx, event)
     return _auto_mode(ctx, event)
