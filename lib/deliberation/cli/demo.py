@@ -27,6 +27,8 @@ from deliberation import plugin_root
 from deliberation.wire.hookio import Answer, is_agent_message, is_task_notification
 from deliberation.report import decision_record, html_report
 from deliberation.state.config import project_config
+from deliberation.state import event_log
+from deliberation.state.ids import InvalidId
 from deliberation.state.paths import Layout
 from deliberation.state.models import Deliberation, Lineage
 from deliberation.state.store import Store, atomic_write_bytes
@@ -203,9 +205,6 @@ def logged_kinds(project: str, payload: dict, event: str, got: dict) -> "tuple[s
     """The outcome kinds the hook just logged with its answer: those of the last record of the
     session's event log, when it is this event's and its answer is the one the hook printed
     (a hook that logged nothing says no kind)."""
-    from deliberation.state import event_log
-    from deliberation.state.ids import InvalidId
-
     layout = Layout(project)
     try:
         path = layout.events(str(payload.get("session_id") or ""))

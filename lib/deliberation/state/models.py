@@ -661,7 +661,11 @@ class EventRecord(_File):
         None, description="Which process applied the event: the hook itself or the warm worker."
     )
     payload: dict[str, Any]
-    answer: dict[str, Any] = Field(default_factory=dict)
+    answer: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The plugin's answer (hookio.Answer.summary): decision, reason, context, system_message, "
+        "updated_input, stop_reason as set, and `kinds`, the kinds of the outcomes it says (never shown to the client).",
+    )
     notes: list[str] = Field(default_factory=list)
     trigger: "dict[str, Any] | None" = Field(None, description="The confidence module's result for a user prompt.")
     ids_only: bool = Field(
