@@ -51,17 +51,17 @@ def test_logged_answer_finds_the_event_by_its_id(tmp_path):
     path = layout.events("s1")
     os.makedirs(os.path.dirname(path))
     records = [
-        {"eid": "e1", "answer": {"decision": "deny", "reason": "budget"}},
+        {"eid": "e1", "answer": {"decision": "deny", "reason": "budget", "kinds": ["tier2_denied", 3]}},
         {"eid": "e2", "answer": {}},
         {"eid": "e10", "answer": {"context": "ten", "system_message": "note", "junk": 1}},
         {"eid": "e4", "answer": {"stop_reason": "quiet: 1 of 2 in"}},
     ]
     write_state(path, "".join(json.dumps(r) + "\n" for r in records))  # as the plugin writes them: sealed
     first = event_log.logged_answer(layout, "s1", "e1")
-    assert (first.decision, first.reason) == ("deny", "budget")
+    assert (first.decision, first.reason, first.kinds) == ("deny", "budget", ("tier2_denied",))
     assert event_log.logged_answer(layout, "s1", "e2").is_empty()
     tenth = event_log.logged_answer(layout, "s1", "e10")  # not confused with e1
-    assert (tenth.context, tenth.system_message, tenth.decision) == ("ten", "note", None)
+    assert (tenth.context, tenth.system_message, tenth.decision, tenth.kinds) == ("ten", "note", None, ())
     assert event_log.logged_answer(layout, "s1", "e3") is None
     # a quiet task notification is answered again as quiet (no turn), not as an empty answer
     assert event_log.logged_answer(layout, "s1", "e4").stop_reason == "quiet: 1 of 2 in"
