@@ -230,8 +230,13 @@ class ClaudeRun:
         return self.state_dir / "sessions" / self.session_id
 
     def events(self) -> "list[dict]":
-        """sessions/<session_id>/events.jsonl, parsed ([] when absent)."""
-        return read_jsonl(self.session_dir / "events.jsonl")
+        """sessions/<session_id>/events.jsonl, parsed ([] when absent); each `answer` as the client
+        got it (the outcome kinds the log keeps beside it, for the demo, are not part of it)."""
+        events = read_jsonl(self.session_dir / "events.jsonl")
+        for e in events:
+            if isinstance(e.get("answer"), dict):
+                e["answer"].pop("kinds", None)
+        return events
 
     def event_names(self) -> "list[str]":
         return [e.get("event", "") for e in self.events()]
