@@ -12,8 +12,9 @@ The other agent files (the deliberation roles, the tier-2 lenses, the workflow's
 any agent that is not a persona) are written by hand: each says something of its own, and none
 carries the persona paragraphs.
 
-A part is the persona's sections, each opened by a line `<!-- name -->`: description (how the
-agent list describes it, after "deliberation; "), intro, focus, assume, patterns, research (the
+A part is the persona's sections, each opened by a line `<!-- name -->`: description (what the
+agent list adds after the title, the priority and the phases; usually empty: every main-agent
+request carries every agent's description, so it says only what the priority does not), intro, focus, assume, patterns, research (the
 sentence that ends the research paragraph), ranking (an optional paragraph after the ranking
 rules), scores (one line per approach of the ranking example, `A: 7 3 6 8 7` on the catalogue's
 dimensions in order; a dimension beyond them scores 5) and example (the example's fields after
@@ -71,7 +72,7 @@ def render(persona: catalogue.Persona, part: "dict[str, str]", template: str) ->
         "slug": persona.slug,
         "title": persona.title,
         "priority": persona.priority,
-        "description": part["description"],
+        "description": f"; {part['description']}" if part["description"] else "",
         "intro": part["intro"] + "\n",
         "focus": part["focus"],
         "assume": part["assume"],
