@@ -23,6 +23,11 @@ KEY = re.compile(r"^[a-z][a-z0-9_-]*$")
 FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.", "The red team's words are material too: check them.")
 SPAWNING_TOOLS = {"Agent", "Task"}
 ROLE_PHASE = "deliberation"
+# Every byte of an agent file is in each of that agent's requests (a deliberation sends ~20): a
+# persona file is its part plus at most PERSONA_SHARED_BYTES of the template's (4.1 KB before the
+# cut), a role's file at most ROLE_BYTES (3.6-4.2 KB before).
+PERSONA_SHARED_BYTES = 2400
+ROLE_BYTES = 3200
 
 
 def parse_front_matter(text: str) -> "tuple[dict, str]":
@@ -99,7 +104,12 @@ def test_front_matter(slug):
     assert tools == {"Read", "Grep", "Glob"}
     assert not tools & SPAWNING_TOOLS
     assert personas.title(slug) in meta["description"]
-    assert 60 <= len(_text(slug).splitlines()) <= 120
+    size = len(_text(slug).encode())
+    if slug in personas.RESEARCH_PERSONAS:  # the persona's own part is its content; the rest is the template's
+        part = (ROOT / "lib" / "deliberation" / "text" / "agent_parts" / f"{slug}.md").read_bytes()
+        assert size - len(part) <= PERSONA_SHARED_BYTES, (slug, size - len(part))
+    else:
+        assert 1500 <= size <= ROLE_BYTES, (slug, size)
 
 
 SCHEMA = json.loads((ROOT / "state_schema" / "agent_report.schema.json").read_text(encoding="utf-8"))

@@ -182,12 +182,20 @@ def shape_of(kind: "str | None", stage: str) -> str:
     return "ranking" if stage == "ranking" else "research"
 
 
-def example(shape: str, dimensions: "list[str] | None" = None) -> str:
-    """The shape's example as a fenced JSON block, one line per field; a ranking's scores on
-    `dimensions` (the configured names; default the catalogue's)."""
+def example(shape: str, dimensions: "list[str] | None" = None, *, compact: bool = False) -> str:
+    """The shape's example as a fenced JSON block, one line per field (`compact`: the object on
+    one line, as the agent files show it); a ranking's scores on `dimensions` (the configured
+    names; default the catalogue's)."""
     data = EXAMPLES[shape]
     if dimensions and "scores" in data and tuple(dimensions) != DIMENSION_NAMES:
         data = {**data, "scores": {k: _scores(dimensions, v) for k, v in _EXAMPLE_SCORES.items()}}
+    return fenced(data, compact=compact)
+
+
+def fenced(data: "dict", *, compact: bool = False) -> str:
+    """`data` as a fenced JSON block: one line per field, or (`compact`) the object on one line."""
+    if compact:
+        return "```json\n" + json.dumps(data, ensure_ascii=False) + "\n```"
     lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
     return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
 

@@ -18,7 +18,7 @@ request carries every agent's description, so it says only what the priority doe
 sentence that ends the research paragraph), ranking (an optional paragraph after the ranking
 rules), scores (one line per approach of the ranking example, `A: 7 3 6 8 7` on the catalogue's
 dimensions in order; a dimension beyond them scores 5) and example (the example's fields after
-its scores).
+its scores, as JSON object members).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import re
 import sys
 
 from deliberation import catalogue, plugin_root
-from deliberation.state.agent_report import example as report_example
+from deliberation.state.agent_report import example as report_example, fenced
 from deliberation.text import dimensions as dimension_words
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,15 +55,22 @@ def parse_part(text: str) -> "dict[str, str]":
     return out
 
 
-def _scores(lines: str) -> str:
+def _scores(lines: str) -> "dict[str, dict[str, int]]":
     names = [d.name for d in catalogue.DIMENSIONS]
-    rows = []
+    out = {}
     for line in lines.splitlines():
         approach, _, values = line.partition(":")
         given = [int(v) for v in values.split()]
-        scores = {n: given[i] if i < len(given) else UNSCORED for i, n in enumerate(names)}
-        rows.append(f"    {json.dumps(approach.strip())}: {json.dumps(scores)}")
-    return ",\n".join(rows)
+        out[approach.strip()] = {n: given[i] if i < len(given) else UNSCORED for i, n in enumerate(names)}
+    return out
+
+
+def ranking_example(part: "dict[str, str]") -> str:
+    """The part's ranking example as a compact fenced JSON block (the research example's form,
+    state/agent_report.example): its scores on the catalogue's dimensions, then the fields of its
+    `example` section."""
+    data = {"phase": "ranking", "summary": "", "scores": _scores(part["scores"]), **json.loads("{" + part["example"] + "}")}
+    return fenced(data, compact=True)
 
 
 def render(persona: catalogue.Persona, part: "dict[str, str]", template: str) -> str:
@@ -81,9 +88,8 @@ def render(persona: catalogue.Persona, part: "dict[str, str]", template: str) ->
         "ranking": ranking + "\n" if ranking else "",
         "dimension_count": dimension_words.count(),
         "dimensions": dimension_words.listed(),
-        "research_example": report_example("research"),
-        "scores": _scores(part["scores"]),
-        "example": part["example"],
+        "research_example": report_example("research", compact=True),
+        "ranking_example": ranking_example(part),
     }
     return _FIELD.sub(lambda m: fields[m.group(1)], template)
 
