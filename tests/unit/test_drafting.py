@@ -76,7 +76,8 @@ def test_the_drafting_wave_runs_once_after_a_vote_that_passed():
     d.workflow = WorkflowDrive(launches=["toolu_1"])
     wave = workflow_steps.drafting_wave(d)
     assert wave.last and wave.name == "drafting" and wave.agents[0].agent_type == "drafter"
-    assert wave.agents[0].schema["title"] == "DecisionDocument"
+    schema = wave.agents[0].schema
+    assert schema == drafting.schema() and schema["properties"]["document"]["const"] == "prd"
     assert not workflow_steps.drafted(d)
     d.workflow.waves.append(Wave(name="drafting", agents=1, last=True, launch="toolu_1", issued_at=0.0))
     assert workflow_steps.drafted(d)

@@ -21,6 +21,7 @@ from typing import Any
 
 from deliberation.core import blind_ranking, personas, prd
 from deliberation.core.phases import current
+from deliberation.state import report_schema
 from deliberation.state.decision_document import DecisionDocument
 from deliberation.state.models import Deliberation
 from deliberation.text import drafting as words
@@ -47,8 +48,14 @@ def due(delib: Deliberation) -> bool:
 
 
 def schema() -> "dict[str, Any]":
-    """The drafter's StructuredOutput schema: the decision document's own model."""
-    return DecisionDocument.model_json_schema()
+    """The drafter's StructuredOutput schema: the decision document's own model, as every report
+    schema is sent (report_schema.wire: no titles or defaults, every constraint)."""
+    out = report_schema.inline(report_schema.wire(DecisionDocument.model_json_schema()))
+    # what the model's descriptions say of the main agent's fenced block: the drafter's material
+    # says how it reports, and `document`'s const says what it marks
+    out.pop("description", None)
+    out["properties"]["document"].pop("description", None)
+    return out
 
 
 def _clip(text: str, n: int) -> str:
