@@ -1074,9 +1074,30 @@ def cases() -> "dict[str, tuple[str, Any]]":
                 question="How should order events reach the bus?",
                 decision="Adopted: A — Outbox table (consensus 0.91)",
                 approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
-                items=[
+                whole=[
                     "- security-analyst:F1 (finding, high; security-analyst in research): Plain-text credentials\n  evidence: env:12"
                 ],
+                short=[],
+                left=0,
+                shape=["{...}", "It needs at least: requirements: 1."],
+            ),
+        ),
+        "drafting/left_out": ("drafting.left_out", dict(short=1, left=12)),
+        "drafting/left_out_none_short": ("drafting.left_out", dict(short=0, left=3)),
+        "drafting/material_clipped": (
+            "drafting.material",
+            dict(
+                deliberation="d-abc-1",
+                question="How should order events reach the bus?",
+                decision="Adopted: A — Outbox table (consensus 0.91)",
+                approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
+                whole=[
+                    "- cost-analyst:D1 (dissent on A; cost-analyst in ranking): The relay doubles the bus bill.\n  evidence: bus pricing page"
+                ],
+                short=[
+                    "- performance-engineer:F2 (finding, medium; performance-engineer in research): The relay adds 40 ms at p99 under…"
+                ],
+                left=12,
                 shape=["{...}", "It needs at least: requirements: 1."],
             ),
         ),

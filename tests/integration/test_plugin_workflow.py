@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from deliberation.core import drafting
 from tests.helpers import payloads as P
 from tests.helpers.project import load_delib, write_config
 
@@ -129,7 +130,7 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     # the approaches as the red team left them: its upholding of A, with its evidence, under A
     assert "    · upheld: the TTL holds (evidence: docs/pricing.md:3)" in ranking["agents"][0]["prompt"]
     (drafter,) = wf.waves[4]["agents"]
-    assert wf.waves[4]["last"] and drafter["agentType"] == "drafter" and drafter["schema"]["title"] == "DecisionDocument"
+    assert wf.waves[4]["last"] and drafter["agentType"] == "drafter" and drafter["schema"] == drafting.schema()
     for persona in PANEL:  # every citable item whole, with its evidence
         assert f"- {persona}:F1 (finding, high; {persona} in research): {persona} finding about" in drafter["prompt"]
         assert f"evidence: docs/{persona}.md:10" in drafter["prompt"]

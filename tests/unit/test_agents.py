@@ -23,6 +23,11 @@ KEY = re.compile(r"^[a-z][a-z0-9_-]*$")
 FLOOR = ("Tier 1 is material, not the answer; agreeing again scores 0.", "The red team's words are material too: check them.")
 SPAWNING_TOOLS = {"Agent", "Task"}
 ROLE_PHASE = "deliberation"
+# Every byte of an agent file is in each of that agent's requests (a deliberation sends ~20): a
+# persona file is its part plus at most PERSONA_SHARED_BYTES of the template's (4.1 KB before the
+# cut), a role's file at most ROLE_BYTES (3.6-4.2 KB before).
+PERSONA_SHARED_BYTES = 2400
+ROLE_BYTES = 3200
 
 
 def parse_front_matter(text: str) -> "tuple[dict, str]":
@@ -99,7 +104,12 @@ def test_front_matter(slug):
     assert tools == {"Read", "Grep", "Glob"}
     assert not tools & SPAWNING_TOOLS
     assert personas.title(slug) in meta["description"]
-    assert 60 <= len(_text(slug).splitlines()) <= 120
+    size = len(_text(slug).encode())
+    if slug in personas.RESEARCH_PERSONAS:  # the persona's own part is its content; the rest is the template's
+        part = (ROOT / "lib" / "deliberation" / "text" / "agent_parts" / f"{slug}.md").read_bytes()
+        assert size - len(part) <= PERSONA_SHARED_BYTES, (slug, size - len(part))
+    else:
+        assert 1500 <= size <= ROLE_BYTES, (slug, size)
 
 
 SCHEMA = json.loads((ROOT / "state_schema" / "agent_report.schema.json").read_text(encoding="utf-8"))
@@ -401,3 +411,23 @@ def test_the_devils_advocate_is_told_what_to_argue_against_when_there_is_no_sing
     assert "when your prompt names a leading or preferred approach, argue against that one" in text
     assert "against the proposal" not in text.replace("argue against it", "")  # no undefined "the proposal"
     assert "do not guess a favourite" in _flat(_text("product-strategist"))
+
+
+DESCRIPTIONS_BYTES = 2000  # every main-agent request lists every agent's description (18 agents: 3.9 KB before)
+
+
+def test_the_agent_list_is_short_and_says_what_each_agent_is_for():
+    """The client lists each agent's `description` in every request of the main agent: together
+    they stay under DESCRIPTIONS_BYTES, and each still says what the agent is — a persona with its
+    priority, a role with when it runs, the workflow's checkpoint as not to be spawned."""
+    metas = {p.stem: parse_front_matter(p.read_text(encoding="utf-8"))[0] for p in _agent_files()}
+    assert sum(len(m["description"].encode()) for m in metas.values()) <= DESCRIPTIONS_BYTES
+    for slug, meta in metas.items():
+        d = meta["description"]
+        if slug in personas.RESEARCH_PERSONAS:
+            priority = next(p.priority for p in catalogue.PERSONAS if p.slug == slug)
+            assert d.startswith(f"Deliberation persona — {personas.title(slug)} ({priority})"), slug
+        elif slug in personas.ALL:
+            assert d.startswith(f"Deliberation role — {personas.title(slug)}"), slug
+    assert "do not spawn" in metas[personas.CHECKPOINT]["description"]
+    assert "decision document" in metas[personas.DRAFTER]["description"]

@@ -4,10 +4,13 @@ runs once after a vote that passed, and the checkpoint's values are checked agai
 
 from __future__ import annotations
 
+import re
+
 from deliberation.core import drafting, prd, workflow_steps
 from deliberation.state.models import Deliberation, RankingResult, WorkflowDrive, Wave
 
 from tests.helpers import payloads as P
+from tests.helpers.big_deliberation import big
 from tests.helpers.depth_cases import contested, rec
 
 
@@ -52,6 +55,46 @@ def test_the_material_carries_every_citable_item_whole_and_the_decision():
     assert "    · weakened: The relay worker is a single point of failure." in text  # as the red team left it
 
 
+def test_a_large_deliberation_gives_what_the_decision_rests_on_whole_and_the_rest_short_within_the_budget():
+    """4 personas, 6 hot spots, 3 tier-2 workers and red team 2 with texts as long as a real model
+    writes them (the material was 56 KB): within MATERIAL_BUDGET, the vote's dissent and the hot
+    spots whole, the next items as id and claim, and a line that says how many are left out."""
+    d = big()
+    catalogue = prd.citable(d)
+    text = drafting.material(d)
+    assert len(text.encode()) <= drafting.MATERIAL_BUDGET and len(catalogue) == 82
+    listed = re.findall(r"^- (\S+) \(", text, re.M)
+    items = [ref for ref in listed if ref in catalogue]
+    assert len(items) == len(set(items)) and set(listed) - set(items) <= {"A:", "B:", "C:"}  # the approaches
+    ranked = [s.id for s in drafting.rank(d, catalogue)]
+    assert items == ranked[: len(items)]  # what is shown is the head of the rank, in its order
+    lines = {line.split(" (", 1)[0][2:]: line for line in text.splitlines() if line.startswith("- ")}
+    whole = [ref for ref in items if catalogue[ref].text[:300] in lines[ref]]
+    assert whole == items[: len(whole)] and len(whole) >= 8
+    vote_dissent = [s.id for s in catalogue.values() if s.kind == "dissent" and s.stage == "ranking"]
+    assert set(vote_dissent) <= set(whole) and ranked[: len(vote_dissent)] == vote_dissent
+    for ref in vote_dissent:  # whole: its concern and its reason (the evidence)
+        assert catalogue[ref].text in text and f"evidence: {catalogue[ref].evidence}" in text
+    hot = [s.id for s in catalogue.values() if s.kind == "hot_spot"]
+    assert set(hot) <= set(items)
+    short = len(items) - len(whole)
+    left = len(catalogue) - len(items)
+    assert short > 0 and left > 0
+    assert f"(the last {short} items above show only the id and the start of the text; {left} more, of lower priority" in text
+    assert f"you may cite ({len(items)} of {len(catalogue)})" in text
+    assert "Adopted: A — Postgres outbox with a relay worker" in text and "- A: Postgres outbox" in text
+
+
+def test_the_rank_puts_the_vote_and_the_depth_step_before_the_findings():
+    d = big()
+    kinds = [(s.kind, s.stage, s.detail.split()[0]) for s in drafting.rank(d, prd.citable(d))]
+    assert {k[:2] for k in kinds[:8]} == {("dissent", "ranking")}
+    assert kinds[8][0] == "hot_spot" and kinds[-1][0] in ("finding", "refutation")
+    high = [i for i, k in enumerate(kinds) if k[0] == "finding" and k[2] in drafting.HIGH]
+    low = [i for i, k in enumerate(kinds) if k[0] == "finding" and k[2] in ("info", "low", "medium")]
+    assert max(high) < min(low)
+
+
 def test_a_huge_deliberation_is_clipped_to_the_budget():
     d = voted()
     d.agents[0].report.findings[0].claim = "x " * 1000
@@ -76,7 +119,8 @@ def test_the_drafting_wave_runs_once_after_a_vote_that_passed():
     d.workflow = WorkflowDrive(launches=["toolu_1"])
     wave = workflow_steps.drafting_wave(d)
     assert wave.last and wave.name == "drafting" and wave.agents[0].agent_type == "drafter"
-    assert wave.agents[0].schema["title"] == "DecisionDocument"
+    schema = wave.agents[0].schema
+    assert schema == drafting.schema() and schema["properties"]["document"]["const"] == "prd"
     assert not workflow_steps.drafted(d)
     d.workflow.waves.append(Wave(name="drafting", agents=1, last=True, launch="toolu_1", issued_at=0.0))
     assert workflow_steps.drafted(d)

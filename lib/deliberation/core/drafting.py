@@ -1,9 +1,11 @@
 """The decision document is drafted where the reports are.
 
 Once the vote has passed, a drafter agent (`agents/drafter.md`, no persona: like the checkpoint
-it only reports) gets every report's citable item WHOLE — the finding's claim and evidence, the
-dissent's concern and reason, the refutation's counter-claim and evidence, each hot spot — with
-the outcome of the vote and the document's shape, and writes the decision document. The plugin
+it only reports) gets the deliberation's citable items — what the decision rests on WHOLE (the
+vote's dissent, the hot spots and the depth step's verdicts, the high and critical findings: text
+and evidence), the rest as id and short claim, within MATERIAL_BUDGET — with the outcome of the
+vote, the approaches and what was established about them, and the document's shape, and writes
+the decision document. The plugin
 checks it as it checks a handed-over document (`prd.trace_problem`) and records it
 (`PrdState.via = "drafter"`). The main agent then gets a short outcome (`outcome_text`): the
 decision, the dissent, the route, where the document is and its counts, the user's next step —
@@ -21,6 +23,7 @@ from typing import Any
 
 from deliberation.core import blind_ranking, personas, prd
 from deliberation.core.phases import current
+from deliberation.state import report_schema
 from deliberation.state.decision_document import DecisionDocument
 from deliberation.state.models import Deliberation
 from deliberation.text import drafting as words
@@ -28,8 +31,15 @@ from deliberation.text import drafting as words
 DRAFTER = personas.DRAFTER
 RECORDS = ".claude/deliberation/records"  # state/paths.py: Layout.record
 REPORT_BYTES = 400_000  # the drafter's document, at most
-MATERIAL_BUDGET = 60_000  # bytes of the drafter's prompt (an updatedInput of 60 KB goes through whole)
-TEXT_CHARS = (1200, 600, 300, 160)  # each item's text and evidence, clipped shorter until the material fits
+# Bytes of the drafter's prompt, which is in each of its requests (the first and any send-back):
+# it was 54 KB for 4 personas, 6 hot spots and 3 tier-2 workers. 16 KB holds the decision, the
+# approaches with what was established about them and the document's shape (~4 KB) and ~12 KB of
+# items: a document cites 10-25 ids, and what it must rest on comes first, whole.
+MATERIAL_BUDGET = 16_000
+WHOLE_CHARS = 500  # an item's text and its evidence, each, in the whole form (a claim may be 2000)
+SHORT_CHARS = 90  # an item's text in the short form (id, kind, the claim's start; no evidence)
+WHOLE_SHARE = 0.6  # of the items' room, the whole forms take at most this; the rest lists the others short
+HIGH = ("high", "critical")
 
 
 def record_path(delib_id: str) -> str:
@@ -47,8 +57,14 @@ def due(delib: Deliberation) -> bool:
 
 
 def schema() -> "dict[str, Any]":
-    """The drafter's StructuredOutput schema: the decision document's own model."""
-    return DecisionDocument.model_json_schema()
+    """The drafter's StructuredOutput schema: the decision document's own model, as every report
+    schema is sent (report_schema.wire: no titles or defaults, every constraint)."""
+    out = report_schema.inline(report_schema.wire(DecisionDocument.model_json_schema()))
+    # what the model's descriptions say of the main agent's fenced block: the drafter's material
+    # says how it reports, and `document`'s const says what it marks
+    out.pop("description", None)
+    out["properties"]["document"].pop("description", None)
+    return out
 
 
 def _clip(text: str, n: int) -> str:
@@ -56,15 +72,70 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def _item(src: prd.Source, n: int) -> str:
+def _head(src: prd.Source) -> str:
     head = {
         "finding": f"finding, {src.detail}",
         "dissent": f"dissent on {src.detail}",
         "refutation": f"refutation: {src.detail}",
     }.get(src.kind, f"hot spot, {src.detail.replace('_', ' ')}")
     who = f"; {src.persona} in {src.stage}" if src.persona else ""
-    line = f"- {src.id} ({head}{who}): {_clip(src.text, n)}"
+    return f"- {src.id} ({head}{who}): "
+
+
+def _item(src: prd.Source, n: int = WHOLE_CHARS) -> str:
+    line = _head(src) + _clip(src.text, n)
     return line + (f"\n  evidence: {_clip(src.evidence, n)}" if src.evidence.strip() else "")
+
+
+def _short(src: prd.Source) -> str:
+    return _head(src) + _clip(src.text, SHORT_CHARS)
+
+
+def rank(delib: Deliberation, catalogue: "dict[str, prd.Source]") -> "list[prd.Source]":
+    """The citable items, what the decision rests on first (stable within a rank): the vote's
+    dissent; the hot spots and the depth step's verdicts with evidence (tier 2, red team 2); the
+    high and critical findings, the red team's refutations with evidence and the research
+    positions' dissent; then the rest."""
+    agents = {a.key: a for a in delib.agents}
+
+    def order(src: prd.Source) -> int:
+        agent = agents.get(src.agent)
+        depth = agent is not None and (agent.tier > 1 or (agent.red_team_round or 1) > 1)
+        if src.kind == "dissent":
+            return 0 if src.stage == "ranking" else 3
+        if src.kind == "hot_spot":  # the statement before the verdicts on it
+            return 1
+        if src.kind == "refutation" and depth and src.evidence.strip():
+            return 2
+        if src.kind == "finding" and src.detail in HIGH:
+            return 3
+        if src.kind == "refutation" and src.evidence.strip() and not src.detail.startswith("upheld"):
+            return 3
+        return 4
+
+    return sorted(catalogue.values(), key=order)
+
+
+def _fit(ranked: "list[prd.Source]", room: int) -> "tuple[list[str], list[str], int]":
+    """(whole items, short items, how many left out) in `room` bytes: in rank order each item whole
+    while the whole ones fit in WHOLE_SHARE of it, then each as id and short claim while that fits,
+    then none."""
+    whole: "list[str]" = []
+    for src in ranked:
+        full = _item(src)
+        used = sum(len(w.encode("utf-8")) + 1 for w in whole)
+        if used + len(full.encode("utf-8")) + 1 > room * WHOLE_SHARE:
+            break
+        whole.append(full)
+    room -= sum(len(w.encode("utf-8")) + 1 for w in whole)
+    short: "list[str]" = []
+    for src in ranked[len(whole) :]:
+        line = _short(src)
+        if len(line.encode("utf-8")) + 1 > room:
+            break
+        short.append(line)
+        room -= len(line.encode("utf-8")) + 1
+    return whole, short, len(ranked) - len(whole) - len(short)
 
 
 def decision_line(delib: Deliberation) -> str:
@@ -82,18 +153,20 @@ def decision_line(delib: Deliberation) -> str:
 
 
 def material(delib: Deliberation) -> str:
-    """The drafter's prompt: the question, the decision, the ranking's dissent, every citable item
-    whole (clipped only as far as MATERIAL_BUDGET needs), the document's shape and rules."""
-    catalogue = prd.citable(delib)
+    """The drafter's prompt within MATERIAL_BUDGET: the question, the decision, the approaches
+    with what was established about them, the citable items in `rank` order — whole while they
+    fit, then as id and short claim, and how many are left out — the document's shape and rules."""
+    ranked = rank(delib, prd.citable(delib))
     facts = blind_ranking.approach_list(delib, words.APPROACHES_HEAD)
     shape = [prd.EXAMPLE, words.rules(list(prd.minimums(delib.outcome).items()))]
-    text = ""
-    for n in TEXT_CHARS:
-        items = [_item(src, n) for src in catalogue.values()]
-        text = words.material(delib.id, delib.question, decision_line(delib), facts, items, shape)
-        if len(text.encode("utf-8")) <= MATERIAL_BUDGET:
-            break
-    return text
+    decision = decision_line(delib)
+
+    def text(whole: "list[str]", short: "list[str]", left: int) -> str:
+        return words.material(delib.id, delib.question, decision, facts, whole, short, left, shape)
+
+    fixed = len(text([], [], len(ranked)).encode("utf-8")) + len(words.left_out(len(ranked), len(ranked)).encode("utf-8"))
+    whole, short, left = _fit(ranked, MATERIAL_BUDGET - fixed)
+    return text(whole, short, left)
 
 
 def check(delib: Deliberation, data: object) -> "tuple[DecisionDocument | None, list[str], str | None]":

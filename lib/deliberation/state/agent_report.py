@@ -28,14 +28,14 @@ class _Part(BaseModel):
 
 
 class Finding(_Part):
-    id: str = Field(pattern=REPORT_ID, description="Short id, unique within this report, e.g. F1.")
+    id: str = Field(pattern=REPORT_ID, description="Unique in the report, e.g. F1.")
     claim: str = Field(min_length=1, max_length=2000)
-    evidence: str = Field("", max_length=4000, description="Where it comes from: file:line, doc, measurement.")
+    evidence: str = Field("", max_length=4000, description="file:line, document or measurement.")
     severity: Literal["info", "low", "medium", "high", "critical"] = "medium"
 
 
 class Approach(_Part):
-    id: str = Field(pattern=REPORT_ID, description="Short id, e.g. A, B, keep-status-quo.")
+    id: str = Field(pattern=REPORT_ID)
     title: str = Field(min_length=1, max_length=200)
     summary: str = Field("", max_length=2000)
 
@@ -43,18 +43,18 @@ class Approach(_Part):
 class Concern(_Part):
     target: str = Field("leading", max_length=64, description="Approach id, finding id or 'leading'.")
     concern: str = Field(min_length=1, max_length=2000)
-    reason: str = Field(min_length=1, max_length=2000, description="Why: the evidence or argument.")
+    reason: str = Field(min_length=1, max_length=2000, description="The evidence or argument.")
 
 
 class Refutation(_Part):
     target: str = Field(
         min_length=1,
         max_length=128,
-        description="What is challenged: a finding ('persona:F1'), a hot spot ('H1') or an approach id.",
+        description="A finding (persona:F1), hot spot (H1) or approach id.",
     )
     verdict: Literal["refuted", "weakened", "upheld"] = "refuted"
     claim: str = Field("", max_length=2000, description="The counter-claim.")
-    evidence: str = Field("", max_length=4000, description="Evidence; a refutation without it carries no weight.")
+    evidence: str = Field("", max_length=4000, description="Without it a refutation carries no weight.")
 
 
 class Conflict(_Part):
@@ -72,13 +72,13 @@ class AgentReport(_Part):
     )
     verdict: Literal["approve", "reject", "abstain"] = "abstain"
     preferred_approach: "str | None" = Field(None, max_length=64)
-    rationale: str = Field("", max_length=4000, description="Why this verdict, in your own words.")
+    rationale: str = Field("", max_length=4000, description="Why, in your own words.")
     dissent: list[Concern] = Field(default_factory=list, max_length=30)
     confidence: float = Field(0.5, ge=0, le=1)
     refutations: list[Refutation] = Field(default_factory=list, max_length=50)
     conflicts: list[Conflict] = Field(default_factory=list, max_length=30)
     missed_angles: list[str] = Field(default_factory=list, max_length=30)
-    hot_spots: list[str] = Field(default_factory=list, max_length=20, description="Tier 2: ids of the hot spots addressed.")
+    hot_spots: list[str] = Field(default_factory=list, max_length=20, description="Tier 2: the hot spot ids addressed.")
 
 
 # What each kind of agent reports: exactly the fields its phase needs, in the order shown — each
@@ -182,12 +182,20 @@ def shape_of(kind: "str | None", stage: str) -> str:
     return "ranking" if stage == "ranking" else "research"
 
 
-def example(shape: str, dimensions: "list[str] | None" = None) -> str:
-    """The shape's example as a fenced JSON block, one line per field; a ranking's scores on
-    `dimensions` (the configured names; default the catalogue's)."""
+def example(shape: str, dimensions: "list[str] | None" = None, *, compact: bool = False) -> str:
+    """The shape's example as a fenced JSON block, one line per field (`compact`: the object on
+    one line, as the agent files show it); a ranking's scores on `dimensions` (the configured
+    names; default the catalogue's)."""
     data = EXAMPLES[shape]
     if dimensions and "scores" in data and tuple(dimensions) != DIMENSION_NAMES:
         data = {**data, "scores": {k: _scores(dimensions, v) for k, v in _EXAMPLE_SCORES.items()}}
+    return fenced(data, compact=compact)
+
+
+def fenced(data: "dict", *, compact: bool = False) -> str:
+    """`data` as a fenced JSON block: one line per field, or (`compact`) the object on one line."""
+    if compact:
+        return "```json\n" + json.dumps(data, ensure_ascii=False) + "\n```"
     lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
     return "```json\n{\n" + ",\n".join(lines) + "\n}\n```"
 

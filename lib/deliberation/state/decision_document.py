@@ -21,48 +21,47 @@ class _Part(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
 
 
-def _sources(required: bool, what: str) -> Any:
+def _sources(required: bool) -> Any:
     return Field(
         default_factory=list,
         min_length=1 if required else 0,
         max_length=20,
-        description=f"The ids {what} follows from: findings (persona:F1), documented dissent "
-        "(persona:D1), refutations (persona:R1) or hot spots (H1). " + ("At least one." if required else "Optional."),
+        description="Cited ids: findings persona:F1, dissent persona:D1, refutations persona:R1, hot spots H1.",
     )
 
 
 class Requirement(_Part):
-    id: str = Field(pattern=REPORT_ID, description="Unique within the document, e.g. R1.")
+    id: str = Field(pattern=REPORT_ID, description="Unique, e.g. R1.")
     text: str = Field(min_length=1, max_length=2000, description="What must be true of the implementation.")
     priority: Literal["must", "should", "could"] = "must"
-    sources: list[str] = _sources(True, "this requirement")
+    sources: list[str] = _sources(True)
 
 
 class NonGoal(_Part):
     text: str = Field(min_length=1, max_length=2000, description="What this decision deliberately does not do.")
-    sources: list[str] = _sources(False, "this non-goal")
+    sources: list[str] = _sources(False)
 
 
 class AcceptanceCriterion(_Part):
-    id: str = Field(pattern=REPORT_ID, description="Unique within the document, e.g. AC1.")
+    id: str = Field(pattern=REPORT_ID, description="Unique, e.g. AC1.")
     text: str = Field(min_length=1, max_length=2000, description="An observable, checkable condition.")
     verifies: list[str] = Field(
         default_factory=list, max_length=20, description="Ids of the requirements this criterion verifies."
     )
-    sources: list[str] = _sources(True, "this criterion")
+    sources: list[str] = _sources(True)
 
 
 class Risk(_Part):
-    id: str = Field(pattern=REPORT_ID, description="Unique within the document, e.g. RISK1.")
+    id: str = Field(pattern=REPORT_ID, description="Unique, e.g. RISK1.")
     risk: str = Field(min_length=1, max_length=2000)
     mitigation: str = Field(min_length=1, max_length=2000, description="What is done about it.")
     severity: Literal["info", "low", "medium", "high", "critical"] = "medium"
-    sources: list[str] = _sources(True, "this risk")
+    sources: list[str] = _sources(True)
 
 
 class OpenQuestion(_Part):
     question: str = Field(min_length=1, max_length=2000)
-    sources: list[str] = _sources(False, "this question")
+    sources: list[str] = _sources(False)
 
 
 class DecisionDocument(_Part):

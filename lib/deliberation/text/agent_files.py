@@ -12,12 +12,13 @@ The other agent files (the deliberation roles, the tier-2 lenses, the workflow's
 any agent that is not a persona) are written by hand: each says something of its own, and none
 carries the persona paragraphs.
 
-A part is the persona's sections, each opened by a line `<!-- name -->`: description (how the
-agent list describes it, after "deliberation; "), intro, focus, assume, patterns, research (the
+A part is the persona's sections, each opened by a line `<!-- name -->`: description (what the
+agent list adds after the title, the priority and the phases; usually empty: every main-agent
+request carries every agent's description, so it says only what the priority does not), intro, focus, assume, patterns, research (the
 sentence that ends the research paragraph), ranking (an optional paragraph after the ranking
 rules), scores (one line per approach of the ranking example, `A: 7 3 6 8 7` on the catalogue's
 dimensions in order; a dimension beyond them scores 5) and example (the example's fields after
-its scores).
+its scores, as JSON object members).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import re
 import sys
 
 from deliberation import catalogue, plugin_root
-from deliberation.state.agent_report import example as report_example
+from deliberation.state.agent_report import example as report_example, fenced
 from deliberation.text import dimensions as dimension_words
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,15 +55,22 @@ def parse_part(text: str) -> "dict[str, str]":
     return out
 
 
-def _scores(lines: str) -> str:
+def _scores(lines: str) -> "dict[str, dict[str, int]]":
     names = [d.name for d in catalogue.DIMENSIONS]
-    rows = []
+    out = {}
     for line in lines.splitlines():
         approach, _, values = line.partition(":")
         given = [int(v) for v in values.split()]
-        scores = {n: given[i] if i < len(given) else UNSCORED for i, n in enumerate(names)}
-        rows.append(f"    {json.dumps(approach.strip())}: {json.dumps(scores)}")
-    return ",\n".join(rows)
+        out[approach.strip()] = {n: given[i] if i < len(given) else UNSCORED for i, n in enumerate(names)}
+    return out
+
+
+def ranking_example(part: "dict[str, str]") -> str:
+    """The part's ranking example as a compact fenced JSON block (the research example's form,
+    state/agent_report.example): its scores on the catalogue's dimensions, then the fields of its
+    `example` section."""
+    data = {"phase": "ranking", "summary": "", "scores": _scores(part["scores"]), **json.loads("{" + part["example"] + "}")}
+    return fenced(data, compact=True)
 
 
 def render(persona: catalogue.Persona, part: "dict[str, str]", template: str) -> str:
@@ -71,7 +79,7 @@ def render(persona: catalogue.Persona, part: "dict[str, str]", template: str) ->
         "slug": persona.slug,
         "title": persona.title,
         "priority": persona.priority,
-        "description": part["description"],
+        "description": f"; {part['description']}" if part["description"] else "",
         "intro": part["intro"] + "\n",
         "focus": part["focus"],
         "assume": part["assume"],
@@ -80,9 +88,8 @@ def render(persona: catalogue.Persona, part: "dict[str, str]", template: str) ->
         "ranking": ranking + "\n" if ranking else "",
         "dimension_count": dimension_words.count(),
         "dimensions": dimension_words.listed(),
-        "research_example": report_example("research"),
-        "scores": _scores(part["scores"]),
-        "example": part["example"],
+        "research_example": report_example("research", compact=True),
+        "ranking_example": ranking_example(part),
     }
     return _FIELD.sub(lambda m: fields[m.group(1)], template)
 

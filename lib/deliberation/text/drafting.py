@@ -54,8 +54,31 @@ def rules(minimums: "list[tuple[str, int]] | list[list]") -> str:
     )
 
 
-def material(deliberation: str, question: str, decision: str, approaches: str, items: "list[str]", shape: "list[str]") -> str:
-    """The drafter's prompt: everything the document may rest on, whole, then the shape."""
+def left_out(short: int, left: int) -> str:
+    """The line after the short items: how many are shown short, how many not at all."""
+    said = (
+        [f"the last {short} {'item above shows' if short == 1 else 'items above show'} only the id and the start of the text"]
+        if short
+        else []
+    )
+    if left:
+        said.append(f"{left} more, of lower priority (medium and low findings, upheld refutations), are left out")
+    return f"({'; '.join(said)}. Cite only ids listed here.)"
+
+
+def material(
+    deliberation: str,
+    question: str,
+    decision: str,
+    approaches: str,
+    whole: "list[str]",
+    short: "list[str]",
+    left: int,
+    shape: "list[str]",
+) -> str:
+    """The drafter's prompt: what the document rests on, whole, the rest short, then the shape."""
+    total = len(whole) + len(short) + left
+    rest = [*short, left_out(len(short), left)] if short or left else []
     return "\n".join(
         [
             f"Phase: decision document of deliberation {deliberation}",
@@ -64,8 +87,15 @@ def material(deliberation: str, question: str, decision: str, approaches: str, i
             "",
             approaches,
             "",
-            f"Every item of the deliberation you may cite ({len(items)}), each with its text and evidence:",
-            *items,
+            (
+                f"The items of the deliberation you may cite ({len(whole) + len(short)} of {total}), what the decision "
+                "rests on first (the vote's dissent, the hot spots and depth verdicts, high and critical findings), "
+                "each with its text and evidence while they fit:"
+                if rest
+                else f"Every item of the deliberation you may cite ({total}), each with its text and evidence:"
+            ),
+            *whole,
+            *rest,
             "",
             "Write the decision document from these items alone: the decision and why, the problem for a reader "
             "who was not there, the requirements, acceptance criteria and risks that follow from the items (a "
