@@ -304,6 +304,28 @@ def test_protocol_panels_hold_conflicting_priorities():
     assert set(protocol.PANELS) == set(defaults.TASK_TYPES)
 
 
+def test_the_workflows_default_panel_is_three_that_keep_a_conflicting_pair_and_the_devils_advocate():
+    pairs = Config().conformity.conflicting_pairs
+    assert protocol.WORKFLOW_PANEL == 3
+    for task_type, people in protocol.PANELS.items():
+        chosen = protocol.default_panel(task_type, pairs)
+        assert len(chosen) == 3 and set(chosen) <= set(people), task_type
+        assert [p for p in people if p in chosen] == list(chosen)  # the panel's order
+        assert catalogue.DEVILS_ADVOCATE in chosen
+        assert any(set(pair) <= set(chosen) for pair in pairs), task_type
+    # the first such three in the panel's order: the pair is the earliest that fits beside the devils-advocate
+    assert protocol.default_panel("default", pairs) == ("security-analyst", "performance-engineer", "devils-advocate")
+    assert protocol.default_panel("architecture", pairs) == ("reliability-engineer", "cost-analyst", "devils-advocate")
+    assert protocol.default_panel("unheard-of", pairs) == protocol.default_panel("default", pairs)
+    # what the whole panel lacks is not asked of the three: no configured pair in it → its first three
+    # holding the devils-advocate; a panel of three or fewer is itself
+    assert protocol.default_panel("default", []) == ("technical-architect", "security-analyst", "devils-advocate")
+    assert protocol.default_panel("security", pairs, size=5) == protocol.PANELS["security"]
+    # a configured pair is honoured over the catalogue's
+    own = [["technical-architect", "cost-analyst"]]
+    assert protocol.default_panel("default", own) == ("technical-architect", "cost-analyst", "devils-advocate")
+
+
 def test_deliberate_command_leaves_the_protocol_to_the_hook():
     """One source of truth, said once: the hook injects protocol.protocol_text for a
     `/deliberate` prompt, so the command's body must not restate any of it."""
