@@ -362,6 +362,13 @@ def test_the_workflows_default_panel_is_three_that_keep_a_conflicting_pair_and_t
     assert protocol.default_panel("default", own) == ("technical-architect", "cost-analyst", "devils-advocate")
 
 
+def test_the_workflow_doc_lists_the_default_panels_the_code_picks():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "WORKFLOW.md").read_text(encoding="utf-8")
+    pairs = catalogue.conflicting_pairs()
+    for t in catalogue.TASK_TYPES:
+        assert f"| `{t.name}` | {', '.join(protocol.default_panel(t.name, pairs))} |" in doc, t.name
+
+
 def test_deliberate_command_leaves_the_protocol_to_the_hook():
     """One source of truth, said once: the hook injects protocol.protocol_text for a
     `/deliberate` prompt, so the command's body must not restate any of it."""
