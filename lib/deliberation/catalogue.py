@@ -93,8 +93,10 @@ PERSONAS: "tuple[Persona, ...]" = (
     Persona("devils-advocate", "Devil's Advocate", "the strongest case against each option", ("product-strategist",)),
 )
 
+# the persona every task type's panel holds: the strongest case against each option
+DEVILS_ADVOCATE = "devils-advocate"
 # the 2-agent form of a deliberation: one FOR, one AGAINST
-MINIMUM_PANEL = ("product-strategist", "devils-advocate")
+MINIMUM_PANEL = ("product-strategist", DEVILS_ADVOCATE)
 # the personas the texts' examples name (a ref `security-analyst:F1`, a conflicting pair, a source)
 EXAMPLE_PERSONAS = ("security-analyst", "performance-engineer", "cost-analyst")
 EXAMPLE_PERSONA = EXAMPLE_PERSONAS[0]

@@ -260,6 +260,19 @@ def test_depth_off_and_the_two_agent_form_run_the_same_loop(project, hook):
     assert load_delib(project)["depth"]["status"] == "off"
 
 
+def test_a_call_that_names_no_personas_runs_three_of_the_task_types_panel(project, hook):
+    """The default panel (core/instructions.default_panel): 3 of the task type's 3-5, a pair whose
+    priorities conflict and the devils-advocate among them; a security question, so the security
+    panel's first such three."""
+    question = "Should we hash the API tokens, or encrypt them at rest?"
+    s = session(project, hook, prompt=f"/deliberate {question}")
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"script": wf.script, "args": question})
+    assert load_delib(project)["task_type"] == "security"
+    first = args["first"]["wave"]
+    assert [a["agentType"] for a in first["agents"]] == ["security-analyst", "ux-advocate", "devils-advocate"]
+
+
 def test_the_two_agent_form(project, hook):
     s = session(project, hook)
     wf = P.PluginWorkflow(hook, s.sid, ROOT)

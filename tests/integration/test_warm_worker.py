@@ -232,8 +232,9 @@ def test_the_worker_keeps_no_environment_of_its_own(project, workers):
         env={**workers.hook_env, "CLAUDE_PLUGIN_ROOT": str(plugin)},
     )
     without = run_hook("UserPromptSubmit", P.prompt(sid, "/deliberate " + QUESTION), project, env=workers.hook_env)
-    assert "deliberation:security-analyst" in with_root.context
-    assert "deliberation:security-analyst" not in without.context and "security-analyst" in without.context
+    assert 'namespace: "deliberation:<slug>"' in with_root.context
+    assert "namespace:" not in without.context and "deliberation:security-analyst" not in without.context
+    assert "security-analyst" in without.context
 
 
 def test_an_oversized_payload_is_refused_here_even_with_a_worker_up(project, workers):

@@ -304,6 +304,42 @@ def test_every_deliberation_names_its_opt_in_and_runs_the_workflow_tool():
         protocol.protocol_text(q, "default", 0.7, 0.4, DIMS, asked="someone")
 
 
+def test_the_workflow_is_launched_first_with_the_users_words_as_context():
+    """The main agent's own reading was most of its cost (EVIDENCE E12: 3 requests of ~65-80 KB
+    before the launch) and the panel reads the project anyway: the protocol says to make the call
+    first, reading nothing, with a context of what the user said (files named, constraints stated)
+    and none of the agent's conclusions; 3 personas are the default, more only when needed."""
+    for asked in protocol.ASKED:
+        text = protocol.protocol_text("Redis or the database?", "default", 0.7, 0.4, DIMS, prefix="deliberation:", asked=asked)
+        call = 'Run it as ONE call: Workflow({name: "deliberation:deliberate", args: "Redis or the database?"})'
+        assert call + ", FIRST, reading no file (the panel reads the project)." in text
+        assert '"context": "<the user\'s words only: files named (paths), constraints stated; nothing you concluded>"' in text
+        assert '"personas": [2-5 slugs only if the question needs others; default 3]' in text
+        assert text.index("FIRST, reading no file") < text.index("Then end your turn") < text.index("Only without the Workflow")
+    # the turn-by-turn path keeps its suggestion and says 3 suffice
+    text = protocol.protocol_text("q", "architecture", 0.7, 0.4, DIMS)
+    assert (
+        "1. RESEARCH: 3 personas with conflicting priorities suffice (2-5), suggested: "
+        + ", ".join(protocol.panel("architecture"))
+        in text
+    )
+
+
+@pytest.mark.parametrize("task_type", [*defaults.TASK_TYPES, "unheard-of"])
+@pytest.mark.parametrize("prefix", ["", "deliberation:"])
+def test_the_protocol_does_not_grow(task_type, prefix):
+    """Its budget: under MAX_CHARS in every form (the user, the trigger, the agent asked; either
+    install form) with the longest question; models.diverse's line, the only optional part, adds
+    at most 320 characters to that."""
+    for asked in protocol.ASKED:
+        text = protocol.protocol_text(LONG, task_type, 0.7, 0.23, DIMS, prefix=prefix, asked=asked)
+        assert len(text) < protocol.MAX_CHARS - 200, (asked, len(text))
+        models = {p: "sonnet" for p in protocol.panel(task_type)}
+        assert len(protocol.protocol_text(LONG, task_type, 0.7, 0.23, DIMS, prefix=prefix, asked=asked, models=models)) <= (
+            len(text) + 320
+        )
+
+
 def test_protocol_panels_hold_conflicting_priorities():
     pairs = [set(p) for p in Config().conformity.conflicting_pairs]
     for task_type, people in protocol.PANELS.items():
@@ -312,6 +348,35 @@ def test_protocol_panels_hold_conflicting_priorities():
         assert "devils-advocate" in people
         assert any(pair <= set(people) for pair in pairs), task_type
     assert set(protocol.PANELS) == set(defaults.TASK_TYPES)
+
+
+def test_the_workflows_default_panel_is_three_that_keep_a_conflicting_pair_and_the_devils_advocate():
+    pairs = Config().conformity.conflicting_pairs
+    assert protocol.WORKFLOW_PANEL == 3
+    for task_type, people in protocol.PANELS.items():
+        chosen = protocol.default_panel(task_type, pairs)
+        assert len(chosen) == 3 and set(chosen) <= set(people), task_type
+        assert [p for p in people if p in chosen] == list(chosen)  # the panel's order
+        assert catalogue.DEVILS_ADVOCATE in chosen
+        assert any(set(pair) <= set(chosen) for pair in pairs), task_type
+    # the first such three in the panel's order: the pair is the earliest that fits beside the devils-advocate
+    assert protocol.default_panel("default", pairs) == ("security-analyst", "performance-engineer", "devils-advocate")
+    assert protocol.default_panel("architecture", pairs) == ("reliability-engineer", "cost-analyst", "devils-advocate")
+    assert protocol.default_panel("unheard-of", pairs) == protocol.default_panel("default", pairs)
+    # what the whole panel lacks is not asked of the three: no configured pair in it → its first three
+    # holding the devils-advocate; a panel of three or fewer is itself
+    assert protocol.default_panel("default", []) == ("technical-architect", "security-analyst", "devils-advocate")
+    assert protocol.default_panel("security", pairs, size=5) == protocol.PANELS["security"]
+    # a configured pair is honoured over the catalogue's
+    own = [["technical-architect", "cost-analyst"]]
+    assert protocol.default_panel("default", own) == ("technical-architect", "cost-analyst", "devils-advocate")
+
+
+def test_the_workflow_doc_lists_the_default_panels_the_code_picks():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "WORKFLOW.md").read_text(encoding="utf-8")
+    pairs = catalogue.conflicting_pairs()
+    for t in catalogue.TASK_TYPES:
+        assert f"| `{t.name}` | {', '.join(protocol.default_panel(t.name, pairs))} |" in doc, t.name
 
 
 def test_deliberate_command_leaves_the_protocol_to_the_hook():

@@ -7,6 +7,9 @@ a triggering prompt loads it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import combinations
+
 from deliberation import catalogue
 from deliberation.core.depth import FLOOR
 from deliberation.core.personas import LENSES
@@ -20,6 +23,9 @@ QUESTION_CHARS = 400
 # priorities conflict (config conformity.conflicting_pairs); the devils-advocate is always there
 PANELS = {t.name: t.panel for t in catalogue.TASK_TYPES}
 MINIMUM = catalogue.MINIMUM_PANEL  # one FOR, one AGAINST
+# the workflow's panel when its call names none: 3 research agents where 5 cost two more research
+# and two more ranking agents, each request carrying the client's whole system prompt (EVIDENCE E12)
+WORKFLOW_PANEL = 3
 WORKFLOW_NAME = "deliberate"  # meta.name of the plugin's workflows/deliberate.js (docs/WORKFLOW.md)
 
 
@@ -41,6 +47,28 @@ def workflow_call(prefix: str, question: str = "") -> str:
 def panel(task_type: str) -> "tuple[str, ...]":
     """The personas suggested for a task type (unknown types get the default panel)."""
     return PANELS.get(task_type, PANELS[catalogue.DEFAULT_TASK_TYPE])
+
+
+def default_panel(task_type: str, pairs: "Sequence[Sequence[str]]", size: int = WORKFLOW_PANEL) -> "tuple[str, ...]":
+    """The workflow's panel when its call names none: the first `size` personas of the task
+    type's panel (its order; the first such choice in that order) that still hold what the whole
+    panel holds of a pair whose priorities conflict (`pairs`: config conformity.conflicting_pairs)
+    and the devils-advocate. A panel of `size` or fewer is the whole panel."""
+    full = panel(task_type)
+    if len(full) <= size:
+        return full
+
+    def holds(group: "tuple[str, ...]") -> "tuple[bool, bool]":
+        return (
+            any(len(p) == 2 and p[0] != p[1] and set(p) <= set(group) for p in pairs),
+            catalogue.DEVILS_ADVOCATE in group,
+        )
+
+    need = holds(full)
+    for group in combinations(full, size):
+        if all(got or not wanted for got, wanted in zip(holds(group), need)):
+            return group
+    return full[:size]  # reached only below 3: a pair and the devils-advocate are at most 3 personas
 
 
 def _question(question: str) -> str:

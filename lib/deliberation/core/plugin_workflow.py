@@ -39,7 +39,7 @@ from deliberation.core import (
 from deliberation.core import lineage as lin
 from deliberation.core.capture import check_data, file_report
 from deliberation.core.instructions import WORKFLOW_NAME as NAME
-from deliberation.core.instructions import panel as suggested_panel
+from deliberation.core.instructions import default_panel
 from deliberation.core.instructions import workflow_call, workflow_name
 from deliberation.core.turn import Turn, WorkflowFiles, find_record
 from deliberation.state.models import AgentRecord, Deliberation, Spawn, WorkflowRun
@@ -172,7 +172,7 @@ def requested(turn: Turn, event: hookio.PreToolUse, prefix: str) -> "hookio.Answ
         delib = turn.open_deliberation(question=question or None)
     if prefix:
         delib.agent_prefix = prefix
-    chosen = panel or list(suggested_panel(delib.task_type))
+    chosen = panel or list(default_panel(delib.task_type, turn.cfg.conformity.conflicting_pairs))
     launch = event.tool_use_id or f"workflow-{len(turn.tx.lineage.workflows) + 1}"
     verdict = workflow_steps.first_verdict(delib, turn.cfg, chosen, context, slots(turn))
     if verdict.wave is None:

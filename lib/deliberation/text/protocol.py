@@ -4,10 +4,9 @@ triggers (UserPromptSubmit `additionalContext`) or the deliberate command runs �
 core/instructions.py passes the figures (the trigger's confidence and dimensions, the task
 type's consensus bar), the panel, the exact Workflow call and the tier-2 floor; this module
 words them. It names the subagent types exactly, the phases in order and the report rule.
-Standard library only, and it imports only the catalogue: a triggering prompt loads it.
+Standard library only, and it imports only text/dimensions: a triggering prompt loads it.
 """
 
-from deliberation import catalogue
 from deliberation.text import dimensions as dimension_words
 
 HEADER = "DELIBERATION PROTOCOL (deliberation plugin)"
@@ -19,7 +18,7 @@ def namespace(prefix: str) -> str:
     """How a subagent type is written in the plugin form (`prefix`, e.g. "deliberation:")."""
     if not prefix:
         return ""
-    return f', each written with the plugin\'s namespace: "{prefix}<slug>" (e.g. "{prefix}{catalogue.EXAMPLE_PERSONA}")'
+    return f', each written with the plugin\'s namespace: "{prefix}<slug>"'
 
 
 def models_line(models: "dict[str, str] | None") -> str:
@@ -51,12 +50,12 @@ def how_to_run(asked: str, call: str, prefix: str) -> str:
         "agent": f"You started this deliberation, and {installed}",
     }[asked]
     return (
-        f"{who}. Run it as ONE "
-        f"call: {call} — the plugin's own workflow runs every phase below with prompts it builds and checks "
-        'every report; args may be an object {"question": …, "context": "<shared project context: '
-        'files, constraints>", "personas": [2-5 persona slugs]}. Then end your turn: its task '
-        "notification brings the outcome, and the plugin asks you for the decision document. No other "
-        "workflow runs in a deliberation.\n"
+        f"{who}. Run it as ONE call: {call}, FIRST, reading no file (the panel reads the project). "
+        "The plugin's workflow runs every phase below with prompts it builds and checks every report. args "
+        'may be an object {"question": …, "context": "<the user\'s words only: files named (paths), '
+        'constraints stated; nothing you concluded>", "personas": [2-5 slugs only if the question needs '
+        "others; default 3]}. Then end your turn: its notification brings the outcome and the plugin's "
+        "request for the decision document. No other workflow runs in a deliberation.\n"
         f"Only without the Workflow tool (or if that call is not allowed), run it turn by turn {agents}:"
     )
 
@@ -90,10 +89,10 @@ Question: {question}
 
 Decide it with a deliberation, not alone: a decision, not a change (no edits before it is complete).
 {how_to_run(asked, call, prefix)}
-1. RESEARCH: 3-5 personas with conflicting priorities (at least 2), suggested: {people}. Minimum viable deliberation: {minimum[0]} (FOR) and {minimum[1]} (AGAINST), each stating its position; the plugin compares them. Each prompt = "Phase: research", the question and the same shared project context. Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait until every report has reached you before the next phase.
+1. RESEARCH: 3 personas with conflicting priorities suffice (2-5), suggested: {people}. Minimum viable deliberation: {minimum[0]} (FOR) and {minimum[1]} (AGAINST), each stating its position; the plugin compares them. Each prompt = "Phase: research", the question and the same shared project context. Isolation: never paste one agent's findings into another research prompt. Spawn a phase's agents in parallel; wait for every report before the next phase.
 2. DELIBERATION ("Phase: deliberation"): synthesis-lead and debate-moderator with ALL research findings (claim and evidence); then ONE red-team pass. When the plugin lists hot spots, spawn the FRESH {", ".join(lenses)} workers its note gives (never subagent_type "fork"), each prompt carrying verbatim "{floor[0]}" and "{floor[1]}" and NOT the consensus or synthesis text; then one red team 2. No further rounds.
 3. RANKING (blind): the personas again, "Phase: ranking", the question and the approaches exactly as the plugin lists them; never which approach leads nor any agent's scores, verdicts or rationale. Each scores EVERY approach 0-10 on {dimension_words.listed(dimensions, terse=True)}, gives its verdict and a concern with its reason for each approach it would not adopt.
 4. PRD: when the vote passes, hand the plugin the decision document it asks for (a Write call it reads), then answer the user in prose.
 Resume an agent with SendMessage only when the plugin asks for its new report.{models_line(models)}
 
-Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks (spawn budget, isolation, phase order, consensus and quality gates); its notes and reasons each name the next step it accepts: follow them. /{prefix}deliberation-status shows progress."""
+Every report must end with one fenced ```json block (the agent definitions show its shape). The plugin enforces this protocol with hook denials and blocks; its notes and reasons each name the next step it accepts: follow them. /{prefix}deliberation-status shows progress."""
