@@ -1,0 +1,3 @@
+"""Tallyline public API service."""
+
+__version__ = "1.14.2"
