@@ -112,6 +112,39 @@ def test_the_document_is_checked_like_a_handed_over_one():
     out = drafting.outcome_text(d, drafting.record_path(d.id))
     assert out.startswith("Deliberation d-1 decided. Adopted: A")
     assert "Dissent (1): cost-analyst: The relay doubles the bus bill." in out and "security-analyst:F1" not in out
+    # what the red team weakened in the adopted approach reaches the main agent with the decision
+    assert "Challenged in the adopted approach (1;" in out
+    assert "weakened: The relay worker is a single point of failure. (" in out
+    assert out.index("Challenged in the adopted approach") < out.index("Dissent (1)")
+
+
+def test_the_outcome_names_no_challenge_when_nothing_was_adopted_or_only_upheld():
+    d = voted()
+    assert drafting.record(d, P.prd_document(["security-analyst:F1", "performance-engineer:F1"]), 1.0) is None
+    d.outcome = "rejected"
+    assert "Challenged" not in drafting.outcome_text(d, drafting.record_path(d.id))
+    d.outcome = "adopted"
+    for a in d.agents:
+        for r in a.filed.refutations:
+            r.verdict = "upheld"
+    assert drafting.challenged(d) == []
+    assert "Challenged" not in drafting.outcome_text(d, drafting.record_path(d.id))
+
+
+def test_the_outcome_shows_at_most_three_challenges_clipped():
+    d = big()
+    d.outcome = "adopted"
+    distinct = ("relay lag grows past the order timeout", "bus credentials rotate monthly by hand", "outbox rows never expire",
+                "failover drops the lease silently", "batch size is unbounded under replay")  # fmt: skip
+    refs = [r for a in d.agents for r in a.filed.refutations]
+    for r, claim in zip(refs, distinct):
+        r.verdict, r.target, r.claim = "weakened", "A", claim + " " + "x" * 200
+    facts = drafting.challenged(d)
+    assert len(facts) > 3
+    out = drafting.outcome_text(d, drafting.record_path(d.id))
+    assert f"Challenged in the adopted approach ({len(facts)};" in out and f"(+{len(facts) - 3} more in the document)" in out
+    line = next((x for x in out.splitlines() if x.startswith("Challenged")), "")
+    assert len(line) <= 300 + 3 * (160 + 100 + 16)
 
 
 def test_the_drafting_wave_runs_once_after_a_vote_that_passed():

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from deliberation.core import blind_ranking, personas, prd
+from deliberation.core.depth import established
 from deliberation.core.phases import current
 from deliberation.state import report_schema
 from deliberation.state.decision_document import DecisionDocument
@@ -214,4 +215,16 @@ def outcome_text(delib: Deliberation, record_path: str) -> str:
         record_path,
         prd.counts_text(doc) if doc is not None else "",
         prd.may_apply(delib),
+        challenged(delib),
     )
+
+
+def challenged(delib: Deliberation) -> "list[tuple[str, str, str]]":
+    """What the challenge and depth steps weakened or refuted in the adopted approach, with its
+    evidence (verdict, claim, evidence): the adopted summary is the research's wording, and a step
+    the depth axis weakened must reach the main agent with the decision, not only the document's
+    risks (a real-model trial's main agent re-read five files to find it)."""
+    r = delib.ranking
+    if delib.outcome != "adopted" or r is None or r.leading is None:
+        return []
+    return [(f.verdict, f.claim, f.evidence) for f in established.facts(delib).get(r.leading, []) if f.verdict != "upheld"]

@@ -7,6 +7,8 @@ REJECTED = "No approach is adopted: the vote rejected them all."
 NOT_A_DOCUMENT = "the report is not a JSON object of the decision document's shape"
 DISSENT_SHOWN = 3
 DISSENT_CHARS = 160
+CHALLENGED_SHOWN = 3  # weakened or refuted facts about the adopted approach the outcome names
+EVIDENCE_CHARS = 100
 
 
 NOT_RECORDED = "The drafter's decision document was not recorded: write it yourself as follows."
@@ -115,9 +117,20 @@ def outcome(
     record_path: str,
     counts: str,
     applies: bool,
+    challenged: "list[tuple[str, str, str]] | None" = None,
 ) -> str:
     """What the main agent carries once the drafter's document is recorded."""
     lines = [f"Deliberation {deliberation} decided. {decision}"]
+    if challenged:
+        shown = "; ".join(
+            f"{verdict}: {_clip(claim)} ({_clip(evidence, EVIDENCE_CHARS)})"
+            for verdict, claim, evidence in challenged[:CHALLENGED_SHOWN]
+        )
+        more = f" (+{len(challenged) - CHALLENGED_SHOWN} more in the document)" if len(challenged) > CHALLENGED_SHOWN else ""
+        lines.append(
+            f"Challenged in the adopted approach ({len(challenged)}; the challenge and depth steps, with evidence — "
+            f"the document's risks carry them; tell the user with the decision, and narrow any step they weaken): {shown}{more}"
+        )
     if dissent:
         shown = "; ".join(f"{who}: {_clip(c)}" for who, c in dissent[:DISSENT_SHOWN])
         more = f" (+{len(dissent) - DISSENT_SHOWN} more in the record)" if len(dissent) > DISSENT_SHOWN else ""
@@ -143,6 +156,6 @@ def outcome(
     return "\n".join(lines)
 
 
-def _clip(text: str) -> str:
+def _clip(text: str, n: int = DISSENT_CHARS) -> str:
     text = " ".join((text or "").split())
-    return text if len(text) <= DISSENT_CHARS else text[: DISSENT_CHARS - 1].rstrip() + "…"
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
