@@ -68,6 +68,20 @@ def test_facts_reach_each_approach_with_evidence_only():
     assert [(f.verdict, f.step) for f in got["B"]] == [("upheld", "challenge")]
 
 
+def test_a_hot_spot_that_names_a_finding_then_an_approach_is_about_the_approach():
+    """A contradiction between a finding and approach B: a worker's weakening through it is a fact
+    about B (a real-model trial's rankers saw B unchallenged though the edge-case hunt weakened it)."""
+    d = deepened()
+    spot = next(h for h in d.depth.hot_spots if h.kind == "refuted" and "A" in h.material[0])
+    finding = next(f"{a.persona}:{a.filed.findings[0].id}" for a in d.agents if a.kind == "persona" and a.filed.findings)
+    spot.material = [finding, "B", "debate-moderator: which one holds"]
+    got = established.facts(d)
+    assert ("refuted", "depth") in [(f.verdict, f.step) for f in got["B"]]
+    assert "30 s between polls" in " ".join(f.evidence for f in got["B"])
+    spot.material = [finding]  # about a finding only: no approach, no fact
+    assert "30 s between polls" not in " ".join(f.evidence for v in established.facts(d).values() for f in v)
+
+
 def test_a_zeroed_worker_establishes_nothing():
     d = deepened()
     d.depth.zeroed.append(next(a.key for a in d.agents if a.kind == "lens"))

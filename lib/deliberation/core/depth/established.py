@@ -15,14 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deliberation.core.depth.hot_spots import (
+    Approaches,
     approach_index,
     current,
     finding_index,
     hot_spot_target,
+    resolve_target,
     tier1_agents,
 )
 from deliberation.core.similarity import similarity
-from deliberation.state.models import Deliberation
+from deliberation.state.models import Deliberation, HotSpot
 
 MAX_PER_APPROACH = 6
 CLAIM_CHARS = 300
@@ -45,6 +47,21 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
+def spot_approach(spot: HotSpot, findings: dict, approaches: Approaches) -> "str | None":
+    """The ranked approach a hot spot is about: its first material that is one, else what it is
+    about first (a finding). A contradiction between a finding and approach B is about B (a
+    real-model trial's edge-case hunt weakened B through such a hot spot, and the rankers saw B
+    unchallenged)."""
+    first = hot_spot_target(spot, findings, approaches)
+    if first in approaches.ranked:
+        return first
+    for m in spot.material:
+        ref = resolve_target(m, findings, approaches)
+        if ref is not None and ref in approaches.ranked:
+            return ref
+    return first
+
+
 def facts(delib: Deliberation) -> "dict[str, list[Fact]]":
     """Ranked approach id → the facts established about it (see the module docstring)."""
     approaches = approach_index(delib)
@@ -64,7 +81,7 @@ def facts(delib: Deliberation) -> "dict[str, list[Fact]]":
             if not evidence or not claim:
                 continue  # a refutation without evidence carries no weight (docs/DEPTH_AXIS.md)
             raw = (r.target or "").strip()
-            target = hot_spot_target(spots[raw], findings, approaches) if raw in spots else approaches.of(agent, raw)
+            target = spot_approach(spots[raw], findings, approaches) if raw in spots else approaches.of(agent, raw)
             if target is None or target not in approaches.ranked:
                 continue
             have = out.setdefault(target, [])
