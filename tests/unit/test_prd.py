@@ -55,6 +55,23 @@ def test_a_persona_s_dissent_is_numbered_across_its_reports():
     assert cat["security-analyst:D1"].stage == "research" and cat["security-analyst:D2"].stage == "ranking"
 
 
+def test_a_dissent_never_loses_its_id_to_a_finding_the_persona_lettered_d():
+    """A devil's advocate that lettered its findings D1, D2 kept its dissent uncitable (a real-model
+    trial: the drafter could not cite its dissent on the adopted approach): dissent numbers skip
+    the ids its findings took, and every finding and every dissent stays citable."""
+    from deliberation.state.agent_report import Concern
+
+    d = deliberation()
+    d.agents[0].report.findings[0].id = "D1"
+    d.agents[0].report.findings[1].id = "D2"
+    d.agents[0].report.dissent = [Concern(target="A", concern="research doubt", reason="because")]
+    cat = prd.citable(d)
+    assert cat["security-analyst:D1"].kind == cat["security-analyst:D2"].kind == "finding"
+    assert cat["security-analyst:D3"].kind == "dissent" and cat["security-analyst:D3"].stage == "research"
+    assert cat["security-analyst:D4"].kind == "dissent" and cat["security-analyst:D4"].stage == "ranking"
+    assert sum(1 for s in cat.values() if s.kind == "dissent") == 2
+
+
 def test_a_research_dissent_on_its_own_approach_says_which_one():
     """A research report letters its own approaches: its "A" need not be the synthesis' A (t17)."""
     from deliberation.state.agent_report import Approach, Concern

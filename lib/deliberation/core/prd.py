@@ -72,7 +72,8 @@ def citable(delib: Deliberation) -> "dict[str, Source]":
     """Every id a decision document may cite, in the order of the deliberation's records:
     the findings, documented dissent and refutations of the valid, current reports, then the
     hot spots. Findings are `persona:<its id>`; a persona's dissent entries are numbered
-    D1, D2… across its reports; refutations `persona:R<n>` per report (the depth axis' own
+    D1, D2… across its reports, past any id its own findings already took (a devil's advocate that
+    lettered its findings D1…D7 lost every dissent to them in a real-model trial); refutations `persona:R<n>` per report (the depth axis' own
     references). The first item wins an id two reports share."""
     out: dict[str, Source] = {}
     dissent_n: dict[str, int] = {}
@@ -85,8 +86,11 @@ def citable(delib: Deliberation) -> "dict[str, Source]":
             )
         own = {a.id: a.title for a in rep.approaches}  # a research report letters its own approaches
         for i, c in enumerate(rep.dissent):
-            dissent_n[who] = dissent_n.get(who, 0) + 1
-            sid = f"{who}:D{dissent_n[who]}"
+            n = dissent_n.get(who, 0) + 1
+            while f"{who}:D{n}" in out:  # a persona may letter its findings D1, D2… itself
+                n += 1
+            dissent_n[who] = n
+            sid = f"{who}:D{n}"
             target = f'its own {c.target}, "{one_line(own[c.target], 60)}"' if c.target in own else c.target
             out.setdefault(sid, Source(sid, "dissent", agent.persona, agent.stage, c.concern, target, c.reason, key, i))
         for i, r in enumerate(rep.refutations):
