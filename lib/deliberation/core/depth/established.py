@@ -19,7 +19,6 @@ from deliberation.core.depth.hot_spots import (
     approach_index,
     current,
     finding_index,
-    hot_spot_target,
     resolve_target,
     tier1_agents,
 )
@@ -52,13 +51,12 @@ def spot_approach(spot: HotSpot, findings: dict, approaches: Approaches) -> "str
     about first (a finding). A contradiction between a finding and approach B is about B (a
     real-model trial's edge-case hunt weakened B through such a hot spot, and the rankers saw B
     unchallenged)."""
-    first = hot_spot_target(spot, findings, approaches)
-    if first in approaches.ranked:
-        return first
+    first = None
     for m in spot.material:
         ref = resolve_target(m, findings, approaches)
-        if ref is not None and ref in approaches.ranked:
+        if ref in approaches.ranked:
             return ref
+        first = first or ref
     return first
 
 
