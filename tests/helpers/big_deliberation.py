@@ -5,9 +5,9 @@ tests/unit/test_drafting.py bounds the material on it."""
 
 from __future__ import annotations
 
-from deliberation.state.models import Deliberation, HotSpot, RankingResult
+from deliberation.state.models import Deliberation, HotSpot
 
-from tests.helpers.depth_cases import rec
+from tests.helpers.depth_cases import passed_vote, rec
 
 PERSONAS = ("security-analyst", "performance-engineer", "cost-analyst", "devils-advocate")
 LENSES = ("evidence-chase", "counter-model", "edge-case-hunt")
@@ -162,19 +162,5 @@ def big() -> Deliberation:
     d.depth.status = "done"
     d.prd.status = "due"
     d.outcome = "adopted"
-    d.ranking = RankingResult(
-        dimensions={"correctness": 1.0},
-        approaches=["A", "B", "C"],
-        scores=[],
-        means={"A": 8.0, "B": 5.0, "C": 4.0},
-        leading="A",
-        leading_scores={},
-        consensus=0.8,
-        spread=0.0,
-        stdev=0.0,
-        agents=4,
-        approvals=4,
-        rejections=0,
-        abstentions=0,
-    )
+    d.ranking = passed_vote({"A": 8.0, "B": 5.0, "C": 4.0}, consensus=0.8, agents=4)
     return d

@@ -6,7 +6,7 @@ from __future__ import annotations
 from deliberation.core.depth import axis as da
 from deliberation.state.agent_report import AgentReport
 from deliberation.state.config import Config
-from deliberation.state.models import AgentRecord, Deliberation
+from deliberation.state.models import AgentRecord, Deliberation, RankingResult
 
 T = 1767258000.0
 WEIGHTS = {"correctness": 0.30, "risk": 0.25, "maintainability": 0.20, "performance": 0.15, "cost": 0.10}
@@ -135,3 +135,23 @@ def add(d: Deliberation, persona, kind, report, **kw) -> AgentRecord:
     r = rec(persona, kind, report, stage="deliberation", **kw)
     d.agents.append(r)
     return r
+
+
+def passed_vote(means: "dict[str, float]", consensus: float, agents: int) -> RankingResult:
+    """A vote that passed for the highest mean, every ranker approving (one dimension, no score
+    rows): what the drafting step and the outcome read of a ranking."""
+    return RankingResult(
+        dimensions={"correctness": 1.0},
+        approaches=list(means),
+        scores=[],
+        means=means,
+        leading=max(means, key=lambda k: means[k]),
+        leading_scores={},
+        consensus=consensus,
+        spread=0.0,
+        stdev=0.0,
+        agents=agents,
+        approvals=agents,
+        rejections=0,
+        abstentions=0,
+    )

@@ -458,6 +458,16 @@ DEPTH = {
 }
 
 
+# the drafter's material of the two golden cases (whole, short and left-out items set per case)
+_MATERIAL = dict(
+    deliberation="d-abc-1",
+    question="How should order events reach the bus?",
+    decision="Adopted: A — Outbox table (consensus 0.91)",
+    approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
+    shape=["{...}", "It needs at least: requirements: 1."],
+)
+
+
 def cases() -> "dict[str, tuple[str, Any]]":
     """case path (kind/case) → (text-layer function, its input)."""
     return {
@@ -1070,16 +1080,12 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "drafting/material": (
             "drafting.material",
             dict(
-                deliberation="d-abc-1",
-                question="How should order events reach the bus?",
-                decision="Adopted: A — Outbox table (consensus 0.91)",
-                approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
+                **_MATERIAL,
                 whole=[
                     "- security-analyst:F1 (finding, high; security-analyst in research): Plain-text credentials\n  evidence: env:12"
                 ],
                 short=[],
                 left=0,
-                shape=["{...}", "It needs at least: requirements: 1."],
             ),
         ),
         "drafting/left_out": ("drafting.left_out", dict(short=1, left=12)),
@@ -1087,10 +1093,7 @@ def cases() -> "dict[str, tuple[str, Any]]":
         "drafting/material_clipped": (
             "drafting.material",
             dict(
-                deliberation="d-abc-1",
-                question="How should order events reach the bus?",
-                decision="Adopted: A — Outbox table (consensus 0.91)",
-                approaches="The approaches that were ranked:\n- A: Outbox table\n- B: Dual write",
+                **_MATERIAL,
                 whole=[
                     "- cost-analyst:D1 (dissent on A; cost-analyst in ranking): The relay doubles the bus bill.\n  evidence: bus pricing page"
                 ],
@@ -1098,7 +1101,6 @@ def cases() -> "dict[str, tuple[str, Any]]":
                     "- performance-engineer:F2 (finding, medium; performance-engineer in research): The relay adds 40 ms at p99 under…"
                 ],
                 left=12,
-                shape=["{...}", "It needs at least: requirements: 1."],
             ),
         ),
         "drafting/outcome": (

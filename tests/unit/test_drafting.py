@@ -7,32 +7,18 @@ from __future__ import annotations
 import re
 
 from deliberation.core import drafting, prd, workflow_steps
-from deliberation.state.models import Deliberation, RankingResult, WorkflowDrive, Wave
+from deliberation.state.models import Deliberation, WorkflowDrive, Wave
 
 from tests.helpers import payloads as P
 from tests.helpers.big_deliberation import big
-from tests.helpers.depth_cases import contested, rec
+from tests.helpers.depth_cases import contested, passed_vote, rec
 
 
 def voted() -> Deliberation:
     d = contested()
     d.phase = "PRD_GENERATION"
     d.prd.status = "due"
-    d.ranking = RankingResult(
-        dimensions={"correctness": 1.0},
-        approaches=["A", "B"],
-        scores=[],
-        means={"A": 8.0, "B": 5.0},
-        leading="A",
-        leading_scores={},
-        consensus=0.9,
-        spread=0.0,
-        stdev=0.0,
-        agents=3,
-        approvals=3,
-        rejections=0,
-        abstentions=0,
-    )
+    d.ranking = passed_vote({"A": 8.0, "B": 5.0}, consensus=0.9, agents=3)
     d.outcome = "adopted"
     d.agents.append(
         rec(
