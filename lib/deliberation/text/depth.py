@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from deliberation.text.prompts import READ_CITED
+
 
 class Tier2Denied:
     """The outcome of a tier-2 spawn refused (said by `tier2_denied` or `tier2_closed`): its kind
@@ -210,6 +212,7 @@ def shared_part(question: str, floor: "list[str]", spot_map: str) -> str:
             "refuted / weakened / upheld — on the hot spot's tier-1 finding or approach, not on the red "
             "team's note (upheld: it stands) —, your counter-claim and its evidence; a refutation without "
             "evidence carries no weight.",
+            READ_CITED,
         ]
     ).lstrip("\n")
 

@@ -18,6 +18,18 @@ REPORT = (
     "If the call is refused, read why, fix exactly that and call it again."
 )
 NO_CONTEXT = "(none beyond the question: read the repository yourself for what you need)"
+# Every turn of an agent re-sends all it has read (measured: research agents of 69-134 KB and
+# tier-2 workers of 53-82 KB, each turn adding one file), so the agents that read are told to
+# read in one turn: the research personas the project, the agents that check evidence the lines
+# cited.
+READ_PROJECT = (
+    "Every turn you take re-sends all you have read, so read in few turns: find what matters (one Glob or "
+    "Grep), then read every file you need in ONE turn (several Read calls at once), then report."
+)
+READ_CITED = (
+    "Every turn you take re-sends all you have read: read only what you check (the cited file:line "
+    "ranges, with Read's offset and limit), all in ONE turn (several Read calls at once), then report."
+)
 ROLE_TASK = {
     "synthesis-lead": (
         "Merge the findings that do not conflict into 2-4 alternatives (approaches with ids "
@@ -75,6 +87,7 @@ def research(question: str, context: str) -> str:
             "Study the question alone, from your own focus: findings with evidence, 1-3 approaches (the status "
             "quo too when it is defensible) and your position on them — preferred_approach, verdict (approve = "
             "adopt it, reject = adopt none of them) and rationale in your own words.",
+            READ_PROJECT,
             report("research"),
         ]
     )
@@ -110,6 +123,7 @@ def red_team(question: str, approaches: str, findings: str, synthesis: "list[str
         "Break the converged points: for each, a refutation (target: the finding ref such as "
         f'"{catalogue.EXAMPLE_PERSONA}:F1" or the approach id; verdict refuted / weakened / upheld; your claim and its '
         "evidence) and the angles nobody examined in missed_angles.",
+        READ_CITED,
         report("deliberation"),
     ]
     return "\n".join(parts)
@@ -128,6 +142,7 @@ def red_team_2(question: str, items: str) -> str:
             "For each item, a refutation with verdict refuted / weakened / upheld and your evidence, its target the "
             'ref shown (e.g. "evidence-chase:R1"); missed angles too. A tier-2 refute you break with evidence is '
             "cancelled; one you cannot break stands.",
+            READ_CITED,
             report("deliberation"),
         ]
     )
