@@ -280,3 +280,25 @@ def test_in_the_plugin_s_own_clone_it_says_so_and_what_to_check_instead(capsys, 
     assert max(len(line) for line in out.splitlines()) <= 100
     code, out = run_doctor(ROOT, capsys, "--json")
     assert code == 0 and json.loads(out)["plugin_folder"] is True
+
+
+def test_marketplace_from_a_local_folder_names_the_folder_the_client_runs(tmp_path):
+    """A marketplace added from a local folder: the client runs that folder's hooks, not its cache
+    copy's (measured on 2.1.332; the session start records it in the data folder's `root`), so
+    the cache copy's doctor says which folder ran and how to check it."""
+    from tests.helpers.project import copy_plugin
+
+    home, project = tmp_path / "home", tmp_path / "proj"
+    project.mkdir()
+    plugin = copy_plugin(home / ".claude" / "plugins" / "cache" / "deliberation-gates" / "deliberation", "0.1.0")
+    source = copy_plugin(tmp_path / "src", "deliberation")
+    plugin_data(home, "deliberation-deliberation-gates", source)
+    _, _, findings = doctor.diagnose(str(project), str(plugin), form_env(home, bare_python3(tmp_path)))
+    assert findings[0].message == (
+        f"marketplace form: the client's last session ran hooks/hooks.json of {source}, not of this copy "
+        f"({plugin}); `{source / 'bin' / 'deliberation'} doctor` checks that one"
+    )
+    # a `root` that is not a plugin's lib/ names nothing
+    (home / ".claude" / "plugins" / "data" / "deliberation-deliberation-gates" / "root").write_text("relative/lib\n")
+    _, _, findings = doctor.diagnose(str(project), str(plugin), form_env(home, bare_python3(tmp_path)))
+    assert findings[0].message == f"marketplace form: the client runs hooks/hooks.json of {plugin}"

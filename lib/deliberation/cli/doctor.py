@@ -86,6 +86,19 @@ def plugin_data_dir(plugin: str, environ: "dict[str, str]") -> "str | None":
     return os.path.join(data, f"deliberation-{cached}") if cached else None
 
 
+def ran_from(data: "str | None") -> "str | None":
+    """The plugin folder whose hooks the client's last session start ran, as that start recorded
+    it in the data folder's `root` (its lib/), or None when none is recorded."""
+    if not data:
+        return None
+    try:
+        with open(os.path.join(data, penv.ROOT), encoding="utf-8") as fh:
+            lib = fh.readline(4096).strip()
+    except (OSError, ValueError):
+        return None
+    return os.path.dirname(os.path.normpath(lib)) if os.path.isabs(lib) and os.path.basename(lib) == "lib" else None
+
+
 def in_client_cache(plugin: str, environ: "dict[str, str]") -> "str | None":
     """The marketplace's name when `plugin` is a copy in the client's plugin cache
     (<config>/plugins/cache/<marketplace>/<plugin>/<version>/), else None."""
@@ -181,7 +194,19 @@ def check_plugin_install(plugin: str, form: str, environ: "dict[str, str]", proj
     data = plugin_data_dir(plugin, environ)
     python, where = plugin_python(plugin, data, environ)
     status = (penv.read_json(os.path.join(data, penv.STATUS)) or {}) if data else {}
-    out = [note("install", f"{form} form: the client runs hooks/hooks.json of {plugin}")]
+    ran = ran_from(data)
+    if ran and ran != os.path.normpath(os.path.abspath(plugin)):
+        # a marketplace added from a local folder: the client runs the hooks of that folder, not
+        # of its cache copy (measured on 2.1.332), and each session start records which
+        out = [
+            note(
+                "install",
+                f"{form} form: the client's last session ran hooks/hooks.json of {ran}, not of this copy "
+                f"({plugin}); `{os.path.join(ran, 'bin', 'deliberation')} doctor` checks that one",
+            )
+        ]
+    else:
+        out = [note("install", f"{form} form: the client runs hooks/hooks.json of {plugin}")]
     if python is None:
         return out + [problem("install", "no python3 on PATH: install Python 3.10 or newer")]
     if _in_project(python, project):
