@@ -153,6 +153,12 @@ _SECURITY_WORDS = (
     "rate limit*",
     "brute force",
 )
+# Phrases in which a type's keyword means something else: cut out before the keywords are
+# matched. A rate limiter's "token bucket" is no credential (a real-model trial's rate-limit
+# question was held to the security bar and panel by its "token"), nor is a model's token budget.
+OTHER_SENSES = {
+    "security": ("token bucket*", "token budget*", "token count*", "token usage", "tokens per"),
+}
 _ARCHITECTURE_WORDS = (
     "architecture",
     "architectur*",

@@ -121,3 +121,26 @@ def test_a_lenient_type_never_lowers_the_bar_of_a_question_that_names_what_is_at
     assert tt.classify("rename the helper function to parse_config") == "refactoring"
     # the strict types are never lowered
     assert tt.classify("document the new auth flow, the old one lost data") == "security"
+
+
+def test_a_token_bucket_is_no_credential():
+    # a real-model trial's rate-limit question was held to the security bar (0.85) and panel
+    q = (
+        "Customers on the Enterprise plan keep hitting 429s during their nightly syncs. Should we raise "
+        "their per-minute limit or switch the limiter to a token bucket with bursts?"
+    )
+    assert tt.classify(q) == "default"
+    assert tt.matched_keywords(q)["security"] == []
+    assert tt.classify("Cap the token budget per request, or count tokens per minute?") == "default"
+    # a token in its own sense, beside a bucket, still counts
+    assert tt.classify("Should the token bucket also hold the session tokens?") == "security"
+    assert tt.classify("Store the refresh token in a cookie?") == "security"
+
+
+def test_strip_terms_cuts_whole_words_and_prefixes_only():
+    from deliberation.core.terms import normalise, strip_terms
+
+    norm = normalise("token buckets, tokenbucket and the token")
+    assert strip_terms(norm, ["token bucket*"]) == " tokenbucket and the token "
+    assert strip_terms(normalise("the token"), ["token bucket*"]) == " the token "
+    assert strip_terms(normalise("a token usage b"), ["token usage"]) == " a b "

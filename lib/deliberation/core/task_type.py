@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from deliberation import catalogue, defaults
 from deliberation.core import vocabulary
-from deliberation.core.terms import find_terms, normalise
+from deliberation.core.terms import find_terms, normalise, strip_terms
 
 DEFAULT = catalogue.DEFAULT_TASK_TYPE
 TASK_TYPES = defaults.TASK_TYPES
@@ -30,6 +30,12 @@ LENIENT = tuple(t for t in PRECEDENCE if DEFAULT_THRESHOLDS[t] < DEFAULT_THRESHO
 KEYWORDS = {t.name: list(t.keywords) for t in catalogue.TASK_TYPES if t.keywords}
 
 
+def _matches(norm: str, task_type: str, terms: "list[str] | tuple[str, ...]") -> "list[str]":
+    """The keywords of `task_type` in `norm`, once its phrases of another sense are cut out."""
+    other = catalogue.OTHER_SENSES.get(task_type)
+    return find_terms(strip_terms(norm, other) if other else norm, terms)
+
+
 def classify(question: str, keywords: "dict | None" = None) -> str:
     """One of security / architecture / default / refactoring / documentation.
 
@@ -38,7 +44,7 @@ def classify(question: str, keywords: "dict | None" = None) -> str:
     norm = normalise(question)
     table = {**KEYWORDS, **(keywords or {})}
     for task_type in PRECEDENCE:
-        if find_terms(norm, table.get(task_type) or ()):
+        if _matches(norm, task_type, table.get(task_type) or ()):
             if task_type in LENIENT and at_stake(norm):
                 return DEFAULT
             return task_type
@@ -66,7 +72,7 @@ def matched_keywords(question: str, keywords: "dict | None" = None) -> "dict[str
     """Every type's matched keywords — to explain a classification."""
     norm = normalise(question)
     table = {**KEYWORDS, **(keywords or {})}
-    return {t: find_terms(norm, table.get(t) or ()) for t in PRECEDENCE}
+    return {t: _matches(norm, t, table.get(t) or ()) for t in PRECEDENCE}
 
 
 def threshold(task_type: str, thresholds: "dict | None" = None) -> float:

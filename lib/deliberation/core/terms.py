@@ -48,3 +48,15 @@ def find_terms(norm_text: str, terms: "Iterable[str]") -> "list[str]":
         if probe and probe in norm_text:
             found.append(term)
     return found
+
+
+def strip_terms(norm_text: str, terms: "Iterable[str]") -> str:
+    """`norm_text` with every occurrence of `terms` (as find_terms matches them) cut out, so the
+    words inside a phrase of another sense ("token bucket") match nothing else."""
+    for term in terms:
+        probe = _term_probe(term)
+        if not probe.strip():
+            continue
+        pattern = re.escape(probe) + (r"[a-z0-9]* " if not probe.endswith(" ") else "")
+        norm_text = re.sub(pattern, " ", norm_text)
+    return norm_text

@@ -72,6 +72,8 @@ def render() -> str:
         lines.append(
             f"| `{t.name}` | {t.threshold:.2f} | {review} | {t.depth or 'default'} | {', '.join(t.panel)} | {keywords} |"
         )
+    for name, phrases in catalogue.OTHER_SENSES.items():
+        lines += ["", f"Not a `{name}` keyword inside: {', '.join(f'`{p}`' for p in phrases)} (another sense of its words)."]
     lines += [
         "",
         f"The minimum viable deliberation: {catalogue.MINIMUM_PANEL[0]} (FOR) and {catalogue.MINIMUM_PANEL[1]} (AGAINST).",
