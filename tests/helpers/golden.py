@@ -1387,6 +1387,24 @@ def cases() -> "dict[str, tuple[str, Any]]":
             "progress.approach_fact",
             dict(verdict="refuted", claim="Streaming does not help under a hard total time limit.", evidence="relay.py:40"),
         ),
+        "progress/approach_fact_depth_check": (
+            "progress.approach_fact",
+            dict(
+                verdict="refuted",
+                claim="Streaming does not help under a hard total time limit.",
+                evidence="relay.py:40",
+                step="depth",
+            ),
+        ),
+        "progress/approach_fact_recheck_point": (
+            "progress.approach_fact",
+            dict(
+                verdict="weakened",
+                claim="The 5 s limit binds the first event only.",
+                evidence="docs/sla.md:4",
+                step="recheck_point",
+            ),
+        ),
         "refusals/rationale_label_ranking": ("refusals.rationale_label", dict(persona="cost-analyst", stage="ranking")),
         "refusals/rationale_label_synthesis": ("refusals.rationale_label", dict(persona="synthesis-lead", stage="synthesis")),
         "notes/herding_evidence": (

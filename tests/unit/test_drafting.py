@@ -38,7 +38,7 @@ def test_the_material_carries_every_citable_item_whole_and_the_decision():
         assert f"- {ref} (" in text and src.text in text
     assert "evidence: deploy/env:12" in text and "The relay doubles the bus bill." in text
     assert "Adopted: A — Postgres outbox with a relay worker" in text
-    assert "    · weakened: The relay worker is a single point of failure." in text  # as the red team left it
+    assert "    · weakened (challenge): The relay worker is a single point of failure." in text  # as the red team left it
 
 
 def test_a_large_deliberation_gives_what_the_decision_rests_on_whole_and_the_rest_short_within_the_budget():
@@ -154,3 +154,36 @@ def test_checkpoint_values_are_checked_against_its_prompt():
         "values the prompt did not ask for: next",
     ]
     assert workflow_steps.checkpoint_problems("done", "research", "t1") == ["report: 'str', expected 'an object'"]
+
+
+def test_the_items_the_decision_names_come_first():
+    """A real-model trial's drafter saw 14 of 116 items and none of the findings its decision
+    named (the adopted approach cites the findings it rests on): they now come before the rest."""
+    from tests.helpers.big_deliberation import big
+
+    d = big()
+    adopted = d.ranking.leading
+    synth = next(a for a in d.agents if a.kind == "synthesis")
+    ap = next(a for a in synth.filed.approaches if a.id == adopted.rsplit(":", 1)[-1])
+    low = [s.id for s in prd.citable(d).values() if s.kind == "finding" and s.detail in ("low", "info")]
+    ap.summary += f" Rests on {low[0]} and {low[1].split(':')[0]}:{low[1].split(':')[1]}-F99."
+    ranked = [s.id for s in drafting.rank(d, prd.citable(d))]
+    assert ranked[:2] == [low[0], low[1]]
+    text = drafting.material(d)
+    assert f"- {low[0]} (finding" in text and f"- {low[1]} (finding" in text
+
+
+def test_the_drafter_sees_the_facts_of_the_adopted_approach_only():
+    """The facts under every approach were 10 of the material's 16 KB in a real-model trial, and
+    the dissent items say why the others lost: the drafter gets the adopted approach's facts."""
+    from deliberation.core import blind_ranking
+
+    d = voted()
+    everyone = blind_ranking.established(d)
+    others = [c for aid, found in everyone.items() if aid != d.ranking.leading for _v, c, _e, _s in found]
+    text = drafting.material(d)
+    assert all(
+        f"(challenge): {c}" in text or f"(depth check): {c}" in text for _v, c, _e, _s in everyone.get(d.ranking.leading, [])
+    )
+    assert not any(f": {c} (evidence:" in text for c in others)
+    assert others or everyone  # the case has facts to show

@@ -65,7 +65,50 @@ def test_facts_reach_each_approach_with_evidence_only():
     assert a == [("weakened", "challenge"), ("refuted", "depth")]
     assert "30 s between polls" in got["A"][1].evidence
     # the weakening of B without evidence carries no weight; red team 2's upholding does
-    assert [(f.verdict, f.step) for f in got["B"]] == [("upheld", "challenge")]
+    assert [(f.verdict, f.step) for f in got["B"]] == [("upheld", "recheck")]
+
+
+def test_red_team_2_on_a_tier_2_refutation_is_a_fact_about_its_approach_marked_as_a_re_check():
+    """A real-model trial's rankers saw a tier-2 "refuted" that red team 2 had weakened, unmarked:
+    red team 2's verdict on the refutation (its ref) now sits under the approach it is about, as a
+    re-check of that point, after it; the decision's challenged line leaves it out."""
+    from deliberation.core import drafting
+
+    d = deepened()
+    rt2 = next(a for a in d.agents if a.kind == "red-team" and a.red_team_round == 2)
+    rt2.filed.refutations.append(
+        rt2.filed.refutations[0].model_copy(
+            update={
+                "target": "edge-case-hunt:R1",
+                "verdict": "weakened",
+                "claim": "The SLA of 5 s is for the first event only; later polls are not bound by it.",
+                "evidence": "docs/sla.md:4",
+            }
+        )
+    )
+    got = established.facts(d)
+    assert [(f.verdict, f.step) for f in got["A"]] == [
+        ("weakened", "challenge"),
+        ("refuted", "depth"),
+        ("weakened", "recheck_point"),
+    ]
+    listed = blind_ranking.approach_list(d)
+    assert (
+        "    · weakened (re-check, of a depth-check point above, not of the approach): The SLA of 5 s is for the "
+        "first event only; later polls are not bound by it. (evidence: docs/sla.md:4)"
+    ) in listed
+    assert "    · refuted (depth check): Streaming does not help" in listed
+    assert "    · upheld (re-check): Dual write with retries is the simplest path." in listed
+    assert "then the re-check of that established about it, in that order" in listed
+    # a ref red team 2 names that no tier-2 refutation has is no fact
+    rt2.filed.refutations[-1] = rt2.filed.refutations[-1].model_copy(update={"target": "edge-case-hunt:R9"})
+    assert [f.step for f in established.facts(d)["A"]] == ["challenge", "depth"]
+    # the challenged line of the outcome: what weakened the adopted approach, not a re-check of a point against it
+    rt2.filed.refutations[-1] = rt2.filed.refutations[-1].model_copy(update={"target": "edge-case-hunt:R1"})
+    from tests.helpers.depth_cases import passed_vote
+
+    d.ranking, d.outcome = passed_vote({"A": 8.0, "B": 5.0}, consensus=0.9, agents=3), "adopted"
+    assert [v for v, _c, _e in drafting.challenged(d)] == ["weakened", "refuted"]
 
 
 def test_a_hot_spot_that_names_a_finding_then_an_approach_is_about_the_approach():

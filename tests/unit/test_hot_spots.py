@@ -399,3 +399,18 @@ def test_one_worker_covers_what_it_can_and_no_lens_is_spawned_for_nothing():
     # counter-model has nothing to build an alternative to: two workers, not three
     assert hs.choose(spots, 3, can) == ["evidence-chase", "edge-case-hunt"]
     assert hs.assign(spots, ["counter-model", "edge-case-hunt"], can) == {"edge-case-hunt": ("H1", "H2")}
+
+
+def test_a_conflict_between_two_proposals_one_approach_took_over_names_them_as_the_debate_did():
+    """A real-model trial's hot spot read "conflict between C, C": the debate named two research
+    proposals the synthesis had merged into C. The statement names them as the debate did."""
+    from tests.helpers.depth_cases import contested
+
+    d = contested()
+    synth = next(a for a in d.agents if a.kind == "synthesis")
+    synth.report.approaches[0].summary += " Takes over security-analyst:B and performance-engineer:Z."
+    conflict = {"between": ["security-analyst:B", "performance-engineer:Z"], "about": "Which step comes first."}
+    d.agents.append(rec("debate-moderator", "debate", {"conflicts": [conflict]}, stage="deliberation"))
+    spot = next(h for h in find_hot_spots(d) if "Which step comes first" in h.statement)
+    assert spot.statement.startswith("conflict between security-analyst:B, performance-engineer:Z: ")
+    assert spot.material[:2] == ["A", "A"]  # still about A: its facts reach A

@@ -23,7 +23,7 @@ def test_every_line_fits_100_columns():
 
 def test_before_you_enable_it_says_cost_triggers_versions_and_terms():
     before = re.sub(r"\s+", " ", section("Before you enable it"))
-    for figure in ("20 subagents", "34–37", "4.1–5.0×", "0.75–1.17×", "6.6–7.2×", "13 subagents", "12.3×"):
+    for figure in ("20 subagents", "34–37", "4.1–5.0×", "0.75–1.17×", "6.6–7.2×", "13 subagents", "12.7×"):
         assert figure in before, figure
     # the real-model figures are the ones docs/EVIDENCE.md measured (E13: 4.97×, 4.09×, 4.21×; main 0.75–1.17×)
     evidence = (REPO / "docs" / "EVIDENCE.md").read_text(encoding="utf-8")

@@ -114,37 +114,40 @@ def neutral(text: str) -> str:
     return " ".join(text.split()).strip(" ;,—–-")
 
 
-def established(delib: "Deliberation") -> "dict[str, list[tuple[str, str, str]]]":
-    """Ranked approach id → (verdict, claim, evidence) the red-team passes and the tier-2 workers
-    established about it with evidence (core/depth/established.py), each sentence that would say
-    something of the vote (a leader, a score, who backs what) dropped: facts, not votes."""
+def established(delib: "Deliberation") -> "dict[str, list[tuple[str, str, str, str]]]":
+    """Ranked approach id → (verdict, claim, evidence, step) the red-team passes and the tier-2
+    workers established about it with evidence (core/depth/established.py), each sentence that
+    would say something of the vote (a leader, a score, who backs what) dropped: facts, not votes."""
     ids = list(approaches(delib))
-    out: dict[str, list[tuple[str, str, str]]] = {}
+    out: dict[str, list[tuple[str, str, str, str]]] = {}
     for aid, found in depth_facts.facts(delib).items():
         kept = []
         for f in found:
             claim, evidence = _without_vote(f.claim, ids), _without_vote(f.evidence, ids)
             if claim and evidence:
-                kept.append((f.verdict, claim, evidence))
+                kept.append((f.verdict, claim, evidence, f.step))
         if kept:
             out[aid] = kept
     return out
 
 
-def approach_list(delib: "Deliberation", head: str = progress.APPROACH_LIST_HEAD) -> str:
+def approach_list(delib: "Deliberation", head: str = progress.APPROACH_LIST_HEAD, facts_of: "str | None" = None) -> str:
     """The approaches to put in every ranking prompt, in the neutral order ('' when none), each
-    with what the challenge and depth steps established about it."""
+    with what the challenge and depth steps established about it (`facts_of`: under that approach
+    only — the drafter's, whose dissent items say why the others lost)."""
     titles = approaches(delib)
     if not titles:
         return ""
     summaries = _summaries(delib)
     facts = established(delib)
+    if facts_of is not None:
+        facts = {k: v for k, v in facts.items() if k == facts_of}
     lines = [head] + ([progress.APPROACH_FACTS_NOTE] if facts else [])
     for aid in neutral_order(delib, titles):
         summary = neutral(summaries.get(aid.rsplit(":", 1)[-1]) or "")
         title = neutral(titles[aid]) or titles[aid]
         lines.append(f"- {aid}: {title}" + (f" — {summary}" if summary and summary != title else ""))
-        lines += [progress.approach_fact(verdict, claim, evidence) for verdict, claim, evidence in facts.get(aid, [])]
+        lines += [progress.approach_fact(*fact) for fact in facts.get(aid, [])]
     return "\n".join(lines)
 
 
@@ -191,7 +194,7 @@ def _allowed(delib: "Deliberation") -> "list[str]":
         out += [x for ap in rep.approaches for x in (ap.title, ap.summary)]
         out += [x for f in rep.findings for x in (f.claim, f.evidence)]
     if getattr(delib, "depth", None) is not None:
-        out += [x for found in established(delib).values() for _v, claim, evidence in found for x in (claim, evidence)]
+        out += [x for found in established(delib).values() for _v, claim, evidence, _s in found for x in (claim, evidence)]
     return out
 
 

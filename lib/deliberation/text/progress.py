@@ -130,14 +130,23 @@ RANKING_RULE = (
 )
 APPROACH_LIST_HEAD = "Approaches to rank (neutral order; it ranks nothing):"
 APPROACH_FACTS_NOTE = (
-    "Under an approach: what the challenge and depth steps established about it, each point with its "
-    "evidence — facts to weigh with your own reading, not anyone's ranking."
+    "Under an approach: what the challenge, then the depth check of the contested points, then the "
+    "re-check of that established about it, in that order, each point with its evidence — a later step "
+    "checked the earlier ones; facts to weigh with your own reading, not anyone's ranking."
 )
+# the step of each fact under an approach (core/depth/established.py): which came later
+FACT_STEP = {
+    "challenge": "challenge",
+    "depth": "depth check",
+    "recheck": "re-check",
+    "recheck_point": "re-check, of a depth-check point above, not of the approach",
+}
 
 
-def approach_fact(verdict: str, claim: str, evidence: str) -> str:
-    """One fact under an approach in the ranking list (core/depth/established.py)."""
-    return f"    · {verdict}: {claim} (evidence: {evidence})"
+def approach_fact(verdict: str, claim: str, evidence: str, step: str = "") -> str:
+    """One fact under an approach in the ranking list (core/depth/established.py), with its step."""
+    label = FACT_STEP.get(step, "")
+    return f"    · {verdict}" + (f" ({label})" if label else "") + f": {claim} (evidence: {evidence})"
 
 
 def ranking_instruction(listed: str) -> str:

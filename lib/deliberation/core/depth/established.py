@@ -3,9 +3,13 @@ rankers: the vote ranks the approaches as the depth step left them.
 
 A red-team pass (either round) or a tier-2 worker that refuted, weakened or upheld a ranked
 approach WITH evidence — naming the approach, or a hot spot about exactly that approach — gives
-one fact: (verdict, claim, evidence). A tier-2 worker the depth synthesis zeroed (its findings
-all restate tier 1) gives none. Nothing says who said it, how many said it, or what the vote
-is: blindness is about the vote, not the evidence. Facts are keyed by the ranked id
+one fact: (verdict, claim, evidence, step). Red team 2's verdict on a tier-2 worker's refutation
+(its ref, `evidence-chase:R1`) is a fact about that refutation's approach: the last check of the
+depth step reaches the rankers beside what it checked (a real-model trial's rankers saw a tier-2
+"refuted" that red team 2 had weakened, unmarked). The step — the challenge, the depth check, the
+re-check — says which came later; nothing says who said it, how many said it, or what the vote
+is: blindness is about the vote, not the evidence. A tier-2 worker the depth synthesis zeroed
+(its findings all restate tier 1) gives none. Facts are keyed by the ranked id
 (`phases.approaches`), in report order, near-duplicates dropped, at most MAX_PER_APPROACH each.
 Pure: no I/O.
 """
@@ -19,6 +23,7 @@ from deliberation.core.depth.hot_spots import (
     approach_index,
     current,
     finding_index,
+    red_team_round,
     resolve_target,
     tier1_agents,
 )
@@ -38,7 +43,9 @@ class Fact:
     verdict: str  # refuted | weakened | upheld
     claim: str
     evidence: str
-    step: str  # "challenge" (a red-team pass) or "depth" (a tier-2 worker) — never shown with a name
+    # "challenge" (red team 1), "depth" (a tier-2 worker), "recheck" (red team 2 on the approach),
+    # "recheck_point" (red team 2 on a tier-2 worker's refutation of it) — never a name
+    step: str
 
 
 def _clip(text: str, n: int) -> str:
@@ -69,23 +76,33 @@ def facts(delib: Deliberation) -> "dict[str, list[Fact]]":
     spots = {s.id: s for s in delib.depth.hot_spots}
     zeroed = set(delib.depth.zeroed)
     out: dict[str, list[Fact]] = {}
+    checked: dict[str, str] = {}  # a tier-2 refutation's ref → the approach it is about
     for agent in current(delib.agents):
         if agent.kind not in STEPS or agent.key in zeroed:
             continue
-        step = "depth" if agent.kind == "lens" else "challenge"
-        for r in agent.filed.refutations:
+        step = "depth" if agent.kind == "lens" else "recheck" if red_team_round(agent) >= 2 else "challenge"
+        for i, r in enumerate(agent.filed.refutations, start=1):
+            raw = (r.target or "").strip()
+            kind = step
+            if raw in checked and step == "recheck":
+                target: "str | None" = checked[raw]
+                kind = "recheck_point"  # its verdict is on the depth check's point, not on the approach
+            elif raw in spots:
+                target = spot_approach(spots[raw], findings, approaches)
+            else:
+                target = approaches.of(agent, raw)
+            if step == "depth" and target is not None:
+                checked[f"{agent.persona}:R{i}"] = target
             evidence = (r.evidence or "").strip()
             claim = (r.claim or "").strip()
             if not evidence or not claim:
                 continue  # a refutation without evidence carries no weight (docs/DEPTH_AXIS.md)
-            raw = (r.target or "").strip()
-            target = spot_approach(spots[raw], findings, approaches) if raw in spots else approaches.of(agent, raw)
             if target is None or target not in approaches.ranked:
                 continue
             have = out.setdefault(target, [])
             if len(have) >= MAX_PER_APPROACH or any(similarity(claim, f.claim) >= DUPLICATE for f in have):
                 continue
-            have.append(Fact(target, r.verdict, _clip(claim, CLAIM_CHARS), _clip(evidence, EVIDENCE_CHARS), step))
+            have.append(Fact(target, r.verdict, _clip(claim, CLAIM_CHARS), _clip(evidence, EVIDENCE_CHARS), kind))
     return out
 
 

@@ -265,10 +265,13 @@ def _debate_conflicts(delib: Deliberation, findings: dict, approaches: dict) -> 
             continue
         for c in agent.filed.conflicts:
             refs = [resolve_target(b, findings, approaches) or b.strip() for b in c.between]
+            # sides that resolve to one ranked approach (two research variants the synthesis
+            # merged) are named as the debate named them: "between C, C" said nothing
+            shown = refs if len(set(refs)) == len(refs) else [b.strip() for b in c.between]
             out.append(
                 _Candidate(
                     kind="contradiction",
-                    statement=words.spot_conflict(refs, _clip(c.about)),
+                    statement=words.spot_conflict(shown, _clip(c.about)),
                     core=c.about,
                     material=refs + [f"{agent.persona}: {_clip(c.about)}"],
                     sources=[agent.persona],
