@@ -128,7 +128,7 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     assert not ranking["last"] and "checkpoint" in ranking  # the drafting wave follows a vote that passes
     assert "Approaches to rank (neutral order; it ranks nothing):" in ranking["agents"][0]["prompt"]
     # the approaches as the red team left them: its upholding of A, with its evidence, under A
-    assert "    · upheld: the TTL holds (evidence: docs/pricing.md:3)" in ranking["agents"][0]["prompt"]
+    assert "    · upheld (challenge): the TTL holds (evidence: docs/pricing.md:3)" in ranking["agents"][0]["prompt"]
     (drafter,) = wf.waves[4]["agents"]
     assert wf.waves[4]["last"] and drafter["agentType"] == "drafter" and drafter["schema"] == drafting.schema()
     for persona in PANEL:  # every citable item whole, with its evidence
