@@ -80,7 +80,7 @@ def assert_complete(run: ClaudeRun, delib: dict, consensus: float, flow: "list[s
     # the Stop hook's systemMessage for the user
     complete = (
         f"Deliberation {delib['id']} COMPLETE: A (consensus {consensus:.2f} ≥ {THRESHOLD:.2f}, "
-        f"{TASK_TYPE}); route auto-execute; record {record}"
+        f"{TASK_TYPE}); route auto-execute (no approval needed); record {record}"
     )
     answer = stop_answers(run)[-1]
     assert set(answer) == {"system_message"}, stop_answers(run)

@@ -105,17 +105,32 @@ class Completed(_Data):
     review: "Review | None" = None
 
 
+# what each route means for the person reading the closing line (the route's name alone read as
+# if something would run: an interactive trial's note)
+ROUTE_GLOSS = {
+    "auto-execute": "no approval needed",
+    "auto-reject": "set aside, no approval needed",
+    "human-review": "awaits your approval",
+    "hard-reject": "refused",
+}
+
+
+def _route(route: str) -> str:
+    gloss = ROUTE_GLOSS.get(route)
+    return f"route {route} ({gloss})" if gloss else f"route {route}"
+
+
 def completed_summary(o: Completed) -> str:
     if o.rejected:
         summary = (
             f"Deliberation {o.deliberation} COMPLETE: {REJECTED} (unanimous reject, "
-            f"{o.rejections} of {o.rejections} voting agents); route {o.route}; record {o.record}"
+            f"{o.rejections} of {o.rejections} voting agents); {_route(o.route)}; record {o.record}"
         )
     else:
         summary = (
             f"Deliberation {o.deliberation} COMPLETE: {o.leading} "
             f"(consensus {o.consensus:.2f} ≥ {o.threshold:.2f}, {o.task_type}); "
-            f"route {o.route}; record {o.record}"
+            f"{_route(o.route)}; record {o.record}"
         )
     if o.document is not None:
         summary += f"\nDecision document: {o.document}."
