@@ -123,6 +123,22 @@ def test_a_lenient_type_never_lowers_the_bar_of_a_question_that_names_what_is_at
     assert tt.classify("document the new auth flow, the old one lost data") == "security"
 
 
+def test_a_path_that_points_at_evidence_never_lowers_the_bar():
+    # a real-model trial's search-latency question was documentation (0.50, depth off) by "docs/"
+    q = (
+        "Search p95 is 2.4 s at peak (see docs/search-latency.md). Should we add a pg_trgm index on "
+        "products.name, or move search to the OpenSearch cluster Observability runs?"
+    )
+    assert tt.classify(q) == "default"
+    assert tt.matched_keywords(q)["documentation"] == []
+    assert tt.classify("The plan is in refactor/notes.md: Redis or Postgres for the job list?") == "default"
+    assert tt.classify(r"see C:\docs\guide.md, then pick a queue") == "default"
+    # the words outside the path still classify
+    assert tt.classify("Fix the typo in docs/install.md") == "documentation"
+    # a strict type still reads the path: it raises the bar, never lowers it
+    assert tt.classify("Tidy up src/auth/session.py") == "security"
+
+
 def test_a_token_bucket_is_no_credential():
     # a real-model trial's rate-limit question was held to the security bar (0.85) and panel
     q = (

@@ -13,9 +13,15 @@ what can be lost or broken ("two users lost data", "breaks scripts of 300 users"
 backup") is held to the default bar however much it mentions a README or a rename — a real
 data-safety question ("…make the write atomic (temp file + rename) with a backup…") was
 classed refactoring (0.65) by its "rename" and documentation (0.50) by its "see README".
+Nor do they apply by a word inside a path: a question that points at its evidence ("see
+docs/search-latency.md") is not about documentation — a real-model trial's search-latency
+question was classed documentation (0.50, depth off, a ux-advocate on the panel) by that "docs".
+The strict types still read paths: "src/auth/…" raises the bar, it never lowers it.
 """
 
 from __future__ import annotations
+
+import re
 
 from deliberation import catalogue, defaults
 from deliberation.core import vocabulary
@@ -36,15 +42,27 @@ def _matches(norm: str, task_type: str, terms: "list[str] | tuple[str, ...]") ->
     return find_terms(strip_terms(norm, other) if other else norm, terms)
 
 
+_PATH = re.compile(r"\S*[/\\]\S*")  # a token with a path separator: "docs/x.md", "./README", "src\\a.py"
+
+
+def _texts(question: str) -> "tuple[str, str]":
+    """The normalised question, and the same without its paths (what a lenient type reads)."""
+    return normalise(question), normalise(_PATH.sub(" ", question))
+
+
+def _read(task_type: str, norm: str, bare: str) -> str:
+    return bare if task_type in LENIENT else norm
+
+
 def classify(question: str, keywords: "dict | None" = None) -> str:
     """One of security / architecture / default / refactoring / documentation.
 
     `keywords` ({task_type: [terms]}) replaces the built-in keywords of the types it names.
     """
-    norm = normalise(question)
+    norm, bare = _texts(question)
     table = {**KEYWORDS, **(keywords or {})}
     for task_type in PRECEDENCE:
-        if _matches(norm, task_type, table.get(task_type) or ()):
+        if _matches(_read(task_type, norm, bare), task_type, table.get(task_type) or ()):
             if task_type in LENIENT and at_stake(norm):
                 return DEFAULT
             return task_type
@@ -70,9 +88,9 @@ def at_stake(norm: str) -> "list[str]":
 
 def matched_keywords(question: str, keywords: "dict | None" = None) -> "dict[str, list[str]]":
     """Every type's matched keywords — to explain a classification."""
-    norm = normalise(question)
+    norm, bare = _texts(question)
     table = {**KEYWORDS, **(keywords or {})}
-    return {t: _matches(norm, t, table.get(t) or ()) for t in PRECEDENCE}
+    return {t: _matches(_read(t, norm, bare), t, table.get(t) or ()) for t in PRECEDENCE}
 
 
 def threshold(task_type: str, thresholds: "dict | None" = None) -> float:
