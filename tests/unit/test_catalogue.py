@@ -156,9 +156,11 @@ def test_configured_dimensions_are_checked_in_a_message_to_a_ranker():
 
 
 def test_configured_task_type_bars_reach_the_self_rating():
-    text = self_rating.text({"security": 0.95, "documentation": 0.4})
-    assert "security 0.95" in text and "documentation 0.40" in text
-    assert all(f"{t} " in text for t in task_type.PRECEDENCE)
+    text = self_rating.text({"security": 0.95, "documentation": 0.4, "refactoring": 0.75})
+    assert "Below 0.70 (security 0.95, architecture 0.80, refactoring 0.75) do not" in text
+    # a bar under the scorer's is the consensus a panel needs, not a licence to decide alone
+    assert "documentation" not in text and "0.40" not in text
+    assert all(f"{t} " in self_rating.text({t: 0.99 for t in task_type.PRECEDENCE}) for t in task_type.PRECEDENCE)
 
 
 def test_a_reclassification_says_so():

@@ -126,13 +126,25 @@ def test_score_skill_is_forced_and_asks_the_question():
     assert "Question: Should the export keep phone numbers?" in protocol
 
 
+def test_the_self_rating_bar_is_the_scorers_raised_by_a_strict_type():
+    # a real-model trial read "documentation 0.50" here against the scorer's "below 0.70"
+    text = self_rating.text()
+    assert "Below 0.70 (security 0.85, architecture 0.80) do not decide alone" in text
+    assert "0.50" not in text and "0.65" not in text
+    assert "Below 0.80 (security 0.85) do not" in self_rating.text(trigger=0.8)
+    assert "Below 0.90 do not" in self_rating.text(trigger=0.9)
+    assert "(security 0.95, architecture 0.80, refactoring 0.75)" in self_rating.text(
+        {"security": 0.95, "refactoring": 0.75}, trigger=0.72
+    )
+
+
 def test_self_rating_text_is_short_and_says_the_next_step():
     text = self_rating.text()
     assert len(text.encode()) <= self_rating.MAX_BYTES
     for t, bar in DEFAULT_THRESHOLDS.items():
-        assert f"{bar:.2f}" in text, t
+        assert (f"{bar:.2f}" in text) == (bar >= 0.70), t
     assert 'call the Skill tool with skill "deliberate"' in text
     assert 'skill "deliberation:deliberate"' in self_rating.text(prefix="deliberation:")
     assert "security 0.90" in self_rating.text({"security": 0.9})
-    longest = self_rating.text({t: 0.123456 for t in DEFAULT_THRESHOLDS}, prefix="deliberation:")
+    longest = self_rating.text({t: 0.99 for t in DEFAULT_THRESHOLDS}, prefix="deliberation:", trigger=0.123456)
     assert len(longest.encode()) <= self_rating.MAX_BYTES and "follow the protocol it returns" in longest

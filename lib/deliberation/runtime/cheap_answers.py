@@ -191,7 +191,9 @@ def self_rating_text(cfg: dict) -> "str | None":
         return None
     from deliberation.text import self_rating
 
-    return self_rating.text(section(cfg, "task_types").get("thresholds"), plugin_agent_prefix())
+    return self_rating.text(
+        section(cfg, "task_types").get("thresholds"), plugin_agent_prefix(), trig.get("threshold", TRIGGER["threshold"])
+    )
 
 
 def skill_answer(event: "hookio.ToolEvent", layout: Layout, cfg: dict) -> "hookio.Answer | None":

@@ -30,7 +30,7 @@ def handle(ctx: Ctx, event: hookio.SessionEvent) -> hookio.Answer:
         ctx.warnings.append(taken)
     said = []
     if ctx.cfg.trigger.enabled and ctx.cfg.trigger.self_rating:
-        said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix()))
+        said.append(self_rating.text(ctx.cfg.task_types.thresholds, plugin_agent_prefix(), ctx.cfg.trigger.threshold))
     delib = ctx.active()
     if delib is not None:
         said.append(render(notes.Reminder(progress=engine.progress_text(delib, ctx.cfg))))
