@@ -1108,11 +1108,19 @@ def cases() -> "dict[str, tuple[str, Any]]":
             dict(
                 deliberation="d-abc-1",
                 decision="Adopted: A — Outbox table (consensus 0.91)",
-                dissent=[["cost-analyst", "The relay doubles the bus bill."], ["ux-advocate", "Events arrive 40 ms later."]] * 2,
+                dissent=[
+                    ["cost-analyst", "The relay doubles the bus bill.", True],
+                    ["ux-advocate", "Events arrive 40 ms later.", False],
+                ]
+                * 2,
                 route="",
                 record_path=".claude/deliberation/records/d-abc-1.md",
                 counts="2 requirements, 2 acceptance criteria, 1 risk",
                 applies=True,
+                rests_on=[
+                    ["reliability-engineer:F1", "Dual writes lost 14 events in the November incident.", "docs/incident-2026-11.md:22"],
+                    ["cost-analyst:F2", "The outbox table adds 3 GB a month at today's volume.", "infra/postgres.md: 90 M events/month x 35 B"],
+                ],
             ),
         ),
         "drafting/outcome_held": (
@@ -1342,6 +1350,10 @@ def cases() -> "dict[str, tuple[str, Any]]":
         # a report sent back to its agent, and the warning of one recorded invalid
         "reports/wrong_phase": ("reports.wrong_phase", dict(stage="ranking", reported="research")),
         "reports/no_scores": ("reports.no_scores", dict(dimensions=list(W))),
+        "reports/ballot_contradicts": (
+            "reports.ballot_contradicts",
+            dict(stated="A", top="B", top_score=7.6, stated_score=7.25, weights=dict(W)),
+        ),
         "reports/dimensions_missing": (
             "reports.dimensions_missing",
             dict(approach="B", missing=["risk", "cost"], dimensions=list(W)),

@@ -149,7 +149,10 @@ def test_the_workflow_runs_the_whole_deliberation_and_the_stop_concludes_it(proj
     assert f"Deliberation {d['id']} decided. Adopted: {lead} — {title}" in note
     assert "Decision document: drafted from every report and recorded (1 requirement" in note
     assert "write the decision document" not in note and "Ids you may cite" not in note
-    assert "security-analyst:F1" not in note
+    # the findings it rests on, with their evidence (at most a few), not a listing of every id
+    rests = [line for line in note.splitlines() if "security-analyst:F1" in line]
+    assert len(rests) == 1 and rests[0].startswith("It rests on (findings with their evidence")
+    assert "(docs/security-analyst.md:10)" in rests[0] and rests[0].count(":F") <= 5
     assert len(note.encode()) < 2000, len(note.encode())
     assert d["workflow"]["status"] == "done" and d["workflow"]["checkpoints"] == 4
     assert not [w for w in d["warnings"] if "checkpoint" in w]  # each checkpoint reported its prompt's values
@@ -515,3 +518,34 @@ def test_a_plugin_workflow_the_client_did_not_launch_leaves_the_protocol_free(pr
         "refused"
     }
     assert _lineage(project, s.sid)["workflows"][0]["status"] == "not_launched"
+
+
+def test_a_ranker_whose_preference_its_own_scores_contradict_is_asked_once(project, hook):
+    """A real-model trial's rankers approved A and scored B higher: the consensus reads that as
+    support of no weight (a unanimous panel at 0.00). The StructuredOutput call is refused once with
+    the ballot's own figures; the same ballot again is recorded as it is."""
+    s = session(project, hook)
+    install_copy(project)
+    wf = P.PluginWorkflow(hook, s.sid, ROOT)
+    _pre, args = wf.launch({"name": "deliberate", "args": {"question": QUESTION, "personas": PANEL}})
+
+    def contradicting(agent: dict):
+        report = answers(agent)
+        if agent["label"] == "ranking · cost-analyst":
+            first, second = report["preferred_approach"], [a for a in report["scores"] if a != report["preferred_approach"]][0]
+            report["scores"][second] = {d: 9.0 for d in P.DIMS}
+            report["dissent"] = [{"target": second, "concern": "weaker", "reason": "cost"}]
+            assert report["preferred_approach"] == first
+            return [report, report]
+        return report
+
+    wf.run(args, contradicting)
+    assert len(wf.denials) == 1, wf.denials
+    denial = wf.denials[0]
+    assert "Your preferred_approach is " in denial and "but your own scores put " in denial
+    assert "9.00" in denial and "7.50" in denial and "Call the StructuredOutput tool again" in denial
+    d = load_delib(project)
+    (cost,) = [a for a in d["agents"] if a["stage"] == "ranking" and a["persona"] == "cost-analyst"]
+    assert cost["status"] == "reported" and cost["send_backs"] == 1
+    # the ranking prompt said it first
+    assert "Your preferred_approach must be the one your scores put first, weighted correctness 0.30" in wf.waves[3]["prompt"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from deliberation.core import drafting, prd, workflow_steps
+from deliberation.state import agent_report as D
 from deliberation.state.models import Deliberation, WorkflowDrive, Wave
 
 from tests.helpers import payloads as P
@@ -97,7 +98,8 @@ def test_the_document_is_checked_like_a_handed_over_one():
     assert drafting.record(d, good, 1.0) is None and d.prd.via == "drafter" and d.prd.status == "accepted"
     out = drafting.outcome_text(d, drafting.record_path(d.id))
     assert out.startswith("Deliberation d-1 decided. Adopted: A")
-    assert "Dissent (1): cost-analyst: The relay doubles the bus bill." in out and "security-analyst:F1" not in out
+    assert "Dissent (1): cost-analyst (against the adopted approach): The relay doubles the bus bill." in out
+    assert "security-analyst:F1" not in out and "It rests on" not in out  # the decision names none, none is high
     # what the red team weakened in the adopted approach reaches the main agent with the decision
     assert "Challenged in the adopted approach (1;" in out
     assert "weakened: The relay worker is a single point of failure. (" in out
@@ -187,3 +189,28 @@ def test_the_drafter_sees_the_facts_of_the_adopted_approach_only():
     )
     assert not any(f": {c} (evidence:" in text for c in others)
     assert others or everyone  # the case has facts to show
+
+
+def test_the_outcome_says_what_the_decision_rests_on_and_the_dissent_against_it_first():
+    """A real-model trial's outcome named its findings by id only ("Rests on performance-engineer:F1,
+    F2…") and the main agent re-read three files to tell the user why; its dissent preview showed
+    three against the losing options and hid the one against the winner among "+7 more"."""
+    d = voted()
+    synth = next(a for a in d.agents if a.persona == "synthesis-lead")
+    synth.report.approaches[0].summary += " Rests on security-analyst:F1 and performance-engineer:F1."
+    ranker = next(a for a in d.agents if a.stage == "ranking")
+    ranker.report.dissent = [
+        D.Concern(target="B", concern=f"B concern {i}.", reason="r") for i in range(4)
+    ] + [D.Concern(target="A", concern="The relay doubles the bus bill.", reason="bus pricing page")]
+    drafting.record(d, P.prd_document(["security-analyst:F1", "performance-engineer:F1"]), 1.0)
+    out = drafting.outcome_text(d, drafting.record_path(d.id))
+    rests = next(line for line in out.splitlines() if line.startswith("It rests on"))
+    assert "security-analyst:F1: The relay stores the bus credentials in plain text in the env file. (deploy/env:12)" in rests
+    assert "performance-engineer:F1: The outbox relay adds 40 ms of publish latency at p99. (bench/relay.txt)" in rests
+    assert "security-analyst:F2" not in rests
+    assert "Dissent (5): cost-analyst (against the adopted approach): The relay doubles the bus bill.; cost-analyst: B concern 0." in out
+    assert "(+2 more in the record)" in out
+    # nothing adopted: no findings to rest on
+    d.outcome = "rejected"
+    assert drafting.rests_on(d) == [] and not any(x[2] for x in drafting.dissent(d))
+

@@ -24,6 +24,7 @@ from typing import Any
 
 from deliberation.core import blind_ranking, personas, prd
 from deliberation.core.depth import established
+from deliberation.core.depth.hot_spots import approach_index
 from deliberation.core.phases import current
 from deliberation.state import report_schema
 from deliberation.state.decision_document import DecisionDocument
@@ -225,22 +226,56 @@ def record(delib: Deliberation, data: object, now: float) -> "str | None":
     return None
 
 
+RESTS_SHOWN = 5  # findings with evidence the outcome gives the main agent
+
+
 def outcome_text(delib: Deliberation, record_path: str) -> str:
-    """The main agent's short outcome once the drafter's document is recorded: the decision, the
-    dissent, the route, the document and its counts, the next step."""
+    """The main agent's short outcome once the drafter's document is recorded: the decision, what
+    it rests on, the dissent (against the adopted approach first), the route, the document and its
+    counts, the next step."""
     doc = delib.prd.document
-    dissent = [(a.persona, c.concern) for a in current(delib, "ranking") for c in a.filed.dissent]
     route = "\n".join(prd.route_notice(delib))
     return words.outcome(
         delib.id,
         decision_line(delib),
-        dissent,
+        dissent(delib),
         route,
         record_path,
         prd.counts_text(doc) if doc is not None else "",
         prd.may_apply(delib),
         challenged(delib),
+        rests_on(delib),
     )
+
+
+def rests_on(delib: Deliberation) -> "list[tuple[str, str, str]]":
+    """(id, claim, evidence) of the findings the adopted approach rests on, at most RESTS_SHOWN:
+    the ones the decision's text names, else the high and critical ones, in `rank` order. A
+    real-model trial's outcome named them by id only ("Rests on performance-engineer:F1, F2…") and
+    the main agent read three files again to tell the user why."""
+    if delib.outcome != "adopted":
+        return []
+    catalogue = prd.citable(delib)
+    named = _named(decision_line(delib), catalogue)
+    findings = [s for s in rank(delib, catalogue) if s.kind == "finding" and s.evidence.strip()]
+    chosen = [s for s in findings if s.id in named] or [s for s in findings if s.detail in HIGH]
+    return [(s.id, s.text, s.evidence) for s in chosen[:RESTS_SHOWN]]
+
+
+def dissent(delib: Deliberation) -> "list[tuple[str, str, bool]]":
+    """(persona, concern, against the adopted approach) of the rankers' dissent, the ones against
+    the adopted approach first: a real-model trial's outcome showed three against the losing options
+    and left the one against the winner among the "+7 more"."""
+    r = delib.ranking
+    leading = r.leading if delib.outcome == "adopted" and r is not None else None
+    index = approach_index(delib) if leading else None
+    out = []
+    for a in current(delib, "ranking"):
+        for c in a.filed.dissent:
+            t = (c.target or "").strip()
+            against = leading is not None and (t.lower() == "leading" or index.of(a, t) == leading)
+            out.append((a.persona, c.concern, against))
+    return sorted(out, key=lambda d: not d[2])
 
 
 def challenged(delib: Deliberation) -> "list[tuple[str, str, str]]":

@@ -112,15 +112,19 @@ def material(
 def outcome(
     deliberation: str,
     decision: str,
-    dissent: "list[tuple[str, str]]",
+    dissent: "list[tuple[str, str, bool]]",
     route: str,
     record_path: str,
     counts: str,
     applies: bool,
     challenged: "list[tuple[str, str, str]] | None" = None,
+    rests_on: "list[tuple[str, str, str]] | None" = None,
 ) -> str:
     """What the main agent carries once the drafter's document is recorded."""
     lines = [f"Deliberation {deliberation} decided. {decision}"]
+    if rests_on:
+        shown = "; ".join(f"{ref}: {_clip(claim)} ({_clip(evidence, EVIDENCE_CHARS)})" for ref, claim, evidence in rests_on)
+        lines.append(f"It rests on (findings with their evidence — what to tell the user it rests on): {shown}")
     if challenged:
         shown = "; ".join(
             f"{verdict}: {_clip(claim)} ({_clip(evidence, EVIDENCE_CHARS)})"
@@ -132,7 +136,10 @@ def outcome(
             f"the document's risks carry them; tell the user with the decision, and narrow any step they weaken): {shown}{more}"
         )
     if dissent:
-        shown = "; ".join(f"{who}: {_clip(c)}" for who, c in dissent[:DISSENT_SHOWN])
+        shown = "; ".join(
+            f"{who}{' (against the adopted approach)' if against else ''}: {_clip(c)}"
+            for who, c, against in dissent[:DISSENT_SHOWN]
+        )
         more = f" (+{len(dissent) - DISSENT_SHOWN} more in the record)" if len(dissent) > DISSENT_SHOWN else ""
         lines.append(f"Dissent ({len(dissent)}): {shown}{more}")
     else:
