@@ -225,3 +225,39 @@ def test_hooks_send_an_invalid_report_back_once_then_record_it_invalid(project, 
     [agent] = _delib(project)["agents"]
     assert agent["status"] == "invalid" and agent["send_backs"] == 1
     assert _delib(project)["warnings"][0].startswith("cost-analyst (")
+
+
+def test_a_ballot_that_contradicts_itself_is_asked_once_to_agree():
+    """A real-model trial's three rankers approved A and each scored B ~0.3 higher: the consensus
+    reads such a preference as support of no weight, and a unanimous panel became "NO CONSENSUS
+    0.00". The ballot is sent back once with its own figures; the next one is recorded as it is."""
+    d, rec = setup("ranking", "performance-engineer")
+    scores = {"A": (7, 6, 8, 9, 7), "B": (7, 7, 9, 7, 9)}  # weighted A 7.25, B 7.60
+    contradicting = P.ranking_report(scores, preferred="A")
+    out = capture(d, rec, contradicting, stop_hook_active=False, weights=W, **KW)
+    assert out.status == "send_back" and rec.send_backs == 1
+    assert "Your preferred_approach is A, but your own scores put B first: weighted (correctness 0.30, risk 0.25" in out.send_back
+    assert "B 7.60, A 7.25" in out.send_back and AGAIN in out.send_back
+    # the same ballot again is recorded as it is: asked once, never a loop
+    out = capture(d, rec, contradicting, stop_hook_active=False, weights=W, **KW)
+    assert out.status == "recorded" and rec.report.preferred_approach == "A"
+
+
+def test_a_coherent_or_close_ballot_is_not_asked():
+    for scores, preferred, verdict in (
+        ({"A": (8, 7, 8, 9, 7), "B": (7, 7, 9, 7, 9)}, "A", "approve"),  # A first
+        ({"A": (7, 7, 9, 7, 9), "B": (7, 7, 9, 7, 9)}, "A", "approve"),  # a tie
+        ({"A": (7, 6, 8, 9, 7), "B": (7, 7, 9, 7, 9)}, "A", "abstain"),  # no vote
+        ({"A": (7, 6, 8, 9, 7), "B": (7, 7, 9, 7, 9)}, None, "approve"),  # no stated preference
+        ({"A": (7, 6, 8, 9, 7), "B": (7, 7, 9, 7, 9)}, "A", "reject"),
+    ):
+        d, rec = setup("ranking", "performance-engineer")
+        dissent = [{"target": "A", "concern": "c", "reason": "r"}] if verdict == "reject" else []
+        report = P.ranking_report(scores, verdict=verdict, preferred=preferred, dissent=dissent)
+        assert capture(d, rec, report, stop_hook_active=False, weights=W, **KW).status == "recorded", (scores, preferred)
+    # no retries left, or the agent is already on its retry: recorded, not asked
+    d, rec = setup("ranking", "performance-engineer")
+    report = P.ranking_report({"A": (7, 6, 8, 9, 7), "B": (7, 7, 9, 7, 9)}, preferred="A")
+    assert capture(d, rec, report, stop_hook_active=True, weights=W, **KW).status == "recorded"
+    d, rec = setup("ranking", "performance-engineer")
+    assert capture(d, rec, report, stop_hook_active=False, weights=W, **{**KW, "retries": 0}).status == "recorded"

@@ -48,6 +48,7 @@ def file_report(
         now=turn.now,
         handback=handback,
         can_hand_back=can_hand_back,
+        weights=turn.weights(),
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deliberation.core.ranking import weighted_score
 from deliberation.state.agent_report import (
     AgentReport,
     ReportProblem,
@@ -59,6 +60,37 @@ def semantic_problem(agent: AgentRecord, report: AgentReport, dimensions: "list[
     return None
 
 
+BALLOT_MARGIN = 0.05  # weighted points: a stated preference this far below the ballot's own top contradicts it
+
+
+def ballot_problem(report: AgentReport, weights: "dict[str, float]") -> "str | None":
+    """A ranking ballot that contradicts itself: it approves and states an approach that its own
+    weighted scores put below another by BALLOT_MARGIN or more. The consensus reads such a
+    preference as support of no firmness (its margin is negative): a real-model trial's three
+    rankers all approved A and scored B 0.3 higher each, and a unanimous panel became
+    "NO CONSENSUS 0.00". Asked once (`first_look`), never a loop."""
+    if report.phase != "ranking" or report.verdict != "approve" or not weights:
+        return None
+    stated = report.preferred_approach
+    if stated not in report.scores:
+        return None
+    weighted = {a: weighted_score(d, weights) for a, d in report.scores.items()}
+    if weighted.get(stated) is None:
+        return None
+    top, best = max(((a, w) for a, w in weighted.items() if w is not None), key=lambda x: (x[1], x[0] == stated))
+    if top == stated or best - weighted[stated] < BALLOT_MARGIN:
+        return None
+    return words.ballot_contradicts(stated, top, best, weighted[stated], weights)
+
+
+def first_look(agent: AgentRecord, report: object, weights: "dict[str, float]", may_ask: bool = True) -> "str | None":
+    """`ballot_problem`, on an agent's first report only (no send-back yet): the second report is
+    recorded as it is."""
+    if not may_ask or agent.send_backs or not isinstance(report, AgentReport):
+        return None
+    return ballot_problem(report, weights)
+
+
 def check_text(
     agent: AgentRecord,
     text: str,
@@ -97,12 +129,17 @@ def capture(
     now: float,
     handback: bool = False,
     can_hand_back: bool = False,
+    weights: "dict[str, float] | None" = None,
 ) -> Outcome:
     if agent.status in ("reported", "invalid"):
         return Outcome("duplicate")
     report, ignored, problem = check_text(
         agent, text, max_bytes=max_bytes, dimensions=dimensions, handback=handback, can_hand_back=can_hand_back
     )
+    if problem is None and weights:
+        ballot = first_look(agent, report, weights, may_ask=retries > 0 and not stop_hook_active)
+        if ballot is not None:
+            problem = f"{ballot}\n{again(handback, can_hand_back)}"
     if problem is not None:
         agent.problem = problem
         if agent.send_backs < retries and not stop_hook_active:

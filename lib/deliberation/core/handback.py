@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from deliberation.core import agent_status, engine
 from deliberation.core.arrival import file_report
-from deliberation.core.capture import check_text
+from deliberation.core.capture import check_text, first_look
 from deliberation.core.delivery import queue
 from deliberation.core.turn import Turn
+from deliberation.state.agent_report import again
 from deliberation.state.models import AgentRecord, Deliberation
 from deliberation.text import reports as words
 from deliberation.wire import hookio
@@ -48,9 +49,12 @@ def checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
         return hookio.Answer()
     rec.handed_back = True  # its SubagentStop will carry no final message
     d = turn.cfg.deliberation
-    _report, _ignored, problem = check_text(
+    report, _ignored, problem = check_text(
         rec, event.handback_message, max_bytes=d.max_report_bytes, dimensions=_dimensions(turn), handback=True
     )
+    if problem is None:
+        ballot = first_look(rec, report, turn.weights(), may_ask=d.report_retries > 0)
+        problem = f"{ballot}\n{again(True, True)}" if ballot else None
     if problem is None:
         return hookio.Answer()
     if rec.send_backs >= d.report_retries:

@@ -37,7 +37,7 @@ from deliberation.core import (
     workflow_steps,
 )
 from deliberation.core import lineage as lin
-from deliberation.core.capture import check_data, file_report
+from deliberation.core.capture import check_data, file_report, first_look
 from deliberation.core.instructions import WORKFLOW_NAME as NAME
 from deliberation.core.instructions import default_panel
 from deliberation.core.instructions import workflow_call, workflow_name
@@ -353,7 +353,10 @@ def report_checked(turn: Turn, event: hookio.PreToolUse) -> hookio.Answer:
         return hookio.Answer.deny(words.foreign_report())
     if rec.status not in ("spawned", "running"):
         return hookio.Answer()
-    _report, _ignored, problem = _check(turn, rec, event.tool_input)
+    report, _ignored, problem = _check(turn, rec, event.tool_input)
+    if problem is None:
+        ballot = first_look(rec, report, turn.weights())
+        problem = f"{ballot}\n{words.CALL_AGAIN}" if ballot else None
     if problem is None:
         return hookio.Answer()
     rec.send_backs += 1

@@ -152,6 +152,10 @@ class Turn:
             self._registry = self._reversals() if self._reversals is not None else ReversalRegistry()
         return self._registry
 
+    def weights(self) -> "dict[str, float]":
+        """The configured ranking dimensions' weights (dimension → weight)."""
+        return {d.name: d.weight for d in self.cfg.ranking.dimensions}
+
     def budget_view(self, delib: Deliberation) -> BudgetView:
         """What the depth axis may still spend (the spawn slots, tier-2 agents and tokens)."""
         if self._budget is not None:

@@ -52,6 +52,23 @@ def scales(dimensions: "list | None" = None) -> str:
     return f" ({'; '.join(notes)})" if notes else ""
 
 
+def weights(dimensions: "list | None" = None) -> str:
+    """ "correctness 0.30, risk 0.25, …": each dimension's share of the weighted score, heaviest
+    first (config dicts or models with a weight; names take the catalogue's)."""
+    pairs = []
+    for d in dimensions or catalogue.DIMENSIONS:
+        if isinstance(d, str):
+            known = catalogue.dimension(d)
+            name, weight = d, known.weight if known else 0.0
+        else:
+            name = d.get("name") if isinstance(d, dict) else getattr(d, "name", None)
+            weight = d.get("weight") if isinstance(d, dict) else getattr(d, "weight", None)
+        if isinstance(name, str) and isinstance(weight, (int, float)) and weight > 0:
+            pairs.append((name, float(weight)))
+    total = sum(w for _, w in pairs) or 1.0
+    return ", ".join(f"{n} {w / total:.2f}" for n, w in sorted(pairs, key=lambda x: (-x[1], x[0])))
+
+
 def count(dimensions: "list | None" = None) -> str:
     """ "five": how many dimensions, in words up to twelve."""
     n = len(of(dimensions))

@@ -160,7 +160,9 @@ def ranking(question: str, approaches: str, dimensions: "list | None" = None) ->
             f"Score EVERY approach above 0-10 on each of: {dimension_words.names(dimensions)}"
             f"{dimension_words.scales(dimensions)}, from your own focus. Give your verdict — approve (adopt your preferred_approach), reject "
             "(adopt none of them) or abstain — your rationale in your own words, and for each approach you would not "
-            "adopt a dissent entry (target = its id) with its concern and reason.",
+            "adopt a dissent entry (target = its id) with its concern and reason. Your preferred_approach must be the "
+            f"one your scores put first, weighted {dimension_words.weights(dimensions)}: the vote reads a preference "
+            "your own scores contradict as support of no weight.",
             report("ranking"),
         ]
     )

@@ -39,6 +39,19 @@ def out_of_range(approach: str, dimensions: "list[str]") -> str:
     return f"Approach {approach!r}: scores must be within 0-10 ({', '.join(dimensions)} is not)."
 
 
+def ballot_contradicts(stated: str, top: str, top_score: float, stated_score: float, weights: "dict[str, float]") -> str:
+    """A ranking ballot whose stated preference its own weighted scores contradict."""
+    total = sum(weights.values()) or 1.0
+    listed = ", ".join(f"{d} {w / total:.2f}" for d, w in sorted(weights.items(), key=lambda x: (-x[1], x[0])))
+    return (
+        f"Your preferred_approach is {stated}, but your own scores put {top} first: weighted ({listed}) "
+        f"{top} {top_score:.2f}, {stated} {stated_score:.2f}. The vote reads a preference your scores contradict "
+        f"as support of no weight. Make them agree: if you prefer {stated}, score each approach on each dimension "
+        f"as you judge it (where {stated} is better, its scores must say so); if your scores are right, state "
+        f"{top}. Asked once: your next report is recorded as it is."
+    )
+
+
 def with_shape(problem: str, shape: str, example: str, again: str) -> str:
     """A stage problem with the report's fields (`example`) and the whole message again (`again`):
     its prose reaches the main agent."""

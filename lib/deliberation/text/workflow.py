@@ -86,6 +86,9 @@ def foreign_script(name: str) -> Words:
     )
 
 
+CALL_AGAIN = "Call the StructuredOutput tool again with your whole report."
+
+
 def report_refused(problem: str) -> str:
     """A wave agent's StructuredOutput call denied: the agent fixes the report and calls again."""
     return "Deliberation plugin: your report was not accepted. " + problem
