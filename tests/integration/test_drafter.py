@@ -40,7 +40,12 @@ def test_the_drafter_gets_every_report_whole_and_the_main_agent_gets_the_outcome
     told = out["post"].context or ""
     assert f"Deliberation {d['id']} decided." in told and "drafted from every report and recorded" in told
     assert told.startswith("Beyond the shared context: 3 of 3 findings are the panel's own; 0 only restate it.")
-    assert "Ids you may cite" not in told and "security-analyst:F1" not in told
+    assert "Ids you may cite" not in told
+    # ids only where the outcome says what the decision rests on, each with its evidence
+    assert [line for line in told.splitlines() if "security-analyst:F1" in line] == [
+        line for line in told.splitlines() if line.startswith("It rests on (findings with their evidence")
+    ]
+    assert "security-analyst:F1: Dual-write doubles the credentials surface" in told and "(docs/security-analyst-1.md)" in told
     print(f"turn-by-turn: drafter material {len(material.encode())} bytes; main agent's outcome {len(told.encode())} bytes")
     done = s.stop(message="We adopt dual-write for two weeks, then cut over; the dissent is recorded.")
     d = load_delib(project)
