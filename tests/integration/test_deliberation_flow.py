@@ -119,3 +119,27 @@ def test_background_deliberation_main_stop_before_subagents_finish(project, hook
     assert d["ranking"]["means"] == {"A": 5.6, "B": 6.075}
     failed = {c["name"]: c["figure"] for c in d["gate1"]["checks"] if not c["passed"]}
     assert set(failed) == {"consensus"}
+
+
+def test_a_ranker_whose_scores_contradict_its_preference_is_sent_back_once(project, hook):
+    """The turn-by-turn path (SubagentStop): a ballot that approves A and scores B higher is sent
+    back once with its own figures; the ranker that fixes its scores counts for A."""
+    write_config(project, {"depth": {"posture": "off"}})
+    s = P.Session(hook)
+    s.prompt(QUESTION)
+    research(s)
+    s.foreground("synthesis-lead", "Merge all findings into alternatives\n" + s.findings(), P.synthesis_report(APPROACHES))
+    scores = {"A": (7, 6, 8, 9, 7), "B": (7, 7, 9, 7, 9), "C": (5, 5, 5, 5, 5)}  # weighted A 7.25, B 7.60
+    fixed = {**scores, "A": (8, 7, 8, 9, 7)}  # A 7.80
+    out = s.foreground(
+        "security-analyst",
+        "Rank approaches A, B, C on the five dimensions.",
+        P.ranking_report(scores, "approve", "A", "A is the one"),
+        retry_message=P.ranking_report(fixed, "approve", "A", "A is the one"),
+    )
+    assert out["stop"].decision == "block"
+    assert "Your preferred_approach is A, but your own scores put B first" in out["stop"].reason
+    assert "B 7.60, A 7.25" in out["stop"].reason
+    (rec,) = [a for a in load_delib(project)["agents"] if a["stage"] == "ranking"]
+    assert rec["status"] == "reported" and rec["send_backs"] == 1
+    assert rec["report"]["scores"]["A"]["correctness"] == 8.0
