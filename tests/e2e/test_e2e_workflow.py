@@ -251,7 +251,9 @@ def test_the_rankers_read_what_the_red_team_established_about_each_approach(run_
         prompt = r.agent_prompt.replace("\n  ", "\n")
         assert "    · weakened (challenge): Invalidation events are lost when a node restarts" in prompt, prompt[:1500]
         assert "(evidence: orders/cache.py:52 subscribes after warm-up" in prompt
-        assert "    · weakened (depth check): A rolling deploy of 12 nodes leaves a stale window of about 48 s in total." in prompt
+        assert (
+            "    · weakened (depth check): A rolling deploy of 12 nodes leaves a stale window of about 48 s in total." in prompt
+        )
         assert "red-team" not in prompt and "red team" not in prompt.lower().replace("the challenge and depth steps", "")
     (d,) = run.deliberations()
     assert not [w for w in d["refused_transitions"] if "blind" in w.lower()], d["refused_transitions"]

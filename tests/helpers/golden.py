@@ -1118,8 +1118,16 @@ def cases() -> "dict[str, tuple[str, Any]]":
                 counts="2 requirements, 2 acceptance criteria, 1 risk",
                 applies=True,
                 rests_on=[
-                    ["reliability-engineer:F1", "Dual writes lost 14 events in the November incident.", "docs/incident-2026-11.md:22"],
-                    ["cost-analyst:F2", "The outbox table adds 3 GB a month at today's volume.", "infra/postgres.md: 90 M events/month x 35 B"],
+                    [
+                        "reliability-engineer:F1",
+                        "Dual writes lost 14 events in the November incident.",
+                        "docs/incident-2026-11.md:22",
+                    ],
+                    [
+                        "cost-analyst:F2",
+                        "The outbox table adds 3 GB a month at today's volume.",
+                        "infra/postgres.md: 90 M events/month x 35 B",
+                    ],
                 ],
             ),
         ),

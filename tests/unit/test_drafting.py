@@ -199,18 +199,20 @@ def test_the_outcome_says_what_the_decision_rests_on_and_the_dissent_against_it_
     synth = next(a for a in d.agents if a.persona == "synthesis-lead")
     synth.report.approaches[0].summary += " Rests on security-analyst:F1 and performance-engineer:F1."
     ranker = next(a for a in d.agents if a.stage == "ranking")
-    ranker.report.dissent = [
-        D.Concern(target="B", concern=f"B concern {i}.", reason="r") for i in range(4)
-    ] + [D.Concern(target="A", concern="The relay doubles the bus bill.", reason="bus pricing page")]
+    ranker.report.dissent = [D.Concern(target="B", concern=f"B concern {i}.", reason="r") for i in range(4)] + [
+        D.Concern(target="A", concern="The relay doubles the bus bill.", reason="bus pricing page")
+    ]
     drafting.record(d, P.prd_document(["security-analyst:F1", "performance-engineer:F1"]), 1.0)
     out = drafting.outcome_text(d, drafting.record_path(d.id))
     rests = next(line for line in out.splitlines() if line.startswith("It rests on"))
     assert "security-analyst:F1: The relay stores the bus credentials in plain text in the env file. (deploy/env:12)" in rests
     assert "performance-engineer:F1: The outbox relay adds 40 ms of publish latency at p99. (bench/relay.txt)" in rests
     assert "security-analyst:F2" not in rests
-    assert "Dissent (5): cost-analyst (against the adopted approach): The relay doubles the bus bill.; cost-analyst: B concern 0." in out
+    assert (
+        "Dissent (5): cost-analyst (against the adopted approach): The relay doubles the bus bill.; cost-analyst: B concern 0."
+        in out
+    )
     assert "(+2 more in the record)" in out
     # nothing adopted: no findings to rest on
     d.outcome = "rejected"
     assert drafting.rests_on(d) == [] and not any(x[2] for x in drafting.dissent(d))
-

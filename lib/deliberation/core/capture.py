@@ -74,13 +74,18 @@ def ballot_problem(report: AgentReport, weights: "dict[str, float]") -> "str | N
     stated = report.preferred_approach
     if stated not in report.scores:
         return None
-    weighted = {a: weighted_score(d, weights) for a, d in report.scores.items()}
-    if weighted.get(stated) is None:
+    weighted: "dict[str, float]" = {}
+    for a, d in report.scores.items():
+        w = weighted_score(d, weights)
+        if w is not None:
+            weighted[a] = w
+    mine = weighted.get(stated)
+    if mine is None:
         return None
-    top, best = max(((a, w) for a, w in weighted.items() if w is not None), key=lambda x: (x[1], x[0] == stated))
-    if top == stated or best - weighted[stated] < BALLOT_MARGIN:
+    top, best = max(weighted.items(), key=lambda x: (x[1], x[0] == stated))
+    if top == stated or best - mine < BALLOT_MARGIN:
         return None
-    return words.ballot_contradicts(stated, top, best, weighted[stated], weights)
+    return words.ballot_contradicts(stated, top, best, mine, weights)
 
 
 def first_look(agent: AgentRecord, report: object, weights: "dict[str, float]", may_ask: bool = True) -> "str | None":

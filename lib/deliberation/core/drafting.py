@@ -273,7 +273,7 @@ def dissent(delib: Deliberation) -> "list[tuple[str, str, bool]]":
     for a in current(delib, "ranking"):
         for c in a.filed.dissent:
             t = (c.target or "").strip()
-            against = leading is not None and (t.lower() == "leading" or index.of(a, t) == leading)
+            against = index is not None and (t.lower() == "leading" or index.of(a, t) == leading)
             out.append((a.persona, c.concern, against))
     return sorted(out, key=lambda d: not d[2])
 

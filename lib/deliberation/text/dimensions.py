@@ -57,6 +57,8 @@ def weights(dimensions: "list | None" = None) -> str:
     first (config dicts or models with a weight; names take the catalogue's)."""
     pairs = []
     for d in dimensions or catalogue.DIMENSIONS:
+        name: object
+        weight: object
         if isinstance(d, str):
             known = catalogue.dimension(d)
             name, weight = d, known.weight if known else 0.0
