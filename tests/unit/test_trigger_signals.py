@@ -126,6 +126,20 @@ def test_score_skill_is_forced_and_asks_the_question():
     assert "Question: Should the export keep phone numbers?" in protocol
 
 
+def test_the_self_rating_formula_is_the_scorers():
+    # a real-model trial computed 0.75 from the hook's dimensions by "each other one at 0.6 or more"
+    # where the scorer, whose ramp counts a share from 0.4, said 0.39
+    from deliberation.core.confidence import RAMP_WIDTH, combine
+
+    assert "at 0.6 or more (a share of it from 0.4: 0.5 counts half)" in self_rating.text()
+    high = 0.6
+    assert round(high - RAMP_WIDTH, 2) == 0.4
+    dims = {"ambiguity": 0.84, "complexity": 0.0, "stakes": 0.45, "context_dependence": 0.59}
+    by_the_text = 1 - 0.3 * 0.84 - 0.3 * ((0.45 - 0.4) / 0.2) - 0.3 * ((0.59 - 0.4) / 0.2)
+    assert abs(combine(dims) - by_the_text) < 0.001
+    assert abs(combine({"ambiguity": 0.9, "stakes": 0.5}) - (1 - 0.27 - 0.15)) < 0.001  # 0.5 counts half
+
+
 def test_the_self_rating_bar_is_the_scorers_raised_by_a_strict_type():
     # a real-model trial read "documentation 0.50" here against the scorer's "below 0.70"
     text = self_rating.text()

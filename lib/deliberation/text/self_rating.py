@@ -34,7 +34,7 @@ def text(thresholds: "dict | None" = None, prefix: str = "", trigger: "float | N
         "Deliberation plugin: when you meet a decision (security, data, money, a migration, anything "
         "irreversible, architecture), in the prompt or mid-task, rate it 0-1 on ambiguity, complexity, "
         "stakes and context dependence (facts you lack). Confidence = 1 - 0.3 x the highest - 0.3 x each "
-        f"other one at 0.6 or more. Below {floor:.2f}{listed} do not decide alone: call the Skill tool "
+        f"other one at 0.6 or more (a share of it from 0.4: 0.5 counts half). Below {floor:.2f}{listed} do not decide alone: call the Skill tool "
         f'with skill "{prefix}deliberate" and args = the decision in one sentence, then follow the '
         "protocol it returns (when the plugin's protocol for this decision is already in your context, "
         "follow that one: no Skill call). An irreversible step the user already decided (force-push, deleting "
