@@ -99,7 +99,7 @@ def test_red_team_2_on_a_tier_2_refutation_is_a_fact_about_its_approach_marked_a
     ) in listed
     assert "    · refuted (depth check): Streaming does not help" in listed
     assert "    · upheld (re-check): Dual write with retries is the simplest path." in listed
-    assert "then the re-check of that established about it, in that order" in listed
+    assert "the challenge, then the depth check of the contested points, then the re-check; a later step" in listed
     # a ref red team 2 names that no tier-2 refutation has is no fact
     rt2.filed.refutations[-1] = rt2.filed.refutations[-1].model_copy(update={"target": "edge-case-hunt:R9"})
     assert [f.step for f in established.facts(d)["A"]] == ["challenge", "depth"]

@@ -130,9 +130,9 @@ RANKING_RULE = (
 )
 APPROACH_LIST_HEAD = "Approaches to rank (neutral order; it ranks nothing):"
 APPROACH_FACTS_NOTE = (
-    "Under an approach: what the challenge, then the depth check of the contested points, then the "
-    "re-check of that established about it, in that order, each point with its evidence — a later step "
-    "checked the earlier ones; facts to weigh with your own reading, not anyone's ranking."
+    "Under an approach: what the checks established about it, each point with its evidence and its step — "
+    "the challenge, then the depth check of the contested points, then the re-check; a later step checked "
+    "the earlier ones. Facts to weigh with your own reading, not anyone's ranking."
 )
 # the step of each fact under an approach (core/depth/established.py): which came later
 FACT_STEP = {
