@@ -183,3 +183,33 @@ def test_research_proposals_are_mapped_to_the_synthesis_ids_never_re_lettered():
     index = approach_index(d)
     assert index.of(d.agents[0], "B") == "A" and index.of(d.agents[0], "A") == "B"
     assert "security-analyst:B" not in index  # mapped, not a second approach
+
+
+def test_a_full_approach_keeps_room_for_the_re_check():
+    """A real-model trial's B had six facts from the challenge and the depth check, and red team 2's
+    re-check of two of them was cut by the cap: the re-check has its own room."""
+    d = deepened()
+    red = next(a for a in d.agents if a.kind == "red-team" and (a.red_team_round or 1) == 1)
+    base = red.filed.refutations[0]
+    red.filed.refutations = [
+        base.model_copy(update={"target": "A", "claim": f"Point {word} about the cache window.", "evidence": f"src/{i}.py:1"})
+        for i, word in enumerate(("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"))
+    ]
+    rt2 = next(a for a in d.agents if a.kind == "red-team" and a.red_team_round == 2)
+    rt2.filed.refutations.append(
+        rt2.filed.refutations[0].model_copy(
+            update={
+                "target": "edge-case-hunt:R1",
+                "verdict": "weakened",
+                "claim": "Only on the first poll.",
+                "evidence": "docs/sla.md:4",
+            }
+        )
+    )
+    steps = [f.step for f in established.facts(d)["A"]]
+    # the eight challenge points fill the room: the depth point and so its re-check are not listed
+    assert steps == ["challenge"] * established.MAX_PER_APPROACH
+    # five challenge points: the depth point is listed, and red team 2's re-check of it after it
+    red.filed.refutations = red.filed.refutations[:5]
+    steps = [f.step for f in established.facts(d)["A"]]
+    assert steps == ["challenge"] * 5 + ["depth", "recheck_point"]

@@ -10,7 +10,8 @@ depth step reaches the rankers beside what it checked (a real-model trial's rank
 re-check — says which came later; nothing says who said it, how many said it, or what the vote
 is: blindness is about the vote, not the evidence. A tier-2 worker the depth synthesis zeroed
 (its findings all restate tier 1) gives none. Facts are keyed by the ranked id
-(`phases.approaches`), in report order, near-duplicates dropped, at most MAX_PER_APPROACH each.
+(`phases.approaches`), in report order, near-duplicates dropped, at most MAX_PER_APPROACH of the
+challenge and depth check each and MAX_RECHECK of the re-check.
 Pure: no I/O.
 """
 
@@ -30,7 +31,10 @@ from deliberation.core.depth.hot_spots import (
 from deliberation.core.similarity import similarity
 from deliberation.state.models import Deliberation, HotSpot
 
-MAX_PER_APPROACH = 6
+MAX_PER_APPROACH = 6  # of the challenge and the depth check
+# red team 2's facts have their own room: it checked the others, so a full approach must not drop it
+# (a real-model trial's B had 6 facts and the re-check of two of them was cut)
+MAX_RECHECK = 3
 CLAIM_CHARS = 300
 EVIDENCE_CHARS = 300
 DUPLICATE = 0.8  # similarity at which a second fact restates the first
@@ -77,6 +81,7 @@ def facts(delib: Deliberation) -> "dict[str, list[Fact]]":
     zeroed = set(delib.depth.zeroed)
     out: dict[str, list[Fact]] = {}
     checked: dict[str, str] = {}  # a tier-2 refutation's ref → the approach it is about
+    listed: set[str] = set()  # the refs of the tier-2 refutations given as facts
     for agent in current(delib.agents):
         if agent.kind not in STEPS or agent.key in zeroed:
             continue
@@ -85,6 +90,8 @@ def facts(delib: Deliberation) -> "dict[str, list[Fact]]":
             raw = (r.target or "").strip()
             kind = step
             if raw in checked and step == "recheck":
+                if raw not in listed:
+                    continue  # the point it re-checks is not among the facts: nothing "above" to read it by
                 target: "str | None" = checked[raw]
                 kind = "recheck_point"  # its verdict is on the depth check's point, not on the approach
             elif raw in spots:
@@ -100,9 +107,15 @@ def facts(delib: Deliberation) -> "dict[str, list[Fact]]":
             if target is None or target not in approaches.ranked:
                 continue
             have = out.setdefault(target, [])
-            if len(have) >= MAX_PER_APPROACH or any(similarity(claim, f.claim) >= DUPLICATE for f in have):
+            late = kind in ("recheck", "recheck_point")
+            room = MAX_RECHECK if late else MAX_PER_APPROACH
+            if sum(1 for f in have if (f.step in ("recheck", "recheck_point")) == late) >= room:
+                continue
+            if any(similarity(claim, f.claim) >= DUPLICATE for f in have):
                 continue
             have.append(Fact(target, r.verdict, _clip(claim, CLAIM_CHARS), _clip(evidence, EVIDENCE_CHARS), kind))
+            if step == "depth":
+                listed.add(f"{agent.persona}:R{i}")
     return out
 
 
