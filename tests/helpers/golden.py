@@ -490,6 +490,11 @@ def cases() -> "dict[str, tuple[str, Any]]":
                 extra=[_dissenter(documented=True), _dissenter("reliability-engineer", documented=True)],
             ),
         ),
+        # every ranker prefers A, each by 0.1 of a point: the vote fails on how firmly, not how many
+        "gate1/unanimous_but_thin": (
+            "gates.gate_failed",
+            _gate1(task_type="architecture", table={"A": (8.1, 8.1, 8.1, 8.1, 8.1), "B": (8, 8, 8, 8, 8)}),
+        ),
         "gate1/dissent_undocumented": ("gates.gate_failed", _gate1(task_type="default", extra=[_dissenter()])),
         # what the person is shown of a failed gate (the model reads the hold above)
         "gate1/person_consensus_below_threshold": (
@@ -776,6 +781,18 @@ def cases() -> "dict[str, tuple[str, Any]]":
                 consensus=0.58,
                 threshold=0.80,
                 task_type="architecture",
+                record=".claude/deliberation/records/d-5e55a7c1-1.md",
+            ),
+        ),
+        "stop/handed_over_unanimous_but_thin": (
+            "stop.handed_over",
+            dict(
+                deliberation=DID,
+                leading="B",
+                consensus=0.64,
+                threshold=0.70,
+                task_type="default",
+                unanimous=True,
                 record=".claude/deliberation/records/d-5e55a7c1-1.md",
             ),
         ),

@@ -23,7 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from deliberation.core import agent_status, announce, engine, escalation, human_review, phases, prd, ways_forward
+from deliberation.core import (
+    agent_status,
+    announce,
+    consensus_gate,
+    engine,
+    escalation,
+    human_review,
+    phases,
+    prd,
+    ways_forward,
+)
 from deliberation.core import lineage as lin
 from deliberation.core.turn import Turn
 from deliberation.state.models import Deliberation, Route, TokenUsage
@@ -185,6 +195,7 @@ def complete(
             task_type=delib.task_type,
             record=delib.record_path or "",
             revised=delib.ways is not None and delib.ways.revision != "available",
+            unanimous=consensus_gate.outcome_of(delib).unanimous if r is not None else False,
         )
         return hookio.Answer(system_message=words.handed_over(over).person, kinds=(over.kind,))
     review = None

@@ -156,6 +156,16 @@ def _dimension(d: Divergence) -> str:
     return f"{d.approach} {what} {d.low:g}–{d.high:g}{low}{high}"
 
 
+def _unanimous(w: Ways) -> bool:
+    """Every ranker that voiced a preference preferred the leader, and none dissented: the vote
+    failed on how firmly, not on how many (a real-model trial's 3 of 3 for B at 0.64 was told to
+    "say the panel did not agree")."""
+    return bool(w.leader) and len(w.split) == 1 and w.split[0].approach == w.leader and not w.dissent and not w.more_dissent
+
+
+THIN = "each by a thin margin over its next choice (the consensus weighs how firmly, not only how many)"
+
+
 def contested_lines(w: Ways) -> "list[str]":
     """What is contested: the split, the scores that diverge most, each dissenter's concern."""
     lines = ["What is contested:"]
@@ -165,6 +175,8 @@ def contested_lines(w: Ways) -> "list[str]":
             + "; ".join(f"{s.approach} preferred by {s.rankers} ranker{'s' if s.rankers != 1 else ''}" for s in w.split)
             + (f" (leading: {w.leader}, consensus {w.consensus:.2f}, {w.band})" if w.leader else "")
         )
+    if _unanimous(w):
+        lines.append(f"- no dissent: every ranker prefers {w.leader}, {THIN}")
     if w.divergences:
         lines.append("- the scores diverge most on: " + "; ".join(_dimension(d) for d in w.divergences))
     for d in w.dissent:
@@ -186,9 +198,14 @@ def ways_forward(w: Ways) -> str:
     """The contested points and the two ways forward, each with its exact next step."""
     ids = ", ".join(_title(w, a) for a in w.titles) or "the approaches"
     lead = f"adopt the leading approach {w.leader}" if w.leader else "adopt the leading approach"
+    said = (
+        f"say every ranker preferred {w.leader}, but too narrowly to reach the bar"
+        if _unanimous(w)
+        else "say the panel did not agree"
+    )
     handover = (
-        f"hand the decision to the user: present the options — {ids} — and the split above, say the "
-        "panel did not agree, and end your turn. That stop is accepted: the deliberation completes "
+        f"hand the decision to the user: present the options — {ids} — and the split above, {said}, "
+        "and end your turn. That stop is accepted: the deliberation completes "
         f'with route human-review and outcome "no consensus", its record written; tell the user they '
         f"settle it with `deliberation approve {w.deliberation}` ({lead}) or `deliberation reject "
         f"{w.deliberation}` (set it aside) — in Claude Code `! deliberation approve {w.deliberation}`."

@@ -160,6 +160,7 @@ class HandedOver(_Data):
     threshold: float = 0.0
     task_type: str = "default"
     revised: bool = False  # after the one revision round
+    unanimous: bool = False  # every ranker preferred the leader, too narrowly for the bar
     record: str
 
 
@@ -171,9 +172,10 @@ def handed_over(o: HandedOver) -> Words:
     )
     after = " after its revision round" if o.revised else ""
     approve = f"adopt {o.leading}" if o.leading else "adopt the leading approach"
+    why = f"every ranker preferred {o.leading}, but by thin margins" if o.unanimous and o.leading else "the panel did not agree"
     return Words(
         person=(
-            f"⚠ Deliberation {o.deliberation} COMPLETE — NO CONSENSUS{after}: the panel did not agree; "
+            f"⚠ Deliberation {o.deliberation} COMPLETE — NO CONSENSUS{after}: {why}; "
             f"{lead}. The decision is yours (route human-review): `deliberation approve {o.deliberation}` "
             f"({approve}) or `deliberation reject {o.deliberation}` (set it aside); in Claude Code "
             f"`! deliberation approve {o.deliberation}`. Until then risky tools ask for your yes. "
